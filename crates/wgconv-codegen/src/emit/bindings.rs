@@ -1,0 +1,111 @@
+//! One typed bind-group struct per `@group`: a named field per binding, layout entries with
+//! `min_binding_size`, and helpers creating the layout and the bind group.
+
+use std::collections::BTreeMap;
+
+use proc_macro2::{Ident, Span, TokenStream};
+use quote::{format_ident, quote};
+
+use crate::{
+    model::{BindingDef, BufferKind, ShaderDef},
+    names::field_ident,
+};
+
+/// `BindGroup{g}`
+pub fn group_type(group: u32) -> Ident {
+    format_ident!("BindGroup{}", group)
+}
+
+/// The bindings grouped by `@group`, in order.
+pub fn groups(def: &ShaderDef) -> BTreeMap<u32, Vec<&BindingDef>> {
+    let mut map: BTreeMap<u32, Vec<&BindingDef>> = BTreeMap::new();
+    for b in &def.bindings {
+        map.entry(b.group).or_default().push(b);
+    }
+    map
+}
+
+pub fn bind_group_tokens(def: &ShaderDef) -> TokenStream {
+    let mut out = TokenStream::new();
+    for (group, bindings) in groups(def) {
+        let ty = group_type(group);
+        let count = bindings.len();
+        let mut fields = Vec::new();
+        let mut entries = Vec::new();
+        let mut resources = Vec::new();
+        for b in &bindings {
+            let field = field_ident(&b.name);
+            let binding = b.binding;
+            let (space, kind) = match b.kind {
+                BufferKind::Uniform => ("uniform", quote!(::wgpu::BufferBindingType::Uniform)),
+                BufferKind::StorageReadOnly => {
+                    ("storage, read", quote!(::wgpu::BufferBindingType::Storage { read_only: true }))
+                }
+                BufferKind::StorageReadWrite => {
+                    ("storage, read_write", quote!(::wgpu::BufferBindingType::Storage { read_only: false }))
+                }
+            };
+            let doc = format!(
+                "`@binding({}) var<{}> {}: {}` — at least {} bytes.",
+                b.binding, space, b.name, b.wgsl_type, b.min_size
+            );
+            fields.push(quote! { #[doc = #doc] pub #field: ::wgpu::BufferBinding<'a> });
+            let mut names = b.stages.iter().map(|s| Ident::new(s, Span::call_site()));
+            let stages = match names.next() {
+                None => quote!(::wgpu::ShaderStages::NONE),
+                Some(first) => quote!(::wgpu::ShaderStages::#first #(.union(::wgpu::ShaderStages::#names))*),
+            };
+            let min = b.min_size;
+            entries.push(quote! {
+                ::wgpu::BindGroupLayoutEntry {
+                    binding: #binding,
+                    visibility: #stages,
+                    ty: ::wgpu::BindingType::Buffer {
+                        ty: #kind,
+                        has_dynamic_offset: false,
+                        min_binding_size: ::core::num::NonZeroU64::new(#min),
+                    },
+                    count: None,
+                }
+            });
+            resources.push(quote! {
+                ::wgpu::BindGroupEntry { binding: #binding, resource: ::wgpu::BindingResource::Buffer(self.#field.clone()) }
+            });
+        }
+        let doc = format!(
+            "Resources of `@group({group})` in `{}`, one field per binding, so a missing or extra binding does not compile.",
+            def.path
+        );
+        let label = format!("{} group {group}", def.path);
+        out.extend(quote! {
+            #[doc = #doc]
+            #[derive(Clone, Debug)]
+            pub struct #ty<'a> {
+                #(#fields,)*
+            }
+
+            impl<'a> #ty<'a> {
+                /// Layout entries derived from the WGSL declarations.
+                pub const LAYOUT_ENTRIES: [::wgpu::BindGroupLayoutEntry; #count] = [#(#entries),*];
+
+                /// Creates the bind group layout of this group.
+                pub fn create_layout(device: &::wgpu::Device) -> ::wgpu::BindGroupLayout {
+                    device.create_bind_group_layout(&::wgpu::BindGroupLayoutDescriptor {
+                        label: Some(#label),
+                        entries: &Self::LAYOUT_ENTRIES,
+                    })
+                }
+
+                /// Creates a bind group from these resources.
+                pub fn create(&self, device: &::wgpu::Device, layout: &::wgpu::BindGroupLayout) -> ::wgpu::BindGroup {
+                    device.create_bind_group(&::wgpu::BindGroupDescriptor {
+                        label: Some(#label),
+                        layout,
+                        entries: &[#(#resources),*],
+                    })
+                }
+            }
+        });
+    }
+    out
+}

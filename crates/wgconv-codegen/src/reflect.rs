@@ -1,0 +1,285 @@
+//! naga `Module` → [`ShaderDef`]: parse, validate with every flag, then collect what the emitters need.
+
+use naga::{
+    AddressSpace, ArraySize, Expression, Handle, Literal, Module, ShaderStage, StorageAccess,
+    TypeInner,
+    proc::Layouter,
+    valid::{Capabilities, ModuleInfo, ValidationFlags, Validator},
+};
+use proc_macro2::TokenStream;
+use quote::quote;
+
+use crate::{
+    CodegenError,
+    layout::{self, wgsl_type_name},
+    model::{
+        BindingDef, BufferKind, EntryPointDef, OverrideDef, ScalarType, ShaderDef, WorkgroupDim,
+    },
+    names::field_ident,
+};
+
+/// Parses and validates `source`; errors carry naga's diagnostic rendered against `path`.
+pub fn parse_and_validate(source: &str, path: &str) -> Result<(Module, ModuleInfo), CodegenError> {
+    let module = naga::front::wgsl::parse_str(source).map_err(|e| CodegenError::Parse {
+        path: path.to_string(),
+        diagnostic: e.emit_to_string_with_path(source, path),
+    })?;
+    let info = Validator::new(ValidationFlags::all(), Capabilities::all())
+        .validate(&module)
+        .map_err(|e| CodegenError::Validation {
+            path: path.to_string(),
+            diagnostic: e.emit_to_string_with_path(source, path),
+        })?;
+    Ok((module, info))
+}
+
+/// Builds the model of one shader.
+pub fn reflect(source: &str, path: &str) -> Result<ShaderDef, CodegenError> {
+    let (module, info) = parse_and_validate(source, path)?;
+    let mut layouter = Layouter::default();
+    layouter.update(module.to_ctx()).map_err(|e| CodegenError::Unsupported {
+        path: path.to_string(),
+        construct: "type layout".into(),
+        reason: e.to_string(),
+    })?;
+
+    let mut structs = Vec::new();
+    let mut bindings = Vec::new();
+    for (handle, var) in module.global_variables.iter() {
+        let Some(res) = &var.binding else { continue };
+        let name = var.name.clone().unwrap_or_else(|| format!("binding_{}_{}", res.group, res.binding));
+        let construct = || format!("binding `{name}` (group {}, binding {})", res.group, res.binding);
+        let kind = match var.space {
+            AddressSpace::Uniform => BufferKind::Uniform,
+            AddressSpace::Storage { access } if access.contains(StorageAccess::STORE) => {
+                BufferKind::StorageReadWrite
+            }
+            AddressSpace::Storage { .. } => BufferKind::StorageReadOnly,
+            _ => {
+                return Err(CodegenError::Unsupported {
+                    path: path.to_string(),
+                    construct: construct(),
+                    reason: format!(
+                        "only uniform and storage buffers are supported, not `{}`",
+                        wgsl_type_name(&module, var.ty)
+                    ),
+                });
+            }
+        };
+        let min_size = match &module.types[var.ty].inner {
+            TypeInner::Array { base, size: ArraySize::Dynamic, stride } => {
+                // The element type still needs a host type (and its structs generated).
+                layout::host_type(&module, &layouter, *base, &mut structs, path)?;
+                u64::from(*stride)
+            }
+            TypeInner::Struct { .. } => {
+                layout::struct_def(&module, &layouter, var.ty, &mut structs, path)?;
+                let def = structs.iter().find(|s| Some(&s.name) == module.types[var.ty].name.as_ref());
+                match def.and_then(|d| d.tail.as_ref().map(|t| (d.size, t.stride))) {
+                    Some((prefix, stride)) => u64::from(prefix + stride),
+                    None => u64::from(layouter[var.ty].size),
+                }
+            }
+            _ => {
+                layout::host_type(&module, &layouter, var.ty, &mut structs, path)?;
+                u64::from(layouter[var.ty].size)
+            }
+        };
+        let mut stages = Vec::new();
+        for (index, ep) in module.entry_points.iter().enumerate() {
+            if !info.get_entry_point(index)[handle].is_empty() {
+                let stage = stage_const(ep.stage);
+                if !stages.contains(&stage) {
+                    stages.push(stage);
+                }
+            }
+        }
+        bindings.push(BindingDef {
+            name,
+            group: res.group,
+            binding: res.binding,
+            kind,
+            wgsl_type: wgsl_type_name(&module, var.ty),
+            min_size,
+            stages,
+        });
+    }
+    bindings.sort_by_key(|b| (b.group, b.binding));
+
+    let overrides = module
+        .overrides
+        .iter()
+        .map(|(_, o)| {
+            let name = o.name.clone().unwrap_or_default();
+            let ty = match &module.types[o.ty].inner {
+                TypeInner::Scalar(s) => layout::scalar(*s),
+                _ => None,
+            }
+            .ok_or_else(|| CodegenError::Unsupported {
+                path: path.to_string(),
+                construct: format!("override `{name}`"),
+                reason: format!("type `{}` is not a scalar", wgsl_type_name(&module, o.ty)),
+            })?;
+            let (default, depends) = match o.init {
+                Some(init) => {
+                    let mut depends = false;
+                    let tokens = translate_expr(&module, init, path, &name, &mut depends)?;
+                    (Some(tokens), depends)
+                }
+                None => (None, false),
+            };
+            Ok(OverrideDef { name, id: o.id, ty, default, default_depends_on_overrides: depends })
+        })
+        .collect::<Result<Vec<_>, CodegenError>>()?;
+
+    let entry_points = module
+        .entry_points
+        .iter()
+        .map(|ep| {
+            let mut dims = [WorkgroupDim::Fixed(1), WorkgroupDim::Fixed(1), WorkgroupDim::Fixed(1)];
+            for (i, dim) in dims.iter_mut().enumerate() {
+                let expr = ep.workgroup_size_overrides.as_ref().and_then(|o| o[i]);
+                *dim = match expr {
+                    Some(e) => {
+                        let mut depends = false;
+                        WorkgroupDim::Expr(translate_expr(&module, e, path, &ep.name, &mut depends)?)
+                    }
+                    None => WorkgroupDim::Fixed(ep.workgroup_size[i]),
+                };
+            }
+            Ok(EntryPointDef { name: ep.name.clone(), stage: stage_name(ep.stage), workgroup_size: dims })
+        })
+        .collect::<Result<Vec<_>, CodegenError>>()?;
+
+    Ok(ShaderDef {
+        path: path.to_string(),
+        source: source.to_string(),
+        structs,
+        overrides,
+        bindings,
+        entry_points,
+    })
+}
+
+fn stage_const(stage: ShaderStage) -> &'static str {
+    match stage {
+        ShaderStage::Vertex => "VERTEX",
+        ShaderStage::Fragment => "FRAGMENT",
+        ShaderStage::Compute => "COMPUTE",
+        ShaderStage::Task => "TASK",
+        ShaderStage::Mesh => "MESH",
+        _ => "ALL",
+    }
+}
+
+fn stage_name(stage: ShaderStage) -> &'static str {
+    match stage {
+        ShaderStage::Vertex => "vertex",
+        ShaderStage::Fragment => "fragment",
+        ShaderStage::Compute => "compute",
+        ShaderStage::Task => "task",
+        ShaderStage::Mesh => "mesh",
+        _ => "other",
+    }
+}
+
+/// Translates an override-expression into Rust evaluated over `o: &Overrides`.
+/// `depends` is set when it reads another override.
+fn translate_expr(
+    module: &Module,
+    expr: Handle<Expression>,
+    path: &str,
+    owner: &str,
+    depends: &mut bool,
+) -> Result<TokenStream, CodegenError> {
+    let unsupported = |what: String| CodegenError::Unsupported {
+        path: path.to_string(),
+        construct: format!("expression in `{owner}`"),
+        reason: what,
+    };
+    Ok(match &module.global_expressions[expr] {
+        Expression::Literal(lit) => match *lit {
+            Literal::U32(v) => quote!(#v),
+            Literal::I32(v) => quote!(#v),
+            Literal::F32(v) => quote!(#v),
+            Literal::Bool(v) => quote!(#v),
+            Literal::F16(v) => {
+                let bits = v.to_bits();
+                quote!(::half::f16::from_bits(#bits))
+            }
+            Literal::AbstractInt(v) => {
+                let v = proc_macro2::Literal::i64_unsuffixed(v);
+                quote!(#v)
+            }
+            Literal::AbstractFloat(v) => {
+                let v = proc_macro2::Literal::f64_unsuffixed(v);
+                quote!(#v)
+            }
+            other => return Err(unsupported(format!("literal {other:?}"))),
+        },
+        Expression::Override(h) => {
+            *depends = true;
+            let o = &module.overrides[*h];
+            let name = o.name.clone().unwrap_or_default();
+            let getter = field_ident(&name);
+            quote!(o.#getter())
+        }
+        Expression::Constant(h) => translate_expr(module, module.constants[*h].init, path, owner, depends)?,
+        Expression::Binary { op, left, right } => {
+            let l = translate_expr(module, *left, path, owner, depends)?;
+            let r = translate_expr(module, *right, path, owner, depends)?;
+            use naga::BinaryOperator as B;
+            let op = match op {
+                B::Add => quote!(+),
+                B::Subtract => quote!(-),
+                B::Multiply => quote!(*),
+                B::Divide => quote!(/),
+                B::Modulo => quote!(%),
+                B::Equal => quote!(==),
+                B::NotEqual => quote!(!=),
+                B::Less => quote!(<),
+                B::LessEqual => quote!(<=),
+                B::Greater => quote!(>),
+                B::GreaterEqual => quote!(>=),
+                B::And => quote!(&),
+                B::ExclusiveOr => quote!(^),
+                B::InclusiveOr => quote!(|),
+                B::LogicalAnd => quote!(&&),
+                B::LogicalOr => quote!(||),
+                B::ShiftLeft => quote!(<<),
+                B::ShiftRight => quote!(>>),
+            };
+            quote!((#l #op #r))
+        }
+        Expression::Unary { op, expr } => {
+            let e = translate_expr(module, *expr, path, owner, depends)?;
+            match op {
+                naga::UnaryOperator::Negate => quote!((-#e)),
+                naga::UnaryOperator::LogicalNot | naga::UnaryOperator::BitwiseNot => quote!((!#e)),
+            }
+        }
+        Expression::Math { fun: naga::MathFunction::Max, arg, arg1: Some(b), .. } => {
+            let a = translate_expr(module, *arg, path, owner, depends)?;
+            let b = translate_expr(module, *b, path, owner, depends)?;
+            quote!(#a.max(#b))
+        }
+        Expression::Math { fun: naga::MathFunction::Min, arg, arg1: Some(b), .. } => {
+            let a = translate_expr(module, *arg, path, owner, depends)?;
+            let b = translate_expr(module, *b, path, owner, depends)?;
+            quote!(#a.min(#b))
+        }
+        Expression::As { expr, kind, convert: Some(width) } => {
+            let e = translate_expr(module, *expr, path, owner, depends)?;
+            let target = layout::scalar(naga::Scalar { kind: *kind, width: *width })
+                .filter(|t| *t != ScalarType::F16 && *t != ScalarType::Bool)
+                .ok_or_else(|| unsupported(format!("conversion to {kind:?}{}", width * 8)))?;
+            let ty = crate::emit::scalar_tokens(target);
+            quote!((#e as #ty))
+        }
+        other => {
+            let kind = format!("{other:?}");
+            let kind = kind.split([' ', '(', '{']).next().unwrap_or("expression").to_string();
+            return Err(unsupported(format!("`{kind}` expressions are not evaluated on the host")));
+        }
+    })
+}

@@ -1,0 +1,4 @@
+//! GPU convolution for Rust on WebGPU.
+
+#[rustfmt::skip]
+pub mod shaders;
