@@ -123,7 +123,8 @@ pub struct OverrideDef {
 impl OverrideDef {
     /// The key used in `PipelineCompilationOptions::constants`.
     pub fn key(&self) -> String {
-        self.id.map_or_else(|| self.name.clone(), |id| id.to_string())
+        self.id
+            .map_or_else(|| self.name.clone(), |id| id.to_string())
     }
 }
 

@@ -38,12 +38,14 @@ pub fn bind_group_tokens(def: &ShaderDef) -> TokenStream {
             let binding = b.binding;
             let (space, kind) = match b.kind {
                 BufferKind::Uniform => ("uniform", quote!(::wgpu::BufferBindingType::Uniform)),
-                BufferKind::StorageReadOnly => {
-                    ("storage, read", quote!(::wgpu::BufferBindingType::Storage { read_only: true }))
-                }
-                BufferKind::StorageReadWrite => {
-                    ("storage, read_write", quote!(::wgpu::BufferBindingType::Storage { read_only: false }))
-                }
+                BufferKind::StorageReadOnly => (
+                    "storage, read",
+                    quote!(::wgpu::BufferBindingType::Storage { read_only: true }),
+                ),
+                BufferKind::StorageReadWrite => (
+                    "storage, read_write",
+                    quote!(::wgpu::BufferBindingType::Storage { read_only: false }),
+                ),
             };
             let doc = format!(
                 "`@binding({}) var<{}> {}: {}` — at least {} bytes.",
@@ -53,7 +55,9 @@ pub fn bind_group_tokens(def: &ShaderDef) -> TokenStream {
             let mut names = b.stages.iter().map(|s| Ident::new(s, Span::call_site()));
             let stages = match names.next() {
                 None => quote!(::wgpu::ShaderStages::NONE),
-                Some(first) => quote!(::wgpu::ShaderStages::#first #(.union(::wgpu::ShaderStages::#names))*),
+                Some(first) => {
+                    quote!(::wgpu::ShaderStages::#first #(.union(::wgpu::ShaderStages::#names))*)
+                }
             };
             let min = b.min_size;
             entries.push(quote! {
