@@ -1,0 +1,341 @@
+//! Adapter and device selection, device capabilities, error capture and the pipeline cache.
+
+use std::{
+    sync::{Arc, Mutex},
+    time::Duration,
+};
+
+use crate::{
+    error::{Error, Result},
+    pipelines::PipelineCache,
+};
+
+/// Optional device features the crate asks for when the adapter has them.
+const WANTED_FEATURES: wgpu::Features = wgpu::Features::TIMESTAMP_QUERY
+    .union(wgpu::Features::SHADER_F16)
+    .union(wgpu::Features::SUBGROUP);
+
+/// Which adapter to pick.
+#[derive(Clone, Debug, Default)]
+pub struct AdapterRequest {
+    /// Only these backends (`None`: all). `WGCONV_BACKEND=vulkan|gl|metal|dx12` sets it.
+    pub backends: Option<wgpu::Backends>,
+    /// Case-insensitive substring of the adapter name. `WGCONV_ADAPTER` sets it.
+    pub name_contains: Option<String>,
+    /// Prefer a low-power adapter (default: high performance).
+    pub low_power: bool,
+}
+
+impl AdapterRequest {
+    /// Reads `WGCONV_BACKEND` and `WGCONV_ADAPTER`.
+    pub fn from_env() -> Self {
+        Self {
+            backends: std::env::var("WGCONV_BACKEND")
+                .ok()
+                .map(|b| wgpu::Backends::from_comma_list(&b)),
+            name_contains: std::env::var("WGCONV_ADAPTER")
+                .ok()
+                .filter(|s| !s.is_empty()),
+            low_power: false,
+        }
+    }
+
+    fn describe(&self) -> String {
+        let mut parts = Vec::new();
+        if let Some(b) = self.backends {
+            parts.push(format!("backends {b:?}"));
+        }
+        if let Some(n) = &self.name_contains {
+            parts.push(format!("adapter name containing {n:?}"));
+        }
+        if parts.is_empty() {
+            String::new()
+        } else {
+            format!(" ({})", parts.join(", "))
+        }
+    }
+}
+
+/// Describes one adapter wgpu can see.
+#[derive(Clone, Debug)]
+pub struct AdapterSummary {
+    /// wgpu's adapter info (name, backend, device type, driver).
+    pub info: wgpu::AdapterInfo,
+    /// Its limits.
+    pub limits: wgpu::Limits,
+    /// Its features.
+    pub features: wgpu::Features,
+}
+
+/// Lists every adapter wgpu finds on the requested backends.
+pub fn enumerate_adapters(backends: Option<wgpu::Backends>) -> Vec<AdapterSummary> {
+    let instance = instance(backends);
+    pollster::block_on(instance.enumerate_adapters(backends.unwrap_or(wgpu::Backends::all())))
+        .into_iter()
+        .map(|a| AdapterSummary {
+            info: a.get_info(),
+            limits: a.limits(),
+            features: a.features(),
+        })
+        .collect()
+}
+
+fn instance(backends: Option<wgpu::Backends>) -> wgpu::Instance {
+    let mut desc = wgpu::InstanceDescriptor::new_without_display_handle();
+    if let Some(b) = backends {
+        desc.backends = b;
+    }
+    wgpu::Instance::new(desc)
+}
+
+/// Errors wgpu reported outside any error scope; drained into the next call's result.
+type ErrorSink = Arc<Mutex<Vec<String>>>;
+
+/// A GPU device and queue plus what the ops need: limits, features, cached pipelines.
+///
+/// `Context` is `Send + Sync`; share it with `Arc` across threads.
+///
+/// ```no_run
+/// let ctx = wgconv::Context::new()?;
+/// println!("{}", ctx.describe());
+/// # Ok::<(), wgconv::Error>(())
+/// ```
+pub struct Context {
+    pub(crate) device: wgpu::Device,
+    pub(crate) queue: wgpu::Queue,
+    info: Option<wgpu::AdapterInfo>,
+    pub(crate) pipelines: PipelineCache,
+    pub(crate) uncaptured: ErrorSink,
+    pub(crate) timeout: Duration,
+    zero_buffer: wgpu::Buffer,
+}
+
+impl std::fmt::Debug for Context {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Context")
+            .field("adapter", &self.info)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Context {
+    /// Picks an adapter per `WGCONV_BACKEND` / `WGCONV_ADAPTER` (high performance by default) and
+    /// creates a device with the adapter's limits and the optional features it has
+    /// (timestamp queries, f16, subgroups).
+    pub fn new() -> Result<Self> {
+        Self::with_request(&AdapterRequest::from_env())
+    }
+
+    /// Like [`Context::new`] with an explicit request.
+    pub fn with_request(request: &AdapterRequest) -> Result<Self> {
+        let instance = instance(request.backends);
+        let adapter = match &request.name_contains {
+            Some(needle) => {
+                let needle = needle.to_lowercase();
+                pollster::block_on(
+                    instance.enumerate_adapters(request.backends.unwrap_or(wgpu::Backends::all())),
+                )
+                .into_iter()
+                .find(|a| a.get_info().name.to_lowercase().contains(&needle))
+            }
+            None => pollster::block_on(instance.request_adapter(&wgpu::RequestAdapterOptions {
+                power_preference: if request.low_power {
+                    wgpu::PowerPreference::LowPower
+                } else {
+                    wgpu::PowerPreference::HighPerformance
+                },
+                ..Default::default()
+            }))
+            .ok(),
+        }
+        .ok_or_else(|| Error::NoAdapter {
+            filter: request.describe(),
+        })?;
+        let info = adapter.get_info();
+        let (device, queue) = pollster::block_on(adapter.request_device(&wgpu::DeviceDescriptor {
+            label: Some("wgconv"),
+            required_features: adapter.features() & WANTED_FEATURES,
+            required_limits: adapter.limits(),
+            ..Default::default()
+        }))
+        .map_err(|e| Error::RequestDevice {
+            adapter: info.name.clone(),
+            reason: e.to_string(),
+        })?;
+        Ok(Self::build(device, queue, Some(info), true))
+    }
+
+    /// Wraps a device and queue the application already has, so wgconv ops can run on it.
+    /// The device's uncaptured-error handler is left as the application set it.
+    pub fn from_device(device: wgpu::Device, queue: wgpu::Queue) -> Self {
+        Self::build(device, queue, None, false)
+    }
+
+    fn build(
+        device: wgpu::Device,
+        queue: wgpu::Queue,
+        info: Option<wgpu::AdapterInfo>,
+        own_device: bool,
+    ) -> Self {
+        let uncaptured: ErrorSink = Arc::default();
+        if own_device {
+            // wgpu's default handler panics; ours records the error for the next call to return.
+            let sink = uncaptured.clone();
+            device.on_uncaptured_error(Arc::new(move |e: wgpu::Error| {
+                if let Ok(mut v) = sink.lock() {
+                    v.push(e.to_string());
+                }
+            }));
+        }
+        let zero_buffer = device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("wgconv zero"),
+            size: 16,
+            usage: wgpu::BufferUsages::STORAGE,
+            mapped_at_creation: false,
+        });
+        Self {
+            device,
+            queue,
+            info,
+            pipelines: PipelineCache::default(),
+            uncaptured,
+            timeout: Duration::from_secs(60),
+            zero_buffer,
+        }
+    }
+
+    /// The wgpu device.
+    pub fn device(&self) -> &wgpu::Device {
+        &self.device
+    }
+
+    /// The wgpu queue.
+    pub fn queue(&self) -> &wgpu::Queue {
+        &self.queue
+    }
+
+    /// Adapter info, when the context chose the adapter itself.
+    pub fn adapter_info(&self) -> Option<&wgpu::AdapterInfo> {
+        self.info.as_ref()
+    }
+
+    /// The device's limits.
+    pub fn limits(&self) -> wgpu::Limits {
+        self.device.limits()
+    }
+
+    /// The device's enabled features.
+    pub fn features(&self) -> wgpu::Features {
+        self.device.features()
+    }
+
+    /// How long a wait on the GPU may take before it fails with [`Error::Timeout`] (default 60 s).
+    pub fn set_timeout(&mut self, timeout: Duration) {
+        self.timeout = timeout;
+    }
+
+    /// Number of compute pipelines compiled and cached so far.
+    pub fn cached_pipelines(&self) -> usize {
+        self.pipelines.len()
+    }
+
+    /// One line: adapter, backend, and the capabilities that matter to the ops.
+    pub fn describe(&self) -> String {
+        let l = self.limits();
+        let f = self.features();
+        let adapter = self.info.as_ref().map_or_else(
+            || "application-provided device".to_string(),
+            |i| {
+                format!(
+                    "{} ({:?}, {:?}, driver {} {})",
+                    i.name, i.backend, i.device_type, i.driver, i.driver_info
+                )
+            },
+        );
+        format!(
+            "{adapter}; max invocations/workgroup {}, workgroup storage {} B, max storage binding {} B, timestamps {}, subgroups {}, f16 {}",
+            l.max_compute_invocations_per_workgroup,
+            l.max_compute_workgroup_storage_size,
+            l.max_storage_buffer_binding_size,
+            f.contains(wgpu::Features::TIMESTAMP_QUERY),
+            f.contains(wgpu::Features::SUBGROUP),
+            f.contains(wgpu::Features::SHADER_F16),
+        )
+    }
+
+    /// A small zero-filled storage buffer bound where an optional input (bias) is absent.
+    pub(crate) fn zero_buffer(&self) -> &wgpu::Buffer {
+        &self.zero_buffer
+    }
+
+    /// Runs `f` inside validation and out-of-memory error scopes; returns the first error wgpu
+    /// reported (or one recorded by the uncaptured handler) as [`Error::Gpu`].
+    pub(crate) fn capture<T>(&self, operation: &str, f: impl FnOnce() -> Result<T>) -> Result<T> {
+        let oom = self.device.push_error_scope(wgpu::ErrorFilter::OutOfMemory);
+        let validation = self.device.push_error_scope(wgpu::ErrorFilter::Validation);
+        let result = f();
+        let validation = pollster::block_on(validation.pop());
+        let oom = pollster::block_on(oom.pop());
+        let value = result?;
+        if let Some(e) = validation.or(oom) {
+            return Err(Error::Gpu {
+                operation: operation.to_string(),
+                message: e.to_string(),
+            });
+        }
+        self.take_uncaptured(operation)?;
+        Ok(value)
+    }
+
+    fn take_uncaptured(&self, operation: &str) -> Result<()> {
+        let mut errors = self.uncaptured.lock().unwrap_or_else(|p| p.into_inner());
+        if errors.is_empty() {
+            return Ok(());
+        }
+        let message = errors.drain(..).collect::<Vec<_>>().join("; ");
+        Err(Error::Gpu {
+            operation: operation.to_string(),
+            message,
+        })
+    }
+
+    /// Blocks until the queue is idle or the timeout passes.
+    pub(crate) fn wait(&self, operation: &str) -> Result<()> {
+        match self.device.poll(wgpu::PollType::Wait {
+            submission_index: None,
+            timeout: Some(self.timeout),
+        }) {
+            Ok(_) => self.take_uncaptured(operation),
+            Err(wgpu::PollError::Timeout) => Err(Error::Timeout {
+                operation: operation.to_string(),
+                timeout_ms: self.timeout.as_millis(),
+            }),
+            Err(e) => Err(Error::Gpu {
+                operation: operation.to_string(),
+                message: e.to_string(),
+            }),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn context_is_send_and_sync() {
+        fn assert_send_sync<T: Send + Sync>() {}
+        assert_send_sync::<Context>();
+    }
+
+    #[test]
+    fn request_description_names_filters() {
+        let r = AdapterRequest {
+            backends: None,
+            name_contains: Some("H200".into()),
+            low_power: false,
+        };
+        assert_eq!(r.describe(), " (adapter name containing \"H200\")");
+        assert_eq!(AdapterRequest::default().describe(), "");
+    }
+}

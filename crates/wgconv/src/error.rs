@@ -1,0 +1,139 @@
+//! The one error type of the crate. Every variant carries the offending values.
+
+use crate::tensor::DType;
+
+/// Result alias used throughout the crate.
+pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+/// Everything that can go wrong, from adapter selection to a convolution's arguments.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[non_exhaustive]
+pub enum Error {
+    /// wgpu found no adapter matching the request.
+    #[error(
+        "no GPU adapter found{filter}: install a Vulkan driver (on Debian/Ubuntu: `apt-get install -y mesa-vulkan-drivers libvulkan1` for the software one) or check WGCONV_BACKEND / WGCONV_ADAPTER"
+    )]
+    NoAdapter {
+        /// Description of the filters in force (backend, adapter substring), or empty.
+        filter: String,
+    },
+    /// The adapter refused to create a device.
+    #[error("requesting a device from adapter `{adapter}` failed: {reason}")]
+    RequestDevice {
+        /// Adapter name.
+        adapter: String,
+        /// wgpu's message.
+        reason: String,
+    },
+    /// A tensor has the wrong number of dimensions.
+    #[error("{tensor} must have rank {expected}, got rank {got} (shape {shape:?})")]
+    Rank {
+        /// Which argument.
+        tensor: &'static str,
+        /// What was expected, e.g. "4 (NCHW)".
+        expected: String,
+        /// The rank given.
+        got: usize,
+        /// The shape given.
+        shape: Vec<usize>,
+    },
+    /// A tensor has the wrong element type.
+    #[error("{tensor} must be {expected:?}, got {got:?}")]
+    DType {
+        /// Which argument.
+        tensor: &'static str,
+        /// Required dtype.
+        expected: DType,
+        /// Given dtype.
+        got: DType,
+    },
+    /// Shape and data (or buffer) disagree in size.
+    #[error(
+        "{tensor}: shape {shape:?} of {dtype:?} needs {expected_bytes} bytes, the data has {got_bytes}"
+    )]
+    ByteSize {
+        /// Which tensor.
+        tensor: &'static str,
+        /// Its shape.
+        shape: Vec<usize>,
+        /// Its dtype.
+        dtype: DType,
+        /// Bytes the shape needs.
+        expected_bytes: u64,
+        /// Bytes given.
+        got_bytes: u64,
+    },
+    /// A wrapped buffer lacks a usage flag the ops need.
+    #[error(
+        "buffer for {tensor} lacks usage {missing}; create it with STORAGE | COPY_SRC | COPY_DST"
+    )]
+    BufferUsage {
+        /// Which tensor.
+        tensor: &'static str,
+        /// The missing flags.
+        missing: String,
+    },
+    /// A convolution argument has an invalid value.
+    #[error("{0}")]
+    InvalidArgument(String),
+    /// A tensor's element count does not fit the 32-bit indices the kernels use.
+    #[error("{tensor} has {count} elements, more than the {limit} the kernels can index")]
+    TooManyElements {
+        /// Which tensor.
+        tensor: &'static str,
+        /// Its element count.
+        count: u64,
+        /// u32::MAX.
+        limit: u64,
+    },
+    /// A tensor does not fit one storage binding on this device.
+    #[error(
+        "{tensor} needs {bytes} bytes, over this device's max_storage_buffer_binding_size of {limit} bytes"
+    )]
+    BindingTooLarge {
+        /// Which tensor.
+        tensor: &'static str,
+        /// Its size in bytes.
+        bytes: u64,
+        /// The device limit.
+        limit: u64,
+    },
+    /// A caller-supplied output tensor has the wrong shape.
+    #[error("output tensor has shape {got:?}, the operation produces {expected:?}")]
+    OutputShape {
+        /// The shape the op produces.
+        expected: Vec<usize>,
+        /// The shape supplied.
+        got: Vec<usize>,
+    },
+    /// Even a 2D grid of workgroups cannot cover the work.
+    #[error("{workgroups} workgroups exceed the device's {limit} × {limit} 2D dispatch grid")]
+    DispatchTooLarge {
+        /// Workgroups needed.
+        workgroups: u64,
+        /// max_compute_workgroups_per_dimension.
+        limit: u32,
+    },
+    /// wgpu reported an error (validation, out of memory, device lost) for this call.
+    #[error("GPU error during {operation}: {message}")]
+    Gpu {
+        /// What we were doing.
+        operation: String,
+        /// wgpu's message.
+        message: String,
+    },
+    /// Waiting for the GPU exceeded the context's timeout.
+    #[error("GPU did not finish {operation} within {timeout_ms} ms")]
+    Timeout {
+        /// What we waited for.
+        operation: String,
+        /// The timeout in milliseconds.
+        timeout_ms: u128,
+    },
+}
+
+impl Error {
+    pub(crate) fn invalid(message: impl Into<String>) -> Self {
+        Error::InvalidArgument(message.into())
+    }
+}

@@ -1,0 +1,256 @@
+//! fp32 convolution: validate (pure, in `conv_geometry`) → choose a kernel → encode.
+
+use wgpu::util::DeviceExt;
+
+use super::conv_geometry::{Activation, ConvGeometry, ConvKernel, ConvOptions};
+use crate::{
+    batch::Batch,
+    context::Context,
+    dispatch,
+    error::{Error, Result},
+    pipelines::ShaderResources,
+    shaders::conv2d as shader,
+    tensor::{DType, Tensor},
+};
+
+/// A convolution's result and the kernel that produced it.
+#[derive(Clone, Debug)]
+pub struct ConvOutput {
+    /// The output tensor (rank 3 for a 1D convolution).
+    pub output: Tensor,
+    /// The kernel that ran.
+    pub kernel: ConvKernel,
+}
+
+/// Checks a tensor's dtype and that it fits one storage binding.
+pub(crate) fn check_operand(
+    ctx: &Context,
+    name: &'static str,
+    t: &Tensor,
+    dtype: DType,
+) -> Result<()> {
+    t.expect_dtype(name, dtype)?;
+    let limit = u64::from(ctx.limits().max_storage_buffer_binding_size);
+    if t.size_bytes() > limit {
+        return Err(Error::BindingTooLarge {
+            tensor: name,
+            bytes: t.size_bytes(),
+            limit,
+        });
+    }
+    Ok(())
+}
+
+fn conv_shader(ctx: &Context) -> std::sync::Arc<ShaderResources> {
+    ctx.pipelines.shader(shader::PATH, || {
+        let device = &ctx.device;
+        let layouts = shader::BindGroupLayouts::new(device);
+        let layout = shader::create_pipeline_layout(device, &layouts);
+        ShaderResources {
+            module: shader::create_shader_module(device),
+            group0: layouts.group0,
+            layout,
+        }
+    })
+}
+
+impl Batch<'_> {
+    /// Records `aten.convolution.default`: allocates the output and returns it with the kernel used.
+    pub fn convolution(
+        &mut self,
+        input: &Tensor,
+        weight: &Tensor,
+        bias: Option<&Tensor>,
+        opts: &ConvOptions,
+    ) -> Result<ConvOutput> {
+        let geometry =
+            ConvGeometry::new(input.shape(), weight.shape(), bias.map(Tensor::shape), opts)?;
+        let output = Tensor::zeros(self.ctx, &geometry.output_shape(), DType::F32)?;
+        let kernel =
+            self.encode_convolution(input, weight, bias, &output, &geometry, opts.activation)?;
+        Ok(ConvOutput { output, kernel })
+    }
+
+    /// Records a convolution into a caller-supplied output tensor of the right shape.
+    pub fn convolution_into(
+        &mut self,
+        input: &Tensor,
+        weight: &Tensor,
+        bias: Option<&Tensor>,
+        output: &Tensor,
+        opts: &ConvOptions,
+    ) -> Result<ConvKernel> {
+        let geometry =
+            ConvGeometry::new(input.shape(), weight.shape(), bias.map(Tensor::shape), opts)?;
+        if output.shape() != geometry.output_shape() {
+            return Err(Error::OutputShape {
+                expected: geometry.output_shape(),
+                got: output.shape().to_vec(),
+            });
+        }
+        self.encode_convolution(input, weight, bias, output, &geometry, opts.activation)
+    }
+
+    fn encode_convolution(
+        &mut self,
+        input: &Tensor,
+        weight: &Tensor,
+        bias: Option<&Tensor>,
+        output: &Tensor,
+        g: &ConvGeometry,
+        activation: Activation,
+    ) -> Result<ConvKernel> {
+        let ctx = self.ctx;
+        check_operand(ctx, "input", input, DType::F32)?;
+        check_operand(ctx, "weight", weight, DType::F32)?;
+        check_operand(ctx, "output", output, DType::F32)?;
+        if let Some(b) = bias {
+            check_operand(ctx, "bias", b, DType::F32)?;
+        }
+        let kernel = g.reference_kernel();
+        let limits = ctx.limits();
+        let items = u64::from(g.n) * u64::from(g.oc) * u64::from(g.oh) * u64::from(g.ow);
+        let grid = dispatch::grid(
+            items,
+            dispatch::workgroup_size(&limits),
+            limits.max_compute_workgroups_per_dimension,
+        )?;
+
+        let mut overrides = shader::Overrides::new(grid.stride_x);
+        overrides.wg_size = grid.wg_size;
+        match activation {
+            Activation::None => {}
+            Activation::Relu => overrides.activation = 1,
+            Activation::Clamp { min, max } => {
+                overrides.activation = 2;
+                overrides.clamp_min = min;
+                overrides.clamp_max = max;
+            }
+        }
+        let params = shader::ConvParams::new(
+            g.n,
+            g.ic,
+            g.ih,
+            g.iw,
+            g.oc,
+            g.oh,
+            g.ow,
+            g.kh,
+            g.kw,
+            g.stride[0],
+            g.stride[1],
+            g.padding[0],
+            g.padding[1],
+            g.dilation[0],
+            g.dilation[1],
+            g.groups,
+            u32::from(bias.is_some()),
+        );
+        let entry = match kernel {
+            ConvKernel::Direct => shader::CONV2D_ENTRY,
+            ConvKernel::DirectVec4 => shader::CONV2D_VEC4_ENTRY,
+            ConvKernel::Transposed => shader::CONV_TRANSPOSE2D_ENTRY,
+        };
+        ctx.capture("convolution", || {
+            let resources = conv_shader(ctx);
+            let pipeline =
+                ctx.pipelines
+                    .pipeline(shader::PATH, entry, &overrides.constants(), || {
+                        let create = match kernel {
+                            ConvKernel::Direct => shader::create_conv2d_pipeline,
+                            ConvKernel::DirectVec4 => shader::create_conv2d_vec4_pipeline,
+                            ConvKernel::Transposed => shader::create_conv_transpose2d_pipeline,
+                        };
+                        create(
+                            &ctx.device,
+                            &resources.module,
+                            &resources.layout,
+                            &overrides,
+                        )
+                    });
+            let uniform = ctx
+                .device
+                .create_buffer_init(&wgpu::util::BufferInitDescriptor {
+                    label: Some("ConvParams"),
+                    contents: bytemuck::bytes_of(&params),
+                    usage: wgpu::BufferUsages::UNIFORM,
+                });
+            let group = shader::BindGroup0 {
+                input: input.buffer().as_entire_buffer_binding(),
+                weight: weight.buffer().as_entire_buffer_binding(),
+                bias: bias
+                    .map_or(ctx.zero_buffer(), Tensor::buffer)
+                    .as_entire_buffer_binding(),
+                output: output.buffer().as_entire_buffer_binding(),
+                params: uniform.as_entire_buffer_binding(),
+            }
+            .create(&ctx.device, &resources.group0);
+            self.dispatch(kernel.name(), &pipeline, &group, grid.workgroups);
+            Ok(())
+        })?;
+        Ok(kernel)
+    }
+}
+
+impl Context {
+    /// Runs `aten.convolution.default` (direct or transposed per `opts.transposed`) and submits.
+    ///
+    /// ```no_run
+    /// use wgconv::{Context, ConvOptions, Tensor};
+    /// let ctx = Context::new()?;
+    /// let x = Tensor::from_f32(&ctx, &vec![1.0; 2 * 3 * 8 * 8], &[2, 3, 8, 8])?;
+    /// let w = Tensor::from_f32(&ctx, &vec![0.5; 4 * 3 * 3 * 3], &[4, 3, 3, 3])?;
+    /// let y = ctx.convolution(&x, &w, None, &ConvOptions::default().padding(&[1]))?;
+    /// assert_eq!(y.output.shape(), &[2, 4, 8, 8]);
+    /// # Ok::<(), wgconv::Error>(())
+    /// ```
+    pub fn convolution(
+        &self,
+        input: &Tensor,
+        weight: &Tensor,
+        bias: Option<&Tensor>,
+        opts: &ConvOptions,
+    ) -> Result<ConvOutput> {
+        let mut batch = self.batch();
+        let out = batch.convolution(input, weight, bias, opts)?;
+        batch.submit()?;
+        Ok(out)
+    }
+
+    /// Runs a convolution into `output` and submits.
+    pub fn convolution_into(
+        &self,
+        input: &Tensor,
+        weight: &Tensor,
+        bias: Option<&Tensor>,
+        output: &Tensor,
+        opts: &ConvOptions,
+    ) -> Result<ConvKernel> {
+        let mut batch = self.batch();
+        let kernel = batch.convolution_into(input, weight, bias, output, opts)?;
+        batch.submit()?;
+        Ok(kernel)
+    }
+
+    /// A direct convolution (`opts.transposed` is ignored): conv2d, or conv1d for rank-3 tensors.
+    pub fn conv2d(
+        &self,
+        input: &Tensor,
+        weight: &Tensor,
+        bias: Option<&Tensor>,
+        opts: &ConvOptions,
+    ) -> Result<ConvOutput> {
+        self.convolution(input, weight, bias, &opts.clone().transposed(false))
+    }
+
+    /// A transposed convolution (`opts.transposed` is ignored); weight `[IC, OC/groups, KH, KW]`.
+    pub fn conv_transpose2d(
+        &self,
+        input: &Tensor,
+        weight: &Tensor,
+        bias: Option<&Tensor>,
+        opts: &ConvOptions,
+    ) -> Result<ConvOutput> {
+        self.convolution(input, weight, bias, &opts.clone().transposed(true))
+    }
+}

@@ -1,0 +1,4 @@
+//! The operations. Each validates its arguments in a pure function, then encodes GPU work.
+
+pub mod conv;
+pub mod conv_geometry;

@@ -1,0 +1,159 @@
+//! CPU references in f64, used by the tests and by `wgconv … --check`.
+
+use crate::{
+    error::Result,
+    ops::conv_geometry::{ConvGeometry, ConvOptions},
+};
+
+/// Convolution on the host in f64. Shapes as for the GPU op; returns the output and its shape.
+/// Transposed convolutions are computed in scatter form (each input element adds into the
+/// outputs it reaches), independently of the GPU's gather form.
+pub fn convolution(
+    input: &[f32],
+    input_shape: &[usize],
+    weight: &[f32],
+    weight_shape: &[usize],
+    bias: Option<&[f32]>,
+    opts: &ConvOptions,
+) -> Result<(Vec<f64>, Vec<usize>)> {
+    let bias_shape = bias.map(|b| vec![b.len()]);
+    let g = ConvGeometry::new(input_shape, weight_shape, bias_shape.as_deref(), opts)?;
+    let [n, ic, ih, iw, oc, oh, ow, kh, kw, groups] = [
+        g.n, g.ic, g.ih, g.iw, g.oc, g.oh, g.ow, g.kh, g.kw, g.groups,
+    ]
+    .map(|v| v as usize);
+    let [sh, sw] = g.stride.map(|v| v as i64);
+    let [ph, pw] = g.padding.map(|v| v as i64);
+    let [dh, dw] = g.dilation.map(|v| v as i64);
+    let (icg, ocg) = (ic / groups, oc / groups);
+    let mut out = vec![0f64; n * oc * oh * ow];
+    let x = |b: usize, c: usize, y: usize, xx: usize| {
+        f64::from(input[((b * ic + c) * ih + y) * iw + xx])
+    };
+    if !g.transposed {
+        for b in 0..n {
+            for o in 0..oc {
+                let grp = o / ocg;
+                for y in 0..oh {
+                    for xx in 0..ow {
+                        let mut acc = 0f64;
+                        for i in 0..icg {
+                            for ky in 0..kh {
+                                let iy = y as i64 * sh - ph + ky as i64 * dh;
+                                if iy < 0 || iy >= ih as i64 {
+                                    continue;
+                                }
+                                for kx in 0..kw {
+                                    let ix = xx as i64 * sw - pw + kx as i64 * dw;
+                                    if ix < 0 || ix >= iw as i64 {
+                                        continue;
+                                    }
+                                    let w = f64::from(weight[((o * icg + i) * kh + ky) * kw + kx]);
+                                    acc += x(b, grp * icg + i, iy as usize, ix as usize) * w;
+                                }
+                            }
+                        }
+                        out[((b * oc + o) * oh + y) * ow + xx] = acc;
+                    }
+                }
+            }
+        }
+    } else {
+        for b in 0..n {
+            for c in 0..ic {
+                let grp = c / icg;
+                for y in 0..ih {
+                    for xx in 0..iw {
+                        let v = x(b, c, y, xx);
+                        for j in 0..ocg {
+                            let o = grp * ocg + j;
+                            for ky in 0..kh {
+                                let oy = y as i64 * sh - ph + ky as i64 * dh;
+                                if oy < 0 || oy >= oh as i64 {
+                                    continue;
+                                }
+                                for kx in 0..kw {
+                                    let ox = xx as i64 * sw - pw + kx as i64 * dw;
+                                    if ox < 0 || ox >= ow as i64 {
+                                        continue;
+                                    }
+                                    let w = f64::from(weight[((c * ocg + j) * kh + ky) * kw + kx]);
+                                    out[((b * oc + o) * oh + oy as usize) * ow + ox as usize] +=
+                                        v * w;
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+    for (i, v) in out.iter_mut().enumerate() {
+        let o = (i / (oh * ow)) % oc;
+        if let Some(bias) = bias {
+            *v += f64::from(bias[o]);
+        }
+        *v = opts.activation.apply(*v);
+    }
+    Ok((out, g.output_shape()))
+}
+
+/// ‖a − b‖₂ / ‖b‖₂ (0 when both are zero): the error measure the tests bound.
+pub fn relative_error(actual: &[f32], reference: &[f64]) -> f64 {
+    assert_eq!(actual.len(), reference.len(), "length mismatch");
+    let (mut diff, mut norm) = (0f64, 0f64);
+    for (a, r) in actual.iter().zip(reference) {
+        let d = f64::from(*a) - r;
+        diff += if d.is_nan() { f64::INFINITY } else { d * d };
+        norm += r * r;
+    }
+    if norm == 0.0 {
+        diff.sqrt()
+    } else {
+        (diff / norm).sqrt()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn direct_conv_by_hand() {
+        // 1×1×3×3 input, 2×2 kernel of ones, stride 1: sums of 2×2 windows, plus bias.
+        let x: Vec<f32> = (1..=9).map(|v| v as f32).collect();
+        let (y, shape) = convolution(
+            &x,
+            &[1, 1, 3, 3],
+            &[1.0; 4],
+            &[1, 1, 2, 2],
+            Some(&[0.5]),
+            &ConvOptions::default(),
+        )
+        .unwrap();
+        assert_eq!(shape, vec![1, 1, 2, 2]);
+        assert_eq!(y, vec![12.5, 16.5, 24.5, 28.5]);
+    }
+
+    #[test]
+    fn transposed_conv_by_hand() {
+        // Stride 2 transposed 1D conv of [1, 2] with kernel [1, 10]: [1, 10, 2, 20].
+        let (y, shape) = convolution(
+            &[1.0, 2.0],
+            &[1, 1, 2],
+            &[1.0, 10.0],
+            &[1, 1, 2],
+            None,
+            &ConvOptions::default().stride(&[2]).transposed(true),
+        )
+        .unwrap();
+        assert_eq!(shape, vec![1, 1, 4]);
+        assert_eq!(y, vec![1.0, 10.0, 2.0, 20.0]);
+    }
+
+    #[test]
+    fn relative_error_flags_nan() {
+        assert_eq!(relative_error(&[1.0, 2.0], &[1.0, 2.0]), 0.0);
+        assert!(relative_error(&[f32::NAN, 2.0], &[1.0, 2.0]).is_infinite());
+    }
+}

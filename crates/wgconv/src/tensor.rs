@@ -1,0 +1,269 @@
+//! GPU tensors: a storage buffer plus shape and dtype, with upload and download.
+
+use crate::{
+    context::Context,
+    error::{Error, Result},
+};
+
+/// Element type of a tensor.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum DType {
+    /// 32-bit float, one element per 4 bytes.
+    F32,
+    /// Signed 8-bit integer, stored four per `u32` word (little-endian); the last word is padded.
+    I8,
+}
+
+impl DType {
+    /// Bytes a tensor of `numel` elements occupies in a buffer.
+    pub fn storage_bytes(self, numel: u64) -> u64 {
+        match self {
+            DType::F32 => numel * 4,
+            DType::I8 => numel.div_ceil(4) * 4,
+        }
+    }
+}
+
+/// Usage flags of every buffer the crate allocates or wraps.
+pub const TENSOR_USAGE: wgpu::BufferUsages = wgpu::BufferUsages::STORAGE
+    .union(wgpu::BufferUsages::COPY_SRC)
+    .union(wgpu::BufferUsages::COPY_DST);
+
+/// A tensor in GPU memory: row-major (NCHW for images), dense.
+#[derive(Clone, Debug)]
+pub struct Tensor {
+    buffer: wgpu::Buffer,
+    shape: Vec<usize>,
+    dtype: DType,
+}
+
+/// Element count of `shape`, or an error when it is empty of elements or overflows.
+pub(crate) fn numel(tensor: &'static str, shape: &[usize]) -> Result<u64> {
+    let mut n: u64 = 1;
+    for &d in shape {
+        n = n.checked_mul(d as u64).ok_or(Error::TooManyElements {
+            tensor,
+            count: u64::MAX,
+            limit: u64::from(u32::MAX),
+        })?;
+    }
+    if n == 0 {
+        return Err(Error::invalid(format!(
+            "{tensor} shape {shape:?} has no elements"
+        )));
+    }
+    Ok(n)
+}
+
+impl Tensor {
+    fn check_fits(ctx: &Context, tensor: &'static str, bytes: u64) -> Result<()> {
+        let limit = u64::from(ctx.limits().max_storage_buffer_binding_size)
+            .min(ctx.limits().max_buffer_size);
+        if bytes > limit {
+            return Err(Error::BindingTooLarge {
+                tensor,
+                bytes,
+                limit,
+            });
+        }
+        Ok(())
+    }
+
+    fn upload(ctx: &Context, bytes: &[u8], shape: &[usize], dtype: DType) -> Result<Self> {
+        let n = numel("tensor", shape)?;
+        let expected = dtype.storage_bytes(n);
+        let data_bytes = match dtype {
+            DType::F32 => bytes.len() as u64,
+            DType::I8 => (bytes.len() as u64).div_ceil(4) * 4,
+        };
+        let given_elements = match dtype {
+            DType::F32 => bytes.len() as u64 / 4,
+            DType::I8 => bytes.len() as u64,
+        };
+        if given_elements != n || data_bytes != expected {
+            return Err(Error::ByteSize {
+                tensor: "tensor",
+                shape: shape.to_vec(),
+                dtype,
+                expected_bytes: expected,
+                got_bytes: bytes.len() as u64,
+            });
+        }
+        Self::check_fits(ctx, "tensor", expected)?;
+        let buffer = ctx.device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("wgconv tensor"),
+            size: expected,
+            usage: TENSOR_USAGE,
+            mapped_at_creation: false,
+        });
+        let mut padded;
+        let data = if bytes.len() as u64 == expected {
+            bytes
+        } else {
+            padded = bytes.to_vec();
+            padded.resize(expected as usize, 0);
+            &padded[..]
+        };
+        ctx.queue.write_buffer(&buffer, 0, data);
+        Ok(Self {
+            buffer,
+            shape: shape.to_vec(),
+            dtype,
+        })
+    }
+
+    /// Uploads f32 data of the given shape.
+    pub fn from_f32(ctx: &Context, data: &[f32], shape: &[usize]) -> Result<Self> {
+        Self::upload(ctx, bytemuck::cast_slice(data), shape, DType::F32)
+    }
+
+    /// Uploads int8 data of the given shape (packed four per word).
+    pub fn from_i8(ctx: &Context, data: &[i8], shape: &[usize]) -> Result<Self> {
+        Self::upload(ctx, bytemuck::cast_slice(data), shape, DType::I8)
+    }
+
+    /// A new tensor with every byte zero.
+    pub fn zeros(ctx: &Context, shape: &[usize], dtype: DType) -> Result<Self> {
+        let bytes = dtype.storage_bytes(numel("tensor", shape)?);
+        Self::check_fits(ctx, "tensor", bytes)?;
+        let buffer = ctx.device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("wgconv tensor"),
+            size: bytes,
+            usage: TENSOR_USAGE,
+            mapped_at_creation: false,
+        });
+        Ok(Self {
+            buffer,
+            shape: shape.to_vec(),
+            dtype,
+        })
+    }
+
+    /// A new f32 tensor with every element `value` (tests poison outputs with NaN).
+    pub fn full_f32(ctx: &Context, shape: &[usize], value: f32) -> Result<Self> {
+        let n = numel("tensor", shape)?;
+        Self::from_f32(ctx, &vec![value; n as usize], shape)
+    }
+
+    /// Wraps a buffer the application owns. Its size must be exactly what `shape` and `dtype`
+    /// need and it must have `STORAGE | COPY_SRC | COPY_DST` usage.
+    pub fn from_buffer(buffer: wgpu::Buffer, shape: &[usize], dtype: DType) -> Result<Self> {
+        let expected = dtype.storage_bytes(numel("tensor", shape)?);
+        if buffer.size() != expected {
+            return Err(Error::ByteSize {
+                tensor: "tensor",
+                shape: shape.to_vec(),
+                dtype,
+                expected_bytes: expected,
+                got_bytes: buffer.size(),
+            });
+        }
+        let missing = TENSOR_USAGE - buffer.usage();
+        if !missing.is_empty() {
+            return Err(Error::BufferUsage {
+                tensor: "tensor",
+                missing: format!("{missing:?}"),
+            });
+        }
+        Ok(Self {
+            buffer,
+            shape: shape.to_vec(),
+            dtype,
+        })
+    }
+
+    /// The underlying buffer.
+    pub fn buffer(&self) -> &wgpu::Buffer {
+        &self.buffer
+    }
+
+    /// The shape.
+    pub fn shape(&self) -> &[usize] {
+        &self.shape
+    }
+
+    /// The element type.
+    pub fn dtype(&self) -> DType {
+        self.dtype
+    }
+
+    /// Number of elements.
+    pub fn numel(&self) -> usize {
+        self.shape.iter().product()
+    }
+
+    /// Bytes in the buffer.
+    pub fn size_bytes(&self) -> u64 {
+        self.buffer.size()
+    }
+
+    /// Downloads an f32 tensor (waits for queued work).
+    pub fn to_vec_f32(&self, ctx: &Context) -> Result<Vec<f32>> {
+        self.expect_dtype("tensor", DType::F32)?;
+        Ok(bytemuck::cast_slice(&self.download(ctx)?).to_vec())
+    }
+
+    /// Downloads an int8 tensor (waits for queued work).
+    pub fn to_vec_i8(&self, ctx: &Context) -> Result<Vec<i8>> {
+        self.expect_dtype("tensor", DType::I8)?;
+        let mut bytes = self.download(ctx)?;
+        bytes.truncate(self.numel());
+        Ok(bytemuck::cast_slice(&bytes).to_vec())
+    }
+
+    pub(crate) fn expect_dtype(&self, tensor: &'static str, expected: DType) -> Result<()> {
+        if self.dtype != expected {
+            return Err(Error::DType {
+                tensor,
+                expected,
+                got: self.dtype,
+            });
+        }
+        Ok(())
+    }
+
+    fn download(&self, ctx: &Context) -> Result<Vec<u8>> {
+        let staging = ctx.device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("wgconv download"),
+            size: self.buffer.size(),
+            usage: wgpu::BufferUsages::COPY_DST | wgpu::BufferUsages::MAP_READ,
+            mapped_at_creation: false,
+        });
+        ctx.capture("download", || {
+            let mut encoder = ctx.device.create_command_encoder(&Default::default());
+            encoder.copy_buffer_to_buffer(&self.buffer, 0, &staging, 0, self.buffer.size());
+            ctx.queue.submit([encoder.finish()]);
+            Ok(())
+        })?;
+        let (tx, rx) = std::sync::mpsc::channel();
+        staging.slice(..).map_async(wgpu::MapMode::Read, move |r| {
+            let _ = tx.send(r);
+        });
+        ctx.wait("download")?;
+        match rx.try_recv() {
+            Ok(Ok(())) => {}
+            Ok(Err(e)) => {
+                return Err(Error::Gpu {
+                    operation: "download".into(),
+                    message: e.to_string(),
+                });
+            }
+            Err(_) => {
+                return Err(Error::Gpu {
+                    operation: "download".into(),
+                    message: "buffer was not mapped".into(),
+                });
+            }
+        }
+        let data = staging
+            .slice(..)
+            .get_mapped_range()
+            .map_err(|e| Error::Gpu {
+                operation: "download".into(),
+                message: e.to_string(),
+            })?
+            .to_vec();
+        staging.unmap();
+        Ok(data)
+    }
+}

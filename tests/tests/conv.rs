@@ -1,0 +1,432 @@
+//! fp32 convolution on the GPU against the f64 CPU reference: outputs poisoned with NaN before each
+//! run, seeded non-zero data, relative error ‖gpu − ref‖ / ‖ref‖ ≤ 1e-5, and the kernel asserted.
+
+use wgconv::{Activation, ConvKernel, ConvOptions, Tensor, reference};
+use wgconv_tests::{context, random_f32};
+
+const TOLERANCE: f64 = 1e-5;
+
+struct Case<'a> {
+    input: &'a [usize],
+    weight: &'a [usize],
+    bias: bool,
+    opts: ConvOptions,
+    kernel: ConvKernel,
+}
+
+/// Runs one case on the GPU and the reference; returns the reference output for further checks.
+fn check(name: &str, seed: u64, case: Case) -> Vec<f64> {
+    let ctx = context();
+    let numel = |s: &[usize]| s.iter().product::<usize>();
+    let x = random_f32(seed, numel(case.input));
+    let w = random_f32(seed + 1, numel(case.weight));
+    let oc = if case.opts.transposed {
+        case.weight[1] * case.opts.groups as usize
+    } else {
+        case.weight[0]
+    };
+    let b = case.bias.then(|| random_f32(seed + 2, oc));
+    let (expected, shape) =
+        reference::convolution(&x, case.input, &w, case.weight, b.as_deref(), &case.opts)
+            .unwrap_or_else(|e| panic!("{name}: reference rejected the case: {e}"));
+
+    let xt = Tensor::from_f32(ctx, &x, case.input).unwrap();
+    let wt = Tensor::from_f32(ctx, &w, case.weight).unwrap();
+    let bt = b.as_ref().map(|b| Tensor::from_f32(ctx, b, &[oc]).unwrap());
+    let out = Tensor::full_f32(ctx, &shape, f32::NAN).unwrap();
+    let kernel = ctx
+        .convolution_into(&xt, &wt, bt.as_ref(), &out, &case.opts)
+        .unwrap_or_else(|e| panic!("{name}: {e}"));
+    assert_eq!(kernel, case.kernel, "{name}: wrong kernel");
+    let got = out.to_vec_f32(ctx).unwrap();
+    let err = reference::relative_error(&got, &expected);
+    assert!(
+        err <= TOLERANCE,
+        "{name}: relative error {err:e} > {TOLERANCE:e} (shape {shape:?})"
+    );
+    expected
+}
+
+fn opts() -> ConvOptions {
+    ConvOptions::default()
+}
+
+#[test]
+fn odd_sizes_scalar_kernel() {
+    let case = Case {
+        input: &[1, 3, 7, 9],
+        weight: &[5, 3, 3, 3],
+        bias: true,
+        opts: opts().padding(&[1]),
+        kernel: ConvKernel::Direct,
+    };
+    check("odd sizes", 1, case);
+}
+
+#[test]
+fn distinct_h_and_w_settings() {
+    let o = opts().stride(&[2, 1]).padding(&[1, 0]).dilation(&[1, 2]);
+    let a = check(
+        "asymmetric",
+        2,
+        Case {
+            input: &[2, 3, 11, 13],
+            weight: &[4, 3, 3, 2],
+            bias: true,
+            opts: o,
+            kernel: ConvKernel::Direct,
+        },
+    );
+    // The same case with H and W settings swapped is a different convolution: a kernel that mixed
+    // up the axes could not pass both.
+    let swapped = opts().stride(&[1, 2]).padding(&[0, 1]).dilation(&[2, 1]);
+    let b = check(
+        "asymmetric swapped",
+        2,
+        Case {
+            input: &[2, 3, 11, 13],
+            weight: &[4, 3, 3, 2],
+            bias: true,
+            opts: swapped,
+            kernel: ConvKernel::Direct,
+        },
+    );
+    assert_ne!(a.len(), b.len());
+}
+
+#[test]
+fn dilations_two_to_four() {
+    for d in 2..=4u32 {
+        let case = Case {
+            input: &[1, 2, 12, 10],
+            weight: &[3, 2, 3, 3],
+            bias: false,
+            opts: opts().dilation(&[d]).padding(&[d]),
+            kernel: ConvKernel::Direct,
+        };
+        check(&format!("dilation {d}"), 10 + u64::from(d), case);
+    }
+}
+
+#[test]
+fn grouped_depthwise_and_channel_multiplier() {
+    check(
+        "groups 2",
+        20,
+        Case {
+            input: &[1, 6, 8, 7],
+            weight: &[4, 3, 3, 3],
+            bias: true,
+            opts: opts().groups(2).padding(&[1]),
+            kernel: ConvKernel::Direct,
+        },
+    );
+    check(
+        "depthwise",
+        21,
+        Case {
+            input: &[2, 5, 9, 9],
+            weight: &[5, 1, 3, 3],
+            bias: true,
+            opts: opts().groups(5).padding(&[1]).stride(&[2]),
+            kernel: ConvKernel::Direct,
+        },
+    );
+    check(
+        "multiplier 2",
+        22,
+        Case {
+            input: &[1, 4, 6, 6],
+            weight: &[8, 1, 3, 3],
+            bias: false,
+            opts: opts().groups(4),
+            kernel: ConvKernel::Direct,
+        },
+    );
+}
+
+#[test]
+fn pointwise_with_padding_and_kernels_wider_than_the_input() {
+    check(
+        "1x1 padded",
+        30,
+        Case {
+            input: &[1, 3, 5, 4],
+            weight: &[6, 3, 1, 1],
+            bias: true,
+            opts: opts().padding(&[1]),
+            kernel: ConvKernel::Direct,
+        },
+    );
+    check(
+        "5x5 on 3x3",
+        31,
+        Case {
+            input: &[1, 2, 3, 3],
+            weight: &[3, 2, 5, 5],
+            bias: false,
+            opts: opts().padding(&[2]),
+            kernel: ConvKernel::Direct,
+        },
+    );
+    check(
+        "1x1 image",
+        32,
+        Case {
+            input: &[3, 3, 1, 1],
+            weight: &[2, 3, 3, 3],
+            bias: true,
+            opts: opts().padding(&[1]),
+            kernel: ConvKernel::Direct,
+        },
+    );
+}
+
+#[test]
+fn vec4_kernel_when_channels_per_group_divide_by_four() {
+    check(
+        "vec4",
+        40,
+        Case {
+            input: &[2, 8, 7, 6],
+            weight: &[5, 8, 3, 3],
+            bias: true,
+            opts: opts().padding(&[1]),
+            kernel: ConvKernel::DirectVec4,
+        },
+    );
+    check(
+        "vec4 grouped",
+        41,
+        Case {
+            input: &[1, 8, 5, 5],
+            weight: &[6, 4, 3, 2],
+            bias: false,
+            opts: opts().groups(2).stride(&[2, 1]).dilation(&[1, 2]),
+            kernel: ConvKernel::DirectVec4,
+        },
+    );
+    check(
+        "vec4 3 channels is scalar",
+        42,
+        Case {
+            input: &[1, 12, 5, 5],
+            weight: &[4, 3, 3, 3],
+            bias: false,
+            opts: opts().groups(4),
+            kernel: ConvKernel::Direct,
+        },
+    );
+}
+
+#[test]
+fn transposed() {
+    let t = || opts().transposed(true);
+    check(
+        "transposed",
+        50,
+        Case {
+            input: &[2, 3, 5, 4],
+            weight: &[3, 4, 3, 3],
+            bias: true,
+            opts: t().stride(&[2]).padding(&[1]),
+            kernel: ConvKernel::Transposed,
+        },
+    );
+    check(
+        "transposed output_padding",
+        51,
+        Case {
+            input: &[1, 2, 4, 5],
+            weight: &[2, 3, 3, 2],
+            bias: false,
+            opts: t().stride(&[2, 3]).padding(&[1, 0]).output_padding(&[1, 2]),
+            kernel: ConvKernel::Transposed,
+        },
+    );
+    // output_padding 3 > stride 2 is allowed because dilation 4 is larger.
+    check(
+        "output_padding > stride",
+        52,
+        Case {
+            input: &[1, 2, 4, 4],
+            weight: &[2, 2, 3, 3],
+            bias: true,
+            opts: t().stride(&[2]).dilation(&[4]).output_padding(&[3]),
+            kernel: ConvKernel::Transposed,
+        },
+    );
+    check(
+        "grouped transposed",
+        53,
+        Case {
+            input: &[2, 4, 5, 5],
+            weight: &[4, 3, 4, 4],
+            bias: true,
+            opts: t().groups(2).stride(&[2]).padding(&[1]),
+            kernel: ConvKernel::Transposed,
+        },
+    );
+    check(
+        "dcgan-like",
+        54,
+        Case {
+            input: &[2, 8, 4, 4],
+            weight: &[8, 4, 4, 4],
+            bias: false,
+            opts: t().stride(&[2]).padding(&[1]),
+            kernel: ConvKernel::Transposed,
+        },
+    );
+}
+
+#[test]
+fn one_dimensional() {
+    let out = check(
+        "conv1d",
+        60,
+        Case {
+            input: &[2, 3, 17],
+            weight: &[4, 3, 5],
+            bias: true,
+            opts: opts().stride(&[2]).padding(&[2]).dilation(&[2]),
+            kernel: ConvKernel::Direct,
+        },
+    );
+    assert_eq!(out.len(), 2 * 4 * 7);
+    check(
+        "conv_transpose1d",
+        61,
+        Case {
+            input: &[1, 4, 6],
+            weight: &[4, 2, 3],
+            bias: true,
+            opts: opts().transposed(true).stride(&[3]).output_padding(&[2]),
+            kernel: ConvKernel::Transposed,
+        },
+    );
+}
+
+#[test]
+fn fused_activations() {
+    check(
+        "relu",
+        70,
+        Case {
+            input: &[1, 4, 6, 6],
+            weight: &[4, 4, 3, 3],
+            bias: true,
+            opts: opts().activation(Activation::Relu),
+            kernel: ConvKernel::DirectVec4,
+        },
+    );
+    let clamp = Activation::Clamp {
+        min: -0.3,
+        max: 0.4,
+    };
+    check(
+        "clamp",
+        71,
+        Case {
+            input: &[1, 3, 6, 6],
+            weight: &[4, 3, 3, 3],
+            bias: true,
+            opts: opts().activation(clamp),
+            kernel: ConvKernel::Direct,
+        },
+    );
+    check(
+        "clamp transposed",
+        72,
+        Case {
+            input: &[1, 3, 4, 4],
+            weight: &[3, 2, 2, 2],
+            bias: false,
+            opts: opts().transposed(true).stride(&[2]).activation(clamp),
+            kernel: ConvKernel::Transposed,
+        },
+    );
+}
+
+#[test]
+fn large_enough_to_fold_the_dispatch_into_2d() {
+    // 2 × 2050 × 4100 = 16.8 M outputs > 65535 workgroups × 256 threads.
+    check(
+        "2d fold",
+        80,
+        Case {
+            input: &[1, 1, 2050, 4100],
+            weight: &[2, 1, 1, 1],
+            bias: true,
+            opts: opts(),
+            kernel: ConvKernel::Direct,
+        },
+    );
+}
+
+#[test]
+fn batched_ops_chain_without_host_sync() {
+    let ctx = context();
+    let x = random_f32(90, 2 * 4 * 6 * 6);
+    let w1 = random_f32(91, 8 * 4 * 3 * 3);
+    let w2 = random_f32(92, 3 * 8 * 1 * 1);
+    let xt = Tensor::from_f32(ctx, &x, &[2, 4, 6, 6]).unwrap();
+    let w1t = Tensor::from_f32(ctx, &w1, &[8, 4, 3, 3]).unwrap();
+    let w2t = Tensor::from_f32(ctx, &w2, &[3, 8, 1, 1]).unwrap();
+    let mut batch = ctx.batch();
+    let y = batch
+        .convolution(
+            &xt,
+            &w1t,
+            None,
+            &opts().padding(&[1]).activation(Activation::Relu),
+        )
+        .unwrap();
+    let z = batch.convolution(&y.output, &w2t, None, &opts()).unwrap();
+    assert_eq!(batch.len(), 2);
+    batch.submit().unwrap();
+    let (y_ref, _) = reference::convolution(
+        &x,
+        &[2, 4, 6, 6],
+        &w1,
+        &[8, 4, 3, 3],
+        None,
+        &opts().padding(&[1]).activation(Activation::Relu),
+    )
+    .unwrap();
+    let y_ref32: Vec<f32> = y_ref.iter().map(|v| *v as f32).collect();
+    let (z_ref, _) =
+        reference::convolution(&y_ref32, &[2, 8, 6, 6], &w2, &[3, 8, 1, 1], None, &opts()).unwrap();
+    let err = reference::relative_error(&z.output.to_vec_f32(ctx).unwrap(), &z_ref);
+    assert!(err <= TOLERANCE, "chained relative error {err:e}");
+}
+
+#[test]
+fn pipelines_are_cached() {
+    let ctx = wgconv::Context::new().unwrap();
+    let x = Tensor::from_f32(&ctx, &random_f32(100, 16), &[1, 1, 4, 4]).unwrap();
+    let w = Tensor::from_f32(&ctx, &random_f32(101, 9), &[1, 1, 3, 3]).unwrap();
+    ctx.conv2d(&x, &w, None, &opts()).unwrap();
+    let after_first = ctx.cached_pipelines();
+    for _ in 0..3 {
+        ctx.conv2d(&x, &w, None, &opts()).unwrap();
+    }
+    assert_eq!(ctx.cached_pipelines(), after_first);
+    ctx.conv2d(&x, &w, None, &opts().activation(Activation::Relu))
+        .unwrap();
+    assert_eq!(ctx.cached_pipelines(), after_first + 1);
+}
+
+#[test]
+fn context_from_an_existing_device() {
+    let (device, queue) = wgconv_tests::test_device();
+    let ctx = wgconv::Context::from_device(device, queue);
+    let x = random_f32(110, 2 * 5 * 5);
+    let w = random_f32(111, 3 * 2 * 2 * 2);
+    let xt = Tensor::from_f32(&ctx, &x, &[1, 2, 5, 5]).unwrap();
+    let wt = Tensor::from_f32(&ctx, &w, &[3, 2, 2, 2]).unwrap();
+    let y = ctx.conv2d(&xt, &wt, None, &opts()).unwrap();
+    let (r, _) =
+        reference::convolution(&x, &[1, 2, 5, 5], &w, &[3, 2, 2, 2], None, &opts()).unwrap();
+    assert!(reference::relative_error(&y.output.to_vec_f32(&ctx).unwrap(), &r) <= TOLERANCE);
+}
