@@ -59,8 +59,10 @@ fn output_element(flat: u32) -> u32 {
     if (activation == 1u) {
         v = max(v, 0.0);
     }
-    // round() is round-half-to-even in WGSL, as torch's nearbyint.
-    let q = clamp(i32(round(v * params.inv_output_scale)) + params.output_zero_point, -128, 127);
+    // round() is round-half-to-even in WGSL, as torch's nearbyint. Clamp before converting:
+    // f32 → i32 of an out-of-range value is undefined in SPIR-V.
+    let r = clamp(round(v * params.inv_output_scale), -512.0, 512.0);
+    let q = clamp(i32(r) + params.output_zero_point, -128, 127);
     return u32(q) & 0xffu;
 }
 

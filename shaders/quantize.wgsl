@@ -26,7 +26,9 @@ fn quantize_per_tensor(@builtin(global_invocation_id) gid: vec3<u32>) {
     var packed = 0u;
     for (var lane = 0u; lane < 4u; lane++) {
         if (first + lane < params.numel) {
-            let q = clamp(i32(round(real_values[first + lane] * params.inv_scale)) + params.zero_point, -128, 127);
+            // Clamp before converting: f32 → i32 of an out-of-range value is undefined in SPIR-V.
+            let r = clamp(round(real_values[first + lane] * params.inv_scale), -512.0, 512.0);
+            let q = clamp(i32(r) + params.zero_point, -128, 127);
             packed |= (u32(q) & 0xffu) << (lane * 8u);
         }
     }

@@ -11,8 +11,7 @@ pub fn test_device() -> (wgpu::Device, wgpu::Queue) {
     let instance = wgpu::Instance::new(wgpu::InstanceDescriptor::new_without_display_handle());
     let adapter = pollster::block_on(instance.request_adapter(&wgpu::RequestAdapterOptions::default()))
         .expect("no GPU adapter: install a Vulkan driver (apt-get install -y mesa-vulkan-drivers libvulkan1)");
-    pollster::block_on(adapter.request_device(&wgpu::DeviceDescriptor::default()))
-        .expect("request_device failed")
+    pollster::block_on(adapter.request_device(&wgpu::DeviceDescriptor::default())).expect("request_device failed")
 }
 
 /// Copies `bytes` of `buffer` back to the host (the buffer needs `COPY_SRC`).
@@ -26,17 +25,9 @@ pub fn read_back(device: &wgpu::Device, queue: &wgpu::Queue, buffer: &wgpu::Buff
     let mut encoder = device.create_command_encoder(&Default::default());
     encoder.copy_buffer_to_buffer(buffer, 0, &staging, 0, buffer.size());
     queue.submit([encoder.finish()]);
-    staging
-        .slice(..)
-        .map_async(wgpu::MapMode::Read, |r| r.expect("map failed"));
-    device
-        .poll(wgpu::PollType::wait_indefinitely())
-        .expect("poll failed");
-    let data = staging
-        .slice(..)
-        .get_mapped_range()
-        .expect("mapped range")
-        .to_vec();
+    staging.slice(..).map_async(wgpu::MapMode::Read, |r| r.expect("map failed"));
+    device.poll(wgpu::PollType::wait_indefinitely()).expect("poll failed");
+    let data = staging.slice(..).get_mapped_range().expect("mapped range").to_vec();
     staging.unmap();
     data
 }
@@ -51,11 +42,7 @@ pub fn random_f32(seed: u64, count: usize) -> Vec<f32> {
             state ^= state << 17;
             let unit = (state >> 40) as f32 / (1u64 << 24) as f32; // [0, 1)
             let magnitude = 0.05 + 0.95 * unit;
-            if state & 1 == 0 {
-                magnitude
-            } else {
-                -magnitude
-            }
+            if state & 1 == 0 { magnitude } else { -magnitude }
         })
         .collect()
 }

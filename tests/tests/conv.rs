@@ -20,30 +20,21 @@ fn check(name: &str, seed: u64, case: Case) -> Vec<f64> {
     let numel = |s: &[usize]| s.iter().product::<usize>();
     let x = random_f32(seed, numel(case.input));
     let w = random_f32(seed + 1, numel(case.weight));
-    let oc = if case.opts.transposed {
-        case.weight[1] * case.opts.groups as usize
-    } else {
-        case.weight[0]
-    };
+    let oc = if case.opts.transposed { case.weight[1] * case.opts.groups as usize } else { case.weight[0] };
     let b = case.bias.then(|| random_f32(seed + 2, oc));
-    let (expected, shape) =
-        reference::convolution(&x, case.input, &w, case.weight, b.as_deref(), &case.opts)
-            .unwrap_or_else(|e| panic!("{name}: reference rejected the case: {e}"));
+    let (expected, shape) = reference::convolution(&x, case.input, &w, case.weight, b.as_deref(), &case.opts)
+        .unwrap_or_else(|e| panic!("{name}: reference rejected the case: {e}"));
 
     let xt = Tensor::from_f32(ctx, &x, case.input).unwrap();
     let wt = Tensor::from_f32(ctx, &w, case.weight).unwrap();
     let bt = b.as_ref().map(|b| Tensor::from_f32(ctx, b, &[oc]).unwrap());
     let out = Tensor::full_f32(ctx, &shape, f32::NAN).unwrap();
-    let kernel = ctx
-        .convolution_into(&xt, &wt, bt.as_ref(), &out, &case.opts)
-        .unwrap_or_else(|e| panic!("{name}: {e}"));
+    let kernel =
+        ctx.convolution_into(&xt, &wt, bt.as_ref(), &out, &case.opts).unwrap_or_else(|e| panic!("{name}: {e}"));
     assert_eq!(kernel, case.kernel, "{name}: wrong kernel");
     let got = out.to_vec_f32(ctx).unwrap();
     let err = reference::relative_error(&got, &expected);
-    assert!(
-        err <= TOLERANCE,
-        "{name}: relative error {err:e} > {TOLERANCE:e} (shape {shape:?})"
-    );
+    assert!(err <= TOLERANCE, "{name}: relative error {err:e} > {TOLERANCE:e} (shape {shape:?})");
     expected
 }
 
@@ -69,13 +60,7 @@ fn distinct_h_and_w_settings() {
     let a = check(
         "asymmetric",
         2,
-        Case {
-            input: &[2, 3, 11, 13],
-            weight: &[4, 3, 3, 2],
-            bias: true,
-            opts: o,
-            kernel: ConvKernel::Direct,
-        },
+        Case { input: &[2, 3, 11, 13], weight: &[4, 3, 3, 2], bias: true, opts: o, kernel: ConvKernel::Direct },
     );
     // The same case with H and W settings swapped is a different convolution: a kernel that mixed
     // up the axes could not pass both.
@@ -83,13 +68,7 @@ fn distinct_h_and_w_settings() {
     let b = check(
         "asymmetric swapped",
         2,
-        Case {
-            input: &[2, 3, 11, 13],
-            weight: &[4, 3, 3, 2],
-            bias: true,
-            opts: swapped,
-            kernel: ConvKernel::Direct,
-        },
+        Case { input: &[2, 3, 11, 13], weight: &[4, 3, 3, 2], bias: true, opts: swapped, kernel: ConvKernel::Direct },
     );
     assert_ne!(a.len(), b.len());
 }
@@ -320,10 +299,7 @@ fn fused_activations() {
             kernel: ConvKernel::DirectVec4,
         },
     );
-    let clamp = Activation::Clamp {
-        min: -0.3,
-        max: 0.4,
-    };
+    let clamp = Activation::Clamp { min: -0.3, max: 0.4 };
     check(
         "clamp",
         71,
@@ -369,19 +345,12 @@ fn batched_ops_chain_without_host_sync() {
     let ctx = context();
     let x = random_f32(90, 2 * 4 * 6 * 6);
     let w1 = random_f32(91, 8 * 4 * 3 * 3);
-    let w2 = random_f32(92, 3 * 8 * 1 * 1);
+    let w2 = random_f32(92, 3 * 8);
     let xt = Tensor::from_f32(ctx, &x, &[2, 4, 6, 6]).unwrap();
     let w1t = Tensor::from_f32(ctx, &w1, &[8, 4, 3, 3]).unwrap();
     let w2t = Tensor::from_f32(ctx, &w2, &[3, 8, 1, 1]).unwrap();
     let mut batch = ctx.batch();
-    let y = batch
-        .convolution(
-            &xt,
-            &w1t,
-            None,
-            &opts().padding(&[1]).activation(Activation::Relu),
-        )
-        .unwrap();
+    let y = batch.convolution(&xt, &w1t, None, &opts().padding(&[1]).activation(Activation::Relu)).unwrap();
     let z = batch.convolution(&y.output, &w2t, None, &opts()).unwrap();
     assert_eq!(batch.len(), 2);
     batch.submit().unwrap();
@@ -395,8 +364,7 @@ fn batched_ops_chain_without_host_sync() {
     )
     .unwrap();
     let y_ref32: Vec<f32> = y_ref.iter().map(|v| *v as f32).collect();
-    let (z_ref, _) =
-        reference::convolution(&y_ref32, &[2, 8, 6, 6], &w2, &[3, 8, 1, 1], None, &opts()).unwrap();
+    let (z_ref, _) = reference::convolution(&y_ref32, &[2, 8, 6, 6], &w2, &[3, 8, 1, 1], None, &opts()).unwrap();
     let err = reference::relative_error(&z.output.to_vec_f32(ctx).unwrap(), &z_ref);
     assert!(err <= TOLERANCE, "chained relative error {err:e}");
 }
@@ -412,8 +380,7 @@ fn pipelines_are_cached() {
         ctx.conv2d(&x, &w, None, &opts()).unwrap();
     }
     assert_eq!(ctx.cached_pipelines(), after_first);
-    ctx.conv2d(&x, &w, None, &opts().activation(Activation::Relu))
-        .unwrap();
+    ctx.conv2d(&x, &w, None, &opts().activation(Activation::Relu)).unwrap();
     assert_eq!(ctx.cached_pipelines(), after_first + 1);
 }
 
@@ -426,7 +393,6 @@ fn context_from_an_existing_device() {
     let xt = Tensor::from_f32(&ctx, &x, &[1, 2, 5, 5]).unwrap();
     let wt = Tensor::from_f32(&ctx, &w, &[3, 2, 2, 2]).unwrap();
     let y = ctx.conv2d(&xt, &wt, None, &opts()).unwrap();
-    let (r, _) =
-        reference::convolution(&x, &[1, 2, 5, 5], &w, &[3, 2, 2, 2], None, &opts()).unwrap();
+    let (r, _) = reference::convolution(&x, &[1, 2, 5, 5], &w, &[3, 2, 2, 2], None, &opts()).unwrap();
     assert!(reference::relative_error(&y.output.to_vec_f32(&ctx).unwrap(), &r) <= TOLERANCE);
 }

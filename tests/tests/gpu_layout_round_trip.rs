@@ -12,11 +12,7 @@ fn generated_layout_matches_the_driver() {
         11,
         [1.5, -2.25, 3.125],
         0.75,
-        [
-            [1.0, 2.0, 3.0, 0.0],
-            [4.0, 5.0, 6.0, 0.0],
-            [7.0, 8.0, 9.0, 0.0],
-        ],
+        [[1.0, 2.0, 3.0, 0.0], [4.0, 5.0, 6.0, 0.0], [7.0, 8.0, 9.0, 0.0]],
         [[10.0, 11.0, 12.0, 13.0], [14.0, 15.0, 16.0, 17.0]],
         layout_zoo::Inner::new([18.5, 19.5], 20),
         [-21, 22],
@@ -39,17 +35,11 @@ fn generated_layout_matches_the_driver() {
     let layouts = layout_zoo::BindGroupLayouts::new(&device);
     let pipeline_layout = layout_zoo::create_pipeline_layout(&device, &layouts);
     let module = layout_zoo::create_shader_module(&device);
-    let pipeline = layout_zoo::create_copy_out_pipeline(
-        &device,
-        &module,
-        &pipeline_layout,
-        &layout_zoo::Overrides::new(),
-    );
-    let group = layout_zoo::BindGroup0 {
-        zoo: uniform.as_entire_buffer_binding(),
-        flat: flat.as_entire_buffer_binding(),
-    }
-    .create(&device, &layouts.group0);
+    let pipeline =
+        layout_zoo::create_copy_out_pipeline(&device, &module, &pipeline_layout, &layout_zoo::Overrides::new());
+    let group =
+        layout_zoo::BindGroup0 { zoo: uniform.as_entire_buffer_binding(), flat: flat.as_entire_buffer_binding() }
+            .create(&device, &layouts.group0);
     let mut encoder = device.create_command_encoder(&Default::default());
     {
         let mut pass = encoder.begin_compute_pass(&Default::default());

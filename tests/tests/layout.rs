@@ -43,9 +43,7 @@ fn storage_structs_atomics_and_runtime_arrays() {
     // min_binding_size counts the prefix plus one element; bare runtime arrays one element.
     let group0 = storage_zoo::BindGroup0::LAYOUT_ENTRIES;
     let min = |e: &wgpu::BindGroupLayoutEntry| match e.ty {
-        wgpu::BindingType::Buffer {
-            min_binding_size, ..
-        } => min_binding_size.map(|n| n.get()),
+        wgpu::BindingType::Buffer { min_binding_size, .. } => min_binding_size.map(|n| n.get()),
         _ => None,
     };
     assert_eq!(min(&group0[0]), Some(64));
@@ -53,17 +51,11 @@ fn storage_structs_atomics_and_runtime_arrays() {
     assert_eq!(min(&storage_zoo::BindGroup1::LAYOUT_ENTRIES[0]), Some(32));
     assert!(matches!(
         group0[0].ty,
-        wgpu::BindingType::Buffer {
-            ty: wgpu::BufferBindingType::Storage { read_only: true },
-            ..
-        }
+        wgpu::BindingType::Buffer { ty: wgpu::BufferBindingType::Storage { read_only: true }, .. }
     ));
     assert!(matches!(
         group0[1].ty,
-        wgpu::BindingType::Buffer {
-            ty: wgpu::BufferBindingType::Storage { read_only: false },
-            ..
-        }
+        wgpu::BindingType::Buffer { ty: wgpu::BufferBindingType::Storage { read_only: false }, .. }
     ));
     assert_eq!(storage_zoo::STEP_WORKGROUP_SIZE, [64, 1, 1]);
 }
@@ -83,25 +75,12 @@ fn f16_members_and_overrides() {
     assert_eq!(overrides::tiled_workgroup_size(&o), [8, 3, 1]);
     assert_eq!(overrides::flat_fill_workgroup_size(&o), [16, 1, 1]);
     o.tile = 1;
-    assert_eq!(
-        overrides::flat_fill_workgroup_size(&o),
-        [4, 1, 1],
-        "max(doubled, 4)"
-    );
+    assert_eq!(overrides::flat_fill_workgroup_size(&o), [4, 1, 1], "max(doubled, 4)");
     o.doubled = Some(32);
     assert_eq!(overrides::flat_fill_workgroup_size(&o), [32, 1, 1]);
     // Keys: `@id` when given, else the name; bools as 0/1; unset computed defaults are omitted.
     let constants = o.constants();
-    assert_eq!(
-        constants,
-        vec![
-            ("7", 1.0),
-            ("rows", 3.0),
-            ("use_bias", 1.0),
-            ("gain", 1.5),
-            ("doubled", 32.0)
-        ]
-    );
+    assert_eq!(constants, vec![("7", 1.0), ("rows", 3.0), ("use_bias", 1.0), ("gain", 1.5), ("doubled", 32.0)]);
     o.doubled = None;
     assert!(!o.constants().iter().any(|(k, _)| *k == "doubled"));
 }
@@ -115,19 +94,12 @@ fn runtime_kernel_uniforms_have_the_agreed_sizes() {
     assert_eq!(offset_of!(Q8taConvPwParams, inv_output_scale), 32);
     let o = wgconv::shaders::conv2d::Overrides::new(1024);
     assert_eq!(o.wg_size, 256);
-    assert_eq!(
-        wgconv::shaders::conv2d::conv2d_workgroup_size(&o),
-        [256, 1, 1]
-    );
+    assert_eq!(wgconv::shaders::conv2d::conv2d_workgroup_size(&o), [256, 1, 1]);
 }
 
 #[test]
 fn malformed_wgsl_reports_path_line_and_source() {
-    let err = wgconv_codegen::generate(
-        "struct P {\n    a: u32\n    b: f32,\n}\n",
-        "shaders/bad.wgsl",
-    )
-    .unwrap_err();
+    let err = wgconv_codegen::generate("struct P {\n    a: u32\n    b: f32,\n}\n", "shaders/bad.wgsl").unwrap_err();
     assert!(matches!(err, CodegenError::Parse { .. }));
     let text = err.to_string();
     assert!(text.contains("shaders/bad.wgsl:3:5"), "{text}");
@@ -153,14 +125,8 @@ fn unsupported_member_type_names_shader_struct_and_field() {
         @compute @workgroup_size(1) fn main() { p.a = 1u; }";
     let err = wgconv_codegen::generate(wgsl, "shaders/wide.wgsl").unwrap_err();
     let text = err.to_string();
-    assert!(
-        matches!(err, CodegenError::UnsupportedMemberType { .. }),
-        "{text}"
-    );
-    assert!(
-        text.contains("shaders/wide.wgsl") && text.contains("`wide`") && text.contains("`P`"),
-        "{text}"
-    );
+    assert!(matches!(err, CodegenError::UnsupportedMemberType { .. }), "{text}");
+    assert!(text.contains("shaders/wide.wgsl") && text.contains("`wide`") && text.contains("`P`"), "{text}");
 }
 
 #[test]
@@ -170,16 +136,12 @@ fn unsupported_binding_kind_is_an_error() {
         @compute @workgroup_size(1) fn main() { o[0] = textureLoad(tex, vec2<i32>(0, 0), 0).x; }";
     let err = wgconv_codegen::generate(wgsl, "shaders/tex.wgsl").unwrap_err();
     let text = err.to_string();
-    assert!(
-        text.contains("binding `tex` (group 0, binding 0)") && text.contains("texture"),
-        "{text}"
-    );
+    assert!(text.contains("binding `tex` (group 0, binding 0)") && text.contains("texture"), "{text}");
 }
 
 #[test]
 fn missing_shader_directory_is_an_io_error() {
-    let err = wgconv_codegen::fs::generate_dir(std::path::Path::new("/nonexistent/shaders"), "x")
-        .unwrap_err();
+    let err = wgconv_codegen::fs::generate_dir(std::path::Path::new("/nonexistent/shaders"), "x").unwrap_err();
     assert!(matches!(err, CodegenError::Io { .. }));
     assert!(err.to_string().contains("/nonexistent/shaders"), "{err}");
 }

@@ -12,10 +12,8 @@ fn workspace_root() -> PathBuf {
 
 /// (shader directory, output directory), relative to the workspace root: the runtime's kernels, and
 /// the fixture shaders whose generated modules the integration tests compile and run.
-const TARGETS: [(&str, &str); 2] = [
-    ("shaders", "crates/wgconv/src/shaders"),
-    ("tests/fixtures/shaders", "tests/src/generated"),
-];
+const TARGETS: [(&str, &str); 2] =
+    [("shaders", "crates/wgconv/src/shaders"), ("tests/fixtures/shaders", "tests/src/generated")];
 
 fn gen_shaders(check: bool) -> Result<(), String> {
     for (shaders, out) in TARGETS {
@@ -26,12 +24,10 @@ fn gen_shaders(check: bool) -> Result<(), String> {
 
 fn gen_one(shaders: &str, out: &str, check: bool) -> Result<(), String> {
     let root = workspace_root();
-    let files = wgconv_codegen::fs::generate_dir(&root.join(shaders), shaders)
-        .map_err(|e| e.to_string())?;
+    let files = wgconv_codegen::fs::generate_dir(&root.join(shaders), shaders).map_err(|e| e.to_string())?;
     let out_dir = root.join(out);
     if check {
-        let problems =
-            wgconv_codegen::fs::check_dir(&out_dir, &files).map_err(|e| e.to_string())?;
+        let problems = wgconv_codegen::fs::check_dir(&out_dir, &files).map_err(|e| e.to_string())?;
         if !problems.is_empty() {
             return Err(format!(
                 "{}\ngenerated shader bindings are stale: run `cargo xtask gen-shaders`",
@@ -50,12 +46,7 @@ const USAGE: &str = "usage: cargo xtask gen-shaders [--check]";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let result = match args
-        .iter()
-        .map(String::as_str)
-        .collect::<Vec<_>>()
-        .as_slice()
-    {
+    let result = match args.iter().map(String::as_str).collect::<Vec<_>>().as_slice() {
         ["gen-shaders"] => gen_shaders(false),
         ["gen-shaders", "--check"] => gen_shaders(true),
         _ => {

@@ -20,9 +20,7 @@ pub enum CodegenError {
         diagnostic: String,
     },
     /// A struct member's type has no host representation the generator supports.
-    #[error(
-        "{path}: unsupported type `{wgsl_type}` for field `{field}` of struct `{structure}`: {reason}"
-    )]
+    #[error("{path}: unsupported type `{wgsl_type}` for field `{field}` of struct `{structure}`: {reason}")]
     UnsupportedMemberType {
         /// Shader path.
         path: String,

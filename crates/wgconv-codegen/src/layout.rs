@@ -41,17 +41,8 @@ pub(crate) fn wgsl_type_name(module: &Module, ty: Handle<Type>) -> String {
         TypeInner::Vector { size, scalar } => {
             format!("vec{}<{}>", *size as u8, scalar_name(*scalar))
         }
-        TypeInner::Matrix {
-            columns,
-            rows,
-            scalar,
-        } => {
-            format!(
-                "mat{}x{}<{}>",
-                *columns as u8,
-                *rows as u8,
-                scalar_name(*scalar)
-            )
+        TypeInner::Matrix { columns, rows, scalar } => {
+            format!("mat{}x{}<{}>", *columns as u8, *rows as u8, scalar_name(*scalar))
         }
         TypeInner::Atomic(s) => format!("atomic<{}>", scalar_name(*s)),
         TypeInner::Array { base, size, .. } => match size {
@@ -68,11 +59,7 @@ pub(crate) fn wgsl_type_name(module: &Module, ty: Handle<Type>) -> String {
     }
 }
 
-fn host_scalar(
-    module: &Module,
-    ty: Handle<Type>,
-    s: naga::Scalar,
-) -> Result<ScalarType, Unsupported> {
+fn host_scalar(module: &Module, ty: Handle<Type>, s: naga::Scalar) -> Result<ScalarType, Unsupported> {
     match scalar(s) {
         Some(ScalarType::Bool) | None => Err(Unsupported {
             wgsl_type: wgsl_type_name(module, ty),
@@ -90,21 +77,13 @@ pub(crate) fn host_type(
     structs: &mut Vec<StructDef>,
     path: &str,
 ) -> Result<HostType, crate::CodegenError> {
-    let unsupported = |reason: &str| Unsupported {
-        wgsl_type: wgsl_type_name(module, ty),
-        reason: reason.to_string(),
-    };
+    let unsupported = |reason: &str| Unsupported { wgsl_type: wgsl_type_name(module, ty), reason: reason.to_string() };
     let result = match &module.types[ty].inner {
-        TypeInner::Scalar(s) | TypeInner::Atomic(s) => {
-            host_scalar(module, ty, *s).map(HostType::Scalar)
+        TypeInner::Scalar(s) | TypeInner::Atomic(s) => host_scalar(module, ty, *s).map(HostType::Scalar),
+        TypeInner::Vector { size, scalar } => {
+            host_scalar(module, ty, *scalar).map(|s| HostType::Array(Box::new(HostType::Scalar(s)), *size as u32))
         }
-        TypeInner::Vector { size, scalar } => host_scalar(module, ty, *scalar)
-            .map(|s| HostType::Array(Box::new(HostType::Scalar(s)), *size as u32)),
-        TypeInner::Matrix {
-            columns,
-            rows,
-            scalar,
-        } => host_scalar(module, ty, *scalar).map(|s| {
+        TypeInner::Matrix { columns, rows, scalar } => host_scalar(module, ty, *scalar).map(|s| {
             // A column is a vecR; a vec3 column occupies 16 (or 8 for f16) bytes, so it is
             // represented with its padding element to keep the column stride.
             let stored_rows = if *rows as u32 == 3 { 4 } else { *rows as u32 };
@@ -114,27 +93,22 @@ pub(crate) fn host_type(
         TypeInner::Array { base, size, stride } => match size {
             ArraySize::Constant(n) => {
                 let elem = host_type(module, layouter, *base, structs, path)?;
-                let elem = pad_element_to_stride(elem, *stride, structs).map_err(|_| {
-                    crate::CodegenError::Unsupported {
+                let elem =
+                    pad_element_to_stride(elem, *stride, structs).map_err(|_| crate::CodegenError::Unsupported {
                         path: path.to_string(),
                         construct: format!("array `{}`", wgsl_type_name(module, ty)),
                         reason: format!("element stride {stride} cannot be expressed on the host"),
-                    }
-                })?;
+                    })?;
                 Ok(HostType::Array(Box::new(elem), n.get()))
             }
-            ArraySize::Pending(_) => Err(unsupported(
-                "arrays sized by an override have no fixed host size",
-            )),
-            ArraySize::Dynamic => Err(unsupported(
-                "runtime-sized arrays may only end a storage struct or be a whole binding",
-            )),
+            ArraySize::Pending(_) => Err(unsupported("arrays sized by an override have no fixed host size")),
+            ArraySize::Dynamic => {
+                Err(unsupported("runtime-sized arrays may only end a storage struct or be a whole binding"))
+            }
         },
         TypeInner::Struct { .. } => {
             struct_def(module, layouter, ty, structs, path)?;
-            Ok(HostType::Struct(
-                module.types[ty].name.clone().unwrap_or_default(),
-            ))
+            Ok(HostType::Struct(module.types[ty].name.clone().unwrap_or_default()))
         }
         _ => Err(unsupported("not a host-shareable type")),
     };
@@ -147,19 +121,13 @@ pub(crate) fn host_type(
 
 /// Makes an array element as large as the array stride. Only a vec3 element is smaller than its
 /// stride in WGSL (12 vs 16 bytes); it is stored as a vec4 whose last lane is padding.
-fn pad_element_to_stride(
-    elem: HostType,
-    stride: u32,
-    structs: &[StructDef],
-) -> Result<HostType, ()> {
+fn pad_element_to_stride(elem: HostType, stride: u32, structs: &[StructDef]) -> Result<HostType, ()> {
     let size = elem.size(structs);
     if size == stride {
         return Ok(elem);
     }
     match elem {
-        HostType::Array(inner, 3)
-            if matches!(*inner, HostType::Scalar(_)) && inner.size(structs) * 4 == stride =>
-        {
+        HostType::Array(inner, 3) if matches!(*inner, HostType::Scalar(_)) && inner.size(structs) * 4 == stride => {
             Ok(HostType::Array(inner, 4))
         }
         _ => Err(()),
@@ -185,35 +153,21 @@ pub(crate) fn struct_def(
     let mut tail = None;
     let mut size = *span;
     for (index, member) in members.iter().enumerate() {
-        let field = member
-            .name
-            .clone()
-            .unwrap_or_else(|| format!("member{index}"));
+        let field = member.name.clone().unwrap_or_else(|| format!("member{index}"));
         let member_error = |e: crate::CodegenError| match e {
-            crate::CodegenError::Unsupported {
-                path,
-                construct,
-                reason,
-            } => crate::CodegenError::UnsupportedMemberType {
-                path,
-                structure: name.clone(),
-                field: field.clone(),
-                wgsl_type: construct
-                    .trim_start_matches("type `")
-                    .trim_end_matches('`')
-                    .to_string(),
-                reason,
-            },
+            crate::CodegenError::Unsupported { path, construct, reason } => {
+                crate::CodegenError::UnsupportedMemberType {
+                    path,
+                    structure: name.clone(),
+                    field: field.clone(),
+                    wgsl_type: construct.trim_start_matches("type `").trim_end_matches('`').to_string(),
+                    reason,
+                }
+            }
             other => other,
         };
-        if let TypeInner::Array {
-            base,
-            size: ArraySize::Dynamic,
-            stride,
-        } = &module.types[member.ty].inner
-        {
-            let element =
-                host_type(module, layouter, *base, structs, path).map_err(member_error)?;
+        if let TypeInner::Array { base, size: ArraySize::Dynamic, stride } = &module.types[member.ty].inner {
+            let element = host_type(module, layouter, *base, structs, path).map_err(member_error)?;
             let element = pad_element_to_stride(element, *stride, structs).map_err(|()| {
                 crate::CodegenError::UnsupportedMemberType {
                     path: path.to_string(),
@@ -224,12 +178,7 @@ pub(crate) fn struct_def(
                 }
             })?;
             size = member.offset;
-            tail = Some(TailArray {
-                name: field,
-                element,
-                wgsl_type: wgsl_type_name(module, *base),
-                stride: *stride,
-            });
+            tail = Some(TailArray { name: field, element, wgsl_type: wgsl_type_name(module, *base), stride: *stride });
             continue;
         }
         let host = host_type(module, layouter, member.ty, structs, path).map_err(member_error)?;
@@ -241,12 +190,6 @@ pub(crate) fn struct_def(
             size: layouter[member.ty].size,
         });
     }
-    structs.push(StructDef {
-        name,
-        size,
-        align: layouter[ty].alignment.round_up(1),
-        members: defs,
-        tail,
-    });
+    structs.push(StructDef { name, size, align: layouter[ty].alignment.round_up(1), members: defs, tail });
     Ok(())
 }

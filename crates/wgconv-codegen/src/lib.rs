@@ -86,19 +86,11 @@ fn raw_source_literal(body: &str, source: &str) -> String {
         hashes.push('#');
     }
     let raw = format!("r{hashes}\"{source}\"{hashes}");
-    body.replacen(
-        &format!("pub const SOURCE: &str = {escaped};"),
-        &format!("pub const SOURCE: &str = {raw};"),
-        1,
-    )
+    body.replacen(&format!("pub const SOURCE: &str = {escaped};"), &format!("pub const SOURCE: &str = {raw};"), 1)
 }
 
 /// The layout of one named struct of a shader, as the generated code would have it.
-pub fn struct_layout(
-    source: &str,
-    path: &str,
-    name: &str,
-) -> Result<model::StructDef, CodegenError> {
+pub fn struct_layout(source: &str, path: &str, name: &str) -> Result<model::StructDef, CodegenError> {
     let def = reflect(source, path)?;
     match def.structs.iter().find(|s| s.name == name) {
         Some(found) => Ok(found.clone()),
@@ -106,13 +98,11 @@ pub fn struct_layout(
             // The struct may exist without being bound; lay out every named struct to find it.
             let (module, _) = parse_and_validate(source, path)?;
             let mut layouter = naga::proc::Layouter::default();
-            layouter
-                .update(module.to_ctx())
-                .map_err(|e| CodegenError::Unsupported {
-                    path: path.to_string(),
-                    construct: "type layout".into(),
-                    reason: e.to_string(),
-                })?;
+            layouter.update(module.to_ctx()).map_err(|e| CodegenError::Unsupported {
+                path: path.to_string(),
+                construct: "type layout".into(),
+                reason: e.to_string(),
+            })?;
             let mut all = Vec::new();
             let mut names = Vec::new();
             for (handle, ty) in module.types.iter() {
@@ -120,10 +110,7 @@ pub fn struct_layout(
                     names.push(n.clone());
                     if n == name {
                         layout::struct_def(&module, &layouter, handle, &mut all, path)?;
-                        let found = all
-                            .into_iter()
-                            .find(|s| s.name == name)
-                            .expect("just added");
+                        let found = all.into_iter().find(|s| s.name == name).expect("just added");
                         return Ok(found);
                     }
                 }
@@ -139,7 +126,5 @@ pub fn struct_layout(
 
 /// FNV-1a, 64 bit: a stable, dependency-free fingerprint of the shader text for the header.
 pub fn fnv1a64(bytes: &[u8]) -> u64 {
-    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, b| {
-        (h ^ u64::from(*b)).wrapping_mul(0x0100_0000_01b3)
-    })
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, b| (h ^ u64::from(*b)).wrapping_mul(0x0100_0000_01b3))
 }

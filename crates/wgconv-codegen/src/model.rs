@@ -54,10 +54,7 @@ impl HostType {
         match self {
             HostType::Scalar(s) => s.size(),
             HostType::Array(elem, n) => elem.size(structs) * n,
-            HostType::Struct(name) => structs
-                .iter()
-                .find(|s| &s.name == name)
-                .map_or(0, |s| s.size),
+            HostType::Struct(name) => structs.iter().find(|s| &s.name == name).map_or(0, |s| s.size),
         }
     }
 }
@@ -123,8 +120,7 @@ pub struct OverrideDef {
 impl OverrideDef {
     /// The key used in `PipelineCompilationOptions::constants`.
     pub fn key(&self) -> String {
-        self.id
-            .map_or_else(|| self.name.clone(), |id| id.to_string())
+        self.id.map_or_else(|| self.name.clone(), |id| id.to_string())
     }
 }
 

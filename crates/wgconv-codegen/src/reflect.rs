@@ -1,8 +1,7 @@
 //! naga `Module` → [`ShaderDef`]: parse, validate with every flag, then collect what the emitters need.
 
 use naga::{
-    AddressSpace, ArraySize, Expression, Handle, Literal, Module, ShaderStage, StorageAccess,
-    TypeInner,
+    AddressSpace, ArraySize, Expression, Handle, Literal, Module, ShaderStage, StorageAccess, TypeInner,
     proc::Layouter,
     valid::{Capabilities, ModuleInfo, ValidationFlags, Validator},
 };
@@ -12,9 +11,7 @@ use quote::quote;
 use crate::{
     CodegenError,
     layout::{self, wgsl_type_name},
-    model::{
-        BindingDef, BufferKind, EntryPointDef, OverrideDef, ScalarType, ShaderDef, WorkgroupDim,
-    },
+    model::{BindingDef, BufferKind, EntryPointDef, OverrideDef, ScalarType, ShaderDef, WorkgroupDim},
     names::field_ident,
 };
 
@@ -24,12 +21,9 @@ pub fn parse_and_validate(source: &str, path: &str) -> Result<(Module, ModuleInf
         path: path.to_string(),
         diagnostic: e.emit_to_string_with_path(source, path),
     })?;
-    let info = Validator::new(ValidationFlags::all(), Capabilities::all())
-        .validate(&module)
-        .map_err(|e| CodegenError::Validation {
-            path: path.to_string(),
-            diagnostic: e.emit_to_string_with_path(source, path),
-        })?;
+    let info = Validator::new(ValidationFlags::all(), Capabilities::all()).validate(&module).map_err(|e| {
+        CodegenError::Validation { path: path.to_string(), diagnostic: e.emit_to_string_with_path(source, path) }
+    })?;
     Ok((module, info))
 }
 
@@ -37,33 +31,21 @@ pub fn parse_and_validate(source: &str, path: &str) -> Result<(Module, ModuleInf
 pub fn reflect(source: &str, path: &str) -> Result<ShaderDef, CodegenError> {
     let (module, info) = parse_and_validate(source, path)?;
     let mut layouter = Layouter::default();
-    layouter
-        .update(module.to_ctx())
-        .map_err(|e| CodegenError::Unsupported {
-            path: path.to_string(),
-            construct: "type layout".into(),
-            reason: e.to_string(),
-        })?;
+    layouter.update(module.to_ctx()).map_err(|e| CodegenError::Unsupported {
+        path: path.to_string(),
+        construct: "type layout".into(),
+        reason: e.to_string(),
+    })?;
 
     let mut structs = Vec::new();
     let mut bindings = Vec::new();
     for (handle, var) in module.global_variables.iter() {
         let Some(res) = &var.binding else { continue };
-        let name = var
-            .name
-            .clone()
-            .unwrap_or_else(|| format!("binding_{}_{}", res.group, res.binding));
-        let construct = || {
-            format!(
-                "binding `{name}` (group {}, binding {})",
-                res.group, res.binding
-            )
-        };
+        let name = var.name.clone().unwrap_or_else(|| format!("binding_{}_{}", res.group, res.binding));
+        let construct = || format!("binding `{name}` (group {}, binding {})", res.group, res.binding);
         let kind = match var.space {
             AddressSpace::Uniform => BufferKind::Uniform,
-            AddressSpace::Storage { access } if access.contains(StorageAccess::STORE) => {
-                BufferKind::StorageReadWrite
-            }
+            AddressSpace::Storage { access } if access.contains(StorageAccess::STORE) => BufferKind::StorageReadWrite,
             AddressSpace::Storage { .. } => BufferKind::StorageReadOnly,
             _ => {
                 return Err(CodegenError::Unsupported {
@@ -77,20 +59,14 @@ pub fn reflect(source: &str, path: &str) -> Result<ShaderDef, CodegenError> {
             }
         };
         let min_size = match &module.types[var.ty].inner {
-            TypeInner::Array {
-                base,
-                size: ArraySize::Dynamic,
-                stride,
-            } => {
+            TypeInner::Array { base, size: ArraySize::Dynamic, stride } => {
                 // The element type still needs a host type (and its structs generated).
                 layout::host_type(&module, &layouter, *base, &mut structs, path)?;
                 u64::from(*stride)
             }
             TypeInner::Struct { .. } => {
                 layout::struct_def(&module, &layouter, var.ty, &mut structs, path)?;
-                let def = structs
-                    .iter()
-                    .find(|s| Some(&s.name) == module.types[var.ty].name.as_ref());
+                let def = structs.iter().find(|s| Some(&s.name) == module.types[var.ty].name.as_ref());
                 match def.and_then(|d| d.tail.as_ref().map(|t| (d.size, t.stride))) {
                     Some((prefix, stride)) => u64::from(prefix + stride),
                     None => u64::from(layouter[var.ty].size),
@@ -144,13 +120,7 @@ pub fn reflect(source: &str, path: &str) -> Result<ShaderDef, CodegenError> {
                 }
                 None => (None, false),
             };
-            Ok(OverrideDef {
-                name,
-                id: o.id,
-                ty,
-                default,
-                default_depends_on_overrides: depends,
-            })
+            Ok(OverrideDef { name, id: o.id, ty, default, default_depends_on_overrides: depends })
         })
         .collect::<Result<Vec<_>, CodegenError>>()?;
 
@@ -158,43 +128,22 @@ pub fn reflect(source: &str, path: &str) -> Result<ShaderDef, CodegenError> {
         .entry_points
         .iter()
         .map(|ep| {
-            let mut dims = [
-                WorkgroupDim::Fixed(1),
-                WorkgroupDim::Fixed(1),
-                WorkgroupDim::Fixed(1),
-            ];
+            let mut dims = [WorkgroupDim::Fixed(1), WorkgroupDim::Fixed(1), WorkgroupDim::Fixed(1)];
             for (i, dim) in dims.iter_mut().enumerate() {
                 let expr = ep.workgroup_size_overrides.as_ref().and_then(|o| o[i]);
                 *dim = match expr {
                     Some(e) => {
                         let mut depends = false;
-                        WorkgroupDim::Expr(translate_expr(
-                            &module,
-                            e,
-                            path,
-                            &ep.name,
-                            &mut depends,
-                        )?)
+                        WorkgroupDim::Expr(translate_expr(&module, e, path, &ep.name, &mut depends)?)
                     }
                     None => WorkgroupDim::Fixed(ep.workgroup_size[i]),
                 };
             }
-            Ok(EntryPointDef {
-                name: ep.name.clone(),
-                stage: stage_name(ep.stage),
-                workgroup_size: dims,
-            })
+            Ok(EntryPointDef { name: ep.name.clone(), stage: stage_name(ep.stage), workgroup_size: dims })
         })
         .collect::<Result<Vec<_>, CodegenError>>()?;
 
-    Ok(ShaderDef {
-        path: path.to_string(),
-        source: source.to_string(),
-        structs,
-        overrides,
-        bindings,
-        entry_points,
-    })
+    Ok(ShaderDef { path: path.to_string(), source: source.to_string(), structs, overrides, bindings, entry_points })
 }
 
 fn stage_const(stage: ShaderStage) -> &'static str {
@@ -260,9 +209,7 @@ fn translate_expr(
             let getter = field_ident(&name);
             quote!(o.#getter())
         }
-        Expression::Constant(h) => {
-            translate_expr(module, module.constants[*h].init, path, owner, depends)?
-        }
+        Expression::Constant(h) => translate_expr(module, module.constants[*h].init, path, owner, depends)?,
         Expression::Binary { op, left, right } => {
             let l = translate_expr(module, *left, path, owner, depends)?;
             let r = translate_expr(module, *right, path, owner, depends)?;
@@ -296,51 +243,28 @@ fn translate_expr(
                 naga::UnaryOperator::LogicalNot | naga::UnaryOperator::BitwiseNot => quote!((!#e)),
             }
         }
-        Expression::Math {
-            fun: naga::MathFunction::Max,
-            arg,
-            arg1: Some(b),
-            ..
-        } => {
+        Expression::Math { fun: naga::MathFunction::Max, arg, arg1: Some(b), .. } => {
             let a = translate_expr(module, *arg, path, owner, depends)?;
             let b = translate_expr(module, *b, path, owner, depends)?;
             quote!(#a.max(#b))
         }
-        Expression::Math {
-            fun: naga::MathFunction::Min,
-            arg,
-            arg1: Some(b),
-            ..
-        } => {
+        Expression::Math { fun: naga::MathFunction::Min, arg, arg1: Some(b), .. } => {
             let a = translate_expr(module, *arg, path, owner, depends)?;
             let b = translate_expr(module, *b, path, owner, depends)?;
             quote!(#a.min(#b))
         }
-        Expression::As {
-            expr,
-            kind,
-            convert: Some(width),
-        } => {
+        Expression::As { expr, kind, convert: Some(width) } => {
             let e = translate_expr(module, *expr, path, owner, depends)?;
-            let target = layout::scalar(naga::Scalar {
-                kind: *kind,
-                width: *width,
-            })
-            .filter(|t| *t != ScalarType::F16 && *t != ScalarType::Bool)
-            .ok_or_else(|| unsupported(format!("conversion to {kind:?}{}", width * 8)))?;
+            let target = layout::scalar(naga::Scalar { kind: *kind, width: *width })
+                .filter(|t| *t != ScalarType::F16 && *t != ScalarType::Bool)
+                .ok_or_else(|| unsupported(format!("conversion to {kind:?}{}", width * 8)))?;
             let ty = crate::emit::scalar_tokens(target);
             quote!((#e as #ty))
         }
         other => {
             let kind = format!("{other:?}");
-            let kind = kind
-                .split([' ', '(', '{'])
-                .next()
-                .unwrap_or("expression")
-                .to_string();
-            return Err(unsupported(format!(
-                "`{kind}` expressions are not evaluated on the host"
-            )));
+            let kind = kind.split([' ', '(', '{']).next().unwrap_or("expression").to_string();
+            return Err(unsupported(format!("`{kind}` expressions are not evaluated on the host")));
         }
     })
 }

@@ -47,17 +47,10 @@ fn shape_of(ty: &Type) -> Option<Shape> {
             Some(Shape::Scalar { name: last, size })
         }
         Type::Array(a) => {
-            let syn::Expr::Lit(syn::ExprLit {
-                lit: syn::Lit::Int(n),
-                ..
-            }) = &a.len
-            else {
+            let syn::Expr::Lit(syn::ExprLit { lit: syn::Lit::Int(n), .. }) = &a.len else {
                 return None;
             };
-            Some(Shape::Array(
-                Box::new(shape_of(&a.elem)?),
-                n.base10_parse().ok()?,
-            ))
+            Some(Shape::Array(Box::new(shape_of(&a.elem)?), n.base10_parse().ok()?))
         }
         Type::Paren(p) => shape_of(&p.elem),
         _ => None,
@@ -88,17 +81,12 @@ pub fn check(item: &ItemStruct, shader: &LitStr, ty_name: &str) -> syn::Result<T
     let wgsl = wgconv_codegen::struct_layout(&source, &path, ty_name)
         .map_err(|e| syn::Error::new(shader.span(), e.to_string()))?;
     let syn::Fields::Named(fields) = &item.fields else {
-        return Err(syn::Error::new_spanned(
-            &item.ident,
-            "#[wgsl_layout] needs a struct with named fields",
-        ));
+        return Err(syn::Error::new_spanned(&item.ident, "#[wgsl_layout] needs a struct with named fields"));
     };
     let is_repr_c = item.attrs.iter().any(|a| {
         a.path().is_ident("repr")
-            && a.parse_args_with(
-                syn::punctuated::Punctuated::<syn::Meta, syn::Token![,]>::parse_terminated,
-            )
-            .is_ok_and(|list| list.iter().any(|m| m.path().is_ident("C")))
+            && a.parse_args_with(syn::punctuated::Punctuated::<syn::Meta, syn::Token![,]>::parse_terminated)
+                .is_ok_and(|list| list.iter().any(|m| m.path().is_ident("C")))
     });
     let where_ = format!("WGSL struct {} ({path})", wgsl.name);
     let mut errors: Option<syn::Error> = None;
@@ -136,9 +124,7 @@ pub fn check(item: &ItemStruct, shader: &LitStr, ty_name: &str) -> syn::Result<T
             if !name.starts_with('_') {
                 add(syn::Error::new_spanned(
                     field,
-                    format!(
-                        "field `{name}` is not in {where_}; padding fields must start with `_`"
-                    ),
+                    format!("field `{name}` is not in {where_}; padding fields must start with `_`"),
                 ));
             }
             continue;
@@ -161,27 +147,17 @@ pub fn check(item: &ItemStruct, shader: &LitStr, ty_name: &str) -> syn::Result<T
         if let Some(o) = offset_here.filter(|o| *o != member.offset) {
             add(syn::Error::new_spanned(
                 field,
-                format!(
-                    "field `{name}` is at offset {o} in Rust but {} in {where_}",
-                    member.offset
-                ),
+                format!("field `{name}` is at offset {o} in Rust but {} in {where_}", member.offset),
             ));
             continue;
         }
         let fident = field.ident.as_ref().expect("named");
         let off = member.offset as usize;
-        let msg = format!(
-            "field `{name}` is not at offset {} as in {where_}",
-            member.offset
-        );
+        let msg = format!("field `{name}` is not at offset {} as in {where_}", member.offset);
         asserts.push(quote! { assert!(::core::mem::offset_of!(#ident, #fident) == #off, #msg); });
     }
     for member in &wgsl.members {
-        if !fields
-            .named
-            .iter()
-            .any(|f| f.ident.as_ref().is_some_and(|i| i == &member.name))
-        {
+        if !fields.named.iter().any(|f| f.ident.as_ref().is_some_and(|i| i == &member.name)) {
             add(syn::Error::new_spanned(
                 &item.ident,
                 format!(
@@ -196,10 +172,7 @@ pub fn check(item: &ItemStruct, shader: &LitStr, ty_name: &str) -> syn::Result<T
         if size != wgsl.size {
             add(syn::Error::new_spanned(
                 &item.ident,
-                format!(
-                    "struct is {size} bytes in Rust but {} in {where_}; add trailing padding",
-                    wgsl.size
-                ),
+                format!("struct is {size} bytes in Rust but {} in {where_}; add trailing padding", wgsl.size),
             ));
         }
     }

@@ -21,11 +21,7 @@ pub(crate) fn read_shader(path: &LitStr) -> syn::Result<(String, String)> {
         Ok(source) => Ok((source, full.display().to_string())),
         Err(e) => Err(syn::Error::new(
             path.span(),
-            format!(
-                "cannot read WGSL shader `{}` (resolved to {}): {e}",
-                path.value(),
-                full.display()
-            ),
+            format!("cannot read WGSL shader `{}` (resolved to {}): {e}", path.value(), full.display()),
         )),
     }
 }
@@ -63,16 +59,12 @@ pub fn wgsl_layout(attr: TokenStream, item: TokenStream) -> TokenStream {
     });
     parse_macro_input!(attr with parser);
     let Some(shader) = shader else {
-        return syn::Error::new_spanned(
-            &item.ident,
-            "#[wgsl_layout] needs `shader = \"path.wgsl\"`",
-        )
-        .to_compile_error()
-        .into();
+        return syn::Error::new_spanned(&item.ident, "#[wgsl_layout] needs `shader = \"path.wgsl\"`")
+            .to_compile_error()
+            .into();
     };
     let ty_name = ty.map_or_else(|| item.ident.to_string(), |t| t.value());
-    let checks =
-        layout_check::check(&item, &shader, &ty_name).unwrap_or_else(|e| e.to_compile_error());
+    let checks = layout_check::check(&item, &shader, &ty_name).unwrap_or_else(|e| e.to_compile_error());
     quote!(#item #checks).into()
 }
 

@@ -25,16 +25,9 @@ pub struct Batch<'c> {
 
 impl<'c> Batch<'c> {
     pub(crate) fn new(ctx: &'c Context) -> Self {
-        let encoder = ctx
-            .device
-            .create_command_encoder(&wgpu::CommandEncoderDescriptor {
-                label: Some("wgconv batch"),
-            });
-        Self {
-            ctx,
-            encoder,
-            recorded: 0,
-        }
+        let encoder =
+            ctx.device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("wgconv batch") });
+        Self { ctx, encoder, recorded: 0 }
     }
 
     /// Number of ops recorded so far.
@@ -71,10 +64,7 @@ impl<'c> Batch<'c> {
     ) {
         let mut pass = self
             .encoder
-            .begin_compute_pass(&wgpu::ComputePassDescriptor {
-                label: Some(label),
-                timestamp_writes: None,
-            });
+            .begin_compute_pass(&wgpu::ComputePassDescriptor { label: Some(label), timestamp_writes: None });
         pass.set_pipeline(pipeline);
         pass.set_bind_group(0, group, &[]);
         pass.dispatch_workgroups(workgroups[0], workgroups[1], 1);

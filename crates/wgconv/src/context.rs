@@ -11,14 +11,14 @@ use crate::{
 };
 
 /// Optional device features the crate asks for when the adapter has them.
-const WANTED_FEATURES: wgpu::Features = wgpu::Features::TIMESTAMP_QUERY
-    .union(wgpu::Features::SHADER_F16)
-    .union(wgpu::Features::SUBGROUP);
+const WANTED_FEATURES: wgpu::Features =
+    wgpu::Features::TIMESTAMP_QUERY.union(wgpu::Features::SHADER_F16).union(wgpu::Features::SUBGROUP);
 
 /// Which adapter to pick.
 #[derive(Clone, Debug, Default)]
 pub struct AdapterRequest {
-    /// Only these backends (`None`: all). `WGCONV_BACKEND=vulkan|gl|metal|dx12` sets it.
+    /// Only these backends (`None`: the primary ones — Vulkan, Metal, DX12 — falling back to all).
+    /// `WGCONV_BACKEND=vulkan|gl|metal|dx12` sets it.
     pub backends: Option<wgpu::Backends>,
     /// Case-insensitive substring of the adapter name. `WGCONV_ADAPTER` sets it.
     pub name_contains: Option<String>,
@@ -30,12 +30,8 @@ impl AdapterRequest {
     /// Reads `WGCONV_BACKEND` and `WGCONV_ADAPTER`.
     pub fn from_env() -> Self {
         Self {
-            backends: std::env::var("WGCONV_BACKEND")
-                .ok()
-                .map(|b| wgpu::Backends::from_comma_list(&b)),
-            name_contains: std::env::var("WGCONV_ADAPTER")
-                .ok()
-                .filter(|s| !s.is_empty()),
+            backends: std::env::var("WGCONV_BACKEND").ok().map(|b| wgpu::Backends::from_comma_list(&b)),
+            name_contains: std::env::var("WGCONV_ADAPTER").ok().filter(|s| !s.is_empty()),
             low_power: false,
         }
     }
@@ -48,11 +44,7 @@ impl AdapterRequest {
         if let Some(n) = &self.name_contains {
             parts.push(format!("adapter name containing {n:?}"));
         }
-        if parts.is_empty() {
-            String::new()
-        } else {
-            format!(" ({})", parts.join(", "))
-        }
+        if parts.is_empty() { String::new() } else { format!(" ({})", parts.join(", ")) }
     }
 }
 
@@ -72,11 +64,7 @@ pub fn enumerate_adapters(backends: Option<wgpu::Backends>) -> Vec<AdapterSummar
     let instance = instance(backends);
     pollster::block_on(instance.enumerate_adapters(backends.unwrap_or(wgpu::Backends::all())))
         .into_iter()
-        .map(|a| AdapterSummary {
-            info: a.get_info(),
-            limits: a.limits(),
-            features: a.features(),
-        })
+        .map(|a| AdapterSummary { info: a.get_info(), limits: a.limits(), features: a.features() })
         .collect()
 }
 
@@ -112,9 +100,7 @@ pub struct Context {
 
 impl std::fmt::Debug for Context {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Context")
-            .field("adapter", &self.info)
-            .finish_non_exhaustive()
+        f.debug_struct("Context").field("adapter", &self.info).finish_non_exhaustive()
     }
 }
 
@@ -128,15 +114,31 @@ impl Context {
 
     /// Like [`Context::new`] with an explicit request.
     pub fn with_request(request: &AdapterRequest) -> Result<Self> {
-        let instance = instance(request.backends);
-        let adapter = match &request.name_contains {
+        let adapter = match request.backends {
+            Some(backends) => Self::find_adapter(request, backends),
+            // GL is a last resort: probing it first prints display-server noise on headless machines.
+            None => Self::find_adapter(request, wgpu::Backends::PRIMARY)
+                .or_else(|_| Self::find_adapter(request, wgpu::Backends::all())),
+        }?;
+        let info = adapter.get_info();
+        let (device, queue) = pollster::block_on(adapter.request_device(&wgpu::DeviceDescriptor {
+            label: Some("wgconv"),
+            required_features: adapter.features() & WANTED_FEATURES,
+            required_limits: adapter.limits(),
+            ..Default::default()
+        }))
+        .map_err(|e| Error::RequestDevice { adapter: info.name.clone(), reason: e.to_string() })?;
+        Ok(Self::build(device, queue, Some(info), true))
+    }
+
+    fn find_adapter(request: &AdapterRequest, backends: wgpu::Backends) -> Result<wgpu::Adapter> {
+        let instance = instance(Some(backends));
+        match &request.name_contains {
             Some(needle) => {
                 let needle = needle.to_lowercase();
-                pollster::block_on(
-                    instance.enumerate_adapters(request.backends.unwrap_or(wgpu::Backends::all())),
-                )
-                .into_iter()
-                .find(|a| a.get_info().name.to_lowercase().contains(&needle))
+                pollster::block_on(instance.enumerate_adapters(backends))
+                    .into_iter()
+                    .find(|a| a.get_info().name.to_lowercase().contains(&needle))
             }
             None => pollster::block_on(instance.request_adapter(&wgpu::RequestAdapterOptions {
                 power_preference: if request.low_power {
@@ -148,21 +150,7 @@ impl Context {
             }))
             .ok(),
         }
-        .ok_or_else(|| Error::NoAdapter {
-            filter: request.describe(),
-        })?;
-        let info = adapter.get_info();
-        let (device, queue) = pollster::block_on(adapter.request_device(&wgpu::DeviceDescriptor {
-            label: Some("wgconv"),
-            required_features: adapter.features() & WANTED_FEATURES,
-            required_limits: adapter.limits(),
-            ..Default::default()
-        }))
-        .map_err(|e| Error::RequestDevice {
-            adapter: info.name.clone(),
-            reason: e.to_string(),
-        })?;
-        Ok(Self::build(device, queue, Some(info), true))
+        .ok_or_else(|| Error::NoAdapter { filter: request.describe() })
     }
 
     /// Wraps a device and queue the application already has, so wgconv ops can run on it.
@@ -171,12 +159,7 @@ impl Context {
         Self::build(device, queue, None, false)
     }
 
-    fn build(
-        device: wgpu::Device,
-        queue: wgpu::Queue,
-        info: Option<wgpu::AdapterInfo>,
-        own_device: bool,
-    ) -> Self {
+    fn build(device: wgpu::Device, queue: wgpu::Queue, info: Option<wgpu::AdapterInfo>, own_device: bool) -> Self {
         let uncaptured: ErrorSink = Arc::default();
         if own_device {
             // wgpu's default handler panics; ours records the error for the next call to return.
@@ -245,12 +228,7 @@ impl Context {
         let f = self.features();
         let adapter = self.info.as_ref().map_or_else(
             || "application-provided device".to_string(),
-            |i| {
-                format!(
-                    "{} ({:?}, {:?}, driver {} {})",
-                    i.name, i.backend, i.device_type, i.driver, i.driver_info
-                )
-            },
+            |i| format!("{} ({:?}, {:?}, driver {} {})", i.name, i.backend, i.device_type, i.driver, i.driver_info),
         );
         format!(
             "{adapter}; max invocations/workgroup {}, workgroup storage {} B, max storage binding {} B, timestamps {}, subgroups {}, f16 {}",
@@ -278,10 +256,7 @@ impl Context {
         let oom = pollster::block_on(oom.pop());
         let value = result?;
         if let Some(e) = validation.or(oom) {
-            return Err(Error::Gpu {
-                operation: operation.to_string(),
-                message: e.to_string(),
-            });
+            return Err(Error::Gpu { operation: operation.to_string(), message: e.to_string() });
         }
         self.take_uncaptured(operation)?;
         Ok(value)
@@ -293,27 +268,17 @@ impl Context {
             return Ok(());
         }
         let message = errors.drain(..).collect::<Vec<_>>().join("; ");
-        Err(Error::Gpu {
-            operation: operation.to_string(),
-            message,
-        })
+        Err(Error::Gpu { operation: operation.to_string(), message })
     }
 
     /// Blocks until the queue is idle or the timeout passes.
     pub(crate) fn wait(&self, operation: &str) -> Result<()> {
-        match self.device.poll(wgpu::PollType::Wait {
-            submission_index: None,
-            timeout: Some(self.timeout),
-        }) {
+        match self.device.poll(wgpu::PollType::Wait { submission_index: None, timeout: Some(self.timeout) }) {
             Ok(_) => self.take_uncaptured(operation),
-            Err(wgpu::PollError::Timeout) => Err(Error::Timeout {
-                operation: operation.to_string(),
-                timeout_ms: self.timeout.as_millis(),
-            }),
-            Err(e) => Err(Error::Gpu {
-                operation: operation.to_string(),
-                message: e.to_string(),
-            }),
+            Err(wgpu::PollError::Timeout) => {
+                Err(Error::Timeout { operation: operation.to_string(), timeout_ms: self.timeout.as_millis() })
+            }
+            Err(e) => Err(Error::Gpu { operation: operation.to_string(), message: e.to_string() }),
         }
     }
 }
@@ -330,11 +295,7 @@ mod tests {
 
     #[test]
     fn request_description_names_filters() {
-        let r = AdapterRequest {
-            backends: None,
-            name_contains: Some("H200".into()),
-            low_power: false,
-        };
+        let r = AdapterRequest { backends: None, name_contains: Some("H200".into()), low_power: false };
         assert_eq!(r.describe(), " (adapter name containing \"H200\")");
         assert_eq!(AdapterRequest::default().describe(), "");
     }

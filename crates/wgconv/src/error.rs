@@ -48,9 +48,7 @@ pub enum Error {
         got: DType,
     },
     /// Shape and data (or buffer) disagree in size.
-    #[error(
-        "{tensor}: shape {shape:?} of {dtype:?} needs {expected_bytes} bytes, the data has {got_bytes}"
-    )]
+    #[error("{tensor}: shape {shape:?} of {dtype:?} needs {expected_bytes} bytes, the data has {got_bytes}")]
     ByteSize {
         /// Which tensor.
         tensor: &'static str,
@@ -64,9 +62,7 @@ pub enum Error {
         got_bytes: u64,
     },
     /// A wrapped buffer lacks a usage flag the ops need.
-    #[error(
-        "buffer for {tensor} lacks usage {missing}; create it with STORAGE | COPY_SRC | COPY_DST"
-    )]
+    #[error("buffer for {tensor} lacks usage {missing}; create it with STORAGE | COPY_SRC | COPY_DST")]
     BufferUsage {
         /// Which tensor.
         tensor: &'static str,
@@ -87,9 +83,7 @@ pub enum Error {
         limit: u64,
     },
     /// A tensor does not fit one storage binding on this device.
-    #[error(
-        "{tensor} needs {bytes} bytes, over this device's max_storage_buffer_binding_size of {limit} bytes"
-    )]
+    #[error("{tensor} needs {bytes} bytes, over this device's max_storage_buffer_binding_size of {limit} bytes")]
     BindingTooLarge {
         /// Which tensor.
         tensor: &'static str,

@@ -5,7 +5,9 @@
 //! - [`Tensor`] is a storage buffer with a shape and a [`DType`] (f32, or int8 packed four per word).
 //! - Ops: [`Context::convolution`] (`aten.convolution.default`: direct, grouped, dilated,
 //!   transposed, 1D and 2D, fused activation), with [`Context::conv2d`] and
-//!   [`Context::conv_transpose2d`]; record several into one submission with [`Context::batch`].
+//!   [`Context::conv_transpose2d`]; int8 [`Context::q8ta_conv2d_pw`],
+//!   [`Context::quantize_per_tensor`] and [`Context::dequantize_per_tensor`]; record several into
+//!   one submission with [`Context::batch`].
 //! - Every kernel's uniforms, overrides and bindings come from [`shaders`], generated from the
 //!   WGSL by `cargo xtask gen-shaders`.
 //!
@@ -40,5 +42,6 @@ pub use error::{Error, Result};
 pub use ops::{
     conv::ConvOutput,
     conv_geometry::{Activation, ConvGeometry, ConvKernel, ConvOptions},
+    quantized::{Q8ConvPwArgs, Q8ConvPwOptions, Q8PwGeometry, QuantParams},
 };
 pub use tensor::{DType, TENSOR_USAGE, Tensor};

@@ -30,15 +30,9 @@ pub(crate) struct PipelineCache {
 
 impl PipelineCache {
     /// The resources of `shader`, created by `make` on first use.
-    pub fn shader(
-        &self,
-        shader: &'static str,
-        make: impl FnOnce() -> ShaderResources,
-    ) -> Arc<ShaderResources> {
+    pub fn shader(&self, shader: &'static str, make: impl FnOnce() -> ShaderResources) -> Arc<ShaderResources> {
         let mut map = self.shaders.lock().unwrap_or_else(|p| p.into_inner());
-        map.entry(shader)
-            .or_insert_with(|| Arc::new(make()))
-            .clone()
+        map.entry(shader).or_insert_with(|| Arc::new(make())).clone()
     }
 
     /// The pipeline for (`shader`, `entry`, `constants`), created by `make` on first use.
@@ -50,20 +44,13 @@ impl PipelineCache {
         constants: &[(&'static str, f64)],
         make: impl FnOnce() -> wgpu::ComputePipeline,
     ) -> wgpu::ComputePipeline {
-        let key = Key {
-            shader,
-            entry,
-            constants: constants.iter().map(|(k, v)| (*k, v.to_bits())).collect(),
-        };
+        let key = Key { shader, entry, constants: constants.iter().map(|(k, v)| (*k, v.to_bits())).collect() };
         let mut map = self.pipelines.lock().unwrap_or_else(|p| p.into_inner());
         map.entry(key).or_insert_with(make).clone()
     }
 
     /// Number of compiled pipelines (for tests and diagnostics).
     pub fn len(&self) -> usize {
-        self.pipelines
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .len()
+        self.pipelines.lock().unwrap_or_else(|p| p.into_inner()).len()
     }
 }

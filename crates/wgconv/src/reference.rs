@@ -2,7 +2,10 @@
 
 use crate::{
     error::Result,
-    ops::conv_geometry::{ConvGeometry, ConvOptions},
+    ops::{
+        conv_geometry::{ConvGeometry, ConvOptions},
+        quantized::{QuantParams, dequantize_value, quantize_value},
+    },
 };
 
 /// Convolution on the host in f64. Shapes as for the GPU op; returns the output and its shape.
@@ -18,18 +21,14 @@ pub fn convolution(
 ) -> Result<(Vec<f64>, Vec<usize>)> {
     let bias_shape = bias.map(|b| vec![b.len()]);
     let g = ConvGeometry::new(input_shape, weight_shape, bias_shape.as_deref(), opts)?;
-    let [n, ic, ih, iw, oc, oh, ow, kh, kw, groups] = [
-        g.n, g.ic, g.ih, g.iw, g.oc, g.oh, g.ow, g.kh, g.kw, g.groups,
-    ]
-    .map(|v| v as usize);
+    let [n, ic, ih, iw, oc, oh, ow, kh, kw, groups] =
+        [g.n, g.ic, g.ih, g.iw, g.oc, g.oh, g.ow, g.kh, g.kw, g.groups].map(|v| v as usize);
     let [sh, sw] = g.stride.map(|v| v as i64);
     let [ph, pw] = g.padding.map(|v| v as i64);
     let [dh, dw] = g.dilation.map(|v| v as i64);
     let (icg, ocg) = (ic / groups, oc / groups);
     let mut out = vec![0f64; n * oc * oh * ow];
-    let x = |b: usize, c: usize, y: usize, xx: usize| {
-        f64::from(input[((b * ic + c) * ih + y) * iw + xx])
-    };
+    let x = |b: usize, c: usize, y: usize, xx: usize| f64::from(input[((b * ic + c) * ih + y) * iw + xx]);
     if !g.transposed {
         for b in 0..n {
             for o in 0..oc {
@@ -78,8 +77,7 @@ pub fn convolution(
                                         continue;
                                     }
                                     let w = f64::from(weight[((c * ocg + j) * kh + ky) * kw + kx]);
-                                    out[((b * oc + o) * oh + oy as usize) * ow + ox as usize] +=
-                                        v * w;
+                                    out[((b * oc + o) * oh + oy as usize) * ow + ox as usize] += v * w;
                                 }
                             }
                         }
@@ -98,6 +96,68 @@ pub fn convolution(
     Ok((out, g.output_shape()))
 }
 
+/// Quantization parameters and data of a host-side `q8ta_conv2d_pw` (see [`q8ta_conv2d_pw`]).
+#[derive(Clone, Copy, Debug)]
+pub struct Q8PwReference<'a> {
+    /// int8 input, NCHW.
+    pub input: &'a [i8],
+    /// `[N, IC, H, W]`.
+    pub input_shape: [usize; 4],
+    /// Input quantization.
+    pub input_quant: QuantParams,
+    /// int8 weight `[OC, IC]`.
+    pub weight: &'a [i8],
+    /// Per-output-channel weight scales.
+    pub weight_scales: &'a [f32],
+    /// Optional bias.
+    pub bias: Option<&'a [f32]>,
+    /// Output quantization.
+    pub output_quant: QuantParams,
+    /// Fused ReLU.
+    pub relu: bool,
+}
+
+/// `q8ta_conv2d_pw` on the host: exact i32 accumulation, then the f32 epilogue in the kernel's order.
+pub fn q8ta_conv2d_pw(r: &Q8PwReference<'_>) -> Vec<i8> {
+    let [n, ic, h, w] = r.input_shape;
+    let oc = r.weight_scales.len();
+    let hw = h * w;
+    let inv_output_scale = (1.0 / f64::from(r.output_quant.scale)) as f32;
+    let mut out = vec![0i8; n * oc * hw];
+    for b in 0..n {
+        for o in 0..oc {
+            for p in 0..hw {
+                let acc: i32 = (0..ic)
+                    .map(|c| {
+                        let x = i32::from(r.input[(b * ic + c) * hw + p]) - r.input_quant.zero_point;
+                        x * i32::from(r.weight[o * ic + c])
+                    })
+                    .sum();
+                let mut v = acc as f32 * r.input_quant.scale * r.weight_scales[o];
+                if let Some(bias) = r.bias {
+                    v += bias[o];
+                }
+                if r.relu {
+                    v = v.max(0.0);
+                }
+                let q = ((v * inv_output_scale).round_ties_even() as i32).saturating_add(r.output_quant.zero_point);
+                out[(b * oc + o) * hw + p] = q.clamp(-128, 127) as i8;
+            }
+        }
+    }
+    out
+}
+
+/// `quantize_per_tensor` on the host.
+pub fn quantize_per_tensor(x: &[f32], q: QuantParams) -> Vec<i8> {
+    x.iter().map(|v| quantize_value(*v, q)).collect()
+}
+
+/// `dequantize_per_tensor` on the host.
+pub fn dequantize_per_tensor(x: &[i8], q: QuantParams) -> Vec<f32> {
+    x.iter().map(|v| dequantize_value(*v, q)).collect()
+}
+
 /// ‖a − b‖₂ / ‖b‖₂ (0 when both are zero): the error measure the tests bound.
 pub fn relative_error(actual: &[f32], reference: &[f64]) -> f64 {
     assert_eq!(actual.len(), reference.len(), "length mismatch");
@@ -107,11 +167,7 @@ pub fn relative_error(actual: &[f32], reference: &[f64]) -> f64 {
         diff += if d.is_nan() { f64::INFINITY } else { d * d };
         norm += r * r;
     }
-    if norm == 0.0 {
-        diff.sqrt()
-    } else {
-        (diff / norm).sqrt()
-    }
+    if norm == 0.0 { diff.sqrt() } else { (diff / norm).sqrt() }
 }
 
 #[cfg(test)]
@@ -122,15 +178,8 @@ mod tests {
     fn direct_conv_by_hand() {
         // 1×1×3×3 input, 2×2 kernel of ones, stride 1: sums of 2×2 windows, plus bias.
         let x: Vec<f32> = (1..=9).map(|v| v as f32).collect();
-        let (y, shape) = convolution(
-            &x,
-            &[1, 1, 3, 3],
-            &[1.0; 4],
-            &[1, 1, 2, 2],
-            Some(&[0.5]),
-            &ConvOptions::default(),
-        )
-        .unwrap();
+        let (y, shape) =
+            convolution(&x, &[1, 1, 3, 3], &[1.0; 4], &[1, 1, 2, 2], Some(&[0.5]), &ConvOptions::default()).unwrap();
         assert_eq!(shape, vec![1, 1, 2, 2]);
         assert_eq!(y, vec![12.5, 16.5, 24.5, 28.5]);
     }

@@ -25,9 +25,8 @@ impl DType {
 }
 
 /// Usage flags of every buffer the crate allocates or wraps.
-pub const TENSOR_USAGE: wgpu::BufferUsages = wgpu::BufferUsages::STORAGE
-    .union(wgpu::BufferUsages::COPY_SRC)
-    .union(wgpu::BufferUsages::COPY_DST);
+pub const TENSOR_USAGE: wgpu::BufferUsages =
+    wgpu::BufferUsages::STORAGE.union(wgpu::BufferUsages::COPY_SRC).union(wgpu::BufferUsages::COPY_DST);
 
 /// A tensor in GPU memory: row-major (NCHW for images), dense.
 #[derive(Clone, Debug)]
@@ -48,23 +47,16 @@ pub(crate) fn numel(tensor: &'static str, shape: &[usize]) -> Result<u64> {
         })?;
     }
     if n == 0 {
-        return Err(Error::invalid(format!(
-            "{tensor} shape {shape:?} has no elements"
-        )));
+        return Err(Error::invalid(format!("{tensor} shape {shape:?} has no elements")));
     }
     Ok(n)
 }
 
 impl Tensor {
     fn check_fits(ctx: &Context, tensor: &'static str, bytes: u64) -> Result<()> {
-        let limit = u64::from(ctx.limits().max_storage_buffer_binding_size)
-            .min(ctx.limits().max_buffer_size);
+        let limit = ctx.limits().max_storage_buffer_binding_size.min(ctx.limits().max_buffer_size);
         if bytes > limit {
-            return Err(Error::BindingTooLarge {
-                tensor,
-                bytes,
-                limit,
-            });
+            return Err(Error::BindingTooLarge { tensor, bytes, limit });
         }
         Ok(())
     }
@@ -105,11 +97,7 @@ impl Tensor {
             &padded[..]
         };
         ctx.queue.write_buffer(&buffer, 0, data);
-        Ok(Self {
-            buffer,
-            shape: shape.to_vec(),
-            dtype,
-        })
+        Ok(Self { buffer, shape: shape.to_vec(), dtype })
     }
 
     /// Uploads f32 data of the given shape.
@@ -132,11 +120,7 @@ impl Tensor {
             usage: TENSOR_USAGE,
             mapped_at_creation: false,
         });
-        Ok(Self {
-            buffer,
-            shape: shape.to_vec(),
-            dtype,
-        })
+        Ok(Self { buffer, shape: shape.to_vec(), dtype })
     }
 
     /// A new f32 tensor with every element `value` (tests poison outputs with NaN).
@@ -160,16 +144,9 @@ impl Tensor {
         }
         let missing = TENSOR_USAGE - buffer.usage();
         if !missing.is_empty() {
-            return Err(Error::BufferUsage {
-                tensor: "tensor",
-                missing: format!("{missing:?}"),
-            });
+            return Err(Error::BufferUsage { tensor: "tensor", missing: format!("{missing:?}") });
         }
-        Ok(Self {
-            buffer,
-            shape: shape.to_vec(),
-            dtype,
-        })
+        Ok(Self { buffer, shape: shape.to_vec(), dtype })
     }
 
     /// The underlying buffer.
@@ -213,11 +190,7 @@ impl Tensor {
 
     pub(crate) fn expect_dtype(&self, tensor: &'static str, expected: DType) -> Result<()> {
         if self.dtype != expected {
-            return Err(Error::DType {
-                tensor,
-                expected,
-                got: self.dtype,
-            });
+            return Err(Error::DType { tensor, expected, got: self.dtype });
         }
         Ok(())
     }
@@ -243,25 +216,16 @@ impl Tensor {
         match rx.try_recv() {
             Ok(Ok(())) => {}
             Ok(Err(e)) => {
-                return Err(Error::Gpu {
-                    operation: "download".into(),
-                    message: e.to_string(),
-                });
+                return Err(Error::Gpu { operation: "download".into(), message: e.to_string() });
             }
             Err(_) => {
-                return Err(Error::Gpu {
-                    operation: "download".into(),
-                    message: "buffer was not mapped".into(),
-                });
+                return Err(Error::Gpu { operation: "download".into(), message: "buffer was not mapped".into() });
             }
         }
         let data = staging
             .slice(..)
             .get_mapped_range()
-            .map_err(|e| Error::Gpu {
-                operation: "download".into(),
-                message: e.to_string(),
-            })?
+            .map_err(|e| Error::Gpu { operation: "download".into(), message: e.to_string() })?
             .to_vec();
         staging.unmap();
         Ok(data)

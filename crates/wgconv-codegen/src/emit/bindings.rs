@@ -38,14 +38,12 @@ pub fn bind_group_tokens(def: &ShaderDef) -> TokenStream {
             let binding = b.binding;
             let (space, kind) = match b.kind {
                 BufferKind::Uniform => ("uniform", quote!(::wgpu::BufferBindingType::Uniform)),
-                BufferKind::StorageReadOnly => (
-                    "storage, read",
-                    quote!(::wgpu::BufferBindingType::Storage { read_only: true }),
-                ),
-                BufferKind::StorageReadWrite => (
-                    "storage, read_write",
-                    quote!(::wgpu::BufferBindingType::Storage { read_only: false }),
-                ),
+                BufferKind::StorageReadOnly => {
+                    ("storage, read", quote!(::wgpu::BufferBindingType::Storage { read_only: true }))
+                }
+                BufferKind::StorageReadWrite => {
+                    ("storage, read_write", quote!(::wgpu::BufferBindingType::Storage { read_only: false }))
+                }
             };
             let doc = format!(
                 "`@binding({}) var<{}> {}: {}` — at least {} bytes.",

@@ -16,10 +16,7 @@ pub use structs::struct_tokens;
 pub fn module_tokens(def: &ShaderDef) -> TokenStream {
     let path = &def.path;
     let source = &def.source;
-    let structs = def
-        .structs
-        .iter()
-        .map(|s| struct_tokens(s, &def.structs, path));
+    let structs = def.structs.iter().map(|s| struct_tokens(s, &def.structs, path));
     let overrides = overrides::overrides_tokens(def);
     let bindings = bindings::bind_group_tokens(def);
     let pipeline = pipeline::pipeline_tokens(def);

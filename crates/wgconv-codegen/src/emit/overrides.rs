@@ -26,8 +26,7 @@ pub fn overrides_tokens(def: &ShaderDef) -> TokenStream {
         let field = field_ident(&o.name);
         let ty = scalar_tokens(o.ty);
         let key = o.key();
-        let id_note =
-            o.id.map_or_else(String::new, |id| format!(" (`@id({id})`)"));
+        let id_note = o.id.map_or_else(String::new, |id| format!(" (`@id({id})`)"));
         let value_to_f64 = |v: TokenStream| match o.ty {
             ScalarType::Bool => quote!(if #v { 1.0 } else { 0.0 }),
             ScalarType::F16 => quote!(f64::from(#v)),
@@ -42,10 +41,7 @@ pub fn overrides_tokens(def: &ShaderDef) -> TokenStream {
             );
             fields.push(quote! { #[doc = #doc] pub #field: Option<#ty> });
             inits.push(quote! { #field: None });
-            let getter_doc = format!(
-                "The value `{}` takes: the one set, else the WGSL default.",
-                o.name
-            );
+            let getter_doc = format!("The value `{}` takes: the one set, else the WGSL default.", o.name);
             getters.push(quote! {
                 #[doc = #getter_doc]
                 #[allow(unused_parens, clippy::all)]
@@ -55,8 +51,7 @@ pub fn overrides_tokens(def: &ShaderDef) -> TokenStream {
                 }
             });
             let v = value_to_f64(quote!(v));
-            optional_pushes
-                .push(quote! { if let Some(v) = self.#field { constants.push((#key, #v)); } });
+            optional_pushes.push(quote! { if let Some(v) = self.#field { constants.push((#key, #v)); } });
         } else {
             let doc = match &o.default {
                 Some(_) => format!(
@@ -91,8 +86,7 @@ pub fn overrides_tokens(def: &ShaderDef) -> TokenStream {
     let new_doc = if params.is_empty() {
         "All overrides at their WGSL defaults.".to_string()
     } else {
-        "Overrides without a WGSL default are arguments; the rest take their WGSL defaults."
-            .to_string()
+        "Overrides without a WGSL default are arguments; the rest take their WGSL defaults.".to_string()
     };
     let default_impl = params.is_empty().then(|| {
         quote! {
@@ -101,11 +95,7 @@ pub fn overrides_tokens(def: &ShaderDef) -> TokenStream {
             }
         }
     });
-    let constants_mut = if optional_pushes.is_empty() {
-        quote!()
-    } else {
-        quote!(mut)
-    };
+    let constants_mut = if optional_pushes.is_empty() { quote!() } else { quote!(mut) };
     quote! {
         #[doc = #doc]
         #[derive(Clone, Copy, Debug, PartialEq)]

@@ -35,21 +35,14 @@ pub fn pipeline_tokens(def: &ShaderDef) -> TokenStream {
         if ep.stage != "compute" {
             continue;
         }
-        let uses_overrides = ep
-            .workgroup_size
-            .iter()
-            .any(|d| matches!(d, WorkgroupDim::Expr(_)));
+        let uses_overrides = ep.workgroup_size.iter().any(|d| matches!(d, WorkgroupDim::Expr(_)));
         if uses_overrides {
-            let f = Ident::new(
-                &format!("{}_workgroup_size", lower_snake(name)),
-                Span::call_site(),
-            );
+            let f = Ident::new(&format!("{}_workgroup_size", lower_snake(name)), Span::call_site());
             let dims = ep.workgroup_size.iter().map(|d| match d {
                 WorkgroupDim::Fixed(v) => quote!(#v),
                 WorkgroupDim::Expr(e) => quote!(#e),
             });
-            let doc =
-                format!("Workgroup size of `{name}`, evaluated from the overrides it depends on.");
+            let doc = format!("Workgroup size of `{name}`, evaluated from the overrides it depends on.");
             entry_items.extend(quote! {
                 #[doc = #doc]
                 #[allow(unused_parens, clippy::all)]
@@ -64,13 +57,8 @@ pub fn pipeline_tokens(def: &ShaderDef) -> TokenStream {
             let doc = format!("Workgroup size of `{name}`.");
             entry_items.extend(quote! { #[doc = #doc] pub const #c: [u32; 3] = [#(#dims),*]; });
         }
-        let create = Ident::new(
-            &format!("create_{}_pipeline", lower_snake(name)),
-            Span::call_site(),
-        );
-        let doc = format!(
-            "Creates the compute pipeline of `{name}` with an explicit layout and typed overrides."
-        );
+        let create = Ident::new(&format!("create_{}_pipeline", lower_snake(name)), Span::call_site());
+        let doc = format!("Creates the compute pipeline of `{name}` with an explicit layout and typed overrides.");
         let label = format!("{path}:{name}");
         entry_items.extend(quote! {
             #[doc = #doc]

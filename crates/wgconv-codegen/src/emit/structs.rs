@@ -21,17 +21,14 @@ pub fn struct_tokens(def: &StructDef, all: &[StructDef], path: &str) -> TokenStr
     let mut checked_fields = Vec::new();
     let mut cursor = 0u32;
     let mut pad_index = 0usize;
-    let mut push_pad =
-        |fields: &mut Vec<TokenStream>, inits: &mut Vec<TokenStream>, bytes: u32, at: u32| {
-            let pad = format_ident!("_wgsl_pad{}", pad_index);
-            pad_index += 1;
-            let bytes = bytes as usize;
-            let doc = format!(
-                "Padding: {bytes} bytes at offset {at} that WGSL's layout rules leave unused."
-            );
-            fields.push(quote! { #[doc = #doc] pub #pad: [u8; #bytes] });
-            inits.push(quote! { #pad: [0u8; #bytes] });
-        };
+    let mut push_pad = |fields: &mut Vec<TokenStream>, inits: &mut Vec<TokenStream>, bytes: u32, at: u32| {
+        let pad = format_ident!("_wgsl_pad{}", pad_index);
+        pad_index += 1;
+        let bytes = bytes as usize;
+        let doc = format!("Padding: {bytes} bytes at offset {at} that WGSL's layout rules leave unused.");
+        fields.push(quote! { #[doc = #doc] pub #pad: [u8; #bytes] });
+        inits.push(quote! { #pad: [0u8; #bytes] });
+    };
     for m in &def.members {
         if m.offset > cursor {
             push_pad(&mut fields, &mut inits, m.offset - cursor, cursor);
@@ -80,14 +77,10 @@ pub fn struct_tokens(def: &StructDef, all: &[StructDef], path: &str) -> TokenStr
         let alias = Ident::new(&tail_alias_name(&def.name, &tail.name), Span::call_site());
         let elem = host_type_tokens(&tail.element);
         let stride = tail.stride as usize;
-        let alias_doc = format!(
-            "Element of the runtime-sized array `{}.{}` (WGSL `{}`).",
-            def.name, tail.name, tail.wgsl_type
-        );
-        let stride_msg = format!(
-            "element of `{}.{}` must be {} bytes (the WGSL array stride)",
-            def.name, tail.name, tail.stride
-        );
+        let alias_doc =
+            format!("Element of the runtime-sized array `{}.{}` (WGSL `{}`).", def.name, tail.name, tail.wgsl_type);
+        let stride_msg =
+            format!("element of `{}.{}` must be {} bytes (the WGSL array stride)", def.name, tail.name, tail.stride);
         tail_items = quote! {
             #[doc = #alias_doc]
             pub type #alias = #elem;
@@ -97,10 +90,7 @@ pub fn struct_tokens(def: &StructDef, all: &[StructDef], path: &str) -> TokenStr
             };
         };
     }
-    let new_doc = format!(
-        "Builds a `{}` from its fields; padding is zeroed.",
-        def.name
-    );
+    let new_doc = format!("Builds a `{}` from its fields; padding is zeroed.", def.name);
     quote! {
         #[doc = #doc]
         #[repr(C)]

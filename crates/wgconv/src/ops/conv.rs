@@ -23,20 +23,11 @@ pub struct ConvOutput {
 }
 
 /// Checks a tensor's dtype and that it fits one storage binding.
-pub(crate) fn check_operand(
-    ctx: &Context,
-    name: &'static str,
-    t: &Tensor,
-    dtype: DType,
-) -> Result<()> {
+pub(crate) fn check_operand(ctx: &Context, name: &'static str, t: &Tensor, dtype: DType) -> Result<()> {
     t.expect_dtype(name, dtype)?;
-    let limit = u64::from(ctx.limits().max_storage_buffer_binding_size);
+    let limit = ctx.limits().max_storage_buffer_binding_size;
     if t.size_bytes() > limit {
-        return Err(Error::BindingTooLarge {
-            tensor: name,
-            bytes: t.size_bytes(),
-            limit,
-        });
+        return Err(Error::BindingTooLarge { tensor: name, bytes: t.size_bytes(), limit });
     }
     Ok(())
 }
@@ -46,11 +37,7 @@ fn conv_shader(ctx: &Context) -> std::sync::Arc<ShaderResources> {
         let device = &ctx.device;
         let layouts = shader::BindGroupLayouts::new(device);
         let layout = shader::create_pipeline_layout(device, &layouts);
-        ShaderResources {
-            module: shader::create_shader_module(device),
-            group0: layouts.group0,
-            layout,
-        }
+        ShaderResources { module: shader::create_shader_module(device), group0: layouts.group0, layout }
     })
 }
 
@@ -63,11 +50,9 @@ impl Batch<'_> {
         bias: Option<&Tensor>,
         opts: &ConvOptions,
     ) -> Result<ConvOutput> {
-        let geometry =
-            ConvGeometry::new(input.shape(), weight.shape(), bias.map(Tensor::shape), opts)?;
+        let geometry = ConvGeometry::new(input.shape(), weight.shape(), bias.map(Tensor::shape), opts)?;
         let output = Tensor::zeros(self.ctx, &geometry.output_shape(), DType::F32)?;
-        let kernel =
-            self.encode_convolution(input, weight, bias, &output, &geometry, opts.activation)?;
+        let kernel = self.encode_convolution(input, weight, bias, &output, &geometry, opts.activation)?;
         Ok(ConvOutput { output, kernel })
     }
 
@@ -80,13 +65,9 @@ impl Batch<'_> {
         output: &Tensor,
         opts: &ConvOptions,
     ) -> Result<ConvKernel> {
-        let geometry =
-            ConvGeometry::new(input.shape(), weight.shape(), bias.map(Tensor::shape), opts)?;
+        let geometry = ConvGeometry::new(input.shape(), weight.shape(), bias.map(Tensor::shape), opts)?;
         if output.shape() != geometry.output_shape() {
-            return Err(Error::OutputShape {
-                expected: geometry.output_shape(),
-                got: output.shape().to_vec(),
-            });
+            return Err(Error::OutputShape { expected: geometry.output_shape(), got: output.shape().to_vec() });
         }
         self.encode_convolution(input, weight, bias, output, &geometry, opts.activation)
     }
@@ -110,11 +91,8 @@ impl Batch<'_> {
         let kernel = g.reference_kernel();
         let limits = ctx.limits();
         let items = u64::from(g.n) * u64::from(g.oc) * u64::from(g.oh) * u64::from(g.ow);
-        let grid = dispatch::grid(
-            items,
-            dispatch::workgroup_size(&limits),
-            limits.max_compute_workgroups_per_dimension,
-        )?;
+        let grid =
+            dispatch::grid(items, dispatch::workgroup_size(&limits), limits.max_compute_workgroups_per_dimension)?;
 
         let mut overrides = shader::Overrides::new(grid.stride_x);
         overrides.wg_size = grid.wg_size;
@@ -153,34 +131,23 @@ impl Batch<'_> {
         };
         ctx.capture("convolution", || {
             let resources = conv_shader(ctx);
-            let pipeline =
-                ctx.pipelines
-                    .pipeline(shader::PATH, entry, &overrides.constants(), || {
-                        let create = match kernel {
-                            ConvKernel::Direct => shader::create_conv2d_pipeline,
-                            ConvKernel::DirectVec4 => shader::create_conv2d_vec4_pipeline,
-                            ConvKernel::Transposed => shader::create_conv_transpose2d_pipeline,
-                        };
-                        create(
-                            &ctx.device,
-                            &resources.module,
-                            &resources.layout,
-                            &overrides,
-                        )
-                    });
-            let uniform = ctx
-                .device
-                .create_buffer_init(&wgpu::util::BufferInitDescriptor {
-                    label: Some("ConvParams"),
-                    contents: bytemuck::bytes_of(&params),
-                    usage: wgpu::BufferUsages::UNIFORM,
-                });
+            let pipeline = ctx.pipelines.pipeline(shader::PATH, entry, &overrides.constants(), || {
+                let create = match kernel {
+                    ConvKernel::Direct => shader::create_conv2d_pipeline,
+                    ConvKernel::DirectVec4 => shader::create_conv2d_vec4_pipeline,
+                    ConvKernel::Transposed => shader::create_conv_transpose2d_pipeline,
+                };
+                create(&ctx.device, &resources.module, &resources.layout, &overrides)
+            });
+            let uniform = ctx.device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+                label: Some("ConvParams"),
+                contents: bytemuck::bytes_of(&params),
+                usage: wgpu::BufferUsages::UNIFORM,
+            });
             let group = shader::BindGroup0 {
                 input: input.buffer().as_entire_buffer_binding(),
                 weight: weight.buffer().as_entire_buffer_binding(),
-                bias: bias
-                    .map_or(ctx.zero_buffer(), Tensor::buffer)
-                    .as_entire_buffer_binding(),
+                bias: bias.map_or(ctx.zero_buffer(), Tensor::buffer).as_entire_buffer_binding(),
                 output: output.buffer().as_entire_buffer_binding(),
                 params: uniform.as_entire_buffer_binding(),
             }

@@ -24,12 +24,10 @@ pub enum Activation {
 impl Activation {
     /// Checks the clamp bounds.
     pub fn validate(self) -> Result<()> {
-        if let Activation::Clamp { min, max } = self {
-            if min.is_nan() || max.is_nan() || min > max {
-                return Err(Error::invalid(format!(
-                    "clamp activation needs min <= max, got min {min}, max {max}"
-                )));
-            }
+        if let Activation::Clamp { min, max } = self
+            && (min.is_nan() || max.is_nan() || min > max)
+        {
+            return Err(Error::invalid(format!("clamp activation needs min <= max, got min {min}, max {max}")));
         }
         Ok(())
     }
@@ -179,10 +177,9 @@ fn pair(name: &str, values: &[u32], one_d: bool) -> Result<[u32; 2]> {
     match (values, one_d) {
         ([v], _) => Ok([*v, *v]),
         ([h, w], false) => Ok([*h, *w]),
-        (_, true) => Err(Error::invalid(format!(
-            "{name} for a 1D convolution takes 1 value, got {}: {values:?}",
-            values.len()
-        ))),
+        (_, true) => {
+            Err(Error::invalid(format!("{name} for a 1D convolution takes 1 value, got {}: {values:?}", values.len())))
+        }
         _ => Err(Error::invalid(format!(
             "{name} takes 1 value (both dims) or 2 (H, W), got {}: {values:?}",
             values.len()
@@ -191,21 +188,12 @@ fn pair(name: &str, values: &[u32], one_d: bool) -> Result<[u32; 2]> {
 }
 
 fn to_u32(tensor: &'static str, dim: usize) -> Result<u32> {
-    u32::try_from(dim).map_err(|_| Error::TooManyElements {
-        tensor,
-        count: dim as u64,
-        limit: u64::from(u32::MAX),
-    })
+    u32::try_from(dim).map_err(|_| Error::TooManyElements { tensor, count: dim as u64, limit: u64::from(u32::MAX) })
 }
 
 impl ConvGeometry {
     /// Validates shapes and options; `bias` is the bias shape when a bias is given.
-    pub fn new(
-        input: &[usize],
-        weight: &[usize],
-        bias: Option<&[usize]>,
-        opts: &ConvOptions,
-    ) -> Result<Self> {
+    pub fn new(input: &[usize], weight: &[usize], bias: Option<&[usize]>, opts: &ConvOptions) -> Result<Self> {
         let one_d = match input.len() {
             4 => false,
             3 => true,
@@ -240,9 +228,7 @@ impl ConvGeometry {
         let spatial = |s: &[usize]| if one_d { [1, s[2]] } else { [s[2], s[3]] };
         for (tensor, shape) in [("input", input), ("weight", weight)] {
             if shape.contains(&0) {
-                return Err(Error::invalid(format!(
-                    "{tensor} shape {shape:?} has a zero dimension"
-                )));
+                return Err(Error::invalid(format!("{tensor} shape {shape:?} has a zero dimension")));
             }
         }
         let (n, ic) = (to_u32("input", input[0])?, to_u32("input", input[1])?);
@@ -255,9 +241,7 @@ impl ConvGeometry {
             return Err(Error::invalid("groups must be at least 1, got 0"));
         }
         if ic % groups != 0 {
-            return Err(Error::invalid(format!(
-                "groups {groups} does not divide the {ic} input channels"
-            )));
+            return Err(Error::invalid(format!("groups {groups} does not divide the {ic} input channels")));
         }
         let w0 = to_u32("weight", weight[0])?;
         let w1 = to_u32("weight", weight[1])?;
@@ -267,8 +251,7 @@ impl ConvGeometry {
                     "transposed weight {weight:?} has {w0} input channels in dim 0, the input has {ic}"
                 )));
             }
-            w1.checked_mul(groups)
-                .ok_or_else(|| Error::invalid("output channels overflow u32"))?
+            w1.checked_mul(groups).ok_or_else(|| Error::invalid("output channels overflow u32"))?
         } else {
             if w0 % groups != 0 {
                 return Err(Error::invalid(format!(
@@ -289,27 +272,15 @@ impl ConvGeometry {
         let output_padding = pair("output_padding", &opts.output_padding, one_d)?;
         // The 1D case is H = 1 with a 1×K kernel and no stride, padding or dilation along H.
         let (stride, padding, dilation, output_padding) = if one_d {
-            (
-                [1, stride[1]],
-                [0, padding[1]],
-                [1, dilation[1]],
-                [0, output_padding[1]],
-            )
+            ([1, stride[1]], [0, padding[1]], [1, dilation[1]], [0, output_padding[1]])
         } else {
             (stride, padding, dilation, output_padding)
         };
-        let dims: &[&str] = if one_d {
-            &["", "length"]
-        } else {
-            &["height", "width"]
-        };
+        let dims: &[&str] = if one_d { &["", "length"] } else { &["height", "width"] };
         let dim_name = |i: usize| if one_d { dims[1] } else { dims[i] };
         for (name, v) in [("stride", stride), ("dilation", dilation)] {
             if let Some(i) = v.iter().position(|x| *x == 0) {
-                return Err(Error::invalid(format!(
-                    "{name} along {} must be at least 1, got 0",
-                    dim_name(i)
-                )));
+                return Err(Error::invalid(format!("{name} along {} must be at least 1, got 0", dim_name(i))));
             }
         }
         opts.activation.validate()?;
@@ -327,9 +298,7 @@ impl ConvGeometry {
                         dilation[i]
                     )));
                 }
-                (i64::from(inp[i]) - 1) * i64::from(stride[i]) - 2 * i64::from(padding[i])
-                    + extent
-                    + i64::from(op)
+                (i64::from(inp[i]) - 1) * i64::from(stride[i]) - 2 * i64::from(padding[i]) + extent + i64::from(op)
             } else {
                 if output_padding[i] != 0 {
                     return Err(Error::invalid(format!(
@@ -387,48 +356,31 @@ impl ConvGeometry {
             transposed: opts.transposed,
             one_d,
         };
-        let count = geometry
-            .output_shape()
-            .iter()
-            .map(|d| *d as u64)
-            .product::<u64>();
+        let count = geometry.output_shape().iter().map(|d| *d as u64).product::<u64>();
         if count > u64::from(u32::MAX) {
-            return Err(Error::TooManyElements {
-                tensor: "output",
-                count,
-                limit: u64::from(u32::MAX),
-            });
+            return Err(Error::TooManyElements { tensor: "output", count, limit: u64::from(u32::MAX) });
         }
-        if let Some(b) = bias {
-            if b != [oc as usize] {
-                return Err(Error::invalid(format!(
-                    "bias must have shape [{oc}] (one value per output channel), got {b:?}"
-                )));
-            }
+        if let Some(b) = bias
+            && b != [oc as usize]
+        {
+            return Err(Error::invalid(format!(
+                "bias must have shape [{oc}] (one value per output channel), got {b:?}"
+            )));
         }
         Ok(geometry)
     }
 
     /// Output shape, rank 3 for 1D inputs.
     pub fn output_shape(&self) -> Vec<usize> {
-        let (n, oc, oh, ow) = (
-            self.n as usize,
-            self.oc as usize,
-            self.oh as usize,
-            self.ow as usize,
-        );
-        if self.one_d {
-            vec![n, oc, ow]
-        } else {
-            vec![n, oc, oh, ow]
-        }
+        let (n, oc, oh, ow) = (self.n as usize, self.oc as usize, self.oh as usize, self.ow as usize);
+        if self.one_d { vec![n, oc, ow] } else { vec![n, oc, oh, ow] }
     }
 
     /// The reference kernel for this geometry.
     pub fn reference_kernel(&self) -> ConvKernel {
         if self.transposed {
             ConvKernel::Transposed
-        } else if (self.ic / self.groups) % 4 == 0 {
+        } else if (self.ic / self.groups).is_multiple_of(4) {
             ConvKernel::DirectVec4
         } else {
             ConvKernel::Direct
@@ -448,11 +400,7 @@ impl ConvGeometry {
                 * u64::from(self.kh)
                 * u64::from(self.kw)
         } else {
-            self.output_shape()
-                .iter()
-                .map(|d| *d as u64)
-                .product::<u64>()
-                * per_output
+            self.output_shape().iter().map(|d| *d as u64).product::<u64>() * per_output
         }
     }
 
@@ -477,31 +425,19 @@ mod tests {
 
     #[test]
     fn output_sizes_follow_pytorch() {
-        let g = geo(
-            &[1, 3, 768, 768],
-            &[128, 3, 7, 7],
-            ConvOptions::default().stride(&[4]).padding(&[3]),
-        )
-        .unwrap();
+        let g = geo(&[1, 3, 768, 768], &[128, 3, 7, 7], ConvOptions::default().stride(&[4]).padding(&[3])).unwrap();
         assert_eq!(g.output_shape(), vec![1, 128, 192, 192]);
         let g = geo(
             &[2, 4, 9, 11],
             &[6, 2, 3, 2],
-            ConvOptions::default()
-                .stride(&[2, 1])
-                .padding(&[1, 0])
-                .dilation(&[2, 3])
-                .groups(2),
+            ConvOptions::default().stride(&[2, 1]).padding(&[1, 0]).dilation(&[2, 3]).groups(2),
         )
         .unwrap();
-        assert_eq!(g.output_shape(), vec![2, 6, 3, 8]);
+        assert_eq!(g.output_shape(), vec![2, 6, 4, 8]);
         let g = geo(
             &[8, 256, 16, 16],
             &[256, 128, 4, 4],
-            ConvOptions::default()
-                .stride(&[2])
-                .padding(&[1])
-                .transposed(true),
+            ConvOptions::default().stride(&[2]).padding(&[1]).transposed(true),
         )
         .unwrap();
         assert_eq!(g.output_shape(), vec![8, 128, 32, 32]);
@@ -510,24 +446,11 @@ mod tests {
 
     #[test]
     fn one_d_maps_to_h_equal_one() {
-        let g = geo(
-            &[2, 3, 10],
-            &[4, 3, 3],
-            ConvOptions::default().stride(&[2]).padding(&[1]),
-        )
-        .unwrap();
+        let g = geo(&[2, 3, 10], &[4, 3, 3], ConvOptions::default().stride(&[2]).padding(&[1])).unwrap();
         assert_eq!((g.ih, g.kh, g.stride, g.padding), (1, 1, [1, 2], [0, 1]));
         assert_eq!(g.output_shape(), vec![2, 4, 5]);
-        let err = geo(
-            &[2, 3, 10],
-            &[4, 3, 3],
-            ConvOptions::default().stride(&[2, 2]),
-        )
-        .unwrap_err();
-        assert!(
-            err.to_string().contains("1D convolution takes 1 value"),
-            "{err}"
-        );
+        let err = geo(&[2, 3, 10], &[4, 3, 3], ConvOptions::default().stride(&[2, 2])).unwrap_err();
+        assert!(err.to_string().contains("1D convolution takes 1 value"), "{err}");
         let err = geo(&[2, 3, 2], &[4, 3, 5], ConvOptions::default()).unwrap_err();
         assert!(err.to_string().contains("kernel length of 5"), "{err}");
     }
@@ -535,29 +458,15 @@ mod tests {
     #[test]
     fn kernel_choice_depends_on_channels_per_group() {
         assert_eq!(
-            geo(&[1, 8, 5, 5], &[4, 8, 3, 3], ConvOptions::default())
-                .unwrap()
-                .reference_kernel(),
+            geo(&[1, 8, 5, 5], &[4, 8, 3, 3], ConvOptions::default()).unwrap().reference_kernel(),
             ConvKernel::DirectVec4
         );
         assert_eq!(
-            geo(
-                &[1, 8, 5, 5],
-                &[4, 4, 3, 3],
-                ConvOptions::default().groups(2)
-            )
-            .unwrap()
-            .reference_kernel(),
+            geo(&[1, 8, 5, 5], &[4, 4, 3, 3], ConvOptions::default().groups(2)).unwrap().reference_kernel(),
             ConvKernel::DirectVec4
         );
         assert_eq!(
-            geo(
-                &[1, 6, 5, 5],
-                &[4, 3, 3, 3],
-                ConvOptions::default().groups(2)
-            )
-            .unwrap()
-            .reference_kernel(),
+            geo(&[1, 6, 5, 5], &[4, 3, 3, 3], ConvOptions::default().groups(2)).unwrap().reference_kernel(),
             ConvKernel::Direct
         );
     }

@@ -2,3 +2,4 @@
 
 pub mod conv;
 pub mod conv_geometry;
+pub mod quantized;

@@ -1,0 +1,458 @@
+//! int8 ops: `quantize_per_tensor`, `dequantize_per_tensor` and `q8ta_conv2d_pw` (pointwise conv
+//! with per-tensor activation quantization and per-channel weight scales), as a 1×1 `nn.Conv2d`
+//! lowered through static PT2E quantization runs them.
+
+use wgpu::util::DeviceExt;
+
+use super::{conv::check_operand, conv_geometry::Activation};
+use crate::{
+    batch::Batch,
+    context::Context,
+    dispatch,
+    error::{Error, Result},
+    pipelines::ShaderResources,
+    shaders::{dequantize, q8ta_conv2d_pw as q8_shader, quantize},
+    tensor::{DType, Tensor},
+};
+
+/// Affine quantization of one tensor: `real = (q − zero_point) · scale`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct QuantParams {
+    /// Positive, finite scale.
+    pub scale: f32,
+    /// Zero point in [−128, 127].
+    pub zero_point: i32,
+}
+
+impl QuantParams {
+    /// Scale and zero point.
+    pub fn new(scale: f32, zero_point: i32) -> Self {
+        Self { scale, zero_point }
+    }
+
+    /// Checks the scale is positive and finite and the zero point fits int8.
+    pub fn validate(&self, what: &str) -> Result<()> {
+        if !(self.scale.is_finite() && self.scale > 0.0) {
+            return Err(Error::invalid(format!("{what} scale must be positive and finite, got {}", self.scale)));
+        }
+        if !(-128..=127).contains(&self.zero_point) {
+            return Err(Error::invalid(format!("{what} zero point must be in [-128, 127], got {}", self.zero_point)));
+        }
+        Ok(())
+    }
+
+    /// The f32 reciprocal torch multiplies by when quantizing.
+    pub fn inv_scale(&self) -> f32 {
+        1.0 / self.scale
+    }
+}
+
+/// Host reference of `quantize_per_tensor` (matches `torch.quantize_per_tensor`, which multiplies by
+/// the f32 reciprocal of the scale and rounds half to even).
+pub fn quantize_value(x: f32, q: QuantParams) -> i8 {
+    let scaled = (x * q.inv_scale()).round_ties_even();
+    // Out-of-range floats saturate in the `as` cast; NaN becomes 0, as in the shader's i32(·).
+    (scaled as i32).saturating_add(q.zero_point).clamp(-128, 127) as i8
+}
+
+/// Host reference of `dequantize_per_tensor`.
+pub fn dequantize_value(v: i8, q: QuantParams) -> f32 {
+    (i32::from(v) - q.zero_point) as f32 * q.scale
+}
+
+/// Arguments of `q8ta_conv2d_pw` besides the tensors.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Q8ConvPwOptions {
+    /// Must be 1 (1 or 2 values).
+    pub stride: Vec<u32>,
+    /// Must be 0.
+    pub padding: Vec<u32>,
+    /// Must be 1.
+    pub dilation: Vec<u32>,
+    /// Must be 1.
+    pub groups: u32,
+    /// `None` or `Relu` (applied to the real value before requantization).
+    pub activation: Activation,
+}
+
+impl Default for Q8ConvPwOptions {
+    fn default() -> Self {
+        Self { stride: vec![1], padding: vec![0], dilation: vec![1], groups: 1, activation: Activation::None }
+    }
+}
+
+/// The tensors and quantization parameters of one `q8ta_conv2d_pw`.
+#[derive(Clone, Copy, Debug)]
+pub struct Q8ConvPwArgs<'a> {
+    /// int8 `[N, IC, H, W]`.
+    pub input: &'a Tensor,
+    /// Input quantization.
+    pub input_quant: QuantParams,
+    /// int8 `[OC, IC]`.
+    pub weight: &'a Tensor,
+    /// f32 `[OC]`, per-output-channel weight scales (weights are symmetric: zero point 0).
+    pub weight_scales: &'a Tensor,
+    /// Σ_ic weight[oc, ic], accepted for interface parity with ExecuTorch. The kernel subtracts the
+    /// input zero point before multiplying, which is the same correction; only the length is checked.
+    pub weight_sums: Option<&'a [i32]>,
+    /// Optional f32 `[OC]` bias, added to the real-valued result.
+    pub bias: Option<&'a Tensor>,
+    /// Output quantization.
+    pub output_quant: QuantParams,
+}
+
+/// Sizes of a validated `q8ta_conv2d_pw`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Q8PwGeometry {
+    /// Batch.
+    pub n: u32,
+    /// Input channels.
+    pub ic: u32,
+    /// Output channels.
+    pub oc: u32,
+    /// Height.
+    pub h: u32,
+    /// Width.
+    pub w: u32,
+}
+
+impl Q8PwGeometry {
+    /// Validates the arguments (pure: shapes, dtypes, values; no GPU).
+    pub fn new(args: &Q8ConvPwArgs<'_>, opts: &Q8ConvPwOptions) -> Result<Self> {
+        args.input.expect_dtype("input", DType::I8)?;
+        args.weight.expect_dtype("weight", DType::I8)?;
+        let g = Self::from_shapes(args.input.shape(), args.weight.shape(), opts)?;
+        let oc = g.oc as usize;
+        for (name, t) in [("weight_scales", Some(args.weight_scales)), ("bias", args.bias)] {
+            if let Some(t) = t
+                && (t.dtype() != DType::F32 || t.shape() != [oc])
+            {
+                return Err(Error::invalid(format!(
+                    "{name} must be f32 of shape [{oc}] (one per output channel), got {:?} of shape {:?}",
+                    t.dtype(),
+                    t.shape()
+                )));
+            }
+        }
+        if let Some(sums) = args.weight_sums
+            && sums.len() != oc
+        {
+            return Err(Error::invalid(format!("weight_sums must have {oc} values, got {}", sums.len())));
+        }
+        args.input_quant.validate("input")?;
+        args.output_quant.validate("output")?;
+        Ok(g)
+    }
+
+    /// The shape and option checks alone (pure): ranks, channel agreement, supported options, sizes.
+    pub fn from_shapes(input: &[usize], weight: &[usize], opts: &Q8ConvPwOptions) -> Result<Self> {
+        if input.len() != 4 {
+            return Err(Error::Rank {
+                tensor: "input",
+                expected: "4 (NCHW)".into(),
+                got: input.len(),
+                shape: input.to_vec(),
+            });
+        }
+        if weight.len() != 2 {
+            return Err(Error::Rank {
+                tensor: "weight",
+                expected: "2 ([OC, IC])".into(),
+                got: weight.len(),
+                shape: weight.to_vec(),
+            });
+        }
+        if weight[1] != input[1] {
+            return Err(Error::invalid(format!(
+                "weight {weight:?} has {} input channels, the input {input:?} has {}",
+                weight[1], input[1]
+            )));
+        }
+        for (name, values, supported) in
+            [("stride", &opts.stride, 1u32), ("padding", &opts.padding, 0), ("dilation", &opts.dilation, 1)]
+        {
+            if values.is_empty() || values.len() > 2 || values.iter().any(|v| *v != supported) {
+                return Err(Error::invalid(format!(
+                    "q8ta_conv2d_pw supports only {name} {supported} (a pointwise convolution), got {values:?}"
+                )));
+            }
+        }
+        if opts.groups != 1 {
+            return Err(Error::invalid(format!("q8ta_conv2d_pw supports only groups 1, got {}", opts.groups)));
+        }
+        if !matches!(opts.activation, Activation::None | Activation::Relu) {
+            return Err(Error::invalid(format!(
+                "q8ta_conv2d_pw supports activation none or relu, got {:?}",
+                opts.activation
+            )));
+        }
+        let shape = [input[0], weight[0], input[2], input[3]];
+        let count = shape.iter().try_fold(1u64, |acc, d| acc.checked_mul(*d as u64)).unwrap_or(u64::MAX);
+        if count == 0 {
+            return Err(Error::invalid(format!("output shape {shape:?} is empty")));
+        }
+        if count > u64::from(u32::MAX) || input.iter().any(|d| *d as u64 > u64::from(u32::MAX)) {
+            return Err(Error::TooManyElements { tensor: "output", count, limit: u64::from(u32::MAX) });
+        }
+        let [n, oc, h, w] = shape.map(|d| d as u32);
+        Ok(Self { n, ic: input[1] as u32, oc, h, w })
+    }
+
+    /// `[N, OC, H, W]`.
+    pub fn output_shape(&self) -> Vec<usize> {
+        [self.n, self.oc, self.h, self.w].map(|d| d as usize).to_vec()
+    }
+}
+
+fn resources<F>(ctx: &Context, path: &'static str, make: F) -> std::sync::Arc<ShaderResources>
+where
+    F: FnOnce(&wgpu::Device) -> ShaderResources,
+{
+    ctx.pipelines.shader(path, || make(&ctx.device))
+}
+
+fn uniform<T: bytemuck::Pod>(ctx: &Context, label: &str, value: &T) -> wgpu::Buffer {
+    ctx.device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+        label: Some(label),
+        contents: bytemuck::bytes_of(value),
+        usage: wgpu::BufferUsages::UNIFORM,
+    })
+}
+
+impl Batch<'_> {
+    /// Records `quantize_per_tensor`: f32 → int8 of the same shape.
+    pub fn quantize_per_tensor(&mut self, input: &Tensor, q: QuantParams) -> Result<Tensor> {
+        let ctx = self.ctx;
+        check_operand(ctx, "input", input, DType::F32)?;
+        q.validate("quantize")?;
+        let output = Tensor::zeros(ctx, input.shape(), DType::I8)?;
+        let numel = input.numel() as u64;
+        let limits = ctx.limits();
+        let grid = dispatch::grid(
+            numel.div_ceil(4),
+            dispatch::workgroup_size(&limits),
+            limits.max_compute_workgroups_per_dimension,
+        )?;
+        let mut overrides = quantize::Overrides::new(grid.stride_x);
+        overrides.wg_size = grid.wg_size;
+        let params = quantize::QuantizeParams::new(numel as u32, q.zero_point, q.scale, q.inv_scale());
+        ctx.capture("quantize_per_tensor", || {
+            let res = resources(ctx, quantize::PATH, |d| {
+                let layouts = quantize::BindGroupLayouts::new(d);
+                let layout = quantize::create_pipeline_layout(d, &layouts);
+                ShaderResources { module: quantize::create_shader_module(d), group0: layouts.group0, layout }
+            });
+            let pipeline = ctx.pipelines.pipeline(
+                quantize::PATH,
+                quantize::QUANTIZE_PER_TENSOR_ENTRY,
+                &overrides.constants(),
+                || quantize::create_quantize_per_tensor_pipeline(&ctx.device, &res.module, &res.layout, &overrides),
+            );
+            let params = uniform(ctx, "QuantizeParams", &params);
+            let group = quantize::BindGroup0 {
+                real_values: input.buffer().as_entire_buffer_binding(),
+                quantized: output.buffer().as_entire_buffer_binding(),
+                params: params.as_entire_buffer_binding(),
+            }
+            .create(&ctx.device, &res.group0);
+            self.dispatch("quantize_per_tensor", &pipeline, &group, grid.workgroups);
+            Ok(())
+        })?;
+        Ok(output)
+    }
+
+    /// Records `dequantize_per_tensor`: int8 → f32 of the same shape.
+    pub fn dequantize_per_tensor(&mut self, input: &Tensor, q: QuantParams) -> Result<Tensor> {
+        let ctx = self.ctx;
+        check_operand(ctx, "input", input, DType::I8)?;
+        q.validate("dequantize")?;
+        let output = Tensor::zeros(ctx, input.shape(), DType::F32)?;
+        let numel = input.numel() as u64;
+        let limits = ctx.limits();
+        let grid =
+            dispatch::grid(numel, dispatch::workgroup_size(&limits), limits.max_compute_workgroups_per_dimension)?;
+        let mut overrides = dequantize::Overrides::new(grid.stride_x);
+        overrides.wg_size = grid.wg_size;
+        let params = dequantize::DequantizeParams::new(numel as u32, q.zero_point, q.scale);
+        ctx.capture("dequantize_per_tensor", || {
+            let res = resources(ctx, dequantize::PATH, |d| {
+                let layouts = dequantize::BindGroupLayouts::new(d);
+                let layout = dequantize::create_pipeline_layout(d, &layouts);
+                ShaderResources { module: dequantize::create_shader_module(d), group0: layouts.group0, layout }
+            });
+            let pipeline = ctx.pipelines.pipeline(
+                dequantize::PATH,
+                dequantize::DEQUANTIZE_PER_TENSOR_ENTRY,
+                &overrides.constants(),
+                || dequantize::create_dequantize_per_tensor_pipeline(&ctx.device, &res.module, &res.layout, &overrides),
+            );
+            let params = uniform(ctx, "DequantizeParams", &params);
+            let group = dequantize::BindGroup0 {
+                quantized: input.buffer().as_entire_buffer_binding(),
+                real_values: output.buffer().as_entire_buffer_binding(),
+                params: params.as_entire_buffer_binding(),
+            }
+            .create(&ctx.device, &res.group0);
+            self.dispatch("dequantize_per_tensor", &pipeline, &group, grid.workgroups);
+            Ok(())
+        })?;
+        Ok(output)
+    }
+
+    /// Records `q8ta_conv2d_pw` and returns the int8 `[N, OC, H, W]` output.
+    pub fn q8ta_conv2d_pw(&mut self, args: &Q8ConvPwArgs<'_>, opts: &Q8ConvPwOptions) -> Result<Tensor> {
+        let g = Q8PwGeometry::new(args, opts)?;
+        let output = Tensor::zeros(self.ctx, &g.output_shape(), DType::I8)?;
+        self.encode_q8(args, opts, &g, &output)?;
+        Ok(output)
+    }
+
+    /// Records `q8ta_conv2d_pw` into a caller-supplied int8 output.
+    pub fn q8ta_conv2d_pw_into(
+        &mut self,
+        args: &Q8ConvPwArgs<'_>,
+        opts: &Q8ConvPwOptions,
+        output: &Tensor,
+    ) -> Result<()> {
+        let g = Q8PwGeometry::new(args, opts)?;
+        output.expect_dtype("output", DType::I8)?;
+        if output.shape() != g.output_shape() {
+            return Err(Error::OutputShape { expected: g.output_shape(), got: output.shape().to_vec() });
+        }
+        self.encode_q8(args, opts, &g, output)
+    }
+
+    fn encode_q8(
+        &mut self,
+        args: &Q8ConvPwArgs<'_>,
+        opts: &Q8ConvPwOptions,
+        g: &Q8PwGeometry,
+        output: &Tensor,
+    ) -> Result<()> {
+        let ctx = self.ctx;
+        check_operand(ctx, "input", args.input, DType::I8)?;
+        check_operand(ctx, "weight", args.weight, DType::I8)?;
+        check_operand(ctx, "output", output, DType::I8)?;
+        let words = g.output_shape().iter().map(|d| *d as u64).product::<u64>().div_ceil(4);
+        let limits = ctx.limits();
+        let grid =
+            dispatch::grid(words, dispatch::workgroup_size(&limits), limits.max_compute_workgroups_per_dimension)?;
+        let mut overrides = q8_shader::Overrides::new(grid.stride_x);
+        overrides.wg_size = grid.wg_size;
+        overrides.activation = u32::from(opts.activation == Activation::Relu);
+        // The reciprocal is taken in f64 and rounded once, as the reference handler does.
+        let inv_output_scale = (1.0 / f64::from(args.output_quant.scale)) as f32;
+        let params = q8_shader::Q8taConvPwParams::new(
+            g.n,
+            g.oc,
+            g.ic,
+            g.h,
+            g.w,
+            args.input_quant.zero_point,
+            args.output_quant.zero_point,
+            args.input_quant.scale,
+            inv_output_scale,
+            u32::from(args.bias.is_some()),
+        );
+        ctx.capture("q8ta_conv2d_pw", || {
+            let res = resources(ctx, q8_shader::PATH, |d| {
+                let layouts = q8_shader::BindGroupLayouts::new(d);
+                let layout = q8_shader::create_pipeline_layout(d, &layouts);
+                ShaderResources { module: q8_shader::create_shader_module(d), group0: layouts.group0, layout }
+            });
+            let pipeline = ctx.pipelines.pipeline(
+                q8_shader::PATH,
+                q8_shader::Q8TA_CONV2D_PW_ENTRY,
+                &overrides.constants(),
+                || q8_shader::create_q8ta_conv2d_pw_pipeline(&ctx.device, &res.module, &res.layout, &overrides),
+            );
+            let params = uniform(ctx, "Q8taConvPwParams", &params);
+            let group = q8_shader::BindGroup0 {
+                input: args.input.buffer().as_entire_buffer_binding(),
+                weight: args.weight.buffer().as_entire_buffer_binding(),
+                weight_scales: args.weight_scales.buffer().as_entire_buffer_binding(),
+                bias: args.bias.map_or(ctx.zero_buffer(), Tensor::buffer).as_entire_buffer_binding(),
+                output: output.buffer().as_entire_buffer_binding(),
+                params: params.as_entire_buffer_binding(),
+            }
+            .create(&ctx.device, &res.group0);
+            self.dispatch("q8ta_conv2d_pw", &pipeline, &group, grid.workgroups);
+            Ok(())
+        })
+    }
+}
+
+impl Context {
+    /// `quantize_per_tensor`, submitted.
+    pub fn quantize_per_tensor(&self, input: &Tensor, q: QuantParams) -> Result<Tensor> {
+        let mut batch = self.batch();
+        let out = batch.quantize_per_tensor(input, q)?;
+        batch.submit()?;
+        Ok(out)
+    }
+
+    /// `dequantize_per_tensor`, submitted.
+    pub fn dequantize_per_tensor(&self, input: &Tensor, q: QuantParams) -> Result<Tensor> {
+        let mut batch = self.batch();
+        let out = batch.dequantize_per_tensor(input, q)?;
+        batch.submit()?;
+        Ok(out)
+    }
+
+    /// `q8ta_conv2d_pw`, submitted.
+    ///
+    /// ```no_run
+    /// use wgconv::{Context, Tensor, QuantParams, Q8ConvPwArgs, Q8ConvPwOptions};
+    /// let ctx = Context::new()?;
+    /// let x = Tensor::from_i8(&ctx, &[3; 2 * 8 * 7 * 7], &[2, 8, 7, 7])?;
+    /// let w = Tensor::from_i8(&ctx, &[-2; 4 * 8], &[4, 8])?;
+    /// let scales = Tensor::from_f32(&ctx, &[0.01; 4], &[4])?;
+    /// let args = Q8ConvPwArgs {
+    ///     input: &x, input_quant: QuantParams::new(0.05, 1),
+    ///     weight: &w, weight_scales: &scales, weight_sums: None, bias: None,
+    ///     output_quant: QuantParams::new(0.02, -3),
+    /// };
+    /// let y = ctx.q8ta_conv2d_pw(&args, &Q8ConvPwOptions::default())?;
+    /// assert_eq!(y.shape(), &[2, 4, 7, 7]);
+    /// # Ok::<(), wgconv::Error>(())
+    /// ```
+    pub fn q8ta_conv2d_pw(&self, args: &Q8ConvPwArgs<'_>, opts: &Q8ConvPwOptions) -> Result<Tensor> {
+        let mut batch = self.batch();
+        let out = batch.q8ta_conv2d_pw(args, opts)?;
+        batch.submit()?;
+        Ok(out)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn quantize_rounds_half_to_even_and_saturates() {
+        let q = QuantParams::new(0.5, 3);
+        assert_eq!(quantize_value(0.25, q), 3); // 0.5 → 0
+        assert_eq!(quantize_value(0.75, q), 5); // 1.5 → 2
+        assert_eq!(quantize_value(1000.0, q), 127);
+        assert_eq!(quantize_value(-1000.0, q), -128);
+        assert_eq!(dequantize_value(5, q), 1.0);
+    }
+
+    #[test]
+    fn shape_checks_are_pure() {
+        let opts = Q8ConvPwOptions::default();
+        let g = Q8PwGeometry::from_shapes(&[2, 8, 7, 7], &[3, 8], &opts).unwrap();
+        assert_eq!(g.output_shape(), vec![2, 3, 7, 7]);
+        let err = Q8PwGeometry::from_shapes(&[64, 8, 1024, 1024], &[1024, 8], &opts).unwrap_err();
+        assert!(matches!(err, Error::TooManyElements { count: 68_719_476_736, .. }), "{err}");
+        let err = Q8PwGeometry::from_shapes(&[1, 8, 0, 7], &[3, 8], &opts).unwrap_err();
+        assert!(err.to_string().contains("is empty"), "{err}");
+    }
+
+    #[test]
+    fn quant_params_are_validated() {
+        assert!(QuantParams::new(0.0, 0).validate("input").unwrap_err().to_string().contains("got 0"));
+        assert!(QuantParams::new(f32::NAN, 0).validate("input").is_err());
+        assert!(QuantParams::new(1.0, 128).validate("output").unwrap_err().to_string().contains("got 128"));
+    }
+}

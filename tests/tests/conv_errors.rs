@@ -1,0 +1,185 @@
+//! Every invalid convolution gets a typed error whose message names the offending values.
+
+use wgconv::{Activation, ConvGeometry, ConvOptions, DType, Error, Tensor};
+use wgconv_tests::{context, random_f32};
+
+fn opts() -> ConvOptions {
+    ConvOptions::default()
+}
+
+fn tensor(shape: &[usize]) -> Tensor {
+    Tensor::from_f32(context(), &random_f32(7, shape.iter().product()), shape).unwrap()
+}
+
+/// Runs the conv on the GPU path and returns its error message.
+fn gpu_error(input: &[usize], weight: &[usize], bias: Option<&[usize]>, o: &ConvOptions) -> (Error, String) {
+    let bias = bias.map(tensor);
+    let err = context().convolution(&tensor(input), &tensor(weight), bias.as_ref(), o).unwrap_err();
+    let text = err.to_string();
+    (err, text)
+}
+
+fn assert_mentions(text: &str, parts: &[&str]) {
+    for p in parts {
+        assert!(text.contains(p), "message {text:?} should mention {p:?}");
+    }
+}
+
+#[test]
+fn input_rank() {
+    let (err, text) = gpu_error(&[3, 8], &[2, 3, 1, 1], None, &opts());
+    assert!(matches!(err, Error::Rank { tensor: "input", got: 2, .. }));
+    assert_mentions(&text, &["input", "rank 2", "[3, 8]"]);
+}
+
+#[test]
+fn weight_rank_must_match_input() {
+    let (err, text) = gpu_error(&[1, 3, 8, 8], &[2, 3, 3], None, &opts());
+    assert!(matches!(err, Error::Rank { tensor: "weight", got: 3, .. }));
+    assert_mentions(&text, &["weight", "rank 3", "[2, 3, 3]"]);
+    let (_, text) = gpu_error(&[1, 3, 8], &[2, 3, 3, 3], None, &opts());
+    assert_mentions(&text, &["1D", "rank 4"]);
+}
+
+#[test]
+fn dtype_must_be_f32() {
+    let ctx = context();
+    let x = Tensor::from_i8(ctx, &[1; 16], &[1, 1, 4, 4]).unwrap();
+    let err = ctx.conv2d(&x, &tensor(&[1, 1, 3, 3]), None, &opts()).unwrap_err();
+    assert_eq!(err, Error::DType { tensor: "input", expected: DType::F32, got: DType::I8 });
+    assert_mentions(&err.to_string(), &["input", "F32", "I8"]);
+}
+
+#[test]
+fn data_and_buffer_sizes_must_match_the_shape() {
+    let ctx = context();
+    let err = Tensor::from_f32(ctx, &[1.0; 15], &[1, 1, 4, 4]).unwrap_err();
+    assert_mentions(&err.to_string(), &["[1, 1, 4, 4]", "64 bytes", "has 60"]);
+    let buffer = ctx.device().create_buffer(&wgpu::BufferDescriptor {
+        label: None,
+        size: 60,
+        usage: wgconv::TENSOR_USAGE,
+        mapped_at_creation: false,
+    });
+    let err = Tensor::from_buffer(buffer, &[1, 1, 4, 4], DType::F32).unwrap_err();
+    assert!(matches!(err, Error::ByteSize { expected_bytes: 64, got_bytes: 60, .. }), "{err}");
+    let buffer = ctx.device().create_buffer(&wgpu::BufferDescriptor {
+        label: None,
+        size: 64,
+        usage: wgpu::BufferUsages::STORAGE,
+        mapped_at_creation: false,
+    });
+    let err = Tensor::from_buffer(buffer, &[1, 1, 4, 4], DType::F32).unwrap_err();
+    assert_mentions(&err.to_string(), &["COPY_SRC", "COPY_DST"]);
+}
+
+#[test]
+fn wrapped_buffers_work() {
+    let ctx = context();
+    let buffer = ctx.device().create_buffer(&wgpu::BufferDescriptor {
+        label: None,
+        size: 64,
+        usage: wgconv::TENSOR_USAGE,
+        mapped_at_creation: false,
+    });
+    ctx.queue().write_buffer(&buffer, 0, bytemuck::cast_slice(&[2.0f32; 16]));
+    let x = Tensor::from_buffer(buffer, &[1, 1, 4, 4], DType::F32).unwrap();
+    let w = Tensor::from_f32(ctx, &[1.0; 4], &[1, 1, 2, 2]).unwrap();
+    let y = ctx.conv2d(&x, &w, None, &opts()).unwrap();
+    assert_eq!(y.output.to_vec_f32(ctx).unwrap(), vec![8.0; 9]);
+}
+
+#[test]
+fn groups_must_divide_input_and_output_channels() {
+    let (_, text) = gpu_error(&[1, 6, 5, 5], &[4, 2, 3, 3], None, &opts().groups(4));
+    assert_mentions(&text, &["groups 4", "6 input channels"]);
+    let (_, text) = gpu_error(&[1, 6, 5, 5], &[4, 2, 3, 3], None, &opts().groups(3));
+    assert_mentions(&text, &["groups 3", "4 output channels"]);
+    let (_, text) = gpu_error(&[1, 6, 5, 5], &[4, 6, 3, 3], None, &opts().groups(0));
+    assert_mentions(&text, &["groups", "got 0"]);
+}
+
+#[test]
+fn weight_channels_must_match() {
+    let (_, text) = gpu_error(&[1, 6, 5, 5], &[4, 3, 3, 3], None, &opts());
+    assert_mentions(&text, &["[4, 3, 3, 3]", "3 channels per group", "6 / groups 1 = 6"]);
+    let (_, text) = gpu_error(&[1, 6, 5, 5], &[4, 3, 3, 3], None, &opts().transposed(true));
+    assert_mentions(&text, &["transposed weight [4, 3, 3, 3]", "4 input channels", "input has 6"]);
+}
+
+#[test]
+fn zero_stride_dilation_or_kernel() {
+    let (_, text) = gpu_error(&[1, 1, 5, 5], &[1, 1, 3, 3], None, &opts().stride(&[1, 0]));
+    assert_mentions(&text, &["stride along width", "got 0"]);
+    let (_, text) = gpu_error(&[1, 1, 5, 5], &[1, 1, 3, 3], None, &opts().dilation(&[0]));
+    assert_mentions(&text, &["dilation along height", "got 0"]);
+    let err = ConvGeometry::new(&[1, 1, 5, 5], &[1, 1, 0, 3], None, &opts()).unwrap_err();
+    assert_mentions(&err.to_string(), &["weight shape [1, 1, 0, 3]", "zero dimension"]);
+}
+
+#[test]
+fn parameter_lists_take_one_or_two_values() {
+    let (_, text) = gpu_error(&[1, 1, 5, 5], &[1, 1, 3, 3], None, &opts().padding(&[1, 1, 1]));
+    assert_mentions(&text, &["padding", "got 3", "[1, 1, 1]"]);
+}
+
+#[test]
+fn kernel_larger_than_padded_input() {
+    let (_, text) = gpu_error(&[1, 1, 4, 9], &[1, 1, 3, 3], None, &opts().dilation(&[2, 1]));
+    assert_mentions(&text, &["kernel height of 3", "extent 5", "padded input height of 4"]);
+}
+
+#[test]
+fn output_padding_rules() {
+    let (_, text) = gpu_error(&[1, 1, 5, 5], &[1, 1, 3, 3], None, &opts().output_padding(&[1]));
+    assert_mentions(&text, &["output_padding 1", "only valid for a transposed"]);
+    let (_, text) =
+        gpu_error(&[1, 1, 5, 5], &[1, 1, 3, 3], None, &opts().transposed(true).stride(&[2]).output_padding(&[0, 2]));
+    assert_mentions(&text, &["output_padding 2 along width", "stride 2", "dilation 1"]);
+}
+
+#[test]
+fn bias_shape() {
+    let (_, text) = gpu_error(&[1, 2, 5, 5], &[3, 2, 3, 3], Some(&[2]), &opts());
+    assert_mentions(&text, &["bias must have shape [3]", "got [2]"]);
+}
+
+#[test]
+fn clamp_bounds() {
+    let (_, text) =
+        gpu_error(&[1, 1, 5, 5], &[1, 1, 3, 3], None, &opts().activation(Activation::Clamp { min: 1.0, max: -1.0 }));
+    assert_mentions(&text, &["min 1", "max -1"]);
+}
+
+#[test]
+fn output_count_over_u32() {
+    let err = ConvGeometry::new(&[70_000, 1, 256, 256], &[1, 1, 1, 1], None, &opts()).unwrap_err();
+    assert!(matches!(err, Error::TooManyElements { tensor: "output", count: 4_587_520_000, .. }), "{err}");
+}
+
+#[test]
+fn tensors_over_the_storage_binding_limit() {
+    let ctx = context();
+    let limit = ctx.limits().max_storage_buffer_binding_size;
+    let elements = (limit / 4 + 1) as usize;
+    let err = Tensor::zeros(ctx, &[1, 1, 1, elements], DType::F32).unwrap_err();
+    assert!(matches!(err, Error::BindingTooLarge { .. }), "{err}");
+    assert_mentions(&err.to_string(), &["max_storage_buffer_binding_size", &limit.to_string()]);
+}
+
+#[test]
+fn caller_supplied_output_of_the_wrong_shape() {
+    let ctx = context();
+    let out = Tensor::zeros(ctx, &[1, 2, 3, 4], DType::F32).unwrap();
+    let err = ctx.convolution_into(&tensor(&[1, 1, 5, 5]), &tensor(&[2, 1, 3, 3]), None, &out, &opts()).unwrap_err();
+    assert_eq!(err, Error::OutputShape { expected: vec![1, 2, 3, 3], got: vec![1, 2, 3, 4] });
+}
+
+#[test]
+fn no_matching_adapter_says_how_to_get_one() {
+    let request =
+        wgconv::AdapterRequest { name_contains: Some("no-such-adapter-anywhere".into()), ..Default::default() };
+    let err = wgconv::Context::with_request(&request).unwrap_err();
+    assert!(matches!(err, Error::NoAdapter { .. }));
+    assert_mentions(&err.to_string(), &["mesa-vulkan-drivers", "no-such-adapter-anywhere"]);
+}

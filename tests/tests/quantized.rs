@@ -1,0 +1,302 @@
+//! int8 ops against host references: `q8ta_conv2d_pw` with exact integer accumulation (≥ 99.9 %
+//! bit-exact, every output within 1), quantize/dequantize bit-exact, and the float → quantize →
+//! q8 conv → dequantize chain against the float convolution within the quantization bound.
+
+use wgconv::{
+    Activation, ConvOptions, DType, Error, Q8ConvPwArgs, Q8ConvPwOptions, QuantParams, Tensor,
+    reference::{self, Q8PwReference},
+};
+use wgconv_tests::{context, random_f32, random_i8};
+
+struct Q8Case {
+    n: usize,
+    ic: usize,
+    oc: usize,
+    h: usize,
+    w: usize,
+    bias: bool,
+    relu: bool,
+    input_quant: QuantParams,
+    output_quant: QuantParams,
+}
+
+impl Default for Q8Case {
+    fn default() -> Self {
+        Self {
+            n: 1,
+            ic: 8,
+            oc: 4,
+            h: 3,
+            w: 7,
+            bias: true,
+            relu: false,
+            input_quant: QuantParams::new(0.02, 3),
+            output_quant: QuantParams::new(0.05, -5),
+        }
+    }
+}
+
+/// Runs a case; returns (outputs, how many differ from the reference, the max difference).
+fn run_q8(name: &str, seed: u64, c: &Q8Case) -> (Vec<i8>, usize, i32) {
+    let ctx = context();
+    let x = random_i8(seed, c.n * c.ic * c.h * c.w);
+    let w = random_i8(seed + 1, c.oc * c.ic);
+    let scales: Vec<f32> = random_f32(seed + 2, c.oc).iter().map(|v| v.abs() * 0.01).collect();
+    let bias = c.bias.then(|| random_f32(seed + 3, c.oc));
+    let expected = reference::q8ta_conv2d_pw(&Q8PwReference {
+        input: &x,
+        input_shape: [c.n, c.ic, c.h, c.w],
+        input_quant: c.input_quant,
+        weight: &w,
+        weight_scales: &scales,
+        bias: bias.as_deref(),
+        output_quant: c.output_quant,
+        relu: c.relu,
+    });
+    let xt = Tensor::from_i8(ctx, &x, &[c.n, c.ic, c.h, c.w]).unwrap();
+    let wt = Tensor::from_i8(ctx, &w, &[c.oc, c.ic]).unwrap();
+    let st = Tensor::from_f32(ctx, &scales, &[c.oc]).unwrap();
+    let bt = bias.as_ref().map(|b| Tensor::from_f32(ctx, b, &[c.oc]).unwrap());
+    // Poison: 0x7f7f… is a plausible int8 value, so unwritten bytes show up as mismatches.
+    let out = Tensor::from_i8(ctx, &vec![127; expected.len()], &[c.n, c.oc, c.h, c.w]).unwrap();
+    let args = Q8ConvPwArgs {
+        input: &xt,
+        input_quant: c.input_quant,
+        weight: &wt,
+        weight_scales: &st,
+        weight_sums: None,
+        bias: bt.as_ref(),
+        output_quant: c.output_quant,
+    };
+    let opts =
+        Q8ConvPwOptions { activation: if c.relu { Activation::Relu } else { Activation::None }, ..Default::default() };
+    let mut batch = ctx.batch();
+    batch.q8ta_conv2d_pw_into(&args, &opts, &out).unwrap_or_else(|e| panic!("{name}: {e}"));
+    batch.submit().unwrap();
+    let got = out.to_vec_i8(ctx).unwrap();
+    let mismatches = got.iter().zip(&expected).filter(|(a, b)| a != b).count();
+    let max_diff = got.iter().zip(&expected).map(|(a, b)| (i32::from(*a) - i32::from(*b)).abs()).max().unwrap_or(0);
+    assert!(max_diff <= 1, "{name}: an output differs by {max_diff} from the reference");
+    assert!(
+        mismatches as f64 <= 0.001 * expected.len() as f64,
+        "{name}: {mismatches} of {} outputs not bit-exact",
+        expected.len()
+    );
+    (got, mismatches, max_diff)
+}
+
+#[test]
+fn partial_channel_blocks_and_odd_widths() {
+    for (oc, w) in [(1, 7), (2, 13), (3, 14)] {
+        run_q8(&format!("oc {oc} w {w}"), 10 + oc as u64, &Q8Case { oc, w, ..Default::default() });
+    }
+}
+
+#[test]
+fn input_channels_not_a_multiple_of_four_and_batches() {
+    run_q8("ic 5, n 3", 20, &Q8Case { n: 3, ic: 5, oc: 3, h: 2, w: 13, ..Default::default() });
+}
+
+#[test]
+fn large_input_channel_count() {
+    run_q8(
+        "ic 1024",
+        30,
+        &Q8Case {
+            ic: 1024,
+            oc: 6,
+            h: 2,
+            w: 7,
+            input_quant: QuantParams::new(0.001, 0),
+            output_quant: QuantParams::new(0.4, 2),
+            ..Default::default()
+        },
+    );
+}
+
+#[test]
+fn bias_off_and_relu() {
+    run_q8("no bias", 40, &Q8Case { bias: false, ..Default::default() });
+    let (out, _, _) =
+        run_q8("relu", 41, &Q8Case { relu: true, output_quant: QuantParams::new(0.05, -20), ..Default::default() });
+    assert!(out.iter().all(|v| *v >= -20), "relu output below the zero point");
+}
+
+#[test]
+fn saturates_at_both_ends() {
+    // A tiny output scale pushes most results past ±127.
+    let (out, _, _) =
+        run_q8("saturation", 50, &Q8Case { ic: 64, output_quant: QuantParams::new(0.0005, 0), ..Default::default() });
+    assert!(out.contains(&127) && out.contains(&-128), "expected saturation at both ends");
+}
+
+#[test]
+fn quantize_and_dequantize_are_bit_exact() {
+    let ctx = context();
+    let q = QuantParams::new(0.037, -7);
+    let mut x: Vec<f32> = random_f32(60, 1001).iter().map(|v| v * 6.0).collect();
+    // Exact ties (k + 0.5) · scale and far out-of-range values.
+    x.extend([0.5 * 0.037, 1.5 * 0.037, -2.5 * 0.037, 1e9, -1e9, 0.0]);
+    let xt = Tensor::from_f32(ctx, &x, &[x.len()]).unwrap();
+    let qt = ctx.quantize_per_tensor(&xt, q).unwrap();
+    let quantized = qt.to_vec_i8(ctx).unwrap();
+    assert_eq!(quantized, reference::quantize_per_tensor(&x, q));
+    assert!(quantized.contains(&127) && quantized.contains(&-128));
+    let back = ctx.dequantize_per_tensor(&qt, q).unwrap().to_vec_f32(ctx).unwrap();
+    let expected = reference::dequantize_per_tensor(&quantized, q);
+    assert_eq!(
+        back.iter().map(|v| v.to_bits()).collect::<Vec<_>>(),
+        expected.iter().map(|v| v.to_bits()).collect::<Vec<_>>()
+    );
+}
+
+#[test]
+fn float_to_quantized_conv_and_back_stays_within_the_quantization_bound() {
+    let ctx = context();
+    let (n, ic, oc, h, w) = (2, 16, 5, 7, 7);
+    let x = random_f32(70, n * ic * h * w);
+    let wf = random_f32(71, oc * ic);
+    let bias = random_f32(72, oc);
+    // Symmetric per-channel weight quantization, as PT2E does.
+    let w_scales: Vec<f32> =
+        (0..oc).map(|o| wf[o * ic..(o + 1) * ic].iter().fold(0f32, |m, v| m.max(v.abs())) / 127.0).collect();
+    let wq: Vec<i8> = (0..oc * ic).map(|i| (wf[i] / w_scales[i / ic]).round().clamp(-127.0, 127.0) as i8).collect();
+    let input_quant = QuantParams::new(2.0 / 255.0, 0);
+    let (float_out, _) =
+        reference::convolution(&x, &[n, ic, h, w], &wf, &[oc, ic, 1, 1], Some(&bias), &ConvOptions::default()).unwrap();
+    let max_abs = float_out.iter().fold(0f64, |m, v| m.max(v.abs())) as f32;
+    let output_quant = QuantParams::new(max_abs / 120.0, 1);
+
+    let xt = Tensor::from_f32(ctx, &x, &[n, ic, h, w]).unwrap();
+    let wt = Tensor::from_i8(ctx, &wq, &[oc, ic]).unwrap();
+    let st = Tensor::from_f32(ctx, &w_scales, &[oc]).unwrap();
+    let bt = Tensor::from_f32(ctx, &bias, &[oc]).unwrap();
+    let mut batch = ctx.batch();
+    let xq = batch.quantize_per_tensor(&xt, input_quant).unwrap();
+    let args = Q8ConvPwArgs {
+        input: &xq,
+        input_quant,
+        weight: &wt,
+        weight_scales: &st,
+        weight_sums: None,
+        bias: Some(&bt),
+        output_quant,
+    };
+    let yq = batch.q8ta_conv2d_pw(&args, &Q8ConvPwOptions::default()).unwrap();
+    let y = batch.dequantize_per_tensor(&yq, output_quant).unwrap();
+    batch.submit().unwrap();
+    let got = y.to_vec_f32(ctx).unwrap();
+
+    // Per output: input rounding (≤ s_in/2 per tap) times |w|, weight rounding (≤ s_w/2) times |x|,
+    // their product, plus one output step (rounding, and an off-by-one from f32 epilogue order).
+    let hw = h * w;
+    for (i, (g, f)) in got.iter().zip(&float_out).enumerate() {
+        let (b, o, p) = (i / (oc * hw), (i / hw) % oc, i % hw);
+        let bound: f64 = (0..ic)
+            .map(|c| {
+                let xv = f64::from(x[(b * ic + c) * hw + p]).abs();
+                let wv = f64::from(wf[o * ic + c]).abs();
+                let (si, sw) = (f64::from(input_quant.scale), f64::from(w_scales[o]));
+                wv * si / 2.0 + xv * sw / 2.0 + si * sw / 4.0
+            })
+            .sum::<f64>()
+            + f64::from(output_quant.scale);
+        let err = (f64::from(*g) - f).abs();
+        assert!(err <= bound, "output {i}: |{g} − {f}| = {err} > bound {bound}");
+    }
+}
+
+fn q8_error(mutate: impl FnOnce(&mut Q8ConvPwArgs<'_>, &mut Q8ConvPwOptions)) -> String {
+    let ctx = context();
+    let x = Tensor::from_i8(ctx, &[1; 2 * 4 * 3 * 3], &[2, 4, 3, 3]).unwrap();
+    let w = Tensor::from_i8(ctx, &[1; 3 * 4], &[3, 4]).unwrap();
+    let s = Tensor::from_f32(ctx, &[0.1; 3], &[3]).unwrap();
+    let mut args = Q8ConvPwArgs {
+        input: &x,
+        input_quant: QuantParams::new(0.1, 0),
+        weight: &w,
+        weight_scales: &s,
+        weight_sums: None,
+        bias: None,
+        output_quant: QuantParams::new(0.1, 0),
+    };
+    let mut opts = Q8ConvPwOptions::default();
+    mutate(&mut args, &mut opts);
+    ctx.q8ta_conv2d_pw(&args, &opts).unwrap_err().to_string()
+}
+
+fn expect(text: String, parts: &[&str]) {
+    for p in parts {
+        assert!(text.contains(p), "{text:?} should mention {p:?}");
+    }
+}
+
+#[test]
+fn q8_errors_name_the_values() {
+    let ctx = context();
+    let f32_input = Tensor::from_f32(ctx, &[1.0; 2 * 4 * 3 * 3], &[2, 4, 3, 3]).unwrap();
+    expect(q8_error(|a, _| a.input = Box::leak(Box::new(f32_input))), &["input", "I8", "F32"]);
+    let f32_weight = Tensor::from_f32(ctx, &[1.0; 12], &[3, 4]).unwrap();
+    expect(q8_error(|a, _| a.weight = Box::leak(Box::new(f32_weight))), &["weight", "I8"]);
+    let rank3 = Tensor::from_i8(ctx, &[1; 4 * 9], &[4, 3, 3]).unwrap();
+    expect(q8_error(|a, _| a.input = Box::leak(Box::new(rank3))), &["input", "rank 3", "[4, 3, 3]"]);
+    let rank4_weight = Tensor::from_i8(ctx, &[1; 12], &[3, 4, 1, 1]).unwrap();
+    expect(q8_error(|a, _| a.weight = Box::leak(Box::new(rank4_weight))), &["weight", "[OC, IC]", "rank 4"]);
+    let wrong_ic = Tensor::from_i8(ctx, &[1; 15], &[3, 5]).unwrap();
+    expect(q8_error(|a, _| a.weight = Box::leak(Box::new(wrong_ic))), &["5 input channels", "has 4"]);
+    let short_scales = Tensor::from_f32(ctx, &[0.1; 2], &[2]).unwrap();
+    expect(q8_error(|a, _| a.weight_scales = Box::leak(Box::new(short_scales))), &["weight_scales", "[3]", "[2]"]);
+    let int_bias = Tensor::from_i8(ctx, &[1; 3], &[3]).unwrap();
+    expect(q8_error(|a, _| a.bias = Some(Box::leak(Box::new(int_bias)))), &["bias", "f32", "I8"]);
+    expect(q8_error(|a, _| a.weight_sums = Some(&[1, 2])), &["weight_sums", "3 values", "got 2"]);
+    expect(q8_error(|_, o| o.stride = vec![2]), &["stride 1", "[2]"]);
+    expect(q8_error(|_, o| o.padding = vec![0, 1]), &["padding 0", "[0, 1]"]);
+    expect(q8_error(|_, o| o.dilation = vec![3]), &["dilation 1", "[3]"]);
+    expect(q8_error(|_, o| o.groups = 2), &["groups 1", "got 2"]);
+    expect(q8_error(|_, o| o.activation = Activation::Clamp { min: 0.0, max: 6.0 }), &["none or relu", "Clamp"]);
+    expect(q8_error(|a, _| a.input_quant.scale = -1.0), &["input scale", "-1"]);
+    expect(q8_error(|a, _| a.output_quant.scale = f32::INFINITY), &["output scale", "inf"]);
+    expect(q8_error(|a, _| a.input_quant.zero_point = -129), &["input zero point", "-129"]);
+    expect(q8_error(|a, _| a.output_quant.zero_point = 200), &["output zero point", "200"]);
+}
+
+#[test]
+fn q8_output_and_numel_errors() {
+    let ctx = context();
+    let x = Tensor::from_i8(ctx, &[1; 4 * 9], &[1, 4, 3, 3]).unwrap();
+    let w = Tensor::from_i8(ctx, &[1; 8], &[2, 4]).unwrap();
+    let s = Tensor::from_f32(ctx, &[0.1; 2], &[2]).unwrap();
+    let q = QuantParams::new(0.1, 0);
+    let args = Q8ConvPwArgs {
+        input: &x,
+        input_quant: q,
+        weight: &w,
+        weight_scales: &s,
+        weight_sums: None,
+        bias: None,
+        output_quant: q,
+    };
+    let wrong = Tensor::zeros(ctx, &[1, 3, 3, 3], DType::I8).unwrap();
+    let mut batch = ctx.batch();
+    let err = batch.q8ta_conv2d_pw_into(&args, &Q8ConvPwOptions::default(), &wrong).unwrap_err();
+    assert_eq!(err, Error::OutputShape { expected: vec![1, 2, 3, 3], got: vec![1, 3, 3, 3] });
+    let float_out = Tensor::zeros(ctx, &[1, 2, 3, 3], DType::F32).unwrap();
+    let err = batch.q8ta_conv2d_pw_into(&args, &Q8ConvPwOptions::default(), &float_out).unwrap_err();
+    assert!(matches!(err, Error::DType { tensor: "output", .. }));
+    // Empty tensors cannot be made; an empty or over-u32 output is rejected by the pure shape check.
+    let err = Tensor::zeros(ctx, &[1, 0, 3, 3], DType::I8).unwrap_err();
+    assert!(err.to_string().contains("no elements"), "{err}");
+    let err = wgconv::Q8PwGeometry::from_shapes(&[1, 4, 0, 3], &[2, 4], &Q8ConvPwOptions::default()).unwrap_err();
+    assert!(err.to_string().contains("output shape [1, 2, 0, 3] is empty"), "{err}");
+    let err =
+        wgconv::Q8PwGeometry::from_shapes(&[4096, 4, 1024, 1024], &[2, 4], &Q8ConvPwOptions::default()).unwrap_err();
+    assert!(matches!(err, Error::TooManyElements { tensor: "output", .. }), "{err}");
+    // quantize/dequantize validate their scale and zero point too.
+    let err =
+        ctx.quantize_per_tensor(&Tensor::zeros(ctx, &[4], DType::F32).unwrap(), QuantParams::new(0.0, 0)).unwrap_err();
+    assert!(err.to_string().contains("quantize scale must be positive and finite, got 0"), "{err}");
+    let err = ctx
+        .dequantize_per_tensor(&Tensor::zeros(ctx, &[4], DType::I8).unwrap(), QuantParams::new(1.0, 300))
+        .unwrap_err();
+    assert!(err.to_string().contains("dequantize zero point must be in [-128, 127], got 300"), "{err}");
+}
