@@ -1,1 +1,319 @@
-fn main() {}
+//! `wgconv`: run convolution ops on `.npy` files, list adapters, and benchmark real model layers.
+
+mod args;
+mod bench;
+mod error;
+mod npy;
+
+use std::{path::PathBuf, process::ExitCode};
+
+use clap::{Parser, Subcommand};
+use error::{CliError, CliResult};
+use wgconv::{Activation, Context, ConvOptions, Q8ConvPwArgs, Q8ConvPwOptions, QuantParams, Tensor, reference, timing};
+
+/// GPU convolution on WebGPU: run ops on .npy files and benchmark model layers.
+#[derive(Parser, Debug)]
+#[command(name = "wgconv", version, about, long_about = None)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// List every adapter wgpu finds and the limits and features that matter here.
+    Info,
+    /// fp32 NCHW convolution (direct or transposed, 1D for rank-3 inputs).
+    Conv2d(Conv2dArgs),
+    /// int8 pointwise convolution (q8ta_conv2d_pw); X, W and Y are int8 (|i1) .npy files.
+    #[command(name = "q8-conv-pw")]
+    Q8ConvPw(Q8Args),
+    /// quantize_per_tensor: f32 → int8.
+    Quantize(QuantArgs),
+    /// dequantize_per_tensor: int8 → f32.
+    Dequantize(QuantArgs),
+    /// Benchmark a suite of model layers with GPU timestamps.
+    Bench(bench::BenchArgs),
+}
+
+#[derive(clap::Args, Debug)]
+struct Conv2dArgs {
+    /// Input, f32 [N, C, H, W] (or [N, C, L]).
+    #[arg(long)]
+    input: PathBuf,
+    /// Weight, f32 [OC, IC/groups, KH, KW] ([IC, OC/groups, KH, KW] when transposed).
+    #[arg(long)]
+    weight: PathBuf,
+    /// Bias, f32 [OC].
+    #[arg(long)]
+    bias: Option<PathBuf>,
+    /// Stride: S or SH,SW.
+    #[arg(long, default_value = "1", value_parser = args::pair)]
+    stride: args::Pair,
+    /// Padding: P or PH,PW.
+    #[arg(long, default_value = "0", value_parser = args::pair)]
+    padding: args::Pair,
+    /// Dilation: D or DH,DW.
+    #[arg(long, default_value = "1", value_parser = args::pair)]
+    dilation: args::Pair,
+    /// Channel groups.
+    #[arg(long, default_value_t = 1)]
+    groups: u32,
+    /// Transposed convolution.
+    #[arg(long)]
+    transposed: bool,
+    /// Output padding (transposed): OP or OPH,OPW.
+    #[arg(long, default_value = "0", value_parser = args::pair)]
+    output_padding: args::Pair,
+    /// none, relu or clamp:MIN,MAX.
+    #[arg(long, default_value = "none", value_parser = args::activation)]
+    activation: Activation,
+    /// Output .npy (f32).
+    #[arg(long)]
+    out: PathBuf,
+    /// Also compute the CPU f64 reference and print the relative error (exit 1 above tolerance).
+    #[arg(long)]
+    check: bool,
+    /// Relative-error tolerance for --check.
+    #[arg(long, default_value_t = 1e-5)]
+    tolerance: f64,
+}
+
+#[derive(clap::Args, Debug)]
+struct Q8Args {
+    /// Input, int8 [N, IC, H, W].
+    #[arg(long)]
+    input: PathBuf,
+    /// Weight, int8 [OC, IC].
+    #[arg(long)]
+    weight: PathBuf,
+    /// Per-output-channel weight scales, f32 [OC].
+    #[arg(long)]
+    weight_scales: PathBuf,
+    /// Bias, f32 [OC].
+    #[arg(long)]
+    bias: Option<PathBuf>,
+    /// Input scale.
+    #[arg(long, allow_negative_numbers = true)]
+    input_scale: f32,
+    /// Input zero point.
+    #[arg(long, allow_negative_numbers = true)]
+    input_zero_point: i32,
+    /// Output scale.
+    #[arg(long, allow_negative_numbers = true)]
+    output_scale: f32,
+    /// Output zero point.
+    #[arg(long, allow_negative_numbers = true)]
+    output_zero_point: i32,
+    /// none or relu.
+    #[arg(long, default_value = "none", value_parser = ["none", "relu"])]
+    activation: String,
+    /// Output .npy (int8).
+    #[arg(long)]
+    out: PathBuf,
+    /// Also compute the CPU reference: at least 99.9 % bit-exact and every output within 1.
+    #[arg(long)]
+    check: bool,
+}
+
+#[derive(clap::Args, Debug)]
+struct QuantArgs {
+    /// Input .npy (f32 for quantize, int8 for dequantize).
+    #[arg(long)]
+    input: PathBuf,
+    /// Scale.
+    #[arg(long, allow_negative_numbers = true)]
+    scale: f32,
+    /// Zero point.
+    #[arg(long, allow_negative_numbers = true)]
+    zero_point: i32,
+    /// Output .npy.
+    #[arg(long)]
+    out: PathBuf,
+}
+
+fn context() -> CliResult<Context> {
+    Ok(Context::new()?)
+}
+
+fn info() -> CliResult<()> {
+    let adapters = wgconv::enumerate_adapters(None);
+    if adapters.is_empty() {
+        return Err(CliError::Runtime(wgconv::Error::NoAdapter { filter: String::new() }.to_string()));
+    }
+    for (i, a) in adapters.iter().enumerate() {
+        let (l, f) = (&a.limits, a.features);
+        println!("adapter {i}: {} ({:?}, {:?})", a.info.name, a.info.backend, a.info.device_type);
+        println!("  driver: {} {}", a.info.driver, a.info.driver_info);
+        println!("  max workgroup invocations: {}", l.max_compute_invocations_per_workgroup);
+        println!("  workgroup storage: {} bytes", l.max_compute_workgroup_storage_size);
+        println!("  max storage binding: {} bytes", l.max_storage_buffer_binding_size);
+        println!("  max workgroups per dimension: {}", l.max_compute_workgroups_per_dimension);
+        for (name, feature) in [
+            ("timestamp queries", wgpu::Features::TIMESTAMP_QUERY),
+            ("subgroups", wgpu::Features::SUBGROUP),
+            ("shader f16", wgpu::Features::SHADER_F16),
+            ("cooperative matrix", wgpu::Features::EXPERIMENTAL_COOPERATIVE_MATRIX),
+        ] {
+            println!("  {name}: {}", if f.contains(feature) { "yes" } else { "no" });
+        }
+    }
+    Ok(())
+}
+
+fn conv2d(a: &Conv2dArgs) -> CliResult<()> {
+    let x = npy::read_f32(&a.input, &[3, 4])?;
+    let w = npy::read_f32(&a.weight, &[3, 4])?;
+    let b = a.bias.as_deref().map(|p| npy::read_f32(p, &[1])).transpose()?;
+    let opts = ConvOptions {
+        stride: a.stride.0.clone(),
+        padding: a.padding.0.clone(),
+        dilation: a.dilation.0.clone(),
+        output_padding: a.output_padding.0.clone(),
+        groups: a.groups,
+        transposed: a.transposed,
+        activation: a.activation,
+        kernel: None,
+    };
+    // Validate before touching the GPU, so bad arguments are usage errors even without an adapter.
+    let geometry = wgconv::ConvGeometry::new(&x.shape, &w.shape, b.as_ref().map(|b| &b.shape[..]), &opts)?;
+    let ctx = context()?;
+    let xt = Tensor::from_f32(&ctx, &x.data, &x.shape)?;
+    let wt = Tensor::from_f32(&ctx, &w.data, &w.shape)?;
+    let bt = b.as_ref().map(|b| Tensor::from_f32(&ctx, &b.data, &b.shape)).transpose()?;
+    let out = Tensor::zeros(&ctx, &geometry.output_shape(), wgconv::DType::F32)?;
+    let mut kernel = None;
+    let time = timing::time_runs(&ctx, 1, |batch| {
+        kernel = Some(batch.convolution_into(&xt, &wt, bt.as_ref(), &out, &opts)?);
+        Ok(())
+    })?;
+    let y = out.to_vec_f32(&ctx)?;
+    npy::write_f32(&a.out, out.shape(), &y)?;
+    let kernel = kernel.map_or("?", |k| k.name());
+    println!("output shape: {:?}", out.shape());
+    println!("kernel: {kernel}");
+    println!("GPU time: {:.3} ms ({:?}, first run incl. any pipeline warm-up)", time.ms_per_run, time.source);
+    if a.check {
+        let (expected, _) =
+            reference::convolution(&x.data, &x.shape, &w.data, &w.shape, b.as_ref().map(|b| &b.data[..]), &opts)?;
+        let err = reference::relative_error(&y, &expected);
+        println!("relative error vs f64 reference: {err:.3e} (tolerance {:.1e})", a.tolerance);
+        if err.is_nan() || err > a.tolerance {
+            return Err(CliError::Runtime(format!("relative error {err:e} exceeds {:e}", a.tolerance)));
+        }
+    }
+    Ok(())
+}
+
+fn q8_conv_pw(a: &Q8Args) -> CliResult<()> {
+    let x = npy::read_i8(&a.input, &[4])?;
+    let w = npy::read_i8(&a.weight, &[2])?;
+    let s = npy::read_f32(&a.weight_scales, &[1])?;
+    let b = a.bias.as_deref().map(|p| npy::read_f32(p, &[1])).transpose()?;
+    let relu = a.activation == "relu";
+    let opts =
+        Q8ConvPwOptions { activation: if relu { Activation::Relu } else { Activation::None }, ..Default::default() };
+    let input_quant = QuantParams::new(a.input_scale, a.input_zero_point);
+    let output_quant = QuantParams::new(a.output_scale, a.output_zero_point);
+    input_quant.validate("input")?;
+    output_quant.validate("output")?;
+    wgconv::Q8PwGeometry::from_shapes(&x.shape, &w.shape, &opts)?;
+    let ctx = context()?;
+    let xt = Tensor::from_i8(&ctx, &x.data, &x.shape)?;
+    let wt = Tensor::from_i8(&ctx, &w.data, &w.shape)?;
+    let st = Tensor::from_f32(&ctx, &s.data, &s.shape)?;
+    let bt = b.as_ref().map(|b| Tensor::from_f32(&ctx, &b.data, &b.shape)).transpose()?;
+    let args = Q8ConvPwArgs {
+        input: &xt,
+        input_quant,
+        weight: &wt,
+        weight_scales: &st,
+        weight_sums: None,
+        bias: bt.as_ref(),
+        output_quant,
+    };
+    let geometry = wgconv::Q8PwGeometry::new(&args, &opts)?;
+    let out = Tensor::zeros(&ctx, &geometry.output_shape(), wgconv::DType::I8)?;
+    let time = timing::time_runs(&ctx, 1, |batch| batch.q8ta_conv2d_pw_into(&args, &opts, &out))?;
+    let y = out.to_vec_i8(&ctx)?;
+    npy::write_i8(&a.out, out.shape(), &y)?;
+    println!("output shape: {:?}", out.shape());
+    println!("kernel: q8ta_conv2d_pw");
+    println!("GPU time: {:.3} ms ({:?})", time.ms_per_run, time.source);
+    if a.check {
+        let expected = reference::q8ta_conv2d_pw(&reference::Q8PwReference {
+            input: &x.data,
+            input_shape: [x.shape[0], x.shape[1], x.shape[2], x.shape[3]],
+            input_quant,
+            weight: &w.data,
+            weight_scales: &s.data,
+            bias: b.as_ref().map(|b| &b.data[..]),
+            output_quant,
+            relu,
+        });
+        let mismatches = y.iter().zip(&expected).filter(|(g, e)| g != e).count();
+        let max_diff = y.iter().zip(&expected).map(|(g, e)| (i32::from(*g) - i32::from(*e)).abs()).max().unwrap_or(0);
+        println!("vs CPU reference: {mismatches} of {} outputs differ, max difference {max_diff}", y.len());
+        if max_diff > 1 || mismatches as f64 > 0.001 * y.len() as f64 {
+            return Err(CliError::Runtime("int8 output differs from the reference beyond tolerance".into()));
+        }
+    }
+    Ok(())
+}
+
+fn quantize(a: &QuantArgs) -> CliResult<()> {
+    let q = QuantParams::new(a.scale, a.zero_point);
+    q.validate("quantize")?;
+    let x = npy::read_f32(&a.input, &[])?;
+    let ctx = context()?;
+    let y = ctx.quantize_per_tensor(&Tensor::from_f32(&ctx, &x.data, &x.shape)?, q)?;
+    npy::write_i8(&a.out, y.shape(), &y.to_vec_i8(&ctx)?)?;
+    println!("output shape: {:?}", y.shape());
+    Ok(())
+}
+
+fn dequantize(a: &QuantArgs) -> CliResult<()> {
+    let q = QuantParams::new(a.scale, a.zero_point);
+    q.validate("dequantize")?;
+    let x = npy::read_i8(&a.input, &[])?;
+    let ctx = context()?;
+    let y = ctx.dequantize_per_tensor(&Tensor::from_i8(&ctx, &x.data, &x.shape)?, q)?;
+    npy::write_f32(&a.out, y.shape(), &y.to_vec_f32(&ctx)?)?;
+    println!("output shape: {:?}", y.shape());
+    Ok(())
+}
+
+fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            // --help and --version print to stdout and succeed; real parse errors exit 2.
+            let _ = e.print();
+            return ExitCode::from(if e.use_stderr() { 2 } else { 0 });
+        }
+    };
+    let result = match &cli.command {
+        Command::Info => info(),
+        Command::Conv2d(a) => conv2d(a),
+        Command::Q8ConvPw(a) => q8_conv_pw(a),
+        Command::Quantize(a) => quantize(a),
+        Command::Dequantize(a) => dequantize(a),
+        Command::Bench(a) => bench::run(a),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {}", e.message());
+            ExitCode::from(e.exit_code())
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn clap_definitions_are_consistent() {
+        use clap::CommandFactory;
+        super::Cli::command().debug_assert();
+    }
+}

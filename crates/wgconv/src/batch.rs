@@ -21,13 +21,15 @@ pub struct Batch<'c> {
     pub(crate) ctx: &'c Context,
     pub(crate) encoder: wgpu::CommandEncoder,
     pub(crate) recorded: usize,
+    /// When timing: the query set whose slot 0 gets the first pass's start, slot 1 the last's end.
+    pub(crate) timestamps: Option<wgpu::QuerySet>,
 }
 
 impl<'c> Batch<'c> {
     pub(crate) fn new(ctx: &'c Context) -> Self {
         let encoder =
             ctx.device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("wgconv batch") });
-        Self { ctx, encoder, recorded: 0 }
+        Self { ctx, encoder, recorded: 0, timestamps: None }
     }
 
     /// Number of ops recorded so far.

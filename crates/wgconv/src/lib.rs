@@ -35,6 +35,7 @@ pub mod reference;
 #[rustfmt::skip]
 pub mod shaders;
 mod tensor;
+pub mod timing;
 
 pub use batch::Batch;
 pub use context::{AdapterRequest, AdapterSummary, Context, enumerate_adapters};

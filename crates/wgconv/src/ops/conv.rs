@@ -52,7 +52,7 @@ impl Batch<'_> {
     ) -> Result<ConvOutput> {
         let geometry = ConvGeometry::new(input.shape(), weight.shape(), bias.map(Tensor::shape), opts)?;
         let output = Tensor::zeros(self.ctx, &geometry.output_shape(), DType::F32)?;
-        let kernel = self.encode_convolution(input, weight, bias, &output, &geometry, opts.activation)?;
+        let kernel = self.encode_convolution(input, weight, bias, &output, &geometry, opts)?;
         Ok(ConvOutput { output, kernel })
     }
 
@@ -69,7 +69,7 @@ impl Batch<'_> {
         if output.shape() != geometry.output_shape() {
             return Err(Error::OutputShape { expected: geometry.output_shape(), got: output.shape().to_vec() });
         }
-        self.encode_convolution(input, weight, bias, output, &geometry, opts.activation)
+        self.encode_convolution(input, weight, bias, output, &geometry, opts)
     }
 
     fn encode_convolution(
@@ -79,7 +79,7 @@ impl Batch<'_> {
         bias: Option<&Tensor>,
         output: &Tensor,
         g: &ConvGeometry,
-        activation: Activation,
+        opts: &ConvOptions,
     ) -> Result<ConvKernel> {
         let ctx = self.ctx;
         check_operand(ctx, "input", input, DType::F32)?;
@@ -88,7 +88,7 @@ impl Batch<'_> {
         if let Some(b) = bias {
             check_operand(ctx, "bias", b, DType::F32)?;
         }
-        let kernel = g.reference_kernel();
+        let kernel = g.choose_kernel(opts.kernel)?;
         let limits = ctx.limits();
         let items = u64::from(g.n) * u64::from(g.oc) * u64::from(g.oh) * u64::from(g.ow);
         let grid =
@@ -96,7 +96,7 @@ impl Batch<'_> {
 
         let mut overrides = shader::Overrides::new(grid.stride_x);
         overrides.wg_size = grid.wg_size;
-        match activation {
+        match opts.activation {
             Activation::None => {}
             Activation::Relu => overrides.activation = 1,
             Activation::Clamp { min, max } => {

@@ -60,6 +60,8 @@ pub struct ConvOptions {
     pub transposed: bool,
     /// Fused output activation.
     pub activation: Activation,
+    /// Force a kernel instead of letting the planner choose (benchmarks, tests).
+    pub kernel: Option<ConvKernel>,
 }
 
 impl Default for ConvOptions {
@@ -72,6 +74,7 @@ impl Default for ConvOptions {
             groups: 1,
             transposed: false,
             activation: Activation::None,
+            kernel: None,
         }
     }
 }
@@ -105,6 +108,11 @@ impl ConvOptions {
     /// Makes it a transposed convolution.
     pub fn transposed(mut self, t: bool) -> Self {
         self.transposed = t;
+        self
+    }
+    /// Forces a kernel (`None`: the planner chooses).
+    pub fn kernel(mut self, k: Option<ConvKernel>) -> Self {
+        self.kernel = k;
         self
     }
     /// Sets the fused activation.
@@ -385,6 +393,26 @@ impl ConvGeometry {
         } else {
             ConvKernel::Direct
         }
+    }
+
+    /// The kernel to run: `forced` when it can run this geometry, else an error naming why;
+    /// the planner's choice when `None`.
+    pub fn choose_kernel(&self, forced: Option<ConvKernel>) -> Result<ConvKernel> {
+        let Some(k) = forced else { return Ok(self.reference_kernel()) };
+        let ok = match k {
+            ConvKernel::Transposed => self.transposed,
+            ConvKernel::Direct => !self.transposed,
+            ConvKernel::DirectVec4 => !self.transposed && (self.ic / self.groups).is_multiple_of(4),
+        };
+        if !ok {
+            return Err(Error::invalid(format!(
+                "kernel {} cannot run this convolution (transposed {}, {} input channels per group)",
+                k.name(),
+                self.transposed,
+                self.ic / self.groups
+            )));
+        }
+        Ok(k)
     }
 
     /// Multiply-accumulates the convolution performs (×2 for FLOPs).

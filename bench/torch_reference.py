@@ -1,0 +1,123 @@
+#!/usr/bin/env python3
+"""Time a wgconv bench suite with PyTorch on CUDA and compare with `wgconv bench --json`.
+
+    python3 bench/torch_reference.py --suite bench/suites/default.json \
+        [--wgconv wgconv.json] [--markdown table.md] [--json torch.json]
+
+fp32 layers run F.conv2d / F.conv_transpose2d through cuDNN with TF32 disabled; int8 pointwise
+layers run torch._int_mm on the equivalent (N*H*W, IC) x (IC, OC) GEMM. Each layer: warm-up,
+then `--repeat` samples, each `--launches` back-to-back launches between two CUDA events; the
+median per launch is reported. With --wgconv, prints one table with both and the throughput
+ratio (torch ms / wgconv ms: > 1 means wgconv is faster) and the geometric mean per op kind.
+"""
+import argparse
+import json
+import math
+import statistics
+
+import torch
+import torch.nn.functional as F
+
+
+def time_launches(fn, repeat, launches):
+    for _ in range(3):
+        fn()
+    torch.cuda.synchronize()
+    samples = []
+    for _ in range(repeat):
+        start = torch.cuda.Event(enable_timing=True)
+        end = torch.cuda.Event(enable_timing=True)
+        start.record()
+        for _ in range(launches):
+            fn()
+        end.record()
+        torch.cuda.synchronize()
+        samples.append(start.elapsed_time(end) / launches)
+    return statistics.median(samples)
+
+
+def layer_fn(layer):
+    dev = "cuda"
+    n, ic, oc, h, w, k = (layer[key] for key in ("n", "ic", "oc", "h", "w", "k"))
+    s, p, g = layer["stride"], layer["padding"], layer["groups"]
+    op = layer["op"]
+    if op == "conv2d":
+        x = torch.randn(n, ic, h, w, device=dev)
+        wt = torch.randn(oc, ic // g, k, k, device=dev)
+        return lambda: F.conv2d(x, wt, None, s, p, 1, g)
+    if op == "conv_transpose2d":
+        x = torch.randn(n, ic, h, w, device=dev)
+        wt = torch.randn(ic, oc // g, k, k, device=dev)
+        return lambda: F.conv_transpose2d(x, wt, None, s, p, 0, g)
+    if op == "q8_conv_pw":
+        a = torch.randint(-128, 127, (n * h * w, ic), dtype=torch.int8, device=dev)
+        b = torch.randint(-128, 127, (ic, oc), dtype=torch.int8, device=dev)
+        return lambda: torch._int_mm(a, b)
+    raise ValueError(f"unknown op {op!r} in layer {layer['name']}")
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--suite", default="bench/suites/default.json")
+    ap.add_argument("--wgconv", help="JSON written by `wgconv bench --json`")
+    ap.add_argument("--repeat", type=int, default=10)
+    ap.add_argument("--launches", type=int, default=20)
+    ap.add_argument("--markdown", help="also write the table here")
+    ap.add_argument("--json", help="write torch timings here")
+    args = ap.parse_args()
+
+    torch.backends.cudnn.allow_tf32 = False
+    torch.backends.cuda.matmul.allow_tf32 = False
+    torch.backends.cudnn.benchmark = True
+    suite = json.load(open(args.suite))
+    ours = {}
+    device = ""
+    if args.wgconv:
+        report = json.load(open(args.wgconv))
+        ours = {l["name"]: l for l in report["layers"]}
+        d = report["device"]
+        device = f"{d['name']} ({d['backend']}, driver {d['driver']} {d['driver_info']})"
+
+    torch_ms = {}
+    for layer in suite:
+        with torch.no_grad():
+            torch_ms[layer["name"]] = time_launches(layer_fn(layer), args.repeat, args.launches)
+
+    gpu = torch.cuda.get_device_name()
+    lines = [
+        f"PyTorch {torch.__version__}, cuDNN {torch.backends.cudnn.version()}, {gpu}; TF32 off; "
+        f"median of {args.repeat} samples x {args.launches} launches.",
+    ]
+    if device:
+        lines.append(f"wgconv device: {device}")
+    lines += ["", "| layer | op | wgconv kernel | wgconv ms | torch ms | ratio (torch/wgconv) |", "|---|---|---|---|---|---|"]
+    ratios = {}
+    for layer in suite:
+        name = layer["name"]
+        t = torch_ms[name]
+        if name in ours:
+            o = ours[name]
+            ratio = t / o["median_ms"]
+            ratios.setdefault(layer["op"], []).append(ratio)
+            lines.append(f"| {name} | {layer['op']} | {o['kernel']} | {o['median_ms']:.4f} | {t:.4f} | {ratio:.2f}x |")
+        else:
+            lines.append(f"| {name} | {layer['op']} | - | - | {t:.4f} | - |")
+    if ratios:
+        lines.append("")
+        for op, rs in ratios.items():
+            geo = math.exp(sum(math.log(r) for r in rs) / len(rs))
+            lines.append(f"geometric mean ratio, {op}: {geo:.3f}x over {len(rs)} layers")
+        fp32 = [r for op, rs in ratios.items() if op != "q8_conv_pw" for r in rs]
+        if fp32:
+            geo = math.exp(sum(math.log(r) for r in fp32) / len(fp32))
+            lines.append(f"geometric mean ratio, all fp32 layers: {geo:.3f}x over {len(fp32)} layers")
+    text = "\n".join(lines)
+    print(text)
+    if args.markdown:
+        open(args.markdown, "w").write(text + "\n")
+    if args.json:
+        json.dump({"device": gpu, "torch_ms": torch_ms}, open(args.json, "w"), indent=2)
+
+
+if __name__ == "__main__":
+    main()

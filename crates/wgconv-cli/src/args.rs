@@ -1,0 +1,59 @@
+//! Parsers for the CLI's compound arguments.
+
+use wgconv::Activation;
+
+/// One value for both spatial dims, or two (H, W).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Pair(pub Vec<u32>);
+
+/// `2` or `2,3` (H, W) → one or two values.
+pub fn pair(s: &str) -> Result<Pair, String> {
+    let values: Result<Vec<u32>, _> = s.split(',').map(|v| v.trim().parse::<u32>()).collect();
+    match values {
+        Ok(v) if (1..=2).contains(&v.len()) => Ok(Pair(v)),
+        _ => Err(format!("expected a non-negative integer or two separated by a comma (H,W), got {s:?}")),
+    }
+}
+
+/// `none`, `relu` or `clamp:MIN,MAX`.
+pub fn activation(s: &str) -> Result<Activation, String> {
+    match s {
+        "none" => Ok(Activation::None),
+        "relu" => Ok(Activation::Relu),
+        _ => {
+            let bounds = s
+                .strip_prefix("clamp:")
+                .ok_or_else(|| format!("unknown activation {s:?}: use none, relu or clamp:MIN,MAX"))?;
+            let parsed: Result<Vec<f32>, _> = bounds.split(',').map(|v| v.trim().parse::<f32>()).collect();
+            match parsed.as_deref() {
+                Ok([min, max]) if min.is_finite() && max.is_finite() && min <= max => {
+                    Ok(Activation::Clamp { min: *min, max: *max })
+                }
+                _ => Err(format!("clamp needs two finite bounds MIN <= MAX, got {bounds:?}")),
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pairs() {
+        assert_eq!(pair("2").unwrap(), Pair(vec![2]));
+        assert_eq!(pair("2,3").unwrap(), Pair(vec![2, 3]));
+        for bad in ["", "1,2,3", "-1", "a", "2,", "99999999999"] {
+            assert!(pair(bad).is_err(), "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn activations() {
+        assert_eq!(activation("relu").unwrap(), Activation::Relu);
+        assert_eq!(activation("clamp:0,6").unwrap(), Activation::Clamp { min: 0.0, max: 6.0 });
+        for bad in ["gelu", "clamp:1", "clamp:6,0", "clamp:nan,1", "clamp:0,inf", "clamp:"] {
+            assert!(activation(bad).is_err(), "{bad:?}");
+        }
+    }
+}

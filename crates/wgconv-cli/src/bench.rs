@@ -1,0 +1,311 @@
+//! `wgconv bench`: time a suite of model layers with GPU timestamps (median of samples, each many
+//! back-to-back launches) and compare with the seed-equivalent scalar kernel.
+
+use std::path::PathBuf;
+
+use indicatif::{ProgressBar, ProgressStyle};
+use serde::{Deserialize, Serialize};
+use wgconv::{
+    Context, ConvGeometry, ConvKernel, ConvOptions, DType, Q8ConvPwArgs, Q8ConvPwOptions, QuantParams, Tensor,
+    timing::{self, TimingSource},
+};
+
+use crate::error::{CliError, CliResult};
+
+const DEFAULT_SUITE: &str = include_str!("../../../bench/suites/default.json");
+const QUICK_SUITE: &str = include_str!("../../../bench/suites/quick.json");
+
+/// Arguments of `wgconv bench`.
+#[derive(clap::Args, Debug)]
+pub struct BenchArgs {
+    /// `default`, `quick`, or a JSON file with the same layer format as bench/suites/default.json.
+    #[arg(long, default_value = "default")]
+    suite: String,
+    /// Timed samples per layer (the median is reported).
+    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u32).range(1..=10_000))]
+    repeat: u32,
+    /// Back-to-back launches inside each timed sample.
+    #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u32).range(1..=10_000))]
+    launches: u32,
+    /// Also write the results as JSON (with device and driver info).
+    #[arg(long)]
+    json: Option<PathBuf>,
+}
+
+/// Which op a layer runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Op {
+    /// fp32 convolution.
+    Conv2d,
+    /// fp32 transposed convolution.
+    ConvTranspose2d,
+    /// int8 pointwise convolution.
+    Q8ConvPw,
+}
+
+/// One layer of a suite (square kernels, dilation 1).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Layer {
+    /// Name.
+    pub name: String,
+    /// Op.
+    pub op: Op,
+    /// Batch.
+    pub n: usize,
+    /// Input channels.
+    pub ic: usize,
+    /// Output channels.
+    pub oc: usize,
+    /// Input height.
+    pub h: usize,
+    /// Input width.
+    pub w: usize,
+    /// Kernel size.
+    pub k: usize,
+    /// Stride.
+    pub stride: u32,
+    /// Padding.
+    pub padding: u32,
+    /// Groups.
+    pub groups: u32,
+}
+
+/// One measured layer.
+#[derive(Clone, Debug, Serialize)]
+pub struct LayerResult {
+    /// The layer.
+    #[serde(flatten)]
+    pub layer: Layer,
+    /// The kernel the planner chose.
+    pub kernel: String,
+    /// Median milliseconds per launch.
+    pub median_ms: f64,
+    /// GFLOP/s (fp32) or GOP/s (int8): 2 × multiply-accumulates / time.
+    pub gflops: f64,
+    /// The seed-equivalent kernel.
+    pub seed_kernel: String,
+    /// Its median milliseconds per launch.
+    pub seed_median_ms: f64,
+    /// seed_median_ms / median_ms.
+    pub speedup_vs_seed: f64,
+}
+
+#[derive(Serialize)]
+struct Report<'a> {
+    wgconv_version: &'static str,
+    device: DeviceInfo,
+    timing: &'static str,
+    samples: u32,
+    launches_per_sample: u32,
+    layers: &'a [LayerResult],
+}
+
+#[derive(Serialize)]
+struct DeviceInfo {
+    name: String,
+    backend: String,
+    device_type: String,
+    driver: String,
+    driver_info: String,
+}
+
+fn load_suite(name: &str) -> CliResult<Vec<Layer>> {
+    let (text, origin) = match name {
+        "default" => (DEFAULT_SUITE.to_string(), "built-in default suite".to_string()),
+        "quick" => (QUICK_SUITE.to_string(), "built-in quick suite".to_string()),
+        path => (
+            std::fs::read_to_string(path).map_err(|e| CliError::Usage(format!("{path}: cannot read suite: {e}")))?,
+            path.to_string(),
+        ),
+    };
+    let layers: Vec<Layer> =
+        serde_json::from_str(&text).map_err(|e| CliError::Usage(format!("{origin}: invalid suite: {e}")))?;
+    if layers.is_empty() {
+        return Err(CliError::Usage(format!("{origin}: the suite has no layers")));
+    }
+    Ok(layers)
+}
+
+/// Deterministic data in [-1, 1) for benchmarks (values do not affect timing).
+fn data(seed: u64, count: usize) -> Vec<f32> {
+    let mut s = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+    (0..count)
+        .map(|_| {
+            s = s.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+            ((s >> 40) as f32 / (1u64 << 24) as f32) * 2.0 - 1.0
+        })
+        .collect()
+}
+
+fn median_time(
+    ctx: &Context,
+    args: &BenchArgs,
+    mut record: impl FnMut(&mut wgconv::Batch<'_>) -> wgconv::Result<()>,
+) -> CliResult<(f64, TimingSource)> {
+    // Warm-up: compiles pipelines and faults in buffers.
+    timing::time_runs(ctx, 1, &mut record)?;
+    let mut samples = Vec::with_capacity(args.repeat as usize);
+    let mut source = TimingSource::GpuTimestamps;
+    for _ in 0..args.repeat {
+        let t = timing::time_runs(ctx, args.launches, &mut record)?;
+        source = t.source;
+        samples.push(t.ms_per_run);
+    }
+    Ok((timing::median(&mut samples), source))
+}
+
+fn run_layer(ctx: &Context, layer: &Layer, args: &BenchArgs) -> CliResult<(LayerResult, TimingSource)> {
+    let bad = |e: wgconv::Error| CliError::Usage(format!("layer {}: {e}", layer.name));
+    let input_shape = [layer.n, layer.ic, layer.h, layer.w];
+    let (kernel, median_ms, seed_kernel, seed_ms, macs, source) = match layer.op {
+        Op::Conv2d | Op::ConvTranspose2d => {
+            let transposed = layer.op == Op::ConvTranspose2d;
+            let g = layer.groups as usize;
+            let weight_shape = if transposed {
+                [layer.ic, layer.oc / g.max(1), layer.k, layer.k]
+            } else {
+                [layer.oc, layer.ic / g.max(1), layer.k, layer.k]
+            };
+            let opts = ConvOptions::default()
+                .stride(&[layer.stride])
+                .padding(&[layer.padding])
+                .groups(layer.groups)
+                .transposed(transposed);
+            let geometry = ConvGeometry::new(&input_shape, &weight_shape, None, &opts).map_err(bad)?;
+            let x = Tensor::from_f32(ctx, &data(1, input_shape.iter().product()), &input_shape)?;
+            let w = Tensor::from_f32(ctx, &data(2, weight_shape.iter().product()), &weight_shape)?;
+            let out = Tensor::zeros(ctx, &geometry.output_shape(), DType::F32)?;
+            let chosen = geometry.choose_kernel(None)?;
+            let (ms, source) = median_time(ctx, args, |b| b.convolution_into(&x, &w, None, &out, &opts).map(|_| ()))?;
+            let seed = if transposed { ConvKernel::Transposed } else { ConvKernel::Direct };
+            let seed_ms = if seed == chosen {
+                ms
+            } else {
+                let seed_opts = opts.clone().kernel(Some(seed));
+                median_time(ctx, args, |b| b.convolution_into(&x, &w, None, &out, &seed_opts).map(|_| ()))?.0
+            };
+            (chosen.name().to_string(), ms, seed.name().to_string(), seed_ms, geometry.macs(), source)
+        }
+        Op::Q8ConvPw => {
+            let x: Vec<i8> = data(3, input_shape.iter().product()).iter().map(|v| (v * 127.0) as i8).collect();
+            let w: Vec<i8> = data(4, layer.oc * layer.ic).iter().map(|v| (v * 127.0) as i8).collect();
+            let xt = Tensor::from_i8(ctx, &x, &input_shape)?;
+            let wt = Tensor::from_i8(ctx, &w, &[layer.oc, layer.ic])?;
+            let st = Tensor::from_f32(ctx, &vec![0.01; layer.oc], &[layer.oc])?;
+            let q = QuantParams::new(0.05, 0);
+            let args_q8 = Q8ConvPwArgs {
+                input: &xt,
+                input_quant: q,
+                weight: &wt,
+                weight_scales: &st,
+                weight_sums: None,
+                bias: None,
+                output_quant: q,
+            };
+            let opts = Q8ConvPwOptions {
+                stride: vec![layer.stride],
+                padding: vec![layer.padding],
+                groups: layer.groups,
+                ..Default::default()
+            };
+            let geometry = wgconv::Q8PwGeometry::new(&args_q8, &opts).map_err(bad)?;
+            if layer.k != 1 {
+                return Err(CliError::Usage(format!("layer {}: q8_conv_pw needs k = 1, got {}", layer.name, layer.k)));
+            }
+            let out = Tensor::zeros(ctx, &geometry.output_shape(), DType::I8)?;
+            let (ms, source) = median_time(ctx, args, |b| b.q8ta_conv2d_pw_into(&args_q8, &opts, &out))?;
+            let macs = (layer.n * layer.h * layer.w * layer.oc * layer.ic) as u64;
+            ("q8ta_conv2d_pw".to_string(), ms, "q8ta_conv2d_pw".to_string(), ms, macs, source)
+        }
+    };
+    let gflops = 2.0 * macs as f64 / (median_ms * 1e-3) / 1e9;
+    let result = LayerResult {
+        layer: layer.clone(),
+        kernel,
+        median_ms,
+        gflops,
+        seed_kernel,
+        seed_median_ms: seed_ms,
+        speedup_vs_seed: seed_ms / median_ms,
+    };
+    Ok((result, source))
+}
+
+fn shape_text(l: &Layer) -> String {
+    format!("{}, {}→{}, {}×{}, k{} s{} p{} g{}", l.n, l.ic, l.oc, l.h, l.w, l.k, l.stride, l.padding, l.groups)
+}
+
+/// Runs `wgconv bench`.
+pub fn run(args: &BenchArgs) -> CliResult<()> {
+    let layers = load_suite(&args.suite)?;
+    let ctx = Context::new()?;
+    eprintln!("device: {}", ctx.describe());
+    let progress = ProgressBar::new(layers.len() as u64);
+    progress.set_style(ProgressStyle::with_template("{bar:30} {pos}/{len} {msg}").expect("static template"));
+    let mut results = Vec::new();
+    let mut source = TimingSource::GpuTimestamps;
+    for layer in &layers {
+        progress.set_message(layer.name.clone());
+        let (r, s) = run_layer(&ctx, layer, args)?;
+        source = s;
+        results.push(r);
+        progress.inc(1);
+    }
+    progress.finish_and_clear();
+    println!(
+        "{:<26} {:<34} {:<15} {:>10} {:>12} {:>8}",
+        "layer", "shape (N, IC→OC, H×W, k s p g)", "kernel", "median ms", "GFLOP/s", "vs seed"
+    );
+    for r in &results {
+        println!(
+            "{:<26} {:<34} {:<15} {:>10.4} {:>12.1} {:>7.2}×",
+            r.layer.name,
+            shape_text(&r.layer),
+            r.kernel,
+            r.median_ms,
+            r.gflops,
+            r.speedup_vs_seed
+        );
+    }
+    println!("timing: {:?}, median of {} samples × {} launches", source, args.repeat, args.launches);
+    if let Some(path) = &args.json {
+        let info = ctx.adapter_info().cloned();
+        let device = DeviceInfo {
+            name: info.as_ref().map_or_else(String::new, |i| i.name.clone()),
+            backend: info.as_ref().map_or_else(String::new, |i| format!("{:?}", i.backend)),
+            device_type: info.as_ref().map_or_else(String::new, |i| format!("{:?}", i.device_type)),
+            driver: info.as_ref().map_or_else(String::new, |i| i.driver.clone()),
+            driver_info: info.as_ref().map_or_else(String::new, |i| i.driver_info.clone()),
+        };
+        let report = Report {
+            wgconv_version: env!("CARGO_PKG_VERSION"),
+            device,
+            timing: match source {
+                TimingSource::GpuTimestamps => "gpu_timestamps",
+                TimingSource::WallClock => "wall_clock",
+            },
+            samples: args.repeat,
+            launches_per_sample: args.launches,
+            layers: &results,
+        };
+        let text = serde_json::to_string_pretty(&report).map_err(|e| CliError::Runtime(e.to_string()))?;
+        std::fs::write(path, text).map_err(|e| CliError::Runtime(format!("{}: cannot write: {e}", path.display())))?;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn built_in_suites_parse() {
+        let default = load_suite("default").unwrap();
+        assert_eq!(default.len(), 16);
+        assert!(default.iter().any(|l| l.name == "mobilenetv2_dw_s2_n8" && l.stride == 2 && l.groups == 144));
+        assert!(!load_suite("quick").unwrap().is_empty());
+        assert!(matches!(load_suite("/nonexistent.json"), Err(CliError::Usage(_))));
+    }
+}

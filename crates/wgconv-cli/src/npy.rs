@@ -1,0 +1,227 @@
+//! `.npy` files through npyz: f32 (`<f4`) and int8 (`|i1`), C order. Every error names the file.
+//! The data size is checked against the file size before anything is allocated, so a forged
+//! header cannot ask for an unbounded allocation.
+
+use std::{
+    fs::File,
+    io::{BufReader, BufWriter},
+    path::Path,
+};
+
+use crate::error::{CliError, CliResult};
+
+/// Element types the CLI reads and writes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NpyDType {
+    /// `<f4`
+    F32,
+    /// `|i1`
+    I8,
+}
+
+impl NpyDType {
+    fn descr(self) -> &'static str {
+        match self {
+            NpyDType::F32 => "<f4",
+            NpyDType::I8 => "|i1",
+        }
+    }
+    fn size(self) -> u64 {
+        match self {
+            NpyDType::F32 => 4,
+            NpyDType::I8 => 1,
+        }
+    }
+}
+
+/// An array read from a file.
+#[derive(Debug, Clone, PartialEq)]
+pub struct NpyArray<T> {
+    /// Shape.
+    pub shape: Vec<usize>,
+    /// Data, C order.
+    pub data: Vec<T>,
+}
+
+fn usage(path: &Path, what: impl std::fmt::Display) -> CliError {
+    CliError::Usage(format!("{}: {what}", path.display()))
+}
+
+/// Reads the header text and its total size (magic, version, length field, header; format
+/// versions 1–3), or `None` when the file is not framed like a .npy file.
+fn read_header(file: &mut File, file_len: u64) -> Option<(String, u64)> {
+    use std::io::Read;
+    let mut prefix = [0u8; 12];
+    file.read_exact(&mut prefix).ok()?;
+    let (start, len) = match prefix[6] {
+        1 => (10, u64::from(u16::from_le_bytes([prefix[8], prefix[9]]))),
+        2 | 3 => (12, u64::from(u32::from_le_bytes([prefix[8], prefix[9], prefix[10], prefix[11]]))),
+        _ => return None,
+    };
+    if start + len > file_len {
+        return None;
+    }
+    let mut header = vec![0u8; len as usize];
+    use std::io::Seek;
+    file.seek(std::io::SeekFrom::Start(start)).ok()?;
+    file.read_exact(&mut header).ok()?;
+    Some((String::from_utf8_lossy(&header).into_owned(), start + len))
+}
+
+/// Element count from the header's `'shape': (…)`, checked for overflow. npyz multiplies the
+/// dimensions unchecked, so a forged header must be caught here first.
+fn header_element_count(header: &str) -> Result<u64, String> {
+    let after = header.split_once("'shape'").map(|(_, rest)| rest).ok_or("no 'shape' in the header")?;
+    let inner = after
+        .split_once('(')
+        .and_then(|(_, rest)| rest.split_once(')'))
+        .map(|(inner, _)| inner)
+        .ok_or("malformed 'shape'")?;
+    inner.split(',').map(str::trim).filter(|d| !d.is_empty()).try_fold(1u64, |acc, d| {
+        let d: u64 = d.parse().map_err(|_| format!("bad dimension {d:?} in 'shape'"))?;
+        acc.checked_mul(d).ok_or_else(|| format!("shape ({inner}) has more elements than fit in 64 bits"))
+    })
+}
+
+fn open_checked(
+    path: &Path,
+    dtype: NpyDType,
+    ranks: &[usize],
+) -> CliResult<(npyz::NpyFile<BufReader<File>>, Vec<usize>)> {
+    let mut file = File::open(path).map_err(|e| usage(path, format!("cannot open: {e}")))?;
+    let file_len = file.metadata().map_err(|e| usage(path, e))?.len();
+    let (header, header_len) = read_header(&mut file, file_len)
+        .ok_or_else(|| usage(path, "not a valid .npy file: bad magic, version or header length"))?;
+    let data_len = file_len - header_len;
+    let elements = header_element_count(&header).map_err(|e| usage(path, format!("not a valid .npy file: {e}")))?;
+    if elements > data_len {
+        return Err(usage(
+            path,
+            format!(
+                "the header's shape has {elements} elements, more than the file's {data_len} data bytes (truncated?)"
+            ),
+        ));
+    }
+    use std::io::Seek;
+    file.rewind().map_err(|e| usage(path, e))?;
+    let npy =
+        npyz::NpyFile::new(BufReader::new(file)).map_err(|e| usage(path, format!("not a valid .npy file: {e}")))?;
+    let descr = match npy.dtype() {
+        npyz::DType::Plain(t) => t.to_string(),
+        other => other.descr(),
+    };
+    if descr != dtype.descr() {
+        return Err(usage(path, format!("dtype {descr} is not supported here; expected {}", dtype.descr())));
+    }
+    if npy.order() != npyz::Order::C {
+        return Err(usage(path, "Fortran-order arrays are not supported; save it in C order (np.ascontiguousarray)"));
+    }
+    let shape: Vec<u64> = npy.shape().to_vec();
+    if !ranks.is_empty() && !ranks.contains(&shape.len()) {
+        let expected = ranks.iter().map(ToString::to_string).collect::<Vec<_>>().join(" or ");
+        return Err(usage(path, format!("rank {} (shape {shape:?}) but rank {expected} is needed", shape.len())));
+    }
+    let count = shape.iter().try_fold(1u64, |acc, d| acc.checked_mul(*d));
+    let needed = count.and_then(|c| c.checked_mul(dtype.size()));
+    match needed {
+        Some(bytes) if bytes <= data_len => {}
+        _ => {
+            return Err(usage(
+                path,
+                format!("shape {shape:?} needs more data than the file's {data_len} data bytes (truncated?)"),
+            ));
+        }
+    }
+    let shape = shape
+        .iter()
+        .map(|d| usize::try_from(*d).map_err(|_| usage(path, "dimension too large")))
+        .collect::<CliResult<_>>()?;
+    Ok((npy, shape))
+}
+
+/// Reads an f32 array of one of `ranks` (any rank when empty).
+pub fn read_f32(path: &Path, ranks: &[usize]) -> CliResult<NpyArray<f32>> {
+    let (npy, shape) = open_checked(path, NpyDType::F32, ranks)?;
+    let data = npy.into_vec::<f32>().map_err(|e| usage(path, format!("cannot read data: {e}")))?;
+    Ok(NpyArray { shape, data })
+}
+
+/// Reads an int8 array of one of `ranks` (any rank when empty).
+pub fn read_i8(path: &Path, ranks: &[usize]) -> CliResult<NpyArray<i8>> {
+    let (npy, shape) = open_checked(path, NpyDType::I8, ranks)?;
+    let data = npy.into_vec::<i8>().map_err(|e| usage(path, format!("cannot read data: {e}")))?;
+    Ok(NpyArray { shape, data })
+}
+
+fn write<T: npyz::Serialize + npyz::AutoSerialize + Copy>(path: &Path, shape: &[usize], data: &[T]) -> CliResult<()> {
+    let runtime = |e: std::io::Error| CliError::Runtime(format!("{}: cannot write: {e}", path.display()));
+    let file = File::create(path).map_err(runtime)?;
+    let shape: Vec<u64> = shape.iter().map(|d| *d as u64).collect();
+    use npyz::WriterBuilder;
+    let mut writer = npyz::WriteOptions::new()
+        .default_dtype()
+        .shape(&shape)
+        .writer(BufWriter::new(file))
+        .begin_nd()
+        .map_err(runtime)?;
+    writer.extend(data.iter().copied()).map_err(runtime)?;
+    writer.finish().map_err(runtime)
+}
+
+/// Writes an f32 array.
+pub fn write_f32(path: &Path, shape: &[usize], data: &[f32]) -> CliResult<()> {
+    write(path, shape, data)
+}
+
+/// Writes an int8 array.
+pub fn write_i8(path: &Path, shape: &[usize], data: &[i8]) -> CliResult<()> {
+    write(path, shape, data)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn temp(name: &str) -> std::path::PathBuf {
+        std::env::temp_dir().join(format!("wgconv-npy-{}-{name}", std::process::id()))
+    }
+
+    #[test]
+    fn round_trip_f32_and_i8() {
+        let p = temp("rt.npy");
+        write_f32(&p, &[2, 3], &[1.0, 2.0, 3.0, 4.0, 5.0, 6.0]).unwrap();
+        assert_eq!(
+            read_f32(&p, &[2]).unwrap(),
+            NpyArray { shape: vec![2, 3], data: vec![1.0, 2.0, 3.0, 4.0, 5.0, 6.0] }
+        );
+        write_i8(&p, &[3], &[-1, 0, 127]).unwrap();
+        assert_eq!(read_i8(&p, &[]).unwrap().data, vec![-1, 0, 127]);
+        let err = read_f32(&p, &[]).unwrap_err();
+        assert!(err.message().contains("dtype |i1"), "{}", err.message());
+        std::fs::remove_file(p).unwrap();
+    }
+
+    #[test]
+    fn truncated_and_forged_headers_are_rejected_without_allocating() {
+        let p = temp("trunc.npy");
+        write_f32(&p, &[4, 4], &[0.5; 16]).unwrap();
+        let bytes = std::fs::read(&p).unwrap();
+        std::fs::write(&p, &bytes[..bytes.len() - 10]).unwrap();
+        let err = read_f32(&p, &[]).unwrap_err();
+        assert!(err.message().contains("truncated"), "{}", err.message());
+        // Headers claiming 2^80 elements (overflow) and 2^40 (no data behind them).
+        for (dims, expected) in [("1099511627776, 1099511627776", "64 bits"), ("1048576, 1048576", "truncated")] {
+            let header = format!("{{'descr': '<f4', 'fortran_order': False, 'shape': ({dims}), }}");
+            let mut forged = b"\x93NUMPY\x01\x00".to_vec();
+            let padded = format!("{header:<118}\n");
+            forged.extend((padded.len() as u16).to_le_bytes());
+            forged.extend(padded.as_bytes());
+            std::fs::write(&p, &forged).unwrap();
+            let err = read_f32(&p, &[]).unwrap_err();
+            assert!(err.message().contains(expected), "{}", err.message());
+        }
+        std::fs::write(&p, b"not numpy").unwrap();
+        assert!(read_f32(&p, &[]).unwrap_err().message().contains("not a valid .npy"));
+        std::fs::remove_file(p).unwrap();
+    }
+}

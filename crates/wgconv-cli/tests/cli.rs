@@ -1,0 +1,315 @@
+//! The `wgconv` binary end to end: ops on generated .npy files with `--check`, every bad input
+//! giving exit 2 (usage) or 1 (runtime) with a message and never a panic, and the quick bench.
+
+use std::path::{Path, PathBuf};
+
+use assert_cmd::Command;
+use npyz::WriterBuilder;
+
+struct Dir(PathBuf);
+
+impl Dir {
+    fn new(name: &str) -> Self {
+        let p = std::env::temp_dir().join(format!("wgconv-cli-{name}-{}", std::process::id()));
+        std::fs::create_dir_all(&p).unwrap();
+        Dir(p)
+    }
+    fn path(&self, file: &str) -> String {
+        self.0.join(file).display().to_string()
+    }
+}
+
+impl Drop for Dir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+fn write_npy<T: npyz::Serialize + npyz::AutoSerialize + Copy>(path: &str, shape: &[u64], data: &[T], fortran: bool) {
+    let file = std::fs::File::create(path).unwrap();
+    let order = if fortran { npyz::Order::Fortran } else { npyz::Order::C };
+    let mut w = npyz::WriteOptions::new().default_dtype().shape(shape).order(order).writer(file).begin_nd().unwrap();
+    w.extend(data.iter().copied()).unwrap();
+    w.finish().unwrap();
+}
+
+fn values(seed: u32, n: usize) -> Vec<f32> {
+    (0..n)
+        .map(|i| (((i as u32).wrapping_mul(2_654_435_761).wrapping_add(seed) >> 8) % 2000) as f32 / 1000.0 - 1.0)
+        .collect()
+}
+
+fn wgconv() -> Command {
+    Command::cargo_bin("wgconv").unwrap()
+}
+
+/// Runs and returns (exit code, stdout, stderr), asserting no panic.
+fn run(args: &[&str]) -> (i32, String, String) {
+    let out = wgconv().args(args).output().unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout).to_string();
+    let stderr = String::from_utf8_lossy(&out.stderr).to_string();
+    assert!(!stderr.contains("panicked"), "wgconv {args:?} panicked:\n{stderr}");
+    (out.status.code().unwrap_or(-1), stdout, stderr)
+}
+
+fn expect_exit(args: &[&str], code: i32, message: &str) {
+    let (c, stdout, stderr) = run(args);
+    assert_eq!(c, code, "wgconv {args:?}: exit {c}\nstdout: {stdout}\nstderr: {stderr}");
+    assert!(stderr.contains(message), "wgconv {args:?}: stderr should mention {message:?}:\n{stderr}");
+}
+
+fn conv_files(d: &Dir) -> (String, String, String) {
+    let (x, w, b) = (d.path("x.npy"), d.path("w.npy"), d.path("b.npy"));
+    write_npy(&x, &[2, 4, 9, 7], &values(1, 2 * 4 * 9 * 7), false);
+    write_npy(&w, &[6, 2, 3, 3], &values(2, 6 * 2 * 3 * 3), false);
+    write_npy(&b, &[6], &values(3, 6), false);
+    (x, w, b)
+}
+
+#[test]
+fn conv2d_round_trip_with_check() {
+    let d = Dir::new("conv");
+    let (x, w, b) = conv_files(&d);
+    let y = d.path("y.npy");
+    let (code, stdout, stderr) = run(&[
+        "conv2d",
+        "--input",
+        &x,
+        "--weight",
+        &w,
+        "--bias",
+        &b,
+        "--stride",
+        "2,1",
+        "--padding",
+        "1",
+        "--dilation",
+        "1,2",
+        "--groups",
+        "2",
+        "--activation",
+        "clamp:-0.5,0.5",
+        "--out",
+        &y,
+        "--check",
+    ]);
+    assert_eq!(code, 0, "{stdout}\n{stderr}");
+    assert!(stdout.contains("output shape: [2, 6, 5, 5]"), "{stdout}");
+    assert!(stdout.contains("kernel: direct"), "{stdout}");
+    assert!(stdout.contains("relative error vs f64 reference"), "{stdout}");
+    let file = npyz::NpyFile::new(std::fs::File::open(&y).unwrap()).unwrap();
+    assert_eq!(file.shape(), &[2, 6, 5, 5]);
+    let data: Vec<f32> = file.into_vec().unwrap();
+    assert!(data.iter().all(|v| (-0.5..=0.5).contains(v)));
+}
+
+#[test]
+fn transposed_conv_with_check() {
+    let d = Dir::new("convt");
+    let (x, _, _) = conv_files(&d);
+    let w = d.path("wt.npy");
+    write_npy(&w, &[4, 3, 4, 4], &values(5, 4 * 3 * 4 * 4), false);
+    let (code, stdout, stderr) = run(&[
+        "conv2d",
+        "--input",
+        &x,
+        "--weight",
+        &w,
+        "--transposed",
+        "--stride",
+        "2",
+        "--padding",
+        "1",
+        "--output-padding",
+        "1",
+        "--out",
+        &d.path("y.npy"),
+        "--check",
+    ]);
+    assert_eq!(code, 0, "{stdout}\n{stderr}");
+    assert!(stdout.contains("output shape: [2, 3, 19, 15]") && stdout.contains("kernel: transposed"), "{stdout}");
+}
+
+#[test]
+fn q8_round_trip_with_check_and_quantize_dequantize() {
+    let d = Dir::new("q8");
+    let (xf, xq, w, s, y, back) =
+        (d.path("xf.npy"), d.path("xq.npy"), d.path("w.npy"), d.path("s.npy"), d.path("y.npy"), d.path("back.npy"));
+    write_npy(&xf, &[2, 8, 3, 7], &values(7, 2 * 8 * 3 * 7), false);
+    let (code, _, stderr) = run(&["quantize", "--input", &xf, "--scale", "0.01", "--zero-point", "-3", "--out", &xq]);
+    assert_eq!(code, 0, "{stderr}");
+    let wq: Vec<i8> = (0..5 * 8).map(|i| ((i * 37) % 255) as u8 as i8).collect();
+    write_npy(&w, &[5, 8], &wq, false);
+    write_npy(&s, &[5], &[0.01f32, 0.02, 0.005, 0.03, 0.01], false);
+    let (code, stdout, stderr) = run(&[
+        "q8-conv-pw",
+        "--input",
+        &xq,
+        "--weight",
+        &w,
+        "--weight-scales",
+        &s,
+        "--input-scale",
+        "0.01",
+        "--input-zero-point",
+        "-3",
+        "--output-scale",
+        "0.05",
+        "--output-zero-point",
+        "4",
+        "--activation",
+        "relu",
+        "--out",
+        &y,
+        "--check",
+    ]);
+    assert_eq!(code, 0, "{stdout}\n{stderr}");
+    assert!(stdout.contains("output shape: [2, 5, 3, 7]") && stdout.contains("outputs differ"), "{stdout}");
+    let (code, _, stderr) = run(&["dequantize", "--input", &y, "--scale", "0.05", "--zero-point", "4", "--out", &back]);
+    assert_eq!(code, 0, "{stderr}");
+    let restored: Vec<f32> = npyz::NpyFile::new(std::fs::File::open(&back).unwrap()).unwrap().into_vec().unwrap();
+    assert_eq!(restored.len(), 2 * 5 * 3 * 7);
+    assert!(restored.iter().all(|v| *v >= 0.0), "relu then dequantize must be non-negative");
+}
+
+#[test]
+fn bad_input_files_are_usage_errors() {
+    let d = Dir::new("badnpy");
+    let (x, w, _) = conv_files(&d);
+    let y = d.path("y.npy");
+    expect_exit(
+        &["conv2d", "--input", &d.path("missing.npy"), "--weight", &w, "--out", &y],
+        2,
+        "missing.npy: cannot open",
+    );
+    let ints = d.path("ints.npy");
+    write_npy(&ints, &[1, 1, 2, 2], &[1i32, 2, 3, 4], false);
+    expect_exit(&["conv2d", "--input", &ints, "--weight", &w, "--out", &y], 2, "ints.npy: dtype <i4 is not supported");
+    let fortran = d.path("fortran.npy");
+    write_npy(&fortran, &[1, 4, 2, 2], &[0.5f32; 16], true);
+    expect_exit(&["conv2d", "--input", &fortran, "--weight", &w, "--out", &y], 2, "Fortran-order");
+    let rank2 = d.path("rank2.npy");
+    write_npy(&rank2, &[4, 4], &[0.5f32; 16], false);
+    expect_exit(&["conv2d", "--input", &rank2, "--weight", &w, "--out", &y], 2, "rank 2");
+    let truncated = d.path("trunc.npy");
+    let bytes = std::fs::read(&x).unwrap();
+    std::fs::write(&truncated, &bytes[..bytes.len() - 100]).unwrap();
+    expect_exit(&["conv2d", "--input", &truncated, "--weight", &w, "--out", &y], 2, "truncated");
+    std::fs::write(&truncated, b"\x93NUMPY garbage").unwrap();
+    expect_exit(&["conv2d", "--input", &truncated, "--weight", &w, "--out", &y], 2, "not a valid .npy");
+    expect_exit(
+        &[
+            "q8-conv-pw",
+            "--input",
+            &x,
+            "--weight",
+            &w,
+            "--weight-scales",
+            &w,
+            "--input-scale",
+            "1",
+            "--input-zero-point",
+            "0",
+            "--output-scale",
+            "1",
+            "--output-zero-point",
+            "0",
+            "--out",
+            &y,
+        ],
+        2,
+        "dtype <f4 is not supported here; expected |i1",
+    );
+}
+
+#[test]
+fn bad_arguments_are_usage_errors() {
+    let d = Dir::new("badargs");
+    let (x, w, _) = conv_files(&d);
+    let y = d.path("y.npy");
+    expect_exit(
+        &["conv2d", "--input", &x, "--weight", &w, "--out", &y, "--stride", "1,2,3"],
+        2,
+        "two separated by a comma",
+    );
+    expect_exit(
+        &["conv2d", "--input", &x, "--weight", &w, "--out", &y, "--activation", "gelu"],
+        2,
+        "unknown activation",
+    );
+    expect_exit(
+        &["conv2d", "--input", &x, "--weight", &w, "--out", &y, "--groups", "3"],
+        2,
+        "groups 3 does not divide",
+    );
+    expect_exit(
+        &["conv2d", "--input", &x, "--weight", &w, "--out", &y, "--groups", "2", "--output-padding", "1"],
+        2,
+        "only valid for a transposed",
+    );
+    expect_exit(&["conv2d", "--input", &x, "--weight", &w], 2, "--out");
+    expect_exit(
+        &["quantize", "--input", &x, "--scale", "NaN", "--zero-point", "0", "--out", &y],
+        2,
+        "scale must be positive and finite, got NaN",
+    );
+    expect_exit(&["quantize", "--input", &x, "--scale", "inf", "--zero-point", "0", "--out", &y], 2, "got inf");
+    expect_exit(
+        &["dequantize", "--input", &x, "--scale", "0.1", "--zero-point", "-300", "--out", &y],
+        2,
+        "zero point must be in [-128, 127], got -300",
+    );
+    expect_exit(&["bench", "--suite", &d.path("nope.json")], 2, "cannot read suite");
+    let bad_suite = d.path("bad.json");
+    std::fs::write(&bad_suite, r#"[{"name": "x", "op": "conv3d"}]"#).unwrap();
+    expect_exit(&["bench", "--suite", &bad_suite], 2, "invalid suite");
+    expect_exit(&["frobnicate"], 2, "unrecognized subcommand");
+    let (code, stdout, _) = run(&["conv2d", "--help"]);
+    assert_eq!(code, 0);
+    assert!(stdout.contains("--output-padding"));
+}
+
+#[test]
+fn check_failure_exits_one() {
+    let d = Dir::new("tol");
+    let (x, w, _) = conv_files(&d);
+    // A tolerance of zero cannot be met by fp32 against an f64 reference.
+    expect_exit(
+        &[
+            "conv2d",
+            "--input",
+            &x,
+            "--weight",
+            &w,
+            "--groups",
+            "2",
+            "--out",
+            &d.path("y.npy"),
+            "--check",
+            "--tolerance",
+            "0",
+        ],
+        1,
+        "exceeds",
+    );
+}
+
+#[test]
+fn quick_bench_writes_json_with_every_layer() {
+    let d = Dir::new("bench");
+    let json = d.path("bench.json");
+    let (code, stdout, stderr) =
+        run(&["bench", "--suite", "quick", "--repeat", "2", "--launches", "2", "--json", &json]);
+    assert_eq!(code, 0, "{stdout}\n{stderr}");
+    let report: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(Path::new(&json)).unwrap()).unwrap();
+    let layers = report["layers"].as_array().unwrap();
+    let suite: serde_json::Value = serde_json::from_str(include_str!("../../../bench/suites/quick.json")).unwrap();
+    assert_eq!(layers.len(), suite.as_array().unwrap().len());
+    for l in layers {
+        assert!(l["median_ms"].as_f64().unwrap() > 0.0, "{l}");
+        assert!(l["gflops"].as_f64().unwrap() > 0.0, "{l}");
+        assert!(!l["kernel"].as_str().unwrap().is_empty());
+        assert!(stdout.contains(l["name"].as_str().unwrap()));
+    }
+    assert!(!report["device"]["name"].as_str().unwrap().is_empty());
+}

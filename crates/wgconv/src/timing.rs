@@ -1,0 +1,117 @@
+//! GPU timing of recorded ops: timestamp queries around many back-to-back launches, or the wall
+//! clock around submit-and-wait where the device has no timestamp queries.
+
+use std::time::Instant;
+
+use crate::{
+    batch::Batch,
+    context::Context,
+    error::{Error, Result},
+};
+
+/// How a time was measured.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TimingSource {
+    /// GPU timestamp queries at the start of the first and the end of the last compute pass.
+    GpuTimestamps,
+    /// Host wall clock around submit and wait (includes submission overhead).
+    WallClock,
+}
+
+/// Average time of one run.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Timing {
+    /// Milliseconds per run.
+    pub ms_per_run: f64,
+    /// How it was measured.
+    pub source: TimingSource,
+}
+
+/// Records `runs` repetitions of `record` into one batch, submits, waits, and returns the time
+/// per repetition.
+pub fn time_runs(ctx: &Context, runs: u32, mut record: impl FnMut(&mut Batch<'_>) -> Result<()>) -> Result<Timing> {
+    let runs = runs.max(1);
+    if ctx.features().contains(wgpu::Features::TIMESTAMP_QUERY)
+        && let Some(ms_per_run) = timestamped(ctx, runs, &mut record)?
+    {
+        return Ok(Timing { ms_per_run, source: TimingSource::GpuTimestamps });
+    }
+    let mut batch = ctx.batch();
+    ctx.synchronize()?;
+    let start = Instant::now();
+    for _ in 0..runs {
+        record(&mut batch)?;
+    }
+    batch.submit()?;
+    ctx.synchronize()?;
+    let ms_per_run = start.elapsed().as_secs_f64() * 1e3 / f64::from(runs);
+    Ok(Timing { ms_per_run, source: TimingSource::WallClock })
+}
+
+/// Milliseconds per run from timestamp queries; `None` when the driver wrote no usable
+/// timestamps (lavapipe writes zeros).
+fn timestamped(ctx: &Context, runs: u32, record: &mut impl FnMut(&mut Batch<'_>) -> Result<()>) -> Result<Option<f64>> {
+    let mut batch = ctx.batch();
+    let query_set = ctx.device.create_query_set(&wgpu::QuerySetDescriptor {
+        label: Some("wgconv timing"),
+        ty: wgpu::QueryType::Timestamp,
+        count: 2,
+    });
+    batch.timestamps = Some(query_set.clone());
+    for _ in 0..runs {
+        record(&mut batch)?;
+    }
+    if batch.is_empty() {
+        return Err(Error::invalid("nothing was recorded to time"));
+    }
+    let resolve = ctx.device.create_buffer(&wgpu::BufferDescriptor {
+        label: Some("wgconv timing resolve"),
+        size: 16,
+        usage: wgpu::BufferUsages::QUERY_RESOLVE | wgpu::BufferUsages::COPY_SRC,
+        mapped_at_creation: false,
+    });
+    let readback = ctx.device.create_buffer(&wgpu::BufferDescriptor {
+        label: Some("wgconv timing readback"),
+        size: 16,
+        usage: wgpu::BufferUsages::COPY_DST | wgpu::BufferUsages::MAP_READ,
+        mapped_at_creation: false,
+    });
+    batch.encoder.resolve_query_set(&query_set, 0..2, &resolve, 0);
+    batch.encoder.copy_buffer_to_buffer(&resolve, 0, &readback, 0, 16);
+    batch.submit()?;
+    readback.slice(..).map_async(wgpu::MapMode::Read, |_| {});
+    ctx.synchronize()?;
+    let ticks: [u64; 2] = {
+        let view = readback
+            .slice(..)
+            .get_mapped_range()
+            .map_err(|e| Error::Gpu { operation: "timing".into(), message: e.to_string() })?;
+        bytemuck::pod_read_unaligned(&view[..16])
+    };
+    readback.unmap();
+    if ticks[1] <= ticks[0] {
+        return Ok(None);
+    }
+    let ns = (ticks[1] - ticks[0]) as f64 * f64::from(ctx.queue.get_timestamp_period());
+    Ok(Some(ns / 1e6 / f64::from(runs)))
+}
+
+/// The median of `samples` (sorted in place); NaN for none.
+pub fn median(samples: &mut [f64]) -> f64 {
+    if samples.is_empty() {
+        return f64::NAN;
+    }
+    samples.sort_by(f64::total_cmp);
+    let mid = samples.len() / 2;
+    if samples.len() % 2 == 1 { samples[mid] } else { (samples[mid - 1] + samples[mid]) / 2.0 }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn median_of_odd_and_even() {
+        assert_eq!(super::median(&mut [3.0, 1.0, 2.0]), 2.0);
+        assert_eq!(super::median(&mut [4.0, 1.0, 2.0, 3.0]), 2.5);
+        assert!(super::median(&mut []).is_nan());
+    }
+}
