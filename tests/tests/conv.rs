@@ -396,3 +396,15 @@ fn context_from_an_existing_device() {
     let (r, _) = reference::convolution(&x, &[1, 2, 5, 5], &w, &[3, 2, 2, 2], None, &opts()).unwrap();
     assert!(reference::relative_error(&y.output.to_vec_f32(&ctx).unwrap(), &r) <= TOLERANCE);
 }
+
+#[test]
+fn gpu_timestamps_time_recorded_ops() {
+    let ctx = context();
+    let x = Tensor::from_f32(ctx, &random_f32(120, 8 * 16 * 16), &[1, 8, 16, 16]).unwrap();
+    let w = Tensor::from_f32(ctx, &random_f32(121, 8 * 8 * 9), &[8, 8, 3, 3]).unwrap();
+    let t = wgconv::timing::time_runs(ctx, 3, |b| b.convolution(&x, &w, None, &opts()).map(|_| ())).unwrap();
+    assert!(t.ms_per_run > 0.0 && t.ms_per_run.is_finite(), "{t:?}");
+    if ctx.features().contains(wgpu::Features::TIMESTAMP_QUERY) {
+        assert_eq!(t.source, wgconv::timing::TimingSource::GpuTimestamps);
+    }
+}

@@ -64,9 +64,13 @@ impl<'c> Batch<'c> {
         group: &wgpu::BindGroup,
         workgroups: [u32; 2],
     ) {
-        let mut pass = self
-            .encoder
-            .begin_compute_pass(&wgpu::ComputePassDescriptor { label: Some(label), timestamp_writes: None });
+        let timestamp_writes = self.timestamps.as_ref().map(|query_set| wgpu::ComputePassTimestampWrites {
+            query_set,
+            beginning_of_pass_write_index: (self.recorded == 0).then_some(0),
+            end_of_pass_write_index: Some(1),
+        });
+        let mut pass =
+            self.encoder.begin_compute_pass(&wgpu::ComputePassDescriptor { label: Some(label), timestamp_writes });
         pass.set_pipeline(pipeline);
         pass.set_bind_group(0, group, &[]);
         pass.dispatch_workgroups(workgroups[0], workgroups[1], 1);

@@ -49,7 +49,7 @@ pub fn time_runs(ctx: &Context, runs: u32, mut record: impl FnMut(&mut Batch<'_>
 }
 
 /// Milliseconds per run from timestamp queries; `None` when the driver wrote no usable
-/// timestamps (lavapipe writes zeros).
+/// timestamps (an end not after the start).
 fn timestamped(ctx: &Context, runs: u32, record: &mut impl FnMut(&mut Batch<'_>) -> Result<()>) -> Result<Option<f64>> {
     let mut batch = ctx.batch();
     let query_set = ctx.device.create_query_set(&wgpu::QuerySetDescriptor {
