@@ -1,7 +1,7 @@
 //! fp32 convolution on the GPU against the f64 CPU reference: outputs poisoned with NaN before each
 //! run, seeded non-zero data, relative error ‖gpu − ref‖ / ‖ref‖ ≤ 1e-5, and the kernel asserted.
 
-use wgconv::{Activation, ConvKernel, ConvOptions, Tensor, reference};
+use wgconv::{Activation, ConvGeometry, ConvKernel, ConvOptions, Tensor, reference};
 use wgconv_tests::{context, random_f32};
 
 const TOLERANCE: f64 = 1e-5;
@@ -14,7 +14,9 @@ struct Case<'a> {
     kernel: ConvKernel,
 }
 
-/// Runs one case on the GPU and the reference; returns the reference output for further checks.
+/// Runs one case through every kernel that supports it and through the planner, each into an
+/// output poisoned with NaN, against the reference. `case.kernel` is the reference (seed) route.
+/// Returns the reference output for further checks.
 fn check(name: &str, seed: u64, case: Case) -> Vec<f64> {
     let ctx = context();
     let numel = |s: &[usize]| s.iter().product::<usize>();
@@ -24,17 +26,31 @@ fn check(name: &str, seed: u64, case: Case) -> Vec<f64> {
     let b = case.bias.then(|| random_f32(seed + 2, oc));
     let (expected, shape) = reference::convolution(&x, case.input, &w, case.weight, b.as_deref(), &case.opts)
         .unwrap_or_else(|e| panic!("{name}: reference rejected the case: {e}"));
+    let bias_shape = [oc];
+    let geometry = ConvGeometry::new(case.input, case.weight, b.as_ref().map(|_| &bias_shape[..]), &case.opts).unwrap();
+    assert_eq!(geometry.reference_kernel(), case.kernel, "{name}: wrong reference route");
 
     let xt = Tensor::from_f32(ctx, &x, case.input).unwrap();
     let wt = Tensor::from_f32(ctx, &w, case.weight).unwrap();
     let bt = b.as_ref().map(|b| Tensor::from_f32(ctx, b, &[oc]).unwrap());
-    let out = Tensor::full_f32(ctx, &shape, f32::NAN).unwrap();
-    let kernel =
-        ctx.convolution_into(&xt, &wt, bt.as_ref(), &out, &case.opts).unwrap_or_else(|e| panic!("{name}: {e}"));
-    assert_eq!(kernel, case.kernel, "{name}: wrong kernel");
-    let got = out.to_vec_f32(ctx).unwrap();
-    let err = reference::relative_error(&got, &expected);
-    assert!(err <= TOLERANCE, "{name}: relative error {err:e} > {TOLERANCE:e} (shape {shape:?})");
+    let mut runs: Vec<Option<ConvKernel>> = geometry.supported_kernels().into_iter().map(Some).collect();
+    runs.push(None);
+    for forced in runs {
+        let out = Tensor::full_f32(ctx, &shape, f32::NAN).unwrap();
+        let opts = case.opts.clone().kernel(forced);
+        let kernel = ctx.convolution_into(&xt, &wt, bt.as_ref(), &out, &opts).unwrap_or_else(|e| panic!("{name}: {e}"));
+        match forced {
+            Some(k) => assert_eq!(kernel, k, "{name}: forced kernel not used"),
+            None => assert_eq!(kernel, geometry.planned_kernel(), "{name}: planner choice not used"),
+        }
+        let got = out.to_vec_f32(ctx).unwrap();
+        let err = reference::relative_error(&got, &expected);
+        assert!(
+            err <= TOLERANCE,
+            "{name} via {}: relative error {err:e} > {TOLERANCE:e} (shape {shape:?})",
+            kernel.name()
+        );
+    }
     expected
 }
 

@@ -62,7 +62,7 @@ impl<'c> Batch<'c> {
         label: &str,
         pipeline: &wgpu::ComputePipeline,
         group: &wgpu::BindGroup,
-        workgroups: [u32; 2],
+        workgroups: [u32; 3],
     ) {
         let timestamp_writes = self.timestamps.as_ref().map(|query_set| wgpu::ComputePassTimestampWrites {
             query_set,
@@ -73,7 +73,7 @@ impl<'c> Batch<'c> {
             self.encoder.begin_compute_pass(&wgpu::ComputePassDescriptor { label: Some(label), timestamp_writes });
         pass.set_pipeline(pipeline);
         pass.set_bind_group(0, group, &[]);
-        pass.dispatch_workgroups(workgroups[0], workgroups[1], 1);
+        pass.dispatch_workgroups(workgroups[0], workgroups[1], workgroups[2]);
         self.recorded += 1;
     }
 }

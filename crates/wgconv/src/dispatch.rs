@@ -13,6 +13,13 @@ pub struct Grid {
     pub stride_x: u32,
 }
 
+impl Grid {
+    /// Workgroup counts for `dispatch_workgroups` (z = 1).
+    pub fn dims(&self) -> [u32; 3] {
+        [self.workgroups[0], self.workgroups[1], 1]
+    }
+}
+
 /// `min(256, device limits)`: 256 fills an SM on every desktop GPU and is the seeds' choice.
 pub fn workgroup_size(limits: &wgpu::Limits) -> u32 {
     256.min(limits.max_compute_invocations_per_workgroup).min(limits.max_compute_workgroup_size_x)

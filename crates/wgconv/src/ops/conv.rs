@@ -9,7 +9,7 @@ use crate::{
     dispatch,
     error::{Error, Result},
     pipelines::ShaderResources,
-    shaders::conv2d as shader,
+    shaders::{conv2d as shader, conv2d_gemm as gemm_shader},
     tensor::{DType, Tensor},
 };
 
@@ -32,13 +32,67 @@ pub(crate) fn check_operand(ctx: &Context, name: &'static str, t: &Tensor, dtype
     Ok(())
 }
 
-fn conv_shader(ctx: &Context) -> std::sync::Arc<ShaderResources> {
-    ctx.pipelines.shader(shader::PATH, || {
-        let device = &ctx.device;
-        let layouts = shader::BindGroupLayouts::new(device);
-        let layout = shader::create_pipeline_layout(device, &layouts);
-        ShaderResources { module: shader::create_shader_module(device), group0: layouts.group0, layout }
-    })
+/// The tensors one convolution binds.
+struct ConvBuffers<'a> {
+    input: &'a Tensor,
+    weight: &'a Tensor,
+    bias: Option<&'a Tensor>,
+    output: &'a Tensor,
+}
+
+/// Records one convolution dispatch with a generated shader module. The conv shaders share their
+/// uniform and bindings but each module has its own generated types, hence a macro.
+macro_rules! encode_conv {
+    ($batch:ident, $module:ident, $entry:expr, $create:expr, $overrides:expr, $g:expr, $buffers:expr, $workgroups:expr) => {{
+        let ctx = $batch.ctx;
+        let g = $g;
+        let b = &$buffers;
+        let overrides = $overrides;
+        let params = $module::ConvParams::new(
+            g.n,
+            g.ic,
+            g.ih,
+            g.iw,
+            g.oc,
+            g.oh,
+            g.ow,
+            g.kh,
+            g.kw,
+            g.stride[0],
+            g.stride[1],
+            g.padding[0],
+            g.padding[1],
+            g.dilation[0],
+            g.dilation[1],
+            g.groups,
+            u32::from(b.bias.is_some()),
+        );
+        ctx.capture("convolution", || {
+            let resources = ctx.pipelines.shader($module::PATH, || {
+                let layouts = $module::BindGroupLayouts::new(&ctx.device);
+                let layout = $module::create_pipeline_layout(&ctx.device, &layouts);
+                ShaderResources { module: $module::create_shader_module(&ctx.device), group0: layouts.group0, layout }
+            });
+            let pipeline = ctx.pipelines.pipeline($module::PATH, $entry, &overrides.constants(), || {
+                $create(&ctx.device, &resources.module, &resources.layout, &overrides)
+            });
+            let uniform = ctx.device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+                label: Some("ConvParams"),
+                contents: bytemuck::bytes_of(&params),
+                usage: wgpu::BufferUsages::UNIFORM,
+            });
+            let group = $module::BindGroup0 {
+                input: b.input.buffer().as_entire_buffer_binding(),
+                weight: b.weight.buffer().as_entire_buffer_binding(),
+                bias: b.bias.map_or(ctx.zero_buffer(), Tensor::buffer).as_entire_buffer_binding(),
+                output: b.output.buffer().as_entire_buffer_binding(),
+                params: uniform.as_entire_buffer_binding(),
+            }
+            .create(&ctx.device, &resources.group0);
+            $batch.dispatch($entry, &pipeline, &group, $workgroups);
+            Ok(())
+        })?;
+    }};
 }
 
 impl Batch<'_> {
@@ -89,72 +143,43 @@ impl Batch<'_> {
             check_operand(ctx, "bias", b, DType::F32)?;
         }
         let kernel = g.choose_kernel(opts.kernel)?;
+        let (activation, clamp_min, clamp_max) = match opts.activation {
+            Activation::None => (0, 0.0, 0.0),
+            Activation::Relu => (1, 0.0, 0.0),
+            Activation::Clamp { min, max } => (2, min, max),
+        };
+        let buffers = ConvBuffers { input, weight, bias, output };
+        if kernel == ConvKernel::Gemm {
+            let mut overrides = gemm_shader::Overrides::new();
+            (overrides.activation, overrides.clamp_min, overrides.clamp_max) = (activation, clamp_min, clamp_max);
+            overrides.transposed = g.transposed;
+            let grid = g.gemm_grid().map(|d| d as u32);
+            encode_conv!(
+                self,
+                gemm_shader,
+                gemm_shader::CONV2D_GEMM_ENTRY,
+                gemm_shader::create_conv2d_gemm_pipeline,
+                overrides,
+                g,
+                buffers,
+                grid
+            );
+            return Ok(kernel);
+        }
         let limits = ctx.limits();
         let items = u64::from(g.n) * u64::from(g.oc) * u64::from(g.oh) * u64::from(g.ow);
         let grid =
             dispatch::grid(items, dispatch::workgroup_size(&limits), limits.max_compute_workgroups_per_dimension)?;
-
         let mut overrides = shader::Overrides::new(grid.stride_x);
         overrides.wg_size = grid.wg_size;
-        match opts.activation {
-            Activation::None => {}
-            Activation::Relu => overrides.activation = 1,
-            Activation::Clamp { min, max } => {
-                overrides.activation = 2;
-                overrides.clamp_min = min;
-                overrides.clamp_max = max;
-            }
-        }
-        let params = shader::ConvParams::new(
-            g.n,
-            g.ic,
-            g.ih,
-            g.iw,
-            g.oc,
-            g.oh,
-            g.ow,
-            g.kh,
-            g.kw,
-            g.stride[0],
-            g.stride[1],
-            g.padding[0],
-            g.padding[1],
-            g.dilation[0],
-            g.dilation[1],
-            g.groups,
-            u32::from(bias.is_some()),
-        );
-        let entry = match kernel {
-            ConvKernel::Direct => shader::CONV2D_ENTRY,
-            ConvKernel::DirectVec4 => shader::CONV2D_VEC4_ENTRY,
-            ConvKernel::Transposed => shader::CONV_TRANSPOSE2D_ENTRY,
+        (overrides.activation, overrides.clamp_min, overrides.clamp_max) = (activation, clamp_min, clamp_max);
+        let (entry, create): (_, fn(&_, &_, &_, &_) -> _) = match kernel {
+            ConvKernel::Direct => (shader::CONV2D_ENTRY, shader::create_conv2d_pipeline),
+            ConvKernel::DirectVec4 => (shader::CONV2D_VEC4_ENTRY, shader::create_conv2d_vec4_pipeline),
+            ConvKernel::Transposed => (shader::CONV_TRANSPOSE2D_ENTRY, shader::create_conv_transpose2d_pipeline),
+            ConvKernel::Gemm => unreachable!("handled above"),
         };
-        ctx.capture("convolution", || {
-            let resources = conv_shader(ctx);
-            let pipeline = ctx.pipelines.pipeline(shader::PATH, entry, &overrides.constants(), || {
-                let create = match kernel {
-                    ConvKernel::Direct => shader::create_conv2d_pipeline,
-                    ConvKernel::DirectVec4 => shader::create_conv2d_vec4_pipeline,
-                    ConvKernel::Transposed => shader::create_conv_transpose2d_pipeline,
-                };
-                create(&ctx.device, &resources.module, &resources.layout, &overrides)
-            });
-            let uniform = ctx.device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
-                label: Some("ConvParams"),
-                contents: bytemuck::bytes_of(&params),
-                usage: wgpu::BufferUsages::UNIFORM,
-            });
-            let group = shader::BindGroup0 {
-                input: input.buffer().as_entire_buffer_binding(),
-                weight: weight.buffer().as_entire_buffer_binding(),
-                bias: bias.map_or(ctx.zero_buffer(), Tensor::buffer).as_entire_buffer_binding(),
-                output: output.buffer().as_entire_buffer_binding(),
-                params: uniform.as_entire_buffer_binding(),
-            }
-            .create(&ctx.device, &resources.group0);
-            self.dispatch(kernel.name(), &pipeline, &group, grid.workgroups);
-            Ok(())
-        })?;
+        encode_conv!(self, shader, entry, create, overrides, g, buffers, grid.dims());
         Ok(kernel)
     }
 }

@@ -131,6 +131,9 @@ pub enum ConvKernel {
     DirectVec4,
     /// Gather-form transposed convolution.
     Transposed,
+    /// Implicit GEMM: 128×128 tiles, 8×8 outputs per thread; transposed convolutions decomposed
+    /// by stride phase (dilation 1).
+    Gemm,
 }
 
 impl ConvKernel {
@@ -140,6 +143,7 @@ impl ConvKernel {
             ConvKernel::Direct => "direct",
             ConvKernel::DirectVec4 => "direct_vec4",
             ConvKernel::Transposed => "transposed",
+            ConvKernel::Gemm => "gemm",
         }
     }
 }
@@ -395,16 +399,53 @@ impl ConvGeometry {
         }
     }
 
-    /// The kernel to run: `forced` when it can run this geometry, else an error naming why;
-    /// the planner's choice when `None`.
-    pub fn choose_kernel(&self, forced: Option<ConvKernel>) -> Result<ConvKernel> {
-        let Some(k) = forced else { return Ok(self.reference_kernel()) };
-        let ok = match k {
+    /// The GEMM kernel's grid (N tiles, M tiles, groups × stride phases).
+    pub fn gemm_grid(&self) -> [u64; 3] {
+        let (phases, sub_h, sub_w) = if self.transposed {
+            let [sh, sw] = self.stride;
+            (sh * sw, self.oh.div_ceil(sh), self.ow.div_ceil(sw))
+        } else {
+            (1, self.oh, self.ow)
+        };
+        let n = u64::from(self.n) * u64::from(sub_h) * u64::from(sub_w);
+        [n.div_ceil(128), u64::from(self.oc / self.groups).div_ceil(128), u64::from(self.groups) * u64::from(phases)]
+    }
+
+    /// Whether `kernel` can run this convolution.
+    pub fn supports(&self, kernel: ConvKernel) -> bool {
+        match kernel {
             ConvKernel::Transposed => self.transposed,
             ConvKernel::Direct => !self.transposed,
             ConvKernel::DirectVec4 => !self.transposed && (self.ic / self.groups).is_multiple_of(4),
-        };
-        if !ok {
+            ConvKernel::Gemm => {
+                // The stride-phase decomposition assumes dilation 1; grids are 1 workgroup deep per dim.
+                (!self.transposed || self.dilation == [1, 1]) && self.gemm_grid().iter().all(|d| *d <= 65_535)
+            }
+        }
+    }
+
+    /// The planner: the fastest kernel for this shape among those that support it.
+    pub fn planned_kernel(&self) -> ConvKernel {
+        let ocg = self.oc / self.groups;
+        let icg = self.ic / self.groups;
+        // Few channels per group make a mostly empty GEMM tile; the direct kernels win there.
+        let gemm_worthwhile = self.transposed || (ocg >= 16 && icg * self.kh * self.kw >= 8);
+        if gemm_worthwhile && self.supports(ConvKernel::Gemm) { ConvKernel::Gemm } else { self.reference_kernel() }
+    }
+
+    /// Every kernel that can run this convolution (tests run them all).
+    pub fn supported_kernels(&self) -> Vec<ConvKernel> {
+        [ConvKernel::Direct, ConvKernel::DirectVec4, ConvKernel::Transposed, ConvKernel::Gemm]
+            .into_iter()
+            .filter(|k| self.supports(*k))
+            .collect()
+    }
+
+    /// The kernel to run: `forced` when it can run this geometry, else an error naming why;
+    /// the planner's choice when `None`.
+    pub fn choose_kernel(&self, forced: Option<ConvKernel>) -> Result<ConvKernel> {
+        let Some(k) = forced else { return Ok(self.planned_kernel()) };
+        if !self.supports(k) {
             return Err(Error::invalid(format!(
                 "kernel {} cannot run this convolution (transposed {}, {} input channels per group)",
                 k.name(),

@@ -255,7 +255,7 @@ impl Batch<'_> {
                 params: params.as_entire_buffer_binding(),
             }
             .create(&ctx.device, &res.group0);
-            self.dispatch("quantize_per_tensor", &pipeline, &group, grid.workgroups);
+            self.dispatch("quantize_per_tensor", &pipeline, &group, grid.dims());
             Ok(())
         })?;
         Ok(output)
@@ -293,7 +293,7 @@ impl Batch<'_> {
                 params: params.as_entire_buffer_binding(),
             }
             .create(&ctx.device, &res.group0);
-            self.dispatch("dequantize_per_tensor", &pipeline, &group, grid.workgroups);
+            self.dispatch("dequantize_per_tensor", &pipeline, &group, grid.dims());
             Ok(())
         })?;
         Ok(output)
@@ -376,7 +376,7 @@ impl Batch<'_> {
                 params: params.as_entire_buffer_binding(),
             }
             .create(&ctx.device, &res.group0);
-            self.dispatch("q8ta_conv2d_pw", &pipeline, &group, grid.workgroups);
+            self.dispatch("q8ta_conv2d_pw", &pipeline, &group, grid.dims());
             Ok(())
         })
     }

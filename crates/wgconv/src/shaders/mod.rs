@@ -4,6 +4,8 @@
 
 /// Bindings for `shaders/conv2d.wgsl`.
 pub mod conv2d;
+/// Bindings for `shaders/conv2d_gemm.wgsl`.
+pub mod conv2d_gemm;
 /// Bindings for `shaders/dequantize.wgsl`.
 pub mod dequantize;
 /// Bindings for `shaders/q8ta_conv2d_pw.wgsl`.
