@@ -35,7 +35,8 @@ struct ConvParams {
 }
 
 @group(0) @binding(0) var<storage, read> input: array<f32>;
-@group(0) @binding(1) var<storage, read> weight: array<f32>;
+// The weight prepacked by conv_pack.wgsl: [groups, ICg, KH, KW, OCg4], four output channels per vec4.
+@group(0) @binding(1) var<storage, read> weight: array<vec4<f32>>;
 @group(0) @binding(2) var<storage, read> bias: array<f32>;
 @group(0) @binding(3) var<storage, read_write> output: array<f32>;
 @group(0) @binding(4) var<uniform> params: ConvParams;
@@ -167,20 +168,20 @@ fn load_b(pr: Problem, c: Column, ic: u32, ty: u32, tx: u32, k_ok: bool) -> f32 
     return select(0.0, input[select(0u, at, inside)], inside);
 }
 
-fn load_a(pr: Problem, m: u32, k: u32, ic: u32, ty: u32, tx: u32, k_ok: bool) -> f32 {
+// Four consecutive output channels (m a multiple of 4) of tap (ic, ty, tx) from the packed weight.
+fn load_a4(pr: Problem, m: u32, ic: u32, ty: u32, tx: u32, k_ok: bool) -> vec4<f32> {
     let icg = params.ic / params.groups;
-    let ocg = params.oc / params.groups;
-    let ok = k_ok && m < ocg;
-    var at: u32;
-    if (!transposed) {
-        // Weight [OC, IC/g, KH, KW] is A in row-major order: row (group·OCg + m), column k.
-        at = (pr.group * ocg + m) * icg * params.kh * params.kw + k;
-    } else {
-        let kh = pr.kh0 + ty * params.stride_h;
-        let kw = pr.kw0 + tx * params.stride_w;
-        at = (((pr.group * icg + ic) * ocg + m) * params.kh + kh) * params.kw + kw;
+    let ocg4 = (params.oc / params.groups + 3u) / 4u;
+    // Direct: the tap is the kernel position. Transposed: the phase's j-th tap is kh0 + j·sH.
+    var kh = ty;
+    var kw = tx;
+    if (transposed) {
+        kh = pr.kh0 + ty * params.stride_h;
+        kw = pr.kw0 + tx * params.stride_w;
     }
-    return select(0.0, weight[select(0u, at, ok)], ok);
+    let ok = k_ok && m / 4u < ocg4;
+    let at = (((pr.group * icg + ic) * params.kh + kh) * params.kw + kw) * ocg4 + m / 4u;
+    return select(vec4<f32>(0.0), weight[select(0u, at, ok)], ok);
 }
 
 fn store(c: Column, oc: u32, m_ok: bool, v: f32) {
@@ -206,15 +207,16 @@ fn conv2d_gemm(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id)
         return;
     }
 
-    // Loader roles: row kl of the K-tile, four consecutive columns (B) / rows (A) from c4.
+    // Loader roles: row kl of the K-tile (one warp per row). A: four consecutive rows from
+    // m_base + 4·lane as one vec4 (coalesced across the warp). B: columns lane + 32·j, so each of
+    // the four loads is coalesced along OW; column decode hoisted out of the K loop.
     let kl = lid / 32u;
-    let c4 = (lid % 32u) * 4u;
-    // Column decode hoisted out of the K loop.
-    let col0 = column(pr, n_base + c4);
-    let col1 = column(pr, n_base + c4 + 1u);
-    let col2 = column(pr, n_base + c4 + 2u);
-    let col3 = column(pr, n_base + c4 + 3u);
-    let am = m_base + c4;
+    let lane = lid % 32u;
+    let col0 = column(pr, n_base + lane);
+    let col1 = column(pr, n_base + lane + 32u);
+    let col2 = column(pr, n_base + lane + 64u);
+    let col3 = column(pr, n_base + lane + 96u);
+    let am = m_base + lane * 4u;
 
     // Compute roles: an 8×8 block, rows {tm·4.., 64 + tm·4..}, cols {tn·4.., 64 + tn·4..}.
     let tm = lid / 16u;
@@ -244,14 +246,17 @@ fn conv2d_gemm(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id)
     var t = k % max(taps, 1u);
     var ty = t / max(pr.taps_x, 1u);
     var tx = t % max(pr.taps_x, 1u);
-    var next_a = vec4<f32>(load_a(pr, am, k, ic, ty, tx, k_ok), load_a(pr, am + 1u, k, ic, ty, tx, k_ok),
-                           load_a(pr, am + 2u, k, ic, ty, tx, k_ok), load_a(pr, am + 3u, k, ic, ty, tx, k_ok));
+    var next_a = load_a4(pr, am, ic, ty, tx, k_ok);
     var next_b = vec4<f32>(load_b(pr, col0, ic, ty, tx, k_ok), load_b(pr, col1, ic, ty, tx, k_ok),
                            load_b(pr, col2, ic, ty, tx, k_ok), load_b(pr, col3, ic, ty, tx, k_ok));
     let k_tiles = (k_total + 7u) / 8u;
     for (var kt = 0u; kt < k_tiles; kt++) {
-        a_tile[kl * 32u + c4 / 4u] = next_a;
-        b_tile[kl * 32u + c4 / 4u] = next_b;
+        a_tile[kl * 32u + lane] = next_a;
+        // Column lane + 32·j sits in vec4 (lane + 32·j) / 4, component lane % 4.
+        b_tile[kl * 32u + lane / 4u][lane % 4u] = next_b.x;
+        b_tile[kl * 32u + 8u + lane / 4u][lane % 4u] = next_b.y;
+        b_tile[kl * 32u + 16u + lane / 4u][lane % 4u] = next_b.z;
+        b_tile[kl * 32u + 24u + lane / 4u][lane % 4u] = next_b.w;
         workgroupBarrier();
         if (kt + 1u < k_tiles) {
             k = (kt + 1u) * 8u + kl;
@@ -260,8 +265,7 @@ fn conv2d_gemm(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id)
             t = k % max(taps, 1u);
             ty = t / max(pr.taps_x, 1u);
             tx = t % max(pr.taps_x, 1u);
-            next_a = vec4<f32>(load_a(pr, am, k, ic, ty, tx, k_ok), load_a(pr, am + 1u, k, ic, ty, tx, k_ok),
-                               load_a(pr, am + 2u, k, ic, ty, tx, k_ok), load_a(pr, am + 3u, k, ic, ty, tx, k_ok));
+            next_a = load_a4(pr, am, ic, ty, tx, k_ok);
             next_b = vec4<f32>(load_b(pr, col0, ic, ty, tx, k_ok), load_b(pr, col1, ic, ty, tx, k_ok),
                                load_b(pr, col2, ic, ty, tx, k_ok), load_b(pr, col3, ic, ty, tx, k_ok));
         }

@@ -424,3 +424,40 @@ fn gpu_timestamps_time_recorded_ops() {
         assert_eq!(t.source, wgconv::timing::TimingSource::GpuTimestamps);
     }
 }
+
+#[test]
+fn prepared_convolution_runs_many_inputs() {
+    let ctx = context();
+    for (weight_shape, opts) in [
+        (vec![24, 8, 3, 3], opts().padding(&[1]).stride(&[2])),
+        (vec![8, 6, 4, 4], opts().transposed(true).stride(&[2]).padding(&[1]).groups(2)),
+        (vec![20, 3, 5], opts().padding(&[2])),
+    ] {
+        let w = random_f32(130, weight_shape.iter().product());
+        let wt = Tensor::from_f32(ctx, &w, &weight_shape).unwrap();
+        let oc = if opts.transposed { weight_shape[1] * opts.groups as usize } else { weight_shape[0] };
+        let b = random_f32(131, oc);
+        let bt = Tensor::from_f32(ctx, &b, &[oc]).unwrap();
+        let conv = wgconv::Conv2d::new(ctx, &wt, Some(&bt), &opts).unwrap();
+        let ic = if opts.transposed { weight_shape[0] } else { weight_shape[1] * opts.groups as usize };
+        for (i, spatial) in [vec![9, 11], vec![16, 16]].into_iter().enumerate() {
+            let mut shape = vec![2, ic];
+            shape.extend(if weight_shape.len() == 3 { &spatial[1..] } else { &spatial[..] });
+            let x = random_f32(132 + i as u64, shape.iter().product());
+            let xt = Tensor::from_f32(ctx, &x, &shape).unwrap();
+            let (expected, out_shape) = reference::convolution(&x, &shape, &w, &weight_shape, Some(&b), &opts).unwrap();
+            let out = Tensor::full_f32(ctx, &out_shape, f32::NAN).unwrap();
+            let mut batch = ctx.batch();
+            let kernel = conv.run_into(&mut batch, &xt, &out).unwrap();
+            batch.submit().unwrap();
+            let err = reference::relative_error(&out.to_vec_f32(ctx).unwrap(), &expected);
+            assert!(err <= TOLERANCE, "{weight_shape:?} {shape:?} via {}: {err:e}", kernel.name());
+        }
+    }
+    let wt = Tensor::from_f32(ctx, &[1.0; 12], &[3, 4]).unwrap();
+    let err = wgconv::Conv2d::new(ctx, &wt, None, &opts()).unwrap_err();
+    assert!(err.to_string().contains("[3, 4]"), "{err}");
+    let wt = Tensor::from_f32(ctx, &[1.0; 18], &[3, 2, 3]).unwrap();
+    let err = wgconv::Conv2d::new(ctx, &wt, None, &opts().groups(2)).unwrap_err();
+    assert!(err.to_string().contains("groups 2 does not divide"), "{err}");
+}

@@ -178,13 +178,15 @@ fn run_layer(ctx: &Context, layer: &Layer, args: &BenchArgs) -> CliResult<(Layer
             let w = Tensor::from_f32(ctx, &data(2, weight_shape.iter().product()), &weight_shape)?;
             let out = Tensor::zeros(ctx, &geometry.output_shape(), DType::F32)?;
             let chosen = geometry.choose_kernel(None)?;
-            let (ms, source) = median_time(ctx, args, |b| b.convolution_into(&x, &w, None, &out, &opts).map(|_| ()))?;
+            // Prepared once (weight prepacked), run many times: what a model does.
+            let conv = Conv2d::new(ctx, &w, None, &opts)?;
+            let (ms, source) = median_time(ctx, args, |b| conv.run_into(b, &x, &out).map(|_| ()))?;
             let seed = if transposed { ConvKernel::Transposed } else { ConvKernel::Direct };
             let seed_ms = if seed == chosen {
                 ms
             } else {
-                let seed_opts = opts.clone().kernel(Some(seed));
-                median_time(ctx, args, |b| b.convolution_into(&x, &w, None, &out, &seed_opts).map(|_| ()))?.0
+                let seed_conv = Conv2d::new(ctx, &w, None, &opts.clone().kernel(Some(seed)))?;
+                median_time(ctx, args, |b| seed_conv.run_into(b, &x, &out).map(|_| ()))?.0
             };
             (chosen.name().to_string(), ms, seed.name().to_string(), seed_ms, geometry.macs(), source)
         }

@@ -271,6 +271,37 @@ impl Context {
         Err(Error::Gpu { operation: operation.to_string(), message })
     }
 
+    /// Maps `buffer` (MAP_READ, its work already submitted), copies it out and unmaps it.
+    /// Another thread's poll may be the one that fires the map callback, so after our own wait
+    /// we keep polling until the callback has run or the timeout passes.
+    pub(crate) fn read_mapped(&self, buffer: &wgpu::Buffer, operation: &str) -> Result<Vec<u8>> {
+        let (tx, rx) = std::sync::mpsc::channel();
+        buffer.slice(..).map_async(wgpu::MapMode::Read, move |r| {
+            let _ = tx.send(r);
+        });
+        let start = std::time::Instant::now();
+        self.wait(operation)?;
+        let mapped = loop {
+            match rx.recv_timeout(Duration::from_millis(1)) {
+                Ok(result) => break result,
+                Err(_) if start.elapsed() > self.timeout => {
+                    return Err(Error::Timeout { operation: operation.to_string(), timeout_ms: self.timeout.as_millis() });
+                }
+                Err(_) => {
+                    let _ = self.device.poll(wgpu::PollType::Poll);
+                }
+            }
+        };
+        mapped.map_err(|e| Error::Gpu { operation: operation.to_string(), message: e.to_string() })?;
+        let data = buffer
+            .slice(..)
+            .get_mapped_range()
+            .map_err(|e| Error::Gpu { operation: operation.to_string(), message: e.to_string() })?
+            .to_vec();
+        buffer.unmap();
+        Ok(data)
+    }
+
     /// Blocks until the queue is idle or the timeout passes.
     pub(crate) fn wait(&self, operation: &str) -> Result<()> {
         match self.device.poll(wgpu::PollType::Wait { submission_index: None, timeout: Some(self.timeout) }) {

@@ -41,7 +41,7 @@ pub use batch::Batch;
 pub use context::{AdapterRequest, AdapterSummary, Context, enumerate_adapters};
 pub use error::{Error, Result};
 pub use ops::{
-    conv::ConvOutput,
+    conv::{Conv2d, ConvOutput},
     conv_geometry::{Activation, ConvGeometry, ConvKernel, ConvOptions},
     quantized::{Q8ConvPwArgs, Q8ConvPwOptions, Q8PwGeometry, QuantParams},
 };

@@ -208,26 +208,6 @@ impl Tensor {
             ctx.queue.submit([encoder.finish()]);
             Ok(())
         })?;
-        let (tx, rx) = std::sync::mpsc::channel();
-        staging.slice(..).map_async(wgpu::MapMode::Read, move |r| {
-            let _ = tx.send(r);
-        });
-        ctx.wait("download")?;
-        match rx.try_recv() {
-            Ok(Ok(())) => {}
-            Ok(Err(e)) => {
-                return Err(Error::Gpu { operation: "download".into(), message: e.to_string() });
-            }
-            Err(_) => {
-                return Err(Error::Gpu { operation: "download".into(), message: "buffer was not mapped".into() });
-            }
-        }
-        let data = staging
-            .slice(..)
-            .get_mapped_range()
-            .map_err(|e| Error::Gpu { operation: "download".into(), message: e.to_string() })?
-            .to_vec();
-        staging.unmap();
-        Ok(data)
+        ctx.read_mapped(&staging, "download")
     }
 }

@@ -79,16 +79,8 @@ fn timestamped(ctx: &Context, runs: u32, record: &mut impl FnMut(&mut Batch<'_>)
     batch.encoder.resolve_query_set(&query_set, 0..2, &resolve, 0);
     batch.encoder.copy_buffer_to_buffer(&resolve, 0, &readback, 0, 16);
     batch.submit()?;
-    readback.slice(..).map_async(wgpu::MapMode::Read, |_| {});
-    ctx.synchronize()?;
-    let ticks: [u64; 2] = {
-        let view = readback
-            .slice(..)
-            .get_mapped_range()
-            .map_err(|e| Error::Gpu { operation: "timing".into(), message: e.to_string() })?;
-        bytemuck::pod_read_unaligned(&view[..16])
-    };
-    readback.unmap();
+    let bytes = ctx.read_mapped(&readback, "timing")?;
+    let ticks: [u64; 2] = bytemuck::pod_read_unaligned(&bytes[..16]);
     if ticks[1] <= ticks[0] {
         return Ok(None);
     }

@@ -9,7 +9,7 @@ use crate::{
     dispatch,
     error::{Error, Result},
     pipelines::ShaderResources,
-    shaders::{conv2d as shader, conv2d_gemm as gemm_shader},
+    shaders::{conv_pack as pack_shader, conv2d as shader, conv2d_gemm as gemm_shader},
     tensor::{DType, Tensor},
 };
 
@@ -106,7 +106,7 @@ impl Batch<'_> {
     ) -> Result<ConvOutput> {
         let geometry = ConvGeometry::new(input.shape(), weight.shape(), bias.map(Tensor::shape), opts)?;
         let output = Tensor::zeros(self.ctx, &geometry.output_shape(), DType::F32)?;
-        let kernel = self.encode_convolution(input, weight, bias, &output, &geometry, opts)?;
+        let kernel = self.encode_convolution(input, weight, None, bias, &output, &geometry, opts)?;
         Ok(ConvOutput { output, kernel })
     }
 
@@ -123,13 +123,15 @@ impl Batch<'_> {
         if output.shape() != geometry.output_shape() {
             return Err(Error::OutputShape { expected: geometry.output_shape(), got: output.shape().to_vec() });
         }
-        self.encode_convolution(input, weight, bias, output, &geometry, opts)
+        self.encode_convolution(input, weight, None, bias, output, &geometry, opts)
     }
 
+    #[allow(clippy::too_many_arguments)]
     fn encode_convolution(
         &mut self,
         input: &Tensor,
         weight: &Tensor,
+        packed: Option<&Tensor>,
         bias: Option<&Tensor>,
         output: &Tensor,
         g: &ConvGeometry,
@@ -148,8 +150,16 @@ impl Batch<'_> {
             Activation::Relu => (1, 0.0, 0.0),
             Activation::Clamp { min, max } => (2, min, max),
         };
-        let buffers = ConvBuffers { input, weight, bias, output };
         if kernel == ConvKernel::Gemm {
+            let packed_here;
+            let packed = match packed {
+                Some(p) => p,
+                None => {
+                    packed_here = self.pack_weight(weight, PackLayout::of(g))?;
+                    &packed_here
+                }
+            };
+            let buffers = ConvBuffers { input, weight: packed, bias, output };
             let mut overrides = gemm_shader::Overrides::new();
             (overrides.activation, overrides.clamp_min, overrides.clamp_max) = (activation, clamp_min, clamp_max);
             overrides.transposed = g.transposed;
@@ -173,6 +183,7 @@ impl Batch<'_> {
         let mut overrides = shader::Overrides::new(grid.stride_x);
         overrides.wg_size = grid.wg_size;
         (overrides.activation, overrides.clamp_min, overrides.clamp_max) = (activation, clamp_min, clamp_max);
+        let buffers = ConvBuffers { input, weight, bias, output };
         let (entry, create): (_, fn(&_, &_, &_, &_) -> _) = match kernel {
             ConvKernel::Direct => (shader::CONV2D_ENTRY, shader::create_conv2d_pipeline),
             ConvKernel::DirectVec4 => (shader::CONV2D_VEC4_ENTRY, shader::create_conv2d_vec4_pipeline),
@@ -181,6 +192,153 @@ impl Batch<'_> {
         };
         encode_conv!(self, shader, entry, create, overrides, g, buffers, grid.dims());
         Ok(kernel)
+    }
+}
+
+/// How a weight is laid out for the GEMM kernel (see `shaders/conv_pack.wgsl`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct PackLayout {
+    groups: u32,
+    icg: u32,
+    ocg: u32,
+    taps: u32,
+    transposed: bool,
+}
+
+impl PackLayout {
+    fn of(g: &ConvGeometry) -> Self {
+        Self { groups: g.groups, icg: g.ic / g.groups, ocg: g.oc / g.groups, taps: g.kh * g.kw, transposed: g.transposed }
+    }
+
+    /// The layout from the weight alone (prepare-once ops know no input yet).
+    fn for_weight(shape: &[usize], opts: &ConvOptions) -> Result<Self> {
+        if !(3..=4).contains(&shape.len()) || shape.contains(&0) {
+            return Err(Error::Rank { tensor: "weight", expected: "4 (or 3 for 1D), no zero dims".into(), got: shape.len(), shape: shape.to_vec() });
+        }
+        let groups = opts.groups;
+        let to_u32 = |d: usize| u32::try_from(d).map_err(|_| Error::invalid(format!("weight dimension {d} exceeds u32")));
+        let (w0, w1) = (to_u32(shape[0])?, to_u32(shape[1])?);
+        if groups == 0 || w0 % groups != 0 {
+            return Err(Error::invalid(format!("groups {groups} does not divide weight dim 0 of {shape:?}")));
+        }
+        let (icg, ocg) = if opts.transposed { (w0 / groups, w1) } else { (w1, w0 / groups) };
+        let taps = to_u32(shape[2..].iter().product())?;
+        Ok(Self { groups, icg, ocg, taps, transposed: opts.transposed })
+    }
+
+    fn packed_len(&self) -> u64 {
+        u64::from(self.groups) * u64::from(self.icg) * u64::from(self.taps) * u64::from(self.ocg.div_ceil(4) * 4)
+    }
+}
+
+impl Batch<'_> {
+    /// Records the weight prepack for the GEMM kernel and returns the packed tensor.
+    fn pack_weight(&mut self, weight: &Tensor, layout: PackLayout) -> Result<Tensor> {
+        let ctx = self.ctx;
+        let total = layout.packed_len();
+        let packed = Tensor::zeros(ctx, &[total as usize], DType::F32)?;
+        let limits = ctx.limits();
+        let grid = dispatch::grid(total, dispatch::workgroup_size(&limits), limits.max_compute_workgroups_per_dimension)?;
+        let mut overrides = pack_shader::Overrides::new(grid.stride_x);
+        overrides.wg_size = grid.wg_size;
+        let params = pack_shader::PackParams::new(
+            layout.groups,
+            layout.icg,
+            layout.ocg,
+            layout.ocg.div_ceil(4) * 4,
+            layout.taps,
+            u32::from(layout.transposed),
+            u32::try_from(total).map_err(|_| Error::TooManyElements { tensor: "packed weight", count: total, limit: u64::from(u32::MAX) })?,
+        );
+        ctx.capture("weight prepack", || {
+            let resources = ctx.pipelines.shader(pack_shader::PATH, || {
+                let layouts = pack_shader::BindGroupLayouts::new(&ctx.device);
+                let layout = pack_shader::create_pipeline_layout(&ctx.device, &layouts);
+                ShaderResources { module: pack_shader::create_shader_module(&ctx.device), group0: layouts.group0, layout }
+            });
+            let pipeline = ctx.pipelines.pipeline(pack_shader::PATH, pack_shader::PACK_WEIGHT_ENTRY, &overrides.constants(), || {
+                pack_shader::create_pack_weight_pipeline(&ctx.device, &resources.module, &resources.layout, &overrides)
+            });
+            let uniform = ctx.device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+                label: Some("PackParams"),
+                contents: bytemuck::bytes_of(&params),
+                usage: wgpu::BufferUsages::UNIFORM,
+            });
+            let group = pack_shader::BindGroup0 {
+                weight: weight.buffer().as_entire_buffer_binding(),
+                packed: packed.buffer().as_entire_buffer_binding(),
+                params: uniform.as_entire_buffer_binding(),
+            }
+            .create(&ctx.device, &resources.group0);
+            self.dispatch("pack_weight", &pipeline, &group, grid.dims());
+            Ok(())
+        })?;
+        Ok(packed)
+    }
+}
+
+/// A convolution whose weight is prepared once — validated and prepacked for the GEMM kernel —
+/// and then run on many inputs. The planner still picks the kernel per input shape.
+///
+/// ```no_run
+/// use wgconv::{Context, Conv2d, ConvOptions, Tensor};
+/// let ctx = Context::new()?;
+/// let w = Tensor::from_f32(&ctx, &vec![0.1; 64 * 32 * 3 * 3], &[64, 32, 3, 3])?;
+/// let conv = Conv2d::new(&ctx, &w, None, &ConvOptions::default().padding(&[1]))?;
+/// let x = Tensor::from_f32(&ctx, &vec![1.0; 2 * 32 * 16 * 16], &[2, 32, 16, 16])?;
+/// let mut batch = ctx.batch();
+/// let y = conv.run(&mut batch, &x)?;
+/// batch.submit()?;
+/// # Ok::<(), wgconv::Error>(())
+/// ```
+#[derive(Debug)]
+pub struct Conv2d {
+    weight: Tensor,
+    bias: Option<Tensor>,
+    opts: ConvOptions,
+    packed: Tensor,
+}
+
+impl Conv2d {
+    /// Validates the weight (and bias) and prepacks the weight; the work is submitted at once.
+    pub fn new(ctx: &Context, weight: &Tensor, bias: Option<&Tensor>, opts: &ConvOptions) -> Result<Self> {
+        check_operand(ctx, "weight", weight, DType::F32)?;
+        if let Some(b) = bias {
+            check_operand(ctx, "bias", b, DType::F32)?;
+        }
+        let layout = PackLayout::for_weight(weight.shape(), opts)?;
+        if let Some(b) = bias {
+            let oc = (layout.ocg * layout.groups) as usize;
+            if b.shape() != [oc] {
+                return Err(Error::invalid(format!("bias must have shape [{oc}] (one value per output channel), got {:?}", b.shape())));
+            }
+        }
+        let mut batch = ctx.batch();
+        let packed = batch.pack_weight(weight, layout)?;
+        batch.submit()?;
+        Ok(Self { weight: weight.clone(), bias: bias.cloned(), opts: opts.clone(), packed })
+    }
+
+    /// The options this convolution runs with.
+    pub fn options(&self) -> &ConvOptions {
+        &self.opts
+    }
+
+    /// Records the convolution of `input`, allocating the output.
+    pub fn run(&self, batch: &mut Batch<'_>, input: &Tensor) -> Result<ConvOutput> {
+        let geometry = ConvGeometry::new(input.shape(), self.weight.shape(), self.bias.as_ref().map(Tensor::shape), &self.opts)?;
+        let output = Tensor::zeros(batch.ctx, &geometry.output_shape(), DType::F32)?;
+        let kernel = batch.encode_convolution(input, &self.weight, Some(&self.packed), self.bias.as_ref(), &output, &geometry, &self.opts)?;
+        Ok(ConvOutput { output, kernel })
+    }
+
+    /// Records the convolution of `input` into `output`.
+    pub fn run_into(&self, batch: &mut Batch<'_>, input: &Tensor, output: &Tensor) -> Result<ConvKernel> {
+        let geometry = ConvGeometry::new(input.shape(), self.weight.shape(), self.bias.as_ref().map(Tensor::shape), &self.opts)?;
+        if output.shape() != geometry.output_shape() {
+            return Err(Error::OutputShape { expected: geometry.output_shape(), got: output.shape().to_vec() });
+        }
+        batch.encode_convolution(input, &self.weight, Some(&self.packed), self.bias.as_ref(), output, &geometry, &self.opts)
     }
 }
 

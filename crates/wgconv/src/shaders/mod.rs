@@ -6,6 +6,8 @@
 pub mod conv2d;
 /// Bindings for `shaders/conv2d_gemm.wgsl`.
 pub mod conv2d_gemm;
+/// Bindings for `shaders/conv_pack.wgsl`.
+pub mod conv_pack;
 /// Bindings for `shaders/dequantize.wgsl`.
 pub mod dequantize;
 /// Bindings for `shaders/q8ta_conv2d_pw.wgsl`.
