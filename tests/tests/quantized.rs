@@ -3,7 +3,7 @@
 //! q8 conv → dequantize chain against the float convolution within the quantization bound.
 
 use wgconv::{
-    Activation, ConvOptions, DType, Error, Q8ConvPwArgs, Q8ConvPwOptions, QuantParams, Tensor,
+    Activation, ConvOptions, DType, Error, Q8ConvPwArgs, Q8ConvPwOptions, Q8Kernel, QuantParams, Tensor,
     reference::{self, Q8PwReference},
 };
 use wgconv_tests::{context, random_f32, random_i8};
@@ -57,8 +57,6 @@ fn run_q8(name: &str, seed: u64, c: &Q8Case) -> (Vec<i8>, usize, i32) {
     let wt = Tensor::from_i8(ctx, &w, &[c.oc, c.ic]).unwrap();
     let st = Tensor::from_f32(ctx, &scales, &[c.oc]).unwrap();
     let bt = bias.as_ref().map(|b| Tensor::from_f32(ctx, b, &[c.oc]).unwrap());
-    // Poison: 0x7f7f… is a plausible int8 value, so unwritten bytes show up as mismatches.
-    let out = Tensor::from_i8(ctx, &vec![127; expected.len()], &[c.n, c.oc, c.h, c.w]).unwrap();
     let args = Q8ConvPwArgs {
         input: &xt,
         input_quant: c.input_quant,
@@ -70,19 +68,36 @@ fn run_q8(name: &str, seed: u64, c: &Q8Case) -> (Vec<i8>, usize, i32) {
     };
     let opts =
         Q8ConvPwOptions { activation: if c.relu { Activation::Relu } else { Activation::None }, ..Default::default() };
-    let mut batch = ctx.batch();
-    batch.q8ta_conv2d_pw_into(&args, &opts, &out).unwrap_or_else(|e| panic!("{name}: {e}"));
-    batch.submit().unwrap();
-    let got = out.to_vec_i8(ctx).unwrap();
-    let mismatches = got.iter().zip(&expected).filter(|(a, b)| a != b).count();
-    let max_diff = got.iter().zip(&expected).map(|(a, b)| (i32::from(*a) - i32::from(*b)).abs()).max().unwrap_or(0);
-    assert!(max_diff <= 1, "{name}: an output differs by {max_diff} from the reference");
-    assert!(
-        mismatches as f64 <= 0.001 * expected.len() as f64,
-        "{name}: {mismatches} of {} outputs not bit-exact",
-        expected.len()
-    );
-    (got, mismatches, max_diff)
+    let geometry = wgconv::Q8PwGeometry::new(&args, &opts).unwrap();
+    // Every kernel that supports the shape, then the planner.
+    let runs: Vec<Option<Q8Kernel>> = [Q8Kernel::Scalar, Q8Kernel::Dot4Gemm]
+        .into_iter()
+        .filter(|k| geometry.supports(*k))
+        .map(Some)
+        .chain([None])
+        .collect();
+    let mut result = None;
+    for kernel in runs {
+        // Poison: 0x7f7f… is a plausible int8 value, so unwritten bytes show up as mismatches.
+        let out = Tensor::from_i8(ctx, &vec![127; expected.len()], &[c.n, c.oc, c.h, c.w]).unwrap();
+        let opts = Q8ConvPwOptions { kernel, ..opts.clone() };
+        let mut batch = ctx.batch();
+        let used = batch.q8ta_conv2d_pw_into(&args, &opts, &out).unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert_eq!(used, kernel.unwrap_or(geometry.planned_kernel()), "{name}");
+        batch.submit().unwrap();
+        let got = out.to_vec_i8(ctx).unwrap();
+        let mismatches = got.iter().zip(&expected).filter(|(a, b)| a != b).count();
+        let max_diff = got.iter().zip(&expected).map(|(a, b)| (i32::from(*a) - i32::from(*b)).abs()).max().unwrap_or(0);
+        assert!(max_diff <= 1, "{name} via {}: an output differs by {max_diff} from the reference", used.name());
+        assert!(
+            mismatches as f64 <= 0.001 * expected.len() as f64,
+            "{name} via {}: {mismatches} of {} outputs not bit-exact",
+            used.name(),
+            expected.len()
+        );
+        result = Some((got, mismatches, max_diff));
+    }
+    result.expect("the planner ran")
 }
 
 #[test]
@@ -90,6 +105,29 @@ fn partial_channel_blocks_and_odd_widths() {
     for (oc, w) in [(1, 7), (2, 13), (3, 14)] {
         run_q8(&format!("oc {oc} w {w}"), 10 + oc as u64, &Q8Case { oc, w, ..Default::default() });
     }
+}
+
+#[test]
+fn dot4_gemm_shapes_with_partial_tiles() {
+    for (n, ic, oc, h, w) in
+        [(2, 8, 70, 4, 17), (1, 1024, 5, 4, 4), (3, 12, 64, 8, 8), (1, 4, 1, 1, 4), (2, 68, 130, 2, 34)]
+    {
+        let c = Q8Case { n, ic, oc, h, w, ..Default::default() };
+        run_q8(&format!("gemm n{n} ic{ic} oc{oc} {h}x{w}"), 90 + oc as u64, &c);
+    }
+    run_q8(
+        "gemm relu",
+        95,
+        &Q8Case {
+            ic: 16,
+            oc: 9,
+            h: 4,
+            w: 5,
+            relu: true,
+            input_quant: QuantParams::new(0.03, -7),
+            ..Default::default()
+        },
+    );
 }
 
 #[test]

@@ -6,7 +6,8 @@ use std::path::PathBuf;
 use indicatif::{ProgressBar, ProgressStyle};
 use serde::{Deserialize, Serialize};
 use wgconv::{
-    Context, ConvGeometry, ConvKernel, ConvOptions, DType, Q8ConvPwArgs, Q8ConvPwOptions, QuantParams, Tensor,
+    Context, Conv2d, ConvGeometry, ConvKernel, ConvOptions, DType, Q8ConvPwArgs, Q8ConvPwOptions, Q8Kernel,
+    QuantParams, Tensor,
     timing::{self, TimingSource},
 };
 
@@ -92,9 +93,33 @@ pub struct LayerResult {
     pub speedup_vs_seed: f64,
 }
 
+/// Host time to record and submit one prepared convolution (pipelines cached, no GPU wait):
+/// the mean over `calls` calls of a 3×3 conv on a 1×16×16×16 input.
+fn host_overhead_us(ctx: &Context, calls: u32) -> CliResult<f64> {
+    let x = Tensor::from_f32(ctx, &data(5, 16 * 16 * 16), &[1, 16, 16, 16])?;
+    let w = Tensor::from_f32(ctx, &data(6, 16 * 16 * 9), &[16, 16, 3, 3])?;
+    let conv = Conv2d::new(ctx, &w, None, &ConvOptions::default().padding(&[1]))?;
+    let out = Tensor::zeros(ctx, &[1, 16, 16, 16], DType::F32)?;
+    let call = || -> CliResult<()> {
+        let mut batch = ctx.batch();
+        conv.run_into(&mut batch, &x, &out)?;
+        Ok(batch.submit()?)
+    };
+    call()?;
+    ctx.synchronize()?;
+    let start = std::time::Instant::now();
+    for _ in 0..calls {
+        call()?;
+    }
+    let us = start.elapsed().as_secs_f64() * 1e6 / f64::from(calls);
+    ctx.synchronize()?;
+    Ok(us)
+}
+
 #[derive(Serialize)]
 struct Report<'a> {
     wgconv_version: &'static str,
+    host_overhead_us: f64,
     device: DeviceInfo,
     timing: &'static str,
     samples: u32,
@@ -217,9 +242,17 @@ fn run_layer(ctx: &Context, layer: &Layer, args: &BenchArgs) -> CliResult<(Layer
                 return Err(CliError::Usage(format!("layer {}: q8_conv_pw needs k = 1, got {}", layer.name, layer.k)));
             }
             let out = Tensor::zeros(ctx, &geometry.output_shape(), DType::I8)?;
-            let (ms, source) = median_time(ctx, args, |b| b.q8ta_conv2d_pw_into(&args_q8, &opts, &out))?;
+            let chosen = geometry.planned_kernel();
+            let (ms, source) = median_time(ctx, args, |b| b.q8ta_conv2d_pw_into(&args_q8, &opts, &out).map(|_| ()))?;
+            let seed = Q8Kernel::Scalar;
+            let seed_ms = if chosen == seed {
+                ms
+            } else {
+                let seed_opts = Q8ConvPwOptions { kernel: Some(seed), ..opts.clone() };
+                median_time(ctx, args, |b| b.q8ta_conv2d_pw_into(&args_q8, &seed_opts, &out).map(|_| ()))?.0
+            };
             let macs = (layer.n * layer.h * layer.w * layer.oc * layer.ic) as u64;
-            ("q8ta_conv2d_pw".to_string(), ms, "q8ta_conv2d_pw".to_string(), ms, macs, source)
+            (chosen.name().to_string(), ms, seed.name().to_string(), seed_ms, macs, source)
         }
     };
     let gflops = 2.0 * macs as f64 / (median_ms * 1e-3) / 1e9;
@@ -272,6 +305,8 @@ pub fn run(args: &BenchArgs) -> CliResult<()> {
         );
     }
     println!("timing: {:?}, median of {} samples × {} launches", source, args.repeat, args.launches);
+    let host_us = host_overhead_us(&ctx, 500)?;
+    println!("host overhead per op call (record + submit, pipelines cached): {host_us:.1} µs");
     if let Some(path) = &args.json {
         let info = ctx.adapter_info().cloned();
         let device = DeviceInfo {
@@ -283,6 +318,7 @@ pub fn run(args: &BenchArgs) -> CliResult<()> {
         };
         let report = Report {
             wgconv_version: env!("CARGO_PKG_VERSION"),
+            host_overhead_us: host_us,
             device,
             timing: match source {
                 TimingSource::GpuTimestamps => "gpu_timestamps",

@@ -234,11 +234,15 @@ fn q8_conv_pw(a: &Q8Args) -> CliResult<()> {
     };
     let geometry = wgconv::Q8PwGeometry::new(&args, &opts)?;
     let out = Tensor::zeros(&ctx, &geometry.output_shape(), wgconv::DType::I8)?;
-    let time = timing::time_runs(&ctx, 1, |batch| batch.q8ta_conv2d_pw_into(&args, &opts, &out))?;
+    let mut kernel = None;
+    let time = timing::time_runs(&ctx, 1, |batch| {
+        kernel = Some(batch.q8ta_conv2d_pw_into(&args, &opts, &out)?);
+        Ok(())
+    })?;
     let y = out.to_vec_i8(&ctx)?;
     npy::write_i8(&a.out, out.shape(), &y)?;
     println!("output shape: {:?}", out.shape());
-    println!("kernel: q8ta_conv2d_pw");
+    println!("kernel: {}", kernel.map_or("?", |k| k.name()));
     println!("GPU time: {:.3} ms ({:?})", time.ms_per_run, time.source);
     if a.check {
         let expected = reference::q8ta_conv2d_pw(&reference::Q8PwReference {

@@ -285,7 +285,10 @@ impl Context {
             match rx.recv_timeout(Duration::from_millis(1)) {
                 Ok(result) => break result,
                 Err(_) if start.elapsed() > self.timeout => {
-                    return Err(Error::Timeout { operation: operation.to_string(), timeout_ms: self.timeout.as_millis() });
+                    return Err(Error::Timeout {
+                        operation: operation.to_string(),
+                        timeout_ms: self.timeout.as_millis(),
+                    });
                 }
                 Err(_) => {
                     let _ = self.device.poll(wgpu::PollType::Poll);

@@ -43,6 +43,6 @@ pub use error::{Error, Result};
 pub use ops::{
     conv::{Conv2d, ConvOutput},
     conv_geometry::{Activation, ConvGeometry, ConvKernel, ConvOptions},
-    quantized::{Q8ConvPwArgs, Q8ConvPwOptions, Q8PwGeometry, QuantParams},
+    quantized::{Q8ConvPwArgs, Q8ConvPwOptions, Q8Kernel, Q8PwGeometry, QuantParams},
 };
 pub use tensor::{DType, TENSOR_USAGE, Tensor};

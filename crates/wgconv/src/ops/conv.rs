@@ -9,7 +9,7 @@ use crate::{
     dispatch,
     error::{Error, Result},
     pipelines::ShaderResources,
-    shaders::{conv_pack as pack_shader, conv2d as shader, conv2d_gemm as gemm_shader},
+    shaders::{conv_pack as pack_shader, conv2d as shader, conv2d_depthwise as dw_shader, conv2d_gemm as gemm_shader},
     tensor::{DType, Tensor},
 };
 
@@ -150,7 +150,7 @@ impl Batch<'_> {
             Activation::Relu => (1, 0.0, 0.0),
             Activation::Clamp { min, max } => (2, min, max),
         };
-        if kernel == ConvKernel::Gemm {
+        if let Some(tile) = kernel.gemm_tile() {
             let packed_here;
             let packed = match packed {
                 Some(p) => p,
@@ -163,7 +163,13 @@ impl Batch<'_> {
             let mut overrides = gemm_shader::Overrides::new();
             (overrides.activation, overrides.clamp_min, overrides.clamp_max) = (activation, clamp_min, clamp_max);
             overrides.transposed = g.transposed;
-            let grid = g.gemm_grid().map(|d| d as u32);
+            let grid = g.gemm_grid(tile).map(|d| d as u32);
+            let (entry, create): (_, fn(&_, &_, &_, &_) -> _) = if tile == 128 {
+                (gemm_shader::CONV2D_GEMM_ENTRY, gemm_shader::create_conv2d_gemm_pipeline)
+            } else {
+                (gemm_shader::CONV2D_GEMM_64_ENTRY, gemm_shader::create_conv2d_gemm_64_pipeline)
+            };
+            encode_conv!(self, gemm_shader, entry, create, overrides, g, buffers, grid);
             encode_conv!(
                 self,
                 gemm_shader,
@@ -177,7 +183,28 @@ impl Batch<'_> {
             return Ok(kernel);
         }
         let limits = ctx.limits();
-        let items = u64::from(g.n) * u64::from(g.oc) * u64::from(g.oh) * u64::from(g.ow);
+        let rows = u64::from(g.n) * u64::from(g.oc) * u64::from(g.oh);
+        if kernel == ConvKernel::Depthwise {
+            let items = rows * u64::from(g.ow.div_ceil(4));
+            let grid =
+                dispatch::grid(items, dispatch::workgroup_size(&limits), limits.max_compute_workgroups_per_dimension)?;
+            let mut overrides = dw_shader::Overrides::new(grid.stride_x);
+            overrides.wg_size = grid.wg_size;
+            (overrides.activation, overrides.clamp_min, overrides.clamp_max) = (activation, clamp_min, clamp_max);
+            let buffers = ConvBuffers { input, weight, bias, output };
+            encode_conv!(
+                self,
+                dw_shader,
+                dw_shader::CONV2D_DEPTHWISE_ENTRY,
+                dw_shader::create_conv2d_depthwise_pipeline,
+                overrides,
+                g,
+                buffers,
+                grid.dims()
+            );
+            return Ok(kernel);
+        }
+        let items = rows * u64::from(g.ow);
         let grid =
             dispatch::grid(items, dispatch::workgroup_size(&limits), limits.max_compute_workgroups_per_dimension)?;
         let mut overrides = shader::Overrides::new(grid.stride_x);
@@ -188,7 +215,7 @@ impl Batch<'_> {
             ConvKernel::Direct => (shader::CONV2D_ENTRY, shader::create_conv2d_pipeline),
             ConvKernel::DirectVec4 => (shader::CONV2D_VEC4_ENTRY, shader::create_conv2d_vec4_pipeline),
             ConvKernel::Transposed => (shader::CONV_TRANSPOSE2D_ENTRY, shader::create_conv_transpose2d_pipeline),
-            ConvKernel::Gemm => unreachable!("handled above"),
+            ConvKernel::Gemm | ConvKernel::Gemm64 | ConvKernel::Depthwise => unreachable!("handled above"),
         };
         encode_conv!(self, shader, entry, create, overrides, g, buffers, grid.dims());
         Ok(kernel)
@@ -207,16 +234,28 @@ struct PackLayout {
 
 impl PackLayout {
     fn of(g: &ConvGeometry) -> Self {
-        Self { groups: g.groups, icg: g.ic / g.groups, ocg: g.oc / g.groups, taps: g.kh * g.kw, transposed: g.transposed }
+        Self {
+            groups: g.groups,
+            icg: g.ic / g.groups,
+            ocg: g.oc / g.groups,
+            taps: g.kh * g.kw,
+            transposed: g.transposed,
+        }
     }
 
     /// The layout from the weight alone (prepare-once ops know no input yet).
     fn for_weight(shape: &[usize], opts: &ConvOptions) -> Result<Self> {
         if !(3..=4).contains(&shape.len()) || shape.contains(&0) {
-            return Err(Error::Rank { tensor: "weight", expected: "4 (or 3 for 1D), no zero dims".into(), got: shape.len(), shape: shape.to_vec() });
+            return Err(Error::Rank {
+                tensor: "weight",
+                expected: "4 (or 3 for 1D), no zero dims".into(),
+                got: shape.len(),
+                shape: shape.to_vec(),
+            });
         }
         let groups = opts.groups;
-        let to_u32 = |d: usize| u32::try_from(d).map_err(|_| Error::invalid(format!("weight dimension {d} exceeds u32")));
+        let to_u32 =
+            |d: usize| u32::try_from(d).map_err(|_| Error::invalid(format!("weight dimension {d} exceeds u32")));
         let (w0, w1) = (to_u32(shape[0])?, to_u32(shape[1])?);
         if groups == 0 || w0 % groups != 0 {
             return Err(Error::invalid(format!("groups {groups} does not divide weight dim 0 of {shape:?}")));
@@ -238,7 +277,8 @@ impl Batch<'_> {
         let total = layout.packed_len();
         let packed = Tensor::zeros(ctx, &[total as usize], DType::F32)?;
         let limits = ctx.limits();
-        let grid = dispatch::grid(total, dispatch::workgroup_size(&limits), limits.max_compute_workgroups_per_dimension)?;
+        let grid =
+            dispatch::grid(total, dispatch::workgroup_size(&limits), limits.max_compute_workgroups_per_dimension)?;
         let mut overrides = pack_shader::Overrides::new(grid.stride_x);
         overrides.wg_size = grid.wg_size;
         let params = pack_shader::PackParams::new(
@@ -248,17 +288,35 @@ impl Batch<'_> {
             layout.ocg.div_ceil(4) * 4,
             layout.taps,
             u32::from(layout.transposed),
-            u32::try_from(total).map_err(|_| Error::TooManyElements { tensor: "packed weight", count: total, limit: u64::from(u32::MAX) })?,
+            u32::try_from(total).map_err(|_| Error::TooManyElements {
+                tensor: "packed weight",
+                count: total,
+                limit: u64::from(u32::MAX),
+            })?,
         );
         ctx.capture("weight prepack", || {
             let resources = ctx.pipelines.shader(pack_shader::PATH, || {
                 let layouts = pack_shader::BindGroupLayouts::new(&ctx.device);
                 let layout = pack_shader::create_pipeline_layout(&ctx.device, &layouts);
-                ShaderResources { module: pack_shader::create_shader_module(&ctx.device), group0: layouts.group0, layout }
+                ShaderResources {
+                    module: pack_shader::create_shader_module(&ctx.device),
+                    group0: layouts.group0,
+                    layout,
+                }
             });
-            let pipeline = ctx.pipelines.pipeline(pack_shader::PATH, pack_shader::PACK_WEIGHT_ENTRY, &overrides.constants(), || {
-                pack_shader::create_pack_weight_pipeline(&ctx.device, &resources.module, &resources.layout, &overrides)
-            });
+            let pipeline = ctx.pipelines.pipeline(
+                pack_shader::PATH,
+                pack_shader::PACK_WEIGHT_ENTRY,
+                &overrides.constants(),
+                || {
+                    pack_shader::create_pack_weight_pipeline(
+                        &ctx.device,
+                        &resources.module,
+                        &resources.layout,
+                        &overrides,
+                    )
+                },
+            );
             let uniform = ctx.device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
                 label: Some("PackParams"),
                 contents: bytemuck::bytes_of(&params),
@@ -310,7 +368,10 @@ impl Conv2d {
         if let Some(b) = bias {
             let oc = (layout.ocg * layout.groups) as usize;
             if b.shape() != [oc] {
-                return Err(Error::invalid(format!("bias must have shape [{oc}] (one value per output channel), got {:?}", b.shape())));
+                return Err(Error::invalid(format!(
+                    "bias must have shape [{oc}] (one value per output channel), got {:?}",
+                    b.shape()
+                )));
             }
         }
         let mut batch = ctx.batch();
@@ -326,19 +387,37 @@ impl Conv2d {
 
     /// Records the convolution of `input`, allocating the output.
     pub fn run(&self, batch: &mut Batch<'_>, input: &Tensor) -> Result<ConvOutput> {
-        let geometry = ConvGeometry::new(input.shape(), self.weight.shape(), self.bias.as_ref().map(Tensor::shape), &self.opts)?;
+        let geometry =
+            ConvGeometry::new(input.shape(), self.weight.shape(), self.bias.as_ref().map(Tensor::shape), &self.opts)?;
         let output = Tensor::zeros(batch.ctx, &geometry.output_shape(), DType::F32)?;
-        let kernel = batch.encode_convolution(input, &self.weight, Some(&self.packed), self.bias.as_ref(), &output, &geometry, &self.opts)?;
+        let kernel = batch.encode_convolution(
+            input,
+            &self.weight,
+            Some(&self.packed),
+            self.bias.as_ref(),
+            &output,
+            &geometry,
+            &self.opts,
+        )?;
         Ok(ConvOutput { output, kernel })
     }
 
     /// Records the convolution of `input` into `output`.
     pub fn run_into(&self, batch: &mut Batch<'_>, input: &Tensor, output: &Tensor) -> Result<ConvKernel> {
-        let geometry = ConvGeometry::new(input.shape(), self.weight.shape(), self.bias.as_ref().map(Tensor::shape), &self.opts)?;
+        let geometry =
+            ConvGeometry::new(input.shape(), self.weight.shape(), self.bias.as_ref().map(Tensor::shape), &self.opts)?;
         if output.shape() != geometry.output_shape() {
             return Err(Error::OutputShape { expected: geometry.output_shape(), got: output.shape().to_vec() });
         }
-        batch.encode_convolution(input, &self.weight, Some(&self.packed), self.bias.as_ref(), output, &geometry, &self.opts)
+        batch.encode_convolution(
+            input,
+            &self.weight,
+            Some(&self.packed),
+            self.bias.as_ref(),
+            output,
+            &geometry,
+            &self.opts,
+        )
     }
 }
 

@@ -134,6 +134,11 @@ pub enum ConvKernel {
     /// Implicit GEMM: 128×128 tiles, 8×8 outputs per thread; transposed convolutions decomposed
     /// by stride phase (dilation 1).
     Gemm,
+    /// The same GEMM with 64×64 tiles (4×4 per thread): four times the workgroups, for problems
+    /// too small to fill the GPU with 128×128 tiles.
+    Gemm64,
+    /// One input channel per group: four outputs along W per thread, coalesced.
+    Depthwise,
 }
 
 impl ConvKernel {
@@ -144,6 +149,17 @@ impl ConvKernel {
             ConvKernel::DirectVec4 => "direct_vec4",
             ConvKernel::Transposed => "transposed",
             ConvKernel::Gemm => "gemm",
+            ConvKernel::Gemm64 => "gemm64",
+            ConvKernel::Depthwise => "depthwise",
+        }
+    }
+
+    /// Output tile edge of a GEMM kernel.
+    pub fn gemm_tile(self) -> Option<u32> {
+        match self {
+            ConvKernel::Gemm => Some(128),
+            ConvKernel::Gemm64 => Some(64),
+            _ => None,
         }
     }
 }
@@ -399,8 +415,8 @@ impl ConvGeometry {
         }
     }
 
-    /// The GEMM kernel's grid (N tiles, M tiles, groups × stride phases).
-    pub fn gemm_grid(&self) -> [u64; 3] {
+    /// A GEMM kernel's grid for `tile`×`tile` output tiles: (N tiles, M tiles, groups × stride phases).
+    pub fn gemm_grid(&self, tile: u32) -> [u64; 3] {
         let (phases, sub_h, sub_w) = if self.transposed {
             let [sh, sw] = self.stride;
             (sh * sw, self.oh.div_ceil(sh), self.ow.div_ceil(sw))
@@ -408,7 +424,8 @@ impl ConvGeometry {
             (1, self.oh, self.ow)
         };
         let n = u64::from(self.n) * u64::from(sub_h) * u64::from(sub_w);
-        [n.div_ceil(128), u64::from(self.oc / self.groups).div_ceil(128), u64::from(self.groups) * u64::from(phases)]
+        let tile = u64::from(tile);
+        [n.div_ceil(tile), u64::from(self.oc / self.groups).div_ceil(tile), u64::from(self.groups) * u64::from(phases)]
     }
 
     /// Whether `kernel` can run this convolution.
@@ -417,9 +434,11 @@ impl ConvGeometry {
             ConvKernel::Transposed => self.transposed,
             ConvKernel::Direct => !self.transposed,
             ConvKernel::DirectVec4 => !self.transposed && (self.ic / self.groups).is_multiple_of(4),
-            ConvKernel::Gemm => {
-                // The stride-phase decomposition assumes dilation 1; grids are 1 workgroup deep per dim.
-                (!self.transposed || self.dilation == [1, 1]) && self.gemm_grid().iter().all(|d| *d <= 65_535)
+            ConvKernel::Depthwise => !self.transposed && self.ic == self.groups,
+            ConvKernel::Gemm | ConvKernel::Gemm64 => {
+                // The stride-phase decomposition assumes dilation 1; each grid dimension ≤ 65535.
+                let tile = kernel.gemm_tile().unwrap_or(128);
+                (!self.transposed || self.dilation == [1, 1]) && self.gemm_grid(tile).iter().all(|d| *d <= 65_535)
             }
         }
     }
@@ -430,15 +449,30 @@ impl ConvGeometry {
         let icg = self.ic / self.groups;
         // Few channels per group make a mostly empty GEMM tile; the direct kernels win there.
         let gemm_worthwhile = self.transposed || (ocg >= 16 && icg * self.kh * self.kw >= 8);
-        if gemm_worthwhile && self.supports(ConvKernel::Gemm) { ConvKernel::Gemm } else { self.reference_kernel() }
+        if self.supports(ConvKernel::Depthwise) {
+            return ConvKernel::Depthwise;
+        }
+        if !gemm_worthwhile || !self.supports(ConvKernel::Gemm64) {
+            return self.reference_kernel();
+        }
+        // Below about two workgroups per SM of a large GPU, 128×128 tiles leave it idle.
+        let big_tiles: u64 = self.gemm_grid(128).iter().product();
+        if big_tiles >= 256 && self.supports(ConvKernel::Gemm) { ConvKernel::Gemm } else { ConvKernel::Gemm64 }
     }
 
     /// Every kernel that can run this convolution (tests run them all).
     pub fn supported_kernels(&self) -> Vec<ConvKernel> {
-        [ConvKernel::Direct, ConvKernel::DirectVec4, ConvKernel::Transposed, ConvKernel::Gemm]
-            .into_iter()
-            .filter(|k| self.supports(*k))
-            .collect()
+        [
+            ConvKernel::Direct,
+            ConvKernel::DirectVec4,
+            ConvKernel::Transposed,
+            ConvKernel::Gemm,
+            ConvKernel::Gemm64,
+            ConvKernel::Depthwise,
+        ]
+        .into_iter()
+        .filter(|k| self.supports(*k))
+        .collect()
     }
 
     /// The kernel to run: `forced` when it can run this geometry, else an error naming why;

@@ -11,7 +11,7 @@ use crate::{
     dispatch,
     error::{Error, Result},
     pipelines::ShaderResources,
-    shaders::{dequantize, q8ta_conv2d_pw as q8_shader, quantize},
+    shaders::{dequantize, q8ta_conv2d_pw as q8_shader, q8ta_conv2d_pw_gemm as q8_gemm, quantize},
     tensor::{DType, Tensor},
 };
 
@@ -73,11 +73,39 @@ pub struct Q8ConvPwOptions {
     pub groups: u32,
     /// `None` or `Relu` (applied to the real value before requantization).
     pub activation: Activation,
+    /// Force a kernel instead of letting the planner choose (benchmarks, tests).
+    pub kernel: Option<Q8Kernel>,
 }
 
 impl Default for Q8ConvPwOptions {
     fn default() -> Self {
-        Self { stride: vec![1], padding: vec![0], dilation: vec![1], groups: 1, activation: Activation::None }
+        Self {
+            stride: vec![1],
+            padding: vec![0],
+            dilation: vec![1],
+            groups: 1,
+            activation: Activation::None,
+            kernel: None,
+        }
+    }
+}
+
+/// Which kernel runs a `q8ta_conv2d_pw`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Q8Kernel {
+    /// One thread per output word, scalar byte multiply-adds (the reference kernel; any shape).
+    Scalar,
+    /// 64×64-tile GEMM over `dot4I8Packed`, 4×4 outputs per thread (IC % 4 == 0, H·W % 4 == 0).
+    Dot4Gemm,
+}
+
+impl Q8Kernel {
+    /// Short name for logs and tables.
+    pub fn name(self) -> &'static str {
+        match self {
+            Q8Kernel::Scalar => "q8_scalar",
+            Q8Kernel::Dot4Gemm => "q8_dot4_gemm",
+        }
     }
 }
 
@@ -198,6 +226,40 @@ impl Q8PwGeometry {
         Ok(Self { n, ic: input[1] as u32, oc, h, w })
     }
 
+    /// Whether `kernel` can run this shape.
+    pub fn supports(&self, kernel: Q8Kernel) -> bool {
+        match kernel {
+            Q8Kernel::Scalar => true,
+            Q8Kernel::Dot4Gemm => {
+                let hw = u64::from(self.h) * u64::from(self.w);
+                self.ic.is_multiple_of(4)
+                    && hw.is_multiple_of(4)
+                    && hw.div_ceil(64) <= 65_535
+                    && self.oc.div_ceil(64) <= 65_535
+                    && self.n <= 65_535
+            }
+        }
+    }
+
+    /// The planner's choice: the packed-dot GEMM wherever it applies.
+    pub fn planned_kernel(&self) -> Q8Kernel {
+        if self.supports(Q8Kernel::Dot4Gemm) { Q8Kernel::Dot4Gemm } else { Q8Kernel::Scalar }
+    }
+
+    /// `forced` when it supports the shape (else an error), the planner's choice when `None`.
+    pub fn choose_kernel(&self, forced: Option<Q8Kernel>) -> Result<Q8Kernel> {
+        match forced {
+            None => Ok(self.planned_kernel()),
+            Some(k) if self.supports(k) => Ok(k),
+            Some(k) => Err(Error::invalid(format!(
+                "kernel {} needs IC % 4 == 0 and H·W % 4 == 0, got IC {} and H·W {}",
+                k.name(),
+                self.ic,
+                u64::from(self.h) * u64::from(self.w)
+            ))),
+        }
+    }
+
     /// `[N, OC, H, W]`.
     pub fn output_shape(&self) -> Vec<usize> {
         [self.n, self.oc, self.h, self.w].map(|d| d as usize).to_vec()
@@ -313,7 +375,7 @@ impl Batch<'_> {
         args: &Q8ConvPwArgs<'_>,
         opts: &Q8ConvPwOptions,
         output: &Tensor,
-    ) -> Result<()> {
+    ) -> Result<Q8Kernel> {
         let g = Q8PwGeometry::new(args, opts)?;
         output.expect_dtype("output", DType::I8)?;
         if output.shape() != g.output_shape() {
@@ -328,57 +390,87 @@ impl Batch<'_> {
         opts: &Q8ConvPwOptions,
         g: &Q8PwGeometry,
         output: &Tensor,
-    ) -> Result<()> {
+    ) -> Result<Q8Kernel> {
         let ctx = self.ctx;
         check_operand(ctx, "input", args.input, DType::I8)?;
         check_operand(ctx, "weight", args.weight, DType::I8)?;
         check_operand(ctx, "output", output, DType::I8)?;
-        let words = g.output_shape().iter().map(|d| *d as u64).product::<u64>().div_ceil(4);
-        let limits = ctx.limits();
-        let grid =
-            dispatch::grid(words, dispatch::workgroup_size(&limits), limits.max_compute_workgroups_per_dimension)?;
-        let mut overrides = q8_shader::Overrides::new(grid.stride_x);
-        overrides.wg_size = grid.wg_size;
-        overrides.activation = u32::from(opts.activation == Activation::Relu);
+        let kernel = g.choose_kernel(opts.kernel)?;
+        let relu = u32::from(opts.activation == Activation::Relu);
         // The reciprocal is taken in f64 and rounded once, as the reference handler does.
         let inv_output_scale = (1.0 / f64::from(args.output_quant.scale)) as f32;
-        let params = q8_shader::Q8taConvPwParams::new(
-            g.n,
-            g.oc,
-            g.ic,
-            g.h,
-            g.w,
-            args.input_quant.zero_point,
-            args.output_quant.zero_point,
-            args.input_quant.scale,
-            inv_output_scale,
+        let fields = (
+            [g.n, g.oc, g.ic, g.h, g.w],
+            [args.input_quant.zero_point, args.output_quant.zero_point],
+            [args.input_quant.scale, inv_output_scale],
             u32::from(args.bias.is_some()),
         );
-        ctx.capture("q8ta_conv2d_pw", || {
-            let res = resources(ctx, q8_shader::PATH, |d| {
-                let layouts = q8_shader::BindGroupLayouts::new(d);
-                let layout = q8_shader::create_pipeline_layout(d, &layouts);
-                ShaderResources { module: q8_shader::create_shader_module(d), group0: layouts.group0, layout }
-            });
-            let pipeline = ctx.pipelines.pipeline(
-                q8_shader::PATH,
-                q8_shader::Q8TA_CONV2D_PW_ENTRY,
-                &overrides.constants(),
-                || q8_shader::create_q8ta_conv2d_pw_pipeline(&ctx.device, &res.module, &res.layout, &overrides),
-            );
-            let params = uniform(ctx, "Q8taConvPwParams", &params);
-            let group = q8_shader::BindGroup0 {
-                input: args.input.buffer().as_entire_buffer_binding(),
-                weight: args.weight.buffer().as_entire_buffer_binding(),
-                weight_scales: args.weight_scales.buffer().as_entire_buffer_binding(),
-                bias: args.bias.map_or(ctx.zero_buffer(), Tensor::buffer).as_entire_buffer_binding(),
-                output: output.buffer().as_entire_buffer_binding(),
-                params: params.as_entire_buffer_binding(),
+        // Both kernels share uniform and bindings; each generated module has its own types.
+        macro_rules! record {
+            ($module:ident, $entry:expr, $create:path, $overrides:expr, $workgroups:expr) => {{
+                let overrides = $overrides;
+                let ([n, oc, ic, h, w], [zp_in, zp_out], [scale_in, inv_scale_out], has_bias) = fields;
+                let params =
+                    $module::Q8taConvPwParams::new(n, oc, ic, h, w, zp_in, zp_out, scale_in, inv_scale_out, has_bias);
+                ctx.capture("q8ta_conv2d_pw", || {
+                    let res = resources(ctx, $module::PATH, |d| {
+                        let layouts = $module::BindGroupLayouts::new(d);
+                        let layout = $module::create_pipeline_layout(d, &layouts);
+                        ShaderResources { module: $module::create_shader_module(d), group0: layouts.group0, layout }
+                    });
+                    let pipeline = ctx.pipelines.pipeline($module::PATH, $entry, &overrides.constants(), || {
+                        $create(&ctx.device, &res.module, &res.layout, &overrides)
+                    });
+                    let params = uniform(ctx, "Q8taConvPwParams", &params);
+                    let group = $module::BindGroup0 {
+                        input: args.input.buffer().as_entire_buffer_binding(),
+                        weight: args.weight.buffer().as_entire_buffer_binding(),
+                        weight_scales: args.weight_scales.buffer().as_entire_buffer_binding(),
+                        bias: args.bias.map_or(ctx.zero_buffer(), Tensor::buffer).as_entire_buffer_binding(),
+                        output: output.buffer().as_entire_buffer_binding(),
+                        params: params.as_entire_buffer_binding(),
+                    }
+                    .create(&ctx.device, &res.group0);
+                    self.dispatch(kernel.name(), &pipeline, &group, $workgroups);
+                    Ok(())
+                })?;
+            }};
+        }
+        match kernel {
+            Q8Kernel::Scalar => {
+                let words = g.output_shape().iter().map(|d| *d as u64).product::<u64>().div_ceil(4);
+                let limits = ctx.limits();
+                let grid = dispatch::grid(
+                    words,
+                    dispatch::workgroup_size(&limits),
+                    limits.max_compute_workgroups_per_dimension,
+                )?;
+                let mut overrides = q8_shader::Overrides::new(grid.stride_x);
+                overrides.wg_size = grid.wg_size;
+                overrides.activation = relu;
+                record!(
+                    q8_shader,
+                    q8_shader::Q8TA_CONV2D_PW_ENTRY,
+                    q8_shader::create_q8ta_conv2d_pw_pipeline,
+                    overrides,
+                    grid.dims()
+                );
             }
-            .create(&ctx.device, &res.group0);
-            self.dispatch("q8ta_conv2d_pw", &pipeline, &group, grid.dims());
-            Ok(())
-        })
+            Q8Kernel::Dot4Gemm => {
+                let mut overrides = q8_gemm::Overrides::new();
+                overrides.activation = relu;
+                let hw = g.h * g.w;
+                let grid = [hw.div_ceil(64), g.oc.div_ceil(64), g.n];
+                record!(
+                    q8_gemm,
+                    q8_gemm::Q8TA_CONV2D_PW_GEMM_ENTRY,
+                    q8_gemm::create_q8ta_conv2d_pw_gemm_pipeline,
+                    overrides,
+                    grid
+                );
+            }
+        }
+        Ok(kernel)
     }
 }
 

@@ -4,6 +4,8 @@
 
 /// Bindings for `shaders/conv2d.wgsl`.
 pub mod conv2d;
+/// Bindings for `shaders/conv2d_depthwise.wgsl`.
+pub mod conv2d_depthwise;
 /// Bindings for `shaders/conv2d_gemm.wgsl`.
 pub mod conv2d_gemm;
 /// Bindings for `shaders/conv_pack.wgsl`.
@@ -12,5 +14,7 @@ pub mod conv_pack;
 pub mod dequantize;
 /// Bindings for `shaders/q8ta_conv2d_pw.wgsl`.
 pub mod q8ta_conv2d_pw;
+/// Bindings for `shaders/q8ta_conv2d_pw_gemm.wgsl`.
+pub mod q8ta_conv2d_pw_gemm;
 /// Bindings for `shaders/quantize.wgsl`.
 pub mod quantize;
