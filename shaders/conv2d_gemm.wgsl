@@ -2,8 +2,7 @@
 //
 // Per group: C[M = OC/groups, N = batch·OH·OW] = A[M, K] · B[K, N], K = IC/groups·KH·KW.
 // A is the weight (row-major in K already), B the implicit im2col of the input. A workgroup of
-// 256 threads computes a 128×128 tile of C, each thread an 8×8 block held in 16 vec4 registers
-// (`conv2d_gemm`), or a 64×64 tile with 4×4 per thread (`conv2d_gemm_64`) for small problems.
+// 256 threads computes a 128×128 tile of C, each thread an 8×8 block held in 16 vec4 registers.
 // Tiles of A and B (8 deep in K) are staged K-major in workgroup memory so every inner-loop read
 // is one vec4; the next tile's global loads are issued before the current tile's math.
 //
@@ -49,8 +48,7 @@ override clamp_max: f32 = 0.0;
 // Transposed convolution (weight [IC, OC/groups, KH, KW]), one stride phase per workgroup z.
 override transposed: bool = false;
 
-// A and B tiles, K-major: element [k][i] of a T-wide tile is vec4 [k * T / 4 + i / 4]
-// (8 × 128 or 16 × 64 elements: 4 KiB each).
+// A and B tiles, K-major: element [k][i] of the 8 × 128 tile is vec4 [k * 32 + i / 4].
 var<workgroup> a_tile: array<vec4<f32>, 256>;
 var<workgroup> b_tile: array<vec4<f32>, 256>;
 
@@ -272,8 +270,8 @@ fn conv2d_gemm(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id)
         }
         {
             let a0 = a_tile[0u + tm];
-            let b0 = b_tile[0u + tn];
             let a1 = a_tile[16u + tm];
+            let b0 = b_tile[0u + tn];
             let b1 = b_tile[16u + tn];
             acc_00_0 = fma(vec4<f32>(a0.x), b0, acc_00_0);
             acc_00_1 = fma(vec4<f32>(a0.x), b1, acc_00_1);
@@ -294,8 +292,8 @@ fn conv2d_gemm(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id)
         }
         {
             let a0 = a_tile[32u + tm];
-            let b0 = b_tile[32u + tn];
             let a1 = a_tile[48u + tm];
+            let b0 = b_tile[32u + tn];
             let b1 = b_tile[48u + tn];
             acc_00_0 = fma(vec4<f32>(a0.x), b0, acc_00_0);
             acc_00_1 = fma(vec4<f32>(a0.x), b1, acc_00_1);
@@ -316,8 +314,8 @@ fn conv2d_gemm(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id)
         }
         {
             let a0 = a_tile[64u + tm];
-            let b0 = b_tile[64u + tn];
             let a1 = a_tile[80u + tm];
+            let b0 = b_tile[64u + tn];
             let b1 = b_tile[80u + tn];
             acc_00_0 = fma(vec4<f32>(a0.x), b0, acc_00_0);
             acc_00_1 = fma(vec4<f32>(a0.x), b1, acc_00_1);
@@ -338,8 +336,8 @@ fn conv2d_gemm(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id)
         }
         {
             let a0 = a_tile[96u + tm];
-            let b0 = b_tile[96u + tn];
             let a1 = a_tile[112u + tm];
+            let b0 = b_tile[96u + tn];
             let b1 = b_tile[112u + tn];
             acc_00_0 = fma(vec4<f32>(a0.x), b0, acc_00_0);
             acc_00_1 = fma(vec4<f32>(a0.x), b1, acc_00_1);
@@ -360,8 +358,8 @@ fn conv2d_gemm(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id)
         }
         {
             let a0 = a_tile[128u + tm];
-            let b0 = b_tile[128u + tn];
             let a1 = a_tile[144u + tm];
+            let b0 = b_tile[128u + tn];
             let b1 = b_tile[144u + tn];
             acc_00_0 = fma(vec4<f32>(a0.x), b0, acc_00_0);
             acc_00_1 = fma(vec4<f32>(a0.x), b1, acc_00_1);
@@ -382,8 +380,8 @@ fn conv2d_gemm(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id)
         }
         {
             let a0 = a_tile[160u + tm];
-            let b0 = b_tile[160u + tn];
             let a1 = a_tile[176u + tm];
+            let b0 = b_tile[160u + tn];
             let b1 = b_tile[176u + tn];
             acc_00_0 = fma(vec4<f32>(a0.x), b0, acc_00_0);
             acc_00_1 = fma(vec4<f32>(a0.x), b1, acc_00_1);
@@ -404,8 +402,8 @@ fn conv2d_gemm(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id)
         }
         {
             let a0 = a_tile[192u + tm];
-            let b0 = b_tile[192u + tn];
             let a1 = a_tile[208u + tm];
+            let b0 = b_tile[192u + tn];
             let b1 = b_tile[208u + tn];
             acc_00_0 = fma(vec4<f32>(a0.x), b0, acc_00_0);
             acc_00_1 = fma(vec4<f32>(a0.x), b1, acc_00_1);
@@ -426,8 +424,8 @@ fn conv2d_gemm(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id)
         }
         {
             let a0 = a_tile[224u + tm];
-            let b0 = b_tile[224u + tn];
             let a1 = a_tile[240u + tm];
+            let b0 = b_tile[224u + tn];
             let b1 = b_tile[240u + tn];
             acc_00_0 = fma(vec4<f32>(a0.x), b0, acc_00_0);
             acc_00_1 = fma(vec4<f32>(a0.x), b1, acc_00_1);
@@ -546,233 +544,5 @@ fn conv2d_gemm(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id)
     store(out_11, oc_13, ok_13, acc_13_1.y);
     store(out_12, oc_13, ok_13, acc_13_1.z);
     store(out_13, oc_13, ok_13, acc_13_1.w);
-}
-
-@compute @workgroup_size(256)
-fn conv2d_gemm_64(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: vec3<u32>) {
-    let pr = problem(wid.z);
-    let icg = params.ic / params.groups;
-    let ocg = params.oc / params.groups;
-    let taps = pr.taps_y * pr.taps_x;
-    let k_total = icg * taps;
-    let n_base = wid.x * 64u;
-    let m_base = wid.y * 64u;
-    if (n_base >= params.n * pr.sub_h * pr.sub_w) {
-        return;
-    }
-
-    // Loader roles: row kl of the K-tile (16 threads per row). A: four consecutive rows from
-    // m_base + 4·lane as one vec4 (coalesced). B: columns lane + 16·j, so each of the four
-    // loads is coalesced along OW; the column decode is hoisted out of the K loop.
-    let kl = lid / 16u;
-    let lane = lid % 16u;
-    let col0 = column(pr, n_base + lane);
-    let col1 = column(pr, n_base + lane + 16u);
-    let col2 = column(pr, n_base + lane + 32u);
-    let col3 = column(pr, n_base + lane + 48u);
-    let am = m_base + lane * 4u;
-
-    // Compute roles: a 4×4 block, rows q·64 + tm·4 + i, cols q·64 + tn·4 + j.
-    let tm = lid / 16u;
-    let tn = lid % 16u;
-    var acc_00_0 = vec4<f32>(0.0);
-    var acc_01_0 = vec4<f32>(0.0);
-    var acc_02_0 = vec4<f32>(0.0);
-    var acc_03_0 = vec4<f32>(0.0);
-
-    // Global → registers for K-tile 0.
-    var k = kl;
-    var k_ok = k < k_total;
-    var ic = k / max(taps, 1u);
-    var t = k % max(taps, 1u);
-    var ty = t / max(pr.taps_x, 1u);
-    var tx = t % max(pr.taps_x, 1u);
-    var next_a = load_a4(pr, am, ic, ty, tx, k_ok);
-    var next_b = vec4<f32>(load_b(pr, col0, ic, ty, tx, k_ok), load_b(pr, col1, ic, ty, tx, k_ok),
-                           load_b(pr, col2, ic, ty, tx, k_ok), load_b(pr, col3, ic, ty, tx, k_ok));
-    let k_tiles = (k_total + 15u) / 16u;
-    for (var kt = 0u; kt < k_tiles; kt++) {
-        a_tile[kl * 16u + lane] = next_a;
-        // Column lane + 16·j sits in vec4 (lane + 16·j) / 4, component lane % 4.
-        b_tile[kl * 16u + lane / 4u][lane % 4u] = next_b.x;
-        b_tile[kl * 16u + 4u + lane / 4u][lane % 4u] = next_b.y;
-        b_tile[kl * 16u + 8u + lane / 4u][lane % 4u] = next_b.z;
-        b_tile[kl * 16u + 12u + lane / 4u][lane % 4u] = next_b.w;
-        workgroupBarrier();
-        if (kt + 1u < k_tiles) {
-            k = (kt + 1u) * 16u + kl;
-            k_ok = k < k_total;
-            ic = k / max(taps, 1u);
-            t = k % max(taps, 1u);
-            ty = t / max(pr.taps_x, 1u);
-            tx = t % max(pr.taps_x, 1u);
-            next_a = load_a4(pr, am, ic, ty, tx, k_ok);
-            next_b = vec4<f32>(load_b(pr, col0, ic, ty, tx, k_ok), load_b(pr, col1, ic, ty, tx, k_ok),
-                               load_b(pr, col2, ic, ty, tx, k_ok), load_b(pr, col3, ic, ty, tx, k_ok));
-        }
-        {
-            let a0 = a_tile[0u + tm];
-            let b0 = b_tile[0u + tn];
-            acc_00_0 = fma(vec4<f32>(a0.x), b0, acc_00_0);
-            acc_01_0 = fma(vec4<f32>(a0.y), b0, acc_01_0);
-            acc_02_0 = fma(vec4<f32>(a0.z), b0, acc_02_0);
-            acc_03_0 = fma(vec4<f32>(a0.w), b0, acc_03_0);
-        }
-        {
-            let a0 = a_tile[16u + tm];
-            let b0 = b_tile[16u + tn];
-            acc_00_0 = fma(vec4<f32>(a0.x), b0, acc_00_0);
-            acc_01_0 = fma(vec4<f32>(a0.y), b0, acc_01_0);
-            acc_02_0 = fma(vec4<f32>(a0.z), b0, acc_02_0);
-            acc_03_0 = fma(vec4<f32>(a0.w), b0, acc_03_0);
-        }
-        {
-            let a0 = a_tile[32u + tm];
-            let b0 = b_tile[32u + tn];
-            acc_00_0 = fma(vec4<f32>(a0.x), b0, acc_00_0);
-            acc_01_0 = fma(vec4<f32>(a0.y), b0, acc_01_0);
-            acc_02_0 = fma(vec4<f32>(a0.z), b0, acc_02_0);
-            acc_03_0 = fma(vec4<f32>(a0.w), b0, acc_03_0);
-        }
-        {
-            let a0 = a_tile[48u + tm];
-            let b0 = b_tile[48u + tn];
-            acc_00_0 = fma(vec4<f32>(a0.x), b0, acc_00_0);
-            acc_01_0 = fma(vec4<f32>(a0.y), b0, acc_01_0);
-            acc_02_0 = fma(vec4<f32>(a0.z), b0, acc_02_0);
-            acc_03_0 = fma(vec4<f32>(a0.w), b0, acc_03_0);
-        }
-        {
-            let a0 = a_tile[64u + tm];
-            let b0 = b_tile[64u + tn];
-            acc_00_0 = fma(vec4<f32>(a0.x), b0, acc_00_0);
-            acc_01_0 = fma(vec4<f32>(a0.y), b0, acc_01_0);
-            acc_02_0 = fma(vec4<f32>(a0.z), b0, acc_02_0);
-            acc_03_0 = fma(vec4<f32>(a0.w), b0, acc_03_0);
-        }
-        {
-            let a0 = a_tile[80u + tm];
-            let b0 = b_tile[80u + tn];
-            acc_00_0 = fma(vec4<f32>(a0.x), b0, acc_00_0);
-            acc_01_0 = fma(vec4<f32>(a0.y), b0, acc_01_0);
-            acc_02_0 = fma(vec4<f32>(a0.z), b0, acc_02_0);
-            acc_03_0 = fma(vec4<f32>(a0.w), b0, acc_03_0);
-        }
-        {
-            let a0 = a_tile[96u + tm];
-            let b0 = b_tile[96u + tn];
-            acc_00_0 = fma(vec4<f32>(a0.x), b0, acc_00_0);
-            acc_01_0 = fma(vec4<f32>(a0.y), b0, acc_01_0);
-            acc_02_0 = fma(vec4<f32>(a0.z), b0, acc_02_0);
-            acc_03_0 = fma(vec4<f32>(a0.w), b0, acc_03_0);
-        }
-        {
-            let a0 = a_tile[112u + tm];
-            let b0 = b_tile[112u + tn];
-            acc_00_0 = fma(vec4<f32>(a0.x), b0, acc_00_0);
-            acc_01_0 = fma(vec4<f32>(a0.y), b0, acc_01_0);
-            acc_02_0 = fma(vec4<f32>(a0.z), b0, acc_02_0);
-            acc_03_0 = fma(vec4<f32>(a0.w), b0, acc_03_0);
-        }
-        {
-            let a0 = a_tile[128u + tm];
-            let b0 = b_tile[128u + tn];
-            acc_00_0 = fma(vec4<f32>(a0.x), b0, acc_00_0);
-            acc_01_0 = fma(vec4<f32>(a0.y), b0, acc_01_0);
-            acc_02_0 = fma(vec4<f32>(a0.z), b0, acc_02_0);
-            acc_03_0 = fma(vec4<f32>(a0.w), b0, acc_03_0);
-        }
-        {
-            let a0 = a_tile[144u + tm];
-            let b0 = b_tile[144u + tn];
-            acc_00_0 = fma(vec4<f32>(a0.x), b0, acc_00_0);
-            acc_01_0 = fma(vec4<f32>(a0.y), b0, acc_01_0);
-            acc_02_0 = fma(vec4<f32>(a0.z), b0, acc_02_0);
-            acc_03_0 = fma(vec4<f32>(a0.w), b0, acc_03_0);
-        }
-        {
-            let a0 = a_tile[160u + tm];
-            let b0 = b_tile[160u + tn];
-            acc_00_0 = fma(vec4<f32>(a0.x), b0, acc_00_0);
-            acc_01_0 = fma(vec4<f32>(a0.y), b0, acc_01_0);
-            acc_02_0 = fma(vec4<f32>(a0.z), b0, acc_02_0);
-            acc_03_0 = fma(vec4<f32>(a0.w), b0, acc_03_0);
-        }
-        {
-            let a0 = a_tile[176u + tm];
-            let b0 = b_tile[176u + tn];
-            acc_00_0 = fma(vec4<f32>(a0.x), b0, acc_00_0);
-            acc_01_0 = fma(vec4<f32>(a0.y), b0, acc_01_0);
-            acc_02_0 = fma(vec4<f32>(a0.z), b0, acc_02_0);
-            acc_03_0 = fma(vec4<f32>(a0.w), b0, acc_03_0);
-        }
-        {
-            let a0 = a_tile[192u + tm];
-            let b0 = b_tile[192u + tn];
-            acc_00_0 = fma(vec4<f32>(a0.x), b0, acc_00_0);
-            acc_01_0 = fma(vec4<f32>(a0.y), b0, acc_01_0);
-            acc_02_0 = fma(vec4<f32>(a0.z), b0, acc_02_0);
-            acc_03_0 = fma(vec4<f32>(a0.w), b0, acc_03_0);
-        }
-        {
-            let a0 = a_tile[208u + tm];
-            let b0 = b_tile[208u + tn];
-            acc_00_0 = fma(vec4<f32>(a0.x), b0, acc_00_0);
-            acc_01_0 = fma(vec4<f32>(a0.y), b0, acc_01_0);
-            acc_02_0 = fma(vec4<f32>(a0.z), b0, acc_02_0);
-            acc_03_0 = fma(vec4<f32>(a0.w), b0, acc_03_0);
-        }
-        {
-            let a0 = a_tile[224u + tm];
-            let b0 = b_tile[224u + tn];
-            acc_00_0 = fma(vec4<f32>(a0.x), b0, acc_00_0);
-            acc_01_0 = fma(vec4<f32>(a0.y), b0, acc_01_0);
-            acc_02_0 = fma(vec4<f32>(a0.z), b0, acc_02_0);
-            acc_03_0 = fma(vec4<f32>(a0.w), b0, acc_03_0);
-        }
-        {
-            let a0 = a_tile[240u + tm];
-            let b0 = b_tile[240u + tn];
-            acc_00_0 = fma(vec4<f32>(a0.x), b0, acc_00_0);
-            acc_01_0 = fma(vec4<f32>(a0.y), b0, acc_01_0);
-            acc_02_0 = fma(vec4<f32>(a0.z), b0, acc_02_0);
-            acc_03_0 = fma(vec4<f32>(a0.w), b0, acc_03_0);
-        }
-        workgroupBarrier();
-    }
-
-    // Epilogue: bias, activation, scattered back to NCHW.
-    let out_00 = column(pr, n_base + 0u + tn * 4u + 0u);
-    let out_01 = column(pr, n_base + 0u + tn * 4u + 1u);
-    let out_02 = column(pr, n_base + 0u + tn * 4u + 2u);
-    let out_03 = column(pr, n_base + 0u + tn * 4u + 3u);
-    let m_00 = m_base + 0u + tm * 4u + 0u;
-    let oc_00 = pr.group * ocg + m_00;
-    let ok_00 = m_00 < ocg;
-    store(out_00, oc_00, ok_00, acc_00_0.x);
-    store(out_01, oc_00, ok_00, acc_00_0.y);
-    store(out_02, oc_00, ok_00, acc_00_0.z);
-    store(out_03, oc_00, ok_00, acc_00_0.w);
-    let m_01 = m_base + 0u + tm * 4u + 1u;
-    let oc_01 = pr.group * ocg + m_01;
-    let ok_01 = m_01 < ocg;
-    store(out_00, oc_01, ok_01, acc_01_0.x);
-    store(out_01, oc_01, ok_01, acc_01_0.y);
-    store(out_02, oc_01, ok_01, acc_01_0.z);
-    store(out_03, oc_01, ok_01, acc_01_0.w);
-    let m_02 = m_base + 0u + tm * 4u + 2u;
-    let oc_02 = pr.group * ocg + m_02;
-    let ok_02 = m_02 < ocg;
-    store(out_00, oc_02, ok_02, acc_02_0.x);
-    store(out_01, oc_02, ok_02, acc_02_0.y);
-    store(out_02, oc_02, ok_02, acc_02_0.z);
-    store(out_03, oc_02, ok_02, acc_02_0.w);
-    let m_03 = m_base + 0u + tm * 4u + 3u;
-    let oc_03 = pr.group * ocg + m_03;
-    let ok_03 = m_03 < ocg;
-    store(out_00, oc_03, ok_03, acc_03_0.x);
-    store(out_01, oc_03, ok_03, acc_03_0.y);
-    store(out_02, oc_03, ok_03, acc_03_0.z);
-    store(out_03, oc_03, ok_03, acc_03_0.w);
 }
 

@@ -449,6 +449,8 @@ fn prepared_convolution_runs_many_inputs() {
             let out = Tensor::full_f32(ctx, &out_shape, f32::NAN).unwrap();
             let mut batch = ctx.batch();
             let kernel = conv.run_into(&mut batch, &xt, &out).unwrap();
+            // Prepared: one dispatch per run, whatever the kernel (no repacking, no duplicates).
+            assert_eq!(batch.len(), 1, "{weight_shape:?} via {}", kernel.name());
             batch.submit().unwrap();
             let err = reference::relative_error(&out.to_vec_f32(ctx).unwrap(), &expected);
             assert!(err <= TOLERANCE, "{weight_shape:?} {shape:?} via {}: {err:e}", kernel.name());

@@ -164,12 +164,6 @@ impl Batch<'_> {
             (overrides.activation, overrides.clamp_min, overrides.clamp_max) = (activation, clamp_min, clamp_max);
             overrides.transposed = g.transposed;
             let grid = g.gemm_grid(tile).map(|d| d as u32);
-            let (entry, create): (_, fn(&_, &_, &_, &_) -> _) = if tile == 128 {
-                (gemm_shader::CONV2D_GEMM_ENTRY, gemm_shader::create_conv2d_gemm_pipeline)
-            } else {
-                (gemm_shader::CONV2D_GEMM_64_ENTRY, gemm_shader::create_conv2d_gemm_64_pipeline)
-            };
-            encode_conv!(self, gemm_shader, entry, create, overrides, g, buffers, grid);
             encode_conv!(
                 self,
                 gemm_shader,
@@ -215,7 +209,7 @@ impl Batch<'_> {
             ConvKernel::Direct => (shader::CONV2D_ENTRY, shader::create_conv2d_pipeline),
             ConvKernel::DirectVec4 => (shader::CONV2D_VEC4_ENTRY, shader::create_conv2d_vec4_pipeline),
             ConvKernel::Transposed => (shader::CONV_TRANSPOSE2D_ENTRY, shader::create_conv_transpose2d_pipeline),
-            ConvKernel::Gemm | ConvKernel::Gemm64 | ConvKernel::Depthwise => unreachable!("handled above"),
+            ConvKernel::Gemm | ConvKernel::Depthwise => unreachable!("handled above"),
         };
         encode_conv!(self, shader, entry, create, overrides, g, buffers, grid.dims());
         Ok(kernel)

@@ -134,9 +134,6 @@ pub enum ConvKernel {
     /// Implicit GEMM: 128×128 tiles, 8×8 outputs per thread; transposed convolutions decomposed
     /// by stride phase (dilation 1).
     Gemm,
-    /// The same GEMM with 64×64 tiles (4×4 per thread): four times the workgroups, for problems
-    /// too small to fill the GPU with 128×128 tiles.
-    Gemm64,
     /// One input channel per group: four outputs along W per thread, coalesced.
     Depthwise,
 }
@@ -149,7 +146,6 @@ impl ConvKernel {
             ConvKernel::DirectVec4 => "direct_vec4",
             ConvKernel::Transposed => "transposed",
             ConvKernel::Gemm => "gemm",
-            ConvKernel::Gemm64 => "gemm64",
             ConvKernel::Depthwise => "depthwise",
         }
     }
@@ -158,7 +154,6 @@ impl ConvKernel {
     pub fn gemm_tile(self) -> Option<u32> {
         match self {
             ConvKernel::Gemm => Some(128),
-            ConvKernel::Gemm64 => Some(64),
             _ => None,
         }
     }
@@ -435,7 +430,7 @@ impl ConvGeometry {
             ConvKernel::Direct => !self.transposed,
             ConvKernel::DirectVec4 => !self.transposed && (self.ic / self.groups).is_multiple_of(4),
             ConvKernel::Depthwise => !self.transposed && self.ic == self.groups,
-            ConvKernel::Gemm | ConvKernel::Gemm64 => {
+            ConvKernel::Gemm => {
                 // The stride-phase decomposition assumes dilation 1; each grid dimension ≤ 65535.
                 let tile = kernel.gemm_tile().unwrap_or(128);
                 (!self.transposed || self.dilation == [1, 1]) && self.gemm_grid(tile).iter().all(|d| *d <= 65_535)
@@ -452,27 +447,15 @@ impl ConvGeometry {
         if self.supports(ConvKernel::Depthwise) {
             return ConvKernel::Depthwise;
         }
-        if !gemm_worthwhile || !self.supports(ConvKernel::Gemm64) {
-            return self.reference_kernel();
-        }
-        // Below about two workgroups per SM of a large GPU, 128×128 tiles leave it idle.
-        let big_tiles: u64 = self.gemm_grid(128).iter().product();
-        if big_tiles >= 256 && self.supports(ConvKernel::Gemm) { ConvKernel::Gemm } else { ConvKernel::Gemm64 }
+        if gemm_worthwhile && self.supports(ConvKernel::Gemm) { ConvKernel::Gemm } else { self.reference_kernel() }
     }
 
     /// Every kernel that can run this convolution (tests run them all).
     pub fn supported_kernels(&self) -> Vec<ConvKernel> {
-        [
-            ConvKernel::Direct,
-            ConvKernel::DirectVec4,
-            ConvKernel::Transposed,
-            ConvKernel::Gemm,
-            ConvKernel::Gemm64,
-            ConvKernel::Depthwise,
-        ]
-        .into_iter()
-        .filter(|k| self.supports(*k))
-        .collect()
+        [ConvKernel::Direct, ConvKernel::DirectVec4, ConvKernel::Transposed, ConvKernel::Gemm, ConvKernel::Depthwise]
+            .into_iter()
+            .filter(|k| self.supports(*k))
+            .collect()
     }
 
     /// The kernel to run: `forced` when it can run this geometry, else an error naming why;
