@@ -47,6 +47,10 @@ override clamp_min: f32 = 0.0;
 override clamp_max: f32 = 0.0;
 // Transposed convolution (weight [IC, OC/groups, KH, KW]), one stride phase per workgroup z.
 override transposed: bool = false;
+// Split-K: the K loop is cut into this many slices (workgroup z = sub-problem · split_k + slice);
+// each slice writes raw partial sums to output[slice · numel + i], and conv_splitk_reduce.wgsl
+// adds them with bias and activation. 1 writes the final output directly.
+override split_k: u32 = 1;
 
 // A and B tiles, K-major: element [k][i] of the 8 × 128 tile is vec4 [k * 32 + i / 4].
 var<workgroup> a_tile: array<vec4<f32>, 256>;
@@ -184,19 +188,25 @@ fn load_a4(pr: Problem, m: u32, ic: u32, ty: u32, tx: u32, k_ok: bool) -> vec4<f
     return select(vec4<f32>(0.0), weight[select(0u, at, ok)], ok);
 }
 
-fn store(c: Column, oc: u32, m_ok: bool, v: f32) {
+fn store(c: Column, oc: u32, m_ok: bool, v: f32, slice: u32) {
     if (c.valid && m_ok) {
+        let at = c.out_base + oc * params.oh * params.ow;
+        if (split_k > 1u) {
+            output[slice * params.n * params.oc * params.oh * params.ow + at] = v;
+            return;
+        }
         var x = v;
         if (params.has_bias != 0u) {
             x = x + bias[oc];
         }
-        output[c.out_base + oc * params.oh * params.ow] = activate(x);
+        output[at] = activate(x);
     }
 }
 
 @compute @workgroup_size(256)
 fn conv2d_gemm(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: vec3<u32>) {
-    let pr = problem(wid.z);
+    let slice = wid.z % split_k;
+    let pr = problem(wid.z / split_k);
     let icg = params.ic / params.groups;
     let ocg = params.oc / params.groups;
     let taps = pr.taps_y * pr.taps_x;
@@ -238,8 +248,14 @@ fn conv2d_gemm(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id)
     var acc_13_0 = vec4<f32>(0.0);
     var acc_13_1 = vec4<f32>(0.0);
 
-    // Global → registers for K-tile 0.
-    var k = kl;
+    // This slice's K-tiles.
+    let k_tiles_all = (k_total + 7u) / 8u;
+    let tiles_per_slice = (k_tiles_all + split_k - 1u) / split_k;
+    let kt_begin = min(slice * tiles_per_slice, k_tiles_all);
+    let kt_end = min(kt_begin + tiles_per_slice, k_tiles_all);
+
+    // Global → registers for the first K-tile.
+    var k = kt_begin * 8u + kl;
     var k_ok = k < k_total;
     var ic = k / max(taps, 1u);
     var t = k % max(taps, 1u);
@@ -248,8 +264,7 @@ fn conv2d_gemm(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id)
     var next_a = load_a4(pr, am, ic, ty, tx, k_ok);
     var next_b = vec4<f32>(load_b(pr, col0, ic, ty, tx, k_ok), load_b(pr, col1, ic, ty, tx, k_ok),
                            load_b(pr, col2, ic, ty, tx, k_ok), load_b(pr, col3, ic, ty, tx, k_ok));
-    let k_tiles = (k_total + 7u) / 8u;
-    for (var kt = 0u; kt < k_tiles; kt++) {
+    for (var kt = kt_begin; kt < kt_end; kt++) {
         a_tile[kl * 32u + lane] = next_a;
         // Column lane + 32·j sits in vec4 (lane + 32·j) / 4, component lane % 4.
         b_tile[kl * 32u + lane / 4u][lane % 4u] = next_b.x;
@@ -257,7 +272,7 @@ fn conv2d_gemm(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id)
         b_tile[kl * 32u + 16u + lane / 4u][lane % 4u] = next_b.z;
         b_tile[kl * 32u + 24u + lane / 4u][lane % 4u] = next_b.w;
         workgroupBarrier();
-        if (kt + 1u < k_tiles) {
+        if (kt + 1u < kt_end) {
             k = (kt + 1u) * 8u + kl;
             k_ok = k < k_total;
             ic = k / max(taps, 1u);
@@ -459,90 +474,90 @@ fn conv2d_gemm(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id)
     let m_00 = m_base + 0u + tm * 4u + 0u;
     let oc_00 = pr.group * ocg + m_00;
     let ok_00 = m_00 < ocg;
-    store(out_00, oc_00, ok_00, acc_00_0.x);
-    store(out_01, oc_00, ok_00, acc_00_0.y);
-    store(out_02, oc_00, ok_00, acc_00_0.z);
-    store(out_03, oc_00, ok_00, acc_00_0.w);
-    store(out_10, oc_00, ok_00, acc_00_1.x);
-    store(out_11, oc_00, ok_00, acc_00_1.y);
-    store(out_12, oc_00, ok_00, acc_00_1.z);
-    store(out_13, oc_00, ok_00, acc_00_1.w);
+    store(out_00, oc_00, ok_00, acc_00_0.x, slice);
+    store(out_01, oc_00, ok_00, acc_00_0.y, slice);
+    store(out_02, oc_00, ok_00, acc_00_0.z, slice);
+    store(out_03, oc_00, ok_00, acc_00_0.w, slice);
+    store(out_10, oc_00, ok_00, acc_00_1.x, slice);
+    store(out_11, oc_00, ok_00, acc_00_1.y, slice);
+    store(out_12, oc_00, ok_00, acc_00_1.z, slice);
+    store(out_13, oc_00, ok_00, acc_00_1.w, slice);
     let m_01 = m_base + 0u + tm * 4u + 1u;
     let oc_01 = pr.group * ocg + m_01;
     let ok_01 = m_01 < ocg;
-    store(out_00, oc_01, ok_01, acc_01_0.x);
-    store(out_01, oc_01, ok_01, acc_01_0.y);
-    store(out_02, oc_01, ok_01, acc_01_0.z);
-    store(out_03, oc_01, ok_01, acc_01_0.w);
-    store(out_10, oc_01, ok_01, acc_01_1.x);
-    store(out_11, oc_01, ok_01, acc_01_1.y);
-    store(out_12, oc_01, ok_01, acc_01_1.z);
-    store(out_13, oc_01, ok_01, acc_01_1.w);
+    store(out_00, oc_01, ok_01, acc_01_0.x, slice);
+    store(out_01, oc_01, ok_01, acc_01_0.y, slice);
+    store(out_02, oc_01, ok_01, acc_01_0.z, slice);
+    store(out_03, oc_01, ok_01, acc_01_0.w, slice);
+    store(out_10, oc_01, ok_01, acc_01_1.x, slice);
+    store(out_11, oc_01, ok_01, acc_01_1.y, slice);
+    store(out_12, oc_01, ok_01, acc_01_1.z, slice);
+    store(out_13, oc_01, ok_01, acc_01_1.w, slice);
     let m_02 = m_base + 0u + tm * 4u + 2u;
     let oc_02 = pr.group * ocg + m_02;
     let ok_02 = m_02 < ocg;
-    store(out_00, oc_02, ok_02, acc_02_0.x);
-    store(out_01, oc_02, ok_02, acc_02_0.y);
-    store(out_02, oc_02, ok_02, acc_02_0.z);
-    store(out_03, oc_02, ok_02, acc_02_0.w);
-    store(out_10, oc_02, ok_02, acc_02_1.x);
-    store(out_11, oc_02, ok_02, acc_02_1.y);
-    store(out_12, oc_02, ok_02, acc_02_1.z);
-    store(out_13, oc_02, ok_02, acc_02_1.w);
+    store(out_00, oc_02, ok_02, acc_02_0.x, slice);
+    store(out_01, oc_02, ok_02, acc_02_0.y, slice);
+    store(out_02, oc_02, ok_02, acc_02_0.z, slice);
+    store(out_03, oc_02, ok_02, acc_02_0.w, slice);
+    store(out_10, oc_02, ok_02, acc_02_1.x, slice);
+    store(out_11, oc_02, ok_02, acc_02_1.y, slice);
+    store(out_12, oc_02, ok_02, acc_02_1.z, slice);
+    store(out_13, oc_02, ok_02, acc_02_1.w, slice);
     let m_03 = m_base + 0u + tm * 4u + 3u;
     let oc_03 = pr.group * ocg + m_03;
     let ok_03 = m_03 < ocg;
-    store(out_00, oc_03, ok_03, acc_03_0.x);
-    store(out_01, oc_03, ok_03, acc_03_0.y);
-    store(out_02, oc_03, ok_03, acc_03_0.z);
-    store(out_03, oc_03, ok_03, acc_03_0.w);
-    store(out_10, oc_03, ok_03, acc_03_1.x);
-    store(out_11, oc_03, ok_03, acc_03_1.y);
-    store(out_12, oc_03, ok_03, acc_03_1.z);
-    store(out_13, oc_03, ok_03, acc_03_1.w);
+    store(out_00, oc_03, ok_03, acc_03_0.x, slice);
+    store(out_01, oc_03, ok_03, acc_03_0.y, slice);
+    store(out_02, oc_03, ok_03, acc_03_0.z, slice);
+    store(out_03, oc_03, ok_03, acc_03_0.w, slice);
+    store(out_10, oc_03, ok_03, acc_03_1.x, slice);
+    store(out_11, oc_03, ok_03, acc_03_1.y, slice);
+    store(out_12, oc_03, ok_03, acc_03_1.z, slice);
+    store(out_13, oc_03, ok_03, acc_03_1.w, slice);
     let m_10 = m_base + 64u + tm * 4u + 0u;
     let oc_10 = pr.group * ocg + m_10;
     let ok_10 = m_10 < ocg;
-    store(out_00, oc_10, ok_10, acc_10_0.x);
-    store(out_01, oc_10, ok_10, acc_10_0.y);
-    store(out_02, oc_10, ok_10, acc_10_0.z);
-    store(out_03, oc_10, ok_10, acc_10_0.w);
-    store(out_10, oc_10, ok_10, acc_10_1.x);
-    store(out_11, oc_10, ok_10, acc_10_1.y);
-    store(out_12, oc_10, ok_10, acc_10_1.z);
-    store(out_13, oc_10, ok_10, acc_10_1.w);
+    store(out_00, oc_10, ok_10, acc_10_0.x, slice);
+    store(out_01, oc_10, ok_10, acc_10_0.y, slice);
+    store(out_02, oc_10, ok_10, acc_10_0.z, slice);
+    store(out_03, oc_10, ok_10, acc_10_0.w, slice);
+    store(out_10, oc_10, ok_10, acc_10_1.x, slice);
+    store(out_11, oc_10, ok_10, acc_10_1.y, slice);
+    store(out_12, oc_10, ok_10, acc_10_1.z, slice);
+    store(out_13, oc_10, ok_10, acc_10_1.w, slice);
     let m_11 = m_base + 64u + tm * 4u + 1u;
     let oc_11 = pr.group * ocg + m_11;
     let ok_11 = m_11 < ocg;
-    store(out_00, oc_11, ok_11, acc_11_0.x);
-    store(out_01, oc_11, ok_11, acc_11_0.y);
-    store(out_02, oc_11, ok_11, acc_11_0.z);
-    store(out_03, oc_11, ok_11, acc_11_0.w);
-    store(out_10, oc_11, ok_11, acc_11_1.x);
-    store(out_11, oc_11, ok_11, acc_11_1.y);
-    store(out_12, oc_11, ok_11, acc_11_1.z);
-    store(out_13, oc_11, ok_11, acc_11_1.w);
+    store(out_00, oc_11, ok_11, acc_11_0.x, slice);
+    store(out_01, oc_11, ok_11, acc_11_0.y, slice);
+    store(out_02, oc_11, ok_11, acc_11_0.z, slice);
+    store(out_03, oc_11, ok_11, acc_11_0.w, slice);
+    store(out_10, oc_11, ok_11, acc_11_1.x, slice);
+    store(out_11, oc_11, ok_11, acc_11_1.y, slice);
+    store(out_12, oc_11, ok_11, acc_11_1.z, slice);
+    store(out_13, oc_11, ok_11, acc_11_1.w, slice);
     let m_12 = m_base + 64u + tm * 4u + 2u;
     let oc_12 = pr.group * ocg + m_12;
     let ok_12 = m_12 < ocg;
-    store(out_00, oc_12, ok_12, acc_12_0.x);
-    store(out_01, oc_12, ok_12, acc_12_0.y);
-    store(out_02, oc_12, ok_12, acc_12_0.z);
-    store(out_03, oc_12, ok_12, acc_12_0.w);
-    store(out_10, oc_12, ok_12, acc_12_1.x);
-    store(out_11, oc_12, ok_12, acc_12_1.y);
-    store(out_12, oc_12, ok_12, acc_12_1.z);
-    store(out_13, oc_12, ok_12, acc_12_1.w);
+    store(out_00, oc_12, ok_12, acc_12_0.x, slice);
+    store(out_01, oc_12, ok_12, acc_12_0.y, slice);
+    store(out_02, oc_12, ok_12, acc_12_0.z, slice);
+    store(out_03, oc_12, ok_12, acc_12_0.w, slice);
+    store(out_10, oc_12, ok_12, acc_12_1.x, slice);
+    store(out_11, oc_12, ok_12, acc_12_1.y, slice);
+    store(out_12, oc_12, ok_12, acc_12_1.z, slice);
+    store(out_13, oc_12, ok_12, acc_12_1.w, slice);
     let m_13 = m_base + 64u + tm * 4u + 3u;
     let oc_13 = pr.group * ocg + m_13;
     let ok_13 = m_13 < ocg;
-    store(out_00, oc_13, ok_13, acc_13_0.x);
-    store(out_01, oc_13, ok_13, acc_13_0.y);
-    store(out_02, oc_13, ok_13, acc_13_0.z);
-    store(out_03, oc_13, ok_13, acc_13_0.w);
-    store(out_10, oc_13, ok_13, acc_13_1.x);
-    store(out_11, oc_13, ok_13, acc_13_1.y);
-    store(out_12, oc_13, ok_13, acc_13_1.z);
-    store(out_13, oc_13, ok_13, acc_13_1.w);
+    store(out_00, oc_13, ok_13, acc_13_0.x, slice);
+    store(out_01, oc_13, ok_13, acc_13_0.y, slice);
+    store(out_02, oc_13, ok_13, acc_13_0.z, slice);
+    store(out_03, oc_13, ok_13, acc_13_0.w, slice);
+    store(out_10, oc_13, ok_13, acc_13_1.x, slice);
+    store(out_11, oc_13, ok_13, acc_13_1.y, slice);
+    store(out_12, oc_13, ok_13, acc_13_1.z, slice);
+    store(out_13, oc_13, ok_13, acc_13_1.w, slice);
 }
 

@@ -58,6 +58,10 @@ override clamp_min: f32 = 0.0;
 override clamp_max: f32 = 0.0;
 // Transposed convolution (weight [IC, OC/groups, KH, KW]), one stride phase per workgroup z.
 override transposed: bool = false;
+// Split-K: the K loop is cut into this many slices (workgroup z = sub-problem · split_k + slice);
+// each slice writes raw partial sums to output[slice · numel + i], and conv_splitk_reduce.wgsl
+// adds them with bias and activation. 1 writes the final output directly.
+override split_k: u32 = 1;
 
 // A and B tiles, K-major: element [k][i] of the 8 × 128 tile is vec4 [k * 32 + i / 4].
 var<workgroup> a_tile: array<vec4<f32>, 256>;
@@ -195,13 +199,18 @@ fn load_a4(pr: Problem, m: u32, ic: u32, ty: u32, tx: u32, k_ok: bool) -> vec4<f
     return select(vec4<f32>(0.0), weight[select(0u, at, ok)], ok);
 }
 
-fn store(c: Column, oc: u32, m_ok: bool, v: f32) {
+fn store(c: Column, oc: u32, m_ok: bool, v: f32, slice: u32) {
     if (c.valid && m_ok) {
+        let at = c.out_base + oc * params.oh * params.ow;
+        if (split_k > 1u) {
+            output[slice * params.n * params.oc * params.oh * params.ow + at] = v;
+            return;
+        }
         var x = v;
         if (params.has_bias != 0u) {
             x = x + bias[oc];
         }
-        output[c.out_base + oc * params.oh * params.ow] = activate(x);
+        output[at] = activate(x);
     }
 }
 """)
@@ -216,7 +225,8 @@ def entry(name, tile, bk):
     accn = lambda q, i, c: f"acc_{q}{i}_{c}"
     w(f"""@compute @workgroup_size(256)
 fn {name}(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: vec3<u32>) {{
-    let pr = problem(wid.z);
+    let slice = wid.z % split_k;
+    let pr = problem(wid.z / split_k);
     let icg = params.ic / params.groups;
     let ocg = params.oc / params.groups;
     let taps = pr.taps_y * pr.taps_x;
@@ -245,8 +255,14 @@ fn {name}(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid:
         for c in cols:
             w(f"    var {accn(q, i, c)} = vec4<f32>(0.0);")
     w(f"""
-    // Global → registers for K-tile 0.
-    var k = kl;
+    // This slice's K-tiles.
+    let k_tiles_all = (k_total + {bk - 1}u) / {bk}u;
+    let tiles_per_slice = (k_tiles_all + split_k - 1u) / split_k;
+    let kt_begin = min(slice * tiles_per_slice, k_tiles_all);
+    let kt_end = min(kt_begin + tiles_per_slice, k_tiles_all);
+
+    // Global → registers for the first K-tile.
+    var k = kt_begin * {bk}u + kl;
     var k_ok = k < k_total;
     var ic = k / max(taps, 1u);
     var t = k % max(taps, 1u);
@@ -255,15 +271,14 @@ fn {name}(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid:
     var next_a = load_a4(pr, am, ic, ty, tx, k_ok);
     var next_b = vec4<f32>(load_b(pr, col0, ic, ty, tx, k_ok), load_b(pr, col1, ic, ty, tx, k_ok),
                            load_b(pr, col2, ic, ty, tx, k_ok), load_b(pr, col3, ic, ty, tx, k_ok));
-    let k_tiles = (k_total + {bk - 1}u) / {bk}u;
-    for (var kt = 0u; kt < k_tiles; kt++) {{
+    for (var kt = kt_begin; kt < kt_end; kt++) {{
         a_tile[kl * {lanes}u + lane] = next_a;
         // Column lane + {lanes}·j sits in vec4 (lane + {lanes}·j) / 4, component lane % 4.""")
     for jj, comp in enumerate("xyzw"):
         off = f" + {jj * lanes // 4}u" if jj else ""
         w(f"        b_tile[kl * {lanes}u{off} + lane / 4u][lane % 4u] = next_b.{comp};")
     w(f"""        workgroupBarrier();
-        if (kt + 1u < k_tiles) {{
+        if (kt + 1u < kt_end) {{
             k = (kt + 1u) * {bk}u + kl;
             k_ok = k < k_total;
             ic = k / max(taps, 1u);
@@ -299,7 +314,7 @@ fn {name}(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid:
         w(f"    let ok_{q}{i} = m_{q}{i} < ocg;")
         for c in cols:
             for j in range(4):
-                w(f"    store(out_{c}{j}, oc_{q}{i}, ok_{q}{i}, {accn(q, i, c)}.{'xyzw'[j]});")
+                w(f"    store(out_{c}{j}, oc_{q}{i}, ok_{q}{i}, {accn(q, i, c)}.{'xyzw'[j]}, slice);")
     w("}")
     w("")
 

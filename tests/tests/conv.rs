@@ -463,3 +463,28 @@ fn prepared_convolution_runs_many_inputs() {
     let err = wgconv::Conv2d::new(ctx, &wt, None, &opts().groups(2)).unwrap_err();
     assert!(err.to_string().contains("groups 2 does not divide"), "{err}");
 }
+
+#[test]
+fn split_k_for_small_grids_with_long_k() {
+    let direct = ConvGeometry::new(&[1, 64, 6, 6], &[16, 64, 3, 3], None, &opts().padding(&[1])).unwrap();
+    assert!(direct.gemm_split_k() > 1, "expected split-K, got {}", direct.gemm_split_k());
+    check(
+        "split-K direct",
+        140,
+        Case {
+            input: &[1, 64, 6, 6],
+            weight: &[16, 64, 3, 3],
+            bias: true,
+            opts: opts().padding(&[1]).activation(Activation::Relu),
+            kernel: ConvKernel::DirectVec4,
+        },
+    );
+    let t = opts().transposed(true).stride(&[2]).padding(&[1]);
+    let transposed = ConvGeometry::new(&[2, 64, 3, 3], &[64, 8, 4, 4], None, &t).unwrap();
+    assert!(transposed.gemm_split_k() > 1);
+    check(
+        "split-K transposed",
+        141,
+        Case { input: &[2, 64, 3, 3], weight: &[64, 8, 4, 4], bias: true, opts: t, kernel: ConvKernel::Transposed },
+    );
+}

@@ -9,7 +9,10 @@ use crate::{
     dispatch,
     error::{Error, Result},
     pipelines::ShaderResources,
-    shaders::{conv_pack as pack_shader, conv2d as shader, conv2d_depthwise as dw_shader, conv2d_gemm as gemm_shader},
+    shaders::{
+        conv_pack as pack_shader, conv_splitk_reduce as reduce_shader, conv2d as shader, conv2d_depthwise as dw_shader,
+        conv2d_gemm as gemm_shader,
+    },
     tensor::{DType, Tensor},
 };
 
@@ -159,21 +162,42 @@ impl Batch<'_> {
                     &packed_here
                 }
             };
-            let buffers = ConvBuffers { input, weight: packed, bias, output };
+            let splits = g.gemm_split_k();
             let mut overrides = gemm_shader::Overrides::new();
             (overrides.activation, overrides.clamp_min, overrides.clamp_max) = (activation, clamp_min, clamp_max);
             overrides.transposed = g.transposed;
-            let grid = g.gemm_grid(tile).map(|d| d as u32);
-            encode_conv!(
-                self,
-                gemm_shader,
-                gemm_shader::CONV2D_GEMM_ENTRY,
-                gemm_shader::create_conv2d_gemm_pipeline,
-                overrides,
-                g,
-                buffers,
-                grid
-            );
+            overrides.split_k = splits;
+            let [x, y, z] = g.gemm_grid(tile).map(|d| d as u32);
+            let grid = [x, y, z * splits];
+            if splits == 1 {
+                let buffers = ConvBuffers { input, weight: packed, bias, output };
+                encode_conv!(
+                    self,
+                    gemm_shader,
+                    gemm_shader::CONV2D_GEMM_ENTRY,
+                    gemm_shader::create_conv2d_gemm_pipeline,
+                    overrides,
+                    g,
+                    buffers,
+                    grid
+                );
+            } else {
+                let numel = output.numel();
+                let partial = Tensor::zeros(ctx, &[numel * splits as usize], DType::F32)?;
+                check_operand(ctx, "split-K partial sums", &partial, DType::F32)?;
+                let buffers = ConvBuffers { input, weight: packed, bias, output: &partial };
+                encode_conv!(
+                    self,
+                    gemm_shader,
+                    gemm_shader::CONV2D_GEMM_ENTRY,
+                    gemm_shader::create_conv2d_gemm_pipeline,
+                    overrides,
+                    g,
+                    buffers,
+                    grid
+                );
+                self.reduce_split_k(&partial, bias, output, g, splits, (activation, clamp_min, clamp_max))?;
+            }
             return Ok(kernel);
         }
         let limits = ctx.limits();
@@ -265,6 +289,66 @@ impl PackLayout {
 }
 
 impl Batch<'_> {
+    /// Records the split-K reduction: output = activation(Σ slices + bias).
+    fn reduce_split_k(
+        &mut self,
+        partial: &Tensor,
+        bias: Option<&Tensor>,
+        output: &Tensor,
+        g: &ConvGeometry,
+        splits: u32,
+        (activation, clamp_min, clamp_max): (u32, f32, f32),
+    ) -> Result<()> {
+        let ctx = self.ctx;
+        let numel = output.numel() as u64;
+        let limits = ctx.limits();
+        let grid =
+            dispatch::grid(numel, dispatch::workgroup_size(&limits), limits.max_compute_workgroups_per_dimension)?;
+        let mut overrides = reduce_shader::Overrides::new(grid.stride_x);
+        overrides.wg_size = grid.wg_size;
+        (overrides.activation, overrides.clamp_min, overrides.clamp_max) = (activation, clamp_min, clamp_max);
+        let params =
+            reduce_shader::ReduceParams::new(numel as u32, splits, g.oc, g.oh * g.ow, u32::from(bias.is_some()));
+        ctx.capture("split-K reduce", || {
+            let resources = ctx.pipelines.shader(reduce_shader::PATH, || {
+                let layouts = reduce_shader::BindGroupLayouts::new(&ctx.device);
+                let layout = reduce_shader::create_pipeline_layout(&ctx.device, &layouts);
+                ShaderResources {
+                    module: reduce_shader::create_shader_module(&ctx.device),
+                    group0: layouts.group0,
+                    layout,
+                }
+            });
+            let pipeline = ctx.pipelines.pipeline(
+                reduce_shader::PATH,
+                reduce_shader::SPLITK_REDUCE_ENTRY,
+                &overrides.constants(),
+                || {
+                    reduce_shader::create_splitk_reduce_pipeline(
+                        &ctx.device,
+                        &resources.module,
+                        &resources.layout,
+                        &overrides,
+                    )
+                },
+            );
+            let uniform = ctx.device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+                label: Some("ReduceParams"),
+                contents: bytemuck::bytes_of(&params),
+                usage: wgpu::BufferUsages::UNIFORM,
+            });
+            let group = reduce_shader::BindGroup0 {
+                partial: partial.buffer().as_entire_buffer_binding(),
+                bias: bias.map_or(ctx.zero_buffer(), Tensor::buffer).as_entire_buffer_binding(),
+                output: output.buffer().as_entire_buffer_binding(),
+                params: uniform.as_entire_buffer_binding(),
+            }
+            .create(&ctx.device, &resources.group0);
+            self.dispatch("splitk_reduce", &pipeline, &group, grid.dims());
+            Ok(())
+        })
+    }
+
     /// Records the weight prepack for the GEMM kernel and returns the packed tensor.
     fn pack_weight(&mut self, weight: &Tensor, layout: PackLayout) -> Result<Tensor> {
         let ctx = self.ctx;

@@ -423,6 +423,22 @@ impl ConvGeometry {
         [n.div_ceil(tile), u64::from(self.oc / self.groups).div_ceil(tile), u64::from(self.groups) * u64::from(phases)]
     }
 
+    /// K-slices for the GEMM kernel: more than 1 when its grid would leave a large GPU mostly idle
+    /// (fewer than ~2 workgroups per SM of a 132-SM part) and K is long enough to share out
+    /// (at least 16 K-tiles of 8 per slice). The slices' partial sums are added by a reduce pass.
+    pub fn gemm_split_k(&self) -> u32 {
+        const TARGET_WORKGROUPS: u64 = 264;
+        let [x, y, z] = self.gemm_grid(128);
+        let workgroups = x * y * z;
+        let k_tiles = u64::from(self.ic / self.groups) * u64::from(self.kh) * u64::from(self.kw) / 8;
+        let by_k = k_tiles / 16;
+        let wanted = TARGET_WORKGROUPS.div_ceil(workgroups.max(1));
+        let splits = wanted.min(by_k).clamp(1, 16);
+        // The slices live in workgroup z and in a scratch output of `splits` copies.
+        let numel: u64 = self.output_shape().iter().map(|d| *d as u64).product();
+        if z * splits > 65_535 || numel * splits > u64::from(u32::MAX) { 1 } else { splits as u32 }
+    }
+
     /// Whether `kernel` can run this convolution.
     pub fn supports(&self, kernel: ConvKernel) -> bool {
         match kernel {

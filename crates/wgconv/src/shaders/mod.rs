@@ -10,6 +10,8 @@ pub mod conv2d_depthwise;
 pub mod conv2d_gemm;
 /// Bindings for `shaders/conv_pack.wgsl`.
 pub mod conv_pack;
+/// Bindings for `shaders/conv_splitk_reduce.wgsl`.
+pub mod conv_splitk_reduce;
 /// Bindings for `shaders/dequantize.wgsl`.
 pub mod dequantize;
 /// Bindings for `shaders/q8ta_conv2d_pw.wgsl`.
