@@ -40,6 +40,13 @@ pub fn reflect(source: &str, path: &str) -> Result<ShaderDef, CodegenError> {
     let mut structs = Vec::new();
     let mut bindings = Vec::new();
     for (handle, var) in module.global_variables.iter() {
+        if var.space == AddressSpace::Immediate {
+            return Err(CodegenError::Unsupported {
+                path: path.to_string(),
+                construct: format!("immediate constant `{}`", var.name.as_deref().unwrap_or("?")),
+                reason: "var<immediate> is not generated yet; pass the values through a uniform".into(),
+            });
+        }
         let Some(res) = &var.binding else { continue };
         let name = var.name.clone().unwrap_or_else(|| format!("binding_{}_{}", res.group, res.binding));
         let construct = || format!("binding `{name}` (group {}, binding {})", res.group, res.binding);
