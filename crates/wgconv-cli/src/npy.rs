@@ -69,7 +69,8 @@ fn read_header(file: &mut File, file_len: u64) -> Option<(String, u64)> {
 }
 
 /// Element count from the header's `'shape': (…)`, checked for overflow. npyz multiplies the
-/// dimensions unchecked, so a forged header must be caught here first.
+/// dimensions (and their suffixes, for strides) unchecked, so a forged header must be caught here
+/// first: the product of the non-zero dimensions must fit 64 bits too.
 fn header_element_count(header: &str) -> Result<u64, String> {
     let after = header.split_once("'shape'").map(|(_, rest)| rest).ok_or("no 'shape' in the header")?;
     let inner = after
@@ -77,10 +78,17 @@ fn header_element_count(header: &str) -> Result<u64, String> {
         .and_then(|(_, rest)| rest.split_once(')'))
         .map(|(inner, _)| inner)
         .ok_or("malformed 'shape'")?;
-    inner.split(',').map(str::trim).filter(|d| !d.is_empty()).try_fold(1u64, |acc, d| {
-        let d: u64 = d.parse().map_err(|_| format!("bad dimension {d:?} in 'shape'"))?;
-        acc.checked_mul(d).ok_or_else(|| format!("shape ({inner}) has more elements than fit in 64 bits"))
-    })
+    let dims = inner
+        .split(',')
+        .map(str::trim)
+        .filter(|d| !d.is_empty())
+        .map(|d| d.parse::<u64>().map_err(|_| format!("bad dimension {d:?} in 'shape'")))
+        .collect::<Result<Vec<u64>, String>>()?;
+    // Zero dimensions count as 1 here: npyz's strides multiply the others regardless.
+    dims.iter()
+        .try_fold(1u64, |acc, d| acc.checked_mul((*d).max(1)))
+        .ok_or_else(|| format!("shape ({inner}) has more elements than fit in 64 bits"))?;
+    Ok(dims.iter().product())
 }
 
 fn open_checked(
@@ -223,5 +231,65 @@ mod tests {
         std::fs::write(&p, b"not numpy").unwrap();
         assert!(read_f32(&p, &[]).unwrap_err().message().contains("not a valid .npy"));
         std::fs::remove_file(p).unwrap();
+    }
+
+    mod fuzz {
+        use proptest::{prelude::*, test_runner::RngSeed};
+
+        use super::*;
+
+        fn header_bytes(dict: &str) -> Vec<u8> {
+            let mut out = b"\x93NUMPY\x01\x00".to_vec();
+            let padded = format!("{dict:<118}\n");
+            out.extend((padded.len() as u16).to_le_bytes());
+            out.extend(padded.as_bytes());
+            out
+        }
+
+        proptest! {
+            #![proptest_config(ProptestConfig {
+                cases: 300,
+                rng_seed: RngSeed::Fixed(0x0a_11_ce),
+                failure_persistence: None,
+                ..ProptestConfig::default()
+            })]
+
+            /// Random bytes after the magic, random headers and random payload lengths: every read
+            /// returns Ok or a usage error naming the file; nothing panics or allocates unboundedly.
+            #[test]
+            fn reader_never_panics(
+                descr in prop::sample::select(vec!["<f4", "|i1", "<i4", ">f4", "<f8", "garbage", ""]),
+                fortran in prop::bool::ANY,
+                dims in prop::collection::vec(prop::sample::select(vec![0u64, 1, 3, 7, 1 << 20, 1 << 40, u64::MAX]), 0..=4),
+                payload in 0usize..=64,
+                raw in prop::collection::vec(any::<u8>(), 0..=200),
+                use_raw in prop::bool::ANY,
+            ) {
+                let path = temp(&format!("fuzz-{}.npy", std::thread::current().name().unwrap_or("t").len()));
+                let bytes = if use_raw {
+                    let mut b = b"\x93NUMPY".to_vec();
+                    b.extend(&raw);
+                    b
+                } else {
+                    let shape = dims.iter().map(|d| d.to_string()).collect::<Vec<_>>().join(", ");
+                    let shape = if dims.len() == 1 { format!("({shape},)") } else { format!("({shape})") };
+                    let fo = if fortran { "True" } else { "False" };
+                    let mut b = header_bytes(&format!("{{'descr': '{descr}', 'fortran_order': {fo}, 'shape': {shape}, }}"));
+                    b.extend(std::iter::repeat_n(0x3fu8, payload));
+                    b
+                };
+                std::fs::write(&path, &bytes).unwrap();
+                for result in [read_f32(&path, &[]).map(|a| a.data.len()), read_i8(&path, &[]).map(|a| a.data.len())] {
+                    match result {
+                        Ok(len) => prop_assert!(len <= payload),
+                        Err(e) => {
+                            prop_assert_eq!(e.exit_code(), 2);
+                            prop_assert!(e.message().contains(&path.display().to_string()));
+                        }
+                    }
+                }
+                let _ = std::fs::remove_file(&path);
+            }
+        }
     }
 }
