@@ -488,3 +488,32 @@ fn split_k_for_small_grids_with_long_k() {
         Case { input: &[2, 64, 3, 3], weight: &[64, 8, 4, 4], bias: true, opts: t, kernel: ConvKernel::Transposed },
     );
 }
+
+#[test]
+fn tensors_over_the_binding_limit_are_split_over_the_batch() {
+    let ctx = context();
+    let limit = ctx.limits().max_storage_buffer_binding_size;
+    // Two images whose total is just over the binding limit (128 MiB on lavapipe).
+    let side = (((limit / 4 / 2) as f64).sqrt() as usize) + 2;
+    let shape = [2, 1, side, side];
+    assert!((shape.iter().product::<usize>() * 4) as u64 > limit);
+    let x = random_f32(150, shape.iter().product());
+    let w = random_f32(151, 2);
+    let b = random_f32(152, 1);
+    let xt = Tensor::from_f32(ctx, &x, &shape).unwrap();
+    let wt = Tensor::from_f32(ctx, &w, &[1, 1, 1, 2]).unwrap();
+    let bt = Tensor::from_f32(ctx, &b, &[1]).unwrap();
+    let opts = opts().padding(&[0, 1]);
+    let (expected, out_shape) = reference::convolution(&x, &shape, &w, &[1, 1, 1, 2], Some(&b), &opts).unwrap();
+    let out = Tensor::full_f32(ctx, &out_shape, f32::NAN).unwrap();
+    assert!(out.size_bytes() > limit);
+    ctx.convolution_into(&xt, &wt, Some(&bt), &out, &opts).unwrap();
+    let err = reference::relative_error(&out.to_vec_f32(ctx).unwrap(), &expected);
+    assert!(err <= TOLERANCE, "relative error {err:e}");
+
+    // One image alone over the limit cannot be split over the batch: an error names the limit.
+    let single = [1, 1, side, 2 * side];
+    let xt = Tensor::zeros(ctx, &single, wgconv::DType::F32).unwrap();
+    let err = ctx.conv2d(&xt, &wt, None, &opts).unwrap_err();
+    assert!(err.to_string().contains("max_storage_buffer_binding_size"), "{err}");
+}

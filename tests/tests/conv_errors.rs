@@ -158,11 +158,16 @@ fn output_count_over_u32() {
 }
 
 #[test]
-fn tensors_over_the_storage_binding_limit() {
+fn tensors_over_the_buffer_and_binding_limits() {
     let ctx = context();
+    let max_buffer = ctx.limits().max_buffer_size;
+    let err = Tensor::zeros(ctx, &[1, 1, 1, (max_buffer / 4 + 1) as usize], DType::F32).unwrap_err();
+    assert!(matches!(err, Error::BufferTooLarge { .. }), "{err}");
+    assert_mentions(&err.to_string(), &["max_buffer_size", &max_buffer.to_string()]);
+    // An op that cannot bind a tensor whole (and cannot split it) names the binding limit.
     let limit = ctx.limits().max_storage_buffer_binding_size;
-    let elements = (limit / 4 + 1) as usize;
-    let err = Tensor::zeros(ctx, &[1, 1, 1, elements], DType::F32).unwrap_err();
+    let x = Tensor::zeros(ctx, &[1, 1, 1, (limit / 4 + 1) as usize], DType::F32).unwrap();
+    let err = ctx.conv2d(&x, &tensor(&[1, 1, 1, 1]), None, &opts()).unwrap_err();
     assert!(matches!(err, Error::BindingTooLarge { .. }), "{err}");
     assert_mentions(&err.to_string(), &["max_storage_buffer_binding_size", &limit.to_string()]);
 }

@@ -92,6 +92,16 @@ pub enum Error {
         /// The device limit.
         limit: u64,
     },
+    /// A tensor is larger than any buffer this device can create.
+    #[error("{tensor} needs {bytes} bytes, over this device's max_buffer_size of {limit} bytes")]
+    BufferTooLarge {
+        /// Which tensor.
+        tensor: &'static str,
+        /// Its size in bytes.
+        bytes: u64,
+        /// The device limit.
+        limit: u64,
+    },
     /// A caller-supplied output tensor has the wrong shape.
     #[error("output tensor has shape {got:?}, the operation produces {expected:?}")]
     OutputShape {

@@ -53,10 +53,12 @@ pub(crate) fn numel(tensor: &'static str, shape: &[usize]) -> Result<u64> {
 }
 
 impl Tensor {
+    /// A tensor may be as large as a buffer; ops that cannot bind it whole split the work or
+    /// reject it with the binding limit.
     fn check_fits(ctx: &Context, tensor: &'static str, bytes: u64) -> Result<()> {
-        let limit = ctx.limits().max_storage_buffer_binding_size.min(ctx.limits().max_buffer_size);
+        let limit = ctx.limits().max_buffer_size;
         if bytes > limit {
-            return Err(Error::BindingTooLarge { tensor, bytes, limit });
+            return Err(Error::BufferTooLarge { tensor, bytes, limit });
         }
         Ok(())
     }

@@ -129,6 +129,54 @@ impl Batch<'_> {
         self.encode_convolution(input, weight, None, bias, output, &geometry, opts)
     }
 
+    /// Input or output too large for one storage binding: run the batch in chunks that fit,
+    /// staging each chunk through scratch tensors (binding offsets would need 256-byte alignment,
+    /// which image boundaries do not have).
+    #[allow(clippy::too_many_arguments)]
+    fn encode_convolution_in_batch_chunks(
+        &mut self,
+        input: &Tensor,
+        weight: &Tensor,
+        packed: Option<&Tensor>,
+        bias: Option<&Tensor>,
+        output: &Tensor,
+        g: &ConvGeometry,
+        opts: &ConvOptions,
+    ) -> Result<ConvKernel> {
+        let limit = self.ctx.limits().max_storage_buffer_binding_size;
+        let in_image = input.size_bytes() / u64::from(g.n);
+        let out_image = output.size_bytes() / u64::from(g.n);
+        let per_chunk = (limit / in_image.max(out_image)).min(u64::from(g.n));
+        if per_chunk == 0 {
+            let (tensor, bytes) =
+                if in_image > limit { ("input image", in_image) } else { ("output image", out_image) };
+            return Err(Error::BindingTooLarge { tensor, bytes, limit });
+        }
+        let mut kernel = None;
+        let mut start = 0u64;
+        while start < u64::from(g.n) {
+            let n = per_chunk.min(u64::from(g.n) - start);
+            let mut in_shape = input.shape().to_vec();
+            let mut out_shape = output.shape().to_vec();
+            in_shape[0] = n as usize;
+            out_shape[0] = n as usize;
+            let chunk_in = Tensor::zeros(self.ctx, &in_shape, DType::F32)?;
+            let chunk_out = Tensor::zeros(self.ctx, &out_shape, DType::F32)?;
+            self.encoder.copy_buffer_to_buffer(input.buffer(), start * in_image, chunk_in.buffer(), 0, n * in_image);
+            let geometry = ConvGeometry::new(&in_shape, weight.shape(), bias.map(Tensor::shape), opts)?;
+            kernel = Some(self.encode_convolution(&chunk_in, weight, packed, bias, &chunk_out, &geometry, opts)?);
+            self.encoder.copy_buffer_to_buffer(
+                chunk_out.buffer(),
+                0,
+                output.buffer(),
+                start * out_image,
+                n * out_image,
+            );
+            start += n;
+        }
+        kernel.ok_or_else(|| Error::invalid("empty batch"))
+    }
+
     #[allow(clippy::too_many_arguments)]
     fn encode_convolution(
         &mut self,
@@ -141,6 +189,12 @@ impl Batch<'_> {
         opts: &ConvOptions,
     ) -> Result<ConvKernel> {
         let ctx = self.ctx;
+        let limit = ctx.limits().max_storage_buffer_binding_size;
+        if g.n > 1 && (input.size_bytes() > limit || output.size_bytes() > limit) {
+            input.expect_dtype("input", DType::F32)?;
+            output.expect_dtype("output", DType::F32)?;
+            return self.encode_convolution_in_batch_chunks(input, weight, packed, bias, output, g, opts);
+        }
         check_operand(ctx, "input", input, DType::F32)?;
         check_operand(ctx, "weight", weight, DType::F32)?;
         check_operand(ctx, "output", output, DType::F32)?;
