@@ -13,6 +13,33 @@ pub(crate) struct ShaderResources {
     pub layout: wgpu::PipelineLayout,
 }
 
+/// The cached [`ShaderResources`] of a generated shader module (`$module`), created on first use.
+/// A macro because every generated module has its own `BindGroupLayouts` type.
+macro_rules! shader_resources {
+    ($ctx:expr, $module:ident) => {
+        $ctx.pipelines.shader($module::PATH, || {
+            let layouts = $module::BindGroupLayouts::new(&$ctx.device);
+            let layout = $module::create_pipeline_layout(&$ctx.device, &layouts);
+            $crate::pipelines::ShaderResources {
+                module: $module::create_shader_module(&$ctx.device),
+                group0: layouts.group0,
+                layout,
+            }
+        })
+    };
+}
+pub(crate) use shader_resources;
+
+/// A uniform buffer holding `value` (a generated, layout-checked struct).
+pub(crate) fn uniform_buffer<T: bytemuck::Pod>(device: &wgpu::Device, label: &str, value: &T) -> wgpu::Buffer {
+    use wgpu::util::DeviceExt;
+    device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+        label: Some(label),
+        contents: bytemuck::bytes_of(value),
+        usage: wgpu::BufferUsages::UNIFORM,
+    })
+}
+
 /// Cache key: shader path, entry point, and the exact bits of every override value.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 struct Key {

@@ -1,14 +1,12 @@
 //! fp32 convolution: validate (pure, in `conv_geometry`) → choose a kernel → encode.
 
-use wgpu::util::DeviceExt;
-
 use super::conv_geometry::{Activation, ConvGeometry, ConvKernel, ConvOptions};
 use crate::{
     batch::Batch,
     context::Context,
     dispatch,
     error::{Error, Result},
-    pipelines::ShaderResources,
+    pipelines::{shader_resources, uniform_buffer},
     shaders::{
         conv_pack as pack_shader, conv_splitk_reduce as reduce_shader, conv2d as shader, conv2d_depthwise as dw_shader,
         conv2d_gemm as gemm_shader,
@@ -71,19 +69,11 @@ macro_rules! encode_conv {
             u32::from(b.bias.is_some()),
         );
         ctx.capture("convolution", || {
-            let resources = ctx.pipelines.shader($module::PATH, || {
-                let layouts = $module::BindGroupLayouts::new(&ctx.device);
-                let layout = $module::create_pipeline_layout(&ctx.device, &layouts);
-                ShaderResources { module: $module::create_shader_module(&ctx.device), group0: layouts.group0, layout }
-            });
+            let resources = shader_resources!(ctx, $module);
             let pipeline = ctx.pipelines.pipeline($module::PATH, $entry, &overrides.constants(), || {
                 $create(&ctx.device, &resources.module, &resources.layout, &overrides)
             });
-            let uniform = ctx.device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
-                label: Some("ConvParams"),
-                contents: bytemuck::bytes_of(&params),
-                usage: wgpu::BufferUsages::UNIFORM,
-            });
+            let uniform = uniform_buffer(&ctx.device, "ConvParams", &params);
             let group = $module::BindGroup0 {
                 input: b.input.buffer().as_entire_buffer_binding(),
                 weight: b.weight.buffer().as_entire_buffer_binding(),
@@ -364,15 +354,7 @@ impl Batch<'_> {
         let params =
             reduce_shader::ReduceParams::new(numel as u32, splits, g.oc, g.oh * g.ow, u32::from(bias.is_some()));
         ctx.capture("split-K reduce", || {
-            let resources = ctx.pipelines.shader(reduce_shader::PATH, || {
-                let layouts = reduce_shader::BindGroupLayouts::new(&ctx.device);
-                let layout = reduce_shader::create_pipeline_layout(&ctx.device, &layouts);
-                ShaderResources {
-                    module: reduce_shader::create_shader_module(&ctx.device),
-                    group0: layouts.group0,
-                    layout,
-                }
-            });
+            let resources = shader_resources!(ctx, reduce_shader);
             let pipeline = ctx.pipelines.pipeline(
                 reduce_shader::PATH,
                 reduce_shader::SPLITK_REDUCE_ENTRY,
@@ -386,11 +368,7 @@ impl Batch<'_> {
                     )
                 },
             );
-            let uniform = ctx.device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
-                label: Some("ReduceParams"),
-                contents: bytemuck::bytes_of(&params),
-                usage: wgpu::BufferUsages::UNIFORM,
-            });
+            let uniform = uniform_buffer(&ctx.device, "ReduceParams", &params);
             let group = reduce_shader::BindGroup0 {
                 partial: partial.buffer().as_entire_buffer_binding(),
                 bias: bias.map_or(ctx.zero_buffer(), Tensor::buffer).as_entire_buffer_binding(),
@@ -427,15 +405,7 @@ impl Batch<'_> {
             })?,
         );
         ctx.capture("weight prepack", || {
-            let resources = ctx.pipelines.shader(pack_shader::PATH, || {
-                let layouts = pack_shader::BindGroupLayouts::new(&ctx.device);
-                let layout = pack_shader::create_pipeline_layout(&ctx.device, &layouts);
-                ShaderResources {
-                    module: pack_shader::create_shader_module(&ctx.device),
-                    group0: layouts.group0,
-                    layout,
-                }
-            });
+            let resources = shader_resources!(ctx, pack_shader);
             let pipeline = ctx.pipelines.pipeline(
                 pack_shader::PATH,
                 pack_shader::PACK_WEIGHT_ENTRY,
@@ -449,11 +419,7 @@ impl Batch<'_> {
                     )
                 },
             );
-            let uniform = ctx.device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
-                label: Some("PackParams"),
-                contents: bytemuck::bytes_of(&params),
-                usage: wgpu::BufferUsages::UNIFORM,
-            });
+            let uniform = uniform_buffer(&ctx.device, "PackParams", &params);
             let group = pack_shader::BindGroup0 {
                 weight: weight.buffer().as_entire_buffer_binding(),
                 packed: packed.buffer().as_entire_buffer_binding(),

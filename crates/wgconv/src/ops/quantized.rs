@@ -2,15 +2,13 @@
 //! with per-tensor activation quantization and per-channel weight scales), as a 1×1 `nn.Conv2d`
 //! lowered through static PT2E quantization runs them.
 
-use wgpu::util::DeviceExt;
-
 use super::{conv::check_operand, conv_geometry::Activation};
 use crate::{
     batch::Batch,
     context::Context,
     dispatch,
     error::{Error, Result},
-    pipelines::ShaderResources,
+    pipelines::{shader_resources, uniform_buffer},
     shaders::{dequantize, q8ta_conv2d_pw as q8_shader, q8ta_conv2d_pw_gemm as q8_gemm, quantize},
     tensor::{DType, Tensor},
 };
@@ -266,21 +264,6 @@ impl Q8PwGeometry {
     }
 }
 
-fn resources<F>(ctx: &Context, path: &'static str, make: F) -> std::sync::Arc<ShaderResources>
-where
-    F: FnOnce(&wgpu::Device) -> ShaderResources,
-{
-    ctx.pipelines.shader(path, || make(&ctx.device))
-}
-
-fn uniform<T: bytemuck::Pod>(ctx: &Context, label: &str, value: &T) -> wgpu::Buffer {
-    ctx.device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
-        label: Some(label),
-        contents: bytemuck::bytes_of(value),
-        usage: wgpu::BufferUsages::UNIFORM,
-    })
-}
-
 impl Batch<'_> {
     /// Records `quantize_per_tensor`: f32 → int8 of the same shape.
     pub fn quantize_per_tensor(&mut self, input: &Tensor, q: QuantParams) -> Result<Tensor> {
@@ -299,18 +282,14 @@ impl Batch<'_> {
         overrides.wg_size = grid.wg_size;
         let params = quantize::QuantizeParams::new(numel as u32, q.zero_point, q.scale, q.inv_scale());
         ctx.capture("quantize_per_tensor", || {
-            let res = resources(ctx, quantize::PATH, |d| {
-                let layouts = quantize::BindGroupLayouts::new(d);
-                let layout = quantize::create_pipeline_layout(d, &layouts);
-                ShaderResources { module: quantize::create_shader_module(d), group0: layouts.group0, layout }
-            });
+            let res = shader_resources!(ctx, quantize);
             let pipeline = ctx.pipelines.pipeline(
                 quantize::PATH,
                 quantize::QUANTIZE_PER_TENSOR_ENTRY,
                 &overrides.constants(),
                 || quantize::create_quantize_per_tensor_pipeline(&ctx.device, &res.module, &res.layout, &overrides),
             );
-            let params = uniform(ctx, "QuantizeParams", &params);
+            let params = uniform_buffer(&ctx.device, "QuantizeParams", &params);
             let group = quantize::BindGroup0 {
                 real_values: input.buffer().as_entire_buffer_binding(),
                 quantized: output.buffer().as_entire_buffer_binding(),
@@ -337,18 +316,14 @@ impl Batch<'_> {
         overrides.wg_size = grid.wg_size;
         let params = dequantize::DequantizeParams::new(numel as u32, q.zero_point, q.scale);
         ctx.capture("dequantize_per_tensor", || {
-            let res = resources(ctx, dequantize::PATH, |d| {
-                let layouts = dequantize::BindGroupLayouts::new(d);
-                let layout = dequantize::create_pipeline_layout(d, &layouts);
-                ShaderResources { module: dequantize::create_shader_module(d), group0: layouts.group0, layout }
-            });
+            let res = shader_resources!(ctx, dequantize);
             let pipeline = ctx.pipelines.pipeline(
                 dequantize::PATH,
                 dequantize::DEQUANTIZE_PER_TENSOR_ENTRY,
                 &overrides.constants(),
                 || dequantize::create_dequantize_per_tensor_pipeline(&ctx.device, &res.module, &res.layout, &overrides),
             );
-            let params = uniform(ctx, "DequantizeParams", &params);
+            let params = uniform_buffer(&ctx.device, "DequantizeParams", &params);
             let group = dequantize::BindGroup0 {
                 quantized: input.buffer().as_entire_buffer_binding(),
                 real_values: output.buffer().as_entire_buffer_binding(),
@@ -413,15 +388,11 @@ impl Batch<'_> {
                 let params =
                     $module::Q8taConvPwParams::new(n, oc, ic, h, w, zp_in, zp_out, scale_in, inv_scale_out, has_bias);
                 ctx.capture("q8ta_conv2d_pw", || {
-                    let res = resources(ctx, $module::PATH, |d| {
-                        let layouts = $module::BindGroupLayouts::new(d);
-                        let layout = $module::create_pipeline_layout(d, &layouts);
-                        ShaderResources { module: $module::create_shader_module(d), group0: layouts.group0, layout }
-                    });
+                    let res = shader_resources!(ctx, $module);
                     let pipeline = ctx.pipelines.pipeline($module::PATH, $entry, &overrides.constants(), || {
                         $create(&ctx.device, &res.module, &res.layout, &overrides)
                     });
-                    let params = uniform(ctx, "Q8taConvPwParams", &params);
+                    let params = uniform_buffer(&ctx.device, "Q8taConvPwParams", &params);
                     let group = $module::BindGroup0 {
                         input: args.input.buffer().as_entire_buffer_binding(),
                         weight: args.weight.buffer().as_entire_buffer_binding(),
