@@ -62,6 +62,19 @@ override transposed: bool = false;
 // each slice writes raw partial sums to output[slice · numel + i], and conv_splitk_reduce.wgsl
 // adds them with bias and activation. 1 writes the final output directly.
 override split_k: u32 = 1;
+// The weight's geometry, specialised into the pipeline so index arithmetic folds to constants
+// (divisions by KH·KW and KW become multiply-shifts). Must equal the uniform's values.
+override spec_kh: u32 = 1;
+override spec_kw: u32 = 1;
+override spec_stride_h: u32 = 1;
+override spec_stride_w: u32 = 1;
+override spec_pad_h: u32 = 0;
+override spec_pad_w: u32 = 0;
+override spec_dilation_h: u32 = 1;
+override spec_dilation_w: u32 = 1;
+override spec_ic: u32 = 1;
+override spec_oc: u32 = 1;
+override spec_groups: u32 = 1;
 
 // A and B tiles, K-major: element [k][i] of the 8 × 128 tile is vec4 [k * 32 + i / 4].
 var<workgroup> a_tile: array<vec4<f32>, 256>;
@@ -109,18 +122,18 @@ fn problem(z: u32) -> Problem {
         pr.sub_w = params.ow;
         pr.out_step_h = 1u;
         pr.out_step_w = 1u;
-        pr.taps_y = params.kh;
-        pr.taps_x = params.kw;
-        pr.in_mul_h = i32(params.stride_h);
-        pr.in_mul_w = i32(params.stride_w);
-        pr.in_off_h = -i32(params.pad_h);
-        pr.in_off_w = -i32(params.pad_w);
-        pr.in_step_h = i32(params.dilation_h);
-        pr.in_step_w = i32(params.dilation_w);
+        pr.taps_y = spec_kh;
+        pr.taps_x = spec_kw;
+        pr.in_mul_h = i32(spec_stride_h);
+        pr.in_mul_w = i32(spec_stride_w);
+        pr.in_off_h = -i32(spec_pad_h);
+        pr.in_off_w = -i32(spec_pad_w);
+        pr.in_step_h = i32(spec_dilation_h);
+        pr.in_step_w = i32(spec_dilation_w);
         return pr;
     }
-    let sh = params.stride_h;
-    let sw = params.stride_w;
+    let sh = spec_stride_h;
+    let sw = spec_stride_w;
     let phases = sh * sw;
     pr.group = z / phases;
     let phase = z % phases;
@@ -131,15 +144,15 @@ fn problem(z: u32) -> Problem {
     pr.sub_h = select(0u, (params.oh - pr.ry + sh - 1u) / sh, params.oh > pr.ry);
     pr.sub_w = select(0u, (params.ow - pr.rx + sw - 1u) / sw, params.ow > pr.rx);
     // Output oh = oy·sH + ry meets tap kh when (oh + pH − kh) is a multiple of sH: kh = kh0 + j·sH.
-    pr.kh0 = (pr.ry + params.pad_h) % sh;
-    pr.kw0 = (pr.rx + params.pad_w) % sw;
-    pr.taps_y = select(0u, (params.kh - pr.kh0 + sh - 1u) / sh, params.kh > pr.kh0);
-    pr.taps_x = select(0u, (params.kw - pr.kw0 + sw - 1u) / sw, params.kw > pr.kw0);
+    pr.kh0 = (pr.ry + spec_pad_h) % sh;
+    pr.kw0 = (pr.rx + spec_pad_w) % sw;
+    pr.taps_y = select(0u, (spec_kh - pr.kh0 + sh - 1u) / sh, spec_kh > pr.kh0);
+    pr.taps_x = select(0u, (spec_kw - pr.kw0 + sw - 1u) / sw, spec_kw > pr.kw0);
     // iy = (oh + pH − kh) / sH = oy + (ry + pH − kh0) / sH − j.
     pr.in_mul_h = 1;
     pr.in_mul_w = 1;
-    pr.in_off_h = i32((pr.ry + params.pad_h - pr.kh0) / sh);
-    pr.in_off_w = i32((pr.rx + params.pad_w - pr.kw0) / sw);
+    pr.in_off_h = i32((pr.ry + spec_pad_h - pr.kh0) / sh);
+    pr.in_off_w = i32((pr.rx + spec_pad_w - pr.kw0) / sw);
     pr.in_step_h = -1;
     pr.in_step_w = -1;
     return pr;
@@ -165,13 +178,13 @@ fn column(pr: Problem, n: u32) -> Column {
     let r = nn % sub_hw;
     let oy = r / pr.sub_w;
     let ox = r % pr.sub_w;
-    let icg = params.ic / params.groups;
-    c.in_base = (b * params.ic + pr.group * icg) * params.ih * params.iw;
+    let icg = spec_ic / spec_groups;
+    c.in_base = (b * spec_ic + pr.group * icg) * params.ih * params.iw;
     c.iy0 = i32(oy) * pr.in_mul_h + pr.in_off_h;
     c.ix0 = i32(ox) * pr.in_mul_w + pr.in_off_w;
     let oh = oy * pr.out_step_h + pr.ry;
     let ow = ox * pr.out_step_w + pr.rx;
-    c.out_base = b * params.oc * params.oh * params.ow + oh * params.ow + ow;
+    c.out_base = b * spec_oc * params.oh * params.ow + oh * params.ow + ow;
     return c;
 }
 
@@ -185,17 +198,17 @@ fn load_b(pr: Problem, c: Column, ic: u32, ty: u32, tx: u32, k_ok: bool) -> f32 
 
 // Four consecutive output channels (m a multiple of 4) of tap (ic, ty, tx) from the packed weight.
 fn load_a4(pr: Problem, m: u32, ic: u32, ty: u32, tx: u32, k_ok: bool) -> vec4<f32> {
-    let icg = params.ic / params.groups;
-    let ocg4 = (params.oc / params.groups + 3u) / 4u;
+    let icg = spec_ic / spec_groups;
+    let ocg4 = (spec_oc / spec_groups + 3u) / 4u;
     // Direct: the tap is the kernel position. Transposed: the phase's j-th tap is kh0 + j·sH.
     var kh = ty;
     var kw = tx;
     if (transposed) {
-        kh = pr.kh0 + ty * params.stride_h;
-        kw = pr.kw0 + tx * params.stride_w;
+        kh = pr.kh0 + ty * spec_stride_h;
+        kw = pr.kw0 + tx * spec_stride_w;
     }
     let ok = k_ok && m / 4u < ocg4;
-    let at = (((pr.group * icg + ic) * params.kh + kh) * params.kw + kw) * ocg4 + m / 4u;
+    let at = (((pr.group * icg + ic) * spec_kh + kh) * spec_kw + kw) * ocg4 + m / 4u;
     return select(vec4<f32>(0.0), weight[select(0u, at, ok)], ok);
 }
 
@@ -203,7 +216,7 @@ fn store(c: Column, oc: u32, m_ok: bool, v: f32, slice: u32) {
     if (c.valid && m_ok) {
         let at = c.out_base + oc * params.oh * params.ow;
         if (split_k > 1u) {
-            output[slice * params.n * params.oc * params.oh * params.ow + at] = v;
+            output[slice * params.n * spec_oc * params.oh * params.ow + at] = v;
             return;
         }
         var x = v;
@@ -227,8 +240,8 @@ def entry(name, tile, bk):
 fn {name}(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: vec3<u32>) {{
     let slice = wid.z % split_k;
     let pr = problem(wid.z / split_k);
-    let icg = params.ic / params.groups;
-    let ocg = params.oc / params.groups;
+    let icg = spec_ic / spec_groups;
+    let ocg = spec_oc / spec_groups;
     let taps = pr.taps_y * pr.taps_x;
     let k_total = icg * taps;
     let n_base = wid.x * {tile}u;

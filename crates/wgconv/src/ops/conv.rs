@@ -211,6 +211,12 @@ impl Batch<'_> {
             (overrides.activation, overrides.clamp_min, overrides.clamp_max) = (activation, clamp_min, clamp_max);
             overrides.transposed = g.transposed;
             overrides.split_k = splits;
+            // Geometry specialised into the pipeline (one pipeline per layer shape family).
+            (overrides.spec_kh, overrides.spec_kw) = (g.kh, g.kw);
+            (overrides.spec_stride_h, overrides.spec_stride_w) = (g.stride[0], g.stride[1]);
+            (overrides.spec_pad_h, overrides.spec_pad_w) = (g.padding[0], g.padding[1]);
+            (overrides.spec_dilation_h, overrides.spec_dilation_w) = (g.dilation[0], g.dilation[1]);
+            (overrides.spec_ic, overrides.spec_oc, overrides.spec_groups) = (g.ic, g.oc, g.groups);
             let [x, y, z] = g.gemm_grid(tile).map(|d| d as u32);
             let grid = [x, y, z * splits];
             if splits == 1 {
