@@ -244,23 +244,36 @@ fn float_to_quantized_conv_and_back_stays_within_the_quantization_bound() {
     }
 }
 
-fn q8_error(mutate: impl FnOnce(&mut Q8ConvPwArgs<'_>, &mut Q8ConvPwOptions)) -> String {
+/// The valid arguments the error cases start from.
+struct Valid {
+    x: Tensor,
+    w: Tensor,
+    s: Tensor,
+}
+
+fn valid() -> Valid {
     let ctx = context();
-    let x = Tensor::from_i8(ctx, &[1; 2 * 4 * 3 * 3], &[2, 4, 3, 3]).unwrap();
-    let w = Tensor::from_i8(ctx, &[1; 3 * 4], &[3, 4]).unwrap();
-    let s = Tensor::from_f32(ctx, &[0.1; 3], &[3]).unwrap();
+    Valid {
+        x: Tensor::from_i8(ctx, &[1; 2 * 4 * 3 * 3], &[2, 4, 3, 3]).unwrap(),
+        w: Tensor::from_i8(ctx, &[1; 3 * 4], &[3, 4]).unwrap(),
+        s: Tensor::from_f32(ctx, &[0.1; 3], &[3]).unwrap(),
+    }
+}
+
+/// Runs `q8ta_conv2d_pw` on the valid arguments changed by `mutate`; returns the error message.
+fn q8_error<'a>(valid: &'a Valid, mutate: impl FnOnce(&mut Q8ConvPwArgs<'a>, &mut Q8ConvPwOptions)) -> String {
     let mut args = Q8ConvPwArgs {
-        input: &x,
+        input: &valid.x,
         input_quant: QuantParams::new(0.1, 0),
-        weight: &w,
-        weight_scales: &s,
+        weight: &valid.w,
+        weight_scales: &valid.s,
         weight_sums: None,
         bias: None,
         output_quant: QuantParams::new(0.1, 0),
     };
     let mut opts = Q8ConvPwOptions::default();
     mutate(&mut args, &mut opts);
-    ctx.q8ta_conv2d_pw(&args, &opts).unwrap_err().to_string()
+    context().q8ta_conv2d_pw(&args, &opts).unwrap_err().to_string()
 }
 
 fn expect(text: String, parts: &[&str]) {
@@ -272,30 +285,31 @@ fn expect(text: String, parts: &[&str]) {
 #[test]
 fn q8_errors_name_the_values() {
     let ctx = context();
+    let v = valid();
     let f32_input = Tensor::from_f32(ctx, &[1.0; 2 * 4 * 3 * 3], &[2, 4, 3, 3]).unwrap();
-    expect(q8_error(|a, _| a.input = Box::leak(Box::new(f32_input))), &["input", "I8", "F32"]);
+    expect(q8_error(&v, |a, _| a.input = &f32_input), &["input", "I8", "F32"]);
     let f32_weight = Tensor::from_f32(ctx, &[1.0; 12], &[3, 4]).unwrap();
-    expect(q8_error(|a, _| a.weight = Box::leak(Box::new(f32_weight))), &["weight", "I8"]);
+    expect(q8_error(&v, |a, _| a.weight = &f32_weight), &["weight", "I8"]);
     let rank3 = Tensor::from_i8(ctx, &[1; 4 * 9], &[4, 3, 3]).unwrap();
-    expect(q8_error(|a, _| a.input = Box::leak(Box::new(rank3))), &["input", "rank 3", "[4, 3, 3]"]);
+    expect(q8_error(&v, |a, _| a.input = &rank3), &["input", "rank 3", "[4, 3, 3]"]);
     let rank4_weight = Tensor::from_i8(ctx, &[1; 12], &[3, 4, 1, 1]).unwrap();
-    expect(q8_error(|a, _| a.weight = Box::leak(Box::new(rank4_weight))), &["weight", "[OC, IC]", "rank 4"]);
+    expect(q8_error(&v, |a, _| a.weight = &rank4_weight), &["weight", "[OC, IC]", "rank 4"]);
     let wrong_ic = Tensor::from_i8(ctx, &[1; 15], &[3, 5]).unwrap();
-    expect(q8_error(|a, _| a.weight = Box::leak(Box::new(wrong_ic))), &["5 input channels", "has 4"]);
+    expect(q8_error(&v, |a, _| a.weight = &wrong_ic), &["5 input channels", "has 4"]);
     let short_scales = Tensor::from_f32(ctx, &[0.1; 2], &[2]).unwrap();
-    expect(q8_error(|a, _| a.weight_scales = Box::leak(Box::new(short_scales))), &["weight_scales", "[3]", "[2]"]);
+    expect(q8_error(&v, |a, _| a.weight_scales = &short_scales), &["weight_scales", "[3]", "[2]"]);
     let int_bias = Tensor::from_i8(ctx, &[1; 3], &[3]).unwrap();
-    expect(q8_error(|a, _| a.bias = Some(Box::leak(Box::new(int_bias)))), &["bias", "f32", "I8"]);
-    expect(q8_error(|a, _| a.weight_sums = Some(&[1, 2])), &["weight_sums", "3 values", "got 2"]);
-    expect(q8_error(|_, o| o.stride = vec![2]), &["stride 1", "[2]"]);
-    expect(q8_error(|_, o| o.padding = vec![0, 1]), &["padding 0", "[0, 1]"]);
-    expect(q8_error(|_, o| o.dilation = vec![3]), &["dilation 1", "[3]"]);
-    expect(q8_error(|_, o| o.groups = 2), &["groups 1", "got 2"]);
-    expect(q8_error(|_, o| o.activation = Activation::Clamp { min: 0.0, max: 6.0 }), &["none or relu", "Clamp"]);
-    expect(q8_error(|a, _| a.input_quant.scale = -1.0), &["input scale", "-1"]);
-    expect(q8_error(|a, _| a.output_quant.scale = f32::INFINITY), &["output scale", "inf"]);
-    expect(q8_error(|a, _| a.input_quant.zero_point = -129), &["input zero point", "-129"]);
-    expect(q8_error(|a, _| a.output_quant.zero_point = 200), &["output zero point", "200"]);
+    expect(q8_error(&v, |a, _| a.bias = Some(&int_bias)), &["bias", "f32", "I8"]);
+    expect(q8_error(&v, |a, _| a.weight_sums = Some(&[1, 2])), &["weight_sums", "3 values", "got 2"]);
+    expect(q8_error(&v, |_, o| o.stride = vec![2]), &["stride 1", "[2]"]);
+    expect(q8_error(&v, |_, o| o.padding = vec![0, 1]), &["padding 0", "[0, 1]"]);
+    expect(q8_error(&v, |_, o| o.dilation = vec![3]), &["dilation 1", "[3]"]);
+    expect(q8_error(&v, |_, o| o.groups = 2), &["groups 1", "got 2"]);
+    expect(q8_error(&v, |_, o| o.activation = Activation::Clamp { min: 0.0, max: 6.0 }), &["none or relu", "Clamp"]);
+    expect(q8_error(&v, |a, _| a.input_quant.scale = -1.0), &["input scale", "-1"]);
+    expect(q8_error(&v, |a, _| a.output_quant.scale = f32::INFINITY), &["output scale", "inf"]);
+    expect(q8_error(&v, |a, _| a.input_quant.zero_point = -129), &["input zero point", "-129"]);
+    expect(q8_error(&v, |a, _| a.output_quant.zero_point = 200), &["output zero point", "200"]);
 }
 
 #[test]
