@@ -6,3 +6,7 @@ cargo xtask gen-shaders --check
 cargo fmt --all --check
 cargo clippy --workspace --all-targets -- -D warnings
 cargo test --workspace
+# Licenses and duplicate versions (offline); advisories need a fetched database, so not here.
+if command -v cargo-deny >/dev/null 2>&1; then
+    cargo deny --offline check licenses bans
+fi

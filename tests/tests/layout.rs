@@ -145,3 +145,19 @@ fn missing_shader_directory_is_an_io_error() {
     assert!(matches!(err, CodegenError::Io { .. }));
     assert!(err.to_string().contains("/nonexistent/shaders"), "{err}");
 }
+
+/// `include_wgsl_bindings!` expands to the same module the xtask writes.
+mod inline_layout_zoo {
+    wgconv_macros::include_wgsl_bindings!("fixtures/shaders/layout_zoo.wgsl");
+}
+
+#[test]
+fn include_wgsl_bindings_matches_the_generated_module() {
+    use std::mem::{offset_of, size_of};
+    assert_eq!(size_of::<inline_layout_zoo::Zoo>(), size_of::<layout_zoo::Zoo>());
+    assert_eq!(offset_of!(inline_layout_zoo::Zoo, bias), offset_of!(layout_zoo::Zoo, bias));
+    assert_eq!(offset_of!(inline_layout_zoo::Zoo, points), 144);
+    assert_eq!(inline_layout_zoo::SOURCE, layout_zoo::SOURCE);
+    assert_eq!(inline_layout_zoo::BindGroup0::LAYOUT_ENTRIES, layout_zoo::BindGroup0::LAYOUT_ENTRIES);
+    assert_eq!(inline_layout_zoo::COPY_OUT_WORKGROUP_SIZE, [1, 1, 1]);
+}

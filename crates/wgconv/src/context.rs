@@ -169,6 +169,13 @@ impl Context {
                     v.push(e.to_string());
                 }
             }));
+            // A lost device fails every later call with the reason instead of hanging or panicking.
+            let lost = uncaptured.clone();
+            device.set_device_lost_callback(move |reason, message| {
+                if let Ok(mut v) = lost.lock() {
+                    v.push(format!("device lost ({reason:?}): {message}"));
+                }
+            });
         }
         let zero_buffer = device.create_buffer(&wgpu::BufferDescriptor {
             label: Some("wgconv zero"),
