@@ -1,0 +1,43 @@
+#!/usr/bin/env python3
+"""Writes .npy inputs for `wgconv conv2d --check` / `q8-conv-pw --check` runs on a real GPU:
+one layer per fast kernel (GEMM, GEMM with split-K, transposed GEMM by stride phase, depthwise,
+int8 dot4 GEMM), so the kernels are checked against the CPU reference on the device itself.
+Prints the wgconv command lines to run, one per line."""
+import os
+import sys
+
+import numpy as np
+
+out = sys.argv[1] if len(sys.argv) > 1 else "gpu_check"
+os.makedirs(out, exist_ok=True)
+rng = np.random.default_rng(7)
+
+
+def save(name, array):
+    path = os.path.join(out, name + ".npy")
+    np.save(path, np.ascontiguousarray(array))
+    return path
+
+
+def f32(*shape):
+    return rng.uniform(-1, 1, shape).astype(np.float32)
+
+
+cases = [
+    ("gemm_stem", (1, 3, 96, 96), (32, 3, 7, 7), "--stride 4 --padding 3"),
+    ("gemm_splitk", (8, 256, 14, 14), (256, 256, 3, 3), "--padding 1 --activation relu"),
+    ("gemm_pointwise", (8, 64, 14, 14), (256, 64, 1, 1), ""),
+    ("gemm_transposed", (8, 64, 16, 16), (64, 32, 4, 4), "--transposed --stride 2 --padding 1"),
+    ("depthwise", (8, 32, 28, 28), (32, 1, 3, 3), "--groups 32 --padding 1 --stride 2"),
+]
+for name, xs, ws, flags in cases:
+    x, w = save(name + "_x", f32(*xs)), save(name + "_w", f32(*ws))
+    oc = ws[1] if "--transposed" in flags else ws[0]
+    b = save(name + "_b", f32(oc))
+    print(f"conv2d --input {x} --weight {w} --bias {b} {flags} --out {out}/{name}_y.npy --check")
+
+x = save("q8_x", rng.integers(-128, 128, (8, 256, 14, 14), dtype=np.int8))
+w = save("q8_w", rng.integers(-127, 128, (512, 256), dtype=np.int8))
+s = save("q8_s", rng.uniform(0.001, 0.01, 512).astype(np.float32))
+print(f"q8-conv-pw --input {x} --weight {w} --weight-scales {s} --input-scale 0.02 --input-zero-point 3 "
+      f"--output-scale 0.5 --output-zero-point -4 --activation relu --out {out}/q8_y.npy --check")
