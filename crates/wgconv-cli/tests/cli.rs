@@ -127,7 +127,7 @@ fn transposed_conv_with_check() {
         "--check",
     ]);
     assert_eq!(code, 0, "{stdout}\n{stderr}");
-    assert!(stdout.contains("output shape: [2, 3, 19, 15]") && stdout.contains("kernel: transposed"), "{stdout}");
+    assert!(stdout.contains("output shape: [2, 3, 19, 15]") && stdout.contains("kernel: gemm"), "{stdout}");
 }
 
 #[test]
