@@ -175,3 +175,23 @@ fn wgpu_validation_errors_come_back_as_typed_errors() {
         vec![9.0; 4]
     );
 }
+
+#[test]
+fn waiting_on_the_gpu_times_out_instead_of_hanging() {
+    let mut ctx = Context::new().unwrap();
+    // Tenths of a second of work on lavapipe; no GPU finishes it within a zero timeout.
+    let x = Tensor::from_f32(&ctx, &random_f32(5, 64 * 64 * 64), &[1, 64, 64, 64]).unwrap();
+    let w = Tensor::from_f32(&ctx, &random_f32(6, 64 * 64 * 9), &[64, 64, 3, 3]).unwrap();
+    let opts = ConvOptions::default().padding(&[1]).kernel(Some(wgconv::ConvKernel::Direct));
+    let mut batch = ctx.batch();
+    for _ in 0..2 {
+        batch.convolution(&x, &w, None, &opts).unwrap();
+    }
+    batch.submit().unwrap();
+    ctx.set_timeout(std::time::Duration::ZERO);
+    let err = ctx.synchronize().unwrap_err();
+    assert!(matches!(err, Error::Timeout { timeout_ms: 0, .. }), "{err:?}");
+    assert!(err.to_string().contains("within 0 ms"), "{err}");
+    ctx.set_timeout(std::time::Duration::from_secs(60));
+    ctx.synchronize().unwrap();
+}
