@@ -467,7 +467,7 @@ fn prepared_convolution_runs_many_inputs() {
 #[test]
 fn split_k_for_small_grids_with_long_k() {
     let direct = ConvGeometry::new(&[1, 64, 6, 6], &[16, 64, 3, 3], None, &opts().padding(&[1])).unwrap();
-    assert!(direct.gemm_split_k() > 1, "expected split-K, got {}", direct.gemm_split_k());
+    assert!(direct.gemm_split_k(direct.planned_kernel()) > 1, "expected split-K");
     check(
         "split-K direct",
         140,
@@ -481,7 +481,7 @@ fn split_k_for_small_grids_with_long_k() {
     );
     let t = opts().transposed(true).stride(&[2]).padding(&[1]);
     let transposed = ConvGeometry::new(&[2, 64, 3, 3], &[64, 8, 4, 4], None, &t).unwrap();
-    assert!(transposed.gemm_split_k() > 1);
+    assert!(transposed.gemm_split_k(transposed.planned_kernel()) > 1);
     check(
         "split-K transposed",
         141,
@@ -516,4 +516,36 @@ fn tensors_over_the_binding_limit_are_split_over_the_batch() {
     let xt = Tensor::zeros(ctx, &single, wgconv::DType::F32).unwrap();
     let err = ctx.conv2d(&xt, &wt, None, &opts).unwrap_err();
     assert!(err.to_string().contains("max_storage_buffer_binding_size"), "{err}");
+}
+
+#[test]
+fn gemm_tiles_with_partial_rows_and_columns() {
+    // 70 and 130 output channels: partial 64- and 128-row tiles; 9×9 and 12×11 outputs: partial columns.
+    check(
+        "gemm oc 70",
+        160,
+        Case {
+            input: &[1, 8, 9, 9],
+            weight: &[70, 8, 3, 3],
+            bias: true,
+            opts: opts().padding(&[1]),
+            kernel: ConvKernel::DirectVec4,
+        },
+    );
+    check(
+        "gemm oc 130",
+        161,
+        Case { input: &[2, 6, 12, 11], weight: &[130, 6, 1, 1], bias: false, opts: opts(), kernel: ConvKernel::Direct },
+    );
+    check(
+        "gemm grouped oc 2x66",
+        162,
+        Case {
+            input: &[1, 4, 6, 6],
+            weight: &[132, 2, 2, 2],
+            bias: true,
+            opts: opts().groups(2),
+            kernel: ConvKernel::Direct,
+        },
+    );
 }

@@ -206,7 +206,7 @@ impl Batch<'_> {
                     &packed_here
                 }
             };
-            let splits = g.gemm_split_k();
+            let splits = g.gemm_split_k(kernel);
             let mut overrides = gemm_shader::Overrides::new();
             (overrides.activation, overrides.clamp_min, overrides.clamp_max) = (activation, clamp_min, clamp_max);
             overrides.transposed = g.transposed;
@@ -219,34 +219,24 @@ impl Batch<'_> {
             (overrides.spec_ic, overrides.spec_oc, overrides.spec_groups) = (g.ic, g.oc, g.groups);
             let [x, y, z] = g.gemm_grid(tile).map(|d| d as u32);
             let grid = [x, y, z * splits];
-            if splits == 1 {
-                let buffers = ConvBuffers { input, weight: packed, bias, output };
-                encode_conv!(
-                    self,
-                    gemm_shader,
-                    gemm_shader::CONV2D_GEMM_ENTRY,
-                    gemm_shader::create_conv2d_gemm_pipeline,
-                    overrides,
-                    g,
-                    buffers,
-                    grid
-                );
+            let (entry, create): (_, fn(&_, &_, &_, &_) -> _) = if tile.0 == 128 {
+                (gemm_shader::CONV2D_GEMM_ENTRY, gemm_shader::create_conv2d_gemm_pipeline)
             } else {
-                let numel = output.numel();
-                let partial = Tensor::zeros(ctx, &[numel * splits as usize], DType::F32)?;
-                check_operand(ctx, "split-K partial sums", &partial, DType::F32)?;
-                let buffers = ConvBuffers { input, weight: packed, bias, output: &partial };
-                encode_conv!(
-                    self,
-                    gemm_shader,
-                    gemm_shader::CONV2D_GEMM_ENTRY,
-                    gemm_shader::create_conv2d_gemm_pipeline,
-                    overrides,
-                    g,
-                    buffers,
-                    grid
-                );
-                self.reduce_split_k(&partial, bias, output, g, splits, (activation, clamp_min, clamp_max))?;
+                (gemm_shader::CONV2D_GEMM_M64_ENTRY, gemm_shader::create_conv2d_gemm_m64_pipeline)
+            };
+            // Split-K writes partial sums to scratch; a reduce pass adds them with bias and activation.
+            let partial = if splits > 1 {
+                Some(Tensor::zeros(ctx, &[output.numel() * splits as usize], DType::F32)?)
+            } else {
+                None
+            };
+            if let Some(p) = &partial {
+                check_operand(ctx, "split-K partial sums", p, DType::F32)?;
+            }
+            let buffers = ConvBuffers { input, weight: packed, bias, output: partial.as_ref().unwrap_or(output) };
+            encode_conv!(self, gemm_shader, entry, create, overrides, g, buffers, grid);
+            if let Some(p) = &partial {
+                self.reduce_split_k(p, bias, output, g, splits, (activation, clamp_min, clamp_max))?;
             }
             return Ok(kernel);
         }
@@ -283,7 +273,7 @@ impl Batch<'_> {
             ConvKernel::Direct => (shader::CONV2D_ENTRY, shader::create_conv2d_pipeline),
             ConvKernel::DirectVec4 => (shader::CONV2D_VEC4_ENTRY, shader::create_conv2d_vec4_pipeline),
             ConvKernel::Transposed => (shader::CONV_TRANSPOSE2D_ENTRY, shader::create_conv_transpose2d_pipeline),
-            ConvKernel::Gemm | ConvKernel::Depthwise => unreachable!("handled above"),
+            ConvKernel::Gemm | ConvKernel::GemmM64 | ConvKernel::Depthwise => unreachable!("handled above"),
         };
         encode_conv!(self, shader, entry, create, overrides, g, buffers, grid.dims());
         Ok(kernel)

@@ -134,6 +134,9 @@ pub enum ConvKernel {
     /// Implicit GEMM: 128×128 tiles, 8×8 outputs per thread; transposed convolutions decomposed
     /// by stride phase (dilation 1).
     Gemm,
+    /// The same GEMM with 64×128 tiles (OC × spatial, 4×8 per thread), for at most 64 output
+    /// channels per group, where a 128-row tile would be half idle.
+    GemmM64,
     /// One input channel per group: four outputs along W per thread, coalesced.
     Depthwise,
 }
@@ -146,14 +149,16 @@ impl ConvKernel {
             ConvKernel::DirectVec4 => "direct_vec4",
             ConvKernel::Transposed => "transposed",
             ConvKernel::Gemm => "gemm",
+            ConvKernel::GemmM64 => "gemm_m64",
             ConvKernel::Depthwise => "depthwise",
         }
     }
 
-    /// Output tile edge of a GEMM kernel.
-    pub fn gemm_tile(self) -> Option<u32> {
+    /// Output tile (rows of OC, columns of N·OH·OW) of a GEMM kernel.
+    pub fn gemm_tile(self) -> Option<(u32, u32)> {
         match self {
-            ConvKernel::Gemm => Some(128),
+            ConvKernel::Gemm => Some((128, 128)),
+            ConvKernel::GemmM64 => Some((64, 128)),
             _ => None,
         }
     }
@@ -411,7 +416,7 @@ impl ConvGeometry {
     }
 
     /// A GEMM kernel's grid for `tile`×`tile` output tiles: (N tiles, M tiles, groups × stride phases).
-    pub fn gemm_grid(&self, tile: u32) -> [u64; 3] {
+    pub fn gemm_grid(&self, (tile_m, tile_n): (u32, u32)) -> [u64; 3] {
         let (phases, sub_h, sub_w) = if self.transposed {
             let [sh, sw] = self.stride;
             (sh * sw, self.oh.div_ceil(sh), self.ow.div_ceil(sw))
@@ -419,18 +424,18 @@ impl ConvGeometry {
             (1, self.oh, self.ow)
         };
         let n = u64::from(self.n) * u64::from(sub_h) * u64::from(sub_w);
-        let tile = u64::from(tile);
-        [n.div_ceil(tile), u64::from(self.oc / self.groups).div_ceil(tile), u64::from(self.groups) * u64::from(phases)]
+        let ocg = u64::from(self.oc / self.groups);
+        [n.div_ceil(u64::from(tile_n)), ocg.div_ceil(u64::from(tile_m)), u64::from(self.groups) * u64::from(phases)]
     }
 
     /// K-slices for the GEMM kernel: more than 1 when its grid would leave a large GPU mostly idle
     /// and K is long enough to share out (at least 16 K-tiles of 8 per slice). The slices' partial
     /// sums are added by a reduce pass. Measured on the H200 (132 SMs): splitting grids of 26–64
     /// workgroups gains up to 3.2×; grids of 104–196 gain little or lose to the extra pass.
-    pub fn gemm_split_k(&self) -> u32 {
+    pub fn gemm_split_k(&self, kernel: ConvKernel) -> u32 {
         const TARGET_WORKGROUPS: u64 = 264;
         const SPLIT_BELOW: u64 = 96;
-        let [x, y, z] = self.gemm_grid(128);
+        let [x, y, z] = self.gemm_grid(kernel.gemm_tile().unwrap_or((128, 128)));
         let workgroups = x * y * z;
         if workgroups >= SPLIT_BELOW {
             return 1;
@@ -451,9 +456,9 @@ impl ConvGeometry {
             ConvKernel::Direct => !self.transposed,
             ConvKernel::DirectVec4 => !self.transposed && (self.ic / self.groups).is_multiple_of(4),
             ConvKernel::Depthwise => !self.transposed && self.ic == self.groups,
-            ConvKernel::Gemm => {
+            ConvKernel::Gemm | ConvKernel::GemmM64 => {
                 // The stride-phase decomposition assumes dilation 1; each grid dimension ≤ 65535.
-                let tile = kernel.gemm_tile().unwrap_or(128);
+                let tile = kernel.gemm_tile().unwrap_or((128, 128));
                 (!self.transposed || self.dilation == [1, 1]) && self.gemm_grid(tile).iter().all(|d| *d <= 65_535)
             }
         }
@@ -468,15 +473,26 @@ impl ConvGeometry {
         if self.supports(ConvKernel::Depthwise) {
             return ConvKernel::Depthwise;
         }
-        if gemm_worthwhile && self.supports(ConvKernel::Gemm) { ConvKernel::Gemm } else { self.reference_kernel() }
+        if !gemm_worthwhile {
+            return self.reference_kernel();
+        }
+        let gemm = if ocg <= 64 { ConvKernel::GemmM64 } else { ConvKernel::Gemm };
+        if self.supports(gemm) { gemm } else { self.reference_kernel() }
     }
 
     /// Every kernel that can run this convolution (tests run them all).
     pub fn supported_kernels(&self) -> Vec<ConvKernel> {
-        [ConvKernel::Direct, ConvKernel::DirectVec4, ConvKernel::Transposed, ConvKernel::Gemm, ConvKernel::Depthwise]
-            .into_iter()
-            .filter(|k| self.supports(*k))
-            .collect()
+        [
+            ConvKernel::Direct,
+            ConvKernel::DirectVec4,
+            ConvKernel::Transposed,
+            ConvKernel::Gemm,
+            ConvKernel::GemmM64,
+            ConvKernel::Depthwise,
+        ]
+        .into_iter()
+        .filter(|k| self.supports(*k))
+        .collect()
     }
 
     /// The kernel to run: `forced` when it can run this geometry, else an error naming why;
