@@ -32,32 +32,32 @@ pub fn read_back(device: &wgpu::Device, queue: &wgpu::Queue, buffer: &wgpu::Buff
     data
 }
 
+/// A seeded xorshift64 stream: deterministic test data without a dependency.
+fn xorshift(seed: u64) -> impl Iterator<Item = u64> {
+    let mut state = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
+    std::iter::repeat_with(move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state
+    })
+}
+
 /// Seeded pseudo-random values in [-1, -0.05] ∪ [0.05, 1] (never zero, so every tap matters).
 pub fn random_f32(seed: u64, count: usize) -> Vec<f32> {
-    let mut state = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
-    (0..count)
-        .map(|_| {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            let unit = (state >> 40) as f32 / (1u64 << 24) as f32; // [0, 1)
+    xorshift(seed)
+        .take(count)
+        .map(|bits| {
+            let unit = (bits >> 40) as f32 / (1u64 << 24) as f32; // [0, 1)
             let magnitude = 0.05 + 0.95 * unit;
-            if state & 1 == 0 { magnitude } else { -magnitude }
+            if bits & 1 == 0 { magnitude } else { -magnitude }
         })
         .collect()
 }
 
 /// Seeded pseudo-random int8 values over the whole range.
 pub fn random_i8(seed: u64, count: usize) -> Vec<i8> {
-    let mut state = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
-    (0..count)
-        .map(|_| {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            (state >> 56) as u8 as i8
-        })
-        .collect()
+    xorshift(seed).take(count).map(|bits| (bits >> 56) as u8 as i8).collect()
 }
 
 /// One `wgconv::Context` per test binary: pipelines compile once and are shared by every test.
