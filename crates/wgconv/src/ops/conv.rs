@@ -97,10 +97,7 @@ impl Batch<'_> {
         bias: Option<&Tensor>,
         opts: &ConvOptions,
     ) -> Result<ConvOutput> {
-        let geometry = ConvGeometry::new(input.shape(), weight.shape(), bias.map(Tensor::shape), opts)?;
-        let output = Tensor::zeros(self.ctx, &geometry.output_shape(), DType::F32)?;
-        let kernel = self.encode_convolution(input, weight, None, bias, &output, &geometry, opts)?;
-        Ok(ConvOutput { output, kernel })
+        self.convolution_with(input, weight, None, bias, opts)
     }
 
     /// Records a convolution into a caller-supplied output tensor of the right shape.
@@ -112,11 +109,39 @@ impl Batch<'_> {
         output: &Tensor,
         opts: &ConvOptions,
     ) -> Result<ConvKernel> {
+        self.convolution_into_with(input, weight, None, bias, output, opts)
+    }
+
+    /// Validates, allocates the output and records; `packed` is a prepacked GEMM weight, if any.
+    fn convolution_with(
+        &mut self,
+        input: &Tensor,
+        weight: &Tensor,
+        packed: Option<&Tensor>,
+        bias: Option<&Tensor>,
+        opts: &ConvOptions,
+    ) -> Result<ConvOutput> {
+        let geometry = ConvGeometry::new(input.shape(), weight.shape(), bias.map(Tensor::shape), opts)?;
+        let output = Tensor::zeros(self.ctx, &geometry.output_shape(), DType::F32)?;
+        let kernel = self.encode_convolution(input, weight, packed, bias, &output, &geometry, opts)?;
+        Ok(ConvOutput { output, kernel })
+    }
+
+    /// Validates, checks the output's shape and records; `packed` as in `convolution_with`.
+    fn convolution_into_with(
+        &mut self,
+        input: &Tensor,
+        weight: &Tensor,
+        packed: Option<&Tensor>,
+        bias: Option<&Tensor>,
+        output: &Tensor,
+        opts: &ConvOptions,
+    ) -> Result<ConvKernel> {
         let geometry = ConvGeometry::new(input.shape(), weight.shape(), bias.map(Tensor::shape), opts)?;
         if output.shape() != geometry.output_shape() {
             return Err(Error::OutputShape { expected: geometry.output_shape(), got: output.shape().to_vec() });
         }
-        self.encode_convolution(input, weight, None, bias, output, &geometry, opts)
+        self.encode_convolution(input, weight, packed, bias, output, &geometry, opts)
     }
 
     /// Input or output too large for one storage binding: run the batch in chunks that fit,
@@ -481,37 +506,12 @@ impl Conv2d {
 
     /// Records the convolution of `input`, allocating the output.
     pub fn run(&self, batch: &mut Batch<'_>, input: &Tensor) -> Result<ConvOutput> {
-        let geometry =
-            ConvGeometry::new(input.shape(), self.weight.shape(), self.bias.as_ref().map(Tensor::shape), &self.opts)?;
-        let output = Tensor::zeros(batch.ctx, &geometry.output_shape(), DType::F32)?;
-        let kernel = batch.encode_convolution(
-            input,
-            &self.weight,
-            Some(&self.packed),
-            self.bias.as_ref(),
-            &output,
-            &geometry,
-            &self.opts,
-        )?;
-        Ok(ConvOutput { output, kernel })
+        batch.convolution_with(input, &self.weight, Some(&self.packed), self.bias.as_ref(), &self.opts)
     }
 
     /// Records the convolution of `input` into `output`.
     pub fn run_into(&self, batch: &mut Batch<'_>, input: &Tensor, output: &Tensor) -> Result<ConvKernel> {
-        let geometry =
-            ConvGeometry::new(input.shape(), self.weight.shape(), self.bias.as_ref().map(Tensor::shape), &self.opts)?;
-        if output.shape() != geometry.output_shape() {
-            return Err(Error::OutputShape { expected: geometry.output_shape(), got: output.shape().to_vec() });
-        }
-        batch.encode_convolution(
-            input,
-            &self.weight,
-            Some(&self.packed),
-            self.bias.as_ref(),
-            output,
-            &geometry,
-            &self.opts,
-        )
+        batch.convolution_into_with(input, &self.weight, Some(&self.packed), self.bias.as_ref(), output, &self.opts)
     }
 }
 
