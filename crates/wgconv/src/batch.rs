@@ -84,6 +84,14 @@ impl Context {
         Batch::new(self)
     }
 
+    /// Records one op with `record` into a fresh batch and submits it: the single-op conveniences.
+    pub(crate) fn submit_one<T>(&self, record: impl FnOnce(&mut Batch<'_>) -> Result<T>) -> Result<T> {
+        let mut batch = self.batch();
+        let out = record(&mut batch)?;
+        batch.submit()?;
+        Ok(out)
+    }
+
     /// Waits until all submitted work has finished (bounded by the context's timeout).
     pub fn synchronize(&self) -> Result<()> {
         self.wait("synchronize")

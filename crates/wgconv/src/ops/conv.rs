@@ -534,10 +534,7 @@ impl Context {
         bias: Option<&Tensor>,
         opts: &ConvOptions,
     ) -> Result<ConvOutput> {
-        let mut batch = self.batch();
-        let out = batch.convolution(input, weight, bias, opts)?;
-        batch.submit()?;
-        Ok(out)
+        self.submit_one(|batch| batch.convolution(input, weight, bias, opts))
     }
 
     /// Runs a convolution into `output` and submits.
@@ -549,10 +546,7 @@ impl Context {
         output: &Tensor,
         opts: &ConvOptions,
     ) -> Result<ConvKernel> {
-        let mut batch = self.batch();
-        let kernel = batch.convolution_into(input, weight, bias, output, opts)?;
-        batch.submit()?;
-        Ok(kernel)
+        self.submit_one(|batch| batch.convolution_into(input, weight, bias, output, opts))
     }
 
     /// A direct convolution (`opts.transposed` is ignored): conv2d, or conv1d for rank-3 tensors.

@@ -448,18 +448,12 @@ impl Batch<'_> {
 impl Context {
     /// `quantize_per_tensor`, submitted.
     pub fn quantize_per_tensor(&self, input: &Tensor, q: QuantParams) -> Result<Tensor> {
-        let mut batch = self.batch();
-        let out = batch.quantize_per_tensor(input, q)?;
-        batch.submit()?;
-        Ok(out)
+        self.submit_one(|batch| batch.quantize_per_tensor(input, q))
     }
 
     /// `dequantize_per_tensor`, submitted.
     pub fn dequantize_per_tensor(&self, input: &Tensor, q: QuantParams) -> Result<Tensor> {
-        let mut batch = self.batch();
-        let out = batch.dequantize_per_tensor(input, q)?;
-        batch.submit()?;
-        Ok(out)
+        self.submit_one(|batch| batch.dequantize_per_tensor(input, q))
     }
 
     /// `q8ta_conv2d_pw`, submitted.
@@ -480,10 +474,7 @@ impl Context {
     /// # Ok::<(), wgconv::Error>(())
     /// ```
     pub fn q8ta_conv2d_pw(&self, args: &Q8ConvPwArgs<'_>, opts: &Q8ConvPwOptions) -> Result<Tensor> {
-        let mut batch = self.batch();
-        let out = batch.q8ta_conv2d_pw(args, opts)?;
-        batch.submit()?;
-        Ok(out)
+        self.submit_one(|batch| batch.q8ta_conv2d_pw(args, opts))
     }
 }
 
