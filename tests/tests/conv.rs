@@ -140,6 +140,48 @@ fn grouped_depthwise_and_channel_multiplier() {
     );
 }
 
+/// The tiled depthwise kernel over several blocks in both directions (32 columns, 8–32 rows per
+/// block), each tile-height choice, ragged last blocks, dilation, a channel multiplier, and
+/// windows that only fit with shorter blocks or not at all.
+#[test]
+fn depthwise_tiles_cover_every_block() {
+    // (name, input, weight, options, expected output rows per thread)
+    type DepthwiseCase = (&'static str, &'static [usize], &'static [usize], ConvOptions, u32);
+    let cases: [DepthwiseCase; 5] = [
+        ("k3 s1 tall", &[2, 3, 64, 45], &[3, 1, 3, 3], opts().groups(3).padding(&[1]), 4),
+        (
+            "k5x3 dilated multiplier",
+            &[1, 2, 20, 67],
+            &[6, 1, 5, 3],
+            opts().groups(2).padding(&[2, 1]).dilation(&[1, 2]),
+            4,
+        ),
+        ("k3 s2", &[1, 4, 61, 70], &[4, 1, 3, 3], opts().groups(4).padding(&[1]).stride(&[2]), 2),
+        ("k7 s1 p3", &[1, 2, 33, 40], &[2, 1, 7, 7], opts().groups(2).padding(&[3]), 2),
+        (
+            "k3 s3 dilation 4",
+            &[1, 2, 40, 60],
+            &[2, 1, 3, 3],
+            opts().groups(2).padding(&[4]).stride(&[3]).dilation(&[4]),
+            1,
+        ),
+    ];
+    for (i, (name, input, weight, options, rows_per_thread)) in cases.into_iter().enumerate() {
+        let g = ConvGeometry::new(input, weight, None, &options).unwrap();
+        assert_eq!(g.depthwise_rows_per_thread(), Some(rows_per_thread), "{name}");
+        assert_eq!(g.planned_kernel(), ConvKernel::DepthwiseTiled, "{name}");
+        let case = Case { input, weight, bias: i % 2 == 0, opts: options, kernel: ConvKernel::Direct };
+        check(name, 40 + i as u64, case);
+    }
+    // A window over 16 KiB even 8 rows tall: the untiled depthwise kernel runs it.
+    let (input, weight) = (&[1, 2, 60, 200][..], &[2, 1, 3, 3][..]);
+    let options = opts().groups(2).stride(&[1, 6]).dilation(&[20, 40]).padding(&[20, 40]);
+    let g = ConvGeometry::new(input, weight, None, &options).unwrap();
+    assert_eq!(g.depthwise_rows_per_thread(), None);
+    assert_eq!(g.planned_kernel(), ConvKernel::Depthwise);
+    check("window too large", 50, Case { input, weight, bias: true, opts: options, kernel: ConvKernel::Direct });
+}
+
 #[test]
 fn pointwise_with_padding_and_kernels_wider_than_the_input() {
     check(

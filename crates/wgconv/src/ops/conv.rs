@@ -9,7 +9,7 @@ use crate::{
     pipelines::{shader_resources, uniform_buffer},
     shaders::{
         conv_pack as pack_shader, conv_splitk_reduce as reduce_shader, conv2d as shader, conv2d_depthwise as dw_shader,
-        conv2d_gemm as gemm_shader,
+        conv2d_depthwise_tiled as dw_tiled_shader, conv2d_gemm as gemm_shader,
     },
     tensor::{DType, Tensor},
 };
@@ -267,6 +267,32 @@ impl Batch<'_> {
         }
         let limits = ctx.limits();
         let rows = u64::from(g.n) * u64::from(g.oc) * u64::from(g.oh);
+        if kernel == ConvKernel::DepthwiseTiled {
+            let rows_per_thread = g.depthwise_rows_per_thread().expect("supports() checked the window fits");
+            let planes = u64::from(g.n) * u64::from(g.oc);
+            let blocks = planes * u64::from(g.ow.div_ceil(32)) * u64::from(g.oh.div_ceil(8 * rows_per_thread));
+            // One workgroup per block; the grid folds like a 1-thread-per-workgroup 1D grid.
+            let grid = dispatch::grid(blocks, 1, limits.max_compute_workgroups_per_dimension)?;
+            let mut overrides = dw_tiled_shader::Overrides::new(grid.stride_x);
+            overrides.rows_per_thread = rows_per_thread;
+            (overrides.activation, overrides.clamp_min, overrides.clamp_max) = (activation, clamp_min, clamp_max);
+            (overrides.spec_kh, overrides.spec_kw) = (g.kh, g.kw);
+            (overrides.spec_stride_h, overrides.spec_stride_w) = (g.stride[0], g.stride[1]);
+            (overrides.spec_pad_h, overrides.spec_pad_w) = (g.padding[0], g.padding[1]);
+            (overrides.spec_dilation_h, overrides.spec_dilation_w) = (g.dilation[0], g.dilation[1]);
+            let buffers = ConvBuffers { input, weight, bias, output };
+            encode_conv!(
+                self,
+                dw_tiled_shader,
+                dw_tiled_shader::CONV2D_DEPTHWISE_TILED_ENTRY,
+                dw_tiled_shader::create_conv2d_depthwise_tiled_pipeline,
+                overrides,
+                g,
+                buffers,
+                grid.dims()
+            );
+            return Ok(kernel);
+        }
         if kernel == ConvKernel::Depthwise {
             let items = rows * u64::from(g.ow.div_ceil(4));
             let grid =
@@ -298,7 +324,9 @@ impl Batch<'_> {
             ConvKernel::Direct => (shader::CONV2D_ENTRY, shader::create_conv2d_pipeline),
             ConvKernel::DirectVec4 => (shader::CONV2D_VEC4_ENTRY, shader::create_conv2d_vec4_pipeline),
             ConvKernel::Transposed => (shader::CONV_TRANSPOSE2D_ENTRY, shader::create_conv_transpose2d_pipeline),
-            ConvKernel::Gemm | ConvKernel::GemmM64 | ConvKernel::Depthwise => unreachable!("handled above"),
+            ConvKernel::Gemm | ConvKernel::GemmM64 | ConvKernel::Depthwise | ConvKernel::DepthwiseTiled => {
+                unreachable!("handled above")
+            }
         };
         encode_conv!(self, shader, entry, create, overrides, g, buffers, grid.dims());
         Ok(kernel)

@@ -139,6 +139,9 @@ pub enum ConvKernel {
     GemmM64,
     /// One input channel per group: four outputs along W per thread, coalesced.
     Depthwise,
+    /// One input channel per group: a 32-column block of output rows per workgroup, computed from
+    /// its input window (halo included) staged in workgroup memory.
+    DepthwiseTiled,
 }
 
 impl ConvKernel {
@@ -151,6 +154,7 @@ impl ConvKernel {
             ConvKernel::Gemm => "gemm",
             ConvKernel::GemmM64 => "gemm_m64",
             ConvKernel::Depthwise => "depthwise",
+            ConvKernel::DepthwiseTiled => "depthwise_tiled",
         }
     }
 
@@ -449,6 +453,28 @@ impl ConvGeometry {
         if z * splits > 65_535 || numel * splits > u64::from(u32::MAX) { 1 } else { splits as u32 }
     }
 
+    /// Output rows per thread (1, 2 or 4) of the tiled depthwise kernel: among those whose input
+    /// window fits its 16 KiB of workgroup memory, the one that loads the fewest input rows over
+    /// the output's height (taller blocks share their halo over more rows, but pad the last block).
+    /// `None` when no window fits (large strides or dilations).
+    pub fn depthwise_rows_per_thread(&self) -> Option<u32> {
+        const BLOCK_W: u64 = 32;
+        const TILE_CAPACITY: u64 = 4096;
+        let [sh, sw] = self.stride.map(u64::from);
+        let [dh, dw] = self.dilation.map(u64::from);
+        let window_w = (BLOCK_W - 1) * sw + (u64::from(self.kw) - 1) * dw + 1;
+        [4u32, 2, 1]
+            .into_iter()
+            .filter_map(|rows| {
+                let block_h = 8 * u64::from(rows);
+                let window_h = (block_h - 1) * sh + (u64::from(self.kh) - 1) * dh + 1;
+                let rows_loaded = u64::from(self.oh).div_ceil(block_h) * window_h;
+                (window_w * window_h <= TILE_CAPACITY).then_some((rows_loaded, rows))
+            })
+            .min_by_key(|&(rows_loaded, rows)| (rows_loaded, std::cmp::Reverse(rows)))
+            .map(|(_, rows)| rows)
+    }
+
     /// Whether `kernel` can run this convolution.
     pub fn supports(&self, kernel: ConvKernel) -> bool {
         match kernel {
@@ -456,6 +482,9 @@ impl ConvGeometry {
             ConvKernel::Direct => !self.transposed,
             ConvKernel::DirectVec4 => !self.transposed && (self.ic / self.groups).is_multiple_of(4),
             ConvKernel::Depthwise => !self.transposed && self.ic == self.groups,
+            ConvKernel::DepthwiseTiled => {
+                !self.transposed && self.ic == self.groups && self.depthwise_rows_per_thread().is_some()
+            }
             ConvKernel::Gemm | ConvKernel::GemmM64 => {
                 // The stride-phase decomposition assumes dilation 1; each grid dimension ≤ 65535.
                 let tile = kernel.gemm_tile().unwrap_or((128, 128));
@@ -470,6 +499,10 @@ impl ConvGeometry {
         let icg = self.ic / self.groups;
         // Few channels per group make a mostly empty GEMM tile; the direct kernels win there.
         let gemm_worthwhile = self.transposed || (ocg >= 16 && icg * self.kh * self.kw >= 8);
+        // The tiled kernel's blocks are 8 or more rows tall: short outputs (1D) waste most of them.
+        if self.supports(ConvKernel::DepthwiseTiled) && self.oh >= 8 {
+            return ConvKernel::DepthwiseTiled;
+        }
         if self.supports(ConvKernel::Depthwise) {
             return ConvKernel::Depthwise;
         }
@@ -489,6 +522,7 @@ impl ConvGeometry {
             ConvKernel::Gemm,
             ConvKernel::GemmM64,
             ConvKernel::Depthwise,
+            ConvKernel::DepthwiseTiled,
         ]
         .into_iter()
         .filter(|k| self.supports(*k))
