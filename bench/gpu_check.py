@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Writes .npy inputs for `wgconv conv2d --check` / `q8-conv-pw --check` runs on a real GPU:
 one layer per fast kernel (GEMM, GEMM with split-K, transposed GEMM by stride phase, depthwise,
-int8 dot4 GEMM), so the kernels are checked against the CPU reference on the device itself.
+int8 dot4 GEMM; unpadded GEMM; tiled depthwise), so the kernels are checked against the CPU reference on the device itself.
 Prints the wgconv command lines to run, one per line."""
 import os
 import sys
@@ -29,6 +29,8 @@ cases = [
     ("gemm_pointwise", (8, 64, 14, 14), (256, 64, 1, 1), ""),
     ("gemm_transposed", (8, 64, 16, 16), (64, 32, 4, 4), "--transposed --stride 2 --padding 1"),
     ("depthwise", (8, 32, 28, 28), (32, 1, 3, 3), "--groups 32 --padding 1 --stride 2"),
+    ("depthwise_s1_multiplier", (4, 48, 56, 56), (96, 1, 3, 3), "--groups 48 --padding 1 --activation relu"),
+    ("gemm_k2s2_unpadded", (1, 128, 64, 64), (256, 128, 2, 2), "--stride 2"),
 ]
 for name, xs, ws, flags in cases:
     x, w = save(name + "_x", f32(*xs)), save(name + "_w", f32(*ws))

@@ -66,9 +66,12 @@ override spec_ic: u32 = 1;
 override spec_oc: u32 = 1;
 override spec_groups: u32 = 1;
 
-// A and B tiles, K-major: element [k][i] of the 8 × 128 tile is vec4 [k * 32 + i / 4].
+// A and B tiles, K-major: element [k][i] of the 8 × 128 tile is vec4 [k * 32 + i / 4]. The
+// double-buffered entry points use two of each (one barrier per K-tile instead of two).
 var<workgroup> a_tile: array<vec4<f32>, 256>;
 var<workgroup> b_tile: array<vec4<f32>, 256>;
+var<workgroup> a_tiles: array<vec4<f32>, 512>;
+var<workgroup> b_tiles: array<vec4<f32>, 512>;
 
 fn activate(v: f32) -> f32 {
     if (activation == 1u) {
@@ -181,6 +184,13 @@ fn column(pr: Problem, n: u32) -> Column {
 fn load_b(pr: Problem, c: Column, ic: u32, ty: u32, tx: u32, k_ok: bool) -> f32 {
     let iy = c.iy0 + i32(ty) * pr.in_step_h;
     let ix = c.ix0 + i32(tx) * pr.in_step_w;
+    // A direct convolution without padding never reads outside the image (the output size
+    // guarantees it), so the pipeline constant folds the bounds checks away.
+    if (!transposed && spec_pad_h == 0u && spec_pad_w == 0u) {
+        let ok = k_ok && c.valid;
+        let at = c.in_base + (ic * params.ih + u32(iy)) * params.iw + u32(ix);
+        return select(0.0, input[select(0u, at, ok)], ok);
+    }
     let inside = k_ok && c.valid && iy >= 0 && iy < i32(params.ih) && ix >= 0 && ix < i32(params.iw);
     let at = c.in_base + (ic * params.ih + u32(max(iy, 0))) * params.iw + u32(max(ix, 0));
     return select(0.0, input[select(0u, at, inside)], inside);
@@ -639,9 +649,7 @@ fn conv2d_gemm_m64(@builtin(local_invocation_index) lid: u32, @builtin(workgroup
     var next_b = vec4<f32>(load_b(pr, col0, ic, ty, tx, k_ok), load_b(pr, col1, ic, ty, tx, k_ok),
                            load_b(pr, col2, ic, ty, tx, k_ok), load_b(pr, col3, ic, ty, tx, k_ok));
     for (var kt = kt_begin; kt < kt_end; kt++) {
-        if (a_loader) {
-            a_tile[kl_a * 16u + lane_a] = next_a;
-        }
+        if (a_loader) { a_tile[kl_a * 16u + lane_a] = next_a; }
         // Column lane + 32·j sits in vec4 (lane + 32·j) / 4, component lane % 4.
         b_tile[kl * 32u + lane / 4u][lane % 4u] = next_b.x;
         b_tile[kl * 32u + 8u + lane / 4u][lane % 4u] = next_b.y;
@@ -768,6 +776,636 @@ fn conv2d_gemm_m64(@builtin(local_invocation_index) lid: u32, @builtin(workgroup
             acc_02_1 = fma(vec4<f32>(a0.z), b1, acc_02_1);
             acc_03_0 = fma(vec4<f32>(a0.w), b0, acc_03_0);
             acc_03_1 = fma(vec4<f32>(a0.w), b1, acc_03_1);
+        }
+        workgroupBarrier();
+    }
+
+    // Epilogue: bias, activation, scattered back to NCHW.
+    let out_00 = column(pr, n_base + 0u + tn * 4u + 0u);
+    let out_01 = column(pr, n_base + 0u + tn * 4u + 1u);
+    let out_02 = column(pr, n_base + 0u + tn * 4u + 2u);
+    let out_03 = column(pr, n_base + 0u + tn * 4u + 3u);
+    let out_10 = column(pr, n_base + 64u + tn * 4u + 0u);
+    let out_11 = column(pr, n_base + 64u + tn * 4u + 1u);
+    let out_12 = column(pr, n_base + 64u + tn * 4u + 2u);
+    let out_13 = column(pr, n_base + 64u + tn * 4u + 3u);
+    let m_00 = m_base + 0u + tm * 4u + 0u;
+    let oc_00 = pr.group * ocg + m_00;
+    let ok_00 = m_00 < ocg;
+    store(out_00, oc_00, ok_00, acc_00_0.x, slice);
+    store(out_01, oc_00, ok_00, acc_00_0.y, slice);
+    store(out_02, oc_00, ok_00, acc_00_0.z, slice);
+    store(out_03, oc_00, ok_00, acc_00_0.w, slice);
+    store(out_10, oc_00, ok_00, acc_00_1.x, slice);
+    store(out_11, oc_00, ok_00, acc_00_1.y, slice);
+    store(out_12, oc_00, ok_00, acc_00_1.z, slice);
+    store(out_13, oc_00, ok_00, acc_00_1.w, slice);
+    let m_01 = m_base + 0u + tm * 4u + 1u;
+    let oc_01 = pr.group * ocg + m_01;
+    let ok_01 = m_01 < ocg;
+    store(out_00, oc_01, ok_01, acc_01_0.x, slice);
+    store(out_01, oc_01, ok_01, acc_01_0.y, slice);
+    store(out_02, oc_01, ok_01, acc_01_0.z, slice);
+    store(out_03, oc_01, ok_01, acc_01_0.w, slice);
+    store(out_10, oc_01, ok_01, acc_01_1.x, slice);
+    store(out_11, oc_01, ok_01, acc_01_1.y, slice);
+    store(out_12, oc_01, ok_01, acc_01_1.z, slice);
+    store(out_13, oc_01, ok_01, acc_01_1.w, slice);
+    let m_02 = m_base + 0u + tm * 4u + 2u;
+    let oc_02 = pr.group * ocg + m_02;
+    let ok_02 = m_02 < ocg;
+    store(out_00, oc_02, ok_02, acc_02_0.x, slice);
+    store(out_01, oc_02, ok_02, acc_02_0.y, slice);
+    store(out_02, oc_02, ok_02, acc_02_0.z, slice);
+    store(out_03, oc_02, ok_02, acc_02_0.w, slice);
+    store(out_10, oc_02, ok_02, acc_02_1.x, slice);
+    store(out_11, oc_02, ok_02, acc_02_1.y, slice);
+    store(out_12, oc_02, ok_02, acc_02_1.z, slice);
+    store(out_13, oc_02, ok_02, acc_02_1.w, slice);
+    let m_03 = m_base + 0u + tm * 4u + 3u;
+    let oc_03 = pr.group * ocg + m_03;
+    let ok_03 = m_03 < ocg;
+    store(out_00, oc_03, ok_03, acc_03_0.x, slice);
+    store(out_01, oc_03, ok_03, acc_03_0.y, slice);
+    store(out_02, oc_03, ok_03, acc_03_0.z, slice);
+    store(out_03, oc_03, ok_03, acc_03_0.w, slice);
+    store(out_10, oc_03, ok_03, acc_03_1.x, slice);
+    store(out_11, oc_03, ok_03, acc_03_1.y, slice);
+    store(out_12, oc_03, ok_03, acc_03_1.z, slice);
+    store(out_13, oc_03, ok_03, acc_03_1.w, slice);
+}
+
+@compute @workgroup_size(256)
+fn conv2d_gemm_db(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: vec3<u32>) {
+    let slice = wid.z % split_k;
+    let pr = problem(wid.z / split_k);
+    let icg = spec_ic / spec_groups;
+    let ocg = spec_oc / spec_groups;
+    let taps = pr.taps_y * pr.taps_x;
+    let k_total = icg * taps;
+    let n_base = wid.x * 128u;
+    let m_base = wid.y * 128u;
+    if (n_base >= params.n * pr.sub_h * pr.sub_w) {
+        return;
+    }
+
+    // Loader roles: row kl of the K-tile (32 threads per row). B: columns lane + 32·j,
+    // so each of the four loads is coalesced along OW; the column decode is hoisted out of the K
+    // loop. A: four consecutive rows from m_base + 4·lane_a as one vec4 (coalesced).
+    let kl = lid / 32u;
+    let lane = lid % 32u;
+    let col0 = column(pr, n_base + lane);
+    let col1 = column(pr, n_base + lane + 32u);
+    let col2 = column(pr, n_base + lane + 64u);
+    let col3 = column(pr, n_base + lane + 96u);
+    let am = m_base + lane * 4u;
+
+    // Compute roles: a 8×8 block, rows q·64 + tm·4 + i, cols q·64 + tn·4 + j.
+    let tm = lid / 16u;
+    let tn = lid % 16u;
+    var acc_00_0 = vec4<f32>(0.0);
+    var acc_00_1 = vec4<f32>(0.0);
+    var acc_01_0 = vec4<f32>(0.0);
+    var acc_01_1 = vec4<f32>(0.0);
+    var acc_02_0 = vec4<f32>(0.0);
+    var acc_02_1 = vec4<f32>(0.0);
+    var acc_03_0 = vec4<f32>(0.0);
+    var acc_03_1 = vec4<f32>(0.0);
+    var acc_10_0 = vec4<f32>(0.0);
+    var acc_10_1 = vec4<f32>(0.0);
+    var acc_11_0 = vec4<f32>(0.0);
+    var acc_11_1 = vec4<f32>(0.0);
+    var acc_12_0 = vec4<f32>(0.0);
+    var acc_12_1 = vec4<f32>(0.0);
+    var acc_13_0 = vec4<f32>(0.0);
+    var acc_13_1 = vec4<f32>(0.0);
+
+    // This slice's K-tiles.
+    let k_tiles_all = (k_total + 7u) / 8u;
+    let tiles_per_slice = (k_tiles_all + split_k - 1u) / split_k;
+    let kt_begin = min(slice * tiles_per_slice, k_tiles_all);
+    let kt_end = min(kt_begin + tiles_per_slice, k_tiles_all);
+
+    // Global → registers for the first K-tile.
+    var k = kt_begin * 8u + kl;
+    var k_ok = k < k_total;
+    var ic = k / max(taps, 1u);
+    var t = k % max(taps, 1u);
+    var ty = t / max(pr.taps_x, 1u);
+    var tx = t % max(pr.taps_x, 1u);
+    var next_a = load_a4(pr, am, ic, ty, tx, k_ok);
+    var next_b = vec4<f32>(load_b(pr, col0, ic, ty, tx, k_ok), load_b(pr, col1, ic, ty, tx, k_ok),
+                           load_b(pr, col2, ic, ty, tx, k_ok), load_b(pr, col3, ic, ty, tx, k_ok));
+    a_tiles[kl * 32u + lane] = next_a;
+    // Column lane + 32·j sits in vec4 (lane + 32·j) / 4, component lane % 4.
+    b_tiles[kl * 32u + lane / 4u][lane % 4u] = next_b.x;
+    b_tiles[kl * 32u + 8u + lane / 4u][lane % 4u] = next_b.y;
+    b_tiles[kl * 32u + 16u + lane / 4u][lane % 4u] = next_b.z;
+    b_tiles[kl * 32u + 24u + lane / 4u][lane % 4u] = next_b.w;
+    workgroupBarrier();
+    for (var kt = kt_begin; kt < kt_end; kt++) {
+        let rbuf_a = ((kt - kt_begin) % 2u) * 256u;
+        let rbuf_b = ((kt - kt_begin) % 2u) * 256u;
+        let more = kt + 1u < kt_end;
+        if (more) {
+            k = (kt + 1u) * 8u + kl;
+            k_ok = k < k_total;
+            ic = k / max(taps, 1u);
+            t = k % max(taps, 1u);
+            ty = t / max(pr.taps_x, 1u);
+            tx = t % max(pr.taps_x, 1u);
+            next_a = load_a4(pr, am, ic, ty, tx, k_ok);
+            next_b = vec4<f32>(load_b(pr, col0, ic, ty, tx, k_ok), load_b(pr, col1, ic, ty, tx, k_ok),
+                               load_b(pr, col2, ic, ty, tx, k_ok), load_b(pr, col3, ic, ty, tx, k_ok));
+        }
+        {
+            let a0 = a_tiles[rbuf_a + 0u + tm];
+            let a1 = a_tiles[rbuf_a + 16u + tm];
+            let b0 = b_tiles[rbuf_b + 0u + tn];
+            let b1 = b_tiles[rbuf_b + 16u + tn];
+            acc_00_0 = fma(vec4<f32>(a0.x), b0, acc_00_0);
+            acc_00_1 = fma(vec4<f32>(a0.x), b1, acc_00_1);
+            acc_01_0 = fma(vec4<f32>(a0.y), b0, acc_01_0);
+            acc_01_1 = fma(vec4<f32>(a0.y), b1, acc_01_1);
+            acc_02_0 = fma(vec4<f32>(a0.z), b0, acc_02_0);
+            acc_02_1 = fma(vec4<f32>(a0.z), b1, acc_02_1);
+            acc_03_0 = fma(vec4<f32>(a0.w), b0, acc_03_0);
+            acc_03_1 = fma(vec4<f32>(a0.w), b1, acc_03_1);
+            acc_10_0 = fma(vec4<f32>(a1.x), b0, acc_10_0);
+            acc_10_1 = fma(vec4<f32>(a1.x), b1, acc_10_1);
+            acc_11_0 = fma(vec4<f32>(a1.y), b0, acc_11_0);
+            acc_11_1 = fma(vec4<f32>(a1.y), b1, acc_11_1);
+            acc_12_0 = fma(vec4<f32>(a1.z), b0, acc_12_0);
+            acc_12_1 = fma(vec4<f32>(a1.z), b1, acc_12_1);
+            acc_13_0 = fma(vec4<f32>(a1.w), b0, acc_13_0);
+            acc_13_1 = fma(vec4<f32>(a1.w), b1, acc_13_1);
+        }
+        {
+            let a0 = a_tiles[rbuf_a + 32u + tm];
+            let a1 = a_tiles[rbuf_a + 48u + tm];
+            let b0 = b_tiles[rbuf_b + 32u + tn];
+            let b1 = b_tiles[rbuf_b + 48u + tn];
+            acc_00_0 = fma(vec4<f32>(a0.x), b0, acc_00_0);
+            acc_00_1 = fma(vec4<f32>(a0.x), b1, acc_00_1);
+            acc_01_0 = fma(vec4<f32>(a0.y), b0, acc_01_0);
+            acc_01_1 = fma(vec4<f32>(a0.y), b1, acc_01_1);
+            acc_02_0 = fma(vec4<f32>(a0.z), b0, acc_02_0);
+            acc_02_1 = fma(vec4<f32>(a0.z), b1, acc_02_1);
+            acc_03_0 = fma(vec4<f32>(a0.w), b0, acc_03_0);
+            acc_03_1 = fma(vec4<f32>(a0.w), b1, acc_03_1);
+            acc_10_0 = fma(vec4<f32>(a1.x), b0, acc_10_0);
+            acc_10_1 = fma(vec4<f32>(a1.x), b1, acc_10_1);
+            acc_11_0 = fma(vec4<f32>(a1.y), b0, acc_11_0);
+            acc_11_1 = fma(vec4<f32>(a1.y), b1, acc_11_1);
+            acc_12_0 = fma(vec4<f32>(a1.z), b0, acc_12_0);
+            acc_12_1 = fma(vec4<f32>(a1.z), b1, acc_12_1);
+            acc_13_0 = fma(vec4<f32>(a1.w), b0, acc_13_0);
+            acc_13_1 = fma(vec4<f32>(a1.w), b1, acc_13_1);
+        }
+        {
+            let a0 = a_tiles[rbuf_a + 64u + tm];
+            let a1 = a_tiles[rbuf_a + 80u + tm];
+            let b0 = b_tiles[rbuf_b + 64u + tn];
+            let b1 = b_tiles[rbuf_b + 80u + tn];
+            acc_00_0 = fma(vec4<f32>(a0.x), b0, acc_00_0);
+            acc_00_1 = fma(vec4<f32>(a0.x), b1, acc_00_1);
+            acc_01_0 = fma(vec4<f32>(a0.y), b0, acc_01_0);
+            acc_01_1 = fma(vec4<f32>(a0.y), b1, acc_01_1);
+            acc_02_0 = fma(vec4<f32>(a0.z), b0, acc_02_0);
+            acc_02_1 = fma(vec4<f32>(a0.z), b1, acc_02_1);
+            acc_03_0 = fma(vec4<f32>(a0.w), b0, acc_03_0);
+            acc_03_1 = fma(vec4<f32>(a0.w), b1, acc_03_1);
+            acc_10_0 = fma(vec4<f32>(a1.x), b0, acc_10_0);
+            acc_10_1 = fma(vec4<f32>(a1.x), b1, acc_10_1);
+            acc_11_0 = fma(vec4<f32>(a1.y), b0, acc_11_0);
+            acc_11_1 = fma(vec4<f32>(a1.y), b1, acc_11_1);
+            acc_12_0 = fma(vec4<f32>(a1.z), b0, acc_12_0);
+            acc_12_1 = fma(vec4<f32>(a1.z), b1, acc_12_1);
+            acc_13_0 = fma(vec4<f32>(a1.w), b0, acc_13_0);
+            acc_13_1 = fma(vec4<f32>(a1.w), b1, acc_13_1);
+        }
+        {
+            let a0 = a_tiles[rbuf_a + 96u + tm];
+            let a1 = a_tiles[rbuf_a + 112u + tm];
+            let b0 = b_tiles[rbuf_b + 96u + tn];
+            let b1 = b_tiles[rbuf_b + 112u + tn];
+            acc_00_0 = fma(vec4<f32>(a0.x), b0, acc_00_0);
+            acc_00_1 = fma(vec4<f32>(a0.x), b1, acc_00_1);
+            acc_01_0 = fma(vec4<f32>(a0.y), b0, acc_01_0);
+            acc_01_1 = fma(vec4<f32>(a0.y), b1, acc_01_1);
+            acc_02_0 = fma(vec4<f32>(a0.z), b0, acc_02_0);
+            acc_02_1 = fma(vec4<f32>(a0.z), b1, acc_02_1);
+            acc_03_0 = fma(vec4<f32>(a0.w), b0, acc_03_0);
+            acc_03_1 = fma(vec4<f32>(a0.w), b1, acc_03_1);
+            acc_10_0 = fma(vec4<f32>(a1.x), b0, acc_10_0);
+            acc_10_1 = fma(vec4<f32>(a1.x), b1, acc_10_1);
+            acc_11_0 = fma(vec4<f32>(a1.y), b0, acc_11_0);
+            acc_11_1 = fma(vec4<f32>(a1.y), b1, acc_11_1);
+            acc_12_0 = fma(vec4<f32>(a1.z), b0, acc_12_0);
+            acc_12_1 = fma(vec4<f32>(a1.z), b1, acc_12_1);
+            acc_13_0 = fma(vec4<f32>(a1.w), b0, acc_13_0);
+            acc_13_1 = fma(vec4<f32>(a1.w), b1, acc_13_1);
+        }
+        {
+            let a0 = a_tiles[rbuf_a + 128u + tm];
+            let a1 = a_tiles[rbuf_a + 144u + tm];
+            let b0 = b_tiles[rbuf_b + 128u + tn];
+            let b1 = b_tiles[rbuf_b + 144u + tn];
+            acc_00_0 = fma(vec4<f32>(a0.x), b0, acc_00_0);
+            acc_00_1 = fma(vec4<f32>(a0.x), b1, acc_00_1);
+            acc_01_0 = fma(vec4<f32>(a0.y), b0, acc_01_0);
+            acc_01_1 = fma(vec4<f32>(a0.y), b1, acc_01_1);
+            acc_02_0 = fma(vec4<f32>(a0.z), b0, acc_02_0);
+            acc_02_1 = fma(vec4<f32>(a0.z), b1, acc_02_1);
+            acc_03_0 = fma(vec4<f32>(a0.w), b0, acc_03_0);
+            acc_03_1 = fma(vec4<f32>(a0.w), b1, acc_03_1);
+            acc_10_0 = fma(vec4<f32>(a1.x), b0, acc_10_0);
+            acc_10_1 = fma(vec4<f32>(a1.x), b1, acc_10_1);
+            acc_11_0 = fma(vec4<f32>(a1.y), b0, acc_11_0);
+            acc_11_1 = fma(vec4<f32>(a1.y), b1, acc_11_1);
+            acc_12_0 = fma(vec4<f32>(a1.z), b0, acc_12_0);
+            acc_12_1 = fma(vec4<f32>(a1.z), b1, acc_12_1);
+            acc_13_0 = fma(vec4<f32>(a1.w), b0, acc_13_0);
+            acc_13_1 = fma(vec4<f32>(a1.w), b1, acc_13_1);
+        }
+        {
+            let a0 = a_tiles[rbuf_a + 160u + tm];
+            let a1 = a_tiles[rbuf_a + 176u + tm];
+            let b0 = b_tiles[rbuf_b + 160u + tn];
+            let b1 = b_tiles[rbuf_b + 176u + tn];
+            acc_00_0 = fma(vec4<f32>(a0.x), b0, acc_00_0);
+            acc_00_1 = fma(vec4<f32>(a0.x), b1, acc_00_1);
+            acc_01_0 = fma(vec4<f32>(a0.y), b0, acc_01_0);
+            acc_01_1 = fma(vec4<f32>(a0.y), b1, acc_01_1);
+            acc_02_0 = fma(vec4<f32>(a0.z), b0, acc_02_0);
+            acc_02_1 = fma(vec4<f32>(a0.z), b1, acc_02_1);
+            acc_03_0 = fma(vec4<f32>(a0.w), b0, acc_03_0);
+            acc_03_1 = fma(vec4<f32>(a0.w), b1, acc_03_1);
+            acc_10_0 = fma(vec4<f32>(a1.x), b0, acc_10_0);
+            acc_10_1 = fma(vec4<f32>(a1.x), b1, acc_10_1);
+            acc_11_0 = fma(vec4<f32>(a1.y), b0, acc_11_0);
+            acc_11_1 = fma(vec4<f32>(a1.y), b1, acc_11_1);
+            acc_12_0 = fma(vec4<f32>(a1.z), b0, acc_12_0);
+            acc_12_1 = fma(vec4<f32>(a1.z), b1, acc_12_1);
+            acc_13_0 = fma(vec4<f32>(a1.w), b0, acc_13_0);
+            acc_13_1 = fma(vec4<f32>(a1.w), b1, acc_13_1);
+        }
+        {
+            let a0 = a_tiles[rbuf_a + 192u + tm];
+            let a1 = a_tiles[rbuf_a + 208u + tm];
+            let b0 = b_tiles[rbuf_b + 192u + tn];
+            let b1 = b_tiles[rbuf_b + 208u + tn];
+            acc_00_0 = fma(vec4<f32>(a0.x), b0, acc_00_0);
+            acc_00_1 = fma(vec4<f32>(a0.x), b1, acc_00_1);
+            acc_01_0 = fma(vec4<f32>(a0.y), b0, acc_01_0);
+            acc_01_1 = fma(vec4<f32>(a0.y), b1, acc_01_1);
+            acc_02_0 = fma(vec4<f32>(a0.z), b0, acc_02_0);
+            acc_02_1 = fma(vec4<f32>(a0.z), b1, acc_02_1);
+            acc_03_0 = fma(vec4<f32>(a0.w), b0, acc_03_0);
+            acc_03_1 = fma(vec4<f32>(a0.w), b1, acc_03_1);
+            acc_10_0 = fma(vec4<f32>(a1.x), b0, acc_10_0);
+            acc_10_1 = fma(vec4<f32>(a1.x), b1, acc_10_1);
+            acc_11_0 = fma(vec4<f32>(a1.y), b0, acc_11_0);
+            acc_11_1 = fma(vec4<f32>(a1.y), b1, acc_11_1);
+            acc_12_0 = fma(vec4<f32>(a1.z), b0, acc_12_0);
+            acc_12_1 = fma(vec4<f32>(a1.z), b1, acc_12_1);
+            acc_13_0 = fma(vec4<f32>(a1.w), b0, acc_13_0);
+            acc_13_1 = fma(vec4<f32>(a1.w), b1, acc_13_1);
+        }
+        {
+            let a0 = a_tiles[rbuf_a + 224u + tm];
+            let a1 = a_tiles[rbuf_a + 240u + tm];
+            let b0 = b_tiles[rbuf_b + 224u + tn];
+            let b1 = b_tiles[rbuf_b + 240u + tn];
+            acc_00_0 = fma(vec4<f32>(a0.x), b0, acc_00_0);
+            acc_00_1 = fma(vec4<f32>(a0.x), b1, acc_00_1);
+            acc_01_0 = fma(vec4<f32>(a0.y), b0, acc_01_0);
+            acc_01_1 = fma(vec4<f32>(a0.y), b1, acc_01_1);
+            acc_02_0 = fma(vec4<f32>(a0.z), b0, acc_02_0);
+            acc_02_1 = fma(vec4<f32>(a0.z), b1, acc_02_1);
+            acc_03_0 = fma(vec4<f32>(a0.w), b0, acc_03_0);
+            acc_03_1 = fma(vec4<f32>(a0.w), b1, acc_03_1);
+            acc_10_0 = fma(vec4<f32>(a1.x), b0, acc_10_0);
+            acc_10_1 = fma(vec4<f32>(a1.x), b1, acc_10_1);
+            acc_11_0 = fma(vec4<f32>(a1.y), b0, acc_11_0);
+            acc_11_1 = fma(vec4<f32>(a1.y), b1, acc_11_1);
+            acc_12_0 = fma(vec4<f32>(a1.z), b0, acc_12_0);
+            acc_12_1 = fma(vec4<f32>(a1.z), b1, acc_12_1);
+            acc_13_0 = fma(vec4<f32>(a1.w), b0, acc_13_0);
+            acc_13_1 = fma(vec4<f32>(a1.w), b1, acc_13_1);
+        }
+        if (more) {
+            a_tiles[256u - rbuf_a + kl * 32u + lane] = next_a;
+            // Column lane + 32·j sits in vec4 (lane + 32·j) / 4, component lane % 4.
+            b_tiles[256u - rbuf_b + kl * 32u + lane / 4u][lane % 4u] = next_b.x;
+            b_tiles[256u - rbuf_b + kl * 32u + 8u + lane / 4u][lane % 4u] = next_b.y;
+            b_tiles[256u - rbuf_b + kl * 32u + 16u + lane / 4u][lane % 4u] = next_b.z;
+            b_tiles[256u - rbuf_b + kl * 32u + 24u + lane / 4u][lane % 4u] = next_b.w;
+        }
+        workgroupBarrier();
+    }
+
+    // Epilogue: bias, activation, scattered back to NCHW.
+    let out_00 = column(pr, n_base + 0u + tn * 4u + 0u);
+    let out_01 = column(pr, n_base + 0u + tn * 4u + 1u);
+    let out_02 = column(pr, n_base + 0u + tn * 4u + 2u);
+    let out_03 = column(pr, n_base + 0u + tn * 4u + 3u);
+    let out_10 = column(pr, n_base + 64u + tn * 4u + 0u);
+    let out_11 = column(pr, n_base + 64u + tn * 4u + 1u);
+    let out_12 = column(pr, n_base + 64u + tn * 4u + 2u);
+    let out_13 = column(pr, n_base + 64u + tn * 4u + 3u);
+    let m_00 = m_base + 0u + tm * 4u + 0u;
+    let oc_00 = pr.group * ocg + m_00;
+    let ok_00 = m_00 < ocg;
+    store(out_00, oc_00, ok_00, acc_00_0.x, slice);
+    store(out_01, oc_00, ok_00, acc_00_0.y, slice);
+    store(out_02, oc_00, ok_00, acc_00_0.z, slice);
+    store(out_03, oc_00, ok_00, acc_00_0.w, slice);
+    store(out_10, oc_00, ok_00, acc_00_1.x, slice);
+    store(out_11, oc_00, ok_00, acc_00_1.y, slice);
+    store(out_12, oc_00, ok_00, acc_00_1.z, slice);
+    store(out_13, oc_00, ok_00, acc_00_1.w, slice);
+    let m_01 = m_base + 0u + tm * 4u + 1u;
+    let oc_01 = pr.group * ocg + m_01;
+    let ok_01 = m_01 < ocg;
+    store(out_00, oc_01, ok_01, acc_01_0.x, slice);
+    store(out_01, oc_01, ok_01, acc_01_0.y, slice);
+    store(out_02, oc_01, ok_01, acc_01_0.z, slice);
+    store(out_03, oc_01, ok_01, acc_01_0.w, slice);
+    store(out_10, oc_01, ok_01, acc_01_1.x, slice);
+    store(out_11, oc_01, ok_01, acc_01_1.y, slice);
+    store(out_12, oc_01, ok_01, acc_01_1.z, slice);
+    store(out_13, oc_01, ok_01, acc_01_1.w, slice);
+    let m_02 = m_base + 0u + tm * 4u + 2u;
+    let oc_02 = pr.group * ocg + m_02;
+    let ok_02 = m_02 < ocg;
+    store(out_00, oc_02, ok_02, acc_02_0.x, slice);
+    store(out_01, oc_02, ok_02, acc_02_0.y, slice);
+    store(out_02, oc_02, ok_02, acc_02_0.z, slice);
+    store(out_03, oc_02, ok_02, acc_02_0.w, slice);
+    store(out_10, oc_02, ok_02, acc_02_1.x, slice);
+    store(out_11, oc_02, ok_02, acc_02_1.y, slice);
+    store(out_12, oc_02, ok_02, acc_02_1.z, slice);
+    store(out_13, oc_02, ok_02, acc_02_1.w, slice);
+    let m_03 = m_base + 0u + tm * 4u + 3u;
+    let oc_03 = pr.group * ocg + m_03;
+    let ok_03 = m_03 < ocg;
+    store(out_00, oc_03, ok_03, acc_03_0.x, slice);
+    store(out_01, oc_03, ok_03, acc_03_0.y, slice);
+    store(out_02, oc_03, ok_03, acc_03_0.z, slice);
+    store(out_03, oc_03, ok_03, acc_03_0.w, slice);
+    store(out_10, oc_03, ok_03, acc_03_1.x, slice);
+    store(out_11, oc_03, ok_03, acc_03_1.y, slice);
+    store(out_12, oc_03, ok_03, acc_03_1.z, slice);
+    store(out_13, oc_03, ok_03, acc_03_1.w, slice);
+    let m_10 = m_base + 64u + tm * 4u + 0u;
+    let oc_10 = pr.group * ocg + m_10;
+    let ok_10 = m_10 < ocg;
+    store(out_00, oc_10, ok_10, acc_10_0.x, slice);
+    store(out_01, oc_10, ok_10, acc_10_0.y, slice);
+    store(out_02, oc_10, ok_10, acc_10_0.z, slice);
+    store(out_03, oc_10, ok_10, acc_10_0.w, slice);
+    store(out_10, oc_10, ok_10, acc_10_1.x, slice);
+    store(out_11, oc_10, ok_10, acc_10_1.y, slice);
+    store(out_12, oc_10, ok_10, acc_10_1.z, slice);
+    store(out_13, oc_10, ok_10, acc_10_1.w, slice);
+    let m_11 = m_base + 64u + tm * 4u + 1u;
+    let oc_11 = pr.group * ocg + m_11;
+    let ok_11 = m_11 < ocg;
+    store(out_00, oc_11, ok_11, acc_11_0.x, slice);
+    store(out_01, oc_11, ok_11, acc_11_0.y, slice);
+    store(out_02, oc_11, ok_11, acc_11_0.z, slice);
+    store(out_03, oc_11, ok_11, acc_11_0.w, slice);
+    store(out_10, oc_11, ok_11, acc_11_1.x, slice);
+    store(out_11, oc_11, ok_11, acc_11_1.y, slice);
+    store(out_12, oc_11, ok_11, acc_11_1.z, slice);
+    store(out_13, oc_11, ok_11, acc_11_1.w, slice);
+    let m_12 = m_base + 64u + tm * 4u + 2u;
+    let oc_12 = pr.group * ocg + m_12;
+    let ok_12 = m_12 < ocg;
+    store(out_00, oc_12, ok_12, acc_12_0.x, slice);
+    store(out_01, oc_12, ok_12, acc_12_0.y, slice);
+    store(out_02, oc_12, ok_12, acc_12_0.z, slice);
+    store(out_03, oc_12, ok_12, acc_12_0.w, slice);
+    store(out_10, oc_12, ok_12, acc_12_1.x, slice);
+    store(out_11, oc_12, ok_12, acc_12_1.y, slice);
+    store(out_12, oc_12, ok_12, acc_12_1.z, slice);
+    store(out_13, oc_12, ok_12, acc_12_1.w, slice);
+    let m_13 = m_base + 64u + tm * 4u + 3u;
+    let oc_13 = pr.group * ocg + m_13;
+    let ok_13 = m_13 < ocg;
+    store(out_00, oc_13, ok_13, acc_13_0.x, slice);
+    store(out_01, oc_13, ok_13, acc_13_0.y, slice);
+    store(out_02, oc_13, ok_13, acc_13_0.z, slice);
+    store(out_03, oc_13, ok_13, acc_13_0.w, slice);
+    store(out_10, oc_13, ok_13, acc_13_1.x, slice);
+    store(out_11, oc_13, ok_13, acc_13_1.y, slice);
+    store(out_12, oc_13, ok_13, acc_13_1.z, slice);
+    store(out_13, oc_13, ok_13, acc_13_1.w, slice);
+}
+
+@compute @workgroup_size(256)
+fn conv2d_gemm_m64_db(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: vec3<u32>) {
+    let slice = wid.z % split_k;
+    let pr = problem(wid.z / split_k);
+    let icg = spec_ic / spec_groups;
+    let ocg = spec_oc / spec_groups;
+    let taps = pr.taps_y * pr.taps_x;
+    let k_total = icg * taps;
+    let n_base = wid.x * 128u;
+    let m_base = wid.y * 64u;
+    if (n_base >= params.n * pr.sub_h * pr.sub_w) {
+        return;
+    }
+
+    // Loader roles: row kl of the K-tile (32 threads per row). B: columns lane + 32·j,
+    // so each of the four loads is coalesced along OW; the column decode is hoisted out of the K
+    // loop. A: four consecutive rows from m_base + 4·lane_a as one vec4 (coalesced).
+    let kl = lid / 32u;
+    let lane = lid % 32u;
+    let col0 = column(pr, n_base + lane);
+    let col1 = column(pr, n_base + lane + 32u);
+    let col2 = column(pr, n_base + lane + 64u);
+    let col3 = column(pr, n_base + lane + 96u);
+    // A: 16 threads per K-row; threads 128.. only load B.
+    let kl_a = lid / 16u;
+    let lane_a = lid % 16u;
+    let a_loader = lid < 128u;
+    let am = m_base + lane_a * 4u;
+
+    // Compute roles: a 4×8 block, rows q·64 + tm·4 + i, cols q·64 + tn·4 + j.
+    let tm = lid / 16u;
+    let tn = lid % 16u;
+    var acc_00_0 = vec4<f32>(0.0);
+    var acc_00_1 = vec4<f32>(0.0);
+    var acc_01_0 = vec4<f32>(0.0);
+    var acc_01_1 = vec4<f32>(0.0);
+    var acc_02_0 = vec4<f32>(0.0);
+    var acc_02_1 = vec4<f32>(0.0);
+    var acc_03_0 = vec4<f32>(0.0);
+    var acc_03_1 = vec4<f32>(0.0);
+
+    // This slice's K-tiles.
+    let k_tiles_all = (k_total + 7u) / 8u;
+    let tiles_per_slice = (k_tiles_all + split_k - 1u) / split_k;
+    let kt_begin = min(slice * tiles_per_slice, k_tiles_all);
+    let kt_end = min(kt_begin + tiles_per_slice, k_tiles_all);
+
+    // Global → registers for the first K-tile.
+    var k = kt_begin * 8u + kl;
+    var k_ok = k < k_total;
+    var ic = k / max(taps, 1u);
+    var t = k % max(taps, 1u);
+    var ty = t / max(pr.taps_x, 1u);
+    var tx = t % max(pr.taps_x, 1u);
+    var a_k = kt_begin * 8u + kl_a;
+    var a_k_ok = a_k < k_total;
+    var a_ic = a_k / max(taps, 1u);
+    var a_t = a_k % max(taps, 1u);
+    var a_ty = a_t / max(pr.taps_x, 1u);
+    var a_tx = a_t % max(pr.taps_x, 1u);
+    var next_a = load_a4(pr, am, a_ic, a_ty, a_tx, a_k_ok && a_loader);
+    var next_b = vec4<f32>(load_b(pr, col0, ic, ty, tx, k_ok), load_b(pr, col1, ic, ty, tx, k_ok),
+                           load_b(pr, col2, ic, ty, tx, k_ok), load_b(pr, col3, ic, ty, tx, k_ok));
+    if (a_loader) { a_tiles[kl_a * 16u + lane_a] = next_a; }
+    // Column lane + 32·j sits in vec4 (lane + 32·j) / 4, component lane % 4.
+    b_tiles[kl * 32u + lane / 4u][lane % 4u] = next_b.x;
+    b_tiles[kl * 32u + 8u + lane / 4u][lane % 4u] = next_b.y;
+    b_tiles[kl * 32u + 16u + lane / 4u][lane % 4u] = next_b.z;
+    b_tiles[kl * 32u + 24u + lane / 4u][lane % 4u] = next_b.w;
+    workgroupBarrier();
+    for (var kt = kt_begin; kt < kt_end; kt++) {
+        let rbuf_a = ((kt - kt_begin) % 2u) * 128u;
+        let rbuf_b = ((kt - kt_begin) % 2u) * 256u;
+        let more = kt + 1u < kt_end;
+        if (more) {
+            k = (kt + 1u) * 8u + kl;
+            k_ok = k < k_total;
+            ic = k / max(taps, 1u);
+            t = k % max(taps, 1u);
+            ty = t / max(pr.taps_x, 1u);
+            tx = t % max(pr.taps_x, 1u);
+            a_k = (kt + 1u) * 8u + kl_a;
+            a_k_ok = a_k < k_total;
+            a_ic = a_k / max(taps, 1u);
+            a_t = a_k % max(taps, 1u);
+            a_ty = a_t / max(pr.taps_x, 1u);
+            a_tx = a_t % max(pr.taps_x, 1u);
+            next_a = load_a4(pr, am, a_ic, a_ty, a_tx, a_k_ok && a_loader);
+            next_b = vec4<f32>(load_b(pr, col0, ic, ty, tx, k_ok), load_b(pr, col1, ic, ty, tx, k_ok),
+                               load_b(pr, col2, ic, ty, tx, k_ok), load_b(pr, col3, ic, ty, tx, k_ok));
+        }
+        {
+            let a0 = a_tiles[rbuf_a + 0u + tm];
+            let b0 = b_tiles[rbuf_b + 0u + tn];
+            let b1 = b_tiles[rbuf_b + 16u + tn];
+            acc_00_0 = fma(vec4<f32>(a0.x), b0, acc_00_0);
+            acc_00_1 = fma(vec4<f32>(a0.x), b1, acc_00_1);
+            acc_01_0 = fma(vec4<f32>(a0.y), b0, acc_01_0);
+            acc_01_1 = fma(vec4<f32>(a0.y), b1, acc_01_1);
+            acc_02_0 = fma(vec4<f32>(a0.z), b0, acc_02_0);
+            acc_02_1 = fma(vec4<f32>(a0.z), b1, acc_02_1);
+            acc_03_0 = fma(vec4<f32>(a0.w), b0, acc_03_0);
+            acc_03_1 = fma(vec4<f32>(a0.w), b1, acc_03_1);
+        }
+        {
+            let a0 = a_tiles[rbuf_a + 16u + tm];
+            let b0 = b_tiles[rbuf_b + 32u + tn];
+            let b1 = b_tiles[rbuf_b + 48u + tn];
+            acc_00_0 = fma(vec4<f32>(a0.x), b0, acc_00_0);
+            acc_00_1 = fma(vec4<f32>(a0.x), b1, acc_00_1);
+            acc_01_0 = fma(vec4<f32>(a0.y), b0, acc_01_0);
+            acc_01_1 = fma(vec4<f32>(a0.y), b1, acc_01_1);
+            acc_02_0 = fma(vec4<f32>(a0.z), b0, acc_02_0);
+            acc_02_1 = fma(vec4<f32>(a0.z), b1, acc_02_1);
+            acc_03_0 = fma(vec4<f32>(a0.w), b0, acc_03_0);
+            acc_03_1 = fma(vec4<f32>(a0.w), b1, acc_03_1);
+        }
+        {
+            let a0 = a_tiles[rbuf_a + 32u + tm];
+            let b0 = b_tiles[rbuf_b + 64u + tn];
+            let b1 = b_tiles[rbuf_b + 80u + tn];
+            acc_00_0 = fma(vec4<f32>(a0.x), b0, acc_00_0);
+            acc_00_1 = fma(vec4<f32>(a0.x), b1, acc_00_1);
+            acc_01_0 = fma(vec4<f32>(a0.y), b0, acc_01_0);
+            acc_01_1 = fma(vec4<f32>(a0.y), b1, acc_01_1);
+            acc_02_0 = fma(vec4<f32>(a0.z), b0, acc_02_0);
+            acc_02_1 = fma(vec4<f32>(a0.z), b1, acc_02_1);
+            acc_03_0 = fma(vec4<f32>(a0.w), b0, acc_03_0);
+            acc_03_1 = fma(vec4<f32>(a0.w), b1, acc_03_1);
+        }
+        {
+            let a0 = a_tiles[rbuf_a + 48u + tm];
+            let b0 = b_tiles[rbuf_b + 96u + tn];
+            let b1 = b_tiles[rbuf_b + 112u + tn];
+            acc_00_0 = fma(vec4<f32>(a0.x), b0, acc_00_0);
+            acc_00_1 = fma(vec4<f32>(a0.x), b1, acc_00_1);
+            acc_01_0 = fma(vec4<f32>(a0.y), b0, acc_01_0);
+            acc_01_1 = fma(vec4<f32>(a0.y), b1, acc_01_1);
+            acc_02_0 = fma(vec4<f32>(a0.z), b0, acc_02_0);
+            acc_02_1 = fma(vec4<f32>(a0.z), b1, acc_02_1);
+            acc_03_0 = fma(vec4<f32>(a0.w), b0, acc_03_0);
+            acc_03_1 = fma(vec4<f32>(a0.w), b1, acc_03_1);
+        }
+        {
+            let a0 = a_tiles[rbuf_a + 64u + tm];
+            let b0 = b_tiles[rbuf_b + 128u + tn];
+            let b1 = b_tiles[rbuf_b + 144u + tn];
+            acc_00_0 = fma(vec4<f32>(a0.x), b0, acc_00_0);
+            acc_00_1 = fma(vec4<f32>(a0.x), b1, acc_00_1);
+            acc_01_0 = fma(vec4<f32>(a0.y), b0, acc_01_0);
+            acc_01_1 = fma(vec4<f32>(a0.y), b1, acc_01_1);
+            acc_02_0 = fma(vec4<f32>(a0.z), b0, acc_02_0);
+            acc_02_1 = fma(vec4<f32>(a0.z), b1, acc_02_1);
+            acc_03_0 = fma(vec4<f32>(a0.w), b0, acc_03_0);
+            acc_03_1 = fma(vec4<f32>(a0.w), b1, acc_03_1);
+        }
+        {
+            let a0 = a_tiles[rbuf_a + 80u + tm];
+            let b0 = b_tiles[rbuf_b + 160u + tn];
+            let b1 = b_tiles[rbuf_b + 176u + tn];
+            acc_00_0 = fma(vec4<f32>(a0.x), b0, acc_00_0);
+            acc_00_1 = fma(vec4<f32>(a0.x), b1, acc_00_1);
+            acc_01_0 = fma(vec4<f32>(a0.y), b0, acc_01_0);
+            acc_01_1 = fma(vec4<f32>(a0.y), b1, acc_01_1);
+            acc_02_0 = fma(vec4<f32>(a0.z), b0, acc_02_0);
+            acc_02_1 = fma(vec4<f32>(a0.z), b1, acc_02_1);
+            acc_03_0 = fma(vec4<f32>(a0.w), b0, acc_03_0);
+            acc_03_1 = fma(vec4<f32>(a0.w), b1, acc_03_1);
+        }
+        {
+            let a0 = a_tiles[rbuf_a + 96u + tm];
+            let b0 = b_tiles[rbuf_b + 192u + tn];
+            let b1 = b_tiles[rbuf_b + 208u + tn];
+            acc_00_0 = fma(vec4<f32>(a0.x), b0, acc_00_0);
+            acc_00_1 = fma(vec4<f32>(a0.x), b1, acc_00_1);
+            acc_01_0 = fma(vec4<f32>(a0.y), b0, acc_01_0);
+            acc_01_1 = fma(vec4<f32>(a0.y), b1, acc_01_1);
+            acc_02_0 = fma(vec4<f32>(a0.z), b0, acc_02_0);
+            acc_02_1 = fma(vec4<f32>(a0.z), b1, acc_02_1);
+            acc_03_0 = fma(vec4<f32>(a0.w), b0, acc_03_0);
+            acc_03_1 = fma(vec4<f32>(a0.w), b1, acc_03_1);
+        }
+        {
+            let a0 = a_tiles[rbuf_a + 112u + tm];
+            let b0 = b_tiles[rbuf_b + 224u + tn];
+            let b1 = b_tiles[rbuf_b + 240u + tn];
+            acc_00_0 = fma(vec4<f32>(a0.x), b0, acc_00_0);
+            acc_00_1 = fma(vec4<f32>(a0.x), b1, acc_00_1);
+            acc_01_0 = fma(vec4<f32>(a0.y), b0, acc_01_0);
+            acc_01_1 = fma(vec4<f32>(a0.y), b1, acc_01_1);
+            acc_02_0 = fma(vec4<f32>(a0.z), b0, acc_02_0);
+            acc_02_1 = fma(vec4<f32>(a0.z), b1, acc_02_1);
+            acc_03_0 = fma(vec4<f32>(a0.w), b0, acc_03_0);
+            acc_03_1 = fma(vec4<f32>(a0.w), b1, acc_03_1);
+        }
+        if (more) {
+            if (a_loader) { a_tiles[128u - rbuf_a + kl_a * 16u + lane_a] = next_a; }
+            // Column lane + 32·j sits in vec4 (lane + 32·j) / 4, component lane % 4.
+            b_tiles[256u - rbuf_b + kl * 32u + lane / 4u][lane % 4u] = next_b.x;
+            b_tiles[256u - rbuf_b + kl * 32u + 8u + lane / 4u][lane % 4u] = next_b.y;
+            b_tiles[256u - rbuf_b + kl * 32u + 16u + lane / 4u][lane % 4u] = next_b.z;
+            b_tiles[256u - rbuf_b + kl * 32u + 24u + lane / 4u][lane % 4u] = next_b.w;
         }
         workgroupBarrier();
     }

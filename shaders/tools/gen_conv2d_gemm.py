@@ -77,9 +77,12 @@ override spec_ic: u32 = 1;
 override spec_oc: u32 = 1;
 override spec_groups: u32 = 1;
 
-// A and B tiles, K-major: element [k][i] of the 8 × 128 tile is vec4 [k * 32 + i / 4].
+// A and B tiles, K-major: element [k][i] of the 8 × 128 tile is vec4 [k * 32 + i / 4]. The
+// double-buffered entry points use two of each (one barrier per K-tile instead of two).
 var<workgroup> a_tile: array<vec4<f32>, 256>;
 var<workgroup> b_tile: array<vec4<f32>, 256>;
+var<workgroup> a_tiles: array<vec4<f32>, 512>;
+var<workgroup> b_tiles: array<vec4<f32>, 512>;
 
 fn activate(v: f32) -> f32 {
     if (activation == 1u) {
@@ -192,6 +195,13 @@ fn column(pr: Problem, n: u32) -> Column {
 fn load_b(pr: Problem, c: Column, ic: u32, ty: u32, tx: u32, k_ok: bool) -> f32 {
     let iy = c.iy0 + i32(ty) * pr.in_step_h;
     let ix = c.ix0 + i32(tx) * pr.in_step_w;
+    // A direct convolution without padding never reads outside the image (the output size
+    // guarantees it), so the pipeline constant folds the bounds checks away.
+    if (!transposed && spec_pad_h == 0u && spec_pad_w == 0u) {
+        let ok = k_ok && c.valid;
+        let at = c.in_base + (ic * params.ih + u32(iy)) * params.iw + u32(ix);
+        return select(0.0, input[select(0u, at, ok)], ok);
+    }
     let inside = k_ok && c.valid && iy >= 0 && iy < i32(params.ih) && ix >= 0 && ix < i32(params.iw);
     let at = c.in_base + (ic * params.ih + u32(max(iy, 0))) * params.iw + u32(max(ix, 0));
     return select(0.0, input[select(0u, at, inside)], inside);
@@ -230,8 +240,11 @@ fn store(c: Column, oc: u32, m_ok: bool, v: f32, slice: u32) {
 """)
 
 
-def entry(name, tile_m, tile_n, bk):
-    """One GEMM entry point: tile_m×tile_n outputs per workgroup, K-tiles bk deep, 256 threads."""
+def entry(name, tile_m, tile_n, bk, double_buffer=False):
+    """One GEMM entry point: tile_m×tile_n outputs per workgroup, K-tiles bk deep, 256 threads.
+
+    double_buffer: stage tile kt + 1 in the other half of a_tiles/b_tiles while tile kt is read,
+    so one barrier per K-tile suffices."""
     quads_m = tile_m // 64      # 4-row groups per thread
     quads_n = tile_n // 64      # 4-column groups per thread
     lanes_a = tile_m // 4       # vec4s per K-row of the A tile
@@ -249,12 +262,12 @@ def entry(name, tile_m, tile_n, bk):
             f"let a_loader = lid < {bk * lanes_a}u;",
             "let am = m_base + lane_a * 4u;",
         ])
-        a_ok, a_store = " && a_loader", f"""if (a_loader) {{
-            a_tile[kl_a * {lanes_a}u + lane_a] = next_a;
-        }}"""
+        a_ok = " && a_loader"
+        a_slot = f"kl_a * {lanes_a}u + lane_a"
     else:
         a_roles = "let am = m_base + lane * 4u;"
-        a_ok, a_store = "", f"a_tile[kl * {lanes_a}u + lane] = next_a;"
+        a_ok = ""
+        a_slot = f"kl * {lanes_a}u + lane"
     w(f"""@compute @workgroup_size(256)
 fn {name}(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: vec3<u32>) {{
     let slice = wid.z % split_k;
@@ -311,39 +324,79 @@ fn {name}(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid:
     {decode("", f"kt_begin * {bk}u + kl", True, 4)}""")
     if split_a:
         w(f"    {decode('a_', f'kt_begin * {bk}u + kl_a', True, 4)}")
+    at, bt = ("a_tiles", "b_tiles") if double_buffer else ("a_tile", "b_tile")
+    half_a, half_b = lanes_a * bk, lanes_b * bk  # vec4s per buffer
+
+    def stage(indent, woff_a, woff_b):
+        """Registers → workgroup tile (buffer offsets woff_*, WGSL expressions)."""
+        pad = " " * indent
+        out = []
+        store_a = f"{at}[{woff_a}{a_slot}] = next_a;"
+        out.append(pad + (f"if (a_loader) {{ {store_a} }}" if split_a else store_a))
+        out.append(pad + f"// Column lane + {lanes_b}·j sits in vec4 (lane + {lanes_b}·j) / 4, component lane % 4.")
+        for jj, comp in enumerate("xyzw"):
+            off = f" + {jj * lanes_b // 4}u" if jj else ""
+            out.append(pad + f"{bt}[{woff_b}kl * {lanes_b}u{off} + lane / 4u][lane % 4u] = next_b.{comp};")
+        return "\n".join(out)
+
+    def prefetch(indent):
+        """Global → registers for K-tile kt + 1."""
+        pad = " " * indent
+        out = [pad + decode("", f"(kt + 1u) * {bk}u + kl", False, indent)]
+        if split_a:
+            out.append(pad + decode("a_", f"(kt + 1u) * {bk}u + kl_a", False, indent))
+        out.append(pad + f"next_a = load_a4(pr, am, {a}ic, {a}ty, {a}tx, {a}k_ok{a_ok});")
+        out.append(pad + "next_b = vec4<f32>(load_b(pr, col0, ic, ty, tx, k_ok), load_b(pr, col1, ic, ty, tx, k_ok),")
+        out.append(pad + "                   load_b(pr, col2, ic, ty, tx, k_ok), load_b(pr, col3, ic, ty, tx, k_ok));")
+        return "\n".join(out)
+
+    def compute(roff_a, roff_b):
+        for kk in range(bk):
+            w("        {")
+            # All A reads, then all B reads, then the FMAs (the order the v2 measurements used).
+            for q in range(quads_m):
+                w(f"            let a{q} = {at}[{roff_a}{kk * lanes_a + q * 16}u + tm];")
+            for q in range(quads_n):
+                w(f"            let b{q} = {bt}[{roff_b}{kk * lanes_b + q * 16}u + tn];")
+            for (q, i) in rows:
+                for c in cols:
+                    w(f"            {accn(q, i, c)} = fma(vec4<f32>(a{q}.{'xyzw'[i]}), b{c}, {accn(q, i, c)});")
+            w("        }")
+
     w(f"""    var next_a = load_a4(pr, am, {a}ic, {a}ty, {a}tx, {a}k_ok{a_ok});
     var next_b = vec4<f32>(load_b(pr, col0, ic, ty, tx, k_ok), load_b(pr, col1, ic, ty, tx, k_ok),
-                           load_b(pr, col2, ic, ty, tx, k_ok), load_b(pr, col3, ic, ty, tx, k_ok));
-    for (var kt = kt_begin; kt < kt_end; kt++) {{
-        {a_store}
-        // Column lane + {lanes_b}·j sits in vec4 (lane + {lanes_b}·j) / 4, component lane % 4.""")
-    for jj, comp in enumerate("xyzw"):
-        off = f" + {jj * lanes_b // 4}u" if jj else ""
-        w(f"        b_tile[kl * {lanes_b}u{off} + lane / 4u][lane % 4u] = next_b.{comp};")
-    w(f"""        workgroupBarrier();
-        if (kt + 1u < kt_end) {{
-            {decode("", f"(kt + 1u) * {bk}u + kl", False, 12)}""")
-    if split_a:
-        w(f"            {decode('a_', f'(kt + 1u) * {bk}u + kl_a', False, 12)}")
-    w(f"""            next_a = load_a4(pr, am, {a}ic, {a}ty, {a}tx, {a}k_ok{a_ok});
-            next_b = vec4<f32>(load_b(pr, col0, ic, ty, tx, k_ok), load_b(pr, col1, ic, ty, tx, k_ok),
-                               load_b(pr, col2, ic, ty, tx, k_ok), load_b(pr, col3, ic, ty, tx, k_ok));
+                           load_b(pr, col2, ic, ty, tx, k_ok), load_b(pr, col3, ic, ty, tx, k_ok));""")
+    if double_buffer:
+        # Tile kt is read from one half while tile kt + 1 is written to the other: the barrier
+        # at the end of iteration kt both publishes kt + 1 and retires every read of kt.
+        w(stage(4, "", ""))
+        w("""    workgroupBarrier();
+    for (var kt = kt_begin; kt < kt_end; kt++) {""")
+        w(f"""        let rbuf_a = ((kt - kt_begin) % 2u) * {half_a}u;
+        let rbuf_b = ((kt - kt_begin) % 2u) * {half_b}u;
+        let more = kt + 1u < kt_end;
+        if (more) {{
+{prefetch(12)}
         }}""")
-    for kk in range(bk):
-        w("        {")
-        # All A reads, then all B reads, then the FMAs (the order the v2 measurements used).
-        for q in range(quads_m):
-            w(f"            let a{q} = a_tile[{kk * lanes_a + q * 16}u + tm];")
-        for q in range(quads_n):
-            w(f"            let b{q} = b_tile[{kk * lanes_b + q * 16}u + tn];")
-        for (q, i) in rows:
-            for c in cols:
-                w(f"            {accn(q, i, c)} = fma(vec4<f32>(a{q}.{'xyzw'[i]}), b{c}, {accn(q, i, c)});")
-        w("        }")
-    w("""        workgroupBarrier();
+        compute("rbuf_a + ", "rbuf_b + ")
+        w(f"""        if (more) {{
+{stage(12, f"{half_a}u - rbuf_a + ", f"{half_b}u - rbuf_b + ")}
+        }}
+        workgroupBarrier();
+    }}
+""")
+    else:
+        w("    for (var kt = kt_begin; kt < kt_end; kt++) {")
+        w(stage(8, "", ""))
+        w(f"""        workgroupBarrier();
+        if (kt + 1u < kt_end) {{
+{prefetch(12)}
+        }}""")
+        compute("", "")
+        w("""        workgroupBarrier();
     }
-
-    // Epilogue: bias, activation, scattered back to NCHW.""")
+""")
+    w("    // Epilogue: bias, activation, scattered back to NCHW.")
     for c in cols:
         for j in range(4):
             w(f"    let out_{c}{j} = column(pr, n_base + {c * 64}u + tn * 4u + {j}u);")
@@ -362,6 +415,8 @@ fn {name}(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid:
 # leave half of a 128-row tile idle. (A 64×64 variant measured ~15 % slower than 128×128.)
 entry("conv2d_gemm", 128, 128, 8)
 entry("conv2d_gemm_m64", 64, 128, 8)
+entry("conv2d_gemm_db", 128, 128, 8, double_buffer=True)
+entry("conv2d_gemm_m64_db", 64, 128, 8, double_buffer=True)
 
 path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "conv2d_gemm.wgsl")
 with open(path, "w") as f:

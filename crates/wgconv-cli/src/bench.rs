@@ -31,6 +31,10 @@ pub struct BenchArgs {
     /// Also write the results as JSON (with device and driver info).
     #[arg(long)]
     json: Option<PathBuf>,
+    /// Also time every kernel that can run each fp32 layer (GEMM kernels at several K-slice
+    /// counts): the data behind the planner's rules.
+    #[arg(long)]
+    sweep: bool,
 }
 
 /// Which op a layer runs.
@@ -91,6 +95,51 @@ pub struct LayerResult {
     pub seed_median_ms: f64,
     /// seed_median_ms / median_ms.
     pub speedup_vs_seed: f64,
+    /// With `--sweep`: every (kernel, K-slices) tried, fastest first.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub sweep: Vec<SweepPoint>,
+}
+
+/// One configuration timed by `--sweep`.
+#[derive(Clone, Debug, Serialize)]
+pub struct SweepPoint {
+    /// Kernel.
+    pub kernel: String,
+    /// K-slices (1 for kernels without split-K).
+    pub split_k: u32,
+    /// Median milliseconds per launch.
+    pub median_ms: f64,
+}
+
+/// K-slice counts the sweep tries on GEMM kernels.
+const SWEEP_SPLITS: [u32; 6] = [1, 2, 3, 4, 6, 8];
+
+/// Times every kernel (and, for GEMM kernels, K-slice count) that can run `geometry`.
+fn sweep_conv(
+    ctx: &Context,
+    args: &BenchArgs,
+    geometry: &ConvGeometry,
+    opts: &ConvOptions,
+    (x, w, out): (&Tensor, &Tensor, &Tensor),
+) -> CliResult<Vec<SweepPoint>> {
+    let mut points = Vec::new();
+    for kernel in geometry.supported_kernels() {
+        let splits: &[u32] = if kernel.gemm_tile().is_some() { &SWEEP_SPLITS } else { &[1] };
+        for &split_k in splits {
+            let k_tiles = u64::from(geometry.ic / geometry.groups) * u64::from(geometry.kh * geometry.kw) / 8;
+            if split_k > 1
+                && (k_tiles < 4 * u64::from(split_k) || geometry.choose_split_k(kernel, Some(split_k)).is_err())
+            {
+                continue;
+            }
+            let forced = opts.clone().kernel(Some(kernel)).split_k(kernel.gemm_tile().map(|_| split_k));
+            let conv = Conv2d::new(ctx, w, None, &forced)?;
+            let (median_ms, _) = median_time(ctx, args, |b| conv.run_into(b, x, out).map(|_| ()))?;
+            points.push(SweepPoint { kernel: kernel.name().to_string(), split_k, median_ms });
+        }
+    }
+    points.sort_by(|a, b| a.median_ms.total_cmp(&b.median_ms));
+    Ok(points)
 }
 
 /// Host cost of a prepared 3×3 convolution on a 1×16×16×16 input (pipelines cached, no GPU
@@ -190,6 +239,7 @@ fn median_time(
 fn run_layer(ctx: &Context, layer: &Layer, args: &BenchArgs) -> CliResult<(LayerResult, TimingSource)> {
     let bad = |e: wgconv::Error| CliError::Usage(format!("layer {}: {e}", layer.name));
     let input_shape = [layer.n, layer.ic, layer.h, layer.w];
+    let mut sweep = Vec::new();
     let (kernel, median_ms, seed_kernel, seed_ms, macs, source) = match layer.op {
         Op::Conv2d | Op::ConvTranspose2d => {
             let transposed = layer.op == Op::ConvTranspose2d;
@@ -219,6 +269,9 @@ fn run_layer(ctx: &Context, layer: &Layer, args: &BenchArgs) -> CliResult<(Layer
                 let seed_conv = Conv2d::new(ctx, &w, None, &opts.clone().kernel(Some(seed)))?;
                 median_time(ctx, args, |b| seed_conv.run_into(b, &x, &out).map(|_| ()))?.0
             };
+            if args.sweep {
+                sweep = sweep_conv(ctx, args, &geometry, &opts, (&x, &w, &out))?;
+            }
             (chosen.name().to_string(), ms, seed.name().to_string(), seed_ms, geometry.macs(), source)
         }
         Op::Q8ConvPw => {
@@ -270,6 +323,7 @@ fn run_layer(ctx: &Context, layer: &Layer, args: &BenchArgs) -> CliResult<(Layer
         seed_kernel,
         seed_median_ms: seed_ms,
         speedup_vs_seed: seed_ms / median_ms,
+        sweep,
     };
     Ok((result, source))
 }
@@ -309,6 +363,11 @@ pub fn run(args: &BenchArgs) -> CliResult<()> {
             r.gflops,
             r.speedup_vs_seed
         );
+    }
+    for r in results.iter().filter(|r| !r.sweep.is_empty()) {
+        let points: Vec<String> =
+            r.sweep.iter().map(|p| format!("{}/k{} {:.4}", p.kernel, p.split_k, p.median_ms)).collect();
+        println!("sweep {}: {}", r.layer.name, points.join(", "));
     }
     println!("timing: {:?}, median of {} samples × {} launches", source, args.repeat, args.launches);
     let (record_us, host_us) = host_overhead_us(&ctx, 500)?;

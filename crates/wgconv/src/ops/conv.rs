@@ -231,7 +231,7 @@ impl Batch<'_> {
                     &packed_here
                 }
             };
-            let splits = g.gemm_split_k(kernel);
+            let splits = g.choose_split_k(kernel, opts.split_k)?;
             let mut overrides = gemm_shader::Overrides::new();
             (overrides.activation, overrides.clamp_min, overrides.clamp_max) = (activation, clamp_min, clamp_max);
             overrides.transposed = g.transposed;
@@ -244,10 +244,13 @@ impl Batch<'_> {
             (overrides.spec_ic, overrides.spec_oc, overrides.spec_groups) = (g.ic, g.oc, g.groups);
             let [x, y, z] = g.gemm_grid(tile).map(|d| d as u32);
             let grid = [x, y, z * splits];
-            let (entry, create): (_, fn(&_, &_, &_, &_) -> _) = if tile.0 == 128 {
-                (gemm_shader::CONV2D_GEMM_ENTRY, gemm_shader::create_conv2d_gemm_pipeline)
-            } else {
-                (gemm_shader::CONV2D_GEMM_M64_ENTRY, gemm_shader::create_conv2d_gemm_m64_pipeline)
+            let (entry, create): (_, fn(&_, &_, &_, &_) -> _) = match kernel {
+                ConvKernel::Gemm => (gemm_shader::CONV2D_GEMM_ENTRY, gemm_shader::create_conv2d_gemm_pipeline),
+                ConvKernel::GemmM64 => {
+                    (gemm_shader::CONV2D_GEMM_M64_ENTRY, gemm_shader::create_conv2d_gemm_m64_pipeline)
+                }
+                ConvKernel::GemmDb => (gemm_shader::CONV2D_GEMM_DB_ENTRY, gemm_shader::create_conv2d_gemm_db_pipeline),
+                _ => (gemm_shader::CONV2D_GEMM_M64_DB_ENTRY, gemm_shader::create_conv2d_gemm_m64_db_pipeline),
             };
             // Split-K writes partial sums to scratch; a reduce pass adds them with bias and activation.
             let partial = if splits > 1 {
@@ -324,9 +327,7 @@ impl Batch<'_> {
             ConvKernel::Direct => (shader::CONV2D_ENTRY, shader::create_conv2d_pipeline),
             ConvKernel::DirectVec4 => (shader::CONV2D_VEC4_ENTRY, shader::create_conv2d_vec4_pipeline),
             ConvKernel::Transposed => (shader::CONV_TRANSPOSE2D_ENTRY, shader::create_conv_transpose2d_pipeline),
-            ConvKernel::Gemm | ConvKernel::GemmM64 | ConvKernel::Depthwise | ConvKernel::DepthwiseTiled => {
-                unreachable!("handled above")
-            }
+            _ => unreachable!("GEMM and depthwise kernels are handled above"),
         };
         encode_conv!(self, shader, entry, create, overrides, g, buffers, grid.dims());
         Ok(kernel)

@@ -62,6 +62,8 @@ pub struct ConvOptions {
     pub activation: Activation,
     /// Force a kernel instead of letting the planner choose (benchmarks, tests).
     pub kernel: Option<ConvKernel>,
+    /// Force the GEMM kernels' number of K-slices instead of the planner's (benchmarks, tests).
+    pub split_k: Option<u32>,
 }
 
 impl Default for ConvOptions {
@@ -75,6 +77,7 @@ impl Default for ConvOptions {
             transposed: false,
             activation: Activation::None,
             kernel: None,
+            split_k: None,
         }
     }
 }
@@ -115,6 +118,11 @@ impl ConvOptions {
         self.kernel = k;
         self
     }
+    /// Forces the GEMM kernels' K-slices (`None`: the planner chooses).
+    pub fn split_k(mut self, splits: Option<u32>) -> Self {
+        self.split_k = splits;
+        self
+    }
     /// Sets the fused activation.
     pub fn activation(mut self, a: Activation) -> Self {
         self.activation = a;
@@ -137,6 +145,10 @@ pub enum ConvKernel {
     /// The same GEMM with 64×128 tiles (OC × spatial, 4×8 per thread), for at most 64 output
     /// channels per group, where a 128-row tile would be half idle.
     GemmM64,
+    /// `Gemm` with double-buffered workgroup tiles (one barrier per K-tile).
+    GemmDb,
+    /// `GemmM64` with double-buffered workgroup tiles.
+    GemmM64Db,
     /// One input channel per group: four outputs along W per thread, coalesced.
     Depthwise,
     /// One input channel per group: a 32-column block of output rows per workgroup, computed from
@@ -153,6 +165,8 @@ impl ConvKernel {
             ConvKernel::Transposed => "transposed",
             ConvKernel::Gemm => "gemm",
             ConvKernel::GemmM64 => "gemm_m64",
+            ConvKernel::GemmDb => "gemm_db",
+            ConvKernel::GemmM64Db => "gemm_m64_db",
             ConvKernel::Depthwise => "depthwise",
             ConvKernel::DepthwiseTiled => "depthwise_tiled",
         }
@@ -161,8 +175,8 @@ impl ConvKernel {
     /// Output tile (rows of OC, columns of N·OH·OW) of a GEMM kernel.
     pub fn gemm_tile(self) -> Option<(u32, u32)> {
         match self {
-            ConvKernel::Gemm => Some((128, 128)),
-            ConvKernel::GemmM64 => Some((64, 128)),
+            ConvKernel::Gemm | ConvKernel::GemmDb => Some((128, 128)),
+            ConvKernel::GemmM64 | ConvKernel::GemmM64Db => Some((64, 128)),
             _ => None,
         }
     }
@@ -475,6 +489,21 @@ impl ConvGeometry {
             .map(|(_, rows)| rows)
     }
 
+    /// The K-slices a GEMM kernel runs with: `forced` when the grid and scratch output can hold
+    /// that many, else an error naming the value; the planner's choice when `None`.
+    pub fn choose_split_k(&self, kernel: ConvKernel, forced: Option<u32>) -> Result<u32> {
+        let Some(splits) = forced else { return Ok(self.gemm_split_k(kernel)) };
+        let z = self.gemm_grid(kernel.gemm_tile().unwrap_or((128, 128)))[2];
+        let numel: u64 = self.output_shape().iter().map(|d| *d as u64).product();
+        if splits == 0 || z * u64::from(splits) > 65_535 || numel * u64::from(splits) > u64::from(u32::MAX) {
+            return Err(Error::invalid(format!(
+                "split_k {splits} is out of range for this convolution (1 up to 65535 / {z} workgroup layers \
+                 and 2^32 / {numel} partial outputs)"
+            )));
+        }
+        Ok(splits)
+    }
+
     /// Whether `kernel` can run this convolution.
     pub fn supports(&self, kernel: ConvKernel) -> bool {
         match kernel {
@@ -485,7 +514,7 @@ impl ConvGeometry {
             ConvKernel::DepthwiseTiled => {
                 !self.transposed && self.ic == self.groups && self.depthwise_rows_per_thread().is_some()
             }
-            ConvKernel::Gemm | ConvKernel::GemmM64 => {
+            ConvKernel::Gemm | ConvKernel::GemmM64 | ConvKernel::GemmDb | ConvKernel::GemmM64Db => {
                 // The stride-phase decomposition assumes dilation 1; each grid dimension ≤ 65535.
                 let tile = kernel.gemm_tile().unwrap_or((128, 128));
                 (!self.transposed || self.dilation == [1, 1]) && self.gemm_grid(tile).iter().all(|d| *d <= 65_535)
@@ -521,6 +550,8 @@ impl ConvGeometry {
             ConvKernel::Transposed,
             ConvKernel::Gemm,
             ConvKernel::GemmM64,
+            ConvKernel::GemmDb,
+            ConvKernel::GemmM64Db,
             ConvKernel::Depthwise,
             ConvKernel::DepthwiseTiled,
         ]
