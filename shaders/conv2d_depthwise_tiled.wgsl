@@ -78,6 +78,26 @@ fn tap(acc: f32, row_in_block: u32, x: u32, ky: u32, kx: u32, window_w: u32, w: 
     return fma(window[r * window_w + x * spec_stride_w + kx * spec_dilation_w], w, acc);
 }
 
+// Window element li + 256·k (zero outside the image, which is the padding); 0 past the window.
+fn fetch(k: u32, li: u32, count: u32, window_w: u32, ix0: i32, iy0: i32, in_plane: u32) -> f32 {
+    let i = li + 256u * k;
+    if (256u * k >= count || i >= count) {
+        return 0.0;
+    }
+    let iy = iy0 + i32(i / window_w);
+    let ix = ix0 + i32(i % window_w);
+    let inside = iy >= 0 && iy < i32(params.ih) && ix >= 0 && ix < i32(params.iw);
+    let at = in_plane + u32(select(0, iy * i32(params.iw) + ix, inside));
+    return select(0.0, input[at], inside);
+}
+
+fn stage(k: u32, li: u32, count: u32, v: f32) {
+    let i = li + 256u * k;
+    if (256u * k < count && i < count) {
+        window[i] = v;
+    }
+}
+
 fn put(plane: u32, oy: u32, ox: u32, v: f32, b: f32) {
     if (oy < params.oh && ox < params.ow) {
         output[(plane * params.oh + oy) * params.ow + ox] = activate(v + b);
@@ -114,13 +134,42 @@ fn conv2d_depthwise_tiled(
     let ix0 = i32(ox0 * spec_stride_w) - i32(spec_pad_w);
     let iy0 = i32(oy0 * spec_stride_h) - i32(spec_pad_h);
     let in_plane = (b * params.ic + ic) * params.ih * params.iw;
-    for (var i = li; i < window_w * window_h; i += 256u) {
-        let iy = iy0 + i32(i / window_w);
-        let ix = ix0 + i32(i % window_w);
-        let inside = iy >= 0 && iy < i32(params.ih) && ix >= 0 && ix < i32(params.iw);
-        let at = in_plane + u32(select(0, iy * i32(params.iw) + ix, inside));
-        window[i] = select(0.0, input[at], inside);
-    }
+    // Element li + 256·k of the window for k < 16 (TILE_CAPACITY / 256): all loads are issued
+    // before the first store so they are in flight together (a loop would wait for each in
+    // turn); calls past the window's size fold away, since it is a pipeline constant.
+    let count = window_w * window_h;
+    let v0 = fetch(0u, li, count, window_w, ix0, iy0, in_plane);
+    let v1 = fetch(1u, li, count, window_w, ix0, iy0, in_plane);
+    let v2 = fetch(2u, li, count, window_w, ix0, iy0, in_plane);
+    let v3 = fetch(3u, li, count, window_w, ix0, iy0, in_plane);
+    let v4 = fetch(4u, li, count, window_w, ix0, iy0, in_plane);
+    let v5 = fetch(5u, li, count, window_w, ix0, iy0, in_plane);
+    let v6 = fetch(6u, li, count, window_w, ix0, iy0, in_plane);
+    let v7 = fetch(7u, li, count, window_w, ix0, iy0, in_plane);
+    let v8 = fetch(8u, li, count, window_w, ix0, iy0, in_plane);
+    let v9 = fetch(9u, li, count, window_w, ix0, iy0, in_plane);
+    let v10 = fetch(10u, li, count, window_w, ix0, iy0, in_plane);
+    let v11 = fetch(11u, li, count, window_w, ix0, iy0, in_plane);
+    let v12 = fetch(12u, li, count, window_w, ix0, iy0, in_plane);
+    let v13 = fetch(13u, li, count, window_w, ix0, iy0, in_plane);
+    let v14 = fetch(14u, li, count, window_w, ix0, iy0, in_plane);
+    let v15 = fetch(15u, li, count, window_w, ix0, iy0, in_plane);
+    stage(0u, li, count, v0);
+    stage(1u, li, count, v1);
+    stage(2u, li, count, v2);
+    stage(3u, li, count, v3);
+    stage(4u, li, count, v4);
+    stage(5u, li, count, v5);
+    stage(6u, li, count, v6);
+    stage(7u, li, count, v7);
+    stage(8u, li, count, v8);
+    stage(9u, li, count, v9);
+    stage(10u, li, count, v10);
+    stage(11u, li, count, v11);
+    stage(12u, li, count, v12);
+    stage(13u, li, count, v13);
+    stage(14u, li, count, v14);
+    stage(15u, li, count, v15);
     workgroupBarrier();
 
     // Rows lid.y + 8·j of the block; named accumulators (private arrays would spill).

@@ -140,6 +140,44 @@ fn grouped_depthwise_and_channel_multiplier() {
     );
 }
 
+/// The vec4-load depthwise kernel: every padding offset within a vec4 (0–5), both strides, filter
+/// widths 1–7, a channel multiplier, vertical dilation, rows narrower than one thread's span,
+/// and geometries it must decline (odd width, horizontal dilation, stride 3, spans over 4 vec4s).
+#[test]
+fn depthwise_vec4_loads() {
+    // (input, weight, padding [h, w], stride [h, w], dilation [h, w])
+    type Vec4Case = (&'static [usize], &'static [usize], [u32; 2], [u32; 2], [u32; 2]);
+    let cases: [Vec4Case; 8] = [
+        (&[2, 3, 9, 20], &[3, 1, 3, 3], [1, 1], [1, 1], [1, 1]),
+        (&[1, 2, 7, 16], &[4, 1, 3, 3], [1, 1], [2, 2], [1, 1]),
+        (&[1, 2, 8, 12], &[2, 1, 1, 1], [0, 0], [1, 1], [1, 1]),
+        (&[1, 3, 10, 24], &[3, 1, 5, 5], [2, 2], [1, 1], [2, 1]),
+        (&[1, 2, 9, 28], &[2, 1, 7, 7], [3, 3], [1, 1], [1, 1]),
+        (&[1, 2, 6, 8], &[2, 1, 2, 4], [0, 4], [1, 2], [1, 1]),
+        (&[1, 2, 6, 4], &[2, 1, 3, 5], [1, 5], [1, 1], [1, 1]),
+        (&[1, 2, 5, 20], &[2, 1, 3, 6], [1, 0], [2, 1], [1, 1]),
+    ];
+    for (i, (input, weight, padding, stride, dilation)) in cases.into_iter().enumerate() {
+        let options = opts().groups(input[1] as u32).padding(&padding).stride(&stride).dilation(&dilation);
+        let name = format!("vec4 depthwise {input:?} {weight:?} p{padding:?} s{stride:?} d{dilation:?}");
+        let g = ConvGeometry::new(input, weight, None, &options).unwrap();
+        assert!(g.supports(ConvKernel::DepthwiseVec4), "{name}");
+        let case = Case { input, weight, bias: i % 2 == 1, opts: options, kernel: ConvKernel::Direct };
+        check(&name, 60 + i as u64, case);
+    }
+    let declined: [Vec4Case; 4] = [
+        (&[1, 2, 8, 10], &[2, 1, 3, 3], [1, 1], [1, 1], [1, 1]),
+        (&[1, 2, 8, 16], &[2, 1, 3, 3], [1, 2], [1, 1], [1, 2]),
+        (&[1, 2, 8, 16], &[2, 1, 3, 3], [1, 1], [1, 3], [1, 1]),
+        (&[1, 2, 8, 32], &[2, 1, 3, 8], [1, 1], [1, 2], [1, 1]),
+    ];
+    for (input, weight, padding, stride, dilation) in declined {
+        let options = opts().groups(2).padding(&padding).stride(&stride).dilation(&dilation);
+        let g = ConvGeometry::new(input, weight, None, &options).unwrap();
+        assert!(!g.supports(ConvKernel::DepthwiseVec4), "{input:?} {weight:?} p{padding:?} s{stride:?}");
+    }
+}
+
 /// The tiled depthwise kernel over several blocks in both directions (32 columns, 8–32 rows per
 /// block), each tile-height choice, ragged last blocks, dilation, a channel multiplier, and
 /// windows that only fit with shorter blocks or not at all.
@@ -169,7 +207,9 @@ fn depthwise_tiles_cover_every_block() {
     for (i, (name, input, weight, options, rows_per_thread)) in cases.into_iter().enumerate() {
         let g = ConvGeometry::new(input, weight, None, &options).unwrap();
         assert_eq!(g.depthwise_rows_per_thread(), Some(rows_per_thread), "{name}");
-        assert_eq!(g.planned_kernel(), ConvKernel::DepthwiseTiled, "{name}");
+        let large_filter = weight[2] * weight[3] >= 25;
+        let planned = if large_filter { ConvKernel::DepthwiseTiled } else { ConvKernel::Depthwise };
+        assert_eq!(g.planned_kernel(), planned, "{name}");
         let case = Case { input, weight, bias: i % 2 == 0, opts: options, kernel: ConvKernel::Direct };
         check(name, 40 + i as u64, case);
     }
@@ -510,25 +550,37 @@ fn prepared_convolution_runs_many_inputs() {
 fn split_k_for_small_grids_with_long_k() {
     let direct = ConvGeometry::new(&[1, 64, 6, 6], &[16, 64, 3, 3], None, &opts().padding(&[1])).unwrap();
     assert!(direct.gemm_split_k(direct.planned_kernel()) > 1, "expected split-K");
-    check(
-        "split-K direct",
-        140,
-        Case {
-            input: &[1, 64, 6, 6],
-            weight: &[16, 64, 3, 3],
-            bias: true,
-            opts: opts().padding(&[1]).activation(Activation::Relu),
-            kernel: ConvKernel::DirectVec4,
-        },
-    );
+    // The planner's split, then forced ones: uneven slices, and more slices than K-tiles (72).
+    for (i, splits) in [None, Some(5), Some(80)].into_iter().enumerate() {
+        check(
+            &format!("split-K direct {splits:?}"),
+            140 + i as u64,
+            Case {
+                input: &[1, 64, 6, 6],
+                weight: &[16, 64, 3, 3],
+                bias: true,
+                opts: opts().padding(&[1]).activation(Activation::Relu).split_k(splits),
+                kernel: ConvKernel::DirectVec4,
+            },
+        );
+    }
     let t = opts().transposed(true).stride(&[2]).padding(&[1]);
-    let transposed = ConvGeometry::new(&[2, 64, 3, 3], &[64, 8, 4, 4], None, &t).unwrap();
+    let transposed = ConvGeometry::new(&[2, 128, 3, 3], &[128, 8, 4, 4], None, &t).unwrap();
     assert!(transposed.gemm_split_k(transposed.planned_kernel()) > 1);
     check(
         "split-K transposed",
-        141,
-        Case { input: &[2, 64, 3, 3], weight: &[64, 8, 4, 4], bias: true, opts: t, kernel: ConvKernel::Transposed },
+        145,
+        Case { input: &[2, 128, 3, 3], weight: &[128, 8, 4, 4], bias: true, opts: t, kernel: ConvKernel::Transposed },
     );
+    // A forced split the grid cannot hold is a typed error naming it.
+    let ctx = context();
+    let x = Tensor::from_f32(ctx, &random_f32(146, 64 * 36), &[1, 64, 6, 6]).unwrap();
+    let w = Tensor::from_f32(ctx, &random_f32(147, 16 * 64 * 9), &[16, 64, 3, 3]).unwrap();
+    for bad in [0, 70_000] {
+        let o = opts().padding(&[1]).kernel(Some(ConvKernel::Gemm)).split_k(Some(bad));
+        let err = ctx.convolution(&x, &w, None, &o).unwrap_err();
+        assert!(err.to_string().contains(&format!("split_k {bad}")), "{err}");
+    }
 }
 
 #[test]

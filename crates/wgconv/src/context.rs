@@ -8,6 +8,7 @@ use std::{
 use crate::{
     error::{Error, Result},
     pipelines::PipelineCache,
+    tensor::{DType, Tensor},
 };
 
 /// Optional device features the crate asks for when the adapter has them.
@@ -96,6 +97,12 @@ pub struct Context {
     pub(crate) uncaptured: ErrorSink,
     pub(crate) timeout: Duration,
     zero_buffer: wgpu::Buffer,
+    /// Split-K partial sums: one f32 buffer reused by every op and grown on demand, so running a
+    /// prepared convolution allocates no large buffer per call (allocation churn of hundreds of
+    /// MB per run measured several times slower on the H200, also for later kernels). Sharing
+    /// is safe: an op writes and reads it within one batch, and wgpu orders those passes and
+    /// successive submissions by their resource usage.
+    scratch: Mutex<Option<Tensor>>,
 }
 
 impl std::fmt::Debug for Context {
@@ -191,6 +198,7 @@ impl Context {
             uncaptured,
             timeout: Duration::from_secs(60),
             zero_buffer,
+            scratch: Mutex::new(None),
         }
     }
 
@@ -251,6 +259,19 @@ impl Context {
     /// A small zero-filled storage buffer bound where an optional input (bias) is absent.
     pub(crate) fn zero_buffer(&self) -> &wgpu::Buffer {
         &self.zero_buffer
+    }
+
+    /// The shared scratch tensor (f32), at least `len` elements long; see the `scratch` field.
+    pub(crate) fn scratch_f32(&self, len: usize) -> Result<Tensor> {
+        let mut slot = self.scratch.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some(t) = slot.as_ref()
+            && t.numel() >= len
+        {
+            return Ok(t.clone());
+        }
+        let t = Tensor::zeros(self, &[len], DType::F32)?;
+        *slot = Some(t.clone());
+        Ok(t)
     }
 
     /// Runs `f` inside validation and out-of-memory error scopes; returns the first error wgpu

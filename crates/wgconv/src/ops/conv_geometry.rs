@@ -145,12 +145,12 @@ pub enum ConvKernel {
     /// The same GEMM with 64×128 tiles (OC × spatial, 4×8 per thread), for at most 64 output
     /// channels per group, where a 128-row tile would be half idle.
     GemmM64,
-    /// `Gemm` with double-buffered workgroup tiles (one barrier per K-tile).
-    GemmDb,
-    /// `GemmM64` with double-buffered workgroup tiles.
-    GemmM64Db,
+
     /// One input channel per group: four outputs along W per thread, coalesced.
     Depthwise,
+    /// One input channel per group: four outputs along W per thread from aligned vec4 input loads
+    /// (input width a multiple of 4, horizontal stride ≤ 2, no horizontal dilation).
+    DepthwiseVec4,
     /// One input channel per group: a 32-column block of output rows per workgroup, computed from
     /// its input window (halo included) staged in workgroup memory.
     DepthwiseTiled,
@@ -165,9 +165,9 @@ impl ConvKernel {
             ConvKernel::Transposed => "transposed",
             ConvKernel::Gemm => "gemm",
             ConvKernel::GemmM64 => "gemm_m64",
-            ConvKernel::GemmDb => "gemm_db",
-            ConvKernel::GemmM64Db => "gemm_m64_db",
+
             ConvKernel::Depthwise => "depthwise",
+            ConvKernel::DepthwiseVec4 => "depthwise_vec4",
             ConvKernel::DepthwiseTiled => "depthwise_tiled",
         }
     }
@@ -175,8 +175,8 @@ impl ConvKernel {
     /// Output tile (rows of OC, columns of N·OH·OW) of a GEMM kernel.
     pub fn gemm_tile(self) -> Option<(u32, u32)> {
         match self {
-            ConvKernel::Gemm | ConvKernel::GemmDb => Some((128, 128)),
-            ConvKernel::GemmM64 | ConvKernel::GemmM64Db => Some((64, 128)),
+            ConvKernel::Gemm => Some((128, 128)),
+            ConvKernel::GemmM64 => Some((64, 128)),
             _ => None,
         }
     }
@@ -446,22 +446,28 @@ impl ConvGeometry {
         [n.div_ceil(u64::from(tile_n)), ocg.div_ceil(u64::from(tile_m)), u64::from(self.groups) * u64::from(phases)]
     }
 
-    /// K-slices for the GEMM kernel: more than 1 when its grid would leave a large GPU mostly idle
-    /// and K is long enough to share out (at least 16 K-tiles of 8 per slice). The slices' partial
-    /// sums are added by a reduce pass. Measured on the H200 (132 SMs): splitting grids of 26–64
-    /// workgroups gains up to 3.2×; grids of 104–196 gain little or lose to the extra pass.
+    /// K-slices for the GEMM kernel: more than 1 when its grid would leave a large GPU partly
+    /// idle and K is long enough to share out. The slices' partial sums are added by a reduce
+    /// pass, so splitting costs memory traffic. Fitted to a sweep of every (tile, slices) pair on
+    /// the H200 (132 SMs, two 256-thread workgroups resident per SM): the fastest split keeps the
+    /// whole grid within one wave of 264 workgroups, with slices of at least 32 K-tiles (256 deep).
     pub fn gemm_split_k(&self, kernel: ConvKernel) -> u32 {
-        const TARGET_WORKGROUPS: u64 = 264;
-        const SPLIT_BELOW: u64 = 96;
+        const ONE_WAVE: u64 = 264;
+        const SPLIT_BELOW: u64 = 132;
+        const MIN_K_TILES_PER_SLICE: u64 = 32;
         let [x, y, z] = self.gemm_grid(kernel.gemm_tile().unwrap_or((128, 128)));
         let workgroups = x * y * z;
         if workgroups >= SPLIT_BELOW {
             return 1;
         }
-        let k_tiles = u64::from(self.ic / self.groups) * u64::from(self.kh) * u64::from(self.kw) / 8;
-        let by_k = k_tiles / 16;
-        let wanted = TARGET_WORKGROUPS.div_ceil(workgroups.max(1));
-        let splits = wanted.min(by_k).clamp(1, 16);
+        // K of one sub-problem: a transposed convolution's stride phase sees only its own taps.
+        let taps = if self.transposed {
+            u64::from(self.kh.div_ceil(self.stride[0])) * u64::from(self.kw.div_ceil(self.stride[1]))
+        } else {
+            u64::from(self.kh) * u64::from(self.kw)
+        };
+        let k_tiles = (u64::from(self.ic / self.groups) * taps).div_ceil(8);
+        let splits = (ONE_WAVE / workgroups.max(1)).min(k_tiles / MIN_K_TILES_PER_SLICE).clamp(1, 16);
         // The slices live in workgroup z and in a scratch output of `splits` copies.
         let numel: u64 = self.output_shape().iter().map(|d| *d as u64).product();
         if z * splits > 65_535 || numel * splits > u64::from(u32::MAX) { 1 } else { splits as u32 }
@@ -514,7 +520,20 @@ impl ConvGeometry {
             ConvKernel::DepthwiseTiled => {
                 !self.transposed && self.ic == self.groups && self.depthwise_rows_per_thread().is_some()
             }
-            ConvKernel::Gemm | ConvKernel::GemmM64 | ConvKernel::GemmDb | ConvKernel::GemmM64Db => {
+            ConvKernel::DepthwiseVec4 => {
+                // The four outputs' input span, from (−pad_w) mod 4 within the first vec4, must fit
+                // the kernel's four vec4 registers.
+                let span_offset = (4 - self.padding[1] % 4) % 4;
+                let span_vec4s =
+                    (u64::from(span_offset) + 3 * u64::from(self.stride[1]) + u64::from(self.kw) - 1) / 4 + 1;
+                !self.transposed
+                    && self.ic == self.groups
+                    && self.iw.is_multiple_of(4)
+                    && self.dilation[1] == 1
+                    && self.stride[1] <= 2
+                    && span_vec4s <= 4
+            }
+            ConvKernel::Gemm | ConvKernel::GemmM64 => {
                 // The stride-phase decomposition assumes dilation 1; each grid dimension ≤ 65535.
                 let tile = kernel.gemm_tile().unwrap_or((128, 128));
                 (!self.transposed || self.dilation == [1, 1]) && self.gemm_grid(tile).iter().all(|d| *d <= 65_535)
@@ -528,8 +547,11 @@ impl ConvGeometry {
         let icg = self.ic / self.groups;
         // Few channels per group make a mostly empty GEMM tile; the direct kernels win there.
         let gemm_worthwhile = self.transposed || (ocg >= 16 && icg * self.kh * self.kw >= 8);
-        // The tiled kernel's blocks are 8 or more rows tall: short outputs (1D) waste most of them.
-        if self.supports(ConvKernel::DepthwiseTiled) && self.oh >= 8 {
+        // The tiled kernel shares each input element over its block through workgroup memory. On
+        // the H200 that beat the per-thread kernel only for large filters (7×7: 0.069 vs 0.077 ms
+        // on 8×96×56²), and lost on 3×3 (0.040 vs 0.034 ms on 8×144×56²). Its blocks are 8+ rows
+        // tall, which short (1D) outputs would mostly waste.
+        if self.supports(ConvKernel::DepthwiseTiled) && self.kh * self.kw >= 25 && self.oh >= 8 {
             return ConvKernel::DepthwiseTiled;
         }
         if self.supports(ConvKernel::Depthwise) {
@@ -550,9 +572,8 @@ impl ConvGeometry {
             ConvKernel::Transposed,
             ConvKernel::Gemm,
             ConvKernel::GemmM64,
-            ConvKernel::GemmDb,
-            ConvKernel::GemmM64Db,
             ConvKernel::Depthwise,
+            ConvKernel::DepthwiseVec4,
             ConvKernel::DepthwiseTiled,
         ]
         .into_iter()
