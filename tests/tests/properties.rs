@@ -65,6 +65,7 @@ fn conv_case() -> impl Strategy<Value = ConvCase> {
                     transposed,
                     activation: if op == 1 { Activation::Relu } else { Activation::None },
                     kernel: None,
+                    split_k: None,
                 };
                 ConvCase { n, groups, icg, ocg, spatial, kernel, opts, bias }
             },
@@ -133,6 +134,7 @@ proptest! {
             stride, padding, dilation, output_padding, groups, transposed,
             activation: Activation::Clamp { min: clamp.0, max: clamp.1 },
             kernel: None,
+            split_k: None,
         };
         match ConvGeometry::new(&input, &weight, bias.as_deref(), &opts) {
             Ok(g) => {
