@@ -127,6 +127,15 @@ fn grouped_depthwise_and_channel_multiplier() {
             kernel: ConvKernel::Direct,
         },
     );
+    // Four channels per group (ResNeXt): the planner takes the depthwise kernel's channel loop.
+    let (input, weight) = (&[2, 8, 9, 11][..], &[8, 4, 3, 3][..]);
+    let g = ConvGeometry::new(input, weight, None, &opts().groups(2).padding(&[1])).unwrap();
+    assert_eq!(g.planned_kernel(), ConvKernel::Depthwise);
+    check(
+        "resnext-like groups",
+        23,
+        Case { input, weight, bias: true, opts: opts().groups(2).padding(&[1]), kernel: ConvKernel::DirectVec4 },
+    );
     check(
         "multiplier 2",
         22,
@@ -138,44 +147,6 @@ fn grouped_depthwise_and_channel_multiplier() {
             kernel: ConvKernel::Direct,
         },
     );
-}
-
-/// The vec4-load depthwise kernel: every padding offset within a vec4 (0–5), both strides, filter
-/// widths 1–7, a channel multiplier, vertical dilation, rows narrower than one thread's span,
-/// and geometries it must decline (odd width, horizontal dilation, stride 3, spans over 4 vec4s).
-#[test]
-fn depthwise_vec4_loads() {
-    // (input, weight, padding [h, w], stride [h, w], dilation [h, w])
-    type Vec4Case = (&'static [usize], &'static [usize], [u32; 2], [u32; 2], [u32; 2]);
-    let cases: [Vec4Case; 8] = [
-        (&[2, 3, 9, 20], &[3, 1, 3, 3], [1, 1], [1, 1], [1, 1]),
-        (&[1, 2, 7, 16], &[4, 1, 3, 3], [1, 1], [2, 2], [1, 1]),
-        (&[1, 2, 8, 12], &[2, 1, 1, 1], [0, 0], [1, 1], [1, 1]),
-        (&[1, 3, 10, 24], &[3, 1, 5, 5], [2, 2], [1, 1], [2, 1]),
-        (&[1, 2, 9, 28], &[2, 1, 7, 7], [3, 3], [1, 1], [1, 1]),
-        (&[1, 2, 6, 8], &[2, 1, 2, 4], [0, 4], [1, 2], [1, 1]),
-        (&[1, 2, 6, 4], &[2, 1, 3, 5], [1, 5], [1, 1], [1, 1]),
-        (&[1, 2, 5, 20], &[2, 1, 3, 6], [1, 0], [2, 1], [1, 1]),
-    ];
-    for (i, (input, weight, padding, stride, dilation)) in cases.into_iter().enumerate() {
-        let options = opts().groups(input[1] as u32).padding(&padding).stride(&stride).dilation(&dilation);
-        let name = format!("vec4 depthwise {input:?} {weight:?} p{padding:?} s{stride:?} d{dilation:?}");
-        let g = ConvGeometry::new(input, weight, None, &options).unwrap();
-        assert!(g.supports(ConvKernel::DepthwiseVec4), "{name}");
-        let case = Case { input, weight, bias: i % 2 == 1, opts: options, kernel: ConvKernel::Direct };
-        check(&name, 60 + i as u64, case);
-    }
-    let declined: [Vec4Case; 4] = [
-        (&[1, 2, 8, 10], &[2, 1, 3, 3], [1, 1], [1, 1], [1, 1]),
-        (&[1, 2, 8, 16], &[2, 1, 3, 3], [1, 2], [1, 1], [1, 2]),
-        (&[1, 2, 8, 16], &[2, 1, 3, 3], [1, 1], [1, 3], [1, 1]),
-        (&[1, 2, 8, 32], &[2, 1, 3, 8], [1, 1], [1, 2], [1, 1]),
-    ];
-    for (input, weight, padding, stride, dilation) in declined {
-        let options = opts().groups(2).padding(&padding).stride(&stride).dilation(&dilation);
-        let g = ConvGeometry::new(input, weight, None, &options).unwrap();
-        assert!(!g.supports(ConvKernel::DepthwiseVec4), "{input:?} {weight:?} p{padding:?} s{stride:?}");
-    }
 }
 
 /// The tiled depthwise kernel over several blocks in both directions (32 columns, 8–32 rows per

@@ -9,7 +9,7 @@ use crate::{
     pipelines::{shader_resources, uniform_buffer},
     shaders::{
         conv_pack as pack_shader, conv_splitk_reduce as reduce_shader, conv2d as shader, conv2d_depthwise as dw_shader,
-        conv2d_depthwise_tiled as dw_tiled_shader, conv2d_depthwise_vec4 as dw_vec4_shader, conv2d_gemm as gemm_shader,
+        conv2d_depthwise_tiled as dw_tiled_shader, conv2d_gemm as gemm_shader,
     },
     tensor::{DType, Tensor},
 };
@@ -288,36 +288,13 @@ impl Batch<'_> {
             );
             return Ok(kernel);
         }
-        if kernel == ConvKernel::DepthwiseVec4 {
-            let items = rows * u64::from(g.ow.div_ceil(4));
-            let grid =
-                dispatch::grid(items, dispatch::workgroup_size(&limits), limits.max_compute_workgroups_per_dimension)?;
-            let mut overrides = dw_vec4_shader::Overrides::new(grid.stride_x);
-            overrides.wg_size = grid.wg_size;
-            (overrides.activation, overrides.clamp_min, overrides.clamp_max) = (activation, clamp_min, clamp_max);
-            (overrides.spec_kh, overrides.spec_kw) = (g.kh, g.kw);
-            (overrides.spec_stride_h, overrides.spec_stride_w) = (g.stride[0], g.stride[1]);
-            (overrides.spec_pad_h, overrides.spec_pad_w) = (g.padding[0], g.padding[1]);
-            overrides.spec_dilation_h = g.dilation[0];
-            let buffers = ConvBuffers { input, weight, bias, output };
-            encode_conv!(
-                self,
-                dw_vec4_shader,
-                dw_vec4_shader::CONV2D_DEPTHWISE_VEC4_ENTRY,
-                dw_vec4_shader::create_conv2d_depthwise_vec4_pipeline,
-                overrides,
-                g,
-                buffers,
-                grid.dims()
-            );
-            return Ok(kernel);
-        }
         if kernel == ConvKernel::Depthwise {
             let items = rows * u64::from(g.ow.div_ceil(4));
             let grid =
                 dispatch::grid(items, dispatch::workgroup_size(&limits), limits.max_compute_workgroups_per_dimension)?;
             let mut overrides = dw_shader::Overrides::new(grid.stride_x);
             overrides.wg_size = grid.wg_size;
+            overrides.channels_per_group = g.ic / g.groups;
             (overrides.activation, overrides.clamp_min, overrides.clamp_max) = (activation, clamp_min, clamp_max);
             let buffers = ConvBuffers { input, weight, bias, output };
             encode_conv!(

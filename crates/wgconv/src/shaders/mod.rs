@@ -8,8 +8,6 @@ pub mod conv2d;
 pub mod conv2d_depthwise;
 /// Bindings for `shaders/conv2d_depthwise_tiled.wgsl`.
 pub mod conv2d_depthwise_tiled;
-/// Bindings for `shaders/conv2d_depthwise_vec4.wgsl`.
-pub mod conv2d_depthwise_vec4;
 /// Bindings for `shaders/conv2d_gemm.wgsl`.
 pub mod conv2d_gemm;
 /// Bindings for `shaders/conv_pack.wgsl`.
