@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Writes .npy inputs for `wgconv conv2d --check` / `q8-conv-pw --check` runs on a real GPU:
 one layer per fast kernel (GEMM, GEMM with split-K, transposed GEMM by stride phase, depthwise,
-int8 dot4 GEMM; unpadded GEMM; tiled depthwise), so the kernels are checked against the CPU reference on the device itself.
+int8 dot4 GEMM; unpadded GEMM; grouped; tiled depthwise), so the kernels are checked against the CPU reference on the device itself.
 Prints the wgconv command lines to run, one per line."""
 import os
 import sys
@@ -31,6 +31,8 @@ cases = [
     ("depthwise", (8, 32, 28, 28), (32, 1, 3, 3), "--groups 32 --padding 1 --stride 2"),
     ("depthwise_s1_multiplier", (4, 48, 56, 56), (96, 1, 3, 3), "--groups 48 --padding 1 --activation relu"),
     ("gemm_k2s2_unpadded", (1, 128, 64, 64), (256, 128, 2, 2), "--stride 2"),
+    ("grouped_g32", (4, 128, 28, 28), (128, 4, 3, 3), "--groups 32 --padding 1"),
+    ("depthwise_k7_tiled", (2, 48, 40, 40), (48, 1, 7, 7), "--groups 48 --padding 3"),
 ]
 for name, xs, ws, flags in cases:
     x, w = save(name + "_x", f32(*xs)), save(name + "_w", f32(*ws))

@@ -147,10 +147,21 @@ fn sweep_conv(
     Ok(points)
 }
 
-/// Host cost of a prepared 3×3 convolution on a 1×16×16×16 input (pipelines cached, no GPU
-/// wait), mean over `calls`: (recording one op into an open batch, one op recorded and submitted
-/// on its own). A chain of ops in one batch pays the first per op and one submit in all.
-fn host_overhead_us(ctx: &Context, calls: u32) -> CliResult<(f64, f64)> {
+/// Host cost of a prepared 3×3 convolution on a 1×16×16×16 input (pipelines cached), mean over
+/// `calls`.
+#[derive(Clone, Copy, Debug, Serialize)]
+struct HostCost {
+    /// Recording one op into an open batch.
+    record_us: f64,
+    /// One op recorded into its own batch and submitted: host time inside our calls only, so a
+    /// GPU that falls behind on tiny submissions does not count (the GPU idles between calls).
+    call_us: f64,
+    /// The same loop's wall time, back to back with no pause: bounded by how fast the driver and
+    /// GPU retire one submission each.
+    back_to_back_us: f64,
+}
+
+fn host_overhead_us(ctx: &Context, calls: u32) -> CliResult<HostCost> {
     let x = Tensor::from_f32(ctx, &data(5, 16 * 16 * 16), &[1, 16, 16, 16])?;
     let w = Tensor::from_f32(ctx, &data(6, 16 * 16 * 9), &[16, 16, 3, 3])?;
     let conv = Conv2d::new(ctx, &w, None, &ConvOptions::default().padding(&[1]))?;
@@ -164,22 +175,32 @@ fn host_overhead_us(ctx: &Context, calls: u32) -> CliResult<(f64, f64)> {
     let record_us = start.elapsed().as_secs_f64() * 1e6 / f64::from(calls);
     batch.submit()?;
     ctx.synchronize()?;
+    // Each call on an idle GPU: time only record + submit, then wait outside the clock.
+    let mut inside = std::time::Duration::ZERO;
+    for _ in 0..calls {
+        let start = std::time::Instant::now();
+        let mut batch = ctx.batch();
+        conv.run_into(&mut batch, &x, &out)?;
+        batch.submit()?;
+        inside += start.elapsed();
+        ctx.synchronize()?;
+    }
+    let call_us = inside.as_secs_f64() * 1e6 / f64::from(calls);
     let start = std::time::Instant::now();
     for _ in 0..calls {
         let mut batch = ctx.batch();
         conv.run_into(&mut batch, &x, &out)?;
         batch.submit()?;
     }
-    let call_us = start.elapsed().as_secs_f64() * 1e6 / f64::from(calls);
+    let back_to_back_us = start.elapsed().as_secs_f64() * 1e6 / f64::from(calls);
     ctx.synchronize()?;
-    Ok((record_us, call_us))
+    Ok(HostCost { record_us, call_us, back_to_back_us })
 }
 
 #[derive(Serialize)]
 struct Report<'a> {
     wgconv_version: &'static str,
-    host_record_us_per_op: f64,
-    host_overhead_us: f64,
+    host_cost: HostCost,
     device: DeviceInfo,
     timing: &'static str,
     samples: u32,
@@ -383,9 +404,11 @@ pub fn run(args: &BenchArgs) -> CliResult<()> {
         println!("sweep {}: {}", r.layer.name, points.join(", "));
     }
     println!("timing: {:?}, median of {} samples × {} launches", source, args.repeat, args.launches);
-    let (record_us, host_us) = host_overhead_us(&ctx, 500)?;
+    let host = host_overhead_us(&ctx, 500)?;
     println!(
-        "host cost per op (pipelines cached): {record_us:.1} µs to record into a batch, {host_us:.1} µs to record and submit alone"
+        "host cost per op (pipelines cached): {:.1} µs to record into a batch, {:.1} µs to record and submit \
+         alone ({:.1} µs per call back to back, GPU included)",
+        host.record_us, host.call_us, host.back_to_back_us
     );
     if let Some(path) = &args.json {
         let info = ctx.adapter_info().cloned();
@@ -398,8 +421,7 @@ pub fn run(args: &BenchArgs) -> CliResult<()> {
         };
         let report = Report {
             wgconv_version: env!("CARGO_PKG_VERSION"),
-            host_record_us_per_op: record_us,
-            host_overhead_us: host_us,
+            host_cost: host,
             device,
             timing: match source {
                 TimingSource::GpuTimestamps => "gpu_timestamps",
