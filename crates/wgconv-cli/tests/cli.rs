@@ -95,7 +95,8 @@ fn conv2d_round_trip_with_check() {
     ]);
     assert_eq!(code, 0, "{stdout}\n{stderr}");
     assert!(stdout.contains("output shape: [2, 6, 5, 5]"), "{stdout}");
-    assert!(stdout.contains("kernel: direct"), "{stdout}");
+    // Two input channels per group: the depthwise kernel with its channel loop.
+    assert!(stdout.contains("kernel: depthwise"), "{stdout}");
     assert!(stdout.contains("relative error vs f64 reference"), "{stdout}");
     let file = npyz::NpyFile::new(std::fs::File::open(&y).unwrap()).unwrap();
     assert_eq!(file.shape(), &[2, 6, 5, 5]);
