@@ -314,3 +314,28 @@ fn quick_bench_writes_json_with_every_layer() {
     }
     assert!(!report["device"]["name"].as_str().unwrap().is_empty());
 }
+
+#[test]
+fn bench_sweep_times_every_kernel_and_split() {
+    let d = Dir::new("sweep");
+    let (suite, json) = (d.path("suite.json"), d.path("sweep.json"));
+    // K = 64·9 = 576 (72 K-tiles): long enough for the sweep to try every slice count.
+    let layer = r#"[{"name": "g", "op": "conv2d", "n": 1, "ic": 64, "oc": 16, "h": 12, "w": 12, "k": 3,
+                    "stride": 1, "padding": 1, "groups": 1}]"#;
+    std::fs::write(&suite, layer).unwrap();
+    let (code, stdout, stderr) =
+        run(&["bench", "--suite", &suite, "--repeat", "1", "--launches", "1", "--sweep", "--json", &json]);
+    assert_eq!(code, 0, "{stdout}\n{stderr}");
+    assert!(stdout.contains("sweep g:"), "{stdout}");
+    let report: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(Path::new(&json)).unwrap()).unwrap();
+    let sweep = report["layers"][0]["sweep"].as_array().unwrap();
+    let configs: Vec<(String, u64)> =
+        sweep.iter().map(|p| (p["kernel"].as_str().unwrap().to_string(), p["split_k"].as_u64().unwrap())).collect();
+    for expected in [("direct_vec4", 1), ("gemm", 1), ("gemm", 2), ("gemm_m64", 1), ("gemm_m64", 2)] {
+        assert!(configs.contains(&(expected.0.to_string(), expected.1)), "{expected:?} missing from {configs:?}");
+    }
+    // The seed kernel is the baseline, not a sweep entry; entries come fastest first.
+    assert!(!configs.iter().any(|(k, _)| k == "direct"), "{configs:?}");
+    let times: Vec<f64> = sweep.iter().map(|p| p["median_ms"].as_f64().unwrap()).collect();
+    assert!(times.windows(2).all(|w| w[0] <= w[1]), "{times:?}");
+}
