@@ -238,16 +238,19 @@ fn conv2d_gemm(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id)
         return;
     }
 
-    // Loader roles: row kl of the K-tile (32 threads per row). B: columns lane + 32·j,
-    // so each of the four loads is coalesced along OW; the column decode is hoisted out of the K
-    // loop. A: four consecutive rows from m_base + 4·lane_a as one vec4 (coalesced).
+    // Loader roles: K-rows kl + 8·s of the K-tile (32 threads per row). B: columns
+    // lane + 32·j, so each of the four loads is coalesced along OW; the column decode is hoisted
+    // out of the K loop. A: four consecutive rows from m_base + 4·lane_a as one vec4 (coalesced).
     let kl = lid / 32u;
     let lane = lid % 32u;
     let col0 = column(pr, n_base + lane);
     let col1 = column(pr, n_base + lane + 32u);
     let col2 = column(pr, n_base + lane + 64u);
     let col3 = column(pr, n_base + lane + 96u);
-    let am = m_base + lane * 4u;
+    // A: 32 threads per K-row.
+    let kl_a = lid / 32u;
+    let lane_a = lid % 32u;
+    let am = m_base + lane_a * 4u;
 
     // Compute roles: a 8×8 block, rows q·64 + tm·4 + i, cols q·64 + tn·4 + j.
     let tm = lid / 16u;
@@ -276,33 +279,35 @@ fn conv2d_gemm(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id)
     let kt_end = min(kt_begin + tiles_per_slice, k_tiles_all);
 
     // Global → registers for the first K-tile.
-    var k = kt_begin * 8u + kl;
-    var k_ok = k < k_total;
-    var ic = k / max(taps, 1u);
-    var t = k % max(taps, 1u);
-    var ty = t / max(pr.taps_x, 1u);
-    var tx = t % max(pr.taps_x, 1u);
-    var next_a = load_a4(pr, am, ic, ty, tx, k_ok);
-    var next_b = vec4<f32>(load_b(pr, col0, ic, ty, tx, k_ok), load_b(pr, col1, ic, ty, tx, k_ok),
-                           load_b(pr, col2, ic, ty, tx, k_ok), load_b(pr, col3, ic, ty, tx, k_ok));
+    var b0_k = kt_begin * 8u + kl;
+    var b0_k_ok = b0_k < k_total;
+    var b0_ic = b0_k / max(taps, 1u);
+    var b0_t = b0_k % max(taps, 1u);
+    var b0_ty = b0_t / max(pr.taps_x, 1u);
+    var b0_tx = b0_t % max(pr.taps_x, 1u);
+    var next_a0 = load_a4(pr, am, b0_ic, b0_ty, b0_tx, b0_k_ok);
+    var next_b0 = vec4<f32>(
+        load_b(pr, col0, b0_ic, b0_ty, b0_tx, b0_k_ok), load_b(pr, col1, b0_ic, b0_ty, b0_tx, b0_k_ok),
+        load_b(pr, col2, b0_ic, b0_ty, b0_tx, b0_k_ok), load_b(pr, col3, b0_ic, b0_ty, b0_tx, b0_k_ok));
     for (var kt = kt_begin; kt < kt_end; kt++) {
-        a_tile[kl * 32u + lane] = next_a;
+        a_tile[kl_a * 32u + lane_a] = next_a0;
         // Column lane + 32·j sits in vec4 (lane + 32·j) / 4, component lane % 4.
-        b_tile[kl * 32u + lane / 4u][lane % 4u] = next_b.x;
-        b_tile[kl * 32u + 8u + lane / 4u][lane % 4u] = next_b.y;
-        b_tile[kl * 32u + 16u + lane / 4u][lane % 4u] = next_b.z;
-        b_tile[kl * 32u + 24u + lane / 4u][lane % 4u] = next_b.w;
+        b_tile[kl * 32u + lane / 4u][lane % 4u] = next_b0.x;
+        b_tile[kl * 32u + 8u + lane / 4u][lane % 4u] = next_b0.y;
+        b_tile[kl * 32u + 16u + lane / 4u][lane % 4u] = next_b0.z;
+        b_tile[kl * 32u + 24u + lane / 4u][lane % 4u] = next_b0.w;
         workgroupBarrier();
         if (kt + 1u < kt_end) {
-            k = (kt + 1u) * 8u + kl;
-            k_ok = k < k_total;
-            ic = k / max(taps, 1u);
-            t = k % max(taps, 1u);
-            ty = t / max(pr.taps_x, 1u);
-            tx = t % max(pr.taps_x, 1u);
-            next_a = load_a4(pr, am, ic, ty, tx, k_ok);
-            next_b = vec4<f32>(load_b(pr, col0, ic, ty, tx, k_ok), load_b(pr, col1, ic, ty, tx, k_ok),
-                               load_b(pr, col2, ic, ty, tx, k_ok), load_b(pr, col3, ic, ty, tx, k_ok));
+            b0_k = (kt + 1u) * 8u + kl;
+            b0_k_ok = b0_k < k_total;
+            b0_ic = b0_k / max(taps, 1u);
+            b0_t = b0_k % max(taps, 1u);
+            b0_ty = b0_t / max(pr.taps_x, 1u);
+            b0_tx = b0_t % max(pr.taps_x, 1u);
+            next_a0 = load_a4(pr, am, b0_ic, b0_ty, b0_tx, b0_k_ok);
+            next_b0 = vec4<f32>(
+                load_b(pr, col0, b0_ic, b0_ty, b0_tx, b0_k_ok), load_b(pr, col1, b0_ic, b0_ty, b0_tx, b0_k_ok),
+                load_b(pr, col2, b0_ic, b0_ty, b0_tx, b0_k_ok), load_b(pr, col3, b0_ic, b0_ty, b0_tx, b0_k_ok));
         }
         {
             let a0 = a_tile[0u + tm];
@@ -596,9 +601,9 @@ fn conv2d_gemm_m64(@builtin(local_invocation_index) lid: u32, @builtin(workgroup
         return;
     }
 
-    // Loader roles: row kl of the K-tile (32 threads per row). B: columns lane + 32·j,
-    // so each of the four loads is coalesced along OW; the column decode is hoisted out of the K
-    // loop. A: four consecutive rows from m_base + 4·lane_a as one vec4 (coalesced).
+    // Loader roles: K-rows kl + 8·s of the K-tile (32 threads per row). B: columns
+    // lane + 32·j, so each of the four loads is coalesced along OW; the column decode is hoisted
+    // out of the K loop. A: four consecutive rows from m_base + 4·lane_a as one vec4 (coalesced).
     let kl = lid / 32u;
     let lane = lid % 32u;
     let col0 = column(pr, n_base + lane);
@@ -630,45 +635,47 @@ fn conv2d_gemm_m64(@builtin(local_invocation_index) lid: u32, @builtin(workgroup
     let kt_end = min(kt_begin + tiles_per_slice, k_tiles_all);
 
     // Global → registers for the first K-tile.
-    var k = kt_begin * 8u + kl;
-    var k_ok = k < k_total;
-    var ic = k / max(taps, 1u);
-    var t = k % max(taps, 1u);
-    var ty = t / max(pr.taps_x, 1u);
-    var tx = t % max(pr.taps_x, 1u);
-    var a_k = kt_begin * 8u + kl_a;
-    var a_k_ok = a_k < k_total;
-    var a_ic = a_k / max(taps, 1u);
-    var a_t = a_k % max(taps, 1u);
-    var a_ty = a_t / max(pr.taps_x, 1u);
-    var a_tx = a_t % max(pr.taps_x, 1u);
-    var next_a = load_a4(pr, am, a_ic, a_ty, a_tx, a_k_ok && a_loader);
-    var next_b = vec4<f32>(load_b(pr, col0, ic, ty, tx, k_ok), load_b(pr, col1, ic, ty, tx, k_ok),
-                           load_b(pr, col2, ic, ty, tx, k_ok), load_b(pr, col3, ic, ty, tx, k_ok));
+    var b0_k = kt_begin * 8u + kl;
+    var b0_k_ok = b0_k < k_total;
+    var b0_ic = b0_k / max(taps, 1u);
+    var b0_t = b0_k % max(taps, 1u);
+    var b0_ty = b0_t / max(pr.taps_x, 1u);
+    var b0_tx = b0_t % max(pr.taps_x, 1u);
+    var a0_k = kt_begin * 8u + kl_a;
+    var a0_k_ok = a0_k < k_total;
+    var a0_ic = a0_k / max(taps, 1u);
+    var a0_t = a0_k % max(taps, 1u);
+    var a0_ty = a0_t / max(pr.taps_x, 1u);
+    var a0_tx = a0_t % max(pr.taps_x, 1u);
+    var next_a0 = load_a4(pr, am, a0_ic, a0_ty, a0_tx, a0_k_ok && a_loader);
+    var next_b0 = vec4<f32>(
+        load_b(pr, col0, b0_ic, b0_ty, b0_tx, b0_k_ok), load_b(pr, col1, b0_ic, b0_ty, b0_tx, b0_k_ok),
+        load_b(pr, col2, b0_ic, b0_ty, b0_tx, b0_k_ok), load_b(pr, col3, b0_ic, b0_ty, b0_tx, b0_k_ok));
     for (var kt = kt_begin; kt < kt_end; kt++) {
-        if (a_loader) { a_tile[kl_a * 16u + lane_a] = next_a; }
+        if (a_loader) { a_tile[kl_a * 16u + lane_a] = next_a0; }
         // Column lane + 32·j sits in vec4 (lane + 32·j) / 4, component lane % 4.
-        b_tile[kl * 32u + lane / 4u][lane % 4u] = next_b.x;
-        b_tile[kl * 32u + 8u + lane / 4u][lane % 4u] = next_b.y;
-        b_tile[kl * 32u + 16u + lane / 4u][lane % 4u] = next_b.z;
-        b_tile[kl * 32u + 24u + lane / 4u][lane % 4u] = next_b.w;
+        b_tile[kl * 32u + lane / 4u][lane % 4u] = next_b0.x;
+        b_tile[kl * 32u + 8u + lane / 4u][lane % 4u] = next_b0.y;
+        b_tile[kl * 32u + 16u + lane / 4u][lane % 4u] = next_b0.z;
+        b_tile[kl * 32u + 24u + lane / 4u][lane % 4u] = next_b0.w;
         workgroupBarrier();
         if (kt + 1u < kt_end) {
-            k = (kt + 1u) * 8u + kl;
-            k_ok = k < k_total;
-            ic = k / max(taps, 1u);
-            t = k % max(taps, 1u);
-            ty = t / max(pr.taps_x, 1u);
-            tx = t % max(pr.taps_x, 1u);
-            a_k = (kt + 1u) * 8u + kl_a;
-            a_k_ok = a_k < k_total;
-            a_ic = a_k / max(taps, 1u);
-            a_t = a_k % max(taps, 1u);
-            a_ty = a_t / max(pr.taps_x, 1u);
-            a_tx = a_t % max(pr.taps_x, 1u);
-            next_a = load_a4(pr, am, a_ic, a_ty, a_tx, a_k_ok && a_loader);
-            next_b = vec4<f32>(load_b(pr, col0, ic, ty, tx, k_ok), load_b(pr, col1, ic, ty, tx, k_ok),
-                               load_b(pr, col2, ic, ty, tx, k_ok), load_b(pr, col3, ic, ty, tx, k_ok));
+            b0_k = (kt + 1u) * 8u + kl;
+            b0_k_ok = b0_k < k_total;
+            b0_ic = b0_k / max(taps, 1u);
+            b0_t = b0_k % max(taps, 1u);
+            b0_ty = b0_t / max(pr.taps_x, 1u);
+            b0_tx = b0_t % max(pr.taps_x, 1u);
+            a0_k = (kt + 1u) * 8u + kl_a;
+            a0_k_ok = a0_k < k_total;
+            a0_ic = a0_k / max(taps, 1u);
+            a0_t = a0_k % max(taps, 1u);
+            a0_ty = a0_t / max(pr.taps_x, 1u);
+            a0_tx = a0_t % max(pr.taps_x, 1u);
+            next_a0 = load_a4(pr, am, a0_ic, a0_ty, a0_tx, a0_k_ok && a_loader);
+            next_b0 = vec4<f32>(
+                load_b(pr, col0, b0_ic, b0_ty, b0_tx, b0_k_ok), load_b(pr, col1, b0_ic, b0_ty, b0_tx, b0_k_ok),
+                load_b(pr, col2, b0_ic, b0_ty, b0_tx, b0_k_ok), load_b(pr, col3, b0_ic, b0_ty, b0_tx, b0_k_ok));
         }
         {
             let a0 = a_tile[0u + tm];
@@ -765,6 +772,951 @@ fn conv2d_gemm_m64(@builtin(local_invocation_index) lid: u32, @builtin(workgroup
             let a0 = a_tile[112u + tm];
             let b0 = b_tile[224u + tn];
             let b1 = b_tile[240u + tn];
+            acc_00_0 = fma(vec4<f32>(a0.x), b0, acc_00_0);
+            acc_00_1 = fma(vec4<f32>(a0.x), b1, acc_00_1);
+            acc_01_0 = fma(vec4<f32>(a0.y), b0, acc_01_0);
+            acc_01_1 = fma(vec4<f32>(a0.y), b1, acc_01_1);
+            acc_02_0 = fma(vec4<f32>(a0.z), b0, acc_02_0);
+            acc_02_1 = fma(vec4<f32>(a0.z), b1, acc_02_1);
+            acc_03_0 = fma(vec4<f32>(a0.w), b0, acc_03_0);
+            acc_03_1 = fma(vec4<f32>(a0.w), b1, acc_03_1);
+        }
+        workgroupBarrier();
+    }
+
+    // Epilogue: bias, activation, scattered back to NCHW.
+    let out_00 = column(pr, n_base + 0u + tn * 4u + 0u);
+    let out_01 = column(pr, n_base + 0u + tn * 4u + 1u);
+    let out_02 = column(pr, n_base + 0u + tn * 4u + 2u);
+    let out_03 = column(pr, n_base + 0u + tn * 4u + 3u);
+    let out_10 = column(pr, n_base + 64u + tn * 4u + 0u);
+    let out_11 = column(pr, n_base + 64u + tn * 4u + 1u);
+    let out_12 = column(pr, n_base + 64u + tn * 4u + 2u);
+    let out_13 = column(pr, n_base + 64u + tn * 4u + 3u);
+    let m_00 = m_base + 0u + tm * 4u + 0u;
+    let oc_00 = pr.group * ocg + m_00;
+    let ok_00 = m_00 < ocg;
+    store(out_00, oc_00, ok_00, acc_00_0.x, slice);
+    store(out_01, oc_00, ok_00, acc_00_0.y, slice);
+    store(out_02, oc_00, ok_00, acc_00_0.z, slice);
+    store(out_03, oc_00, ok_00, acc_00_0.w, slice);
+    store(out_10, oc_00, ok_00, acc_00_1.x, slice);
+    store(out_11, oc_00, ok_00, acc_00_1.y, slice);
+    store(out_12, oc_00, ok_00, acc_00_1.z, slice);
+    store(out_13, oc_00, ok_00, acc_00_1.w, slice);
+    let m_01 = m_base + 0u + tm * 4u + 1u;
+    let oc_01 = pr.group * ocg + m_01;
+    let ok_01 = m_01 < ocg;
+    store(out_00, oc_01, ok_01, acc_01_0.x, slice);
+    store(out_01, oc_01, ok_01, acc_01_0.y, slice);
+    store(out_02, oc_01, ok_01, acc_01_0.z, slice);
+    store(out_03, oc_01, ok_01, acc_01_0.w, slice);
+    store(out_10, oc_01, ok_01, acc_01_1.x, slice);
+    store(out_11, oc_01, ok_01, acc_01_1.y, slice);
+    store(out_12, oc_01, ok_01, acc_01_1.z, slice);
+    store(out_13, oc_01, ok_01, acc_01_1.w, slice);
+    let m_02 = m_base + 0u + tm * 4u + 2u;
+    let oc_02 = pr.group * ocg + m_02;
+    let ok_02 = m_02 < ocg;
+    store(out_00, oc_02, ok_02, acc_02_0.x, slice);
+    store(out_01, oc_02, ok_02, acc_02_0.y, slice);
+    store(out_02, oc_02, ok_02, acc_02_0.z, slice);
+    store(out_03, oc_02, ok_02, acc_02_0.w, slice);
+    store(out_10, oc_02, ok_02, acc_02_1.x, slice);
+    store(out_11, oc_02, ok_02, acc_02_1.y, slice);
+    store(out_12, oc_02, ok_02, acc_02_1.z, slice);
+    store(out_13, oc_02, ok_02, acc_02_1.w, slice);
+    let m_03 = m_base + 0u + tm * 4u + 3u;
+    let oc_03 = pr.group * ocg + m_03;
+    let ok_03 = m_03 < ocg;
+    store(out_00, oc_03, ok_03, acc_03_0.x, slice);
+    store(out_01, oc_03, ok_03, acc_03_0.y, slice);
+    store(out_02, oc_03, ok_03, acc_03_0.z, slice);
+    store(out_03, oc_03, ok_03, acc_03_0.w, slice);
+    store(out_10, oc_03, ok_03, acc_03_1.x, slice);
+    store(out_11, oc_03, ok_03, acc_03_1.y, slice);
+    store(out_12, oc_03, ok_03, acc_03_1.z, slice);
+    store(out_13, oc_03, ok_03, acc_03_1.w, slice);
+}
+
+// Tiles 16 deep in K for entry points that use them.
+var<workgroup> a_tile16: array<vec4<f32>, 512>;
+var<workgroup> b_tile16: array<vec4<f32>, 512>;
+
+@compute @workgroup_size(256)
+fn conv2d_gemm_k16(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: vec3<u32>) {
+    let slice = wid.z % split_k;
+    let pr = problem(wid.z / split_k);
+    let icg = spec_ic / spec_groups;
+    let ocg = spec_oc / spec_groups;
+    let taps = pr.taps_y * pr.taps_x;
+    let k_total = icg * taps;
+    let n_base = wid.x * 128u;
+    let m_base = wid.y * 128u;
+    if (n_base >= params.n * pr.sub_h * pr.sub_w) {
+        return;
+    }
+
+    // Loader roles: K-rows kl + 8·s of the K-tile (32 threads per row). B: columns
+    // lane + 32·j, so each of the four loads is coalesced along OW; the column decode is hoisted
+    // out of the K loop. A: four consecutive rows from m_base + 4·lane_a as one vec4 (coalesced).
+    let kl = lid / 32u;
+    let lane = lid % 32u;
+    let col0 = column(pr, n_base + lane);
+    let col1 = column(pr, n_base + lane + 32u);
+    let col2 = column(pr, n_base + lane + 64u);
+    let col3 = column(pr, n_base + lane + 96u);
+    // A: 32 threads per K-row.
+    let kl_a = lid / 32u;
+    let lane_a = lid % 32u;
+    let am = m_base + lane_a * 4u;
+
+    // Compute roles: a 8×8 block, rows q·64 + tm·4 + i, cols q·64 + tn·4 + j.
+    let tm = lid / 16u;
+    let tn = lid % 16u;
+    var acc_00_0 = vec4<f32>(0.0);
+    var acc_00_1 = vec4<f32>(0.0);
+    var acc_01_0 = vec4<f32>(0.0);
+    var acc_01_1 = vec4<f32>(0.0);
+    var acc_02_0 = vec4<f32>(0.0);
+    var acc_02_1 = vec4<f32>(0.0);
+    var acc_03_0 = vec4<f32>(0.0);
+    var acc_03_1 = vec4<f32>(0.0);
+    var acc_10_0 = vec4<f32>(0.0);
+    var acc_10_1 = vec4<f32>(0.0);
+    var acc_11_0 = vec4<f32>(0.0);
+    var acc_11_1 = vec4<f32>(0.0);
+    var acc_12_0 = vec4<f32>(0.0);
+    var acc_12_1 = vec4<f32>(0.0);
+    var acc_13_0 = vec4<f32>(0.0);
+    var acc_13_1 = vec4<f32>(0.0);
+
+    // This slice's K-tiles.
+    let k_tiles_all = (k_total + 15u) / 16u;
+    let tiles_per_slice = (k_tiles_all + split_k - 1u) / split_k;
+    let kt_begin = min(slice * tiles_per_slice, k_tiles_all);
+    let kt_end = min(kt_begin + tiles_per_slice, k_tiles_all);
+
+    // Global → registers for the first K-tile.
+    var b0_k = kt_begin * 16u + kl;
+    var b0_k_ok = b0_k < k_total;
+    var b0_ic = b0_k / max(taps, 1u);
+    var b0_t = b0_k % max(taps, 1u);
+    var b0_ty = b0_t / max(pr.taps_x, 1u);
+    var b0_tx = b0_t % max(pr.taps_x, 1u);
+    var b1_k = kt_begin * 16u + kl + 8u;
+    var b1_k_ok = b1_k < k_total;
+    var b1_ic = b1_k / max(taps, 1u);
+    var b1_t = b1_k % max(taps, 1u);
+    var b1_ty = b1_t / max(pr.taps_x, 1u);
+    var b1_tx = b1_t % max(pr.taps_x, 1u);
+    var next_a0 = load_a4(pr, am, b0_ic, b0_ty, b0_tx, b0_k_ok);
+    var next_a1 = load_a4(pr, am, b1_ic, b1_ty, b1_tx, b1_k_ok);
+    var next_b0 = vec4<f32>(
+        load_b(pr, col0, b0_ic, b0_ty, b0_tx, b0_k_ok), load_b(pr, col1, b0_ic, b0_ty, b0_tx, b0_k_ok),
+        load_b(pr, col2, b0_ic, b0_ty, b0_tx, b0_k_ok), load_b(pr, col3, b0_ic, b0_ty, b0_tx, b0_k_ok));
+    var next_b1 = vec4<f32>(
+        load_b(pr, col0, b1_ic, b1_ty, b1_tx, b1_k_ok), load_b(pr, col1, b1_ic, b1_ty, b1_tx, b1_k_ok),
+        load_b(pr, col2, b1_ic, b1_ty, b1_tx, b1_k_ok), load_b(pr, col3, b1_ic, b1_ty, b1_tx, b1_k_ok));
+    for (var kt = kt_begin; kt < kt_end; kt++) {
+        a_tile16[kl_a * 32u + lane_a] = next_a0;
+        a_tile16[(kl_a + 8u) * 32u + lane_a] = next_a1;
+        // Column lane + 32·j sits in vec4 (lane + 32·j) / 4, component lane % 4.
+        b_tile16[kl * 32u + lane / 4u][lane % 4u] = next_b0.x;
+        b_tile16[kl * 32u + 8u + lane / 4u][lane % 4u] = next_b0.y;
+        b_tile16[kl * 32u + 16u + lane / 4u][lane % 4u] = next_b0.z;
+        b_tile16[kl * 32u + 24u + lane / 4u][lane % 4u] = next_b0.w;
+        b_tile16[(kl + 8u) * 32u + lane / 4u][lane % 4u] = next_b1.x;
+        b_tile16[(kl + 8u) * 32u + 8u + lane / 4u][lane % 4u] = next_b1.y;
+        b_tile16[(kl + 8u) * 32u + 16u + lane / 4u][lane % 4u] = next_b1.z;
+        b_tile16[(kl + 8u) * 32u + 24u + lane / 4u][lane % 4u] = next_b1.w;
+        workgroupBarrier();
+        if (kt + 1u < kt_end) {
+            b0_k = (kt + 1u) * 16u + kl;
+            b0_k_ok = b0_k < k_total;
+            b0_ic = b0_k / max(taps, 1u);
+            b0_t = b0_k % max(taps, 1u);
+            b0_ty = b0_t / max(pr.taps_x, 1u);
+            b0_tx = b0_t % max(pr.taps_x, 1u);
+            b1_k = (kt + 1u) * 16u + kl + 8u;
+            b1_k_ok = b1_k < k_total;
+            b1_ic = b1_k / max(taps, 1u);
+            b1_t = b1_k % max(taps, 1u);
+            b1_ty = b1_t / max(pr.taps_x, 1u);
+            b1_tx = b1_t % max(pr.taps_x, 1u);
+            next_a0 = load_a4(pr, am, b0_ic, b0_ty, b0_tx, b0_k_ok);
+            next_a1 = load_a4(pr, am, b1_ic, b1_ty, b1_tx, b1_k_ok);
+            next_b0 = vec4<f32>(
+                load_b(pr, col0, b0_ic, b0_ty, b0_tx, b0_k_ok), load_b(pr, col1, b0_ic, b0_ty, b0_tx, b0_k_ok),
+                load_b(pr, col2, b0_ic, b0_ty, b0_tx, b0_k_ok), load_b(pr, col3, b0_ic, b0_ty, b0_tx, b0_k_ok));
+            next_b1 = vec4<f32>(
+                load_b(pr, col0, b1_ic, b1_ty, b1_tx, b1_k_ok), load_b(pr, col1, b1_ic, b1_ty, b1_tx, b1_k_ok),
+                load_b(pr, col2, b1_ic, b1_ty, b1_tx, b1_k_ok), load_b(pr, col3, b1_ic, b1_ty, b1_tx, b1_k_ok));
+        }
+        {
+            let a0 = a_tile16[0u + tm];
+            let a1 = a_tile16[16u + tm];
+            let b0 = b_tile16[0u + tn];
+            let b1 = b_tile16[16u + tn];
+            acc_00_0 = fma(vec4<f32>(a0.x), b0, acc_00_0);
+            acc_00_1 = fma(vec4<f32>(a0.x), b1, acc_00_1);
+            acc_01_0 = fma(vec4<f32>(a0.y), b0, acc_01_0);
+            acc_01_1 = fma(vec4<f32>(a0.y), b1, acc_01_1);
+            acc_02_0 = fma(vec4<f32>(a0.z), b0, acc_02_0);
+            acc_02_1 = fma(vec4<f32>(a0.z), b1, acc_02_1);
+            acc_03_0 = fma(vec4<f32>(a0.w), b0, acc_03_0);
+            acc_03_1 = fma(vec4<f32>(a0.w), b1, acc_03_1);
+            acc_10_0 = fma(vec4<f32>(a1.x), b0, acc_10_0);
+            acc_10_1 = fma(vec4<f32>(a1.x), b1, acc_10_1);
+            acc_11_0 = fma(vec4<f32>(a1.y), b0, acc_11_0);
+            acc_11_1 = fma(vec4<f32>(a1.y), b1, acc_11_1);
+            acc_12_0 = fma(vec4<f32>(a1.z), b0, acc_12_0);
+            acc_12_1 = fma(vec4<f32>(a1.z), b1, acc_12_1);
+            acc_13_0 = fma(vec4<f32>(a1.w), b0, acc_13_0);
+            acc_13_1 = fma(vec4<f32>(a1.w), b1, acc_13_1);
+        }
+        {
+            let a0 = a_tile16[32u + tm];
+            let a1 = a_tile16[48u + tm];
+            let b0 = b_tile16[32u + tn];
+            let b1 = b_tile16[48u + tn];
+            acc_00_0 = fma(vec4<f32>(a0.x), b0, acc_00_0);
+            acc_00_1 = fma(vec4<f32>(a0.x), b1, acc_00_1);
+            acc_01_0 = fma(vec4<f32>(a0.y), b0, acc_01_0);
+            acc_01_1 = fma(vec4<f32>(a0.y), b1, acc_01_1);
+            acc_02_0 = fma(vec4<f32>(a0.z), b0, acc_02_0);
+            acc_02_1 = fma(vec4<f32>(a0.z), b1, acc_02_1);
+            acc_03_0 = fma(vec4<f32>(a0.w), b0, acc_03_0);
+            acc_03_1 = fma(vec4<f32>(a0.w), b1, acc_03_1);
+            acc_10_0 = fma(vec4<f32>(a1.x), b0, acc_10_0);
+            acc_10_1 = fma(vec4<f32>(a1.x), b1, acc_10_1);
+            acc_11_0 = fma(vec4<f32>(a1.y), b0, acc_11_0);
+            acc_11_1 = fma(vec4<f32>(a1.y), b1, acc_11_1);
+            acc_12_0 = fma(vec4<f32>(a1.z), b0, acc_12_0);
+            acc_12_1 = fma(vec4<f32>(a1.z), b1, acc_12_1);
+            acc_13_0 = fma(vec4<f32>(a1.w), b0, acc_13_0);
+            acc_13_1 = fma(vec4<f32>(a1.w), b1, acc_13_1);
+        }
+        {
+            let a0 = a_tile16[64u + tm];
+            let a1 = a_tile16[80u + tm];
+            let b0 = b_tile16[64u + tn];
+            let b1 = b_tile16[80u + tn];
+            acc_00_0 = fma(vec4<f32>(a0.x), b0, acc_00_0);
+            acc_00_1 = fma(vec4<f32>(a0.x), b1, acc_00_1);
+            acc_01_0 = fma(vec4<f32>(a0.y), b0, acc_01_0);
+            acc_01_1 = fma(vec4<f32>(a0.y), b1, acc_01_1);
+            acc_02_0 = fma(vec4<f32>(a0.z), b0, acc_02_0);
+            acc_02_1 = fma(vec4<f32>(a0.z), b1, acc_02_1);
+            acc_03_0 = fma(vec4<f32>(a0.w), b0, acc_03_0);
+            acc_03_1 = fma(vec4<f32>(a0.w), b1, acc_03_1);
+            acc_10_0 = fma(vec4<f32>(a1.x), b0, acc_10_0);
+            acc_10_1 = fma(vec4<f32>(a1.x), b1, acc_10_1);
+            acc_11_0 = fma(vec4<f32>(a1.y), b0, acc_11_0);
+            acc_11_1 = fma(vec4<f32>(a1.y), b1, acc_11_1);
+            acc_12_0 = fma(vec4<f32>(a1.z), b0, acc_12_0);
+            acc_12_1 = fma(vec4<f32>(a1.z), b1, acc_12_1);
+            acc_13_0 = fma(vec4<f32>(a1.w), b0, acc_13_0);
+            acc_13_1 = fma(vec4<f32>(a1.w), b1, acc_13_1);
+        }
+        {
+            let a0 = a_tile16[96u + tm];
+            let a1 = a_tile16[112u + tm];
+            let b0 = b_tile16[96u + tn];
+            let b1 = b_tile16[112u + tn];
+            acc_00_0 = fma(vec4<f32>(a0.x), b0, acc_00_0);
+            acc_00_1 = fma(vec4<f32>(a0.x), b1, acc_00_1);
+            acc_01_0 = fma(vec4<f32>(a0.y), b0, acc_01_0);
+            acc_01_1 = fma(vec4<f32>(a0.y), b1, acc_01_1);
+            acc_02_0 = fma(vec4<f32>(a0.z), b0, acc_02_0);
+            acc_02_1 = fma(vec4<f32>(a0.z), b1, acc_02_1);
+            acc_03_0 = fma(vec4<f32>(a0.w), b0, acc_03_0);
+            acc_03_1 = fma(vec4<f32>(a0.w), b1, acc_03_1);
+            acc_10_0 = fma(vec4<f32>(a1.x), b0, acc_10_0);
+            acc_10_1 = fma(vec4<f32>(a1.x), b1, acc_10_1);
+            acc_11_0 = fma(vec4<f32>(a1.y), b0, acc_11_0);
+            acc_11_1 = fma(vec4<f32>(a1.y), b1, acc_11_1);
+            acc_12_0 = fma(vec4<f32>(a1.z), b0, acc_12_0);
+            acc_12_1 = fma(vec4<f32>(a1.z), b1, acc_12_1);
+            acc_13_0 = fma(vec4<f32>(a1.w), b0, acc_13_0);
+            acc_13_1 = fma(vec4<f32>(a1.w), b1, acc_13_1);
+        }
+        {
+            let a0 = a_tile16[128u + tm];
+            let a1 = a_tile16[144u + tm];
+            let b0 = b_tile16[128u + tn];
+            let b1 = b_tile16[144u + tn];
+            acc_00_0 = fma(vec4<f32>(a0.x), b0, acc_00_0);
+            acc_00_1 = fma(vec4<f32>(a0.x), b1, acc_00_1);
+            acc_01_0 = fma(vec4<f32>(a0.y), b0, acc_01_0);
+            acc_01_1 = fma(vec4<f32>(a0.y), b1, acc_01_1);
+            acc_02_0 = fma(vec4<f32>(a0.z), b0, acc_02_0);
+            acc_02_1 = fma(vec4<f32>(a0.z), b1, acc_02_1);
+            acc_03_0 = fma(vec4<f32>(a0.w), b0, acc_03_0);
+            acc_03_1 = fma(vec4<f32>(a0.w), b1, acc_03_1);
+            acc_10_0 = fma(vec4<f32>(a1.x), b0, acc_10_0);
+            acc_10_1 = fma(vec4<f32>(a1.x), b1, acc_10_1);
+            acc_11_0 = fma(vec4<f32>(a1.y), b0, acc_11_0);
+            acc_11_1 = fma(vec4<f32>(a1.y), b1, acc_11_1);
+            acc_12_0 = fma(vec4<f32>(a1.z), b0, acc_12_0);
+            acc_12_1 = fma(vec4<f32>(a1.z), b1, acc_12_1);
+            acc_13_0 = fma(vec4<f32>(a1.w), b0, acc_13_0);
+            acc_13_1 = fma(vec4<f32>(a1.w), b1, acc_13_1);
+        }
+        {
+            let a0 = a_tile16[160u + tm];
+            let a1 = a_tile16[176u + tm];
+            let b0 = b_tile16[160u + tn];
+            let b1 = b_tile16[176u + tn];
+            acc_00_0 = fma(vec4<f32>(a0.x), b0, acc_00_0);
+            acc_00_1 = fma(vec4<f32>(a0.x), b1, acc_00_1);
+            acc_01_0 = fma(vec4<f32>(a0.y), b0, acc_01_0);
+            acc_01_1 = fma(vec4<f32>(a0.y), b1, acc_01_1);
+            acc_02_0 = fma(vec4<f32>(a0.z), b0, acc_02_0);
+            acc_02_1 = fma(vec4<f32>(a0.z), b1, acc_02_1);
+            acc_03_0 = fma(vec4<f32>(a0.w), b0, acc_03_0);
+            acc_03_1 = fma(vec4<f32>(a0.w), b1, acc_03_1);
+            acc_10_0 = fma(vec4<f32>(a1.x), b0, acc_10_0);
+            acc_10_1 = fma(vec4<f32>(a1.x), b1, acc_10_1);
+            acc_11_0 = fma(vec4<f32>(a1.y), b0, acc_11_0);
+            acc_11_1 = fma(vec4<f32>(a1.y), b1, acc_11_1);
+            acc_12_0 = fma(vec4<f32>(a1.z), b0, acc_12_0);
+            acc_12_1 = fma(vec4<f32>(a1.z), b1, acc_12_1);
+            acc_13_0 = fma(vec4<f32>(a1.w), b0, acc_13_0);
+            acc_13_1 = fma(vec4<f32>(a1.w), b1, acc_13_1);
+        }
+        {
+            let a0 = a_tile16[192u + tm];
+            let a1 = a_tile16[208u + tm];
+            let b0 = b_tile16[192u + tn];
+            let b1 = b_tile16[208u + tn];
+            acc_00_0 = fma(vec4<f32>(a0.x), b0, acc_00_0);
+            acc_00_1 = fma(vec4<f32>(a0.x), b1, acc_00_1);
+            acc_01_0 = fma(vec4<f32>(a0.y), b0, acc_01_0);
+            acc_01_1 = fma(vec4<f32>(a0.y), b1, acc_01_1);
+            acc_02_0 = fma(vec4<f32>(a0.z), b0, acc_02_0);
+            acc_02_1 = fma(vec4<f32>(a0.z), b1, acc_02_1);
+            acc_03_0 = fma(vec4<f32>(a0.w), b0, acc_03_0);
+            acc_03_1 = fma(vec4<f32>(a0.w), b1, acc_03_1);
+            acc_10_0 = fma(vec4<f32>(a1.x), b0, acc_10_0);
+            acc_10_1 = fma(vec4<f32>(a1.x), b1, acc_10_1);
+            acc_11_0 = fma(vec4<f32>(a1.y), b0, acc_11_0);
+            acc_11_1 = fma(vec4<f32>(a1.y), b1, acc_11_1);
+            acc_12_0 = fma(vec4<f32>(a1.z), b0, acc_12_0);
+            acc_12_1 = fma(vec4<f32>(a1.z), b1, acc_12_1);
+            acc_13_0 = fma(vec4<f32>(a1.w), b0, acc_13_0);
+            acc_13_1 = fma(vec4<f32>(a1.w), b1, acc_13_1);
+        }
+        {
+            let a0 = a_tile16[224u + tm];
+            let a1 = a_tile16[240u + tm];
+            let b0 = b_tile16[224u + tn];
+            let b1 = b_tile16[240u + tn];
+            acc_00_0 = fma(vec4<f32>(a0.x), b0, acc_00_0);
+            acc_00_1 = fma(vec4<f32>(a0.x), b1, acc_00_1);
+            acc_01_0 = fma(vec4<f32>(a0.y), b0, acc_01_0);
+            acc_01_1 = fma(vec4<f32>(a0.y), b1, acc_01_1);
+            acc_02_0 = fma(vec4<f32>(a0.z), b0, acc_02_0);
+            acc_02_1 = fma(vec4<f32>(a0.z), b1, acc_02_1);
+            acc_03_0 = fma(vec4<f32>(a0.w), b0, acc_03_0);
+            acc_03_1 = fma(vec4<f32>(a0.w), b1, acc_03_1);
+            acc_10_0 = fma(vec4<f32>(a1.x), b0, acc_10_0);
+            acc_10_1 = fma(vec4<f32>(a1.x), b1, acc_10_1);
+            acc_11_0 = fma(vec4<f32>(a1.y), b0, acc_11_0);
+            acc_11_1 = fma(vec4<f32>(a1.y), b1, acc_11_1);
+            acc_12_0 = fma(vec4<f32>(a1.z), b0, acc_12_0);
+            acc_12_1 = fma(vec4<f32>(a1.z), b1, acc_12_1);
+            acc_13_0 = fma(vec4<f32>(a1.w), b0, acc_13_0);
+            acc_13_1 = fma(vec4<f32>(a1.w), b1, acc_13_1);
+        }
+        {
+            let a0 = a_tile16[256u + tm];
+            let a1 = a_tile16[272u + tm];
+            let b0 = b_tile16[256u + tn];
+            let b1 = b_tile16[272u + tn];
+            acc_00_0 = fma(vec4<f32>(a0.x), b0, acc_00_0);
+            acc_00_1 = fma(vec4<f32>(a0.x), b1, acc_00_1);
+            acc_01_0 = fma(vec4<f32>(a0.y), b0, acc_01_0);
+            acc_01_1 = fma(vec4<f32>(a0.y), b1, acc_01_1);
+            acc_02_0 = fma(vec4<f32>(a0.z), b0, acc_02_0);
+            acc_02_1 = fma(vec4<f32>(a0.z), b1, acc_02_1);
+            acc_03_0 = fma(vec4<f32>(a0.w), b0, acc_03_0);
+            acc_03_1 = fma(vec4<f32>(a0.w), b1, acc_03_1);
+            acc_10_0 = fma(vec4<f32>(a1.x), b0, acc_10_0);
+            acc_10_1 = fma(vec4<f32>(a1.x), b1, acc_10_1);
+            acc_11_0 = fma(vec4<f32>(a1.y), b0, acc_11_0);
+            acc_11_1 = fma(vec4<f32>(a1.y), b1, acc_11_1);
+            acc_12_0 = fma(vec4<f32>(a1.z), b0, acc_12_0);
+            acc_12_1 = fma(vec4<f32>(a1.z), b1, acc_12_1);
+            acc_13_0 = fma(vec4<f32>(a1.w), b0, acc_13_0);
+            acc_13_1 = fma(vec4<f32>(a1.w), b1, acc_13_1);
+        }
+        {
+            let a0 = a_tile16[288u + tm];
+            let a1 = a_tile16[304u + tm];
+            let b0 = b_tile16[288u + tn];
+            let b1 = b_tile16[304u + tn];
+            acc_00_0 = fma(vec4<f32>(a0.x), b0, acc_00_0);
+            acc_00_1 = fma(vec4<f32>(a0.x), b1, acc_00_1);
+            acc_01_0 = fma(vec4<f32>(a0.y), b0, acc_01_0);
+            acc_01_1 = fma(vec4<f32>(a0.y), b1, acc_01_1);
+            acc_02_0 = fma(vec4<f32>(a0.z), b0, acc_02_0);
+            acc_02_1 = fma(vec4<f32>(a0.z), b1, acc_02_1);
+            acc_03_0 = fma(vec4<f32>(a0.w), b0, acc_03_0);
+            acc_03_1 = fma(vec4<f32>(a0.w), b1, acc_03_1);
+            acc_10_0 = fma(vec4<f32>(a1.x), b0, acc_10_0);
+            acc_10_1 = fma(vec4<f32>(a1.x), b1, acc_10_1);
+            acc_11_0 = fma(vec4<f32>(a1.y), b0, acc_11_0);
+            acc_11_1 = fma(vec4<f32>(a1.y), b1, acc_11_1);
+            acc_12_0 = fma(vec4<f32>(a1.z), b0, acc_12_0);
+            acc_12_1 = fma(vec4<f32>(a1.z), b1, acc_12_1);
+            acc_13_0 = fma(vec4<f32>(a1.w), b0, acc_13_0);
+            acc_13_1 = fma(vec4<f32>(a1.w), b1, acc_13_1);
+        }
+        {
+            let a0 = a_tile16[320u + tm];
+            let a1 = a_tile16[336u + tm];
+            let b0 = b_tile16[320u + tn];
+            let b1 = b_tile16[336u + tn];
+            acc_00_0 = fma(vec4<f32>(a0.x), b0, acc_00_0);
+            acc_00_1 = fma(vec4<f32>(a0.x), b1, acc_00_1);
+            acc_01_0 = fma(vec4<f32>(a0.y), b0, acc_01_0);
+            acc_01_1 = fma(vec4<f32>(a0.y), b1, acc_01_1);
+            acc_02_0 = fma(vec4<f32>(a0.z), b0, acc_02_0);
+            acc_02_1 = fma(vec4<f32>(a0.z), b1, acc_02_1);
+            acc_03_0 = fma(vec4<f32>(a0.w), b0, acc_03_0);
+            acc_03_1 = fma(vec4<f32>(a0.w), b1, acc_03_1);
+            acc_10_0 = fma(vec4<f32>(a1.x), b0, acc_10_0);
+            acc_10_1 = fma(vec4<f32>(a1.x), b1, acc_10_1);
+            acc_11_0 = fma(vec4<f32>(a1.y), b0, acc_11_0);
+            acc_11_1 = fma(vec4<f32>(a1.y), b1, acc_11_1);
+            acc_12_0 = fma(vec4<f32>(a1.z), b0, acc_12_0);
+            acc_12_1 = fma(vec4<f32>(a1.z), b1, acc_12_1);
+            acc_13_0 = fma(vec4<f32>(a1.w), b0, acc_13_0);
+            acc_13_1 = fma(vec4<f32>(a1.w), b1, acc_13_1);
+        }
+        {
+            let a0 = a_tile16[352u + tm];
+            let a1 = a_tile16[368u + tm];
+            let b0 = b_tile16[352u + tn];
+            let b1 = b_tile16[368u + tn];
+            acc_00_0 = fma(vec4<f32>(a0.x), b0, acc_00_0);
+            acc_00_1 = fma(vec4<f32>(a0.x), b1, acc_00_1);
+            acc_01_0 = fma(vec4<f32>(a0.y), b0, acc_01_0);
+            acc_01_1 = fma(vec4<f32>(a0.y), b1, acc_01_1);
+            acc_02_0 = fma(vec4<f32>(a0.z), b0, acc_02_0);
+            acc_02_1 = fma(vec4<f32>(a0.z), b1, acc_02_1);
+            acc_03_0 = fma(vec4<f32>(a0.w), b0, acc_03_0);
+            acc_03_1 = fma(vec4<f32>(a0.w), b1, acc_03_1);
+            acc_10_0 = fma(vec4<f32>(a1.x), b0, acc_10_0);
+            acc_10_1 = fma(vec4<f32>(a1.x), b1, acc_10_1);
+            acc_11_0 = fma(vec4<f32>(a1.y), b0, acc_11_0);
+            acc_11_1 = fma(vec4<f32>(a1.y), b1, acc_11_1);
+            acc_12_0 = fma(vec4<f32>(a1.z), b0, acc_12_0);
+            acc_12_1 = fma(vec4<f32>(a1.z), b1, acc_12_1);
+            acc_13_0 = fma(vec4<f32>(a1.w), b0, acc_13_0);
+            acc_13_1 = fma(vec4<f32>(a1.w), b1, acc_13_1);
+        }
+        {
+            let a0 = a_tile16[384u + tm];
+            let a1 = a_tile16[400u + tm];
+            let b0 = b_tile16[384u + tn];
+            let b1 = b_tile16[400u + tn];
+            acc_00_0 = fma(vec4<f32>(a0.x), b0, acc_00_0);
+            acc_00_1 = fma(vec4<f32>(a0.x), b1, acc_00_1);
+            acc_01_0 = fma(vec4<f32>(a0.y), b0, acc_01_0);
+            acc_01_1 = fma(vec4<f32>(a0.y), b1, acc_01_1);
+            acc_02_0 = fma(vec4<f32>(a0.z), b0, acc_02_0);
+            acc_02_1 = fma(vec4<f32>(a0.z), b1, acc_02_1);
+            acc_03_0 = fma(vec4<f32>(a0.w), b0, acc_03_0);
+            acc_03_1 = fma(vec4<f32>(a0.w), b1, acc_03_1);
+            acc_10_0 = fma(vec4<f32>(a1.x), b0, acc_10_0);
+            acc_10_1 = fma(vec4<f32>(a1.x), b1, acc_10_1);
+            acc_11_0 = fma(vec4<f32>(a1.y), b0, acc_11_0);
+            acc_11_1 = fma(vec4<f32>(a1.y), b1, acc_11_1);
+            acc_12_0 = fma(vec4<f32>(a1.z), b0, acc_12_0);
+            acc_12_1 = fma(vec4<f32>(a1.z), b1, acc_12_1);
+            acc_13_0 = fma(vec4<f32>(a1.w), b0, acc_13_0);
+            acc_13_1 = fma(vec4<f32>(a1.w), b1, acc_13_1);
+        }
+        {
+            let a0 = a_tile16[416u + tm];
+            let a1 = a_tile16[432u + tm];
+            let b0 = b_tile16[416u + tn];
+            let b1 = b_tile16[432u + tn];
+            acc_00_0 = fma(vec4<f32>(a0.x), b0, acc_00_0);
+            acc_00_1 = fma(vec4<f32>(a0.x), b1, acc_00_1);
+            acc_01_0 = fma(vec4<f32>(a0.y), b0, acc_01_0);
+            acc_01_1 = fma(vec4<f32>(a0.y), b1, acc_01_1);
+            acc_02_0 = fma(vec4<f32>(a0.z), b0, acc_02_0);
+            acc_02_1 = fma(vec4<f32>(a0.z), b1, acc_02_1);
+            acc_03_0 = fma(vec4<f32>(a0.w), b0, acc_03_0);
+            acc_03_1 = fma(vec4<f32>(a0.w), b1, acc_03_1);
+            acc_10_0 = fma(vec4<f32>(a1.x), b0, acc_10_0);
+            acc_10_1 = fma(vec4<f32>(a1.x), b1, acc_10_1);
+            acc_11_0 = fma(vec4<f32>(a1.y), b0, acc_11_0);
+            acc_11_1 = fma(vec4<f32>(a1.y), b1, acc_11_1);
+            acc_12_0 = fma(vec4<f32>(a1.z), b0, acc_12_0);
+            acc_12_1 = fma(vec4<f32>(a1.z), b1, acc_12_1);
+            acc_13_0 = fma(vec4<f32>(a1.w), b0, acc_13_0);
+            acc_13_1 = fma(vec4<f32>(a1.w), b1, acc_13_1);
+        }
+        {
+            let a0 = a_tile16[448u + tm];
+            let a1 = a_tile16[464u + tm];
+            let b0 = b_tile16[448u + tn];
+            let b1 = b_tile16[464u + tn];
+            acc_00_0 = fma(vec4<f32>(a0.x), b0, acc_00_0);
+            acc_00_1 = fma(vec4<f32>(a0.x), b1, acc_00_1);
+            acc_01_0 = fma(vec4<f32>(a0.y), b0, acc_01_0);
+            acc_01_1 = fma(vec4<f32>(a0.y), b1, acc_01_1);
+            acc_02_0 = fma(vec4<f32>(a0.z), b0, acc_02_0);
+            acc_02_1 = fma(vec4<f32>(a0.z), b1, acc_02_1);
+            acc_03_0 = fma(vec4<f32>(a0.w), b0, acc_03_0);
+            acc_03_1 = fma(vec4<f32>(a0.w), b1, acc_03_1);
+            acc_10_0 = fma(vec4<f32>(a1.x), b0, acc_10_0);
+            acc_10_1 = fma(vec4<f32>(a1.x), b1, acc_10_1);
+            acc_11_0 = fma(vec4<f32>(a1.y), b0, acc_11_0);
+            acc_11_1 = fma(vec4<f32>(a1.y), b1, acc_11_1);
+            acc_12_0 = fma(vec4<f32>(a1.z), b0, acc_12_0);
+            acc_12_1 = fma(vec4<f32>(a1.z), b1, acc_12_1);
+            acc_13_0 = fma(vec4<f32>(a1.w), b0, acc_13_0);
+            acc_13_1 = fma(vec4<f32>(a1.w), b1, acc_13_1);
+        }
+        {
+            let a0 = a_tile16[480u + tm];
+            let a1 = a_tile16[496u + tm];
+            let b0 = b_tile16[480u + tn];
+            let b1 = b_tile16[496u + tn];
+            acc_00_0 = fma(vec4<f32>(a0.x), b0, acc_00_0);
+            acc_00_1 = fma(vec4<f32>(a0.x), b1, acc_00_1);
+            acc_01_0 = fma(vec4<f32>(a0.y), b0, acc_01_0);
+            acc_01_1 = fma(vec4<f32>(a0.y), b1, acc_01_1);
+            acc_02_0 = fma(vec4<f32>(a0.z), b0, acc_02_0);
+            acc_02_1 = fma(vec4<f32>(a0.z), b1, acc_02_1);
+            acc_03_0 = fma(vec4<f32>(a0.w), b0, acc_03_0);
+            acc_03_1 = fma(vec4<f32>(a0.w), b1, acc_03_1);
+            acc_10_0 = fma(vec4<f32>(a1.x), b0, acc_10_0);
+            acc_10_1 = fma(vec4<f32>(a1.x), b1, acc_10_1);
+            acc_11_0 = fma(vec4<f32>(a1.y), b0, acc_11_0);
+            acc_11_1 = fma(vec4<f32>(a1.y), b1, acc_11_1);
+            acc_12_0 = fma(vec4<f32>(a1.z), b0, acc_12_0);
+            acc_12_1 = fma(vec4<f32>(a1.z), b1, acc_12_1);
+            acc_13_0 = fma(vec4<f32>(a1.w), b0, acc_13_0);
+            acc_13_1 = fma(vec4<f32>(a1.w), b1, acc_13_1);
+        }
+        workgroupBarrier();
+    }
+
+    // Epilogue: bias, activation, scattered back to NCHW.
+    let out_00 = column(pr, n_base + 0u + tn * 4u + 0u);
+    let out_01 = column(pr, n_base + 0u + tn * 4u + 1u);
+    let out_02 = column(pr, n_base + 0u + tn * 4u + 2u);
+    let out_03 = column(pr, n_base + 0u + tn * 4u + 3u);
+    let out_10 = column(pr, n_base + 64u + tn * 4u + 0u);
+    let out_11 = column(pr, n_base + 64u + tn * 4u + 1u);
+    let out_12 = column(pr, n_base + 64u + tn * 4u + 2u);
+    let out_13 = column(pr, n_base + 64u + tn * 4u + 3u);
+    let m_00 = m_base + 0u + tm * 4u + 0u;
+    let oc_00 = pr.group * ocg + m_00;
+    let ok_00 = m_00 < ocg;
+    store(out_00, oc_00, ok_00, acc_00_0.x, slice);
+    store(out_01, oc_00, ok_00, acc_00_0.y, slice);
+    store(out_02, oc_00, ok_00, acc_00_0.z, slice);
+    store(out_03, oc_00, ok_00, acc_00_0.w, slice);
+    store(out_10, oc_00, ok_00, acc_00_1.x, slice);
+    store(out_11, oc_00, ok_00, acc_00_1.y, slice);
+    store(out_12, oc_00, ok_00, acc_00_1.z, slice);
+    store(out_13, oc_00, ok_00, acc_00_1.w, slice);
+    let m_01 = m_base + 0u + tm * 4u + 1u;
+    let oc_01 = pr.group * ocg + m_01;
+    let ok_01 = m_01 < ocg;
+    store(out_00, oc_01, ok_01, acc_01_0.x, slice);
+    store(out_01, oc_01, ok_01, acc_01_0.y, slice);
+    store(out_02, oc_01, ok_01, acc_01_0.z, slice);
+    store(out_03, oc_01, ok_01, acc_01_0.w, slice);
+    store(out_10, oc_01, ok_01, acc_01_1.x, slice);
+    store(out_11, oc_01, ok_01, acc_01_1.y, slice);
+    store(out_12, oc_01, ok_01, acc_01_1.z, slice);
+    store(out_13, oc_01, ok_01, acc_01_1.w, slice);
+    let m_02 = m_base + 0u + tm * 4u + 2u;
+    let oc_02 = pr.group * ocg + m_02;
+    let ok_02 = m_02 < ocg;
+    store(out_00, oc_02, ok_02, acc_02_0.x, slice);
+    store(out_01, oc_02, ok_02, acc_02_0.y, slice);
+    store(out_02, oc_02, ok_02, acc_02_0.z, slice);
+    store(out_03, oc_02, ok_02, acc_02_0.w, slice);
+    store(out_10, oc_02, ok_02, acc_02_1.x, slice);
+    store(out_11, oc_02, ok_02, acc_02_1.y, slice);
+    store(out_12, oc_02, ok_02, acc_02_1.z, slice);
+    store(out_13, oc_02, ok_02, acc_02_1.w, slice);
+    let m_03 = m_base + 0u + tm * 4u + 3u;
+    let oc_03 = pr.group * ocg + m_03;
+    let ok_03 = m_03 < ocg;
+    store(out_00, oc_03, ok_03, acc_03_0.x, slice);
+    store(out_01, oc_03, ok_03, acc_03_0.y, slice);
+    store(out_02, oc_03, ok_03, acc_03_0.z, slice);
+    store(out_03, oc_03, ok_03, acc_03_0.w, slice);
+    store(out_10, oc_03, ok_03, acc_03_1.x, slice);
+    store(out_11, oc_03, ok_03, acc_03_1.y, slice);
+    store(out_12, oc_03, ok_03, acc_03_1.z, slice);
+    store(out_13, oc_03, ok_03, acc_03_1.w, slice);
+    let m_10 = m_base + 64u + tm * 4u + 0u;
+    let oc_10 = pr.group * ocg + m_10;
+    let ok_10 = m_10 < ocg;
+    store(out_00, oc_10, ok_10, acc_10_0.x, slice);
+    store(out_01, oc_10, ok_10, acc_10_0.y, slice);
+    store(out_02, oc_10, ok_10, acc_10_0.z, slice);
+    store(out_03, oc_10, ok_10, acc_10_0.w, slice);
+    store(out_10, oc_10, ok_10, acc_10_1.x, slice);
+    store(out_11, oc_10, ok_10, acc_10_1.y, slice);
+    store(out_12, oc_10, ok_10, acc_10_1.z, slice);
+    store(out_13, oc_10, ok_10, acc_10_1.w, slice);
+    let m_11 = m_base + 64u + tm * 4u + 1u;
+    let oc_11 = pr.group * ocg + m_11;
+    let ok_11 = m_11 < ocg;
+    store(out_00, oc_11, ok_11, acc_11_0.x, slice);
+    store(out_01, oc_11, ok_11, acc_11_0.y, slice);
+    store(out_02, oc_11, ok_11, acc_11_0.z, slice);
+    store(out_03, oc_11, ok_11, acc_11_0.w, slice);
+    store(out_10, oc_11, ok_11, acc_11_1.x, slice);
+    store(out_11, oc_11, ok_11, acc_11_1.y, slice);
+    store(out_12, oc_11, ok_11, acc_11_1.z, slice);
+    store(out_13, oc_11, ok_11, acc_11_1.w, slice);
+    let m_12 = m_base + 64u + tm * 4u + 2u;
+    let oc_12 = pr.group * ocg + m_12;
+    let ok_12 = m_12 < ocg;
+    store(out_00, oc_12, ok_12, acc_12_0.x, slice);
+    store(out_01, oc_12, ok_12, acc_12_0.y, slice);
+    store(out_02, oc_12, ok_12, acc_12_0.z, slice);
+    store(out_03, oc_12, ok_12, acc_12_0.w, slice);
+    store(out_10, oc_12, ok_12, acc_12_1.x, slice);
+    store(out_11, oc_12, ok_12, acc_12_1.y, slice);
+    store(out_12, oc_12, ok_12, acc_12_1.z, slice);
+    store(out_13, oc_12, ok_12, acc_12_1.w, slice);
+    let m_13 = m_base + 64u + tm * 4u + 3u;
+    let oc_13 = pr.group * ocg + m_13;
+    let ok_13 = m_13 < ocg;
+    store(out_00, oc_13, ok_13, acc_13_0.x, slice);
+    store(out_01, oc_13, ok_13, acc_13_0.y, slice);
+    store(out_02, oc_13, ok_13, acc_13_0.z, slice);
+    store(out_03, oc_13, ok_13, acc_13_0.w, slice);
+    store(out_10, oc_13, ok_13, acc_13_1.x, slice);
+    store(out_11, oc_13, ok_13, acc_13_1.y, slice);
+    store(out_12, oc_13, ok_13, acc_13_1.z, slice);
+    store(out_13, oc_13, ok_13, acc_13_1.w, slice);
+}
+
+@compute @workgroup_size(256)
+fn conv2d_gemm_m64_k16(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: vec3<u32>) {
+    let slice = wid.z % split_k;
+    let pr = problem(wid.z / split_k);
+    let icg = spec_ic / spec_groups;
+    let ocg = spec_oc / spec_groups;
+    let taps = pr.taps_y * pr.taps_x;
+    let k_total = icg * taps;
+    let n_base = wid.x * 128u;
+    let m_base = wid.y * 64u;
+    if (n_base >= params.n * pr.sub_h * pr.sub_w) {
+        return;
+    }
+
+    // Loader roles: K-rows kl + 8·s of the K-tile (32 threads per row). B: columns
+    // lane + 32·j, so each of the four loads is coalesced along OW; the column decode is hoisted
+    // out of the K loop. A: four consecutive rows from m_base + 4·lane_a as one vec4 (coalesced).
+    let kl = lid / 32u;
+    let lane = lid % 32u;
+    let col0 = column(pr, n_base + lane);
+    let col1 = column(pr, n_base + lane + 32u);
+    let col2 = column(pr, n_base + lane + 64u);
+    let col3 = column(pr, n_base + lane + 96u);
+    // A: 16 threads per K-row.
+    let kl_a = lid / 16u;
+    let lane_a = lid % 16u;
+    let am = m_base + lane_a * 4u;
+
+    // Compute roles: a 4×8 block, rows q·64 + tm·4 + i, cols q·64 + tn·4 + j.
+    let tm = lid / 16u;
+    let tn = lid % 16u;
+    var acc_00_0 = vec4<f32>(0.0);
+    var acc_00_1 = vec4<f32>(0.0);
+    var acc_01_0 = vec4<f32>(0.0);
+    var acc_01_1 = vec4<f32>(0.0);
+    var acc_02_0 = vec4<f32>(0.0);
+    var acc_02_1 = vec4<f32>(0.0);
+    var acc_03_0 = vec4<f32>(0.0);
+    var acc_03_1 = vec4<f32>(0.0);
+
+    // This slice's K-tiles.
+    let k_tiles_all = (k_total + 15u) / 16u;
+    let tiles_per_slice = (k_tiles_all + split_k - 1u) / split_k;
+    let kt_begin = min(slice * tiles_per_slice, k_tiles_all);
+    let kt_end = min(kt_begin + tiles_per_slice, k_tiles_all);
+
+    // Global → registers for the first K-tile.
+    var b0_k = kt_begin * 16u + kl;
+    var b0_k_ok = b0_k < k_total;
+    var b0_ic = b0_k / max(taps, 1u);
+    var b0_t = b0_k % max(taps, 1u);
+    var b0_ty = b0_t / max(pr.taps_x, 1u);
+    var b0_tx = b0_t % max(pr.taps_x, 1u);
+    var b1_k = kt_begin * 16u + kl + 8u;
+    var b1_k_ok = b1_k < k_total;
+    var b1_ic = b1_k / max(taps, 1u);
+    var b1_t = b1_k % max(taps, 1u);
+    var b1_ty = b1_t / max(pr.taps_x, 1u);
+    var b1_tx = b1_t % max(pr.taps_x, 1u);
+    var a0_k = kt_begin * 16u + kl_a;
+    var a0_k_ok = a0_k < k_total;
+    var a0_ic = a0_k / max(taps, 1u);
+    var a0_t = a0_k % max(taps, 1u);
+    var a0_ty = a0_t / max(pr.taps_x, 1u);
+    var a0_tx = a0_t % max(pr.taps_x, 1u);
+    var next_a0 = load_a4(pr, am, a0_ic, a0_ty, a0_tx, a0_k_ok);
+    var next_b0 = vec4<f32>(
+        load_b(pr, col0, b0_ic, b0_ty, b0_tx, b0_k_ok), load_b(pr, col1, b0_ic, b0_ty, b0_tx, b0_k_ok),
+        load_b(pr, col2, b0_ic, b0_ty, b0_tx, b0_k_ok), load_b(pr, col3, b0_ic, b0_ty, b0_tx, b0_k_ok));
+    var next_b1 = vec4<f32>(
+        load_b(pr, col0, b1_ic, b1_ty, b1_tx, b1_k_ok), load_b(pr, col1, b1_ic, b1_ty, b1_tx, b1_k_ok),
+        load_b(pr, col2, b1_ic, b1_ty, b1_tx, b1_k_ok), load_b(pr, col3, b1_ic, b1_ty, b1_tx, b1_k_ok));
+    for (var kt = kt_begin; kt < kt_end; kt++) {
+        a_tile16[kl_a * 16u + lane_a] = next_a0;
+        // Column lane + 32·j sits in vec4 (lane + 32·j) / 4, component lane % 4.
+        b_tile16[kl * 32u + lane / 4u][lane % 4u] = next_b0.x;
+        b_tile16[kl * 32u + 8u + lane / 4u][lane % 4u] = next_b0.y;
+        b_tile16[kl * 32u + 16u + lane / 4u][lane % 4u] = next_b0.z;
+        b_tile16[kl * 32u + 24u + lane / 4u][lane % 4u] = next_b0.w;
+        b_tile16[(kl + 8u) * 32u + lane / 4u][lane % 4u] = next_b1.x;
+        b_tile16[(kl + 8u) * 32u + 8u + lane / 4u][lane % 4u] = next_b1.y;
+        b_tile16[(kl + 8u) * 32u + 16u + lane / 4u][lane % 4u] = next_b1.z;
+        b_tile16[(kl + 8u) * 32u + 24u + lane / 4u][lane % 4u] = next_b1.w;
+        workgroupBarrier();
+        if (kt + 1u < kt_end) {
+            b0_k = (kt + 1u) * 16u + kl;
+            b0_k_ok = b0_k < k_total;
+            b0_ic = b0_k / max(taps, 1u);
+            b0_t = b0_k % max(taps, 1u);
+            b0_ty = b0_t / max(pr.taps_x, 1u);
+            b0_tx = b0_t % max(pr.taps_x, 1u);
+            b1_k = (kt + 1u) * 16u + kl + 8u;
+            b1_k_ok = b1_k < k_total;
+            b1_ic = b1_k / max(taps, 1u);
+            b1_t = b1_k % max(taps, 1u);
+            b1_ty = b1_t / max(pr.taps_x, 1u);
+            b1_tx = b1_t % max(pr.taps_x, 1u);
+            a0_k = (kt + 1u) * 16u + kl_a;
+            a0_k_ok = a0_k < k_total;
+            a0_ic = a0_k / max(taps, 1u);
+            a0_t = a0_k % max(taps, 1u);
+            a0_ty = a0_t / max(pr.taps_x, 1u);
+            a0_tx = a0_t % max(pr.taps_x, 1u);
+            next_a0 = load_a4(pr, am, a0_ic, a0_ty, a0_tx, a0_k_ok);
+            next_b0 = vec4<f32>(
+                load_b(pr, col0, b0_ic, b0_ty, b0_tx, b0_k_ok), load_b(pr, col1, b0_ic, b0_ty, b0_tx, b0_k_ok),
+                load_b(pr, col2, b0_ic, b0_ty, b0_tx, b0_k_ok), load_b(pr, col3, b0_ic, b0_ty, b0_tx, b0_k_ok));
+            next_b1 = vec4<f32>(
+                load_b(pr, col0, b1_ic, b1_ty, b1_tx, b1_k_ok), load_b(pr, col1, b1_ic, b1_ty, b1_tx, b1_k_ok),
+                load_b(pr, col2, b1_ic, b1_ty, b1_tx, b1_k_ok), load_b(pr, col3, b1_ic, b1_ty, b1_tx, b1_k_ok));
+        }
+        {
+            let a0 = a_tile16[0u + tm];
+            let b0 = b_tile16[0u + tn];
+            let b1 = b_tile16[16u + tn];
+            acc_00_0 = fma(vec4<f32>(a0.x), b0, acc_00_0);
+            acc_00_1 = fma(vec4<f32>(a0.x), b1, acc_00_1);
+            acc_01_0 = fma(vec4<f32>(a0.y), b0, acc_01_0);
+            acc_01_1 = fma(vec4<f32>(a0.y), b1, acc_01_1);
+            acc_02_0 = fma(vec4<f32>(a0.z), b0, acc_02_0);
+            acc_02_1 = fma(vec4<f32>(a0.z), b1, acc_02_1);
+            acc_03_0 = fma(vec4<f32>(a0.w), b0, acc_03_0);
+            acc_03_1 = fma(vec4<f32>(a0.w), b1, acc_03_1);
+        }
+        {
+            let a0 = a_tile16[16u + tm];
+            let b0 = b_tile16[32u + tn];
+            let b1 = b_tile16[48u + tn];
+            acc_00_0 = fma(vec4<f32>(a0.x), b0, acc_00_0);
+            acc_00_1 = fma(vec4<f32>(a0.x), b1, acc_00_1);
+            acc_01_0 = fma(vec4<f32>(a0.y), b0, acc_01_0);
+            acc_01_1 = fma(vec4<f32>(a0.y), b1, acc_01_1);
+            acc_02_0 = fma(vec4<f32>(a0.z), b0, acc_02_0);
+            acc_02_1 = fma(vec4<f32>(a0.z), b1, acc_02_1);
+            acc_03_0 = fma(vec4<f32>(a0.w), b0, acc_03_0);
+            acc_03_1 = fma(vec4<f32>(a0.w), b1, acc_03_1);
+        }
+        {
+            let a0 = a_tile16[32u + tm];
+            let b0 = b_tile16[64u + tn];
+            let b1 = b_tile16[80u + tn];
+            acc_00_0 = fma(vec4<f32>(a0.x), b0, acc_00_0);
+            acc_00_1 = fma(vec4<f32>(a0.x), b1, acc_00_1);
+            acc_01_0 = fma(vec4<f32>(a0.y), b0, acc_01_0);
+            acc_01_1 = fma(vec4<f32>(a0.y), b1, acc_01_1);
+            acc_02_0 = fma(vec4<f32>(a0.z), b0, acc_02_0);
+            acc_02_1 = fma(vec4<f32>(a0.z), b1, acc_02_1);
+            acc_03_0 = fma(vec4<f32>(a0.w), b0, acc_03_0);
+            acc_03_1 = fma(vec4<f32>(a0.w), b1, acc_03_1);
+        }
+        {
+            let a0 = a_tile16[48u + tm];
+            let b0 = b_tile16[96u + tn];
+            let b1 = b_tile16[112u + tn];
+            acc_00_0 = fma(vec4<f32>(a0.x), b0, acc_00_0);
+            acc_00_1 = fma(vec4<f32>(a0.x), b1, acc_00_1);
+            acc_01_0 = fma(vec4<f32>(a0.y), b0, acc_01_0);
+            acc_01_1 = fma(vec4<f32>(a0.y), b1, acc_01_1);
+            acc_02_0 = fma(vec4<f32>(a0.z), b0, acc_02_0);
+            acc_02_1 = fma(vec4<f32>(a0.z), b1, acc_02_1);
+            acc_03_0 = fma(vec4<f32>(a0.w), b0, acc_03_0);
+            acc_03_1 = fma(vec4<f32>(a0.w), b1, acc_03_1);
+        }
+        {
+            let a0 = a_tile16[64u + tm];
+            let b0 = b_tile16[128u + tn];
+            let b1 = b_tile16[144u + tn];
+            acc_00_0 = fma(vec4<f32>(a0.x), b0, acc_00_0);
+            acc_00_1 = fma(vec4<f32>(a0.x), b1, acc_00_1);
+            acc_01_0 = fma(vec4<f32>(a0.y), b0, acc_01_0);
+            acc_01_1 = fma(vec4<f32>(a0.y), b1, acc_01_1);
+            acc_02_0 = fma(vec4<f32>(a0.z), b0, acc_02_0);
+            acc_02_1 = fma(vec4<f32>(a0.z), b1, acc_02_1);
+            acc_03_0 = fma(vec4<f32>(a0.w), b0, acc_03_0);
+            acc_03_1 = fma(vec4<f32>(a0.w), b1, acc_03_1);
+        }
+        {
+            let a0 = a_tile16[80u + tm];
+            let b0 = b_tile16[160u + tn];
+            let b1 = b_tile16[176u + tn];
+            acc_00_0 = fma(vec4<f32>(a0.x), b0, acc_00_0);
+            acc_00_1 = fma(vec4<f32>(a0.x), b1, acc_00_1);
+            acc_01_0 = fma(vec4<f32>(a0.y), b0, acc_01_0);
+            acc_01_1 = fma(vec4<f32>(a0.y), b1, acc_01_1);
+            acc_02_0 = fma(vec4<f32>(a0.z), b0, acc_02_0);
+            acc_02_1 = fma(vec4<f32>(a0.z), b1, acc_02_1);
+            acc_03_0 = fma(vec4<f32>(a0.w), b0, acc_03_0);
+            acc_03_1 = fma(vec4<f32>(a0.w), b1, acc_03_1);
+        }
+        {
+            let a0 = a_tile16[96u + tm];
+            let b0 = b_tile16[192u + tn];
+            let b1 = b_tile16[208u + tn];
+            acc_00_0 = fma(vec4<f32>(a0.x), b0, acc_00_0);
+            acc_00_1 = fma(vec4<f32>(a0.x), b1, acc_00_1);
+            acc_01_0 = fma(vec4<f32>(a0.y), b0, acc_01_0);
+            acc_01_1 = fma(vec4<f32>(a0.y), b1, acc_01_1);
+            acc_02_0 = fma(vec4<f32>(a0.z), b0, acc_02_0);
+            acc_02_1 = fma(vec4<f32>(a0.z), b1, acc_02_1);
+            acc_03_0 = fma(vec4<f32>(a0.w), b0, acc_03_0);
+            acc_03_1 = fma(vec4<f32>(a0.w), b1, acc_03_1);
+        }
+        {
+            let a0 = a_tile16[112u + tm];
+            let b0 = b_tile16[224u + tn];
+            let b1 = b_tile16[240u + tn];
+            acc_00_0 = fma(vec4<f32>(a0.x), b0, acc_00_0);
+            acc_00_1 = fma(vec4<f32>(a0.x), b1, acc_00_1);
+            acc_01_0 = fma(vec4<f32>(a0.y), b0, acc_01_0);
+            acc_01_1 = fma(vec4<f32>(a0.y), b1, acc_01_1);
+            acc_02_0 = fma(vec4<f32>(a0.z), b0, acc_02_0);
+            acc_02_1 = fma(vec4<f32>(a0.z), b1, acc_02_1);
+            acc_03_0 = fma(vec4<f32>(a0.w), b0, acc_03_0);
+            acc_03_1 = fma(vec4<f32>(a0.w), b1, acc_03_1);
+        }
+        {
+            let a0 = a_tile16[128u + tm];
+            let b0 = b_tile16[256u + tn];
+            let b1 = b_tile16[272u + tn];
+            acc_00_0 = fma(vec4<f32>(a0.x), b0, acc_00_0);
+            acc_00_1 = fma(vec4<f32>(a0.x), b1, acc_00_1);
+            acc_01_0 = fma(vec4<f32>(a0.y), b0, acc_01_0);
+            acc_01_1 = fma(vec4<f32>(a0.y), b1, acc_01_1);
+            acc_02_0 = fma(vec4<f32>(a0.z), b0, acc_02_0);
+            acc_02_1 = fma(vec4<f32>(a0.z), b1, acc_02_1);
+            acc_03_0 = fma(vec4<f32>(a0.w), b0, acc_03_0);
+            acc_03_1 = fma(vec4<f32>(a0.w), b1, acc_03_1);
+        }
+        {
+            let a0 = a_tile16[144u + tm];
+            let b0 = b_tile16[288u + tn];
+            let b1 = b_tile16[304u + tn];
+            acc_00_0 = fma(vec4<f32>(a0.x), b0, acc_00_0);
+            acc_00_1 = fma(vec4<f32>(a0.x), b1, acc_00_1);
+            acc_01_0 = fma(vec4<f32>(a0.y), b0, acc_01_0);
+            acc_01_1 = fma(vec4<f32>(a0.y), b1, acc_01_1);
+            acc_02_0 = fma(vec4<f32>(a0.z), b0, acc_02_0);
+            acc_02_1 = fma(vec4<f32>(a0.z), b1, acc_02_1);
+            acc_03_0 = fma(vec4<f32>(a0.w), b0, acc_03_0);
+            acc_03_1 = fma(vec4<f32>(a0.w), b1, acc_03_1);
+        }
+        {
+            let a0 = a_tile16[160u + tm];
+            let b0 = b_tile16[320u + tn];
+            let b1 = b_tile16[336u + tn];
+            acc_00_0 = fma(vec4<f32>(a0.x), b0, acc_00_0);
+            acc_00_1 = fma(vec4<f32>(a0.x), b1, acc_00_1);
+            acc_01_0 = fma(vec4<f32>(a0.y), b0, acc_01_0);
+            acc_01_1 = fma(vec4<f32>(a0.y), b1, acc_01_1);
+            acc_02_0 = fma(vec4<f32>(a0.z), b0, acc_02_0);
+            acc_02_1 = fma(vec4<f32>(a0.z), b1, acc_02_1);
+            acc_03_0 = fma(vec4<f32>(a0.w), b0, acc_03_0);
+            acc_03_1 = fma(vec4<f32>(a0.w), b1, acc_03_1);
+        }
+        {
+            let a0 = a_tile16[176u + tm];
+            let b0 = b_tile16[352u + tn];
+            let b1 = b_tile16[368u + tn];
+            acc_00_0 = fma(vec4<f32>(a0.x), b0, acc_00_0);
+            acc_00_1 = fma(vec4<f32>(a0.x), b1, acc_00_1);
+            acc_01_0 = fma(vec4<f32>(a0.y), b0, acc_01_0);
+            acc_01_1 = fma(vec4<f32>(a0.y), b1, acc_01_1);
+            acc_02_0 = fma(vec4<f32>(a0.z), b0, acc_02_0);
+            acc_02_1 = fma(vec4<f32>(a0.z), b1, acc_02_1);
+            acc_03_0 = fma(vec4<f32>(a0.w), b0, acc_03_0);
+            acc_03_1 = fma(vec4<f32>(a0.w), b1, acc_03_1);
+        }
+        {
+            let a0 = a_tile16[192u + tm];
+            let b0 = b_tile16[384u + tn];
+            let b1 = b_tile16[400u + tn];
+            acc_00_0 = fma(vec4<f32>(a0.x), b0, acc_00_0);
+            acc_00_1 = fma(vec4<f32>(a0.x), b1, acc_00_1);
+            acc_01_0 = fma(vec4<f32>(a0.y), b0, acc_01_0);
+            acc_01_1 = fma(vec4<f32>(a0.y), b1, acc_01_1);
+            acc_02_0 = fma(vec4<f32>(a0.z), b0, acc_02_0);
+            acc_02_1 = fma(vec4<f32>(a0.z), b1, acc_02_1);
+            acc_03_0 = fma(vec4<f32>(a0.w), b0, acc_03_0);
+            acc_03_1 = fma(vec4<f32>(a0.w), b1, acc_03_1);
+        }
+        {
+            let a0 = a_tile16[208u + tm];
+            let b0 = b_tile16[416u + tn];
+            let b1 = b_tile16[432u + tn];
+            acc_00_0 = fma(vec4<f32>(a0.x), b0, acc_00_0);
+            acc_00_1 = fma(vec4<f32>(a0.x), b1, acc_00_1);
+            acc_01_0 = fma(vec4<f32>(a0.y), b0, acc_01_0);
+            acc_01_1 = fma(vec4<f32>(a0.y), b1, acc_01_1);
+            acc_02_0 = fma(vec4<f32>(a0.z), b0, acc_02_0);
+            acc_02_1 = fma(vec4<f32>(a0.z), b1, acc_02_1);
+            acc_03_0 = fma(vec4<f32>(a0.w), b0, acc_03_0);
+            acc_03_1 = fma(vec4<f32>(a0.w), b1, acc_03_1);
+        }
+        {
+            let a0 = a_tile16[224u + tm];
+            let b0 = b_tile16[448u + tn];
+            let b1 = b_tile16[464u + tn];
+            acc_00_0 = fma(vec4<f32>(a0.x), b0, acc_00_0);
+            acc_00_1 = fma(vec4<f32>(a0.x), b1, acc_00_1);
+            acc_01_0 = fma(vec4<f32>(a0.y), b0, acc_01_0);
+            acc_01_1 = fma(vec4<f32>(a0.y), b1, acc_01_1);
+            acc_02_0 = fma(vec4<f32>(a0.z), b0, acc_02_0);
+            acc_02_1 = fma(vec4<f32>(a0.z), b1, acc_02_1);
+            acc_03_0 = fma(vec4<f32>(a0.w), b0, acc_03_0);
+            acc_03_1 = fma(vec4<f32>(a0.w), b1, acc_03_1);
+        }
+        {
+            let a0 = a_tile16[240u + tm];
+            let b0 = b_tile16[480u + tn];
+            let b1 = b_tile16[496u + tn];
             acc_00_0 = fma(vec4<f32>(a0.x), b0, acc_00_0);
             acc_00_1 = fma(vec4<f32>(a0.x), b1, acc_00_1);
             acc_01_0 = fma(vec4<f32>(a0.y), b0, acc_01_0);

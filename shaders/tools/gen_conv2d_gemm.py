@@ -237,34 +237,42 @@ fn store(c: Column, oc: u32, m_ok: bool, v: f32, slice: u32) {
 """)
 
 
-def entry(name, tile_m, tile_n, bk, double_buffer=False):
+def entry(name, tile_m, tile_n, bk):
     """One GEMM entry point: tile_m×tile_n outputs per workgroup, K-tiles bk deep, 256 threads.
 
-    double_buffer: stage tile kt + 1 in the other half of a_tiles/b_tiles while tile kt is read,
-    so one barrier per K-tile suffices."""
+    Each thread stages bk·tile_n/1024 K-rows of four B columns and its share of the A tile per
+    K-tile, from registers loaded one K-tile ahead: a deeper K-tile gives those loads more math
+    to hide behind (what a workgroup alone on its SM, as in one-wave grids, lacks)."""
     quads_m = tile_m // 64      # 4-row groups per thread
     quads_n = tile_n // 64      # 4-column groups per thread
     lanes_a = tile_m // 4       # vec4s per K-row of the A tile
     lanes_b = tile_n // 4       # vec4s per K-row of the B tile
-    assert bk * lanes_b == 256, "B loader: one thread per (k, column quad)"
-    split_a = lanes_a != lanes_b  # the A loader then covers its K-rows with its own thread mapping
+    assert 256 % lanes_b == 0 and (bk * lanes_b) % 256 == 0, "B loader: whole rows per thread"
+    rows_per_pass_b = 256 // lanes_b
+    slots_b = bk * lanes_b // 256          # K-rows of B per thread
+    rows_per_pass_a = 256 // lanes_a
+    split_a = bk * lanes_a < 256           # fewer A vec4s than threads: some threads load none
+    slots_a = max(1, bk * lanes_a // 256)  # A vec4s per thread
+    # A rows coincide with B rows when both tiles are as wide: one index decode serves both.
+    shared_rows = lanes_a == lanes_b
+    at, bt = (f"a_tile{bk}", f"b_tile{bk}") if bk != 8 else ("a_tile", "b_tile")
+    if bk != 8 and not any(f"var<workgroup> {at}:" in l for l in lines):
+        w(f"""// Tiles {bk} deep in K for entry points that use them.
+var<workgroup> {at}: array<vec4<f32>, {lanes_a * bk if lanes_a >= lanes_b else lanes_b * bk}>;
+var<workgroup> {bt}: array<vec4<f32>, {lanes_b * bk}>;
+""")
     rows = [(q, i) for q in range(quads_m) for i in range(4)]
     cols = list(range(quads_n))
     accn = lambda q, i, c: f"acc_{q}{i}_{c}"
+    a_roles = [
+        f"// A: {lanes_a} threads per K-row" + (f"; threads {bk * lanes_a}.. only load B." if split_a else "."),
+        f"let kl_a = lid / {lanes_a}u;",
+        f"let lane_a = lid % {lanes_a}u;",
+    ]
     if split_a:
-        a_roles = "\n    ".join([
-            f"// A: {lanes_a} threads per K-row; threads {bk * lanes_a}.. only load B.",
-            f"let kl_a = lid / {lanes_a}u;",
-            f"let lane_a = lid % {lanes_a}u;",
-            f"let a_loader = lid < {bk * lanes_a}u;",
-            "let am = m_base + lane_a * 4u;",
-        ])
-        a_ok = " && a_loader"
-        a_slot = f"kl_a * {lanes_a}u + lane_a"
-    else:
-        a_roles = "let am = m_base + lane * 4u;"
-        a_ok = ""
-        a_slot = f"kl * {lanes_a}u + lane"
+        a_roles.append(f"let a_loader = lid < {bk * lanes_a}u;")
+    a_roles.append("let am = m_base + lane_a * 4u;")
+    a_ok = " && a_loader" if split_a else ""
     w(f"""@compute @workgroup_size(256)
 fn {name}(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: vec3<u32>) {{
     let slice = wid.z % split_k;
@@ -279,16 +287,16 @@ fn {name}(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid:
         return;
     }}
 
-    // Loader roles: row kl of the K-tile ({lanes_b} threads per row). B: columns lane + {lanes_b}·j,
-    // so each of the four loads is coalesced along OW; the column decode is hoisted out of the K
-    // loop. A: four consecutive rows from m_base + 4·lane_a as one vec4 (coalesced).
+    // Loader roles: K-rows kl + {rows_per_pass_b}·s of the K-tile ({lanes_b} threads per row). B: columns
+    // lane + {lanes_b}·j, so each of the four loads is coalesced along OW; the column decode is hoisted
+    // out of the K loop. A: four consecutive rows from m_base + 4·lane_a as one vec4 (coalesced).
     let kl = lid / {lanes_b}u;
     let lane = lid % {lanes_b}u;
     let col0 = column(pr, n_base + lane);
     let col1 = column(pr, n_base + lane + {lanes_b}u);
     let col2 = column(pr, n_base + lane + {2 * lanes_b}u);
     let col3 = column(pr, n_base + lane + {3 * lanes_b}u);
-    {a_roles}
+    {chr(10).join("    " + r for r in a_roles).lstrip()}
 
     // Compute roles: a {4 * quads_m}×{4 * quads_n} block, rows q·64 + tm·4 + i, cols q·64 + tn·4 + j.
     let tm = lid / 16u;
@@ -297,19 +305,58 @@ fn {name}(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid:
         for c in cols:
             w(f"    var {accn(q, i, c)} = vec4<f32>(0.0);")
 
-    def decode(prefix, k_expr, first, indent):
+    # Index decodes: one per distinct K-row a thread loads (prefix → row within the K-tile).
+    b_rows = [(f"b{s}_", f"kl + {rows_per_pass_b * s}u" if s else "kl") for s in range(slots_b)]
+    if shared_rows:
+        a_rows = [b_rows[s] for s in range(slots_a)]
+        decodes = b_rows
+    else:
+        a_rows = [(f"a{s}_", f"kl_a + {rows_per_pass_a * s}u" if s else "kl_a") for s in range(slots_a)]
+        decodes = b_rows + a_rows
+
+    def decode(indent, k0, first):
         kw = "var " if first else ""
         pad = "\n" + " " * indent
-        return pad.join([
-            f"{kw}{prefix}k = {k_expr};",
-            f"{kw}{prefix}k_ok = {prefix}k < k_total;",
-            f"{kw}{prefix}ic = {prefix}k / max(taps, 1u);",
-            f"{kw}{prefix}t = {prefix}k % max(taps, 1u);",
-            f"{kw}{prefix}ty = {prefix}t / max(pr.taps_x, 1u);",
-            f"{kw}{prefix}tx = {prefix}t % max(pr.taps_x, 1u);",
-        ])
+        out = []
+        for prefix, row in decodes:
+            out += [
+                f"{kw}{prefix}k = {k0} + {row};",
+                f"{kw}{prefix}k_ok = {prefix}k < k_total;",
+                f"{kw}{prefix}ic = {prefix}k / max(taps, 1u);",
+                f"{kw}{prefix}t = {prefix}k % max(taps, 1u);",
+                f"{kw}{prefix}ty = {prefix}t / max(pr.taps_x, 1u);",
+                f"{kw}{prefix}tx = {prefix}t % max(pr.taps_x, 1u);",
+            ]
+        return (" " * indent) + pad.join(out)
 
-    a = "a_" if split_a else ""
+    def loads(indent, first):
+        kw = "var " if first else ""
+        pad = " " * indent
+        out = []
+        for s, (p, _) in enumerate(a_rows):
+            out.append(pad + f"{kw}next_a{s} = load_a4(pr, am, {p}ic, {p}ty, {p}tx, {p}k_ok{a_ok});")
+        for s, (p, _) in enumerate(b_rows):
+            args = f"{p}ic, {p}ty, {p}tx, {p}k_ok"
+            out.append(pad + f"{kw}next_b{s} = vec4<f32>(")
+            out.append(pad + f"    load_b(pr, col0, {args}), load_b(pr, col1, {args}),")
+            out.append(pad + f"    load_b(pr, col2, {args}), load_b(pr, col3, {args}));")
+        return "\n".join(out)
+
+    def stage(indent):
+        pad = " " * indent
+        out = []
+        for s in range(slots_a):
+            row = f"(kl_a + {rows_per_pass_a * s}u)" if s else "kl_a"
+            store = f"{at}[{row} * {lanes_a}u + lane_a] = next_a{s};"
+            out.append(pad + (f"if (a_loader) {{ {store} }}" if split_a else store))
+        out.append(pad + f"// Column lane + {lanes_b}·j sits in vec4 (lane + {lanes_b}·j) / 4, component lane % 4.")
+        for s in range(slots_b):
+            row = f"(kl + {rows_per_pass_b * s}u)" if s else "kl"
+            for jj, comp in enumerate("xyzw"):
+                off = f" + {jj * lanes_b // 4}u" if jj else ""
+                out.append(pad + f"{bt}[{row} * {lanes_b}u{off} + lane / 4u][lane % 4u] = next_b{s}.{comp};")
+        return "\n".join(out)
+
     w(f"""
     // This slice's K-tiles.
     let k_tiles_all = (k_total + {bk - 1}u) / {bk}u;
@@ -318,84 +365,27 @@ fn {name}(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid:
     let kt_end = min(kt_begin + tiles_per_slice, k_tiles_all);
 
     // Global → registers for the first K-tile.
-    {decode("", f"kt_begin * {bk}u + kl", True, 4)}""")
-    if split_a:
-        w(f"    {decode('a_', f'kt_begin * {bk}u + kl_a', True, 4)}")
-    at, bt = ("a_tiles", "b_tiles") if double_buffer else ("a_tile", "b_tile")
-    if double_buffer and not any("var<workgroup> a_tiles" in l for l in lines):
-        w("""// Two of each tile for double-buffered entry points (one barrier per K-tile instead of two).
-var<workgroup> a_tiles: array<vec4<f32>, 512>;
-var<workgroup> b_tiles: array<vec4<f32>, 512>;
-""")
-    half_a, half_b = lanes_a * bk, lanes_b * bk  # vec4s per buffer
-
-    def stage(indent, woff_a, woff_b):
-        """Registers → workgroup tile (buffer offsets woff_*, WGSL expressions)."""
-        pad = " " * indent
-        out = []
-        store_a = f"{at}[{woff_a}{a_slot}] = next_a;"
-        out.append(pad + (f"if (a_loader) {{ {store_a} }}" if split_a else store_a))
-        out.append(pad + f"// Column lane + {lanes_b}·j sits in vec4 (lane + {lanes_b}·j) / 4, component lane % 4.")
-        for jj, comp in enumerate("xyzw"):
-            off = f" + {jj * lanes_b // 4}u" if jj else ""
-            out.append(pad + f"{bt}[{woff_b}kl * {lanes_b}u{off} + lane / 4u][lane % 4u] = next_b.{comp};")
-        return "\n".join(out)
-
-    def prefetch(indent):
-        """Global → registers for K-tile kt + 1."""
-        pad = " " * indent
-        out = [pad + decode("", f"(kt + 1u) * {bk}u + kl", False, indent)]
-        if split_a:
-            out.append(pad + decode("a_", f"(kt + 1u) * {bk}u + kl_a", False, indent))
-        out.append(pad + f"next_a = load_a4(pr, am, {a}ic, {a}ty, {a}tx, {a}k_ok{a_ok});")
-        out.append(pad + "next_b = vec4<f32>(load_b(pr, col0, ic, ty, tx, k_ok), load_b(pr, col1, ic, ty, tx, k_ok),")
-        out.append(pad + "                   load_b(pr, col2, ic, ty, tx, k_ok), load_b(pr, col3, ic, ty, tx, k_ok));")
-        return "\n".join(out)
-
-    def compute(roff_a, roff_b):
-        for kk in range(bk):
-            w("        {")
-            # All A reads, then all B reads, then the FMAs (the order the v2 measurements used).
-            for q in range(quads_m):
-                w(f"            let a{q} = {at}[{roff_a}{kk * lanes_a + q * 16}u + tm];")
-            for q in range(quads_n):
-                w(f"            let b{q} = {bt}[{roff_b}{kk * lanes_b + q * 16}u + tn];")
-            for (q, i) in rows:
-                for c in cols:
-                    w(f"            {accn(q, i, c)} = fma(vec4<f32>(a{q}.{'xyzw'[i]}), b{c}, {accn(q, i, c)});")
-            w("        }")
-
-    w(f"""    var next_a = load_a4(pr, am, {a}ic, {a}ty, {a}tx, {a}k_ok{a_ok});
-    var next_b = vec4<f32>(load_b(pr, col0, ic, ty, tx, k_ok), load_b(pr, col1, ic, ty, tx, k_ok),
-                           load_b(pr, col2, ic, ty, tx, k_ok), load_b(pr, col3, ic, ty, tx, k_ok));""")
-    if double_buffer:
-        # Tile kt is read from one half while tile kt + 1 is written to the other: the barrier
-        # at the end of iteration kt both publishes kt + 1 and retires every read of kt.
-        w(stage(4, "", ""))
-        w("""    workgroupBarrier();
-    for (var kt = kt_begin; kt < kt_end; kt++) {""")
-        w(f"""        let rbuf_a = ((kt - kt_begin) % 2u) * {half_a}u;
-        let rbuf_b = ((kt - kt_begin) % 2u) * {half_b}u;
-        let more = kt + 1u < kt_end;
-        if (more) {{
-{prefetch(12)}
-        }}""")
-        compute("rbuf_a + ", "rbuf_b + ")
-        w(f"""        if (more) {{
-{stage(12, f"{half_a}u - rbuf_a + ", f"{half_b}u - rbuf_b + ")}
-        }}
+{decode(4, f"kt_begin * {bk}u", True)}
+{loads(4, True)}
+    for (var kt = kt_begin; kt < kt_end; kt++) {{
+{stage(8)}
         workgroupBarrier();
-    }}
-""")
-    else:
-        w("    for (var kt = kt_begin; kt < kt_end; kt++) {")
-        w(stage(8, "", ""))
-        w(f"""        workgroupBarrier();
         if (kt + 1u < kt_end) {{
-{prefetch(12)}
+{decode(12, f"(kt + 1u) * {bk}u", False)}
+{loads(12, False)}
         }}""")
-        compute("", "")
-        w("""        workgroupBarrier();
+    for kk in range(bk):
+        w("        {")
+        # All A reads, then all B reads, then the FMAs (the order the v2 measurements used).
+        for q in range(quads_m):
+            w(f"            let a{q} = {at}[{kk * lanes_a + q * 16}u + tm];")
+        for q in range(quads_n):
+            w(f"            let b{q} = {bt}[{kk * lanes_b + q * 16}u + tn];")
+        for (q, i) in rows:
+            for c in cols:
+                w(f"            {accn(q, i, c)} = fma(vec4<f32>(a{q}.{'xyzw'[i]}), b{c}, {accn(q, i, c)});")
+        w("        }")
+    w("""        workgroupBarrier();
     }
 """)
     w("    // Epilogue: bias, activation, scattered back to NCHW.")
@@ -417,9 +407,8 @@ var<workgroup> b_tiles: array<vec4<f32>, 512>;
 # leave half of a 128-row tile idle. (A 64×64 variant measured ~15 % slower than 128×128.)
 entry("conv2d_gemm", 128, 128, 8)
 entry("conv2d_gemm_m64", 64, 128, 8)
-# Double buffering (entry(..., double_buffer=True): one barrier per K-tile) measured no faster on
-# the H200 (equal on a 2048³ pointwise layer, 0–60 % slower on the suite's layers), so no entry
-# point uses it; the option stays for other GPUs' experiments.
+entry("conv2d_gemm_k16", 128, 128, 16)
+entry("conv2d_gemm_m64_k16", 64, 128, 16)
 
 path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "conv2d_gemm.wgsl")
 with open(path, "w") as f:

@@ -246,6 +246,12 @@ impl Batch<'_> {
             let grid = [x, y, z * splits];
             let (entry, create): (_, fn(&_, &_, &_, &_) -> _) = match kernel {
                 ConvKernel::Gemm => (gemm_shader::CONV2D_GEMM_ENTRY, gemm_shader::create_conv2d_gemm_pipeline),
+                ConvKernel::GemmK16 => {
+                    (gemm_shader::CONV2D_GEMM_K16_ENTRY, gemm_shader::create_conv2d_gemm_k16_pipeline)
+                }
+                ConvKernel::GemmM64K16 => {
+                    (gemm_shader::CONV2D_GEMM_M64_K16_ENTRY, gemm_shader::create_conv2d_gemm_m64_k16_pipeline)
+                }
                 _ => (gemm_shader::CONV2D_GEMM_M64_ENTRY, gemm_shader::create_conv2d_gemm_m64_pipeline),
             };
             // Split-K writes partial sums to scratch; a reduce pass adds them with bias and activation.
