@@ -127,6 +127,17 @@ fn grouped_depthwise_and_channel_multiplier() {
             kernel: ConvKernel::Direct,
         },
     );
+    // Eight and sixteen channels per group: the depthwise kernel's longest channel loops (every
+    // supported kernel runs each case).
+    for (i, (input, weight)) in
+        [(&[1, 16, 7, 9][..], &[6, 8, 3, 3][..]), (&[1, 32, 6, 5][..], &[4, 16, 3, 3][..])].into_iter().enumerate()
+    {
+        let options = opts().groups(2).padding(&[1]);
+        let g = ConvGeometry::new(input, weight, None, &options).unwrap();
+        assert!(g.supports(ConvKernel::Depthwise));
+        let case = Case { input, weight, bias: true, opts: options, kernel: ConvKernel::DirectVec4 };
+        check(&format!("{} channels per group", weight[1]), 24 + i as u64, case);
+    }
     // Four channels per group (ResNeXt): the planner takes the depthwise kernel's channel loop.
     let (input, weight) = (&[2, 8, 9, 11][..], &[8, 4, 3, 3][..]);
     let g = ConvGeometry::new(input, weight, None, &opts().groups(2).padding(&[1])).unwrap();
@@ -466,6 +477,32 @@ fn context_from_an_existing_device() {
     assert!(reference::relative_error(&y.output.to_vec_f32(&ctx).unwrap(), &r) <= TOLERANCE);
 }
 
+/// On a device with less than 16 KiB of workgroup memory the planner steps back from the
+/// kernels that need 16 KiB (tiled depthwise, 16-deep GEMM tiles), and forcing one is an error.
+#[test]
+fn kernels_fit_small_workgroup_memory() {
+    let instance = wgpu::Instance::new(wgpu::InstanceDescriptor::new_without_display_handle());
+    let adapter = pollster::block_on(instance.request_adapter(&wgpu::RequestAdapterOptions::default())).unwrap();
+    let limits = wgpu::Limits { max_compute_workgroup_storage_size: 16_352, ..adapter.limits() };
+    let descriptor = wgpu::DeviceDescriptor { required_limits: limits, ..Default::default() };
+    let (device, queue) = pollster::block_on(adapter.request_device(&descriptor)).unwrap();
+    let ctx = wgconv::Context::from_device(device, queue);
+    let (input, weight) = ([1, 2, 12, 12], [2, 1, 5, 5]);
+    let options = opts().groups(2).padding(&[2]);
+    let g = ConvGeometry::new(&input, &weight, None, &options).unwrap();
+    assert_eq!(g.planned_kernel(), ConvKernel::DepthwiseTiled);
+    let x = random_f32(112, 2 * 144);
+    let w = random_f32(113, 2 * 25);
+    let xt = Tensor::from_f32(&ctx, &x, &input).unwrap();
+    let wt = Tensor::from_f32(&ctx, &w, &weight).unwrap();
+    let y = ctx.convolution(&xt, &wt, None, &options).unwrap();
+    assert_eq!(y.kernel, ConvKernel::Depthwise);
+    let (r, _) = reference::convolution(&x, &input, &w, &weight, None, &options).unwrap();
+    assert!(reference::relative_error(&y.output.to_vec_f32(&ctx).unwrap(), &r) <= TOLERANCE);
+    let err = ctx.convolution(&xt, &wt, None, &options.clone().kernel(Some(ConvKernel::DepthwiseTiled))).unwrap_err();
+    assert!(err.to_string().contains("16384 bytes of workgroup memory; this device allows 16352"), "{err}");
+}
+
 #[test]
 fn gpu_timestamps_time_recorded_ops() {
     let ctx = context();
@@ -543,13 +580,26 @@ fn split_k_for_small_grids_with_long_k() {
         145,
         Case { input: &[2, 128, 3, 3], weight: &[128, 8, 4, 4], bias: true, opts: t, kernel: ConvKernel::Transposed },
     );
-    // A forced split the grid cannot hold is a typed error naming it.
+    // A forced split whose scratch would exceed one storage binding is an error, and leaves the
+    // shared scratch usable: the planner's split-K run afterwards still matches the reference.
     let ctx = context();
-    let x = Tensor::from_f32(ctx, &random_f32(146, 64 * 36), &[1, 64, 6, 6]).unwrap();
-    let w = Tensor::from_f32(ctx, &random_f32(147, 16 * 64 * 9), &[16, 64, 3, 3]).unwrap();
+    let limit = ctx.limits().max_storage_buffer_binding_size;
+    let huge = (limit / 4 / (16 * 36) + 1) as u32;
+    let xs = random_f32(148, 64 * 36);
+    let ws = random_f32(149, 16 * 64 * 9);
+    let xt = Tensor::from_f32(ctx, &xs, &[1, 64, 6, 6]).unwrap();
+    let wt = Tensor::from_f32(ctx, &ws, &[16, 64, 3, 3]).unwrap();
+    let forced = opts().padding(&[1]).kernel(Some(ConvKernel::GemmM64)).split_k(Some(huge));
+    let err = ctx.convolution(&xt, &wt, None, &forced).unwrap_err();
+    assert!(err.to_string().contains("split-K partial sums"), "{err}");
+    let (expected, _) =
+        reference::convolution(&xs, &[1, 64, 6, 6], &ws, &[16, 64, 3, 3], None, &opts().padding(&[1])).unwrap();
+    let got = ctx.convolution(&xt, &wt, None, &opts().padding(&[1])).unwrap().output.to_vec_f32(ctx).unwrap();
+    assert!(reference::relative_error(&got, &expected) <= TOLERANCE);
+    // A forced split the grid cannot hold is a typed error naming it.
     for bad in [0, 70_000] {
         let o = opts().padding(&[1]).kernel(Some(ConvKernel::Gemm)).split_k(Some(bad));
-        let err = ctx.convolution(&x, &w, None, &o).unwrap_err();
+        let err = ctx.convolution(&xt, &wt, None, &o).unwrap_err();
         assert!(err.to_string().contains(&format!("split_k {bad}")), "{err}");
     }
 }

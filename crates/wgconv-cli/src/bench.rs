@@ -113,6 +113,8 @@ pub struct SweepPoint {
 
 /// GPU-busy milliseconds of warm-up before the timed samples of each configuration.
 const WARM_UP_MS: f64 = 20.0;
+/// Wall-clock cap on that warm-up.
+const WARM_UP_WALL: std::time::Duration = std::time::Duration::from_millis(200);
 
 /// K-slice counts the sweep tries on GEMM kernels.
 const SWEEP_SPLITS: [u32; 5] = [1, 2, 3, 4, 6];
@@ -131,7 +133,7 @@ fn sweep_conv(
     for kernel in geometry.supported_kernels().into_iter().filter(|k| !seeds.contains(k)) {
         let splits: &[u32] = if kernel.gemm_tile().is_some() { &SWEEP_SPLITS } else { &[1] };
         for &split_k in splits {
-            let k_tiles = u64::from(geometry.ic / geometry.groups) * u64::from(geometry.kh * geometry.kw) / 8;
+            let k_tiles = geometry.gemm_k_depth().div_ceil(8);
             if split_k > 1
                 && (k_tiles < 4 * u64::from(split_k) || geometry.choose_split_k(kernel, Some(split_k)).is_err())
             {
@@ -253,11 +255,10 @@ fn median_time(
     // Warm-up: compiles pipelines and faults in buffers, then keeps the GPU busy for a while,
     // because after an idle gap (a pipeline compile, the host's setup) clocks start low.
     timing::time_runs(ctx, 1, &mut record)?;
+    // Tiny kernels cannot fill 20 ms in a few round trips: stop after a wall-clock budget too.
     let mut busy_ms = 0.0;
-    for _ in 0..1000 {
-        if busy_ms >= WARM_UP_MS {
-            break;
-        }
+    let started = std::time::Instant::now();
+    while busy_ms < WARM_UP_MS && started.elapsed() < WARM_UP_WALL {
         busy_ms += timing::time_runs(ctx, args.launches, &mut record)?.ms_per_run * f64::from(args.launches);
     }
     let mut samples = Vec::with_capacity(args.repeat as usize);

@@ -96,7 +96,7 @@ fn conv2d_round_trip_with_check() {
     assert_eq!(code, 0, "{stdout}\n{stderr}");
     assert!(stdout.contains("output shape: [2, 6, 5, 5]"), "{stdout}");
     // Two input channels per group: the depthwise kernel with its channel loop.
-    assert!(stdout.contains("kernel: depthwise"), "{stdout}");
+    assert!(stdout.contains("kernel: depthwise\n"), "{stdout}");
     assert!(stdout.contains("relative error vs f64 reference"), "{stdout}");
     let file = npyz::NpyFile::new(std::fs::File::open(&y).unwrap()).unwrap();
     assert_eq!(file.shape(), &[2, 6, 5, 5]);
@@ -331,10 +331,14 @@ fn bench_sweep_times_every_kernel_and_split() {
     let sweep = report["layers"][0]["sweep"].as_array().unwrap();
     let configs: Vec<(String, u64)> =
         sweep.iter().map(|p| (p["kernel"].as_str().unwrap().to_string(), p["split_k"].as_u64().unwrap())).collect();
-    for expected in [("direct_vec4", 1), ("gemm", 1), ("gemm", 2), ("gemm_m64", 1), ("gemm_m64", 2)] {
+    let mut expected = vec![("direct_vec4", 1)];
+    for kernel in ["gemm", "gemm_m64", "gemm_k16", "gemm_m64_k16"] {
+        expected.extend([1, 2, 3, 4, 6].map(|splits| (kernel, splits)));
+    }
+    for expected in expected {
         assert!(configs.contains(&(expected.0.to_string(), expected.1)), "{expected:?} missing from {configs:?}");
     }
-    // The seed kernel is the baseline, not a sweep entry; entries come fastest first.
+    // The seed kernel is the baseline, not a sweep entry; the report lists the fastest first.
     assert!(!configs.iter().any(|(k, _)| k == "direct"), "{configs:?}");
     let times: Vec<f64> = sweep.iter().map(|p| p["median_ms"].as_f64().unwrap()).collect();
     assert!(times.windows(2).all(|w| w[0] <= w[1]), "{times:?}");

@@ -262,14 +262,21 @@ impl Context {
     }
 
     /// The shared scratch tensor (f32), at least `len` elements long; see the `scratch` field.
-    pub(crate) fn scratch_f32(&self, len: usize) -> Result<Tensor> {
+    /// A request over one storage binding is an error that leaves the current scratch in place,
+    /// and a buffer is only kept once wgpu created it without error.
+    pub(crate) fn scratch_f32(&self, name: &'static str, len: usize) -> Result<Tensor> {
+        let bytes = DType::F32.storage_bytes(len as u64);
+        let limit = self.limits().max_storage_buffer_binding_size;
+        if bytes > limit {
+            return Err(Error::BindingTooLarge { tensor: name, bytes, limit });
+        }
         let mut slot = self.scratch.lock().unwrap_or_else(|p| p.into_inner());
         if let Some(t) = slot.as_ref()
             && t.numel() >= len
         {
             return Ok(t.clone());
         }
-        let t = Tensor::zeros(self, &[len], DType::F32)?;
+        let t = self.capture(name, || Tensor::zeros(self, &[len], DType::F32))?;
         *slot = Some(t.clone());
         Ok(t)
     }

@@ -216,7 +216,22 @@ impl Batch<'_> {
         if let Some(b) = bias {
             check_operand(ctx, "bias", b, DType::F32)?;
         }
-        let kernel = g.choose_kernel(opts.kernel)?;
+        let mut kernel = g.choose_kernel(opts.kernel)?;
+        // Devices may offer less workgroup memory than the H200's 48 KiB (WebGPU's default is
+        // 16 KiB, downlevel devices less): the planner steps back to a kernel that fits.
+        let storage = ctx.limits().max_compute_workgroup_storage_size;
+        while kernel.workgroup_storage_bytes() > storage {
+            match (opts.kernel, kernel.fallback()) {
+                (None, Some(smaller)) => kernel = smaller,
+                _ => {
+                    return Err(Error::invalid(format!(
+                        "kernel {} needs {} bytes of workgroup memory; this device allows {storage}",
+                        kernel.name(),
+                        kernel.workgroup_storage_bytes()
+                    )));
+                }
+            }
+        }
         let (activation, clamp_min, clamp_max) = match opts.activation {
             Activation::None => (0, 0.0, 0.0),
             Activation::Relu => (1, 0.0, 0.0),
@@ -255,10 +270,11 @@ impl Batch<'_> {
                 _ => (gemm_shader::CONV2D_GEMM_M64_ENTRY, gemm_shader::create_conv2d_gemm_m64_pipeline),
             };
             // Split-K writes partial sums to scratch; a reduce pass adds them with bias and activation.
-            let partial = if splits > 1 { Some(ctx.scratch_f32(output.numel() * splits as usize)?) } else { None };
-            if let Some(p) = &partial {
-                check_operand(ctx, "split-K partial sums", p, DType::F32)?;
-            }
+            let partial = if splits > 1 {
+                Some(ctx.scratch_f32("split-K partial sums", output.numel() * splits as usize)?)
+            } else {
+                None
+            };
             let buffers = ConvBuffers { input, weight: packed, bias, output: partial.as_ref().unwrap_or(output) };
             encode_conv!(self, gemm_shader, entry, create, overrides, g, buffers, grid);
             if let Some(p) = &partial {

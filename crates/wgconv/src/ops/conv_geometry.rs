@@ -175,6 +175,25 @@ impl ConvKernel {
         }
     }
 
+    /// Bytes of workgroup memory the kernel declares (devices may allow as little as 16 KiB).
+    pub fn workgroup_storage_bytes(self) -> u32 {
+        match self {
+            ConvKernel::Gemm | ConvKernel::GemmM64 => 8192,
+            ConvKernel::GemmK16 | ConvKernel::GemmM64K16 | ConvKernel::DepthwiseTiled => 16_384,
+            ConvKernel::Direct | ConvKernel::DirectVec4 | ConvKernel::Transposed | ConvKernel::Depthwise => 0,
+        }
+    }
+
+    /// The kernel the planner falls back to when the device cannot run this one.
+    pub fn fallback(self) -> Option<ConvKernel> {
+        match self {
+            ConvKernel::GemmK16 => Some(ConvKernel::Gemm),
+            ConvKernel::GemmM64K16 => Some(ConvKernel::GemmM64),
+            ConvKernel::DepthwiseTiled => Some(ConvKernel::Depthwise),
+            _ => None,
+        }
+    }
+
     /// Output tile (rows of OC, columns of N·OH·OW) of a GEMM kernel.
     pub fn gemm_tile(self) -> Option<(u32, u32)> {
         match self {
@@ -449,10 +468,21 @@ impl ConvGeometry {
         [n.div_ceil(u64::from(tile_n)), ocg.div_ceil(u64::from(tile_m)), u64::from(self.groups) * u64::from(phases)]
     }
 
+    /// K of one GEMM sub-problem: input channels per group × taps, where a transposed
+    /// convolution's stride phase sees only its own taps.
+    pub fn gemm_k_depth(&self) -> u64 {
+        let taps = if self.transposed {
+            u64::from(self.kh.div_ceil(self.stride[0])) * u64::from(self.kw.div_ceil(self.stride[1]))
+        } else {
+            u64::from(self.kh) * u64::from(self.kw)
+        };
+        u64::from(self.ic / self.groups) * taps
+    }
+
     /// K-slices for the GEMM kernel: more than 1 when its grid would leave a large GPU partly
     /// idle and K is long enough to share out. The slices' partial sums are added by a reduce
-    /// pass, so splitting costs memory traffic. Fitted to a sweep of every (tile, slices) pair on
-    /// the H200 (132 SMs, two 256-thread workgroups resident per SM): the fastest split keeps the
+    /// pass, so splitting costs memory traffic. Fitted to a sweep of both tiles at 1, 2, 3, 4 and 6
+    /// slices on the H200 (132 SMs, two 256-thread workgroups resident per SM): the fastest split keeps the
     /// whole grid within one wave of 264 workgroups, with slices of at least 32 K-tiles (256 deep).
     pub fn gemm_split_k(&self, kernel: ConvKernel) -> u32 {
         const ONE_WAVE: u64 = 264;
@@ -463,13 +493,7 @@ impl ConvGeometry {
         if workgroups >= SPLIT_BELOW {
             return 1;
         }
-        // K of one sub-problem: a transposed convolution's stride phase sees only its own taps.
-        let taps = if self.transposed {
-            u64::from(self.kh.div_ceil(self.stride[0])) * u64::from(self.kw.div_ceil(self.stride[1]))
-        } else {
-            u64::from(self.kh) * u64::from(self.kw)
-        };
-        let k_tiles = (u64::from(self.ic / self.groups) * taps).div_ceil(8);
+        let k_tiles = self.gemm_k_depth().div_ceil(8);
         let splits = (ONE_WAVE / workgroups.max(1)).min(k_tiles / MIN_K_TILES_PER_SLICE).clamp(1, 16);
         // The slices live in workgroup z and in a scratch output of `splits` copies.
         let numel: u64 = self.output_shape().iter().map(|d| *d as u64).product();
@@ -483,6 +507,8 @@ impl ConvGeometry {
     pub fn depthwise_rows_per_thread(&self) -> Option<u32> {
         const BLOCK_W: u64 = 32;
         const TILE_CAPACITY: u64 = 4096;
+        // Strides and dilations are u32, so these products fit a u64; the window is capped
+        // before it is multiplied out.
         let [sh, sw] = self.stride.map(u64::from);
         let [dh, dw] = self.dilation.map(u64::from);
         let window_w = (BLOCK_W - 1) * sw + (u64::from(self.kw) - 1) * dw + 1;
@@ -491,8 +517,10 @@ impl ConvGeometry {
             .filter_map(|rows| {
                 let block_h = 8 * u64::from(rows);
                 let window_h = (block_h - 1) * sh + (u64::from(self.kh) - 1) * dh + 1;
+                let fits =
+                    window_w <= TILE_CAPACITY && window_h <= TILE_CAPACITY && window_w * window_h <= TILE_CAPACITY;
                 let rows_loaded = u64::from(self.oh).div_ceil(block_h) * window_h;
-                (window_w * window_h <= TILE_CAPACITY).then_some((rows_loaded, rows))
+                fits.then_some((rows_loaded, rows))
             })
             .min_by_key(|&(rows_loaded, rows)| (rows_loaded, std::cmp::Reverse(rows)))
             .map(|(_, rows)| rows)
@@ -504,7 +532,8 @@ impl ConvGeometry {
         let Some(splits) = forced else { return Ok(self.gemm_split_k(kernel)) };
         let z = self.gemm_grid(kernel.gemm_tile().unwrap_or((128, 128)))[2];
         let numel: u64 = self.output_shape().iter().map(|d| *d as u64).product();
-        if splits == 0 || z * u64::from(splits) > 65_535 || numel * u64::from(splits) > u64::from(u32::MAX) {
+        let too_many = |count: u64, limit: u64| count.checked_mul(u64::from(splits)).is_none_or(|c| c > limit);
+        if kernel.gemm_tile().is_none() || splits == 0 || too_many(z, 65_535) || too_many(numel, u64::from(u32::MAX)) {
             return Err(Error::invalid(format!(
                 "split_k {splits} is out of range for this convolution (1 up to 65535 / {z} workgroup layers \
                  and 2^32 / {numel} partial outputs)"
@@ -560,8 +589,7 @@ impl ConvGeometry {
         // of a 16-deep tile.
         let tile = if ocg <= 64 { (64, 128) } else { (128, 128) };
         let workgroups: u64 = self.gemm_grid(tile).iter().product();
-        let k_depth = u64::from(icg) * u64::from(self.kh) * u64::from(self.kw);
-        let k16 = !self.transposed && workgroups >= 384 && k_depth >= 512;
+        let k16 = !self.transposed && workgroups >= 384 && self.gemm_k_depth() >= 512;
         let gemm = match (ocg <= 64, k16) {
             (true, false) => ConvKernel::GemmM64,
             (false, false) => ConvKernel::Gemm,
@@ -686,5 +714,53 @@ mod tests {
             geo(&[1, 6, 5, 5], &[4, 3, 3, 3], ConvOptions::default().groups(2)).unwrap().reference_kernel(),
             ConvKernel::Direct
         );
+    }
+
+    #[test]
+    fn planner_rules() {
+        let d = ConvOptions::default;
+        // Large grid and long K: 16-deep K-tiles; short K or a small grid: 8-deep.
+        assert_eq!(geo(&[1, 2048, 64, 64], &[2048, 2048, 1, 1], d()).unwrap().planned_kernel(), ConvKernel::GemmK16);
+        assert_eq!(
+            geo(&[8, 3, 224, 224], &[64, 3, 7, 7], d().stride(&[2])).unwrap().planned_kernel(),
+            ConvKernel::GemmM64
+        );
+        assert_eq!(geo(&[8, 256, 14, 14], &[1024, 256, 1, 1], d()).unwrap().planned_kernel(), ConvKernel::Gemm);
+        // Depthwise; four channels per group; 7×7 depthwise goes to the tiled kernel.
+        assert_eq!(
+            geo(&[8, 144, 56, 56], &[144, 1, 3, 3], d().groups(144)).unwrap().planned_kernel(),
+            ConvKernel::Depthwise
+        );
+        assert_eq!(
+            geo(&[8, 128, 56, 56], &[128, 4, 3, 3], d().groups(32)).unwrap().planned_kernel(),
+            ConvKernel::Depthwise
+        );
+        assert_eq!(
+            geo(&[8, 96, 56, 56], &[96, 1, 7, 7], d().groups(96)).unwrap().planned_kernel(),
+            ConvKernel::DepthwiseTiled
+        );
+        assert_eq!(
+            geo(&[8, 256, 28, 28], &[256, 8, 3, 3], d().groups(32)).unwrap().planned_kernel(),
+            ConvKernel::DirectVec4
+        );
+    }
+
+    #[test]
+    fn huge_strides_do_not_overflow_the_window_arithmetic() {
+        let g = geo(&[1, 1, 1, 1], &[1, 1, 1, 1], ConvOptions::default().stride(&[1 << 28])).unwrap();
+        assert_eq!(g.depthwise_rows_per_thread(), None);
+        assert_eq!(g.planned_kernel(), ConvKernel::Depthwise);
+        let g = geo(&[1, 1, 3, 3], &[1, 1, 3, 3], ConvOptions::default().dilation(&[u32::MAX / 4])).unwrap_err();
+        assert!(!g.to_string().is_empty());
+    }
+
+    #[test]
+    fn forced_split_k_is_checked() {
+        let g = geo(&[1, 64, 6, 6], &[16, 64, 3, 3], ConvOptions::default().padding(&[1])).unwrap();
+        assert_eq!(g.choose_split_k(ConvKernel::Gemm, Some(7)).unwrap(), 7);
+        for (kernel, splits) in [(ConvKernel::Gemm, 0), (ConvKernel::Gemm, 65_536), (ConvKernel::Depthwise, 2)] {
+            let err = g.choose_split_k(kernel, Some(splits)).unwrap_err();
+            assert!(err.to_string().contains(&format!("split_k {splits}")), "{err}");
+        }
     }
 }
