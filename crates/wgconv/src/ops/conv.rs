@@ -34,6 +34,7 @@ pub(crate) fn check_operand(ctx: &Context, name: &'static str, t: &Tensor, dtype
 }
 
 /// The tensors one convolution binds.
+#[derive(Clone, Copy)]
 struct ConvBuffers<'a> {
     input: &'a Tensor,
     weight: &'a Tensor,
@@ -216,136 +217,185 @@ impl Batch<'_> {
         if let Some(b) = bias {
             check_operand(ctx, "bias", b, DType::F32)?;
         }
-        let mut kernel = g.choose_kernel(opts.kernel)?;
-        // Devices may offer less workgroup memory than the H200's 48 KiB (WebGPU's default is
-        // 16 KiB, downlevel devices less): the planner steps back to a kernel that fits.
-        let storage = ctx.limits().max_compute_workgroup_storage_size;
-        while kernel.workgroup_storage_bytes() > storage {
-            match (opts.kernel, kernel.fallback()) {
-                (None, Some(smaller)) => kernel = smaller,
-                _ => {
-                    return Err(Error::invalid(format!(
-                        "kernel {} needs {} bytes of workgroup memory; this device allows {storage}",
-                        kernel.name(),
-                        kernel.workgroup_storage_bytes()
-                    )));
-                }
+        let kernel = runnable_kernel(ctx, g, opts)?;
+        let activation = opts.activation;
+        let buffers = ConvBuffers { input, weight, bias, output };
+        match kernel {
+            ConvKernel::Gemm | ConvKernel::GemmM64 | ConvKernel::GemmK16 | ConvKernel::GemmM64K16 => {
+                self.encode_gemm(kernel, packed, buffers, g, opts, activation)?;
+            }
+            ConvKernel::DepthwiseTiled => self.encode_depthwise_tiled(buffers, g, activation)?,
+            ConvKernel::Depthwise => self.encode_depthwise(buffers, g, activation)?,
+            ConvKernel::Direct | ConvKernel::DirectVec4 | ConvKernel::Transposed => {
+                self.encode_per_output(kernel, buffers, g, activation)?;
             }
         }
-        let (activation, clamp_min, clamp_max) = match opts.activation {
-            Activation::None => (0, 0.0, 0.0),
-            Activation::Relu => (1, 0.0, 0.0),
-            Activation::Clamp { min, max } => (2, min, max),
+        Ok(kernel)
+    }
+
+    /// Implicit GEMM over the prepacked weight (packed here when not prepared), with split-K
+    /// partial sums in the context's scratch and a reduce pass when the grid is small.
+    fn encode_gemm(
+        &mut self,
+        kernel: ConvKernel,
+        packed: Option<&Tensor>,
+        buffers: ConvBuffers<'_>,
+        g: &ConvGeometry,
+        opts: &ConvOptions,
+        activation: Activation,
+    ) -> Result<()> {
+        let ctx = self.ctx;
+        let tile = kernel.gemm_tile().expect("a GEMM kernel");
+        let packed_here;
+        let packed = match packed {
+            Some(p) => p,
+            None => {
+                packed_here = self.pack_weight(buffers.weight, PackLayout::of(g))?;
+                &packed_here
+            }
         };
-        if let Some(tile) = kernel.gemm_tile() {
-            let packed_here;
-            let packed = match packed {
-                Some(p) => p,
-                None => {
-                    packed_here = self.pack_weight(weight, PackLayout::of(g))?;
-                    &packed_here
-                }
-            };
-            let splits = g.choose_split_k(kernel, opts.split_k)?;
-            let mut overrides = gemm_shader::Overrides::new();
-            (overrides.activation, overrides.clamp_min, overrides.clamp_max) = (activation, clamp_min, clamp_max);
-            overrides.transposed = g.transposed;
-            overrides.split_k = splits;
-            // Geometry specialised into the pipeline (one pipeline per layer shape family).
-            (overrides.spec_kh, overrides.spec_kw) = (g.kh, g.kw);
-            (overrides.spec_stride_h, overrides.spec_stride_w) = (g.stride[0], g.stride[1]);
-            (overrides.spec_pad_h, overrides.spec_pad_w) = (g.padding[0], g.padding[1]);
-            (overrides.spec_dilation_h, overrides.spec_dilation_w) = (g.dilation[0], g.dilation[1]);
-            (overrides.spec_ic, overrides.spec_oc, overrides.spec_groups) = (g.ic, g.oc, g.groups);
-            let [x, y, z] = g.gemm_grid(tile).map(|d| d as u32);
-            let grid = [x, y, z * splits];
-            let (entry, create): (_, fn(&_, &_, &_, &_) -> _) = match kernel {
-                ConvKernel::Gemm => (gemm_shader::CONV2D_GEMM_ENTRY, gemm_shader::create_conv2d_gemm_pipeline),
-                ConvKernel::GemmK16 => {
-                    (gemm_shader::CONV2D_GEMM_K16_ENTRY, gemm_shader::create_conv2d_gemm_k16_pipeline)
-                }
-                ConvKernel::GemmM64K16 => {
-                    (gemm_shader::CONV2D_GEMM_M64_K16_ENTRY, gemm_shader::create_conv2d_gemm_m64_k16_pipeline)
-                }
-                _ => (gemm_shader::CONV2D_GEMM_M64_ENTRY, gemm_shader::create_conv2d_gemm_m64_pipeline),
-            };
-            // Split-K writes partial sums to scratch; a reduce pass adds them with bias and activation.
-            let partial = if splits > 1 {
-                Some(ctx.scratch_f32("split-K partial sums", output.numel() * splits as usize)?)
-            } else {
-                None
-            };
-            let buffers = ConvBuffers { input, weight: packed, bias, output: partial.as_ref().unwrap_or(output) };
-            encode_conv!(self, gemm_shader, entry, create, overrides, g, buffers, grid);
-            if let Some(p) = &partial {
-                self.reduce_split_k(p, bias, output, g, splits, (activation, clamp_min, clamp_max))?;
-            }
-            return Ok(kernel);
+        let splits = g.choose_split_k(kernel, opts.split_k)?;
+        let mut overrides = gemm_shader::Overrides::new();
+        (overrides.activation, overrides.clamp_min, overrides.clamp_max) = activation_constants(activation);
+        overrides.transposed = g.transposed;
+        overrides.split_k = splits;
+        // Geometry specialised into the pipeline (one pipeline per layer shape family).
+        (overrides.spec_kh, overrides.spec_kw) = (g.kh, g.kw);
+        (overrides.spec_stride_h, overrides.spec_stride_w) = (g.stride[0], g.stride[1]);
+        (overrides.spec_pad_h, overrides.spec_pad_w) = (g.padding[0], g.padding[1]);
+        (overrides.spec_dilation_h, overrides.spec_dilation_w) = (g.dilation[0], g.dilation[1]);
+        (overrides.spec_ic, overrides.spec_oc, overrides.spec_groups) = (g.ic, g.oc, g.groups);
+        let [x, y, z] = g.gemm_grid(tile).map(|d| d as u32);
+        let grid = [x, y, z * splits];
+        let (entry, create): (_, fn(&_, &_, &_, &_) -> _) = match kernel {
+            ConvKernel::Gemm => (gemm_shader::CONV2D_GEMM_ENTRY, gemm_shader::create_conv2d_gemm_pipeline),
+            ConvKernel::GemmM64 => (gemm_shader::CONV2D_GEMM_M64_ENTRY, gemm_shader::create_conv2d_gemm_m64_pipeline),
+            ConvKernel::GemmK16 => (gemm_shader::CONV2D_GEMM_K16_ENTRY, gemm_shader::create_conv2d_gemm_k16_pipeline),
+            _ => (gemm_shader::CONV2D_GEMM_M64_K16_ENTRY, gemm_shader::create_conv2d_gemm_m64_k16_pipeline),
+        };
+        // Split-K writes partial sums to scratch; a reduce pass adds them with bias and activation.
+        let partial = if splits > 1 {
+            Some(ctx.scratch_f32("split-K partial sums", buffers.output.numel() * splits as usize)?)
+        } else {
+            None
+        };
+        let gemm_buffers =
+            ConvBuffers { weight: packed, output: partial.as_ref().unwrap_or(buffers.output), ..buffers };
+        encode_conv!(self, gemm_shader, entry, create, overrides, g, gemm_buffers, grid);
+        if let Some(p) = &partial {
+            self.reduce_split_k(p, buffers.bias, buffers.output, g, splits, activation_constants(activation))?;
         }
-        let limits = ctx.limits();
-        let rows = u64::from(g.n) * u64::from(g.oc) * u64::from(g.oh);
-        if kernel == ConvKernel::DepthwiseTiled {
-            let rows_per_thread = g.depthwise_rows_per_thread().expect("supports() checked the window fits");
-            let planes = u64::from(g.n) * u64::from(g.oc);
-            let blocks = planes * u64::from(g.ow.div_ceil(32)) * u64::from(g.oh.div_ceil(8 * rows_per_thread));
-            // One workgroup per block; the grid folds like a 1-thread-per-workgroup 1D grid.
-            let grid = dispatch::grid(blocks, 1, limits.max_compute_workgroups_per_dimension)?;
-            let mut overrides = dw_tiled_shader::Overrides::new(grid.stride_x);
-            overrides.rows_per_thread = rows_per_thread;
-            (overrides.activation, overrides.clamp_min, overrides.clamp_max) = (activation, clamp_min, clamp_max);
-            (overrides.spec_kh, overrides.spec_kw) = (g.kh, g.kw);
-            (overrides.spec_stride_h, overrides.spec_stride_w) = (g.stride[0], g.stride[1]);
-            (overrides.spec_pad_h, overrides.spec_pad_w) = (g.padding[0], g.padding[1]);
-            (overrides.spec_dilation_h, overrides.spec_dilation_w) = (g.dilation[0], g.dilation[1]);
-            let buffers = ConvBuffers { input, weight, bias, output };
-            encode_conv!(
-                self,
-                dw_tiled_shader,
-                dw_tiled_shader::CONV2D_DEPTHWISE_TILED_ENTRY,
-                dw_tiled_shader::create_conv2d_depthwise_tiled_pipeline,
-                overrides,
-                g,
-                buffers,
-                grid.dims()
-            );
-            return Ok(kernel);
-        }
-        if kernel == ConvKernel::Depthwise {
-            let items = rows * u64::from(g.ow.div_ceil(4));
-            let grid =
-                dispatch::grid(items, dispatch::workgroup_size(&limits), limits.max_compute_workgroups_per_dimension)?;
-            let mut overrides = dw_shader::Overrides::new(grid.stride_x);
-            overrides.wg_size = grid.wg_size;
-            overrides.channels_per_group = g.ic / g.groups;
-            (overrides.activation, overrides.clamp_min, overrides.clamp_max) = (activation, clamp_min, clamp_max);
-            let buffers = ConvBuffers { input, weight, bias, output };
-            encode_conv!(
-                self,
-                dw_shader,
-                dw_shader::CONV2D_DEPTHWISE_ENTRY,
-                dw_shader::create_conv2d_depthwise_pipeline,
-                overrides,
-                g,
-                buffers,
-                grid.dims()
-            );
-            return Ok(kernel);
-        }
-        let items = rows * u64::from(g.ow);
+        Ok(())
+    }
+
+    /// Depthwise through a workgroup-memory input window: one workgroup per output block.
+    fn encode_depthwise_tiled(
+        &mut self,
+        buffers: ConvBuffers<'_>,
+        g: &ConvGeometry,
+        activation: Activation,
+    ) -> Result<()> {
+        let limits = self.ctx.limits();
+        let rows_per_thread = g.depthwise_rows_per_thread().expect("supports() checked the window fits");
+        let planes = u64::from(g.n) * u64::from(g.oc);
+        let blocks = planes * u64::from(g.ow.div_ceil(32)) * u64::from(g.oh.div_ceil(8 * rows_per_thread));
+        // One workgroup per block; the grid folds like a 1-thread-per-workgroup 1D grid.
+        let grid = dispatch::grid(blocks, 1, limits.max_compute_workgroups_per_dimension)?;
+        let mut overrides = dw_tiled_shader::Overrides::new(grid.stride_x);
+        overrides.rows_per_thread = rows_per_thread;
+        (overrides.activation, overrides.clamp_min, overrides.clamp_max) = activation_constants(activation);
+        (overrides.spec_kh, overrides.spec_kw) = (g.kh, g.kw);
+        (overrides.spec_stride_h, overrides.spec_stride_w) = (g.stride[0], g.stride[1]);
+        (overrides.spec_pad_h, overrides.spec_pad_w) = (g.padding[0], g.padding[1]);
+        (overrides.spec_dilation_h, overrides.spec_dilation_w) = (g.dilation[0], g.dilation[1]);
+        encode_conv!(
+            self,
+            dw_tiled_shader,
+            dw_tiled_shader::CONV2D_DEPTHWISE_TILED_ENTRY,
+            dw_tiled_shader::create_conv2d_depthwise_tiled_pipeline,
+            overrides,
+            g,
+            buffers,
+            grid.dims()
+        );
+        Ok(())
+    }
+
+    /// Depthwise and few-channels-per-group convolutions: four outputs along W per thread.
+    fn encode_depthwise(&mut self, buffers: ConvBuffers<'_>, g: &ConvGeometry, activation: Activation) -> Result<()> {
+        let limits = self.ctx.limits();
+        let items = u64::from(g.n) * u64::from(g.oc) * u64::from(g.oh) * u64::from(g.ow.div_ceil(4));
+        let grid =
+            dispatch::grid(items, dispatch::workgroup_size(&limits), limits.max_compute_workgroups_per_dimension)?;
+        let mut overrides = dw_shader::Overrides::new(grid.stride_x);
+        overrides.wg_size = grid.wg_size;
+        overrides.channels_per_group = g.ic / g.groups;
+        (overrides.activation, overrides.clamp_min, overrides.clamp_max) = activation_constants(activation);
+        encode_conv!(
+            self,
+            dw_shader,
+            dw_shader::CONV2D_DEPTHWISE_ENTRY,
+            dw_shader::create_conv2d_depthwise_pipeline,
+            overrides,
+            g,
+            buffers,
+            grid.dims()
+        );
+        Ok(())
+    }
+
+    /// The reference kernels: one thread per output.
+    fn encode_per_output(
+        &mut self,
+        kernel: ConvKernel,
+        buffers: ConvBuffers<'_>,
+        g: &ConvGeometry,
+        activation: Activation,
+    ) -> Result<()> {
+        let limits = self.ctx.limits();
+        let items = u64::from(g.n) * u64::from(g.oc) * u64::from(g.oh) * u64::from(g.ow);
         let grid =
             dispatch::grid(items, dispatch::workgroup_size(&limits), limits.max_compute_workgroups_per_dimension)?;
         let mut overrides = shader::Overrides::new(grid.stride_x);
         overrides.wg_size = grid.wg_size;
-        (overrides.activation, overrides.clamp_min, overrides.clamp_max) = (activation, clamp_min, clamp_max);
-        let buffers = ConvBuffers { input, weight, bias, output };
+        (overrides.activation, overrides.clamp_min, overrides.clamp_max) = activation_constants(activation);
         let (entry, create): (_, fn(&_, &_, &_, &_) -> _) = match kernel {
             ConvKernel::Direct => (shader::CONV2D_ENTRY, shader::create_conv2d_pipeline),
             ConvKernel::DirectVec4 => (shader::CONV2D_VEC4_ENTRY, shader::create_conv2d_vec4_pipeline),
-            ConvKernel::Transposed => (shader::CONV_TRANSPOSE2D_ENTRY, shader::create_conv_transpose2d_pipeline),
-            _ => unreachable!("GEMM and depthwise kernels are handled above"),
+            _ => (shader::CONV_TRANSPOSE2D_ENTRY, shader::create_conv_transpose2d_pipeline),
         };
         encode_conv!(self, shader, entry, create, overrides, g, buffers, grid.dims());
-        Ok(kernel)
+        Ok(())
+    }
+}
+
+/// The kernel to run: the forced or planned one, stepped back to one that fits the device's
+/// workgroup memory when the planner chose (the H200 has 48 KiB; WebGPU's default is 16 KiB and
+/// downlevel devices have less). A forced kernel that does not fit is an error.
+fn runnable_kernel(ctx: &Context, g: &ConvGeometry, opts: &ConvOptions) -> Result<ConvKernel> {
+    let mut kernel = g.choose_kernel(opts.kernel)?;
+    let storage = ctx.limits().max_compute_workgroup_storage_size;
+    while kernel.workgroup_storage_bytes() > storage {
+        match (opts.kernel, kernel.fallback()) {
+            (None, Some(smaller)) => kernel = smaller,
+            _ => {
+                return Err(Error::invalid(format!(
+                    "kernel {} needs {} bytes of workgroup memory; this device allows {storage}",
+                    kernel.name(),
+                    kernel.workgroup_storage_bytes()
+                )));
+            }
+        }
+    }
+    Ok(kernel)
+}
+
+/// A fused activation as the kernels' override constants: (`activation`, `clamp_min`, `clamp_max`).
+fn activation_constants(activation: Activation) -> (u32, f32, f32) {
+    match activation {
+        Activation::None => (0, 0.0, 0.0),
+        Activation::Relu => (1, 0.0, 0.0),
+        Activation::Clamp { min, max } => (2, min, max),
     }
 }
 
