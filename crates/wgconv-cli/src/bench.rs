@@ -163,7 +163,7 @@ struct HostCost {
     back_to_back_us: f64,
 }
 
-fn host_overhead_us(ctx: &Context, calls: u32) -> CliResult<HostCost> {
+fn host_cost(ctx: &Context, calls: u32) -> CliResult<HostCost> {
     let x = Tensor::from_f32(ctx, &data(5, 16 * 16 * 16), &[1, 16, 16, 16])?;
     let w = Tensor::from_f32(ctx, &data(6, 16 * 16 * 9), &[16, 16, 3, 3])?;
     let conv = Conv2d::new(ctx, &w, None, &ConvOptions::default().padding(&[1]))?;
@@ -405,7 +405,7 @@ pub fn run(args: &BenchArgs) -> CliResult<()> {
         println!("sweep {}: {}", r.layer.name, points.join(", "));
     }
     println!("timing: {:?}, median of {} samples × {} launches", source, args.repeat, args.launches);
-    let host = host_overhead_us(&ctx, 500)?;
+    let host = host_cost(&ctx, 500)?;
     println!(
         "host cost per op (pipelines cached): {:.1} µs to record into a batch, {:.1} µs to record and submit \
          alone ({:.1} µs per call back to back, GPU included)",

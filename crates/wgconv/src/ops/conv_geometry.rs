@@ -145,8 +145,9 @@ pub enum ConvKernel {
     /// The same GEMM with 64×128 tiles (OC × spatial, 4×8 per thread), for at most 64 output
     /// channels per group, where a 128-row tile would be half idle.
     GemmM64,
-    /// `Gemm` with K-tiles 16 deep: its loads run a K-tile ahead of twice as much math, for
-    /// workgroups that have their SM to themselves (grids of about one wave).
+    /// `Gemm` with K-tiles 16 deep: each K-tile's loads are issued a tile ahead of twice as much
+    /// math and workgroups meet half as many barriers; the planner uses it for large grids with
+    /// long K, where it measured faster.
     GemmK16,
     /// `GemmM64` with K-tiles 16 deep.
     GemmM64K16,
@@ -169,7 +170,6 @@ impl ConvKernel {
             ConvKernel::GemmM64 => "gemm_m64",
             ConvKernel::GemmK16 => "gemm_k16",
             ConvKernel::GemmM64K16 => "gemm_m64_k16",
-
             ConvKernel::Depthwise => "depthwise",
             ConvKernel::DepthwiseTiled => "depthwise_tiled",
         }
