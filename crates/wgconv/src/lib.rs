@@ -42,7 +42,8 @@ pub use context::{AdapterRequest, AdapterSummary, Context, enumerate_adapters};
 pub use error::{Error, Result};
 pub use ops::{
     conv::{Conv2d, ConvOutput},
-    conv_geometry::{Activation, ConvGeometry, ConvKernel, ConvOptions},
+    conv_geometry::{Activation, ConvGeometry, ConvOptions},
+    conv_plan::ConvKernel,
     quantized::{Q8ConvPwArgs, Q8ConvPwOptions, Q8Kernel, Q8PwGeometry, QuantParams},
 };
 pub use tensor::{DType, TENSOR_USAGE, Tensor};

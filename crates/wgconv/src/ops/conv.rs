@@ -1,6 +1,9 @@
-//! fp32 convolution: validate (pure, in `conv_geometry`) → choose a kernel → encode.
+//! fp32 convolution: validate (pure, in `conv_geometry`) → choose a kernel (`conv_plan`) → encode.
 
-use super::conv_geometry::{Activation, ConvGeometry, ConvKernel, ConvOptions};
+use super::{
+    conv_geometry::{Activation, ConvGeometry, ConvOptions},
+    conv_plan::ConvKernel,
+};
 use crate::{
     batch::Batch,
     context::Context,

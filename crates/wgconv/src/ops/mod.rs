@@ -2,4 +2,5 @@
 
 pub mod conv;
 pub mod conv_geometry;
+pub mod conv_plan;
 pub mod quantized;

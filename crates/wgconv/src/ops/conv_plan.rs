@@ -1,0 +1,343 @@
+//! Which kernel runs a convolution: the kernels, what each can run, and the planner's rules
+//! (fitted to measurements on an H200; `wgconv bench --sweep` shows the data on any GPU).
+
+use super::conv_geometry::ConvGeometry;
+use crate::error::{Error, Result};
+
+/// Which kernel runs a convolution.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ConvKernel {
+    /// One thread per output, scalar loop over input channels and taps.
+    Direct,
+    /// One thread per output, four input channels per step (IC/groups % 4 == 0).
+    DirectVec4,
+    /// Gather-form transposed convolution.
+    Transposed,
+    /// Implicit GEMM: 128×128 tiles, 8×8 outputs per thread; transposed convolutions decomposed
+    /// by stride phase (dilation 1).
+    Gemm,
+    /// The same GEMM with 64×128 tiles (OC × spatial, 4×8 per thread), for at most 64 output
+    /// channels per group, where a 128-row tile would be half idle.
+    GemmM64,
+    /// `Gemm` with K-tiles 16 deep: each K-tile's loads are issued a tile ahead of twice as much
+    /// math and workgroups meet half as many barriers; the planner uses it for large grids with
+    /// long K, where it measured faster.
+    GemmK16,
+    /// `GemmM64` with K-tiles 16 deep.
+    GemmM64K16,
+    /// Depthwise, or up to 16 input channels per group: four outputs along W per thread,
+    /// coalesced, each filter tap loaded once per four outputs.
+    Depthwise,
+    /// One input channel per group: a 32-column block of output rows per workgroup, computed from
+    /// its input window (halo included) staged in workgroup memory.
+    DepthwiseTiled,
+}
+
+impl ConvKernel {
+    /// Short name for logs and tables.
+    pub fn name(self) -> &'static str {
+        match self {
+            ConvKernel::Direct => "direct",
+            ConvKernel::DirectVec4 => "direct_vec4",
+            ConvKernel::Transposed => "transposed",
+            ConvKernel::Gemm => "gemm",
+            ConvKernel::GemmM64 => "gemm_m64",
+            ConvKernel::GemmK16 => "gemm_k16",
+            ConvKernel::GemmM64K16 => "gemm_m64_k16",
+            ConvKernel::Depthwise => "depthwise",
+            ConvKernel::DepthwiseTiled => "depthwise_tiled",
+        }
+    }
+
+    /// Bytes of workgroup memory the kernel declares (devices may allow as little as 16 KiB).
+    pub fn workgroup_storage_bytes(self) -> u32 {
+        match self {
+            ConvKernel::Gemm | ConvKernel::GemmM64 => 8192,
+            ConvKernel::GemmK16 | ConvKernel::GemmM64K16 | ConvKernel::DepthwiseTiled => 16_384,
+            ConvKernel::Direct | ConvKernel::DirectVec4 | ConvKernel::Transposed | ConvKernel::Depthwise => 0,
+        }
+    }
+
+    /// The kernel the planner falls back to when the device cannot run this one.
+    pub fn fallback(self) -> Option<ConvKernel> {
+        match self {
+            ConvKernel::GemmK16 => Some(ConvKernel::Gemm),
+            ConvKernel::GemmM64K16 => Some(ConvKernel::GemmM64),
+            ConvKernel::DepthwiseTiled => Some(ConvKernel::Depthwise),
+            _ => None,
+        }
+    }
+
+    /// Output tile (rows of OC, columns of N·OH·OW) of a GEMM kernel.
+    pub fn gemm_tile(self) -> Option<(u32, u32)> {
+        match self {
+            ConvKernel::Gemm | ConvKernel::GemmK16 => Some((128, 128)),
+            ConvKernel::GemmM64 | ConvKernel::GemmM64K16 => Some((64, 128)),
+            _ => None,
+        }
+    }
+}
+
+impl ConvGeometry {
+    /// The reference kernel for this geometry.
+    pub fn reference_kernel(&self) -> ConvKernel {
+        if self.transposed {
+            ConvKernel::Transposed
+        } else if (self.ic / self.groups).is_multiple_of(4) {
+            ConvKernel::DirectVec4
+        } else {
+            ConvKernel::Direct
+        }
+    }
+
+    /// A GEMM kernel's grid for `tile`×`tile` output tiles: (N tiles, M tiles, groups × stride phases).
+    pub fn gemm_grid(&self, (tile_m, tile_n): (u32, u32)) -> [u64; 3] {
+        let (phases, sub_h, sub_w) = if self.transposed {
+            let [sh, sw] = self.stride;
+            (sh * sw, self.oh.div_ceil(sh), self.ow.div_ceil(sw))
+        } else {
+            (1, self.oh, self.ow)
+        };
+        let n = u64::from(self.n) * u64::from(sub_h) * u64::from(sub_w);
+        let ocg = u64::from(self.oc / self.groups);
+        [n.div_ceil(u64::from(tile_n)), ocg.div_ceil(u64::from(tile_m)), u64::from(self.groups) * u64::from(phases)]
+    }
+
+    /// K of one GEMM sub-problem: input channels per group × taps, where a transposed
+    /// convolution's stride phase sees only its own taps.
+    pub fn gemm_k_depth(&self) -> u64 {
+        let taps = if self.transposed {
+            u64::from(self.kh.div_ceil(self.stride[0])) * u64::from(self.kw.div_ceil(self.stride[1]))
+        } else {
+            u64::from(self.kh) * u64::from(self.kw)
+        };
+        u64::from(self.ic / self.groups) * taps
+    }
+
+    /// K-slices for the GEMM kernel: more than 1 when its grid would leave a large GPU partly
+    /// idle and K is long enough to share out. The slices' partial sums are added by a reduce
+    /// pass, so splitting costs memory traffic. Fitted to a sweep of both tiles at 1, 2, 3, 4 and 6
+    /// slices on the H200 (132 SMs, two 256-thread workgroups resident per SM): the fastest split keeps the
+    /// whole grid within one wave of 264 workgroups, with slices of at least 32 K-tiles (256 deep).
+    pub fn gemm_split_k(&self, kernel: ConvKernel) -> u32 {
+        const ONE_WAVE: u64 = 264;
+        const SPLIT_BELOW: u64 = 132;
+        const MIN_K_TILES_PER_SLICE: u64 = 32;
+        let [x, y, z] = self.gemm_grid(kernel.gemm_tile().unwrap_or((128, 128)));
+        let workgroups = x * y * z;
+        if workgroups >= SPLIT_BELOW {
+            return 1;
+        }
+        let k_tiles = self.gemm_k_depth().div_ceil(8);
+        let splits = (ONE_WAVE / workgroups.max(1)).min(k_tiles / MIN_K_TILES_PER_SLICE).clamp(1, 16);
+        // The slices live in workgroup z and in a scratch output of `splits` copies.
+        let numel: u64 = self.output_shape().iter().map(|d| *d as u64).product();
+        if z * splits > 65_535 || numel * splits > u64::from(u32::MAX) { 1 } else { splits as u32 }
+    }
+
+    /// Output rows per thread (1, 2 or 4) of the tiled depthwise kernel: among those whose input
+    /// window fits its 16 KiB of workgroup memory, the one that loads the fewest input rows over
+    /// the output's height (taller blocks share their halo over more rows, but pad the last block).
+    /// `None` when no window fits (large strides or dilations).
+    pub fn depthwise_rows_per_thread(&self) -> Option<u32> {
+        const BLOCK_W: u64 = 32;
+        const TILE_CAPACITY: u64 = 4096;
+        // Strides and dilations are u32, so these products fit a u64; the window is capped
+        // before it is multiplied out.
+        let [sh, sw] = self.stride.map(u64::from);
+        let [dh, dw] = self.dilation.map(u64::from);
+        let window_w = (BLOCK_W - 1) * sw + (u64::from(self.kw) - 1) * dw + 1;
+        [4u32, 2, 1]
+            .into_iter()
+            .filter_map(|rows| {
+                let block_h = 8 * u64::from(rows);
+                let window_h = (block_h - 1) * sh + (u64::from(self.kh) - 1) * dh + 1;
+                let fits =
+                    window_w <= TILE_CAPACITY && window_h <= TILE_CAPACITY && window_w * window_h <= TILE_CAPACITY;
+                let rows_loaded = u64::from(self.oh).div_ceil(block_h) * window_h;
+                fits.then_some((rows_loaded, rows))
+            })
+            .min_by_key(|&(rows_loaded, rows)| (rows_loaded, std::cmp::Reverse(rows)))
+            .map(|(_, rows)| rows)
+    }
+
+    /// The K-slices a GEMM kernel runs with: `forced` when the grid and scratch output can hold
+    /// that many, else an error naming the value; the planner's choice when `None`.
+    pub fn choose_split_k(&self, kernel: ConvKernel, forced: Option<u32>) -> Result<u32> {
+        let Some(splits) = forced else { return Ok(self.gemm_split_k(kernel)) };
+        let z = self.gemm_grid(kernel.gemm_tile().unwrap_or((128, 128)))[2];
+        let numel: u64 = self.output_shape().iter().map(|d| *d as u64).product();
+        let too_many = |count: u64, limit: u64| count.checked_mul(u64::from(splits)).is_none_or(|c| c > limit);
+        if kernel.gemm_tile().is_none() || splits == 0 || too_many(z, 65_535) || too_many(numel, u64::from(u32::MAX)) {
+            return Err(Error::invalid(format!(
+                "split_k {splits} is out of range for this convolution (1 up to 65535 / {z} workgroup layers \
+                 and 2^32 / {numel} partial outputs)"
+            )));
+        }
+        Ok(splits)
+    }
+
+    /// Whether `kernel` can run this convolution.
+    pub fn supports(&self, kernel: ConvKernel) -> bool {
+        match kernel {
+            ConvKernel::Transposed => self.transposed,
+            ConvKernel::Direct => !self.transposed,
+            ConvKernel::DirectVec4 => !self.transposed && (self.ic / self.groups).is_multiple_of(4),
+            ConvKernel::Depthwise => !self.transposed && self.ic / self.groups <= 16,
+            ConvKernel::DepthwiseTiled => {
+                !self.transposed && self.ic == self.groups && self.depthwise_rows_per_thread().is_some()
+            }
+            ConvKernel::Gemm | ConvKernel::GemmM64 | ConvKernel::GemmK16 | ConvKernel::GemmM64K16 => {
+                // The stride-phase decomposition assumes dilation 1; each grid dimension ≤ 65535.
+                let tile = kernel.gemm_tile().unwrap_or((128, 128));
+                (!self.transposed || self.dilation == [1, 1]) && self.gemm_grid(tile).iter().all(|d| *d <= 65_535)
+            }
+        }
+    }
+
+    /// The planner: the fastest kernel for this shape among those that support it.
+    pub fn planned_kernel(&self) -> ConvKernel {
+        let ocg = self.oc / self.groups;
+        let icg = self.ic / self.groups;
+        // Few channels per group make a mostly empty GEMM tile; the direct kernels win there.
+        let gemm_worthwhile = self.transposed || (ocg >= 16 && icg * self.kh * self.kw >= 8);
+        // The tiled kernel shares each input element over its block through workgroup memory. On
+        // the H200 that beat the per-thread kernel only for large filters (7×7: 0.069 vs 0.077 ms
+        // on 8×96×56²), and lost on 3×3 (0.040 vs 0.034 ms on 8×144×56²). Its blocks are 8+ rows
+        // tall, which short (1D) outputs would mostly waste.
+        if self.supports(ConvKernel::DepthwiseTiled) && self.kh * self.kw >= 25 && self.oh >= 8 {
+            return ConvKernel::DepthwiseTiled;
+        }
+        // Few channels per group (ResNeXt's 4): the depthwise kernel's four outputs per thread beat
+        // the one-output direct kernels (H200: 0.091 vs 0.115 ms on 8×128×56², g32); from 8 per
+        // group on, direct_vec4 was as fast (0.087 vs 0.092 ms on 8×256×28², g32).
+        let depthwise = self.ic == self.groups && !self.transposed;
+        if depthwise || (!gemm_worthwhile && icg <= 4 && self.supports(ConvKernel::Depthwise)) {
+            return ConvKernel::Depthwise;
+        }
+        if !gemm_worthwhile {
+            return self.reference_kernel();
+        }
+        // K-tiles 16 deep measured faster on large grids with long K on the H200 (2048² × 4096
+        // pointwise 1.028 vs 1.087 ms; 8×256×56² 3×3 0.932 vs 0.985 ms); on the suite's one-wave
+        // grids the comparison was not clean, so they keep 8-deep tiles. Short K would waste most
+        // of a 16-deep tile.
+        let tile = if ocg <= 64 { (64, 128) } else { (128, 128) };
+        let workgroups: u64 = self.gemm_grid(tile).iter().product();
+        let k16 = !self.transposed && workgroups >= 384 && self.gemm_k_depth() >= 512;
+        let gemm = match (ocg <= 64, k16) {
+            (true, false) => ConvKernel::GemmM64,
+            (false, false) => ConvKernel::Gemm,
+            (true, true) => ConvKernel::GemmM64K16,
+            (false, true) => ConvKernel::GemmK16,
+        };
+        if self.supports(gemm) { gemm } else { self.reference_kernel() }
+    }
+
+    /// Every kernel that can run this convolution (tests run them all).
+    pub fn supported_kernels(&self) -> Vec<ConvKernel> {
+        [
+            ConvKernel::Direct,
+            ConvKernel::DirectVec4,
+            ConvKernel::Transposed,
+            ConvKernel::Gemm,
+            ConvKernel::GemmM64,
+            ConvKernel::GemmK16,
+            ConvKernel::GemmM64K16,
+            ConvKernel::Depthwise,
+            ConvKernel::DepthwiseTiled,
+        ]
+        .into_iter()
+        .filter(|k| self.supports(*k))
+        .collect()
+    }
+
+    /// The kernel to run: `forced` when it can run this geometry, else an error naming why;
+    /// the planner's choice when `None`.
+    pub fn choose_kernel(&self, forced: Option<ConvKernel>) -> Result<ConvKernel> {
+        let Some(k) = forced else { return Ok(self.planned_kernel()) };
+        if !self.supports(k) {
+            return Err(Error::invalid(format!(
+                "kernel {} cannot run this convolution (transposed {}, {} input channels per group)",
+                k.name(),
+                self.transposed,
+                self.ic / self.groups
+            )));
+        }
+        Ok(k)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ops::conv_geometry::ConvOptions;
+
+    fn geo(input: &[usize], weight: &[usize], opts: ConvOptions) -> Result<ConvGeometry> {
+        ConvGeometry::new(input, weight, None, &opts)
+    }
+
+    #[test]
+    fn kernel_choice_depends_on_channels_per_group() {
+        assert_eq!(
+            geo(&[1, 8, 5, 5], &[4, 8, 3, 3], ConvOptions::default()).unwrap().reference_kernel(),
+            ConvKernel::DirectVec4
+        );
+        assert_eq!(
+            geo(&[1, 8, 5, 5], &[4, 4, 3, 3], ConvOptions::default().groups(2)).unwrap().reference_kernel(),
+            ConvKernel::DirectVec4
+        );
+        assert_eq!(
+            geo(&[1, 6, 5, 5], &[4, 3, 3, 3], ConvOptions::default().groups(2)).unwrap().reference_kernel(),
+            ConvKernel::Direct
+        );
+    }
+
+    #[test]
+    fn planner_rules() {
+        let d = ConvOptions::default;
+        // Large grid and long K: 16-deep K-tiles; short K or a small grid: 8-deep.
+        assert_eq!(geo(&[1, 2048, 64, 64], &[2048, 2048, 1, 1], d()).unwrap().planned_kernel(), ConvKernel::GemmK16);
+        assert_eq!(
+            geo(&[8, 3, 224, 224], &[64, 3, 7, 7], d().stride(&[2])).unwrap().planned_kernel(),
+            ConvKernel::GemmM64
+        );
+        assert_eq!(geo(&[8, 256, 14, 14], &[1024, 256, 1, 1], d()).unwrap().planned_kernel(), ConvKernel::Gemm);
+        // Depthwise; four channels per group; 7×7 depthwise goes to the tiled kernel.
+        assert_eq!(
+            geo(&[8, 144, 56, 56], &[144, 1, 3, 3], d().groups(144)).unwrap().planned_kernel(),
+            ConvKernel::Depthwise
+        );
+        assert_eq!(
+            geo(&[8, 128, 56, 56], &[128, 4, 3, 3], d().groups(32)).unwrap().planned_kernel(),
+            ConvKernel::Depthwise
+        );
+        assert_eq!(
+            geo(&[8, 96, 56, 56], &[96, 1, 7, 7], d().groups(96)).unwrap().planned_kernel(),
+            ConvKernel::DepthwiseTiled
+        );
+        assert_eq!(
+            geo(&[8, 256, 28, 28], &[256, 8, 3, 3], d().groups(32)).unwrap().planned_kernel(),
+            ConvKernel::DirectVec4
+        );
+    }
+
+    #[test]
+    fn huge_strides_do_not_overflow_the_window_arithmetic() {
+        let g = geo(&[1, 1, 1, 1], &[1, 1, 1, 1], ConvOptions::default().stride(&[1 << 28])).unwrap();
+        assert_eq!(g.depthwise_rows_per_thread(), None);
+        assert_eq!(g.planned_kernel(), ConvKernel::Depthwise);
+        let g = geo(&[1, 1, 3, 3], &[1, 1, 3, 3], ConvOptions::default().dilation(&[u32::MAX / 4])).unwrap_err();
+        assert!(!g.to_string().is_empty());
+    }
+
+    #[test]
+    fn forced_split_k_is_checked() {
+        let g = geo(&[1, 64, 6, 6], &[16, 64, 3, 3], ConvOptions::default().padding(&[1])).unwrap();
+        assert_eq!(g.choose_split_k(ConvKernel::Gemm, Some(7)).unwrap(), 7);
+        for (kernel, splits) in [(ConvKernel::Gemm, 0), (ConvKernel::Gemm, 65_536), (ConvKernel::Depthwise, 2)] {
+            let err = g.choose_split_k(kernel, Some(splits)).unwrap_err();
+            assert!(err.to_string().contains(&format!("split_k {splits}")), "{err}");
+        }
+    }
+}
