@@ -664,3 +664,46 @@ fn gemm_tiles_with_partial_rows_and_columns() {
         },
     );
 }
+
+/// `Conv2d::tune` times every configuration, the planner then runs the fastest for that
+/// geometry (still matching the reference), a forced kernel still wins, and forgetting restores
+/// the planner's rules. A fresh context keeps the remembered choice away from other tests.
+#[test]
+fn tuning_picks_the_fastest_measured_configuration() {
+    let (device, queue) = wgconv_tests::test_device();
+    let ctx = wgconv::Context::from_device(device, queue);
+    let (input, weight) = ([1, 64, 6, 6], [16, 64, 3, 3]);
+    let options = opts().padding(&[1]);
+    let x = random_f32(150, 64 * 36);
+    let w = random_f32(151, 16 * 64 * 9);
+    let xt = Tensor::from_f32(&ctx, &x, &input).unwrap();
+    let wt = Tensor::from_f32(&ctx, &w, &weight).unwrap();
+    let conv = wgconv::Conv2d::new(&ctx, &wt, None, &options).unwrap();
+    let sampling = wgconv::timing::Sampling { samples: 1, launches: 1, warm_up_ms: 0.0, ..Default::default() };
+    let tuning = conv.tune(&ctx, &input, &sampling).unwrap();
+
+    let configs: Vec<(ConvKernel, u32)> =
+        tuning.candidates.iter().map(|c| (c.config.kernel, c.config.split_k)).collect();
+    for expected in [(ConvKernel::Direct, 1), (ConvKernel::DirectVec4, 1), (ConvKernel::Gemm, 1), (ConvKernel::Gemm, 2)]
+    {
+        assert!(configs.contains(&expected), "{expected:?} missing from {configs:?}");
+    }
+    assert!(configs.contains(&(ConvKernel::GemmM64K16, tuning.geometry.gemm_split_k(ConvKernel::GemmM64K16))));
+    assert!(tuning.candidates.windows(2).all(|c| c[0].ms <= c[1].ms && c[0].ms > 0.0));
+    assert_eq!(ctx.tuned(&tuning.geometry), Some(tuning.best().config));
+
+    let (expected, _) = reference::convolution(&x, &input, &w, &weight, None, &options).unwrap();
+    let y = ctx.convolution(&xt, &wt, None, &options).unwrap();
+    assert_eq!(y.kernel, tuning.best().config.kernel);
+    assert!(reference::relative_error(&y.output.to_vec_f32(&ctx).unwrap(), &expected) <= TOLERANCE);
+    // The remembered K-slices too: split-K records the GEMM and its reduce pass.
+    let mut batch = ctx.batch();
+    conv.run(&mut batch, &xt).unwrap();
+    assert_eq!(batch.len(), if tuning.best().config.split_k > 1 { 2 } else { 1 }, "{:?}", tuning.best());
+    batch.submit().unwrap();
+    let forced = ctx.convolution(&xt, &wt, None, &options.clone().kernel(Some(ConvKernel::Direct))).unwrap();
+    assert_eq!(forced.kernel, ConvKernel::Direct);
+    ctx.forget_tuning();
+    assert_eq!(ctx.tuned(&tuning.geometry), None);
+    assert_eq!(ctx.convolution(&xt, &wt, None, &options).unwrap().kernel, tuning.geometry.planned_kernel());
+}

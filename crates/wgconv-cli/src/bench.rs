@@ -35,6 +35,10 @@ pub struct BenchArgs {
     /// counts): the data behind the planner's rules.
     #[arg(long)]
     sweep: bool,
+    /// Tune each fp32 layer first (`Conv2d::tune`: time every configuration, keep the fastest),
+    /// as `torch.backends.cudnn.benchmark = True` does for cuDNN.
+    #[arg(long)]
+    tune: bool,
 }
 
 /// Which op a layer runs.
@@ -111,42 +115,13 @@ pub struct SweepPoint {
     pub median_ms: f64,
 }
 
-/// GPU-busy milliseconds of warm-up before the timed samples of each configuration.
-const WARM_UP_MS: f64 = 20.0;
-/// Wall-clock cap on that warm-up.
-const WARM_UP_WALL: std::time::Duration = std::time::Duration::from_millis(200);
-
-/// K-slice counts the sweep tries on GEMM kernels.
-const SWEEP_SPLITS: [u32; 5] = [1, 2, 3, 4, 6];
-
-/// Times every kernel (and, for GEMM kernels, K-slice count) that can run `geometry`.
-fn sweep_conv(
-    ctx: &Context,
-    args: &BenchArgs,
-    geometry: &ConvGeometry,
-    opts: &ConvOptions,
-    (x, w, out): (&Tensor, &Tensor, &Tensor),
-) -> CliResult<Vec<SweepPoint>> {
-    let mut points = Vec::new();
-    // The seed kernels (direct, transposed) are timed already as the baseline.
-    let seeds = [ConvKernel::Direct, ConvKernel::Transposed];
-    for kernel in geometry.supported_kernels().into_iter().filter(|k| !seeds.contains(k)) {
-        let splits: &[u32] = if kernel.gemm_tile().is_some() { &SWEEP_SPLITS } else { &[1] };
-        for &split_k in splits {
-            let k_tiles = geometry.gemm_k_depth().div_ceil(8);
-            if split_k > 1
-                && (k_tiles < 4 * u64::from(split_k) || geometry.choose_split_k(kernel, Some(split_k)).is_err())
-            {
-                continue;
-            }
-            let forced = opts.clone().kernel(Some(kernel)).split_k(kernel.gemm_tile().map(|_| split_k));
-            let conv = Conv2d::new(ctx, w, None, &forced)?;
-            let (median_ms, _) = median_time(ctx, args, |b| conv.run_into(b, x, out).map(|_| ()))?;
-            points.push(SweepPoint { kernel: kernel.name().to_string(), split_k, median_ms });
-        }
-    }
-    points.sort_by(|a, b| a.median_ms.total_cmp(&b.median_ms));
-    Ok(points)
+/// A tuning's candidates as sweep points.
+fn sweep_points(tuning: &wgconv::Tuning) -> Vec<SweepPoint> {
+    tuning
+        .candidates
+        .iter()
+        .map(|c| SweepPoint { kernel: c.config.kernel.name().to_string(), split_k: c.config.split_k, median_ms: c.ms })
+        .collect()
 }
 
 /// Host cost of a prepared 3×3 convolution on a 1×16×16×16 input (pipelines cached), mean over
@@ -250,25 +225,14 @@ fn data(seed: u64, count: usize) -> Vec<f32> {
 fn median_time(
     ctx: &Context,
     args: &BenchArgs,
-    mut record: impl FnMut(&mut wgconv::Batch<'_>) -> wgconv::Result<()>,
+    record: impl FnMut(&mut wgconv::Batch<'_>) -> wgconv::Result<()>,
 ) -> CliResult<(f64, TimingSource)> {
-    // Warm-up: compiles pipelines and faults in buffers, then keeps the GPU busy for a while,
-    // because after an idle gap (a pipeline compile, the host's setup) clocks start low.
-    timing::time_runs(ctx, 1, &mut record)?;
-    // Tiny kernels cannot fill 20 ms in a few round trips: stop after a wall-clock budget too.
-    let mut busy_ms = 0.0;
-    let started = std::time::Instant::now();
-    while busy_ms < WARM_UP_MS && started.elapsed() < WARM_UP_WALL {
-        busy_ms += timing::time_runs(ctx, args.launches, &mut record)?.ms_per_run * f64::from(args.launches);
-    }
-    let mut samples = Vec::with_capacity(args.repeat as usize);
-    let mut source = TimingSource::GpuTimestamps;
-    for _ in 0..args.repeat {
-        let t = timing::time_runs(ctx, args.launches, &mut record)?;
-        source = t.source;
-        samples.push(t.ms_per_run);
-    }
-    Ok((timing::median(&mut samples), source))
+    let t = timing::median_time(ctx, &sampling(args), record)?;
+    Ok((t.ms_per_run, t.source))
+}
+
+fn sampling(args: &BenchArgs) -> timing::Sampling {
+    timing::Sampling { samples: args.repeat, launches: args.launches, ..Default::default() }
 }
 
 fn run_layer(ctx: &Context, layer: &Layer, args: &BenchArgs) -> CliResult<(LayerResult, TimingSource)> {
@@ -293,9 +257,19 @@ fn run_layer(ctx: &Context, layer: &Layer, args: &BenchArgs) -> CliResult<(Layer
             let x = Tensor::from_f32(ctx, &data(1, input_shape.iter().product()), &input_shape)?;
             let w = Tensor::from_f32(ctx, &data(2, weight_shape.iter().product()), &weight_shape)?;
             let out = Tensor::zeros(ctx, &geometry.output_shape(), DType::F32)?;
-            let chosen = geometry.choose_kernel(None)?;
             // Prepared once (weight prepacked), run many times: what a model does.
             let conv = Conv2d::new(ctx, &w, None, &opts)?;
+            if args.tune || args.sweep {
+                let tuning = conv.tune(ctx, &input_shape, &sampling(args))?;
+                sweep = sweep_points(&tuning);
+                if !args.tune {
+                    ctx.forget_tuning();
+                }
+            }
+            let chosen = match ctx.tuned(&geometry) {
+                Some(tuned) => tuned.kernel,
+                None => geometry.choose_kernel(None)?,
+            };
             let (ms, source) = median_time(ctx, args, |b| conv.run_into(b, &x, &out).map(|_| ()))?;
             let seed = if transposed { ConvKernel::Transposed } else { ConvKernel::Direct };
             let seed_ms = if seed == chosen {
@@ -304,9 +278,6 @@ fn run_layer(ctx: &Context, layer: &Layer, args: &BenchArgs) -> CliResult<(Layer
                 let seed_conv = Conv2d::new(ctx, &w, None, &opts.clone().kernel(Some(seed)))?;
                 median_time(ctx, args, |b| seed_conv.run_into(b, &x, &out).map(|_| ()))?.0
             };
-            if args.sweep {
-                sweep = sweep_conv(ctx, args, &geometry, &opts, (&x, &w, &out))?;
-            }
             (chosen.name().to_string(), ms, seed.name().to_string(), seed_ms, geometry.macs(), source)
         }
         Op::Q8ConvPw => {

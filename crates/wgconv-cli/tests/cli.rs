@@ -333,13 +333,22 @@ fn bench_sweep_times_every_kernel_and_split() {
         sweep.iter().map(|p| (p["kernel"].as_str().unwrap().to_string(), p["split_k"].as_u64().unwrap())).collect();
     let mut expected = vec![("direct_vec4", 1)];
     for kernel in ["gemm", "gemm_m64", "gemm_k16", "gemm_m64_k16"] {
-        expected.extend([1, 2, 3, 4, 6].map(|splits| (kernel, splits)));
+        expected.extend([1, 2, 3, 4, 6, 8].map(|splits| (kernel, splits)));
     }
     for expected in expected {
         assert!(configs.contains(&(expected.0.to_string(), expected.1)), "{expected:?} missing from {configs:?}");
     }
-    // The seed kernel is the baseline, not a sweep entry; the report lists the fastest first.
-    assert!(!configs.iter().any(|(k, _)| k == "direct"), "{configs:?}");
+    // The seed kernel is timed too; the report lists the fastest first.
+    assert!(configs.contains(&("direct".to_string(), 1)), "{configs:?}");
     let times: Vec<f64> = sweep.iter().map(|p| p["median_ms"].as_f64().unwrap()).collect();
     assert!(times.windows(2).all(|w| w[0] <= w[1]), "{times:?}");
+    // --sweep alone leaves the planner's choice; --tune runs the fastest configuration.
+    let planned = report["layers"][0]["kernel"].as_str().unwrap().to_string();
+    assert_eq!(planned, "gemm_m64", "{report}");
+    let (code, stdout, stderr) =
+        run(&["bench", "--suite", &suite, "--repeat", "1", "--launches", "1", "--tune", "--json", &json]);
+    assert_eq!(code, 0, "{stdout}\n{stderr}");
+    let report: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(Path::new(&json)).unwrap()).unwrap();
+    let layer = &report["layers"][0];
+    assert_eq!(layer["kernel"], layer["sweep"][0]["kernel"], "{layer}");
 }

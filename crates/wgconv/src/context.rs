@@ -1,12 +1,14 @@
 //! Adapter and device selection, device capabilities, error capture and the pipeline cache.
 
 use std::{
+    collections::HashMap,
     sync::{Arc, Mutex},
     time::Duration,
 };
 
 use crate::{
     error::{Error, Result},
+    ops::{conv_geometry::ConvGeometry, conv_tune::TunedConfig},
     pipelines::PipelineCache,
     tensor::{DType, Tensor},
 };
@@ -103,6 +105,8 @@ pub struct Context {
     /// is safe: an op writes and reads it within one batch, and wgpu orders those passes and
     /// successive submissions by their resource usage.
     scratch: Mutex<Option<Tensor>>,
+    /// Configurations measured by `Conv2d::tune`, used by the planner for the same geometry.
+    tuned: Mutex<HashMap<ConvGeometry, TunedConfig>>,
 }
 
 impl std::fmt::Debug for Context {
@@ -199,6 +203,7 @@ impl Context {
             timeout: Duration::from_secs(60),
             zero_buffer,
             scratch: Mutex::new(None),
+            tuned: Mutex::new(HashMap::new()),
         }
     }
 
@@ -230,6 +235,22 @@ impl Context {
     /// How long a wait on the GPU may take before it fails with [`Error::Timeout`] (default 60 s).
     pub fn set_timeout(&mut self, timeout: Duration) {
         self.timeout = timeout;
+    }
+
+    /// The configuration `Conv2d::tune` measured fastest for `geometry` on this device, which
+    /// the planner uses for it from then on (unless a call forces a kernel or K-slices).
+    pub fn tuned(&self, geometry: &ConvGeometry) -> Option<TunedConfig> {
+        self.tuned.lock().unwrap_or_else(|p| p.into_inner()).get(geometry).copied()
+    }
+
+    /// Remembers a measured configuration for `geometry`.
+    pub(crate) fn remember_tuning(&self, geometry: ConvGeometry, config: TunedConfig) {
+        self.tuned.lock().unwrap_or_else(|p| p.into_inner()).insert(geometry, config);
+    }
+
+    /// Forgets every tuned configuration: the planner's rules apply again.
+    pub fn forget_tuning(&self) {
+        self.tuned.lock().unwrap_or_else(|p| p.into_inner()).clear();
     }
 
     /// Number of compute pipelines compiled and cached so far.

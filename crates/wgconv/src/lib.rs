@@ -44,6 +44,7 @@ pub use ops::{
     conv::{Conv2d, ConvOutput},
     conv_geometry::{Activation, ConvGeometry, ConvOptions},
     conv_plan::ConvKernel,
+    conv_tune::{Candidate, TunedConfig, Tuning},
     quantized::{Q8ConvPwArgs, Q8ConvPwOptions, Q8Kernel, Q8PwGeometry, QuantParams},
 };
 pub use tensor::{DType, TENSOR_USAGE, Tensor};

@@ -1,7 +1,7 @@
 //! GPU timing of recorded ops: timestamp queries around many back-to-back launches, or the wall
 //! clock around submit-and-wait where the device has no timestamp queries.
 
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use crate::{
     batch::Batch,
@@ -86,6 +86,49 @@ fn timestamped(ctx: &Context, runs: u32, record: &mut impl FnMut(&mut Batch<'_>)
     }
     let ns = (ticks[1] - ticks[0]) as f64 * f64::from(ctx.queue.get_timestamp_period());
     Ok(Some(ns / 1e6 / f64::from(runs)))
+}
+
+/// How [`median_time`] samples a recorded workload.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Sampling {
+    /// Timed samples (the median is reported).
+    pub samples: u32,
+    /// Back-to-back runs inside each sample.
+    pub launches: u32,
+    /// GPU-busy milliseconds of warm-up before the samples: after an idle gap (a pipeline
+    /// compile, the host's setup) a GPU runs at low clocks at first.
+    pub warm_up_ms: f64,
+    /// Wall-clock cap on the warm-up (tiny workloads cannot fill it in a few round trips).
+    pub warm_up_wall: Duration,
+}
+
+impl Default for Sampling {
+    fn default() -> Self {
+        Self { samples: 10, launches: 20, warm_up_ms: 20.0, warm_up_wall: Duration::from_millis(200) }
+    }
+}
+
+/// Median time per run of `record` over `sampling.samples` samples, after one run that compiles
+/// pipelines and a warm-up.
+pub fn median_time(
+    ctx: &Context,
+    sampling: &Sampling,
+    mut record: impl FnMut(&mut Batch<'_>) -> Result<()>,
+) -> Result<Timing> {
+    time_runs(ctx, 1, &mut record)?;
+    let mut busy_ms = 0.0;
+    let started = Instant::now();
+    while busy_ms < sampling.warm_up_ms && started.elapsed() < sampling.warm_up_wall {
+        busy_ms += time_runs(ctx, sampling.launches, &mut record)?.ms_per_run * f64::from(sampling.launches.max(1));
+    }
+    let mut samples = Vec::with_capacity(sampling.samples as usize);
+    let mut source = TimingSource::GpuTimestamps;
+    for _ in 0..sampling.samples.max(1) {
+        let t = time_runs(ctx, sampling.launches, &mut record)?;
+        source = t.source;
+        samples.push(t.ms_per_run);
+    }
+    Ok(Timing { ms_per_run: median(&mut samples), source })
 }
 
 /// The median of `samples` (sorted in place); NaN for none.

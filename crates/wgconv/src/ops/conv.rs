@@ -220,12 +220,13 @@ impl Batch<'_> {
         if let Some(b) = bias {
             check_operand(ctx, "bias", b, DType::F32)?;
         }
-        let kernel = runnable_kernel(ctx, g, opts)?;
+        let (kernel, tuned_split) = runnable_kernel(ctx, g, opts)?;
         let activation = opts.activation;
         let buffers = ConvBuffers { input, weight, bias, output };
         match kernel {
             ConvKernel::Gemm | ConvKernel::GemmM64 | ConvKernel::GemmK16 | ConvKernel::GemmM64K16 => {
-                self.encode_gemm(kernel, packed, buffers, g, opts, activation)?;
+                let splits = g.choose_split_k(kernel, opts.split_k.or(tuned_split))?;
+                self.encode_gemm(kernel, splits, packed, buffers, g, activation)?;
             }
             ConvKernel::DepthwiseTiled => self.encode_depthwise_tiled(buffers, g, activation)?,
             ConvKernel::Depthwise => self.encode_depthwise(buffers, g, activation)?,
@@ -241,10 +242,10 @@ impl Batch<'_> {
     fn encode_gemm(
         &mut self,
         kernel: ConvKernel,
+        splits: u32,
         packed: Option<&Tensor>,
         buffers: ConvBuffers<'_>,
         g: &ConvGeometry,
-        opts: &ConvOptions,
         activation: Activation,
     ) -> Result<()> {
         let ctx = self.ctx;
@@ -257,7 +258,6 @@ impl Batch<'_> {
                 &packed_here
             }
         };
-        let splits = g.choose_split_k(kernel, opts.split_k)?;
         let mut overrides = gemm_shader::Overrides::new();
         (overrides.activation, overrides.clamp_min, overrides.clamp_max) = activation_constants(activation);
         overrides.transposed = g.transposed;
@@ -372,10 +372,17 @@ impl Batch<'_> {
     }
 }
 
-/// The kernel to run: the forced or planned one, stepped back to one that fits the device's
-/// workgroup memory when the planner chose (the H200 has 48 KiB; WebGPU's default is 16 KiB and
+/// The kernel to run, and K-slices when they come from tuning: the forced kernel, else the one
+/// `Conv2d::tune` measured fastest for this geometry, else the planner's, stepped back to one
+/// that fits the device's workgroup memory (the H200 has 48 KiB; WebGPU's default is 16 KiB and
 /// downlevel devices have less). A forced kernel that does not fit is an error.
-fn runnable_kernel(ctx: &Context, g: &ConvGeometry, opts: &ConvOptions) -> Result<ConvKernel> {
+fn runnable_kernel(ctx: &Context, g: &ConvGeometry, opts: &ConvOptions) -> Result<(ConvKernel, Option<u32>)> {
+    if opts.kernel.is_none()
+        && opts.split_k.is_none()
+        && let Some(tuned) = ctx.tuned(g)
+    {
+        return Ok((tuned.kernel, tuned.kernel.gemm_tile().map(|_| tuned.split_k)));
+    }
     let mut kernel = g.choose_kernel(opts.kernel)?;
     let storage = ctx.limits().max_compute_workgroup_storage_size;
     while kernel.workgroup_storage_bytes() > storage {
@@ -390,7 +397,7 @@ fn runnable_kernel(ctx: &Context, g: &ConvGeometry, opts: &ConvOptions) -> Resul
             }
         }
     }
-    Ok(kernel)
+    Ok((kernel, None))
 }
 
 /// A fused activation as the kernels' override constants: (`activation`, `clamp_min`, `clamp_max`).
@@ -567,10 +574,10 @@ impl Batch<'_> {
 /// ```
 #[derive(Debug)]
 pub struct Conv2d {
-    weight: Tensor,
-    bias: Option<Tensor>,
-    opts: ConvOptions,
-    packed: Tensor,
+    pub(super) weight: Tensor,
+    pub(super) bias: Option<Tensor>,
+    pub(super) opts: ConvOptions,
+    pub(super) packed: Tensor,
 }
 
 impl Conv2d {
@@ -608,7 +615,18 @@ impl Conv2d {
 
     /// Records the convolution of `input` into `output`.
     pub fn run_into(&self, batch: &mut Batch<'_>, input: &Tensor, output: &Tensor) -> Result<ConvKernel> {
-        batch.convolution_into_with(input, &self.weight, Some(&self.packed), self.bias.as_ref(), output, &self.opts)
+        self.run_into_with(batch, input, output, &self.opts)
+    }
+
+    /// `run_into` with other options for the same weight (tuning forces kernels and K-slices).
+    pub(super) fn run_into_with(
+        &self,
+        batch: &mut Batch<'_>,
+        input: &Tensor,
+        output: &Tensor,
+        opts: &ConvOptions,
+    ) -> Result<ConvKernel> {
+        batch.convolution_into_with(input, &self.weight, Some(&self.packed), self.bias.as_ref(), output, opts)
     }
 }
 

@@ -132,7 +132,7 @@ impl ConvOptions {
 }
 
 /// A validated convolution: every size the kernels need, 1D already mapped to H = 1.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct ConvGeometry {
     /// Batch.
     pub n: u32,

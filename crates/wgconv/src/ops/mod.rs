@@ -3,4 +3,5 @@
 pub mod conv;
 pub mod conv_geometry;
 pub mod conv_plan;
+pub mod conv_tune;
 pub mod quantized;
