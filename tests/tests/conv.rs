@@ -690,6 +690,7 @@ fn tuning_picks_the_fastest_measured_configuration() {
     }
     assert!(configs.contains(&(ConvKernel::GemmM64K16, tuning.geometry.gemm_split_k(ConvKernel::GemmM64K16))));
     assert!(tuning.candidates.windows(2).all(|c| c[0].ms <= c[1].ms && c[0].ms > 0.0));
+    assert!(tuning.skipped.is_empty(), "{:?}", tuning.skipped);
     assert_eq!(ctx.tuned(&tuning.geometry), Some(tuning.best().config));
 
     let (expected, _) = reference::convolution(&x, &input, &w, &weight, None, &options).unwrap();

@@ -261,6 +261,14 @@ fn run_layer(ctx: &Context, layer: &Layer, args: &BenchArgs) -> CliResult<(Layer
             let conv = Conv2d::new(ctx, &w, None, &opts)?;
             if args.tune || args.sweep {
                 let tuning = conv.tune(ctx, &input_shape, &sampling(args))?;
+                for (config, error) in &tuning.skipped {
+                    eprintln!(
+                        "layer {}: {}/k{} cannot run here: {error}",
+                        layer.name,
+                        config.kernel.name(),
+                        config.split_k
+                    );
+                }
                 sweep = sweep_points(&tuning);
                 if !args.tune {
                     ctx.forget_tuning();

@@ -6,7 +6,7 @@
 use super::{conv::Conv2d, conv_geometry::ConvGeometry, conv_plan::ConvKernel};
 use crate::{
     context::Context,
-    error::Result,
+    error::{Error, Result},
     tensor::{DType, Tensor},
     timing::{self, Sampling},
 };
@@ -36,6 +36,8 @@ pub struct Tuning {
     pub geometry: ConvGeometry,
     /// Timed configurations, fastest first (never empty).
     pub candidates: Vec<Candidate>,
+    /// Configurations that failed to run on this device, with the error.
+    pub skipped: Vec<(TunedConfig, String)>,
 }
 
 impl Tuning {
@@ -81,9 +83,22 @@ impl Conv2d {
             })?;
             Ok(t.ms_per_run)
         };
+        // A configuration the device cannot run (a pipeline its driver rejects, memory it lacks)
+        // is left out rather than failing the tuning; only when none runs is that an error.
         let mut candidates = Vec::new();
+        let mut skipped = Vec::new();
+        let mut first_error = None;
         for config in configurations(ctx, &geometry) {
-            candidates.push(Candidate { config, ms: time(config)? });
+            match time(config) {
+                Ok(ms) => candidates.push(Candidate { config, ms }),
+                Err(e) => {
+                    skipped.push((config, e.to_string()));
+                    first_error.get_or_insert(e);
+                }
+            }
+        }
+        if candidates.is_empty() {
+            return Err(first_error.unwrap_or_else(|| Error::invalid("no kernel can run this convolution")));
         }
         candidates.sort_by(|a, b| a.ms.total_cmp(&b.ms));
         // Time the leaders again in reverse order and keep each one's better time: on the H200,
@@ -94,7 +109,7 @@ impl Conv2d {
         }
         candidates.sort_by(|a, b| a.ms.total_cmp(&b.ms));
         ctx.remember_tuning(geometry.clone(), candidates[0].config);
-        Ok(Tuning { geometry, candidates })
+        Ok(Tuning { geometry, candidates, skipped })
     }
 }
 
