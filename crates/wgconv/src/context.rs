@@ -243,6 +243,11 @@ impl Context {
         self.tuned.lock().unwrap_or_else(|p| p.into_inner()).get(geometry).copied()
     }
 
+    /// Drops the shared scratch (it is recreated at the size the next split-K op needs).
+    pub(crate) fn release_scratch(&self) {
+        *self.scratch.lock().unwrap_or_else(|p| p.into_inner()) = None;
+    }
+
     /// Remembers a measured configuration for `geometry`.
     pub(crate) fn remember_tuning(&self, geometry: ConvGeometry, config: TunedConfig) {
         self.tuned.lock().unwrap_or_else(|p| p.into_inner()).insert(geometry, config);

@@ -109,6 +109,8 @@ impl Conv2d {
         }
         candidates.sort_by(|a, b| a.ms.total_cmp(&b.ms));
         ctx.remember_tuning(geometry.clone(), candidates[0].config);
+        // The widest split timed grew the shared split-K scratch; the chosen one may need less.
+        ctx.release_scratch();
         Ok(Tuning { geometry, candidates, skipped })
     }
 }
