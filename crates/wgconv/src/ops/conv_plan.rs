@@ -123,16 +123,22 @@ impl ConvGeometry {
         const ONE_WAVE: u64 = 264;
         const SPLIT_BELOW: u64 = 132;
         const MIN_K_TILES_PER_SLICE: u64 = 32;
-        let [x, y, z] = self.gemm_grid(kernel.gemm_tile().unwrap_or((128, 128)));
-        let workgroups = x * y * z;
+        let workgroups: u64 = self.gemm_grid(kernel.gemm_tile().unwrap_or((128, 128))).iter().product();
         if workgroups >= SPLIT_BELOW {
             return 1;
         }
         let k_tiles = self.gemm_k_depth().div_ceil(8);
-        let splits = (ONE_WAVE / workgroups.max(1)).min(k_tiles / MIN_K_TILES_PER_SLICE).clamp(1, 16);
-        // The slices live in workgroup z and in a scratch output of `splits` copies.
+        let splits = (ONE_WAVE / workgroups.max(1)).min(k_tiles / MIN_K_TILES_PER_SLICE).clamp(1, 16) as u32;
+        if self.split_k_fits(kernel, splits) { splits } else { 1 }
+    }
+
+    /// Whether `splits` K-slices fit: they live in workgroup z (≤ 65535 layers) and in a
+    /// scratch output of `splits` copies (indexed in u32).
+    fn split_k_fits(&self, kernel: ConvKernel, splits: u32) -> bool {
+        let z = self.gemm_grid(kernel.gemm_tile().unwrap_or((128, 128)))[2];
         let numel: u64 = self.output_shape().iter().map(|d| *d as u64).product();
-        if z * splits > 65_535 || numel * splits > u64::from(u32::MAX) { 1 } else { splits as u32 }
+        let within = |count: u64, limit: u64| count.checked_mul(u64::from(splits)).is_some_and(|c| c <= limit);
+        within(z, 65_535) && within(numel, u64::from(u32::MAX))
     }
 
     /// Output rows per thread (1, 2 or 4) of the tiled depthwise kernel: among those whose input
@@ -165,10 +171,9 @@ impl ConvGeometry {
     /// that many, else an error naming the value; the planner's choice when `None`.
     pub fn choose_split_k(&self, kernel: ConvKernel, forced: Option<u32>) -> Result<u32> {
         let Some(splits) = forced else { return Ok(self.gemm_split_k(kernel)) };
-        let z = self.gemm_grid(kernel.gemm_tile().unwrap_or((128, 128)))[2];
-        let numel: u64 = self.output_shape().iter().map(|d| *d as u64).product();
-        let too_many = |count: u64, limit: u64| count.checked_mul(u64::from(splits)).is_none_or(|c| c > limit);
-        if kernel.gemm_tile().is_none() || splits == 0 || too_many(z, 65_535) || too_many(numel, u64::from(u32::MAX)) {
+        if kernel.gemm_tile().is_none() || splits == 0 || !self.split_k_fits(kernel, splits) {
+            let z = self.gemm_grid(kernel.gemm_tile().unwrap_or((128, 128)))[2];
+            let numel: u64 = self.output_shape().iter().map(|d| *d as u64).product();
             return Err(Error::invalid(format!(
                 "split_k {splits} is out of range for this convolution (1 up to 65535 / {z} workgroup layers \
                  and 2^32 / {numel} partial outputs)"
@@ -222,14 +227,13 @@ impl ConvGeometry {
         // pointwise 1.028 vs 1.087 ms; 8×256×56² 3×3 0.932 vs 0.985 ms); on the suite's one-wave
         // grids the comparison was not clean, so they keep 8-deep tiles. Short K would waste most
         // of a 16-deep tile.
-        let tile = if ocg <= 64 { (64, 128) } else { (128, 128) };
-        let workgroups: u64 = self.gemm_grid(tile).iter().product();
+        let tile8 = if ocg <= 64 { ConvKernel::GemmM64 } else { ConvKernel::Gemm };
+        let workgroups: u64 = self.gemm_grid(tile8.gemm_tile().expect("a GEMM kernel")).iter().product();
         let k16 = !self.transposed && workgroups >= 384 && self.gemm_k_depth() >= 512;
-        let gemm = match (ocg <= 64, k16) {
-            (true, false) => ConvKernel::GemmM64,
-            (false, false) => ConvKernel::Gemm,
-            (true, true) => ConvKernel::GemmM64K16,
-            (false, true) => ConvKernel::GemmK16,
+        let gemm = match (tile8, k16) {
+            (_, false) => tile8,
+            (ConvKernel::GemmM64, true) => ConvKernel::GemmM64K16,
+            _ => ConvKernel::GemmK16,
         };
         if self.supports(gemm) { gemm } else { self.reference_kernel() }
     }
