@@ -287,15 +287,20 @@ impl Context {
         &self.zero_buffer
     }
 
-    /// The shared scratch tensor (f32), at least `len` elements long; see the `scratch` field.
-    /// A request over one storage binding is an error that leaves the current scratch in place,
-    /// and a buffer is only kept once wgpu created it without error.
-    pub(crate) fn scratch_f32(&self, name: &'static str, len: usize) -> Result<Tensor> {
-        let bytes = DType::F32.storage_bytes(len as u64);
+    /// `bytes` fit one storage binding of this device, else an error naming `name`.
+    pub(crate) fn check_binding(&self, name: &'static str, bytes: u64) -> Result<()> {
         let limit = self.limits().max_storage_buffer_binding_size;
         if bytes > limit {
             return Err(Error::BindingTooLarge { tensor: name, bytes, limit });
         }
+        Ok(())
+    }
+
+    /// The shared scratch tensor (f32), at least `len` elements long; see the `scratch` field.
+    /// A request over one storage binding is an error that leaves the current scratch in place,
+    /// and a buffer is only kept once wgpu created it without error.
+    pub(crate) fn scratch_f32(&self, name: &'static str, len: usize) -> Result<Tensor> {
+        self.check_binding(name, DType::F32.storage_bytes(len as u64))?;
         let mut slot = self.scratch.lock().unwrap_or_else(|p| p.into_inner());
         if let Some(t) = slot.as_ref()
             && t.numel() >= len

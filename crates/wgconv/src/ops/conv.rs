@@ -29,11 +29,7 @@ pub struct ConvOutput {
 /// Checks a tensor's dtype and that it fits one storage binding.
 pub(crate) fn check_operand(ctx: &Context, name: &'static str, t: &Tensor, dtype: DType) -> Result<()> {
     t.expect_dtype(name, dtype)?;
-    let limit = ctx.limits().max_storage_buffer_binding_size;
-    if t.size_bytes() > limit {
-        return Err(Error::BindingTooLarge { tensor: name, bytes: t.size_bytes(), limit });
-    }
-    Ok(())
+    ctx.check_binding(name, t.size_bytes())
 }
 
 /// The tensors one convolution binds.
