@@ -1,12 +1,21 @@
 //! Reliability: thread safety, steady-state resources, wgpu errors as typed errors.
 
-use std::sync::Arc;
+use std::sync::{Arc, RwLock};
 
 use wgconv::{
     Activation, Context, Conv2d, ConvOptions, DType, Error, Q8ConvPwArgs, Q8ConvPwOptions, QuantParams, Tensor,
     reference,
 };
 use wgconv_tests::{random_f32, random_i8};
+
+/// The steady-state test reads the whole process's resident memory, which the other tests of
+/// this binary grow while they compile pipelines in parallel (seen on a fresh machine without a
+/// shader cache): it takes this lock exclusively, every other GPU test takes it shared.
+static PROCESS_MEMORY: RwLock<()> = RwLock::new(());
+
+fn shared_process() -> std::sync::RwLockReadGuard<'static, ()> {
+    PROCESS_MEMORY.read().unwrap_or_else(|p| p.into_inner())
+}
 
 #[test]
 fn context_ops_and_tensors_are_send_and_sync() {
@@ -76,6 +85,7 @@ fn mixed_ops(ctx: &Context, thread: u64) {
 
 #[test]
 fn eight_threads_share_one_context() {
+    let _shared = shared_process();
     let ctx = Arc::new(Context::new().unwrap());
     let handles: Vec<_> = (0..8)
         .map(|t| {
@@ -94,6 +104,7 @@ fn eight_threads_share_one_context() {
 
 #[test]
 fn pipeline_cache_compiles_each_pipeline_once_under_contention() {
+    let _shared = shared_process();
     let ctx = Arc::new(Context::new().unwrap());
     let x = Arc::new(Tensor::from_f32(&ctx, &random_f32(1, 4 * 6 * 6), &[1, 4, 6, 6]).unwrap());
     let w = Arc::new(Tensor::from_f32(&ctx, &random_f32(2, 4 * 4 * 9), &[4, 4, 3, 3]).unwrap());
@@ -121,6 +132,7 @@ fn resident_kib() -> u64 {
 
 #[test]
 fn repeated_calls_reach_a_steady_state() {
+    let _exclusive = PROCESS_MEMORY.write().unwrap_or_else(|p| p.into_inner());
     let ctx = Context::new().unwrap();
     let x = Tensor::from_f32(&ctx, &random_f32(3, 8 * 8 * 8), &[1, 8, 8, 8]).unwrap();
     let w = Tensor::from_f32(&ctx, &random_f32(4, 8 * 8 * 9), &[8, 8, 3, 3]).unwrap();
@@ -155,6 +167,7 @@ fn repeated_calls_reach_a_steady_state() {
 
 #[test]
 fn wgpu_validation_errors_come_back_as_typed_errors() {
+    let _shared = shared_process();
     let ctx = Context::new().unwrap();
     let buffer = ctx.device().create_buffer(&wgpu::BufferDescriptor {
         label: Some("destroyed input"),
@@ -178,6 +191,7 @@ fn wgpu_validation_errors_come_back_as_typed_errors() {
 
 #[test]
 fn waiting_on_the_gpu_times_out_instead_of_hanging() {
+    let _shared = shared_process();
     let mut ctx = Context::new().unwrap();
     // Tenths of a second of work on lavapipe; no GPU finishes it within a zero timeout.
     let x = Tensor::from_f32(&ctx, &random_f32(5, 64 * 64 * 64), &[1, 64, 64, 64]).unwrap();
