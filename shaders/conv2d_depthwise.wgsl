@@ -106,7 +106,11 @@ fn conv2d_depthwise(@builtin(global_invocation_id) gid: vec3<u32>) {
             }
         }
     }
-    let bias_value = select(0.0, bias[oc], params.has_bias != 0u);
+    // Read only when bound: without a bias the binding is a 4-float placeholder.
+    var bias_value = 0.0;
+    if (params.has_bias != 0u) {
+        bias_value = bias[oc];
+    }
     let at = (plane * params.oh + oh) * params.ow + ow0;
     put(at, ow0, acc0, bias_value);
     put(at + 1u, ow0 + 1u, acc1, bias_value);

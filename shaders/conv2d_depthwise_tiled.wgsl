@@ -191,7 +191,11 @@ fn conv2d_depthwise_tiled(
             }
         }
     }
-    let bias_value = select(0.0, bias[oc], params.has_bias != 0u);
+    // Read only when bound: without a bias the binding is a 4-float placeholder.
+    var bias_value = 0.0;
+    if (params.has_bias != 0u) {
+        bias_value = bias[oc];
+    }
     let ox = ox0 + lid.x;
     let oy = oy0 + lid.y;
     put(plane, oy, ox, acc0, bias_value);

@@ -52,6 +52,16 @@ override transposed: bool = false;
 // each slice writes raw partial sums to output[slice · numel + i], and conv_splitk_reduce.wgsl
 // adds them with bias and activation. 1 writes the final output directly.
 override split_k: u32 = 1;
+// Stream-K (direct convolutions): 0 is off. Otherwise the grid is this many workgroups along x,
+// and workgroup w takes the (tile, K-tile) iterations [w·T/W, (w+1)·T/W) of all T = tiles · K-tiles
+// of the stream_tiles_x × stream_tiles_y × groups tile grid, so every workgroup gets the
+// same work however many tiles there are. Segment j of a tile (the j-th workgroup to touch it)
+// writes its partial sums to slice j (split_k is the most segments any tile has); the workgroup
+// holding a tile's first K-tile zero-fills the slices its tile does not use, and
+// conv_splitk_reduce.wgsl adds the slices. The host keeps T · W below 2^32.
+override stream_k_workgroups: u32 = 0;
+override stream_tiles_x: u32 = 1;
+override stream_tiles_y: u32 = 1;
 // The weight's geometry, specialised into the pipeline so index arithmetic folds to constants
 // (divisions by KH·KW and KW become multiply-shifts). Must equal the uniform's values.
 override spec_kh: u32 = 1;
@@ -178,6 +188,11 @@ fn column(pr: Problem, n: u32) -> Column {
     return c;
 }
 
+// K-tiles of depth bk in the GEMM of sub-problem `pr`.
+fn k_tiles(pr: Problem, bk: u32) -> u32 {
+    return (spec_ic / spec_groups * pr.taps_y * pr.taps_x + bk - 1u) / bk;
+}
+
 fn load_b(pr: Problem, c: Column, ic: u32, ty: u32, tx: u32, k_ok: bool) -> f32 {
     let iy = c.iy0 + i32(ty) * pr.in_step_h;
     let ix = c.ix0 + i32(tx) * pr.in_step_w;
@@ -226,14 +241,158 @@ fn store(c: Column, oc: u32, m_ok: bool, v: f32, slice: u32) {
 
 @compute @workgroup_size(256)
 fn conv2d_gemm(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: vec3<u32>) {
-    let slice = wid.z % split_k;
-    let pr = problem(wid.z / split_k);
+    if (stream_k_workgroups == 0u) {
+        // Tile (x, y) of sub-problem wid.z / split_k, K-slice wid.z % split_k.
+        let slice = wid.z % split_k;
+        let pr = problem(wid.z / split_k);
+        let k_tiles_all = k_tiles(pr, 8u);
+        let per_slice = (k_tiles_all + split_k - 1u) / split_k;
+        let first = min(slice * per_slice, k_tiles_all);
+        conv2d_gemm_tile(lid, pr, wid.x, wid.y, first, min(first + per_slice, k_tiles_all), slice);
+        return;
+    }
+    // Stream-K: every sub-problem has the same K-tiles (direct convolutions only).
+    let k_tiles_all = k_tiles(problem(0u), 8u);
+    let tiles_xy = stream_tiles_x * stream_tiles_y;
+    let total = tiles_xy * spec_groups * k_tiles_all;
+    // Never 0 here, but a constant 0 divisor (stream-K off) would fail pipeline creation.
+    let wgs = max(stream_k_workgroups, 1u);
+    var it = wid.x * total / wgs;
+    let end = (wid.x + 1u) * total / wgs;
+    while (it < end) {
+        let t = it / k_tiles_all;
+        let first = it % k_tiles_all;
+        let last = min(k_tiles_all, first + end - it);
+        // The workgroup holding iteration i is ((i + 1)·W − 1) / T.
+        let first_wg = ((t * k_tiles_all + 1u) * wgs - 1u) / total;
+        let last_wg = ((t + 1u) * k_tiles_all * wgs - 1u) / total;
+        let pr = problem(t / tiles_xy);
+        let tx = t % stream_tiles_x;
+        let ty = (t % tiles_xy) / stream_tiles_x;
+        conv2d_gemm_tile(lid, pr, tx, ty, first, last, wid.x - first_wg);
+        if (first == 0u) {
+            for (var unused = last_wg - first_wg + 1u; unused < split_k; unused++) {
+                conv2d_gemm_zero(lid, pr, tx, ty, unused);
+            }
+        }
+        it += last - first;
+    }
+}
+
+// Zeros for one tile's slice `slice` (stream-K slices no segment of the tile writes).
+fn conv2d_gemm_zero(lid: u32, pr: Problem, tile_x: u32, tile_y: u32, slice: u32) {
+    let ocg = spec_oc / spec_groups;
+    let n_base = tile_x * 128u;
+    let m_base = tile_y * 128u;
+    let tm = lid / 16u;
+    let tn = lid % 16u;
+    let out_00 = column(pr, n_base + 0u + tn * 4u + 0u);
+    let out_01 = column(pr, n_base + 0u + tn * 4u + 1u);
+    let out_02 = column(pr, n_base + 0u + tn * 4u + 2u);
+    let out_03 = column(pr, n_base + 0u + tn * 4u + 3u);
+    let out_10 = column(pr, n_base + 64u + tn * 4u + 0u);
+    let out_11 = column(pr, n_base + 64u + tn * 4u + 1u);
+    let out_12 = column(pr, n_base + 64u + tn * 4u + 2u);
+    let out_13 = column(pr, n_base + 64u + tn * 4u + 3u);
+    let m_00 = m_base + 0u + tm * 4u + 0u;
+    let oc_00 = pr.group * ocg + m_00;
+    let ok_00 = m_00 < ocg;
+    store(out_00, oc_00, ok_00, 0.0, slice);
+    store(out_01, oc_00, ok_00, 0.0, slice);
+    store(out_02, oc_00, ok_00, 0.0, slice);
+    store(out_03, oc_00, ok_00, 0.0, slice);
+    store(out_10, oc_00, ok_00, 0.0, slice);
+    store(out_11, oc_00, ok_00, 0.0, slice);
+    store(out_12, oc_00, ok_00, 0.0, slice);
+    store(out_13, oc_00, ok_00, 0.0, slice);
+    let m_01 = m_base + 0u + tm * 4u + 1u;
+    let oc_01 = pr.group * ocg + m_01;
+    let ok_01 = m_01 < ocg;
+    store(out_00, oc_01, ok_01, 0.0, slice);
+    store(out_01, oc_01, ok_01, 0.0, slice);
+    store(out_02, oc_01, ok_01, 0.0, slice);
+    store(out_03, oc_01, ok_01, 0.0, slice);
+    store(out_10, oc_01, ok_01, 0.0, slice);
+    store(out_11, oc_01, ok_01, 0.0, slice);
+    store(out_12, oc_01, ok_01, 0.0, slice);
+    store(out_13, oc_01, ok_01, 0.0, slice);
+    let m_02 = m_base + 0u + tm * 4u + 2u;
+    let oc_02 = pr.group * ocg + m_02;
+    let ok_02 = m_02 < ocg;
+    store(out_00, oc_02, ok_02, 0.0, slice);
+    store(out_01, oc_02, ok_02, 0.0, slice);
+    store(out_02, oc_02, ok_02, 0.0, slice);
+    store(out_03, oc_02, ok_02, 0.0, slice);
+    store(out_10, oc_02, ok_02, 0.0, slice);
+    store(out_11, oc_02, ok_02, 0.0, slice);
+    store(out_12, oc_02, ok_02, 0.0, slice);
+    store(out_13, oc_02, ok_02, 0.0, slice);
+    let m_03 = m_base + 0u + tm * 4u + 3u;
+    let oc_03 = pr.group * ocg + m_03;
+    let ok_03 = m_03 < ocg;
+    store(out_00, oc_03, ok_03, 0.0, slice);
+    store(out_01, oc_03, ok_03, 0.0, slice);
+    store(out_02, oc_03, ok_03, 0.0, slice);
+    store(out_03, oc_03, ok_03, 0.0, slice);
+    store(out_10, oc_03, ok_03, 0.0, slice);
+    store(out_11, oc_03, ok_03, 0.0, slice);
+    store(out_12, oc_03, ok_03, 0.0, slice);
+    store(out_13, oc_03, ok_03, 0.0, slice);
+    let m_10 = m_base + 64u + tm * 4u + 0u;
+    let oc_10 = pr.group * ocg + m_10;
+    let ok_10 = m_10 < ocg;
+    store(out_00, oc_10, ok_10, 0.0, slice);
+    store(out_01, oc_10, ok_10, 0.0, slice);
+    store(out_02, oc_10, ok_10, 0.0, slice);
+    store(out_03, oc_10, ok_10, 0.0, slice);
+    store(out_10, oc_10, ok_10, 0.0, slice);
+    store(out_11, oc_10, ok_10, 0.0, slice);
+    store(out_12, oc_10, ok_10, 0.0, slice);
+    store(out_13, oc_10, ok_10, 0.0, slice);
+    let m_11 = m_base + 64u + tm * 4u + 1u;
+    let oc_11 = pr.group * ocg + m_11;
+    let ok_11 = m_11 < ocg;
+    store(out_00, oc_11, ok_11, 0.0, slice);
+    store(out_01, oc_11, ok_11, 0.0, slice);
+    store(out_02, oc_11, ok_11, 0.0, slice);
+    store(out_03, oc_11, ok_11, 0.0, slice);
+    store(out_10, oc_11, ok_11, 0.0, slice);
+    store(out_11, oc_11, ok_11, 0.0, slice);
+    store(out_12, oc_11, ok_11, 0.0, slice);
+    store(out_13, oc_11, ok_11, 0.0, slice);
+    let m_12 = m_base + 64u + tm * 4u + 2u;
+    let oc_12 = pr.group * ocg + m_12;
+    let ok_12 = m_12 < ocg;
+    store(out_00, oc_12, ok_12, 0.0, slice);
+    store(out_01, oc_12, ok_12, 0.0, slice);
+    store(out_02, oc_12, ok_12, 0.0, slice);
+    store(out_03, oc_12, ok_12, 0.0, slice);
+    store(out_10, oc_12, ok_12, 0.0, slice);
+    store(out_11, oc_12, ok_12, 0.0, slice);
+    store(out_12, oc_12, ok_12, 0.0, slice);
+    store(out_13, oc_12, ok_12, 0.0, slice);
+    let m_13 = m_base + 64u + tm * 4u + 3u;
+    let oc_13 = pr.group * ocg + m_13;
+    let ok_13 = m_13 < ocg;
+    store(out_00, oc_13, ok_13, 0.0, slice);
+    store(out_01, oc_13, ok_13, 0.0, slice);
+    store(out_02, oc_13, ok_13, 0.0, slice);
+    store(out_03, oc_13, ok_13, 0.0, slice);
+    store(out_10, oc_13, ok_13, 0.0, slice);
+    store(out_11, oc_13, ok_13, 0.0, slice);
+    store(out_12, oc_13, ok_13, 0.0, slice);
+    store(out_13, oc_13, ok_13, 0.0, slice);
+}
+
+// K-tiles [kt_first, kt_last) of output tile (tile_x, tile_y) of sub-problem `pr`, written to
+// `slice` of the partial sums when split (split_k > 1), else finished into the output.
+fn conv2d_gemm_tile(lid: u32, pr: Problem, tile_x: u32, tile_y: u32, kt_first: u32, kt_last: u32, slice: u32) {
     let icg = spec_ic / spec_groups;
     let ocg = spec_oc / spec_groups;
     let taps = pr.taps_y * pr.taps_x;
     let k_total = icg * taps;
-    let n_base = wid.x * 128u;
-    let m_base = wid.y * 128u;
+    let n_base = tile_x * 128u;
+    let m_base = tile_y * 128u;
     if (n_base >= params.n * pr.sub_h * pr.sub_w) {
         return;
     }
@@ -272,11 +431,8 @@ fn conv2d_gemm(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id)
     var acc_13_0 = vec4<f32>(0.0);
     var acc_13_1 = vec4<f32>(0.0);
 
-    // This slice's K-tiles.
-    let k_tiles_all = (k_total + 7u) / 8u;
-    let tiles_per_slice = (k_tiles_all + split_k - 1u) / split_k;
-    let kt_begin = min(slice * tiles_per_slice, k_tiles_all);
-    let kt_end = min(kt_begin + tiles_per_slice, k_tiles_all);
+    let kt_begin = kt_first;
+    let kt_end = kt_last;
 
     // Global → registers for the first K-tile.
     var b0_k = kt_begin * 8u + kl;
@@ -589,14 +745,114 @@ fn conv2d_gemm(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id)
 
 @compute @workgroup_size(256)
 fn conv2d_gemm_m64(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: vec3<u32>) {
-    let slice = wid.z % split_k;
-    let pr = problem(wid.z / split_k);
+    if (stream_k_workgroups == 0u) {
+        // Tile (x, y) of sub-problem wid.z / split_k, K-slice wid.z % split_k.
+        let slice = wid.z % split_k;
+        let pr = problem(wid.z / split_k);
+        let k_tiles_all = k_tiles(pr, 8u);
+        let per_slice = (k_tiles_all + split_k - 1u) / split_k;
+        let first = min(slice * per_slice, k_tiles_all);
+        conv2d_gemm_m64_tile(lid, pr, wid.x, wid.y, first, min(first + per_slice, k_tiles_all), slice);
+        return;
+    }
+    // Stream-K: every sub-problem has the same K-tiles (direct convolutions only).
+    let k_tiles_all = k_tiles(problem(0u), 8u);
+    let tiles_xy = stream_tiles_x * stream_tiles_y;
+    let total = tiles_xy * spec_groups * k_tiles_all;
+    // Never 0 here, but a constant 0 divisor (stream-K off) would fail pipeline creation.
+    let wgs = max(stream_k_workgroups, 1u);
+    var it = wid.x * total / wgs;
+    let end = (wid.x + 1u) * total / wgs;
+    while (it < end) {
+        let t = it / k_tiles_all;
+        let first = it % k_tiles_all;
+        let last = min(k_tiles_all, first + end - it);
+        // The workgroup holding iteration i is ((i + 1)·W − 1) / T.
+        let first_wg = ((t * k_tiles_all + 1u) * wgs - 1u) / total;
+        let last_wg = ((t + 1u) * k_tiles_all * wgs - 1u) / total;
+        let pr = problem(t / tiles_xy);
+        let tx = t % stream_tiles_x;
+        let ty = (t % tiles_xy) / stream_tiles_x;
+        conv2d_gemm_m64_tile(lid, pr, tx, ty, first, last, wid.x - first_wg);
+        if (first == 0u) {
+            for (var unused = last_wg - first_wg + 1u; unused < split_k; unused++) {
+                conv2d_gemm_m64_zero(lid, pr, tx, ty, unused);
+            }
+        }
+        it += last - first;
+    }
+}
+
+// Zeros for one tile's slice `slice` (stream-K slices no segment of the tile writes).
+fn conv2d_gemm_m64_zero(lid: u32, pr: Problem, tile_x: u32, tile_y: u32, slice: u32) {
+    let ocg = spec_oc / spec_groups;
+    let n_base = tile_x * 128u;
+    let m_base = tile_y * 64u;
+    let tm = lid / 16u;
+    let tn = lid % 16u;
+    let out_00 = column(pr, n_base + 0u + tn * 4u + 0u);
+    let out_01 = column(pr, n_base + 0u + tn * 4u + 1u);
+    let out_02 = column(pr, n_base + 0u + tn * 4u + 2u);
+    let out_03 = column(pr, n_base + 0u + tn * 4u + 3u);
+    let out_10 = column(pr, n_base + 64u + tn * 4u + 0u);
+    let out_11 = column(pr, n_base + 64u + tn * 4u + 1u);
+    let out_12 = column(pr, n_base + 64u + tn * 4u + 2u);
+    let out_13 = column(pr, n_base + 64u + tn * 4u + 3u);
+    let m_00 = m_base + 0u + tm * 4u + 0u;
+    let oc_00 = pr.group * ocg + m_00;
+    let ok_00 = m_00 < ocg;
+    store(out_00, oc_00, ok_00, 0.0, slice);
+    store(out_01, oc_00, ok_00, 0.0, slice);
+    store(out_02, oc_00, ok_00, 0.0, slice);
+    store(out_03, oc_00, ok_00, 0.0, slice);
+    store(out_10, oc_00, ok_00, 0.0, slice);
+    store(out_11, oc_00, ok_00, 0.0, slice);
+    store(out_12, oc_00, ok_00, 0.0, slice);
+    store(out_13, oc_00, ok_00, 0.0, slice);
+    let m_01 = m_base + 0u + tm * 4u + 1u;
+    let oc_01 = pr.group * ocg + m_01;
+    let ok_01 = m_01 < ocg;
+    store(out_00, oc_01, ok_01, 0.0, slice);
+    store(out_01, oc_01, ok_01, 0.0, slice);
+    store(out_02, oc_01, ok_01, 0.0, slice);
+    store(out_03, oc_01, ok_01, 0.0, slice);
+    store(out_10, oc_01, ok_01, 0.0, slice);
+    store(out_11, oc_01, ok_01, 0.0, slice);
+    store(out_12, oc_01, ok_01, 0.0, slice);
+    store(out_13, oc_01, ok_01, 0.0, slice);
+    let m_02 = m_base + 0u + tm * 4u + 2u;
+    let oc_02 = pr.group * ocg + m_02;
+    let ok_02 = m_02 < ocg;
+    store(out_00, oc_02, ok_02, 0.0, slice);
+    store(out_01, oc_02, ok_02, 0.0, slice);
+    store(out_02, oc_02, ok_02, 0.0, slice);
+    store(out_03, oc_02, ok_02, 0.0, slice);
+    store(out_10, oc_02, ok_02, 0.0, slice);
+    store(out_11, oc_02, ok_02, 0.0, slice);
+    store(out_12, oc_02, ok_02, 0.0, slice);
+    store(out_13, oc_02, ok_02, 0.0, slice);
+    let m_03 = m_base + 0u + tm * 4u + 3u;
+    let oc_03 = pr.group * ocg + m_03;
+    let ok_03 = m_03 < ocg;
+    store(out_00, oc_03, ok_03, 0.0, slice);
+    store(out_01, oc_03, ok_03, 0.0, slice);
+    store(out_02, oc_03, ok_03, 0.0, slice);
+    store(out_03, oc_03, ok_03, 0.0, slice);
+    store(out_10, oc_03, ok_03, 0.0, slice);
+    store(out_11, oc_03, ok_03, 0.0, slice);
+    store(out_12, oc_03, ok_03, 0.0, slice);
+    store(out_13, oc_03, ok_03, 0.0, slice);
+}
+
+// K-tiles [kt_first, kt_last) of output tile (tile_x, tile_y) of sub-problem `pr`, written to
+// `slice` of the partial sums when split (split_k > 1), else finished into the output.
+fn conv2d_gemm_m64_tile(lid: u32, pr: Problem, tile_x: u32, tile_y: u32, kt_first: u32, kt_last: u32, slice: u32) {
     let icg = spec_ic / spec_groups;
     let ocg = spec_oc / spec_groups;
     let taps = pr.taps_y * pr.taps_x;
     let k_total = icg * taps;
-    let n_base = wid.x * 128u;
-    let m_base = wid.y * 64u;
+    let n_base = tile_x * 128u;
+    let m_base = tile_y * 64u;
     if (n_base >= params.n * pr.sub_h * pr.sub_w) {
         return;
     }
@@ -628,11 +884,8 @@ fn conv2d_gemm_m64(@builtin(local_invocation_index) lid: u32, @builtin(workgroup
     var acc_03_0 = vec4<f32>(0.0);
     var acc_03_1 = vec4<f32>(0.0);
 
-    // This slice's K-tiles.
-    let k_tiles_all = (k_total + 7u) / 8u;
-    let tiles_per_slice = (k_tiles_all + split_k - 1u) / split_k;
-    let kt_begin = min(slice * tiles_per_slice, k_tiles_all);
-    let kt_end = min(kt_begin + tiles_per_slice, k_tiles_all);
+    let kt_begin = kt_first;
+    let kt_end = kt_last;
 
     // Global → registers for the first K-tile.
     var b0_k = kt_begin * 8u + kl;
@@ -845,14 +1098,158 @@ var<workgroup> b_tile16: array<vec4<f32>, 512>;
 
 @compute @workgroup_size(256)
 fn conv2d_gemm_k16(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: vec3<u32>) {
-    let slice = wid.z % split_k;
-    let pr = problem(wid.z / split_k);
+    if (stream_k_workgroups == 0u) {
+        // Tile (x, y) of sub-problem wid.z / split_k, K-slice wid.z % split_k.
+        let slice = wid.z % split_k;
+        let pr = problem(wid.z / split_k);
+        let k_tiles_all = k_tiles(pr, 16u);
+        let per_slice = (k_tiles_all + split_k - 1u) / split_k;
+        let first = min(slice * per_slice, k_tiles_all);
+        conv2d_gemm_k16_tile(lid, pr, wid.x, wid.y, first, min(first + per_slice, k_tiles_all), slice);
+        return;
+    }
+    // Stream-K: every sub-problem has the same K-tiles (direct convolutions only).
+    let k_tiles_all = k_tiles(problem(0u), 16u);
+    let tiles_xy = stream_tiles_x * stream_tiles_y;
+    let total = tiles_xy * spec_groups * k_tiles_all;
+    // Never 0 here, but a constant 0 divisor (stream-K off) would fail pipeline creation.
+    let wgs = max(stream_k_workgroups, 1u);
+    var it = wid.x * total / wgs;
+    let end = (wid.x + 1u) * total / wgs;
+    while (it < end) {
+        let t = it / k_tiles_all;
+        let first = it % k_tiles_all;
+        let last = min(k_tiles_all, first + end - it);
+        // The workgroup holding iteration i is ((i + 1)·W − 1) / T.
+        let first_wg = ((t * k_tiles_all + 1u) * wgs - 1u) / total;
+        let last_wg = ((t + 1u) * k_tiles_all * wgs - 1u) / total;
+        let pr = problem(t / tiles_xy);
+        let tx = t % stream_tiles_x;
+        let ty = (t % tiles_xy) / stream_tiles_x;
+        conv2d_gemm_k16_tile(lid, pr, tx, ty, first, last, wid.x - first_wg);
+        if (first == 0u) {
+            for (var unused = last_wg - first_wg + 1u; unused < split_k; unused++) {
+                conv2d_gemm_k16_zero(lid, pr, tx, ty, unused);
+            }
+        }
+        it += last - first;
+    }
+}
+
+// Zeros for one tile's slice `slice` (stream-K slices no segment of the tile writes).
+fn conv2d_gemm_k16_zero(lid: u32, pr: Problem, tile_x: u32, tile_y: u32, slice: u32) {
+    let ocg = spec_oc / spec_groups;
+    let n_base = tile_x * 128u;
+    let m_base = tile_y * 128u;
+    let tm = lid / 16u;
+    let tn = lid % 16u;
+    let out_00 = column(pr, n_base + 0u + tn * 4u + 0u);
+    let out_01 = column(pr, n_base + 0u + tn * 4u + 1u);
+    let out_02 = column(pr, n_base + 0u + tn * 4u + 2u);
+    let out_03 = column(pr, n_base + 0u + tn * 4u + 3u);
+    let out_10 = column(pr, n_base + 64u + tn * 4u + 0u);
+    let out_11 = column(pr, n_base + 64u + tn * 4u + 1u);
+    let out_12 = column(pr, n_base + 64u + tn * 4u + 2u);
+    let out_13 = column(pr, n_base + 64u + tn * 4u + 3u);
+    let m_00 = m_base + 0u + tm * 4u + 0u;
+    let oc_00 = pr.group * ocg + m_00;
+    let ok_00 = m_00 < ocg;
+    store(out_00, oc_00, ok_00, 0.0, slice);
+    store(out_01, oc_00, ok_00, 0.0, slice);
+    store(out_02, oc_00, ok_00, 0.0, slice);
+    store(out_03, oc_00, ok_00, 0.0, slice);
+    store(out_10, oc_00, ok_00, 0.0, slice);
+    store(out_11, oc_00, ok_00, 0.0, slice);
+    store(out_12, oc_00, ok_00, 0.0, slice);
+    store(out_13, oc_00, ok_00, 0.0, slice);
+    let m_01 = m_base + 0u + tm * 4u + 1u;
+    let oc_01 = pr.group * ocg + m_01;
+    let ok_01 = m_01 < ocg;
+    store(out_00, oc_01, ok_01, 0.0, slice);
+    store(out_01, oc_01, ok_01, 0.0, slice);
+    store(out_02, oc_01, ok_01, 0.0, slice);
+    store(out_03, oc_01, ok_01, 0.0, slice);
+    store(out_10, oc_01, ok_01, 0.0, slice);
+    store(out_11, oc_01, ok_01, 0.0, slice);
+    store(out_12, oc_01, ok_01, 0.0, slice);
+    store(out_13, oc_01, ok_01, 0.0, slice);
+    let m_02 = m_base + 0u + tm * 4u + 2u;
+    let oc_02 = pr.group * ocg + m_02;
+    let ok_02 = m_02 < ocg;
+    store(out_00, oc_02, ok_02, 0.0, slice);
+    store(out_01, oc_02, ok_02, 0.0, slice);
+    store(out_02, oc_02, ok_02, 0.0, slice);
+    store(out_03, oc_02, ok_02, 0.0, slice);
+    store(out_10, oc_02, ok_02, 0.0, slice);
+    store(out_11, oc_02, ok_02, 0.0, slice);
+    store(out_12, oc_02, ok_02, 0.0, slice);
+    store(out_13, oc_02, ok_02, 0.0, slice);
+    let m_03 = m_base + 0u + tm * 4u + 3u;
+    let oc_03 = pr.group * ocg + m_03;
+    let ok_03 = m_03 < ocg;
+    store(out_00, oc_03, ok_03, 0.0, slice);
+    store(out_01, oc_03, ok_03, 0.0, slice);
+    store(out_02, oc_03, ok_03, 0.0, slice);
+    store(out_03, oc_03, ok_03, 0.0, slice);
+    store(out_10, oc_03, ok_03, 0.0, slice);
+    store(out_11, oc_03, ok_03, 0.0, slice);
+    store(out_12, oc_03, ok_03, 0.0, slice);
+    store(out_13, oc_03, ok_03, 0.0, slice);
+    let m_10 = m_base + 64u + tm * 4u + 0u;
+    let oc_10 = pr.group * ocg + m_10;
+    let ok_10 = m_10 < ocg;
+    store(out_00, oc_10, ok_10, 0.0, slice);
+    store(out_01, oc_10, ok_10, 0.0, slice);
+    store(out_02, oc_10, ok_10, 0.0, slice);
+    store(out_03, oc_10, ok_10, 0.0, slice);
+    store(out_10, oc_10, ok_10, 0.0, slice);
+    store(out_11, oc_10, ok_10, 0.0, slice);
+    store(out_12, oc_10, ok_10, 0.0, slice);
+    store(out_13, oc_10, ok_10, 0.0, slice);
+    let m_11 = m_base + 64u + tm * 4u + 1u;
+    let oc_11 = pr.group * ocg + m_11;
+    let ok_11 = m_11 < ocg;
+    store(out_00, oc_11, ok_11, 0.0, slice);
+    store(out_01, oc_11, ok_11, 0.0, slice);
+    store(out_02, oc_11, ok_11, 0.0, slice);
+    store(out_03, oc_11, ok_11, 0.0, slice);
+    store(out_10, oc_11, ok_11, 0.0, slice);
+    store(out_11, oc_11, ok_11, 0.0, slice);
+    store(out_12, oc_11, ok_11, 0.0, slice);
+    store(out_13, oc_11, ok_11, 0.0, slice);
+    let m_12 = m_base + 64u + tm * 4u + 2u;
+    let oc_12 = pr.group * ocg + m_12;
+    let ok_12 = m_12 < ocg;
+    store(out_00, oc_12, ok_12, 0.0, slice);
+    store(out_01, oc_12, ok_12, 0.0, slice);
+    store(out_02, oc_12, ok_12, 0.0, slice);
+    store(out_03, oc_12, ok_12, 0.0, slice);
+    store(out_10, oc_12, ok_12, 0.0, slice);
+    store(out_11, oc_12, ok_12, 0.0, slice);
+    store(out_12, oc_12, ok_12, 0.0, slice);
+    store(out_13, oc_12, ok_12, 0.0, slice);
+    let m_13 = m_base + 64u + tm * 4u + 3u;
+    let oc_13 = pr.group * ocg + m_13;
+    let ok_13 = m_13 < ocg;
+    store(out_00, oc_13, ok_13, 0.0, slice);
+    store(out_01, oc_13, ok_13, 0.0, slice);
+    store(out_02, oc_13, ok_13, 0.0, slice);
+    store(out_03, oc_13, ok_13, 0.0, slice);
+    store(out_10, oc_13, ok_13, 0.0, slice);
+    store(out_11, oc_13, ok_13, 0.0, slice);
+    store(out_12, oc_13, ok_13, 0.0, slice);
+    store(out_13, oc_13, ok_13, 0.0, slice);
+}
+
+// K-tiles [kt_first, kt_last) of output tile (tile_x, tile_y) of sub-problem `pr`, written to
+// `slice` of the partial sums when split (split_k > 1), else finished into the output.
+fn conv2d_gemm_k16_tile(lid: u32, pr: Problem, tile_x: u32, tile_y: u32, kt_first: u32, kt_last: u32, slice: u32) {
     let icg = spec_ic / spec_groups;
     let ocg = spec_oc / spec_groups;
     let taps = pr.taps_y * pr.taps_x;
     let k_total = icg * taps;
-    let n_base = wid.x * 128u;
-    let m_base = wid.y * 128u;
+    let n_base = tile_x * 128u;
+    let m_base = tile_y * 128u;
     if (n_base >= params.n * pr.sub_h * pr.sub_w) {
         return;
     }
@@ -891,11 +1288,8 @@ fn conv2d_gemm_k16(@builtin(local_invocation_index) lid: u32, @builtin(workgroup
     var acc_13_0 = vec4<f32>(0.0);
     var acc_13_1 = vec4<f32>(0.0);
 
-    // This slice's K-tiles.
-    let k_tiles_all = (k_total + 15u) / 16u;
-    let tiles_per_slice = (k_tiles_all + split_k - 1u) / split_k;
-    let kt_begin = min(slice * tiles_per_slice, k_tiles_all);
-    let kt_end = min(kt_begin + tiles_per_slice, k_tiles_all);
+    let kt_begin = kt_first;
+    let kt_end = kt_last;
 
     // Global → registers for the first K-tile.
     var b0_k = kt_begin * 16u + kl;
@@ -1409,14 +1803,114 @@ fn conv2d_gemm_k16(@builtin(local_invocation_index) lid: u32, @builtin(workgroup
 
 @compute @workgroup_size(256)
 fn conv2d_gemm_m64_k16(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: vec3<u32>) {
-    let slice = wid.z % split_k;
-    let pr = problem(wid.z / split_k);
+    if (stream_k_workgroups == 0u) {
+        // Tile (x, y) of sub-problem wid.z / split_k, K-slice wid.z % split_k.
+        let slice = wid.z % split_k;
+        let pr = problem(wid.z / split_k);
+        let k_tiles_all = k_tiles(pr, 16u);
+        let per_slice = (k_tiles_all + split_k - 1u) / split_k;
+        let first = min(slice * per_slice, k_tiles_all);
+        conv2d_gemm_m64_k16_tile(lid, pr, wid.x, wid.y, first, min(first + per_slice, k_tiles_all), slice);
+        return;
+    }
+    // Stream-K: every sub-problem has the same K-tiles (direct convolutions only).
+    let k_tiles_all = k_tiles(problem(0u), 16u);
+    let tiles_xy = stream_tiles_x * stream_tiles_y;
+    let total = tiles_xy * spec_groups * k_tiles_all;
+    // Never 0 here, but a constant 0 divisor (stream-K off) would fail pipeline creation.
+    let wgs = max(stream_k_workgroups, 1u);
+    var it = wid.x * total / wgs;
+    let end = (wid.x + 1u) * total / wgs;
+    while (it < end) {
+        let t = it / k_tiles_all;
+        let first = it % k_tiles_all;
+        let last = min(k_tiles_all, first + end - it);
+        // The workgroup holding iteration i is ((i + 1)·W − 1) / T.
+        let first_wg = ((t * k_tiles_all + 1u) * wgs - 1u) / total;
+        let last_wg = ((t + 1u) * k_tiles_all * wgs - 1u) / total;
+        let pr = problem(t / tiles_xy);
+        let tx = t % stream_tiles_x;
+        let ty = (t % tiles_xy) / stream_tiles_x;
+        conv2d_gemm_m64_k16_tile(lid, pr, tx, ty, first, last, wid.x - first_wg);
+        if (first == 0u) {
+            for (var unused = last_wg - first_wg + 1u; unused < split_k; unused++) {
+                conv2d_gemm_m64_k16_zero(lid, pr, tx, ty, unused);
+            }
+        }
+        it += last - first;
+    }
+}
+
+// Zeros for one tile's slice `slice` (stream-K slices no segment of the tile writes).
+fn conv2d_gemm_m64_k16_zero(lid: u32, pr: Problem, tile_x: u32, tile_y: u32, slice: u32) {
+    let ocg = spec_oc / spec_groups;
+    let n_base = tile_x * 128u;
+    let m_base = tile_y * 64u;
+    let tm = lid / 16u;
+    let tn = lid % 16u;
+    let out_00 = column(pr, n_base + 0u + tn * 4u + 0u);
+    let out_01 = column(pr, n_base + 0u + tn * 4u + 1u);
+    let out_02 = column(pr, n_base + 0u + tn * 4u + 2u);
+    let out_03 = column(pr, n_base + 0u + tn * 4u + 3u);
+    let out_10 = column(pr, n_base + 64u + tn * 4u + 0u);
+    let out_11 = column(pr, n_base + 64u + tn * 4u + 1u);
+    let out_12 = column(pr, n_base + 64u + tn * 4u + 2u);
+    let out_13 = column(pr, n_base + 64u + tn * 4u + 3u);
+    let m_00 = m_base + 0u + tm * 4u + 0u;
+    let oc_00 = pr.group * ocg + m_00;
+    let ok_00 = m_00 < ocg;
+    store(out_00, oc_00, ok_00, 0.0, slice);
+    store(out_01, oc_00, ok_00, 0.0, slice);
+    store(out_02, oc_00, ok_00, 0.0, slice);
+    store(out_03, oc_00, ok_00, 0.0, slice);
+    store(out_10, oc_00, ok_00, 0.0, slice);
+    store(out_11, oc_00, ok_00, 0.0, slice);
+    store(out_12, oc_00, ok_00, 0.0, slice);
+    store(out_13, oc_00, ok_00, 0.0, slice);
+    let m_01 = m_base + 0u + tm * 4u + 1u;
+    let oc_01 = pr.group * ocg + m_01;
+    let ok_01 = m_01 < ocg;
+    store(out_00, oc_01, ok_01, 0.0, slice);
+    store(out_01, oc_01, ok_01, 0.0, slice);
+    store(out_02, oc_01, ok_01, 0.0, slice);
+    store(out_03, oc_01, ok_01, 0.0, slice);
+    store(out_10, oc_01, ok_01, 0.0, slice);
+    store(out_11, oc_01, ok_01, 0.0, slice);
+    store(out_12, oc_01, ok_01, 0.0, slice);
+    store(out_13, oc_01, ok_01, 0.0, slice);
+    let m_02 = m_base + 0u + tm * 4u + 2u;
+    let oc_02 = pr.group * ocg + m_02;
+    let ok_02 = m_02 < ocg;
+    store(out_00, oc_02, ok_02, 0.0, slice);
+    store(out_01, oc_02, ok_02, 0.0, slice);
+    store(out_02, oc_02, ok_02, 0.0, slice);
+    store(out_03, oc_02, ok_02, 0.0, slice);
+    store(out_10, oc_02, ok_02, 0.0, slice);
+    store(out_11, oc_02, ok_02, 0.0, slice);
+    store(out_12, oc_02, ok_02, 0.0, slice);
+    store(out_13, oc_02, ok_02, 0.0, slice);
+    let m_03 = m_base + 0u + tm * 4u + 3u;
+    let oc_03 = pr.group * ocg + m_03;
+    let ok_03 = m_03 < ocg;
+    store(out_00, oc_03, ok_03, 0.0, slice);
+    store(out_01, oc_03, ok_03, 0.0, slice);
+    store(out_02, oc_03, ok_03, 0.0, slice);
+    store(out_03, oc_03, ok_03, 0.0, slice);
+    store(out_10, oc_03, ok_03, 0.0, slice);
+    store(out_11, oc_03, ok_03, 0.0, slice);
+    store(out_12, oc_03, ok_03, 0.0, slice);
+    store(out_13, oc_03, ok_03, 0.0, slice);
+}
+
+// K-tiles [kt_first, kt_last) of output tile (tile_x, tile_y) of sub-problem `pr`, written to
+// `slice` of the partial sums when split (split_k > 1), else finished into the output.
+fn conv2d_gemm_m64_k16_tile(lid: u32, pr: Problem, tile_x: u32, tile_y: u32, kt_first: u32, kt_last: u32, slice: u32) {
     let icg = spec_ic / spec_groups;
     let ocg = spec_oc / spec_groups;
     let taps = pr.taps_y * pr.taps_x;
     let k_total = icg * taps;
-    let n_base = wid.x * 128u;
-    let m_base = wid.y * 64u;
+    let n_base = tile_x * 128u;
+    let m_base = tile_y * 64u;
     if (n_base >= params.n * pr.sub_h * pr.sub_w) {
         return;
     }
@@ -1447,11 +1941,8 @@ fn conv2d_gemm_m64_k16(@builtin(local_invocation_index) lid: u32, @builtin(workg
     var acc_03_0 = vec4<f32>(0.0);
     var acc_03_1 = vec4<f32>(0.0);
 
-    // This slice's K-tiles.
-    let k_tiles_all = (k_total + 15u) / 16u;
-    let tiles_per_slice = (k_tiles_all + split_k - 1u) / split_k;
-    let kt_begin = min(slice * tiles_per_slice, k_tiles_all);
-    let kt_end = min(kt_begin + tiles_per_slice, k_tiles_all);
+    let kt_begin = kt_first;
+    let kt_end = kt_last;
 
     // Global → registers for the first K-tile.
     var b0_k = kt_begin * 16u + kl;

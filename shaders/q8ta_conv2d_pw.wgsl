@@ -71,7 +71,9 @@ fn q8ta_conv2d_pw(@builtin(global_invocation_id) gid: vec3<u32>) {
     let word = gid.y * stride_x + gid.x;
     let total = params.n * params.oc * params.h * params.w;
     let first = word * 4u;
-    if (first >= total) {
+    // `word * 4u` wraps for words ≥ 2^30, so the word itself is compared too.
+    let words = total / 4u + select(0u, 1u, total % 4u != 0u);
+    if (word >= words || first >= total) {
         return;
     }
     var packed = 0u;

@@ -20,7 +20,9 @@ override stride_x: u32;
 fn quantize_per_tensor(@builtin(global_invocation_id) gid: vec3<u32>) {
     let word = gid.y * stride_x + gid.x;
     let first = word * 4u;
-    if (first >= params.numel) {
+    // `word * 4u` wraps for words ≥ 2^30, so the word itself is compared too.
+    let words = params.numel / 4u + select(0u, 1u, params.numel % 4u != 0u);
+    if (word >= words || first >= params.numel) {
         return;
     }
     var packed = 0u;

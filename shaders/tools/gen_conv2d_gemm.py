@@ -63,6 +63,16 @@ override transposed: bool = false;
 // each slice writes raw partial sums to output[slice · numel + i], and conv_splitk_reduce.wgsl
 // adds them with bias and activation. 1 writes the final output directly.
 override split_k: u32 = 1;
+// Stream-K (direct convolutions): 0 is off. Otherwise the grid is this many workgroups along x,
+// and workgroup w takes the (tile, K-tile) iterations [w·T/W, (w+1)·T/W) of all T = tiles · K-tiles
+// of the stream_tiles_x × stream_tiles_y × groups tile grid, so every workgroup gets the
+// same work however many tiles there are. Segment j of a tile (the j-th workgroup to touch it)
+// writes its partial sums to slice j (split_k is the most segments any tile has); the workgroup
+// holding a tile's first K-tile zero-fills the slices its tile does not use, and
+// conv_splitk_reduce.wgsl adds the slices. The host keeps T · W below 2^32.
+override stream_k_workgroups: u32 = 0;
+override stream_tiles_x: u32 = 1;
+override stream_tiles_y: u32 = 1;
 // The weight's geometry, specialised into the pipeline so index arithmetic folds to constants
 // (divisions by KH·KW and KW become multiply-shifts). Must equal the uniform's values.
 override spec_kh: u32 = 1;
@@ -189,6 +199,11 @@ fn column(pr: Problem, n: u32) -> Column {
     return c;
 }
 
+// K-tiles of depth bk in the GEMM of sub-problem `pr`.
+fn k_tiles(pr: Problem, bk: u32) -> u32 {
+    return (spec_ic / spec_groups * pr.taps_y * pr.taps_x + bk - 1u) / bk;
+}
+
 fn load_b(pr: Problem, c: Column, ic: u32, ty: u32, tx: u32, k_ok: bool) -> f32 {
     let iy = c.iy0 + i32(ty) * pr.in_step_h;
     let ix = c.ix0 + i32(tx) * pr.in_step_w;
@@ -264,6 +279,20 @@ var<workgroup> {bt}: array<vec4<f32>, {lanes_b * bk}>;
     rows = [(q, i) for q in range(quads_m) for i in range(4)]
     cols = list(range(quads_n))
     accn = lambda q, i, c: f"acc_{q}{i}_{c}"
+
+    def epilogue(value):
+        """Stores the thread's block (value(q, i, c, j) is element (row q·64 + 4·tm + i, column
+        c·64 + 4·tn + j)) through `store`."""
+        for c in cols:
+            for j in range(4):
+                w(f"    let out_{c}{j} = column(pr, n_base + {c * 64}u + tn * 4u + {j}u);")
+        for (q, i) in rows:
+            w(f"    let m_{q}{i} = m_base + {q * 64}u + tm * 4u + {i}u;")
+            w(f"    let oc_{q}{i} = pr.group * ocg + m_{q}{i};")
+            w(f"    let ok_{q}{i} = m_{q}{i} < ocg;")
+            for c in cols:
+                for j in range(4):
+                    w(f"    store(out_{c}{j}, oc_{q}{i}, ok_{q}{i}, {value(q, i, c, j)}, slice);")
     a_roles = [
         f"// A: {lanes_a} threads per K-row" + (f"; threads {bk * lanes_a}.. only load B." if split_a else "."),
         f"let kl_a = lid / {lanes_a}u;",
@@ -275,14 +304,63 @@ var<workgroup> {bt}: array<vec4<f32>, {lanes_b * bk}>;
     a_ok = " && a_loader" if split_a else ""
     w(f"""@compute @workgroup_size(256)
 fn {name}(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: vec3<u32>) {{
-    let slice = wid.z % split_k;
-    let pr = problem(wid.z / split_k);
+    if (stream_k_workgroups == 0u) {{
+        // Tile (x, y) of sub-problem wid.z / split_k, K-slice wid.z % split_k.
+        let slice = wid.z % split_k;
+        let pr = problem(wid.z / split_k);
+        let k_tiles_all = k_tiles(pr, {bk}u);
+        let per_slice = (k_tiles_all + split_k - 1u) / split_k;
+        let first = min(slice * per_slice, k_tiles_all);
+        {name}_tile(lid, pr, wid.x, wid.y, first, min(first + per_slice, k_tiles_all), slice);
+        return;
+    }}
+    // Stream-K: every sub-problem has the same K-tiles (direct convolutions only).
+    let k_tiles_all = k_tiles(problem(0u), {bk}u);
+    let tiles_xy = stream_tiles_x * stream_tiles_y;
+    let total = tiles_xy * spec_groups * k_tiles_all;
+    // Never 0 here, but a constant 0 divisor (stream-K off) would fail pipeline creation.
+    let wgs = max(stream_k_workgroups, 1u);
+    var it = wid.x * total / wgs;
+    let end = (wid.x + 1u) * total / wgs;
+    while (it < end) {{
+        let t = it / k_tiles_all;
+        let first = it % k_tiles_all;
+        let last = min(k_tiles_all, first + end - it);
+        // The workgroup holding iteration i is ((i + 1)·W − 1) / T.
+        let first_wg = ((t * k_tiles_all + 1u) * wgs - 1u) / total;
+        let last_wg = ((t + 1u) * k_tiles_all * wgs - 1u) / total;
+        let pr = problem(t / tiles_xy);
+        let tx = t % stream_tiles_x;
+        let ty = (t % tiles_xy) / stream_tiles_x;
+        {name}_tile(lid, pr, tx, ty, first, last, wid.x - first_wg);
+        if (first == 0u) {{
+            for (var unused = last_wg - first_wg + 1u; unused < split_k; unused++) {{
+                {name}_zero(lid, pr, tx, ty, unused);
+            }}
+        }}
+        it += last - first;
+    }}
+}}
+
+// Zeros for one tile's slice `slice` (stream-K slices no segment of the tile writes).
+fn {name}_zero(lid: u32, pr: Problem, tile_x: u32, tile_y: u32, slice: u32) {{
+    let ocg = spec_oc / spec_groups;
+    let n_base = tile_x * {tile_n}u;
+    let m_base = tile_y * {tile_m}u;
+    let tm = lid / 16u;
+    let tn = lid % 16u;""")
+    epilogue(lambda q, i, c, j: "0.0")
+    w(f"""}}
+
+// K-tiles [kt_first, kt_last) of output tile (tile_x, tile_y) of sub-problem `pr`, written to
+// `slice` of the partial sums when split (split_k > 1), else finished into the output.
+fn {name}_tile(lid: u32, pr: Problem, tile_x: u32, tile_y: u32, kt_first: u32, kt_last: u32, slice: u32) {{
     let icg = spec_ic / spec_groups;
     let ocg = spec_oc / spec_groups;
     let taps = pr.taps_y * pr.taps_x;
     let k_total = icg * taps;
-    let n_base = wid.x * {tile_n}u;
-    let m_base = wid.y * {tile_m}u;
+    let n_base = tile_x * {tile_n}u;
+    let m_base = tile_y * {tile_m}u;
     if (n_base >= params.n * pr.sub_h * pr.sub_w) {{
         return;
     }}
@@ -358,11 +436,8 @@ fn {name}(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid:
         return "\n".join(out)
 
     w(f"""
-    // This slice's K-tiles.
-    let k_tiles_all = (k_total + {bk - 1}u) / {bk}u;
-    let tiles_per_slice = (k_tiles_all + split_k - 1u) / split_k;
-    let kt_begin = min(slice * tiles_per_slice, k_tiles_all);
-    let kt_end = min(kt_begin + tiles_per_slice, k_tiles_all);
+    let kt_begin = kt_first;
+    let kt_end = kt_last;
 
     // Global → registers for the first K-tile.
 {decode(4, f"kt_begin * {bk}u", True)}
@@ -389,16 +464,7 @@ fn {name}(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid:
     }
 """)
     w("    // Epilogue: bias, activation, scattered back to NCHW.")
-    for c in cols:
-        for j in range(4):
-            w(f"    let out_{c}{j} = column(pr, n_base + {c * 64}u + tn * 4u + {j}u);")
-    for (q, i) in rows:
-        w(f"    let m_{q}{i} = m_base + {q * 64}u + tm * 4u + {i}u;")
-        w(f"    let oc_{q}{i} = pr.group * ocg + m_{q}{i};")
-        w(f"    let ok_{q}{i} = m_{q}{i} < ocg;")
-        for c in cols:
-            for j in range(4):
-                w(f"    store(out_{c}{j}, oc_{q}{i}, ok_{q}{i}, {accn(q, i, c)}.{'xyzw'[j]}, slice);")
+    epilogue(lambda q, i, c, j: f"{accn(q, i, c)}.{'xyzw'[j]}")
     w("}")
     w("")
 

@@ -189,8 +189,10 @@ fn depthwise_tiles_cover_every_block() {
     for (i, (name, input, weight, options, rows_per_thread)) in cases.into_iter().enumerate() {
         let g = ConvGeometry::new(input, weight, None, &options).unwrap();
         assert_eq!(g.depthwise_rows_per_thread(), Some(rows_per_thread), "{name}");
-        let large_filter = weight[2] * weight[3] >= 25;
-        let planned = if large_filter { ConvKernel::DepthwiseTiled } else { ConvKernel::Depthwise };
+        // The planner tiles large filters, and 3×3 ones on outputs 32+ rows tall.
+        let taps = weight[2] * weight[3];
+        let tiled = taps >= 25 || (taps >= 9 && g.oh >= 32);
+        let planned = if tiled { ConvKernel::DepthwiseTiled } else { ConvKernel::Depthwise };
         assert_eq!(g.planned_kernel(), planned, "{name}");
         let case = Case { input, weight, bias: i % 2 == 0, opts: options, kernel: ConvKernel::Direct };
         check(name, 40 + i as u64, case);
@@ -465,6 +467,40 @@ fn pipelines_are_cached() {
 }
 
 #[test]
+fn uniforms_are_shared_by_equal_parameters_only() {
+    let ctx = wgconv::Context::new().unwrap();
+    let x = Tensor::from_f32(&ctx, &random_f32(102, 2 * 3 * 6 * 6), &[2, 3, 6, 6]).unwrap();
+    let w = Tensor::from_f32(&ctx, &random_f32(103, 4 * 3 * 9), &[4, 3, 3, 3]).unwrap();
+    let padded = opts().padding(&[1]);
+    let check = |o: &ConvOptions| {
+        let y = ctx.conv2d(&x, &w, None, o).unwrap();
+        let (want, _) = reference::convolution(
+            &x.to_vec_f32(&ctx).unwrap(),
+            &[2, 3, 6, 6],
+            &w.to_vec_f32(&ctx).unwrap(),
+            &[4, 3, 3, 3],
+            None,
+            o,
+        )
+        .unwrap();
+        let err = reference::relative_error(&y.output.to_vec_f32(&ctx).unwrap(), &want);
+        assert!(err <= TOLERANCE, "relative error {err:e} with {o:?}");
+    };
+    check(&opts());
+    let after_first = ctx.cached_uniforms();
+    assert!(after_first >= 1);
+    check(&opts());
+    assert_eq!(ctx.cached_uniforms(), after_first, "a repeated call creates no uniform buffer");
+    // Another geometry gets its own parameters; alternating must never pick up the other's.
+    check(&padded);
+    assert!(ctx.cached_uniforms() > after_first);
+    let both = ctx.cached_uniforms();
+    check(&opts());
+    check(&padded);
+    assert_eq!(ctx.cached_uniforms(), both);
+}
+
+#[test]
 fn context_from_an_existing_device() {
     let (device, queue) = wgconv_tests::test_device();
     let ctx = wgconv::Context::from_device(device, queue);
@@ -602,6 +638,66 @@ fn split_k_for_small_grids_with_long_k() {
         let err = ctx.convolution(&xt, &wt, None, &o).unwrap_err();
         assert!(err.to_string().contains(&format!("split_k {bad}")), "{err}");
     }
+}
+
+#[test]
+fn strides_of_2_16_run_on_the_per_output_kernels() {
+    // The GEMM pipeline failed to build for stride 65536 (its folded constants overflow u32);
+    // such strides are now planned onto kernels that take them, every one checked here.
+    check(
+        "stride 65536",
+        175,
+        Case {
+            input: &[1, 16, 1, 1],
+            weight: &[16, 16, 1, 1],
+            bias: true,
+            opts: opts().stride(&[65_536]),
+            kernel: ConvKernel::DirectVec4,
+        },
+    );
+}
+
+#[test]
+fn stream_k_matches_the_reference() {
+    // One tile shared by 1, 3, 7 workgroups, and by one workgroup per K-tile of the 16-deep
+    // kernels (36; two K-tiles each on the 8-deep ones).
+    for (i, workgroups) in [1, 3, 7, 36].into_iter().enumerate() {
+        check(
+            &format!("stream-K one tile, {workgroups} workgroups"),
+            160 + i as u64,
+            Case {
+                input: &[1, 64, 6, 6],
+                weight: &[16, 64, 3, 3],
+                bias: true,
+                opts: opts().padding(&[1]).activation(Activation::Relu).stream_k(Some(workgroups)),
+                kernel: ConvKernel::DirectVec4,
+            },
+        );
+    }
+    // Six tiles (three along N, two groups) of 18 K-tiles over 5 workgroups: workgroups span
+    // tiles and tiles span workgroups; 16-deep K-tiles split differently (every kernel runs).
+    check(
+        "stream-K grouped",
+        170,
+        Case {
+            input: &[2, 32, 12, 12],
+            weight: &[64, 16, 3, 3],
+            bias: true,
+            opts: opts().padding(&[1]).groups(2).stream_k(Some(5)),
+            kernel: ConvKernel::DirectVec4,
+        },
+    );
+    // Forcing both ways of splitting K, or stream-K on a transposed convolution, is an error.
+    let ctx = context();
+    let xt = Tensor::from_f32(ctx, &random_f32(171, 64 * 36), &[1, 64, 6, 6]).unwrap();
+    let wt = Tensor::from_f32(ctx, &random_f32(172, 16 * 64 * 9), &[16, 64, 3, 3]).unwrap();
+    let both = opts().padding(&[1]).kernel(Some(ConvKernel::Gemm)).split_k(Some(2)).stream_k(Some(8));
+    let err = ctx.convolution(&xt, &wt, None, &both).unwrap_err();
+    assert!(err.to_string().contains("split_k 2 and stream_k 8"), "{err}");
+    let t = opts().transposed(true).stride(&[2]).kernel(Some(ConvKernel::Gemm)).stream_k(Some(8));
+    let wt = Tensor::from_f32(ctx, &random_f32(173, 64 * 8 * 4), &[64, 8, 2, 2]).unwrap();
+    let err = ctx.convolution(&xt, &wt, None, &t).unwrap_err();
+    assert!(err.to_string().contains("stream_k 8"), "{err}");
 }
 
 #[test]

@@ -66,6 +66,7 @@ fn conv_case() -> impl Strategy<Value = ConvCase> {
                     activation: if op == 1 { Activation::Relu } else { Activation::None },
                     kernel: None,
                     split_k: None,
+                    stream_k: None,
                 };
                 ConvCase { n, groups, icg, ocg, spatial, kernel, opts, bias }
             },
@@ -110,6 +111,14 @@ proptest! {
             let err = reference::relative_error(&out.to_vec_f32(ctx).unwrap(), &expected);
             prop_assert!(err <= 1e-5, "{} on {:?}: relative error {:e}", used.name(), case, err);
         }
+        // Stream-K over three workgroups where it can run (tiles and K-tiles then split unevenly).
+        if geometry.supports(ConvKernel::Gemm) && geometry.stream_k(ConvKernel::Gemm, 3).is_ok() {
+            let out = Tensor::full_f32(ctx, &shape, f32::NAN).unwrap();
+            let opts = case.opts.clone().kernel(Some(ConvKernel::Gemm)).stream_k(Some(3));
+            ctx.convolution_into(&xt, &wt, bt.as_ref(), &out, &opts).unwrap();
+            let err = reference::relative_error(&out.to_vec_f32(ctx).unwrap(), &expected);
+            prop_assert!(err <= 1e-5, "stream-K on {:?}: relative error {:e}", case, err);
+        }
     }
 }
 
@@ -135,6 +144,7 @@ proptest! {
             activation: Activation::Clamp { min: clamp.0, max: clamp.1 },
             kernel: None,
             split_k: None,
+            stream_k: None,
         };
         match ConvGeometry::new(&input, &weight, bias.as_deref(), &opts) {
             Ok(g) => {

@@ -109,9 +109,15 @@ fn partial_channel_blocks_and_odd_widths() {
 
 #[test]
 fn dot4_gemm_shapes_with_partial_tiles() {
-    for (n, ic, oc, h, w) in
-        [(2, 8, 70, 4, 17), (1, 1024, 5, 4, 4), (3, 12, 64, 8, 8), (1, 4, 1, 1, 4), (2, 68, 130, 2, 34)]
-    {
+    for (n, ic, oc, h, w) in [
+        (2, 8, 70, 4, 17),
+        (1, 1024, 5, 4, 4),
+        (3, 12, 64, 8, 8),
+        (1, 4, 1, 1, 4),
+        (2, 68, 130, 2, 34),
+        (3, 8, 70, 6, 6),
+        (5, 20, 3, 2, 10),
+    ] {
         let c = Q8Case { n, ic, oc, h, w, ..Default::default() };
         run_q8(&format!("gemm n{n} ic{ic} oc{oc} {h}x{w}"), 90 + oc as u64, &c);
     }
@@ -128,6 +134,13 @@ fn dot4_gemm_shapes_with_partial_tiles() {
             ..Default::default()
         },
     );
+}
+
+#[test]
+fn dot4_gemm_grid_past_65535_column_tiles() {
+    // 2048 × 2052 pixels are 65 664 tiles of 64 columns: the grid continues along z.
+    let c = Q8Case { n: 1, ic: 4, oc: 3, h: 2048, w: 2052, ..Default::default() };
+    run_q8("gemm 65664 column tiles", 96, &c);
 }
 
 #[test]

@@ -109,8 +109,12 @@ pub struct LayerResult {
 pub struct SweepPoint {
     /// Kernel.
     pub kernel: String,
-    /// K-slices (1 for kernels without split-K).
+    /// K-slices (1 for kernels without split-K, and with stream-K).
     pub split_k: u32,
+    /// Stream-K workgroups, when the configuration uses stream-K.
+    pub stream_k: Option<u32>,
+    /// The configuration as `kernel`, `kernel/kN` (N K-slices) or `kernel/streamW`.
+    pub config: String,
     /// Median milliseconds per launch.
     pub median_ms: f64,
 }
@@ -120,7 +124,13 @@ fn sweep_points(tuning: &wgconv::Tuning) -> Vec<SweepPoint> {
     tuning
         .candidates
         .iter()
-        .map(|c| SweepPoint { kernel: c.config.kernel.name().to_string(), split_k: c.config.split_k, median_ms: c.ms })
+        .map(|c| SweepPoint {
+            kernel: c.config.kernel.name().to_string(),
+            split_k: c.config.split_k,
+            stream_k: c.config.stream_k,
+            config: c.config.to_string(),
+            median_ms: c.ms,
+        })
         .collect()
 }
 
@@ -262,22 +272,20 @@ fn run_layer(ctx: &Context, layer: &Layer, args: &BenchArgs) -> CliResult<(Layer
             if args.tune || args.sweep {
                 let tuning = conv.tune(ctx, &input_shape, &sampling(args))?;
                 for (config, error) in &tuning.skipped {
-                    eprintln!(
-                        "layer {}: {}/k{} cannot run here: {error}",
-                        layer.name,
-                        config.kernel.name(),
-                        config.split_k
-                    );
+                    eprintln!("layer {}: {config} cannot run here: {error}", layer.name);
                 }
                 sweep = sweep_points(&tuning);
                 if !args.tune {
                     ctx.forget_tuning();
                 }
             }
-            let chosen = match ctx.tuned(&geometry) {
+            let tuned = ctx.tuned(&geometry);
+            let chosen = match tuned {
                 Some(tuned) => tuned.kernel,
                 None => geometry.choose_kernel(None)?,
             };
+            // Tuned layers show their whole configuration (K-slices, stream-K).
+            let label = tuned.map_or_else(|| chosen.name().to_string(), |t| t.to_string());
             let (ms, source) = median_time(ctx, args, |b| conv.run_into(b, &x, &out).map(|_| ()))?;
             let seed = if transposed { ConvKernel::Transposed } else { ConvKernel::Direct };
             let seed_ms = if seed == chosen {
@@ -286,7 +294,7 @@ fn run_layer(ctx: &Context, layer: &Layer, args: &BenchArgs) -> CliResult<(Layer
                 let seed_conv = Conv2d::new(ctx, &w, None, &opts.clone().kernel(Some(seed)))?;
                 median_time(ctx, args, |b| seed_conv.run_into(b, &x, &out).map(|_| ()))?.0
             };
-            (chosen.name().to_string(), ms, seed.name().to_string(), seed_ms, geometry.macs(), source)
+            (label, ms, seed.name().to_string(), seed_ms, geometry.macs(), source)
         }
         Op::Q8ConvPw => {
             let x: Vec<i8> = data(3, input_shape.iter().product()).iter().map(|v| (v * 127.0) as i8).collect();
@@ -379,8 +387,7 @@ pub fn run(args: &BenchArgs) -> CliResult<()> {
         );
     }
     for r in results.iter().filter(|r| !r.sweep.is_empty()) {
-        let points: Vec<String> =
-            r.sweep.iter().map(|p| format!("{}/k{} {:.4}", p.kernel, p.split_k, p.median_ms)).collect();
+        let points: Vec<String> = r.sweep.iter().map(|p| format!("{} {:.4}", p.config, p.median_ms)).collect();
         println!("sweep {}: {}", r.layer.name, points.join(", "));
     }
     println!("timing: {:?}, median of {} samples × {} launches", source, args.repeat, args.launches);

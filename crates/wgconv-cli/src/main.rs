@@ -175,6 +175,7 @@ fn conv2d(a: &Conv2dArgs) -> CliResult<()> {
         activation: a.activation,
         kernel: None,
         split_k: None,
+        stream_k: None,
     };
     // Validate before touching the GPU, so bad arguments are usage errors even without an adapter.
     let geometry = wgconv::ConvGeometry::new(&x.shape, &w.shape, b.as_ref().map(|b| &b.shape[..]), &opts)?;

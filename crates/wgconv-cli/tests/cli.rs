@@ -350,5 +350,6 @@ fn bench_sweep_times_every_kernel_and_split() {
     assert_eq!(code, 0, "{stdout}\n{stderr}");
     let report: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(Path::new(&json)).unwrap()).unwrap();
     let layer = &report["layers"][0];
-    assert_eq!(layer["kernel"], layer["sweep"][0]["kernel"], "{layer}");
+    // A tuned layer is labelled with its whole configuration (kernel, K-slices or stream-K).
+    assert_eq!(layer["kernel"], layer["sweep"][0]["config"], "{layer}");
 }

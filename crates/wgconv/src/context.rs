@@ -9,7 +9,7 @@ use std::{
 use crate::{
     error::{Error, Result},
     ops::{conv_geometry::ConvGeometry, conv_tune::TunedConfig},
-    pipelines::PipelineCache,
+    pipelines::{PipelineCache, ShaderChecks},
     tensor::{DType, Tensor},
 };
 
@@ -198,7 +198,7 @@ impl Context {
             device,
             queue,
             info,
-            pipelines: PipelineCache::default(),
+            pipelines: PipelineCache::new(ShaderChecks::from_env()),
             uncaptured,
             timeout: Duration::from_secs(60),
             zero_buffer,
@@ -263,6 +263,17 @@ impl Context {
         self.pipelines.len()
     }
 
+    /// Number of distinct uniform parameter blocks cached so far (ops with equal parameters
+    /// share one buffer).
+    pub fn cached_uniforms(&self) -> usize {
+        self.pipelines.uniforms()
+    }
+
+    /// The runtime checks the crate's shaders are compiled with (`WGCONV_SHADER_CHECKS`).
+    pub fn shader_checks(&self) -> ShaderChecks {
+        self.pipelines.checks()
+    }
+
     /// One line: adapter, backend, and the capabilities that matter to the ops.
     pub fn describe(&self) -> String {
         let l = self.limits();
@@ -272,13 +283,14 @@ impl Context {
             |i| format!("{} ({:?}, {:?}, driver {} {})", i.name, i.backend, i.device_type, i.driver, i.driver_info),
         );
         format!(
-            "{adapter}; max invocations/workgroup {}, workgroup storage {} B, max storage binding {} B, timestamps {}, subgroups {}, f16 {}",
+            "{adapter}; max invocations/workgroup {}, workgroup storage {} B, max storage binding {} B, timestamps {}, subgroups {}, f16 {}, shader checks {:?}",
             l.max_compute_invocations_per_workgroup,
             l.max_compute_workgroup_storage_size,
             l.max_storage_buffer_binding_size,
             f.contains(wgpu::Features::TIMESTAMP_QUERY),
             f.contains(wgpu::Features::SUBGROUP),
             f.contains(wgpu::Features::SHADER_F16),
+            self.shader_checks(),
         )
     }
 

@@ -47,4 +47,5 @@ pub use ops::{
     conv_tune::{Candidate, TunedConfig, Tuning},
     quantized::{Q8ConvPwArgs, Q8ConvPwOptions, Q8Kernel, Q8PwGeometry, QuantParams},
 };
+pub use pipelines::ShaderChecks;
 pub use tensor::{DType, TENSOR_USAGE, Tensor};

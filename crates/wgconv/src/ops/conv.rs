@@ -2,14 +2,15 @@
 
 use super::{
     conv_geometry::{Activation, ConvGeometry, ConvOptions},
-    conv_plan::ConvKernel,
+    conv_plan::{ConvKernel, StreamK},
+    conv_tune::TunedConfig,
 };
 use crate::{
     batch::Batch,
     context::Context,
     dispatch,
     error::{Error, Result},
-    pipelines::{shader_resources, uniform_buffer},
+    pipelines::shader_resources,
     shaders::{
         conv_pack as pack_shader, conv_splitk_reduce as reduce_shader, conv2d as shader, conv2d_depthwise as dw_shader,
         conv2d_depthwise_tiled as dw_tiled_shader, conv2d_gemm as gemm_shader,
@@ -73,7 +74,7 @@ macro_rules! encode_conv {
             let pipeline = ctx.pipelines.pipeline($module::PATH, $entry, &overrides.constants(), || {
                 $create(&ctx.device, &resources.module, &resources.layout, &overrides)
             });
-            let uniform = uniform_buffer(&ctx.device, "ConvParams", &params);
+            let uniform = ctx.pipelines.uniform(&ctx.device, "ConvParams", &params);
             let group = $module::BindGroup0 {
                 input: b.input.buffer().as_entire_buffer_binding(),
                 weight: b.weight.buffer().as_entire_buffer_binding(),
@@ -216,13 +217,30 @@ impl Batch<'_> {
         if let Some(b) = bias {
             check_operand(ctx, "bias", b, DType::F32)?;
         }
-        let (kernel, tuned_split) = runnable_kernel(ctx, g, opts)?;
+        let (kernel, tuned) = runnable_kernel(ctx, g, opts)?;
         let activation = opts.activation;
         let buffers = ConvBuffers { input, weight, bias, output };
         match kernel {
             ConvKernel::Gemm | ConvKernel::GemmM64 | ConvKernel::GemmK16 | ConvKernel::GemmM64K16 => {
-                let splits = g.choose_split_k(kernel, opts.split_k.or(tuned_split))?;
-                self.encode_gemm(kernel, splits, packed, buffers, g, activation)?;
+                let schedule = match (opts.split_k, opts.stream_k) {
+                    (Some(splits), Some(workgroups)) => {
+                        return Err(Error::invalid(format!(
+                            "split_k {splits} and stream_k {workgroups} cannot both be forced"
+                        )));
+                    }
+                    (None, Some(workgroups)) => GemmSchedule::Stream(g.stream_k(kernel, workgroups)?),
+                    (Some(splits), None) => GemmSchedule::Slices(g.choose_split_k(kernel, Some(splits))?),
+                    (None, None) => match tuned {
+                        Some(TunedConfig { stream_k: Some(workgroups), .. }) => {
+                            GemmSchedule::Stream(g.stream_k(kernel, workgroups)?)
+                        }
+                        Some(TunedConfig { split_k, .. }) => {
+                            GemmSchedule::Slices(g.choose_split_k(kernel, Some(split_k))?)
+                        }
+                        None => GemmSchedule::Slices(g.choose_split_k(kernel, None)?),
+                    },
+                };
+                self.encode_gemm(kernel, schedule, packed, buffers, g, activation)?;
             }
             ConvKernel::DepthwiseTiled => self.encode_depthwise_tiled(buffers, g, activation)?,
             ConvKernel::Depthwise => self.encode_depthwise(buffers, g, activation)?,
@@ -238,7 +256,7 @@ impl Batch<'_> {
     fn encode_gemm(
         &mut self,
         kernel: ConvKernel,
-        splits: u32,
+        schedule: GemmSchedule,
         packed: Option<&Tensor>,
         buffers: ConvBuffers<'_>,
         g: &ConvGeometry,
@@ -257,6 +275,14 @@ impl Batch<'_> {
         let mut overrides = gemm_shader::Overrides::new();
         (overrides.activation, overrides.clamp_min, overrides.clamp_max) = activation_constants(activation);
         overrides.transposed = g.transposed;
+        let splits = match schedule {
+            GemmSchedule::Slices(splits) => splits,
+            GemmSchedule::Stream(stream) => {
+                overrides.stream_k_workgroups = stream.workgroups;
+                (overrides.stream_tiles_x, overrides.stream_tiles_y) = (stream.tiles_x, stream.tiles_y);
+                stream.slices
+            }
+        };
         overrides.split_k = splits;
         // Geometry specialised into the pipeline (one pipeline per layer shape family).
         (overrides.spec_kh, overrides.spec_kw) = (g.kh, g.kw);
@@ -264,8 +290,13 @@ impl Batch<'_> {
         (overrides.spec_pad_h, overrides.spec_pad_w) = (g.padding[0], g.padding[1]);
         (overrides.spec_dilation_h, overrides.spec_dilation_w) = (g.dilation[0], g.dilation[1]);
         (overrides.spec_ic, overrides.spec_oc, overrides.spec_groups) = (g.ic, g.oc, g.groups);
-        let [x, y, z] = g.gemm_grid(tile).map(|d| d as u32);
-        let grid = [x, y, z * splits];
+        let grid = match schedule {
+            GemmSchedule::Slices(_) => {
+                let [x, y, z] = g.gemm_grid(tile).map(|d| d as u32);
+                [x, y, z * splits]
+            }
+            GemmSchedule::Stream(stream) => [stream.workgroups, 1, 1],
+        };
         let (entry, create): (_, fn(&_, &_, &_, &_) -> _) = match kernel {
             ConvKernel::Gemm => (gemm_shader::CONV2D_GEMM_ENTRY, gemm_shader::create_conv2d_gemm_pipeline),
             ConvKernel::GemmM64 => (gemm_shader::CONV2D_GEMM_M64_ENTRY, gemm_shader::create_conv2d_gemm_m64_pipeline),
@@ -368,16 +399,26 @@ impl Batch<'_> {
     }
 }
 
-/// The kernel to run, and K-slices when they come from tuning: the forced kernel, else the one
+/// How a GEMM kernel shares K among its workgroups.
+#[derive(Clone, Copy, Debug)]
+enum GemmSchedule {
+    /// One workgroup per tile and K-slice (1: no split).
+    Slices(u32),
+    /// Stream-K: a fixed number of workgroups share every tile's K-tiles equally.
+    Stream(StreamK),
+}
+
+/// The kernel to run, and its configuration when it comes from tuning: the forced kernel, else the one
 /// `Conv2d::tune` measured fastest for this geometry, else the planner's, stepped back to one
 /// that fits the device's workgroup memory (the H200 has 48 KiB; WebGPU's default is 16 KiB and
 /// downlevel devices have less). A forced kernel that does not fit is an error.
-fn runnable_kernel(ctx: &Context, g: &ConvGeometry, opts: &ConvOptions) -> Result<(ConvKernel, Option<u32>)> {
+fn runnable_kernel(ctx: &Context, g: &ConvGeometry, opts: &ConvOptions) -> Result<(ConvKernel, Option<TunedConfig>)> {
     if opts.kernel.is_none()
         && opts.split_k.is_none()
+        && opts.stream_k.is_none()
         && let Some(tuned) = ctx.tuned(g)
     {
-        return Ok((tuned.kernel, tuned.kernel.gemm_tile().map(|_| tuned.split_k)));
+        return Ok((tuned.kernel, Some(tuned)));
     }
     let mut kernel = g.choose_kernel(opts.kernel)?;
     let storage = ctx.limits().max_compute_workgroup_storage_size;
@@ -489,7 +530,7 @@ impl Batch<'_> {
                     )
                 },
             );
-            let uniform = uniform_buffer(&ctx.device, "ReduceParams", &params);
+            let uniform = ctx.pipelines.uniform(&ctx.device, "ReduceParams", &params);
             let group = reduce_shader::BindGroup0 {
                 partial: partial.buffer().as_entire_buffer_binding(),
                 bias: bias.map_or(ctx.zero_buffer(), Tensor::buffer).as_entire_buffer_binding(),
@@ -540,7 +581,7 @@ impl Batch<'_> {
                     )
                 },
             );
-            let uniform = uniform_buffer(&ctx.device, "PackParams", &params);
+            let uniform = ctx.pipelines.uniform(&ctx.device, "PackParams", &params);
             let group = pack_shader::BindGroup0 {
                 weight: weight.buffer().as_entire_buffer_binding(),
                 packed: packed.buffer().as_entire_buffer_binding(),

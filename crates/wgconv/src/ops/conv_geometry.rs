@@ -65,6 +65,8 @@ pub struct ConvOptions {
     pub kernel: Option<ConvKernel>,
     /// Force the GEMM kernels' number of K-slices instead of the planner's (benchmarks, tests).
     pub split_k: Option<u32>,
+    /// Force stream-K over this many workgroups on the GEMM kernels (benchmarks, tests, tuning).
+    pub stream_k: Option<u32>,
 }
 
 impl Default for ConvOptions {
@@ -79,6 +81,7 @@ impl Default for ConvOptions {
             activation: Activation::None,
             kernel: None,
             split_k: None,
+            stream_k: None,
         }
     }
 }
@@ -122,6 +125,12 @@ impl ConvOptions {
     /// Forces the GEMM kernels' K-slices (`None`: the planner chooses).
     pub fn split_k(mut self, splits: Option<u32>) -> Self {
         self.split_k = splits;
+        self
+    }
+    /// Forces stream-K over `workgroups` workgroups on the GEMM kernels (`None`: the planner
+    /// chooses). Cannot be combined with `split_k`.
+    pub fn stream_k(mut self, workgroups: Option<u32>) -> Self {
+        self.stream_k = workgroups;
         self
     }
     /// Sets the fused activation.

@@ -68,6 +68,14 @@ impl ConvKernel {
         }
     }
 
+    /// Depth of a GEMM kernel's K-tiles (8 for other kernels, which have none).
+    pub fn k_tile_depth(self) -> u64 {
+        match self {
+            ConvKernel::GemmK16 | ConvKernel::GemmM64K16 => 16,
+            _ => 8,
+        }
+    }
+
     /// Output tile (rows of OC, columns of N·OH·OW) of a GEMM kernel.
     pub fn gemm_tile(self) -> Option<(u32, u32)> {
         match self {
@@ -76,6 +84,34 @@ impl ConvKernel {
             _ => None,
         }
     }
+}
+
+/// The most workgroups that share one tile when `wgs` workgroups split `tiles` tiles of
+/// `k_tiles` K-tiles each as the shader does (workgroup w takes iterations [w·T/W, (w+1)·T/W)).
+fn stream_k_slices(tiles: u64, k_tiles: u64, wgs: u64) -> u64 {
+    let total = tiles * k_tiles;
+    if total == 0 {
+        return 1;
+    }
+    // Workgroup holding iteration i: ((i + 1)·W − 1) / T (the shader's formula).
+    let holder = |i: u64| ((i + 1) * wgs - 1) / total;
+    (0..tiles).map(|t| holder((t + 1) * k_tiles - 1) - holder(t * k_tiles) + 1).max().unwrap_or(1)
+}
+
+/// A stream-K schedule: `workgroups` workgroups share every (tile, K-tile) iteration equally,
+/// instead of one workgroup per tile (or per tile and K-slice), so a grid of, say, 144 tiles on
+/// a GPU that holds 264 workgroups at once keeps every multiprocessor equally busy.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct StreamK {
+    /// Workgroups dispatched.
+    pub workgroups: u32,
+    /// Tiles along N (output columns).
+    pub tiles_x: u32,
+    /// Tiles along M (output channels of a group).
+    pub tiles_y: u32,
+    /// Partial-sum slices: the most workgroups that share one tile (1: no tile is shared, no
+    /// reduce pass).
+    pub slices: u32,
 }
 
 impl ConvGeometry {
@@ -141,6 +177,38 @@ impl ConvGeometry {
         within(z, 65_535) && within(numel, u64::from(u32::MAX))
     }
 
+    /// The stream-K schedule of a GEMM kernel over `workgroups` workgroups, or an error naming
+    /// the value when this convolution cannot run so: stream-K needs a direct convolution (every
+    /// sub-problem the same K), at most 65535 workgroups, iteration counts that fit the shader's
+    /// u32 arithmetic, and a scratch of one output per slice within u32 indexing.
+    pub fn stream_k(&self, kernel: ConvKernel, workgroups: u32) -> Result<StreamK> {
+        let tile = kernel.gemm_tile().unwrap_or((128, 128));
+        let [tiles_x, tiles_y, groups] = self.gemm_grid(tile);
+        let tiles = tiles_x * tiles_y * groups;
+        let k_tiles = self.gemm_k_depth().div_ceil(kernel.k_tile_depth());
+        let total = tiles * k_tiles;
+        let wgs = u64::from(workgroups);
+        let numel: u64 = self.output_shape().iter().map(|d| *d as u64).product();
+        // Tiles are walked on the host to find the most segments any of them has.
+        const MAX_TILES: u64 = 1 << 16;
+        let ok = kernel.gemm_tile().is_some()
+            && !self.transposed
+            && (1..=65_535).contains(&wgs)
+            // Every workgroup must get work, or a tile's slices would have gaps.
+            && wgs <= total
+            && tiles <= MAX_TILES
+            && total.checked_mul(wgs).is_some_and(|p| p <= u64::from(u32::MAX));
+        let slices = if ok { stream_k_slices(tiles, k_tiles, wgs) } else { 0 };
+        if !ok || numel.checked_mul(slices).is_none_or(|p| p > u64::from(u32::MAX)) {
+            return Err(Error::invalid(format!(
+                "stream_k {workgroups} cannot run this convolution (stream-K needs a GEMM kernel, a direct \
+                 convolution, 1 to 65535 workgroups and no more than its {total} (tile, K-tile) iterations, \
+                 at most {MAX_TILES} tiles, and iterations × workgroups below 2^32)"
+            )));
+        }
+        Ok(StreamK { workgroups, tiles_x: tiles_x as u32, tiles_y: tiles_y as u32, slices: slices as u32 })
+    }
+
     /// Output rows per thread (1, 2 or 4) of the tiled depthwise kernel: among those whose input
     /// window fits its 16 KiB of workgroup memory, the one that loads the fewest input rows over
     /// the output's height (taller blocks share their halo over more rows, but pad the last block).
@@ -194,8 +262,16 @@ impl ConvGeometry {
             }
             ConvKernel::Gemm | ConvKernel::GemmM64 | ConvKernel::GemmK16 | ConvKernel::GemmM64K16 => {
                 // The stride-phase decomposition assumes dilation 1; each grid dimension ≤ 65535.
+                // Strides, paddings and dilations of 2^16 and more are left to the per-output
+                // kernels: folded into the pipeline as constants, their products can overflow u32,
+                // which fails pipeline creation.
                 let tile = kernel.gemm_tile().unwrap_or((128, 128));
-                (!self.transposed || self.dilation == [1, 1]) && self.gemm_grid(tile).iter().all(|d| *d <= 65_535)
+                let small = |v: &[u32; 2]| v.iter().all(|x| *x < 1 << 16);
+                (!self.transposed || self.dilation == [1, 1])
+                    && small(&self.stride)
+                    && small(&self.padding)
+                    && small(&self.dilation)
+                    && self.gemm_grid(tile).iter().all(|d| *d <= 65_535)
             }
         }
     }
@@ -207,10 +283,13 @@ impl ConvGeometry {
         // Few channels per group make a mostly empty GEMM tile; the direct kernels win there.
         let gemm_worthwhile = self.transposed || (ocg >= 16 && icg * self.kh * self.kw >= 8);
         // The tiled kernel shares each input element over its block through workgroup memory. On
-        // the H200 that beat the per-thread kernel only for large filters (7×7: 0.069 vs 0.077 ms
-        // on 8×96×56²), and lost on 3×3 (0.040 vs 0.034 ms on 8×144×56²). Its blocks are 8+ rows
-        // tall, which short (1D) outputs would mostly waste.
-        if self.supports(ConvKernel::DepthwiseTiled) && self.kh * self.kw >= 25 && self.oh >= 8 {
+        // the H200 that beat the per-thread kernel for large filters (7×7: 0.069 vs 0.077 ms on
+        // 8×96×56²). On 3×3 it lost (0.040 vs 0.034 ms on 8×144×56²) until the shaders dropped
+        // wgpu's injected index clamps (v13): then it won on tall outputs (0.028 vs 0.032 ms) and
+        // still lost on short ones (24²: 0.018 vs 0.014; 28²: equal). Its blocks are 8+ rows tall,
+        // which short (1D) outputs would mostly waste.
+        let taps = self.kh * self.kw;
+        if self.supports(ConvKernel::DepthwiseTiled) && ((taps >= 25 && self.oh >= 8) || (taps >= 9 && self.oh >= 32)) {
             return ConvKernel::DepthwiseTiled;
         }
         // Few channels per group (ResNeXt's 4): the depthwise kernel's four outputs per thread beat
@@ -307,9 +386,13 @@ mod tests {
             ConvKernel::GemmM64
         );
         assert_eq!(geo(&[8, 256, 14, 14], &[1024, 256, 1, 1], d()).unwrap().planned_kernel(), ConvKernel::Gemm);
-        // Depthwise; four channels per group; 7×7 depthwise goes to the tiled kernel.
+        // Depthwise: 3×3 tiled on tall outputs only; four channels per group; 7×7 tiled.
         assert_eq!(
             geo(&[8, 144, 56, 56], &[144, 1, 3, 3], d().groups(144)).unwrap().planned_kernel(),
+            ConvKernel::DepthwiseTiled
+        );
+        assert_eq!(
+            geo(&[1, 1024, 24, 24], &[1024, 1, 3, 3], d().groups(1024).padding(&[1])).unwrap().planned_kernel(),
             ConvKernel::Depthwise
         );
         assert_eq!(
@@ -333,6 +416,45 @@ mod tests {
         assert_eq!(g.planned_kernel(), ConvKernel::Depthwise);
         let g = geo(&[1, 1, 3, 3], &[1, 1, 3, 3], ConvOptions::default().dilation(&[u32::MAX / 4])).unwrap_err();
         assert!(!g.to_string().is_empty());
+    }
+
+    #[test]
+    fn stream_k_slices_match_a_simulation() {
+        // Brute force: hand out each workgroup's iteration range and count who touches each tile;
+        // the shader's slot (w − first workgroup of the tile) must leave no slice unwritten.
+        for (tiles, k_tiles, wgs) in [(1, 1, 1), (144, 64, 264), (104, 32, 264), (6, 18, 5), (1, 72, 72), (7, 3, 2)] {
+            let total = tiles * k_tiles;
+            let mut touched = vec![std::collections::BTreeSet::new(); tiles as usize];
+            for w in 0..wgs {
+                for i in w * total / wgs..(w + 1) * total / wgs {
+                    touched[(i / k_tiles) as usize].insert(w);
+                }
+            }
+            for set in &touched {
+                let (first, last) = (set.first().unwrap(), set.last().unwrap());
+                assert_eq!(set.len() as u64, last - first + 1, "a slice is left unwritten");
+            }
+            let most = touched.iter().map(|s| s.len() as u64).max().unwrap();
+            assert_eq!(stream_k_slices(tiles, k_tiles, wgs), most, "{tiles} tiles × {k_tiles}, {wgs} workgroups");
+        }
+    }
+
+    #[test]
+    fn forced_stream_k_is_checked() {
+        let g = geo(&[1, 64, 6, 6], &[16, 64, 3, 3], ConvOptions::default().padding(&[1])).unwrap();
+        let s = g.stream_k(ConvKernel::Gemm, 5).unwrap();
+        assert_eq!((s.workgroups, s.tiles_x, s.tiles_y, s.slices), (5, 1, 1, 5));
+        for bad in [0, 70_000] {
+            let err = g.stream_k(ConvKernel::Gemm, bad).unwrap_err();
+            assert!(err.to_string().contains(&format!("stream_k {bad}")), "{err}");
+        }
+        // More workgroups than iterations (72 K-tiles) would leave some without work.
+        assert!(g.stream_k(ConvKernel::Gemm, 72).is_ok());
+        assert!(g.stream_k(ConvKernel::Gemm, 73).unwrap_err().to_string().contains("stream_k 73"));
+        let t = ConvOptions::default().transposed(true).stride(&[2]).padding(&[1]);
+        let t = geo(&[1, 8, 4, 4], &[8, 8, 4, 4], t).unwrap();
+        assert!(t.stream_k(ConvKernel::Gemm, 4).unwrap_err().to_string().contains("direct"));
+        assert!(g.stream_k(ConvKernel::Depthwise, 4).is_err());
     }
 
     #[test]

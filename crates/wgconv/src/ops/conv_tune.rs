@@ -3,7 +3,11 @@
 //! [`Context`], where the planner takes it for that geometry from then on. The planner's rules
 //! were fitted on one GPU (an H200); tuning fits the choice to the GPU at hand.
 
-use super::{conv::Conv2d, conv_geometry::ConvGeometry, conv_plan::ConvKernel};
+use super::{
+    conv::Conv2d,
+    conv_geometry::{ConvGeometry, ConvOptions},
+    conv_plan::ConvKernel,
+};
 use crate::{
     context::Context,
     error::{Error, Result},
@@ -16,8 +20,21 @@ use crate::{
 pub struct TunedConfig {
     /// Kernel.
     pub kernel: ConvKernel,
-    /// K-slices of a GEMM kernel (1 otherwise).
+    /// K-slices of a GEMM kernel (1 otherwise, and with stream-K).
     pub split_k: u32,
+    /// Stream-K over this many workgroups (GEMM kernels on direct convolutions), instead of slices.
+    pub stream_k: Option<u32>,
+}
+
+impl std::fmt::Display for TunedConfig {
+    /// `gemm`, `gemm/k3` (three K-slices) or `gemm/stream264` (stream-K over 264 workgroups).
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match (self.stream_k, self.split_k) {
+            (Some(workgroups), _) => write!(f, "{}/stream{workgroups}", self.kernel.name()),
+            (None, 1) => f.write_str(self.kernel.name()),
+            (None, splits) => write!(f, "{}/k{splits}", self.kernel.name()),
+        }
+    }
 }
 
 /// One configuration that [`Conv2d::tune`] timed.
@@ -47,18 +64,22 @@ impl Tuning {
     }
 }
 
-/// Leading candidates timed a second time.
-const CONFIRMED: usize = 3;
-
 /// K-slice counts tried on GEMM kernels (besides the planner's own choice).
 const SPLITS: [u32; 6] = [1, 2, 3, 4, 6, 8];
+
+/// Stream-K workgroup counts tried on GEMM kernels of direct convolutions: one and two per
+/// multiprocessor of a 132-SM GPU (WebGPU does not report the count; on smaller GPUs these
+/// are several waves, which tuning then measures as such).
+const STREAM_K_WORKGROUPS: [u32; 2] = [132, 264];
 
 impl Conv2d {
     /// Times every configuration that can run this convolution on inputs of `input_shape` on
     /// this device (each kernel that fits the device; GEMM kernels at several K-slice counts,
     /// each slice at least 32 deep), remembers the fastest in `ctx` for that geometry, and
-    /// returns what was measured. Costs a pipeline compile and `sampling` runs per candidate;
-    /// run it once per layer shape, before the timed work.
+    /// returns what was measured. Costs a pipeline compile per candidate, a warm-up, and
+    /// `sampling.samples` rounds that time `sampling.launches` runs of every candidate (rounds,
+    /// not one candidate after another, so drifting clocks do not favour the first ones); run
+    /// it once per layer shape, before the timed work.
     ///
     /// ```no_run
     /// use wgconv::{Context, Conv2d, ConvOptions, Tensor, timing::Sampling};
@@ -75,38 +96,57 @@ impl Conv2d {
         // Values do not change the timing; zero-filled buffers need no upload.
         let input = Tensor::zeros(ctx, input_shape, DType::F32)?;
         let output = Tensor::zeros(ctx, &geometry.output_shape(), DType::F32)?;
-        let time = |config: TunedConfig| -> Result<f64> {
+        let options = |config: TunedConfig| {
             let gemm = config.kernel.gemm_tile().is_some();
-            let opts = self.opts.clone().kernel(Some(config.kernel)).split_k(gemm.then_some(config.split_k));
-            let t = timing::median_time(ctx, sampling, |batch| {
-                self.run_into_with(batch, &input, &output, &opts).map(|_| ())
-            })?;
-            Ok(t.ms_per_run)
+            self.opts
+                .clone()
+                .kernel(Some(config.kernel))
+                .split_k((gemm && config.stream_k.is_none()).then_some(config.split_k))
+                .stream_k(config.stream_k)
         };
-        // A configuration the device cannot run (a pipeline its driver rejects, memory it lacks)
-        // is left out rather than failing the tuning; only when none runs is that an error.
-        let mut candidates = Vec::new();
+        let time = |opts: &ConvOptions, runs: u32| {
+            timing::time_runs(ctx, runs, |batch| self.run_into_with(batch, &input, &output, opts).map(|_| ()))
+        };
+        // Every configuration runs once first: that compiles its pipeline, so no compile (which
+        // leaves the GPU idle and its clocks falling) happens between timed samples. One the
+        // device cannot run (a pipeline its driver rejects, memory it lacks) is left out rather
+        // than failing the tuning; only when none runs is that an error.
+        let mut runnable = Vec::new();
         let mut skipped = Vec::new();
         let mut first_error = None;
         for config in configurations(ctx, &geometry) {
-            match time(config) {
-                Ok(ms) => candidates.push(Candidate { config, ms }),
+            let opts = options(config);
+            match time(&opts, 1) {
+                Ok(_) => runnable.push((config, opts)),
                 Err(e) => {
                     skipped.push((config, e.to_string()));
                     first_error.get_or_insert(e);
                 }
             }
         }
-        if candidates.is_empty() {
+        if runnable.is_empty() {
             return Err(first_error.unwrap_or_else(|| Error::invalid("no kernel can run this convolution")));
         }
-        candidates.sort_by(|a, b| a.ms.total_cmp(&b.ms));
-        // Time the leaders again in reverse order and keep each one's better time: on the H200,
-        // configurations timed late in a long run measured slower than the same ones timed
-        // early, so one pass in a fixed order would favour whatever came first.
-        for candidate in candidates.iter_mut().take(CONFIRMED).rev() {
-            candidate.ms = candidate.ms.min(time(candidate.config)?);
+        // Warm the GPU up, then time the configurations in rounds, one sample of each per round
+        // (starting one later each round), and keep each one's median: clock or thermal drift
+        // then affects every configuration alike. Timing each configuration's samples in one go
+        // measured configurations timed late in a long sweep up to 2× slower on the H200.
+        let launches = sampling.launches.max(1);
+        let (warm_opts, started, mut busy_ms) = (&runnable[0].1, std::time::Instant::now(), 0.0);
+        while busy_ms < sampling.warm_up_ms && started.elapsed() < sampling.warm_up_wall {
+            busy_ms += time(warm_opts, launches)?.ms_per_run * f64::from(launches);
         }
+        let mut samples = vec![Vec::new(); runnable.len()];
+        for round in 0..sampling.samples.max(1) as usize {
+            for i in (0..runnable.len()).map(|i| (i + round) % runnable.len()) {
+                samples[i].push(time(&runnable[i].1, launches)?.ms_per_run);
+            }
+        }
+        let mut candidates: Vec<Candidate> = runnable
+            .iter()
+            .zip(&mut samples)
+            .map(|((config, _), times)| Candidate { config: *config, ms: timing::median(times) })
+            .collect();
         candidates.sort_by(|a, b| a.ms.total_cmp(&b.ms));
         ctx.remember_tuning(geometry.clone(), candidates[0].config);
         // The widest split timed grew the shared split-K scratch; the chosen one may need less.
@@ -122,7 +162,7 @@ fn configurations(ctx: &Context, g: &ConvGeometry) -> Vec<TunedConfig> {
     let mut configs = Vec::new();
     for kernel in g.supported_kernels().into_iter().filter(|k| k.workgroup_storage_bytes() <= storage) {
         if kernel.gemm_tile().is_none() {
-            configs.push(TunedConfig { kernel, split_k: 1 });
+            configs.push(TunedConfig { kernel, split_k: 1, stream_k: None });
             continue;
         }
         let planned = g.gemm_split_k(kernel);
@@ -132,7 +172,15 @@ fn configurations(ctx: &Context, g: &ConvGeometry) -> Vec<TunedConfig> {
         }
         for split_k in splits {
             if g.choose_split_k(kernel, Some(split_k)).is_ok() {
-                configs.push(TunedConfig { kernel, split_k });
+                configs.push(TunedConfig { kernel, split_k, stream_k: None });
+            }
+        }
+        let tiles: u64 = g.gemm_grid(kernel.gemm_tile().unwrap_or((128, 128))).iter().product();
+        // Stream-K pays off when the tiles are too few to spread evenly, so grids of two or
+        // more waves are not timed with it.
+        for workgroups in STREAM_K_WORKGROUPS.into_iter().filter(|&w| tiles < 2 * u64::from(w)) {
+            if g.stream_k(kernel, workgroups).is_ok() {
+                configs.push(TunedConfig { kernel, split_k: 1, stream_k: Some(workgroups) });
             }
         }
     }

@@ -8,7 +8,7 @@ use crate::{
     context::Context,
     dispatch,
     error::{Error, Result},
-    pipelines::{shader_resources, uniform_buffer},
+    pipelines::shader_resources,
     shaders::{dequantize, q8ta_conv2d_pw as q8_shader, q8ta_conv2d_pw_gemm as q8_gemm, quantize},
     tensor::{DType, Tensor},
 };
@@ -230,13 +230,18 @@ impl Q8PwGeometry {
             Q8Kernel::Scalar => true,
             Q8Kernel::Dot4Gemm => {
                 let hw = u64::from(self.h) * u64::from(self.w);
-                self.ic.is_multiple_of(4)
-                    && hw.is_multiple_of(4)
-                    && hw.div_ceil(64) <= 65_535
-                    && self.oc.div_ceil(64) <= 65_535
-                    && self.n <= 65_535
+                self.ic.is_multiple_of(4) && hw.is_multiple_of(4) && self.oc.div_ceil(64) <= 65_535
             }
         }
+    }
+
+    /// The dot4 GEMM's grid: 64-column tiles of the whole batch along x, continued along z past
+    /// 65535 (the shader skips tiles past the end), 64-channel tiles along y.
+    fn dot4_gemm_grid(&self) -> [u32; 3] {
+        let tiles = (u64::from(self.n) * u64::from(self.h) * u64::from(self.w)).div_ceil(64);
+        // The output has at most 2^32 elements (validated), so tiles / 65535 < 65535.
+        let layers = tiles.div_ceil(65_535);
+        [tiles.div_ceil(layers) as u32, self.oc.div_ceil(64), layers as u32]
     }
 
     /// The planner's choice: the packed-dot GEMM wherever it applies.
@@ -264,12 +269,26 @@ impl Q8PwGeometry {
     }
 }
 
+/// The shaders index elements in u32: a tensor with more (possible where a binding exceeds
+/// 4 GiB) is an error naming its size rather than a wrapped index.
+fn elements_fit_u32(op: &str, input: &Tensor) -> Result<()> {
+    if u32::try_from(input.numel()).is_err() {
+        return Err(Error::invalid(format!(
+            "{op}: input has {} elements; at most {} are supported",
+            input.numel(),
+            u32::MAX
+        )));
+    }
+    Ok(())
+}
+
 impl Batch<'_> {
     /// Records `quantize_per_tensor`: f32 → int8 of the same shape.
     pub fn quantize_per_tensor(&mut self, input: &Tensor, q: QuantParams) -> Result<Tensor> {
         let ctx = self.ctx;
         check_operand(ctx, "input", input, DType::F32)?;
         q.validate("quantize")?;
+        elements_fit_u32("quantize", input)?;
         let output = Tensor::zeros(ctx, input.shape(), DType::I8)?;
         let numel = input.numel() as u64;
         let limits = ctx.limits();
@@ -289,7 +308,7 @@ impl Batch<'_> {
                 &overrides.constants(),
                 || quantize::create_quantize_per_tensor_pipeline(&ctx.device, &res.module, &res.layout, &overrides),
             );
-            let params = uniform_buffer(&ctx.device, "QuantizeParams", &params);
+            let params = ctx.pipelines.uniform(&ctx.device, "QuantizeParams", &params);
             let group = quantize::BindGroup0 {
                 real_values: input.buffer().as_entire_buffer_binding(),
                 quantized: output.buffer().as_entire_buffer_binding(),
@@ -307,6 +326,7 @@ impl Batch<'_> {
         let ctx = self.ctx;
         check_operand(ctx, "input", input, DType::I8)?;
         q.validate("dequantize")?;
+        elements_fit_u32("dequantize", input)?;
         let output = Tensor::zeros(ctx, input.shape(), DType::F32)?;
         let numel = input.numel() as u64;
         let limits = ctx.limits();
@@ -323,7 +343,7 @@ impl Batch<'_> {
                 &overrides.constants(),
                 || dequantize::create_dequantize_per_tensor_pipeline(&ctx.device, &res.module, &res.layout, &overrides),
             );
-            let params = uniform_buffer(&ctx.device, "DequantizeParams", &params);
+            let params = ctx.pipelines.uniform(&ctx.device, "DequantizeParams", &params);
             let group = dequantize::BindGroup0 {
                 quantized: input.buffer().as_entire_buffer_binding(),
                 real_values: output.buffer().as_entire_buffer_binding(),
@@ -392,7 +412,7 @@ impl Batch<'_> {
                     let pipeline = ctx.pipelines.pipeline($module::PATH, $entry, &overrides.constants(), || {
                         $create(&ctx.device, &res.module, &res.layout, &overrides)
                     });
-                    let params = uniform_buffer(&ctx.device, "Q8taConvPwParams", &params);
+                    let params = ctx.pipelines.uniform(&ctx.device, "Q8taConvPwParams", &params);
                     let group = $module::BindGroup0 {
                         input: args.input.buffer().as_entire_buffer_binding(),
                         weight: args.weight.buffer().as_entire_buffer_binding(),
@@ -430,8 +450,7 @@ impl Batch<'_> {
             Q8Kernel::Dot4Gemm => {
                 let mut overrides = q8_gemm::Overrides::new();
                 overrides.activation = relu;
-                let hw = g.h * g.w;
-                let grid = [hw.div_ceil(64), g.oc.div_ceil(64), g.n];
+                let grid = g.dot4_gemm_grid();
                 record!(
                     q8_gemm,
                     q8_gemm::Q8TA_CONV2D_PW_GEMM_ENTRY,
