@@ -592,16 +592,17 @@ fn prepared_convolution_runs_many_inputs() {
 
 #[test]
 fn split_k_for_small_grids_with_long_k() {
-    let direct = ConvGeometry::new(&[1, 64, 6, 6], &[16, 64, 3, 3], None, &opts().padding(&[1])).unwrap();
+    // K = 128·9 = 1152 (144 K-tiles of 8) on one tile: long enough for the planner to split.
+    let direct = ConvGeometry::new(&[1, 128, 6, 6], &[16, 128, 3, 3], None, &opts().padding(&[1])).unwrap();
     assert!(direct.gemm_split_k(direct.planned_kernel()) > 1, "expected split-K");
-    // The planner's split, then forced ones: uneven slices, and more slices than K-tiles (72).
-    for (i, splits) in [None, Some(5), Some(80)].into_iter().enumerate() {
+    // The planner's split, then forced ones: uneven slices, and more slices than K-tiles.
+    for (i, splits) in [None, Some(5), Some(150)].into_iter().enumerate() {
         check(
             &format!("split-K direct {splits:?}"),
             140 + i as u64,
             Case {
-                input: &[1, 64, 6, 6],
-                weight: &[16, 64, 3, 3],
+                input: &[1, 128, 6, 6],
+                weight: &[16, 128, 3, 3],
                 bias: true,
                 opts: opts().padding(&[1]).activation(Activation::Relu).split_k(splits),
                 kernel: ConvKernel::DirectVec4,
@@ -609,27 +610,28 @@ fn split_k_for_small_grids_with_long_k() {
         );
     }
     let t = opts().transposed(true).stride(&[2]).padding(&[1]);
-    let transposed = ConvGeometry::new(&[2, 128, 3, 3], &[128, 8, 4, 4], None, &t).unwrap();
+    // K per stride phase = 256·2·2 = 1024.
+    let transposed = ConvGeometry::new(&[2, 256, 3, 3], &[256, 8, 4, 4], None, &t).unwrap();
     assert!(transposed.gemm_split_k(transposed.planned_kernel()) > 1);
     check(
         "split-K transposed",
         145,
-        Case { input: &[2, 128, 3, 3], weight: &[128, 8, 4, 4], bias: true, opts: t, kernel: ConvKernel::Transposed },
+        Case { input: &[2, 256, 3, 3], weight: &[256, 8, 4, 4], bias: true, opts: t, kernel: ConvKernel::Transposed },
     );
     // A forced split whose scratch would exceed one storage binding is an error, and leaves the
     // shared scratch usable: the planner's split-K run afterwards still matches the reference.
     let ctx = context();
     let limit = ctx.limits().max_storage_buffer_binding_size;
     let huge = (limit / 4 / (16 * 36) + 1) as u32;
-    let xs = random_f32(148, 64 * 36);
-    let ws = random_f32(149, 16 * 64 * 9);
-    let xt = Tensor::from_f32(ctx, &xs, &[1, 64, 6, 6]).unwrap();
-    let wt = Tensor::from_f32(ctx, &ws, &[16, 64, 3, 3]).unwrap();
+    let xs = random_f32(148, 128 * 36);
+    let ws = random_f32(149, 16 * 128 * 9);
+    let xt = Tensor::from_f32(ctx, &xs, &[1, 128, 6, 6]).unwrap();
+    let wt = Tensor::from_f32(ctx, &ws, &[16, 128, 3, 3]).unwrap();
     let forced = opts().padding(&[1]).kernel(Some(ConvKernel::GemmM64)).split_k(Some(huge));
     let err = ctx.convolution(&xt, &wt, None, &forced).unwrap_err();
     assert!(err.to_string().contains("split-K partial sums"), "{err}");
     let (expected, _) =
-        reference::convolution(&xs, &[1, 64, 6, 6], &ws, &[16, 64, 3, 3], None, &opts().padding(&[1])).unwrap();
+        reference::convolution(&xs, &[1, 128, 6, 6], &ws, &[16, 128, 3, 3], None, &opts().padding(&[1])).unwrap();
     let got = ctx.convolution(&xt, &wt, None, &opts().padding(&[1])).unwrap().output.to_vec_f32(ctx).unwrap();
     assert!(reference::relative_error(&got, &expected) <= TOLERANCE);
     // A forced split the grid cannot hold is a typed error naming it.

@@ -344,7 +344,7 @@ fn bench_sweep_times_every_kernel_and_split() {
     assert!(times.windows(2).all(|w| w[0] <= w[1]), "{times:?}");
     // --sweep alone leaves the planner's choice; --tune runs the fastest configuration.
     let planned = report["layers"][0]["kernel"].as_str().unwrap().to_string();
-    assert_eq!(planned, "gemm_m64", "{report}");
+    assert_eq!(planned, "gemm_m64_k16", "{report}");
     let (code, stdout, stderr) =
         run(&["bench", "--suite", &suite, "--repeat", "1", "--launches", "1", "--tune", "--json", &json]);
     assert_eq!(code, 0, "{stdout}\n{stderr}");

@@ -16,14 +16,15 @@ pub enum ConvKernel {
     /// Implicit GEMM: 128×128 tiles, 8×8 outputs per thread; transposed convolutions decomposed
     /// by stride phase (dilation 1).
     Gemm,
-    /// The same GEMM with 64×128 tiles (OC × spatial, 4×8 per thread), for at most 64 output
-    /// channels per group, where a 128-row tile would be half idle.
+    /// The same GEMM with 64×128 tiles (OC × spatial, 4×8 per thread): twice the workgroups of
+    /// `Gemm`, and no half-idle tile for 64 or fewer output channels per group.
     GemmM64,
     /// `Gemm` with K-tiles 16 deep: each K-tile's loads are issued a tile ahead of twice as much
     /// math and workgroups meet half as many barriers; the planner uses it for large grids with
     /// long K, where it measured faster.
     GemmK16,
-    /// `GemmM64` with K-tiles 16 deep.
+    /// `GemmM64` with K-tiles 16 deep: the planner's GEMM for grids that are neither large nor
+    /// patchify (it measured fastest on the one-wave grids of typical vision layers).
     GemmM64K16,
     /// Depthwise, or up to 16 input channels per group: four outputs along W per thread,
     /// coalesced, each filter tap loaded once per four outputs.
@@ -155,15 +156,20 @@ impl ConvGeometry {
     /// pass, so splitting costs memory traffic. Fitted to a sweep of both tiles at 1, 2, 3, 4 and 6
     /// slices on the H200 (132 SMs, two 256-thread workgroups resident per SM): the fastest split keeps the
     /// whole grid within one wave of 264 workgroups, with slices of at least 32 K-tiles (256 deep).
+    ///
+    /// The 64×128 tiles 16 deep in K split only for K of 1024 and more: shorter K measured
+    /// faster unsplit on the H200 (siglip, K = 588 on 108 workgroups: 0.064 ms unsplit, 0.069
+    /// in 2 slices), longer K faster split (resnet50 3×3 256, K = 2304 on 52 workgroups: 5
+    /// slices 0.093 ms).
     pub fn gemm_split_k(&self, kernel: ConvKernel) -> u32 {
         const ONE_WAVE: u64 = 264;
         const SPLIT_BELOW: u64 = 132;
         const MIN_K_TILES_PER_SLICE: u64 = 32;
         let workgroups: u64 = self.gemm_grid(kernel.gemm_tile().unwrap_or((128, 128))).iter().product();
-        if workgroups >= SPLIT_BELOW {
+        let k_tiles = self.gemm_k_depth().div_ceil(8);
+        if workgroups >= SPLIT_BELOW || (kernel == ConvKernel::GemmM64K16 && k_tiles < 128) {
             return 1;
         }
-        let k_tiles = self.gemm_k_depth().div_ceil(8);
         let splits = (ONE_WAVE / workgroups.max(1)).min(k_tiles / MIN_K_TILES_PER_SLICE).clamp(1, 16) as u32;
         if self.split_k_fits(kernel, splits) { splits } else { 1 }
     }
@@ -302,17 +308,27 @@ impl ConvGeometry {
         if !gemm_worthwhile {
             return self.reference_kernel();
         }
-        // K-tiles 16 deep measured faster on large grids with long K on the H200 (2048² × 4096
-        // pointwise 1.028 vs 1.087 ms; 8×256×56² 3×3 0.932 vs 0.985 ms); on the suite's one-wave
-        // grids the comparison was not clean, so they keep 8-deep tiles. Short K would waste most
-        // of a 16-deep tile.
+        // Fitted to `wgconv bench --tune` on the H200 (v13: every configuration timed in
+        // interleaved rounds). Large grids with long K: 128×128 tiles 16 deep in K (2048² × 4096
+        // pointwise 0.981 vs 1.021 ms 8-deep). Patchify layers (stride = kernel, no padding, 128+
+        // input channels per group): the 8-deep tiles, split by the rule below (davit_down1 0.131
+        // vs 0.153 ms, davit_down2 0.120 vs 0.142); pointwise layers are not patchify. Everything else: 64×128 tiles 16 deep, which
+        // beat every other configuration on the suite's one-wave grids and short K (resnet50 3×3
+        // 64: 0.091 vs 0.109 ms, 1×1 256→1024: 0.049 vs 0.055, siglip: 0.064 vs 0.073, davit
+        // stem: 0.080 vs 0.098, both transposed layers equal or faster).
         let tile8 = if ocg <= 64 { ConvKernel::GemmM64 } else { ConvKernel::Gemm };
         let workgroups: u64 = self.gemm_grid(tile8.gemm_tile().expect("a GEMM kernel")).iter().product();
-        let k16 = !self.transposed && workgroups >= 384 && self.gemm_k_depth() >= 512;
-        let gemm = match (tile8, k16) {
-            (_, false) => tile8,
-            (ConvKernel::GemmM64, true) => ConvKernel::GemmM64K16,
-            _ => ConvKernel::GemmK16,
+        let large = !self.transposed && workgroups >= 384 && self.gemm_k_depth() >= 512;
+        let patchify = !self.transposed
+            && self.kh * self.kw > 1
+            && self.stride == [self.kh, self.kw]
+            && self.padding == [0, 0]
+            && icg >= 128;
+        let gemm = match (large, patchify, tile8) {
+            (true, _, ConvKernel::GemmM64) => ConvKernel::GemmM64K16,
+            (true, _, _) => ConvKernel::GemmK16,
+            (false, true, _) => tile8,
+            (false, false, _) => ConvKernel::GemmM64K16,
         };
         if self.supports(gemm) { gemm } else { self.reference_kernel() }
     }
@@ -379,13 +395,26 @@ mod tests {
     #[test]
     fn planner_rules() {
         let d = ConvOptions::default;
-        // Large grid and long K: 16-deep K-tiles; short K or a small grid: 8-deep.
+        // Large grid and long K: 128×128 tiles 16 deep; patchify layers: 8-deep tiles (split
+        // on small grids); everything else 64×128 tiles 16 deep, split only for K ≥ 1024.
         assert_eq!(geo(&[1, 2048, 64, 64], &[2048, 2048, 1, 1], d()).unwrap().planned_kernel(), ConvKernel::GemmK16);
+        let conv1 = geo(&[8, 3, 224, 224], &[64, 3, 7, 7], d().stride(&[2])).unwrap();
+        assert_eq!(conv1.planned_kernel(), ConvKernel::GemmM64K16);
+        let pointwise = geo(&[8, 256, 14, 14], &[1024, 256, 1, 1], d()).unwrap();
         assert_eq!(
-            geo(&[8, 3, 224, 224], &[64, 3, 7, 7], d().stride(&[2])).unwrap().planned_kernel(),
-            ConvKernel::GemmM64
+            (pointwise.planned_kernel(), pointwise.gemm_split_k(ConvKernel::GemmM64K16)),
+            (ConvKernel::GemmM64K16, 1)
         );
-        assert_eq!(geo(&[8, 256, 14, 14], &[1024, 256, 1, 1], d()).unwrap().planned_kernel(), ConvKernel::Gemm);
+        let down1 = geo(&[1, 128, 192, 192], &[256, 128, 2, 2], d().stride(&[2])).unwrap();
+        assert_eq!((down1.planned_kernel(), down1.gemm_split_k(ConvKernel::Gemm)), (ConvKernel::Gemm, 1));
+        let down2 = geo(&[1, 256, 96, 96], &[512, 256, 2, 2], d().stride(&[2])).unwrap();
+        assert_eq!((down2.planned_kernel(), down2.gemm_split_k(ConvKernel::Gemm)), (ConvKernel::Gemm, 3));
+        let siglip = geo(&[1, 3, 384, 384], &[1152, 3, 14, 14], d().stride(&[14])).unwrap();
+        assert_eq!((siglip.planned_kernel(), siglip.gemm_split_k(ConvKernel::GemmM64K16)), (ConvKernel::GemmM64K16, 1));
+        let deep = geo(&[8, 256, 14, 14], &[256, 256, 3, 3], d().padding(&[1])).unwrap();
+        assert_eq!((deep.planned_kernel(), deep.gemm_split_k(ConvKernel::GemmM64K16)), (ConvKernel::GemmM64K16, 5));
+        let t = d().transposed(true).stride(&[2]).padding(&[1]);
+        assert_eq!(geo(&[8, 256, 16, 16], &[256, 128, 4, 4], t).unwrap().planned_kernel(), ConvKernel::GemmM64K16);
         // Depthwise: 3×3 tiled on tall outputs only; four channels per group; 7×7 tiled.
         assert_eq!(
             geo(&[8, 144, 56, 56], &[144, 1, 3, 3], d().groups(144)).unwrap().planned_kernel(),
