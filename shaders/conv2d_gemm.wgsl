@@ -3,8 +3,9 @@
 // Per group: C[M = OC/groups, N = batch·OH·OW] = A[M, K] · B[K, N], K = IC/groups·KH·KW.
 // A is the weight (row-major in K already), B the implicit im2col of the input. A workgroup of
 // 256 threads computes a 128×128 tile of C, each thread an 8×8 block held in 16 vec4 registers
-// (`conv2d_gemm`), or a 64×128 tile with 4×8 per thread (`conv2d_gemm_m64`) when OC/groups ≤ 64.
-// Tiles of A and B (8 deep in K) are staged K-major in workgroup memory so every inner-loop read
+// (`conv2d_gemm`), or a 64×128 tile with 4×8 per thread (`conv2d_gemm_m64`); the `_k16` and
+// `_k32` entry points stage 16- or 32-deep K-tiles instead of 8.
+// Tiles of A and B are staged K-major in workgroup memory so every inner-loop read
 // is one vec4; the next tile's global loads are issued before the current tile's math.
 //
 // Transposed convolution runs through the same kernel, decomposed by stride phase: outputs with
@@ -2208,6 +2209,751 @@ fn conv2d_gemm_m64_k16_tile(lid: u32, pr: Problem, tile_x: u32, tile_y: u32, kt_
             let a0 = a_tile16[240u + tm];
             let b0 = b_tile16[480u + tn];
             let b1 = b_tile16[496u + tn];
+            acc_00_0 = fma(vec4<f32>(a0.x), b0, acc_00_0);
+            acc_00_1 = fma(vec4<f32>(a0.x), b1, acc_00_1);
+            acc_01_0 = fma(vec4<f32>(a0.y), b0, acc_01_0);
+            acc_01_1 = fma(vec4<f32>(a0.y), b1, acc_01_1);
+            acc_02_0 = fma(vec4<f32>(a0.z), b0, acc_02_0);
+            acc_02_1 = fma(vec4<f32>(a0.z), b1, acc_02_1);
+            acc_03_0 = fma(vec4<f32>(a0.w), b0, acc_03_0);
+            acc_03_1 = fma(vec4<f32>(a0.w), b1, acc_03_1);
+        }
+        workgroupBarrier();
+    }
+
+    // Epilogue: bias, activation, scattered back to NCHW.
+    let out_00 = column(pr, n_base + 0u + tn * 4u + 0u);
+    let out_01 = column(pr, n_base + 0u + tn * 4u + 1u);
+    let out_02 = column(pr, n_base + 0u + tn * 4u + 2u);
+    let out_03 = column(pr, n_base + 0u + tn * 4u + 3u);
+    let out_10 = column(pr, n_base + 64u + tn * 4u + 0u);
+    let out_11 = column(pr, n_base + 64u + tn * 4u + 1u);
+    let out_12 = column(pr, n_base + 64u + tn * 4u + 2u);
+    let out_13 = column(pr, n_base + 64u + tn * 4u + 3u);
+    let m_00 = m_base + 0u + tm * 4u + 0u;
+    let oc_00 = pr.group * ocg + m_00;
+    let ok_00 = m_00 < ocg;
+    store(out_00, oc_00, ok_00, acc_00_0.x, slice);
+    store(out_01, oc_00, ok_00, acc_00_0.y, slice);
+    store(out_02, oc_00, ok_00, acc_00_0.z, slice);
+    store(out_03, oc_00, ok_00, acc_00_0.w, slice);
+    store(out_10, oc_00, ok_00, acc_00_1.x, slice);
+    store(out_11, oc_00, ok_00, acc_00_1.y, slice);
+    store(out_12, oc_00, ok_00, acc_00_1.z, slice);
+    store(out_13, oc_00, ok_00, acc_00_1.w, slice);
+    let m_01 = m_base + 0u + tm * 4u + 1u;
+    let oc_01 = pr.group * ocg + m_01;
+    let ok_01 = m_01 < ocg;
+    store(out_00, oc_01, ok_01, acc_01_0.x, slice);
+    store(out_01, oc_01, ok_01, acc_01_0.y, slice);
+    store(out_02, oc_01, ok_01, acc_01_0.z, slice);
+    store(out_03, oc_01, ok_01, acc_01_0.w, slice);
+    store(out_10, oc_01, ok_01, acc_01_1.x, slice);
+    store(out_11, oc_01, ok_01, acc_01_1.y, slice);
+    store(out_12, oc_01, ok_01, acc_01_1.z, slice);
+    store(out_13, oc_01, ok_01, acc_01_1.w, slice);
+    let m_02 = m_base + 0u + tm * 4u + 2u;
+    let oc_02 = pr.group * ocg + m_02;
+    let ok_02 = m_02 < ocg;
+    store(out_00, oc_02, ok_02, acc_02_0.x, slice);
+    store(out_01, oc_02, ok_02, acc_02_0.y, slice);
+    store(out_02, oc_02, ok_02, acc_02_0.z, slice);
+    store(out_03, oc_02, ok_02, acc_02_0.w, slice);
+    store(out_10, oc_02, ok_02, acc_02_1.x, slice);
+    store(out_11, oc_02, ok_02, acc_02_1.y, slice);
+    store(out_12, oc_02, ok_02, acc_02_1.z, slice);
+    store(out_13, oc_02, ok_02, acc_02_1.w, slice);
+    let m_03 = m_base + 0u + tm * 4u + 3u;
+    let oc_03 = pr.group * ocg + m_03;
+    let ok_03 = m_03 < ocg;
+    store(out_00, oc_03, ok_03, acc_03_0.x, slice);
+    store(out_01, oc_03, ok_03, acc_03_0.y, slice);
+    store(out_02, oc_03, ok_03, acc_03_0.z, slice);
+    store(out_03, oc_03, ok_03, acc_03_0.w, slice);
+    store(out_10, oc_03, ok_03, acc_03_1.x, slice);
+    store(out_11, oc_03, ok_03, acc_03_1.y, slice);
+    store(out_12, oc_03, ok_03, acc_03_1.z, slice);
+    store(out_13, oc_03, ok_03, acc_03_1.w, slice);
+}
+
+// Tiles 32 deep in K for entry points that use them.
+var<workgroup> a_tile32: array<vec4<f32>, 512>;
+var<workgroup> b_tile32: array<vec4<f32>, 1024>;
+
+@compute @workgroup_size(256)
+fn conv2d_gemm_m64_k32(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: vec3<u32>) {
+    if (stream_k_workgroups == 0u) {
+        // Tile (x, y) of sub-problem wid.z / split_k, K-slice wid.z % split_k.
+        let slice = wid.z % split_k;
+        let pr = problem(wid.z / split_k);
+        let k_tiles_all = k_tiles(pr, 32u);
+        let per_slice = (k_tiles_all + split_k - 1u) / split_k;
+        let first = min(slice * per_slice, k_tiles_all);
+        conv2d_gemm_m64_k32_tile(lid, pr, wid.x, wid.y, first, min(first + per_slice, k_tiles_all), slice);
+        return;
+    }
+    // Stream-K: every sub-problem has the same K-tiles (direct convolutions only).
+    let k_tiles_all = k_tiles(problem(0u), 32u);
+    let tiles_xy = stream_tiles_x * stream_tiles_y;
+    let total = tiles_xy * spec_groups * k_tiles_all;
+    // Never 0 here, but a constant 0 divisor (stream-K off) would fail pipeline creation.
+    let wgs = max(stream_k_workgroups, 1u);
+    var it = wid.x * total / wgs;
+    let end = (wid.x + 1u) * total / wgs;
+    while (it < end) {
+        let t = it / k_tiles_all;
+        let first = it % k_tiles_all;
+        let last = min(k_tiles_all, first + end - it);
+        // The workgroup holding iteration i is ((i + 1)·W − 1) / T.
+        let first_wg = ((t * k_tiles_all + 1u) * wgs - 1u) / total;
+        let last_wg = ((t + 1u) * k_tiles_all * wgs - 1u) / total;
+        let pr = problem(t / tiles_xy);
+        let tx = t % stream_tiles_x;
+        let ty = (t % tiles_xy) / stream_tiles_x;
+        conv2d_gemm_m64_k32_tile(lid, pr, tx, ty, first, last, wid.x - first_wg);
+        if (first == 0u) {
+            for (var unused = last_wg - first_wg + 1u; unused < split_k; unused++) {
+                conv2d_gemm_m64_k32_zero(lid, pr, tx, ty, unused);
+            }
+        }
+        it += last - first;
+    }
+}
+
+// Zeros for one tile's slice `slice` (stream-K slices no segment of the tile writes).
+fn conv2d_gemm_m64_k32_zero(lid: u32, pr: Problem, tile_x: u32, tile_y: u32, slice: u32) {
+    let ocg = spec_oc / spec_groups;
+    let n_base = tile_x * 128u;
+    let m_base = tile_y * 64u;
+    let tm = lid / 16u;
+    let tn = lid % 16u;
+    let out_00 = column(pr, n_base + 0u + tn * 4u + 0u);
+    let out_01 = column(pr, n_base + 0u + tn * 4u + 1u);
+    let out_02 = column(pr, n_base + 0u + tn * 4u + 2u);
+    let out_03 = column(pr, n_base + 0u + tn * 4u + 3u);
+    let out_10 = column(pr, n_base + 64u + tn * 4u + 0u);
+    let out_11 = column(pr, n_base + 64u + tn * 4u + 1u);
+    let out_12 = column(pr, n_base + 64u + tn * 4u + 2u);
+    let out_13 = column(pr, n_base + 64u + tn * 4u + 3u);
+    let m_00 = m_base + 0u + tm * 4u + 0u;
+    let oc_00 = pr.group * ocg + m_00;
+    let ok_00 = m_00 < ocg;
+    store(out_00, oc_00, ok_00, 0.0, slice);
+    store(out_01, oc_00, ok_00, 0.0, slice);
+    store(out_02, oc_00, ok_00, 0.0, slice);
+    store(out_03, oc_00, ok_00, 0.0, slice);
+    store(out_10, oc_00, ok_00, 0.0, slice);
+    store(out_11, oc_00, ok_00, 0.0, slice);
+    store(out_12, oc_00, ok_00, 0.0, slice);
+    store(out_13, oc_00, ok_00, 0.0, slice);
+    let m_01 = m_base + 0u + tm * 4u + 1u;
+    let oc_01 = pr.group * ocg + m_01;
+    let ok_01 = m_01 < ocg;
+    store(out_00, oc_01, ok_01, 0.0, slice);
+    store(out_01, oc_01, ok_01, 0.0, slice);
+    store(out_02, oc_01, ok_01, 0.0, slice);
+    store(out_03, oc_01, ok_01, 0.0, slice);
+    store(out_10, oc_01, ok_01, 0.0, slice);
+    store(out_11, oc_01, ok_01, 0.0, slice);
+    store(out_12, oc_01, ok_01, 0.0, slice);
+    store(out_13, oc_01, ok_01, 0.0, slice);
+    let m_02 = m_base + 0u + tm * 4u + 2u;
+    let oc_02 = pr.group * ocg + m_02;
+    let ok_02 = m_02 < ocg;
+    store(out_00, oc_02, ok_02, 0.0, slice);
+    store(out_01, oc_02, ok_02, 0.0, slice);
+    store(out_02, oc_02, ok_02, 0.0, slice);
+    store(out_03, oc_02, ok_02, 0.0, slice);
+    store(out_10, oc_02, ok_02, 0.0, slice);
+    store(out_11, oc_02, ok_02, 0.0, slice);
+    store(out_12, oc_02, ok_02, 0.0, slice);
+    store(out_13, oc_02, ok_02, 0.0, slice);
+    let m_03 = m_base + 0u + tm * 4u + 3u;
+    let oc_03 = pr.group * ocg + m_03;
+    let ok_03 = m_03 < ocg;
+    store(out_00, oc_03, ok_03, 0.0, slice);
+    store(out_01, oc_03, ok_03, 0.0, slice);
+    store(out_02, oc_03, ok_03, 0.0, slice);
+    store(out_03, oc_03, ok_03, 0.0, slice);
+    store(out_10, oc_03, ok_03, 0.0, slice);
+    store(out_11, oc_03, ok_03, 0.0, slice);
+    store(out_12, oc_03, ok_03, 0.0, slice);
+    store(out_13, oc_03, ok_03, 0.0, slice);
+}
+
+// K-tiles [kt_first, kt_last) of output tile (tile_x, tile_y) of sub-problem `pr`, written to
+// `slice` of the partial sums when split (split_k > 1), else finished into the output.
+fn conv2d_gemm_m64_k32_tile(lid: u32, pr: Problem, tile_x: u32, tile_y: u32, kt_first: u32, kt_last: u32, slice: u32) {
+    let icg = spec_ic / spec_groups;
+    let ocg = spec_oc / spec_groups;
+    let taps = pr.taps_y * pr.taps_x;
+    let k_total = icg * taps;
+    let n_base = tile_x * 128u;
+    let m_base = tile_y * 64u;
+    if (n_base >= params.n * pr.sub_h * pr.sub_w) {
+        return;
+    }
+
+    // Loader roles: K-rows kl + 8·s of the K-tile (32 threads per row). B: columns
+    // lane + 32·j, so each of the four loads is coalesced along OW; the column decode is hoisted
+    // out of the K loop. A: four consecutive rows from m_base + 4·lane_a as one vec4 (coalesced).
+    let kl = lid / 32u;
+    let lane = lid % 32u;
+    let col0 = column(pr, n_base + lane);
+    let col1 = column(pr, n_base + lane + 32u);
+    let col2 = column(pr, n_base + lane + 64u);
+    let col3 = column(pr, n_base + lane + 96u);
+    // A: 16 threads per K-row.
+    let kl_a = lid / 16u;
+    let lane_a = lid % 16u;
+    let am = m_base + lane_a * 4u;
+
+    // Compute roles: a 4×8 block, rows q·64 + tm·4 + i, cols q·64 + tn·4 + j.
+    let tm = lid / 16u;
+    let tn = lid % 16u;
+    var acc_00_0 = vec4<f32>(0.0);
+    var acc_00_1 = vec4<f32>(0.0);
+    var acc_01_0 = vec4<f32>(0.0);
+    var acc_01_1 = vec4<f32>(0.0);
+    var acc_02_0 = vec4<f32>(0.0);
+    var acc_02_1 = vec4<f32>(0.0);
+    var acc_03_0 = vec4<f32>(0.0);
+    var acc_03_1 = vec4<f32>(0.0);
+
+    let kt_begin = kt_first;
+    let kt_end = kt_last;
+
+    // Global → registers for the first K-tile.
+    var b0_k = kt_begin * 32u + kl;
+    var b0_k_ok = b0_k < k_total;
+    var b0_ic = b0_k / max(taps, 1u);
+    var b0_t = b0_k % max(taps, 1u);
+    var b0_ty = b0_t / max(pr.taps_x, 1u);
+    var b0_tx = b0_t % max(pr.taps_x, 1u);
+    var b1_k = kt_begin * 32u + kl + 8u;
+    var b1_k_ok = b1_k < k_total;
+    var b1_ic = b1_k / max(taps, 1u);
+    var b1_t = b1_k % max(taps, 1u);
+    var b1_ty = b1_t / max(pr.taps_x, 1u);
+    var b1_tx = b1_t % max(pr.taps_x, 1u);
+    var b2_k = kt_begin * 32u + kl + 16u;
+    var b2_k_ok = b2_k < k_total;
+    var b2_ic = b2_k / max(taps, 1u);
+    var b2_t = b2_k % max(taps, 1u);
+    var b2_ty = b2_t / max(pr.taps_x, 1u);
+    var b2_tx = b2_t % max(pr.taps_x, 1u);
+    var b3_k = kt_begin * 32u + kl + 24u;
+    var b3_k_ok = b3_k < k_total;
+    var b3_ic = b3_k / max(taps, 1u);
+    var b3_t = b3_k % max(taps, 1u);
+    var b3_ty = b3_t / max(pr.taps_x, 1u);
+    var b3_tx = b3_t % max(pr.taps_x, 1u);
+    var a0_k = kt_begin * 32u + kl_a;
+    var a0_k_ok = a0_k < k_total;
+    var a0_ic = a0_k / max(taps, 1u);
+    var a0_t = a0_k % max(taps, 1u);
+    var a0_ty = a0_t / max(pr.taps_x, 1u);
+    var a0_tx = a0_t % max(pr.taps_x, 1u);
+    var a1_k = kt_begin * 32u + kl_a + 16u;
+    var a1_k_ok = a1_k < k_total;
+    var a1_ic = a1_k / max(taps, 1u);
+    var a1_t = a1_k % max(taps, 1u);
+    var a1_ty = a1_t / max(pr.taps_x, 1u);
+    var a1_tx = a1_t % max(pr.taps_x, 1u);
+    var next_a0 = load_a4(pr, am, a0_ic, a0_ty, a0_tx, a0_k_ok);
+    var next_a1 = load_a4(pr, am, a1_ic, a1_ty, a1_tx, a1_k_ok);
+    var next_b0 = vec4<f32>(
+        load_b(pr, col0, b0_ic, b0_ty, b0_tx, b0_k_ok), load_b(pr, col1, b0_ic, b0_ty, b0_tx, b0_k_ok),
+        load_b(pr, col2, b0_ic, b0_ty, b0_tx, b0_k_ok), load_b(pr, col3, b0_ic, b0_ty, b0_tx, b0_k_ok));
+    var next_b1 = vec4<f32>(
+        load_b(pr, col0, b1_ic, b1_ty, b1_tx, b1_k_ok), load_b(pr, col1, b1_ic, b1_ty, b1_tx, b1_k_ok),
+        load_b(pr, col2, b1_ic, b1_ty, b1_tx, b1_k_ok), load_b(pr, col3, b1_ic, b1_ty, b1_tx, b1_k_ok));
+    var next_b2 = vec4<f32>(
+        load_b(pr, col0, b2_ic, b2_ty, b2_tx, b2_k_ok), load_b(pr, col1, b2_ic, b2_ty, b2_tx, b2_k_ok),
+        load_b(pr, col2, b2_ic, b2_ty, b2_tx, b2_k_ok), load_b(pr, col3, b2_ic, b2_ty, b2_tx, b2_k_ok));
+    var next_b3 = vec4<f32>(
+        load_b(pr, col0, b3_ic, b3_ty, b3_tx, b3_k_ok), load_b(pr, col1, b3_ic, b3_ty, b3_tx, b3_k_ok),
+        load_b(pr, col2, b3_ic, b3_ty, b3_tx, b3_k_ok), load_b(pr, col3, b3_ic, b3_ty, b3_tx, b3_k_ok));
+    for (var kt = kt_begin; kt < kt_end; kt++) {
+        a_tile32[kl_a * 16u + lane_a] = next_a0;
+        a_tile32[(kl_a + 16u) * 16u + lane_a] = next_a1;
+        // Column lane + 32·j sits in vec4 (lane + 32·j) / 4, component lane % 4.
+        b_tile32[kl * 32u + lane / 4u][lane % 4u] = next_b0.x;
+        b_tile32[kl * 32u + 8u + lane / 4u][lane % 4u] = next_b0.y;
+        b_tile32[kl * 32u + 16u + lane / 4u][lane % 4u] = next_b0.z;
+        b_tile32[kl * 32u + 24u + lane / 4u][lane % 4u] = next_b0.w;
+        b_tile32[(kl + 8u) * 32u + lane / 4u][lane % 4u] = next_b1.x;
+        b_tile32[(kl + 8u) * 32u + 8u + lane / 4u][lane % 4u] = next_b1.y;
+        b_tile32[(kl + 8u) * 32u + 16u + lane / 4u][lane % 4u] = next_b1.z;
+        b_tile32[(kl + 8u) * 32u + 24u + lane / 4u][lane % 4u] = next_b1.w;
+        b_tile32[(kl + 16u) * 32u + lane / 4u][lane % 4u] = next_b2.x;
+        b_tile32[(kl + 16u) * 32u + 8u + lane / 4u][lane % 4u] = next_b2.y;
+        b_tile32[(kl + 16u) * 32u + 16u + lane / 4u][lane % 4u] = next_b2.z;
+        b_tile32[(kl + 16u) * 32u + 24u + lane / 4u][lane % 4u] = next_b2.w;
+        b_tile32[(kl + 24u) * 32u + lane / 4u][lane % 4u] = next_b3.x;
+        b_tile32[(kl + 24u) * 32u + 8u + lane / 4u][lane % 4u] = next_b3.y;
+        b_tile32[(kl + 24u) * 32u + 16u + lane / 4u][lane % 4u] = next_b3.z;
+        b_tile32[(kl + 24u) * 32u + 24u + lane / 4u][lane % 4u] = next_b3.w;
+        workgroupBarrier();
+        if (kt + 1u < kt_end) {
+            b0_k = (kt + 1u) * 32u + kl;
+            b0_k_ok = b0_k < k_total;
+            b0_ic = b0_k / max(taps, 1u);
+            b0_t = b0_k % max(taps, 1u);
+            b0_ty = b0_t / max(pr.taps_x, 1u);
+            b0_tx = b0_t % max(pr.taps_x, 1u);
+            b1_k = (kt + 1u) * 32u + kl + 8u;
+            b1_k_ok = b1_k < k_total;
+            b1_ic = b1_k / max(taps, 1u);
+            b1_t = b1_k % max(taps, 1u);
+            b1_ty = b1_t / max(pr.taps_x, 1u);
+            b1_tx = b1_t % max(pr.taps_x, 1u);
+            b2_k = (kt + 1u) * 32u + kl + 16u;
+            b2_k_ok = b2_k < k_total;
+            b2_ic = b2_k / max(taps, 1u);
+            b2_t = b2_k % max(taps, 1u);
+            b2_ty = b2_t / max(pr.taps_x, 1u);
+            b2_tx = b2_t % max(pr.taps_x, 1u);
+            b3_k = (kt + 1u) * 32u + kl + 24u;
+            b3_k_ok = b3_k < k_total;
+            b3_ic = b3_k / max(taps, 1u);
+            b3_t = b3_k % max(taps, 1u);
+            b3_ty = b3_t / max(pr.taps_x, 1u);
+            b3_tx = b3_t % max(pr.taps_x, 1u);
+            a0_k = (kt + 1u) * 32u + kl_a;
+            a0_k_ok = a0_k < k_total;
+            a0_ic = a0_k / max(taps, 1u);
+            a0_t = a0_k % max(taps, 1u);
+            a0_ty = a0_t / max(pr.taps_x, 1u);
+            a0_tx = a0_t % max(pr.taps_x, 1u);
+            a1_k = (kt + 1u) * 32u + kl_a + 16u;
+            a1_k_ok = a1_k < k_total;
+            a1_ic = a1_k / max(taps, 1u);
+            a1_t = a1_k % max(taps, 1u);
+            a1_ty = a1_t / max(pr.taps_x, 1u);
+            a1_tx = a1_t % max(pr.taps_x, 1u);
+            next_a0 = load_a4(pr, am, a0_ic, a0_ty, a0_tx, a0_k_ok);
+            next_a1 = load_a4(pr, am, a1_ic, a1_ty, a1_tx, a1_k_ok);
+            next_b0 = vec4<f32>(
+                load_b(pr, col0, b0_ic, b0_ty, b0_tx, b0_k_ok), load_b(pr, col1, b0_ic, b0_ty, b0_tx, b0_k_ok),
+                load_b(pr, col2, b0_ic, b0_ty, b0_tx, b0_k_ok), load_b(pr, col3, b0_ic, b0_ty, b0_tx, b0_k_ok));
+            next_b1 = vec4<f32>(
+                load_b(pr, col0, b1_ic, b1_ty, b1_tx, b1_k_ok), load_b(pr, col1, b1_ic, b1_ty, b1_tx, b1_k_ok),
+                load_b(pr, col2, b1_ic, b1_ty, b1_tx, b1_k_ok), load_b(pr, col3, b1_ic, b1_ty, b1_tx, b1_k_ok));
+            next_b2 = vec4<f32>(
+                load_b(pr, col0, b2_ic, b2_ty, b2_tx, b2_k_ok), load_b(pr, col1, b2_ic, b2_ty, b2_tx, b2_k_ok),
+                load_b(pr, col2, b2_ic, b2_ty, b2_tx, b2_k_ok), load_b(pr, col3, b2_ic, b2_ty, b2_tx, b2_k_ok));
+            next_b3 = vec4<f32>(
+                load_b(pr, col0, b3_ic, b3_ty, b3_tx, b3_k_ok), load_b(pr, col1, b3_ic, b3_ty, b3_tx, b3_k_ok),
+                load_b(pr, col2, b3_ic, b3_ty, b3_tx, b3_k_ok), load_b(pr, col3, b3_ic, b3_ty, b3_tx, b3_k_ok));
+        }
+        {
+            let a0 = a_tile32[0u + tm];
+            let b0 = b_tile32[0u + tn];
+            let b1 = b_tile32[16u + tn];
+            acc_00_0 = fma(vec4<f32>(a0.x), b0, acc_00_0);
+            acc_00_1 = fma(vec4<f32>(a0.x), b1, acc_00_1);
+            acc_01_0 = fma(vec4<f32>(a0.y), b0, acc_01_0);
+            acc_01_1 = fma(vec4<f32>(a0.y), b1, acc_01_1);
+            acc_02_0 = fma(vec4<f32>(a0.z), b0, acc_02_0);
+            acc_02_1 = fma(vec4<f32>(a0.z), b1, acc_02_1);
+            acc_03_0 = fma(vec4<f32>(a0.w), b0, acc_03_0);
+            acc_03_1 = fma(vec4<f32>(a0.w), b1, acc_03_1);
+        }
+        {
+            let a0 = a_tile32[16u + tm];
+            let b0 = b_tile32[32u + tn];
+            let b1 = b_tile32[48u + tn];
+            acc_00_0 = fma(vec4<f32>(a0.x), b0, acc_00_0);
+            acc_00_1 = fma(vec4<f32>(a0.x), b1, acc_00_1);
+            acc_01_0 = fma(vec4<f32>(a0.y), b0, acc_01_0);
+            acc_01_1 = fma(vec4<f32>(a0.y), b1, acc_01_1);
+            acc_02_0 = fma(vec4<f32>(a0.z), b0, acc_02_0);
+            acc_02_1 = fma(vec4<f32>(a0.z), b1, acc_02_1);
+            acc_03_0 = fma(vec4<f32>(a0.w), b0, acc_03_0);
+            acc_03_1 = fma(vec4<f32>(a0.w), b1, acc_03_1);
+        }
+        {
+            let a0 = a_tile32[32u + tm];
+            let b0 = b_tile32[64u + tn];
+            let b1 = b_tile32[80u + tn];
+            acc_00_0 = fma(vec4<f32>(a0.x), b0, acc_00_0);
+            acc_00_1 = fma(vec4<f32>(a0.x), b1, acc_00_1);
+            acc_01_0 = fma(vec4<f32>(a0.y), b0, acc_01_0);
+            acc_01_1 = fma(vec4<f32>(a0.y), b1, acc_01_1);
+            acc_02_0 = fma(vec4<f32>(a0.z), b0, acc_02_0);
+            acc_02_1 = fma(vec4<f32>(a0.z), b1, acc_02_1);
+            acc_03_0 = fma(vec4<f32>(a0.w), b0, acc_03_0);
+            acc_03_1 = fma(vec4<f32>(a0.w), b1, acc_03_1);
+        }
+        {
+            let a0 = a_tile32[48u + tm];
+            let b0 = b_tile32[96u + tn];
+            let b1 = b_tile32[112u + tn];
+            acc_00_0 = fma(vec4<f32>(a0.x), b0, acc_00_0);
+            acc_00_1 = fma(vec4<f32>(a0.x), b1, acc_00_1);
+            acc_01_0 = fma(vec4<f32>(a0.y), b0, acc_01_0);
+            acc_01_1 = fma(vec4<f32>(a0.y), b1, acc_01_1);
+            acc_02_0 = fma(vec4<f32>(a0.z), b0, acc_02_0);
+            acc_02_1 = fma(vec4<f32>(a0.z), b1, acc_02_1);
+            acc_03_0 = fma(vec4<f32>(a0.w), b0, acc_03_0);
+            acc_03_1 = fma(vec4<f32>(a0.w), b1, acc_03_1);
+        }
+        {
+            let a0 = a_tile32[64u + tm];
+            let b0 = b_tile32[128u + tn];
+            let b1 = b_tile32[144u + tn];
+            acc_00_0 = fma(vec4<f32>(a0.x), b0, acc_00_0);
+            acc_00_1 = fma(vec4<f32>(a0.x), b1, acc_00_1);
+            acc_01_0 = fma(vec4<f32>(a0.y), b0, acc_01_0);
+            acc_01_1 = fma(vec4<f32>(a0.y), b1, acc_01_1);
+            acc_02_0 = fma(vec4<f32>(a0.z), b0, acc_02_0);
+            acc_02_1 = fma(vec4<f32>(a0.z), b1, acc_02_1);
+            acc_03_0 = fma(vec4<f32>(a0.w), b0, acc_03_0);
+            acc_03_1 = fma(vec4<f32>(a0.w), b1, acc_03_1);
+        }
+        {
+            let a0 = a_tile32[80u + tm];
+            let b0 = b_tile32[160u + tn];
+            let b1 = b_tile32[176u + tn];
+            acc_00_0 = fma(vec4<f32>(a0.x), b0, acc_00_0);
+            acc_00_1 = fma(vec4<f32>(a0.x), b1, acc_00_1);
+            acc_01_0 = fma(vec4<f32>(a0.y), b0, acc_01_0);
+            acc_01_1 = fma(vec4<f32>(a0.y), b1, acc_01_1);
+            acc_02_0 = fma(vec4<f32>(a0.z), b0, acc_02_0);
+            acc_02_1 = fma(vec4<f32>(a0.z), b1, acc_02_1);
+            acc_03_0 = fma(vec4<f32>(a0.w), b0, acc_03_0);
+            acc_03_1 = fma(vec4<f32>(a0.w), b1, acc_03_1);
+        }
+        {
+            let a0 = a_tile32[96u + tm];
+            let b0 = b_tile32[192u + tn];
+            let b1 = b_tile32[208u + tn];
+            acc_00_0 = fma(vec4<f32>(a0.x), b0, acc_00_0);
+            acc_00_1 = fma(vec4<f32>(a0.x), b1, acc_00_1);
+            acc_01_0 = fma(vec4<f32>(a0.y), b0, acc_01_0);
+            acc_01_1 = fma(vec4<f32>(a0.y), b1, acc_01_1);
+            acc_02_0 = fma(vec4<f32>(a0.z), b0, acc_02_0);
+            acc_02_1 = fma(vec4<f32>(a0.z), b1, acc_02_1);
+            acc_03_0 = fma(vec4<f32>(a0.w), b0, acc_03_0);
+            acc_03_1 = fma(vec4<f32>(a0.w), b1, acc_03_1);
+        }
+        {
+            let a0 = a_tile32[112u + tm];
+            let b0 = b_tile32[224u + tn];
+            let b1 = b_tile32[240u + tn];
+            acc_00_0 = fma(vec4<f32>(a0.x), b0, acc_00_0);
+            acc_00_1 = fma(vec4<f32>(a0.x), b1, acc_00_1);
+            acc_01_0 = fma(vec4<f32>(a0.y), b0, acc_01_0);
+            acc_01_1 = fma(vec4<f32>(a0.y), b1, acc_01_1);
+            acc_02_0 = fma(vec4<f32>(a0.z), b0, acc_02_0);
+            acc_02_1 = fma(vec4<f32>(a0.z), b1, acc_02_1);
+            acc_03_0 = fma(vec4<f32>(a0.w), b0, acc_03_0);
+            acc_03_1 = fma(vec4<f32>(a0.w), b1, acc_03_1);
+        }
+        {
+            let a0 = a_tile32[128u + tm];
+            let b0 = b_tile32[256u + tn];
+            let b1 = b_tile32[272u + tn];
+            acc_00_0 = fma(vec4<f32>(a0.x), b0, acc_00_0);
+            acc_00_1 = fma(vec4<f32>(a0.x), b1, acc_00_1);
+            acc_01_0 = fma(vec4<f32>(a0.y), b0, acc_01_0);
+            acc_01_1 = fma(vec4<f32>(a0.y), b1, acc_01_1);
+            acc_02_0 = fma(vec4<f32>(a0.z), b0, acc_02_0);
+            acc_02_1 = fma(vec4<f32>(a0.z), b1, acc_02_1);
+            acc_03_0 = fma(vec4<f32>(a0.w), b0, acc_03_0);
+            acc_03_1 = fma(vec4<f32>(a0.w), b1, acc_03_1);
+        }
+        {
+            let a0 = a_tile32[144u + tm];
+            let b0 = b_tile32[288u + tn];
+            let b1 = b_tile32[304u + tn];
+            acc_00_0 = fma(vec4<f32>(a0.x), b0, acc_00_0);
+            acc_00_1 = fma(vec4<f32>(a0.x), b1, acc_00_1);
+            acc_01_0 = fma(vec4<f32>(a0.y), b0, acc_01_0);
+            acc_01_1 = fma(vec4<f32>(a0.y), b1, acc_01_1);
+            acc_02_0 = fma(vec4<f32>(a0.z), b0, acc_02_0);
+            acc_02_1 = fma(vec4<f32>(a0.z), b1, acc_02_1);
+            acc_03_0 = fma(vec4<f32>(a0.w), b0, acc_03_0);
+            acc_03_1 = fma(vec4<f32>(a0.w), b1, acc_03_1);
+        }
+        {
+            let a0 = a_tile32[160u + tm];
+            let b0 = b_tile32[320u + tn];
+            let b1 = b_tile32[336u + tn];
+            acc_00_0 = fma(vec4<f32>(a0.x), b0, acc_00_0);
+            acc_00_1 = fma(vec4<f32>(a0.x), b1, acc_00_1);
+            acc_01_0 = fma(vec4<f32>(a0.y), b0, acc_01_0);
+            acc_01_1 = fma(vec4<f32>(a0.y), b1, acc_01_1);
+            acc_02_0 = fma(vec4<f32>(a0.z), b0, acc_02_0);
+            acc_02_1 = fma(vec4<f32>(a0.z), b1, acc_02_1);
+            acc_03_0 = fma(vec4<f32>(a0.w), b0, acc_03_0);
+            acc_03_1 = fma(vec4<f32>(a0.w), b1, acc_03_1);
+        }
+        {
+            let a0 = a_tile32[176u + tm];
+            let b0 = b_tile32[352u + tn];
+            let b1 = b_tile32[368u + tn];
+            acc_00_0 = fma(vec4<f32>(a0.x), b0, acc_00_0);
+            acc_00_1 = fma(vec4<f32>(a0.x), b1, acc_00_1);
+            acc_01_0 = fma(vec4<f32>(a0.y), b0, acc_01_0);
+            acc_01_1 = fma(vec4<f32>(a0.y), b1, acc_01_1);
+            acc_02_0 = fma(vec4<f32>(a0.z), b0, acc_02_0);
+            acc_02_1 = fma(vec4<f32>(a0.z), b1, acc_02_1);
+            acc_03_0 = fma(vec4<f32>(a0.w), b0, acc_03_0);
+            acc_03_1 = fma(vec4<f32>(a0.w), b1, acc_03_1);
+        }
+        {
+            let a0 = a_tile32[192u + tm];
+            let b0 = b_tile32[384u + tn];
+            let b1 = b_tile32[400u + tn];
+            acc_00_0 = fma(vec4<f32>(a0.x), b0, acc_00_0);
+            acc_00_1 = fma(vec4<f32>(a0.x), b1, acc_00_1);
+            acc_01_0 = fma(vec4<f32>(a0.y), b0, acc_01_0);
+            acc_01_1 = fma(vec4<f32>(a0.y), b1, acc_01_1);
+            acc_02_0 = fma(vec4<f32>(a0.z), b0, acc_02_0);
+            acc_02_1 = fma(vec4<f32>(a0.z), b1, acc_02_1);
+            acc_03_0 = fma(vec4<f32>(a0.w), b0, acc_03_0);
+            acc_03_1 = fma(vec4<f32>(a0.w), b1, acc_03_1);
+        }
+        {
+            let a0 = a_tile32[208u + tm];
+            let b0 = b_tile32[416u + tn];
+            let b1 = b_tile32[432u + tn];
+            acc_00_0 = fma(vec4<f32>(a0.x), b0, acc_00_0);
+            acc_00_1 = fma(vec4<f32>(a0.x), b1, acc_00_1);
+            acc_01_0 = fma(vec4<f32>(a0.y), b0, acc_01_0);
+            acc_01_1 = fma(vec4<f32>(a0.y), b1, acc_01_1);
+            acc_02_0 = fma(vec4<f32>(a0.z), b0, acc_02_0);
+            acc_02_1 = fma(vec4<f32>(a0.z), b1, acc_02_1);
+            acc_03_0 = fma(vec4<f32>(a0.w), b0, acc_03_0);
+            acc_03_1 = fma(vec4<f32>(a0.w), b1, acc_03_1);
+        }
+        {
+            let a0 = a_tile32[224u + tm];
+            let b0 = b_tile32[448u + tn];
+            let b1 = b_tile32[464u + tn];
+            acc_00_0 = fma(vec4<f32>(a0.x), b0, acc_00_0);
+            acc_00_1 = fma(vec4<f32>(a0.x), b1, acc_00_1);
+            acc_01_0 = fma(vec4<f32>(a0.y), b0, acc_01_0);
+            acc_01_1 = fma(vec4<f32>(a0.y), b1, acc_01_1);
+            acc_02_0 = fma(vec4<f32>(a0.z), b0, acc_02_0);
+            acc_02_1 = fma(vec4<f32>(a0.z), b1, acc_02_1);
+            acc_03_0 = fma(vec4<f32>(a0.w), b0, acc_03_0);
+            acc_03_1 = fma(vec4<f32>(a0.w), b1, acc_03_1);
+        }
+        {
+            let a0 = a_tile32[240u + tm];
+            let b0 = b_tile32[480u + tn];
+            let b1 = b_tile32[496u + tn];
+            acc_00_0 = fma(vec4<f32>(a0.x), b0, acc_00_0);
+            acc_00_1 = fma(vec4<f32>(a0.x), b1, acc_00_1);
+            acc_01_0 = fma(vec4<f32>(a0.y), b0, acc_01_0);
+            acc_01_1 = fma(vec4<f32>(a0.y), b1, acc_01_1);
+            acc_02_0 = fma(vec4<f32>(a0.z), b0, acc_02_0);
+            acc_02_1 = fma(vec4<f32>(a0.z), b1, acc_02_1);
+            acc_03_0 = fma(vec4<f32>(a0.w), b0, acc_03_0);
+            acc_03_1 = fma(vec4<f32>(a0.w), b1, acc_03_1);
+        }
+        {
+            let a0 = a_tile32[256u + tm];
+            let b0 = b_tile32[512u + tn];
+            let b1 = b_tile32[528u + tn];
+            acc_00_0 = fma(vec4<f32>(a0.x), b0, acc_00_0);
+            acc_00_1 = fma(vec4<f32>(a0.x), b1, acc_00_1);
+            acc_01_0 = fma(vec4<f32>(a0.y), b0, acc_01_0);
+            acc_01_1 = fma(vec4<f32>(a0.y), b1, acc_01_1);
+            acc_02_0 = fma(vec4<f32>(a0.z), b0, acc_02_0);
+            acc_02_1 = fma(vec4<f32>(a0.z), b1, acc_02_1);
+            acc_03_0 = fma(vec4<f32>(a0.w), b0, acc_03_0);
+            acc_03_1 = fma(vec4<f32>(a0.w), b1, acc_03_1);
+        }
+        {
+            let a0 = a_tile32[272u + tm];
+            let b0 = b_tile32[544u + tn];
+            let b1 = b_tile32[560u + tn];
+            acc_00_0 = fma(vec4<f32>(a0.x), b0, acc_00_0);
+            acc_00_1 = fma(vec4<f32>(a0.x), b1, acc_00_1);
+            acc_01_0 = fma(vec4<f32>(a0.y), b0, acc_01_0);
+            acc_01_1 = fma(vec4<f32>(a0.y), b1, acc_01_1);
+            acc_02_0 = fma(vec4<f32>(a0.z), b0, acc_02_0);
+            acc_02_1 = fma(vec4<f32>(a0.z), b1, acc_02_1);
+            acc_03_0 = fma(vec4<f32>(a0.w), b0, acc_03_0);
+            acc_03_1 = fma(vec4<f32>(a0.w), b1, acc_03_1);
+        }
+        {
+            let a0 = a_tile32[288u + tm];
+            let b0 = b_tile32[576u + tn];
+            let b1 = b_tile32[592u + tn];
+            acc_00_0 = fma(vec4<f32>(a0.x), b0, acc_00_0);
+            acc_00_1 = fma(vec4<f32>(a0.x), b1, acc_00_1);
+            acc_01_0 = fma(vec4<f32>(a0.y), b0, acc_01_0);
+            acc_01_1 = fma(vec4<f32>(a0.y), b1, acc_01_1);
+            acc_02_0 = fma(vec4<f32>(a0.z), b0, acc_02_0);
+            acc_02_1 = fma(vec4<f32>(a0.z), b1, acc_02_1);
+            acc_03_0 = fma(vec4<f32>(a0.w), b0, acc_03_0);
+            acc_03_1 = fma(vec4<f32>(a0.w), b1, acc_03_1);
+        }
+        {
+            let a0 = a_tile32[304u + tm];
+            let b0 = b_tile32[608u + tn];
+            let b1 = b_tile32[624u + tn];
+            acc_00_0 = fma(vec4<f32>(a0.x), b0, acc_00_0);
+            acc_00_1 = fma(vec4<f32>(a0.x), b1, acc_00_1);
+            acc_01_0 = fma(vec4<f32>(a0.y), b0, acc_01_0);
+            acc_01_1 = fma(vec4<f32>(a0.y), b1, acc_01_1);
+            acc_02_0 = fma(vec4<f32>(a0.z), b0, acc_02_0);
+            acc_02_1 = fma(vec4<f32>(a0.z), b1, acc_02_1);
+            acc_03_0 = fma(vec4<f32>(a0.w), b0, acc_03_0);
+            acc_03_1 = fma(vec4<f32>(a0.w), b1, acc_03_1);
+        }
+        {
+            let a0 = a_tile32[320u + tm];
+            let b0 = b_tile32[640u + tn];
+            let b1 = b_tile32[656u + tn];
+            acc_00_0 = fma(vec4<f32>(a0.x), b0, acc_00_0);
+            acc_00_1 = fma(vec4<f32>(a0.x), b1, acc_00_1);
+            acc_01_0 = fma(vec4<f32>(a0.y), b0, acc_01_0);
+            acc_01_1 = fma(vec4<f32>(a0.y), b1, acc_01_1);
+            acc_02_0 = fma(vec4<f32>(a0.z), b0, acc_02_0);
+            acc_02_1 = fma(vec4<f32>(a0.z), b1, acc_02_1);
+            acc_03_0 = fma(vec4<f32>(a0.w), b0, acc_03_0);
+            acc_03_1 = fma(vec4<f32>(a0.w), b1, acc_03_1);
+        }
+        {
+            let a0 = a_tile32[336u + tm];
+            let b0 = b_tile32[672u + tn];
+            let b1 = b_tile32[688u + tn];
+            acc_00_0 = fma(vec4<f32>(a0.x), b0, acc_00_0);
+            acc_00_1 = fma(vec4<f32>(a0.x), b1, acc_00_1);
+            acc_01_0 = fma(vec4<f32>(a0.y), b0, acc_01_0);
+            acc_01_1 = fma(vec4<f32>(a0.y), b1, acc_01_1);
+            acc_02_0 = fma(vec4<f32>(a0.z), b0, acc_02_0);
+            acc_02_1 = fma(vec4<f32>(a0.z), b1, acc_02_1);
+            acc_03_0 = fma(vec4<f32>(a0.w), b0, acc_03_0);
+            acc_03_1 = fma(vec4<f32>(a0.w), b1, acc_03_1);
+        }
+        {
+            let a0 = a_tile32[352u + tm];
+            let b0 = b_tile32[704u + tn];
+            let b1 = b_tile32[720u + tn];
+            acc_00_0 = fma(vec4<f32>(a0.x), b0, acc_00_0);
+            acc_00_1 = fma(vec4<f32>(a0.x), b1, acc_00_1);
+            acc_01_0 = fma(vec4<f32>(a0.y), b0, acc_01_0);
+            acc_01_1 = fma(vec4<f32>(a0.y), b1, acc_01_1);
+            acc_02_0 = fma(vec4<f32>(a0.z), b0, acc_02_0);
+            acc_02_1 = fma(vec4<f32>(a0.z), b1, acc_02_1);
+            acc_03_0 = fma(vec4<f32>(a0.w), b0, acc_03_0);
+            acc_03_1 = fma(vec4<f32>(a0.w), b1, acc_03_1);
+        }
+        {
+            let a0 = a_tile32[368u + tm];
+            let b0 = b_tile32[736u + tn];
+            let b1 = b_tile32[752u + tn];
+            acc_00_0 = fma(vec4<f32>(a0.x), b0, acc_00_0);
+            acc_00_1 = fma(vec4<f32>(a0.x), b1, acc_00_1);
+            acc_01_0 = fma(vec4<f32>(a0.y), b0, acc_01_0);
+            acc_01_1 = fma(vec4<f32>(a0.y), b1, acc_01_1);
+            acc_02_0 = fma(vec4<f32>(a0.z), b0, acc_02_0);
+            acc_02_1 = fma(vec4<f32>(a0.z), b1, acc_02_1);
+            acc_03_0 = fma(vec4<f32>(a0.w), b0, acc_03_0);
+            acc_03_1 = fma(vec4<f32>(a0.w), b1, acc_03_1);
+        }
+        {
+            let a0 = a_tile32[384u + tm];
+            let b0 = b_tile32[768u + tn];
+            let b1 = b_tile32[784u + tn];
+            acc_00_0 = fma(vec4<f32>(a0.x), b0, acc_00_0);
+            acc_00_1 = fma(vec4<f32>(a0.x), b1, acc_00_1);
+            acc_01_0 = fma(vec4<f32>(a0.y), b0, acc_01_0);
+            acc_01_1 = fma(vec4<f32>(a0.y), b1, acc_01_1);
+            acc_02_0 = fma(vec4<f32>(a0.z), b0, acc_02_0);
+            acc_02_1 = fma(vec4<f32>(a0.z), b1, acc_02_1);
+            acc_03_0 = fma(vec4<f32>(a0.w), b0, acc_03_0);
+            acc_03_1 = fma(vec4<f32>(a0.w), b1, acc_03_1);
+        }
+        {
+            let a0 = a_tile32[400u + tm];
+            let b0 = b_tile32[800u + tn];
+            let b1 = b_tile32[816u + tn];
+            acc_00_0 = fma(vec4<f32>(a0.x), b0, acc_00_0);
+            acc_00_1 = fma(vec4<f32>(a0.x), b1, acc_00_1);
+            acc_01_0 = fma(vec4<f32>(a0.y), b0, acc_01_0);
+            acc_01_1 = fma(vec4<f32>(a0.y), b1, acc_01_1);
+            acc_02_0 = fma(vec4<f32>(a0.z), b0, acc_02_0);
+            acc_02_1 = fma(vec4<f32>(a0.z), b1, acc_02_1);
+            acc_03_0 = fma(vec4<f32>(a0.w), b0, acc_03_0);
+            acc_03_1 = fma(vec4<f32>(a0.w), b1, acc_03_1);
+        }
+        {
+            let a0 = a_tile32[416u + tm];
+            let b0 = b_tile32[832u + tn];
+            let b1 = b_tile32[848u + tn];
+            acc_00_0 = fma(vec4<f32>(a0.x), b0, acc_00_0);
+            acc_00_1 = fma(vec4<f32>(a0.x), b1, acc_00_1);
+            acc_01_0 = fma(vec4<f32>(a0.y), b0, acc_01_0);
+            acc_01_1 = fma(vec4<f32>(a0.y), b1, acc_01_1);
+            acc_02_0 = fma(vec4<f32>(a0.z), b0, acc_02_0);
+            acc_02_1 = fma(vec4<f32>(a0.z), b1, acc_02_1);
+            acc_03_0 = fma(vec4<f32>(a0.w), b0, acc_03_0);
+            acc_03_1 = fma(vec4<f32>(a0.w), b1, acc_03_1);
+        }
+        {
+            let a0 = a_tile32[432u + tm];
+            let b0 = b_tile32[864u + tn];
+            let b1 = b_tile32[880u + tn];
+            acc_00_0 = fma(vec4<f32>(a0.x), b0, acc_00_0);
+            acc_00_1 = fma(vec4<f32>(a0.x), b1, acc_00_1);
+            acc_01_0 = fma(vec4<f32>(a0.y), b0, acc_01_0);
+            acc_01_1 = fma(vec4<f32>(a0.y), b1, acc_01_1);
+            acc_02_0 = fma(vec4<f32>(a0.z), b0, acc_02_0);
+            acc_02_1 = fma(vec4<f32>(a0.z), b1, acc_02_1);
+            acc_03_0 = fma(vec4<f32>(a0.w), b0, acc_03_0);
+            acc_03_1 = fma(vec4<f32>(a0.w), b1, acc_03_1);
+        }
+        {
+            let a0 = a_tile32[448u + tm];
+            let b0 = b_tile32[896u + tn];
+            let b1 = b_tile32[912u + tn];
+            acc_00_0 = fma(vec4<f32>(a0.x), b0, acc_00_0);
+            acc_00_1 = fma(vec4<f32>(a0.x), b1, acc_00_1);
+            acc_01_0 = fma(vec4<f32>(a0.y), b0, acc_01_0);
+            acc_01_1 = fma(vec4<f32>(a0.y), b1, acc_01_1);
+            acc_02_0 = fma(vec4<f32>(a0.z), b0, acc_02_0);
+            acc_02_1 = fma(vec4<f32>(a0.z), b1, acc_02_1);
+            acc_03_0 = fma(vec4<f32>(a0.w), b0, acc_03_0);
+            acc_03_1 = fma(vec4<f32>(a0.w), b1, acc_03_1);
+        }
+        {
+            let a0 = a_tile32[464u + tm];
+            let b0 = b_tile32[928u + tn];
+            let b1 = b_tile32[944u + tn];
+            acc_00_0 = fma(vec4<f32>(a0.x), b0, acc_00_0);
+            acc_00_1 = fma(vec4<f32>(a0.x), b1, acc_00_1);
+            acc_01_0 = fma(vec4<f32>(a0.y), b0, acc_01_0);
+            acc_01_1 = fma(vec4<f32>(a0.y), b1, acc_01_1);
+            acc_02_0 = fma(vec4<f32>(a0.z), b0, acc_02_0);
+            acc_02_1 = fma(vec4<f32>(a0.z), b1, acc_02_1);
+            acc_03_0 = fma(vec4<f32>(a0.w), b0, acc_03_0);
+            acc_03_1 = fma(vec4<f32>(a0.w), b1, acc_03_1);
+        }
+        {
+            let a0 = a_tile32[480u + tm];
+            let b0 = b_tile32[960u + tn];
+            let b1 = b_tile32[976u + tn];
+            acc_00_0 = fma(vec4<f32>(a0.x), b0, acc_00_0);
+            acc_00_1 = fma(vec4<f32>(a0.x), b1, acc_00_1);
+            acc_01_0 = fma(vec4<f32>(a0.y), b0, acc_01_0);
+            acc_01_1 = fma(vec4<f32>(a0.y), b1, acc_01_1);
+            acc_02_0 = fma(vec4<f32>(a0.z), b0, acc_02_0);
+            acc_02_1 = fma(vec4<f32>(a0.z), b1, acc_02_1);
+            acc_03_0 = fma(vec4<f32>(a0.w), b0, acc_03_0);
+            acc_03_1 = fma(vec4<f32>(a0.w), b1, acc_03_1);
+        }
+        {
+            let a0 = a_tile32[496u + tm];
+            let b0 = b_tile32[992u + tn];
+            let b1 = b_tile32[1008u + tn];
             acc_00_0 = fma(vec4<f32>(a0.x), b0, acc_00_0);
             acc_00_1 = fma(vec4<f32>(a0.x), b1, acc_00_1);
             acc_01_0 = fma(vec4<f32>(a0.y), b0, acc_01_0);

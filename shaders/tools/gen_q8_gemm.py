@@ -76,7 +76,8 @@ fn q8ta_conv2d_pw_gemm(
     let words = params.n * hw_words;
     let ic_words = params.ic / 4u;
     // Column tiles of 64 p run along x, continued along z when there are more than 65535.
-    let p_base = (wid.z * groups.x + wid.x) * 64u;
+    // Counted in words (16 per tile), which cannot wrap u32 even on the spare tiles past the end.
+    let word_base = (wid.z * groups.x + wid.x) * 16u;
     let oc_base = wid.y * 64u;
 
     // A loader: output channel oc_base + lid / 4, channel-quads (lid % 4) · 4 .. + 4 of the K-tile.
@@ -84,10 +85,10 @@ fn q8ta_conv2d_pw_gemm(
     let a_q0 = (lid % 4u) * 4u;
     let a_ok = a_oc < params.oc;
     var wsum_part = 0i;
-    // B loader: channel-quad lid / 16, four p from p_base + (lid % 16) · 4 (one image: H·W % 4 == 0).
+    // B loader: channel-quad lid / 16, the word (four p) word_base + lid % 16 (one image: H·W % 4 == 0).
     let b_q = lid / 16u;
     let b_pw = lid % 16u;
-    let b_word = p_base / 4u + b_pw;
+    let b_word = word_base + b_pw;
     let b_ok = b_word < words;
     let b_image = select(0u, b_word / hw_words, b_ok);
     let b_at = b_image * params.ic * hw_words + b_word % hw_words;
@@ -142,7 +143,7 @@ w("""    }
     // Row sums of the weight: four partials per output channel.
     sums[lid] = wsum_part;
     workgroupBarrier();
-    let word_out = p_base / 4u + tn;
+    let word_out = word_base + tn;
     if (word_out >= words) {
         return;
     }

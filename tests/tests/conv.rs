@@ -661,9 +661,17 @@ fn strides_of_2_16_run_on_the_per_output_kernels() {
 
 #[test]
 fn stream_k_matches_the_reference() {
-    // One tile shared by 1, 3, 7 workgroups, and by one workgroup per K-tile of the 16-deep
-    // kernels (36; two K-tiles each on the 8-deep ones).
-    for (i, workgroups) in [1, 3, 7, 36].into_iter().enumerate() {
+    // Stream-K zero-fills the partial-sum slices no workgroup of a tile writes; a fresh scratch
+    // is zeros already and would hide a missing fill. Leave non-zero partial sums in the shared
+    // scratch first (8 slices of 2×64×16² outputs: more than any case below needs).
+    let ctx = context();
+    let x = Tensor::from_f32(ctx, &random_f32(159, 2 * 64 * 256), &[2, 64, 16, 16]).unwrap();
+    let w = Tensor::from_f32(ctx, &random_f32(158, 64 * 64 * 9), &[64, 64, 3, 3]).unwrap();
+    let split = opts().padding(&[1]).kernel(Some(ConvKernel::Gemm)).split_k(Some(8));
+    ctx.convolution(&x, &w, None, &split).unwrap();
+    // One tile shared by 1, 3, 7 workgroups, and by one workgroup per K-tile of the 32-deep
+    // kernel (18 of them; 2 and 4 K-tiles each on the 16- and 8-deep kernels).
+    for (i, workgroups) in [1, 3, 7, 18].into_iter().enumerate() {
         check(
             &format!("stream-K one tile, {workgroups} workgroups"),
             160 + i as u64,
@@ -690,7 +698,6 @@ fn stream_k_matches_the_reference() {
         },
     );
     // Forcing both ways of splitting K, or stream-K on a transposed convolution, is an error.
-    let ctx = context();
     let xt = Tensor::from_f32(ctx, &random_f32(171, 64 * 36), &[1, 64, 6, 6]).unwrap();
     let wt = Tensor::from_f32(ctx, &random_f32(172, 16 * 64 * 9), &[16, 64, 3, 3]).unwrap();
     let both = opts().padding(&[1]).kernel(Some(ConvKernel::Gemm)).split_k(Some(2)).stream_k(Some(8));
@@ -802,6 +809,32 @@ fn tuning_picks_the_fastest_measured_configuration() {
     batch.submit().unwrap();
     let forced = ctx.convolution(&xt, &wt, None, &options.clone().kernel(Some(ConvKernel::Direct))).unwrap();
     assert_eq!(forced.kernel, ConvKernel::Direct);
+
+    // Exported, then imported by another context on the same device: the same choice, untuned.
+    let exported = ctx.export_tuning();
+    let fresh = || {
+        let (device, queue) = wgconv_tests::test_device();
+        wgconv::Context::from_device(device, queue)
+    };
+    let other = fresh();
+    assert_eq!(other.import_tuning(&exported).unwrap(), 1);
+    assert_eq!(other.tuned(&tuning.geometry), Some(tuning.best().config));
+    // Refused whole, naming why: another device, malformed JSON, sizes of no convolution, a
+    // kernel that cannot run the convolution.
+    let best_kernel = format!("\"kernel\": \"{}\"", tuning.best().config.kernel.name());
+    assert!(exported.contains(&best_kernel) && exported.contains("\"oh\": 6"), "{exported}");
+    let refused = [
+        (exported.replace("an application-provided device", "another GPU"), "measured by"),
+        ("{".to_string(), "not valid"),
+        (exported.replacen("\"oh\": 6", "\"oh\": 7", 1), "not those of any convolution"),
+        (exported.replace(&best_kernel, "\"kernel\": \"depthwise_tiled\""), "cannot run"),
+    ];
+    for (text, reason) in refused {
+        let other = fresh();
+        let err = other.import_tuning(&text).unwrap_err().to_string();
+        assert!(err.contains(reason), "{err}");
+        assert_eq!(other.tuned(&tuning.geometry), None);
+    }
     ctx.forget_tuning();
     assert_eq!(ctx.tuned(&tuning.geometry), None);
     assert_eq!(ctx.convolution(&xt, &wt, None, &options).unwrap().kernel, tuning.geometry.planned_kernel());

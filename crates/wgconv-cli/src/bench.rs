@@ -39,6 +39,11 @@ pub struct BenchArgs {
     /// as `torch.backends.cudnn.benchmark = True` does for cuDNN.
     #[arg(long)]
     tune: bool,
+    /// With --tune: read earlier tuning results from this file (layers found there are not
+    /// tuned again; a file from another device, driver or wgconv version is ignored with a
+    /// warning) and write every layer's tuning back to it.
+    #[arg(long, requires = "tune")]
+    tune_cache: Option<PathBuf>,
 }
 
 /// Which op a layer runs.
@@ -269,7 +274,7 @@ fn run_layer(ctx: &Context, layer: &Layer, args: &BenchArgs) -> CliResult<(Layer
             let out = Tensor::zeros(ctx, &geometry.output_shape(), DType::F32)?;
             // Prepared once (weight prepacked), run many times: what a model does.
             let conv = Conv2d::new(ctx, &w, None, &opts)?;
-            if args.tune || args.sweep {
+            if args.sweep || (args.tune && ctx.tuned(&geometry).is_none()) {
                 let tuning = conv.tune(ctx, &input_shape, &sampling(args))?;
                 for (config, error) in &tuning.skipped {
                     eprintln!("layer {}: {config} cannot run here: {error}", layer.name);
@@ -359,6 +364,14 @@ pub fn run(args: &BenchArgs) -> CliResult<()> {
     let layers = load_suite(&args.suite)?;
     let ctx = Context::new()?;
     eprintln!("device: {}", ctx.describe());
+    if let Some(path) = args.tune_cache.as_ref().filter(|p| p.exists()) {
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| CliError::Usage(format!("cannot read {}: {e}", path.display())))?;
+        match ctx.import_tuning(&text) {
+            Ok(count) => eprintln!("tuning: {count} layers from {}", path.display()),
+            Err(e) => eprintln!("tuning: ignoring {} ({e}); tuning again", path.display()),
+        }
+    }
     let progress = ProgressBar::new(layers.len() as u64);
     progress.set_style(ProgressStyle::with_template("{bar:30} {pos}/{len} {msg}").expect("static template"));
     let mut results = Vec::new();
@@ -371,6 +384,10 @@ pub fn run(args: &BenchArgs) -> CliResult<()> {
         progress.inc(1);
     }
     progress.finish_and_clear();
+    if let Some(path) = &args.tune_cache {
+        std::fs::write(path, ctx.export_tuning())
+            .map_err(|e| CliError::Runtime(format!("cannot write {}: {e}", path.display())))?;
+    }
     println!(
         "{:<26} {:<34} {:<15} {:>10} {:>12} {:>8}",
         "layer", "shape (N, IC→OC, H×W, k s p g)", "kernel", "median ms", "GFLOP/s", "vs seed"

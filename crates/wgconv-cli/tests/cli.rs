@@ -352,4 +352,25 @@ fn bench_sweep_times_every_kernel_and_split() {
     let layer = &report["layers"][0];
     // A tuned layer is labelled with its whole configuration (kernel, K-slices or stream-K).
     assert_eq!(layer["kernel"], layer["sweep"][0]["config"], "{layer}");
+    // --tune-cache: the first run tunes and writes the file, the second takes the layer from it.
+    let cache = d.path("tuning.json");
+    let tune_cached =
+        ["bench", "--suite", &suite, "--repeat", "1", "--launches", "1", "--tune", "--tune-cache", &cache];
+    let (code, stdout, stderr) = run(&tune_cached);
+    assert_eq!(code, 0, "{stdout}\n{stderr}");
+    assert!(stdout.contains("sweep g:"), "the first run tunes: {stdout}");
+    assert!(std::fs::read_to_string(&cache).unwrap().contains("\"entries\""));
+    let (code, stdout, stderr) = run(&tune_cached);
+    assert_eq!(code, 0, "{stdout}\n{stderr}");
+    assert!(stderr.contains("tuning: 1 layers from"), "{stderr}");
+    assert!(!stdout.contains("sweep g:"), "the second run does not tune again: {stdout}");
+    // A file that is not a tuning is ignored with a warning, and rewritten.
+    std::fs::write(&cache, "not json").unwrap();
+    let (code, _, stderr) = run(&tune_cached);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stderr.contains("ignoring"), "{stderr}");
+    assert!(std::fs::read_to_string(&cache).unwrap().contains("\"entries\""));
+    // --tune-cache needs --tune.
+    let (code, _, stderr) = run(&["bench", "--suite", &suite, "--tune-cache", &cache]);
+    assert_eq!(code, 2, "{stderr}");
 }

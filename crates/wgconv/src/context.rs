@@ -253,6 +253,11 @@ impl Context {
         self.tuned.lock().unwrap_or_else(|p| p.into_inner()).insert(geometry, config);
     }
 
+    /// Every remembered tuning, in no particular order.
+    pub(crate) fn tuned_entries(&self) -> Vec<(ConvGeometry, TunedConfig)> {
+        self.tuned.lock().unwrap_or_else(|p| p.into_inner()).iter().map(|(g, c)| (g.clone(), *c)).collect()
+    }
+
     /// Forgets every tuned configuration: the planner's rules apply again.
     pub fn forget_tuning(&self) {
         self.tuned.lock().unwrap_or_else(|p| p.into_inner()).clear();

@@ -57,8 +57,10 @@ pub(crate) struct PipelineCache {
 pub enum ShaderChecks {
     /// The default: no clamp on every workgroup- and private-array index, no counter added to
     /// every loop; integer division guards stay. Buffer bounds are still enforced where the
-    /// driver does it itself (Vulkan `robustBufferAccess2`: NVIDIA, AMD, Intel, lavapipe).
-    /// Measured 3–10 % faster on every kernel on an H200 (docs/PERFORMANCE.md, v13).
+    /// driver does it itself (Vulkan `robustBufferAccess2`: NVIDIA, AMD, Intel, lavapipe);
+    /// elsewhere (Metal, DX12) the shaders' own bounds tests are what keeps accesses in range.
+    /// Measured 3–39 % faster on 12 of the 16 benchmark layers on an H200, the rest within
+    /// ±4 % (docs/PERFORMANCE.md, v13).
     Audited,
     /// Everything wgpu injects by default. `WGCONV_SHADER_CHECKS=full` selects it (debugging).
     Full,
@@ -134,26 +136,39 @@ impl PipelineCache {
 
     /// A uniform buffer holding `value` (a generated, layout-checked struct named `label`),
     /// shared with every earlier request for the same contents.
-    pub fn uniform<T: bytemuck::Pod>(&self, device: &wgpu::Device, label: &'static str, value: &T) -> wgpu::Buffer {
+    pub fn uniform<T: bytemuck::Pod>(
+        &self,
+        device: &wgpu::Device,
+        label: &'static str,
+        value: &T,
+    ) -> crate::error::Result<wgpu::Buffer> {
         /// Distinct parameter sets kept; a workload with more starts the cache over (each entry
         /// is one small buffer).
         const CAPACITY: usize = 1024;
-        let contents = bytemuck::bytes_of(value);
+        let key = (label, bytemuck::bytes_of(value).to_vec());
         let mut map = self.uniforms.lock().unwrap_or_else(|p| p.into_inner());
-        if let Some(buffer) = map.get(&(label, contents.to_vec())) {
-            return buffer.clone();
+        if let Some(buffer) = map.get(&key) {
+            return Ok(buffer.clone());
         }
         if map.len() >= CAPACITY {
             map.clear();
         }
         use wgpu::util::DeviceExt;
+        // A buffer whose creation failed (out of memory) must not be cached and handed out again.
+        let scope = device.push_error_scope(wgpu::ErrorFilter::OutOfMemory);
         let buffer = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
             label: Some(label),
-            contents,
+            contents: &key.1,
             usage: wgpu::BufferUsages::UNIFORM,
         });
-        map.insert((label, contents.to_vec()), buffer.clone());
-        buffer
+        if let Some(e) = pollster::block_on(scope.pop()) {
+            return Err(crate::error::Error::Gpu {
+                operation: format!("creating the {label} uniform"),
+                message: e.to_string(),
+            });
+        }
+        map.insert(key, buffer.clone());
+        Ok(buffer)
     }
 
     /// Number of cached uniform buffers (for tests and diagnostics).

@@ -74,7 +74,7 @@ macro_rules! encode_conv {
             let pipeline = ctx.pipelines.pipeline($module::PATH, $entry, &overrides.constants(), || {
                 $create(&ctx.device, &resources.module, &resources.layout, &overrides)
             });
-            let uniform = ctx.pipelines.uniform(&ctx.device, "ConvParams", &params);
+            let uniform = ctx.pipelines.uniform(&ctx.device, "ConvParams", &params)?;
             let group = $module::BindGroup0 {
                 input: b.input.buffer().as_entire_buffer_binding(),
                 weight: b.weight.buffer().as_entire_buffer_binding(),
@@ -221,7 +221,11 @@ impl Batch<'_> {
         let activation = opts.activation;
         let buffers = ConvBuffers { input, weight, bias, output };
         match kernel {
-            ConvKernel::Gemm | ConvKernel::GemmM64 | ConvKernel::GemmK16 | ConvKernel::GemmM64K16 => {
+            ConvKernel::Gemm
+            | ConvKernel::GemmM64
+            | ConvKernel::GemmK16
+            | ConvKernel::GemmM64K16
+            | ConvKernel::GemmM64K32 => {
                 let schedule = match (opts.split_k, opts.stream_k) {
                     (Some(splits), Some(workgroups)) => {
                         return Err(Error::invalid(format!(
@@ -301,7 +305,10 @@ impl Batch<'_> {
             ConvKernel::Gemm => (gemm_shader::CONV2D_GEMM_ENTRY, gemm_shader::create_conv2d_gemm_pipeline),
             ConvKernel::GemmM64 => (gemm_shader::CONV2D_GEMM_M64_ENTRY, gemm_shader::create_conv2d_gemm_m64_pipeline),
             ConvKernel::GemmK16 => (gemm_shader::CONV2D_GEMM_K16_ENTRY, gemm_shader::create_conv2d_gemm_k16_pipeline),
-            _ => (gemm_shader::CONV2D_GEMM_M64_K16_ENTRY, gemm_shader::create_conv2d_gemm_m64_k16_pipeline),
+            ConvKernel::GemmM64K16 => {
+                (gemm_shader::CONV2D_GEMM_M64_K16_ENTRY, gemm_shader::create_conv2d_gemm_m64_k16_pipeline)
+            }
+            _ => (gemm_shader::CONV2D_GEMM_M64_K32_ENTRY, gemm_shader::create_conv2d_gemm_m64_k32_pipeline),
         };
         // Split-K writes partial sums to scratch; a reduce pass adds them with bias and activation.
         let partial = if splits > 1 {
@@ -530,7 +537,7 @@ impl Batch<'_> {
                     )
                 },
             );
-            let uniform = ctx.pipelines.uniform(&ctx.device, "ReduceParams", &params);
+            let uniform = ctx.pipelines.uniform(&ctx.device, "ReduceParams", &params)?;
             let group = reduce_shader::BindGroup0 {
                 partial: partial.buffer().as_entire_buffer_binding(),
                 bias: bias.map_or(ctx.zero_buffer(), Tensor::buffer).as_entire_buffer_binding(),
@@ -581,7 +588,7 @@ impl Batch<'_> {
                     )
                 },
             );
-            let uniform = ctx.pipelines.uniform(&ctx.device, "PackParams", &params);
+            let uniform = ctx.pipelines.uniform(&ctx.device, "PackParams", &params)?;
             let group = pack_shader::BindGroup0 {
                 weight: weight.buffer().as_entire_buffer_binding(),
                 packed: packed.buffer().as_entire_buffer_binding(),

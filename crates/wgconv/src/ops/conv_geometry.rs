@@ -122,13 +122,16 @@ impl ConvOptions {
         self.kernel = k;
         self
     }
-    /// Forces the GEMM kernels' K-slices (`None`: the planner chooses).
+    /// Forces the GEMM kernels' K-slices (`None`: the planner chooses). It applies only when a
+    /// GEMM kernel runs the convolution.
     pub fn split_k(mut self, splits: Option<u32>) -> Self {
         self.split_k = splits;
         self
     }
-    /// Forces stream-K over `workgroups` workgroups on the GEMM kernels (`None`: the planner
-    /// chooses). Cannot be combined with `split_k`.
+    /// Forces stream-K over `workgroups` workgroups on the GEMM kernels (`None`: no stream-K,
+    /// unless `Conv2d::tune` chose it for this geometry; the planner never does). Cannot be
+    /// combined with `split_k`. Like `split_k`, it applies only when a GEMM kernel runs the
+    /// convolution.
     pub fn stream_k(mut self, workgroups: Option<u32>) -> Self {
         self.stream_k = workgroups;
         self
@@ -141,7 +144,7 @@ impl ConvOptions {
 }
 
 /// A validated convolution: every size the kernels need, 1D already mapped to H = 1.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub struct ConvGeometry {
     /// Batch.
     pub n: u32,

@@ -5,7 +5,8 @@ use super::conv_geometry::ConvGeometry;
 use crate::error::{Error, Result};
 
 /// Which kernel runs a convolution.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum ConvKernel {
     /// One thread per output, scalar loop over input channels and taps.
     Direct,
@@ -23,9 +24,12 @@ pub enum ConvKernel {
     /// math and workgroups meet half as many barriers; the planner uses it for large grids with
     /// long K, where it measured faster.
     GemmK16,
-    /// `GemmM64` with K-tiles 16 deep: the planner's GEMM for grids that are neither large nor
-    /// patchify (it measured fastest on the one-wave grids of typical vision layers).
+    /// `GemmM64` with K-tiles 16 deep: the planner's GEMM for padded and transposed
+    /// convolutions on grids that are not large (fastest on typical vision layers' one-wave grids).
     GemmM64K16,
+    /// `GemmM64` with K-tiles 32 deep (24 KiB of workgroup memory): the planner's GEMM for
+    /// unpadded direct convolutions on grids that are not large.
+    GemmM64K32,
     /// Depthwise, or up to 16 input channels per group: four outputs along W per thread,
     /// coalesced, each filter tap loaded once per four outputs.
     Depthwise,
@@ -45,6 +49,7 @@ impl ConvKernel {
             ConvKernel::GemmM64 => "gemm_m64",
             ConvKernel::GemmK16 => "gemm_k16",
             ConvKernel::GemmM64K16 => "gemm_m64_k16",
+            ConvKernel::GemmM64K32 => "gemm_m64_k32",
             ConvKernel::Depthwise => "depthwise",
             ConvKernel::DepthwiseTiled => "depthwise_tiled",
         }
@@ -55,6 +60,7 @@ impl ConvKernel {
         match self {
             ConvKernel::Gemm | ConvKernel::GemmM64 => 8192,
             ConvKernel::GemmK16 | ConvKernel::GemmM64K16 | ConvKernel::DepthwiseTiled => 16_384,
+            ConvKernel::GemmM64K32 => 24_576,
             ConvKernel::Direct | ConvKernel::DirectVec4 | ConvKernel::Transposed | ConvKernel::Depthwise => 0,
         }
     }
@@ -64,6 +70,7 @@ impl ConvKernel {
         match self {
             ConvKernel::GemmK16 => Some(ConvKernel::Gemm),
             ConvKernel::GemmM64K16 => Some(ConvKernel::GemmM64),
+            ConvKernel::GemmM64K32 => Some(ConvKernel::GemmM64K16),
             ConvKernel::DepthwiseTiled => Some(ConvKernel::Depthwise),
             _ => None,
         }
@@ -73,6 +80,7 @@ impl ConvKernel {
     pub fn k_tile_depth(self) -> u64 {
         match self {
             ConvKernel::GemmK16 | ConvKernel::GemmM64K16 => 16,
+            ConvKernel::GemmM64K32 => 32,
             _ => 8,
         }
     }
@@ -81,7 +89,7 @@ impl ConvKernel {
     pub fn gemm_tile(self) -> Option<(u32, u32)> {
         match self {
             ConvKernel::Gemm | ConvKernel::GemmK16 => Some((128, 128)),
-            ConvKernel::GemmM64 | ConvKernel::GemmM64K16 => Some((64, 128)),
+            ConvKernel::GemmM64 | ConvKernel::GemmM64K16 | ConvKernel::GemmM64K32 => Some((64, 128)),
             _ => None,
         }
     }
@@ -157,7 +165,7 @@ impl ConvGeometry {
     /// slices on the H200 (132 SMs, two 256-thread workgroups resident per SM): the fastest split keeps the
     /// whole grid within one wave of 264 workgroups, with slices of at least 32 K-tiles (256 deep).
     ///
-    /// The 64×128 tiles 16 deep in K split only for K of 1024 and more: shorter K measured
+    /// The 64×128 tiles 16 or 32 deep in K split only for K of 1024 and more: shorter K measured
     /// faster unsplit on the H200 (siglip, K = 588 on 108 workgroups: 0.064 ms unsplit, 0.069
     /// in 2 slices), longer K faster split (resnet50 3×3 256, K = 2304 on 52 workgroups: 5
     /// slices 0.093 ms).
@@ -167,7 +175,9 @@ impl ConvGeometry {
         const MIN_K_TILES_PER_SLICE: u64 = 32;
         let workgroups: u64 = self.gemm_grid(kernel.gemm_tile().unwrap_or((128, 128))).iter().product();
         let k_tiles = self.gemm_k_depth().div_ceil(8);
-        if workgroups >= SPLIT_BELOW || (kernel == ConvKernel::GemmM64K16 && k_tiles < 128) {
+        let short_k_unsplit =
+            matches!(kernel, ConvKernel::GemmM64K16 | ConvKernel::GemmM64K32) && self.gemm_k_depth() < 1024;
+        if workgroups >= SPLIT_BELOW || short_k_unsplit {
             return 1;
         }
         let splits = (ONE_WAVE / workgroups.max(1)).min(k_tiles / MIN_K_TILES_PER_SLICE).clamp(1, 16) as u32;
@@ -188,28 +198,43 @@ impl ConvGeometry {
     /// sub-problem the same K), at most 65535 workgroups, iteration counts that fit the shader's
     /// u32 arithmetic, and a scratch of one output per slice within u32 indexing.
     pub fn stream_k(&self, kernel: ConvKernel, workgroups: u32) -> Result<StreamK> {
-        let tile = kernel.gemm_tile().unwrap_or((128, 128));
+        let Some(tile) = kernel.gemm_tile() else {
+            return Err(Error::invalid(format!("stream_k needs a GEMM kernel, not {}", kernel.name())));
+        };
+        if self.transposed {
+            return Err(Error::invalid(format!(
+                "stream_k {workgroups} needs a direct convolution (a transposed one runs its stride phases as \
+                 separate GEMMs of different depths)"
+            )));
+        }
         let [tiles_x, tiles_y, groups] = self.gemm_grid(tile);
         let tiles = tiles_x * tiles_y * groups;
         let k_tiles = self.gemm_k_depth().div_ceil(kernel.k_tile_depth());
         let total = tiles * k_tiles;
         let wgs = u64::from(workgroups);
-        let numel: u64 = self.output_shape().iter().map(|d| *d as u64).product();
-        // Tiles are walked on the host to find the most segments any of them has.
-        const MAX_TILES: u64 = 1 << 16;
-        let ok = kernel.gemm_tile().is_some()
-            && !self.transposed
-            && (1..=65_535).contains(&wgs)
-            // Every workgroup must get work, or a tile's slices would have gaps.
-            && wgs <= total
-            && tiles <= MAX_TILES
-            && total.checked_mul(wgs).is_some_and(|p| p <= u64::from(u32::MAX));
-        let slices = if ok { stream_k_slices(tiles, k_tiles, wgs) } else { 0 };
-        if !ok || numel.checked_mul(slices).is_none_or(|p| p > u64::from(u32::MAX)) {
+        // Every workgroup must get work, or a tile's slices would have gaps.
+        if wgs == 0 || wgs > total.min(65_535) {
             return Err(Error::invalid(format!(
-                "stream_k {workgroups} cannot run this convolution (stream-K needs a GEMM kernel, a direct \
-                 convolution, 1 to 65535 workgroups and no more than its {total} (tile, K-tile) iterations, \
-                 at most {MAX_TILES} tiles, and iterations × workgroups below 2^32)"
+                "stream_k {workgroups} is out of range for this convolution (1 to {}: at most 65535 workgroups \
+                 and no more than its {total} (tile, K-tile) iterations)",
+                total.min(65_535)
+            )));
+        }
+        // Tiles are walked on the host to find the most segments any of them has; the shader's
+        // iteration arithmetic is u32.
+        const MAX_TILES: u64 = 1 << 16;
+        if tiles > MAX_TILES || total.checked_mul(wgs).is_none_or(|p| p > u64::from(u32::MAX)) {
+            return Err(Error::invalid(format!(
+                "stream_k {workgroups} is out of range for this convolution ({tiles} tiles, at most {MAX_TILES}; \
+                 {total} iterations × workgroups must stay below 2^32)"
+            )));
+        }
+        let slices = stream_k_slices(tiles, k_tiles, wgs);
+        let numel: u64 = self.output_shape().iter().map(|d| *d as u64).product();
+        if numel.checked_mul(slices).is_none_or(|p| p > u64::from(u32::MAX)) {
+            return Err(Error::invalid(format!(
+                "stream_k {workgroups} needs {slices} partial outputs of {numel} elements, over the 2^32 the \
+                 shader indexes"
             )));
         }
         Ok(StreamK { workgroups, tiles_x: tiles_x as u32, tiles_y: tiles_y as u32, slices: slices as u32 })
@@ -266,7 +291,11 @@ impl ConvGeometry {
             ConvKernel::DepthwiseTiled => {
                 !self.transposed && self.ic == self.groups && self.depthwise_rows_per_thread().is_some()
             }
-            ConvKernel::Gemm | ConvKernel::GemmM64 | ConvKernel::GemmK16 | ConvKernel::GemmM64K16 => {
+            ConvKernel::Gemm
+            | ConvKernel::GemmM64
+            | ConvKernel::GemmK16
+            | ConvKernel::GemmM64K16
+            | ConvKernel::GemmM64K32 => {
                 // The stride-phase decomposition assumes dilation 1; each grid dimension ≤ 65535.
                 // Strides, paddings and dilations of 2^16 and more are left to the per-output
                 // kernels: folded into the pipeline as constants, their products can overflow u32,
@@ -295,6 +324,7 @@ impl ConvGeometry {
         // still lost on short ones (24²: 0.018 vs 0.014; 28²: equal). Its blocks are 8+ rows tall,
         // which short (1D) outputs would mostly waste.
         let taps = self.kh * self.kw;
+        // (`taps >= 9` also takes other filters of 9+ taps, e.g. 1×9, on tall outputs.)
         if self.supports(ConvKernel::DepthwiseTiled) && ((taps >= 25 && self.oh >= 8) || (taps >= 9 && self.oh >= 32)) {
             return ConvKernel::DepthwiseTiled;
         }
@@ -310,25 +340,25 @@ impl ConvGeometry {
         }
         // Fitted to `wgconv bench --tune` on the H200 (v13: every configuration timed in
         // interleaved rounds). Large grids with long K: 128×128 tiles 16 deep in K (2048² × 4096
-        // pointwise 0.981 vs 1.021 ms 8-deep). Patchify layers (stride = kernel, no padding, 128+
-        // input channels per group): the 8-deep tiles, split by the rule below (davit_down1 0.131
-        // vs 0.153 ms, davit_down2 0.120 vs 0.142); pointwise layers are not patchify. Everything else: 64×128 tiles 16 deep, which
-        // beat every other configuration on the suite's one-wave grids and short K (resnet50 3×3
-        // 64: 0.091 vs 0.109 ms, 1×1 256→1024: 0.049 vs 0.055, siglip: 0.064 vs 0.073, davit
-        // stem: 0.080 vs 0.098, both transposed layers equal or faster).
+        // pointwise 0.980 vs 1.015 ms for the next best). Patchify layers (stride = kernel, no
+        // padding, 128+ input channels per group) on grids small enough to split: 8-deep
+        // 128×128 tiles in K-slices (davit_down2 0.118 ms vs 0.125 for the next tile). Other
+        // unpadded direct convolutions, whose loads need no bounds tests: 64×128 tiles 32 deep
+        // (davit_down1 0.122 vs 0.136 ms, resnet50 1×1 0.047 vs 0.049, siglip 0.062 vs 0.064).
+        // Everything else: 64×128 tiles 16 deep, which beat the other tiles on the suite's
+        // one-wave grids with padding (resnet50 3×3 64: 0.091 vs 0.109 ms 8-deep, 0.096 32-deep;
+        // davit stem: 0.080 vs 0.098 128×128) and on both transposed layers.
         let tile8 = if ocg <= 64 { ConvKernel::GemmM64 } else { ConvKernel::Gemm };
         let workgroups: u64 = self.gemm_grid(tile8.gemm_tile().expect("a GEMM kernel")).iter().product();
         let large = !self.transposed && workgroups >= 384 && self.gemm_k_depth() >= 512;
-        let patchify = !self.transposed
-            && self.kh * self.kw > 1
-            && self.stride == [self.kh, self.kw]
-            && self.padding == [0, 0]
-            && icg >= 128;
-        let gemm = match (large, patchify, tile8) {
-            (true, _, ConvKernel::GemmM64) => ConvKernel::GemmM64K16,
-            (true, _, _) => ConvKernel::GemmK16,
-            (false, true, _) => tile8,
-            (false, false, _) => ConvKernel::GemmM64K16,
+        let unpadded = !self.transposed && self.padding == [0, 0];
+        let patchify = unpadded && self.kh * self.kw > 1 && self.stride == [self.kh, self.kw] && icg >= 128;
+        let gemm = match (large, tile8) {
+            (true, ConvKernel::GemmM64) => ConvKernel::GemmM64K16,
+            (true, _) => ConvKernel::GemmK16,
+            _ if patchify && self.gemm_split_k(tile8) > 1 => tile8,
+            _ if unpadded => ConvKernel::GemmM64K32,
+            _ => ConvKernel::GemmM64K16,
         };
         if self.supports(gemm) { gemm } else { self.reference_kernel() }
     }
@@ -343,6 +373,7 @@ impl ConvGeometry {
             ConvKernel::GemmM64,
             ConvKernel::GemmK16,
             ConvKernel::GemmM64K16,
+            ConvKernel::GemmM64K32,
             ConvKernel::Depthwise,
             ConvKernel::DepthwiseTiled,
         ]
@@ -395,24 +426,23 @@ mod tests {
     #[test]
     fn planner_rules() {
         let d = ConvOptions::default;
-        // Large grid and long K: 128×128 tiles 16 deep; patchify layers: 8-deep tiles (split
-        // on small grids); everything else 64×128 tiles 16 deep, split only for K ≥ 1024.
+        // Large grid and long K: 128×128 tiles 16 deep; patchify layers on small grids: 8-deep
+        // tiles split; other unpadded direct convolutions: 64×128 tiles 32 deep; the rest 16 deep;
+        // the 64×128 tiles split only for K ≥ 1024.
         assert_eq!(geo(&[1, 2048, 64, 64], &[2048, 2048, 1, 1], d()).unwrap().planned_kernel(), ConvKernel::GemmK16);
-        let conv1 = geo(&[8, 3, 224, 224], &[64, 3, 7, 7], d().stride(&[2])).unwrap();
+        let conv1 = geo(&[8, 3, 224, 224], &[64, 3, 7, 7], d().stride(&[2]).padding(&[3])).unwrap();
         assert_eq!(conv1.planned_kernel(), ConvKernel::GemmM64K16);
+        let plan = |g: &ConvGeometry| (g.planned_kernel(), g.gemm_split_k(g.planned_kernel()));
         let pointwise = geo(&[8, 256, 14, 14], &[1024, 256, 1, 1], d()).unwrap();
-        assert_eq!(
-            (pointwise.planned_kernel(), pointwise.gemm_split_k(ConvKernel::GemmM64K16)),
-            (ConvKernel::GemmM64K16, 1)
-        );
+        assert_eq!(plan(&pointwise), (ConvKernel::GemmM64K32, 1));
         let down1 = geo(&[1, 128, 192, 192], &[256, 128, 2, 2], d().stride(&[2])).unwrap();
-        assert_eq!((down1.planned_kernel(), down1.gemm_split_k(ConvKernel::Gemm)), (ConvKernel::Gemm, 1));
+        assert_eq!(plan(&down1), (ConvKernel::GemmM64K32, 1));
         let down2 = geo(&[1, 256, 96, 96], &[512, 256, 2, 2], d().stride(&[2])).unwrap();
-        assert_eq!((down2.planned_kernel(), down2.gemm_split_k(ConvKernel::Gemm)), (ConvKernel::Gemm, 3));
+        assert_eq!(plan(&down2), (ConvKernel::Gemm, 3));
         let siglip = geo(&[1, 3, 384, 384], &[1152, 3, 14, 14], d().stride(&[14])).unwrap();
-        assert_eq!((siglip.planned_kernel(), siglip.gemm_split_k(ConvKernel::GemmM64K16)), (ConvKernel::GemmM64K16, 1));
+        assert_eq!(plan(&siglip), (ConvKernel::GemmM64K32, 1));
         let deep = geo(&[8, 256, 14, 14], &[256, 256, 3, 3], d().padding(&[1])).unwrap();
-        assert_eq!((deep.planned_kernel(), deep.gemm_split_k(ConvKernel::GemmM64K16)), (ConvKernel::GemmM64K16, 5));
+        assert_eq!(plan(&deep), (ConvKernel::GemmM64K16, 5));
         let t = d().transposed(true).stride(&[2]).padding(&[1]);
         assert_eq!(geo(&[8, 256, 16, 16], &[256, 128, 4, 4], t).unwrap().planned_kernel(), ConvKernel::GemmM64K16);
         // Depthwise: 3×3 tiled on tall outputs only; four channels per group; 7×7 tiled.
@@ -482,8 +512,8 @@ mod tests {
         assert!(g.stream_k(ConvKernel::Gemm, 73).unwrap_err().to_string().contains("stream_k 73"));
         let t = ConvOptions::default().transposed(true).stride(&[2]).padding(&[1]);
         let t = geo(&[1, 8, 4, 4], &[8, 8, 4, 4], t).unwrap();
-        assert!(t.stream_k(ConvKernel::Gemm, 4).unwrap_err().to_string().contains("direct"));
-        assert!(g.stream_k(ConvKernel::Depthwise, 4).is_err());
+        assert!(t.stream_k(ConvKernel::Gemm, 4).unwrap_err().to_string().contains("transposed"));
+        assert!(g.stream_k(ConvKernel::Depthwise, 4).unwrap_err().to_string().contains("not depthwise"));
     }
 
     #[test]

@@ -16,7 +16,7 @@ use crate::{
 };
 
 /// A kernel and its K-slices (1 for kernels without split-K).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct TunedConfig {
     /// Kernel.
     pub kernel: ConvKernel,
@@ -136,17 +136,32 @@ impl Conv2d {
         while busy_ms < sampling.warm_up_ms && started.elapsed() < sampling.warm_up_wall {
             busy_ms += time(warm_opts, launches)?.ms_per_run * f64::from(launches);
         }
-        let mut samples = vec![Vec::new(); runnable.len()];
+        // A candidate that fails during the rounds (say, memory running out) is dropped as
+        // skipped; the others go on.
+        let mut samples: Vec<Option<Vec<f64>>> = vec![Some(Vec::new()); runnable.len()];
         for round in 0..sampling.samples.max(1) as usize {
             for i in (0..runnable.len()).map(|i| (i + round) % runnable.len()) {
-                samples[i].push(time(&runnable[i].1, launches)?.ms_per_run);
+                let Some(times) = &mut samples[i] else { continue };
+                match time(&runnable[i].1, launches) {
+                    Ok(t) => times.push(t.ms_per_run),
+                    Err(e) => {
+                        skipped.push((runnable[i].0, e.to_string()));
+                        first_error.get_or_insert(e);
+                        samples[i] = None;
+                    }
+                }
             }
         }
         let mut candidates: Vec<Candidate> = runnable
             .iter()
             .zip(&mut samples)
-            .map(|((config, _), times)| Candidate { config: *config, ms: timing::median(times) })
+            .filter_map(|((config, _), times)| {
+                times.as_mut().map(|times| Candidate { config: *config, ms: timing::median(times) })
+            })
             .collect();
+        if candidates.is_empty() {
+            return Err(first_error.unwrap_or_else(|| Error::invalid("no kernel can run this convolution")));
+        }
         candidates.sort_by(|a, b| a.ms.total_cmp(&b.ms));
         ctx.remember_tuning(geometry.clone(), candidates[0].config);
         // The widest split timed grew the shared split-K scratch; the chosen one may need less.

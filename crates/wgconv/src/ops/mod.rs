@@ -5,3 +5,4 @@ pub mod conv_geometry;
 pub mod conv_plan;
 pub mod conv_tune;
 pub mod quantized;
+pub mod tuning_cache;
