@@ -415,13 +415,13 @@ pub fn run(args: &BenchArgs) -> CliResult<()> {
         host.record_us, host.call_us, host.back_to_back_us
     );
     if let Some(path) = &args.json {
-        let info = ctx.adapter_info().cloned();
+        let info = ctx.adapter_info();
         let device = DeviceInfo {
-            name: info.as_ref().map_or_else(String::new, |i| i.name.clone()),
-            backend: info.as_ref().map_or_else(String::new, |i| format!("{:?}", i.backend)),
-            device_type: info.as_ref().map_or_else(String::new, |i| format!("{:?}", i.device_type)),
-            driver: info.as_ref().map_or_else(String::new, |i| i.driver.clone()),
-            driver_info: info.as_ref().map_or_else(String::new, |i| i.driver_info.clone()),
+            name: info.name.clone(),
+            backend: format!("{:?}", info.backend),
+            device_type: format!("{:?}", info.device_type),
+            driver: info.driver.clone(),
+            driver_info: info.driver_info.clone(),
         };
         let report = Report {
             wgconv_version: env!("CARGO_PKG_VERSION"),

@@ -94,7 +94,7 @@ type ErrorSink = Arc<Mutex<Vec<String>>>;
 pub struct Context {
     pub(crate) device: wgpu::Device,
     pub(crate) queue: wgpu::Queue,
-    info: Option<wgpu::AdapterInfo>,
+    info: wgpu::AdapterInfo,
     pub(crate) pipelines: PipelineCache,
     pub(crate) uncaptured: ErrorSink,
     pub(crate) timeout: Duration,
@@ -139,7 +139,7 @@ impl Context {
             ..Default::default()
         }))
         .map_err(|e| Error::RequestDevice { adapter: info.name.clone(), reason: e.to_string() })?;
-        Ok(Self::build(device, queue, Some(info), true))
+        Ok(Self::build(device, queue, info, true))
     }
 
     fn find_adapter(request: &AdapterRequest, backends: wgpu::Backends) -> Result<wgpu::Adapter> {
@@ -167,10 +167,11 @@ impl Context {
     /// Wraps a device and queue the application already has, so wgconv ops can run on it.
     /// The device's uncaptured-error handler is left as the application set it.
     pub fn from_device(device: wgpu::Device, queue: wgpu::Queue) -> Self {
-        Self::build(device, queue, None, false)
+        let info = device.adapter_info();
+        Self::build(device, queue, info, false)
     }
 
-    fn build(device: wgpu::Device, queue: wgpu::Queue, info: Option<wgpu::AdapterInfo>, own_device: bool) -> Self {
+    fn build(device: wgpu::Device, queue: wgpu::Queue, info: wgpu::AdapterInfo, own_device: bool) -> Self {
         let uncaptured: ErrorSink = Arc::default();
         if own_device {
             // wgpu's default handler panics; ours records the error for the next call to return.
@@ -217,9 +218,9 @@ impl Context {
         &self.queue
     }
 
-    /// Adapter info, when the context chose the adapter itself.
-    pub fn adapter_info(&self) -> Option<&wgpu::AdapterInfo> {
-        self.info.as_ref()
+    /// Info on the adapter the device comes from (also for [`Context::from_device`]).
+    pub fn adapter_info(&self) -> &wgpu::AdapterInfo {
+        &self.info
     }
 
     /// The device's limits.
@@ -283,10 +284,9 @@ impl Context {
     pub fn describe(&self) -> String {
         let l = self.limits();
         let f = self.features();
-        let adapter = self.info.as_ref().map_or_else(
-            || "application-provided device".to_string(),
-            |i| format!("{} ({:?}, {:?}, driver {} {})", i.name, i.backend, i.device_type, i.driver, i.driver_info),
-        );
+        let i = &self.info;
+        let adapter =
+            format!("{} ({:?}, {:?}, driver {} {})", i.name, i.backend, i.device_type, i.driver, i.driver_info);
         format!(
             "{adapter}; max invocations/workgroup {}, workgroup storage {} B, max storage binding {} B, timestamps {}, subgroups {}, f16 {}, shader checks {:?}",
             l.max_compute_invocations_per_workgroup,

@@ -65,10 +65,8 @@ impl Context {
 
     /// Adapter, driver and backend: what a tuning is only valid for.
     fn device_identity(&self) -> String {
-        self.adapter_info().map_or_else(
-            || "an application-provided device".to_string(),
-            |i| format!("{} ({:?}, driver {} {})", i.name, i.backend, i.driver, i.driver_info),
-        )
+        let i = self.adapter_info();
+        format!("{} ({:?}, driver {} {})", i.name, i.backend, i.driver, i.driver_info)
     }
 
     /// `entry` describes a convolution `ConvGeometry::new` accepts (so no later arithmetic on it
