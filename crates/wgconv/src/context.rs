@@ -269,6 +269,22 @@ impl Context {
         self.pipelines.len()
     }
 
+    /// A uniform buffer holding `value` (a generated, layout-checked struct named `label`),
+    /// shared with every earlier op whose parameters were the same bytes.
+    pub(crate) fn uniform<T: bytemuck::Pod>(&self, label: &'static str, value: &T) -> Result<wgpu::Buffer> {
+        let contents = bytemuck::bytes_of(value);
+        self.pipelines.uniform(label, contents, || {
+            self.capture(&format!("creating the {label} uniform"), || {
+                use wgpu::util::DeviceExt;
+                Ok(self.device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+                    label: Some(label),
+                    contents,
+                    usage: wgpu::BufferUsages::UNIFORM,
+                }))
+            })
+        })
+    }
+
     /// Number of distinct uniform parameter blocks cached so far (ops with equal parameters
     /// share one buffer).
     pub fn cached_uniforms(&self) -> usize {
@@ -280,13 +296,17 @@ impl Context {
         self.pipelines.checks()
     }
 
+    /// The adapter in words: name, backend, type and driver (also what a saved tuning is tied to).
+    pub(crate) fn adapter_text(&self) -> String {
+        let i = &self.info;
+        format!("{} ({:?}, {:?}, driver {} {})", i.name, i.backend, i.device_type, i.driver, i.driver_info)
+    }
+
     /// One line: adapter, backend, and the capabilities that matter to the ops.
     pub fn describe(&self) -> String {
         let l = self.limits();
         let f = self.features();
-        let i = &self.info;
-        let adapter =
-            format!("{} ({:?}, {:?}, driver {} {})", i.name, i.backend, i.device_type, i.driver, i.driver_info);
+        let adapter = self.adapter_text();
         format!(
             "{adapter}; max invocations/workgroup {}, workgroup storage {} B, max storage binding {} B, timestamps {}, subgroups {}, f16 {}, shader checks {:?}",
             l.max_compute_invocations_per_workgroup,

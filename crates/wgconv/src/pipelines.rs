@@ -47,13 +47,12 @@ pub(crate) struct PipelineCache {
     /// so ops with equal parameters share one; a repeated call then creates no buffer, which
     /// spares the staging copy `create_buffer_init` queues and its clean-up on a later submit.
     uniforms: Mutex<HashMap<(&'static str, Vec<u8>), wgpu::Buffer>>,
-    /// Compile with every check wgpu can inject ([`ShaderChecks::Full`]) instead of the
-    /// crate's audited default.
-    full_checks: bool,
+    /// What wgpu injects into the shaders this cache compiles.
+    checks: ShaderChecks,
 }
 
 /// Which runtime checks wgpu injects into the crate's shaders when it compiles them.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum ShaderChecks {
     /// The default: no clamp on every workgroup- and private-array index, no counter added to
     /// every loop; integer division guards stay. Buffer bounds are still enforced where the
@@ -61,6 +60,7 @@ pub enum ShaderChecks {
     /// elsewhere (Metal, DX12) the shaders' own bounds tests are what keeps accesses in range.
     /// Measured 3–39 % faster on 12 of the 16 benchmark layers on an H200, the rest within
     /// ±4 % (docs/PERFORMANCE.md, v13).
+    #[default]
     Audited,
     /// Everything wgpu injects by default. `WGCONV_SHADER_CHECKS=full` selects it (debugging).
     Full,
@@ -79,12 +79,12 @@ impl ShaderChecks {
 impl PipelineCache {
     /// An empty cache whose shaders get `checks`.
     pub fn new(checks: ShaderChecks) -> Self {
-        Self { full_checks: checks == ShaderChecks::Full, ..Self::default() }
+        Self { checks, ..Self::default() }
     }
 
     /// The checks this cache compiles shaders with.
     pub fn checks(&self) -> ShaderChecks {
-        if self.full_checks { ShaderChecks::Full } else { ShaderChecks::Audited }
+        self.checks
     }
 
     /// Compiles one of this crate's WGSL shaders (`source`, labelled `path`).
@@ -93,7 +93,7 @@ impl PipelineCache {
             label: Some(path),
             source: wgpu::ShaderSource::Wgsl(std::borrow::Cow::Borrowed(source)),
         };
-        if self.full_checks {
+        if self.checks == ShaderChecks::Full {
             return device.create_shader_module(desc);
         }
         let checks = wgpu::ShaderRuntimeChecks {
@@ -134,18 +134,19 @@ impl PipelineCache {
         map.entry(key).or_insert_with(make).clone()
     }
 
-    /// A uniform buffer holding `value` (a generated, layout-checked struct named `label`),
-    /// shared with every earlier request for the same contents.
-    pub fn uniform<T: bytemuck::Pod>(
+    /// The uniform buffer holding `contents` (a generated struct named `label`): the one cached
+    /// for them, else one `create` makes, cached only when that succeeded (a failed creation,
+    /// out of memory say, must not be handed out again).
+    pub fn uniform(
         &self,
-        device: &wgpu::Device,
         label: &'static str,
-        value: &T,
+        contents: &[u8],
+        create: impl FnOnce() -> crate::error::Result<wgpu::Buffer>,
     ) -> crate::error::Result<wgpu::Buffer> {
         /// Distinct parameter sets kept; a workload with more starts the cache over (each entry
         /// is one small buffer).
         const CAPACITY: usize = 1024;
-        let key = (label, bytemuck::bytes_of(value).to_vec());
+        let key = (label, contents.to_vec());
         let mut map = self.uniforms.lock().unwrap_or_else(|p| p.into_inner());
         if let Some(buffer) = map.get(&key) {
             return Ok(buffer.clone());
@@ -153,20 +154,7 @@ impl PipelineCache {
         if map.len() >= CAPACITY {
             map.clear();
         }
-        use wgpu::util::DeviceExt;
-        // A buffer whose creation failed (out of memory) must not be cached and handed out again.
-        let scope = device.push_error_scope(wgpu::ErrorFilter::OutOfMemory);
-        let buffer = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
-            label: Some(label),
-            contents: &key.1,
-            usage: wgpu::BufferUsages::UNIFORM,
-        });
-        if let Some(e) = pollster::block_on(scope.pop()) {
-            return Err(crate::error::Error::Gpu {
-                operation: format!("creating the {label} uniform"),
-                message: e.to_string(),
-            });
-        }
+        let buffer = create()?;
         map.insert(key, buffer.clone());
         Ok(buffer)
     }

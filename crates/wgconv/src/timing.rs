@@ -116,11 +116,7 @@ pub fn median_time(
     mut record: impl FnMut(&mut Batch<'_>) -> Result<()>,
 ) -> Result<Timing> {
     time_runs(ctx, 1, &mut record)?;
-    let mut busy_ms = 0.0;
-    let started = Instant::now();
-    while busy_ms < sampling.warm_up_ms && started.elapsed() < sampling.warm_up_wall {
-        busy_ms += time_runs(ctx, sampling.launches, &mut record)?.ms_per_run * f64::from(sampling.launches.max(1));
-    }
+    warm_up(ctx, sampling, &mut record)?;
     let mut samples = Vec::with_capacity(sampling.samples as usize);
     let mut source = TimingSource::GpuTimestamps;
     for _ in 0..sampling.samples.max(1) {
@@ -129,6 +125,22 @@ pub fn median_time(
         samples.push(t.ms_per_run);
     }
     Ok(Timing { ms_per_run: median(&mut samples), source })
+}
+
+/// Runs `record` in batches of `sampling.launches` until the GPU has been busy for
+/// `sampling.warm_up_ms` (or `sampling.warm_up_wall` has passed): after an idle gap a GPU runs
+/// at low clocks at first.
+pub(crate) fn warm_up(
+    ctx: &Context,
+    sampling: &Sampling,
+    mut record: impl FnMut(&mut Batch<'_>) -> Result<()>,
+) -> Result<()> {
+    let mut busy_ms = 0.0;
+    let started = Instant::now();
+    while busy_ms < sampling.warm_up_ms && started.elapsed() < sampling.warm_up_wall {
+        busy_ms += time_runs(ctx, sampling.launches, &mut record)?.ms_per_run * f64::from(sampling.launches.max(1));
+    }
+    Ok(())
 }
 
 /// The median of `samples` (sorted in place); NaN for none.

@@ -2,7 +2,7 @@
 
 use super::{
     conv_geometry::{Activation, ConvGeometry, ConvOptions},
-    conv_plan::{ConvKernel, StreamK},
+    conv_plan::{ConvKernel, GemmSchedule},
     conv_tune::TunedConfig,
 };
 use crate::{
@@ -74,7 +74,7 @@ macro_rules! encode_conv {
             let pipeline = ctx.pipelines.pipeline($module::PATH, $entry, &overrides.constants(), || {
                 $create(&ctx.device, &resources.module, &resources.layout, &overrides)
             });
-            let uniform = ctx.pipelines.uniform(&ctx.device, "ConvParams", &params)?;
+            let uniform = ctx.uniform("ConvParams", &params)?;
             let group = $module::BindGroup0 {
                 input: b.input.buffer().as_entire_buffer_binding(),
                 weight: b.weight.buffer().as_entire_buffer_binding(),
@@ -226,23 +226,10 @@ impl Batch<'_> {
             | ConvKernel::GemmK16
             | ConvKernel::GemmM64K16
             | ConvKernel::GemmM64K32 => {
-                let schedule = match (opts.split_k, opts.stream_k) {
-                    (Some(splits), Some(workgroups)) => {
-                        return Err(Error::invalid(format!(
-                            "split_k {splits} and stream_k {workgroups} cannot both be forced"
-                        )));
-                    }
-                    (None, Some(workgroups)) => GemmSchedule::Stream(g.stream_k(kernel, workgroups)?),
-                    (Some(splits), None) => GemmSchedule::Slices(g.choose_split_k(kernel, Some(splits))?),
-                    (None, None) => match tuned {
-                        Some(TunedConfig { stream_k: Some(workgroups), .. }) => {
-                            GemmSchedule::Stream(g.stream_k(kernel, workgroups)?)
-                        }
-                        Some(TunedConfig { split_k, .. }) => {
-                            GemmSchedule::Slices(g.choose_split_k(kernel, Some(split_k))?)
-                        }
-                        None => GemmSchedule::Slices(g.choose_split_k(kernel, None)?),
-                    },
+                // A tuned configuration comes only when nothing was forced (`runnable_kernel`).
+                let schedule = match tuned {
+                    Some(t) => g.gemm_schedule(kernel, t.stream_k.is_none().then_some(t.split_k), t.stream_k)?,
+                    None => g.gemm_schedule(kernel, opts.split_k, opts.stream_k)?,
                 };
                 self.encode_gemm(kernel, schedule, packed, buffers, g, activation)?;
             }
@@ -279,12 +266,15 @@ impl Batch<'_> {
         let mut overrides = gemm_shader::Overrides::new();
         (overrides.activation, overrides.clamp_min, overrides.clamp_max) = activation_constants(activation);
         overrides.transposed = g.transposed;
-        let splits = match schedule {
-            GemmSchedule::Slices(splits) => splits,
+        let (splits, grid) = match schedule {
+            GemmSchedule::Slices(splits) => {
+                let [x, y, z] = g.gemm_grid(tile).map(|d| d as u32);
+                (splits, [x, y, z * splits])
+            }
             GemmSchedule::Stream(stream) => {
                 overrides.stream_k_workgroups = stream.workgroups;
                 (overrides.stream_tiles_x, overrides.stream_tiles_y) = (stream.tiles_x, stream.tiles_y);
-                stream.slices
+                (stream.slices, [stream.workgroups, 1, 1])
             }
         };
         overrides.split_k = splits;
@@ -294,13 +284,6 @@ impl Batch<'_> {
         (overrides.spec_pad_h, overrides.spec_pad_w) = (g.padding[0], g.padding[1]);
         (overrides.spec_dilation_h, overrides.spec_dilation_w) = (g.dilation[0], g.dilation[1]);
         (overrides.spec_ic, overrides.spec_oc, overrides.spec_groups) = (g.ic, g.oc, g.groups);
-        let grid = match schedule {
-            GemmSchedule::Slices(_) => {
-                let [x, y, z] = g.gemm_grid(tile).map(|d| d as u32);
-                [x, y, z * splits]
-            }
-            GemmSchedule::Stream(stream) => [stream.workgroups, 1, 1],
-        };
         let (entry, create): (_, fn(&_, &_, &_, &_) -> _) = match kernel {
             ConvKernel::Gemm => (gemm_shader::CONV2D_GEMM_ENTRY, gemm_shader::create_conv2d_gemm_pipeline),
             ConvKernel::GemmM64 => (gemm_shader::CONV2D_GEMM_M64_ENTRY, gemm_shader::create_conv2d_gemm_m64_pipeline),
@@ -404,15 +387,6 @@ impl Batch<'_> {
         encode_conv!(self, shader, entry, create, overrides, g, buffers, grid.dims());
         Ok(())
     }
-}
-
-/// How a GEMM kernel shares K among its workgroups.
-#[derive(Clone, Copy, Debug)]
-enum GemmSchedule {
-    /// One workgroup per tile and K-slice (1: no split).
-    Slices(u32),
-    /// Stream-K: a fixed number of workgroups share every tile's K-tiles equally.
-    Stream(StreamK),
 }
 
 /// The kernel to run, and its configuration when it comes from tuning: the forced kernel, else the one
@@ -537,7 +511,7 @@ impl Batch<'_> {
                     )
                 },
             );
-            let uniform = ctx.pipelines.uniform(&ctx.device, "ReduceParams", &params)?;
+            let uniform = ctx.uniform("ReduceParams", &params)?;
             let group = reduce_shader::BindGroup0 {
                 partial: partial.buffer().as_entire_buffer_binding(),
                 bias: bias.map_or(ctx.zero_buffer(), Tensor::buffer).as_entire_buffer_binding(),
@@ -588,7 +562,7 @@ impl Batch<'_> {
                     )
                 },
             );
-            let uniform = ctx.pipelines.uniform(&ctx.device, "PackParams", &params)?;
+            let uniform = ctx.uniform("PackParams", &params)?;
             let group = pack_shader::BindGroup0 {
                 weight: weight.buffer().as_entire_buffer_binding(),
                 packed: packed.buffer().as_entire_buffer_binding(),

@@ -363,7 +363,7 @@ impl ConvGeometry {
             transposed: opts.transposed,
             one_d,
         };
-        let count = geometry.output_shape().iter().map(|d| *d as u64).product::<u64>();
+        let count = geometry.output_numel();
         if count > u64::from(u32::MAX) {
             return Err(Error::TooManyElements { tensor: "output", count, limit: u64::from(u32::MAX) });
         }
@@ -383,6 +383,11 @@ impl ConvGeometry {
         if self.one_d { vec![n, oc, ow] } else { vec![n, oc, oh, ow] }
     }
 
+    /// Elements of the output.
+    pub fn output_numel(&self) -> u64 {
+        self.output_shape().iter().map(|d| *d as u64).product()
+    }
+
     /// Multiply-accumulates the convolution performs (×2 for FLOPs).
     pub fn macs(&self) -> u64 {
         let per_output = u64::from(self.ic / self.groups) * u64::from(self.kh) * u64::from(self.kw);
@@ -396,7 +401,7 @@ impl ConvGeometry {
                 * u64::from(self.kh)
                 * u64::from(self.kw)
         } else {
-            self.output_shape().iter().map(|d| *d as u64).product::<u64>() * per_output
+            self.output_numel() * per_output
         }
     }
 

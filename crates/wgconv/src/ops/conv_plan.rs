@@ -123,6 +123,15 @@ pub struct StreamK {
     pub slices: u32,
 }
 
+/// How a GEMM kernel shares K among its workgroups.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum GemmSchedule {
+    /// One workgroup per tile and K-slice (1: no split).
+    Slices(u32),
+    /// Stream-K: a fixed number of workgroups share every tile's K-tiles equally.
+    Stream(StreamK),
+}
+
 impl ConvGeometry {
     /// The reference kernel for this geometry.
     pub fn reference_kernel(&self) -> ConvKernel {
@@ -188,9 +197,13 @@ impl ConvGeometry {
     /// scratch output of `splits` copies (indexed in u32).
     fn split_k_fits(&self, kernel: ConvKernel, splits: u32) -> bool {
         let z = self.gemm_grid(kernel.gemm_tile().unwrap_or((128, 128)))[2];
-        let numel: u64 = self.output_shape().iter().map(|d| *d as u64).product();
-        let within = |count: u64, limit: u64| count.checked_mul(u64::from(splits)).is_some_and(|c| c <= limit);
-        within(z, 65_535) && within(numel, u64::from(u32::MAX))
+        z.checked_mul(u64::from(splits)).is_some_and(|c| c <= 65_535) && self.partial_outputs_fit(u64::from(splits))
+    }
+
+    /// Whether `slices` copies of the output (split-K or stream-K partial sums) stay within the
+    /// u32 indexing of the shaders.
+    fn partial_outputs_fit(&self, slices: u64) -> bool {
+        self.output_numel().checked_mul(slices).is_some_and(|c| c <= u64::from(u32::MAX))
     }
 
     /// The stream-K schedule of a GEMM kernel over `workgroups` workgroups, or an error naming
@@ -230,11 +243,11 @@ impl ConvGeometry {
             )));
         }
         let slices = stream_k_slices(tiles, k_tiles, wgs);
-        let numel: u64 = self.output_shape().iter().map(|d| *d as u64).product();
-        if numel.checked_mul(slices).is_none_or(|p| p > u64::from(u32::MAX)) {
+        if !self.partial_outputs_fit(slices) {
             return Err(Error::invalid(format!(
-                "stream_k {workgroups} needs {slices} partial outputs of {numel} elements, over the 2^32 the \
-                 shader indexes"
+                "stream_k {workgroups} needs {slices} partial outputs of {} elements, over the 2^32 the \
+                 shader indexes",
+                self.output_numel()
             )));
         }
         Ok(StreamK { workgroups, tiles_x: tiles_x as u32, tiles_y: tiles_y as u32, slices: slices as u32 })
@@ -272,13 +285,31 @@ impl ConvGeometry {
         let Some(splits) = forced else { return Ok(self.gemm_split_k(kernel)) };
         if kernel.gemm_tile().is_none() || splits == 0 || !self.split_k_fits(kernel, splits) {
             let z = self.gemm_grid(kernel.gemm_tile().unwrap_or((128, 128)))[2];
-            let numel: u64 = self.output_shape().iter().map(|d| *d as u64).product();
             return Err(Error::invalid(format!(
                 "split_k {splits} is out of range for this convolution (1 up to 65535 / {z} workgroup layers \
-                 and 2^32 / {numel} partial outputs)"
+                 and 2^32 / {} partial outputs)",
+                self.output_numel()
             )));
         }
         Ok(splits)
+    }
+
+    /// How GEMM `kernel` splits K: stream-K over `stream_k` workgroups, else `split_k` slices
+    /// (the planner's count when `None`); an error naming the value that does not fit, or when
+    /// both are given.
+    pub(crate) fn gemm_schedule(
+        &self,
+        kernel: ConvKernel,
+        split_k: Option<u32>,
+        stream_k: Option<u32>,
+    ) -> Result<GemmSchedule> {
+        match (split_k, stream_k) {
+            (Some(splits), Some(workgroups)) => {
+                Err(Error::invalid(format!("split_k {splits} and stream_k {workgroups} cannot both be forced")))
+            }
+            (None, Some(workgroups)) => Ok(GemmSchedule::Stream(self.stream_k(kernel, workgroups)?)),
+            (splits, None) => Ok(GemmSchedule::Slices(self.choose_split_k(kernel, splits)?)),
+        }
     }
 
     /// Whether `kernel` can run this convolution.

@@ -110,7 +110,7 @@ impl Conv2d {
         // Every configuration runs once first: that compiles its pipeline, so no compile (which
         // leaves the GPU idle and its clocks falling) happens between timed samples. One the
         // device cannot run (a pipeline its driver rejects, memory it lacks) is left out rather
-        // than failing the tuning; only when none runs is that an error.
+        // than failing the tuning; only when none runs is that an error (below).
         let mut runnable = Vec::new();
         let mut skipped = Vec::new();
         let mut first_error = None;
@@ -124,17 +124,13 @@ impl Conv2d {
                 }
             }
         }
-        if runnable.is_empty() {
-            return Err(first_error.unwrap_or_else(|| Error::invalid("no kernel can run this convolution")));
-        }
         // Warm the GPU up, then time the configurations in rounds, one sample of each per round
         // (starting one later each round), and keep each one's median: clock or thermal drift
         // then affects every configuration alike. Timing each configuration's samples in one go
         // measured configurations timed late in a long sweep up to 2× slower on the H200.
         let launches = sampling.launches.max(1);
-        let (warm_opts, started, mut busy_ms) = (&runnable[0].1, std::time::Instant::now(), 0.0);
-        while busy_ms < sampling.warm_up_ms && started.elapsed() < sampling.warm_up_wall {
-            busy_ms += time(warm_opts, launches)?.ms_per_run * f64::from(launches);
+        if let Some((_, warm_opts)) = runnable.first() {
+            timing::warm_up(ctx, sampling, |batch| self.run_into_with(batch, &input, &output, warm_opts).map(|_| ()))?;
         }
         // A candidate that fails during the rounds (say, memory running out) is dropped as
         // skipped; the others go on.

@@ -308,7 +308,7 @@ impl Batch<'_> {
                 &overrides.constants(),
                 || quantize::create_quantize_per_tensor_pipeline(&ctx.device, &res.module, &res.layout, &overrides),
             );
-            let params = ctx.pipelines.uniform(&ctx.device, "QuantizeParams", &params)?;
+            let params = ctx.uniform("QuantizeParams", &params)?;
             let group = quantize::BindGroup0 {
                 real_values: input.buffer().as_entire_buffer_binding(),
                 quantized: output.buffer().as_entire_buffer_binding(),
@@ -343,7 +343,7 @@ impl Batch<'_> {
                 &overrides.constants(),
                 || dequantize::create_dequantize_per_tensor_pipeline(&ctx.device, &res.module, &res.layout, &overrides),
             );
-            let params = ctx.pipelines.uniform(&ctx.device, "DequantizeParams", &params)?;
+            let params = ctx.uniform("DequantizeParams", &params)?;
             let group = dequantize::BindGroup0 {
                 quantized: input.buffer().as_entire_buffer_binding(),
                 real_values: output.buffer().as_entire_buffer_binding(),
@@ -412,7 +412,7 @@ impl Batch<'_> {
                     let pipeline = ctx.pipelines.pipeline($module::PATH, $entry, &overrides.constants(), || {
                         $create(&ctx.device, &res.module, &res.layout, &overrides)
                     });
-                    let params = ctx.pipelines.uniform(&ctx.device, "Q8taConvPwParams", &params)?;
+                    let params = ctx.uniform("Q8taConvPwParams", &params)?;
                     let group = $module::BindGroup0 {
                         input: args.input.buffer().as_entire_buffer_binding(),
                         weight: args.weight.buffer().as_entire_buffer_binding(),

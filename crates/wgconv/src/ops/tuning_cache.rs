@@ -35,8 +35,7 @@ impl Context {
             self.tuned_entries().into_iter().map(|(geometry, config)| Entry { geometry, config }).collect();
         // A stable order, so an unchanged tuning writes an unchanged file.
         entries.sort_by_key(|e| format!("{:?}", e.geometry));
-        let file =
-            TuningFile { wgconv: env!("CARGO_PKG_VERSION").to_string(), device: self.device_identity(), entries };
+        let file = TuningFile { wgconv: env!("CARGO_PKG_VERSION").to_string(), device: self.adapter_text(), entries };
         serde_json::to_string_pretty(&file).expect("tuning entries are plain data")
     }
 
@@ -47,7 +46,7 @@ impl Context {
     pub fn import_tuning(&self, json: &str) -> Result<usize> {
         let file: TuningFile =
             serde_json::from_str(json).map_err(|e| Error::invalid(format!("tuning file is not valid: {e}")))?;
-        let (version, device) = (env!("CARGO_PKG_VERSION"), self.device_identity());
+        let (version, device) = (env!("CARGO_PKG_VERSION"), self.adapter_text());
         if file.wgconv != version || file.device != device {
             return Err(Error::invalid(format!(
                 "tuning file was measured by wgconv {} on {}; this is wgconv {version} on {device}",
@@ -61,12 +60,6 @@ impl Context {
             self.remember_tuning(entry.geometry.clone(), entry.config);
         }
         Ok(file.entries.len())
-    }
-
-    /// Adapter, driver and backend: what a tuning is only valid for.
-    fn device_identity(&self) -> String {
-        let i = self.adapter_info();
-        format!("{} ({:?}, driver {} {})", i.name, i.backend, i.driver, i.driver_info)
     }
 
     /// `entry` describes a convolution `ConvGeometry::new` accepts (so no later arithmetic on it
@@ -102,8 +95,8 @@ impl Context {
             return Err(Error::invalid(format!("kernel {} cannot run it on this device", kernel.name())));
         }
         match (kernel.gemm_tile().is_some(), stream_k) {
-            (true, Some(workgroups)) => g.stream_k(kernel, workgroups).map(|_| ()),
-            (true, None) => g.choose_split_k(kernel, Some(split_k)).map(|_| ()),
+            // As the encoder applies a tuned configuration.
+            (true, _) => g.gemm_schedule(kernel, stream_k.is_none().then_some(split_k), stream_k).map(|_| ()),
             (false, None) if split_k == 1 => Ok(()),
             (false, _) => Err(Error::invalid(format!("kernel {} takes no K-split", kernel.name()))),
         }
