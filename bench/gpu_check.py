@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Writes .npy inputs for `wgconv conv2d --check` / `q8-conv-pw --check` runs on a real GPU:
 one layer per fast kernel (GEMM, GEMM with split-K, transposed GEMM by stride phase, depthwise,
-int8 dot4 GEMM; unpadded GEMM; grouped; tiled depthwise; 16-deep K-tiles), so the kernels are checked against the CPU reference on the device itself.
+int8 dot4 GEMM; unpadded GEMM; grouped; tiled depthwise; 16-deep K-tiles; 64×64 tiles), so the kernels are checked against the CPU reference on the device itself.
 Prints the wgconv command lines to run, one per line."""
 import os
 import sys
@@ -36,6 +36,10 @@ cases = [
     # Grids of >= 384 workgroups with K >= 512: the 16-deep K-tile entry points.
     ("gemm_k16_pointwise", (8, 512, 48, 48), (512, 512, 1, 1), ""),
     ("gemm_m64_k16_pointwise", (16, 512, 64, 64), (64, 512, 1, 1), "--activation relu"),
+    # 64×64 tiles: 32 deep in K on grids under 512 tiles (the stem and transposed cases above),
+    # 16 deep on larger ones.
+    ("gemm_n64_k16_padded", (2, 16, 128, 128), (64, 16, 3, 3), "--padding 1 --activation relu"),
+    ("gemm_n64_k16_transposed_k2s2", (8, 32, 32, 32), (32, 16, 2, 2), "--transposed --stride 2"),
 ]
 for name, xs, ws, flags in cases:
     x, w = save(name + "_x", f32(*xs)), save(name + "_w", f32(*ws))

@@ -284,14 +284,12 @@ fn run_layer(ctx: &Context, layer: &Layer, args: &BenchArgs) -> CliResult<(Layer
                     ctx.forget_tuning();
                 }
             }
-            let tuned = ctx.tuned(&geometry);
-            let chosen = match tuned {
-                Some(tuned) => tuned.kernel,
-                None => geometry.choose_kernel(None)?,
-            };
-            // Tuned layers show their whole configuration (K-slices, stream-K).
-            let label = tuned.map_or_else(|| chosen.name().to_string(), |t| t.to_string());
-            let (ms, source) = median_time(ctx, args, |b| conv.run_into(b, &x, &out).map(|_| ()))?;
+            // Labelled with the kernel that ran (the planner's may fall back on a device with
+            // less workgroup memory); tuned layers with their whole configuration.
+            let mut ran = geometry.choose_kernel(None)?;
+            let (ms, source) = median_time(ctx, args, |b| conv.run_into(b, &x, &out).map(|k| ran = k))?;
+            let chosen = ran;
+            let label = ctx.tuned(&geometry).map_or_else(|| chosen.name().to_string(), |t| t.to_string());
             let seed = if transposed { ConvKernel::Transposed } else { ConvKernel::Direct };
             let seed_ms = if seed == chosen {
                 ms
@@ -328,8 +326,9 @@ fn run_layer(ctx: &Context, layer: &Layer, args: &BenchArgs) -> CliResult<(Layer
                 return Err(CliError::Usage(format!("layer {}: q8_conv_pw needs k = 1, got {}", layer.name, layer.k)));
             }
             let out = Tensor::zeros(ctx, &geometry.output_shape(), DType::I8)?;
-            let chosen = geometry.planned_kernel();
-            let (ms, source) = median_time(ctx, args, |b| b.q8ta_conv2d_pw_into(&args_q8, &opts, &out).map(|_| ()))?;
+            let mut chosen = geometry.planned_kernel();
+            let (ms, source) =
+                median_time(ctx, args, |b| b.q8ta_conv2d_pw_into(&args_q8, &opts, &out).map(|k| chosen = k))?;
             let seed = Q8Kernel::Scalar;
             let seed_ms = if chosen == seed {
                 ms

@@ -225,7 +225,9 @@ impl Batch<'_> {
             | ConvKernel::GemmM64
             | ConvKernel::GemmK16
             | ConvKernel::GemmM64K16
-            | ConvKernel::GemmM64K32 => {
+            | ConvKernel::GemmM64K32
+            | ConvKernel::GemmN64K16
+            | ConvKernel::GemmN64K32 => {
                 // A tuned configuration comes only when nothing was forced (`runnable_kernel`).
                 let schedule = match tuned {
                     Some(t) => g.gemm_schedule(kernel, t.stream_k.is_none().then_some(t.split_k), t.stream_k)?,
@@ -291,7 +293,13 @@ impl Batch<'_> {
             ConvKernel::GemmM64K16 => {
                 (gemm_shader::CONV2D_GEMM_M64_K16_ENTRY, gemm_shader::create_conv2d_gemm_m64_k16_pipeline)
             }
-            _ => (gemm_shader::CONV2D_GEMM_M64_K32_ENTRY, gemm_shader::create_conv2d_gemm_m64_k32_pipeline),
+            ConvKernel::GemmM64K32 => {
+                (gemm_shader::CONV2D_GEMM_M64_K32_ENTRY, gemm_shader::create_conv2d_gemm_m64_k32_pipeline)
+            }
+            ConvKernel::GemmN64K16 => {
+                (gemm_shader::CONV2D_GEMM_N64_K16_ENTRY, gemm_shader::create_conv2d_gemm_n64_k16_pipeline)
+            }
+            _ => (gemm_shader::CONV2D_GEMM_N64_K32_ENTRY, gemm_shader::create_conv2d_gemm_n64_k32_pipeline),
         };
         // Split-K writes partial sums to scratch; a reduce pass adds them with bias and activation.
         let partial = if splits > 1 {

@@ -24,12 +24,19 @@ pub enum ConvKernel {
     /// math and workgroups meet half as many barriers; the planner uses it for large grids with
     /// long K, where it measured faster.
     GemmK16,
-    /// `GemmM64` with K-tiles 16 deep: the planner's GEMM for padded and transposed
-    /// convolutions on grids that are not large (fastest on typical vision layers' one-wave grids).
+    /// `GemmM64` with K-tiles 16 deep: the planner's GEMM for long K on small grids, split
+    /// into K-slices.
     GemmM64K16,
     /// `GemmM64` with K-tiles 32 deep (24 KiB of workgroup memory): the planner's GEMM for
-    /// unpadded direct convolutions on grids that are not large.
+    /// pointwise convolutions on grids that are not large.
     GemmM64K32,
+    /// 64×64 tiles, 128 threads of 4×8 outputs, K-tiles 16 deep: twice the workgroups of the
+    /// 64×128 tiles at the same math per loaded element, so small grids spread more evenly
+    /// over the multiprocessors. The planner's GEMM for grids of 512+ such tiles that are not
+    /// large, pointwise or patchify.
+    GemmN64K16,
+    /// `GemmN64K16` with K-tiles 32 deep: the planner's choice for grids under 512 tiles.
+    GemmN64K32,
     /// Depthwise, or up to 16 input channels per group: four outputs along W per thread,
     /// coalesced, each filter tap loaded once per four outputs.
     Depthwise,
@@ -50,6 +57,8 @@ impl ConvKernel {
             ConvKernel::GemmK16 => "gemm_k16",
             ConvKernel::GemmM64K16 => "gemm_m64_k16",
             ConvKernel::GemmM64K32 => "gemm_m64_k32",
+            ConvKernel::GemmN64K16 => "gemm_n64_k16",
+            ConvKernel::GemmN64K32 => "gemm_n64_k32",
             ConvKernel::Depthwise => "depthwise",
             ConvKernel::DepthwiseTiled => "depthwise_tiled",
         }
@@ -58,8 +67,11 @@ impl ConvKernel {
     /// Bytes of workgroup memory the kernel declares (devices may allow as little as 16 KiB).
     pub fn workgroup_storage_bytes(self) -> u32 {
         match self {
-            ConvKernel::Gemm | ConvKernel::GemmM64 => 8192,
-            ConvKernel::GemmK16 | ConvKernel::GemmM64K16 | ConvKernel::DepthwiseTiled => 16_384,
+            // A tile + B tile, vec4s of 16 bytes (shaders/tools/gen_conv2d_gemm.py).
+            ConvKernel::GemmM64 => 6144,
+            ConvKernel::Gemm | ConvKernel::GemmN64K16 => 8192,
+            ConvKernel::GemmM64K16 => 12_288,
+            ConvKernel::GemmK16 | ConvKernel::GemmN64K32 | ConvKernel::DepthwiseTiled => 16_384,
             ConvKernel::GemmM64K32 => 24_576,
             ConvKernel::Direct | ConvKernel::DirectVec4 | ConvKernel::Transposed | ConvKernel::Depthwise => 0,
         }
@@ -79,8 +91,8 @@ impl ConvKernel {
     /// Depth of a GEMM kernel's K-tiles (8 for other kernels, which have none).
     pub fn k_tile_depth(self) -> u64 {
         match self {
-            ConvKernel::GemmK16 | ConvKernel::GemmM64K16 => 16,
-            ConvKernel::GemmM64K32 => 32,
+            ConvKernel::GemmK16 | ConvKernel::GemmM64K16 | ConvKernel::GemmN64K16 => 16,
+            ConvKernel::GemmM64K32 | ConvKernel::GemmN64K32 => 32,
             _ => 8,
         }
     }
@@ -90,6 +102,7 @@ impl ConvKernel {
         match self {
             ConvKernel::Gemm | ConvKernel::GemmK16 => Some((128, 128)),
             ConvKernel::GemmM64 | ConvKernel::GemmM64K16 | ConvKernel::GemmM64K32 => Some((64, 128)),
+            ConvKernel::GemmN64K16 | ConvKernel::GemmN64K32 => Some((64, 64)),
             _ => None,
         }
     }
@@ -174,7 +187,7 @@ impl ConvGeometry {
     /// slices on the H200 (132 SMs, two 256-thread workgroups resident per SM): the fastest split keeps the
     /// whole grid within one wave of 264 workgroups, with slices of at least 32 K-tiles (256 deep).
     ///
-    /// The 64×128 tiles 16 or 32 deep in K split only for K of 1024 and more: shorter K measured
+    /// The 64×128 and 64×64 tiles 16 or 32 deep in K split only for K of 1024 and more: shorter K measured
     /// faster unsplit on the H200 (siglip, K = 588 on 108 workgroups: 0.064 ms unsplit, 0.069
     /// in 2 slices), longer K faster split (resnet50 3×3 256, K = 2304 on 52 workgroups: 5
     /// slices 0.093 ms).
@@ -184,8 +197,10 @@ impl ConvGeometry {
         const MIN_K_TILES_PER_SLICE: u64 = 32;
         let workgroups: u64 = self.gemm_grid(kernel.gemm_tile().unwrap_or((128, 128))).iter().product();
         let k_tiles = self.gemm_k_depth().div_ceil(8);
-        let short_k_unsplit =
-            matches!(kernel, ConvKernel::GemmM64K16 | ConvKernel::GemmM64K32) && self.gemm_k_depth() < 1024;
+        let short_k_unsplit = matches!(
+            kernel,
+            ConvKernel::GemmM64K16 | ConvKernel::GemmM64K32 | ConvKernel::GemmN64K16 | ConvKernel::GemmN64K32
+        ) && self.gemm_k_depth() < 1024;
         if workgroups >= SPLIT_BELOW || short_k_unsplit {
             return 1;
         }
@@ -326,7 +341,9 @@ impl ConvGeometry {
             | ConvKernel::GemmM64
             | ConvKernel::GemmK16
             | ConvKernel::GemmM64K16
-            | ConvKernel::GemmM64K32 => {
+            | ConvKernel::GemmM64K32
+            | ConvKernel::GemmN64K16
+            | ConvKernel::GemmN64K32 => {
                 // The stride-phase decomposition assumes dilation 1; each grid dimension ≤ 65535.
                 // Strides, paddings and dilations of 2^16 and more are left to the per-output
                 // kernels: folded into the pipeline as constants, their products can overflow u32,
@@ -369,27 +386,36 @@ impl ConvGeometry {
         if !gemm_worthwhile {
             return self.reference_kernel();
         }
-        // Fitted to `wgconv bench --tune` on the H200 (v13: every configuration timed in
-        // interleaved rounds). Large grids with long K: 128×128 tiles 16 deep in K (2048² × 4096
-        // pointwise 0.980 vs 1.015 ms for the next best). Patchify layers (stride = kernel, no
-        // padding, 128+ input channels per group) on grids small enough to split: 8-deep
-        // 128×128 tiles in K-slices (davit_down2 0.118 ms vs 0.125 for the next tile). Other
-        // unpadded direct convolutions, whose loads need no bounds tests: 64×128 tiles 32 deep
-        // (davit_down1 0.122 vs 0.136 ms, resnet50 1×1 0.047 vs 0.049, siglip 0.062 vs 0.064).
-        // Everything else: 64×128 tiles 16 deep, which beat the other tiles on the suite's
-        // one-wave grids with padding (resnet50 3×3 64: 0.091 vs 0.109 ms 8-deep, 0.096 32-deep;
-        // davit stem: 0.080 vs 0.098 128×128) and on both transposed layers.
+        // Fitted to `wgconv bench --tune` on the H200 (v14: every configuration timed in
+        // interleaved rounds; docs/PERFORMANCE.md). Large grids with long K: 128×128 tiles 16
+        // deep in K (2048² × 4096 pointwise 0.980 vs 1.015 ms for the next best). Pointwise:
+        // 64×128 tiles 32 deep (resnet50 1×1 0.044 vs 0.046 ms for 64×64). Patchify layers
+        // (stride = kernel, no padding, 128+ input channels per group) on grids small enough to
+        // split: 8-deep 128×128 tiles in K-slices (davit_down2 0.108 ms vs 0.114 for 64×64).
+        // K of 1024+ on a grid under one workgroup per SM even in 64×64 tiles: 64×128 tiles
+        // 16 deep in K-slices (resnet50 3×3 256: 0.089 vs 0.128 ms unsplit 64×64). Everything
+        // else: 64×64 tiles of 128 threads, whose grids spread more evenly over the SMs
+        // (resnet50 3×3 64: 0.076 vs 0.092 ms in 64×128 tiles, davit stem 0.066 vs 0.074,
+        // davit_down1 0.100 vs 0.120, dcgan 0.092 vs 0.099), 32 deep in K on grids of under
+        // 512 tiles (siglip 0.057 vs 0.062 ms 16 deep, dcgan 0.092 vs 0.100) and 16 deep on
+        // larger ones (davit_down1 0.100 vs 0.107, unet_up 0.104 vs 0.113, resnet50_conv1 0.084
+        // vs 0.092).
         let tile8 = if ocg <= 64 { ConvKernel::GemmM64 } else { ConvKernel::Gemm };
         let workgroups: u64 = self.gemm_grid(tile8.gemm_tile().expect("a GEMM kernel")).iter().product();
         let large = !self.transposed && workgroups >= 384 && self.gemm_k_depth() >= 512;
         let unpadded = !self.transposed && self.padding == [0, 0];
+        let pointwise = unpadded && self.kh * self.kw == 1 && self.stride == [1, 1];
         let patchify = unpadded && self.kh * self.kw > 1 && self.stride == [self.kh, self.kw] && icg >= 128;
+        let tiles_n64: u64 = self.gemm_grid((64, 64)).iter().product();
+        let long_k_small_grid = self.gemm_k_depth() >= 1024 && tiles_n64 < 132;
         let gemm = match (large, tile8) {
             (true, ConvKernel::GemmM64) => ConvKernel::GemmM64K16,
             (true, _) => ConvKernel::GemmK16,
+            _ if pointwise => ConvKernel::GemmM64K32,
             _ if patchify && self.gemm_split_k(tile8) > 1 => tile8,
-            _ if unpadded => ConvKernel::GemmM64K32,
-            _ => ConvKernel::GemmM64K16,
+            _ if long_k_small_grid => ConvKernel::GemmM64K16,
+            _ if tiles_n64 < 512 => ConvKernel::GemmN64K32,
+            _ => ConvKernel::GemmN64K16,
         };
         if self.supports(gemm) { gemm } else { self.reference_kernel() }
     }
@@ -405,6 +431,8 @@ impl ConvGeometry {
             ConvKernel::GemmK16,
             ConvKernel::GemmM64K16,
             ConvKernel::GemmM64K32,
+            ConvKernel::GemmN64K16,
+            ConvKernel::GemmN64K32,
             ConvKernel::Depthwise,
             ConvKernel::DepthwiseTiled,
         ]
@@ -457,25 +485,29 @@ mod tests {
     #[test]
     fn planner_rules() {
         let d = ConvOptions::default;
-        // Large grid and long K: 128×128 tiles 16 deep; patchify layers on small grids: 8-deep
-        // tiles split; other unpadded direct convolutions: 64×128 tiles 32 deep; the rest 16 deep;
-        // the 64×128 tiles split only for K ≥ 1024.
+        // Large grid and long K: 128×128 tiles 16 deep; pointwise: 64×128 tiles 32 deep;
+        // patchify layers on small grids: 8-deep tiles split; long K on small grids: 64×128
+        // tiles 16 deep, split; the rest 64×64 tiles, 32 deep below 512 tiles, else 16 deep.
         assert_eq!(geo(&[1, 2048, 64, 64], &[2048, 2048, 1, 1], d()).unwrap().planned_kernel(), ConvKernel::GemmK16);
-        let conv1 = geo(&[8, 3, 224, 224], &[64, 3, 7, 7], d().stride(&[2]).padding(&[3])).unwrap();
-        assert_eq!(conv1.planned_kernel(), ConvKernel::GemmM64K16);
         let plan = |g: &ConvGeometry| (g.planned_kernel(), g.gemm_split_k(g.planned_kernel()));
+        let conv1 = geo(&[8, 3, 224, 224], &[64, 3, 7, 7], d().stride(&[2]).padding(&[3])).unwrap();
+        assert_eq!(plan(&conv1), (ConvKernel::GemmN64K16, 1));
         let pointwise = geo(&[8, 256, 14, 14], &[1024, 256, 1, 1], d()).unwrap();
         assert_eq!(plan(&pointwise), (ConvKernel::GemmM64K32, 1));
         let down1 = geo(&[1, 128, 192, 192], &[256, 128, 2, 2], d().stride(&[2])).unwrap();
-        assert_eq!(plan(&down1), (ConvKernel::GemmM64K32, 1));
+        assert_eq!(plan(&down1), (ConvKernel::GemmN64K16, 1));
         let down2 = geo(&[1, 256, 96, 96], &[512, 256, 2, 2], d().stride(&[2])).unwrap();
         assert_eq!(plan(&down2), (ConvKernel::Gemm, 3));
         let siglip = geo(&[1, 3, 384, 384], &[1152, 3, 14, 14], d().stride(&[14])).unwrap();
-        assert_eq!(plan(&siglip), (ConvKernel::GemmM64K32, 1));
+        assert_eq!(plan(&siglip), (ConvKernel::GemmN64K32, 1));
+        let small = geo(&[8, 64, 56, 56], &[64, 64, 3, 3], d().padding(&[1])).unwrap();
+        assert_eq!(plan(&small), (ConvKernel::GemmN64K32, 1));
         let deep = geo(&[8, 256, 14, 14], &[256, 256, 3, 3], d().padding(&[1])).unwrap();
         assert_eq!(plan(&deep), (ConvKernel::GemmM64K16, 5));
         let t = d().transposed(true).stride(&[2]).padding(&[1]);
-        assert_eq!(geo(&[8, 256, 16, 16], &[256, 128, 4, 4], t).unwrap().planned_kernel(), ConvKernel::GemmM64K16);
+        assert_eq!(plan(&geo(&[8, 256, 16, 16], &[256, 128, 4, 4], t).unwrap()), (ConvKernel::GemmN64K32, 1));
+        let t = d().transposed(true).stride(&[2]);
+        assert_eq!(plan(&geo(&[8, 128, 64, 64], &[128, 64, 2, 2], t).unwrap()), (ConvKernel::GemmN64K16, 1));
         // Depthwise: 3×3 tiled on tall outputs only; four channels per group; 7×7 tiled.
         assert_eq!(
             geo(&[8, 144, 56, 56], &[144, 1, 3, 3], d().groups(144)).unwrap().planned_kernel(),
