@@ -1,8 +1,9 @@
 // Depthwise and other few-channels-per-group convolutions (any channel multiplier), fp32 NCHW.
-// Each thread computes four consecutive outputs of one row over the group's input channels, so
-// neighbouring threads read neighbouring inputs (coalesced) and each filter tap is loaded once per
-// four outputs; the index decode happens once per thread. Depthwise layers are memory-bound:
-// the target is the copy roofline.
+// Each thread computes four outputs of one row over the group's input channels: with Q = ⌈OW/4⌉
+// threads per row, thread q takes columns q, q + Q, q + 2Q and q + 3Q, so for each of the four
+// the threads of a row read neighbouring inputs and store neighbouring outputs (coalesced), and
+// each filter tap is loaded once per four outputs; the index decode happens once per thread.
+// Depthwise layers are memory-bound: the target is the copy roofline.
 
 struct ConvParams {
     n: u32,
@@ -72,7 +73,7 @@ fn conv2d_depthwise(@builtin(global_invocation_id) gid: vec3<u32>) {
     if (index >= params.n * params.oc * params.oh * quads) {
         return;
     }
-    let ow0 = (index % quads) * 4u;
+    let q = index % quads;
     let t = index / quads;
     let oh = t % params.oh;
     let plane = t / params.oh;
@@ -81,7 +82,9 @@ fn conv2d_depthwise(@builtin(global_invocation_id) gid: vec3<u32>) {
     let icg = channels_per_group;
     let group = oc / (params.oc / params.groups);
     let sw = i32(params.stride_w);
-    let ix0 = i32(ow0) * sw - i32(params.pad_w);
+    let ix0 = i32(q) * sw - i32(params.pad_w);
+    // Input columns between a thread's outputs.
+    let step = i32(quads) * sw;
     let iy0 = i32(oh * params.stride_h) - i32(params.pad_h);
     var acc0 = 0.0;
     var acc1 = 0.0;
@@ -100,9 +103,9 @@ fn conv2d_depthwise(@builtin(global_invocation_id) gid: vec3<u32>) {
                 let w = weight[w_row + kx];
                 let ix = ix0 + i32(kx * params.dilation_w);
                 acc0 = fma(tap(row, ix), w, acc0);
-                acc1 = fma(tap(row, ix + sw), w, acc1);
-                acc2 = fma(tap(row, ix + 2 * sw), w, acc2);
-                acc3 = fma(tap(row, ix + 3 * sw), w, acc3);
+                acc1 = fma(tap(row, ix + step), w, acc1);
+                acc2 = fma(tap(row, ix + 2 * step), w, acc2);
+                acc3 = fma(tap(row, ix + 3 * step), w, acc3);
             }
         }
     }
@@ -111,9 +114,9 @@ fn conv2d_depthwise(@builtin(global_invocation_id) gid: vec3<u32>) {
     if (params.has_bias != 0u) {
         bias_value = bias[oc];
     }
-    let at = (plane * params.oh + oh) * params.ow + ow0;
-    put(at, ow0, acc0, bias_value);
-    put(at + 1u, ow0 + 1u, acc1, bias_value);
-    put(at + 2u, ow0 + 2u, acc2, bias_value);
-    put(at + 3u, ow0 + 3u, acc3, bias_value);
+    let at = (plane * params.oh + oh) * params.ow;
+    put(at + q, q, acc0, bias_value);
+    put(at + q + quads, q + quads, acc1, bias_value);
+    put(at + q + 2u * quads, q + 2u * quads, acc2, bias_value);
+    put(at + q + 3u * quads, q + 3u * quads, acc3, bias_value);
 }
