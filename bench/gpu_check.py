@@ -40,7 +40,11 @@ cases = [
     # 16 deep on larger ones.
     ("gemm_n64_k16_padded", (2, 16, 128, 128), (64, 16, 3, 3), "--padding 1 --activation relu"),
     ("gemm_n64_k16_transposed_k2s2", (8, 32, 32, 32), (32, 16, 2, 2), "--transposed --stride 2"),
+    ("grouped_oc4_g32", (4, 128, 28, 28), (128, 4, 3, 3), "--groups 32 --padding 1 --kernel grouped_oc4"),
 ]
+# Every GEMM entry point forced on one padded layer with ragged tiles (96 channels, 30×30).
+for kernel in ["gemm", "gemm_m64", "gemm_k16", "gemm_m64_k16", "gemm_m64_k32", "gemm_n64_k16", "gemm_n64_k32"]:
+    cases.append((f"forced_{kernel}", (4, 64, 30, 30), (96, 64, 3, 3), f"--padding 1 --kernel {kernel}"))
 for name, xs, ws, flags in cases:
     x, w = save(name + "_x", f32(*xs)), save(name + "_w", f32(*ws))
     oc = ws[1] if "--transposed" in flags else ws[0]

@@ -138,10 +138,11 @@ fn grouped_depthwise_and_channel_multiplier() {
         let case = Case { input, weight, bias: true, opts: options, kernel: ConvKernel::DirectVec4 };
         check(&format!("{} channels per group", weight[1]), 24 + i as u64, case);
     }
-    // Four channels per group (ResNeXt): the planner takes the depthwise kernel's channel loop.
+    // Four channels per group in and out (ResNeXt): the planner takes four output channels per
+    // thread.
     let (input, weight) = (&[2, 8, 9, 11][..], &[8, 4, 3, 3][..]);
     let g = ConvGeometry::new(input, weight, None, &opts().groups(2).padding(&[1])).unwrap();
-    assert_eq!(g.planned_kernel(), ConvKernel::Depthwise);
+    assert_eq!(g.planned_kernel(), ConvKernel::GroupedOc4);
     check(
         "resnext-like groups",
         23,
@@ -158,6 +159,50 @@ fn grouped_depthwise_and_channel_multiplier() {
             kernel: ConvKernel::Direct,
         },
     );
+}
+
+/// Four output channels of a group per thread (`grouped_oc4`): ResNeXt-like groups of 4 in and
+/// 4 out with bias, a strided layer with 8 per group and an output width that is no multiple
+/// of 4, and a depthwise layer with channel multiplier 4 and dilation.
+#[test]
+fn grouped_four_output_channels_per_thread() {
+    let cases = [
+        (
+            "g4 in4 out4",
+            Case {
+                input: &[2, 16, 9, 11],
+                weight: &[16, 4, 3, 3],
+                bias: true,
+                opts: opts().groups(4).padding(&[1]),
+                kernel: ConvKernel::DirectVec4,
+            },
+        ),
+        (
+            "g2 in8 out8 s2",
+            Case {
+                input: &[1, 16, 13, 14],
+                weight: &[16, 8, 3, 3],
+                bias: false,
+                opts: opts().groups(2).padding(&[1]).stride(&[2]),
+                kernel: ConvKernel::DirectVec4,
+            },
+        ),
+        (
+            "multiplier 4 dilated",
+            Case {
+                input: &[1, 3, 10, 7],
+                weight: &[12, 1, 3, 3],
+                bias: true,
+                opts: opts().groups(3).padding(&[2]).dilation(&[2]),
+                kernel: ConvKernel::Direct,
+            },
+        ),
+    ];
+    for (i, (name, case)) in cases.into_iter().enumerate() {
+        let g = ConvGeometry::new(case.input, case.weight, None, &case.opts).unwrap();
+        assert!(g.supports(ConvKernel::GroupedOc4), "{name}");
+        check(name, 90 + i as u64, case);
+    }
 }
 
 /// The tiled depthwise kernel over several blocks in both directions (32 columns, 8–32 rows per

@@ -15,6 +15,14 @@ pub fn pair(s: &str) -> Result<Pair, String> {
     }
 }
 
+/// A kernel name for `--kernel`.
+pub fn kernel(s: &str) -> Result<wgconv::ConvKernel, String> {
+    wgconv::ConvKernel::from_name(s).ok_or_else(|| {
+        let names: Vec<&str> = wgconv::ConvKernel::ALL.iter().map(|k| k.name()).collect();
+        format!("unknown kernel {s:?}: use one of {}", names.join(", "))
+    })
+}
+
 /// `none`, `relu` or `clamp:MIN,MAX`.
 pub fn activation(s: &str) -> Result<Activation, String> {
     match s {

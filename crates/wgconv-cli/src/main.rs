@@ -68,6 +68,10 @@ struct Conv2dArgs {
     /// none, relu or clamp:MIN,MAX.
     #[arg(long, default_value = "none", value_parser = args::activation)]
     activation: Activation,
+    /// Run this kernel instead of the planner's (e.g. gemm_n64_k16, depthwise); an error when it
+    /// cannot run the convolution.
+    #[arg(long, value_parser = args::kernel)]
+    kernel: Option<wgconv::ConvKernel>,
     /// Output .npy (f32).
     #[arg(long)]
     out: PathBuf,
@@ -173,7 +177,7 @@ fn conv2d(a: &Conv2dArgs) -> CliResult<()> {
         groups: a.groups,
         transposed: a.transposed,
         activation: a.activation,
-        kernel: None,
+        kernel: a.kernel,
         split_k: None,
         stream_k: None,
     };

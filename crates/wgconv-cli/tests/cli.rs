@@ -132,6 +132,28 @@ fn transposed_conv_with_check() {
 }
 
 #[test]
+fn conv2d_runs_a_forced_kernel_or_says_why_not() {
+    let d = Dir::new("forced");
+    let (x, w, _) = conv_files(&d);
+    let y = d.path("y.npy");
+    for kernel in ["gemm_n64_k16", "depthwise"] {
+        let args =
+            ["conv2d", "--input", &x, "--weight", &w, "--groups", "2", "--kernel", kernel, "--out", &y, "--check"];
+        let (code, stdout, stderr) = run(&args);
+        assert_eq!(code, 0, "{stdout}\n{stderr}");
+        assert!(stdout.contains(&format!("kernel: {kernel}\n")), "{stdout}");
+    }
+    // Three output channels per group: not for the four-channels-per-thread kernel.
+    let args = ["conv2d", "--input", &x, "--weight", &w, "--groups", "2", "--kernel", "grouped_oc4", "--out", &y];
+    let (code, _, stderr) = run(&args);
+    assert_ne!(code, 0);
+    assert!(stderr.contains("grouped_oc4 cannot run this convolution"), "{stderr}");
+    let (code, _, stderr) = run(&["conv2d", "--input", &x, "--weight", &w, "--kernel", "fastest", "--out", &y]);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(stderr.contains("unknown kernel \"fastest\"") && stderr.contains("gemm_n64_k32"), "{stderr}");
+}
+
+#[test]
 fn q8_round_trip_with_check_and_quantize_dequantize() {
     let d = Dir::new("q8");
     let (xf, xq, w, s, y, back) =

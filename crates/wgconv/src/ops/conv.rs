@@ -236,7 +236,7 @@ impl Batch<'_> {
                 self.encode_gemm(kernel, schedule, packed, buffers, g, activation)?;
             }
             ConvKernel::DepthwiseTiled => self.encode_depthwise_tiled(buffers, g, activation)?,
-            ConvKernel::Depthwise => self.encode_depthwise(buffers, g, activation)?,
+            ConvKernel::Depthwise | ConvKernel::GroupedOc4 => self.encode_depthwise(kernel, buffers, g, activation)?,
             ConvKernel::Direct | ConvKernel::DirectVec4 | ConvKernel::Transposed => {
                 self.encode_per_output(kernel, buffers, g, activation)?;
             }
@@ -350,25 +350,30 @@ impl Batch<'_> {
     }
 
     /// Depthwise and few-channels-per-group convolutions: four outputs along W per thread.
-    fn encode_depthwise(&mut self, buffers: ConvBuffers<'_>, g: &ConvGeometry, activation: Activation) -> Result<()> {
+    fn encode_depthwise(
+        &mut self,
+        kernel: ConvKernel,
+        buffers: ConvBuffers<'_>,
+        g: &ConvGeometry,
+        activation: Activation,
+    ) -> Result<()> {
         let limits = self.ctx.limits();
-        let items = u64::from(g.n) * u64::from(g.oc) * u64::from(g.oh) * u64::from(g.ow.div_ceil(4));
+        // Threads: four columns each, and four output channels each for `GroupedOc4`.
+        let channel_threads = if kernel == ConvKernel::GroupedOc4 { g.oc / 4 } else { g.oc };
+        let items = u64::from(g.n) * u64::from(channel_threads) * u64::from(g.oh) * u64::from(g.ow.div_ceil(4));
         let grid =
             dispatch::grid(items, dispatch::workgroup_size(&limits), limits.max_compute_workgroups_per_dimension)?;
         let mut overrides = dw_shader::Overrides::new(grid.stride_x);
         overrides.wg_size = grid.wg_size;
         overrides.channels_per_group = g.ic / g.groups;
         (overrides.activation, overrides.clamp_min, overrides.clamp_max) = activation_constants(activation);
-        encode_conv!(
-            self,
-            dw_shader,
-            dw_shader::CONV2D_DEPTHWISE_ENTRY,
-            dw_shader::create_conv2d_depthwise_pipeline,
-            overrides,
-            g,
-            buffers,
-            grid.dims()
-        );
+        let (entry, create): (_, fn(&_, &_, &_, &_) -> _) = match kernel {
+            ConvKernel::GroupedOc4 => {
+                (dw_shader::CONV2D_GROUPED_OC4_ENTRY, dw_shader::create_conv2d_grouped_oc4_pipeline)
+            }
+            _ => (dw_shader::CONV2D_DEPTHWISE_ENTRY, dw_shader::create_conv2d_depthwise_pipeline),
+        };
+        encode_conv!(self, dw_shader, entry, create, overrides, g, buffers, grid.dims());
         Ok(())
     }
 
