@@ -367,28 +367,31 @@ fn bench_sweep_times_every_kernel_and_split() {
     // --sweep alone leaves the planner's choice; --tune runs the fastest configuration.
     let planned = report["layers"][0]["kernel"].as_str().unwrap().to_string();
     assert_eq!(planned, "gemm_n64_k32", "{report}");
-    let (code, stdout, stderr) =
-        run(&["bench", "--suite", &suite, "--repeat", "1", "--launches", "1", "--tune", "--json", &json]);
-    assert_eq!(code, 0, "{stdout}\n{stderr}");
-    let report: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(Path::new(&json)).unwrap()).unwrap();
-    let layer = &report["layers"][0];
-    // A tuned layer is labelled with its whole configuration (kernel, K-slices or stream-K).
-    assert_eq!(layer["kernel"], layer["sweep"][0]["config"], "{layer}");
     // --tune-cache: the first run tunes and writes the file, the second takes the layer from it.
     let cache = d.path("tuning.json");
     let tune_cached =
         ["bench", "--suite", &suite, "--repeat", "1", "--launches", "1", "--tune", "--tune-cache", &cache];
-    let (code, stdout, stderr) = run(&tune_cached);
+    let (code, stdout, stderr) = run(&[&tune_cached[..], &["--json", &json]].concat());
     assert_eq!(code, 0, "{stdout}\n{stderr}");
     assert!(stdout.contains("sweep g:"), "the first run tunes: {stdout}");
     assert!(std::fs::read_to_string(&cache).unwrap().contains("\"entries\""));
+    let report: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(Path::new(&json)).unwrap()).unwrap();
+    let layer = &report["layers"][0];
+    // A tuned layer is labelled with its whole configuration (kernel, K-slices or stream-K).
+    assert_eq!(layer["kernel"], layer["sweep"][0]["config"], "{layer}");
     let (code, stdout, stderr) = run(&tune_cached);
     assert_eq!(code, 0, "{stdout}\n{stderr}");
     assert!(stderr.contains("tuning: 1 layers from"), "{stderr}");
     assert!(!stdout.contains("sweep g:"), "the second run does not tune again: {stdout}");
-    // A file that is not a tuning is ignored with a warning, and rewritten.
+    // A file that is not a tuning is ignored with a warning, and rewritten (a depthwise layer,
+    // whose few kernels tune quickly).
+    let depthwise = d.path("depthwise.json");
+    let layer = r#"[{"name": "dw", "op": "conv2d", "n": 1, "ic": 8, "oc": 8, "h": 12, "w": 12, "k": 3,
+                    "stride": 1, "padding": 1, "groups": 8}]"#;
+    std::fs::write(&depthwise, layer).unwrap();
     std::fs::write(&cache, "not json").unwrap();
-    let (code, _, stderr) = run(&tune_cached);
+    let (code, _, stderr) =
+        run(&["bench", "--suite", &depthwise, "--repeat", "1", "--launches", "1", "--tune", "--tune-cache", &cache]);
     assert_eq!(code, 0, "{stderr}");
     assert!(stderr.contains("ignoring"), "{stderr}");
     assert!(std::fs::read_to_string(&cache).unwrap().contains("\"entries\""));
