@@ -31,7 +31,8 @@ cases = [
     ("depthwise", (8, 32, 28, 28), (32, 1, 3, 3), "--groups 32 --padding 1 --stride 2"),
     ("depthwise_s1_multiplier", (4, 48, 56, 56), (96, 1, 3, 3), "--groups 48 --padding 1 --activation relu"),
     ("gemm_k2s2_unpadded", (1, 128, 64, 64), (256, 128, 2, 2), "--stride 2"),
-    ("grouped_g32", (4, 128, 28, 28), (128, 4, 3, 3), "--groups 32 --padding 1"),
+    # Three output channels per group: the depthwise kernel's channel loop.
+    ("grouped_g32_depthwise", (4, 128, 28, 28), (96, 4, 3, 3), "--groups 32 --padding 1"),
     ("depthwise_k7_tiled", (2, 48, 40, 40), (48, 1, 7, 7), "--groups 48 --padding 3"),
     # Grids of >= 384 workgroups with K >= 512: the 16-deep K-tile entry points.
     ("gemm_k16_pointwise", (8, 512, 48, 48), (512, 512, 1, 1), ""),

@@ -264,7 +264,7 @@ def entry(name, tile_m, tile_n, bk, block_n=8):
     so the workgroup has (tile_m / (4·quads_m))·(tile_n / block_n) threads (256 for the 64×128
     and 128×128 tiles, 128 for 64×64 with 4×8 per thread).
 
-    Each thread stages bk·tile_n/1024 K-rows of four B columns and its share of the A tile per
+    Each thread stages bk·tile_n/(4·threads) K-rows of four B columns and its share of the A tile per
     K-tile, from registers loaded one K-tile ahead: a deeper K-tile gives those loads more math
     to hide behind (what a workgroup alone on its SM, as in one-wave grids, lacks)."""
     quads_m = max(1, tile_m // 64)  # 4-row groups per thread

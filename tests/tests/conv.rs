@@ -582,6 +582,19 @@ fn kernels_fit_small_workgroup_memory() {
     assert!(reference::relative_error(&y.output.to_vec_f32(&ctx).unwrap(), &r) <= TOLERANCE);
     let err = ctx.convolution(&xt, &wt, None, &options.clone().kernel(Some(ConvKernel::DepthwiseTiled))).unwrap_err();
     assert!(err.to_string().contains("16384 bytes of workgroup memory; this device allows 16352"), "{err}");
+    // The planner's default GEMM (64×64 tiles 32 deep, 16 KiB) steps back to 16-deep K-tiles.
+    let (input, weight) = ([1, 16, 12, 12], [32, 16, 3, 3]);
+    let options = opts().padding(&[1]);
+    let g = ConvGeometry::new(&input, &weight, None, &options).unwrap();
+    assert_eq!(g.planned_kernel(), ConvKernel::GemmN64K32);
+    let x = random_f32(114, 16 * 144);
+    let w = random_f32(115, 32 * 16 * 9);
+    let xt = Tensor::from_f32(&ctx, &x, &input).unwrap();
+    let wt = Tensor::from_f32(&ctx, &w, &weight).unwrap();
+    let y = ctx.convolution(&xt, &wt, None, &options).unwrap();
+    assert_eq!(y.kernel, ConvKernel::GemmN64K16);
+    let (r, _) = reference::convolution(&x, &input, &w, &weight, None, &options).unwrap();
+    assert!(reference::relative_error(&y.output.to_vec_f32(&ctx).unwrap(), &r) <= TOLERANCE);
 }
 
 #[test]

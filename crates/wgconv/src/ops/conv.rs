@@ -299,7 +299,10 @@ impl Batch<'_> {
             ConvKernel::GemmN64K16 => {
                 (gemm_shader::CONV2D_GEMM_N64_K16_ENTRY, gemm_shader::create_conv2d_gemm_n64_k16_pipeline)
             }
-            _ => (gemm_shader::CONV2D_GEMM_N64_K32_ENTRY, gemm_shader::create_conv2d_gemm_n64_k32_pipeline),
+            ConvKernel::GemmN64K32 => {
+                (gemm_shader::CONV2D_GEMM_N64_K32_ENTRY, gemm_shader::create_conv2d_gemm_n64_k32_pipeline)
+            }
+            other => return Err(Error::invalid(format!("{} is not a GEMM kernel", other.name()))),
         };
         // Split-K writes partial sums to scratch; a reduce pass adds them with bias and activation.
         let partial = if splits > 1 {
@@ -349,7 +352,8 @@ impl Batch<'_> {
         Ok(())
     }
 
-    /// Depthwise and few-channels-per-group convolutions: four outputs along W per thread.
+    /// Depthwise and few-channels-per-group convolutions: four outputs along W per thread, of one
+    /// output channel (`Depthwise`) or of four channels of a group (`GroupedOc4`).
     fn encode_depthwise(
         &mut self,
         kernel: ConvKernel,
@@ -371,7 +375,8 @@ impl Batch<'_> {
             ConvKernel::GroupedOc4 => {
                 (dw_shader::CONV2D_GROUPED_OC4_ENTRY, dw_shader::create_conv2d_grouped_oc4_pipeline)
             }
-            _ => (dw_shader::CONV2D_DEPTHWISE_ENTRY, dw_shader::create_conv2d_depthwise_pipeline),
+            ConvKernel::Depthwise => (dw_shader::CONV2D_DEPTHWISE_ENTRY, dw_shader::create_conv2d_depthwise_pipeline),
+            other => return Err(Error::invalid(format!("{} is not a depthwise kernel", other.name()))),
         };
         encode_conv!(self, dw_shader, entry, create, overrides, g, buffers, grid.dims());
         Ok(())
@@ -395,7 +400,8 @@ impl Batch<'_> {
         let (entry, create): (_, fn(&_, &_, &_, &_) -> _) = match kernel {
             ConvKernel::Direct => (shader::CONV2D_ENTRY, shader::create_conv2d_pipeline),
             ConvKernel::DirectVec4 => (shader::CONV2D_VEC4_ENTRY, shader::create_conv2d_vec4_pipeline),
-            _ => (shader::CONV_TRANSPOSE2D_ENTRY, shader::create_conv_transpose2d_pipeline),
+            ConvKernel::Transposed => (shader::CONV_TRANSPOSE2D_ENTRY, shader::create_conv_transpose2d_pipeline),
+            other => return Err(Error::invalid(format!("{} is not a per-output kernel", other.name()))),
         };
         encode_conv!(self, shader, entry, create, overrides, g, buffers, grid.dims());
         Ok(())

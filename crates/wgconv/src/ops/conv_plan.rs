@@ -25,7 +25,7 @@ pub enum ConvKernel {
     /// long K, where it measured faster.
     GemmK16,
     /// `GemmM64` with K-tiles 16 deep: the planner's GEMM for long K on small grids, split
-    /// into K-slices.
+    /// into K-slices, and for large grids of up to 64 output channels per group.
     GemmM64K16,
     /// `GemmM64` with K-tiles 32 deep (24 KiB of workgroup memory): the planner's GEMM for
     /// pointwise convolutions on grids that are not large.
@@ -35,7 +35,8 @@ pub enum ConvKernel {
     /// over the multiprocessors. The planner's GEMM for grids of 512+ such tiles that are not
     /// large, pointwise or patchify.
     GemmN64K16,
-    /// `GemmN64K16` with K-tiles 32 deep: the planner's choice for grids under 512 tiles.
+    /// `GemmN64K16` with K-tiles 32 deep: the planner's choice for grids under 512 such tiles
+    /// that are not pointwise, patchify or long K on a small grid.
     GemmN64K32,
     /// Depthwise, or up to 16 input channels per group: four outputs along W per thread,
     /// coalesced, each filter tap loaded once per four outputs.
@@ -114,6 +115,7 @@ impl ConvKernel {
             ConvKernel::GemmK16 => Some(ConvKernel::Gemm),
             ConvKernel::GemmM64K16 => Some(ConvKernel::GemmM64),
             ConvKernel::GemmM64K32 => Some(ConvKernel::GemmM64K16),
+            ConvKernel::GemmN64K32 => Some(ConvKernel::GemmN64K16),
             ConvKernel::DepthwiseTiled => Some(ConvKernel::Depthwise),
             _ => None,
         }
@@ -214,9 +216,11 @@ impl ConvGeometry {
 
     /// K-slices for the GEMM kernel: more than 1 when its grid would leave a large GPU partly
     /// idle and K is long enough to share out. The slices' partial sums are added by a reduce
-    /// pass, so splitting costs memory traffic. Fitted to a sweep of both tiles at 1, 2, 3, 4 and 6
-    /// slices on the H200 (132 SMs, two 256-thread workgroups resident per SM): the fastest split keeps the
-    /// whole grid within one wave of 264 workgroups, with slices of at least 32 K-tiles (256 deep).
+    /// pass, so splitting costs memory traffic. Fitted to a sweep of the 128×128 and 64×128 tiles
+    /// at 1, 2, 3, 4 and 6 slices on the H200 (132 SMs, two 256-thread workgroups resident per
+    /// SM): the fastest split keeps the whole grid within one wave of 264 workgroups, with slices
+    /// of at least 32 K-tiles (256 deep). The 64×64 tiles' 128-thread workgroups are counted the
+    /// same way; the planner splits them only for long K, where its rules prefer 64×128 tiles.
     ///
     /// The 64×128 and 64×64 tiles 16 or 32 deep in K split only for K of 1024 and more: shorter K measured
     /// faster unsplit on the H200 (siglip, K = 588 on 108 workgroups: 0.064 ms unsplit, 0.069
@@ -410,9 +414,9 @@ impl ConvGeometry {
         if self.supports(ConvKernel::DepthwiseTiled) && ((taps >= 25 && self.oh >= 8) || (taps >= 9 && self.oh >= 32)) {
             return ConvKernel::DepthwiseTiled;
         }
-        // Few channels per group (ResNeXt's 4): the depthwise kernel's four outputs per thread beat
-        // the one-output direct kernels (H200: 0.091 vs 0.115 ms on 8×128×56², g32); from 8 per
-        // group on, direct_vec4 was as fast (0.087 vs 0.092 ms on 8×256×28², g32).
+        // Other groups of few channels (3 out per group, or up to 4 in): the depthwise kernel's
+        // four outputs per thread beat the one-output direct kernels (H200, before grouped_oc4:
+        // 0.091 vs 0.115 ms on ResNeXt's 8×128×56², g32).
         let depthwise = self.ic == self.groups && !self.transposed;
         // Groups of up to 16 channels in and out (ResNeXt): four output channels per thread
         // share each input load (H200: 0.035 vs 0.078 ms for the depthwise kernel on
@@ -472,10 +476,11 @@ impl ConvGeometry {
         let Some(k) = forced else { return Ok(self.planned_kernel()) };
         if !self.supports(k) {
             return Err(Error::invalid(format!(
-                "kernel {} cannot run this convolution (transposed {}, {} input channels per group)",
+                "kernel {} cannot run this convolution (transposed {}, {} input and {} output channels per group)",
                 k.name(),
                 self.transposed,
-                self.ic / self.groups
+                self.ic / self.groups,
+                self.oc / self.groups
             )));
         }
         Ok(k)
@@ -559,6 +564,33 @@ mod tests {
             geo(&[8, 96, 56, 56], &[96, 3, 3, 3], d().groups(32)).unwrap().planned_kernel(),
             ConvKernel::Depthwise
         );
+    }
+
+    #[test]
+    fn every_kernel_is_listed_once_and_found_by_name() {
+        // An exhaustive match: a new variant fails to compile here until it is placed in `ALL`.
+        let position = |k: ConvKernel| match k {
+            ConvKernel::Direct => 0,
+            ConvKernel::DirectVec4 => 1,
+            ConvKernel::Transposed => 2,
+            ConvKernel::Gemm => 3,
+            ConvKernel::GemmM64 => 4,
+            ConvKernel::GemmK16 => 5,
+            ConvKernel::GemmM64K16 => 6,
+            ConvKernel::GemmM64K32 => 7,
+            ConvKernel::GemmN64K16 => 8,
+            ConvKernel::GemmN64K32 => 9,
+            ConvKernel::Depthwise => 10,
+            ConvKernel::GroupedOc4 => 11,
+            ConvKernel::DepthwiseTiled => 12,
+        };
+        for (i, k) in ConvKernel::ALL.into_iter().enumerate() {
+            assert_eq!(position(k), i, "{k:?}");
+            assert_eq!(ConvKernel::from_name(k.name()), Some(k));
+            // The serialised name (tuning files) is the same as `name()`.
+            assert_eq!(serde_json::to_string(&k).unwrap(), format!("\"{}\"", k.name()));
+        }
+        assert_eq!(ConvKernel::from_name("fastest"), None);
     }
 
     #[test]
