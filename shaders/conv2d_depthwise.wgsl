@@ -66,6 +66,14 @@ fn put(at: u32, ow: u32, v: f32, b: f32) {
     }
 }
 
+// A thread's four outputs of the output row starting at `row`: columns q + j·quads.
+fn put_row(row: u32, q: u32, quads: u32, v0: f32, v1: f32, v2: f32, v3: f32, b: f32) {
+    put(row + q, q, v0, b);
+    put(row + q + quads, q + quads, v1, b);
+    put(row + q + 2u * quads, q + 2u * quads, v2, b);
+    put(row + q + 3u * quads, q + 3u * quads, v3, b);
+}
+
 @compute @workgroup_size(wg_size)
 fn conv2d_depthwise(@builtin(global_invocation_id) gid: vec3<u32>) {
     let index = gid.y * stride_x + gid.x;
@@ -115,10 +123,7 @@ fn conv2d_depthwise(@builtin(global_invocation_id) gid: vec3<u32>) {
         bias_value = bias[oc];
     }
     let at = (plane * params.oh + oh) * params.ow;
-    put(at + q, q, acc0, bias_value);
-    put(at + q + quads, q + quads, acc1, bias_value);
-    put(at + q + 2u * quads, q + 2u * quads, acc2, bias_value);
-    put(at + q + 3u * quads, q + 3u * quads, acc3, bias_value);
+    put_row(at, q, quads, acc0, acc1, acc2, acc3, bias_value);
 }
 
 // Four consecutive output channels of one group per thread (OC/groups a multiple of 4), each
@@ -213,23 +218,8 @@ fn conv2d_grouped_oc4(@builtin(global_invocation_id) gid: vec3<u32>) {
     }
     let plane_size = params.oh * params.ow;
     let at = ((b * params.oc + oc0) * params.oh + oh) * params.ow;
-    put(at + q, q, acc_0_0, b0);
-    put(at + q + quads, q + quads, acc_0_1, b0);
-    put(at + q + 2u * quads, q + 2u * quads, acc_0_2, b0);
-    put(at + q + 3u * quads, q + 3u * quads, acc_0_3, b0);
-    let at1 = at + plane_size;
-    put(at1 + q, q, acc_1_0, b1);
-    put(at1 + q + quads, q + quads, acc_1_1, b1);
-    put(at1 + q + 2u * quads, q + 2u * quads, acc_1_2, b1);
-    put(at1 + q + 3u * quads, q + 3u * quads, acc_1_3, b1);
-    let at2 = at1 + plane_size;
-    put(at2 + q, q, acc_2_0, b2);
-    put(at2 + q + quads, q + quads, acc_2_1, b2);
-    put(at2 + q + 2u * quads, q + 2u * quads, acc_2_2, b2);
-    put(at2 + q + 3u * quads, q + 3u * quads, acc_2_3, b2);
-    let at3 = at2 + plane_size;
-    put(at3 + q, q, acc_3_0, b3);
-    put(at3 + q + quads, q + quads, acc_3_1, b3);
-    put(at3 + q + 2u * quads, q + 2u * quads, acc_3_2, b3);
-    put(at3 + q + 3u * quads, q + 3u * quads, acc_3_3, b3);
+    put_row(at, q, quads, acc_0_0, acc_0_1, acc_0_2, acc_0_3, b0);
+    put_row(at + plane_size, q, quads, acc_1_0, acc_1_1, acc_1_2, acc_1_3, b1);
+    put_row(at + 2u * plane_size, q, quads, acc_2_0, acc_2_1, acc_2_2, acc_2_3, b2);
+    put_row(at + 3u * plane_size, q, quads, acc_3_0, acc_3_1, acc_3_2, acc_3_3, b3);
 }

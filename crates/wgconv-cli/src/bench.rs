@@ -286,9 +286,8 @@ fn run_layer(ctx: &Context, layer: &Layer, args: &BenchArgs) -> CliResult<(Layer
             }
             // Labelled with the kernel that ran (the planner's may fall back on a device with
             // less workgroup memory); tuned layers with their whole configuration.
-            let mut ran = geometry.choose_kernel(None)?;
-            let (ms, source) = median_time(ctx, args, |b| conv.run_into(b, &x, &out).map(|k| ran = k))?;
-            let chosen = ran;
+            let mut chosen = geometry.choose_kernel(None)?;
+            let (ms, source) = median_time(ctx, args, |b| conv.run_into(b, &x, &out).map(|k| chosen = k))?;
             let label = ctx.tuned(&geometry).map_or_else(|| chosen.name().to_string(), |t| t.to_string());
             let seed = if transposed { ConvKernel::Transposed } else { ConvKernel::Direct };
             let seed_ms = if seed == chosen {
