@@ -42,6 +42,10 @@ cases = [
     ("gemm_n64_k16_padded", (2, 16, 128, 128), (64, 16, 3, 3), "--padding 1 --activation relu"),
     ("gemm_n64_k16_transposed_k2s2", (8, 32, 32, 32), (32, 16, 2, 2), "--transposed --stride 2"),
     ("grouped_oc4_g32", (4, 128, 28, 28), (128, 4, 3, 3), "--groups 32 --padding 1 --kernel grouped_oc4"),
+    # The row-run depthwise kernel with a channel multiplier, and 7×7 strided and dilated.
+    ("depthwise_rows_multiplier", (4, 48, 56, 56), (96, 1, 3, 3), "--groups 48 --padding 1 --kernel depthwise_rows"),
+    ("depthwise_rows_k7_s2_d2", (2, 48, 41, 40), (48, 1, 7, 7),
+     "--groups 48 --padding 6 --stride 2 --dilation 2 --kernel depthwise_rows"),
 ]
 # Every GEMM entry point forced on one padded layer with ragged tiles (96 channels, 30×30).
 for kernel in ["gemm", "gemm_m64", "gemm_k16", "gemm_m64_k16", "gemm_m64_k32", "gemm_n64_k16", "gemm_n64_k32"]:

@@ -7,7 +7,9 @@
 fp32 layers run F.conv2d / F.conv_transpose2d through cuDNN with TF32 disabled; int8 pointwise
 layers run torch._int_mm on the equivalent (N*H*W, IC) x (IC, OC) GEMM. Each layer: warm-up,
 then `--repeat` samples, each `--launches` back-to-back launches between two CUDA events; the
-median per launch is reported. With --wgconv, prints one table with both and the throughput
+median per launch is reported. With --copy, also times a device-to-device copy that moves
+each fp32 layer's minimum bytes (input + weight + output, half read and half written) the same
+way: the copy roofline at that size, launch costs included. With --wgconv, prints one table with both and the throughput
 ratio (torch ms / wgconv ms: > 1 means wgconv is faster) and the geometric mean per op kind.
 """
 import argparse
@@ -34,6 +36,25 @@ def time_launches(fn, repeat, launches):
         torch.cuda.synchronize()
         samples.append(start.elapsed_time(end) / launches)
     return statistics.median(samples)
+
+
+def min_bytes(layer):
+    """Bytes an fp32 layer must move at least: its input, weight and output, once each."""
+    n, ic, oc, h, w, k = (layer[key] for key in ("n", "ic", "oc", "h", "w", "k"))
+    s, p, g = layer["stride"], layer["padding"], layer["groups"]
+    if layer["op"] == "conv_transpose2d":
+        oh, ow = (h - 1) * s - 2 * p + k, (w - 1) * s - 2 * p + k
+    else:
+        oh, ow = (h + 2 * p - k) // s + 1, (w + 2 * p - k) // s + 1
+    return 4 * (n * ic * h * w + oc * (ic // g) * k * k + n * oc * oh * ow)
+
+
+def copy_fn(total_bytes):
+    """A copy that reads half of `total_bytes` and writes the other half."""
+    numel = max(total_bytes // 8, 1)
+    src = torch.randn(numel, device="cuda")
+    dst = torch.empty_like(src)
+    return lambda: dst.copy_(src)
 
 
 def layer_fn(layer):
@@ -64,6 +85,7 @@ def main():
     ap.add_argument("--launches", type=int, default=20)
     ap.add_argument("--markdown", help="also write the table here")
     ap.add_argument("--json", help="write torch timings here")
+    ap.add_argument("--copy", action="store_true", help="also time a copy of each fp32 layer's minimum bytes")
     args = ap.parse_args()
 
     torch.backends.cudnn.allow_tf32 = False
@@ -82,6 +104,11 @@ def main():
     for layer in suite:
         with torch.no_grad():
             torch_ms[layer["name"]] = time_launches(layer_fn(layer), args.repeat, args.launches)
+    copy_ms = {}
+    if args.copy:
+        for layer in suite:
+            if layer["op"] != "q8_conv_pw":
+                copy_ms[layer["name"]] = time_launches(copy_fn(min_bytes(layer)), args.repeat, args.launches)
 
     gpu = torch.cuda.get_device_name()
     lines = [
@@ -102,6 +129,19 @@ def main():
             lines.append(f"| {name} | {layer['op']} | {o['kernel']} | {o['median_ms']:.4f} | {t:.4f} | {ratio:.2f}x |")
         else:
             lines.append(f"| {name} | {layer['op']} | - | - | {t:.4f} | - |")
+    if copy_ms:
+        lines += ["", "| layer | min MB | copy ms | copy TB/s | wgconv TB/s | wgconv / copy | torch / copy |", "|---|---|---|---|---|---|---|"]
+        for layer in suite:
+            name = layer["name"]
+            if name not in copy_ms:
+                continue
+            mb, c = min_bytes(layer) / 1e6, copy_ms[name]
+            if name in ours:
+                ms = ours[name]["median_ms"]
+                ours_text = f"{mb / ms / 1e3:.2f} | {c / ms:.0%}"
+            else:
+                ours_text = "- | -"
+            lines.append(f"| {name} | {mb:.1f} | {c:.4f} | {mb / c / 1e3:.2f} | {ours_text} | {c / torch_ms[name]:.0%} |")
     if ratios:
         lines.append("")
         for op, rs in ratios.items():
@@ -116,7 +156,7 @@ def main():
     if args.markdown:
         open(args.markdown, "w").write(text + "\n")
     if args.json:
-        json.dump({"device": gpu, "torch_ms": torch_ms}, open(args.json, "w"), indent=2)
+        json.dump({"device": gpu, "torch_ms": torch_ms, "copy_ms": copy_ms}, open(args.json, "w"), indent=2)
 
 
 if __name__ == "__main__":

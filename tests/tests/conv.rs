@@ -18,6 +18,14 @@ struct Case<'a> {
 /// output poisoned with NaN, against the reference. `case.kernel` is the reference (seed) route.
 /// Returns the reference output for further checks.
 fn check(name: &str, seed: u64, case: Case) -> Vec<f64> {
+    let geometry = ConvGeometry::new(case.input, case.weight, None, &case.opts).unwrap();
+    let mut runs: Vec<Option<ConvKernel>> = geometry.supported_kernels().into_iter().map(Some).collect();
+    runs.push(None);
+    check_runs(name, seed, case, &runs)
+}
+
+/// As [`check`], through the given kernels only (`None`: the planner's choice).
+fn check_runs(name: &str, seed: u64, case: Case, runs: &[Option<ConvKernel>]) -> Vec<f64> {
     let ctx = context();
     let numel = |s: &[usize]| s.iter().product::<usize>();
     let x = random_f32(seed, numel(case.input));
@@ -33,9 +41,7 @@ fn check(name: &str, seed: u64, case: Case) -> Vec<f64> {
     let xt = Tensor::from_f32(ctx, &x, case.input).unwrap();
     let wt = Tensor::from_f32(ctx, &w, case.weight).unwrap();
     let bt = b.as_ref().map(|b| Tensor::from_f32(ctx, b, &[oc]).unwrap());
-    let mut runs: Vec<Option<ConvKernel>> = geometry.supported_kernels().into_iter().map(Some).collect();
-    runs.push(None);
-    for forced in runs {
+    for &forced in runs {
         let out = Tensor::full_f32(ctx, &shape, f32::NAN).unwrap();
         let opts = case.opts.clone().kernel(forced);
         let kernel = ctx.convolution_into(&xt, &wt, bt.as_ref(), &out, &opts).unwrap_or_else(|e| panic!("{name}: {e}"));
@@ -205,6 +211,45 @@ fn grouped_four_output_channels_per_thread() {
     }
 }
 
+/// The row-run depthwise kernel at each run length (8, 4, 2 and 1 rows per thread, chosen by
+/// thread count, so the cases are thin images of many channels), each with a ragged last run:
+/// stride 1 with bias and ReLU; a channel multiplier of 2 with stride 2, dilation 2 and clamp;
+/// a 7×7 filter on a short output (at most 2 rows); and 1×3 on a tiny one. The GEMM kernels
+/// would also run these but are slow on a software rasteriser, so only this kernel and the
+/// planner run.
+#[test]
+fn depthwise_row_runs_of_each_length() {
+    let clamp = Activation::Clamp { min: -0.5, max: 0.6 };
+    // (name, input, weight, options, rows per thread)
+    type RowsCase = (&'static str, &'static [usize], &'static [usize], ConvOptions, u32);
+    let cases: [RowsCase; 5] = [
+        ("8 rows, 17 tall", &[2, 4864, 17, 9], &[4864, 1, 3, 3], opts().groups(4864).padding(&[1]), 8),
+        (
+            "4 rows, 10 tall, relu",
+            &[2, 3200, 10, 7],
+            &[3200, 1, 3, 3],
+            opts().groups(3200).padding(&[1]).activation(Activation::Relu),
+            4,
+        ),
+        (
+            "2 rows, multiplier 2, s2 d2, clamp",
+            &[1, 1000, 25, 11],
+            &[2000, 1, 3, 3],
+            opts().groups(1000).padding(&[2]).stride(&[2]).dilation(&[2]).activation(clamp),
+            2,
+        ),
+        ("7x7 short output", &[2, 1000, 7, 9], &[1000, 1, 7, 7], opts().groups(1000).padding(&[3]), 2),
+        ("1x3 tiny", &[1, 3, 5, 6], &[3, 1, 1, 3], opts().groups(3).padding(&[0, 1]), 1),
+    ];
+    for (i, (name, input, weight, options, rows_per_thread)) in cases.into_iter().enumerate() {
+        let g = ConvGeometry::new(input, weight, None, &options).unwrap();
+        assert_eq!(g.depthwise_rows_block(), rows_per_thread, "{name}");
+        assert_eq!(g.planned_kernel(), ConvKernel::DepthwiseRows, "{name}");
+        let case = Case { input, weight, bias: i % 2 == 0, opts: options, kernel: ConvKernel::Direct };
+        check_runs(name, 70 + i as u64, case, &[Some(ConvKernel::DepthwiseRows), None]);
+    }
+}
+
 /// The tiled depthwise kernel over several blocks in both directions (32 columns, 8–32 rows per
 /// block), each tile-height choice, ragged last blocks, dilation, a channel multiplier, and
 /// windows that only fit with shorter blocks or not at all.
@@ -234,20 +279,19 @@ fn depthwise_tiles_cover_every_block() {
     for (i, (name, input, weight, options, rows_per_thread)) in cases.into_iter().enumerate() {
         let g = ConvGeometry::new(input, weight, None, &options).unwrap();
         assert_eq!(g.depthwise_rows_per_thread(), Some(rows_per_thread), "{name}");
-        // The planner tiles large filters, and 3×3 ones on outputs 32+ rows tall.
-        let taps = weight[2] * weight[3];
-        let tiled = taps >= 25 || (taps >= 9 && g.oh >= 32);
-        let planned = if tiled { ConvKernel::DepthwiseTiled } else { ConvKernel::Depthwise };
+        // The planner tiles filters of 25+ taps on outputs 8+ rows tall, and runs rows otherwise.
+        let tiled = weight[2] * weight[3] >= 25 && g.oh >= 8;
+        let planned = if tiled { ConvKernel::DepthwiseTiled } else { ConvKernel::DepthwiseRows };
         assert_eq!(g.planned_kernel(), planned, "{name}");
         let case = Case { input, weight, bias: i % 2 == 0, opts: options, kernel: ConvKernel::Direct };
         check(name, 40 + i as u64, case);
     }
-    // A window over 16 KiB even 8 rows tall: the untiled depthwise kernel runs it.
+    // A window over 16 KiB even 8 rows tall: an untiled kernel runs it.
     let (input, weight) = (&[1, 2, 60, 200][..], &[2, 1, 3, 3][..]);
     let options = opts().groups(2).stride(&[1, 6]).dilation(&[20, 40]).padding(&[20, 40]);
     let g = ConvGeometry::new(input, weight, None, &options).unwrap();
     assert_eq!(g.depthwise_rows_per_thread(), None);
-    assert_eq!(g.planned_kernel(), ConvKernel::Depthwise);
+    assert_eq!(g.planned_kernel(), ConvKernel::DepthwiseRows);
     check("window too large", 50, Case { input, weight, bias: true, opts: options, kernel: ConvKernel::Direct });
 }
 

@@ -48,11 +48,15 @@ pub enum ConvKernel {
     /// One input channel per group: a 32-column block of output rows per workgroup, computed from
     /// its input window (halo included) staged in workgroup memory.
     DepthwiseTiled,
+    /// One input channel per group: several consecutive output rows of one column per thread,
+    /// consecutive columns across threads, the filter geometry specialised into the pipeline;
+    /// each input element a thread loads feeds every one of its outputs that uses it.
+    DepthwiseRows,
 }
 
 impl ConvKernel {
     /// Every kernel.
-    pub const ALL: [ConvKernel; 13] = [
+    pub const ALL: [ConvKernel; 14] = [
         ConvKernel::Direct,
         ConvKernel::DirectVec4,
         ConvKernel::Transposed,
@@ -66,6 +70,7 @@ impl ConvKernel {
         ConvKernel::Depthwise,
         ConvKernel::GroupedOc4,
         ConvKernel::DepthwiseTiled,
+        ConvKernel::DepthwiseRows,
     ];
 
     /// The kernel called `name` (as [`ConvKernel::name`] spells it).
@@ -89,6 +94,7 @@ impl ConvKernel {
             ConvKernel::Depthwise => "depthwise",
             ConvKernel::GroupedOc4 => "grouped_oc4",
             ConvKernel::DepthwiseTiled => "depthwise_tiled",
+            ConvKernel::DepthwiseRows => "depthwise_rows",
         }
     }
 
@@ -105,7 +111,8 @@ impl ConvKernel {
             | ConvKernel::DirectVec4
             | ConvKernel::Transposed
             | ConvKernel::Depthwise
-            | ConvKernel::GroupedOc4 => 0,
+            | ConvKernel::GroupedOc4
+            | ConvKernel::DepthwiseRows => 0,
         }
     }
 
@@ -303,6 +310,39 @@ impl ConvGeometry {
         Ok(StreamK { workgroups, tiles_x: tiles_x as u32, tiles_y: tiles_y as u32, slices: slices as u32 })
     }
 
+    /// Output rows per thread (1, 2, 4 or 8) of the `DepthwiseRows` kernel: the most that still
+    /// leave enough threads to fill the GPU. Taller runs load fewer halo rows per output (3×3,
+    /// stride 1: 3.75 loads per output at 8 rows, 9 at 1), shorter ones give more threads.
+    /// H200 (`wgconv bench --sweep`): 8 rows on 8×144×56² (0.019 ms vs 0.022 for 4) and
+    /// 32×144×56² (0.055 vs 0.062); 4 on 8×144×28² outputs (0.014 vs 0.025 for 8, whose 129k
+    /// threads left SMs idle) and on 1024×24² (0.011, as 8; 2 rows 0.012). Filters of more
+    /// than 9 taps take at most 2 rows (7×7 on 8×96×56²: 0.047 ms at 2 rows, 0.079 at 4, 0.091
+    /// at 8, whose unrolled 98 loads and 392 multiply-adds per thread crowd the registers).
+    pub fn depthwise_rows_block(&self) -> u32 {
+        let threads =
+            |rows: u32| u64::from(self.n) * u64::from(self.oc) * u64::from(self.oh.div_ceil(rows)) * u64::from(self.ow);
+        let few_taps = self.kh * self.kw <= 9;
+        if few_taps && threads(8) >= 1 << 18 {
+            8
+        } else if few_taps && threads(4) >= 1 << 17 {
+            4
+        } else if threads(2) >= 1 << 16 {
+            2
+        } else {
+            1
+        }
+    }
+
+    /// Whether the `DepthwiseRows` kernel's unrolled loops stay small: it walks
+    /// (rows − 1)·sH + (KH − 1)·dH + 1 input rows of KW taps each, all unrolled by the driver.
+    fn depthwise_rows_fit(&self) -> bool {
+        let small = |v: &[u32; 2]| v.iter().all(|x| *x < 1 << 16);
+        let rows = u64::from(self.depthwise_rows_block());
+        let window_h =
+            (rows - 1) * u64::from(self.stride[0]) + (u64::from(self.kh) - 1) * u64::from(self.dilation[0]) + 1;
+        small(&self.stride) && small(&self.padding) && small(&self.dilation) && window_h * u64::from(self.kw) <= 1024
+    }
+
     /// Output rows per thread (1, 2 or 4) of the tiled depthwise kernel: among those whose input
     /// window fits its 16 KiB of workgroup memory, the one that loads the fewest input rows over
     /// the output's height (taller blocks share their halo over more rows, but pad the last block).
@@ -375,6 +415,7 @@ impl ConvGeometry {
             ConvKernel::DepthwiseTiled => {
                 !self.transposed && self.ic == self.groups && self.depthwise_rows_per_thread().is_some()
             }
+            ConvKernel::DepthwiseRows => !self.transposed && self.ic == self.groups && self.depthwise_rows_fit(),
             ConvKernel::Gemm
             | ConvKernel::GemmM64
             | ConvKernel::GemmK16
@@ -404,20 +445,23 @@ impl ConvGeometry {
         // Few channels per group make a mostly empty GEMM tile; the direct kernels win there.
         let gemm_worthwhile = self.transposed || (ocg >= 16 && icg * self.kh * self.kw >= 8);
         // The tiled kernel shares each input element over its block through workgroup memory. On
-        // the H200 that beat the per-thread kernel for large filters (7×7: 0.069 vs 0.077 ms on
-        // 8×96×56²). On 3×3 it lost (0.040 vs 0.034 ms on 8×144×56²) until the shaders dropped
-        // wgpu's injected index clamps (v13): then it won on tall outputs (0.028 vs 0.032 ms) and
-        // still lost on short ones (24²: 0.018 vs 0.014; 28²: equal). Its blocks are 8+ rows tall,
-        // which short (1D) outputs would mostly waste.
+        // the H200 that wins for large filters (7×7 on 8×96×56²: 0.043 ms vs 0.047 for
+        // `DepthwiseRows`, 0.072 for `Depthwise`). Its blocks are 8+ rows tall, which short
+        // (1D) outputs would mostly waste.
         let taps = self.kh * self.kw;
-        // (`taps >= 9` also takes other filters of 9+ taps, e.g. 1×9, on tall outputs.)
-        if self.supports(ConvKernel::DepthwiseTiled) && ((taps >= 25 && self.oh >= 8) || (taps >= 9 && self.oh >= 32)) {
+        if self.supports(ConvKernel::DepthwiseTiled) && taps >= 25 && self.oh >= 8 {
             return ConvKernel::DepthwiseTiled;
+        }
+        // Other depthwise filters: runs of output rows per thread (H200, 3×3: 8×144×56² 0.019 ms
+        // vs 0.029 tiled; 8×144×56² stride 2 0.014 vs 0.016 `Depthwise`; 1024×24² 0.011 vs
+        // 0.013; 32×144×56² 0.055 vs 0.101).
+        let depthwise = self.ic == self.groups && !self.transposed;
+        if depthwise && self.supports(ConvKernel::DepthwiseRows) {
+            return ConvKernel::DepthwiseRows;
         }
         // Other groups of few channels (3 out per group, or up to 4 in): the depthwise kernel's
         // four outputs per thread beat the one-output direct kernels (H200, before grouped_oc4:
         // 0.091 vs 0.115 ms on ResNeXt's 8×128×56², g32).
-        let depthwise = self.ic == self.groups && !self.transposed;
         // Groups of up to 16 channels in and out (ResNeXt): four output channels per thread
         // share each input load (H200: 0.035 vs 0.078 ms for the depthwise kernel on
         // 8×128×56², g32; 0.035 vs 0.070 direct_vec4 with 8 per group; 0.042 vs 0.047 for
@@ -538,15 +582,20 @@ mod tests {
         assert_eq!(plan(&geo(&[8, 256, 16, 16], &[256, 128, 4, 4], t).unwrap()), (ConvKernel::GemmN64K32, 1));
         let t = d().transposed(true).stride(&[2]);
         assert_eq!(plan(&geo(&[8, 128, 64, 64], &[128, 64, 2, 2], t).unwrap()), (ConvKernel::GemmN64K16, 1));
-        // Depthwise: 3×3 tiled on tall outputs only; four channels per group; 7×7 tiled.
-        assert_eq!(
-            geo(&[8, 144, 56, 56], &[144, 1, 3, 3], d().groups(144)).unwrap().planned_kernel(),
-            ConvKernel::DepthwiseTiled
-        );
-        assert_eq!(
-            geo(&[1, 1024, 24, 24], &[1024, 1, 3, 3], d().groups(1024).padding(&[1])).unwrap().planned_kernel(),
-            ConvKernel::Depthwise
-        );
+        // Depthwise: row runs (8 rows when that leaves 2^18+ threads, else 4 for 2^17+, ...),
+        // except 7×7 on outputs 8+ rows tall: tiled; four channels per group; 7×7 tiled.
+        let rows = |g: ConvGeometry| (g.planned_kernel(), g.depthwise_rows_block());
+        let dw = |n, c: u32, h, s| {
+            let (cu, groups) = (c as usize, d().groups(c).padding(&[1]).stride(&[s]));
+            geo(&[n, cu, h, h], &[cu, 1, 3, 3], groups).unwrap()
+        };
+        assert_eq!(rows(dw(8, 144, 56, 1)), (ConvKernel::DepthwiseRows, 8));
+        assert_eq!(rows(dw(8, 144, 56, 2)), (ConvKernel::DepthwiseRows, 4));
+        assert_eq!(rows(dw(1, 1024, 24, 1)), (ConvKernel::DepthwiseRows, 4));
+        assert_eq!(rows(dw(1, 64, 24, 1)), (ConvKernel::DepthwiseRows, 1));
+        assert_eq!(rows(dw(1, 256, 24, 1)), (ConvKernel::DepthwiseRows, 2));
+        let short_7x7 = geo(&[64, 96, 7, 7], &[96, 1, 7, 7], d().groups(96).padding(&[3])).unwrap();
+        assert_eq!(rows(short_7x7), (ConvKernel::DepthwiseRows, 2));
         assert_eq!(
             geo(&[8, 128, 56, 56], &[128, 4, 3, 3], d().groups(32)).unwrap().planned_kernel(),
             ConvKernel::GroupedOc4
@@ -583,6 +632,7 @@ mod tests {
             ConvKernel::Depthwise => 10,
             ConvKernel::GroupedOc4 => 11,
             ConvKernel::DepthwiseTiled => 12,
+            ConvKernel::DepthwiseRows => 13,
         };
         for (i, k) in ConvKernel::ALL.into_iter().enumerate() {
             assert_eq!(position(k), i, "{k:?}");

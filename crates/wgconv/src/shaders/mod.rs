@@ -6,6 +6,8 @@
 pub mod conv2d;
 /// Bindings for `shaders/conv2d_depthwise.wgsl`.
 pub mod conv2d_depthwise;
+/// Bindings for `shaders/conv2d_depthwise_rows.wgsl`.
+pub mod conv2d_depthwise_rows;
 /// Bindings for `shaders/conv2d_depthwise_tiled.wgsl`.
 pub mod conv2d_depthwise_tiled;
 /// Bindings for `shaders/conv2d_gemm.wgsl`.
