@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Writes .npy inputs for `wgconv conv2d --check` / `q8-conv-pw --check` runs on a real GPU:
 one layer per fast kernel (GEMM, GEMM with split-K, transposed GEMM by stride phase, depthwise,
-int8 dot4 GEMM; unpadded GEMM; grouped; tiled depthwise; 16-deep K-tiles; 64×64 tiles), so the kernels are checked against the CPU reference on the device itself.
+int8 dot4 GEMM; unpadded GEMM; grouped; tiled, row-run and vec4 depthwise; 16-deep K-tiles;
+64×64 tiles), so the kernels are checked against the CPU reference on the device itself.
 Prints the wgconv command lines to run, one per line."""
 import os
 import sys
@@ -33,7 +34,10 @@ cases = [
     ("gemm_k2s2_unpadded", (1, 128, 64, 64), (256, 128, 2, 2), "--stride 2"),
     # Three output channels per group: the depthwise kernel's channel loop.
     ("grouped_g32_depthwise", (4, 128, 28, 28), (96, 4, 3, 3), "--groups 32 --padding 1"),
-    ("depthwise_k7_tiled", (2, 48, 40, 40), (48, 1, 7, 7), "--groups 48 --padding 3"),
+    ("depthwise_k7_tiled", (2, 48, 40, 40), (48, 1, 7, 7), "--groups 48 --padding 3 --kernel depthwise_tiled"),
+    ("depthwise_k7_vec4", (2, 48, 40, 40), (48, 1, 7, 7), "--groups 48 --padding 3"),
+    # Four rows per thread of the vec4 kernel (one or two waves of threads).
+    ("depthwise_vec4_long_runs", (1, 11000, 10, 16), (11000, 1, 3, 3), "--groups 11000 --padding 1"),
     # Grids of >= 384 workgroups with K >= 512: the 16-deep K-tile entry points.
     ("gemm_k16_pointwise", (8, 512, 48, 48), (512, 512, 1, 1), ""),
     ("gemm_m64_k16_pointwise", (16, 512, 64, 64), (64, 512, 1, 1), "--activation relu"),

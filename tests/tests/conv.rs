@@ -250,6 +250,47 @@ fn depthwise_row_runs_of_each_length() {
     }
 }
 
+/// The vec4 depthwise kernel: widths that are multiples of 4, runs of 1, 2 and 4 rows (chosen
+/// by thread count: the long runs on thin images of many channels) with ragged last runs,
+/// paddings that put the first aligned vec4 one or two vec4s left of the image (pad 2, 3, 5),
+/// stride 2, a channel multiplier, 5×5 and 7×7 filters (three and four vec4s per input row),
+/// dilation 2, 1×3 and 3×1 filters (no column padding), bias and fused activations.
+#[test]
+fn depthwise_vec4_quads() {
+    let clamp = Activation::Clamp { min: -0.4, max: 0.5 };
+    type Vec4Case = (&'static str, &'static [usize], &'static [usize], ConvOptions);
+    let cases: [Vec4Case; 11] = [
+        ("4 rows, 10 tall", &[1, 11000, 10, 16], &[11000, 1, 3, 3], opts().groups(11000).padding(&[1])),
+        ("7x7, 2 rows, 7 tall", &[2, 6000, 7, 12], &[6000, 1, 7, 7], opts().groups(6000).padding(&[3])),
+        ("k3 s1 p1", &[2, 5, 13, 16], &[5, 1, 3, 3], opts().groups(5).padding(&[1])),
+        (
+            "k3 s2 multiplier 2 relu",
+            &[1, 3, 17, 24],
+            &[6, 1, 3, 3],
+            opts().groups(3).padding(&[1]).stride(&[2]).activation(Activation::Relu),
+        ),
+        ("k7 s1 p3", &[1, 4, 9, 20], &[4, 1, 7, 7], opts().groups(4).padding(&[3])),
+        ("k5 p2 clamp", &[1, 2, 6, 8], &[2, 1, 5, 5], opts().groups(2).padding(&[2]).activation(clamp)),
+        ("k1x3", &[1, 3, 5, 8], &[3, 1, 1, 3], opts().groups(3).padding(&[0, 1])),
+        ("k3x1, no column padding", &[1, 3, 6, 12], &[3, 1, 3, 1], opts().groups(3).padding(&[1, 0])),
+        ("k3 d2 p2", &[1, 2, 10, 16], &[2, 1, 3, 3], opts().groups(2).padding(&[2]).dilation(&[2])),
+        ("k3 p5", &[1, 2, 6, 8], &[2, 1, 3, 3], opts().groups(2).padding(&[5])),
+        ("k7 s2 p3", &[1, 2, 15, 32], &[2, 1, 7, 7], opts().groups(2).padding(&[3]).stride(&[2])),
+    ];
+    for (i, (name, input, weight, options)) in cases.into_iter().enumerate() {
+        let g = ConvGeometry::new(input, weight, None, &options).unwrap();
+        assert_eq!(g.planned_kernel(), ConvKernel::DepthwiseVec4, "{name}");
+        assert_eq!(g.depthwise_vec4_rows(), [4, 2].get(i).copied().unwrap_or(1), "{name}");
+        let case = Case { input, weight, bias: i % 2 == 0, opts: options, kernel: ConvKernel::Direct };
+        check_runs(name, 110 + i as u64, case, &[Some(ConvKernel::DepthwiseVec4), None]);
+    }
+    // Widths that are no multiple of 4, in or out: not this kernel.
+    for (input, padding) in [(&[1, 2, 6, 10][..], 1), (&[1, 2, 6, 8][..], 0)] {
+        let g = ConvGeometry::new(input, &[2, 1, 3, 3], None, &opts().groups(2).padding(&[padding])).unwrap();
+        assert!(!g.supports(ConvKernel::DepthwiseVec4), "{input:?} padding {padding}");
+    }
+}
+
 /// The tiled depthwise kernel over several blocks in both directions (32 columns, 8–32 rows per
 /// block), each tile-height choice, ragged last blocks, dilation, a channel multiplier, and
 /// windows that only fit with shorter blocks or not at all.
@@ -279,9 +320,15 @@ fn depthwise_tiles_cover_every_block() {
     for (i, (name, input, weight, options, rows_per_thread)) in cases.into_iter().enumerate() {
         let g = ConvGeometry::new(input, weight, None, &options).unwrap();
         assert_eq!(g.depthwise_rows_per_thread(), Some(rows_per_thread), "{name}");
-        // The planner tiles filters of 25+ taps on outputs 8+ rows tall, and runs rows otherwise.
-        let tiled = weight[2] * weight[3] >= 25 && g.oh >= 8;
-        let planned = if tiled { ConvKernel::DepthwiseTiled } else { ConvKernel::DepthwiseRows };
+        // The planner takes vec4 quads where they fit, else tiles filters of 25+ taps on outputs
+        // 8+ rows tall, and runs rows otherwise.
+        let planned = if g.supports(ConvKernel::DepthwiseVec4) {
+            ConvKernel::DepthwiseVec4
+        } else if weight[2] * weight[3] >= 25 && g.oh >= 8 {
+            ConvKernel::DepthwiseTiled
+        } else {
+            ConvKernel::DepthwiseRows
+        };
         assert_eq!(g.planned_kernel(), planned, "{name}");
         let case = Case { input, weight, bias: i % 2 == 0, opts: options, kernel: ConvKernel::Direct };
         check(name, 40 + i as u64, case);
@@ -612,11 +659,12 @@ fn kernels_fit_small_workgroup_memory() {
     let descriptor = wgpu::DeviceDescriptor { required_limits: limits, ..Default::default() };
     let (device, queue) = pollster::block_on(adapter.request_device(&descriptor)).unwrap();
     let ctx = wgconv::Context::from_device(device, queue);
-    let (input, weight) = ([1, 2, 12, 12], [2, 1, 5, 5]);
+    // 13 wide: no vec4 quads, so the planner tiles this 5×5 filter.
+    let (input, weight) = ([1, 2, 12, 13], [2, 1, 5, 5]);
     let options = opts().groups(2).padding(&[2]);
     let g = ConvGeometry::new(&input, &weight, None, &options).unwrap();
     assert_eq!(g.planned_kernel(), ConvKernel::DepthwiseTiled);
-    let x = random_f32(112, 2 * 144);
+    let x = random_f32(112, 2 * 12 * 13);
     let w = random_f32(113, 2 * 25);
     let xt = Tensor::from_f32(&ctx, &x, &input).unwrap();
     let wt = Tensor::from_f32(&ctx, &w, &weight).unwrap();

@@ -13,7 +13,8 @@ use crate::{
     pipelines::shader_resources,
     shaders::{
         conv_pack as pack_shader, conv_splitk_reduce as reduce_shader, conv2d as shader, conv2d_depthwise as dw_shader,
-        conv2d_depthwise_rows as dw_rows_shader, conv2d_depthwise_tiled as dw_tiled_shader, conv2d_gemm as gemm_shader,
+        conv2d_depthwise_rows as dw_rows_shader, conv2d_depthwise_tiled as dw_tiled_shader,
+        conv2d_depthwise_vec4 as dw_vec4_shader, conv2d_gemm as gemm_shader,
     },
     tensor::{DType, Tensor},
 };
@@ -236,7 +237,9 @@ impl Batch<'_> {
                 self.encode_gemm(kernel, schedule, packed, buffers, g, activation)?;
             }
             ConvKernel::DepthwiseTiled => self.encode_depthwise_tiled(buffers, g, activation)?,
-            ConvKernel::DepthwiseRows => self.encode_depthwise_rows(buffers, g, activation)?,
+            ConvKernel::DepthwiseRows | ConvKernel::DepthwiseVec4 => {
+                self.encode_depthwise_rows(kernel, buffers, g, activation)?
+            }
             ConvKernel::Depthwise | ConvKernel::GroupedOc4 => self.encode_depthwise(kernel, buffers, g, activation)?,
             ConvKernel::Direct | ConvKernel::DirectVec4 | ConvKernel::Transposed => {
                 self.encode_per_output(kernel, buffers, g, activation)?;
@@ -353,36 +356,60 @@ impl Batch<'_> {
         Ok(())
     }
 
-    /// Depthwise with the filter geometry specialised: a run of output rows of one column per thread.
+    /// Depthwise with the filter geometry specialised: a run of output rows of one column
+    /// (`DepthwiseRows`) or of four columns (`DepthwiseVec4`) per thread.
     fn encode_depthwise_rows(
         &mut self,
+        kernel: ConvKernel,
         buffers: ConvBuffers<'_>,
         g: &ConvGeometry,
         activation: Activation,
     ) -> Result<()> {
         let limits = self.ctx.limits();
-        let rows_per_thread = g.depthwise_rows_block();
-        let items = u64::from(g.n) * u64::from(g.oc) * u64::from(g.oh.div_ceil(rows_per_thread)) * u64::from(g.ow);
+        let (rows_per_thread, columns) = match kernel {
+            ConvKernel::DepthwiseRows => (g.depthwise_rows_block(), g.ow),
+            ConvKernel::DepthwiseVec4 => (g.depthwise_vec4_rows(), g.ow / 4),
+            other => return Err(Error::invalid(format!("{} is not a row-run depthwise kernel", other.name()))),
+        };
+        let items = u64::from(g.n) * u64::from(g.oc) * u64::from(g.oh.div_ceil(rows_per_thread)) * u64::from(columns);
         let grid =
             dispatch::grid(items, dispatch::workgroup_size(&limits), limits.max_compute_workgroups_per_dimension)?;
-        let mut overrides = dw_rows_shader::Overrides::new(grid.stride_x);
-        overrides.wg_size = grid.wg_size;
-        overrides.rows_per_thread = rows_per_thread;
-        (overrides.activation, overrides.clamp_min, overrides.clamp_max) = activation_constants(activation);
-        (overrides.spec_kh, overrides.spec_kw) = (g.kh, g.kw);
-        (overrides.spec_stride_h, overrides.spec_stride_w) = (g.stride[0], g.stride[1]);
-        (overrides.spec_pad_h, overrides.spec_pad_w) = (g.padding[0], g.padding[1]);
-        (overrides.spec_dilation_h, overrides.spec_dilation_w) = (g.dilation[0], g.dilation[1]);
-        encode_conv!(
-            self,
-            dw_rows_shader,
-            dw_rows_shader::CONV2D_DEPTHWISE_ROWS_ENTRY,
-            dw_rows_shader::create_conv2d_depthwise_rows_pipeline,
-            overrides,
-            g,
-            buffers,
-            grid.dims()
-        );
+        macro_rules! overrides {
+            ($module:ident) => {{
+                let mut overrides = $module::Overrides::new(grid.stride_x);
+                overrides.wg_size = grid.wg_size;
+                overrides.rows_per_thread = rows_per_thread;
+                (overrides.activation, overrides.clamp_min, overrides.clamp_max) = activation_constants(activation);
+                (overrides.spec_kh, overrides.spec_kw) = (g.kh, g.kw);
+                (overrides.spec_stride_h, overrides.spec_stride_w) = (g.stride[0], g.stride[1]);
+                (overrides.spec_pad_h, overrides.spec_pad_w) = (g.padding[0], g.padding[1]);
+                (overrides.spec_dilation_h, overrides.spec_dilation_w) = (g.dilation[0], g.dilation[1]);
+                overrides
+            }};
+        }
+        if kernel == ConvKernel::DepthwiseVec4 {
+            encode_conv!(
+                self,
+                dw_vec4_shader,
+                dw_vec4_shader::CONV2D_DEPTHWISE_VEC4_ENTRY,
+                dw_vec4_shader::create_conv2d_depthwise_vec4_pipeline,
+                overrides!(dw_vec4_shader),
+                g,
+                buffers,
+                grid.dims()
+            );
+        } else {
+            encode_conv!(
+                self,
+                dw_rows_shader,
+                dw_rows_shader::CONV2D_DEPTHWISE_ROWS_ENTRY,
+                dw_rows_shader::create_conv2d_depthwise_rows_pipeline,
+                overrides!(dw_rows_shader),
+                g,
+                buffers,
+                grid.dims()
+            );
+        }
         Ok(())
     }
 

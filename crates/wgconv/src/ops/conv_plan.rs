@@ -52,11 +52,14 @@ pub enum ConvKernel {
     /// consecutive columns across threads, the filter geometry specialised into the pipeline;
     /// each input element a thread loads feeds every one of its outputs that uses it.
     DepthwiseRows,
+    /// `DepthwiseRows` for input and output widths that are multiples of 4: four columns of
+    /// each row per thread, read as aligned vec4s and written as one.
+    DepthwiseVec4,
 }
 
 impl ConvKernel {
     /// Every kernel.
-    pub const ALL: [ConvKernel; 14] = [
+    pub const ALL: [ConvKernel; 15] = [
         ConvKernel::Direct,
         ConvKernel::DirectVec4,
         ConvKernel::Transposed,
@@ -71,6 +74,7 @@ impl ConvKernel {
         ConvKernel::GroupedOc4,
         ConvKernel::DepthwiseTiled,
         ConvKernel::DepthwiseRows,
+        ConvKernel::DepthwiseVec4,
     ];
 
     /// The kernel called `name` (as [`ConvKernel::name`] spells it).
@@ -95,6 +99,7 @@ impl ConvKernel {
             ConvKernel::GroupedOc4 => "grouped_oc4",
             ConvKernel::DepthwiseTiled => "depthwise_tiled",
             ConvKernel::DepthwiseRows => "depthwise_rows",
+            ConvKernel::DepthwiseVec4 => "depthwise_vec4",
         }
     }
 
@@ -112,7 +117,8 @@ impl ConvKernel {
             | ConvKernel::Transposed
             | ConvKernel::Depthwise
             | ConvKernel::GroupedOc4
-            | ConvKernel::DepthwiseRows => 0,
+            | ConvKernel::DepthwiseRows
+            | ConvKernel::DepthwiseVec4 => 0,
         }
     }
 
@@ -333,6 +339,40 @@ impl ConvGeometry {
         }
     }
 
+    /// Output rows per thread (1, 2 or 4) of the `DepthwiseVec4` kernel (four columns each).
+    /// Fitted to `wgconv bench --sweep` on the H200 (1, 2 and 4 rows on five depthwise layers):
+    /// 4 rows when that makes one or two waves of threads (8×144×56²: 0.016 ms vs 0.017 for 2),
+    /// else 2 while that leaves 2^17 threads (32×144×56²: 0.044 vs 0.047 for 4; 7×7 on
+    /// 8×96×56²: 0.024 vs 0.028 for 1 and 0.037 for 4), else 1 (8×144×28² outputs: 0.0128 vs
+    /// 0.0130; 1024×24²: 0.0110, as 2). Filters of more than 9 taps take at most 2 rows.
+    pub fn depthwise_vec4_rows(&self) -> u32 {
+        let threads = |rows: u32| {
+            u64::from(self.n) * u64::from(self.oc) * u64::from(self.oh.div_ceil(rows)) * u64::from(self.ow / 4)
+        };
+        if self.kh * self.kw <= 9 && (1 << 17..1 << 19).contains(&threads(4)) {
+            4
+        } else if threads(2) >= 1 << 17 {
+            2
+        } else {
+            1
+        }
+    }
+
+    /// Whether the `DepthwiseVec4` kernel can run: widths that are multiples of 4 (rows start
+    /// 16-byte aligned), and the input columns of a quad of outputs within four aligned vec4s.
+    fn depthwise_vec4_fit(&self) -> bool {
+        let [sw, pw, dw] = [self.stride[1], self.padding[1], self.dilation[1]].map(u64::from);
+        let span = 3 * sw + (u64::from(self.kw) - 1) * dw + 1;
+        let offset = (4 - pw % 4) % 4;
+        let rows = u64::from(self.depthwise_vec4_rows());
+        let window_h =
+            (rows - 1) * u64::from(self.stride[0]) + (u64::from(self.kh) - 1) * u64::from(self.dilation[0]) + 1;
+        self.iw.is_multiple_of(4)
+            && self.ow.is_multiple_of(4)
+            && offset + span <= 16
+            && window_h * u64::from(self.kw) <= 1024
+    }
+
     /// Whether the `DepthwiseRows` kernel's unrolled loops stay small: it walks
     /// (rows − 1)·sH + (KH − 1)·dH + 1 input rows of KW taps each, all unrolled by the driver.
     fn depthwise_rows_fit(&self) -> bool {
@@ -416,6 +456,9 @@ impl ConvGeometry {
                 !self.transposed && self.ic == self.groups && self.depthwise_rows_per_thread().is_some()
             }
             ConvKernel::DepthwiseRows => !self.transposed && self.ic == self.groups && self.depthwise_rows_fit(),
+            ConvKernel::DepthwiseVec4 => {
+                !self.transposed && self.ic == self.groups && self.depthwise_rows_fit() && self.depthwise_vec4_fit()
+            }
             ConvKernel::Gemm
             | ConvKernel::GemmM64
             | ConvKernel::GemmK16
@@ -444,8 +487,16 @@ impl ConvGeometry {
         let icg = self.ic / self.groups;
         // Few channels per group make a mostly empty GEMM tile; the direct kernels win there.
         let gemm_worthwhile = self.transposed || (ocg >= 16 && icg * self.kh * self.kw >= 8);
-        // The tiled kernel shares each input element over its block through workgroup memory. On
-        // the H200 that wins for large filters (7×7 on 8×96×56²: 0.043 ms vs 0.047 for
+        // Depthwise on widths that are multiples of 4: aligned vec4 quads, fastest on every
+        // depthwise layer measured (H200: 8×144×56² 0.016 ms vs 0.019 `DepthwiseRows`, 0.029
+        // tiled; stride 2 0.0128 vs 0.0137; 1024×24² 0.0110 vs 0.0116; 32×144×56² 0.044 vs
+        // 0.055; 7×7 on 8×96×56² 0.024 vs 0.043 tiled).
+        let depthwise = self.ic == self.groups && !self.transposed;
+        if depthwise && self.supports(ConvKernel::DepthwiseVec4) {
+            return ConvKernel::DepthwiseVec4;
+        }
+        // Otherwise the tiled kernel shares each input element over its block through workgroup
+        // memory, which wins for large filters (7×7 on 8×96×56²: 0.043 ms vs 0.047 for
         // `DepthwiseRows`, 0.072 for `Depthwise`). Its blocks are 8+ rows tall, which short
         // (1D) outputs would mostly waste.
         let taps = self.kh * self.kw;
@@ -455,7 +506,6 @@ impl ConvGeometry {
         // Other depthwise filters: runs of output rows per thread (H200, 3×3: 8×144×56² 0.019 ms
         // vs 0.029 tiled; 8×144×56² stride 2 0.014 vs 0.016 `Depthwise`; 1024×24² 0.011 vs
         // 0.013; 32×144×56² 0.055 vs 0.101).
-        let depthwise = self.ic == self.groups && !self.transposed;
         if depthwise && self.supports(ConvKernel::DepthwiseRows) {
             return ConvKernel::DepthwiseRows;
         }
@@ -582,27 +632,30 @@ mod tests {
         assert_eq!(plan(&geo(&[8, 256, 16, 16], &[256, 128, 4, 4], t).unwrap()), (ConvKernel::GemmN64K32, 1));
         let t = d().transposed(true).stride(&[2]);
         assert_eq!(plan(&geo(&[8, 128, 64, 64], &[128, 64, 2, 2], t).unwrap()), (ConvKernel::GemmN64K16, 1));
-        // Depthwise: row runs (8 rows when that leaves 2^18+ threads, else 4 for 2^17+, ...),
-        // except 7×7 on outputs 8+ rows tall: tiled; four channels per group; 7×7 tiled.
-        let rows = |g: ConvGeometry| (g.planned_kernel(), g.depthwise_rows_block());
-        let dw = |n, c: u32, h, s| {
-            let (cu, groups) = (c as usize, d().groups(c).padding(&[1]).stride(&[s]));
-            geo(&[n, cu, h, h], &[cu, 1, 3, 3], groups).unwrap()
+        // Depthwise on widths that are multiples of 4: vec4 quads, 4 rows per thread for one or
+        // two waves, else 2 while that leaves 2^17 threads, else 1; at most 2 rows above 9 taps.
+        let dw = |n, c: u32, h, s, k: usize| {
+            let (cu, o) = (c as usize, d().groups(c).padding(&[k as u32 / 2]).stride(&[s]));
+            geo(&[n, cu, h, h], &[cu, 1, k, k], o).unwrap()
         };
-        assert_eq!(rows(dw(8, 144, 56, 1)), (ConvKernel::DepthwiseRows, 8));
-        assert_eq!(rows(dw(8, 144, 56, 2)), (ConvKernel::DepthwiseRows, 4));
-        assert_eq!(rows(dw(1, 1024, 24, 1)), (ConvKernel::DepthwiseRows, 4));
-        assert_eq!(rows(dw(1, 64, 24, 1)), (ConvKernel::DepthwiseRows, 1));
-        assert_eq!(rows(dw(1, 256, 24, 1)), (ConvKernel::DepthwiseRows, 2));
-        let short_7x7 = geo(&[64, 96, 7, 7], &[96, 1, 7, 7], d().groups(96).padding(&[3])).unwrap();
-        assert_eq!(rows(short_7x7), (ConvKernel::DepthwiseRows, 2));
+        let quads = |g: ConvGeometry| (g.planned_kernel(), g.depthwise_vec4_rows());
+        assert_eq!(quads(dw(8, 144, 56, 1, 3)), (ConvKernel::DepthwiseVec4, 4));
+        assert_eq!(quads(dw(32, 144, 56, 1, 3)), (ConvKernel::DepthwiseVec4, 2));
+        assert_eq!(quads(dw(8, 144, 56, 2, 3)), (ConvKernel::DepthwiseVec4, 1));
+        assert_eq!(quads(dw(1, 1024, 24, 1, 3)), (ConvKernel::DepthwiseVec4, 1));
+        assert_eq!(quads(dw(8, 96, 56, 1, 7)), (ConvKernel::DepthwiseVec4, 2));
+        // Other widths: row runs (8 rows when that leaves 2^18+ threads, else 4 for 2^17+,
+        // 2 for 2^16+, else 1; at most 2 above 9 taps), except 25+ taps on 8+ rows: tiled.
+        let rows = |g: ConvGeometry| (g.planned_kernel(), g.depthwise_rows_block());
+        assert_eq!(rows(dw(8, 144, 58, 1, 3)), (ConvKernel::DepthwiseRows, 8));
+        assert_eq!(rows(dw(8, 144, 30, 1, 3)), (ConvKernel::DepthwiseRows, 4));
+        assert_eq!(rows(dw(1, 256, 23, 1, 3)), (ConvKernel::DepthwiseRows, 2));
+        assert_eq!(rows(dw(1, 64, 23, 1, 3)), (ConvKernel::DepthwiseRows, 1));
+        assert_eq!(rows(dw(64, 96, 7, 1, 7)), (ConvKernel::DepthwiseRows, 2));
+        assert_eq!(dw(8, 96, 57, 1, 7).planned_kernel(), ConvKernel::DepthwiseTiled);
         assert_eq!(
             geo(&[8, 128, 56, 56], &[128, 4, 3, 3], d().groups(32)).unwrap().planned_kernel(),
             ConvKernel::GroupedOc4
-        );
-        assert_eq!(
-            geo(&[8, 96, 56, 56], &[96, 1, 7, 7], d().groups(96)).unwrap().planned_kernel(),
-            ConvKernel::DepthwiseTiled
         );
         assert_eq!(
             geo(&[8, 256, 28, 28], &[256, 8, 3, 3], d().groups(32)).unwrap().planned_kernel(),
@@ -633,6 +686,7 @@ mod tests {
             ConvKernel::GroupedOc4 => 11,
             ConvKernel::DepthwiseTiled => 12,
             ConvKernel::DepthwiseRows => 13,
+            ConvKernel::DepthwiseVec4 => 14,
         };
         for (i, k) in ConvKernel::ALL.into_iter().enumerate() {
             assert_eq!(position(k), i, "{k:?}");

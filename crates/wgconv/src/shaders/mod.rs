@@ -10,6 +10,8 @@ pub mod conv2d_depthwise;
 pub mod conv2d_depthwise_rows;
 /// Bindings for `shaders/conv2d_depthwise_tiled.wgsl`.
 pub mod conv2d_depthwise_tiled;
+/// Bindings for `shaders/conv2d_depthwise_vec4.wgsl`.
+pub mod conv2d_depthwise_vec4;
 /// Bindings for `shaders/conv2d_gemm.wgsl`.
 pub mod conv2d_gemm;
 /// Bindings for `shaders/conv_pack.wgsl`.
