@@ -4,7 +4,8 @@
 // C[oc, p] = Σ_ic W[oc, ic] · (X[ic, p] − zp_in) with p = (n·H + h)·W + w over the whole batch, so
 // the last tile of one image does not leave most of its columns idle. The zero point is
 // folded out: Σ W·X − zp_in · Σ W, with Σ W taken with the same packed dot against 0x01010101.
-// A 64×64 tile of C per workgroup, 4×4 per thread in 16 i32 registers, K-tiles of 64 channels.
+// A 64×64 tile of C per workgroup, 4×4 per thread in 16 i32 registers, K-tiles of 64 channels
+// whose global loads are issued a tile ahead, into registers, so they overlap the math.
 // X rows hold four consecutive p per word; each loader thread transposes a 4×4 byte block so a
 // word of the B tile holds four consecutive channels of one p, as dot4I8Packed needs.
 // Requires IC % 4 == 0 and H·W % 4 == 0 (rows start on word boundaries); others use the scalar kernel.
@@ -44,6 +45,26 @@ var<workgroup> sums: array<i32, 256>;
 fn gather_byte(r0: u32, r1: u32, r2: u32, r3: u32, c: u32) -> u32 {
     let s = c * 8u;
     return ((r0 >> s) & 0xffu) | (((r1 >> s) & 0xffu) << 8u) | (((r2 >> s) & 0xffu) << 16u) | (((r3 >> s) & 0xffu) << 24u);
+}
+
+// Weight words q .. q + 3 of output channel `oc` (zero past the row or for a spare channel).
+fn load_a(oc_ok: bool, row: u32, q: u32, ic_words: u32) -> vec4<u32> {
+    let ok = vec4<bool>(oc_ok && q < ic_words, oc_ok && q + 1u < ic_words, oc_ok && q + 2u < ic_words,
+                        oc_ok && q + 3u < ic_words);
+    return vec4<u32>(
+        select(0u, weight[select(0u, row + q, ok.x)], ok.x),
+        select(0u, weight[select(0u, row + q + 1u, ok.y)], ok.y),
+        select(0u, weight[select(0u, row + q + 2u, ok.z)], ok.z),
+        select(0u, weight[select(0u, row + q + 3u, ok.w)], ok.w));
+}
+
+// Input rows (channels 4q .. 4q + 3) at one word of p, zero past the channels or the columns.
+fn load_b(p_ok: bool, at: u32, q: u32, ic_words: u32, hw_words: u32) -> vec4<u32> {
+    if (!p_ok || q >= ic_words) {
+        return vec4<u32>(0u);
+    }
+    let first = at + (q * 4u) * hw_words;
+    return vec4<u32>(input[first], input[first + hw_words], input[first + 2u * hw_words], input[first + 3u * hw_words]);
 }
 
 fn requantize(acc: i32, oc: u32, wsum: i32) -> u32 {
@@ -107,25 +128,15 @@ fn q8ta_conv2d_pw_gemm(
     var acc33 = 0i;
 
     let k_tiles = (ic_words + 15u) / 16u;
+    // Each K-tile's global loads are issued before the previous tile's math (software
+    // pipelining through registers), so their latency hides behind it.
+    // A: four words of one weight row; B: four input rows at one word of p (transposed below).
+    let a_row = a_oc * ic_words;
+    var a = load_a(a_ok, a_row, a_q0, ic_words);
+    var r = load_b(b_ok, b_at, b_q, ic_words, hw_words);
     for (var kt = 0u; kt < k_tiles; kt++) {
-        let q0 = kt * 16u;
-        // A: four words of one weight row.
-        let a_at = a_oc * ic_words + q0 + a_q0;
-        let a_q = q0 + a_q0;
-        let a = vec4<u32>(
-            select(0u, weight[select(0u, a_at, a_ok && a_q < ic_words)], a_ok && a_q < ic_words),
-            select(0u, weight[select(0u, a_at + 1u, a_ok && a_q + 1u < ic_words)], a_ok && a_q + 1u < ic_words),
-            select(0u, weight[select(0u, a_at + 2u, a_ok && a_q + 2u < ic_words)], a_ok && a_q + 2u < ic_words),
-            select(0u, weight[select(0u, a_at + 3u, a_ok && a_q + 3u < ic_words)], a_ok && a_q + 3u < ic_words));
         wsum_part += dot4I8Packed(a.x, 0x01010101u) + dot4I8Packed(a.y, 0x01010101u)
             + dot4I8Packed(a.z, 0x01010101u) + dot4I8Packed(a.w, 0x01010101u);
-        // B: four input rows (channels 4q .. 4q+3) at one word of p, transposed.
-        let q = q0 + b_q;
-        var r = vec4<u32>(0u);
-        if (b_ok && q < ic_words) {
-            let at = b_at + (q * 4u) * hw_words;
-            r = vec4<u32>(input[at], input[at + hw_words], input[at + 2u * hw_words], input[at + 3u * hw_words]);
-        }
         workgroupBarrier();
         // a_tile[q][oc] as vec4 over oc: word (q, oc) at vec4 q·16 + oc / 4, lane oc % 4.
         let a_local = lid / 4u;
@@ -136,6 +147,11 @@ fn q8ta_conv2d_pw_gemm(
         b_tile[b_q * 16u + b_pw] = vec4<u32>(gather_byte(r.x, r.y, r.z, r.w, 0u), gather_byte(r.x, r.y, r.z, r.w, 1u),
                                              gather_byte(r.x, r.y, r.z, r.w, 2u), gather_byte(r.x, r.y, r.z, r.w, 3u));
         workgroupBarrier();
+        if (kt + 1u < k_tiles) {
+            let q0 = (kt + 1u) * 16u;
+            a = load_a(a_ok, a_row, q0 + a_q0, ic_words);
+            r = load_b(b_ok, b_at, q0 + b_q, ic_words, hw_words);
+        }
         {
             let a = a_tile[0u + tm];
             let b = b_tile[0u + tn];
