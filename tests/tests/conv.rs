@@ -212,18 +212,25 @@ fn grouped_four_output_channels_per_thread() {
 }
 
 /// The row-run depthwise kernel at each run length (8, 4, 2 and 1 rows per thread, chosen by
-/// thread count, so the cases are thin images of many channels), each with a ragged last run:
-/// stride 1 with bias and ReLU; a channel multiplier of 2 with stride 2, dilation 2 and clamp;
-/// a 7×7 filter on a short output (at most 2 rows); and 1×3 on a tiny one. The GEMM kernels
-/// would also run these but are slow on a software rasteriser, so only this kernel and the
-/// planner run.
+/// thread count, so the cases are thin images of many channels), with ragged last runs: stride
+/// 1, and 8 rows at stride 2 with dilation 2; 4 rows with ReLU; a channel multiplier of 2
+/// with stride 2, dilation 2 and clamp; a 7×7 filter on a short output (at most 2 rows); and
+/// 1×3 on a tiny one (1 row). The GEMM kernels would also run these but are slow on a
+/// software rasteriser, so only this kernel and the planner run.
 #[test]
 fn depthwise_row_runs_of_each_length() {
     let clamp = Activation::Clamp { min: -0.5, max: 0.6 };
     // (name, input, weight, options, rows per thread)
     type RowsCase = (&'static str, &'static [usize], &'static [usize], ConvOptions, u32);
-    let cases: [RowsCase; 5] = [
+    let cases: [RowsCase; 6] = [
         ("8 rows, 17 tall", &[2, 4864, 17, 9], &[4864, 1, 3, 3], opts().groups(4864).padding(&[1]), 8),
+        (
+            "8 rows, s2 d2, 17 tall",
+            &[1, 13000, 34, 13],
+            &[13000, 1, 3, 3],
+            opts().groups(13000).padding(&[2]).stride(&[2]).dilation(&[2]),
+            8,
+        ),
         (
             "4 rows, 10 tall, relu",
             &[2, 3200, 10, 7],
@@ -251,17 +258,24 @@ fn depthwise_row_runs_of_each_length() {
 }
 
 /// The vec4 depthwise kernel: widths that are multiples of 4, runs of 1, 2 and 4 rows (chosen
-/// by thread count: the long runs on thin images of many channels) with ragged last runs,
-/// paddings that put the first aligned vec4 one or two vec4s left of the image (pad 2, 3, 5),
-/// stride 2, a channel multiplier, 5×5 and 7×7 filters (three and four vec4s per input row),
-/// dilation 2, 1×3 and 3×1 filters (no column padding), bias and fused activations.
+/// by thread count: the long runs on thin images of many channels) with ragged last runs, 2
+/// rows also at stride 2 with dilation 2, paddings that put the first aligned vec4 one or two
+/// vec4s left of the image (pad 2, 3, 5), stride 2, a channel multiplier, 5×5 and 7×7 filters
+/// (three vec4s per input row at stride 1, four at stride 2), dilation 2, 1×3 and 3×1 filters
+/// (no column padding), bias and fused activations.
 #[test]
 fn depthwise_vec4_quads() {
     let clamp = Activation::Clamp { min: -0.4, max: 0.5 };
     type Vec4Case = (&'static str, &'static [usize], &'static [usize], ConvOptions);
-    let cases: [Vec4Case; 11] = [
+    let cases: [Vec4Case; 12] = [
         ("4 rows, 10 tall", &[1, 11000, 10, 16], &[11000, 1, 3, 3], opts().groups(11000).padding(&[1])),
         ("7x7, 2 rows, 7 tall", &[2, 6000, 7, 12], &[6000, 1, 7, 7], opts().groups(6000).padding(&[3])),
+        (
+            "2 rows, s2 d2, 11 tall",
+            &[2, 7000, 22, 16],
+            &[7000, 1, 3, 3],
+            opts().groups(7000).padding(&[2]).stride(&[2]).dilation(&[2]),
+        ),
         ("k3 s1 p1", &[2, 5, 13, 16], &[5, 1, 3, 3], opts().groups(5).padding(&[1])),
         (
             "k3 s2 multiplier 2 relu",
@@ -280,7 +294,7 @@ fn depthwise_vec4_quads() {
     for (i, (name, input, weight, options)) in cases.into_iter().enumerate() {
         let g = ConvGeometry::new(input, weight, None, &options).unwrap();
         assert_eq!(g.planned_kernel(), ConvKernel::DepthwiseVec4, "{name}");
-        assert_eq!(g.depthwise_vec4_rows(), [4, 2].get(i).copied().unwrap_or(1), "{name}");
+        assert_eq!(g.depthwise_vec4_rows(), [4, 2, 2].get(i).copied().unwrap_or(1), "{name}");
         let case = Case { input, weight, bias: i % 2 == 0, opts: options, kernel: ConvKernel::Direct };
         check_runs(name, 110 + i as u64, case, &[Some(ConvKernel::DepthwiseVec4), None]);
     }
@@ -296,39 +310,35 @@ fn depthwise_vec4_quads() {
 /// windows that only fit with shorter blocks or not at all.
 #[test]
 fn depthwise_tiles_cover_every_block() {
-    // (name, input, weight, options, expected output rows per thread)
-    type DepthwiseCase = (&'static str, &'static [usize], &'static [usize], ConvOptions, u32);
-    let cases: [DepthwiseCase; 5] = [
-        ("k3 s1 tall", &[2, 3, 64, 45], &[3, 1, 3, 3], opts().groups(3).padding(&[1]), 4),
+    // (name, input, weight, options, expected output rows per thread, planner's kernel)
+    type DepthwiseCase = (&'static str, &'static [usize], &'static [usize], ConvOptions, u32, ConvKernel);
+    let (rows, tiled, vec4) = (ConvKernel::DepthwiseRows, ConvKernel::DepthwiseTiled, ConvKernel::DepthwiseVec4);
+    let cases: [DepthwiseCase; 6] = [
+        ("k3 s1 tall", &[2, 3, 64, 45], &[3, 1, 3, 3], opts().groups(3).padding(&[1]), 4, rows),
         (
             "k5x3 dilated multiplier",
             &[1, 2, 20, 67],
             &[6, 1, 5, 3],
             opts().groups(2).padding(&[2, 1]).dilation(&[1, 2]),
             4,
+            rows,
         ),
-        ("k3 s2", &[1, 4, 61, 70], &[4, 1, 3, 3], opts().groups(4).padding(&[1]).stride(&[2]), 2),
-        ("k7 s1 p3", &[1, 2, 33, 40], &[2, 1, 7, 7], opts().groups(2).padding(&[3]), 2),
+        ("k3 s2", &[1, 4, 61, 70], &[4, 1, 3, 3], opts().groups(4).padding(&[1]).stride(&[2]), 2, rows),
+        ("k7 s1 p3", &[1, 2, 33, 40], &[2, 1, 7, 7], opts().groups(2).padding(&[3]), 2, vec4),
+        // 41 wide: no vec4 quads, so the planner tiles this 7×7 filter.
+        ("k7 s1 p3, odd width", &[1, 2, 33, 41], &[2, 1, 7, 7], opts().groups(2).padding(&[3]), 2, tiled),
         (
             "k3 s3 dilation 4",
             &[1, 2, 40, 60],
             &[2, 1, 3, 3],
             opts().groups(2).padding(&[4]).stride(&[3]).dilation(&[4]),
             1,
+            rows,
         ),
     ];
-    for (i, (name, input, weight, options, rows_per_thread)) in cases.into_iter().enumerate() {
+    for (i, (name, input, weight, options, rows_per_thread, planned)) in cases.into_iter().enumerate() {
         let g = ConvGeometry::new(input, weight, None, &options).unwrap();
         assert_eq!(g.depthwise_rows_per_thread(), Some(rows_per_thread), "{name}");
-        // The planner takes vec4 quads where they fit, else tiles filters of 25+ taps on outputs
-        // 8+ rows tall, and runs rows otherwise.
-        let planned = if g.supports(ConvKernel::DepthwiseVec4) {
-            ConvKernel::DepthwiseVec4
-        } else if weight[2] * weight[3] >= 25 && g.oh >= 8 {
-            ConvKernel::DepthwiseTiled
-        } else {
-            ConvKernel::DepthwiseRows
-        };
         assert_eq!(g.planned_kernel(), planned, "{name}");
         let case = Case { input, weight, bias: i % 2 == 0, opts: options, kernel: ConvKernel::Direct };
         check(name, 40 + i as u64, case);
@@ -650,7 +660,8 @@ fn context_from_an_existing_device() {
 }
 
 /// On a device with less than 16 KiB of workgroup memory the planner steps back from the
-/// kernels that need 16 KiB (tiled depthwise, 16-deep GEMM tiles), and forcing one is an error.
+/// kernels that need 16 KiB (tiled depthwise to row runs, 32-deep to 16-deep GEMM tiles), and
+/// forcing one is an error.
 #[test]
 fn kernels_fit_small_workgroup_memory() {
     let instance = wgpu::Instance::new(wgpu::InstanceDescriptor::new_without_display_handle());
@@ -669,11 +680,26 @@ fn kernels_fit_small_workgroup_memory() {
     let xt = Tensor::from_f32(&ctx, &x, &input).unwrap();
     let wt = Tensor::from_f32(&ctx, &w, &weight).unwrap();
     let y = ctx.convolution(&xt, &wt, None, &options).unwrap();
-    assert_eq!(y.kernel, ConvKernel::Depthwise);
+    assert_eq!(y.kernel, ConvKernel::DepthwiseRows);
     let (r, _) = reference::convolution(&x, &input, &w, &weight, None, &options).unwrap();
     assert!(reference::relative_error(&y.output.to_vec_f32(&ctx).unwrap(), &r) <= TOLERANCE);
     let err = ctx.convolution(&xt, &wt, None, &options.clone().kernel(Some(ConvKernel::DepthwiseTiled))).unwrap_err();
     assert!(err.to_string().contains("16384 bytes of workgroup memory; this device allows 16352"), "{err}");
+    // A 33×33 filter: tiled on this 41-wide input, but too large for the row runs' unrolled
+    // window (1089 taps), so the steps back go on to the four-column depthwise kernel.
+    let (input, weight) = ([1, 2, 40, 41], [2, 1, 33, 33]);
+    let options = opts().groups(2).padding(&[16]);
+    let g = ConvGeometry::new(&input, &weight, None, &options).unwrap();
+    assert_eq!(g.planned_kernel(), ConvKernel::DepthwiseTiled);
+    assert!(!g.supports(ConvKernel::DepthwiseRows));
+    let x = random_f32(116, 2 * 40 * 41);
+    let w = random_f32(117, 2 * 33 * 33);
+    let xt = Tensor::from_f32(&ctx, &x, &input).unwrap();
+    let wt = Tensor::from_f32(&ctx, &w, &weight).unwrap();
+    let y = ctx.convolution(&xt, &wt, None, &options).unwrap();
+    assert_eq!(y.kernel, ConvKernel::Depthwise);
+    let (r, _) = reference::convolution(&x, &input, &w, &weight, None, &options).unwrap();
+    assert!(reference::relative_error(&y.output.to_vec_f32(&ctx).unwrap(), &r) <= TOLERANCE);
     // The planner's default GEMM (64×64 tiles 32 deep, 16 KiB) steps back to 16-deep K-tiles.
     let (input, weight) = ([1, 16, 12, 12], [32, 16, 3, 3]);
     let options = opts().padding(&[1]);

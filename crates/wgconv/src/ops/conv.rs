@@ -483,16 +483,18 @@ fn runnable_kernel(ctx: &Context, g: &ConvGeometry, opts: &ConvOptions) -> Resul
     }
     let mut kernel = g.choose_kernel(opts.kernel)?;
     let storage = ctx.limits().max_compute_workgroup_storage_size;
-    while kernel.workgroup_storage_bytes() > storage {
+    // A fallback may itself not run this geometry (`DepthwiseRows` on huge filters): step on.
+    while kernel.workgroup_storage_bytes() > storage || !g.supports(kernel) {
         match (opts.kernel, kernel.fallback()) {
-            (None, Some(smaller)) => kernel = smaller,
-            _ => {
+            (None, Some(next)) => kernel = next,
+            _ if kernel.workgroup_storage_bytes() > storage => {
                 return Err(Error::invalid(format!(
                     "kernel {} needs {} bytes of workgroup memory; this device allows {storage}",
                     kernel.name(),
                     kernel.workgroup_storage_bytes()
                 )));
             }
+            _ => return Err(Error::invalid(format!("kernel {} cannot run this convolution", kernel.name()))),
         }
     }
     Ok((kernel, None))

@@ -53,7 +53,9 @@ pub enum ConvKernel {
     /// each input element a thread loads feeds every one of its outputs that uses it.
     DepthwiseRows,
     /// `DepthwiseRows` for input and output widths that are multiples of 4: four columns of
-    /// each row per thread, read as aligned vec4s and written as one.
+    /// each row per thread, read as aligned vec4s and written as one. The input columns of a
+    /// quad of outputs must lie within four aligned vec4s: (pad mod 4 offset) + 3·sW +
+    /// (KW − 1)·dW + 1 ≤ 16, e.g. KW ≤ 7 at stride 2 or ≤ 11 at stride 1 without dilation.
     DepthwiseVec4,
 }
 
@@ -122,14 +124,16 @@ impl ConvKernel {
         }
     }
 
-    /// The kernel the planner falls back to when the device cannot run this one.
+    /// The kernel the planner falls back to when the device cannot run this one (too little
+    /// workgroup memory) or, for `DepthwiseRows`, when its unrolled window would be too large.
     pub fn fallback(self) -> Option<ConvKernel> {
         match self {
             ConvKernel::GemmK16 => Some(ConvKernel::Gemm),
             ConvKernel::GemmM64K16 => Some(ConvKernel::GemmM64),
             ConvKernel::GemmM64K32 => Some(ConvKernel::GemmM64K16),
             ConvKernel::GemmN64K32 => Some(ConvKernel::GemmN64K16),
-            ConvKernel::DepthwiseTiled => Some(ConvKernel::Depthwise),
+            ConvKernel::DepthwiseTiled => Some(ConvKernel::DepthwiseRows),
+            ConvKernel::DepthwiseRows => Some(ConvKernel::Depthwise),
             _ => None,
         }
     }
@@ -153,6 +157,9 @@ impl ConvKernel {
         }
     }
 }
+
+/// The most filter taps (input rows × KW) the row-run depthwise kernels unroll per thread.
+const MAX_UNROLLED_TAPS: u64 = 1024;
 
 /// The most workgroups that share one tile when `wgs` workgroups split `tiles` tiles of
 /// `k_tiles` K-tiles each as the shader does (workgroup w takes iterations [w·T/W, (w+1)·T/W)).
@@ -319,16 +326,19 @@ impl ConvGeometry {
     /// Output rows per thread (1, 2, 4 or 8) of the `DepthwiseRows` kernel: the most that still
     /// leave enough threads to fill the GPU. Taller runs load fewer halo rows per output (3×3,
     /// stride 1: 3.75 loads per output at 8 rows, 9 at 1), shorter ones give more threads.
-    /// H200 (`wgconv bench --sweep`): 8 rows on 8×144×56² (0.019 ms vs 0.022 for 4) and
-    /// 32×144×56² (0.055 vs 0.062); 4 on 8×144×28² outputs (0.014 vs 0.025 for 8, whose 129k
-    /// threads left SMs idle) and on 1024×24² (0.011, as 8; 2 rows 0.012). Filters of more
-    /// than 9 taps take at most 2 rows (7×7 on 8×96×56²: 0.047 ms at 2 rows, 0.079 at 4, 0.091
-    /// at 8, whose unrolled 98 loads and 392 multiply-adds per thread crowd the registers).
+    /// Measured on the H200 with builds forcing each run length (`wgconv bench --sweep` of the
+    /// depthwise suite): 8 rows on 8×144×56² (0.019 ms vs 0.022 for 4) and 32×144×56² (0.055
+    /// vs 0.062); 4 on 8×144×28² outputs (0.014 vs 0.025 for 8, whose 129k threads left SMs
+    /// idle) and on 1024×24² (0.011, as 8; 2 rows 0.012). Filters of more than 9 taps take at
+    /// most 2 rows (7×7 on 8×96×56²: 0.047 ms at 2 rows, 0.079 at 4, 0.091 at 8, whose unrolled
+    /// 98 loads and 392 multiply-adds per thread crowd the registers). Shortened further when
+    /// the unrolled window would be too large. The run length is a pipeline constant, so a new
+    /// batch size may compile a new pipeline.
     pub fn depthwise_rows_block(&self) -> u32 {
         let threads =
             |rows: u32| u64::from(self.n) * u64::from(self.oc) * u64::from(self.oh.div_ceil(rows)) * u64::from(self.ow);
         let few_taps = self.kh * self.kw <= 9;
-        if few_taps && threads(8) >= 1 << 18 {
+        let preferred = if few_taps && threads(8) >= 1 << 18 {
             8
         } else if few_taps && threads(4) >= 1 << 17 {
             4
@@ -336,51 +346,69 @@ impl ConvGeometry {
             2
         } else {
             1
-        }
+        };
+        self.longest_unrolled_run(preferred)
     }
 
     /// Output rows per thread (1, 2 or 4) of the `DepthwiseVec4` kernel (four columns each).
-    /// Fitted to `wgconv bench --sweep` on the H200 (1, 2 and 4 rows on five depthwise layers):
-    /// 4 rows when that makes one or two waves of threads (8×144×56²: 0.016 ms vs 0.017 for 2),
-    /// else 2 while that leaves 2^17 threads (32×144×56²: 0.044 vs 0.047 for 4; 7×7 on
-    /// 8×96×56²: 0.024 vs 0.028 for 1 and 0.037 for 4), else 1 (8×144×28² outputs: 0.0128 vs
-    /// 0.0130; 1024×24²: 0.0110, as 2). Filters of more than 9 taps take at most 2 rows.
+    /// Measured on the H200 with builds forcing 1, 2 and 4 rows (`wgconv bench --sweep` of the
+    /// depthwise suite): 4 rows when that makes one or two waves of threads (8×144×56²: 0.016
+    /// ms vs 0.017 for 2), else 2 while that leaves 2^17 threads (32×144×56²: 0.044 vs 0.047
+    /// for 4; 7×7 on 8×96×56²: 0.024 vs 0.028 for 1 and 0.037 for 4), else 1 (8×144×28²
+    /// outputs: 0.0128 vs 0.0130; 1024×24²: 0.0110, as 2). Filters of more than 9 taps take at
+    /// most 2 rows; shortened further when the unrolled window would be too large.
     pub fn depthwise_vec4_rows(&self) -> u32 {
         let threads = |rows: u32| {
             u64::from(self.n) * u64::from(self.oc) * u64::from(self.oh.div_ceil(rows)) * u64::from(self.ow / 4)
         };
-        if self.kh * self.kw <= 9 && (1 << 17..1 << 19).contains(&threads(4)) {
+        let preferred = if self.kh * self.kw <= 9 && (1 << 17..1 << 19).contains(&threads(4)) {
             4
         } else if threads(2) >= 1 << 17 {
             2
         } else {
             1
-        }
+        };
+        self.longest_unrolled_run(preferred)
     }
 
-    /// Whether the `DepthwiseVec4` kernel can run: widths that are multiples of 4 (rows start
-    /// 16-byte aligned), and the input columns of a quad of outputs within four aligned vec4s.
+    /// The longest run of output rows, at most `preferred`, whose input window the row-run
+    /// kernels can unroll: (rows − 1)·sH + (KH − 1)·dH + 1 input rows of KW taps, at most
+    /// `MAX_UNROLLED_TAPS` (1 when even one row's window is larger: such filters are not run).
+    fn longest_unrolled_run(&self, preferred: u32) -> u32 {
+        [8, 4, 2, 1]
+            .into_iter()
+            .filter(|&r| r <= preferred)
+            .find(|&r| self.run_window_taps(r) <= MAX_UNROLLED_TAPS)
+            .unwrap_or(1)
+    }
+
+    /// Input rows × taps a run of `rows` output rows walks.
+    fn run_window_taps(&self, rows: u32) -> u64 {
+        let window_h = u64::from(rows - 1) * u64::from(self.stride[0])
+            + (u64::from(self.kh) - 1) * u64::from(self.dilation[0])
+            + 1;
+        window_h * u64::from(self.kw)
+    }
+
+    /// Whether the row-run kernels can run this geometry at all: strides, paddings and
+    /// dilations below 2^16 (they become pipeline constants whose products must not wrap u32)
+    /// and a one-row window of at most `MAX_UNROLLED_TAPS`.
+    fn depthwise_rows_fit(&self) -> bool {
+        let small = |v: &[u32; 2]| v.iter().all(|x| *x < 1 << 16);
+        small(&self.stride)
+            && small(&self.padding)
+            && small(&self.dilation)
+            && self.run_window_taps(1) <= MAX_UNROLLED_TAPS
+    }
+
+    /// Whether the `DepthwiseVec4` kernel can run besides that: widths that are multiples of 4
+    /// (rows start 16-byte aligned), and the input columns of a quad of outputs within four
+    /// aligned vec4s.
     fn depthwise_vec4_fit(&self) -> bool {
         let [sw, pw, dw] = [self.stride[1], self.padding[1], self.dilation[1]].map(u64::from);
         let span = 3 * sw + (u64::from(self.kw) - 1) * dw + 1;
         let offset = (4 - pw % 4) % 4;
-        let rows = u64::from(self.depthwise_vec4_rows());
-        let window_h =
-            (rows - 1) * u64::from(self.stride[0]) + (u64::from(self.kh) - 1) * u64::from(self.dilation[0]) + 1;
-        self.iw.is_multiple_of(4)
-            && self.ow.is_multiple_of(4)
-            && offset + span <= 16
-            && window_h * u64::from(self.kw) <= 1024
-    }
-
-    /// Whether the `DepthwiseRows` kernel's unrolled loops stay small: it walks
-    /// (rows − 1)·sH + (KH − 1)·dH + 1 input rows of KW taps each, all unrolled by the driver.
-    fn depthwise_rows_fit(&self) -> bool {
-        let small = |v: &[u32; 2]| v.iter().all(|x| *x < 1 << 16);
-        let rows = u64::from(self.depthwise_rows_block());
-        let window_h =
-            (rows - 1) * u64::from(self.stride[0]) + (u64::from(self.kh) - 1) * u64::from(self.dilation[0]) + 1;
-        small(&self.stride) && small(&self.padding) && small(&self.dilation) && window_h * u64::from(self.kw) <= 1024
+        self.iw.is_multiple_of(4) && self.ow.is_multiple_of(4) && offset + span <= 16
     }
 
     /// Output rows per thread (1, 2 or 4) of the tiled depthwise kernel: among those whose input
@@ -488,9 +516,11 @@ impl ConvGeometry {
         // Few channels per group make a mostly empty GEMM tile; the direct kernels win there.
         let gemm_worthwhile = self.transposed || (ocg >= 16 && icg * self.kh * self.kw >= 8);
         // Depthwise on widths that are multiples of 4: aligned vec4 quads, fastest on every
-        // depthwise layer measured (H200: 8×144×56² 0.016 ms vs 0.019 `DepthwiseRows`, 0.029
-        // tiled; stride 2 0.0128 vs 0.0137; 1024×24² 0.0110 vs 0.0116; 32×144×56² 0.044 vs
-        // 0.055; 7×7 on 8×96×56² 0.024 vs 0.043 tiled).
+        // depthwise layer measured, 3×3 and 7×7 (H200: 8×144×56² 0.016 ms vs 0.019
+        // `DepthwiseRows`, 0.029 tiled; stride 2 0.0128 vs 0.0137; 1024×24² 0.0110 vs 0.0116;
+        // 32×144×56² 0.044 vs 0.055; 7×7 on 8×96×56² 0.024 vs 0.043 tiled). Larger filters
+        // that fit its four-vec4 window (up to 11 wide at stride 1) were not measured; they
+        // take it too.
         let depthwise = self.ic == self.groups && !self.transposed;
         if depthwise && self.supports(ConvKernel::DepthwiseVec4) {
             return ConvKernel::DepthwiseVec4;
@@ -509,9 +539,6 @@ impl ConvGeometry {
         if depthwise && self.supports(ConvKernel::DepthwiseRows) {
             return ConvKernel::DepthwiseRows;
         }
-        // Other groups of few channels (3 out per group, or up to 4 in): the depthwise kernel's
-        // four outputs per thread beat the one-output direct kernels (H200, before grouped_oc4:
-        // 0.091 vs 0.115 ms on ResNeXt's 8×128×56², g32).
         // Groups of up to 16 channels in and out (ResNeXt): four output channels per thread
         // share each input load (H200: 0.035 vs 0.078 ms for the depthwise kernel on
         // 8×128×56², g32; 0.035 vs 0.070 direct_vec4 with 8 per group; 0.042 vs 0.047 for
@@ -519,6 +546,10 @@ impl ConvGeometry {
         if self.groups > 1 && !depthwise && icg <= 16 && ocg <= 16 && self.supports(ConvKernel::GroupedOc4) {
             return ConvKernel::GroupedOc4;
         }
+        // Depthwise filters too large for the row-runs' unrolled window, and other groups of few
+        // channels (3 out per group, or up to 4 in): the depthwise kernel's four outputs per
+        // thread beat the one-output direct kernels (H200, before grouped_oc4: 0.091 vs 0.115 ms
+        // on ResNeXt's 8×128×56², g32).
         if depthwise || (!gemm_worthwhile && icg <= 4 && self.supports(ConvKernel::Depthwise)) {
             return ConvKernel::Depthwise;
         }
