@@ -54,8 +54,8 @@ pub enum ConvKernel {
     DepthwiseRows,
     /// `DepthwiseRows` for input and output widths that are multiples of 4: four columns of
     /// each row per thread, read as aligned vec4s and written as one. The input columns of a
-    /// quad of outputs must lie within four aligned vec4s: (pad mod 4 offset) + 3·sW +
-    /// (KW − 1)·dW + 1 ≤ 16, e.g. KW ≤ 7 at stride 2 or ≤ 11 at stride 1 without dilation.
+    /// quad of outputs must lie within four aligned vec4s: ((−pad) mod 4) + 3·sW + (KW − 1)·dW
+    /// + 1 ≤ 16; with "same" padding that takes filters up to 9 wide at stride 1 or 2.
     DepthwiseVec4,
 }
 
@@ -337,7 +337,7 @@ impl ConvGeometry {
     pub fn depthwise_rows_block(&self) -> u32 {
         let threads =
             |rows: u32| u64::from(self.n) * u64::from(self.oc) * u64::from(self.oh.div_ceil(rows)) * u64::from(self.ow);
-        let few_taps = self.kh * self.kw <= 9;
+        let few_taps = u64::from(self.kh) * u64::from(self.kw) <= 9;
         let preferred = if few_taps && threads(8) >= 1 << 18 {
             8
         } else if few_taps && threads(4) >= 1 << 17 {
@@ -361,7 +361,8 @@ impl ConvGeometry {
         let threads = |rows: u32| {
             u64::from(self.n) * u64::from(self.oc) * u64::from(self.oh.div_ceil(rows)) * u64::from(self.ow / 4)
         };
-        let preferred = if self.kh * self.kw <= 9 && (1 << 17..1 << 19).contains(&threads(4)) {
+        let few_taps = u64::from(self.kh) * u64::from(self.kw) <= 9;
+        let preferred = if few_taps && (1 << 17..1 << 19).contains(&threads(4)) {
             4
         } else if threads(2) >= 1 << 17 {
             2
@@ -382,12 +383,14 @@ impl ConvGeometry {
             .unwrap_or(1)
     }
 
-    /// Input rows × taps a run of `rows` output rows walks.
+    /// Input rows × taps a run of `rows` output rows walks (saturating: shapes are only
+    /// checked to fit u32 each, and their products may not fit a u64).
     fn run_window_taps(&self, rows: u32) -> u64 {
-        let window_h = u64::from(rows - 1) * u64::from(self.stride[0])
-            + (u64::from(self.kh) - 1) * u64::from(self.dilation[0])
-            + 1;
-        window_h * u64::from(self.kw)
+        let window_h = u64::from(rows - 1)
+            .saturating_mul(u64::from(self.stride[0]))
+            .saturating_add((u64::from(self.kh) - 1).saturating_mul(u64::from(self.dilation[0])))
+            .saturating_add(1);
+        window_h.saturating_mul(u64::from(self.kw))
     }
 
     /// Whether the row-run kernels can run this geometry at all: strides, paddings and
@@ -519,8 +522,7 @@ impl ConvGeometry {
         // depthwise layer measured, 3×3 and 7×7 (H200: 8×144×56² 0.016 ms vs 0.019
         // `DepthwiseRows`, 0.029 tiled; stride 2 0.0128 vs 0.0137; 1024×24² 0.0110 vs 0.0116;
         // 32×144×56² 0.044 vs 0.055; 7×7 on 8×96×56² 0.024 vs 0.043 tiled). Larger filters
-        // that fit its four-vec4 window (up to 11 wide at stride 1) were not measured; they
-        // take it too.
+        // that fit its four-vec4 window (e.g. 9×9 "same") were not measured; they take it too.
         let depthwise = self.ic == self.groups && !self.transposed;
         if depthwise && self.supports(ConvKernel::DepthwiseVec4) {
             return ConvKernel::DepthwiseVec4;
@@ -529,7 +531,7 @@ impl ConvGeometry {
         // memory, which wins for large filters (7×7 on 8×96×56²: 0.043 ms vs 0.047 for
         // `DepthwiseRows`, 0.072 for `Depthwise`). Its blocks are 8+ rows tall, which short
         // (1D) outputs would mostly waste.
-        let taps = self.kh * self.kw;
+        let taps = u64::from(self.kh) * u64::from(self.kw);
         if self.supports(ConvKernel::DepthwiseTiled) && taps >= 25 && self.oh >= 8 {
             return ConvKernel::DepthwiseTiled;
         }
@@ -601,11 +603,21 @@ impl ConvGeometry {
         let Some(k) = forced else { return Ok(self.planned_kernel()) };
         if !self.supports(k) {
             return Err(Error::invalid(format!(
-                "kernel {} cannot run this convolution (transposed {}, {} input and {} output channels per group)",
+                "kernel {} cannot run this convolution (transposed {}, {} input and {} output channels per group, \
+                 {}×{} filter, stride {:?}, padding {:?}, dilation {:?}, input {}×{}, output {}×{})",
                 k.name(),
                 self.transposed,
                 self.ic / self.groups,
-                self.oc / self.groups
+                self.oc / self.groups,
+                self.kh,
+                self.kw,
+                self.stride,
+                self.padding,
+                self.dilation,
+                self.ih,
+                self.iw,
+                self.oh,
+                self.ow
             )));
         }
         Ok(k)
@@ -683,6 +695,10 @@ mod tests {
         assert_eq!(rows(dw(1, 256, 23, 1, 3)), (ConvKernel::DepthwiseRows, 2));
         assert_eq!(rows(dw(1, 64, 23, 1, 3)), (ConvKernel::DepthwiseRows, 1));
         assert_eq!(rows(dw(64, 96, 7, 1, 7)), (ConvKernel::DepthwiseRows, 2));
+        // 8 rows preferred, but their window (7·50 + 3 rows × 3 taps = 1059) is over the unroll
+        // limit: 4 rows (153 × 3).
+        let tall_stride = geo(&[1, 4096, 400, 70], &[4096, 1, 3, 3], d().groups(4096).padding(&[1]).stride(&[50, 1]));
+        assert_eq!(rows(tall_stride.unwrap()), (ConvKernel::DepthwiseRows, 4));
         assert_eq!(dw(8, 96, 57, 1, 7).planned_kernel(), ConvKernel::DepthwiseTiled);
         assert_eq!(
             geo(&[8, 128, 56, 56], &[128, 4, 3, 3], d().groups(32)).unwrap().planned_kernel(),
