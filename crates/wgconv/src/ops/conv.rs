@@ -472,7 +472,8 @@ impl Batch<'_> {
 /// The kernel to run, and its configuration when it comes from tuning: the forced kernel, else the one
 /// `Conv2d::tune` measured fastest for this geometry, else the planner's, stepped back to one
 /// that fits the device's workgroup memory (the H200 has 48 KiB; WebGPU's default is 16 KiB and
-/// downlevel devices have less). A forced kernel that does not fit is an error.
+/// downlevel devices have less) and runs the geometry (tiled depthwise → row runs → four
+/// columns per thread). A forced kernel that does not fit is an error.
 fn runnable_kernel(ctx: &Context, g: &ConvGeometry, opts: &ConvOptions) -> Result<(ConvKernel, Option<TunedConfig>)> {
     if opts.kernel.is_none()
         && opts.split_k.is_none()
