@@ -43,6 +43,18 @@ struct ConvBuffers<'a> {
     output: &'a Tensor,
 }
 
+/// Sets the filter geometry (kernel size, stride, padding, dilation) a shader specialises on
+/// into its generated `Overrides` (each module has its own type, hence a macro).
+macro_rules! specialise_filter {
+    ($overrides:expr, $g:expr) => {{
+        let (o, g) = (&mut $overrides, $g);
+        (o.spec_kh, o.spec_kw) = (g.kh, g.kw);
+        (o.spec_stride_h, o.spec_stride_w) = (g.stride[0], g.stride[1]);
+        (o.spec_pad_h, o.spec_pad_w) = (g.padding[0], g.padding[1]);
+        (o.spec_dilation_h, o.spec_dilation_w) = (g.dilation[0], g.dilation[1]);
+    }};
+}
+
 /// Records one convolution dispatch with a generated shader module. The conv shaders share their
 /// uniform and bindings but each module has its own generated types, hence a macro.
 macro_rules! encode_conv {
@@ -285,10 +297,7 @@ impl Batch<'_> {
         };
         overrides.split_k = splits;
         // Geometry specialised into the pipeline (one pipeline per layer shape family).
-        (overrides.spec_kh, overrides.spec_kw) = (g.kh, g.kw);
-        (overrides.spec_stride_h, overrides.spec_stride_w) = (g.stride[0], g.stride[1]);
-        (overrides.spec_pad_h, overrides.spec_pad_w) = (g.padding[0], g.padding[1]);
-        (overrides.spec_dilation_h, overrides.spec_dilation_w) = (g.dilation[0], g.dilation[1]);
+        specialise_filter!(overrides, g);
         (overrides.spec_ic, overrides.spec_oc, overrides.spec_groups) = (g.ic, g.oc, g.groups);
         let (entry, create): (_, fn(&_, &_, &_, &_) -> _) = match kernel {
             ConvKernel::Gemm => (gemm_shader::CONV2D_GEMM_ENTRY, gemm_shader::create_conv2d_gemm_pipeline),
@@ -339,10 +348,7 @@ impl Batch<'_> {
         let mut overrides = dw_tiled_shader::Overrides::new(grid.stride_x);
         overrides.rows_per_thread = rows_per_thread;
         (overrides.activation, overrides.clamp_min, overrides.clamp_max) = activation_constants(activation);
-        (overrides.spec_kh, overrides.spec_kw) = (g.kh, g.kw);
-        (overrides.spec_stride_h, overrides.spec_stride_w) = (g.stride[0], g.stride[1]);
-        (overrides.spec_pad_h, overrides.spec_pad_w) = (g.padding[0], g.padding[1]);
-        (overrides.spec_dilation_h, overrides.spec_dilation_w) = (g.dilation[0], g.dilation[1]);
+        specialise_filter!(overrides, g);
         encode_conv!(
             self,
             dw_tiled_shader,
@@ -366,12 +372,12 @@ impl Batch<'_> {
         activation: Activation,
     ) -> Result<()> {
         let limits = self.ctx.limits();
-        let (rows_per_thread, columns) = match kernel {
-            ConvKernel::DepthwiseRows => (g.depthwise_rows_block(), g.ow),
-            ConvKernel::DepthwiseVec4 => (g.depthwise_vec4_rows(), g.ow / 4),
+        let (rows_per_thread, columns_per_thread) = match kernel {
+            ConvKernel::DepthwiseRows => (g.depthwise_rows_block(), 1),
+            ConvKernel::DepthwiseVec4 => (g.depthwise_vec4_rows(), 4),
             other => return Err(Error::invalid(format!("{} is not a row-run depthwise kernel", other.name()))),
         };
-        let items = u64::from(g.n) * u64::from(g.oc) * u64::from(g.oh.div_ceil(rows_per_thread)) * u64::from(columns);
+        let items = g.depthwise_run_threads(rows_per_thread, columns_per_thread);
         let grid =
             dispatch::grid(items, dispatch::workgroup_size(&limits), limits.max_compute_workgroups_per_dimension)?;
         macro_rules! overrides {
@@ -380,10 +386,7 @@ impl Batch<'_> {
                 overrides.wg_size = grid.wg_size;
                 overrides.rows_per_thread = rows_per_thread;
                 (overrides.activation, overrides.clamp_min, overrides.clamp_max) = activation_constants(activation);
-                (overrides.spec_kh, overrides.spec_kw) = (g.kh, g.kw);
-                (overrides.spec_stride_h, overrides.spec_stride_w) = (g.stride[0], g.stride[1]);
-                (overrides.spec_pad_h, overrides.spec_pad_w) = (g.padding[0], g.padding[1]);
-                (overrides.spec_dilation_h, overrides.spec_dilation_w) = (g.dilation[0], g.dilation[1]);
+                specialise_filter!(overrides, g);
                 overrides
             }};
         }

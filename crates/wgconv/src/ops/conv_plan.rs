@@ -335,8 +335,7 @@ impl ConvGeometry {
     /// the unrolled window would be too large. The run length is a pipeline constant, so a new
     /// batch size may compile a new pipeline.
     pub fn depthwise_rows_block(&self) -> u32 {
-        let threads =
-            |rows: u32| u64::from(self.n) * u64::from(self.oc) * u64::from(self.oh.div_ceil(rows)) * u64::from(self.ow);
+        let threads = |rows| self.depthwise_run_threads(rows, 1);
         let few_taps = u64::from(self.kh) * u64::from(self.kw) <= 9;
         let preferred = if few_taps && threads(8) >= 1 << 18 {
             8
@@ -358,9 +357,7 @@ impl ConvGeometry {
     /// outputs: 0.0128 vs 0.0130; 1024×24²: 0.0110, as 2). Filters of more than 9 taps take at
     /// most 2 rows; shortened further when the unrolled window would be too large.
     pub fn depthwise_vec4_rows(&self) -> u32 {
-        let threads = |rows: u32| {
-            u64::from(self.n) * u64::from(self.oc) * u64::from(self.oh.div_ceil(rows)) * u64::from(self.ow / 4)
-        };
+        let threads = |rows| self.depthwise_run_threads(rows, 4);
         let few_taps = u64::from(self.kh) * u64::from(self.kw) <= 9;
         let preferred = if few_taps && (1 << 17..1 << 19).contains(&threads(4)) {
             4
@@ -370,6 +367,22 @@ impl ConvGeometry {
             1
         };
         self.longest_unrolled_run(preferred)
+    }
+
+    /// Threads of a row-run depthwise kernel: one per run of `rows` output rows of
+    /// `columns_per_thread` columns (1, or 4 for `DepthwiseVec4`, whose widths are multiples of 4).
+    pub fn depthwise_run_threads(&self, rows: u32, columns_per_thread: u32) -> u64 {
+        u64::from(self.n)
+            * u64::from(self.oc)
+            * u64::from(self.oh.div_ceil(rows))
+            * u64::from(self.ow / columns_per_thread)
+    }
+
+    /// Whether strides, paddings and dilations are all below 2^16: the kernels that fold them
+    /// into the pipeline as constants need it, since their products could overflow u32 there,
+    /// which fails pipeline creation. Larger ones are left to the per-output kernels.
+    fn filter_constants_fit(&self) -> bool {
+        [self.stride, self.padding, self.dilation].iter().flatten().all(|x| *x < 1 << 16)
     }
 
     /// The longest run of output rows, at most `preferred`, whose input window the row-run
@@ -393,15 +406,10 @@ impl ConvGeometry {
         window_h.saturating_mul(u64::from(self.kw))
     }
 
-    /// Whether the row-run kernels can run this geometry at all: strides, paddings and
-    /// dilations below 2^16 (they become pipeline constants whose products must not wrap u32)
-    /// and a one-row window of at most `MAX_UNROLLED_TAPS`.
+    /// Whether the row-run kernels can run this geometry at all: filter constants that fit
+    /// (`filter_constants_fit`) and a one-row window of at most `MAX_UNROLLED_TAPS`.
     fn depthwise_rows_fit(&self) -> bool {
-        let small = |v: &[u32; 2]| v.iter().all(|x| *x < 1 << 16);
-        small(&self.stride)
-            && small(&self.padding)
-            && small(&self.dilation)
-            && self.run_window_taps(1) <= MAX_UNROLLED_TAPS
+        self.filter_constants_fit() && self.run_window_taps(1) <= MAX_UNROLLED_TAPS
     }
 
     /// Whether the `DepthwiseVec4` kernel can run besides that: widths that are multiples of 4
@@ -498,15 +506,9 @@ impl ConvGeometry {
             | ConvKernel::GemmN64K16
             | ConvKernel::GemmN64K32 => {
                 // The stride-phase decomposition assumes dilation 1; each grid dimension ≤ 65535.
-                // Strides, paddings and dilations of 2^16 and more are left to the per-output
-                // kernels: folded into the pipeline as constants, their products can overflow u32,
-                // which fails pipeline creation.
                 let tile = kernel.gemm_tile().unwrap_or((128, 128));
-                let small = |v: &[u32; 2]| v.iter().all(|x| *x < 1 << 16);
                 (!self.transposed || self.dilation == [1, 1])
-                    && small(&self.stride)
-                    && small(&self.padding)
-                    && small(&self.dilation)
+                    && self.filter_constants_fit()
                     && self.gemm_grid(tile).iter().all(|d| *d <= 65_535)
             }
         }
