@@ -4,7 +4,7 @@
     python3 bench/torch_reference.py --suite bench/suites/default.json \
         [--wgconv wgconv.json] [--markdown table.md] [--json torch.json]
 
-fp32 layers run F.conv2d / F.conv_transpose2d through cuDNN with TF32 disabled; int8 pointwise
+fp32 layers run F.conv2d / F.conv_transpose2d through cuDNN with TF32 disabled (allowed with --tf32); int8 pointwise
 layers run torch._int_mm on the equivalent (N*H*W, IC) x (IC, OC) GEMM. Each layer: warm-up,
 then `--repeat` samples, each `--launches` back-to-back launches between two CUDA events; the
 median per launch is reported. With --copy, also times a device-to-device copy that moves
@@ -86,10 +86,12 @@ def main():
     ap.add_argument("--markdown", help="also write the table here")
     ap.add_argument("--json", help="write torch timings here")
     ap.add_argument("--copy", action="store_true", help="also time a copy of each fp32 layer's minimum bytes")
+    ap.add_argument("--tf32", action="store_true",
+                    help="allow cuDNN TF32 (tensor cores), the peer of `wgconv bench --precision f16`")
     args = ap.parse_args()
 
-    torch.backends.cudnn.allow_tf32 = False
-    torch.backends.cuda.matmul.allow_tf32 = False
+    torch.backends.cudnn.allow_tf32 = args.tf32
+    torch.backends.cuda.matmul.allow_tf32 = args.tf32
     torch.backends.cudnn.benchmark = True
     suite = json.load(open(args.suite))
     ours = {}
@@ -112,7 +114,7 @@ def main():
 
     gpu = torch.cuda.get_device_name()
     lines = [
-        f"PyTorch {torch.__version__}, cuDNN {torch.backends.cudnn.version()}, {gpu}; TF32 off; "
+        f"PyTorch {torch.__version__}, cuDNN {torch.backends.cudnn.version()}, {gpu}; TF32 {'on' if args.tf32 else 'off'}; "
         f"median of {args.repeat} samples x {args.launches} launches.",
     ]
     if device:

@@ -1,7 +1,7 @@
 //! fp32 convolution on the GPU against the f64 CPU reference: outputs poisoned with NaN before each
 //! run, seeded non-zero data, relative error ‖gpu − ref‖ / ‖ref‖ ≤ 1e-5, and the kernel asserted.
 
-use wgconv::{Activation, ConvGeometry, ConvKernel, ConvOptions, Tensor, reference};
+use wgconv::{Activation, ConvGeometry, ConvKernel, ConvOptions, Precision, Tensor, reference};
 use wgconv_tests::{context, random_f32};
 
 const TOLERANCE: f64 = 1e-5;
@@ -1014,4 +1014,41 @@ fn tuning_picks_the_fastest_measured_configuration() {
     ctx.forget_tuning();
     assert_eq!(ctx.tuned(&tuning.geometry), None);
     assert_eq!(ctx.convolution(&xt, &wt, None, &options).unwrap().kernel, tuning.geometry.planned_kernel());
+}
+
+/// `Precision::AllowF16` runs the tensor-core kernel where the context has cooperative matrices
+/// (checked against a reference whose inputs are rounded to f16, as the kernel's are) and the
+/// fp32 planner's kernel elsewhere (lavapipe), to fp32 accuracy; forcing the tensor-core kernel
+/// without them is an error that says what is missing.
+#[test]
+fn f16_precision_uses_cooperative_matrices_only_where_the_device_has_them() {
+    let ctx = context();
+    let (input, weight) = ([2usize, 8, 9, 9], [24usize, 8, 3, 3]);
+    let x = random_f32(170, input.iter().product());
+    let w = random_f32(171, weight.iter().product());
+    let b = random_f32(172, 24);
+    let xt = Tensor::from_f32(ctx, &x, &input).unwrap();
+    let wt = Tensor::from_f32(ctx, &w, &weight).unwrap();
+    let bt = Tensor::from_f32(ctx, &b, &[24]).unwrap();
+    let f16_opts = opts().padding(&[1]).activation(Activation::Relu).precision(Precision::AllowF16);
+    let g = ConvGeometry::new(&input, &weight, Some(&[24]), &f16_opts).unwrap();
+    let out = Tensor::full_f32(ctx, &g.output_shape(), f32::NAN).unwrap();
+    let kernel = ctx.convolution_into(&xt, &wt, Some(&bt), &out, &f16_opts).unwrap();
+    let coop = ctx.cooperative_f16();
+    let round =
+        |v: &[f32]| -> Vec<f32> { v.iter().map(|&e| if coop { reference::round_to_f16(e) } else { e }).collect() };
+    let (expected, _) = reference::convolution(&round(&x), &input, &round(&w), &weight, Some(&b), &f16_opts).unwrap();
+    let err = reference::relative_error(&out.to_vec_f32(ctx).unwrap(), &expected);
+    assert!(err <= TOLERANCE, "via {}: {err:e}", kernel.name());
+    if coop {
+        assert_eq!(kernel, ConvKernel::CoopF16);
+    } else {
+        assert_eq!(kernel, g.planned_kernel(), "no cooperative matrices: the fp32 plan");
+        let forced = f16_opts.clone().kernel(Some(ConvKernel::CoopF16));
+        let err = ctx.convolution(&xt, &wt, None, &forced).unwrap_err().to_string();
+        assert!(err.contains("coop_f16 needs") && err.contains("WGCONV_COOPERATIVE_MATRIX=1"), "{err}");
+    }
+    // fp32, the default, never takes the tensor-core kernel.
+    let fp32 = ctx.convolution(&xt, &wt, Some(&bt), &opts().padding(&[1])).unwrap();
+    assert_ne!(fp32.kernel, ConvKernel::CoopF16);
 }

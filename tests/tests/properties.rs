@@ -64,9 +64,7 @@ fn conv_case() -> impl Strategy<Value = ConvCase> {
                     groups,
                     transposed,
                     activation: if op == 1 { Activation::Relu } else { Activation::None },
-                    kernel: None,
-                    split_k: None,
-                    stream_k: None,
+                    ..ConvOptions::default()
                 };
                 ConvCase { n, groups, icg, ocg, spatial, kernel, opts, bias }
             },
@@ -142,9 +140,7 @@ proptest! {
         let opts = ConvOptions {
             stride, padding, dilation, output_padding, groups, transposed,
             activation: Activation::Clamp { min: clamp.0, max: clamp.1 },
-            kernel: None,
-            split_k: None,
-            stream_k: None,
+            ..ConvOptions::default()
         };
         match ConvGeometry::new(&input, &weight, bias.as_deref(), &opts) {
             Ok(g) => {

@@ -23,6 +23,15 @@ pub fn kernel(s: &str) -> Result<wgconv::ConvKernel, String> {
     })
 }
 
+/// `f32` or `f16` (f16 multiplicands allowed: tensor cores where the device has them).
+pub fn precision(s: &str) -> Result<wgconv::Precision, String> {
+    match s {
+        "f32" => Ok(wgconv::Precision::F32),
+        "f16" => Ok(wgconv::Precision::AllowF16),
+        _ => Err(format!("unknown precision {s:?}: use f32 or f16")),
+    }
+}
+
 /// `none`, `relu` or `clamp:MIN,MAX`.
 pub fn activation(s: &str) -> Result<Activation, String> {
     match s {

@@ -44,6 +44,11 @@ pub struct BenchArgs {
     /// warning) and write every layer's tuning back to it.
     #[arg(long, requires = "tune")]
     tune_cache: Option<PathBuf>,
+    /// f32, or f16 to allow f16 multiplicands with f32 sums on tensor cores for the fp32 layers
+    /// (cooperative matrices, enabled for this run; layers the tensor-core kernel does not take
+    /// stay fp32). The kernel column says which ran.
+    #[arg(long, default_value = "f32", value_parser = crate::args::precision)]
+    precision: wgconv::Precision,
 }
 
 /// Which op a layer runs.
@@ -197,6 +202,8 @@ struct Report<'a> {
     timing: &'static str,
     samples: u32,
     launches_per_sample: u32,
+    /// `f32`, or `f16` when f16 multiplicands were allowed (`--precision f16`).
+    precision: &'static str,
     layers: &'a [LayerResult],
 }
 
@@ -267,7 +274,8 @@ fn run_layer(ctx: &Context, layer: &Layer, args: &BenchArgs) -> CliResult<(Layer
                 .stride(&[layer.stride])
                 .padding(&[layer.padding])
                 .groups(layer.groups)
-                .transposed(transposed);
+                .transposed(transposed)
+                .precision(args.precision);
             let geometry = ConvGeometry::new(&input_shape, &weight_shape, None, &opts).map_err(bad)?;
             let x = Tensor::from_f32(ctx, &data(1, input_shape.iter().product()), &input_shape)?;
             let w = Tensor::from_f32(ctx, &data(2, weight_shape.iter().product()), &weight_shape)?;
@@ -360,7 +368,7 @@ fn shape_text(l: &Layer) -> String {
 /// Runs `wgconv bench`.
 pub fn run(args: &BenchArgs) -> CliResult<()> {
     let layers = load_suite(&args.suite)?;
-    let ctx = Context::new()?;
+    let ctx = crate::context_for(args.precision, None)?;
     eprintln!("device: {}", ctx.describe());
     if let Some(path) = args.tune_cache.as_ref().filter(|p| p.exists()) {
         let text = std::fs::read_to_string(path)
@@ -431,6 +439,7 @@ pub fn run(args: &BenchArgs) -> CliResult<()> {
             },
             samples: args.repeat,
             launches_per_sample: args.launches,
+            precision: if args.precision == wgconv::Precision::AllowF16 { "f16" } else { "f32" },
             layers: &results,
         };
         let text = serde_json::to_string_pretty(&report).map_err(|e| CliError::Runtime(e.to_string()))?;

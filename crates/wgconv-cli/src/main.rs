@@ -72,6 +72,11 @@ struct Conv2dArgs {
     /// cannot run the convolution.
     #[arg(long, value_parser = args::kernel)]
     kernel: Option<wgconv::ConvKernel>,
+    /// f32, or f16 to allow f16 multiplicands with f32 sums on tensor cores (cooperative
+    /// matrices, enabled for this run; fp32 where the device lacks them). --check then rounds
+    /// the reference's inputs to f16 when the coop_f16 kernel ran.
+    #[arg(long, default_value = "f32", value_parser = args::precision)]
+    precision: wgconv::Precision,
     /// Output .npy (f32).
     #[arg(long)]
     out: PathBuf,
@@ -140,6 +145,15 @@ fn context() -> CliResult<Context> {
     Ok(Context::new()?)
 }
 
+/// The context for a convolution: with cooperative matrices enabled when f16 is allowed or the
+/// tensor-core kernel is forced.
+pub(crate) fn context_for(precision: wgconv::Precision, kernel: Option<wgconv::ConvKernel>) -> CliResult<Context> {
+    let mut request = wgconv::AdapterRequest::from_env();
+    request.cooperative_matrix |=
+        precision == wgconv::Precision::AllowF16 || kernel == Some(wgconv::ConvKernel::CoopF16);
+    Ok(Context::with_request(&request)?)
+}
+
 fn info() -> CliResult<()> {
     let adapters = wgconv::enumerate_adapters(None);
     if adapters.is_empty() {
@@ -180,10 +194,11 @@ fn conv2d(a: &Conv2dArgs) -> CliResult<()> {
         kernel: a.kernel,
         split_k: None,
         stream_k: None,
+        precision: a.precision,
     };
     // Validate before touching the GPU, so bad arguments are usage errors even without an adapter.
     let geometry = wgconv::ConvGeometry::new(&x.shape, &w.shape, b.as_ref().map(|b| &b.shape[..]), &opts)?;
-    let ctx = context()?;
+    let ctx = context_for(a.precision, a.kernel)?;
     let xt = Tensor::from_f32(&ctx, &x.data, &x.shape)?;
     let wt = Tensor::from_f32(&ctx, &w.data, &w.shape)?;
     let bt = b.as_ref().map(|b| Tensor::from_f32(&ctx, &b.data, &b.shape)).transpose()?;
@@ -195,13 +210,23 @@ fn conv2d(a: &Conv2dArgs) -> CliResult<()> {
     })?;
     let y = out.to_vec_f32(&ctx)?;
     npy::write_f32(&a.out, out.shape(), &y)?;
-    let kernel = kernel.map_or("?", |k| k.name());
+    let kernel = kernel.ok_or_else(|| CliError::Runtime("no kernel ran".into()))?;
     println!("output shape: {:?}", out.shape());
-    println!("kernel: {kernel}");
+    println!("kernel: {}", kernel.name());
     println!("GPU time: {:.3} ms ({:?}, first run incl. any pipeline warm-up)", time.ms_per_run, time.source);
     if a.check {
-        let (expected, _) =
-            reference::convolution(&x.data, &x.shape, &w.data, &w.shape, b.as_ref().map(|b| &b.data[..]), &opts)?;
+        // The tensor-core kernel multiplies f16-rounded inputs and weights; so does its reference.
+        let f16 = kernel == wgconv::ConvKernel::CoopF16;
+        let rounded =
+            |v: &[f32]| v.iter().map(|&e| if f16 { reference::round_to_f16(e) } else { e }).collect::<Vec<_>>();
+        let (expected, _) = reference::convolution(
+            &rounded(&x.data),
+            &x.shape,
+            &rounded(&w.data),
+            &w.shape,
+            b.as_ref().map(|b| &b.data[..]),
+            &opts,
+        )?;
         let err = reference::relative_error(&y, &expected);
         println!("relative error vs f64 reference: {err:.3e} (tolerance {:.1e})", a.tolerance);
         if err.is_nan() || err > a.tolerance {

@@ -27,6 +27,11 @@ pub struct AdapterRequest {
     pub name_contains: Option<String>,
     /// Prefer a low-power adapter (default: high performance).
     pub low_power: bool,
+    /// Enable wgpu's experimental cooperative-matrix feature where the adapter has it, so
+    /// convolutions with [`crate::Precision::AllowF16`] can run on tensor cores. Off by default:
+    /// wgpu marks the feature experimental (its implementation may have bugs that break memory
+    /// safety). `WGCONV_COOPERATIVE_MATRIX=1` sets it.
+    pub cooperative_matrix: bool,
 }
 
 impl AdapterRequest {
@@ -36,6 +41,7 @@ impl AdapterRequest {
             backends: std::env::var("WGCONV_BACKEND").ok().map(|b| wgpu::Backends::from_comma_list(&b)),
             name_contains: std::env::var("WGCONV_ADAPTER").ok().filter(|s| !s.is_empty()),
             low_power: false,
+            cooperative_matrix: std::env::var("WGCONV_COOPERATIVE_MATRIX").is_ok_and(|v| v == "1"),
         }
     }
 
@@ -107,6 +113,9 @@ pub struct Context {
     scratch: Mutex<Option<Tensor>>,
     /// Configurations measured by `Conv2d::tune`, used by the planner for the same geometry.
     tuned: Mutex<HashMap<ConvGeometry, TunedConfig>>,
+    /// The device runs the `coop_f16` kernel: cooperative matrices enabled, 16×16×16 f16 × f16 +
+    /// f32 among the adapter's configurations, f16 in shaders, subgroups of exactly 32.
+    cooperative_f16: bool,
 }
 
 impl std::fmt::Debug for Context {
@@ -132,14 +141,29 @@ impl Context {
                 .or_else(|_| Self::find_adapter(request, wgpu::Backends::all())),
         }?;
         let info = adapter.get_info();
+        let mut wanted = WANTED_FEATURES;
+        let mut experimental = wgpu::ExperimentalFeatures::disabled();
+        if request.cooperative_matrix && adapter.features().contains(wgpu::Features::EXPERIMENTAL_COOPERATIVE_MATRIX) {
+            wanted |= wgpu::Features::EXPERIMENTAL_COOPERATIVE_MATRIX;
+            // SAFETY: the caller opted in (`AdapterRequest::cooperative_matrix`, documented as
+            // experimental); only the `coop_f16` kernel uses the feature, within the bounds
+            // wgpu validates (16×16 fragments loaded from and stored to workgroup memory).
+            experimental = unsafe { wgpu::ExperimentalFeatures::enabled() };
+        }
         let (device, queue) = pollster::block_on(adapter.request_device(&wgpu::DeviceDescriptor {
             label: Some("wgconv"),
-            required_features: adapter.features() & WANTED_FEATURES,
+            required_features: adapter.features() & wanted,
             required_limits: adapter.limits(),
+            experimental_features: experimental,
             ..Default::default()
         }))
         .map_err(|e| Error::RequestDevice { adapter: info.name.clone(), reason: e.to_string() })?;
-        Ok(Self::build(device, queue, info, true))
+        let cooperative_f16 = cooperative_f16_supported(
+            device.features(),
+            &adapter.cooperative_matrix_properties(),
+            (info.subgroup_min_size, info.subgroup_max_size),
+        );
+        Ok(Self::build(device, queue, info, true, cooperative_f16))
     }
 
     fn find_adapter(request: &AdapterRequest, backends: wgpu::Backends) -> Result<wgpu::Adapter> {
@@ -166,12 +190,20 @@ impl Context {
 
     /// Wraps a device and queue the application already has, so wgconv ops can run on it.
     /// The device's uncaptured-error handler is left as the application set it.
+    /// Its convolutions do not use cooperative matrices (the adapter's configurations are not
+    /// known from a device).
     pub fn from_device(device: wgpu::Device, queue: wgpu::Queue) -> Self {
         let info = device.adapter_info();
-        Self::build(device, queue, info, false)
+        Self::build(device, queue, info, false, false)
     }
 
-    fn build(device: wgpu::Device, queue: wgpu::Queue, info: wgpu::AdapterInfo, own_device: bool) -> Self {
+    fn build(
+        device: wgpu::Device,
+        queue: wgpu::Queue,
+        info: wgpu::AdapterInfo,
+        own_device: bool,
+        cooperative_f16: bool,
+    ) -> Self {
         let uncaptured: ErrorSink = Arc::default();
         if own_device {
             // wgpu's default handler panics; ours records the error for the next call to return.
@@ -205,7 +237,14 @@ impl Context {
             zero_buffer,
             scratch: Mutex::new(None),
             tuned: Mutex::new(HashMap::new()),
+            cooperative_f16,
         }
+    }
+
+    /// Whether [`crate::Precision::AllowF16`] convolutions can run on cooperative matrices here
+    /// (the `coop_f16` kernel): see [`AdapterRequest::cooperative_matrix`].
+    pub fn cooperative_f16(&self) -> bool {
+        self.cooperative_f16
     }
 
     /// The wgpu device.
@@ -308,13 +347,14 @@ impl Context {
         let f = self.features();
         let adapter = self.adapter_text();
         format!(
-            "{adapter}; max invocations/workgroup {}, workgroup storage {} B, max storage binding {} B, timestamps {}, subgroups {}, f16 {}, shader checks {:?}",
+            "{adapter}; max invocations/workgroup {}, workgroup storage {} B, max storage binding {} B, timestamps {}, subgroups {}, f16 {}, f16 cooperative matrices {}, shader checks {:?}",
             l.max_compute_invocations_per_workgroup,
             l.max_compute_workgroup_storage_size,
             l.max_storage_buffer_binding_size,
             f.contains(wgpu::Features::TIMESTAMP_QUERY),
             f.contains(wgpu::Features::SUBGROUP),
             f.contains(wgpu::Features::SHADER_F16),
+            self.cooperative_f16,
             self.shader_checks(),
         )
     }
@@ -420,6 +460,22 @@ impl Context {
     }
 }
 
+/// Whether a device with `features`, on an adapter reporting cooperative-matrix configurations
+/// `configs` and subgroup sizes (min, max), can run the `coop_f16` kernel (which assumes
+/// subgroups of 32: 8 per workgroup of 256).
+fn cooperative_f16_supported(
+    features: wgpu::Features,
+    configs: &[wgpu::CooperativeMatrixProperties],
+    subgroup_sizes: (u32, u32),
+) -> bool {
+    use wgpu::CooperativeScalarType as T;
+    features.contains(wgpu::Features::EXPERIMENTAL_COOPERATIVE_MATRIX | wgpu::Features::SHADER_F16)
+        && subgroup_sizes == (32, 32)
+        && configs
+            .iter()
+            .any(|c| (c.m_size, c.n_size, c.k_size) == (16, 16, 16) && c.ab_type == T::F16 && c.cr_type == T::F32)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -431,8 +487,24 @@ mod tests {
     }
 
     #[test]
+    fn cooperative_f16_needs_the_features_the_configuration_and_subgroups_of_32() {
+        use wgpu::{CooperativeMatrixProperties as P, CooperativeScalarType as T, Features as F};
+        let config =
+            |m, ab, cr| P { m_size: m, n_size: m, k_size: m, ab_type: ab, cr_type: cr, saturating_accumulation: false };
+        let h200 = [config(16, T::F16, T::F16), config(16, T::F16, T::F32)];
+        let both = F::EXPERIMENTAL_COOPERATIVE_MATRIX | F::SHADER_F16;
+        assert!(cooperative_f16_supported(both, &h200, (32, 32)));
+        assert!(!cooperative_f16_supported(F::SHADER_F16, &h200, (32, 32)), "feature not enabled");
+        assert!(!cooperative_f16_supported(F::EXPERIMENTAL_COOPERATIVE_MATRIX, &h200, (32, 32)), "no f16");
+        assert!(!cooperative_f16_supported(both, &h200, (32, 64)), "subgroups may be 64");
+        assert!(!cooperative_f16_supported(both, &h200[..1], (32, 32)), "f16 accumulation only");
+        assert!(!cooperative_f16_supported(both, &[config(8, T::F16, T::F32)], (32, 32)), "8×8 only");
+        assert!(!cooperative_f16_supported(both, &[config(16, T::F32, T::F32)], (32, 32)), "f32 inputs");
+    }
+
+    #[test]
     fn request_description_names_filters() {
-        let r = AdapterRequest { backends: None, name_contains: Some("H200".into()), low_power: false };
+        let r = AdapterRequest { name_contains: Some("H200".into()), ..AdapterRequest::default() };
         assert_eq!(r.describe(), " (adapter name containing \"H200\")");
         assert_eq!(AdapterRequest::default().describe(), "");
     }

@@ -42,7 +42,7 @@ pub use context::{AdapterRequest, AdapterSummary, Context, enumerate_adapters};
 pub use error::{Error, Result};
 pub use ops::{
     conv::{Conv2d, ConvOutput},
-    conv_geometry::{Activation, ConvGeometry, ConvOptions},
+    conv_geometry::{Activation, ConvGeometry, ConvOptions, Precision},
     conv_plan::ConvKernel,
     conv_tune::{Candidate, TunedConfig, Tuning},
     quantized::{Q8ConvPwArgs, Q8ConvPwOptions, Q8Kernel, Q8PwGeometry, QuantParams},

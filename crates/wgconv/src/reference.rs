@@ -158,6 +158,25 @@ pub fn dequantize_per_tensor(x: &[i8], q: QuantParams) -> Vec<f32> {
     x.iter().map(|v| dequantize_value(*v, q)).collect()
 }
 
+/// `x` rounded to the nearest IEEE f16 value (ties to even; f16 subnormals kept, ±∞ past
+/// 65504), as an f32: what the `coop_f16` kernel's multiplicands are. A reference for
+/// [`crate::Precision::AllowF16`] rounds its inputs and weights with it first.
+pub fn round_to_f16(x: f32) -> f32 {
+    if !x.is_finite() {
+        return x;
+    }
+    let a = x.abs();
+    // The f16 halfway point above its largest value, 65504; ties to even round up to ∞.
+    if a >= 65_520.0 {
+        return f32::INFINITY.copysign(x);
+    }
+    // Spacing of f16 values around `a`: 2^(e − 10) in binade e, 2^−24 among the subnormals.
+    let binade = if a < 2f32.powi(-14) { -14 } else { ((a.to_bits() >> 23) & 0xff) as i32 - 127 };
+    let spacing = 2f32.powi(binade - 10);
+    // Both scalings are by powers of two, so exact.
+    ((a / spacing).round_ties_even() * spacing).copysign(x)
+}
+
 /// ‖a − b‖₂ / ‖b‖₂ (0 when both are zero): the error measure the tests bound.
 pub fn relative_error(actual: &[f32], reference: &[f64]) -> f64 {
     assert_eq!(actual.len(), reference.len(), "length mismatch");
@@ -198,6 +217,29 @@ mod tests {
         .unwrap();
         assert_eq!(shape, vec![1, 1, 4]);
         assert_eq!(y, vec![1.0, 10.0, 2.0, 20.0]);
+    }
+
+    #[test]
+    fn f16_rounding_ties_to_even() {
+        let cases = [
+            (1.0, 1.0),
+            (1.0 + 2f32.powi(-11), 1.0),
+            (1.0 + 3.0 * 2f32.powi(-11), 1.0 + 2f32.powi(-9)),
+            (-(1.0 + 2f32.powi(-10)), -(1.0 + 2f32.powi(-10))),
+            (0.1, 0.099_975_586),
+            (2f32.powi(-24), 2f32.powi(-24)),
+            (2f32.powi(-25), 0.0),
+            (3.0 * 2f32.powi(-26), 2f32.powi(-24)),
+            (2047.5, 2048.0),
+            (65_504.0, 65_504.0),
+            (65_519.0, 65_504.0),
+            (65_520.0, f32::INFINITY),
+            (-1e9, f32::NEG_INFINITY),
+        ];
+        for (x, want) in cases {
+            assert_eq!(round_to_f16(x), want, "{x:e}");
+        }
+        assert!(round_to_f16(f32::NAN).is_nan());
     }
 
     #[test]

@@ -1,8 +1,8 @@
 //! fp32 convolution: validate (pure, in `conv_geometry`) → choose a kernel (`conv_plan`) → encode.
 
 use super::{
-    conv_geometry::{Activation, ConvGeometry, ConvOptions},
-    conv_plan::{ConvKernel, GemmSchedule},
+    conv_geometry::{Activation, ConvGeometry, ConvOptions, Precision},
+    conv_plan::{ConvKernel, GemmSchedule, coop_tile},
     conv_tune::TunedConfig,
 };
 use crate::{
@@ -12,9 +12,9 @@ use crate::{
     error::{Error, Result},
     pipelines::shader_resources,
     shaders::{
-        conv_pack as pack_shader, conv_splitk_reduce as reduce_shader, conv2d as shader, conv2d_depthwise as dw_shader,
-        conv2d_depthwise_rows as dw_rows_shader, conv2d_depthwise_tiled as dw_tiled_shader,
-        conv2d_depthwise_vec4 as dw_vec4_shader, conv2d_gemm as gemm_shader,
+        conv_pack as pack_shader, conv_splitk_reduce as reduce_shader, conv2d as shader, conv2d_coop as coop_shader,
+        conv2d_depthwise as dw_shader, conv2d_depthwise_rows as dw_rows_shader,
+        conv2d_depthwise_tiled as dw_tiled_shader, conv2d_depthwise_vec4 as dw_vec4_shader, conv2d_gemm as gemm_shader,
     },
     tensor::{DType, Tensor},
 };
@@ -256,8 +256,43 @@ impl Batch<'_> {
             ConvKernel::Direct | ConvKernel::DirectVec4 | ConvKernel::Transposed => {
                 self.encode_per_output(kernel, buffers, g, activation)?;
             }
+            ConvKernel::CoopF16 => self.encode_coop(buffers, g, activation)?,
         }
         Ok(kernel)
+    }
+
+    /// Implicit GEMM on cooperative matrices, f16 multiplicands (the weight as given, no
+    /// prepacking: its tiles are converted to f16 as they are staged).
+    fn encode_coop(&mut self, buffers: ConvBuffers<'_>, g: &ConvGeometry, activation: Activation) -> Result<()> {
+        let ctx = self.ctx;
+        let (warps_m, splits) = (g.coop_warps_m(), g.coop_split_k());
+        let [x, y, z] = g.gemm_grid(coop_tile(warps_m)).map(|d| d as u32);
+        let mut overrides = coop_shader::Overrides::new();
+        (overrides.warps_m, overrides.split_k) = (warps_m, splits);
+        (overrides.activation, overrides.clamp_min, overrides.clamp_max) = activation_constants(activation);
+        specialise_filter!(overrides, g);
+        (overrides.spec_ic, overrides.spec_oc, overrides.spec_groups) = (g.ic, g.oc, g.groups);
+        // Split-K writes partial sums to scratch; the reduce pass adds them with bias and activation.
+        let partial = if splits > 1 {
+            Some(ctx.scratch_f32("split-K partial sums", buffers.output.numel() * splits as usize)?)
+        } else {
+            None
+        };
+        let coop_buffers = ConvBuffers { output: partial.as_ref().unwrap_or(buffers.output), ..buffers };
+        encode_conv!(
+            self,
+            coop_shader,
+            coop_shader::CONV2D_COOP_ENTRY,
+            coop_shader::create_conv2d_coop_pipeline,
+            overrides,
+            g,
+            coop_buffers,
+            [x, y, z * splits]
+        );
+        if let Some(p) = &partial {
+            self.reduce_split_k(p, buffers.bias, buffers.output, g, splits, activation_constants(activation))?;
+        }
+        Ok(())
     }
 
     /// Implicit GEMM over the prepacked weight (packed here when not prepared), with split-K
@@ -478,6 +513,26 @@ impl Batch<'_> {
 /// downlevel devices have less) and runs the geometry (tiled depthwise → row runs → four
 /// columns per thread). A forced kernel that does not fit is an error.
 fn runnable_kernel(ctx: &Context, g: &ConvGeometry, opts: &ConvOptions) -> Result<(ConvKernel, Option<TunedConfig>)> {
+    let storage = ctx.limits().max_compute_workgroup_storage_size;
+    let coop = ConvKernel::CoopF16;
+    let coop_runs = ctx.cooperative_f16() && coop.workgroup_storage_bytes() <= storage;
+    if opts.kernel == Some(coop) && !ctx.cooperative_f16() {
+        return Err(Error::invalid(format!(
+            "kernel coop_f16 needs f16 16×16×16 cooperative matrices with f32 accumulation on subgroups of 32, \
+             which this context does not have ({}); request them with AdapterRequest::cooperative_matrix or \
+             WGCONV_COOPERATIVE_MATRIX=1 on a device that reports them",
+            ctx.describe()
+        )));
+    }
+    // f16 allowed: tensor cores take what the fp32 planner would give to a GEMM kernel.
+    if opts.kernel.is_none()
+        && opts.precision == Precision::AllowF16
+        && coop_runs
+        && g.planned_kernel().gemm_tile().is_some()
+        && g.supports(coop)
+    {
+        return Ok((coop, None));
+    }
     if opts.kernel.is_none()
         && opts.split_k.is_none()
         && opts.stream_k.is_none()
@@ -486,7 +541,6 @@ fn runnable_kernel(ctx: &Context, g: &ConvGeometry, opts: &ConvOptions) -> Resul
         return Ok((tuned.kernel, Some(tuned)));
     }
     let mut kernel = g.choose_kernel(opts.kernel)?;
-    let storage = ctx.limits().max_compute_workgroup_storage_size;
     // A fallback may itself not run this geometry (`DepthwiseRows` on huge filters): step on.
     while kernel.workgroup_storage_bytes() > storage || !g.supports(kernel) {
         match (opts.kernel, kernel.fallback()) {
@@ -788,5 +842,48 @@ impl Context {
         opts: &ConvOptions,
     ) -> Result<ConvOutput> {
         self.convolution(input, weight, bias, &opts.clone().transposed(true))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The tensor-core shader cannot run on lavapipe, so at least check that naga lowers it to
+    /// SPIR-V with cooperative matrices for every tile shape and a padded, strided, grouped
+    /// geometry (a shader error would otherwise only show on a device that has them).
+    #[test]
+    fn coop_shader_compiles_to_spirv_for_each_tile() {
+        use naga::valid::{Capabilities, ValidationFlags, Validator};
+        let module = naga::front::wgsl::parse_str(coop_shader::SOURCE).expect("parses");
+        let caps = Capabilities::COOPERATIVE_MATRIX | Capabilities::SHADER_FLOAT16;
+        let info = Validator::new(ValidationFlags::all(), caps).validate(&module).expect("validates");
+        let g = ConvGeometry::new(
+            &[2, 12, 9, 10],
+            &[24, 3, 3, 2],
+            None,
+            &ConvOptions::default().stride(&[2, 1]).padding(&[1, 0]).dilation(&[1, 2]).groups(4),
+        )
+        .unwrap();
+        for (warps_m, split_k) in [(1, 1), (2, 1), (2, 3)] {
+            let mut overrides = coop_shader::Overrides::new();
+            (overrides.warps_m, overrides.split_k) = (warps_m, split_k);
+            (overrides.activation, overrides.clamp_min, overrides.clamp_max) =
+                activation_constants(Activation::Clamp { min: -1.0, max: 1.0 });
+            specialise_filter!(overrides, &g);
+            (overrides.spec_ic, overrides.spec_oc, overrides.spec_groups) = (g.ic, g.oc, g.groups);
+            let mut constants = naga::back::PipelineConstants::default();
+            for (name, value) in overrides.constants() {
+                constants.insert(name.to_string(), value);
+            }
+            let entry = Some((naga::ShaderStage::Compute, coop_shader::CONV2D_COOP_ENTRY));
+            let (module, info) = naga::back::pipeline_constants::process_overrides(&module, &info, entry, &constants)
+                .expect("overrides");
+            let options = naga::back::spv::Options { lang_version: (1, 6), capabilities: None, ..Default::default() };
+            let words = naga::back::spv::write_vec(&module, &info, &options, None).expect("SPIR-V");
+            // OpCooperativeMatrixMulAddKHR (4459): eight per 16 of K, as written.
+            let mul_adds = words.iter().filter(|w| **w & 0xffff == 4459).count();
+            assert!(mul_adds >= 8, "warps_m {warps_m}: {mul_adds} multiply-adds");
+        }
     }
 }

@@ -43,6 +43,22 @@ impl Activation {
     }
 }
 
+/// The arithmetic a convolution may use.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Precision {
+    /// fp32 multiplies and sums throughout (the default).
+    #[default]
+    F32,
+    /// Allows f16 multiplicands with f32 accumulation on cooperative matrices (tensor cores):
+    /// inputs and weights are rounded to f16 (11 significant bits) as they are loaded, products
+    /// and sums stay f32 — what cuDNN's TF32 mode does with 11 bits instead of 10. Used where
+    /// the context enabled cooperative matrices ([`crate::AdapterRequest::cooperative_matrix`])
+    /// and the device reports 16×16×16 f16 × f16 + f32 on subgroups of 32, for the direct
+    /// convolutions the planner gives to its GEMM kernels; everything else runs in fp32 as
+    /// before. [`crate::ConvOutput::kernel`] says which ran.
+    AllowF16,
+}
+
 /// Arguments of a convolution besides its tensors. Lists hold 1 value (both dims) or 2 (H, W);
 /// 1D convolutions take 1.
 #[derive(Clone, Debug, PartialEq)]
@@ -67,6 +83,8 @@ pub struct ConvOptions {
     pub split_k: Option<u32>,
     /// Force stream-K over this many workgroups on the GEMM kernels (benchmarks, tests, tuning).
     pub stream_k: Option<u32>,
+    /// The arithmetic allowed (fp32 by default).
+    pub precision: Precision,
 }
 
 impl Default for ConvOptions {
@@ -82,6 +100,7 @@ impl Default for ConvOptions {
             kernel: None,
             split_k: None,
             stream_k: None,
+            precision: Precision::F32,
         }
     }
 }
@@ -134,6 +153,11 @@ impl ConvOptions {
     /// convolution.
     pub fn stream_k(mut self, workgroups: Option<u32>) -> Self {
         self.stream_k = workgroups;
+        self
+    }
+    /// Sets the arithmetic allowed ([`Precision::AllowF16`]: tensor cores where available).
+    pub fn precision(mut self, p: Precision) -> Self {
+        self.precision = p;
         self
     }
     /// Sets the fused activation.

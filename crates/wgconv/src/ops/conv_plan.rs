@@ -1,7 +1,7 @@
 //! Which kernel runs a convolution: the kernels, what each can run, and the planner's rules
 //! (fitted to measurements on an H200; `wgconv bench --sweep` shows the data on any GPU).
 
-use super::conv_geometry::ConvGeometry;
+use super::conv_geometry::{ConvGeometry, Precision};
 use crate::error::{Error, Result};
 
 /// Which kernel runs a convolution.
@@ -57,11 +57,17 @@ pub enum ConvKernel {
     /// quad of outputs must lie within four aligned vec4s: ((−pad) mod 4) + 3·sW + (KW − 1)·dW
     /// + 1 ≤ 16; with "same" padding that takes filters up to 9 wide at stride 1 or 2.
     DepthwiseVec4,
+    /// Implicit GEMM on cooperative matrices (tensor cores) with f16 multiplicands and f32
+    /// accumulation: [`crate::Precision::AllowF16`] only, direct (not transposed) convolutions.
+    /// 8 subgroups of 32 per workgroup, each a 64×32 block of eight 16×16 accumulators; tiles
+    /// of 64×256 or 128×128 (output channels × output pixels) chosen per shape, split-K on small
+    /// grids.
+    CoopF16,
 }
 
 impl ConvKernel {
     /// Every kernel.
-    pub const ALL: [ConvKernel; 15] = [
+    pub const ALL: [ConvKernel; 16] = [
         ConvKernel::Direct,
         ConvKernel::DirectVec4,
         ConvKernel::Transposed,
@@ -77,6 +83,7 @@ impl ConvKernel {
         ConvKernel::DepthwiseTiled,
         ConvKernel::DepthwiseRows,
         ConvKernel::DepthwiseVec4,
+        ConvKernel::CoopF16,
     ];
 
     /// The kernel called `name` (as [`ConvKernel::name`] spells it).
@@ -102,7 +109,13 @@ impl ConvKernel {
             ConvKernel::DepthwiseTiled => "depthwise_tiled",
             ConvKernel::DepthwiseRows => "depthwise_rows",
             ConvKernel::DepthwiseVec4 => "depthwise_vec4",
+            ConvKernel::CoopF16 => "coop_f16",
         }
+    }
+
+    /// The arithmetic the kernel does: `AllowF16` (f16 multiplicands) for `CoopF16`, else fp32.
+    pub fn precision(self) -> Precision {
+        if self == ConvKernel::CoopF16 { Precision::AllowF16 } else { Precision::F32 }
     }
 
     /// Bytes of workgroup memory the kernel declares (devices may allow as little as 16 KiB).
@@ -114,6 +127,8 @@ impl ConvKernel {
             ConvKernel::GemmM64K16 => 12_288,
             ConvKernel::GemmK16 | ConvKernel::GemmN64K32 | ConvKernel::DepthwiseTiled => 16_384,
             ConvKernel::GemmM64K32 => 24_576,
+            // f16 A and B tiles (128 × 40 and 32 × 264 halves) + 8 f32 staging tiles of 16×16.
+            ConvKernel::CoopF16 => 35_328,
             ConvKernel::Direct
             | ConvKernel::DirectVec4
             | ConvKernel::Transposed
@@ -156,6 +171,12 @@ impl ConvKernel {
             _ => None,
         }
     }
+}
+
+/// `CoopF16`'s tile (rows of OC, columns of N·OH·OW) with `warps_m` (1 or 2) of its 8
+/// subgroups along M.
+pub(crate) fn coop_tile(warps_m: u32) -> (u32, u32) {
+    (64 * warps_m, 256 / warps_m)
 }
 
 /// The most filter taps (input rows × KW) the row-run depthwise kernels unroll per thread.
@@ -381,6 +402,30 @@ impl ConvGeometry {
     /// Whether strides, paddings and dilations are all below 2^16: the kernels that fold them
     /// into the pipeline as constants need it, since their products could overflow u32 there,
     /// which fails pipeline creation. Larger ones are left to the per-output kernels.
+    /// Subgroups along M in `CoopF16`'s workgroup of 8: 1 (64×256 tiles) for up to 64 output
+    /// channels per group, else 2 (128×128). H200: 8×3→64×224² k7 s2 0.062 ms vs 0.094,
+    /// 8×64→64×56² 3×3 0.070 vs 0.108; with 128+ channels 128×128 won every layer measured.
+    pub fn coop_warps_m(&self) -> u32 {
+        if self.oc / self.groups <= 64 { 1 } else { 2 }
+    }
+
+    /// K-slices for `CoopF16`: grids of under 66 workgroups (half an H200's 132 multiprocessors)
+    /// are split in two while the slices still fit one wave of 132 and keep 4+ K-tiles each.
+    /// H200: 8×256→256×14² 3×3 (26 workgroups) 0.077 ms in 4 slices vs 0.231 unsplit, 0.081 in
+    /// 8; 3→1152 14×14 patchify (54) 0.045 in 2 vs 0.051; grids of 72+ workgroups were slower
+    /// split (davit_down2 0.093 in 2 vs 0.068).
+    pub fn coop_split_k(&self) -> u32 {
+        let workgroups: u64 = self.gemm_grid(coop_tile(self.coop_warps_m())).iter().product();
+        let k_tiles = self.gemm_k_depth().div_ceil(32);
+        let mut splits = 1u32;
+        if workgroups < 66 {
+            while splits < 8 && workgroups * u64::from(splits) * 2 <= 132 && k_tiles / u64::from(splits * 2) >= 4 {
+                splits *= 2;
+            }
+        }
+        splits
+    }
+
     fn filter_constants_fit(&self) -> bool {
         [self.stride, self.padding, self.dilation].iter().flatten().all(|x| *x < 1 << 16)
     }
@@ -511,6 +556,11 @@ impl ConvGeometry {
                     && self.filter_constants_fit()
                     && self.gemm_grid(tile).iter().all(|d| *d <= 65_535)
             }
+            ConvKernel::CoopF16 => {
+                !self.transposed
+                    && self.filter_constants_fit()
+                    && self.gemm_grid(coop_tile(self.coop_warps_m())).iter().all(|d| *d <= 65_535)
+            }
         }
     }
 
@@ -594,9 +644,10 @@ impl ConvGeometry {
         if self.supports(gemm) { gemm } else { self.reference_kernel() }
     }
 
-    /// Every kernel that can run this convolution (tests run them all).
+    /// Every fp32 kernel that can run this convolution (tests and tuning run them all;
+    /// `CoopF16`, which rounds its multiplicands to f16, is not among them).
     pub fn supported_kernels(&self) -> Vec<ConvKernel> {
-        ConvKernel::ALL.into_iter().filter(|k| self.supports(*k)).collect()
+        ConvKernel::ALL.into_iter().filter(|k| k.precision() == Precision::F32 && self.supports(*k)).collect()
     }
 
     /// The kernel to run: `forced` when it can run this geometry, else an error naming why;
@@ -718,6 +769,33 @@ mod tests {
     }
 
     #[test]
+    fn coop_tiles_and_k_slices() {
+        let conv = |n, ic, oc, hw, k, stride, padding| {
+            geo(&[n, ic, hw, hw], &[oc, ic, k, k], ConvOptions::default().stride(&[stride]).padding(&[padding]))
+                .unwrap()
+        };
+        // (geometry, warps along M, K-slices): the default suite's GEMM layers.
+        for (g, warps_m, splits) in [
+            (conv(8, 256, 256, 14, 3, 1, 1), 2, 4),   // 2 × 13 workgroups, 72 K-tiles
+            (conv(1, 3, 1152, 384, 14, 14, 0), 2, 2), // 9 × 6, 19 K-tiles
+            (conv(1, 256, 512, 96, 2, 2, 0), 2, 1),   // 4 × 18: not split
+            (conv(8, 256, 1024, 14, 1, 1, 0), 2, 1),  // 8 × 13
+            (conv(8, 3, 64, 224, 7, 2, 3), 1, 1),     // 64 channels: 64×256 tiles
+            (conv(8, 64, 64, 56, 3, 1, 1), 1, 1),
+            (conv(1, 512, 256, 4, 1, 1, 0), 2, 4), // 2 × 1 workgroups, 16 K-tiles: 4 per slice
+        ] {
+            assert_eq!((g.coop_warps_m(), g.coop_split_k()), (warps_m, splits), "{g:?}");
+        }
+        // The tensor-core kernel runs direct convolutions only and is no fp32 kernel.
+        let g = conv(8, 256, 256, 14, 3, 1, 1);
+        assert!(g.supports(ConvKernel::CoopF16) && !g.supported_kernels().contains(&ConvKernel::CoopF16));
+        assert_eq!(ConvKernel::CoopF16.precision(), Precision::AllowF16);
+        assert_eq!(ConvKernel::GemmM64K16.precision(), Precision::F32);
+        let t = geo(&[1, 8, 5, 5], &[8, 4, 3, 3], ConvOptions::default().transposed(true)).unwrap();
+        assert!(!t.supports(ConvKernel::CoopF16));
+    }
+
+    #[test]
     fn every_kernel_is_listed_once_and_found_by_name() {
         // An exhaustive match: a new variant fails to compile here until it is placed in `ALL`.
         let position = |k: ConvKernel| match k {
@@ -736,6 +814,7 @@ mod tests {
             ConvKernel::DepthwiseTiled => 12,
             ConvKernel::DepthwiseRows => 13,
             ConvKernel::DepthwiseVec4 => 14,
+            ConvKernel::CoopF16 => 15,
         };
         for (i, k) in ConvKernel::ALL.into_iter().enumerate() {
             assert_eq!(position(k), i, "{k:?}");

@@ -4,6 +4,8 @@
 
 /// Bindings for `shaders/conv2d.wgsl`.
 pub mod conv2d;
+/// Bindings for `shaders/conv2d_coop.wgsl`.
+pub mod conv2d_coop;
 /// Bindings for `shaders/conv2d_depthwise.wgsl`.
 pub mod conv2d_depthwise;
 /// Bindings for `shaders/conv2d_depthwise_rows.wgsl`.
