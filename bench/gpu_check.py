@@ -2,7 +2,8 @@
 """Writes .npy inputs for `wgconv conv2d --check` / `q8-conv-pw --check` runs on a real GPU:
 one layer per fast kernel (GEMM, GEMM with split-K, transposed GEMM by stride phase, depthwise,
 int8 dot4 GEMM; unpadded GEMM; grouped; tiled, row-run and vec4 depthwise; 16-deep K-tiles;
-64×64 tiles), so the kernels are checked against the CPU reference on the device itself.
+64×64 tiles; the f16 tensor-core kernel, checked against a reference whose inputs are rounded to
+f16), so the kernels are checked against the CPU reference on the device itself.
 Prints the wgconv command lines to run, one per line."""
 import os
 import sys
@@ -54,6 +55,19 @@ cases = [
 # Every GEMM entry point forced on one padded layer with ragged tiles (96 channels, 30×30).
 for kernel in ["gemm", "gemm_m64", "gemm_k16", "gemm_m64_k16", "gemm_m64_k32", "gemm_n64_k16", "gemm_n64_k32"]:
     cases.append((f"forced_{kernel}", (4, 64, 30, 30), (96, 64, 3, 3), f"--padding 1 --kernel {kernel}"))
+# The tensor-core kernel (--precision f16): both tile shapes (64 and 96+ output channels), split-K
+# (26 workgroups, 72 K-tiles), ragged M/N/K with strides, dilation and padding per axis, groups,
+# and clamp; forced on a shape the planner gives to it anyway and on a grouped one.
+cases += [
+    ("coop_pointwise", (8, 64, 14, 14), (256, 64, 1, 1), "--precision f16"),
+    ("coop_m64_relu", (2, 16, 30, 30), (64, 16, 3, 3), "--padding 1 --activation relu --precision f16"),
+    ("coop_stem", (1, 3, 96, 96), (32, 3, 7, 7), "--stride 4 --padding 3 --precision f16"),
+    ("coop_split_k", (8, 256, 14, 14), (256, 256, 3, 3), "--padding 1 --precision f16"),
+    ("coop_ragged", (3, 37, 13, 11), (70, 37, 3, 2),
+     "--padding 1,0 --stride 2,1 --dilation 1,2 --precision f16 --kernel coop_f16"),
+    ("coop_groups", (2, 64, 20, 20), (128, 16, 3, 3), "--groups 4 --padding 1 --precision f16 --kernel coop_f16"),
+    ("coop_clamp", (2, 128, 16, 16), (300, 128, 1, 1), "--activation clamp:-0.5,0.5 --precision f16"),
+]
 for name, xs, ws, flags in cases:
     x, w = save(name + "_x", f32(*xs)), save(name + "_w", f32(*ws))
     oc = ws[1] if "--transposed" in flags else ws[0]

@@ -156,6 +156,12 @@ struct HostCost {
     /// The same loop's wall time, back to back with no pause: bounded by how fast the driver and
     /// GPU retire one submission each.
     back_to_back_us: f64,
+    /// The floor under `call_us` set by wgpu and the driver: an empty command encoder created,
+    /// finished and submitted, timed the same way.
+    empty_submit_us: f64,
+    /// One validation + out-of-memory error-scope pair pushed and popped (each op and each
+    /// submission is wrapped in one, so that wgpu errors come back as typed errors).
+    error_scopes_us: f64,
 }
 
 fn host_cost(ctx: &Context, calls: u32) -> CliResult<HostCost> {
@@ -191,7 +197,25 @@ fn host_cost(ctx: &Context, calls: u32) -> CliResult<HostCost> {
     }
     let back_to_back_us = start.elapsed().as_secs_f64() * 1e6 / f64::from(calls);
     ctx.synchronize()?;
-    Ok(HostCost { record_us, call_us, back_to_back_us })
+    let device = ctx.device();
+    let mut inside = std::time::Duration::ZERO;
+    for _ in 0..calls {
+        let start = std::time::Instant::now();
+        let encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: None });
+        ctx.queue().submit([encoder.finish()]);
+        inside += start.elapsed();
+        ctx.synchronize()?;
+    }
+    let empty_submit_us = inside.as_secs_f64() * 1e6 / f64::from(calls);
+    let start = std::time::Instant::now();
+    for _ in 0..calls {
+        let oom = device.push_error_scope(wgpu::ErrorFilter::OutOfMemory);
+        let validation = device.push_error_scope(wgpu::ErrorFilter::Validation);
+        let _ = pollster::block_on(validation.pop());
+        let _ = pollster::block_on(oom.pop());
+    }
+    let error_scopes_us = start.elapsed().as_secs_f64() * 1e6 / f64::from(calls);
+    Ok(HostCost { record_us, call_us, back_to_back_us, empty_submit_us, error_scopes_us })
 }
 
 #[derive(Serialize)]
@@ -417,8 +441,8 @@ pub fn run(args: &BenchArgs) -> CliResult<()> {
     let host = host_cost(&ctx, 500)?;
     println!(
         "host cost per op (pipelines cached): {:.1} µs to record into a batch, {:.1} µs to record and submit \
-         alone ({:.1} µs per call back to back, GPU included)",
-        host.record_us, host.call_us, host.back_to_back_us
+         alone ({:.1} µs per call back to back, GPU included); an empty submission {:.1} µs, an error-scope pair {:.2} µs",
+        host.record_us, host.call_us, host.back_to_back_us, host.empty_submit_us, host.error_scopes_us
     );
     if let Some(path) = &args.json {
         let info = ctx.adapter_info();
