@@ -55,7 +55,8 @@ cases = [
 # Every GEMM entry point forced on one padded layer with ragged tiles (96 channels, 30×30).
 for kernel in ["gemm", "gemm_m64", "gemm_k16", "gemm_m64_k16", "gemm_m64_k32", "gemm_n64_k16", "gemm_n64_k32"]:
     cases.append((f"forced_{kernel}", (4, 64, 30, 30), (96, 64, 3, 3), f"--padding 1 --kernel {kernel}"))
-# The tensor-core kernel (--precision f16): both tile shapes (64 and 96+ output channels), split-K
+# The tensor-core kernel (--precision f16): both tile shapes (64 and 96+ output channels), both
+# K-tile depths, split-K
 # (26 workgroups, 72 K-tiles), ragged M/N/K with strides, dilation and padding per axis, groups,
 # and clamp; forced on a shape the planner gives to it anyway and on a grouped one.
 cases += [
@@ -67,6 +68,9 @@ cases += [
      "--padding 1,0 --stride 2,1 --dilation 1,2 --precision f16 --kernel coop_f16"),
     ("coop_groups", (2, 64, 20, 20), (128, 16, 3, 3), "--groups 4 --padding 1 --precision f16 --kernel coop_f16"),
     ("coop_clamp", (2, 128, 16, 16), (300, 128, 1, 1), "--activation clamp:-0.5,0.5 --precision f16"),
+    # Grids of more than 132 workgroups: the 16-deep K-tiles, with both tiles (the second ragged).
+    ("coop_k16_m64", (2, 16, 130, 130), (64, 16, 3, 3), "--padding 1 --activation relu --precision f16"),
+    ("coop_k16_ragged", (2, 32, 95, 97), (128, 32, 3, 3), "--padding 1 --precision f16"),
 ]
 for name, xs, ws, flags in cases:
     x, w = save(name + "_x", f32(*xs)), save(name + "_w", f32(*ws))

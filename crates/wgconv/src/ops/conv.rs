@@ -279,16 +279,11 @@ impl Batch<'_> {
             None
         };
         let coop_buffers = ConvBuffers { output: partial.as_ref().unwrap_or(buffers.output), ..buffers };
-        encode_conv!(
-            self,
-            coop_shader,
-            coop_shader::CONV2D_COOP_ENTRY,
-            coop_shader::create_conv2d_coop_pipeline,
-            overrides,
-            g,
-            coop_buffers,
-            [x, y, z * splits]
-        );
+        let (entry, create): (_, fn(&_, &_, &_, &_) -> _) = match g.coop_k_tile() {
+            16 => (coop_shader::CONV2D_COOP_K16_ENTRY, coop_shader::create_conv2d_coop_k16_pipeline),
+            _ => (coop_shader::CONV2D_COOP_ENTRY, coop_shader::create_conv2d_coop_pipeline),
+        };
+        encode_conv!(self, coop_shader, entry, create, overrides, g, coop_buffers, [x, y, z * splits]);
         if let Some(p) = &partial {
             self.reduce_split_k(p, buffers.bias, buffers.output, g, splits, activation_constants(activation))?;
         }
@@ -850,7 +845,7 @@ mod tests {
     use super::*;
 
     /// The tensor-core shader cannot run on lavapipe, so at least check that naga lowers it to
-    /// SPIR-V with cooperative matrices for every tile shape and a padded, strided, grouped
+    /// SPIR-V with cooperative matrices for both K-tile depths, every tile shape and a padded, strided, grouped
     /// geometry (a shader error would otherwise only show on a device that has them).
     #[test]
     fn coop_shader_compiles_to_spirv_for_each_tile() {
@@ -876,14 +871,18 @@ mod tests {
             for (name, value) in overrides.constants() {
                 constants.insert(name.to_string(), value);
             }
-            let entry = Some((naga::ShaderStage::Compute, coop_shader::CONV2D_COOP_ENTRY));
-            let (module, info) = naga::back::pipeline_constants::process_overrides(&module, &info, entry, &constants)
-                .expect("overrides");
-            let options = naga::back::spv::Options { lang_version: (1, 6), capabilities: None, ..Default::default() };
-            let words = naga::back::spv::write_vec(&module, &info, &options, None).expect("SPIR-V");
-            // OpCooperativeMatrixMulAddKHR (4459): eight per 16 of K, as written.
-            let mul_adds = words.iter().filter(|w| **w & 0xffff == 4459).count();
-            assert!(mul_adds >= 8, "warps_m {warps_m}: {mul_adds} multiply-adds");
+            for entry in [coop_shader::CONV2D_COOP_ENTRY, coop_shader::CONV2D_COOP_K16_ENTRY] {
+                let entry = Some((naga::ShaderStage::Compute, entry));
+                let (module, info) =
+                    naga::back::pipeline_constants::process_overrides(&module, &info, entry, &constants)
+                        .expect("overrides");
+                let options =
+                    naga::back::spv::Options { lang_version: (1, 6), capabilities: None, ..Default::default() };
+                let words = naga::back::spv::write_vec(&module, &info, &options, None).expect("SPIR-V");
+                // OpCooperativeMatrixMulAddKHR (4459): eight per 16 of K, as written.
+                let mul_adds = words.iter().filter(|w| **w & 0xffff == 4459).count();
+                assert!(mul_adds >= 8, "warps_m {warps_m}: {mul_adds} multiply-adds");
+            }
         }
     }
 }

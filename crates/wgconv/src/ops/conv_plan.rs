@@ -60,8 +60,8 @@ pub enum ConvKernel {
     /// Implicit GEMM on cooperative matrices (tensor cores) with f16 multiplicands and f32
     /// accumulation: [`crate::Precision::AllowF16`] only, direct (not transposed) convolutions.
     /// 8 subgroups of 32 per workgroup, each a 64×32 block of eight 16×16 accumulators; tiles
-    /// of 64×256 or 128×128 (output channels × output pixels) chosen per shape, split-K on small
-    /// grids.
+    /// of 64×256 or 128×128 (output channels × output pixels), K-tiles 16 or 32 deep and
+    /// split-K on small grids, chosen per shape.
     CoopF16,
 }
 
@@ -407,6 +407,16 @@ impl ConvGeometry {
     /// 8×64→64×56² 3×3 0.070 vs 0.108; with 128+ channels 128×128 won every layer measured.
     pub fn coop_warps_m(&self) -> u32 {
         if self.oc / self.groups <= 64 { 1 } else { 2 }
+    }
+
+    /// Depth of `CoopF16`'s K-tiles: 16 on grids of more than 132 workgroups (one wave on an
+    /// H200's 132 multiprocessors), where the fewer registers holding the next tile let more
+    /// workgroups share a multiprocessor, else 32 (half the barriers). H200: davit_down1 (144
+    /// workgroups) 0.061 ms vs 0.078, resnet50_conv1 (392) 0.053 vs 0.062, davit_stem (288)
+    /// 0.052 vs 0.054; one-wave grids were 3–11 % slower with 16.
+    pub fn coop_k_tile(&self) -> u32 {
+        let workgroups: u64 = self.gemm_grid(coop_tile(self.coop_warps_m())).iter().product();
+        if workgroups * u64::from(self.coop_split_k()) > 132 { 16 } else { 32 }
     }
 
     /// K-slices for `CoopF16`: grids of under 66 workgroups (half an H200's 132 multiprocessors)
@@ -774,17 +784,20 @@ mod tests {
             geo(&[n, ic, hw, hw], &[oc, ic, k, k], ConvOptions::default().stride(&[stride]).padding(&[padding]))
                 .unwrap()
         };
-        // (geometry, warps along M, K-slices): the default suite's GEMM layers.
-        for (g, warps_m, splits) in [
-            (conv(8, 256, 256, 14, 3, 1, 1), 2, 4),   // 2 × 13 workgroups, 72 K-tiles
-            (conv(1, 3, 1152, 384, 14, 14, 0), 2, 2), // 9 × 6, 19 K-tiles
-            (conv(1, 256, 512, 96, 2, 2, 0), 2, 1),   // 4 × 18: not split
-            (conv(8, 256, 1024, 14, 1, 1, 0), 2, 1),  // 8 × 13
-            (conv(8, 3, 64, 224, 7, 2, 3), 1, 1),     // 64 channels: 64×256 tiles
-            (conv(8, 64, 64, 56, 3, 1, 1), 1, 1),
-            (conv(1, 512, 256, 4, 1, 1, 0), 2, 4), // 2 × 1 workgroups, 16 K-tiles: 4 per slice
+        // (geometry, warps along M, K-slices, K-tile depth): the default suite's GEMM layers.
+        for (g, warps_m, splits, k_tile) in [
+            (conv(8, 256, 256, 14, 3, 1, 1), 2, 4, 32),   // 2 × 13 workgroups, 72 K-tiles
+            (conv(1, 3, 1152, 384, 14, 14, 0), 2, 2, 32), // 9 × 6, 19 K-tiles
+            (conv(1, 256, 512, 96, 2, 2, 0), 2, 1, 32),   // 4 × 18: not split
+            (conv(1, 128, 256, 192, 2, 2, 0), 2, 1, 16),  // 2 × 72: more than one wave
+            (conv(1, 3, 128, 768, 7, 4, 3), 2, 1, 16),    // 1 × 288
+            (conv(8, 256, 1024, 14, 1, 1, 0), 2, 1, 32),  // 8 × 13
+            (conv(8, 3, 64, 224, 7, 2, 3), 1, 1, 16),     // 64 channels: 64×256 tiles, 392 of them
+            (conv(8, 64, 64, 56, 3, 1, 1), 1, 1, 32),     // 98
+            (conv(1, 512, 256, 4, 1, 1, 0), 2, 4, 32),    // 2 × 1 workgroups, 16 K-tiles: 4 per slice
         ] {
-            assert_eq!((g.coop_warps_m(), g.coop_split_k()), (warps_m, splits), "{g:?}");
+            let got = (g.coop_warps_m(), g.coop_split_k(), g.coop_k_tile());
+            assert_eq!(got, (warps_m, splits, k_tile), "{g:?}");
         }
         // The tensor-core kernel runs direct convolutions only and is no fp32 kernel.
         let g = conv(8, 256, 256, 14, 3, 1, 1);
