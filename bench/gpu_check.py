@@ -71,6 +71,9 @@ cases += [
     # Grids of more than 132 workgroups: the 16-deep K-tiles, with both tiles (the second ragged).
     ("coop_k16_m64", (2, 16, 130, 130), (64, 16, 3, 3), "--padding 1 --activation relu --precision f16"),
     ("coop_k16_ragged", (2, 32, 95, 97), (128, 32, 3, 3), "--padding 1 --precision f16"),
+    # Added after the last device call (not yet run there): the 16-deep kernel with K (270) and
+    # M (100) ragged too.
+    ("coop_k16_ragged_mk", (2, 30, 95, 97), (100, 30, 3, 3), "--padding 1 --precision f16"),
 ]
 for name, xs, ws, flags in cases:
     x, w = save(name + "_x", f32(*xs)), save(name + "_w", f32(*ws))

@@ -158,7 +158,8 @@ def main():
     if args.markdown:
         open(args.markdown, "w").write(text + "\n")
     if args.json:
-        json.dump({"device": gpu, "torch_ms": torch_ms, "copy_ms": copy_ms}, open(args.json, "w"), indent=2)
+        json.dump({"device": gpu, "tf32": args.tf32, "torch_ms": torch_ms, "copy_ms": copy_ms}, open(args.json, "w"),
+                  indent=2)
 
 
 if __name__ == "__main__":

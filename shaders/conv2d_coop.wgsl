@@ -134,9 +134,11 @@ fn emit(acc: coop_mat16x16<f32, C>, warp: u32, lane: u32, m0: u32, p0: u32, grou
 
 // ---- 32-deep K-tiles ----
 
-// Staged tiles: A 128 × (32 + 8) halves (warps_m = 2), B 32 × SB_MAX (warps_m = 1).
+// Staged tiles: A 128 × (32 + 8) halves (warps_m = 2), B 32 × SB_MAX (warps_m = 1). No
+// checker bounds a fragment's 16 rows, so they stay inside by construction: the last A
+// fragment reads up to index 127·40 + 32 − 1, the last B fragment up to (32 − 1)·264 + 255.
 var<workgroup> tile_a: array<f16, 5120>;
-var<workgroup> tile_b: array<f16, 8448>;
+var<workgroup> tile_b: array<f16, 32u * SB_MAX>;
 
 // Loads K-tile k0's share of A and B of this invocation (zero outside M, K, N and the padded
 // border; unconditional loads from clamped indices, so all of them can be in flight at once).
@@ -278,9 +280,11 @@ fn conv2d_coop(
 
 // ---- 16-deep K-tiles ----
 
-// Staged tiles: A 128 × (16 + 8) halves (warps_m = 2), B 16 × SB_MAX (warps_m = 1).
+// Staged tiles: A 128 × (16 + 8) halves (warps_m = 2), B 16 × SB_MAX (warps_m = 1). No
+// checker bounds a fragment's 16 rows, so they stay inside by construction: the last A
+// fragment reads up to index 127·24 + 16 − 1, the last B fragment up to (16 − 1)·264 + 255.
 var<workgroup> tile_a_k16: array<f16, 3072>;
-var<workgroup> tile_b_k16: array<f16, 4224>;
+var<workgroup> tile_b_k16: array<f16, 16u * SB_MAX>;
 
 // Loads K-tile k0's share of A and B of this invocation (zero outside M, K, N and the padded
 // border; unconditional loads from clamped indices, so all of them can be in flight at once).
@@ -330,7 +334,7 @@ fn conv2d_coop_k16(
     let k_total = icg * taps;
     let group = wg.z / split_k;
     let slice = wg.z % split_k;
-    // This slice's K-tiles: [k_begin, k_end), whole 32-deep tiles.
+    // This slice's K-tiles: [k_begin, k_end), whole 16-deep tiles.
     let k_tiles = (k_total + 16u - 1u) / 16u;
     let k_begin = (slice * k_tiles / split_k) * 16u;
     let k_end = min(((slice + 1u) * k_tiles / split_k) * 16u, k_total);

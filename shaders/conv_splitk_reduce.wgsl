@@ -1,4 +1,5 @@
-// Sums the split-K partial outputs of conv2d_gemm.wgsl, adds the bias and applies the activation.
+// Sums the split-K partial outputs of conv2d_gemm.wgsl or conv2d_coop.wgsl, adds the bias and
+// applies the activation.
 // partial holds `splits` consecutive copies of the NCHW output.
 
 struct ReduceParams {

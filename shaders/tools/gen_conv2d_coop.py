@@ -143,9 +143,11 @@ fn emit(acc: coop_mat16x16<f32, C>, warp: u32, lane: u32, m0: u32, p0: u32, grou
 
 BODY = r"""// ---- {DEPTH}-deep K-tiles ----
 
-// Staged tiles: A 128 × ({BK} + 8) halves (warps_m = 2), B {BK} × SB_MAX (warps_m = 1).
+// Staged tiles: A 128 × ({BK} + 8) halves (warps_m = 2), B {BK} × SB_MAX (warps_m = 1). No
+// checker bounds a fragment's 16 rows, so they stay inside by construction: the last A
+// fragment reads up to index 127·{SA} + {BK} − 1, the last B fragment up to ({BK} − 1)·264 + 255.
 var<workgroup> tile_a{SUFFIX}: array<f16, {A_LEN}>;
-var<workgroup> tile_b{SUFFIX}: array<f16, {B_LEN}>;
+var<workgroup> tile_b{SUFFIX}: array<f16, {BK}u * SB_MAX>;
 
 // Loads K-tile k0's share of A and B of this invocation (zero outside M, K, N and the padded
 // border; unconditional loads from clamped indices, so all of them can be in flight at once).
@@ -195,7 +197,7 @@ fn conv2d_coop{SUFFIX}(
     let k_total = icg * taps;
     let group = wg.z / split_k;
     let slice = wg.z % split_k;
-    // This slice's K-tiles: [k_begin, k_end), whole 32-deep tiles.
+    // This slice's K-tiles: [k_begin, k_end), whole {BK}-deep tiles.
     let k_tiles = (k_total + {BK}u - 1u) / {BK}u;
     let k_begin = (slice * k_tiles / split_k) * {BK}u;
     let k_end = min(((slice + 1u) * k_tiles / split_k) * {BK}u, k_total);
@@ -294,7 +296,7 @@ VARIANTS = [(32, ""), (16, "_k16")]
 parts = [HEADER]
 for depth, suffix in VARIANTS:
     parts.append(BODY.format(DEPTH=depth, BK=depth, SA=depth + 8, ASTEP=256 // depth, ARR=depth, SUFFIX=suffix,
-                             A_LEN=128 * (depth + 8), B_LEN=depth * 264))
+                             A_LEN=128 * (depth + 8)))
 path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "conv2d_coop.wgsl")
 with open(path, "w") as f:
     f.write("\n".join(parts))

@@ -320,7 +320,11 @@ fn run_layer(ctx: &Context, layer: &Layer, args: &BenchArgs) -> CliResult<(Layer
             // less workgroup memory); tuned layers with their whole configuration.
             let mut chosen = geometry.choose_kernel(None)?;
             let (ms, source) = median_time(ctx, args, |b| conv.run_into(b, &x, &out).map(|k| chosen = k))?;
-            let label = ctx.tuned(&geometry).map_or_else(|| chosen.name().to_string(), |t| t.to_string());
+            // (With f16 allowed the tensor-core kernel runs ahead of a tuned fp32 configuration.)
+            let label = ctx
+                .tuned(&geometry)
+                .filter(|t| t.kernel == chosen)
+                .map_or_else(|| chosen.name().to_string(), |t| t.to_string());
             let seed = if transposed { ConvKernel::Transposed } else { ConvKernel::Direct };
             let seed_ms = if seed == chosen {
                 ms

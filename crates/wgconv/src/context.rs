@@ -146,8 +146,12 @@ impl Context {
         if request.cooperative_matrix && adapter.features().contains(wgpu::Features::EXPERIMENTAL_COOPERATIVE_MATRIX) {
             wanted |= wgpu::Features::EXPERIMENTAL_COOPERATIVE_MATRIX;
             // SAFETY: the caller opted in (`AdapterRequest::cooperative_matrix`, documented as
-            // experimental); only the `coop_f16` kernel uses the feature, within the bounds
-            // wgpu validates (16×16 fragments loaded from and stored to workgroup memory).
+            // experimental); only the `coop_f16` kernel uses the feature. Neither wgpu nor
+            // naga checks a fragment's 16 rows against its array, so the kernel keeps them in
+            // bounds by construction: its fragments are loaded from and stored to workgroup
+            // arrays sized for the largest tile (last A index 127·40 + 31 = 5111 < 5120, last B
+            // index 31·264 + 255 = 8439 < 8448, last staging index 2047 < 2048; checked by an
+            // emulation of the index math and the tests on the H200).
             experimental = unsafe { wgpu::ExperimentalFeatures::enabled() };
         }
         let (device, queue) = pollster::block_on(adapter.request_device(&wgpu::DeviceDescriptor {

@@ -1,4 +1,5 @@
-//! fp32 convolution: validate (pure, in `conv_geometry`) → choose a kernel (`conv_plan`) → encode.
+//! Convolution (fp32, or f16 multiplicands on tensor cores where allowed): validate (pure, in
+//! `conv_geometry`) → choose a kernel (`conv_plan`) → encode.
 
 use super::{
     conv_geometry::{Activation, ConvGeometry, ConvOptions, Precision},
@@ -502,7 +503,9 @@ impl Batch<'_> {
     }
 }
 
-/// The kernel to run, and its configuration when it comes from tuning: the forced kernel, else the one
+/// The kernel to run, and its configuration when it comes from tuning: the forced kernel, else
+/// `CoopF16` where f16 is allowed, the context runs it and the planner would run a GEMM kernel
+/// (unless K-slices or stream-K are forced: those are fp32 GEMM schedules), else the one
 /// `Conv2d::tune` measured fastest for this geometry, else the planner's, stepped back to one
 /// that fits the device's workgroup memory (the H200 has 48 KiB; WebGPU's default is 16 KiB and
 /// downlevel devices have less) and runs the geometry (tiled depthwise → row runs → four
@@ -522,6 +525,8 @@ fn runnable_kernel(ctx: &Context, g: &ConvGeometry, opts: &ConvOptions) -> Resul
     // f16 allowed: tensor cores take what the fp32 planner would give to a GEMM kernel.
     if opts.kernel.is_none()
         && opts.precision == Precision::AllowF16
+        && opts.split_k.is_none()
+        && opts.stream_k.is_none()
         && coop_runs
         && g.planned_kernel().gemm_tile().is_some()
         && g.supports(coop)
@@ -879,8 +884,13 @@ mod tests {
                 let options =
                     naga::back::spv::Options { lang_version: (1, 6), capabilities: None, ..Default::default() };
                 let words = naga::back::spv::write_vec(&module, &info, &options, None).expect("SPIR-V");
-                // OpCooperativeMatrixMulAddKHR (4459): eight per 16 of K, as written.
-                let mul_adds = words.iter().filter(|w| **w & 0xffff == 4459).count();
+                // OpCooperativeMatrixMulAddKHR (4459): eight per 16 of K, as written. Walk the
+                // instructions after the 5-word header (each starts with word count << 16 | opcode).
+                let (mut at, mut mul_adds) = (5, 0);
+                while at < words.len() {
+                    mul_adds += usize::from(words[at] & 0xffff == 4459);
+                    at += (words[at] >> 16).max(1) as usize;
+                }
                 assert!(mul_adds >= 8, "warps_m {warps_m}: {mul_adds} multiply-adds");
             }
         }

@@ -58,7 +58,9 @@ pub enum ConvKernel {
     /// + 1 ≤ 16; with "same" padding that takes filters up to 9 wide at stride 1 or 2.
     DepthwiseVec4,
     /// Implicit GEMM on cooperative matrices (tensor cores) with f16 multiplicands and f32
-    /// accumulation: [`crate::Precision::AllowF16`] only, direct (not transposed) convolutions.
+    /// accumulation, direct (not transposed) convolutions: the planner's choice only with
+    /// [`crate::Precision::AllowF16`]; forcing it (`ConvOptions::kernel`) runs it whatever the
+    /// precision option says. Forced K-slices and stream-K do not apply to it.
     /// 8 subgroups of 32 per workgroup, each a 64×32 block of eight 16×16 accumulators; tiles
     /// of 64×256 or 128×128 (output channels × output pixels), K-tiles 16 or 32 deep and
     /// split-K on small grids, chosen per shape.
@@ -399,9 +401,6 @@ impl ConvGeometry {
             * u64::from(self.ow / columns_per_thread)
     }
 
-    /// Whether strides, paddings and dilations are all below 2^16: the kernels that fold them
-    /// into the pipeline as constants need it, since their products could overflow u32 there,
-    /// which fails pipeline creation. Larger ones are left to the per-output kernels.
     /// Subgroups along M in `CoopF16`'s workgroup of 8: 1 (64×256 tiles) for up to 64 output
     /// channels per group, else 2 (128×128). H200: 8×3→64×224² k7 s2 0.062 ms vs 0.094,
     /// 8×64→64×56² 3×3 0.070 vs 0.108; with 128+ channels 128×128 won every layer measured.
@@ -412,8 +411,11 @@ impl ConvGeometry {
     /// Depth of `CoopF16`'s K-tiles: 16 on grids of more than 132 workgroups (one wave on an
     /// H200's 132 multiprocessors), where the fewer registers holding the next tile let more
     /// workgroups share a multiprocessor, else 32 (half the barriers). H200: davit_down1 (144
-    /// workgroups) 0.061 ms vs 0.078, resnet50_conv1 (392) 0.053 vs 0.062, davit_stem (288)
-    /// 0.052 vs 0.054; one-wave grids were 3–11 % slower with 16.
+    /// workgroups) 0.061 ms vs 0.077, resnet50_conv1 (392) 0.053 vs 0.062, davit_stem (288)
+    /// 0.052 vs 0.054; on one-wave grids 16 was 3–11 % slower (equal on the pointwise layer).
+    /// The 16-deep entry point declares 22 784 bytes of workgroup memory, the 32-deep one
+    /// 35 328; `ConvKernel::workgroup_storage_bytes` gives the larger, so a device with less
+    /// runs neither (cooperative-matrix GPUs measured so far allow 48 KiB or more).
     pub fn coop_k_tile(&self) -> u32 {
         let workgroups: u64 = self.gemm_grid(coop_tile(self.coop_warps_m())).iter().product();
         if workgroups * u64::from(self.coop_split_k()) > 132 { 16 } else { 32 }
@@ -436,6 +438,9 @@ impl ConvGeometry {
         splits
     }
 
+    /// Whether strides, paddings and dilations are all below 2^16: the kernels that fold them
+    /// into the pipeline as constants need it, since their products could overflow u32 there,
+    /// which fails pipeline creation. Larger ones are left to the per-output kernels.
     fn filter_constants_fit(&self) -> bool {
         [self.stride, self.padding, self.dilation].iter().flatten().all(|x| *x < 1 << 16)
     }
