@@ -55,7 +55,7 @@ cases = [
 # Every GEMM entry point forced on one padded layer with ragged tiles (96 channels, 30×30).
 for kernel in ["gemm", "gemm_m64", "gemm_k16", "gemm_m64_k16", "gemm_m64_k32", "gemm_n64_k16", "gemm_n64_k32"]:
     cases.append((f"forced_{kernel}", (4, 64, 30, 30), (96, 64, 3, 3), f"--padding 1 --kernel {kernel}"))
-# The tensor-core kernel (--precision f16): both tile shapes (64 and 96+ output channels), both
+# The tensor-core kernel (--precision f16): both tile shapes (up to 64 and 65+ output channels), both
 # K-tile depths, split-K
 # (26 workgroups, 72 K-tiles), ragged M/N/K with strides, dilation and padding per axis, groups,
 # and clamp; forced on a shape the planner gives to it anyway and on a grouped one.

@@ -15,7 +15,7 @@
 // one's math runs. The output goes through a per-subgroup 16×16 staging tile, where bias and
 // activation are applied and ragged edges are masked.
 // K-tiles are 32 deep (`conv2d_coop`) or 16 (`conv2d_coop_k16`, for grids of more than one
-// wave: 22 KiB of workgroup memory instead of 35 and half the registers holding the next tile,
+// wave: 22.3 KiB of workgroup memory instead of 34.5 and half the registers holding the next tile,
 // so more workgroups share a multiprocessor). Each depth has its own copy of the body and its
 // own tiles, with the depth, strides and register arrays' sizes as literals: one body with
 // the depth an override or a function argument, and tiles sized for 32, was no faster at 16.

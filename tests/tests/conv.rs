@@ -1004,6 +1004,7 @@ fn tuning_picks_the_fastest_measured_configuration() {
         ("{".to_string(), "not valid"),
         (exported.replacen("\"oh\": 6", "\"oh\": 7", 1), "not those of any convolution"),
         (exported.replace(&best_kernel, "\"kernel\": \"depthwise_tiled\""), "cannot run"),
+        (exported.replace(&best_kernel, "\"kernel\": \"coop_f16\""), "cannot run"),
     ];
     for (text, reason) in refused {
         let other = fresh();

@@ -35,7 +35,7 @@ pub struct AdapterRequest {
 }
 
 impl AdapterRequest {
-    /// Reads `WGCONV_BACKEND` and `WGCONV_ADAPTER`.
+    /// Reads `WGCONV_BACKEND`, `WGCONV_ADAPTER` and `WGCONV_COOPERATIVE_MATRIX`.
     pub fn from_env() -> Self {
         Self {
             backends: std::env::var("WGCONV_BACKEND").ok().map(|b| wgpu::Backends::from_comma_list(&b)),
@@ -149,9 +149,10 @@ impl Context {
             // experimental); only the `coop_f16` kernel uses the feature. Neither wgpu nor
             // naga checks a fragment's 16 rows against its array, so the kernel keeps them in
             // bounds by construction: its fragments are loaded from and stored to workgroup
-            // arrays sized for the largest tile (last A index 127·40 + 31 = 5111 < 5120, last B
-            // index 31·264 + 255 = 8439 < 8448, last staging index 2047 < 2048; checked by an
-            // emulation of the index math and the tests on the H200).
+            // arrays sized for the largest tile (32-deep K-tiles: last A index 127·40 + 31 =
+            // 5111 < 5120, last B index 31·264 + 255 = 8439 < 8448; 16-deep: 127·24 + 15 =
+            // 3063 < 3072, 15·264 + 255 = 4215 < 4224; staging 2047 < 2048), as a reviewer's
+            // emulation of the index math and the H200 checks in bench/gpu_check.py confirmed.
             experimental = unsafe { wgpu::ExperimentalFeatures::enabled() };
         }
         let (device, queue) = pollster::block_on(adapter.request_device(&wgpu::DeviceDescriptor {

@@ -158,8 +158,8 @@ pub fn dequantize_per_tensor(x: &[i8], q: QuantParams) -> Vec<f32> {
     x.iter().map(|v| dequantize_value(*v, q)).collect()
 }
 
-/// `x` rounded to the nearest IEEE f16 value (ties to even; f16 subnormals kept, ±∞ past
-/// 65504), as an f32: what the `coop_f16` kernel's multiplicands are. A reference for
+/// `x` rounded to the nearest IEEE f16 value (ties to even; f16 subnormals kept, ±∞ from
+/// 65520, the halfway point above the largest value 65504), as an f32: what the `coop_f16` kernel's multiplicands are. A reference for
 /// [`crate::Precision::AllowF16`] rounds its inputs and weights with it first.
 pub fn round_to_f16(x: f32) -> f32 {
     if !x.is_finite() {

@@ -52,7 +52,7 @@ pub enum Precision {
     /// Allows f16 multiplicands with f32 accumulation on cooperative matrices (tensor cores):
     /// inputs and weights are rounded to f16 as they are loaded, products and sums stay f32 —
     /// what cuDNN's TF32 mode does, with the same 11 significant bits but f16's range: inputs
-    /// above 65504 in magnitude become ±∞, below 6.1e-5 they lose bits (subnormals). Used where
+    /// of magnitude 65520 and up become ±∞, below 6.1e-5 they lose bits (subnormals). Used where
     /// the context enabled cooperative matrices ([`crate::AdapterRequest::cooperative_matrix`])
     /// and the device reports 16×16×16 f16 × f16 + f32 on subgroups of 32, for the direct
     /// convolutions the planner gives to its GEMM kernels; everything else runs in fp32 as

@@ -412,17 +412,18 @@ impl ConvGeometry {
     /// H200's 132 multiprocessors), where the fewer registers holding the next tile let more
     /// workgroups share a multiprocessor, else 32 (half the barriers). H200: davit_down1 (144
     /// workgroups) 0.061 ms vs 0.077, resnet50_conv1 (392) 0.053 vs 0.062, davit_stem (288)
-    /// 0.052 vs 0.054; on one-wave grids 16 was 3–11 % slower (equal on the pointwise layer).
-    /// The 16-deep entry point declares 22 784 bytes of workgroup memory, the 32-deep one
-    /// 35 328; `ConvKernel::workgroup_storage_bytes` gives the larger, so a device with less
-    /// runs neither (cooperative-matrix GPUs measured so far allow 48 KiB or more).
+    /// 0.052 vs 0.054; on one-wave grids 16 was 3–11 % slower (within 2 % on the pointwise
+    /// layer). The 16-deep entry point declares 22 784 bytes of workgroup memory, the 32-deep
+    /// one 35 328; `ConvKernel::workgroup_storage_bytes` gives the larger, so a device with
+    /// less runs neither (the H200 allows 48 KiB).
     pub fn coop_k_tile(&self) -> u32 {
         let workgroups: u64 = self.gemm_grid(coop_tile(self.coop_warps_m())).iter().product();
         if workgroups * u64::from(self.coop_split_k()) > 132 { 16 } else { 32 }
     }
 
     /// K-slices for `CoopF16`: grids of under 66 workgroups (half an H200's 132 multiprocessors)
-    /// are split in two while the slices still fit one wave of 132 and keep 4+ K-tiles each.
+    /// are split in 2, 4 or 8 (doubling while the slices still fit one wave of 132 and keep 4+
+    /// K-tiles each).
     /// H200: 8×256→256×14² 3×3 (26 workgroups) 0.077 ms in 4 slices vs 0.231 unsplit, 0.081 in
     /// 8; 3→1152 14×14 patchify (54) 0.045 in 2 vs 0.051; grids of 72+ workgroups were slower
     /// split (davit_down2 0.093 in 2 vs 0.068).

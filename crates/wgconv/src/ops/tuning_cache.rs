@@ -91,7 +91,9 @@ impl Context {
         }
         let TunedConfig { kernel, split_k, stream_k } = entry.config;
         let storage = self.limits().max_compute_workgroup_storage_size;
-        if !g.supports(kernel) || kernel.workgroup_storage_bytes() > storage {
+        // Tuning measures fp32 kernels only (`supported_kernels`); a tensor-core kernel here would
+        // run f16 arithmetic under the default precision.
+        if !g.supported_kernels().contains(&kernel) || kernel.workgroup_storage_bytes() > storage {
             return Err(Error::invalid(format!("kernel {} cannot run it on this device", kernel.name())));
         }
         match (kernel.gemm_tile().is_some(), stream_k) {
