@@ -3,7 +3,7 @@
 
 use super::{
     conv_geometry::{Activation, ConvGeometry, ConvOptions, Precision},
-    conv_plan::{ConvKernel, GemmSchedule, coop_tile},
+    conv_plan::{ConvKernel, GemmSchedule},
     conv_tune::TunedConfig,
 };
 use crate::{
@@ -267,18 +267,14 @@ impl Batch<'_> {
     fn encode_coop(&mut self, buffers: ConvBuffers<'_>, g: &ConvGeometry, activation: Activation) -> Result<()> {
         let ctx = self.ctx;
         let (warps_m, splits) = (g.coop_warps_m(), g.coop_split_k());
-        let [x, y, z] = g.gemm_grid(coop_tile(warps_m)).map(|d| d as u32);
+        let [x, y, z] = g.coop_grid().map(|d| d as u32);
         let mut overrides = coop_shader::Overrides::new();
         (overrides.warps_m, overrides.split_k) = (warps_m, splits);
         (overrides.activation, overrides.clamp_min, overrides.clamp_max) = activation_constants(activation);
         specialise_filter!(overrides, g);
         (overrides.spec_ic, overrides.spec_oc, overrides.spec_groups) = (g.ic, g.oc, g.groups);
         // Split-K writes partial sums to scratch; the reduce pass adds them with bias and activation.
-        let partial = if splits > 1 {
-            Some(ctx.scratch_f32("split-K partial sums", buffers.output.numel() * splits as usize)?)
-        } else {
-            None
-        };
+        let partial = split_k_scratch(ctx, buffers.output, splits)?;
         let coop_buffers = ConvBuffers { output: partial.as_ref().unwrap_or(buffers.output), ..buffers };
         let (entry, create): (_, fn(&_, &_, &_, &_) -> _) = match g.coop_k_tile() {
             16 => (coop_shader::CONV2D_COOP_K16_ENTRY, coop_shader::create_conv2d_coop_k16_pipeline),
@@ -349,11 +345,7 @@ impl Batch<'_> {
             other => return Err(Error::invalid(format!("{} is not a GEMM kernel", other.name()))),
         };
         // Split-K writes partial sums to scratch; a reduce pass adds them with bias and activation.
-        let partial = if splits > 1 {
-            Some(ctx.scratch_f32("split-K partial sums", buffers.output.numel() * splits as usize)?)
-        } else {
-            None
-        };
+        let partial = split_k_scratch(ctx, buffers.output, splits)?;
         let gemm_buffers =
             ConvBuffers { weight: packed, output: partial.as_ref().unwrap_or(buffers.output), ..buffers };
         encode_conv!(self, gemm_shader, entry, create, overrides, g, gemm_buffers, grid);
@@ -556,6 +548,15 @@ fn runnable_kernel(ctx: &Context, g: &ConvGeometry, opts: &ConvOptions) -> Resul
         }
     }
     Ok((kernel, None))
+}
+
+/// The context's scratch for `splits` K-slices of partial sums of `output` (none for one slice).
+fn split_k_scratch(ctx: &Context, output: &Tensor, splits: u32) -> Result<Option<Tensor>> {
+    if splits > 1 {
+        Ok(Some(ctx.scratch_f32("split-K partial sums", output.numel() * splits as usize)?))
+    } else {
+        Ok(None)
+    }
 }
 
 /// A fused activation as the kernels' override constants: (`activation`, `clamp_min`, `clamp_max`).

@@ -177,7 +177,7 @@ impl ConvKernel {
 
 /// `CoopF16`'s tile (rows of OC, columns of N·OH·OW) with `warps_m` (1 or 2) of its 8
 /// subgroups along M.
-pub(crate) fn coop_tile(warps_m: u32) -> (u32, u32) {
+fn coop_tile(warps_m: u32) -> (u32, u32) {
     (64 * warps_m, 256 / warps_m)
 }
 
@@ -408,6 +408,11 @@ impl ConvGeometry {
         if self.oc / self.groups <= 64 { 1 } else { 2 }
     }
 
+    /// `CoopF16`'s workgroup grid before K-slicing (N tiles, M tiles, groups), for its tile.
+    pub(crate) fn coop_grid(&self) -> [u64; 3] {
+        self.gemm_grid(coop_tile(self.coop_warps_m()))
+    }
+
     /// Depth of `CoopF16`'s K-tiles: 16 on grids of more than 132 workgroups (one wave on an
     /// H200's 132 multiprocessors), where the fewer registers holding the next tile let more
     /// workgroups share a multiprocessor, else 32 (half the barriers). H200: davit_down1 (144
@@ -417,7 +422,7 @@ impl ConvGeometry {
     /// one 35 328; `ConvKernel::workgroup_storage_bytes` gives the larger, so a device with
     /// less runs neither (the H200 allows 48 KiB).
     pub fn coop_k_tile(&self) -> u32 {
-        let workgroups: u64 = self.gemm_grid(coop_tile(self.coop_warps_m())).iter().product();
+        let workgroups: u64 = self.coop_grid().iter().product();
         if workgroups * u64::from(self.coop_split_k()) > 132 { 16 } else { 32 }
     }
 
@@ -428,7 +433,7 @@ impl ConvGeometry {
     /// 8; 3→1152 14×14 patchify (54) 0.045 in 2 vs 0.051; grids of 72+ workgroups were slower
     /// split (davit_down2 0.093 in 2 vs 0.068).
     pub fn coop_split_k(&self) -> u32 {
-        let workgroups: u64 = self.gemm_grid(coop_tile(self.coop_warps_m())).iter().product();
+        let workgroups: u64 = self.coop_grid().iter().product();
         let k_tiles = self.gemm_k_depth().div_ceil(32);
         let mut splits = 1u32;
         if workgroups < 66 {
@@ -573,9 +578,7 @@ impl ConvGeometry {
                     && self.gemm_grid(tile).iter().all(|d| *d <= 65_535)
             }
             ConvKernel::CoopF16 => {
-                !self.transposed
-                    && self.filter_constants_fit()
-                    && self.gemm_grid(coop_tile(self.coop_warps_m())).iter().all(|d| *d <= 65_535)
+                !self.transposed && self.filter_constants_fit() && self.coop_grid().iter().all(|d| *d <= 65_535)
             }
         }
     }
