@@ -55,6 +55,11 @@ cases = [
 # Every GEMM entry point forced on one padded layer with ragged tiles (96 channels, 30×30).
 for kernel in ["gemm", "gemm_m64", "gemm_k16", "gemm_m64_k16", "gemm_m64_k32", "gemm_n64_k16", "gemm_n64_k32"]:
     cases.append((f"forced_{kernel}", (4, 64, 30, 30), (96, 64, 3, 3), f"--padding 1 --kernel {kernel}"))
+# Tile widths other than the defaults (the `tile_n` override; workgroups of 2·tile_n threads, some
+# not a whole number of warps): each K-tile depth, both row counts, A slots partly filled.
+for kernel, width in [("gemm", 48), ("gemm_k16", 32), ("gemm_m64", 104), ("gemm_m64_k16", 72), ("gemm_m64_k32", 120)]:
+    cases.append((f"forced_{kernel}_n{width}", (4, 64, 30, 30), (96, 64, 3, 3),
+                  f"--padding 1 --kernel {kernel} --tile-n {width}"))
 # The tensor-core kernel (--precision f16): both tile shapes (up to 64 and 65+ output channels), both
 # K-tile depths, split-K
 # (26 workgroups, 72 K-tiles), ragged M/N/K with strides, dilation and padding per axis, groups,

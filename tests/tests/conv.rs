@@ -770,7 +770,10 @@ fn prepared_convolution_runs_many_inputs() {
 fn split_k_for_small_grids_with_long_k() {
     // K = 128·9 = 1152 (144 K-tiles of 8) on one tile: long enough for the planner to split.
     let direct = ConvGeometry::new(&[1, 128, 6, 6], &[16, 128, 3, 3], None, &opts().padding(&[1])).unwrap();
-    assert!(direct.gemm_split_k(direct.planned_kernel()) > 1, "expected split-K");
+    assert!(
+        direct.gemm_split_k(direct.planned_kernel(), direct.planned_tile_n(direct.planned_kernel())) > 1,
+        "expected split-K"
+    );
     // The planner's split, then forced ones: uneven slices, and more slices than K-tiles.
     for (i, splits) in [None, Some(5), Some(150)].into_iter().enumerate() {
         check(
@@ -788,7 +791,10 @@ fn split_k_for_small_grids_with_long_k() {
     let t = opts().transposed(true).stride(&[2]).padding(&[1]);
     // K per stride phase = 256·2·2 = 1024.
     let transposed = ConvGeometry::new(&[2, 256, 3, 3], &[256, 8, 4, 4], None, &t).unwrap();
-    assert!(transposed.gemm_split_k(transposed.planned_kernel()) > 1);
+    assert!(
+        transposed.gemm_split_k(transposed.planned_kernel(), transposed.planned_tile_n(transposed.planned_kernel()))
+            > 1
+    );
     check(
         "split-K transposed",
         145,
@@ -969,7 +975,7 @@ fn tuning_picks_the_fastest_measured_configuration() {
     {
         assert!(configs.contains(&expected), "{expected:?} missing from {configs:?}");
     }
-    assert!(configs.contains(&(ConvKernel::GemmM64K16, tuning.geometry.gemm_split_k(ConvKernel::GemmM64K16))));
+    assert!(configs.contains(&(ConvKernel::GemmM64K16, tuning.geometry.gemm_split_k(ConvKernel::GemmM64K16, 128))));
     assert!(tuning.candidates.windows(2).all(|c| c[0].ms <= c[1].ms && c[0].ms > 0.0));
     assert!(tuning.skipped.is_empty(), "{:?}", tuning.skipped);
     assert_eq!(ctx.tuned(&tuning.geometry), Some(tuning.best().config));
@@ -1005,6 +1011,7 @@ fn tuning_picks_the_fastest_measured_configuration() {
         (exported.replacen("\"oh\": 6", "\"oh\": 7", 1), "not those of any convolution"),
         (exported.replace(&best_kernel, "\"kernel\": \"depthwise_tiled\""), "cannot run"),
         (exported.replace(&best_kernel, "\"kernel\": \"coop_f16\""), "cannot run"),
+        (with_tile_width(&exported.replace(&best_kernel, "\"kernel\": \"gemm\""), "36"), "tile_n 36 is not"),
     ];
     for (text, reason) in refused {
         let other = fresh();
@@ -1015,6 +1022,13 @@ fn tuning_picks_the_fastest_measured_configuration() {
     ctx.forget_tuning();
     assert_eq!(ctx.tuned(&tuning.geometry), None);
     assert_eq!(ctx.convolution(&xt, &wt, None, &options).unwrap().kernel, tuning.geometry.planned_kernel());
+}
+
+/// `exported` (one tuning entry) with its tile width set to `width`.
+fn with_tile_width(exported: &str, width: &str) -> String {
+    let at = exported.find("\"tile_n\": ").expect("a tile_n field") + "\"tile_n\": ".len();
+    let end = at + exported[at..].find([',', '}', '\n']).unwrap();
+    format!("{}{width}{}", &exported[..at], &exported[end..])
 }
 
 /// `Precision::AllowF16` runs the tensor-core kernel where the context has cooperative matrices
@@ -1052,4 +1066,59 @@ fn f16_precision_uses_cooperative_matrices_only_where_the_device_has_them() {
     // fp32, the default, never takes the tensor-core kernel.
     let fp32 = ctx.convolution(&xt, &wt, Some(&bt), &opts().padding(&[1])).unwrap();
     assert_ne!(fp32.kernel, ConvKernel::CoopF16);
+}
+
+/// The GEMM kernels at tile widths other than their defaults (the `tile_n` override; workgroups
+/// of 2·tile_n threads, some not whole warps; A tiles shared out over slots partly filled),
+/// direct and transposed, with K-slices and stream-K, match the reference on ragged M, N and K;
+/// a width the kernels cannot take is an error naming it.
+#[test]
+fn gemm_tile_widths_match_the_reference() {
+    let ctx = context();
+    let direct = opts().padding(&[1]).activation(Activation::Relu);
+    let transposed = opts().transposed(true).stride(&[2]).padding(&[1]);
+    // (input, weight, options): 100 output channels, 2·9·11 = 198 columns, K = 24·9 = 216;
+    // transposed: 4 phases of 2·5·6 columns, K = 12·2·2 = 48 per phase.
+    let direct_case = ([2usize, 24, 9, 11], [100usize, 24, 3, 3], direct);
+    let transposed_case = ([2usize, 12, 5, 6], [12usize, 100, 4, 4], transposed);
+    let runs: [(ConvKernel, u32, Option<u32>, Option<u32>); 8] = [
+        (ConvKernel::Gemm, 48, None, None),
+        (ConvKernel::GemmK16, 32, Some(3), None),
+        (ConvKernel::GemmM64, 104, None, None),
+        (ConvKernel::GemmM64K16, 72, None, Some(5)),
+        (ConvKernel::GemmM64K32, 120, None, None),
+        (ConvKernel::GemmN64K16, 40, None, None),
+        (ConvKernel::GemmN64K32, 128, Some(2), None),
+        (ConvKernel::Gemm, 88, None, None),
+    ];
+    for (seed, (input, weight, options)) in [(160, direct_case.clone()), (170, transposed_case)] {
+        let numel = |s: &[usize]| s.iter().product::<usize>();
+        let x = random_f32(seed, numel(&input));
+        let w = random_f32(seed + 1, numel(&weight));
+        let oc = if options.transposed { weight[1] } else { weight[0] };
+        let b = random_f32(seed + 2, oc);
+        let (expected, shape) = reference::convolution(&x, &input, &w, &weight, Some(&b), &options).unwrap();
+        let xt = Tensor::from_f32(ctx, &x, &input).unwrap();
+        let wt = Tensor::from_f32(ctx, &w, &weight).unwrap();
+        let bt = Tensor::from_f32(ctx, &b, &[oc]).unwrap();
+        for &(kernel, width, splits, stream) in &runs {
+            // Stream-K takes direct convolutions only.
+            let stream = stream.filter(|_| !options.transposed);
+            let o = options.clone().kernel(Some(kernel)).tile_n(Some(width)).split_k(splits).stream_k(stream);
+            let out = Tensor::full_f32(ctx, &shape, f32::NAN).unwrap();
+            let used = ctx.convolution_into(&xt, &wt, Some(&bt), &out, &o).unwrap();
+            assert_eq!(used, kernel);
+            let err = reference::relative_error(&out.to_vec_f32(ctx).unwrap(), &expected);
+            let what = format!("{} at tile_n {width}, split {splits:?}, stream {stream:?}", kernel.name());
+            assert!(err <= TOLERANCE, "{what} (transposed {}): relative error {err:e}", options.transposed);
+        }
+    }
+    let (input, weight, options) = direct_case;
+    let xt = Tensor::from_f32(ctx, &random_f32(180, input.iter().product()), &input).unwrap();
+    let wt = Tensor::from_f32(ctx, &random_f32(181, weight.iter().product()), &weight).unwrap();
+    let err = ctx.convolution(&xt, &wt, None, &options.clone().kernel(Some(ConvKernel::Gemm)).tile_n(Some(100)));
+    assert!(err.unwrap_err().to_string().contains("tile_n 100 is not a GEMM tile width"));
+    // Forced with a kernel that has no tiles, the width does not apply.
+    let y = ctx.convolution(&xt, &wt, None, &options.kernel(Some(ConvKernel::DirectVec4)).tile_n(Some(100))).unwrap();
+    assert_eq!(y.kernel, ConvKernel::DirectVec4);
 }

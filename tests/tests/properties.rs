@@ -29,6 +29,8 @@ struct ConvCase {
     kernel: Vec<usize>,
     opts: ConvOptions,
     bias: bool,
+    /// GEMM tile width for the stream-K run.
+    tile_n: u32,
 }
 
 fn conv_case() -> impl Strategy<Value = ConvCase> {
@@ -43,9 +45,22 @@ fn conv_case() -> impl Strategy<Value = ConvCase> {
         (1u32..=3, 1u32..=3, 0u32..=2, 0u32..=2, 1u32..=3, 1u32..=3),
         prop::bool::ANY,
         (0u32..=2, prop::bool::ANY),
+        (4u32..=16).prop_map(|eighths| eighths * 8),
     )
         .prop_map(
-            |(n, groups, icg, ocg, one_d, (h, w), (kh, kw), (sh, sw, ph, pw, dh, dw), transposed, (op, bias))| {
+            |(
+                n,
+                groups,
+                icg,
+                ocg,
+                one_d,
+                (h, w),
+                (kh, kw),
+                (sh, sw, ph, pw, dh, dw),
+                transposed,
+                (op, bias),
+                tile_n,
+            )| {
                 let (spatial, kernel, stride, padding, dilation) = if one_d {
                     (vec![w], vec![kw], vec![sw], vec![pw], vec![dw])
                 } else {
@@ -66,7 +81,7 @@ fn conv_case() -> impl Strategy<Value = ConvCase> {
                     activation: if op == 1 { Activation::Relu } else { Activation::None },
                     ..ConvOptions::default()
                 };
-                ConvCase { n, groups, icg, ocg, spatial, kernel, opts, bias }
+                ConvCase { n, groups, icg, ocg, spatial, kernel, opts, bias, tile_n }
             },
         )
 }
@@ -109,10 +124,11 @@ proptest! {
             let err = reference::relative_error(&out.to_vec_f32(ctx).unwrap(), &expected);
             prop_assert!(err <= 1e-5, "{} on {:?}: relative error {:e}", used.name(), case, err);
         }
-        // Stream-K over three workgroups where it can run (tiles and K-tiles then split unevenly).
-        if geometry.supports(ConvKernel::Gemm) && geometry.stream_k(ConvKernel::Gemm, 3).is_ok() {
+        // Stream-K over three workgroups where it can run (tiles and K-tiles then split unevenly),
+        // in tiles of a random width.
+        if geometry.supports(ConvKernel::Gemm) && geometry.stream_k(ConvKernel::Gemm, case.tile_n, 3).is_ok() {
             let out = Tensor::full_f32(ctx, &shape, f32::NAN).unwrap();
-            let opts = case.opts.clone().kernel(Some(ConvKernel::Gemm)).stream_k(Some(3));
+            let opts = case.opts.clone().kernel(Some(ConvKernel::Gemm)).stream_k(Some(3)).tile_n(Some(case.tile_n));
             ctx.convolution_into(&xt, &wt, bt.as_ref(), &out, &opts).unwrap();
             let err = reference::relative_error(&out.to_vec_f32(ctx).unwrap(), &expected);
             prop_assert!(err <= 1e-5, "stream-K on {:?}: relative error {:e}", case, err);

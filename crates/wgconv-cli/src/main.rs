@@ -72,6 +72,10 @@ struct Conv2dArgs {
     /// cannot run the convolution.
     #[arg(long, value_parser = args::kernel)]
     kernel: Option<wgconv::ConvKernel>,
+    /// GEMM kernels: output columns per workgroup tile (a multiple of 8 from 32 to 128) instead
+    /// of the planner's; ignored when another kernel runs.
+    #[arg(long)]
+    tile_n: Option<u32>,
     /// f32, or f16 to allow f16 multiplicands with f32 sums on tensor cores (cooperative
     /// matrices, enabled for this run; fp32 where the device lacks them). --check then rounds
     /// the reference's inputs to f16 when the coop_f16 kernel ran.
@@ -194,6 +198,7 @@ fn conv2d(a: &Conv2dArgs) -> CliResult<()> {
         kernel: a.kernel,
         split_k: None,
         stream_k: None,
+        tile_n: a.tile_n,
         precision: a.precision,
     };
     // Validate before touching the GPU, so bad arguments are usage errors even without an adapter.

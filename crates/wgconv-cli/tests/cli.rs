@@ -143,6 +143,13 @@ fn conv2d_runs_a_forced_kernel_or_says_why_not() {
         assert_eq!(code, 0, "{stdout}\n{stderr}");
         assert!(stdout.contains(&format!("kernel: {kernel}\n")), "{stdout}");
     }
+    // A GEMM tile width: 48 runs; 36 is no multiple of 8.
+    let forced = ["conv2d", "--input", &x, "--weight", &w, "--groups", "2", "--kernel", "gemm", "--out", &y];
+    let (code, stdout, stderr) = run(&[&forced[..], &["--tile-n", "48", "--check"]].concat());
+    assert_eq!(code, 0, "{stdout}\n{stderr}");
+    let (code, _, stderr) = run(&[&forced[..], &["--tile-n", "36"]].concat());
+    assert_ne!(code, 0);
+    assert!(stderr.contains("tile_n 36 is not a GEMM tile width"), "{stderr}");
     // Three output channels per group: not for the four-channels-per-thread kernel.
     let args = ["conv2d", "--input", &x, "--weight", &w, "--groups", "2", "--kernel", "grouped_oc4", "--out", &y];
     let (code, _, stderr) = run(&args);

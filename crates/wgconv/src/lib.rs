@@ -43,7 +43,7 @@ pub use error::{Error, Result};
 pub use ops::{
     conv::{Conv2d, ConvOutput},
     conv_geometry::{Activation, ConvGeometry, ConvOptions, Precision},
-    conv_plan::ConvKernel,
+    conv_plan::{ConvKernel, GEMM_TILE_N},
     conv_tune::{Candidate, TunedConfig, Tuning},
     quantized::{Q8ConvPwArgs, Q8ConvPwOptions, Q8Kernel, Q8PwGeometry, QuantParams},
 };

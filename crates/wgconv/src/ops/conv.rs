@@ -243,11 +243,20 @@ impl Batch<'_> {
             | ConvKernel::GemmN64K16
             | ConvKernel::GemmN64K32 => {
                 // A tuned configuration comes only when nothing was forced (`runnable_kernel`).
-                let schedule = match tuned {
-                    Some(t) => g.gemm_schedule(kernel, t.stream_k.is_none().then_some(t.split_k), t.stream_k)?,
-                    None => g.gemm_schedule(kernel, opts.split_k, opts.stream_k)?,
+                let (tile_n, schedule) = match tuned {
+                    Some(t) => {
+                        let tile_n = g.choose_tile_n(kernel, t.tile_n)?;
+                        (
+                            tile_n,
+                            g.gemm_schedule(kernel, tile_n, t.stream_k.is_none().then_some(t.split_k), t.stream_k)?,
+                        )
+                    }
+                    None => {
+                        let tile_n = g.choose_tile_n(kernel, opts.tile_n)?;
+                        (tile_n, g.gemm_schedule(kernel, tile_n, opts.split_k, opts.stream_k)?)
+                    }
                 };
-                self.encode_gemm(kernel, schedule, packed, buffers, g, activation)?;
+                self.encode_gemm(kernel, tile_n, schedule, packed, buffers, g, activation)?;
             }
             ConvKernel::DepthwiseTiled => self.encode_depthwise_tiled(buffers, g, activation)?,
             ConvKernel::DepthwiseRows | ConvKernel::DepthwiseVec4 => {
@@ -287,11 +296,14 @@ impl Batch<'_> {
         Ok(())
     }
 
-    /// Implicit GEMM over the prepacked weight (packed here when not prepared), with split-K
-    /// partial sums in the context's scratch and a reduce pass when the grid is small.
+    /// Implicit GEMM over the prepacked weight (packed here when not prepared) in tiles `tile_n`
+    /// columns wide, with split-K partial sums in the context's scratch and a reduce pass when
+    /// the grid is small.
+    #[allow(clippy::too_many_arguments)]
     fn encode_gemm(
         &mut self,
         kernel: ConvKernel,
+        tile_n: u32,
         schedule: GemmSchedule,
         packed: Option<&Tensor>,
         buffers: ConvBuffers<'_>,
@@ -299,7 +311,17 @@ impl Batch<'_> {
         activation: Activation,
     ) -> Result<()> {
         let ctx = self.ctx;
-        let tile = kernel.gemm_tile().expect("a GEMM kernel");
+        let tile = (kernel.gemm_tile().expect("a GEMM kernel").0, tile_n);
+        // The default widths were checked with the kernel (`runnable_kernel`); a wider forced or
+        // tuned one may need more.
+        let storage = ctx.limits().max_compute_workgroup_storage_size;
+        if kernel.gemm_tile_storage_bytes(tile_n) > storage {
+            return Err(Error::invalid(format!(
+                "kernel {} at tile_n {tile_n} needs {} bytes of workgroup memory; this device allows {storage}",
+                kernel.name(),
+                kernel.gemm_tile_storage_bytes(tile_n)
+            )));
+        }
         let packed_here;
         let packed = match packed {
             Some(p) => p,
@@ -311,6 +333,7 @@ impl Batch<'_> {
         let mut overrides = gemm_shader::Overrides::new();
         (overrides.activation, overrides.clamp_min, overrides.clamp_max) = activation_constants(activation);
         overrides.transposed = g.transposed;
+        overrides.tile_n = tile_n;
         let (splits, grid) = match schedule {
             GemmSchedule::Slices(splits) => {
                 let [x, y, z] = g.gemm_grid(tile).map(|d| d as u32);
@@ -326,7 +349,7 @@ impl Batch<'_> {
         // Geometry specialised into the pipeline (one pipeline per layer shape family).
         specialise_filter!(overrides, g);
         (overrides.spec_ic, overrides.spec_oc, overrides.spec_groups) = (g.ic, g.oc, g.groups);
-        let (entry, create): (_, fn(&_, &_, &_, &_) -> _) = match kernel {
+        let (entry, create): (_, fn(&_, &_, &_, &_) -> _) = match kernel.gemm_entry() {
             ConvKernel::Gemm => (gemm_shader::CONV2D_GEMM_ENTRY, gemm_shader::create_conv2d_gemm_pipeline),
             ConvKernel::GemmM64 => (gemm_shader::CONV2D_GEMM_M64_ENTRY, gemm_shader::create_conv2d_gemm_m64_pipeline),
             ConvKernel::GemmK16 => (gemm_shader::CONV2D_GEMM_K16_ENTRY, gemm_shader::create_conv2d_gemm_k16_pipeline),
@@ -335,12 +358,6 @@ impl Batch<'_> {
             }
             ConvKernel::GemmM64K32 => {
                 (gemm_shader::CONV2D_GEMM_M64_K32_ENTRY, gemm_shader::create_conv2d_gemm_m64_k32_pipeline)
-            }
-            ConvKernel::GemmN64K16 => {
-                (gemm_shader::CONV2D_GEMM_N64_K16_ENTRY, gemm_shader::create_conv2d_gemm_n64_k16_pipeline)
-            }
-            ConvKernel::GemmN64K32 => {
-                (gemm_shader::CONV2D_GEMM_N64_K32_ENTRY, gemm_shader::create_conv2d_gemm_n64_k32_pipeline)
             }
             other => return Err(Error::invalid(format!("{} is not a GEMM kernel", other.name()))),
         };
@@ -519,6 +536,7 @@ fn runnable_kernel(ctx: &Context, g: &ConvGeometry, opts: &ConvOptions) -> Resul
         && opts.precision == Precision::AllowF16
         && opts.split_k.is_none()
         && opts.stream_k.is_none()
+        && opts.tile_n.is_none()
         && coop_runs
         && g.planned_kernel().gemm_tile().is_some()
         && g.supports(coop)
@@ -528,6 +546,7 @@ fn runnable_kernel(ctx: &Context, g: &ConvGeometry, opts: &ConvOptions) -> Resul
     if opts.kernel.is_none()
         && opts.split_k.is_none()
         && opts.stream_k.is_none()
+        && opts.tile_n.is_none()
         && let Some(tuned) = ctx.tuned(g)
     {
         return Ok((tuned.kernel, Some(tuned)));

@@ -84,6 +84,8 @@ pub struct ConvOptions {
     pub split_k: Option<u32>,
     /// Force stream-K over this many workgroups on the GEMM kernels (benchmarks, tests, tuning).
     pub stream_k: Option<u32>,
+    /// Force the GEMM kernels' tile width instead of the planner's (benchmarks, tests, tuning).
+    pub tile_n: Option<u32>,
     /// The arithmetic allowed (fp32 by default).
     pub precision: Precision,
 }
@@ -101,6 +103,7 @@ impl Default for ConvOptions {
             kernel: None,
             split_k: None,
             stream_k: None,
+            tile_n: None,
             precision: Precision::F32,
         }
     }
@@ -154,6 +157,14 @@ impl ConvOptions {
     /// convolution.
     pub fn stream_k(mut self, workgroups: Option<u32>) -> Self {
         self.stream_k = workgroups;
+        self
+    }
+    /// Forces the GEMM kernels' output tile width: columns of N·OH·OW per workgroup, a multiple
+    /// of 8 in [`crate::GEMM_TILE_N`] (`None`: the planner chooses, or `Conv2d::tune` did for this
+    /// geometry). Like `split_k`, it applies only when a GEMM kernel runs the convolution; a
+    /// width the kernels cannot take there is an error naming it.
+    pub fn tile_n(mut self, columns: Option<u32>) -> Self {
+        self.tile_n = columns;
         self
     }
     /// Sets the arithmetic allowed ([`Precision::AllowF16`]: tensor cores where available).

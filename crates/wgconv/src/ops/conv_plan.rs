@@ -30,12 +30,12 @@ pub enum ConvKernel {
     /// `GemmM64` with K-tiles 32 deep (24 KiB of workgroup memory): the planner's GEMM for
     /// pointwise convolutions on grids that are not large.
     GemmM64K32,
-    /// 64×64 tiles, 128 threads of 4×8 outputs, K-tiles 16 deep: twice the workgroups of the
-    /// 64×128 tiles at the same math per loaded element, so small grids spread more evenly
-    /// over the multiprocessors. The planner's GEMM for grids of 512+ such tiles that are not
+    /// 64×64 tiles, 128 threads of 4×8 outputs, K-tiles 16 deep (`GemmM64K16` at 64 columns):
+    /// twice the workgroups of the 64×128 tiles at the same math per loaded element, so small
+    /// grids spread more evenly over the multiprocessors. The planner's GEMM for grids of 512+ such tiles that are not
     /// large, pointwise or patchify.
     GemmN64K16,
-    /// `GemmN64K16` with K-tiles 32 deep: the planner's choice for grids under 512 such tiles
+    /// `GemmN64K16` with K-tiles 32 deep (`GemmM64K32` at 64 columns): the planner's choice for grids under 512 such tiles
     /// that are not pointwise, patchify or long K on a small grid.
     GemmN64K32,
     /// Depthwise, or up to 16 input channels per group: four outputs along W per thread,
@@ -120,15 +120,18 @@ impl ConvKernel {
         if self == ConvKernel::CoopF16 { Precision::AllowF16 } else { Precision::F32 }
     }
 
-    /// Bytes of workgroup memory the kernel declares (devices may allow as little as 16 KiB).
+    /// Bytes of workgroup memory the kernel declares (devices may allow as little as 16 KiB);
+    /// for GEMM kernels at their default tile width ([`ConvKernel::gemm_tile_storage_bytes`]).
     pub fn workgroup_storage_bytes(self) -> u32 {
         match self {
-            // A tile + B tile, vec4s of 16 bytes (shaders/tools/gen_conv2d_gemm.py).
-            ConvKernel::GemmM64 => 6144,
-            ConvKernel::Gemm | ConvKernel::GemmN64K16 => 8192,
-            ConvKernel::GemmM64K16 => 12_288,
-            ConvKernel::GemmK16 | ConvKernel::GemmN64K32 | ConvKernel::DepthwiseTiled => 16_384,
-            ConvKernel::GemmM64K32 => 24_576,
+            ConvKernel::Gemm
+            | ConvKernel::GemmM64
+            | ConvKernel::GemmK16
+            | ConvKernel::GemmM64K16
+            | ConvKernel::GemmM64K32
+            | ConvKernel::GemmN64K16
+            | ConvKernel::GemmN64K32 => self.gemm_tile_storage_bytes(self.gemm_tile().map_or(128, |(_, n)| n)),
+            ConvKernel::DepthwiseTiled => 16_384,
             // f16 A and B tiles (128 × 40 and 32 × 264 halves) + 8 f32 staging tiles of 16×16.
             ConvKernel::CoopF16 => 35_328,
             ConvKernel::Direct
@@ -138,6 +141,16 @@ impl ConvKernel {
             | ConvKernel::GroupedOc4
             | ConvKernel::DepthwiseRows
             | ConvKernel::DepthwiseVec4 => 0,
+        }
+    }
+
+    /// Bytes of workgroup memory a GEMM kernel declares at `tile_n` columns: its A tile (rows ×
+    /// K-tile depth) and B tile (K-tile depth × `tile_n`, an override-sized array) of f32
+    /// (shaders/tools/gen_conv2d_gemm.py); 0 for other kernels.
+    pub fn gemm_tile_storage_bytes(self, tile_n: u32) -> u32 {
+        match self.gemm_tile() {
+            Some((rows, _)) => 4 * self.k_tile_depth() as u32 * (rows + tile_n),
+            None => 0,
         }
     }
 
@@ -164,7 +177,12 @@ impl ConvKernel {
         }
     }
 
-    /// Output tile (rows of OC, columns of N·OH·OW) of a GEMM kernel.
+    /// Output tile (rows of OC, columns of N·OH·OW) of a GEMM kernel at its default width. The
+    /// rows are fixed by the kernel's unrolled register block; the width is a pipeline override
+    /// (`tile_n`, [`GEMM_TILE_N`]) that the planner, tuning or [`ConvOptions::tile_n`] may set:
+    /// `GemmN64K16` and `GemmN64K32` are `GemmM64K16` and `GemmM64K32` at 64 columns.
+    ///
+    /// [`ConvOptions::tile_n`]: crate::ConvOptions::tile_n
     pub fn gemm_tile(self) -> Option<(u32, u32)> {
         match self {
             ConvKernel::Gemm | ConvKernel::GemmK16 => Some((128, 128)),
@@ -175,10 +193,32 @@ impl ConvKernel {
     }
 }
 
+impl ConvKernel {
+    /// The GEMM kernel whose compiled entry point this one runs: `GemmN64K16` and `GemmN64K32`
+    /// are `GemmM64K16` and `GemmM64K32` at 64-column tiles; every other kernel is its own.
+    pub fn gemm_entry(self) -> ConvKernel {
+        match self {
+            ConvKernel::GemmN64K16 => ConvKernel::GemmM64K16,
+            ConvKernel::GemmN64K32 => ConvKernel::GemmM64K32,
+            other => other,
+        }
+    }
+}
+
+/// The GEMM kernels' tile widths (columns of N·OH·OW per workgroup): multiples of 8 in this range.
+/// A workgroup has twice as many threads as its tile has columns.
+pub const GEMM_TILE_N: std::ops::RangeInclusive<u32> = 32..=128;
+
 /// `CoopF16`'s tile (rows of OC, columns of N·OH·OW) with `warps_m` (1 or 2) of its 8
 /// subgroups along M.
 fn coop_tile(warps_m: u32) -> (u32, u32) {
     (64 * warps_m, 256 / warps_m)
+}
+
+/// GEMM `kernel`'s tile at `tile_n` columns (its rows are fixed; 128 for non-GEMM kernels, which
+/// callers have excluded).
+fn gemm_tile_at(kernel: ConvKernel, tile_n: u32) -> (u32, u32) {
+    (kernel.gemm_tile().map_or(128, |(m, _)| m), tile_n)
 }
 
 /// The most filter taps (input rows × KW) the row-run depthwise kernels unroll per thread.
@@ -269,11 +309,11 @@ impl ConvGeometry {
     /// faster unsplit on the H200 (siglip, K = 588 on 108 workgroups: 0.064 ms unsplit, 0.069
     /// in 2 slices), longer K faster split (resnet50 3×3 256, K = 2304 on 52 workgroups: 5
     /// slices 0.093 ms).
-    pub fn gemm_split_k(&self, kernel: ConvKernel) -> u32 {
+    pub fn gemm_split_k(&self, kernel: ConvKernel, tile_n: u32) -> u32 {
         const ONE_WAVE: u64 = 264;
         const SPLIT_BELOW: u64 = 132;
         const MIN_K_TILES_PER_SLICE: u64 = 32;
-        let workgroups: u64 = self.gemm_grid(kernel.gemm_tile().unwrap_or((128, 128))).iter().product();
+        let workgroups: u64 = self.gemm_grid(gemm_tile_at(kernel, tile_n)).iter().product();
         let k_tiles = self.gemm_k_depth().div_ceil(8);
         let short_k_unsplit = matches!(
             kernel,
@@ -299,14 +339,15 @@ impl ConvGeometry {
         self.output_numel().checked_mul(slices).is_some_and(|c| c <= u64::from(u32::MAX))
     }
 
-    /// The stream-K schedule of a GEMM kernel over `workgroups` workgroups, or an error naming
+    /// The stream-K schedule of a GEMM kernel `tile_n` columns wide over `workgroups` workgroups, or an error naming
     /// the value when this convolution cannot run so: stream-K needs a direct convolution (every
     /// sub-problem the same K), at most 65535 workgroups, iteration counts that fit the shader's
     /// u32 arithmetic, and a scratch of one output per slice within u32 indexing.
-    pub fn stream_k(&self, kernel: ConvKernel, workgroups: u32) -> Result<StreamK> {
-        let Some(tile) = kernel.gemm_tile() else {
+    pub fn stream_k(&self, kernel: ConvKernel, tile_n: u32, workgroups: u32) -> Result<StreamK> {
+        if kernel.gemm_tile().is_none() {
             return Err(Error::invalid(format!("stream_k needs a GEMM kernel, not {}", kernel.name())));
-        };
+        }
+        let tile = gemm_tile_at(kernel, tile_n);
         if self.transposed {
             return Err(Error::invalid(format!(
                 "stream_k {workgroups} needs a direct convolution (a transposed one runs its stride phases as \
@@ -514,10 +555,11 @@ impl ConvGeometry {
             .map(|(_, rows)| rows)
     }
 
-    /// The K-slices a GEMM kernel runs with: `forced` when the grid and scratch output can hold
-    /// that many, else an error naming the value; the planner's choice when `None`.
-    pub fn choose_split_k(&self, kernel: ConvKernel, forced: Option<u32>) -> Result<u32> {
-        let Some(splits) = forced else { return Ok(self.gemm_split_k(kernel)) };
+    /// The K-slices a GEMM kernel `tile_n` columns wide runs with: `forced` when the grid and
+    /// scratch output can hold that many, else an error naming the value; the planner's choice
+    /// when `None`.
+    pub fn choose_split_k(&self, kernel: ConvKernel, tile_n: u32, forced: Option<u32>) -> Result<u32> {
+        let Some(splits) = forced else { return Ok(self.gemm_split_k(kernel, tile_n)) };
         if kernel.gemm_tile().is_none() || splits == 0 || !self.split_k_fits(kernel, splits) {
             let z = self.gemm_grid(kernel.gemm_tile().unwrap_or((128, 128)))[2];
             return Err(Error::invalid(format!(
@@ -529,12 +571,13 @@ impl ConvGeometry {
         Ok(splits)
     }
 
-    /// How GEMM `kernel` splits K: stream-K over `stream_k` workgroups, else `split_k` slices
-    /// (the planner's count when `None`); an error naming the value that does not fit, or when
-    /// both are given.
+    /// How GEMM `kernel` at `tile_n` columns splits K: stream-K over `stream_k` workgroups, else
+    /// `split_k` slices (the planner's count when `None`); an error naming the value that does
+    /// not fit, or when both are given.
     pub(crate) fn gemm_schedule(
         &self,
         kernel: ConvKernel,
+        tile_n: u32,
         split_k: Option<u32>,
         stream_k: Option<u32>,
     ) -> Result<GemmSchedule> {
@@ -542,9 +585,39 @@ impl ConvGeometry {
             (Some(splits), Some(workgroups)) => {
                 Err(Error::invalid(format!("split_k {splits} and stream_k {workgroups} cannot both be forced")))
             }
-            (None, Some(workgroups)) => Ok(GemmSchedule::Stream(self.stream_k(kernel, workgroups)?)),
-            (splits, None) => Ok(GemmSchedule::Slices(self.choose_split_k(kernel, splits)?)),
+            (None, Some(workgroups)) => Ok(GemmSchedule::Stream(self.stream_k(kernel, tile_n, workgroups)?)),
+            (splits, None) => Ok(GemmSchedule::Slices(self.choose_split_k(kernel, tile_n, splits)?)),
         }
+    }
+
+    /// The width GEMM `kernel` runs at: `forced` when the kernels can take it here (a multiple of
+    /// 8 in [`GEMM_TILE_N`], at most 65535 tiles along N), else an error naming it; the planner's
+    /// width when `None`.
+    pub fn choose_tile_n(&self, kernel: ConvKernel, forced: Option<u32>) -> Result<u32> {
+        let Some(tile_n) = forced else { return Ok(self.planned_tile_n(kernel)) };
+        if kernel.gemm_tile().is_none() {
+            return Err(Error::invalid(format!("tile_n {tile_n} needs a GEMM kernel, not {}", kernel.name())));
+        }
+        if !GEMM_TILE_N.contains(&tile_n) || !tile_n.is_multiple_of(8) {
+            return Err(Error::invalid(format!(
+                "tile_n {tile_n} is not a GEMM tile width (a multiple of 8 from {} to {})",
+                GEMM_TILE_N.start(),
+                GEMM_TILE_N.end()
+            )));
+        }
+        let tiles_n = self.gemm_grid(gemm_tile_at(kernel, tile_n))[0];
+        if tiles_n > 65_535 {
+            return Err(Error::invalid(format!(
+                "tile_n {tile_n} makes {tiles_n} tiles along N·OH·OW for this convolution, over the 65535 workgroups \
+                 a grid dimension may have"
+            )));
+        }
+        Ok(tile_n)
+    }
+
+    /// The planner's tile width for GEMM `kernel`: its default ([`ConvKernel::gemm_tile`]).
+    pub fn planned_tile_n(&self, kernel: ConvKernel) -> u32 {
+        kernel.gemm_tile().map_or(128, |(_, n)| n)
     }
 
     /// Whether `kernel` can run this convolution.
@@ -655,7 +728,7 @@ impl ConvGeometry {
             (true, ConvKernel::GemmM64) => ConvKernel::GemmM64K16,
             (true, _) => ConvKernel::GemmK16,
             _ if pointwise => ConvKernel::GemmM64K32,
-            _ if patchify && self.gemm_split_k(tile8) > 1 => tile8,
+            _ if patchify && self.gemm_split_k(tile8, self.planned_tile_n(tile8)) > 1 => tile8,
             _ if long_k_small_grid => ConvKernel::GemmM64K16,
             _ if tiles_n64 < 512 => ConvKernel::GemmN64K32,
             _ => ConvKernel::GemmN64K16,
@@ -728,7 +801,10 @@ mod tests {
         // patchify layers on small grids: 8-deep tiles split; long K on small grids: 64×128
         // tiles 16 deep, split; the rest 64×64 tiles, 32 deep below 512 tiles, else 16 deep.
         assert_eq!(geo(&[1, 2048, 64, 64], &[2048, 2048, 1, 1], d()).unwrap().planned_kernel(), ConvKernel::GemmK16);
-        let plan = |g: &ConvGeometry| (g.planned_kernel(), g.gemm_split_k(g.planned_kernel()));
+        let plan = |g: &ConvGeometry| {
+            let k = g.planned_kernel();
+            (k, g.gemm_split_k(k, g.planned_tile_n(k)))
+        };
         let conv1 = geo(&[8, 3, 224, 224], &[64, 3, 7, 7], d().stride(&[2]).padding(&[3])).unwrap();
         assert_eq!(plan(&conv1), (ConvKernel::GemmN64K16, 1));
         let pointwise = geo(&[8, 256, 14, 14], &[1024, 256, 1, 1], d()).unwrap();
@@ -880,27 +956,80 @@ mod tests {
     #[test]
     fn forced_stream_k_is_checked() {
         let g = geo(&[1, 64, 6, 6], &[16, 64, 3, 3], ConvOptions::default().padding(&[1])).unwrap();
-        let s = g.stream_k(ConvKernel::Gemm, 5).unwrap();
+        let s = g.stream_k(ConvKernel::Gemm, 128, 5).unwrap();
         assert_eq!((s.workgroups, s.tiles_x, s.tiles_y, s.slices), (5, 1, 1, 5));
         for bad in [0, 70_000] {
-            let err = g.stream_k(ConvKernel::Gemm, bad).unwrap_err();
+            let err = g.stream_k(ConvKernel::Gemm, 128, bad).unwrap_err();
             assert!(err.to_string().contains(&format!("stream_k {bad}")), "{err}");
         }
         // More workgroups than iterations (72 K-tiles) would leave some without work.
-        assert!(g.stream_k(ConvKernel::Gemm, 72).is_ok());
-        assert!(g.stream_k(ConvKernel::Gemm, 73).unwrap_err().to_string().contains("stream_k 73"));
+        assert!(g.stream_k(ConvKernel::Gemm, 128, 72).is_ok());
+        assert!(g.stream_k(ConvKernel::Gemm, 128, 73).unwrap_err().to_string().contains("stream_k 73"));
         let t = ConvOptions::default().transposed(true).stride(&[2]).padding(&[1]);
         let t = geo(&[1, 8, 4, 4], &[8, 8, 4, 4], t).unwrap();
-        assert!(t.stream_k(ConvKernel::Gemm, 4).unwrap_err().to_string().contains("transposed"));
-        assert!(g.stream_k(ConvKernel::Depthwise, 4).unwrap_err().to_string().contains("not depthwise"));
+        assert!(t.stream_k(ConvKernel::Gemm, 128, 4).unwrap_err().to_string().contains("transposed"));
+        assert!(g.stream_k(ConvKernel::Depthwise, 128, 4).unwrap_err().to_string().contains("not depthwise"));
+    }
+
+    #[test]
+    fn tile_widths_are_checked() {
+        let g = geo(&[8, 256, 14, 14], &[1024, 256, 1, 1], ConvOptions::default()).unwrap();
+        // The planner keeps each kernel's default width; forced widths are multiples of 8 in range.
+        assert_eq!(g.choose_tile_n(ConvKernel::GemmM64K32, None).unwrap(), 128);
+        assert_eq!(g.choose_tile_n(ConvKernel::GemmN64K32, None).unwrap(), 64);
+        for ok in [32, 104, 128] {
+            assert_eq!(g.choose_tile_n(ConvKernel::Gemm, Some(ok)).unwrap(), ok);
+        }
+        for bad in [0, 24, 36, 136] {
+            let err = g.choose_tile_n(ConvKernel::Gemm, Some(bad)).unwrap_err().to_string();
+            assert!(err.contains(&format!("tile_n {bad} is not")), "{err}");
+        }
+        let err = g.choose_tile_n(ConvKernel::Depthwise, Some(64)).unwrap_err().to_string();
+        assert!(err.contains("tile_n 64 needs a GEMM kernel"), "{err}");
+        // More than 65535 tiles along N at 32 columns, not at 128.
+        let wide = geo(&[1, 16, 1, 3_000_000], &[16, 16, 1, 1], ConvOptions::default()).unwrap();
+        assert!(wide.choose_tile_n(ConvKernel::Gemm, Some(32)).unwrap_err().to_string().contains("tiles along"));
+        assert!(wide.choose_tile_n(ConvKernel::Gemm, Some(128)).is_ok());
+        // The width sets the grid, so the planner's K-slices: 8 tiles of 128 rows × 13 (split
+        // below 132 workgroups) or × 49 at 32 columns (392: not split).
+        let deep = geo(&[8, 1024, 14, 14], &[1024, 1024, 1, 1], ConvOptions::default()).unwrap();
+        assert_eq!(deep.gemm_grid((128, 128)), [13, 8, 1]);
+        assert!(deep.gemm_split_k(ConvKernel::Gemm, 128) > 1);
+        assert_eq!(deep.gemm_split_k(ConvKernel::Gemm, 32), 1);
+    }
+
+    #[test]
+    fn gemm_workgroup_memory_follows_the_tile() {
+        // A tile (rows × depth) + B tile (depth × width), f32, as the generator declares them.
+        for (kernel, bytes) in [
+            (ConvKernel::Gemm, 8192),
+            (ConvKernel::GemmM64, 6144),
+            (ConvKernel::GemmK16, 16_384),
+            (ConvKernel::GemmM64K16, 12_288),
+            (ConvKernel::GemmM64K32, 24_576),
+            (ConvKernel::GemmN64K16, 8192),
+            (ConvKernel::GemmN64K32, 16_384),
+        ] {
+            assert_eq!(kernel.workgroup_storage_bytes(), bytes, "{kernel:?}");
+        }
+        assert_eq!(ConvKernel::GemmM64K32.gemm_tile_storage_bytes(32), 4 * 32 * (64 + 32));
+        assert_eq!(
+            ConvKernel::GemmN64K32.gemm_tile_storage_bytes(128),
+            ConvKernel::GemmM64K32.workgroup_storage_bytes()
+        );
+        assert_eq!(ConvKernel::Depthwise.gemm_tile_storage_bytes(128), 0);
+        // The 64-column kernels run the 64-row entry points.
+        assert_eq!(ConvKernel::GemmN64K16.gemm_entry(), ConvKernel::GemmM64K16);
+        assert_eq!(ConvKernel::GemmN64K32.gemm_entry(), ConvKernel::GemmM64K32);
+        assert_eq!(ConvKernel::Gemm.gemm_entry(), ConvKernel::Gemm);
     }
 
     #[test]
     fn forced_split_k_is_checked() {
         let g = geo(&[1, 64, 6, 6], &[16, 64, 3, 3], ConvOptions::default().padding(&[1])).unwrap();
-        assert_eq!(g.choose_split_k(ConvKernel::Gemm, Some(7)).unwrap(), 7);
+        assert_eq!(g.choose_split_k(ConvKernel::Gemm, 128, Some(7)).unwrap(), 7);
         for (kernel, splits) in [(ConvKernel::Gemm, 0), (ConvKernel::Gemm, 65_536), (ConvKernel::Depthwise, 2)] {
-            let err = g.choose_split_k(kernel, Some(splits)).unwrap_err();
+            let err = g.choose_split_k(kernel, 128, Some(splits)).unwrap_err();
             assert!(err.to_string().contains(&format!("split_k {splits}")), "{err}");
         }
     }

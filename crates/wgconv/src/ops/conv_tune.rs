@@ -15,7 +15,7 @@ use crate::{
     timing::{self, Sampling},
 };
 
-/// A kernel and its K-slices (1 for kernels without split-K).
+/// A kernel, its tile width and its K-slices (1 for kernels without split-K).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct TunedConfig {
     /// Kernel.
@@ -24,15 +24,24 @@ pub struct TunedConfig {
     pub split_k: u32,
     /// Stream-K over this many workgroups (GEMM kernels on direct convolutions), instead of slices.
     pub stream_k: Option<u32>,
+    /// Tile width of a GEMM kernel (`None` for other kernels).
+    #[serde(default)]
+    pub tile_n: Option<u32>,
 }
 
 impl std::fmt::Display for TunedConfig {
-    /// `gemm`, `gemm/k3` (three K-slices) or `gemm/stream264` (stream-K over 264 workgroups).
+    /// `gemm`, `gemm/n96` (96-column tiles; shown when not the kernel's default), `gemm/k3`
+    /// (three K-slices) or `gemm/stream264` (stream-K over 264 workgroups).
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.kernel.name())?;
+        let default_width = self.kernel.gemm_tile().map(|(_, n)| n);
+        if let Some(width) = self.tile_n.filter(|w| Some(*w) != default_width) {
+            write!(f, "/n{width}")?;
+        }
         match (self.stream_k, self.split_k) {
-            (Some(workgroups), _) => write!(f, "{}/stream{workgroups}", self.kernel.name()),
-            (None, 1) => f.write_str(self.kernel.name()),
-            (None, splits) => write!(f, "{}/k{splits}", self.kernel.name()),
+            (Some(workgroups), _) => write!(f, "/stream{workgroups}"),
+            (None, 1) => Ok(()),
+            (None, splits) => write!(f, "/k{splits}"),
         }
     }
 }
@@ -103,6 +112,7 @@ impl Conv2d {
                 .kernel(Some(config.kernel))
                 .split_k((gemm && config.stream_k.is_none()).then_some(config.split_k))
                 .stream_k(config.stream_k)
+                .tile_n(config.tile_n)
         };
         let time = |opts: &ConvOptions, runs: u32| {
             timing::time_runs(ctx, runs, |batch| self.run_into_with(batch, &input, &output, opts).map(|_| ()))
@@ -166,34 +176,105 @@ impl Conv2d {
     }
 }
 
-/// Every configuration worth timing for `g` on this device.
+/// Workgroup counts that tile widths are fitted to: one, two and three per multiprocessor of a
+/// 132-SM GPU (as for stream-K), so that no multiprocessor gets one tile more than another.
+const WAVES: [u64; 3] = [132, 264, 396];
+
+/// Every configuration worth timing for `g` on this device: each kernel; each GEMM kernel at
+/// its default width with every K-slice count and stream-K, and at the narrowest widths whose
+/// grid fits one, two or three tiles per multiprocessor (`WAVES`), unsplit and at the
+/// planner's K-slices for that width.
 fn configurations(ctx: &Context, g: &ConvGeometry) -> Vec<TunedConfig> {
     let storage = ctx.limits().max_compute_workgroup_storage_size;
     let k_tiles = g.gemm_k_depth().div_ceil(8);
     let mut configs = Vec::new();
-    for kernel in g.supported_kernels().into_iter().filter(|k| k.workgroup_storage_bytes() <= storage) {
-        if kernel.gemm_tile().is_none() {
-            configs.push(TunedConfig { kernel, split_k: 1, stream_k: None });
-            continue;
+    let mut push = |config: TunedConfig| {
+        if !configs.contains(&config) {
+            configs.push(config);
         }
-        let planned = g.gemm_split_k(kernel);
+    };
+    for kernel in g.supported_kernels().into_iter().filter(|k| k.workgroup_storage_bytes() <= storage) {
+        let Some((rows, default_width)) = kernel.gemm_tile() else {
+            push(TunedConfig { kernel, split_k: 1, stream_k: None, tile_n: None });
+            continue;
+        };
+        let gemm = |split_k, stream_k, width| TunedConfig { kernel, split_k, stream_k, tile_n: Some(width) };
+        let planned = g.gemm_split_k(kernel, default_width);
         let mut splits: Vec<u32> = SPLITS.into_iter().filter(|&s| s == 1 || k_tiles >= 4 * u64::from(s)).collect();
         if !splits.contains(&planned) {
             splits.push(planned);
         }
         for split_k in splits {
-            if g.choose_split_k(kernel, Some(split_k)).is_ok() {
-                configs.push(TunedConfig { kernel, split_k, stream_k: None });
+            if g.choose_split_k(kernel, default_width, Some(split_k)).is_ok() {
+                push(gemm(split_k, None, default_width));
             }
         }
-        let tiles: u64 = g.gemm_grid(kernel.gemm_tile().unwrap_or((128, 128))).iter().product();
+        let tiles: u64 = g.gemm_grid((rows, default_width)).iter().product();
         // Stream-K pays off when the tiles are too few to spread evenly, so grids of two or
         // more waves are not timed with it.
         for workgroups in STREAM_K_WORKGROUPS.into_iter().filter(|&w| tiles < 2 * u64::from(w)) {
-            if g.stream_k(kernel, workgroups).is_ok() {
-                configs.push(TunedConfig { kernel, split_k: 1, stream_k: Some(workgroups) });
+            if g.stream_k(kernel, default_width, workgroups).is_ok() {
+                push(gemm(1, Some(workgroups), default_width));
+            }
+        }
+        // The 64-column kernels are another kernel's entry point at another width: that kernel
+        // times these widths.
+        let other_widths = if kernel.gemm_entry() == kernel { wave_fitting_widths(g, rows) } else { Vec::new() };
+        for width in other_widths.into_iter().filter(|&w| w != default_width) {
+            for split_k in [1, g.gemm_split_k(kernel, width)] {
+                if g.choose_tile_n(kernel, Some(width)).is_ok()
+                    && g.choose_split_k(kernel, width, Some(split_k)).is_ok()
+                {
+                    push(gemm(split_k, None, width));
+                }
             }
         }
     }
     configs
+}
+
+/// For each of `WAVES`, the narrowest tile width `rows` × width whose grid has at most that many
+/// workgroups (none when even the widest has more, or when the narrowest already fits a smaller
+/// wave).
+fn wave_fitting_widths(g: &ConvGeometry, rows: u32) -> Vec<u32> {
+    let widths = || crate::GEMM_TILE_N.step_by(8);
+    let mut fitted: Vec<u32> = Vec::new();
+    for wave in WAVES {
+        let fits = |w: &u32| g.gemm_grid((rows, *w)).iter().product::<u64>() <= wave;
+        if let Some(width) = widths().find(fits).filter(|w| !fitted.contains(w)) {
+            fitted.push(width);
+        }
+    }
+    fitted
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn configurations_are_named_with_their_width_when_not_the_default() {
+        let config = |kernel, split_k, stream_k, tile_n| TunedConfig { kernel, split_k, stream_k, tile_n };
+        assert_eq!(config(ConvKernel::Gemm, 1, None, Some(128)).to_string(), "gemm");
+        assert_eq!(config(ConvKernel::Gemm, 3, None, Some(96)).to_string(), "gemm/n96/k3");
+        assert_eq!(config(ConvKernel::GemmN64K16, 1, Some(264), Some(64)).to_string(), "gemm_n64_k16/stream264");
+        assert_eq!(config(ConvKernel::Depthwise, 1, None, None).to_string(), "depthwise");
+        // Tuning files written before the width was recorded read as the kernel's default.
+        let old: TunedConfig = serde_json::from_str(r#"{"kernel": "gemm", "split_k": 2, "stream_k": null}"#).unwrap();
+        assert_eq!(old, config(ConvKernel::Gemm, 2, None, None));
+    }
+
+    #[test]
+    fn widths_fitted_to_one_two_and_three_tiles_per_multiprocessor() {
+        let opts = ConvOptions::default();
+        // 8·14² = 1568 columns. 64 rows × 1024 channels: 16 tile rows; 132 would need 196+
+        // columns; 264 take 104 (16 × 16 = 256 workgroups), 396 take 72 (16 × 22 = 352).
+        let g = ConvGeometry::new(&[8, 256, 14, 14], &[1024, 256, 1, 1], None, &opts).unwrap();
+        assert_eq!(wave_fitting_widths(&g, 64), vec![104, 72]);
+        // 128 rows: 8 tile rows; 104 columns (8 × 16 = 128), 48 (8 × 33 = 264), 32 (8 × 49 = 392).
+        assert_eq!(wave_fitting_widths(&g, 128), vec![104, 48, 32]);
+        // A grid that fits one wave at 32 columns gives just that width.
+        let small = ConvGeometry::new(&[1, 64, 6, 6], &[16, 64, 3, 3], None, &opts).unwrap();
+        assert_eq!(wave_fitting_widths(&small, 64), vec![32]);
+    }
 }

@@ -89,7 +89,7 @@ impl Context {
         if ConvGeometry::new(&input, &weight, None, &opts)? != *g {
             return Err(Error::invalid("its sizes are not those of any convolution"));
         }
-        let TunedConfig { kernel, split_k, stream_k } = entry.config;
+        let TunedConfig { kernel, split_k, stream_k, tile_n } = entry.config;
         let storage = self.limits().max_compute_workgroup_storage_size;
         // Tuning measures fp32 kernels only (`supported_kernels`); a tensor-core kernel here would
         // run f16 arithmetic under the default precision.
@@ -98,9 +98,12 @@ impl Context {
         }
         match (kernel.gemm_tile().is_some(), stream_k) {
             // As the encoder applies a tuned configuration.
-            (true, _) => g.gemm_schedule(kernel, stream_k.is_none().then_some(split_k), stream_k).map(|_| ()),
-            (false, None) if split_k == 1 => Ok(()),
-            (false, _) => Err(Error::invalid(format!("kernel {} takes no K-split", kernel.name()))),
+            (true, _) => {
+                let tile_n = g.choose_tile_n(kernel, tile_n)?;
+                g.gemm_schedule(kernel, tile_n, stream_k.is_none().then_some(split_k), stream_k).map(|_| ())
+            }
+            (false, None) if split_k == 1 && tile_n.is_none() => Ok(()),
+            (false, _) => Err(Error::invalid(format!("kernel {} takes no K-split or tile width", kernel.name()))),
         }
     }
 }
