@@ -52,7 +52,8 @@ cases = [
     ("depthwise_rows_k7_s2_d2", (2, 48, 41, 40), (48, 1, 7, 7),
      "--groups 48 --padding 6 --stride 2 --dilation 2 --kernel depthwise_rows"),
 ]
-# Every GEMM entry point forced on one padded layer with ragged tiles (96 channels, 30×30).
+# Every GEMM kernel forced on one padded layer with ragged tiles (96 channels, 30×30): the five
+# entry points at their default widths and the two 64-column aliases.
 for kernel in ["gemm", "gemm_m64", "gemm_k16", "gemm_m64_k16", "gemm_m64_k32", "gemm_n64_k16", "gemm_n64_k32"]:
     cases.append((f"forced_{kernel}", (4, 64, 30, 30), (96, 64, 3, 3), f"--padding 1 --kernel {kernel}"))
 # Tile widths other than the defaults (the `tile_n` override; workgroups of 2·tile_n threads, some

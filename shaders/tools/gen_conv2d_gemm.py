@@ -269,7 +269,7 @@ fn store(c: Column, oc: u32, m_ok: bool, v: f32, slice: u32) {
 TN = "(tile_n / 8u)"          # thread columns
 LANES_B = "(tile_n / 4u)"     # vec4s per K-row of the B tile
 THREADS = "(tile_n * 2u)"     # 16 thread rows × tile_n / 8 thread columns
-TILE_N_MIN, TILE_N_MAX = 32, 128
+TILE_N_MIN = 32  # the narrowest tile the host allows (GEMM_TILE_N in conv_plan.rs)
 
 
 def entry(name, tile_m, bk):
@@ -292,7 +292,7 @@ def entry(name, tile_m, bk):
     # one index decode then serves both (the pipeline constant folds `a_shared`).
     a_shared = f"(tile_n == {64 * quads_m}u)"
     # Tiles named by their size in vec4s: entry points with the same tile share the variables,
-    # and each declares only the workgroup memory it uses. B tiles hold the widest tile.
+    # and each declares only the workgroup memory it uses.
     # B tiles are sized by the width (an override-sized array), so narrow tiles claim no more
     # workgroup memory than they use: the driver's shared-memory carveout follows the declared size,
     # and 64-column tiles in 128-column arrays measured 6–19 % slower on the H200.
@@ -454,7 +454,7 @@ fn {name}_tile(lid: u32, pr: Problem, tile_x: u32, tile_y: u32, kt_first: u32, k
     def stage(indent):
         pad = " " * indent
         out = []
-        for s, _, always in a_slots:
+        for s, _, _ in a_slots:
             store = f"{at}[a_at{s}] = next_a{s};"
             out.append(pad + f"if (a_ok{s}) {{ {store} }}")
         for s in range(slots_b):

@@ -662,14 +662,20 @@ fn context_from_an_existing_device() {
 /// On a device with less than 16 KiB of workgroup memory the planner steps back from the
 /// kernels that need 16 KiB (tiled depthwise to row runs, 32-deep to 16-deep GEMM tiles), and
 /// forcing one is an error.
-#[test]
-fn kernels_fit_small_workgroup_memory() {
+/// A context on the default adapter limited to 16 352 bytes of workgroup memory (under WebGPU's
+/// default 16 KiB).
+fn small_workgroup_memory_context() -> wgconv::Context {
     let instance = wgpu::Instance::new(wgpu::InstanceDescriptor::new_without_display_handle());
     let adapter = pollster::block_on(instance.request_adapter(&wgpu::RequestAdapterOptions::default())).unwrap();
     let limits = wgpu::Limits { max_compute_workgroup_storage_size: 16_352, ..adapter.limits() };
     let descriptor = wgpu::DeviceDescriptor { required_limits: limits, ..Default::default() };
     let (device, queue) = pollster::block_on(adapter.request_device(&descriptor)).unwrap();
-    let ctx = wgconv::Context::from_device(device, queue);
+    wgconv::Context::from_device(device, queue)
+}
+
+#[test]
+fn kernels_fit_small_workgroup_memory() {
+    let ctx = small_workgroup_memory_context();
     // 13 wide: no vec4 quads, so the planner tiles this 5×5 filter.
     let (input, weight) = ([1, 2, 12, 13], [2, 1, 5, 5]);
     let options = opts().groups(2).padding(&[2]);
@@ -713,6 +719,13 @@ fn kernels_fit_small_workgroup_memory() {
     assert_eq!(y.kernel, ConvKernel::GemmN64K16);
     let (r, _) = reference::convolution(&x, &input, &w, &weight, None, &options).unwrap();
     assert!(reference::relative_error(&y.output.to_vec_f32(&ctx).unwrap(), &r) <= TOLERANCE);
+    // Workgroup memory follows the tile width: 64×128 tiles 32 deep need 24 576 bytes, 64×64
+    // 16 384 (over this device's 16 352), 64×32 12 288 (they run).
+    let m64_k32 = options.kernel(Some(ConvKernel::GemmM64K32));
+    let y = ctx.convolution(&xt, &wt, None, &m64_k32.clone().tile_n(Some(32))).unwrap();
+    assert!(reference::relative_error(&y.output.to_vec_f32(&ctx).unwrap(), &r) <= TOLERANCE);
+    let err = ctx.convolution(&xt, &wt, None, &m64_k32.tile_n(Some(64))).unwrap_err().to_string();
+    assert!(err.contains("gemm_m64_k32 at tile_n 64 needs 16384 bytes of workgroup memory"), "{err}");
 }
 
 #[test]
@@ -976,6 +989,10 @@ fn tuning_picks_the_fastest_measured_configuration() {
         assert!(configs.contains(&expected), "{expected:?} missing from {configs:?}");
     }
     assert!(configs.contains(&(ConvKernel::GemmM64K16, tuning.geometry.gemm_split_k(ConvKernel::GemmM64K16, 128))));
+    // A 1×16 output fits any grid into one wave: 32-column tiles are timed too.
+    let widths: Vec<(ConvKernel, Option<u32>)> =
+        tuning.candidates.iter().map(|c| (c.config.kernel, c.config.tile_n)).collect();
+    assert!(widths.contains(&(ConvKernel::Gemm, Some(32))) && widths.contains(&(ConvKernel::Gemm, Some(128))));
     assert!(tuning.candidates.windows(2).all(|c| c[0].ms <= c[1].ms && c[0].ms > 0.0));
     assert!(tuning.skipped.is_empty(), "{:?}", tuning.skipped);
     assert_eq!(ctx.tuned(&tuning.geometry), Some(tuning.best().config));
@@ -1019,6 +1036,14 @@ fn tuning_picks_the_fastest_measured_configuration() {
         assert!(err.contains(reason), "{err}");
         assert_eq!(other.tuned(&tuning.geometry), None);
     }
+    // On a device with less workgroup memory, a width whose tiles do not fit is refused too
+    // (64×128 tiles 32 deep: 24 576 bytes), where the same kernel at 32 columns is taken.
+    let small = small_workgroup_memory_context();
+    let wide = with_tile_width(&exported.replace(&best_kernel, "\"kernel\": \"gemm_m64_k32\""), "128");
+    let err = small.import_tuning(&wide).unwrap_err().to_string();
+    assert!(err.contains("gemm_m64_k32 at tile_n 128 cannot run it on this device"), "{err}");
+    let narrow = with_tile_width(&exported.replace(&best_kernel, "\"kernel\": \"gemm_m64_k32\""), "32");
+    assert_eq!(small.import_tuning(&narrow).unwrap(), 1);
     ctx.forget_tuning();
     assert_eq!(ctx.tuned(&tuning.geometry), None);
     assert_eq!(ctx.convolution(&xt, &wt, None, &options).unwrap().kernel, tuning.geometry.planned_kernel());
@@ -1074,7 +1099,8 @@ fn f16_precision_uses_cooperative_matrices_only_where_the_device_has_them() {
 /// a width the kernels cannot take is an error naming it.
 #[test]
 fn gemm_tile_widths_match_the_reference() {
-    let ctx = context();
+    // A context of its own: its pipeline count is not moved by tests running in parallel.
+    let ctx = &wgconv::Context::new().unwrap();
     let direct = opts().padding(&[1]).activation(Activation::Relu);
     let transposed = opts().transposed(true).stride(&[2]).padding(&[1]);
     // (input, weight, options): 100 output channels, 2·9·11 = 198 columns, K = 24·9 = 216;
@@ -1101,13 +1127,19 @@ fn gemm_tile_widths_match_the_reference() {
         let xt = Tensor::from_f32(ctx, &x, &input).unwrap();
         let wt = Tensor::from_f32(ctx, &w, &weight).unwrap();
         let bt = Tensor::from_f32(ctx, &b, &[oc]).unwrap();
-        for &(kernel, width, splits, stream) in &runs {
+        for (i, &(kernel, width, splits, stream)) in runs.iter().enumerate() {
             // Stream-K takes direct convolutions only.
             let stream = stream.filter(|_| !options.transposed);
             let o = options.clone().kernel(Some(kernel)).tile_n(Some(width)).split_k(splits).stream_k(stream);
             let out = Tensor::full_f32(ctx, &shape, f32::NAN).unwrap();
+            let pipelines = ctx.cached_pipelines();
             let used = ctx.convolution_into(&xt, &wt, Some(&bt), &out, &o).unwrap();
             assert_eq!(used, kernel);
+            // The last run differs from the first only in its width: the width reaches the
+            // pipeline (a width set aside would reuse the first run's pipeline).
+            if i == runs.len() - 1 {
+                assert_eq!(ctx.cached_pipelines(), pipelines + 1, "tile_n {width} compiled no pipeline of its own");
+            }
             let err = reference::relative_error(&out.to_vec_f32(ctx).unwrap(), &expected);
             let what = format!("{} at tile_n {width}, split {splits:?}, stream {stream:?}", kernel.name());
             assert!(err <= TOLERANCE, "{what} (transposed {}): relative error {err:e}", options.transposed);

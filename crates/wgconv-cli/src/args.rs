@@ -23,6 +23,19 @@ pub fn kernel(s: &str) -> Result<wgconv::ConvKernel, String> {
     })
 }
 
+/// A GEMM tile width: a multiple of 8 in `wgconv::GEMM_TILE_N`.
+pub fn tile_width(s: &str) -> Result<u32, String> {
+    let range = wgconv::GEMM_TILE_N;
+    match s.parse::<u32>() {
+        Ok(w) if range.contains(&w) && w.is_multiple_of(8) => Ok(w),
+        _ => Err(format!(
+            "tile_n {s} is not a GEMM tile width (a multiple of 8 from {} to {})",
+            range.start(),
+            range.end()
+        )),
+    }
+}
+
 /// `f32` or `f16` (f16 multiplicands allowed: tensor cores where the device has them).
 pub fn precision(s: &str) -> Result<wgconv::Precision, String> {
     match s {
@@ -62,6 +75,15 @@ mod tests {
         assert_eq!(pair("2,3").unwrap(), Pair(vec![2, 3]));
         for bad in ["", "1,2,3", "-1", "a", "2,", "99999999999"] {
             assert!(pair(bad).is_err(), "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn tile_widths() {
+        assert_eq!(tile_width("32").unwrap(), 32);
+        assert_eq!(tile_width("104").unwrap(), 104);
+        for bad in ["", "0", "24", "36", "136", "-8", "wide"] {
+            assert!(tile_width(bad).unwrap_err().contains(&format!("tile_n {bad} is not")), "{bad:?}");
         }
     }
 

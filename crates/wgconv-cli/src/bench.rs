@@ -123,7 +123,10 @@ pub struct SweepPoint {
     pub split_k: u32,
     /// Stream-K workgroups, when the configuration uses stream-K.
     pub stream_k: Option<u32>,
-    /// The configuration as `kernel`, `kernel/kN` (N K-slices) or `kernel/streamW`.
+    /// GEMM tile width (output columns per workgroup); none for other kernels.
+    pub tile_n: Option<u32>,
+    /// The configuration as `kernel`, `kernel/kN` (N K-slices), `kernel/streamW`, with `/nW`
+    /// after the kernel for a tile width other than its default.
     pub config: String,
     /// Median milliseconds per launch.
     pub median_ms: f64,
@@ -138,6 +141,7 @@ fn sweep_points(tuning: &wgconv::Tuning) -> Vec<SweepPoint> {
             kernel: c.config.kernel.name().to_string(),
             split_k: c.config.split_k,
             stream_k: c.config.stream_k,
+            tile_n: c.config.tile_n,
             config: c.config.to_string(),
             median_ms: c.ms,
         })

@@ -74,7 +74,7 @@ struct Conv2dArgs {
     kernel: Option<wgconv::ConvKernel>,
     /// GEMM kernels: output columns per workgroup tile (a multiple of 8 from 32 to 128) instead
     /// of the planner's; ignored when another kernel runs.
-    #[arg(long)]
+    #[arg(long, value_parser = args::tile_width)]
     tile_n: Option<u32>,
     /// f32, or f16 to allow f16 multiplicands with f32 sums on tensor cores (cooperative
     /// matrices, enabled for this run; fp32 where the device lacks them). --check then rounds

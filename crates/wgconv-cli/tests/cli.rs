@@ -148,7 +148,7 @@ fn conv2d_runs_a_forced_kernel_or_says_why_not() {
     let (code, stdout, stderr) = run(&[&forced[..], &["--tile-n", "48", "--check"]].concat());
     assert_eq!(code, 0, "{stdout}\n{stderr}");
     let (code, _, stderr) = run(&[&forced[..], &["--tile-n", "36"]].concat());
-    assert_ne!(code, 0);
+    assert_eq!(code, 2, "a usage error, found before any GPU work: {stderr}");
     assert!(stderr.contains("tile_n 36 is not a GEMM tile width"), "{stderr}");
     // Three output channels per group: not for the four-channels-per-thread kernel.
     let args = ["conv2d", "--input", &x, "--weight", &w, "--groups", "2", "--kernel", "grouped_oc4", "--out", &y];

@@ -552,15 +552,19 @@ fn runnable_kernel(ctx: &Context, g: &ConvGeometry, opts: &ConvOptions) -> Resul
         return Ok((tuned.kernel, Some(tuned)));
     }
     let mut kernel = g.choose_kernel(opts.kernel)?;
+    // At a forced tile width, GEMM kernels declare workgroup memory for that width.
+    let needs = |k: ConvKernel| k.workgroup_storage_bytes_at(opts.tile_n);
     // A fallback may itself not run this geometry (`DepthwiseRows` on huge filters): step on.
-    while kernel.workgroup_storage_bytes() > storage || !g.supports(kernel) {
+    while needs(kernel) > storage || !g.supports(kernel) {
         match (opts.kernel, kernel.fallback()) {
             (None, Some(next)) => kernel = next,
-            _ if kernel.workgroup_storage_bytes() > storage => {
+            _ if needs(kernel) > storage => {
+                let width = opts.tile_n.filter(|_| kernel.gemm_tile().is_some());
                 return Err(Error::invalid(format!(
-                    "kernel {} needs {} bytes of workgroup memory; this device allows {storage}",
+                    "kernel {}{} needs {} bytes of workgroup memory; this device allows {storage}",
                     kernel.name(),
-                    kernel.workgroup_storage_bytes()
+                    width.map_or(String::new(), |w| format!(" at tile_n {w}")),
+                    needs(kernel)
                 )));
             }
             _ => return Err(Error::invalid(format!("kernel {} cannot run this convolution", kernel.name()))),

@@ -161,8 +161,10 @@ impl ConvOptions {
     }
     /// Forces the GEMM kernels' output tile width: columns of N·OH·OW per workgroup, a multiple
     /// of 8 in [`crate::GEMM_TILE_N`] (`None`: the planner chooses, or `Conv2d::tune` did for this
-    /// geometry). Like `split_k`, it applies only when a GEMM kernel runs the convolution; a
-    /// width the kernels cannot take there is an error naming it.
+    /// geometry; forcing a width, like forcing K-slices, sets a tuned configuration aside). Like
+    /// `split_k`, it applies only when a GEMM kernel runs the convolution; a width the kernels
+    /// cannot take there, or whose tiles need more workgroup memory than the device has, is an
+    /// error naming it.
     pub fn tile_n(mut self, columns: Option<u32>) -> Self {
         self.tile_n = columns;
         self

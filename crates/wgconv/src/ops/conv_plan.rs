@@ -14,11 +14,12 @@ pub enum ConvKernel {
     DirectVec4,
     /// Gather-form transposed convolution.
     Transposed,
-    /// Implicit GEMM: 128×128 tiles, 8×8 outputs per thread; transposed convolutions decomposed
-    /// by stride phase (dilation 1).
+    /// Implicit GEMM: 128×128 tiles (128 columns by default, `ConvOptions::tile_n`), 8×8 outputs
+    /// per thread; transposed convolutions decomposed by stride phase (dilation 1).
     Gemm,
-    /// The same GEMM with 64×128 tiles (OC × spatial, 4×8 per thread): twice the workgroups of
-    /// `Gemm`, and no half-idle tile for 64 or fewer output channels per group.
+    /// The same GEMM with 64×128 tiles (OC × spatial, 128 columns by default; 4×8 per thread):
+    /// twice the workgroups of `Gemm`, and no half-idle tile for 64 or fewer output channels per
+    /// group.
     GemmM64,
     /// `Gemm` with K-tiles 16 deep: each K-tile's loads are issued a tile ahead of twice as much
     /// math and workgroups meet half as many barriers; the planner uses it for large grids with
@@ -144,6 +145,26 @@ impl ConvKernel {
         }
     }
 
+    /// The GEMM kernel whose compiled entry point this one runs: `GemmN64K16` and `GemmN64K32`
+    /// are `GemmM64K16` and `GemmM64K32` at 64-column tiles (forced to another width, they run
+    /// exactly as those kernels at that width); every other kernel is its own.
+    pub fn gemm_entry(self) -> ConvKernel {
+        match self {
+            ConvKernel::GemmN64K16 => ConvKernel::GemmM64K16,
+            ConvKernel::GemmN64K32 => ConvKernel::GemmM64K32,
+            other => other,
+        }
+    }
+
+    /// Bytes of workgroup memory the kernel declares at tile width `tile_n` (its default width
+    /// when `None`; the width matters for GEMM kernels only).
+    pub fn workgroup_storage_bytes_at(self, tile_n: Option<u32>) -> u32 {
+        match (self.gemm_tile(), tile_n) {
+            (Some(_), Some(width)) => self.gemm_tile_storage_bytes(width),
+            _ => self.workgroup_storage_bytes(),
+        }
+    }
+
     /// Bytes of workgroup memory a GEMM kernel declares at `tile_n` columns: its A tile (rows ×
     /// K-tile depth) and B tile (K-tile depth × `tile_n`, an override-sized array) of f32
     /// (shaders/tools/gen_conv2d_gemm.py); 0 for other kernels.
@@ -189,18 +210,6 @@ impl ConvKernel {
             ConvKernel::GemmM64 | ConvKernel::GemmM64K16 | ConvKernel::GemmM64K32 => Some((64, 128)),
             ConvKernel::GemmN64K16 | ConvKernel::GemmN64K32 => Some((64, 64)),
             _ => None,
-        }
-    }
-}
-
-impl ConvKernel {
-    /// The GEMM kernel whose compiled entry point this one runs: `GemmN64K16` and `GemmN64K32`
-    /// are `GemmM64K16` and `GemmM64K32` at 64-column tiles; every other kernel is its own.
-    pub fn gemm_entry(self) -> ConvKernel {
-        match self {
-            ConvKernel::GemmN64K16 => ConvKernel::GemmM64K16,
-            ConvKernel::GemmN64K32 => ConvKernel::GemmM64K32,
-            other => other,
         }
     }
 }

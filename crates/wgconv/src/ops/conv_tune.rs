@@ -1,6 +1,7 @@
 //! Measured kernel choice, like `cudnn.benchmark`: [`Conv2d::tune`] times every kernel (and GEMM
-//! K-slice count) that can run a convolution on this device and remembers the fastest in the
-//! [`Context`], where the planner takes it for that geometry from then on. The planner's rules
+//! K-slice count, stream-K schedule and tile width) that can run a convolution on this device
+//! and remembers the fastest in the [`Context`], where the planner takes it for that geometry
+//! from then on. The planner's rules
 //! were fitted on one GPU (an H200); tuning fits the choice to the GPU at hand.
 
 use super::{
@@ -84,7 +85,8 @@ const STREAM_K_WORKGROUPS: [u32; 2] = [132, 264];
 impl Conv2d {
     /// Times every configuration that can run this convolution on inputs of `input_shape` on
     /// this device (each kernel that fits the device; GEMM kernels at several K-slice counts,
-    /// each slice at least 32 deep), remembers the fastest in `ctx` for that geometry, and
+    /// each slice at least 32 deep, with stream-K on small grids, and at the tile widths that fit
+    /// the grid to whole waves), remembers the fastest in `ctx` for that geometry, and
     /// returns what was measured. Costs a pipeline compile per candidate, a warm-up, and
     /// `sampling.samples` rounds that time `sampling.launches` runs of every candidate (rounds,
     /// not one candidate after another, so drifting clocks do not favour the first ones); run
@@ -193,18 +195,23 @@ fn configurations(ctx: &Context, g: &ConvGeometry) -> Vec<TunedConfig> {
             configs.push(config);
         }
     };
-    for kernel in g.supported_kernels().into_iter().filter(|k| k.workgroup_storage_bytes() <= storage) {
+    for kernel in g.supported_kernels() {
         let Some((rows, default_width)) = kernel.gemm_tile() else {
-            push(TunedConfig { kernel, split_k: 1, stream_k: None, tile_n: None });
+            if kernel.workgroup_storage_bytes() <= storage {
+                push(TunedConfig { kernel, split_k: 1, stream_k: None, tile_n: None });
+            }
             continue;
         };
+        // Each width declares its own workgroup memory: on a small device the narrow widths of
+        // a kernel may fit where its default does not.
+        let fits = |width: u32| kernel.gemm_tile_storage_bytes(width) <= storage;
         let gemm = |split_k, stream_k, width| TunedConfig { kernel, split_k, stream_k, tile_n: Some(width) };
         let planned = g.gemm_split_k(kernel, default_width);
         let mut splits: Vec<u32> = SPLITS.into_iter().filter(|&s| s == 1 || k_tiles >= 4 * u64::from(s)).collect();
         if !splits.contains(&planned) {
             splits.push(planned);
         }
-        for split_k in splits {
+        for split_k in splits.into_iter().filter(|_| fits(default_width)) {
             if g.choose_split_k(kernel, default_width, Some(split_k)).is_ok() {
                 push(gemm(split_k, None, default_width));
             }
@@ -212,15 +219,20 @@ fn configurations(ctx: &Context, g: &ConvGeometry) -> Vec<TunedConfig> {
         let tiles: u64 = g.gemm_grid((rows, default_width)).iter().product();
         // Stream-K pays off when the tiles are too few to spread evenly, so grids of two or
         // more waves are not timed with it.
-        for workgroups in STREAM_K_WORKGROUPS.into_iter().filter(|&w| tiles < 2 * u64::from(w)) {
+        for workgroups in STREAM_K_WORKGROUPS.into_iter().filter(|&w| tiles < 2 * u64::from(w) && fits(default_width)) {
             if g.stream_k(kernel, default_width, workgroups).is_ok() {
                 push(gemm(1, Some(workgroups), default_width));
             }
         }
         // The 64-column kernels are another kernel's entry point at another width: that kernel
-        // times these widths.
+        // times the other widths, except the 64 columns the alias already runs.
+        let aliased = |width| {
+            ConvKernel::ALL
+                .into_iter()
+                .any(|k| k != kernel && k.gemm_entry() == kernel && k.gemm_tile() == Some((rows, width)))
+        };
         let other_widths = if kernel.gemm_entry() == kernel { wave_fitting_widths(g, rows) } else { Vec::new() };
-        for width in other_widths.into_iter().filter(|&w| w != default_width) {
+        for width in other_widths.into_iter().filter(|&w| w != default_width && !aliased(w) && fits(w)) {
             for split_k in [1, g.gemm_split_k(kernel, width)] {
                 if g.choose_tile_n(kernel, Some(width)).is_ok()
                     && g.choose_split_k(kernel, width, Some(split_k)).is_ok()

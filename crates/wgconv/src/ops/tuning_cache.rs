@@ -93,8 +93,18 @@ impl Context {
         let storage = self.limits().max_compute_workgroup_storage_size;
         // Tuning measures fp32 kernels only (`supported_kernels`); a tensor-core kernel here would
         // run f16 arithmetic under the default precision.
-        if !g.supported_kernels().contains(&kernel) || kernel.workgroup_storage_bytes() > storage {
+        if !g.supported_kernels().contains(&kernel) {
             return Err(Error::invalid(format!("kernel {} cannot run it on this device", kernel.name())));
+        }
+        // A GEMM kernel's workgroup memory depends on its tile width.
+        let needs = kernel.workgroup_storage_bytes_at(tile_n);
+        if needs > storage {
+            let width =
+                tile_n.filter(|_| kernel.gemm_tile().is_some()).map_or(String::new(), |w| format!(" at tile_n {w}"));
+            return Err(Error::invalid(format!(
+                "kernel {}{width} cannot run it on this device ({needs} bytes of workgroup memory, {storage} allowed)",
+                kernel.name()
+            )));
         }
         match (kernel.gemm_tile().is_some(), stream_k) {
             // As the encoder applies a tuned configuration.
