@@ -311,17 +311,9 @@ impl Batch<'_> {
         activation: Activation,
     ) -> Result<()> {
         let ctx = self.ctx;
+        // Workgroup memory at this width was checked where the width was chosen: forced and
+        // planned widths in `runnable_kernel`, tuned ones by tuning and by `import_tuning`.
         let tile = (kernel.gemm_tile().expect("a GEMM kernel").0, tile_n);
-        // The default widths were checked with the kernel (`runnable_kernel`); a wider forced or
-        // tuned one may need more.
-        let storage = ctx.limits().max_compute_workgroup_storage_size;
-        if kernel.gemm_tile_storage_bytes(tile_n) > storage {
-            return Err(Error::invalid(format!(
-                "kernel {} at tile_n {tile_n} needs {} bytes of workgroup memory; this device allows {storage}",
-                kernel.name(),
-                kernel.gemm_tile_storage_bytes(tile_n)
-            )));
-        }
         let packed_here;
         let packed = match packed {
             Some(p) => p,
@@ -559,11 +551,9 @@ fn runnable_kernel(ctx: &Context, g: &ConvGeometry, opts: &ConvOptions) -> Resul
         match (opts.kernel, kernel.fallback()) {
             (None, Some(next)) => kernel = next,
             _ if needs(kernel) > storage => {
-                let width = opts.tile_n.filter(|_| kernel.gemm_tile().is_some());
                 return Err(Error::invalid(format!(
-                    "kernel {}{} needs {} bytes of workgroup memory; this device allows {storage}",
-                    kernel.name(),
-                    width.map_or(String::new(), |w| format!(" at tile_n {w}")),
+                    "kernel {} needs {} bytes of workgroup memory; this device allows {storage}",
+                    kernel.name_at(opts.tile_n),
                     needs(kernel)
                 )));
             }

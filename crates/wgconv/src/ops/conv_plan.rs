@@ -156,6 +156,14 @@ impl ConvKernel {
         }
     }
 
+    /// The kernel's name for messages, with ` at tile_n W` for a GEMM kernel at a given width.
+    pub(crate) fn name_at(self, tile_n: Option<u32>) -> String {
+        match tile_n.filter(|_| self.gemm_tile().is_some()) {
+            Some(width) => format!("{} at tile_n {width}", self.name()),
+            None => self.name().to_string(),
+        }
+    }
+
     /// Bytes of workgroup memory the kernel declares at tile width `tile_n` (its default width
     /// when `None`; the width matters for GEMM kernels only).
     pub fn workgroup_storage_bytes_at(self, tile_n: Option<u32>) -> u32 {

@@ -99,11 +99,9 @@ impl Context {
         // A GEMM kernel's workgroup memory depends on its tile width.
         let needs = kernel.workgroup_storage_bytes_at(tile_n);
         if needs > storage {
-            let width =
-                tile_n.filter(|_| kernel.gemm_tile().is_some()).map_or(String::new(), |w| format!(" at tile_n {w}"));
             return Err(Error::invalid(format!(
-                "kernel {}{width} cannot run it on this device ({needs} bytes of workgroup memory, {storage} allowed)",
-                kernel.name()
+                "kernel {} cannot run it on this device ({needs} bytes of workgroup memory, {storage} allowed)",
+                kernel.name_at(tile_n)
             )));
         }
         match (kernel.gemm_tile().is_some(), stream_k) {
