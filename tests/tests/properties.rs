@@ -4,8 +4,8 @@
 
 use proptest::{prelude::*, test_runner::RngSeed};
 use wgconv::{
-    Activation, ConvGeometry, ConvKernel, ConvOptions, Q8ConvPwArgs, Q8ConvPwOptions, Q8Kernel, Q8PwGeometry,
-    QuantParams, Tensor, reference,
+    Activation, ConvGeometry, ConvKernel, ConvOptions, ForcedPlan, GemmSchedule, Q8ConvPwArgs, Q8ConvPwOptions,
+    Q8Kernel, Q8PwGeometry, QuantParams, Tensor, reference,
 };
 use wgconv_tests::{context, random_f32, random_i8};
 
@@ -28,6 +28,7 @@ struct ConvCase {
     spatial: Vec<usize>,
     kernel: Vec<usize>,
     opts: ConvOptions,
+    transposed: bool,
     bias: bool,
     /// GEMM tile width for the stream-K run.
     tile_n: u32,
@@ -71,17 +72,15 @@ fn conv_case() -> impl Strategy<Value = ConvCase> {
                 } else {
                     vec![0; stride.len()]
                 };
-                let opts = ConvOptions {
-                    stride,
-                    padding,
-                    dilation,
-                    output_padding,
-                    groups,
-                    transposed,
-                    activation: if op == 1 { Activation::Relu } else { Activation::None },
-                    ..ConvOptions::default()
-                };
-                ConvCase { n, groups, icg, ocg, spatial, kernel, opts, bias, tile_n }
+                let opts = ConvOptions::default()
+                    .stride(&stride)
+                    .padding(&padding)
+                    .dilation(&dilation)
+                    .output_padding(&output_padding)
+                    .groups(groups)
+                    .transposed(transposed)
+                    .activation(if op == 1 { Activation::Relu } else { Activation::None });
+                ConvCase { n, groups, icg, ocg, spatial, kernel, opts, transposed, bias, tile_n }
             },
         )
 }
@@ -91,7 +90,7 @@ impl ConvCase {
         let g = self.groups as usize;
         let mut input = vec![self.n, self.icg * g];
         input.extend(&self.spatial);
-        let mut weight = if self.opts.transposed { vec![self.icg * g, self.ocg] } else { vec![self.ocg * g, self.icg] };
+        let mut weight = if self.transposed { vec![self.icg * g, self.ocg] } else { vec![self.ocg * g, self.icg] };
         weight.extend(&self.kernel);
         (input, weight, self.ocg * g)
     }
@@ -120,18 +119,27 @@ proptest! {
         kernels.push(None);
         for kernel in kernels {
             let out = Tensor::full_f32(ctx, &shape, f32::NAN).unwrap();
-            let used = ctx.convolution_into(&xt, &wt, bt.as_ref(), &out, &case.opts.clone().kernel(kernel)).unwrap();
+            let forced = ForcedPlan { kernel, ..ForcedPlan::default() };
+            let used = ctx.convolution_into_forced(&xt, &wt, bt.as_ref(), &out, &case.opts, &forced).unwrap();
             let err = reference::relative_error(&out.to_vec_f32(ctx).unwrap(), &expected);
             prop_assert!(err <= 1e-5, "{} on {:?}: relative error {:e}", used.name(), case, err);
         }
         // Stream-K over three workgroups where it can run (tiles and K-tiles then split unevenly),
-        // in tiles of a random width.
-        if geometry.supports(ConvKernel::Gemm) && geometry.stream_k(ConvKernel::Gemm, case.tile_n, 3).is_ok() {
+        // in tiles of a random width; where it cannot, the error names the forced value.
+        if geometry.supports(ConvKernel::Gemm) {
             let out = Tensor::full_f32(ctx, &shape, f32::NAN).unwrap();
-            let opts = case.opts.clone().kernel(Some(ConvKernel::Gemm)).stream_k(Some(3)).tile_n(Some(case.tile_n));
-            ctx.convolution_into(&xt, &wt, bt.as_ref(), &out, &opts).unwrap();
-            let err = reference::relative_error(&out.to_vec_f32(ctx).unwrap(), &expected);
-            prop_assert!(err <= 1e-5, "stream-K on {:?}: relative error {:e}", case, err);
+            let forced = ForcedPlan {
+                kernel: Some(ConvKernel::Gemm),
+                tile_n: Some(case.tile_n),
+                schedule: Some(GemmSchedule::StreamK(3)),
+            };
+            match ctx.convolution_into_forced(&xt, &wt, bt.as_ref(), &out, &case.opts, &forced) {
+                Ok(_) => {
+                    let err = reference::relative_error(&out.to_vec_f32(ctx).unwrap(), &expected);
+                    prop_assert!(err <= 1e-5, "stream-K on {:?}: relative error {:e}", case, err);
+                }
+                Err(e) => prop_assert!(e.to_string().contains("stream_k 3"), "{:?}: {}", case, e),
+            }
         }
     }
 }
@@ -153,11 +161,14 @@ proptest! {
         stride in small_list(), padding in small_list(), dilation in small_list(), output_padding in small_list(),
         groups in 0u32..=4, transposed in prop::bool::ANY, clamp in (-2.0f32..2.0, -2.0f32..2.0),
     ) {
-        let opts = ConvOptions {
-            stride, padding, dilation, output_padding, groups, transposed,
-            activation: Activation::Clamp { min: clamp.0, max: clamp.1 },
-            ..ConvOptions::default()
-        };
+        let opts = ConvOptions::default()
+            .stride(&stride)
+            .padding(&padding)
+            .dilation(&dilation)
+            .output_padding(&output_padding)
+            .groups(groups)
+            .transposed(transposed)
+            .activation(Activation::Clamp { min: clamp.0, max: clamp.1 });
         match ConvGeometry::new(&input, &weight, bias.as_deref(), &opts) {
             Ok(g) => {
                 let count: u64 = g.output_shape().iter().map(|d| *d as u64).product();

@@ -196,10 +196,11 @@ fn waiting_on_the_gpu_times_out_instead_of_hanging() {
     // Tenths of a second of work on lavapipe; no GPU finishes it within a zero timeout.
     let x = Tensor::from_f32(&ctx, &random_f32(5, 64 * 64 * 64), &[1, 64, 64, 64]).unwrap();
     let w = Tensor::from_f32(&ctx, &random_f32(6, 64 * 64 * 9), &[64, 64, 3, 3]).unwrap();
-    let opts = ConvOptions::default().padding(&[1]).kernel(Some(wgconv::ConvKernel::Direct));
+    let opts = ConvOptions::default().padding(&[1]);
+    let direct = wgconv::ForcedPlan::kernel(wgconv::ConvKernel::Direct);
     let mut batch = ctx.batch();
     for _ in 0..2 {
-        batch.convolution(&x, &w, None, &opts).unwrap();
+        batch.convolution_forced(&x, &w, None, &opts, &direct).unwrap();
     }
     batch.submit().unwrap();
     ctx.set_timeout(std::time::Duration::ZERO);

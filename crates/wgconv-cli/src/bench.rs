@@ -6,8 +6,8 @@ use std::path::PathBuf;
 use indicatif::{ProgressBar, ProgressStyle};
 use serde::{Deserialize, Serialize};
 use wgconv::{
-    Context, Conv2d, ConvGeometry, ConvKernel, ConvOptions, DType, Q8ConvPwArgs, Q8ConvPwOptions, Q8Kernel,
-    QuantParams, Tensor,
+    Context, Conv2d, ConvGeometry, ConvKernel, ConvOptions, DType, ForcedPlan, GemmSchedule, Q8ConvPwArgs,
+    Q8ConvPwOptions, Q8Kernel, QuantParams, Tensor,
     timing::{self, TimingSource},
 };
 
@@ -139,8 +139,14 @@ fn sweep_points(tuning: &wgconv::Tuning) -> Vec<SweepPoint> {
         .iter()
         .map(|c| SweepPoint {
             kernel: c.config.kernel.name().to_string(),
-            split_k: c.config.split_k,
-            stream_k: c.config.stream_k,
+            split_k: match c.config.schedule {
+                Some(GemmSchedule::SplitK(splits)) => splits,
+                _ => 1,
+            },
+            stream_k: match c.config.schedule {
+                Some(GemmSchedule::StreamK(workgroups)) => Some(workgroups),
+                _ => None,
+            },
             tile_n: c.config.tile_n,
             config: c.config.to_string(),
             median_ms: c.ms,
@@ -322,7 +328,7 @@ fn run_layer(ctx: &Context, layer: &Layer, args: &BenchArgs) -> CliResult<(Layer
             }
             // Labelled with the kernel that ran (the planner's may fall back on a device with
             // less workgroup memory); tuned layers with their whole configuration.
-            let mut chosen = geometry.choose_kernel(None)?;
+            let mut chosen = geometry.planned_kernel();
             let (ms, source) = median_time(ctx, args, |b| conv.run_into(b, &x, &out).map(|k| chosen = k))?;
             // (With f16 allowed the tensor-core kernel runs ahead of a tuned fp32 configuration.)
             let label = ctx
@@ -333,8 +339,8 @@ fn run_layer(ctx: &Context, layer: &Layer, args: &BenchArgs) -> CliResult<(Layer
             let seed_ms = if seed == chosen {
                 ms
             } else {
-                let seed_conv = Conv2d::new(ctx, &w, None, &opts.clone().kernel(Some(seed)))?;
-                median_time(ctx, args, |b| seed_conv.run_into(b, &x, &out).map(|_| ()))?.0
+                let forced = ForcedPlan::kernel(seed);
+                median_time(ctx, args, |b| conv.run_into_forced(b, &x, &out, &forced).map(|_| ()))?.0
             };
             (label, ms, seed.name().to_string(), seed_ms, geometry.macs(), source)
         }

@@ -187,20 +187,16 @@ fn conv2d(a: &Conv2dArgs) -> CliResult<()> {
     let x = npy::read_f32(&a.input, &[3, 4])?;
     let w = npy::read_f32(&a.weight, &[3, 4])?;
     let b = a.bias.as_deref().map(|p| npy::read_f32(p, &[1])).transpose()?;
-    let opts = ConvOptions {
-        stride: a.stride.0.clone(),
-        padding: a.padding.0.clone(),
-        dilation: a.dilation.0.clone(),
-        output_padding: a.output_padding.0.clone(),
-        groups: a.groups,
-        transposed: a.transposed,
-        activation: a.activation,
-        kernel: a.kernel,
-        split_k: None,
-        stream_k: None,
-        tile_n: a.tile_n,
-        precision: a.precision,
-    };
+    let opts = ConvOptions::default()
+        .stride(&a.stride.0)
+        .padding(&a.padding.0)
+        .dilation(&a.dilation.0)
+        .output_padding(&a.output_padding.0)
+        .groups(a.groups)
+        .transposed(a.transposed)
+        .activation(a.activation)
+        .precision(a.precision);
+    let forced = wgconv::ForcedPlan { kernel: a.kernel, tile_n: a.tile_n, schedule: None };
     // Validate before touching the GPU, so bad arguments are usage errors even without an adapter.
     let geometry = wgconv::ConvGeometry::new(&x.shape, &w.shape, b.as_ref().map(|b| &b.shape[..]), &opts)?;
     let ctx = context_for(a.precision, a.kernel)?;
@@ -210,7 +206,7 @@ fn conv2d(a: &Conv2dArgs) -> CliResult<()> {
     let out = Tensor::zeros(&ctx, &geometry.output_shape(), wgconv::DType::F32)?;
     let mut kernel = None;
     let time = timing::time_runs(&ctx, 1, |batch| {
-        kernel = Some(batch.convolution_into(&xt, &wt, bt.as_ref(), &out, &opts)?);
+        kernel = Some(batch.convolution_into_forced(&xt, &wt, bt.as_ref(), &out, &opts, &forced)?);
         Ok(())
     })?;
     let y = out.to_vec_f32(&ctx)?;

@@ -29,7 +29,7 @@ mod batch;
 mod context;
 pub mod dispatch;
 mod error;
-pub mod ops;
+mod ops;
 mod pipelines;
 pub mod reference;
 #[rustfmt::skip]
@@ -42,8 +42,9 @@ pub use context::{AdapterRequest, AdapterSummary, Context, enumerate_adapters};
 pub use error::{Error, Result};
 pub use ops::{
     conv::{Conv2d, ConvOutput},
-    conv_geometry::{Activation, ConvGeometry, ConvOptions, Precision},
-    conv_plan::{ConvKernel, GEMM_TILE_N},
+    conv_geometry::ConvGeometry,
+    conv_kernel::{ConvKernel, GEMM_TILE_N},
+    conv_options::{Activation, ConvOptions, ForcedPlan, GemmSchedule, Precision},
     conv_tune::{Candidate, TunedConfig, Tuning},
     quantized::{Q8ConvPwArgs, Q8ConvPwOptions, Q8Kernel, Q8PwGeometry, QuantParams},
 };

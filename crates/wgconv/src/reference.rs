@@ -3,7 +3,8 @@
 use crate::{
     error::Result,
     ops::{
-        conv_geometry::{ConvGeometry, ConvOptions},
+        conv_geometry::ConvGeometry,
+        conv_options::ConvOptions,
         quantized::{QuantParams, dequantize_value, quantize_value},
     },
 };

@@ -2,9 +2,11 @@
 //! `conv_geometry`) → choose a kernel (`conv_plan`) → encode.
 
 use super::{
-    conv_geometry::{Activation, ConvGeometry, ConvOptions, Precision},
-    conv_plan::{ConvKernel, GemmSchedule},
-    conv_tune::TunedConfig,
+    conv_geometry::ConvGeometry,
+    conv_kernel::ConvKernel,
+    conv_options::{Activation, ConvOptions, ForcedPlan},
+    conv_plan,
+    conv_schedule::LaunchSchedule,
 };
 use crate::{
     batch::Batch,
@@ -103,6 +105,24 @@ macro_rules! encode_conv {
     }};
 }
 
+/// One convolution call: its operands and what was asked of it.
+#[derive(Clone, Copy)]
+struct ConvCall<'a> {
+    input: &'a Tensor,
+    weight: &'a Tensor,
+    /// The weight prepacked for the GEMM kernels by [`Conv2d::new`], if it was.
+    packed: Option<&'a Tensor>,
+    bias: Option<&'a Tensor>,
+    opts: &'a ConvOptions,
+    forced: &'a ForcedPlan,
+}
+
+impl ConvCall<'_> {
+    fn geometry(&self, input_shape: &[usize]) -> Result<ConvGeometry> {
+        ConvGeometry::new(input_shape, self.weight.shape(), self.bias.map(Tensor::shape), self.opts)
+    }
+}
+
 impl Batch<'_> {
     /// Records `aten.convolution.default`: allocates the output and returns it with the kernel used.
     pub fn convolution(
@@ -112,7 +132,19 @@ impl Batch<'_> {
         bias: Option<&Tensor>,
         opts: &ConvOptions,
     ) -> Result<ConvOutput> {
-        self.convolution_with(input, weight, None, bias, opts)
+        self.convolution_forced(input, weight, bias, opts, &ForcedPlan::default())
+    }
+
+    /// [`Batch::convolution`] with the planner's choices `forced` (benchmarks, tests).
+    pub fn convolution_forced(
+        &mut self,
+        input: &Tensor,
+        weight: &Tensor,
+        bias: Option<&Tensor>,
+        opts: &ConvOptions,
+        forced: &ForcedPlan,
+    ) -> Result<ConvOutput> {
+        self.convolution_call(ConvCall { input, weight, packed: None, bias, opts, forced })
     }
 
     /// Records a convolution into a caller-supplied output tensor of the right shape.
@@ -124,55 +156,49 @@ impl Batch<'_> {
         output: &Tensor,
         opts: &ConvOptions,
     ) -> Result<ConvKernel> {
-        self.convolution_into_with(input, weight, None, bias, output, opts)
+        self.convolution_into_forced(input, weight, bias, output, opts, &ForcedPlan::default())
     }
 
-    /// Validates, allocates the output and records; `packed` is a prepacked GEMM weight, if any.
-    fn convolution_with(
+    /// [`Batch::convolution_into`] with the planner's choices `forced` (benchmarks, tests).
+    pub fn convolution_into_forced(
         &mut self,
         input: &Tensor,
         weight: &Tensor,
-        packed: Option<&Tensor>,
-        bias: Option<&Tensor>,
-        opts: &ConvOptions,
-    ) -> Result<ConvOutput> {
-        let geometry = ConvGeometry::new(input.shape(), weight.shape(), bias.map(Tensor::shape), opts)?;
-        let output = Tensor::zeros(self.ctx, &geometry.output_shape(), DType::F32)?;
-        let kernel = self.encode_convolution(input, weight, packed, bias, &output, &geometry, opts)?;
-        Ok(ConvOutput { output, kernel })
-    }
-
-    /// Validates, checks the output's shape and records; `packed` as in `convolution_with`.
-    fn convolution_into_with(
-        &mut self,
-        input: &Tensor,
-        weight: &Tensor,
-        packed: Option<&Tensor>,
         bias: Option<&Tensor>,
         output: &Tensor,
         opts: &ConvOptions,
+        forced: &ForcedPlan,
     ) -> Result<ConvKernel> {
-        let geometry = ConvGeometry::new(input.shape(), weight.shape(), bias.map(Tensor::shape), opts)?;
+        self.convolution_into_call(ConvCall { input, weight, packed: None, bias, opts, forced }, output)
+    }
+
+    /// Validates, allocates the output and records.
+    fn convolution_call(&mut self, call: ConvCall<'_>) -> Result<ConvOutput> {
+        let geometry = call.geometry(call.input.shape())?;
+        let output = Tensor::zeros(self.ctx, &geometry.output_shape(), DType::F32)?;
+        let kernel = self.encode_convolution(call, &output, &geometry)?;
+        Ok(ConvOutput { output, kernel })
+    }
+
+    /// Validates, checks the output's shape and records.
+    fn convolution_into_call(&mut self, call: ConvCall<'_>, output: &Tensor) -> Result<ConvKernel> {
+        let geometry = call.geometry(call.input.shape())?;
         if output.shape() != geometry.output_shape() {
             return Err(Error::OutputShape { expected: geometry.output_shape(), got: output.shape().to_vec() });
         }
-        self.encode_convolution(input, weight, packed, bias, output, &geometry, opts)
+        self.encode_convolution(call, output, &geometry)
     }
 
     /// Input or output too large for one storage binding: run the batch in chunks that fit,
     /// staging each chunk through scratch tensors (binding offsets would need 256-byte alignment,
     /// which image boundaries do not have).
-    #[allow(clippy::too_many_arguments)]
     fn encode_convolution_in_batch_chunks(
         &mut self,
-        input: &Tensor,
-        weight: &Tensor,
-        packed: Option<&Tensor>,
-        bias: Option<&Tensor>,
+        call: ConvCall<'_>,
         output: &Tensor,
         g: &ConvGeometry,
-        opts: &ConvOptions,
     ) -> Result<ConvKernel> {
+        let input = call.input;
         let limit = self.ctx.limits().max_storage_buffer_binding_size;
         let in_image = input.size_bytes() / u64::from(g.n);
         let out_image = output.size_bytes() / u64::from(g.n);
@@ -193,8 +219,8 @@ impl Batch<'_> {
             let chunk_in = Tensor::zeros(self.ctx, &in_shape, DType::F32)?;
             let chunk_out = Tensor::zeros(self.ctx, &out_shape, DType::F32)?;
             self.encoder.copy_buffer_to_buffer(input.buffer(), start * in_image, chunk_in.buffer(), 0, n * in_image);
-            let geometry = ConvGeometry::new(&in_shape, weight.shape(), bias.map(Tensor::shape), opts)?;
-            kernel = Some(self.encode_convolution(&chunk_in, weight, packed, bias, &chunk_out, &geometry, opts)?);
+            let geometry = call.geometry(&in_shape)?;
+            kernel = Some(self.encode_convolution(ConvCall { input: &chunk_in, ..call }, &chunk_out, &geometry)?);
             self.encoder.copy_buffer_to_buffer(
                 chunk_out.buffer(),
                 0,
@@ -204,26 +230,19 @@ impl Batch<'_> {
             );
             start += n;
         }
-        kernel.ok_or_else(|| Error::invalid("empty batch"))
+        // `g.n` is at least 1 (validated), so the loop ran.
+        Ok(kernel.expect("a batch of at least one image"))
     }
 
-    #[allow(clippy::too_many_arguments)]
-    fn encode_convolution(
-        &mut self,
-        input: &Tensor,
-        weight: &Tensor,
-        packed: Option<&Tensor>,
-        bias: Option<&Tensor>,
-        output: &Tensor,
-        g: &ConvGeometry,
-        opts: &ConvOptions,
-    ) -> Result<ConvKernel> {
+    /// Plans and records one convolution whose geometry was validated.
+    fn encode_convolution(&mut self, call: ConvCall<'_>, output: &Tensor, g: &ConvGeometry) -> Result<ConvKernel> {
+        let ConvCall { input, weight, packed, bias, opts, forced } = call;
         let ctx = self.ctx;
         let limit = ctx.limits().max_storage_buffer_binding_size;
         if g.n > 1 && (input.size_bytes() > limit || output.size_bytes() > limit) {
             input.expect_dtype("input", DType::F32)?;
             output.expect_dtype("output", DType::F32)?;
-            return self.encode_convolution_in_batch_chunks(input, weight, packed, bias, output, g, opts);
+            return self.encode_convolution_in_batch_chunks(call, output, g);
         }
         check_operand(ctx, "input", input, DType::F32)?;
         check_operand(ctx, "weight", weight, DType::F32)?;
@@ -231,7 +250,8 @@ impl Batch<'_> {
         if let Some(b) = bias {
             check_operand(ctx, "bias", b, DType::F32)?;
         }
-        let (kernel, tuned) = runnable_kernel(ctx, g, opts)?;
+        let plan = conv_plan::plan(ctx, g, opts.precision, forced)?;
+        let kernel = plan.kernel;
         let activation = opts.activation;
         let buffers = ConvBuffers { input, weight, bias, output };
         match kernel {
@@ -242,20 +262,7 @@ impl Batch<'_> {
             | ConvKernel::GemmM64K32
             | ConvKernel::GemmN64K16
             | ConvKernel::GemmN64K32 => {
-                // A tuned configuration comes only when nothing was forced (`runnable_kernel`).
-                let (tile_n, schedule) = match tuned {
-                    Some(t) => {
-                        let tile_n = g.choose_tile_n(kernel, t.tile_n)?;
-                        (
-                            tile_n,
-                            g.gemm_schedule(kernel, tile_n, t.stream_k.is_none().then_some(t.split_k), t.stream_k)?,
-                        )
-                    }
-                    None => {
-                        let tile_n = g.choose_tile_n(kernel, opts.tile_n)?;
-                        (tile_n, g.gemm_schedule(kernel, tile_n, opts.split_k, opts.stream_k)?)
-                    }
-                };
+                let (tile_n, schedule) = plan.gemm.expect("the plan of a GEMM kernel has its tile and schedule");
                 self.encode_gemm(kernel, tile_n, schedule, packed, buffers, g, activation)?;
             }
             ConvKernel::DepthwiseTiled => self.encode_depthwise_tiled(buffers, g, activation)?,
@@ -304,7 +311,7 @@ impl Batch<'_> {
         &mut self,
         kernel: ConvKernel,
         tile_n: u32,
-        schedule: GemmSchedule,
+        schedule: LaunchSchedule,
         packed: Option<&Tensor>,
         buffers: ConvBuffers<'_>,
         g: &ConvGeometry,
@@ -327,11 +334,11 @@ impl Batch<'_> {
         overrides.transposed = g.transposed;
         overrides.tile_n = tile_n;
         let (splits, grid) = match schedule {
-            GemmSchedule::Slices(splits) => {
+            LaunchSchedule::Slices(splits) => {
                 let [x, y, z] = g.gemm_grid(tile).map(|d| d as u32);
                 (splits, [x, y, z * splits])
             }
-            GemmSchedule::Stream(stream) => {
+            LaunchSchedule::Stream(stream) => {
                 overrides.stream_k_workgroups = stream.workgroups;
                 (overrides.stream_tiles_x, overrides.stream_tiles_y) = (stream.tiles_x, stream.tiles_y);
                 (stream.slices, [stream.workgroups, 1, 1])
@@ -502,65 +509,6 @@ impl Batch<'_> {
         encode_conv!(self, shader, entry, create, overrides, g, buffers, grid.dims());
         Ok(())
     }
-}
-
-/// The kernel to run, and its configuration when it comes from tuning: the forced kernel, else
-/// `CoopF16` where f16 is allowed, the context runs it and the planner would run a GEMM kernel
-/// (unless K-slices or stream-K are forced: those are fp32 GEMM schedules), else the one
-/// `Conv2d::tune` measured fastest for this geometry, else the planner's, stepped back to one
-/// that fits the device's workgroup memory (the H200 has 48 KiB; WebGPU's default is 16 KiB and
-/// downlevel devices have less) and runs the geometry (tiled depthwise → row runs → four
-/// columns per thread). A forced kernel that does not fit is an error.
-fn runnable_kernel(ctx: &Context, g: &ConvGeometry, opts: &ConvOptions) -> Result<(ConvKernel, Option<TunedConfig>)> {
-    let storage = ctx.limits().max_compute_workgroup_storage_size;
-    let coop = ConvKernel::CoopF16;
-    let coop_runs = ctx.cooperative_f16() && coop.workgroup_storage_bytes() <= storage;
-    if opts.kernel == Some(coop) && !ctx.cooperative_f16() {
-        return Err(Error::invalid(format!(
-            "kernel coop_f16 needs f16 16×16×16 cooperative matrices with f32 accumulation on subgroups of 32, \
-             which this context does not have ({}); request them with AdapterRequest::cooperative_matrix or \
-             WGCONV_COOPERATIVE_MATRIX=1 on a device that reports them",
-            ctx.describe()
-        )));
-    }
-    // f16 allowed: tensor cores take what the fp32 planner would give to a GEMM kernel.
-    if opts.kernel.is_none()
-        && opts.precision == Precision::AllowF16
-        && opts.split_k.is_none()
-        && opts.stream_k.is_none()
-        && opts.tile_n.is_none()
-        && coop_runs
-        && g.planned_kernel().gemm_tile().is_some()
-        && g.supports(coop)
-    {
-        return Ok((coop, None));
-    }
-    if opts.kernel.is_none()
-        && opts.split_k.is_none()
-        && opts.stream_k.is_none()
-        && opts.tile_n.is_none()
-        && let Some(tuned) = ctx.tuned(g)
-    {
-        return Ok((tuned.kernel, Some(tuned)));
-    }
-    let mut kernel = g.choose_kernel(opts.kernel)?;
-    // At a forced tile width, GEMM kernels declare workgroup memory for that width.
-    let needs = |k: ConvKernel| k.workgroup_storage_bytes_at(opts.tile_n);
-    // A fallback may itself not run this geometry (`DepthwiseRows` on huge filters): step on.
-    while needs(kernel) > storage || !g.supports(kernel) {
-        match (opts.kernel, kernel.fallback()) {
-            (None, Some(next)) => kernel = next,
-            _ if needs(kernel) > storage => {
-                return Err(Error::invalid(format!(
-                    "kernel {} needs {} bytes of workgroup memory; this device allows {storage}",
-                    kernel.name_at(opts.tile_n),
-                    needs(kernel)
-                )));
-            }
-            _ => return Err(Error::invalid(format!("kernel {} cannot run this convolution", kernel.name()))),
-        }
-    }
-    Ok((kernel, None))
 }
 
 /// The context's scratch for `splits` K-slices of partial sums of `output` (none for one slice).
@@ -782,23 +730,39 @@ impl Conv2d {
 
     /// Records the convolution of `input`, allocating the output.
     pub fn run(&self, batch: &mut Batch<'_>, input: &Tensor) -> Result<ConvOutput> {
-        batch.convolution_with(input, &self.weight, Some(&self.packed), self.bias.as_ref(), &self.opts)
+        self.run_forced(batch, input, &ForcedPlan::default())
+    }
+
+    /// [`Conv2d::run`] with the planner's choices `forced` (benchmarks, tests).
+    pub fn run_forced(&self, batch: &mut Batch<'_>, input: &Tensor, forced: &ForcedPlan) -> Result<ConvOutput> {
+        batch.convolution_call(self.call(input, forced))
     }
 
     /// Records the convolution of `input` into `output`.
     pub fn run_into(&self, batch: &mut Batch<'_>, input: &Tensor, output: &Tensor) -> Result<ConvKernel> {
-        self.run_into_with(batch, input, output, &self.opts)
+        self.run_into_forced(batch, input, output, &ForcedPlan::default())
     }
 
-    /// `run_into` with other options for the same weight (tuning forces kernels and K-slices).
-    pub(super) fn run_into_with(
+    /// [`Conv2d::run_into`] with the planner's choices `forced` (benchmarks, tests, tuning).
+    pub fn run_into_forced(
         &self,
         batch: &mut Batch<'_>,
         input: &Tensor,
         output: &Tensor,
-        opts: &ConvOptions,
+        forced: &ForcedPlan,
     ) -> Result<ConvKernel> {
-        batch.convolution_into_with(input, &self.weight, Some(&self.packed), self.bias.as_ref(), output, opts)
+        batch.convolution_into_call(self.call(input, forced), output)
+    }
+
+    fn call<'a>(&'a self, input: &'a Tensor, forced: &'a ForcedPlan) -> ConvCall<'a> {
+        ConvCall {
+            input,
+            weight: &self.weight,
+            packed: Some(&self.packed),
+            bias: self.bias.as_ref(),
+            opts: &self.opts,
+            forced,
+        }
     }
 }
 
@@ -824,6 +788,18 @@ impl Context {
         self.submit_one(|batch| batch.convolution(input, weight, bias, opts))
     }
 
+    /// [`Context::convolution`] with the planner's choices `forced` (benchmarks, tests).
+    pub fn convolution_forced(
+        &self,
+        input: &Tensor,
+        weight: &Tensor,
+        bias: Option<&Tensor>,
+        opts: &ConvOptions,
+        forced: &ForcedPlan,
+    ) -> Result<ConvOutput> {
+        self.submit_one(|batch| batch.convolution_forced(input, weight, bias, opts, forced))
+    }
+
     /// Runs a convolution into `output` and submits.
     pub fn convolution_into(
         &self,
@@ -834,6 +810,19 @@ impl Context {
         opts: &ConvOptions,
     ) -> Result<ConvKernel> {
         self.submit_one(|batch| batch.convolution_into(input, weight, bias, output, opts))
+    }
+
+    /// [`Context::convolution_into`] with the planner's choices `forced` (benchmarks, tests).
+    pub fn convolution_into_forced(
+        &self,
+        input: &Tensor,
+        weight: &Tensor,
+        bias: Option<&Tensor>,
+        output: &Tensor,
+        opts: &ConvOptions,
+        forced: &ForcedPlan,
+    ) -> Result<ConvKernel> {
+        self.submit_one(|batch| batch.convolution_into_forced(input, weight, bias, output, opts, forced))
     }
 
     /// A direct convolution (`opts.transposed` is ignored): conv2d, or conv1d for rank-3 tensors.

@@ -2,220 +2,45 @@
 //! `aten.convolution.default`: NCHW, weight `[OC, IC/groups, KH, KW]`, transposed weight
 //! `[IC, OC/groups, KH, KW]`; rank-3 tensors are the 1D case run with H = 1.
 
-use super::conv_plan::ConvKernel;
+use super::conv_options::ConvOptions;
 use crate::error::{Error, Result};
 
-/// Output activation fused into the kernel's epilogue.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub enum Activation {
-    /// Identity.
-    #[default]
-    None,
-    /// `max(x, 0)`.
-    Relu,
-    /// `clamp(x, min, max)` (e.g. ReLU6 is `Clamp { min: 0.0, max: 6.0 }`).
-    Clamp {
-        /// Lower bound.
-        min: f32,
-        /// Upper bound.
-        max: f32,
-    },
-}
-
-impl Activation {
-    /// Checks the clamp bounds.
-    pub fn validate(self) -> Result<()> {
-        if let Activation::Clamp { min, max } = self
-            && (min.is_nan() || max.is_nan() || min > max)
-        {
-            return Err(Error::invalid(format!("clamp activation needs min <= max, got min {min}, max {max}")));
-        }
-        Ok(())
-    }
-
-    /// Applies the activation on the host (reference semantics).
-    pub fn apply(self, v: f64) -> f64 {
-        match self {
-            Activation::None => v,
-            Activation::Relu => v.max(0.0),
-            Activation::Clamp { min, max } => v.clamp(f64::from(min), f64::from(max)),
-        }
-    }
-}
-
-/// The arithmetic a convolution may use.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub enum Precision {
-    /// fp32 multiplies and sums throughout (the default).
-    #[default]
-    F32,
-    /// Allows f16 multiplicands with f32 accumulation on cooperative matrices (tensor cores):
-    /// inputs and weights are rounded to f16 as they are loaded, products and sums stay f32 —
-    /// what cuDNN's TF32 mode does, with the same 11 significant bits but f16's range: inputs
-    /// of magnitude 65520 and up become ±∞, below 6.1e-5 they lose bits (subnormals). Used where
-    /// the context enabled cooperative matrices ([`crate::AdapterRequest::cooperative_matrix`])
-    /// and the device reports 16×16×16 f16 × f16 + f32 on subgroups of 32, for the direct
-    /// convolutions the planner gives to its GEMM kernels; everything else runs in fp32 as
-    /// before. [`crate::ConvOutput::kernel`] says which ran.
-    AllowF16,
-}
-
-/// Arguments of a convolution besides its tensors. Lists hold 1 value (both dims) or 2 (H, W);
-/// 1D convolutions take 1.
-#[derive(Clone, Debug, PartialEq)]
-pub struct ConvOptions {
-    /// Stride.
-    pub stride: Vec<u32>,
-    /// Zero padding on both sides.
-    pub padding: Vec<u32>,
-    /// Dilation.
-    pub dilation: Vec<u32>,
-    /// Extra rows/columns at the end of a transposed convolution's output.
-    pub output_padding: Vec<u32>,
-    /// Channel groups (IC and OC divisible by it; `groups == IC` is depthwise).
-    pub groups: u32,
-    /// Transposed convolution.
-    pub transposed: bool,
-    /// Fused output activation.
-    pub activation: Activation,
-    /// Force a kernel instead of letting the planner choose (benchmarks, tests).
-    pub kernel: Option<ConvKernel>,
-    /// Force the GEMM kernels' number of K-slices instead of the planner's (benchmarks, tests).
-    pub split_k: Option<u32>,
-    /// Force stream-K over this many workgroups on the GEMM kernels (benchmarks, tests, tuning).
-    pub stream_k: Option<u32>,
-    /// Force the GEMM kernels' tile width instead of the planner's (benchmarks, tests, tuning).
-    pub tile_n: Option<u32>,
-    /// The arithmetic allowed (fp32 by default).
-    pub precision: Precision,
-}
-
-impl Default for ConvOptions {
-    fn default() -> Self {
-        Self {
-            stride: vec![1],
-            padding: vec![0],
-            dilation: vec![1],
-            output_padding: vec![0],
-            groups: 1,
-            transposed: false,
-            activation: Activation::None,
-            kernel: None,
-            split_k: None,
-            stream_k: None,
-            tile_n: None,
-            precision: Precision::F32,
-        }
-    }
-}
-
-impl ConvOptions {
-    /// Sets the stride.
-    pub fn stride(mut self, s: &[u32]) -> Self {
-        self.stride = s.to_vec();
-        self
-    }
-    /// Sets the padding.
-    pub fn padding(mut self, p: &[u32]) -> Self {
-        self.padding = p.to_vec();
-        self
-    }
-    /// Sets the dilation.
-    pub fn dilation(mut self, d: &[u32]) -> Self {
-        self.dilation = d.to_vec();
-        self
-    }
-    /// Sets the output padding (transposed only).
-    pub fn output_padding(mut self, p: &[u32]) -> Self {
-        self.output_padding = p.to_vec();
-        self
-    }
-    /// Sets the groups.
-    pub fn groups(mut self, g: u32) -> Self {
-        self.groups = g;
-        self
-    }
-    /// Makes it a transposed convolution.
-    pub fn transposed(mut self, t: bool) -> Self {
-        self.transposed = t;
-        self
-    }
-    /// Forces a kernel (`None`: the planner chooses).
-    pub fn kernel(mut self, k: Option<ConvKernel>) -> Self {
-        self.kernel = k;
-        self
-    }
-    /// Forces the GEMM kernels' K-slices (`None`: the planner chooses). It applies only when a
-    /// GEMM kernel runs the convolution.
-    pub fn split_k(mut self, splits: Option<u32>) -> Self {
-        self.split_k = splits;
-        self
-    }
-    /// Forces stream-K over `workgroups` workgroups on the GEMM kernels (`None`: no stream-K,
-    /// unless `Conv2d::tune` chose it for this geometry; the planner never does). Cannot be
-    /// combined with `split_k`. Like `split_k`, it applies only when a GEMM kernel runs the
-    /// convolution.
-    pub fn stream_k(mut self, workgroups: Option<u32>) -> Self {
-        self.stream_k = workgroups;
-        self
-    }
-    /// Forces the GEMM kernels' output tile width: columns of N·OH·OW per workgroup, a multiple
-    /// of 8 in [`crate::GEMM_TILE_N`] (`None`: the planner chooses, or `Conv2d::tune` did for this
-    /// geometry; forcing a width, like forcing K-slices, sets a tuned configuration aside). Like
-    /// `split_k`, it applies only when a GEMM kernel runs the convolution; a width the kernels
-    /// cannot take there, or whose tiles need more workgroup memory than the device has, is an
-    /// error naming it.
-    pub fn tile_n(mut self, columns: Option<u32>) -> Self {
-        self.tile_n = columns;
-        self
-    }
-    /// Sets the arithmetic allowed ([`Precision::AllowF16`]: tensor cores where available).
-    pub fn precision(mut self, p: Precision) -> Self {
-        self.precision = p;
-        self
-    }
-    /// Sets the fused activation.
-    pub fn activation(mut self, a: Activation) -> Self {
-        self.activation = a;
-        self
-    }
-}
-
-/// A validated convolution: every size the kernels need, 1D already mapped to H = 1.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+/// A validated convolution: every size the kernels need, 1D already mapped to H = 1. Made only
+/// by [`ConvGeometry::new`], so every geometry the planner and encoders see was validated.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct ConvGeometry {
     /// Batch.
-    pub n: u32,
+    pub(crate) n: u32,
     /// Input channels.
-    pub ic: u32,
+    pub(crate) ic: u32,
     /// Input height (1 for 1D).
-    pub ih: u32,
+    pub(crate) ih: u32,
     /// Input width (length for 1D).
-    pub iw: u32,
+    pub(crate) iw: u32,
     /// Output channels.
-    pub oc: u32,
+    pub(crate) oc: u32,
     /// Output height.
-    pub oh: u32,
+    pub(crate) oh: u32,
     /// Output width.
-    pub ow: u32,
+    pub(crate) ow: u32,
     /// Kernel height.
-    pub kh: u32,
+    pub(crate) kh: u32,
     /// Kernel width.
-    pub kw: u32,
+    pub(crate) kw: u32,
     /// Stride (H, W).
-    pub stride: [u32; 2],
+    pub(crate) stride: [u32; 2],
     /// Padding (H, W).
-    pub padding: [u32; 2],
+    pub(crate) padding: [u32; 2],
     /// Dilation (H, W).
-    pub dilation: [u32; 2],
+    pub(crate) dilation: [u32; 2],
     /// Output padding (H, W).
-    pub output_padding: [u32; 2],
+    pub(crate) output_padding: [u32; 2],
     /// Groups.
-    pub groups: u32,
+    pub(crate) groups: u32,
     /// Transposed.
-    pub transposed: bool,
+    pub(crate) transposed: bool,
     /// Given as rank-3 (conv1d) tensors.
-    pub one_d: bool,
+    pub(crate) one_d: bool,
 }
 
 fn pair(name: &str, values: &[u32], one_d: bool) -> Result<[u32; 2]> {
@@ -457,6 +282,7 @@ impl ConvGeometry {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::ops::conv_kernel::ConvKernel;
 
     fn geo(input: &[usize], weight: &[usize], opts: ConvOptions) -> Result<ConvGeometry> {
         ConvGeometry::new(input, weight, None, &opts)

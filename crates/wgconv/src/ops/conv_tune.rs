@@ -6,8 +6,9 @@
 
 use super::{
     conv::Conv2d,
-    conv_geometry::{ConvGeometry, ConvOptions},
-    conv_plan::ConvKernel,
+    conv_geometry::ConvGeometry,
+    conv_kernel::ConvKernel,
+    conv_options::{ForcedPlan, GemmSchedule},
 };
 use crate::{
     context::Context,
@@ -16,18 +17,58 @@ use crate::{
     timing::{self, Sampling},
 };
 
-/// A kernel, its tile width and its K-slices (1 for kernels without split-K).
+/// A configuration [`Conv2d::tune`] measured: a kernel and, for GEMM kernels, its tile width
+/// and K schedule.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(from = "TunedConfigRecord", into = "TunedConfigRecord")]
 pub struct TunedConfig {
     /// Kernel.
     pub kernel: ConvKernel,
-    /// K-slices of a GEMM kernel (1 otherwise, and with stream-K).
-    pub split_k: u32,
-    /// Stream-K over this many workgroups (GEMM kernels on direct convolutions), instead of slices.
-    pub stream_k: Option<u32>,
-    /// Tile width of a GEMM kernel (`None` for other kernels).
-    #[serde(default)]
+    /// Tile width of a GEMM kernel (`None`: the kernel's default, and for other kernels).
     pub tile_n: Option<u32>,
+    /// K schedule of a GEMM kernel (`None` for other kernels).
+    pub schedule: Option<GemmSchedule>,
+}
+
+impl TunedConfig {
+    /// The plan that runs this configuration.
+    pub fn forced_plan(&self) -> ForcedPlan {
+        ForcedPlan { kernel: Some(self.kernel), tile_n: self.tile_n, schedule: self.schedule }
+    }
+}
+
+/// [`TunedConfig`] as tuning files store it: the K schedule as two fields (`split_k` slices, or
+/// stream-K over `stream_k` workgroups), as files written before the schedule enum have it.
+#[derive(serde::Serialize, serde::Deserialize)]
+struct TunedConfigRecord {
+    kernel: ConvKernel,
+    split_k: u32,
+    stream_k: Option<u32>,
+    #[serde(default)]
+    tile_n: Option<u32>,
+}
+
+impl From<TunedConfigRecord> for TunedConfig {
+    fn from(r: TunedConfigRecord) -> Self {
+        let schedule = match (r.stream_k, r.split_k) {
+            (Some(workgroups), _) => Some(GemmSchedule::StreamK(workgroups)),
+            // Kernels without K-slices store 1; anything else is kept for the import check to refuse.
+            (None, 1) if r.kernel.gemm_tile().is_none() => None,
+            (None, splits) => Some(GemmSchedule::SplitK(splits)),
+        };
+        Self { kernel: r.kernel, tile_n: r.tile_n, schedule }
+    }
+}
+
+impl From<TunedConfig> for TunedConfigRecord {
+    fn from(c: TunedConfig) -> Self {
+        let (split_k, stream_k) = match c.schedule {
+            None => (1, None),
+            Some(GemmSchedule::SplitK(splits)) => (splits, None),
+            Some(GemmSchedule::StreamK(workgroups)) => (1, Some(workgroups)),
+        };
+        Self { kernel: c.kernel, split_k, stream_k, tile_n: c.tile_n }
+    }
 }
 
 impl std::fmt::Display for TunedConfig {
@@ -39,10 +80,10 @@ impl std::fmt::Display for TunedConfig {
         if let Some(width) = self.tile_n.filter(|w| Some(*w) != default_width) {
             write!(f, "/n{width}")?;
         }
-        match (self.stream_k, self.split_k) {
-            (Some(workgroups), _) => write!(f, "/stream{workgroups}"),
-            (None, 1) => Ok(()),
-            (None, splits) => write!(f, "/k{splits}"),
+        match self.schedule {
+            Some(GemmSchedule::StreamK(workgroups)) => write!(f, "/stream{workgroups}"),
+            None | Some(GemmSchedule::SplitK(1)) => Ok(()),
+            Some(GemmSchedule::SplitK(splits)) => write!(f, "/k{splits}"),
         }
     }
 }
@@ -107,17 +148,8 @@ impl Conv2d {
         // Values do not change the timing; zero-filled buffers need no upload.
         let input = Tensor::zeros(ctx, input_shape, DType::F32)?;
         let output = Tensor::zeros(ctx, &geometry.output_shape(), DType::F32)?;
-        let options = |config: TunedConfig| {
-            let gemm = config.kernel.gemm_tile().is_some();
-            self.opts
-                .clone()
-                .kernel(Some(config.kernel))
-                .split_k((gemm && config.stream_k.is_none()).then_some(config.split_k))
-                .stream_k(config.stream_k)
-                .tile_n(config.tile_n)
-        };
-        let time = |opts: &ConvOptions, runs: u32| {
-            timing::time_runs(ctx, runs, |batch| self.run_into_with(batch, &input, &output, opts).map(|_| ()))
+        let time = |forced: &ForcedPlan, runs: u32| {
+            timing::time_runs(ctx, runs, |batch| self.run_into_forced(batch, &input, &output, forced).map(|_| ()))
         };
         // Every configuration runs once first: that compiles its pipeline, so no compile (which
         // leaves the GPU idle and its clocks falling) happens between timed samples. One the
@@ -127,9 +159,9 @@ impl Conv2d {
         let mut skipped = Vec::new();
         let mut first_error = None;
         for config in configurations(ctx, &geometry) {
-            let opts = options(config);
-            match time(&opts, 1) {
-                Ok(_) => runnable.push((config, opts)),
+            let forced = config.forced_plan();
+            match time(&forced, 1) {
+                Ok(_) => runnable.push((config, forced)),
                 Err(e) => {
                     skipped.push((config, e.to_string()));
                     first_error.get_or_insert(e);
@@ -141,8 +173,10 @@ impl Conv2d {
         // then affects every configuration alike. Timing each configuration's samples in one go
         // measured configurations timed late in a long sweep up to 2× slower on the H200.
         let launches = sampling.launches.max(1);
-        if let Some((_, warm_opts)) = runnable.first() {
-            timing::warm_up(ctx, sampling, |batch| self.run_into_with(batch, &input, &output, warm_opts).map(|_| ()))?;
+        if let Some((_, warm_plan)) = runnable.first() {
+            timing::warm_up(ctx, sampling, |batch| {
+                self.run_into_forced(batch, &input, &output, warm_plan).map(|_| ())
+            })?;
         }
         // A candidate that fails during the rounds (say, memory running out) is dropped as
         // skipped; the others go on.
@@ -198,14 +232,14 @@ fn configurations(ctx: &Context, g: &ConvGeometry) -> Vec<TunedConfig> {
     for kernel in g.supported_kernels() {
         let Some((rows, default_width)) = kernel.gemm_tile() else {
             if kernel.workgroup_storage_bytes() <= storage {
-                push(TunedConfig { kernel, split_k: 1, stream_k: None, tile_n: None });
+                push(TunedConfig { kernel, tile_n: None, schedule: None });
             }
             continue;
         };
         // Each width declares its own workgroup memory: on a small device the narrow widths of
         // a kernel may fit where its default does not.
         let fits = |width: u32| kernel.gemm_tile_storage_bytes(width) <= storage;
-        let gemm = |split_k, stream_k, width| TunedConfig { kernel, split_k, stream_k, tile_n: Some(width) };
+        let gemm = |schedule, width| TunedConfig { kernel, tile_n: Some(width), schedule: Some(schedule) };
         let planned = g.gemm_split_k(kernel, default_width);
         let mut splits: Vec<u32> = SPLITS.into_iter().filter(|&s| s == 1 || k_tiles >= 4 * u64::from(s)).collect();
         if !splits.contains(&planned) {
@@ -213,7 +247,7 @@ fn configurations(ctx: &Context, g: &ConvGeometry) -> Vec<TunedConfig> {
         }
         for split_k in splits.into_iter().filter(|_| fits(default_width)) {
             if g.choose_split_k(kernel, default_width, Some(split_k)).is_ok() {
-                push(gemm(split_k, None, default_width));
+                push(gemm(GemmSchedule::SplitK(split_k), default_width));
             }
         }
         let tiles: u64 = g.gemm_grid((rows, default_width)).iter().product();
@@ -221,7 +255,7 @@ fn configurations(ctx: &Context, g: &ConvGeometry) -> Vec<TunedConfig> {
         // more waves are not timed with it.
         for workgroups in STREAM_K_WORKGROUPS.into_iter().filter(|&w| tiles < 2 * u64::from(w) && fits(default_width)) {
             if g.stream_k(kernel, default_width, workgroups).is_ok() {
-                push(gemm(1, Some(workgroups), default_width));
+                push(gemm(GemmSchedule::StreamK(workgroups), default_width));
             }
         }
         // The 64-column kernels are another kernel's entry point at another width: that kernel
@@ -237,7 +271,7 @@ fn configurations(ctx: &Context, g: &ConvGeometry) -> Vec<TunedConfig> {
                 if g.choose_tile_n(kernel, Some(width)).is_ok()
                     && g.choose_split_k(kernel, width, Some(split_k)).is_ok()
                 {
-                    push(gemm(split_k, None, width));
+                    push(gemm(GemmSchedule::SplitK(split_k), width));
                 }
             }
         }
@@ -263,17 +297,25 @@ fn wave_fitting_widths(g: &ConvGeometry, rows: u32) -> Vec<u32> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::ops::conv_options::ConvOptions;
 
     #[test]
     fn configurations_are_named_with_their_width_when_not_the_default() {
-        let config = |kernel, split_k, stream_k, tile_n| TunedConfig { kernel, split_k, stream_k, tile_n };
-        assert_eq!(config(ConvKernel::Gemm, 1, None, Some(128)).to_string(), "gemm");
-        assert_eq!(config(ConvKernel::Gemm, 3, None, Some(96)).to_string(), "gemm/n96/k3");
-        assert_eq!(config(ConvKernel::GemmN64K16, 1, Some(264), Some(64)).to_string(), "gemm_n64_k16/stream264");
-        assert_eq!(config(ConvKernel::Depthwise, 1, None, None).to_string(), "depthwise");
+        let config = |kernel, schedule, tile_n| TunedConfig { kernel, tile_n, schedule };
+        let (split, stream) = (GemmSchedule::SplitK, GemmSchedule::StreamK);
+        assert_eq!(config(ConvKernel::Gemm, Some(split(1)), Some(128)).to_string(), "gemm");
+        assert_eq!(config(ConvKernel::Gemm, Some(split(3)), Some(96)).to_string(), "gemm/n96/k3");
+        assert_eq!(config(ConvKernel::GemmN64K16, Some(stream(264)), Some(64)).to_string(), "gemm_n64_k16/stream264");
+        assert_eq!(config(ConvKernel::Depthwise, None, None).to_string(), "depthwise");
         // Tuning files written before the width was recorded read as the kernel's default.
         let old: TunedConfig = serde_json::from_str(r#"{"kernel": "gemm", "split_k": 2, "stream_k": null}"#).unwrap();
-        assert_eq!(old, config(ConvKernel::Gemm, 2, None, None));
+        assert_eq!(old, config(ConvKernel::Gemm, Some(split(2)), None));
+        // The file format keeps its two fields, so files round-trip both ways.
+        for c in [config(ConvKernel::Gemm, Some(stream(132)), Some(72)), config(ConvKernel::Depthwise, None, None)] {
+            let json = serde_json::to_string(&c).unwrap();
+            assert!(json.contains("\"split_k\"") && json.contains("\"stream_k\""), "{json}");
+            assert_eq!(serde_json::from_str::<TunedConfig>(&json).unwrap(), c);
+        }
     }
 
     #[test]

@@ -2,7 +2,7 @@
 //! with per-tensor activation quantization and per-channel weight scales), as a 1×1 `nn.Conv2d`
 //! lowered through static PT2E quantization runs them.
 
-use super::{conv::check_operand, conv_geometry::Activation};
+use super::{conv::check_operand, conv_options::Activation};
 use crate::{
     batch::Batch,
     context::Context,

@@ -5,7 +5,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::{conv_geometry::ConvGeometry, conv_geometry::ConvOptions, conv_tune::TunedConfig};
+use super::{conv_geometry::ConvGeometry, conv_options::ConvOptions, conv_tune::TunedConfig};
 use crate::{
     context::Context,
     error::{Error, Result},
@@ -23,49 +23,58 @@ struct TuningFile {
 
 #[derive(Debug, Serialize, Deserialize)]
 struct Entry {
-    geometry: ConvGeometry,
+    geometry: GeometryRecord,
     config: TunedConfig,
 }
 
-impl Context {
-    /// Every configuration `Conv2d::tune` remembered in this context, as JSON tagged with the
-    /// device and the wgconv version, for [`Context::import_tuning`] in a later run.
-    pub fn export_tuning(&self) -> String {
-        let mut entries: Vec<Entry> =
-            self.tuned_entries().into_iter().map(|(geometry, config)| Entry { geometry, config }).collect();
-        // A stable order, so an unchanged tuning writes an unchanged file.
-        entries.sort_by_key(|e| format!("{:?}", e.geometry));
-        let file = TuningFile { wgconv: env!("CARGO_PKG_VERSION").to_string(), device: self.adapter_text(), entries };
-        serde_json::to_string_pretty(&file).expect("tuning entries are plain data")
+/// A [`ConvGeometry`]'s sizes as the file stores them; only [`GeometryRecord::to_geometry`]
+/// turns them back into a geometry, through the same validation as any other.
+#[derive(Debug, PartialEq, Eq, Serialize, Deserialize)]
+struct GeometryRecord {
+    n: u32,
+    ic: u32,
+    ih: u32,
+    iw: u32,
+    oc: u32,
+    oh: u32,
+    ow: u32,
+    kh: u32,
+    kw: u32,
+    stride: [u32; 2],
+    padding: [u32; 2],
+    dilation: [u32; 2],
+    output_padding: [u32; 2],
+    groups: u32,
+    transposed: bool,
+    one_d: bool,
+}
+
+impl GeometryRecord {
+    fn of(g: &ConvGeometry) -> Self {
+        Self {
+            n: g.n,
+            ic: g.ic,
+            ih: g.ih,
+            iw: g.iw,
+            oc: g.oc,
+            oh: g.oh,
+            ow: g.ow,
+            kh: g.kh,
+            kw: g.kw,
+            stride: g.stride,
+            padding: g.padding,
+            dilation: g.dilation,
+            output_padding: g.output_padding,
+            groups: g.groups,
+            transposed: g.transposed,
+            one_d: g.one_d,
+        }
     }
 
-    /// Takes back what [`Context::export_tuning`] wrote, so the planner uses those measured
-    /// choices without tuning again, and returns how many there were. An error (naming the
-    /// mismatch or the entry) and nothing imported when the JSON is malformed, was measured on
-    /// another device, driver or wgconv version, or holds an entry this device cannot run.
-    pub fn import_tuning(&self, json: &str) -> Result<usize> {
-        let file: TuningFile =
-            serde_json::from_str(json).map_err(|e| Error::invalid(format!("tuning file is not valid: {e}")))?;
-        let (version, device) = (env!("CARGO_PKG_VERSION"), self.adapter_text());
-        if file.wgconv != version || file.device != device {
-            return Err(Error::invalid(format!(
-                "tuning file was measured by wgconv {} on {}; this is wgconv {version} on {device}",
-                file.wgconv, file.device
-            )));
-        }
-        for (i, entry) in file.entries.iter().enumerate() {
-            self.check_entry(entry).map_err(|e| Error::invalid(format!("tuning file entry {i}: {e}")))?;
-        }
-        for entry in &file.entries {
-            self.remember_tuning(entry.geometry.clone(), entry.config);
-        }
-        Ok(file.entries.len())
-    }
-
-    /// `entry` describes a convolution `ConvGeometry::new` accepts (so no later arithmetic on it
-    /// can fail) and a configuration that can run it on this device.
-    fn check_entry(&self, entry: &Entry) -> Result<()> {
-        let g = &entry.geometry;
+    /// The convolution these sizes describe, validated as `ConvGeometry::new` validates any
+    /// (so no later arithmetic on it can fail), or an error when they describe none.
+    fn to_geometry(&self) -> Result<ConvGeometry> {
+        let g = self;
         if g.groups == 0 {
             return Err(Error::invalid("groups 0"));
         }
@@ -86,10 +95,60 @@ impl Context {
             .output_padding(&pair(g.output_padding))
             .groups(g.groups)
             .transposed(g.transposed);
-        if ConvGeometry::new(&input, &weight, None, &opts)? != *g {
+        let geometry = ConvGeometry::new(&input, &weight, None, &opts)?;
+        if GeometryRecord::of(&geometry) != *self {
             return Err(Error::invalid("its sizes are not those of any convolution"));
         }
-        let TunedConfig { kernel, split_k, stream_k, tile_n } = entry.config;
+        Ok(geometry)
+    }
+}
+
+impl Context {
+    /// Every configuration `Conv2d::tune` remembered in this context, as JSON tagged with the
+    /// device and the wgconv version, for [`Context::import_tuning`] in a later run.
+    pub fn export_tuning(&self) -> String {
+        let mut entries: Vec<Entry> = self
+            .tuned_entries()
+            .into_iter()
+            .map(|(g, config)| Entry { geometry: GeometryRecord::of(&g), config })
+            .collect();
+        // A stable order, so an unchanged tuning writes an unchanged file.
+        entries.sort_by_key(|e| format!("{:?}", e.geometry));
+        let file = TuningFile { wgconv: env!("CARGO_PKG_VERSION").to_string(), device: self.adapter_text(), entries };
+        serde_json::to_string_pretty(&file).expect("tuning entries are plain data")
+    }
+
+    /// Takes back what [`Context::export_tuning`] wrote, so the planner uses those measured
+    /// choices without tuning again, and returns how many there were. An error (naming the
+    /// mismatch or the entry) and nothing imported when the JSON is malformed, was measured on
+    /// another device, driver or wgconv version, or holds an entry this device cannot run.
+    pub fn import_tuning(&self, json: &str) -> Result<usize> {
+        let file: TuningFile =
+            serde_json::from_str(json).map_err(|e| Error::invalid(format!("tuning file is not valid: {e}")))?;
+        let (version, device) = (env!("CARGO_PKG_VERSION"), self.adapter_text());
+        if file.wgconv != version || file.device != device {
+            return Err(Error::invalid(format!(
+                "tuning file was measured by wgconv {} on {}; this is wgconv {version} on {device}",
+                file.wgconv, file.device
+            )));
+        }
+        let mut checked = Vec::with_capacity(file.entries.len());
+        for (i, entry) in file.entries.iter().enumerate() {
+            let geometry =
+                self.check_entry(entry).map_err(|e| Error::invalid(format!("tuning file entry {i}: {e}")))?;
+            checked.push((geometry, entry.config));
+        }
+        for (geometry, config) in checked {
+            self.remember_tuning(geometry, config);
+        }
+        Ok(file.entries.len())
+    }
+
+    /// The convolution `entry` describes, when `ConvGeometry::new` accepts it and its
+    /// configuration can run it on this device.
+    fn check_entry(&self, entry: &Entry) -> Result<ConvGeometry> {
+        let g = entry.geometry.to_geometry()?;
+        let TunedConfig { kernel, tile_n, schedule } = entry.config;
         let storage = self.limits().max_compute_workgroup_storage_size;
         // Tuning measures fp32 kernels only (`supported_kernels`); a tensor-core kernel here would
         // run f16 arithmetic under the default precision.
@@ -104,14 +163,13 @@ impl Context {
                 kernel.name_at(tile_n)
             )));
         }
-        match (kernel.gemm_tile().is_some(), stream_k) {
-            // As the encoder applies a tuned configuration.
-            (true, _) => {
-                let tile_n = g.choose_tile_n(kernel, tile_n)?;
-                g.gemm_schedule(kernel, tile_n, stream_k.is_none().then_some(split_k), stream_k).map(|_| ())
-            }
-            (false, None) if split_k == 1 && tile_n.is_none() => Ok(()),
-            (false, _) => Err(Error::invalid(format!("kernel {} takes no K-split or tile width", kernel.name()))),
+        if kernel.gemm_tile().is_some() {
+            // As `conv_plan::plan` applies a tuned configuration.
+            let tile_n = g.choose_tile_n(kernel, tile_n)?;
+            g.launch_schedule(kernel, tile_n, schedule)?;
+        } else if schedule.is_some() || tile_n.is_some() {
+            return Err(Error::invalid(format!("kernel {} takes no K-split or tile width", kernel.name())));
         }
+        Ok(g)
     }
 }

@@ -1,0 +1,287 @@
+//! The kernel catalog: every convolution kernel, its name, its tile and the workgroup memory it
+//! declares. Which kernel runs a geometry is decided in `conv_plan`.
+
+use super::conv_options::Precision;
+
+/// Which kernel runs a convolution.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ConvKernel {
+    /// One thread per output, scalar loop over input channels and taps.
+    Direct,
+    /// One thread per output, four input channels per step (IC/groups % 4 == 0).
+    DirectVec4,
+    /// Gather-form transposed convolution.
+    Transposed,
+    /// Implicit GEMM: 128×128 tiles (128 columns by default, `ConvOptions::tile_n`), 8×8 outputs
+    /// per thread; transposed convolutions decomposed by stride phase (dilation 1).
+    Gemm,
+    /// The same GEMM with 64×128 tiles (OC × spatial, 128 columns by default; 4×8 per thread):
+    /// twice the workgroups of `Gemm`, and no half-idle tile for 64 or fewer output channels per
+    /// group.
+    GemmM64,
+    /// `Gemm` with K-tiles 16 deep: each K-tile's loads are issued a tile ahead of twice as much
+    /// math and workgroups meet half as many barriers; the planner uses it for large grids with
+    /// long K, where it measured faster.
+    GemmK16,
+    /// `GemmM64` with K-tiles 16 deep: the planner's GEMM for long K on small grids, split
+    /// into K-slices, and for large grids of up to 64 output channels per group.
+    GemmM64K16,
+    /// `GemmM64` with K-tiles 32 deep (24 KiB of workgroup memory): the planner's GEMM for
+    /// pointwise convolutions on grids that are not large.
+    GemmM64K32,
+    /// 64×64 tiles, 128 threads of 4×8 outputs, K-tiles 16 deep (`GemmM64K16` at 64 columns):
+    /// twice the workgroups of the 64×128 tiles at the same math per loaded element, so small
+    /// grids spread more evenly over the multiprocessors. The planner's GEMM for grids of 512+ such tiles that are not
+    /// large, pointwise or patchify.
+    GemmN64K16,
+    /// `GemmN64K16` with K-tiles 32 deep (`GemmM64K32` at 64 columns): the planner's choice for grids under 512 such tiles
+    /// that are not pointwise, patchify or long K on a small grid.
+    GemmN64K32,
+    /// Depthwise, or up to 16 input channels per group: four outputs along W per thread,
+    /// coalesced, each filter tap loaded once per four outputs.
+    Depthwise,
+    /// Up to 16 input channels per group and a multiple of 4 output channels per group: as
+    /// `Depthwise`, for four output channels of a group per thread, so each input tap loaded
+    /// serves four channels (ResNeXt's grouped 3×3 layers).
+    GroupedOc4,
+    /// One input channel per group: a 32-column block of output rows per workgroup, computed from
+    /// its input window (halo included) staged in workgroup memory.
+    DepthwiseTiled,
+    /// One input channel per group: several consecutive output rows of one column per thread,
+    /// consecutive columns across threads, the filter geometry specialised into the pipeline;
+    /// each input element a thread loads feeds every one of its outputs that uses it.
+    DepthwiseRows,
+    /// `DepthwiseRows` for input and output widths that are multiples of 4: four columns of
+    /// each row per thread, read as aligned vec4s and written as one. The input columns of a
+    /// quad of outputs must lie within four aligned vec4s: ((−pad) mod 4) + 3·sW + (KW − 1)·dW
+    /// + 1 ≤ 16; with "same" padding that takes filters up to 9 wide at stride 1 or 2.
+    DepthwiseVec4,
+    /// Implicit GEMM on cooperative matrices (tensor cores) with f16 multiplicands and f32
+    /// accumulation, direct (not transposed) convolutions: the planner's choice only with
+    /// [`crate::Precision::AllowF16`]; forcing it (`ConvOptions::kernel`) runs it whatever the
+    /// precision option says. Forced K-slices and stream-K do not apply to it.
+    /// 8 subgroups of 32 per workgroup, each a 64×32 block of eight 16×16 accumulators; tiles
+    /// of 64×256 or 128×128 (output channels × output pixels), K-tiles 16 or 32 deep and
+    /// split-K on small grids, chosen per shape.
+    CoopF16,
+}
+
+impl ConvKernel {
+    /// Every kernel.
+    pub const ALL: [ConvKernel; 16] = [
+        ConvKernel::Direct,
+        ConvKernel::DirectVec4,
+        ConvKernel::Transposed,
+        ConvKernel::Gemm,
+        ConvKernel::GemmM64,
+        ConvKernel::GemmK16,
+        ConvKernel::GemmM64K16,
+        ConvKernel::GemmM64K32,
+        ConvKernel::GemmN64K16,
+        ConvKernel::GemmN64K32,
+        ConvKernel::Depthwise,
+        ConvKernel::GroupedOc4,
+        ConvKernel::DepthwiseTiled,
+        ConvKernel::DepthwiseRows,
+        ConvKernel::DepthwiseVec4,
+        ConvKernel::CoopF16,
+    ];
+
+    /// The kernel called `name` (as [`ConvKernel::name`] spells it).
+    pub fn from_name(name: &str) -> Option<ConvKernel> {
+        ConvKernel::ALL.into_iter().find(|k| k.name() == name)
+    }
+
+    /// Short name for logs and tables.
+    pub fn name(self) -> &'static str {
+        match self {
+            ConvKernel::Direct => "direct",
+            ConvKernel::DirectVec4 => "direct_vec4",
+            ConvKernel::Transposed => "transposed",
+            ConvKernel::Gemm => "gemm",
+            ConvKernel::GemmM64 => "gemm_m64",
+            ConvKernel::GemmK16 => "gemm_k16",
+            ConvKernel::GemmM64K16 => "gemm_m64_k16",
+            ConvKernel::GemmM64K32 => "gemm_m64_k32",
+            ConvKernel::GemmN64K16 => "gemm_n64_k16",
+            ConvKernel::GemmN64K32 => "gemm_n64_k32",
+            ConvKernel::Depthwise => "depthwise",
+            ConvKernel::GroupedOc4 => "grouped_oc4",
+            ConvKernel::DepthwiseTiled => "depthwise_tiled",
+            ConvKernel::DepthwiseRows => "depthwise_rows",
+            ConvKernel::DepthwiseVec4 => "depthwise_vec4",
+            ConvKernel::CoopF16 => "coop_f16",
+        }
+    }
+
+    /// The arithmetic the kernel does: `AllowF16` (f16 multiplicands) for `CoopF16`, else fp32.
+    pub fn precision(self) -> Precision {
+        if self == ConvKernel::CoopF16 { Precision::AllowF16 } else { Precision::F32 }
+    }
+
+    /// Bytes of workgroup memory the kernel declares (devices may allow as little as 16 KiB);
+    /// for GEMM kernels at their default tile width ([`ConvKernel::gemm_tile_storage_bytes`]).
+    pub fn workgroup_storage_bytes(self) -> u32 {
+        match self {
+            ConvKernel::Gemm
+            | ConvKernel::GemmM64
+            | ConvKernel::GemmK16
+            | ConvKernel::GemmM64K16
+            | ConvKernel::GemmM64K32
+            | ConvKernel::GemmN64K16
+            | ConvKernel::GemmN64K32 => self.gemm_tile_storage_bytes(self.gemm_tile().map_or(128, |(_, n)| n)),
+            ConvKernel::DepthwiseTiled => 16_384,
+            // f16 A and B tiles (128 × 40 and 32 × 264 halves) + 8 f32 staging tiles of 16×16.
+            ConvKernel::CoopF16 => 35_328,
+            ConvKernel::Direct
+            | ConvKernel::DirectVec4
+            | ConvKernel::Transposed
+            | ConvKernel::Depthwise
+            | ConvKernel::GroupedOc4
+            | ConvKernel::DepthwiseRows
+            | ConvKernel::DepthwiseVec4 => 0,
+        }
+    }
+
+    /// The GEMM kernel whose compiled entry point this one runs: `GemmN64K16` and `GemmN64K32`
+    /// are `GemmM64K16` and `GemmM64K32` at 64-column tiles (forced to another width, they run
+    /// exactly as those kernels at that width); every other kernel is its own.
+    pub fn gemm_entry(self) -> ConvKernel {
+        match self {
+            ConvKernel::GemmN64K16 => ConvKernel::GemmM64K16,
+            ConvKernel::GemmN64K32 => ConvKernel::GemmM64K32,
+            other => other,
+        }
+    }
+
+    /// The kernel's name for messages, with ` at tile_n W` for a GEMM kernel at a given width.
+    pub(crate) fn name_at(self, tile_n: Option<u32>) -> String {
+        match tile_n.filter(|_| self.gemm_tile().is_some()) {
+            Some(width) => format!("{} at tile_n {width}", self.name()),
+            None => self.name().to_string(),
+        }
+    }
+
+    /// Bytes of workgroup memory the kernel declares at tile width `tile_n` (its default width
+    /// when `None`; the width matters for GEMM kernels only).
+    pub fn workgroup_storage_bytes_at(self, tile_n: Option<u32>) -> u32 {
+        match (self.gemm_tile(), tile_n) {
+            (Some(_), Some(width)) => self.gemm_tile_storage_bytes(width),
+            _ => self.workgroup_storage_bytes(),
+        }
+    }
+
+    /// Bytes of workgroup memory a GEMM kernel declares at `tile_n` columns: its A tile (rows ×
+    /// K-tile depth) and B tile (K-tile depth × `tile_n`, an override-sized array) of f32
+    /// (shaders/tools/gen_conv2d_gemm.py); 0 for other kernels.
+    pub fn gemm_tile_storage_bytes(self, tile_n: u32) -> u32 {
+        match self.gemm_tile() {
+            Some((rows, _)) => 4 * self.k_tile_depth() as u32 * (rows + tile_n),
+            None => 0,
+        }
+    }
+
+    /// The kernel the planner falls back to when the device cannot run this one (too little
+    /// workgroup memory) or, for `DepthwiseRows`, when its unrolled window would be too large.
+    pub fn fallback(self) -> Option<ConvKernel> {
+        match self {
+            ConvKernel::GemmK16 => Some(ConvKernel::Gemm),
+            ConvKernel::GemmM64K16 => Some(ConvKernel::GemmM64),
+            ConvKernel::GemmM64K32 => Some(ConvKernel::GemmM64K16),
+            ConvKernel::GemmN64K32 => Some(ConvKernel::GemmN64K16),
+            ConvKernel::DepthwiseTiled => Some(ConvKernel::DepthwiseRows),
+            ConvKernel::DepthwiseRows => Some(ConvKernel::Depthwise),
+            _ => None,
+        }
+    }
+
+    /// Depth of a GEMM kernel's K-tiles (8 for other kernels, which have none).
+    pub fn k_tile_depth(self) -> u64 {
+        match self {
+            ConvKernel::GemmK16 | ConvKernel::GemmM64K16 | ConvKernel::GemmN64K16 => 16,
+            ConvKernel::GemmM64K32 | ConvKernel::GemmN64K32 => 32,
+            _ => 8,
+        }
+    }
+
+    /// Output tile (rows of OC, columns of N·OH·OW) of a GEMM kernel at its default width. The
+    /// rows are fixed by the kernel's unrolled register block; the width is a pipeline override
+    /// (`tile_n`, [`GEMM_TILE_N`]) that the planner, tuning or [`ConvOptions::tile_n`] may set:
+    /// `GemmN64K16` and `GemmN64K32` are `GemmM64K16` and `GemmM64K32` at 64 columns.
+    ///
+    /// [`ConvOptions::tile_n`]: crate::ConvOptions::tile_n
+    pub fn gemm_tile(self) -> Option<(u32, u32)> {
+        match self {
+            ConvKernel::Gemm | ConvKernel::GemmK16 => Some((128, 128)),
+            ConvKernel::GemmM64 | ConvKernel::GemmM64K16 | ConvKernel::GemmM64K32 => Some((64, 128)),
+            ConvKernel::GemmN64K16 | ConvKernel::GemmN64K32 => Some((64, 64)),
+            _ => None,
+        }
+    }
+}
+
+/// The GEMM kernels' tile widths (columns of N·OH·OW per workgroup): multiples of 8 in this range.
+/// A workgroup has twice as many threads as its tile has columns.
+pub const GEMM_TILE_N: std::ops::RangeInclusive<u32> = 32..=128;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn gemm_workgroup_memory_follows_the_tile() {
+        // A tile (rows × depth) + B tile (depth × width), f32, as the generator declares them.
+        for (kernel, bytes) in [
+            (ConvKernel::Gemm, 8192),
+            (ConvKernel::GemmM64, 6144),
+            (ConvKernel::GemmK16, 16_384),
+            (ConvKernel::GemmM64K16, 12_288),
+            (ConvKernel::GemmM64K32, 24_576),
+            (ConvKernel::GemmN64K16, 8192),
+            (ConvKernel::GemmN64K32, 16_384),
+        ] {
+            assert_eq!(kernel.workgroup_storage_bytes(), bytes, "{kernel:?}");
+        }
+        assert_eq!(ConvKernel::GemmM64K32.gemm_tile_storage_bytes(32), 4 * 32 * (64 + 32));
+        assert_eq!(
+            ConvKernel::GemmN64K32.gemm_tile_storage_bytes(128),
+            ConvKernel::GemmM64K32.workgroup_storage_bytes()
+        );
+        assert_eq!(ConvKernel::Depthwise.gemm_tile_storage_bytes(128), 0);
+        // The 64-column kernels run the 64-row entry points.
+        assert_eq!(ConvKernel::GemmN64K16.gemm_entry(), ConvKernel::GemmM64K16);
+        assert_eq!(ConvKernel::GemmN64K32.gemm_entry(), ConvKernel::GemmM64K32);
+        assert_eq!(ConvKernel::Gemm.gemm_entry(), ConvKernel::Gemm);
+    }
+
+    #[test]
+    fn every_kernel_is_listed_once_and_found_by_name() {
+        // An exhaustive match: a new variant fails to compile here until it is placed in `ALL`.
+        let position = |k: ConvKernel| match k {
+            ConvKernel::Direct => 0,
+            ConvKernel::DirectVec4 => 1,
+            ConvKernel::Transposed => 2,
+            ConvKernel::Gemm => 3,
+            ConvKernel::GemmM64 => 4,
+            ConvKernel::GemmK16 => 5,
+            ConvKernel::GemmM64K16 => 6,
+            ConvKernel::GemmM64K32 => 7,
+            ConvKernel::GemmN64K16 => 8,
+            ConvKernel::GemmN64K32 => 9,
+            ConvKernel::Depthwise => 10,
+            ConvKernel::GroupedOc4 => 11,
+            ConvKernel::DepthwiseTiled => 12,
+            ConvKernel::DepthwiseRows => 13,
+            ConvKernel::DepthwiseVec4 => 14,
+            ConvKernel::CoopF16 => 15,
+        };
+        for (i, k) in ConvKernel::ALL.into_iter().enumerate() {
+            assert_eq!(position(k), i, "{k:?}");
+            assert_eq!(ConvKernel::from_name(k.name()), Some(k));
+            // The serialised name (tuning files) is the same as `name()`.
+            assert_eq!(serde_json::to_string(&k).unwrap(), format!("\"{}\"", k.name()));
+        }
+        assert_eq!(ConvKernel::from_name("fastest"), None);
+    }
+}

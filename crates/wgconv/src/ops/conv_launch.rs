@@ -1,0 +1,232 @@
+//! Launch parameters of the kernels that are not GEMM-shaped or that choose them per shape:
+//! output rows per thread of the depthwise kernels, and the tensor-core kernel's tile, K-tile
+//! depth and K-slices.
+
+use super::conv_geometry::ConvGeometry;
+
+/// `CoopF16`'s tile (rows of OC, columns of N·OH·OW) with `warps_m` (1 or 2) of its 8
+/// subgroups along M.
+fn coop_tile(warps_m: u32) -> (u32, u32) {
+    (64 * warps_m, 256 / warps_m)
+}
+
+/// The most filter taps (input rows × KW) the row-run depthwise kernels unroll per thread.
+const MAX_UNROLLED_TAPS: u64 = 1024;
+
+impl ConvGeometry {
+    /// Output rows per thread (1, 2, 4 or 8) of the `DepthwiseRows` kernel: the most that still
+    /// leave enough threads to fill the GPU. Taller runs load fewer halo rows per output (3×3,
+    /// stride 1: 3.75 loads per output at 8 rows, 9 at 1), shorter ones give more threads.
+    /// Measured on the H200 with builds forcing each run length (`wgconv bench --sweep` of the
+    /// depthwise suite): 8 rows on 8×144×56² (0.019 ms vs 0.022 for 4) and 32×144×56² (0.055
+    /// vs 0.062); 4 on 8×144×28² outputs (0.014 vs 0.025 for 8, whose 129k threads left SMs
+    /// idle) and on 1024×24² (0.011, as 8; 2 rows 0.012). Filters of more than 9 taps take at
+    /// most 2 rows (7×7 on 8×96×56²: 0.047 ms at 2 rows, 0.079 at 4, 0.091 at 8, whose unrolled
+    /// 98 loads and 392 multiply-adds per thread crowd the registers). Shortened further when
+    /// the unrolled window would be too large. The run length is a pipeline constant, so a new
+    /// batch size may compile a new pipeline.
+    pub(crate) fn depthwise_rows_block(&self) -> u32 {
+        let threads = |rows| self.depthwise_run_threads(rows, 1);
+        let few_taps = u64::from(self.kh) * u64::from(self.kw) <= 9;
+        let preferred = if few_taps && threads(8) >= 1 << 18 {
+            8
+        } else if few_taps && threads(4) >= 1 << 17 {
+            4
+        } else if threads(2) >= 1 << 16 {
+            2
+        } else {
+            1
+        };
+        self.longest_unrolled_run(preferred)
+    }
+
+    /// Output rows per thread (1, 2 or 4) of the `DepthwiseVec4` kernel (four columns each).
+    /// Measured on the H200 with builds forcing 1, 2 and 4 rows (`wgconv bench --sweep` of the
+    /// depthwise suite): 4 rows when that makes one or two waves of threads (8×144×56²: 0.016
+    /// ms vs 0.017 for 2), else 2 while that leaves 2^17 threads (32×144×56²: 0.044 vs 0.047
+    /// for 4; 7×7 on 8×96×56²: 0.024 vs 0.028 for 1 and 0.037 for 4), else 1 (8×144×28²
+    /// outputs: 0.0128 vs 0.0130; 1024×24²: 0.0110, as 2). Filters of more than 9 taps take at
+    /// most 2 rows; shortened further when the unrolled window would be too large.
+    pub(crate) fn depthwise_vec4_rows(&self) -> u32 {
+        let threads = |rows| self.depthwise_run_threads(rows, 4);
+        let few_taps = u64::from(self.kh) * u64::from(self.kw) <= 9;
+        let preferred = if few_taps && (1 << 17..1 << 19).contains(&threads(4)) {
+            4
+        } else if threads(2) >= 1 << 17 {
+            2
+        } else {
+            1
+        };
+        self.longest_unrolled_run(preferred)
+    }
+
+    /// Threads of a row-run depthwise kernel: one per run of `rows` output rows of
+    /// `columns_per_thread` columns (1, or 4 for `DepthwiseVec4`, whose widths are multiples of 4).
+    pub(crate) fn depthwise_run_threads(&self, rows: u32, columns_per_thread: u32) -> u64 {
+        u64::from(self.n)
+            * u64::from(self.oc)
+            * u64::from(self.oh.div_ceil(rows))
+            * u64::from(self.ow / columns_per_thread)
+    }
+
+    /// Subgroups along M in `CoopF16`'s workgroup of 8: 1 (64×256 tiles) for up to 64 output
+    /// channels per group, else 2 (128×128). H200: 8×3→64×224² k7 s2 0.062 ms vs 0.094,
+    /// 8×64→64×56² 3×3 0.070 vs 0.108; with 128+ channels 128×128 won every layer measured.
+    pub(crate) fn coop_warps_m(&self) -> u32 {
+        if self.oc / self.groups <= 64 { 1 } else { 2 }
+    }
+
+    /// `CoopF16`'s workgroup grid before K-slicing (N tiles, M tiles, groups), for its tile.
+    pub(crate) fn coop_grid(&self) -> [u64; 3] {
+        self.gemm_grid(coop_tile(self.coop_warps_m()))
+    }
+
+    /// Depth of `CoopF16`'s K-tiles: 16 on grids of more than 132 workgroups (one wave on an
+    /// H200's 132 multiprocessors), where the fewer registers holding the next tile let more
+    /// workgroups share a multiprocessor, else 32 (half the barriers). H200: davit_down1 (144
+    /// workgroups) 0.061 ms vs 0.077, resnet50_conv1 (392) 0.053 vs 0.062, davit_stem (288)
+    /// 0.052 vs 0.054; on one-wave grids 16 was 3–11 % slower (within 2 % on the pointwise
+    /// layer). The 16-deep entry point declares 22 784 bytes of workgroup memory, the 32-deep
+    /// one 35 328; `ConvKernel::workgroup_storage_bytes` gives the larger, so a device with
+    /// less runs neither (the H200 allows 48 KiB).
+    pub(crate) fn coop_k_tile(&self) -> u32 {
+        let workgroups: u64 = self.coop_grid().iter().product();
+        if workgroups * u64::from(self.coop_split_k()) > 132 { 16 } else { 32 }
+    }
+
+    /// K-slices for `CoopF16`: grids of under 66 workgroups (half an H200's 132 multiprocessors)
+    /// are split in 2, 4 or 8 (doubling while the slices still fit one wave of 132 and keep 4+
+    /// K-tiles each).
+    /// H200: 8×256→256×14² 3×3 (26 workgroups) 0.077 ms in 4 slices vs 0.231 unsplit, 0.081 in
+    /// 8; 3→1152 14×14 patchify (54) 0.045 in 2 vs 0.051; grids of 72+ workgroups were slower
+    /// split (davit_down2 0.093 in 2 vs 0.068).
+    pub(crate) fn coop_split_k(&self) -> u32 {
+        let workgroups: u64 = self.coop_grid().iter().product();
+        let k_tiles = self.gemm_k_depth().div_ceil(32);
+        let mut splits = 1u32;
+        if workgroups < 66 {
+            while splits < 8 && workgroups * u64::from(splits) * 2 <= 132 && k_tiles / u64::from(splits * 2) >= 4 {
+                splits *= 2;
+            }
+        }
+        splits
+    }
+
+    /// The longest run of output rows, at most `preferred`, whose input window the row-run
+    /// kernels can unroll: (rows − 1)·sH + (KH − 1)·dH + 1 input rows of KW taps, at most
+    /// `MAX_UNROLLED_TAPS` (1 when even one row's window is larger: such filters are not run).
+    pub(crate) fn longest_unrolled_run(&self, preferred: u32) -> u32 {
+        [8, 4, 2, 1]
+            .into_iter()
+            .filter(|&r| r <= preferred)
+            .find(|&r| self.run_window_taps(r) <= MAX_UNROLLED_TAPS)
+            .unwrap_or(1)
+    }
+
+    /// Input rows × taps a run of `rows` output rows walks (saturating: shapes are only
+    /// checked to fit u32 each, and their products may not fit a u64).
+    pub(crate) fn run_window_taps(&self, rows: u32) -> u64 {
+        let window_h = u64::from(rows - 1)
+            .saturating_mul(u64::from(self.stride[0]))
+            .saturating_add((u64::from(self.kh) - 1).saturating_mul(u64::from(self.dilation[0])))
+            .saturating_add(1);
+        window_h.saturating_mul(u64::from(self.kw))
+    }
+
+    /// Whether the row-run kernels can run this geometry at all: filter constants that fit
+    /// (`filter_constants_fit`) and a one-row window of at most `MAX_UNROLLED_TAPS`.
+    pub(crate) fn depthwise_rows_fit(&self) -> bool {
+        self.filter_constants_fit() && self.run_window_taps(1) <= MAX_UNROLLED_TAPS
+    }
+
+    /// Whether the `DepthwiseVec4` kernel can run besides that: widths that are multiples of 4
+    /// (rows start 16-byte aligned), and the input columns of a quad of outputs within four
+    /// aligned vec4s.
+    pub(crate) fn depthwise_vec4_fit(&self) -> bool {
+        let [sw, pw, dw] = [self.stride[1], self.padding[1], self.dilation[1]].map(u64::from);
+        let span = 3 * sw + (u64::from(self.kw) - 1) * dw + 1;
+        let offset = (4 - pw % 4) % 4;
+        self.iw.is_multiple_of(4) && self.ow.is_multiple_of(4) && offset + span <= 16
+    }
+
+    /// Output rows per thread (1, 2 or 4) of the tiled depthwise kernel: among those whose input
+    /// window fits its 16 KiB of workgroup memory, the one that loads the fewest input rows over
+    /// the output's height (taller blocks share their halo over more rows, but pad the last block).
+    /// `None` when no window fits (large strides or dilations).
+    pub(crate) fn depthwise_rows_per_thread(&self) -> Option<u32> {
+        const BLOCK_W: u64 = 32;
+        const TILE_CAPACITY: u64 = 4096;
+        // Strides and dilations are u32, so these products fit a u64; the window is capped
+        // before it is multiplied out.
+        let [sh, sw] = self.stride.map(u64::from);
+        let [dh, dw] = self.dilation.map(u64::from);
+        let window_w = (BLOCK_W - 1) * sw + (u64::from(self.kw) - 1) * dw + 1;
+        [4u32, 2, 1]
+            .into_iter()
+            .filter_map(|rows| {
+                let block_h = 8 * u64::from(rows);
+                let window_h = (block_h - 1) * sh + (u64::from(self.kh) - 1) * dh + 1;
+                let fits =
+                    window_w <= TILE_CAPACITY && window_h <= TILE_CAPACITY && window_w * window_h <= TILE_CAPACITY;
+                let rows_loaded = u64::from(self.oh).div_ceil(block_h) * window_h;
+                fits.then_some((rows_loaded, rows))
+            })
+            .min_by_key(|&(rows_loaded, rows)| (rows_loaded, std::cmp::Reverse(rows)))
+            .map(|(_, rows)| rows)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::{
+        error::Result,
+        ops::{
+            conv_geometry::ConvGeometry,
+            conv_kernel::ConvKernel,
+            conv_options::{ConvOptions, Precision},
+        },
+    };
+
+    fn geo(input: &[usize], weight: &[usize], opts: ConvOptions) -> Result<ConvGeometry> {
+        ConvGeometry::new(input, weight, None, &opts)
+    }
+
+    #[test]
+    fn coop_tiles_and_k_slices() {
+        let conv = |n, ic, oc, hw, k, stride, padding| {
+            geo(&[n, ic, hw, hw], &[oc, ic, k, k], ConvOptions::default().stride(&[stride]).padding(&[padding]))
+                .unwrap()
+        };
+        // (geometry, warps along M, K-slices, K-tile depth): the default suite's GEMM layers.
+        for (g, warps_m, splits, k_tile) in [
+            (conv(8, 256, 256, 14, 3, 1, 1), 2, 4, 32),   // 2 × 13 workgroups, 72 K-tiles
+            (conv(1, 3, 1152, 384, 14, 14, 0), 2, 2, 32), // 9 × 6, 19 K-tiles
+            (conv(1, 256, 512, 96, 2, 2, 0), 2, 1, 32),   // 4 × 18: not split
+            (conv(1, 128, 256, 192, 2, 2, 0), 2, 1, 16),  // 2 × 72: more than one wave
+            (conv(1, 3, 128, 768, 7, 4, 3), 2, 1, 16),    // 1 × 288
+            (conv(8, 256, 1024, 14, 1, 1, 0), 2, 1, 32),  // 8 × 13
+            (conv(8, 3, 64, 224, 7, 2, 3), 1, 1, 16),     // 64 channels: 64×256 tiles, 392 of them
+            (conv(8, 64, 64, 56, 3, 1, 1), 1, 1, 32),     // 98
+            (conv(1, 512, 256, 4, 1, 1, 0), 2, 4, 32),    // 2 × 1 workgroups, 16 K-tiles: 4 per slice
+        ] {
+            let got = (g.coop_warps_m(), g.coop_split_k(), g.coop_k_tile());
+            assert_eq!(got, (warps_m, splits, k_tile), "{g:?}");
+        }
+        // The tensor-core kernel runs direct convolutions only and is no fp32 kernel.
+        let g = conv(8, 256, 256, 14, 3, 1, 1);
+        assert!(g.supports(ConvKernel::CoopF16) && !g.supported_kernels().contains(&ConvKernel::CoopF16));
+        assert_eq!(ConvKernel::CoopF16.precision(), Precision::AllowF16);
+        assert_eq!(ConvKernel::GemmM64K16.precision(), Precision::F32);
+        let t = geo(&[1, 8, 5, 5], &[8, 4, 3, 3], ConvOptions::default().transposed(true)).unwrap();
+        assert!(!t.supports(ConvKernel::CoopF16));
+    }
+
+    #[test]
+    fn huge_strides_do_not_overflow_the_window_arithmetic() {
+        let g = geo(&[1, 1, 1, 1], &[1, 1, 1, 1], ConvOptions::default().stride(&[1 << 28])).unwrap();
+        assert_eq!(g.depthwise_rows_per_thread(), None);
+        assert_eq!(g.planned_kernel(), ConvKernel::Depthwise);
+        let g = geo(&[1, 1, 3, 3], &[1, 1, 3, 3], ConvOptions::default().dilation(&[u32::MAX / 4])).unwrap_err();
+        assert!(!g.to_string().is_empty());
+    }
+}

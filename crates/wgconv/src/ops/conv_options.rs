@@ -1,0 +1,176 @@
+//! What a convolution does besides its tensors: [`ConvOptions`] (`aten.convolution.default`'s
+//! arguments, the fused activation and the precision allowed) and [`ForcedPlan`], the choices
+//! the planner would make, forced for benchmarks, tests and tuning.
+
+use super::conv_kernel::ConvKernel;
+use crate::error::{Error, Result};
+
+/// Output activation fused into the kernel's epilogue.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub enum Activation {
+    /// Identity.
+    #[default]
+    None,
+    /// `max(x, 0)`.
+    Relu,
+    /// `clamp(x, min, max)` (e.g. ReLU6 is `Clamp { min: 0.0, max: 6.0 }`).
+    Clamp {
+        /// Lower bound.
+        min: f32,
+        /// Upper bound.
+        max: f32,
+    },
+}
+
+impl Activation {
+    /// Checks the clamp bounds.
+    pub fn validate(self) -> Result<()> {
+        if let Activation::Clamp { min, max } = self
+            && (min.is_nan() || max.is_nan() || min > max)
+        {
+            return Err(Error::invalid(format!("clamp activation needs min <= max, got min {min}, max {max}")));
+        }
+        Ok(())
+    }
+
+    /// Applies the activation on the host (reference semantics).
+    pub fn apply(self, v: f64) -> f64 {
+        match self {
+            Activation::None => v,
+            Activation::Relu => v.max(0.0),
+            Activation::Clamp { min, max } => v.clamp(f64::from(min), f64::from(max)),
+        }
+    }
+}
+
+/// The arithmetic a convolution may use.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Precision {
+    /// fp32 multiplies and sums throughout (the default).
+    #[default]
+    F32,
+    /// Allows f16 multiplicands with f32 accumulation on cooperative matrices (tensor cores):
+    /// inputs and weights are rounded to f16 as they are loaded, products and sums stay f32 —
+    /// what cuDNN's TF32 mode does, with the same 11 significant bits but f16's range: inputs
+    /// of magnitude 65520 and up become ±∞, below 6.1e-5 they lose bits (subnormals). Used where
+    /// the context enabled cooperative matrices ([`crate::AdapterRequest::cooperative_matrix`])
+    /// and the device reports 16×16×16 f16 × f16 + f32 on subgroups of 32, for the direct
+    /// convolutions the planner gives to its GEMM kernels; everything else runs in fp32 as
+    /// before. [`crate::ConvOutput::kernel`] says which ran.
+    AllowF16,
+}
+
+/// Arguments of a convolution besides its tensors, set through the builder methods (the
+/// default is a plain 2D convolution: stride 1, no padding, dilation 1, one group, fp32). Lists
+/// hold 1 value (both dims) or 2 (H, W); 1D convolutions take 1. Any values are accepted here:
+/// [`ConvGeometry::new`](crate::ConvGeometry::new) and the ops validate them against the tensors.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ConvOptions {
+    pub(crate) stride: Vec<u32>,
+    pub(crate) padding: Vec<u32>,
+    pub(crate) dilation: Vec<u32>,
+    pub(crate) output_padding: Vec<u32>,
+    pub(crate) groups: u32,
+    pub(crate) transposed: bool,
+    pub(crate) activation: Activation,
+    pub(crate) precision: Precision,
+}
+
+impl Default for ConvOptions {
+    fn default() -> Self {
+        Self {
+            stride: vec![1],
+            padding: vec![0],
+            dilation: vec![1],
+            output_padding: vec![0],
+            groups: 1,
+            transposed: false,
+            activation: Activation::None,
+            precision: Precision::F32,
+        }
+    }
+}
+
+impl ConvOptions {
+    /// Sets the stride.
+    pub fn stride(mut self, s: &[u32]) -> Self {
+        self.stride = s.to_vec();
+        self
+    }
+    /// Sets the zero padding on both sides.
+    pub fn padding(mut self, p: &[u32]) -> Self {
+        self.padding = p.to_vec();
+        self
+    }
+    /// Sets the dilation.
+    pub fn dilation(mut self, d: &[u32]) -> Self {
+        self.dilation = d.to_vec();
+        self
+    }
+    /// Sets the extra rows/columns at the end of a transposed convolution's output.
+    pub fn output_padding(mut self, p: &[u32]) -> Self {
+        self.output_padding = p.to_vec();
+        self
+    }
+    /// Sets the channel groups (IC and OC divisible by it; `groups == IC` is depthwise).
+    pub fn groups(mut self, g: u32) -> Self {
+        self.groups = g;
+        self
+    }
+    /// Makes it a transposed convolution (weight `[IC, OC/groups, KH, KW]`).
+    pub fn transposed(mut self, t: bool) -> Self {
+        self.transposed = t;
+        self
+    }
+    /// Sets the arithmetic allowed ([`Precision::AllowF16`]: tensor cores where available).
+    pub fn precision(mut self, p: Precision) -> Self {
+        self.precision = p;
+        self
+    }
+    /// Sets the fused output activation.
+    pub fn activation(mut self, a: Activation) -> Self {
+        self.activation = a;
+        self
+    }
+}
+
+/// How a GEMM kernel shares K among its workgroups, as forced ([`ForcedPlan::schedule`]) or
+/// chosen by tuning ([`crate::TunedConfig::schedule`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum GemmSchedule {
+    /// K cut into this many slices, one workgroup per tile and slice, their partial sums added
+    /// by a reduce pass (1: no split).
+    SplitK(u32),
+    /// Stream-K over this many workgroups: they share every (tile, K-tile) iteration equally,
+    /// so a grid of tiles that does not fill whole waves keeps every multiprocessor busy.
+    /// Direct convolutions only.
+    StreamK(u32),
+}
+
+/// The choices the planner makes — kernel, GEMM tile width, K schedule — forced instead, for
+/// benchmarks, tests and tuning (`Default`: nothing forced). Each applies only where it can: a
+/// tile width or schedule only when a GEMM kernel runs. A forced choice that cannot run the
+/// convolution on the device is an error naming it, never a silent fallback; forcing anything
+/// also sets aside what [`crate::Conv2d::tune`] chose for the geometry.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ForcedPlan {
+    /// The kernel (`None`: the planner's, or the tuned one).
+    pub kernel: Option<ConvKernel>,
+    /// The GEMM kernels' output tile width: columns of N·OH·OW per workgroup, a multiple of 8 in
+    /// [`crate::GEMM_TILE_N`].
+    pub tile_n: Option<u32>,
+    /// The GEMM kernels' K schedule (`None`: the planner's K-slices; it never picks stream-K).
+    pub schedule: Option<GemmSchedule>,
+}
+
+impl ForcedPlan {
+    /// Forces `kernel` only.
+    pub fn kernel(kernel: ConvKernel) -> Self {
+        Self { kernel: Some(kernel), ..Self::default() }
+    }
+
+    /// Whether nothing is forced.
+    pub fn is_empty(&self) -> bool {
+        *self == Self::default()
+    }
+}

@@ -1,0 +1,322 @@
+//! How the GEMM kernels share out their work: the output tile grid, its K depth, the tile width
+//! (`tile_n`), and the split-K and stream-K schedules (all pure arithmetic on a [`ConvGeometry`]).
+
+use super::{
+    conv_geometry::ConvGeometry,
+    conv_kernel::{ConvKernel, GEMM_TILE_N},
+    conv_options::GemmSchedule,
+};
+use crate::error::{Error, Result};
+
+/// GEMM `kernel`'s tile at `tile_n` columns (its rows are fixed; 128 for non-GEMM kernels, which
+/// callers have excluded).
+fn gemm_tile_at(kernel: ConvKernel, tile_n: u32) -> (u32, u32) {
+    (kernel.gemm_tile().map_or(128, |(m, _)| m), tile_n)
+}
+
+/// The most workgroups that share one tile when `wgs` workgroups split `tiles` tiles of
+/// `k_tiles` K-tiles each as the shader does (workgroup w takes iterations [w·T/W, (w+1)·T/W)).
+fn stream_k_slices(tiles: u64, k_tiles: u64, wgs: u64) -> u64 {
+    let total = tiles * k_tiles;
+    if total == 0 {
+        return 1;
+    }
+    // Workgroup holding iteration i: ((i + 1)·W − 1) / T (the shader's formula).
+    let holder = |i: u64| ((i + 1) * wgs - 1) / total;
+    (0..tiles).map(|t| holder((t + 1) * k_tiles - 1) - holder(t * k_tiles) + 1).max().unwrap_or(1)
+}
+
+/// A stream-K schedule: `workgroups` workgroups share every (tile, K-tile) iteration equally,
+/// instead of one workgroup per tile (or per tile and K-slice), so a grid of, say, 144 tiles on
+/// a GPU that holds 264 workgroups at once keeps every multiprocessor equally busy.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct StreamK {
+    /// Workgroups dispatched.
+    pub workgroups: u32,
+    /// Tiles along N (output columns).
+    pub tiles_x: u32,
+    /// Tiles along M (output channels of a group).
+    pub tiles_y: u32,
+    /// Partial-sum slices: the most workgroups that share one tile (1: no tile is shared, no
+    /// reduce pass).
+    pub slices: u32,
+}
+
+/// How a GEMM kernel shares K among its workgroups, resolved for one geometry.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum LaunchSchedule {
+    /// One workgroup per tile and K-slice (1: no split).
+    Slices(u32),
+    /// Stream-K: a fixed number of workgroups share every tile's K-tiles equally.
+    Stream(StreamK),
+}
+
+impl ConvGeometry {
+    /// A GEMM kernel's grid for `tile`×`tile` output tiles: (N tiles, M tiles, groups × stride phases).
+    pub(crate) fn gemm_grid(&self, (tile_m, tile_n): (u32, u32)) -> [u64; 3] {
+        let (phases, sub_h, sub_w) = if self.transposed {
+            let [sh, sw] = self.stride;
+            (sh * sw, self.oh.div_ceil(sh), self.ow.div_ceil(sw))
+        } else {
+            (1, self.oh, self.ow)
+        };
+        let n = u64::from(self.n) * u64::from(sub_h) * u64::from(sub_w);
+        let ocg = u64::from(self.oc / self.groups);
+        [n.div_ceil(u64::from(tile_n)), ocg.div_ceil(u64::from(tile_m)), u64::from(self.groups) * u64::from(phases)]
+    }
+
+    /// K of one GEMM sub-problem: input channels per group × taps, where a transposed
+    /// convolution's stride phase sees only its own taps.
+    pub(crate) fn gemm_k_depth(&self) -> u64 {
+        let taps = if self.transposed {
+            u64::from(self.kh.div_ceil(self.stride[0])) * u64::from(self.kw.div_ceil(self.stride[1]))
+        } else {
+            u64::from(self.kh) * u64::from(self.kw)
+        };
+        u64::from(self.ic / self.groups) * taps
+    }
+
+    /// K-slices for the GEMM kernel: more than 1 when its grid would leave a large GPU partly
+    /// idle and K is long enough to share out. The slices' partial sums are added by a reduce
+    /// pass, so splitting costs memory traffic. Fitted to a sweep of the 128×128 and 64×128 tiles
+    /// at 1, 2, 3, 4 and 6 slices on the H200 (132 SMs, two 256-thread workgroups resident per
+    /// SM): the fastest split keeps the whole grid within one wave of 264 workgroups, with slices
+    /// of at least 32 K-tiles (256 deep). The 64×64 tiles' 128-thread workgroups are counted the
+    /// same way; the planner splits them only for long K, where its rules prefer 64×128 tiles.
+    ///
+    /// The 64×128 and 64×64 tiles 16 or 32 deep in K split only for K of 1024 and more: shorter K measured
+    /// faster unsplit on the H200 (siglip, K = 588 on 108 workgroups: 0.064 ms unsplit, 0.069
+    /// in 2 slices), longer K faster split (resnet50 3×3 256, K = 2304 on 52 workgroups: 5
+    /// slices 0.093 ms).
+    pub(crate) fn gemm_split_k(&self, kernel: ConvKernel, tile_n: u32) -> u32 {
+        const ONE_WAVE: u64 = 264;
+        const SPLIT_BELOW: u64 = 132;
+        const MIN_K_TILES_PER_SLICE: u64 = 32;
+        let workgroups: u64 = self.gemm_grid(gemm_tile_at(kernel, tile_n)).iter().product();
+        let k_tiles = self.gemm_k_depth().div_ceil(8);
+        let short_k_unsplit = matches!(
+            kernel,
+            ConvKernel::GemmM64K16 | ConvKernel::GemmM64K32 | ConvKernel::GemmN64K16 | ConvKernel::GemmN64K32
+        ) && self.gemm_k_depth() < 1024;
+        if workgroups >= SPLIT_BELOW || short_k_unsplit {
+            return 1;
+        }
+        let splits = (ONE_WAVE / workgroups.max(1)).min(k_tiles / MIN_K_TILES_PER_SLICE).clamp(1, 16) as u32;
+        if self.split_k_fits(kernel, splits) { splits } else { 1 }
+    }
+
+    /// Whether `splits` K-slices fit: they live in workgroup z (≤ 65535 layers) and in a
+    /// scratch output of `splits` copies (indexed in u32).
+    pub(crate) fn split_k_fits(&self, kernel: ConvKernel, splits: u32) -> bool {
+        let z = self.gemm_grid(kernel.gemm_tile().unwrap_or((128, 128)))[2];
+        z.checked_mul(u64::from(splits)).is_some_and(|c| c <= 65_535) && self.partial_outputs_fit(u64::from(splits))
+    }
+
+    /// Whether `slices` copies of the output (split-K or stream-K partial sums) stay within the
+    /// u32 indexing of the shaders.
+    pub(crate) fn partial_outputs_fit(&self, slices: u64) -> bool {
+        self.output_numel().checked_mul(slices).is_some_and(|c| c <= u64::from(u32::MAX))
+    }
+
+    /// The stream-K schedule of a GEMM kernel `tile_n` columns wide over `workgroups` workgroups, or an error naming
+    /// the value when this convolution cannot run so: stream-K needs a direct convolution (every
+    /// sub-problem the same K), at most 65535 workgroups, iteration counts that fit the shader's
+    /// u32 arithmetic, and a scratch of one output per slice within u32 indexing.
+    pub(crate) fn stream_k(&self, kernel: ConvKernel, tile_n: u32, workgroups: u32) -> Result<StreamK> {
+        if kernel.gemm_tile().is_none() {
+            return Err(Error::invalid(format!("stream_k needs a GEMM kernel, not {}", kernel.name())));
+        }
+        let tile = gemm_tile_at(kernel, tile_n);
+        if self.transposed {
+            return Err(Error::invalid(format!(
+                "stream_k {workgroups} needs a direct convolution (a transposed one runs its stride phases as \
+                 separate GEMMs of different depths)"
+            )));
+        }
+        let [tiles_x, tiles_y, groups] = self.gemm_grid(tile);
+        let tiles = tiles_x * tiles_y * groups;
+        let k_tiles = self.gemm_k_depth().div_ceil(kernel.k_tile_depth());
+        let total = tiles * k_tiles;
+        let wgs = u64::from(workgroups);
+        // Every workgroup must get work, or a tile's slices would have gaps.
+        if wgs == 0 || wgs > total.min(65_535) {
+            return Err(Error::invalid(format!(
+                "stream_k {workgroups} is out of range for this convolution (1 to {}: at most 65535 workgroups \
+                 and no more than its {total} (tile, K-tile) iterations)",
+                total.min(65_535)
+            )));
+        }
+        // Tiles are walked on the host to find the most segments any of them has; the shader's
+        // iteration arithmetic is u32.
+        const MAX_TILES: u64 = 1 << 16;
+        if tiles > MAX_TILES || total.checked_mul(wgs).is_none_or(|p| p > u64::from(u32::MAX)) {
+            return Err(Error::invalid(format!(
+                "stream_k {workgroups} is out of range for this convolution ({tiles} tiles, at most {MAX_TILES}; \
+                 {total} iterations × workgroups must stay below 2^32)"
+            )));
+        }
+        let slices = stream_k_slices(tiles, k_tiles, wgs);
+        if !self.partial_outputs_fit(slices) {
+            return Err(Error::invalid(format!(
+                "stream_k {workgroups} needs {slices} partial outputs of {} elements, over the 2^32 the \
+                 shader indexes",
+                self.output_numel()
+            )));
+        }
+        Ok(StreamK { workgroups, tiles_x: tiles_x as u32, tiles_y: tiles_y as u32, slices: slices as u32 })
+    }
+
+    /// The K-slices a GEMM kernel `tile_n` columns wide runs with: `forced` when the grid and
+    /// scratch output can hold that many, else an error naming the value; the planner's choice
+    /// when `None`.
+    pub(crate) fn choose_split_k(&self, kernel: ConvKernel, tile_n: u32, forced: Option<u32>) -> Result<u32> {
+        let Some(splits) = forced else { return Ok(self.gemm_split_k(kernel, tile_n)) };
+        if kernel.gemm_tile().is_none() || splits == 0 || !self.split_k_fits(kernel, splits) {
+            let z = self.gemm_grid(kernel.gemm_tile().unwrap_or((128, 128)))[2];
+            return Err(Error::invalid(format!(
+                "split_k {splits} is out of range for this convolution (1 up to 65535 / {z} workgroup layers \
+                 and 2^32 / {} partial outputs)",
+                self.output_numel()
+            )));
+        }
+        Ok(splits)
+    }
+
+    /// How GEMM `kernel` at `tile_n` columns splits K: as `forced` when this convolution can
+    /// run so (else an error naming the value), the planner's K-slices when `None`.
+    pub(crate) fn launch_schedule(
+        &self,
+        kernel: ConvKernel,
+        tile_n: u32,
+        forced: Option<GemmSchedule>,
+    ) -> Result<LaunchSchedule> {
+        match forced {
+            Some(GemmSchedule::StreamK(workgroups)) => {
+                Ok(LaunchSchedule::Stream(self.stream_k(kernel, tile_n, workgroups)?))
+            }
+            Some(GemmSchedule::SplitK(splits)) => {
+                Ok(LaunchSchedule::Slices(self.choose_split_k(kernel, tile_n, Some(splits))?))
+            }
+            None => Ok(LaunchSchedule::Slices(self.gemm_split_k(kernel, tile_n))),
+        }
+    }
+
+    /// The width GEMM `kernel` runs at: `forced` when the kernels can take it here (a multiple of
+    /// 8 in [`GEMM_TILE_N`], at most 65535 tiles along N), else an error naming it; the planner's
+    /// width when `None`.
+    pub(crate) fn choose_tile_n(&self, kernel: ConvKernel, forced: Option<u32>) -> Result<u32> {
+        let Some(tile_n) = forced else { return Ok(self.planned_tile_n(kernel)) };
+        if kernel.gemm_tile().is_none() {
+            return Err(Error::invalid(format!("tile_n {tile_n} needs a GEMM kernel, not {}", kernel.name())));
+        }
+        if !GEMM_TILE_N.contains(&tile_n) || !tile_n.is_multiple_of(8) {
+            return Err(Error::invalid(format!(
+                "tile_n {tile_n} is not a GEMM tile width (a multiple of 8 from {} to {})",
+                GEMM_TILE_N.start(),
+                GEMM_TILE_N.end()
+            )));
+        }
+        let tiles_n = self.gemm_grid(gemm_tile_at(kernel, tile_n))[0];
+        if tiles_n > 65_535 {
+            return Err(Error::invalid(format!(
+                "tile_n {tile_n} makes {tiles_n} tiles along N·OH·OW for this convolution, over the 65535 workgroups \
+                 a grid dimension may have"
+            )));
+        }
+        Ok(tile_n)
+    }
+
+    /// The planner's tile width for GEMM `kernel`: its default ([`ConvKernel::gemm_tile`]).
+    pub(crate) fn planned_tile_n(&self, kernel: ConvKernel) -> u32 {
+        kernel.gemm_tile().map_or(128, |(_, n)| n)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{
+        error::Result,
+        ops::{conv_geometry::ConvGeometry, conv_kernel::ConvKernel, conv_options::ConvOptions},
+    };
+
+    fn geo(input: &[usize], weight: &[usize], opts: ConvOptions) -> Result<ConvGeometry> {
+        ConvGeometry::new(input, weight, None, &opts)
+    }
+
+    #[test]
+    fn stream_k_slices_match_a_simulation() {
+        // Brute force: hand out each workgroup's iteration range and count who touches each tile;
+        // the shader's slot (w − first workgroup of the tile) must leave no slice unwritten.
+        for (tiles, k_tiles, wgs) in [(1, 1, 1), (144, 64, 264), (104, 32, 264), (6, 18, 5), (1, 72, 72), (7, 3, 2)] {
+            let total = tiles * k_tiles;
+            let mut touched = vec![std::collections::BTreeSet::new(); tiles as usize];
+            for w in 0..wgs {
+                for i in w * total / wgs..(w + 1) * total / wgs {
+                    touched[(i / k_tiles) as usize].insert(w);
+                }
+            }
+            for set in &touched {
+                let (first, last) = (set.first().unwrap(), set.last().unwrap());
+                assert_eq!(set.len() as u64, last - first + 1, "a slice is left unwritten");
+            }
+            let most = touched.iter().map(|s| s.len() as u64).max().unwrap();
+            assert_eq!(stream_k_slices(tiles, k_tiles, wgs), most, "{tiles} tiles × {k_tiles}, {wgs} workgroups");
+        }
+    }
+
+    #[test]
+    fn forced_stream_k_is_checked() {
+        let g = geo(&[1, 64, 6, 6], &[16, 64, 3, 3], ConvOptions::default().padding(&[1])).unwrap();
+        let s = g.stream_k(ConvKernel::Gemm, 128, 5).unwrap();
+        assert_eq!((s.workgroups, s.tiles_x, s.tiles_y, s.slices), (5, 1, 1, 5));
+        for bad in [0, 70_000] {
+            let err = g.stream_k(ConvKernel::Gemm, 128, bad).unwrap_err();
+            assert!(err.to_string().contains(&format!("stream_k {bad}")), "{err}");
+        }
+        // More workgroups than iterations (72 K-tiles) would leave some without work.
+        assert!(g.stream_k(ConvKernel::Gemm, 128, 72).is_ok());
+        assert!(g.stream_k(ConvKernel::Gemm, 128, 73).unwrap_err().to_string().contains("stream_k 73"));
+        let t = ConvOptions::default().transposed(true).stride(&[2]).padding(&[1]);
+        let t = geo(&[1, 8, 4, 4], &[8, 8, 4, 4], t).unwrap();
+        assert!(t.stream_k(ConvKernel::Gemm, 128, 4).unwrap_err().to_string().contains("transposed"));
+        assert!(g.stream_k(ConvKernel::Depthwise, 128, 4).unwrap_err().to_string().contains("not depthwise"));
+    }
+
+    #[test]
+    fn tile_widths_are_checked() {
+        let g = geo(&[8, 256, 14, 14], &[1024, 256, 1, 1], ConvOptions::default()).unwrap();
+        // The planner keeps each kernel's default width; forced widths are multiples of 8 in range.
+        assert_eq!(g.choose_tile_n(ConvKernel::GemmM64K32, None).unwrap(), 128);
+        assert_eq!(g.choose_tile_n(ConvKernel::GemmN64K32, None).unwrap(), 64);
+        for ok in [32, 104, 128] {
+            assert_eq!(g.choose_tile_n(ConvKernel::Gemm, Some(ok)).unwrap(), ok);
+        }
+        for bad in [0, 24, 36, 136] {
+            let err = g.choose_tile_n(ConvKernel::Gemm, Some(bad)).unwrap_err().to_string();
+            assert!(err.contains(&format!("tile_n {bad} is not")), "{err}");
+        }
+        let err = g.choose_tile_n(ConvKernel::Depthwise, Some(64)).unwrap_err().to_string();
+        assert!(err.contains("tile_n 64 needs a GEMM kernel"), "{err}");
+        // More than 65535 tiles along N at 32 columns, not at 128.
+        let wide = geo(&[1, 16, 1, 3_000_000], &[16, 16, 1, 1], ConvOptions::default()).unwrap();
+        assert!(wide.choose_tile_n(ConvKernel::Gemm, Some(32)).unwrap_err().to_string().contains("tiles along"));
+        assert!(wide.choose_tile_n(ConvKernel::Gemm, Some(128)).is_ok());
+        // The width sets the grid, so the planner's K-slices: 8 tiles of 128 rows × 13 (split
+        // below 132 workgroups) or × 49 at 32 columns (392: not split).
+        let deep = geo(&[8, 1024, 14, 14], &[1024, 1024, 1, 1], ConvOptions::default()).unwrap();
+        assert_eq!(deep.gemm_grid((128, 128)), [13, 8, 1]);
+        assert!(deep.gemm_split_k(ConvKernel::Gemm, 128) > 1);
+        assert_eq!(deep.gemm_split_k(ConvKernel::Gemm, 32), 1);
+    }
+
+    #[test]
+    fn forced_split_k_is_checked() {
+        let g = geo(&[1, 64, 6, 6], &[16, 64, 3, 3], ConvOptions::default().padding(&[1])).unwrap();
+        assert_eq!(g.choose_split_k(ConvKernel::Gemm, 128, Some(7)).unwrap(), 7);
+        for (kernel, splits) in [(ConvKernel::Gemm, 0), (ConvKernel::Gemm, 65_536), (ConvKernel::Depthwise, 2)] {
+            let err = g.choose_split_k(kernel, 128, Some(splits)).unwrap_err();
+            assert!(err.to_string().contains(&format!("split_k {splits}")), "{err}");
+        }
+    }
+}
