@@ -1,43 +1,15 @@
-//! Project automation. `cargo xtask gen-shaders [--check]` (re)generates the typed bindings of
-//! `shaders/*.wgsl` into `crates/wgconv/src/shaders/`; `--check` only compares and fails on drift.
+//! Project automation. `cargo xtask gen-shaders [--check]` expands the WGSL templates of
+//! `shaders/templates/` into `shaders/*.wgsl` and generates their typed bindings into
+//! `crates/wgconv/src/shaders/` (and the test fixtures' into `tests/src/generated/`); `--check`
+//! writes nothing and fails on any stale file. `cargo xtask demo` runs the CLI's quick benchmark.
 
-use std::{path::PathBuf, process::ExitCode};
+use std::process::ExitCode;
 
-fn workspace_root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .expect("xtask lives one level below the workspace root")
-        .to_path_buf()
-}
+use xtask::{gen_shaders::gen_shaders, workspace::workspace_root};
 
-/// (shader directory, output directory), relative to the workspace root: the runtime's kernels, and
-/// the fixture shaders whose generated modules the integration tests compile and run.
-const TARGETS: [(&str, &str); 2] =
-    [("shaders", "crates/wgconv/src/shaders"), ("tests/fixtures/shaders", "tests/src/generated")];
-
-fn gen_shaders(check: bool) -> Result<(), String> {
-    for (shaders, out) in TARGETS {
-        gen_one(shaders, out, check)?;
-    }
-    Ok(())
-}
-
-fn gen_one(shaders: &str, out: &str, check: bool) -> Result<(), String> {
-    let root = workspace_root();
-    let files = wgconv_codegen::fs::generate_dir(&root.join(shaders), shaders).map_err(|e| e.to_string())?;
-    let out_dir = root.join(out);
-    if check {
-        let problems = wgconv_codegen::fs::check_dir(&out_dir, &files).map_err(|e| e.to_string())?;
-        if !problems.is_empty() {
-            return Err(format!(
-                "{}\ngenerated shader bindings are stale: run `cargo xtask gen-shaders`",
-                problems.join("\n")
-            ));
-        }
-        println!("{out}: {} generated files are fresh", files.len());
-    } else {
-        wgconv_codegen::fs::write_dir(&out_dir, &files).map_err(|e| e.to_string())?;
-        println!("wrote {} files to {}", files.len(), out_dir.display());
+fn run_gen_shaders(check: bool) -> Result<(), String> {
+    for line in gen_shaders(&workspace_root()?, check)? {
+        println!("{line}");
     }
     Ok(())
 }
@@ -82,10 +54,11 @@ fn demo() -> Result<(), String> {
         println!("no Vulkan driver found; installing Mesa's software driver (lavapipe): {INSTALL}");
         run(std::process::Command::new("sh").arg("-c").arg(format!("DEBIAN_FRONTEND=noninteractive {INSTALL}")))?;
     }
+    let root = workspace_root()?;
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
     let wgconv = |args: &[&str]| {
         let mut cmd = std::process::Command::new(&cargo);
-        cmd.current_dir(workspace_root()).args(["run", "--quiet", "--release", "-p", "wgconv-cli", "--"]).args(args);
+        cmd.current_dir(&root).args(["run", "--quiet", "--release", "-p", "wgconv-cli", "--"]).args(args);
         run(&mut cmd)
     };
     wgconv(&["info"])?;
@@ -95,8 +68,8 @@ fn demo() -> Result<(), String> {
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let result = match args.iter().map(String::as_str).collect::<Vec<_>>().as_slice() {
-        ["gen-shaders"] => gen_shaders(false),
-        ["gen-shaders", "--check"] => gen_shaders(true),
+        ["gen-shaders"] => run_gen_shaders(false),
+        ["gen-shaders", "--check"] => run_gen_shaders(true),
         ["demo"] => demo(),
         _ => {
             eprintln!("{USAGE}");

@@ -1,0 +1,524 @@
+{% import "prelude/conv.wgsl" as conv %}
+{#
+  The implicit-GEMM convolution, fully unrolled: the register block lives in named vec4
+  accumulators and the K-tile loop is unrolled, because private arrays indexed in loops end up in
+  local memory on Vulkan drivers (see docs/PERFORMANCE.md).
+#}
+{# The tile widths the host may set (emitted below as GEMM_TILE_N_* for the host to read). #}
+{% set tile_n_min = 32 %}
+{% set tile_n_max = 128 %}
+{% set tile_n_step = 8 %}
+{#
+  The tile width (output columns per workgroup) as WGSL: every entry point reads the `tile_n`
+  override, so one compiled entry point serves every width; its 16 thread rows are fixed by the
+  unrolled register block, its thread columns (tile_n / 8, each 8 columns wide) are not.
+#}
+{% set TN = "(tile_n / 8u)" %}{# thread columns #}
+{% set LANES_B = "(tile_n / 4u)" %}{# vec4s per K-row of the B tile #}
+{% set THREADS = "(tile_n * 2u)" %}{# 16 thread rows × tile_n / 8 thread columns #}
+{% set XYZW = ["x", "y", "z", "w"] %}
+{#
+  The epilogue of a thread's block: element (row q·64 + 4·tm + i, column c·4·TN + j·TN + tn)
+  goes through `store`, zero or accumulator `acc_{q}{i}_{c}`'s lane j. For each (c, j) the lanes
+  of a warp store consecutive columns, which are consecutive addresses along OW.
+#}
+{% macro epilogue(quads_m, threads_m, zero) %}
+{# Whole lines, without the last newline: the call's line ends the block. #}
+{% filter trim("\n") %}
+{% for c in range(2) %}
+{% for j in range(4) %}
+    let out_{{ c }}{{ j }} = column(pr, n_base + {{ c * 4 + j }}u * {{ TN }} + tn);
+{% endfor %}
+{% endfor %}
+{% for q in range(quads_m) %}
+{% for i in range(4) %}
+    let m_{{ q }}{{ i }} = m_base + {{ q * 4 * threads_m }}u + tm * 4u + {{ i }}u;
+    let oc_{{ q }}{{ i }} = pr.group * ocg + m_{{ q }}{{ i }};
+    let ok_{{ q }}{{ i }} = m_{{ q }}{{ i }} < ocg;
+{% for c in range(2) %}
+{% for j in range(4) %}
+    store(out_{{ c }}{{ j }}, oc_{{ q }}{{ i }}, ok_{{ q }}{{ i }}, {{ "0.0" if zero else "acc_%d%d_%d.%s" | format(q, i, c, XYZW[j]) }}, slice);
+{% endfor %}
+{% endfor %}
+{% endfor %}
+{% endfor %}
+{% endfilter %}
+{% endmacro %}
+{#
+  Index decodes for the next K-tile, one per K-row a thread loads: `rows` are (prefix, row within
+  the K-tile) pairs. An A row shares B's slot s decode when the pipeline constant `a_shared` says
+  the rows coincide. `decl` declares the variables (the first K-tile), else assigns them.
+#}
+{% macro decode(pad, k0, decl, rows, slots_b, a_shared) %}
+{# Whole lines, without the last newline: the call's line ends the block. #}
+{% filter trim("\n") %}
+{% for prefix, row in rows %}
+{% set s = prefix[1:-1] | int %}
+{% set k = k0 ~ " + " ~ row %}
+{% if prefix[0] == "a" and s < slots_b %}
+{% set k = "select(" ~ k ~ ", b" ~ s ~ "_k, " ~ a_shared ~ ")" %}
+{% endif %}
+{{ pad }}{{ decl }}{{ prefix }}k = {{ k }};
+{{ pad }}{{ decl }}{{ prefix }}k_ok = {{ prefix }}k < k_total;
+{{ pad }}{{ decl }}{{ prefix }}ic = {{ prefix }}k / max(taps, 1u);
+{{ pad }}{{ decl }}{{ prefix }}t = {{ prefix }}k % max(taps, 1u);
+{{ pad }}{{ decl }}{{ prefix }}ty = {{ prefix }}t / max(pr.taps_x, 1u);
+{{ pad }}{{ decl }}{{ prefix }}tx = {{ prefix }}t % max(pr.taps_x, 1u);
+{% endfor %}
+{% endfilter %}
+{% endmacro %}
+{# Global → registers: the K-tile's A and B values that this thread stages. #}
+{% macro loads(pad, decl, slots_a, slots_b) %}
+{# Whole lines, without the last newline: the call's line ends the block. #}
+{% filter trim("\n") %}
+{% for s in range(slots_a) %}
+{% set p = "a%d_" | format(s) %}
+{{ pad }}{{ decl }}next_a{{ s }} = load_a4(pr, am{{ s }}, {{ p }}ic, {{ p }}ty, {{ p }}tx, {{ p }}k_ok && a_ok{{ s }});
+{% endfor %}
+{% for s in range(slots_b) %}
+{% set args = "b%d_ic, b%d_ty, b%d_tx, b%d_k_ok" | format(s, s, s, s) %}
+{{ pad }}{{ decl }}next_b{{ s }} = vec4<f32>(
+{{ pad }}    load_b(pr, col0, {{ args }}), load_b(pr, col1, {{ args }}),
+{{ pad }}    load_b(pr, col2, {{ args }}), load_b(pr, col3, {{ args }}));
+{% endfor %}
+{% endfilter %}
+{% endmacro %}
+{# Registers → workgroup memory: this thread's share of the A and B tiles. #}
+{% macro stage(pad, at, bt, slots_a, slots_b) %}
+{# Whole lines, without the last newline: the call's line ends the block. #}
+{% filter trim("\n") %}
+{% for s in range(slots_a) %}
+{{ pad }}if (a_ok{{ s }}) { {{ at }}[a_at{{ s }}] = next_a{{ s }}; }
+{% endfor %}
+{% for s in range(slots_b) %}
+{% set row = "(kl + %du)" | format(8 * s) if s else "kl" %}
+{% for jj in range(4) %}
+{{ pad }}{{ bt }}[{{ row }} * {{ LANES_B }} + b_vec{{ jj }}][b_comp{{ jj }}] = next_b{{ s }}.{{ XYZW[jj] }};
+{% endfor %}
+{% endfor %}
+{% endfilter %}
+{% endmacro %}
+{#
+  One GEMM entry point `name`: tile_m×tile_n outputs per workgroup (tile_n from the override),
+  K-tiles bk deep. Each of its 16 × tile_n/8 threads computes 4 rows per 64 of tile_m over 8
+  columns, so a workgroup has tile_n·2 threads (256 at 128 wide, 128 at 64).
+
+  Each thread stages bk/8 K-rows of four B columns and its share of the A tile per K-tile, from
+  registers loaded one K-tile ahead: a deeper K-tile gives those loads more math to hide behind
+  (what a workgroup alone on its SM, as in one-wave grids, lacks). The A tile `at` and B tile `bt`
+  are declared before the first entry point that uses them (`declare_a`, `declare_b`).
+#}
+{% macro entry(name, tile_m, bk, at, bt, declare_a, declare_b) %}
+{% set quads_m = tile_m // 64 %}{# 4-row groups per thread #}
+{% set quads_n = 2 %}{# 4-column groups per thread #}
+{% set threads_m = 16 %}{# thread rows: row q·64 + 4·tm + i #}
+{% set lanes_a = tile_m // 4 %}{# vec4s per K-row of the A tile #}
+{% set rows_per_pass_b = 8 %}{# THREADS / LANES_B at every width #}
+{% set slots_b = bk // 8 %}{# K-rows of B per thread #}
+{% set total_a = bk * lanes_a %}{# A vec4s per K-tile, shared out over THREADS threads #}
+{# The most A vec4s a thread loads: at the narrowest tile. #}
+{% set slots_a = (total_a + 2 * tile_n_min - 1) // (2 * tile_n_min) %}
+{#
+  A's slot s covers rows kl + 8·s, as B's does, when both tiles are as wide (tile_n = 64·quads_m):
+  one index decode then serves both (the pipeline constant folds `a_shared`).
+#}
+{% set a_shared = "(tile_n == %du)" | format(64 * quads_m) %}
+{% set ns = namespace(b_rows=[], a_rows=[]) %}
+{% for s in range(slots_b) %}
+{% set ns.b_rows = ns.b_rows + [["b%d_" | format(s), "kl + %du" | format(rows_per_pass_b * s) if s else "kl"]] %}
+{% endfor %}
+{% for s in range(slots_a) %}
+{% set ns.a_rows = ns.a_rows + [["a%d_" | format(s), "kl_a%d" | format(s)]] %}
+{% endfor %}
+{% set rows = ns.b_rows + ns.a_rows %}
+{% if declare_a %}
+// A tiles of {{ total_a }} vec4s (K-major: element [k][i] of a tile W wide is vec4 [k·W/4 + i/4]).
+var<workgroup> {{ at }}: array<vec4<f32>, {{ total_a }}>;
+
+{% endif %}
+{% if declare_b %}
+// B tiles {{ bk }} deep: {{ bk }} · tile_n / 4 vec4s (K-major, as A).
+override {{ bt }}_len: u32 = {{ bk // 4 }}u * tile_n;
+var<workgroup> {{ bt }}: array<vec4<f32>, {{ bt }}_len>;
+
+{% endif %}
+@compute @workgroup_size(tile_n * 2u)
+fn {{ name }}(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: vec3<u32>) {
+    if (stream_k_workgroups == 0u) {
+        // Tile (x, y) of sub-problem wid.z / split_k, K-slice wid.z % split_k.
+        let slice = wid.z % split_k;
+        let pr = problem(wid.z / split_k);
+        let k_tiles_all = k_tiles(pr, {{ bk }}u);
+        let per_slice = (k_tiles_all + split_k - 1u) / split_k;
+        let first = min(slice * per_slice, k_tiles_all);
+        {{ name }}_tile(lid, pr, wid.x, wid.y, first, min(first + per_slice, k_tiles_all), slice);
+        return;
+    }
+    // Stream-K: every sub-problem has the same K-tiles (direct convolutions only).
+    let k_tiles_all = k_tiles(problem(0u), {{ bk }}u);
+    let tiles_xy = stream_tiles_x * stream_tiles_y;
+    let total = tiles_xy * spec_groups * k_tiles_all;
+    // Never 0 here, but a constant 0 divisor (stream-K off) would fail pipeline creation.
+    let wgs = max(stream_k_workgroups, 1u);
+    var it = wid.x * total / wgs;
+    let end = (wid.x + 1u) * total / wgs;
+    while (it < end) {
+        let t = it / k_tiles_all;
+        let first = it % k_tiles_all;
+        let last = min(k_tiles_all, first + end - it);
+        // The workgroup holding iteration i is ((i + 1)·W − 1) / T.
+        let first_wg = ((t * k_tiles_all + 1u) * wgs - 1u) / total;
+        let last_wg = ((t + 1u) * k_tiles_all * wgs - 1u) / total;
+        let pr = problem(t / tiles_xy);
+        let tx = t % stream_tiles_x;
+        let ty = (t % tiles_xy) / stream_tiles_x;
+        {{ name }}_tile(lid, pr, tx, ty, first, last, wid.x - first_wg);
+        if (first == 0u) {
+            for (var unused = last_wg - first_wg + 1u; unused < split_k; unused++) {
+                {{ name }}_zero(lid, pr, tx, ty, unused);
+            }
+        }
+        it += last - first;
+    }
+}
+
+// Zeros for one tile's slice `slice` (stream-K slices no segment of the tile writes).
+fn {{ name }}_zero(lid: u32, pr: Problem, tile_x: u32, tile_y: u32, slice: u32) {
+    let ocg = spec_oc / spec_groups;
+    let n_base = tile_x * tile_n;
+    let m_base = tile_y * {{ tile_m }}u;
+    let tm = lid / {{ TN }};
+    let tn = lid % {{ TN }};
+{{ epilogue(quads_m, threads_m, true) }}
+}
+
+// K-tiles [kt_first, kt_last) of output tile (tile_x, tile_y) of sub-problem `pr`, written to
+// `slice` of the partial sums when split (split_k > 1), else finished into the output.
+fn {{ name }}_tile(lid: u32, pr: Problem, tile_x: u32, tile_y: u32, kt_first: u32, kt_last: u32, slice: u32) {
+    let icg = spec_ic / spec_groups;
+    let ocg = spec_oc / spec_groups;
+    let taps = pr.taps_y * pr.taps_x;
+    let k_total = icg * taps;
+    let n_base = tile_x * tile_n;
+    let m_base = tile_y * {{ tile_m }}u;
+    if (n_base >= params.n * pr.sub_h * pr.sub_w) {
+        return;
+    }
+
+    // Loader roles: K-rows kl + 8·s of the K-tile (tile_n / 4 threads per row). B: columns
+    // lane + tile_n / 4 · j, so each of the four loads is coalesced along OW; the column decode is
+    // hoisted out of the K loop. A: vec4 i of the tile's {{ total_a }} goes to thread i % threads, slot
+    // i / threads: four consecutive rows from m_base + 4·(i % {{ lanes_a }}) of K-row i / {{ lanes_a }} (coalesced).
+    let kl = lid / {{ LANES_B }};
+    let lane = lid % {{ LANES_B }};
+    let col0 = column(pr, n_base + lane);
+    let col1 = column(pr, n_base + lane + {{ LANES_B }});
+    let col2 = column(pr, n_base + lane + 2u * {{ LANES_B }});
+    let col3 = column(pr, n_base + lane + 3u * {{ LANES_B }});
+{% for s in range(slots_a) %}
+    let a_at{{ s }} = {{ s }}u * {{ THREADS }} + lid;
+    let a_ok{{ s }} = ({{ s }}u * {{ THREADS }} < {{ total_a }}u) && (({{ s + 1 }}u * {{ THREADS }} <= {{ total_a }}u) || a_at{{ s }} < {{ total_a }}u);
+    let kl_a{{ s }} = a_at{{ s }} / {{ lanes_a }}u;
+    let am{{ s }} = m_base + a_at{{ s }} % {{ lanes_a }}u * 4u;
+{% endfor %}
+
+    // Compute roles: a {{ 4 * quads_m }}×8 block, rows q·64 + tm·4 + i, cols c·4·TN + j·TN + tn (TN = tile_n / 8).
+    let tm = lid / {{ TN }};
+    let tn = lid % {{ TN }};
+{% for q in range(quads_m) %}
+{% for i in range(4) %}
+{% for c in range(quads_n) %}
+    var acc_{{ q }}{{ i }}_{{ c }} = vec4<f32>(0.0);
+{% endfor %}
+{% endfor %}
+{% endfor %}
+{#
+  Where the loader's columns go in the B tile: compute thread tn reads vec4 c·TN + tn, whose
+  component j is column c·4·TN + j·TN + tn (so the epilogue's stores of one (c, j) are
+  consecutive across lanes).
+#}
+    // B column n = lane + tile_n / 4 · j sits in vec4 (n / (4·TN))·TN + n % TN, component (n % (4·TN)) / TN.
+{% for jj in range(4) %}
+{% set n = "(lane + %du * %s)" | format(jj, LANES_B) if jj else "lane" %}
+    let b_vec{{ jj }} = {{ n }} / (4u * {{ TN }}) * {{ TN }} + {{ n }} % {{ TN }};
+    let b_comp{{ jj }} = {{ n }} % (4u * {{ TN }}) / {{ TN }};
+{% endfor %}
+
+    let kt_begin = kt_first;
+    let kt_end = kt_last;
+
+    // Global → registers for the first K-tile.
+{{ decode("    ", "kt_begin * %du" | format(bk), "var ", rows, slots_b, a_shared) }}
+{{ loads("    ", "var ", slots_a, slots_b) }}
+    for (var kt = kt_begin; kt < kt_end; kt++) {
+{{ stage("        ", at, bt, slots_a, slots_b) }}
+        workgroupBarrier();
+        if (kt + 1u < kt_end) {
+{{ decode("            ", "(kt + 1u) * %du" | format(bk), "", rows, slots_b, a_shared) }}
+{{ loads("            ", "", slots_a, slots_b) }}
+        }
+{% for kk in range(bk) %}
+        {
+{# All A reads, then all B reads, then the FMAs (the order the v2 measurements used). #}
+{% for q in range(quads_m) %}
+            let a{{ q }} = {{ at }}[{{ kk * lanes_a + q * threads_m }}u + tm];
+{% endfor %}
+{% for c in range(quads_n) %}
+            let b{{ c }} = {{ bt }}[{{ kk }}u * {{ LANES_B }} + {{ c }}u * {{ TN }} + tn];
+{% endfor %}
+{% for q in range(quads_m) %}
+{% for i in range(4) %}
+{% for c in range(quads_n) %}
+            acc_{{ q }}{{ i }}_{{ c }} = fma(vec4<f32>(a{{ q }}.{{ XYZW[i] }}), b{{ c }}, acc_{{ q }}{{ i }}_{{ c }});
+{% endfor %}
+{% endfor %}
+{% endfor %}
+        }
+{% endfor %}
+        workgroupBarrier();
+    }
+
+    // Epilogue: bias, activation, scattered back to NCHW.
+{{ epilogue(quads_m, threads_m, false) }}
+}
+{%- endmacro %}
+// Implicit-GEMM convolution (fp32, NCHW).
+//
+// Per group: C[M = OC/groups, N = batch·OH·OW] = A[M, K] · B[K, N], K = IC/groups·KH·KW.
+// A is the weight (row-major in K already), B the implicit im2col of the input. A workgroup
+// computes a 128×tile_n tile of C, each of its 16 × tile_n/8 threads an 8×8 block held in 16
+// vec4 registers (`conv2d_gemm`), or a 64×tile_n tile with 4×8 per thread (`conv2d_gemm_m64`);
+// `tile_n` ({{ tile_n_min }} to {{ tile_n_max }} output columns) is a pipeline override. The `_k16` and `_k32` entry points
+// stage 16- or 32-deep K-tiles instead of 8.
+// Tiles of A and B are staged K-major in workgroup memory so every inner-loop read
+// is one vec4; the next tile's global loads are issued before the current tile's math.
+//
+// Transposed convolution runs through the same kernel, decomposed by stride phase: outputs with
+// (oh mod sH, ow mod sW) = (ry, rx) receive only the taps kh ≡ (ry + pH) mod sH (likewise kw), so
+// each phase is a dense convolution over those taps with no wasted multiply-adds.
+// workgroup_id: x = N tile, y = M tile, z = group · phases + phase.
+
+{{ conv.params_struct() }}
+
+@group(0) @binding(0) var<storage, read> input: array<f32>;
+// The weight prepacked by conv_pack.wgsl: [groups, ICg, KH, KW, OCg4], four output channels per vec4.
+@group(0) @binding(1) var<storage, read> weight: array<vec4<f32>>;
+@group(0) @binding(2) var<storage, read> bias: array<f32>;
+@group(0) @binding(3) var<storage, read_write> output: array<f32>;
+@group(0) @binding(4) var<uniform> params: ConvParams;
+
+{{ conv.activation_overrides() }}
+// Transposed convolution (weight [IC, OC/groups, KH, KW]), one stride phase per workgroup z.
+override transposed: bool = false;
+// Split-K: the K loop is cut into this many slices (workgroup z = sub-problem · split_k + slice);
+// each slice writes raw partial sums to output[slice · numel + i], and conv_splitk_reduce.wgsl
+// adds them with bias and activation. 1 writes the final output directly.
+override split_k: u32 = 1;
+// The tile widths the host may give `tile_n`: multiples of GEMM_TILE_N_STEP from GEMM_TILE_N_MIN
+// to GEMM_TILE_N_MAX (the A loaders below are unrolled for the narrowest).
+const GEMM_TILE_N_MIN: u32 = {{ tile_n_min }}u;
+const GEMM_TILE_N_MAX: u32 = {{ tile_n_max }}u;
+const GEMM_TILE_N_STEP: u32 = {{ tile_n_step }}u;
+// Output columns (of N·OH·OW) per workgroup tile: a multiple of {{ tile_n_step }} from {{ tile_n_min }} to {{ tile_n_max }}, chosen per
+// shape by the host without another compiled kernel. The workgroup has tile_n · 2 threads (16
+// rows of tile_n / 8). The default is the narrowest, so a host that forgot to set it would leave
+// outputs unwritten (which the tests catch) rather than compute overlapping tiles.
+override tile_n: u32 = GEMM_TILE_N_MIN;
+// Stream-K (direct convolutions): 0 is off. Otherwise the grid is this many workgroups along x,
+// and workgroup w takes the (tile, K-tile) iterations [w·T/W, (w+1)·T/W) of all T = tiles · K-tiles
+// of the stream_tiles_x × stream_tiles_y × groups tile grid, so every workgroup gets the
+// same work however many tiles there are. Segment j of a tile (the j-th workgroup to touch it)
+// writes its partial sums to slice j (split_k is the most segments any tile has); the workgroup
+// holding a tile's first K-tile zero-fills the slices its tile does not use, and
+// conv_splitk_reduce.wgsl adds the slices. The host keeps T · W below 2^32.
+override stream_k_workgroups: u32 = 0;
+override stream_tiles_x: u32 = 1;
+override stream_tiles_y: u32 = 1;
+// The weight's geometry, specialised into the pipeline so index arithmetic folds to constants
+// (divisions by KH·KW and KW become multiply-shifts). Must equal the uniform's values.
+{{ conv.spec_overrides(1, 0) }}
+{{ conv.spec_channel_overrides() }}
+
+{{ conv.activate() }}
+
+// The sub-problem of one workgroup: a group, and for transposed convolutions one stride phase.
+struct Problem {
+    group: u32,
+    // Output rows/cols of this sub-grid and their placement: oh = oy * out_step_h + ry.
+    sub_h: u32,
+    sub_w: u32,
+    out_step_h: u32,
+    out_step_w: u32,
+    ry: u32,
+    rx: u32,
+    // Taps in this phase (all of KH×KW when direct) and where they start in the kernel.
+    taps_y: u32,
+    taps_x: u32,
+    kh0: u32,
+    kw0: u32,
+    // Input row of tap j for output row oy: oy * in_mul_h + in_off_h + j * in_step_h.
+    in_mul_h: i32,
+    in_mul_w: i32,
+    in_off_h: i32,
+    in_off_w: i32,
+    in_step_h: i32,
+    in_step_w: i32,
+}
+
+fn problem(z: u32) -> Problem {
+    var pr: Problem;
+    if (!transposed) {
+        pr.group = z;
+        pr.sub_h = params.oh;
+        pr.sub_w = params.ow;
+        pr.out_step_h = 1u;
+        pr.out_step_w = 1u;
+        pr.taps_y = spec_kh;
+        pr.taps_x = spec_kw;
+        pr.in_mul_h = i32(spec_stride_h);
+        pr.in_mul_w = i32(spec_stride_w);
+        pr.in_off_h = -i32(spec_pad_h);
+        pr.in_off_w = -i32(spec_pad_w);
+        pr.in_step_h = i32(spec_dilation_h);
+        pr.in_step_w = i32(spec_dilation_w);
+        return pr;
+    }
+    let sh = spec_stride_h;
+    let sw = spec_stride_w;
+    let phases = sh * sw;
+    pr.group = z / phases;
+    let phase = z % phases;
+    pr.ry = phase / sw;
+    pr.rx = phase % sw;
+    pr.out_step_h = sh;
+    pr.out_step_w = sw;
+    pr.sub_h = select(0u, (params.oh - pr.ry + sh - 1u) / sh, params.oh > pr.ry);
+    pr.sub_w = select(0u, (params.ow - pr.rx + sw - 1u) / sw, params.ow > pr.rx);
+    // Output oh = oy·sH + ry meets tap kh when (oh + pH − kh) is a multiple of sH: kh = kh0 + j·sH.
+    pr.kh0 = (pr.ry + spec_pad_h) % sh;
+    pr.kw0 = (pr.rx + spec_pad_w) % sw;
+    pr.taps_y = select(0u, (spec_kh - pr.kh0 + sh - 1u) / sh, spec_kh > pr.kh0);
+    pr.taps_x = select(0u, (spec_kw - pr.kw0 + sw - 1u) / sw, spec_kw > pr.kw0);
+    // When the stride divides the kernel (k4 s2, k2 s2) every phase has KH/sH × KW/sW taps: said
+    // as pipeline constants, the K loop's index decode divides by constants (multiply-shifts).
+    if (spec_kh % sh == 0u) {
+        pr.taps_y = spec_kh / sh;
+    }
+    if (spec_kw % sw == 0u) {
+        pr.taps_x = spec_kw / sw;
+    }
+    // iy = (oh + pH − kh) / sH = oy + (ry + pH − kh0) / sH − j.
+    pr.in_mul_h = 1;
+    pr.in_mul_w = 1;
+    pr.in_off_h = i32((pr.ry + spec_pad_h - pr.kh0) / sh);
+    pr.in_off_w = i32((pr.rx + spec_pad_w - pr.kw0) / sw);
+    pr.in_step_h = -1;
+    pr.in_step_w = -1;
+    return pr;
+}
+
+// Where one column n of the sub-problem reads its image and writes its output.
+struct Column {
+    valid: bool,
+    // Offset of (batch, first channel of the group) in the input.
+    in_base: u32,
+    iy0: i32,
+    ix0: i32,
+    // Offset of (batch, channel 0, oh, ow) in the output.
+    out_base: u32,
+}
+
+fn column(pr: Problem, n: u32) -> Column {
+    var c: Column;
+    let sub_hw = pr.sub_h * pr.sub_w;
+    c.valid = n < params.n * sub_hw;
+    let nn = select(0u, n, c.valid);
+    let b = nn / sub_hw;
+    let r = nn % sub_hw;
+    let oy = r / pr.sub_w;
+    let ox = r % pr.sub_w;
+    let icg = spec_ic / spec_groups;
+    c.in_base = (b * spec_ic + pr.group * icg) * params.ih * params.iw;
+    c.iy0 = i32(oy) * pr.in_mul_h + pr.in_off_h;
+    c.ix0 = i32(ox) * pr.in_mul_w + pr.in_off_w;
+    let oh = oy * pr.out_step_h + pr.ry;
+    let ow = ox * pr.out_step_w + pr.rx;
+    c.out_base = b * spec_oc * params.oh * params.ow + oh * params.ow + ow;
+    return c;
+}
+
+// K-tiles of depth bk in the GEMM of sub-problem `pr`.
+fn k_tiles(pr: Problem, bk: u32) -> u32 {
+    return (spec_ic / spec_groups * pr.taps_y * pr.taps_x + bk - 1u) / bk;
+}
+
+fn load_b(pr: Problem, c: Column, ic: u32, ty: u32, tx: u32, k_ok: bool) -> f32 {
+    let iy = c.iy0 + i32(ty) * pr.in_step_h;
+    let ix = c.ix0 + i32(tx) * pr.in_step_w;
+    // A direct convolution without padding never reads outside the image (the output size
+    // guarantees it), so the pipeline constant folds the bounds checks away.
+    if (!transposed && spec_pad_h == 0u && spec_pad_w == 0u) {
+        let ok = k_ok && c.valid;
+        let at = c.in_base + (ic * params.ih + u32(iy)) * params.iw + u32(ix);
+        return select(0.0, input[select(0u, at, ok)], ok);
+    }
+    let inside = k_ok && c.valid && iy >= 0 && iy < i32(params.ih) && ix >= 0 && ix < i32(params.iw);
+    let at = c.in_base + (ic * params.ih + u32(max(iy, 0))) * params.iw + u32(max(ix, 0));
+    return select(0.0, input[select(0u, at, inside)], inside);
+}
+
+// Four consecutive output channels (m a multiple of 4) of tap (ic, ty, tx) from the packed weight.
+fn load_a4(pr: Problem, m: u32, ic: u32, ty: u32, tx: u32, k_ok: bool) -> vec4<f32> {
+    let icg = spec_ic / spec_groups;
+    let ocg4 = (spec_oc / spec_groups + 3u) / 4u;
+    // Direct: the tap is the kernel position. Transposed: the phase's j-th tap is kh0 + j·sH.
+    var kh = ty;
+    var kw = tx;
+    if (transposed) {
+        kh = pr.kh0 + ty * spec_stride_h;
+        kw = pr.kw0 + tx * spec_stride_w;
+    }
+    let ok = k_ok && m / 4u < ocg4;
+    let at = (((pr.group * icg + ic) * spec_kh + kh) * spec_kw + kw) * ocg4 + m / 4u;
+    return select(vec4<f32>(0.0), weight[select(0u, at, ok)], ok);
+}
+
+fn store(c: Column, oc: u32, m_ok: bool, v: f32, slice: u32) {
+    if (c.valid && m_ok) {
+        let at = c.out_base + oc * params.oh * params.ow;
+        if (split_k > 1u) {
+            output[slice * params.n * spec_oc * params.oh * params.ow + at] = v;
+            return;
+        }
+        var x = v;
+        if (params.has_bias != 0u) {
+            x = x + bias[oc];
+        }
+        output[at] = activate(x);
+    }
+}
+
+{#
+  128 or 64 rows of output channels (64 for up to 64 per group, which would leave half of a
+  128-row tile idle), K-tiles 8, 16 or 32 deep; the width is the `tile_n` override. Tiles are
+  named by their size in vec4s: entry points with the same tile share the variables, and each
+  declares only the workgroup memory it uses. B tiles are sized by the width (an override-sized
+  array), so narrow tiles claim no more workgroup memory than they use: the driver's
+  shared-memory carveout follows the declared size, and 64-column tiles in 128-column arrays
+  measured 6–19 % slower on the H200.
+#}
+{% set tiles = namespace(a=[], b=[]) %}
+{% for name, tile_m, bk in [
+    ("conv2d_gemm", 128, 8),
+    ("conv2d_gemm_m64", 64, 8),
+    ("conv2d_gemm_k16", 128, 16),
+    ("conv2d_gemm_m64_k16", 64, 16),
+    ("conv2d_gemm_m64_k32", 64, 32),
+] %}
+{% set at = "a_tile%d" | format(bk * tile_m // 4) %}
+{% set bt = "b_tile_k%d" | format(bk) %}
+{{ entry(name, tile_m, bk, at, bt, at not in tiles.a, bt not in tiles.b) }}
+{% set tiles.a = tiles.a + [at] %}
+{% set tiles.b = tiles.b + [bt] %}
+
+{% endfor %}
