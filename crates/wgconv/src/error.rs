@@ -69,9 +69,40 @@ pub enum Error {
         /// The missing flags.
         missing: String,
     },
-    /// A convolution argument has an invalid value.
-    #[error("{0}")]
-    InvalidArgument(String),
+    /// Tensor shapes that do not make the operation: channels that disagree, groups that do
+    /// not divide them, a filter larger than the padded input, a bias of the wrong length.
+    #[error("{reason}")]
+    InvalidShape {
+        /// What is wrong, naming the shapes.
+        reason: String,
+    },
+    /// An option's value is out of range, or not supported by the operation.
+    #[error("{reason}")]
+    InvalidOption {
+        /// The option (`stride`, `groups`, `tile_n`, `split_k`, …).
+        option: &'static str,
+        /// What is wrong, naming the value.
+        reason: String,
+    },
+    /// A kernel asked for (forced, or from a tuning file) cannot run this operation here: it
+    /// does not handle the shape, or the device lacks the workgroup memory or features it needs.
+    #[error("{reason}")]
+    KernelUnavailable {
+        /// The kernel's name.
+        kernel: String,
+        /// Why, naming the shape or the device limit.
+        reason: String,
+    },
+    /// A tuning file (`Context::import_tuning`) is malformed, from another device or version,
+    /// or holds an entry this device cannot run.
+    #[error("{reason}")]
+    TuningFile {
+        /// What is wrong with it.
+        reason: String,
+    },
+    /// `timing` was asked to time a closure that recorded no GPU work.
+    #[error("nothing was recorded to time")]
+    NothingRecorded,
     /// A tensor's element count does not fit the 32-bit indices the kernels use.
     #[error("{tensor} has {count} elements, more than the {limit} the kernels can index")]
     TooManyElements {
@@ -137,7 +168,19 @@ pub enum Error {
 }
 
 impl Error {
-    pub(crate) fn invalid(message: impl Into<String>) -> Self {
-        Error::InvalidArgument(message.into())
+    pub(crate) fn shape(reason: impl Into<String>) -> Self {
+        Error::InvalidShape { reason: reason.into() }
+    }
+
+    pub(crate) fn option(option: &'static str, reason: impl Into<String>) -> Self {
+        Error::InvalidOption { option, reason: reason.into() }
+    }
+
+    pub(crate) fn unavailable(kernel: &str, reason: impl Into<String>) -> Self {
+        Error::KernelUnavailable { kernel: kernel.to_string(), reason: reason.into() }
+    }
+
+    pub(crate) fn tuning_file(reason: impl Into<String>) -> Self {
+        Error::TuningFile { reason: reason.into() }
     }
 }

@@ -47,7 +47,7 @@ pub(crate) fn numel(tensor: &'static str, shape: &[usize]) -> Result<u64> {
         })?;
     }
     if n == 0 {
-        return Err(Error::invalid(format!("{tensor} shape {shape:?} has no elements")));
+        return Err(Error::shape(format!("{tensor} shape {shape:?} has no elements")));
     }
     Ok(n)
 }

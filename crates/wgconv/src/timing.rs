@@ -62,7 +62,7 @@ fn timestamped(ctx: &Context, runs: u32, record: &mut impl FnMut(&mut Batch<'_>)
         record(&mut batch)?;
     }
     if batch.is_empty() {
-        return Err(Error::invalid("nothing was recorded to time"));
+        return Err(Error::NothingRecorded);
     }
     let resolve = ctx.device.create_buffer(&wgpu::BufferDescriptor {
         label: Some("wgconv timing resolve"),

@@ -2,7 +2,7 @@
 //! `conv_geometry`) → choose a kernel (`conv_plan`) → encode.
 
 use super::{
-    conv_geometry::ConvGeometry,
+    conv_geometry::{ConvGeometry, WeightDims, check_bias},
     conv_kernel::ConvKernel,
     conv_options::{Activation, ConvOptions, ForcedPlan},
     conv_plan,
@@ -358,7 +358,9 @@ impl Batch<'_> {
             ConvKernel::GemmM64K32 => {
                 (gemm_shader::CONV2D_GEMM_M64_K32_ENTRY, gemm_shader::create_conv2d_gemm_m64_k32_pipeline)
             }
-            other => return Err(Error::invalid(format!("{} is not a GEMM kernel", other.name()))),
+            other => {
+                unreachable!("{} is not a GEMM kernel (the match in `encode_convolution` routes kernels)", other.name())
+            }
         };
         // Split-K writes partial sums to scratch; a reduce pass adds them with bias and activation.
         let partial = split_k_scratch(ctx, buffers.output, splits)?;
@@ -414,7 +416,10 @@ impl Batch<'_> {
         let (rows_per_thread, columns_per_thread) = match kernel {
             ConvKernel::DepthwiseRows => (g.depthwise_rows_block(), 1),
             ConvKernel::DepthwiseVec4 => (g.depthwise_vec4_rows(), 4),
-            other => return Err(Error::invalid(format!("{} is not a row-run depthwise kernel", other.name()))),
+            other => unreachable!(
+                "{} is not a row-run depthwise kernel (the match in `encode_convolution` routes kernels)",
+                other.name()
+            ),
         };
         let items = g.depthwise_run_threads(rows_per_thread, columns_per_thread);
         let grid =
@@ -479,7 +484,10 @@ impl Batch<'_> {
                 (dw_shader::CONV2D_GROUPED_OC4_ENTRY, dw_shader::create_conv2d_grouped_oc4_pipeline)
             }
             ConvKernel::Depthwise => (dw_shader::CONV2D_DEPTHWISE_ENTRY, dw_shader::create_conv2d_depthwise_pipeline),
-            other => return Err(Error::invalid(format!("{} is not a depthwise kernel", other.name()))),
+            other => unreachable!(
+                "{} is not a depthwise kernel (the match in `encode_convolution` routes kernels)",
+                other.name()
+            ),
         };
         encode_conv!(self, dw_shader, entry, create, overrides, g, buffers, grid.dims());
         Ok(())
@@ -504,7 +512,10 @@ impl Batch<'_> {
             ConvKernel::Direct => (shader::CONV2D_ENTRY, shader::create_conv2d_pipeline),
             ConvKernel::DirectVec4 => (shader::CONV2D_VEC4_ENTRY, shader::create_conv2d_vec4_pipeline),
             ConvKernel::Transposed => (shader::CONV_TRANSPOSE2D_ENTRY, shader::create_conv_transpose2d_pipeline),
-            other => return Err(Error::invalid(format!("{} is not a per-output kernel", other.name()))),
+            other => unreachable!(
+                "{} is not a per-output kernel (the match in `encode_convolution` routes kernels)",
+                other.name()
+            ),
         };
         encode_conv!(self, shader, entry, create, overrides, g, buffers, grid.dims());
         Ok(())
@@ -552,24 +563,11 @@ impl PackLayout {
 
     /// The layout from the weight alone (prepare-once ops know no input yet).
     fn for_weight(shape: &[usize], opts: &ConvOptions) -> Result<Self> {
-        if !(3..=4).contains(&shape.len()) || shape.contains(&0) {
-            return Err(Error::Rank {
-                tensor: "weight",
-                expected: "4 (or 3 for 1D), no zero dims".into(),
-                got: shape.len(),
-                shape: shape.to_vec(),
-            });
-        }
+        let weight = WeightDims::new(shape, opts)?;
         let groups = opts.groups;
-        let to_u32 =
-            |d: usize| u32::try_from(d).map_err(|_| Error::invalid(format!("weight dimension {d} exceeds u32")));
-        let (w0, w1) = (to_u32(shape[0])?, to_u32(shape[1])?);
-        if groups == 0 || w0 % groups != 0 {
-            return Err(Error::invalid(format!("groups {groups} does not divide weight dim 0 of {shape:?}")));
-        }
-        let (icg, ocg) = if opts.transposed { (w0 / groups, w1) } else { (w1, w0 / groups) };
-        let taps = to_u32(shape[2..].iter().product())?;
-        Ok(Self { groups, icg, ocg, taps, transposed: opts.transposed })
+        let (icg, ocg) =
+            if opts.transposed { (weight.dim0 / groups, weight.dim1) } else { (weight.dim1, weight.dim0 / groups) };
+        Ok(Self { groups, icg, ocg, taps: weight.kh * weight.kw, transposed: opts.transposed })
     }
 
     fn packed_len(&self) -> u64 {
@@ -709,13 +707,7 @@ impl Conv2d {
         }
         let layout = PackLayout::for_weight(weight.shape(), opts)?;
         if let Some(b) = bias {
-            let oc = (layout.ocg * layout.groups) as usize;
-            if b.shape() != [oc] {
-                return Err(Error::invalid(format!(
-                    "bias must have shape [{oc}] (one value per output channel), got {:?}",
-                    b.shape()
-                )));
-            }
+            check_bias(b.shape(), layout.ocg * layout.groups)?;
         }
         let mut batch = ctx.batch();
         let packed = batch.pack_weight(weight, layout)?;

@@ -43,17 +43,82 @@ pub struct ConvGeometry {
     pub(crate) one_d: bool,
 }
 
-fn pair(name: &str, values: &[u32], one_d: bool) -> Result<[u32; 2]> {
+fn pair(name: &'static str, values: &[u32], one_d: bool) -> Result<[u32; 2]> {
     match (values, one_d) {
         ([v], _) => Ok([*v, *v]),
         ([h, w], false) => Ok([*h, *w]),
-        (_, true) => {
-            Err(Error::invalid(format!("{name} for a 1D convolution takes 1 value, got {}: {values:?}", values.len())))
+        (_, true) => Err(Error::option(
+            name,
+            format!("{name} for a 1D convolution takes 1 value, got {}: {values:?}", values.len()),
+        )),
+        _ => Err(Error::option(
+            name,
+            format!("{name} takes 1 value (both dims) or 2 (H, W), got {}: {values:?}", values.len()),
+        )),
+    }
+}
+
+/// The groups option: at least 1.
+fn check_groups(groups: u32) -> Result<u32> {
+    if groups == 0 {
+        return Err(Error::option("groups", "groups must be at least 1, got 0"));
+    }
+    Ok(groups)
+}
+
+/// A bias of shape `bias` for `oc` output channels: one value per channel.
+pub(crate) fn check_bias(bias: &[usize], oc: u32) -> Result<()> {
+    if bias != [oc as usize] {
+        return Err(Error::shape(format!("bias must have shape [{oc}] (one value per output channel), got {bias:?}")));
+    }
+    Ok(())
+}
+
+/// A convolution weight's sizes, checked against the options alone (what a weight prepared
+/// before any input, as `Conv2d::new` does, can be checked for): rank 3 or 4, no zero
+/// dimension, each within u32, dim 0 divisible by the groups.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct WeightDims {
+    /// Dim 0: output channels (input channels when transposed).
+    pub dim0: u32,
+    /// Dim 1: input channels per group (output channels per group when transposed).
+    pub dim1: u32,
+    /// Output channels of the convolution.
+    pub oc: u32,
+    /// Kernel height (1 for 1D).
+    pub kh: u32,
+    /// Kernel width.
+    pub kw: u32,
+}
+
+impl WeightDims {
+    /// Checks `weight` for a convolution with `opts`.
+    pub(crate) fn new(weight: &[usize], opts: &ConvOptions) -> Result<Self> {
+        if !(3..=4).contains(&weight.len()) {
+            return Err(Error::Rank {
+                tensor: "weight",
+                expected: "4 ([OC, IC/groups, KH, KW]; transposed [IC, OC/groups, KH, KW]) or 3 for 1D".into(),
+                got: weight.len(),
+                shape: weight.to_vec(),
+            });
         }
-        _ => Err(Error::invalid(format!(
-            "{name} takes 1 value (both dims) or 2 (H, W), got {}: {values:?}",
-            values.len()
-        ))),
+        if weight.contains(&0) {
+            return Err(Error::shape(format!("weight shape {weight:?} has a zero dimension")));
+        }
+        let groups = check_groups(opts.groups)?;
+        let (dim0, dim1) = (to_u32("weight", weight[0])?, to_u32("weight", weight[1])?);
+        let [kh, kw] = if weight.len() == 3 { [1, weight[2]] } else { [weight[2], weight[3]] };
+        let (kh, kw) = (to_u32("weight", kh)?, to_u32("weight", kw)?);
+        let what = if opts.transposed { "input channels of transposed weight" } else { "output channels of weight" };
+        if dim0 % groups != 0 {
+            return Err(Error::shape(format!("groups {groups} does not divide the {dim0} {what} {weight:?}")));
+        }
+        let oc = if opts.transposed {
+            dim1.checked_mul(groups).ok_or_else(|| Error::shape("output channels overflow u32"))?
+        } else {
+            dim0
+        };
+        Ok(Self { dim0, dim1, oc, kh, kw })
     }
 }
 
@@ -96,46 +161,28 @@ impl ConvGeometry {
             });
         }
         let spatial = |s: &[usize]| if one_d { [1, s[2]] } else { [s[2], s[3]] };
-        for (tensor, shape) in [("input", input), ("weight", weight)] {
-            if shape.contains(&0) {
-                return Err(Error::invalid(format!("{tensor} shape {shape:?} has a zero dimension")));
-            }
+        if input.contains(&0) {
+            return Err(Error::shape(format!("input shape {input:?} has a zero dimension")));
         }
         let (n, ic) = (to_u32("input", input[0])?, to_u32("input", input[1])?);
         let [ih, iw] = spatial(input);
         let (ih, iw) = (to_u32("input", ih)?, to_u32("input", iw)?);
-        let [kh, kw] = spatial(weight);
-        let (kh, kw) = (to_u32("weight", kh)?, to_u32("weight", kw)?);
-        let groups = opts.groups;
-        if groups == 0 {
-            return Err(Error::invalid("groups must be at least 1, got 0"));
-        }
+        let groups = check_groups(opts.groups)?;
         if ic % groups != 0 {
-            return Err(Error::invalid(format!("groups {groups} does not divide the {ic} input channels")));
+            return Err(Error::shape(format!("groups {groups} does not divide the {ic} input channels")));
         }
-        let w0 = to_u32("weight", weight[0])?;
-        let w1 = to_u32("weight", weight[1])?;
-        let oc = if opts.transposed {
-            if w0 != ic {
-                return Err(Error::invalid(format!(
-                    "transposed weight {weight:?} has {w0} input channels in dim 0, the input has {ic}"
-                )));
-            }
-            w1.checked_mul(groups).ok_or_else(|| Error::invalid("output channels overflow u32"))?
-        } else {
-            if w0 % groups != 0 {
-                return Err(Error::invalid(format!(
-                    "groups {groups} does not divide the {w0} output channels of weight {weight:?}"
-                )));
-            }
-            if w1 != ic / groups {
-                return Err(Error::invalid(format!(
-                    "weight {weight:?} has {w1} channels per group in dim 1, expected input channels {ic} / groups {groups} = {}",
-                    ic / groups
-                )));
-            }
-            w0
-        };
+        let WeightDims { dim0: w0, dim1: w1, oc, kh, kw } = WeightDims::new(weight, opts)?;
+        if opts.transposed && w0 != ic {
+            return Err(Error::shape(format!(
+                "transposed weight {weight:?} has {w0} input channels in dim 0, the input has {ic}"
+            )));
+        }
+        if !opts.transposed && w1 != ic / groups {
+            return Err(Error::shape(format!(
+                "weight {weight:?} has {w1} channels per group in dim 1, expected input channels {ic} / groups {groups} = {}",
+                ic / groups
+            )));
+        }
         let stride = pair("stride", &opts.stride, one_d)?;
         let padding = pair("padding", &opts.padding, one_d)?;
         let dilation = pair("dilation", &opts.dilation, one_d)?;
@@ -150,7 +197,7 @@ impl ConvGeometry {
         let dim_name = |i: usize| if one_d { dims[1] } else { dims[i] };
         for (name, v) in [("stride", stride), ("dilation", dilation)] {
             if let Some(i) = v.iter().position(|x| *x == 0) {
-                return Err(Error::invalid(format!("{name} along {} must be at least 1, got 0", dim_name(i))));
+                return Err(Error::option(name, format!("{name} along {} must be at least 1, got 0", dim_name(i))));
             }
         }
         opts.activation.validate()?;
@@ -161,25 +208,31 @@ impl ConvGeometry {
             let size = if opts.transposed {
                 let op = output_padding[i];
                 if op >= stride[i] && op >= dilation[i] {
-                    return Err(Error::invalid(format!(
-                        "output_padding {op} along {} must be smaller than stride {} or dilation {}",
-                        dim_name(i),
-                        stride[i],
-                        dilation[i]
-                    )));
+                    return Err(Error::option(
+                        "output_padding",
+                        format!(
+                            "output_padding {op} along {} must be smaller than stride {} or dilation {}",
+                            dim_name(i),
+                            stride[i],
+                            dilation[i]
+                        ),
+                    ));
                 }
                 (i64::from(inp[i]) - 1) * i64::from(stride[i]) - 2 * i64::from(padding[i]) + extent + i64::from(op)
             } else {
                 if output_padding[i] != 0 {
-                    return Err(Error::invalid(format!(
-                        "output_padding {} along {} is only valid for a transposed convolution",
-                        output_padding[i],
-                        dim_name(i)
-                    )));
+                    return Err(Error::option(
+                        "output_padding",
+                        format!(
+                            "output_padding {} along {} is only valid for a transposed convolution",
+                            output_padding[i],
+                            dim_name(i)
+                        ),
+                    ));
                 }
                 let padded = i64::from(inp[i]) + 2 * i64::from(padding[i]);
                 if padded < extent {
-                    return Err(Error::invalid(format!(
+                    return Err(Error::shape(format!(
                         "kernel {} of {} (dilation {}: extent {extent}) is larger than the padded input {} of {padded} (input {} + 2 × padding {}); the output would be empty",
                         dim_name(i),
                         ker[i],
@@ -192,7 +245,7 @@ impl ConvGeometry {
                 (padded - extent) / i64::from(stride[i]) + 1
             };
             if size < 1 {
-                return Err(Error::invalid(format!(
+                return Err(Error::shape(format!(
                     "transposed output {} would be {size}: input {}, stride {}, padding {}, kernel {}, dilation {}",
                     dim_name(i),
                     inp[i],
@@ -230,12 +283,8 @@ impl ConvGeometry {
         if count > u64::from(u32::MAX) {
             return Err(Error::TooManyElements { tensor: "output", count, limit: u64::from(u32::MAX) });
         }
-        if let Some(b) = bias
-            && b != [oc as usize]
-        {
-            return Err(Error::invalid(format!(
-                "bias must have shape [{oc}] (one value per output channel), got {b:?}"
-            )));
+        if let Some(bias) = bias {
+            check_bias(bias, oc)?;
         }
         Ok(geometry)
     }
@@ -318,5 +367,46 @@ mod tests {
         assert!(err.to_string().contains("1D convolution takes 1 value"), "{err}");
         let err = geo(&[2, 3, 2], &[4, 3, 5], ConvOptions::default()).unwrap_err();
         assert!(err.to_string().contains("kernel length of 5"), "{err}");
+    }
+}
+
+#[cfg(test)]
+mod error_kinds {
+    use super::*;
+    use crate::ops::conv_options::Activation;
+
+    /// Each bad argument comes back as the variant of its concern, naming the option, with the
+    /// whole message pinned for a few representative cases.
+    #[test]
+    fn errors_name_their_concern() {
+        let geo = |input: &[usize], weight: &[usize], opts: ConvOptions| ConvGeometry::new(input, weight, None, &opts);
+        let err = geo(&[1, 4, 8, 8], &[4, 4, 3, 3], ConvOptions::default().stride(&[0])).unwrap_err();
+        assert!(matches!(err, Error::InvalidOption { option: "stride", .. }), "{err:?}");
+        assert_eq!(err.to_string(), "stride along height must be at least 1, got 0");
+        let err = geo(&[1, 4, 8, 8], &[4, 4, 3, 3], ConvOptions::default().groups(0)).unwrap_err();
+        assert!(matches!(err, Error::InvalidOption { option: "groups", .. }), "{err:?}");
+        let err = geo(&[1, 4, 8, 8], &[4, 4, 3, 3], ConvOptions::default().padding(&[1, 2, 3])).unwrap_err();
+        assert!(matches!(err, Error::InvalidOption { option: "padding", .. }), "{err:?}");
+        let err = geo(&[1, 4, 8, 8], &[6, 2, 3, 3], ConvOptions::default().groups(4)).unwrap_err();
+        assert!(matches!(err, Error::InvalidShape { .. }), "{err:?}");
+        assert_eq!(err.to_string(), "groups 4 does not divide the 6 output channels of weight [6, 2, 3, 3]");
+        let err = ConvGeometry::new(&[1, 4, 8, 8], &[4, 4, 3, 3], Some(&[3]), &ConvOptions::default()).unwrap_err();
+        assert!(matches!(err, Error::InvalidShape { .. }), "{err:?}");
+        assert_eq!(err.to_string(), "bias must have shape [4] (one value per output channel), got [3]");
+        let clamp = Activation::Clamp { min: 1.0, max: 0.0 };
+        let err = geo(&[1, 4, 8, 8], &[4, 4, 3, 3], ConvOptions::default().activation(clamp)).unwrap_err();
+        assert!(matches!(err, Error::InvalidOption { option: "activation", .. }), "{err:?}");
+    }
+
+    /// The weight alone (as `Conv2d::new` checks it) and with an input give the same answers.
+    #[test]
+    fn weight_checks_are_shared() {
+        let opts = ConvOptions::default().groups(2);
+        let alone = WeightDims::new(&[3, 2, 3], &opts).unwrap_err();
+        let with_input = ConvGeometry::new(&[1, 4, 5], &[3, 2, 3], None, &opts).unwrap_err();
+        assert_eq!(alone, with_input);
+        let transposed = ConvOptions::default().transposed(true).groups(3);
+        let dims = WeightDims::new(&[6, 5, 2, 2], &transposed).unwrap();
+        assert_eq!((dims.oc, dims.kh, dims.kw), (15, 2, 2));
     }
 }

@@ -28,7 +28,10 @@ impl Activation {
         if let Activation::Clamp { min, max } = self
             && (min.is_nan() || max.is_nan() || min > max)
         {
-            return Err(Error::invalid(format!("clamp activation needs min <= max, got min {min}, max {max}")));
+            return Err(Error::option(
+                "activation",
+                format!("clamp activation needs min <= max, got min {min}, max {max}"),
+            ));
         }
         Ok(())
     }

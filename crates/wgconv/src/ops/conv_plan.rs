@@ -57,12 +57,15 @@ fn runnable_kernel(
     let coop = ConvKernel::CoopF16;
     let coop_runs = ctx.cooperative_f16() && coop.workgroup_storage_bytes() <= storage;
     if forced.kernel == Some(coop) && !ctx.cooperative_f16() {
-        return Err(Error::invalid(format!(
-            "kernel coop_f16 needs f16 16×16×16 cooperative matrices with f32 accumulation on subgroups of 32, \
+        return Err(Error::unavailable(
+            coop.name(),
+            format!(
+                "kernel coop_f16 needs f16 16×16×16 cooperative matrices with f32 accumulation on subgroups of 32, \
              which this context does not have ({}); request them with AdapterRequest::cooperative_matrix or \
              WGCONV_COOPERATIVE_MATRIX=1 on a device that reports them",
-            ctx.describe()
-        )));
+                ctx.describe()
+            ),
+        ));
     }
     // f16 allowed: tensor cores take what the fp32 planner would give to a GEMM kernel.
     if forced.is_empty()
@@ -86,13 +89,21 @@ fn runnable_kernel(
         match (forced.kernel, kernel.fallback()) {
             (None, Some(next)) => kernel = next,
             _ if needs(kernel) > storage => {
-                return Err(Error::invalid(format!(
-                    "kernel {} needs {} bytes of workgroup memory; this device allows {storage}",
-                    kernel.name_at(forced.tile_n),
-                    needs(kernel)
-                )));
+                return Err(Error::unavailable(
+                    kernel.name(),
+                    format!(
+                        "kernel {} needs {} bytes of workgroup memory; this device allows {storage}",
+                        kernel.name_at(forced.tile_n),
+                        needs(kernel)
+                    ),
+                ));
             }
-            _ => return Err(Error::invalid(format!("kernel {} cannot run this convolution", kernel.name()))),
+            _ => {
+                return Err(Error::unavailable(
+                    kernel.name(),
+                    format!("kernel {} cannot run this convolution", kernel.name()),
+                ));
+            }
         }
     }
     Ok((kernel, None))
@@ -244,23 +255,26 @@ impl ConvGeometry {
     pub(crate) fn choose_kernel(&self, forced: Option<ConvKernel>) -> Result<ConvKernel> {
         let Some(k) = forced else { return Ok(self.planned_kernel()) };
         if !self.supports(k) {
-            return Err(Error::invalid(format!(
-                "kernel {} cannot run this convolution (transposed {}, {} input and {} output channels per group, \
-                 {}×{} filter, stride {:?}, padding {:?}, dilation {:?}, input {}×{}, output {}×{})",
+            return Err(Error::unavailable(
                 k.name(),
-                self.transposed,
-                self.ic / self.groups,
-                self.oc / self.groups,
-                self.kh,
-                self.kw,
-                self.stride,
-                self.padding,
-                self.dilation,
-                self.ih,
-                self.iw,
-                self.oh,
-                self.ow
-            )));
+                format!(
+                    "kernel {} cannot run this convolution (transposed {}, {} input and {} output channels per group, \
+                 {}×{} filter, stride {:?}, padding {:?}, dilation {:?}, input {}×{}, output {}×{})",
+                    k.name(),
+                    self.transposed,
+                    self.ic / self.groups,
+                    self.oc / self.groups,
+                    self.kh,
+                    self.kw,
+                    self.stride,
+                    self.padding,
+                    self.dilation,
+                    self.ih,
+                    self.iw,
+                    self.oh,
+                    self.ow
+                ),
+            ));
         }
         Ok(k)
     }

@@ -124,14 +124,17 @@ impl ConvGeometry {
     /// u32 arithmetic, and a scratch of one output per slice within u32 indexing.
     pub(crate) fn stream_k(&self, kernel: ConvKernel, tile_n: u32, workgroups: u32) -> Result<StreamK> {
         if kernel.gemm_tile().is_none() {
-            return Err(Error::invalid(format!("stream_k needs a GEMM kernel, not {}", kernel.name())));
+            return Err(Error::option("stream_k", format!("stream_k needs a GEMM kernel, not {}", kernel.name())));
         }
         let tile = gemm_tile_at(kernel, tile_n);
         if self.transposed {
-            return Err(Error::invalid(format!(
-                "stream_k {workgroups} needs a direct convolution (a transposed one runs its stride phases as \
+            return Err(Error::option(
+                "stream_k",
+                format!(
+                    "stream_k {workgroups} needs a direct convolution (a transposed one runs its stride phases as \
                  separate GEMMs of different depths)"
-            )));
+                ),
+            ));
         }
         let [tiles_x, tiles_y, groups] = self.gemm_grid(tile);
         let tiles = tiles_x * tiles_y * groups;
@@ -140,28 +143,37 @@ impl ConvGeometry {
         let wgs = u64::from(workgroups);
         // Every workgroup must get work, or a tile's slices would have gaps.
         if wgs == 0 || wgs > total.min(65_535) {
-            return Err(Error::invalid(format!(
-                "stream_k {workgroups} is out of range for this convolution (1 to {}: at most 65535 workgroups \
+            return Err(Error::option(
+                "stream_k",
+                format!(
+                    "stream_k {workgroups} is out of range for this convolution (1 to {}: at most 65535 workgroups \
                  and no more than its {total} (tile, K-tile) iterations)",
-                total.min(65_535)
-            )));
+                    total.min(65_535)
+                ),
+            ));
         }
         // Tiles are walked on the host to find the most segments any of them has; the shader's
         // iteration arithmetic is u32.
         const MAX_TILES: u64 = 1 << 16;
         if tiles > MAX_TILES || total.checked_mul(wgs).is_none_or(|p| p > u64::from(u32::MAX)) {
-            return Err(Error::invalid(format!(
-                "stream_k {workgroups} is out of range for this convolution ({tiles} tiles, at most {MAX_TILES}; \
+            return Err(Error::option(
+                "stream_k",
+                format!(
+                    "stream_k {workgroups} is out of range for this convolution ({tiles} tiles, at most {MAX_TILES}; \
                  {total} iterations × workgroups must stay below 2^32)"
-            )));
+                ),
+            ));
         }
         let slices = stream_k_slices(tiles, k_tiles, wgs);
         if !self.partial_outputs_fit(slices) {
-            return Err(Error::invalid(format!(
-                "stream_k {workgroups} needs {slices} partial outputs of {} elements, over the 2^32 the \
+            return Err(Error::option(
+                "stream_k",
+                format!(
+                    "stream_k {workgroups} needs {slices} partial outputs of {} elements, over the 2^32 the \
                  shader indexes",
-                self.output_numel()
-            )));
+                    self.output_numel()
+                ),
+            ));
         }
         Ok(StreamK { workgroups, tiles_x: tiles_x as u32, tiles_y: tiles_y as u32, slices: slices as u32 })
     }
@@ -173,11 +185,14 @@ impl ConvGeometry {
         let Some(splits) = forced else { return Ok(self.gemm_split_k(kernel, tile_n)) };
         if kernel.gemm_tile().is_none() || splits == 0 || !self.split_k_fits(kernel, splits) {
             let z = self.gemm_grid(kernel.gemm_tile().unwrap_or((128, 128)))[2];
-            return Err(Error::invalid(format!(
-                "split_k {splits} is out of range for this convolution (1 up to 65535 / {z} workgroup layers \
+            return Err(Error::option(
+                "split_k",
+                format!(
+                    "split_k {splits} is out of range for this convolution (1 up to 65535 / {z} workgroup layers \
                  and 2^32 / {} partial outputs)",
-                self.output_numel()
-            )));
+                    self.output_numel()
+                ),
+            ));
         }
         Ok(splits)
     }
@@ -207,21 +222,27 @@ impl ConvGeometry {
     pub(crate) fn choose_tile_n(&self, kernel: ConvKernel, forced: Option<u32>) -> Result<u32> {
         let Some(tile_n) = forced else { return Ok(self.planned_tile_n(kernel)) };
         if kernel.gemm_tile().is_none() {
-            return Err(Error::invalid(format!("tile_n {tile_n} needs a GEMM kernel, not {}", kernel.name())));
+            return Err(Error::option("tile_n", format!("tile_n {tile_n} needs a GEMM kernel, not {}", kernel.name())));
         }
         if !GEMM_TILE_N.contains(&tile_n) || !tile_n.is_multiple_of(8) {
-            return Err(Error::invalid(format!(
-                "tile_n {tile_n} is not a GEMM tile width (a multiple of 8 from {} to {})",
-                GEMM_TILE_N.start(),
-                GEMM_TILE_N.end()
-            )));
+            return Err(Error::option(
+                "tile_n",
+                format!(
+                    "tile_n {tile_n} is not a GEMM tile width (a multiple of 8 from {} to {})",
+                    GEMM_TILE_N.start(),
+                    GEMM_TILE_N.end()
+                ),
+            ));
         }
         let tiles_n = self.gemm_grid(gemm_tile_at(kernel, tile_n))[0];
         if tiles_n > 65_535 {
-            return Err(Error::invalid(format!(
-                "tile_n {tile_n} makes {tiles_n} tiles along N·OH·OW for this convolution, over the 65535 workgroups \
+            return Err(Error::option(
+                "tile_n",
+                format!(
+                    "tile_n {tile_n} makes {tiles_n} tiles along N·OH·OW for this convolution, over the 65535 workgroups \
                  a grid dimension may have"
-            )));
+                ),
+            ));
         }
         Ok(tile_n)
     }

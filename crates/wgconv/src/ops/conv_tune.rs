@@ -202,7 +202,7 @@ impl Conv2d {
             })
             .collect();
         if candidates.is_empty() {
-            return Err(first_error.unwrap_or_else(|| Error::invalid("no kernel can run this convolution")));
+            return Err(first_error.unwrap_or_else(|| Error::unavailable("any", "no kernel can run this convolution")));
         }
         candidates.sort_by(|a, b| a.ms.total_cmp(&b.ms));
         ctx.remember_tuning(geometry.clone(), candidates[0].config);

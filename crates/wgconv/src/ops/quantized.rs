@@ -31,10 +31,16 @@ impl QuantParams {
     /// Checks the scale is positive and finite and the zero point fits int8.
     pub fn validate(&self, what: &str) -> Result<()> {
         if !(self.scale.is_finite() && self.scale > 0.0) {
-            return Err(Error::invalid(format!("{what} scale must be positive and finite, got {}", self.scale)));
+            return Err(Error::option(
+                "quantization",
+                format!("{what} scale must be positive and finite, got {}", self.scale),
+            ));
         }
         if !(-128..=127).contains(&self.zero_point) {
-            return Err(Error::invalid(format!("{what} zero point must be in [-128, 127], got {}", self.zero_point)));
+            return Err(Error::option(
+                "quantization",
+                format!("{what} zero point must be in [-128, 127], got {}", self.zero_point),
+            ));
         }
         Ok(())
     }
@@ -153,7 +159,7 @@ impl Q8PwGeometry {
             if let Some(t) = t
                 && (t.dtype() != DType::F32 || t.shape() != [oc])
             {
-                return Err(Error::invalid(format!(
+                return Err(Error::shape(format!(
                     "{name} must be f32 of shape [{oc}] (one per output channel), got {:?} of shape {:?}",
                     t.dtype(),
                     t.shape()
@@ -163,7 +169,7 @@ impl Q8PwGeometry {
         if let Some(sums) = args.weight_sums
             && sums.len() != oc
         {
-            return Err(Error::invalid(format!("weight_sums must have {oc} values, got {}", sums.len())));
+            return Err(Error::shape(format!("weight_sums must have {oc} values, got {}", sums.len())));
         }
         args.input_quant.validate("input")?;
         args.output_quant.validate("output")?;
@@ -189,7 +195,7 @@ impl Q8PwGeometry {
             });
         }
         if weight[1] != input[1] {
-            return Err(Error::invalid(format!(
+            return Err(Error::shape(format!(
                 "weight {weight:?} has {} input channels, the input {input:?} has {}",
                 weight[1], input[1]
             )));
@@ -198,24 +204,27 @@ impl Q8PwGeometry {
             [("stride", &opts.stride, 1u32), ("padding", &opts.padding, 0), ("dilation", &opts.dilation, 1)]
         {
             if values.is_empty() || values.len() > 2 || values.iter().any(|v| *v != supported) {
-                return Err(Error::invalid(format!(
-                    "q8ta_conv2d_pw supports only {name} {supported} (a pointwise convolution), got {values:?}"
-                )));
+                return Err(Error::option(
+                    name,
+                    format!(
+                        "q8ta_conv2d_pw supports only {name} {supported} (a pointwise convolution), got {values:?}"
+                    ),
+                ));
             }
         }
         if opts.groups != 1 {
-            return Err(Error::invalid(format!("q8ta_conv2d_pw supports only groups 1, got {}", opts.groups)));
+            return Err(Error::option("groups", format!("q8ta_conv2d_pw supports only groups 1, got {}", opts.groups)));
         }
         if !matches!(opts.activation, Activation::None | Activation::Relu) {
-            return Err(Error::invalid(format!(
-                "q8ta_conv2d_pw supports activation none or relu, got {:?}",
-                opts.activation
-            )));
+            return Err(Error::option(
+                "activation",
+                format!("q8ta_conv2d_pw supports activation none or relu, got {:?}", opts.activation),
+            ));
         }
         let shape = [input[0], weight[0], input[2], input[3]];
         let count = shape.iter().try_fold(1u64, |acc, d| acc.checked_mul(*d as u64)).unwrap_or(u64::MAX);
         if count == 0 {
-            return Err(Error::invalid(format!("output shape {shape:?} is empty")));
+            return Err(Error::shape(format!("output shape {shape:?} is empty")));
         }
         if count > u64::from(u32::MAX) || input.iter().any(|d| *d as u64 > u64::from(u32::MAX)) {
             return Err(Error::TooManyElements { tensor: "output", count, limit: u64::from(u32::MAX) });
@@ -254,12 +263,15 @@ impl Q8PwGeometry {
         match forced {
             None => Ok(self.planned_kernel()),
             Some(k) if self.supports(k) => Ok(k),
-            Some(k) => Err(Error::invalid(format!(
-                "kernel {} needs IC % 4 == 0 and H·W % 4 == 0, got IC {} and H·W {}",
+            Some(k) => Err(Error::unavailable(
                 k.name(),
-                self.ic,
-                u64::from(self.h) * u64::from(self.w)
-            ))),
+                format!(
+                    "kernel {} needs IC % 4 == 0 and H·W % 4 == 0, got IC {} and H·W {}",
+                    k.name(),
+                    self.ic,
+                    u64::from(self.h) * u64::from(self.w)
+                ),
+            )),
         }
     }
 
@@ -273,7 +285,7 @@ impl Q8PwGeometry {
 /// 4 GiB) is an error naming its size rather than a wrapped index.
 fn elements_fit_u32(op: &str, input: &Tensor) -> Result<()> {
     if u32::try_from(input.numel()).is_err() {
-        return Err(Error::invalid(format!(
+        return Err(Error::shape(format!(
             "{op}: input has {} elements; at most {} are supported",
             input.numel(),
             u32::MAX

@@ -76,7 +76,7 @@ impl GeometryRecord {
     fn to_geometry(&self) -> Result<ConvGeometry> {
         let g = self;
         if g.groups == 0 {
-            return Err(Error::invalid("groups 0"));
+            return Err(Error::tuning_file("groups 0"));
         }
         let spatial = |h: u32, w: u32| if g.one_d { vec![w as usize] } else { vec![h as usize, w as usize] };
         let mut input = vec![g.n as usize, g.ic as usize];
@@ -97,7 +97,7 @@ impl GeometryRecord {
             .transposed(g.transposed);
         let geometry = ConvGeometry::new(&input, &weight, None, &opts)?;
         if GeometryRecord::of(&geometry) != *self {
-            return Err(Error::invalid("its sizes are not those of any convolution"));
+            return Err(Error::tuning_file("its sizes are not those of any convolution"));
         }
         Ok(geometry)
     }
@@ -124,10 +124,10 @@ impl Context {
     /// another device, driver or wgconv version, or holds an entry this device cannot run.
     pub fn import_tuning(&self, json: &str) -> Result<usize> {
         let file: TuningFile =
-            serde_json::from_str(json).map_err(|e| Error::invalid(format!("tuning file is not valid: {e}")))?;
+            serde_json::from_str(json).map_err(|e| Error::tuning_file(format!("tuning file is not valid: {e}")))?;
         let (version, device) = (env!("CARGO_PKG_VERSION"), self.adapter_text());
         if file.wgconv != version || file.device != device {
-            return Err(Error::invalid(format!(
+            return Err(Error::tuning_file(format!(
                 "tuning file was measured by wgconv {} on {}; this is wgconv {version} on {device}",
                 file.wgconv, file.device
             )));
@@ -135,7 +135,7 @@ impl Context {
         let mut checked = Vec::with_capacity(file.entries.len());
         for (i, entry) in file.entries.iter().enumerate() {
             let geometry =
-                self.check_entry(entry).map_err(|e| Error::invalid(format!("tuning file entry {i}: {e}")))?;
+                self.check_entry(entry).map_err(|e| Error::tuning_file(format!("tuning file entry {i}: {e}")))?;
             checked.push((geometry, entry.config));
         }
         for (geometry, config) in checked {
@@ -153,12 +153,12 @@ impl Context {
         // Tuning measures fp32 kernels only (`supported_kernels`); a tensor-core kernel here would
         // run f16 arithmetic under the default precision.
         if !g.supported_kernels().contains(&kernel) {
-            return Err(Error::invalid(format!("kernel {} cannot run it on this device", kernel.name())));
+            return Err(Error::tuning_file(format!("kernel {} cannot run it on this device", kernel.name())));
         }
         // A GEMM kernel's workgroup memory depends on its tile width.
         let needs = kernel.workgroup_storage_bytes_at(tile_n);
         if needs > storage {
-            return Err(Error::invalid(format!(
+            return Err(Error::tuning_file(format!(
                 "kernel {} cannot run it on this device ({needs} bytes of workgroup memory, {storage} allowed)",
                 kernel.name_at(tile_n)
             )));
@@ -168,7 +168,7 @@ impl Context {
             let tile_n = g.choose_tile_n(kernel, tile_n)?;
             g.launch_schedule(kernel, tile_n, schedule)?;
         } else if schedule.is_some() || tile_n.is_some() {
-            return Err(Error::invalid(format!("kernel {} takes no K-split or tile width", kernel.name())));
+            return Err(Error::tuning_file(format!("kernel {} takes no K-split or tile width", kernel.name())));
         }
         Ok(g)
     }
