@@ -106,8 +106,8 @@ pub struct Context {
     pub(crate) timeout: Duration,
     zero_buffer: wgpu::Buffer,
     /// Split-K partial sums: one f32 buffer reused by every op and grown on demand, so running a
-    /// prepared convolution allocates no large buffer per call (allocation churn of hundreds of
-    /// MB per run measured several times slower on the H200, also for later kernels). Sharing
+    /// prepared convolution allocates no large buffer per call (docs/PERFORMANCE.md, rule R18:
+    /// allocation churn slowed the kernels that followed too). Sharing
     /// is safe: an op writes and reads it within one batch, and wgpu orders those passes and
     /// successive submissions by their resource usage.
     scratch: Mutex<Option<Tensor>>,
@@ -151,8 +151,8 @@ impl Context {
             // bounds by construction: its fragments are loaded from and stored to workgroup
             // arrays sized for the largest tile (32-deep K-tiles: last A index 127·40 + 31 =
             // 5111 < 5120, last B index 31·264 + 255 = 8439 < 8448; 16-deep: 127·24 + 15 =
-            // 3063 < 3072, 15·264 + 255 = 4215 < 4224; staging 2047 < 2048), as a reviewer's
-            // emulation of the index math and the H200 checks in bench/gpu_check.py confirmed.
+            // 3063 < 3072, 15·264 + 255 = 4215 < 4224; staging 2047 < 2048); bench/gpu_check.py
+            // runs the kernel against the reference on a device that has the feature.
             experimental = unsafe { wgpu::ExperimentalFeatures::enabled() };
         }
         let (device, queue) = pollster::block_on(adapter.request_device(&wgpu::DeviceDescriptor {

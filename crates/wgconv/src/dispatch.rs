@@ -2,6 +2,10 @@
 
 use crate::error::{Error, Result};
 
+/// Workgroups per grid dimension that every WebGPU device allows (the default
+/// `max_compute_workgroups_per_dimension`): the GEMM-shaped kernels size their grids to it.
+pub(crate) const MAX_WORKGROUPS_PER_DIM: u64 = 65_535;
+
 /// How a kernel with one thread per work item is launched.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Grid {

@@ -8,8 +8,13 @@
 //!   [`Context::conv_transpose2d`]; int8 [`Context::q8ta_conv2d_pw`],
 //!   [`Context::quantize_per_tensor`] and [`Context::dequantize_per_tensor`]; record several into
 //!   one submission with [`Context::batch`].
-//! - Every kernel's uniforms, overrides and bindings come from [`shaders`], generated from the
-//!   WGSL by `cargo xtask gen-shaders`.
+//! - [`ConvOptions`] says what a convolution does; [`ForcedPlan`] forces the planner's choices
+//!   (benchmarks, tests); [`Conv2d::tune`] measures them instead, as `cudnn.benchmark` does.
+//! - [`timing`] times recorded work with GPU timestamps; [`reference`] computes every op on the
+//!   CPU in f64, for checking.
+//! - Every kernel's uniforms, overrides and bindings are generated from its WGSL by
+//!   `cargo xtask gen-shaders` (a private module: the ops are the API). ARCHITECTURE.md at the
+//!   repository root maps the crate.
 //!
 //! ```no_run
 //! use wgconv::{Activation, Context, ConvOptions, Tensor};
@@ -27,13 +32,16 @@
 
 mod batch;
 mod context;
-pub mod dispatch;
+mod dispatch;
 mod error;
 mod ops;
 mod pipelines;
 pub mod reference;
+// Generated (`cargo xtask gen-shaders`): each shader's whole binding surface, of which the ops use
+// a part; private, so the API is the ops, not the shaders' layouts.
 #[rustfmt::skip]
-pub mod shaders;
+#[allow(dead_code)]
+mod shaders;
 mod tensor;
 pub mod timing;
 
@@ -50,3 +58,23 @@ pub use ops::{
 };
 pub use pipelines::ShaderChecks;
 pub use tensor::{DType, TENSOR_USAGE, Tensor};
+
+#[cfg(test)]
+mod tests {
+    use std::mem::{offset_of, size_of};
+
+    use crate::shaders::{conv2d, q8ta_conv2d_pw};
+
+    /// The generated host structs have the sizes and offsets the WGSL gives them (the generated
+    /// const asserts check this at build time too; this pins the numbers the docs quote).
+    #[test]
+    fn runtime_kernel_uniforms_have_the_agreed_sizes() {
+        assert_eq!(size_of::<conv2d::ConvParams>(), 80);
+        assert_eq!(offset_of!(conv2d::ConvParams, kh), 28);
+        assert_eq!(size_of::<q8ta_conv2d_pw::Q8taConvPwParams>(), 48);
+        assert_eq!(offset_of!(q8ta_conv2d_pw::Q8taConvPwParams, inv_output_scale), 32);
+        let o = conv2d::Overrides::new(1024);
+        assert_eq!(o.wg_size, 256);
+        assert_eq!(conv2d::conv2d_workgroup_size(&o), [256, 1, 1]);
+    }
+}

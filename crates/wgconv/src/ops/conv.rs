@@ -381,7 +381,7 @@ impl Batch<'_> {
         activation: Activation,
     ) -> Result<()> {
         let limits = self.ctx.limits();
-        let rows_per_thread = g.depthwise_rows_per_thread().expect("supports() checked the window fits");
+        let rows_per_thread = g.rows_per_thread_depthwise_tiled().expect("supports() checked the window fits");
         let planes = u64::from(g.n) * u64::from(g.oc);
         let blocks = planes * u64::from(g.ow.div_ceil(32)) * u64::from(g.oh.div_ceil(8 * rows_per_thread));
         // One workgroup per block; the grid folds like a 1-thread-per-workgroup 1D grid.
@@ -414,8 +414,8 @@ impl Batch<'_> {
     ) -> Result<()> {
         let limits = self.ctx.limits();
         let (rows_per_thread, columns_per_thread) = match kernel {
-            ConvKernel::DepthwiseRows => (g.depthwise_rows_block(), 1),
-            ConvKernel::DepthwiseVec4 => (g.depthwise_vec4_rows(), 4),
+            ConvKernel::DepthwiseRows => (g.rows_per_thread_depthwise_rows(), 1),
+            ConvKernel::DepthwiseVec4 => (g.rows_per_thread_depthwise_vec4(), 4),
             other => unreachable!(
                 "{} is not a row-run depthwise kernel (the match in `encode_convolution` routes kernels)",
                 other.name()

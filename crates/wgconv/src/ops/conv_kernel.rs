@@ -1,5 +1,6 @@
-//! The kernel catalog: every convolution kernel, its name, its tile and the workgroup memory it
-//! declares. Which kernel runs a geometry is decided in `conv_plan`.
+//! The kernel catalog: every convolution kernel, what it computes per thread, its name, its tile
+//! and the workgroup memory it declares. When each runs is the planner's business (`conv_plan`);
+//! the variant docs here say what a kernel is, not when it is chosen.
 
 use super::conv_options::Precision;
 
@@ -7,36 +8,34 @@ use super::conv_options::Precision;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum ConvKernel {
-    /// One thread per output, scalar loop over input channels and taps.
+    /// One thread per output, scalar loop over input channels and taps (a reference kernel,
+    /// ported from ExecuTorch's WebGPU backend).
     Direct,
-    /// One thread per output, four input channels per step (IC/groups % 4 == 0).
+    /// One thread per output, four input channels per step (IC/groups % 4 == 0; a reference
+    /// kernel).
     DirectVec4,
-    /// Gather-form transposed convolution.
+    /// Gather-form transposed convolution, one thread per output (a reference kernel).
     Transposed,
-    /// Implicit GEMM: 128×128 tiles (128 columns by default, `ConvOptions::tile_n`), 8×8 outputs
-    /// per thread; transposed convolutions decomposed by stride phase (dilation 1).
+    /// Implicit GEMM: 128×128 tiles (128 columns by default, [`crate::ForcedPlan::tile_n`]), 8×8
+    /// outputs per thread, K-tiles 8 deep; transposed convolutions decomposed by stride phase
+    /// (dilation 1).
     Gemm,
     /// The same GEMM with 64×128 tiles (OC × spatial, 128 columns by default; 4×8 per thread):
     /// twice the workgroups of `Gemm`, and no half-idle tile for 64 or fewer output channels per
     /// group.
     GemmM64,
     /// `Gemm` with K-tiles 16 deep: each K-tile's loads are issued a tile ahead of twice as much
-    /// math and workgroups meet half as many barriers; the planner uses it for large grids with
-    /// long K, where it measured faster.
+    /// math and workgroups meet half as many barriers.
     GemmK16,
-    /// `GemmM64` with K-tiles 16 deep: the planner's GEMM for long K on small grids, split
-    /// into K-slices, and for large grids of up to 64 output channels per group.
+    /// `GemmM64` with K-tiles 16 deep.
     GemmM64K16,
-    /// `GemmM64` with K-tiles 32 deep (24 KiB of workgroup memory): the planner's GEMM for
-    /// pointwise convolutions on grids that are not large.
+    /// `GemmM64` with K-tiles 32 deep (24 KiB of workgroup memory at 128 columns).
     GemmM64K32,
     /// 64×64 tiles, 128 threads of 4×8 outputs, K-tiles 16 deep (`GemmM64K16` at 64 columns):
     /// twice the workgroups of the 64×128 tiles at the same math per loaded element, so small
-    /// grids spread more evenly over the multiprocessors. The planner's GEMM for grids of 512+ such tiles that are not
-    /// large, pointwise or patchify.
+    /// grids spread more evenly over the multiprocessors.
     GemmN64K16,
-    /// `GemmN64K16` with K-tiles 32 deep (`GemmM64K32` at 64 columns): the planner's choice for grids under 512 such tiles
-    /// that are not pointwise, patchify or long K on a small grid.
+    /// `GemmN64K16` with K-tiles 32 deep (`GemmM64K32` at 64 columns).
     GemmN64K32,
     /// Depthwise, or up to 16 input channels per group: four outputs along W per thread,
     /// coalesced, each filter tap loaded once per four outputs.
@@ -58,9 +57,9 @@ pub enum ConvKernel {
     /// + 1 ≤ 16; with "same" padding that takes filters up to 9 wide at stride 1 or 2.
     DepthwiseVec4,
     /// Implicit GEMM on cooperative matrices (tensor cores) with f16 multiplicands and f32
-    /// accumulation, direct (not transposed) convolutions: the planner's choice only with
-    /// [`crate::Precision::AllowF16`]; forcing it (`ConvOptions::kernel`) runs it whatever the
-    /// precision option says. Forced K-slices and stream-K do not apply to it.
+    /// accumulation, direct (not transposed) convolutions: planned only with
+    /// [`crate::Precision::AllowF16`]; forced ([`crate::ForcedPlan::kernel`]) it runs whatever
+    /// the precision option says. Forced tile widths and K schedules do not apply to it.
     /// 8 subgroups of 32 per workgroup, each a 64×32 block of eight 16×16 accumulators; tiles
     /// of 64×256 or 128×128 (output channels × output pixels), K-tiles 16 or 32 deep and
     /// split-K on small grids, chosen per shape.
@@ -157,7 +156,7 @@ impl ConvKernel {
 
     /// The kernel's name for messages, with ` at tile_n W` for a GEMM kernel at a given width.
     pub(crate) fn name_at(self, tile_n: Option<u32>) -> String {
-        match tile_n.filter(|_| self.gemm_tile().is_some()) {
+        match tile_n.filter(|_| self.is_gemm()) {
             Some(width) => format!("{} at tile_n {width}", self.name()),
             None => self.name().to_string(),
         }
@@ -205,12 +204,18 @@ impl ConvKernel {
         }
     }
 
+    /// Whether this is one of the fp32 implicit-GEMM kernels (they have a tile width and a K
+    /// schedule; `CoopF16` has its own).
+    pub fn is_gemm(self) -> bool {
+        self.gemm_tile().is_some()
+    }
+
     /// Output tile (rows of OC, columns of N·OH·OW) of a GEMM kernel at its default width. The
     /// rows are fixed by the kernel's unrolled register block; the width is a pipeline override
-    /// (`tile_n`, [`GEMM_TILE_N`]) that the planner, tuning or [`ConvOptions::tile_n`] may set:
+    /// (`tile_n`, [`GEMM_TILE_N`]) that the planner, tuning or [`ForcedPlan::tile_n`] may set:
     /// `GemmN64K16` and `GemmN64K32` are `GemmM64K16` and `GemmM64K32` at 64 columns.
     ///
-    /// [`ConvOptions::tile_n`]: crate::ConvOptions::tile_n
+    /// [`ForcedPlan::tile_n`]: crate::ForcedPlan::tile_n
     pub fn gemm_tile(self) -> Option<(u32, u32)> {
         match self {
             ConvKernel::Gemm | ConvKernel::GemmK16 => Some((128, 128)),

@@ -2,7 +2,7 @@
 //! output rows per thread of the depthwise kernels, and the tensor-core kernel's tile, K-tile
 //! depth and K-slices.
 
-use super::conv_geometry::ConvGeometry;
+use super::{conv_geometry::ConvGeometry, conv_plan::FITTED_SMS};
 
 /// `CoopF16`'s tile (rows of OC, columns of N·OH·OW) with `warps_m` (1 or 2) of its 8
 /// subgroups along M.
@@ -15,17 +15,12 @@ const MAX_UNROLLED_TAPS: u64 = 1024;
 
 impl ConvGeometry {
     /// Output rows per thread (1, 2, 4 or 8) of the `DepthwiseRows` kernel: the most that still
-    /// leave enough threads to fill the GPU. Taller runs load fewer halo rows per output (3×3,
-    /// stride 1: 3.75 loads per output at 8 rows, 9 at 1), shorter ones give more threads.
-    /// Measured on the H200 with builds forcing each run length (`wgconv bench --sweep` of the
-    /// depthwise suite): 8 rows on 8×144×56² (0.019 ms vs 0.022 for 4) and 32×144×56² (0.055
-    /// vs 0.062); 4 on 8×144×28² outputs (0.014 vs 0.025 for 8, whose 129k threads left SMs
-    /// idle) and on 1024×24² (0.011, as 8; 2 rows 0.012). Filters of more than 9 taps take at
-    /// most 2 rows (7×7 on 8×96×56²: 0.047 ms at 2 rows, 0.079 at 4, 0.091 at 8, whose unrolled
-    /// 98 loads and 392 multiply-adds per thread crowd the registers). Shortened further when
-    /// the unrolled window would be too large. The run length is a pipeline constant, so a new
-    /// batch size may compile a new pipeline.
-    pub(crate) fn depthwise_rows_block(&self) -> u32 {
+    /// leave enough threads to fill the GPU (taller runs load fewer halo rows per output, shorter
+    /// ones give more threads); at most 2 for filters of more than 9 taps, whose unrolled loads
+    /// and multiply-adds crowd the registers; shortened further when the unrolled window would be
+    /// too large. Thresholds: docs/PERFORMANCE.md, rule R7. The run length is a pipeline
+    /// constant, so a new batch size may compile a new pipeline.
+    pub(crate) fn rows_per_thread_depthwise_rows(&self) -> u32 {
         let threads = |rows| self.depthwise_run_threads(rows, 1);
         let few_taps = u64::from(self.kh) * u64::from(self.kw) <= 9;
         let preferred = if few_taps && threads(8) >= 1 << 18 {
@@ -40,14 +35,11 @@ impl ConvGeometry {
         self.longest_unrolled_run(preferred)
     }
 
-    /// Output rows per thread (1, 2 or 4) of the `DepthwiseVec4` kernel (four columns each).
-    /// Measured on the H200 with builds forcing 1, 2 and 4 rows (`wgconv bench --sweep` of the
-    /// depthwise suite): 4 rows when that makes one or two waves of threads (8×144×56²: 0.016
-    /// ms vs 0.017 for 2), else 2 while that leaves 2^17 threads (32×144×56²: 0.044 vs 0.047
-    /// for 4; 7×7 on 8×96×56²: 0.024 vs 0.028 for 1 and 0.037 for 4), else 1 (8×144×28²
-    /// outputs: 0.0128 vs 0.0130; 1024×24²: 0.0110, as 2). Filters of more than 9 taps take at
-    /// most 2 rows; shortened further when the unrolled window would be too large.
-    pub(crate) fn depthwise_vec4_rows(&self) -> u32 {
+    /// Output rows per thread (1, 2 or 4) of the `DepthwiseVec4` kernel (four columns each): 4
+    /// when that makes one or two waves of threads, else 2 while that leaves 2^17 threads, else 1;
+    /// at most 2 for filters of more than 9 taps; shortened further when the unrolled window
+    /// would be too large (docs/PERFORMANCE.md, rule R8).
+    pub(crate) fn rows_per_thread_depthwise_vec4(&self) -> u32 {
         let threads = |rows| self.depthwise_run_threads(rows, 4);
         let few_taps = u64::from(self.kh) * u64::from(self.kw) <= 9;
         let preferred = if few_taps && (1 << 17..1 << 19).contains(&threads(4)) {
@@ -70,8 +62,8 @@ impl ConvGeometry {
     }
 
     /// Subgroups along M in `CoopF16`'s workgroup of 8: 1 (64×256 tiles) for up to 64 output
-    /// channels per group, else 2 (128×128). H200: 8×3→64×224² k7 s2 0.062 ms vs 0.094,
-    /// 8×64→64×56² 3×3 0.070 vs 0.108; with 128+ channels 128×128 won every layer measured.
+    /// channels per group, which would leave half of a 128-row tile idle, else 2 (128×128)
+    /// (docs/PERFORMANCE.md, rule R20).
     pub(crate) fn coop_warps_m(&self) -> u32 {
         if self.oc / self.groups <= 64 { 1 } else { 2 }
     }
@@ -81,31 +73,25 @@ impl ConvGeometry {
         self.gemm_grid(coop_tile(self.coop_warps_m()))
     }
 
-    /// Depth of `CoopF16`'s K-tiles: 16 on grids of more than 132 workgroups (one wave on an
-    /// H200's 132 multiprocessors), where the fewer registers holding the next tile let more
-    /// workgroups share a multiprocessor, else 32 (half the barriers). H200: davit_down1 (144
-    /// workgroups) 0.061 ms vs 0.077, resnet50_conv1 (392) 0.053 vs 0.062, davit_stem (288)
-    /// 0.052 vs 0.054; on one-wave grids 16 was 3–11 % slower (within 2 % on the pointwise
-    /// layer). The 16-deep entry point declares 22 784 bytes of workgroup memory, the 32-deep
-    /// one 35 328; `ConvKernel::workgroup_storage_bytes` gives the larger, so a device with
-    /// less runs neither (the H200 allows 48 KiB).
+    /// Depth of `CoopF16`'s K-tiles: 16 on grids of more than one wave of the fitted GPU's
+    /// multiprocessors, where the fewer registers holding the next tile let more workgroups share
+    /// a multiprocessor, else 32 (half the barriers) (docs/PERFORMANCE.md, rule R21). The 32-deep
+    /// entry point declares more workgroup memory; `ConvKernel::workgroup_storage_bytes` gives
+    /// the larger, so a device with less runs neither.
     pub(crate) fn coop_k_tile(&self) -> u32 {
         let workgroups: u64 = self.coop_grid().iter().product();
-        if workgroups * u64::from(self.coop_split_k()) > 132 { 16 } else { 32 }
+        if workgroups * u64::from(self.coop_split_k()) > FITTED_SMS { 16 } else { 32 }
     }
 
-    /// K-slices for `CoopF16`: grids of under 66 workgroups (half an H200's 132 multiprocessors)
-    /// are split in 2, 4 or 8 (doubling while the slices still fit one wave of 132 and keep 4+
-    /// K-tiles each).
-    /// H200: 8×256→256×14² 3×3 (26 workgroups) 0.077 ms in 4 slices vs 0.231 unsplit, 0.081 in
-    /// 8; 3→1152 14×14 patchify (54) 0.045 in 2 vs 0.051; grids of 72+ workgroups were slower
-    /// split (davit_down2 0.093 in 2 vs 0.068).
+    /// K-slices for `CoopF16`: grids of under half a wave are split in 2, 4 or 8, doubling while
+    /// the slices still fit one wave and keep 4+ K-tiles each (docs/PERFORMANCE.md, rule R22).
     pub(crate) fn coop_split_k(&self) -> u32 {
         let workgroups: u64 = self.coop_grid().iter().product();
         let k_tiles = self.gemm_k_depth().div_ceil(32);
         let mut splits = 1u32;
-        if workgroups < 66 {
-            while splits < 8 && workgroups * u64::from(splits) * 2 <= 132 && k_tiles / u64::from(splits * 2) >= 4 {
+        if workgroups < FITTED_SMS / 2 {
+            while splits < 8 && workgroups * u64::from(splits) * 2 <= FITTED_SMS && k_tiles / u64::from(splits * 2) >= 4
+            {
                 splits *= 2;
             }
         }
@@ -153,7 +139,7 @@ impl ConvGeometry {
     /// window fits its 16 KiB of workgroup memory, the one that loads the fewest input rows over
     /// the output's height (taller blocks share their halo over more rows, but pad the last block).
     /// `None` when no window fits (large strides or dilations).
-    pub(crate) fn depthwise_rows_per_thread(&self) -> Option<u32> {
+    pub(crate) fn rows_per_thread_depthwise_tiled(&self) -> Option<u32> {
         const BLOCK_W: u64 = 32;
         const TILE_CAPACITY: u64 = 4096;
         // Strides and dilations are u32, so these products fit a u64; the window is capped
@@ -224,7 +210,7 @@ mod tests {
     #[test]
     fn huge_strides_do_not_overflow_the_window_arithmetic() {
         let g = geo(&[1, 1, 1, 1], &[1, 1, 1, 1], ConvOptions::default().stride(&[1 << 28])).unwrap();
-        assert_eq!(g.depthwise_rows_per_thread(), None);
+        assert_eq!(g.rows_per_thread_depthwise_tiled(), None);
         assert_eq!(g.planned_kernel(), ConvKernel::Depthwise);
         let g = geo(&[1, 1, 3, 3], &[1, 1, 3, 3], ConvOptions::default().dilation(&[u32::MAX / 4])).unwrap_err();
         assert!(!g.to_string().is_empty());

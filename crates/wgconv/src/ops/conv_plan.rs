@@ -12,8 +12,15 @@ use super::{
 };
 use crate::{
     context::Context,
+    dispatch::MAX_WORKGROUPS_PER_DIM,
     error::{Error, Result},
 };
+
+/// Multiprocessors of the GPU the planner's rules were fitted on (an NVIDIA H200): one workgroup
+/// per multiprocessor is a "wave" in the rules that count workgroups (split-K, stream-K, the
+/// tensor-core kernel's K-tiles). WebGPU does not report the count of the GPU at hand; tuning
+/// measures instead.
+pub(crate) const FITTED_SMS: u64 = 132;
 
 /// What runs one convolution on one device.
 #[derive(Clone, Copy, Debug)]
@@ -33,7 +40,7 @@ pub(crate) struct Plan {
 /// that does not fit or cannot run is an error naming it.
 pub(crate) fn plan(ctx: &Context, geometry: &ConvGeometry, precision: Precision, forced: &ForcedPlan) -> Result<Plan> {
     let (kernel, tuned) = runnable_kernel(ctx, geometry, precision, forced)?;
-    if kernel.gemm_tile().is_none() {
+    if !kernel.is_gemm() {
         return Ok(Plan { kernel, gemm: None });
     }
     // A tuned configuration comes only when nothing was forced (`runnable_kernel`).
@@ -71,7 +78,7 @@ fn runnable_kernel(
     if forced.is_empty()
         && precision == Precision::AllowF16
         && coop_runs
-        && geometry.planned_kernel().gemm_tile().is_some()
+        && geometry.planned_kernel().is_gemm()
         && geometry.supports(coop)
     {
         return Ok((coop, None));
@@ -139,7 +146,7 @@ impl ConvGeometry {
                 !self.transposed && self.ic / self.groups <= 16 && (self.oc / self.groups).is_multiple_of(4)
             }
             ConvKernel::DepthwiseTiled => {
-                !self.transposed && self.ic == self.groups && self.depthwise_rows_per_thread().is_some()
+                !self.transposed && self.ic == self.groups && self.rows_per_thread_depthwise_tiled().is_some()
             }
             ConvKernel::DepthwiseRows => !self.transposed && self.ic == self.groups && self.depthwise_rows_fit(),
             ConvKernel::DepthwiseVec4 => {
@@ -156,74 +163,63 @@ impl ConvGeometry {
                 let tile = kernel.gemm_tile().unwrap_or((128, 128));
                 (!self.transposed || self.dilation == [1, 1])
                     && self.filter_constants_fit()
-                    && self.gemm_grid(tile).iter().all(|d| *d <= 65_535)
+                    && self.gemm_grid(tile).iter().all(|d| *d <= MAX_WORKGROUPS_PER_DIM)
             }
             ConvKernel::CoopF16 => {
-                !self.transposed && self.filter_constants_fit() && self.coop_grid().iter().all(|d| *d <= 65_535)
+                !self.transposed
+                    && self.filter_constants_fit()
+                    && self.coop_grid().iter().all(|d| *d <= MAX_WORKGROUPS_PER_DIM)
             }
         }
     }
 
-    /// The planner: the fastest kernel for this shape among those that support it.
+    /// The planner: the fastest kernel for this shape among those that support it, by rules
+    /// fitted on an H200. The rules are numbered as in docs/PERFORMANCE.md ("Why the planner's
+    /// rules are what they are"), which holds the measurements behind each.
     pub fn planned_kernel(&self) -> ConvKernel {
         let ocg = self.oc / self.groups;
         let icg = self.ic / self.groups;
         // Few channels per group make a mostly empty GEMM tile; the direct kernels win there.
         let gemm_worthwhile = self.transposed || (ocg >= 16 && icg * self.kh * self.kw >= 8);
         // Depthwise on widths that are multiples of 4: aligned vec4 quads, fastest on every
-        // depthwise layer measured, 3×3 and 7×7 (H200: 8×144×56² 0.016 ms vs 0.019
-        // `DepthwiseRows`, 0.029 tiled; stride 2 0.0128 vs 0.0137; 1024×24² 0.0110 vs 0.0116;
-        // 32×144×56² 0.044 vs 0.055; 7×7 on 8×96×56² 0.024 vs 0.043 tiled). Larger filters
-        // that fit its four-vec4 window (e.g. 9×9 "same") were not measured; they take it too.
+        // depthwise layer measured, 3×3 and 7×7 (R4). Larger filters that fit its four-vec4
+        // window (e.g. 9×9 "same") were not measured; they take it too.
         let depthwise = self.ic == self.groups && !self.transposed;
         if depthwise && self.supports(ConvKernel::DepthwiseVec4) {
             return ConvKernel::DepthwiseVec4;
         }
         // Otherwise the tiled kernel shares each input element over its block through workgroup
-        // memory, which wins for large filters (7×7 on 8×96×56²: 0.043 ms vs 0.047 for
-        // `DepthwiseRows`, 0.072 for `Depthwise`). Its blocks are 8+ rows tall, which short
+        // memory, which wins for large filters (R5). Its blocks are 8+ rows tall, which short
         // (1D) outputs would mostly waste.
         let taps = u64::from(self.kh) * u64::from(self.kw);
         if self.supports(ConvKernel::DepthwiseTiled) && taps >= 25 && self.oh >= 8 {
             return ConvKernel::DepthwiseTiled;
         }
-        // Other depthwise filters: runs of output rows per thread (H200, 3×3: 8×144×56² 0.019 ms
-        // vs 0.029 tiled; 8×144×56² stride 2 0.014 vs 0.016 `Depthwise`; 1024×24² 0.011 vs
-        // 0.013; 32×144×56² 0.055 vs 0.101).
+        // Other depthwise filters: runs of output rows per thread (R6).
         if depthwise && self.supports(ConvKernel::DepthwiseRows) {
             return ConvKernel::DepthwiseRows;
         }
         // Groups of up to 16 channels in and out (ResNeXt): four output channels per thread
-        // share each input load (H200: 0.035 vs 0.078 ms for the depthwise kernel on
-        // 8×128×56², g32; 0.035 vs 0.070 direct_vec4 with 8 per group; 0.042 vs 0.047 for
-        // 64×64 GEMM tiles with 16 per group).
+        // share each input load (R9).
         if self.groups > 1 && !depthwise && icg <= 16 && ocg <= 16 && self.supports(ConvKernel::GroupedOc4) {
             return ConvKernel::GroupedOc4;
         }
         // Depthwise filters too large for the row-runs' unrolled window, and other groups of few
         // channels (3 out per group, or up to 4 in): the depthwise kernel's four outputs per
-        // thread beat the one-output direct kernels (H200, before grouped_oc4: 0.091 vs 0.115 ms
-        // on ResNeXt's 8×128×56², g32).
+        // thread beat the one-output direct kernels (R10).
         if depthwise || (!gemm_worthwhile && icg <= 4 && self.supports(ConvKernel::Depthwise)) {
             return ConvKernel::Depthwise;
         }
         if !gemm_worthwhile {
             return self.reference_kernel();
         }
-        // Fitted to `wgconv bench --tune` on the H200 (v14: every configuration timed in
-        // interleaved rounds; docs/PERFORMANCE.md). Large grids with long K: 128×128 tiles 16
-        // deep in K (2048² × 4096 pointwise 0.980 vs 1.015 ms for the next best). Pointwise:
-        // 64×128 tiles 32 deep (resnet50 1×1 0.044 vs 0.046 ms for 64×64). Patchify layers
-        // (stride = kernel, no padding, 128+ input channels per group) on grids small enough to
-        // split: 8-deep 128×128 tiles in K-slices (davit_down2 0.108 ms vs 0.114 for 64×64).
-        // K of 1024+ on a grid under one workgroup per SM even in 64×64 tiles: 64×128 tiles
-        // 16 deep in K-slices (resnet50 3×3 256: 0.089 vs 0.128 ms unsplit 64×64). Everything
-        // else: 64×64 tiles of 128 threads, whose grids spread more evenly over the SMs
-        // (resnet50 3×3 64: 0.076 vs 0.092 ms in 64×128 tiles, davit stem 0.066 vs 0.074,
-        // davit_down1 0.100 vs 0.120, dcgan 0.092 vs 0.099), 32 deep in K on grids of under
-        // 512 tiles (siglip 0.057 vs 0.062 ms 16 deep, dcgan 0.092 vs 0.100) and 16 deep on
-        // larger ones (davit_down1 0.100 vs 0.107, unet_up 0.104 vs 0.113, resnet50_conv1 0.084
-        // vs 0.092).
+        // The GEMM kernels, fitted to `wgconv bench --tune`: large grids with long K take
+        // 128×128 tiles 16 deep (R11); pointwise layers 64×128 tiles 32 deep (R12); patchify
+        // layers (stride = kernel, no padding, 128+ input channels per group) on grids small
+        // enough to split the 8-deep tiles in K-slices (R13); K of 1024+ on a grid under one
+        // wave even in 64×64 tiles 64×128 tiles 16 deep in K-slices (R14); everything else 64×64
+        // tiles of 128 threads, whose grids spread more evenly over the multiprocessors, 32 deep
+        // on grids of under 512 tiles and 16 deep on larger ones (R15).
         let tile8 = if ocg <= 64 { ConvKernel::GemmM64 } else { ConvKernel::Gemm };
         let workgroups: u64 = self.gemm_grid(tile8.gemm_tile().expect("a GEMM kernel")).iter().product();
         let large = !self.transposed && workgroups >= 384 && self.gemm_k_depth() >= 512;
@@ -231,7 +227,7 @@ impl ConvGeometry {
         let pointwise = unpadded && self.kh * self.kw == 1 && self.stride == [1, 1];
         let patchify = unpadded && self.kh * self.kw > 1 && self.stride == [self.kh, self.kw] && icg >= 128;
         let tiles_n64: u64 = self.gemm_grid((64, 64)).iter().product();
-        let long_k_small_grid = self.gemm_k_depth() >= 1024 && tiles_n64 < 132;
+        let long_k_small_grid = self.gemm_k_depth() >= 1024 && tiles_n64 < FITTED_SMS;
         let gemm = match (large, tile8) {
             (true, ConvKernel::GemmM64) => ConvKernel::GemmM64K16,
             (true, _) => ConvKernel::GemmK16,
@@ -340,7 +336,7 @@ mod tests {
             let (cu, o) = (c as usize, d().groups(c).padding(&[k as u32 / 2]).stride(&[s]));
             geo(&[n, cu, h, h], &[cu, 1, k, k], o).unwrap()
         };
-        let quads = |g: ConvGeometry| (g.planned_kernel(), g.depthwise_vec4_rows());
+        let quads = |g: ConvGeometry| (g.planned_kernel(), g.rows_per_thread_depthwise_vec4());
         assert_eq!(quads(dw(8, 144, 56, 1, 3)), (ConvKernel::DepthwiseVec4, 4));
         assert_eq!(quads(dw(32, 144, 56, 1, 3)), (ConvKernel::DepthwiseVec4, 2));
         assert_eq!(quads(dw(8, 144, 56, 2, 3)), (ConvKernel::DepthwiseVec4, 1));
@@ -348,7 +344,7 @@ mod tests {
         assert_eq!(quads(dw(8, 96, 56, 1, 7)), (ConvKernel::DepthwiseVec4, 2));
         // Other widths: row runs (8 rows when that leaves 2^18+ threads, else 4 for 2^17+,
         // 2 for 2^16+, else 1; at most 2 above 9 taps), except 25+ taps on 8+ rows: tiled.
-        let rows = |g: ConvGeometry| (g.planned_kernel(), g.depthwise_rows_block());
+        let rows = |g: ConvGeometry| (g.planned_kernel(), g.rows_per_thread_depthwise_rows());
         assert_eq!(rows(dw(8, 144, 58, 1, 3)), (ConvKernel::DepthwiseRows, 8));
         assert_eq!(rows(dw(8, 144, 30, 1, 3)), (ConvKernel::DepthwiseRows, 4));
         assert_eq!(rows(dw(1, 256, 23, 1, 3)), (ConvKernel::DepthwiseRows, 2));

@@ -5,8 +5,12 @@ use super::{
     conv_geometry::ConvGeometry,
     conv_kernel::{ConvKernel, GEMM_TILE_N},
     conv_options::GemmSchedule,
+    conv_plan::FITTED_SMS,
 };
-use crate::error::{Error, Result};
+use crate::{
+    dispatch::MAX_WORKGROUPS_PER_DIM,
+    error::{Error, Result},
+};
 
 /// GEMM `kernel`'s tile at `tile_n` columns (its rows are fixed; 128 for non-GEMM kernels, which
 /// callers have excluded).
@@ -78,19 +82,15 @@ impl ConvGeometry {
 
     /// K-slices for the GEMM kernel: more than 1 when its grid would leave a large GPU partly
     /// idle and K is long enough to share out. The slices' partial sums are added by a reduce
-    /// pass, so splitting costs memory traffic. Fitted to a sweep of the 128×128 and 64×128 tiles
-    /// at 1, 2, 3, 4 and 6 slices on the H200 (132 SMs, two 256-thread workgroups resident per
-    /// SM): the fastest split keeps the whole grid within one wave of 264 workgroups, with slices
-    /// of at least 32 K-tiles (256 deep). The 64×64 tiles' 128-thread workgroups are counted the
-    /// same way; the planner splits them only for long K, where its rules prefer 64×128 tiles.
-    ///
-    /// The 64×128 and 64×64 tiles 16 or 32 deep in K split only for K of 1024 and more: shorter K measured
-    /// faster unsplit on the H200 (siglip, K = 588 on 108 workgroups: 0.064 ms unsplit, 0.069
-    /// in 2 slices), longer K faster split (resnet50 3×3 256, K = 2304 on 52 workgroups: 5
-    /// slices 0.093 ms).
+    /// pass, so splitting costs memory traffic: the split keeps the whole grid within one wave
+    /// (two 256-thread workgroups per multiprocessor of the fitted GPU) with slices of at least
+    /// 32 K-tiles (docs/PERFORMANCE.md, rule R2). The 64×64 tiles' 128-thread workgroups are
+    /// counted the same way. The 64-row tiles 16 or 32 deep split only for K of 1024 and more,
+    /// shorter K having measured faster unsplit (rule R3).
     pub(crate) fn gemm_split_k(&self, kernel: ConvKernel, tile_n: u32) -> u32 {
-        const ONE_WAVE: u64 = 264;
-        const SPLIT_BELOW: u64 = 132;
+        // Two 256-thread workgroups fit a multiprocessor at once: a wave is two per SM.
+        const ONE_WAVE: u64 = 2 * FITTED_SMS;
+        const SPLIT_BELOW: u64 = FITTED_SMS;
         const MIN_K_TILES_PER_SLICE: u64 = 32;
         let workgroups: u64 = self.gemm_grid(gemm_tile_at(kernel, tile_n)).iter().product();
         let k_tiles = self.gemm_k_depth().div_ceil(8);
@@ -109,7 +109,8 @@ impl ConvGeometry {
     /// scratch output of `splits` copies (indexed in u32).
     pub(crate) fn split_k_fits(&self, kernel: ConvKernel, splits: u32) -> bool {
         let z = self.gemm_grid(kernel.gemm_tile().unwrap_or((128, 128)))[2];
-        z.checked_mul(u64::from(splits)).is_some_and(|c| c <= 65_535) && self.partial_outputs_fit(u64::from(splits))
+        z.checked_mul(u64::from(splits)).is_some_and(|c| c <= MAX_WORKGROUPS_PER_DIM)
+            && self.partial_outputs_fit(u64::from(splits))
     }
 
     /// Whether `slices` copies of the output (split-K or stream-K partial sums) stay within the
@@ -123,7 +124,7 @@ impl ConvGeometry {
     /// sub-problem the same K), at most 65535 workgroups, iteration counts that fit the shader's
     /// u32 arithmetic, and a scratch of one output per slice within u32 indexing.
     pub(crate) fn stream_k(&self, kernel: ConvKernel, tile_n: u32, workgroups: u32) -> Result<StreamK> {
-        if kernel.gemm_tile().is_none() {
+        if !kernel.is_gemm() {
             return Err(Error::option("stream_k", format!("stream_k needs a GEMM kernel, not {}", kernel.name())));
         }
         let tile = gemm_tile_at(kernel, tile_n);
@@ -142,13 +143,13 @@ impl ConvGeometry {
         let total = tiles * k_tiles;
         let wgs = u64::from(workgroups);
         // Every workgroup must get work, or a tile's slices would have gaps.
-        if wgs == 0 || wgs > total.min(65_535) {
+        if wgs == 0 || wgs > total.min(MAX_WORKGROUPS_PER_DIM) {
             return Err(Error::option(
                 "stream_k",
                 format!(
                     "stream_k {workgroups} is out of range for this convolution (1 to {}: at most 65535 workgroups \
                  and no more than its {total} (tile, K-tile) iterations)",
-                    total.min(65_535)
+                    total.min(MAX_WORKGROUPS_PER_DIM)
                 ),
             ));
         }
@@ -183,7 +184,7 @@ impl ConvGeometry {
     /// when `None`.
     pub(crate) fn choose_split_k(&self, kernel: ConvKernel, tile_n: u32, forced: Option<u32>) -> Result<u32> {
         let Some(splits) = forced else { return Ok(self.gemm_split_k(kernel, tile_n)) };
-        if kernel.gemm_tile().is_none() || splits == 0 || !self.split_k_fits(kernel, splits) {
+        if !kernel.is_gemm() || splits == 0 || !self.split_k_fits(kernel, splits) {
             let z = self.gemm_grid(kernel.gemm_tile().unwrap_or((128, 128)))[2];
             return Err(Error::option(
                 "split_k",
@@ -221,7 +222,7 @@ impl ConvGeometry {
     /// width when `None`.
     pub(crate) fn choose_tile_n(&self, kernel: ConvKernel, forced: Option<u32>) -> Result<u32> {
         let Some(tile_n) = forced else { return Ok(self.planned_tile_n(kernel)) };
-        if kernel.gemm_tile().is_none() {
+        if !kernel.is_gemm() {
             return Err(Error::option("tile_n", format!("tile_n {tile_n} needs a GEMM kernel, not {}", kernel.name())));
         }
         if !GEMM_TILE_N.contains(&tile_n) || !tile_n.is_multiple_of(8) {
@@ -235,7 +236,7 @@ impl ConvGeometry {
             ));
         }
         let tiles_n = self.gemm_grid(gemm_tile_at(kernel, tile_n))[0];
-        if tiles_n > 65_535 {
+        if tiles_n > MAX_WORKGROUPS_PER_DIM {
             return Err(Error::option(
                 "tile_n",
                 format!(

@@ -9,6 +9,7 @@ use super::{
     conv_geometry::ConvGeometry,
     conv_kernel::ConvKernel,
     conv_options::{ForcedPlan, GemmSchedule},
+    conv_plan::FITTED_SMS,
 };
 use crate::{
     context::Context,
@@ -53,7 +54,7 @@ impl From<TunedConfigRecord> for TunedConfig {
         let schedule = match (r.stream_k, r.split_k) {
             (Some(workgroups), _) => Some(GemmSchedule::StreamK(workgroups)),
             // Kernels without K-slices store 1; anything else is kept for the import check to refuse.
-            (None, 1) if r.kernel.gemm_tile().is_none() => None,
+            (None, 1) if !r.kernel.is_gemm() => None,
             (None, splits) => Some(GemmSchedule::SplitK(splits)),
         };
         Self { kernel: r.kernel, tile_n: r.tile_n, schedule }
@@ -121,7 +122,7 @@ const SPLITS: [u32; 6] = [1, 2, 3, 4, 6, 8];
 /// Stream-K workgroup counts tried on GEMM kernels of direct convolutions: one and two per
 /// multiprocessor of a 132-SM GPU (WebGPU does not report the count; on smaller GPUs these
 /// are several waves, which tuning then measures as such).
-const STREAM_K_WORKGROUPS: [u32; 2] = [132, 264];
+const STREAM_K_WORKGROUPS: [u32; 2] = [FITTED_SMS as u32, 2 * FITTED_SMS as u32];
 
 impl Conv2d {
     /// Times every configuration that can run this convolution on inputs of `input_shape` on
@@ -170,8 +171,8 @@ impl Conv2d {
         }
         // Warm the GPU up, then time the configurations in rounds, one sample of each per round
         // (starting one later each round), and keep each one's median: clock or thermal drift
-        // then affects every configuration alike. Timing each configuration's samples in one go
-        // measured configurations timed late in a long sweep up to 2× slower on the H200.
+        // then affects every configuration alike (docs/PERFORMANCE.md, rule R19: timed one after
+        // another, late configurations measured up to 2× slower).
         let launches = sampling.launches.max(1);
         if let Some((_, warm_plan)) = runnable.first() {
             timing::warm_up(ctx, sampling, |batch| {
@@ -214,7 +215,7 @@ impl Conv2d {
 
 /// Workgroup counts that tile widths are fitted to: one, two and three per multiprocessor of a
 /// 132-SM GPU (as for stream-K), so that no multiprocessor gets one tile more than another.
-const WAVES: [u64; 3] = [132, 264, 396];
+const WAVES: [u64; 3] = [FITTED_SMS, 2 * FITTED_SMS, 3 * FITTED_SMS];
 
 /// Every configuration worth timing for `g` on this device: each kernel; each GEMM kernel at
 /// its default width with every K-slice count and stream-K, and at the narrowest widths whose

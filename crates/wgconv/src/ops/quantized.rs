@@ -6,7 +6,7 @@ use super::{conv::check_operand, conv_options::Activation};
 use crate::{
     batch::Batch,
     context::Context,
-    dispatch,
+    dispatch::{self, MAX_WORKGROUPS_PER_DIM},
     error::{Error, Result},
     pipelines::shader_resources,
     shaders::{dequantize, q8ta_conv2d_pw as q8_shader, q8ta_conv2d_pw_gemm as q8_gemm, quantize},
@@ -239,7 +239,9 @@ impl Q8PwGeometry {
             Q8Kernel::Scalar => true,
             Q8Kernel::Dot4Gemm => {
                 let hw = u64::from(self.h) * u64::from(self.w);
-                self.ic.is_multiple_of(4) && hw.is_multiple_of(4) && self.oc.div_ceil(64) <= 65_535
+                self.ic.is_multiple_of(4)
+                    && hw.is_multiple_of(4)
+                    && u64::from(self.oc.div_ceil(64)) <= MAX_WORKGROUPS_PER_DIM
             }
         }
     }
@@ -249,7 +251,7 @@ impl Q8PwGeometry {
     fn dot4_gemm_grid(&self) -> [u32; 3] {
         let tiles = (u64::from(self.n) * u64::from(self.h) * u64::from(self.w)).div_ceil(64);
         // The output has at most 2^32 elements (validated), so tiles / 65535 < 65535.
-        let layers = tiles.div_ceil(65_535);
+        let layers = tiles.div_ceil(MAX_WORKGROUPS_PER_DIM);
         [tiles.div_ceil(layers) as u32, self.oc.div_ceil(64), layers as u32]
     }
 

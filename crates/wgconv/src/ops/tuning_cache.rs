@@ -163,7 +163,7 @@ impl Context {
                 kernel.name_at(tile_n)
             )));
         }
-        if kernel.gemm_tile().is_some() {
+        if kernel.is_gemm() {
             // As `conv_plan::plan` applies a tuned configuration.
             let tile_n = g.choose_tile_n(kernel, tile_n)?;
             g.launch_schedule(kernel, tile_n, schedule)?;
