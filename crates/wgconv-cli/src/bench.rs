@@ -1,5 +1,5 @@
 //! `wgconv bench`: time a suite of model layers with GPU timestamps (median of samples, each many
-//! back-to-back launches) and compare with the seed-equivalent scalar kernel.
+//! back-to-back launches) and compare with the reference kernel (the scalar kernel ported from ExecuTorch).
 
 use std::path::PathBuf;
 
@@ -103,12 +103,12 @@ pub struct LayerResult {
     pub median_ms: f64,
     /// GFLOP/s (fp32) or GOP/s (int8): 2 × multiply-accumulates / time.
     pub gflops: f64,
-    /// The seed-equivalent kernel.
-    pub seed_kernel: String,
+    /// The reference kernel (ported from ExecuTorch) for this layer.
+    pub reference_kernel: String,
     /// Its median milliseconds per launch.
-    pub seed_median_ms: f64,
-    /// seed_median_ms / median_ms.
-    pub speedup_vs_seed: f64,
+    pub reference_median_ms: f64,
+    /// reference_median_ms / median_ms.
+    pub speedup_vs_reference: f64,
     /// With `--sweep`: every (kernel, K-slices) tried, fastest first.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub sweep: Vec<SweepPoint>,
@@ -295,7 +295,7 @@ fn run_layer(ctx: &Context, layer: &Layer, args: &BenchArgs) -> CliResult<(Layer
     let bad = |e: wgconv::Error| CliError::Usage(format!("layer {}: {e}", layer.name));
     let input_shape = [layer.n, layer.ic, layer.h, layer.w];
     let mut sweep = Vec::new();
-    let (kernel, median_ms, seed_kernel, seed_ms, macs, source) = match layer.op {
+    let (kernel, median_ms, reference_kernel, reference_ms, macs, source) = match layer.op {
         Op::Conv2d | Op::ConvTranspose2d => {
             let transposed = layer.op == Op::ConvTranspose2d;
             let g = layer.groups as usize;
@@ -335,14 +335,14 @@ fn run_layer(ctx: &Context, layer: &Layer, args: &BenchArgs) -> CliResult<(Layer
                 .tuned(&geometry)
                 .filter(|t| t.kernel == chosen)
                 .map_or_else(|| chosen.name().to_string(), |t| t.to_string());
-            let seed = if transposed { ConvKernel::Transposed } else { ConvKernel::Direct };
-            let seed_ms = if seed == chosen {
+            let reference = if transposed { ConvKernel::Transposed } else { ConvKernel::Direct };
+            let reference_ms = if reference == chosen {
                 ms
             } else {
-                let forced = ForcedPlan::kernel(seed);
+                let forced = ForcedPlan::kernel(reference);
                 median_time(ctx, args, |b| conv.run_into_forced(b, &x, &out, &forced).map(|_| ()))?.0
             };
-            (label, ms, seed.name().to_string(), seed_ms, geometry.macs(), source)
+            (label, ms, reference.name().to_string(), reference_ms, geometry.macs(), source)
         }
         Op::Q8ConvPw => {
             let x: Vec<i8> = data(3, input_shape.iter().product()).iter().map(|v| (v * 127.0) as i8).collect();
@@ -374,15 +374,15 @@ fn run_layer(ctx: &Context, layer: &Layer, args: &BenchArgs) -> CliResult<(Layer
             let mut chosen = geometry.planned_kernel();
             let (ms, source) =
                 median_time(ctx, args, |b| b.q8ta_conv2d_pw_into(&args_q8, &opts, &out).map(|k| chosen = k))?;
-            let seed = Q8Kernel::Scalar;
-            let seed_ms = if chosen == seed {
+            let reference = Q8Kernel::Scalar;
+            let reference_ms = if chosen == reference {
                 ms
             } else {
-                let seed_opts = Q8ConvPwOptions { kernel: Some(seed), ..opts.clone() };
-                median_time(ctx, args, |b| b.q8ta_conv2d_pw_into(&args_q8, &seed_opts, &out).map(|_| ()))?.0
+                let reference_opts = Q8ConvPwOptions { kernel: Some(reference), ..opts.clone() };
+                median_time(ctx, args, |b| b.q8ta_conv2d_pw_into(&args_q8, &reference_opts, &out).map(|_| ()))?.0
             };
             let macs = (layer.n * layer.h * layer.w * layer.oc * layer.ic) as u64;
-            (chosen.name().to_string(), ms, seed.name().to_string(), seed_ms, macs, source)
+            (chosen.name().to_string(), ms, reference.name().to_string(), reference_ms, macs, source)
         }
     };
     let gflops = 2.0 * macs as f64 / (median_ms * 1e-3) / 1e9;
@@ -391,9 +391,9 @@ fn run_layer(ctx: &Context, layer: &Layer, args: &BenchArgs) -> CliResult<(Layer
         kernel,
         median_ms,
         gflops,
-        seed_kernel,
-        seed_median_ms: seed_ms,
-        speedup_vs_seed: seed_ms / median_ms,
+        reference_kernel,
+        reference_median_ms: reference_ms,
+        speedup_vs_reference: reference_ms / median_ms,
         sweep,
     };
     Ok((result, source))
@@ -434,7 +434,7 @@ pub fn run(args: &BenchArgs) -> CliResult<()> {
     }
     println!(
         "{:<26} {:<34} {:<15} {:>10} {:>12} {:>8}",
-        "layer", "shape (N, IC→OC, H×W, k s p g)", "kernel", "median ms", "GFLOP/s", "vs seed"
+        "layer", "shape (N, IC→OC, H×W, k s p g)", "kernel", "median ms", "GFLOP/s", "vs ref"
     );
     for r in &results {
         println!(
@@ -444,7 +444,7 @@ pub fn run(args: &BenchArgs) -> CliResult<()> {
             r.kernel,
             r.median_ms,
             r.gflops,
-            r.speedup_vs_seed
+            r.speedup_vs_reference
         );
     }
     for r in results.iter().filter(|r| !r.sweep.is_empty()) {

@@ -386,7 +386,7 @@ fn bench_sweep_times_every_kernel_and_split() {
     for expected in expected {
         assert!(configs.contains(&(expected.0.to_string(), expected.1)), "{expected:?} missing from {configs:?}");
     }
-    // The seed kernel is timed too; the report lists the fastest first.
+    // The reference kernel is timed too; the report lists the fastest first.
     assert!(configs.contains(&("direct".to_string(), 1)), "{configs:?}");
     let times: Vec<f64> = sweep.iter().map(|p| p["median_ms"].as_f64().unwrap()).collect();
     assert!(times.windows(2).all(|w| w[0] <= w[1]), "{times:?}");

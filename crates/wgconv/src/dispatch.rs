@@ -24,7 +24,7 @@ impl Grid {
     }
 }
 
-/// `min(256, device limits)`: 256 fills an SM on every desktop GPU and is the seeds' choice.
+/// `min(256, device limits)`: 256 fills an SM on every desktop GPU and is the reference kernels' choice.
 pub fn workgroup_size(limits: &wgpu::Limits) -> u32 {
     256.min(limits.max_compute_invocations_per_workgroup).min(limits.max_compute_workgroup_size_x)
 }
