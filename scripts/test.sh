@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
-# The whole test suite: generated bindings fresh, formatting, lints, then every test.
+# The whole test suite: generated files fresh, formatting, lints, docs, then every test.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cargo xtask gen-shaders --check
 cargo fmt --all --check
 cargo clippy --workspace --all-targets -- -D warnings
+RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps --quiet
 cargo test --workspace
 # Licenses and duplicate versions (offline); advisories need a fetched database, so not here.
 if command -v cargo-deny >/dev/null 2>&1; then

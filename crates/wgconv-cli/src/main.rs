@@ -44,7 +44,7 @@ struct Conv2dArgs {
     /// Weight, f32 [OC, IC/groups, KH, KW] ([IC, OC/groups, KH, KW] when transposed).
     #[arg(long)]
     weight: PathBuf,
-    /// Bias, f32 [OC].
+    /// Bias, f32 `[OC]`.
     #[arg(long)]
     bias: Option<PathBuf>,
     /// Stride: S or SH,SW.
@@ -100,10 +100,10 @@ struct Q8Args {
     /// Weight, int8 [OC, IC].
     #[arg(long)]
     weight: PathBuf,
-    /// Per-output-channel weight scales, f32 [OC].
+    /// Per-output-channel weight scales, f32 `[OC]`.
     #[arg(long)]
     weight_scales: PathBuf,
-    /// Bias, f32 [OC].
+    /// Bias, f32 `[OC]`.
     #[arg(long)]
     bias: Option<PathBuf>,
     /// Input scale.

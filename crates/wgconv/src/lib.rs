@@ -10,7 +10,7 @@
 //!   one submission with [`Context::batch`].
 //! - [`ConvOptions`] says what a convolution does; [`ForcedPlan`] forces the planner's choices
 //!   (benchmarks, tests); [`Conv2d::tune`] measures them instead, as `cudnn.benchmark` does.
-//! - [`timing`] times recorded work with GPU timestamps; [`reference`] computes every op on the
+//! - [`timing`] times recorded work with GPU timestamps; [`reference`](mod@reference) computes every op on the
 //!   CPU in f64, for checking.
 //! - Every kernel's uniforms, overrides and bindings are generated from its WGSL by
 //!   `cargo xtask gen-shaders` (a private module: the ops are the API). ARCHITECTURE.md at the
