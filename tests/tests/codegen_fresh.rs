@@ -6,9 +6,13 @@ use std::path::Path;
 #[test]
 fn generated_bindings_are_fresh() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
-    for (shaders, out) in [("shaders", "crates/wgconv/src/shaders"), ("tests/fixtures/shaders", "tests/src/generated")]
-    {
-        let files = wgconv_codegen::fs::generate_dir(&root.join(shaders), shaders).unwrap();
+    // As xtask's TARGETS: the runtime's modules implement its `GeneratedShader`.
+    let runtime = wgconv_codegen::Options::default().with_shader_trait("crate::pipelines::GeneratedShader");
+    for (shaders, out, options) in [
+        ("shaders", "crates/wgconv/src/shaders", runtime),
+        ("tests/fixtures/shaders", "tests/src/generated", wgconv_codegen::Options::default()),
+    ] {
+        let files = wgconv_codegen::fs::generate_dir_with(&root.join(shaders), shaders, &options).unwrap();
         let problems = wgconv_codegen::fs::check_dir(&root.join(out), &files).unwrap();
         assert!(problems.is_empty(), "{}\nstale bindings in {out}: run `cargo xtask gen-shaders`", problems.join("\n"));
     }

@@ -10,21 +10,28 @@ fn workspace_root() -> PathBuf {
         .to_path_buf()
 }
 
-/// (shader directory, output directory), relative to the workspace root: the runtime's kernels, and
-/// the fixture shaders whose generated modules the integration tests compile and run.
-const TARGETS: [(&str, &str); 2] =
-    [("shaders", "crates/wgconv/src/shaders"), ("tests/fixtures/shaders", "tests/src/generated")];
+/// (shader directory, output directory, trait the modules implement), relative to the workspace
+/// root: the runtime's kernels, which implement the runtime's `GeneratedShader` so one generic
+/// function records them all, and the fixture shaders whose generated modules the integration
+/// tests compile and run. `tests/tests/codegen_fresh.rs` checks the same list.
+const TARGETS: [(&str, &str, Option<&str>); 2] = [
+    ("shaders", "crates/wgconv/src/shaders", Some("crate::pipelines::GeneratedShader")),
+    ("tests/fixtures/shaders", "tests/src/generated", None),
+];
 
 fn gen_shaders(check: bool) -> Result<(), String> {
-    for (shaders, out) in TARGETS {
-        gen_one(shaders, out, check)?;
+    for (shaders, out, shader_trait) in TARGETS {
+        gen_one(shaders, out, shader_trait, check)?;
     }
     Ok(())
 }
 
-fn gen_one(shaders: &str, out: &str, check: bool) -> Result<(), String> {
+fn gen_one(shaders: &str, out: &str, shader_trait: Option<&str>, check: bool) -> Result<(), String> {
     let root = workspace_root();
-    let files = wgconv_codegen::fs::generate_dir(&root.join(shaders), shaders).map_err(|e| e.to_string())?;
+    let options = shader_trait
+        .map_or_else(wgconv_codegen::Options::default, |t| wgconv_codegen::Options::default().with_shader_trait(t));
+    let files =
+        wgconv_codegen::fs::generate_dir_with(&root.join(shaders), shaders, &options).map_err(|e| e.to_string())?;
     let out_dir = root.join(out);
     if check {
         let problems = wgconv_codegen::fs::check_dir(&out_dir, &files).map_err(|e| e.to_string())?;
