@@ -133,6 +133,12 @@ fn check_names(def: &model::ShaderDef, shader_trait: bool) -> Result<(), Codegen
     let mut taken: Vec<String> = vec!["PATH".into(), "SOURCE".into(), "ENTRY_POINTS".into()];
     for ep in &def.entry_points {
         let upper = names::upper_snake(&ep.name);
+        if taken.contains(&format!("{upper}_ENTRY")) {
+            return Err(unsupported(
+                format!("entry point `{}`", ep.name),
+                format!("another entry point's generated names (`{upper}_ENTRY`, …) are the same; rename one"),
+            ));
+        }
         taken.extend(["ENTRY", "WORKGROUP_SIZE", "WORKGROUP_MEMORY_BYTES"].map(|s| format!("{upper}_{s}")));
     }
     for c in &def.consts {
@@ -249,3 +255,6 @@ pub fn struct_layout(source: &str, path: &str, name: &str) -> Result<model::Stru
 pub fn fnv1a64(bytes: &[u8]) -> u64 {
     bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, b| (h ^ u64::from(*b)).wrapping_mul(0x0100_0000_01b3))
 }
+
+#[cfg(test)]
+mod tests;

@@ -260,21 +260,12 @@ fn entry_list_tokens(def: &ShaderDef) -> (TokenStream, TokenStream) {
     (list, entry)
 }
 
-/// The `Entry` variant of each compute entry point: its name in UpperCamelCase, with the
-/// declaration index appended where two names would otherwise meet (`foo_bar`, `fooBar`).
-pub fn entry_variants(def: &ShaderDef) -> Vec<Ident> {
-    let mut seen: Vec<String> = Vec::new();
+/// The `Entry` variant of each compute entry point: its name in UpperCamelCase (distinct, as
+/// `check_names` rejected entry points whose generated names meet).
+fn entry_variants(def: &ShaderDef) -> Vec<Ident> {
     def.entry_points
         .iter()
-        .enumerate()
-        .filter(|(_, e)| e.stage == "compute")
-        .map(|(index, e)| {
-            let mut variant = upper_camel(&e.name);
-            if seen.contains(&variant) {
-                variant = format!("{variant}{index}");
-            }
-            seen.push(variant.clone());
-            Ident::new(&variant, Span::call_site())
-        })
+        .filter(|e| e.stage == "compute")
+        .map(|e| Ident::new(&upper_camel(&e.name), Span::call_site()))
         .collect()
 }
