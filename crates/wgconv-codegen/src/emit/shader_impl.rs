@@ -56,7 +56,7 @@ pub fn shader_impl_tokens(def: &ShaderDef, trait_path: &syn::Path) -> TokenStrea
             true
         }
     };
-    let doc = format!("`{}` in generic code: implements [`{}`].", def.path, path_text(trait_path));
+    let doc = format!("`{}` in generic code: implements `{}`.", def.path, path_text(trait_path));
     quote! {
         #[doc = #doc]
         #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]

@@ -803,7 +803,7 @@ impl Entry {
         }
     }
 }
-/// `shaders/conv2d_depthwise.wgsl` in generic code: implements [`crate::pipelines::GeneratedShader`].
+/// `shaders/conv2d_depthwise.wgsl` in generic code: implements `crate::pipelines::GeneratedShader`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Shader;
 impl crate::pipelines::GeneratedShader for Shader {

@@ -751,7 +751,7 @@ impl Entry {
         }
     }
 }
-/// `shaders/conv2d_depthwise_rows.wgsl` in generic code: implements [`crate::pipelines::GeneratedShader`].
+/// `shaders/conv2d_depthwise_rows.wgsl` in generic code: implements `crate::pipelines::GeneratedShader`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Shader;
 impl crate::pipelines::GeneratedShader for Shader {

@@ -4368,7 +4368,7 @@ impl Entry {
         }
     }
 }
-/// `shaders/conv2d_gemm.wgsl` in generic code: implements [`crate::pipelines::GeneratedShader`].
+/// `shaders/conv2d_gemm.wgsl` in generic code: implements `crate::pipelines::GeneratedShader`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Shader;
 impl crate::pipelines::GeneratedShader for Shader {

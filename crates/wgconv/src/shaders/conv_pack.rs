@@ -396,7 +396,7 @@ impl Entry {
         }
     }
 }
-/// `shaders/conv_pack.wgsl` in generic code: implements [`crate::pipelines::GeneratedShader`].
+/// `shaders/conv_pack.wgsl` in generic code: implements `crate::pipelines::GeneratedShader`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Shader;
 impl crate::pipelines::GeneratedShader for Shader {

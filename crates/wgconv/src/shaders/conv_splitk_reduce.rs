@@ -433,7 +433,7 @@ impl Entry {
         }
     }
 }
-/// `shaders/conv_splitk_reduce.wgsl` in generic code: implements [`crate::pipelines::GeneratedShader`].
+/// `shaders/conv_splitk_reduce.wgsl` in generic code: implements `crate::pipelines::GeneratedShader`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Shader;
 impl crate::pipelines::GeneratedShader for Shader {

@@ -332,7 +332,7 @@ impl Entry {
         }
     }
 }
-/// `shaders/dequantize.wgsl` in generic code: implements [`crate::pipelines::GeneratedShader`].
+/// `shaders/dequantize.wgsl` in generic code: implements `crate::pipelines::GeneratedShader`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Shader;
 impl crate::pipelines::GeneratedShader for Shader {

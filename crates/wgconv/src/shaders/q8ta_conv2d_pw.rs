@@ -543,7 +543,7 @@ impl Entry {
         }
     }
 }
-/// `shaders/q8ta_conv2d_pw.wgsl` in generic code: implements [`crate::pipelines::GeneratedShader`].
+/// `shaders/q8ta_conv2d_pw.wgsl` in generic code: implements `crate::pipelines::GeneratedShader`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Shader;
 impl crate::pipelines::GeneratedShader for Shader {

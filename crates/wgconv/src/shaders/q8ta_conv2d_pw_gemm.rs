@@ -965,7 +965,7 @@ impl Entry {
         }
     }
 }
-/// `shaders/q8ta_conv2d_pw_gemm.wgsl` in generic code: implements [`crate::pipelines::GeneratedShader`].
+/// `shaders/q8ta_conv2d_pw_gemm.wgsl` in generic code: implements `crate::pipelines::GeneratedShader`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Shader;
 impl crate::pipelines::GeneratedShader for Shader {

@@ -344,7 +344,7 @@ impl Entry {
         }
     }
 }
-/// `shaders/quantize.wgsl` in generic code: implements [`crate::pipelines::GeneratedShader`].
+/// `shaders/quantize.wgsl` in generic code: implements `crate::pipelines::GeneratedShader`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Shader;
 impl crate::pipelines::GeneratedShader for Shader {
