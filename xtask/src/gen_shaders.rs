@@ -27,6 +27,9 @@ pub enum Target {
         shaders: &'static str,
         /// Where the modules go.
         out: &'static str,
+        /// The trait each module's `Shader` implements (`wgconv_codegen::Options::shader_trait`),
+        /// if any: the runtime's lets one generic function record any of its shaders.
+        shader_trait: Option<&'static str>,
     },
 }
 
@@ -34,9 +37,13 @@ pub enum Target {
 /// bindings.
 pub const TARGETS: &[Target] = &[
     Target::Expand { templates: "shaders/templates", out: "shaders" },
-    Target::Bindings { shaders: "shaders", out: "crates/wgconv/src/shaders" },
+    Target::Bindings {
+        shaders: "shaders",
+        out: "crates/wgconv/src/shaders",
+        shader_trait: Some("crate::pipelines::GeneratedShader"),
+    },
     // The fixture shaders whose generated modules the integration tests compile and run.
-    Target::Bindings { shaders: "tests/fixtures/shaders", out: "tests/src/generated" },
+    Target::Bindings { shaders: "tests/fixtures/shaders", out: "tests/src/generated", shader_trait: None },
 ];
 
 /// Regenerates every [`TARGETS`] directory under `root`, or with `check` writes nothing and fails
@@ -61,11 +68,12 @@ pub fn gen_shaders(root: &Path, check: bool) -> Result<Vec<String>, String> {
                 expanded.push((out, files.clone()));
                 (out, files)
             }
-            Target::Bindings { shaders, out } => {
+            Target::Bindings { shaders, out, shader_trait } => {
                 let from_memory = expanded.iter().find(|(dir, _)| *dir == shaders).filter(|_| check);
+                let options = codegen_options(shader_trait);
                 let files = match from_memory {
-                    Some((_, wgsl)) => bindings_of(wgsl, shaders)?,
-                    None => generate_dir(&root.join(shaders), shaders)?,
+                    Some((_, wgsl)) => bindings_of(wgsl, shaders, &options)?,
+                    None => generate_dir(&root.join(shaders), shaders, &options)?,
                 };
                 (out, files)
             }
@@ -94,19 +102,31 @@ pub fn gen_shaders(root: &Path, check: bool) -> Result<Vec<String>, String> {
     }
 }
 
-fn generate_dir(dir: &Path, display: &str) -> Result<Vec<GeneratedFile>, String> {
-    wgconv_codegen::fs::generate_dir(dir, display).map_err(|e| e.to_string())
+fn codegen_options(shader_trait: Option<&str>) -> wgconv_codegen::Options {
+    let options = wgconv_codegen::Options::default();
+    match shader_trait {
+        Some(path) => options.with_shader_trait(path),
+        None => options,
+    }
+}
+
+fn generate_dir(dir: &Path, display: &str, options: &wgconv_codegen::Options) -> Result<Vec<GeneratedFile>, String> {
+    wgconv_codegen::fs::generate_dir_with(dir, display, options).map_err(|e| e.to_string())
 }
 
 /// The bindings of shaders held in memory: the codegen reads a directory, so they are staged in a
 /// temporary one (removed again, also on error).
-fn bindings_of(wgsl: &[GeneratedFile], display: &str) -> Result<Vec<GeneratedFile>, String> {
+fn bindings_of(
+    wgsl: &[GeneratedFile],
+    display: &str,
+    options: &wgconv_codegen::Options,
+) -> Result<Vec<GeneratedFile>, String> {
     let staging = TempDir::new("xtask-gen-shaders")?;
     for f in wgsl {
         let path = staging.0.join(&f.name);
         std::fs::write(&path, &f.contents).map_err(|e| format!("{}: {e}", path.display()))?;
     }
-    generate_dir(&staging.0, display)
+    generate_dir(&staging.0, display, options)
 }
 
 /// A directory removed when dropped.

@@ -20,6 +20,15 @@ fn io(path: &Path) -> impl FnOnce(std::io::Error) -> CodegenError + '_ {
 /// Generates a module for every `*.wgsl` in `shader_dir` (sorted by name) plus a `mod.rs`.
 /// `display_prefix` is how the shader directory is named in headers (e.g. `shaders`).
 pub fn generate_dir(shader_dir: &Path, display_prefix: &str) -> Result<Vec<GeneratedFile>, CodegenError> {
+    generate_dir_with(shader_dir, display_prefix, &crate::Options::default())
+}
+
+/// [`generate_dir`] with [`crate::Options`] for every shader.
+pub fn generate_dir_with(
+    shader_dir: &Path,
+    display_prefix: &str,
+    options: &crate::Options,
+) -> Result<Vec<GeneratedFile>, CodegenError> {
     let mut shaders: Vec<_> = std::fs::read_dir(shader_dir)
         .map_err(io(shader_dir))?
         .filter_map(|e| e.ok().map(|e| e.path()))
@@ -35,7 +44,7 @@ pub fn generate_dir(shader_dir: &Path, display_prefix: &str) -> Result<Vec<Gener
         let stem = shader.file_stem().and_then(|s| s.to_str()).unwrap_or_default().to_string();
         let source = std::fs::read_to_string(shader).map_err(io(shader))?;
         let display = format!("{display_prefix}/{stem}.wgsl");
-        let contents = crate::generate(&source, &display)?;
+        let contents = crate::generate_with(&source, &display, options)?;
         mod_rs.push_str(&format!("/// Bindings for `{display}`.\npub mod {stem};\n"));
         files.push(GeneratedFile { name: format!("{stem}.rs"), contents });
     }

@@ -8,7 +8,10 @@
 //!   padding fields and a const block asserting its size and every field offset (a mismatch with the
 //!   WGSL fails `cargo build`);
 //! - `Overrides` with one typed field per `override` and `constants()` for wgpu;
-//! - entry point names and workgroup sizes (a function of `Overrides` when the size uses overrides);
+//! - module-scope `const`s of scalar type as `pub const`s, with the values naga evaluated;
+//! - entry point names (each, and all in `ENTRY_POINTS`), workgroup sizes and the bytes of
+//!   workgroup memory each declares (functions of `Overrides` where overrides size them), and an
+//!   `Entry` enum picking a compute entry point by value;
 //! - `BindGroupN` structs with one named field per binding, their layout entries
 //!   (`min_binding_size` from the WGSL types), the pipeline layout and compute pipeline constructors.
 //!
@@ -40,16 +43,140 @@ pub use reflect::{parse_and_validate, reflect};
 
 use proc_macro2::TokenStream;
 
+/// What the generator emits beyond the module every shader gets.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Options {
+    /// Path of a trait for the module to implement on a unit type `pub struct Shader;`, so that a
+    /// runtime can record any generated shader through one generic function (e.g.
+    /// `crate::pipelines::GeneratedShader`). `None` (the default) emits no `Shader`: the module
+    /// then refers to nothing its user has not got. The trait must declare exactly:
+    ///
+    /// ```text
+    /// const PATH: &'static str;                 // the module's PATH
+    /// const SOURCE: &'static str;               // and SOURCE
+    /// const BINDINGS: &'static [&'static str];  // @group(0) binding names, in binding order
+    /// // (field, WGSL type, offset) of the struct bound as the one var<uniform>; empty if none
+    /// const UNIFORM_LAYOUT: &'static [(&'static str, &'static str, u32)];
+    /// type Overrides;                           // the module's Overrides
+    /// type Entry;                               // the module's Entry
+    /// type BindGroup<'a>;                       // BindGroup0<'a>
+    /// // Sets the u32 override `name`; false when the shader has none of that name.
+    /// fn set_u32(overrides: &mut Self::Overrides, name: &str, value: u32) -> bool;
+    /// fn entry_name(entry: Self::Entry) -> &'static str;
+    /// fn constants(overrides: &Self::Overrides) -> Vec<(&'static str, f64)>;
+    /// fn workgroup_memory_bytes(entry: Self::Entry, overrides: &Self::Overrides) -> u32;
+    /// // The @group(0) layout and the pipeline layout.
+    /// fn create_layouts(device: &wgpu::Device) -> (wgpu::BindGroupLayout, wgpu::PipelineLayout);
+    /// fn create_pipeline(device: &wgpu::Device, module: &wgpu::ShaderModule,
+    ///     layout: &wgpu::PipelineLayout, entry: Self::Entry, overrides: &Self::Overrides)
+    ///     -> wgpu::ComputePipeline;
+    /// fn create_bind_group(device: &wgpu::Device, layout: &wgpu::BindGroupLayout,
+    ///     group: &Self::BindGroup<'_>) -> wgpu::BindGroup;
+    /// // The bind group from each binding by name (for shaders sharing binding names).
+    /// fn bind_group_with<'a>(binding: impl FnMut(&'static str) -> wgpu::BufferBinding<'a>)
+    ///     -> Self::BindGroup<'a>;
+    /// ```
+    ///
+    /// A shader can implement it only with compute entry points and every binding in
+    /// `@group(0)`; others are an error.
+    pub shader_trait: Option<String>,
+}
+
+impl Options {
+    /// Options that implement `path` (see [`Options::shader_trait`]).
+    pub fn with_shader_trait(mut self, path: impl Into<String>) -> Self {
+        self.shader_trait = Some(path.into());
+        self
+    }
+}
+
 /// The generated module as tokens (no header); what `include_wgsl_bindings!` expands to.
 pub fn generate_tokens(source: &str, path: &str) -> Result<TokenStream, CodegenError> {
+    generate_tokens_with(source, path, &Options::default())
+}
+
+/// [`generate_tokens`] with [`Options`].
+pub fn generate_tokens_with(source: &str, path: &str, options: &Options) -> Result<TokenStream, CodegenError> {
     let def = reflect(source, path)?;
-    Ok(emit::module_tokens(&def))
+    let shader_trait = match &options.shader_trait {
+        Some(text) => Some(syn::parse_str::<syn::Path>(text).map_err(|e| CodegenError::Unsupported {
+            path: path.to_string(),
+            construct: format!("shader trait `{text}`"),
+            reason: format!("not a Rust path: {e}"),
+        })?),
+        None => None,
+    };
+    check_names(&def, shader_trait.is_some())?;
+    Ok(emit::module_tokens(&def, shader_trait.as_ref()))
+}
+
+/// Rejects shaders whose generated items would collide, and, when a trait is implemented, shaders
+/// the trait cannot describe.
+fn check_names(def: &model::ShaderDef, shader_trait: bool) -> Result<(), CodegenError> {
+    let unsupported =
+        |construct: String, reason: String| CodegenError::Unsupported { path: def.path.clone(), construct, reason };
+    let has_compute = def.entry_points.iter().any(|e| e.stage == "compute");
+    let mut types = vec!["Overrides", "BindGroupLayouts"];
+    if has_compute {
+        types.push("Entry");
+    }
+    if shader_trait {
+        types.push("Shader");
+    }
+    if let Some(s) = def.structs.iter().find(|s| types.contains(&s.name.as_str())) {
+        return Err(unsupported(
+            format!("struct `{}`", s.name),
+            "the generated module defines a type of that name; rename the struct".into(),
+        ));
+    }
+    let mut taken: Vec<String> = vec!["PATH".into(), "SOURCE".into(), "ENTRY_POINTS".into()];
+    for ep in &def.entry_points {
+        let upper = names::upper_snake(&ep.name);
+        if taken.contains(&format!("{upper}_ENTRY")) {
+            return Err(unsupported(
+                format!("entry point `{}`", ep.name),
+                format!("another entry point's generated names (`{upper}_ENTRY`, …) are the same; rename one"),
+            ));
+        }
+        taken.extend(["ENTRY", "WORKGROUP_SIZE", "WORKGROUP_MEMORY_BYTES"].map(|s| format!("{upper}_{s}")));
+    }
+    for c in &def.consts {
+        let name = emit::const_name(&c.name);
+        if taken.contains(&name) {
+            return Err(unsupported(
+                format!("const `{}`", c.name),
+                format!("its Rust name `{name}` is taken by another generated item; rename it"),
+            ));
+        }
+        taken.push(name);
+    }
+    if shader_trait {
+        if !has_compute {
+            return Err(unsupported("shader trait".into(), "the shader has no compute entry point to record".into()));
+        }
+        if let Some(b) = def.bindings.iter().find(|b| b.group != 0) {
+            return Err(unsupported(
+                format!("binding `{}` (group {}, binding {})", b.name, b.group, b.binding),
+                "the shader trait binds `@group(0)` only".into(),
+            ));
+        }
+        if def.bindings.is_empty() {
+            return Err(unsupported("shader trait".into(), "the shader has no bindings to bind".into()));
+        }
+    }
+    Ok(())
 }
 
 /// The generated module as formatted Rust source, starting with a header naming the command,
 /// the shader and a hash of its text.
 pub fn generate(source: &str, path: &str) -> Result<String, CodegenError> {
-    let tokens = generate_tokens(source, path)?;
+    generate_with(source, path, &Options::default())
+}
+
+/// [`generate`] with [`Options`].
+pub fn generate_with(source: &str, path: &str, options: &Options) -> Result<String, CodegenError> {
+    let tokens = generate_tokens_with(source, path, options)?;
     let file: syn::File = syn::parse2(tokens).expect("generated tokens always parse as a file");
     let body = prettyplease::unparse(&file);
     let body = raw_source_literal(&space_doc_comments(&body), source);
@@ -128,3 +255,6 @@ pub fn struct_layout(source: &str, path: &str, name: &str) -> Result<model::Stru
 pub fn fnv1a64(bytes: &[u8]) -> u64 {
     bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, b| (h ^ u64::from(*b)).wrapping_mul(0x0100_0000_01b3))
 }
+
+#[cfg(test)]
+mod tests;

@@ -163,6 +163,32 @@ pub enum WorkgroupDim {
     Expr(proc_macro2::TokenStream),
 }
 
+/// One `var<workgroup>` an entry point uses.
+#[derive(Clone, Debug)]
+pub struct WorkgroupVarDef {
+    /// WGSL variable name.
+    pub name: String,
+    /// WGSL type as text, for docs.
+    pub wgsl_type: String,
+    /// Its size in bytes.
+    pub size: WorkgroupVarSize,
+}
+
+/// The size of a workgroup variable.
+#[derive(Clone, Debug)]
+pub enum WorkgroupVarSize {
+    /// Known from the type (naga's `Layouter`).
+    Fixed(u32),
+    /// An override-sized array: `stride` bytes times a length that is a Rust expression over
+    /// `o: &Overrides`.
+    PerElement {
+        /// Array stride in bytes.
+        stride: u32,
+        /// Element count, translated to Rust over `o: &Overrides`.
+        count: proc_macro2::TokenStream,
+    },
+}
+
 /// A shader entry point.
 #[derive(Clone, Debug)]
 pub struct EntryPointDef {
@@ -172,6 +198,20 @@ pub struct EntryPointDef {
     pub stage: &'static str,
     /// Workgroup size (compute only).
     pub workgroup_size: [WorkgroupDim; 3],
+    /// The `var<workgroup>` globals it uses (directly or through the functions it calls), in
+    /// declaration order.
+    pub workgroup_vars: Vec<WorkgroupVarDef>,
+}
+
+/// A module-scope `const` of scalar type, as naga evaluated it.
+#[derive(Clone, Debug)]
+pub struct ConstDef {
+    /// WGSL name.
+    pub name: String,
+    /// Type.
+    pub ty: ScalarType,
+    /// The value as a Rust expression.
+    pub value: proc_macro2::TokenStream,
 }
 
 /// Everything the emitters need from one shader.
@@ -189,4 +229,6 @@ pub struct ShaderDef {
     pub bindings: Vec<BindingDef>,
     /// Entry points in declaration order.
     pub entry_points: Vec<EntryPointDef>,
+    /// Scalar module-scope constants in declaration order.
+    pub consts: Vec<ConstDef>,
 }

@@ -48,6 +48,23 @@ pub fn lower_snake(name: &str) -> String {
     upper_snake(name).to_ascii_lowercase()
 }
 
+/// `conv2d_gemm_m64` → `Conv2dGemmM64`, `mainImage` → `MainImage`.
+pub fn upper_camel(name: &str) -> String {
+    let mut out = String::new();
+    for word in lower_snake(name).split('_').filter(|w| !w.is_empty()) {
+        let mut chars = word.chars();
+        if let Some(first) = chars.next() {
+            out.push(first.to_ascii_uppercase());
+            out.extend(chars);
+        }
+    }
+    // A name of underscores only, or one starting with a digit after them, still needs a letter.
+    if !out.starts_with(|c: char| c.is_ascii_alphabetic()) {
+        out.insert(0, 'E');
+    }
+    out
+}
+
 /// Whether a WGSL member is padding the author wrote by hand (`_pad0`): zero-filled by constructors.
 pub fn is_padding_name(name: &str) -> bool {
     name.starts_with('_')
@@ -69,5 +86,8 @@ mod tests {
         assert_eq!(upper_snake("wg_size"), "WG_SIZE");
         assert_eq!(upper_snake("mainImage"), "MAIN_IMAGE");
         assert_eq!(lower_snake("conv2dVec4"), "conv2d_vec4");
+        assert_eq!(upper_camel("conv2d_gemm_m64_k16"), "Conv2dGemmM64K16");
+        assert_eq!(upper_camel("mainImage"), "MainImage");
+        assert_eq!(upper_camel("_"), "E");
     }
 }

@@ -11,7 +11,10 @@ use quote::quote;
 use crate::{
     CodegenError,
     layout::{self, wgsl_type_name},
-    model::{BindingDef, BufferKind, EntryPointDef, OverrideDef, ScalarType, ShaderDef, WorkgroupDim},
+    model::{
+        BindingDef, BufferKind, ConstDef, EntryPointDef, OverrideDef, ScalarType, ShaderDef, WorkgroupDim,
+        WorkgroupVarDef, WorkgroupVarSize,
+    },
     names::field_ident,
 };
 
@@ -134,7 +137,8 @@ pub fn reflect(source: &str, path: &str) -> Result<ShaderDef, CodegenError> {
     let entry_points = module
         .entry_points
         .iter()
-        .map(|ep| {
+        .enumerate()
+        .map(|(index, ep)| {
             let mut dims = [WorkgroupDim::Fixed(1), WorkgroupDim::Fixed(1), WorkgroupDim::Fixed(1)];
             for (i, dim) in dims.iter_mut().enumerate() {
                 let expr = ep.workgroup_size_overrides.as_ref().and_then(|o| o[i]);
@@ -146,11 +150,69 @@ pub fn reflect(source: &str, path: &str) -> Result<ShaderDef, CodegenError> {
                     None => WorkgroupDim::Fixed(ep.workgroup_size[i]),
                 };
             }
-            Ok(EntryPointDef { name: ep.name.clone(), stage: stage_name(ep.stage), workgroup_size: dims })
+            let workgroup_vars = workgroup_vars(&module, &info, &layouter, index);
+            Ok(EntryPointDef {
+                name: ep.name.clone(),
+                stage: stage_name(ep.stage),
+                workgroup_size: dims,
+                workgroup_vars,
+            })
         })
         .collect::<Result<Vec<_>, CodegenError>>()?;
 
-    Ok(ShaderDef { path: path.to_string(), source: source.to_string(), structs, overrides, bindings, entry_points })
+    let consts = consts(&module, path)?;
+    Ok(ShaderDef {
+        path: path.to_string(),
+        source: source.to_string(),
+        structs,
+        overrides,
+        bindings,
+        entry_points,
+        consts,
+    })
+}
+
+/// The `var<workgroup>` globals entry point `index` uses, with their sizes. naga's per-entry-point
+/// usage already includes the functions the entry point calls.
+fn workgroup_vars(module: &Module, info: &ModuleInfo, layouter: &Layouter, index: usize) -> Vec<WorkgroupVarDef> {
+    let uses = info.get_entry_point(index);
+    let mut vars = Vec::new();
+    for (handle, var) in module.global_variables.iter() {
+        if var.space != AddressSpace::WorkGroup || uses[handle].is_empty() {
+            continue;
+        }
+        let name = var.name.clone().unwrap_or_default();
+        let size = match module.types[var.ty].inner {
+            // The only type whose size the Layouter cannot know: the length is an override.
+            TypeInner::Array { size: ArraySize::Pending(length), stride, .. } => {
+                let getter = field_ident(module.overrides[length].name.as_deref().unwrap_or_default());
+                WorkgroupVarSize::PerElement { stride, count: quote!(o.#getter()) }
+            }
+            _ => WorkgroupVarSize::Fixed(layouter[var.ty].size),
+        };
+        vars.push(WorkgroupVarDef { name, wgsl_type: wgsl_type_name(module, var.ty), size });
+    }
+    vars
+}
+
+/// The named module-scope constants of a host scalar type, with the values naga evaluated.
+/// Constants of other types (vectors, arrays, abstract numbers) have no host counterpart and are
+/// left out.
+fn consts(module: &Module, path: &str) -> Result<Vec<ConstDef>, CodegenError> {
+    let mut out = Vec::new();
+    for (_, c) in module.constants.iter() {
+        let Some(name) = c.name.clone() else { continue };
+        let Some(ty) = (match module.types[c.ty].inner {
+            TypeInner::Scalar(s) => layout::scalar(s),
+            _ => None,
+        }) else {
+            continue;
+        };
+        let mut depends = false;
+        let value = translate_expr(module, c.init, path, &name, &mut depends)?;
+        out.push(ConstDef { name, ty, value });
+    }
+    Ok(out)
 }
 
 fn stage_const(stage: ShaderStage) -> &'static str {

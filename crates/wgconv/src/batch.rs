@@ -1,6 +1,28 @@
 //! Recording several ops into one command encoder and submitting them together.
 
-use crate::{context::Context, error::Result};
+use crate::{context::Context, error::Result, pipelines::GeneratedShader};
+
+/// One dispatch of a generated shader: the entry point, the overrides it is compiled with and the
+/// grid of workgroups.
+pub(crate) struct Pass<'a, S: GeneratedShader> {
+    entry: S::Entry,
+    overrides: &'a S::Overrides,
+    workgroups: [u32; 3],
+    /// The compute pass's label; the entry point's name unless set.
+    label: Option<&'static str>,
+}
+
+impl<'a, S: GeneratedShader> Pass<'a, S> {
+    /// `entry` compiled with `overrides`, over `workgroups`.
+    pub fn new(entry: S::Entry, overrides: &'a S::Overrides, workgroups: [u32; 3]) -> Self {
+        Self { entry, overrides, workgroups, label: None }
+    }
+
+    /// Labels the compute pass `label` instead of the entry point's name.
+    pub fn labelled(self, label: &'static str) -> Self {
+        Self { label: Some(label), ..self }
+    }
+}
 
 /// Ops recorded into one command encoder; nothing runs until [`Batch::submit`], and a chain of
 /// ops does not synchronise with the host between them.
@@ -56,8 +78,28 @@ impl<'c> Batch<'c> {
         })
     }
 
+    /// Records `pass` of shader `S` with the resources of `group`: its module, layouts and
+    /// pipeline come from the context's cache (compiled on first use). GPU errors are reported as
+    /// those of `operation`.
+    pub(crate) fn record<S: GeneratedShader>(
+        &mut self,
+        operation: &str,
+        pass: Pass<'_, S>,
+        group: &S::BindGroup<'_>,
+    ) -> Result<()> {
+        let ctx = self.ctx;
+        ctx.capture(operation, || {
+            let resources = ctx.pipelines.shader::<S>(&ctx.device);
+            let pipeline = ctx.pipelines.compute_pipeline::<S>(&ctx.device, &resources, pass.entry, pass.overrides);
+            let group = S::create_bind_group(&ctx.device, &resources.group0, group);
+            let label = pass.label.unwrap_or_else(|| S::entry_name(pass.entry));
+            self.dispatch(label, &pipeline, &group, pass.workgroups);
+            Ok(())
+        })
+    }
+
     /// Records one compute dispatch.
-    pub(crate) fn dispatch(
+    fn dispatch(
         &mut self,
         label: &str,
         pipeline: &wgpu::ComputePipeline,

@@ -13,22 +13,101 @@ pub(crate) struct ShaderResources {
     pub layout: wgpu::PipelineLayout,
 }
 
-/// The cached [`ShaderResources`] of a generated shader module (`$module`), created on first use.
-/// A macro because every generated module has its own `BindGroupLayouts` type.
-macro_rules! shader_resources {
-    ($ctx:expr, $module:ident) => {
-        $ctx.pipelines.shader($module::PATH, || {
-            let layouts = $module::BindGroupLayouts::new(&$ctx.device);
-            let layout = $module::create_pipeline_layout(&$ctx.device, &layouts);
-            $crate::pipelines::ShaderResources {
-                module: $ctx.pipelines.create_module(&$ctx.device, $module::PATH, $module::SOURCE),
-                group0: layouts.group0,
-                layout,
-            }
-        })
-    };
+/// One generated shader module in generic code: `cargo xtask gen-shaders` has the codegen
+/// implement this on each module's unit type `Shader` (`wgconv_codegen::Options::shader_trait`
+/// documents the contract), so [`crate::Batch::record`] records any of them.
+pub(crate) trait GeneratedShader {
+    /// Path of the WGSL (the cache key of the module and its pipelines).
+    const PATH: &'static str;
+    /// The WGSL source.
+    const SOURCE: &'static str;
+    /// Names of the `@group(0)` bindings, in binding order.
+    const BINDINGS: &'static [&'static str];
+    /// `(field, WGSL type, offset)` of the struct bound as the shader's one `var<uniform>`
+    /// (empty when it has none or several), to prove at compile time that two shaders take the
+    /// same uniform bytes.
+    const UNIFORM_LAYOUT: &'static [(&'static str, &'static str, u32)];
+    /// The module's `Overrides`.
+    type Overrides;
+    /// The module's `Entry`: its compute entry points.
+    type Entry: Copy;
+    /// The module's `BindGroup0`: one field per binding.
+    type BindGroup<'a>;
+
+    /// Sets the `u32` override `name`; false when the shader has none of that name.
+    fn set_u32(overrides: &mut Self::Overrides, name: &str, value: u32) -> bool;
+    /// The WGSL name of `entry`.
+    fn entry_name(entry: Self::Entry) -> &'static str;
+    /// `(key, value)` pairs for `wgpu::PipelineCompilationOptions::constants`.
+    fn constants(overrides: &Self::Overrides) -> Vec<(&'static str, f64)>;
+    /// Bytes of workgroup memory `entry` declares at `overrides`.
+    fn workgroup_memory_bytes(entry: Self::Entry, overrides: &Self::Overrides) -> u32;
+    /// The `@group(0)` layout and the pipeline layout.
+    fn create_layouts(device: &wgpu::Device) -> (wgpu::BindGroupLayout, wgpu::PipelineLayout);
+    /// Compiles `entry` at `overrides`.
+    fn create_pipeline(
+        device: &wgpu::Device,
+        module: &wgpu::ShaderModule,
+        layout: &wgpu::PipelineLayout,
+        entry: Self::Entry,
+        overrides: &Self::Overrides,
+    ) -> wgpu::ComputePipeline;
+    /// Creates the bind group of `group`.
+    fn create_bind_group(
+        device: &wgpu::Device,
+        layout: &wgpu::BindGroupLayout,
+        group: &Self::BindGroup<'_>,
+    ) -> wgpu::BindGroup;
+    /// The bind group with each binding from `binding(name)`: for shaders that share binding
+    /// names, so one function builds the bind group of them all.
+    fn bind_group_with<'a>(binding: impl FnMut(&'static str) -> wgpu::BufferBinding<'a>) -> Self::BindGroup<'a>;
 }
-pub(crate) use shader_resources;
+
+/// Whether two binding lists (or uniform layouts) are the same; `const` so generic code can
+/// assert it at compile time.
+pub(crate) const fn same_names(a: &[&str], b: &[&str]) -> bool {
+    if a.len() != b.len() {
+        return false;
+    }
+    let mut i = 0;
+    while i < a.len() {
+        if !same_str(a[i], b[i]) {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
+
+/// Whether two [`GeneratedShader::UNIFORM_LAYOUT`]s are the same.
+pub(crate) const fn same_layout(a: &[(&str, &str, u32)], b: &[(&str, &str, u32)]) -> bool {
+    if a.len() != b.len() {
+        return false;
+    }
+    let mut i = 0;
+    while i < a.len() {
+        if !same_str(a[i].0, b[i].0) || !same_str(a[i].1, b[i].1) || a[i].2 != b[i].2 {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
+
+const fn same_str(a: &str, b: &str) -> bool {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    if a.len() != b.len() {
+        return false;
+    }
+    let mut i = 0;
+    while i < a.len() {
+        if a[i] != b[i] {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
 
 /// Cache key: shader path, entry point, and the exact bits of every override value.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -117,15 +196,34 @@ impl PipelineCache {
         unsafe { device.create_shader_module_trusted(desc, checks) }
     }
 
-    /// The resources of `shader`, created by `make` on first use.
-    pub fn shader(&self, shader: &'static str, make: impl FnOnce() -> ShaderResources) -> Arc<ShaderResources> {
+    /// The resources of `S` (module compiled with this cache's checks), created on first use.
+    pub fn shader<S: GeneratedShader>(&self, device: &wgpu::Device) -> Arc<ShaderResources> {
         let mut map = self.shaders.lock().unwrap_or_else(|p| p.into_inner());
-        map.entry(shader).or_insert_with(|| Arc::new(make())).clone()
+        map.entry(S::PATH)
+            .or_insert_with(|| {
+                let (group0, layout) = S::create_layouts(device);
+                Arc::new(ShaderResources { module: self.create_module(device, S::PATH, S::SOURCE), group0, layout })
+            })
+            .clone()
+    }
+
+    /// `entry` of `S` at `overrides`, compiled on first use (keyed by path, entry name and
+    /// override bits).
+    pub fn compute_pipeline<S: GeneratedShader>(
+        &self,
+        device: &wgpu::Device,
+        resources: &ShaderResources,
+        entry: S::Entry,
+        overrides: &S::Overrides,
+    ) -> wgpu::ComputePipeline {
+        self.pipeline(S::PATH, S::entry_name(entry), &S::constants(overrides), || {
+            S::create_pipeline(device, &resources.module, &resources.layout, entry, overrides)
+        })
     }
 
     /// The pipeline for (`shader`, `entry`, `constants`), created by `make` on first use.
     /// Creation happens under the lock so two threads never compile the same pipeline twice.
-    pub fn pipeline(
+    fn pipeline(
         &self,
         shader: &'static str,
         entry: &'static str,

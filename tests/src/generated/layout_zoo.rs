@@ -387,6 +387,8 @@ pub fn create_pipeline_layout(
 pub const COPY_OUT_ENTRY: &str = "copy_out";
 /// Workgroup size of `copy_out`.
 pub const COPY_OUT_WORKGROUP_SIZE: [u32; 3] = [1u32, 1u32, 1u32];
+/// Bytes of workgroup memory `copy_out` declares (the `var<workgroup>`s it uses: none).
+pub const COPY_OUT_WORKGROUP_MEMORY_BYTES: u32 = 0u32;
 /// Creates the compute pipeline of `copy_out` with an explicit layout and typed overrides.
 pub fn create_copy_out_pipeline(
     device: &::wgpu::Device,
@@ -409,4 +411,52 @@ pub fn create_copy_out_pipeline(
                 cache: None,
             },
         )
+}
+/// Names of every entry point, in declaration order.
+pub const ENTRY_POINTS: [&str; 1usize] = ["copy_out"];
+/// The compute entry points of `tests/fixtures/shaders/layout_zoo.wgsl`, to pick one by value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Entry {
+    /// The compute entry point `copy_out`.
+    CopyOut,
+}
+impl Entry {
+    /// Every compute entry point, in declaration order.
+    pub const ALL: [Entry; 1usize] = [Entry::CopyOut];
+    /// The WGSL name.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Entry::CopyOut => COPY_OUT_ENTRY,
+        }
+    }
+    /// The entry point called `name`, if it is a compute entry point of this shader.
+    pub fn from_name(name: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|e| e.name() == name)
+    }
+    /// Its workgroup size at these overrides.
+    pub fn workgroup_size(self, o: &Overrides) -> [u32; 3] {
+        let _ = o;
+        match self {
+            Entry::CopyOut => COPY_OUT_WORKGROUP_SIZE,
+        }
+    }
+    /// Bytes of workgroup memory it declares at these overrides.
+    pub fn workgroup_memory_bytes(self, o: &Overrides) -> u32 {
+        let _ = o;
+        match self {
+            Entry::CopyOut => COPY_OUT_WORKGROUP_MEMORY_BYTES,
+        }
+    }
+    /// Creates its compute pipeline (as the `create_*_pipeline` function of the entry point).
+    pub fn create_pipeline(
+        self,
+        device: &::wgpu::Device,
+        module: &::wgpu::ShaderModule,
+        layout: &::wgpu::PipelineLayout,
+        overrides: &Overrides,
+    ) -> ::wgpu::ComputePipeline {
+        match self {
+            Entry::CopyOut => create_copy_out_pipeline(device, module, layout, overrides),
+        }
+    }
 }

@@ -274,6 +274,8 @@ pub const TILED_ENTRY: &str = "tiled";
 pub fn tiled_workgroup_size(o: &Overrides) -> [u32; 3] {
     [o.tile(), o.rows(), 1u32]
 }
+/// Bytes of workgroup memory `tiled` declares (the `var<workgroup>`s it uses: none).
+pub const TILED_WORKGROUP_MEMORY_BYTES: u32 = 0u32;
 /// Creates the compute pipeline of `tiled` with an explicit layout and typed overrides.
 pub fn create_tiled_pipeline(
     device: &::wgpu::Device,
@@ -304,6 +306,8 @@ pub const FLAT_FILL_ENTRY: &str = "flat_fill";
 pub fn flat_fill_workgroup_size(o: &Overrides) -> [u32; 3] {
     [o.doubled().max(4u32), 1u32, 1u32]
 }
+/// Bytes of workgroup memory `flat_fill` declares (the `var<workgroup>`s it uses: none).
+pub const FLAT_FILL_WORKGROUP_MEMORY_BYTES: u32 = 0u32;
 /// Creates the compute pipeline of `flat_fill` with an explicit layout and typed overrides.
 pub fn create_flat_fill_pipeline(
     device: &::wgpu::Device,
@@ -326,4 +330,60 @@ pub fn create_flat_fill_pipeline(
                 cache: None,
             },
         )
+}
+/// Names of every entry point, in declaration order.
+pub const ENTRY_POINTS: [&str; 2usize] = ["tiled", "flat_fill"];
+/// The compute entry points of `tests/fixtures/shaders/overrides.wgsl`, to pick one by value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Entry {
+    /// The compute entry point `tiled`.
+    Tiled,
+    /// The compute entry point `flat_fill`.
+    FlatFill,
+}
+impl Entry {
+    /// Every compute entry point, in declaration order.
+    pub const ALL: [Entry; 2usize] = [Entry::Tiled, Entry::FlatFill];
+    /// The WGSL name.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Entry::Tiled => TILED_ENTRY,
+            Entry::FlatFill => FLAT_FILL_ENTRY,
+        }
+    }
+    /// The entry point called `name`, if it is a compute entry point of this shader.
+    pub fn from_name(name: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|e| e.name() == name)
+    }
+    /// Its workgroup size at these overrides.
+    pub fn workgroup_size(self, o: &Overrides) -> [u32; 3] {
+        let _ = o;
+        match self {
+            Entry::Tiled => tiled_workgroup_size(o),
+            Entry::FlatFill => flat_fill_workgroup_size(o),
+        }
+    }
+    /// Bytes of workgroup memory it declares at these overrides.
+    pub fn workgroup_memory_bytes(self, o: &Overrides) -> u32 {
+        let _ = o;
+        match self {
+            Entry::Tiled => TILED_WORKGROUP_MEMORY_BYTES,
+            Entry::FlatFill => FLAT_FILL_WORKGROUP_MEMORY_BYTES,
+        }
+    }
+    /// Creates its compute pipeline (as the `create_*_pipeline` function of the entry point).
+    pub fn create_pipeline(
+        self,
+        device: &::wgpu::Device,
+        module: &::wgpu::ShaderModule,
+        layout: &::wgpu::PipelineLayout,
+        overrides: &Overrides,
+    ) -> ::wgpu::ComputePipeline {
+        match self {
+            Entry::Tiled => create_tiled_pipeline(device, module, layout, overrides),
+            Entry::FlatFill => {
+                create_flat_fill_pipeline(device, module, layout, overrides)
+            }
+        }
+    }
 }

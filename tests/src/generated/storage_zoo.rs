@@ -377,6 +377,8 @@ pub fn create_pipeline_layout(
 pub const STEP_ENTRY: &str = "step";
 /// Workgroup size of `step`.
 pub const STEP_WORKGROUP_SIZE: [u32; 3] = [64u32, 1u32, 1u32];
+/// Bytes of workgroup memory `step` declares (the `var<workgroup>`s it uses: none).
+pub const STEP_WORKGROUP_MEMORY_BYTES: u32 = 0u32;
 /// Creates the compute pipeline of `step` with an explicit layout and typed overrides.
 pub fn create_step_pipeline(
     device: &::wgpu::Device,
@@ -399,4 +401,52 @@ pub fn create_step_pipeline(
                 cache: None,
             },
         )
+}
+/// Names of every entry point, in declaration order.
+pub const ENTRY_POINTS: [&str; 1usize] = ["step"];
+/// The compute entry points of `tests/fixtures/shaders/storage_zoo.wgsl`, to pick one by value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Entry {
+    /// The compute entry point `step`.
+    Step,
+}
+impl Entry {
+    /// Every compute entry point, in declaration order.
+    pub const ALL: [Entry; 1usize] = [Entry::Step];
+    /// The WGSL name.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Entry::Step => STEP_ENTRY,
+        }
+    }
+    /// The entry point called `name`, if it is a compute entry point of this shader.
+    pub fn from_name(name: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|e| e.name() == name)
+    }
+    /// Its workgroup size at these overrides.
+    pub fn workgroup_size(self, o: &Overrides) -> [u32; 3] {
+        let _ = o;
+        match self {
+            Entry::Step => STEP_WORKGROUP_SIZE,
+        }
+    }
+    /// Bytes of workgroup memory it declares at these overrides.
+    pub fn workgroup_memory_bytes(self, o: &Overrides) -> u32 {
+        let _ = o;
+        match self {
+            Entry::Step => STEP_WORKGROUP_MEMORY_BYTES,
+        }
+    }
+    /// Creates its compute pipeline (as the `create_*_pipeline` function of the entry point).
+    pub fn create_pipeline(
+        self,
+        device: &::wgpu::Device,
+        module: &::wgpu::ShaderModule,
+        layout: &::wgpu::PipelineLayout,
+        overrides: &Overrides,
+    ) -> ::wgpu::ComputePipeline {
+        match self {
+            Entry::Step => create_step_pipeline(device, module, layout, overrides),
+        }
+    }
 }

@@ -3,33 +3,56 @@
 mod bindings;
 mod overrides;
 mod pipeline;
+mod shader_impl;
 mod structs;
 
 use proc_macro2::TokenStream;
 use quote::quote;
 
-use crate::model::{HostType, ScalarType, ShaderDef};
+use crate::{
+    model::{ConstDef, HostType, ScalarType, ShaderDef},
+    names::upper_snake,
+};
 
 pub use structs::struct_tokens;
 
-/// Tokens of a whole generated module (without the file header).
-pub fn module_tokens(def: &ShaderDef) -> TokenStream {
+/// Tokens of a whole generated module (without the file header); with `shader_trait`, also the
+/// unit type `Shader` implementing it.
+pub fn module_tokens(def: &ShaderDef, shader_trait: Option<&syn::Path>) -> TokenStream {
     let path = &def.path;
     let source = &def.source;
+    let consts = def.consts.iter().map(const_tokens);
     let structs = def.structs.iter().map(|s| struct_tokens(s, &def.structs, path));
     let overrides = overrides::overrides_tokens(def);
     let bindings = bindings::bind_group_tokens(def);
     let pipeline = pipeline::pipeline_tokens(def);
+    let shader_impl = shader_trait.map(|t| shader_impl::shader_impl_tokens(def, t));
     quote! {
         /// Path of the WGSL this module was generated from, relative to the workspace root.
         pub const PATH: &str = #path;
         /// The WGSL source, embedded so the crate needs no files at run time.
         pub const SOURCE: &str = #source;
+        #(#consts)*
         #(#structs)*
         #overrides
         #bindings
         #pipeline
+        #shader_impl
     }
+}
+
+/// The Rust name of a WGSL `const`: its own when SCREAMING_CASE (the convention), else that case.
+pub fn const_name(wgsl: &str) -> String {
+    upper_snake(wgsl)
+}
+
+/// `pub const NAME: T = value;` for one WGSL `const`.
+fn const_tokens(c: &ConstDef) -> TokenStream {
+    let name = proc_macro2::Ident::new(&const_name(&c.name), proc_macro2::Span::call_site());
+    let ty = scalar_tokens(c.ty);
+    let value = &c.value;
+    let doc = format!("WGSL `const {}: {}`, as naga evaluated it.", c.name, c.ty.wgsl_name());
+    quote! { #[doc = #doc] pub const #name: #ty = #value; }
 }
 
 /// The Rust scalar type.

@@ -5,8 +5,8 @@ use quote::{format_ident, quote};
 
 use super::bindings::{group_type, groups};
 use crate::{
-    model::{ShaderDef, WorkgroupDim},
-    names::{lower_snake, upper_snake},
+    model::{EntryPointDef, ShaderDef, WorkgroupDim, WorkgroupVarSize},
+    names::{lower_snake, upper_camel, upper_snake},
 };
 
 pub fn pipeline_tokens(def: &ShaderDef) -> TokenStream {
@@ -57,6 +57,7 @@ pub fn pipeline_tokens(def: &ShaderDef) -> TokenStream {
             let doc = format!("Workgroup size of `{name}`.");
             entry_items.extend(quote! { #[doc = #doc] pub const #c: [u32; 3] = [#(#dims),*]; });
         }
+        entry_items.extend(workgroup_memory_tokens(ep));
         let create = Ident::new(&format!("create_{}_pipeline", lower_snake(name)), Span::call_site());
         let doc = format!("Creates the compute pipeline of `{name}` with an explicit layout and typed overrides.");
         let label = format!("{path}:{name}");
@@ -84,6 +85,7 @@ pub fn pipeline_tokens(def: &ShaderDef) -> TokenStream {
         });
     }
 
+    let (entry_list, entry_enum) = entry_list_tokens(def);
     quote! {
         /// Creates the shader module from [`SOURCE`].
         pub fn create_shader_module(device: &::wgpu::Device) -> ::wgpu::ShaderModule {
@@ -117,5 +119,153 @@ pub fn pipeline_tokens(def: &ShaderDef) -> TokenStream {
         }
 
         #entry_items
+        #entry_list
+        #entry_enum
     }
+}
+
+/// `{ENTRY}_WORKGROUP_MEMORY_BYTES`, or `{entry}_workgroup_memory_bytes(o)` when an override
+/// sizes one of the arrays.
+fn workgroup_memory_tokens(ep: &EntryPointDef) -> TokenStream {
+    let name = &ep.name;
+    let fixed: u32 = ep
+        .workgroup_vars
+        .iter()
+        .filter_map(|v| match v.size {
+            WorkgroupVarSize::Fixed(bytes) => Some(bytes),
+            WorkgroupVarSize::PerElement { .. } => None,
+        })
+        .sum();
+    let terms: Vec<TokenStream> = ep
+        .workgroup_vars
+        .iter()
+        .filter_map(|v| match &v.size {
+            WorkgroupVarSize::Fixed(_) => None,
+            WorkgroupVarSize::PerElement { stride, count } => Some(quote!(#stride * #count)),
+        })
+        .collect();
+    let vars = if ep.workgroup_vars.is_empty() {
+        "none".to_string()
+    } else {
+        ep.workgroup_vars.iter().map(|v| format!("`{}: {}`", v.name, v.wgsl_type)).collect::<Vec<_>>().join(", ")
+    };
+    if terms.is_empty() {
+        let c = Ident::new(&format!("{}_WORKGROUP_MEMORY_BYTES", upper_snake(name)), Span::call_site());
+        let doc = format!("Bytes of workgroup memory `{name}` declares (the `var<workgroup>`s it uses: {vars}).");
+        quote! { #[doc = #doc] pub const #c: u32 = #fixed; }
+    } else {
+        let f = Ident::new(&format!("{}_workgroup_memory_bytes", lower_snake(name)), Span::call_site());
+        let doc = format!(
+            "Bytes of workgroup memory `{name}` declares at these overrides (the `var<workgroup>`s it uses: {vars})."
+        );
+        quote! {
+            #[doc = #doc]
+            #[allow(unused_parens, clippy::all)]
+            pub fn #f(o: &Overrides) -> u32 { #fixed #(+ #terms)* }
+        }
+    }
+}
+
+/// `ENTRY_POINTS` (every entry point's name) and, when the shader has compute entry points,
+/// the `Entry` enum that picks one by value.
+fn entry_list_tokens(def: &ShaderDef) -> (TokenStream, TokenStream) {
+    let names: Vec<&str> = def.entry_points.iter().map(|e| e.name.as_str()).collect();
+    let count = names.len();
+    let list = quote! {
+        /// Names of every entry point, in declaration order.
+        pub const ENTRY_POINTS: [&str; #count] = [#(#names),*];
+    };
+    let compute: Vec<&EntryPointDef> = def.entry_points.iter().filter(|e| e.stage == "compute").collect();
+    if compute.is_empty() {
+        return (list, TokenStream::new());
+    }
+    let variants = entry_variants(def);
+    let count = compute.len();
+    let mut docs = Vec::new();
+    let mut names = Vec::new();
+    let mut sizes = Vec::new();
+    let mut memory = Vec::new();
+    let mut creates = Vec::new();
+    for ep in &compute {
+        let name = &ep.name;
+        let upper = upper_snake(name);
+        let lower = lower_snake(name);
+        docs.push(format!("The compute entry point `{name}`."));
+        let entry_const = Ident::new(&format!("{upper}_ENTRY"), Span::call_site());
+        names.push(quote!(#entry_const));
+        sizes.push(if ep.workgroup_size.iter().any(|d| matches!(d, WorkgroupDim::Expr(_))) {
+            let f = Ident::new(&format!("{lower}_workgroup_size"), Span::call_site());
+            quote!(#f(o))
+        } else {
+            let c = Ident::new(&format!("{upper}_WORKGROUP_SIZE"), Span::call_site());
+            quote!(#c)
+        });
+        memory.push(if ep.workgroup_vars.iter().any(|v| matches!(v.size, WorkgroupVarSize::PerElement { .. })) {
+            let f = Ident::new(&format!("{lower}_workgroup_memory_bytes"), Span::call_site());
+            quote!(#f(o))
+        } else {
+            let c = Ident::new(&format!("{upper}_WORKGROUP_MEMORY_BYTES"), Span::call_site());
+            quote!(#c)
+        });
+        let f = Ident::new(&format!("create_{lower}_pipeline"), Span::call_site());
+        creates.push(quote!(#f));
+    }
+    let v = &variants;
+    let enum_doc = format!("The compute entry points of `{}`, to pick one by value.", def.path);
+    let entry = quote! {
+        #[doc = #enum_doc]
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        pub enum Entry {
+            #(#[doc = #docs] #v,)*
+        }
+
+        impl Entry {
+            /// Every compute entry point, in declaration order.
+            pub const ALL: [Entry; #count] = [#(Entry::#v),*];
+
+            /// The WGSL name.
+            pub const fn name(self) -> &'static str {
+                match self { #(Entry::#v => #names,)* }
+            }
+
+            /// The entry point called `name`, if it is a compute entry point of this shader.
+            pub fn from_name(name: &str) -> Option<Self> {
+                Self::ALL.into_iter().find(|e| e.name() == name)
+            }
+
+            /// Its workgroup size at these overrides.
+            pub fn workgroup_size(self, o: &Overrides) -> [u32; 3] {
+                let _ = o;
+                match self { #(Entry::#v => #sizes,)* }
+            }
+
+            /// Bytes of workgroup memory it declares at these overrides.
+            pub fn workgroup_memory_bytes(self, o: &Overrides) -> u32 {
+                let _ = o;
+                match self { #(Entry::#v => #memory,)* }
+            }
+
+            /// Creates its compute pipeline (as the `create_*_pipeline` function of the entry point).
+            pub fn create_pipeline(
+                self,
+                device: &::wgpu::Device,
+                module: &::wgpu::ShaderModule,
+                layout: &::wgpu::PipelineLayout,
+                overrides: &Overrides,
+            ) -> ::wgpu::ComputePipeline {
+                match self { #(Entry::#v => #creates(device, module, layout, overrides),)* }
+            }
+        }
+    };
+    (list, entry)
+}
+
+/// The `Entry` variant of each compute entry point: its name in UpperCamelCase (distinct, as
+/// `check_names` rejected entry points whose generated names meet).
+fn entry_variants(def: &ShaderDef) -> Vec<Ident> {
+    def.entry_points
+        .iter()
+        .filter(|e| e.stage == "compute")
+        .map(|e| Ident::new(&upper_camel(&e.name), Span::call_site()))
+        .collect()
 }

@@ -9,11 +9,11 @@ use super::{
     conv_schedule::LaunchSchedule,
 };
 use crate::{
-    batch::Batch,
+    batch::{Batch, Pass},
     context::Context,
     dispatch,
     error::{Error, Result},
-    pipelines::shader_resources,
+    pipelines::{GeneratedShader, same_layout, same_names},
     shaders::{
         conv_pack as pack_shader, conv_splitk_reduce as reduce_shader, conv2d as shader, conv2d_coop as coop_shader,
         conv2d_depthwise as dw_shader, conv2d_depthwise_rows as dw_rows_shader,
@@ -46,63 +46,83 @@ struct ConvBuffers<'a> {
     output: &'a Tensor,
 }
 
-/// Sets the filter geometry (kernel size, stride, padding, dilation) a shader specialises on
-/// into its generated `Overrides` (each module has its own type, hence a macro).
-macro_rules! specialise_filter {
-    ($overrides:expr, $g:expr) => {{
-        let (o, g) = (&mut $overrides, $g);
-        (o.spec_kh, o.spec_kw) = (g.kh, g.kw);
-        (o.spec_stride_h, o.spec_stride_w) = (g.stride[0], g.stride[1]);
-        (o.spec_pad_h, o.spec_pad_w) = (g.padding[0], g.padding[1]);
-        (o.spec_dilation_h, o.spec_dilation_w) = (g.dilation[0], g.dilation[1]);
-    }};
+/// The bindings every convolution shader declares, in binding order, so one bind group (and one
+/// `ConvParams` uniform) serves them all.
+const CONV_BINDINGS: &[&str] = &["input", "weight", "bias", "output", "params"];
+
+/// The `ConvParams` uniform of a convolution. Every conv shader declares it as `conv2d.wgsl`
+/// does (`encode_conv` proves it at compile time), so this one type stands for all of them.
+fn conv_params(g: &ConvGeometry, has_bias: bool) -> shader::ConvParams {
+    shader::ConvParams::new(
+        g.n,
+        g.ic,
+        g.ih,
+        g.iw,
+        g.oc,
+        g.oh,
+        g.ow,
+        g.kh,
+        g.kw,
+        g.stride[0],
+        g.stride[1],
+        g.padding[0],
+        g.padding[1],
+        g.dilation[0],
+        g.dilation[1],
+        g.groups,
+        u32::from(has_bias),
+    )
 }
 
-/// Records one convolution dispatch with a generated shader module. The conv shaders share their
-/// uniform and bindings but each module has its own generated types, hence a macro.
-macro_rules! encode_conv {
-    ($batch:ident, $module:ident, $entry:expr, $create:expr, $overrides:expr, $g:expr, $buffers:expr, $workgroups:expr) => {{
-        let ctx = $batch.ctx;
-        let g = $g;
-        let b = &$buffers;
-        let overrides = $overrides;
-        let params = $module::ConvParams::new(
-            g.n,
-            g.ic,
-            g.ih,
-            g.iw,
-            g.oc,
-            g.oh,
-            g.ow,
-            g.kh,
-            g.kw,
-            g.stride[0],
-            g.stride[1],
-            g.padding[0],
-            g.padding[1],
-            g.dilation[0],
-            g.dilation[1],
-            g.groups,
-            u32::from(b.bias.is_some()),
-        );
-        ctx.capture("convolution", || {
-            let resources = shader_resources!(ctx, $module);
-            let pipeline = ctx.pipelines.pipeline($module::PATH, $entry, &overrides.constants(), || {
-                $create(&ctx.device, &resources.module, &resources.layout, &overrides)
-            });
-            let uniform = ctx.uniform("ConvParams", &params)?;
-            let group = $module::BindGroup0 {
-                input: b.input.buffer().as_entire_buffer_binding(),
-                weight: b.weight.buffer().as_entire_buffer_binding(),
-                bias: b.bias.map_or(ctx.zero_buffer(), Tensor::buffer).as_entire_buffer_binding(),
-                output: b.output.buffer().as_entire_buffer_binding(),
-                params: uniform.as_entire_buffer_binding(),
+/// Sets the filter geometry (kernel size, stride, padding, dilation) a shader specialises on
+/// into its `spec_*` overrides.
+fn specialise_filter<S: GeneratedShader>(overrides: &mut S::Overrides, g: &ConvGeometry) {
+    let spec = [
+        ("spec_kh", g.kh),
+        ("spec_kw", g.kw),
+        ("spec_stride_h", g.stride[0]),
+        ("spec_stride_w", g.stride[1]),
+        ("spec_pad_h", g.padding[0]),
+        ("spec_pad_w", g.padding[1]),
+        ("spec_dilation_h", g.dilation[0]),
+        ("spec_dilation_w", g.dilation[1]),
+    ];
+    for (name, value) in spec {
+        assert!(S::set_u32(overrides, name, value), "{} has no u32 override `{name}`", S::PATH);
+    }
+}
+
+impl Batch<'_> {
+    /// Records one convolution dispatch of conv shader `S`: the one place that builds the conv
+    /// uniform and bind group.
+    fn encode_conv<S: GeneratedShader>(
+        &mut self,
+        pass: Pass<'_, S>,
+        g: &ConvGeometry,
+        b: ConvBuffers<'_>,
+    ) -> Result<()> {
+        const {
+            assert!(same_names(S::BINDINGS, CONV_BINDINGS), "a conv shader binds input, weight, bias, output, params");
+            assert!(
+                same_layout(S::UNIFORM_LAYOUT, <shader::Shader as GeneratedShader>::UNIFORM_LAYOUT),
+                "a conv shader's ConvParams is laid out as conv2d.wgsl's"
+            );
+        }
+        let ctx = self.ctx;
+        let uniform = ctx.uniform("ConvParams", &conv_params(g, b.bias.is_some()))?;
+        let group = S::bind_group_with(|name| {
+            match name {
+                "input" => b.input.buffer(),
+                "weight" => b.weight.buffer(),
+                "bias" => b.bias.map_or(ctx.zero_buffer(), Tensor::buffer),
+                "output" => b.output.buffer(),
+                "params" => &uniform,
+                other => unreachable!("conv shaders bind {CONV_BINDINGS:?}, not `{other}`"),
             }
-            .create(&ctx.device, &resources.group0);
-            $batch.dispatch($entry, &pipeline, &group, $workgroups);
-            Ok(())
-        })?;
-    }};
+            .as_entire_buffer_binding()
+        });
+        self.record::<S>("convolution", pass, &group)
+    }
 }
 
 /// One convolution call: its operands and what was asked of it.
@@ -287,16 +307,16 @@ impl Batch<'_> {
         let mut overrides = coop_shader::Overrides::new();
         (overrides.warps_m, overrides.split_k) = (warps_m, splits);
         (overrides.activation, overrides.clamp_min, overrides.clamp_max) = activation_constants(activation);
-        specialise_filter!(overrides, g);
+        specialise_filter::<coop_shader::Shader>(&mut overrides, g);
         (overrides.spec_ic, overrides.spec_oc, overrides.spec_groups) = (g.ic, g.oc, g.groups);
         // Split-K writes partial sums to scratch; the reduce pass adds them with bias and activation.
         let partial = split_k_scratch(ctx, buffers.output, splits)?;
         let coop_buffers = ConvBuffers { output: partial.as_ref().unwrap_or(buffers.output), ..buffers };
-        let (entry, create): (_, fn(&_, &_, &_, &_) -> _) = match g.coop_k_tile() {
-            16 => (coop_shader::CONV2D_COOP_K16_ENTRY, coop_shader::create_conv2d_coop_k16_pipeline),
-            _ => (coop_shader::CONV2D_COOP_ENTRY, coop_shader::create_conv2d_coop_pipeline),
+        let entry = match g.coop_k_tile() {
+            16 => coop_shader::Entry::Conv2dCoopK16,
+            _ => coop_shader::Entry::Conv2dCoop,
         };
-        encode_conv!(self, coop_shader, entry, create, overrides, g, coop_buffers, [x, y, z * splits]);
+        self.encode_conv::<coop_shader::Shader>(Pass::new(entry, &overrides, [x, y, z * splits]), g, coop_buffers)?;
         if let Some(p) = &partial {
             self.reduce_split_k(p, buffers.bias, buffers.output, g, splits, activation_constants(activation))?;
         }
@@ -346,27 +366,16 @@ impl Batch<'_> {
         };
         overrides.split_k = splits;
         // Geometry specialised into the pipeline (one pipeline per layer shape family).
-        specialise_filter!(overrides, g);
+        specialise_filter::<gemm_shader::Shader>(&mut overrides, g);
         (overrides.spec_ic, overrides.spec_oc, overrides.spec_groups) = (g.ic, g.oc, g.groups);
-        let (entry, create): (_, fn(&_, &_, &_, &_) -> _) = match kernel.gemm_entry() {
-            ConvKernel::Gemm => (gemm_shader::CONV2D_GEMM_ENTRY, gemm_shader::create_conv2d_gemm_pipeline),
-            ConvKernel::GemmM64 => (gemm_shader::CONV2D_GEMM_M64_ENTRY, gemm_shader::create_conv2d_gemm_m64_pipeline),
-            ConvKernel::GemmK16 => (gemm_shader::CONV2D_GEMM_K16_ENTRY, gemm_shader::create_conv2d_gemm_k16_pipeline),
-            ConvKernel::GemmM64K16 => {
-                (gemm_shader::CONV2D_GEMM_M64_K16_ENTRY, gemm_shader::create_conv2d_gemm_m64_k16_pipeline)
-            }
-            ConvKernel::GemmM64K32 => {
-                (gemm_shader::CONV2D_GEMM_M64_K32_ENTRY, gemm_shader::create_conv2d_gemm_m64_k32_pipeline)
-            }
-            other => {
-                unreachable!("{} is not a GEMM kernel (the match in `encode_convolution` routes kernels)", other.name())
-            }
+        let Some(entry) = kernel.gemm_shader_entry() else {
+            unreachable!("{} is not a GEMM kernel (the match in `encode_convolution` routes kernels)", kernel.name());
         };
         // Split-K writes partial sums to scratch; a reduce pass adds them with bias and activation.
         let partial = split_k_scratch(ctx, buffers.output, splits)?;
         let gemm_buffers =
             ConvBuffers { weight: packed, output: partial.as_ref().unwrap_or(buffers.output), ..buffers };
-        encode_conv!(self, gemm_shader, entry, create, overrides, g, gemm_buffers, grid);
+        self.encode_conv::<gemm_shader::Shader>(Pass::new(entry, &overrides, grid), g, gemm_buffers)?;
         if let Some(p) = &partial {
             self.reduce_split_k(p, buffers.bias, buffers.output, g, splits, activation_constants(activation))?;
         }
@@ -389,18 +398,9 @@ impl Batch<'_> {
         let mut overrides = dw_tiled_shader::Overrides::new(grid.stride_x);
         overrides.rows_per_thread = rows_per_thread;
         (overrides.activation, overrides.clamp_min, overrides.clamp_max) = activation_constants(activation);
-        specialise_filter!(overrides, g);
-        encode_conv!(
-            self,
-            dw_tiled_shader,
-            dw_tiled_shader::CONV2D_DEPTHWISE_TILED_ENTRY,
-            dw_tiled_shader::create_conv2d_depthwise_tiled_pipeline,
-            overrides,
-            g,
-            buffers,
-            grid.dims()
-        );
-        Ok(())
+        specialise_filter::<dw_tiled_shader::Shader>(&mut overrides, g);
+        let entry = dw_tiled_shader::Entry::Conv2dDepthwiseTiled;
+        self.encode_conv::<dw_tiled_shader::Shader>(Pass::new(entry, &overrides, grid.dims()), g, buffers)
     }
 
     /// Depthwise with the filter geometry specialised: a run of output rows of one column
@@ -424,40 +424,23 @@ impl Batch<'_> {
         let items = g.depthwise_run_threads(rows_per_thread, columns_per_thread);
         let grid =
             dispatch::grid(items, dispatch::workgroup_size(&limits), limits.max_compute_workgroups_per_dimension)?;
-        macro_rules! overrides {
-            ($module:ident) => {{
-                let mut overrides = $module::Overrides::new(grid.stride_x);
-                overrides.wg_size = grid.wg_size;
-                overrides.rows_per_thread = rows_per_thread;
-                (overrides.activation, overrides.clamp_min, overrides.clamp_max) = activation_constants(activation);
-                specialise_filter!(overrides, g);
-                overrides
-            }};
-        }
+        let activation = activation_constants(activation);
+        // Two modules with the same overrides (each its own type): set alike, recorded alike.
         if kernel == ConvKernel::DepthwiseVec4 {
-            encode_conv!(
-                self,
-                dw_vec4_shader,
-                dw_vec4_shader::CONV2D_DEPTHWISE_VEC4_ENTRY,
-                dw_vec4_shader::create_conv2d_depthwise_vec4_pipeline,
-                overrides!(dw_vec4_shader),
-                g,
-                buffers,
-                grid.dims()
-            );
+            let mut overrides = dw_vec4_shader::Overrides::new(grid.stride_x);
+            (overrides.wg_size, overrides.rows_per_thread) = (grid.wg_size, rows_per_thread);
+            (overrides.activation, overrides.clamp_min, overrides.clamp_max) = activation;
+            specialise_filter::<dw_vec4_shader::Shader>(&mut overrides, g);
+            let entry = dw_vec4_shader::Entry::Conv2dDepthwiseVec4;
+            self.encode_conv::<dw_vec4_shader::Shader>(Pass::new(entry, &overrides, grid.dims()), g, buffers)
         } else {
-            encode_conv!(
-                self,
-                dw_rows_shader,
-                dw_rows_shader::CONV2D_DEPTHWISE_ROWS_ENTRY,
-                dw_rows_shader::create_conv2d_depthwise_rows_pipeline,
-                overrides!(dw_rows_shader),
-                g,
-                buffers,
-                grid.dims()
-            );
+            let mut overrides = dw_rows_shader::Overrides::new(grid.stride_x);
+            (overrides.wg_size, overrides.rows_per_thread) = (grid.wg_size, rows_per_thread);
+            (overrides.activation, overrides.clamp_min, overrides.clamp_max) = activation;
+            specialise_filter::<dw_rows_shader::Shader>(&mut overrides, g);
+            let entry = dw_rows_shader::Entry::Conv2dDepthwiseRows;
+            self.encode_conv::<dw_rows_shader::Shader>(Pass::new(entry, &overrides, grid.dims()), g, buffers)
         }
-        Ok(())
     }
 
     /// Depthwise and few-channels-per-group convolutions: four outputs along W per thread, of one
@@ -479,18 +462,15 @@ impl Batch<'_> {
         overrides.wg_size = grid.wg_size;
         overrides.channels_per_group = g.ic / g.groups;
         (overrides.activation, overrides.clamp_min, overrides.clamp_max) = activation_constants(activation);
-        let (entry, create): (_, fn(&_, &_, &_, &_) -> _) = match kernel {
-            ConvKernel::GroupedOc4 => {
-                (dw_shader::CONV2D_GROUPED_OC4_ENTRY, dw_shader::create_conv2d_grouped_oc4_pipeline)
-            }
-            ConvKernel::Depthwise => (dw_shader::CONV2D_DEPTHWISE_ENTRY, dw_shader::create_conv2d_depthwise_pipeline),
+        let entry = match kernel {
+            ConvKernel::GroupedOc4 => dw_shader::Entry::Conv2dGroupedOc4,
+            ConvKernel::Depthwise => dw_shader::Entry::Conv2dDepthwise,
             other => unreachable!(
                 "{} is not a depthwise kernel (the match in `encode_convolution` routes kernels)",
                 other.name()
             ),
         };
-        encode_conv!(self, dw_shader, entry, create, overrides, g, buffers, grid.dims());
-        Ok(())
+        self.encode_conv::<dw_shader::Shader>(Pass::new(entry, &overrides, grid.dims()), g, buffers)
     }
 
     /// The reference kernels: one thread per output.
@@ -508,17 +488,16 @@ impl Batch<'_> {
         let mut overrides = shader::Overrides::new(grid.stride_x);
         overrides.wg_size = grid.wg_size;
         (overrides.activation, overrides.clamp_min, overrides.clamp_max) = activation_constants(activation);
-        let (entry, create): (_, fn(&_, &_, &_, &_) -> _) = match kernel {
-            ConvKernel::Direct => (shader::CONV2D_ENTRY, shader::create_conv2d_pipeline),
-            ConvKernel::DirectVec4 => (shader::CONV2D_VEC4_ENTRY, shader::create_conv2d_vec4_pipeline),
-            ConvKernel::Transposed => (shader::CONV_TRANSPOSE2D_ENTRY, shader::create_conv_transpose2d_pipeline),
+        let entry = match kernel {
+            ConvKernel::Direct => shader::Entry::Conv2d,
+            ConvKernel::DirectVec4 => shader::Entry::Conv2dVec4,
+            ConvKernel::Transposed => shader::Entry::ConvTranspose2d,
             other => unreachable!(
                 "{} is not a per-output kernel (the match in `encode_convolution` routes kernels)",
                 other.name()
             ),
         };
-        encode_conv!(self, shader, entry, create, overrides, g, buffers, grid.dims());
-        Ok(())
+        self.encode_conv::<shader::Shader>(Pass::new(entry, &overrides, grid.dims()), g, buffers)
     }
 }
 
@@ -596,32 +575,15 @@ impl Batch<'_> {
         (overrides.activation, overrides.clamp_min, overrides.clamp_max) = (activation, clamp_min, clamp_max);
         let params =
             reduce_shader::ReduceParams::new(numel as u32, splits, g.oc, g.oh * g.ow, u32::from(bias.is_some()));
-        ctx.capture("split-K reduce", || {
-            let resources = shader_resources!(ctx, reduce_shader);
-            let pipeline = ctx.pipelines.pipeline(
-                reduce_shader::PATH,
-                reduce_shader::SPLITK_REDUCE_ENTRY,
-                &overrides.constants(),
-                || {
-                    reduce_shader::create_splitk_reduce_pipeline(
-                        &ctx.device,
-                        &resources.module,
-                        &resources.layout,
-                        &overrides,
-                    )
-                },
-            );
-            let uniform = ctx.uniform("ReduceParams", &params)?;
-            let group = reduce_shader::BindGroup0 {
-                partial: partial.buffer().as_entire_buffer_binding(),
-                bias: bias.map_or(ctx.zero_buffer(), Tensor::buffer).as_entire_buffer_binding(),
-                output: output.buffer().as_entire_buffer_binding(),
-                params: uniform.as_entire_buffer_binding(),
-            }
-            .create(&ctx.device, &resources.group0);
-            self.dispatch("splitk_reduce", &pipeline, &group, grid.dims());
-            Ok(())
-        })
+        let uniform = ctx.uniform("ReduceParams", &params)?;
+        let group = reduce_shader::BindGroup0 {
+            partial: partial.buffer().as_entire_buffer_binding(),
+            bias: bias.map_or(ctx.zero_buffer(), Tensor::buffer).as_entire_buffer_binding(),
+            output: output.buffer().as_entire_buffer_binding(),
+            params: uniform.as_entire_buffer_binding(),
+        };
+        let pass = Pass::new(reduce_shader::Entry::SplitkReduce, &overrides, grid.dims());
+        self.record::<reduce_shader::Shader>("split-K reduce", pass, &group)
     }
 
     /// Records the weight prepack for the GEMM kernel and returns the packed tensor.
@@ -647,31 +609,14 @@ impl Batch<'_> {
                 limit: u64::from(u32::MAX),
             })?,
         );
-        ctx.capture("weight prepack", || {
-            let resources = shader_resources!(ctx, pack_shader);
-            let pipeline = ctx.pipelines.pipeline(
-                pack_shader::PATH,
-                pack_shader::PACK_WEIGHT_ENTRY,
-                &overrides.constants(),
-                || {
-                    pack_shader::create_pack_weight_pipeline(
-                        &ctx.device,
-                        &resources.module,
-                        &resources.layout,
-                        &overrides,
-                    )
-                },
-            );
-            let uniform = ctx.uniform("PackParams", &params)?;
-            let group = pack_shader::BindGroup0 {
-                weight: weight.buffer().as_entire_buffer_binding(),
-                packed: packed.buffer().as_entire_buffer_binding(),
-                params: uniform.as_entire_buffer_binding(),
-            }
-            .create(&ctx.device, &resources.group0);
-            self.dispatch("pack_weight", &pipeline, &group, grid.dims());
-            Ok(())
-        })?;
+        let uniform = ctx.uniform("PackParams", &params)?;
+        let group = pack_shader::BindGroup0 {
+            weight: weight.buffer().as_entire_buffer_binding(),
+            packed: packed.buffer().as_entire_buffer_binding(),
+            params: uniform.as_entire_buffer_binding(),
+        };
+        let pass = Pass::new(pack_shader::Entry::PackWeight, &overrides, grid.dims());
+        self.record::<pack_shader::Shader>("weight prepack", pass, &group)?;
         Ok(packed)
     }
 }
@@ -865,14 +810,14 @@ mod tests {
             (overrides.warps_m, overrides.split_k) = (warps_m, split_k);
             (overrides.activation, overrides.clamp_min, overrides.clamp_max) =
                 activation_constants(Activation::Clamp { min: -1.0, max: 1.0 });
-            specialise_filter!(overrides, &g);
+            specialise_filter::<coop_shader::Shader>(&mut overrides, &g);
             (overrides.spec_ic, overrides.spec_oc, overrides.spec_groups) = (g.ic, g.oc, g.groups);
             let mut constants = naga::back::PipelineConstants::default();
             for (name, value) in overrides.constants() {
                 constants.insert(name.to_string(), value);
             }
-            for entry in [coop_shader::CONV2D_COOP_ENTRY, coop_shader::CONV2D_COOP_K16_ENTRY] {
-                let entry = Some((naga::ShaderStage::Compute, entry));
+            for entry in coop_shader::Entry::ALL {
+                let entry = Some((naga::ShaderStage::Compute, entry.name()));
                 let (module, info) =
                     naga::back::pipeline_constants::process_overrides(&module, &info, entry, &constants)
                         .expect("overrides");

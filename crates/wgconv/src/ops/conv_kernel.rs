@@ -121,7 +121,12 @@ impl ConvKernel {
 
     /// Bytes of workgroup memory the kernel declares (devices may allow as little as 16 KiB);
     /// for GEMM kernels at their default tile width ([`ConvKernel::gemm_tile_storage_bytes`]).
+    /// The codegen counts them from the shaders' `var<workgroup>` declarations.
     pub fn workgroup_storage_bytes(self) -> u32 {
+        use crate::shaders::{
+            conv2d as direct, conv2d_coop as coop, conv2d_depthwise as dw, conv2d_depthwise_rows as dw_rows,
+            conv2d_depthwise_tiled as dw_tiled, conv2d_depthwise_vec4 as dw_vec4,
+        };
         match self {
             ConvKernel::Gemm
             | ConvKernel::GemmM64
@@ -130,16 +135,32 @@ impl ConvKernel {
             | ConvKernel::GemmM64K32
             | ConvKernel::GemmN64K16
             | ConvKernel::GemmN64K32 => self.gemm_tile_storage_bytes(self.gemm_tile().map_or(128, |(_, n)| n)),
-            ConvKernel::DepthwiseTiled => 16_384,
-            // f16 A and B tiles (128 × 40 and 32 × 264 halves) + 8 f32 staging tiles of 16×16.
-            ConvKernel::CoopF16 => 35_328,
-            ConvKernel::Direct
-            | ConvKernel::DirectVec4
-            | ConvKernel::Transposed
-            | ConvKernel::Depthwise
-            | ConvKernel::GroupedOc4
-            | ConvKernel::DepthwiseRows
-            | ConvKernel::DepthwiseVec4 => 0,
+            ConvKernel::DepthwiseTiled => dw_tiled::CONV2D_DEPTHWISE_TILED_WORKGROUP_MEMORY_BYTES,
+            // Either K-tile depth may run (`ConvGeometry::coop_k_tile`): the larger counts.
+            ConvKernel::CoopF16 => {
+                coop::CONV2D_COOP_WORKGROUP_MEMORY_BYTES.max(coop::CONV2D_COOP_K16_WORKGROUP_MEMORY_BYTES)
+            }
+            ConvKernel::Direct => direct::CONV2D_WORKGROUP_MEMORY_BYTES,
+            ConvKernel::DirectVec4 => direct::CONV2D_VEC4_WORKGROUP_MEMORY_BYTES,
+            ConvKernel::Transposed => direct::CONV_TRANSPOSE2D_WORKGROUP_MEMORY_BYTES,
+            ConvKernel::Depthwise => dw::CONV2D_DEPTHWISE_WORKGROUP_MEMORY_BYTES,
+            ConvKernel::GroupedOc4 => dw::CONV2D_GROUPED_OC4_WORKGROUP_MEMORY_BYTES,
+            ConvKernel::DepthwiseRows => dw_rows::CONV2D_DEPTHWISE_ROWS_WORKGROUP_MEMORY_BYTES,
+            ConvKernel::DepthwiseVec4 => dw_vec4::CONV2D_DEPTHWISE_VEC4_WORKGROUP_MEMORY_BYTES,
+        }
+    }
+
+    /// The entry point of `shaders/conv2d_gemm.wgsl` a GEMM kernel runs ([`ConvKernel::gemm_entry`]);
+    /// `None` for other kernels.
+    pub(crate) fn gemm_shader_entry(self) -> Option<crate::shaders::conv2d_gemm::Entry> {
+        use crate::shaders::conv2d_gemm::Entry;
+        match self.gemm_entry() {
+            ConvKernel::Gemm => Some(Entry::Conv2dGemm),
+            ConvKernel::GemmM64 => Some(Entry::Conv2dGemmM64),
+            ConvKernel::GemmK16 => Some(Entry::Conv2dGemmK16),
+            ConvKernel::GemmM64K16 => Some(Entry::Conv2dGemmM64K16),
+            ConvKernel::GemmM64K32 => Some(Entry::Conv2dGemmM64K32),
+            _ => None,
         }
     }
 
@@ -172,11 +193,16 @@ impl ConvKernel {
     }
 
     /// Bytes of workgroup memory a GEMM kernel declares at `tile_n` columns: its A tile (rows ×
-    /// K-tile depth) and B tile (K-tile depth × `tile_n`, an override-sized array) of f32
-    /// (shaders/tools/gen_conv2d_gemm.py); 0 for other kernels.
+    /// K-tile depth) and B tile (K-tile depth × `tile_n`, an override-sized array) of f32, as the
+    /// codegen counts them from its entry point; 0 for other kernels.
     pub fn gemm_tile_storage_bytes(self, tile_n: u32) -> u32 {
-        match self.gemm_tile() {
-            Some((rows, _)) => 4 * self.k_tile_depth() as u32 * (rows + tile_n),
+        match self.gemm_shader_entry() {
+            Some(entry) => {
+                use crate::{pipelines::GeneratedShader, shaders::conv2d_gemm as gemm};
+                let mut overrides = gemm::Overrides::new();
+                overrides.tile_n = tile_n;
+                gemm::Shader::workgroup_memory_bytes(entry, &overrides)
+            }
             None => 0,
         }
     }
@@ -228,7 +254,8 @@ impl ConvKernel {
 
 /// The GEMM kernels' tile widths (columns of N·OH·OW per workgroup): multiples of 8 in this range.
 /// A workgroup has twice as many threads as its tile has columns.
-pub const GEMM_TILE_N: std::ops::RangeInclusive<u32> = 32..=128;
+pub const GEMM_TILE_N: std::ops::RangeInclusive<u32> =
+    crate::shaders::conv2d_gemm::GEMM_TILE_N_MIN..=crate::shaders::conv2d_gemm::GEMM_TILE_N_MAX;
 
 #[cfg(test)]
 mod tests {
@@ -288,5 +315,34 @@ mod tests {
             assert_eq!(serde_json::to_string(&k).unwrap(), format!("\"{}\"", k.name()));
         }
         assert_eq!(ConvKernel::from_name("fastest"), None);
+    }
+
+    #[test]
+    fn generated_workgroup_memory_matches_the_hand_counts() {
+        // What the kernels' workgroup memory was counted by hand before the codegen counted it.
+        for kernel in ConvKernel::ALL {
+            for tile_n in (32..=128).step_by(8) {
+                let by_hand = match kernel.gemm_tile() {
+                    Some((rows, _)) => 4 * kernel.k_tile_depth() as u32 * (rows + tile_n),
+                    None => 0,
+                };
+                assert_eq!(kernel.gemm_tile_storage_bytes(tile_n), by_hand, "{kernel:?} at tile_n {tile_n}");
+                let at = kernel.workgroup_storage_bytes_at(Some(tile_n));
+                assert_eq!(at, if kernel.is_gemm() { by_hand } else { kernel.workgroup_storage_bytes() });
+            }
+            let by_hand = match kernel {
+                ConvKernel::DepthwiseTiled => 16_384,
+                // f16 A and B tiles (128 × 40 and 32 × 264 halves) + 8 f32 staging tiles of 16×16.
+                ConvKernel::CoopF16 => 35_328,
+                _ => match kernel.gemm_tile() {
+                    Some((rows, tile_n)) => 4 * kernel.k_tile_depth() as u32 * (rows + tile_n),
+                    None => 0,
+                },
+            };
+            assert_eq!(kernel.workgroup_storage_bytes(), by_hand, "{kernel:?}");
+        }
+        assert_eq!(crate::shaders::conv2d_coop::CONV2D_COOP_K16_WORKGROUP_MEMORY_BYTES, 22_784);
+        // The tile-width range comes from the GEMM shader's template.
+        assert_eq!(GEMM_TILE_N, 32..=128);
     }
 }

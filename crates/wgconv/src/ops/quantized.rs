@@ -4,11 +4,10 @@
 
 use super::{conv::check_operand, conv_options::Activation};
 use crate::{
-    batch::Batch,
+    batch::{Batch, Pass},
     context::Context,
     dispatch::{self, MAX_WORKGROUPS_PER_DIM},
     error::{Error, Result},
-    pipelines::shader_resources,
     shaders::{dequantize, q8ta_conv2d_pw as q8_shader, q8ta_conv2d_pw_gemm as q8_gemm, quantize},
     tensor::{DType, Tensor},
 };
@@ -314,24 +313,14 @@ impl Batch<'_> {
         let mut overrides = quantize::Overrides::new(grid.stride_x);
         overrides.wg_size = grid.wg_size;
         let params = quantize::QuantizeParams::new(numel as u32, q.zero_point, q.scale, q.inv_scale());
-        ctx.capture("quantize_per_tensor", || {
-            let res = shader_resources!(ctx, quantize);
-            let pipeline = ctx.pipelines.pipeline(
-                quantize::PATH,
-                quantize::QUANTIZE_PER_TENSOR_ENTRY,
-                &overrides.constants(),
-                || quantize::create_quantize_per_tensor_pipeline(&ctx.device, &res.module, &res.layout, &overrides),
-            );
-            let params = ctx.uniform("QuantizeParams", &params)?;
-            let group = quantize::BindGroup0 {
-                real_values: input.buffer().as_entire_buffer_binding(),
-                quantized: output.buffer().as_entire_buffer_binding(),
-                params: params.as_entire_buffer_binding(),
-            }
-            .create(&ctx.device, &res.group0);
-            self.dispatch("quantize_per_tensor", &pipeline, &group, grid.dims());
-            Ok(())
-        })?;
+        let params = ctx.uniform("QuantizeParams", &params)?;
+        let group = quantize::BindGroup0 {
+            real_values: input.buffer().as_entire_buffer_binding(),
+            quantized: output.buffer().as_entire_buffer_binding(),
+            params: params.as_entire_buffer_binding(),
+        };
+        let pass = Pass::new(quantize::Entry::QuantizePerTensor, &overrides, grid.dims());
+        self.record::<quantize::Shader>("quantize_per_tensor", pass, &group)?;
         Ok(output)
     }
 
@@ -349,24 +338,14 @@ impl Batch<'_> {
         let mut overrides = dequantize::Overrides::new(grid.stride_x);
         overrides.wg_size = grid.wg_size;
         let params = dequantize::DequantizeParams::new(numel as u32, q.zero_point, q.scale);
-        ctx.capture("dequantize_per_tensor", || {
-            let res = shader_resources!(ctx, dequantize);
-            let pipeline = ctx.pipelines.pipeline(
-                dequantize::PATH,
-                dequantize::DEQUANTIZE_PER_TENSOR_ENTRY,
-                &overrides.constants(),
-                || dequantize::create_dequantize_per_tensor_pipeline(&ctx.device, &res.module, &res.layout, &overrides),
-            );
-            let params = ctx.uniform("DequantizeParams", &params)?;
-            let group = dequantize::BindGroup0 {
-                quantized: input.buffer().as_entire_buffer_binding(),
-                real_values: output.buffer().as_entire_buffer_binding(),
-                params: params.as_entire_buffer_binding(),
-            }
-            .create(&ctx.device, &res.group0);
-            self.dispatch("dequantize_per_tensor", &pipeline, &group, grid.dims());
-            Ok(())
-        })?;
+        let params = ctx.uniform("DequantizeParams", &params)?;
+        let group = dequantize::BindGroup0 {
+            quantized: input.buffer().as_entire_buffer_binding(),
+            real_values: output.buffer().as_entire_buffer_binding(),
+            params: params.as_entire_buffer_binding(),
+        };
+        let pass = Pass::new(dequantize::Entry::DequantizePerTensor, &overrides, grid.dims());
+        self.record::<dequantize::Shader>("dequantize_per_tensor", pass, &group)?;
         Ok(output)
     }
 
@@ -408,39 +387,39 @@ impl Batch<'_> {
         let relu = u32::from(opts.activation == Activation::Relu);
         // The reciprocal is taken in f64 and rounded once, as the reference handler does.
         let inv_output_scale = (1.0 / f64::from(args.output_quant.scale)) as f32;
-        let fields = (
-            [g.n, g.oc, g.ic, g.h, g.w],
-            [args.input_quant.zero_point, args.output_quant.zero_point],
-            [args.input_quant.scale, inv_output_scale],
+        // Both kernels read the same uniform and bindings, so one set serves both modules.
+        const {
+            use crate::pipelines::{GeneratedShader, same_layout, same_names};
+            type Scalar = q8_shader::Shader;
+            type Gemm = q8_gemm::Shader;
+            assert!(same_names(Scalar::BINDINGS, Gemm::BINDINGS), "the q8 shaders bind the same names");
+            assert!(same_layout(Scalar::UNIFORM_LAYOUT, Gemm::UNIFORM_LAYOUT), "the q8 shaders' uniforms agree");
+        }
+        let params = q8_shader::Q8taConvPwParams::new(
+            g.n,
+            g.oc,
+            g.ic,
+            g.h,
+            g.w,
+            args.input_quant.zero_point,
+            args.output_quant.zero_point,
+            args.input_quant.scale,
+            inv_output_scale,
             u32::from(args.bias.is_some()),
         );
-        // Both kernels share uniform and bindings; each generated module has its own types.
-        macro_rules! record {
-            ($module:ident, $entry:expr, $create:path, $overrides:expr, $workgroups:expr) => {{
-                let overrides = $overrides;
-                let ([n, oc, ic, h, w], [zp_in, zp_out], [scale_in, inv_scale_out], has_bias) = fields;
-                let params =
-                    $module::Q8taConvPwParams::new(n, oc, ic, h, w, zp_in, zp_out, scale_in, inv_scale_out, has_bias);
-                ctx.capture("q8ta_conv2d_pw", || {
-                    let res = shader_resources!(ctx, $module);
-                    let pipeline = ctx.pipelines.pipeline($module::PATH, $entry, &overrides.constants(), || {
-                        $create(&ctx.device, &res.module, &res.layout, &overrides)
-                    });
-                    let params = ctx.uniform("Q8taConvPwParams", &params)?;
-                    let group = $module::BindGroup0 {
-                        input: args.input.buffer().as_entire_buffer_binding(),
-                        weight: args.weight.buffer().as_entire_buffer_binding(),
-                        weight_scales: args.weight_scales.buffer().as_entire_buffer_binding(),
-                        bias: args.bias.map_or(ctx.zero_buffer(), Tensor::buffer).as_entire_buffer_binding(),
-                        output: output.buffer().as_entire_buffer_binding(),
-                        params: params.as_entire_buffer_binding(),
-                    }
-                    .create(&ctx.device, &res.group0);
-                    self.dispatch(kernel.name(), &pipeline, &group, $workgroups);
-                    Ok(())
-                })?;
-            }};
-        }
+        let params = ctx.uniform("Q8taConvPwParams", &params)?;
+        let binding = |name: &'static str| {
+            match name {
+                "input" => args.input.buffer(),
+                "weight" => args.weight.buffer(),
+                "weight_scales" => args.weight_scales.buffer(),
+                "bias" => args.bias.map_or(ctx.zero_buffer(), Tensor::buffer),
+                "output" => output.buffer(),
+                "params" => &params,
+                other => unreachable!("the q8 shaders have no binding `{other}`"),
+            }
+            .as_entire_buffer_binding()
+        };
         match kernel {
             Q8Kernel::Scalar => {
                 let words = g.output_shape().iter().map(|d| *d as u64).product::<u64>().div_ceil(4);
@@ -453,25 +432,17 @@ impl Batch<'_> {
                 let mut overrides = q8_shader::Overrides::new(grid.stride_x);
                 overrides.wg_size = grid.wg_size;
                 overrides.activation = relu;
-                record!(
-                    q8_shader,
-                    q8_shader::Q8TA_CONV2D_PW_ENTRY,
-                    q8_shader::create_q8ta_conv2d_pw_pipeline,
-                    overrides,
-                    grid.dims()
-                );
+                let pass = Pass::new(q8_shader::Entry::Q8taConv2dPw, &overrides, grid.dims()).labelled(kernel.name());
+                let group = <q8_shader::Shader as crate::pipelines::GeneratedShader>::bind_group_with(binding);
+                self.record::<q8_shader::Shader>("q8ta_conv2d_pw", pass, &group)?;
             }
             Q8Kernel::Dot4Gemm => {
                 let mut overrides = q8_gemm::Overrides::new();
                 overrides.activation = relu;
-                let grid = g.dot4_gemm_grid();
-                record!(
-                    q8_gemm,
-                    q8_gemm::Q8TA_CONV2D_PW_GEMM_ENTRY,
-                    q8_gemm::create_q8ta_conv2d_pw_gemm_pipeline,
-                    overrides,
-                    grid
-                );
+                let pass =
+                    Pass::new(q8_gemm::Entry::Q8taConv2dPwGemm, &overrides, g.dot4_gemm_grid()).labelled(kernel.name());
+                let group = <q8_gemm::Shader as crate::pipelines::GeneratedShader>::bind_group_with(binding);
+                self.record::<q8_gemm::Shader>("q8ta_conv2d_pw", pass, &group)?;
             }
         }
         Ok(kernel)

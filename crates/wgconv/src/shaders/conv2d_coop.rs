@@ -431,6 +431,8 @@ fn conv2d_coop_k16(
     emit(c31, warp, lane, m_base + 48u, p_base + 16u, group, slice);
 }
 "#;
+/// WGSL `const SB_MAX: u32`, as naga evaluated it.
+pub const SB_MAX: u32 = 264u32;
 /// Host copy of WGSL struct `ConvParams` (shaders/conv2d_coop.wgsl): 80 bytes, WGSL alignment 4.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq, ::bytemuck::Pod, ::bytemuck::Zeroable)]
@@ -967,6 +969,8 @@ pub fn create_pipeline_layout(
 pub const CONV2D_COOP_ENTRY: &str = "conv2d_coop";
 /// Workgroup size of `conv2d_coop`.
 pub const CONV2D_COOP_WORKGROUP_SIZE: [u32; 3] = [256u32, 1u32, 1u32];
+/// Bytes of workgroup memory `conv2d_coop` declares (the `var<workgroup>`s it uses: `stage: array<f32, 2048>`, `tile_a: array<f16, 5120>`, `tile_b: array<f16, 8448>`).
+pub const CONV2D_COOP_WORKGROUP_MEMORY_BYTES: u32 = 35328u32;
 /// Creates the compute pipeline of `conv2d_coop` with an explicit layout and typed overrides.
 pub fn create_conv2d_coop_pipeline(
     device: &::wgpu::Device,
@@ -994,6 +998,8 @@ pub fn create_conv2d_coop_pipeline(
 pub const CONV2D_COOP_K16_ENTRY: &str = "conv2d_coop_k16";
 /// Workgroup size of `conv2d_coop_k16`.
 pub const CONV2D_COOP_K16_WORKGROUP_SIZE: [u32; 3] = [256u32, 1u32, 1u32];
+/// Bytes of workgroup memory `conv2d_coop_k16` declares (the `var<workgroup>`s it uses: `stage: array<f32, 2048>`, `tile_a_k16: array<f16, 3072>`, `tile_b_k16: array<f16, 4224>`).
+pub const CONV2D_COOP_K16_WORKGROUP_MEMORY_BYTES: u32 = 22784u32;
 /// Creates the compute pipeline of `conv2d_coop_k16` with an explicit layout and typed overrides.
 pub fn create_conv2d_coop_k16_pipeline(
     device: &::wgpu::Device,
@@ -1016,4 +1022,164 @@ pub fn create_conv2d_coop_k16_pipeline(
                 cache: None,
             },
         )
+}
+/// Names of every entry point, in declaration order.
+pub const ENTRY_POINTS: [&str; 2usize] = ["conv2d_coop", "conv2d_coop_k16"];
+/// The compute entry points of `shaders/conv2d_coop.wgsl`, to pick one by value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Entry {
+    /// The compute entry point `conv2d_coop`.
+    Conv2dCoop,
+    /// The compute entry point `conv2d_coop_k16`.
+    Conv2dCoopK16,
+}
+impl Entry {
+    /// Every compute entry point, in declaration order.
+    pub const ALL: [Entry; 2usize] = [Entry::Conv2dCoop, Entry::Conv2dCoopK16];
+    /// The WGSL name.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Entry::Conv2dCoop => CONV2D_COOP_ENTRY,
+            Entry::Conv2dCoopK16 => CONV2D_COOP_K16_ENTRY,
+        }
+    }
+    /// The entry point called `name`, if it is a compute entry point of this shader.
+    pub fn from_name(name: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|e| e.name() == name)
+    }
+    /// Its workgroup size at these overrides.
+    pub fn workgroup_size(self, o: &Overrides) -> [u32; 3] {
+        let _ = o;
+        match self {
+            Entry::Conv2dCoop => CONV2D_COOP_WORKGROUP_SIZE,
+            Entry::Conv2dCoopK16 => CONV2D_COOP_K16_WORKGROUP_SIZE,
+        }
+    }
+    /// Bytes of workgroup memory it declares at these overrides.
+    pub fn workgroup_memory_bytes(self, o: &Overrides) -> u32 {
+        let _ = o;
+        match self {
+            Entry::Conv2dCoop => CONV2D_COOP_WORKGROUP_MEMORY_BYTES,
+            Entry::Conv2dCoopK16 => CONV2D_COOP_K16_WORKGROUP_MEMORY_BYTES,
+        }
+    }
+    /// Creates its compute pipeline (as the `create_*_pipeline` function of the entry point).
+    pub fn create_pipeline(
+        self,
+        device: &::wgpu::Device,
+        module: &::wgpu::ShaderModule,
+        layout: &::wgpu::PipelineLayout,
+        overrides: &Overrides,
+    ) -> ::wgpu::ComputePipeline {
+        match self {
+            Entry::Conv2dCoop => {
+                create_conv2d_coop_pipeline(device, module, layout, overrides)
+            }
+            Entry::Conv2dCoopK16 => {
+                create_conv2d_coop_k16_pipeline(device, module, layout, overrides)
+            }
+        }
+    }
+}
+/// `shaders/conv2d_coop.wgsl` in generic code: implements `crate::pipelines::GeneratedShader`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Shader;
+impl crate::pipelines::GeneratedShader for Shader {
+    const PATH: &'static str = PATH;
+    const SOURCE: &'static str = SOURCE;
+    const BINDINGS: &'static [&'static str] = &[
+        "input",
+        "weight",
+        "bias",
+        "output",
+        "params",
+    ];
+    const UNIFORM_LAYOUT: &'static [(&'static str, &'static str, u32)] = &[
+        ("n", "u32", 0u32),
+        ("ic", "u32", 4u32),
+        ("ih", "u32", 8u32),
+        ("iw", "u32", 12u32),
+        ("oc", "u32", 16u32),
+        ("oh", "u32", 20u32),
+        ("ow", "u32", 24u32),
+        ("kh", "u32", 28u32),
+        ("kw", "u32", 32u32),
+        ("stride_h", "u32", 36u32),
+        ("stride_w", "u32", 40u32),
+        ("pad_h", "u32", 44u32),
+        ("pad_w", "u32", 48u32),
+        ("dilation_h", "u32", 52u32),
+        ("dilation_w", "u32", 56u32),
+        ("groups", "u32", 60u32),
+        ("has_bias", "u32", 64u32),
+        ("_pad0", "u32", 68u32),
+        ("_pad1", "u32", 72u32),
+        ("_pad2", "u32", 76u32),
+    ];
+    type Overrides = Overrides;
+    type Entry = Entry;
+    type BindGroup<'a> = BindGroup0<'a>;
+    fn set_u32(overrides: &mut Overrides, name: &str, value: u32) -> bool {
+        match name {
+            "warps_m" => overrides.warps_m = value,
+            "split_k" => overrides.split_k = value,
+            "activation" => overrides.activation = value,
+            "spec_kh" => overrides.spec_kh = value,
+            "spec_kw" => overrides.spec_kw = value,
+            "spec_stride_h" => overrides.spec_stride_h = value,
+            "spec_stride_w" => overrides.spec_stride_w = value,
+            "spec_pad_h" => overrides.spec_pad_h = value,
+            "spec_pad_w" => overrides.spec_pad_w = value,
+            "spec_dilation_h" => overrides.spec_dilation_h = value,
+            "spec_dilation_w" => overrides.spec_dilation_w = value,
+            "spec_ic" => overrides.spec_ic = value,
+            "spec_oc" => overrides.spec_oc = value,
+            "spec_groups" => overrides.spec_groups = value,
+            _ => return false,
+        }
+        true
+    }
+    fn entry_name(entry: Entry) -> &'static str {
+        entry.name()
+    }
+    fn constants(overrides: &Overrides) -> Vec<(&'static str, f64)> {
+        overrides.constants()
+    }
+    fn workgroup_memory_bytes(entry: Entry, overrides: &Overrides) -> u32 {
+        entry.workgroup_memory_bytes(overrides)
+    }
+    fn create_layouts(
+        device: &::wgpu::Device,
+    ) -> (::wgpu::BindGroupLayout, ::wgpu::PipelineLayout) {
+        let layouts = BindGroupLayouts::new(device);
+        let pipeline = create_pipeline_layout(device, &layouts);
+        (layouts.group0, pipeline)
+    }
+    fn create_pipeline(
+        device: &::wgpu::Device,
+        module: &::wgpu::ShaderModule,
+        layout: &::wgpu::PipelineLayout,
+        entry: Entry,
+        overrides: &Overrides,
+    ) -> ::wgpu::ComputePipeline {
+        entry.create_pipeline(device, module, layout, overrides)
+    }
+    fn create_bind_group(
+        device: &::wgpu::Device,
+        layout: &::wgpu::BindGroupLayout,
+        group: &BindGroup0<'_>,
+    ) -> ::wgpu::BindGroup {
+        group.create(device, layout)
+    }
+    fn bind_group_with<'a>(
+        mut binding: impl FnMut(&'static str) -> ::wgpu::BufferBinding<'a>,
+    ) -> BindGroup0<'a> {
+        BindGroup0 {
+            input: binding("input"),
+            weight: binding("weight"),
+            bias: binding("bias"),
+            output: binding("output"),
+            params: binding("params"),
+        }
+    }
 }

@@ -689,6 +689,8 @@ pub const CONV2D_DEPTHWISE_ENTRY: &str = "conv2d_depthwise";
 pub fn conv2d_depthwise_workgroup_size(o: &Overrides) -> [u32; 3] {
     [o.wg_size(), 1u32, 1u32]
 }
+/// Bytes of workgroup memory `conv2d_depthwise` declares (the `var<workgroup>`s it uses: none).
+pub const CONV2D_DEPTHWISE_WORKGROUP_MEMORY_BYTES: u32 = 0u32;
 /// Creates the compute pipeline of `conv2d_depthwise` with an explicit layout and typed overrides.
 pub fn create_conv2d_depthwise_pipeline(
     device: &::wgpu::Device,
@@ -719,6 +721,8 @@ pub const CONV2D_GROUPED_OC4_ENTRY: &str = "conv2d_grouped_oc4";
 pub fn conv2d_grouped_oc4_workgroup_size(o: &Overrides) -> [u32; 3] {
     [o.wg_size(), 1u32, 1u32]
 }
+/// Bytes of workgroup memory `conv2d_grouped_oc4` declares (the `var<workgroup>`s it uses: none).
+pub const CONV2D_GROUPED_OC4_WORKGROUP_MEMORY_BYTES: u32 = 0u32;
 /// Creates the compute pipeline of `conv2d_grouped_oc4` with an explicit layout and typed overrides.
 pub fn create_conv2d_grouped_oc4_pipeline(
     device: &::wgpu::Device,
@@ -741,4 +745,154 @@ pub fn create_conv2d_grouped_oc4_pipeline(
                 cache: None,
             },
         )
+}
+/// Names of every entry point, in declaration order.
+pub const ENTRY_POINTS: [&str; 2usize] = ["conv2d_depthwise", "conv2d_grouped_oc4"];
+/// The compute entry points of `shaders/conv2d_depthwise.wgsl`, to pick one by value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Entry {
+    /// The compute entry point `conv2d_depthwise`.
+    Conv2dDepthwise,
+    /// The compute entry point `conv2d_grouped_oc4`.
+    Conv2dGroupedOc4,
+}
+impl Entry {
+    /// Every compute entry point, in declaration order.
+    pub const ALL: [Entry; 2usize] = [Entry::Conv2dDepthwise, Entry::Conv2dGroupedOc4];
+    /// The WGSL name.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Entry::Conv2dDepthwise => CONV2D_DEPTHWISE_ENTRY,
+            Entry::Conv2dGroupedOc4 => CONV2D_GROUPED_OC4_ENTRY,
+        }
+    }
+    /// The entry point called `name`, if it is a compute entry point of this shader.
+    pub fn from_name(name: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|e| e.name() == name)
+    }
+    /// Its workgroup size at these overrides.
+    pub fn workgroup_size(self, o: &Overrides) -> [u32; 3] {
+        let _ = o;
+        match self {
+            Entry::Conv2dDepthwise => conv2d_depthwise_workgroup_size(o),
+            Entry::Conv2dGroupedOc4 => conv2d_grouped_oc4_workgroup_size(o),
+        }
+    }
+    /// Bytes of workgroup memory it declares at these overrides.
+    pub fn workgroup_memory_bytes(self, o: &Overrides) -> u32 {
+        let _ = o;
+        match self {
+            Entry::Conv2dDepthwise => CONV2D_DEPTHWISE_WORKGROUP_MEMORY_BYTES,
+            Entry::Conv2dGroupedOc4 => CONV2D_GROUPED_OC4_WORKGROUP_MEMORY_BYTES,
+        }
+    }
+    /// Creates its compute pipeline (as the `create_*_pipeline` function of the entry point).
+    pub fn create_pipeline(
+        self,
+        device: &::wgpu::Device,
+        module: &::wgpu::ShaderModule,
+        layout: &::wgpu::PipelineLayout,
+        overrides: &Overrides,
+    ) -> ::wgpu::ComputePipeline {
+        match self {
+            Entry::Conv2dDepthwise => {
+                create_conv2d_depthwise_pipeline(device, module, layout, overrides)
+            }
+            Entry::Conv2dGroupedOc4 => {
+                create_conv2d_grouped_oc4_pipeline(device, module, layout, overrides)
+            }
+        }
+    }
+}
+/// `shaders/conv2d_depthwise.wgsl` in generic code: implements `crate::pipelines::GeneratedShader`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Shader;
+impl crate::pipelines::GeneratedShader for Shader {
+    const PATH: &'static str = PATH;
+    const SOURCE: &'static str = SOURCE;
+    const BINDINGS: &'static [&'static str] = &[
+        "input",
+        "weight",
+        "bias",
+        "output",
+        "params",
+    ];
+    const UNIFORM_LAYOUT: &'static [(&'static str, &'static str, u32)] = &[
+        ("n", "u32", 0u32),
+        ("ic", "u32", 4u32),
+        ("ih", "u32", 8u32),
+        ("iw", "u32", 12u32),
+        ("oc", "u32", 16u32),
+        ("oh", "u32", 20u32),
+        ("ow", "u32", 24u32),
+        ("kh", "u32", 28u32),
+        ("kw", "u32", 32u32),
+        ("stride_h", "u32", 36u32),
+        ("stride_w", "u32", 40u32),
+        ("pad_h", "u32", 44u32),
+        ("pad_w", "u32", 48u32),
+        ("dilation_h", "u32", 52u32),
+        ("dilation_w", "u32", 56u32),
+        ("groups", "u32", 60u32),
+        ("has_bias", "u32", 64u32),
+        ("_pad0", "u32", 68u32),
+        ("_pad1", "u32", 72u32),
+        ("_pad2", "u32", 76u32),
+    ];
+    type Overrides = Overrides;
+    type Entry = Entry;
+    type BindGroup<'a> = BindGroup0<'a>;
+    fn set_u32(overrides: &mut Overrides, name: &str, value: u32) -> bool {
+        match name {
+            "wg_size" => overrides.wg_size = value,
+            "stride_x" => overrides.stride_x = value,
+            "activation" => overrides.activation = value,
+            "channels_per_group" => overrides.channels_per_group = value,
+            _ => return false,
+        }
+        true
+    }
+    fn entry_name(entry: Entry) -> &'static str {
+        entry.name()
+    }
+    fn constants(overrides: &Overrides) -> Vec<(&'static str, f64)> {
+        overrides.constants()
+    }
+    fn workgroup_memory_bytes(entry: Entry, overrides: &Overrides) -> u32 {
+        entry.workgroup_memory_bytes(overrides)
+    }
+    fn create_layouts(
+        device: &::wgpu::Device,
+    ) -> (::wgpu::BindGroupLayout, ::wgpu::PipelineLayout) {
+        let layouts = BindGroupLayouts::new(device);
+        let pipeline = create_pipeline_layout(device, &layouts);
+        (layouts.group0, pipeline)
+    }
+    fn create_pipeline(
+        device: &::wgpu::Device,
+        module: &::wgpu::ShaderModule,
+        layout: &::wgpu::PipelineLayout,
+        entry: Entry,
+        overrides: &Overrides,
+    ) -> ::wgpu::ComputePipeline {
+        entry.create_pipeline(device, module, layout, overrides)
+    }
+    fn create_bind_group(
+        device: &::wgpu::Device,
+        layout: &::wgpu::BindGroupLayout,
+        group: &BindGroup0<'_>,
+    ) -> ::wgpu::BindGroup {
+        group.create(device, layout)
+    }
+    fn bind_group_with<'a>(
+        mut binding: impl FnMut(&'static str) -> ::wgpu::BufferBinding<'a>,
+    ) -> BindGroup0<'a> {
+        BindGroup0 {
+            input: binding("input"),
+            weight: binding("weight"),
+            bias: binding("bias"),
+            output: binding("output"),
+            params: binding("params"),
+        }
+    }
 }

@@ -3506,6 +3506,12 @@ fn conv2d_gemm_m64_k32_tile(lid: u32, pr: Problem, tile_x: u32, tile_y: u32, kt_
 }
 
 "#;
+/// WGSL `const GEMM_TILE_N_MIN: u32`, as naga evaluated it.
+pub const GEMM_TILE_N_MIN: u32 = 32u32;
+/// WGSL `const GEMM_TILE_N_MAX: u32`, as naga evaluated it.
+pub const GEMM_TILE_N_MAX: u32 = 128u32;
+/// WGSL `const GEMM_TILE_N_STEP: u32`, as naga evaluated it.
+pub const GEMM_TILE_N_STEP: u32 = 8u32;
 /// Host copy of WGSL struct `ConvParams` (shaders/conv2d_gemm.wgsl): 80 bytes, WGSL alignment 4.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq, ::bytemuck::Pod, ::bytemuck::Zeroable)]
@@ -4112,6 +4118,11 @@ pub const CONV2D_GEMM_ENTRY: &str = "conv2d_gemm";
 pub fn conv2d_gemm_workgroup_size(o: &Overrides) -> [u32; 3] {
     [(o.tile_n() * 2u32), 1u32, 1u32]
 }
+/// Bytes of workgroup memory `conv2d_gemm` declares at these overrides (the `var<workgroup>`s it uses: `a_tile256: array<vec4<f32>, 256>`, `b_tile_k8: array<vec4<f32>, (override)>`).
+#[allow(unused_parens, clippy::all)]
+pub fn conv2d_gemm_workgroup_memory_bytes(o: &Overrides) -> u32 {
+    4096u32 + 16u32 * o.b_tile_k8_len()
+}
 /// Creates the compute pipeline of `conv2d_gemm` with an explicit layout and typed overrides.
 pub fn create_conv2d_gemm_pipeline(
     device: &::wgpu::Device,
@@ -4141,6 +4152,11 @@ pub const CONV2D_GEMM_M64_ENTRY: &str = "conv2d_gemm_m64";
 #[allow(unused_parens, clippy::all)]
 pub fn conv2d_gemm_m64_workgroup_size(o: &Overrides) -> [u32; 3] {
     [(o.tile_n() * 2u32), 1u32, 1u32]
+}
+/// Bytes of workgroup memory `conv2d_gemm_m64` declares at these overrides (the `var<workgroup>`s it uses: `b_tile_k8: array<vec4<f32>, (override)>`, `a_tile128: array<vec4<f32>, 128>`).
+#[allow(unused_parens, clippy::all)]
+pub fn conv2d_gemm_m64_workgroup_memory_bytes(o: &Overrides) -> u32 {
+    2048u32 + 16u32 * o.b_tile_k8_len()
 }
 /// Creates the compute pipeline of `conv2d_gemm_m64` with an explicit layout and typed overrides.
 pub fn create_conv2d_gemm_m64_pipeline(
@@ -4172,6 +4188,11 @@ pub const CONV2D_GEMM_K16_ENTRY: &str = "conv2d_gemm_k16";
 pub fn conv2d_gemm_k16_workgroup_size(o: &Overrides) -> [u32; 3] {
     [(o.tile_n() * 2u32), 1u32, 1u32]
 }
+/// Bytes of workgroup memory `conv2d_gemm_k16` declares at these overrides (the `var<workgroup>`s it uses: `a_tile512: array<vec4<f32>, 512>`, `b_tile_k16: array<vec4<f32>, (override)>`).
+#[allow(unused_parens, clippy::all)]
+pub fn conv2d_gemm_k16_workgroup_memory_bytes(o: &Overrides) -> u32 {
+    8192u32 + 16u32 * o.b_tile_k16_len()
+}
 /// Creates the compute pipeline of `conv2d_gemm_k16` with an explicit layout and typed overrides.
 pub fn create_conv2d_gemm_k16_pipeline(
     device: &::wgpu::Device,
@@ -4201,6 +4222,11 @@ pub const CONV2D_GEMM_M64_K16_ENTRY: &str = "conv2d_gemm_m64_k16";
 #[allow(unused_parens, clippy::all)]
 pub fn conv2d_gemm_m64_k16_workgroup_size(o: &Overrides) -> [u32; 3] {
     [(o.tile_n() * 2u32), 1u32, 1u32]
+}
+/// Bytes of workgroup memory `conv2d_gemm_m64_k16` declares at these overrides (the `var<workgroup>`s it uses: `a_tile256: array<vec4<f32>, 256>`, `b_tile_k16: array<vec4<f32>, (override)>`).
+#[allow(unused_parens, clippy::all)]
+pub fn conv2d_gemm_m64_k16_workgroup_memory_bytes(o: &Overrides) -> u32 {
+    4096u32 + 16u32 * o.b_tile_k16_len()
 }
 /// Creates the compute pipeline of `conv2d_gemm_m64_k16` with an explicit layout and typed overrides.
 pub fn create_conv2d_gemm_m64_k16_pipeline(
@@ -4232,6 +4258,11 @@ pub const CONV2D_GEMM_M64_K32_ENTRY: &str = "conv2d_gemm_m64_k32";
 pub fn conv2d_gemm_m64_k32_workgroup_size(o: &Overrides) -> [u32; 3] {
     [(o.tile_n() * 2u32), 1u32, 1u32]
 }
+/// Bytes of workgroup memory `conv2d_gemm_m64_k32` declares at these overrides (the `var<workgroup>`s it uses: `a_tile512: array<vec4<f32>, 512>`, `b_tile_k32: array<vec4<f32>, (override)>`).
+#[allow(unused_parens, clippy::all)]
+pub fn conv2d_gemm_m64_k32_workgroup_memory_bytes(o: &Overrides) -> u32 {
+    8192u32 + 16u32 * o.b_tile_k32_len()
+}
 /// Creates the compute pipeline of `conv2d_gemm_m64_k32` with an explicit layout and typed overrides.
 pub fn create_conv2d_gemm_m64_k32_pipeline(
     device: &::wgpu::Device,
@@ -4254,4 +4285,206 @@ pub fn create_conv2d_gemm_m64_k32_pipeline(
                 cache: None,
             },
         )
+}
+/// Names of every entry point, in declaration order.
+pub const ENTRY_POINTS: [&str; 5usize] = [
+    "conv2d_gemm",
+    "conv2d_gemm_m64",
+    "conv2d_gemm_k16",
+    "conv2d_gemm_m64_k16",
+    "conv2d_gemm_m64_k32",
+];
+/// The compute entry points of `shaders/conv2d_gemm.wgsl`, to pick one by value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Entry {
+    /// The compute entry point `conv2d_gemm`.
+    Conv2dGemm,
+    /// The compute entry point `conv2d_gemm_m64`.
+    Conv2dGemmM64,
+    /// The compute entry point `conv2d_gemm_k16`.
+    Conv2dGemmK16,
+    /// The compute entry point `conv2d_gemm_m64_k16`.
+    Conv2dGemmM64K16,
+    /// The compute entry point `conv2d_gemm_m64_k32`.
+    Conv2dGemmM64K32,
+}
+impl Entry {
+    /// Every compute entry point, in declaration order.
+    pub const ALL: [Entry; 5usize] = [
+        Entry::Conv2dGemm,
+        Entry::Conv2dGemmM64,
+        Entry::Conv2dGemmK16,
+        Entry::Conv2dGemmM64K16,
+        Entry::Conv2dGemmM64K32,
+    ];
+    /// The WGSL name.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Entry::Conv2dGemm => CONV2D_GEMM_ENTRY,
+            Entry::Conv2dGemmM64 => CONV2D_GEMM_M64_ENTRY,
+            Entry::Conv2dGemmK16 => CONV2D_GEMM_K16_ENTRY,
+            Entry::Conv2dGemmM64K16 => CONV2D_GEMM_M64_K16_ENTRY,
+            Entry::Conv2dGemmM64K32 => CONV2D_GEMM_M64_K32_ENTRY,
+        }
+    }
+    /// The entry point called `name`, if it is a compute entry point of this shader.
+    pub fn from_name(name: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|e| e.name() == name)
+    }
+    /// Its workgroup size at these overrides.
+    pub fn workgroup_size(self, o: &Overrides) -> [u32; 3] {
+        let _ = o;
+        match self {
+            Entry::Conv2dGemm => conv2d_gemm_workgroup_size(o),
+            Entry::Conv2dGemmM64 => conv2d_gemm_m64_workgroup_size(o),
+            Entry::Conv2dGemmK16 => conv2d_gemm_k16_workgroup_size(o),
+            Entry::Conv2dGemmM64K16 => conv2d_gemm_m64_k16_workgroup_size(o),
+            Entry::Conv2dGemmM64K32 => conv2d_gemm_m64_k32_workgroup_size(o),
+        }
+    }
+    /// Bytes of workgroup memory it declares at these overrides.
+    pub fn workgroup_memory_bytes(self, o: &Overrides) -> u32 {
+        let _ = o;
+        match self {
+            Entry::Conv2dGemm => conv2d_gemm_workgroup_memory_bytes(o),
+            Entry::Conv2dGemmM64 => conv2d_gemm_m64_workgroup_memory_bytes(o),
+            Entry::Conv2dGemmK16 => conv2d_gemm_k16_workgroup_memory_bytes(o),
+            Entry::Conv2dGemmM64K16 => conv2d_gemm_m64_k16_workgroup_memory_bytes(o),
+            Entry::Conv2dGemmM64K32 => conv2d_gemm_m64_k32_workgroup_memory_bytes(o),
+        }
+    }
+    /// Creates its compute pipeline (as the `create_*_pipeline` function of the entry point).
+    pub fn create_pipeline(
+        self,
+        device: &::wgpu::Device,
+        module: &::wgpu::ShaderModule,
+        layout: &::wgpu::PipelineLayout,
+        overrides: &Overrides,
+    ) -> ::wgpu::ComputePipeline {
+        match self {
+            Entry::Conv2dGemm => {
+                create_conv2d_gemm_pipeline(device, module, layout, overrides)
+            }
+            Entry::Conv2dGemmM64 => {
+                create_conv2d_gemm_m64_pipeline(device, module, layout, overrides)
+            }
+            Entry::Conv2dGemmK16 => {
+                create_conv2d_gemm_k16_pipeline(device, module, layout, overrides)
+            }
+            Entry::Conv2dGemmM64K16 => {
+                create_conv2d_gemm_m64_k16_pipeline(device, module, layout, overrides)
+            }
+            Entry::Conv2dGemmM64K32 => {
+                create_conv2d_gemm_m64_k32_pipeline(device, module, layout, overrides)
+            }
+        }
+    }
+}
+/// `shaders/conv2d_gemm.wgsl` in generic code: implements `crate::pipelines::GeneratedShader`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Shader;
+impl crate::pipelines::GeneratedShader for Shader {
+    const PATH: &'static str = PATH;
+    const SOURCE: &'static str = SOURCE;
+    const BINDINGS: &'static [&'static str] = &[
+        "input",
+        "weight",
+        "bias",
+        "output",
+        "params",
+    ];
+    const UNIFORM_LAYOUT: &'static [(&'static str, &'static str, u32)] = &[
+        ("n", "u32", 0u32),
+        ("ic", "u32", 4u32),
+        ("ih", "u32", 8u32),
+        ("iw", "u32", 12u32),
+        ("oc", "u32", 16u32),
+        ("oh", "u32", 20u32),
+        ("ow", "u32", 24u32),
+        ("kh", "u32", 28u32),
+        ("kw", "u32", 32u32),
+        ("stride_h", "u32", 36u32),
+        ("stride_w", "u32", 40u32),
+        ("pad_h", "u32", 44u32),
+        ("pad_w", "u32", 48u32),
+        ("dilation_h", "u32", 52u32),
+        ("dilation_w", "u32", 56u32),
+        ("groups", "u32", 60u32),
+        ("has_bias", "u32", 64u32),
+        ("_pad0", "u32", 68u32),
+        ("_pad1", "u32", 72u32),
+        ("_pad2", "u32", 76u32),
+    ];
+    type Overrides = Overrides;
+    type Entry = Entry;
+    type BindGroup<'a> = BindGroup0<'a>;
+    fn set_u32(overrides: &mut Overrides, name: &str, value: u32) -> bool {
+        match name {
+            "activation" => overrides.activation = value,
+            "split_k" => overrides.split_k = value,
+            "tile_n" => overrides.tile_n = value,
+            "stream_k_workgroups" => overrides.stream_k_workgroups = value,
+            "stream_tiles_x" => overrides.stream_tiles_x = value,
+            "stream_tiles_y" => overrides.stream_tiles_y = value,
+            "spec_kh" => overrides.spec_kh = value,
+            "spec_kw" => overrides.spec_kw = value,
+            "spec_stride_h" => overrides.spec_stride_h = value,
+            "spec_stride_w" => overrides.spec_stride_w = value,
+            "spec_pad_h" => overrides.spec_pad_h = value,
+            "spec_pad_w" => overrides.spec_pad_w = value,
+            "spec_dilation_h" => overrides.spec_dilation_h = value,
+            "spec_dilation_w" => overrides.spec_dilation_w = value,
+            "spec_ic" => overrides.spec_ic = value,
+            "spec_oc" => overrides.spec_oc = value,
+            "spec_groups" => overrides.spec_groups = value,
+            "b_tile_k8_len" => overrides.b_tile_k8_len = Some(value),
+            "b_tile_k16_len" => overrides.b_tile_k16_len = Some(value),
+            "b_tile_k32_len" => overrides.b_tile_k32_len = Some(value),
+            _ => return false,
+        }
+        true
+    }
+    fn entry_name(entry: Entry) -> &'static str {
+        entry.name()
+    }
+    fn constants(overrides: &Overrides) -> Vec<(&'static str, f64)> {
+        overrides.constants()
+    }
+    fn workgroup_memory_bytes(entry: Entry, overrides: &Overrides) -> u32 {
+        entry.workgroup_memory_bytes(overrides)
+    }
+    fn create_layouts(
+        device: &::wgpu::Device,
+    ) -> (::wgpu::BindGroupLayout, ::wgpu::PipelineLayout) {
+        let layouts = BindGroupLayouts::new(device);
+        let pipeline = create_pipeline_layout(device, &layouts);
+        (layouts.group0, pipeline)
+    }
+    fn create_pipeline(
+        device: &::wgpu::Device,
+        module: &::wgpu::ShaderModule,
+        layout: &::wgpu::PipelineLayout,
+        entry: Entry,
+        overrides: &Overrides,
+    ) -> ::wgpu::ComputePipeline {
+        entry.create_pipeline(device, module, layout, overrides)
+    }
+    fn create_bind_group(
+        device: &::wgpu::Device,
+        layout: &::wgpu::BindGroupLayout,
+        group: &BindGroup0<'_>,
+    ) -> ::wgpu::BindGroup {
+        group.create(device, layout)
+    }
+    fn bind_group_with<'a>(
+        mut binding: impl FnMut(&'static str) -> ::wgpu::BufferBinding<'a>,
+    ) -> BindGroup0<'a> {
+        BindGroup0 {
+            input: binding("input"),
+            weight: binding("weight"),
+            bias: binding("bias"),
+            output: binding("output"),
+            params: binding("params"),
+        }
+    }
 }

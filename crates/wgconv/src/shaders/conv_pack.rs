@@ -322,6 +322,8 @@ pub const PACK_WEIGHT_ENTRY: &str = "pack_weight";
 pub fn pack_weight_workgroup_size(o: &Overrides) -> [u32; 3] {
     [o.wg_size(), 1u32, 1u32]
 }
+/// Bytes of workgroup memory `pack_weight` declares (the `var<workgroup>`s it uses: none).
+pub const PACK_WEIGHT_WORKGROUP_MEMORY_BYTES: u32 = 0u32;
 /// Creates the compute pipeline of `pack_weight` with an explicit layout and typed overrides.
 pub fn create_pack_weight_pipeline(
     device: &::wgpu::Device,
@@ -344,4 +346,124 @@ pub fn create_pack_weight_pipeline(
                 cache: None,
             },
         )
+}
+/// Names of every entry point, in declaration order.
+pub const ENTRY_POINTS: [&str; 1usize] = ["pack_weight"];
+/// The compute entry points of `shaders/conv_pack.wgsl`, to pick one by value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Entry {
+    /// The compute entry point `pack_weight`.
+    PackWeight,
+}
+impl Entry {
+    /// Every compute entry point, in declaration order.
+    pub const ALL: [Entry; 1usize] = [Entry::PackWeight];
+    /// The WGSL name.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Entry::PackWeight => PACK_WEIGHT_ENTRY,
+        }
+    }
+    /// The entry point called `name`, if it is a compute entry point of this shader.
+    pub fn from_name(name: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|e| e.name() == name)
+    }
+    /// Its workgroup size at these overrides.
+    pub fn workgroup_size(self, o: &Overrides) -> [u32; 3] {
+        let _ = o;
+        match self {
+            Entry::PackWeight => pack_weight_workgroup_size(o),
+        }
+    }
+    /// Bytes of workgroup memory it declares at these overrides.
+    pub fn workgroup_memory_bytes(self, o: &Overrides) -> u32 {
+        let _ = o;
+        match self {
+            Entry::PackWeight => PACK_WEIGHT_WORKGROUP_MEMORY_BYTES,
+        }
+    }
+    /// Creates its compute pipeline (as the `create_*_pipeline` function of the entry point).
+    pub fn create_pipeline(
+        self,
+        device: &::wgpu::Device,
+        module: &::wgpu::ShaderModule,
+        layout: &::wgpu::PipelineLayout,
+        overrides: &Overrides,
+    ) -> ::wgpu::ComputePipeline {
+        match self {
+            Entry::PackWeight => {
+                create_pack_weight_pipeline(device, module, layout, overrides)
+            }
+        }
+    }
+}
+/// `shaders/conv_pack.wgsl` in generic code: implements `crate::pipelines::GeneratedShader`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Shader;
+impl crate::pipelines::GeneratedShader for Shader {
+    const PATH: &'static str = PATH;
+    const SOURCE: &'static str = SOURCE;
+    const BINDINGS: &'static [&'static str] = &["weight", "packed", "params"];
+    const UNIFORM_LAYOUT: &'static [(&'static str, &'static str, u32)] = &[
+        ("groups", "u32", 0u32),
+        ("icg", "u32", 4u32),
+        ("ocg", "u32", 8u32),
+        ("ocg4", "u32", 12u32),
+        ("taps", "u32", 16u32),
+        ("transposed", "u32", 20u32),
+        ("total", "u32", 24u32),
+        ("_pad0", "u32", 28u32),
+    ];
+    type Overrides = Overrides;
+    type Entry = Entry;
+    type BindGroup<'a> = BindGroup0<'a>;
+    fn set_u32(overrides: &mut Overrides, name: &str, value: u32) -> bool {
+        match name {
+            "wg_size" => overrides.wg_size = value,
+            "stride_x" => overrides.stride_x = value,
+            _ => return false,
+        }
+        true
+    }
+    fn entry_name(entry: Entry) -> &'static str {
+        entry.name()
+    }
+    fn constants(overrides: &Overrides) -> Vec<(&'static str, f64)> {
+        overrides.constants()
+    }
+    fn workgroup_memory_bytes(entry: Entry, overrides: &Overrides) -> u32 {
+        entry.workgroup_memory_bytes(overrides)
+    }
+    fn create_layouts(
+        device: &::wgpu::Device,
+    ) -> (::wgpu::BindGroupLayout, ::wgpu::PipelineLayout) {
+        let layouts = BindGroupLayouts::new(device);
+        let pipeline = create_pipeline_layout(device, &layouts);
+        (layouts.group0, pipeline)
+    }
+    fn create_pipeline(
+        device: &::wgpu::Device,
+        module: &::wgpu::ShaderModule,
+        layout: &::wgpu::PipelineLayout,
+        entry: Entry,
+        overrides: &Overrides,
+    ) -> ::wgpu::ComputePipeline {
+        entry.create_pipeline(device, module, layout, overrides)
+    }
+    fn create_bind_group(
+        device: &::wgpu::Device,
+        layout: &::wgpu::BindGroupLayout,
+        group: &BindGroup0<'_>,
+    ) -> ::wgpu::BindGroup {
+        group.create(device, layout)
+    }
+    fn bind_group_with<'a>(
+        mut binding: impl FnMut(&'static str) -> ::wgpu::BufferBinding<'a>,
+    ) -> BindGroup0<'a> {
+        BindGroup0 {
+            weight: binding("weight"),
+            packed: binding("packed"),
+            params: binding("params"),
+        }
+    }
 }

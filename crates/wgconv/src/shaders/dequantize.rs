@@ -258,6 +258,8 @@ pub const DEQUANTIZE_PER_TENSOR_ENTRY: &str = "dequantize_per_tensor";
 pub fn dequantize_per_tensor_workgroup_size(o: &Overrides) -> [u32; 3] {
     [o.wg_size(), 1u32, 1u32]
 }
+/// Bytes of workgroup memory `dequantize_per_tensor` declares (the `var<workgroup>`s it uses: none).
+pub const DEQUANTIZE_PER_TENSOR_WORKGROUP_MEMORY_BYTES: u32 = 0u32;
 /// Creates the compute pipeline of `dequantize_per_tensor` with an explicit layout and typed overrides.
 pub fn create_dequantize_per_tensor_pipeline(
     device: &::wgpu::Device,
@@ -280,4 +282,120 @@ pub fn create_dequantize_per_tensor_pipeline(
                 cache: None,
             },
         )
+}
+/// Names of every entry point, in declaration order.
+pub const ENTRY_POINTS: [&str; 1usize] = ["dequantize_per_tensor"];
+/// The compute entry points of `shaders/dequantize.wgsl`, to pick one by value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Entry {
+    /// The compute entry point `dequantize_per_tensor`.
+    DequantizePerTensor,
+}
+impl Entry {
+    /// Every compute entry point, in declaration order.
+    pub const ALL: [Entry; 1usize] = [Entry::DequantizePerTensor];
+    /// The WGSL name.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Entry::DequantizePerTensor => DEQUANTIZE_PER_TENSOR_ENTRY,
+        }
+    }
+    /// The entry point called `name`, if it is a compute entry point of this shader.
+    pub fn from_name(name: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|e| e.name() == name)
+    }
+    /// Its workgroup size at these overrides.
+    pub fn workgroup_size(self, o: &Overrides) -> [u32; 3] {
+        let _ = o;
+        match self {
+            Entry::DequantizePerTensor => dequantize_per_tensor_workgroup_size(o),
+        }
+    }
+    /// Bytes of workgroup memory it declares at these overrides.
+    pub fn workgroup_memory_bytes(self, o: &Overrides) -> u32 {
+        let _ = o;
+        match self {
+            Entry::DequantizePerTensor => DEQUANTIZE_PER_TENSOR_WORKGROUP_MEMORY_BYTES,
+        }
+    }
+    /// Creates its compute pipeline (as the `create_*_pipeline` function of the entry point).
+    pub fn create_pipeline(
+        self,
+        device: &::wgpu::Device,
+        module: &::wgpu::ShaderModule,
+        layout: &::wgpu::PipelineLayout,
+        overrides: &Overrides,
+    ) -> ::wgpu::ComputePipeline {
+        match self {
+            Entry::DequantizePerTensor => {
+                create_dequantize_per_tensor_pipeline(device, module, layout, overrides)
+            }
+        }
+    }
+}
+/// `shaders/dequantize.wgsl` in generic code: implements `crate::pipelines::GeneratedShader`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Shader;
+impl crate::pipelines::GeneratedShader for Shader {
+    const PATH: &'static str = PATH;
+    const SOURCE: &'static str = SOURCE;
+    const BINDINGS: &'static [&'static str] = &["quantized", "real_values", "params"];
+    const UNIFORM_LAYOUT: &'static [(&'static str, &'static str, u32)] = &[
+        ("numel", "u32", 0u32),
+        ("zero_point", "i32", 4u32),
+        ("scale", "f32", 8u32),
+        ("_pad0", "u32", 12u32),
+    ];
+    type Overrides = Overrides;
+    type Entry = Entry;
+    type BindGroup<'a> = BindGroup0<'a>;
+    fn set_u32(overrides: &mut Overrides, name: &str, value: u32) -> bool {
+        match name {
+            "wg_size" => overrides.wg_size = value,
+            "stride_x" => overrides.stride_x = value,
+            _ => return false,
+        }
+        true
+    }
+    fn entry_name(entry: Entry) -> &'static str {
+        entry.name()
+    }
+    fn constants(overrides: &Overrides) -> Vec<(&'static str, f64)> {
+        overrides.constants()
+    }
+    fn workgroup_memory_bytes(entry: Entry, overrides: &Overrides) -> u32 {
+        entry.workgroup_memory_bytes(overrides)
+    }
+    fn create_layouts(
+        device: &::wgpu::Device,
+    ) -> (::wgpu::BindGroupLayout, ::wgpu::PipelineLayout) {
+        let layouts = BindGroupLayouts::new(device);
+        let pipeline = create_pipeline_layout(device, &layouts);
+        (layouts.group0, pipeline)
+    }
+    fn create_pipeline(
+        device: &::wgpu::Device,
+        module: &::wgpu::ShaderModule,
+        layout: &::wgpu::PipelineLayout,
+        entry: Entry,
+        overrides: &Overrides,
+    ) -> ::wgpu::ComputePipeline {
+        entry.create_pipeline(device, module, layout, overrides)
+    }
+    fn create_bind_group(
+        device: &::wgpu::Device,
+        layout: &::wgpu::BindGroupLayout,
+        group: &BindGroup0<'_>,
+    ) -> ::wgpu::BindGroup {
+        group.create(device, layout)
+    }
+    fn bind_group_with<'a>(
+        mut binding: impl FnMut(&'static str) -> ::wgpu::BufferBinding<'a>,
+    ) -> BindGroup0<'a> {
+        BindGroup0 {
+            quantized: binding("quantized"),
+            real_values: binding("real_values"),
+            params: binding("params"),
+        }
+    }
 }

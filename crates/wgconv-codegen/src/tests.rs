@@ -1,0 +1,182 @@
+//! The generated items that let a runtime stop copying facts by hand: consts, entry points,
+//! workgroup memory, and the opt-in shader trait impl.
+
+use crate::{CodegenError, Options, generate, generate_with};
+
+/// One buffer binding and two compute entry points sharing an override-sized workgroup array,
+/// one of them through a helper function.
+const WORKGROUPS: &str = "
+    @group(0) @binding(0) var<storage, read_write> data: array<f32>;
+    override tile_n: u32 = 32u;
+    override b_len: u32 = 2u * tile_n;
+    var<workgroup> a_tile: array<vec4<f32>, 64>;
+    var<workgroup> b_tile: array<vec4<f32>, b_len>;
+    var<workgroup> unused: array<f32, 1000>;
+    fn touch_b() { b_tile[0] = vec4<f32>(1.0); }
+    @compute @workgroup_size(tile_n * 2u)
+    fn gemm_wide(@builtin(local_invocation_index) i: u32) {
+        a_tile[i % 64u] = vec4<f32>(data[i]);
+        touch_b();
+    }
+    @compute @workgroup_size(64)
+    fn gemmNarrow(@builtin(local_invocation_index) i: u32) { a_tile[i % 64u] = vec4<f32>(data[i]); }
+    @compute @workgroup_size(1)
+    fn no_shared() { data[0] = 1.0; }
+";
+
+fn parses(rust: &str) {
+    syn::parse_file(rust).unwrap_or_else(|e| panic!("generated Rust does not parse: {e}\n{rust}"));
+}
+
+#[test]
+fn scalar_consts_become_rust_consts() {
+    let wgsl = "
+        const GEMM_TILE_N_MIN: u32 = 32u;
+        const GEMM_TILE_N_MAX: u32 = GEMM_TILE_N_MIN * 4u;
+        const halfScale: f32 = 0.5;
+        const OFFSET: i32 = -3;
+        const ENABLED: bool = true;
+        const PAIR: vec2<u32> = vec2<u32>(1u, 2u);
+        @group(0) @binding(0) var<storage, read_write> data: array<u32>;
+        @compute @workgroup_size(1)
+        fn main() { data[0] = GEMM_TILE_N_MAX + PAIR.x + u32(OFFSET) + u32(halfScale) + u32(ENABLED); }
+    ";
+    let rust = generate(wgsl, "consts.wgsl").unwrap();
+    parses(&rust);
+    assert!(rust.contains("pub const GEMM_TILE_N_MIN: u32 = 32u32;"), "{rust}");
+    // naga evaluated the expression; the Rust value is that number.
+    assert!(rust.contains("pub const GEMM_TILE_N_MAX: u32 = 128u32;"), "{rust}");
+    // Not SCREAMING_CASE in WGSL: made so, as Rust expects of a const.
+    assert!(rust.contains("pub const HALF_SCALE: f32 = 0.5f32;"), "{rust}");
+    assert!(rust.contains("pub const OFFSET: i32 = -3i32;"), "{rust}");
+    assert!(rust.contains("pub const ENABLED: bool = true;"), "{rust}");
+    // Vectors have no scalar host type: left out.
+    assert!(!rust.contains("pub const PAIR"), "{rust}");
+}
+
+#[test]
+fn a_const_named_like_a_generated_item_is_an_error() {
+    let wgsl = "
+        const MAIN_ENTRY: u32 = 1u;
+        @group(0) @binding(0) var<storage, read_write> data: array<u32>;
+        @compute @workgroup_size(1) fn main() { data[0] = MAIN_ENTRY; }
+    ";
+    let err = generate(wgsl, "clash.wgsl").unwrap_err().to_string();
+    assert!(err.contains("const `MAIN_ENTRY`") && err.contains("clash.wgsl"), "{err}");
+}
+
+#[test]
+fn workgroup_memory_per_entry_point() {
+    let rust = generate(WORKGROUPS, "wg.wgsl").unwrap();
+    parses(&rust);
+    // 64 vec4 = 1024 bytes fixed, plus 16 bytes per element of the override-sized array it
+    // reaches through `touch_b`; `unused` counts for nobody.
+    assert!(rust.contains("pub fn gemm_wide_workgroup_memory_bytes(o: &Overrides) -> u32"), "{rust}");
+    assert!(rust.contains("1024u32 + 16u32 * o.b_len()"), "{rust}");
+    assert!(rust.contains("pub const GEMM_NARROW_WORKGROUP_MEMORY_BYTES: u32 = 1024u32;"), "{rust}");
+    assert!(rust.contains("pub const NO_SHARED_WORKGROUP_MEMORY_BYTES: u32 = 0u32;"), "{rust}");
+    assert!(!rust.contains("4000u32"), "{rust}");
+}
+
+#[test]
+fn entry_points_as_a_list_and_an_enum() {
+    let rust = generate(WORKGROUPS, "wg.wgsl").unwrap();
+    assert!(
+        rust.contains(r#"pub const ENTRY_POINTS: [&str; 3usize] = ["gemm_wide", "gemmNarrow", "no_shared"];"#),
+        "{rust}"
+    );
+    assert!(rust.contains("pub enum Entry"), "{rust}");
+    for variant in ["GemmWide", "GemmNarrow", "NoShared"] {
+        assert!(rust.contains(&format!("Entry::{variant} =>")), "{variant}: {rust}");
+    }
+    let compact: String = rust.split_whitespace().collect();
+    assert!(compact.contains("Entry::GemmWide=>gemm_wide_workgroup_memory_bytes(o)"), "{rust}");
+    assert!(
+        compact.contains("Entry::GemmNarrow=>{create_gemm_narrow_pipeline(device,module,layout,overrides)}"),
+        "{rust}"
+    );
+}
+
+#[test]
+fn entry_points_whose_names_would_meet_are_an_error() {
+    let wgsl = "
+        @group(0) @binding(0) var<storage, read_write> data: array<u32>;
+        @compute @workgroup_size(1) fn foo_bar() { data[0] = 1u; }
+        @compute @workgroup_size(1) fn fooBar() { data[1] = 1u; }
+    ";
+    let err = generate(wgsl, "twins.wgsl").unwrap_err().to_string();
+    assert!(err.contains("entry point `fooBar`") && err.contains("FOO_BAR_ENTRY"), "{err}");
+}
+
+#[test]
+fn no_shader_trait_unless_asked() {
+    let rust = generate(WORKGROUPS, "wg.wgsl").unwrap();
+    assert!(!rust.contains("pub struct Shader"), "{rust}");
+    assert!(!rust.contains(" for Shader"), "{rust}");
+}
+
+#[test]
+fn the_shader_trait_impl_on_request() {
+    let options = Options::default().with_shader_trait("crate::runtime::GeneratedShader");
+    let rust = generate_with(WORKGROUPS, "wg.wgsl", &options).unwrap();
+    parses(&rust);
+    assert!(rust.contains("pub struct Shader;"), "{rust}");
+    assert!(rust.contains("impl crate::runtime::GeneratedShader for Shader"), "{rust}");
+    assert!(rust.contains(r#"const BINDINGS: &'static [&'static str] = &["data"];"#), "{rust}");
+    assert!(rust.contains("type BindGroup<'a> = BindGroup0<'a>;"), "{rust}");
+    // Both u32 overrides settable by name; the derived one becomes `Some`.
+    assert!(rust.contains(r#""tile_n" => overrides.tile_n = value"#), "{rust}");
+    assert!(rust.contains(r#""b_len" => overrides.b_len = Some(value)"#), "{rust}");
+    assert!(rust.contains(r#"data: binding("data")"#), "{rust}");
+    // No uniform: an empty layout.
+    assert!(rust.contains("UNIFORM_LAYOUT: &'static [(&'static str, &'static str, u32)] = &[];"), "{rust}");
+}
+
+#[test]
+fn the_uniform_layout_in_the_shader_trait_impl() {
+    let wgsl = "
+        struct Params { n: u32, scale: vec3<f32>, bias: f32 }
+        @group(0) @binding(0) var<uniform> params: Params;
+        @group(0) @binding(1) var<storage, read_write> data: array<f32>;
+        @compute @workgroup_size(1) fn main() { data[0] = params.scale.x * f32(params.n) + params.bias; }
+    ";
+    let options = Options::default().with_shader_trait("Trait");
+    let rust = generate_with(wgsl, "u.wgsl", &options).unwrap();
+    let compact: String = rust.split_whitespace().collect();
+    assert!(compact.contains(r#"&[("n","u32",0u32),("scale","vec3<f32>",16u32),("bias","f32",28u32),]"#), "{rust}");
+}
+
+#[test]
+fn shaders_the_trait_cannot_describe_are_errors() {
+    let options = Options::default().with_shader_trait("crate::Trait");
+    let two_groups = "
+        @group(0) @binding(0) var<storage, read_write> a: array<f32>;
+        @group(1) @binding(0) var<storage, read_write> b: array<f32>;
+        @compute @workgroup_size(1) fn main() { a[0] = b[0]; }
+    ";
+    let err = generate_with(two_groups, "g.wgsl", &options).unwrap_err().to_string();
+    assert!(err.contains("binding `b` (group 1, binding 0)") && err.contains("@group(0)"), "{err}");
+    let no_compute = "@vertex fn vs() -> @builtin(position) vec4<f32> { return vec4<f32>(0.0); }";
+    let err = generate_with(no_compute, "v.wgsl", &options).unwrap_err().to_string();
+    assert!(err.contains("no compute entry point"), "{err}");
+    // Without the trait the same shaders generate.
+    assert!(generate(two_groups, "g.wgsl").is_ok());
+    assert!(generate(no_compute, "v.wgsl").is_ok());
+    let bad = Options::default().with_shader_trait("not a path");
+    let err = generate_with(WORKGROUPS, "wg.wgsl", &bad).unwrap_err();
+    assert!(
+        matches!(err, CodegenError::Unsupported { ref construct, .. } if construct.contains("not a path")),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_struct_named_like_a_generated_type_is_an_error() {
+    let wgsl = "
+        struct Entry { x: f32 }
+        @group(0) @binding(0) var<storage, read_write> data: array<Entry>;
+        @compute @workgroup_size(1) fn main() { data[0].x = 1.0; }
+    ";
+    let err = generate(wgsl, "e.wgsl").unwrap_err().to_string();
+    assert!(err.contains("struct `Entry`"), "{err}");
+}
