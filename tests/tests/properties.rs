@@ -222,7 +222,8 @@ proptest! {
         for kernel in [Q8Kernel::Scalar, Q8Kernel::Dot4Gemm].into_iter().filter(|k| geometry.supports(*k)) {
             let out = Tensor::from_i8(ctx, &vec![127; expected.len()], &[n, oc, h, w]).unwrap();
             let mut batch = ctx.batch();
-            batch.q8ta_conv2d_pw_into(&args, &Q8ConvPwOptions { activation, kernel: Some(kernel), ..Default::default() }, &out).unwrap();
+            let opts = Q8ConvPwOptions { activation, ..Default::default() };
+            batch.q8ta_conv2d_pw_into_forced(&args, &opts, kernel, &out).unwrap();
             batch.submit().unwrap();
             let got = out.to_vec_i8(ctx).unwrap();
             let off_by_one = got.iter().zip(&expected).filter(|(a, b)| a != b).count();

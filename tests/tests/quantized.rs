@@ -80,9 +80,12 @@ fn run_q8(name: &str, seed: u64, c: &Q8Case) -> (Vec<i8>, usize, i32) {
     for kernel in runs {
         // Poison: 0x7f7f… is a plausible int8 value, so unwritten bytes show up as mismatches.
         let out = Tensor::from_i8(ctx, &vec![127; expected.len()], &[c.n, c.oc, c.h, c.w]).unwrap();
-        let opts = Q8ConvPwOptions { kernel, ..opts.clone() };
         let mut batch = ctx.batch();
-        let used = batch.q8ta_conv2d_pw_into(&args, &opts, &out).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let used = match kernel {
+            Some(k) => batch.q8ta_conv2d_pw_into_forced(&args, &opts, k, &out),
+            None => batch.q8ta_conv2d_pw_into(&args, &opts, &out),
+        }
+        .unwrap_or_else(|e| panic!("{name}: {e}"));
         assert_eq!(used, kernel.unwrap_or(geometry.planned_kernel()), "{name}");
         batch.submit().unwrap();
         let got = out.to_vec_i8(ctx).unwrap();

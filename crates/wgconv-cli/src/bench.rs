@@ -378,8 +378,8 @@ fn run_layer(ctx: &Context, layer: &Layer, args: &BenchArgs) -> CliResult<(Layer
             let reference_ms = if chosen == reference {
                 ms
             } else {
-                let reference_opts = Q8ConvPwOptions { kernel: Some(reference), ..opts.clone() };
-                median_time(ctx, args, |b| b.q8ta_conv2d_pw_into(&args_q8, &reference_opts, &out).map(|_| ()))?.0
+                let run = |b: &mut wgconv::Batch<'_>| b.q8ta_conv2d_pw_into_forced(&args_q8, &opts, reference, &out);
+                median_time(ctx, args, |b| run(b).map(|_| ()))?.0
             };
             let macs = (layer.n * layer.h * layer.w * layer.oc * layer.ic) as u64;
             (chosen.name().to_string(), ms, reference.name().to_string(), reference_ms, macs, source)

@@ -35,6 +35,23 @@ impl From<wgconv::Error> for CliError {
             | E::Gpu { .. }
             | E::Timeout { .. }
             | E::DispatchTooLarge { .. } => CliError::Runtime(e.to_string()),
+            // What the user gave: shapes, options, a kernel or tuning file they named, tensors
+            // too large for this device.
+            E::InvalidShape { .. }
+            | E::InvalidOption { .. }
+            | E::KernelUnavailable { .. }
+            | E::TuningFile { .. }
+            | E::Rank { .. }
+            | E::DType { .. }
+            | E::ByteSize { .. }
+            | E::OutputShape { .. }
+            | E::TooManyElements { .. }
+            | E::BufferTooLarge { .. }
+            | E::BindingTooLarge { .. }
+            | E::BufferUsage { .. }
+            | E::NothingRecorded => CliError::Usage(e.to_string()),
+            // `wgconv::Error` is non-exhaustive: a variant added later is a usage error until it
+            // is sorted here (as before the variants were listed).
             _ => CliError::Usage(e.to_string()),
         }
     }

@@ -118,6 +118,26 @@ pub struct Context {
     cooperative_f16: bool,
 }
 
+/// Who made the device a [`Context`] wraps.
+#[derive(Clone, Copy, Debug)]
+enum DeviceOrigin {
+    /// [`Context::new`] and friends: the context installs its own error handlers and uses
+    /// cooperative matrices where the adapter reports the configuration the kernel needs.
+    Own {
+        /// Whether the device runs the `coop_f16` kernel.
+        cooperative_f16: bool,
+    },
+    /// [`Context::from_device`]: the application's handlers stay, and the adapter's
+    /// cooperative-matrix configurations are unknown.
+    Application,
+}
+
+/// Locks `mutex`, taking the data of a poisoned one: every value the crate guards stays valid if
+/// a thread panics while holding it (maps of caches, a scratch buffer).
+pub(crate) fn lock<T>(mutex: &std::sync::Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
 impl std::fmt::Debug for Context {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Context").field("adapter", &self.info).finish_non_exhaustive()
@@ -168,7 +188,7 @@ impl Context {
             &adapter.cooperative_matrix_properties(),
             (info.subgroup_min_size, info.subgroup_max_size),
         );
-        Ok(Self::build(device, queue, info, true, cooperative_f16))
+        Ok(Self::build(device, queue, info, DeviceOrigin::Own { cooperative_f16 }))
     }
 
     fn find_adapter(request: &AdapterRequest, backends: wgpu::Backends) -> Result<wgpu::Adapter> {
@@ -199,16 +219,14 @@ impl Context {
     /// known from a device).
     pub fn from_device(device: wgpu::Device, queue: wgpu::Queue) -> Self {
         let info = device.adapter_info();
-        Self::build(device, queue, info, false, false)
+        Self::build(device, queue, info, DeviceOrigin::Application)
     }
 
-    fn build(
-        device: wgpu::Device,
-        queue: wgpu::Queue,
-        info: wgpu::AdapterInfo,
-        own_device: bool,
-        cooperative_f16: bool,
-    ) -> Self {
+    fn build(device: wgpu::Device, queue: wgpu::Queue, info: wgpu::AdapterInfo, origin: DeviceOrigin) -> Self {
+        let (own_device, cooperative_f16) = match origin {
+            DeviceOrigin::Own { cooperative_f16 } => (true, cooperative_f16),
+            DeviceOrigin::Application => (false, false),
+        };
         let uncaptured: ErrorSink = Arc::default();
         if own_device {
             // wgpu's default handler panics; ours records the error for the next call to return.
@@ -285,27 +303,27 @@ impl Context {
     /// The configuration `Conv2d::tune` measured fastest for `geometry` on this device, which
     /// the planner uses for it from then on (unless a call forces a kernel or K-slices).
     pub fn tuned(&self, geometry: &ConvGeometry) -> Option<TunedConfig> {
-        self.tuned.lock().unwrap_or_else(|p| p.into_inner()).get(geometry).copied()
+        lock(&self.tuned).get(geometry).copied()
     }
 
     /// Drops the shared scratch (it is recreated at the size the next split-K op needs).
     pub(crate) fn release_scratch(&self) {
-        *self.scratch.lock().unwrap_or_else(|p| p.into_inner()) = None;
+        *lock(&self.scratch) = None;
     }
 
     /// Remembers a measured configuration for `geometry`.
     pub(crate) fn remember_tuning(&self, geometry: ConvGeometry, config: TunedConfig) {
-        self.tuned.lock().unwrap_or_else(|p| p.into_inner()).insert(geometry, config);
+        lock(&self.tuned).insert(geometry, config);
     }
 
     /// Every remembered tuning, in no particular order.
     pub(crate) fn tuned_entries(&self) -> Vec<(ConvGeometry, TunedConfig)> {
-        self.tuned.lock().unwrap_or_else(|p| p.into_inner()).iter().map(|(g, c)| (g.clone(), *c)).collect()
+        lock(&self.tuned).iter().map(|(g, c)| (g.clone(), *c)).collect()
     }
 
     /// Forgets every tuned configuration: the planner's rules apply again.
     pub fn forget_tuning(&self) {
-        self.tuned.lock().unwrap_or_else(|p| p.into_inner()).clear();
+        lock(&self.tuned).clear();
     }
 
     /// Number of compute pipelines compiled and cached so far.
@@ -383,7 +401,7 @@ impl Context {
     /// and a buffer is only kept once wgpu created it without error.
     pub(crate) fn scratch_f32(&self, name: &'static str, len: usize) -> Result<Tensor> {
         self.check_binding(name, DType::F32.storage_bytes(len as u64))?;
-        let mut slot = self.scratch.lock().unwrap_or_else(|p| p.into_inner());
+        let mut slot = lock(&self.scratch);
         if let Some(t) = slot.as_ref()
             && t.numel() >= len
         {
@@ -411,7 +429,7 @@ impl Context {
     }
 
     fn take_uncaptured(&self, operation: &str) -> Result<()> {
-        let mut errors = self.uncaptured.lock().unwrap_or_else(|p| p.into_inner());
+        let mut errors = lock(&self.uncaptured);
         if errors.is_empty() {
             return Ok(());
         }

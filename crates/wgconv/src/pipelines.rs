@@ -137,8 +137,8 @@ pub enum ShaderChecks {
     /// every loop; integer division guards stay. Buffer bounds are still enforced where the
     /// driver does it itself (Vulkan `robustBufferAccess2`: NVIDIA, AMD, Intel, lavapipe);
     /// elsewhere (Metal, DX12) the shaders' own bounds tests are what keeps accesses in range.
-    /// Measured 3–39 % faster on 12 of the 16 benchmark layers on an H200, the rest within
-    /// ±4 % (docs/PERFORMANCE.md, v13).
+    /// Faster on most benchmark layers, the others within run-to-run spread (docs/PERFORMANCE.md,
+    /// rule R1).
     #[default]
     Audited,
     /// Everything wgpu injects by default. `WGCONV_SHADER_CHECKS=full` selects it (debugging).
@@ -198,7 +198,7 @@ impl PipelineCache {
 
     /// The resources of `S` (module compiled with this cache's checks), created on first use.
     pub fn shader<S: GeneratedShader>(&self, device: &wgpu::Device) -> Arc<ShaderResources> {
-        let mut map = self.shaders.lock().unwrap_or_else(|p| p.into_inner());
+        let mut map = crate::context::lock(&self.shaders);
         map.entry(S::PATH)
             .or_insert_with(|| {
                 let (group0, layout) = S::create_layouts(device);
@@ -231,7 +231,7 @@ impl PipelineCache {
         make: impl FnOnce() -> wgpu::ComputePipeline,
     ) -> wgpu::ComputePipeline {
         let key = Key { shader, entry, constants: constants.iter().map(|(k, v)| (*k, v.to_bits())).collect() };
-        let mut map = self.pipelines.lock().unwrap_or_else(|p| p.into_inner());
+        let mut map = crate::context::lock(&self.pipelines);
         map.entry(key).or_insert_with(make).clone()
     }
 
@@ -248,7 +248,7 @@ impl PipelineCache {
         /// is one small buffer).
         const CAPACITY: usize = 1024;
         let key = (label, contents.to_vec());
-        let mut map = self.uniforms.lock().unwrap_or_else(|p| p.into_inner());
+        let mut map = crate::context::lock(&self.uniforms);
         if let Some(buffer) = map.get(&key) {
             return Ok(buffer.clone());
         }
@@ -262,11 +262,11 @@ impl PipelineCache {
 
     /// Number of cached uniform buffers (for tests and diagnostics).
     pub fn uniforms(&self) -> usize {
-        self.uniforms.lock().unwrap_or_else(|p| p.into_inner()).len()
+        crate::context::lock(&self.uniforms).len()
     }
 
     /// Number of compiled pipelines (for tests and diagnostics).
     pub fn len(&self) -> usize {
-        self.pipelines.lock().unwrap_or_else(|p| p.into_inner()).len()
+        crate::context::lock(&self.pipelines).len()
     }
 }

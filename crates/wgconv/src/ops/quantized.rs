@@ -63,7 +63,9 @@ pub fn dequantize_value(v: i8, q: QuantParams) -> f32 {
     (i32::from(v) - q.zero_point) as f32 * q.scale
 }
 
-/// Arguments of `q8ta_conv2d_pw` besides the tensors.
+/// Arguments of `q8ta_conv2d_pw` besides the tensors. The stride, padding, dilation and groups
+/// of ExecuTorch's op are kept so a graph's arguments can be passed through as they are: the op
+/// is pointwise, so any other value than the default is an [`Error::InvalidOption`] naming it.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Q8ConvPwOptions {
     /// Must be 1 (1 or 2 values).
@@ -76,20 +78,11 @@ pub struct Q8ConvPwOptions {
     pub groups: u32,
     /// `None` or `Relu` (applied to the real value before requantization).
     pub activation: Activation,
-    /// Force a kernel instead of letting the planner choose (benchmarks, tests).
-    pub kernel: Option<Q8Kernel>,
 }
 
 impl Default for Q8ConvPwOptions {
     fn default() -> Self {
-        Self {
-            stride: vec![1],
-            padding: vec![0],
-            dilation: vec![1],
-            groups: 1,
-            activation: Activation::None,
-            kernel: None,
-        }
+        Self { stride: vec![1], padding: vec![0], dilation: vec![1], groups: 1, activation: Activation::None }
     }
 }
 
@@ -136,15 +129,15 @@ pub struct Q8ConvPwArgs<'a> {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Q8PwGeometry {
     /// Batch.
-    pub n: u32,
+    pub(crate) n: u32,
     /// Input channels.
-    pub ic: u32,
+    pub(crate) ic: u32,
     /// Output channels.
-    pub oc: u32,
+    pub(crate) oc: u32,
     /// Height.
-    pub h: u32,
+    pub(crate) h: u32,
     /// Width.
-    pub w: u32,
+    pub(crate) w: u32,
 }
 
 impl Q8PwGeometry {
@@ -353,7 +346,7 @@ impl Batch<'_> {
     pub fn q8ta_conv2d_pw(&mut self, args: &Q8ConvPwArgs<'_>, opts: &Q8ConvPwOptions) -> Result<Tensor> {
         let g = Q8PwGeometry::new(args, opts)?;
         let output = Tensor::zeros(self.ctx, &g.output_shape(), DType::I8)?;
-        self.encode_q8(args, opts, &g, &output)?;
+        self.encode_q8(args, opts, None, &g, &output)?;
         Ok(output)
     }
 
@@ -364,18 +357,41 @@ impl Batch<'_> {
         opts: &Q8ConvPwOptions,
         output: &Tensor,
     ) -> Result<Q8Kernel> {
+        self.q8ta_conv2d_pw_into_with(args, opts, None, output)
+    }
+
+    /// [`Batch::q8ta_conv2d_pw_into`] run by `kernel` instead of the planner's choice (benchmarks,
+    /// tests); a kernel that cannot run the shape is an [`Error::KernelUnavailable`].
+    pub fn q8ta_conv2d_pw_into_forced(
+        &mut self,
+        args: &Q8ConvPwArgs<'_>,
+        opts: &Q8ConvPwOptions,
+        kernel: Q8Kernel,
+        output: &Tensor,
+    ) -> Result<Q8Kernel> {
+        self.q8ta_conv2d_pw_into_with(args, opts, Some(kernel), output)
+    }
+
+    fn q8ta_conv2d_pw_into_with(
+        &mut self,
+        args: &Q8ConvPwArgs<'_>,
+        opts: &Q8ConvPwOptions,
+        forced: Option<Q8Kernel>,
+        output: &Tensor,
+    ) -> Result<Q8Kernel> {
         let g = Q8PwGeometry::new(args, opts)?;
         output.expect_dtype("output", DType::I8)?;
         if output.shape() != g.output_shape() {
             return Err(Error::OutputShape { expected: g.output_shape(), got: output.shape().to_vec() });
         }
-        self.encode_q8(args, opts, &g, output)
+        self.encode_q8(args, opts, forced, &g, output)
     }
 
     fn encode_q8(
         &mut self,
         args: &Q8ConvPwArgs<'_>,
         opts: &Q8ConvPwOptions,
+        forced: Option<Q8Kernel>,
         g: &Q8PwGeometry,
         output: &Tensor,
     ) -> Result<Q8Kernel> {
@@ -383,7 +399,7 @@ impl Batch<'_> {
         check_operand(ctx, "input", args.input, DType::I8)?;
         check_operand(ctx, "weight", args.weight, DType::I8)?;
         check_operand(ctx, "output", output, DType::I8)?;
-        let kernel = g.choose_kernel(opts.kernel)?;
+        let kernel = g.choose_kernel(forced)?;
         let relu = u32::from(opts.activation == Activation::Relu);
         // The reciprocal is taken in f64 and rounded once, as the reference handler does.
         let inv_output_scale = (1.0 / f64::from(args.output_quant.scale)) as f32;
