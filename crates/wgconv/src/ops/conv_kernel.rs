@@ -167,7 +167,7 @@ impl ConvKernel {
     /// The GEMM kernel whose compiled entry point this one runs: `GemmN64K16` and `GemmN64K32`
     /// are `GemmM64K16` and `GemmM64K32` at 64-column tiles (forced to another width, they run
     /// exactly as those kernels at that width); every other kernel is its own.
-    pub fn gemm_entry(self) -> ConvKernel {
+    pub(crate) fn gemm_entry(self) -> ConvKernel {
         match self {
             ConvKernel::GemmN64K16 => ConvKernel::GemmM64K16,
             ConvKernel::GemmN64K32 => ConvKernel::GemmM64K32,
@@ -185,7 +185,7 @@ impl ConvKernel {
 
     /// Bytes of workgroup memory the kernel declares at tile width `tile_n` (its default width
     /// when `None`; the width matters for GEMM kernels only).
-    pub fn workgroup_storage_bytes_at(self, tile_n: Option<u32>) -> u32 {
+    pub(crate) fn workgroup_storage_bytes_at(self, tile_n: Option<u32>) -> u32 {
         match (self.gemm_tile(), tile_n) {
             (Some(_), Some(width)) => self.gemm_tile_storage_bytes(width),
             _ => self.workgroup_storage_bytes(),
@@ -195,7 +195,7 @@ impl ConvKernel {
     /// Bytes of workgroup memory a GEMM kernel declares at `tile_n` columns: its A tile (rows ×
     /// K-tile depth) and B tile (K-tile depth × `tile_n`, an override-sized array) of f32, as the
     /// codegen counts them from its entry point; 0 for other kernels.
-    pub fn gemm_tile_storage_bytes(self, tile_n: u32) -> u32 {
+    pub(crate) fn gemm_tile_storage_bytes(self, tile_n: u32) -> u32 {
         match self.gemm_shader_entry() {
             Some(entry) => {
                 use crate::{pipelines::GeneratedShader, shaders::conv2d_gemm as gemm};
@@ -209,7 +209,7 @@ impl ConvKernel {
 
     /// The kernel the planner falls back to when the device cannot run this one (too little
     /// workgroup memory) or, for `DepthwiseRows`, when its unrolled window would be too large.
-    pub fn fallback(self) -> Option<ConvKernel> {
+    pub(crate) fn fallback(self) -> Option<ConvKernel> {
         match self {
             ConvKernel::GemmK16 => Some(ConvKernel::Gemm),
             ConvKernel::GemmM64K16 => Some(ConvKernel::GemmM64),
@@ -222,7 +222,7 @@ impl ConvKernel {
     }
 
     /// Depth of a GEMM kernel's K-tiles (8 for other kernels, which have none).
-    pub fn k_tile_depth(self) -> u64 {
+    pub(crate) fn k_tile_depth(self) -> u64 {
         match self {
             ConvKernel::GemmK16 | ConvKernel::GemmM64K16 | ConvKernel::GemmN64K16 => 16,
             ConvKernel::GemmM64K32 | ConvKernel::GemmN64K32 => 32,
