@@ -2,6 +2,7 @@
 
 /// Why a shader could not be turned into Rust.
 #[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum CodegenError {
     /// The WGSL did not parse. `diagnostic` is naga's report (path, line, column, source line).
     #[error("failed to parse {path}:\n{diagnostic}")]

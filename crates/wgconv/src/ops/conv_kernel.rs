@@ -7,6 +7,7 @@ use super::conv_options::Precision;
 /// Which kernel runs a convolution.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "snake_case")]
+#[non_exhaustive]
 pub enum ConvKernel {
     /// One thread per output, scalar loop over input channels and taps (a reference kernel,
     /// ported from ExecuTorch's WebGPU backend).

@@ -88,6 +88,7 @@ impl Default for Q8ConvPwOptions {
 
 /// Which kernel runs a `q8ta_conv2d_pw`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum Q8Kernel {
     /// One thread per output word, scalar byte multiply-adds (the reference kernel; any shape).
     Scalar,
