@@ -27,6 +27,9 @@ pub(crate) trait GeneratedShader {
     /// (empty when it has none or several), to prove at compile time that two shaders take the
     /// same uniform bytes.
     const UNIFORM_LAYOUT: &'static [(&'static str, &'static str, u32)];
+    /// Names of the `u32` overrides `set_u32` sets, so generic code can require some at compile
+    /// time.
+    const U32_OVERRIDES: &'static [&'static str];
     /// The module's `Overrides`.
     type Overrides;
     /// The module's `Entry`: its compute entry points.
@@ -72,6 +75,24 @@ pub(crate) const fn same_names(a: &[&str], b: &[&str]) -> bool {
     let mut i = 0;
     while i < a.len() {
         if !same_str(a[i], b[i]) {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
+
+/// Whether every one of `names` is in `set`; `const` for compile-time checks of override names.
+pub(crate) const fn contains_all(set: &[&str], names: &[&str]) -> bool {
+    let mut i = 0;
+    while i < names.len() {
+        let mut found = false;
+        let mut j = 0;
+        while j < set.len() {
+            found |= same_str(set[j], names[i]);
+            j += 1;
+        }
+        if !found {
             return false;
         }
         i += 1;

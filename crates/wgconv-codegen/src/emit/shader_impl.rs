@@ -45,6 +45,8 @@ pub fn shader_impl_tokens(def: &ShaderDef, trait_path: &syn::Path) -> TokenStrea
             }
         })
         .collect();
+    let u32_names: Vec<&str> =
+        def.overrides.iter().filter(|o| o.ty == ScalarType::U32).map(|o| o.name.as_str()).collect();
     let set_u32 = if u32_setters.is_empty() {
         quote! { let _ = (overrides, name, value); false }
     } else {
@@ -67,6 +69,7 @@ pub fn shader_impl_tokens(def: &ShaderDef, trait_path: &syn::Path) -> TokenStrea
             const SOURCE: &'static str = SOURCE;
             const BINDINGS: &'static [&'static str] = &[#(#names),*];
             const UNIFORM_LAYOUT: &'static [(&'static str, &'static str, u32)] = &[#(#layout),*];
+            const U32_OVERRIDES: &'static [&'static str] = &[#(#u32_names),*];
             type Overrides = Overrides;
             type Entry = Entry;
             type BindGroup<'a> = BindGroup0<'a>;

@@ -13,7 +13,7 @@ use crate::{
     context::Context,
     dispatch,
     error::{Error, Result},
-    pipelines::{GeneratedShader, same_layout, same_names},
+    pipelines::{GeneratedShader, contains_all, same_layout, same_names},
     shaders::{
         conv_pack as pack_shader, conv_splitk_reduce as reduce_shader, conv2d as shader, conv2d_coop as coop_shader,
         conv2d_depthwise as dw_shader, conv2d_depthwise_rows as dw_rows_shader,
@@ -75,20 +75,28 @@ fn conv_params(g: &ConvGeometry, has_bias: bool) -> shader::ConvParams {
 }
 
 /// Sets the filter geometry (kernel size, stride, padding, dilation) a shader specialises on
-/// into its `spec_*` overrides.
+/// into its `spec_*` overrides (a shader without them fails to build).
 fn specialise_filter<S: GeneratedShader>(overrides: &mut S::Overrides, g: &ConvGeometry) {
-    let spec = [
-        ("spec_kh", g.kh),
-        ("spec_kw", g.kw),
-        ("spec_stride_h", g.stride[0]),
-        ("spec_stride_w", g.stride[1]),
-        ("spec_pad_h", g.padding[0]),
-        ("spec_pad_w", g.padding[1]),
-        ("spec_dilation_h", g.dilation[0]),
-        ("spec_dilation_w", g.dilation[1]),
+    const SPEC: [&str; 8] = [
+        "spec_kh",
+        "spec_kw",
+        "spec_stride_h",
+        "spec_stride_w",
+        "spec_pad_h",
+        "spec_pad_w",
+        "spec_dilation_h",
+        "spec_dilation_w",
     ];
-    for (name, value) in spec {
-        assert!(S::set_u32(overrides, name, value), "{} has no u32 override `{name}`", S::PATH);
+    const {
+        assert!(
+            contains_all(S::U32_OVERRIDES, &SPEC),
+            "a shader that specialises the filter has every spec_* u32 override"
+        )
+    }
+    let values = [g.kh, g.kw, g.stride[0], g.stride[1], g.padding[0], g.padding[1], g.dilation[0], g.dilation[1]];
+    for (name, value) in SPEC.into_iter().zip(values) {
+        let set = S::set_u32(overrides, name, value);
+        debug_assert!(set, "checked at compile time above");
     }
 }
 
@@ -392,7 +400,10 @@ impl Batch<'_> {
         let limits = self.ctx.limits();
         let rows_per_thread = g.rows_per_thread_depthwise_tiled().expect("supports() checked the window fits");
         let planes = u64::from(g.n) * u64::from(g.oc);
-        let blocks = planes * u64::from(g.ow.div_ceil(32)) * u64::from(g.oh.div_ceil(8 * rows_per_thread));
+        // A block is the workgroup's columns × its rows of threads × each thread's run of rows.
+        let [block_w, thread_rows, _] = dw_tiled_shader::CONV2D_DEPTHWISE_TILED_WORKGROUP_SIZE;
+        let blocks =
+            planes * u64::from(g.ow.div_ceil(block_w)) * u64::from(g.oh.div_ceil(thread_rows * rows_per_thread));
         // One workgroup per block; the grid folds like a 1-thread-per-workgroup 1D grid.
         let grid = dispatch::grid(blocks, 1, limits.max_compute_workgroups_per_dimension)?;
         let mut overrides = dw_tiled_shader::Overrides::new(grid.stride_x);

@@ -121,7 +121,7 @@ impl ConvKernel {
     }
 
     /// Bytes of workgroup memory the kernel declares (devices may allow as little as 16 KiB);
-    /// for GEMM kernels at their default tile width ([`ConvKernel::gemm_tile_storage_bytes`]).
+    /// for GEMM kernels at their default tile width.
     /// The codegen counts them from the shaders' `var<workgroup>` declarations.
     pub fn workgroup_storage_bytes(self) -> u32 {
         use crate::shaders::{
@@ -240,7 +240,9 @@ impl ConvKernel {
     /// Output tile (rows of OC, columns of N·OH·OW) of a GEMM kernel at its default width. The
     /// rows are fixed by the kernel's unrolled register block; the width is a pipeline override
     /// (`tile_n`, [`GEMM_TILE_N`]) that the planner, tuning or [`ForcedPlan::tile_n`] may set:
-    /// `GemmN64K16` and `GemmN64K32` are `GemmM64K16` and `GemmM64K32` at 64 columns.
+    /// `GemmN64K16` and `GemmN64K32` are `GemmM64K16` and `GemmM64K32` at 64 columns. (The rows
+    /// and K-tile depths written here are checked against the workgroup memory naga counts for
+    /// each entry point, at every width, by a unit test.)
     ///
     /// [`ForcedPlan::tile_n`]: crate::ForcedPlan::tile_n
     pub fn gemm_tile(self) -> Option<(u32, u32)> {

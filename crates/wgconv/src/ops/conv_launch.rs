@@ -5,7 +5,8 @@
 use super::{conv_geometry::ConvGeometry, conv_plan::FITTED_SMS};
 
 /// `CoopF16`'s tile (rows of OC, columns of N·OH·OW) with `warps_m` (1 or 2) of its 8
-/// subgroups along M.
+/// subgroups along M, each subgroup a 64×32 block (the shader's `bm`/`bn`; a test checks it
+/// against the shader's B-tile stride `SB_MAX`).
 fn coop_tile(warps_m: u32) -> (u32, u32) {
     (64 * warps_m, 256 / warps_m)
 }
@@ -136,24 +137,26 @@ impl ConvGeometry {
     }
 
     /// Output rows per thread (1, 2 or 4) of the tiled depthwise kernel: among those whose input
-    /// window fits its 16 KiB of workgroup memory, the one that loads the fewest input rows over
+    /// window fits its workgroup-memory tile (`TILE_CAPACITY` floats), the one that loads the fewest input rows over
     /// the output's height (taller blocks share their halo over more rows, but pad the last block).
     /// `None` when no window fits (large strides or dilations).
     pub(crate) fn rows_per_thread_depthwise_tiled(&self) -> Option<u32> {
-        const BLOCK_W: u64 = 32;
-        const TILE_CAPACITY: u64 = 4096;
+        use crate::shaders::conv2d_depthwise_tiled::{BLOCK_W, CONV2D_DEPTHWISE_TILED_WORKGROUP_SIZE, TILE_CAPACITY};
+        let (block_w, tile_capacity) = (u64::from(BLOCK_W), u64::from(TILE_CAPACITY));
+        // A workgroup's threads are BLOCK_W columns × this many rows, each thread a run of rows.
+        let thread_rows = u64::from(CONV2D_DEPTHWISE_TILED_WORKGROUP_SIZE[1]);
         // Strides and dilations are u32, so these products fit a u64; the window is capped
         // before it is multiplied out.
         let [sh, sw] = self.stride.map(u64::from);
         let [dh, dw] = self.dilation.map(u64::from);
-        let window_w = (BLOCK_W - 1) * sw + (u64::from(self.kw) - 1) * dw + 1;
+        let window_w = (block_w - 1) * sw + (u64::from(self.kw) - 1) * dw + 1;
         [4u32, 2, 1]
             .into_iter()
             .filter_map(|rows| {
-                let block_h = 8 * u64::from(rows);
+                let block_h = thread_rows * u64::from(rows);
                 let window_h = (block_h - 1) * sh + (u64::from(self.kh) - 1) * dh + 1;
                 let fits =
-                    window_w <= TILE_CAPACITY && window_h <= TILE_CAPACITY && window_w * window_h <= TILE_CAPACITY;
+                    window_w <= tile_capacity && window_h <= tile_capacity && window_w * window_h <= tile_capacity;
                 let rows_loaded = u64::from(self.oh).div_ceil(block_h) * window_h;
                 fits.then_some((rows_loaded, rows))
             })
@@ -214,5 +217,17 @@ mod tests {
         assert_eq!(g.planned_kernel(), ConvKernel::Depthwise);
         let g = geo(&[1, 1, 3, 3], &[1, 1, 3, 3], ConvOptions::default().dilation(&[u32::MAX / 4])).unwrap_err();
         assert!(!g.to_string().is_empty());
+    }
+
+    /// The host's tile arithmetic agrees with the shader's declarations: the widest coop tile
+    /// plus the 8 halves of bank padding is the B-tile row stride, and 8 subgroups of 32 make
+    /// the workgroup.
+    #[test]
+    fn coop_tile_matches_the_shader() {
+        use crate::shaders::conv2d_coop::{CONV2D_COOP_WORKGROUP_SIZE, SB_MAX};
+        assert_eq!(super::coop_tile(1), (64, 256));
+        assert_eq!(super::coop_tile(2), (128, 128));
+        assert_eq!(super::coop_tile(1).1 + 8, SB_MAX);
+        assert_eq!(CONV2D_COOP_WORKGROUP_SIZE, [8 * 32, 1, 1]);
     }
 }

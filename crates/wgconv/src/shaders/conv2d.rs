@@ -844,6 +844,11 @@ impl crate::pipelines::GeneratedShader for Shader {
         ("_pad1", "u32", 72u32),
         ("_pad2", "u32", 76u32),
     ];
+    const U32_OVERRIDES: &'static [&'static str] = &[
+        "wg_size",
+        "stride_x",
+        "activation",
+    ];
     type Overrides = Overrides;
     type Entry = Entry;
     type BindGroup<'a> = BindGroup0<'a>;

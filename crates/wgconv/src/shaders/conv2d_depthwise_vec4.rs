@@ -823,6 +823,20 @@ impl crate::pipelines::GeneratedShader for Shader {
         ("_pad1", "u32", 72u32),
         ("_pad2", "u32", 76u32),
     ];
+    const U32_OVERRIDES: &'static [&'static str] = &[
+        "wg_size",
+        "stride_x",
+        "rows_per_thread",
+        "activation",
+        "spec_kh",
+        "spec_kw",
+        "spec_stride_h",
+        "spec_stride_w",
+        "spec_pad_h",
+        "spec_pad_w",
+        "spec_dilation_h",
+        "spec_dilation_w",
+    ];
     type Overrides = Overrides;
     type Entry = Entry;
     type BindGroup<'a> = BindGroup0<'a>;

@@ -4415,6 +4415,28 @@ impl crate::pipelines::GeneratedShader for Shader {
         ("_pad1", "u32", 72u32),
         ("_pad2", "u32", 76u32),
     ];
+    const U32_OVERRIDES: &'static [&'static str] = &[
+        "activation",
+        "split_k",
+        "tile_n",
+        "stream_k_workgroups",
+        "stream_tiles_x",
+        "stream_tiles_y",
+        "spec_kh",
+        "spec_kw",
+        "spec_stride_h",
+        "spec_stride_w",
+        "spec_pad_h",
+        "spec_pad_w",
+        "spec_dilation_h",
+        "spec_dilation_w",
+        "spec_ic",
+        "spec_oc",
+        "spec_groups",
+        "b_tile_k8_len",
+        "b_tile_k16_len",
+        "b_tile_k32_len",
+    ];
     type Overrides = Overrides;
     type Entry = Entry;
     type BindGroup<'a> = BindGroup0<'a>;

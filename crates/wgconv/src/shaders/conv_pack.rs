@@ -414,6 +414,7 @@ impl crate::pipelines::GeneratedShader for Shader {
         ("total", "u32", 24u32),
         ("_pad0", "u32", 28u32),
     ];
+    const U32_OVERRIDES: &'static [&'static str] = &["wg_size", "stride_x"];
     type Overrides = Overrides;
     type Entry = Entry;
     type BindGroup<'a> = BindGroup0<'a>;

@@ -572,6 +572,11 @@ impl crate::pipelines::GeneratedShader for Shader {
         ("_pad0", "u32", 40u32),
         ("_pad1", "u32", 44u32),
     ];
+    const U32_OVERRIDES: &'static [&'static str] = &[
+        "wg_size",
+        "stride_x",
+        "activation",
+    ];
     type Overrides = Overrides;
     type Entry = Entry;
     type BindGroup<'a> = BindGroup0<'a>;

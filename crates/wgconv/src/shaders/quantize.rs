@@ -358,6 +358,7 @@ impl crate::pipelines::GeneratedShader for Shader {
         ("scale", "f32", 8u32),
         ("inv_scale", "f32", 12u32),
     ];
+    const U32_OVERRIDES: &'static [&'static str] = &["wg_size", "stride_x"];
     type Overrides = Overrides;
     type Entry = Entry;
     type BindGroup<'a> = BindGroup0<'a>;
