@@ -44,8 +44,8 @@ pub(crate) fn read_wgsl(dir: &Path) -> Result<Vec<(String, String)>, String> {
 }
 
 /// Expands every `*.wgsl` in `template_dir` (sorted by name) into a shader of the same name: the
-/// [`header`] line, then the expansion. The templates of its the templates of its `prelude/`
-/// folder are available to `import`/`include`. `display` is how `template_dir` is named in headers
+/// [`header`] line, then the expansion. The templates of its `prelude/` folder are available to
+/// `import`/`include`. `display` is how `template_dir` is named in headers
 /// and errors (`shaders/templates`). An error names the template and line at fault.
 pub fn expand_dir(template_dir: &Path, display: &str) -> Result<Vec<GeneratedFile>, String> {
     let templates = read_wgsl(template_dir)?;

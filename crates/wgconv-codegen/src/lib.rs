@@ -47,10 +47,15 @@ use proc_macro2::TokenStream;
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct Options {
-    /// Path of a trait for the module to implement on a unit type `pub struct Shader;`, so that a
-    /// runtime can record any generated shader through one generic function (e.g.
-    /// `crate::pipelines::GeneratedShader`). `None` (the default) emits no `Shader`: the module
-    /// then refers to nothing its user has not got. The trait must declare exactly:
+    /// See [`Options::with_shader_trait`].
+    shader_trait: Option<String>,
+}
+
+impl Options {
+    /// Options whose modules implement the trait at `path` on a unit type `pub struct Shader;`,
+    /// so that a runtime can record any generated shader through one generic function (e.g.
+    /// `crate::pipelines::GeneratedShader`). By default no `Shader` is emitted: the module then
+    /// refers to nothing its user has not got. The trait must declare exactly:
     ///
     /// ```text
     /// const PATH: &'static str;                 // the module's PATH
@@ -58,6 +63,7 @@ pub struct Options {
     /// const BINDINGS: &'static [&'static str];  // @group(0) binding names, in binding order
     /// // (field, WGSL type, offset) of the struct bound as the one var<uniform>; empty if none
     /// const UNIFORM_LAYOUT: &'static [(&'static str, &'static str, u32)];
+    /// const U32_OVERRIDES: &'static [&'static str]; // the u32 overrides `set_u32` sets
     /// type Overrides;                           // the module's Overrides
     /// type Entry;                               // the module's Entry
     /// type BindGroup<'a>;                       // BindGroup0<'a>
@@ -80,11 +86,6 @@ pub struct Options {
     ///
     /// A shader can implement it only with compute entry points and every binding in
     /// `@group(0)`; others are an error.
-    pub shader_trait: Option<String>,
-}
-
-impl Options {
-    /// Options that implement `path` (see [`Options::shader_trait`]).
     pub fn with_shader_trait(mut self, path: impl Into<String>) -> Self {
         self.shader_trait = Some(path.into());
         self

@@ -72,10 +72,21 @@ fn workgroup_memory_per_entry_point() {
     // 64 vec4 = 1024 bytes fixed, plus 16 bytes per element of the override-sized array it
     // reaches through `touch_b`; `unused` counts for nobody.
     assert!(rust.contains("pub fn gemm_wide_workgroup_memory_bytes(o: &Overrides) -> u32"), "{rust}");
-    assert!(rust.contains("1024u32 + 16u32 * o.b_len()"), "{rust}");
+    assert!(rust.contains("1024u32 + (16u32 * o.b_len()).next_multiple_of(16)"), "{rust}");
     assert!(rust.contains("pub const GEMM_NARROW_WORKGROUP_MEMORY_BYTES: u32 = 1024u32;"), "{rust}");
     assert!(rust.contains("pub const NO_SHARED_WORKGROUP_MEMORY_BYTES: u32 = 0u32;"), "{rust}");
     assert!(!rust.contains("4000u32"), "{rust}");
+}
+
+#[test]
+fn workgroup_memory_counts_each_variable_rounded_to_16_bytes() {
+    // WebGPU's limit counts each var<workgroup> rounded up to 16 bytes: 12 + 4 bytes count 32.
+    let wgsl = "
+        var<workgroup> three: array<f32, 3>;
+        var<workgroup> one: f32;
+        @compute @workgroup_size(1) fn main() { three[0] = 1.0; one = 2.0; }";
+    let rust = generate(wgsl, "small.wgsl").unwrap();
+    assert!(rust.contains("pub const MAIN_WORKGROUP_MEMORY_BYTES: u32 = 32u32;"), "{rust}");
 }
 
 #[test]

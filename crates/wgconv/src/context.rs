@@ -301,7 +301,7 @@ impl Context {
     }
 
     /// The configuration `Conv2d::tune` measured fastest for `geometry` on this device, which
-    /// the planner uses for it from then on (unless a call forces a kernel or K-slices).
+    /// the planner uses for it from then on (unless a call forces any choice: [`crate::ForcedPlan`]).
     pub fn tuned(&self, geometry: &ConvGeometry) -> Option<TunedConfig> {
         lock(&self.tuned).get(geometry).copied()
     }

@@ -84,8 +84,9 @@ pub enum Error {
         /// What is wrong, naming the value.
         reason: String,
     },
-    /// A kernel asked for (forced, or from a tuning file) cannot run this operation here: it
-    /// does not handle the shape, or the device lacks the workgroup memory or features it needs.
+    /// A kernel cannot run this operation here: one asked for (forced, or from a tuning file)
+    /// does not handle the shape, or the device lacks the workgroup memory or features that a
+    /// kernel needs and no fallback is left (planned kernels included).
     #[error("{reason}")]
     KernelUnavailable {
         /// The kernel's name.

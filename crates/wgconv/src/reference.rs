@@ -2,12 +2,11 @@
 
 use crate::{
     error::Result,
-    ops::{
-        conv_geometry::ConvGeometry,
-        conv_options::ConvOptions,
-        quantized::{QuantParams, dequantize_value, quantize_value},
-    },
+    ops::{conv_geometry::ConvGeometry, conv_options::ConvOptions, quantized::QuantParams},
 };
+
+/// The per-element references of `quantize_per_tensor` and `dequantize_per_tensor`.
+pub use crate::ops::quantized::{dequantize_value, quantize_value};
 
 /// Convolution on the host in f64. Shapes as for the GPU op; returns the output and its shape.
 /// Transposed convolutions are computed in scatter form (each input element adds into the

@@ -125,14 +125,15 @@ pub fn pipeline_tokens(def: &ShaderDef) -> TokenStream {
 }
 
 /// `{ENTRY}_WORKGROUP_MEMORY_BYTES`, or `{entry}_workgroup_memory_bytes(o)` when an override
-/// sizes one of the arrays.
+/// sizes one of the arrays. Each variable counts rounded up to 16 bytes, as WebGPU's
+/// `maxComputeWorkgroupStorageSize` limit counts them.
 fn workgroup_memory_tokens(ep: &EntryPointDef) -> TokenStream {
     let name = &ep.name;
     let fixed: u32 = ep
         .workgroup_vars
         .iter()
         .filter_map(|v| match v.size {
-            WorkgroupVarSize::Fixed(bytes) => Some(bytes),
+            WorkgroupVarSize::Fixed(bytes) => Some(bytes.next_multiple_of(16)),
             WorkgroupVarSize::PerElement { .. } => None,
         })
         .sum();
@@ -141,7 +142,7 @@ fn workgroup_memory_tokens(ep: &EntryPointDef) -> TokenStream {
         .iter()
         .filter_map(|v| match &v.size {
             WorkgroupVarSize::Fixed(_) => None,
-            WorkgroupVarSize::PerElement { stride, count } => Some(quote!(#stride * #count)),
+            WorkgroupVarSize::PerElement { stride, count } => Some(quote!((#stride * #count).next_multiple_of(16))),
         })
         .collect();
     let vars = if ep.workgroup_vars.is_empty() {

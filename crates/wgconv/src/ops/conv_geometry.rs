@@ -289,6 +289,71 @@ impl ConvGeometry {
         Ok(geometry)
     }
 
+    /// Batch size (N).
+    pub fn batch(&self) -> u32 {
+        self.n
+    }
+
+    /// Input channels (IC).
+    pub fn in_channels(&self) -> u32 {
+        self.ic
+    }
+
+    /// Output channels (OC).
+    pub fn out_channels(&self) -> u32 {
+        self.oc
+    }
+
+    /// Input height and width (height 1 for a 1D convolution).
+    pub fn input_size(&self) -> [u32; 2] {
+        [self.ih, self.iw]
+    }
+
+    /// Output height and width (height 1 for a 1D convolution).
+    pub fn output_size(&self) -> [u32; 2] {
+        [self.oh, self.ow]
+    }
+
+    /// Filter height and width (height 1 for a 1D convolution).
+    pub fn kernel_size(&self) -> [u32; 2] {
+        [self.kh, self.kw]
+    }
+
+    /// Stride (H, W).
+    pub fn stride(&self) -> [u32; 2] {
+        self.stride
+    }
+
+    /// Zero padding on both sides (H, W).
+    pub fn padding(&self) -> [u32; 2] {
+        self.padding
+    }
+
+    /// Dilation (H, W).
+    pub fn dilation(&self) -> [u32; 2] {
+        self.dilation
+    }
+
+    /// Extra output rows and columns of a transposed convolution (H, W).
+    pub fn output_padding(&self) -> [u32; 2] {
+        self.output_padding
+    }
+
+    /// Channel groups.
+    pub fn groups(&self) -> u32 {
+        self.groups
+    }
+
+    /// Whether it is a transposed convolution.
+    pub fn is_transposed(&self) -> bool {
+        self.transposed
+    }
+
+    /// Whether it was given as rank-3 (conv1d) tensors.
+    pub fn is_1d(&self) -> bool {
+        self.one_d
+    }
+
     /// Output shape, rank 3 for 1D inputs.
     pub fn output_shape(&self) -> Vec<usize> {
         let (n, oc, oh, ow) = (self.n as usize, self.oc as usize, self.oh as usize, self.ow as usize);
@@ -363,6 +428,13 @@ mod tests {
         let g = geo(&[2, 3, 10], &[4, 3, 3], ConvOptions::default().stride(&[2]).padding(&[1])).unwrap();
         assert_eq!((g.ih, g.kh, g.stride, g.padding), (1, 1, [1, 2], [0, 1]));
         assert_eq!(g.output_shape(), vec![2, 4, 5]);
+        let sizes = (g.input_size(), g.kernel_size(), g.output_size(), g.stride(), g.padding());
+        assert_eq!(sizes, ([1, 10], [1, 3], [1, 5], [1, 2], [0, 1]));
+        assert!(
+            g.is_1d()
+                && !g.is_transposed()
+                && (g.batch(), g.in_channels(), g.out_channels(), g.groups()) == (2, 3, 4, 1)
+        );
         let err = geo(&[2, 3, 10], &[4, 3, 3], ConvOptions::default().stride(&[2, 2])).unwrap_err();
         assert!(err.to_string().contains("1D convolution takes 1 value"), "{err}");
         let err = geo(&[2, 3, 2], &[4, 3, 5], ConvOptions::default()).unwrap_err();

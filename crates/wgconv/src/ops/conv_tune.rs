@@ -27,7 +27,9 @@ pub struct TunedConfig {
     pub kernel: ConvKernel,
     /// Tile width of a GEMM kernel (`None`: the kernel's default, and for other kernels).
     pub tile_n: Option<u32>,
-    /// K schedule of a GEMM kernel (`None` for other kernels).
+    /// K schedule of a GEMM kernel (`None` for other kernels). Tuning always records one for a
+    /// GEMM kernel; a hand-made `None` there means the planner's K-slices, which a tuning file
+    /// cannot express and stores as one slice.
     pub schedule: Option<GemmSchedule>,
 }
 
@@ -203,7 +205,12 @@ impl Conv2d {
             })
             .collect();
         if candidates.is_empty() {
-            return Err(first_error.unwrap_or_else(|| Error::unavailable("any", "no kernel can run this convolution")));
+            return Err(first_error.unwrap_or_else(|| {
+                Error::unavailable(
+                    geometry.planned_kernel().name(),
+                    "no kernel can run this convolution on this device",
+                )
+            }));
         }
         candidates.sort_by(|a, b| a.ms.total_cmp(&b.ms));
         ctx.remember_tuning(geometry.clone(), candidates[0].config);

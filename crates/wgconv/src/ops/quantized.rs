@@ -254,7 +254,7 @@ impl Q8PwGeometry {
     }
 
     /// `forced` when it supports the shape (else an error), the planner's choice when `None`.
-    pub fn choose_kernel(&self, forced: Option<Q8Kernel>) -> Result<Q8Kernel> {
+    pub(crate) fn choose_kernel(&self, forced: Option<Q8Kernel>) -> Result<Q8Kernel> {
         match forced {
             None => Ok(self.planned_kernel()),
             Some(k) if self.supports(k) => Ok(k),

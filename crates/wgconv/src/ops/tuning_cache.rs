@@ -173,3 +173,85 @@ impl Context {
         Ok(g)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{ConvKernel, GemmSchedule};
+
+    /// A file as wgconv wrote it before `ConvGeometry`'s fields went private and `TunedConfig`
+    /// took a `GemmSchedule` (commit 873bca2): three entries, one without `tile_n` (older still),
+    /// one with stream-K. It still reads, to the same geometries and configurations.
+    #[test]
+    fn files_written_by_earlier_versions_still_read() {
+        // 64 → 64 (or, transposed, → 32) channels, 3×3, padding 1: 6×6 stays 6×6 either way.
+        let geometry = |n, transposed: bool| {
+            let oc = if transposed { 32 } else { 64 };
+            format!(
+                r#"{{"n": {n}, "ic": 64, "ih": 6, "iw": 6, "oc": {oc}, "oh": 6, "ow": 6, "kh": 3, "kw": 3,
+                "stride": [1, 1], "padding": [1, 1], "dilation": [1, 1], "output_padding": [0, 0],
+                "groups": 1, "transposed": {transposed}, "one_d": false}}"#
+            )
+        };
+        let json = format!(
+            r#"{{"wgconv": "0.1.0", "device": "lavapipe", "entries": [
+                {{"geometry": {}, "config": {{"kernel": "gemm", "split_k": 2, "stream_k": null, "tile_n": 96}}}},
+                {{"geometry": {}, "config": {{"kernel": "gemm_m64_k16", "split_k": 1, "stream_k": 132}}}},
+                {{"geometry": {}, "config": {{"kernel": "direct_vec4", "split_k": 1, "stream_k": null, "tile_n": null}}}}
+            ]}}"#,
+            geometry(1, false),
+            geometry(2, false),
+            geometry(1, true)
+        );
+        let file: TuningFile = serde_json::from_str(&json).unwrap();
+        let configs: Vec<TunedConfig> = file.entries.iter().map(|e| e.config).collect();
+        assert_eq!(
+            configs,
+            [
+                TunedConfig { kernel: ConvKernel::Gemm, tile_n: Some(96), schedule: Some(GemmSchedule::SplitK(2)) },
+                TunedConfig {
+                    kernel: ConvKernel::GemmM64K16,
+                    tile_n: None,
+                    schedule: Some(GemmSchedule::StreamK(132))
+                },
+                TunedConfig { kernel: ConvKernel::DirectVec4, tile_n: None, schedule: None },
+            ]
+        );
+        let geometries: Vec<ConvGeometry> = file.entries.iter().map(|e| e.geometry.to_geometry().unwrap()).collect();
+        assert_eq!(geometries[1].batch(), 2);
+        assert!(geometries[2].is_transposed() && geometries[2].out_channels() == 32);
+        // Written back, each entry has the fields of the old format, in the old order.
+        let again = serde_json::to_string(&file.entries[0]).unwrap();
+        assert!(
+            again.starts_with(r#"{"geometry":{"n":1,"ic":64,"ih":6,"iw":6,"oc":64,"oh":6,"ow":6,"kh":3,"kw":3,"#),
+            "{again}"
+        );
+        assert!(again.ends_with(r#""config":{"kernel":"gemm","split_k":2,"stream_k":null,"tile_n":96}}"#), "{again}");
+    }
+
+    /// Sizes that no convolution has are refused by name.
+    #[test]
+    fn impossible_geometries_are_refused() {
+        let record = GeometryRecord {
+            n: 1,
+            ic: 4,
+            ih: 5,
+            iw: 5,
+            oc: 4,
+            oh: 9,
+            ow: 9,
+            kh: 3,
+            kw: 3,
+            stride: [1, 1],
+            padding: [0, 0],
+            dilation: [1, 1],
+            output_padding: [0, 0],
+            groups: 1,
+            transposed: false,
+            one_d: false,
+        };
+        let err = record.to_geometry().unwrap_err();
+        assert!(matches!(err, Error::TuningFile { .. }), "{err:?}");
+        assert_eq!(err.to_string(), "its sizes are not those of any convolution");
+    }
+}

@@ -4121,7 +4121,7 @@ pub fn conv2d_gemm_workgroup_size(o: &Overrides) -> [u32; 3] {
 /// Bytes of workgroup memory `conv2d_gemm` declares at these overrides (the `var<workgroup>`s it uses: `a_tile256: array<vec4<f32>, 256>`, `b_tile_k8: array<vec4<f32>, (override)>`).
 #[allow(unused_parens, clippy::all)]
 pub fn conv2d_gemm_workgroup_memory_bytes(o: &Overrides) -> u32 {
-    4096u32 + 16u32 * o.b_tile_k8_len()
+    4096u32 + (16u32 * o.b_tile_k8_len()).next_multiple_of(16)
 }
 /// Creates the compute pipeline of `conv2d_gemm` with an explicit layout and typed overrides.
 pub fn create_conv2d_gemm_pipeline(
@@ -4156,7 +4156,7 @@ pub fn conv2d_gemm_m64_workgroup_size(o: &Overrides) -> [u32; 3] {
 /// Bytes of workgroup memory `conv2d_gemm_m64` declares at these overrides (the `var<workgroup>`s it uses: `b_tile_k8: array<vec4<f32>, (override)>`, `a_tile128: array<vec4<f32>, 128>`).
 #[allow(unused_parens, clippy::all)]
 pub fn conv2d_gemm_m64_workgroup_memory_bytes(o: &Overrides) -> u32 {
-    2048u32 + 16u32 * o.b_tile_k8_len()
+    2048u32 + (16u32 * o.b_tile_k8_len()).next_multiple_of(16)
 }
 /// Creates the compute pipeline of `conv2d_gemm_m64` with an explicit layout and typed overrides.
 pub fn create_conv2d_gemm_m64_pipeline(
@@ -4191,7 +4191,7 @@ pub fn conv2d_gemm_k16_workgroup_size(o: &Overrides) -> [u32; 3] {
 /// Bytes of workgroup memory `conv2d_gemm_k16` declares at these overrides (the `var<workgroup>`s it uses: `a_tile512: array<vec4<f32>, 512>`, `b_tile_k16: array<vec4<f32>, (override)>`).
 #[allow(unused_parens, clippy::all)]
 pub fn conv2d_gemm_k16_workgroup_memory_bytes(o: &Overrides) -> u32 {
-    8192u32 + 16u32 * o.b_tile_k16_len()
+    8192u32 + (16u32 * o.b_tile_k16_len()).next_multiple_of(16)
 }
 /// Creates the compute pipeline of `conv2d_gemm_k16` with an explicit layout and typed overrides.
 pub fn create_conv2d_gemm_k16_pipeline(
@@ -4226,7 +4226,7 @@ pub fn conv2d_gemm_m64_k16_workgroup_size(o: &Overrides) -> [u32; 3] {
 /// Bytes of workgroup memory `conv2d_gemm_m64_k16` declares at these overrides (the `var<workgroup>`s it uses: `a_tile256: array<vec4<f32>, 256>`, `b_tile_k16: array<vec4<f32>, (override)>`).
 #[allow(unused_parens, clippy::all)]
 pub fn conv2d_gemm_m64_k16_workgroup_memory_bytes(o: &Overrides) -> u32 {
-    4096u32 + 16u32 * o.b_tile_k16_len()
+    4096u32 + (16u32 * o.b_tile_k16_len()).next_multiple_of(16)
 }
 /// Creates the compute pipeline of `conv2d_gemm_m64_k16` with an explicit layout and typed overrides.
 pub fn create_conv2d_gemm_m64_k16_pipeline(
@@ -4261,7 +4261,7 @@ pub fn conv2d_gemm_m64_k32_workgroup_size(o: &Overrides) -> [u32; 3] {
 /// Bytes of workgroup memory `conv2d_gemm_m64_k32` declares at these overrides (the `var<workgroup>`s it uses: `a_tile512: array<vec4<f32>, 512>`, `b_tile_k32: array<vec4<f32>, (override)>`).
 #[allow(unused_parens, clippy::all)]
 pub fn conv2d_gemm_m64_k32_workgroup_memory_bytes(o: &Overrides) -> u32 {
-    8192u32 + 16u32 * o.b_tile_k32_len()
+    8192u32 + (16u32 * o.b_tile_k32_len()).next_multiple_of(16)
 }
 /// Creates the compute pipeline of `conv2d_gemm_m64_k32` with an explicit layout and typed overrides.
 pub fn create_conv2d_gemm_m64_k32_pipeline(
