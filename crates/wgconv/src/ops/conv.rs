@@ -1,24 +1,17 @@
-//! Convolution (fp32, or f16 multiplicands on tensor cores where allowed): validate (pure, in
-//! `conv_geometry`) → choose a kernel (`conv_plan`) → encode.
+//! Convolution, the public side: [`Batch::convolution`] and its variants, [`Conv2d`] (a weight
+//! prepared once) and [`Context::convolution`]. Each call validates (`conv_geometry`, pure),
+//! then `conv_encode` plans (`conv_plan`) and records the GPU work.
 
 use super::{
-    conv_geometry::{ConvGeometry, WeightDims, check_bias},
+    conv_encode::PackLayout,
+    conv_geometry::{ConvGeometry, check_bias},
     conv_kernel::ConvKernel,
-    conv_options::{Activation, ConvOptions, ForcedPlan},
-    conv_plan,
-    conv_schedule::LaunchSchedule,
+    conv_options::{ConvOptions, ForcedPlan},
 };
 use crate::{
-    batch::{Batch, Pass},
+    batch::Batch,
     context::Context,
-    dispatch,
     error::{Error, Result},
-    pipelines::{GeneratedShader, contains_all, same_layout, same_names},
-    shaders::{
-        conv_pack as pack_shader, conv_splitk_reduce as reduce_shader, conv2d as shader, conv2d_coop as coop_shader,
-        conv2d_depthwise as dw_shader, conv2d_depthwise_rows as dw_rows_shader,
-        conv2d_depthwise_tiled as dw_tiled_shader, conv2d_depthwise_vec4 as dw_vec4_shader, conv2d_gemm as gemm_shader,
-    },
     tensor::{DType, Tensor},
 };
 
@@ -29,607 +22,6 @@ pub struct ConvOutput {
     pub output: Tensor,
     /// The kernel that ran.
     pub kernel: ConvKernel,
-}
-
-/// Checks a tensor's dtype and that it fits one storage binding.
-pub(crate) fn check_operand(ctx: &Context, name: &'static str, t: &Tensor, dtype: DType) -> Result<()> {
-    t.expect_dtype(name, dtype)?;
-    ctx.check_binding(name, t.size_bytes())
-}
-
-/// The tensors one convolution binds.
-#[derive(Clone, Copy)]
-struct ConvBuffers<'a> {
-    input: &'a Tensor,
-    weight: &'a Tensor,
-    bias: Option<&'a Tensor>,
-    output: &'a Tensor,
-}
-
-/// The bindings every convolution shader declares, in binding order, so one bind group (and one
-/// `ConvParams` uniform) serves them all.
-const CONV_BINDINGS: &[&str] = &["input", "weight", "bias", "output", "params"];
-
-/// The `ConvParams` uniform of a convolution. Every conv shader declares it as `conv2d.wgsl`
-/// does (`encode_conv` proves it at compile time), so this one type stands for all of them.
-fn conv_params(g: &ConvGeometry, has_bias: bool) -> shader::ConvParams {
-    shader::ConvParams::new(
-        g.n,
-        g.ic,
-        g.ih,
-        g.iw,
-        g.oc,
-        g.oh,
-        g.ow,
-        g.kh,
-        g.kw,
-        g.stride[0],
-        g.stride[1],
-        g.padding[0],
-        g.padding[1],
-        g.dilation[0],
-        g.dilation[1],
-        g.groups,
-        u32::from(has_bias),
-    )
-}
-
-/// Sets the filter geometry (kernel size, stride, padding, dilation) a shader specialises on
-/// into its `spec_*` overrides (a shader without them fails to build).
-fn specialise_filter<S: GeneratedShader>(overrides: &mut S::Overrides, g: &ConvGeometry) {
-    const SPEC: [&str; 8] = [
-        "spec_kh",
-        "spec_kw",
-        "spec_stride_h",
-        "spec_stride_w",
-        "spec_pad_h",
-        "spec_pad_w",
-        "spec_dilation_h",
-        "spec_dilation_w",
-    ];
-    const {
-        assert!(
-            contains_all(S::U32_OVERRIDES, &SPEC),
-            "a shader that specialises the filter has every spec_* u32 override"
-        )
-    }
-    let values = [g.kh, g.kw, g.stride[0], g.stride[1], g.padding[0], g.padding[1], g.dilation[0], g.dilation[1]];
-    for (name, value) in SPEC.into_iter().zip(values) {
-        let set = S::set_u32(overrides, name, value);
-        debug_assert!(set, "checked at compile time above");
-    }
-}
-
-impl Batch<'_> {
-    /// Records one convolution dispatch of conv shader `S`: the one place that builds the conv
-    /// uniform and bind group.
-    fn encode_conv<S: GeneratedShader>(
-        &mut self,
-        pass: Pass<'_, S>,
-        g: &ConvGeometry,
-        b: ConvBuffers<'_>,
-    ) -> Result<()> {
-        const {
-            assert!(same_names(S::BINDINGS, CONV_BINDINGS), "a conv shader binds input, weight, bias, output, params");
-            assert!(
-                same_layout(S::UNIFORM_LAYOUT, <shader::Shader as GeneratedShader>::UNIFORM_LAYOUT),
-                "a conv shader's ConvParams is laid out as conv2d.wgsl's"
-            );
-        }
-        let ctx = self.ctx;
-        let uniform = ctx.uniform("ConvParams", &conv_params(g, b.bias.is_some()))?;
-        let group = S::bind_group_with(|name| {
-            match name {
-                "input" => b.input.buffer(),
-                "weight" => b.weight.buffer(),
-                "bias" => b.bias.map_or(ctx.zero_buffer(), Tensor::buffer),
-                "output" => b.output.buffer(),
-                "params" => &uniform,
-                other => unreachable!("conv shaders bind {CONV_BINDINGS:?}, not `{other}`"),
-            }
-            .as_entire_buffer_binding()
-        });
-        self.record::<S>("convolution", pass, &group)
-    }
-}
-
-/// One convolution call: its operands and what was asked of it.
-#[derive(Clone, Copy)]
-struct ConvCall<'a> {
-    input: &'a Tensor,
-    weight: &'a Tensor,
-    /// The weight prepacked for the GEMM kernels by [`Conv2d::new`], if it was.
-    packed: Option<&'a Tensor>,
-    bias: Option<&'a Tensor>,
-    opts: &'a ConvOptions,
-    forced: &'a ForcedPlan,
-}
-
-impl ConvCall<'_> {
-    fn geometry(&self, input_shape: &[usize]) -> Result<ConvGeometry> {
-        ConvGeometry::new(input_shape, self.weight.shape(), self.bias.map(Tensor::shape), self.opts)
-    }
-}
-
-impl Batch<'_> {
-    /// Records `aten.convolution.default`: allocates the output and returns it with the kernel used.
-    pub fn convolution(
-        &mut self,
-        input: &Tensor,
-        weight: &Tensor,
-        bias: Option<&Tensor>,
-        opts: &ConvOptions,
-    ) -> Result<ConvOutput> {
-        self.convolution_forced(input, weight, bias, opts, &ForcedPlan::default())
-    }
-
-    /// [`Batch::convolution`] with the planner's choices `forced` (benchmarks, tests).
-    pub fn convolution_forced(
-        &mut self,
-        input: &Tensor,
-        weight: &Tensor,
-        bias: Option<&Tensor>,
-        opts: &ConvOptions,
-        forced: &ForcedPlan,
-    ) -> Result<ConvOutput> {
-        self.convolution_call(ConvCall { input, weight, packed: None, bias, opts, forced })
-    }
-
-    /// Records a convolution into a caller-supplied output tensor of the right shape.
-    pub fn convolution_into(
-        &mut self,
-        input: &Tensor,
-        weight: &Tensor,
-        bias: Option<&Tensor>,
-        output: &Tensor,
-        opts: &ConvOptions,
-    ) -> Result<ConvKernel> {
-        self.convolution_into_forced(input, weight, bias, output, opts, &ForcedPlan::default())
-    }
-
-    /// [`Batch::convolution_into`] with the planner's choices `forced` (benchmarks, tests).
-    pub fn convolution_into_forced(
-        &mut self,
-        input: &Tensor,
-        weight: &Tensor,
-        bias: Option<&Tensor>,
-        output: &Tensor,
-        opts: &ConvOptions,
-        forced: &ForcedPlan,
-    ) -> Result<ConvKernel> {
-        self.convolution_into_call(ConvCall { input, weight, packed: None, bias, opts, forced }, output)
-    }
-
-    /// Validates, allocates the output and records.
-    fn convolution_call(&mut self, call: ConvCall<'_>) -> Result<ConvOutput> {
-        let geometry = call.geometry(call.input.shape())?;
-        let output = Tensor::zeros(self.ctx, &geometry.output_shape(), DType::F32)?;
-        let kernel = self.encode_convolution(call, &output, &geometry)?;
-        Ok(ConvOutput { output, kernel })
-    }
-
-    /// Validates, checks the output's shape and records.
-    fn convolution_into_call(&mut self, call: ConvCall<'_>, output: &Tensor) -> Result<ConvKernel> {
-        let geometry = call.geometry(call.input.shape())?;
-        if output.shape() != geometry.output_shape() {
-            return Err(Error::OutputShape { expected: geometry.output_shape(), got: output.shape().to_vec() });
-        }
-        self.encode_convolution(call, output, &geometry)
-    }
-
-    /// Input or output too large for one storage binding: run the batch in chunks that fit,
-    /// staging each chunk through scratch tensors (binding offsets would need 256-byte alignment,
-    /// which image boundaries do not have).
-    fn encode_convolution_in_batch_chunks(
-        &mut self,
-        call: ConvCall<'_>,
-        output: &Tensor,
-        g: &ConvGeometry,
-    ) -> Result<ConvKernel> {
-        let input = call.input;
-        let limit = self.ctx.limits().max_storage_buffer_binding_size;
-        let in_image = input.size_bytes() / u64::from(g.n);
-        let out_image = output.size_bytes() / u64::from(g.n);
-        let per_chunk = (limit / in_image.max(out_image)).min(u64::from(g.n));
-        if per_chunk == 0 {
-            let (tensor, bytes) =
-                if in_image > limit { ("input image", in_image) } else { ("output image", out_image) };
-            return Err(Error::BindingTooLarge { tensor, bytes, limit });
-        }
-        let mut kernel = None;
-        let mut start = 0u64;
-        while start < u64::from(g.n) {
-            let n = per_chunk.min(u64::from(g.n) - start);
-            let mut in_shape = input.shape().to_vec();
-            let mut out_shape = output.shape().to_vec();
-            in_shape[0] = n as usize;
-            out_shape[0] = n as usize;
-            let chunk_in = Tensor::zeros(self.ctx, &in_shape, DType::F32)?;
-            let chunk_out = Tensor::zeros(self.ctx, &out_shape, DType::F32)?;
-            self.encoder.copy_buffer_to_buffer(input.buffer(), start * in_image, chunk_in.buffer(), 0, n * in_image);
-            let geometry = call.geometry(&in_shape)?;
-            kernel = Some(self.encode_convolution(ConvCall { input: &chunk_in, ..call }, &chunk_out, &geometry)?);
-            self.encoder.copy_buffer_to_buffer(
-                chunk_out.buffer(),
-                0,
-                output.buffer(),
-                start * out_image,
-                n * out_image,
-            );
-            start += n;
-        }
-        // `g.n` is at least 1 (validated), so the loop ran.
-        Ok(kernel.expect("a batch of at least one image"))
-    }
-
-    /// Plans and records one convolution whose geometry was validated.
-    fn encode_convolution(&mut self, call: ConvCall<'_>, output: &Tensor, g: &ConvGeometry) -> Result<ConvKernel> {
-        let ConvCall { input, weight, packed, bias, opts, forced } = call;
-        let ctx = self.ctx;
-        let limit = ctx.limits().max_storage_buffer_binding_size;
-        if g.n > 1 && (input.size_bytes() > limit || output.size_bytes() > limit) {
-            input.expect_dtype("input", DType::F32)?;
-            output.expect_dtype("output", DType::F32)?;
-            return self.encode_convolution_in_batch_chunks(call, output, g);
-        }
-        check_operand(ctx, "input", input, DType::F32)?;
-        check_operand(ctx, "weight", weight, DType::F32)?;
-        check_operand(ctx, "output", output, DType::F32)?;
-        if let Some(b) = bias {
-            check_operand(ctx, "bias", b, DType::F32)?;
-        }
-        let plan = conv_plan::plan(ctx, g, opts.precision, forced)?;
-        let kernel = plan.kernel;
-        let activation = opts.activation;
-        let buffers = ConvBuffers { input, weight, bias, output };
-        match kernel {
-            ConvKernel::Gemm
-            | ConvKernel::GemmM64
-            | ConvKernel::GemmK16
-            | ConvKernel::GemmM64K16
-            | ConvKernel::GemmM64K32
-            | ConvKernel::GemmN64K16
-            | ConvKernel::GemmN64K32 => {
-                let (tile_n, schedule) = plan.gemm.expect("the plan of a GEMM kernel has its tile and schedule");
-                self.encode_gemm(kernel, tile_n, schedule, packed, buffers, g, activation)?;
-            }
-            ConvKernel::DepthwiseTiled => self.encode_depthwise_tiled(buffers, g, activation)?,
-            ConvKernel::DepthwiseRows | ConvKernel::DepthwiseVec4 => {
-                self.encode_depthwise_rows(kernel, buffers, g, activation)?
-            }
-            ConvKernel::Depthwise | ConvKernel::GroupedOc4 => self.encode_depthwise(kernel, buffers, g, activation)?,
-            ConvKernel::Direct | ConvKernel::DirectVec4 | ConvKernel::Transposed => {
-                self.encode_per_output(kernel, buffers, g, activation)?;
-            }
-            ConvKernel::CoopF16 => self.encode_coop(buffers, g, activation)?,
-        }
-        Ok(kernel)
-    }
-
-    /// Implicit GEMM on cooperative matrices, f16 multiplicands (the weight as given, no
-    /// prepacking: its tiles are converted to f16 as they are staged).
-    fn encode_coop(&mut self, buffers: ConvBuffers<'_>, g: &ConvGeometry, activation: Activation) -> Result<()> {
-        let ctx = self.ctx;
-        let (warps_m, splits) = (g.coop_warps_m(), g.coop_split_k());
-        let [x, y, z] = g.coop_grid().map(|d| d as u32);
-        let mut overrides = coop_shader::Overrides::new();
-        (overrides.warps_m, overrides.split_k) = (warps_m, splits);
-        (overrides.activation, overrides.clamp_min, overrides.clamp_max) = activation_constants(activation);
-        specialise_filter::<coop_shader::Shader>(&mut overrides, g);
-        (overrides.spec_ic, overrides.spec_oc, overrides.spec_groups) = (g.ic, g.oc, g.groups);
-        // Split-K writes partial sums to scratch; the reduce pass adds them with bias and activation.
-        let partial = split_k_scratch(ctx, buffers.output, splits)?;
-        let coop_buffers = ConvBuffers { output: partial.as_ref().unwrap_or(buffers.output), ..buffers };
-        let entry = match g.coop_k_tile() {
-            16 => coop_shader::Entry::Conv2dCoopK16,
-            _ => coop_shader::Entry::Conv2dCoop,
-        };
-        self.encode_conv::<coop_shader::Shader>(Pass::new(entry, &overrides, [x, y, z * splits]), g, coop_buffers)?;
-        if let Some(p) = &partial {
-            self.reduce_split_k(p, buffers.bias, buffers.output, g, splits, activation_constants(activation))?;
-        }
-        Ok(())
-    }
-
-    /// Implicit GEMM over the prepacked weight (packed here when not prepared) in tiles `tile_n`
-    /// columns wide, with split-K partial sums in the context's scratch and a reduce pass when
-    /// the grid is small.
-    #[allow(clippy::too_many_arguments)]
-    fn encode_gemm(
-        &mut self,
-        kernel: ConvKernel,
-        tile_n: u32,
-        schedule: LaunchSchedule,
-        packed: Option<&Tensor>,
-        buffers: ConvBuffers<'_>,
-        g: &ConvGeometry,
-        activation: Activation,
-    ) -> Result<()> {
-        let ctx = self.ctx;
-        // Workgroup memory at this width was checked where the width was chosen: forced and
-        // planned widths in `runnable_kernel`, tuned ones by tuning and by `import_tuning`.
-        let tile = (kernel.gemm_tile().expect("a GEMM kernel").0, tile_n);
-        let packed_here;
-        let packed = match packed {
-            Some(p) => p,
-            None => {
-                packed_here = self.pack_weight(buffers.weight, PackLayout::of(g))?;
-                &packed_here
-            }
-        };
-        let mut overrides = gemm_shader::Overrides::new();
-        (overrides.activation, overrides.clamp_min, overrides.clamp_max) = activation_constants(activation);
-        overrides.transposed = g.transposed;
-        overrides.tile_n = tile_n;
-        let (splits, grid) = match schedule {
-            LaunchSchedule::Slices(splits) => {
-                let [x, y, z] = g.gemm_grid(tile).map(|d| d as u32);
-                (splits, [x, y, z * splits])
-            }
-            LaunchSchedule::Stream(stream) => {
-                overrides.stream_k_workgroups = stream.workgroups;
-                (overrides.stream_tiles_x, overrides.stream_tiles_y) = (stream.tiles_x, stream.tiles_y);
-                (stream.slices, [stream.workgroups, 1, 1])
-            }
-        };
-        overrides.split_k = splits;
-        // Geometry specialised into the pipeline (one pipeline per layer shape family).
-        specialise_filter::<gemm_shader::Shader>(&mut overrides, g);
-        (overrides.spec_ic, overrides.spec_oc, overrides.spec_groups) = (g.ic, g.oc, g.groups);
-        let Some(entry) = kernel.gemm_shader_entry() else {
-            unreachable!("{} is not a GEMM kernel (the match in `encode_convolution` routes kernels)", kernel.name());
-        };
-        // Split-K writes partial sums to scratch; a reduce pass adds them with bias and activation.
-        let partial = split_k_scratch(ctx, buffers.output, splits)?;
-        let gemm_buffers =
-            ConvBuffers { weight: packed, output: partial.as_ref().unwrap_or(buffers.output), ..buffers };
-        self.encode_conv::<gemm_shader::Shader>(Pass::new(entry, &overrides, grid), g, gemm_buffers)?;
-        if let Some(p) = &partial {
-            self.reduce_split_k(p, buffers.bias, buffers.output, g, splits, activation_constants(activation))?;
-        }
-        Ok(())
-    }
-
-    /// Depthwise through a workgroup-memory input window: one workgroup per output block.
-    fn encode_depthwise_tiled(
-        &mut self,
-        buffers: ConvBuffers<'_>,
-        g: &ConvGeometry,
-        activation: Activation,
-    ) -> Result<()> {
-        let limits = self.ctx.limits();
-        let rows_per_thread = g.rows_per_thread_depthwise_tiled().expect("supports() checked the window fits");
-        let planes = u64::from(g.n) * u64::from(g.oc);
-        // A block is the workgroup's columns × its rows of threads × each thread's run of rows.
-        let [block_w, thread_rows, _] = dw_tiled_shader::CONV2D_DEPTHWISE_TILED_WORKGROUP_SIZE;
-        let blocks =
-            planes * u64::from(g.ow.div_ceil(block_w)) * u64::from(g.oh.div_ceil(thread_rows * rows_per_thread));
-        // One workgroup per block; the grid folds like a 1-thread-per-workgroup 1D grid.
-        let grid = dispatch::grid(blocks, 1, limits.max_compute_workgroups_per_dimension)?;
-        let mut overrides = dw_tiled_shader::Overrides::new(grid.stride_x);
-        overrides.rows_per_thread = rows_per_thread;
-        (overrides.activation, overrides.clamp_min, overrides.clamp_max) = activation_constants(activation);
-        specialise_filter::<dw_tiled_shader::Shader>(&mut overrides, g);
-        let entry = dw_tiled_shader::Entry::Conv2dDepthwiseTiled;
-        self.encode_conv::<dw_tiled_shader::Shader>(Pass::new(entry, &overrides, grid.dims()), g, buffers)
-    }
-
-    /// Depthwise with the filter geometry specialised: a run of output rows of one column
-    /// (`DepthwiseRows`) or of four columns (`DepthwiseVec4`) per thread.
-    fn encode_depthwise_rows(
-        &mut self,
-        kernel: ConvKernel,
-        buffers: ConvBuffers<'_>,
-        g: &ConvGeometry,
-        activation: Activation,
-    ) -> Result<()> {
-        let limits = self.ctx.limits();
-        let (rows_per_thread, columns_per_thread) = match kernel {
-            ConvKernel::DepthwiseRows => (g.rows_per_thread_depthwise_rows(), 1),
-            ConvKernel::DepthwiseVec4 => (g.rows_per_thread_depthwise_vec4(), 4),
-            other => unreachable!(
-                "{} is not a row-run depthwise kernel (the match in `encode_convolution` routes kernels)",
-                other.name()
-            ),
-        };
-        let items = g.depthwise_run_threads(rows_per_thread, columns_per_thread);
-        let grid =
-            dispatch::grid(items, dispatch::workgroup_size(&limits), limits.max_compute_workgroups_per_dimension)?;
-        let activation = activation_constants(activation);
-        // Two modules with the same overrides (each its own type): set alike, recorded alike.
-        if kernel == ConvKernel::DepthwiseVec4 {
-            let mut overrides = dw_vec4_shader::Overrides::new(grid.stride_x);
-            (overrides.wg_size, overrides.rows_per_thread) = (grid.wg_size, rows_per_thread);
-            (overrides.activation, overrides.clamp_min, overrides.clamp_max) = activation;
-            specialise_filter::<dw_vec4_shader::Shader>(&mut overrides, g);
-            let entry = dw_vec4_shader::Entry::Conv2dDepthwiseVec4;
-            self.encode_conv::<dw_vec4_shader::Shader>(Pass::new(entry, &overrides, grid.dims()), g, buffers)
-        } else {
-            let mut overrides = dw_rows_shader::Overrides::new(grid.stride_x);
-            (overrides.wg_size, overrides.rows_per_thread) = (grid.wg_size, rows_per_thread);
-            (overrides.activation, overrides.clamp_min, overrides.clamp_max) = activation;
-            specialise_filter::<dw_rows_shader::Shader>(&mut overrides, g);
-            let entry = dw_rows_shader::Entry::Conv2dDepthwiseRows;
-            self.encode_conv::<dw_rows_shader::Shader>(Pass::new(entry, &overrides, grid.dims()), g, buffers)
-        }
-    }
-
-    /// Depthwise and few-channels-per-group convolutions: four outputs along W per thread, of one
-    /// output channel (`Depthwise`) or of four channels of a group (`GroupedOc4`).
-    fn encode_depthwise(
-        &mut self,
-        kernel: ConvKernel,
-        buffers: ConvBuffers<'_>,
-        g: &ConvGeometry,
-        activation: Activation,
-    ) -> Result<()> {
-        let limits = self.ctx.limits();
-        // Threads: four columns each, and four output channels each for `GroupedOc4`.
-        let channel_threads = if kernel == ConvKernel::GroupedOc4 { g.oc / 4 } else { g.oc };
-        let items = u64::from(g.n) * u64::from(channel_threads) * u64::from(g.oh) * u64::from(g.ow.div_ceil(4));
-        let grid =
-            dispatch::grid(items, dispatch::workgroup_size(&limits), limits.max_compute_workgroups_per_dimension)?;
-        let mut overrides = dw_shader::Overrides::new(grid.stride_x);
-        overrides.wg_size = grid.wg_size;
-        overrides.channels_per_group = g.ic / g.groups;
-        (overrides.activation, overrides.clamp_min, overrides.clamp_max) = activation_constants(activation);
-        let entry = match kernel {
-            ConvKernel::GroupedOc4 => dw_shader::Entry::Conv2dGroupedOc4,
-            ConvKernel::Depthwise => dw_shader::Entry::Conv2dDepthwise,
-            other => unreachable!(
-                "{} is not a depthwise kernel (the match in `encode_convolution` routes kernels)",
-                other.name()
-            ),
-        };
-        self.encode_conv::<dw_shader::Shader>(Pass::new(entry, &overrides, grid.dims()), g, buffers)
-    }
-
-    /// The reference kernels: one thread per output.
-    fn encode_per_output(
-        &mut self,
-        kernel: ConvKernel,
-        buffers: ConvBuffers<'_>,
-        g: &ConvGeometry,
-        activation: Activation,
-    ) -> Result<()> {
-        let limits = self.ctx.limits();
-        let items = u64::from(g.n) * u64::from(g.oc) * u64::from(g.oh) * u64::from(g.ow);
-        let grid =
-            dispatch::grid(items, dispatch::workgroup_size(&limits), limits.max_compute_workgroups_per_dimension)?;
-        let mut overrides = shader::Overrides::new(grid.stride_x);
-        overrides.wg_size = grid.wg_size;
-        (overrides.activation, overrides.clamp_min, overrides.clamp_max) = activation_constants(activation);
-        let entry = match kernel {
-            ConvKernel::Direct => shader::Entry::Conv2d,
-            ConvKernel::DirectVec4 => shader::Entry::Conv2dVec4,
-            ConvKernel::Transposed => shader::Entry::ConvTranspose2d,
-            other => unreachable!(
-                "{} is not a per-output kernel (the match in `encode_convolution` routes kernels)",
-                other.name()
-            ),
-        };
-        self.encode_conv::<shader::Shader>(Pass::new(entry, &overrides, grid.dims()), g, buffers)
-    }
-}
-
-/// The context's scratch for `splits` K-slices of partial sums of `output` (none for one slice).
-fn split_k_scratch(ctx: &Context, output: &Tensor, splits: u32) -> Result<Option<Tensor>> {
-    if splits > 1 {
-        Ok(Some(ctx.scratch_f32("split-K partial sums", output.numel() * splits as usize)?))
-    } else {
-        Ok(None)
-    }
-}
-
-/// A fused activation as the kernels' override constants: (`activation`, `clamp_min`, `clamp_max`).
-fn activation_constants(activation: Activation) -> (u32, f32, f32) {
-    match activation {
-        Activation::None => (0, 0.0, 0.0),
-        Activation::Relu => (1, 0.0, 0.0),
-        Activation::Clamp { min, max } => (2, min, max),
-    }
-}
-
-/// How a weight is laid out for the GEMM kernel (see `shaders/conv_pack.wgsl`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct PackLayout {
-    groups: u32,
-    icg: u32,
-    ocg: u32,
-    taps: u32,
-    transposed: bool,
-}
-
-impl PackLayout {
-    fn of(g: &ConvGeometry) -> Self {
-        Self {
-            groups: g.groups,
-            icg: g.ic / g.groups,
-            ocg: g.oc / g.groups,
-            taps: g.kh * g.kw,
-            transposed: g.transposed,
-        }
-    }
-
-    /// The layout from the weight alone (prepare-once ops know no input yet).
-    fn for_weight(shape: &[usize], opts: &ConvOptions) -> Result<Self> {
-        let weight = WeightDims::new(shape, opts)?;
-        let groups = opts.groups;
-        let (icg, ocg) =
-            if opts.transposed { (weight.dim0 / groups, weight.dim1) } else { (weight.dim1, weight.dim0 / groups) };
-        Ok(Self { groups, icg, ocg, taps: weight.kh * weight.kw, transposed: opts.transposed })
-    }
-
-    fn packed_len(&self) -> u64 {
-        u64::from(self.groups) * u64::from(self.icg) * u64::from(self.taps) * u64::from(self.ocg.div_ceil(4) * 4)
-    }
-}
-
-impl Batch<'_> {
-    /// Records the split-K reduction: output = activation(Σ slices + bias).
-    fn reduce_split_k(
-        &mut self,
-        partial: &Tensor,
-        bias: Option<&Tensor>,
-        output: &Tensor,
-        g: &ConvGeometry,
-        splits: u32,
-        (activation, clamp_min, clamp_max): (u32, f32, f32),
-    ) -> Result<()> {
-        let ctx = self.ctx;
-        let numel = output.numel() as u64;
-        let limits = ctx.limits();
-        let grid =
-            dispatch::grid(numel, dispatch::workgroup_size(&limits), limits.max_compute_workgroups_per_dimension)?;
-        let mut overrides = reduce_shader::Overrides::new(grid.stride_x);
-        overrides.wg_size = grid.wg_size;
-        (overrides.activation, overrides.clamp_min, overrides.clamp_max) = (activation, clamp_min, clamp_max);
-        let params =
-            reduce_shader::ReduceParams::new(numel as u32, splits, g.oc, g.oh * g.ow, u32::from(bias.is_some()));
-        let uniform = ctx.uniform("ReduceParams", &params)?;
-        let group = reduce_shader::BindGroup0 {
-            partial: partial.buffer().as_entire_buffer_binding(),
-            bias: bias.map_or(ctx.zero_buffer(), Tensor::buffer).as_entire_buffer_binding(),
-            output: output.buffer().as_entire_buffer_binding(),
-            params: uniform.as_entire_buffer_binding(),
-        };
-        let pass = Pass::new(reduce_shader::Entry::SplitkReduce, &overrides, grid.dims());
-        self.record::<reduce_shader::Shader>("split-K reduce", pass, &group)
-    }
-
-    /// Records the weight prepack for the GEMM kernel and returns the packed tensor.
-    fn pack_weight(&mut self, weight: &Tensor, layout: PackLayout) -> Result<Tensor> {
-        let ctx = self.ctx;
-        let total = layout.packed_len();
-        let packed = Tensor::zeros(ctx, &[total as usize], DType::F32)?;
-        let limits = ctx.limits();
-        let grid =
-            dispatch::grid(total, dispatch::workgroup_size(&limits), limits.max_compute_workgroups_per_dimension)?;
-        let mut overrides = pack_shader::Overrides::new(grid.stride_x);
-        overrides.wg_size = grid.wg_size;
-        let params = pack_shader::PackParams::new(
-            layout.groups,
-            layout.icg,
-            layout.ocg,
-            layout.ocg.div_ceil(4) * 4,
-            layout.taps,
-            u32::from(layout.transposed),
-            u32::try_from(total).map_err(|_| Error::TooManyElements {
-                tensor: "packed weight",
-                count: total,
-                limit: u64::from(u32::MAX),
-            })?,
-        );
-        let uniform = ctx.uniform("PackParams", &params)?;
-        let group = pack_shader::BindGroup0 {
-            weight: weight.buffer().as_entire_buffer_binding(),
-            packed: packed.buffer().as_entire_buffer_binding(),
-            params: uniform.as_entire_buffer_binding(),
-        };
-        let pass = Pass::new(pack_shader::Entry::PackWeight, &overrides, grid.dims());
-        self.record::<pack_shader::Shader>("weight prepack", pass, &group)?;
-        Ok(packed)
-    }
 }
 
 /// A convolution whose weight is prepared once — validated and prepacked for the GEMM kernel —
@@ -663,7 +55,7 @@ impl Conv2d {
         }
         let layout = PackLayout::for_weight(weight.shape(), opts)?;
         if let Some(b) = bias {
-            check_bias(b.shape(), layout.ocg * layout.groups)?;
+            check_bias(b.shape(), layout.out_channels())?;
         }
         let mut batch = ctx.batch();
         let packed = batch.pack_weight(weight, layout)?;
@@ -796,55 +188,138 @@ impl Context {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// The tensor-core shader cannot run on lavapipe, so at least check that naga lowers it to
-    /// SPIR-V with cooperative matrices for both K-tile depths, every tile shape and a padded, strided, grouped
-    /// geometry (a shader error would otherwise only show on a device that has them).
-    #[test]
-    fn coop_shader_compiles_to_spirv_for_each_tile() {
-        use naga::valid::{Capabilities, ValidationFlags, Validator};
-        let module = naga::front::wgsl::parse_str(coop_shader::SOURCE).expect("parses");
-        let caps = Capabilities::COOPERATIVE_MATRIX | Capabilities::SHADER_FLOAT16;
-        let info = Validator::new(ValidationFlags::all(), caps).validate(&module).expect("validates");
-        let g = ConvGeometry::new(
-            &[2, 12, 9, 10],
-            &[24, 3, 3, 2],
-            None,
-            &ConvOptions::default().stride(&[2, 1]).padding(&[1, 0]).dilation(&[1, 2]).groups(4),
-        )
-        .unwrap();
-        for (warps_m, split_k) in [(1, 1), (2, 1), (2, 3)] {
-            let mut overrides = coop_shader::Overrides::new();
-            (overrides.warps_m, overrides.split_k) = (warps_m, split_k);
-            (overrides.activation, overrides.clamp_min, overrides.clamp_max) =
-                activation_constants(Activation::Clamp { min: -1.0, max: 1.0 });
-            specialise_filter::<coop_shader::Shader>(&mut overrides, &g);
-            (overrides.spec_ic, overrides.spec_oc, overrides.spec_groups) = (g.ic, g.oc, g.groups);
-            let mut constants = naga::back::PipelineConstants::default();
-            for (name, value) in overrides.constants() {
-                constants.insert(name.to_string(), value);
-            }
-            for entry in coop_shader::Entry::ALL {
-                let entry = Some((naga::ShaderStage::Compute, entry.name()));
-                let (module, info) =
-                    naga::back::pipeline_constants::process_overrides(&module, &info, entry, &constants)
-                        .expect("overrides");
-                let options =
-                    naga::back::spv::Options { lang_version: (1, 6), capabilities: None, ..Default::default() };
-                let words = naga::back::spv::write_vec(&module, &info, &options, None).expect("SPIR-V");
-                // OpCooperativeMatrixMulAddKHR (4459): eight per 16 of K, as written. Walk the
-                // instructions after the 5-word header (each starts with word count << 16 | opcode).
-                let (mut at, mut mul_adds) = (5, 0);
-                while at < words.len() {
-                    mul_adds += usize::from(words[at] & 0xffff == 4459);
-                    at += (words[at] >> 16).max(1) as usize;
-                }
-                // `process_overrides` keeps only the selected entry point and what it calls.
-                assert_eq!(mul_adds, 8, "{entry:?}, warps_m {warps_m}: {mul_adds} multiply-adds");
-            }
-        }
+impl Batch<'_> {
+    /// Records `aten.convolution.default`: allocates the output and returns it with the kernel used.
+    pub fn convolution(
+        &mut self,
+        input: &Tensor,
+        weight: &Tensor,
+        bias: Option<&Tensor>,
+        opts: &ConvOptions,
+    ) -> Result<ConvOutput> {
+        self.convolution_forced(input, weight, bias, opts, &ForcedPlan::default())
     }
+
+    /// [`Batch::convolution`] with the planner's choices `forced` (benchmarks, tests).
+    pub fn convolution_forced(
+        &mut self,
+        input: &Tensor,
+        weight: &Tensor,
+        bias: Option<&Tensor>,
+        opts: &ConvOptions,
+        forced: &ForcedPlan,
+    ) -> Result<ConvOutput> {
+        self.convolution_call(ConvCall { input, weight, packed: None, bias, opts, forced })
+    }
+
+    /// Records a convolution into a caller-supplied output tensor of the right shape.
+    pub fn convolution_into(
+        &mut self,
+        input: &Tensor,
+        weight: &Tensor,
+        bias: Option<&Tensor>,
+        output: &Tensor,
+        opts: &ConvOptions,
+    ) -> Result<ConvKernel> {
+        self.convolution_into_forced(input, weight, bias, output, opts, &ForcedPlan::default())
+    }
+
+    /// [`Batch::convolution_into`] with the planner's choices `forced` (benchmarks, tests).
+    pub fn convolution_into_forced(
+        &mut self,
+        input: &Tensor,
+        weight: &Tensor,
+        bias: Option<&Tensor>,
+        output: &Tensor,
+        opts: &ConvOptions,
+        forced: &ForcedPlan,
+    ) -> Result<ConvKernel> {
+        self.convolution_into_call(ConvCall { input, weight, packed: None, bias, opts, forced }, output)
+    }
+
+    /// Validates, allocates the output and records.
+    fn convolution_call(&mut self, call: ConvCall<'_>) -> Result<ConvOutput> {
+        let geometry = call.geometry(call.input.shape())?;
+        let output = Tensor::zeros(self.ctx, &geometry.output_shape(), DType::F32)?;
+        let kernel = self.encode_convolution(call, &output, &geometry)?;
+        Ok(ConvOutput { output, kernel })
+    }
+
+    /// Validates, checks the output's shape and records.
+    fn convolution_into_call(&mut self, call: ConvCall<'_>, output: &Tensor) -> Result<ConvKernel> {
+        let geometry = call.geometry(call.input.shape())?;
+        if output.shape() != geometry.output_shape() {
+            return Err(Error::OutputShape { expected: geometry.output_shape(), got: output.shape().to_vec() });
+        }
+        self.encode_convolution(call, output, &geometry)
+    }
+
+    /// Input or output too large for one storage binding: run the batch in chunks that fit,
+    /// staging each chunk through scratch tensors (binding offsets would need 256-byte alignment,
+    /// which image boundaries do not have).
+    pub(super) fn encode_convolution_in_batch_chunks(
+        &mut self,
+        call: ConvCall<'_>,
+        output: &Tensor,
+        g: &ConvGeometry,
+    ) -> Result<ConvKernel> {
+        let input = call.input;
+        let limit = self.ctx.limits().max_storage_buffer_binding_size;
+        let in_image = input.size_bytes() / u64::from(g.n);
+        let out_image = output.size_bytes() / u64::from(g.n);
+        let per_chunk = (limit / in_image.max(out_image)).min(u64::from(g.n));
+        if per_chunk == 0 {
+            let (tensor, bytes) =
+                if in_image > limit { ("input image", in_image) } else { ("output image", out_image) };
+            return Err(Error::BindingTooLarge { tensor, bytes, limit });
+        }
+        let mut kernel = None;
+        let mut start = 0u64;
+        while start < u64::from(g.n) {
+            let n = per_chunk.min(u64::from(g.n) - start);
+            let mut in_shape = input.shape().to_vec();
+            let mut out_shape = output.shape().to_vec();
+            in_shape[0] = n as usize;
+            out_shape[0] = n as usize;
+            let chunk_in = Tensor::zeros(self.ctx, &in_shape, DType::F32)?;
+            let chunk_out = Tensor::zeros(self.ctx, &out_shape, DType::F32)?;
+            self.encoder.copy_buffer_to_buffer(input.buffer(), start * in_image, chunk_in.buffer(), 0, n * in_image);
+            let geometry = call.geometry(&in_shape)?;
+            kernel = Some(self.encode_convolution(ConvCall { input: &chunk_in, ..call }, &chunk_out, &geometry)?);
+            self.encoder.copy_buffer_to_buffer(
+                chunk_out.buffer(),
+                0,
+                output.buffer(),
+                start * out_image,
+                n * out_image,
+            );
+            start += n;
+        }
+        // `g.n` is at least 1 (validated), so the loop ran.
+        Ok(kernel.expect("a batch of at least one image"))
+    }
+}
+
+/// One convolution call: its operands and what was asked of it.
+#[derive(Clone, Copy)]
+pub(super) struct ConvCall<'a> {
+    pub(super) input: &'a Tensor,
+    pub(super) weight: &'a Tensor,
+    /// The weight prepacked for the GEMM kernels by [`Conv2d::new`], if it was.
+    pub(super) packed: Option<&'a Tensor>,
+    pub(super) bias: Option<&'a Tensor>,
+    pub(super) opts: &'a ConvOptions,
+    pub(super) forced: &'a ForcedPlan,
+}
+
+impl ConvCall<'_> {
+    fn geometry(&self, input_shape: &[usize]) -> Result<ConvGeometry> {
+        ConvGeometry::new(input_shape, self.weight.shape(), self.bias.map(Tensor::shape), self.opts)
+    }
+}
+
+/// Checks a tensor's dtype and that it fits one storage binding.
+pub(crate) fn check_operand(ctx: &Context, name: &'static str, t: &Tensor, dtype: DType) -> Result<()> {
+    t.expect_dtype(name, dtype)?;
+    ctx.check_binding(name, t.size_bytes())
 }

@@ -3,10 +3,12 @@
 //! A convolution goes through these modules in order: [`conv_options`] (what the caller asks
 //! for) → [`conv_geometry`] (validated sizes, pure) → [`conv_plan`] (which kernel runs it, using
 //! the catalog in [`conv_kernel`], the GEMM schedules of [`conv_schedule`] and the launch
-//! parameters of [`conv_launch`]) → [`conv`] (encodes the GPU work) — or [`conv_tune`], which
+//! parameters of [`conv_launch`]) → [`conv_encode`] (records the GPU work), with the public calls
+//! in [`conv`] — or [`conv_tune`], which
 //! times the candidates instead of planning, with [`tuning_cache`] keeping the results.
 
 pub(crate) mod conv;
+pub(crate) mod conv_encode;
 pub(crate) mod conv_geometry;
 pub(crate) mod conv_kernel;
 pub(crate) mod conv_launch;
