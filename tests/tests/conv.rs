@@ -803,17 +803,21 @@ fn prepared_convolution_runs_many_inputs() {
 #[test]
 fn split_k_for_small_grids_with_long_k() {
     // K = 128·9 = 1152 (144 K-tiles of 8) on one tile: long enough for the planner to split.
-    // (That the planner splits these two is pinned by `conv_plan`'s unit tests; a GEMM plus its
-    // reduce pass are two recorded dispatches.)
-    let planned_dispatches = |input: &[usize], weight: &[usize], options: &ConvOptions| {
+    // The planner splits these two (its choice is pinned by `conv_plan`'s unit tests): a split
+    // records one dispatch more than the same convolution forced unsplit, the reduce pass.
+    let dispatches = |input: &[usize], weight: &[usize], options: &ConvOptions, forced: &ForcedPlan| {
         let ctx = context();
         let xt = Tensor::zeros(ctx, input, wgconv::DType::F32).unwrap();
         let wt = Tensor::zeros(ctx, weight, wgconv::DType::F32).unwrap();
         let mut batch = ctx.batch();
-        batch.convolution(&xt, &wt, None, options).unwrap();
+        batch.convolution_forced(&xt, &wt, None, options, forced).unwrap();
         batch.len()
     };
-    assert_eq!(planned_dispatches(&[1, 128, 6, 6], &[16, 128, 3, 3], &opts().padding(&[1])), 2, "expected split-K");
+    let unsplit = ForcedPlan { schedule: Some(GemmSchedule::SplitK(1)), ..ForcedPlan::default() };
+    let splits_k = |input: &[usize], weight: &[usize], options: &ConvOptions| {
+        dispatches(input, weight, options, &ForcedPlan::default()) == dispatches(input, weight, options, &unsplit) + 1
+    };
+    assert!(splits_k(&[1, 128, 6, 6], &[16, 128, 3, 3], &opts().padding(&[1])), "expected split-K");
     // The planner's split, then forced ones: uneven slices, and more slices than K-tiles.
     for (i, splits) in [None, Some(5), Some(150)].into_iter().enumerate() {
         let case = Case {
@@ -828,7 +832,7 @@ fn split_k_for_small_grids_with_long_k() {
     }
     let t = opts().transposed(true).stride(&[2]).padding(&[1]);
     // K per stride phase = 256·2·2 = 1024.
-    assert_eq!(planned_dispatches(&[2, 256, 3, 3], &[256, 8, 4, 4], &t), 2, "expected split-K");
+    assert!(splits_k(&[2, 256, 3, 3], &[256, 8, 4, 4], &t), "expected split-K");
     check(
         "split-K transposed",
         145,
