@@ -331,6 +331,11 @@ impl Context {
         self.pipelines.len()
     }
 
+    /// The compute pipelines compiled and cached so far: shader, entry point, override values.
+    pub fn compiled_pipelines(&self) -> Vec<crate::CompiledPipeline> {
+        self.pipelines.compiled()
+    }
+
     /// A uniform buffer holding `value` (a generated, layout-checked struct named `label`),
     /// shared with every earlier op whose parameters were the same bytes.
     pub(crate) fn uniform<T: bytemuck::Pod>(&self, label: &'static str, value: &T) -> Result<wgpu::Buffer> {

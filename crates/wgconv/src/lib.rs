@@ -56,7 +56,7 @@ pub use ops::{
     conv_tune::{Candidate, TunedConfig, Tuning},
     quantized::{Q8ConvPwArgs, Q8ConvPwOptions, Q8Kernel, Q8PwGeometry, QuantParams},
 };
-pub use pipelines::ShaderChecks;
+pub use pipelines::{CompiledPipeline, ShaderChecks};
 pub use tensor::{DType, TENSOR_USAGE, Tensor};
 
 #[cfg(test)]

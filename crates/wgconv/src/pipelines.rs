@@ -290,4 +290,37 @@ impl PipelineCache {
     pub fn len(&self) -> usize {
         crate::context::lock(&self.pipelines).len()
     }
+
+    /// Every compiled pipeline's shader, entry point and override values, sorted.
+    pub fn compiled(&self) -> Vec<CompiledPipeline> {
+        let mut all: Vec<CompiledPipeline> = crate::context::lock(&self.pipelines)
+            .keys()
+            .map(|key| CompiledPipeline {
+                shader: key.shader,
+                entry: key.entry,
+                constants: key.constants.iter().map(|(name, bits)| (*name, f64::from_bits(*bits))).collect(),
+            })
+            .collect();
+        all.sort_by(|a, b| {
+            (a.shader, a.entry)
+                .cmp(&(b.shader, b.entry))
+                .then(a.constants.partial_cmp(&b.constants).unwrap_or(std::cmp::Ordering::Equal))
+        });
+        all
+    }
+}
+
+/// A compute pipeline a [`crate::Context`] compiled: which shader (its path in the repository,
+/// e.g. `shaders/conv2d_gemm.wgsl`; the WGSL is embedded in the crate), which entry point, and
+/// the override values it was specialised with. The list lets an application compile the same
+/// pipelines ahead of time (on another thread, or before a latency-sensitive first call), and lets
+/// the repository check that another WebGPU implementation (Dawn) accepts every one of them.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CompiledPipeline {
+    /// Path of the shader.
+    pub shader: &'static str,
+    /// Entry point.
+    pub entry: &'static str,
+    /// `(override key, value)`, as passed to `wgpu::PipelineCompilationOptions::constants`.
+    pub constants: Vec<(&'static str, f64)>,
 }
