@@ -19,7 +19,9 @@ if [ ! -f "$mesa/lvp_icd.json" ]; then
     mkdir -p "$mesa/apt/lists/partial" "$mesa/debs" "$mesa/root"
     echo "deb http://deb.debian.org/debian bookworm-backports main" > "$mesa/apt/sources.list"
     apt_opts=(-o "Dir::Etc::SourceList=$mesa/apt/sources.list" -o "Dir::Etc::SourceParts=/dev/null"
-        -o "Dir::State::Lists=$mesa/apt/lists" -o "Dir::Cache=$mesa/apt/cache" -o "APT::Sandbox::User=root")
+        -o "Dir::State::Lists=$mesa/apt/lists" -o "Dir::Cache=$mesa/apt/cache")
+    # As root, apt would drop to the _apt user, who cannot write into target/.
+    [ "$(id -u)" -ne 0 ] || apt_opts+=(-o "APT::Sandbox::User=root")
     apt-get "${apt_opts[@]}" update -qq
     (cd "$mesa/debs" && apt-get "${apt_opts[@]}" download -qq \
         mesa-vulkan-drivers/bookworm-backports mesa-libgallium/bookworm-backports \
