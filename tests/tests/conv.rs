@@ -840,15 +840,21 @@ fn split_k_for_small_grids_with_long_k() {
     );
     // A forced split whose scratch would exceed one storage binding is an error, and leaves the
     // shared scratch usable: the planner's split-K run afterwards still matches the reference.
+    // The split must stay within the grid's 65,535 layers (one layer here) to reach the scratch
+    // limit, so the image grows with the device's binding limit: 6×6 at 128 MiB (lavapipe),
+    // 23×23 at 2 GiB (the H200).
     let ctx = context();
     let limit = ctx.limits().max_storage_buffer_binding_size;
-    let huge = (limit / 4 / (16 * 36) + 1) as u32;
+    let splits_over_the_limit = |side: u64| limit / 4 / (16 * side * side) + 1;
+    let side = (6..).find(|side| splits_over_the_limit(*side) <= 65_535).unwrap();
+    let huge = splits_over_the_limit(side) as u32;
     let xs = random_f32(148, 128 * 36);
     let ws = random_f32(149, 16 * 128 * 9);
     let xt = Tensor::from_f32(ctx, &xs, &[1, 128, 6, 6]).unwrap();
     let wt = Tensor::from_f32(ctx, &ws, &[16, 128, 3, 3]).unwrap();
+    let xl = Tensor::zeros(ctx, &[1, 128, side as usize, side as usize], wgconv::DType::F32).unwrap();
     let forced = ForcedPlan { schedule: Some(GemmSchedule::SplitK(huge)), ..ForcedPlan::kernel(ConvKernel::GemmM64) };
-    let err = ctx.convolution_forced(&xt, &wt, None, &opts().padding(&[1]), &forced).unwrap_err();
+    let err = ctx.convolution_forced(&xl, &wt, None, &opts().padding(&[1]), &forced).unwrap_err();
     assert!(err.to_string().contains("split-K partial sums"), "{err}");
     let (expected, _) =
         reference::convolution(&xs, &[1, 128, 6, 6], &ws, &[16, 128, 3, 3], None, &opts().padding(&[1])).unwrap();
