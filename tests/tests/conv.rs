@@ -840,15 +840,21 @@ fn split_k_for_small_grids_with_long_k() {
     );
     // A forced split whose scratch would exceed one storage binding is an error, and leaves the
     // shared scratch usable: the planner's split-K run afterwards still matches the reference.
+    // The split must stay within the grid's 65,535 layers (one layer here) to reach the scratch
+    // limit, so the image grows with the device's binding limit: 6×6 at 128 MiB (lavapipe),
+    // 23×23 at 2 GiB (the H200).
     let ctx = context();
     let limit = ctx.limits().max_storage_buffer_binding_size;
-    let huge = (limit / 4 / (16 * 36) + 1) as u32;
+    let splits_over_the_limit = |side: u64| limit / 4 / (16 * side * side) + 1;
+    let side = (6..).find(|side| splits_over_the_limit(*side) <= 65_535).unwrap();
+    let huge = splits_over_the_limit(side) as u32;
     let xs = random_f32(148, 128 * 36);
     let ws = random_f32(149, 16 * 128 * 9);
     let xt = Tensor::from_f32(ctx, &xs, &[1, 128, 6, 6]).unwrap();
     let wt = Tensor::from_f32(ctx, &ws, &[16, 128, 3, 3]).unwrap();
+    let xl = Tensor::zeros(ctx, &[1, 128, side as usize, side as usize], wgconv::DType::F32).unwrap();
     let forced = ForcedPlan { schedule: Some(GemmSchedule::SplitK(huge)), ..ForcedPlan::kernel(ConvKernel::GemmM64) };
-    let err = ctx.convolution_forced(&xt, &wt, None, &opts().padding(&[1]), &forced).unwrap_err();
+    let err = ctx.convolution_forced(&xl, &wt, None, &opts().padding(&[1]), &forced).unwrap_err();
     assert!(err.to_string().contains("split-K partial sums"), "{err}");
     let (expected, _) =
         reference::convolution(&xs, &[1, 128, 6, 6], &ws, &[16, 128, 3, 3], None, &opts().padding(&[1])).unwrap();
@@ -928,6 +934,34 @@ fn stream_k_matches_the_reference() {
     assert!(err.to_string().contains("stream_k 8"), "{err}");
 }
 
+/// Runs one convolution whose input or output exceeds the binding limit (the planner's route:
+/// batch chunks or row bands) into an output poisoned with NaN, with a bias, against the reference.
+fn check_over_the_limit(name: &str, seed: u64, input: &[usize], weight: &[usize], opts: &ConvOptions) {
+    let ctx = context();
+    let limit = ctx.limits().max_storage_buffer_binding_size;
+    let numel = |s: &[usize]| s.iter().product::<usize>();
+    let x = random_f32(seed, numel(input));
+    let w = random_f32(seed + 1, numel(weight));
+    let oc = output_channels(input, weight, opts);
+    let b = random_f32(seed + 2, oc);
+    let (expected, shape) = reference::convolution(&x, input, &w, weight, Some(&b), opts).unwrap();
+    let xt = Tensor::from_f32(ctx, &x, input).unwrap();
+    let wt = Tensor::from_f32(ctx, &w, weight).unwrap();
+    let bt = Tensor::from_f32(ctx, &b, &[oc]).unwrap();
+    let out = Tensor::full_f32(ctx, &shape, f32::NAN).unwrap();
+    assert!(xt.size_bytes() > limit || out.size_bytes() > limit, "{name}: {input:?} → {shape:?} fits one binding");
+    ctx.convolution_into(&xt, &wt, Some(&bt), &out, opts).unwrap_or_else(|e| panic!("{name}: {e}"));
+    let err = reference::relative_error(&out.to_vec_f32(ctx).unwrap(), &expected);
+    assert!(err <= TOLERANCE, "{name}: relative error {err:e} > {TOLERANCE:e} ({input:?} → {shape:?})");
+}
+
+/// Floats of one storage binding on this device (128 MiB of them on lavapipe), and the side of
+/// a square image of `channels` channels just over it.
+fn binding_floats_and_side(channels: usize) -> (usize, usize) {
+    let floats = (context().limits().max_storage_buffer_binding_size / 4) as usize;
+    (floats, (floats / channels).isqrt() + 2)
+}
+
 #[test]
 fn tensors_over_the_binding_limit_are_split_over_the_batch() {
     let ctx = context();
@@ -950,11 +984,30 @@ fn tensors_over_the_binding_limit_are_split_over_the_batch() {
     let err = reference::relative_error(&out.to_vec_f32(ctx).unwrap(), &expected);
     assert!(err <= TOLERANCE, "relative error {err:e}");
 
-    // One image alone over the limit cannot be split over the batch: an error names the limit.
-    let single = [1, 1, side, 2 * side];
-    let xt = Tensor::zeros(ctx, &single, wgconv::DType::F32).unwrap();
-    let err = ctx.conv2d(&xt, &wt, None, &opts).unwrap_err();
-    assert!(err.to_string().contains("max_storage_buffer_binding_size"), "{err}");
+    // Two images each over the limit (their outputs: three channels of the padded image) run
+    // image by image in row bands.
+    let (_, side) = binding_floats_and_side(3);
+    let o = opts.padding(&[1, 0]).activation(Activation::Clamp { min: -0.5, max: 0.75 });
+    check_over_the_limit("batch of 2, each output over the limit", 153, &[2, 1, side, side], &[3, 1, 1, 1], &o);
+}
+
+#[test]
+fn tensors_over_the_binding_limit_in_one_image_are_split_into_row_bands() {
+    // Input over the limit (two channels): a 3×1 filter, stride 2, dilation 2 along H, padding
+    // on both axes, so bands read halos and the first and last read padding rows.
+    let (floats, side) = binding_floats_and_side(2);
+    let o = opts().stride(&[2]).dilation(&[2, 1]).padding(&[2, 1]).activation(Activation::Relu);
+    check_over_the_limit("input over the limit", 155, &[1, 2, side, side], &[2, 2, 3, 1], &o);
+    // Output over the limit (five channels from two), the input within it.
+    let side = (floats / 5).isqrt() + 2;
+    check_over_the_limit("output over the limit", 158, &[1, 2, side, side], &[5, 2, 1, 1], &opts().padding(&[1]));
+    // Transposed, output over the limit: stride 2, padding 1, output padding along H only.
+    let side = (floats / 8).isqrt() + 2;
+    let t = opts().transposed(true).stride(&[2]).padding(&[1]).output_padding(&[1, 0]);
+    check_over_the_limit("transposed output over the limit", 161, &[1, 2, side, side], &[2, 2, 3, 2], &t);
+    // 1D: bands along the length.
+    let o = opts().padding(&[1]).activation(Activation::Relu);
+    check_over_the_limit("1D input over the limit", 164, &[1, 1, floats + 64], &[1, 1, 3], &o);
 }
 
 #[test]

@@ -256,7 +256,8 @@ impl Batch<'_> {
 
     /// Input or output too large for one storage binding: run the batch in chunks that fit,
     /// staging each chunk through scratch tensors (binding offsets would need 256-byte alignment,
-    /// which image boundaries do not have).
+    /// which image boundaries do not have); when a single image does not fit, every image in
+    /// bands of output rows (`conv_bands`).
     pub(super) fn encode_convolution_in_batch_chunks(
         &mut self,
         call: ConvCall<'_>,
@@ -269,9 +270,7 @@ impl Batch<'_> {
         let out_image = output.size_bytes() / u64::from(g.n);
         let per_chunk = (limit / in_image.max(out_image)).min(u64::from(g.n));
         if per_chunk == 0 {
-            let (tensor, bytes) =
-                if in_image > limit { ("input image", in_image) } else { ("output image", out_image) };
-            return Err(Error::BindingTooLarge { tensor, bytes, limit });
+            return self.encode_convolution_in_bands(call, output, g);
         }
         let mut kernel = None;
         let mut start = 0u64;

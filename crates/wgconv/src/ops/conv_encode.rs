@@ -132,7 +132,7 @@ impl Batch<'_> {
         let ConvCall { input, weight, packed, bias, opts, forced } = call;
         let ctx = self.ctx;
         let limit = ctx.limits().max_storage_buffer_binding_size;
-        if g.n > 1 && (input.size_bytes() > limit || output.size_bytes() > limit) {
+        if input.size_bytes() > limit || output.size_bytes() > limit {
             input.expect_dtype("input", DType::F32)?;
             output.expect_dtype("output", DType::F32)?;
             return self.encode_convolution_in_batch_chunks(call, output, g);

@@ -4,10 +4,12 @@
 //! for) → [`conv_geometry`] (validated sizes, pure) → [`conv_plan`] (which kernel runs it, using
 //! the catalog in [`conv_kernel`], the GEMM schedules of [`conv_schedule`] and the launch
 //! parameters of [`conv_launch`]) → [`conv_encode`] (records the GPU work), with the public calls
-//! in [`conv`] — or [`conv_tune`], which
+//! in [`conv`] (which runs tensors over one storage binding in batch chunks, or one image in
+//! the row bands of [`conv_bands`]) — or [`conv_tune`], which
 //! times the candidates instead of planning, with [`tuning_cache`] keeping the results.
 
 pub(crate) mod conv;
+pub(crate) mod conv_bands;
 pub(crate) mod conv_encode;
 pub(crate) mod conv_geometry;
 pub(crate) mod conv_kernel;
