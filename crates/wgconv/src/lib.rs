@@ -31,11 +31,15 @@
 //! ```
 
 mod batch;
+// The blocking API: `block_on` of each `_async` call. The web cannot block.
+#[cfg(not(target_arch = "wasm32"))]
+mod blocking;
 mod context;
 mod dispatch;
 mod error;
 mod ops;
 mod pipelines;
+mod platform;
 pub mod reference;
 // Generated (`cargo xtask gen-shaders`): each shader's whole binding surface, of which the ops use
 // a part; private, so the API is the ops, not the shaders' layouts.
@@ -46,7 +50,9 @@ mod tensor;
 pub mod timing;
 
 pub use batch::Batch;
-pub use context::{AdapterRequest, AdapterSummary, Context, enumerate_adapters};
+#[cfg(not(target_arch = "wasm32"))]
+pub use blocking::enumerate_adapters;
+pub use context::{AdapterRequest, AdapterSummary, Context, enumerate_adapters_async};
 pub use error::{Error, Result};
 pub use ops::{
     conv::{Conv2d, ConvOutput},
