@@ -588,6 +588,37 @@ mod tests {
         assert!(!cooperative_f16_supported(both, &[config(16, T::F32, T::F32)], (32, 32)), "f32 inputs");
     }
 
+    /// A future pending on its first poll, as the web resolves an error scope.
+    struct Later(Option<Result<()>>, bool);
+
+    impl std::future::Future for Later {
+        type Output = Result<()>;
+        fn poll(mut self: std::pin::Pin<&mut Self>, cx: &mut std::task::Context<'_>) -> std::task::Poll<Result<()>> {
+            if std::mem::replace(&mut self.1, true) {
+                std::task::Poll::Ready(self.0.take().expect("polled after completion"))
+            } else {
+                cx.waker().wake_by_ref();
+                std::task::Poll::Pending
+            }
+        }
+    }
+
+    #[test]
+    fn scopes_resolved_at_once_fail_the_call_and_the_others_the_next_awaited_one() {
+        let gpu = |op: &str| Error::Gpu { operation: op.into(), message: "caught".into() };
+        let scopes = PendingScopes::default();
+        // Native: known at once, returned by the recording call itself; nothing is kept.
+        assert_eq!(scopes.resolve_or_keep(Box::pin(std::future::ready(Err(gpu("a"))))), Err(gpu("a")));
+        assert_eq!(scopes.resolve_or_keep(Box::pin(std::future::ready(Ok(())))), Ok(()));
+        assert_eq!(platform::block_on(scopes.settle()), None);
+        // Web: the recording calls succeed; the awaited call gets the first error, in order.
+        for outcome in [Ok(()), Err(gpu("b")), Err(gpu("c"))] {
+            assert_eq!(scopes.resolve_or_keep(Box::pin(Later(Some(outcome), false))), Ok(()));
+        }
+        assert_eq!(platform::block_on(scopes.settle()), Some(Err(gpu("b"))));
+        assert_eq!(platform::block_on(scopes.settle()), None, "every kept scope was awaited once");
+    }
+
     #[test]
     fn request_description_names_filters() {
         let r = AdapterRequest { name_contains: Some("H200".into()), ..AdapterRequest::default() };
