@@ -12,6 +12,11 @@
 //!   (benchmarks, tests); [`Conv2d::tune`] measures them instead, as `cudnn.benchmark` does.
 //! - [`timing`] times recorded work with GPU timestamps; [`reference`](mod@reference) computes every op on the
 //!   CPU in f64, for checking.
+//! - Every call that waits on the GPU has an `async` form (`Context::new_async`,
+//!   [`Batch::submit_async`], [`Tensor::to_vec_f32_async`], [`Context::conv2d_async`], …), the
+//!   API on `wasm32` (WebGPU in the browser). On native the blocking forms wrap them; on the web
+//!   a wgpu error of a recorded op comes back from the next awaited call. README.md ("On the
+//!   web") lists which calls exist where.
 //! - Every kernel's uniforms, overrides and bindings are generated from its WGSL by
 //!   `cargo xtask gen-shaders` (a private module: the ops are the API). ARCHITECTURE.md at the
 //!   repository root maps the crate.
