@@ -24,8 +24,10 @@ impl<'a, S: GeneratedShader> Pass<'a, S> {
     }
 }
 
-/// Ops recorded into one command encoder; nothing runs until [`Batch::submit`], and a chain of
-/// ops does not synchronise with the host between them.
+/// Ops recorded into one command encoder; nothing runs until [`Batch::submit_async`] (or the
+/// blocking [`Batch::submit`]), and a chain of ops does not synchronise with the host between
+/// them. Recording never waits: on the web, a wgpu error raised while recording comes back from
+/// `submit_async` (see [`Batch::submit_async`]).
 ///
 /// ```no_run
 /// # use wgconv::{Context, Tensor, ConvOptions};
@@ -69,13 +71,34 @@ impl<'c> Batch<'c> {
         self.ctx
     }
 
-    /// Submits every recorded op to the queue (does not wait for the GPU).
-    pub fn submit(self) -> Result<()> {
+    /// Submits every recorded op to the queue; does not wait for the GPU to run them, only for
+    /// wgpu's verdict on them. [`Batch::submit`] is the blocking form (native only).
+    ///
+    /// Errors: a wgpu validation or out-of-memory error of the submission, or of an op recorded
+    /// into this batch, is [`Error::Gpu`](crate::Error::Gpu) naming the operation, as the
+    /// blocking API reports it. On native a recording call already returned its own; on the web
+    /// recording cannot wait for wgpu's verdict, so the errors of the ops recorded since the last
+    /// awaited call come back here, the first one first.
+    ///
+    /// ```no_run
+    /// # use wgconv::{Context, Tensor, ConvOptions};
+    /// # async fn run(ctx: &Context, x: &Tensor, w: &Tensor) -> Result<Vec<f32>, wgconv::Error> {
+    /// let mut batch = ctx.batch();
+    /// let y = batch.convolution(x, w, None, &ConvOptions::default().padding(&[1]))?;
+    /// batch.submit_async().await?;
+    /// y.output.to_vec_f32_async(ctx).await
+    /// # }
+    /// ```
+    pub async fn submit_async(self) -> Result<()> {
         let Self { ctx, encoder, .. } = self;
-        ctx.capture("submit", || {
+        let submitted = ctx.capture("submit", || {
             ctx.queue.submit([encoder.finish()]);
             Ok(())
-        })
+        });
+        // On native `capture` resolved every scope already and this is `Ok` at once; on the web
+        // it awaits the recorded ops' scopes, then the submission's, in order.
+        let recorded = ctx.settle("submit").await;
+        recorded.and(submitted)
     }
 
     /// Records `pass` of shader `S` with the resources of `group`: its module, layouts and
@@ -127,15 +150,19 @@ impl Context {
     }
 
     /// Records one op with `record` into a fresh batch and submits it: the single-op conveniences.
-    pub(crate) fn submit_one<T>(&self, record: impl FnOnce(&mut Batch<'_>) -> Result<T>) -> Result<T> {
+    pub(crate) async fn submit_one_async<T>(&self, record: impl FnOnce(&mut Batch<'_>) -> Result<T>) -> Result<T> {
         let mut batch = self.batch();
         let out = record(&mut batch)?;
-        batch.submit()?;
+        batch.submit_async().await?;
         Ok(out)
     }
 
-    /// Waits until all submitted work has finished (bounded by the context's timeout).
-    pub fn synchronize(&self) -> Result<()> {
-        self.wait("synchronize")
+    /// Waits until all submitted work has finished, and for wgpu's verdict on work recorded
+    /// since the last awaited call. Native: bounded by the context's timeout
+    /// ([`Context::set_timeout`]); on the web no timeout applies. [`Context::synchronize`] is
+    /// the blocking form (native only).
+    pub async fn synchronize_async(&self) -> Result<()> {
+        self.settle("synchronize").await?;
+        crate::platform::queue_idle(self, "synchronize").await
     }
 }

@@ -10,6 +10,7 @@ use crate::{
     error::{Error, Result},
     ops::{conv_geometry::ConvGeometry, conv_tune::TunedConfig},
     pipelines::{PipelineCache, ShaderChecks},
+    platform::{self, BoxFuture},
     tensor::{DType, Tensor},
 };
 
@@ -68,10 +69,13 @@ pub struct AdapterSummary {
     pub features: wgpu::Features,
 }
 
-/// Lists every adapter wgpu finds on the requested backends.
-pub fn enumerate_adapters(backends: Option<wgpu::Backends>) -> Vec<AdapterSummary> {
+/// Lists every adapter wgpu finds on the requested backends (on the web: the browser's one
+/// adapter, if any).
+pub async fn enumerate_adapters_async(backends: Option<wgpu::Backends>) -> Vec<AdapterSummary> {
     let instance = instance(backends);
-    pollster::block_on(instance.enumerate_adapters(backends.unwrap_or(wgpu::Backends::all())))
+    instance
+        .enumerate_adapters(backends.unwrap_or(wgpu::Backends::all()))
+        .await
         .into_iter()
         .map(|a| AdapterSummary { info: a.get_info(), limits: a.limits(), features: a.features() })
         .collect()
@@ -88,6 +92,42 @@ fn instance(backends: Option<wgpu::Backends>) -> wgpu::Instance {
 /// Errors wgpu reported outside any error scope; drained into the next call's result.
 type ErrorSink = Arc<Mutex<Vec<String>>>;
 
+/// Error scopes popped but not yet resolved, in the order they were popped: each resolves to the
+/// [`Error::Gpu`] its operation raised, if any. wgpu-core resolves a scope at once, so on native
+/// this stays empty; on the web a scope resolves only after control returns to the event loop,
+/// so [`Context::capture`] leaves it here for the next awaited call ([`Context::settle`]).
+#[derive(Default)]
+pub(crate) struct PendingScopes(Mutex<Vec<BoxFuture<Result<()>>>>);
+
+impl PendingScopes {
+    /// The outcome of `scopes` if it is known now; otherwise keeps it for [`PendingScopes::settle`].
+    fn resolve_or_keep(&self, mut scopes: BoxFuture<Result<()>>) -> Result<()> {
+        match platform::ready_now(&mut scopes) {
+            Some(outcome) => outcome,
+            None => {
+                lock(&self.0).push(scopes);
+                Ok(())
+            }
+        }
+    }
+
+    /// Awaits every kept scope, in order: the first error, if any; `None` when none was kept.
+    async fn settle(&self) -> Option<Result<()>> {
+        let pending = std::mem::take(&mut *lock(&self.0));
+        if pending.is_empty() {
+            return None;
+        }
+        let mut first = Ok(());
+        for scopes in pending {
+            let outcome = scopes.await;
+            if first.is_ok() {
+                first = outcome;
+            }
+        }
+        Some(first)
+    }
+}
+
 /// A GPU device and queue plus what the ops need: limits, features, cached pipelines.
 ///
 /// `Context` is `Send + Sync`; share it with `Arc` across threads.
@@ -103,6 +143,10 @@ pub struct Context {
     info: wgpu::AdapterInfo,
     pub(crate) pipelines: PipelineCache,
     pub(crate) uncaptured: ErrorSink,
+    /// Error scopes of recorded work not resolved yet (only ever non-empty on the web).
+    pending: PendingScopes,
+    // Waits on the web are not bounded: nothing there may block (`set_timeout` documents it).
+    #[cfg_attr(target_arch = "wasm32", allow(dead_code))]
     pub(crate) timeout: Duration,
     zero_buffer: wgpu::Buffer,
     /// Split-K partial sums: one f32 buffer reused by every op and grown on demand, so running a
@@ -147,18 +191,29 @@ impl std::fmt::Debug for Context {
 impl Context {
     /// Picks an adapter per `WGCONV_BACKEND` / `WGCONV_ADAPTER` (high performance by default) and
     /// creates a device with the adapter's limits and the optional features it has
-    /// (timestamp queries, f16, subgroups).
-    pub fn new() -> Result<Self> {
-        Self::with_request(&AdapterRequest::from_env())
+    /// (timestamp queries, f16, subgroups). On the web the environment is empty: the browser's
+    /// adapter. [`Context::new`] is the blocking form (native only).
+    ///
+    /// ```no_run
+    /// # async fn run() -> Result<(), wgconv::Error> {
+    /// let ctx = wgconv::Context::new_async().await?;
+    /// println!("{}", ctx.describe());
+    /// # Ok(()) }
+    /// ```
+    pub async fn new_async() -> Result<Self> {
+        Self::with_request_async(&AdapterRequest::from_env()).await
     }
 
-    /// Like [`Context::new`] with an explicit request.
-    pub fn with_request(request: &AdapterRequest) -> Result<Self> {
+    /// Like [`Context::new_async`] with an explicit request. [`Context::with_request`] is the
+    /// blocking form (native only).
+    pub async fn with_request_async(request: &AdapterRequest) -> Result<Self> {
         let adapter = match request.backends {
-            Some(backends) => Self::find_adapter(request, backends),
+            Some(backends) => Self::find_adapter(request, backends).await,
             // GL is a last resort: probing it first prints display-server noise on headless machines.
-            None => Self::find_adapter(request, wgpu::Backends::PRIMARY)
-                .or_else(|_| Self::find_adapter(request, wgpu::Backends::all())),
+            None => match Self::find_adapter(request, wgpu::Backends::PRIMARY).await {
+                Ok(adapter) => Ok(adapter),
+                Err(_) => Self::find_adapter(request, wgpu::Backends::all()).await,
+            },
         }?;
         let info = adapter.get_info();
         let mut wanted = WANTED_FEATURES;
@@ -175,14 +230,16 @@ impl Context {
             // runs the kernel against the reference on a device that has the feature.
             experimental = unsafe { wgpu::ExperimentalFeatures::enabled() };
         }
-        let (device, queue) = pollster::block_on(adapter.request_device(&wgpu::DeviceDescriptor {
-            label: Some("wgconv"),
-            required_features: adapter.features() & wanted,
-            required_limits: adapter.limits(),
-            experimental_features: experimental,
-            ..Default::default()
-        }))
-        .map_err(|e| Error::RequestDevice { adapter: info.name.clone(), reason: e.to_string() })?;
+        let (device, queue) = adapter
+            .request_device(&wgpu::DeviceDescriptor {
+                label: Some("wgconv"),
+                required_features: adapter.features() & wanted,
+                required_limits: adapter.limits(),
+                experimental_features: experimental,
+                ..Default::default()
+            })
+            .await
+            .map_err(|e| Error::RequestDevice { adapter: info.name.clone(), reason: e.to_string() })?;
         let cooperative_f16 = cooperative_f16_supported(
             device.features(),
             &adapter.cooperative_matrix_properties(),
@@ -191,24 +248,28 @@ impl Context {
         Ok(Self::build(device, queue, info, DeviceOrigin::Own { cooperative_f16 }))
     }
 
-    fn find_adapter(request: &AdapterRequest, backends: wgpu::Backends) -> Result<wgpu::Adapter> {
+    async fn find_adapter(request: &AdapterRequest, backends: wgpu::Backends) -> Result<wgpu::Adapter> {
         let instance = instance(Some(backends));
         match &request.name_contains {
             Some(needle) => {
                 let needle = needle.to_lowercase();
-                pollster::block_on(instance.enumerate_adapters(backends))
+                instance
+                    .enumerate_adapters(backends)
+                    .await
                     .into_iter()
                     .find(|a| a.get_info().name.to_lowercase().contains(&needle))
             }
-            None => pollster::block_on(instance.request_adapter(&wgpu::RequestAdapterOptions {
-                power_preference: if request.low_power {
-                    wgpu::PowerPreference::LowPower
-                } else {
-                    wgpu::PowerPreference::HighPerformance
-                },
-                ..Default::default()
-            }))
-            .ok(),
+            None => instance
+                .request_adapter(&wgpu::RequestAdapterOptions {
+                    power_preference: if request.low_power {
+                        wgpu::PowerPreference::LowPower
+                    } else {
+                        wgpu::PowerPreference::HighPerformance
+                    },
+                    ..Default::default()
+                })
+                .await
+                .ok(),
         }
         .ok_or_else(|| Error::NoAdapter { filter: request.describe() })
     }
@@ -256,6 +317,7 @@ impl Context {
             info,
             pipelines: PipelineCache::new(ShaderChecks::from_env()),
             uncaptured,
+            pending: PendingScopes::default(),
             timeout: Duration::from_secs(60),
             zero_buffer,
             scratch: Mutex::new(None),
@@ -296,6 +358,9 @@ impl Context {
     }
 
     /// How long a wait on the GPU may take before it fails with [`Error::Timeout`] (default 60 s).
+    ///
+    /// Native only in effect: on the web nothing blocks, a wait is an awaited promise that the
+    /// browser settles (a hung GPU loses the device, which fails the call), and no timeout applies.
     pub fn set_timeout(&mut self, timeout: Duration) {
         self.timeout = timeout;
     }
@@ -419,21 +484,47 @@ impl Context {
 
     /// Runs `f` inside validation and out-of-memory error scopes; returns the first error wgpu
     /// reported (or one recorded by the uncaptured handler) as [`Error::Gpu`].
+    ///
+    /// The scopes are pushed and popped within this call, so they never stay open across
+    /// calls (or mix with another batch's). What a popped scope caught is known at once on
+    /// native; on the web it is known only later, so there the scopes are kept and their errors
+    /// come back, with this `operation`'s name, from the next awaited call ([`Context::settle`]:
+    /// `Batch::submit_async`, a read, `Context::synchronize_async`).
     pub(crate) fn capture<T>(&self, operation: &str, f: impl FnOnce() -> Result<T>) -> Result<T> {
         let oom = self.device.push_error_scope(wgpu::ErrorFilter::OutOfMemory);
         let validation = self.device.push_error_scope(wgpu::ErrorFilter::Validation);
         let result = f();
-        let validation = pollster::block_on(validation.pop());
-        let oom = pollster::block_on(oom.pop());
+        let (validation, oom) = (validation.pop(), oom.pop());
+        let operation_name = operation.to_string();
+        let scopes: BoxFuture<Result<()>> = Box::pin(async move {
+            let validation = validation.await;
+            let oom = oom.await;
+            match validation.or(oom) {
+                Some(e) => Err(Error::Gpu { operation: operation_name, message: e.to_string() }),
+                None => Ok(()),
+            }
+        });
         let value = result?;
-        if let Some(e) = validation.or(oom) {
-            return Err(Error::Gpu { operation: operation.to_string(), message: e.to_string() });
-        }
+        self.pending.resolve_or_keep(scopes)?;
         self.take_uncaptured(operation)?;
         Ok(value)
     }
 
-    fn take_uncaptured(&self, operation: &str) -> Result<()> {
+    /// Awaits the error scopes [`Context::capture`] kept (only ever any on the web) and returns
+    /// the first error they caught, else — when there were any — one the uncaptured handler
+    /// recorded meanwhile, as `operation`'s. A failed creation may have been the shared
+    /// scratch's, so after an error the scratch is recreated on next use. On native there is
+    /// nothing to await and this returns `Ok` at once.
+    pub(crate) async fn settle(&self, operation: &str) -> Result<()> {
+        let Some(outcome) = self.pending.settle().await else { return Ok(()) };
+        if let Err(e) = outcome {
+            self.release_scratch();
+            return Err(e);
+        }
+        self.take_uncaptured(operation)
+    }
+
+    pub(crate) fn take_uncaptured(&self, operation: &str) -> Result<()> {
         let mut errors = lock(&self.uncaptured);
         if errors.is_empty() {
             return Ok(());
@@ -443,29 +534,12 @@ impl Context {
     }
 
     /// Maps `buffer` (MAP_READ, its work already submitted), copies it out and unmaps it.
-    /// Another thread's poll may be the one that fires the map callback, so after our own wait
-    /// we keep polling until the callback has run or the timeout passes.
-    pub(crate) fn read_mapped(&self, buffer: &wgpu::Buffer, operation: &str) -> Result<Vec<u8>> {
-        let (tx, rx) = std::sync::mpsc::channel();
+    pub(crate) async fn read_mapped_async(&self, buffer: &wgpu::Buffer, operation: &str) -> Result<Vec<u8>> {
+        let (tx, rx) = futures_channel::oneshot::channel();
         buffer.slice(..).map_async(wgpu::MapMode::Read, move |r| {
             let _ = tx.send(r);
         });
-        let start = std::time::Instant::now();
-        self.wait(operation)?;
-        let mapped = loop {
-            match rx.recv_timeout(Duration::from_millis(1)) {
-                Ok(result) => break result,
-                Err(_) if start.elapsed() > self.timeout => {
-                    return Err(Error::Timeout {
-                        operation: operation.to_string(),
-                        timeout_ms: self.timeout.as_millis(),
-                    });
-                }
-                Err(_) => {
-                    let _ = self.device.poll(wgpu::PollType::Poll);
-                }
-            }
-        };
+        let mapped = platform::mapped(self, rx, operation).await?;
         mapped.map_err(|e| Error::Gpu { operation: operation.to_string(), message: e.to_string() })?;
         let data = buffer
             .slice(..)
@@ -474,17 +548,6 @@ impl Context {
             .to_vec();
         buffer.unmap();
         Ok(data)
-    }
-
-    /// Blocks until the queue is idle or the timeout passes.
-    pub(crate) fn wait(&self, operation: &str) -> Result<()> {
-        match self.device.poll(wgpu::PollType::Wait { submission_index: None, timeout: Some(self.timeout) }) {
-            Ok(_) => self.take_uncaptured(operation),
-            Err(wgpu::PollError::Timeout) => {
-                Err(Error::Timeout { operation: operation.to_string(), timeout_ms: self.timeout.as_millis() })
-            }
-            Err(e) => Err(Error::Gpu { operation: operation.to_string(), message: e.to_string() }),
-        }
     }
 }
 
@@ -528,6 +591,37 @@ mod tests {
         assert!(!cooperative_f16_supported(both, &h200[..1], (32, 32)), "f16 accumulation only");
         assert!(!cooperative_f16_supported(both, &[config(8, T::F16, T::F32)], (32, 32)), "8×8 only");
         assert!(!cooperative_f16_supported(both, &[config(16, T::F32, T::F32)], (32, 32)), "f32 inputs");
+    }
+
+    /// A future pending on its first poll, as the web resolves an error scope.
+    struct Later(Option<Result<()>>, bool);
+
+    impl std::future::Future for Later {
+        type Output = Result<()>;
+        fn poll(mut self: std::pin::Pin<&mut Self>, cx: &mut std::task::Context<'_>) -> std::task::Poll<Result<()>> {
+            if std::mem::replace(&mut self.1, true) {
+                std::task::Poll::Ready(self.0.take().expect("polled after completion"))
+            } else {
+                cx.waker().wake_by_ref();
+                std::task::Poll::Pending
+            }
+        }
+    }
+
+    #[test]
+    fn scopes_resolved_at_once_fail_the_call_and_the_others_the_next_awaited_one() {
+        let gpu = |op: &str| Error::Gpu { operation: op.into(), message: "caught".into() };
+        let scopes = PendingScopes::default();
+        // Native: known at once, returned by the recording call itself; nothing is kept.
+        assert_eq!(scopes.resolve_or_keep(Box::pin(std::future::ready(Err(gpu("a"))))), Err(gpu("a")));
+        assert_eq!(scopes.resolve_or_keep(Box::pin(std::future::ready(Ok(())))), Ok(()));
+        assert_eq!(platform::block_on(scopes.settle()), None);
+        // Web: the recording calls succeed; the awaited call gets the first error, in order.
+        for outcome in [Ok(()), Err(gpu("b")), Err(gpu("c"))] {
+            assert_eq!(scopes.resolve_or_keep(Box::pin(Later(Some(outcome), false))), Ok(()));
+        }
+        assert_eq!(platform::block_on(scopes.settle()), Some(Err(gpu("b"))));
+        assert_eq!(platform::block_on(scopes.settle()), None, "every kept scope was awaited once");
     }
 
     #[test]

@@ -12,6 +12,11 @@
 //!   (benchmarks, tests); [`Conv2d::tune`] measures them instead, as `cudnn.benchmark` does.
 //! - [`timing`] times recorded work with GPU timestamps; [`reference`](mod@reference) computes every op on the
 //!   CPU in f64, for checking.
+//! - Every call that waits on the GPU has an `async` form (`Context::new_async`,
+//!   [`Batch::submit_async`], [`Tensor::to_vec_f32_async`], [`Context::conv2d_async`], …), the
+//!   API on `wasm32` (WebGPU in the browser). On native the blocking forms wrap them; on the web
+//!   a wgpu error of a recorded op comes back from the next awaited call. README.md ("On the
+//!   web") lists which calls exist where.
 //! - Every kernel's uniforms, overrides and bindings are generated from its WGSL by
 //!   `cargo xtask gen-shaders` (a private module: the ops are the API). ARCHITECTURE.md at the
 //!   repository root maps the crate.
@@ -31,11 +36,15 @@
 //! ```
 
 mod batch;
+// The blocking API: `block_on` of each `_async` call. The web cannot block.
+#[cfg(not(target_arch = "wasm32"))]
+mod blocking;
 mod context;
 mod dispatch;
 mod error;
 mod ops;
 mod pipelines;
+mod platform;
 pub mod reference;
 // Generated (`cargo xtask gen-shaders`): each shader's whole binding surface, of which the ops use
 // a part; private, so the API is the ops, not the shaders' layouts.
@@ -46,7 +55,9 @@ mod tensor;
 pub mod timing;
 
 pub use batch::Batch;
-pub use context::{AdapterRequest, AdapterSummary, Context, enumerate_adapters};
+#[cfg(not(target_arch = "wasm32"))]
+pub use blocking::enumerate_adapters;
+pub use context::{AdapterRequest, AdapterSummary, Context, enumerate_adapters_async};
 pub use error::{Error, Result};
 pub use ops::{
     conv::{Conv2d, ConvOutput},

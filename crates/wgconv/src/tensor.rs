@@ -176,16 +176,22 @@ impl Tensor {
         self.buffer.size()
     }
 
-    /// Downloads an f32 tensor (waits for queued work).
-    pub fn to_vec_f32(&self, ctx: &Context) -> Result<Vec<f32>> {
+    /// Downloads an f32 tensor, once the work queued before has run. [`Tensor::to_vec_f32`] is
+    /// the blocking form (native only).
+    ///
+    /// Errors: [`Error::DType`] for an int8 tensor; wgpu's errors of the download, and on the
+    /// web those of work recorded since the last awaited call ([`crate::Batch::submit_async`]),
+    /// as [`Error::Gpu`]; on native [`Error::Timeout`] past the context's timeout.
+    pub async fn to_vec_f32_async(&self, ctx: &Context) -> Result<Vec<f32>> {
         self.expect_dtype("tensor", DType::F32)?;
-        Ok(bytemuck::cast_slice(&self.download(ctx)?).to_vec())
+        Ok(bytemuck::cast_slice(&self.download_async(ctx).await?).to_vec())
     }
 
-    /// Downloads an int8 tensor (waits for queued work).
-    pub fn to_vec_i8(&self, ctx: &Context) -> Result<Vec<i8>> {
+    /// Downloads an int8 tensor, once the work queued before has run. [`Tensor::to_vec_i8`] is
+    /// the blocking form (native only). Errors as [`Tensor::to_vec_f32_async`]'s.
+    pub async fn to_vec_i8_async(&self, ctx: &Context) -> Result<Vec<i8>> {
         self.expect_dtype("tensor", DType::I8)?;
-        let mut bytes = self.download(ctx)?;
+        let mut bytes = self.download_async(ctx).await?;
         bytes.truncate(self.numel());
         Ok(bytemuck::cast_slice(&bytes).to_vec())
     }
@@ -197,7 +203,7 @@ impl Tensor {
         Ok(())
     }
 
-    fn download(&self, ctx: &Context) -> Result<Vec<u8>> {
+    async fn download_async(&self, ctx: &Context) -> Result<Vec<u8>> {
         let staging = ctx.device.create_buffer(&wgpu::BufferDescriptor {
             label: Some("wgconv download"),
             size: self.buffer.size(),
@@ -210,6 +216,7 @@ impl Tensor {
             ctx.queue.submit([encoder.finish()]);
             Ok(())
         })?;
-        ctx.read_mapped(&staging, "download")
+        ctx.settle("download").await?;
+        ctx.read_mapped_async(&staging, "download").await
     }
 }

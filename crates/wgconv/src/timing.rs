@@ -1,12 +1,20 @@
 //! GPU timing of recorded ops: timestamp queries around many back-to-back launches, or the wall
 //! clock around submit-and-wait where the device has no timestamp queries.
+//!
+//! Every function is `async` ([`time_runs_async`], [`median_time_async`]); on native the
+//! blocking [`time_runs`] and [`median_time`] wrap them. On the web the wall clock is the
+//! browser's (`performance.now()`, through the `web-time` crate), and GPU timestamps are used
+//! where the adapter offers `timestamp-query`.
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
+#[cfg(not(target_arch = "wasm32"))]
+pub use crate::blocking::{median_time, time_runs};
 use crate::{
     batch::Batch,
     context::Context,
     error::{Error, Result},
+    platform::Instant,
 };
 
 /// How a time was measured.
@@ -28,29 +36,37 @@ pub struct Timing {
 }
 
 /// Records `runs` repetitions of `record` into one batch, submits, waits, and returns the time
-/// per repetition.
-pub fn time_runs(ctx: &Context, runs: u32, mut record: impl FnMut(&mut Batch<'_>) -> Result<()>) -> Result<Timing> {
+/// per repetition. [`time_runs`] is the blocking form (native only).
+pub async fn time_runs_async(
+    ctx: &Context,
+    runs: u32,
+    mut record: impl FnMut(&mut Batch<'_>) -> Result<()>,
+) -> Result<Timing> {
     let runs = runs.max(1);
     if ctx.features().contains(wgpu::Features::TIMESTAMP_QUERY)
-        && let Some(ms_per_run) = timestamped(ctx, runs, &mut record)?
+        && let Some(ms_per_run) = timestamped(ctx, runs, &mut record).await?
     {
         return Ok(Timing { ms_per_run, source: TimingSource::GpuTimestamps });
     }
     let mut batch = ctx.batch();
-    ctx.synchronize()?;
+    ctx.synchronize_async().await?;
     let start = Instant::now();
     for _ in 0..runs {
         record(&mut batch)?;
     }
-    batch.submit()?;
-    ctx.synchronize()?;
+    batch.submit_async().await?;
+    ctx.synchronize_async().await?;
     let ms_per_run = start.elapsed().as_secs_f64() * 1e3 / f64::from(runs);
     Ok(Timing { ms_per_run, source: TimingSource::WallClock })
 }
 
 /// Milliseconds per run from timestamp queries; `None` when the driver wrote no usable
 /// timestamps (an end not after the start).
-fn timestamped(ctx: &Context, runs: u32, record: &mut impl FnMut(&mut Batch<'_>) -> Result<()>) -> Result<Option<f64>> {
+async fn timestamped(
+    ctx: &Context,
+    runs: u32,
+    record: &mut impl FnMut(&mut Batch<'_>) -> Result<()>,
+) -> Result<Option<f64>> {
     let mut batch = ctx.batch();
     let query_set = ctx.device.create_query_set(&wgpu::QuerySetDescriptor {
         label: Some("wgconv timing"),
@@ -78,8 +94,8 @@ fn timestamped(ctx: &Context, runs: u32, record: &mut impl FnMut(&mut Batch<'_>)
     });
     batch.encoder.resolve_query_set(&query_set, 0..2, &resolve, 0);
     batch.encoder.copy_buffer_to_buffer(&resolve, 0, &readback, 0, 16);
-    batch.submit()?;
-    let bytes = ctx.read_mapped(&readback, "timing")?;
+    batch.submit_async().await?;
+    let bytes = ctx.read_mapped_async(&readback, "timing").await?;
     let ticks: [u64; 2] = bytemuck::pod_read_unaligned(&bytes[..16]);
     if ticks[1] <= ticks[0] {
         return Ok(None);
@@ -88,7 +104,7 @@ fn timestamped(ctx: &Context, runs: u32, record: &mut impl FnMut(&mut Batch<'_>)
     Ok(Some(ns / 1e6 / f64::from(runs)))
 }
 
-/// How [`median_time`] samples a recorded workload.
+/// How [`median_time_async`] samples a recorded workload.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Sampling {
     /// Timed samples (the median is reported).
@@ -109,18 +125,18 @@ impl Default for Sampling {
 }
 
 /// Median time per run of `record` over `sampling.samples` samples, after one run that compiles
-/// pipelines and a warm-up.
-pub fn median_time(
+/// pipelines and a warm-up. [`median_time`] is the blocking form (native only).
+pub async fn median_time_async(
     ctx: &Context,
     sampling: &Sampling,
     mut record: impl FnMut(&mut Batch<'_>) -> Result<()>,
 ) -> Result<Timing> {
-    time_runs(ctx, 1, &mut record)?;
-    warm_up(ctx, sampling, &mut record)?;
+    time_runs_async(ctx, 1, &mut record).await?;
+    warm_up(ctx, sampling, &mut record).await?;
     let mut samples = Vec::with_capacity(sampling.samples as usize);
     let mut source = TimingSource::GpuTimestamps;
     for _ in 0..sampling.samples.max(1) {
-        let t = time_runs(ctx, sampling.launches, &mut record)?;
+        let t = time_runs_async(ctx, sampling.launches, &mut record).await?;
         source = t.source;
         samples.push(t.ms_per_run);
     }
@@ -130,7 +146,7 @@ pub fn median_time(
 /// Runs `record` in batches of `sampling.launches` until the GPU has been busy for
 /// `sampling.warm_up_ms` (or `sampling.warm_up_wall` has passed): after an idle gap a GPU runs
 /// at low clocks at first.
-pub(crate) fn warm_up(
+pub(crate) async fn warm_up(
     ctx: &Context,
     sampling: &Sampling,
     mut record: impl FnMut(&mut Batch<'_>) -> Result<()>,
@@ -138,7 +154,8 @@ pub(crate) fn warm_up(
     let mut busy_ms = 0.0;
     let started = Instant::now();
     while busy_ms < sampling.warm_up_ms && started.elapsed() < sampling.warm_up_wall {
-        busy_ms += time_runs(ctx, sampling.launches, &mut record)?.ms_per_run * f64::from(sampling.launches.max(1));
+        busy_ms += time_runs_async(ctx, sampling.launches, &mut record).await?.ms_per_run
+            * f64::from(sampling.launches.max(1));
     }
     Ok(())
 }

@@ -48,7 +48,8 @@ pub struct Conv2d {
 
 impl Conv2d {
     /// Validates the weight (and bias) and prepacks the weight; the work is submitted at once.
-    pub fn new(ctx: &Context, weight: &Tensor, bias: Option<&Tensor>, opts: &ConvOptions) -> Result<Self> {
+    /// [`Conv2d::new`] is the blocking form (native only).
+    pub async fn new_async(ctx: &Context, weight: &Tensor, bias: Option<&Tensor>, opts: &ConvOptions) -> Result<Self> {
         check_operand(ctx, "weight", weight, DType::F32)?;
         if let Some(b) = bias {
             check_operand(ctx, "bias", b, DType::F32)?;
@@ -59,7 +60,7 @@ impl Conv2d {
         }
         let mut batch = ctx.batch();
         let packed = batch.pack_weight(weight, layout)?;
-        batch.submit()?;
+        batch.submit_async().await?;
         Ok(Self { weight: weight.clone(), bias: bias.cloned(), opts: opts.clone(), packed })
     }
 
@@ -106,85 +107,56 @@ impl Conv2d {
     }
 }
 
+/// The one-op forms: record into a fresh batch and submit it. Their blocking forms
+/// (`Context::convolution`, `conv2d`, `conv_transpose2d` and the `_forced` / `_into` variants)
+/// are native only; on every target, record the `_forced` / `_into` variants into a
+/// [`Batch`] and [`Batch::submit_async`] it.
 impl Context {
     /// Runs `aten.convolution.default` (direct or transposed per `opts.transposed`) and submits.
+    /// [`Context::convolution`] is the blocking form (native only).
     ///
     /// ```no_run
     /// use wgconv::{Context, ConvOptions, Tensor};
-    /// let ctx = Context::new()?;
+    /// # async fn run() -> Result<(), wgconv::Error> {
+    /// let ctx = Context::new_async().await?;
     /// let x = Tensor::from_f32(&ctx, &vec![1.0; 2 * 3 * 8 * 8], &[2, 3, 8, 8])?;
     /// let w = Tensor::from_f32(&ctx, &vec![0.5; 4 * 3 * 3 * 3], &[4, 3, 3, 3])?;
-    /// let y = ctx.convolution(&x, &w, None, &ConvOptions::default().padding(&[1]))?;
-    /// assert_eq!(y.output.shape(), &[2, 4, 8, 8]);
-    /// # Ok::<(), wgconv::Error>(())
+    /// let y = ctx.convolution_async(&x, &w, None, &ConvOptions::default().padding(&[1])).await?;
+    /// let values = y.output.to_vec_f32_async(&ctx).await?;
+    /// # Ok(()) }
     /// ```
-    pub fn convolution(
+    pub async fn convolution_async(
         &self,
         input: &Tensor,
         weight: &Tensor,
         bias: Option<&Tensor>,
         opts: &ConvOptions,
     ) -> Result<ConvOutput> {
-        self.submit_one(|batch| batch.convolution(input, weight, bias, opts))
-    }
-
-    /// [`Context::convolution`] with the planner's choices `forced` (benchmarks, tests).
-    pub fn convolution_forced(
-        &self,
-        input: &Tensor,
-        weight: &Tensor,
-        bias: Option<&Tensor>,
-        opts: &ConvOptions,
-        forced: &ForcedPlan,
-    ) -> Result<ConvOutput> {
-        self.submit_one(|batch| batch.convolution_forced(input, weight, bias, opts, forced))
-    }
-
-    /// Runs a convolution into `output` and submits.
-    pub fn convolution_into(
-        &self,
-        input: &Tensor,
-        weight: &Tensor,
-        bias: Option<&Tensor>,
-        output: &Tensor,
-        opts: &ConvOptions,
-    ) -> Result<ConvKernel> {
-        self.submit_one(|batch| batch.convolution_into(input, weight, bias, output, opts))
-    }
-
-    /// [`Context::convolution_into`] with the planner's choices `forced` (benchmarks, tests).
-    pub fn convolution_into_forced(
-        &self,
-        input: &Tensor,
-        weight: &Tensor,
-        bias: Option<&Tensor>,
-        output: &Tensor,
-        opts: &ConvOptions,
-        forced: &ForcedPlan,
-    ) -> Result<ConvKernel> {
-        self.submit_one(|batch| batch.convolution_into_forced(input, weight, bias, output, opts, forced))
+        self.submit_one_async(|batch| batch.convolution(input, weight, bias, opts)).await
     }
 
     /// A direct convolution (`opts.transposed` is ignored): conv2d, or conv1d for rank-3 tensors.
-    pub fn conv2d(
+    /// [`Context::conv2d`] is the blocking form (native only).
+    pub async fn conv2d_async(
         &self,
         input: &Tensor,
         weight: &Tensor,
         bias: Option<&Tensor>,
         opts: &ConvOptions,
     ) -> Result<ConvOutput> {
-        self.convolution(input, weight, bias, &opts.clone().transposed(false))
+        self.convolution_async(input, weight, bias, &opts.clone().transposed(false)).await
     }
 
     /// A transposed convolution (`opts.transposed` is ignored); weight `[IC, OC/groups, KH, KW]`.
-    pub fn conv_transpose2d(
+    /// [`Context::conv_transpose2d`] is the blocking form (native only).
+    pub async fn conv_transpose2d_async(
         &self,
         input: &Tensor,
         weight: &Tensor,
         bias: Option<&Tensor>,
         opts: &ConvOptions,
     ) -> Result<ConvOutput> {
-        self.convolution(input, weight, bias, &opts.clone().transposed(true))
+        self.convolution_async(input, weight, bias, &opts.clone().transposed(true)).await
     }
 }
 

@@ -134,25 +134,28 @@ impl Conv2d {
     /// returns what was measured. Costs a pipeline compile per candidate, a warm-up, and
     /// `sampling.samples` rounds that time `sampling.launches` runs of every candidate (rounds,
     /// not one candidate after another, so drifting clocks do not favour the first ones); run
-    /// it once per layer shape, before the timed work.
+    /// it once per layer shape, before the timed work. [`Conv2d::tune`] is the blocking form
+    /// (native only).
     ///
     /// ```no_run
     /// use wgconv::{Context, Conv2d, ConvOptions, Tensor, timing::Sampling};
-    /// let ctx = Context::new()?;
+    /// # async fn run() -> Result<(), wgconv::Error> {
+    /// let ctx = Context::new_async().await?;
     /// let w = Tensor::from_f32(&ctx, &vec![0.1; 256 * 128 * 9], &[256, 128, 3, 3])?;
-    /// let conv = Conv2d::new(&ctx, &w, None, &ConvOptions::default().padding(&[1]))?;
-    /// let tuning = conv.tune(&ctx, &[8, 128, 28, 28], &Sampling::default())?;
+    /// let conv = Conv2d::new_async(&ctx, &w, None, &ConvOptions::default().padding(&[1])).await?;
+    /// let tuning = conv.tune_async(&ctx, &[8, 128, 28, 28], &Sampling::default()).await?;
     /// println!("{:?}", tuning.best());
-    /// # Ok::<(), wgconv::Error>(())
+    /// # Ok(()) }
     /// ```
-    pub fn tune(&self, ctx: &Context, input_shape: &[usize], sampling: &Sampling) -> Result<Tuning> {
+    pub async fn tune_async(&self, ctx: &Context, input_shape: &[usize], sampling: &Sampling) -> Result<Tuning> {
         let bias_shape = self.bias.as_ref().map(Tensor::shape);
         let geometry = ConvGeometry::new(input_shape, self.weight.shape(), bias_shape, &self.opts)?;
         // Values do not change the timing; zero-filled buffers need no upload.
         let input = Tensor::zeros(ctx, input_shape, DType::F32)?;
         let output = Tensor::zeros(ctx, &geometry.output_shape(), DType::F32)?;
-        let time = |forced: &ForcedPlan, runs: u32| {
-            timing::time_runs(ctx, runs, |batch| self.run_into_forced(batch, &input, &output, forced).map(|_| ()))
+        let time = async |forced: &ForcedPlan, runs: u32| {
+            timing::time_runs_async(ctx, runs, |batch| self.run_into_forced(batch, &input, &output, forced).map(|_| ()))
+                .await
         };
         // Every configuration runs once first: that compiles its pipeline, so no compile (which
         // leaves the GPU idle and its clocks falling) happens between timed samples. One the
@@ -163,7 +166,7 @@ impl Conv2d {
         let mut first_error = None;
         for config in configurations(ctx, &geometry) {
             let forced = config.forced_plan();
-            match time(&forced, 1) {
+            match time(&forced, 1).await {
                 Ok(_) => runnable.push((config, forced)),
                 Err(e) => {
                     skipped.push((config, e.to_string()));
@@ -177,9 +180,8 @@ impl Conv2d {
         // another, late configurations measured up to 2× slower).
         let launches = sampling.launches.max(1);
         if let Some((_, warm_plan)) = runnable.first() {
-            timing::warm_up(ctx, sampling, |batch| {
-                self.run_into_forced(batch, &input, &output, warm_plan).map(|_| ())
-            })?;
+            timing::warm_up(ctx, sampling, |batch| self.run_into_forced(batch, &input, &output, warm_plan).map(|_| ()))
+                .await?;
         }
         // A candidate that fails during the rounds (say, memory running out) is dropped as
         // skipped; the others go on.
@@ -187,7 +189,7 @@ impl Conv2d {
         for round in 0..sampling.samples.max(1) as usize {
             for i in (0..runnable.len()).map(|i| (i + round) % runnable.len()) {
                 let Some(times) = &mut samples[i] else { continue };
-                match time(&runnable[i].1, launches) {
+                match time(&runnable[i].1, launches).await {
                     Ok(t) => times.push(t.ms_per_run),
                     Err(e) => {
                         skipped.push((runnable[i].0, e.to_string()));

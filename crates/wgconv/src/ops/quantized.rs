@@ -466,36 +466,24 @@ impl Batch<'_> {
     }
 }
 
+/// The one-op forms; their blocking forms (same names without `_async`) are native only.
 impl Context {
-    /// `quantize_per_tensor`, submitted.
-    pub fn quantize_per_tensor(&self, input: &Tensor, q: QuantParams) -> Result<Tensor> {
-        self.submit_one(|batch| batch.quantize_per_tensor(input, q))
+    /// `quantize_per_tensor`, submitted. [`Context::quantize_per_tensor`] is the blocking form
+    /// (native only).
+    pub async fn quantize_per_tensor_async(&self, input: &Tensor, q: QuantParams) -> Result<Tensor> {
+        self.submit_one_async(|batch| batch.quantize_per_tensor(input, q)).await
     }
 
-    /// `dequantize_per_tensor`, submitted.
-    pub fn dequantize_per_tensor(&self, input: &Tensor, q: QuantParams) -> Result<Tensor> {
-        self.submit_one(|batch| batch.dequantize_per_tensor(input, q))
+    /// `dequantize_per_tensor`, submitted. [`Context::dequantize_per_tensor`] is the blocking
+    /// form (native only).
+    pub async fn dequantize_per_tensor_async(&self, input: &Tensor, q: QuantParams) -> Result<Tensor> {
+        self.submit_one_async(|batch| batch.dequantize_per_tensor(input, q)).await
     }
 
-    /// `q8ta_conv2d_pw`, submitted.
-    ///
-    /// ```no_run
-    /// use wgconv::{Context, Tensor, QuantParams, Q8ConvPwArgs, Q8ConvPwOptions};
-    /// let ctx = Context::new()?;
-    /// let x = Tensor::from_i8(&ctx, &[3; 2 * 8 * 7 * 7], &[2, 8, 7, 7])?;
-    /// let w = Tensor::from_i8(&ctx, &[-2; 4 * 8], &[4, 8])?;
-    /// let scales = Tensor::from_f32(&ctx, &[0.01; 4], &[4])?;
-    /// let args = Q8ConvPwArgs {
-    ///     input: &x, input_quant: QuantParams::new(0.05, 1),
-    ///     weight: &w, weight_scales: &scales, weight_sums: None, bias: None,
-    ///     output_quant: QuantParams::new(0.02, -3),
-    /// };
-    /// let y = ctx.q8ta_conv2d_pw(&args, &Q8ConvPwOptions::default())?;
-    /// assert_eq!(y.shape(), &[2, 4, 7, 7]);
-    /// # Ok::<(), wgconv::Error>(())
-    /// ```
-    pub fn q8ta_conv2d_pw(&self, args: &Q8ConvPwArgs<'_>, opts: &Q8ConvPwOptions) -> Result<Tensor> {
-        self.submit_one(|batch| batch.q8ta_conv2d_pw(args, opts))
+    /// `q8ta_conv2d_pw`, submitted. [`Context::q8ta_conv2d_pw`] is the blocking form (native
+    /// only).
+    pub async fn q8ta_conv2d_pw_async(&self, args: &Q8ConvPwArgs<'_>, opts: &Q8ConvPwOptions) -> Result<Tensor> {
+        self.submit_one_async(|batch| batch.q8ta_conv2d_pw(args, opts)).await
     }
 }
 
