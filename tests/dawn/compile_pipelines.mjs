@@ -31,6 +31,9 @@ const info = adapter.info;
 console.log(`dawn: ${info.description || info.device} (${info.vendor}), ${pipelines.length} pipelines`);
 
 const failures = [];
+// Pipelines that failed, by index: a rejected shader fails every pipeline of it, and a pipeline
+// that both throws and leaves a scope error counts once.
+const failed = new Set();
 const modules = new Map();
 for (const shader of new Set(pipelines.map((p) => p.shader))) {
   const code = fs.readFileSync(path.join(root, shader), 'utf8');
@@ -41,11 +44,12 @@ for (const shader of new Set(pipelines.map((p) => p.shader))) {
   if (messages.length > 0 || scope) {
     const text = messages.map((m) => `${m.lineNum}:${m.linePos} ${m.message}`).join('; ') || scope.message;
     failures.push(`${shader}: ${text}`);
+    pipelines.forEach((p, i) => { if (p.shader === shader) failed.add(i); });
     continue;
   }
   modules.set(shader, module);
 }
-for (const p of pipelines) {
+for (const [i, p] of pipelines.entries()) {
   const module = modules.get(p.shader);
   if (!module) continue;
   device.pushErrorScope('validation');
@@ -57,11 +61,15 @@ for (const p of pipelines) {
     });
   } catch (e) {
     failures.push(`${p.shader} ${p.entry} ${JSON.stringify(p.constants)}: ${e.message}`);
+    failed.add(i);
   }
   const scope = await device.popErrorScope();
-  if (scope) failures.push(`${p.shader} ${p.entry} ${JSON.stringify(p.constants)}: ${scope.message}`);
+  if (scope) {
+    failures.push(`${p.shader} ${p.entry} ${JSON.stringify(p.constants)}: ${scope.message}`);
+    failed.add(i);
+  }
 }
 for (const f of failures) console.error(`dawn rejected ${f}`);
-console.log(`dawn: ${pipelines.length - failures.length} of ${pipelines.length} pipelines compiled`);
+console.log(`dawn: ${pipelines.length - failed.size} of ${pipelines.length} pipelines compiled`);
 device.destroy();
 process.exit(failures.length === 0 ? 0 : 1);

@@ -78,7 +78,7 @@ impl<'c> Batch<'c> {
     /// into this batch, is [`Error::Gpu`](crate::Error::Gpu) naming the operation, as the
     /// blocking API reports it. On native a recording call already returned its own; on the web
     /// recording cannot wait for wgpu's verdict, so the errors of the ops recorded since the last
-    /// awaited call come back here, the first one first.
+    /// awaited call come back here: the first of them (the others are dropped).
     ///
     /// ```no_run
     /// # use wgconv::{Context, Tensor, ConvOptions};

@@ -111,26 +111,29 @@ impl PendingScopes {
         }
     }
 
-    /// Awaits every kept scope, in order: the first error, if any; `None` when none was kept.
+    /// Awaits every kept scope, in order, taking them one at a time (so a concurrent `settle`
+    /// awaits the ones after, and a dropped future loses at most the scope it was awaiting): the
+    /// first error, if any (later ones are dropped); `None` when none was kept.
     async fn settle(&self) -> Option<Result<()>> {
-        let pending = std::mem::take(&mut *lock(&self.0));
-        if pending.is_empty() {
-            return None;
-        }
-        let mut first = Ok(());
-        for scopes in pending {
-            let outcome = scopes.await;
-            if first.is_ok() {
-                first = outcome;
+        let mut outcome = None;
+        loop {
+            let next = {
+                let mut pending = lock(&self.0);
+                if pending.is_empty() { None } else { Some(pending.remove(0)) }
+            };
+            let Some(scopes) = next else { break };
+            let result = scopes.await;
+            if !matches!(outcome, Some(Err(_))) {
+                outcome = Some(result);
             }
         }
-        Some(first)
+        outcome
     }
 }
 
 /// A GPU device and queue plus what the ops need: limits, features, cached pipelines.
 ///
-/// `Context` is `Send + Sync`; share it with `Arc` across threads.
+/// On native targets `Context` is `Send + Sync`; share it with `Arc` across threads.
 ///
 /// ```no_run
 /// let ctx = wgconv::Context::new()?;
@@ -518,7 +521,10 @@ impl Context {
     pub(crate) async fn settle(&self, operation: &str) -> Result<()> {
         let Some(outcome) = self.pending.settle().await else { return Ok(()) };
         if let Err(e) = outcome {
+            // A buffer whose creation failed may be among those cached before its scope
+            // resolved (the web): drop the caches of buffers, which are recreated on demand.
             self.release_scratch();
+            self.pipelines.clear_uniforms();
             return Err(e);
         }
         self.take_uncaptured(operation)

@@ -281,6 +281,11 @@ impl PipelineCache {
         Ok(buffer)
     }
 
+    /// Drops every cached uniform buffer (they are recreated on demand).
+    pub fn clear_uniforms(&self) {
+        crate::context::lock(&self.uniforms).clear();
+    }
+
     /// Number of cached uniform buffers (for tests and diagnostics).
     pub fn uniforms(&self) -> usize {
         crate::context::lock(&self.uniforms).len()

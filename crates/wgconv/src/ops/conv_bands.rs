@@ -17,7 +17,10 @@
 //! (virtual rows past either end again as zeros), its convolution (no padding, no output padding
 //! along the axis) yields a few more rows than the band, and `out_offset` says which to keep.
 
-use super::{conv::ConvCall, conv_geometry::ConvGeometry, conv_kernel::ConvKernel, conv_options::ConvOptions};
+use super::{
+    conv::ConvCall, conv_encode::PackLayout, conv_geometry::ConvGeometry, conv_kernel::ConvKernel,
+    conv_options::ConvOptions,
+};
 use crate::{
     batch::Batch,
     error::{Error, Result},
@@ -247,6 +250,15 @@ impl Batch<'_> {
         // Scratch tensors by shape: bands of one shape reuse theirs (commands of one encoder run
         // in order, so a band's copies wait for the previous band's convolution).
         let mut scratch: Vec<Tensor> = Vec::new();
+        // The GEMM kernels read a prepacked weight: pack it once for every band (a `Conv2d`
+        // brings its own), not once per band. Packing does not depend on the padding.
+        let packed = match call.packed {
+            Some(packed) => Some(packed.clone()),
+            None if call.forced.kernel.is_none_or(ConvKernel::is_gemm) => {
+                Some(self.pack_weight(call.weight, PackLayout::for_weight(call.weight.shape(), &opts)?)?)
+            }
+            None => None,
+        };
         let mut kernel = None;
         for image in 0..u64::from(g.n) {
             for band in &bands {
@@ -277,7 +289,7 @@ impl Batch<'_> {
                 }
                 let geometry = ConvGeometry::new(&in_shape, call.weight.shape(), bias_shape, &opts)?;
                 debug_assert_eq!(geometry.output_shape(), out_shape, "band geometry");
-                let band_call = ConvCall { input: &band_in, opts: &opts, ..call };
+                let band_call = ConvCall { input: &band_in, opts: &opts, packed: packed.as_ref(), ..call };
                 let ran = self.encode_convolution(band_call, &band_out, &geometry)?;
                 kernel.get_or_insert(ran);
                 let band_out_plane = u64::from(band.band_out_rows) * out_row;

@@ -137,6 +137,10 @@ impl Conv2d {
     /// it once per layer shape, before the timed work. [`Conv2d::tune`] is the blocking form
     /// (native only).
     ///
+    /// A convolution whose input or output exceeds one storage binding runs in parts (batch
+    /// chunks, or row bands of one image), each planned for its own smaller shape: a tuning of
+    /// the whole shape does not reach those parts.
+    ///
     /// ```no_run
     /// use wgconv::{Context, Conv2d, ConvOptions, Tensor, timing::Sampling};
     /// # async fn run() -> Result<(), wgconv::Error> {
