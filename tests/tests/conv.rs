@@ -934,10 +934,33 @@ fn stream_k_matches_the_reference() {
     assert!(err.to_string().contains("stream_k 8"), "{err}");
 }
 
+/// The storage-binding limit of [`binding_limited_context`]: lavapipe's, and what browsers grant
+/// by default.
+const BINDING_LIMIT: u64 = 128 << 20;
+
+/// A context whose device allows storage bindings of at most [`BINDING_LIMIT`], so the tests of
+/// tensors over one binding run the same shapes on every device (on an H200's 2 GiB bindings two
+/// images over the limit would not even fit its 4 GiB buffers).
+fn binding_limited_context() -> &'static wgconv::Context {
+    static CONTEXT: std::sync::OnceLock<wgconv::Context> = std::sync::OnceLock::new();
+    CONTEXT.get_or_init(|| {
+        let instance = wgpu::Instance::new(wgpu::InstanceDescriptor::new_without_display_handle());
+        let adapter = pollster::block_on(instance.request_adapter(&wgpu::RequestAdapterOptions::default())).unwrap();
+        let adapter_limits = adapter.limits();
+        let limits = wgpu::Limits {
+            max_storage_buffer_binding_size: adapter_limits.max_storage_buffer_binding_size.min(BINDING_LIMIT),
+            ..adapter_limits
+        };
+        let descriptor = wgpu::DeviceDescriptor { required_limits: limits, ..Default::default() };
+        let (device, queue) = pollster::block_on(adapter.request_device(&descriptor)).unwrap();
+        wgconv::Context::from_device(device, queue)
+    })
+}
+
 /// Runs one convolution whose input or output exceeds the binding limit (the planner's route:
 /// batch chunks or row bands) into an output poisoned with NaN, with a bias, against the reference.
 fn check_over_the_limit(name: &str, seed: u64, input: &[usize], weight: &[usize], opts: &ConvOptions) {
-    let ctx = context();
+    let ctx = binding_limited_context();
     let limit = ctx.limits().max_storage_buffer_binding_size;
     let numel = |s: &[usize]| s.iter().product::<usize>();
     let x = random_f32(seed, numel(input));
@@ -958,13 +981,13 @@ fn check_over_the_limit(name: &str, seed: u64, input: &[usize], weight: &[usize]
 /// Floats of one storage binding on this device (128 MiB of them on lavapipe), and the side of
 /// a square image of `channels` channels just over it.
 fn binding_floats_and_side(channels: usize) -> (usize, usize) {
-    let floats = (context().limits().max_storage_buffer_binding_size / 4) as usize;
+    let floats = (binding_limited_context().limits().max_storage_buffer_binding_size / 4) as usize;
     (floats, (floats / channels).isqrt() + 2)
 }
 
 #[test]
 fn tensors_over_the_binding_limit_are_split_over_the_batch() {
-    let ctx = context();
+    let ctx = binding_limited_context();
     let limit = ctx.limits().max_storage_buffer_binding_size;
     // Two images whose total is just over the binding limit (128 MiB on lavapipe).
     let side = (((limit / 4 / 2) as f64).sqrt() as usize) + 2;
