@@ -8,10 +8,23 @@ pub mod generated;
 /// A device for GPU tests: the first adapter wgpu finds (lavapipe in CI). Panics with the install
 /// hint when there is none, so a machine without Vulkan fails loudly instead of skipping.
 pub fn test_device() -> (wgpu::Device, wgpu::Queue) {
+    device_with_limits(|_| wgpu::Limits::default())
+}
+
+/// A device of the test adapter with the limits `limits` makes of the adapter's own (WebGPU's
+/// defaults for [`test_device`]).
+pub fn device_with_limits(limits: impl FnOnce(wgpu::Limits) -> wgpu::Limits) -> (wgpu::Device, wgpu::Queue) {
     let instance = wgpu::Instance::new(wgpu::InstanceDescriptor::new_without_display_handle());
     let adapter = pollster::block_on(instance.request_adapter(&wgpu::RequestAdapterOptions::default()))
         .expect("no GPU adapter: install a Vulkan driver (apt-get install -y mesa-vulkan-drivers libvulkan1)");
-    pollster::block_on(adapter.request_device(&wgpu::DeviceDescriptor::default())).expect("request_device failed")
+    let descriptor = wgpu::DeviceDescriptor { required_limits: limits(adapter.limits()), ..Default::default() };
+    pollster::block_on(adapter.request_device(&descriptor)).expect("request_device failed")
+}
+
+/// A context on a device of the test adapter with the limits `limits` makes of the adapter's.
+pub fn context_with_limits(limits: impl FnOnce(wgpu::Limits) -> wgpu::Limits) -> wgconv::Context {
+    let (device, queue) = device_with_limits(limits);
+    wgconv::Context::from_device(device, queue)
 }
 
 /// Copies `bytes` of `buffer` back to the host (the buffer needs `COPY_SRC`).

@@ -686,12 +686,7 @@ fn context_from_an_existing_device() {
 /// A context on the default adapter limited to 16 352 bytes of workgroup memory (under WebGPU's
 /// default 16 KiB).
 fn small_workgroup_memory_context() -> wgconv::Context {
-    let instance = wgpu::Instance::new(wgpu::InstanceDescriptor::new_without_display_handle());
-    let adapter = pollster::block_on(instance.request_adapter(&wgpu::RequestAdapterOptions::default())).unwrap();
-    let limits = wgpu::Limits { max_compute_workgroup_storage_size: 16_352, ..adapter.limits() };
-    let descriptor = wgpu::DeviceDescriptor { required_limits: limits, ..Default::default() };
-    let (device, queue) = pollster::block_on(adapter.request_device(&descriptor)).unwrap();
-    wgconv::Context::from_device(device, queue)
+    wgconv_tests::context_with_limits(|adapter| wgpu::Limits { max_compute_workgroup_storage_size: 16_352, ..adapter })
 }
 
 #[test]
@@ -944,16 +939,10 @@ const BINDING_LIMIT: u64 = 128 << 20;
 fn binding_limited_context() -> &'static wgconv::Context {
     static CONTEXT: std::sync::OnceLock<wgconv::Context> = std::sync::OnceLock::new();
     CONTEXT.get_or_init(|| {
-        let instance = wgpu::Instance::new(wgpu::InstanceDescriptor::new_without_display_handle());
-        let adapter = pollster::block_on(instance.request_adapter(&wgpu::RequestAdapterOptions::default())).unwrap();
-        let adapter_limits = adapter.limits();
-        let limits = wgpu::Limits {
-            max_storage_buffer_binding_size: adapter_limits.max_storage_buffer_binding_size.min(BINDING_LIMIT),
-            ..adapter_limits
-        };
-        let descriptor = wgpu::DeviceDescriptor { required_limits: limits, ..Default::default() };
-        let (device, queue) = pollster::block_on(adapter.request_device(&descriptor)).unwrap();
-        wgconv::Context::from_device(device, queue)
+        wgconv_tests::context_with_limits(|adapter| wgpu::Limits {
+            max_storage_buffer_binding_size: adapter.max_storage_buffer_binding_size.min(BINDING_LIMIT),
+            ..adapter
+        })
     })
 }
 

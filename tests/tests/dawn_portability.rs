@@ -104,8 +104,7 @@ fn run_int8(ctx: &Context) {
 /// A context on a device with WebGPU's default limits (16 KiB of workgroup memory, 256
 /// invocations), as a browser may grant.
 fn default_limits_context() -> Context {
-    let (device, queue) = wgconv_tests::test_device();
-    Context::from_device(device, queue)
+    wgconv_tests::context_with_limits(|_| wgpu::Limits::default())
 }
 
 #[test]
