@@ -9,6 +9,10 @@ RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps --quiet
 # Dawn (npm's webgpu) and Mesa 25's lavapipe for tests/tests/dawn_portability.rs (idempotent).
 bash tests/dawn/setup.sh
 cargo test --workspace
+# The crate on the web: the wasm32 build of the web suite and the browser example, run under Dawn
+# in node at the adapter's limits and at WebGPU's defaults (installs Debian's rustc-web toolchain
+# when root and wasm-bindgen-cli into target/web-tools when missing).
+cargo xtask web-test
 # Licenses and duplicate versions (offline); advisories need a fetched database, so not here.
 if command -v cargo-deny >/dev/null 2>&1; then
     cargo deny --offline check licenses bans

@@ -74,6 +74,9 @@ pub fn random_i8(seed: u64, count: usize) -> Vec<i8> {
 }
 
 /// One `wgconv::Context` per test binary: pipelines compile once and are shared by every test.
+/// Native only: the web's contexts are neither `Sync` nor made by blocking (the web suite in
+/// `tests/web` uses this crate's data helpers only).
+#[cfg(not(target_arch = "wasm32"))]
 pub fn context() -> &'static wgconv::Context {
     static CONTEXT: std::sync::OnceLock<wgconv::Context> = std::sync::OnceLock::new();
     CONTEXT.get_or_init(|| wgconv::Context::new().unwrap_or_else(|e| panic!("{e}")))

@@ -140,7 +140,9 @@ fn dawn_compiles_every_pipeline_the_runtime_does() {
 
     let output = Command::new("bash")
         .arg(root.join("tests/dawn/run.sh"))
+        .arg("compile_pipelines.mjs")
         .arg(&file)
+        .arg(root)
         .output()
         .expect("bash runs tests/dawn/run.sh");
     let text = format!("{}{}", String::from_utf8_lossy(&output.stdout), String::from_utf8_lossy(&output.stderr));

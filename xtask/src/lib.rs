@@ -3,4 +3,5 @@
 
 pub mod gen_shaders;
 pub mod templates;
+pub mod web;
 pub mod workspace;

@@ -2,10 +2,16 @@
 //! `shaders/templates/` into `shaders/*.wgsl` and generates their typed bindings into
 //! `crates/wgconv/src/shaders/` (and the test fixtures' into `tests/src/generated/`); `--check`
 //! writes nothing and fails on any stale file. `cargo xtask demo` runs the CLI's quick benchmark.
+//! `cargo xtask web [--size N]` builds the browser example for wasm32 and runs it under Dawn in
+//! node; `cargo xtask web-test` runs the web conformance suite there too.
 
 use std::process::ExitCode;
 
-use xtask::{gen_shaders::gen_shaders, workspace::workspace_root};
+use xtask::{
+    gen_shaders::gen_shaders,
+    web::{self, run},
+    workspace::workspace_root,
+};
 
 fn run_gen_shaders(check: bool) -> Result<(), String> {
     for line in gen_shaders(&workspace_root()?, check)? {
@@ -14,7 +20,7 @@ fn run_gen_shaders(check: bool) -> Result<(), String> {
     Ok(())
 }
 
-const USAGE: &str = "usage: cargo xtask gen-shaders [--check] | cargo xtask demo";
+const USAGE: &str = "usage: cargo xtask gen-shaders [--check] | demo | web [--size N] | web-test";
 
 /// Whether a Vulkan loader and at least one driver manifest are installed.
 fn vulkan_driver_present() -> bool {
@@ -34,11 +40,6 @@ fn vulkan_driver_present() -> bool {
     manifests && loader
         || std::env::var_os("VK_DRIVER_FILES").is_some()
         || std::env::var_os("VK_ICD_FILENAMES").is_some()
-}
-
-fn run(cmd: &mut std::process::Command) -> Result<(), String> {
-    let status = cmd.status().map_err(|e| format!("{cmd:?}: {e}"))?;
-    if status.success() { Ok(()) } else { Err(format!("{cmd:?} failed with {status}")) }
 }
 
 /// The main job: make sure a Vulkan driver exists, then `wgconv info` and `wgconv bench --suite quick`.
@@ -71,6 +72,12 @@ fn main() -> ExitCode {
         ["gen-shaders"] => run_gen_shaders(false),
         ["gen-shaders", "--check"] => run_gen_shaders(true),
         ["demo"] => demo(),
+        ["web"] => workspace_root().and_then(|root| web::web(&root, 224)),
+        ["web", "--size", size] => match size.parse() {
+            Ok(size) if size >= 8 => workspace_root().and_then(|root| web::web(&root, size)),
+            _ => Err(format!("--size takes an image size of at least 8 pixels, not {size:?}")),
+        },
+        ["web-test"] => workspace_root().and_then(|root| web::web_test(&root)),
         _ => {
             eprintln!("{USAGE}");
             return ExitCode::from(2);

@@ -1,0 +1,33 @@
+// Runs an async export of a wasm-bindgen module (built with `--target web`) under Dawn in node,
+// with Dawn installed as the page's `navigator.gpu`. The export resolves to JSON
+// `{ "passed": bool, "text": "...", ... }`: the text is printed, and the exit status is 0 only
+// when it passed. `cargo xtask web` and `cargo xtask web-test` run it through run.sh.
+//
+// Usage: node run_wasm.mjs MODULE.js EXPORT [ARGUMENT...]
+import fs from 'node:fs';
+import { pathToFileURL } from 'node:url';
+import { create, globals } from 'webgpu';
+
+const [modulePath, exportName, ...args] = process.argv.slice(2);
+Object.assign(globalThis, globals);
+// wgpu finds the GPU as a page does: `Window` (or `WorkerGlobalScope`) must exist, then it reads
+// `navigator.gpu`. Node 21+ defines `navigator` (without `gpu`); node 20 does not.
+globalThis.Window ??= class Window {};
+Object.defineProperty(globalThis, 'navigator', {
+  value: { ...(globalThis.navigator ?? {}), gpu: create([]) },
+  configurable: true,
+});
+
+const started = performance.now();
+const module = await import(pathToFileURL(modulePath).href);
+await module.default({ module_or_path: fs.readFileSync(modulePath.replace(/\.js$/, '_bg.wasm')) });
+let result;
+try {
+  result = JSON.parse(await module[exportName](...args));
+} catch (error) {
+  console.error(`${exportName} failed: ${error?.stack ?? error}`);
+  process.exit(1);
+}
+console.log(result.text);
+console.log(`(${exportName}(${args.join(', ')}) under Dawn in node: ${((performance.now() - started) / 1000).toFixed(1)} s)`);
+process.exit(result.passed ? 0 : 1);

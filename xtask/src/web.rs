@@ -1,0 +1,193 @@
+//! `cargo xtask web` and `cargo xtask web-test`: build the web crates (`examples/web`,
+//! `tests/web`) for `wasm32-unknown-unknown`, wrap them with wasm-bindgen, and run them under
+//! Dawn — the WebGPU implementation inside Chrome — in node.
+//!
+//! rustup cannot download the wasm32 standard library on the machines this project is built on,
+//! so the build uses Debian's second toolchain, `rustc-web` (Rust 1.96 with its std source), and
+//! builds std from source (`-Zbuild-std`, enabled on a stable compiler by `RUSTC_BOOTSTRAP=1`).
+//! wasm-bindgen-cli must be exactly the version of the `wasm-bindgen` crate in Cargo.lock.
+
+use std::{
+    path::{Path, PathBuf},
+    process::Command,
+};
+
+/// Debian's packages of the wasm-capable toolchain: rustc and cargo 1.96, std's source where
+/// `-Zbuild-std` looks for it, and `rust-lld` (the wasm32 linker, which needs `lld-22`).
+const DEBIAN_PACKAGES: &str = "rustc-web cargo-web rust-web-src rust-web-llvm lld-22";
+/// Debian's cargo of that toolchain (rustup's `cargo` in ~/.cargo/bin would shadow it on PATH).
+const DEBIAN_CARGO: &str = "/usr/bin/cargo";
+/// Where `rust-web-src` puts std's source.
+const STD_SOURCE: &str = "/usr/lib/rustlib/src/rust/library";
+const WASM_TARGET: &str = "wasm32-unknown-unknown";
+
+/// A web crate: its package name and where its wasm-bindgen output goes.
+struct WebCrate {
+    package: &'static str,
+    out_dir: &'static str,
+}
+
+const EXAMPLE: WebCrate = WebCrate { package: "wgconv-web-example", out_dir: "examples/web/pkg" };
+const SUITE: WebCrate = WebCrate { package: "wgconv-web-tests", out_dir: "target/wasm/pkg" };
+
+impl WebCrate {
+    /// The JS module wasm-bindgen writes (its wasm file lies beside it, `_bg.wasm`).
+    fn module(&self, root: &Path) -> PathBuf {
+        root.join(self.out_dir).join(format!("{}.js", self.package.replace('-', "_")))
+    }
+}
+
+/// `cargo xtask web`: builds the browser example and runs it under Dawn in node on a
+/// `size`² image; says how to open it in a browser.
+pub fn web(root: &Path, size: u32) -> Result<(), String> {
+    build(root, &[EXAMPLE])?;
+    println!("\nThe example under Dawn (Chrome's WebGPU) in node:");
+    run_under_dawn(root, &EXAMPLE, "runDemo", &[&size.to_string()])?;
+    println!(
+        "\nIn a browser with WebGPU: serve the folder and open it, e.g.\n    python3 -m http.server -d {} 8000\n    → http://localhost:8000/",
+        root.join("examples/web").display()
+    );
+    Ok(())
+}
+
+/// `cargo xtask web-test`: builds the web suite and the example, then runs the suite under Dawn
+/// at the adapter's limits and at WebGPU's default limits, and the example on a small image.
+/// Fails when any of them fails (after running all).
+pub fn web_test(root: &Path) -> Result<(), String> {
+    build(root, &[SUITE, EXAMPLE])?;
+    let runs = [(&SUITE, "runSuite", "adapter"), (&SUITE, "runSuite", "webgpu-defaults"), (&EXAMPLE, "runDemo", "64")];
+    let mut failed = Vec::new();
+    for (krate, export, argument) in runs {
+        println!("\n{export}({argument}) under Dawn in node:");
+        if let Err(e) = run_under_dawn(root, krate, export, &[argument]) {
+            eprintln!("{e}");
+            failed.push(format!("{export}({argument})"));
+        }
+    }
+    if failed.is_empty() { Ok(()) } else { Err(format!("failed under Dawn: {}", failed.join(", "))) }
+}
+
+/// Builds `crates` for wasm32 in release and writes their wasm-bindgen modules.
+fn build(root: &Path, crates: &[WebCrate]) -> Result<(), String> {
+    ensure_debian_toolchain()?;
+    let wasm_bindgen = ensure_wasm_bindgen(root)?;
+    let target_dir = root.join("target/wasm");
+    let mut cargo = Command::new(DEBIAN_CARGO);
+    cargo
+        .current_dir(root)
+        .args(["build", "--release", "--target", WASM_TARGET, "-Zbuild-std=std,panic_abort"])
+        .args(crates.iter().flat_map(|c| ["-p", c.package]))
+        .env("RUSTC_BOOTSTRAP", "1")
+        .env("CARGO_TARGET_DIR", &target_dir)
+        .env("PATH", format!("/usr/bin:{}", std::env::var("PATH").unwrap_or_default()));
+    // What rustup's cargo set for this xtask would point the Debian cargo at rustup's compiler.
+    for inherited in ["RUSTC", "RUSTDOC", "RUSTC_WRAPPER", "RUSTUP_TOOLCHAIN", "CARGO"] {
+        cargo.env_remove(inherited);
+    }
+    println!("web: building {} for {WASM_TARGET} (std from source; cold ~10 min on 2 cores)", package_list(crates));
+    run(&mut cargo)?;
+    for krate in crates {
+        let wasm =
+            target_dir.join(WASM_TARGET).join("release").join(format!("{}.wasm", krate.package.replace('-', "_")));
+        run(Command::new(&wasm_bindgen)
+            .args(["--target", "web", "--no-typescript", "--out-dir"])
+            .arg(root.join(krate.out_dir))
+            .arg(&wasm))?;
+    }
+    Ok(())
+}
+
+fn package_list(crates: &[WebCrate]) -> String {
+    crates.iter().map(|c| c.package).collect::<Vec<_>>().join(" and ")
+}
+
+/// Runs `export(arguments)` of `krate`'s module under Dawn (`tests/dawn/run_wasm.mjs`), after
+/// setting up Dawn and the lavapipe it runs on (`tests/dawn/setup.sh`).
+fn run_under_dawn(root: &Path, krate: &WebCrate, export: &str, arguments: &[&str]) -> Result<(), String> {
+    run(Command::new("bash").arg(root.join("tests/dawn/setup.sh")))?;
+    run(Command::new("bash")
+        .arg(root.join("tests/dawn/run.sh"))
+        .arg("run_wasm.mjs")
+        .arg(krate.module(root))
+        .arg(export)
+        .args(arguments))
+}
+
+/// Installs Debian's rustc-web toolchain when it is missing and this runs as root; otherwise
+/// says what to install.
+fn ensure_debian_toolchain() -> Result<(), String> {
+    let present = |path: &str| Path::new(path).exists();
+    let debian_cargo_is_web = Command::new(DEBIAN_CARGO)
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success() && String::from_utf8_lossy(&o.stdout).starts_with("cargo 1.9"));
+    if debian_cargo_is_web && present(STD_SOURCE) && present("/usr/bin/rust-lld") {
+        return Ok(());
+    }
+    let install = format!("apt-get update && apt-get install -y {DEBIAN_PACKAGES}");
+    if !is_root() {
+        return Err(format!(
+            "the wasm32 build needs Debian's rustc-web toolchain (cargo at {DEBIAN_CARGO}, std source at {STD_SOURCE}, rust-lld):\n    sudo sh -c '{install}'"
+        ));
+    }
+    println!("web: installing Debian's rustc-web toolchain: {install}");
+    run(Command::new("sh").arg("-c").arg(format!("DEBIAN_FRONTEND=noninteractive {install}")))
+}
+
+/// The wasm-bindgen CLI of exactly Cargo.lock's wasm-bindgen version: on PATH, or installed
+/// into `target/web-tools` (with the cargo running this xtask) when not found.
+fn ensure_wasm_bindgen(root: &Path) -> Result<PathBuf, String> {
+    let version =
+        locked_version(&std::fs::read_to_string(root.join("Cargo.lock")).map_err(|e| e.to_string())?, "wasm-bindgen")
+            .ok_or("Cargo.lock has no wasm-bindgen")?;
+    let local = root.join("target/web-tools/bin/wasm-bindgen");
+    let reports_version = |binary: &Path| {
+        Command::new(binary)
+            .arg("--version")
+            .output()
+            .is_ok_and(|o| String::from_utf8_lossy(&o.stdout).trim() == format!("wasm-bindgen {version}"))
+    };
+    for candidate in [local.clone(), PathBuf::from("wasm-bindgen")] {
+        if reports_version(&candidate) {
+            return Ok(candidate);
+        }
+    }
+    println!("web: installing wasm-bindgen-cli {version} into target/web-tools (~4 min)");
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    // Not --locked: the CLI's lockfile pins a crate version the index no longer offers.
+    run(Command::new(cargo)
+        .args(["install", "wasm-bindgen-cli", "--version", &format!("={version}"), "--root"])
+        .arg(root.join("target/web-tools")))?;
+    if reports_version(&local) { Ok(local) } else { Err(format!("{} is not wasm-bindgen {version}", local.display())) }
+}
+
+/// The version of package `name` in a Cargo.lock's text (the first, if several).
+pub fn locked_version(lockfile: &str, name: &str) -> Option<String> {
+    let header = format!("name = \"{name}\"\n");
+    let rest = &lockfile[lockfile.find(&header)? + header.len()..];
+    let line = rest.lines().next()?;
+    Some(line.strip_prefix("version = \"")?.strip_suffix('"')?.to_string())
+}
+
+fn is_root() -> bool {
+    Command::new("id").arg("-u").output().is_ok_and(|o| String::from_utf8_lossy(&o.stdout).trim() == "0")
+}
+
+/// Runs `cmd`, failing with the command line when it does.
+pub fn run(cmd: &mut Command) -> Result<(), String> {
+    let status = cmd.status().map_err(|e| format!("{cmd:?}: {e}"))?;
+    if status.success() { Ok(()) } else { Err(format!("{cmd:?} failed with {status}")) }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn finds_a_locked_version() {
+        let lock = "[[package]]\nname = \"wasm-bindgen-futures\"\nversion = \"0.4.80\"\n\n[[package]]\nname = \"wasm-bindgen\"\nversion = \"0.2.130\"\nsource = \"x\"\n";
+        assert_eq!(locked_version(lock, "wasm-bindgen").as_deref(), Some("0.2.130"));
+        assert_eq!(locked_version(lock, "wasm-bindgen-futures").as_deref(), Some("0.4.80"));
+        assert_eq!(locked_version(lock, "js-sys"), None);
+    }
+}
