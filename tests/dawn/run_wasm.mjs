@@ -4,6 +4,8 @@
 // when it passed. `cargo xtask web` and `cargo xtask web-test` run it through run.sh.
 //
 // Usage: node run_wasm.mjs MODULE.js EXPORT [ARGUMENT...]
+// DAWN_OPTIONS: Dawn's node options, comma-separated (e.g. `backend=opengles` or
+// `enable-dawn-features=disable_robustness`); none by default.
 import fs from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { create, globals } from 'webgpu';
@@ -14,7 +16,7 @@ Object.assign(globalThis, globals);
 // `navigator.gpu`. Node 21+ defines `navigator` (without `gpu`); node 20 does not.
 globalThis.Window ??= class Window {};
 Object.defineProperty(globalThis, 'navigator', {
-  value: { ...(globalThis.navigator ?? {}), gpu: create([]) },
+  value: { ...(globalThis.navigator ?? {}), gpu: create((process.env.DAWN_OPTIONS ?? '').split(',').filter(Boolean)) },
   configurable: true,
 });
 
@@ -29,5 +31,6 @@ try {
   process.exit(1);
 }
 console.log(result.text);
-console.log(`(${exportName}(${args.join(', ')}) under Dawn in node: ${((performance.now() - started) / 1000).toFixed(1)} s)`);
+const shown = args.map((a) => (a.length > 40 ? `${a.slice(0, 37)}...` : a)).join(', ');
+console.log(`(${exportName}(${shown}) under Dawn in node: ${((performance.now() - started) / 1000).toFixed(1)} s)`);
 process.exit(result.passed ? 0 : 1);

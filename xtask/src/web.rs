@@ -85,7 +85,7 @@ fn build(root: &Path, crates: &[WebCrate]) -> Result<(), String> {
         cargo.env_remove(inherited);
     }
     println!("web: building {} for {WASM_TARGET} (std from source; cold ~10 min on 2 cores)", package_list(crates));
-    run(&mut cargo)?;
+    run_denying_warnings(&mut cargo)?;
     for krate in crates {
         let wasm =
             target_dir.join(WASM_TARGET).join("release").join(format!("{}.wasm", krate.package.replace('-', "_")));
@@ -99,6 +99,29 @@ fn build(root: &Path, crates: &[WebCrate]) -> Result<(), String> {
 
 fn package_list(crates: &[WebCrate]) -> String {
     crates.iter().map(|c| c.package).collect::<Vec<_>>().join(" and ")
+}
+
+/// Runs a cargo build, echoing its output, and fails when it fails or when one of our crates
+/// has warnings: clippy (native only) does not see the code compiled for wasm32 alone.
+fn run_denying_warnings(cargo: &mut Command) -> Result<(), String> {
+    let mut child = cargo.stderr(std::process::Stdio::piped()).spawn().map_err(|e| format!("{cargo:?}: {e}"))?;
+    let stderr = child.stderr.take().ok_or("cargo's stderr was not piped")?;
+    let mut warned = Vec::new();
+    for line in std::io::BufRead::lines(std::io::BufReader::new(stderr)) {
+        let line = line.map_err(|e| e.to_string())?;
+        eprintln!("{line}");
+        // cargo's summary line: warning: `wgconv` (lib) generated 2 warnings
+        if let Some(rest) = line.strip_prefix("warning: `wgconv")
+            && rest.contains("generated")
+        {
+            warned.push(line.clone());
+        }
+    }
+    let status = child.wait().map_err(|e| format!("{cargo:?}: {e}"))?;
+    if !status.success() {
+        return Err(format!("{cargo:?} failed with {status}"));
+    }
+    if warned.is_empty() { Ok(()) } else { Err(format!("warnings in the wasm32 build: {}", warned.join("; "))) }
 }
 
 /// Runs `export(arguments)` of `krate`'s module under Dawn (`tests/dawn/run_wasm.mjs`), after

@@ -5,8 +5,9 @@
 //! too.
 //!
 //! The same [`run_demo`] runs in a browser (`index.html`), under Dawn in node (`cargo xtask
-//! web`) and natively (`tests/native.rs`).
+//! web`) and natively (`tests/native.rs`). [`bench::run_bench`] times a bench suite there too.
 
+pub mod bench;
 #[cfg(target_arch = "wasm32")]
 mod web;
 
