@@ -1,9 +1,13 @@
 // Loads the wasm module `cargo xtask web` builds into ./pkg and runs the demo on this page's WebGPU.
-import init, { runDemo } from './pkg/wgconv_web_example.js';
-
 const status = document.getElementById('status');
 const button = document.getElementById('run');
 const table = document.getElementById('results');
+const sizeInput = document.getElementById('size');
+
+const show = (text, failed = false) => {
+  status.textContent = text;
+  status.className = failed ? 'failed' : '';
+};
 
 const cell = (row, text, className) => {
   const td = row.insertCell();
@@ -11,14 +15,26 @@ const cell = (row, text, className) => {
   if (className) td.className = className;
 };
 
-async function run() {
-  const size = Number(document.getElementById('size').value);
+// A panic in the wasm module rejects nothing: it traps. Say so instead of waiting forever.
+const onFailure = (error) => {
+  show(`Failed: ${error?.message ?? error} (see the console)`, true);
+  button.disabled = false;
+};
+window.addEventListener('unhandledrejection', (event) => onFailure(event.reason));
+window.addEventListener('error', (event) => onFailure(event.error ?? event.message));
+
+async function run(runDemo) {
+  const size = Number(sizeInput.value);
+  if (!Number.isInteger(size) || size < Number(sizeInput.min) || size > Number(sizeInput.max)) {
+    show(`The image size must be a whole number from ${sizeInput.min} to ${sizeInput.max}.`, true);
+    return;
+  }
   button.disabled = true;
-  status.textContent = `Running on a ${size}×${size} image…`;
+  show(`Running on a ${size}×${size} image…`);
   try {
     const { text, report } = JSON.parse(await runDemo(size));
     console.log(text);
-    status.textContent = report.adapter;
+    show(report.adapter);
     const body = table.tBodies[0];
     body.replaceChildren();
     for (const layer of report.layers) {
@@ -33,19 +49,22 @@ async function run() {
     }
     table.hidden = false;
   } catch (error) {
-    status.textContent = `Failed: ${error}`;
-    status.className = 'failed';
+    onFailure(error);
   } finally {
     button.disabled = false;
   }
 }
 
 if (!navigator.gpu) {
-  status.textContent = 'This browser has no WebGPU (navigator.gpu): try a recent Chrome, Edge or Firefox.';
-  status.className = 'failed';
+  show('This browser has no WebGPU (navigator.gpu): try a recent Chrome or Edge.', true);
 } else {
-  await init();
-  status.textContent = 'Ready.';
-  button.disabled = false;
-  button.addEventListener('click', run);
+  try {
+    const { default: init, runDemo } = await import('./pkg/wgconv_web_example.js');
+    await init();
+    show('Ready.');
+    button.disabled = false;
+    button.addEventListener('click', () => run(runDemo));
+  } catch (error) {
+    show(`Could not load ./pkg/wgconv_web_example.js (${error}): build it with \`cargo xtask web\`.`, true);
+  }
 }

@@ -6,6 +6,10 @@
 //! so the build uses Debian's second toolchain, `rustc-web` (Rust 1.96 with its std source), and
 //! builds std from source (`-Zbuild-std`, enabled on a stable compiler by `RUSTC_BOOTSTRAP=1`).
 //! wasm-bindgen-cli must be exactly the version of the `wasm-bindgen` crate in Cargo.lock.
+//!
+//! Elsewhere, `WGCONV_WASM_CARGO=/path/to/cargo` names a cargo whose toolchain has the
+//! `wasm32-unknown-unknown` target installed (e.g. rustup's after `rustup target add
+//! wasm32-unknown-unknown`): the build then uses that target's prebuilt std.
 
 use std::{
     path::{Path, PathBuf},
@@ -17,6 +21,9 @@ use std::{
 const DEBIAN_PACKAGES: &str = "rustc-web cargo-web rust-web-src rust-web-llvm lld-22";
 /// Debian's cargo of that toolchain (rustup's `cargo` in ~/.cargo/bin would shadow it on PATH).
 const DEBIAN_CARGO: &str = "/usr/bin/cargo";
+/// The workspace's `rust-version`: the oldest Debian toolchain that builds it (bookworm's main
+/// archive has rustc-web 1.85; bookworm-security has 1.96).
+const MIN_MINOR_VERSION: u32 = 88;
 /// Where `rust-web-src` puts std's source.
 const STD_SOURCE: &str = "/usr/lib/rustlib/src/rust/library";
 const WASM_TARGET: &str = "wasm32-unknown-unknown";
@@ -41,6 +48,7 @@ impl WebCrate {
 /// `size`² image; says how to open it in a browser.
 pub fn web(root: &Path, size: u32) -> Result<(), String> {
     build(root, &[EXAMPLE])?;
+    set_up_dawn(root)?;
     println!("\nThe example under Dawn (Chrome's WebGPU) in node:");
     run_under_dawn(root, &EXAMPLE, "runDemo", &[&size.to_string()])?;
     println!(
@@ -55,6 +63,7 @@ pub fn web(root: &Path, size: u32) -> Result<(), String> {
 /// Fails when any of them fails (after running all).
 pub fn web_test(root: &Path) -> Result<(), String> {
     build(root, &[SUITE, EXAMPLE])?;
+    set_up_dawn(root)?;
     let runs = [(&SUITE, "runSuite", "adapter"), (&SUITE, "runSuite", "webgpu-defaults"), (&EXAMPLE, "runDemo", "64")];
     let mut failed = Vec::new();
     for (krate, export, argument) in runs {
@@ -69,22 +78,32 @@ pub fn web_test(root: &Path) -> Result<(), String> {
 
 /// Builds `crates` for wasm32 in release and writes their wasm-bindgen modules.
 fn build(root: &Path, crates: &[WebCrate]) -> Result<(), String> {
-    ensure_debian_toolchain()?;
+    let toolchain = wasm_toolchain()?;
     let wasm_bindgen = ensure_wasm_bindgen(root)?;
     let target_dir = root.join("target/wasm");
-    let mut cargo = Command::new(DEBIAN_CARGO);
+    let mut cargo = Command::new(&toolchain.cargo);
     cargo
         .current_dir(root)
-        .args(["build", "--release", "--target", WASM_TARGET, "-Zbuild-std=std,panic_abort"])
-        .args(crates.iter().flat_map(|c| ["-p", c.package]))
-        .env("RUSTC_BOOTSTRAP", "1")
-        .env("CARGO_TARGET_DIR", &target_dir)
-        .env("PATH", format!("/usr/bin:{}", std::env::var("PATH").unwrap_or_default()));
-    // What rustup's cargo set for this xtask would point the Debian cargo at rustup's compiler.
-    for inherited in ["RUSTC", "RUSTDOC", "RUSTC_WRAPPER", "RUSTUP_TOOLCHAIN", "CARGO"] {
-        cargo.env_remove(inherited);
+        .args(["build", "--release", "--locked", "--target", WASM_TARGET])
+        .args(crates.iter().flat_map(|c| ["-p", c.package]));
+    // What rustup's cargo set for this xtask (RUSTC, RUSTUP_TOOLCHAIN, RUSTFLAGS, CARGO_*, a
+    // library path into rustup's sysroot …) would steer the other toolchain's build.
+    for (name, _) in std::env::vars_os() {
+        let name = name.to_string_lossy();
+        if (name.starts_with("RUST") || name.starts_with("CARGO") || name == "LD_LIBRARY_PATH") && name != "CARGO_HOME"
+        {
+            cargo.env_remove(name.as_ref());
+        }
     }
-    println!("web: building {} for {WASM_TARGET} (std from source; cold ~10 min on 2 cores)", package_list(crates));
+    cargo.env("CARGO_TARGET_DIR", &target_dir);
+    if toolchain.build_std {
+        cargo
+            .arg("-Zbuild-std=std,panic_abort")
+            .env("RUSTC_BOOTSTRAP", "1")
+            .env("PATH", format!("/usr/bin:{}", std::env::var("PATH").unwrap_or_default()));
+    }
+    let std_from = if toolchain.build_std { "std from source; " } else { "" };
+    println!("web: building {} for {WASM_TARGET} ({std_from}cold ~10 min on 2 cores)", package_list(crates));
     run_denying_warnings(&mut cargo)?;
     for krate in crates {
         let wasm =
@@ -124,10 +143,13 @@ fn run_denying_warnings(cargo: &mut Command) -> Result<(), String> {
     if warned.is_empty() { Ok(()) } else { Err(format!("warnings in the wasm32 build: {}", warned.join("; "))) }
 }
 
-/// Runs `export(arguments)` of `krate`'s module under Dawn (`tests/dawn/run_wasm.mjs`), after
-/// setting up Dawn and the lavapipe it runs on (`tests/dawn/setup.sh`).
+/// Installs Dawn and the lavapipe it runs on (`tests/dawn/setup.sh`, idempotent).
+fn set_up_dawn(root: &Path) -> Result<(), String> {
+    run(Command::new("bash").arg(root.join("tests/dawn/setup.sh")))
+}
+
+/// Runs `export(arguments)` of `krate`'s module under Dawn (`tests/dawn/run_wasm.mjs`).
 fn run_under_dawn(root: &Path, krate: &WebCrate, export: &str, arguments: &[&str]) -> Result<(), String> {
-    run(Command::new("bash").arg(root.join("tests/dawn/setup.sh")))?;
     run(Command::new("bash")
         .arg(root.join("tests/dawn/run.sh"))
         .arg("run_wasm.mjs")
@@ -136,25 +158,57 @@ fn run_under_dawn(root: &Path, krate: &WebCrate, export: &str, arguments: &[&str
         .args(arguments))
 }
 
-/// Installs Debian's rustc-web toolchain when it is missing and this runs as root; otherwise
-/// says what to install.
-fn ensure_debian_toolchain() -> Result<(), String> {
-    let present = |path: &str| Path::new(path).exists();
-    let debian_cargo_is_web = Command::new(DEBIAN_CARGO)
-        .arg("--version")
-        .output()
-        .is_ok_and(|o| o.status.success() && String::from_utf8_lossy(&o.stdout).starts_with("cargo 1.9"));
-    if debian_cargo_is_web && present(STD_SOURCE) && present("/usr/bin/rust-lld") {
-        return Ok(());
+/// The cargo that builds for wasm32, and whether it must build std from source.
+struct WasmToolchain {
+    cargo: PathBuf,
+    build_std: bool,
+}
+
+/// `WGCONV_WASM_CARGO` when set; else Debian's rustc-web toolchain, installed when missing and
+/// this runs as root (otherwise the error says what to install).
+fn wasm_toolchain() -> Result<WasmToolchain, String> {
+    if let Some(cargo) = std::env::var_os("WGCONV_WASM_CARGO") {
+        return Ok(WasmToolchain { cargo: cargo.into(), build_std: false });
+    }
+    let debian = WasmToolchain { cargo: DEBIAN_CARGO.into(), build_std: true };
+    if debian_toolchain_ready() {
+        return Ok(debian);
     }
     let install = format!("apt-get update && apt-get install -y {DEBIAN_PACKAGES}");
+    let needs = format!(
+        "the wasm32 build needs Debian 12's rustc-web toolchain, 1.{MIN_MINOR_VERSION} or later (bookworm-security has it): cargo at {DEBIAN_CARGO}, std's source at {STD_SOURCE}, rust-lld"
+    );
     if !is_root() {
         return Err(format!(
-            "the wasm32 build needs Debian's rustc-web toolchain (cargo at {DEBIAN_CARGO}, std source at {STD_SOURCE}, rust-lld):\n    sudo sh -c '{install}'"
+            "{needs}. Install it with\n    sudo sh -c '{install}'\nor point WGCONV_WASM_CARGO at a cargo whose toolchain has the {WASM_TARGET} target"
         ));
     }
     println!("web: installing Debian's rustc-web toolchain: {install}");
-    run(Command::new("sh").arg("-c").arg(format!("DEBIAN_FRONTEND=noninteractive {install}")))
+    run(Command::new("sh").arg("-c").arg(format!("DEBIAN_FRONTEND=noninteractive {install}")))?;
+    if debian_toolchain_ready() {
+        Ok(debian)
+    } else {
+        Err(format!("{needs}; after `{install}` it is still missing or older"))
+    }
+}
+
+/// Whether Debian's cargo is rustc-web's, recent enough, with std's source and the linker.
+fn debian_toolchain_ready() -> bool {
+    let version = Command::new(DEBIAN_CARGO)
+        .arg("--version")
+        .output()
+        .ok()
+        .filter(|o| o.status.success())
+        .and_then(|o| minor_version(&String::from_utf8_lossy(&o.stdout)));
+    version.is_some_and(|minor| minor >= MIN_MINOR_VERSION)
+        && Path::new(STD_SOURCE).exists()
+        && Path::new("/usr/bin/rust-lld").exists()
+}
+
+/// The minor version in `cargo 1.96.0 (…)`.
+pub fn minor_version(version_line: &str) -> Option<u32> {
+    let version = version_line.strip_prefix("cargo 1.")?;
+    version.split('.').next()?.parse().ok()
 }
 
 /// The wasm-bindgen CLI of exactly Cargo.lock's wasm-bindgen version: on PATH, or installed
@@ -212,5 +266,13 @@ mod tests {
         assert_eq!(locked_version(lock, "wasm-bindgen").as_deref(), Some("0.2.130"));
         assert_eq!(locked_version(lock, "wasm-bindgen-futures").as_deref(), Some("0.4.80"));
         assert_eq!(locked_version(lock, "js-sys"), None);
+    }
+
+    #[test]
+    fn reads_cargo_minor_versions() {
+        assert_eq!(minor_version("cargo 1.96.0 (30a34c682 2026-05-25) (built from a source tarball)"), Some(96));
+        assert_eq!(minor_version("cargo 1.100.1"), Some(100));
+        assert_eq!(minor_version("cargo 0.66.0"), None);
+        assert_eq!(minor_version("rustc 1.96.0"), None);
     }
 }

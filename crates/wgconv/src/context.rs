@@ -33,6 +33,10 @@ pub struct AdapterRequest {
     /// wgpu marks the feature experimental (its implementation may have bugs that break memory
     /// safety). `WGCONV_COOPERATIVE_MATRIX=1` sets it.
     pub cooperative_matrix: bool,
+    /// The device limits to ask for (`None`: the adapter's own, so every kernel that fits the
+    /// hardware can run). `Some(wgpu::Limits::default())` asks for WebGPU's defaults — all a page
+    /// may get without asking — to check that an app works within them.
+    pub limits: Option<wgpu::Limits>,
 }
 
 impl AdapterRequest {
@@ -43,6 +47,7 @@ impl AdapterRequest {
             name_contains: std::env::var("WGCONV_ADAPTER").ok().filter(|s| !s.is_empty()),
             low_power: false,
             cooperative_matrix: std::env::var("WGCONV_COOPERATIVE_MATRIX").is_ok_and(|v| v == "1"),
+            limits: None,
         }
     }
 
@@ -237,7 +242,7 @@ impl Context {
             .request_device(&wgpu::DeviceDescriptor {
                 label: Some("wgconv"),
                 required_features: adapter.features() & wanted,
-                required_limits: adapter.limits(),
+                required_limits: request.limits.clone().unwrap_or_else(|| adapter.limits()),
                 experimental_features: experimental,
                 ..Default::default()
             })

@@ -46,7 +46,8 @@ pub struct BenchResult {
     pub kernel: String,
     /// Median milliseconds per launch.
     pub median_ms: f64,
-    /// GFLOP/s (fp32) or GOP/s (int8): 2 × multiply-accumulates / time.
+    /// Billions of operations per second: 2 × multiply-accumulates / time (floating-point for
+    /// the fp32 ops, integer for `q8_conv_pw`).
     pub gflops: f64,
     /// Where the time comes from.
     pub timing_source: String,
@@ -91,6 +92,9 @@ async fn time_layer(ctx: &Context, layer: &SuiteLayer, sampling: &Sampling) -> R
             (kernel.name(), timing, geometry.macs())
         }
         "q8_conv_pw" => {
+            if layer.k != 1 {
+                return Err(format!("q8_conv_pw needs k = 1, got {}", layer.k));
+            }
             let x: Vec<i8> = values(input_shape.iter().product()).iter().map(|v| (v * 127.0) as i8).collect();
             let w: Vec<i8> = values(layer.oc * layer.ic).iter().map(|v| (v * 127.0) as i8).collect();
             let xt = Tensor::from_i8(ctx, &x, &input_shape).map_err(text)?;
@@ -116,7 +120,9 @@ async fn time_layer(ctx: &Context, layer: &SuiteLayer, sampling: &Sampling) -> R
             })
             .await
             .map_err(text)?;
-            (kernel.name(), timing, (layer.n * layer.h * layer.w * layer.oc * layer.ic) as u64)
+            // One multiply-accumulate per output element and input channel.
+            let outputs: usize = geometry.output_shape().iter().product();
+            (kernel.name(), timing, (outputs * layer.ic) as u64)
         }
         other => return Err(format!("unknown op {other:?} (conv2d, conv_transpose2d or q8_conv_pw)")),
     };

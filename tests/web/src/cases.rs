@@ -89,7 +89,7 @@ fn planner_cases() -> Vec<(&'static str, ConvCase)> {
         ("3×3 stride 2 dilation 2", ConvCase::new(&[1, 8, 15, 13], &[8, 8, 3, 3], pad(2).stride(&[2]).dilation(&[2]))),
         (
             "3×5 kernel, padding 1×2, stride 1×2",
-            ConvCase::new(&[1, 4, 9, 11], &[6, 4, 3, 5], pad(1).padding(&[1, 2]).stride(&[1, 2])),
+            ConvCase::new(&[1, 4, 9, 11], &[6, 4, 3, 5], pad(0).padding(&[1, 2]).stride(&[1, 2])),
         ),
         ("depthwise 3×3, 32 channels, 16²", ConvCase::new(&[1, 32, 16, 16], &[32, 1, 3, 3], pad(1).groups(32))),
         ("depthwise 7×7, 16 channels, 14²", ConvCase::new(&[1, 16, 14, 14], &[16, 1, 7, 7], pad(3).groups(16))),
@@ -358,9 +358,11 @@ async fn check_argument_errors(ctx: &Context) -> CaseResult {
     let zero_stride = ctx.convolution_async(&x, &w, None, &opts.clone().stride(&[0])).await.map(ok);
     expect("stride 0", zero_stride, |e| matches!(e, Error::InvalidOption { option, .. } if *option == "stride"))?;
     let channels = ctx.convolution_async(&x, &wrong_channels, None, &opts).await.map(ok);
-    expect("5 weight channels for 2 input channels", channels, |e| {
-        matches!(e, Error::InvalidShape { .. }) && e.to_string().contains('5')
-    })?;
+    expect(
+        "5 weight channels for 2 input channels",
+        channels,
+        |e| matches!(e, Error::InvalidShape { reason } if reason.contains("[3, 5, 3, 3] has 5 channels per group")),
+    )?;
     let int8 = ctx.convolution_async(&q8, &w, None, &opts).await.map(ok);
     expect("an int8 input to the fp32 convolution", int8, |e| matches!(e, Error::DType { .. }))?;
     let read = q8.to_vec_f32_async(ctx).await.map(|_| ());

@@ -3,7 +3,7 @@
 //! timing and tuning — written once against the async API, so the same code runs
 //!
 //! - built for `wasm32-unknown-unknown` and run under Dawn (Chrome's WebGPU) in node by
-//!   `cargo xtask web-test`, through the exported [`web`] entry point, and
+//!   `cargo xtask web-test`, through the `runSuite` export (`src/web.rs`), and
 //! - natively on the test adapter by `cargo test` (`tests/native.rs`), so a failure under Dawn is
 //!   told apart from a failure of the suite itself.
 //!
@@ -14,7 +14,7 @@ mod cases;
 mod web;
 
 use serde::Serialize;
-use wgconv::Context;
+use wgconv::{AdapterRequest, Context};
 
 pub use cases::run_suite;
 
@@ -43,26 +43,17 @@ impl Limits {
     }
 }
 
-/// A context on the first adapter (the browser's WebGPU on the web) with `limits`.
+/// A context on the adapter `AdapterRequest::from_env` picks (the browser's WebGPU on the web)
+/// with `limits`: the same path — features, error handling — either way.
 pub async fn context(limits: Limits) -> Result<Context, String> {
-    match limits {
-        Limits::Adapter => Context::new_async().await.map_err(|e| e.to_string()),
-        Limits::WebGpuDefaults => {
-            let instance = wgpu::Instance::new(wgpu::InstanceDescriptor::new_without_display_handle());
-            let adapter = instance
-                .request_adapter(&wgpu::RequestAdapterOptions::default())
-                .await
-                .map_err(|e| format!("no adapter: {e}"))?;
-            let descriptor = wgpu::DeviceDescriptor {
-                label: Some("wgconv web suite (WebGPU default limits)"),
-                required_limits: wgpu::Limits::default(),
-                ..Default::default()
-            };
-            let (device, queue) =
-                adapter.request_device(&descriptor).await.map_err(|e| format!("request_device: {e}"))?;
-            Ok(Context::from_device(device, queue))
-        }
-    }
+    let request = AdapterRequest {
+        limits: match limits {
+            Limits::Adapter => None,
+            Limits::WebGpuDefaults => Some(wgpu::Limits::default()),
+        },
+        ..AdapterRequest::from_env()
+    };
+    Context::with_request_async(&request).await.map_err(|e| e.to_string())
 }
 
 /// One case's result.

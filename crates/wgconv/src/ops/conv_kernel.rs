@@ -186,7 +186,7 @@ impl ConvKernel {
 
     /// Bytes of workgroup memory the kernel declares at tile width `tile_n` (its default width
     /// when `None`; the width matters for GEMM kernels only).
-    pub(crate) fn workgroup_storage_bytes_at(self, tile_n: Option<u32>) -> u32 {
+    pub fn workgroup_storage_bytes_at(self, tile_n: Option<u32>) -> u32 {
         match (self.gemm_tile(), tile_n) {
             (Some(_), Some(width)) => self.gemm_tile_storage_bytes(width),
             _ => self.workgroup_storage_bytes(),
