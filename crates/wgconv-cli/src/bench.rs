@@ -8,6 +8,7 @@ use serde::{Deserialize, Serialize};
 use wgconv::{
     Context, Conv2d, ConvGeometry, ConvKernel, ConvOptions, DType, ForcedPlan, GemmSchedule, Q8ConvPwArgs,
     Q8ConvPwOptions, Q8Kernel, QuantParams, Tensor,
+    roofline::Roofline,
     timing::{self, TimingSource},
 };
 
@@ -49,6 +50,11 @@ pub struct BenchArgs {
     /// stay fp32). The kernel column says which ran.
     #[arg(long, default_value = "f32", value_parser = crate::args::precision)]
     precision: wgconv::Precision,
+    /// First measure the device's ceilings (fp32 FMA rate, copy bandwidth, and with cooperative
+    /// matrices their multiply-add rate and a plain f16 GEMM's), then report each layer as a
+    /// share of its compute ceiling and of the copy bandwidth (its minimum bytes over its time).
+    #[arg(long)]
+    roofline: bool,
 }
 
 /// Which op a layer runs.
@@ -112,6 +118,16 @@ pub struct LayerResult {
     /// With `--sweep`: every (kernel, K-slices) tried, fastest first.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub sweep: Vec<SweepPoint>,
+    /// Bytes the layer must move at least: its input, weight and output, once each.
+    pub min_bytes: u64,
+    /// With `--roofline`: `gflops` as a percentage of the kernel's compute ceiling (the fp32 FMA
+    /// rate; the cooperative-matrix GEMM's for `coop_f16`; for int8, the fp32 FMA rate ×4, as
+    /// `dot4I8Packed` does four multiply-adds per instruction).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub percent_of_compute_ceiling: Option<f64>,
+    /// With `--roofline`: `min_bytes` over the time, as a percentage of the copy bandwidth.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub percent_of_copy_bandwidth: Option<f64>,
 }
 
 /// One configuration timed by `--sweep`.
@@ -238,7 +254,76 @@ struct Report<'a> {
     launches_per_sample: u32,
     /// `f32`, or `f16` when f16 multiplicands were allowed (`--precision f16`).
     precision: &'static str,
+    /// With `--roofline`: the device's ceilings.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    roofline: Option<RooflineReport>,
     layers: &'a [LayerResult],
+}
+
+/// `wgconv::roofline::Roofline` as JSON.
+#[derive(Clone, Debug, Serialize)]
+struct RooflineReport {
+    fma_gflops: f64,
+    copy_gbps: f64,
+    copy_bytes: u64,
+    coop_mma_gflops: Option<f64>,
+    coop_gemm_gflops: Option<f64>,
+    coop_gemm_size: Option<u32>,
+    coop_gemm_relative_error: Option<f64>,
+    coop_unavailable: Option<String>,
+}
+
+impl From<&Roofline> for RooflineReport {
+    fn from(r: &Roofline) -> Self {
+        let coop = r.coop.as_ref().ok();
+        Self {
+            fma_gflops: r.fma_gflops,
+            copy_gbps: r.copy_gbps,
+            copy_bytes: r.copy_bytes,
+            coop_mma_gflops: coop.map(|c| c.mma_gflops),
+            coop_gemm_gflops: coop.map(|c| c.gemm_gflops),
+            coop_gemm_size: coop.map(|c| c.gemm_size),
+            coop_gemm_relative_error: coop.map(|c| c.gemm_relative_error),
+            coop_unavailable: r.coop.as_ref().err().cloned(),
+        }
+    }
+}
+
+/// Measures the ceilings and prints them (small problems on a CPU rasteriser).
+fn measure_roofline(ctx: &Context, args: &BenchArgs) -> CliResult<Roofline> {
+    let small = ctx.adapter_info().device_type == wgpu::DeviceType::Cpu;
+    let r = wgconv::roofline::measure(ctx, &sampling(args), small)?;
+    println!(
+        "roofline: fp32 FMA {:.1} TFLOP/s; copy {:.0} GB/s ({} MiB read and written)",
+        r.fma_gflops / 1e3,
+        r.copy_gbps,
+        r.copy_bytes >> 20
+    );
+    match &r.coop {
+        Ok(c) => println!(
+            "roofline: f16 cooperative matrices {:.1} TFLOP/s from workgroup memory, a {n}×{n}×{n} GEMM {:.1} TFLOP/s (checked: relative error {:.1e} at 256³)",
+            c.mma_gflops / 1e3,
+            c.gemm_gflops / 1e3,
+            c.gemm_relative_error,
+            n = c.gemm_size
+        ),
+        Err(why) => println!("roofline: cooperative matrices not measured: {why}"),
+    }
+    Ok(r)
+}
+
+/// Fills in a layer's shares of `roofline`.
+fn apply_roofline(r: &mut LayerResult, roofline: &Roofline) {
+    let ceiling = if r.kernel.starts_with("coop") {
+        roofline.coop.as_ref().map(|c| c.gemm_gflops).unwrap_or(roofline.fma_gflops)
+    } else if r.layer.op == Op::Q8ConvPw {
+        4.0 * roofline.fma_gflops
+    } else {
+        roofline.fma_gflops
+    };
+    r.percent_of_compute_ceiling = Some(100.0 * r.gflops / ceiling);
+    let gbps = r.min_bytes as f64 / (r.median_ms * 1e-3) / 1e9;
+    r.percent_of_copy_bandwidth = Some(100.0 * gbps / roofline.copy_gbps);
 }
 
 #[derive(Serialize)]
@@ -295,7 +380,7 @@ fn run_layer(ctx: &Context, layer: &Layer, args: &BenchArgs) -> CliResult<(Layer
     let bad = |e: wgconv::Error| CliError::Usage(format!("layer {}: {e}", layer.name));
     let input_shape = [layer.n, layer.ic, layer.h, layer.w];
     let mut sweep = Vec::new();
-    let (kernel, median_ms, reference_kernel, reference_ms, macs, source) = match layer.op {
+    let (kernel, median_ms, reference_kernel, reference_ms, macs, min_bytes, source) = match layer.op {
         Op::Conv2d | Op::ConvTranspose2d => {
             let transposed = layer.op == Op::ConvTranspose2d;
             let g = layer.groups as usize;
@@ -342,7 +427,10 @@ fn run_layer(ctx: &Context, layer: &Layer, args: &BenchArgs) -> CliResult<(Layer
                 let forced = ForcedPlan::kernel(reference);
                 median_time(ctx, args, |b| conv.run_into_forced(b, &x, &out, &forced).map(|_| ()))?.0
             };
-            (label, ms, reference.name().to_string(), reference_ms, geometry.macs(), source)
+            let elements = input_shape.iter().product::<usize>()
+                + weight_shape.iter().product::<usize>()
+                + geometry.output_shape().iter().product::<usize>();
+            (label, ms, reference.name().to_string(), reference_ms, geometry.macs(), 4 * elements as u64, source)
         }
         Op::Q8ConvPw => {
             let x: Vec<i8> = data(3, input_shape.iter().product()).iter().map(|v| (v * 127.0) as i8).collect();
@@ -382,7 +470,9 @@ fn run_layer(ctx: &Context, layer: &Layer, args: &BenchArgs) -> CliResult<(Layer
                 median_time(ctx, args, |b| run(b).map(|_| ()))?.0
             };
             let macs = (layer.n * layer.h * layer.w * layer.oc * layer.ic) as u64;
-            (chosen.name().to_string(), ms, reference.name().to_string(), reference_ms, macs, source)
+            let outputs: usize = geometry.output_shape().iter().product();
+            let bytes = (x.len() + w.len() + outputs) as u64 + 4 * layer.oc as u64;
+            (chosen.name().to_string(), ms, reference.name().to_string(), reference_ms, macs, bytes, source)
         }
     };
     let gflops = 2.0 * macs as f64 / (median_ms * 1e-3) / 1e9;
@@ -395,6 +485,9 @@ fn run_layer(ctx: &Context, layer: &Layer, args: &BenchArgs) -> CliResult<(Layer
         reference_median_ms: reference_ms,
         speedup_vs_reference: reference_ms / median_ms,
         sweep,
+        min_bytes,
+        percent_of_compute_ceiling: None,
+        percent_of_copy_bandwidth: None,
     };
     Ok((result, source))
 }
@@ -406,7 +499,10 @@ fn shape_text(l: &Layer) -> String {
 /// Runs `wgconv bench`.
 pub fn run(args: &BenchArgs) -> CliResult<()> {
     let layers = load_suite(&args.suite)?;
-    let ctx = crate::context_for(args.precision, None)?;
+    // The roofline measures cooperative matrices where the device has them: ask for them (the
+    // layers still run at `args.precision`; the planner uses them only with f16 allowed).
+    let coop_request = if args.roofline { wgconv::Precision::AllowF16 } else { args.precision };
+    let ctx = crate::context_for(coop_request, None)?;
     eprintln!("device: {}", ctx.describe());
     if let Some(path) = args.tune_cache.as_ref().filter(|p| p.exists()) {
         let text = std::fs::read_to_string(path)
@@ -416,6 +512,7 @@ pub fn run(args: &BenchArgs) -> CliResult<()> {
             Err(e) => eprintln!("tuning: ignoring {} ({e}); tuning again", path.display()),
         }
     }
+    let roofline = if args.roofline { Some(measure_roofline(&ctx, args)?) } else { None };
     let progress = ProgressBar::new(layers.len() as u64);
     progress.set_style(ProgressStyle::with_template("{bar:30} {pos}/{len} {msg}").expect("static template"));
     let mut results = Vec::new();
@@ -428,6 +525,9 @@ pub fn run(args: &BenchArgs) -> CliResult<()> {
         progress.inc(1);
     }
     progress.finish_and_clear();
+    if let Some(roofline) = &roofline {
+        results.iter_mut().for_each(|r| apply_roofline(r, roofline));
+    }
     if let Some(path) = &args.tune_cache {
         std::fs::write(path, ctx.export_tuning())
             .map_err(|e| CliError::Runtime(format!("cannot write {}: {e}", path.display())))?;
@@ -446,6 +546,18 @@ pub fn run(args: &BenchArgs) -> CliResult<()> {
             r.gflops,
             r.speedup_vs_reference
         );
+    }
+    if roofline.is_some() {
+        println!("{:<26} {:<15} {:>18} {:>18}", "layer", "kernel", "% compute ceiling", "% copy bandwidth");
+        for r in &results {
+            println!(
+                "{:<26} {:<15} {:>17.1}% {:>17.1}%",
+                r.layer.name,
+                r.kernel,
+                r.percent_of_compute_ceiling.unwrap_or(f64::NAN),
+                r.percent_of_copy_bandwidth.unwrap_or(f64::NAN)
+            );
+        }
     }
     for r in results.iter().filter(|r| !r.sweep.is_empty()) {
         let points: Vec<String> = r.sweep.iter().map(|p| format!("{} {:.4}", p.config, p.median_ms)).collect();
@@ -478,6 +590,7 @@ pub fn run(args: &BenchArgs) -> CliResult<()> {
             samples: args.repeat,
             launches_per_sample: args.launches,
             precision: if args.precision == wgconv::Precision::AllowF16 { "f16" } else { "f32" },
+            roofline: roofline.as_ref().map(RooflineReport::from),
             layers: &results,
         };
         let text = serde_json::to_string_pretty(&report).map_err(|e| CliError::Runtime(e.to_string()))?;

@@ -364,6 +364,39 @@ fn quick_bench_writes_json_with_every_layer() {
 }
 
 #[test]
+fn bench_roofline_reports_ceilings_and_each_layers_share() {
+    let d = Dir::new("roofline");
+    let json = d.path("roofline.json");
+    let (code, stdout, stderr) =
+        run(&["bench", "--suite", "quick", "--repeat", "1", "--launches", "1", "--roofline", "--json", &json]);
+    assert_eq!(code, 0, "{stdout}\n{stderr}");
+    assert!(stdout.contains("roofline: fp32 FMA") && stdout.contains("% compute ceiling"), "{stdout}");
+    let report: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(Path::new(&json)).unwrap()).unwrap();
+    let roofline = &report["roofline"];
+    assert!(roofline["fma_gflops"].as_f64().unwrap() > 0.0, "{roofline}");
+    assert!(roofline["copy_gbps"].as_f64().unwrap() > 0.0, "{roofline}");
+    // lavapipe has no cooperative matrices: said, not measured.
+    assert!(roofline["coop_gemm_gflops"].is_null() && roofline["coop_unavailable"].is_string(), "{roofline}");
+    for l in report["layers"].as_array().unwrap() {
+        let compute = l["percent_of_compute_ceiling"].as_f64().unwrap();
+        let copy = l["percent_of_copy_bandwidth"].as_f64().unwrap();
+        // Shares of what was measured on the same device: positive, finite, and a layer's
+        // share of the compute ceiling is its GFLOP/s over the FMA rate (×4 for int8).
+        assert!(compute > 0.0 && compute.is_finite() && copy > 0.0 && copy.is_finite(), "{l}");
+        let ceiling = roofline["fma_gflops"].as_f64().unwrap() * if l["op"] == "q8_conv_pw" { 4.0 } else { 1.0 };
+        let expected = 100.0 * l["gflops"].as_f64().unwrap() / ceiling;
+        assert!((compute - expected).abs() <= 1e-9 * expected.max(1.0), "{compute} vs {expected}: {l}");
+        assert!(l["min_bytes"].as_u64().unwrap() > 0, "{l}");
+    }
+    // Without --roofline none of it is there.
+    let plain = d.path("plain.json");
+    let (code, ..) = run(&["bench", "--suite", "quick", "--repeat", "1", "--launches", "1", "--json", &plain]);
+    assert_eq!(code, 0);
+    let report: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(Path::new(&plain)).unwrap()).unwrap();
+    assert!(report["roofline"].is_null() && report["layers"][0]["percent_of_compute_ceiling"].is_null());
+}
+
+#[test]
 fn bench_sweep_times_every_kernel_and_split() {
     let d = Dir::new("sweep");
     let (suite, json) = (d.path("suite.json"), d.path("sweep.json"));

@@ -46,6 +46,7 @@ mod ops;
 mod pipelines;
 mod platform;
 pub mod reference;
+pub mod roofline;
 // Generated (`cargo xtask gen-shaders`): each shader's whole binding surface, of which the ops use
 // a part; private, so the API is the ops, not the shaders' layouts.
 #[rustfmt::skip]

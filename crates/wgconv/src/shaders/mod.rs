@@ -28,3 +28,7 @@ pub mod q8ta_conv2d_pw;
 pub mod q8ta_conv2d_pw_gemm;
 /// Bindings for `shaders/quantize.wgsl`.
 pub mod quantize;
+/// Bindings for `shaders/roofline.wgsl`.
+pub mod roofline;
+/// Bindings for `shaders/roofline_coop.wgsl`.
+pub mod roofline_coop;

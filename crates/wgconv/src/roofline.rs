@@ -1,0 +1,269 @@
+//! The device's ceilings, measured: the fp32 FMA rate, the copy bandwidth and — where the
+//! device has f16 cooperative matrices — their multiply-add rate from workgroup memory and a
+//! plain GEMM's from global memory (`shaders/roofline.wgsl`, `shaders/roofline_coop.wgsl`).
+//! `wgconv bench --roofline` prints them and each layer's share of them.
+
+use half::f16;
+
+use crate::{
+    batch::{Batch, Pass},
+    context::Context,
+    dispatch,
+    error::{Error, Result},
+    shaders::{roofline, roofline_coop},
+    tensor::{DType, Tensor},
+    timing::{self, Sampling},
+};
+
+/// What [`measure_async`] measured.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Roofline {
+    /// fp32 FMA rate, GFLOP/s (an FMA counts 2).
+    pub fma_gflops: f64,
+    /// Copy bandwidth, GB/s (bytes read + bytes written, 10^9 per second).
+    pub copy_gbps: f64,
+    /// Bytes the copy read (and wrote): larger than the last-level cache where the device
+    /// allows a binding that large.
+    pub copy_bytes: u64,
+    /// The cooperative-matrix ceilings, or why they were not measured.
+    pub coop: std::result::Result<CoopRoofline, String>,
+}
+
+/// The f16 × f16 + f32 cooperative-matrix ceilings.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CoopRoofline {
+    /// Multiply-add rate with both operands in workgroup memory, GFLOP/s.
+    pub mma_gflops: f64,
+    /// A plain `size`³ GEMM from global memory, GFLOP/s.
+    pub gemm_gflops: f64,
+    /// M = N = K of that GEMM.
+    pub gemm_size: u32,
+    /// The GEMM's relative error (L2) on a 256³ problem against the host's f64 product of the
+    /// same f16 operands: the kernel timed is checked, not just fast.
+    pub gemm_relative_error: f64,
+}
+
+/// Threads of the FMA kernel and its loop count: 2^20 threads × 1,024 iterations × 32 vec4 FMAs
+/// ≈ 2.7·10^11 FLOPs, milliseconds on a large GPU. Smaller on a software rasteriser.
+const FMA_THREADS: u64 = 1 << 20;
+/// FLOPs per thread and iteration: 32 vec4 FMAs (8 chains × 4 unrolled), 4 lanes, 2 each.
+const FMA_FLOPS_PER_ITERATION: f64 = 32.0 * 4.0 * 2.0;
+/// The copy's size: 256 MiB, over four times the H200's 60 MiB L2, or the binding limit.
+const COPY_BYTES: u64 = 256 << 20;
+/// The timed GEMM's size.
+const GEMM_SIZE: u32 = 4096;
+/// `coop_mma` steps per subgroup (8 multiply-adds each) and workgroups.
+const MMA_STEPS: u32 = 4096;
+
+/// Measures the ceilings on `ctx` with `sampling` (the software rasteriser of CI gets smaller
+/// problems when `small` is set). [`measure`] is the blocking form (native only).
+pub async fn measure_async(ctx: &Context, sampling: &Sampling, small: bool) -> Result<Roofline> {
+    let (fma_gflops, (copy_gbps, copy_bytes)) =
+        (fma_rate(ctx, sampling, small).await?, copy_rate(ctx, sampling, small).await?);
+    let coop = if ctx.cooperative_f16() {
+        Ok(coop_rates(ctx, sampling, small).await?)
+    } else {
+        Err("this context has no f16 cooperative matrices (WGCONV_COOPERATIVE_MATRIX=1 on a device that has them)"
+            .into())
+    };
+    Ok(Roofline { fma_gflops, copy_gbps, copy_bytes, coop })
+}
+
+/// Blocking [`measure_async`].
+#[cfg(not(target_arch = "wasm32"))]
+pub fn measure(ctx: &Context, sampling: &Sampling, small: bool) -> Result<Roofline> {
+    crate::platform::block_on(measure_async(ctx, sampling, small))
+}
+
+/// Records one `roofline.wgsl` dispatch over `threads` threads.
+fn record_plain(
+    batch: &mut Batch<'_>,
+    entry: roofline::Entry,
+    threads: u64,
+    iterations: u32,
+    src: &Tensor,
+    dst: &Tensor,
+) -> Result<()> {
+    let limits = batch.context().limits();
+    let grid = dispatch::grid(threads, dispatch::workgroup_size(&limits), limits.max_compute_workgroups_per_dimension)?;
+    let mut overrides = roofline::Overrides::new(grid.stride_x);
+    overrides.wg_size = grid.wg_size;
+    overrides.fma_iterations = iterations;
+    let group = roofline::BindGroup0 {
+        src: src.buffer().as_entire_buffer_binding(),
+        dst: dst.buffer().as_entire_buffer_binding(),
+    };
+    batch.record::<roofline::Shader>("roofline", Pass::new(entry, &overrides, grid.dims()), &group)
+}
+
+async fn fma_rate(ctx: &Context, sampling: &Sampling, small: bool) -> Result<f64> {
+    let (threads, iterations) = if small { (1 << 12, 16) } else { (FMA_THREADS, 1024) };
+    // m = 0.999…, c = 1e-6: the chains stay finite however long they run.
+    let mut constants = vec![0.999_999f32; 4];
+    constants.extend([1e-6f32; 4]);
+    let src = Tensor::from_f32(ctx, &constants, &[8])?;
+    let dst = Tensor::zeros(ctx, &[threads as usize * 4], DType::F32)?;
+    let timing = timing::median_time_async(ctx, sampling, |batch| {
+        record_plain(batch, roofline::Entry::FmaPeak, threads, iterations, &src, &dst)
+    })
+    .await?;
+    Ok(threads as f64 * f64::from(iterations) * FMA_FLOPS_PER_ITERATION / (timing.ms_per_run * 1e-3) / 1e9)
+}
+
+async fn copy_rate(ctx: &Context, sampling: &Sampling, small: bool) -> Result<(f64, u64)> {
+    let limits = ctx.limits();
+    let largest = u64::from(limits.max_storage_buffer_binding_size).min(limits.max_buffer_size);
+    let bytes = if small { 1 << 20 } else { COPY_BYTES.min(largest / 16 * 16) };
+    let floats = (bytes / 4) as usize;
+    let src = Tensor::zeros(ctx, &[floats], DType::F32)?;
+    let dst = Tensor::zeros(ctx, &[floats], DType::F32)?;
+    let timing = timing::median_time_async(ctx, sampling, |batch| {
+        record_plain(batch, roofline::Entry::CopyVec4, bytes / 16, 1, &src, &dst)
+    })
+    .await?;
+    Ok((2.0 * bytes as f64 / (timing.ms_per_run * 1e-3) / 1e9, bytes))
+}
+
+/// The f16 operands of a GEMM as packed halves (two per f32 slot), in tensors the shader reads
+/// as `vec4<u32>`.
+fn packed_halves(ctx: &Context, values: &[f32]) -> Result<Tensor> {
+    let words: Vec<f32> = values
+        .chunks(2)
+        .map(|pair| {
+            let lo = u32::from(f16::from_f32(pair[0]).to_bits());
+            let hi = u32::from(f16::from_f32(pair.get(1).copied().unwrap_or(0.0)).to_bits());
+            f32::from_bits(lo | hi << 16)
+        })
+        .collect();
+    Tensor::from_f32(ctx, &words, &[words.len()])
+}
+
+fn gemm_params(ctx: &Context, size: u32, steps: u32) -> Result<wgpu::Buffer> {
+    ctx.uniform("GemmParams", &roofline_coop::GemmParams::new(size, size, size, steps))
+}
+
+fn record_coop(
+    batch: &mut Batch<'_>,
+    entry: roofline_coop::Entry,
+    workgroups: [u32; 3],
+    tensors: [&Tensor; 3],
+    params: &wgpu::Buffer,
+) -> Result<()> {
+    let overrides = roofline_coop::Overrides::new();
+    let group = roofline_coop::BindGroup0 {
+        a: tensors[0].buffer().as_entire_buffer_binding(),
+        b: tensors[1].buffer().as_entire_buffer_binding(),
+        c: tensors[2].buffer().as_entire_buffer_binding(),
+        params: params.as_entire_buffer_binding(),
+    };
+    batch.record::<roofline_coop::Shader>(
+        "roofline (cooperative matrices)",
+        Pass::new(entry, &overrides, workgroups),
+        &group,
+    )
+}
+
+/// Seeded values in [-1, 1) with few significant bits, exact in f16.
+fn small_values(seed: u32, count: usize) -> Vec<f32> {
+    (0..count).map(|i| ((i as u32).wrapping_mul(2_654_435_761).wrapping_add(seed) >> 24) as f32 / 128.0 - 1.0).collect()
+}
+
+async fn coop_rates(ctx: &Context, sampling: &Sampling, small: bool) -> Result<CoopRoofline> {
+    // Correctness first, on a 256³ problem.
+    let check = 256u32;
+    let len = (check * check) as usize;
+    let (av, bv) = (small_values(1, len), small_values(2, len));
+    let (a, b) = (packed_halves(ctx, &av)?, packed_halves(ctx, &bv)?);
+    let c = Tensor::full_f32(ctx, &[len], f32::NAN)?;
+    let params = gemm_params(ctx, check, 0)?;
+    let tiles = [check / 128, check / 128, 1];
+    let mut batch = ctx.batch();
+    record_coop(&mut batch, roofline_coop::Entry::CoopGemm, tiles, [&a, &b, &c], &params)?;
+    batch.submit_async().await?;
+    let got = c.to_vec_f32_async(ctx).await?;
+    let n = check as usize;
+    let (a16, b16): (Vec<f64>, Vec<f64>) = (
+        av.iter().map(|&v| f16::from_f32(v).to_f64()).collect(),
+        bv.iter().map(|&v| f16::from_f32(v).to_f64()).collect(),
+    );
+    let mut expected = vec![0f64; len];
+    for i in 0..n {
+        for k in 0..n {
+            let aik = a16[i * n + k];
+            for j in 0..n {
+                expected[i * n + j] += aik * b16[k * n + j];
+            }
+        }
+    }
+    let gemm_relative_error = crate::reference::relative_error(&got, &expected);
+
+    // The timed GEMM.
+    let size = if small { check } else { GEMM_SIZE };
+    let elements = (size as usize) * (size as usize);
+    let (a, b) = (packed_halves(ctx, &small_values(3, elements))?, packed_halves(ctx, &small_values(4, elements))?);
+    let c = Tensor::zeros(ctx, &[elements], DType::F32)?;
+    let params = gemm_params(ctx, size, 0)?;
+    let tiles = [size / 128, size / 128, 1];
+    let gemm = timing::median_time_async(ctx, sampling, |batch| {
+        record_coop(batch, roofline_coop::Entry::CoopGemm, tiles, [&a, &b, &c], &params)
+    })
+    .await?;
+    let gemm_gflops = 2.0 * f64::from(size).powi(3) / (gemm.ms_per_run * 1e-3) / 1e9;
+
+    // The multiply-add ceiling: one workgroup per multiprocessor-sized slice of a large grid.
+    let (workgroups, steps) = if small { (4u32, 64u32) } else { (2112, MMA_STEPS) };
+    let sink = Tensor::zeros(ctx, &[workgroups as usize * 8 * 2048], DType::F32)?;
+    let params = gemm_params(ctx, 0, steps)?;
+    let mma = timing::median_time_async(ctx, sampling, |batch| {
+        record_coop(batch, roofline_coop::Entry::CoopMma, [workgroups, 1, 1], [&a, &b, &sink], &params)
+    })
+    .await?;
+    let flops = f64::from(workgroups) * 8.0 * f64::from(steps) * 8.0 * 2.0 * 16.0 * 16.0 * 16.0;
+    let mma_gflops = flops / (mma.ms_per_run * 1e-3) / 1e9;
+    if !gemm_relative_error.is_finite() {
+        return Err(Error::Gpu {
+            operation: "roofline GEMM check".into(),
+            message: "the cooperative-matrix GEMM left NaN in its output".into(),
+        });
+    }
+    Ok(CoopRoofline { mma_gflops, gemm_gflops, gemm_size: size, gemm_relative_error })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// No device in CI has cooperative matrices: at least check that naga lowers both entry
+    /// points to SPIR-V with the multiply-adds as written (8 per 16 of K).
+    #[test]
+    fn coop_roofline_compiles_to_spirv() {
+        use naga::valid::{Capabilities, ValidationFlags, Validator};
+        let module = naga::front::wgsl::parse_str(roofline_coop::SOURCE).expect("parses");
+        // unpack2x16float needs f16 in f32 (what wgpu's SHADER_F16 grants).
+        let caps =
+            Capabilities::COOPERATIVE_MATRIX | Capabilities::SHADER_FLOAT16 | Capabilities::SHADER_FLOAT16_IN_FLOAT32;
+        let info = Validator::new(ValidationFlags::all(), caps).validate(&module).expect("validates");
+        for (entry, expected) in [(roofline_coop::Entry::CoopGemm, 16), (roofline_coop::Entry::CoopMma, 16)] {
+            let stage = Some((naga::ShaderStage::Compute, entry.name()));
+            let constants = naga::back::PipelineConstants::default();
+            let (module, info) = naga::back::pipeline_constants::process_overrides(&module, &info, stage, &constants)
+                .expect("overrides");
+            let options = naga::back::spv::Options { lang_version: (1, 6), capabilities: None, ..Default::default() };
+            let words = naga::back::spv::write_vec(&module, &info, &options, None).expect("SPIR-V");
+            // OpCooperativeMatrixMulAddKHR is opcode 4459; instructions start with
+            // word count << 16 | opcode after the 5-word header.
+            let (mut at, mut mul_adds) = (5, 0);
+            while at < words.len() {
+                mul_adds += usize::from(words[at] & 0xffff == 4459);
+                at += (words[at] >> 16).max(1) as usize;
+            }
+            assert_eq!(mul_adds, expected, "{}", entry.name());
+        }
+    }
+
+    #[test]
+    fn gemm_operands_are_exact_in_f16() {
+        assert!(small_values(1, 1000).iter().all(|&v| f16::from_f32(v).to_f32() == v));
+        assert!(small_values(1, 1000).iter().any(|&v| v != small_values(1, 1)[0]));
+    }
+}

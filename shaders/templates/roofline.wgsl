@@ -1,0 +1,50 @@
+{# FMA chains per thread and their unrolling per loop iteration. #}
+{% set chains = 8 %}
+{% set unroll = 4 %}
+// The device's two plain ceilings, for `wgconv bench --roofline`: the fp32 FMA rate and the copy
+// bandwidth. Each is the simplest kernel that should reach the hardware's limit; a conv kernel's
+// speed is reported as a share of them.
+
+@group(0) @binding(0) var<storage, read> src: array<vec4<f32>>;
+@group(0) @binding(1) var<storage, read_write> dst: array<vec4<f32>>;
+
+override wg_size: u32 = 256;
+// Threads per grid row: thread index = gid.y * stride_x + gid.x.
+override stride_x: u32;
+// Loop iterations of `fma_peak`; each issues {{ chains * unroll }} vec4 FMAs per thread.
+override fma_iterations: u32 = 1024u;
+
+// One vec4 per thread: dst = src, over the whole of dst (src is at least as long).
+@compute @workgroup_size(wg_size)
+fn copy_vec4(@builtin(global_invocation_id) gid: vec3<u32>) {
+    let i = gid.y * stride_x + gid.x;
+    if (i < arrayLength(&dst)) {
+        dst[i] = src[i];
+    }
+}
+
+// {{ chains }} independent vec4 FMA chains per thread (enough independent work to hide the FMA
+// latency), unrolled {{ unroll }} times per iteration, in named variables: a private array indexed
+// in a loop ends up in local memory on some stacks. The sum is stored so none is dead code.
+// FLOPs per thread: fma_iterations × {{ chains * unroll }} × 4 lanes × 2.
+@compute @workgroup_size(wg_size)
+fn fma_peak(@builtin(global_invocation_id) gid: vec3<u32>) {
+    let i = gid.y * stride_x + gid.x;
+    if (i >= arrayLength(&dst)) {
+        return;
+    }
+    // Multiplier and addend from memory, so the compiler cannot fold the chains.
+    let m = src[0];
+    let c = src[1];
+{% for a in range(chains) %}
+    var a{{ a }} = vec4<f32>(f32(i + {{ a }}u) * 1e-9);
+{% endfor %}
+    for (var k = 0u; k < fma_iterations; k++) {
+{% for u in range(unroll) %}
+{% for a in range(chains) %}
+        a{{ a }} = fma(a{{ a }}, m, c);
+{% endfor %}
+{% endfor %}
+    }
+    dst[i] = {% for a in range(chains) %}a{{ a }}{% if not loop.last %} + {% endif %}{% endfor %};
+}

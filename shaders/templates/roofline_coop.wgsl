@@ -1,0 +1,165 @@
+{#
+  The GEMM: 128×128 tiles of C, K-tiles of {{ bk }}, 8 subgroups of 32 each holding a 64×32
+  block in eight 16×16 f32 accumulators (the conv kernel's arrangement, operands already f16).
+#}
+{% set bk = 32 %}
+{% set sa = bk + 8 %}
+{% set sb = 128 + 8 %}
+// The cooperative-matrix ceilings of the device (f16 × f16 + f32, 16×16×16), for `wgconv bench
+// --roofline`:
+// - `coop_mma`: the multiply-add rate with both operands already in workgroup memory — each
+//   subgroup loads 4 A and 2 B fragments per step from a staged tile and issues 8 independent
+//   multiply-adds, as a GEMM's inner loop does, with no global memory traffic at all;
+// - `coop_gemm`: a plain GEMM C[M, N] (f32) = A[M, K] · B[K, N] (f16, row-major, M and N
+//   multiples of 128, K of {{ bk }}) with operands in the ideal layout in global memory: 128×128
+//   tiles of C per workgroup of 8 subgroups (each a 64×32 block in eight 16×16 accumulators),
+//   K-tiles {{ bk }} deep staged through workgroup memory, the next K-tile's 16-byte loads in
+//   flight while the current one's math runs.
+// Needs subgroups of 32 and 16×16×16 f16 × f16 + f32 cooperative matrices (checked by the host).
+
+enable f16;
+enable wgpu_cooperative_matrix;
+
+struct GemmParams {
+    m: u32,
+    n: u32,
+    k: u32,
+    // `coop_mma`'s steps: each is 8 multiply-adds per subgroup.
+    steps: u32,
+}
+
+// A and B as packed halves, 8 per vec4<u32> (16-byte loads).
+@group(0) @binding(0) var<storage, read> a: array<vec4<u32>>;
+@group(0) @binding(1) var<storage, read> b: array<vec4<u32>>;
+@group(0) @binding(2) var<storage, read_write> c: array<f32>;
+@group(0) @binding(3) var<uniform> params: GemmParams;
+
+// A tile: 128 rows × {{ bk }} halves, rows padded by 8 halves (16 bytes) so neighbouring rows'
+// fragment loads start in different banks; B tile: {{ bk }} rows × 128 halves, padded likewise.
+// Fragments stay inside: the last A fragment reads up to 127·{{ sa }} + {{ bk }} − 1 < 128·{{ sa }},
+// the last B fragment up to ({{ bk }} − 1)·{{ sb }} + 127 < {{ bk }}·{{ sb }}.
+var<workgroup> tile_a: array<f16, {{ 128 * sa }}>;
+var<workgroup> tile_b: array<f16, {{ bk * sb }}>;
+
+// Stores 8 halves (one vec4<u32>) at `at` of tile A or B (unpacked through f32, exactly).
+fn put_a(at: u32, v: vec4<u32>) {
+{% for w in range(4) %}
+    let h{{ w }} = unpack2x16float(v[{{ w }}]);
+    tile_a[at + {{ 2 * w }}u] = f16(h{{ w }}.x);
+    tile_a[at + {{ 2 * w + 1 }}u] = f16(h{{ w }}.y);
+{% endfor %}
+}
+
+fn put_b(at: u32, v: vec4<u32>) {
+{% for w in range(4) %}
+    let h{{ w }} = unpack2x16float(v[{{ w }}]);
+    tile_b[at + {{ 2 * w }}u] = f16(h{{ w }}.x);
+    tile_b[at + {{ 2 * w + 1 }}u] = f16(h{{ w }}.y);
+{% endfor %}
+}
+
+{% macro accumulators() %}
+{% for i in range(4) %}
+{% for j in range(2) %}
+    var c{{ i }}{{ j }} = coop_mat16x16<f32, C>();
+{% endfor %}
+{% endfor %}
+{%- endmacro %}
+
+{# 4 A and 2 B fragments at depth `kk` of the staged tiles, then the 8 multiply-adds. #}
+{% macro step(kk) %}
+{% for i in range(4) %}
+        let a{{ i }} = coopLoadT<coop_mat16x16<f16, A>>(&tile_a[(warp_m + {{ 16 * i }}u) * {{ sa }}u + {{ kk }}], {{ sa }}u);
+{% endfor %}
+{% for j in range(2) %}
+        let b{{ j }} = coopLoadT<coop_mat16x16<f16, B>>(&tile_b[{{ kk }} * {{ sb }}u + warp_n + {{ 16 * j }}u], {{ sb }}u);
+{% endfor %}
+{% for i in range(4) %}
+{% for j in range(2) %}
+        c{{ i }}{{ j }} = coopMultiplyAdd(a{{ i }}, b{{ j }}, c{{ i }}{{ j }});
+{% endfor %}
+{% endfor %}
+{%- endmacro %}
+
+@compute @workgroup_size(256)
+fn coop_gemm(@builtin(local_invocation_index) local: u32, @builtin(workgroup_id) wg: vec3<u32>) {
+    let warp = local / 32u;
+    let warp_m = (warp / 4u) * 64u;
+    let warp_n = (warp % 4u) * 32u;
+    let m0 = wg.y * 128u;
+    let n0 = wg.x * 128u;
+    // The stores' row stride as a named value: naga 30's SPIR-V writer panics ("not cached") on
+    // a cooperative store whose stride or index is computed inline.
+    let ldc = params.n;
+    let k8 = params.k / 8u;
+    let n8 = params.n / 8u;
+    // Staging: A tile = 128 rows × {{ bk // 8 }} vec4s, B tile = {{ bk }} rows × 16 vec4s; 512 of each, 2 per invocation.
+    let a_row = local / {{ bk // 8 }}u;
+    let a_col = local % {{ bk // 8 }}u;
+    let b_row = local / 16u;
+    let b_col = local % 16u;
+{{ accumulators() }}
+    var va0 = a[(m0 + a_row) * k8 + a_col];
+    var va1 = a[(m0 + a_row + {{ 256 // (bk // 8) }}u) * k8 + a_col];
+    var vb0 = b[b_row * n8 + n0 / 8u + b_col];
+    var vb1 = b[(b_row + 16u) * n8 + n0 / 8u + b_col];
+    for (var k0 = 0u; k0 < params.k; k0 += {{ bk }}u) {
+        put_a(a_row * {{ sa }}u + a_col * 8u, va0);
+        put_a((a_row + {{ 256 // (bk // 8) }}u) * {{ sa }}u + a_col * 8u, va1);
+        put_b(b_row * {{ sb }}u + b_col * 8u, vb0);
+        put_b((b_row + 16u) * {{ sb }}u + b_col * 8u, vb1);
+        workgroupBarrier();
+        // The next K-tile's loads (clamped to the last tile on the last step: issued
+        // unconditionally, so they are all in flight during the math).
+        let next = min(k0 + {{ bk }}u, params.k - {{ bk }}u) / 8u;
+        va0 = a[(m0 + a_row) * k8 + next + a_col];
+        va1 = a[(m0 + a_row + {{ 256 // (bk // 8) }}u) * k8 + next + a_col];
+        vb0 = b[(next * 8u + b_row) * n8 + n0 / 8u + b_col];
+        vb1 = b[(next * 8u + b_row + 16u) * n8 + n0 / 8u + b_col];
+{% for kk in range(0, bk, 16) %}
+        {
+{{ step(kk ~ "u") }}
+        }
+{% endfor %}
+        workgroupBarrier();
+    }
+    // Indices as named values too: naga 30's SPIR-V writer panics on a store's inline index.
+{% for i in range(4) %}
+{% for j in range(2) %}
+    let at{{ i }}{{ j }} = (m0 + warp_m + {{ 16 * i }}u) * ldc + n0 + warp_n + {{ 16 * j }}u;
+    coopStoreT(c{{ i }}{{ j }}, &c[at{{ i }}{{ j }}], ldc);
+{% endfor %}
+{% endfor %}
+}
+
+// The same inner loop with nothing but the multiply-adds: the tiles are staged once (from A and
+// B's first elements), then each subgroup runs `steps` steps over them. Writes its accumulators
+// to C (workgroup-major, 8 × 2048 floats per workgroup) so none is dead.
+@compute @workgroup_size(256)
+fn coop_mma(@builtin(local_invocation_index) local: u32, @builtin(workgroup_id) wg: vec3<u32>) {
+    let warp = local / 32u;
+    let warp_m = (warp / 4u) * 64u;
+    let warp_n = (warp % 4u) * 32u;
+    for (var i = local; i < {{ 128 * sa }}u; i += 256u) {
+        tile_a[i] = f16(f32(i % 7u) * 0.125);
+    }
+    for (var i = local; i < {{ bk * sb }}u; i += 256u) {
+        tile_b[i] = f16(f32(i % 5u) * 0.125);
+    }
+    workgroupBarrier();
+{{ accumulators() }}
+    for (var s = 0u; s < params.steps; s += 2u) {
+{% for kk in [0, 16] %}
+        {
+{{ step(kk ~ "u") }}
+        }
+{% endfor %}
+    }
+    let base = (wg.x * 8u + warp) * 2048u;
+{% for i in range(4) %}
+{% for j in range(2) %}
+    let at{{ i }}{{ j }} = base + {{ (i * 2 + j) * 256 }}u;
+    coopStoreT(c{{ i }}{{ j }}, &c[at{{ i }}{{ j }}], 16u);
+{% endfor %}
+{% endfor %}
+}
