@@ -112,7 +112,7 @@ async fn fma_rate(ctx: &Context, sampling: &Sampling, small: bool) -> Result<f64
 
 async fn copy_rate(ctx: &Context, sampling: &Sampling, small: bool) -> Result<(f64, u64)> {
     let limits = ctx.limits();
-    let largest = u64::from(limits.max_storage_buffer_binding_size).min(limits.max_buffer_size);
+    let largest = limits.max_storage_buffer_binding_size.min(limits.max_buffer_size);
     let bytes = if small { 1 << 20 } else { COPY_BYTES.min(largest / 16 * 16) };
     let floats = (bytes / 4) as usize;
     let src = Tensor::zeros(ctx, &[floats], DType::F32)?;
