@@ -4,6 +4,8 @@
 // - `coop_mma`: the multiply-add rate with both operands already in workgroup memory — each
 //   subgroup loads 4 A and 2 B fragments per step from a staged tile and issues 8 independent
 //   multiply-adds, as a GEMM's inner loop does, with no global memory traffic at all;
+// - `coop_gemm_direct`: the same GEMM with every fragment loaded straight from global memory
+//   (A and B rows reused through the caches only), no workgroup memory and no barriers;
 // - `coop_gemm`: a plain GEMM C[M, N] (f32) = A[M, K] · B[K, N] (f16, row-major, M and N
 //   multiples of 128, K of 32) with operands in the ideal layout in global memory: 128×128
 //   tiles of C per workgroup of 8 subgroups (each a 64×32 block in eight 16×16 accumulators),
@@ -27,6 +29,9 @@ struct GemmParams {
 @group(0) @binding(1) var<storage, read> b: array<vec4<u32>>;
 @group(0) @binding(2) var<storage, read_write> c: array<f32>;
 @group(0) @binding(3) var<uniform> params: GemmParams;
+// The same A and B as halves, for `coop_gemm_direct`'s fragment loads straight from memory.
+@group(0) @binding(4) var<storage, read> a_h: array<f16>;
+@group(0) @binding(5) var<storage, read> b_h: array<f16>;
 
 // A tile: 128 rows × 32 halves, rows padded by 8 halves (16 bytes) so neighbouring rows'
 // fragment loads start in different banks; B tile: 32 rows × 128 halves, padded likewise.
@@ -163,6 +168,65 @@ fn coop_gemm(@builtin(local_invocation_index) local: u32, @builtin(workgroup_id)
     let at30 = (m0 + warp_m + 48u) * ldc + n0 + warp_n + 0u;
     coopStoreT(c30, &c[at30], ldc);
     let at31 = (m0 + warp_m + 48u) * ldc + n0 + warp_n + 16u;
+    coopStoreT(c31, &c[at31], ldc);
+}
+
+// The GEMM without staging: each subgroup loads its 4 A and 2 B fragments per 16 of K from
+// global memory (row-major A with stride K, B with stride N) and issues 8 multiply-adds.
+@compute @workgroup_size(256)
+fn coop_gemm_direct(@builtin(local_invocation_index) local: u32, @builtin(workgroup_id) wg: vec3<u32>) {
+    let warp = local / 32u;
+    let row0 = wg.y * 128u + (warp / 4u) * 64u;
+    let col0 = wg.x * 128u + (warp % 4u) * 32u;
+    // Strides and indices as named values (naga 30's SPIR-V writer, see `coop_gemm`).
+    let lda = params.k;
+    let ldc = params.n;
+    var c00 = coop_mat16x16<f32, C>();
+    var c01 = coop_mat16x16<f32, C>();
+    var c10 = coop_mat16x16<f32, C>();
+    var c11 = coop_mat16x16<f32, C>();
+    var c20 = coop_mat16x16<f32, C>();
+    var c21 = coop_mat16x16<f32, C>();
+    var c30 = coop_mat16x16<f32, C>();
+    var c31 = coop_mat16x16<f32, C>();
+
+    for (var k0 = 0u; k0 < params.k; k0 += 16u) {
+        let ia0 = (row0 + 0u) * lda + k0;
+        let a0 = coopLoadT<coop_mat16x16<f16, A>>(&a_h[ia0], lda);
+        let ia1 = (row0 + 16u) * lda + k0;
+        let a1 = coopLoadT<coop_mat16x16<f16, A>>(&a_h[ia1], lda);
+        let ia2 = (row0 + 32u) * lda + k0;
+        let a2 = coopLoadT<coop_mat16x16<f16, A>>(&a_h[ia2], lda);
+        let ia3 = (row0 + 48u) * lda + k0;
+        let a3 = coopLoadT<coop_mat16x16<f16, A>>(&a_h[ia3], lda);
+        let ib0 = k0 * ldc + col0 + 0u;
+        let b0 = coopLoadT<coop_mat16x16<f16, B>>(&b_h[ib0], ldc);
+        let ib1 = k0 * ldc + col0 + 16u;
+        let b1 = coopLoadT<coop_mat16x16<f16, B>>(&b_h[ib1], ldc);
+        c00 = coopMultiplyAdd(a0, b0, c00);
+        c01 = coopMultiplyAdd(a0, b1, c01);
+        c10 = coopMultiplyAdd(a1, b0, c10);
+        c11 = coopMultiplyAdd(a1, b1, c11);
+        c20 = coopMultiplyAdd(a2, b0, c20);
+        c21 = coopMultiplyAdd(a2, b1, c21);
+        c30 = coopMultiplyAdd(a3, b0, c30);
+        c31 = coopMultiplyAdd(a3, b1, c31);
+    }
+    let at00 = (row0 + 0u) * ldc + col0 + 0u;
+    coopStoreT(c00, &c[at00], ldc);
+    let at01 = (row0 + 0u) * ldc + col0 + 16u;
+    coopStoreT(c01, &c[at01], ldc);
+    let at10 = (row0 + 16u) * ldc + col0 + 0u;
+    coopStoreT(c10, &c[at10], ldc);
+    let at11 = (row0 + 16u) * ldc + col0 + 16u;
+    coopStoreT(c11, &c[at11], ldc);
+    let at20 = (row0 + 32u) * ldc + col0 + 0u;
+    coopStoreT(c20, &c[at20], ldc);
+    let at21 = (row0 + 32u) * ldc + col0 + 16u;
+    coopStoreT(c21, &c[at21], ldc);
+    let at30 = (row0 + 48u) * ldc + col0 + 0u;
+    coopStoreT(c30, &c[at30], ldc);
+    let at31 = (row0 + 48u) * ldc + col0 + 16u;
     coopStoreT(c31, &c[at31], ldc);
 }
 

@@ -10,6 +10,8 @@
 // - `coop_mma`: the multiply-add rate with both operands already in workgroup memory — each
 //   subgroup loads 4 A and 2 B fragments per step from a staged tile and issues 8 independent
 //   multiply-adds, as a GEMM's inner loop does, with no global memory traffic at all;
+// - `coop_gemm_direct`: the same GEMM with every fragment loaded straight from global memory
+//   (A and B rows reused through the caches only), no workgroup memory and no barriers;
 // - `coop_gemm`: a plain GEMM C[M, N] (f32) = A[M, K] · B[K, N] (f16, row-major, M and N
 //   multiples of 128, K of {{ bk }}) with operands in the ideal layout in global memory: 128×128
 //   tiles of C per workgroup of 8 subgroups (each a 64×32 block in eight 16×16 accumulators),
@@ -33,6 +35,9 @@ struct GemmParams {
 @group(0) @binding(1) var<storage, read> b: array<vec4<u32>>;
 @group(0) @binding(2) var<storage, read_write> c: array<f32>;
 @group(0) @binding(3) var<uniform> params: GemmParams;
+// The same A and B as halves, for `coop_gemm_direct`'s fragment loads straight from memory.
+@group(0) @binding(4) var<storage, read> a_h: array<f16>;
+@group(0) @binding(5) var<storage, read> b_h: array<f16>;
 
 // A tile: 128 rows × {{ bk }} halves, rows padded by 8 halves (16 bytes) so neighbouring rows'
 // fragment loads start in different banks; B tile: {{ bk }} rows × 128 halves, padded likewise.
@@ -127,6 +132,40 @@ fn coop_gemm(@builtin(local_invocation_index) local: u32, @builtin(workgroup_id)
 {% for i in range(4) %}
 {% for j in range(2) %}
     let at{{ i }}{{ j }} = (m0 + warp_m + {{ 16 * i }}u) * ldc + n0 + warp_n + {{ 16 * j }}u;
+    coopStoreT(c{{ i }}{{ j }}, &c[at{{ i }}{{ j }}], ldc);
+{% endfor %}
+{% endfor %}
+}
+
+// The GEMM without staging: each subgroup loads its 4 A and 2 B fragments per 16 of K from
+// global memory (row-major A with stride K, B with stride N) and issues 8 multiply-adds.
+@compute @workgroup_size(256)
+fn coop_gemm_direct(@builtin(local_invocation_index) local: u32, @builtin(workgroup_id) wg: vec3<u32>) {
+    let warp = local / 32u;
+    let row0 = wg.y * 128u + (warp / 4u) * 64u;
+    let col0 = wg.x * 128u + (warp % 4u) * 32u;
+    // Strides and indices as named values (naga 30's SPIR-V writer, see `coop_gemm`).
+    let lda = params.k;
+    let ldc = params.n;
+{{ accumulators() }}
+    for (var k0 = 0u; k0 < params.k; k0 += 16u) {
+{% for i in range(4) %}
+        let ia{{ i }} = (row0 + {{ 16 * i }}u) * lda + k0;
+        let a{{ i }} = coopLoadT<coop_mat16x16<f16, A>>(&a_h[ia{{ i }}], lda);
+{% endfor %}
+{% for j in range(2) %}
+        let ib{{ j }} = k0 * ldc + col0 + {{ 16 * j }}u;
+        let b{{ j }} = coopLoadT<coop_mat16x16<f16, B>>(&b_h[ib{{ j }}], ldc);
+{% endfor %}
+{% for i in range(4) %}
+{% for j in range(2) %}
+        c{{ i }}{{ j }} = coopMultiplyAdd(a{{ i }}, b{{ j }}, c{{ i }}{{ j }});
+{% endfor %}
+{% endfor %}
+    }
+{% for i in range(4) %}
+{% for j in range(2) %}
+    let at{{ i }}{{ j }} = (row0 + {{ 16 * i }}u) * ldc + col0 + {{ 16 * j }}u;
     coopStoreT(c{{ i }}{{ j }}, &c[at{{ i }}{{ j }}], ldc);
 {% endfor %}
 {% endfor %}

@@ -121,7 +121,7 @@ pub struct LayerResult {
     /// Bytes the layer must move at least: its input, weight and output, once each.
     pub min_bytes: u64,
     /// With `--roofline`: `gflops` as a percentage of the kernel's compute ceiling (the fp32 FMA
-    /// rate; the cooperative-matrix GEMM's for `coop_f16`; for int8, the fp32 FMA rate ×4, as
+    /// rate; the faster cooperative-matrix GEMM's for `coop_f16`; for int8, the fp32 FMA rate ×4, as
     /// `dot4I8Packed` does four multiply-adds per instruction).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub percent_of_compute_ceiling: Option<f64>,
@@ -268,6 +268,7 @@ struct RooflineReport {
     copy_bytes: u64,
     coop_mma_gflops: Option<f64>,
     coop_gemm_gflops: Option<f64>,
+    coop_gemm_direct_gflops: Option<f64>,
     coop_gemm_size: Option<u32>,
     coop_gemm_relative_error: Option<f64>,
     coop_unavailable: Option<String>,
@@ -282,6 +283,7 @@ impl From<&Roofline> for RooflineReport {
             copy_bytes: r.copy_bytes,
             coop_mma_gflops: coop.map(|c| c.mma_gflops),
             coop_gemm_gflops: coop.map(|c| c.gemm_gflops),
+            coop_gemm_direct_gflops: coop.map(|c| c.gemm_direct_gflops),
             coop_gemm_size: coop.map(|c| c.gemm_size),
             coop_gemm_relative_error: coop.map(|c| c.gemm_relative_error),
             coop_unavailable: r.coop.as_ref().err().cloned(),
@@ -301,9 +303,10 @@ fn measure_roofline(ctx: &Context, args: &BenchArgs) -> CliResult<Roofline> {
     );
     match &r.coop {
         Ok(c) => println!(
-            "roofline: f16 cooperative matrices {:.1} TFLOP/s from workgroup memory, a {n}×{n}×{n} GEMM {:.1} TFLOP/s (checked: relative error {:.1e} at 256³)",
+            "roofline: f16 cooperative matrices {:.1} TFLOP/s from workgroup memory; a {n}×{n}×{n} GEMM {:.1} TFLOP/s staged through workgroup memory, {:.1} loading fragments from global memory (checked: relative error {:.1e} at 256³)",
             c.mma_gflops / 1e3,
             c.gemm_gflops / 1e3,
+            c.gemm_direct_gflops / 1e3,
             c.gemm_relative_error,
             n = c.gemm_size
         ),
@@ -315,7 +318,7 @@ fn measure_roofline(ctx: &Context, args: &BenchArgs) -> CliResult<Roofline> {
 /// Fills in a layer's shares of `roofline`.
 fn apply_roofline(r: &mut LayerResult, roofline: &Roofline) {
     let ceiling = if r.kernel.starts_with("coop") {
-        roofline.coop.as_ref().map(|c| c.gemm_gflops).unwrap_or(roofline.fma_gflops)
+        roofline.coop.as_ref().map(|c| c.gemm_gflops.max(c.gemm_direct_gflops)).unwrap_or(roofline.fma_gflops)
     } else if r.layer.op == Op::Q8ConvPw {
         4.0 * roofline.fma_gflops
     } else {

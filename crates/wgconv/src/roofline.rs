@@ -34,12 +34,15 @@ pub struct Roofline {
 pub struct CoopRoofline {
     /// Multiply-add rate with both operands in workgroup memory, GFLOP/s.
     pub mma_gflops: f64,
-    /// A plain `size`³ GEMM from global memory, GFLOP/s.
+    /// A plain `size`³ GEMM from global memory, its K-tiles staged through workgroup memory,
+    /// GFLOP/s.
     pub gemm_gflops: f64,
+    /// The same GEMM with every fragment loaded straight from global memory, GFLOP/s.
+    pub gemm_direct_gflops: f64,
     /// M = N = K of that GEMM.
     pub gemm_size: u32,
-    /// The GEMM's relative error (L2) on a 256³ problem against the host's f64 product of the
-    /// same f16 operands: the kernel timed is checked, not just fast.
+    /// The GEMMs' relative error (L2, the larger of the two) on a 256³ problem against the
+    /// host's f64 product of the same f16 operands: the kernels timed are checked, not just fast.
     pub gemm_relative_error: f64,
 }
 
@@ -155,6 +158,8 @@ fn record_coop(
         b: tensors[1].buffer().as_entire_buffer_binding(),
         c: tensors[2].buffer().as_entire_buffer_binding(),
         params: params.as_entire_buffer_binding(),
+        a_h: tensors[0].buffer().as_entire_buffer_binding(),
+        b_h: tensors[1].buffer().as_entire_buffer_binding(),
     };
     batch.record::<roofline_coop::Shader>(
         "roofline (cooperative matrices)",
@@ -169,46 +174,49 @@ fn small_values(seed: u32, count: usize) -> Vec<f32> {
 }
 
 async fn coop_rates(ctx: &Context, sampling: &Sampling, small: bool) -> Result<CoopRoofline> {
+    const GEMMS: [roofline_coop::Entry; 2] = [roofline_coop::Entry::CoopGemm, roofline_coop::Entry::CoopGemmDirect];
     // Correctness first, on a 256³ problem.
     let check = 256u32;
     let len = (check * check) as usize;
     let (av, bv) = (small_values(1, len), small_values(2, len));
     let (a, b) = (packed_halves(ctx, &av)?, packed_halves(ctx, &bv)?);
-    let c = Tensor::full_f32(ctx, &[len], f32::NAN)?;
-    let params = gemm_params(ctx, check, 0)?;
-    let tiles = [check / 128, check / 128, 1];
-    let mut batch = ctx.batch();
-    record_coop(&mut batch, roofline_coop::Entry::CoopGemm, tiles, [&a, &b, &c], &params)?;
-    batch.submit_async().await?;
-    let got = c.to_vec_f32_async(ctx).await?;
     let n = check as usize;
-    let (a16, b16): (Vec<f64>, Vec<f64>) = (
-        av.iter().map(|&v| f16::from_f32(v).to_f64()).collect(),
-        bv.iter().map(|&v| f16::from_f32(v).to_f64()).collect(),
-    );
     let mut expected = vec![0f64; len];
     for i in 0..n {
         for k in 0..n {
-            let aik = a16[i * n + k];
+            let aik = f16::from_f32(av[i * n + k]).to_f64();
             for j in 0..n {
-                expected[i * n + j] += aik * b16[k * n + j];
+                expected[i * n + j] += aik * f16::from_f32(bv[k * n + j]).to_f64();
             }
         }
     }
-    let gemm_relative_error = crate::reference::relative_error(&got, &expected);
+    let params = gemm_params(ctx, check, 0)?;
+    let mut gemm_relative_error = 0f64;
+    for entry in GEMMS {
+        let c = Tensor::full_f32(ctx, &[len], f32::NAN)?;
+        let mut batch = ctx.batch();
+        record_coop(&mut batch, entry, [check / 128, check / 128, 1], [&a, &b, &c], &params)?;
+        batch.submit_async().await?;
+        let error = crate::reference::relative_error(&c.to_vec_f32_async(ctx).await?, &expected);
+        // NaN-poisoned: an unwritten element makes the error infinite.
+        gemm_relative_error = gemm_relative_error.max(if error.is_nan() { f64::INFINITY } else { error });
+    }
 
-    // The timed GEMM.
+    // The timed GEMMs.
     let size = if small { check } else { GEMM_SIZE };
     let elements = (size as usize) * (size as usize);
     let (a, b) = (packed_halves(ctx, &small_values(3, elements))?, packed_halves(ctx, &small_values(4, elements))?);
     let c = Tensor::zeros(ctx, &[elements], DType::F32)?;
     let params = gemm_params(ctx, size, 0)?;
-    let tiles = [size / 128, size / 128, 1];
-    let gemm = timing::median_time_async(ctx, sampling, |batch| {
-        record_coop(batch, roofline_coop::Entry::CoopGemm, tiles, [&a, &b, &c], &params)
-    })
-    .await?;
-    let gemm_gflops = 2.0 * f64::from(size).powi(3) / (gemm.ms_per_run * 1e-3) / 1e9;
+    let mut rates = [0f64; 2];
+    for (rate, entry) in rates.iter_mut().zip(GEMMS) {
+        let timing = timing::median_time_async(ctx, sampling, |batch| {
+            record_coop(batch, entry, [size / 128, size / 128, 1], [&a, &b, &c], &params)
+        })
+        .await?;
+        *rate = 2.0 * f64::from(size).powi(3) / (timing.ms_per_run * 1e-3) / 1e9;
+    }
+    let [gemm_gflops, gemm_direct_gflops] = rates;
 
     // The multiply-add ceiling: one workgroup per multiprocessor-sized slice of a large grid.
     let (workgroups, steps) = if small { (4u32, 64u32) } else { (2112, MMA_STEPS) };
@@ -223,10 +231,10 @@ async fn coop_rates(ctx: &Context, sampling: &Sampling, small: bool) -> Result<C
     if !gemm_relative_error.is_finite() {
         return Err(Error::Gpu {
             operation: "roofline GEMM check".into(),
-            message: "the cooperative-matrix GEMM left NaN in its output".into(),
+            message: "a cooperative-matrix GEMM left elements unwritten (NaN)".into(),
         });
     }
-    Ok(CoopRoofline { mma_gflops, gemm_gflops, gemm_size: size, gemm_relative_error })
+    Ok(CoopRoofline { mma_gflops, gemm_gflops, gemm_direct_gflops, gemm_size: size, gemm_relative_error })
 }
 
 #[cfg(test)]
@@ -243,7 +251,11 @@ mod tests {
         let caps =
             Capabilities::COOPERATIVE_MATRIX | Capabilities::SHADER_FLOAT16 | Capabilities::SHADER_FLOAT16_IN_FLOAT32;
         let info = Validator::new(ValidationFlags::all(), caps).validate(&module).expect("validates");
-        for (entry, expected) in [(roofline_coop::Entry::CoopGemm, 16), (roofline_coop::Entry::CoopMma, 16)] {
+        for (entry, expected) in [
+            (roofline_coop::Entry::CoopGemm, 16),
+            (roofline_coop::Entry::CoopGemmDirect, 8),
+            (roofline_coop::Entry::CoopMma, 16),
+        ] {
             let stage = Some((naga::ShaderStage::Compute, entry.name()));
             let constants = naga::back::PipelineConstants::default();
             let (module, info) = naga::back::pipeline_constants::process_overrides(&module, &info, stage, &constants)

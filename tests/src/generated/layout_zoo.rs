@@ -416,6 +416,7 @@ pub fn create_copy_out_pipeline(
 pub const ENTRY_POINTS: [&str; 1usize] = ["copy_out"];
 /// The compute entry points of `tests/fixtures/shaders/layout_zoo.wgsl`, to pick one by value.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[allow(clippy::enum_variant_names)]
 pub enum Entry {
     /// The compute entry point `copy_out`.
     CopyOut,

@@ -335,6 +335,7 @@ pub fn create_flat_fill_pipeline(
 pub const ENTRY_POINTS: [&str; 2usize] = ["tiled", "flat_fill"];
 /// The compute entry points of `tests/fixtures/shaders/overrides.wgsl`, to pick one by value.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[allow(clippy::enum_variant_names)]
 pub enum Entry {
     /// The compute entry point `tiled`.
     Tiled,

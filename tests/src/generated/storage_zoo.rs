@@ -406,6 +406,7 @@ pub fn create_step_pipeline(
 pub const ENTRY_POINTS: [&str; 1usize] = ["step"];
 /// The compute entry points of `tests/fixtures/shaders/storage_zoo.wgsl`, to pick one by value.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[allow(clippy::enum_variant_names)]
 pub enum Entry {
     /// The compute entry point `step`.
     Step,

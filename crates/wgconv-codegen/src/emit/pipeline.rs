@@ -216,6 +216,8 @@ fn entry_list_tokens(def: &ShaderDef) -> (TokenStream, TokenStream) {
     let entry = quote! {
         #[doc = #enum_doc]
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        // The variants are the WGSL entry points' names, whatever they share.
+        #[allow(clippy::enum_variant_names)]
         pub enum Entry {
             #(#[doc = #docs] #v,)*
         }

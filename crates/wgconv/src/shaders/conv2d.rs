@@ -745,6 +745,7 @@ pub fn create_conv_transpose2d_pipeline(
 pub const ENTRY_POINTS: [&str; 3usize] = ["conv2d", "conv2d_vec4", "conv_transpose2d"];
 /// The compute entry points of `shaders/conv2d.wgsl`, to pick one by value.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[allow(clippy::enum_variant_names)]
 pub enum Entry {
     /// The compute entry point `conv2d`.
     Conv2d,

@@ -1027,6 +1027,7 @@ pub fn create_conv2d_coop_k16_pipeline(
 pub const ENTRY_POINTS: [&str; 2usize] = ["conv2d_coop", "conv2d_coop_k16"];
 /// The compute entry points of `shaders/conv2d_coop.wgsl`, to pick one by value.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[allow(clippy::enum_variant_names)]
 pub enum Entry {
     /// The compute entry point `conv2d_coop`.
     Conv2dCoop,

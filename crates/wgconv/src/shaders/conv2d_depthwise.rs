@@ -750,6 +750,7 @@ pub fn create_conv2d_grouped_oc4_pipeline(
 pub const ENTRY_POINTS: [&str; 2usize] = ["conv2d_depthwise", "conv2d_grouped_oc4"];
 /// The compute entry points of `shaders/conv2d_depthwise.wgsl`, to pick one by value.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[allow(clippy::enum_variant_names)]
 pub enum Entry {
     /// The compute entry point `conv2d_depthwise`.
     Conv2dDepthwise,

@@ -742,6 +742,7 @@ pub fn create_conv2d_depthwise_vec4_pipeline(
 pub const ENTRY_POINTS: [&str; 1usize] = ["conv2d_depthwise_vec4"];
 /// The compute entry points of `shaders/conv2d_depthwise_vec4.wgsl`, to pick one by value.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[allow(clippy::enum_variant_names)]
 pub enum Entry {
     /// The compute entry point `conv2d_depthwise_vec4`.
     Conv2dDepthwiseVec4,

@@ -4296,6 +4296,7 @@ pub const ENTRY_POINTS: [&str; 5usize] = [
 ];
 /// The compute entry points of `shaders/conv2d_gemm.wgsl`, to pick one by value.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[allow(clippy::enum_variant_names)]
 pub enum Entry {
     /// The compute entry point `conv2d_gemm`.
     Conv2dGemm,

@@ -351,6 +351,7 @@ pub fn create_pack_weight_pipeline(
 pub const ENTRY_POINTS: [&str; 1usize] = ["pack_weight"];
 /// The compute entry points of `shaders/conv_pack.wgsl`, to pick one by value.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[allow(clippy::enum_variant_names)]
 pub enum Entry {
     /// The compute entry point `pack_weight`.
     PackWeight,

@@ -388,6 +388,7 @@ pub fn create_splitk_reduce_pipeline(
 pub const ENTRY_POINTS: [&str; 1usize] = ["splitk_reduce"];
 /// The compute entry points of `shaders/conv_splitk_reduce.wgsl`, to pick one by value.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[allow(clippy::enum_variant_names)]
 pub enum Entry {
     /// The compute entry point `splitk_reduce`.
     SplitkReduce,

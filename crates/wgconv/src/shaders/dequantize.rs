@@ -287,6 +287,7 @@ pub fn create_dequantize_per_tensor_pipeline(
 pub const ENTRY_POINTS: [&str; 1usize] = ["dequantize_per_tensor"];
 /// The compute entry points of `shaders/dequantize.wgsl`, to pick one by value.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[allow(clippy::enum_variant_names)]
 pub enum Entry {
     /// The compute entry point `dequantize_per_tensor`.
     DequantizePerTensor,

@@ -919,6 +919,7 @@ pub fn create_q8ta_conv2d_pw_gemm_pipeline(
 pub const ENTRY_POINTS: [&str; 1usize] = ["q8ta_conv2d_pw_gemm"];
 /// The compute entry points of `shaders/q8ta_conv2d_pw_gemm.wgsl`, to pick one by value.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[allow(clippy::enum_variant_names)]
 pub enum Entry {
     /// The compute entry point `q8ta_conv2d_pw_gemm`.
     Q8taConv2dPwGemm,

@@ -299,6 +299,7 @@ pub fn create_quantize_per_tensor_pipeline(
 pub const ENTRY_POINTS: [&str; 1usize] = ["quantize_per_tensor"];
 /// The compute entry points of `shaders/quantize.wgsl`, to pick one by value.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[allow(clippy::enum_variant_names)]
 pub enum Entry {
     /// The compute entry point `quantize_per_tensor`.
     QuantizePerTensor,

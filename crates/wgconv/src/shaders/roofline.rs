@@ -302,6 +302,7 @@ pub fn create_fma_peak_pipeline(
 pub const ENTRY_POINTS: [&str; 2usize] = ["copy_vec4", "fma_peak"];
 /// The compute entry points of `shaders/roofline.wgsl`, to pick one by value.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[allow(clippy::enum_variant_names)]
 pub enum Entry {
     /// The compute entry point `copy_vec4`.
     CopyVec4,
