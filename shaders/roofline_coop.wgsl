@@ -6,11 +6,14 @@
 //   multiply-adds, as a GEMM's inner loop does, with no global memory traffic at all;
 // - `coop_gemm_direct`: the same GEMM with every fragment loaded straight from global memory
 //   (A and B rows reused through the caches only), no workgroup memory and no barriers;
-// - `coop_gemm`: a plain GEMM C[M, N] (f32) = A[M, K] · B[K, N] (f16, row-major, M and N
-//   multiples of 128, K of 32) with operands in the ideal layout in global memory: 128×128
-//   tiles of C per workgroup of 8 subgroups (each a 64×32 block in eight 16×16 accumulators),
-//   K-tiles 32 deep staged through workgroup memory, the next K-tile's 16-byte loads in
-//   flight while the current one's math runs.
+// - `coop_gemm*`: a plain GEMM C[M, N] (f32) = A[M, K] · B[K, N] (f16, row-major, M a multiple
+//   of 128, N of the tile width, K of the K-tile depth) with operands in the ideal layout in
+//   global memory: 128 × (4·WN) tiles of C per workgroup of 8 subgroups (2 × 4, each a 64 × WN
+//   block in 16×16 f32 accumulators), K-tiles BK deep staged through workgroup memory, the next
+//   K-tile's 16-byte loads in flight while the current one's math runs. Variants:
+//   `coop_gemm` (BK 32, WN 32), `coop_gemm_k64` (BK 64: half the barriers),
+//   `coop_gemm_n256` (WN 64: 16 accumulators, 8 fragment loads per 16 multiply-adds). Both
+//   changes at once need 51 KiB of workgroup memory, over the H200's 48.
 // Needs subgroups of 32 and 16×16×16 f16 × f16 + f32 cooperative matrices (checked by the host).
 
 enable f16;
@@ -40,38 +43,45 @@ struct GemmParams {
 var<workgroup> tile_a: array<f16, 5120>;
 var<workgroup> tile_b: array<f16, 4352>;
 
-// Stores 8 halves (one vec4<u32>) at `at` of tile A or B (unpacked through f32, exactly).
-fn put_a(at: u32, v: vec4<u32>) {
+
+
+
+// `coop_gemm`: A tile 128 × 32 halves (rows padded to 40), B tile 32 × 128 (rows
+// padded to 136): 18944 bytes. The last A fragment reads up to
+// 127·40 + 32 − 1, the last B fragment up to (32 − 1)·136 + 128 − 1: inside.
+var<workgroup> tile_a_coop_gemm: array<f16, 5120>;
+var<workgroup> tile_b_coop_gemm: array<f16, 4352>;
+
+// Stores 8 halves (one vec4<u32>) at `at` of a tile (unpacked through f32, exactly).
+fn put_a_coop_gemm(at: u32, v: vec4<u32>) {
     let h0 = unpack2x16float(v[0]);
-    tile_a[at + 0u] = f16(h0.x);
-    tile_a[at + 1u] = f16(h0.y);
+    tile_a_coop_gemm[at + 0u] = f16(h0.x);
+    tile_a_coop_gemm[at + 1u] = f16(h0.y);
     let h1 = unpack2x16float(v[1]);
-    tile_a[at + 2u] = f16(h1.x);
-    tile_a[at + 3u] = f16(h1.y);
+    tile_a_coop_gemm[at + 2u] = f16(h1.x);
+    tile_a_coop_gemm[at + 3u] = f16(h1.y);
     let h2 = unpack2x16float(v[2]);
-    tile_a[at + 4u] = f16(h2.x);
-    tile_a[at + 5u] = f16(h2.y);
+    tile_a_coop_gemm[at + 4u] = f16(h2.x);
+    tile_a_coop_gemm[at + 5u] = f16(h2.y);
     let h3 = unpack2x16float(v[3]);
-    tile_a[at + 6u] = f16(h3.x);
-    tile_a[at + 7u] = f16(h3.y);
+    tile_a_coop_gemm[at + 6u] = f16(h3.x);
+    tile_a_coop_gemm[at + 7u] = f16(h3.y);
 }
 
-fn put_b(at: u32, v: vec4<u32>) {
+fn put_b_coop_gemm(at: u32, v: vec4<u32>) {
     let h0 = unpack2x16float(v[0]);
-    tile_b[at + 0u] = f16(h0.x);
-    tile_b[at + 1u] = f16(h0.y);
+    tile_b_coop_gemm[at + 0u] = f16(h0.x);
+    tile_b_coop_gemm[at + 1u] = f16(h0.y);
     let h1 = unpack2x16float(v[1]);
-    tile_b[at + 2u] = f16(h1.x);
-    tile_b[at + 3u] = f16(h1.y);
+    tile_b_coop_gemm[at + 2u] = f16(h1.x);
+    tile_b_coop_gemm[at + 3u] = f16(h1.y);
     let h2 = unpack2x16float(v[2]);
-    tile_b[at + 4u] = f16(h2.x);
-    tile_b[at + 5u] = f16(h2.y);
+    tile_b_coop_gemm[at + 4u] = f16(h2.x);
+    tile_b_coop_gemm[at + 5u] = f16(h2.y);
     let h3 = unpack2x16float(v[3]);
-    tile_b[at + 6u] = f16(h3.x);
-    tile_b[at + 7u] = f16(h3.y);
+    tile_b_coop_gemm[at + 6u] = f16(h3.x);
+    tile_b_coop_gemm[at + 7u] = f16(h3.y);
 }
-
-
 
 @compute @workgroup_size(256)
 fn coop_gemm(@builtin(local_invocation_index) local: u32, @builtin(workgroup_id) wg: vec3<u32>) {
@@ -85,11 +95,20 @@ fn coop_gemm(@builtin(local_invocation_index) local: u32, @builtin(workgroup_id)
     let ldc = params.n;
     let k8 = params.k / 8u;
     let n8 = params.n / 8u;
-    // Staging: A tile = 128 rows × 4 vec4s, B tile = 32 rows × 16 vec4s; 512 of each, 2 per invocation.
-    let a_row = local / 4u;
-    let a_col = local % 4u;
-    let b_row = local / 16u;
-    let b_col = local % 16u;
+    // Staging: vec4 l = local + 256·r of the A tile (row l / 4, column l % 4) and of the B tile
+    // (row l / 16, column l % 16): 2 and 2 per invocation.
+    let ar0 = (local + 0u) / 4u;
+    let ac0 = (local + 0u) % 4u;
+    var va0 = a[(m0 + ar0) * k8 + ac0];
+    let ar1 = (local + 256u) / 4u;
+    let ac1 = (local + 256u) % 4u;
+    var va1 = a[(m0 + ar1) * k8 + ac1];
+    let br0 = (local + 0u) / 16u;
+    let bc0 = (local + 0u) % 16u;
+    var vb0 = b[br0 * n8 + n0 / 8u + bc0];
+    let br1 = (local + 256u) / 16u;
+    let bc1 = (local + 256u) % 16u;
+    var vb1 = b[br1 * n8 + n0 / 8u + bc1];
     var c00 = coop_mat16x16<f32, C>();
     var c01 = coop_mat16x16<f32, C>();
     var c10 = coop_mat16x16<f32, C>();
@@ -98,57 +117,50 @@ fn coop_gemm(@builtin(local_invocation_index) local: u32, @builtin(workgroup_id)
     var c21 = coop_mat16x16<f32, C>();
     var c30 = coop_mat16x16<f32, C>();
     var c31 = coop_mat16x16<f32, C>();
-
-    var va0 = a[(m0 + a_row) * k8 + a_col];
-    var va1 = a[(m0 + a_row + 64u) * k8 + a_col];
-    var vb0 = b[b_row * n8 + n0 / 8u + b_col];
-    var vb1 = b[(b_row + 16u) * n8 + n0 / 8u + b_col];
     for (var k0 = 0u; k0 < params.k; k0 += 32u) {
-        put_a(a_row * 40u + a_col * 8u, va0);
-        put_a((a_row + 64u) * 40u + a_col * 8u, va1);
-        put_b(b_row * 136u + b_col * 8u, vb0);
-        put_b((b_row + 16u) * 136u + b_col * 8u, vb1);
+        put_a_coop_gemm(ar0 * 40u + ac0 * 8u, va0);
+        put_a_coop_gemm(ar1 * 40u + ac1 * 8u, va1);
+        put_b_coop_gemm(br0 * 136u + bc0 * 8u, vb0);
+        put_b_coop_gemm(br1 * 136u + bc1 * 8u, vb1);
         workgroupBarrier();
         // The next K-tile's loads (clamped to the last tile on the last step: issued
         // unconditionally, so they are all in flight during the math).
         let next = min(k0 + 32u, params.k - 32u) / 8u;
-        va0 = a[(m0 + a_row) * k8 + next + a_col];
-        va1 = a[(m0 + a_row + 64u) * k8 + next + a_col];
-        vb0 = b[(next * 8u + b_row) * n8 + n0 / 8u + b_col];
-        vb1 = b[(next * 8u + b_row + 16u) * n8 + n0 / 8u + b_col];
+        va0 = a[(m0 + ar0) * k8 + next + ac0];
+        va1 = a[(m0 + ar1) * k8 + next + ac1];
+        vb0 = b[(next * 8u + br0) * n8 + n0 / 8u + bc0];
+        vb1 = b[(next * 8u + br1) * n8 + n0 / 8u + bc1];
         {
-        let a0 = coopLoadT<coop_mat16x16<f16, A>>(&tile_a[(warp_m + 0u) * 40u + 0u], 40u);
-        let a1 = coopLoadT<coop_mat16x16<f16, A>>(&tile_a[(warp_m + 16u) * 40u + 0u], 40u);
-        let a2 = coopLoadT<coop_mat16x16<f16, A>>(&tile_a[(warp_m + 32u) * 40u + 0u], 40u);
-        let a3 = coopLoadT<coop_mat16x16<f16, A>>(&tile_a[(warp_m + 48u) * 40u + 0u], 40u);
-        let b0 = coopLoadT<coop_mat16x16<f16, B>>(&tile_b[0u * 136u + warp_n + 0u], 136u);
-        let b1 = coopLoadT<coop_mat16x16<f16, B>>(&tile_b[0u * 136u + warp_n + 16u], 136u);
-        c00 = coopMultiplyAdd(a0, b0, c00);
-        c01 = coopMultiplyAdd(a0, b1, c01);
-        c10 = coopMultiplyAdd(a1, b0, c10);
-        c11 = coopMultiplyAdd(a1, b1, c11);
-        c20 = coopMultiplyAdd(a2, b0, c20);
-        c21 = coopMultiplyAdd(a2, b1, c21);
-        c30 = coopMultiplyAdd(a3, b0, c30);
-        c31 = coopMultiplyAdd(a3, b1, c31);
-
+            let a0 = coopLoadT<coop_mat16x16<f16, A>>(&tile_a_coop_gemm[(warp_m + 0u) * 40u + 0u], 40u);
+            let a1 = coopLoadT<coop_mat16x16<f16, A>>(&tile_a_coop_gemm[(warp_m + 16u) * 40u + 0u], 40u);
+            let a2 = coopLoadT<coop_mat16x16<f16, A>>(&tile_a_coop_gemm[(warp_m + 32u) * 40u + 0u], 40u);
+            let a3 = coopLoadT<coop_mat16x16<f16, A>>(&tile_a_coop_gemm[(warp_m + 48u) * 40u + 0u], 40u);
+            let b0 = coopLoadT<coop_mat16x16<f16, B>>(&tile_b_coop_gemm[0u * 136u + warp_n + 0u], 136u);
+            let b1 = coopLoadT<coop_mat16x16<f16, B>>(&tile_b_coop_gemm[0u * 136u + warp_n + 16u], 136u);
+            c00 = coopMultiplyAdd(a0, b0, c00);
+            c01 = coopMultiplyAdd(a0, b1, c01);
+            c10 = coopMultiplyAdd(a1, b0, c10);
+            c11 = coopMultiplyAdd(a1, b1, c11);
+            c20 = coopMultiplyAdd(a2, b0, c20);
+            c21 = coopMultiplyAdd(a2, b1, c21);
+            c30 = coopMultiplyAdd(a3, b0, c30);
+            c31 = coopMultiplyAdd(a3, b1, c31);
         }
         {
-        let a0 = coopLoadT<coop_mat16x16<f16, A>>(&tile_a[(warp_m + 0u) * 40u + 16u], 40u);
-        let a1 = coopLoadT<coop_mat16x16<f16, A>>(&tile_a[(warp_m + 16u) * 40u + 16u], 40u);
-        let a2 = coopLoadT<coop_mat16x16<f16, A>>(&tile_a[(warp_m + 32u) * 40u + 16u], 40u);
-        let a3 = coopLoadT<coop_mat16x16<f16, A>>(&tile_a[(warp_m + 48u) * 40u + 16u], 40u);
-        let b0 = coopLoadT<coop_mat16x16<f16, B>>(&tile_b[16u * 136u + warp_n + 0u], 136u);
-        let b1 = coopLoadT<coop_mat16x16<f16, B>>(&tile_b[16u * 136u + warp_n + 16u], 136u);
-        c00 = coopMultiplyAdd(a0, b0, c00);
-        c01 = coopMultiplyAdd(a0, b1, c01);
-        c10 = coopMultiplyAdd(a1, b0, c10);
-        c11 = coopMultiplyAdd(a1, b1, c11);
-        c20 = coopMultiplyAdd(a2, b0, c20);
-        c21 = coopMultiplyAdd(a2, b1, c21);
-        c30 = coopMultiplyAdd(a3, b0, c30);
-        c31 = coopMultiplyAdd(a3, b1, c31);
-
+            let a0 = coopLoadT<coop_mat16x16<f16, A>>(&tile_a_coop_gemm[(warp_m + 0u) * 40u + 16u], 40u);
+            let a1 = coopLoadT<coop_mat16x16<f16, A>>(&tile_a_coop_gemm[(warp_m + 16u) * 40u + 16u], 40u);
+            let a2 = coopLoadT<coop_mat16x16<f16, A>>(&tile_a_coop_gemm[(warp_m + 32u) * 40u + 16u], 40u);
+            let a3 = coopLoadT<coop_mat16x16<f16, A>>(&tile_a_coop_gemm[(warp_m + 48u) * 40u + 16u], 40u);
+            let b0 = coopLoadT<coop_mat16x16<f16, B>>(&tile_b_coop_gemm[16u * 136u + warp_n + 0u], 136u);
+            let b1 = coopLoadT<coop_mat16x16<f16, B>>(&tile_b_coop_gemm[16u * 136u + warp_n + 16u], 136u);
+            c00 = coopMultiplyAdd(a0, b0, c00);
+            c01 = coopMultiplyAdd(a0, b1, c01);
+            c10 = coopMultiplyAdd(a1, b0, c10);
+            c11 = coopMultiplyAdd(a1, b1, c11);
+            c20 = coopMultiplyAdd(a2, b0, c20);
+            c21 = coopMultiplyAdd(a2, b1, c21);
+            c30 = coopMultiplyAdd(a3, b0, c30);
+            c31 = coopMultiplyAdd(a3, b1, c31);
         }
         workgroupBarrier();
     }
@@ -169,6 +181,386 @@ fn coop_gemm(@builtin(local_invocation_index) local: u32, @builtin(workgroup_id)
     coopStoreT(c30, &c[at30], ldc);
     let at31 = (m0 + warp_m + 48u) * ldc + n0 + warp_n + 16u;
     coopStoreT(c31, &c[at31], ldc);
+}
+
+// `coop_gemm_k64`: A tile 128 × 64 halves (rows padded to 72), B tile 64 × 128 (rows
+// padded to 136): 35840 bytes. The last A fragment reads up to
+// 127·72 + 64 − 1, the last B fragment up to (64 − 1)·136 + 128 − 1: inside.
+var<workgroup> tile_a_coop_gemm_k64: array<f16, 9216>;
+var<workgroup> tile_b_coop_gemm_k64: array<f16, 8704>;
+
+// Stores 8 halves (one vec4<u32>) at `at` of a tile (unpacked through f32, exactly).
+fn put_a_coop_gemm_k64(at: u32, v: vec4<u32>) {
+    let h0 = unpack2x16float(v[0]);
+    tile_a_coop_gemm_k64[at + 0u] = f16(h0.x);
+    tile_a_coop_gemm_k64[at + 1u] = f16(h0.y);
+    let h1 = unpack2x16float(v[1]);
+    tile_a_coop_gemm_k64[at + 2u] = f16(h1.x);
+    tile_a_coop_gemm_k64[at + 3u] = f16(h1.y);
+    let h2 = unpack2x16float(v[2]);
+    tile_a_coop_gemm_k64[at + 4u] = f16(h2.x);
+    tile_a_coop_gemm_k64[at + 5u] = f16(h2.y);
+    let h3 = unpack2x16float(v[3]);
+    tile_a_coop_gemm_k64[at + 6u] = f16(h3.x);
+    tile_a_coop_gemm_k64[at + 7u] = f16(h3.y);
+}
+
+fn put_b_coop_gemm_k64(at: u32, v: vec4<u32>) {
+    let h0 = unpack2x16float(v[0]);
+    tile_b_coop_gemm_k64[at + 0u] = f16(h0.x);
+    tile_b_coop_gemm_k64[at + 1u] = f16(h0.y);
+    let h1 = unpack2x16float(v[1]);
+    tile_b_coop_gemm_k64[at + 2u] = f16(h1.x);
+    tile_b_coop_gemm_k64[at + 3u] = f16(h1.y);
+    let h2 = unpack2x16float(v[2]);
+    tile_b_coop_gemm_k64[at + 4u] = f16(h2.x);
+    tile_b_coop_gemm_k64[at + 5u] = f16(h2.y);
+    let h3 = unpack2x16float(v[3]);
+    tile_b_coop_gemm_k64[at + 6u] = f16(h3.x);
+    tile_b_coop_gemm_k64[at + 7u] = f16(h3.y);
+}
+
+@compute @workgroup_size(256)
+fn coop_gemm_k64(@builtin(local_invocation_index) local: u32, @builtin(workgroup_id) wg: vec3<u32>) {
+    let warp = local / 32u;
+    let warp_m = (warp / 4u) * 64u;
+    let warp_n = (warp % 4u) * 32u;
+    let m0 = wg.y * 128u;
+    let n0 = wg.x * 128u;
+    // The stores' row stride as a named value: naga 30's SPIR-V writer panics ("not cached") on
+    // a cooperative store whose stride or index is computed inline.
+    let ldc = params.n;
+    let k8 = params.k / 8u;
+    let n8 = params.n / 8u;
+    // Staging: vec4 l = local + 256·r of the A tile (row l / 8, column l % 8) and of the B tile
+    // (row l / 16, column l % 16): 4 and 4 per invocation.
+    let ar0 = (local + 0u) / 8u;
+    let ac0 = (local + 0u) % 8u;
+    var va0 = a[(m0 + ar0) * k8 + ac0];
+    let ar1 = (local + 256u) / 8u;
+    let ac1 = (local + 256u) % 8u;
+    var va1 = a[(m0 + ar1) * k8 + ac1];
+    let ar2 = (local + 512u) / 8u;
+    let ac2 = (local + 512u) % 8u;
+    var va2 = a[(m0 + ar2) * k8 + ac2];
+    let ar3 = (local + 768u) / 8u;
+    let ac3 = (local + 768u) % 8u;
+    var va3 = a[(m0 + ar3) * k8 + ac3];
+    let br0 = (local + 0u) / 16u;
+    let bc0 = (local + 0u) % 16u;
+    var vb0 = b[br0 * n8 + n0 / 8u + bc0];
+    let br1 = (local + 256u) / 16u;
+    let bc1 = (local + 256u) % 16u;
+    var vb1 = b[br1 * n8 + n0 / 8u + bc1];
+    let br2 = (local + 512u) / 16u;
+    let bc2 = (local + 512u) % 16u;
+    var vb2 = b[br2 * n8 + n0 / 8u + bc2];
+    let br3 = (local + 768u) / 16u;
+    let bc3 = (local + 768u) % 16u;
+    var vb3 = b[br3 * n8 + n0 / 8u + bc3];
+    var c00 = coop_mat16x16<f32, C>();
+    var c01 = coop_mat16x16<f32, C>();
+    var c10 = coop_mat16x16<f32, C>();
+    var c11 = coop_mat16x16<f32, C>();
+    var c20 = coop_mat16x16<f32, C>();
+    var c21 = coop_mat16x16<f32, C>();
+    var c30 = coop_mat16x16<f32, C>();
+    var c31 = coop_mat16x16<f32, C>();
+    for (var k0 = 0u; k0 < params.k; k0 += 64u) {
+        put_a_coop_gemm_k64(ar0 * 72u + ac0 * 8u, va0);
+        put_a_coop_gemm_k64(ar1 * 72u + ac1 * 8u, va1);
+        put_a_coop_gemm_k64(ar2 * 72u + ac2 * 8u, va2);
+        put_a_coop_gemm_k64(ar3 * 72u + ac3 * 8u, va3);
+        put_b_coop_gemm_k64(br0 * 136u + bc0 * 8u, vb0);
+        put_b_coop_gemm_k64(br1 * 136u + bc1 * 8u, vb1);
+        put_b_coop_gemm_k64(br2 * 136u + bc2 * 8u, vb2);
+        put_b_coop_gemm_k64(br3 * 136u + bc3 * 8u, vb3);
+        workgroupBarrier();
+        // The next K-tile's loads (clamped to the last tile on the last step: issued
+        // unconditionally, so they are all in flight during the math).
+        let next = min(k0 + 64u, params.k - 64u) / 8u;
+        va0 = a[(m0 + ar0) * k8 + next + ac0];
+        va1 = a[(m0 + ar1) * k8 + next + ac1];
+        va2 = a[(m0 + ar2) * k8 + next + ac2];
+        va3 = a[(m0 + ar3) * k8 + next + ac3];
+        vb0 = b[(next * 8u + br0) * n8 + n0 / 8u + bc0];
+        vb1 = b[(next * 8u + br1) * n8 + n0 / 8u + bc1];
+        vb2 = b[(next * 8u + br2) * n8 + n0 / 8u + bc2];
+        vb3 = b[(next * 8u + br3) * n8 + n0 / 8u + bc3];
+        {
+            let a0 = coopLoadT<coop_mat16x16<f16, A>>(&tile_a_coop_gemm_k64[(warp_m + 0u) * 72u + 0u], 72u);
+            let a1 = coopLoadT<coop_mat16x16<f16, A>>(&tile_a_coop_gemm_k64[(warp_m + 16u) * 72u + 0u], 72u);
+            let a2 = coopLoadT<coop_mat16x16<f16, A>>(&tile_a_coop_gemm_k64[(warp_m + 32u) * 72u + 0u], 72u);
+            let a3 = coopLoadT<coop_mat16x16<f16, A>>(&tile_a_coop_gemm_k64[(warp_m + 48u) * 72u + 0u], 72u);
+            let b0 = coopLoadT<coop_mat16x16<f16, B>>(&tile_b_coop_gemm_k64[0u * 136u + warp_n + 0u], 136u);
+            let b1 = coopLoadT<coop_mat16x16<f16, B>>(&tile_b_coop_gemm_k64[0u * 136u + warp_n + 16u], 136u);
+            c00 = coopMultiplyAdd(a0, b0, c00);
+            c01 = coopMultiplyAdd(a0, b1, c01);
+            c10 = coopMultiplyAdd(a1, b0, c10);
+            c11 = coopMultiplyAdd(a1, b1, c11);
+            c20 = coopMultiplyAdd(a2, b0, c20);
+            c21 = coopMultiplyAdd(a2, b1, c21);
+            c30 = coopMultiplyAdd(a3, b0, c30);
+            c31 = coopMultiplyAdd(a3, b1, c31);
+        }
+        {
+            let a0 = coopLoadT<coop_mat16x16<f16, A>>(&tile_a_coop_gemm_k64[(warp_m + 0u) * 72u + 16u], 72u);
+            let a1 = coopLoadT<coop_mat16x16<f16, A>>(&tile_a_coop_gemm_k64[(warp_m + 16u) * 72u + 16u], 72u);
+            let a2 = coopLoadT<coop_mat16x16<f16, A>>(&tile_a_coop_gemm_k64[(warp_m + 32u) * 72u + 16u], 72u);
+            let a3 = coopLoadT<coop_mat16x16<f16, A>>(&tile_a_coop_gemm_k64[(warp_m + 48u) * 72u + 16u], 72u);
+            let b0 = coopLoadT<coop_mat16x16<f16, B>>(&tile_b_coop_gemm_k64[16u * 136u + warp_n + 0u], 136u);
+            let b1 = coopLoadT<coop_mat16x16<f16, B>>(&tile_b_coop_gemm_k64[16u * 136u + warp_n + 16u], 136u);
+            c00 = coopMultiplyAdd(a0, b0, c00);
+            c01 = coopMultiplyAdd(a0, b1, c01);
+            c10 = coopMultiplyAdd(a1, b0, c10);
+            c11 = coopMultiplyAdd(a1, b1, c11);
+            c20 = coopMultiplyAdd(a2, b0, c20);
+            c21 = coopMultiplyAdd(a2, b1, c21);
+            c30 = coopMultiplyAdd(a3, b0, c30);
+            c31 = coopMultiplyAdd(a3, b1, c31);
+        }
+        {
+            let a0 = coopLoadT<coop_mat16x16<f16, A>>(&tile_a_coop_gemm_k64[(warp_m + 0u) * 72u + 32u], 72u);
+            let a1 = coopLoadT<coop_mat16x16<f16, A>>(&tile_a_coop_gemm_k64[(warp_m + 16u) * 72u + 32u], 72u);
+            let a2 = coopLoadT<coop_mat16x16<f16, A>>(&tile_a_coop_gemm_k64[(warp_m + 32u) * 72u + 32u], 72u);
+            let a3 = coopLoadT<coop_mat16x16<f16, A>>(&tile_a_coop_gemm_k64[(warp_m + 48u) * 72u + 32u], 72u);
+            let b0 = coopLoadT<coop_mat16x16<f16, B>>(&tile_b_coop_gemm_k64[32u * 136u + warp_n + 0u], 136u);
+            let b1 = coopLoadT<coop_mat16x16<f16, B>>(&tile_b_coop_gemm_k64[32u * 136u + warp_n + 16u], 136u);
+            c00 = coopMultiplyAdd(a0, b0, c00);
+            c01 = coopMultiplyAdd(a0, b1, c01);
+            c10 = coopMultiplyAdd(a1, b0, c10);
+            c11 = coopMultiplyAdd(a1, b1, c11);
+            c20 = coopMultiplyAdd(a2, b0, c20);
+            c21 = coopMultiplyAdd(a2, b1, c21);
+            c30 = coopMultiplyAdd(a3, b0, c30);
+            c31 = coopMultiplyAdd(a3, b1, c31);
+        }
+        {
+            let a0 = coopLoadT<coop_mat16x16<f16, A>>(&tile_a_coop_gemm_k64[(warp_m + 0u) * 72u + 48u], 72u);
+            let a1 = coopLoadT<coop_mat16x16<f16, A>>(&tile_a_coop_gemm_k64[(warp_m + 16u) * 72u + 48u], 72u);
+            let a2 = coopLoadT<coop_mat16x16<f16, A>>(&tile_a_coop_gemm_k64[(warp_m + 32u) * 72u + 48u], 72u);
+            let a3 = coopLoadT<coop_mat16x16<f16, A>>(&tile_a_coop_gemm_k64[(warp_m + 48u) * 72u + 48u], 72u);
+            let b0 = coopLoadT<coop_mat16x16<f16, B>>(&tile_b_coop_gemm_k64[48u * 136u + warp_n + 0u], 136u);
+            let b1 = coopLoadT<coop_mat16x16<f16, B>>(&tile_b_coop_gemm_k64[48u * 136u + warp_n + 16u], 136u);
+            c00 = coopMultiplyAdd(a0, b0, c00);
+            c01 = coopMultiplyAdd(a0, b1, c01);
+            c10 = coopMultiplyAdd(a1, b0, c10);
+            c11 = coopMultiplyAdd(a1, b1, c11);
+            c20 = coopMultiplyAdd(a2, b0, c20);
+            c21 = coopMultiplyAdd(a2, b1, c21);
+            c30 = coopMultiplyAdd(a3, b0, c30);
+            c31 = coopMultiplyAdd(a3, b1, c31);
+        }
+        workgroupBarrier();
+    }
+    // Indices as named values too: naga 30's SPIR-V writer panics on a store's inline index.
+    let at00 = (m0 + warp_m + 0u) * ldc + n0 + warp_n + 0u;
+    coopStoreT(c00, &c[at00], ldc);
+    let at01 = (m0 + warp_m + 0u) * ldc + n0 + warp_n + 16u;
+    coopStoreT(c01, &c[at01], ldc);
+    let at10 = (m0 + warp_m + 16u) * ldc + n0 + warp_n + 0u;
+    coopStoreT(c10, &c[at10], ldc);
+    let at11 = (m0 + warp_m + 16u) * ldc + n0 + warp_n + 16u;
+    coopStoreT(c11, &c[at11], ldc);
+    let at20 = (m0 + warp_m + 32u) * ldc + n0 + warp_n + 0u;
+    coopStoreT(c20, &c[at20], ldc);
+    let at21 = (m0 + warp_m + 32u) * ldc + n0 + warp_n + 16u;
+    coopStoreT(c21, &c[at21], ldc);
+    let at30 = (m0 + warp_m + 48u) * ldc + n0 + warp_n + 0u;
+    coopStoreT(c30, &c[at30], ldc);
+    let at31 = (m0 + warp_m + 48u) * ldc + n0 + warp_n + 16u;
+    coopStoreT(c31, &c[at31], ldc);
+}
+
+// `coop_gemm_n256`: A tile 128 × 32 halves (rows padded to 40), B tile 32 × 256 (rows
+// padded to 264): 27136 bytes. The last A fragment reads up to
+// 127·40 + 32 − 1, the last B fragment up to (32 − 1)·264 + 256 − 1: inside.
+var<workgroup> tile_a_coop_gemm_n256: array<f16, 5120>;
+var<workgroup> tile_b_coop_gemm_n256: array<f16, 8448>;
+
+// Stores 8 halves (one vec4<u32>) at `at` of a tile (unpacked through f32, exactly).
+fn put_a_coop_gemm_n256(at: u32, v: vec4<u32>) {
+    let h0 = unpack2x16float(v[0]);
+    tile_a_coop_gemm_n256[at + 0u] = f16(h0.x);
+    tile_a_coop_gemm_n256[at + 1u] = f16(h0.y);
+    let h1 = unpack2x16float(v[1]);
+    tile_a_coop_gemm_n256[at + 2u] = f16(h1.x);
+    tile_a_coop_gemm_n256[at + 3u] = f16(h1.y);
+    let h2 = unpack2x16float(v[2]);
+    tile_a_coop_gemm_n256[at + 4u] = f16(h2.x);
+    tile_a_coop_gemm_n256[at + 5u] = f16(h2.y);
+    let h3 = unpack2x16float(v[3]);
+    tile_a_coop_gemm_n256[at + 6u] = f16(h3.x);
+    tile_a_coop_gemm_n256[at + 7u] = f16(h3.y);
+}
+
+fn put_b_coop_gemm_n256(at: u32, v: vec4<u32>) {
+    let h0 = unpack2x16float(v[0]);
+    tile_b_coop_gemm_n256[at + 0u] = f16(h0.x);
+    tile_b_coop_gemm_n256[at + 1u] = f16(h0.y);
+    let h1 = unpack2x16float(v[1]);
+    tile_b_coop_gemm_n256[at + 2u] = f16(h1.x);
+    tile_b_coop_gemm_n256[at + 3u] = f16(h1.y);
+    let h2 = unpack2x16float(v[2]);
+    tile_b_coop_gemm_n256[at + 4u] = f16(h2.x);
+    tile_b_coop_gemm_n256[at + 5u] = f16(h2.y);
+    let h3 = unpack2x16float(v[3]);
+    tile_b_coop_gemm_n256[at + 6u] = f16(h3.x);
+    tile_b_coop_gemm_n256[at + 7u] = f16(h3.y);
+}
+
+@compute @workgroup_size(256)
+fn coop_gemm_n256(@builtin(local_invocation_index) local: u32, @builtin(workgroup_id) wg: vec3<u32>) {
+    let warp = local / 32u;
+    let warp_m = (warp / 4u) * 64u;
+    let warp_n = (warp % 4u) * 64u;
+    let m0 = wg.y * 128u;
+    let n0 = wg.x * 256u;
+    // The stores' row stride as a named value: naga 30's SPIR-V writer panics ("not cached") on
+    // a cooperative store whose stride or index is computed inline.
+    let ldc = params.n;
+    let k8 = params.k / 8u;
+    let n8 = params.n / 8u;
+    // Staging: vec4 l = local + 256·r of the A tile (row l / 4, column l % 4) and of the B tile
+    // (row l / 32, column l % 32): 2 and 4 per invocation.
+    let ar0 = (local + 0u) / 4u;
+    let ac0 = (local + 0u) % 4u;
+    var va0 = a[(m0 + ar0) * k8 + ac0];
+    let ar1 = (local + 256u) / 4u;
+    let ac1 = (local + 256u) % 4u;
+    var va1 = a[(m0 + ar1) * k8 + ac1];
+    let br0 = (local + 0u) / 32u;
+    let bc0 = (local + 0u) % 32u;
+    var vb0 = b[br0 * n8 + n0 / 8u + bc0];
+    let br1 = (local + 256u) / 32u;
+    let bc1 = (local + 256u) % 32u;
+    var vb1 = b[br1 * n8 + n0 / 8u + bc1];
+    let br2 = (local + 512u) / 32u;
+    let bc2 = (local + 512u) % 32u;
+    var vb2 = b[br2 * n8 + n0 / 8u + bc2];
+    let br3 = (local + 768u) / 32u;
+    let bc3 = (local + 768u) % 32u;
+    var vb3 = b[br3 * n8 + n0 / 8u + bc3];
+    var c00 = coop_mat16x16<f32, C>();
+    var c01 = coop_mat16x16<f32, C>();
+    var c02 = coop_mat16x16<f32, C>();
+    var c03 = coop_mat16x16<f32, C>();
+    var c10 = coop_mat16x16<f32, C>();
+    var c11 = coop_mat16x16<f32, C>();
+    var c12 = coop_mat16x16<f32, C>();
+    var c13 = coop_mat16x16<f32, C>();
+    var c20 = coop_mat16x16<f32, C>();
+    var c21 = coop_mat16x16<f32, C>();
+    var c22 = coop_mat16x16<f32, C>();
+    var c23 = coop_mat16x16<f32, C>();
+    var c30 = coop_mat16x16<f32, C>();
+    var c31 = coop_mat16x16<f32, C>();
+    var c32 = coop_mat16x16<f32, C>();
+    var c33 = coop_mat16x16<f32, C>();
+    for (var k0 = 0u; k0 < params.k; k0 += 32u) {
+        put_a_coop_gemm_n256(ar0 * 40u + ac0 * 8u, va0);
+        put_a_coop_gemm_n256(ar1 * 40u + ac1 * 8u, va1);
+        put_b_coop_gemm_n256(br0 * 264u + bc0 * 8u, vb0);
+        put_b_coop_gemm_n256(br1 * 264u + bc1 * 8u, vb1);
+        put_b_coop_gemm_n256(br2 * 264u + bc2 * 8u, vb2);
+        put_b_coop_gemm_n256(br3 * 264u + bc3 * 8u, vb3);
+        workgroupBarrier();
+        // The next K-tile's loads (clamped to the last tile on the last step: issued
+        // unconditionally, so they are all in flight during the math).
+        let next = min(k0 + 32u, params.k - 32u) / 8u;
+        va0 = a[(m0 + ar0) * k8 + next + ac0];
+        va1 = a[(m0 + ar1) * k8 + next + ac1];
+        vb0 = b[(next * 8u + br0) * n8 + n0 / 8u + bc0];
+        vb1 = b[(next * 8u + br1) * n8 + n0 / 8u + bc1];
+        vb2 = b[(next * 8u + br2) * n8 + n0 / 8u + bc2];
+        vb3 = b[(next * 8u + br3) * n8 + n0 / 8u + bc3];
+        {
+            let a0 = coopLoadT<coop_mat16x16<f16, A>>(&tile_a_coop_gemm_n256[(warp_m + 0u) * 40u + 0u], 40u);
+            let a1 = coopLoadT<coop_mat16x16<f16, A>>(&tile_a_coop_gemm_n256[(warp_m + 16u) * 40u + 0u], 40u);
+            let a2 = coopLoadT<coop_mat16x16<f16, A>>(&tile_a_coop_gemm_n256[(warp_m + 32u) * 40u + 0u], 40u);
+            let a3 = coopLoadT<coop_mat16x16<f16, A>>(&tile_a_coop_gemm_n256[(warp_m + 48u) * 40u + 0u], 40u);
+            let b0 = coopLoadT<coop_mat16x16<f16, B>>(&tile_b_coop_gemm_n256[0u * 264u + warp_n + 0u], 264u);
+            let b1 = coopLoadT<coop_mat16x16<f16, B>>(&tile_b_coop_gemm_n256[0u * 264u + warp_n + 16u], 264u);
+            let b2 = coopLoadT<coop_mat16x16<f16, B>>(&tile_b_coop_gemm_n256[0u * 264u + warp_n + 32u], 264u);
+            let b3 = coopLoadT<coop_mat16x16<f16, B>>(&tile_b_coop_gemm_n256[0u * 264u + warp_n + 48u], 264u);
+            c00 = coopMultiplyAdd(a0, b0, c00);
+            c01 = coopMultiplyAdd(a0, b1, c01);
+            c02 = coopMultiplyAdd(a0, b2, c02);
+            c03 = coopMultiplyAdd(a0, b3, c03);
+            c10 = coopMultiplyAdd(a1, b0, c10);
+            c11 = coopMultiplyAdd(a1, b1, c11);
+            c12 = coopMultiplyAdd(a1, b2, c12);
+            c13 = coopMultiplyAdd(a1, b3, c13);
+            c20 = coopMultiplyAdd(a2, b0, c20);
+            c21 = coopMultiplyAdd(a2, b1, c21);
+            c22 = coopMultiplyAdd(a2, b2, c22);
+            c23 = coopMultiplyAdd(a2, b3, c23);
+            c30 = coopMultiplyAdd(a3, b0, c30);
+            c31 = coopMultiplyAdd(a3, b1, c31);
+            c32 = coopMultiplyAdd(a3, b2, c32);
+            c33 = coopMultiplyAdd(a3, b3, c33);
+        }
+        {
+            let a0 = coopLoadT<coop_mat16x16<f16, A>>(&tile_a_coop_gemm_n256[(warp_m + 0u) * 40u + 16u], 40u);
+            let a1 = coopLoadT<coop_mat16x16<f16, A>>(&tile_a_coop_gemm_n256[(warp_m + 16u) * 40u + 16u], 40u);
+            let a2 = coopLoadT<coop_mat16x16<f16, A>>(&tile_a_coop_gemm_n256[(warp_m + 32u) * 40u + 16u], 40u);
+            let a3 = coopLoadT<coop_mat16x16<f16, A>>(&tile_a_coop_gemm_n256[(warp_m + 48u) * 40u + 16u], 40u);
+            let b0 = coopLoadT<coop_mat16x16<f16, B>>(&tile_b_coop_gemm_n256[16u * 264u + warp_n + 0u], 264u);
+            let b1 = coopLoadT<coop_mat16x16<f16, B>>(&tile_b_coop_gemm_n256[16u * 264u + warp_n + 16u], 264u);
+            let b2 = coopLoadT<coop_mat16x16<f16, B>>(&tile_b_coop_gemm_n256[16u * 264u + warp_n + 32u], 264u);
+            let b3 = coopLoadT<coop_mat16x16<f16, B>>(&tile_b_coop_gemm_n256[16u * 264u + warp_n + 48u], 264u);
+            c00 = coopMultiplyAdd(a0, b0, c00);
+            c01 = coopMultiplyAdd(a0, b1, c01);
+            c02 = coopMultiplyAdd(a0, b2, c02);
+            c03 = coopMultiplyAdd(a0, b3, c03);
+            c10 = coopMultiplyAdd(a1, b0, c10);
+            c11 = coopMultiplyAdd(a1, b1, c11);
+            c12 = coopMultiplyAdd(a1, b2, c12);
+            c13 = coopMultiplyAdd(a1, b3, c13);
+            c20 = coopMultiplyAdd(a2, b0, c20);
+            c21 = coopMultiplyAdd(a2, b1, c21);
+            c22 = coopMultiplyAdd(a2, b2, c22);
+            c23 = coopMultiplyAdd(a2, b3, c23);
+            c30 = coopMultiplyAdd(a3, b0, c30);
+            c31 = coopMultiplyAdd(a3, b1, c31);
+            c32 = coopMultiplyAdd(a3, b2, c32);
+            c33 = coopMultiplyAdd(a3, b3, c33);
+        }
+        workgroupBarrier();
+    }
+    // Indices as named values too: naga 30's SPIR-V writer panics on a store's inline index.
+    let at00 = (m0 + warp_m + 0u) * ldc + n0 + warp_n + 0u;
+    coopStoreT(c00, &c[at00], ldc);
+    let at01 = (m0 + warp_m + 0u) * ldc + n0 + warp_n + 16u;
+    coopStoreT(c01, &c[at01], ldc);
+    let at02 = (m0 + warp_m + 0u) * ldc + n0 + warp_n + 32u;
+    coopStoreT(c02, &c[at02], ldc);
+    let at03 = (m0 + warp_m + 0u) * ldc + n0 + warp_n + 48u;
+    coopStoreT(c03, &c[at03], ldc);
+    let at10 = (m0 + warp_m + 16u) * ldc + n0 + warp_n + 0u;
+    coopStoreT(c10, &c[at10], ldc);
+    let at11 = (m0 + warp_m + 16u) * ldc + n0 + warp_n + 16u;
+    coopStoreT(c11, &c[at11], ldc);
+    let at12 = (m0 + warp_m + 16u) * ldc + n0 + warp_n + 32u;
+    coopStoreT(c12, &c[at12], ldc);
+    let at13 = (m0 + warp_m + 16u) * ldc + n0 + warp_n + 48u;
+    coopStoreT(c13, &c[at13], ldc);
+    let at20 = (m0 + warp_m + 32u) * ldc + n0 + warp_n + 0u;
+    coopStoreT(c20, &c[at20], ldc);
+    let at21 = (m0 + warp_m + 32u) * ldc + n0 + warp_n + 16u;
+    coopStoreT(c21, &c[at21], ldc);
+    let at22 = (m0 + warp_m + 32u) * ldc + n0 + warp_n + 32u;
+    coopStoreT(c22, &c[at22], ldc);
+    let at23 = (m0 + warp_m + 32u) * ldc + n0 + warp_n + 48u;
+    coopStoreT(c23, &c[at23], ldc);
+    let at30 = (m0 + warp_m + 48u) * ldc + n0 + warp_n + 0u;
+    coopStoreT(c30, &c[at30], ldc);
+    let at31 = (m0 + warp_m + 48u) * ldc + n0 + warp_n + 16u;
+    coopStoreT(c31, &c[at31], ldc);
+    let at32 = (m0 + warp_m + 48u) * ldc + n0 + warp_n + 32u;
+    coopStoreT(c32, &c[at32], ldc);
+    let at33 = (m0 + warp_m + 48u) * ldc + n0 + warp_n + 48u;
+    coopStoreT(c33, &c[at33], ldc);
 }
 
 // The GEMM without staging: each subgroup loads its 4 A and 2 B fragments per 16 of K from

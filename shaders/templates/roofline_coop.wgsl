@@ -1,6 +1,6 @@
 {#
-  The GEMM: 128×128 tiles of C, K-tiles of {{ bk }}, 8 subgroups of 32 each holding a 64×32
-  block in eight 16×16 f32 accumulators (the conv kernel's arrangement, operands already f16).
+  `coop_mma` and `coop_gemm_direct` use the staged GEMM's arrangement at K-tiles of 32: 128×128
+  tiles of C, 8 subgroups of 32 each holding a 64×32 block in eight 16×16 f32 accumulators.
 #}
 {% set bk = 32 %}
 {% set sa = bk + 8 %}
@@ -12,11 +12,14 @@
 //   multiply-adds, as a GEMM's inner loop does, with no global memory traffic at all;
 // - `coop_gemm_direct`: the same GEMM with every fragment loaded straight from global memory
 //   (A and B rows reused through the caches only), no workgroup memory and no barriers;
-// - `coop_gemm`: a plain GEMM C[M, N] (f32) = A[M, K] · B[K, N] (f16, row-major, M and N
-//   multiples of 128, K of {{ bk }}) with operands in the ideal layout in global memory: 128×128
-//   tiles of C per workgroup of 8 subgroups (each a 64×32 block in eight 16×16 accumulators),
-//   K-tiles {{ bk }} deep staged through workgroup memory, the next K-tile's 16-byte loads in
-//   flight while the current one's math runs.
+// - `coop_gemm*`: a plain GEMM C[M, N] (f32) = A[M, K] · B[K, N] (f16, row-major, M a multiple
+//   of 128, N of the tile width, K of the K-tile depth) with operands in the ideal layout in
+//   global memory: 128 × (4·WN) tiles of C per workgroup of 8 subgroups (2 × 4, each a 64 × WN
+//   block in 16×16 f32 accumulators), K-tiles BK deep staged through workgroup memory, the next
+//   K-tile's 16-byte loads in flight while the current one's math runs. Variants:
+//   `coop_gemm` (BK 32, WN 32), `coop_gemm_k64` (BK 64: half the barriers),
+//   `coop_gemm_n256` (WN 64: 16 accumulators, 8 fragment loads per 16 multiply-adds). Both
+//   changes at once need 51 KiB of workgroup memory, over the H200's 48.
 // Needs subgroups of 32 and 16×16×16 f16 × f16 + f32 cooperative matrices (checked by the host).
 
 enable f16;
@@ -46,22 +49,113 @@ struct GemmParams {
 var<workgroup> tile_a: array<f16, {{ 128 * sa }}>;
 var<workgroup> tile_b: array<f16, {{ bk * sb }}>;
 
-// Stores 8 halves (one vec4<u32>) at `at` of tile A or B (unpacked through f32, exactly).
-fn put_a(at: u32, v: vec4<u32>) {
+{#
+  A staged GEMM entry point `name`: K-tiles `kb` deep, subgroup blocks 64 × `wn` (tile N = 4·wn),
+  with its own tiles and staging functions.
+#}
+{% macro gemm_staged(name, kb, wn) %}
+{% set ka = kb + 8 %}
+{% set tn = 4 * wn %}
+{% set kbv = kb // 8 %}
+{% set tnv = tn // 8 %}
+{% set na = 16 * kb // 256 %}
+{% set nb = kb * tnv // 256 %}
+{% set fj = wn // 16 %}
+// `{{ name }}`: A tile 128 × {{ kb }} halves (rows padded to {{ ka }}), B tile {{ kb }} × {{ tn }} (rows
+// padded to {{ tn + 8 }}): {{ (128 * ka + kb * (tn + 8)) * 2 }} bytes. The last A fragment reads up to
+// 127·{{ ka }} + {{ kb }} − 1, the last B fragment up to ({{ kb }} − 1)·{{ tn + 8 }} + {{ tn }} − 1: inside.
+var<workgroup> tile_a_{{ name }}: array<f16, {{ 128 * ka }}>;
+var<workgroup> tile_b_{{ name }}: array<f16, {{ kb * (tn + 8) }}>;
+
+// Stores 8 halves (one vec4<u32>) at `at` of a tile (unpacked through f32, exactly).
+fn put_a_{{ name }}(at: u32, v: vec4<u32>) {
 {% for w in range(4) %}
     let h{{ w }} = unpack2x16float(v[{{ w }}]);
-    tile_a[at + {{ 2 * w }}u] = f16(h{{ w }}.x);
-    tile_a[at + {{ 2 * w + 1 }}u] = f16(h{{ w }}.y);
+    tile_a_{{ name }}[at + {{ 2 * w }}u] = f16(h{{ w }}.x);
+    tile_a_{{ name }}[at + {{ 2 * w + 1 }}u] = f16(h{{ w }}.y);
 {% endfor %}
 }
 
-fn put_b(at: u32, v: vec4<u32>) {
+fn put_b_{{ name }}(at: u32, v: vec4<u32>) {
 {% for w in range(4) %}
     let h{{ w }} = unpack2x16float(v[{{ w }}]);
-    tile_b[at + {{ 2 * w }}u] = f16(h{{ w }}.x);
-    tile_b[at + {{ 2 * w + 1 }}u] = f16(h{{ w }}.y);
+    tile_b_{{ name }}[at + {{ 2 * w }}u] = f16(h{{ w }}.x);
+    tile_b_{{ name }}[at + {{ 2 * w + 1 }}u] = f16(h{{ w }}.y);
 {% endfor %}
 }
+
+@compute @workgroup_size(256)
+fn {{ name }}(@builtin(local_invocation_index) local: u32, @builtin(workgroup_id) wg: vec3<u32>) {
+    let warp = local / 32u;
+    let warp_m = (warp / 4u) * 64u;
+    let warp_n = (warp % 4u) * {{ wn }}u;
+    let m0 = wg.y * 128u;
+    let n0 = wg.x * {{ tn }}u;
+    // The stores' row stride as a named value: naga 30's SPIR-V writer panics ("not cached") on
+    // a cooperative store whose stride or index is computed inline.
+    let ldc = params.n;
+    let k8 = params.k / 8u;
+    let n8 = params.n / 8u;
+    // Staging: vec4 l = local + 256·r of the A tile (row l / {{ kbv }}, column l % {{ kbv }}) and of the B tile
+    // (row l / {{ tnv }}, column l % {{ tnv }}): {{ na }} and {{ nb }} per invocation.
+{% for r in range(na) %}
+    let ar{{ r }} = (local + {{ 256 * r }}u) / {{ kbv }}u;
+    let ac{{ r }} = (local + {{ 256 * r }}u) % {{ kbv }}u;
+    var va{{ r }} = a[(m0 + ar{{ r }}) * k8 + ac{{ r }}];
+{% endfor %}
+{% for r in range(nb) %}
+    let br{{ r }} = (local + {{ 256 * r }}u) / {{ tnv }}u;
+    let bc{{ r }} = (local + {{ 256 * r }}u) % {{ tnv }}u;
+    var vb{{ r }} = b[br{{ r }} * n8 + n0 / 8u + bc{{ r }}];
+{% endfor %}
+{% for i in range(4) %}
+{% for j in range(fj) %}
+    var c{{ i }}{{ j }} = coop_mat16x16<f32, C>();
+{% endfor %}
+{% endfor %}
+    for (var k0 = 0u; k0 < params.k; k0 += {{ kb }}u) {
+{% for r in range(na) %}
+        put_a_{{ name }}(ar{{ r }} * {{ ka }}u + ac{{ r }} * 8u, va{{ r }});
+{% endfor %}
+{% for r in range(nb) %}
+        put_b_{{ name }}(br{{ r }} * {{ tn + 8 }}u + bc{{ r }} * 8u, vb{{ r }});
+{% endfor %}
+        workgroupBarrier();
+        // The next K-tile's loads (clamped to the last tile on the last step: issued
+        // unconditionally, so they are all in flight during the math).
+        let next = min(k0 + {{ kb }}u, params.k - {{ kb }}u) / 8u;
+{% for r in range(na) %}
+        va{{ r }} = a[(m0 + ar{{ r }}) * k8 + next + ac{{ r }}];
+{% endfor %}
+{% for r in range(nb) %}
+        vb{{ r }} = b[(next * 8u + br{{ r }}) * n8 + n0 / 8u + bc{{ r }}];
+{% endfor %}
+{% for kk in range(0, kb, 16) %}
+        {
+{% for i in range(4) %}
+            let a{{ i }} = coopLoadT<coop_mat16x16<f16, A>>(&tile_a_{{ name }}[(warp_m + {{ 16 * i }}u) * {{ ka }}u + {{ kk }}u], {{ ka }}u);
+{% endfor %}
+{% for j in range(fj) %}
+            let b{{ j }} = coopLoadT<coop_mat16x16<f16, B>>(&tile_b_{{ name }}[{{ kk }}u * {{ tn + 8 }}u + warp_n + {{ 16 * j }}u], {{ tn + 8 }}u);
+{% endfor %}
+{% for i in range(4) %}
+{% for j in range(fj) %}
+            c{{ i }}{{ j }} = coopMultiplyAdd(a{{ i }}, b{{ j }}, c{{ i }}{{ j }});
+{% endfor %}
+{% endfor %}
+        }
+{% endfor %}
+        workgroupBarrier();
+    }
+    // Indices as named values too: naga 30's SPIR-V writer panics on a store's inline index.
+{% for i in range(4) %}
+{% for j in range(fj) %}
+    let at{{ i }}{{ j }} = (m0 + warp_m + {{ 16 * i }}u) * ldc + n0 + warp_n + {{ 16 * j }}u;
+    coopStoreT(c{{ i }}{{ j }}, &c[at{{ i }}{{ j }}], ldc);
+{% endfor %}
+{% endfor %}
+}
+{%- endmacro %}
 
 {% macro accumulators() %}
 {% for i in range(4) %}
@@ -86,57 +180,10 @@ fn put_b(at: u32, v: vec4<u32>) {
 {% endfor %}
 {%- endmacro %}
 
-@compute @workgroup_size(256)
-fn coop_gemm(@builtin(local_invocation_index) local: u32, @builtin(workgroup_id) wg: vec3<u32>) {
-    let warp = local / 32u;
-    let warp_m = (warp / 4u) * 64u;
-    let warp_n = (warp % 4u) * 32u;
-    let m0 = wg.y * 128u;
-    let n0 = wg.x * 128u;
-    // The stores' row stride as a named value: naga 30's SPIR-V writer panics ("not cached") on
-    // a cooperative store whose stride or index is computed inline.
-    let ldc = params.n;
-    let k8 = params.k / 8u;
-    let n8 = params.n / 8u;
-    // Staging: A tile = 128 rows × {{ bk // 8 }} vec4s, B tile = {{ bk }} rows × 16 vec4s; 512 of each, 2 per invocation.
-    let a_row = local / {{ bk // 8 }}u;
-    let a_col = local % {{ bk // 8 }}u;
-    let b_row = local / 16u;
-    let b_col = local % 16u;
-{{ accumulators() }}
-    var va0 = a[(m0 + a_row) * k8 + a_col];
-    var va1 = a[(m0 + a_row + {{ 256 // (bk // 8) }}u) * k8 + a_col];
-    var vb0 = b[b_row * n8 + n0 / 8u + b_col];
-    var vb1 = b[(b_row + 16u) * n8 + n0 / 8u + b_col];
-    for (var k0 = 0u; k0 < params.k; k0 += {{ bk }}u) {
-        put_a(a_row * {{ sa }}u + a_col * 8u, va0);
-        put_a((a_row + {{ 256 // (bk // 8) }}u) * {{ sa }}u + a_col * 8u, va1);
-        put_b(b_row * {{ sb }}u + b_col * 8u, vb0);
-        put_b((b_row + 16u) * {{ sb }}u + b_col * 8u, vb1);
-        workgroupBarrier();
-        // The next K-tile's loads (clamped to the last tile on the last step: issued
-        // unconditionally, so they are all in flight during the math).
-        let next = min(k0 + {{ bk }}u, params.k - {{ bk }}u) / 8u;
-        va0 = a[(m0 + a_row) * k8 + next + a_col];
-        va1 = a[(m0 + a_row + {{ 256 // (bk // 8) }}u) * k8 + next + a_col];
-        vb0 = b[(next * 8u + b_row) * n8 + n0 / 8u + b_col];
-        vb1 = b[(next * 8u + b_row + 16u) * n8 + n0 / 8u + b_col];
-{% for kk in range(0, bk, 16) %}
-        {
-{{ step(kk ~ "u") }}
-        }
-{% endfor %}
-        workgroupBarrier();
-    }
-    // Indices as named values too: naga 30's SPIR-V writer panics on a store's inline index.
-{% for i in range(4) %}
-{% for j in range(2) %}
-    let at{{ i }}{{ j }} = (m0 + warp_m + {{ 16 * i }}u) * ldc + n0 + warp_n + {{ 16 * j }}u;
-    coopStoreT(c{{ i }}{{ j }}, &c[at{{ i }}{{ j }}], ldc);
-{% endfor %}
-{% endfor %}
-}
+{% for name, kb, wn in [("coop_gemm", 32, 32), ("coop_gemm_k64", 64, 32), ("coop_gemm_n256", 32, 64)] %}
+{{ gemm_staged(name, kb, wn) }}
 
+{% endfor %}
 // The GEMM without staging: each subgroup loads its 4 A and 2 B fragments per 16 of K from
 // global memory (row-major A with stride K, B with stride N) and issues 8 multiply-adds.
 @compute @workgroup_size(256)

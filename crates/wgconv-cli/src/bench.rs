@@ -269,6 +269,7 @@ struct RooflineReport {
     coop_mma_gflops: Option<f64>,
     coop_gemm_gflops: Option<f64>,
     coop_gemm_direct_gflops: Option<f64>,
+    coop_gemm_variants: Option<Vec<(&'static str, f64)>>,
     coop_gemm_size: Option<u32>,
     coop_gemm_relative_error: Option<f64>,
     coop_unavailable: Option<String>,
@@ -284,6 +285,7 @@ impl From<&Roofline> for RooflineReport {
             coop_mma_gflops: coop.map(|c| c.mma_gflops),
             coop_gemm_gflops: coop.map(|c| c.gemm_gflops),
             coop_gemm_direct_gflops: coop.map(|c| c.gemm_direct_gflops),
+            coop_gemm_variants: coop.map(|c| c.gemm_variants.clone()),
             coop_gemm_size: coop.map(|c| c.gemm_size),
             coop_gemm_relative_error: coop.map(|c| c.gemm_relative_error),
             coop_unavailable: r.coop.as_ref().err().cloned(),
@@ -311,6 +313,11 @@ fn measure_roofline(ctx: &Context, args: &BenchArgs) -> CliResult<Roofline> {
             n = c.gemm_size
         ),
         Err(why) => println!("roofline: cooperative matrices not measured: {why}"),
+    }
+    if let Ok(c) = &r.coop {
+        let variants: Vec<String> =
+            c.gemm_variants.iter().map(|(name, rate)| format!("{name} {:.1}", rate / 1e3)).collect();
+        println!("roofline: staged GEMM variants (TFLOP/s): {}", variants.join(", "));
     }
     Ok(r)
 }

@@ -34,9 +34,11 @@ pub struct Roofline {
 pub struct CoopRoofline {
     /// Multiply-add rate with both operands in workgroup memory, GFLOP/s.
     pub mma_gflops: f64,
-    /// A plain `size`³ GEMM from global memory, its K-tiles staged through workgroup memory,
-    /// GFLOP/s.
+    /// A plain `size`³ GEMM from global memory, its K-tiles staged through workgroup memory:
+    /// the fastest variant's GFLOP/s.
     pub gemm_gflops: f64,
+    /// Every staged variant timed (entry point of `shaders/roofline_coop.wgsl`, GFLOP/s).
+    pub gemm_variants: Vec<(&'static str, f64)>,
     /// The same GEMM with every fragment loaded straight from global memory, GFLOP/s.
     pub gemm_direct_gflops: f64,
     /// M = N = K of that GEMM.
@@ -174,7 +176,10 @@ fn small_values(seed: u32, count: usize) -> Vec<f32> {
 }
 
 async fn coop_rates(ctx: &Context, sampling: &Sampling, small: bool) -> Result<CoopRoofline> {
-    const GEMMS: [roofline_coop::Entry; 2] = [roofline_coop::Entry::CoopGemm, roofline_coop::Entry::CoopGemmDirect];
+    use roofline_coop::Entry;
+    // (entry point, columns of C per workgroup); the last loads fragments straight from memory.
+    const GEMMS: [(Entry, u32); 4] =
+        [(Entry::CoopGemm, 128), (Entry::CoopGemmK64, 128), (Entry::CoopGemmN256, 256), (Entry::CoopGemmDirect, 128)];
     // Correctness first, on a 256³ problem.
     let check = 256u32;
     let len = (check * check) as usize;
@@ -192,10 +197,10 @@ async fn coop_rates(ctx: &Context, sampling: &Sampling, small: bool) -> Result<C
     }
     let params = gemm_params(ctx, check, 0)?;
     let mut gemm_relative_error = 0f64;
-    for entry in GEMMS {
+    for (entry, tile_n) in GEMMS {
         let c = Tensor::full_f32(ctx, &[len], f32::NAN)?;
         let mut batch = ctx.batch();
-        record_coop(&mut batch, entry, [check / 128, check / 128, 1], [&a, &b, &c], &params)?;
+        record_coop(&mut batch, entry, [check / tile_n, check / 128, 1], [&a, &b, &c], &params)?;
         batch.submit_async().await?;
         let error = crate::reference::relative_error(&c.to_vec_f32_async(ctx).await?, &expected);
         // NaN-poisoned: an unwritten element makes the error infinite.
@@ -208,15 +213,16 @@ async fn coop_rates(ctx: &Context, sampling: &Sampling, small: bool) -> Result<C
     let (a, b) = (packed_halves(ctx, &small_values(3, elements))?, packed_halves(ctx, &small_values(4, elements))?);
     let c = Tensor::zeros(ctx, &[elements], DType::F32)?;
     let params = gemm_params(ctx, size, 0)?;
-    let mut rates = [0f64; 2];
-    for (rate, entry) in rates.iter_mut().zip(GEMMS) {
+    let mut rates = Vec::with_capacity(GEMMS.len());
+    for (entry, tile_n) in GEMMS {
         let timing = timing::median_time_async(ctx, sampling, |batch| {
-            record_coop(batch, entry, [size / 128, size / 128, 1], [&a, &b, &c], &params)
+            record_coop(batch, entry, [size / tile_n, size / 128, 1], [&a, &b, &c], &params)
         })
         .await?;
-        *rate = 2.0 * f64::from(size).powi(3) / (timing.ms_per_run * 1e-3) / 1e9;
+        rates.push((entry.name(), 2.0 * f64::from(size).powi(3) / (timing.ms_per_run * 1e-3) / 1e9));
     }
-    let [gemm_gflops, gemm_direct_gflops] = rates;
+    let gemm_direct_gflops = rates.pop().map_or(0.0, |(_, rate)| rate);
+    let gemm_gflops = rates.iter().map(|&(_, rate)| rate).fold(0.0, f64::max);
 
     // The multiply-add ceiling: one workgroup per multiprocessor-sized slice of a large grid.
     let (workgroups, steps) = if small { (4u32, 64u32) } else { (2112, MMA_STEPS) };
@@ -234,7 +240,14 @@ async fn coop_rates(ctx: &Context, sampling: &Sampling, small: bool) -> Result<C
             message: "a cooperative-matrix GEMM left elements unwritten (NaN)".into(),
         });
     }
-    Ok(CoopRoofline { mma_gflops, gemm_gflops, gemm_direct_gflops, gemm_size: size, gemm_relative_error })
+    Ok(CoopRoofline {
+        mma_gflops,
+        gemm_gflops,
+        gemm_variants: rates,
+        gemm_direct_gflops,
+        gemm_size: size,
+        gemm_relative_error,
+    })
 }
 
 #[cfg(test)]
