@@ -238,7 +238,10 @@ fn stage_name(stage: ShaderStage) -> &'static str {
 }
 
 /// Translates an override-expression into Rust evaluated over `o: &Overrides`.
-/// `depends` is set when it reads another override.
+/// `depends` is set when it reads another override. Every result is a single Rust primary
+/// expression (a literal, a call, or parenthesised), so it can be an operand, a cast's subject
+/// or a method receiver without Rust's precedence changing its meaning: `-4i32.max(k)` would
+/// parse as `-(4i32.max(k))`.
 fn translate_expr(
     module: &Module,
     expr: Handle<Expression>,
@@ -252,10 +255,11 @@ fn translate_expr(
         reason: what,
     };
     Ok(match &module.global_expressions[expr] {
+        // Negative literals are a minus and a literal to Rust: parenthesised.
         Expression::Literal(lit) => match *lit {
             Literal::U32(v) => quote!(#v),
-            Literal::I32(v) => quote!(#v),
-            Literal::F32(v) => quote!(#v),
+            Literal::I32(v) => quote!((#v)),
+            Literal::F32(v) => quote!((#v)),
             Literal::Bool(v) => quote!(#v),
             Literal::F16(v) => {
                 let bits = v.to_bits();
@@ -263,11 +267,11 @@ fn translate_expr(
             }
             Literal::AbstractInt(v) => {
                 let v = proc_macro2::Literal::i64_unsuffixed(v);
-                quote!(#v)
+                quote!((#v))
             }
             Literal::AbstractFloat(v) => {
                 let v = proc_macro2::Literal::f64_unsuffixed(v);
-                quote!(#v)
+                quote!((#v))
             }
             other => return Err(unsupported(format!("literal {other:?}"))),
         },
@@ -315,12 +319,12 @@ fn translate_expr(
         Expression::Math { fun: naga::MathFunction::Max, arg, arg1: Some(b), .. } => {
             let a = translate_expr(module, *arg, path, owner, depends)?;
             let b = translate_expr(module, *b, path, owner, depends)?;
-            quote!(#a.max(#b))
+            quote!((#a).max(#b))
         }
         Expression::Math { fun: naga::MathFunction::Min, arg, arg1: Some(b), .. } => {
             let a = translate_expr(module, *arg, path, owner, depends)?;
             let b = translate_expr(module, *b, path, owner, depends)?;
-            quote!(#a.min(#b))
+            quote!((#a).min(#b))
         }
         Expression::As { expr, kind, convert: Some(width) } => {
             let e = translate_expr(module, *expr, path, owner, depends)?;

@@ -4,6 +4,8 @@
 
 /// Bindings for `tests/fixtures/shaders/layout_zoo.wgsl`.
 pub mod layout_zoo;
+/// Bindings for `tests/fixtures/shaders/override_expressions.wgsl`.
+pub mod override_expressions;
 /// Bindings for `tests/fixtures/shaders/overrides.wgsl`.
 pub mod overrides;
 /// Bindings for `tests/fixtures/shaders/storage_zoo.wgsl`.

@@ -445,8 +445,8 @@ impl Overrides {
             wg_size: 256u32,
             stride_x,
             activation: 0u32,
-            clamp_min: 0f32,
-            clamp_max: 0f32,
+            clamp_min: (0f32),
+            clamp_max: (0f32),
         }
     }
     /// The value of `wg_size`.
@@ -650,7 +650,7 @@ pub const CONV2D_ENTRY: &str = "conv2d";
 /// Workgroup size of `conv2d`, evaluated from the overrides it depends on.
 #[allow(unused_parens, clippy::all)]
 pub fn conv2d_workgroup_size(o: &Overrides) -> [u32; 3] {
-    [o.wg_size(), 1u32, 1u32]
+    [(o.wg_size()) as u32, 1u32, 1u32]
 }
 /// Bytes of workgroup memory `conv2d` declares (the `var<workgroup>`s it uses: none).
 pub const CONV2D_WORKGROUP_MEMORY_BYTES: u32 = 0u32;
@@ -682,7 +682,7 @@ pub const CONV2D_VEC4_ENTRY: &str = "conv2d_vec4";
 /// Workgroup size of `conv2d_vec4`, evaluated from the overrides it depends on.
 #[allow(unused_parens, clippy::all)]
 pub fn conv2d_vec4_workgroup_size(o: &Overrides) -> [u32; 3] {
-    [o.wg_size(), 1u32, 1u32]
+    [(o.wg_size()) as u32, 1u32, 1u32]
 }
 /// Bytes of workgroup memory `conv2d_vec4` declares (the `var<workgroup>`s it uses: none).
 pub const CONV2D_VEC4_WORKGROUP_MEMORY_BYTES: u32 = 0u32;
@@ -714,7 +714,7 @@ pub const CONV_TRANSPOSE2D_ENTRY: &str = "conv_transpose2d";
 /// Workgroup size of `conv_transpose2d`, evaluated from the overrides it depends on.
 #[allow(unused_parens, clippy::all)]
 pub fn conv_transpose2d_workgroup_size(o: &Overrides) -> [u32; 3] {
-    [o.wg_size(), 1u32, 1u32]
+    [(o.wg_size()) as u32, 1u32, 1u32]
 }
 /// Bytes of workgroup memory `conv_transpose2d` declares (the `var<workgroup>`s it uses: none).
 pub const CONV_TRANSPOSE2D_WORKGROUP_MEMORY_BYTES: u32 = 0u32;

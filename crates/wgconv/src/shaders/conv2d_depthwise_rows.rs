@@ -420,8 +420,8 @@ impl Overrides {
             stride_x,
             rows_per_thread: 4u32,
             activation: 0u32,
-            clamp_min: 0f32,
-            clamp_max: 0f32,
+            clamp_min: (0f32),
+            clamp_max: (0f32),
             spec_kh: 3u32,
             spec_kw: 3u32,
             spec_stride_h: 1u32,
@@ -675,7 +675,7 @@ pub const CONV2D_DEPTHWISE_ROWS_ENTRY: &str = "conv2d_depthwise_rows";
 /// Workgroup size of `conv2d_depthwise_rows`, evaluated from the overrides it depends on.
 #[allow(unused_parens, clippy::all)]
 pub fn conv2d_depthwise_rows_workgroup_size(o: &Overrides) -> [u32; 3] {
-    [o.wg_size(), 1u32, 1u32]
+    [(o.wg_size()) as u32, 1u32, 1u32]
 }
 /// Bytes of workgroup memory `conv2d_depthwise_rows` declares (the `var<workgroup>`s it uses: none).
 pub const CONV2D_DEPTHWISE_ROWS_WORKGROUP_MEMORY_BYTES: u32 = 0u32;

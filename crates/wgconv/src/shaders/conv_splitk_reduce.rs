@@ -170,8 +170,8 @@ impl Overrides {
             wg_size: 256u32,
             stride_x,
             activation: 0u32,
-            clamp_min: 0f32,
-            clamp_max: 0f32,
+            clamp_min: (0f32),
+            clamp_max: (0f32),
         }
     }
     /// The value of `wg_size`.
@@ -357,7 +357,7 @@ pub const SPLITK_REDUCE_ENTRY: &str = "splitk_reduce";
 /// Workgroup size of `splitk_reduce`, evaluated from the overrides it depends on.
 #[allow(unused_parens, clippy::all)]
 pub fn splitk_reduce_workgroup_size(o: &Overrides) -> [u32; 3] {
-    [o.wg_size(), 1u32, 1u32]
+    [(o.wg_size()) as u32, 1u32, 1u32]
 }
 /// Bytes of workgroup memory `splitk_reduce` declares (the `var<workgroup>`s it uses: none).
 pub const SPLITK_REDUCE_WORKGROUP_MEMORY_BYTES: u32 = 0u32;
