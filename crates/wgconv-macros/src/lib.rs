@@ -13,10 +13,27 @@ use proc_macro::TokenStream;
 use quote::quote;
 use syn::{LitStr, parse_macro_input};
 
+/// The path of a shader named relative to the calling crate's manifest directory.
+fn shader_path(path: &LitStr) -> std::path::PathBuf {
+    let dir = std::env::var("CARGO_MANIFEST_DIR").unwrap_or_else(|_| ".".into());
+    std::path::Path::new(&dir).join(path.value())
+}
+
+/// An item that makes cargo rebuild the calling crate when the shader at `full` changes: a
+/// proc-macro's own file reads are invisible to cargo, `include_str!`'s are tracked.
+fn rebuild_when_changed(full: &std::path::Path) -> proc_macro2::TokenStream {
+    match full.to_str() {
+        Some(full) if full.is_empty() || !std::path::Path::new(full).exists() => quote!(),
+        Some(full) => quote!(
+            const _: &str = include_str!(#full);
+        ),
+        None => quote!(),
+    }
+}
+
 /// Reads a shader named relative to the calling crate's manifest directory.
 pub(crate) fn read_shader(path: &LitStr) -> syn::Result<(String, String)> {
-    let dir = std::env::var("CARGO_MANIFEST_DIR").unwrap_or_else(|_| ".".into());
-    let full = std::path::Path::new(&dir).join(path.value());
+    let full = shader_path(path);
     match std::fs::read_to_string(&full) {
         Ok(source) => Ok((source, full.display().to_string())),
         Err(e) => Err(syn::Error::new(
@@ -65,7 +82,9 @@ pub fn wgsl_layout(attr: TokenStream, item: TokenStream) -> TokenStream {
     };
     let ty_name = ty.map_or_else(|| item.ident.to_string(), |t| t.value());
     let checks = layout_check::check(&item, &shader, &ty_name).unwrap_or_else(|e| e.to_compile_error());
-    quote!(#item #checks).into()
+    // Whether the check passed or failed, an edit of the shader must run it again.
+    let track = rebuild_when_changed(&shader_path(&shader));
+    quote!(#item #checks #track).into()
 }
 
 /// Expands to the typed bindings of a WGSL shader (what `cargo xtask gen-shaders` writes).
@@ -75,14 +94,10 @@ pub fn wgsl_layout(attr: TokenStream, item: TokenStream) -> TokenStream {
 #[proc_macro]
 pub fn include_wgsl_bindings(input: TokenStream) -> TokenStream {
     let path = parse_macro_input!(input as LitStr);
-    let expanded = read_shader(&path).and_then(|(source, full)| {
-        let tokens = wgconv_codegen::generate_tokens(&source, &path.value())
-            .map_err(|e| syn::Error::new(path.span(), e.to_string()))?;
-        // Makes cargo rebuild when the shader changes.
-        Ok(quote! {
-            const _: &str = include_str!(#full);
-            #tokens
-        })
+    let expanded = read_shader(&path).and_then(|(source, _)| {
+        wgconv_codegen::generate_tokens(&source, &path.value()).map_err(|e| syn::Error::new(path.span(), e.to_string()))
     });
-    expanded.unwrap_or_else(|e| e.to_compile_error()).into()
+    let track = rebuild_when_changed(&shader_path(&path));
+    let tokens = expanded.unwrap_or_else(|e| e.to_compile_error());
+    quote!(#tokens #track).into()
 }
