@@ -47,7 +47,7 @@ fn derived_override_defaults_and_ids_in_the_corpus() {
     )
     .unwrap();
     let rust = wgconv_codegen::generate(&source, "corpus/override_sized_array.wgsl").unwrap();
-    assert!(rust.contains("pub rows: Option<u32>"), "{rust}");
+    assert!(rust.contains("pub rows: ::core::option::Option<u32>"), "{rust}");
     assert!(rust.contains("(\"3\", f64::from(v))"), "{rust}");
     assert!(rust.contains("pub fn run_workgroup_size(o: &Overrides) -> [u32; 3]"), "{rust}");
 }

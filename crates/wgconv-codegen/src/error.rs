@@ -34,6 +34,21 @@ pub enum CodegenError {
         /// What rule is violated.
         reason: String,
     },
+    /// Two items of the shader would generate the same Rust name (`fooBar` and `foo_bar` are
+    /// both `FOO_BAR_ENTRY`; a WGSL struct `Overrides` is the generated `Overrides`).
+    #[error("{path}: {first} and {second} would both generate the {namespace} `{name}`; rename one of them")]
+    NameCollision {
+        /// Shader path.
+        path: String,
+        /// The Rust name both would take.
+        name: String,
+        /// Which Rust namespace: a type, a constant or function, a variant, a field or method.
+        namespace: &'static str,
+        /// The item that took it first (e.g. "the generated struct `Overrides`").
+        first: String,
+        /// The item that wants it too (e.g. "WGSL struct `Overrides`").
+        second: String,
+    },
     /// Any other construct the generator does not support (a binding kind, an override expression …).
     #[error("{path}: unsupported {construct}: {reason}")]
     Unsupported {

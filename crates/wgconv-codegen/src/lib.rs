@@ -112,46 +112,94 @@ pub fn generate_tokens_with(source: &str, path: &str, options: &Options) -> Resu
     Ok(emit::module_tokens(&def, shader_trait.as_ref()))
 }
 
-/// Rejects shaders whose generated items would collide, and, when a trait is implemented, shaders
-/// the trait cannot describe.
+/// The names one Rust namespace of the generated module has given out, with what took each.
+struct Namespace<'a> {
+    path: &'a str,
+    what: &'static str,
+    taken: Vec<(String, String)>,
+}
+
+impl<'a> Namespace<'a> {
+    fn new(path: &'a str, what: &'static str) -> Self {
+        Self { path, what, taken: Vec::new() }
+    }
+
+    /// Gives `name` to `owner`, or fails naming both claimants.
+    fn claim(&mut self, name: String, owner: String) -> Result<(), CodegenError> {
+        if let Some((_, first)) = self.taken.iter().find(|(n, _)| *n == name) {
+            return Err(CodegenError::NameCollision {
+                path: self.path.to_string(),
+                name,
+                namespace: self.what,
+                first: first.clone(),
+                second: owner,
+            });
+        }
+        self.taken.push((name, owner));
+        Ok(())
+    }
+}
+
+/// Rejects shaders whose generated items would collide (naming both items), and, when a trait
+/// is implemented, shaders the trait cannot describe.
 fn check_names(def: &model::ShaderDef, shader_trait: bool) -> Result<(), CodegenError> {
     let unsupported =
         |construct: String, reason: String| CodegenError::Unsupported { path: def.path.clone(), construct, reason };
+    let generated = |item: &str| format!("the generated {item}");
     let has_compute = def.entry_points.iter().any(|e| e.stage == "compute");
-    let mut types = vec!["Overrides", "BindGroupLayouts"];
+
+    // Module-level types: the generator's, then the WGSL structs.
+    let mut types = Namespace::new(&def.path, "type");
+    types.claim("Overrides".into(), generated("struct `Overrides`"))?;
+    types.claim("BindGroupLayouts".into(), generated("struct `BindGroupLayouts`"))?;
+    for group in emit::bindings::groups(def).keys() {
+        types.claim(format!("BindGroup{group}"), generated(&format!("struct `BindGroup{group}`")))?;
+    }
     if has_compute {
-        types.push("Entry");
+        types.claim("Entry".into(), generated("enum `Entry`"))?;
     }
     if shader_trait {
-        types.push("Shader");
+        types.claim("Shader".into(), generated("type `Shader`"))?;
     }
-    if let Some(s) = def.structs.iter().find(|s| types.contains(&s.name.as_str())) {
-        return Err(unsupported(
-            format!("struct `{}`", s.name),
-            "the generated module defines a type of that name; rename the struct".into(),
-        ));
+    for s in &def.structs {
+        types.claim(names::type_ident(&s.name).to_string(), format!("WGSL struct `{}`", s.name))?;
     }
-    let mut taken: Vec<String> = vec!["PATH".into(), "SOURCE".into(), "ENTRY_POINTS".into()];
+
+    // Module-level constants and functions.
+    let mut values = Namespace::new(&def.path, "constant or function");
+    for item in ["PATH", "SOURCE", "ENTRY_POINTS", "create_shader_module", "create_pipeline_layout"] {
+        values.claim(item.into(), generated(&format!("`{item}`")))?;
+    }
+    let mut variants = Namespace::new(&def.path, "`Entry` variant");
     for ep in &def.entry_points {
-        let upper = names::upper_snake(&ep.name);
-        if taken.contains(&format!("{upper}_ENTRY")) {
-            return Err(unsupported(
-                format!("entry point `{}`", ep.name),
-                format!("another entry point's generated names (`{upper}_ENTRY`, …) are the same; rename one"),
-            ));
+        let (upper, lower) = (names::upper_snake(&ep.name), names::lower_snake(&ep.name));
+        let owner = format!("entry point `{}`", ep.name);
+        values.claim(format!("{upper}_ENTRY"), owner.clone())?;
+        if ep.stage == "compute" {
+            for item in [
+                format!("{upper}_WORKGROUP_SIZE"),
+                format!("{lower}_workgroup_size"),
+                format!("{upper}_WORKGROUP_MEMORY_BYTES"),
+                format!("{lower}_workgroup_memory_bytes"),
+                format!("create_{lower}_pipeline"),
+            ] {
+                values.claim(item, owner.clone())?;
+            }
+            variants.claim(names::upper_camel(&ep.name), owner)?;
         }
-        taken.extend(["ENTRY", "WORKGROUP_SIZE", "WORKGROUP_MEMORY_BYTES"].map(|s| format!("{upper}_{s}")));
     }
     for c in &def.consts {
-        let name = emit::const_name(&c.name);
-        if taken.contains(&name) {
-            return Err(unsupported(
-                format!("const `{}`", c.name),
-                format!("its Rust name `{name}` is taken by another generated item; rename it"),
-            ));
-        }
-        taken.push(name);
+        values.claim(emit::const_name(&c.name), format!("WGSL const `{}`", c.name))?;
     }
+
+    // `Overrides`' fields and methods (one getter per override, named as its field).
+    let mut methods = Namespace::new(&def.path, "`Overrides` field or method");
+    methods.claim("new".into(), generated("`Overrides::new`"))?;
+    methods.claim("constants".into(), generated("`Overrides::constants`"))?;
+    for o in &def.overrides {
+        methods.claim(names::field_ident(&o.name).to_string(), format!("override `{}`", o.name))?;
+    }
+
     if shader_trait {
         if !has_compute {
             return Err(unsupported("shader trait".into(), "the shader has no compute entry point to record".into()));

@@ -209,10 +209,28 @@ fn consts(module: &Module, path: &str) -> Result<Vec<ConstDef>, CodegenError> {
             continue;
         };
         let mut depends = false;
-        let value = translate_expr(module, c.init, path, &name, &mut depends)?;
+        // A const's initializer stands alone: the parentheses of a negative literal would only
+        // draw `unused_parens` in the user's crate.
+        let value = without_outer_parens(translate_expr(module, c.init, path, &name, &mut depends)?);
         out.push(ConstDef { name, ty, value });
     }
     Ok(out)
+}
+
+/// `tokens` in parentheses when `wrap` (a negative literal is a minus and a literal to Rust).
+fn parenthesised_if(wrap: bool, tokens: TokenStream) -> TokenStream {
+    if wrap { quote!((#tokens)) } else { tokens }
+}
+
+/// `tokens` without one enclosing pair of parentheses, if that is all they are.
+fn without_outer_parens(tokens: TokenStream) -> TokenStream {
+    let mut trees = tokens.clone().into_iter();
+    match (trees.next(), trees.next()) {
+        (Some(proc_macro2::TokenTree::Group(g)), None) if g.delimiter() == proc_macro2::Delimiter::Parenthesis => {
+            g.stream()
+        }
+        _ => tokens,
+    }
 }
 
 fn stage_const(stage: ShaderStage) -> &'static str {
@@ -258,20 +276,22 @@ fn translate_expr(
         // Negative literals are a minus and a literal to Rust: parenthesised.
         Expression::Literal(lit) => match *lit {
             Literal::U32(v) => quote!(#v),
-            Literal::I32(v) => quote!((#v)),
-            Literal::F32(v) => quote!((#v)),
+            Literal::I32(v) => parenthesised_if(v < 0, quote!(#v)),
+            Literal::F32(v) => parenthesised_if(v.is_sign_negative(), quote!(#v)),
             Literal::Bool(v) => quote!(#v),
             Literal::F16(v) => {
                 let bits = v.to_bits();
                 quote!(::half::f16::from_bits(#bits))
             }
             Literal::AbstractInt(v) => {
+                let negative = v < 0;
                 let v = proc_macro2::Literal::i64_unsuffixed(v);
-                quote!((#v))
+                parenthesised_if(negative, quote!(#v))
             }
             Literal::AbstractFloat(v) => {
+                let negative = v.is_sign_negative();
                 let v = proc_macro2::Literal::f64_unsuffixed(v);
-                quote!((#v))
+                parenthesised_if(negative, quote!(#v))
             }
             other => return Err(unsupported(format!("literal {other:?}"))),
         },

@@ -56,6 +56,7 @@ fn scalar_consts_become_rust_consts() {
 
 #[test]
 fn a_const_named_like_a_generated_item_is_an_error() {
+    // (Named with both items since the collision check names them; see `name_collisions_name_both_items`.)
     let wgsl = "
         const MAIN_ENTRY: u32 = 1u;
         @group(0) @binding(0) var<storage, read_write> data: array<u32>;
@@ -72,7 +73,7 @@ fn workgroup_memory_per_entry_point() {
     // 64 vec4 = 1024 bytes fixed, plus 16 bytes per element of the override-sized array it
     // reaches through `touch_b`; `unused` counts for nobody.
     assert!(rust.contains("pub fn gemm_wide_workgroup_memory_bytes(o: &Overrides) -> u32"), "{rust}");
-    assert!(rust.contains("1024u32 + (16u32 * o.b_len()).next_multiple_of(16)"), "{rust}");
+    assert!(rust.contains("1024u32 + (16u32 * ((o.b_len()) as u32)).next_multiple_of(16)"), "{rust}");
     assert!(rust.contains("pub const GEMM_NARROW_WORKGROUP_MEMORY_BYTES: u32 = 1024u32;"), "{rust}");
     assert!(rust.contains("pub const NO_SHARED_WORKGROUP_MEMORY_BYTES: u32 = 0u32;"), "{rust}");
     assert!(!rust.contains("4000u32"), "{rust}");
@@ -190,4 +191,68 @@ fn a_struct_named_like_a_generated_type_is_an_error() {
     ";
     let err = generate(wgsl, "e.wgsl").unwrap_err().to_string();
     assert!(err.contains("struct `Entry`"), "{err}");
+}
+
+/// Each collision is reported naming both items, never as generated code that fails to build.
+#[test]
+fn name_collisions_name_both_items() {
+    let shader = |extra: &str, entry_points: &str| {
+        format!("{extra}\n@group(0) @binding(0) var<storage, read_write> data: array<u32>;\n{entry_points}")
+    };
+    let main = "@compute @workgroup_size(1) fn main() { data[0] = 1u; }";
+    let cases = [
+        (
+            shader("struct Overrides { a: u32 }\n@group(0) @binding(1) var<storage> s: Overrides;", main),
+            ["the generated struct `Overrides`", "WGSL struct `Overrides`", "type `Overrides`"],
+        ),
+        (
+            shader("struct BindGroup0 { a: u32 }\n@group(0) @binding(1) var<storage> s: BindGroup0;", main),
+            ["the generated struct `BindGroup0`", "WGSL struct `BindGroup0`", "type `BindGroup0`"],
+        ),
+        (
+            shader(
+                "",
+                "@compute @workgroup_size(1) fn fooBar() { data[0] = 1u; }\n@compute @workgroup_size(1) fn foo_bar() { data[1] = 1u; }",
+            ),
+            ["entry point `fooBar`", "entry point `foo_bar`", "`FOO_BAR_ENTRY`"],
+        ),
+        (
+            shader("override constants: u32 = 1u;", "@compute @workgroup_size(constants) fn main() { data[0] = 1u; }"),
+            ["the generated `Overrides::constants`", "override `constants`", "`constants`"],
+        ),
+        (
+            shader("const MAIN_ENTRY: u32 = 1u;", "@compute @workgroup_size(1) fn main() { data[0] = MAIN_ENTRY; }"),
+            ["entry point `main`", "WGSL const `MAIN_ENTRY`", "`MAIN_ENTRY`"],
+        ),
+    ];
+    for (wgsl, expected) in cases {
+        let err = generate(&wgsl, "clash.wgsl").unwrap_err();
+        assert!(matches!(err, crate::CodegenError::NameCollision { .. }), "{err:?}");
+        let text = err.to_string();
+        assert!(text.starts_with("clash.wgsl:"), "{text}");
+        for part in expected {
+            assert!(text.contains(part), "{part:?} missing from: {text}");
+        }
+    }
+}
+
+/// Structs named like Rust's prelude items generate code that names std's items by path.
+#[test]
+fn prelude_names_are_free_for_wgsl_structs() {
+    let wgsl = "
+        struct Vec { x: f32 }
+        struct Option { y: u32 }
+        struct Default { v: Vec, o: Option }
+        override scale: f32 = 2.0;
+        override doubled: f32 = scale * 2.0;
+        @group(0) @binding(0) var<storage, read_write> data: array<Default>;
+        @compute @workgroup_size(1) fn main() { data[0].v.x = doubled; }
+    ";
+    let rust = generate(wgsl, "prelude.wgsl").unwrap();
+    parses(&rust);
+    assert!(
+        rust.contains("::core::option::Option<f32>") && rust.contains("impl ::core::default::Default for Overrides"),
+        "{rust}"
+    );
+    assert!(!rust.contains(" Option<") && !rust.contains("-> Vec<"), "{rust}");
 }

@@ -76,6 +76,7 @@ fn copy_out() {
 /// Host copy of WGSL struct `Inner` (tests/fixtures/shaders/layout_zoo.wgsl): 16 bytes, WGSL alignment 8.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq, ::bytemuck::Pod, ::bytemuck::Zeroable)]
+#[allow(non_snake_case, non_camel_case_types)]
 pub struct Inner {
     /// WGSL `a: vec2<f32>` at offset 0.
     pub a: [f32; 2usize],
@@ -84,6 +85,7 @@ pub struct Inner {
     /// Padding: 4 bytes at offset 12 that WGSL's layout rules leave unused.
     pub _wgsl_pad0: [u8; 4usize],
 }
+#[allow(non_snake_case)]
 impl Inner {
     /// Builds a `Inner` from its fields; padding is zeroed.
     #[allow(clippy::too_many_arguments)]
@@ -120,6 +122,7 @@ const _: () = {
 /// Host copy of WGSL struct `Zoo` (tests/fixtures/shaders/layout_zoo.wgsl): 192 bytes, WGSL alignment 16.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq, ::bytemuck::Pod, ::bytemuck::Zeroable)]
+#[allow(non_snake_case, non_camel_case_types)]
 pub struct Zoo {
     /// WGSL `in_ch: u32` at offset 0.
     pub in_ch: u32,
@@ -148,6 +151,7 @@ pub struct Zoo {
     /// WGSL `m2: mat2x2<f32>` at offset 176.
     pub m2: [[f32; 2usize]; 2usize],
 }
+#[allow(non_snake_case)]
 impl Zoo {
     /// Builds a `Zoo` from its fields; padding is zeroed.
     #[allow(clippy::too_many_arguments)]
@@ -259,7 +263,9 @@ const _: () = {
 };
 /// Pipeline-overridable constants of `tests/fixtures/shaders/layout_zoo.wgsl`.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[allow(non_snake_case)]
 pub struct Overrides {}
+#[allow(non_snake_case)]
 impl Overrides {
     /// All overrides at their WGSL defaults.
     #[allow(unused_parens, clippy::all)]
@@ -267,24 +273,26 @@ impl Overrides {
         Self {}
     }
     /// `(key, value)` pairs for `wgpu::PipelineCompilationOptions::constants`, keyed by `@id` or name.
-    pub fn constants(&self) -> Vec<(&'static str, f64)> {
+    pub fn constants(&self) -> ::std::vec::Vec<(&'static str, f64)> {
         let constants = vec![];
         constants
     }
 }
-impl Default for Overrides {
+impl ::core::default::Default for Overrides {
     fn default() -> Self {
         Self::new()
     }
 }
 /// Resources of `@group(0)` in `tests/fixtures/shaders/layout_zoo.wgsl`, one field per binding, so a missing or extra binding does not compile.
 #[derive(Clone, Debug)]
+#[allow(non_snake_case)]
 pub struct BindGroup0<'a> {
     /// `@binding(0) var<uniform> zoo: Zoo` — at least 192 bytes.
     pub zoo: ::wgpu::BufferBinding<'a>,
     /// `@binding(1) var<storage, read_write> flat: array<u32>` — at least 4 bytes.
     pub flat: ::wgpu::BufferBinding<'a>,
 }
+#[allow(non_snake_case)]
 impl<'a> BindGroup0<'a> {
     /// Layout entries derived from the WGSL declarations.
     pub const LAYOUT_ENTRIES: [::wgpu::BindGroupLayoutEntry; 2usize] = [
@@ -363,6 +371,7 @@ pub struct BindGroupLayouts {
 impl BindGroupLayouts {
     /// Creates every layout.
     pub fn new(device: &::wgpu::Device) -> Self {
+        let _ = device;
         Self {
             group0: BindGroup0::create_layout(device),
         }
@@ -406,7 +415,7 @@ pub fn create_copy_out_pipeline(
                 entry_point: Some(COPY_OUT_ENTRY),
                 compilation_options: ::wgpu::PipelineCompilationOptions {
                     constants: &constants,
-                    ..Default::default()
+                    ..::core::default::Default::default()
                 },
                 cache: None,
             },
@@ -431,7 +440,7 @@ impl Entry {
         }
     }
     /// The entry point called `name`, if it is a compute entry point of this shader.
-    pub fn from_name(name: &str) -> Option<Self> {
+    pub fn from_name(name: &str) -> ::core::option::Option<Self> {
         Self::ALL.into_iter().find(|e| e.name() == name)
     }
     /// Its workgroup size at these overrides.

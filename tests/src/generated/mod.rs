@@ -2,8 +2,14 @@
 
 //! Typed bindings generated from the WGSL shaders in `tests/fixtures/shaders/`, one module per shader.
 
+/// Bindings for `tests/fixtures/shaders/bare_compute.wgsl`.
+pub mod bare_compute;
+/// Bindings for `tests/fixtures/shaders/camel_case.wgsl`.
+pub mod camel_case;
 /// Bindings for `tests/fixtures/shaders/layout_zoo.wgsl`.
 pub mod layout_zoo;
+/// Bindings for `tests/fixtures/shaders/name_clashes.wgsl`.
+pub mod name_clashes;
 /// Bindings for `tests/fixtures/shaders/override_expressions.wgsl`.
 pub mod override_expressions;
 /// Bindings for `tests/fixtures/shaders/overrides.wgsl`.

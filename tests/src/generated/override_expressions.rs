@@ -34,39 +34,41 @@ fn fill(@builtin(local_invocation_index) i: u32) {
 "#;
 /// Pipeline-overridable constants of `tests/fixtures/shaders/override_expressions.wgsl`.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[allow(non_snake_case)]
 pub struct Overrides {
     /// WGSL `override k: i32`, defaulting to the WGSL initializer.
     pub k: i32,
     /// WGSL `override low: i32`; `None` leaves the shader's own default, computed from other overrides.
-    pub low: Option<i32>,
+    pub low: ::core::option::Option<i32>,
     /// WGSL `override high: i32`; `None` leaves the shader's own default, computed from other overrides.
-    pub high: Option<i32>,
+    pub high: ::core::option::Option<i32>,
     /// WGSL `override sum_cast: u32`; `None` leaves the shader's own default, computed from other overrides.
-    pub sum_cast: Option<u32>,
+    pub sum_cast: ::core::option::Option<u32>,
     /// WGSL `override neg_float: f32`; `None` leaves the shader's own default, computed from other overrides.
-    pub neg_float: Option<f32>,
+    pub neg_float: ::core::option::Option<f32>,
     /// WGSL `override shifted: i32`; `None` leaves the shader's own default, computed from other overrides.
-    pub shifted: Option<i32>,
+    pub shifted: ::core::option::Option<i32>,
     /// WGSL `override wg: i32`, defaulting to the WGSL initializer.
     pub wg: i32,
     /// WGSL `override lanes: i32`, defaulting to the WGSL initializer.
     pub lanes: i32,
     /// WGSL `override parity: bool`; `None` leaves the shader's own default, computed from other overrides.
-    pub parity: Option<bool>,
+    pub parity: ::core::option::Option<bool>,
 }
+#[allow(non_snake_case)]
 impl Overrides {
     /// All overrides at their WGSL defaults.
     #[allow(unused_parens, clippy::all)]
     pub fn new() -> Self {
         Self {
-            k: (10i32),
+            k: 10i32,
             low: None,
             high: None,
             sum_cast: None,
             neg_float: None,
             shifted: None,
-            wg: (64i32),
-            lanes: (8i32),
+            wg: 64i32,
+            lanes: 8i32,
             parity: None,
         }
     }
@@ -84,20 +86,20 @@ impl Overrides {
     #[allow(unused_parens, clippy::all)]
     pub fn high(&self) -> i32 {
         let o = self;
-        o.high.unwrap_or_else(|| (((-o.k())).min((3i32)) * (-2i32)))
+        o.high.unwrap_or_else(|| (((-o.k())).min(3i32) * (-2i32)))
     }
     /// The value `sum_cast` takes: the one set, else the WGSL default.
     #[allow(unused_parens, clippy::all)]
     pub fn sum_cast(&self) -> u32 {
         let o = self;
-        o.sum_cast.unwrap_or_else(|| (((o.k() + (6i32)) as u32) / 4u32))
+        o.sum_cast.unwrap_or_else(|| (((o.k() + 6i32) as u32) / 4u32))
     }
     /// The value `neg_float` takes: the one set, else the WGSL default.
     #[allow(unused_parens, clippy::all)]
     pub fn neg_float(&self) -> f32 {
         let o = self;
         o.neg_float
-            .unwrap_or_else(|| ((-1.5f32) * ((-2f32)).max(((o.k() as f32) * (0.25f32)))))
+            .unwrap_or_else(|| ((-1.5f32) * ((-2f32)).max(((o.k() as f32) * 0.25f32))))
     }
     /// The value `shifted` takes: the one set, else the WGSL default.
     #[allow(unused_parens, clippy::all)]
@@ -117,10 +119,10 @@ impl Overrides {
     #[allow(unused_parens, clippy::all)]
     pub fn parity(&self) -> bool {
         let o = self;
-        o.parity.unwrap_or_else(|| (((o.k() % (2i32)) == (0i32)) && (!(o.k() < (0i32)))))
+        o.parity.unwrap_or_else(|| (((o.k() % 2i32) == 0i32) && (!(o.k() < 0i32))))
     }
     /// `(key, value)` pairs for `wgpu::PipelineCompilationOptions::constants`, keyed by `@id` or name.
-    pub fn constants(&self) -> Vec<(&'static str, f64)> {
+    pub fn constants(&self) -> ::std::vec::Vec<(&'static str, f64)> {
         let mut constants = vec![
             ("k", f64::from(self.k)), ("wg", f64::from(self.wg)), ("lanes",
             f64::from(self.lanes))
@@ -146,17 +148,19 @@ impl Overrides {
         constants
     }
 }
-impl Default for Overrides {
+impl ::core::default::Default for Overrides {
     fn default() -> Self {
         Self::new()
     }
 }
 /// Resources of `@group(0)` in `tests/fixtures/shaders/override_expressions.wgsl`, one field per binding, so a missing or extra binding does not compile.
 #[derive(Clone, Debug)]
+#[allow(non_snake_case)]
 pub struct BindGroup0<'a> {
     /// `@binding(0) var<storage, read_write> out: array<f32>` — at least 4 bytes.
     pub out: ::wgpu::BufferBinding<'a>,
 }
+#[allow(non_snake_case)]
 impl<'a> BindGroup0<'a> {
     /// Layout entries derived from the WGSL declarations.
     pub const LAYOUT_ENTRIES: [::wgpu::BindGroupLayoutEntry; 1usize] = [
@@ -225,6 +229,7 @@ pub struct BindGroupLayouts {
 impl BindGroupLayouts {
     /// Creates every layout.
     pub fn new(device: &::wgpu::Device) -> Self {
+        let _ = device;
         Self {
             group0: BindGroup0::create_layout(device),
         }
@@ -274,7 +279,7 @@ pub fn create_fill_pipeline(
                 entry_point: Some(FILL_ENTRY),
                 compilation_options: ::wgpu::PipelineCompilationOptions {
                     constants: &constants,
-                    ..Default::default()
+                    ..::core::default::Default::default()
                 },
                 cache: None,
             },
@@ -299,7 +304,7 @@ impl Entry {
         }
     }
     /// The entry point called `name`, if it is a compute entry point of this shader.
-    pub fn from_name(name: &str) -> Option<Self> {
+    pub fn from_name(name: &str) -> ::core::option::Option<Self> {
         Self::ALL.into_iter().find(|e| e.name() == name)
     }
     /// Its workgroup size at these overrides.

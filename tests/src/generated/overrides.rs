@@ -40,6 +40,7 @@ fn flat_fill(@builtin(global_invocation_id) id: vec3<u32>) {
 /// Host copy of WGSL struct `Half` (tests/fixtures/shaders/overrides.wgsl): 16 bytes, WGSL alignment 8.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq, ::bytemuck::Pod, ::bytemuck::Zeroable)]
+#[allow(non_snake_case, non_camel_case_types)]
 pub struct Half {
     /// WGSL `h: f16` at offset 0.
     pub h: ::half::f16,
@@ -52,6 +53,7 @@ pub struct Half {
     /// Padding: 2 bytes at offset 14 that WGSL's layout rules leave unused.
     pub _wgsl_pad1: [u8; 2usize],
 }
+#[allow(non_snake_case)]
 impl Half {
     /// Builds a `Half` from its fields; padding is zeroed.
     #[allow(clippy::too_many_arguments)]
@@ -99,18 +101,20 @@ const _: () = {
 };
 /// Pipeline-overridable constants of `tests/fixtures/shaders/overrides.wgsl`.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[allow(non_snake_case)]
 pub struct Overrides {
     /// WGSL `override tile: u32` (`@id(7)`), defaulting to the WGSL initializer.
     pub tile: u32,
     /// WGSL `override rows: u32`; it has no default, so it is required.
     pub rows: u32,
     /// WGSL `override doubled: u32`; `None` leaves the shader's own default, computed from other overrides.
-    pub doubled: Option<u32>,
+    pub doubled: ::core::option::Option<u32>,
     /// WGSL `override use_bias: bool`, defaulting to the WGSL initializer.
     pub use_bias: bool,
     /// WGSL `override gain: f32`, defaulting to the WGSL initializer.
     pub gain: f32,
 }
+#[allow(non_snake_case)]
 impl Overrides {
     /// Overrides without a WGSL default are arguments; the rest take their WGSL defaults.
     #[allow(unused_parens, clippy::all)]
@@ -120,7 +124,7 @@ impl Overrides {
             rows,
             doubled: None,
             use_bias: true,
-            gain: (1.5f32),
+            gain: 1.5f32,
         }
     }
     /// The value of `tile`.
@@ -146,7 +150,7 @@ impl Overrides {
         self.gain
     }
     /// `(key, value)` pairs for `wgpu::PipelineCompilationOptions::constants`, keyed by `@id` or name.
-    pub fn constants(&self) -> Vec<(&'static str, f64)> {
+    pub fn constants(&self) -> ::std::vec::Vec<(&'static str, f64)> {
         let mut constants = vec![
             ("7", f64::from(self.tile)), ("rows", f64::from(self.rows)), ("use_bias", if
             self.use_bias { 1.0 } else { 0.0 }), ("gain", f64::from(self.gain))
@@ -159,12 +163,14 @@ impl Overrides {
 }
 /// Resources of `@group(0)` in `tests/fixtures/shaders/overrides.wgsl`, one field per binding, so a missing or extra binding does not compile.
 #[derive(Clone, Debug)]
+#[allow(non_snake_case)]
 pub struct BindGroup0<'a> {
     /// `@binding(0) var<storage, read_write> out: array<f32>` — at least 4 bytes.
     pub out: ::wgpu::BufferBinding<'a>,
     /// `@binding(1) var<storage, read> halves: array<Half>` — at least 16 bytes.
     pub halves: ::wgpu::BufferBinding<'a>,
 }
+#[allow(non_snake_case)]
 impl<'a> BindGroup0<'a> {
     /// Layout entries derived from the WGSL declarations.
     pub const LAYOUT_ENTRIES: [::wgpu::BindGroupLayoutEntry; 2usize] = [
@@ -247,6 +253,7 @@ pub struct BindGroupLayouts {
 impl BindGroupLayouts {
     /// Creates every layout.
     pub fn new(device: &::wgpu::Device) -> Self {
+        let _ = device;
         Self {
             group0: BindGroup0::create_layout(device),
         }
@@ -293,7 +300,7 @@ pub fn create_tiled_pipeline(
                 entry_point: Some(TILED_ENTRY),
                 compilation_options: ::wgpu::PipelineCompilationOptions {
                     constants: &constants,
-                    ..Default::default()
+                    ..::core::default::Default::default()
                 },
                 cache: None,
             },
@@ -325,7 +332,7 @@ pub fn create_flat_fill_pipeline(
                 entry_point: Some(FLAT_FILL_ENTRY),
                 compilation_options: ::wgpu::PipelineCompilationOptions {
                     constants: &constants,
-                    ..Default::default()
+                    ..::core::default::Default::default()
                 },
                 cache: None,
             },
@@ -353,7 +360,7 @@ impl Entry {
         }
     }
     /// The entry point called `name`, if it is a compute entry point of this shader.
-    pub fn from_name(name: &str) -> Option<Self> {
+    pub fn from_name(name: &str) -> ::core::option::Option<Self> {
         Self::ALL.into_iter().find(|e| e.name() == name)
     }
     /// Its workgroup size at these overrides.

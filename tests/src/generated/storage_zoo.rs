@@ -43,6 +43,7 @@ fn step(@builtin(global_invocation_id) id: vec3<u32>) {
 /// Host copy of WGSL struct `Particle` (tests/fixtures/shaders/storage_zoo.wgsl): 32 bytes, WGSL alignment 16.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq, ::bytemuck::Pod, ::bytemuck::Zeroable)]
+#[allow(non_snake_case, non_camel_case_types)]
 pub struct Particle {
     /// WGSL `position: vec3<f32>` at offset 0.
     pub position: [f32; 3usize],
@@ -53,6 +54,7 @@ pub struct Particle {
     /// Padding: 8 bytes at offset 24 that WGSL's layout rules leave unused.
     pub _wgsl_pad0: [u8; 8usize],
 }
+#[allow(non_snake_case)]
 impl Particle {
     /// Builds a `Particle` from its fields; padding is zeroed.
     #[allow(clippy::too_many_arguments)]
@@ -96,6 +98,7 @@ const _: () = {
 /// Host copy of WGSL struct `Batch` (tests/fixtures/shaders/storage_zoo.wgsl): 32 bytes, WGSL alignment 16. Followed in the buffer by the runtime-sized array `particles: array<Particle>` (stride 32), whose elements are [`BatchParticlesElement`].
 #[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq, ::bytemuck::Pod, ::bytemuck::Zeroable)]
+#[allow(non_snake_case, non_camel_case_types)]
 pub struct Batch {
     /// WGSL `count: u32` at offset 0.
     pub count: u32,
@@ -106,6 +109,7 @@ pub struct Batch {
     /// Padding: 4 bytes at offset 28 that WGSL's layout rules leave unused.
     pub _wgsl_pad1: [u8; 4usize],
 }
+#[allow(non_snake_case)]
 impl Batch {
     /// Builds a `Batch` from its fields; padding is zeroed.
     #[allow(clippy::too_many_arguments)]
@@ -152,12 +156,14 @@ const _: () = {
 /// Host copy of WGSL struct `Counters` (tests/fixtures/shaders/storage_zoo.wgsl): 8 bytes, WGSL alignment 4.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq, ::bytemuck::Pod, ::bytemuck::Zeroable)]
+#[allow(non_snake_case, non_camel_case_types)]
 pub struct Counters {
     /// WGSL `hits: atomic<u32>` at offset 0.
     pub hits: u32,
     /// WGSL `misses: atomic<i32>` at offset 4.
     pub misses: i32,
 }
+#[allow(non_snake_case)]
 impl Counters {
     /// Builds a `Counters` from its fields; padding is zeroed.
     #[allow(clippy::too_many_arguments)]
@@ -189,7 +195,9 @@ const _: () = {
 };
 /// Pipeline-overridable constants of `tests/fixtures/shaders/storage_zoo.wgsl`.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[allow(non_snake_case)]
 pub struct Overrides {}
+#[allow(non_snake_case)]
 impl Overrides {
     /// All overrides at their WGSL defaults.
     #[allow(unused_parens, clippy::all)]
@@ -197,24 +205,26 @@ impl Overrides {
         Self {}
     }
     /// `(key, value)` pairs for `wgpu::PipelineCompilationOptions::constants`, keyed by `@id` or name.
-    pub fn constants(&self) -> Vec<(&'static str, f64)> {
+    pub fn constants(&self) -> ::std::vec::Vec<(&'static str, f64)> {
         let constants = vec![];
         constants
     }
 }
-impl Default for Overrides {
+impl ::core::default::Default for Overrides {
     fn default() -> Self {
         Self::new()
     }
 }
 /// Resources of `@group(0)` in `tests/fixtures/shaders/storage_zoo.wgsl`, one field per binding, so a missing or extra binding does not compile.
 #[derive(Clone, Debug)]
+#[allow(non_snake_case)]
 pub struct BindGroup0<'a> {
     /// `@binding(0) var<storage, read> batch: Batch` — at least 64 bytes.
     pub batch: ::wgpu::BufferBinding<'a>,
     /// `@binding(1) var<storage, read_write> counters: Counters` — at least 8 bytes.
     pub counters: ::wgpu::BufferBinding<'a>,
 }
+#[allow(non_snake_case)]
 impl<'a> BindGroup0<'a> {
     /// Layout entries derived from the WGSL declarations.
     pub const LAYOUT_ENTRIES: [::wgpu::BindGroupLayoutEntry; 2usize] = [
@@ -282,10 +292,12 @@ impl<'a> BindGroup0<'a> {
 }
 /// Resources of `@group(1)` in `tests/fixtures/shaders/storage_zoo.wgsl`, one field per binding, so a missing or extra binding does not compile.
 #[derive(Clone, Debug)]
+#[allow(non_snake_case)]
 pub struct BindGroup1<'a> {
     /// `@binding(0) var<storage, read_write> moved: array<Particle>` — at least 32 bytes.
     pub moved: ::wgpu::BufferBinding<'a>,
 }
+#[allow(non_snake_case)]
 impl<'a> BindGroup1<'a> {
     /// Layout entries derived from the WGSL declarations.
     pub const LAYOUT_ENTRIES: [::wgpu::BindGroupLayoutEntry; 1usize] = [
@@ -352,6 +364,7 @@ pub struct BindGroupLayouts {
 impl BindGroupLayouts {
     /// Creates every layout.
     pub fn new(device: &::wgpu::Device) -> Self {
+        let _ = device;
         Self {
             group0: BindGroup0::create_layout(device),
             group1: BindGroup1::create_layout(device),
@@ -396,7 +409,7 @@ pub fn create_step_pipeline(
                 entry_point: Some(STEP_ENTRY),
                 compilation_options: ::wgpu::PipelineCompilationOptions {
                     constants: &constants,
-                    ..Default::default()
+                    ..::core::default::Default::default()
                 },
                 cache: None,
             },
@@ -421,7 +434,7 @@ impl Entry {
         }
     }
     /// The entry point called `name`, if it is a compute entry point of this shader.
-    pub fn from_name(name: &str) -> Option<Self> {
+    pub fn from_name(name: &str) -> ::core::option::Option<Self> {
         Self::ALL.into_iter().find(|e| e.name() == name)
     }
     /// Its workgroup size at these overrides.

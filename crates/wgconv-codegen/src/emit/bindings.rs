@@ -82,10 +82,13 @@ pub fn bind_group_tokens(def: &ShaderDef) -> TokenStream {
         out.extend(quote! {
             #[doc = #doc]
             #[derive(Clone, Debug)]
+            // One field per binding, named as in the WGSL (`particleStates`).
+            #[allow(non_snake_case)]
             pub struct #ty<'a> {
                 #(#fields,)*
             }
 
+            #[allow(non_snake_case)]
             impl<'a> #ty<'a> {
                 /// Layout entries derived from the WGSL declarations.
                 pub const LAYOUT_ENTRIES: [::wgpu::BindGroupLayoutEntry; #count] = [#(#entries),*];

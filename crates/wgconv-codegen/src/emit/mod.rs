@@ -1,6 +1,6 @@
 //! Rust emission: one file per generated concern, assembled by [`module_tokens`].
 
-mod bindings;
+pub(crate) mod bindings;
 mod overrides;
 mod pipeline;
 mod shader_impl;

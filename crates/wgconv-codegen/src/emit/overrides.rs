@@ -39,7 +39,7 @@ pub fn overrides_tokens(def: &ShaderDef) -> TokenStream {
                 o.name,
                 o.ty.wgsl_name()
             );
-            fields.push(quote! { #[doc = #doc] pub #field: Option<#ty> });
+            fields.push(quote! { #[doc = #doc] pub #field: ::core::option::Option<#ty> });
             inits.push(quote! { #field: None });
             let getter_doc = format!("The value `{}` takes: the one set, else the WGSL default.", o.name);
             getters.push(quote! {
@@ -90,19 +90,22 @@ pub fn overrides_tokens(def: &ShaderDef) -> TokenStream {
     };
     let default_impl = params.is_empty().then(|| {
         quote! {
-            impl Default for Overrides {
+            impl ::core::default::Default for Overrides {
                 fn default() -> Self { Self::new() }
             }
         }
     });
     let constants_mut = if optional_pushes.is_empty() { quote!() } else { quote!(mut) };
+    // Fields and getters keep the WGSL names (`tileWidth`), so they read like the shader.
     quote! {
         #[doc = #doc]
         #[derive(Clone, Copy, Debug, PartialEq)]
+        #[allow(non_snake_case)]
         pub struct Overrides {
             #(#fields,)*
         }
 
+        #[allow(non_snake_case)]
         impl Overrides {
             #[doc = #new_doc]
             #[allow(unused_parens, clippy::all)]
@@ -113,7 +116,7 @@ pub fn overrides_tokens(def: &ShaderDef) -> TokenStream {
             #(#getters)*
 
             /// `(key, value)` pairs for `wgpu::PipelineCompilationOptions::constants`, keyed by `@id` or name.
-            pub fn constants(&self) -> Vec<(&'static str, f64)> {
+            pub fn constants(&self) -> ::std::vec::Vec<(&'static str, f64)> {
                 let #constants_mut constants = vec![#(#pushes),*];
                 #(#optional_pushes)*
                 constants

@@ -78,7 +78,7 @@ pub fn pipeline_tokens(def: &ShaderDef) -> TokenStream {
                     entry_point: Some(#entry_const),
                     compilation_options: ::wgpu::PipelineCompilationOptions {
                         constants: &constants,
-                        ..Default::default()
+                        ..::core::default::Default::default()
                     },
                     cache: None,
                 })
@@ -105,6 +105,8 @@ pub fn pipeline_tokens(def: &ShaderDef) -> TokenStream {
         impl BindGroupLayouts {
             /// Creates every layout.
             pub fn new(device: &::wgpu::Device) -> Self {
+                // (A shader without bindings has no layout to create.)
+                let _ = device;
                 Self { #(#layout_fields: #group_types::create_layout(device),)* }
             }
         }
@@ -236,7 +238,7 @@ fn entry_list_tokens(def: &ShaderDef) -> (TokenStream, TokenStream) {
             }
 
             /// The entry point called `name`, if it is a compute entry point of this shader.
-            pub fn from_name(name: &str) -> Option<Self> {
+            pub fn from_name(name: &str) -> ::core::option::Option<Self> {
                 Self::ALL.into_iter().find(|e| e.name() == name)
             }
 

@@ -82,7 +82,7 @@ pub fn shader_impl_tokens(def: &ShaderDef, trait_path: &syn::Path) -> TokenStrea
                 entry.name()
             }
 
-            fn constants(overrides: &Overrides) -> Vec<(&'static str, f64)> {
+            fn constants(overrides: &Overrides) -> ::std::vec::Vec<(&'static str, f64)> {
                 overrides.constants()
             }
 

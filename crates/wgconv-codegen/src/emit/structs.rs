@@ -95,10 +95,13 @@ pub fn struct_tokens(def: &StructDef, all: &[StructDef], path: &str) -> TokenStr
         #[doc = #doc]
         #[repr(C)]
         #[derive(Clone, Copy, Debug, PartialEq, ::bytemuck::Pod, ::bytemuck::Zeroable)]
+        // Names as in the WGSL (`particleState { positionX }`), so the two read alike.
+        #[allow(non_snake_case, non_camel_case_types)]
         pub struct #name {
             #(#fields,)*
         }
 
+        #[allow(non_snake_case)]
         impl #name {
             #[doc = #new_doc]
             #[allow(clippy::too_many_arguments)]

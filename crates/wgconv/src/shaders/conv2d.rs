@@ -205,6 +205,7 @@ fn conv_transpose2d(@builtin(global_invocation_id) gid: vec3<u32>) {
 /// Host copy of WGSL struct `ConvParams` (shaders/conv2d.wgsl): 80 bytes, WGSL alignment 4.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq, ::bytemuck::Pod, ::bytemuck::Zeroable)]
+#[allow(non_snake_case, non_camel_case_types)]
 pub struct ConvParams {
     /// WGSL `n: u32` at offset 0.
     pub n: u32,
@@ -247,6 +248,7 @@ pub struct ConvParams {
     /// WGSL `_pad2: u32` at offset 76.
     pub _pad2: u32,
 }
+#[allow(non_snake_case)]
 impl ConvParams {
     /// Builds a `ConvParams` from its fields; padding is zeroed.
     #[allow(clippy::too_many_arguments)]
@@ -425,6 +427,7 @@ const _: () = {
 };
 /// Pipeline-overridable constants of `shaders/conv2d.wgsl`.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[allow(non_snake_case)]
 pub struct Overrides {
     /// WGSL `override wg_size: u32`, defaulting to the WGSL initializer.
     pub wg_size: u32,
@@ -437,6 +440,7 @@ pub struct Overrides {
     /// WGSL `override clamp_max: f32`, defaulting to the WGSL initializer.
     pub clamp_max: f32,
 }
+#[allow(non_snake_case)]
 impl Overrides {
     /// Overrides without a WGSL default are arguments; the rest take their WGSL defaults.
     #[allow(unused_parens, clippy::all)]
@@ -445,8 +449,8 @@ impl Overrides {
             wg_size: 256u32,
             stride_x,
             activation: 0u32,
-            clamp_min: (0f32),
-            clamp_max: (0f32),
+            clamp_min: 0f32,
+            clamp_max: 0f32,
         }
     }
     /// The value of `wg_size`.
@@ -470,7 +474,7 @@ impl Overrides {
         self.clamp_max
     }
     /// `(key, value)` pairs for `wgpu::PipelineCompilationOptions::constants`, keyed by `@id` or name.
-    pub fn constants(&self) -> Vec<(&'static str, f64)> {
+    pub fn constants(&self) -> ::std::vec::Vec<(&'static str, f64)> {
         let constants = vec![
             ("wg_size", f64::from(self.wg_size)), ("stride_x", f64::from(self.stride_x)),
             ("activation", f64::from(self.activation)), ("clamp_min", f64::from(self
@@ -481,6 +485,7 @@ impl Overrides {
 }
 /// Resources of `@group(0)` in `shaders/conv2d.wgsl`, one field per binding, so a missing or extra binding does not compile.
 #[derive(Clone, Debug)]
+#[allow(non_snake_case)]
 pub struct BindGroup0<'a> {
     /// `@binding(0) var<storage, read> input: array<f32>` — at least 4 bytes.
     pub input: ::wgpu::BufferBinding<'a>,
@@ -493,6 +498,7 @@ pub struct BindGroup0<'a> {
     /// `@binding(4) var<uniform> params: ConvParams` — at least 80 bytes.
     pub params: ::wgpu::BufferBinding<'a>,
 }
+#[allow(non_snake_case)]
 impl<'a> BindGroup0<'a> {
     /// Layout entries derived from the WGSL declarations.
     pub const LAYOUT_ENTRIES: [::wgpu::BindGroupLayoutEntry; 5usize] = [
@@ -625,6 +631,7 @@ pub struct BindGroupLayouts {
 impl BindGroupLayouts {
     /// Creates every layout.
     pub fn new(device: &::wgpu::Device) -> Self {
+        let _ = device;
         Self {
             group0: BindGroup0::create_layout(device),
         }
@@ -671,7 +678,7 @@ pub fn create_conv2d_pipeline(
                 entry_point: Some(CONV2D_ENTRY),
                 compilation_options: ::wgpu::PipelineCompilationOptions {
                     constants: &constants,
-                    ..Default::default()
+                    ..::core::default::Default::default()
                 },
                 cache: None,
             },
@@ -703,7 +710,7 @@ pub fn create_conv2d_vec4_pipeline(
                 entry_point: Some(CONV2D_VEC4_ENTRY),
                 compilation_options: ::wgpu::PipelineCompilationOptions {
                     constants: &constants,
-                    ..Default::default()
+                    ..::core::default::Default::default()
                 },
                 cache: None,
             },
@@ -735,7 +742,7 @@ pub fn create_conv_transpose2d_pipeline(
                 entry_point: Some(CONV_TRANSPOSE2D_ENTRY),
                 compilation_options: ::wgpu::PipelineCompilationOptions {
                     constants: &constants,
-                    ..Default::default()
+                    ..::core::default::Default::default()
                 },
                 cache: None,
             },
@@ -770,7 +777,7 @@ impl Entry {
         }
     }
     /// The entry point called `name`, if it is a compute entry point of this shader.
-    pub fn from_name(name: &str) -> Option<Self> {
+    pub fn from_name(name: &str) -> ::core::option::Option<Self> {
         Self::ALL.into_iter().find(|e| e.name() == name)
     }
     /// Its workgroup size at these overrides.
@@ -865,7 +872,7 @@ impl crate::pipelines::GeneratedShader for Shader {
     fn entry_name(entry: Entry) -> &'static str {
         entry.name()
     }
-    fn constants(overrides: &Overrides) -> Vec<(&'static str, f64)> {
+    fn constants(overrides: &Overrides) -> ::std::vec::Vec<(&'static str, f64)> {
         overrides.constants()
     }
     fn workgroup_memory_bytes(entry: Entry, overrides: &Overrides) -> u32 {

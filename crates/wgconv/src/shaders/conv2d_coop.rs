@@ -436,6 +436,7 @@ pub const SB_MAX: u32 = 264u32;
 /// Host copy of WGSL struct `ConvParams` (shaders/conv2d_coop.wgsl): 80 bytes, WGSL alignment 4.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq, ::bytemuck::Pod, ::bytemuck::Zeroable)]
+#[allow(non_snake_case, non_camel_case_types)]
 pub struct ConvParams {
     /// WGSL `n: u32` at offset 0.
     pub n: u32,
@@ -478,6 +479,7 @@ pub struct ConvParams {
     /// WGSL `_pad2: u32` at offset 76.
     pub _pad2: u32,
 }
+#[allow(non_snake_case)]
 impl ConvParams {
     /// Builds a `ConvParams` from its fields; padding is zeroed.
     #[allow(clippy::too_many_arguments)]
@@ -656,6 +658,7 @@ const _: () = {
 };
 /// Pipeline-overridable constants of `shaders/conv2d_coop.wgsl`.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[allow(non_snake_case)]
 pub struct Overrides {
     /// WGSL `override warps_m: u32`, defaulting to the WGSL initializer.
     pub warps_m: u32,
@@ -690,6 +693,7 @@ pub struct Overrides {
     /// WGSL `override spec_groups: u32`, defaulting to the WGSL initializer.
     pub spec_groups: u32,
 }
+#[allow(non_snake_case)]
 impl Overrides {
     /// All overrides at their WGSL defaults.
     #[allow(unused_parens, clippy::all)]
@@ -698,8 +702,8 @@ impl Overrides {
             warps_m: 2u32,
             split_k: 1u32,
             activation: 0u32,
-            clamp_min: (0f32),
-            clamp_max: (0f32),
+            clamp_min: 0f32,
+            clamp_max: 0f32,
             spec_kh: 1u32,
             spec_kw: 1u32,
             spec_stride_h: 1u32,
@@ -778,7 +782,7 @@ impl Overrides {
         self.spec_groups
     }
     /// `(key, value)` pairs for `wgpu::PipelineCompilationOptions::constants`, keyed by `@id` or name.
-    pub fn constants(&self) -> Vec<(&'static str, f64)> {
+    pub fn constants(&self) -> ::std::vec::Vec<(&'static str, f64)> {
         let constants = vec![
             ("warps_m", f64::from(self.warps_m)), ("split_k", f64::from(self.split_k)),
             ("activation", f64::from(self.activation)), ("clamp_min", f64::from(self
@@ -794,13 +798,14 @@ impl Overrides {
         constants
     }
 }
-impl Default for Overrides {
+impl ::core::default::Default for Overrides {
     fn default() -> Self {
         Self::new()
     }
 }
 /// Resources of `@group(0)` in `shaders/conv2d_coop.wgsl`, one field per binding, so a missing or extra binding does not compile.
 #[derive(Clone, Debug)]
+#[allow(non_snake_case)]
 pub struct BindGroup0<'a> {
     /// `@binding(0) var<storage, read> input: array<f32>` — at least 4 bytes.
     pub input: ::wgpu::BufferBinding<'a>,
@@ -813,6 +818,7 @@ pub struct BindGroup0<'a> {
     /// `@binding(4) var<uniform> params: ConvParams` — at least 80 bytes.
     pub params: ::wgpu::BufferBinding<'a>,
 }
+#[allow(non_snake_case)]
 impl<'a> BindGroup0<'a> {
     /// Layout entries derived from the WGSL declarations.
     pub const LAYOUT_ENTRIES: [::wgpu::BindGroupLayoutEntry; 5usize] = [
@@ -945,6 +951,7 @@ pub struct BindGroupLayouts {
 impl BindGroupLayouts {
     /// Creates every layout.
     pub fn new(device: &::wgpu::Device) -> Self {
+        let _ = device;
         Self {
             group0: BindGroup0::create_layout(device),
         }
@@ -988,7 +995,7 @@ pub fn create_conv2d_coop_pipeline(
                 entry_point: Some(CONV2D_COOP_ENTRY),
                 compilation_options: ::wgpu::PipelineCompilationOptions {
                     constants: &constants,
-                    ..Default::default()
+                    ..::core::default::Default::default()
                 },
                 cache: None,
             },
@@ -1017,7 +1024,7 @@ pub fn create_conv2d_coop_k16_pipeline(
                 entry_point: Some(CONV2D_COOP_K16_ENTRY),
                 compilation_options: ::wgpu::PipelineCompilationOptions {
                     constants: &constants,
-                    ..Default::default()
+                    ..::core::default::Default::default()
                 },
                 cache: None,
             },
@@ -1045,7 +1052,7 @@ impl Entry {
         }
     }
     /// The entry point called `name`, if it is a compute entry point of this shader.
-    pub fn from_name(name: &str) -> Option<Self> {
+    pub fn from_name(name: &str) -> ::core::option::Option<Self> {
         Self::ALL.into_iter().find(|e| e.name() == name)
     }
     /// Its workgroup size at these overrides.
@@ -1159,7 +1166,7 @@ impl crate::pipelines::GeneratedShader for Shader {
     fn entry_name(entry: Entry) -> &'static str {
         entry.name()
     }
-    fn constants(overrides: &Overrides) -> Vec<(&'static str, f64)> {
+    fn constants(overrides: &Overrides) -> ::std::vec::Vec<(&'static str, f64)> {
         overrides.constants()
     }
     fn workgroup_memory_bytes(entry: Entry, overrides: &Overrides) -> u32 {

@@ -234,6 +234,7 @@ fn conv2d_grouped_oc4(@builtin(global_invocation_id) gid: vec3<u32>) {
 /// Host copy of WGSL struct `ConvParams` (shaders/conv2d_depthwise.wgsl): 80 bytes, WGSL alignment 4.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq, ::bytemuck::Pod, ::bytemuck::Zeroable)]
+#[allow(non_snake_case, non_camel_case_types)]
 pub struct ConvParams {
     /// WGSL `n: u32` at offset 0.
     pub n: u32,
@@ -276,6 +277,7 @@ pub struct ConvParams {
     /// WGSL `_pad2: u32` at offset 76.
     pub _pad2: u32,
 }
+#[allow(non_snake_case)]
 impl ConvParams {
     /// Builds a `ConvParams` from its fields; padding is zeroed.
     #[allow(clippy::too_many_arguments)]
@@ -454,6 +456,7 @@ const _: () = {
 };
 /// Pipeline-overridable constants of `shaders/conv2d_depthwise.wgsl`.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[allow(non_snake_case)]
 pub struct Overrides {
     /// WGSL `override wg_size: u32`, defaulting to the WGSL initializer.
     pub wg_size: u32,
@@ -468,6 +471,7 @@ pub struct Overrides {
     /// WGSL `override channels_per_group: u32`, defaulting to the WGSL initializer.
     pub channels_per_group: u32,
 }
+#[allow(non_snake_case)]
 impl Overrides {
     /// Overrides without a WGSL default are arguments; the rest take their WGSL defaults.
     #[allow(unused_parens, clippy::all)]
@@ -476,8 +480,8 @@ impl Overrides {
             wg_size: 256u32,
             stride_x,
             activation: 0u32,
-            clamp_min: (0f32),
-            clamp_max: (0f32),
+            clamp_min: 0f32,
+            clamp_max: 0f32,
             channels_per_group: 1u32,
         }
     }
@@ -506,7 +510,7 @@ impl Overrides {
         self.channels_per_group
     }
     /// `(key, value)` pairs for `wgpu::PipelineCompilationOptions::constants`, keyed by `@id` or name.
-    pub fn constants(&self) -> Vec<(&'static str, f64)> {
+    pub fn constants(&self) -> ::std::vec::Vec<(&'static str, f64)> {
         let constants = vec![
             ("wg_size", f64::from(self.wg_size)), ("stride_x", f64::from(self.stride_x)),
             ("activation", f64::from(self.activation)), ("clamp_min", f64::from(self
@@ -518,6 +522,7 @@ impl Overrides {
 }
 /// Resources of `@group(0)` in `shaders/conv2d_depthwise.wgsl`, one field per binding, so a missing or extra binding does not compile.
 #[derive(Clone, Debug)]
+#[allow(non_snake_case)]
 pub struct BindGroup0<'a> {
     /// `@binding(0) var<storage, read> input: array<f32>` — at least 4 bytes.
     pub input: ::wgpu::BufferBinding<'a>,
@@ -530,6 +535,7 @@ pub struct BindGroup0<'a> {
     /// `@binding(4) var<uniform> params: ConvParams` — at least 80 bytes.
     pub params: ::wgpu::BufferBinding<'a>,
 }
+#[allow(non_snake_case)]
 impl<'a> BindGroup0<'a> {
     /// Layout entries derived from the WGSL declarations.
     pub const LAYOUT_ENTRIES: [::wgpu::BindGroupLayoutEntry; 5usize] = [
@@ -662,6 +668,7 @@ pub struct BindGroupLayouts {
 impl BindGroupLayouts {
     /// Creates every layout.
     pub fn new(device: &::wgpu::Device) -> Self {
+        let _ = device;
         Self {
             group0: BindGroup0::create_layout(device),
         }
@@ -708,7 +715,7 @@ pub fn create_conv2d_depthwise_pipeline(
                 entry_point: Some(CONV2D_DEPTHWISE_ENTRY),
                 compilation_options: ::wgpu::PipelineCompilationOptions {
                     constants: &constants,
-                    ..Default::default()
+                    ..::core::default::Default::default()
                 },
                 cache: None,
             },
@@ -740,7 +747,7 @@ pub fn create_conv2d_grouped_oc4_pipeline(
                 entry_point: Some(CONV2D_GROUPED_OC4_ENTRY),
                 compilation_options: ::wgpu::PipelineCompilationOptions {
                     constants: &constants,
-                    ..Default::default()
+                    ..::core::default::Default::default()
                 },
                 cache: None,
             },
@@ -768,7 +775,7 @@ impl Entry {
         }
     }
     /// The entry point called `name`, if it is a compute entry point of this shader.
-    pub fn from_name(name: &str) -> Option<Self> {
+    pub fn from_name(name: &str) -> ::core::option::Option<Self> {
         Self::ALL.into_iter().find(|e| e.name() == name)
     }
     /// Its workgroup size at these overrides.
@@ -862,7 +869,7 @@ impl crate::pipelines::GeneratedShader for Shader {
     fn entry_name(entry: Entry) -> &'static str {
         entry.name()
     }
-    fn constants(overrides: &Overrides) -> Vec<(&'static str, f64)> {
+    fn constants(overrides: &Overrides) -> ::std::vec::Vec<(&'static str, f64)> {
         overrides.constants()
     }
     fn workgroup_memory_bytes(entry: Entry, overrides: &Overrides) -> u32 {

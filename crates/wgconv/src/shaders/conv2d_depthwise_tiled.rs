@@ -222,6 +222,7 @@ pub const BLOCK_W: u32 = 32u32;
 /// Host copy of WGSL struct `ConvParams` (shaders/conv2d_depthwise_tiled.wgsl): 80 bytes, WGSL alignment 4.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq, ::bytemuck::Pod, ::bytemuck::Zeroable)]
+#[allow(non_snake_case, non_camel_case_types)]
 pub struct ConvParams {
     /// WGSL `n: u32` at offset 0.
     pub n: u32,
@@ -264,6 +265,7 @@ pub struct ConvParams {
     /// WGSL `_pad2: u32` at offset 76.
     pub _pad2: u32,
 }
+#[allow(non_snake_case)]
 impl ConvParams {
     /// Builds a `ConvParams` from its fields; padding is zeroed.
     #[allow(clippy::too_many_arguments)]
@@ -442,6 +444,7 @@ const _: () = {
 };
 /// Pipeline-overridable constants of `shaders/conv2d_depthwise_tiled.wgsl`.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[allow(non_snake_case)]
 pub struct Overrides {
     /// WGSL `override groups_stride_x: u32`; it has no default, so it is required.
     pub groups_stride_x: u32,
@@ -470,6 +473,7 @@ pub struct Overrides {
     /// WGSL `override spec_dilation_w: u32`, defaulting to the WGSL initializer.
     pub spec_dilation_w: u32,
 }
+#[allow(non_snake_case)]
 impl Overrides {
     /// Overrides without a WGSL default are arguments; the rest take their WGSL defaults.
     #[allow(unused_parens, clippy::all)]
@@ -478,8 +482,8 @@ impl Overrides {
             groups_stride_x,
             rows_per_thread: 4u32,
             activation: 0u32,
-            clamp_min: (0f32),
-            clamp_max: (0f32),
+            clamp_min: 0f32,
+            clamp_max: 0f32,
             spec_kh: 3u32,
             spec_kw: 3u32,
             spec_stride_h: 1u32,
@@ -543,7 +547,7 @@ impl Overrides {
         self.spec_dilation_w
     }
     /// `(key, value)` pairs for `wgpu::PipelineCompilationOptions::constants`, keyed by `@id` or name.
-    pub fn constants(&self) -> Vec<(&'static str, f64)> {
+    pub fn constants(&self) -> ::std::vec::Vec<(&'static str, f64)> {
         let constants = vec![
             ("groups_stride_x", f64::from(self.groups_stride_x)), ("rows_per_thread",
             f64::from(self.rows_per_thread)), ("activation", f64::from(self.activation)),
@@ -560,6 +564,7 @@ impl Overrides {
 }
 /// Resources of `@group(0)` in `shaders/conv2d_depthwise_tiled.wgsl`, one field per binding, so a missing or extra binding does not compile.
 #[derive(Clone, Debug)]
+#[allow(non_snake_case)]
 pub struct BindGroup0<'a> {
     /// `@binding(0) var<storage, read> input: array<f32>` — at least 4 bytes.
     pub input: ::wgpu::BufferBinding<'a>,
@@ -572,6 +577,7 @@ pub struct BindGroup0<'a> {
     /// `@binding(4) var<uniform> params: ConvParams` — at least 80 bytes.
     pub params: ::wgpu::BufferBinding<'a>,
 }
+#[allow(non_snake_case)]
 impl<'a> BindGroup0<'a> {
     /// Layout entries derived from the WGSL declarations.
     pub const LAYOUT_ENTRIES: [::wgpu::BindGroupLayoutEntry; 5usize] = [
@@ -704,6 +710,7 @@ pub struct BindGroupLayouts {
 impl BindGroupLayouts {
     /// Creates every layout.
     pub fn new(device: &::wgpu::Device) -> Self {
+        let _ = device;
         Self {
             group0: BindGroup0::create_layout(device),
         }
@@ -749,7 +756,7 @@ pub fn create_conv2d_depthwise_tiled_pipeline(
                 entry_point: Some(CONV2D_DEPTHWISE_TILED_ENTRY),
                 compilation_options: ::wgpu::PipelineCompilationOptions {
                     constants: &constants,
-                    ..Default::default()
+                    ..::core::default::Default::default()
                 },
                 cache: None,
             },
@@ -774,7 +781,7 @@ impl Entry {
         }
     }
     /// The entry point called `name`, if it is a compute entry point of this shader.
-    pub fn from_name(name: &str) -> Option<Self> {
+    pub fn from_name(name: &str) -> ::core::option::Option<Self> {
         Self::ALL.into_iter().find(|e| e.name() == name)
     }
     /// Its workgroup size at these overrides.
@@ -877,7 +884,7 @@ impl crate::pipelines::GeneratedShader for Shader {
     fn entry_name(entry: Entry) -> &'static str {
         entry.name()
     }
-    fn constants(overrides: &Overrides) -> Vec<(&'static str, f64)> {
+    fn constants(overrides: &Overrides) -> ::std::vec::Vec<(&'static str, f64)> {
         overrides.constants()
     }
     fn workgroup_memory_bytes(entry: Entry, overrides: &Overrides) -> u32 {

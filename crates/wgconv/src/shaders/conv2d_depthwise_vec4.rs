@@ -197,6 +197,7 @@ fn conv2d_depthwise_vec4(@builtin(global_invocation_id) gid: vec3<u32>) {
 /// Host copy of WGSL struct `ConvParams` (shaders/conv2d_depthwise_vec4.wgsl): 80 bytes, WGSL alignment 4.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq, ::bytemuck::Pod, ::bytemuck::Zeroable)]
+#[allow(non_snake_case, non_camel_case_types)]
 pub struct ConvParams {
     /// WGSL `n: u32` at offset 0.
     pub n: u32,
@@ -239,6 +240,7 @@ pub struct ConvParams {
     /// WGSL `_pad2: u32` at offset 76.
     pub _pad2: u32,
 }
+#[allow(non_snake_case)]
 impl ConvParams {
     /// Builds a `ConvParams` from its fields; padding is zeroed.
     #[allow(clippy::too_many_arguments)]
@@ -417,6 +419,7 @@ const _: () = {
 };
 /// Pipeline-overridable constants of `shaders/conv2d_depthwise_vec4.wgsl`.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[allow(non_snake_case)]
 pub struct Overrides {
     /// WGSL `override wg_size: u32`, defaulting to the WGSL initializer.
     pub wg_size: u32,
@@ -447,6 +450,7 @@ pub struct Overrides {
     /// WGSL `override spec_dilation_w: u32`, defaulting to the WGSL initializer.
     pub spec_dilation_w: u32,
 }
+#[allow(non_snake_case)]
 impl Overrides {
     /// Overrides without a WGSL default are arguments; the rest take their WGSL defaults.
     #[allow(unused_parens, clippy::all)]
@@ -456,8 +460,8 @@ impl Overrides {
             stride_x,
             rows_per_thread: 4u32,
             activation: 0u32,
-            clamp_min: (0f32),
-            clamp_max: (0f32),
+            clamp_min: 0f32,
+            clamp_max: 0f32,
             spec_kh: 3u32,
             spec_kw: 3u32,
             spec_stride_h: 1u32,
@@ -525,7 +529,7 @@ impl Overrides {
         self.spec_dilation_w
     }
     /// `(key, value)` pairs for `wgpu::PipelineCompilationOptions::constants`, keyed by `@id` or name.
-    pub fn constants(&self) -> Vec<(&'static str, f64)> {
+    pub fn constants(&self) -> ::std::vec::Vec<(&'static str, f64)> {
         let constants = vec![
             ("wg_size", f64::from(self.wg_size)), ("stride_x", f64::from(self.stride_x)),
             ("rows_per_thread", f64::from(self.rows_per_thread)), ("activation",
@@ -542,6 +546,7 @@ impl Overrides {
 }
 /// Resources of `@group(0)` in `shaders/conv2d_depthwise_vec4.wgsl`, one field per binding, so a missing or extra binding does not compile.
 #[derive(Clone, Debug)]
+#[allow(non_snake_case)]
 pub struct BindGroup0<'a> {
     /// `@binding(0) var<storage, read> input: array<vec4<f32>>` — at least 16 bytes.
     pub input: ::wgpu::BufferBinding<'a>,
@@ -554,6 +559,7 @@ pub struct BindGroup0<'a> {
     /// `@binding(4) var<uniform> params: ConvParams` — at least 80 bytes.
     pub params: ::wgpu::BufferBinding<'a>,
 }
+#[allow(non_snake_case)]
 impl<'a> BindGroup0<'a> {
     /// Layout entries derived from the WGSL declarations.
     pub const LAYOUT_ENTRIES: [::wgpu::BindGroupLayoutEntry; 5usize] = [
@@ -686,6 +692,7 @@ pub struct BindGroupLayouts {
 impl BindGroupLayouts {
     /// Creates every layout.
     pub fn new(device: &::wgpu::Device) -> Self {
+        let _ = device;
         Self {
             group0: BindGroup0::create_layout(device),
         }
@@ -732,7 +739,7 @@ pub fn create_conv2d_depthwise_vec4_pipeline(
                 entry_point: Some(CONV2D_DEPTHWISE_VEC4_ENTRY),
                 compilation_options: ::wgpu::PipelineCompilationOptions {
                     constants: &constants,
-                    ..Default::default()
+                    ..::core::default::Default::default()
                 },
                 cache: None,
             },
@@ -757,7 +764,7 @@ impl Entry {
         }
     }
     /// The entry point called `name`, if it is a compute entry point of this shader.
-    pub fn from_name(name: &str) -> Option<Self> {
+    pub fn from_name(name: &str) -> ::core::option::Option<Self> {
         Self::ALL.into_iter().find(|e| e.name() == name)
     }
     /// Its workgroup size at these overrides.
@@ -862,7 +869,7 @@ impl crate::pipelines::GeneratedShader for Shader {
     fn entry_name(entry: Entry) -> &'static str {
         entry.name()
     }
-    fn constants(overrides: &Overrides) -> Vec<(&'static str, f64)> {
+    fn constants(overrides: &Overrides) -> ::std::vec::Vec<(&'static str, f64)> {
         overrides.constants()
     }
     fn workgroup_memory_bytes(entry: Entry, overrides: &Overrides) -> u32 {

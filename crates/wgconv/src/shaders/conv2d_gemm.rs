@@ -3515,6 +3515,7 @@ pub const GEMM_TILE_N_STEP: u32 = 8u32;
 /// Host copy of WGSL struct `ConvParams` (shaders/conv2d_gemm.wgsl): 80 bytes, WGSL alignment 4.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq, ::bytemuck::Pod, ::bytemuck::Zeroable)]
+#[allow(non_snake_case, non_camel_case_types)]
 pub struct ConvParams {
     /// WGSL `n: u32` at offset 0.
     pub n: u32,
@@ -3557,6 +3558,7 @@ pub struct ConvParams {
     /// WGSL `_pad2: u32` at offset 76.
     pub _pad2: u32,
 }
+#[allow(non_snake_case)]
 impl ConvParams {
     /// Builds a `ConvParams` from its fields; padding is zeroed.
     #[allow(clippy::too_many_arguments)]
@@ -3735,6 +3737,7 @@ const _: () = {
 };
 /// Pipeline-overridable constants of `shaders/conv2d_gemm.wgsl`.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[allow(non_snake_case)]
 pub struct Overrides {
     /// WGSL `override activation: u32`, defaulting to the WGSL initializer.
     pub activation: u32,
@@ -3777,20 +3780,21 @@ pub struct Overrides {
     /// WGSL `override spec_groups: u32`, defaulting to the WGSL initializer.
     pub spec_groups: u32,
     /// WGSL `override b_tile_k8_len: u32`; `None` leaves the shader's own default, computed from other overrides.
-    pub b_tile_k8_len: Option<u32>,
+    pub b_tile_k8_len: ::core::option::Option<u32>,
     /// WGSL `override b_tile_k16_len: u32`; `None` leaves the shader's own default, computed from other overrides.
-    pub b_tile_k16_len: Option<u32>,
+    pub b_tile_k16_len: ::core::option::Option<u32>,
     /// WGSL `override b_tile_k32_len: u32`; `None` leaves the shader's own default, computed from other overrides.
-    pub b_tile_k32_len: Option<u32>,
+    pub b_tile_k32_len: ::core::option::Option<u32>,
 }
+#[allow(non_snake_case)]
 impl Overrides {
     /// All overrides at their WGSL defaults.
     #[allow(unused_parens, clippy::all)]
     pub fn new() -> Self {
         Self {
             activation: 0u32,
-            clamp_min: (0f32),
-            clamp_max: (0f32),
+            clamp_min: 0f32,
+            clamp_max: 0f32,
             transposed: false,
             split_k: 1u32,
             tile_n: 32u32,
@@ -3912,7 +3916,7 @@ impl Overrides {
         o.b_tile_k32_len.unwrap_or_else(|| (8u32 * o.tile_n()))
     }
     /// `(key, value)` pairs for `wgpu::PipelineCompilationOptions::constants`, keyed by `@id` or name.
-    pub fn constants(&self) -> Vec<(&'static str, f64)> {
+    pub fn constants(&self) -> ::std::vec::Vec<(&'static str, f64)> {
         let mut constants = vec![
             ("activation", f64::from(self.activation)), ("clamp_min", f64::from(self
             .clamp_min)), ("clamp_max", f64::from(self.clamp_max)), ("transposed", if
@@ -3940,13 +3944,14 @@ impl Overrides {
         constants
     }
 }
-impl Default for Overrides {
+impl ::core::default::Default for Overrides {
     fn default() -> Self {
         Self::new()
     }
 }
 /// Resources of `@group(0)` in `shaders/conv2d_gemm.wgsl`, one field per binding, so a missing or extra binding does not compile.
 #[derive(Clone, Debug)]
+#[allow(non_snake_case)]
 pub struct BindGroup0<'a> {
     /// `@binding(0) var<storage, read> input: array<f32>` — at least 4 bytes.
     pub input: ::wgpu::BufferBinding<'a>,
@@ -3959,6 +3964,7 @@ pub struct BindGroup0<'a> {
     /// `@binding(4) var<uniform> params: ConvParams` — at least 80 bytes.
     pub params: ::wgpu::BufferBinding<'a>,
 }
+#[allow(non_snake_case)]
 impl<'a> BindGroup0<'a> {
     /// Layout entries derived from the WGSL declarations.
     pub const LAYOUT_ENTRIES: [::wgpu::BindGroupLayoutEntry; 5usize] = [
@@ -4091,6 +4097,7 @@ pub struct BindGroupLayouts {
 impl BindGroupLayouts {
     /// Creates every layout.
     pub fn new(device: &::wgpu::Device) -> Self {
+        let _ = device;
         Self {
             group0: BindGroup0::create_layout(device),
         }
@@ -4140,7 +4147,7 @@ pub fn create_conv2d_gemm_pipeline(
                 entry_point: Some(CONV2D_GEMM_ENTRY),
                 compilation_options: ::wgpu::PipelineCompilationOptions {
                     constants: &constants,
-                    ..Default::default()
+                    ..::core::default::Default::default()
                 },
                 cache: None,
             },
@@ -4175,7 +4182,7 @@ pub fn create_conv2d_gemm_m64_pipeline(
                 entry_point: Some(CONV2D_GEMM_M64_ENTRY),
                 compilation_options: ::wgpu::PipelineCompilationOptions {
                     constants: &constants,
-                    ..Default::default()
+                    ..::core::default::Default::default()
                 },
                 cache: None,
             },
@@ -4210,7 +4217,7 @@ pub fn create_conv2d_gemm_k16_pipeline(
                 entry_point: Some(CONV2D_GEMM_K16_ENTRY),
                 compilation_options: ::wgpu::PipelineCompilationOptions {
                     constants: &constants,
-                    ..Default::default()
+                    ..::core::default::Default::default()
                 },
                 cache: None,
             },
@@ -4245,7 +4252,7 @@ pub fn create_conv2d_gemm_m64_k16_pipeline(
                 entry_point: Some(CONV2D_GEMM_M64_K16_ENTRY),
                 compilation_options: ::wgpu::PipelineCompilationOptions {
                     constants: &constants,
-                    ..Default::default()
+                    ..::core::default::Default::default()
                 },
                 cache: None,
             },
@@ -4280,7 +4287,7 @@ pub fn create_conv2d_gemm_m64_k32_pipeline(
                 entry_point: Some(CONV2D_GEMM_M64_K32_ENTRY),
                 compilation_options: ::wgpu::PipelineCompilationOptions {
                     constants: &constants,
-                    ..Default::default()
+                    ..::core::default::Default::default()
                 },
                 cache: None,
             },
@@ -4329,7 +4336,7 @@ impl Entry {
         }
     }
     /// The entry point called `name`, if it is a compute entry point of this shader.
-    pub fn from_name(name: &str) -> Option<Self> {
+    pub fn from_name(name: &str) -> ::core::option::Option<Self> {
         Self::ALL.into_iter().find(|e| e.name() == name)
     }
     /// Its workgroup size at these overrides.
@@ -4470,7 +4477,7 @@ impl crate::pipelines::GeneratedShader for Shader {
     fn entry_name(entry: Entry) -> &'static str {
         entry.name()
     }
-    fn constants(overrides: &Overrides) -> Vec<(&'static str, f64)> {
+    fn constants(overrides: &Overrides) -> ::std::vec::Vec<(&'static str, f64)> {
         overrides.constants()
     }
     fn workgroup_memory_bytes(entry: Entry, overrides: &Overrides) -> u32 {

@@ -56,6 +56,7 @@ fn splitk_reduce(@builtin(global_invocation_id) gid: vec3<u32>) {
 /// Host copy of WGSL struct `ReduceParams` (shaders/conv_splitk_reduce.wgsl): 32 bytes, WGSL alignment 4.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq, ::bytemuck::Pod, ::bytemuck::Zeroable)]
+#[allow(non_snake_case, non_camel_case_types)]
 pub struct ReduceParams {
     /// WGSL `numel: u32` at offset 0.
     pub numel: u32,
@@ -74,6 +75,7 @@ pub struct ReduceParams {
     /// WGSL `_pad2: u32` at offset 28.
     pub _pad2: u32,
 }
+#[allow(non_snake_case)]
 impl ReduceParams {
     /// Builds a `ReduceParams` from its fields; padding is zeroed.
     #[allow(clippy::too_many_arguments)]
@@ -150,6 +152,7 @@ const _: () = {
 };
 /// Pipeline-overridable constants of `shaders/conv_splitk_reduce.wgsl`.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[allow(non_snake_case)]
 pub struct Overrides {
     /// WGSL `override wg_size: u32`, defaulting to the WGSL initializer.
     pub wg_size: u32,
@@ -162,6 +165,7 @@ pub struct Overrides {
     /// WGSL `override clamp_max: f32`, defaulting to the WGSL initializer.
     pub clamp_max: f32,
 }
+#[allow(non_snake_case)]
 impl Overrides {
     /// Overrides without a WGSL default are arguments; the rest take their WGSL defaults.
     #[allow(unused_parens, clippy::all)]
@@ -170,8 +174,8 @@ impl Overrides {
             wg_size: 256u32,
             stride_x,
             activation: 0u32,
-            clamp_min: (0f32),
-            clamp_max: (0f32),
+            clamp_min: 0f32,
+            clamp_max: 0f32,
         }
     }
     /// The value of `wg_size`.
@@ -195,7 +199,7 @@ impl Overrides {
         self.clamp_max
     }
     /// `(key, value)` pairs for `wgpu::PipelineCompilationOptions::constants`, keyed by `@id` or name.
-    pub fn constants(&self) -> Vec<(&'static str, f64)> {
+    pub fn constants(&self) -> ::std::vec::Vec<(&'static str, f64)> {
         let constants = vec![
             ("wg_size", f64::from(self.wg_size)), ("stride_x", f64::from(self.stride_x)),
             ("activation", f64::from(self.activation)), ("clamp_min", f64::from(self
@@ -206,6 +210,7 @@ impl Overrides {
 }
 /// Resources of `@group(0)` in `shaders/conv_splitk_reduce.wgsl`, one field per binding, so a missing or extra binding does not compile.
 #[derive(Clone, Debug)]
+#[allow(non_snake_case)]
 pub struct BindGroup0<'a> {
     /// `@binding(0) var<storage, read> partial: array<f32>` — at least 4 bytes.
     pub partial: ::wgpu::BufferBinding<'a>,
@@ -216,6 +221,7 @@ pub struct BindGroup0<'a> {
     /// `@binding(3) var<uniform> params: ReduceParams` — at least 32 bytes.
     pub params: ::wgpu::BufferBinding<'a>,
 }
+#[allow(non_snake_case)]
 impl<'a> BindGroup0<'a> {
     /// Layout entries derived from the WGSL declarations.
     pub const LAYOUT_ENTRIES: [::wgpu::BindGroupLayoutEntry; 4usize] = [
@@ -332,6 +338,7 @@ pub struct BindGroupLayouts {
 impl BindGroupLayouts {
     /// Creates every layout.
     pub fn new(device: &::wgpu::Device) -> Self {
+        let _ = device;
         Self {
             group0: BindGroup0::create_layout(device),
         }
@@ -378,7 +385,7 @@ pub fn create_splitk_reduce_pipeline(
                 entry_point: Some(SPLITK_REDUCE_ENTRY),
                 compilation_options: ::wgpu::PipelineCompilationOptions {
                     constants: &constants,
-                    ..Default::default()
+                    ..::core::default::Default::default()
                 },
                 cache: None,
             },
@@ -403,7 +410,7 @@ impl Entry {
         }
     }
     /// The entry point called `name`, if it is a compute entry point of this shader.
-    pub fn from_name(name: &str) -> Option<Self> {
+    pub fn from_name(name: &str) -> ::core::option::Option<Self> {
         Self::ALL.into_iter().find(|e| e.name() == name)
     }
     /// Its workgroup size at these overrides.
@@ -472,7 +479,7 @@ impl crate::pipelines::GeneratedShader for Shader {
     fn entry_name(entry: Entry) -> &'static str {
         entry.name()
     }
-    fn constants(overrides: &Overrides) -> Vec<(&'static str, f64)> {
+    fn constants(overrides: &Overrides) -> ::std::vec::Vec<(&'static str, f64)> {
         overrides.constants()
     }
     fn workgroup_memory_bytes(entry: Entry, overrides: &Overrides) -> u32 {

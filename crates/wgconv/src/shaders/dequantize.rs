@@ -35,6 +35,7 @@ fn dequantize_per_tensor(@builtin(global_invocation_id) gid: vec3<u32>) {
 /// Host copy of WGSL struct `DequantizeParams` (shaders/dequantize.wgsl): 16 bytes, WGSL alignment 4.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq, ::bytemuck::Pod, ::bytemuck::Zeroable)]
+#[allow(non_snake_case, non_camel_case_types)]
 pub struct DequantizeParams {
     /// WGSL `numel: u32` at offset 0.
     pub numel: u32,
@@ -45,6 +46,7 @@ pub struct DequantizeParams {
     /// WGSL `_pad0: u32` at offset 12.
     pub _pad0: u32,
 }
+#[allow(non_snake_case)]
 impl DequantizeParams {
     /// Builds a `DequantizeParams` from its fields; padding is zeroed.
     #[allow(clippy::too_many_arguments)]
@@ -93,12 +95,14 @@ const _: () = {
 };
 /// Pipeline-overridable constants of `shaders/dequantize.wgsl`.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[allow(non_snake_case)]
 pub struct Overrides {
     /// WGSL `override wg_size: u32`, defaulting to the WGSL initializer.
     pub wg_size: u32,
     /// WGSL `override stride_x: u32`; it has no default, so it is required.
     pub stride_x: u32,
 }
+#[allow(non_snake_case)]
 impl Overrides {
     /// Overrides without a WGSL default are arguments; the rest take their WGSL defaults.
     #[allow(unused_parens, clippy::all)]
@@ -114,7 +118,7 @@ impl Overrides {
         self.stride_x
     }
     /// `(key, value)` pairs for `wgpu::PipelineCompilationOptions::constants`, keyed by `@id` or name.
-    pub fn constants(&self) -> Vec<(&'static str, f64)> {
+    pub fn constants(&self) -> ::std::vec::Vec<(&'static str, f64)> {
         let constants = vec![
             ("wg_size", f64::from(self.wg_size)), ("stride_x", f64::from(self.stride_x))
         ];
@@ -123,6 +127,7 @@ impl Overrides {
 }
 /// Resources of `@group(0)` in `shaders/dequantize.wgsl`, one field per binding, so a missing or extra binding does not compile.
 #[derive(Clone, Debug)]
+#[allow(non_snake_case)]
 pub struct BindGroup0<'a> {
     /// `@binding(0) var<storage, read> quantized: array<u32>` — at least 4 bytes.
     pub quantized: ::wgpu::BufferBinding<'a>,
@@ -131,6 +136,7 @@ pub struct BindGroup0<'a> {
     /// `@binding(2) var<uniform> params: DequantizeParams` — at least 16 bytes.
     pub params: ::wgpu::BufferBinding<'a>,
 }
+#[allow(non_snake_case)]
 impl<'a> BindGroup0<'a> {
     /// Layout entries derived from the WGSL declarations.
     pub const LAYOUT_ENTRIES: [::wgpu::BindGroupLayoutEntry; 3usize] = [
@@ -231,6 +237,7 @@ pub struct BindGroupLayouts {
 impl BindGroupLayouts {
     /// Creates every layout.
     pub fn new(device: &::wgpu::Device) -> Self {
+        let _ = device;
         Self {
             group0: BindGroup0::create_layout(device),
         }
@@ -277,7 +284,7 @@ pub fn create_dequantize_per_tensor_pipeline(
                 entry_point: Some(DEQUANTIZE_PER_TENSOR_ENTRY),
                 compilation_options: ::wgpu::PipelineCompilationOptions {
                     constants: &constants,
-                    ..Default::default()
+                    ..::core::default::Default::default()
                 },
                 cache: None,
             },
@@ -302,7 +309,7 @@ impl Entry {
         }
     }
     /// The entry point called `name`, if it is a compute entry point of this shader.
-    pub fn from_name(name: &str) -> Option<Self> {
+    pub fn from_name(name: &str) -> ::core::option::Option<Self> {
         Self::ALL.into_iter().find(|e| e.name() == name)
     }
     /// Its workgroup size at these overrides.
@@ -362,7 +369,7 @@ impl crate::pipelines::GeneratedShader for Shader {
     fn entry_name(entry: Entry) -> &'static str {
         entry.name()
     }
-    fn constants(overrides: &Overrides) -> Vec<(&'static str, f64)> {
+    fn constants(overrides: &Overrides) -> ::std::vec::Vec<(&'static str, f64)> {
         overrides.constants()
     }
     fn workgroup_memory_bytes(entry: Entry, overrides: &Overrides) -> u32 {

@@ -96,6 +96,7 @@ fn q8ta_conv2d_pw(@builtin(global_invocation_id) gid: vec3<u32>) {
 /// Host copy of WGSL struct `Q8taConvPwParams` (shaders/q8ta_conv2d_pw.wgsl): 48 bytes, WGSL alignment 4.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq, ::bytemuck::Pod, ::bytemuck::Zeroable)]
+#[allow(non_snake_case, non_camel_case_types)]
 pub struct Q8taConvPwParams {
     /// WGSL `n: u32` at offset 0.
     pub n: u32,
@@ -122,6 +123,7 @@ pub struct Q8taConvPwParams {
     /// WGSL `_pad1: u32` at offset 44.
     pub _pad1: u32,
 }
+#[allow(non_snake_case)]
 impl Q8taConvPwParams {
     /// Builds a `Q8taConvPwParams` from its fields; padding is zeroed.
     #[allow(clippy::too_many_arguments)]
@@ -237,6 +239,7 @@ const _: () = {
 };
 /// Pipeline-overridable constants of `shaders/q8ta_conv2d_pw.wgsl`.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[allow(non_snake_case)]
 pub struct Overrides {
     /// WGSL `override wg_size: u32`, defaulting to the WGSL initializer.
     pub wg_size: u32,
@@ -245,6 +248,7 @@ pub struct Overrides {
     /// WGSL `override activation: u32`, defaulting to the WGSL initializer.
     pub activation: u32,
 }
+#[allow(non_snake_case)]
 impl Overrides {
     /// Overrides without a WGSL default are arguments; the rest take their WGSL defaults.
     #[allow(unused_parens, clippy::all)]
@@ -268,7 +272,7 @@ impl Overrides {
         self.activation
     }
     /// `(key, value)` pairs for `wgpu::PipelineCompilationOptions::constants`, keyed by `@id` or name.
-    pub fn constants(&self) -> Vec<(&'static str, f64)> {
+    pub fn constants(&self) -> ::std::vec::Vec<(&'static str, f64)> {
         let constants = vec![
             ("wg_size", f64::from(self.wg_size)), ("stride_x", f64::from(self.stride_x)),
             ("activation", f64::from(self.activation))
@@ -278,6 +282,7 @@ impl Overrides {
 }
 /// Resources of `@group(0)` in `shaders/q8ta_conv2d_pw.wgsl`, one field per binding, so a missing or extra binding does not compile.
 #[derive(Clone, Debug)]
+#[allow(non_snake_case)]
 pub struct BindGroup0<'a> {
     /// `@binding(0) var<storage, read> input: array<u32>` — at least 4 bytes.
     pub input: ::wgpu::BufferBinding<'a>,
@@ -292,6 +297,7 @@ pub struct BindGroup0<'a> {
     /// `@binding(5) var<uniform> params: Q8taConvPwParams` — at least 48 bytes.
     pub params: ::wgpu::BufferBinding<'a>,
 }
+#[allow(non_snake_case)]
 impl<'a> BindGroup0<'a> {
     /// Layout entries derived from the WGSL declarations.
     pub const LAYOUT_ENTRIES: [::wgpu::BindGroupLayoutEntry; 6usize] = [
@@ -442,6 +448,7 @@ pub struct BindGroupLayouts {
 impl BindGroupLayouts {
     /// Creates every layout.
     pub fn new(device: &::wgpu::Device) -> Self {
+        let _ = device;
         Self {
             group0: BindGroup0::create_layout(device),
         }
@@ -488,7 +495,7 @@ pub fn create_q8ta_conv2d_pw_pipeline(
                 entry_point: Some(Q8TA_CONV2D_PW_ENTRY),
                 compilation_options: ::wgpu::PipelineCompilationOptions {
                     constants: &constants,
-                    ..Default::default()
+                    ..::core::default::Default::default()
                 },
                 cache: None,
             },
@@ -513,7 +520,7 @@ impl Entry {
         }
     }
     /// The entry point called `name`, if it is a compute entry point of this shader.
-    pub fn from_name(name: &str) -> Option<Self> {
+    pub fn from_name(name: &str) -> ::core::option::Option<Self> {
         Self::ALL.into_iter().find(|e| e.name() == name)
     }
     /// Its workgroup size at these overrides.
@@ -593,7 +600,7 @@ impl crate::pipelines::GeneratedShader for Shader {
     fn entry_name(entry: Entry) -> &'static str {
         entry.name()
     }
-    fn constants(overrides: &Overrides) -> Vec<(&'static str, f64)> {
+    fn constants(overrides: &Overrides) -> ::std::vec::Vec<(&'static str, f64)> {
         overrides.constants()
     }
     fn workgroup_memory_bytes(entry: Entry, overrides: &Overrides) -> u32 {

@@ -534,6 +534,7 @@ fn q8ta_conv2d_pw_gemm(
 /// Host copy of WGSL struct `Q8taConvPwParams` (shaders/q8ta_conv2d_pw_gemm.wgsl): 48 bytes, WGSL alignment 4.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq, ::bytemuck::Pod, ::bytemuck::Zeroable)]
+#[allow(non_snake_case, non_camel_case_types)]
 pub struct Q8taConvPwParams {
     /// WGSL `n: u32` at offset 0.
     pub n: u32,
@@ -560,6 +561,7 @@ pub struct Q8taConvPwParams {
     /// WGSL `_pad1: u32` at offset 44.
     pub _pad1: u32,
 }
+#[allow(non_snake_case)]
 impl Q8taConvPwParams {
     /// Builds a `Q8taConvPwParams` from its fields; padding is zeroed.
     #[allow(clippy::too_many_arguments)]
@@ -675,10 +677,12 @@ const _: () = {
 };
 /// Pipeline-overridable constants of `shaders/q8ta_conv2d_pw_gemm.wgsl`.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[allow(non_snake_case)]
 pub struct Overrides {
     /// WGSL `override activation: u32`, defaulting to the WGSL initializer.
     pub activation: u32,
 }
+#[allow(non_snake_case)]
 impl Overrides {
     /// All overrides at their WGSL defaults.
     #[allow(unused_parens, clippy::all)]
@@ -690,18 +694,19 @@ impl Overrides {
         self.activation
     }
     /// `(key, value)` pairs for `wgpu::PipelineCompilationOptions::constants`, keyed by `@id` or name.
-    pub fn constants(&self) -> Vec<(&'static str, f64)> {
+    pub fn constants(&self) -> ::std::vec::Vec<(&'static str, f64)> {
         let constants = vec![("activation", f64::from(self.activation))];
         constants
     }
 }
-impl Default for Overrides {
+impl ::core::default::Default for Overrides {
     fn default() -> Self {
         Self::new()
     }
 }
 /// Resources of `@group(0)` in `shaders/q8ta_conv2d_pw_gemm.wgsl`, one field per binding, so a missing or extra binding does not compile.
 #[derive(Clone, Debug)]
+#[allow(non_snake_case)]
 pub struct BindGroup0<'a> {
     /// `@binding(0) var<storage, read> input: array<u32>` — at least 4 bytes.
     pub input: ::wgpu::BufferBinding<'a>,
@@ -716,6 +721,7 @@ pub struct BindGroup0<'a> {
     /// `@binding(5) var<uniform> params: Q8taConvPwParams` — at least 48 bytes.
     pub params: ::wgpu::BufferBinding<'a>,
 }
+#[allow(non_snake_case)]
 impl<'a> BindGroup0<'a> {
     /// Layout entries derived from the WGSL declarations.
     pub const LAYOUT_ENTRIES: [::wgpu::BindGroupLayoutEntry; 6usize] = [
@@ -866,6 +872,7 @@ pub struct BindGroupLayouts {
 impl BindGroupLayouts {
     /// Creates every layout.
     pub fn new(device: &::wgpu::Device) -> Self {
+        let _ = device;
         Self {
             group0: BindGroup0::create_layout(device),
         }
@@ -909,7 +916,7 @@ pub fn create_q8ta_conv2d_pw_gemm_pipeline(
                 entry_point: Some(Q8TA_CONV2D_PW_GEMM_ENTRY),
                 compilation_options: ::wgpu::PipelineCompilationOptions {
                     constants: &constants,
-                    ..Default::default()
+                    ..::core::default::Default::default()
                 },
                 cache: None,
             },
@@ -934,7 +941,7 @@ impl Entry {
         }
     }
     /// The entry point called `name`, if it is a compute entry point of this shader.
-    pub fn from_name(name: &str) -> Option<Self> {
+    pub fn from_name(name: &str) -> ::core::option::Option<Self> {
         Self::ALL.into_iter().find(|e| e.name() == name)
     }
     /// Its workgroup size at these overrides.
@@ -1008,7 +1015,7 @@ impl crate::pipelines::GeneratedShader for Shader {
     fn entry_name(entry: Entry) -> &'static str {
         entry.name()
     }
-    fn constants(overrides: &Overrides) -> Vec<(&'static str, f64)> {
+    fn constants(overrides: &Overrides) -> ::std::vec::Vec<(&'static str, f64)> {
         overrides.constants()
     }
     fn workgroup_memory_bytes(entry: Entry, overrides: &Overrides) -> u32 {

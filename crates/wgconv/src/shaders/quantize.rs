@@ -47,6 +47,7 @@ fn quantize_per_tensor(@builtin(global_invocation_id) gid: vec3<u32>) {
 /// Host copy of WGSL struct `QuantizeParams` (shaders/quantize.wgsl): 16 bytes, WGSL alignment 4.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq, ::bytemuck::Pod, ::bytemuck::Zeroable)]
+#[allow(non_snake_case, non_camel_case_types)]
 pub struct QuantizeParams {
     /// WGSL `numel: u32` at offset 0.
     pub numel: u32,
@@ -57,6 +58,7 @@ pub struct QuantizeParams {
     /// WGSL `inv_scale: f32` at offset 12.
     pub inv_scale: f32,
 }
+#[allow(non_snake_case)]
 impl QuantizeParams {
     /// Builds a `QuantizeParams` from its fields; padding is zeroed.
     #[allow(clippy::too_many_arguments)]
@@ -105,12 +107,14 @@ const _: () = {
 };
 /// Pipeline-overridable constants of `shaders/quantize.wgsl`.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[allow(non_snake_case)]
 pub struct Overrides {
     /// WGSL `override wg_size: u32`, defaulting to the WGSL initializer.
     pub wg_size: u32,
     /// WGSL `override stride_x: u32`; it has no default, so it is required.
     pub stride_x: u32,
 }
+#[allow(non_snake_case)]
 impl Overrides {
     /// Overrides without a WGSL default are arguments; the rest take their WGSL defaults.
     #[allow(unused_parens, clippy::all)]
@@ -126,7 +130,7 @@ impl Overrides {
         self.stride_x
     }
     /// `(key, value)` pairs for `wgpu::PipelineCompilationOptions::constants`, keyed by `@id` or name.
-    pub fn constants(&self) -> Vec<(&'static str, f64)> {
+    pub fn constants(&self) -> ::std::vec::Vec<(&'static str, f64)> {
         let constants = vec![
             ("wg_size", f64::from(self.wg_size)), ("stride_x", f64::from(self.stride_x))
         ];
@@ -135,6 +139,7 @@ impl Overrides {
 }
 /// Resources of `@group(0)` in `shaders/quantize.wgsl`, one field per binding, so a missing or extra binding does not compile.
 #[derive(Clone, Debug)]
+#[allow(non_snake_case)]
 pub struct BindGroup0<'a> {
     /// `@binding(0) var<storage, read> real_values: array<f32>` — at least 4 bytes.
     pub real_values: ::wgpu::BufferBinding<'a>,
@@ -143,6 +148,7 @@ pub struct BindGroup0<'a> {
     /// `@binding(2) var<uniform> params: QuantizeParams` — at least 16 bytes.
     pub params: ::wgpu::BufferBinding<'a>,
 }
+#[allow(non_snake_case)]
 impl<'a> BindGroup0<'a> {
     /// Layout entries derived from the WGSL declarations.
     pub const LAYOUT_ENTRIES: [::wgpu::BindGroupLayoutEntry; 3usize] = [
@@ -243,6 +249,7 @@ pub struct BindGroupLayouts {
 impl BindGroupLayouts {
     /// Creates every layout.
     pub fn new(device: &::wgpu::Device) -> Self {
+        let _ = device;
         Self {
             group0: BindGroup0::create_layout(device),
         }
@@ -289,7 +296,7 @@ pub fn create_quantize_per_tensor_pipeline(
                 entry_point: Some(QUANTIZE_PER_TENSOR_ENTRY),
                 compilation_options: ::wgpu::PipelineCompilationOptions {
                     constants: &constants,
-                    ..Default::default()
+                    ..::core::default::Default::default()
                 },
                 cache: None,
             },
@@ -314,7 +321,7 @@ impl Entry {
         }
     }
     /// The entry point called `name`, if it is a compute entry point of this shader.
-    pub fn from_name(name: &str) -> Option<Self> {
+    pub fn from_name(name: &str) -> ::core::option::Option<Self> {
         Self::ALL.into_iter().find(|e| e.name() == name)
     }
     /// Its workgroup size at these overrides.
@@ -374,7 +381,7 @@ impl crate::pipelines::GeneratedShader for Shader {
     fn entry_name(entry: Entry) -> &'static str {
         entry.name()
     }
-    fn constants(overrides: &Overrides) -> Vec<(&'static str, f64)> {
+    fn constants(overrides: &Overrides) -> ::std::vec::Vec<(&'static str, f64)> {
         overrides.constants()
     }
     fn workgroup_memory_bytes(entry: Entry, overrides: &Overrides) -> u32 {

@@ -710,6 +710,7 @@ fn coop_mma(@builtin(local_invocation_index) local: u32, @builtin(workgroup_id) 
 /// Host copy of WGSL struct `GemmParams` (shaders/roofline_coop.wgsl): 16 bytes, WGSL alignment 4.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq, ::bytemuck::Pod, ::bytemuck::Zeroable)]
+#[allow(non_snake_case, non_camel_case_types)]
 pub struct GemmParams {
     /// WGSL `m: u32` at offset 0.
     pub m: u32,
@@ -720,6 +721,7 @@ pub struct GemmParams {
     /// WGSL `steps: u32` at offset 12.
     pub steps: u32,
 }
+#[allow(non_snake_case)]
 impl GemmParams {
     /// Builds a `GemmParams` from its fields; padding is zeroed.
     #[allow(clippy::too_many_arguments)]
@@ -763,7 +765,9 @@ const _: () = {
 };
 /// Pipeline-overridable constants of `shaders/roofline_coop.wgsl`.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[allow(non_snake_case)]
 pub struct Overrides {}
+#[allow(non_snake_case)]
 impl Overrides {
     /// All overrides at their WGSL defaults.
     #[allow(unused_parens, clippy::all)]
@@ -771,18 +775,19 @@ impl Overrides {
         Self {}
     }
     /// `(key, value)` pairs for `wgpu::PipelineCompilationOptions::constants`, keyed by `@id` or name.
-    pub fn constants(&self) -> Vec<(&'static str, f64)> {
+    pub fn constants(&self) -> ::std::vec::Vec<(&'static str, f64)> {
         let constants = vec![];
         constants
     }
 }
-impl Default for Overrides {
+impl ::core::default::Default for Overrides {
     fn default() -> Self {
         Self::new()
     }
 }
 /// Resources of `@group(0)` in `shaders/roofline_coop.wgsl`, one field per binding, so a missing or extra binding does not compile.
 #[derive(Clone, Debug)]
+#[allow(non_snake_case)]
 pub struct BindGroup0<'a> {
     /// `@binding(0) var<storage, read> a: array<vec4<u32>>` — at least 16 bytes.
     pub a: ::wgpu::BufferBinding<'a>,
@@ -797,6 +802,7 @@ pub struct BindGroup0<'a> {
     /// `@binding(5) var<storage, read> b_h: array<f16>` — at least 2 bytes.
     pub b_h: ::wgpu::BufferBinding<'a>,
 }
+#[allow(non_snake_case)]
 impl<'a> BindGroup0<'a> {
     /// Layout entries derived from the WGSL declarations.
     pub const LAYOUT_ENTRIES: [::wgpu::BindGroupLayoutEntry; 6usize] = [
@@ -941,6 +947,7 @@ pub struct BindGroupLayouts {
 impl BindGroupLayouts {
     /// Creates every layout.
     pub fn new(device: &::wgpu::Device) -> Self {
+        let _ = device;
         Self {
             group0: BindGroup0::create_layout(device),
         }
@@ -984,7 +991,7 @@ pub fn create_coop_gemm_pipeline(
                 entry_point: Some(COOP_GEMM_ENTRY),
                 compilation_options: ::wgpu::PipelineCompilationOptions {
                     constants: &constants,
-                    ..Default::default()
+                    ..::core::default::Default::default()
                 },
                 cache: None,
             },
@@ -1013,7 +1020,7 @@ pub fn create_coop_gemm_k64_pipeline(
                 entry_point: Some(COOP_GEMM_K64_ENTRY),
                 compilation_options: ::wgpu::PipelineCompilationOptions {
                     constants: &constants,
-                    ..Default::default()
+                    ..::core::default::Default::default()
                 },
                 cache: None,
             },
@@ -1042,7 +1049,7 @@ pub fn create_coop_gemm_n256_pipeline(
                 entry_point: Some(COOP_GEMM_N256_ENTRY),
                 compilation_options: ::wgpu::PipelineCompilationOptions {
                     constants: &constants,
-                    ..Default::default()
+                    ..::core::default::Default::default()
                 },
                 cache: None,
             },
@@ -1071,7 +1078,7 @@ pub fn create_coop_gemm_direct_pipeline(
                 entry_point: Some(COOP_GEMM_DIRECT_ENTRY),
                 compilation_options: ::wgpu::PipelineCompilationOptions {
                     constants: &constants,
-                    ..Default::default()
+                    ..::core::default::Default::default()
                 },
                 cache: None,
             },
@@ -1100,7 +1107,7 @@ pub fn create_coop_mma_pipeline(
                 entry_point: Some(COOP_MMA_ENTRY),
                 compilation_options: ::wgpu::PipelineCompilationOptions {
                     constants: &constants,
-                    ..Default::default()
+                    ..::core::default::Default::default()
                 },
                 cache: None,
             },
@@ -1149,7 +1156,7 @@ impl Entry {
         }
     }
     /// The entry point called `name`, if it is a compute entry point of this shader.
-    pub fn from_name(name: &str) -> Option<Self> {
+    pub fn from_name(name: &str) -> ::core::option::Option<Self> {
         Self::ALL.into_iter().find(|e| e.name() == name)
     }
     /// Its workgroup size at these overrides.
@@ -1223,7 +1230,7 @@ impl crate::pipelines::GeneratedShader for Shader {
     fn entry_name(entry: Entry) -> &'static str {
         entry.name()
     }
-    fn constants(overrides: &Overrides) -> Vec<(&'static str, f64)> {
+    fn constants(overrides: &Overrides) -> ::std::vec::Vec<(&'static str, f64)> {
         overrides.constants()
     }
     fn workgroup_memory_bytes(entry: Entry, overrides: &Overrides) -> u32 {
