@@ -107,6 +107,36 @@ pub fn reflect(source: &str, path: &str) -> Result<ShaderDef, CodegenError> {
         });
     }
     bindings.sort_by_key(|b| (b.group, b.binding));
+    // WGSL lets two globals share a slot when no entry point uses both; the generated bind group
+    // has one layout per group, which wgpu would reject ("conflicting binding"): say so here.
+    if let Some(pair) = bindings.windows(2).find(|p| (p[0].group, p[0].binding) == (p[1].group, p[1].binding)) {
+        let users = |name: &str| {
+            let handle = module.global_variables.iter().find(|(_, v)| v.name.as_deref() == Some(name)).map(|(h, _)| h);
+            let eps: Vec<String> = module
+                .entry_points
+                .iter()
+                .enumerate()
+                .filter(|(i, _)| handle.is_some_and(|h| !info.get_entry_point(*i)[h].is_empty()))
+                .map(|(_, ep)| format!("`{}`", ep.name))
+                .collect();
+            if eps.is_empty() { "no entry point".to_string() } else { eps.join(", ") }
+        };
+        let (a, b) = (&pair[0], &pair[1]);
+        return Err(CodegenError::Unsupported {
+            path: path.to_string(),
+            construct: format!(
+                "bindings `{}` and `{}` (both @group({}) @binding({}))",
+                a.name, b.name, a.group, a.binding
+            ),
+            reason: format!(
+                "`{}` is used by {} and `{}` by {}; the generated bind group has one layout per group, so give them different bindings (or put the entry points in separate shaders)",
+                a.name,
+                users(&a.name),
+                b.name,
+                users(&b.name)
+            ),
+        });
+    }
 
     let overrides = module
         .overrides

@@ -256,3 +256,19 @@ fn prelude_names_are_free_for_wgsl_structs() {
     );
     assert!(!rust.contains(" Option<") && !rust.contains("-> Vec<"), "{rust}");
 }
+
+/// Two globals in one slot, each used by its own entry point (legal WGSL): an error naming both
+/// and their entry points, instead of a layout wgpu rejects as conflicting.
+#[test]
+fn shared_binding_slots_are_reported() {
+    let wgsl = "
+        @group(0) @binding(0) var<storage, read_write> counts: array<u32>;
+        @group(0) @binding(0) var<storage, read_write> sums: array<f32>;
+        @compute @workgroup_size(1) fn count() { counts[0] = 1u; }
+        @compute @workgroup_size(1) fn sum() { sums[0] = 1.0; }
+    ";
+    let err = generate(wgsl, "shared.wgsl").unwrap_err().to_string();
+    for part in ["shared.wgsl", "`counts` and `sums`", "@group(0) @binding(0)", "`count`", "`sum`"] {
+        assert!(err.contains(part), "{part:?} missing from: {err}");
+    }
+}
