@@ -218,8 +218,8 @@ fn coop_gemm_direct(@builtin(local_invocation_index) local: u32, @builtin(workgr
 {% endfor %}
 }
 
-// The same inner loop with nothing but the multiply-adds: the tiles are staged once (from A and
-// B's first elements), then each subgroup runs `steps` steps over them. Writes its accumulators
+// The same inner loop with nothing but the multiply-adds: the tiles are filled once with small
+// values (no global reads), then each subgroup runs `steps` steps over them. Writes its accumulators
 // to C (workgroup-major, 8 × 2048 floats per workgroup) so none is dead.
 @compute @workgroup_size(256)
 fn coop_mma(@builtin(local_invocation_index) local: u32, @builtin(workgroup_id) wg: vec3<u32>) {

@@ -90,8 +90,8 @@ fn build(root: &Path, crates: &[WebCrate]) -> Result<(), String> {
     // library path into rustup's sysroot …) would steer the other toolchain's build.
     for (name, _) in std::env::vars_os() {
         let name = name.to_string_lossy();
-        if (name.starts_with("RUST") || name.starts_with("CARGO") || name == "LD_LIBRARY_PATH") && name != "CARGO_HOME"
-        {
+        let kept = matches!(name.as_ref(), "CARGO_HOME" | "RUSTUP_HOME");
+        if (name.starts_with("RUST") || name.starts_with("CARGO") || name == "LD_LIBRARY_PATH") && !kept {
             cargo.env_remove(name.as_ref());
         }
     }

@@ -53,6 +53,8 @@ pub struct BenchArgs {
     /// First measure the device's ceilings (fp32 FMA rate, copy bandwidth, and with cooperative
     /// matrices their multiply-add rate and a plain f16 GEMM's), then report each layer as a
     /// share of its compute ceiling and of the copy bandwidth (its minimum bytes over its time).
+    /// Enables wgpu's experimental cooperative matrices for the run where the device has them
+    /// (as `--precision f16` does); fp32 layers still run the fp32 kernels.
     #[arg(long)]
     roofline: bool,
 }
@@ -121,8 +123,9 @@ pub struct LayerResult {
     /// Bytes the layer must move at least: its input, weight and output, once each.
     pub min_bytes: u64,
     /// With `--roofline`: `gflops` as a percentage of the kernel's compute ceiling (the fp32 FMA
-    /// rate; the faster cooperative-matrix GEMM's for `coop_f16`; for int8, the fp32 FMA rate ×4, as
-    /// `dot4I8Packed` does four multiply-adds per instruction).
+    /// rate; the faster cooperative-matrix GEMM's for `coop_f16`; for int8, the fp32 FMA rate ×4,
+    /// as `dot4I8Packed` does four multiply-adds per instruction — an assumption that it issues
+    /// at the FMA rate, not a measurement).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub percent_of_compute_ceiling: Option<f64>,
     /// With `--roofline`: `min_bytes` over the time, as a percentage of the copy bandwidth.

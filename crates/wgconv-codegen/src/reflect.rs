@@ -129,7 +129,7 @@ pub fn reflect(source: &str, path: &str) -> Result<ShaderDef, CodegenError> {
                 a.name, b.name, a.group, a.binding
             ),
             reason: format!(
-                "`{}` is used by {} and `{}` by {}; the generated bind group has one layout per group, so give them different bindings (or put the entry points in separate shaders)",
+                "`{}` is used by {} and `{}` by {}; the generated bind group has one layout per group, so give them different bindings (or put the entry points in separate shaders; this is the first such pair)",
                 a.name,
                 users(&a.name),
                 b.name,

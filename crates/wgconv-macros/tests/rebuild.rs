@@ -29,7 +29,8 @@ fn cargo_build(dir: &Path, target: &Path) -> (bool, String) {
 #[test]
 fn editing_the_shader_reruns_the_layout_check() {
     let root = workspace_root();
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("rebuild-user");
+    // A directory of its own per run (concurrent runs do not share one).
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("rebuild-user-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(dir.join("src")).unwrap();
     let macros = root.join("crates/wgconv-macros");
@@ -46,20 +47,30 @@ fn editing_the_shader_reruns_the_layout_check() {
         "#[wgconv_macros::wgsl_layout(shader = \"params.wgsl\", ty = \"Params\")]\n#[repr(C)]\n#[derive(Clone, Copy)]\npub struct Params {\n    pub a: u32,\n    pub b: f32,\n}\n",
     )
     .unwrap();
-    // Shared across runs so that only the first one compiles the dependencies.
-    let target = root.join("target/rebuild-check");
+    // Shared across runs (inside this build's target directory) so that only the first one
+    // compiles the dependencies.
+    let target = Path::new(env!("CARGO_TARGET_TMPDIR")).join("rebuild-check");
 
     let (ok, stderr) = cargo_build(&dir, &target);
-    assert!(ok, "the first build must pass:\n{stderr}");
+    assert!(ok, "the first build must pass (it builds offline: `cargo fetch` first if crates are missing):\n{stderr}");
 
     // The WGSL struct gains a field; nothing else changes.
-    std::fs::write(dir.join("params.wgsl"), SHADER_V1.replace("    b: f32,\n", "    b: f32,\n    c: u32,\n")).unwrap();
+    write_later(&dir.join("params.wgsl"), &SHADER_V1.replace("    b: f32,\n", "    b: f32,\n    c: u32,\n"));
     let (ok, stderr) = cargo_build(&dir, &target);
     assert!(!ok, "the build after the shader edit must fail, not come from cache");
     assert!(stderr.contains("`c: u32`"), "{stderr}");
 
     // And back: the check passes again.
-    std::fs::write(dir.join("params.wgsl"), SHADER_V1).unwrap();
+    write_later(&dir.join("params.wgsl"), SHADER_V1);
     let (ok, stderr) = cargo_build(&dir, &target);
     assert!(ok, "{stderr}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Writes `text` to `path` with a modification time in the future, so cargo sees the edit even
+/// where the file system's timestamps are coarser than the time between the two builds.
+fn write_later(path: &Path, text: &str) {
+    std::fs::write(path, text).unwrap();
+    let later = std::time::SystemTime::now() + std::time::Duration::from_secs(2);
+    std::fs::File::options().write(true).open(path).unwrap().set_modified(later).unwrap();
 }

@@ -17,6 +17,7 @@ use crate::{
 
 /// What [`measure_async`] measured.
 #[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
 pub struct Roofline {
     /// fp32 FMA rate, GFLOP/s (an FMA counts 2).
     pub fma_gflops: f64,
@@ -31,6 +32,7 @@ pub struct Roofline {
 
 /// The f16 × f16 + f32 cooperative-matrix ceilings.
 #[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
 pub struct CoopRoofline {
     /// Multiply-add rate with both operands in workgroup memory, GFLOP/s.
     pub mma_gflops: f64,
@@ -43,8 +45,8 @@ pub struct CoopRoofline {
     pub gemm_direct_gflops: f64,
     /// M = N = K of that GEMM.
     pub gemm_size: u32,
-    /// The GEMMs' relative error (L2, the larger of the two) on a 256³ problem against the
-    /// host's f64 product of the same f16 operands: the kernels timed are checked, not just fast.
+    /// The GEMMs' largest relative error (L2) on a 256³ problem against the host's f64 product
+    /// of the same f16 operands (exact in f32: a variant above 1e-6 fails the measurement).
     pub gemm_relative_error: f64,
 }
 
@@ -53,20 +55,24 @@ pub struct CoopRoofline {
 const FMA_THREADS: u64 = 1 << 20;
 /// FLOPs per thread and iteration: 32 vec4 FMAs (8 chains × 4 unrolled), 4 lanes, 2 each.
 const FMA_FLOPS_PER_ITERATION: f64 = 32.0 * 4.0 * 2.0;
-/// The copy's size: 256 MiB, over four times the H200's 60 MiB L2, or the binding limit.
+/// The copy's size: 256 MiB, five times the H200's 50 MB L2, or the binding limit.
 const COPY_BYTES: u64 = 256 << 20;
 /// The timed GEMM's size.
 const GEMM_SIZE: u32 = 4096;
-/// `coop_mma` steps per subgroup (8 multiply-adds each) and workgroups.
+/// `coop_mma` steps per subgroup (8 multiply-adds each).
 const MMA_STEPS: u32 = 4096;
+/// `coop_mma` workgroups: 16 per multiprocessor of the H200 (132), many waves on smaller GPUs.
+const MMA_WORKGROUPS: u32 = 2112;
 
 /// Measures the ceilings on `ctx` with `sampling` (the software rasteriser of CI gets smaller
 /// problems when `small` is set). [`measure`] is the blocking form (native only).
 pub async fn measure_async(ctx: &Context, sampling: &Sampling, small: bool) -> Result<Roofline> {
     let (fma_gflops, (copy_gbps, copy_bytes)) =
         (fma_rate(ctx, sampling, small).await?, copy_rate(ctx, sampling, small).await?);
+    // A failure here (a kernel the device rejects or gets wrong) is reported in `coop`, and the
+    // plain ceilings still stand.
     let coop = if ctx.cooperative_f16() {
-        Ok(coop_rates(ctx, sampling, small).await?)
+        coop_rates(ctx, sampling, small).await
     } else {
         Err("this context has no f16 cooperative matrices (WGCONV_COOPERATIVE_MATRIX=1 on a device that has them)"
             .into())
@@ -172,19 +178,40 @@ fn record_coop(
 
 /// Seeded values in [-1, 1) with few significant bits, exact in f16.
 fn small_values(seed: u32, count: usize) -> Vec<f32> {
-    (0..count).map(|i| ((i as u32).wrapping_mul(2_654_435_761).wrapping_add(seed) >> 24) as f32 / 128.0 - 1.0).collect()
+    // The seed is mixed in before the multiply: added after it, it would vanish in the shift.
+    (0..count)
+        .map(|i| (((i as u32) ^ seed.wrapping_mul(0x9e37_79b9)).wrapping_mul(2_654_435_761) >> 24) as f32 / 128.0 - 1.0)
+        .collect()
 }
 
-async fn coop_rates(ctx: &Context, sampling: &Sampling, small: bool) -> Result<CoopRoofline> {
+/// Relative error above which a GEMM variant is wrong: the operands have 8 significant bits and
+/// every partial sum at 256³ is a multiple of 2^-14 below 2^8, so f32 accumulation is exact.
+const GEMM_TOLERANCE: f64 = 1e-6;
+
+async fn coop_rates(ctx: &Context, sampling: &Sampling, small: bool) -> std::result::Result<CoopRoofline, String> {
     use roofline_coop::Entry;
-    // (entry point, columns of C per workgroup); the last loads fragments straight from memory.
-    const GEMMS: [(Entry, u32); 4] =
-        [(Entry::CoopGemm, 128), (Entry::CoopGemmK64, 128), (Entry::CoopGemmN256, 256), (Entry::CoopGemmDirect, 128)];
-    // Correctness first, on a 256³ problem.
+    let text = |e: Error| e.to_string();
+    let wgmem = ctx.limits().max_compute_workgroup_storage_size;
+    let o = roofline_coop::Overrides::new();
+    // (entry point, columns of C per workgroup, K-tile depth); the last loads fragments straight
+    // from memory. Variants needing more workgroup memory than the device has are skipped.
+    let gemms: Vec<(Entry, u32, u32)> = [
+        (Entry::CoopGemm, 128, 32),
+        (Entry::CoopGemmK64, 128, 64),
+        (Entry::CoopGemmN256, 256, 32),
+        (Entry::CoopGemmDirect, 128, 16),
+    ]
+    .into_iter()
+    .filter(|(entry, ..)| entry.workgroup_memory_bytes(&o) <= wgmem)
+    .collect();
+    if gemms.last().map(|g| g.0) != Some(Entry::CoopGemmDirect) || gemms.len() < 2 {
+        return Err(format!("the GEMM kernels need more than this device's {wgmem} bytes of workgroup memory"));
+    }
+    // Correctness first, on a 256³ problem; a wrong variant is an error, not a number.
     let check = 256u32;
     let len = (check * check) as usize;
     let (av, bv) = (small_values(1, len), small_values(2, len));
-    let (a, b) = (packed_halves(ctx, &av)?, packed_halves(ctx, &bv)?);
+    let (a, b) = (packed_halves(ctx, &av).map_err(text)?, packed_halves(ctx, &bv).map_err(text)?);
     let n = check as usize;
     let mut expected = vec![0f64; len];
     for i in 0..n {
@@ -195,51 +222,55 @@ async fn coop_rates(ctx: &Context, sampling: &Sampling, small: bool) -> Result<C
             }
         }
     }
-    let params = gemm_params(ctx, check, 0)?;
+    let params = gemm_params(ctx, check, 0).map_err(text)?;
     let mut gemm_relative_error = 0f64;
-    for (entry, tile_n) in GEMMS {
-        let c = Tensor::full_f32(ctx, &[len], f32::NAN)?;
+    for &(entry, tile_n, depth) in &gemms {
+        debug_assert!(check.is_multiple_of(tile_n) && check.is_multiple_of(128) && check.is_multiple_of(depth));
+        let c = Tensor::full_f32(ctx, &[len], f32::NAN).map_err(text)?;
         let mut batch = ctx.batch();
-        record_coop(&mut batch, entry, [check / tile_n, check / 128, 1], [&a, &b, &c], &params)?;
-        batch.submit_async().await?;
-        let error = crate::reference::relative_error(&c.to_vec_f32_async(ctx).await?, &expected);
-        // NaN-poisoned: an unwritten element makes the error infinite.
-        gemm_relative_error = gemm_relative_error.max(if error.is_nan() { f64::INFINITY } else { error });
+        record_coop(&mut batch, entry, [check / tile_n, check / 128, 1], [&a, &b, &c], &params).map_err(text)?;
+        batch.submit_async().await.map_err(text)?;
+        let error = crate::reference::relative_error(&c.to_vec_f32_async(ctx).await.map_err(text)?, &expected);
+        // NaN-poisoned: an unwritten element makes the error infinite (NaN compares false).
+        if error.is_nan() || error > GEMM_TOLERANCE {
+            return Err(format!("`{}` is wrong at 256³: relative error {error:e}", entry.name()));
+        }
+        gemm_relative_error = gemm_relative_error.max(error);
     }
 
     // The timed GEMMs.
     let size = if small { check } else { GEMM_SIZE };
     let elements = (size as usize) * (size as usize);
-    let (a, b) = (packed_halves(ctx, &small_values(3, elements))?, packed_halves(ctx, &small_values(4, elements))?);
-    let c = Tensor::zeros(ctx, &[elements], DType::F32)?;
-    let params = gemm_params(ctx, size, 0)?;
-    let mut rates = Vec::with_capacity(GEMMS.len());
-    for (entry, tile_n) in GEMMS {
+    let a = packed_halves(ctx, &small_values(3, elements)).map_err(text)?;
+    let b = packed_halves(ctx, &small_values(4, elements)).map_err(text)?;
+    let c = Tensor::zeros(ctx, &[elements], DType::F32).map_err(text)?;
+    let params = gemm_params(ctx, size, 0).map_err(text)?;
+    let mut rates = Vec::with_capacity(gemms.len());
+    for &(entry, tile_n, depth) in &gemms {
+        debug_assert!(size.is_multiple_of(tile_n) && size.is_multiple_of(128) && size.is_multiple_of(depth));
         let timing = timing::median_time_async(ctx, sampling, |batch| {
             record_coop(batch, entry, [size / tile_n, size / 128, 1], [&a, &b, &c], &params)
         })
-        .await?;
+        .await
+        .map_err(text)?;
         rates.push((entry.name(), 2.0 * f64::from(size).powi(3) / (timing.ms_per_run * 1e-3) / 1e9));
     }
     let gemm_direct_gflops = rates.pop().map_or(0.0, |(_, rate)| rate);
     let gemm_gflops = rates.iter().map(|&(_, rate)| rate).fold(0.0, f64::max);
 
-    // The multiply-add ceiling: one workgroup per multiprocessor-sized slice of a large grid.
-    let (workgroups, steps) = if small { (4u32, 64u32) } else { (2112, MMA_STEPS) };
-    let sink = Tensor::zeros(ctx, &[workgroups as usize * 8 * 2048], DType::F32)?;
-    let params = gemm_params(ctx, 0, steps)?;
+    // The multiply-add ceiling over a grid of many waves (16 workgroups per multiprocessor of
+    // the H200's 132); `coop_mma` runs its steps two at a time.
+    let (workgroups, steps) = if small { (4u32, 64u32) } else { (MMA_WORKGROUPS, MMA_STEPS) };
+    debug_assert!(steps.is_multiple_of(2));
+    let sink = Tensor::zeros(ctx, &[workgroups as usize * 8 * 2048], DType::F32).map_err(text)?;
+    let params = gemm_params(ctx, 0, steps).map_err(text)?;
     let mma = timing::median_time_async(ctx, sampling, |batch| {
-        record_coop(batch, roofline_coop::Entry::CoopMma, [workgroups, 1, 1], [&a, &b, &sink], &params)
+        record_coop(batch, Entry::CoopMma, [workgroups, 1, 1], [&a, &b, &sink], &params)
     })
-    .await?;
+    .await
+    .map_err(text)?;
     let flops = f64::from(workgroups) * 8.0 * f64::from(steps) * 8.0 * 2.0 * 16.0 * 16.0 * 16.0;
     let mma_gflops = flops / (mma.ms_per_run * 1e-3) / 1e9;
-    if !gemm_relative_error.is_finite() {
-        return Err(Error::Gpu {
-            operation: "roofline GEMM check".into(),
-            message: "a cooperative-matrix GEMM left elements unwritten (NaN)".into(),
-        });
-    }
     Ok(CoopRoofline {
         mma_gflops,
         gemm_gflops,
@@ -254,8 +285,8 @@ async fn coop_rates(ctx: &Context, sampling: &Sampling, small: bool) -> Result<C
 mod tests {
     use super::*;
 
-    /// No device in CI has cooperative matrices: at least check that naga lowers both entry
-    /// points to SPIR-V with the multiply-adds as written (8 per 16 of K).
+    /// No device in CI has cooperative matrices: at least check that naga lowers every entry
+    /// point to SPIR-V with the multiply-adds as written (8 per 16 of K per 64×32 block).
     #[test]
     fn coop_roofline_compiles_to_spirv() {
         use naga::valid::{Capabilities, ValidationFlags, Validator};
@@ -266,6 +297,8 @@ mod tests {
         let info = Validator::new(ValidationFlags::all(), caps).validate(&module).expect("validates");
         for (entry, expected) in [
             (roofline_coop::Entry::CoopGemm, 16),
+            (roofline_coop::Entry::CoopGemmK64, 32),
+            (roofline_coop::Entry::CoopGemmN256, 32),
             (roofline_coop::Entry::CoopGemmDirect, 8),
             (roofline_coop::Entry::CoopMma, 16),
         ] {
@@ -290,5 +323,7 @@ mod tests {
     fn gemm_operands_are_exact_in_f16() {
         assert!(small_values(1, 1000).iter().all(|&v| f16::from_f32(v).to_f32() == v));
         assert!(small_values(1, 1000).iter().any(|&v| v != small_values(1, 1)[0]));
+        // A and B differ, so a kernel that mixes them up cannot pass the check.
+        assert_ne!(small_values(1, 1000), small_values(2, 1000));
     }
 }

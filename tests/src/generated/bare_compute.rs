@@ -111,7 +111,7 @@ pub const ACCUMULATE_TILES_ENTRY: &str = "accumulateTiles";
 /// Workgroup size of `accumulateTiles`, evaluated from the overrides it depends on.
 #[allow(unused_parens, clippy::all)]
 pub fn accumulate_tiles_workgroup_size(o: &Overrides) -> [u32; 3] {
-    [(o.tileWidth()) as u32, 1u32, 1u32]
+    [::core::convert::TryFrom::try_from(o.tileWidth()).unwrap_or(0u32), 1u32, 1u32]
 }
 /// Bytes of workgroup memory `accumulateTiles` declares (the `var<workgroup>`s it uses: `sharedState: array<sampleState, 4>`).
 pub const ACCUMULATE_TILES_WORKGROUP_MEMORY_BYTES: u32 = 32u32;

@@ -255,12 +255,15 @@ pub const FILL_ENTRY: &str = "fill";
 /// Workgroup size of `fill`, evaluated from the overrides it depends on.
 #[allow(unused_parens, clippy::all)]
 pub fn fill_workgroup_size(o: &Overrides) -> [u32; 3] {
-    [(o.wg()) as u32, 1u32, 1u32]
+    [::core::convert::TryFrom::try_from(o.wg()).unwrap_or(0u32), 1u32, 1u32]
 }
 /// Bytes of workgroup memory `fill` declares at these overrides (the `var<workgroup>`s it uses: `scratch: array<f32, (override)>`).
 #[allow(unused_parens, clippy::all)]
 pub fn fill_workgroup_memory_bytes(o: &Overrides) -> u32 {
-    0u32 + (4u32 * ((o.lanes()) as u32)).next_multiple_of(16)
+    0u32
+        + (4u32
+            * <u32 as ::core::convert::TryFrom<_>>::try_from(o.lanes()).unwrap_or(0u32))
+            .next_multiple_of(16)
 }
 /// Creates the compute pipeline of `fill` with an explicit layout and typed overrides.
 pub fn create_fill_pipeline(

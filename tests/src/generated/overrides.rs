@@ -279,7 +279,11 @@ pub const TILED_ENTRY: &str = "tiled";
 /// Workgroup size of `tiled`, evaluated from the overrides it depends on.
 #[allow(unused_parens, clippy::all)]
 pub fn tiled_workgroup_size(o: &Overrides) -> [u32; 3] {
-    [(o.tile()) as u32, (o.rows()) as u32, 1u32]
+    [
+        ::core::convert::TryFrom::try_from(o.tile()).unwrap_or(0u32),
+        ::core::convert::TryFrom::try_from(o.rows()).unwrap_or(0u32),
+        1u32,
+    ]
 }
 /// Bytes of workgroup memory `tiled` declares (the `var<workgroup>`s it uses: none).
 pub const TILED_WORKGROUP_MEMORY_BYTES: u32 = 0u32;
@@ -311,7 +315,11 @@ pub const FLAT_FILL_ENTRY: &str = "flat_fill";
 /// Workgroup size of `flat_fill`, evaluated from the overrides it depends on.
 #[allow(unused_parens, clippy::all)]
 pub fn flat_fill_workgroup_size(o: &Overrides) -> [u32; 3] {
-    [((o.doubled()).max(4u32)) as u32, 1u32, 1u32]
+    [
+        ::core::convert::TryFrom::try_from((o.doubled()).max(4u32)).unwrap_or(0u32),
+        1u32,
+        1u32,
+    ]
 }
 /// Bytes of workgroup memory `flat_fill` declares (the `var<workgroup>`s it uses: none).
 pub const FLAT_FILL_WORKGROUP_MEMORY_BYTES: u32 = 0u32;

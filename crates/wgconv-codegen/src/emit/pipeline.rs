@@ -40,8 +40,9 @@ pub fn pipeline_tokens(def: &ShaderDef) -> TokenStream {
             let f = Ident::new(&format!("{}_workgroup_size", lower_snake(name)), Span::call_site());
             let dims = ep.workgroup_size.iter().map(|d| match d {
                 WorkgroupDim::Fixed(v) => quote!(#v),
-                // An override typed by inference (`override wg = 64;`) is an i32.
-                WorkgroupDim::Expr(e) => quote!((#e) as u32),
+                // An override typed by inference (`override wg = 64;`) is an i32; a negative size
+                // (a pipeline wgpu rejects anyway) reads as 0 rather than wrapping.
+                WorkgroupDim::Expr(e) => quote!(::core::convert::TryFrom::try_from(#e).unwrap_or(0u32)),
             });
             let doc = format!("Workgroup size of `{name}`, evaluated from the overrides it depends on.");
             entry_items.extend(quote! {
@@ -145,10 +146,11 @@ fn workgroup_memory_tokens(ep: &EntryPointDef) -> TokenStream {
         .iter()
         .filter_map(|v| match &v.size {
             WorkgroupVarSize::Fixed(_) => None,
-            // The length override may be signed (an inferred `override n = 64;` is an i32).
-            WorkgroupVarSize::PerElement { stride, count } => {
-                Some(quote!((#stride * ((#count) as u32)).next_multiple_of(16)))
-            }
+            // The length override may be signed (an inferred `override n = 64;` is an i32); a
+            // negative length (an invalid pipeline) counts as 0.
+            WorkgroupVarSize::PerElement { stride, count } => Some(quote!(
+                (#stride * <u32 as ::core::convert::TryFrom<_>>::try_from(#count).unwrap_or(0u32)).next_multiple_of(16)
+            )),
         })
         .collect();
     let vars = if ep.workgroup_vars.is_empty() {

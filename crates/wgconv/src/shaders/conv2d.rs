@@ -657,7 +657,7 @@ pub const CONV2D_ENTRY: &str = "conv2d";
 /// Workgroup size of `conv2d`, evaluated from the overrides it depends on.
 #[allow(unused_parens, clippy::all)]
 pub fn conv2d_workgroup_size(o: &Overrides) -> [u32; 3] {
-    [(o.wg_size()) as u32, 1u32, 1u32]
+    [::core::convert::TryFrom::try_from(o.wg_size()).unwrap_or(0u32), 1u32, 1u32]
 }
 /// Bytes of workgroup memory `conv2d` declares (the `var<workgroup>`s it uses: none).
 pub const CONV2D_WORKGROUP_MEMORY_BYTES: u32 = 0u32;
@@ -689,7 +689,7 @@ pub const CONV2D_VEC4_ENTRY: &str = "conv2d_vec4";
 /// Workgroup size of `conv2d_vec4`, evaluated from the overrides it depends on.
 #[allow(unused_parens, clippy::all)]
 pub fn conv2d_vec4_workgroup_size(o: &Overrides) -> [u32; 3] {
-    [(o.wg_size()) as u32, 1u32, 1u32]
+    [::core::convert::TryFrom::try_from(o.wg_size()).unwrap_or(0u32), 1u32, 1u32]
 }
 /// Bytes of workgroup memory `conv2d_vec4` declares (the `var<workgroup>`s it uses: none).
 pub const CONV2D_VEC4_WORKGROUP_MEMORY_BYTES: u32 = 0u32;
@@ -721,7 +721,7 @@ pub const CONV_TRANSPOSE2D_ENTRY: &str = "conv_transpose2d";
 /// Workgroup size of `conv_transpose2d`, evaluated from the overrides it depends on.
 #[allow(unused_parens, clippy::all)]
 pub fn conv_transpose2d_workgroup_size(o: &Overrides) -> [u32; 3] {
-    [(o.wg_size()) as u32, 1u32, 1u32]
+    [::core::convert::TryFrom::try_from(o.wg_size()).unwrap_or(0u32), 1u32, 1u32]
 }
 /// Bytes of workgroup memory `conv_transpose2d` declares (the `var<workgroup>`s it uses: none).
 pub const CONV_TRANSPOSE2D_WORKGROUP_MEMORY_BYTES: u32 = 0u32;

@@ -694,7 +694,7 @@ pub const CONV2D_DEPTHWISE_ENTRY: &str = "conv2d_depthwise";
 /// Workgroup size of `conv2d_depthwise`, evaluated from the overrides it depends on.
 #[allow(unused_parens, clippy::all)]
 pub fn conv2d_depthwise_workgroup_size(o: &Overrides) -> [u32; 3] {
-    [(o.wg_size()) as u32, 1u32, 1u32]
+    [::core::convert::TryFrom::try_from(o.wg_size()).unwrap_or(0u32), 1u32, 1u32]
 }
 /// Bytes of workgroup memory `conv2d_depthwise` declares (the `var<workgroup>`s it uses: none).
 pub const CONV2D_DEPTHWISE_WORKGROUP_MEMORY_BYTES: u32 = 0u32;
@@ -726,7 +726,7 @@ pub const CONV2D_GROUPED_OC4_ENTRY: &str = "conv2d_grouped_oc4";
 /// Workgroup size of `conv2d_grouped_oc4`, evaluated from the overrides it depends on.
 #[allow(unused_parens, clippy::all)]
 pub fn conv2d_grouped_oc4_workgroup_size(o: &Overrides) -> [u32; 3] {
-    [(o.wg_size()) as u32, 1u32, 1u32]
+    [::core::convert::TryFrom::try_from(o.wg_size()).unwrap_or(0u32), 1u32, 1u32]
 }
 /// Bytes of workgroup memory `conv2d_grouped_oc4` declares (the `var<workgroup>`s it uses: none).
 pub const CONV2D_GROUPED_OC4_WORKGROUP_MEMORY_BYTES: u32 = 0u32;

@@ -682,7 +682,7 @@ pub const CONV2D_DEPTHWISE_ROWS_ENTRY: &str = "conv2d_depthwise_rows";
 /// Workgroup size of `conv2d_depthwise_rows`, evaluated from the overrides it depends on.
 #[allow(unused_parens, clippy::all)]
 pub fn conv2d_depthwise_rows_workgroup_size(o: &Overrides) -> [u32; 3] {
-    [(o.wg_size()) as u32, 1u32, 1u32]
+    [::core::convert::TryFrom::try_from(o.wg_size()).unwrap_or(0u32), 1u32, 1u32]
 }
 /// Bytes of workgroup memory `conv2d_depthwise_rows` declares (the `var<workgroup>`s it uses: none).
 pub const CONV2D_DEPTHWISE_ROWS_WORKGROUP_MEMORY_BYTES: u32 = 0u32;

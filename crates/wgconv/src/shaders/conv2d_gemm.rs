@@ -4123,12 +4123,16 @@ pub const CONV2D_GEMM_ENTRY: &str = "conv2d_gemm";
 /// Workgroup size of `conv2d_gemm`, evaluated from the overrides it depends on.
 #[allow(unused_parens, clippy::all)]
 pub fn conv2d_gemm_workgroup_size(o: &Overrides) -> [u32; 3] {
-    [((o.tile_n() * 2u32)) as u32, 1u32, 1u32]
+    [::core::convert::TryFrom::try_from((o.tile_n() * 2u32)).unwrap_or(0u32), 1u32, 1u32]
 }
 /// Bytes of workgroup memory `conv2d_gemm` declares at these overrides (the `var<workgroup>`s it uses: `a_tile256: array<vec4<f32>, 256>`, `b_tile_k8: array<vec4<f32>, (override)>`).
 #[allow(unused_parens, clippy::all)]
 pub fn conv2d_gemm_workgroup_memory_bytes(o: &Overrides) -> u32 {
-    4096u32 + (16u32 * ((o.b_tile_k8_len()) as u32)).next_multiple_of(16)
+    4096u32
+        + (16u32
+            * <u32 as ::core::convert::TryFrom<_>>::try_from(o.b_tile_k8_len())
+                .unwrap_or(0u32))
+            .next_multiple_of(16)
 }
 /// Creates the compute pipeline of `conv2d_gemm` with an explicit layout and typed overrides.
 pub fn create_conv2d_gemm_pipeline(
@@ -4158,12 +4162,16 @@ pub const CONV2D_GEMM_M64_ENTRY: &str = "conv2d_gemm_m64";
 /// Workgroup size of `conv2d_gemm_m64`, evaluated from the overrides it depends on.
 #[allow(unused_parens, clippy::all)]
 pub fn conv2d_gemm_m64_workgroup_size(o: &Overrides) -> [u32; 3] {
-    [((o.tile_n() * 2u32)) as u32, 1u32, 1u32]
+    [::core::convert::TryFrom::try_from((o.tile_n() * 2u32)).unwrap_or(0u32), 1u32, 1u32]
 }
 /// Bytes of workgroup memory `conv2d_gemm_m64` declares at these overrides (the `var<workgroup>`s it uses: `b_tile_k8: array<vec4<f32>, (override)>`, `a_tile128: array<vec4<f32>, 128>`).
 #[allow(unused_parens, clippy::all)]
 pub fn conv2d_gemm_m64_workgroup_memory_bytes(o: &Overrides) -> u32 {
-    2048u32 + (16u32 * ((o.b_tile_k8_len()) as u32)).next_multiple_of(16)
+    2048u32
+        + (16u32
+            * <u32 as ::core::convert::TryFrom<_>>::try_from(o.b_tile_k8_len())
+                .unwrap_or(0u32))
+            .next_multiple_of(16)
 }
 /// Creates the compute pipeline of `conv2d_gemm_m64` with an explicit layout and typed overrides.
 pub fn create_conv2d_gemm_m64_pipeline(
@@ -4193,12 +4201,16 @@ pub const CONV2D_GEMM_K16_ENTRY: &str = "conv2d_gemm_k16";
 /// Workgroup size of `conv2d_gemm_k16`, evaluated from the overrides it depends on.
 #[allow(unused_parens, clippy::all)]
 pub fn conv2d_gemm_k16_workgroup_size(o: &Overrides) -> [u32; 3] {
-    [((o.tile_n() * 2u32)) as u32, 1u32, 1u32]
+    [::core::convert::TryFrom::try_from((o.tile_n() * 2u32)).unwrap_or(0u32), 1u32, 1u32]
 }
 /// Bytes of workgroup memory `conv2d_gemm_k16` declares at these overrides (the `var<workgroup>`s it uses: `a_tile512: array<vec4<f32>, 512>`, `b_tile_k16: array<vec4<f32>, (override)>`).
 #[allow(unused_parens, clippy::all)]
 pub fn conv2d_gemm_k16_workgroup_memory_bytes(o: &Overrides) -> u32 {
-    8192u32 + (16u32 * ((o.b_tile_k16_len()) as u32)).next_multiple_of(16)
+    8192u32
+        + (16u32
+            * <u32 as ::core::convert::TryFrom<_>>::try_from(o.b_tile_k16_len())
+                .unwrap_or(0u32))
+            .next_multiple_of(16)
 }
 /// Creates the compute pipeline of `conv2d_gemm_k16` with an explicit layout and typed overrides.
 pub fn create_conv2d_gemm_k16_pipeline(
@@ -4228,12 +4240,16 @@ pub const CONV2D_GEMM_M64_K16_ENTRY: &str = "conv2d_gemm_m64_k16";
 /// Workgroup size of `conv2d_gemm_m64_k16`, evaluated from the overrides it depends on.
 #[allow(unused_parens, clippy::all)]
 pub fn conv2d_gemm_m64_k16_workgroup_size(o: &Overrides) -> [u32; 3] {
-    [((o.tile_n() * 2u32)) as u32, 1u32, 1u32]
+    [::core::convert::TryFrom::try_from((o.tile_n() * 2u32)).unwrap_or(0u32), 1u32, 1u32]
 }
 /// Bytes of workgroup memory `conv2d_gemm_m64_k16` declares at these overrides (the `var<workgroup>`s it uses: `a_tile256: array<vec4<f32>, 256>`, `b_tile_k16: array<vec4<f32>, (override)>`).
 #[allow(unused_parens, clippy::all)]
 pub fn conv2d_gemm_m64_k16_workgroup_memory_bytes(o: &Overrides) -> u32 {
-    4096u32 + (16u32 * ((o.b_tile_k16_len()) as u32)).next_multiple_of(16)
+    4096u32
+        + (16u32
+            * <u32 as ::core::convert::TryFrom<_>>::try_from(o.b_tile_k16_len())
+                .unwrap_or(0u32))
+            .next_multiple_of(16)
 }
 /// Creates the compute pipeline of `conv2d_gemm_m64_k16` with an explicit layout and typed overrides.
 pub fn create_conv2d_gemm_m64_k16_pipeline(
@@ -4263,12 +4279,16 @@ pub const CONV2D_GEMM_M64_K32_ENTRY: &str = "conv2d_gemm_m64_k32";
 /// Workgroup size of `conv2d_gemm_m64_k32`, evaluated from the overrides it depends on.
 #[allow(unused_parens, clippy::all)]
 pub fn conv2d_gemm_m64_k32_workgroup_size(o: &Overrides) -> [u32; 3] {
-    [((o.tile_n() * 2u32)) as u32, 1u32, 1u32]
+    [::core::convert::TryFrom::try_from((o.tile_n() * 2u32)).unwrap_or(0u32), 1u32, 1u32]
 }
 /// Bytes of workgroup memory `conv2d_gemm_m64_k32` declares at these overrides (the `var<workgroup>`s it uses: `a_tile512: array<vec4<f32>, 512>`, `b_tile_k32: array<vec4<f32>, (override)>`).
 #[allow(unused_parens, clippy::all)]
 pub fn conv2d_gemm_m64_k32_workgroup_memory_bytes(o: &Overrides) -> u32 {
-    8192u32 + (16u32 * ((o.b_tile_k32_len()) as u32)).next_multiple_of(16)
+    8192u32
+        + (16u32
+            * <u32 as ::core::convert::TryFrom<_>>::try_from(o.b_tile_k32_len())
+                .unwrap_or(0u32))
+            .next_multiple_of(16)
 }
 /// Creates the compute pipeline of `conv2d_gemm_m64_k32` with an explicit layout and typed overrides.
 pub fn create_conv2d_gemm_m64_k32_pipeline(

@@ -327,7 +327,7 @@ pub const PACK_WEIGHT_ENTRY: &str = "pack_weight";
 /// Workgroup size of `pack_weight`, evaluated from the overrides it depends on.
 #[allow(unused_parens, clippy::all)]
 pub fn pack_weight_workgroup_size(o: &Overrides) -> [u32; 3] {
-    [(o.wg_size()) as u32, 1u32, 1u32]
+    [::core::convert::TryFrom::try_from(o.wg_size()).unwrap_or(0u32), 1u32, 1u32]
 }
 /// Bytes of workgroup memory `pack_weight` declares (the `var<workgroup>`s it uses: none).
 pub const PACK_WEIGHT_WORKGROUP_MEMORY_BYTES: u32 = 0u32;

@@ -364,7 +364,7 @@ pub const SPLITK_REDUCE_ENTRY: &str = "splitk_reduce";
 /// Workgroup size of `splitk_reduce`, evaluated from the overrides it depends on.
 #[allow(unused_parens, clippy::all)]
 pub fn splitk_reduce_workgroup_size(o: &Overrides) -> [u32; 3] {
-    [(o.wg_size()) as u32, 1u32, 1u32]
+    [::core::convert::TryFrom::try_from(o.wg_size()).unwrap_or(0u32), 1u32, 1u32]
 }
 /// Bytes of workgroup memory `splitk_reduce` declares (the `var<workgroup>`s it uses: none).
 pub const SPLITK_REDUCE_WORKGROUP_MEMORY_BYTES: u32 = 0u32;

@@ -263,7 +263,7 @@ pub const DEQUANTIZE_PER_TENSOR_ENTRY: &str = "dequantize_per_tensor";
 /// Workgroup size of `dequantize_per_tensor`, evaluated from the overrides it depends on.
 #[allow(unused_parens, clippy::all)]
 pub fn dequantize_per_tensor_workgroup_size(o: &Overrides) -> [u32; 3] {
-    [(o.wg_size()) as u32, 1u32, 1u32]
+    [::core::convert::TryFrom::try_from(o.wg_size()).unwrap_or(0u32), 1u32, 1u32]
 }
 /// Bytes of workgroup memory `dequantize_per_tensor` declares (the `var<workgroup>`s it uses: none).
 pub const DEQUANTIZE_PER_TENSOR_WORKGROUP_MEMORY_BYTES: u32 = 0u32;

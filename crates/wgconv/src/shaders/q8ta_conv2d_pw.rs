@@ -474,7 +474,7 @@ pub const Q8TA_CONV2D_PW_ENTRY: &str = "q8ta_conv2d_pw";
 /// Workgroup size of `q8ta_conv2d_pw`, evaluated from the overrides it depends on.
 #[allow(unused_parens, clippy::all)]
 pub fn q8ta_conv2d_pw_workgroup_size(o: &Overrides) -> [u32; 3] {
-    [(o.wg_size()) as u32, 1u32, 1u32]
+    [::core::convert::TryFrom::try_from(o.wg_size()).unwrap_or(0u32), 1u32, 1u32]
 }
 /// Bytes of workgroup memory `q8ta_conv2d_pw` declares (the `var<workgroup>`s it uses: none).
 pub const Q8TA_CONV2D_PW_WORKGROUP_MEMORY_BYTES: u32 = 0u32;

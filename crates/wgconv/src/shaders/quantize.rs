@@ -275,7 +275,7 @@ pub const QUANTIZE_PER_TENSOR_ENTRY: &str = "quantize_per_tensor";
 /// Workgroup size of `quantize_per_tensor`, evaluated from the overrides it depends on.
 #[allow(unused_parens, clippy::all)]
 pub fn quantize_per_tensor_workgroup_size(o: &Overrides) -> [u32; 3] {
-    [(o.wg_size()) as u32, 1u32, 1u32]
+    [::core::convert::TryFrom::try_from(o.wg_size()).unwrap_or(0u32), 1u32, 1u32]
 }
 /// Bytes of workgroup memory `quantize_per_tensor` declares (the `var<workgroup>`s it uses: none).
 pub const QUANTIZE_PER_TENSOR_WORKGROUP_MEMORY_BYTES: u32 = 0u32;

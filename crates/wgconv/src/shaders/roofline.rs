@@ -244,7 +244,7 @@ pub const COPY_VEC4_ENTRY: &str = "copy_vec4";
 /// Workgroup size of `copy_vec4`, evaluated from the overrides it depends on.
 #[allow(unused_parens, clippy::all)]
 pub fn copy_vec4_workgroup_size(o: &Overrides) -> [u32; 3] {
-    [(o.wg_size()) as u32, 1u32, 1u32]
+    [::core::convert::TryFrom::try_from(o.wg_size()).unwrap_or(0u32), 1u32, 1u32]
 }
 /// Bytes of workgroup memory `copy_vec4` declares (the `var<workgroup>`s it uses: none).
 pub const COPY_VEC4_WORKGROUP_MEMORY_BYTES: u32 = 0u32;
@@ -276,7 +276,7 @@ pub const FMA_PEAK_ENTRY: &str = "fma_peak";
 /// Workgroup size of `fma_peak`, evaluated from the overrides it depends on.
 #[allow(unused_parens, clippy::all)]
 pub fn fma_peak_workgroup_size(o: &Overrides) -> [u32; 3] {
-    [(o.wg_size()) as u32, 1u32, 1u32]
+    [::core::convert::TryFrom::try_from(o.wg_size()).unwrap_or(0u32), 1u32, 1u32]
 }
 /// Bytes of workgroup memory `fma_peak` declares (the `var<workgroup>`s it uses: none).
 pub const FMA_PEAK_WORKGROUP_MEMORY_BYTES: u32 = 0u32;
