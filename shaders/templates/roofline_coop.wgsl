@@ -68,21 +68,18 @@ var<workgroup> tile_a_{{ name }}: array<f16, {{ 128 * ka }}>;
 var<workgroup> tile_b_{{ name }}: array<f16, {{ kb * (tn + 8) }}>;
 
 // Stores 8 halves (one vec4<u32>) at `at` of a tile (unpacked through f32, exactly).
-fn put_a_{{ name }}(at: u32, v: vec4<u32>) {
-{% for w in range(4) %}
-    let h{{ w }} = unpack2x16float(v[{{ w }}]);
-    tile_a_{{ name }}[at + {{ 2 * w }}u] = f16(h{{ w }}.x);
-    tile_a_{{ name }}[at + {{ 2 * w + 1 }}u] = f16(h{{ w }}.y);
-{% endfor %}
-}
+{% for tile in ["a", "b"] %}
+{% if not loop.first %}
 
-fn put_b_{{ name }}(at: u32, v: vec4<u32>) {
+{% endif %}
+fn put_{{ tile }}_{{ name }}(at: u32, v: vec4<u32>) {
 {% for w in range(4) %}
     let h{{ w }} = unpack2x16float(v[{{ w }}]);
-    tile_b_{{ name }}[at + {{ 2 * w }}u] = f16(h{{ w }}.x);
-    tile_b_{{ name }}[at + {{ 2 * w + 1 }}u] = f16(h{{ w }}.y);
+    tile_{{ tile }}_{{ name }}[at + {{ 2 * w }}u] = f16(h{{ w }}.x);
+    tile_{{ tile }}_{{ name }}[at + {{ 2 * w + 1 }}u] = f16(h{{ w }}.y);
 {% endfor %}
 }
+{% endfor %}
 
 @compute @workgroup_size(256)
 fn {{ name }}(@builtin(local_invocation_index) local: u32, @builtin(workgroup_id) wg: vec3<u32>) {
