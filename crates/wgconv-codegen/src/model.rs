@@ -231,4 +231,6 @@ pub struct ShaderDef {
     pub entry_points: Vec<EntryPointDef>,
     /// Scalar module-scope constants in declaration order.
     pub consts: Vec<ConstDef>,
+    /// The `wgpu::Features` the shader needs, as wgpu names them (`SHADER_F16`, `SUBGROUP` …).
+    pub required_features: Vec<String>,
 }

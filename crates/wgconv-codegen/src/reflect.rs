@@ -30,9 +30,36 @@ pub fn parse_and_validate(source: &str, path: &str) -> Result<(Module, ModuleInf
     Ok((module, info))
 }
 
+/// The smallest set of device features under which naga validates `module`, as wgpu maps
+/// features to naga's capabilities (`wgpu_naga_bridge`): starting from every feature, each one
+/// the shader validates without is dropped — the later-declared first, since wgpu declares the
+/// narrower features (`SUBGROUP`) before those that imply them (`SUBGROUP_VERTEX`).
+fn required_features(module: &Module) -> wgpu_types::Features {
+    use wgpu_types::{DownlevelFlags, Features};
+    let validates = |features: Features| {
+        let caps = wgpu_naga_bridge::features_to_naga_capabilities(features, DownlevelFlags::all());
+        Validator::new(ValidationFlags::all(), caps).validate(module).is_ok()
+    };
+    let mut needed = Features::all();
+    if !validates(needed) {
+        // Validated only with capabilities no feature grants: nothing to name.
+        return Features::empty();
+    }
+    let flags: Vec<Features> = Features::all().iter_names().map(|(_, flag)| flag).collect();
+    for &flag in flags.iter().rev() {
+        let mut without = needed;
+        without.remove(flag);
+        if validates(without) {
+            needed = without;
+        }
+    }
+    needed
+}
+
 /// Builds the model of one shader.
 pub fn reflect(source: &str, path: &str) -> Result<ShaderDef, CodegenError> {
     let (module, info) = parse_and_validate(source, path)?;
+    let features = required_features(&module);
     let mut layouter = Layouter::default();
     layouter.update(module.to_ctx()).map_err(|e| CodegenError::Unsupported {
         path: path.to_string(),
@@ -199,6 +226,7 @@ pub fn reflect(source: &str, path: &str) -> Result<ShaderDef, CodegenError> {
         bindings,
         entry_points,
         consts,
+        required_features: features.iter_names().map(|(name, _)| name.to_string()).collect(),
     })
 }
 

@@ -273,3 +273,42 @@ fn shared_binding_slots_are_reported() {
         assert!(err.contains(part), "{part:?} missing from: {err}");
     }
 }
+
+/// Each module names the device features its shader needs, found by validating it with naga
+/// under wgpu's own feature → capability map.
+#[test]
+fn required_features_are_named() {
+    let cases = [
+        (
+            "@group(0) @binding(0) var<storage, read_write> d: array<u32>;\n@compute @workgroup_size(1) fn main() { d[0] = 1u; }",
+            vec![],
+        ),
+        (
+            "enable f16;\n@group(0) @binding(0) var<storage, read_write> d: array<f16>;\n@compute @workgroup_size(1) fn main() { d[0] = 1.0h; }",
+            vec!["SHADER_F16"],
+        ),
+        (
+            "@group(0) @binding(0) var<storage, read_write> d: array<u32>;\n@compute @workgroup_size(32) fn main(@builtin(local_invocation_index) i: u32) { d[i] = subgroupAdd(i); }",
+            vec!["SUBGROUP"],
+        ),
+        (
+            "var<private> x: f64;\n@group(0) @binding(0) var<storage, read_write> d: array<f32>;\n@compute @workgroup_size(1) fn main() { x = f64(d[1]); d[0] = f32(x * 2.0lf); }",
+            vec!["SHADER_F64"],
+        ),
+        (
+            "var<private> x: i64;\n@group(0) @binding(0) var<storage, read_write> d: array<i32>;\n@compute @workgroup_size(1) fn main() { x = i64(d[1]); d[0] = i32(x >> 1u); }",
+            vec!["SHADER_INT64"],
+        ),
+    ];
+    for (wgsl, expected) in cases {
+        let rust = generate(wgsl, "features.wgsl").unwrap_or_else(|e| panic!("{e}\n{wgsl}"));
+        parses(&rust);
+        let listed = format!(
+            "pub const REQUIRED_FEATURE_NAMES: &[&str] = &[{}];",
+            expected.iter().map(|n| format!("\"{n}\"")).collect::<Vec<_>>().join(", ")
+        );
+        let compact = |s: &str| s.split_whitespace().collect::<String>();
+        assert!(compact(&rust).contains(&compact(&listed)), "expected {expected:?}:\n{rust}");
+        assert!(rust.contains("pub fn try_create_main_pipeline"), "{rust}");
+    }
+}

@@ -1,6 +1,7 @@
 //! Rust emission: one file per generated concern, assembled by [`module_tokens`].
 
 pub(crate) mod bindings;
+mod features;
 mod overrides;
 mod pipeline;
 mod shader_impl;
@@ -26,6 +27,7 @@ pub fn module_tokens(def: &ShaderDef, shader_trait: Option<&syn::Path>) -> Token
     let overrides = overrides::overrides_tokens(def);
     let bindings = bindings::bind_group_tokens(def);
     let pipeline = pipeline::pipeline_tokens(def);
+    let features = features::features_tokens(def);
     let shader_impl = shader_trait.map(|t| shader_impl::shader_impl_tokens(def, t));
     quote! {
         /// Path of the WGSL this module was generated from, relative to the workspace root.
@@ -36,6 +38,7 @@ pub fn module_tokens(def: &ShaderDef, shader_trait: Option<&syn::Path>) -> Token
         #(#structs)*
         #overrides
         #bindings
+        #features
         #pipeline
         #shader_impl
     }

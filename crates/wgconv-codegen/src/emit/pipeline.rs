@@ -61,7 +61,13 @@ pub fn pipeline_tokens(def: &ShaderDef) -> TokenStream {
         }
         entry_items.extend(workgroup_memory_tokens(ep));
         let create = Ident::new(&format!("create_{}_pipeline", lower_snake(name)), Span::call_site());
-        let doc = format!("Creates the compute pipeline of `{name}` with an explicit layout and typed overrides.");
+        let try_create = Ident::new(&format!("try_create_{}_pipeline", lower_snake(name)), Span::call_site());
+        let doc = format!(
+            "Creates the compute pipeline of `{name}` with an explicit layout and typed overrides (on a device without [`required_features`], wgpu's validation fails: [`{try_create}`] says so first)."
+        );
+        let try_doc = format!(
+            "[`{create}`], or [`MissingFeatures`] naming what the device lacks (checked before wgpu sees the pipeline)."
+        );
         let label = format!("{path}:{name}");
         entry_items.extend(quote! {
             #[doc = #doc]
@@ -83,6 +89,17 @@ pub fn pipeline_tokens(def: &ShaderDef) -> TokenStream {
                     },
                     cache: None,
                 })
+            }
+
+            #[doc = #try_doc]
+            pub fn #try_create(
+                device: &::wgpu::Device,
+                module: &::wgpu::ShaderModule,
+                layout: &::wgpu::PipelineLayout,
+                overrides: &Overrides,
+            ) -> ::core::result::Result<::wgpu::ComputePipeline, MissingFeatures> {
+                check_features(device)?;
+                Ok(#create(device, module, layout, overrides))
             }
         });
     }

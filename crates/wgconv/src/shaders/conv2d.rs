@@ -614,6 +614,37 @@ impl<'a> BindGroup0<'a> {
             )
     }
 }
+/// Names of the `wgpu::Features` the shader needs, as wgpu spells them.
+pub const REQUIRED_FEATURE_NAMES: &[&str] = &[];
+/// The `wgpu::Features` a device needs for `shaders/conv2d.wgsl`: none.
+pub fn required_features() -> ::wgpu::Features {
+    ::wgpu::Features::empty()
+}
+/// The required features `device` lacks (empty when it can run the shader).
+pub fn missing_features(device: &::wgpu::Device) -> ::wgpu::Features {
+    let mut missing = required_features();
+    missing.remove(device.features());
+    missing
+}
+/// A pipeline of this shader asked of a device that lacks features it needs.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MissingFeatures {
+    /// The features the device lacks.
+    pub missing: ::wgpu::Features,
+}
+impl ::core::fmt::Display for MissingFeatures {
+    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+        write!(f, "{} needs device features the device lacks: {:?}", PATH, self.missing)
+    }
+}
+impl ::std::error::Error for MissingFeatures {}
+/// `Ok` when `device` has every feature the shader needs, else which it lacks.
+pub fn check_features(
+    device: &::wgpu::Device,
+) -> ::core::result::Result<(), MissingFeatures> {
+    let missing = missing_features(device);
+    if missing.is_empty() { Ok(()) } else { Err(MissingFeatures { missing }) }
+}
 /// Creates the shader module from [`SOURCE`].
 pub fn create_shader_module(device: &::wgpu::Device) -> ::wgpu::ShaderModule {
     device
@@ -661,7 +692,7 @@ pub fn conv2d_workgroup_size(o: &Overrides) -> [u32; 3] {
 }
 /// Bytes of workgroup memory `conv2d` declares (the `var<workgroup>`s it uses: none).
 pub const CONV2D_WORKGROUP_MEMORY_BYTES: u32 = 0u32;
-/// Creates the compute pipeline of `conv2d` with an explicit layout and typed overrides.
+/// Creates the compute pipeline of `conv2d` with an explicit layout and typed overrides (on a device without [`required_features`], wgpu's validation fails: [`try_create_conv2d_pipeline`] says so first).
 pub fn create_conv2d_pipeline(
     device: &::wgpu::Device,
     module: &::wgpu::ShaderModule,
@@ -684,6 +715,16 @@ pub fn create_conv2d_pipeline(
             },
         )
 }
+/// [`create_conv2d_pipeline`], or [`MissingFeatures`] naming what the device lacks (checked before wgpu sees the pipeline).
+pub fn try_create_conv2d_pipeline(
+    device: &::wgpu::Device,
+    module: &::wgpu::ShaderModule,
+    layout: &::wgpu::PipelineLayout,
+    overrides: &Overrides,
+) -> ::core::result::Result<::wgpu::ComputePipeline, MissingFeatures> {
+    check_features(device)?;
+    Ok(create_conv2d_pipeline(device, module, layout, overrides))
+}
 /// Name of the compute entry point `conv2d_vec4`.
 pub const CONV2D_VEC4_ENTRY: &str = "conv2d_vec4";
 /// Workgroup size of `conv2d_vec4`, evaluated from the overrides it depends on.
@@ -693,7 +734,7 @@ pub fn conv2d_vec4_workgroup_size(o: &Overrides) -> [u32; 3] {
 }
 /// Bytes of workgroup memory `conv2d_vec4` declares (the `var<workgroup>`s it uses: none).
 pub const CONV2D_VEC4_WORKGROUP_MEMORY_BYTES: u32 = 0u32;
-/// Creates the compute pipeline of `conv2d_vec4` with an explicit layout and typed overrides.
+/// Creates the compute pipeline of `conv2d_vec4` with an explicit layout and typed overrides (on a device without [`required_features`], wgpu's validation fails: [`try_create_conv2d_vec4_pipeline`] says so first).
 pub fn create_conv2d_vec4_pipeline(
     device: &::wgpu::Device,
     module: &::wgpu::ShaderModule,
@@ -716,6 +757,16 @@ pub fn create_conv2d_vec4_pipeline(
             },
         )
 }
+/// [`create_conv2d_vec4_pipeline`], or [`MissingFeatures`] naming what the device lacks (checked before wgpu sees the pipeline).
+pub fn try_create_conv2d_vec4_pipeline(
+    device: &::wgpu::Device,
+    module: &::wgpu::ShaderModule,
+    layout: &::wgpu::PipelineLayout,
+    overrides: &Overrides,
+) -> ::core::result::Result<::wgpu::ComputePipeline, MissingFeatures> {
+    check_features(device)?;
+    Ok(create_conv2d_vec4_pipeline(device, module, layout, overrides))
+}
 /// Name of the compute entry point `conv_transpose2d`.
 pub const CONV_TRANSPOSE2D_ENTRY: &str = "conv_transpose2d";
 /// Workgroup size of `conv_transpose2d`, evaluated from the overrides it depends on.
@@ -725,7 +776,7 @@ pub fn conv_transpose2d_workgroup_size(o: &Overrides) -> [u32; 3] {
 }
 /// Bytes of workgroup memory `conv_transpose2d` declares (the `var<workgroup>`s it uses: none).
 pub const CONV_TRANSPOSE2D_WORKGROUP_MEMORY_BYTES: u32 = 0u32;
-/// Creates the compute pipeline of `conv_transpose2d` with an explicit layout and typed overrides.
+/// Creates the compute pipeline of `conv_transpose2d` with an explicit layout and typed overrides (on a device without [`required_features`], wgpu's validation fails: [`try_create_conv_transpose2d_pipeline`] says so first).
 pub fn create_conv_transpose2d_pipeline(
     device: &::wgpu::Device,
     module: &::wgpu::ShaderModule,
@@ -747,6 +798,16 @@ pub fn create_conv_transpose2d_pipeline(
                 cache: None,
             },
         )
+}
+/// [`create_conv_transpose2d_pipeline`], or [`MissingFeatures`] naming what the device lacks (checked before wgpu sees the pipeline).
+pub fn try_create_conv_transpose2d_pipeline(
+    device: &::wgpu::Device,
+    module: &::wgpu::ShaderModule,
+    layout: &::wgpu::PipelineLayout,
+    overrides: &Overrides,
+) -> ::core::result::Result<::wgpu::ComputePipeline, MissingFeatures> {
+    check_features(device)?;
+    Ok(create_conv_transpose2d_pipeline(device, module, layout, overrides))
 }
 /// Names of every entry point, in declaration order.
 pub const ENTRY_POINTS: [&str; 3usize] = ["conv2d", "conv2d_vec4", "conv_transpose2d"];

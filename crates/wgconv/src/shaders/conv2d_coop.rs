@@ -934,6 +934,41 @@ impl<'a> BindGroup0<'a> {
             )
     }
 }
+/// Names of the `wgpu::Features` the shader needs, as wgpu spells them.
+pub const REQUIRED_FEATURE_NAMES: &[&str] = &[
+    "EXPERIMENTAL_COOPERATIVE_MATRIX",
+    "SHADER_F16",
+];
+/// The `wgpu::Features` a device needs for `shaders/conv2d_coop.wgsl`: EXPERIMENTAL_COOPERATIVE_MATRIX, SHADER_F16.
+pub fn required_features() -> ::wgpu::Features {
+    ::wgpu::Features::empty() | ::wgpu::Features::EXPERIMENTAL_COOPERATIVE_MATRIX
+        | ::wgpu::Features::SHADER_F16
+}
+/// The required features `device` lacks (empty when it can run the shader).
+pub fn missing_features(device: &::wgpu::Device) -> ::wgpu::Features {
+    let mut missing = required_features();
+    missing.remove(device.features());
+    missing
+}
+/// A pipeline of this shader asked of a device that lacks features it needs.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MissingFeatures {
+    /// The features the device lacks.
+    pub missing: ::wgpu::Features,
+}
+impl ::core::fmt::Display for MissingFeatures {
+    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+        write!(f, "{} needs device features the device lacks: {:?}", PATH, self.missing)
+    }
+}
+impl ::std::error::Error for MissingFeatures {}
+/// `Ok` when `device` has every feature the shader needs, else which it lacks.
+pub fn check_features(
+    device: &::wgpu::Device,
+) -> ::core::result::Result<(), MissingFeatures> {
+    let missing = missing_features(device);
+    if missing.is_empty() { Ok(()) } else { Err(MissingFeatures { missing }) }
+}
 /// Creates the shader module from [`SOURCE`].
 pub fn create_shader_module(device: &::wgpu::Device) -> ::wgpu::ShaderModule {
     device
@@ -978,7 +1013,7 @@ pub const CONV2D_COOP_ENTRY: &str = "conv2d_coop";
 pub const CONV2D_COOP_WORKGROUP_SIZE: [u32; 3] = [256u32, 1u32, 1u32];
 /// Bytes of workgroup memory `conv2d_coop` declares (the `var<workgroup>`s it uses: `stage: array<f32, 2048>`, `tile_a: array<f16, 5120>`, `tile_b: array<f16, 8448>`).
 pub const CONV2D_COOP_WORKGROUP_MEMORY_BYTES: u32 = 35328u32;
-/// Creates the compute pipeline of `conv2d_coop` with an explicit layout and typed overrides.
+/// Creates the compute pipeline of `conv2d_coop` with an explicit layout and typed overrides (on a device without [`required_features`], wgpu's validation fails: [`try_create_conv2d_coop_pipeline`] says so first).
 pub fn create_conv2d_coop_pipeline(
     device: &::wgpu::Device,
     module: &::wgpu::ShaderModule,
@@ -1001,13 +1036,23 @@ pub fn create_conv2d_coop_pipeline(
             },
         )
 }
+/// [`create_conv2d_coop_pipeline`], or [`MissingFeatures`] naming what the device lacks (checked before wgpu sees the pipeline).
+pub fn try_create_conv2d_coop_pipeline(
+    device: &::wgpu::Device,
+    module: &::wgpu::ShaderModule,
+    layout: &::wgpu::PipelineLayout,
+    overrides: &Overrides,
+) -> ::core::result::Result<::wgpu::ComputePipeline, MissingFeatures> {
+    check_features(device)?;
+    Ok(create_conv2d_coop_pipeline(device, module, layout, overrides))
+}
 /// Name of the compute entry point `conv2d_coop_k16`.
 pub const CONV2D_COOP_K16_ENTRY: &str = "conv2d_coop_k16";
 /// Workgroup size of `conv2d_coop_k16`.
 pub const CONV2D_COOP_K16_WORKGROUP_SIZE: [u32; 3] = [256u32, 1u32, 1u32];
 /// Bytes of workgroup memory `conv2d_coop_k16` declares (the `var<workgroup>`s it uses: `stage: array<f32, 2048>`, `tile_a_k16: array<f16, 3072>`, `tile_b_k16: array<f16, 4224>`).
 pub const CONV2D_COOP_K16_WORKGROUP_MEMORY_BYTES: u32 = 22784u32;
-/// Creates the compute pipeline of `conv2d_coop_k16` with an explicit layout and typed overrides.
+/// Creates the compute pipeline of `conv2d_coop_k16` with an explicit layout and typed overrides (on a device without [`required_features`], wgpu's validation fails: [`try_create_conv2d_coop_k16_pipeline`] says so first).
 pub fn create_conv2d_coop_k16_pipeline(
     device: &::wgpu::Device,
     module: &::wgpu::ShaderModule,
@@ -1029,6 +1074,16 @@ pub fn create_conv2d_coop_k16_pipeline(
                 cache: None,
             },
         )
+}
+/// [`create_conv2d_coop_k16_pipeline`], or [`MissingFeatures`] naming what the device lacks (checked before wgpu sees the pipeline).
+pub fn try_create_conv2d_coop_k16_pipeline(
+    device: &::wgpu::Device,
+    module: &::wgpu::ShaderModule,
+    layout: &::wgpu::PipelineLayout,
+    overrides: &Overrides,
+) -> ::core::result::Result<::wgpu::ComputePipeline, MissingFeatures> {
+    check_features(device)?;
+    Ok(create_conv2d_coop_k16_pipeline(device, module, layout, overrides))
 }
 /// Names of every entry point, in declaration order.
 pub const ENTRY_POINTS: [&str; 2usize] = ["conv2d_coop", "conv2d_coop_k16"];

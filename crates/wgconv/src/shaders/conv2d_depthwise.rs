@@ -651,6 +651,37 @@ impl<'a> BindGroup0<'a> {
             )
     }
 }
+/// Names of the `wgpu::Features` the shader needs, as wgpu spells them.
+pub const REQUIRED_FEATURE_NAMES: &[&str] = &[];
+/// The `wgpu::Features` a device needs for `shaders/conv2d_depthwise.wgsl`: none.
+pub fn required_features() -> ::wgpu::Features {
+    ::wgpu::Features::empty()
+}
+/// The required features `device` lacks (empty when it can run the shader).
+pub fn missing_features(device: &::wgpu::Device) -> ::wgpu::Features {
+    let mut missing = required_features();
+    missing.remove(device.features());
+    missing
+}
+/// A pipeline of this shader asked of a device that lacks features it needs.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MissingFeatures {
+    /// The features the device lacks.
+    pub missing: ::wgpu::Features,
+}
+impl ::core::fmt::Display for MissingFeatures {
+    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+        write!(f, "{} needs device features the device lacks: {:?}", PATH, self.missing)
+    }
+}
+impl ::std::error::Error for MissingFeatures {}
+/// `Ok` when `device` has every feature the shader needs, else which it lacks.
+pub fn check_features(
+    device: &::wgpu::Device,
+) -> ::core::result::Result<(), MissingFeatures> {
+    let missing = missing_features(device);
+    if missing.is_empty() { Ok(()) } else { Err(MissingFeatures { missing }) }
+}
 /// Creates the shader module from [`SOURCE`].
 pub fn create_shader_module(device: &::wgpu::Device) -> ::wgpu::ShaderModule {
     device
@@ -698,7 +729,7 @@ pub fn conv2d_depthwise_workgroup_size(o: &Overrides) -> [u32; 3] {
 }
 /// Bytes of workgroup memory `conv2d_depthwise` declares (the `var<workgroup>`s it uses: none).
 pub const CONV2D_DEPTHWISE_WORKGROUP_MEMORY_BYTES: u32 = 0u32;
-/// Creates the compute pipeline of `conv2d_depthwise` with an explicit layout and typed overrides.
+/// Creates the compute pipeline of `conv2d_depthwise` with an explicit layout and typed overrides (on a device without [`required_features`], wgpu's validation fails: [`try_create_conv2d_depthwise_pipeline`] says so first).
 pub fn create_conv2d_depthwise_pipeline(
     device: &::wgpu::Device,
     module: &::wgpu::ShaderModule,
@@ -721,6 +752,16 @@ pub fn create_conv2d_depthwise_pipeline(
             },
         )
 }
+/// [`create_conv2d_depthwise_pipeline`], or [`MissingFeatures`] naming what the device lacks (checked before wgpu sees the pipeline).
+pub fn try_create_conv2d_depthwise_pipeline(
+    device: &::wgpu::Device,
+    module: &::wgpu::ShaderModule,
+    layout: &::wgpu::PipelineLayout,
+    overrides: &Overrides,
+) -> ::core::result::Result<::wgpu::ComputePipeline, MissingFeatures> {
+    check_features(device)?;
+    Ok(create_conv2d_depthwise_pipeline(device, module, layout, overrides))
+}
 /// Name of the compute entry point `conv2d_grouped_oc4`.
 pub const CONV2D_GROUPED_OC4_ENTRY: &str = "conv2d_grouped_oc4";
 /// Workgroup size of `conv2d_grouped_oc4`, evaluated from the overrides it depends on.
@@ -730,7 +771,7 @@ pub fn conv2d_grouped_oc4_workgroup_size(o: &Overrides) -> [u32; 3] {
 }
 /// Bytes of workgroup memory `conv2d_grouped_oc4` declares (the `var<workgroup>`s it uses: none).
 pub const CONV2D_GROUPED_OC4_WORKGROUP_MEMORY_BYTES: u32 = 0u32;
-/// Creates the compute pipeline of `conv2d_grouped_oc4` with an explicit layout and typed overrides.
+/// Creates the compute pipeline of `conv2d_grouped_oc4` with an explicit layout and typed overrides (on a device without [`required_features`], wgpu's validation fails: [`try_create_conv2d_grouped_oc4_pipeline`] says so first).
 pub fn create_conv2d_grouped_oc4_pipeline(
     device: &::wgpu::Device,
     module: &::wgpu::ShaderModule,
@@ -752,6 +793,16 @@ pub fn create_conv2d_grouped_oc4_pipeline(
                 cache: None,
             },
         )
+}
+/// [`create_conv2d_grouped_oc4_pipeline`], or [`MissingFeatures`] naming what the device lacks (checked before wgpu sees the pipeline).
+pub fn try_create_conv2d_grouped_oc4_pipeline(
+    device: &::wgpu::Device,
+    module: &::wgpu::ShaderModule,
+    layout: &::wgpu::PipelineLayout,
+    overrides: &Overrides,
+) -> ::core::result::Result<::wgpu::ComputePipeline, MissingFeatures> {
+    check_features(device)?;
+    Ok(create_conv2d_grouped_oc4_pipeline(device, module, layout, overrides))
 }
 /// Names of every entry point, in declaration order.
 pub const ENTRY_POINTS: [&str; 2usize] = ["conv2d_depthwise", "conv2d_grouped_oc4"];

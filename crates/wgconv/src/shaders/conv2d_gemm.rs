@@ -4080,6 +4080,37 @@ impl<'a> BindGroup0<'a> {
             )
     }
 }
+/// Names of the `wgpu::Features` the shader needs, as wgpu spells them.
+pub const REQUIRED_FEATURE_NAMES: &[&str] = &[];
+/// The `wgpu::Features` a device needs for `shaders/conv2d_gemm.wgsl`: none.
+pub fn required_features() -> ::wgpu::Features {
+    ::wgpu::Features::empty()
+}
+/// The required features `device` lacks (empty when it can run the shader).
+pub fn missing_features(device: &::wgpu::Device) -> ::wgpu::Features {
+    let mut missing = required_features();
+    missing.remove(device.features());
+    missing
+}
+/// A pipeline of this shader asked of a device that lacks features it needs.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MissingFeatures {
+    /// The features the device lacks.
+    pub missing: ::wgpu::Features,
+}
+impl ::core::fmt::Display for MissingFeatures {
+    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+        write!(f, "{} needs device features the device lacks: {:?}", PATH, self.missing)
+    }
+}
+impl ::std::error::Error for MissingFeatures {}
+/// `Ok` when `device` has every feature the shader needs, else which it lacks.
+pub fn check_features(
+    device: &::wgpu::Device,
+) -> ::core::result::Result<(), MissingFeatures> {
+    let missing = missing_features(device);
+    if missing.is_empty() { Ok(()) } else { Err(MissingFeatures { missing }) }
+}
 /// Creates the shader module from [`SOURCE`].
 pub fn create_shader_module(device: &::wgpu::Device) -> ::wgpu::ShaderModule {
     device
@@ -4134,7 +4165,7 @@ pub fn conv2d_gemm_workgroup_memory_bytes(o: &Overrides) -> u32 {
                 .unwrap_or(0u32))
             .next_multiple_of(16)
 }
-/// Creates the compute pipeline of `conv2d_gemm` with an explicit layout and typed overrides.
+/// Creates the compute pipeline of `conv2d_gemm` with an explicit layout and typed overrides (on a device without [`required_features`], wgpu's validation fails: [`try_create_conv2d_gemm_pipeline`] says so first).
 pub fn create_conv2d_gemm_pipeline(
     device: &::wgpu::Device,
     module: &::wgpu::ShaderModule,
@@ -4157,6 +4188,16 @@ pub fn create_conv2d_gemm_pipeline(
             },
         )
 }
+/// [`create_conv2d_gemm_pipeline`], or [`MissingFeatures`] naming what the device lacks (checked before wgpu sees the pipeline).
+pub fn try_create_conv2d_gemm_pipeline(
+    device: &::wgpu::Device,
+    module: &::wgpu::ShaderModule,
+    layout: &::wgpu::PipelineLayout,
+    overrides: &Overrides,
+) -> ::core::result::Result<::wgpu::ComputePipeline, MissingFeatures> {
+    check_features(device)?;
+    Ok(create_conv2d_gemm_pipeline(device, module, layout, overrides))
+}
 /// Name of the compute entry point `conv2d_gemm_m64`.
 pub const CONV2D_GEMM_M64_ENTRY: &str = "conv2d_gemm_m64";
 /// Workgroup size of `conv2d_gemm_m64`, evaluated from the overrides it depends on.
@@ -4173,7 +4214,7 @@ pub fn conv2d_gemm_m64_workgroup_memory_bytes(o: &Overrides) -> u32 {
                 .unwrap_or(0u32))
             .next_multiple_of(16)
 }
-/// Creates the compute pipeline of `conv2d_gemm_m64` with an explicit layout and typed overrides.
+/// Creates the compute pipeline of `conv2d_gemm_m64` with an explicit layout and typed overrides (on a device without [`required_features`], wgpu's validation fails: [`try_create_conv2d_gemm_m64_pipeline`] says so first).
 pub fn create_conv2d_gemm_m64_pipeline(
     device: &::wgpu::Device,
     module: &::wgpu::ShaderModule,
@@ -4196,6 +4237,16 @@ pub fn create_conv2d_gemm_m64_pipeline(
             },
         )
 }
+/// [`create_conv2d_gemm_m64_pipeline`], or [`MissingFeatures`] naming what the device lacks (checked before wgpu sees the pipeline).
+pub fn try_create_conv2d_gemm_m64_pipeline(
+    device: &::wgpu::Device,
+    module: &::wgpu::ShaderModule,
+    layout: &::wgpu::PipelineLayout,
+    overrides: &Overrides,
+) -> ::core::result::Result<::wgpu::ComputePipeline, MissingFeatures> {
+    check_features(device)?;
+    Ok(create_conv2d_gemm_m64_pipeline(device, module, layout, overrides))
+}
 /// Name of the compute entry point `conv2d_gemm_k16`.
 pub const CONV2D_GEMM_K16_ENTRY: &str = "conv2d_gemm_k16";
 /// Workgroup size of `conv2d_gemm_k16`, evaluated from the overrides it depends on.
@@ -4212,7 +4263,7 @@ pub fn conv2d_gemm_k16_workgroup_memory_bytes(o: &Overrides) -> u32 {
                 .unwrap_or(0u32))
             .next_multiple_of(16)
 }
-/// Creates the compute pipeline of `conv2d_gemm_k16` with an explicit layout and typed overrides.
+/// Creates the compute pipeline of `conv2d_gemm_k16` with an explicit layout and typed overrides (on a device without [`required_features`], wgpu's validation fails: [`try_create_conv2d_gemm_k16_pipeline`] says so first).
 pub fn create_conv2d_gemm_k16_pipeline(
     device: &::wgpu::Device,
     module: &::wgpu::ShaderModule,
@@ -4235,6 +4286,16 @@ pub fn create_conv2d_gemm_k16_pipeline(
             },
         )
 }
+/// [`create_conv2d_gemm_k16_pipeline`], or [`MissingFeatures`] naming what the device lacks (checked before wgpu sees the pipeline).
+pub fn try_create_conv2d_gemm_k16_pipeline(
+    device: &::wgpu::Device,
+    module: &::wgpu::ShaderModule,
+    layout: &::wgpu::PipelineLayout,
+    overrides: &Overrides,
+) -> ::core::result::Result<::wgpu::ComputePipeline, MissingFeatures> {
+    check_features(device)?;
+    Ok(create_conv2d_gemm_k16_pipeline(device, module, layout, overrides))
+}
 /// Name of the compute entry point `conv2d_gemm_m64_k16`.
 pub const CONV2D_GEMM_M64_K16_ENTRY: &str = "conv2d_gemm_m64_k16";
 /// Workgroup size of `conv2d_gemm_m64_k16`, evaluated from the overrides it depends on.
@@ -4251,7 +4312,7 @@ pub fn conv2d_gemm_m64_k16_workgroup_memory_bytes(o: &Overrides) -> u32 {
                 .unwrap_or(0u32))
             .next_multiple_of(16)
 }
-/// Creates the compute pipeline of `conv2d_gemm_m64_k16` with an explicit layout and typed overrides.
+/// Creates the compute pipeline of `conv2d_gemm_m64_k16` with an explicit layout and typed overrides (on a device without [`required_features`], wgpu's validation fails: [`try_create_conv2d_gemm_m64_k16_pipeline`] says so first).
 pub fn create_conv2d_gemm_m64_k16_pipeline(
     device: &::wgpu::Device,
     module: &::wgpu::ShaderModule,
@@ -4274,6 +4335,16 @@ pub fn create_conv2d_gemm_m64_k16_pipeline(
             },
         )
 }
+/// [`create_conv2d_gemm_m64_k16_pipeline`], or [`MissingFeatures`] naming what the device lacks (checked before wgpu sees the pipeline).
+pub fn try_create_conv2d_gemm_m64_k16_pipeline(
+    device: &::wgpu::Device,
+    module: &::wgpu::ShaderModule,
+    layout: &::wgpu::PipelineLayout,
+    overrides: &Overrides,
+) -> ::core::result::Result<::wgpu::ComputePipeline, MissingFeatures> {
+    check_features(device)?;
+    Ok(create_conv2d_gemm_m64_k16_pipeline(device, module, layout, overrides))
+}
 /// Name of the compute entry point `conv2d_gemm_m64_k32`.
 pub const CONV2D_GEMM_M64_K32_ENTRY: &str = "conv2d_gemm_m64_k32";
 /// Workgroup size of `conv2d_gemm_m64_k32`, evaluated from the overrides it depends on.
@@ -4290,7 +4361,7 @@ pub fn conv2d_gemm_m64_k32_workgroup_memory_bytes(o: &Overrides) -> u32 {
                 .unwrap_or(0u32))
             .next_multiple_of(16)
 }
-/// Creates the compute pipeline of `conv2d_gemm_m64_k32` with an explicit layout and typed overrides.
+/// Creates the compute pipeline of `conv2d_gemm_m64_k32` with an explicit layout and typed overrides (on a device without [`required_features`], wgpu's validation fails: [`try_create_conv2d_gemm_m64_k32_pipeline`] says so first).
 pub fn create_conv2d_gemm_m64_k32_pipeline(
     device: &::wgpu::Device,
     module: &::wgpu::ShaderModule,
@@ -4312,6 +4383,16 @@ pub fn create_conv2d_gemm_m64_k32_pipeline(
                 cache: None,
             },
         )
+}
+/// [`create_conv2d_gemm_m64_k32_pipeline`], or [`MissingFeatures`] naming what the device lacks (checked before wgpu sees the pipeline).
+pub fn try_create_conv2d_gemm_m64_k32_pipeline(
+    device: &::wgpu::Device,
+    module: &::wgpu::ShaderModule,
+    layout: &::wgpu::PipelineLayout,
+    overrides: &Overrides,
+) -> ::core::result::Result<::wgpu::ComputePipeline, MissingFeatures> {
+    check_features(device)?;
+    Ok(create_conv2d_gemm_m64_k32_pipeline(device, module, layout, overrides))
 }
 /// Names of every entry point, in declaration order.
 pub const ENTRY_POINTS: [&str; 5usize] = [

@@ -431,6 +431,37 @@ impl<'a> BindGroup0<'a> {
             )
     }
 }
+/// Names of the `wgpu::Features` the shader needs, as wgpu spells them.
+pub const REQUIRED_FEATURE_NAMES: &[&str] = &[];
+/// The `wgpu::Features` a device needs for `shaders/q8ta_conv2d_pw.wgsl`: none.
+pub fn required_features() -> ::wgpu::Features {
+    ::wgpu::Features::empty()
+}
+/// The required features `device` lacks (empty when it can run the shader).
+pub fn missing_features(device: &::wgpu::Device) -> ::wgpu::Features {
+    let mut missing = required_features();
+    missing.remove(device.features());
+    missing
+}
+/// A pipeline of this shader asked of a device that lacks features it needs.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MissingFeatures {
+    /// The features the device lacks.
+    pub missing: ::wgpu::Features,
+}
+impl ::core::fmt::Display for MissingFeatures {
+    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+        write!(f, "{} needs device features the device lacks: {:?}", PATH, self.missing)
+    }
+}
+impl ::std::error::Error for MissingFeatures {}
+/// `Ok` when `device` has every feature the shader needs, else which it lacks.
+pub fn check_features(
+    device: &::wgpu::Device,
+) -> ::core::result::Result<(), MissingFeatures> {
+    let missing = missing_features(device);
+    if missing.is_empty() { Ok(()) } else { Err(MissingFeatures { missing }) }
+}
 /// Creates the shader module from [`SOURCE`].
 pub fn create_shader_module(device: &::wgpu::Device) -> ::wgpu::ShaderModule {
     device
@@ -478,7 +509,7 @@ pub fn q8ta_conv2d_pw_workgroup_size(o: &Overrides) -> [u32; 3] {
 }
 /// Bytes of workgroup memory `q8ta_conv2d_pw` declares (the `var<workgroup>`s it uses: none).
 pub const Q8TA_CONV2D_PW_WORKGROUP_MEMORY_BYTES: u32 = 0u32;
-/// Creates the compute pipeline of `q8ta_conv2d_pw` with an explicit layout and typed overrides.
+/// Creates the compute pipeline of `q8ta_conv2d_pw` with an explicit layout and typed overrides (on a device without [`required_features`], wgpu's validation fails: [`try_create_q8ta_conv2d_pw_pipeline`] says so first).
 pub fn create_q8ta_conv2d_pw_pipeline(
     device: &::wgpu::Device,
     module: &::wgpu::ShaderModule,
@@ -500,6 +531,16 @@ pub fn create_q8ta_conv2d_pw_pipeline(
                 cache: None,
             },
         )
+}
+/// [`create_q8ta_conv2d_pw_pipeline`], or [`MissingFeatures`] naming what the device lacks (checked before wgpu sees the pipeline).
+pub fn try_create_q8ta_conv2d_pw_pipeline(
+    device: &::wgpu::Device,
+    module: &::wgpu::ShaderModule,
+    layout: &::wgpu::PipelineLayout,
+    overrides: &Overrides,
+) -> ::core::result::Result<::wgpu::ComputePipeline, MissingFeatures> {
+    check_features(device)?;
+    Ok(create_q8ta_conv2d_pw_pipeline(device, module, layout, overrides))
 }
 /// Names of every entry point, in declaration order.
 pub const ENTRY_POINTS: [&str; 1usize] = ["q8ta_conv2d_pw"];

@@ -201,6 +201,37 @@ impl<'a> BindGroup0<'a> {
             )
     }
 }
+/// Names of the `wgpu::Features` the shader needs, as wgpu spells them.
+pub const REQUIRED_FEATURE_NAMES: &[&str] = &[];
+/// The `wgpu::Features` a device needs for `shaders/roofline.wgsl`: none.
+pub fn required_features() -> ::wgpu::Features {
+    ::wgpu::Features::empty()
+}
+/// The required features `device` lacks (empty when it can run the shader).
+pub fn missing_features(device: &::wgpu::Device) -> ::wgpu::Features {
+    let mut missing = required_features();
+    missing.remove(device.features());
+    missing
+}
+/// A pipeline of this shader asked of a device that lacks features it needs.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MissingFeatures {
+    /// The features the device lacks.
+    pub missing: ::wgpu::Features,
+}
+impl ::core::fmt::Display for MissingFeatures {
+    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+        write!(f, "{} needs device features the device lacks: {:?}", PATH, self.missing)
+    }
+}
+impl ::std::error::Error for MissingFeatures {}
+/// `Ok` when `device` has every feature the shader needs, else which it lacks.
+pub fn check_features(
+    device: &::wgpu::Device,
+) -> ::core::result::Result<(), MissingFeatures> {
+    let missing = missing_features(device);
+    if missing.is_empty() { Ok(()) } else { Err(MissingFeatures { missing }) }
+}
 /// Creates the shader module from [`SOURCE`].
 pub fn create_shader_module(device: &::wgpu::Device) -> ::wgpu::ShaderModule {
     device
@@ -248,7 +279,7 @@ pub fn copy_vec4_workgroup_size(o: &Overrides) -> [u32; 3] {
 }
 /// Bytes of workgroup memory `copy_vec4` declares (the `var<workgroup>`s it uses: none).
 pub const COPY_VEC4_WORKGROUP_MEMORY_BYTES: u32 = 0u32;
-/// Creates the compute pipeline of `copy_vec4` with an explicit layout and typed overrides.
+/// Creates the compute pipeline of `copy_vec4` with an explicit layout and typed overrides (on a device without [`required_features`], wgpu's validation fails: [`try_create_copy_vec4_pipeline`] says so first).
 pub fn create_copy_vec4_pipeline(
     device: &::wgpu::Device,
     module: &::wgpu::ShaderModule,
@@ -271,6 +302,16 @@ pub fn create_copy_vec4_pipeline(
             },
         )
 }
+/// [`create_copy_vec4_pipeline`], or [`MissingFeatures`] naming what the device lacks (checked before wgpu sees the pipeline).
+pub fn try_create_copy_vec4_pipeline(
+    device: &::wgpu::Device,
+    module: &::wgpu::ShaderModule,
+    layout: &::wgpu::PipelineLayout,
+    overrides: &Overrides,
+) -> ::core::result::Result<::wgpu::ComputePipeline, MissingFeatures> {
+    check_features(device)?;
+    Ok(create_copy_vec4_pipeline(device, module, layout, overrides))
+}
 /// Name of the compute entry point `fma_peak`.
 pub const FMA_PEAK_ENTRY: &str = "fma_peak";
 /// Workgroup size of `fma_peak`, evaluated from the overrides it depends on.
@@ -280,7 +321,7 @@ pub fn fma_peak_workgroup_size(o: &Overrides) -> [u32; 3] {
 }
 /// Bytes of workgroup memory `fma_peak` declares (the `var<workgroup>`s it uses: none).
 pub const FMA_PEAK_WORKGROUP_MEMORY_BYTES: u32 = 0u32;
-/// Creates the compute pipeline of `fma_peak` with an explicit layout and typed overrides.
+/// Creates the compute pipeline of `fma_peak` with an explicit layout and typed overrides (on a device without [`required_features`], wgpu's validation fails: [`try_create_fma_peak_pipeline`] says so first).
 pub fn create_fma_peak_pipeline(
     device: &::wgpu::Device,
     module: &::wgpu::ShaderModule,
@@ -302,6 +343,16 @@ pub fn create_fma_peak_pipeline(
                 cache: None,
             },
         )
+}
+/// [`create_fma_peak_pipeline`], or [`MissingFeatures`] naming what the device lacks (checked before wgpu sees the pipeline).
+pub fn try_create_fma_peak_pipeline(
+    device: &::wgpu::Device,
+    module: &::wgpu::ShaderModule,
+    layout: &::wgpu::PipelineLayout,
+    overrides: &Overrides,
+) -> ::core::result::Result<::wgpu::ComputePipeline, MissingFeatures> {
+    check_features(device)?;
+    Ok(create_fma_peak_pipeline(device, module, layout, overrides))
 }
 /// Names of every entry point, in declaration order.
 pub const ENTRY_POINTS: [&str; 2usize] = ["copy_vec4", "fma_peak"];

@@ -930,6 +930,41 @@ impl<'a> BindGroup0<'a> {
             )
     }
 }
+/// Names of the `wgpu::Features` the shader needs, as wgpu spells them.
+pub const REQUIRED_FEATURE_NAMES: &[&str] = &[
+    "EXPERIMENTAL_COOPERATIVE_MATRIX",
+    "SHADER_F16",
+];
+/// The `wgpu::Features` a device needs for `shaders/roofline_coop.wgsl`: EXPERIMENTAL_COOPERATIVE_MATRIX, SHADER_F16.
+pub fn required_features() -> ::wgpu::Features {
+    ::wgpu::Features::empty() | ::wgpu::Features::EXPERIMENTAL_COOPERATIVE_MATRIX
+        | ::wgpu::Features::SHADER_F16
+}
+/// The required features `device` lacks (empty when it can run the shader).
+pub fn missing_features(device: &::wgpu::Device) -> ::wgpu::Features {
+    let mut missing = required_features();
+    missing.remove(device.features());
+    missing
+}
+/// A pipeline of this shader asked of a device that lacks features it needs.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MissingFeatures {
+    /// The features the device lacks.
+    pub missing: ::wgpu::Features,
+}
+impl ::core::fmt::Display for MissingFeatures {
+    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+        write!(f, "{} needs device features the device lacks: {:?}", PATH, self.missing)
+    }
+}
+impl ::std::error::Error for MissingFeatures {}
+/// `Ok` when `device` has every feature the shader needs, else which it lacks.
+pub fn check_features(
+    device: &::wgpu::Device,
+) -> ::core::result::Result<(), MissingFeatures> {
+    let missing = missing_features(device);
+    if missing.is_empty() { Ok(()) } else { Err(MissingFeatures { missing }) }
+}
 /// Creates the shader module from [`SOURCE`].
 pub fn create_shader_module(device: &::wgpu::Device) -> ::wgpu::ShaderModule {
     device
@@ -974,7 +1009,7 @@ pub const COOP_GEMM_ENTRY: &str = "coop_gemm";
 pub const COOP_GEMM_WORKGROUP_SIZE: [u32; 3] = [256u32, 1u32, 1u32];
 /// Bytes of workgroup memory `coop_gemm` declares (the `var<workgroup>`s it uses: `tile_a_coop_gemm: array<f16, 5120>`, `tile_b_coop_gemm: array<f16, 4352>`).
 pub const COOP_GEMM_WORKGROUP_MEMORY_BYTES: u32 = 18944u32;
-/// Creates the compute pipeline of `coop_gemm` with an explicit layout and typed overrides.
+/// Creates the compute pipeline of `coop_gemm` with an explicit layout and typed overrides (on a device without [`required_features`], wgpu's validation fails: [`try_create_coop_gemm_pipeline`] says so first).
 pub fn create_coop_gemm_pipeline(
     device: &::wgpu::Device,
     module: &::wgpu::ShaderModule,
@@ -997,13 +1032,23 @@ pub fn create_coop_gemm_pipeline(
             },
         )
 }
+/// [`create_coop_gemm_pipeline`], or [`MissingFeatures`] naming what the device lacks (checked before wgpu sees the pipeline).
+pub fn try_create_coop_gemm_pipeline(
+    device: &::wgpu::Device,
+    module: &::wgpu::ShaderModule,
+    layout: &::wgpu::PipelineLayout,
+    overrides: &Overrides,
+) -> ::core::result::Result<::wgpu::ComputePipeline, MissingFeatures> {
+    check_features(device)?;
+    Ok(create_coop_gemm_pipeline(device, module, layout, overrides))
+}
 /// Name of the compute entry point `coop_gemm_k64`.
 pub const COOP_GEMM_K64_ENTRY: &str = "coop_gemm_k64";
 /// Workgroup size of `coop_gemm_k64`.
 pub const COOP_GEMM_K64_WORKGROUP_SIZE: [u32; 3] = [256u32, 1u32, 1u32];
 /// Bytes of workgroup memory `coop_gemm_k64` declares (the `var<workgroup>`s it uses: `tile_a_coop_gemm_k64: array<f16, 9216>`, `tile_b_coop_gemm_k64: array<f16, 8704>`).
 pub const COOP_GEMM_K64_WORKGROUP_MEMORY_BYTES: u32 = 35840u32;
-/// Creates the compute pipeline of `coop_gemm_k64` with an explicit layout and typed overrides.
+/// Creates the compute pipeline of `coop_gemm_k64` with an explicit layout and typed overrides (on a device without [`required_features`], wgpu's validation fails: [`try_create_coop_gemm_k64_pipeline`] says so first).
 pub fn create_coop_gemm_k64_pipeline(
     device: &::wgpu::Device,
     module: &::wgpu::ShaderModule,
@@ -1026,13 +1071,23 @@ pub fn create_coop_gemm_k64_pipeline(
             },
         )
 }
+/// [`create_coop_gemm_k64_pipeline`], or [`MissingFeatures`] naming what the device lacks (checked before wgpu sees the pipeline).
+pub fn try_create_coop_gemm_k64_pipeline(
+    device: &::wgpu::Device,
+    module: &::wgpu::ShaderModule,
+    layout: &::wgpu::PipelineLayout,
+    overrides: &Overrides,
+) -> ::core::result::Result<::wgpu::ComputePipeline, MissingFeatures> {
+    check_features(device)?;
+    Ok(create_coop_gemm_k64_pipeline(device, module, layout, overrides))
+}
 /// Name of the compute entry point `coop_gemm_n256`.
 pub const COOP_GEMM_N256_ENTRY: &str = "coop_gemm_n256";
 /// Workgroup size of `coop_gemm_n256`.
 pub const COOP_GEMM_N256_WORKGROUP_SIZE: [u32; 3] = [256u32, 1u32, 1u32];
 /// Bytes of workgroup memory `coop_gemm_n256` declares (the `var<workgroup>`s it uses: `tile_a_coop_gemm_n256: array<f16, 5120>`, `tile_b_coop_gemm_n256: array<f16, 8448>`).
 pub const COOP_GEMM_N256_WORKGROUP_MEMORY_BYTES: u32 = 27136u32;
-/// Creates the compute pipeline of `coop_gemm_n256` with an explicit layout and typed overrides.
+/// Creates the compute pipeline of `coop_gemm_n256` with an explicit layout and typed overrides (on a device without [`required_features`], wgpu's validation fails: [`try_create_coop_gemm_n256_pipeline`] says so first).
 pub fn create_coop_gemm_n256_pipeline(
     device: &::wgpu::Device,
     module: &::wgpu::ShaderModule,
@@ -1055,13 +1110,23 @@ pub fn create_coop_gemm_n256_pipeline(
             },
         )
 }
+/// [`create_coop_gemm_n256_pipeline`], or [`MissingFeatures`] naming what the device lacks (checked before wgpu sees the pipeline).
+pub fn try_create_coop_gemm_n256_pipeline(
+    device: &::wgpu::Device,
+    module: &::wgpu::ShaderModule,
+    layout: &::wgpu::PipelineLayout,
+    overrides: &Overrides,
+) -> ::core::result::Result<::wgpu::ComputePipeline, MissingFeatures> {
+    check_features(device)?;
+    Ok(create_coop_gemm_n256_pipeline(device, module, layout, overrides))
+}
 /// Name of the compute entry point `coop_gemm_direct`.
 pub const COOP_GEMM_DIRECT_ENTRY: &str = "coop_gemm_direct";
 /// Workgroup size of `coop_gemm_direct`.
 pub const COOP_GEMM_DIRECT_WORKGROUP_SIZE: [u32; 3] = [256u32, 1u32, 1u32];
 /// Bytes of workgroup memory `coop_gemm_direct` declares (the `var<workgroup>`s it uses: none).
 pub const COOP_GEMM_DIRECT_WORKGROUP_MEMORY_BYTES: u32 = 0u32;
-/// Creates the compute pipeline of `coop_gemm_direct` with an explicit layout and typed overrides.
+/// Creates the compute pipeline of `coop_gemm_direct` with an explicit layout and typed overrides (on a device without [`required_features`], wgpu's validation fails: [`try_create_coop_gemm_direct_pipeline`] says so first).
 pub fn create_coop_gemm_direct_pipeline(
     device: &::wgpu::Device,
     module: &::wgpu::ShaderModule,
@@ -1084,13 +1149,23 @@ pub fn create_coop_gemm_direct_pipeline(
             },
         )
 }
+/// [`create_coop_gemm_direct_pipeline`], or [`MissingFeatures`] naming what the device lacks (checked before wgpu sees the pipeline).
+pub fn try_create_coop_gemm_direct_pipeline(
+    device: &::wgpu::Device,
+    module: &::wgpu::ShaderModule,
+    layout: &::wgpu::PipelineLayout,
+    overrides: &Overrides,
+) -> ::core::result::Result<::wgpu::ComputePipeline, MissingFeatures> {
+    check_features(device)?;
+    Ok(create_coop_gemm_direct_pipeline(device, module, layout, overrides))
+}
 /// Name of the compute entry point `coop_mma`.
 pub const COOP_MMA_ENTRY: &str = "coop_mma";
 /// Workgroup size of `coop_mma`.
 pub const COOP_MMA_WORKGROUP_SIZE: [u32; 3] = [256u32, 1u32, 1u32];
 /// Bytes of workgroup memory `coop_mma` declares (the `var<workgroup>`s it uses: `tile_a: array<f16, 5120>`, `tile_b: array<f16, 4352>`).
 pub const COOP_MMA_WORKGROUP_MEMORY_BYTES: u32 = 18944u32;
-/// Creates the compute pipeline of `coop_mma` with an explicit layout and typed overrides.
+/// Creates the compute pipeline of `coop_mma` with an explicit layout and typed overrides (on a device without [`required_features`], wgpu's validation fails: [`try_create_coop_mma_pipeline`] says so first).
 pub fn create_coop_mma_pipeline(
     device: &::wgpu::Device,
     module: &::wgpu::ShaderModule,
@@ -1112,6 +1187,16 @@ pub fn create_coop_mma_pipeline(
                 cache: None,
             },
         )
+}
+/// [`create_coop_mma_pipeline`], or [`MissingFeatures`] naming what the device lacks (checked before wgpu sees the pipeline).
+pub fn try_create_coop_mma_pipeline(
+    device: &::wgpu::Device,
+    module: &::wgpu::ShaderModule,
+    layout: &::wgpu::PipelineLayout,
+    overrides: &Overrides,
+) -> ::core::result::Result<::wgpu::ComputePipeline, MissingFeatures> {
+    check_features(device)?;
+    Ok(create_coop_mma_pipeline(device, module, layout, overrides))
 }
 /// Names of every entry point, in declaration order.
 pub const ENTRY_POINTS: [&str; 5usize] = [
