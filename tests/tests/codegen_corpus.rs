@@ -7,7 +7,8 @@ use std::path::Path;
 
 /// (file, expected error text) — `None` means it must generate.
 const EXPECTED: &[(&str, Option<&str>)] = &[
-    ("textures_samplers.wgsl", Some("binding `image` (group 0, binding 0)")),
+    ("textures_samplers.wgsl", None),
+    ("external_texture.wgsl", Some("binding `video` (group 0, binding 0)")),
     ("immediates.wgsl", Some("immediate constant `push`")),
     ("workgroup_atomics.wgsl", None),
     ("vertex_fragment.wgsl", None),

@@ -53,8 +53,8 @@ pub(crate) fn wgsl_type_name(module: &Module, ty: Handle<Type>) -> String {
             ArraySize::Dynamic => format!("array<{}>", wgsl_type_name(module, *base)),
         },
         TypeInner::Struct { .. } => "struct".to_string(),
-        TypeInner::Image { .. } => "texture".to_string(),
-        TypeInner::Sampler { .. } => "sampler".to_string(),
+        TypeInner::Image { dim, arrayed, class } => image_type_name(*dim, *arrayed, *class),
+        TypeInner::Sampler { comparison } => if *comparison { "sampler_comparison" } else { "sampler" }.to_string(),
         other => format!("{other:?}"),
     }
 }
@@ -192,4 +192,37 @@ pub(crate) fn struct_def(
     }
     structs.push(StructDef { name, size, align: layouter[ty].alignment.round_up(1), members: defs, tail });
     Ok(())
+}
+
+/// A texture type as WGSL spells it (`texture_2d_array<u32>`, `texture_storage_2d<rgba8unorm, write>`).
+fn image_type_name(dim: naga::ImageDimension, arrayed: bool, class: naga::ImageClass) -> String {
+    use naga::{ImageClass, ImageDimension as Dim, ScalarKind, StorageAccess};
+    let dim = match dim {
+        Dim::D1 => "1d",
+        Dim::D2 => "2d",
+        Dim::D3 => "3d",
+        Dim::Cube => "cube",
+    };
+    let array = if arrayed { "_array" } else { "" };
+    let scalar = |kind: ScalarKind| match kind {
+        ScalarKind::Sint => "i32",
+        ScalarKind::Uint => "u32",
+        _ => "f32",
+    };
+    match class {
+        ImageClass::Sampled { kind, multi: false } => format!("texture_{dim}{array}<{}>", scalar(kind)),
+        ImageClass::Sampled { kind, multi: true } => format!("texture_multisampled_{dim}{array}<{}>", scalar(kind)),
+        ImageClass::Depth { multi: false } => format!("texture_depth_{dim}{array}"),
+        ImageClass::Depth { multi: true } => format!("texture_depth_multisampled_{dim}{array}"),
+        ImageClass::Storage { format, access } => {
+            let access = match (access.contains(StorageAccess::LOAD), access.contains(StorageAccess::STORE)) {
+                (true, true) => "read_write",
+                (false, true) => "write",
+                _ => "read",
+            };
+            let format = format!("{format:?}").to_lowercase();
+            format!("texture_storage_{dim}{array}<{format}, {access}>")
+        }
+        ImageClass::External => "texture_external".to_string(),
+    }
 }

@@ -213,6 +213,12 @@ fn check_names(def: &model::ShaderDef, shader_trait: bool) -> Result<(), Codegen
         if def.bindings.is_empty() {
             return Err(unsupported("shader trait".into(), "the shader has no bindings to bind".into()));
         }
+        if let Some(b) = def.bindings.iter().find(|b| !b.kind.is_buffer()) {
+            return Err(unsupported(
+                format!("binding `{}` (group {}, binding {})", b.name, b.group, b.binding),
+                "the shader trait binds buffers only".into(),
+            ));
+        }
     }
     Ok(())
 }

@@ -124,7 +124,7 @@ impl OverrideDef {
     }
 }
 
-/// How a buffer is bound.
+/// How a resource is bound: a buffer, a texture or a sampler.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum BufferKind {
     /// `var<uniform>`
@@ -133,6 +133,34 @@ pub enum BufferKind {
     StorageReadOnly,
     /// `var<storage, read_write>`
     StorageReadWrite,
+    /// A sampled or depth texture; the names are the wgpu variants
+    /// (`TextureSampleType::Float { filterable: true }`, `TextureViewDimension::D2`).
+    Texture {
+        /// `wgpu::TextureSampleType` as Rust (`Float { filterable: true }`, `Depth`, `Sint`, `Uint`).
+        sample_type: &'static str,
+        /// `wgpu::TextureViewDimension` variant.
+        view_dimension: &'static str,
+        /// `texture_multisampled_2d` / `texture_depth_multisampled_2d`.
+        multisampled: bool,
+    },
+    /// A storage texture.
+    StorageTexture {
+        /// `wgpu::StorageTextureAccess` variant.
+        access: &'static str,
+        /// `wgpu::TextureFormat` variant.
+        format: &'static str,
+        /// `wgpu::TextureViewDimension` variant.
+        view_dimension: &'static str,
+    },
+    /// A sampler; `wgpu::SamplerBindingType` variant (`Filtering` or `Comparison`).
+    Sampler(&'static str),
+}
+
+impl BufferKind {
+    /// Whether it is a buffer (uniform or storage).
+    pub fn is_buffer(self) -> bool {
+        matches!(self, BufferKind::Uniform | BufferKind::StorageReadOnly | BufferKind::StorageReadWrite)
+    }
 }
 
 /// One `@group(g) @binding(b)` resource.

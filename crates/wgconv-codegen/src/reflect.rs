@@ -30,6 +30,80 @@ pub fn parse_and_validate(source: &str, path: &str) -> Result<(Module, ModuleInf
     Ok((module, info))
 }
 
+/// The stages whose entry points use global `handle`, as `wgpu::ShaderStages` constant names.
+fn stages_using(module: &Module, info: &ModuleInfo, handle: Handle<naga::GlobalVariable>) -> Vec<&'static str> {
+    let mut stages = Vec::new();
+    for (index, ep) in module.entry_points.iter().enumerate() {
+        if !info.get_entry_point(index)[handle].is_empty() {
+            let stage = stage_const(ep.stage);
+            if !stages.contains(&stage) {
+                stages.push(stage);
+            }
+        }
+    }
+    stages
+}
+
+/// The binding kind of a texture or sampler type (`None` for what is not generated: external
+/// textures, binding arrays).
+fn handle_kind(module: &Module, ty: Handle<naga::Type>) -> Option<BufferKind> {
+    use naga::{ImageClass, ImageDimension as Dim, ScalarKind};
+    match module.types[ty].inner {
+        TypeInner::Sampler { comparison } => {
+            Some(BufferKind::Sampler(if comparison { "Comparison" } else { "Filtering" }))
+        }
+        TypeInner::Image { dim, arrayed, class } => {
+            let view_dimension = match (dim, arrayed) {
+                (Dim::D1, false) => "D1",
+                (Dim::D2, false) => "D2",
+                (Dim::D2, true) => "D2Array",
+                (Dim::D3, false) => "D3",
+                (Dim::Cube, false) => "Cube",
+                (Dim::Cube, true) => "CubeArray",
+                _ => return None,
+            };
+            Some(match class {
+                ImageClass::Sampled { kind, multi } => BufferKind::Texture {
+                    // Multisampled float textures cannot be filtered; others are bound filterable,
+                    // as a sampled texture usually is.
+                    sample_type: match kind {
+                        ScalarKind::Float if multi => "Float { filterable: false }",
+                        ScalarKind::Float => "Float { filterable: true }",
+                        ScalarKind::Sint => "Sint",
+                        ScalarKind::Uint => "Uint",
+                        _ => return None,
+                    },
+                    view_dimension,
+                    multisampled: multi,
+                },
+                ImageClass::Depth { multi } => {
+                    BufferKind::Texture { sample_type: "Depth", view_dimension, multisampled: multi }
+                }
+                ImageClass::Storage { format, access } => BufferKind::StorageTexture {
+                    access: if access.contains(StorageAccess::LOAD | StorageAccess::STORE) {
+                        "ReadWrite"
+                    } else if access.contains(StorageAccess::STORE) {
+                        "WriteOnly"
+                    } else {
+                        "ReadOnly"
+                    },
+                    format: texture_format_name(format)?,
+                    view_dimension,
+                },
+                ImageClass::External => return None,
+            })
+        }
+        _ => None,
+    }
+}
+
+/// The `wgpu::TextureFormat` variant of a storage format, as wgpu maps it.
+fn texture_format_name(format: naga::StorageFormat) -> Option<&'static str> {
+    let name = format!("{:?}", wgpu_naga_bridge::map_storage_format_from_naga(format));
+    // Storage formats are plain variants (`Rgba8Unorm`); leak the few distinct names once.
+    (name.chars().all(char::is_alphanumeric)).then(|| &*Box::leak(name.into_boxed_str()))
+}
+
 /// The smallest set of device features under which naga validates `module`, as wgpu maps
 /// features to naga's capabilities (`wgpu_naga_bridge`): starting from every feature, each one
 /// the shader validates without is dropped — the later-declared first, since wgpu declares the
@@ -80,6 +154,23 @@ pub fn reflect(source: &str, path: &str) -> Result<ShaderDef, CodegenError> {
         let Some(res) = &var.binding else { continue };
         let name = var.name.clone().unwrap_or_else(|| format!("binding_{}_{}", res.group, res.binding));
         let construct = || format!("binding `{name}` (group {}, binding {})", res.group, res.binding);
+        if var.space == AddressSpace::Handle {
+            let kind = handle_kind(&module, var.ty).ok_or_else(|| CodegenError::Unsupported {
+                path: path.to_string(),
+                construct: construct(),
+                reason: format!("`{}` bindings are not generated yet", wgsl_type_name(&module, var.ty)),
+            })?;
+            bindings.push(BindingDef {
+                name,
+                group: res.group,
+                binding: res.binding,
+                kind,
+                wgsl_type: wgsl_type_name(&module, var.ty),
+                min_size: 0,
+                stages: stages_using(&module, &info, handle),
+            });
+            continue;
+        }
         let kind = match var.space {
             AddressSpace::Uniform => BufferKind::Uniform,
             AddressSpace::Storage { access } if access.contains(StorageAccess::STORE) => BufferKind::StorageReadWrite,
@@ -114,15 +205,7 @@ pub fn reflect(source: &str, path: &str) -> Result<ShaderDef, CodegenError> {
                 u64::from(layouter[var.ty].size)
             }
         };
-        let mut stages = Vec::new();
-        for (index, ep) in module.entry_points.iter().enumerate() {
-            if !info.get_entry_point(index)[handle].is_empty() {
-                let stage = stage_const(ep.stage);
-                if !stages.contains(&stage) {
-                    stages.push(stage);
-                }
-            }
-        }
+        let stages = stages_using(&module, &info, handle);
         bindings.push(BindingDef {
             name,
             group: res.group,

@@ -16,3 +16,5 @@ pub mod override_expressions;
 pub mod overrides;
 /// Bindings for `tests/fixtures/shaders/storage_zoo.wgsl`.
 pub mod storage_zoo;
+/// Bindings for `tests/fixtures/shaders/textures.wgsl`.
+pub mod textures;

@@ -25,6 +25,69 @@ pub fn groups(def: &ShaderDef) -> BTreeMap<u32, Vec<&BindingDef>> {
     map
 }
 
+/// A binding's field doc, field type, layout `BindingType` and `BindingResource`.
+fn binding_parts(b: &BindingDef, field: &Ident) -> (String, TokenStream, TokenStream, TokenStream) {
+    let path = |text: &str| -> TokenStream { text.parse().expect("a wgpu variant name parses") };
+    let buffer = |space: &str, kind: TokenStream| {
+        let min = b.min_size;
+        (
+            format!("`@binding({}) var<{space}> {}: {}` — at least {min} bytes.", b.binding, b.name, b.wgsl_type),
+            quote!(::wgpu::BufferBinding<'a>),
+            quote!(::wgpu::BindingType::Buffer {
+                ty: #kind,
+                has_dynamic_offset: false,
+                min_binding_size: ::core::num::NonZeroU64::new(#min),
+            }),
+            quote!(::wgpu::BindingResource::Buffer(self.#field.clone())),
+        )
+    };
+    let handle_doc = format!("`@binding({}) var {}: {}`.", b.binding, b.name, b.wgsl_type);
+    match b.kind {
+        BufferKind::Uniform => buffer("uniform", quote!(::wgpu::BufferBindingType::Uniform)),
+        BufferKind::StorageReadOnly => {
+            buffer("storage, read", quote!(::wgpu::BufferBindingType::Storage { read_only: true }))
+        }
+        BufferKind::StorageReadWrite => {
+            buffer("storage, read_write", quote!(::wgpu::BufferBindingType::Storage { read_only: false }))
+        }
+        BufferKind::Texture { sample_type, view_dimension, multisampled } => {
+            let (sample_type, view_dimension) = (path(sample_type), path(view_dimension));
+            (
+                handle_doc,
+                quote!(&'a ::wgpu::TextureView),
+                quote!(::wgpu::BindingType::Texture {
+                    sample_type: ::wgpu::TextureSampleType::#sample_type,
+                    view_dimension: ::wgpu::TextureViewDimension::#view_dimension,
+                    multisampled: #multisampled,
+                }),
+                quote!(::wgpu::BindingResource::TextureView(self.#field)),
+            )
+        }
+        BufferKind::StorageTexture { access, format, view_dimension } => {
+            let (access, format, view_dimension) = (path(access), path(format), path(view_dimension));
+            (
+                handle_doc,
+                quote!(&'a ::wgpu::TextureView),
+                quote!(::wgpu::BindingType::StorageTexture {
+                    access: ::wgpu::StorageTextureAccess::#access,
+                    format: ::wgpu::TextureFormat::#format,
+                    view_dimension: ::wgpu::TextureViewDimension::#view_dimension,
+                }),
+                quote!(::wgpu::BindingResource::TextureView(self.#field)),
+            )
+        }
+        BufferKind::Sampler(kind) => {
+            let kind = path(kind);
+            (
+                handle_doc,
+                quote!(&'a ::wgpu::Sampler),
+                quote!(::wgpu::BindingType::Sampler(::wgpu::SamplerBindingType::#kind)),
+                quote!(::wgpu::BindingResource::Sampler(self.#field)),
+            )
+        }
+    }
+}
+
 pub fn bind_group_tokens(def: &ShaderDef) -> TokenStream {
     let mut out = TokenStream::new();
     for (group, bindings) in groups(def) {
@@ -36,20 +99,6 @@ pub fn bind_group_tokens(def: &ShaderDef) -> TokenStream {
         for b in &bindings {
             let field = field_ident(&b.name);
             let binding = b.binding;
-            let (space, kind) = match b.kind {
-                BufferKind::Uniform => ("uniform", quote!(::wgpu::BufferBindingType::Uniform)),
-                BufferKind::StorageReadOnly => {
-                    ("storage, read", quote!(::wgpu::BufferBindingType::Storage { read_only: true }))
-                }
-                BufferKind::StorageReadWrite => {
-                    ("storage, read_write", quote!(::wgpu::BufferBindingType::Storage { read_only: false }))
-                }
-            };
-            let doc = format!(
-                "`@binding({}) var<{}> {}: {}` — at least {} bytes.",
-                b.binding, space, b.name, b.wgsl_type, b.min_size
-            );
-            fields.push(quote! { #[doc = #doc] pub #field: ::wgpu::BufferBinding<'a> });
             let mut names = b.stages.iter().map(|s| Ident::new(s, Span::call_site()));
             let stages = match names.next() {
                 None => quote!(::wgpu::ShaderStages::NONE),
@@ -57,22 +106,12 @@ pub fn bind_group_tokens(def: &ShaderDef) -> TokenStream {
                     quote!(::wgpu::ShaderStages::#first #(.union(::wgpu::ShaderStages::#names))*)
                 }
             };
-            let min = b.min_size;
+            let (doc, field_type, ty, resource) = binding_parts(b, &field);
+            fields.push(quote! { #[doc = #doc] pub #field: #field_type });
             entries.push(quote! {
-                ::wgpu::BindGroupLayoutEntry {
-                    binding: #binding,
-                    visibility: #stages,
-                    ty: ::wgpu::BindingType::Buffer {
-                        ty: #kind,
-                        has_dynamic_offset: false,
-                        min_binding_size: ::core::num::NonZeroU64::new(#min),
-                    },
-                    count: None,
-                }
+                ::wgpu::BindGroupLayoutEntry { binding: #binding, visibility: #stages, ty: #ty, count: None }
             });
-            resources.push(quote! {
-                ::wgpu::BindGroupEntry { binding: #binding, resource: ::wgpu::BindingResource::Buffer(self.#field.clone()) }
-            });
+            resources.push(quote! { ::wgpu::BindGroupEntry { binding: #binding, resource: #resource } });
         }
         let doc = format!(
             "Resources of `@group({group})` in `{}`, one field per binding, so a missing or extra binding does not compile.",
