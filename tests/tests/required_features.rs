@@ -14,8 +14,9 @@ fn a_device_without_the_shaders_features_gets_a_typed_error() {
     let text = err.to_string();
     assert!(text.contains("SHADER_F16") && text.contains("overrides.wgsl"), "{text}");
 
-    // The module itself is invalid on this device: made inside an error scope, then the typed
-    // constructor refuses before wgpu is asked for the pipeline.
+    // The module itself is refused before wgpu sees it; one made anyway (inside an error scope:
+    // it is invalid here) gets its pipeline refused the same way.
+    assert_eq!(overrides::try_create_shader_module(&device).unwrap_err(), err);
     let scope = device.push_error_scope(wgpu::ErrorFilter::Validation);
     let module = overrides::create_shader_module(&device);
     let layouts = overrides::BindGroupLayouts::new(&device);

@@ -33,7 +33,8 @@ fn texture_bindings_validate_and_run() {
     let (device, queue) = test_device();
     let scope = device.push_error_scope(wgpu::ErrorFilter::Validation);
     let sampled = wgpu::TextureUsages::TEXTURE_BINDING | wgpu::TextureUsages::COPY_DST;
-    let source = texture(&device, wgpu::TextureFormat::Rgba8Unorm, 1, 1, sampled);
+    // r32float: bindable only because `source` is never sampled with a filtering sampler.
+    let source = texture(&device, wgpu::TextureFormat::R32Float, 1, 1, sampled);
     let layers = texture(&device, wgpu::TextureFormat::R32Uint, 2, 1, sampled);
     let target = texture(&device, wgpu::TextureFormat::Rgba8Unorm, 1, 1, wgpu::TextureUsages::STORAGE_BINDING);
     let shadow = texture(&device, wgpu::TextureFormat::Depth32Float, 1, 1, wgpu::TextureUsages::TEXTURE_BINDING);
@@ -94,6 +95,29 @@ fn texture_bindings_validate_and_run() {
     let layout = shader::create_pipeline_layout(&device, &layouts);
     let pipeline = shader::try_create_blit_pipeline(&device, &module, &layout, &shader::Overrides::new()).unwrap();
 
+    // The fragment entry point against group 1's layout, through a render pipeline.
+    let _render = device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
+        label: Some("textures.wgsl:shade"),
+        layout: Some(&layout),
+        vertex: wgpu::VertexState {
+            module: &module,
+            entry_point: Some(shader::FULL_SCREEN_ENTRY),
+            compilation_options: Default::default(),
+            buffers: &[],
+        },
+        fragment: Some(wgpu::FragmentState {
+            module: &module,
+            entry_point: Some(shader::SHADE_ENTRY),
+            compilation_options: Default::default(),
+            targets: &[Some(wgpu::TextureFormat::Rgba8Unorm.into())],
+        }),
+        primitive: Default::default(),
+        depth_stencil: None,
+        multisample: Default::default(),
+        multiview_mask: None,
+        cache: None,
+    });
+
     let mut encoder = device.create_command_encoder(&Default::default());
     {
         let mut pass = encoder.begin_compute_pass(&Default::default());
@@ -109,7 +133,29 @@ fn texture_bindings_validate_and_run() {
     // counts[x] = layer 1 at (x, y) for the row the last writer had: 100 + x either way.
     let got: Vec<u32> = bytemuck::cast_slice(&read_back(&device, &queue, &counts)).to_vec();
     assert_eq!(got, (100..108).collect::<Vec<u32>>());
-    // The stages: group 0 compute only, group 1 fragment only.
-    assert_eq!(shader::BindGroup0::LAYOUT_ENTRIES[0].visibility, wgpu::ShaderStages::COMPUTE);
-    assert_eq!(shader::BindGroup1::LAYOUT_ENTRIES[1].visibility, wgpu::ShaderStages::FRAGMENT);
+    // Every entry as wgpu needs it; group 0 is used by compute, group 1 by the fragment stage.
+    use wgpu::{BindingType as B, TextureSampleType as S, TextureViewDimension as D};
+    let texture = |sample_type, view_dimension, multisampled| B::Texture { sample_type, view_dimension, multisampled };
+    let group0: Vec<_> = shader::BindGroup0::LAYOUT_ENTRIES.iter().map(|e| (e.ty, e.visibility)).collect();
+    let compute = wgpu::ShaderStages::COMPUTE;
+    assert_eq!(group0[0], (texture(S::Float { filterable: false }, D::D2, false), compute));
+    assert_eq!(group0[1], (texture(S::Uint, D::D2Array, false), compute));
+    let storage = B::StorageTexture {
+        access: wgpu::StorageTextureAccess::WriteOnly,
+        format: wgpu::TextureFormat::Rgba8Unorm,
+        view_dimension: D::D2,
+    };
+    assert_eq!(group0[2], (storage, compute));
+    let group1: Vec<_> = shader::BindGroup1::LAYOUT_ENTRIES.iter().map(|e| (e.ty, e.visibility)).collect();
+    let fragment = wgpu::ShaderStages::FRAGMENT;
+    assert_eq!(
+        group1,
+        [
+            (B::Sampler(wgpu::SamplerBindingType::Filtering), fragment),
+            (texture(S::Depth, D::D2, false), fragment),
+            (B::Sampler(wgpu::SamplerBindingType::Comparison), fragment),
+            (texture(S::Float { filterable: true }, D::Cube, false), fragment),
+            (texture(S::Float { filterable: false }, D::D2, true), fragment),
+        ]
+    );
 }

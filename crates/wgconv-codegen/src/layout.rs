@@ -216,6 +216,7 @@ fn image_type_name(dim: naga::ImageDimension, arrayed: bool, class: naga::ImageC
         ImageClass::Depth { multi: true } => format!("texture_depth_multisampled_{dim}{array}"),
         ImageClass::Storage { format, access } => {
             let access = match (access.contains(StorageAccess::LOAD), access.contains(StorageAccess::STORE)) {
+                _ if access.contains(StorageAccess::ATOMIC) => "atomic",
                 (true, true) => "read_write",
                 (false, true) => "write",
                 _ => "read",

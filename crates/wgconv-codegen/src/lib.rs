@@ -155,6 +155,7 @@ fn check_names(def: &model::ShaderDef, shader_trait: bool) -> Result<(), Codegen
     for group in emit::bindings::groups(def).keys() {
         types.claim(format!("BindGroup{group}"), generated(&format!("struct `BindGroup{group}`")))?;
     }
+    types.claim("MissingFeatures".into(), generated("struct `MissingFeatures`"))?;
     if has_compute {
         types.claim("Entry".into(), generated("enum `Entry`"))?;
     }
@@ -167,7 +168,18 @@ fn check_names(def: &model::ShaderDef, shader_trait: bool) -> Result<(), Codegen
 
     // Module-level constants and functions.
     let mut values = Namespace::new(&def.path, "constant or function");
-    for item in ["PATH", "SOURCE", "ENTRY_POINTS", "create_shader_module", "create_pipeline_layout"] {
+    for item in [
+        "PATH",
+        "SOURCE",
+        "ENTRY_POINTS",
+        "REQUIRED_FEATURE_NAMES",
+        "required_features",
+        "missing_features",
+        "check_features",
+        "create_shader_module",
+        "try_create_shader_module",
+        "create_pipeline_layout",
+    ] {
         values.claim(item.into(), generated(&format!("`{item}`")))?;
     }
     let mut variants = Namespace::new(&def.path, "`Entry` variant");
@@ -182,6 +194,7 @@ fn check_names(def: &model::ShaderDef, shader_trait: bool) -> Result<(), Codegen
                 format!("{upper}_WORKGROUP_MEMORY_BYTES"),
                 format!("{lower}_workgroup_memory_bytes"),
                 format!("create_{lower}_pipeline"),
+                format!("try_create_{lower}_pipeline"),
             ] {
                 values.claim(item, owner.clone())?;
             }

@@ -147,8 +147,8 @@ pub enum BufferKind {
     StorageTexture {
         /// `wgpu::StorageTextureAccess` variant.
         access: &'static str,
-        /// `wgpu::TextureFormat` variant.
-        format: &'static str,
+        /// The storage format (its `wgpu::TextureFormat` is named where the code is emitted).
+        format: naga::StorageFormat,
         /// `wgpu::TextureViewDimension` variant.
         view_dimension: &'static str,
     },

@@ -44,9 +44,24 @@ fn stages_using(module: &Module, info: &ModuleInfo, handle: Handle<naga::GlobalV
     stages
 }
 
+/// Whether some entry point samples texture `image` with a filtering (non-comparison) sampler:
+/// only then is a float texture bound filterable (an `r32float` texture read with `textureLoad`
+/// must not need `FLOAT32_FILTERABLE`), as wgpu's own derived layouts decide.
+fn sampled_with_filtering(module: &Module, info: &ModuleInfo, image: Handle<naga::GlobalVariable>) -> bool {
+    (0..module.entry_points.len()).any(|i| {
+        info.get_entry_point(i).sampling_set.iter().any(|key| {
+            key.image == image
+                && matches!(
+                    module.types[module.global_variables[key.sampler].ty].inner,
+                    TypeInner::Sampler { comparison: false }
+                )
+        })
+    })
+}
+
 /// The binding kind of a texture or sampler type (`None` for what is not generated: external
-/// textures, binding arrays).
-fn handle_kind(module: &Module, ty: Handle<naga::Type>) -> Option<BufferKind> {
+/// textures, binding arrays); `filtered`: the texture is sampled with a filtering sampler.
+fn handle_kind(module: &Module, ty: Handle<naga::Type>, filtered: bool) -> Option<BufferKind> {
     use naga::{ImageClass, ImageDimension as Dim, ScalarKind};
     match module.types[ty].inner {
         TypeInner::Sampler { comparison } => {
@@ -64,11 +79,10 @@ fn handle_kind(module: &Module, ty: Handle<naga::Type>) -> Option<BufferKind> {
             };
             Some(match class {
                 ImageClass::Sampled { kind, multi } => BufferKind::Texture {
-                    // Multisampled float textures cannot be filtered; others are bound filterable,
-                    // as a sampled texture usually is.
+                    // Filterable only when sampled with a filtering sampler (never multisampled).
                     sample_type: match kind {
-                        ScalarKind::Float if multi => "Float { filterable: false }",
-                        ScalarKind::Float => "Float { filterable: true }",
+                        ScalarKind::Float if filtered && !multi => "Float { filterable: true }",
+                        ScalarKind::Float => "Float { filterable: false }",
                         ScalarKind::Sint => "Sint",
                         ScalarKind::Uint => "Uint",
                         _ => return None,
@@ -80,14 +94,16 @@ fn handle_kind(module: &Module, ty: Handle<naga::Type>) -> Option<BufferKind> {
                     BufferKind::Texture { sample_type: "Depth", view_dimension, multisampled: multi }
                 }
                 ImageClass::Storage { format, access } => BufferKind::StorageTexture {
-                    access: if access.contains(StorageAccess::LOAD | StorageAccess::STORE) {
+                    access: if access.contains(StorageAccess::ATOMIC) {
+                        "Atomic"
+                    } else if access.contains(StorageAccess::LOAD | StorageAccess::STORE) {
                         "ReadWrite"
                     } else if access.contains(StorageAccess::STORE) {
                         "WriteOnly"
                     } else {
                         "ReadOnly"
                     },
-                    format: texture_format_name(format)?,
+                    format,
                     view_dimension,
                 },
                 ImageClass::External => return None,
@@ -97,29 +113,32 @@ fn handle_kind(module: &Module, ty: Handle<naga::Type>) -> Option<BufferKind> {
     }
 }
 
-/// The `wgpu::TextureFormat` variant of a storage format, as wgpu maps it.
-fn texture_format_name(format: naga::StorageFormat) -> Option<&'static str> {
-    let name = format!("{:?}", wgpu_naga_bridge::map_storage_format_from_naga(format));
-    // Storage formats are plain variants (`Rgba8Unorm`); leak the few distinct names once.
-    (name.chars().all(char::is_alphanumeric)).then(|| &*Box::leak(name.into_boxed_str()))
-}
-
 /// The smallest set of device features under which naga validates `module`, as wgpu maps
 /// features to naga's capabilities (`wgpu_naga_bridge`): starting from every feature, each one
 /// the shader validates without is dropped — the later-declared first, since wgpu declares the
 /// narrower features (`SUBGROUP`) before those that imply them (`SUBGROUP_VERTEX`).
-fn required_features(module: &Module) -> wgpu_types::Features {
+fn required_features(module: &Module, path: &str) -> Result<wgpu_types::Features, CodegenError> {
     use wgpu_types::{DownlevelFlags, Features};
-    let validates = |features: Features| {
-        let caps = wgpu_naga_bridge::features_to_naga_capabilities(features, DownlevelFlags::all());
-        Validator::new(ValidationFlags::all(), caps).validate(module).is_ok()
-    };
+    let caps = |features: Features| wgpu_naga_bridge::features_to_naga_capabilities(features, DownlevelFlags::all());
+    let validates =
+        |features: Features| Validator::new(ValidationFlags::all(), caps(features)).validate(module).is_ok();
+    // Most shaders need nothing: one validation says so.
+    if validates(Features::empty()) {
+        return Ok(Features::empty());
+    }
     let mut needed = Features::all();
     if !validates(needed) {
-        // Validated only with capabilities no feature grants: nothing to name.
-        return Features::empty();
+        // It validated with every capability, but no set of wgpu features grants the ones it uses.
+        let beyond = Capabilities::all() - caps(Features::all());
+        return Err(CodegenError::Unsupported {
+            path: path.to_string(),
+            construct: "shader".into(),
+            reason: format!("it needs naga capabilities no wgpu feature enables ({beyond:?})"),
+        });
     }
-    let flags: Vec<Features> = Features::all().iter_names().map(|(_, flag)| flag).collect();
+    // Only the flags that grant some capability can matter.
+    let flags: Vec<Features> =
+        Features::all().iter_names().map(|(_, flag)| flag).filter(|&flag| !caps(flag).is_empty()).collect();
     for &flag in flags.iter().rev() {
         let mut without = needed;
         without.remove(flag);
@@ -127,13 +146,13 @@ fn required_features(module: &Module) -> wgpu_types::Features {
             needed = without;
         }
     }
-    needed
+    Ok(needed & flags.iter().fold(Features::empty(), |all, &flag| all | flag))
 }
 
 /// Builds the model of one shader.
 pub fn reflect(source: &str, path: &str) -> Result<ShaderDef, CodegenError> {
     let (module, info) = parse_and_validate(source, path)?;
-    let features = required_features(&module);
+    let features = required_features(&module, path)?;
     let mut layouter = Layouter::default();
     layouter.update(module.to_ctx()).map_err(|e| CodegenError::Unsupported {
         path: path.to_string(),
@@ -155,7 +174,8 @@ pub fn reflect(source: &str, path: &str) -> Result<ShaderDef, CodegenError> {
         let name = var.name.clone().unwrap_or_else(|| format!("binding_{}_{}", res.group, res.binding));
         let construct = || format!("binding `{name}` (group {}, binding {})", res.group, res.binding);
         if var.space == AddressSpace::Handle {
-            let kind = handle_kind(&module, var.ty).ok_or_else(|| CodegenError::Unsupported {
+            let filtered = sampled_with_filtering(&module, &info, handle);
+            let kind = handle_kind(&module, var.ty, filtered).ok_or_else(|| CodegenError::Unsupported {
                 path: path.to_string(),
                 construct: construct(),
                 reason: format!("`{}` bindings are not generated yet", wgsl_type_name(&module, var.ty)),

@@ -225,6 +225,21 @@ fn name_collisions_name_both_items() {
             shader("const MAIN_ENTRY: u32 = 1u;", "@compute @workgroup_size(1) fn main() { data[0] = MAIN_ENTRY; }"),
             ["entry point `main`", "WGSL const `MAIN_ENTRY`", "`MAIN_ENTRY`"],
         ),
+        (
+            shader("struct MissingFeatures { a: u32 }\n@group(0) @binding(1) var<storage> s: MissingFeatures;", main),
+            ["the generated struct `MissingFeatures`", "WGSL struct `MissingFeatures`", "type `MissingFeatures`"],
+        ),
+        (
+            shader(
+                "const REQUIRED_FEATURE_NAMES: u32 = 1u;",
+                "@compute @workgroup_size(1) fn main() { data[0] = REQUIRED_FEATURE_NAMES; }",
+            ),
+            [
+                "the generated `REQUIRED_FEATURE_NAMES`",
+                "WGSL const `REQUIRED_FEATURE_NAMES`",
+                "`REQUIRED_FEATURE_NAMES`",
+            ],
+        ),
     ];
     for (wgsl, expected) in cases {
         let err = generate(&wgsl, "clash.wgsl").unwrap_err();
@@ -294,6 +309,10 @@ fn required_features_are_named() {
         (
             "var<private> x: f64;\n@group(0) @binding(0) var<storage, read_write> d: array<f32>;\n@compute @workgroup_size(1) fn main() { x = f64(d[1]); d[0] = f32(x * 2.0lf); }",
             vec!["SHADER_F64"],
+        ),
+        (
+            "@group(0) @binding(0) var t: texture_storage_2d<r32uint, atomic>;\n@compute @workgroup_size(1) fn main() { textureAtomicMax(t, vec2<i32>(0, 0), 1u); }",
+            vec!["TEXTURE_ATOMIC"],
         ),
         (
             "var<private> x: i64;\n@group(0) @binding(0) var<storage, read_write> d: array<i32>;\n@compute @workgroup_size(1) fn main() { x = i64(d[1]); d[0] = i32(x >> 1u); }",

@@ -64,7 +64,9 @@ fn binding_parts(b: &BindingDef, field: &Ident) -> (String, TokenStream, TokenSt
             )
         }
         BufferKind::StorageTexture { access, format, view_dimension } => {
-            let (access, format, view_dimension) = (path(access), path(format), path(view_dimension));
+            // Storage formats are plain variants of `wgpu::TextureFormat` (`Rgba8Unorm`).
+            let format = format!("{:?}", wgpu_naga_bridge::map_storage_format_from_naga(format));
+            let (access, format, view_dimension) = (path(access), path(&format), path(view_dimension));
             (
                 handle_doc,
                 quote!(&'a ::wgpu::TextureView),

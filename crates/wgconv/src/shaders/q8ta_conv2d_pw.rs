@@ -456,11 +456,21 @@ impl ::core::fmt::Display for MissingFeatures {
 }
 impl ::std::error::Error for MissingFeatures {}
 /// `Ok` when `device` has every feature the shader needs, else which it lacks.
+/// (Features named `EXPERIMENTAL_*` also need `wgpu::ExperimentalFeatures::enabled()`
+/// when the device is requested.)
 pub fn check_features(
     device: &::wgpu::Device,
 ) -> ::core::result::Result<(), MissingFeatures> {
     let missing = missing_features(device);
     if missing.is_empty() { Ok(()) } else { Err(MissingFeatures { missing }) }
+}
+/// [`create_shader_module`], or [`MissingFeatures`] before wgpu sees the source (on a
+/// device without them the module itself is invalid).
+pub fn try_create_shader_module(
+    device: &::wgpu::Device,
+) -> ::core::result::Result<::wgpu::ShaderModule, MissingFeatures> {
+    check_features(device)?;
+    Ok(create_shader_module(device))
 }
 /// Creates the shader module from [`SOURCE`].
 pub fn create_shader_module(device: &::wgpu::Device) -> ::wgpu::ShaderModule {
