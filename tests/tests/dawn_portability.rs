@@ -3,9 +3,10 @@
 //! naga accepts but Tint rejects fails here, not in a user's browser. The pipelines are the ones
 //! a `Context` really compiles (`Context::compiled_pipelines`) while running every kernel family
 //! — forced and planned, GEMM widths, split-K, stream-K, activations, transposed, 1D, int8 — at
-//! WebGPU's default limits and at the adapter's. The tensor-core shader is not among them: it
-//! needs wgpu's own cooperative-matrix extension, which the web does not have, and the planner
-//! never chooses it there.
+//! WebGPU's default limits and at the adapter's, plus the roofline's plain kernels. The
+//! tensor-core shaders (`enable wgpu_cooperative_matrix`: the conv kernel and the roofline's)
+//! are not among them: they need wgpu's own cooperative-matrix extension, which the web does not
+//! have, and nothing runs them there.
 //!
 //! Needs `bash tests/dawn/setup.sh` (which `scripts/test.sh` runs) and node.
 
@@ -115,17 +116,22 @@ fn dawn_compiles_every_pipeline_the_runtime_does() {
     for (ctx, forced) in [(default_limits_context(), false), (Context::new().unwrap(), true)] {
         run_convolutions(&ctx, forced);
         run_int8(&ctx);
+        let quick = wgconv::timing::Sampling { samples: 1, launches: 1, warm_up_ms: 0.0, ..Default::default() };
+        wgconv::roofline::measure(&ctx, &quick, true).unwrap();
         pipelines.extend(ctx.compiled_pipelines());
     }
     pipelines.sort_by(|a, b| format!("{a:?}").cmp(&format!("{b:?}")));
     pipelines.dedup();
     let shaders: std::collections::BTreeSet<&str> = pipelines.iter().map(|p| p.shader).collect();
-    // Every shader file but the tensor-core one (see the module doc) is exercised.
+    // Every shader file but the tensor-core ones (see the module doc) is exercised.
     let shipped = std::fs::read_dir(root.join("shaders")).unwrap().filter_map(|e| {
         let name = e.ok()?.file_name().into_string().ok()?;
         name.ends_with(".wgsl").then(|| format!("shaders/{name}"))
     });
-    for shader in shipped.filter(|s| s != "shaders/conv2d_coop.wgsl") {
+    let tensor_core = |shader: &String| {
+        std::fs::read_to_string(root.join(shader)).unwrap().contains("enable wgpu_cooperative_matrix;")
+    };
+    for shader in shipped.filter(|s| !tensor_core(s)) {
         assert!(shaders.contains(shader.as_str()), "no pipeline of {shader} was compiled: add a case that uses it");
     }
     let list: Vec<serde_json::Value> = pipelines
