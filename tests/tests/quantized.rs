@@ -89,8 +89,8 @@ fn run_q8(name: &str, seed: u64, c: &Q8Case) -> (Vec<i8>, usize, i32) {
         assert_eq!(used, kernel.unwrap_or(geometry.planned_kernel()), "{name}");
         batch.submit().unwrap();
         let got = out.to_vec_i8(ctx).unwrap();
-        let mismatches = got.iter().zip(&expected).filter(|(a, b)| a != b).count();
-        let max_diff = got.iter().zip(&expected).map(|(a, b)| (i32::from(*a) - i32::from(*b)).abs()).max().unwrap_or(0);
+        let reference::Int8Difference { differing: mismatches, max: max_diff, .. } =
+            reference::int8_difference(&got, &expected);
         assert!(max_diff <= 1, "{name} via {}: an output differs by {max_diff} from the reference", used.name());
         assert!(
             mismatches as f64 <= 0.001 * expected.len() as f64,

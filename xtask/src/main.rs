@@ -46,14 +46,13 @@ fn vulkan_driver_present() -> bool {
 fn demo() -> Result<(), String> {
     const INSTALL: &str = "apt-get update && apt-get install -y mesa-vulkan-drivers libvulkan1";
     if !vulkan_driver_present() {
-        let is_root = std::process::Command::new("id").arg("-u").output().is_ok_and(|o| o.stdout.starts_with(b"0"));
-        if !is_root {
+        if !web::is_root() {
             return Err(format!(
                 "no Vulkan driver found. Install the software one (lavapipe) with:\n    sudo sh -c '{INSTALL}'\nthen run `cargo xtask demo` again"
             ));
         }
         println!("no Vulkan driver found; installing Mesa's software driver (lavapipe): {INSTALL}");
-        run(std::process::Command::new("sh").arg("-c").arg(format!("DEBIAN_FRONTEND=noninteractive {INSTALL}")))?;
+        web::apt(INSTALL)?;
     }
     let root = workspace_root()?;
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());

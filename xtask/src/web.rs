@@ -184,7 +184,7 @@ fn wasm_toolchain() -> Result<WasmToolchain, String> {
         ));
     }
     println!("web: installing Debian's rustc-web toolchain: {install}");
-    run(Command::new("sh").arg("-c").arg(format!("DEBIAN_FRONTEND=noninteractive {install}")))?;
+    apt(&install)?;
     if debian_toolchain_ready() {
         Ok(debian)
     } else {
@@ -246,8 +246,14 @@ pub fn locked_version(lockfile: &str, name: &str) -> Option<String> {
     Some(line.strip_prefix("version = \"")?.strip_suffix('"')?.to_string())
 }
 
-fn is_root() -> bool {
+/// Whether this runs as root (so it may install system packages).
+pub fn is_root() -> bool {
     Command::new("id").arg("-u").output().is_ok_and(|o| String::from_utf8_lossy(&o.stdout).trim() == "0")
+}
+
+/// Runs an `apt-get …` command line non-interactively (as root: see [`is_root`]).
+pub fn apt(command: &str) -> Result<(), String> {
+    run(Command::new("sh").arg("-c").arg(format!("DEBIAN_FRONTEND=noninteractive {command}")))
 }
 
 /// Runs `cmd`, failing with the command line when it does.

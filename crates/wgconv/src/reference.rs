@@ -177,6 +177,36 @@ pub fn round_to_f16(x: f32) -> f32 {
     ((a / spacing).round_ties_even() * spacing).copysign(x)
 }
 
+/// How int8 outputs differ from their reference ([`int8_difference`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Int8Difference {
+    /// Outputs that are not bit-exact.
+    pub differing: usize,
+    /// The largest difference, in int8 steps.
+    pub max: i32,
+    /// Outputs compared.
+    pub len: usize,
+}
+
+impl Int8Difference {
+    /// The int8 ops' accuracy criterion: at least 99.9 % of the outputs bit-exact and none off by
+    /// more than 1 (the float requantization may round a tie the other way).
+    pub fn within_criterion(&self) -> bool {
+        self.max <= 1 && self.differing * 1000 <= self.len
+    }
+}
+
+/// Compares int8 outputs with their reference, element by element.
+pub fn int8_difference(actual: &[i8], reference: &[i8]) -> Int8Difference {
+    assert_eq!(actual.len(), reference.len(), "length mismatch");
+    let steps = actual.iter().zip(reference).map(|(a, r)| (i32::from(*a) - i32::from(*r)).abs());
+    Int8Difference {
+        differing: steps.clone().filter(|&d| d != 0).count(),
+        max: steps.max().unwrap_or(0),
+        len: actual.len(),
+    }
+}
+
 /// ‖a − b‖₂ / ‖b‖₂ (0 when both are zero): the error measure the tests bound.
 pub fn relative_error(actual: &[f32], reference: &[f64]) -> f64 {
     assert_eq!(actual.len(), reference.len(), "length mismatch");
@@ -240,6 +270,16 @@ mod tests {
             assert_eq!(round_to_f16(x), want, "{x:e}");
         }
         assert!(round_to_f16(f32::NAN).is_nan());
+    }
+
+    #[test]
+    fn int8_difference_counts_and_bounds() {
+        let d = int8_difference(&[1, -128, 5, 7], &[1, 127, 6, 7]);
+        assert_eq!(d, Int8Difference { differing: 2, max: 255, len: 4 });
+        assert!(!d.within_criterion());
+        let one_off: Vec<i8> = (0..1000).map(|i| if i == 0 { 1 } else { 0 }).collect();
+        assert!(int8_difference(&one_off, &[0; 1000]).within_criterion());
+        assert!(!int8_difference(&one_off[..999], &[0; 999]).within_criterion());
     }
 
     #[test]

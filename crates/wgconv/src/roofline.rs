@@ -213,12 +213,14 @@ async fn coop_rates(ctx: &Context, sampling: &Sampling, small: bool) -> std::res
     let (av, bv) = (small_values(1, len), small_values(2, len));
     let (a, b) = (packed_halves(ctx, &av).map_err(text)?, packed_halves(ctx, &bv).map_err(text)?);
     let n = check as usize;
+    let halves = |values: &[f32]| values.iter().map(|&v| f16::from_f32(v).to_f64()).collect::<Vec<f64>>();
+    let (a16, b16) = (halves(&av), halves(&bv));
     let mut expected = vec![0f64; len];
     for i in 0..n {
         for k in 0..n {
-            let aik = f16::from_f32(av[i * n + k]).to_f64();
+            let aik = a16[i * n + k];
             for j in 0..n {
-                expected[i * n + j] += aik * f16::from_f32(bv[k * n + j]).to_f64();
+                expected[i * n + j] += aik * b16[k * n + j];
             }
         }
     }

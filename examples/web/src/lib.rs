@@ -188,8 +188,7 @@ pub async fn run_demo(ctx: &Context, size: usize) -> wgconv::Result<DemoReport> 
         output_quant,
         relu: false,
     });
-    let differing = got.iter().zip(&expected).filter(|(a, b)| a != b).count();
-    let max_diff = got.iter().zip(&expected).map(|(a, b)| (i32::from(*a) - i32::from(*b)).abs()).max().unwrap_or(0);
+    let d = reference::int8_difference(&got, &expected);
     let pw_result = LayerResult {
         name: "pointwise q8ta_conv2d_pw (int8)".into(),
         input_shape: q8_input.shape().to_vec(),
@@ -198,14 +197,14 @@ pub async fn run_demo(ctx: &Context, size: usize) -> wgconv::Result<DemoReport> 
         first_call_ms,
         gpu_ms: pw_time.ms_per_run,
         timing_source: format!("{:?}", pw_time.source),
-        max_abs_error: f64::from(max_diff),
+        max_abs_error: f64::from(d.max),
         error: format!(
-            "{differing} of {} outputs differ from the integer reference (bound: 0.1 %, each by 1); {} saturated",
-            got.len(),
+            "{} of {} outputs differ from the integer reference (bound: 0.1 %, each by 1); {} saturated",
+            d.differing,
+            d.len,
             got.iter().filter(|&&v| v == i8::MIN || v == i8::MAX).count()
         ),
-        // wgconv's int8 criterion: ≥ 99.9 % bit-exact, none off by more than 1.
-        passed: max_diff <= 1 && differing * 1000 <= got.len(),
+        passed: d.within_criterion(),
     };
     Ok(DemoReport { adapter: ctx.describe(), layers: vec![stem_result, pw_result] })
 }

@@ -276,16 +276,17 @@ async fn check_q8(ctx: &Context, case: &Q8Case) -> CaseResult {
         .map_err(text)?;
         batch.submit_async().await.map_err(text)?;
         let got = output.to_vec_i8_async(ctx).await.map_err(text)?;
-        let differing = got.iter().zip(&expected).filter(|(a, b)| a != b).count();
-        let max_diff = got.iter().zip(&expected).map(|(a, b)| (i32::from(*a) - i32::from(*b)).abs()).max().unwrap_or(0);
-        if max_diff > 1 || differing * 1000 > expected.len() {
+        let d = reference::int8_difference(&got, &expected);
+        if !d.within_criterion() {
             return Err(format!(
-                "via {} (poison {poison}): {differing} of {} outputs differ, by up to {max_diff}",
+                "via {} (poison {poison}): {} of {} outputs differ, by up to {}",
                 kernel.name(),
-                expected.len()
+                d.differing,
+                d.len,
+                d.max
             ));
         }
-        summary = format!("via {}: {differing} of {} outputs off by 1, none by more", kernel.name(), expected.len());
+        summary = format!("via {}: {} of {} outputs off by 1, none by more", kernel.name(), d.differing, d.len);
     }
     Ok(summary)
 }
