@@ -120,11 +120,11 @@ fn emit(acc: coop_mat16x16<f32, C>, warp: u32, lane: u32, m0: u32, p0: u32, grou
                 let v = stage[warp * 256u + r * 16u + lane % 16u];
                 let at = (image * spec_oc + oc) * ohw + pixel;
                 if (split_k > 1u) {
-                    output[slice * params.n * spec_oc * ohw + at] = v;
+                    output[slice * params.n * spec_oc * ohw + at] = (v);
                 } else if (params.has_bias != 0u) {
-                    output[at] = activate(v + bias[oc]);
+                    output[at] = (activate(v + (bias[oc])));
                 } else {
-                    output[at] = activate(v);
+                    output[at] = (activate(v));
                 }
             }
         }

@@ -80,12 +80,12 @@ fn add(acc: f32, j: u32, r: u32, kx: u32, v: f32, w_base: u32) -> f32 {
     if (d % spec_dilation_h != 0u || d / spec_dilation_h >= spec_kh) {
         return acc;
     }
-    return fma(v, weight[w_base + (d / spec_dilation_h) * spec_kw + kx], acc);
+    return fma(v, (weight[w_base + (d / spec_dilation_h) * spec_kw + kx]), acc);
 }
 
 fn put(at: u32, j: u32, oy: u32, v: f32, b: f32) {
     if (j < rows_per_thread && oy < params.oh) {
-        output[at] = activate(v + b);
+        output[at] = (activate(v + b));
     }
 }
 
@@ -124,7 +124,7 @@ fn conv2d_depthwise_rows(@builtin(global_invocation_id) gid: vec3<u32>) {
         for (var kx = 0u; kx < spec_kw; kx++) {
             let ix = ix0 + i32(kx * spec_dilation_w);
             let inside = row_inside && ix >= 0 && ix < i32(params.iw);
-            let v = select(0.0, input[row + u32(select(0, ix, inside))], inside);
+            let v = select(0.0, (input[row + u32(select(0, ix, inside))]), inside);
             acc0 = add(acc0, 0u, r, kx, v, w_base);
             acc1 = add(acc1, 1u, r, kx, v, w_base);
             acc2 = add(acc2, 2u, r, kx, v, w_base);
@@ -138,7 +138,7 @@ fn conv2d_depthwise_rows(@builtin(global_invocation_id) gid: vec3<u32>) {
     // Read only when bound: without a bias the binding is a 4-float placeholder.
     var bias_value = 0.0;
     if (params.has_bias != 0u) {
-        bias_value = bias[oc];
+        bias_value = (bias[oc]);
     }
     let at = (plane * params.oh + oy0) * params.ow + ox;
     let ow = params.ow;

@@ -218,11 +218,11 @@ fn load_b(pr: Problem, c: Column, ic: u32, ty: u32, tx: u32, k_ok: bool) -> f32 
     if (!transposed && spec_pad_h == 0u && spec_pad_w == 0u) {
         let ok = k_ok && c.valid;
         let at = c.in_base + (ic * params.ih + u32(iy)) * params.iw + u32(ix);
-        return select(0.0, input[select(0u, at, ok)], ok);
+        return select(0.0, (input[select(0u, at, ok)]), ok);
     }
     let inside = k_ok && c.valid && iy >= 0 && iy < i32(params.ih) && ix >= 0 && ix < i32(params.iw);
     let at = c.in_base + (ic * params.ih + u32(max(iy, 0))) * params.iw + u32(max(ix, 0));
-    return select(0.0, input[select(0u, at, inside)], inside);
+    return select(0.0, (input[select(0u, at, inside)]), inside);
 }
 
 // Four consecutive output channels (m a multiple of 4) of tap (ic, ty, tx) from the packed weight.
@@ -245,14 +245,14 @@ fn store(c: Column, oc: u32, m_ok: bool, v: f32, slice: u32) {
     if (c.valid && m_ok) {
         let at = c.out_base + oc * params.oh * params.ow;
         if (split_k > 1u) {
-            output[slice * params.n * spec_oc * params.oh * params.ow + at] = v;
+            output[slice * params.n * spec_oc * params.oh * params.ow + at] = (v);
             return;
         }
         var x = v;
         if (params.has_bias != 0u) {
-            x = x + bias[oc];
+            x = x + (bias[oc]);
         }
-        output[at] = activate(x);
+        output[at] = (activate(x));
     }
 }
 

@@ -3,7 +3,8 @@
 // multiple of 4, so the GEMM loads four output channels of one (ic, kh, kw) as one vec4.
 //   direct weight     [groups·OCg, ICg, KH, KW] → packed [groups, ICg, KH, KW, OCg4]
 //   transposed weight [groups·ICg, OCg, KH, KW] → packed [groups, ICg, KH, KW, OCg4]
-// with OCg4 = OCg rounded up to a multiple of 4 (the padding is zero).
+// with OCg4 = OCg rounded up to a multiple of 4 (the padding is zero). The weight is f32; the
+// packed copy is always f32 (the GEMM kernels read f32).
 
 struct PackParams {
     groups: u32,
@@ -38,9 +39,9 @@ fn pack_weight(@builtin(global_invocation_id) gid: vec3<u32>) {
     var value = 0.0;
     if (m < params.ocg) {
         if (params.transposed == 0u) {
-            value = weight[((g * params.ocg + m) * params.icg + ic) * params.taps + tap];
+            value = (weight[((g * params.ocg + m) * params.icg + ic) * params.taps + tap]);
         } else {
-            value = weight[((g * params.icg + ic) * params.ocg + m) * params.taps + tap];
+            value = (weight[((g * params.icg + ic) * params.ocg + m) * params.taps + tap]);
         }
     }
     packed[index] = value;

@@ -1,17 +1,23 @@
 {% import "prelude/conv.wgsl" as conv %}
-// fp32 NCHW convolution, one thread per output element (the reference kernels).
+{# variants: f16 #}
+// NCHW convolution, one thread per output element (the reference kernels). Tensors are {{ io }}
+// (the output {{ out }}); the arithmetic is f32.
 //
 // Entry points share one uniform and one set of bindings:
 //   conv2d            direct convolution, scalar inner loop
 //   conv2d_vec4       direct convolution, 4 input channels per step (IC/groups % 4 == 0)
 //   conv_transpose2d  transposed convolution in gather form (weight [IC, OC/groups, KH, KW])
 
+{% if io == "f16" or out == "f16" %}
+enable f16;
+
+{% endif %}
 {{ conv.params_struct() }}
 
-@group(0) @binding(0) var<storage, read> input: array<f32>;
-@group(0) @binding(1) var<storage, read> weight: array<f32>;
-@group(0) @binding(2) var<storage, read> bias: array<f32>;
-@group(0) @binding(3) var<storage, read_write> output: array<f32>;
+@group(0) @binding(0) var<storage, read> input: array<{{ io }}>;
+@group(0) @binding(1) var<storage, read> weight: array<{{ io }}>;
+@group(0) @binding(2) var<storage, read> bias: array<{{ io }}>;
+@group(0) @binding(3) var<storage, read_write> output: array<{{ out }}>;
 @group(0) @binding(4) var<uniform> params: ConvParams;
 
 // Threads per workgroup (x).
@@ -26,9 +32,9 @@ override stride_x: u32;
 fn finish(index: u32, oc: u32, acc: f32) {
     var v = acc;
     if (params.has_bias != 0u) {
-        v = v + bias[oc];
+        v = v + {{ to_f32 }}(bias[oc]);
     }
-    output[index] = activate(v);
+    output[index] = {{ to_out }}(activate(v));
 }
 
 // Output coordinates of a flat NCHW index: (batch, channel, row, column).
@@ -72,7 +78,7 @@ fn conv2d(@builtin(global_invocation_id) gid: vec3<u32>) {
                 if (ix < 0 || ix >= i32(params.iw)) {
                     continue;
                 }
-                acc = fma(input[in_row + u32(ix)], weight[w_row + kx], acc);
+                acc = fma({{ to_f32 }}(input[in_row + u32(ix)]), {{ to_f32 }}(weight[w_row + kx]), acc);
             }
         }
     }
@@ -108,8 +114,18 @@ fn conv2d_vec4(@builtin(global_invocation_id) gid: vec3<u32>) {
             var w_at = (c.y * ic_per_group * params.kh + ky) * params.kw + kx;
             // Four input channels per step: one vec4 of strided inputs against one of weights.
             for (var i = 0u; i < ic_per_group; i += 4u) {
-                let x = vec4<f32>(input[in_at], input[in_at + in_step], input[in_at + 2u * in_step], input[in_at + 3u * in_step]);
-                let w = vec4<f32>(weight[w_at], weight[w_at + w_step], weight[w_at + 2u * w_step], weight[w_at + 3u * w_step]);
+                let x = vec4<f32>(
+                    {{ to_f32 }}(input[in_at]),
+                    {{ to_f32 }}(input[in_at + in_step]),
+                    {{ to_f32 }}(input[in_at + 2u * in_step]),
+                    {{ to_f32 }}(input[in_at + 3u * in_step]),
+                );
+                let w = vec4<f32>(
+                    {{ to_f32 }}(weight[w_at]),
+                    {{ to_f32 }}(weight[w_at + w_step]),
+                    {{ to_f32 }}(weight[w_at + 2u * w_step]),
+                    {{ to_f32 }}(weight[w_at + 3u * w_step]),
+                );
                 acc = fma(x, w, acc);
                 in_at += 4u * in_step;
                 w_at += 4u * w_step;
@@ -155,8 +171,8 @@ fn conv_transpose2d(@builtin(global_invocation_id) gid: vec3<u32>) {
             }
             for (var i = 0u; i < ic_per_group; i++) {
                 let ic = group * ic_per_group + i;
-                let x = input[((c.x * params.ic + ic) * params.ih + iy) * params.iw + ix];
-                let w = weight[((ic * oc_per_group + oc_in_group) * params.kh + ky) * params.kw + kx];
+                let x = {{ to_f32 }}(input[((c.x * params.ic + ic) * params.ih + iy) * params.iw + ix]);
+                let w = {{ to_f32 }}(weight[((ic * oc_per_group + oc_in_group) * params.kh + ky) * params.kw + kx]);
                 acc = fma(x, w, acc);
             }
         }

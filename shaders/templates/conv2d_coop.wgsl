@@ -1,4 +1,5 @@
 {% import "prelude/conv.wgsl" as conv %}
+{# variants: f16 f16_partial #}
 {#
   One copy of the kernel per K-tile depth `bk` (entry point `conv2d_coop` + `suffix`), so the
   depth, the strides and the register arrays' and tiles' sizes are literals in each.
@@ -21,8 +22,8 @@ var<workgroup> tile_b{{ suffix }}: array<f16, {{ bk }}u * SB_MAX>;
 // Loads K-tile k0's share of A and B of this invocation (zero outside M, K, N and the padded
 // border; unconditional loads from clamped indices, so all of them can be in flight at once).
 fn load_tiles{{ suffix }}(
-    va: ptr<function, array<f32, {{ arr }}>>,
-    vb: ptr<function, array<f32, {{ arr }}>>,
+    va: ptr<function, array<{{ io }}, {{ arr }}>>,
+    vb: ptr<function, array<{{ io }}, {{ arr }}>>,
     k0: u32, a_k: u32, a_row: u32, a_rows: u32, b_row: u32, b_step: u32, b_rows: u32,
     group: u32, m_tile: u32, p_valid: bool, ih0: i32, iw0: i32, in_base: u32,
 ) {
@@ -111,15 +112,15 @@ fn conv2d_coop{{ suffix }}(
     var c31 = coop_mat16x16<f32, C>();
 
     // The next K-tile's values are loaded into registers while the current one's math runs.
-    var va: array<f32, {{ arr }}>;
-    var vb: array<f32, {{ arr }}>;
+    var va: array<{{ io }}, {{ arr }}>;
+    var vb: array<{{ io }}, {{ arr }}>;
     load_tiles{{ suffix }}(&va, &vb, k_begin, a_k, a_row, a_rows, b_row, b_step, b_rows, group, m_tile, p_valid, ih0, iw0, in_base);
     for (var k0 = k_begin; k0 < k_end; k0 += {{ bk }}u) {
         for (var i = 0u; i < a_rows; i++) {
-            tile_a{{ suffix }}[(a_row + {{ astep }}u * i) * {{ sa }}u + a_k] = f16(va[i]);
+            tile_a{{ suffix }}[(a_row + {{ astep }}u * i) * {{ sa }}u + a_k] = {{ "f16" if io == "f32" else "" }}(va[i]);
         }
         for (var i = 0u; i < b_rows; i++) {
-            tile_b{{ suffix }}[(b_row + b_step * i) * sb + b_col] = f16(vb[i]);
+            tile_b{{ suffix }}[(b_row + b_step * i) * sb + b_col] = {{ "f16" if io == "f32" else "" }}(vb[i]);
         }
         workgroupBarrier();
         if (k0 + {{ bk }}u < k_end) {
@@ -190,11 +191,11 @@ enable wgpu_cooperative_matrix;
 
 {{ conv.params_struct() }}
 
-@group(0) @binding(0) var<storage, read> input: array<f32>;
+@group(0) @binding(0) var<storage, read> input: array<{{ io }}>;
 // The weight as given: [OC, IC/groups, KH, KW].
-@group(0) @binding(1) var<storage, read> weight: array<f32>;
-@group(0) @binding(2) var<storage, read> bias: array<f32>;
-@group(0) @binding(3) var<storage, read_write> output: array<f32>;
+@group(0) @binding(1) var<storage, read> weight: array<{{ io }}>;
+@group(0) @binding(2) var<storage, read> bias: array<{{ io }}>;
+@group(0) @binding(3) var<storage, read_write> output: array<{{ out }}>;
 @group(0) @binding(4) var<uniform> params: ConvParams;
 
 // Subgroups along M: 1 (64×256 tiles) or 2 (128×128); the other 8 / warps_m along N.
@@ -236,11 +237,11 @@ fn emit(acc: coop_mat16x16<f32, C>, warp: u32, lane: u32, m0: u32, p0: u32, grou
                 let v = stage[warp * 256u + r * 16u + lane % 16u];
                 let at = (image * spec_oc + oc) * ohw + pixel;
                 if (split_k > 1u) {
-                    output[slice * params.n * spec_oc * ohw + at] = v;
+                    output[slice * params.n * spec_oc * ohw + at] = {{ to_out }}(v);
                 } else if (params.has_bias != 0u) {
-                    output[at] = activate(v + bias[oc]);
+                    output[at] = {{ to_out }}(activate(v + {{ to_f32 }}(bias[oc])));
                 } else {
-                    output[at] = activate(v);
+                    output[at] = {{ to_out }}(activate(v));
                 }
             }
         }

@@ -1,4 +1,5 @@
 {% import "prelude/conv.wgsl" as conv %}
+{# variants: f16 #}
 // Depthwise and other few-channels-per-group convolutions (any channel multiplier), fp32 NCHW.
 // Each thread computes four outputs of one row over the group's input channels: with Q = ⌈OW/4⌉
 // threads per row, thread q takes columns q, q + Q, q + 2Q and q + 3Q, so for each of the four
@@ -6,12 +7,16 @@
 // each filter tap is loaded once per four outputs; the index decode happens once per thread.
 // Depthwise layers are memory-bound: the target is the copy roofline.
 
+{% if io == "f16" or out == "f16" %}
+enable f16;
+
+{% endif %}
 {{ conv.params_struct() }}
 
-@group(0) @binding(0) var<storage, read> input: array<f32>;
-@group(0) @binding(1) var<storage, read> weight: array<f32>;
-@group(0) @binding(2) var<storage, read> bias: array<f32>;
-@group(0) @binding(3) var<storage, read_write> output: array<f32>;
+@group(0) @binding(0) var<storage, read> input: array<{{ io }}>;
+@group(0) @binding(1) var<storage, read> weight: array<{{ io }}>;
+@group(0) @binding(2) var<storage, read> bias: array<{{ io }}>;
+@group(0) @binding(3) var<storage, read_write> output: array<{{ out }}>;
 @group(0) @binding(4) var<uniform> params: ConvParams;
 
 override wg_size: u32 = 256;
@@ -26,12 +31,12 @@ override channels_per_group: u32 = 1;
 
 fn tap(row: u32, ix: i32) -> f32 {
     let inside = ix >= 0 && ix < i32(params.iw);
-    return select(0.0, input[row + u32(select(0, ix, inside))], inside);
+    return select(0.0, {{ to_f32 }}(input[row + u32(select(0, ix, inside))]), inside);
 }
 
 fn put(at: u32, ow: u32, v: f32, b: f32) {
     if (ow < params.ow) {
-        output[at] = activate(v + b);
+        output[at] = {{ to_out }}(activate(v + b));
     }
 }
 
@@ -77,7 +82,7 @@ fn conv2d_depthwise(@builtin(global_invocation_id) gid: vec3<u32>) {
             let row = (in_plane + u32(iy)) * params.iw;
             let w_row = ((oc * icg + c) * params.kh + ky) * params.kw;
             for (var kx = 0u; kx < params.kw; kx++) {
-                let w = weight[w_row + kx];
+                let w = {{ to_f32 }}(weight[w_row + kx]);
                 let ix = ix0 + i32(kx * params.dilation_w);
                 acc0 = fma(tap(row, ix), w, acc0);
                 acc1 = fma(tap(row, ix + step), w, acc1);
@@ -89,7 +94,7 @@ fn conv2d_depthwise(@builtin(global_invocation_id) gid: vec3<u32>) {
     // Read only when bound: without a bias the binding is a 4-float placeholder.
     var bias_value = 0.0;
     if (params.has_bias != 0u) {
-        bias_value = bias[oc];
+        bias_value = {{ to_f32 }}(bias[oc]);
     }
     let at = (plane * params.oh + oh) * params.ow;
     put_row(at, q, quads, acc0, acc1, acc2, acc3, bias_value);
@@ -152,10 +157,10 @@ fn conv2d_grouped_oc4(@builtin(global_invocation_id) gid: vec3<u32>) {
                 let x1 = tap(row, ix + step);
                 let x2 = tap(row, ix + 2 * step);
                 let x3 = tap(row, ix + 3 * step);
-                let w0 = weight[w_row + kx];
-                let w1 = weight[w_row + taps_per_oc + kx];
-                let w2 = weight[w_row + 2u * taps_per_oc + kx];
-                let w3 = weight[w_row + 3u * taps_per_oc + kx];
+                let w0 = {{ to_f32 }}(weight[w_row + kx]);
+                let w1 = {{ to_f32 }}(weight[w_row + taps_per_oc + kx]);
+                let w2 = {{ to_f32 }}(weight[w_row + 2u * taps_per_oc + kx]);
+                let w3 = {{ to_f32 }}(weight[w_row + 3u * taps_per_oc + kx]);
                 acc_0_0 = fma(x0, w0, acc_0_0);
                 acc_0_1 = fma(x1, w0, acc_0_1);
                 acc_0_2 = fma(x2, w0, acc_0_2);
@@ -180,10 +185,10 @@ fn conv2d_grouped_oc4(@builtin(global_invocation_id) gid: vec3<u32>) {
     var b2 = 0.0;
     var b3 = 0.0;
     if (params.has_bias != 0u) {
-        b0 = bias[oc0];
-        b1 = bias[oc0 + 1u];
-        b2 = bias[oc0 + 2u];
-        b3 = bias[oc0 + 3u];
+        b0 = {{ to_f32 }}(bias[oc0]);
+        b1 = {{ to_f32 }}(bias[oc0 + 1u]);
+        b2 = {{ to_f32 }}(bias[oc0 + 2u]);
+        b3 = {{ to_f32 }}(bias[oc0 + 3u]);
     }
     let plane_size = params.oh * params.ow;
     let at = ((b * params.oc + oc0) * params.oh + oh) * params.ow;

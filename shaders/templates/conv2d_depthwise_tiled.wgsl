@@ -1,4 +1,5 @@
 {% import "prelude/conv.wgsl" as conv %}
+{# variants: f16 #}
 // Depthwise convolution through a workgroup input tile (one input channel per group, any
 // channel multiplier), fp32 NCHW.
 //
@@ -10,12 +11,16 @@
 // size and tap offsets are constants. Memory-bound: the target is the copy roofline.
 // Workgroups form a folded 1D grid: block = wid.y · groups_stride_x + wid.x.
 
+{% if io == "f16" or out == "f16" %}
+enable f16;
+
+{% endif %}
 {{ conv.params_struct() }}
 
-@group(0) @binding(0) var<storage, read> input: array<f32>;
-@group(0) @binding(1) var<storage, read> weight: array<f32>;
-@group(0) @binding(2) var<storage, read> bias: array<f32>;
-@group(0) @binding(3) var<storage, read_write> output: array<f32>;
+@group(0) @binding(0) var<storage, read> input: array<{{ io }}>;
+@group(0) @binding(1) var<storage, read> weight: array<{{ io }}>;
+@group(0) @binding(2) var<storage, read> bias: array<{{ io }}>;
+@group(0) @binding(3) var<storage, read_write> output: array<{{ out }}>;
 @group(0) @binding(4) var<uniform> params: ConvParams;
 
 // Workgroups per row of the folded grid.
@@ -50,7 +55,7 @@ fn fetch(k: u32, li: u32, count: u32, window_w: u32, ix0: i32, iy0: i32, in_plan
     let ix = ix0 + i32(i % window_w);
     let inside = iy >= 0 && iy < i32(params.ih) && ix >= 0 && ix < i32(params.iw);
     let at = in_plane + u32(select(0, iy * i32(params.iw) + ix, inside));
-    return select(0.0, input[at], inside);
+    return select(0.0, {{ to_f32 }}(input[at]), inside);
 }
 
 fn stage(k: u32, li: u32, count: u32, v: f32) {
@@ -62,7 +67,7 @@ fn stage(k: u32, li: u32, count: u32, v: f32) {
 
 fn put(plane: u32, oy: u32, ox: u32, v: f32, b: f32) {
     if (oy < params.oh && ox < params.ow) {
-        output[(plane * params.oh + oy) * params.ow + ox] = activate(v + b);
+        output[(plane * params.oh + oy) * params.ow + ox] = {{ to_out }}(activate(v + b));
     }
 }
 
@@ -142,7 +147,7 @@ fn conv2d_depthwise_tiled(
     let w_base = oc * spec_kh * spec_kw;
     for (var ky = 0u; ky < spec_kh; ky++) {
         for (var kx = 0u; kx < spec_kw; kx++) {
-            let w = weight[w_base + ky * spec_kw + kx];
+            let w = {{ to_f32 }}(weight[w_base + ky * spec_kw + kx]);
             acc0 = tap(acc0, lid.y, lid.x, ky, kx, window_w, w);
             if (rows_per_thread > 1u) {
                 acc1 = tap(acc1, lid.y + 8u, lid.x, ky, kx, window_w, w);
@@ -156,7 +161,7 @@ fn conv2d_depthwise_tiled(
     // Read only when bound: without a bias the binding is a 4-float placeholder.
     var bias_value = 0.0;
     if (params.has_bias != 0u) {
-        bias_value = bias[oc];
+        bias_value = {{ to_f32 }}(bias[oc]);
     }
     let ox = ox0 + lid.x;
     let oy = oy0 + lid.y;

@@ -1,4 +1,5 @@
 {% import "prelude/conv.wgsl" as conv %}
+{# variants: f16 #}
 // Depthwise convolution (one input channel per group, any channel multiplier), fp32 NCHW, for
 // input and output widths that are multiples of 4, with the filter geometry specialised into
 // the pipeline.
@@ -13,12 +14,16 @@
 // unrolls them and resolves which loaded lane feeds which output at compile time.
 // Memory-bound: the target is the copy roofline.
 
+{% if io == "f16" or out == "f16" %}
+enable f16;
+
+{% endif %}
 {{ conv.params_struct() }}
 
-@group(0) @binding(0) var<storage, read> input: array<vec4<f32>>;
-@group(0) @binding(1) var<storage, read> weight: array<f32>;
-@group(0) @binding(2) var<storage, read> bias: array<f32>;
-@group(0) @binding(3) var<storage, read_write> output: array<vec4<f32>>;
+@group(0) @binding(0) var<storage, read> input: array<vec4<{{ io }}>>;
+@group(0) @binding(1) var<storage, read> weight: array<{{ io }}>;
+@group(0) @binding(2) var<storage, read> bias: array<{{ io }}>;
+@group(0) @binding(3) var<storage, read_write> output: array<vec4<{{ out }}>>;
 @group(0) @binding(4) var<uniform> params: ConvParams;
 
 override wg_size: u32 = 256;
@@ -72,7 +77,7 @@ fn add(acc: vec4<f32>, j: u32, r: u32, kx: u32, v0: vec4<f32>, v1: vec4<f32>, v2
     if (d % spec_dilation_h != 0u || d / spec_dilation_h >= spec_kh) {
         return acc;
     }
-    let w = weight[w_base + (d / spec_dilation_h) * spec_kw + kx];
+    let w = {{ to_f32 }}(weight[w_base + (d / spec_dilation_h) * spec_kw + kx]);
     let e = offset() + kx * spec_dilation_w;
     let x = vec4<f32>(
         lane(v0, v1, v2, v3, e),
@@ -88,12 +93,12 @@ fn add(acc: vec4<f32>, j: u32, r: u32, kx: u32, v0: vec4<f32>, v1: vec4<f32>, v2
 fn fetch(row4: u32, row_inside: bool, v_lo: i32, k: u32) -> vec4<f32> {
     let v = v_lo + i32(k);
     let inside = row_inside && k < vecs() && v >= 0 && v < i32(params.iw / 4u);
-    return select(vec4<f32>(0.0), input[row4 + u32(select(0, v, inside))], inside);
+    return select(vec4<f32>(0.0), {{ "vec4<f32>" if io == "f16" else "" }}(input[row4 + u32(select(0, v, inside))]), inside);
 }
 
 fn put(at: u32, j: u32, oy: u32, v: vec4<f32>, b: f32) {
     if (j < rows_per_thread && oy < params.oh) {
-        output[at] = activate(v + vec4<f32>(b));
+        output[at] = {{ "vec4<f16>" if out == "f16" else "" }}(activate(v + vec4<f32>(b)));
     }
 }
 
@@ -140,7 +145,7 @@ fn conv2d_depthwise_vec4(@builtin(global_invocation_id) gid: vec3<u32>) {
     // Read only when bound: without a bias the binding is a 4-float placeholder.
     var bias_value = 0.0;
     if (params.has_bias != 0u) {
-        bias_value = bias[oc];
+        bias_value = {{ to_f32 }}(bias[oc]);
     }
     let at = (plane * params.oh + oy0) * quads + t;
     put(at, 0u, oy0, acc0, bias_value);

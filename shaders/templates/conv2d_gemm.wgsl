@@ -1,4 +1,5 @@
 {% import "prelude/conv.wgsl" as conv %}
+{# variants: f16 f16_partial #}
 {#
   The implicit-GEMM convolution, fully unrolled: the register block lives in named vec4
   accumulators and the K-tile loop is unrolled, because private arrays indexed in loops end up in
@@ -298,13 +299,17 @@ fn {{ name }}_tile(lid: u32, pr: Problem, tile_x: u32, tile_y: u32, kt_first: u3
 // each phase is a dense convolution over those taps with no wasted multiply-adds.
 // workgroup_id: x = N tile, y = M tile, z = group · phases + phase.
 
+{% if io == "f16" or out == "f16" %}
+enable f16;
+
+{% endif %}
 {{ conv.params_struct() }}
 
-@group(0) @binding(0) var<storage, read> input: array<f32>;
+@group(0) @binding(0) var<storage, read> input: array<{{ io }}>;
 // The weight prepacked by conv_pack.wgsl: [groups, ICg, KH, KW, OCg4], four output channels per vec4.
 @group(0) @binding(1) var<storage, read> weight: array<vec4<f32>>;
-@group(0) @binding(2) var<storage, read> bias: array<f32>;
-@group(0) @binding(3) var<storage, read_write> output: array<f32>;
+@group(0) @binding(2) var<storage, read> bias: array<{{ io }}>;
+@group(0) @binding(3) var<storage, read_write> output: array<{{ out }}>;
 @group(0) @binding(4) var<uniform> params: ConvParams;
 
 {{ conv.activation_overrides() }}
@@ -460,11 +465,11 @@ fn load_b(pr: Problem, c: Column, ic: u32, ty: u32, tx: u32, k_ok: bool) -> f32 
     if (!transposed && spec_pad_h == 0u && spec_pad_w == 0u) {
         let ok = k_ok && c.valid;
         let at = c.in_base + (ic * params.ih + u32(iy)) * params.iw + u32(ix);
-        return select(0.0, input[select(0u, at, ok)], ok);
+        return select(0.0, {{ to_f32 }}(input[select(0u, at, ok)]), ok);
     }
     let inside = k_ok && c.valid && iy >= 0 && iy < i32(params.ih) && ix >= 0 && ix < i32(params.iw);
     let at = c.in_base + (ic * params.ih + u32(max(iy, 0))) * params.iw + u32(max(ix, 0));
-    return select(0.0, input[select(0u, at, inside)], inside);
+    return select(0.0, {{ to_f32 }}(input[select(0u, at, inside)]), inside);
 }
 
 // Four consecutive output channels (m a multiple of 4) of tap (ic, ty, tx) from the packed weight.
@@ -487,14 +492,14 @@ fn store(c: Column, oc: u32, m_ok: bool, v: f32, slice: u32) {
     if (c.valid && m_ok) {
         let at = c.out_base + oc * params.oh * params.ow;
         if (split_k > 1u) {
-            output[slice * params.n * spec_oc * params.oh * params.ow + at] = v;
+            output[slice * params.n * spec_oc * params.oh * params.ow + at] = {{ to_out }}(v);
             return;
         }
         var x = v;
         if (params.has_bias != 0u) {
-            x = x + bias[oc];
+            x = x + {{ to_f32 }}(bias[oc]);
         }
-        output[at] = activate(x);
+        output[at] = {{ to_out }}(activate(x));
     }
 }
 

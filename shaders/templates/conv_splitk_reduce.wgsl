@@ -1,8 +1,14 @@
 {% import "prelude/conv.wgsl" as conv %}
+{# variants: f16 #}
 // Sums the split-K partial outputs of conv2d_gemm.wgsl or conv2d_coop.wgsl, adds the bias and
 // applies the activation.
-// partial holds `splits` consecutive copies of the NCHW output.
+// partial holds `splits` consecutive copies of the NCHW output, always f32; bias and output are
+// {{ io }}.
 
+{% if io == "f16" or out == "f16" %}
+enable f16;
+
+{% endif %}
 struct ReduceParams {
     numel: u32,
     splits: u32,
@@ -15,8 +21,8 @@ struct ReduceParams {
 }
 
 @group(0) @binding(0) var<storage, read> partial: array<f32>;
-@group(0) @binding(1) var<storage, read> bias: array<f32>;
-@group(0) @binding(2) var<storage, read_write> output: array<f32>;
+@group(0) @binding(1) var<storage, read> bias: array<{{ io }}>;
+@group(0) @binding(2) var<storage, read_write> output: array<{{ out }}>;
 @group(0) @binding(3) var<uniform> params: ReduceParams;
 
 override wg_size: u32 = 256;
@@ -34,12 +40,12 @@ fn splitk_reduce(@builtin(global_invocation_id) gid: vec3<u32>) {
         v += partial[s * params.numel + index];
     }
     if (params.has_bias != 0u) {
-        v += bias[(index / params.plane) % params.oc];
+        v += {{ to_f32 }}(bias[(index / params.plane) % params.oc]);
     }
     if (activation == 1u) {
         v = max(v, 0.0);
     } else if (activation == 2u) {
         v = clamp(v, clamp_min, clamp_max);
     }
-    output[index] = v;
+    output[index] = {{ to_out }}(v);
 }

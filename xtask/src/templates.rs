@@ -8,6 +8,12 @@
 //! overrides). Templates in `prelude/` are only imported, never expanded on their own, so every
 //! expanded shader stays a standalone WGSL file.
 //!
+//! Every template is expanded with f32 tensors; one that names more variants on a line
+//! `{# variants: f16 f16_partial #}` is also expanded with f16 tensors (`NAME_f16.wgsl`) and with
+//! f16 in, f32 out (`NAME_f16_partial.wgsl`). The globals `io` and `out` name the element types
+//! (`array<{{ io }}>`), and `{{ to_f32 }}(…)` and `{{ to_out }}(…)` convert a loaded value to f32
+//! and an f32 to the output's type (bare parentheses where no conversion is needed).
+//!
 //! Whitespace: `trim_blocks` and `lstrip_blocks` make a line holding only a tag vanish, and
 //! templates keep their final newline, so a template's lines are the shader's lines.
 
@@ -73,15 +79,85 @@ pub fn expand_dir(template_dir: &Path, display: &str) -> Result<Vec<GeneratedFil
         }
     }
 
-    templates
-        .iter()
-        .map(|(name, _)| {
+    let mut files = Vec::new();
+    for (name, text) in &templates {
+        for variant in variants_of(name, text)? {
             let path = format!("{display}/{name}");
+            let from = if variant.suffix.is_empty() { path.clone() } else { format!("{path} ({})", variant.io_out()) };
+            env.add_global("io", variant.io);
+            env.add_global("out", variant.out);
+            // What a load of an `io` value and a store of an f32 into `out` wrap their
+            // expression in: a conversion for f16, bare parentheses for f32.
+            env.add_global("to_f32", if variant.io == "f32" { "" } else { "f32" });
+            env.add_global("to_out", if variant.out == "f32" { "" } else { variant.out });
             let body = env
                 .get_template(name)
                 .and_then(|t| t.render(()))
-                .map_err(|e| format!("{path}: template error: {e:#}"))?;
-            Ok(GeneratedFile { name: name.clone(), contents: header(&path) + &body })
-        })
-        .collect()
+                .map_err(|e| format!("{path}: template error ({} variant): {e:#}", variant.io_out()))?;
+            let stem = name.trim_end_matches(".wgsl");
+            files.push(GeneratedFile {
+                name: format!("{stem}{}.wgsl", variant.suffix),
+                contents: header(&from) + &body,
+            });
+        }
+    }
+    Ok(files)
+}
+
+/// One expansion of a template: the element types of its tensors and the suffix of its file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Variant {
+    /// Appended to the template's stem: `conv2d` + `_f16` → `conv2d_f16.wgsl`.
+    suffix: &'static str,
+    /// The template's `io` global: the element type of the tensors the shader reads (input,
+    /// weight, bias).
+    io: &'static str,
+    /// The template's `out` global: the element type of the tensor it writes.
+    out: &'static str,
+}
+
+impl Variant {
+    fn io_out(self) -> String {
+        format!("io {}, out {}", self.io, self.out)
+    }
+}
+
+/// Every template is expanded once with f32 tensors. A template that lists more variants on a
+/// line of its own, `{# variants: f16 f16_partial #}`, is expanded once more per name:
+/// - `f16`: f16 tensors in and out (`NAME_f16.wgsl`);
+/// - `f16_partial`: f16 tensors in, f32 out (`NAME_f16_partial.wgsl`): split-K's partial sums,
+///   which stay f32 until the reduce pass adds them.
+const VARIANTS: [(&str, Variant); 2] = [
+    ("f16", Variant { suffix: "_f16", io: "f16", out: "f16" }),
+    ("f16_partial", Variant { suffix: "_f16_partial", io: "f16", out: "f32" }),
+];
+
+/// The variants `name` asks for (see [`VARIANTS`]), the f32 one first.
+fn variants_of(name: &str, text: &str) -> Result<Vec<Variant>, String> {
+    let mut variants = vec![Variant { suffix: "", io: "f32", out: "f32" }];
+    let marker = text.lines().map(str::trim).find_map(|l| l.strip_prefix("{# variants:")?.strip_suffix("#}"));
+    for wanted in marker.unwrap_or("").split_whitespace() {
+        let Some((_, variant)) = VARIANTS.iter().find(|(n, _)| *n == wanted) else {
+            let known: Vec<&str> = VARIANTS.iter().map(|(n, _)| *n).collect();
+            return Err(format!("{name}: unknown template variant `{wanted}` (known: {})", known.join(", ")));
+        };
+        variants.push(*variant);
+    }
+    Ok(variants)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn variants_come_from_the_marker_line() {
+        let f32_only = variants_of("a.wgsl", "fn f() {}\n").unwrap();
+        assert_eq!(f32_only, [Variant { suffix: "", io: "f32", out: "f32" }]);
+        let both = variants_of("a.wgsl", "{# variants: f16 f16_partial #}\nfn f() {}\n").unwrap();
+        assert_eq!(both.iter().map(|v| v.suffix).collect::<Vec<_>>(), ["", "_f16", "_f16_partial"]);
+        assert_eq!((both[2].io, both[2].out), ("f16", "f32"));
+        let err = variants_of("a.wgsl", "{# variants: bf16 #}").unwrap_err();
+        assert!(err.contains("a.wgsl") && err.contains("`bf16`"), "{err}");
+    }
 }

@@ -177,6 +177,12 @@ impl Tensor {
         block_on(self.to_vec_f32_async(ctx))
     }
 
+    /// Downloads an f16 tensor (waits for queued work). Blocking form of
+    /// [`Tensor::to_vec_f16_async`] (native only).
+    pub fn to_vec_f16(&self, ctx: &Context) -> Result<Vec<half::f16>> {
+        block_on(self.to_vec_f16_async(ctx))
+    }
+
     /// Downloads an int8 tensor (waits for queued work). Blocking form of
     /// [`Tensor::to_vec_i8_async`] (native only).
     pub fn to_vec_i8(&self, ctx: &Context) -> Result<Vec<i8>> {

@@ -47,6 +47,29 @@ pub enum Error {
         /// Given dtype.
         got: DType,
     },
+    /// An operation's tensors have different element types (a convolution's input, weight,
+    /// bias and output share one: f32 or f16).
+    #[error("{tensor} is {got}, but the {first} is {expected}: the tensors of one convolution share a dtype")]
+    MixedDTypes {
+        /// The tensor whose dtype differs.
+        tensor: &'static str,
+        /// Its dtype.
+        got: DType,
+        /// The tensor that set the dtype (the input, or a prepared convolution's weight).
+        first: &'static str,
+        /// That tensor's dtype.
+        expected: DType,
+    },
+    /// The device lacks a feature the operation needs.
+    #[error("{what} needs the device feature `{feature}`, which this device does not have ({device})")]
+    MissingFeature {
+        /// The WebGPU name of the feature (`shader-f16`).
+        feature: &'static str,
+        /// What needs it.
+        what: String,
+        /// The adapter, as [`crate::Context::describe`] says.
+        device: String,
+    },
     /// Shape and data (or buffer) disagree in size.
     #[error("{tensor}: shape {shape:?} of {dtype:?} needs {expected_bytes} bytes, the data has {got_bytes}")]
     ByteSize {

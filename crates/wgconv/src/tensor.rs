@@ -7,9 +7,13 @@ use crate::{
 
 /// Element type of a tensor.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum DType {
     /// 32-bit float, one element per 4 bytes.
     F32,
+    /// 16-bit IEEE float ([`half::f16`]), two per 4-byte word (little-endian); the last word is
+    /// padded. Convolutions take f16 tensors on devices with `SHADER_F16` and compute in f32.
+    F16,
     /// Signed 8-bit integer, stored four per `u32` word (little-endian); the last word is padded.
     I8,
 }
@@ -19,8 +23,33 @@ impl DType {
     pub fn storage_bytes(self, numel: u64) -> u64 {
         match self {
             DType::F32 => numel * 4,
+            DType::F16 => (numel * 2).div_ceil(4) * 4,
             DType::I8 => numel.div_ceil(4) * 4,
         }
+    }
+
+    /// Bytes one element occupies (before the buffer is padded to whole words).
+    pub fn element_bytes(self) -> u64 {
+        match self {
+            DType::F32 => 4,
+            DType::F16 => 2,
+            DType::I8 => 1,
+        }
+    }
+
+    /// The name NumPy and PyTorch give the type (`float32`, `float16`, `int8`).
+    pub fn name(self) -> &'static str {
+        match self {
+            DType::F32 => "float32",
+            DType::F16 => "float16",
+            DType::I8 => "int8",
+        }
+    }
+}
+
+impl std::fmt::Display for DType {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
     }
 }
 
@@ -66,14 +95,8 @@ impl Tensor {
     fn upload(ctx: &Context, bytes: &[u8], shape: &[usize], dtype: DType) -> Result<Self> {
         let n = numel("tensor", shape)?;
         let expected = dtype.storage_bytes(n);
-        let data_bytes = match dtype {
-            DType::F32 => bytes.len() as u64,
-            DType::I8 => (bytes.len() as u64).div_ceil(4) * 4,
-        };
-        let given_elements = match dtype {
-            DType::F32 => bytes.len() as u64 / 4,
-            DType::I8 => bytes.len() as u64,
-        };
+        let data_bytes = (bytes.len() as u64).div_ceil(4) * 4;
+        let given_elements = bytes.len() as u64 / dtype.element_bytes();
         if given_elements != n || data_bytes != expected {
             return Err(Error::ByteSize {
                 tensor: "tensor",
@@ -105,6 +128,11 @@ impl Tensor {
     /// Uploads f32 data of the given shape.
     pub fn from_f32(ctx: &Context, data: &[f32], shape: &[usize]) -> Result<Self> {
         Self::upload(ctx, bytemuck::cast_slice(data), shape, DType::F32)
+    }
+
+    /// Uploads f16 data of the given shape (packed two per word).
+    pub fn from_f16(ctx: &Context, data: &[half::f16], shape: &[usize]) -> Result<Self> {
+        Self::upload(ctx, bytemuck::cast_slice(data), shape, DType::F16)
     }
 
     /// Uploads int8 data of the given shape (packed four per word).
@@ -179,12 +207,21 @@ impl Tensor {
     /// Downloads an f32 tensor, once the work queued before has run. [`Tensor::to_vec_f32`] is
     /// the blocking form (native only).
     ///
-    /// Errors: [`Error::DType`] for an int8 tensor; wgpu's errors of the download, and on the
+    /// Errors: [`Error::DType`] for a tensor of another type; wgpu's errors of the download, and on the
     /// web those of work recorded since the last awaited call ([`crate::Batch::submit_async`]),
     /// as [`Error::Gpu`]; on native [`Error::Timeout`] past the context's timeout.
     pub async fn to_vec_f32_async(&self, ctx: &Context) -> Result<Vec<f32>> {
         self.expect_dtype("tensor", DType::F32)?;
         Ok(bytemuck::cast_slice(&self.download_async(ctx).await?).to_vec())
+    }
+
+    /// Downloads an f16 tensor, once the work queued before has run. [`Tensor::to_vec_f16`] is
+    /// the blocking form (native only). Errors as [`Tensor::to_vec_f32_async`]'s.
+    pub async fn to_vec_f16_async(&self, ctx: &Context) -> Result<Vec<half::f16>> {
+        self.expect_dtype("tensor", DType::F16)?;
+        let mut bytes = self.download_async(ctx).await?;
+        bytes.truncate(self.numel() * 2);
+        Ok(bytemuck::cast_slice(&bytes).to_vec())
     }
 
     /// Downloads an int8 tensor, once the work queued before has run. [`Tensor::to_vec_i8`] is

@@ -50,9 +50,9 @@ impl Conv2d {
     /// Validates the weight (and bias) and prepacks the weight; the work is submitted at once.
     /// [`Conv2d::new`] is the blocking form (native only).
     pub async fn new_async(ctx: &Context, weight: &Tensor, bias: Option<&Tensor>, opts: &ConvOptions) -> Result<Self> {
-        check_operand(ctx, "weight", weight, DType::F32)?;
+        let dtype = check_float_operand(ctx, "weight", weight)?;
         if let Some(b) = bias {
-            check_operand(ctx, "bias", b, DType::F32)?;
+            check_same_dtype(ctx, "bias", b, ("weight", dtype))?;
         }
         let layout = PackLayout::for_weight(weight.shape(), opts)?;
         if let Some(b) = bias {
@@ -212,7 +212,7 @@ impl Batch<'_> {
     /// Validates, allocates the output and records.
     fn convolution_call(&mut self, call: ConvCall<'_>) -> Result<ConvOutput> {
         let geometry = call.geometry(call.input.shape())?;
-        let output = Tensor::zeros(self.ctx, &geometry.output_shape(), DType::F32)?;
+        let output = Tensor::zeros(self.ctx, &geometry.output_shape(), call.input.dtype())?;
         let kernel = self.encode_convolution(call, &output, &geometry)?;
         Ok(ConvOutput { output, kernel })
     }
@@ -237,9 +237,20 @@ impl Batch<'_> {
         g: &ConvGeometry,
     ) -> Result<ConvKernel> {
         let input = call.input;
+        let dtype = input.dtype();
         let limit = self.ctx.limits().max_storage_buffer_binding_size;
-        let in_image = input.size_bytes() / u64::from(g.n);
-        let out_image = output.size_bytes() / u64::from(g.n);
+        let in_image = input.numel() as u64 / u64::from(g.n) * dtype.element_bytes();
+        let out_image = output.numel() as u64 / u64::from(g.n) * dtype.element_bytes();
+        // Buffer copies move whole 4-byte words: f16 images of an odd element count start
+        // mid-word.
+        if !in_image.is_multiple_of(4) || !out_image.is_multiple_of(4) {
+            let (tensor, bytes) = if !in_image.is_multiple_of(4) {
+                ("input", input.size_bytes())
+            } else {
+                ("output", output.size_bytes())
+            };
+            return Err(Error::BindingTooLarge { tensor, bytes, limit });
+        }
         let per_chunk = (limit / in_image.max(out_image)).min(u64::from(g.n));
         if per_chunk == 0 {
             return self.encode_convolution_in_bands(call, output, g);
@@ -252,8 +263,8 @@ impl Batch<'_> {
             let mut out_shape = output.shape().to_vec();
             in_shape[0] = n as usize;
             out_shape[0] = n as usize;
-            let chunk_in = Tensor::zeros(self.ctx, &in_shape, DType::F32)?;
-            let chunk_out = Tensor::zeros(self.ctx, &out_shape, DType::F32)?;
+            let chunk_in = Tensor::zeros(self.ctx, &in_shape, dtype)?;
+            let chunk_out = Tensor::zeros(self.ctx, &out_shape, dtype)?;
             self.encoder.copy_buffer_to_buffer(input.buffer(), start * in_image, chunk_in.buffer(), 0, n * in_image);
             let geometry = call.geometry(&in_shape)?;
             kernel = Some(self.encode_convolution(ConvCall { input: &chunk_in, ..call }, &chunk_out, &geometry)?);
@@ -287,6 +298,41 @@ impl ConvCall<'_> {
     fn geometry(&self, input_shape: &[usize]) -> Result<ConvGeometry> {
         ConvGeometry::new(input_shape, self.weight.shape(), self.bias.map(Tensor::shape), self.opts)
     }
+}
+
+/// Checks that a convolution operand is f32, or f16 on a device that has `SHADER_F16`, and fits
+/// one storage binding; returns its dtype, which the other operands must share
+/// ([`check_operand`] with it).
+pub(crate) fn check_float_operand(ctx: &Context, name: &'static str, t: &Tensor) -> Result<DType> {
+    match t.dtype() {
+        DType::F32 => {}
+        DType::F16 => {
+            if !ctx.features().contains(wgpu::Features::SHADER_F16) {
+                return Err(Error::MissingFeature {
+                    feature: "shader-f16",
+                    what: format!("a convolution of f16 tensors ({name} {:?})", t.shape()),
+                    device: ctx.describe(),
+                });
+            }
+        }
+        got => return Err(Error::DType { tensor: name, expected: DType::F32, got }),
+    }
+    ctx.check_binding(name, t.size_bytes())?;
+    Ok(t.dtype())
+}
+
+/// Checks that convolution operand `name` has the dtype of operand `first` (the input, or the
+/// weight of a prepared convolution) and fits one storage binding.
+pub(crate) fn check_same_dtype(
+    ctx: &Context,
+    name: &'static str,
+    t: &Tensor,
+    (first, dtype): (&'static str, DType),
+) -> Result<()> {
+    if t.dtype() != dtype {
+        return Err(Error::MixedDTypes { tensor: name, got: t.dtype(), first, expected: dtype });
+    }
+    ctx.check_binding(name, t.size_bytes())
 }
 
 /// Checks a tensor's dtype and that it fits one storage binding.

@@ -244,7 +244,18 @@ impl Batch<'_> {
         let bias_shape = call.bias.map(Tensor::shape);
         let (in_len, out_len, in_unit, out_unit) =
             if g.one_d { (g.iw, g.ow, 1, 1) } else { (g.ih, g.oh, u64::from(g.iw), u64::from(g.ow)) };
-        let (in_row, out_row) = (in_unit * F32_BYTES, out_unit * F32_BYTES);
+        // Bands are sized for f32 elements (`plan_bands`); f16 ones fill half of that.
+        let dtype = call.input.dtype();
+        let (in_row, out_row) = (in_unit * dtype.element_bytes(), out_unit * dtype.element_bytes());
+        // Buffer copies and clears move whole 4-byte words: f16 rows of an odd width start mid-word.
+        if !in_row.is_multiple_of(4) || !out_row.is_multiple_of(4) {
+            let (tensor, bytes) = if !in_row.is_multiple_of(4) {
+                ("input", call.input.size_bytes())
+            } else {
+                ("output", output.size_bytes())
+            };
+            return Err(Error::BindingTooLarge { tensor, bytes, limit });
+        }
         let (in_plane, out_plane) = (u64::from(in_len) * in_row, u64::from(out_len) * out_row);
         let (in_image, out_image) = (in_plane * u64::from(g.ic), out_plane * u64::from(g.oc));
         // Scratch tensors by shape: bands of one shape reuse theirs (commands of one encoder run
@@ -263,8 +274,8 @@ impl Batch<'_> {
         for image in 0..u64::from(g.n) {
             for band in &bands {
                 let (in_shape, out_shape) = band_shapes(g, band);
-                let band_in = scratch_tensor(ctx, &mut scratch, &in_shape)?;
-                let band_out = scratch_tensor(ctx, &mut scratch, &out_shape)?;
+                let band_in = scratch_tensor(ctx, &mut scratch, &in_shape, dtype)?;
+                let band_out = scratch_tensor(ctx, &mut scratch, &out_shape, dtype)?;
                 let rows = band.row_source(in_len);
                 let band_plane = u64::from(band.in_rows) * in_row;
                 for c in 0..u64::from(g.ic) {
@@ -310,11 +321,16 @@ impl Batch<'_> {
 }
 
 /// The scratch tensor of `shape` in `cache`, created (inside an error scope) when new.
-fn scratch_tensor(ctx: &crate::context::Context, cache: &mut Vec<Tensor>, shape: &[usize]) -> Result<Tensor> {
+fn scratch_tensor(
+    ctx: &crate::context::Context,
+    cache: &mut Vec<Tensor>,
+    shape: &[usize],
+    dtype: DType,
+) -> Result<Tensor> {
     if let Some(t) = cache.iter().find(|t| t.shape() == shape) {
         return Ok(t.clone());
     }
-    let t = ctx.capture("row-band scratch", || Tensor::zeros(ctx, shape, DType::F32))?;
+    let t = ctx.capture("row-band scratch", || Tensor::zeros(ctx, shape, dtype))?;
     cache.push(t.clone());
     Ok(t)
 }

@@ -4,10 +4,10 @@
 //! built here once for all of them.
 
 use super::{
-    conv::{ConvCall, check_operand},
+    conv::{ConvCall, check_float_operand, check_same_dtype},
     conv_geometry::{ConvGeometry, WeightDims},
     conv_kernel::ConvKernel,
-    conv_options::{Activation, ConvOptions},
+    conv_options::{Activation, ConvOptions, Precision},
     conv_plan,
     conv_schedule::LaunchSchedule,
 };
@@ -17,13 +17,55 @@ use crate::{
     dispatch,
     error::{Error, Result},
     pipelines::{GeneratedShader, contains_all, same_layout, same_names},
-    shaders::{
-        conv_pack as pack_shader, conv_splitk_reduce as reduce_shader, conv2d as shader, conv2d_coop as coop_shader,
-        conv2d_depthwise as dw_shader, conv2d_depthwise_rows as dw_rows_shader,
-        conv2d_depthwise_tiled as dw_tiled_shader, conv2d_depthwise_vec4 as dw_vec4_shader, conv2d_gemm as gemm_shader,
-    },
+    shaders::conv2d as shader,
     tensor::{DType, Tensor},
 };
+
+/// Which expansion of a conv shader template runs (`shaders/templates`, their `variants` line):
+/// each is its own generated module with the same overrides, entry points and bindings.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Variant {
+    /// f32 tensors (`NAME.wgsl`).
+    F32,
+    /// f16 tensors in and out (`NAME_f16.wgsl`).
+    F16,
+    /// f16 tensors in, f32 partial sums out (`NAME_f16_partial.wgsl`), for split-K.
+    F16Partial,
+}
+
+impl Variant {
+    /// The variant for tensors of `dtype`, writing split-K partial sums when `partial`.
+    fn of(dtype: DType, partial: bool) -> Self {
+        match (dtype, partial) {
+            (DType::F16, true) => Variant::F16Partial,
+            (DType::F16, false) => Variant::F16,
+            _ => Variant::F32,
+        }
+    }
+}
+
+/// Evaluates `$body` with `$module` naming the generated module of `$variant`: `$f32`, `$f16`,
+/// or `$partial` (for shaders that write split-K partial sums; others never get
+/// `Variant::F16Partial`). The variants' modules have the same items, so one body serves all.
+macro_rules! with_variant {
+    ($variant:expr, $module:ident = $f32:ident | $f16:ident $(| $partial:ident)?, $body:expr) => {
+        match $variant {
+            Variant::F32 => {
+                use crate::shaders::$f32 as $module;
+                $body
+            }
+            $(Variant::F16Partial => {
+                use crate::shaders::$partial as $module;
+                $body
+            })?
+            #[allow(unreachable_patterns)]
+            Variant::F16 | Variant::F16Partial => {
+                use crate::shaders::$f16 as $module;
+                $body
+            }
+        }
+    };
+}
 
 /// The tensors one convolution binds.
 #[derive(Clone, Copy)]
@@ -132,18 +174,30 @@ impl Batch<'_> {
         let ConvCall { input, weight, packed, bias, opts, forced } = call;
         let ctx = self.ctx;
         let limit = ctx.limits().max_storage_buffer_binding_size;
-        if input.size_bytes() > limit || output.size_bytes() > limit {
-            input.expect_dtype("input", DType::F32)?;
-            output.expect_dtype("output", DType::F32)?;
+        let oversized = input.size_bytes() > limit || output.size_bytes() > limit;
+        // The input sets the dtype; checked first so a wrong one is named before any size.
+        let dtype = check_float_operand(ctx, "input", input).or_else(|e| match e {
+            Error::BindingTooLarge { .. } if oversized => Ok(input.dtype()),
+            e => Err(e),
+        })?;
+        let first = ("input", dtype);
+        if oversized {
+            output.expect_dtype("output", dtype).map_err(|_| Error::MixedDTypes {
+                tensor: "output",
+                got: output.dtype(),
+                first: "input",
+                expected: dtype,
+            })?;
             return self.encode_convolution_in_batch_chunks(call, output, g);
         }
-        check_operand(ctx, "input", input, DType::F32)?;
-        check_operand(ctx, "weight", weight, DType::F32)?;
-        check_operand(ctx, "output", output, DType::F32)?;
+        check_same_dtype(ctx, "weight", weight, first)?;
+        check_same_dtype(ctx, "output", output, first)?;
         if let Some(b) = bias {
-            check_operand(ctx, "bias", b, DType::F32)?;
+            check_same_dtype(ctx, "bias", b, first)?;
         }
-        let plan = conv_plan::plan(ctx, g, opts.precision, forced)?;
+        // f16 tensors hold f16 multiplicands already: the tensor cores lose nothing on them.
+        let precision = if dtype == DType::F16 { Precision::AllowF16 } else { opts.precision };
+        let plan = conv_plan::plan(ctx, g, precision, forced)?;
         let kernel = plan.kernel;
         let activation = opts.activation;
         let buffers = ConvBuffers { input, weight, bias, output };
@@ -177,19 +231,22 @@ impl Batch<'_> {
         let ctx = self.ctx;
         let (warps_m, splits) = (g.coop_warps_m(), g.coop_split_k());
         let [x, y, z] = g.coop_grid().map(|d| d as u32);
-        let mut overrides = coop_shader::Overrides::new();
-        (overrides.warps_m, overrides.split_k) = (warps_m, splits);
-        (overrides.activation, overrides.clamp_min, overrides.clamp_max) = activation_constants(activation);
-        specialise_filter::<coop_shader::Shader>(&mut overrides, g);
-        (overrides.spec_ic, overrides.spec_oc, overrides.spec_groups) = (g.ic, g.oc, g.groups);
         // Split-K writes partial sums to scratch; the reduce pass adds them with bias and activation.
         let partial = split_k_scratch(ctx, buffers.output, splits)?;
         let coop_buffers = ConvBuffers { output: partial.as_ref().unwrap_or(buffers.output), ..buffers };
-        let entry = match g.coop_k_tile() {
-            16 => coop_shader::Entry::Conv2dCoopK16,
-            _ => coop_shader::Entry::Conv2dCoop,
-        };
-        self.encode_conv::<coop_shader::Shader>(Pass::new(entry, &overrides, [x, y, z * splits]), g, coop_buffers)?;
+        let variant = Variant::of(buffers.input.dtype(), partial.is_some());
+        with_variant!(variant, coop = conv2d_coop | conv2d_coop_f16 | conv2d_coop_f16_partial, {
+            let mut overrides = coop::Overrides::new();
+            (overrides.warps_m, overrides.split_k) = (warps_m, splits);
+            (overrides.activation, overrides.clamp_min, overrides.clamp_max) = activation_constants(activation);
+            specialise_filter::<coop::Shader>(&mut overrides, g);
+            (overrides.spec_ic, overrides.spec_oc, overrides.spec_groups) = (g.ic, g.oc, g.groups);
+            let entry = match g.coop_k_tile() {
+                16 => coop::Entry::Conv2dCoopK16,
+                _ => coop::Entry::Conv2dCoop,
+            };
+            self.encode_conv::<coop::Shader>(Pass::new(entry, &overrides, [x, y, z * splits]), g, coop_buffers)?;
+        });
         if let Some(p) = &partial {
             self.reduce_split_k(p, buffers.bias, buffers.output, g, splits, activation_constants(activation))?;
         }
@@ -222,33 +279,39 @@ impl Batch<'_> {
                 &packed_here
             }
         };
-        let mut overrides = gemm_shader::Overrides::new();
-        (overrides.activation, overrides.clamp_min, overrides.clamp_max) = activation_constants(activation);
-        overrides.transposed = g.transposed;
-        overrides.tile_n = tile_n;
+        let Some(entry) = kernel.gemm_shader_entry() else {
+            unreachable!("{} is not a GEMM kernel (the match in `encode_convolution` routes kernels)", kernel.name());
+        };
         let (splits, grid) = match schedule {
             LaunchSchedule::Slices(splits) => {
                 let [x, y, z] = g.gemm_grid(tile).map(|d| d as u32);
                 (splits, [x, y, z * splits])
             }
-            LaunchSchedule::Stream(stream) => {
-                overrides.stream_k_workgroups = stream.workgroups;
-                (overrides.stream_tiles_x, overrides.stream_tiles_y) = (stream.tiles_x, stream.tiles_y);
-                (stream.slices, [stream.workgroups, 1, 1])
-            }
-        };
-        overrides.split_k = splits;
-        // Geometry specialised into the pipeline (one pipeline per layer shape family).
-        specialise_filter::<gemm_shader::Shader>(&mut overrides, g);
-        (overrides.spec_ic, overrides.spec_oc, overrides.spec_groups) = (g.ic, g.oc, g.groups);
-        let Some(entry) = kernel.gemm_shader_entry() else {
-            unreachable!("{} is not a GEMM kernel (the match in `encode_convolution` routes kernels)", kernel.name());
+            LaunchSchedule::Stream(stream) => (stream.slices, [stream.workgroups, 1, 1]),
         };
         // Split-K writes partial sums to scratch; a reduce pass adds them with bias and activation.
         let partial = split_k_scratch(ctx, buffers.output, splits)?;
         let gemm_buffers =
             ConvBuffers { weight: packed, output: partial.as_ref().unwrap_or(buffers.output), ..buffers };
-        self.encode_conv::<gemm_shader::Shader>(Pass::new(entry, &overrides, grid), g, gemm_buffers)?;
+        let variant = Variant::of(buffers.input.dtype(), partial.is_some());
+        with_variant!(variant, gemm = conv2d_gemm | conv2d_gemm_f16 | conv2d_gemm_f16_partial, {
+            let mut overrides = gemm::Overrides::new();
+            (overrides.activation, overrides.clamp_min, overrides.clamp_max) = activation_constants(activation);
+            overrides.transposed = g.transposed;
+            overrides.tile_n = tile_n;
+            if let LaunchSchedule::Stream(stream) = schedule {
+                overrides.stream_k_workgroups = stream.workgroups;
+                (overrides.stream_tiles_x, overrides.stream_tiles_y) = (stream.tiles_x, stream.tiles_y);
+            }
+            overrides.split_k = splits;
+            // Geometry specialised into the pipeline (one pipeline per layer shape family).
+            specialise_filter::<gemm::Shader>(&mut overrides, g);
+            (overrides.spec_ic, overrides.spec_oc, overrides.spec_groups) = (g.ic, g.oc, g.groups);
+            // The variants share the f32 module's entry points: found by name.
+            let name = entry.name();
+            let entry = gemm::Entry::ALL.into_iter().find(|e| e.name() == name).expect("variants share entry points");
+            self.encode_conv::<gemm::Shader>(Pass::new(entry, &overrides, grid), g, gemm_buffers)?;
+        });
         if let Some(p) = &partial {
             self.reduce_split_k(p, buffers.bias, buffers.output, g, splits, activation_constants(activation))?;
         }
@@ -266,17 +329,23 @@ impl Batch<'_> {
         let rows_per_thread = g.rows_per_thread_depthwise_tiled().expect("supports() checked the window fits");
         let planes = u64::from(g.n) * u64::from(g.oc);
         // A block is the workgroup's columns × its rows of threads × each thread's run of rows.
-        let [block_w, thread_rows, _] = dw_tiled_shader::CONV2D_DEPTHWISE_TILED_WORKGROUP_SIZE;
+        let [block_w, thread_rows, _] = crate::shaders::conv2d_depthwise_tiled::CONV2D_DEPTHWISE_TILED_WORKGROUP_SIZE;
         let blocks =
             planes * u64::from(g.ow.div_ceil(block_w)) * u64::from(g.oh.div_ceil(thread_rows * rows_per_thread));
         // One workgroup per block; the grid folds like a 1-thread-per-workgroup 1D grid.
         let grid = dispatch::grid(blocks, 1, limits.max_compute_workgroups_per_dimension)?;
-        let mut overrides = dw_tiled_shader::Overrides::new(grid.stride_x);
-        overrides.rows_per_thread = rows_per_thread;
-        (overrides.activation, overrides.clamp_min, overrides.clamp_max) = activation_constants(activation);
-        specialise_filter::<dw_tiled_shader::Shader>(&mut overrides, g);
-        let entry = dw_tiled_shader::Entry::Conv2dDepthwiseTiled;
-        self.encode_conv::<dw_tiled_shader::Shader>(Pass::new(entry, &overrides, grid.dims()), g, buffers)
+        with_variant!(
+            Variant::of(buffers.input.dtype(), false),
+            dw = conv2d_depthwise_tiled | conv2d_depthwise_tiled_f16,
+            {
+                let mut overrides = dw::Overrides::new(grid.stride_x);
+                overrides.rows_per_thread = rows_per_thread;
+                (overrides.activation, overrides.clamp_min, overrides.clamp_max) = activation_constants(activation);
+                specialise_filter::<dw::Shader>(&mut overrides, g);
+                let entry = dw::Entry::Conv2dDepthwiseTiled;
+                self.encode_conv::<dw::Shader>(Pass::new(entry, &overrides, grid.dims()), g, buffers)
+            }
+        )
     }
 
     /// Depthwise with the filter geometry specialised: a run of output rows of one column
@@ -301,21 +370,30 @@ impl Batch<'_> {
         let grid =
             dispatch::grid(items, dispatch::workgroup_size(&limits), limits.max_compute_workgroups_per_dimension)?;
         let activation = activation_constants(activation);
+        let variant = Variant::of(buffers.input.dtype(), false);
         // Two modules with the same overrides (each its own type): set alike, recorded alike.
+        macro_rules! record {
+            ($dw:ident, $entry:ident) => {{
+                let mut overrides = $dw::Overrides::new(grid.stride_x);
+                (overrides.wg_size, overrides.rows_per_thread) = (grid.wg_size, rows_per_thread);
+                (overrides.activation, overrides.clamp_min, overrides.clamp_max) = activation;
+                specialise_filter::<$dw::Shader>(&mut overrides, g);
+                let pass = Pass::new($dw::Entry::$entry, &overrides, grid.dims());
+                self.encode_conv::<$dw::Shader>(pass, g, buffers)
+            }};
+        }
         if kernel == ConvKernel::DepthwiseVec4 {
-            let mut overrides = dw_vec4_shader::Overrides::new(grid.stride_x);
-            (overrides.wg_size, overrides.rows_per_thread) = (grid.wg_size, rows_per_thread);
-            (overrides.activation, overrides.clamp_min, overrides.clamp_max) = activation;
-            specialise_filter::<dw_vec4_shader::Shader>(&mut overrides, g);
-            let entry = dw_vec4_shader::Entry::Conv2dDepthwiseVec4;
-            self.encode_conv::<dw_vec4_shader::Shader>(Pass::new(entry, &overrides, grid.dims()), g, buffers)
+            with_variant!(
+                variant,
+                dw = conv2d_depthwise_vec4 | conv2d_depthwise_vec4_f16,
+                record!(dw, Conv2dDepthwiseVec4)
+            )
         } else {
-            let mut overrides = dw_rows_shader::Overrides::new(grid.stride_x);
-            (overrides.wg_size, overrides.rows_per_thread) = (grid.wg_size, rows_per_thread);
-            (overrides.activation, overrides.clamp_min, overrides.clamp_max) = activation;
-            specialise_filter::<dw_rows_shader::Shader>(&mut overrides, g);
-            let entry = dw_rows_shader::Entry::Conv2dDepthwiseRows;
-            self.encode_conv::<dw_rows_shader::Shader>(Pass::new(entry, &overrides, grid.dims()), g, buffers)
+            with_variant!(
+                variant,
+                dw = conv2d_depthwise_rows | conv2d_depthwise_rows_f16,
+                record!(dw, Conv2dDepthwiseRows)
+            )
         }
     }
 
@@ -334,19 +412,21 @@ impl Batch<'_> {
         let items = u64::from(g.n) * u64::from(channel_threads) * u64::from(g.oh) * u64::from(g.ow.div_ceil(4));
         let grid =
             dispatch::grid(items, dispatch::workgroup_size(&limits), limits.max_compute_workgroups_per_dimension)?;
-        let mut overrides = dw_shader::Overrides::new(grid.stride_x);
-        overrides.wg_size = grid.wg_size;
-        overrides.channels_per_group = g.ic / g.groups;
-        (overrides.activation, overrides.clamp_min, overrides.clamp_max) = activation_constants(activation);
-        let entry = match kernel {
-            ConvKernel::GroupedOc4 => dw_shader::Entry::Conv2dGroupedOc4,
-            ConvKernel::Depthwise => dw_shader::Entry::Conv2dDepthwise,
-            other => unreachable!(
-                "{} is not a depthwise kernel (the match in `encode_convolution` routes kernels)",
-                other.name()
-            ),
-        };
-        self.encode_conv::<dw_shader::Shader>(Pass::new(entry, &overrides, grid.dims()), g, buffers)
+        with_variant!(Variant::of(buffers.input.dtype(), false), dw = conv2d_depthwise | conv2d_depthwise_f16, {
+            let mut overrides = dw::Overrides::new(grid.stride_x);
+            overrides.wg_size = grid.wg_size;
+            overrides.channels_per_group = g.ic / g.groups;
+            (overrides.activation, overrides.clamp_min, overrides.clamp_max) = activation_constants(activation);
+            let entry = match kernel {
+                ConvKernel::GroupedOc4 => dw::Entry::Conv2dGroupedOc4,
+                ConvKernel::Depthwise => dw::Entry::Conv2dDepthwise,
+                other => unreachable!(
+                    "{} is not a depthwise kernel (the match in `encode_convolution` routes kernels)",
+                    other.name()
+                ),
+            };
+            self.encode_conv::<dw::Shader>(Pass::new(entry, &overrides, grid.dims()), g, buffers)
+        })
     }
 
     /// The reference kernels: one thread per output.
@@ -361,19 +441,21 @@ impl Batch<'_> {
         let items = u64::from(g.n) * u64::from(g.oc) * u64::from(g.oh) * u64::from(g.ow);
         let grid =
             dispatch::grid(items, dispatch::workgroup_size(&limits), limits.max_compute_workgroups_per_dimension)?;
-        let mut overrides = shader::Overrides::new(grid.stride_x);
-        overrides.wg_size = grid.wg_size;
-        (overrides.activation, overrides.clamp_min, overrides.clamp_max) = activation_constants(activation);
-        let entry = match kernel {
-            ConvKernel::Direct => shader::Entry::Conv2d,
-            ConvKernel::DirectVec4 => shader::Entry::Conv2dVec4,
-            ConvKernel::Transposed => shader::Entry::ConvTranspose2d,
-            other => unreachable!(
-                "{} is not a per-output kernel (the match in `encode_convolution` routes kernels)",
-                other.name()
-            ),
-        };
-        self.encode_conv::<shader::Shader>(Pass::new(entry, &overrides, grid.dims()), g, buffers)
+        with_variant!(Variant::of(buffers.input.dtype(), false), direct = conv2d | conv2d_f16, {
+            let mut overrides = direct::Overrides::new(grid.stride_x);
+            overrides.wg_size = grid.wg_size;
+            (overrides.activation, overrides.clamp_min, overrides.clamp_max) = activation_constants(activation);
+            let entry = match kernel {
+                ConvKernel::Direct => direct::Entry::Conv2d,
+                ConvKernel::DirectVec4 => direct::Entry::Conv2dVec4,
+                ConvKernel::Transposed => direct::Entry::ConvTranspose2d,
+                other => unreachable!(
+                    "{} is not a per-output kernel (the match in `encode_convolution` routes kernels)",
+                    other.name()
+                ),
+            };
+            self.encode_conv::<direct::Shader>(Pass::new(entry, &overrides, grid.dims()), g, buffers)
+        })
     }
 }
 
@@ -451,20 +533,27 @@ impl Batch<'_> {
         let limits = ctx.limits();
         let grid =
             dispatch::grid(numel, dispatch::workgroup_size(&limits), limits.max_compute_workgroups_per_dimension)?;
-        let mut overrides = reduce_shader::Overrides::new(grid.stride_x);
-        overrides.wg_size = grid.wg_size;
-        (overrides.activation, overrides.clamp_min, overrides.clamp_max) = (activation, clamp_min, clamp_max);
-        let params =
-            reduce_shader::ReduceParams::new(numel as u32, splits, g.oc, g.oh * g.ow, u32::from(bias.is_some()));
+        let params = crate::shaders::conv_splitk_reduce::ReduceParams::new(
+            numel as u32,
+            splits,
+            g.oc,
+            g.oh * g.ow,
+            u32::from(bias.is_some()),
+        );
         let uniform = ctx.uniform("ReduceParams", &params)?;
-        let group = reduce_shader::BindGroup0 {
-            partial: partial.buffer().as_entire_buffer_binding(),
-            bias: bias.map_or(ctx.zero_buffer(), Tensor::buffer).as_entire_buffer_binding(),
-            output: output.buffer().as_entire_buffer_binding(),
-            params: uniform.as_entire_buffer_binding(),
-        };
-        let pass = Pass::new(reduce_shader::Entry::SplitkReduce, &overrides, grid.dims());
-        self.record::<reduce_shader::Shader>("split-K reduce", pass, &group)
+        with_variant!(Variant::of(output.dtype(), false), reduce = conv_splitk_reduce | conv_splitk_reduce_f16, {
+            let mut overrides = reduce::Overrides::new(grid.stride_x);
+            overrides.wg_size = grid.wg_size;
+            (overrides.activation, overrides.clamp_min, overrides.clamp_max) = (activation, clamp_min, clamp_max);
+            let group = reduce::BindGroup0 {
+                partial: partial.buffer().as_entire_buffer_binding(),
+                bias: bias.map_or(ctx.zero_buffer(), Tensor::buffer).as_entire_buffer_binding(),
+                output: output.buffer().as_entire_buffer_binding(),
+                params: uniform.as_entire_buffer_binding(),
+            };
+            let pass = Pass::new(reduce::Entry::SplitkReduce, &overrides, grid.dims());
+            self.record::<reduce::Shader>("split-K reduce", pass, &group)
+        })
     }
 
     /// Records the weight prepack for the GEMM kernel and returns the packed tensor.
@@ -475,29 +564,32 @@ impl Batch<'_> {
         let limits = ctx.limits();
         let grid =
             dispatch::grid(total, dispatch::workgroup_size(&limits), limits.max_compute_workgroups_per_dimension)?;
-        let mut overrides = pack_shader::Overrides::new(grid.stride_x);
-        overrides.wg_size = grid.wg_size;
-        let params = pack_shader::PackParams::new(
+        let total = u32::try_from(total).map_err(|_| Error::TooManyElements {
+            tensor: "packed weight",
+            count: total,
+            limit: u64::from(u32::MAX),
+        })?;
+        let params = crate::shaders::conv_pack::PackParams::new(
             layout.groups,
             layout.icg,
             layout.ocg,
             layout.ocg.div_ceil(4) * 4,
             layout.taps,
             u32::from(layout.transposed),
-            u32::try_from(total).map_err(|_| Error::TooManyElements {
-                tensor: "packed weight",
-                count: total,
-                limit: u64::from(u32::MAX),
-            })?,
+            total,
         );
         let uniform = ctx.uniform("PackParams", &params)?;
-        let group = pack_shader::BindGroup0 {
-            weight: weight.buffer().as_entire_buffer_binding(),
-            packed: packed.buffer().as_entire_buffer_binding(),
-            params: uniform.as_entire_buffer_binding(),
-        };
-        let pass = Pass::new(pack_shader::Entry::PackWeight, &overrides, grid.dims());
-        self.record::<pack_shader::Shader>("weight prepack", pass, &group)?;
+        with_variant!(Variant::of(weight.dtype(), false), pack = conv_pack | conv_pack_f16, {
+            let mut overrides = pack::Overrides::new(grid.stride_x);
+            overrides.wg_size = grid.wg_size;
+            let group = pack::BindGroup0 {
+                weight: weight.buffer().as_entire_buffer_binding(),
+                packed: packed.buffer().as_entire_buffer_binding(),
+                params: uniform.as_entire_buffer_binding(),
+            };
+            let pass = Pass::new(pack::Entry::PackWeight, &overrides, grid.dims());
+            self.record::<pack::Shader>("weight prepack", pass, &group)
+        })?;
         Ok(packed)
     }
 }
@@ -511,8 +603,32 @@ mod tests {
     /// geometry (a shader error would otherwise only show on a device that has them).
     #[test]
     fn coop_shader_compiles_to_spirv_for_each_tile() {
+        for variant in [Variant::F32, Variant::F16, Variant::F16Partial] {
+            with_variant!(variant, coop_shader = conv2d_coop | conv2d_coop_f16 | conv2d_coop_f16_partial, {
+                let entries: Vec<&str> = coop_shader::Entry::ALL.iter().map(|e| e.name()).collect();
+                check_coop_spirv(coop_shader::SOURCE, &entries, |warps_m, split_k, g| {
+                    let mut overrides = coop_shader::Overrides::new();
+                    (overrides.warps_m, overrides.split_k) = (warps_m, split_k);
+                    (overrides.activation, overrides.clamp_min, overrides.clamp_max) =
+                        activation_constants(Activation::Clamp { min: -1.0, max: 1.0 });
+                    specialise_filter::<coop_shader::Shader>(&mut overrides, g);
+                    (overrides.spec_ic, overrides.spec_oc, overrides.spec_groups) = (g.ic, g.oc, g.groups);
+                    overrides.constants()
+                })
+            });
+        }
+    }
+
+    /// Lowers `entries` of one variant of the tensor-core shader (`source`) to SPIR-V at
+    /// the pipeline constants `constants(warps_m, split_k, geometry)` gives, and counts its
+    /// cooperative multiply-adds.
+    fn check_coop_spirv(
+        source: &str,
+        entries: &[&str],
+        constants_of: impl Fn(u32, u32, &ConvGeometry) -> Vec<(&'static str, f64)>,
+    ) {
         use naga::valid::{Capabilities, ValidationFlags, Validator};
-        let module = naga::front::wgsl::parse_str(coop_shader::SOURCE).expect("parses");
+        let module = naga::front::wgsl::parse_str(source).expect("parses");
         let caps = Capabilities::COOPERATIVE_MATRIX | Capabilities::SHADER_FLOAT16;
         let info = Validator::new(ValidationFlags::all(), caps).validate(&module).expect("validates");
         let g = ConvGeometry::new(
@@ -523,18 +639,12 @@ mod tests {
         )
         .unwrap();
         for (warps_m, split_k) in [(1, 1), (2, 1), (2, 3)] {
-            let mut overrides = coop_shader::Overrides::new();
-            (overrides.warps_m, overrides.split_k) = (warps_m, split_k);
-            (overrides.activation, overrides.clamp_min, overrides.clamp_max) =
-                activation_constants(Activation::Clamp { min: -1.0, max: 1.0 });
-            specialise_filter::<coop_shader::Shader>(&mut overrides, &g);
-            (overrides.spec_ic, overrides.spec_oc, overrides.spec_groups) = (g.ic, g.oc, g.groups);
             let mut constants = naga::back::PipelineConstants::default();
-            for (name, value) in overrides.constants() {
+            for (name, value) in constants_of(warps_m, split_k, &g) {
                 constants.insert(name.to_string(), value);
             }
-            for entry in coop_shader::Entry::ALL {
-                let entry = Some((naga::ShaderStage::Compute, entry.name()));
+            for &entry in entries {
+                let entry = Some((naga::ShaderStage::Compute, entry));
                 let (module, info) =
                     naga::back::pipeline_constants::process_overrides(&module, &info, entry, &constants)
                         .expect("overrides");

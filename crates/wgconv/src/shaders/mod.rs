@@ -6,20 +6,42 @@
 pub mod conv2d;
 /// Bindings for `shaders/conv2d_coop.wgsl`.
 pub mod conv2d_coop;
+/// Bindings for `shaders/conv2d_coop_f16.wgsl`.
+pub mod conv2d_coop_f16;
+/// Bindings for `shaders/conv2d_coop_f16_partial.wgsl`.
+pub mod conv2d_coop_f16_partial;
 /// Bindings for `shaders/conv2d_depthwise.wgsl`.
 pub mod conv2d_depthwise;
+/// Bindings for `shaders/conv2d_depthwise_f16.wgsl`.
+pub mod conv2d_depthwise_f16;
 /// Bindings for `shaders/conv2d_depthwise_rows.wgsl`.
 pub mod conv2d_depthwise_rows;
+/// Bindings for `shaders/conv2d_depthwise_rows_f16.wgsl`.
+pub mod conv2d_depthwise_rows_f16;
 /// Bindings for `shaders/conv2d_depthwise_tiled.wgsl`.
 pub mod conv2d_depthwise_tiled;
+/// Bindings for `shaders/conv2d_depthwise_tiled_f16.wgsl`.
+pub mod conv2d_depthwise_tiled_f16;
 /// Bindings for `shaders/conv2d_depthwise_vec4.wgsl`.
 pub mod conv2d_depthwise_vec4;
+/// Bindings for `shaders/conv2d_depthwise_vec4_f16.wgsl`.
+pub mod conv2d_depthwise_vec4_f16;
+/// Bindings for `shaders/conv2d_f16.wgsl`.
+pub mod conv2d_f16;
 /// Bindings for `shaders/conv2d_gemm.wgsl`.
 pub mod conv2d_gemm;
+/// Bindings for `shaders/conv2d_gemm_f16.wgsl`.
+pub mod conv2d_gemm_f16;
+/// Bindings for `shaders/conv2d_gemm_f16_partial.wgsl`.
+pub mod conv2d_gemm_f16_partial;
 /// Bindings for `shaders/conv_pack.wgsl`.
 pub mod conv_pack;
+/// Bindings for `shaders/conv_pack_f16.wgsl`.
+pub mod conv_pack_f16;
 /// Bindings for `shaders/conv_splitk_reduce.wgsl`.
 pub mod conv_splitk_reduce;
+/// Bindings for `shaders/conv_splitk_reduce_f16.wgsl`.
+pub mod conv_splitk_reduce_f16;
 /// Bindings for `shaders/dequantize.wgsl`.
 pub mod dequantize;
 /// Bindings for `shaders/q8ta_conv2d_pw.wgsl`.

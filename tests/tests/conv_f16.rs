@@ -1,0 +1,228 @@
+//! f16 tensors (`DType::F16`) through every convolution kernel family against the f64 reference
+//! of the same f16 values: outputs poisoned with NaN, seeded non-zero data, every kernel that
+//! supports each case forced in turn plus the planner, split-K and stream-K forced on the GEMM
+//! kernels, and the typed errors for mixed dtypes and a device without `shader-f16`.
+//!
+//! The bound, per element: |gpu − ref| ≤ 2⁻¹⁰·|ref| + 1e-5·max|ref|. The first term is the
+//! output's rounding to f16 (11 significant bits: at most 2⁻¹¹ relative when rounded to nearest;
+//! WGSL lets a conversion round to either neighbour, so 2⁻¹⁰); the second is the f32
+//! accumulation, the fp32 tests' 1e-5 (it also covers f16 subnormals, whose spacing is 2⁻²⁴).
+//! The multiplicands are f16 values already, so the reference sees exactly what the kernels do.
+
+use half::f16;
+use wgconv::{
+    Activation, ConvGeometry, ConvKernel, ConvOptions, DType, Error, ForcedPlan, GemmSchedule, Tensor, reference,
+};
+use wgconv_tests::{context, random_f32};
+
+/// Seeded non-zero f16 values (`random_f32` rounded) and the same values as f32.
+fn random_f16(seed: u64, count: usize) -> (Vec<f16>, Vec<f32>) {
+    let halves: Vec<f16> = random_f32(seed, count).into_iter().map(f16::from_f32).collect();
+    let floats = halves.iter().map(|h| h.to_f32()).collect();
+    (halves, floats)
+}
+
+/// The largest violation of the documented bound (≤ 1 passes), or ∞ for a NaN.
+fn worst_violation(got: &[f16], expected: &[f64]) -> f64 {
+    assert_eq!(got.len(), expected.len());
+    let scale = expected.iter().fold(0f64, |m, r| m.max(r.abs()));
+    got.iter()
+        .zip(expected)
+        .map(|(g, r)| {
+            let d = (f64::from(g.to_f32()) - r).abs();
+            if d.is_nan() { f64::INFINITY } else { d / ((r.abs() / 1024.0) + 1e-5 * scale) }
+        })
+        .fold(0f64, f64::max)
+}
+
+struct Case<'a> {
+    input: &'a [usize],
+    weight: &'a [usize],
+    opts: ConvOptions,
+}
+
+/// Runs `case` (with a bias) in f16 through every kernel that supports it, the planner, and the
+/// GEMM kernels with `extra` forced schedules.
+fn check(name: &str, seed: u64, case: Case, extra: &[ForcedPlan]) {
+    let ctx = context();
+    let numel = |s: &[usize]| s.iter().product::<usize>();
+    let (xh, x) = random_f16(seed, numel(case.input));
+    let (wh, w) = random_f16(seed + 1, numel(case.weight));
+    let g0 = ConvGeometry::new(case.input, case.weight, None, &case.opts).unwrap();
+    let oc = g0.output_shape()[1];
+    let (bh, b) = random_f16(seed + 2, oc);
+    let (expected, shape) = reference::convolution(&x, case.input, &w, case.weight, Some(&b), &case.opts).unwrap();
+
+    let xt = Tensor::from_f16(ctx, &xh, case.input).unwrap();
+    let wt = Tensor::from_f16(ctx, &wh, case.weight).unwrap();
+    let bt = Tensor::from_f16(ctx, &bh, &[oc]).unwrap();
+    let mut runs: Vec<ForcedPlan> = g0.supported_kernels().into_iter().map(ForcedPlan::kernel).collect();
+    runs.push(ForcedPlan::default());
+    runs.extend_from_slice(extra);
+    let poison = vec![f16::NAN; numel(&shape)];
+    for plan in runs {
+        let out = Tensor::from_f16(ctx, &poison, &shape).unwrap();
+        let kernel = ctx
+            .convolution_into_forced(&xt, &wt, Some(&bt), &out, &case.opts, &plan)
+            .unwrap_or_else(|e| panic!("{name} {plan:?}: {e}"));
+        if let Some(k) = plan.kernel {
+            assert_eq!(kernel, k, "{name}: forced kernel not used");
+        }
+        let got = out.to_vec_f16(ctx).unwrap();
+        let worst = worst_violation(&got, &expected);
+        assert!(worst <= 1.0, "{name} via {} ({plan:?}): {worst:.3} × the bound (shape {shape:?})", kernel.name());
+    }
+    // The allocating form gives an f16 output too.
+    let y = ctx.convolution(&xt, &wt, Some(&bt), &case.opts).unwrap();
+    assert_eq!(y.output.dtype(), DType::F16);
+    assert!(worst_violation(&y.output.to_vec_f16(ctx).unwrap(), &expected) <= 1.0, "{name}: allocated output");
+}
+
+fn gemm_schedules() -> Vec<ForcedPlan> {
+    let split = |k, splits| ForcedPlan { schedule: Some(GemmSchedule::SplitK(splits)), ..ForcedPlan::kernel(k) };
+    let stream =
+        |k, workgroups| ForcedPlan { schedule: Some(GemmSchedule::StreamK(workgroups)), ..ForcedPlan::kernel(k) };
+    vec![
+        split(ConvKernel::Gemm, 3),
+        split(ConvKernel::GemmM64K32, 2),
+        stream(ConvKernel::GemmM64K16, 5),
+        ForcedPlan { tile_n: Some(40), ..ForcedPlan::kernel(ConvKernel::GemmN64K16) },
+    ]
+}
+
+#[test]
+fn f16_direct_gemm_and_vec4_kernels() {
+    // Odd sizes, padding, stride, ragged GEMM tiles and a K that splits unevenly; IC % 4 == 0
+    // so the vec4 kernel runs too.
+    let case = Case {
+        input: &[2, 8, 11, 9],
+        weight: &[20, 8, 3, 3],
+        opts: ConvOptions::default().padding(&[1, 2]).stride(&[2, 1]).activation(Activation::Relu),
+    };
+    check("3x3", 300, case, &gemm_schedules());
+    // A 1×1 conv and a dilated grouped one.
+    let case = Case { input: &[1, 12, 7, 5], weight: &[6, 12, 1, 1], opts: ConvOptions::default() };
+    check("1x1", 310, case, &[]);
+    let opts = ConvOptions::default().groups(2).dilation(&[2]).padding(&[2]);
+    check("grouped dilated", 320, Case { input: &[1, 6, 9, 10], weight: &[4, 3, 3, 3], opts }, &[]);
+}
+
+#[test]
+fn f16_transposed_and_one_dimensional() {
+    let opts = ConvOptions::default()
+        .transposed(true)
+        .stride(&[2])
+        .padding(&[1])
+        .output_padding(&[1])
+        .activation(Activation::Clamp { min: -0.5, max: 0.75 });
+    let split = ForcedPlan { schedule: Some(GemmSchedule::SplitK(2)), ..ForcedPlan::kernel(ConvKernel::GemmM64) };
+    check("transposed", 330, Case { input: &[2, 6, 5, 7], weight: &[6, 5, 4, 4], opts }, &[split]);
+    let opts = ConvOptions::default().padding(&[2]).stride(&[3]);
+    check("conv1d", 340, Case { input: &[2, 4, 29], weight: &[5, 4, 5], opts }, &[]);
+}
+
+#[test]
+fn f16_depthwise_and_grouped_kernels() {
+    // Depthwise 3×3 on a width that is a multiple of 4 (the vec4 row kernel), and one that is not.
+    let opts = ConvOptions::default().groups(8).padding(&[1]);
+    check("depthwise w16", 350, Case { input: &[2, 8, 13, 16], weight: &[8, 1, 3, 3], opts: opts.clone() }, &[]);
+    check("depthwise w15", 360, Case { input: &[1, 8, 10, 15], weight: &[8, 1, 3, 3], opts }, &[]);
+    // Depthwise 7×7 stride 2 (tiled window), a channel multiplier, and grouped with 4 output
+    // channels per group (grouped_oc4).
+    let opts = ConvOptions::default().groups(4).padding(&[3]).stride(&[2]);
+    check("depthwise 7x7 s2", 370, Case { input: &[1, 4, 21, 20], weight: &[4, 1, 7, 7], opts }, &[]);
+    let opts = ConvOptions::default().groups(3).padding(&[1]);
+    check("multiplier", 380, Case { input: &[1, 3, 9, 8], weight: &[6, 1, 3, 3], opts }, &[]);
+    let opts = ConvOptions::default().groups(4).padding(&[1]).activation(Activation::Relu);
+    check("grouped oc4", 390, Case { input: &[2, 16, 8, 9], weight: &[16, 4, 3, 3], opts }, &[]);
+}
+
+#[test]
+fn f16_round_trips_odd_lengths() {
+    let ctx = context();
+    let (h, _) = random_f16(400, 7);
+    let t = Tensor::from_f16(ctx, &h, &[7]).unwrap();
+    assert_eq!((t.dtype(), t.size_bytes()), (DType::F16, 16));
+    assert_eq!(t.to_vec_f16(ctx).unwrap(), h);
+    let err = t.to_vec_f32(ctx).unwrap_err();
+    assert_eq!(err, Error::DType { tensor: "tensor", expected: DType::F32, got: DType::F16 });
+    // Seven halves are not the eight the shape needs.
+    let err = Tensor::from_f16(ctx, &h, &[8]).unwrap_err();
+    assert!(matches!(err, Error::ByteSize { dtype: DType::F16, expected_bytes: 16, got_bytes: 14, .. }), "{err}");
+}
+
+#[test]
+fn mixed_dtypes_are_typed_errors() {
+    let ctx = context();
+    let (xh, x) = random_f16(410, 2 * 4 * 4);
+    let (wh, w) = random_f16(411, 3 * 2 * 3 * 3);
+    let opts = ConvOptions::default().padding(&[1]);
+    let x16 = Tensor::from_f16(ctx, &xh, &[1, 2, 4, 4]).unwrap();
+    let w16 = Tensor::from_f16(ctx, &wh, &[3, 2, 3, 3]).unwrap();
+    let x32 = Tensor::from_f32(ctx, &x, &[1, 2, 4, 4]).unwrap();
+    let w32 = Tensor::from_f32(ctx, &w, &[3, 2, 3, 3]).unwrap();
+    let err = ctx.convolution(&x16, &w32, None, &opts).unwrap_err();
+    assert_eq!(err, Error::MixedDTypes { tensor: "weight", got: DType::F32, first: "input", expected: DType::F16 });
+    assert_eq!(
+        err.to_string(),
+        "weight is float32, but the input is float16: the tensors of one convolution share a dtype"
+    );
+    let err = ctx.convolution(&x32, &w16, None, &opts).unwrap_err();
+    assert!(matches!(err, Error::MixedDTypes { tensor: "weight", got: DType::F16, .. }), "{err}");
+    let b32 = Tensor::from_f32(ctx, &[0.5; 3], &[3]).unwrap();
+    let err = ctx.convolution(&x16, &w16, Some(&b32), &opts).unwrap_err();
+    assert!(matches!(err, Error::MixedDTypes { tensor: "bias", .. }), "{err}");
+    let out32 = Tensor::zeros(ctx, &[1, 3, 4, 4], DType::F32).unwrap();
+    let err = ctx.convolution_into(&x16, &w16, None, &out32, &opts).unwrap_err();
+    assert!(matches!(err, Error::MixedDTypes { tensor: "output", .. }), "{err}");
+    let err = wgconv::Conv2d::new(ctx, &w16, Some(&b32), &opts).unwrap_err();
+    assert!(matches!(err, Error::MixedDTypes { tensor: "bias", first: "weight", .. }), "{err}");
+    // An int8 input is not a float convolution.
+    let xi = Tensor::from_i8(ctx, &[1; 32], &[1, 2, 4, 4]).unwrap();
+    let err = ctx.convolution(&xi, &w16, None, &opts).unwrap_err();
+    assert_eq!(err, Error::DType { tensor: "input", expected: DType::F32, got: DType::I8 });
+}
+
+#[test]
+fn prepared_f16_convolution_packs_the_f16_weight() {
+    let ctx = context();
+    let (input, weight) = ([2usize, 16, 9, 9], [24usize, 16, 3, 3]);
+    let (xh, x) = random_f16(420, input.iter().product());
+    let (wh, w) = random_f16(421, weight.iter().product());
+    let opts = ConvOptions::default().padding(&[1]);
+    let (expected, shape) = reference::convolution(&x, &input, &w, &weight, None, &opts).unwrap();
+    let conv = wgconv::Conv2d::new(ctx, &Tensor::from_f16(ctx, &wh, &weight).unwrap(), None, &opts).unwrap();
+    let xt = Tensor::from_f16(ctx, &xh, &input).unwrap();
+    let out = Tensor::from_f16(ctx, &vec![f16::NAN; shape.iter().product()], &shape).unwrap();
+    let mut batch = ctx.batch();
+    let kernel = conv.run_into_forced(&mut batch, &xt, &out, &ForcedPlan::kernel(ConvKernel::GemmM64K16)).unwrap();
+    batch.submit().unwrap();
+    assert_eq!(kernel, ConvKernel::GemmM64K16);
+    assert!(worst_violation(&out.to_vec_f16(ctx).unwrap(), &expected) <= 1.0);
+}
+
+#[test]
+fn f16_needs_the_shader_f16_feature() {
+    // The test device asks for no features.
+    let (device, queue) = wgconv_tests::test_device();
+    let ctx = wgconv::Context::from_device(device, queue);
+    assert!(!ctx.features().contains(wgpu::Features::SHADER_F16));
+    let x = Tensor::from_f16(&ctx, &[f16::ONE; 16], &[1, 1, 4, 4]).unwrap();
+    let w = Tensor::from_f16(&ctx, &[f16::ONE; 4], &[1, 1, 2, 2]).unwrap();
+    let err = ctx.convolution(&x, &w, None, &ConvOptions::default()).unwrap_err();
+    assert!(matches!(err, Error::MissingFeature { feature: "shader-f16", .. }), "{err}");
+    assert!(err.to_string().contains("needs the device feature `shader-f16`"), "{err}");
+}
+
+#[test]
+fn the_bound_catches_one_wrong_element() {
+    let expected: Vec<f64> = (1..=64).map(|i| f64::from(i) / 16.0).collect();
+    let exact: Vec<f16> = expected.iter().map(|&r| f16::from_f64(r)).collect();
+    assert!(worst_violation(&exact, &expected) <= 0.5, "rounding to nearest is half the bound");
+    // One element off by 2 ulps of f16 near 1 (2⁻⁹): over the bound.
+    let mut wrong = exact.clone();
+    wrong[15] = f16::from_f64(expected[15] + 2.0 / 512.0);
+    assert!(worst_violation(&wrong, &expected) > 1.0);
+    wrong[15] = f16::NAN;
+    assert_eq!(worst_violation(&wrong, &expected), f64::INFINITY);
+}
