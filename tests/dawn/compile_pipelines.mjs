@@ -26,7 +26,10 @@ for (const key of ['maxComputeWorkgroupStorageSize', 'maxComputeInvocationsPerWo
   'maxBufferSize', 'maxComputeWorkgroupsPerDimension']) {
   requiredLimits[key] = adapter.limits[key];
 }
-const device = await adapter.requestDevice({ requiredLimits });
+// The f16 variants (`enable f16;`) need shader-f16, as wgconv's Context asks for it; without it
+// they fail here, which is the point: every shipped shader must compile.
+const requiredFeatures = adapter.features.has('shader-f16') ? ['shader-f16'] : [];
+const device = await adapter.requestDevice({ requiredLimits, requiredFeatures });
 const info = adapter.info;
 console.log(`dawn: ${info.description || info.device} (${info.vendor}), ${pipelines.length} pipelines`);
 

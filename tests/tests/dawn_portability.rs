@@ -3,10 +3,10 @@
 //! naga accepts but Tint rejects fails here, not in a user's browser. The pipelines are the ones
 //! a `Context` really compiles (`Context::compiled_pipelines`) while running every kernel family
 //! — forced and planned, GEMM widths, split-K, stream-K, activations, transposed, 1D, int8 — at
-//! WebGPU's default limits and at the adapter's, plus the roofline's plain kernels. The
-//! tensor-core shaders (`enable wgpu_cooperative_matrix`: the conv kernel and the roofline's)
-//! are not among them: they need wgpu's own cooperative-matrix extension, which the web does not
-//! have, and nothing runs them there.
+//! WebGPU's default limits and at the adapter's, on f32 and (at the adapter's) f16 tensors, plus
+//! the roofline's plain kernels. The tensor-core shaders (`enable wgpu_cooperative_matrix`: the
+//! conv kernel and the roofline's) are not among them: they need wgpu's own cooperative-matrix
+//! extension, which the web does not have, and nothing runs them there.
 //!
 //! Needs `bash tests/dawn/setup.sh` (which `scripts/test.sh` runs) and node.
 
@@ -44,14 +44,14 @@ fn convolutions() -> Vec<(Vec<usize>, Vec<usize>, ConvOptions, bool)> {
     ]
 }
 
-/// Runs [`convolutions`]: through the planner, and where marked (and `forced` is set) through
-/// each kernel that supports the shape.
-fn run_convolutions(ctx: &Context, forced: bool) {
+/// Runs [`convolutions`] on `dtype` tensors: through the planner, and where marked (and `forced`
+/// is set) through each kernel that supports the shape.
+fn run_convolutions(ctx: &Context, forced: bool, dtype: DType) {
     for (input, weight, options, every_kernel) in convolutions() {
         let geometry = ConvGeometry::new(&input, &weight, None, &options).unwrap();
-        let x = Tensor::zeros(ctx, &input, DType::F32).unwrap();
-        let w = Tensor::zeros(ctx, &weight, DType::F32).unwrap();
-        let bias = Tensor::zeros(ctx, &[geometry.out_channels() as usize], DType::F32).unwrap();
+        let x = Tensor::zeros(ctx, &input, dtype).unwrap();
+        let w = Tensor::zeros(ctx, &weight, dtype).unwrap();
+        let bias = Tensor::zeros(ctx, &[geometry.out_channels() as usize], dtype).unwrap();
         let mut plans = vec![ForcedPlan::default()];
         for kernel in geometry.supported_kernels().into_iter().filter(|_| forced && every_kernel) {
             plans.push(ForcedPlan::kernel(kernel));
@@ -114,7 +114,12 @@ fn dawn_compiles_every_pipeline_the_runtime_does() {
     let mut pipelines: Vec<CompiledPipeline> = Vec::new();
     // At WebGPU's default limits the planner's fallbacks differ; at the adapter's, every kernel.
     for (ctx, forced) in [(default_limits_context(), false), (Context::new().unwrap(), true)] {
-        run_convolutions(&ctx, forced);
+        run_convolutions(&ctx, forced, DType::F32);
+        // The f16 variants once, at the adapter's limits (the default-limits device has no
+        // shader-f16).
+        if forced {
+            run_convolutions(&ctx, true, DType::F16);
+        }
         run_int8(&ctx);
         let quick = wgconv::timing::Sampling { samples: 1, launches: 1, warm_up_ms: 0.0, ..Default::default() };
         wgconv::roofline::measure(&ctx, &quick, true).unwrap();
