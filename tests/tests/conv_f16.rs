@@ -3,11 +3,9 @@
 //! supports each case forced in turn plus the planner, split-K and stream-K forced on the GEMM
 //! kernels, and the typed errors for mixed dtypes and a device without `shader-f16`.
 //!
-//! The bound, per element: |gpu − ref| ≤ 2⁻¹⁰·|ref| + 1e-5·max|ref|. The first term is the
-//! output's rounding to f16 (11 significant bits: at most 2⁻¹¹ relative when rounded to nearest;
-//! WGSL lets a conversion round to either neighbour, so 2⁻¹⁰); the second is the f32
-//! accumulation, the fp32 tests' 1e-5 (it also covers f16 subnormals, whose spacing is 2⁻²⁴).
-//! The multiplicands are f16 values already, so the reference sees exactly what the kernels do.
+//! The bound, per element (`reference::f16_bound_ratio`): |gpu − ref| ≤ 2⁻¹⁰·|ref| +
+//! 1e-5·max|ref|: the output's rounding to f16 plus the f32 accumulation. The multiplicands are
+//! f16 values already, so the reference sees exactly what the kernels do.
 
 use half::f16;
 use wgconv::{
@@ -20,19 +18,6 @@ fn random_f16(seed: u64, count: usize) -> (Vec<f16>, Vec<f32>) {
     let halves: Vec<f16> = random_f32(seed, count).into_iter().map(f16::from_f32).collect();
     let floats = halves.iter().map(|h| h.to_f32()).collect();
     (halves, floats)
-}
-
-/// The largest violation of the documented bound (≤ 1 passes), or ∞ for a NaN.
-fn worst_violation(got: &[f16], expected: &[f64]) -> f64 {
-    assert_eq!(got.len(), expected.len());
-    let scale = expected.iter().fold(0f64, |m, r| m.max(r.abs()));
-    got.iter()
-        .zip(expected)
-        .map(|(g, r)| {
-            let d = (f64::from(g.to_f32()) - r).abs();
-            if d.is_nan() { f64::INFINITY } else { d / ((r.abs() / 1024.0) + 1e-5 * scale) }
-        })
-        .fold(0f64, f64::max)
 }
 
 struct Case<'a> {
@@ -69,13 +54,16 @@ fn check(name: &str, seed: u64, case: Case, extra: &[ForcedPlan]) {
             assert_eq!(kernel, k, "{name}: forced kernel not used");
         }
         let got = out.to_vec_f16(ctx).unwrap();
-        let worst = worst_violation(&got, &expected);
+        let worst = reference::f16_bound_ratio(&got, &expected);
         assert!(worst <= 1.0, "{name} via {} ({plan:?}): {worst:.3} × the bound (shape {shape:?})", kernel.name());
     }
     // The allocating form gives an f16 output too.
     let y = ctx.convolution(&xt, &wt, Some(&bt), &case.opts).unwrap();
     assert_eq!(y.output.dtype(), DType::F16);
-    assert!(worst_violation(&y.output.to_vec_f16(ctx).unwrap(), &expected) <= 1.0, "{name}: allocated output");
+    assert!(
+        reference::f16_bound_ratio(&y.output.to_vec_f16(ctx).unwrap(), &expected) <= 1.0,
+        "{name}: allocated output"
+    );
 }
 
 fn gemm_schedules() -> Vec<ForcedPlan> {
@@ -198,7 +186,7 @@ fn prepared_f16_convolution_packs_the_f16_weight() {
     let kernel = conv.run_into_forced(&mut batch, &xt, &out, &ForcedPlan::kernel(ConvKernel::GemmM64K16)).unwrap();
     batch.submit().unwrap();
     assert_eq!(kernel, ConvKernel::GemmM64K16);
-    assert!(worst_violation(&out.to_vec_f16(ctx).unwrap(), &expected) <= 1.0);
+    assert!(reference::f16_bound_ratio(&out.to_vec_f16(ctx).unwrap(), &expected) <= 1.0);
 }
 
 #[test]
@@ -218,11 +206,11 @@ fn f16_needs_the_shader_f16_feature() {
 fn the_bound_catches_one_wrong_element() {
     let expected: Vec<f64> = (1..=64).map(|i| f64::from(i) / 16.0).collect();
     let exact: Vec<f16> = expected.iter().map(|&r| f16::from_f64(r)).collect();
-    assert!(worst_violation(&exact, &expected) <= 0.5, "rounding to nearest is half the bound");
+    assert!(reference::f16_bound_ratio(&exact, &expected) <= 0.5, "rounding to nearest is half the bound");
     // One element off by 2 ulps of f16 near 1 (2⁻⁹): over the bound.
     let mut wrong = exact.clone();
     wrong[15] = f16::from_f64(expected[15] + 2.0 / 512.0);
-    assert!(worst_violation(&wrong, &expected) > 1.0);
+    assert!(reference::f16_bound_ratio(&wrong, &expected) > 1.0);
     wrong[15] = f16::NAN;
-    assert_eq!(worst_violation(&wrong, &expected), f64::INFINITY);
+    assert_eq!(reference::f16_bound_ratio(&wrong, &expected), f64::INFINITY);
 }

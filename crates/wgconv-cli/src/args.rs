@@ -45,6 +45,15 @@ pub fn precision(s: &str) -> Result<wgconv::Precision, String> {
     }
 }
 
+/// `f32` or `f16`: the element type of a benchmark's float tensors.
+pub fn float_dtype(s: &str) -> Result<wgconv::DType, String> {
+    match s {
+        "f32" => Ok(wgconv::DType::F32),
+        "f16" => Ok(wgconv::DType::F16),
+        _ => Err(format!("unknown dtype {s:?}: use f32 or f16")),
+    }
+}
+
 /// `none`, `relu` or `clamp:MIN,MAX`.
 pub fn activation(s: &str) -> Result<Activation, String> {
     match s {

@@ -50,6 +50,11 @@ pub struct BenchArgs {
     /// stay fp32). The kernel column says which ran.
     #[arg(long, default_value = "f32", value_parser = crate::args::precision)]
     precision: wgconv::Precision,
+    /// f32, or f16 for f16 input, weight and output tensors on the float layers (f32 sums; the
+    /// tensor-core kernel where the device has cooperative matrices, since the multiplicands
+    /// are f16 already). Needs shader-f16.
+    #[arg(long, default_value = "f32", value_parser = crate::args::float_dtype)]
+    dtype: DType,
     /// First measure the device's ceilings (fp32 FMA rate, copy bandwidth, and with cooperative
     /// matrices their multiply-add rate and a plain f16 GEMM's), then report each layer as a
     /// share of its compute ceiling and of the copy bandwidth (its minimum bytes over its time).
@@ -257,6 +262,8 @@ struct Report<'a> {
     launches_per_sample: u32,
     /// `f32`, or `f16` when f16 multiplicands were allowed (`--precision f16`).
     precision: &'static str,
+    /// The float layers' tensors: `float32`, or `float16` (`--dtype f16`).
+    dtype: &'static str,
     /// With `--roofline`: the device's ceilings.
     #[serde(skip_serializing_if = "Option::is_none")]
     roofline: Option<RooflineReport>,
@@ -366,6 +373,17 @@ fn load_suite(name: &str) -> CliResult<Vec<Layer>> {
 }
 
 /// Deterministic data in [-1, 1) for benchmarks (values do not affect timing).
+/// `values` as a tensor of `dtype` (f32, or rounded to f16).
+fn float_tensor(ctx: &Context, dtype: DType, values: &[f32], shape: &[usize]) -> CliResult<Tensor> {
+    Ok(match dtype {
+        DType::F16 => {
+            let halves: Vec<half::f16> = values.iter().map(|&v| half::f16::from_f32(v)).collect();
+            Tensor::from_f16(ctx, &halves, shape)?
+        }
+        _ => Tensor::from_f32(ctx, values, shape)?,
+    })
+}
+
 fn data(seed: u64, count: usize) -> Vec<f32> {
     let mut s = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
     (0..count)
@@ -409,9 +427,9 @@ fn run_layer(ctx: &Context, layer: &Layer, args: &BenchArgs) -> CliResult<(Layer
                 .transposed(transposed)
                 .precision(args.precision);
             let geometry = ConvGeometry::new(&input_shape, &weight_shape, None, &opts).map_err(bad)?;
-            let x = Tensor::from_f32(ctx, &data(1, input_shape.iter().product()), &input_shape)?;
-            let w = Tensor::from_f32(ctx, &data(2, weight_shape.iter().product()), &weight_shape)?;
-            let out = Tensor::zeros(ctx, &geometry.output_shape(), DType::F32)?;
+            let x = float_tensor(ctx, args.dtype, &data(1, input_shape.iter().product()), &input_shape)?;
+            let w = float_tensor(ctx, args.dtype, &data(2, weight_shape.iter().product()), &weight_shape)?;
+            let out = Tensor::zeros(ctx, &geometry.output_shape(), args.dtype)?;
             // Prepared once (weight prepacked), run many times: what a model does.
             let conv = Conv2d::new(ctx, &w, None, &opts)?;
             if args.sweep || (args.tune && ctx.tuned(&geometry).is_none()) {
@@ -443,7 +461,8 @@ fn run_layer(ctx: &Context, layer: &Layer, args: &BenchArgs) -> CliResult<(Layer
             let elements = input_shape.iter().product::<usize>()
                 + weight_shape.iter().product::<usize>()
                 + geometry.output_shape().iter().product::<usize>();
-            (label, ms, reference.name().to_string(), reference_ms, geometry.macs(), 4 * elements as u64, source)
+            let bytes = args.dtype.element_bytes() * elements as u64;
+            (label, ms, reference.name().to_string(), reference_ms, geometry.macs(), bytes, source)
         }
         Op::Q8ConvPw => {
             let x: Vec<i8> = data(3, input_shape.iter().product()).iter().map(|v| (v * 127.0) as i8).collect();
@@ -514,7 +533,9 @@ pub fn run(args: &BenchArgs) -> CliResult<()> {
     let layers = load_suite(&args.suite)?;
     // The roofline measures cooperative matrices where the device has them: ask for them (the
     // layers still run at `args.precision`; the planner uses them only with f16 allowed).
-    let coop_request = if args.roofline { wgconv::Precision::AllowF16 } else { args.precision };
+    // f16 tensors run on the tensor cores where the device has them: ask for them too.
+    let coop_request =
+        if args.roofline || args.dtype == DType::F16 { wgconv::Precision::AllowF16 } else { args.precision };
     let ctx = crate::context_for(coop_request, None)?;
     eprintln!("device: {}", ctx.describe());
     if let Some(path) = args.tune_cache.as_ref().filter(|p| p.exists()) {
@@ -603,6 +624,7 @@ pub fn run(args: &BenchArgs) -> CliResult<()> {
             samples: args.repeat,
             launches_per_sample: args.launches,
             precision: if args.precision == wgconv::Precision::AllowF16 { "f16" } else { "f32" },
+            dtype: args.dtype.name(),
             roofline: roofline.as_ref().map(RooflineReport::from),
             layers: &results,
         };

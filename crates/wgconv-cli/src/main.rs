@@ -184,9 +184,22 @@ fn info() -> CliResult<()> {
 }
 
 fn conv2d(a: &Conv2dArgs) -> CliResult<()> {
-    let x = npy::read_f32(&a.input, &[3, 4])?;
-    let w = npy::read_f32(&a.weight, &[3, 4])?;
-    let b = a.bias.as_deref().map(|p| npy::read_f32(p, &[1])).transpose()?;
+    let x = npy::read_float(&a.input, &[3, 4])?;
+    let w = npy::read_float(&a.weight, &[3, 4])?;
+    let b = a.bias.as_deref().map(|p| npy::read_float(p, &[1])).transpose()?;
+    // The input's dtype is the convolution's: the weight and bias must share it.
+    for (path, array) in [(Some(&a.weight), Some(&w)), (a.bias.as_ref(), b.as_ref())] {
+        if let (Some(path), Some(array)) = (path, array)
+            && array.dtype() != x.dtype()
+        {
+            return Err(CliError::Usage(format!(
+                "{}: dtype {} differs from the input's {}: a convolution's tensors share one dtype",
+                path.display(),
+                array.dtype().descr(),
+                x.dtype().descr()
+            )));
+        }
+    }
     let opts = ConvOptions::default()
         .stride(&a.stride.0)
         .padding(&a.padding.0)
@@ -198,40 +211,69 @@ fn conv2d(a: &Conv2dArgs) -> CliResult<()> {
         .precision(a.precision);
     let forced = wgconv::ForcedPlan { kernel: a.kernel, tile_n: a.tile_n, schedule: None };
     // Validate before touching the GPU, so bad arguments are usage errors even without an adapter.
-    let geometry = wgconv::ConvGeometry::new(&x.shape, &w.shape, b.as_ref().map(|b| &b.shape[..]), &opts)?;
+    let geometry = wgconv::ConvGeometry::new(x.shape(), w.shape(), b.as_ref().map(|b| b.shape()), &opts)?;
     let ctx = context_for(a.precision, a.kernel)?;
-    let xt = Tensor::from_f32(&ctx, &x.data, &x.shape)?;
-    let wt = Tensor::from_f32(&ctx, &w.data, &w.shape)?;
-    let bt = b.as_ref().map(|b| Tensor::from_f32(&ctx, &b.data, &b.shape)).transpose()?;
-    let out = Tensor::zeros(&ctx, &geometry.output_shape(), wgconv::DType::F32)?;
+    let upload = |array: &npy::FloatArray| match array {
+        npy::FloatArray::F32(v) => Tensor::from_f32(&ctx, &v.data, &v.shape),
+        npy::FloatArray::F16(v) => Tensor::from_f16(&ctx, &v.data, &v.shape),
+    };
+    let (xt, wt) = (upload(&x)?, upload(&w)?);
+    let bt = b.as_ref().map(upload).transpose()?;
+    let out = Tensor::zeros(&ctx, &geometry.output_shape(), xt.dtype())?;
     let mut kernel = None;
     let time = timing::time_runs(&ctx, 1, |batch| {
         kernel = Some(batch.convolution_into_forced(&xt, &wt, bt.as_ref(), &out, &opts, &forced)?);
         Ok(())
     })?;
-    let y = out.to_vec_f32(&ctx)?;
-    npy::write_f32(&a.out, out.shape(), &y)?;
+    // The output as f32 for the check; written in the input's dtype.
+    let y = match x.dtype() {
+        npy::NpyDType::F16 => {
+            let halves = out.to_vec_f16(&ctx)?;
+            npy::write_f16(&a.out, out.shape(), &halves)?;
+            npy::FloatArray::F16(npy::NpyArray { shape: out.shape().to_vec(), data: halves })
+        }
+        _ => {
+            let floats = out.to_vec_f32(&ctx)?;
+            npy::write_f32(&a.out, out.shape(), &floats)?;
+            npy::FloatArray::F32(npy::NpyArray { shape: out.shape().to_vec(), data: floats })
+        }
+    };
     let kernel = kernel.ok_or_else(|| CliError::Runtime("no kernel ran".into()))?;
-    println!("output shape: {:?}", out.shape());
+    println!("output shape: {:?} ({})", out.shape(), out.dtype());
     println!("kernel: {}", kernel.name());
     println!("GPU time: {:.3} ms ({:?}, first run incl. any pipeline warm-up)", time.ms_per_run, time.source);
     if a.check {
-        // The tensor-core kernel multiplies f16-rounded inputs and weights; so does its reference.
+        // The tensor-core kernel multiplies f16-rounded inputs and weights; so does its reference
+        // (f16 tensors hold such values already).
         let f16 = kernel == wgconv::ConvKernel::CoopF16;
         let rounded =
-            |v: &[f32]| v.iter().map(|&e| if f16 { reference::round_to_f16(e) } else { e }).collect::<Vec<_>>();
+            |v: Vec<f32>| v.into_iter().map(|e| if f16 { reference::round_to_f16(e) } else { e }).collect::<Vec<_>>();
+        let bias = b.as_ref().map(npy::FloatArray::to_f32);
         let (expected, _) = reference::convolution(
-            &rounded(&x.data),
-            &x.shape,
-            &rounded(&w.data),
-            &w.shape,
-            b.as_ref().map(|b| &b.data[..]),
+            &rounded(x.to_f32()),
+            x.shape(),
+            &rounded(w.to_f32()),
+            w.shape(),
+            bias.as_deref(),
             &opts,
         )?;
-        let err = reference::relative_error(&y, &expected);
-        println!("relative error vs f64 reference: {err:.3e} (tolerance {:.1e})", a.tolerance);
-        if err.is_nan() || err > a.tolerance {
-            return Err(CliError::Runtime(format!("relative error {err:e} exceeds {:e}", a.tolerance)));
+        match &y {
+            npy::FloatArray::F16(y) => {
+                let ratio = reference::f16_bound_ratio(&y.data, &expected);
+                println!(
+                    "f16 output vs f64 reference: {ratio:.3} of the bound 2^-10·|ref| + 1e-5·max|ref| per element"
+                );
+                if ratio.is_nan() || ratio > 1.0 {
+                    return Err(CliError::Runtime(format!("error {ratio:.3} × the f16 bound")));
+                }
+            }
+            npy::FloatArray::F32(y) => {
+                let err = reference::relative_error(&y.data, &expected);
+                println!("relative error vs f64 reference: {err:.3e} (tolerance {:.1e})", a.tolerance);
+                if err.is_nan() || err > a.tolerance {
+                    return Err(CliError::Runtime(format!("relative error {err:e} exceeds {:e}", a.tolerance)));
+                }
+            }
         }
     }
     Ok(())

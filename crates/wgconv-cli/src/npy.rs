@@ -1,4 +1,4 @@
-//! `.npy` files through npyz: f32 (`<f4`) and int8 (`|i1`), C order. Every error names the file.
+//! `.npy` files through npyz: f32 (`<f4`), f16 (`<f2`) and int8 (`|i1`), C order. Every error names the file.
 //! The data size is checked against the file size before anything is allocated, so a forged
 //! header cannot ask for an unbounded allocation.
 
@@ -15,20 +15,25 @@ use crate::error::{CliError, CliResult};
 pub enum NpyDType {
     /// `<f4`
     F32,
+    /// `<f2`
+    F16,
     /// `|i1`
     I8,
 }
 
 impl NpyDType {
-    fn descr(self) -> &'static str {
+    /// NumPy's spelling (`<f4`).
+    pub fn descr(self) -> &'static str {
         match self {
             NpyDType::F32 => "<f4",
+            NpyDType::F16 => "<f2",
             NpyDType::I8 => "|i1",
         }
     }
     fn size(self) -> u64 {
         match self {
             NpyDType::F32 => 4,
+            NpyDType::F16 => 2,
             NpyDType::I8 => 1,
         }
     }
@@ -91,11 +96,13 @@ fn header_element_count(header: &str) -> Result<u64, String> {
     Ok(dims.iter().product())
 }
 
+/// Opens `path` as an array of one of `dtypes` and one of `ranks` (any rank when empty); returns
+/// the reader, the shape and the dtype found.
 fn open_checked(
     path: &Path,
-    dtype: NpyDType,
+    dtypes: &[NpyDType],
     ranks: &[usize],
-) -> CliResult<(npyz::NpyFile<BufReader<File>>, Vec<usize>)> {
+) -> CliResult<(npyz::NpyFile<BufReader<File>>, Vec<usize>, NpyDType)> {
     let mut file = File::open(path).map_err(|e| usage(path, format!("cannot open: {e}")))?;
     let file_len = file.metadata().map_err(|e| usage(path, e))?.len();
     let (header, header_len) = read_header(&mut file, file_len)
@@ -118,9 +125,10 @@ fn open_checked(
         npyz::DType::Plain(t) => t.to_string(),
         other => other.descr(),
     };
-    if descr != dtype.descr() {
-        return Err(usage(path, format!("dtype {descr} is not supported here; expected {}", dtype.descr())));
-    }
+    let Some(&dtype) = dtypes.iter().find(|d| d.descr() == descr) else {
+        let expected: Vec<&str> = dtypes.iter().map(|d| d.descr()).collect();
+        return Err(usage(path, format!("dtype {descr} is not supported here; expected {}", expected.join(" or "))));
+    };
     if npy.order() != npyz::Order::C {
         return Err(usage(path, "Fortran-order arrays are not supported; save it in C order (np.ascontiguousarray)"));
     }
@@ -144,19 +152,64 @@ fn open_checked(
         .iter()
         .map(|d| usize::try_from(*d).map_err(|_| usage(path, "dimension too large")))
         .collect::<CliResult<_>>()?;
-    Ok((npy, shape))
+    Ok((npy, shape, dtype))
 }
 
 /// Reads an f32 array of one of `ranks` (any rank when empty).
 pub fn read_f32(path: &Path, ranks: &[usize]) -> CliResult<NpyArray<f32>> {
-    let (npy, shape) = open_checked(path, NpyDType::F32, ranks)?;
+    let (npy, shape, _) = open_checked(path, &[NpyDType::F32], ranks)?;
     let data = npy.into_vec::<f32>().map_err(|e| usage(path, format!("cannot read data: {e}")))?;
     Ok(NpyArray { shape, data })
 }
 
+/// A float array as stored: f32 or f16.
+#[derive(Debug, Clone, PartialEq)]
+pub enum FloatArray {
+    /// `<f4`
+    F32(NpyArray<f32>),
+    /// `<f2`
+    F16(NpyArray<half::f16>),
+}
+
+impl FloatArray {
+    /// The shape.
+    pub fn shape(&self) -> &[usize] {
+        match self {
+            FloatArray::F32(a) => &a.shape,
+            FloatArray::F16(a) => &a.shape,
+        }
+    }
+
+    /// The stored type.
+    pub fn dtype(&self) -> NpyDType {
+        match self {
+            FloatArray::F32(_) => NpyDType::F32,
+            FloatArray::F16(_) => NpyDType::F16,
+        }
+    }
+
+    /// The values as f32 (exact for f16).
+    pub fn to_f32(&self) -> Vec<f32> {
+        match self {
+            FloatArray::F32(a) => a.data.clone(),
+            FloatArray::F16(a) => a.data.iter().map(|h| h.to_f32()).collect(),
+        }
+    }
+}
+
+/// Reads an f32 or f16 array of one of `ranks` (any rank when empty).
+pub fn read_float(path: &Path, ranks: &[usize]) -> CliResult<FloatArray> {
+    let (npy, shape, dtype) = open_checked(path, &[NpyDType::F32, NpyDType::F16], ranks)?;
+    let read_error = |e: std::io::Error| usage(path, format!("cannot read data: {e}"));
+    Ok(match dtype {
+        NpyDType::F16 => FloatArray::F16(NpyArray { shape, data: npy.into_vec::<half::f16>().map_err(read_error)? }),
+        _ => FloatArray::F32(NpyArray { shape, data: npy.into_vec::<f32>().map_err(read_error)? }),
+    })
+}
+
 /// Reads an int8 array of one of `ranks` (any rank when empty).
 pub fn read_i8(path: &Path, ranks: &[usize]) -> CliResult<NpyArray<i8>> {
-    let (npy, shape) = open_checked(path, NpyDType::I8, ranks)?;
+    let (npy, shape, _) = open_checked(path, &[NpyDType::I8], ranks)?;
     let data = npy.into_vec::<i8>().map_err(|e| usage(path, format!("cannot read data: {e}")))?;
     Ok(NpyArray { shape, data })
 }
@@ -178,6 +231,11 @@ fn write<T: npyz::Serialize + npyz::AutoSerialize + Copy>(path: &Path, shape: &[
 
 /// Writes an f32 array.
 pub fn write_f32(path: &Path, shape: &[usize], data: &[f32]) -> CliResult<()> {
+    write(path, shape, data)
+}
+
+/// Writes an f16 array.
+pub fn write_f16(path: &Path, shape: &[usize], data: &[half::f16]) -> CliResult<()> {
     write(path, shape, data)
 }
 
@@ -206,6 +264,25 @@ mod tests {
         assert_eq!(read_i8(&p, &[]).unwrap().data, vec![-1, 0, 127]);
         let err = read_f32(&p, &[]).unwrap_err();
         assert!(err.message().contains("dtype |i1"), "{}", err.message());
+        let err = read_float(&p, &[]).unwrap_err();
+        assert!(err.message().contains("expected <f4 or <f2"), "{}", err.message());
+        std::fs::remove_file(p).unwrap();
+    }
+
+    #[test]
+    fn f16_round_trips_and_reads_as_a_float_array() {
+        let p = temp("rt16.npy");
+        let halves: Vec<half::f16> = [1.5f32, -0.25, 65504.0].iter().map(|&v| half::f16::from_f32(v)).collect();
+        write_f16(&p, &[3], &halves).unwrap();
+        let bytes = std::fs::read(&p).unwrap();
+        assert!(String::from_utf8_lossy(&bytes).contains("'descr': '<f2'"));
+        let array = read_float(&p, &[1]).unwrap();
+        assert_eq!(array, FloatArray::F16(NpyArray { shape: vec![3], data: halves }));
+        assert_eq!((array.dtype(), array.to_f32()), (NpyDType::F16, vec![1.5, -0.25, 65504.0]));
+        // An f32 file reads as f32, and not through read_i8.
+        write_f32(&p, &[2], &[0.5, 2.0]).unwrap();
+        assert_eq!(read_float(&p, &[]).unwrap().dtype(), NpyDType::F32);
+        assert!(read_i8(&p, &[]).unwrap_err().message().contains("dtype <f4"));
         std::fs::remove_file(p).unwrap();
     }
 

@@ -105,6 +105,28 @@ fn conv2d_round_trip_with_check() {
 }
 
 #[test]
+fn f16_files_run_an_f16_convolution_with_check() {
+    let d = Dir::new("conv16");
+    let half = |v: Vec<f32>| v.into_iter().map(half::f16::from_f32).collect::<Vec<_>>();
+    let (x, w, b, y) = (d.path("x.npy"), d.path("w.npy"), d.path("b.npy"), d.path("y.npy"));
+    write_npy(&x, &[2, 8, 9, 7], &half(values(1, 2 * 8 * 9 * 7)), false);
+    write_npy(&w, &[12, 8, 3, 3], &half(values(2, 12 * 8 * 9)), false);
+    write_npy(&b, &[12], &half(values(3, 12)), false);
+    let args = ["conv2d", "--input", &x, "--weight", &w, "--bias", &b, "--padding", "1", "--out", &y, "--check"];
+    let (code, stdout, stderr) = run(&args);
+    assert_eq!(code, 0, "{stdout}\n{stderr}");
+    assert!(stdout.contains("output shape: [2, 12, 9, 7] (float16)"), "{stdout}");
+    assert!(stdout.contains("f16 output vs f64 reference"), "{stdout}");
+    let file = npyz::NpyFile::new(std::fs::File::open(&y).unwrap()).unwrap();
+    assert_eq!(file.shape(), &[2, 12, 9, 7]);
+    let data: Vec<half::f16> = file.into_vec().unwrap();
+    assert!(data.iter().all(|v| v.is_finite()));
+    // An f32 bias with f16 tensors is a usage error naming the file.
+    write_npy(&b, &[12], &values(3, 12), false);
+    expect_exit(&args, 2, "b.npy: dtype <f4 differs from the input's <f2");
+}
+
+#[test]
 fn transposed_conv_with_check() {
     let d = Dir::new("convt");
     let (x, _, _) = conv_files(&d);
@@ -361,6 +383,24 @@ fn quick_bench_writes_json_with_every_layer() {
         assert!(stdout.contains(l["name"].as_str().unwrap()));
     }
     assert!(!report["device"]["name"].as_str().unwrap().is_empty());
+    assert_eq!(report["dtype"], "float32");
+    // f16 tensors: half the minimum bytes of each float layer.
+    let json16 = d.path("bench16.json");
+    let (code, stdout, stderr) =
+        run(&["bench", "--suite", "quick", "--repeat", "1", "--launches", "1", "--dtype", "f16", "--json", &json16]);
+    assert_eq!(code, 0, "{stdout}\n{stderr}");
+    let report16: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(Path::new(&json16)).unwrap()).unwrap();
+    assert_eq!(report16["dtype"], "float16");
+    for (l32, l16) in layers.iter().zip(report16["layers"].as_array().unwrap()) {
+        let (b32, b16) = (l32["min_bytes"].as_u64().unwrap(), l16["min_bytes"].as_u64().unwrap());
+        if l32["op"] == "q8_conv_pw" {
+            assert_eq!(b16, b32, "{l16}");
+        } else {
+            assert_eq!(2 * b16, b32, "{l16}");
+        }
+    }
+    expect_exit(&["bench", "--suite", "quick", "--dtype", "bf16"], 2, "unknown dtype \"bf16\"");
 }
 
 #[test]

@@ -207,6 +207,26 @@ pub fn int8_difference(actual: &[i8], reference: &[i8]) -> Int8Difference {
     }
 }
 
+/// How far an f16 convolution output is from its f64 reference (computed on the same f16
+/// values), as a multiple of the bound the tests and `wgconv conv2d --check` allow: the largest
+/// |actual − reference| / (2⁻¹⁰·|reference| + 1e-5·max|reference|) over the elements, ∞ for a NaN.
+/// ≤ 1 passes. The first term is the output's rounding to f16 (11 significant bits: 2⁻¹¹
+/// relative when rounded to nearest; WGSL lets a conversion round to either neighbour, hence
+/// 2⁻¹⁰); the second is the f32 accumulation, the fp32 tests' 1e-5 (it also covers f16
+/// subnormals, spaced 2⁻²⁴).
+pub fn f16_bound_ratio(actual: &[half::f16], reference: &[f64]) -> f64 {
+    assert_eq!(actual.len(), reference.len(), "length mismatch");
+    let scale = reference.iter().fold(0f64, |m, r| m.max(r.abs()));
+    actual
+        .iter()
+        .zip(reference)
+        .map(|(a, r)| {
+            let d = (f64::from(a.to_f32()) - r).abs();
+            if d.is_nan() { f64::INFINITY } else { d / (r.abs() / 1024.0 + 1e-5 * scale) }
+        })
+        .fold(0f64, f64::max)
+}
+
 /// ‖a − b‖₂ / ‖b‖₂ (0 when both are zero): the error measure the tests bound.
 pub fn relative_error(actual: &[f32], reference: &[f64]) -> f64 {
     assert_eq!(actual.len(), reference.len(), "length mismatch");

@@ -14,7 +14,7 @@ use super::{
 use crate::{
     context::Context,
     error::{Error, Result},
-    tensor::{DType, Tensor},
+    tensor::Tensor,
     timing::{self, Sampling},
 };
 
@@ -155,8 +155,8 @@ impl Conv2d {
         let bias_shape = self.bias.as_ref().map(Tensor::shape);
         let geometry = ConvGeometry::new(input_shape, self.weight.shape(), bias_shape, &self.opts)?;
         // Values do not change the timing; zero-filled buffers need no upload.
-        let input = Tensor::zeros(ctx, input_shape, DType::F32)?;
-        let output = Tensor::zeros(ctx, &geometry.output_shape(), DType::F32)?;
+        let input = Tensor::zeros(ctx, input_shape, self.weight.dtype())?;
+        let output = Tensor::zeros(ctx, &geometry.output_shape(), self.weight.dtype())?;
         let time = async |forced: &ForcedPlan, runs: u32| {
             timing::time_runs_async(ctx, runs, |batch| self.run_into_forced(batch, &input, &output, forced).map(|_| ()))
                 .await
