@@ -11,6 +11,8 @@ median per launch is reported. With --copy, also times a device-to-device copy t
 each fp32 layer's minimum bytes (input + weight + output, half read and half written) the same
 way: the copy roofline at that size, launch costs included. With --wgconv, prints one table with both and the throughput
 ratio (torch ms / wgconv ms: > 1 means wgconv is faster) and the geometric mean per op kind.
+--dtype float16 runs the float layers on float16 tensors (the peer of `wgconv bench --dtype f16`);
+--channels-last stores them in torch.channels_last (PyTorch's fastest layout for f16 on cuDNN).
 """
 import argparse
 import json
@@ -57,18 +59,21 @@ def copy_fn(total_bytes):
     return lambda: dst.copy_(src)
 
 
-def layer_fn(layer):
+def layer_fn(layer, dtype=torch.float32, channels_last=False):
     dev = "cuda"
     n, ic, oc, h, w, k = (layer[key] for key in ("n", "ic", "oc", "h", "w", "k"))
     s, p, g = layer["stride"], layer["padding"], layer["groups"]
     op = layer["op"]
+    fmt = torch.channels_last if channels_last else torch.contiguous_format
+
+    def tensor(*shape):
+        return torch.randn(*shape, device=dev, dtype=dtype).contiguous(memory_format=fmt)
+
     if op == "conv2d":
-        x = torch.randn(n, ic, h, w, device=dev)
-        wt = torch.randn(oc, ic // g, k, k, device=dev)
+        x, wt = tensor(n, ic, h, w), tensor(oc, ic // g, k, k)
         return lambda: F.conv2d(x, wt, None, s, p, 1, g)
     if op == "conv_transpose2d":
-        x = torch.randn(n, ic, h, w, device=dev)
-        wt = torch.randn(ic, oc // g, k, k, device=dev)
+        x, wt = tensor(n, ic, h, w), tensor(ic, oc // g, k, k)
         return lambda: F.conv_transpose2d(x, wt, None, s, p, 0, g)
     if op == "q8_conv_pw":
         a = torch.randint(-128, 127, (n * h * w, ic), dtype=torch.int8, device=dev)
@@ -88,7 +93,11 @@ def main():
     ap.add_argument("--copy", action="store_true", help="also time a copy of each fp32 layer's minimum bytes")
     ap.add_argument("--tf32", action="store_true",
                     help="allow cuDNN TF32 (tensor cores), the peer of `wgconv bench --precision f16`")
+    ap.add_argument("--dtype", choices=["float32", "float16"], default="float32",
+                    help="the float layers' tensors (float16: the peer of `wgconv bench --dtype f16`)")
+    ap.add_argument("--channels-last", action="store_true", help="float tensors in torch.channels_last")
     args = ap.parse_args()
+    dtype = getattr(torch, args.dtype)
 
     torch.backends.cudnn.allow_tf32 = args.tf32
     torch.backends.cuda.matmul.allow_tf32 = args.tf32
@@ -105,7 +114,8 @@ def main():
     torch_ms = {}
     for layer in suite:
         with torch.no_grad():
-            torch_ms[layer["name"]] = time_launches(layer_fn(layer), args.repeat, args.launches)
+            fn = layer_fn(layer, dtype, args.channels_last)
+            torch_ms[layer["name"]] = time_launches(fn, args.repeat, args.launches)
     copy_ms = {}
     if args.copy:
         for layer in suite:
@@ -115,6 +125,7 @@ def main():
     gpu = torch.cuda.get_device_name()
     lines = [
         f"PyTorch {torch.__version__}, cuDNN {torch.backends.cudnn.version()}, {gpu}; TF32 {'on' if args.tf32 else 'off'}; "
+        f"{args.dtype}{', channels_last' if args.channels_last else ''}; "
         f"median of {args.repeat} samples x {args.launches} launches.",
     ]
     if device:
@@ -158,7 +169,8 @@ def main():
     if args.markdown:
         open(args.markdown, "w").write(text + "\n")
     if args.json:
-        json.dump({"device": gpu, "tf32": args.tf32, "torch_ms": torch_ms, "copy_ms": copy_ms}, open(args.json, "w"),
+        json.dump({"device": gpu, "tf32": args.tf32, "dtype": args.dtype, "channels_last": args.channels_last,
+                   "torch_ms": torch_ms, "copy_ms": copy_ms}, open(args.json, "w"),
                   indent=2)
 
 
