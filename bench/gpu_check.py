@@ -3,7 +3,8 @@
 one layer per fast kernel (GEMM, GEMM with split-K, transposed GEMM by stride phase, depthwise,
 int8 dot4 GEMM; unpadded GEMM; grouped; tiled, row-run and vec4 depthwise; 16-deep K-tiles;
 64×64 tiles; the f16 tensor-core kernel, checked against a reference whose inputs are rounded to
-f16), so the kernels are checked against the CPU reference on the device itself.
+f16; and f16 tensors through the tensor-core kernel and the others), so the kernels are checked
+against the CPU reference on the device itself.
 Prints the wgconv command lines to run, one per line."""
 import os
 import sys
@@ -81,10 +82,17 @@ cases += [
     # M (100) ragged too.
     ("coop_k16_ragged_mk", (2, 30, 95, 97), (100, 30, 3, 3), "--padding 1 --precision f16"),
 ]
-for name, xs, ws, flags in cases:
-    x, w = save(name + "_x", f32(*xs)), save(name + "_w", f32(*ws))
+# f16 tensors (.npy <f2, checked against the f16 bound): every tensor-core case above without
+# --precision (f16 tensors take the tensor cores as they are; split-K writes f32 partial sums),
+# and the fp32 kernels' f16 variants: GEMM with split-K, transposed GEMM, depthwise vec4 and tiled.
+f16_cases = [(name + "_f16", xs, ws, flags.replace("--precision f16", "").strip())
+             for name, xs, ws, flags in cases if name.startswith("coop_")]
+f16_cases += [(name + "_f16", xs, ws, flags) for name, xs, ws, flags in cases
+              if name in ("gemm_splitk", "gemm_transposed", "depthwise_k7_vec4", "depthwise_k7_tiled", "gemm_stem")]
+for (name, xs, ws, flags), dtype in [(c, np.float32) for c in cases] + [(c, np.float16) for c in f16_cases]:
+    x, w = save(name + "_x", f32(*xs).astype(dtype)), save(name + "_w", f32(*ws).astype(dtype))
     oc = ws[1] if "--transposed" in flags else ws[0]
-    b = save(name + "_b", f32(oc))
+    b = save(name + "_b", f32(oc).astype(dtype))
     print(f"conv2d --input {x} --weight {w} --bias {b} {flags} --out {out}/{name}_y.npy --check")
 
 x = save("q8_x", rng.integers(-128, 128, (8, 256, 14, 14), dtype=np.int8))
