@@ -6,8 +6,8 @@ use std::path::PathBuf;
 use indicatif::{ProgressBar, ProgressStyle};
 use serde::{Deserialize, Serialize};
 use wgconv::{
-    Context, Conv2d, ConvGeometry, ConvKernel, ConvOptions, DType, ForcedPlan, GemmSchedule, Q8ConvPwArgs,
-    Q8ConvPwOptions, Q8Kernel, QuantParams, Tensor,
+    Context, Conv2d, ConvGeometry, ConvKernel, ConvOptions, DType, ForcedPlan, GemmSchedule, MemoryFormat,
+    Q8ConvPwArgs, Q8ConvPwOptions, Q8Kernel, QuantParams, Tensor,
     roofline::Roofline,
     timing::{self, TimingSource},
 };
@@ -55,6 +55,11 @@ pub struct BenchArgs {
     /// are f16 already). Needs shader-f16.
     #[arg(long, default_value = "f32", value_parser = crate::args::float_dtype)]
     dtype: DType,
+    /// Store the float layers' input, weight and output channels-last (NHWC), as PyTorch's
+    /// `memory_format=torch.channels_last` does; the time includes any conversion the kernel
+    /// that runs needs.
+    #[arg(long)]
+    channels_last: bool,
     /// First measure the device's ceilings (fp32 FMA rate, copy bandwidth, and with cooperative
     /// matrices their multiply-add rate and a plain f16 GEMM's), then report each layer as a
     /// share of its compute ceiling and of the copy bandwidth (its minimum bytes over its time).
@@ -264,6 +269,8 @@ struct Report<'a> {
     precision: &'static str,
     /// The float layers' tensors: `float32`, or `float16` (`--dtype f16`).
     dtype: &'static str,
+    /// Their memory format: `contiguous_format`, or `channels_last` (`--channels-last`).
+    memory_format: &'static str,
     /// With `--roofline`: the device's ceilings.
     #[serde(skip_serializing_if = "Option::is_none")]
     roofline: Option<RooflineReport>,
@@ -427,9 +434,12 @@ fn run_layer(ctx: &Context, layer: &Layer, args: &BenchArgs) -> CliResult<(Layer
                 .transposed(transposed)
                 .precision(args.precision);
             let geometry = ConvGeometry::new(&input_shape, &weight_shape, None, &opts).map_err(bad)?;
+            let format = if args.channels_last { MemoryFormat::ChannelsLast } else { MemoryFormat::Contiguous };
             let x = float_tensor(ctx, args.dtype, &data(1, input_shape.iter().product()), &input_shape)?;
+            let x = ctx.to_memory_format(&x, format)?;
             let w = float_tensor(ctx, args.dtype, &data(2, weight_shape.iter().product()), &weight_shape)?;
-            let out = Tensor::zeros(ctx, &geometry.output_shape(), args.dtype)?;
+            let w = ctx.to_memory_format(&w, format)?;
+            let out = Tensor::zeros(ctx, &geometry.output_shape(), args.dtype)?.with_memory_format(format)?;
             // Prepared once (weight prepacked), run many times: what a model does.
             let conv = Conv2d::new(ctx, &w, None, &opts)?;
             if args.sweep || (args.tune && ctx.tuned(&geometry).is_none()) {
@@ -625,6 +635,11 @@ pub fn run(args: &BenchArgs) -> CliResult<()> {
             launches_per_sample: args.launches,
             precision: if args.precision == wgconv::Precision::AllowF16 { "f16" } else { "f32" },
             dtype: args.dtype.name(),
+            memory_format: if args.channels_last {
+                MemoryFormat::ChannelsLast.name()
+            } else {
+                MemoryFormat::Contiguous.name()
+            },
             roofline: roofline.as_ref().map(RooflineReport::from),
             layers: &results,
         };

@@ -401,6 +401,16 @@ fn quick_bench_writes_json_with_every_layer() {
         }
     }
     expect_exit(&["bench", "--suite", "quick", "--dtype", "bf16"], 2, "unknown dtype \"bf16\"");
+    let json_cl = d.path("bench_cl.json");
+    let args = ["bench", "--suite", "quick", "--repeat", "1", "--launches", "1", "--channels-last", "--json", &json_cl];
+    let (code, stdout, stderr) = run(&args);
+    assert_eq!(code, 0, "{stdout}\n{stderr}");
+    let report_cl: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(Path::new(&json_cl)).unwrap()).unwrap();
+    assert_eq!(
+        (&report_cl["memory_format"], &report["memory_format"]),
+        (&"channels_last".into(), &"contiguous_format".into())
+    );
 }
 
 #[test]

@@ -127,6 +127,12 @@ impl Context {
         block_on(self.conv_transpose2d_async(input, weight, bias, opts))
     }
 
+    /// A tensor converted to `format`, submitted. Blocking form of
+    /// [`Context::to_memory_format_async`] (native only).
+    pub fn to_memory_format(&self, input: &Tensor, format: crate::MemoryFormat) -> Result<Tensor> {
+        block_on(self.to_memory_format_async(input, format))
+    }
+
     /// `quantize_per_tensor`, submitted. Blocking form of [`Context::quantize_per_tensor_async`]
     /// (native only).
     pub fn quantize_per_tensor(&self, input: &Tensor, q: QuantParams) -> Result<Tensor> {

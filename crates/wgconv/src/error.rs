@@ -60,6 +60,15 @@ pub enum Error {
         /// That tensor's dtype.
         expected: DType,
     },
+    /// A tensor's memory format does not suit the operation: channels-last on a tensor that is
+    /// not rank 4, or a convolution's output in another format than its input.
+    #[error("{tensor}: {reason}")]
+    MemoryFormat {
+        /// Which tensor.
+        tensor: &'static str,
+        /// What is wrong, naming the formats or the shape.
+        reason: String,
+    },
     /// The device lacks a feature the operation needs.
     #[error("{what} needs the device feature `{feature}`, which this device does not have ({device})")]
     MissingFeature {

@@ -69,7 +69,7 @@ pub use ops::{
     quantized::{Q8ConvPwArgs, Q8ConvPwOptions, Q8Kernel, Q8PwGeometry, QuantParams},
 };
 pub use pipelines::{CompiledPipeline, ShaderChecks};
-pub use tensor::{DType, TENSOR_USAGE, Tensor};
+pub use tensor::{DType, MemoryFormat, TENSOR_USAGE, Tensor};
 
 #[cfg(test)]
 mod tests {

@@ -57,12 +57,42 @@ impl std::fmt::Display for DType {
 pub const TENSOR_USAGE: wgpu::BufferUsages =
     wgpu::BufferUsages::STORAGE.union(wgpu::BufferUsages::COPY_SRC).union(wgpu::BufferUsages::COPY_DST);
 
-/// A tensor in GPU memory: row-major (NCHW for images), dense.
+/// How a rank-4 tensor's elements are ordered in its buffer. The shape is always the logical
+/// `[N, C, H, W]`, as in PyTorch, whose `memory_format` this mirrors.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum MemoryFormat {
+    /// Row-major in the shape's order: NCHW for images (`torch.contiguous_format`).
+    #[default]
+    Contiguous,
+    /// NHWC: the channels of a pixel are adjacent (`torch.channels_last`). Rank 4 only.
+    ChannelsLast,
+}
+
+impl MemoryFormat {
+    /// PyTorch's name for it (`contiguous_format`, `channels_last`).
+    pub fn name(self) -> &'static str {
+        match self {
+            MemoryFormat::Contiguous => "contiguous_format",
+            MemoryFormat::ChannelsLast => "channels_last",
+        }
+    }
+}
+
+impl std::fmt::Display for MemoryFormat {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A tensor in GPU memory: dense, row-major in its logical shape's order (NCHW for images)
+/// unless its [`MemoryFormat`] says NHWC.
 #[derive(Clone, Debug)]
 pub struct Tensor {
     buffer: wgpu::Buffer,
     shape: Vec<usize>,
     dtype: DType,
+    format: MemoryFormat,
 }
 
 /// Element count of `shape`, or an error when it is empty of elements or overflows.
@@ -122,7 +152,7 @@ impl Tensor {
             &padded[..]
         };
         ctx.queue.write_buffer(&buffer, 0, data);
-        Ok(Self { buffer, shape: shape.to_vec(), dtype })
+        Ok(Self { buffer, shape: shape.to_vec(), dtype, format: MemoryFormat::Contiguous })
     }
 
     /// Uploads f32 data of the given shape.
@@ -150,7 +180,7 @@ impl Tensor {
             usage: TENSOR_USAGE,
             mapped_at_creation: false,
         });
-        Ok(Self { buffer, shape: shape.to_vec(), dtype })
+        Ok(Self { buffer, shape: shape.to_vec(), dtype, format: MemoryFormat::Contiguous })
     }
 
     /// A new f32 tensor with every element `value` (tests poison outputs with NaN).
@@ -176,7 +206,7 @@ impl Tensor {
         if !missing.is_empty() {
             return Err(Error::BufferUsage { tensor: "tensor", missing: format!("{missing:?}") });
         }
-        Ok(Self { buffer, shape: shape.to_vec(), dtype })
+        Ok(Self { buffer, shape: shape.to_vec(), dtype, format: MemoryFormat::Contiguous })
     }
 
     /// The underlying buffer.
@@ -192,6 +222,27 @@ impl Tensor {
     /// The element type.
     pub fn dtype(&self) -> DType {
         self.dtype
+    }
+
+    /// How the elements are ordered in the buffer.
+    pub fn memory_format(&self) -> MemoryFormat {
+        self.format
+    }
+
+    /// The same buffer, declared to hold its elements in `format`'s order; no data moves. Use it
+    /// for data uploaded (or written by other GPU work) in NHWC order; [`crate::Batch::to_memory_format`]
+    /// converts the data instead. Downloads (`to_vec_*`) return the elements in the buffer's
+    /// order.
+    ///
+    /// Errors: [`Error::MemoryFormat`] for `ChannelsLast` on a tensor that is not rank 4.
+    pub fn with_memory_format(self, format: MemoryFormat) -> Result<Self> {
+        if format == MemoryFormat::ChannelsLast && self.shape.len() != 4 {
+            return Err(Error::MemoryFormat {
+                tensor: "tensor",
+                reason: format!("channels_last needs a rank-4 [N, C, H, W] shape, got {:?}", self.shape),
+            });
+        }
+        Ok(Self { format, ..self })
     }
 
     /// Number of elements.

@@ -12,7 +12,7 @@ use crate::{
     batch::Batch,
     context::Context,
     error::{Error, Result},
-    tensor::{DType, Tensor},
+    tensor::{DType, MemoryFormat, Tensor},
 };
 
 /// A convolution's result and the kernel that produced it.
@@ -59,9 +59,11 @@ impl Conv2d {
             check_bias(b.shape(), layout.out_channels())?;
         }
         let mut batch = ctx.batch();
-        let packed = batch.pack_weight(weight, layout)?;
+        // The kernels read the weight as PyTorch stores it by default: [OC, IC/groups, KH, KW].
+        let weight = batch.to_memory_format(weight, MemoryFormat::Contiguous)?;
+        let packed = batch.pack_weight(&weight, layout)?;
         batch.submit_async().await?;
-        Ok(Self { weight: weight.clone(), bias: bias.cloned(), opts: opts.clone(), packed })
+        Ok(Self { weight, bias: bias.cloned(), opts: opts.clone(), packed })
     }
 
     /// The options this convolution runs with.
@@ -212,7 +214,8 @@ impl Batch<'_> {
     /// Validates, allocates the output and records.
     fn convolution_call(&mut self, call: ConvCall<'_>) -> Result<ConvOutput> {
         let geometry = call.geometry(call.input.shape())?;
-        let output = Tensor::zeros(self.ctx, &geometry.output_shape(), call.input.dtype())?;
+        let output = Tensor::zeros(self.ctx, &geometry.output_shape(), call.input.dtype())?
+            .with_memory_format(call.input.memory_format())?;
         let kernel = self.encode_convolution(call, &output, &geometry)?;
         Ok(ConvOutput { output, kernel })
     }

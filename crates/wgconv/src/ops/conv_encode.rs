@@ -10,6 +10,7 @@ use super::{
     conv_options::{Activation, ConvOptions, Precision},
     conv_plan,
     conv_schedule::LaunchSchedule,
+    variant::{Variant, with_variant},
 };
 use crate::{
     batch::{Batch, Pass},
@@ -18,54 +19,8 @@ use crate::{
     error::{Error, Result},
     pipelines::{GeneratedShader, contains_all, same_layout, same_names},
     shaders::conv2d as shader,
-    tensor::{DType, Tensor},
+    tensor::{DType, MemoryFormat, Tensor},
 };
-
-/// Which expansion of a conv shader template runs (`shaders/templates`, their `variants` line):
-/// each is its own generated module with the same overrides, entry points and bindings.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Variant {
-    /// f32 tensors (`NAME.wgsl`).
-    F32,
-    /// f16 tensors in and out (`NAME_f16.wgsl`).
-    F16,
-    /// f16 tensors in, f32 partial sums out (`NAME_f16_partial.wgsl`), for split-K.
-    F16Partial,
-}
-
-impl Variant {
-    /// The variant for tensors of `dtype`, writing split-K partial sums when `partial`.
-    fn of(dtype: DType, partial: bool) -> Self {
-        match (dtype, partial) {
-            (DType::F16, true) => Variant::F16Partial,
-            (DType::F16, false) => Variant::F16,
-            _ => Variant::F32,
-        }
-    }
-}
-
-/// Evaluates `$body` with `$module` naming the generated module of `$variant`: `$f32`, `$f16`,
-/// or `$partial` (for shaders that write split-K partial sums; others never get
-/// `Variant::F16Partial`). The variants' modules have the same items, so one body serves all.
-macro_rules! with_variant {
-    ($variant:expr, $module:ident = $f32:ident | $f16:ident $(| $partial:ident)?, $body:expr) => {
-        match $variant {
-            Variant::F32 => {
-                use crate::shaders::$f32 as $module;
-                $body
-            }
-            $(Variant::F16Partial => {
-                use crate::shaders::$partial as $module;
-                $body
-            })?
-            #[allow(unreachable_patterns)]
-            Variant::F16 | Variant::F16Partial => {
-                use crate::shaders::$f16 as $module;
-                $body
-            }
-        }
-    };
-}
 
 /// The tensors one convolution binds.
 #[derive(Clone, Copy)]
@@ -173,6 +128,9 @@ impl Batch<'_> {
     ) -> Result<ConvKernel> {
         let ConvCall { input, weight, packed, bias, opts, forced } = call;
         let ctx = self.ctx;
+        if [input, weight, output].iter().any(|t| t.memory_format() != MemoryFormat::Contiguous) {
+            return self.encode_convolution_channels_last(call, output, g);
+        }
         let limit = ctx.limits().max_storage_buffer_binding_size;
         let oversized = input.size_bytes() > limit || output.size_bytes() > limit;
         // The input sets the dtype; checked first so a wrong one is named before any size.
@@ -221,6 +179,40 @@ impl Batch<'_> {
                 self.encode_per_output(kernel, buffers, g, activation)?;
             }
             ConvKernel::CoopF16 => self.encode_coop(buffers, g, activation)?,
+        }
+        Ok(kernel)
+    }
+
+    /// A convolution with channels-last tensors: the output follows the input's memory format
+    /// (as in PyTorch); the kernels read NCHW, so the input (and a channels-last weight) are
+    /// converted into NCHW scratch first and the output converted back after.
+    fn encode_convolution_channels_last(
+        &mut self,
+        call: ConvCall<'_>,
+        output: &Tensor,
+        g: &ConvGeometry,
+    ) -> Result<ConvKernel> {
+        let (input, weight) = (call.input, call.weight);
+        if output.memory_format() != input.memory_format() {
+            return Err(Error::MemoryFormat {
+                tensor: "output",
+                reason: format!(
+                    "a convolution's output follows its input's memory format ({}), got {}",
+                    input.memory_format(),
+                    output.memory_format()
+                ),
+            });
+        }
+        let contiguous = |batch: &mut Self, t: &Tensor| batch.to_memory_format(t, MemoryFormat::Contiguous);
+        let (input_nchw, weight_nchw) = (contiguous(self, input)?, contiguous(self, weight)?);
+        let output_nchw = match output.memory_format() {
+            MemoryFormat::Contiguous => output.clone(),
+            _ => Tensor::zeros(self.ctx, output.shape(), output.dtype())?,
+        };
+        let nchw_call = ConvCall { input: &input_nchw, weight: &weight_nchw, ..call };
+        let kernel = self.encode_convolution(nchw_call, &output_nchw, g)?;
+        if output.memory_format() != MemoryFormat::Contiguous {
+            self.relayout_into(&output_nchw, output)?;
         }
         Ok(kernel)
     }

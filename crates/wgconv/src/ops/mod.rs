@@ -19,4 +19,6 @@ pub(crate) mod conv_plan;
 pub(crate) mod conv_schedule;
 pub(crate) mod conv_tune;
 pub(crate) mod quantized;
+pub(crate) mod relayout;
 pub(crate) mod tuning_cache;
+pub(crate) mod variant;

@@ -50,6 +50,10 @@ pub mod q8ta_conv2d_pw;
 pub mod q8ta_conv2d_pw_gemm;
 /// Bindings for `shaders/quantize.wgsl`.
 pub mod quantize;
+/// Bindings for `shaders/relayout.wgsl`.
+pub mod relayout;
+/// Bindings for `shaders/relayout_f16.wgsl`.
+pub mod relayout_f16;
 /// Bindings for `shaders/roofline.wgsl`.
 pub mod roofline;
 /// Bindings for `shaders/roofline_coop.wgsl`.
