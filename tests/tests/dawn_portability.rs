@@ -14,7 +14,7 @@ use std::{collections::BTreeMap, path::Path, process::Command};
 
 use wgconv::{
     Activation, CompiledPipeline, Context, ConvGeometry, ConvKernel, ConvOptions, DType, ForcedPlan, GemmSchedule,
-    Q8ConvPwArgs, Q8ConvPwOptions, Q8Kernel, QuantParams, Tensor,
+    MemoryFormat, Q8ConvPwArgs, Q8ConvPwOptions, Q8Kernel, QuantParams, Tensor,
 };
 
 /// (input, weight, options, every kernel?) of the convolutions run: through the planner, and
@@ -119,6 +119,13 @@ fn dawn_compiles_every_pipeline_the_runtime_does() {
         // shader-f16).
         if forced {
             run_convolutions(&ctx, true, DType::F16);
+        }
+        // Memory-format conversions both ways (f16 where the device has shader-f16).
+        let dtypes: &[DType] = if forced { &[DType::F32, DType::F16] } else { &[DType::F32] };
+        for &dtype in dtypes {
+            let t = Tensor::zeros(&ctx, &[1, 3, 4, 5], dtype).unwrap();
+            let cl = ctx.to_memory_format(&t, MemoryFormat::ChannelsLast).unwrap();
+            ctx.to_memory_format(&cl, MemoryFormat::Contiguous).unwrap();
         }
         run_int8(&ctx);
         let quick = wgconv::timing::Sampling { samples: 1, launches: 1, warm_up_ms: 0.0, ..Default::default() };
