@@ -89,6 +89,19 @@ f16_cases = [(name + "_f16", xs, ws, flags.replace("--precision f16", "").strip(
              for name, xs, ws, flags in cases if name.startswith("coop_")]
 f16_cases += [(name + "_f16", xs, ws, flags) for name, xs, ws, flags in cases
               if name in ("gemm_splitk", "gemm_transposed", "depthwise_k7_vec4", "depthwise_k7_tiled", "gemm_stem")]
+# The channels-last tensor-core kernel, forced (the CLI's tensors are NCHW: it runs between
+# conversions to and from NHWC): 128×128 and 256×64 tiles, ragged pixels and channels, groups,
+# stride/dilation/padding per axis, split-K, clamp; on f16 tensors and on f32 ones with f16 allowed.
+nhwc_cases = [
+    ("nhwc_3x3", (2, 64, 30, 30), (96, 64, 3, 3), "--padding 1 --activation relu"),
+    ("nhwc_m64", (2, 32, 33, 35), (40, 32, 3, 3), "--padding 1"),
+    ("nhwc_ragged", (3, 48, 13, 11), (70, 48, 3, 2), "--padding 1,0 --stride 2,1 --dilation 1,2"),
+    ("nhwc_groups", (2, 64, 20, 20), (128, 16, 3, 3), "--groups 4 --padding 1"),
+    ("nhwc_split_k", (8, 256, 14, 14), (256, 256, 3, 3), "--padding 1"),
+    ("nhwc_pointwise_clamp", (2, 128, 16, 16), (300, 128, 1, 1), "--activation clamp:-0.5,0.5"),
+]
+f16_cases += [(name + "_f16", xs, ws, flags + " --kernel coop_nhwc") for name, xs, ws, flags in nhwc_cases]
+cases += [(name, xs, ws, flags + " --precision f16 --kernel coop_nhwc") for name, xs, ws, flags in nhwc_cases]
 for (name, xs, ws, flags), dtype in [(c, np.float32) for c in cases] + [(c, np.float16) for c in f16_cases]:
     x, w = save(name + "_x", f32(*xs).astype(dtype)), save(name + "_w", f32(*ws).astype(dtype))
     oc = ws[1] if "--transposed" in flags else ws[0]

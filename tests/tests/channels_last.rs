@@ -163,3 +163,34 @@ fn prepared_convolution_takes_a_channels_last_weight() {
     assert_eq!(y.output.memory_format(), MemoryFormat::Contiguous);
     assert!(reference::relative_error(&y.output.to_vec_f32(ctx).unwrap(), &expected) <= TOLERANCE);
 }
+
+/// The channels-last tensor-core kernel where the device has cooperative matrices (checked
+/// against the reference: it is exact on f16 values); elsewhere forcing it is a typed error and
+/// the planner runs channels-last tensors on the other kernels.
+#[test]
+fn coop_nhwc_runs_only_with_cooperative_matrices() {
+    let ctx = context();
+    let (input, weight) = ([2usize, 16, 7, 9], [24usize, 16, 3, 3]);
+    let x: Vec<f32> = random_f32(560, input.iter().product()).iter().map(|&v| f16::from_f32(v).to_f32()).collect();
+    let w: Vec<f32> = random_f32(561, weight.iter().product()).iter().map(|&v| f16::from_f32(v).to_f32()).collect();
+    let opts = ConvOptions::default().padding(&[1]);
+    let (expected, shape) = reference::convolution(&x, &input, &w, &weight, None, &opts).unwrap();
+    let half = |v: &[f32]| v.iter().map(|&e| f16::from_f32(e)).collect::<Vec<_>>();
+    let xt = Tensor::from_f16(ctx, &half(&to_nhwc(&x, input)), &input).unwrap();
+    let xt = xt.with_memory_format(MemoryFormat::ChannelsLast).unwrap();
+    let wt = Tensor::from_f16(ctx, &half(&w), &weight).unwrap();
+    let forced = ForcedPlan::kernel(ConvKernel::CoopNhwc);
+    let planned = ctx.convolution(&xt, &wt, None, &opts).unwrap();
+    let expected_nhwc = to_nhwc(&expected, shape.clone().try_into().unwrap());
+    assert!(reference::f16_bound_ratio(&planned.output.to_vec_f16(ctx).unwrap(), &expected_nhwc) <= 1.0);
+    if ctx.cooperative_f16() {
+        assert_eq!(planned.kernel, ConvKernel::CoopNhwc);
+        let y = ctx.convolution_forced(&xt, &wt, None, &opts, &forced).unwrap();
+        assert!(reference::f16_bound_ratio(&y.output.to_vec_f16(ctx).unwrap(), &expected_nhwc) <= 1.0);
+    } else {
+        assert_ne!(planned.kernel, ConvKernel::CoopNhwc);
+        let err = ctx.convolution_forced(&xt, &wt, None, &opts, &forced).unwrap_err();
+        assert!(matches!(&err, Error::KernelUnavailable { kernel, .. } if kernel == "coop_nhwc"), "{err}");
+        assert!(err.to_string().contains("kernel coop_nhwc needs f16 16×16×16 cooperative matrices"), "{err}");
+    }
+}

@@ -5,8 +5,9 @@
 //! — forced and planned, GEMM widths, split-K, stream-K, activations, transposed, 1D, int8 — at
 //! WebGPU's default limits and at the adapter's, on f32 and (at the adapter's) f16 tensors, plus
 //! the roofline's plain kernels. The tensor-core shaders (`enable wgpu_cooperative_matrix`: the
-//! conv kernel and the roofline's) are not among them: they need wgpu's own cooperative-matrix
-//! extension, which the web does not have, and nothing runs them there.
+//! conv kernels and the roofline's) are not among them: they need wgpu's own cooperative-matrix
+//! extension, which the web does not have, and nothing runs them there; nor is the weight
+//! prepack that only they use (`conv_pack_coop`).
 //!
 //! Needs `bash tests/dawn/setup.sh` (which `scripts/test.sh` runs) and node.
 
@@ -140,8 +141,11 @@ fn dawn_compiles_every_pipeline_the_runtime_does() {
         let name = e.ok()?.file_name().into_string().ok()?;
         name.ends_with(".wgsl").then(|| format!("shaders/{name}"))
     });
+    // The tensor-core shaders, and the weight prepack that runs only before the channels-last
+    // tensor-core kernel (so no context without cooperative matrices compiles it).
     let tensor_core = |shader: &String| {
-        std::fs::read_to_string(root.join(shader)).unwrap().contains("enable wgpu_cooperative_matrix;")
+        shader.starts_with("shaders/conv_pack_coop")
+            || std::fs::read_to_string(root.join(shader)).unwrap().contains("enable wgpu_cooperative_matrix;")
     };
     for shader in shipped.filter(|s| !tensor_core(s)) {
         assert!(shaders.contains(shader.as_str()), "no pipeline of {shader} was compiled: add a case that uses it");

@@ -78,10 +78,10 @@ struct Conv2dArgs {
     tile_n: Option<u32>,
     /// f32, or f16 to allow f16 multiplicands with f32 sums on tensor cores (cooperative
     /// matrices, enabled for this run; fp32 where the device lacks them). --check then rounds
-    /// the reference's inputs to f16 when the coop_f16 kernel ran.
+    /// the reference's inputs to f16 when a tensor-core kernel ran.
     #[arg(long, default_value = "f32", value_parser = args::precision)]
     precision: wgconv::Precision,
-    /// Output .npy (f32).
+    /// Output .npy (the input's dtype).
     #[arg(long)]
     out: PathBuf,
     /// Also compute the CPU f64 reference and print the relative error (exit 1 above tolerance).
@@ -154,7 +154,7 @@ fn context() -> CliResult<Context> {
 pub(crate) fn context_for(precision: wgconv::Precision, kernel: Option<wgconv::ConvKernel>) -> CliResult<Context> {
     let mut request = wgconv::AdapterRequest::from_env();
     request.cooperative_matrix |=
-        precision == wgconv::Precision::AllowF16 || kernel == Some(wgconv::ConvKernel::CoopF16);
+        precision == wgconv::Precision::AllowF16 || kernel.is_some_and(wgconv::ConvKernel::is_tensor_core);
     Ok(Context::with_request(&request)?)
 }
 
@@ -245,7 +245,7 @@ fn conv2d(a: &Conv2dArgs) -> CliResult<()> {
     if a.check {
         // The tensor-core kernel multiplies f16-rounded inputs and weights; so does its reference
         // (f16 tensors hold such values already).
-        let f16 = kernel == wgconv::ConvKernel::CoopF16;
+        let f16 = kernel.is_tensor_core();
         let rounded =
             |v: Vec<f32>| v.into_iter().map(|e| if f16 { reference::round_to_f16(e) } else { e }).collect::<Vec<_>>();
         let bias = b.as_ref().map(npy::FloatArray::to_f32);

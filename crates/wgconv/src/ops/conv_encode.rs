@@ -128,6 +128,9 @@ impl Batch<'_> {
     ) -> Result<ConvKernel> {
         let ConvCall { input, weight, packed, bias, opts, forced } = call;
         let ctx = self.ctx;
+        if self.runs_coop_nhwc(&call, g) {
+            return self.encode_coop_nhwc(call, output, g);
+        }
         if [input, weight, output].iter().any(|t| t.memory_format() != MemoryFormat::Contiguous) {
             return self.encode_convolution_channels_last(call, output, g);
         }
@@ -179,6 +182,100 @@ impl Batch<'_> {
                 self.encode_per_output(kernel, buffers, g, activation)?;
             }
             ConvKernel::CoopF16 => self.encode_coop(buffers, g, activation)?,
+            ConvKernel::CoopNhwc => unreachable!("coop_nhwc is routed by `runs_coop_nhwc`, before planning"),
+        }
+        Ok(kernel)
+    }
+
+    /// Whether `CoopNhwc` runs this call: when forced, or planned for a channels-last input whose
+    /// precision allows f16 multiplicands (f16 tensors always do) on a context with cooperative
+    /// matrices, where the fp32 planner would run a GEMM kernel and the shape suits it.
+    fn runs_coop_nhwc(&self, call: &ConvCall<'_>, g: &ConvGeometry) -> bool {
+        let kernel = ConvKernel::CoopNhwc;
+        if let Some(forced) = call.forced.kernel {
+            return forced == kernel;
+        }
+        let f16_allowed = call.input.dtype() == DType::F16 || call.opts.precision == Precision::AllowF16;
+        call.forced.is_empty()
+            && call.input.memory_format() == MemoryFormat::ChannelsLast
+            && f16_allowed
+            && self.ctx.cooperative_f16()
+            && kernel.workgroup_storage_bytes() <= self.ctx.limits().max_compute_workgroup_storage_size
+            && g.supports(kernel)
+            && g.planned_kernel().is_gemm()
+    }
+
+    /// `CoopNhwc`: the weight packed to f16 K-major, NCHW tensors converted to NHWC and back
+    /// (the output follows the input's memory format), split-K on small grids.
+    fn encode_coop_nhwc(&mut self, call: ConvCall<'_>, output: &Tensor, g: &ConvGeometry) -> Result<ConvKernel> {
+        let ctx = self.ctx;
+        let kernel = ConvKernel::CoopNhwc;
+        let ConvCall { input, weight, bias, opts, .. } = call;
+        if !ctx.cooperative_f16() {
+            return Err(conv_plan::tensor_cores_unavailable(ctx, kernel));
+        }
+        if !g.supports(kernel) {
+            return Err(Error::unavailable(
+                kernel.name(),
+                format!(
+                    "kernel coop_nhwc runs direct convolutions with IC/groups a multiple of 8, not this one \
+                     ({} input channels in {} groups{})",
+                    g.ic,
+                    g.groups,
+                    if g.transposed { ", transposed" } else { "" }
+                ),
+            ));
+        }
+        let storage = ctx.limits().max_compute_workgroup_storage_size;
+        if kernel.workgroup_storage_bytes() > storage {
+            return Err(Error::unavailable(
+                kernel.name(),
+                format!(
+                    "kernel coop_nhwc needs {} bytes of workgroup memory; this device allows {storage}",
+                    kernel.workgroup_storage_bytes()
+                ),
+            ));
+        }
+        let dtype = check_float_operand(ctx, "input", input)?;
+        let first = ("input", dtype);
+        check_same_dtype(ctx, "weight", weight, first)?;
+        check_same_dtype(ctx, "output", output, first)?;
+        if let Some(b) = bias {
+            check_same_dtype(ctx, "bias", b, first)?;
+        }
+        if output.memory_format() != input.memory_format() {
+            return Err(output_format_error(input, output));
+        }
+        let input_nhwc = self.to_memory_format(input, MemoryFormat::ChannelsLast)?;
+        let weight_nchw = self.to_memory_format(weight, MemoryFormat::Contiguous)?;
+        let packed = self.pack_weight_coop(&weight_nchw, g)?;
+        let output_nhwc = match output.memory_format() {
+            MemoryFormat::ChannelsLast => output.clone(),
+            _ => Tensor::zeros(ctx, output.shape(), dtype)?.with_memory_format(MemoryFormat::ChannelsLast)?,
+        };
+        let (warps_n, splits) = (g.coop_nhwc_warps_n(), g.coop_nhwc_split_k());
+        let [x, y, z] = g.coop_nhwc_grid().map(|d| d as u32);
+        let activation = activation_constants(opts.activation);
+        // Split-K writes partial sums to scratch; the reduce pass adds them with bias and activation.
+        let partial = split_k_scratch(ctx, output, splits)?;
+        let buffers =
+            ConvBuffers { input: &input_nhwc, weight: &packed, bias, output: partial.as_ref().unwrap_or(&output_nhwc) };
+        let variant = Variant::of(dtype, partial.is_some());
+        with_variant!(variant, coop = conv2d_coop_nhwc | conv2d_coop_nhwc_f16 | conv2d_coop_nhwc_f16_partial, {
+            let mut overrides = coop::Overrides::new();
+            (overrides.warps_n, overrides.split_k) = (warps_n, splits);
+            (overrides.activation, overrides.clamp_min, overrides.clamp_max) = activation;
+            specialise_filter::<coop::Shader>(&mut overrides, g);
+            (overrides.spec_ic, overrides.spec_oc, overrides.spec_groups) = (g.ic, g.oc, g.groups);
+            let pass = Pass::new(coop::Entry::Conv2dCoopNhwc, &overrides, [x, y, z * splits]);
+            self.encode_conv::<coop::Shader>(pass, g, buffers)?;
+        });
+        if let Some(p) = &partial {
+            // NHWC: the channel of element i is i % OC (a "plane" of one element).
+            self.reduce_split_k(p, bias, &output_nhwc, splits, (g.oc, 1), activation)?;
+        }
+        if output.memory_format() != MemoryFormat::ChannelsLast {
+            self.relayout_into(&output_nhwc, output)?;
         }
         Ok(kernel)
     }
@@ -194,14 +291,7 @@ impl Batch<'_> {
     ) -> Result<ConvKernel> {
         let (input, weight) = (call.input, call.weight);
         if output.memory_format() != input.memory_format() {
-            return Err(Error::MemoryFormat {
-                tensor: "output",
-                reason: format!(
-                    "a convolution's output follows its input's memory format ({}), got {}",
-                    input.memory_format(),
-                    output.memory_format()
-                ),
-            });
+            return Err(output_format_error(input, output));
         }
         let contiguous = |batch: &mut Self, t: &Tensor| batch.to_memory_format(t, MemoryFormat::Contiguous);
         let (input_nchw, weight_nchw) = (contiguous(self, input)?, contiguous(self, weight)?);
@@ -240,7 +330,8 @@ impl Batch<'_> {
             self.encode_conv::<coop::Shader>(Pass::new(entry, &overrides, [x, y, z * splits]), g, coop_buffers)?;
         });
         if let Some(p) = &partial {
-            self.reduce_split_k(p, buffers.bias, buffers.output, g, splits, activation_constants(activation))?;
+            let (channels, act) = ((g.oc, g.oh * g.ow), activation_constants(activation));
+            self.reduce_split_k(p, buffers.bias, buffers.output, splits, channels, act)?;
         }
         Ok(())
     }
@@ -305,7 +396,8 @@ impl Batch<'_> {
             self.encode_conv::<gemm::Shader>(Pass::new(entry, &overrides, grid), g, gemm_buffers)?;
         });
         if let Some(p) = &partial {
-            self.reduce_split_k(p, buffers.bias, buffers.output, g, splits, activation_constants(activation))?;
+            let (channels, act) = ((g.oc, g.oh * g.ow), activation_constants(activation));
+            self.reduce_split_k(p, buffers.bias, buffers.output, splits, channels, act)?;
         }
         Ok(())
     }
@@ -451,6 +543,18 @@ impl Batch<'_> {
     }
 }
 
+/// The error for a convolution output whose memory format is not its input's.
+fn output_format_error(input: &Tensor, output: &Tensor) -> Error {
+    Error::MemoryFormat {
+        tensor: "output",
+        reason: format!(
+            "a convolution's output follows its input's memory format ({}), got {}",
+            input.memory_format(),
+            output.memory_format()
+        ),
+    }
+}
+
 /// The context's scratch for `splits` K-slices of partial sums of `output` (none for one slice).
 fn split_k_scratch(ctx: &Context, output: &Tensor, splits: u32) -> Result<Option<Tensor>> {
     if splits > 1 {
@@ -510,14 +614,15 @@ impl PackLayout {
 }
 
 impl Batch<'_> {
-    /// Records the split-K reduction: output = activation(Σ slices + bias).
+    /// Records the split-K reduction: output = activation(Σ slices + bias), the channel of
+    /// element i being (i / plane) % oc (`plane` = OH·OW for NCHW, 1 for NHWC).
     fn reduce_split_k(
         &mut self,
         partial: &Tensor,
         bias: Option<&Tensor>,
         output: &Tensor,
-        g: &ConvGeometry,
         splits: u32,
+        (oc, plane): (u32, u32),
         (activation, clamp_min, clamp_max): (u32, f32, f32),
     ) -> Result<()> {
         let ctx = self.ctx;
@@ -528,8 +633,8 @@ impl Batch<'_> {
         let params = crate::shaders::conv_splitk_reduce::ReduceParams::new(
             numel as u32,
             splits,
-            g.oc,
-            g.oh * g.ow,
+            oc,
+            plane,
             u32::from(bias.is_some()),
         );
         let uniform = ctx.uniform("ReduceParams", &params)?;
@@ -546,6 +651,39 @@ impl Batch<'_> {
             let pass = Pass::new(reduce::Entry::SplitkReduce, &overrides, grid.dims());
             self.record::<reduce::Shader>("split-K reduce", pass, &group)
         })
+    }
+
+    /// Records the weight prepack for `CoopNhwc` (f16 [groups, KH·KW, ICg, OCg rounded up to 8],
+    /// from an NCHW weight) and returns the packed tensor.
+    fn pack_weight_coop(&mut self, weight: &Tensor, g: &ConvGeometry) -> Result<Tensor> {
+        let ctx = self.ctx;
+        let (icg, ocg) = (g.ic / g.groups, g.oc / g.groups);
+        let ocg8 = ocg.div_ceil(8) * 8;
+        let taps = g.kh * g.kw;
+        let total = u64::from(g.groups) * u64::from(taps) * u64::from(icg) * u64::from(ocg8);
+        let total_u32 = u32::try_from(total).map_err(|_| Error::TooManyElements {
+            tensor: "packed weight",
+            count: total,
+            limit: u64::from(u32::MAX),
+        })?;
+        let packed = Tensor::zeros(ctx, &[total as usize], DType::F16)?;
+        let limits = ctx.limits();
+        let grid =
+            dispatch::grid(total, dispatch::workgroup_size(&limits), limits.max_compute_workgroups_per_dimension)?;
+        let params = crate::shaders::conv_pack_coop::PackParams::new(g.groups, icg, ocg, ocg8, taps, total_u32);
+        let uniform = ctx.uniform("PackParams", &params)?;
+        with_variant!(Variant::of(weight.dtype(), false), pack = conv_pack_coop | conv_pack_coop_f16, {
+            let mut overrides = pack::Overrides::new(grid.stride_x);
+            overrides.wg_size = grid.wg_size;
+            let group = pack::BindGroup0 {
+                weight: weight.buffer().as_entire_buffer_binding(),
+                packed: packed.buffer().as_entire_buffer_binding(),
+                params: uniform.as_entire_buffer_binding(),
+            };
+            let pass = Pass::new(pack::Entry::PackWeightCoop, &overrides, grid.dims());
+            self.record::<pack::Shader>("tensor-core weight prepack", pass, &group)
+        })?;
+        Ok(packed)
     }
 
     /// Records the weight prepack for the GEMM kernel and returns the packed tensor.
@@ -590,8 +728,8 @@ impl Batch<'_> {
 mod tests {
     use super::*;
 
-    /// The tensor-core shader cannot run on lavapipe, so at least check that naga lowers it to
-    /// SPIR-V with cooperative matrices for both K-tile depths, every tile shape and a padded, strided, grouped
+    /// The tensor-core shaders cannot run on lavapipe, so at least check that naga lowers each
+    /// variant of both to SPIR-V with cooperative matrices for each K-tile depth, every tile shape and a padded, strided, grouped
     /// geometry (a shader error would otherwise only show on a device that has them).
     #[test]
     fn coop_shader_compiles_to_spirv_for_each_tile() {
@@ -604,6 +742,19 @@ mod tests {
                     (overrides.activation, overrides.clamp_min, overrides.clamp_max) =
                         activation_constants(Activation::Clamp { min: -1.0, max: 1.0 });
                     specialise_filter::<coop_shader::Shader>(&mut overrides, g);
+                    (overrides.spec_ic, overrides.spec_oc, overrides.spec_groups) = (g.ic, g.oc, g.groups);
+                    overrides.constants()
+                })
+            });
+            with_variant!(variant, nhwc = conv2d_coop_nhwc | conv2d_coop_nhwc_f16 | conv2d_coop_nhwc_f16_partial, {
+                let entries: Vec<&str> = nhwc::Entry::ALL.iter().map(|e| e.name()).collect();
+                // Both tile shapes: 2 subgroups along N for warps_m 1's shape, else 4.
+                check_coop_spirv(nhwc::SOURCE, &entries, |warps_m, split_k, g| {
+                    let mut overrides = nhwc::Overrides::new();
+                    (overrides.warps_n, overrides.split_k) = (if warps_m == 1 { 2 } else { 4 }, split_k);
+                    (overrides.activation, overrides.clamp_min, overrides.clamp_max) =
+                        activation_constants(Activation::Relu);
+                    specialise_filter::<nhwc::Shader>(&mut overrides, g);
                     (overrides.spec_ic, overrides.spec_oc, overrides.spec_groups) = (g.ic, g.oc, g.groups);
                     overrides.constants()
                 })

@@ -65,11 +65,19 @@ pub enum ConvKernel {
     /// of 64×256 or 128×128 (output channels × output pixels), K-tiles 16 or 32 deep and
     /// split-K on small grids, chosen per shape.
     CoopF16,
+    /// The tensor-core implicit GEMM over channels-last (NHWC) tensors, direct convolutions with
+    /// IC/groups % 8 == 0: a pixel's 8 adjacent input channels are one 16-byte load, and the
+    /// weight is packed to f16 [groups, KH·KW, ICg, OCg] first. Planned for channels-last inputs
+    /// where the precision allows f16 multiplicands (f16 tensors always do); forced on NCHW
+    /// tensors it runs between conversions to and from NHWC. 128 pixels × 128 channels per
+    /// workgroup (256 × 64 for 64 or fewer channels per group), K-tiles 32 deep, split-K on
+    /// small grids.
+    CoopNhwc,
 }
 
 impl ConvKernel {
     /// Every kernel.
-    pub const ALL: [ConvKernel; 16] = [
+    pub const ALL: [ConvKernel; 17] = [
         ConvKernel::Direct,
         ConvKernel::DirectVec4,
         ConvKernel::Transposed,
@@ -86,6 +94,7 @@ impl ConvKernel {
         ConvKernel::DepthwiseRows,
         ConvKernel::DepthwiseVec4,
         ConvKernel::CoopF16,
+        ConvKernel::CoopNhwc,
     ];
 
     /// The kernel called `name` (as [`ConvKernel::name`] spells it).
@@ -112,12 +121,19 @@ impl ConvKernel {
             ConvKernel::DepthwiseRows => "depthwise_rows",
             ConvKernel::DepthwiseVec4 => "depthwise_vec4",
             ConvKernel::CoopF16 => "coop_f16",
+            ConvKernel::CoopNhwc => "coop_nhwc",
         }
     }
 
-    /// The arithmetic the kernel does: `AllowF16` (f16 multiplicands) for `CoopF16`, else fp32.
+    /// The arithmetic the kernel does: `AllowF16` (f16 multiplicands) for the tensor-core
+    /// kernels, else fp32.
     pub fn precision(self) -> Precision {
-        if self == ConvKernel::CoopF16 { Precision::AllowF16 } else { Precision::F32 }
+        if self.is_tensor_core() { Precision::AllowF16 } else { Precision::F32 }
+    }
+
+    /// Whether this is one of the tensor-core kernels (`CoopF16`, `CoopNhwc`).
+    pub fn is_tensor_core(self) -> bool {
+        matches!(self, ConvKernel::CoopF16 | ConvKernel::CoopNhwc)
     }
 
     /// Bytes of workgroup memory the kernel declares (devices may allow as little as 16 KiB);
@@ -141,6 +157,7 @@ impl ConvKernel {
             ConvKernel::CoopF16 => {
                 coop::CONV2D_COOP_WORKGROUP_MEMORY_BYTES.max(coop::CONV2D_COOP_K16_WORKGROUP_MEMORY_BYTES)
             }
+            ConvKernel::CoopNhwc => crate::shaders::conv2d_coop_nhwc::CONV2D_COOP_NHWC_WORKGROUP_MEMORY_BYTES,
             ConvKernel::Direct => direct::CONV2D_WORKGROUP_MEMORY_BYTES,
             ConvKernel::DirectVec4 => direct::CONV2D_VEC4_WORKGROUP_MEMORY_BYTES,
             ConvKernel::Transposed => direct::CONV_TRANSPOSE2D_WORKGROUP_MEMORY_BYTES,
@@ -310,6 +327,7 @@ mod tests {
             ConvKernel::DepthwiseRows => 13,
             ConvKernel::DepthwiseVec4 => 14,
             ConvKernel::CoopF16 => 15,
+            ConvKernel::CoopNhwc => 16,
         };
         for (i, k) in ConvKernel::ALL.into_iter().enumerate() {
             assert_eq!(position(k), i, "{k:?}");
@@ -337,6 +355,8 @@ mod tests {
                 ConvKernel::DepthwiseTiled => 16_384,
                 // f16 A and B tiles (128 × 40 and 32 × 264 halves) + 8 f32 staging tiles of 16×16.
                 ConvKernel::CoopF16 => 35_328,
+                // f16 A (256 × 40) and B (32 × 136) tiles + 8 f32 staging tiles of 16×16.
+                ConvKernel::CoopNhwc => 37_376,
                 _ => match kernel.gemm_tile() {
                     Some((rows, tile_n)) => 4 * kernel.k_tile_depth() as u32 * (rows + tile_n),
                     None => 0,

@@ -11,6 +11,19 @@ fn coop_tile(warps_m: u32) -> (u32, u32) {
     (64 * warps_m, 256 / warps_m)
 }
 
+/// K-slices for a tensor-core grid of `workgroups` over `k_tiles` 32-deep K-tiles: grids of
+/// under half a wave are split in 2, 4 or 8, doubling while the slices still fit one wave and
+/// keep 4+ K-tiles each (docs/PERFORMANCE.md, rule R22).
+fn split_small_grid(workgroups: u64, k_tiles: u64) -> u32 {
+    let mut splits = 1u32;
+    if workgroups < FITTED_SMS / 2 {
+        while splits < 8 && workgroups * u64::from(splits) * 2 <= FITTED_SMS && k_tiles / u64::from(splits * 2) >= 4 {
+            splits *= 2;
+        }
+    }
+    splits
+}
+
 /// The most filter taps (input rows × KW) the row-run depthwise kernels unroll per thread.
 const MAX_UNROLLED_TAPS: u64 = 1024;
 
@@ -87,16 +100,27 @@ impl ConvGeometry {
     /// K-slices for `CoopF16`: grids of under half a wave are split in 2, 4 or 8, doubling while
     /// the slices still fit one wave and keep 4+ K-tiles each (docs/PERFORMANCE.md, rule R22).
     pub(crate) fn coop_split_k(&self) -> u32 {
-        let workgroups: u64 = self.coop_grid().iter().product();
-        let k_tiles = self.gemm_k_depth().div_ceil(32);
-        let mut splits = 1u32;
-        if workgroups < FITTED_SMS / 2 {
-            while splits < 8 && workgroups * u64::from(splits) * 2 <= FITTED_SMS && k_tiles / u64::from(splits * 2) >= 4
-            {
-                splits *= 2;
-            }
-        }
-        splits
+        split_small_grid(self.coop_grid().iter().product(), self.gemm_k_depth().div_ceil(32))
+    }
+
+    /// Subgroups along the output channels of `CoopNhwc`'s workgroup: 2 (256 pixels × 64
+    /// channels) for 64 or fewer channels per group, else 4 (128 × 128).
+    pub(crate) fn coop_nhwc_warps_n(&self) -> u32 {
+        if self.oc / self.groups <= 64 { 2 } else { 4 }
+    }
+
+    /// `CoopNhwc`'s workgroup grid before K-slicing: (pixel tiles, channel tiles, groups).
+    pub(crate) fn coop_nhwc_grid(&self) -> [u64; 3] {
+        let warps_n = u64::from(self.coop_nhwc_warps_n());
+        let pixels = u64::from(self.n) * u64::from(self.oh) * u64::from(self.ow);
+        let (bm, bn) = (64 * (8 / warps_n), 32 * warps_n);
+        [pixels.div_ceil(bm), u64::from(self.oc / self.groups).div_ceil(bn), u64::from(self.groups)]
+    }
+
+    /// K-slices for `CoopNhwc`, by `CoopF16`'s rule: grids of under half a wave are split in 2,
+    /// 4 or 8 while the slices still fit one wave and keep 4+ K-tiles each.
+    pub(crate) fn coop_nhwc_split_k(&self) -> u32 {
+        split_small_grid(self.coop_nhwc_grid().iter().product(), self.gemm_k_depth().div_ceil(32))
     }
 
     /// The longest run of output rows, at most `preferred`, whose input window the row-run
@@ -222,6 +246,40 @@ mod tests {
     /// The host's tile arithmetic agrees with the shader's declarations: the widest coop tile
     /// plus the 8 halves of bank padding is the B-tile row stride, and 8 subgroups of 32 make
     /// the workgroup.
+    #[test]
+    fn coop_nhwc_tiles_and_k_slices() {
+        let conv = |n: usize, ic: usize, oc: usize, hw: usize, k: usize, groups: usize| {
+            let opts = ConvOptions::default().padding(&[k as u32 / 2]).groups(groups as u32);
+            geo(&[n, ic, hw, hw], &[oc, ic / groups, k, k], opts).unwrap()
+        };
+        // (geometry, subgroups along N, grid, K-slices)
+        for (g, warps_n, grid, splits) in [
+            (conv(2, 320, 320, 64, 3, 1), 4, [64, 3, 1], 1), // 8192 pixels / 128, 320 / 128
+            (conv(8, 64, 64, 56, 3, 1), 2, [98, 1, 1], 1),   // 25 088 pixels / 256: 64×256 tiles
+            (conv(8, 256, 256, 14, 3, 1), 4, [13, 2, 1], 4), // 26 workgroups, 72 K-tiles
+            (conv(1, 512, 512, 8, 3, 1), 4, [1, 4, 1], 8),   // 4 workgroups, 144 K-tiles
+            (conv(2, 64, 128, 20, 3, 4), 2, [4, 1, 4], 1),   // groups of 16 → 32 channels: 9 K-tiles
+        ] {
+            let got = (g.coop_nhwc_warps_n(), g.coop_nhwc_grid(), g.coop_nhwc_split_k());
+            assert_eq!(got, (warps_n, grid, splits), "{g:?}");
+            assert!(g.supports(ConvKernel::CoopNhwc));
+        }
+        // Input channels per group must be a multiple of 8; direct convolutions only.
+        assert!(!conv(1, 12, 16, 8, 3, 1).supports(ConvKernel::CoopNhwc));
+        assert!(!conv(1, 32, 32, 8, 3, 8).supports(ConvKernel::CoopNhwc));
+        let t = geo(&[1, 8, 5, 5], &[8, 8, 3, 3], ConvOptions::default().transposed(true)).unwrap();
+        assert!(!t.supports(ConvKernel::CoopNhwc));
+        assert_eq!(ConvKernel::CoopNhwc.precision(), Precision::AllowF16);
+    }
+
+    #[test]
+    fn coop_nhwc_tile_matches_the_shader() {
+        use crate::shaders::conv2d_coop_nhwc::{BK, CONV2D_COOP_NHWC_WORKGROUP_SIZE, SA, SB_MAX};
+        // 8 subgroups of 64×32; A rows up to 256 (2 along N), B columns up to 128 (4 along N).
+        assert_eq!(CONV2D_COOP_NHWC_WORKGROUP_SIZE, [8 * 32, 1, 1]);
+        assert_eq!((BK, SA, SB_MAX), (32, 32 + 8, 128 + 8));
+    }
+
     #[test]
     fn coop_tile_matches_the_shader() {
         use crate::shaders::conv2d_coop::{CONV2D_COOP_WORKGROUP_SIZE, SB_MAX};

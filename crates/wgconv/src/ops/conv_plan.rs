@@ -53,6 +53,20 @@ pub(crate) fn plan(ctx: &Context, geometry: &ConvGeometry, precision: Precision,
     Ok(Plan { kernel, gemm: Some((tile_n, schedule)) })
 }
 
+/// The error for a tensor-core `kernel` forced on a context without cooperative matrices.
+pub(crate) fn tensor_cores_unavailable(ctx: &Context, kernel: ConvKernel) -> Error {
+    Error::unavailable(
+        kernel.name(),
+        format!(
+            "kernel {} needs f16 16×16×16 cooperative matrices with f32 accumulation on subgroups of 32, \
+             which this context does not have ({}); request them with AdapterRequest::cooperative_matrix or \
+             WGCONV_COOPERATIVE_MATRIX=1 on a device that reports them",
+            kernel.name(),
+            ctx.describe()
+        ),
+    )
+}
+
 /// The kernel `plan` runs, and its configuration when it comes from tuning.
 fn runnable_kernel(
     ctx: &Context,
@@ -64,15 +78,7 @@ fn runnable_kernel(
     let coop = ConvKernel::CoopF16;
     let coop_runs = ctx.cooperative_f16() && coop.workgroup_storage_bytes() <= storage;
     if forced.kernel == Some(coop) && !ctx.cooperative_f16() {
-        return Err(Error::unavailable(
-            coop.name(),
-            format!(
-                "kernel coop_f16 needs f16 16×16×16 cooperative matrices with f32 accumulation on subgroups of 32, \
-             which this context does not have ({}); request them with AdapterRequest::cooperative_matrix or \
-             WGCONV_COOPERATIVE_MATRIX=1 on a device that reports them",
-                ctx.describe()
-            ),
-        ));
+        return Err(tensor_cores_unavailable(ctx, coop));
     }
     // f16 allowed: tensor cores take what the fp32 planner would give to a GEMM kernel.
     if forced.is_empty()
@@ -169,6 +175,12 @@ impl ConvGeometry {
                 !self.transposed
                     && self.filter_constants_fit()
                     && self.coop_grid().iter().all(|d| *d <= MAX_WORKGROUPS_PER_DIM)
+            }
+            ConvKernel::CoopNhwc => {
+                !self.transposed
+                    && (self.ic / self.groups).is_multiple_of(8)
+                    && self.filter_constants_fit()
+                    && self.coop_nhwc_grid().iter().all(|d| *d <= MAX_WORKGROUPS_PER_DIM)
             }
         }
     }

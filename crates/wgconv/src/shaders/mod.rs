@@ -10,6 +10,12 @@ pub mod conv2d_coop;
 pub mod conv2d_coop_f16;
 /// Bindings for `shaders/conv2d_coop_f16_partial.wgsl`.
 pub mod conv2d_coop_f16_partial;
+/// Bindings for `shaders/conv2d_coop_nhwc.wgsl`.
+pub mod conv2d_coop_nhwc;
+/// Bindings for `shaders/conv2d_coop_nhwc_f16.wgsl`.
+pub mod conv2d_coop_nhwc_f16;
+/// Bindings for `shaders/conv2d_coop_nhwc_f16_partial.wgsl`.
+pub mod conv2d_coop_nhwc_f16_partial;
 /// Bindings for `shaders/conv2d_depthwise.wgsl`.
 pub mod conv2d_depthwise;
 /// Bindings for `shaders/conv2d_depthwise_f16.wgsl`.
@@ -36,6 +42,10 @@ pub mod conv2d_gemm_f16;
 pub mod conv2d_gemm_f16_partial;
 /// Bindings for `shaders/conv_pack.wgsl`.
 pub mod conv_pack;
+/// Bindings for `shaders/conv_pack_coop.wgsl`.
+pub mod conv_pack_coop;
+/// Bindings for `shaders/conv_pack_coop_f16.wgsl`.
+pub mod conv_pack_coop_f16;
 /// Bindings for `shaders/conv_pack_f16.wgsl`.
 pub mod conv_pack_f16;
 /// Bindings for `shaders/conv_splitk_reduce.wgsl`.
