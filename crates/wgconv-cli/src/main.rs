@@ -212,7 +212,10 @@ fn conv2d(a: &Conv2dArgs) -> CliResult<()> {
     let forced = wgconv::ForcedPlan { kernel: a.kernel, tile_n: a.tile_n, schedule: None };
     // Validate before touching the GPU, so bad arguments are usage errors even without an adapter.
     let geometry = wgconv::ConvGeometry::new(x.shape(), w.shape(), b.as_ref().map(|b| b.shape()), &opts)?;
-    let ctx = context_for(a.precision, a.kernel)?;
+    // f16 tensors hold f16 multiplicands already: they take the tensor cores where the device
+    // has them (as `Precision::AllowF16` does), so ask for cooperative matrices.
+    let coop_precision = if x.dtype() == npy::NpyDType::F16 { wgconv::Precision::AllowF16 } else { a.precision };
+    let ctx = context_for(coop_precision, a.kernel)?;
     let upload = |array: &npy::FloatArray| match array {
         npy::FloatArray::F32(v) => Tensor::from_f32(&ctx, &v.data, &v.shape),
         npy::FloatArray::F16(v) => Tensor::from_f16(&ctx, &v.data, &v.shape),
