@@ -12,7 +12,8 @@
 // A workgroup of 8 subgroups of 32 invocations computes a (64·warps_m) × (32·warps_n) tile of C
 // (warps_m · warps_n = 8): 128 pixels × 128 channels, or 256 × 64 for 64 or fewer output
 // channels per group. Each subgroup holds a 64×32 block in eight 16×16 f32 accumulators. K-tiles
-// are 32 deep (four 8-wide chunks): each invocation stages its share of A and B into workgroup
+// are 32 deep (`conv2d_coop_nhwc`, four 8-wide chunks) or 64 (`conv2d_coop_nhwc_k64`, 128×128
+// tiles only: half the barriers per K, as the roofline's GEMMs measured): each invocation stages its share of A and B into workgroup
 // memory as f16 (rows padded by 8 halves so neighbouring rows start in different banks), the
 // subgroups load 4 A and 2 B fragments per 16 of K and issue 8 multiply-adds, and the next
 // K-tile's loads are issued before the math so they are in flight during it. Output through a
@@ -80,13 +81,6 @@ override spec_ic: u32 = 1;
 override spec_oc: u32 = 1;
 override spec_groups: u32 = 1;
 
-// K-tile depth, and the staged tiles' row strides in halves (8 more than a row: 16 bytes, the
-// fragment loads' alignment). A: up to 256 rows × 32; B: 32 rows × up to 128 columns.
-const BK: u32 = 32u;
-const SA: u32 = 40u;
-const SB_MAX: u32 = 136u;
-var<workgroup> tile_a: array<f16, 256u * SA>;
-var<workgroup> tile_b: array<f16, BK * SB_MAX>;
 // One 16×16 f32 staging tile per subgroup for the output.
 var<workgroup> stage: array<f32, 2048>;
 
@@ -111,6 +105,60 @@ fn masked(m: mat2x4<f16>, keep: bool) -> mat2x4<f16> {
 fn load_input_chunk(ra: ptr<function, array<mat2x4<f16>, 4>>, slot: u32, valid: bool, at: u32) {
     (*ra)[slot] = masked(input[select(0u, at / 8u, valid)], valid);
 }
+
+// The output pixels of an invocation's A rows (up to 4), decoded once: the top-left input
+// position of each one's window, its image's first input row, and whether it exists.
+struct Rows {
+    ih0: array<i32, 4>,
+    iw0: array<i32, 4>,
+    base: array<u32, 4>,
+    valid: array<bool, 4>,
+}
+
+// Writes one 16×16 accumulator (pixels p0.., channels n0.. of the group) through the subgroup's
+// staging tile: lane l writes channel l % 16 of pixels l / 16, l / 16 + 2, …, so the 16 lanes of
+// a half-subgroup write one pixel's 16 adjacent channels. Called the same number of times by
+// every subgroup (the barriers are uniform).
+fn emit(acc: coop_mat16x16<f32, C>, warp: u32, lane: u32, p0: u32, n0: u32, group: u32, slice: u32) {
+    let stage_at = warp * 256u;
+    let stage_stride = 16u;
+    coopStoreT(acc, &stage[stage_at], stage_stride);
+    workgroupBarrier();
+    let ocg = spec_oc / spec_groups;
+    let pixels = params.n * params.oh * params.ow;
+    let m = n0 + lane % 16u;
+    if (m < ocg) {
+        let oc = group * ocg + m;
+        for (var i = 0u; i < 8u; i++) {
+            let r = lane / 16u + 2u * i;
+            let p = p0 + r;
+            if (p < pixels) {
+                let v = stage[stage_at + r * 16u + lane % 16u];
+                let at = p * spec_oc + oc;
+                if (split_k > 1u) {
+                    output[slice * pixels * spec_oc + at] = (v);
+                } else if (params.has_bias != 0u) {
+                    output[at] = (activate(v + f32(bias[oc])));
+                } else {
+                    output[at] = (activate(v));
+                }
+            }
+        }
+    }
+    workgroupBarrier();
+}
+
+// Row stride of the staged B tile, in halves, for the widest tile (128 columns + 8).
+const SB_MAX: u32 = 136u;
+
+
+// ---- 32-deep K-tiles ----
+
+// Staged tiles, row strides in halves 8 more than a row (16 bytes, the fragment loads'
+// alignment) so neighbouring rows start in different banks: A 256 rows × 32, B 32 rows
+// × up to 128 columns.
+var<workgroup> tile_a: array<f16, 10240>;
+var<workgroup> tile_b: array<f16, 32u * SB_MAX>;
 
 // Stores chunk `slot` of `ra` as 8 halves at tile_a[at..].
 fn store_input_chunk(ra: ptr<function, array<mat2x4<f16>, 4>>, slot: u32, at: u32) {
@@ -138,15 +186,6 @@ fn store_weight_chunk(m: mat2x4<f16>, at: u32) {
     tile_b[at + 5u] = hi.y;
     tile_b[at + 6u] = hi.z;
     tile_b[at + 7u] = hi.w;
-}
-
-// The output pixels of an invocation's A rows (up to 4), decoded once: the top-left input
-// position of each one's window, its image's first input row, and whether it exists.
-struct Rows {
-    ih0: array<i32, 4>,
-    iw0: array<i32, 4>,
-    base: array<u32, 4>,
-    valid: array<bool, 4>,
 }
 
 // Loads K-tile k0's chunks of A (this invocation's chunk a_kc of each of its rows: 8 channels of
@@ -183,39 +222,6 @@ fn load_tile(
     }
 }
 
-// Writes one 16×16 accumulator (pixels p0.., channels n0.. of the group) through the subgroup's
-// staging tile: lane l writes channel l % 16 of pixels l / 16, l / 16 + 2, …, so the 16 lanes of
-// a half-subgroup write one pixel's 16 adjacent channels. Called the same number of times by
-// every subgroup (the barriers are uniform).
-fn emit(acc: coop_mat16x16<f32, C>, warp: u32, lane: u32, p0: u32, n0: u32, group: u32, slice: u32) {
-    let stage_at = warp * 256u;
-    let stage_stride = 16u;
-    coopStoreT(acc, &stage[stage_at], stage_stride);
-    workgroupBarrier();
-    let ocg = spec_oc / spec_groups;
-    let pixels = params.n * params.oh * params.ow;
-    let m = n0 + lane % 16u;
-    if (m < ocg) {
-        let oc = group * ocg + m;
-        for (var i = 0u; i < 8u; i++) {
-            let r = lane / 16u + 2u * i;
-            let p = p0 + r;
-            if (p < pixels) {
-                let v = stage[stage_at + r * 16u + lane % 16u];
-                let at = p * spec_oc + oc;
-                if (split_k > 1u) {
-                    output[slice * pixels * spec_oc + at] = (v);
-                } else if (params.has_bias != 0u) {
-                    output[at] = (activate(v + f32(bias[oc])));
-                } else {
-                    output[at] = (activate(v));
-                }
-            }
-        }
-    }
-    workgroupBarrier();
-}
-
 @compute @workgroup_size(256)
 fn conv2d_coop_nhwc(
     @builtin(local_invocation_index) local: u32,
@@ -232,16 +238,16 @@ fn conv2d_coop_nhwc(
     let k_total = taps * icg;
     let group = wg.z / split_k;
     let slice = wg.z % split_k;
-    // This slice's K-tiles: [k_begin, k_end), whole BK-deep tiles.
-    let k_tiles = (k_total + BK - 1u) / BK;
-    let k_begin = (slice * k_tiles / split_k) * BK;
-    let k_end = min(((slice + 1u) * k_tiles / split_k) * BK, k_total);
+    // This slice's K-tiles: [k_begin, k_end), whole 32-deep tiles.
+    let k_tiles = (k_total + 32u - 1u) / 32u;
+    let k_begin = (slice * k_tiles / split_k) * 32u;
+    let k_end = min(((slice + 1u) * k_tiles / split_k) * 32u, k_total);
     let p_tile = wg.x * bm;
     let n_tile = wg.y * bn;
     let pixels = params.n * params.oh * params.ow;
 
-    // A staging: invocation → chunk a_kc (of 4 per K-tile row) of rows local / 4 + 64 i. Each
-    // row's pixel decode is the same for every K-tile: done once here.
+    // A staging: invocation → chunk a_kc (of 4 per K-tile row) of rows local / 4 + 64 i.
+    // Each row's pixel decode is the same for every K-tile: done once here.
     let a_kc = local % 4u;
     let a_row = local / 4u;
     let a_chunks = bm / 64u;
@@ -262,7 +268,7 @@ fn conv2d_coop_nhwc(
     let b_cc = local % b_per_row;
     let b_row = local / b_per_row;
     let b_step = 256u / b_per_row;
-    let b_chunks = BK / b_step;
+    let b_chunks = 32u / b_step;
     let b_col = n_tile + 8u * b_cc;
 
     let warp = local / 32u;
@@ -284,24 +290,204 @@ fn conv2d_coop_nhwc(
     var rb: array<mat2x4<f16>, 2>;
     var k0 = k_begin;
     load_tile(&ra, &rb, &rows, k0, k_end, a_kc, a_chunks, b_row, b_step, b_chunks, b_col, group);
-    for (; k0 < k_end; k0 += BK) {
+    for (; k0 < k_end; k0 += 32u) {
         for (var i = 0u; i < a_chunks; i++) {
-            store_input_chunk(&ra, i, (a_row + 64u * i) * SA + 8u * a_kc);
+            store_input_chunk(&ra, i, (a_row + 64u * i) * 40u + 8u * a_kc);
         }
         for (var i = 0u; i < b_chunks; i++) {
             store_weight_chunk(rb[i], (b_row + b_step * i) * sb + 8u * b_cc);
         }
         workgroupBarrier();
-        if (k0 + BK < k_end) {
-            load_tile(&ra, &rb, &rows, k0 + BK, k_end, a_kc, a_chunks, b_row, b_step, b_chunks, b_col, group);
+        if (k0 + 32u < k_end) {
+            load_tile(&ra, &rb, &rows, k0 + 32u, k_end, a_kc, a_chunks, b_row, b_step, b_chunks, b_col, group);
         }
-        for (var kk = 0u; kk < BK; kk += 16u) {
-            let a0 = coopLoadT<coop_mat16x16<f16, A>>(&tile_a[(warp_m + 0u) * SA + kk], SA);
-            let a1 = coopLoadT<coop_mat16x16<f16, A>>(&tile_a[(warp_m + 16u) * SA + kk], SA);
-            let a2 = coopLoadT<coop_mat16x16<f16, A>>(&tile_a[(warp_m + 32u) * SA + kk], SA);
-            let a3 = coopLoadT<coop_mat16x16<f16, A>>(&tile_a[(warp_m + 48u) * SA + kk], SA);
+        for (var kk = 0u; kk < 32u; kk += 16u) {
+            let a0 = coopLoadT<coop_mat16x16<f16, A>>(&tile_a[(warp_m + 0u) * 40u + kk], 40u);
+            let a1 = coopLoadT<coop_mat16x16<f16, A>>(&tile_a[(warp_m + 16u) * 40u + kk], 40u);
+            let a2 = coopLoadT<coop_mat16x16<f16, A>>(&tile_a[(warp_m + 32u) * 40u + kk], 40u);
+            let a3 = coopLoadT<coop_mat16x16<f16, A>>(&tile_a[(warp_m + 48u) * 40u + kk], 40u);
             let b0 = coopLoadT<coop_mat16x16<f16, B>>(&tile_b[kk * sb + warp_n], sb);
             let b1 = coopLoadT<coop_mat16x16<f16, B>>(&tile_b[kk * sb + warp_n + 16u], sb);
+            c00 = coopMultiplyAdd(a0, b0, c00);
+            c01 = coopMultiplyAdd(a0, b1, c01);
+            c10 = coopMultiplyAdd(a1, b0, c10);
+            c11 = coopMultiplyAdd(a1, b1, c11);
+            c20 = coopMultiplyAdd(a2, b0, c20);
+            c21 = coopMultiplyAdd(a2, b1, c21);
+            c30 = coopMultiplyAdd(a3, b0, c30);
+            c31 = coopMultiplyAdd(a3, b1, c31);
+        }
+        workgroupBarrier();
+    }
+
+    let p_base = p_tile + warp_m;
+    let n_base = n_tile + warp_n;
+    emit(c00, warp, lane, p_base, n_base, group, slice);
+    emit(c01, warp, lane, p_base, n_base + 16u, group, slice);
+    emit(c10, warp, lane, p_base + 16u, n_base, group, slice);
+    emit(c11, warp, lane, p_base + 16u, n_base + 16u, group, slice);
+    emit(c20, warp, lane, p_base + 32u, n_base, group, slice);
+    emit(c21, warp, lane, p_base + 32u, n_base + 16u, group, slice);
+    emit(c30, warp, lane, p_base + 48u, n_base, group, slice);
+    emit(c31, warp, lane, p_base + 48u, n_base + 16u, group, slice);
+}
+
+// ---- 64-deep K-tiles ----
+
+// Staged tiles, row strides in halves 8 more than a row (16 bytes, the fragment loads'
+// alignment) so neighbouring rows start in different banks: A 128 rows × 64, B 64 rows
+// × up to 128 columns.
+var<workgroup> tile_a_k64: array<f16, 9216>;
+var<workgroup> tile_b_k64: array<f16, 64u * SB_MAX>;
+
+// Stores chunk `slot` of `ra` as 8 halves at tile_a_k64[at..].
+fn store_input_chunk_k64(ra: ptr<function, array<mat2x4<f16>, 4>>, slot: u32, at: u32) {
+    let lo = (*ra)[slot][0];
+    let hi = (*ra)[slot][1];
+    tile_a_k64[at] = lo.x;
+    tile_a_k64[at + 1u] = lo.y;
+    tile_a_k64[at + 2u] = lo.z;
+    tile_a_k64[at + 3u] = lo.w;
+    tile_a_k64[at + 4u] = hi.x;
+    tile_a_k64[at + 5u] = hi.y;
+    tile_a_k64[at + 6u] = hi.z;
+    tile_a_k64[at + 7u] = hi.w;
+}
+
+// Stores 8 packed halves `m` at tile_b_k64[at..].
+fn store_weight_chunk_k64(m: mat2x4<f16>, at: u32) {
+    let lo = m[0];
+    let hi = m[1];
+    tile_b_k64[at] = lo.x;
+    tile_b_k64[at + 1u] = lo.y;
+    tile_b_k64[at + 2u] = lo.z;
+    tile_b_k64[at + 3u] = lo.w;
+    tile_b_k64[at + 4u] = hi.x;
+    tile_b_k64[at + 5u] = hi.y;
+    tile_b_k64[at + 6u] = hi.z;
+    tile_b_k64[at + 7u] = hi.w;
+}
+
+// Loads K-tile k0's chunks of A (this invocation's chunk a_kc of each of its rows: 8 channels of
+// one tap, since icg % 8 == 0 a chunk never spans taps) into ra and of B (chunk b_col of rows
+// b_row + b_step·i) into rb; zero outside the image, K and the padded channels.
+fn load_tile_k64(
+    ra: ptr<function, array<mat2x4<f16>, 4>>,
+    rb: ptr<function, array<mat2x4<f16>, 4>>,
+    rows: ptr<function, Rows>,
+    k0: u32, k_end: u32, a_kc: u32, a_chunks: u32, b_row: u32, b_step: u32, b_chunks: u32, b_col: u32,
+    group: u32,
+) {
+    let icg = spec_ic / spec_groups;
+    let ocg8 = (spec_oc / spec_groups + 7u) / 8u * 8u;
+    let k_total = spec_kh * spec_kw * icg;
+    let k = k0 + 8u * a_kc;
+    let tap = k / icg;
+    let ic = k - tap * icg;
+    let ky = tap / spec_kw;
+    let kx = tap - ky * spec_kw;
+    let k_ok = k < k_end;
+    for (var i = 0u; i < a_chunks; i++) {
+        let ih = (*rows).ih0[i] + i32(ky * spec_dilation_h);
+        let iw = (*rows).iw0[i] + i32(kx * spec_dilation_w);
+        let inside = k_ok && (*rows).valid[i] && ih >= 0 && ih < i32(params.ih) && iw >= 0 && iw < i32(params.iw);
+        let at = (((*rows).base[i] + u32(max(ih, 0))) * params.iw + u32(max(iw, 0))) * spec_ic + group * icg + ic;
+        load_input_chunk(ra, i, inside, at);
+    }
+    for (var i = 0u; i < b_chunks; i++) {
+        let kb = k0 + b_row + b_step * i;
+        let ok = kb < k_end && b_col < ocg8;
+        let at = ((group * k_total + kb) * ocg8 + b_col) / 8u;
+        (*rb)[i] = masked(weight[select(0u, at, ok)], ok);
+    }
+}
+
+@compute @workgroup_size(256)
+fn conv2d_coop_nhwc_k64(
+    @builtin(local_invocation_index) local: u32,
+    @builtin(workgroup_id) wg: vec3<u32>,
+) {
+    let warps_m = 8u / warps_n;
+    let bm = 64u * warps_m;
+    let bn = 32u * warps_n;
+    let sb = bn + 8u;
+    let taps = spec_kh * spec_kw;
+    let icg = spec_ic / spec_groups;
+    let ocg = spec_oc / spec_groups;
+    let ocg8 = (ocg + 7u) / 8u * 8u;
+    let k_total = taps * icg;
+    let group = wg.z / split_k;
+    let slice = wg.z % split_k;
+    // This slice's K-tiles: [k_begin, k_end), whole 64-deep tiles.
+    let k_tiles = (k_total + 64u - 1u) / 64u;
+    let k_begin = (slice * k_tiles / split_k) * 64u;
+    let k_end = min(((slice + 1u) * k_tiles / split_k) * 64u, k_total);
+    let p_tile = wg.x * bm;
+    let n_tile = wg.y * bn;
+    let pixels = params.n * params.oh * params.ow;
+
+    // A staging: invocation → chunk a_kc (of 8 per K-tile row) of rows local / 8 + 32 i.
+    // Each row's pixel decode is the same for every K-tile: done once here.
+    let a_kc = local % 8u;
+    let a_row = local / 8u;
+    let a_chunks = bm / 32u;
+    var rows: Rows;
+    for (var i = 0u; i < a_chunks; i++) {
+        let p = p_tile + a_row + 32u * i;
+        let image = p / (params.oh * params.ow);
+        let pixel = p - image * params.oh * params.ow;
+        let oh = pixel / params.ow;
+        let ow = pixel - oh * params.ow;
+        rows.ih0[i] = i32(oh * spec_stride_h) - i32(spec_pad_h);
+        rows.iw0[i] = i32(ow * spec_stride_w) - i32(spec_pad_w);
+        rows.base[i] = image * params.ih;
+        rows.valid[i] = p < pixels;
+    }
+    // B staging: invocation → chunk b_cc (of bn / 8 per row) of rows local / (bn / 8) + step i.
+    let b_per_row = bn / 8u;
+    let b_cc = local % b_per_row;
+    let b_row = local / b_per_row;
+    let b_step = 256u / b_per_row;
+    let b_chunks = 64u / b_step;
+    let b_col = n_tile + 8u * b_cc;
+
+    let warp = local / 32u;
+    let lane = local % 32u;
+    let warp_m = (warp / warps_n) * 64u;
+    let warp_n = (warp % warps_n) * 32u;
+
+    var c00 = coop_mat16x16<f32, C>();
+    var c01 = coop_mat16x16<f32, C>();
+    var c10 = coop_mat16x16<f32, C>();
+    var c11 = coop_mat16x16<f32, C>();
+    var c20 = coop_mat16x16<f32, C>();
+    var c21 = coop_mat16x16<f32, C>();
+    var c30 = coop_mat16x16<f32, C>();
+    var c31 = coop_mat16x16<f32, C>();
+
+    // The next K-tile's raw values, loaded before the current one's math.
+    var ra: array<mat2x4<f16>, 4>;
+    var rb: array<mat2x4<f16>, 4>;
+    var k0 = k_begin;
+    load_tile_k64(&ra, &rb, &rows, k0, k_end, a_kc, a_chunks, b_row, b_step, b_chunks, b_col, group);
+    for (; k0 < k_end; k0 += 64u) {
+        for (var i = 0u; i < a_chunks; i++) {
+            store_input_chunk_k64(&ra, i, (a_row + 32u * i) * 72u + 8u * a_kc);
+        }
+        for (var i = 0u; i < b_chunks; i++) {
+            store_weight_chunk_k64(rb[i], (b_row + b_step * i) * sb + 8u * b_cc);
+        }
+        workgroupBarrier();
+        if (k0 + 64u < k_end) {
+            load_tile_k64(&ra, &rb, &rows, k0 + 64u, k_end, a_kc, a_chunks, b_row, b_step, b_chunks, b_col, group);
+        }
+        for (var kk = 0u; kk < 64u; kk += 16u) {
+            let a0 = coopLoadT<coop_mat16x16<f16, A>>(&tile_a_k64[(warp_m + 0u) * 72u + kk], 72u);
+            let a1 = coopLoadT<coop_mat16x16<f16, A>>(&tile_a_k64[(warp_m + 16u) * 72u + kk], 72u);
+            let a2 = coopLoadT<coop_mat16x16<f16, A>>(&tile_a_k64[(warp_m + 32u) * 72u + kk], 72u);
+            let a3 = coopLoadT<coop_mat16x16<f16, A>>(&tile_a_k64[(warp_m + 48u) * 72u + kk], 72u);
+            let b0 = coopLoadT<coop_mat16x16<f16, B>>(&tile_b_k64[kk * sb + warp_n], sb);
+            let b1 = coopLoadT<coop_mat16x16<f16, B>>(&tile_b_k64[kk * sb + warp_n + 16u], sb);
             c00 = coopMultiplyAdd(a0, b0, c00);
             c01 = coopMultiplyAdd(a0, b1, c01);
             c10 = coopMultiplyAdd(a1, b0, c10);

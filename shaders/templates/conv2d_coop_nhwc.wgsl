@@ -22,7 +22,8 @@
 // A workgroup of 8 subgroups of 32 invocations computes a (64·warps_m) × (32·warps_n) tile of C
 // (warps_m · warps_n = 8): 128 pixels × 128 channels, or 256 × 64 for 64 or fewer output
 // channels per group. Each subgroup holds a 64×32 block in eight 16×16 f32 accumulators. K-tiles
-// are 32 deep (four 8-wide chunks): each invocation stages its share of A and B into workgroup
+// are 32 deep (`conv2d_coop_nhwc`, four 8-wide chunks) or 64 (`conv2d_coop_nhwc_k64`, 128×128
+// tiles only: half the barriers per K, as the roofline's GEMMs measured): each invocation stages its share of A and B into workgroup
 // memory as f16 (rows padded by 8 halves so neighbouring rows start in different banks), the
 // subgroups load 4 A and 2 B fragments per 16 of K and issue 8 multiply-adds, and the next
 // K-tile's loads are issued before the math so they are in flight during it. Output through a
@@ -57,13 +58,6 @@ override split_k: u32 = 1;
 {{ conv.spec_overrides(1, 0) }}
 {{ conv.spec_channel_overrides() }}
 
-// K-tile depth, and the staged tiles' row strides in halves (8 more than a row: 16 bytes, the
-// fragment loads' alignment). A: up to 256 rows × 32; B: 32 rows × up to 128 columns.
-const BK: u32 = 32u;
-const SA: u32 = 40u;
-const SB_MAX: u32 = 136u;
-var<workgroup> tile_a: array<f16, 256u * SA>;
-var<workgroup> tile_b: array<f16, BK * SB_MAX>;
 // One 16×16 f32 staging tile per subgroup for the output.
 var<workgroup> stage: array<f32, 2048>;
 
@@ -86,47 +80,6 @@ fn load_input_chunk(ra: ptr<function, array<{{ raw }}, {{ 4 * per_chunk }}>>, sl
 {% endif %}
 }
 
-// Stores chunk `slot` of `ra` as 8 halves at tile_a[at..].
-fn store_input_chunk(ra: ptr<function, array<{{ raw }}, {{ 4 * per_chunk }}>>, slot: u32, at: u32) {
-{% if f16_in %}
-    let lo = (*ra)[slot][0];
-    let hi = (*ra)[slot][1];
-    tile_a[at] = lo.x;
-    tile_a[at + 1u] = lo.y;
-    tile_a[at + 2u] = lo.z;
-    tile_a[at + 3u] = lo.w;
-    tile_a[at + 4u] = hi.x;
-    tile_a[at + 5u] = hi.y;
-    tile_a[at + 6u] = hi.z;
-    tile_a[at + 7u] = hi.w;
-{% else %}
-    let lo = vec4<f16>((*ra)[2u * slot]);
-    let hi = vec4<f16>((*ra)[2u * slot + 1u]);
-    tile_a[at] = lo.x;
-    tile_a[at + 1u] = lo.y;
-    tile_a[at + 2u] = lo.z;
-    tile_a[at + 3u] = lo.w;
-    tile_a[at + 4u] = hi.x;
-    tile_a[at + 5u] = hi.y;
-    tile_a[at + 6u] = hi.z;
-    tile_a[at + 7u] = hi.w;
-{% endif %}
-}
-
-// Stores 8 packed halves `m` at tile_b[at..].
-fn store_weight_chunk(m: mat2x4<f16>, at: u32) {
-    let lo = m[0];
-    let hi = m[1];
-    tile_b[at] = lo.x;
-    tile_b[at + 1u] = lo.y;
-    tile_b[at + 2u] = lo.z;
-    tile_b[at + 3u] = lo.w;
-    tile_b[at + 4u] = hi.x;
-    tile_b[at + 5u] = hi.y;
-    tile_b[at + 6u] = hi.z;
-    tile_b[at + 7u] = hi.w;
-}
-
 // The output pixels of an invocation's A rows (up to 4), decoded once: the top-left input
 // position of each one's window, its image's first input row, and whether it exists.
 struct Rows {
@@ -134,40 +87,6 @@ struct Rows {
     iw0: array<i32, 4>,
     base: array<u32, 4>,
     valid: array<bool, 4>,
-}
-
-// Loads K-tile k0's chunks of A (this invocation's chunk a_kc of each of its rows: 8 channels of
-// one tap, since icg % 8 == 0 a chunk never spans taps) into ra and of B (chunk b_col of rows
-// b_row + b_step·i) into rb; zero outside the image, K and the padded channels.
-fn load_tile(
-    ra: ptr<function, array<{{ raw }}, {{ 4 * per_chunk }}>>,
-    rb: ptr<function, array<mat2x4<f16>, 2>>,
-    rows: ptr<function, Rows>,
-    k0: u32, k_end: u32, a_kc: u32, a_chunks: u32, b_row: u32, b_step: u32, b_chunks: u32, b_col: u32,
-    group: u32,
-) {
-    let icg = spec_ic / spec_groups;
-    let ocg8 = (spec_oc / spec_groups + 7u) / 8u * 8u;
-    let k_total = spec_kh * spec_kw * icg;
-    let k = k0 + 8u * a_kc;
-    let tap = k / icg;
-    let ic = k - tap * icg;
-    let ky = tap / spec_kw;
-    let kx = tap - ky * spec_kw;
-    let k_ok = k < k_end;
-    for (var i = 0u; i < a_chunks; i++) {
-        let ih = (*rows).ih0[i] + i32(ky * spec_dilation_h);
-        let iw = (*rows).iw0[i] + i32(kx * spec_dilation_w);
-        let inside = k_ok && (*rows).valid[i] && ih >= 0 && ih < i32(params.ih) && iw >= 0 && iw < i32(params.iw);
-        let at = (((*rows).base[i] + u32(max(ih, 0))) * params.iw + u32(max(iw, 0))) * spec_ic + group * icg + ic;
-        load_input_chunk(ra, i, inside, at);
-    }
-    for (var i = 0u; i < b_chunks; i++) {
-        let kb = k0 + b_row + b_step * i;
-        let ok = kb < k_end && b_col < ocg8;
-        let at = ((group * k_total + kb) * ocg8 + b_col) / 8u;
-        (*rb)[i] = masked(weight[select(0u, at, ok)], ok);
-    }
 }
 
 // Writes one 16×16 accumulator (pixels p0.., channels n0.. of the group) through the subgroup's
@@ -203,8 +122,96 @@ fn emit(acc: coop_mat16x16<f32, C>, warp: u32, lane: u32, p0: u32, n0: u32, grou
     workgroupBarrier();
 }
 
+// Row stride of the staged B tile, in halves, for the widest tile (128 columns + 8).
+const SB_MAX: u32 = 136u;
+{% macro body(bk, suffix, a_rows, b_max) %}
+{% set sa = bk + 8 %}
+{% set chunks = bk // 8 %}
+// ---- {{ bk }}-deep K-tiles ----
+
+// Staged tiles, row strides in halves 8 more than a row (16 bytes, the fragment loads'
+// alignment) so neighbouring rows start in different banks: A {{ a_rows }} rows × {{ bk }}, B {{ bk }} rows
+// × up to 128 columns.
+var<workgroup> tile_a{{ suffix }}: array<f16, {{ a_rows * sa }}>;
+var<workgroup> tile_b{{ suffix }}: array<f16, {{ bk }}u * SB_MAX>;
+
+// Stores chunk `slot` of `ra` as 8 halves at tile_a{{ suffix }}[at..].
+fn store_input_chunk{{ suffix }}(ra: ptr<function, array<{{ raw }}, {{ 4 * per_chunk }}>>, slot: u32, at: u32) {
+{% if f16_in %}
+    let lo = (*ra)[slot][0];
+    let hi = (*ra)[slot][1];
+    tile_a{{ suffix }}[at] = lo.x;
+    tile_a{{ suffix }}[at + 1u] = lo.y;
+    tile_a{{ suffix }}[at + 2u] = lo.z;
+    tile_a{{ suffix }}[at + 3u] = lo.w;
+    tile_a{{ suffix }}[at + 4u] = hi.x;
+    tile_a{{ suffix }}[at + 5u] = hi.y;
+    tile_a{{ suffix }}[at + 6u] = hi.z;
+    tile_a{{ suffix }}[at + 7u] = hi.w;
+{% else %}
+    let lo = vec4<f16>((*ra)[2u * slot]);
+    let hi = vec4<f16>((*ra)[2u * slot + 1u]);
+    tile_a{{ suffix }}[at] = lo.x;
+    tile_a{{ suffix }}[at + 1u] = lo.y;
+    tile_a{{ suffix }}[at + 2u] = lo.z;
+    tile_a{{ suffix }}[at + 3u] = lo.w;
+    tile_a{{ suffix }}[at + 4u] = hi.x;
+    tile_a{{ suffix }}[at + 5u] = hi.y;
+    tile_a{{ suffix }}[at + 6u] = hi.z;
+    tile_a{{ suffix }}[at + 7u] = hi.w;
+{% endif %}
+}
+
+// Stores 8 packed halves `m` at tile_b{{ suffix }}[at..].
+fn store_weight_chunk{{ suffix }}(m: mat2x4<f16>, at: u32) {
+    let lo = m[0];
+    let hi = m[1];
+    tile_b{{ suffix }}[at] = lo.x;
+    tile_b{{ suffix }}[at + 1u] = lo.y;
+    tile_b{{ suffix }}[at + 2u] = lo.z;
+    tile_b{{ suffix }}[at + 3u] = lo.w;
+    tile_b{{ suffix }}[at + 4u] = hi.x;
+    tile_b{{ suffix }}[at + 5u] = hi.y;
+    tile_b{{ suffix }}[at + 6u] = hi.z;
+    tile_b{{ suffix }}[at + 7u] = hi.w;
+}
+
+// Loads K-tile k0's chunks of A (this invocation's chunk a_kc of each of its rows: 8 channels of
+// one tap, since icg % 8 == 0 a chunk never spans taps) into ra and of B (chunk b_col of rows
+// b_row + b_step·i) into rb; zero outside the image, K and the padded channels.
+fn load_tile{{ suffix }}(
+    ra: ptr<function, array<{{ raw }}, {{ 4 * per_chunk }}>>,
+    rb: ptr<function, array<mat2x4<f16>, {{ b_max }}>>,
+    rows: ptr<function, Rows>,
+    k0: u32, k_end: u32, a_kc: u32, a_chunks: u32, b_row: u32, b_step: u32, b_chunks: u32, b_col: u32,
+    group: u32,
+) {
+    let icg = spec_ic / spec_groups;
+    let ocg8 = (spec_oc / spec_groups + 7u) / 8u * 8u;
+    let k_total = spec_kh * spec_kw * icg;
+    let k = k0 + 8u * a_kc;
+    let tap = k / icg;
+    let ic = k - tap * icg;
+    let ky = tap / spec_kw;
+    let kx = tap - ky * spec_kw;
+    let k_ok = k < k_end;
+    for (var i = 0u; i < a_chunks; i++) {
+        let ih = (*rows).ih0[i] + i32(ky * spec_dilation_h);
+        let iw = (*rows).iw0[i] + i32(kx * spec_dilation_w);
+        let inside = k_ok && (*rows).valid[i] && ih >= 0 && ih < i32(params.ih) && iw >= 0 && iw < i32(params.iw);
+        let at = (((*rows).base[i] + u32(max(ih, 0))) * params.iw + u32(max(iw, 0))) * spec_ic + group * icg + ic;
+        load_input_chunk(ra, i, inside, at);
+    }
+    for (var i = 0u; i < b_chunks; i++) {
+        let kb = k0 + b_row + b_step * i;
+        let ok = kb < k_end && b_col < ocg8;
+        let at = ((group * k_total + kb) * ocg8 + b_col) / 8u;
+        (*rb)[i] = masked(weight[select(0u, at, ok)], ok);
+    }
+}
+
 @compute @workgroup_size(256)
-fn conv2d_coop_nhwc(
+fn conv2d_coop_nhwc{{ suffix }}(
     @builtin(local_invocation_index) local: u32,
     @builtin(workgroup_id) wg: vec3<u32>,
 ) {
@@ -219,22 +226,22 @@ fn conv2d_coop_nhwc(
     let k_total = taps * icg;
     let group = wg.z / split_k;
     let slice = wg.z % split_k;
-    // This slice's K-tiles: [k_begin, k_end), whole BK-deep tiles.
-    let k_tiles = (k_total + BK - 1u) / BK;
-    let k_begin = (slice * k_tiles / split_k) * BK;
-    let k_end = min(((slice + 1u) * k_tiles / split_k) * BK, k_total);
+    // This slice's K-tiles: [k_begin, k_end), whole {{ bk }}-deep tiles.
+    let k_tiles = (k_total + {{ bk }}u - 1u) / {{ bk }}u;
+    let k_begin = (slice * k_tiles / split_k) * {{ bk }}u;
+    let k_end = min(((slice + 1u) * k_tiles / split_k) * {{ bk }}u, k_total);
     let p_tile = wg.x * bm;
     let n_tile = wg.y * bn;
     let pixels = params.n * params.oh * params.ow;
 
-    // A staging: invocation → chunk a_kc (of 4 per K-tile row) of rows local / 4 + 64 i. Each
-    // row's pixel decode is the same for every K-tile: done once here.
-    let a_kc = local % 4u;
-    let a_row = local / 4u;
-    let a_chunks = bm / 64u;
+    // A staging: invocation → chunk a_kc (of {{ chunks }} per K-tile row) of rows local / {{ chunks }} + {{ 256 // chunks }} i.
+    // Each row's pixel decode is the same for every K-tile: done once here.
+    let a_kc = local % {{ chunks }}u;
+    let a_row = local / {{ chunks }}u;
+    let a_chunks = bm / {{ 256 // chunks }}u;
     var rows: Rows;
     for (var i = 0u; i < a_chunks; i++) {
-        let p = p_tile + a_row + 64u * i;
+        let p = p_tile + a_row + {{ 256 // chunks }}u * i;
         let image = p / (params.oh * params.ow);
         let pixel = p - image * params.oh * params.ow;
         let oh = pixel / params.ow;
@@ -249,7 +256,7 @@ fn conv2d_coop_nhwc(
     let b_cc = local % b_per_row;
     let b_row = local / b_per_row;
     let b_step = 256u / b_per_row;
-    let b_chunks = BK / b_step;
+    let b_chunks = {{ bk }}u / b_step;
     let b_col = n_tile + 8u * b_cc;
 
     let warp = local / 32u;
@@ -268,27 +275,27 @@ fn conv2d_coop_nhwc(
 
     // The next K-tile's raw values, loaded before the current one's math.
     var ra: array<{{ raw }}, {{ 4 * per_chunk }}>;
-    var rb: array<mat2x4<f16>, 2>;
+    var rb: array<mat2x4<f16>, {{ b_max }}>;
     var k0 = k_begin;
-    load_tile(&ra, &rb, &rows, k0, k_end, a_kc, a_chunks, b_row, b_step, b_chunks, b_col, group);
-    for (; k0 < k_end; k0 += BK) {
+    load_tile{{ suffix }}(&ra, &rb, &rows, k0, k_end, a_kc, a_chunks, b_row, b_step, b_chunks, b_col, group);
+    for (; k0 < k_end; k0 += {{ bk }}u) {
         for (var i = 0u; i < a_chunks; i++) {
-            store_input_chunk(&ra, i, (a_row + 64u * i) * SA + 8u * a_kc);
+            store_input_chunk{{ suffix }}(&ra, i, (a_row + {{ 256 // chunks }}u * i) * {{ sa }}u + 8u * a_kc);
         }
         for (var i = 0u; i < b_chunks; i++) {
-            store_weight_chunk(rb[i], (b_row + b_step * i) * sb + 8u * b_cc);
+            store_weight_chunk{{ suffix }}(rb[i], (b_row + b_step * i) * sb + 8u * b_cc);
         }
         workgroupBarrier();
-        if (k0 + BK < k_end) {
-            load_tile(&ra, &rb, &rows, k0 + BK, k_end, a_kc, a_chunks, b_row, b_step, b_chunks, b_col, group);
+        if (k0 + {{ bk }}u < k_end) {
+            load_tile{{ suffix }}(&ra, &rb, &rows, k0 + {{ bk }}u, k_end, a_kc, a_chunks, b_row, b_step, b_chunks, b_col, group);
         }
-        for (var kk = 0u; kk < BK; kk += 16u) {
-            let a0 = coopLoadT<coop_mat16x16<f16, A>>(&tile_a[(warp_m + 0u) * SA + kk], SA);
-            let a1 = coopLoadT<coop_mat16x16<f16, A>>(&tile_a[(warp_m + 16u) * SA + kk], SA);
-            let a2 = coopLoadT<coop_mat16x16<f16, A>>(&tile_a[(warp_m + 32u) * SA + kk], SA);
-            let a3 = coopLoadT<coop_mat16x16<f16, A>>(&tile_a[(warp_m + 48u) * SA + kk], SA);
-            let b0 = coopLoadT<coop_mat16x16<f16, B>>(&tile_b[kk * sb + warp_n], sb);
-            let b1 = coopLoadT<coop_mat16x16<f16, B>>(&tile_b[kk * sb + warp_n + 16u], sb);
+        for (var kk = 0u; kk < {{ bk }}u; kk += 16u) {
+            let a0 = coopLoadT<coop_mat16x16<f16, A>>(&tile_a{{ suffix }}[(warp_m + 0u) * {{ sa }}u + kk], {{ sa }}u);
+            let a1 = coopLoadT<coop_mat16x16<f16, A>>(&tile_a{{ suffix }}[(warp_m + 16u) * {{ sa }}u + kk], {{ sa }}u);
+            let a2 = coopLoadT<coop_mat16x16<f16, A>>(&tile_a{{ suffix }}[(warp_m + 32u) * {{ sa }}u + kk], {{ sa }}u);
+            let a3 = coopLoadT<coop_mat16x16<f16, A>>(&tile_a{{ suffix }}[(warp_m + 48u) * {{ sa }}u + kk], {{ sa }}u);
+            let b0 = coopLoadT<coop_mat16x16<f16, B>>(&tile_b{{ suffix }}[kk * sb + warp_n], sb);
+            let b1 = coopLoadT<coop_mat16x16<f16, B>>(&tile_b{{ suffix }}[kk * sb + warp_n + 16u], sb);
             c00 = coopMultiplyAdd(a0, b0, c00);
             c01 = coopMultiplyAdd(a0, b1, c01);
             c10 = coopMultiplyAdd(a1, b0, c10);
@@ -312,3 +319,10 @@ fn conv2d_coop_nhwc(
     emit(c30, warp, lane, p_base + 48u, n_base, group, slice);
     emit(c31, warp, lane, p_base + 48u, n_base + 16u, group, slice);
 }
+{%- endmacro %}
+
+{# (K-tile depth, entry-point suffix, A rows staged at most, B chunks per invocation at most) #}
+{% for bk, suffix, a_rows, b_max in [(32, "", 256, 2), (64, "_k64", 128, 4)] %}
+
+{{ body(bk, suffix, a_rows, b_max) }}
+{% endfor %}

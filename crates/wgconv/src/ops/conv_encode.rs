@@ -267,7 +267,12 @@ impl Batch<'_> {
             (overrides.activation, overrides.clamp_min, overrides.clamp_max) = activation;
             specialise_filter::<coop::Shader>(&mut overrides, g);
             (overrides.spec_ic, overrides.spec_oc, overrides.spec_groups) = (g.ic, g.oc, g.groups);
-            let pass = Pass::new(coop::Entry::Conv2dCoopNhwc, &overrides, [x, y, z * splits]);
+            // The 64-deep K-tiles where the device has the workgroup memory for them.
+            let entry = match g.coop_nhwc_k_tile() {
+                64 if coop::CONV2D_COOP_NHWC_K64_WORKGROUP_MEMORY_BYTES <= storage => coop::Entry::Conv2dCoopNhwcK64,
+                _ => coop::Entry::Conv2dCoopNhwc,
+            };
+            let pass = Pass::new(entry, &overrides, [x, y, z * splits]);
             self.encode_conv::<coop::Shader>(pass, g, buffers)?;
         });
         if let Some(p) = &partial {

@@ -117,10 +117,18 @@ impl ConvGeometry {
         [pixels.div_ceil(bm), u64::from(self.oc / self.groups).div_ceil(bn), u64::from(self.groups)]
     }
 
+    /// Depth of `CoopNhwc`'s K-tiles: 64 with 128×128 tiles (half the barriers per K: the
+    /// roofline's GEMM went from 124 to 173 TFLOP/s on an H200 with it), 32 with 256×64 ones,
+    /// whose A tile would not fit 48 KiB of workgroup memory at 64.
+    pub(crate) fn coop_nhwc_k_tile(&self) -> u32 {
+        if self.coop_nhwc_warps_n() == 4 { 64 } else { 32 }
+    }
+
     /// K-slices for `CoopNhwc`, by `CoopF16`'s rule: grids of under half a wave are split in 2,
     /// 4 or 8 while the slices still fit one wave and keep 4+ K-tiles each.
     pub(crate) fn coop_nhwc_split_k(&self) -> u32 {
-        split_small_grid(self.coop_nhwc_grid().iter().product(), self.gemm_k_depth().div_ceil(32))
+        let k_tiles = self.gemm_k_depth().div_ceil(u64::from(self.coop_nhwc_k_tile()));
+        split_small_grid(self.coop_nhwc_grid().iter().product(), k_tiles)
     }
 
     /// The longest run of output rows, at most `preferred`, whose input window the row-run
@@ -262,6 +270,7 @@ mod tests {
         ] {
             let got = (g.coop_nhwc_warps_n(), g.coop_nhwc_grid(), g.coop_nhwc_split_k());
             assert_eq!(got, (warps_n, grid, splits), "{g:?}");
+            assert_eq!(g.coop_nhwc_k_tile(), if warps_n == 4 { 64 } else { 32 });
             assert!(g.supports(ConvKernel::CoopNhwc));
         }
         // Input channels per group must be a multiple of 8; direct convolutions only.
@@ -274,10 +283,19 @@ mod tests {
 
     #[test]
     fn coop_nhwc_tile_matches_the_shader() {
-        use crate::shaders::conv2d_coop_nhwc::{BK, CONV2D_COOP_NHWC_WORKGROUP_SIZE, SA, SB_MAX};
-        // 8 subgroups of 64×32; A rows up to 256 (2 along N), B columns up to 128 (4 along N).
+        use crate::shaders::conv2d_coop_nhwc::{
+            CONV2D_COOP_NHWC_K64_WORKGROUP_MEMORY_BYTES as K64, CONV2D_COOP_NHWC_WORKGROUP_MEMORY_BYTES as K32,
+            CONV2D_COOP_NHWC_WORKGROUP_SIZE, SB_MAX,
+        };
+        // 8 subgroups of 64×32; B columns up to 128 (4 along N), rows padded by 8 halves.
         assert_eq!(CONV2D_COOP_NHWC_WORKGROUP_SIZE, [8 * 32, 1, 1]);
-        assert_eq!((BK, SA, SB_MAX), (32, 32 + 8, 128 + 8));
+        assert_eq!(SB_MAX, 128 + 8);
+        // f16 tiles + 8 f32 staging tiles of 16×16: 32-deep A of 256 rows (256×64 tiles), 64-deep
+        // A of 128 rows (128×128 tiles only), both under 48 KiB.
+        let stage = 8 * 256 * 4;
+        assert_eq!(K32, 2 * (256 * 40 + 32 * 136) + stage);
+        assert_eq!(K64, 2 * (128 * 72 + 64 * 136) + stage);
+        assert!(K64 <= 48 * 1024);
     }
 
     #[test]
