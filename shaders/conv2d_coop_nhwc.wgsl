@@ -5,19 +5,24 @@
 // Per group: C[M = N·OH·OW pixels, N = OC/groups] = A[M, K] · B[K, N] with K = (ky, kx, ic), ic
 // fastest. A row is one output pixel's receptive field: for each tap, IC/groups channels that are
 // adjacent in an NHWC input, so with IC/groups % 8 == 0 the kernel loads 8 of them as one 16-byte
-// vector (two for f32 tensors) instead of 8 scalar im2col loads. B is the weight packed by
-// conv_pack_coop.wgsl ([groups, KH·KW, ICg, OCg8], f16), read 8 output channels per vector. C's
-// rows are NHWC output rows, so a pixel's output channels are written side by side.
+// load (two vec4<f32>)
+// instead of 8 scalar im2col loads. B is the weight packed by conv_pack_coop.wgsl ([groups,
+// KH·KW, ICg, OCg8], f16), read 8 output channels per load. C's rows are NHWC output rows, so a
+// pixel's output channels are written side by side.
 //
-// A workgroup of 8 subgroups of 32 invocations computes a (64·warps_m) × (32·warps_n) tile of C
-// (warps_m · warps_n = 8): 128 pixels × 128 channels, or 256 × 64 for 64 or fewer output
-// channels per group. Each subgroup holds a 64×32 block in eight 16×16 f32 accumulators. K-tiles
-// are 32 deep (`conv2d_coop_nhwc`, four 8-wide chunks) or 64 (`conv2d_coop_nhwc_k64`, 128×128
-// tiles only: half the barriers per K, as the roofline's GEMMs measured): each invocation stages its share of A and B into workgroup
-// memory as f16 (rows padded by 8 halves so neighbouring rows start in different banks), the
-// subgroups load 4 A and 2 B fragments per 16 of K and issue 8 multiply-adds, and the next
-// K-tile's loads are issued before the math so they are in flight during it. Output through a
-// per-subgroup 16×16 staging tile, where bias and activation are applied and ragged edges masked.
+// A workgroup of 8 subgroups of 32 invocations; each subgroup holds a 64×32 block of C in eight
+// 16×16 f32 accumulators. Entry points (tile of pixels × channels, K-tile depth):
+//   conv2d_coop_nhwc      128 × 128, 64 deep (half the barriers per K: the roofline's GEMM
+//                         measured 124 → 173 TFLOP/s with it on an H200)
+//   conv2d_coop_nhwc_k32  128 × 128, 32 deep (devices with less than 43 KiB of workgroup memory)
+//   conv2d_coop_nhwc_n64  256 × 64, 32 deep (64 or fewer output channels per group)
+// Per K-tile each invocation stores its share of A and B into workgroup memory as f16 (rows padded
+// by 8 halves so neighbouring rows start in different banks), the subgroups load 4 A and 2 B
+// fragments per 16 of K and issue 8 multiply-adds, and the next K-tile's loads are issued before
+// the math so they are in flight during it. Every per-invocation register — the loaded chunks,
+// each row's pixel decode — is a named variable, unrolled by the template: private arrays indexed
+// in loops end up in local memory on NVIDIA's Vulkan driver. Output through a per-subgroup 16×16
+// staging tile, where bias and activation are applied and ragged edges masked.
 // Split-K: with split_k > 1 each workgroup takes one slice of the K-tiles and writes raw partial
 // sums to output[slice · numel + i]; conv_splitk_reduce.wgsl adds them with bias and activation.
 // workgroup_id: x = pixel tile, y = channel tile, z = group · split_k + slice.
@@ -60,8 +65,6 @@ struct ConvParams {
 @group(0) @binding(3) var<storage, read_write> output: array<f32>;
 @group(0) @binding(4) var<uniform> params: ConvParams;
 
-// Subgroups along N (output channels): 4 (128×128 tiles) or 2 (256×64); 8 / warps_n along M.
-override warps_n: u32 = 4;
 // K-slices (1: no split).
 override split_k: u32 = 1;
 // Fused output activation: 0 none, 1 relu, 2 clamp(clamp_min, clamp_max).
@@ -81,6 +84,8 @@ override spec_ic: u32 = 1;
 override spec_oc: u32 = 1;
 override spec_groups: u32 = 1;
 
+// Row stride of the staged B tile, in halves, for the widest tile (128 columns + 8).
+const SB_MAX: u32 = 136u;
 // One 16×16 f32 staging tile per subgroup for the output.
 var<workgroup> stage: array<f32, 2048>;
 
@@ -99,21 +104,6 @@ fn activate(v: f32) -> f32 {
 fn masked(m: mat2x4<f16>, keep: bool) -> mat2x4<f16> {
     let zero = vec4<f16>(0.0);
     return mat2x4<f16>(select(zero, m[0], keep), select(zero, m[1], keep));
-}
-
-// One 8-wide chunk of raw input values (zero outside the image and K) into `slot` of `ra`.
-fn load_input_chunk(ra: ptr<function, array<vec4<f32>, 8>>, slot: u32, valid: bool, at: u32) {
-    (*ra)[2u * slot] = select(vec4<f32>(0.0), input[select(0u, at / 4u, valid)], valid);
-    (*ra)[2u * slot + 1u] = select(vec4<f32>(0.0), input[select(0u, at / 4u + 1u, valid)], valid);
-}
-
-// The output pixels of an invocation's A rows (up to 4), decoded once: the top-left input
-// position of each one's window, its image's first input row, and whether it exists.
-struct Rows {
-    ih0: array<i32, 4>,
-    iw0: array<i32, 4>,
-    base: array<u32, 4>,
-    valid: array<bool, 4>,
 }
 
 // Writes one 16×16 accumulator (pixels p0.., channels n0.. of the group) through the subgroup's
@@ -149,89 +139,18 @@ fn emit(acc: coop_mat16x16<f32, C>, warp: u32, lane: u32, p0: u32, n0: u32, grou
     workgroupBarrier();
 }
 
-// Row stride of the staged B tile, in halves, for the widest tile (128 columns + 8).
-const SB_MAX: u32 = 136u;
 
 
-// ---- 32-deep K-tiles ----
+// ---- 128 × 128 tiles, 64-deep K-tiles ----
 
-// Staged tiles, row strides in halves 8 more than a row (16 bytes, the fragment loads'
-// alignment) so neighbouring rows start in different banks: A 256 rows × 32, B 32 rows
-// × up to 128 columns.
-var<workgroup> tile_a: array<f16, 10240>;
-var<workgroup> tile_b: array<f16, 32u * SB_MAX>;
-
-// Stores chunk `slot` of `ra` as 8 halves at tile_a[at..].
-fn store_input_chunk(ra: ptr<function, array<vec4<f32>, 8>>, slot: u32, at: u32) {
-    let lo = vec4<f16>((*ra)[2u * slot]);
-    let hi = vec4<f16>((*ra)[2u * slot + 1u]);
-    tile_a[at] = lo.x;
-    tile_a[at + 1u] = lo.y;
-    tile_a[at + 2u] = lo.z;
-    tile_a[at + 3u] = lo.w;
-    tile_a[at + 4u] = hi.x;
-    tile_a[at + 5u] = hi.y;
-    tile_a[at + 6u] = hi.z;
-    tile_a[at + 7u] = hi.w;
-}
-
-// Stores 8 packed halves `m` at tile_b[at..].
-fn store_weight_chunk(m: mat2x4<f16>, at: u32) {
-    let lo = m[0];
-    let hi = m[1];
-    tile_b[at] = lo.x;
-    tile_b[at + 1u] = lo.y;
-    tile_b[at + 2u] = lo.z;
-    tile_b[at + 3u] = lo.w;
-    tile_b[at + 4u] = hi.x;
-    tile_b[at + 5u] = hi.y;
-    tile_b[at + 6u] = hi.z;
-    tile_b[at + 7u] = hi.w;
-}
-
-// Loads K-tile k0's chunks of A (this invocation's chunk a_kc of each of its rows: 8 channels of
-// one tap, since icg % 8 == 0 a chunk never spans taps) into ra and of B (chunk b_col of rows
-// b_row + b_step·i) into rb; zero outside the image, K and the padded channels.
-fn load_tile(
-    ra: ptr<function, array<vec4<f32>, 8>>,
-    rb: ptr<function, array<mat2x4<f16>, 2>>,
-    rows: ptr<function, Rows>,
-    k0: u32, k_end: u32, a_kc: u32, a_chunks: u32, b_row: u32, b_step: u32, b_chunks: u32, b_col: u32,
-    group: u32,
-) {
-    let icg = spec_ic / spec_groups;
-    let ocg8 = (spec_oc / spec_groups + 7u) / 8u * 8u;
-    let k_total = spec_kh * spec_kw * icg;
-    let k = k0 + 8u * a_kc;
-    let tap = k / icg;
-    let ic = k - tap * icg;
-    let ky = tap / spec_kw;
-    let kx = tap - ky * spec_kw;
-    let k_ok = k < k_end;
-    for (var i = 0u; i < a_chunks; i++) {
-        let ih = (*rows).ih0[i] + i32(ky * spec_dilation_h);
-        let iw = (*rows).iw0[i] + i32(kx * spec_dilation_w);
-        let inside = k_ok && (*rows).valid[i] && ih >= 0 && ih < i32(params.ih) && iw >= 0 && iw < i32(params.iw);
-        let at = (((*rows).base[i] + u32(max(ih, 0))) * params.iw + u32(max(iw, 0))) * spec_ic + group * icg + ic;
-        load_input_chunk(ra, i, inside, at);
-    }
-    for (var i = 0u; i < b_chunks; i++) {
-        let kb = k0 + b_row + b_step * i;
-        let ok = kb < k_end && b_col < ocg8;
-        let at = ((group * k_total + kb) * ocg8 + b_col) / 8u;
-        (*rb)[i] = masked(weight[select(0u, at, ok)], ok);
-    }
-}
+var<workgroup> tile_a: array<f16, 9216>;
+var<workgroup> tile_b: array<f16, 8704>;
 
 @compute @workgroup_size(256)
 fn conv2d_coop_nhwc(
     @builtin(local_invocation_index) local: u32,
     @builtin(workgroup_id) wg: vec3<u32>,
 ) {
-    let warps_m = 8u / warps_n;
-    let bm = 64u * warps_m;
-    let bn = 32u * warps_n;
-    let sb = bn + 8u;
     let taps = spec_kh * spec_kw;
     let icg = spec_ic / spec_groups;
     let ocg = spec_oc / spec_groups;
@@ -239,43 +158,61 @@ fn conv2d_coop_nhwc(
     let k_total = taps * icg;
     let group = wg.z / split_k;
     let slice = wg.z % split_k;
-    // This slice's K-tiles: [k_begin, k_end), whole 32-deep tiles.
-    let k_tiles = (k_total + 32u - 1u) / 32u;
-    let k_begin = (slice * k_tiles / split_k) * 32u;
-    let k_end = min(((slice + 1u) * k_tiles / split_k) * 32u, k_total);
-    let p_tile = wg.x * bm;
-    let n_tile = wg.y * bn;
-    let pixels = params.n * params.oh * params.ow;
+    // This slice's K-tiles: [k_begin, k_end), whole 64-deep tiles.
+    let k_tiles = (k_total + 63u) / 64u;
+    let k_begin = (slice * k_tiles / split_k) * 64u;
+    let k_end = min(((slice + 1u) * k_tiles / split_k) * 64u, k_total);
+    let p_tile = wg.x * 128u;
+    let n_tile = wg.y * 128u;
+    let ohw = params.oh * params.ow;
+    let pixels = params.n * ohw;
 
-    // A staging: invocation → chunk a_kc (of 4 per K-tile row) of rows local / 4 + 64 i.
-    // Each row's pixel decode is the same for every K-tile: done once here.
-    let a_kc = local % 4u;
-    let a_row = local / 4u;
-    let a_chunks = bm / 64u;
-    var rows: Rows;
-    for (var i = 0u; i < a_chunks; i++) {
-        let p = p_tile + a_row + 64u * i;
-        let image = p / (params.oh * params.ow);
-        let pixel = p - image * params.oh * params.ow;
-        let oh = pixel / params.ow;
-        let ow = pixel - oh * params.ow;
-        rows.ih0[i] = i32(oh * spec_stride_h) - i32(spec_pad_h);
-        rows.iw0[i] = i32(ow * spec_stride_w) - i32(spec_pad_w);
-        rows.base[i] = image * params.ih;
-        rows.valid[i] = p < pixels;
-    }
-    // B staging: invocation → chunk b_cc (of bn / 8 per row) of rows local / (bn / 8) + step i.
-    let b_per_row = bn / 8u;
-    let b_cc = local % b_per_row;
-    let b_row = local / b_per_row;
-    let b_step = 256u / b_per_row;
-    let b_chunks = 32u / b_step;
+    // A staging: each row's pixel decode is the same for every K-tile, so it is done once here:
+    // the top-left input position of the pixel's window, its image's first input row, and
+    // whether the pixel exists.
+    let a_kc = local % 8u;
+    let a_row = local / 8u;
+    let p0 = p_tile + a_row + 0u;
+    let image0 = p0 / ohw;
+    let oh0 = (p0 - image0 * ohw) / params.ow;
+    let ow0 = p0 - image0 * ohw - oh0 * params.ow;
+    let ih0_0 = i32(oh0 * spec_stride_h) - i32(spec_pad_h);
+    let iw0_0 = i32(ow0 * spec_stride_w) - i32(spec_pad_w);
+    let base0 = image0 * params.ih;
+    let valid0 = p0 < pixels;
+    let p1 = p_tile + a_row + 32u;
+    let image1 = p1 / ohw;
+    let oh1 = (p1 - image1 * ohw) / params.ow;
+    let ow1 = p1 - image1 * ohw - oh1 * params.ow;
+    let ih0_1 = i32(oh1 * spec_stride_h) - i32(spec_pad_h);
+    let iw0_1 = i32(ow1 * spec_stride_w) - i32(spec_pad_w);
+    let base1 = image1 * params.ih;
+    let valid1 = p1 < pixels;
+    let p2 = p_tile + a_row + 64u;
+    let image2 = p2 / ohw;
+    let oh2 = (p2 - image2 * ohw) / params.ow;
+    let ow2 = p2 - image2 * ohw - oh2 * params.ow;
+    let ih0_2 = i32(oh2 * spec_stride_h) - i32(spec_pad_h);
+    let iw0_2 = i32(ow2 * spec_stride_w) - i32(spec_pad_w);
+    let base2 = image2 * params.ih;
+    let valid2 = p2 < pixels;
+    let p3 = p_tile + a_row + 96u;
+    let image3 = p3 / ohw;
+    let oh3 = (p3 - image3 * ohw) / params.ow;
+    let ow3 = p3 - image3 * ohw - oh3 * params.ow;
+    let ih0_3 = i32(oh3 * spec_stride_h) - i32(spec_pad_h);
+    let iw0_3 = i32(ow3 * spec_stride_w) - i32(spec_pad_w);
+    let base3 = image3 * params.ih;
+    let valid3 = p3 < pixels;
+    // B staging.
+    let b_cc = local % 16u;
+    let b_row = local / 16u;
     let b_col = n_tile + 8u * b_cc;
 
     let warp = local / 32u;
     let lane = local % 32u;
-    let warp_m = (warp / warps_n) * 64u;
-    let warp_n = (warp % warps_n) * 32u;
+    let warp_m = (warp / 4u) * 64u;
+    let warp_n = (warp % 4u) * 32u;
 
     var c00 = coop_mat16x16<f32, C>();
     var c01 = coop_mat16x16<f32, C>();
@@ -286,29 +223,232 @@ fn conv2d_coop_nhwc(
     var c30 = coop_mat16x16<f32, C>();
     var c31 = coop_mat16x16<f32, C>();
 
-    // The next K-tile's raw values, loaded before the current one's math.
-    var ra: array<vec4<f32>, 8>;
-    var rb: array<mat2x4<f16>, 2>;
+    // The next K-tile's raw loads, issued before the current one's math.
+    var ra0_lo: vec4<f32>;
+    var ra0_hi: vec4<f32>;
+    var ra1_lo: vec4<f32>;
+    var ra1_hi: vec4<f32>;
+    var ra2_lo: vec4<f32>;
+    var ra2_hi: vec4<f32>;
+    var ra3_lo: vec4<f32>;
+    var ra3_hi: vec4<f32>;
+    var rb0: mat2x4<f16>;
+    var rb1: mat2x4<f16>;
+    var rb2: mat2x4<f16>;
+    var rb3: mat2x4<f16>;
     var k0 = k_begin;
-    load_tile(&ra, &rb, &rows, k0, k_end, a_kc, a_chunks, b_row, b_step, b_chunks, b_col, group);
-    for (; k0 < k_end; k0 += 32u) {
-        for (var i = 0u; i < a_chunks; i++) {
-            store_input_chunk(&ra, i, (a_row + 64u * i) * 40u + 8u * a_kc);
+    {
+        // This invocation's A chunk: 8 channels of one tap (icg % 8 == 0: never across taps).
+        let k = k0 + 8u * a_kc;
+        let tap = k / icg;
+        let ic = k - tap * icg;
+        let ky = tap / spec_kw;
+        let kx = tap - ky * spec_kw;
+        let dy = i32(ky * spec_dilation_h);
+        let dx = i32(kx * spec_dilation_w);
+        let k_ok = k < k_end;
+        let channel = group * icg + ic;
+        let ih0 = ih0_0 + dy;
+        let iw0 = iw0_0 + dx;
+        let in0 = k_ok && valid0 && ih0 >= 0 && ih0 < i32(params.ih) && iw0 >= 0 && iw0 < i32(params.iw);
+        let at0 = ((base0 + u32(max(ih0, 0))) * params.iw + u32(max(iw0, 0))) * spec_ic + channel;
+        ra0_lo = select(vec4<f32>(0.0), input[select(0u, at0 / 4u, in0)], in0);
+        ra0_hi = select(vec4<f32>(0.0), input[select(0u, at0 / 4u + 1u, in0)], in0);
+        let ih1 = ih0_1 + dy;
+        let iw1 = iw0_1 + dx;
+        let in1 = k_ok && valid1 && ih1 >= 0 && ih1 < i32(params.ih) && iw1 >= 0 && iw1 < i32(params.iw);
+        let at1 = ((base1 + u32(max(ih1, 0))) * params.iw + u32(max(iw1, 0))) * spec_ic + channel;
+        ra1_lo = select(vec4<f32>(0.0), input[select(0u, at1 / 4u, in1)], in1);
+        ra1_hi = select(vec4<f32>(0.0), input[select(0u, at1 / 4u + 1u, in1)], in1);
+        let ih2 = ih0_2 + dy;
+        let iw2 = iw0_2 + dx;
+        let in2 = k_ok && valid2 && ih2 >= 0 && ih2 < i32(params.ih) && iw2 >= 0 && iw2 < i32(params.iw);
+        let at2 = ((base2 + u32(max(ih2, 0))) * params.iw + u32(max(iw2, 0))) * spec_ic + channel;
+        ra2_lo = select(vec4<f32>(0.0), input[select(0u, at2 / 4u, in2)], in2);
+        ra2_hi = select(vec4<f32>(0.0), input[select(0u, at2 / 4u + 1u, in2)], in2);
+        let ih3 = ih0_3 + dy;
+        let iw3 = iw0_3 + dx;
+        let in3 = k_ok && valid3 && ih3 >= 0 && ih3 < i32(params.ih) && iw3 >= 0 && iw3 < i32(params.iw);
+        let at3 = ((base3 + u32(max(ih3, 0))) * params.iw + u32(max(iw3, 0))) * spec_ic + channel;
+        ra3_lo = select(vec4<f32>(0.0), input[select(0u, at3 / 4u, in3)], in3);
+        ra3_hi = select(vec4<f32>(0.0), input[select(0u, at3 / 4u + 1u, in3)], in3);
+        let kb0 = k0 + b_row + 0u;
+        let ok0 = kb0 < k_end && b_col < ocg8;
+        rb0 = masked(weight[select(0u, ((group * k_total + kb0) * ocg8 + b_col) / 8u, ok0)], ok0);
+        let kb1 = k0 + b_row + 16u;
+        let ok1 = kb1 < k_end && b_col < ocg8;
+        rb1 = masked(weight[select(0u, ((group * k_total + kb1) * ocg8 + b_col) / 8u, ok1)], ok1);
+        let kb2 = k0 + b_row + 32u;
+        let ok2 = kb2 < k_end && b_col < ocg8;
+        rb2 = masked(weight[select(0u, ((group * k_total + kb2) * ocg8 + b_col) / 8u, ok2)], ok2);
+        let kb3 = k0 + b_row + 48u;
+        let ok3 = kb3 < k_end && b_col < ocg8;
+        rb3 = masked(weight[select(0u, ((group * k_total + kb3) * ocg8 + b_col) / 8u, ok3)], ok3);
+    }
+    for (; k0 < k_end; k0 += 64u) {
+        {
+            let at = (a_row + 0u) * 72u + 8u * a_kc;
+            let lo = vec4<f16>(ra0_lo);
+            let hi = vec4<f16>(ra0_hi);
+            tile_a[at] = lo.x;
+            tile_a[at + 1u] = lo.y;
+            tile_a[at + 2u] = lo.z;
+            tile_a[at + 3u] = lo.w;
+            tile_a[at + 4u] = hi.x;
+            tile_a[at + 5u] = hi.y;
+            tile_a[at + 6u] = hi.z;
+            tile_a[at + 7u] = hi.w;
         }
-        for (var i = 0u; i < b_chunks; i++) {
-            store_weight_chunk(rb[i], (b_row + b_step * i) * sb + 8u * b_cc);
+        {
+            let at = (a_row + 32u) * 72u + 8u * a_kc;
+            let lo = vec4<f16>(ra1_lo);
+            let hi = vec4<f16>(ra1_hi);
+            tile_a[at] = lo.x;
+            tile_a[at + 1u] = lo.y;
+            tile_a[at + 2u] = lo.z;
+            tile_a[at + 3u] = lo.w;
+            tile_a[at + 4u] = hi.x;
+            tile_a[at + 5u] = hi.y;
+            tile_a[at + 6u] = hi.z;
+            tile_a[at + 7u] = hi.w;
+        }
+        {
+            let at = (a_row + 64u) * 72u + 8u * a_kc;
+            let lo = vec4<f16>(ra2_lo);
+            let hi = vec4<f16>(ra2_hi);
+            tile_a[at] = lo.x;
+            tile_a[at + 1u] = lo.y;
+            tile_a[at + 2u] = lo.z;
+            tile_a[at + 3u] = lo.w;
+            tile_a[at + 4u] = hi.x;
+            tile_a[at + 5u] = hi.y;
+            tile_a[at + 6u] = hi.z;
+            tile_a[at + 7u] = hi.w;
+        }
+        {
+            let at = (a_row + 96u) * 72u + 8u * a_kc;
+            let lo = vec4<f16>(ra3_lo);
+            let hi = vec4<f16>(ra3_hi);
+            tile_a[at] = lo.x;
+            tile_a[at + 1u] = lo.y;
+            tile_a[at + 2u] = lo.z;
+            tile_a[at + 3u] = lo.w;
+            tile_a[at + 4u] = hi.x;
+            tile_a[at + 5u] = hi.y;
+            tile_a[at + 6u] = hi.z;
+            tile_a[at + 7u] = hi.w;
+        }
+        {
+            let at = (b_row + 0u) * 136u + 8u * b_cc;
+            let lo = rb0[0];
+            let hi = rb0[1];
+            tile_b[at] = lo.x;
+            tile_b[at + 1u] = lo.y;
+            tile_b[at + 2u] = lo.z;
+            tile_b[at + 3u] = lo.w;
+            tile_b[at + 4u] = hi.x;
+            tile_b[at + 5u] = hi.y;
+            tile_b[at + 6u] = hi.z;
+            tile_b[at + 7u] = hi.w;
+        }
+        {
+            let at = (b_row + 16u) * 136u + 8u * b_cc;
+            let lo = rb1[0];
+            let hi = rb1[1];
+            tile_b[at] = lo.x;
+            tile_b[at + 1u] = lo.y;
+            tile_b[at + 2u] = lo.z;
+            tile_b[at + 3u] = lo.w;
+            tile_b[at + 4u] = hi.x;
+            tile_b[at + 5u] = hi.y;
+            tile_b[at + 6u] = hi.z;
+            tile_b[at + 7u] = hi.w;
+        }
+        {
+            let at = (b_row + 32u) * 136u + 8u * b_cc;
+            let lo = rb2[0];
+            let hi = rb2[1];
+            tile_b[at] = lo.x;
+            tile_b[at + 1u] = lo.y;
+            tile_b[at + 2u] = lo.z;
+            tile_b[at + 3u] = lo.w;
+            tile_b[at + 4u] = hi.x;
+            tile_b[at + 5u] = hi.y;
+            tile_b[at + 6u] = hi.z;
+            tile_b[at + 7u] = hi.w;
+        }
+        {
+            let at = (b_row + 48u) * 136u + 8u * b_cc;
+            let lo = rb3[0];
+            let hi = rb3[1];
+            tile_b[at] = lo.x;
+            tile_b[at + 1u] = lo.y;
+            tile_b[at + 2u] = lo.z;
+            tile_b[at + 3u] = lo.w;
+            tile_b[at + 4u] = hi.x;
+            tile_b[at + 5u] = hi.y;
+            tile_b[at + 6u] = hi.z;
+            tile_b[at + 7u] = hi.w;
         }
         workgroupBarrier();
-        if (k0 + 32u < k_end) {
-            load_tile(&ra, &rb, &rows, k0 + 32u, k_end, a_kc, a_chunks, b_row, b_step, b_chunks, b_col, group);
+        if (k0 + 64u < k_end) {
+            let k_next = k0 + 64u;
+    {
+        // This invocation's A chunk: 8 channels of one tap (icg % 8 == 0: never across taps).
+        let k = k_next + 8u * a_kc;
+        let tap = k / icg;
+        let ic = k - tap * icg;
+        let ky = tap / spec_kw;
+        let kx = tap - ky * spec_kw;
+        let dy = i32(ky * spec_dilation_h);
+        let dx = i32(kx * spec_dilation_w);
+        let k_ok = k < k_end;
+        let channel = group * icg + ic;
+        let ih0 = ih0_0 + dy;
+        let iw0 = iw0_0 + dx;
+        let in0 = k_ok && valid0 && ih0 >= 0 && ih0 < i32(params.ih) && iw0 >= 0 && iw0 < i32(params.iw);
+        let at0 = ((base0 + u32(max(ih0, 0))) * params.iw + u32(max(iw0, 0))) * spec_ic + channel;
+        ra0_lo = select(vec4<f32>(0.0), input[select(0u, at0 / 4u, in0)], in0);
+        ra0_hi = select(vec4<f32>(0.0), input[select(0u, at0 / 4u + 1u, in0)], in0);
+        let ih1 = ih0_1 + dy;
+        let iw1 = iw0_1 + dx;
+        let in1 = k_ok && valid1 && ih1 >= 0 && ih1 < i32(params.ih) && iw1 >= 0 && iw1 < i32(params.iw);
+        let at1 = ((base1 + u32(max(ih1, 0))) * params.iw + u32(max(iw1, 0))) * spec_ic + channel;
+        ra1_lo = select(vec4<f32>(0.0), input[select(0u, at1 / 4u, in1)], in1);
+        ra1_hi = select(vec4<f32>(0.0), input[select(0u, at1 / 4u + 1u, in1)], in1);
+        let ih2 = ih0_2 + dy;
+        let iw2 = iw0_2 + dx;
+        let in2 = k_ok && valid2 && ih2 >= 0 && ih2 < i32(params.ih) && iw2 >= 0 && iw2 < i32(params.iw);
+        let at2 = ((base2 + u32(max(ih2, 0))) * params.iw + u32(max(iw2, 0))) * spec_ic + channel;
+        ra2_lo = select(vec4<f32>(0.0), input[select(0u, at2 / 4u, in2)], in2);
+        ra2_hi = select(vec4<f32>(0.0), input[select(0u, at2 / 4u + 1u, in2)], in2);
+        let ih3 = ih0_3 + dy;
+        let iw3 = iw0_3 + dx;
+        let in3 = k_ok && valid3 && ih3 >= 0 && ih3 < i32(params.ih) && iw3 >= 0 && iw3 < i32(params.iw);
+        let at3 = ((base3 + u32(max(ih3, 0))) * params.iw + u32(max(iw3, 0))) * spec_ic + channel;
+        ra3_lo = select(vec4<f32>(0.0), input[select(0u, at3 / 4u, in3)], in3);
+        ra3_hi = select(vec4<f32>(0.0), input[select(0u, at3 / 4u + 1u, in3)], in3);
+        let kb0 = k_next + b_row + 0u;
+        let ok0 = kb0 < k_end && b_col < ocg8;
+        rb0 = masked(weight[select(0u, ((group * k_total + kb0) * ocg8 + b_col) / 8u, ok0)], ok0);
+        let kb1 = k_next + b_row + 16u;
+        let ok1 = kb1 < k_end && b_col < ocg8;
+        rb1 = masked(weight[select(0u, ((group * k_total + kb1) * ocg8 + b_col) / 8u, ok1)], ok1);
+        let kb2 = k_next + b_row + 32u;
+        let ok2 = kb2 < k_end && b_col < ocg8;
+        rb2 = masked(weight[select(0u, ((group * k_total + kb2) * ocg8 + b_col) / 8u, ok2)], ok2);
+        let kb3 = k_next + b_row + 48u;
+        let ok3 = kb3 < k_end && b_col < ocg8;
+        rb3 = masked(weight[select(0u, ((group * k_total + kb3) * ocg8 + b_col) / 8u, ok3)], ok3);
+    }
         }
-        for (var kk = 0u; kk < 32u; kk += 16u) {
-            let a0 = coopLoadT<coop_mat16x16<f16, A>>(&tile_a[(warp_m + 0u) * 40u + kk], 40u);
-            let a1 = coopLoadT<coop_mat16x16<f16, A>>(&tile_a[(warp_m + 16u) * 40u + kk], 40u);
-            let a2 = coopLoadT<coop_mat16x16<f16, A>>(&tile_a[(warp_m + 32u) * 40u + kk], 40u);
-            let a3 = coopLoadT<coop_mat16x16<f16, A>>(&tile_a[(warp_m + 48u) * 40u + kk], 40u);
-            let b0 = coopLoadT<coop_mat16x16<f16, B>>(&tile_b[kk * sb + warp_n], sb);
-            let b1 = coopLoadT<coop_mat16x16<f16, B>>(&tile_b[kk * sb + warp_n + 16u], sb);
+        for (var kk = 0u; kk < 64u; kk += 16u) {
+            let a0 = coopLoadT<coop_mat16x16<f16, A>>(&tile_a[(warp_m + 0u) * 72u + kk], 72u);
+            let a1 = coopLoadT<coop_mat16x16<f16, A>>(&tile_a[(warp_m + 16u) * 72u + kk], 72u);
+            let a2 = coopLoadT<coop_mat16x16<f16, A>>(&tile_a[(warp_m + 32u) * 72u + kk], 72u);
+            let a3 = coopLoadT<coop_mat16x16<f16, A>>(&tile_a[(warp_m + 48u) * 72u + kk], 72u);
+            let b0 = coopLoadT<coop_mat16x16<f16, B>>(&tile_b[kk * 136u + warp_n], 136u);
+            let b1 = coopLoadT<coop_mat16x16<f16, B>>(&tile_b[kk * 136u + warp_n + 16u], 136u);
             c00 = coopMultiplyAdd(a0, b0, c00);
             c01 = coopMultiplyAdd(a0, b1, c01);
             c10 = coopMultiplyAdd(a1, b0, c10);
@@ -333,85 +473,16 @@ fn conv2d_coop_nhwc(
     emit(c31, warp, lane, p_base + 48u, n_base + 16u, group, slice);
 }
 
-// ---- 64-deep K-tiles ----
+// ---- 128 × 128 tiles, 32-deep K-tiles ----
 
-// Staged tiles, row strides in halves 8 more than a row (16 bytes, the fragment loads'
-// alignment) so neighbouring rows start in different banks: A 128 rows × 64, B 64 rows
-// × up to 128 columns.
-var<workgroup> tile_a_k64: array<f16, 9216>;
-var<workgroup> tile_b_k64: array<f16, 64u * SB_MAX>;
-
-// Stores chunk `slot` of `ra` as 8 halves at tile_a_k64[at..].
-fn store_input_chunk_k64(ra: ptr<function, array<vec4<f32>, 8>>, slot: u32, at: u32) {
-    let lo = vec4<f16>((*ra)[2u * slot]);
-    let hi = vec4<f16>((*ra)[2u * slot + 1u]);
-    tile_a_k64[at] = lo.x;
-    tile_a_k64[at + 1u] = lo.y;
-    tile_a_k64[at + 2u] = lo.z;
-    tile_a_k64[at + 3u] = lo.w;
-    tile_a_k64[at + 4u] = hi.x;
-    tile_a_k64[at + 5u] = hi.y;
-    tile_a_k64[at + 6u] = hi.z;
-    tile_a_k64[at + 7u] = hi.w;
-}
-
-// Stores 8 packed halves `m` at tile_b_k64[at..].
-fn store_weight_chunk_k64(m: mat2x4<f16>, at: u32) {
-    let lo = m[0];
-    let hi = m[1];
-    tile_b_k64[at] = lo.x;
-    tile_b_k64[at + 1u] = lo.y;
-    tile_b_k64[at + 2u] = lo.z;
-    tile_b_k64[at + 3u] = lo.w;
-    tile_b_k64[at + 4u] = hi.x;
-    tile_b_k64[at + 5u] = hi.y;
-    tile_b_k64[at + 6u] = hi.z;
-    tile_b_k64[at + 7u] = hi.w;
-}
-
-// Loads K-tile k0's chunks of A (this invocation's chunk a_kc of each of its rows: 8 channels of
-// one tap, since icg % 8 == 0 a chunk never spans taps) into ra and of B (chunk b_col of rows
-// b_row + b_step·i) into rb; zero outside the image, K and the padded channels.
-fn load_tile_k64(
-    ra: ptr<function, array<vec4<f32>, 8>>,
-    rb: ptr<function, array<mat2x4<f16>, 4>>,
-    rows: ptr<function, Rows>,
-    k0: u32, k_end: u32, a_kc: u32, a_chunks: u32, b_row: u32, b_step: u32, b_chunks: u32, b_col: u32,
-    group: u32,
-) {
-    let icg = spec_ic / spec_groups;
-    let ocg8 = (spec_oc / spec_groups + 7u) / 8u * 8u;
-    let k_total = spec_kh * spec_kw * icg;
-    let k = k0 + 8u * a_kc;
-    let tap = k / icg;
-    let ic = k - tap * icg;
-    let ky = tap / spec_kw;
-    let kx = tap - ky * spec_kw;
-    let k_ok = k < k_end;
-    for (var i = 0u; i < a_chunks; i++) {
-        let ih = (*rows).ih0[i] + i32(ky * spec_dilation_h);
-        let iw = (*rows).iw0[i] + i32(kx * spec_dilation_w);
-        let inside = k_ok && (*rows).valid[i] && ih >= 0 && ih < i32(params.ih) && iw >= 0 && iw < i32(params.iw);
-        let at = (((*rows).base[i] + u32(max(ih, 0))) * params.iw + u32(max(iw, 0))) * spec_ic + group * icg + ic;
-        load_input_chunk(ra, i, inside, at);
-    }
-    for (var i = 0u; i < b_chunks; i++) {
-        let kb = k0 + b_row + b_step * i;
-        let ok = kb < k_end && b_col < ocg8;
-        let at = ((group * k_total + kb) * ocg8 + b_col) / 8u;
-        (*rb)[i] = masked(weight[select(0u, at, ok)], ok);
-    }
-}
+var<workgroup> tile_a_k32: array<f16, 5120>;
+var<workgroup> tile_b_k32: array<f16, 4352>;
 
 @compute @workgroup_size(256)
-fn conv2d_coop_nhwc_k64(
+fn conv2d_coop_nhwc_k32(
     @builtin(local_invocation_index) local: u32,
     @builtin(workgroup_id) wg: vec3<u32>,
 ) {
-    let warps_m = 8u / warps_n;
-    let bm = 64u * warps_m;
-    let bn = 32u * warps_n;
-    let sb = bn + 8u;
     let taps = spec_kh * spec_kw;
     let icg = spec_ic / spec_groups;
     let ocg = spec_oc / spec_groups;
@@ -419,43 +490,45 @@ fn conv2d_coop_nhwc_k64(
     let k_total = taps * icg;
     let group = wg.z / split_k;
     let slice = wg.z % split_k;
-    // This slice's K-tiles: [k_begin, k_end), whole 64-deep tiles.
-    let k_tiles = (k_total + 64u - 1u) / 64u;
-    let k_begin = (slice * k_tiles / split_k) * 64u;
-    let k_end = min(((slice + 1u) * k_tiles / split_k) * 64u, k_total);
-    let p_tile = wg.x * bm;
-    let n_tile = wg.y * bn;
-    let pixels = params.n * params.oh * params.ow;
+    // This slice's K-tiles: [k_begin, k_end), whole 32-deep tiles.
+    let k_tiles = (k_total + 31u) / 32u;
+    let k_begin = (slice * k_tiles / split_k) * 32u;
+    let k_end = min(((slice + 1u) * k_tiles / split_k) * 32u, k_total);
+    let p_tile = wg.x * 128u;
+    let n_tile = wg.y * 128u;
+    let ohw = params.oh * params.ow;
+    let pixels = params.n * ohw;
 
-    // A staging: invocation → chunk a_kc (of 8 per K-tile row) of rows local / 8 + 32 i.
-    // Each row's pixel decode is the same for every K-tile: done once here.
-    let a_kc = local % 8u;
-    let a_row = local / 8u;
-    let a_chunks = bm / 32u;
-    var rows: Rows;
-    for (var i = 0u; i < a_chunks; i++) {
-        let p = p_tile + a_row + 32u * i;
-        let image = p / (params.oh * params.ow);
-        let pixel = p - image * params.oh * params.ow;
-        let oh = pixel / params.ow;
-        let ow = pixel - oh * params.ow;
-        rows.ih0[i] = i32(oh * spec_stride_h) - i32(spec_pad_h);
-        rows.iw0[i] = i32(ow * spec_stride_w) - i32(spec_pad_w);
-        rows.base[i] = image * params.ih;
-        rows.valid[i] = p < pixels;
-    }
-    // B staging: invocation → chunk b_cc (of bn / 8 per row) of rows local / (bn / 8) + step i.
-    let b_per_row = bn / 8u;
-    let b_cc = local % b_per_row;
-    let b_row = local / b_per_row;
-    let b_step = 256u / b_per_row;
-    let b_chunks = 64u / b_step;
+    // A staging: each row's pixel decode is the same for every K-tile, so it is done once here:
+    // the top-left input position of the pixel's window, its image's first input row, and
+    // whether the pixel exists.
+    let a_kc = local % 4u;
+    let a_row = local / 4u;
+    let p0 = p_tile + a_row + 0u;
+    let image0 = p0 / ohw;
+    let oh0 = (p0 - image0 * ohw) / params.ow;
+    let ow0 = p0 - image0 * ohw - oh0 * params.ow;
+    let ih0_0 = i32(oh0 * spec_stride_h) - i32(spec_pad_h);
+    let iw0_0 = i32(ow0 * spec_stride_w) - i32(spec_pad_w);
+    let base0 = image0 * params.ih;
+    let valid0 = p0 < pixels;
+    let p1 = p_tile + a_row + 64u;
+    let image1 = p1 / ohw;
+    let oh1 = (p1 - image1 * ohw) / params.ow;
+    let ow1 = p1 - image1 * ohw - oh1 * params.ow;
+    let ih0_1 = i32(oh1 * spec_stride_h) - i32(spec_pad_h);
+    let iw0_1 = i32(ow1 * spec_stride_w) - i32(spec_pad_w);
+    let base1 = image1 * params.ih;
+    let valid1 = p1 < pixels;
+    // B staging.
+    let b_cc = local % 16u;
+    let b_row = local / 16u;
     let b_col = n_tile + 8u * b_cc;
 
     let warp = local / 32u;
     let lane = local % 32u;
-    let warp_m = (warp / warps_n) * 64u;
-    let warp_n = (warp % warps_n) * 32u;
+    let warp_m = (warp / 4u) * 64u;
+    let warp_n = (warp % 4u) * 32u;
 
     var c00 = coop_mat16x16<f32, C>();
     var c01 = coop_mat16x16<f32, C>();
@@ -466,29 +539,410 @@ fn conv2d_coop_nhwc_k64(
     var c30 = coop_mat16x16<f32, C>();
     var c31 = coop_mat16x16<f32, C>();
 
-    // The next K-tile's raw values, loaded before the current one's math.
-    var ra: array<vec4<f32>, 8>;
-    var rb: array<mat2x4<f16>, 4>;
+    // The next K-tile's raw loads, issued before the current one's math.
+    var ra0_lo: vec4<f32>;
+    var ra0_hi: vec4<f32>;
+    var ra1_lo: vec4<f32>;
+    var ra1_hi: vec4<f32>;
+    var rb0: mat2x4<f16>;
+    var rb1: mat2x4<f16>;
     var k0 = k_begin;
-    load_tile_k64(&ra, &rb, &rows, k0, k_end, a_kc, a_chunks, b_row, b_step, b_chunks, b_col, group);
-    for (; k0 < k_end; k0 += 64u) {
-        for (var i = 0u; i < a_chunks; i++) {
-            store_input_chunk_k64(&ra, i, (a_row + 32u * i) * 72u + 8u * a_kc);
+    {
+        // This invocation's A chunk: 8 channels of one tap (icg % 8 == 0: never across taps).
+        let k = k0 + 8u * a_kc;
+        let tap = k / icg;
+        let ic = k - tap * icg;
+        let ky = tap / spec_kw;
+        let kx = tap - ky * spec_kw;
+        let dy = i32(ky * spec_dilation_h);
+        let dx = i32(kx * spec_dilation_w);
+        let k_ok = k < k_end;
+        let channel = group * icg + ic;
+        let ih0 = ih0_0 + dy;
+        let iw0 = iw0_0 + dx;
+        let in0 = k_ok && valid0 && ih0 >= 0 && ih0 < i32(params.ih) && iw0 >= 0 && iw0 < i32(params.iw);
+        let at0 = ((base0 + u32(max(ih0, 0))) * params.iw + u32(max(iw0, 0))) * spec_ic + channel;
+        ra0_lo = select(vec4<f32>(0.0), input[select(0u, at0 / 4u, in0)], in0);
+        ra0_hi = select(vec4<f32>(0.0), input[select(0u, at0 / 4u + 1u, in0)], in0);
+        let ih1 = ih0_1 + dy;
+        let iw1 = iw0_1 + dx;
+        let in1 = k_ok && valid1 && ih1 >= 0 && ih1 < i32(params.ih) && iw1 >= 0 && iw1 < i32(params.iw);
+        let at1 = ((base1 + u32(max(ih1, 0))) * params.iw + u32(max(iw1, 0))) * spec_ic + channel;
+        ra1_lo = select(vec4<f32>(0.0), input[select(0u, at1 / 4u, in1)], in1);
+        ra1_hi = select(vec4<f32>(0.0), input[select(0u, at1 / 4u + 1u, in1)], in1);
+        let kb0 = k0 + b_row + 0u;
+        let ok0 = kb0 < k_end && b_col < ocg8;
+        rb0 = masked(weight[select(0u, ((group * k_total + kb0) * ocg8 + b_col) / 8u, ok0)], ok0);
+        let kb1 = k0 + b_row + 16u;
+        let ok1 = kb1 < k_end && b_col < ocg8;
+        rb1 = masked(weight[select(0u, ((group * k_total + kb1) * ocg8 + b_col) / 8u, ok1)], ok1);
+    }
+    for (; k0 < k_end; k0 += 32u) {
+        {
+            let at = (a_row + 0u) * 40u + 8u * a_kc;
+            let lo = vec4<f16>(ra0_lo);
+            let hi = vec4<f16>(ra0_hi);
+            tile_a_k32[at] = lo.x;
+            tile_a_k32[at + 1u] = lo.y;
+            tile_a_k32[at + 2u] = lo.z;
+            tile_a_k32[at + 3u] = lo.w;
+            tile_a_k32[at + 4u] = hi.x;
+            tile_a_k32[at + 5u] = hi.y;
+            tile_a_k32[at + 6u] = hi.z;
+            tile_a_k32[at + 7u] = hi.w;
         }
-        for (var i = 0u; i < b_chunks; i++) {
-            store_weight_chunk_k64(rb[i], (b_row + b_step * i) * sb + 8u * b_cc);
+        {
+            let at = (a_row + 64u) * 40u + 8u * a_kc;
+            let lo = vec4<f16>(ra1_lo);
+            let hi = vec4<f16>(ra1_hi);
+            tile_a_k32[at] = lo.x;
+            tile_a_k32[at + 1u] = lo.y;
+            tile_a_k32[at + 2u] = lo.z;
+            tile_a_k32[at + 3u] = lo.w;
+            tile_a_k32[at + 4u] = hi.x;
+            tile_a_k32[at + 5u] = hi.y;
+            tile_a_k32[at + 6u] = hi.z;
+            tile_a_k32[at + 7u] = hi.w;
+        }
+        {
+            let at = (b_row + 0u) * 136u + 8u * b_cc;
+            let lo = rb0[0];
+            let hi = rb0[1];
+            tile_b_k32[at] = lo.x;
+            tile_b_k32[at + 1u] = lo.y;
+            tile_b_k32[at + 2u] = lo.z;
+            tile_b_k32[at + 3u] = lo.w;
+            tile_b_k32[at + 4u] = hi.x;
+            tile_b_k32[at + 5u] = hi.y;
+            tile_b_k32[at + 6u] = hi.z;
+            tile_b_k32[at + 7u] = hi.w;
+        }
+        {
+            let at = (b_row + 16u) * 136u + 8u * b_cc;
+            let lo = rb1[0];
+            let hi = rb1[1];
+            tile_b_k32[at] = lo.x;
+            tile_b_k32[at + 1u] = lo.y;
+            tile_b_k32[at + 2u] = lo.z;
+            tile_b_k32[at + 3u] = lo.w;
+            tile_b_k32[at + 4u] = hi.x;
+            tile_b_k32[at + 5u] = hi.y;
+            tile_b_k32[at + 6u] = hi.z;
+            tile_b_k32[at + 7u] = hi.w;
         }
         workgroupBarrier();
-        if (k0 + 64u < k_end) {
-            load_tile_k64(&ra, &rb, &rows, k0 + 64u, k_end, a_kc, a_chunks, b_row, b_step, b_chunks, b_col, group);
+        if (k0 + 32u < k_end) {
+            let k_next = k0 + 32u;
+    {
+        // This invocation's A chunk: 8 channels of one tap (icg % 8 == 0: never across taps).
+        let k = k_next + 8u * a_kc;
+        let tap = k / icg;
+        let ic = k - tap * icg;
+        let ky = tap / spec_kw;
+        let kx = tap - ky * spec_kw;
+        let dy = i32(ky * spec_dilation_h);
+        let dx = i32(kx * spec_dilation_w);
+        let k_ok = k < k_end;
+        let channel = group * icg + ic;
+        let ih0 = ih0_0 + dy;
+        let iw0 = iw0_0 + dx;
+        let in0 = k_ok && valid0 && ih0 >= 0 && ih0 < i32(params.ih) && iw0 >= 0 && iw0 < i32(params.iw);
+        let at0 = ((base0 + u32(max(ih0, 0))) * params.iw + u32(max(iw0, 0))) * spec_ic + channel;
+        ra0_lo = select(vec4<f32>(0.0), input[select(0u, at0 / 4u, in0)], in0);
+        ra0_hi = select(vec4<f32>(0.0), input[select(0u, at0 / 4u + 1u, in0)], in0);
+        let ih1 = ih0_1 + dy;
+        let iw1 = iw0_1 + dx;
+        let in1 = k_ok && valid1 && ih1 >= 0 && ih1 < i32(params.ih) && iw1 >= 0 && iw1 < i32(params.iw);
+        let at1 = ((base1 + u32(max(ih1, 0))) * params.iw + u32(max(iw1, 0))) * spec_ic + channel;
+        ra1_lo = select(vec4<f32>(0.0), input[select(0u, at1 / 4u, in1)], in1);
+        ra1_hi = select(vec4<f32>(0.0), input[select(0u, at1 / 4u + 1u, in1)], in1);
+        let kb0 = k_next + b_row + 0u;
+        let ok0 = kb0 < k_end && b_col < ocg8;
+        rb0 = masked(weight[select(0u, ((group * k_total + kb0) * ocg8 + b_col) / 8u, ok0)], ok0);
+        let kb1 = k_next + b_row + 16u;
+        let ok1 = kb1 < k_end && b_col < ocg8;
+        rb1 = masked(weight[select(0u, ((group * k_total + kb1) * ocg8 + b_col) / 8u, ok1)], ok1);
+    }
         }
-        for (var kk = 0u; kk < 64u; kk += 16u) {
-            let a0 = coopLoadT<coop_mat16x16<f16, A>>(&tile_a_k64[(warp_m + 0u) * 72u + kk], 72u);
-            let a1 = coopLoadT<coop_mat16x16<f16, A>>(&tile_a_k64[(warp_m + 16u) * 72u + kk], 72u);
-            let a2 = coopLoadT<coop_mat16x16<f16, A>>(&tile_a_k64[(warp_m + 32u) * 72u + kk], 72u);
-            let a3 = coopLoadT<coop_mat16x16<f16, A>>(&tile_a_k64[(warp_m + 48u) * 72u + kk], 72u);
-            let b0 = coopLoadT<coop_mat16x16<f16, B>>(&tile_b_k64[kk * sb + warp_n], sb);
-            let b1 = coopLoadT<coop_mat16x16<f16, B>>(&tile_b_k64[kk * sb + warp_n + 16u], sb);
+        for (var kk = 0u; kk < 32u; kk += 16u) {
+            let a0 = coopLoadT<coop_mat16x16<f16, A>>(&tile_a_k32[(warp_m + 0u) * 40u + kk], 40u);
+            let a1 = coopLoadT<coop_mat16x16<f16, A>>(&tile_a_k32[(warp_m + 16u) * 40u + kk], 40u);
+            let a2 = coopLoadT<coop_mat16x16<f16, A>>(&tile_a_k32[(warp_m + 32u) * 40u + kk], 40u);
+            let a3 = coopLoadT<coop_mat16x16<f16, A>>(&tile_a_k32[(warp_m + 48u) * 40u + kk], 40u);
+            let b0 = coopLoadT<coop_mat16x16<f16, B>>(&tile_b_k32[kk * 136u + warp_n], 136u);
+            let b1 = coopLoadT<coop_mat16x16<f16, B>>(&tile_b_k32[kk * 136u + warp_n + 16u], 136u);
+            c00 = coopMultiplyAdd(a0, b0, c00);
+            c01 = coopMultiplyAdd(a0, b1, c01);
+            c10 = coopMultiplyAdd(a1, b0, c10);
+            c11 = coopMultiplyAdd(a1, b1, c11);
+            c20 = coopMultiplyAdd(a2, b0, c20);
+            c21 = coopMultiplyAdd(a2, b1, c21);
+            c30 = coopMultiplyAdd(a3, b0, c30);
+            c31 = coopMultiplyAdd(a3, b1, c31);
+        }
+        workgroupBarrier();
+    }
+
+    let p_base = p_tile + warp_m;
+    let n_base = n_tile + warp_n;
+    emit(c00, warp, lane, p_base, n_base, group, slice);
+    emit(c01, warp, lane, p_base, n_base + 16u, group, slice);
+    emit(c10, warp, lane, p_base + 16u, n_base, group, slice);
+    emit(c11, warp, lane, p_base + 16u, n_base + 16u, group, slice);
+    emit(c20, warp, lane, p_base + 32u, n_base, group, slice);
+    emit(c21, warp, lane, p_base + 32u, n_base + 16u, group, slice);
+    emit(c30, warp, lane, p_base + 48u, n_base, group, slice);
+    emit(c31, warp, lane, p_base + 48u, n_base + 16u, group, slice);
+}
+
+// ---- 256 × 64 tiles, 32-deep K-tiles ----
+
+var<workgroup> tile_a_n64: array<f16, 10240>;
+var<workgroup> tile_b_n64: array<f16, 2304>;
+
+@compute @workgroup_size(256)
+fn conv2d_coop_nhwc_n64(
+    @builtin(local_invocation_index) local: u32,
+    @builtin(workgroup_id) wg: vec3<u32>,
+) {
+    let taps = spec_kh * spec_kw;
+    let icg = spec_ic / spec_groups;
+    let ocg = spec_oc / spec_groups;
+    let ocg8 = (ocg + 7u) / 8u * 8u;
+    let k_total = taps * icg;
+    let group = wg.z / split_k;
+    let slice = wg.z % split_k;
+    // This slice's K-tiles: [k_begin, k_end), whole 32-deep tiles.
+    let k_tiles = (k_total + 31u) / 32u;
+    let k_begin = (slice * k_tiles / split_k) * 32u;
+    let k_end = min(((slice + 1u) * k_tiles / split_k) * 32u, k_total);
+    let p_tile = wg.x * 256u;
+    let n_tile = wg.y * 64u;
+    let ohw = params.oh * params.ow;
+    let pixels = params.n * ohw;
+
+    // A staging: each row's pixel decode is the same for every K-tile, so it is done once here:
+    // the top-left input position of the pixel's window, its image's first input row, and
+    // whether the pixel exists.
+    let a_kc = local % 4u;
+    let a_row = local / 4u;
+    let p0 = p_tile + a_row + 0u;
+    let image0 = p0 / ohw;
+    let oh0 = (p0 - image0 * ohw) / params.ow;
+    let ow0 = p0 - image0 * ohw - oh0 * params.ow;
+    let ih0_0 = i32(oh0 * spec_stride_h) - i32(spec_pad_h);
+    let iw0_0 = i32(ow0 * spec_stride_w) - i32(spec_pad_w);
+    let base0 = image0 * params.ih;
+    let valid0 = p0 < pixels;
+    let p1 = p_tile + a_row + 64u;
+    let image1 = p1 / ohw;
+    let oh1 = (p1 - image1 * ohw) / params.ow;
+    let ow1 = p1 - image1 * ohw - oh1 * params.ow;
+    let ih0_1 = i32(oh1 * spec_stride_h) - i32(spec_pad_h);
+    let iw0_1 = i32(ow1 * spec_stride_w) - i32(spec_pad_w);
+    let base1 = image1 * params.ih;
+    let valid1 = p1 < pixels;
+    let p2 = p_tile + a_row + 128u;
+    let image2 = p2 / ohw;
+    let oh2 = (p2 - image2 * ohw) / params.ow;
+    let ow2 = p2 - image2 * ohw - oh2 * params.ow;
+    let ih0_2 = i32(oh2 * spec_stride_h) - i32(spec_pad_h);
+    let iw0_2 = i32(ow2 * spec_stride_w) - i32(spec_pad_w);
+    let base2 = image2 * params.ih;
+    let valid2 = p2 < pixels;
+    let p3 = p_tile + a_row + 192u;
+    let image3 = p3 / ohw;
+    let oh3 = (p3 - image3 * ohw) / params.ow;
+    let ow3 = p3 - image3 * ohw - oh3 * params.ow;
+    let ih0_3 = i32(oh3 * spec_stride_h) - i32(spec_pad_h);
+    let iw0_3 = i32(ow3 * spec_stride_w) - i32(spec_pad_w);
+    let base3 = image3 * params.ih;
+    let valid3 = p3 < pixels;
+    // B staging.
+    let b_cc = local % 8u;
+    let b_row = local / 8u;
+    let b_col = n_tile + 8u * b_cc;
+
+    let warp = local / 32u;
+    let lane = local % 32u;
+    let warp_m = (warp / 2u) * 64u;
+    let warp_n = (warp % 2u) * 32u;
+
+    var c00 = coop_mat16x16<f32, C>();
+    var c01 = coop_mat16x16<f32, C>();
+    var c10 = coop_mat16x16<f32, C>();
+    var c11 = coop_mat16x16<f32, C>();
+    var c20 = coop_mat16x16<f32, C>();
+    var c21 = coop_mat16x16<f32, C>();
+    var c30 = coop_mat16x16<f32, C>();
+    var c31 = coop_mat16x16<f32, C>();
+
+    // The next K-tile's raw loads, issued before the current one's math.
+    var ra0_lo: vec4<f32>;
+    var ra0_hi: vec4<f32>;
+    var ra1_lo: vec4<f32>;
+    var ra1_hi: vec4<f32>;
+    var ra2_lo: vec4<f32>;
+    var ra2_hi: vec4<f32>;
+    var ra3_lo: vec4<f32>;
+    var ra3_hi: vec4<f32>;
+    var rb0: mat2x4<f16>;
+    var k0 = k_begin;
+    {
+        // This invocation's A chunk: 8 channels of one tap (icg % 8 == 0: never across taps).
+        let k = k0 + 8u * a_kc;
+        let tap = k / icg;
+        let ic = k - tap * icg;
+        let ky = tap / spec_kw;
+        let kx = tap - ky * spec_kw;
+        let dy = i32(ky * spec_dilation_h);
+        let dx = i32(kx * spec_dilation_w);
+        let k_ok = k < k_end;
+        let channel = group * icg + ic;
+        let ih0 = ih0_0 + dy;
+        let iw0 = iw0_0 + dx;
+        let in0 = k_ok && valid0 && ih0 >= 0 && ih0 < i32(params.ih) && iw0 >= 0 && iw0 < i32(params.iw);
+        let at0 = ((base0 + u32(max(ih0, 0))) * params.iw + u32(max(iw0, 0))) * spec_ic + channel;
+        ra0_lo = select(vec4<f32>(0.0), input[select(0u, at0 / 4u, in0)], in0);
+        ra0_hi = select(vec4<f32>(0.0), input[select(0u, at0 / 4u + 1u, in0)], in0);
+        let ih1 = ih0_1 + dy;
+        let iw1 = iw0_1 + dx;
+        let in1 = k_ok && valid1 && ih1 >= 0 && ih1 < i32(params.ih) && iw1 >= 0 && iw1 < i32(params.iw);
+        let at1 = ((base1 + u32(max(ih1, 0))) * params.iw + u32(max(iw1, 0))) * spec_ic + channel;
+        ra1_lo = select(vec4<f32>(0.0), input[select(0u, at1 / 4u, in1)], in1);
+        ra1_hi = select(vec4<f32>(0.0), input[select(0u, at1 / 4u + 1u, in1)], in1);
+        let ih2 = ih0_2 + dy;
+        let iw2 = iw0_2 + dx;
+        let in2 = k_ok && valid2 && ih2 >= 0 && ih2 < i32(params.ih) && iw2 >= 0 && iw2 < i32(params.iw);
+        let at2 = ((base2 + u32(max(ih2, 0))) * params.iw + u32(max(iw2, 0))) * spec_ic + channel;
+        ra2_lo = select(vec4<f32>(0.0), input[select(0u, at2 / 4u, in2)], in2);
+        ra2_hi = select(vec4<f32>(0.0), input[select(0u, at2 / 4u + 1u, in2)], in2);
+        let ih3 = ih0_3 + dy;
+        let iw3 = iw0_3 + dx;
+        let in3 = k_ok && valid3 && ih3 >= 0 && ih3 < i32(params.ih) && iw3 >= 0 && iw3 < i32(params.iw);
+        let at3 = ((base3 + u32(max(ih3, 0))) * params.iw + u32(max(iw3, 0))) * spec_ic + channel;
+        ra3_lo = select(vec4<f32>(0.0), input[select(0u, at3 / 4u, in3)], in3);
+        ra3_hi = select(vec4<f32>(0.0), input[select(0u, at3 / 4u + 1u, in3)], in3);
+        let kb0 = k0 + b_row + 0u;
+        let ok0 = kb0 < k_end && b_col < ocg8;
+        rb0 = masked(weight[select(0u, ((group * k_total + kb0) * ocg8 + b_col) / 8u, ok0)], ok0);
+    }
+    for (; k0 < k_end; k0 += 32u) {
+        {
+            let at = (a_row + 0u) * 40u + 8u * a_kc;
+            let lo = vec4<f16>(ra0_lo);
+            let hi = vec4<f16>(ra0_hi);
+            tile_a_n64[at] = lo.x;
+            tile_a_n64[at + 1u] = lo.y;
+            tile_a_n64[at + 2u] = lo.z;
+            tile_a_n64[at + 3u] = lo.w;
+            tile_a_n64[at + 4u] = hi.x;
+            tile_a_n64[at + 5u] = hi.y;
+            tile_a_n64[at + 6u] = hi.z;
+            tile_a_n64[at + 7u] = hi.w;
+        }
+        {
+            let at = (a_row + 64u) * 40u + 8u * a_kc;
+            let lo = vec4<f16>(ra1_lo);
+            let hi = vec4<f16>(ra1_hi);
+            tile_a_n64[at] = lo.x;
+            tile_a_n64[at + 1u] = lo.y;
+            tile_a_n64[at + 2u] = lo.z;
+            tile_a_n64[at + 3u] = lo.w;
+            tile_a_n64[at + 4u] = hi.x;
+            tile_a_n64[at + 5u] = hi.y;
+            tile_a_n64[at + 6u] = hi.z;
+            tile_a_n64[at + 7u] = hi.w;
+        }
+        {
+            let at = (a_row + 128u) * 40u + 8u * a_kc;
+            let lo = vec4<f16>(ra2_lo);
+            let hi = vec4<f16>(ra2_hi);
+            tile_a_n64[at] = lo.x;
+            tile_a_n64[at + 1u] = lo.y;
+            tile_a_n64[at + 2u] = lo.z;
+            tile_a_n64[at + 3u] = lo.w;
+            tile_a_n64[at + 4u] = hi.x;
+            tile_a_n64[at + 5u] = hi.y;
+            tile_a_n64[at + 6u] = hi.z;
+            tile_a_n64[at + 7u] = hi.w;
+        }
+        {
+            let at = (a_row + 192u) * 40u + 8u * a_kc;
+            let lo = vec4<f16>(ra3_lo);
+            let hi = vec4<f16>(ra3_hi);
+            tile_a_n64[at] = lo.x;
+            tile_a_n64[at + 1u] = lo.y;
+            tile_a_n64[at + 2u] = lo.z;
+            tile_a_n64[at + 3u] = lo.w;
+            tile_a_n64[at + 4u] = hi.x;
+            tile_a_n64[at + 5u] = hi.y;
+            tile_a_n64[at + 6u] = hi.z;
+            tile_a_n64[at + 7u] = hi.w;
+        }
+        {
+            let at = (b_row + 0u) * 72u + 8u * b_cc;
+            let lo = rb0[0];
+            let hi = rb0[1];
+            tile_b_n64[at] = lo.x;
+            tile_b_n64[at + 1u] = lo.y;
+            tile_b_n64[at + 2u] = lo.z;
+            tile_b_n64[at + 3u] = lo.w;
+            tile_b_n64[at + 4u] = hi.x;
+            tile_b_n64[at + 5u] = hi.y;
+            tile_b_n64[at + 6u] = hi.z;
+            tile_b_n64[at + 7u] = hi.w;
+        }
+        workgroupBarrier();
+        if (k0 + 32u < k_end) {
+            let k_next = k0 + 32u;
+    {
+        // This invocation's A chunk: 8 channels of one tap (icg % 8 == 0: never across taps).
+        let k = k_next + 8u * a_kc;
+        let tap = k / icg;
+        let ic = k - tap * icg;
+        let ky = tap / spec_kw;
+        let kx = tap - ky * spec_kw;
+        let dy = i32(ky * spec_dilation_h);
+        let dx = i32(kx * spec_dilation_w);
+        let k_ok = k < k_end;
+        let channel = group * icg + ic;
+        let ih0 = ih0_0 + dy;
+        let iw0 = iw0_0 + dx;
+        let in0 = k_ok && valid0 && ih0 >= 0 && ih0 < i32(params.ih) && iw0 >= 0 && iw0 < i32(params.iw);
+        let at0 = ((base0 + u32(max(ih0, 0))) * params.iw + u32(max(iw0, 0))) * spec_ic + channel;
+        ra0_lo = select(vec4<f32>(0.0), input[select(0u, at0 / 4u, in0)], in0);
+        ra0_hi = select(vec4<f32>(0.0), input[select(0u, at0 / 4u + 1u, in0)], in0);
+        let ih1 = ih0_1 + dy;
+        let iw1 = iw0_1 + dx;
+        let in1 = k_ok && valid1 && ih1 >= 0 && ih1 < i32(params.ih) && iw1 >= 0 && iw1 < i32(params.iw);
+        let at1 = ((base1 + u32(max(ih1, 0))) * params.iw + u32(max(iw1, 0))) * spec_ic + channel;
+        ra1_lo = select(vec4<f32>(0.0), input[select(0u, at1 / 4u, in1)], in1);
+        ra1_hi = select(vec4<f32>(0.0), input[select(0u, at1 / 4u + 1u, in1)], in1);
+        let ih2 = ih0_2 + dy;
+        let iw2 = iw0_2 + dx;
+        let in2 = k_ok && valid2 && ih2 >= 0 && ih2 < i32(params.ih) && iw2 >= 0 && iw2 < i32(params.iw);
+        let at2 = ((base2 + u32(max(ih2, 0))) * params.iw + u32(max(iw2, 0))) * spec_ic + channel;
+        ra2_lo = select(vec4<f32>(0.0), input[select(0u, at2 / 4u, in2)], in2);
+        ra2_hi = select(vec4<f32>(0.0), input[select(0u, at2 / 4u + 1u, in2)], in2);
+        let ih3 = ih0_3 + dy;
+        let iw3 = iw0_3 + dx;
+        let in3 = k_ok && valid3 && ih3 >= 0 && ih3 < i32(params.ih) && iw3 >= 0 && iw3 < i32(params.iw);
+        let at3 = ((base3 + u32(max(ih3, 0))) * params.iw + u32(max(iw3, 0))) * spec_ic + channel;
+        ra3_lo = select(vec4<f32>(0.0), input[select(0u, at3 / 4u, in3)], in3);
+        ra3_hi = select(vec4<f32>(0.0), input[select(0u, at3 / 4u + 1u, in3)], in3);
+        let kb0 = k_next + b_row + 0u;
+        let ok0 = kb0 < k_end && b_col < ocg8;
+        rb0 = masked(weight[select(0u, ((group * k_total + kb0) * ocg8 + b_col) / 8u, ok0)], ok0);
+    }
+        }
+        for (var kk = 0u; kk < 32u; kk += 16u) {
+            let a0 = coopLoadT<coop_mat16x16<f16, A>>(&tile_a_n64[(warp_m + 0u) * 40u + kk], 40u);
+            let a1 = coopLoadT<coop_mat16x16<f16, A>>(&tile_a_n64[(warp_m + 16u) * 40u + kk], 40u);
+            let a2 = coopLoadT<coop_mat16x16<f16, A>>(&tile_a_n64[(warp_m + 32u) * 40u + kk], 40u);
+            let a3 = coopLoadT<coop_mat16x16<f16, A>>(&tile_a_n64[(warp_m + 48u) * 40u + kk], 40u);
+            let b0 = coopLoadT<coop_mat16x16<f16, B>>(&tile_b_n64[kk * 72u + warp_n], 72u);
+            let b1 = coopLoadT<coop_mat16x16<f16, B>>(&tile_b_n64[kk * 72u + warp_n + 16u], 72u);
             c00 = coopMultiplyAdd(a0, b0, c00);
             c01 = coopMultiplyAdd(a0, b1, c01);
             c10 = coopMultiplyAdd(a1, b0, c10);

@@ -1,33 +1,30 @@
 {% import "prelude/conv.wgsl" as conv %}
 {# variants: f16 f16_partial #}
-{#
-  What one 8-wide K chunk of the input is in registers: one 16-byte mat2x4<f16> of 8 halves (f16
-  tensors: a matrix type is how WGSL loads 16 bytes of halves at once) or two vec4s of floats (f32
-  tensors), converted to f16 only when stored to the tile, so
-  the loads of the next K-tile stay in flight during the math.
-#}
 {% set f16_in = io == "f16" %}
-{% set raw = "mat2x4<f16>" if f16_in else "vec4<f32>" %}
-{% set per_chunk = 1 if f16_in else 2 %}
 // Implicit-GEMM convolution on cooperative matrices (tensor cores) over channels-last (NHWC)
 // tensors: f16 multiplicands, f32 accumulation; {{ io }} input, {{ out }} output.
 //
 // Per group: C[M = N·OH·OW pixels, N = OC/groups] = A[M, K] · B[K, N] with K = (ky, kx, ic), ic
 // fastest. A row is one output pixel's receptive field: for each tap, IC/groups channels that are
 // adjacent in an NHWC input, so with IC/groups % 8 == 0 the kernel loads 8 of them as one 16-byte
-// vector (two for f32 tensors) instead of 8 scalar im2col loads. B is the weight packed by
-// conv_pack_coop.wgsl ([groups, KH·KW, ICg, OCg8], f16), read 8 output channels per vector. C's
-// rows are NHWC output rows, so a pixel's output channels are written side by side.
+// load ({{ "a mat2x4<f16>: a matrix type is how WGSL loads 16 bytes of halves at once" if f16_in else "two vec4<f32>" }})
+// instead of 8 scalar im2col loads. B is the weight packed by conv_pack_coop.wgsl ([groups,
+// KH·KW, ICg, OCg8], f16), read 8 output channels per load. C's rows are NHWC output rows, so a
+// pixel's output channels are written side by side.
 //
-// A workgroup of 8 subgroups of 32 invocations computes a (64·warps_m) × (32·warps_n) tile of C
-// (warps_m · warps_n = 8): 128 pixels × 128 channels, or 256 × 64 for 64 or fewer output
-// channels per group. Each subgroup holds a 64×32 block in eight 16×16 f32 accumulators. K-tiles
-// are 32 deep (`conv2d_coop_nhwc`, four 8-wide chunks) or 64 (`conv2d_coop_nhwc_k64`, 128×128
-// tiles only: half the barriers per K, as the roofline's GEMMs measured): each invocation stages its share of A and B into workgroup
-// memory as f16 (rows padded by 8 halves so neighbouring rows start in different banks), the
-// subgroups load 4 A and 2 B fragments per 16 of K and issue 8 multiply-adds, and the next
-// K-tile's loads are issued before the math so they are in flight during it. Output through a
-// per-subgroup 16×16 staging tile, where bias and activation are applied and ragged edges masked.
+// A workgroup of 8 subgroups of 32 invocations; each subgroup holds a 64×32 block of C in eight
+// 16×16 f32 accumulators. Entry points (tile of pixels × channels, K-tile depth):
+//   conv2d_coop_nhwc      128 × 128, 64 deep (half the barriers per K: the roofline's GEMM
+//                         measured 124 → 173 TFLOP/s with it on an H200)
+//   conv2d_coop_nhwc_k32  128 × 128, 32 deep (devices with less than 43 KiB of workgroup memory)
+//   conv2d_coop_nhwc_n64  256 × 64, 32 deep (64 or fewer output channels per group)
+// Per K-tile each invocation stores its share of A and B into workgroup memory as f16 (rows padded
+// by 8 halves so neighbouring rows start in different banks), the subgroups load 4 A and 2 B
+// fragments per 16 of K and issue 8 multiply-adds, and the next K-tile's loads are issued before
+// the math so they are in flight during it. Every per-invocation register — the loaded chunks,
+// each row's pixel decode — is a named variable, unrolled by the template: private arrays indexed
+// in loops end up in local memory on NVIDIA's Vulkan driver. Output through a per-subgroup 16×16
+// staging tile, where bias and activation are applied and ragged edges masked.
 // Split-K: with split_k > 1 each workgroup takes one slice of the K-tiles and writes raw partial
 // sums to output[slice · numel + i]; conv_splitk_reduce.wgsl adds them with bias and activation.
 // workgroup_id: x = pixel tile, y = channel tile, z = group · split_k + slice.
@@ -40,8 +37,8 @@ enable wgpu_cooperative_matrix;
 
 {{ conv.params_struct() }}
 
-// The NHWC input, {{ 8 // per_chunk }} values per element.
-@group(0) @binding(0) var<storage, read> input: array<{{ raw }}>;
+// The NHWC input, {{ 8 if f16_in else 4 }} values per element.
+@group(0) @binding(0) var<storage, read> input: array<{{ "mat2x4<f16>" if f16_in else "vec4<f32>" }}>;
 // The packed f16 weight, 8 halves per element.
 @group(0) @binding(1) var<storage, read> weight: array<mat2x4<f16>>;
 @group(0) @binding(2) var<storage, read> bias: array<{{ io }}>;
@@ -49,8 +46,6 @@ enable wgpu_cooperative_matrix;
 @group(0) @binding(3) var<storage, read_write> output: array<{{ out }}>;
 @group(0) @binding(4) var<uniform> params: ConvParams;
 
-// Subgroups along N (output channels): 4 (128×128 tiles) or 2 (256×64); 8 / warps_n along M.
-override warps_n: u32 = 4;
 // K-slices (1: no split).
 override split_k: u32 = 1;
 {{ conv.activation_overrides() }}
@@ -58,6 +53,8 @@ override split_k: u32 = 1;
 {{ conv.spec_overrides(1, 0) }}
 {{ conv.spec_channel_overrides() }}
 
+// Row stride of the staged B tile, in halves, for the widest tile (128 columns + 8).
+const SB_MAX: u32 = 136u;
 // One 16×16 f32 staging tile per subgroup for the output.
 var<workgroup> stage: array<f32, 2048>;
 
@@ -68,25 +65,6 @@ var<workgroup> stage: array<f32, 2048>;
 fn masked(m: mat2x4<f16>, keep: bool) -> mat2x4<f16> {
     let zero = vec4<f16>(0.0);
     return mat2x4<f16>(select(zero, m[0], keep), select(zero, m[1], keep));
-}
-
-// One 8-wide chunk of raw input values (zero outside the image and K) into `slot` of `ra`.
-fn load_input_chunk(ra: ptr<function, array<{{ raw }}, {{ 4 * per_chunk }}>>, slot: u32, valid: bool, at: u32) {
-{% if f16_in %}
-    (*ra)[slot] = masked(input[select(0u, at / 8u, valid)], valid);
-{% else %}
-    (*ra)[2u * slot] = select(vec4<f32>(0.0), input[select(0u, at / 4u, valid)], valid);
-    (*ra)[2u * slot + 1u] = select(vec4<f32>(0.0), input[select(0u, at / 4u + 1u, valid)], valid);
-{% endif %}
-}
-
-// The output pixels of an invocation's A rows (up to 4), decoded once: the top-left input
-// position of each one's window, its image's first input row, and whether it exists.
-struct Rows {
-    ih0: array<i32, 4>,
-    iw0: array<i32, 4>,
-    base: array<u32, 4>,
-    valid: array<bool, 4>,
 }
 
 // Writes one 16×16 accumulator (pixels p0.., channels n0.. of the group) through the subgroup's
@@ -122,103 +100,30 @@ fn emit(acc: coop_mat16x16<f32, C>, warp: u32, lane: u32, p0: u32, n0: u32, grou
     workgroupBarrier();
 }
 
-// Row stride of the staged B tile, in halves, for the widest tile (128 columns + 8).
-const SB_MAX: u32 = 136u;
-{% macro body(bk, suffix, a_rows, b_max) %}
+{#
+  One entry point: K-tiles `bk` deep, `bm` pixels × `bn` channels per workgroup. An invocation
+  stages chunk a_kc (of bk / 8 per A row) of A rows a_row + a_step·i, i < a_n, and chunk b_cc (of
+  bn / 8 per B row) of B rows b_row + b_step·j, j < b_n.
+#}
+{% macro body(bk, bm, bn, suffix) %}
 {% set sa = bk + 8 %}
+{% set sb = bn + 8 %}
 {% set chunks = bk // 8 %}
-// ---- {{ bk }}-deep K-tiles ----
+{% set a_step = 256 // chunks %}
+{% set a_n = bm // a_step %}
+{% set b_per_row = bn // 8 %}
+{% set b_step = 256 // b_per_row %}
+{% set b_n = bk // b_step %}
+// ---- {{ bm }} × {{ bn }} tiles, {{ bk }}-deep K-tiles ----
 
-// Staged tiles, row strides in halves 8 more than a row (16 bytes, the fragment loads'
-// alignment) so neighbouring rows start in different banks: A {{ a_rows }} rows × {{ bk }}, B {{ bk }} rows
-// × up to 128 columns.
-var<workgroup> tile_a{{ suffix }}: array<f16, {{ a_rows * sa }}>;
-var<workgroup> tile_b{{ suffix }}: array<f16, {{ bk }}u * SB_MAX>;
-
-// Stores chunk `slot` of `ra` as 8 halves at tile_a{{ suffix }}[at..].
-fn store_input_chunk{{ suffix }}(ra: ptr<function, array<{{ raw }}, {{ 4 * per_chunk }}>>, slot: u32, at: u32) {
-{% if f16_in %}
-    let lo = (*ra)[slot][0];
-    let hi = (*ra)[slot][1];
-    tile_a{{ suffix }}[at] = lo.x;
-    tile_a{{ suffix }}[at + 1u] = lo.y;
-    tile_a{{ suffix }}[at + 2u] = lo.z;
-    tile_a{{ suffix }}[at + 3u] = lo.w;
-    tile_a{{ suffix }}[at + 4u] = hi.x;
-    tile_a{{ suffix }}[at + 5u] = hi.y;
-    tile_a{{ suffix }}[at + 6u] = hi.z;
-    tile_a{{ suffix }}[at + 7u] = hi.w;
-{% else %}
-    let lo = vec4<f16>((*ra)[2u * slot]);
-    let hi = vec4<f16>((*ra)[2u * slot + 1u]);
-    tile_a{{ suffix }}[at] = lo.x;
-    tile_a{{ suffix }}[at + 1u] = lo.y;
-    tile_a{{ suffix }}[at + 2u] = lo.z;
-    tile_a{{ suffix }}[at + 3u] = lo.w;
-    tile_a{{ suffix }}[at + 4u] = hi.x;
-    tile_a{{ suffix }}[at + 5u] = hi.y;
-    tile_a{{ suffix }}[at + 6u] = hi.z;
-    tile_a{{ suffix }}[at + 7u] = hi.w;
-{% endif %}
-}
-
-// Stores 8 packed halves `m` at tile_b{{ suffix }}[at..].
-fn store_weight_chunk{{ suffix }}(m: mat2x4<f16>, at: u32) {
-    let lo = m[0];
-    let hi = m[1];
-    tile_b{{ suffix }}[at] = lo.x;
-    tile_b{{ suffix }}[at + 1u] = lo.y;
-    tile_b{{ suffix }}[at + 2u] = lo.z;
-    tile_b{{ suffix }}[at + 3u] = lo.w;
-    tile_b{{ suffix }}[at + 4u] = hi.x;
-    tile_b{{ suffix }}[at + 5u] = hi.y;
-    tile_b{{ suffix }}[at + 6u] = hi.z;
-    tile_b{{ suffix }}[at + 7u] = hi.w;
-}
-
-// Loads K-tile k0's chunks of A (this invocation's chunk a_kc of each of its rows: 8 channels of
-// one tap, since icg % 8 == 0 a chunk never spans taps) into ra and of B (chunk b_col of rows
-// b_row + b_step·i) into rb; zero outside the image, K and the padded channels.
-fn load_tile{{ suffix }}(
-    ra: ptr<function, array<{{ raw }}, {{ 4 * per_chunk }}>>,
-    rb: ptr<function, array<mat2x4<f16>, {{ b_max }}>>,
-    rows: ptr<function, Rows>,
-    k0: u32, k_end: u32, a_kc: u32, a_chunks: u32, b_row: u32, b_step: u32, b_chunks: u32, b_col: u32,
-    group: u32,
-) {
-    let icg = spec_ic / spec_groups;
-    let ocg8 = (spec_oc / spec_groups + 7u) / 8u * 8u;
-    let k_total = spec_kh * spec_kw * icg;
-    let k = k0 + 8u * a_kc;
-    let tap = k / icg;
-    let ic = k - tap * icg;
-    let ky = tap / spec_kw;
-    let kx = tap - ky * spec_kw;
-    let k_ok = k < k_end;
-    for (var i = 0u; i < a_chunks; i++) {
-        let ih = (*rows).ih0[i] + i32(ky * spec_dilation_h);
-        let iw = (*rows).iw0[i] + i32(kx * spec_dilation_w);
-        let inside = k_ok && (*rows).valid[i] && ih >= 0 && ih < i32(params.ih) && iw >= 0 && iw < i32(params.iw);
-        let at = (((*rows).base[i] + u32(max(ih, 0))) * params.iw + u32(max(iw, 0))) * spec_ic + group * icg + ic;
-        load_input_chunk(ra, i, inside, at);
-    }
-    for (var i = 0u; i < b_chunks; i++) {
-        let kb = k0 + b_row + b_step * i;
-        let ok = kb < k_end && b_col < ocg8;
-        let at = ((group * k_total + kb) * ocg8 + b_col) / 8u;
-        (*rb)[i] = masked(weight[select(0u, at, ok)], ok);
-    }
-}
+var<workgroup> tile_a{{ suffix }}: array<f16, {{ bm * sa }}>;
+var<workgroup> tile_b{{ suffix }}: array<f16, {{ bk * sb }}>;
 
 @compute @workgroup_size(256)
 fn conv2d_coop_nhwc{{ suffix }}(
     @builtin(local_invocation_index) local: u32,
     @builtin(workgroup_id) wg: vec3<u32>,
 ) {
-    let warps_m = 8u / warps_n;
-    let bm = 64u * warps_m;
-    let bn = 32u * warps_n;
-    let sb = bn + 8u;
     let taps = spec_kh * spec_kw;
     let icg = spec_ic / spec_groups;
     let ocg = spec_oc / spec_groups;
@@ -227,42 +132,38 @@ fn conv2d_coop_nhwc{{ suffix }}(
     let group = wg.z / split_k;
     let slice = wg.z % split_k;
     // This slice's K-tiles: [k_begin, k_end), whole {{ bk }}-deep tiles.
-    let k_tiles = (k_total + {{ bk }}u - 1u) / {{ bk }}u;
+    let k_tiles = (k_total + {{ bk - 1 }}u) / {{ bk }}u;
     let k_begin = (slice * k_tiles / split_k) * {{ bk }}u;
     let k_end = min(((slice + 1u) * k_tiles / split_k) * {{ bk }}u, k_total);
-    let p_tile = wg.x * bm;
-    let n_tile = wg.y * bn;
-    let pixels = params.n * params.oh * params.ow;
+    let p_tile = wg.x * {{ bm }}u;
+    let n_tile = wg.y * {{ bn }}u;
+    let ohw = params.oh * params.ow;
+    let pixels = params.n * ohw;
 
-    // A staging: invocation → chunk a_kc (of {{ chunks }} per K-tile row) of rows local / {{ chunks }} + {{ 256 // chunks }} i.
-    // Each row's pixel decode is the same for every K-tile: done once here.
+    // A staging: each row's pixel decode is the same for every K-tile, so it is done once here:
+    // the top-left input position of the pixel's window, its image's first input row, and
+    // whether the pixel exists.
     let a_kc = local % {{ chunks }}u;
     let a_row = local / {{ chunks }}u;
-    let a_chunks = bm / {{ 256 // chunks }}u;
-    var rows: Rows;
-    for (var i = 0u; i < a_chunks; i++) {
-        let p = p_tile + a_row + {{ 256 // chunks }}u * i;
-        let image = p / (params.oh * params.ow);
-        let pixel = p - image * params.oh * params.ow;
-        let oh = pixel / params.ow;
-        let ow = pixel - oh * params.ow;
-        rows.ih0[i] = i32(oh * spec_stride_h) - i32(spec_pad_h);
-        rows.iw0[i] = i32(ow * spec_stride_w) - i32(spec_pad_w);
-        rows.base[i] = image * params.ih;
-        rows.valid[i] = p < pixels;
-    }
-    // B staging: invocation → chunk b_cc (of bn / 8 per row) of rows local / (bn / 8) + step i.
-    let b_per_row = bn / 8u;
-    let b_cc = local % b_per_row;
-    let b_row = local / b_per_row;
-    let b_step = 256u / b_per_row;
-    let b_chunks = {{ bk }}u / b_step;
+{% for i in range(a_n) %}
+    let p{{ i }} = p_tile + a_row + {{ a_step * i }}u;
+    let image{{ i }} = p{{ i }} / ohw;
+    let oh{{ i }} = (p{{ i }} - image{{ i }} * ohw) / params.ow;
+    let ow{{ i }} = p{{ i }} - image{{ i }} * ohw - oh{{ i }} * params.ow;
+    let ih0_{{ i }} = i32(oh{{ i }} * spec_stride_h) - i32(spec_pad_h);
+    let iw0_{{ i }} = i32(ow{{ i }} * spec_stride_w) - i32(spec_pad_w);
+    let base{{ i }} = image{{ i }} * params.ih;
+    let valid{{ i }} = p{{ i }} < pixels;
+{% endfor %}
+    // B staging.
+    let b_cc = local % {{ b_per_row }}u;
+    let b_row = local / {{ b_per_row }}u;
     let b_col = n_tile + 8u * b_cc;
 
     let warp = local / 32u;
     let lane = local % 32u;
-    let warp_m = (warp / warps_n) * 64u;
-    let warp_n = (warp % warps_n) * 32u;
+    let warp_m = (warp / {{ bn // 32 }}u) * 64u;
+    let warp_n = (warp % {{ bn // 32 }}u) * 32u;
 
     var c00 = coop_mat16x16<f32, C>();
     var c01 = coop_mat16x16<f32, C>();
@@ -273,29 +174,87 @@ fn conv2d_coop_nhwc{{ suffix }}(
     var c30 = coop_mat16x16<f32, C>();
     var c31 = coop_mat16x16<f32, C>();
 
-    // The next K-tile's raw values, loaded before the current one's math.
-    var ra: array<{{ raw }}, {{ 4 * per_chunk }}>;
-    var rb: array<mat2x4<f16>, {{ b_max }}>;
+    // The next K-tile's raw loads, issued before the current one's math.
+{% for i in range(a_n) %}
+{% if f16_in %}
+    var ra{{ i }}: mat2x4<f16>;
+{% else %}
+    var ra{{ i }}_lo: vec4<f32>;
+    var ra{{ i }}_hi: vec4<f32>;
+{% endif %}
+{% endfor %}
+{% for j in range(b_n) %}
+    var rb{{ j }}: mat2x4<f16>;
+{% endfor %}
+{% macro load_tile(k0) %}
+    {
+        // This invocation's A chunk: 8 channels of one tap (icg % 8 == 0: never across taps).
+        let k = {{ k0 }} + 8u * a_kc;
+        let tap = k / icg;
+        let ic = k - tap * icg;
+        let ky = tap / spec_kw;
+        let kx = tap - ky * spec_kw;
+        let dy = i32(ky * spec_dilation_h);
+        let dx = i32(kx * spec_dilation_w);
+        let k_ok = k < k_end;
+        let channel = group * icg + ic;
+{% for i in range(a_n) %}
+        let ih{{ i }} = ih0_{{ i }} + dy;
+        let iw{{ i }} = iw0_{{ i }} + dx;
+        let in{{ i }} = k_ok && valid{{ i }} && ih{{ i }} >= 0 && ih{{ i }} < i32(params.ih) && iw{{ i }} >= 0 && iw{{ i }} < i32(params.iw);
+        let at{{ i }} = ((base{{ i }} + u32(max(ih{{ i }}, 0))) * params.iw + u32(max(iw{{ i }}, 0))) * spec_ic + channel;
+{% if f16_in %}
+        ra{{ i }} = masked(input[select(0u, at{{ i }} / 8u, in{{ i }})], in{{ i }});
+{% else %}
+        ra{{ i }}_lo = select(vec4<f32>(0.0), input[select(0u, at{{ i }} / 4u, in{{ i }})], in{{ i }});
+        ra{{ i }}_hi = select(vec4<f32>(0.0), input[select(0u, at{{ i }} / 4u + 1u, in{{ i }})], in{{ i }});
+{% endif %}
+{% endfor %}
+{% for j in range(b_n) %}
+        let kb{{ j }} = {{ k0 }} + b_row + {{ b_step * j }}u;
+        let ok{{ j }} = kb{{ j }} < k_end && b_col < ocg8;
+        rb{{ j }} = masked(weight[select(0u, ((group * k_total + kb{{ j }}) * ocg8 + b_col) / 8u, ok{{ j }})], ok{{ j }});
+{% endfor %}
+    }
+{%- endmacro %}
+{% macro store(tile, at, lo, hi) %}
+        {
+            let at = {{ at }};
+            let lo = {{ lo }};
+            let hi = {{ hi }};
+            {{ tile }}[at] = lo.x;
+            {{ tile }}[at + 1u] = lo.y;
+            {{ tile }}[at + 2u] = lo.z;
+            {{ tile }}[at + 3u] = lo.w;
+            {{ tile }}[at + 4u] = hi.x;
+            {{ tile }}[at + 5u] = hi.y;
+            {{ tile }}[at + 6u] = hi.z;
+            {{ tile }}[at + 7u] = hi.w;
+        }
+{%- endmacro %}
     var k0 = k_begin;
-    load_tile{{ suffix }}(&ra, &rb, &rows, k0, k_end, a_kc, a_chunks, b_row, b_step, b_chunks, b_col, group);
+{{ load_tile("k0") }}
     for (; k0 < k_end; k0 += {{ bk }}u) {
-        for (var i = 0u; i < a_chunks; i++) {
-            store_input_chunk{{ suffix }}(&ra, i, (a_row + {{ 256 // chunks }}u * i) * {{ sa }}u + 8u * a_kc);
-        }
-        for (var i = 0u; i < b_chunks; i++) {
-            store_weight_chunk{{ suffix }}(rb[i], (b_row + b_step * i) * sb + 8u * b_cc);
-        }
+{% for i in range(a_n) %}
+{% set lo = "ra" ~ i ~ "[0]" if f16_in else "vec4<f16>(ra" ~ i ~ "_lo)" %}
+{% set hi = "ra" ~ i ~ "[1]" if f16_in else "vec4<f16>(ra" ~ i ~ "_hi)" %}
+{{ store("tile_a" ~ suffix, "(a_row + " ~ (a_step * i) ~ "u) * " ~ sa ~ "u + 8u * a_kc", lo, hi) }}
+{% endfor %}
+{% for j in range(b_n) %}
+{{ store("tile_b" ~ suffix, "(b_row + " ~ (b_step * j) ~ "u) * " ~ sb ~ "u + 8u * b_cc", "rb" ~ j ~ "[0]", "rb" ~ j ~ "[1]") }}
+{% endfor %}
         workgroupBarrier();
         if (k0 + {{ bk }}u < k_end) {
-            load_tile{{ suffix }}(&ra, &rb, &rows, k0 + {{ bk }}u, k_end, a_kc, a_chunks, b_row, b_step, b_chunks, b_col, group);
+            let k_next = k0 + {{ bk }}u;
+{{ load_tile("k_next") }}
         }
         for (var kk = 0u; kk < {{ bk }}u; kk += 16u) {
             let a0 = coopLoadT<coop_mat16x16<f16, A>>(&tile_a{{ suffix }}[(warp_m + 0u) * {{ sa }}u + kk], {{ sa }}u);
             let a1 = coopLoadT<coop_mat16x16<f16, A>>(&tile_a{{ suffix }}[(warp_m + 16u) * {{ sa }}u + kk], {{ sa }}u);
             let a2 = coopLoadT<coop_mat16x16<f16, A>>(&tile_a{{ suffix }}[(warp_m + 32u) * {{ sa }}u + kk], {{ sa }}u);
             let a3 = coopLoadT<coop_mat16x16<f16, A>>(&tile_a{{ suffix }}[(warp_m + 48u) * {{ sa }}u + kk], {{ sa }}u);
-            let b0 = coopLoadT<coop_mat16x16<f16, B>>(&tile_b{{ suffix }}[kk * sb + warp_n], sb);
-            let b1 = coopLoadT<coop_mat16x16<f16, B>>(&tile_b{{ suffix }}[kk * sb + warp_n + 16u], sb);
+            let b0 = coopLoadT<coop_mat16x16<f16, B>>(&tile_b{{ suffix }}[kk * {{ sb }}u + warp_n], {{ sb }}u);
+            let b1 = coopLoadT<coop_mat16x16<f16, B>>(&tile_b{{ suffix }}[kk * {{ sb }}u + warp_n + 16u], {{ sb }}u);
             c00 = coopMultiplyAdd(a0, b0, c00);
             c01 = coopMultiplyAdd(a0, b1, c01);
             c10 = coopMultiplyAdd(a1, b0, c10);
@@ -321,8 +280,8 @@ fn conv2d_coop_nhwc{{ suffix }}(
 }
 {%- endmacro %}
 
-{# (K-tile depth, entry-point suffix, A rows staged at most, B chunks per invocation at most) #}
-{% for bk, suffix, a_rows, b_max in [(32, "", 256, 2), (64, "_k64", 128, 4)] %}
+{# (K-tile depth, pixels, channels, entry-point suffix) #}
+{% for bk, bm, bn, suffix in [(64, 128, 128, ""), (32, 128, 128, "_k32"), (32, 256, 64, "_n64")] %}
 
-{{ body(bk, suffix, a_rows, b_max) }}
+{{ body(bk, bm, bn, suffix) }}
 {% endfor %}

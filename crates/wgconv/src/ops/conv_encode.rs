@@ -253,7 +253,7 @@ impl Batch<'_> {
             MemoryFormat::ChannelsLast => output.clone(),
             _ => Tensor::zeros(ctx, output.shape(), dtype)?.with_memory_format(MemoryFormat::ChannelsLast)?,
         };
-        let (warps_n, splits) = (g.coop_nhwc_warps_n(), g.coop_nhwc_split_k());
+        let splits = g.coop_nhwc_split_k();
         let [x, y, z] = g.coop_nhwc_grid().map(|d| d as u32);
         let activation = activation_constants(opts.activation);
         // Split-K writes partial sums to scratch; the reduce pass adds them with bias and activation.
@@ -263,14 +263,16 @@ impl Batch<'_> {
         let variant = Variant::of(dtype, partial.is_some());
         with_variant!(variant, coop = conv2d_coop_nhwc | conv2d_coop_nhwc_f16 | conv2d_coop_nhwc_f16_partial, {
             let mut overrides = coop::Overrides::new();
-            (overrides.warps_n, overrides.split_k) = (warps_n, splits);
+            overrides.split_k = splits;
             (overrides.activation, overrides.clamp_min, overrides.clamp_max) = activation;
             specialise_filter::<coop::Shader>(&mut overrides, g);
             (overrides.spec_ic, overrides.spec_oc, overrides.spec_groups) = (g.ic, g.oc, g.groups);
-            // The 64-deep K-tiles where the device has the workgroup memory for them.
-            let entry = match g.coop_nhwc_k_tile() {
-                64 if coop::CONV2D_COOP_NHWC_K64_WORKGROUP_MEMORY_BYTES <= storage => coop::Entry::Conv2dCoopNhwcK64,
-                _ => coop::Entry::Conv2dCoopNhwc,
+            // 256×64 tiles for few channels; else 128×128 with 64-deep K-tiles where the device
+            // has the workgroup memory for them.
+            let entry = match (g.coop_nhwc_warps_n(), g.coop_nhwc_k_tile()) {
+                (2, _) => coop::Entry::Conv2dCoopNhwcN64,
+                (_, 64) if coop::CONV2D_COOP_NHWC_WORKGROUP_MEMORY_BYTES <= storage => coop::Entry::Conv2dCoopNhwc,
+                _ => coop::Entry::Conv2dCoopNhwcK32,
             };
             let pass = Pass::new(entry, &overrides, [x, y, z * splits]);
             self.encode_conv::<coop::Shader>(pass, g, buffers)?;
@@ -753,10 +755,10 @@ mod tests {
             });
             with_variant!(variant, nhwc = conv2d_coop_nhwc | conv2d_coop_nhwc_f16 | conv2d_coop_nhwc_f16_partial, {
                 let entries: Vec<&str> = nhwc::Entry::ALL.iter().map(|e| e.name()).collect();
-                // Both tile shapes: 2 subgroups along N for warps_m 1's shape, else 4.
-                check_coop_spirv(nhwc::SOURCE, &entries, |warps_m, split_k, g| {
+                // Every entry point (its tile is fixed), at each K-slice count.
+                check_coop_spirv(nhwc::SOURCE, &entries, |_, split_k, g| {
                     let mut overrides = nhwc::Overrides::new();
-                    (overrides.warps_n, overrides.split_k) = (if warps_m == 1 { 2 } else { 4 }, split_k);
+                    overrides.split_k = split_k;
                     (overrides.activation, overrides.clamp_min, overrides.clamp_max) =
                         activation_constants(Activation::Relu);
                     specialise_filter::<nhwc::Shader>(&mut overrides, g);

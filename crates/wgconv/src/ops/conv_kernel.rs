@@ -157,7 +157,12 @@ impl ConvKernel {
             ConvKernel::CoopF16 => {
                 coop::CONV2D_COOP_WORKGROUP_MEMORY_BYTES.max(coop::CONV2D_COOP_K16_WORKGROUP_MEMORY_BYTES)
             }
-            ConvKernel::CoopNhwc => crate::shaders::conv2d_coop_nhwc::CONV2D_COOP_NHWC_WORKGROUP_MEMORY_BYTES,
+            // The smaller entry point of each tile shape may run (`Batch::encode_coop_nhwc`): the
+            // larger of those two counts; the 64-deep one is used only where it fits.
+            ConvKernel::CoopNhwc => {
+                use crate::shaders::conv2d_coop_nhwc as nhwc;
+                nhwc::CONV2D_COOP_NHWC_K32_WORKGROUP_MEMORY_BYTES.max(nhwc::CONV2D_COOP_NHWC_N64_WORKGROUP_MEMORY_BYTES)
+            }
             ConvKernel::Direct => direct::CONV2D_WORKGROUP_MEMORY_BYTES,
             ConvKernel::DirectVec4 => direct::CONV2D_VEC4_WORKGROUP_MEMORY_BYTES,
             ConvKernel::Transposed => direct::CONV_TRANSPOSE2D_WORKGROUP_MEMORY_BYTES,
@@ -355,8 +360,9 @@ mod tests {
                 ConvKernel::DepthwiseTiled => 16_384,
                 // f16 A and B tiles (128 × 40 and 32 × 264 halves) + 8 f32 staging tiles of 16×16.
                 ConvKernel::CoopF16 => 35_328,
-                // f16 A (256 × 40) and B (32 × 136) tiles + 8 f32 staging tiles of 16×16.
-                ConvKernel::CoopNhwc => 37_376,
+                // f16 A (256 × 40) and B (32 × 72) tiles of the 256×64 entry + 8 f32 staging
+                // tiles of 16×16.
+                ConvKernel::CoopNhwc => 33_280,
                 _ => match kernel.gemm_tile() {
                     Some((rows, tile_n)) => 4 * kernel.k_tile_depth() as u32 * (rows + tile_n),
                     None => 0,

@@ -118,8 +118,9 @@ impl ConvGeometry {
     }
 
     /// Depth of `CoopNhwc`'s K-tiles: 64 with 128×128 tiles (half the barriers per K: the
-    /// roofline's GEMM went from 124 to 173 TFLOP/s on an H200 with it), 32 with 256×64 ones,
-    /// whose A tile would not fit 48 KiB of workgroup memory at 64.
+    /// roofline's GEMM went from 124 to 173 TFLOP/s on an H200 with it; 32 on devices with less
+    /// than its 43 KiB of workgroup memory), 32 with 256×64 ones, whose A tile would not fit
+    /// 48 KiB at 64.
     pub(crate) fn coop_nhwc_k_tile(&self) -> u32 {
         if self.coop_nhwc_warps_n() == 4 { 64 } else { 32 }
     }
@@ -284,18 +285,17 @@ mod tests {
     #[test]
     fn coop_nhwc_tile_matches_the_shader() {
         use crate::shaders::conv2d_coop_nhwc::{
-            CONV2D_COOP_NHWC_K64_WORKGROUP_MEMORY_BYTES as K64, CONV2D_COOP_NHWC_WORKGROUP_MEMORY_BYTES as K32,
-            CONV2D_COOP_NHWC_WORKGROUP_SIZE, SB_MAX,
+            CONV2D_COOP_NHWC_K32_WORKGROUP_MEMORY_BYTES as K32, CONV2D_COOP_NHWC_N64_WORKGROUP_MEMORY_BYTES as N64,
+            CONV2D_COOP_NHWC_WORKGROUP_MEMORY_BYTES as K64, CONV2D_COOP_NHWC_WORKGROUP_SIZE,
         };
-        // 8 subgroups of 64×32; B columns up to 128 (4 along N), rows padded by 8 halves.
         assert_eq!(CONV2D_COOP_NHWC_WORKGROUP_SIZE, [8 * 32, 1, 1]);
-        assert_eq!(SB_MAX, 128 + 8);
-        // f16 tiles + 8 f32 staging tiles of 16×16: 32-deep A of 256 rows (256×64 tiles), 64-deep
-        // A of 128 rows (128×128 tiles only), both under 48 KiB.
+        // f16 A and B tiles, rows padded by 8 halves, + 8 f32 staging tiles of 16×16: 128×128
+        // tiles 64 or 32 deep, 256×64 tiles 32 deep.
         let stage = 8 * 256 * 4;
-        assert_eq!(K32, 2 * (256 * 40 + 32 * 136) + stage);
         assert_eq!(K64, 2 * (128 * 72 + 64 * 136) + stage);
-        assert!(K64 <= 48 * 1024);
+        assert_eq!(K32, 2 * (128 * 40 + 32 * 136) + stage);
+        assert_eq!(N64, 2 * (256 * 40 + 32 * 72) + stage);
+        const { assert!(K64 <= 48 * 1024) };
     }
 
     #[test]
