@@ -430,13 +430,61 @@ fn conv2d_coop_nhwc(
         rb3 = masked(weight[select(0u, ((group * k_total + kb3) * ocg8 + b_col) / 8u, ok3)], ok3);
     }
         }
-        for (var kk = 0u; kk < 64u; kk += 16u) {
-            let a0 = coopLoadT<coop_mat16x16<f16, A>>(&tile_a[(warp_m + 0u) * 72u + kk], 72u);
-            let a1 = coopLoadT<coop_mat16x16<f16, A>>(&tile_a[(warp_m + 16u) * 72u + kk], 72u);
-            let a2 = coopLoadT<coop_mat16x16<f16, A>>(&tile_a[(warp_m + 32u) * 72u + kk], 72u);
-            let a3 = coopLoadT<coop_mat16x16<f16, A>>(&tile_a[(warp_m + 48u) * 72u + kk], 72u);
-            let b0 = coopLoadT<coop_mat16x16<f16, B>>(&tile_b[kk * 136u + warp_n], 136u);
-            let b1 = coopLoadT<coop_mat16x16<f16, B>>(&tile_b[kk * 136u + warp_n + 16u], 136u);
+        {
+            let a0 = coopLoadT<coop_mat16x16<f16, A>>(&tile_a[(warp_m + 0u) * 72u + 0u], 72u);
+            let a1 = coopLoadT<coop_mat16x16<f16, A>>(&tile_a[(warp_m + 16u) * 72u + 0u], 72u);
+            let a2 = coopLoadT<coop_mat16x16<f16, A>>(&tile_a[(warp_m + 32u) * 72u + 0u], 72u);
+            let a3 = coopLoadT<coop_mat16x16<f16, A>>(&tile_a[(warp_m + 48u) * 72u + 0u], 72u);
+            let b0 = coopLoadT<coop_mat16x16<f16, B>>(&tile_b[0u + warp_n], 136u);
+            let b1 = coopLoadT<coop_mat16x16<f16, B>>(&tile_b[0u + warp_n + 16u], 136u);
+            c00 = coopMultiplyAdd(a0, b0, c00);
+            c01 = coopMultiplyAdd(a0, b1, c01);
+            c10 = coopMultiplyAdd(a1, b0, c10);
+            c11 = coopMultiplyAdd(a1, b1, c11);
+            c20 = coopMultiplyAdd(a2, b0, c20);
+            c21 = coopMultiplyAdd(a2, b1, c21);
+            c30 = coopMultiplyAdd(a3, b0, c30);
+            c31 = coopMultiplyAdd(a3, b1, c31);
+        }
+        {
+            let a0 = coopLoadT<coop_mat16x16<f16, A>>(&tile_a[(warp_m + 0u) * 72u + 16u], 72u);
+            let a1 = coopLoadT<coop_mat16x16<f16, A>>(&tile_a[(warp_m + 16u) * 72u + 16u], 72u);
+            let a2 = coopLoadT<coop_mat16x16<f16, A>>(&tile_a[(warp_m + 32u) * 72u + 16u], 72u);
+            let a3 = coopLoadT<coop_mat16x16<f16, A>>(&tile_a[(warp_m + 48u) * 72u + 16u], 72u);
+            let b0 = coopLoadT<coop_mat16x16<f16, B>>(&tile_b[2176u + warp_n], 136u);
+            let b1 = coopLoadT<coop_mat16x16<f16, B>>(&tile_b[2176u + warp_n + 16u], 136u);
+            c00 = coopMultiplyAdd(a0, b0, c00);
+            c01 = coopMultiplyAdd(a0, b1, c01);
+            c10 = coopMultiplyAdd(a1, b0, c10);
+            c11 = coopMultiplyAdd(a1, b1, c11);
+            c20 = coopMultiplyAdd(a2, b0, c20);
+            c21 = coopMultiplyAdd(a2, b1, c21);
+            c30 = coopMultiplyAdd(a3, b0, c30);
+            c31 = coopMultiplyAdd(a3, b1, c31);
+        }
+        {
+            let a0 = coopLoadT<coop_mat16x16<f16, A>>(&tile_a[(warp_m + 0u) * 72u + 32u], 72u);
+            let a1 = coopLoadT<coop_mat16x16<f16, A>>(&tile_a[(warp_m + 16u) * 72u + 32u], 72u);
+            let a2 = coopLoadT<coop_mat16x16<f16, A>>(&tile_a[(warp_m + 32u) * 72u + 32u], 72u);
+            let a3 = coopLoadT<coop_mat16x16<f16, A>>(&tile_a[(warp_m + 48u) * 72u + 32u], 72u);
+            let b0 = coopLoadT<coop_mat16x16<f16, B>>(&tile_b[4352u + warp_n], 136u);
+            let b1 = coopLoadT<coop_mat16x16<f16, B>>(&tile_b[4352u + warp_n + 16u], 136u);
+            c00 = coopMultiplyAdd(a0, b0, c00);
+            c01 = coopMultiplyAdd(a0, b1, c01);
+            c10 = coopMultiplyAdd(a1, b0, c10);
+            c11 = coopMultiplyAdd(a1, b1, c11);
+            c20 = coopMultiplyAdd(a2, b0, c20);
+            c21 = coopMultiplyAdd(a2, b1, c21);
+            c30 = coopMultiplyAdd(a3, b0, c30);
+            c31 = coopMultiplyAdd(a3, b1, c31);
+        }
+        {
+            let a0 = coopLoadT<coop_mat16x16<f16, A>>(&tile_a[(warp_m + 0u) * 72u + 48u], 72u);
+            let a1 = coopLoadT<coop_mat16x16<f16, A>>(&tile_a[(warp_m + 16u) * 72u + 48u], 72u);
+            let a2 = coopLoadT<coop_mat16x16<f16, A>>(&tile_a[(warp_m + 32u) * 72u + 48u], 72u);
+            let a3 = coopLoadT<coop_mat16x16<f16, A>>(&tile_a[(warp_m + 48u) * 72u + 48u], 72u);
+            let b0 = coopLoadT<coop_mat16x16<f16, B>>(&tile_b[6528u + warp_n], 136u);
+            let b1 = coopLoadT<coop_mat16x16<f16, B>>(&tile_b[6528u + warp_n + 16u], 136u);
             c00 = coopMultiplyAdd(a0, b0, c00);
             c01 = coopMultiplyAdd(a0, b1, c01);
             c10 = coopMultiplyAdd(a1, b0, c10);
@@ -646,13 +694,29 @@ fn conv2d_coop_nhwc_k32(
         rb1 = masked(weight[select(0u, ((group * k_total + kb1) * ocg8 + b_col) / 8u, ok1)], ok1);
     }
         }
-        for (var kk = 0u; kk < 32u; kk += 16u) {
-            let a0 = coopLoadT<coop_mat16x16<f16, A>>(&tile_a_k32[(warp_m + 0u) * 40u + kk], 40u);
-            let a1 = coopLoadT<coop_mat16x16<f16, A>>(&tile_a_k32[(warp_m + 16u) * 40u + kk], 40u);
-            let a2 = coopLoadT<coop_mat16x16<f16, A>>(&tile_a_k32[(warp_m + 32u) * 40u + kk], 40u);
-            let a3 = coopLoadT<coop_mat16x16<f16, A>>(&tile_a_k32[(warp_m + 48u) * 40u + kk], 40u);
-            let b0 = coopLoadT<coop_mat16x16<f16, B>>(&tile_b_k32[kk * 136u + warp_n], 136u);
-            let b1 = coopLoadT<coop_mat16x16<f16, B>>(&tile_b_k32[kk * 136u + warp_n + 16u], 136u);
+        {
+            let a0 = coopLoadT<coop_mat16x16<f16, A>>(&tile_a_k32[(warp_m + 0u) * 40u + 0u], 40u);
+            let a1 = coopLoadT<coop_mat16x16<f16, A>>(&tile_a_k32[(warp_m + 16u) * 40u + 0u], 40u);
+            let a2 = coopLoadT<coop_mat16x16<f16, A>>(&tile_a_k32[(warp_m + 32u) * 40u + 0u], 40u);
+            let a3 = coopLoadT<coop_mat16x16<f16, A>>(&tile_a_k32[(warp_m + 48u) * 40u + 0u], 40u);
+            let b0 = coopLoadT<coop_mat16x16<f16, B>>(&tile_b_k32[0u + warp_n], 136u);
+            let b1 = coopLoadT<coop_mat16x16<f16, B>>(&tile_b_k32[0u + warp_n + 16u], 136u);
+            c00 = coopMultiplyAdd(a0, b0, c00);
+            c01 = coopMultiplyAdd(a0, b1, c01);
+            c10 = coopMultiplyAdd(a1, b0, c10);
+            c11 = coopMultiplyAdd(a1, b1, c11);
+            c20 = coopMultiplyAdd(a2, b0, c20);
+            c21 = coopMultiplyAdd(a2, b1, c21);
+            c30 = coopMultiplyAdd(a3, b0, c30);
+            c31 = coopMultiplyAdd(a3, b1, c31);
+        }
+        {
+            let a0 = coopLoadT<coop_mat16x16<f16, A>>(&tile_a_k32[(warp_m + 0u) * 40u + 16u], 40u);
+            let a1 = coopLoadT<coop_mat16x16<f16, A>>(&tile_a_k32[(warp_m + 16u) * 40u + 16u], 40u);
+            let a2 = coopLoadT<coop_mat16x16<f16, A>>(&tile_a_k32[(warp_m + 32u) * 40u + 16u], 40u);
+            let a3 = coopLoadT<coop_mat16x16<f16, A>>(&tile_a_k32[(warp_m + 48u) * 40u + 16u], 40u);
+            let b0 = coopLoadT<coop_mat16x16<f16, B>>(&tile_b_k32[2176u + warp_n], 136u);
+            let b1 = coopLoadT<coop_mat16x16<f16, B>>(&tile_b_k32[2176u + warp_n + 16u], 136u);
             c00 = coopMultiplyAdd(a0, b0, c00);
             c01 = coopMultiplyAdd(a0, b1, c01);
             c10 = coopMultiplyAdd(a1, b0, c10);
@@ -906,13 +970,29 @@ fn conv2d_coop_nhwc_n64(
         rb0 = masked(weight[select(0u, ((group * k_total + kb0) * ocg8 + b_col) / 8u, ok0)], ok0);
     }
         }
-        for (var kk = 0u; kk < 32u; kk += 16u) {
-            let a0 = coopLoadT<coop_mat16x16<f16, A>>(&tile_a_n64[(warp_m + 0u) * 40u + kk], 40u);
-            let a1 = coopLoadT<coop_mat16x16<f16, A>>(&tile_a_n64[(warp_m + 16u) * 40u + kk], 40u);
-            let a2 = coopLoadT<coop_mat16x16<f16, A>>(&tile_a_n64[(warp_m + 32u) * 40u + kk], 40u);
-            let a3 = coopLoadT<coop_mat16x16<f16, A>>(&tile_a_n64[(warp_m + 48u) * 40u + kk], 40u);
-            let b0 = coopLoadT<coop_mat16x16<f16, B>>(&tile_b_n64[kk * 72u + warp_n], 72u);
-            let b1 = coopLoadT<coop_mat16x16<f16, B>>(&tile_b_n64[kk * 72u + warp_n + 16u], 72u);
+        {
+            let a0 = coopLoadT<coop_mat16x16<f16, A>>(&tile_a_n64[(warp_m + 0u) * 40u + 0u], 40u);
+            let a1 = coopLoadT<coop_mat16x16<f16, A>>(&tile_a_n64[(warp_m + 16u) * 40u + 0u], 40u);
+            let a2 = coopLoadT<coop_mat16x16<f16, A>>(&tile_a_n64[(warp_m + 32u) * 40u + 0u], 40u);
+            let a3 = coopLoadT<coop_mat16x16<f16, A>>(&tile_a_n64[(warp_m + 48u) * 40u + 0u], 40u);
+            let b0 = coopLoadT<coop_mat16x16<f16, B>>(&tile_b_n64[0u + warp_n], 72u);
+            let b1 = coopLoadT<coop_mat16x16<f16, B>>(&tile_b_n64[0u + warp_n + 16u], 72u);
+            c00 = coopMultiplyAdd(a0, b0, c00);
+            c01 = coopMultiplyAdd(a0, b1, c01);
+            c10 = coopMultiplyAdd(a1, b0, c10);
+            c11 = coopMultiplyAdd(a1, b1, c11);
+            c20 = coopMultiplyAdd(a2, b0, c20);
+            c21 = coopMultiplyAdd(a2, b1, c21);
+            c30 = coopMultiplyAdd(a3, b0, c30);
+            c31 = coopMultiplyAdd(a3, b1, c31);
+        }
+        {
+            let a0 = coopLoadT<coop_mat16x16<f16, A>>(&tile_a_n64[(warp_m + 0u) * 40u + 16u], 40u);
+            let a1 = coopLoadT<coop_mat16x16<f16, A>>(&tile_a_n64[(warp_m + 16u) * 40u + 16u], 40u);
+            let a2 = coopLoadT<coop_mat16x16<f16, A>>(&tile_a_n64[(warp_m + 32u) * 40u + 16u], 40u);
+            let a3 = coopLoadT<coop_mat16x16<f16, A>>(&tile_a_n64[(warp_m + 48u) * 40u + 16u], 40u);
+            let b0 = coopLoadT<coop_mat16x16<f16, B>>(&tile_b_n64[1152u + warp_n], 72u);
+            let b1 = coopLoadT<coop_mat16x16<f16, B>>(&tile_b_n64[1152u + warp_n + 16u], 72u);
             c00 = coopMultiplyAdd(a0, b0, c00);
             c01 = coopMultiplyAdd(a0, b1, c01);
             c10 = coopMultiplyAdd(a1, b0, c10);

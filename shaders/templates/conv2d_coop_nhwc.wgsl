@@ -248,13 +248,14 @@ fn conv2d_coop_nhwc{{ suffix }}(
             let k_next = k0 + {{ bk }}u;
 {{ load_tile("k_next") }}
         }
-        for (var kk = 0u; kk < {{ bk }}u; kk += 16u) {
-            let a0 = coopLoadT<coop_mat16x16<f16, A>>(&tile_a{{ suffix }}[(warp_m + 0u) * {{ sa }}u + kk], {{ sa }}u);
-            let a1 = coopLoadT<coop_mat16x16<f16, A>>(&tile_a{{ suffix }}[(warp_m + 16u) * {{ sa }}u + kk], {{ sa }}u);
-            let a2 = coopLoadT<coop_mat16x16<f16, A>>(&tile_a{{ suffix }}[(warp_m + 32u) * {{ sa }}u + kk], {{ sa }}u);
-            let a3 = coopLoadT<coop_mat16x16<f16, A>>(&tile_a{{ suffix }}[(warp_m + 48u) * {{ sa }}u + kk], {{ sa }}u);
-            let b0 = coopLoadT<coop_mat16x16<f16, B>>(&tile_b{{ suffix }}[kk * {{ sb }}u + warp_n], {{ sb }}u);
-            let b1 = coopLoadT<coop_mat16x16<f16, B>>(&tile_b{{ suffix }}[kk * {{ sb }}u + warp_n + 16u], {{ sb }}u);
+{% for kk in range(0, bk, 16) %}
+        {
+            let a0 = coopLoadT<coop_mat16x16<f16, A>>(&tile_a{{ suffix }}[(warp_m + 0u) * {{ sa }}u + {{ kk }}u], {{ sa }}u);
+            let a1 = coopLoadT<coop_mat16x16<f16, A>>(&tile_a{{ suffix }}[(warp_m + 16u) * {{ sa }}u + {{ kk }}u], {{ sa }}u);
+            let a2 = coopLoadT<coop_mat16x16<f16, A>>(&tile_a{{ suffix }}[(warp_m + 32u) * {{ sa }}u + {{ kk }}u], {{ sa }}u);
+            let a3 = coopLoadT<coop_mat16x16<f16, A>>(&tile_a{{ suffix }}[(warp_m + 48u) * {{ sa }}u + {{ kk }}u], {{ sa }}u);
+            let b0 = coopLoadT<coop_mat16x16<f16, B>>(&tile_b{{ suffix }}[{{ kk * sb }}u + warp_n], {{ sb }}u);
+            let b1 = coopLoadT<coop_mat16x16<f16, B>>(&tile_b{{ suffix }}[{{ kk * sb }}u + warp_n + 16u], {{ sb }}u);
             c00 = coopMultiplyAdd(a0, b0, c00);
             c01 = coopMultiplyAdd(a0, b1, c01);
             c10 = coopMultiplyAdd(a1, b0, c10);
@@ -264,6 +265,7 @@ fn conv2d_coop_nhwc{{ suffix }}(
             c30 = coopMultiplyAdd(a3, b0, c30);
             c31 = coopMultiplyAdd(a3, b1, c31);
         }
+{% endfor %}
         workgroupBarrier();
     }
 

@@ -742,7 +742,8 @@ mod tests {
     fn coop_shader_compiles_to_spirv_for_each_tile() {
         for variant in [Variant::F32, Variant::F16, Variant::F16Partial] {
             with_variant!(variant, coop_shader = conv2d_coop | conv2d_coop_f16 | conv2d_coop_f16_partial, {
-                let entries: Vec<&str> = coop_shader::Entry::ALL.iter().map(|e| e.name()).collect();
+                // Eight multiply-adds per 16 of K, in a loop.
+                let entries: Vec<(&str, usize)> = coop_shader::Entry::ALL.iter().map(|e| (e.name(), 8)).collect();
                 check_coop_spirv(coop_shader::SOURCE, &entries, |warps_m, split_k, g| {
                     let mut overrides = coop_shader::Overrides::new();
                     (overrides.warps_m, overrides.split_k) = (warps_m, split_k);
@@ -754,7 +755,11 @@ mod tests {
                 })
             });
             with_variant!(variant, nhwc = conv2d_coop_nhwc | conv2d_coop_nhwc_f16 | conv2d_coop_nhwc_f16_partial, {
-                let entries: Vec<&str> = nhwc::Entry::ALL.iter().map(|e| e.name()).collect();
+                // Eight per 16 of K, unrolled over the K-tile: 64 deep for the plain entry point.
+                let entries: Vec<(&str, usize)> = nhwc::Entry::ALL
+                    .iter()
+                    .map(|e| (e.name(), if *e == nhwc::Entry::Conv2dCoopNhwc { 32 } else { 16 }))
+                    .collect();
                 // Every entry point (its tile is fixed), at each K-slice count.
                 check_coop_spirv(nhwc::SOURCE, &entries, |_, split_k, g| {
                     let mut overrides = nhwc::Overrides::new();
@@ -769,12 +774,13 @@ mod tests {
         }
     }
 
-    /// Lowers `entries` of one variant of the tensor-core shader (`source`) to SPIR-V at
+    /// Lowers `entries` (with the multiply-adds each must have) of one variant of the tensor-core
+    /// shader (`source`) to SPIR-V at
     /// the pipeline constants `constants(warps_m, split_k, geometry)` gives, and counts its
     /// cooperative multiply-adds.
     fn check_coop_spirv(
         source: &str,
-        entries: &[&str],
+        entries: &[(&str, usize)],
         constants_of: impl Fn(u32, u32, &ConvGeometry) -> Vec<(&'static str, f64)>,
     ) {
         use naga::valid::{Capabilities, ValidationFlags, Validator};
@@ -793,7 +799,7 @@ mod tests {
             for (name, value) in constants_of(warps_m, split_k, &g) {
                 constants.insert(name.to_string(), value);
             }
-            for &entry in entries {
+            for &(entry, expected) in entries {
                 let entry = Some((naga::ShaderStage::Compute, entry));
                 let (module, info) =
                     naga::back::pipeline_constants::process_overrides(&module, &info, entry, &constants)
@@ -801,7 +807,7 @@ mod tests {
                 let options =
                     naga::back::spv::Options { lang_version: (1, 6), capabilities: None, ..Default::default() };
                 let words = naga::back::spv::write_vec(&module, &info, &options, None).expect("SPIR-V");
-                // OpCooperativeMatrixMulAddKHR (4459): eight per 16 of K, as written. Walk the
+                // OpCooperativeMatrixMulAddKHR (4459): `expected`, as written. Walk the
                 // instructions after the 5-word header (each starts with word count << 16 | opcode).
                 let (mut at, mut mul_adds) = (5, 0);
                 while at < words.len() {
@@ -809,7 +815,7 @@ mod tests {
                     at += (words[at] >> 16).max(1) as usize;
                 }
                 // `process_overrides` keeps only the selected entry point and what it calls.
-                assert_eq!(mul_adds, 8, "{entry:?}, warps_m {warps_m}: {mul_adds} multiply-adds");
+                assert_eq!(mul_adds, expected, "{entry:?}, warps_m {warps_m}: {mul_adds} multiply-adds");
             }
         }
     }
