@@ -383,8 +383,9 @@ fn conv2d_coop_nhwc(
             tile_b[at + 7u] = hi.w;
         }
         workgroupBarrier();
-        if (k0 + 64u < k_end) {
-            let k_next = k0 + 64u;
+        // The next K-tile's loads, unconditionally (the last K-tile loads itself again), so the
+        // compiler issues them ahead of the math rather than behind a branch.
+        let k_next = min(k0 + 64u, k_end - 1u) / 64u * 64u;
     {
         // This invocation's A chunk: 8 channels of one tap (icg % 8 == 0: never across taps).
         let k = k_next + 8u * a_kc;
@@ -429,7 +430,6 @@ fn conv2d_coop_nhwc(
         let ok3 = kb3 < k_end && b_col < ocg8;
         rb3 = masked(weight[select(0u, ((group * k_total + kb3) * ocg8 + b_col) / 8u, ok3)], ok3);
     }
-        }
         {
             let a0 = coopLoadT<coop_mat16x16<f16, A>>(&tile_a[(warp_m + 0u) * 72u + 0u], 72u);
             let a1 = coopLoadT<coop_mat16x16<f16, A>>(&tile_a[(warp_m + 16u) * 72u + 0u], 72u);
@@ -663,8 +663,9 @@ fn conv2d_coop_nhwc_k32(
             tile_b_k32[at + 7u] = hi.w;
         }
         workgroupBarrier();
-        if (k0 + 32u < k_end) {
-            let k_next = k0 + 32u;
+        // The next K-tile's loads, unconditionally (the last K-tile loads itself again), so the
+        // compiler issues them ahead of the math rather than behind a branch.
+        let k_next = min(k0 + 32u, k_end - 1u) / 32u * 32u;
     {
         // This invocation's A chunk: 8 channels of one tap (icg % 8 == 0: never across taps).
         let k = k_next + 8u * a_kc;
@@ -693,7 +694,6 @@ fn conv2d_coop_nhwc_k32(
         let ok1 = kb1 < k_end && b_col < ocg8;
         rb1 = masked(weight[select(0u, ((group * k_total + kb1) * ocg8 + b_col) / 8u, ok1)], ok1);
     }
-        }
         {
             let a0 = coopLoadT<coop_mat16x16<f16, A>>(&tile_a_k32[(warp_m + 0u) * 40u + 0u], 40u);
             let a1 = coopLoadT<coop_mat16x16<f16, A>>(&tile_a_k32[(warp_m + 16u) * 40u + 0u], 40u);
@@ -932,8 +932,9 @@ fn conv2d_coop_nhwc_n64(
             tile_b_n64[at + 7u] = hi.w;
         }
         workgroupBarrier();
-        if (k0 + 32u < k_end) {
-            let k_next = k0 + 32u;
+        // The next K-tile's loads, unconditionally (the last K-tile loads itself again), so the
+        // compiler issues them ahead of the math rather than behind a branch.
+        let k_next = min(k0 + 32u, k_end - 1u) / 32u * 32u;
     {
         // This invocation's A chunk: 8 channels of one tap (icg % 8 == 0: never across taps).
         let k = k_next + 8u * a_kc;
@@ -969,7 +970,6 @@ fn conv2d_coop_nhwc_n64(
         let ok0 = kb0 < k_end && b_col < ocg8;
         rb0 = masked(weight[select(0u, ((group * k_total + kb0) * ocg8 + b_col) / 8u, ok0)], ok0);
     }
-        }
         {
             let a0 = coopLoadT<coop_mat16x16<f16, A>>(&tile_a_n64[(warp_m + 0u) * 40u + 0u], 40u);
             let a1 = coopLoadT<coop_mat16x16<f16, A>>(&tile_a_n64[(warp_m + 16u) * 40u + 0u], 40u);

@@ -244,10 +244,10 @@ fn conv2d_coop_nhwc{{ suffix }}(
 {{ store("tile_b" ~ suffix, "(b_row + " ~ (b_step * j) ~ "u) * " ~ sb ~ "u + 8u * b_cc", "rb" ~ j ~ "[0]", "rb" ~ j ~ "[1]") }}
 {% endfor %}
         workgroupBarrier();
-        if (k0 + {{ bk }}u < k_end) {
-            let k_next = k0 + {{ bk }}u;
+        // The next K-tile's loads, unconditionally (the last K-tile loads itself again), so the
+        // compiler issues them ahead of the math rather than behind a branch.
+        let k_next = min(k0 + {{ bk }}u, k_end - 1u) / {{ bk }}u * {{ bk }}u;
 {{ load_tile("k_next") }}
-        }
 {% for kk in range(0, bk, 16) %}
         {
             let a0 = coopLoadT<coop_mat16x16<f16, A>>(&tile_a{{ suffix }}[(warp_m + 0u) * {{ sa }}u + {{ kk }}u], {{ sa }}u);
