@@ -14,7 +14,7 @@
 // 16×16 f32 accumulators. Entry points (tile of pixels × channels, K-tile depth):
 //   conv2d_coop_nhwc      128 × 128, 64 deep (half the barriers per K: the roofline's GEMM
 //                         measured 124 → 173 TFLOP/s with it on an H200)
-//   conv2d_coop_nhwc_k32  128 × 128, 32 deep (devices with less than 43 KiB of workgroup memory)
+//   conv2d_coop_nhwc_k32  128 × 128, 32 deep (devices with less than 45 KiB of workgroup memory)
 //   conv2d_coop_nhwc_n64  256 × 64, 32 deep (64 or fewer output channels per group)
 // Per K-tile each invocation stores its share of A and B into workgroup memory as f16 (rows padded
 // by 8 halves so neighbouring rows start in different banks), the subgroups load 4 A and 2 B
@@ -145,6 +145,8 @@ fn emit(acc: coop_mat16x16<f32, C>, warp: u32, lane: u32, p0: u32, n0: u32, grou
 
 var<workgroup> tile_a: array<f16, 9216>;
 var<workgroup> tile_b: array<f16, 8704>;
+// Each A row's pixel decode: (first input row of its window, first column, image's first row).
+var<workgroup> rows: array<vec3<i32>, 128>;
 
 @compute @workgroup_size(256)
 fn conv2d_coop_nhwc(
@@ -167,43 +169,21 @@ fn conv2d_coop_nhwc(
     let ohw = params.oh * params.ow;
     let pixels = params.n * ohw;
 
-    // A staging: each row's pixel decode is the same for every K-tile, so it is done once here:
-    // the top-left input position of the pixel's window, its image's first input row, and
-    // whether the pixel exists.
+    // A staging: each row's pixel decode is the same for every K-tile, so it is done once here,
+    // into a workgroup table (registers are what limits how many workgroups share a
+    // multiprocessor): the top-left input position of the pixel's window (a row far above the
+    // image for pixels past the end, so every tap is outside) and its image's first input row.
     let a_kc = local % 8u;
     let a_row = local / 8u;
-    let p0 = p_tile + a_row + 0u;
-    let image0 = p0 / ohw;
-    let oh0 = (p0 - image0 * ohw) / params.ow;
-    let ow0 = p0 - image0 * ohw - oh0 * params.ow;
-    let ih0_0 = i32(oh0 * spec_stride_h) - i32(spec_pad_h);
-    let iw0_0 = i32(ow0 * spec_stride_w) - i32(spec_pad_w);
-    let base0 = image0 * params.ih;
-    let valid0 = p0 < pixels;
-    let p1 = p_tile + a_row + 32u;
-    let image1 = p1 / ohw;
-    let oh1 = (p1 - image1 * ohw) / params.ow;
-    let ow1 = p1 - image1 * ohw - oh1 * params.ow;
-    let ih0_1 = i32(oh1 * spec_stride_h) - i32(spec_pad_h);
-    let iw0_1 = i32(ow1 * spec_stride_w) - i32(spec_pad_w);
-    let base1 = image1 * params.ih;
-    let valid1 = p1 < pixels;
-    let p2 = p_tile + a_row + 64u;
-    let image2 = p2 / ohw;
-    let oh2 = (p2 - image2 * ohw) / params.ow;
-    let ow2 = p2 - image2 * ohw - oh2 * params.ow;
-    let ih0_2 = i32(oh2 * spec_stride_h) - i32(spec_pad_h);
-    let iw0_2 = i32(ow2 * spec_stride_w) - i32(spec_pad_w);
-    let base2 = image2 * params.ih;
-    let valid2 = p2 < pixels;
-    let p3 = p_tile + a_row + 96u;
-    let image3 = p3 / ohw;
-    let oh3 = (p3 - image3 * ohw) / params.ow;
-    let ow3 = p3 - image3 * ohw - oh3 * params.ow;
-    let ih0_3 = i32(oh3 * spec_stride_h) - i32(spec_pad_h);
-    let iw0_3 = i32(ow3 * spec_stride_w) - i32(spec_pad_w);
-    let base3 = image3 * params.ih;
-    let valid3 = p3 < pixels;
+    if (local < 128u) {
+        let p = p_tile + local;
+        let image = p / ohw;
+        let oh = (p - image * ohw) / params.ow;
+        let ow = p - image * ohw - oh * params.ow;
+        let ih0 = select(-(1 << 30), i32(oh * spec_stride_h) - i32(spec_pad_h), p < pixels);
+        rows[local] = vec3<i32>(ih0, i32(ow * spec_stride_w) - i32(spec_pad_w), i32(image * params.ih));
+    }
+    workgroupBarrier();
     // B staging.
     let b_cc = local % 16u;
     let b_row = local / 16u;
@@ -244,25 +224,29 @@ fn conv2d_coop_nhwc(
         let dx = i32(kx * spec_dilation_w);
         let k_ok = k < k_end;
         let channel = group * icg + ic;
-        let ih0 = ih0_0 + dy;
-        let iw0 = iw0_0 + dx;
-        let in0 = k_ok && valid0 && ih0 >= 0 && ih0 < i32(params.ih) && iw0 >= 0 && iw0 < i32(params.iw);
-        let at0 = ((base0 + u32(max(ih0, 0))) * params.iw + u32(max(iw0, 0))) * spec_ic + channel;
+        let row0 = rows[a_row + 0u];
+        let ih0 = row0.x + dy;
+        let iw0 = row0.y + dx;
+        let in0 = k_ok && ih0 >= 0 && ih0 < i32(params.ih) && iw0 >= 0 && iw0 < i32(params.iw);
+        let at0 = ((u32(row0.z) + u32(max(ih0, 0))) * params.iw + u32(max(iw0, 0))) * spec_ic + channel;
         ra0 = masked(input[select(0u, at0 / 8u, in0)], in0);
-        let ih1 = ih0_1 + dy;
-        let iw1 = iw0_1 + dx;
-        let in1 = k_ok && valid1 && ih1 >= 0 && ih1 < i32(params.ih) && iw1 >= 0 && iw1 < i32(params.iw);
-        let at1 = ((base1 + u32(max(ih1, 0))) * params.iw + u32(max(iw1, 0))) * spec_ic + channel;
+        let row1 = rows[a_row + 32u];
+        let ih1 = row1.x + dy;
+        let iw1 = row1.y + dx;
+        let in1 = k_ok && ih1 >= 0 && ih1 < i32(params.ih) && iw1 >= 0 && iw1 < i32(params.iw);
+        let at1 = ((u32(row1.z) + u32(max(ih1, 0))) * params.iw + u32(max(iw1, 0))) * spec_ic + channel;
         ra1 = masked(input[select(0u, at1 / 8u, in1)], in1);
-        let ih2 = ih0_2 + dy;
-        let iw2 = iw0_2 + dx;
-        let in2 = k_ok && valid2 && ih2 >= 0 && ih2 < i32(params.ih) && iw2 >= 0 && iw2 < i32(params.iw);
-        let at2 = ((base2 + u32(max(ih2, 0))) * params.iw + u32(max(iw2, 0))) * spec_ic + channel;
+        let row2 = rows[a_row + 64u];
+        let ih2 = row2.x + dy;
+        let iw2 = row2.y + dx;
+        let in2 = k_ok && ih2 >= 0 && ih2 < i32(params.ih) && iw2 >= 0 && iw2 < i32(params.iw);
+        let at2 = ((u32(row2.z) + u32(max(ih2, 0))) * params.iw + u32(max(iw2, 0))) * spec_ic + channel;
         ra2 = masked(input[select(0u, at2 / 8u, in2)], in2);
-        let ih3 = ih0_3 + dy;
-        let iw3 = iw0_3 + dx;
-        let in3 = k_ok && valid3 && ih3 >= 0 && ih3 < i32(params.ih) && iw3 >= 0 && iw3 < i32(params.iw);
-        let at3 = ((base3 + u32(max(ih3, 0))) * params.iw + u32(max(iw3, 0))) * spec_ic + channel;
+        let row3 = rows[a_row + 96u];
+        let ih3 = row3.x + dy;
+        let iw3 = row3.y + dx;
+        let in3 = k_ok && ih3 >= 0 && ih3 < i32(params.ih) && iw3 >= 0 && iw3 < i32(params.iw);
+        let at3 = ((u32(row3.z) + u32(max(ih3, 0))) * params.iw + u32(max(iw3, 0))) * spec_ic + channel;
         ra3 = masked(input[select(0u, at3 / 8u, in3)], in3);
         let kb0 = k0 + b_row + 0u;
         let ok0 = kb0 < k_end && b_col < ocg8;
@@ -397,25 +381,29 @@ fn conv2d_coop_nhwc(
         let dx = i32(kx * spec_dilation_w);
         let k_ok = k < k_end;
         let channel = group * icg + ic;
-        let ih0 = ih0_0 + dy;
-        let iw0 = iw0_0 + dx;
-        let in0 = k_ok && valid0 && ih0 >= 0 && ih0 < i32(params.ih) && iw0 >= 0 && iw0 < i32(params.iw);
-        let at0 = ((base0 + u32(max(ih0, 0))) * params.iw + u32(max(iw0, 0))) * spec_ic + channel;
+        let row0 = rows[a_row + 0u];
+        let ih0 = row0.x + dy;
+        let iw0 = row0.y + dx;
+        let in0 = k_ok && ih0 >= 0 && ih0 < i32(params.ih) && iw0 >= 0 && iw0 < i32(params.iw);
+        let at0 = ((u32(row0.z) + u32(max(ih0, 0))) * params.iw + u32(max(iw0, 0))) * spec_ic + channel;
         ra0 = masked(input[select(0u, at0 / 8u, in0)], in0);
-        let ih1 = ih0_1 + dy;
-        let iw1 = iw0_1 + dx;
-        let in1 = k_ok && valid1 && ih1 >= 0 && ih1 < i32(params.ih) && iw1 >= 0 && iw1 < i32(params.iw);
-        let at1 = ((base1 + u32(max(ih1, 0))) * params.iw + u32(max(iw1, 0))) * spec_ic + channel;
+        let row1 = rows[a_row + 32u];
+        let ih1 = row1.x + dy;
+        let iw1 = row1.y + dx;
+        let in1 = k_ok && ih1 >= 0 && ih1 < i32(params.ih) && iw1 >= 0 && iw1 < i32(params.iw);
+        let at1 = ((u32(row1.z) + u32(max(ih1, 0))) * params.iw + u32(max(iw1, 0))) * spec_ic + channel;
         ra1 = masked(input[select(0u, at1 / 8u, in1)], in1);
-        let ih2 = ih0_2 + dy;
-        let iw2 = iw0_2 + dx;
-        let in2 = k_ok && valid2 && ih2 >= 0 && ih2 < i32(params.ih) && iw2 >= 0 && iw2 < i32(params.iw);
-        let at2 = ((base2 + u32(max(ih2, 0))) * params.iw + u32(max(iw2, 0))) * spec_ic + channel;
+        let row2 = rows[a_row + 64u];
+        let ih2 = row2.x + dy;
+        let iw2 = row2.y + dx;
+        let in2 = k_ok && ih2 >= 0 && ih2 < i32(params.ih) && iw2 >= 0 && iw2 < i32(params.iw);
+        let at2 = ((u32(row2.z) + u32(max(ih2, 0))) * params.iw + u32(max(iw2, 0))) * spec_ic + channel;
         ra2 = masked(input[select(0u, at2 / 8u, in2)], in2);
-        let ih3 = ih0_3 + dy;
-        let iw3 = iw0_3 + dx;
-        let in3 = k_ok && valid3 && ih3 >= 0 && ih3 < i32(params.ih) && iw3 >= 0 && iw3 < i32(params.iw);
-        let at3 = ((base3 + u32(max(ih3, 0))) * params.iw + u32(max(iw3, 0))) * spec_ic + channel;
+        let row3 = rows[a_row + 96u];
+        let ih3 = row3.x + dy;
+        let iw3 = row3.y + dx;
+        let in3 = k_ok && ih3 >= 0 && ih3 < i32(params.ih) && iw3 >= 0 && iw3 < i32(params.iw);
+        let at3 = ((u32(row3.z) + u32(max(ih3, 0))) * params.iw + u32(max(iw3, 0))) * spec_ic + channel;
         ra3 = masked(input[select(0u, at3 / 8u, in3)], in3);
         let kb0 = k_next + b_row + 0u;
         let ok0 = kb0 < k_end && b_col < ocg8;
@@ -513,6 +501,8 @@ fn conv2d_coop_nhwc(
 
 var<workgroup> tile_a_k32: array<f16, 5120>;
 var<workgroup> tile_b_k32: array<f16, 4352>;
+// Each A row's pixel decode: (first input row of its window, first column, image's first row).
+var<workgroup> rows_k32: array<vec3<i32>, 128>;
 
 @compute @workgroup_size(256)
 fn conv2d_coop_nhwc_k32(
@@ -535,27 +525,21 @@ fn conv2d_coop_nhwc_k32(
     let ohw = params.oh * params.ow;
     let pixels = params.n * ohw;
 
-    // A staging: each row's pixel decode is the same for every K-tile, so it is done once here:
-    // the top-left input position of the pixel's window, its image's first input row, and
-    // whether the pixel exists.
+    // A staging: each row's pixel decode is the same for every K-tile, so it is done once here,
+    // into a workgroup table (registers are what limits how many workgroups share a
+    // multiprocessor): the top-left input position of the pixel's window (a row far above the
+    // image for pixels past the end, so every tap is outside) and its image's first input row.
     let a_kc = local % 4u;
     let a_row = local / 4u;
-    let p0 = p_tile + a_row + 0u;
-    let image0 = p0 / ohw;
-    let oh0 = (p0 - image0 * ohw) / params.ow;
-    let ow0 = p0 - image0 * ohw - oh0 * params.ow;
-    let ih0_0 = i32(oh0 * spec_stride_h) - i32(spec_pad_h);
-    let iw0_0 = i32(ow0 * spec_stride_w) - i32(spec_pad_w);
-    let base0 = image0 * params.ih;
-    let valid0 = p0 < pixels;
-    let p1 = p_tile + a_row + 64u;
-    let image1 = p1 / ohw;
-    let oh1 = (p1 - image1 * ohw) / params.ow;
-    let ow1 = p1 - image1 * ohw - oh1 * params.ow;
-    let ih0_1 = i32(oh1 * spec_stride_h) - i32(spec_pad_h);
-    let iw0_1 = i32(ow1 * spec_stride_w) - i32(spec_pad_w);
-    let base1 = image1 * params.ih;
-    let valid1 = p1 < pixels;
+    if (local < 128u) {
+        let p = p_tile + local;
+        let image = p / ohw;
+        let oh = (p - image * ohw) / params.ow;
+        let ow = p - image * ohw - oh * params.ow;
+        let ih0 = select(-(1 << 30), i32(oh * spec_stride_h) - i32(spec_pad_h), p < pixels);
+        rows_k32[local] = vec3<i32>(ih0, i32(ow * spec_stride_w) - i32(spec_pad_w), i32(image * params.ih));
+    }
+    workgroupBarrier();
     // B staging.
     let b_cc = local % 16u;
     let b_row = local / 16u;
@@ -592,15 +576,17 @@ fn conv2d_coop_nhwc_k32(
         let dx = i32(kx * spec_dilation_w);
         let k_ok = k < k_end;
         let channel = group * icg + ic;
-        let ih0 = ih0_0 + dy;
-        let iw0 = iw0_0 + dx;
-        let in0 = k_ok && valid0 && ih0 >= 0 && ih0 < i32(params.ih) && iw0 >= 0 && iw0 < i32(params.iw);
-        let at0 = ((base0 + u32(max(ih0, 0))) * params.iw + u32(max(iw0, 0))) * spec_ic + channel;
+        let row0 = rows_k32[a_row + 0u];
+        let ih0 = row0.x + dy;
+        let iw0 = row0.y + dx;
+        let in0 = k_ok && ih0 >= 0 && ih0 < i32(params.ih) && iw0 >= 0 && iw0 < i32(params.iw);
+        let at0 = ((u32(row0.z) + u32(max(ih0, 0))) * params.iw + u32(max(iw0, 0))) * spec_ic + channel;
         ra0 = masked(input[select(0u, at0 / 8u, in0)], in0);
-        let ih1 = ih0_1 + dy;
-        let iw1 = iw0_1 + dx;
-        let in1 = k_ok && valid1 && ih1 >= 0 && ih1 < i32(params.ih) && iw1 >= 0 && iw1 < i32(params.iw);
-        let at1 = ((base1 + u32(max(ih1, 0))) * params.iw + u32(max(iw1, 0))) * spec_ic + channel;
+        let row1 = rows_k32[a_row + 64u];
+        let ih1 = row1.x + dy;
+        let iw1 = row1.y + dx;
+        let in1 = k_ok && ih1 >= 0 && ih1 < i32(params.ih) && iw1 >= 0 && iw1 < i32(params.iw);
+        let at1 = ((u32(row1.z) + u32(max(ih1, 0))) * params.iw + u32(max(iw1, 0))) * spec_ic + channel;
         ra1 = masked(input[select(0u, at1 / 8u, in1)], in1);
         let kb0 = k0 + b_row + 0u;
         let ok0 = kb0 < k_end && b_col < ocg8;
@@ -677,15 +663,17 @@ fn conv2d_coop_nhwc_k32(
         let dx = i32(kx * spec_dilation_w);
         let k_ok = k < k_end;
         let channel = group * icg + ic;
-        let ih0 = ih0_0 + dy;
-        let iw0 = iw0_0 + dx;
-        let in0 = k_ok && valid0 && ih0 >= 0 && ih0 < i32(params.ih) && iw0 >= 0 && iw0 < i32(params.iw);
-        let at0 = ((base0 + u32(max(ih0, 0))) * params.iw + u32(max(iw0, 0))) * spec_ic + channel;
+        let row0 = rows_k32[a_row + 0u];
+        let ih0 = row0.x + dy;
+        let iw0 = row0.y + dx;
+        let in0 = k_ok && ih0 >= 0 && ih0 < i32(params.ih) && iw0 >= 0 && iw0 < i32(params.iw);
+        let at0 = ((u32(row0.z) + u32(max(ih0, 0))) * params.iw + u32(max(iw0, 0))) * spec_ic + channel;
         ra0 = masked(input[select(0u, at0 / 8u, in0)], in0);
-        let ih1 = ih0_1 + dy;
-        let iw1 = iw0_1 + dx;
-        let in1 = k_ok && valid1 && ih1 >= 0 && ih1 < i32(params.ih) && iw1 >= 0 && iw1 < i32(params.iw);
-        let at1 = ((base1 + u32(max(ih1, 0))) * params.iw + u32(max(iw1, 0))) * spec_ic + channel;
+        let row1 = rows_k32[a_row + 64u];
+        let ih1 = row1.x + dy;
+        let iw1 = row1.y + dx;
+        let in1 = k_ok && ih1 >= 0 && ih1 < i32(params.ih) && iw1 >= 0 && iw1 < i32(params.iw);
+        let at1 = ((u32(row1.z) + u32(max(ih1, 0))) * params.iw + u32(max(iw1, 0))) * spec_ic + channel;
         ra1 = masked(input[select(0u, at1 / 8u, in1)], in1);
         let kb0 = k_next + b_row + 0u;
         let ok0 = kb0 < k_end && b_col < ocg8;
@@ -745,6 +733,8 @@ fn conv2d_coop_nhwc_k32(
 
 var<workgroup> tile_a_n64: array<f16, 10240>;
 var<workgroup> tile_b_n64: array<f16, 2304>;
+// Each A row's pixel decode: (first input row of its window, first column, image's first row).
+var<workgroup> rows_n64: array<vec3<i32>, 256>;
 
 @compute @workgroup_size(256)
 fn conv2d_coop_nhwc_n64(
@@ -767,43 +757,21 @@ fn conv2d_coop_nhwc_n64(
     let ohw = params.oh * params.ow;
     let pixels = params.n * ohw;
 
-    // A staging: each row's pixel decode is the same for every K-tile, so it is done once here:
-    // the top-left input position of the pixel's window, its image's first input row, and
-    // whether the pixel exists.
+    // A staging: each row's pixel decode is the same for every K-tile, so it is done once here,
+    // into a workgroup table (registers are what limits how many workgroups share a
+    // multiprocessor): the top-left input position of the pixel's window (a row far above the
+    // image for pixels past the end, so every tap is outside) and its image's first input row.
     let a_kc = local % 4u;
     let a_row = local / 4u;
-    let p0 = p_tile + a_row + 0u;
-    let image0 = p0 / ohw;
-    let oh0 = (p0 - image0 * ohw) / params.ow;
-    let ow0 = p0 - image0 * ohw - oh0 * params.ow;
-    let ih0_0 = i32(oh0 * spec_stride_h) - i32(spec_pad_h);
-    let iw0_0 = i32(ow0 * spec_stride_w) - i32(spec_pad_w);
-    let base0 = image0 * params.ih;
-    let valid0 = p0 < pixels;
-    let p1 = p_tile + a_row + 64u;
-    let image1 = p1 / ohw;
-    let oh1 = (p1 - image1 * ohw) / params.ow;
-    let ow1 = p1 - image1 * ohw - oh1 * params.ow;
-    let ih0_1 = i32(oh1 * spec_stride_h) - i32(spec_pad_h);
-    let iw0_1 = i32(ow1 * spec_stride_w) - i32(spec_pad_w);
-    let base1 = image1 * params.ih;
-    let valid1 = p1 < pixels;
-    let p2 = p_tile + a_row + 128u;
-    let image2 = p2 / ohw;
-    let oh2 = (p2 - image2 * ohw) / params.ow;
-    let ow2 = p2 - image2 * ohw - oh2 * params.ow;
-    let ih0_2 = i32(oh2 * spec_stride_h) - i32(spec_pad_h);
-    let iw0_2 = i32(ow2 * spec_stride_w) - i32(spec_pad_w);
-    let base2 = image2 * params.ih;
-    let valid2 = p2 < pixels;
-    let p3 = p_tile + a_row + 192u;
-    let image3 = p3 / ohw;
-    let oh3 = (p3 - image3 * ohw) / params.ow;
-    let ow3 = p3 - image3 * ohw - oh3 * params.ow;
-    let ih0_3 = i32(oh3 * spec_stride_h) - i32(spec_pad_h);
-    let iw0_3 = i32(ow3 * spec_stride_w) - i32(spec_pad_w);
-    let base3 = image3 * params.ih;
-    let valid3 = p3 < pixels;
+    if (local < 256u) {
+        let p = p_tile + local;
+        let image = p / ohw;
+        let oh = (p - image * ohw) / params.ow;
+        let ow = p - image * ohw - oh * params.ow;
+        let ih0 = select(-(1 << 30), i32(oh * spec_stride_h) - i32(spec_pad_h), p < pixels);
+        rows_n64[local] = vec3<i32>(ih0, i32(ow * spec_stride_w) - i32(spec_pad_w), i32(image * params.ih));
+    }
+    workgroupBarrier();
     // B staging.
     let b_cc = local % 8u;
     let b_row = local / 8u;
@@ -841,25 +809,29 @@ fn conv2d_coop_nhwc_n64(
         let dx = i32(kx * spec_dilation_w);
         let k_ok = k < k_end;
         let channel = group * icg + ic;
-        let ih0 = ih0_0 + dy;
-        let iw0 = iw0_0 + dx;
-        let in0 = k_ok && valid0 && ih0 >= 0 && ih0 < i32(params.ih) && iw0 >= 0 && iw0 < i32(params.iw);
-        let at0 = ((base0 + u32(max(ih0, 0))) * params.iw + u32(max(iw0, 0))) * spec_ic + channel;
+        let row0 = rows_n64[a_row + 0u];
+        let ih0 = row0.x + dy;
+        let iw0 = row0.y + dx;
+        let in0 = k_ok && ih0 >= 0 && ih0 < i32(params.ih) && iw0 >= 0 && iw0 < i32(params.iw);
+        let at0 = ((u32(row0.z) + u32(max(ih0, 0))) * params.iw + u32(max(iw0, 0))) * spec_ic + channel;
         ra0 = masked(input[select(0u, at0 / 8u, in0)], in0);
-        let ih1 = ih0_1 + dy;
-        let iw1 = iw0_1 + dx;
-        let in1 = k_ok && valid1 && ih1 >= 0 && ih1 < i32(params.ih) && iw1 >= 0 && iw1 < i32(params.iw);
-        let at1 = ((base1 + u32(max(ih1, 0))) * params.iw + u32(max(iw1, 0))) * spec_ic + channel;
+        let row1 = rows_n64[a_row + 64u];
+        let ih1 = row1.x + dy;
+        let iw1 = row1.y + dx;
+        let in1 = k_ok && ih1 >= 0 && ih1 < i32(params.ih) && iw1 >= 0 && iw1 < i32(params.iw);
+        let at1 = ((u32(row1.z) + u32(max(ih1, 0))) * params.iw + u32(max(iw1, 0))) * spec_ic + channel;
         ra1 = masked(input[select(0u, at1 / 8u, in1)], in1);
-        let ih2 = ih0_2 + dy;
-        let iw2 = iw0_2 + dx;
-        let in2 = k_ok && valid2 && ih2 >= 0 && ih2 < i32(params.ih) && iw2 >= 0 && iw2 < i32(params.iw);
-        let at2 = ((base2 + u32(max(ih2, 0))) * params.iw + u32(max(iw2, 0))) * spec_ic + channel;
+        let row2 = rows_n64[a_row + 128u];
+        let ih2 = row2.x + dy;
+        let iw2 = row2.y + dx;
+        let in2 = k_ok && ih2 >= 0 && ih2 < i32(params.ih) && iw2 >= 0 && iw2 < i32(params.iw);
+        let at2 = ((u32(row2.z) + u32(max(ih2, 0))) * params.iw + u32(max(iw2, 0))) * spec_ic + channel;
         ra2 = masked(input[select(0u, at2 / 8u, in2)], in2);
-        let ih3 = ih0_3 + dy;
-        let iw3 = iw0_3 + dx;
-        let in3 = k_ok && valid3 && ih3 >= 0 && ih3 < i32(params.ih) && iw3 >= 0 && iw3 < i32(params.iw);
-        let at3 = ((base3 + u32(max(ih3, 0))) * params.iw + u32(max(iw3, 0))) * spec_ic + channel;
+        let row3 = rows_n64[a_row + 192u];
+        let ih3 = row3.x + dy;
+        let iw3 = row3.y + dx;
+        let in3 = k_ok && ih3 >= 0 && ih3 < i32(params.ih) && iw3 >= 0 && iw3 < i32(params.iw);
+        let at3 = ((u32(row3.z) + u32(max(ih3, 0))) * params.iw + u32(max(iw3, 0))) * spec_ic + channel;
         ra3 = masked(input[select(0u, at3 / 8u, in3)], in3);
         let kb0 = k0 + b_row + 0u;
         let ok0 = kb0 < k_end && b_col < ocg8;
@@ -946,25 +918,29 @@ fn conv2d_coop_nhwc_n64(
         let dx = i32(kx * spec_dilation_w);
         let k_ok = k < k_end;
         let channel = group * icg + ic;
-        let ih0 = ih0_0 + dy;
-        let iw0 = iw0_0 + dx;
-        let in0 = k_ok && valid0 && ih0 >= 0 && ih0 < i32(params.ih) && iw0 >= 0 && iw0 < i32(params.iw);
-        let at0 = ((base0 + u32(max(ih0, 0))) * params.iw + u32(max(iw0, 0))) * spec_ic + channel;
+        let row0 = rows_n64[a_row + 0u];
+        let ih0 = row0.x + dy;
+        let iw0 = row0.y + dx;
+        let in0 = k_ok && ih0 >= 0 && ih0 < i32(params.ih) && iw0 >= 0 && iw0 < i32(params.iw);
+        let at0 = ((u32(row0.z) + u32(max(ih0, 0))) * params.iw + u32(max(iw0, 0))) * spec_ic + channel;
         ra0 = masked(input[select(0u, at0 / 8u, in0)], in0);
-        let ih1 = ih0_1 + dy;
-        let iw1 = iw0_1 + dx;
-        let in1 = k_ok && valid1 && ih1 >= 0 && ih1 < i32(params.ih) && iw1 >= 0 && iw1 < i32(params.iw);
-        let at1 = ((base1 + u32(max(ih1, 0))) * params.iw + u32(max(iw1, 0))) * spec_ic + channel;
+        let row1 = rows_n64[a_row + 64u];
+        let ih1 = row1.x + dy;
+        let iw1 = row1.y + dx;
+        let in1 = k_ok && ih1 >= 0 && ih1 < i32(params.ih) && iw1 >= 0 && iw1 < i32(params.iw);
+        let at1 = ((u32(row1.z) + u32(max(ih1, 0))) * params.iw + u32(max(iw1, 0))) * spec_ic + channel;
         ra1 = masked(input[select(0u, at1 / 8u, in1)], in1);
-        let ih2 = ih0_2 + dy;
-        let iw2 = iw0_2 + dx;
-        let in2 = k_ok && valid2 && ih2 >= 0 && ih2 < i32(params.ih) && iw2 >= 0 && iw2 < i32(params.iw);
-        let at2 = ((base2 + u32(max(ih2, 0))) * params.iw + u32(max(iw2, 0))) * spec_ic + channel;
+        let row2 = rows_n64[a_row + 128u];
+        let ih2 = row2.x + dy;
+        let iw2 = row2.y + dx;
+        let in2 = k_ok && ih2 >= 0 && ih2 < i32(params.ih) && iw2 >= 0 && iw2 < i32(params.iw);
+        let at2 = ((u32(row2.z) + u32(max(ih2, 0))) * params.iw + u32(max(iw2, 0))) * spec_ic + channel;
         ra2 = masked(input[select(0u, at2 / 8u, in2)], in2);
-        let ih3 = ih0_3 + dy;
-        let iw3 = iw0_3 + dx;
-        let in3 = k_ok && valid3 && ih3 >= 0 && ih3 < i32(params.ih) && iw3 >= 0 && iw3 < i32(params.iw);
-        let at3 = ((base3 + u32(max(ih3, 0))) * params.iw + u32(max(iw3, 0))) * spec_ic + channel;
+        let row3 = rows_n64[a_row + 192u];
+        let ih3 = row3.x + dy;
+        let iw3 = row3.y + dx;
+        let in3 = k_ok && ih3 >= 0 && ih3 < i32(params.ih) && iw3 >= 0 && iw3 < i32(params.iw);
+        let at3 = ((u32(row3.z) + u32(max(ih3, 0))) * params.iw + u32(max(iw3, 0))) * spec_ic + channel;
         ra3 = masked(input[select(0u, at3 / 8u, in3)], in3);
         let kb0 = k_next + b_row + 0u;
         let ok0 = kb0 < k_end && b_col < ocg8;

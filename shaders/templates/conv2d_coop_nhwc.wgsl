@@ -16,7 +16,7 @@
 // 16×16 f32 accumulators. Entry points (tile of pixels × channels, K-tile depth):
 //   conv2d_coop_nhwc      128 × 128, 64 deep (half the barriers per K: the roofline's GEMM
 //                         measured 124 → 173 TFLOP/s with it on an H200)
-//   conv2d_coop_nhwc_k32  128 × 128, 32 deep (devices with less than 43 KiB of workgroup memory)
+//   conv2d_coop_nhwc_k32  128 × 128, 32 deep (devices with less than 45 KiB of workgroup memory)
 //   conv2d_coop_nhwc_n64  256 × 64, 32 deep (64 or fewer output channels per group)
 // Per K-tile each invocation stores its share of A and B into workgroup memory as f16 (rows padded
 // by 8 halves so neighbouring rows start in different banks), the subgroups load 4 A and 2 B
@@ -118,6 +118,8 @@ fn emit(acc: coop_mat16x16<f32, C>, warp: u32, lane: u32, p0: u32, n0: u32, grou
 
 var<workgroup> tile_a{{ suffix }}: array<f16, {{ bm * sa }}>;
 var<workgroup> tile_b{{ suffix }}: array<f16, {{ bk * sb }}>;
+// Each A row's pixel decode: (first input row of its window, first column, image's first row).
+var<workgroup> rows{{ suffix }}: array<vec3<i32>, {{ bm }}>;
 
 @compute @workgroup_size(256)
 fn conv2d_coop_nhwc{{ suffix }}(
@@ -140,21 +142,21 @@ fn conv2d_coop_nhwc{{ suffix }}(
     let ohw = params.oh * params.ow;
     let pixels = params.n * ohw;
 
-    // A staging: each row's pixel decode is the same for every K-tile, so it is done once here:
-    // the top-left input position of the pixel's window, its image's first input row, and
-    // whether the pixel exists.
+    // A staging: each row's pixel decode is the same for every K-tile, so it is done once here,
+    // into a workgroup table (registers are what limits how many workgroups share a
+    // multiprocessor): the top-left input position of the pixel's window (a row far above the
+    // image for pixels past the end, so every tap is outside) and its image's first input row.
     let a_kc = local % {{ chunks }}u;
     let a_row = local / {{ chunks }}u;
-{% for i in range(a_n) %}
-    let p{{ i }} = p_tile + a_row + {{ a_step * i }}u;
-    let image{{ i }} = p{{ i }} / ohw;
-    let oh{{ i }} = (p{{ i }} - image{{ i }} * ohw) / params.ow;
-    let ow{{ i }} = p{{ i }} - image{{ i }} * ohw - oh{{ i }} * params.ow;
-    let ih0_{{ i }} = i32(oh{{ i }} * spec_stride_h) - i32(spec_pad_h);
-    let iw0_{{ i }} = i32(ow{{ i }} * spec_stride_w) - i32(spec_pad_w);
-    let base{{ i }} = image{{ i }} * params.ih;
-    let valid{{ i }} = p{{ i }} < pixels;
-{% endfor %}
+    if (local < {{ bm }}u) {
+        let p = p_tile + local;
+        let image = p / ohw;
+        let oh = (p - image * ohw) / params.ow;
+        let ow = p - image * ohw - oh * params.ow;
+        let ih0 = select(-(1 << 30), i32(oh * spec_stride_h) - i32(spec_pad_h), p < pixels);
+        rows{{ suffix }}[local] = vec3<i32>(ih0, i32(ow * spec_stride_w) - i32(spec_pad_w), i32(image * params.ih));
+    }
+    workgroupBarrier();
     // B staging.
     let b_cc = local % {{ b_per_row }}u;
     let b_row = local / {{ b_per_row }}u;
@@ -199,10 +201,11 @@ fn conv2d_coop_nhwc{{ suffix }}(
         let k_ok = k < k_end;
         let channel = group * icg + ic;
 {% for i in range(a_n) %}
-        let ih{{ i }} = ih0_{{ i }} + dy;
-        let iw{{ i }} = iw0_{{ i }} + dx;
-        let in{{ i }} = k_ok && valid{{ i }} && ih{{ i }} >= 0 && ih{{ i }} < i32(params.ih) && iw{{ i }} >= 0 && iw{{ i }} < i32(params.iw);
-        let at{{ i }} = ((base{{ i }} + u32(max(ih{{ i }}, 0))) * params.iw + u32(max(iw{{ i }}, 0))) * spec_ic + channel;
+        let row{{ i }} = rows{{ suffix }}[a_row + {{ a_step * i }}u];
+        let ih{{ i }} = row{{ i }}.x + dy;
+        let iw{{ i }} = row{{ i }}.y + dx;
+        let in{{ i }} = k_ok && ih{{ i }} >= 0 && ih{{ i }} < i32(params.ih) && iw{{ i }} >= 0 && iw{{ i }} < i32(params.iw);
+        let at{{ i }} = ((u32(row{{ i }}.z) + u32(max(ih{{ i }}, 0))) * params.iw + u32(max(iw{{ i }}, 0))) * spec_ic + channel;
 {% if f16_in %}
         ra{{ i }} = masked(input[select(0u, at{{ i }} / 8u, in{{ i }})], in{{ i }});
 {% else %}

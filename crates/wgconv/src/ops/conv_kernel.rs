@@ -360,9 +360,9 @@ mod tests {
                 ConvKernel::DepthwiseTiled => 16_384,
                 // f16 A and B tiles (128 × 40 and 32 × 264 halves) + 8 f32 staging tiles of 16×16.
                 ConvKernel::CoopF16 => 35_328,
-                // f16 A (256 × 40) and B (32 × 72) tiles of the 256×64 entry + 8 f32 staging
-                // tiles of 16×16.
-                ConvKernel::CoopNhwc => 33_280,
+                // f16 A (256 × 40) and B (32 × 72) tiles of the 256×64 entry, its 256 row
+                // decodes (vec3<i32>, 16-byte stride) and 8 f32 staging tiles of 16×16.
+                ConvKernel::CoopNhwc => 37_376,
                 _ => match kernel.gemm_tile() {
                     Some((rows, tile_n)) => 4 * kernel.k_tile_depth() as u32 * (rows + tile_n),
                     None => 0,

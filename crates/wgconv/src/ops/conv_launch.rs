@@ -119,7 +119,7 @@ impl ConvGeometry {
 
     /// Depth of `CoopNhwc`'s K-tiles: 64 with 128×128 tiles (half the barriers per K: the
     /// roofline's GEMM went from 124 to 173 TFLOP/s on an H200 with it; 32 on devices with less
-    /// than its 43 KiB of workgroup memory), 32 with 256×64 ones, whose A tile would not fit
+    /// than its 45 KiB of workgroup memory), 32 with 256×64 ones, whose A tile would not fit
     /// 48 KiB at 64.
     pub(crate) fn coop_nhwc_k_tile(&self) -> u32 {
         if self.coop_nhwc_warps_n() == 4 { 64 } else { 32 }
@@ -289,12 +289,12 @@ mod tests {
             CONV2D_COOP_NHWC_WORKGROUP_MEMORY_BYTES as K64, CONV2D_COOP_NHWC_WORKGROUP_SIZE,
         };
         assert_eq!(CONV2D_COOP_NHWC_WORKGROUP_SIZE, [8 * 32, 1, 1]);
-        // f16 A and B tiles, rows padded by 8 halves, + 8 f32 staging tiles of 16×16: 128×128
-        // tiles 64 or 32 deep, 256×64 tiles 32 deep.
+        // f16 A and B tiles (rows padded by 8 halves), a 16-byte row decode per A row, and 8 f32
+        // staging tiles of 16×16: 128×128 tiles 64 or 32 deep, 256×64 tiles 32 deep.
         let stage = 8 * 256 * 4;
-        assert_eq!(K64, 2 * (128 * 72 + 64 * 136) + stage);
-        assert_eq!(K32, 2 * (128 * 40 + 32 * 136) + stage);
-        assert_eq!(N64, 2 * (256 * 40 + 32 * 72) + stage);
+        assert_eq!(K64, 2 * (128 * 72 + 64 * 136) + 16 * 128 + stage);
+        assert_eq!(K32, 2 * (128 * 40 + 32 * 136) + 16 * 128 + stage);
+        assert_eq!(N64, 2 * (256 * 40 + 32 * 72) + 16 * 256 + stage);
         const { assert!(K64 <= 48 * 1024) };
     }
 
