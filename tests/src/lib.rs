@@ -14,10 +14,23 @@ pub fn test_device() -> (wgpu::Device, wgpu::Queue) {
 /// A device of the test adapter with the limits `limits` makes of the adapter's own (WebGPU's
 /// defaults for [`test_device`]).
 pub fn device_with_limits(limits: impl FnOnce(wgpu::Limits) -> wgpu::Limits) -> (wgpu::Device, wgpu::Queue) {
+    device_with(wgpu::Features::empty(), limits)
+}
+
+/// A device of the test adapter with `features` (which it must have) and the limits `limits`
+/// makes of the adapter's.
+pub fn device_with(
+    features: wgpu::Features,
+    limits: impl FnOnce(wgpu::Limits) -> wgpu::Limits,
+) -> (wgpu::Device, wgpu::Queue) {
     let instance = wgpu::Instance::new(wgpu::InstanceDescriptor::new_without_display_handle());
     let adapter = pollster::block_on(instance.request_adapter(&wgpu::RequestAdapterOptions::default()))
         .expect("no GPU adapter: install a Vulkan driver (apt-get install -y mesa-vulkan-drivers libvulkan1)");
-    let descriptor = wgpu::DeviceDescriptor { required_limits: limits(adapter.limits()), ..Default::default() };
+    let descriptor = wgpu::DeviceDescriptor {
+        required_features: features,
+        required_limits: limits(adapter.limits()),
+        ..Default::default()
+    };
     pollster::block_on(adapter.request_device(&descriptor)).expect("request_device failed")
 }
 

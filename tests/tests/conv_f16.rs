@@ -214,3 +214,34 @@ fn the_bound_catches_one_wrong_element() {
     wrong[15] = f16::NAN;
     assert_eq!(reference::f16_bound_ratio(&wrong, &expected), f64::INFINITY);
 }
+
+/// f16 tensors over one storage binding run in batch chunks like f32 ones when each image is a
+/// whole number of 4-byte words; an image of an odd element count cannot be split on the word
+/// boundaries buffer copies need, and the error says so.
+#[test]
+fn f16_over_the_binding_limit_runs_in_chunks_or_says_why_not() {
+    let (device, queue) = wgconv_tests::device_with(wgpu::Features::SHADER_F16, |a| wgpu::Limits {
+        max_storage_buffer_binding_size: 4096,
+        ..a
+    });
+    let ctx = wgconv::Context::from_device(device, queue);
+    let opts = ConvOptions::default().padding(&[1]);
+    // 4 images of 1024 halves (2 KiB each, 8 KiB in all): chunks of two.
+    let (input, weight) = ([4usize, 4, 16, 16], [4usize, 4, 3, 3]);
+    let (xh, x) = random_f16(430, input.iter().product());
+    let (wh, w) = random_f16(431, weight.iter().product());
+    let (expected, _) = reference::convolution(&x, &input, &w, &weight, None, &opts).unwrap();
+    let xt = Tensor::from_f16(&ctx, &xh, &input).unwrap();
+    let wt = Tensor::from_f16(&ctx, &wh, &weight).unwrap();
+    let y = ctx.convolution(&xt, &wt, None, &opts).unwrap();
+    assert!(reference::f16_bound_ratio(&y.output.to_vec_f16(&ctx).unwrap(), &expected) <= 1.0);
+    // Images of 3·15·15 = 675 halves (1350 bytes): over the limit, and not splittable.
+    let odd = [4usize, 3, 15, 15];
+    let xt = Tensor::from_f16(&ctx, &random_f16(432, odd.iter().product()).0, &odd).unwrap();
+    let wt = Tensor::from_f16(&ctx, &random_f16(433, 4 * 3 * 9).0, &[4, 3, 3, 3]).unwrap();
+    let err = ctx.convolution(&xt, &wt, None, &opts).unwrap_err();
+    assert!(
+        matches!(&err, Error::InvalidShape { reason } if reason.contains("input's f16 images (1350 bytes each)")),
+        "{err}"
+    );
+}

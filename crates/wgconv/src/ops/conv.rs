@@ -244,16 +244,7 @@ impl Batch<'_> {
         let limit = self.ctx.limits().max_storage_buffer_binding_size;
         let in_image = input.numel() as u64 / u64::from(g.n) * dtype.element_bytes();
         let out_image = output.numel() as u64 / u64::from(g.n) * dtype.element_bytes();
-        // Buffer copies move whole 4-byte words: f16 images of an odd element count start
-        // mid-word.
-        if !in_image.is_multiple_of(4) || !out_image.is_multiple_of(4) {
-            let (tensor, bytes) = if !in_image.is_multiple_of(4) {
-                ("input", input.size_bytes())
-            } else {
-                ("output", output.size_bytes())
-            };
-            return Err(Error::BindingTooLarge { tensor, bytes, limit });
-        }
+        check_word_aligned_parts("images", [("input", in_image), ("output", out_image)], limit)?;
         let per_chunk = (limit / in_image.max(out_image)).min(u64::from(g.n));
         if per_chunk == 0 {
             return self.encode_convolution_in_bands(call, output, g);
@@ -282,6 +273,19 @@ impl Batch<'_> {
         }
         // `g.n` is at least 1 (validated), so the loop ran.
         Ok(kernel.expect("a batch of at least one image"))
+    }
+}
+
+/// A tensor over one storage binding is run in parts (images, or rows of an image) staged by
+/// buffer copies, which move whole 4-byte words: f16 parts of an odd element count would start
+/// mid-word. Errors with the tensor whose `parts` (`(tensor, bytes per part)`) cannot be split.
+pub(super) fn check_word_aligned_parts(what: &str, parts: [(&'static str, u64); 2], limit: u64) -> Result<()> {
+    match parts.into_iter().find(|(_, bytes)| !bytes.is_multiple_of(4)) {
+        None => Ok(()),
+        Some((tensor, bytes)) => Err(Error::shape(format!(
+            "the convolution does not fit one {limit}-byte storage binding, and the {tensor}'s f16 {what} \
+             ({bytes} bytes each) cannot be split on the 4-byte boundaries buffer copies need"
+        ))),
     }
 }
 

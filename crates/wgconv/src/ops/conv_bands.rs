@@ -247,15 +247,7 @@ impl Batch<'_> {
         // Bands are sized for f32 elements (`plan_bands`); f16 ones fill half of that.
         let dtype = call.input.dtype();
         let (in_row, out_row) = (in_unit * dtype.element_bytes(), out_unit * dtype.element_bytes());
-        // Buffer copies and clears move whole 4-byte words: f16 rows of an odd width start mid-word.
-        if !in_row.is_multiple_of(4) || !out_row.is_multiple_of(4) {
-            let (tensor, bytes) = if !in_row.is_multiple_of(4) {
-                ("input", call.input.size_bytes())
-            } else {
-                ("output", output.size_bytes())
-            };
-            return Err(Error::BindingTooLarge { tensor, bytes, limit });
-        }
+        super::conv::check_word_aligned_parts("rows", [("input", in_row), ("output", out_row)], limit)?;
         let (in_plane, out_plane) = (u64::from(in_len) * in_row, u64::from(out_len) * out_row);
         let (in_image, out_image) = (in_plane * u64::from(g.ic), out_plane * u64::from(g.oc));
         // Scratch tensors by shape: bands of one shape reuse theirs (commands of one encoder run

@@ -9,7 +9,7 @@ use crate::{
     dispatch::{self, MAX_WORKGROUPS_PER_DIM},
     error::{Error, Result},
     shaders::{dequantize, q8ta_conv2d_pw as q8_shader, q8ta_conv2d_pw_gemm as q8_gemm, quantize},
-    tensor::{DType, Tensor},
+    tensor::{DType, MemoryFormat, Tensor},
 };
 
 /// Affine quantization of one tensor: `real = (q − zero_point) · scale`.
@@ -296,7 +296,8 @@ impl Batch<'_> {
         check_operand(ctx, "input", input, DType::F32)?;
         q.validate("quantize")?;
         elements_fit_u32("quantize", input)?;
-        let output = Tensor::zeros(ctx, input.shape(), DType::I8)?;
+        // Element-wise: the output keeps the input's memory format.
+        let output = Tensor::zeros(ctx, input.shape(), DType::I8)?.with_memory_format(input.memory_format())?;
         let numel = input.numel() as u64;
         let limits = ctx.limits();
         let grid = dispatch::grid(
@@ -324,7 +325,8 @@ impl Batch<'_> {
         check_operand(ctx, "input", input, DType::I8)?;
         q.validate("dequantize")?;
         elements_fit_u32("dequantize", input)?;
-        let output = Tensor::zeros(ctx, input.shape(), DType::F32)?;
+        // Element-wise: the output keeps the input's memory format.
+        let output = Tensor::zeros(ctx, input.shape(), DType::F32)?.with_memory_format(input.memory_format())?;
         let numel = input.numel() as u64;
         let limits = ctx.limits();
         let grid =
@@ -400,6 +402,18 @@ impl Batch<'_> {
         check_operand(ctx, "input", args.input, DType::I8)?;
         check_operand(ctx, "weight", args.weight, DType::I8)?;
         check_operand(ctx, "output", output, DType::I8)?;
+        // The int8 kernels read and write NCHW.
+        for (tensor, t) in [("input", args.input), ("output", output)] {
+            if t.memory_format() != MemoryFormat::Contiguous {
+                return Err(Error::MemoryFormat {
+                    tensor,
+                    reason: format!(
+                        "q8ta_conv2d_pw takes contiguous (NCHW) tensors, got {}; convert it with to_memory_format",
+                        t.memory_format()
+                    ),
+                });
+            }
+        }
         let kernel = g.choose_kernel(forced)?;
         let relu = u32::from(opts.activation == Activation::Relu);
         // The reciprocal is taken in f64 and rounded once, as the reference handler does.
