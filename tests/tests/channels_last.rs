@@ -41,6 +41,8 @@ fn conversion_both_ways_matches_a_host_transpose() {
     let t16 = Tensor::from_f16(ctx, &h, &shape).unwrap();
     let cl16 = ctx.to_memory_format(&t16, MemoryFormat::ChannelsLast).unwrap();
     assert_eq!(cl16.to_vec_f16(ctx).unwrap(), to_nhwc(&h, shape));
+    let back16 = ctx.to_memory_format(&cl16, MemoryFormat::Contiguous).unwrap();
+    assert_eq!(back16.to_vec_f16(ctx).unwrap(), h);
     // Already in the format: the same buffer back.
     let same = ctx.to_memory_format(&cl, MemoryFormat::ChannelsLast).unwrap();
     assert_eq!(same.buffer(), cl.buffer());
@@ -94,13 +96,7 @@ fn check(
     let (x, w, b) = (round(&x), round(&w), round(&b));
     let (expected, shape) = reference::convolution(&x, &input, &w, &weight, Some(&b), &opts).unwrap();
     let out_shape: [usize; 4] = shape.clone().try_into().unwrap();
-    let upload = |data: &[f32], shape: &[usize]| {
-        match dtype {
-            DType::F16 => Tensor::from_f16(ctx, &data.iter().map(|&v| f16::from_f32(v)).collect::<Vec<_>>(), shape),
-            _ => Tensor::from_f32(ctx, data, shape),
-        }
-        .unwrap()
-    };
+    let upload = |data: &[f32], shape: &[usize]| Tensor::from_f32_as(ctx, data, shape, dtype).unwrap();
     let channels_last = |t: Tensor| t.with_memory_format(MemoryFormat::ChannelsLast).unwrap();
     let xt = channels_last(upload(&to_nhwc(&x, input), &input));
     let wt = if weight_cl { channels_last(upload(&to_nhwc(&w, weight), &weight)) } else { upload(&w, &weight) };

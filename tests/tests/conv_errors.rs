@@ -47,7 +47,7 @@ fn dtype_must_be_f32() {
     let x = Tensor::from_i8(ctx, &[1; 16], &[1, 1, 4, 4]).unwrap();
     let err = ctx.conv2d(&x, &tensor(&[1, 1, 3, 3]), None, &opts()).unwrap_err();
     assert_eq!(err, Error::DType { tensor: "input", expected: DType::F32, got: DType::I8 });
-    assert_mentions(&err.to_string(), &["input", "F32", "I8"]);
+    assert_mentions(&err.to_string(), &["input", "float32", "int8"]);
 }
 
 #[test]

@@ -204,12 +204,16 @@ fn f16_needs_the_shader_f16_feature() {
 
 #[test]
 fn the_bound_catches_one_wrong_element() {
-    let expected: Vec<f64> = (1..=64).map(|i| f64::from(i) / 16.0).collect();
-    let exact: Vec<f16> = expected.iter().map(|&r| f16::from_f64(r)).collect();
-    assert!(reference::f16_bound_ratio(&exact, &expected) <= 0.5, "rounding to nearest is half the bound");
-    // One element off by 2 ulps of f16 near 1 (2⁻⁹): over the bound.
-    let mut wrong = exact.clone();
-    wrong[15] = f16::from_f64(expected[15] + 2.0 / 512.0);
+    // Values that f16 cannot hold exactly (1/3 + i/7), so rounding to nearest leaves an error of
+    // up to half an ulp: within half the bound's first term.
+    let expected: Vec<f64> = (0..64).map(|i| 1.0 / 3.0 + f64::from(i) / 7.0).collect();
+    let rounded: Vec<f16> = expected.iter().map(|&r| f16::from_f64(r)).collect();
+    let ratio = reference::f16_bound_ratio(&rounded, &expected);
+    assert!(ratio > 0.0 && ratio <= 0.5, "rounding to nearest is at most half the bound: {ratio}");
+    // One element in [2, 4) two ulps off (an ulp of f16 there is 2⁻⁹): over the bound.
+    let mut wrong = rounded.clone();
+    assert!((2.0..4.0).contains(&f64::from(rounded[15])));
+    wrong[15] = f16::from_f64(f64::from(rounded[15]) + 2.0 / 512.0);
     assert!(reference::f16_bound_ratio(&wrong, &expected) > 1.0);
     wrong[15] = f16::NAN;
     assert_eq!(reference::f16_bound_ratio(&wrong, &expected), f64::INFINITY);

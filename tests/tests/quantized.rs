@@ -303,9 +303,9 @@ fn q8_errors_name_the_values() {
     let ctx = context();
     let v = valid();
     let f32_input = Tensor::from_f32(ctx, &[1.0; 2 * 4 * 3 * 3], &[2, 4, 3, 3]).unwrap();
-    expect(q8_error(&v, |a, _| a.input = &f32_input), &["input", "I8", "F32"]);
+    expect(q8_error(&v, |a, _| a.input = &f32_input), &["input", "int8", "float32"]);
     let f32_weight = Tensor::from_f32(ctx, &[1.0; 12], &[3, 4]).unwrap();
-    expect(q8_error(&v, |a, _| a.weight = &f32_weight), &["weight", "I8"]);
+    expect(q8_error(&v, |a, _| a.weight = &f32_weight), &["weight", "int8"]);
     let rank3 = Tensor::from_i8(ctx, &[1; 4 * 9], &[4, 3, 3]).unwrap();
     expect(q8_error(&v, |a, _| a.input = &rank3), &["input", "rank 3", "[4, 3, 3]"]);
     let rank4_weight = Tensor::from_i8(ctx, &[1; 12], &[3, 4, 1, 1]).unwrap();
@@ -315,7 +315,7 @@ fn q8_errors_name_the_values() {
     let short_scales = Tensor::from_f32(ctx, &[0.1; 2], &[2]).unwrap();
     expect(q8_error(&v, |a, _| a.weight_scales = &short_scales), &["weight_scales", "[3]", "[2]"]);
     let int_bias = Tensor::from_i8(ctx, &[1; 3], &[3]).unwrap();
-    expect(q8_error(&v, |a, _| a.bias = Some(&int_bias)), &["bias", "f32", "I8"]);
+    expect(q8_error(&v, |a, _| a.bias = Some(&int_bias)), &["bias", "float32", "int8"]);
     expect(q8_error(&v, |a, _| a.weight_sums = Some(&[1, 2])), &["weight_sums", "3 values", "got 2"]);
     expect(q8_error(&v, |_, o| o.stride = vec![2]), &["stride 1", "[2]"]);
     expect(q8_error(&v, |_, o| o.padding = vec![0, 1]), &["padding 0", "[0, 1]"]);

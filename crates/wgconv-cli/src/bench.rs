@@ -379,18 +379,12 @@ fn load_suite(name: &str) -> CliResult<Vec<Layer>> {
     Ok(layers)
 }
 
-/// Deterministic data in [-1, 1) for benchmarks (values do not affect timing).
-/// `values` as a tensor of `dtype` (f32, or rounded to f16).
-fn float_tensor(ctx: &Context, dtype: DType, values: &[f32], shape: &[usize]) -> CliResult<Tensor> {
-    Ok(match dtype {
-        DType::F16 => {
-            let halves: Vec<half::f16> = values.iter().map(|&v| half::f16::from_f32(v)).collect();
-            Tensor::from_f16(ctx, &halves, shape)?
-        }
-        _ => Tensor::from_f32(ctx, values, shape)?,
-    })
+/// The float layers' memory format (`--channels-last`).
+fn memory_format(args: &BenchArgs) -> MemoryFormat {
+    if args.channels_last { MemoryFormat::ChannelsLast } else { MemoryFormat::Contiguous }
 }
 
+/// Deterministic data in [-1, 1) for benchmarks (values do not affect timing).
 fn data(seed: u64, count: usize) -> Vec<f32> {
     let mut s = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
     (0..count)
@@ -434,10 +428,10 @@ fn run_layer(ctx: &Context, layer: &Layer, args: &BenchArgs) -> CliResult<(Layer
                 .transposed(transposed)
                 .precision(args.precision);
             let geometry = ConvGeometry::new(&input_shape, &weight_shape, None, &opts).map_err(bad)?;
-            let format = if args.channels_last { MemoryFormat::ChannelsLast } else { MemoryFormat::Contiguous };
-            let x = float_tensor(ctx, args.dtype, &data(1, input_shape.iter().product()), &input_shape)?;
+            let format = memory_format(args);
+            let x = Tensor::from_f32_as(ctx, &data(1, input_shape.iter().product()), &input_shape, args.dtype)?;
             let x = ctx.to_memory_format(&x, format)?;
-            let w = float_tensor(ctx, args.dtype, &data(2, weight_shape.iter().product()), &weight_shape)?;
+            let w = Tensor::from_f32_as(ctx, &data(2, weight_shape.iter().product()), &weight_shape, args.dtype)?;
             let w = ctx.to_memory_format(&w, format)?;
             let out = Tensor::zeros(ctx, &geometry.output_shape(), args.dtype)?.with_memory_format(format)?;
             // Prepared once (weight prepacked), run many times: what a model does.

@@ -38,7 +38,7 @@ pub enum Error {
         shape: Vec<usize>,
     },
     /// A tensor has the wrong element type.
-    #[error("{tensor} must be {expected:?}, got {got:?}")]
+    #[error("{tensor} must be {expected}, got {got}")]
     DType {
         /// Which argument.
         tensor: &'static str,
@@ -80,7 +80,7 @@ pub enum Error {
         device: String,
     },
     /// Shape and data (or buffer) disagree in size.
-    #[error("{tensor}: shape {shape:?} of {dtype:?} needs {expected_bytes} bytes, the data has {got_bytes}")]
+    #[error("{tensor}: shape {shape:?} of {dtype} needs {expected_bytes} bytes, the data has {got_bytes}")]
     ByteSize {
         /// Which tensor.
         tensor: &'static str,

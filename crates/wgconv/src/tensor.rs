@@ -165,6 +165,20 @@ impl Tensor {
         Self::upload(ctx, bytemuck::cast_slice(data), shape, DType::F16)
     }
 
+    /// Uploads f32 values as a tensor of `dtype`: f32 as they are, or f16 rounded to nearest
+    /// (the conversion `half::f16::from_f32` does). Errors: [`Error::DType`] for int8, which
+    /// needs quantization ([`crate::Batch::quantize_per_tensor`]).
+    pub fn from_f32_as(ctx: &Context, data: &[f32], shape: &[usize], dtype: DType) -> Result<Self> {
+        match dtype {
+            DType::F32 => Self::from_f32(ctx, data, shape),
+            DType::F16 => {
+                let halves: Vec<half::f16> = data.iter().map(|&v| half::f16::from_f32(v)).collect();
+                Self::from_f16(ctx, &halves, shape)
+            }
+            got => Err(Error::DType { tensor: "tensor", expected: DType::F32, got }),
+        }
+    }
+
     /// Uploads int8 data of the given shape (packed four per word).
     pub fn from_i8(ctx: &Context, data: &[i8], shape: &[usize]) -> Result<Self> {
         Self::upload(ctx, bytemuck::cast_slice(data), shape, DType::I8)

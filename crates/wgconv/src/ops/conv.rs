@@ -24,7 +24,8 @@ pub struct ConvOutput {
     pub kernel: ConvKernel,
 }
 
-/// A convolution whose weight is prepared once — validated and prepacked for the GEMM kernel —
+/// A convolution whose weight is prepared once — validated and prepacked for the GEMM kernels
+/// (and for the channels-last tensor-core kernel where the context has cooperative matrices) —
 /// and then run on many inputs. The planner still picks the kernel per input shape.
 ///
 /// ```no_run
@@ -44,6 +45,9 @@ pub struct Conv2d {
     pub(super) bias: Option<Tensor>,
     pub(super) opts: ConvOptions,
     pub(super) packed: Tensor,
+    /// The weight prepacked for the channels-last tensor-core kernel, where the context has
+    /// cooperative matrices and the weight suits it.
+    pub(super) packed_coop: Option<Tensor>,
 }
 
 impl Conv2d {
@@ -62,8 +66,12 @@ impl Conv2d {
         // The kernels read the weight as PyTorch stores it by default: [OC, IC/groups, KH, KW].
         let weight = batch.to_memory_format(weight, MemoryFormat::Contiguous)?;
         let packed = batch.pack_weight(&weight, layout)?;
+        let packed_coop = match layout.suits_coop_nhwc(weight.shape().len()) && ctx.cooperative_f16() {
+            true => Some(batch.pack_weight_coop(&weight, layout)?),
+            false => None,
+        };
         batch.submit_async().await?;
-        Ok(Self { weight, bias: bias.cloned(), opts: opts.clone(), packed })
+        Ok(Self { weight, bias: bias.cloned(), opts: opts.clone(), packed, packed_coop })
     }
 
     /// The options this convolution runs with.
@@ -102,6 +110,7 @@ impl Conv2d {
             input,
             weight: &self.weight,
             packed: Some(&self.packed),
+            packed_coop: self.packed_coop.as_ref(),
             bias: self.bias.as_ref(),
             opts: &self.opts,
             forced,
@@ -183,7 +192,7 @@ impl Batch<'_> {
         opts: &ConvOptions,
         forced: &ForcedPlan,
     ) -> Result<ConvOutput> {
-        self.convolution_call(ConvCall { input, weight, packed: None, bias, opts, forced })
+        self.convolution_call(ConvCall { input, weight, packed: None, packed_coop: None, bias, opts, forced })
     }
 
     /// Records a convolution into a caller-supplied output tensor of the right shape.
@@ -208,7 +217,10 @@ impl Batch<'_> {
         opts: &ConvOptions,
         forced: &ForcedPlan,
     ) -> Result<ConvKernel> {
-        self.convolution_into_call(ConvCall { input, weight, packed: None, bias, opts, forced }, output)
+        self.convolution_into_call(
+            ConvCall { input, weight, packed: None, packed_coop: None, bias, opts, forced },
+            output,
+        )
     }
 
     /// Validates, allocates the output and records.
@@ -296,6 +308,8 @@ pub(super) struct ConvCall<'a> {
     pub(super) weight: &'a Tensor,
     /// The weight prepacked for the GEMM kernels by [`Conv2d::new`], if it was.
     pub(super) packed: Option<&'a Tensor>,
+    /// The weight prepacked for `CoopNhwc` by [`Conv2d::new`], if it was.
+    pub(super) packed_coop: Option<&'a Tensor>,
     pub(super) bias: Option<&'a Tensor>,
     pub(super) opts: &'a ConvOptions,
     pub(super) forced: &'a ForcedPlan,
@@ -309,23 +323,25 @@ impl ConvCall<'_> {
 
 /// Checks that a convolution operand is f32, or f16 on a device that has `SHADER_F16`, and fits
 /// one storage binding; returns its dtype, which the other operands must share
-/// ([`check_operand`] with it).
+/// ([`check_same_dtype`] with it).
 pub(crate) fn check_float_operand(ctx: &Context, name: &'static str, t: &Tensor) -> Result<DType> {
-    match t.dtype() {
-        DType::F32 => {}
-        DType::F16 => {
-            if !ctx.features().contains(wgpu::Features::SHADER_F16) {
-                return Err(Error::MissingFeature {
-                    feature: "shader-f16",
-                    what: format!("a convolution of f16 tensors ({name} {:?})", t.shape()),
-                    device: ctx.describe(),
-                });
-            }
-        }
-        got => return Err(Error::DType { tensor: name, expected: DType::F32, got }),
-    }
+    let dtype = float_dtype(ctx, name, t)?;
     ctx.check_binding(name, t.size_bytes())?;
-    Ok(t.dtype())
+    Ok(dtype)
+}
+
+/// A float operand's dtype: f32, or f16 on a device that has `SHADER_F16`.
+fn float_dtype(ctx: &Context, name: &'static str, t: &Tensor) -> Result<DType> {
+    match t.dtype() {
+        DType::F32 => Ok(DType::F32),
+        DType::F16 if ctx.features().contains(wgpu::Features::SHADER_F16) => Ok(DType::F16),
+        DType::F16 => Err(Error::MissingFeature {
+            feature: "shader-f16",
+            what: format!("a convolution of f16 tensors ({name} {:?})", t.shape()),
+            device: ctx.describe(),
+        }),
+        got => Err(Error::DType { tensor: name, expected: DType::F32, got }),
+    }
 }
 
 /// Checks that convolution operand `name` has the dtype of operand `first` (the input, or the
@@ -334,12 +350,42 @@ pub(crate) fn check_same_dtype(
     ctx: &Context,
     name: &'static str,
     t: &Tensor,
-    (first, dtype): (&'static str, DType),
+    first: (&'static str, DType),
 ) -> Result<()> {
+    same_dtype(name, t, first)?;
+    ctx.check_binding(name, t.size_bytes())
+}
+
+fn same_dtype(name: &'static str, t: &Tensor, (first, dtype): (&'static str, DType)) -> Result<()> {
     if t.dtype() != dtype {
         return Err(Error::MixedDTypes { tensor: name, got: t.dtype(), first, expected: dtype });
     }
-    ctx.check_binding(name, t.size_bytes())
+    Ok(())
+}
+
+/// The dtype of a convolution's tensors: the input's (f32, or f16 with `SHADER_F16`), which the
+/// weight, bias and output must share. Binding sizes are [`check_conv_bindings`]'s business: a
+/// convolution too large for one binding may still run in parts.
+pub(super) fn conv_dtype(ctx: &Context, call: &ConvCall<'_>, output: &Tensor) -> Result<DType> {
+    let dtype = float_dtype(ctx, "input", call.input)?;
+    for (name, t) in [("weight", Some(call.weight)), ("output", Some(output)), ("bias", call.bias)] {
+        if let Some(t) = t {
+            same_dtype(name, t, ("input", dtype))?;
+        }
+    }
+    Ok(dtype)
+}
+
+/// Checks that each of a convolution's tensors fits one storage binding.
+pub(super) fn check_conv_bindings(ctx: &Context, call: &ConvCall<'_>, output: &Tensor) -> Result<()> {
+    let tensors =
+        [("input", Some(call.input)), ("weight", Some(call.weight)), ("output", Some(output)), ("bias", call.bias)];
+    for (name, t) in tensors {
+        if let Some(t) = t {
+            ctx.check_binding(name, t.size_bytes())?;
+        }
+    }
+    Ok(())
 }
 
 /// Checks a tensor's dtype and that it fits one storage binding.

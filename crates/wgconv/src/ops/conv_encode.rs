@@ -4,7 +4,7 @@
 //! built here once for all of them.
 
 use super::{
-    conv::{ConvCall, check_float_operand, check_same_dtype},
+    conv::{ConvCall, check_conv_bindings, conv_dtype},
     conv_geometry::{ConvGeometry, WeightDims},
     conv_kernel::ConvKernel,
     conv_options::{Activation, ConvOptions, Precision},
@@ -126,7 +126,7 @@ impl Batch<'_> {
         output: &Tensor,
         g: &ConvGeometry,
     ) -> Result<ConvKernel> {
-        let ConvCall { input, weight, packed, bias, opts, forced } = call;
+        let ConvCall { input, weight, packed, bias, opts, forced, .. } = call;
         let ctx = self.ctx;
         if self.runs_coop_nhwc(&call, g) {
             return self.encode_coop_nhwc(call, output, g);
@@ -135,27 +135,12 @@ impl Batch<'_> {
             return self.encode_convolution_channels_last(call, output, g);
         }
         let limit = ctx.limits().max_storage_buffer_binding_size;
-        let oversized = input.size_bytes() > limit || output.size_bytes() > limit;
-        // The input sets the dtype; checked first so a wrong one is named before any size.
-        let dtype = check_float_operand(ctx, "input", input).or_else(|e| match e {
-            Error::BindingTooLarge { .. } if oversized => Ok(input.dtype()),
-            e => Err(e),
-        })?;
-        let first = ("input", dtype);
-        if oversized {
-            output.expect_dtype("output", dtype).map_err(|_| Error::MixedDTypes {
-                tensor: "output",
-                got: output.dtype(),
-                first: "input",
-                expected: dtype,
-            })?;
+        // The input sets the dtype; checked before any size, so a wrong one is named first.
+        let dtype = conv_dtype(ctx, &call, output)?;
+        if input.size_bytes() > limit || output.size_bytes() > limit {
             return self.encode_convolution_in_batch_chunks(call, output, g);
         }
-        check_same_dtype(ctx, "weight", weight, first)?;
-        check_same_dtype(ctx, "output", output, first)?;
-        if let Some(b) = bias {
-            check_same_dtype(ctx, "bias", b, first)?;
-        }
+        check_conv_bindings(ctx, &call, output)?;
         // f16 tensors hold f16 multiplicands already: the tensor cores lose nothing on them.
         let precision = if dtype == DType::F16 { Precision::AllowF16 } else { opts.precision };
         let plan = conv_plan::plan(ctx, g, precision, forced)?;
@@ -218,11 +203,12 @@ impl Batch<'_> {
             return Err(Error::unavailable(
                 kernel.name(),
                 format!(
-                    "kernel coop_nhwc runs direct convolutions with IC/groups a multiple of 8, not this one \
-                     ({} input channels in {} groups{})",
+                    "kernel coop_nhwc runs 2D direct convolutions with IC/groups a multiple of 8, not this one \
+                     ({} input channels in {} groups{}{})",
                     g.ic,
                     g.groups,
-                    if g.transposed { ", transposed" } else { "" }
+                    if g.transposed { ", transposed" } else { "" },
+                    if g.one_d { ", 1D" } else { "" }
                 ),
             ));
         }
@@ -236,19 +222,21 @@ impl Batch<'_> {
                 ),
             ));
         }
-        let dtype = check_float_operand(ctx, "input", input)?;
-        let first = ("input", dtype);
-        check_same_dtype(ctx, "weight", weight, first)?;
-        check_same_dtype(ctx, "output", output, first)?;
-        if let Some(b) = bias {
-            check_same_dtype(ctx, "bias", b, first)?;
-        }
+        let dtype = conv_dtype(ctx, &call, output)?;
+        check_conv_bindings(ctx, &call, output)?;
         if output.memory_format() != input.memory_format() {
             return Err(output_format_error(input, output));
         }
         let input_nhwc = self.to_memory_format(input, MemoryFormat::ChannelsLast)?;
-        let weight_nchw = self.to_memory_format(weight, MemoryFormat::Contiguous)?;
-        let packed = self.pack_weight_coop(&weight_nchw, g)?;
+        let packed_here;
+        let packed = match call.packed_coop {
+            Some(p) => p,
+            None => {
+                let weight_nchw = self.to_memory_format(weight, MemoryFormat::Contiguous)?;
+                packed_here = self.pack_weight_coop(&weight_nchw, PackLayout::of(g))?;
+                &packed_here
+            }
+        };
         let output_nhwc = match output.memory_format() {
             MemoryFormat::ChannelsLast => output.clone(),
             _ => Tensor::zeros(ctx, output.shape(), dtype)?.with_memory_format(MemoryFormat::ChannelsLast)?,
@@ -259,7 +247,7 @@ impl Batch<'_> {
         // Split-K writes partial sums to scratch; the reduce pass adds them with bias and activation.
         let partial = split_k_scratch(ctx, output, splits)?;
         let buffers =
-            ConvBuffers { input: &input_nhwc, weight: &packed, bias, output: partial.as_ref().unwrap_or(&output_nhwc) };
+            ConvBuffers { input: &input_nhwc, weight: packed, bias, output: partial.as_ref().unwrap_or(&output_nhwc) };
         let variant = Variant::of(dtype, partial.is_some());
         with_variant!(variant, coop = conv2d_coop_nhwc | conv2d_coop_nhwc_f16 | conv2d_coop_nhwc_f16_partial, {
             let mut overrides = coop::Overrides::new();
@@ -610,6 +598,12 @@ impl PackLayout {
         Ok(Self { groups, icg, ocg, taps: weight.kh * weight.kw, transposed: opts.transposed })
     }
 
+    /// Whether `CoopNhwc` can run convolutions of this weight (of `rank`): direct, 2D, input
+    /// channels per group a multiple of 8.
+    pub(super) fn suits_coop_nhwc(&self, rank: usize) -> bool {
+        rank == 4 && !self.transposed && self.icg.is_multiple_of(8)
+    }
+
     /// Output channels of the convolutions this weight serves.
     pub(super) fn out_channels(&self) -> u32 {
         self.ocg * self.groups
@@ -662,12 +656,11 @@ impl Batch<'_> {
 
     /// Records the weight prepack for `CoopNhwc` (f16 [groups, KH·KW, ICg, OCg rounded up to 8],
     /// from an NCHW weight) and returns the packed tensor.
-    fn pack_weight_coop(&mut self, weight: &Tensor, g: &ConvGeometry) -> Result<Tensor> {
+    pub(super) fn pack_weight_coop(&mut self, weight: &Tensor, layout: PackLayout) -> Result<Tensor> {
         let ctx = self.ctx;
-        let (icg, ocg) = (g.ic / g.groups, g.oc / g.groups);
+        let PackLayout { groups, icg, ocg, taps, .. } = layout;
         let ocg8 = ocg.div_ceil(8) * 8;
-        let taps = g.kh * g.kw;
-        let total = u64::from(g.groups) * u64::from(taps) * u64::from(icg) * u64::from(ocg8);
+        let total = u64::from(groups) * u64::from(taps) * u64::from(icg) * u64::from(ocg8);
         let total_u32 = u32::try_from(total).map_err(|_| Error::TooManyElements {
             tensor: "packed weight",
             count: total,
@@ -677,7 +670,7 @@ impl Batch<'_> {
         let limits = ctx.limits();
         let grid =
             dispatch::grid(total, dispatch::workgroup_size(&limits), limits.max_compute_workgroups_per_dimension)?;
-        let params = crate::shaders::conv_pack_coop::PackParams::new(g.groups, icg, ocg, ocg8, taps, total_u32);
+        let params = crate::shaders::conv_pack_coop::PackParams::new(groups, icg, ocg, ocg8, taps, total_u32);
         let uniform = ctx.uniform("PackParams", &params)?;
         with_variant!(Variant::of(weight.dtype(), false), pack = conv_pack_coop | conv_pack_coop_f16, {
             let mut overrides = pack::Overrides::new(grid.stride_x);

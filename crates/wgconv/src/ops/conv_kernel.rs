@@ -70,8 +70,8 @@ pub enum ConvKernel {
     /// weight is packed to f16 [groups, KH·KW, ICg, OCg] first. Planned for channels-last inputs
     /// where the precision allows f16 multiplicands (f16 tensors always do); forced on NCHW
     /// tensors it runs between conversions to and from NHWC. 128 pixels × 128 channels per
-    /// workgroup (256 × 64 for 64 or fewer channels per group), K-tiles 32 deep, split-K on
-    /// small grids.
+    /// workgroup with K-tiles 64 deep (32 on devices with less workgroup memory), or 256 × 64
+    /// with K-tiles 32 deep for 64 or fewer channels per group; split-K on small grids.
     CoopNhwc,
 }
 

@@ -11,7 +11,7 @@ fn coop_tile(warps_m: u32) -> (u32, u32) {
     (64 * warps_m, 256 / warps_m)
 }
 
-/// K-slices for a tensor-core grid of `workgroups` over `k_tiles` 32-deep K-tiles: grids of
+/// K-slices for a tensor-core grid of `workgroups` over `k_tiles` K-tiles: grids of
 /// under half a wave are split in 2, 4 or 8, doubling while the slices still fit one wave and
 /// keep 4+ K-tiles each (docs/PERFORMANCE.md, rule R22).
 fn split_small_grid(workgroups: u64, k_tiles: u64) -> u32 {
@@ -264,10 +264,10 @@ mod tests {
         // (geometry, subgroups along N, grid, K-slices)
         for (g, warps_n, grid, splits) in [
             (conv(2, 320, 320, 64, 3, 1), 4, [64, 3, 1], 1), // 8192 pixels / 128, 320 / 128
-            (conv(8, 64, 64, 56, 3, 1), 2, [98, 1, 1], 1),   // 25 088 pixels / 256: 64×256 tiles
-            (conv(8, 256, 256, 14, 3, 1), 4, [13, 2, 1], 4), // 26 workgroups, 72 K-tiles
-            (conv(1, 512, 512, 8, 3, 1), 4, [1, 4, 1], 8),   // 4 workgroups, 144 K-tiles
-            (conv(2, 64, 128, 20, 3, 4), 2, [4, 1, 4], 1),   // groups of 16 → 32 channels: 9 K-tiles
+            (conv(8, 64, 64, 56, 3, 1), 2, [98, 1, 1], 1),   // 25 088 pixels / 256: 256×64 tiles
+            (conv(8, 256, 256, 14, 3, 1), 4, [13, 2, 1], 4), // 26 workgroups, 36 64-deep K-tiles
+            (conv(1, 512, 512, 8, 3, 1), 4, [1, 4, 1], 8),   // 4 workgroups, 72 64-deep K-tiles
+            (conv(2, 64, 128, 20, 3, 4), 2, [4, 1, 4], 1),   // 16 in, 32 out per group: 5 32-deep K-tiles
         ] {
             let got = (g.coop_nhwc_warps_n(), g.coop_nhwc_grid(), g.coop_nhwc_split_k());
             assert_eq!(got, (warps_n, grid, splits), "{g:?}");
@@ -279,6 +279,8 @@ mod tests {
         assert!(!conv(1, 32, 32, 8, 3, 8).supports(ConvKernel::CoopNhwc));
         let t = geo(&[1, 8, 5, 5], &[8, 8, 3, 3], ConvOptions::default().transposed(true)).unwrap();
         assert!(!t.supports(ConvKernel::CoopNhwc));
+        let one_d = geo(&[1, 8, 20], &[8, 8, 3], ConvOptions::default()).unwrap();
+        assert!(!one_d.supports(ConvKernel::CoopNhwc));
         assert_eq!(ConvKernel::CoopNhwc.precision(), Precision::AllowF16);
     }
 

@@ -178,6 +178,7 @@ impl ConvGeometry {
             }
             ConvKernel::CoopNhwc => {
                 !self.transposed
+                    && !self.one_d
                     && (self.ic / self.groups).is_multiple_of(8)
                     && self.filter_constants_fit()
                     && self.coop_nhwc_grid().iter().all(|d| *d <= MAX_WORKGROUPS_PER_DIM)

@@ -153,7 +153,7 @@ impl Q8PwGeometry {
                 && (t.dtype() != DType::F32 || t.shape() != [oc])
             {
                 return Err(Error::shape(format!(
-                    "{name} must be f32 of shape [{oc}] (one per output channel), got {:?} of shape {:?}",
+                    "{name} must be float32 of shape [{oc}] (one per output channel), got {} of shape {:?}",
                     t.dtype(),
                     t.shape()
                 )));

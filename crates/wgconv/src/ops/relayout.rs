@@ -16,7 +16,9 @@ impl Batch<'_> {
     /// and dtype); a tensor already in `format` comes back as it is, sharing its buffer.
     ///
     /// Errors: [`Error::MemoryFormat`] for a tensor that is not rank 4, [`Error::DType`] for an
-    /// int8 one, [`Error::MissingFeature`] for f16 without `shader-f16`.
+    /// int8 one, [`Error::MissingFeature`] for f16 without `shader-f16`,
+    /// [`Error::BindingTooLarge`] for a tensor over one storage binding (conversions are not split,
+    /// so neither are convolutions of channels-last tensors that need one).
     pub fn to_memory_format(&mut self, input: &Tensor, format: MemoryFormat) -> Result<Tensor> {
         if input.memory_format() == format {
             return Ok(input.clone());
@@ -31,7 +33,18 @@ impl Batch<'_> {
     pub(crate) fn relayout_into(&mut self, input: &Tensor, output: &Tensor) -> Result<()> {
         let ctx = self.ctx;
         let [n, c, h, w] = rank4(input)?;
-        super::conv::check_float_operand(ctx, "input", input)?;
+        match input.dtype() {
+            DType::F32 => {}
+            DType::F16 if ctx.features().contains(wgpu::Features::SHADER_F16) => {}
+            DType::F16 => {
+                return Err(Error::MissingFeature {
+                    feature: "shader-f16",
+                    what: format!("converting f16 tensors ({:?}) between memory formats", input.shape()),
+                    device: ctx.describe(),
+                });
+            }
+            got => return Err(Error::DType { tensor: "tensor", expected: DType::F32, got }),
+        }
         if output.shape() != input.shape() || output.dtype() != input.dtype() {
             return Err(Error::shape(format!(
                 "memory-format conversion of {:?} {} into {:?} {}",
@@ -41,10 +54,12 @@ impl Batch<'_> {
                 output.dtype()
             )));
         }
-        ctx.check_binding("output", output.size_bytes())?;
+        // Both whole tensors are bound: unlike the convolutions, conversions are not split.
+        ctx.check_binding("tensor", input.size_bytes())?;
+        ctx.check_binding("tensor", output.size_bytes())?;
         let numel = input.numel() as u64;
         let numel_u32 = u32::try_from(numel).map_err(|_| Error::TooManyElements {
-            tensor: "input",
+            tensor: "tensor",
             count: numel,
             limit: u64::from(u32::MAX),
         })?;
@@ -77,21 +92,13 @@ fn rank4(t: &Tensor) -> Result<[u32; 4]> {
     let shape = t.shape();
     if shape.len() != 4 {
         return Err(Error::MemoryFormat {
-            tensor: "input",
+            tensor: "tensor",
             reason: format!("memory formats apply to rank-4 [N, C, H, W] tensors, got shape {shape:?}"),
         });
     }
-    if t.dtype() == DType::I8 {
-        return Err(Error::DType { tensor: "input", expected: DType::F32, got: DType::I8 });
-    }
-    let dim = |d: usize| {
-        u32::try_from(d).map_err(|_| Error::TooManyElements {
-            tensor: "input",
-            count: d as u64,
-            limit: u64::from(u32::MAX),
-        })
-    };
-    Ok([dim(shape[0])?, dim(shape[1])?, dim(shape[2])?, dim(shape[3])?])
+    // A dimension over u32 makes the element count fail `relayout_into`'s u32 check, before any
+    // of these is used.
+    Ok([shape[0], shape[1], shape[2], shape[3]].map(|d| d as u32))
 }
 
 impl Context {

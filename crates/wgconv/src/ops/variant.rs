@@ -27,23 +27,38 @@ impl Variant {
 }
 
 /// Evaluates `$body` with `$module` naming the generated module of `$variant`: `$f32`, `$f16`,
-/// or `$partial` (for shaders that write split-K partial sums; others never get
-/// `Variant::F16Partial`). The variants' modules have the same items, so one body serves all.
+/// or `$partial` for shaders that write split-K partial sums. The variants' modules have the same
+/// items, so one body serves all. A shader without a partial variant never gets
+/// `Variant::F16Partial` (only the split-K kernels ask for it): that arm is unreachable.
 macro_rules! with_variant_impl {
-    ($variant:expr, $module:ident = $f32:ident | $f16:ident $(| $partial:ident)?, $body:expr) => {
+    ($variant:expr, $module:ident = $f32:ident | $f16:ident | $partial:ident, $body:expr) => {
         match $variant {
             $crate::ops::variant::Variant::F32 => {
                 use crate::shaders::$f32 as $module;
                 $body
             }
-            $($crate::ops::variant::Variant::F16Partial => {
-                use crate::shaders::$partial as $module;
-                $body
-            })?
-            #[allow(unreachable_patterns)]
-            $crate::ops::variant::Variant::F16 | $crate::ops::variant::Variant::F16Partial => {
+            $crate::ops::variant::Variant::F16 => {
                 use crate::shaders::$f16 as $module;
                 $body
+            }
+            $crate::ops::variant::Variant::F16Partial => {
+                use crate::shaders::$partial as $module;
+                $body
+            }
+        }
+    };
+    ($variant:expr, $module:ident = $f32:ident | $f16:ident, $body:expr) => {
+        match $variant {
+            $crate::ops::variant::Variant::F32 => {
+                use crate::shaders::$f32 as $module;
+                $body
+            }
+            $crate::ops::variant::Variant::F16 => {
+                use crate::shaders::$f16 as $module;
+                $body
+            }
+            $crate::ops::variant::Variant::F16Partial => {
+                unreachable!("{} has no f16-in, f32-out variant; only split-K kernels ask for one", stringify!($f32))
             }
         }
     };
