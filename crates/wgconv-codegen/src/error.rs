@@ -1,4 +1,55 @@
-//! Errors of the generator. Every variant names the shader and the construct at fault.
+//! Errors of the generator. Every variant names the shader and the construct at fault; those
+//! about one place in the source say where (`path:line:column` and the line itself, as naga's
+//! own diagnostics do), and a shader with several problems reports them all ([`CodegenError::Several`]).
+
+/// Where in the WGSL source a construct is: 1-based line and column, and the line's text.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Location {
+    /// 1-based line number.
+    pub line: u32,
+    /// 1-based column (in UTF-8 characters).
+    pub column: u32,
+    /// The text of that line.
+    pub source_line: String,
+}
+
+impl Location {
+    /// The location of naga `span` in `source`, if the span is known.
+    pub(crate) fn of(span: naga::Span, source: &str) -> Option<Self> {
+        if span == naga::Span::default() {
+            return None;
+        }
+        let at = span.location(source);
+        let source_line = source.lines().nth(at.line_number.saturating_sub(1) as usize)?.to_string();
+        Some(Self { line: at.line_number, column: at.line_position, source_line })
+    }
+}
+
+/// `path:line:column`, or `path` alone.
+fn place(path: &str, at: &Option<Box<Location>>) -> String {
+    match at {
+        Some(l) => format!("{path}:{}:{}", l.line, l.column),
+        None => path.to_string(),
+    }
+}
+
+/// The source line under a message, with a caret at the column (empty without a location).
+fn excerpt(at: &Option<Box<Location>>) -> String {
+    match at {
+        Some(l) => {
+            let number = l.line.to_string();
+            let pad = " ".repeat(number.len());
+            let caret = " ".repeat(l.column.saturating_sub(1) as usize);
+            format!("\n{pad} |\n{number} | {}\n{pad} | {caret}^", l.source_line)
+        }
+        None => String::new(),
+    }
+}
+
+/// Every error of [`CodegenError::Several`], one after another.
+fn all(errors: &[CodegenError]) -> String {
+    errors.iter().map(|e| format!("\n{e}")).collect()
+}
 
 /// Why a shader could not be turned into Rust.
 #[derive(Debug, thiserror::Error)]
@@ -21,10 +72,16 @@ pub enum CodegenError {
         diagnostic: String,
     },
     /// A struct member's type has no host representation the generator supports.
-    #[error("{path}: unsupported type `{wgsl_type}` for field `{field}` of struct `{structure}`: {reason}")]
+    #[error(
+        "{}: unsupported type `{wgsl_type}` for field `{field}` of struct `{structure}`: {reason}{}",
+        place(path, at),
+        excerpt(at)
+    )]
     UnsupportedMemberType {
         /// Shader path.
         path: String,
+        /// Where the struct is declared, when known.
+        at: Option<Box<Location>>,
         /// WGSL struct name.
         structure: String,
         /// Member name.
@@ -50,14 +107,25 @@ pub enum CodegenError {
         second: String,
     },
     /// Any other construct the generator does not support (a binding kind, an override expression …).
-    #[error("{path}: unsupported {construct}: {reason}")]
+    #[error("{}: unsupported {construct}: {reason}{}", place(path, at), excerpt(at))]
     Unsupported {
         /// Shader path.
         path: String,
+        /// Where the construct is, when known.
+        at: Option<Box<Location>>,
         /// The construct, e.g. "binding `tex` (group 0, binding 1)".
         construct: String,
         /// Why it is unsupported.
         reason: String,
+    },
+    /// Several problems in one shader, each with its place: everything the generator found, not
+    /// just the first.
+    #[error("{path}: {} problems{}", errors.len(), all(errors))]
+    Several {
+        /// Shader path.
+        path: String,
+        /// The problems, in source order.
+        errors: Vec<CodegenError>,
     },
     /// A struct asked for by name (e.g. by `#[wgsl_layout]`) is not in the shader.
     #[error("{path}: no struct named `{name}` (structs in the shader: {available})")]
@@ -78,4 +146,46 @@ pub enum CodegenError {
         #[source]
         source: std::io::Error,
     },
+}
+
+impl CodegenError {
+    /// An unsupported construct of shader `path`, not (yet) located.
+    pub(crate) fn unsupported(path: &str, construct: impl Into<String>, reason: impl Into<String>) -> Self {
+        CodegenError::Unsupported {
+            path: path.to_string(),
+            at: None,
+            construct: construct.into(),
+            reason: reason.into(),
+        }
+    }
+
+    /// The error with `at` as its location, where it has none yet and can carry one.
+    pub(crate) fn located(mut self, location: Option<Location>) -> Self {
+        if let CodegenError::Unsupported { at, .. } | CodegenError::UnsupportedMemberType { at, .. } = &mut self
+            && at.is_none()
+        {
+            *at = location.map(Box::new);
+        }
+        self
+    }
+
+    /// The line of the error's location (sorting problems in source order; unlocated last).
+    fn line(&self) -> u32 {
+        match self {
+            CodegenError::Unsupported { at: Some(l), .. } | CodegenError::UnsupportedMemberType { at: Some(l), .. } => {
+                l.line
+            }
+            _ => u32::MAX,
+        }
+    }
+
+    /// No error, one, or [`CodegenError::Several`] for `path`, in source order.
+    pub(crate) fn collect(path: &str, mut errors: Vec<CodegenError>) -> Result<(), Self> {
+        errors.sort_by_key(CodegenError::line);
+        match errors.len() {
+            0 => Ok(()),
+            1 => Err(errors.remove(0)),
+            _ => Err(CodegenError::Several { path: path.to_string(), errors }),
+        }
+    }
 }

@@ -24,9 +24,32 @@ pub(crate) fn scalar(s: naga::Scalar) -> Option<ScalarType> {
 }
 
 fn scalar_name(s: naga::Scalar) -> String {
+    use naga::ScalarKind as K;
     match scalar(s) {
         Some(t) => t.wgsl_name().to_string(),
-        None => format!("{:?}{}", s.kind, s.width * 8).to_lowercase(),
+        None => match s.kind {
+            K::Bool => "bool".to_string(),
+            K::Sint => format!("i{}", s.width * 8),
+            K::Uint => format!("u{}", s.width * 8),
+            K::Float => format!("f{}", s.width * 8),
+            K::AbstractInt => "abstract-int".to_string(),
+            K::AbstractFloat => "abstract-float".to_string(),
+        },
+    }
+}
+
+/// WGSL spelling of an address space, for pointer types in messages.
+fn space_name(space: naga::AddressSpace) -> &'static str {
+    use naga::AddressSpace as S;
+    match space {
+        S::Function => "function",
+        S::Private => "private",
+        S::WorkGroup => "workgroup",
+        S::Uniform => "uniform",
+        S::Storage { .. } => "storage",
+        S::Handle => "handle",
+        S::Immediate => "immediate",
+        _ => "(address space)",
     }
 }
 
@@ -55,7 +78,32 @@ pub(crate) fn wgsl_type_name(module: &Module, ty: Handle<Type>) -> String {
         TypeInner::Struct { .. } => "struct".to_string(),
         TypeInner::Image { dim, arrayed, class } => image_type_name(*dim, *arrayed, *class),
         TypeInner::Sampler { comparison } => if *comparison { "sampler_comparison" } else { "sampler" }.to_string(),
-        other => format!("{other:?}"),
+        TypeInner::BindingArray { base, size } => match size {
+            ArraySize::Constant(n) => format!("binding_array<{}, {n}>", wgsl_type_name(module, *base)),
+            _ => format!("binding_array<{}>", wgsl_type_name(module, *base)),
+        },
+        TypeInner::AccelerationStructure { vertex_return } => {
+            if *vertex_return { "acceleration_structure<vertex_return>" } else { "acceleration_structure" }.to_string()
+        }
+        TypeInner::RayQuery { vertex_return } => {
+            if *vertex_return { "ray_query<vertex_return>" } else { "ray_query" }.to_string()
+        }
+        TypeInner::Pointer { base, space } => format!("ptr<{}, {}>", space_name(*space), wgsl_type_name(module, *base)),
+        TypeInner::ValuePointer { size, scalar, space } => {
+            let pointee = match size {
+                Some(n) => format!("vec{}<{}>", *n as u8, scalar_name(*scalar)),
+                None => scalar_name(*scalar),
+            };
+            format!("ptr<{}, {pointee}>", space_name(*space))
+        }
+        TypeInner::CooperativeMatrix { columns, rows, scalar, role } => {
+            let role = match role {
+                naga::CooperativeRole::A => "A",
+                naga::CooperativeRole::B => "B",
+                naga::CooperativeRole::C => "C",
+            };
+            format!("coop_mat{}x{}<{}, {role}>", *rows as u8, *columns as u8, scalar_name(*scalar))
+        }
     }
 }
 
@@ -96,6 +144,7 @@ pub(crate) fn host_type(
                 let elem =
                     pad_element_to_stride(elem, *stride, structs).map_err(|_| crate::CodegenError::Unsupported {
                         path: path.to_string(),
+                        at: None,
                         construct: format!("array `{}`", wgsl_type_name(module, ty)),
                         reason: format!("element stride {stride} cannot be expressed on the host"),
                     })?;
@@ -114,6 +163,7 @@ pub(crate) fn host_type(
     };
     result.map_err(|u| crate::CodegenError::Unsupported {
         path: path.to_string(),
+        at: None,
         construct: format!("type `{}`", u.wgsl_type),
         reason: u.reason,
     })
@@ -155,9 +205,10 @@ pub(crate) fn struct_def(
     for (index, member) in members.iter().enumerate() {
         let field = member.name.clone().unwrap_or_else(|| format!("member{index}"));
         let member_error = |e: crate::CodegenError| match e {
-            crate::CodegenError::Unsupported { path, construct, reason } => {
+            crate::CodegenError::Unsupported { path, at, construct, reason } => {
                 crate::CodegenError::UnsupportedMemberType {
                     path,
+                    at,
                     structure: name.clone(),
                     field: field.clone(),
                     wgsl_type: construct.trim_start_matches("type `").trim_end_matches('`').to_string(),
@@ -171,6 +222,7 @@ pub(crate) fn struct_def(
             let element = pad_element_to_stride(element, *stride, structs).map_err(|()| {
                 crate::CodegenError::UnsupportedMemberType {
                     path: path.to_string(),
+                    at: None,
                     structure: name.clone(),
                     field: field.clone(),
                     wgsl_type: wgsl_type_name(module, member.ty),

@@ -30,6 +30,10 @@
 //! assert!(rust.contains("pub fn main_workgroup_size(o: &Overrides) -> [u32; 3]"));
 //! ```
 
+// The generator runs at build time and returns each error once: its size (a location, and the
+// names of the construct at fault) is not worth boxing for.
+#![allow(clippy::result_large_err)]
+
 mod emit;
 mod error;
 pub mod fs;
@@ -38,7 +42,7 @@ pub mod model;
 mod names;
 mod reflect;
 
-pub use error::CodegenError;
+pub use error::{CodegenError, Location};
 pub use reflect::{parse_and_validate, reflect};
 
 use proc_macro2::TokenStream;
@@ -103,6 +107,7 @@ pub fn generate_tokens_with(source: &str, path: &str, options: &Options) -> Resu
     let shader_trait = match &options.shader_trait {
         Some(text) => Some(syn::parse_str::<syn::Path>(text).map_err(|e| CodegenError::Unsupported {
             path: path.to_string(),
+            at: None,
             construct: format!("shader trait `{text}`"),
             reason: format!("not a Rust path: {e}"),
         })?),
@@ -143,8 +148,12 @@ impl<'a> Namespace<'a> {
 /// Rejects shaders whose generated items would collide (naming both items), and, when a trait
 /// is implemented, shaders the trait cannot describe.
 fn check_names(def: &model::ShaderDef, shader_trait: bool) -> Result<(), CodegenError> {
-    let unsupported =
-        |construct: String, reason: String| CodegenError::Unsupported { path: def.path.clone(), construct, reason };
+    let unsupported = |construct: String, reason: String| CodegenError::Unsupported {
+        path: def.path.clone(),
+        at: None,
+        construct,
+        reason,
+    };
     let generated = |item: &str| format!("the generated {item}");
     let has_compute = def.entry_points.iter().any(|e| e.stage == "compute");
 
@@ -295,6 +304,7 @@ pub fn struct_layout(source: &str, path: &str, name: &str) -> Result<model::Stru
             let mut layouter = naga::proc::Layouter::default();
             layouter.update(module.to_ctx()).map_err(|e| CodegenError::Unsupported {
                 path: path.to_string(),
+                at: None,
                 construct: "type layout".into(),
                 reason: e.to_string(),
             })?;

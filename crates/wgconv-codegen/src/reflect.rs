@@ -10,6 +10,7 @@ use quote::quote;
 
 use crate::{
     CodegenError,
+    error::Location,
     layout::{self, wgsl_type_name},
     model::{
         BindingDef, BufferKind, ConstDef, EntryPointDef, OverrideDef, ScalarType, ShaderDef, WorkgroupDim,
@@ -130,11 +131,12 @@ fn required_features(module: &Module, path: &str) -> Result<wgpu_types::Features
     if !validates(needed) {
         // It validated with every capability, but no set of wgpu features grants the ones it uses.
         let beyond = Capabilities::all() - caps(Features::all());
-        return Err(CodegenError::Unsupported {
-            path: path.to_string(),
-            construct: "shader".into(),
-            reason: format!("it needs naga capabilities no wgpu feature enables ({beyond:?})"),
-        });
+        let names: Vec<String> = beyond.iter_names().map(|(name, _)| name.to_lowercase().replace('_', " ")).collect();
+        return Err(CodegenError::unsupported(
+            path,
+            "shader",
+            format!("it uses shader capabilities no wgpu feature enables ({})", names.join(", ")),
+        ));
     }
     // Only the flags that grant some capability can matter.
     let flags: Vec<Features> =
@@ -149,6 +151,97 @@ fn required_features(module: &Module, path: &str) -> Result<wgpu_types::Features
     Ok(needed & flags.iter().fold(Features::empty(), |all, &flag| all | flag))
 }
 
+/// The binding of global `handle`, `None` for a global without one (private, workgroup), or the
+/// error naming why it cannot be generated. `structs` receives the structs it reaches.
+fn binding_def(
+    module: &Module,
+    info: &ModuleInfo,
+    layouter: &Layouter,
+    handle: Handle<naga::GlobalVariable>,
+    structs: &mut Vec<crate::model::StructDef>,
+    path: &str,
+) -> Result<Option<BindingDef>, CodegenError> {
+    let var = &module.global_variables[handle];
+    if var.space == AddressSpace::Immediate {
+        return Err(CodegenError::unsupported(
+            path,
+            format!("immediate constant `{}`", var.name.as_deref().unwrap_or("?")),
+            "var<immediate> is not generated yet; pass the values through a uniform",
+        ));
+    }
+    let Some(res) = &var.binding else { return Ok(None) };
+    let name = var.name.clone().unwrap_or_else(|| format!("binding_{}_{}", res.group, res.binding));
+    let construct = || format!("binding `{name}` (group {}, binding {})", res.group, res.binding);
+    if var.space == AddressSpace::Handle {
+        let filtered = sampled_with_filtering(module, info, handle);
+        let kind = handle_kind(module, var.ty, filtered).ok_or_else(|| {
+            let reason = format!("`{}` bindings are not generated yet", wgsl_type_name(module, var.ty));
+            CodegenError::unsupported(path, construct(), reason)
+        })?;
+        return Ok(Some(BindingDef {
+            name,
+            group: res.group,
+            binding: res.binding,
+            kind,
+            wgsl_type: wgsl_type_name(module, var.ty),
+            min_size: 0,
+            stages: stages_using(module, info, handle),
+        }));
+    }
+    let kind = match var.space {
+        AddressSpace::Uniform => BufferKind::Uniform,
+        AddressSpace::Storage { access } if access.contains(StorageAccess::STORE) => BufferKind::StorageReadWrite,
+        AddressSpace::Storage { .. } => BufferKind::StorageReadOnly,
+        _ => {
+            let reason =
+                format!("only uniform and storage buffers are supported, not `{}`", wgsl_type_name(module, var.ty));
+            return Err(CodegenError::unsupported(path, construct(), reason));
+        }
+    };
+    let min_size = match &module.types[var.ty].inner {
+        TypeInner::Array { base, size: ArraySize::Dynamic, stride } => {
+            // The element type still needs a host type (and its structs generated).
+            layout::host_type(module, layouter, *base, structs, path)?;
+            u64::from(*stride)
+        }
+        TypeInner::Struct { .. } => {
+            layout::struct_def(module, layouter, var.ty, structs, path)?;
+            let def = structs.iter().find(|s| Some(&s.name) == module.types[var.ty].name.as_ref());
+            match def.and_then(|d| d.tail.as_ref().map(|t| (d.size, t.stride))) {
+                Some((prefix, stride)) => u64::from(prefix + stride),
+                None => u64::from(layouter[var.ty].size),
+            }
+        }
+        _ => {
+            layout::host_type(module, layouter, var.ty, structs, path)?;
+            u64::from(layouter[var.ty].size)
+        }
+    };
+    Ok(Some(BindingDef {
+        name,
+        group: res.group,
+        binding: res.binding,
+        kind,
+        wgsl_type: wgsl_type_name(module, var.ty),
+        min_size,
+        stages: stages_using(module, info, handle),
+    }))
+}
+
+/// `error` located: a struct member's error at the struct's declaration, anything else at
+/// `span` (the construct being generated when it arose).
+fn locate(error: CodegenError, module: &Module, source: &str, span: naga::Span) -> CodegenError {
+    let span = match &error {
+        CodegenError::UnsupportedMemberType { structure, .. } => module
+            .types
+            .iter()
+            .find(|(_, t)| t.name.as_deref() == Some(structure))
+            .map_or(span, |(h, _)| module.types.get_span(h)),
+        _ => span,
+    };
+    error.located(Location::of(span, source))
+}
+
 /// Builds the model of one shader.
 pub fn reflect(source: &str, path: &str) -> Result<ShaderDef, CodegenError> {
     let (module, info) = parse_and_validate(source, path)?;
@@ -156,90 +249,28 @@ pub fn reflect(source: &str, path: &str) -> Result<ShaderDef, CodegenError> {
     let mut layouter = Layouter::default();
     layouter.update(module.to_ctx()).map_err(|e| CodegenError::Unsupported {
         path: path.to_string(),
+        at: None,
         construct: "type layout".into(),
         reason: e.to_string(),
     })?;
 
+    // Every problem of the shader is collected, each with its place, and reported together.
+    let mut problems = Vec::new();
+    let locate = |error: CodegenError, span: naga::Span| locate(error, &module, source, span);
     let mut structs = Vec::new();
     let mut bindings = Vec::new();
-    for (handle, var) in module.global_variables.iter() {
-        if var.space == AddressSpace::Immediate {
-            return Err(CodegenError::Unsupported {
-                path: path.to_string(),
-                construct: format!("immediate constant `{}`", var.name.as_deref().unwrap_or("?")),
-                reason: "var<immediate> is not generated yet; pass the values through a uniform".into(),
-            });
+    for (handle, _) in module.global_variables.iter() {
+        let span = module.global_variables.get_span(handle);
+        match binding_def(&module, &info, &layouter, handle, &mut structs, path) {
+            Ok(Some(binding)) => bindings.push((binding, span)),
+            Ok(None) => {}
+            Err(e) => problems.push(locate(e, span)),
         }
-        let Some(res) = &var.binding else { continue };
-        let name = var.name.clone().unwrap_or_else(|| format!("binding_{}_{}", res.group, res.binding));
-        let construct = || format!("binding `{name}` (group {}, binding {})", res.group, res.binding);
-        if var.space == AddressSpace::Handle {
-            let filtered = sampled_with_filtering(&module, &info, handle);
-            let kind = handle_kind(&module, var.ty, filtered).ok_or_else(|| CodegenError::Unsupported {
-                path: path.to_string(),
-                construct: construct(),
-                reason: format!("`{}` bindings are not generated yet", wgsl_type_name(&module, var.ty)),
-            })?;
-            bindings.push(BindingDef {
-                name,
-                group: res.group,
-                binding: res.binding,
-                kind,
-                wgsl_type: wgsl_type_name(&module, var.ty),
-                min_size: 0,
-                stages: stages_using(&module, &info, handle),
-            });
-            continue;
-        }
-        let kind = match var.space {
-            AddressSpace::Uniform => BufferKind::Uniform,
-            AddressSpace::Storage { access } if access.contains(StorageAccess::STORE) => BufferKind::StorageReadWrite,
-            AddressSpace::Storage { .. } => BufferKind::StorageReadOnly,
-            _ => {
-                return Err(CodegenError::Unsupported {
-                    path: path.to_string(),
-                    construct: construct(),
-                    reason: format!(
-                        "only uniform and storage buffers are supported, not `{}`",
-                        wgsl_type_name(&module, var.ty)
-                    ),
-                });
-            }
-        };
-        let min_size = match &module.types[var.ty].inner {
-            TypeInner::Array { base, size: ArraySize::Dynamic, stride } => {
-                // The element type still needs a host type (and its structs generated).
-                layout::host_type(&module, &layouter, *base, &mut structs, path)?;
-                u64::from(*stride)
-            }
-            TypeInner::Struct { .. } => {
-                layout::struct_def(&module, &layouter, var.ty, &mut structs, path)?;
-                let def = structs.iter().find(|s| Some(&s.name) == module.types[var.ty].name.as_ref());
-                match def.and_then(|d| d.tail.as_ref().map(|t| (d.size, t.stride))) {
-                    Some((prefix, stride)) => u64::from(prefix + stride),
-                    None => u64::from(layouter[var.ty].size),
-                }
-            }
-            _ => {
-                layout::host_type(&module, &layouter, var.ty, &mut structs, path)?;
-                u64::from(layouter[var.ty].size)
-            }
-        };
-        let stages = stages_using(&module, &info, handle);
-        bindings.push(BindingDef {
-            name,
-            group: res.group,
-            binding: res.binding,
-            kind,
-            wgsl_type: wgsl_type_name(&module, var.ty),
-            min_size,
-            stages,
-        });
     }
-    bindings.sort_by_key(|b| (b.group, b.binding));
+    bindings.sort_by_key(|(b, _)| (b.group, b.binding));
     // WGSL lets two globals share a slot when no entry point uses both; the generated bind group
     // has one layout per group, which wgpu would reject ("conflicting binding"): say so here.
-    if let Some(pair) = bindings.windows(2).find(|p| (p[0].group, p[0].binding) == (p[1].group, p[1].binding)) {
+    for pair in bindings.windows(2).filter(|p| (p[0].0.group, p[0].0.binding) == (p[1].0.group, p[1].0.binding)) {
         let users = |name: &str| {
             let handle = module.global_variables.iter().find(|(_, v)| v.name.as_deref() == Some(name)).map(|(h, _)| h);
             let eps: Vec<String> = module
@@ -251,48 +282,50 @@ pub fn reflect(source: &str, path: &str) -> Result<ShaderDef, CodegenError> {
                 .collect();
             if eps.is_empty() { "no entry point".to_string() } else { eps.join(", ") }
         };
-        let (a, b) = (&pair[0], &pair[1]);
-        return Err(CodegenError::Unsupported {
-            path: path.to_string(),
-            construct: format!(
-                "bindings `{}` and `{}` (both @group({}) @binding({}))",
-                a.name, b.name, a.group, a.binding
-            ),
-            reason: format!(
-                "`{}` is used by {} and `{}` by {}; the generated bind group has one layout per group, so give them different bindings (or put the entry points in separate shaders; this is the first such pair)",
+        let ((a, _), (b, span)) = (&pair[0], &pair[1]);
+        let error = CodegenError::unsupported(
+            path,
+            format!("bindings `{}` and `{}` (both @group({}) @binding({}))", a.name, b.name, a.group, a.binding),
+            format!(
+                "`{}` is used by {} and `{}` by {}; the generated bind group has one layout per group, so give them different bindings (or put the entry points in separate shaders)",
                 a.name,
                 users(&a.name),
                 b.name,
                 users(&b.name)
             ),
-        });
+        );
+        problems.push(locate(error, *span));
     }
+    let bindings: Vec<BindingDef> = bindings.into_iter().map(|(b, _)| b).collect();
 
-    let overrides = module
-        .overrides
-        .iter()
-        .map(|(_, o)| {
-            let name = o.name.clone().unwrap_or_default();
-            let ty = match &module.types[o.ty].inner {
-                TypeInner::Scalar(s) => layout::scalar(*s),
-                _ => None,
-            }
-            .ok_or_else(|| CodegenError::Unsupported {
-                path: path.to_string(),
-                construct: format!("override `{name}`"),
-                reason: format!("type `{}` is not a scalar", wgsl_type_name(&module, o.ty)),
-            })?;
-            let (default, depends) = match o.init {
-                Some(init) => {
-                    let mut depends = false;
-                    let tokens = translate_expr(&module, init, path, &name, &mut depends)?;
-                    (Some(tokens), depends)
+    let mut overrides = Vec::new();
+    for (handle, o) in module.overrides.iter() {
+        let span = module.overrides.get_span(handle);
+        let name = o.name.clone().unwrap_or_default();
+        let ty = match &module.types[o.ty].inner {
+            TypeInner::Scalar(s) => layout::scalar(*s),
+            _ => None,
+        };
+        let Some(ty) = ty else {
+            let reason = format!("type `{}` is not a scalar", wgsl_type_name(&module, o.ty));
+            problems.push(locate(CodegenError::unsupported(path, format!("override `{name}`"), reason), span));
+            continue;
+        };
+        let (default, depends) = match o.init {
+            Some(init) => {
+                let mut depends = false;
+                match translate_expr(&module, init, path, &name, &mut depends) {
+                    Ok(tokens) => (Some(tokens), depends),
+                    Err(e) => {
+                        problems.push(locate(e, span));
+                        continue;
+                    }
                 }
-                None => (None, false),
-            };
-            Ok(OverrideDef { name, id: o.id, ty, default, default_depends_on_overrides: depends })
-        })
-        .collect::<Result<Vec<_>, CodegenError>>()?;
+            }
+            None => (None, false),
+        };
+        overrides.push(OverrideDef { name, id: o.id, ty, default, default_depends_on_overrides: depends });
+    }
 
     let entry_points = module
         .entry_points
@@ -305,7 +338,10 @@ pub fn reflect(source: &str, path: &str) -> Result<ShaderDef, CodegenError> {
                 *dim = match expr {
                     Some(e) => {
                         let mut depends = false;
-                        WorkgroupDim::Expr(translate_expr(&module, e, path, &ep.name, &mut depends)?)
+                        let span = module.global_expressions.get_span(e);
+                        WorkgroupDim::Expr(
+                            translate_expr(&module, e, path, &ep.name, &mut depends).map_err(|e| locate(e, span))?,
+                        )
                     }
                     None => WorkgroupDim::Fixed(ep.workgroup_size[i]),
                 };
@@ -318,9 +354,11 @@ pub fn reflect(source: &str, path: &str) -> Result<ShaderDef, CodegenError> {
                 workgroup_vars,
             })
         })
-        .collect::<Result<Vec<_>, CodegenError>>()?;
+        .filter_map(|ep: Result<EntryPointDef, CodegenError>| ep.map_err(|e| problems.push(e)).ok())
+        .collect::<Vec<_>>();
 
-    let consts = consts(&module, path)?;
+    let consts = consts(&module, path).map_err(|e| problems.push(e)).unwrap_or_default();
+    CodegenError::collect(path, problems)?;
     Ok(ShaderDef {
         path: path.to_string(),
         source: source.to_string(),
@@ -430,6 +468,7 @@ fn translate_expr(
 ) -> Result<TokenStream, CodegenError> {
     let unsupported = |what: String| CodegenError::Unsupported {
         path: path.to_string(),
+        at: None,
         construct: format!("expression in `{owner}`"),
         reason: what,
     };

@@ -331,3 +331,44 @@ fn required_features_are_named() {
         assert!(rust.contains("pub fn try_create_main_pipeline"), "{rust}");
     }
 }
+
+/// Every problem of a shader is reported, each at `path:line:column` with its source line, in
+/// WGSL's spelling of the types; not just the first one, and no naga-internal dump.
+#[test]
+fn every_unsupported_construct_is_reported_where_it_is() {
+    let wgsl = "enable wgpu_binding_array;
+struct Wide { big: u64 }
+@group(0) @binding(0) var video: texture_external;
+@group(0) @binding(1) var<storage, read> wide: Wide;
+@group(0) @binding(2) var textures: binding_array<texture_2d<f32>, 4>;
+@group(0) @binding(3) var<storage, read_write> out: array<f32>;
+override ok: u32 = 1u;
+@compute @workgroup_size(1) fn main() {
+    out[0] = f32(wide.big) + textureLoad(video, vec2<u32>(0u)).x + textureLoad(textures[0], vec2<u32>(0u), 0).x + f32(ok);
+}
+";
+    let err = generate(wgsl, "shaders/many.wgsl").unwrap_err();
+    let CodegenError::Several { ref errors, .. } = err else { panic!("expected every problem: {err}") };
+    assert_eq!(errors.len(), 3, "{err}");
+    let text = err.to_string();
+    for expected in [
+        "shaders/many.wgsl: 3 problems",
+        // The struct member's problem at the struct, the bindings' at their `var`, in source order.
+        "shaders/many.wgsl:2:1: unsupported type `u64` for field `big` of struct `Wide`",
+        "2 | struct Wide { big: u64 }",
+        "shaders/many.wgsl:3:23: unsupported binding `video` (group 0, binding 0): `texture_external` bindings",
+        "3 | @group(0) @binding(0) var video: texture_external;",
+        "shaders/many.wgsl:5:23: unsupported binding `textures` (group 0, binding 2): `binding_array<texture_2d<f32>, 4>`",
+    ] {
+        assert!(text.contains(expected), "missing {expected:?} in:\n{text}");
+    }
+    assert!(!text.contains("BindingArray") && !text.contains("Uint"), "naga's names leaked:\n{text}");
+    // One problem is reported as itself, located.
+    let one = "@group(0) @binding(0) var video: texture_external;
+@group(0) @binding(1) var<storage, read_write> out: array<f32>;
+@compute @workgroup_size(1) fn main() { out[0] = textureLoad(video, vec2<u32>(0u)).x; }";
+    let err = generate(one, "one.wgsl").unwrap_err();
+    let CodegenError::Unsupported { at: Some(ref at), .. } = err else { panic!("expected a located error: {err}") };
+    assert_eq!((at.line, at.column), (1, 23), "{err}");
+    assert!(err.to_string().starts_with("one.wgsl:1:23: unsupported binding `video`"), "{err}");
+}
