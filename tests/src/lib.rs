@@ -2,7 +2,9 @@
 //! `tests/fixtures/shaders/` (compiled here, so the generator's output is proven to build) and a
 //! test device.
 
+// Generated code must build warning-free in a user's crate that denies warnings.
 #[rustfmt::skip]
+#[deny(warnings)]
 pub mod generated;
 
 /// A device for GPU tests: the first adapter wgpu finds (lavapipe in CI). Panics with the install

@@ -217,6 +217,12 @@ fn binding_def(
             u64::from(layouter[var.ty].size)
         }
     };
+    // wgpu binds storage buffers in whole 4-byte words: a runtime array of f16 has a 2-byte
+    // stride, but a buffer of 2 bytes cannot be bound; the minimum is one that can.
+    let min_size = match kind {
+        BufferKind::Uniform => min_size,
+        _ => min_size.next_multiple_of(4),
+    };
     Ok(Some(BindingDef {
         name,
         group: res.group,

@@ -18,3 +18,5 @@ pub mod overrides;
 pub mod storage_zoo;
 /// Bindings for `tests/fixtures/shaders/textures.wgsl`.
 pub mod textures;
+/// Bindings for `tests/fixtures/shaders/workgroup_f16.wgsl`.
+pub mod workgroup_f16;

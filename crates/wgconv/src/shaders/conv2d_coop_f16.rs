@@ -807,13 +807,13 @@ impl ::core::default::Default for Overrides {
 #[derive(Clone, Debug)]
 #[allow(non_snake_case)]
 pub struct BindGroup0<'a> {
-    /// `@binding(0) var<storage, read> input: array<f16>` — at least 2 bytes.
+    /// `@binding(0) var<storage, read> input: array<f16>` — at least 4 bytes.
     pub input: ::wgpu::BufferBinding<'a>,
-    /// `@binding(1) var<storage, read> weight: array<f16>` — at least 2 bytes.
+    /// `@binding(1) var<storage, read> weight: array<f16>` — at least 4 bytes.
     pub weight: ::wgpu::BufferBinding<'a>,
-    /// `@binding(2) var<storage, read> bias: array<f16>` — at least 2 bytes.
+    /// `@binding(2) var<storage, read> bias: array<f16>` — at least 4 bytes.
     pub bias: ::wgpu::BufferBinding<'a>,
-    /// `@binding(3) var<storage, read_write> output: array<f16>` — at least 2 bytes.
+    /// `@binding(3) var<storage, read_write> output: array<f16>` — at least 4 bytes.
     pub output: ::wgpu::BufferBinding<'a>,
     /// `@binding(4) var<uniform> params: ConvParams` — at least 80 bytes.
     pub params: ::wgpu::BufferBinding<'a>,
@@ -830,7 +830,7 @@ impl<'a> BindGroup0<'a> {
                     read_only: true,
                 },
                 has_dynamic_offset: false,
-                min_binding_size: ::core::num::NonZeroU64::new(2u64),
+                min_binding_size: ::core::num::NonZeroU64::new(4u64),
             },
             count: None,
         },
@@ -842,7 +842,7 @@ impl<'a> BindGroup0<'a> {
                     read_only: true,
                 },
                 has_dynamic_offset: false,
-                min_binding_size: ::core::num::NonZeroU64::new(2u64),
+                min_binding_size: ::core::num::NonZeroU64::new(4u64),
             },
             count: None,
         },
@@ -854,7 +854,7 @@ impl<'a> BindGroup0<'a> {
                     read_only: true,
                 },
                 has_dynamic_offset: false,
-                min_binding_size: ::core::num::NonZeroU64::new(2u64),
+                min_binding_size: ::core::num::NonZeroU64::new(4u64),
             },
             count: None,
         },
@@ -866,7 +866,7 @@ impl<'a> BindGroup0<'a> {
                     read_only: false,
                 },
                 has_dynamic_offset: false,
-                min_binding_size: ::core::num::NonZeroU64::new(2u64),
+                min_binding_size: ::core::num::NonZeroU64::new(4u64),
             },
             count: None,
         },

@@ -1372,7 +1372,7 @@ pub struct BindGroup0<'a> {
     pub input: ::wgpu::BufferBinding<'a>,
     /// `@binding(1) var<storage, read> weight: array<mat2x4<f16>>` — at least 16 bytes.
     pub weight: ::wgpu::BufferBinding<'a>,
-    /// `@binding(2) var<storage, read> bias: array<f16>` — at least 2 bytes.
+    /// `@binding(2) var<storage, read> bias: array<f16>` — at least 4 bytes.
     pub bias: ::wgpu::BufferBinding<'a>,
     /// `@binding(3) var<storage, read_write> output: array<f32>` — at least 4 bytes.
     pub output: ::wgpu::BufferBinding<'a>,
@@ -1415,7 +1415,7 @@ impl<'a> BindGroup0<'a> {
                     read_only: true,
                 },
                 has_dynamic_offset: false,
-                min_binding_size: ::core::num::NonZeroU64::new(2u64),
+                min_binding_size: ::core::num::NonZeroU64::new(4u64),
             },
             count: None,
         },

@@ -552,9 +552,9 @@ impl Overrides {
 pub struct BindGroup0<'a> {
     /// `@binding(0) var<storage, read> input: array<vec4<f16>>` — at least 8 bytes.
     pub input: ::wgpu::BufferBinding<'a>,
-    /// `@binding(1) var<storage, read> weight: array<f16>` — at least 2 bytes.
+    /// `@binding(1) var<storage, read> weight: array<f16>` — at least 4 bytes.
     pub weight: ::wgpu::BufferBinding<'a>,
-    /// `@binding(2) var<storage, read> bias: array<f16>` — at least 2 bytes.
+    /// `@binding(2) var<storage, read> bias: array<f16>` — at least 4 bytes.
     pub bias: ::wgpu::BufferBinding<'a>,
     /// `@binding(3) var<storage, read_write> output: array<vec4<f16>>` — at least 8 bytes.
     pub output: ::wgpu::BufferBinding<'a>,
@@ -585,7 +585,7 @@ impl<'a> BindGroup0<'a> {
                     read_only: true,
                 },
                 has_dynamic_offset: false,
-                min_binding_size: ::core::num::NonZeroU64::new(2u64),
+                min_binding_size: ::core::num::NonZeroU64::new(4u64),
             },
             count: None,
         },
@@ -597,7 +597,7 @@ impl<'a> BindGroup0<'a> {
                     read_only: true,
                 },
                 has_dynamic_offset: false,
-                min_binding_size: ::core::num::NonZeroU64::new(2u64),
+                min_binding_size: ::core::num::NonZeroU64::new(4u64),
             },
             count: None,
         },

@@ -196,7 +196,7 @@ impl Overrides {
 #[derive(Clone, Debug)]
 #[allow(non_snake_case)]
 pub struct BindGroup0<'a> {
-    /// `@binding(0) var<storage, read> weight: array<f16>` — at least 2 bytes.
+    /// `@binding(0) var<storage, read> weight: array<f16>` — at least 4 bytes.
     pub weight: ::wgpu::BufferBinding<'a>,
     /// `@binding(1) var<storage, read_write> packed: array<f32>` — at least 4 bytes.
     pub packed: ::wgpu::BufferBinding<'a>,
@@ -215,7 +215,7 @@ impl<'a> BindGroup0<'a> {
                     read_only: true,
                 },
                 has_dynamic_offset: false,
-                min_binding_size: ::core::num::NonZeroU64::new(2u64),
+                min_binding_size: ::core::num::NonZeroU64::new(4u64),
             },
             count: None,
         },

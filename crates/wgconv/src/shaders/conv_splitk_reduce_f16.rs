@@ -217,9 +217,9 @@ impl Overrides {
 pub struct BindGroup0<'a> {
     /// `@binding(0) var<storage, read> partial: array<f32>` — at least 4 bytes.
     pub partial: ::wgpu::BufferBinding<'a>,
-    /// `@binding(1) var<storage, read> bias: array<f16>` — at least 2 bytes.
+    /// `@binding(1) var<storage, read> bias: array<f16>` — at least 4 bytes.
     pub bias: ::wgpu::BufferBinding<'a>,
-    /// `@binding(2) var<storage, read_write> output: array<f16>` — at least 2 bytes.
+    /// `@binding(2) var<storage, read_write> output: array<f16>` — at least 4 bytes.
     pub output: ::wgpu::BufferBinding<'a>,
     /// `@binding(3) var<uniform> params: ReduceParams` — at least 32 bytes.
     pub params: ::wgpu::BufferBinding<'a>,
@@ -248,7 +248,7 @@ impl<'a> BindGroup0<'a> {
                     read_only: true,
                 },
                 has_dynamic_offset: false,
-                min_binding_size: ::core::num::NonZeroU64::new(2u64),
+                min_binding_size: ::core::num::NonZeroU64::new(4u64),
             },
             count: None,
         },
@@ -260,7 +260,7 @@ impl<'a> BindGroup0<'a> {
                     read_only: false,
                 },
                 has_dynamic_offset: false,
-                min_binding_size: ::core::num::NonZeroU64::new(2u64),
+                min_binding_size: ::core::num::NonZeroU64::new(4u64),
             },
             count: None,
         },

@@ -190,9 +190,9 @@ impl Overrides {
 #[derive(Clone, Debug)]
 #[allow(non_snake_case)]
 pub struct BindGroup0<'a> {
-    /// `@binding(0) var<storage, read> source: array<f16>` — at least 2 bytes.
+    /// `@binding(0) var<storage, read> source: array<f16>` — at least 4 bytes.
     pub source: ::wgpu::BufferBinding<'a>,
-    /// `@binding(1) var<storage, read_write> destination: array<f16>` — at least 2 bytes.
+    /// `@binding(1) var<storage, read_write> destination: array<f16>` — at least 4 bytes.
     pub destination: ::wgpu::BufferBinding<'a>,
     /// `@binding(2) var<uniform> params: RelayoutParams` — at least 32 bytes.
     pub params: ::wgpu::BufferBinding<'a>,
@@ -209,7 +209,7 @@ impl<'a> BindGroup0<'a> {
                     read_only: true,
                 },
                 has_dynamic_offset: false,
-                min_binding_size: ::core::num::NonZeroU64::new(2u64),
+                min_binding_size: ::core::num::NonZeroU64::new(4u64),
             },
             count: None,
         },
@@ -221,7 +221,7 @@ impl<'a> BindGroup0<'a> {
                     read_only: false,
                 },
                 has_dynamic_offset: false,
-                min_binding_size: ::core::num::NonZeroU64::new(2u64),
+                min_binding_size: ::core::num::NonZeroU64::new(4u64),
             },
             count: None,
         },

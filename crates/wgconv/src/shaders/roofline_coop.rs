@@ -797,9 +797,9 @@ pub struct BindGroup0<'a> {
     pub c: ::wgpu::BufferBinding<'a>,
     /// `@binding(3) var<uniform> params: GemmParams` — at least 16 bytes.
     pub params: ::wgpu::BufferBinding<'a>,
-    /// `@binding(4) var<storage, read> a_h: array<f16>` — at least 2 bytes.
+    /// `@binding(4) var<storage, read> a_h: array<f16>` — at least 4 bytes.
     pub a_h: ::wgpu::BufferBinding<'a>,
-    /// `@binding(5) var<storage, read> b_h: array<f16>` — at least 2 bytes.
+    /// `@binding(5) var<storage, read> b_h: array<f16>` — at least 4 bytes.
     pub b_h: ::wgpu::BufferBinding<'a>,
 }
 #[allow(non_snake_case)]
@@ -860,7 +860,7 @@ impl<'a> BindGroup0<'a> {
                     read_only: true,
                 },
                 has_dynamic_offset: false,
-                min_binding_size: ::core::num::NonZeroU64::new(2u64),
+                min_binding_size: ::core::num::NonZeroU64::new(4u64),
             },
             count: None,
         },
@@ -872,7 +872,7 @@ impl<'a> BindGroup0<'a> {
                     read_only: true,
                 },
                 has_dynamic_offset: false,
-                min_binding_size: ::core::num::NonZeroU64::new(2u64),
+                min_binding_size: ::core::num::NonZeroU64::new(4u64),
             },
             count: None,
         },
