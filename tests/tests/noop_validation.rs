@@ -1,9 +1,10 @@
 //! Every module generated from `tests/fixtures/shaders/` (the generator's corpus: compute and
-//! vertex/fragment entry points, textures, samplers, storage textures, atomics in storage and
-//! workgroup memory, workgroup and runtime-sized arrays, f16 in uniforms and storage, overrides of
-//! every type and expression form with ids, camelCase and clashing names) checked by wgpu's own
-//! validation on the no-op backend, which has every feature: the shader module, each bind group
-//! layout, a bind group of each built from the generated layout entries (buffers of exactly
+//! vertex/fragment entry points, textures of every dimension and sample type, samplers, storage
+//! textures, atomics in storage and workgroup memory, workgroup arrays sized by overrides and by
+//! expressions, runtime-sized arrays, f16 in uniforms, storage and overrides, overrides of every
+//! type and expression form with ids, consts, camelCase and clashing names) checked by wgpu's own
+//! validation on the no-op backend, on a device with just the module's `required_features()`:
+//! the shader module, each bind group layout, a bind group of each built from the generated layout entries (buffers of exactly
 //! `min_binding_size` bytes, textures and samplers of the declared kinds), the pipeline layout,
 //! and every compute pipeline through the generated constructors (render pipelines by hand from
 //! the generated pipeline layout). The modules themselves are compiled under `deny(warnings)`
@@ -11,17 +12,16 @@
 
 use wgconv_tests::generated;
 
-/// A device on wgpu's no-op backend with every feature and the adapter's limits.
-fn noop_device() -> (wgpu::Device, wgpu::Queue) {
+/// A device on wgpu's no-op backend with `features` (a module's own `required_features()`, so
+/// a feature the generator failed to list fails the check) and the adapter's limits. The no-op
+/// adapter reports no format capabilities, so wgpu applies WebGPU's guaranteed ones.
+fn noop_device(features: wgpu::Features) -> (wgpu::Device, wgpu::Queue) {
     let mut descriptor = wgpu::InstanceDescriptor::new_without_display_handle();
     descriptor.backends = wgpu::Backends::NOOP;
     descriptor.backend_options.noop = wgpu::NoopBackendOptions { enable: true, ..Default::default() };
     let instance = wgpu::Instance::new(descriptor);
     let adapter = pollster::block_on(instance.request_adapter(&wgpu::RequestAdapterOptions::default()))
         .expect("the no-op adapter");
-    // Without adapter-specific format features wgpu uses WebGPU's guaranteed ones: the no-op
-    // adapter reports no format capabilities at all.
-    let features = adapter.features() - wgpu::Features::TEXTURE_ADAPTER_SPECIFIC_FORMAT_FEATURES;
     let descriptor = wgpu::DeviceDescriptor {
         required_features: features,
         required_limits: adapter.limits(),
@@ -90,13 +90,20 @@ fn bind_group(device: &wgpu::Device, layout: &wgpu::BindGroupLayout, entries: &[
                 }));
             }
             B::Texture { sample_type, view_dimension, multisampled } => {
+                // An unfilterable float entry gets a format that cannot be filtered, so a layout
+                // that wrongly says "filterable" would not match it.
                 let format = match sample_type {
-                    S::Float { .. } => wgpu::TextureFormat::Rgba8Unorm,
+                    S::Float { filterable: true } => wgpu::TextureFormat::Rgba8Unorm,
+                    S::Float { filterable: false } => wgpu::TextureFormat::R32Float,
                     S::Depth => wgpu::TextureFormat::Depth32Float,
                     S::Sint => wgpu::TextureFormat::Rgba8Sint,
                     S::Uint => wgpu::TextureFormat::Rgba8Uint,
                 };
-                let usage = wgpu::TextureUsages::TEXTURE_BINDING | wgpu::TextureUsages::RENDER_ATTACHMENT;
+                // Multisampled textures must be render attachments (and 1D and 3D ones cannot be).
+                let usage = match multisampled {
+                    true => wgpu::TextureUsages::TEXTURE_BINDING | wgpu::TextureUsages::RENDER_ATTACHMENT,
+                    false => wgpu::TextureUsages::TEXTURE_BINDING,
+                };
                 views.push(texture_view(device, view_dimension, format, if multisampled { 4 } else { 1 }, usage));
             }
             B::StorageTexture { format, view_dimension, .. } => {
@@ -124,9 +131,10 @@ fn bind_group(device: &wgpu::Device, layout: &wgpu::BindGroupLayout, entries: &[
     let _ = device.create_bind_group(&wgpu::BindGroupDescriptor { label: None, layout, entries: &resources });
 }
 
-/// Runs `check` inside a validation error scope and fails with wgpu's message if any.
-fn validated(name: &str, check: impl FnOnce(&wgpu::Device)) {
-    let (device, _queue) = noop_device();
+/// Runs `check` on a device with `features` inside a validation error scope and fails with wgpu's
+/// message if any.
+fn validated(name: &str, features: wgpu::Features, check: impl FnOnce(&wgpu::Device)) {
+    let (device, _queue) = noop_device(features);
     let scope = device.push_error_scope(wgpu::ErrorFilter::Validation);
     check(&device);
     if let Some(error) = pollster::block_on(scope.pop()) {
@@ -140,8 +148,9 @@ fn validated(name: &str, check: impl FnOnce(&wgpu::Device)) {
 /// module and pipeline layout for whatever else the module has (render entry points).
 macro_rules! check_module {
     ($m:ident, $overrides:expr, [$($group:ident => $bind_group:ident),*] $(, $check:expr)?) => {
-        validated(stringify!($m), |device| {
+        validated(stringify!($m), generated::$m::required_features(), |device| {
             use generated::$m as m;
+            CHECKED.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
             let shader = m::create_shader_module(device);
             let layouts = m::BindGroupLayouts::new(device);
             $(bind_group(device, &layouts.$group, &m::$bind_group::LAYOUT_ENTRIES);)*
@@ -155,6 +164,9 @@ macro_rules! check_module {
     };
 }
 
+/// Modules checked, against the generated `mod.rs`'s count: a new fixture must be added here.
+static CHECKED: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
 #[test]
 fn every_generated_module_passes_wgpus_validation() {
     check_module!(bare_compute, generated::bare_compute::Overrides::new(), []);
@@ -166,6 +178,7 @@ fn every_generated_module_passes_wgpus_validation() {
     check_module!(overrides, generated::overrides::Overrides::new(4), [group0 => BindGroup0]);
     check_module!(storage_zoo, generated::storage_zoo::Overrides::new(), [group0 => BindGroup0, group1 => BindGroup1]);
     check_module!(workgroup_f16, generated::workgroup_f16::Overrides::new(), [group0 => BindGroup0]);
+    check_module!(texture_kinds, generated::texture_kinds::Overrides::new(), [group0 => BindGroup0]);
     check_module!(
         textures,
         generated::textures::Overrides::new(),
@@ -195,12 +208,15 @@ fn every_generated_module_passes_wgpus_validation() {
             });
         }
     );
+    let generated_mod = include_str!("../src/generated/mod.rs");
+    let modules = generated_mod.lines().filter(|l| l.starts_with("pub mod ")).count();
+    assert_eq!(CHECKED.load(std::sync::atomic::Ordering::Relaxed), modules, "a generated module is not checked here");
 }
 
 /// The check has teeth: a bind group whose buffer is smaller than the generated minimum fails.
 #[test]
 fn a_buffer_under_the_minimum_size_fails_validation() {
-    let (device, _queue) = noop_device();
+    let (device, _queue) = noop_device(wgpu::Features::empty());
     use generated::storage_zoo as m;
     let layout = m::BindGroup1::create_layout(&device);
     let entry = m::BindGroup1::LAYOUT_ENTRIES[0];

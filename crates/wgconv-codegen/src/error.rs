@@ -21,7 +21,10 @@ impl Location {
         }
         let at = span.location(source);
         let source_line = source.lines().nth(at.line_number.saturating_sub(1) as usize)?.to_string();
-        Some(Self { line: at.line_number, column: at.line_position, source_line })
+        // naga's position is a byte offset into the line; the column counts characters.
+        let bytes = (at.line_position.saturating_sub(1) as usize).min(source_line.len());
+        let column = source_line.get(..bytes).map_or(at.line_position, |before| before.chars().count() as u32 + 1);
+        Some(Self { line: at.line_number, column, source_line })
     }
 }
 
@@ -39,7 +42,13 @@ fn excerpt(at: &Option<Box<Location>>) -> String {
         Some(l) => {
             let number = l.line.to_string();
             let pad = " ".repeat(number.len());
-            let caret = " ".repeat(l.column.saturating_sub(1) as usize);
+            // Tabs before the column stay tabs, so the caret lines up under them.
+            let caret: String = l
+                .source_line
+                .chars()
+                .take(l.column.saturating_sub(1) as usize)
+                .map(|c| if c == '\t' { '\t' } else { ' ' })
+                .collect();
             format!("\n{pad} |\n{number} | {}\n{pad} | {caret}^", l.source_line)
         }
         None => String::new(),

@@ -23,7 +23,8 @@ pub(crate) fn scalar(s: naga::Scalar) -> Option<ScalarType> {
     }
 }
 
-fn scalar_name(s: naga::Scalar) -> String {
+/// WGSL spelling of a scalar type, for messages.
+pub(crate) fn scalar_name(s: naga::Scalar) -> String {
     use naga::ScalarKind as K;
     match scalar(s) {
         Some(t) => t.wgsl_name().to_string(),

@@ -176,7 +176,9 @@ pub struct BindingDef {
     pub kind: BufferKind,
     /// WGSL type as text.
     pub wgsl_type: String,
-    /// Smallest valid binding size in bytes (a runtime array counts one element).
+    /// Smallest valid binding size in bytes: naga's size of the type (a runtime array counts one
+    /// element, a struct is rounded up to its alignment), and for storage buffers rounded up to
+    /// whole 4-byte words, which is what wgpu binds.
     pub min_size: u64,
     /// Shader stages using it, as wgpu `ShaderStages` constant names (e.g. "COMPUTE").
     pub stages: Vec<&'static str>,

@@ -206,11 +206,9 @@ fn binding_def(
         }
         TypeInner::Struct { .. } => {
             layout::struct_def(module, layouter, var.ty, structs, path)?;
-            let def = structs.iter().find(|s| Some(&s.name) == module.types[var.ty].name.as_ref());
-            match def.and_then(|d| d.tail.as_ref().map(|t| (d.size, t.stride))) {
-                Some((prefix, stride)) => u64::from(prefix + stride),
-                None => u64::from(layouter[var.ty].size),
-            }
+            // naga's size of the struct: with a runtime-sized tail, one element of it, rounded
+            // up to the struct's alignment (what wgpu checks a binding against).
+            u64::from(layouter[var.ty].size)
         }
         _ => {
             layout::host_type(module, layouter, var.ty, structs, path)?;
@@ -307,7 +305,9 @@ pub fn reflect(source: &str, path: &str) -> Result<ShaderDef, CodegenError> {
     let mut overrides = Vec::new();
     for (handle, o) in module.overrides.iter() {
         let span = module.overrides.get_span(handle);
-        let name = o.name.clone().unwrap_or_default();
+        // Overrides naga makes for expressions (unnamed) are not the user's: their expressions
+        // are inlined where they are used (`override_value`).
+        let Some(name) = o.name.clone() else { continue };
         let ty = match &module.types[o.ty].inner {
             TypeInner::Scalar(s) => layout::scalar(*s),
             _ => None,
@@ -352,7 +352,7 @@ pub fn reflect(source: &str, path: &str) -> Result<ShaderDef, CodegenError> {
                     None => WorkgroupDim::Fixed(ep.workgroup_size[i]),
                 };
             }
-            let workgroup_vars = workgroup_vars(&module, &info, &layouter, index);
+            let workgroup_vars = workgroup_vars(&module, &info, &layouter, index, path)?;
             Ok(EntryPointDef {
                 name: ep.name.clone(),
                 stage: stage_name(ep.stage),
@@ -379,7 +379,13 @@ pub fn reflect(source: &str, path: &str) -> Result<ShaderDef, CodegenError> {
 
 /// The `var<workgroup>` globals entry point `index` uses, with their sizes. naga's per-entry-point
 /// usage already includes the functions the entry point calls.
-fn workgroup_vars(module: &Module, info: &ModuleInfo, layouter: &Layouter, index: usize) -> Vec<WorkgroupVarDef> {
+fn workgroup_vars(
+    module: &Module,
+    info: &ModuleInfo,
+    layouter: &Layouter,
+    index: usize,
+    path: &str,
+) -> Result<Vec<WorkgroupVarDef>, CodegenError> {
     let uses = info.get_entry_point(index);
     let mut vars = Vec::new();
     for (handle, var) in module.global_variables.iter() {
@@ -390,19 +396,20 @@ fn workgroup_vars(module: &Module, info: &ModuleInfo, layouter: &Layouter, index
         let size = match module.types[var.ty].inner {
             // The only type whose size the Layouter cannot know: the length is an override.
             TypeInner::Array { size: ArraySize::Pending(length), stride, .. } => {
-                let getter = field_ident(module.overrides[length].name.as_deref().unwrap_or_default());
-                WorkgroupVarSize::PerElement { stride, count: quote!(o.#getter()) }
+                // The length is an override, named or one naga made for an expression.
+                let count = override_value(module, length, path, &name, &mut false)?;
+                WorkgroupVarSize::PerElement { stride, count }
             }
             _ => WorkgroupVarSize::Fixed(layouter[var.ty].size),
         };
         vars.push(WorkgroupVarDef { name, wgsl_type: wgsl_type_name(module, var.ty), size });
     }
-    vars
+    Ok(vars)
 }
 
 /// The named module-scope constants of a host scalar type, with the values naga evaluated.
-/// Constants of other types (vectors, arrays, abstract numbers) have no host counterpart and are
-/// left out.
+/// Constants of other types (vectors, arrays, abstract numbers), and those whose value naga keeps
+/// as an expression the host does not evaluate, are left out.
 fn consts(module: &Module, path: &str) -> Result<Vec<ConstDef>, CodegenError> {
     let mut out = Vec::new();
     for (_, c) in module.constants.iter() {
@@ -414,10 +421,12 @@ fn consts(module: &Module, path: &str) -> Result<Vec<ConstDef>, CodegenError> {
             continue;
         };
         let mut depends = false;
+        // A const whose value naga left as an expression the host cannot evaluate is left out
+        // too: it is a convenience, not something the bindings need.
+        let Ok(value) = translate_expr(module, c.init, path, &name, &mut depends) else { continue };
         // A const's initializer stands alone: the parentheses of a negative literal would only
         // draw `unused_parens` in the user's crate.
-        let value = without_outer_parens(translate_expr(module, c.init, path, &name, &mut depends)?);
-        out.push(ConstDef { name, ty, value });
+        out.push(ConstDef { name, ty, value: without_outer_parens(value) });
     }
     Ok(out)
 }
@@ -465,6 +474,31 @@ fn stage_name(stage: ShaderStage) -> &'static str {
 /// expression (a literal, a call, or parenthesised), so it can be an operand, a cast's subject
 /// or a method receiver without Rust's precedence changing its meaning: `-4i32.max(k)` would
 /// parse as `-(4i32.max(k))`.
+/// The value of override `handle` as Rust over `o: &Overrides`: its getter, or for an override
+/// naga made for an expression (an array length `lanes * 2u`, unnamed) that expression, inline.
+fn override_value(
+    module: &Module,
+    handle: Handle<naga::Override>,
+    path: &str,
+    owner: &str,
+    depends: &mut bool,
+) -> Result<TokenStream, CodegenError> {
+    let o = &module.overrides[handle];
+    match (&o.name, o.init) {
+        (Some(name), _) => {
+            *depends = true;
+            let getter = field_ident(name);
+            Ok(quote!(o.#getter()))
+        }
+        (None, Some(init)) => translate_expr(module, init, path, owner, depends),
+        (None, None) => Err(CodegenError::unsupported(
+            path,
+            format!("expression in `{owner}`"),
+            "an unnamed override without a value",
+        )),
+    }
+}
+
 fn translate_expr(
     module: &Module,
     expr: Handle<Expression>,
@@ -499,16 +533,24 @@ fn translate_expr(
                 let v = proc_macro2::Literal::f64_unsuffixed(v);
                 parenthesised_if(negative, quote!(#v))
             }
-            other => return Err(unsupported(format!("literal {other:?}"))),
+            other => {
+                return Err(unsupported(format!("a literal of type `{}`", layout::scalar_name(other.scalar()))));
+            }
         },
-        Expression::Override(h) => {
-            *depends = true;
-            let o = &module.overrides[*h];
-            let name = o.name.clone().unwrap_or_default();
-            let getter = field_ident(&name);
-            quote!(o.#getter())
-        }
+        Expression::Override(h) => override_value(module, *h, path, owner, depends)?,
         Expression::Constant(h) => translate_expr(module, module.constants[*h].init, path, owner, depends)?,
+        // `T()` of a scalar type: its zero.
+        Expression::ZeroValue(ty) if matches!(module.types[*ty].inner, TypeInner::Scalar(_)) => {
+            let TypeInner::Scalar(scalar) = module.types[*ty].inner else { unreachable!("matched above") };
+            match layout::scalar(scalar) {
+                Some(ScalarType::Bool) => quote!(false),
+                Some(ScalarType::F16) => quote!(::half::f16::ZERO),
+                Some(ScalarType::U32) => quote!(0u32),
+                Some(ScalarType::I32) => quote!(0i32),
+                Some(ScalarType::F32) => quote!(0.0f32),
+                None => return Err(unsupported(format!("a zero of type `{}`", layout::scalar_name(scalar)))),
+            }
+        }
         Expression::Binary { op, left, right } => {
             let l = translate_expr(module, *left, path, owner, depends)?;
             let r = translate_expr(module, *right, path, owner, depends)?;
@@ -556,14 +598,60 @@ fn translate_expr(
             let e = translate_expr(module, *expr, path, owner, depends)?;
             let target = layout::scalar(naga::Scalar { kind: *kind, width: *width })
                 .filter(|t| *t != ScalarType::F16 && *t != ScalarType::Bool)
-                .ok_or_else(|| unsupported(format!("conversion to {kind:?}{}", width * 8)))?;
+                .ok_or_else(|| {
+                    let target = layout::scalar_name(naga::Scalar { kind: *kind, width: *width });
+                    unsupported(format!("a conversion to `{target}`"))
+                })?;
             let ty = crate::emit::scalar_tokens(target);
             quote!((#e as #ty))
         }
         other => {
-            let kind = format!("{other:?}");
-            let kind = kind.split([' ', '(', '{']).next().unwrap_or("expression").to_string();
-            return Err(unsupported(format!("`{kind}` expressions are not evaluated on the host")));
+            return Err(unsupported(format!("{} is not evaluated on the host", expression_name(other))));
         }
     })
+}
+
+/// What an expression is, in WGSL's terms, for messages.
+fn expression_name(expr: &Expression) -> String {
+    match expr {
+        Expression::Select { .. } => "`select(…)`".into(),
+        Expression::Math { fun, .. } => format!("`{}(…)`", math_name(*fun)),
+        Expression::As { convert: None, .. } => "`bitcast<…>(…)`".into(),
+        Expression::As { .. } => "a conversion".into(),
+        Expression::ZeroValue(_) => "a zero-value constructor `T()`".into(),
+        Expression::Compose { .. } => "a constructor of a vector, matrix, array or struct".into(),
+        Expression::Splat { .. } => "a vector splat `vecN(x)`".into(),
+        Expression::Swizzle { .. } | Expression::AccessIndex { .. } | Expression::Access { .. } => {
+            "a component or element access".into()
+        }
+        Expression::Relational { .. } => "`all(…)`/`any(…)`".into(),
+        _ => "this kind of expression".into(),
+    }
+}
+
+/// WGSL's name of a built-in math function (naga's variant name in snake case).
+fn math_name(fun: naga::MathFunction) -> String {
+    let debug = format!("{fun:?}");
+    let mut name = String::new();
+    for (i, c) in debug.chars().enumerate() {
+        if c.is_ascii_uppercase() && i > 0 {
+            name.push('_');
+        }
+        name.push(c.to_ascii_lowercase());
+    }
+    // naga's names that differ from WGSL's beyond the case.
+    match name.as_str() {
+        "inverse_sqrt" => "inverseSqrt".into(),
+        "count_one_bits" => "countOneBits".into(),
+        "count_leading_zeros" => "countLeadingZeros".into(),
+        "count_trailing_zeros" => "countTrailingZeros".into(),
+        "reverse_bits" => "reverseBits".into(),
+        "extract_bits" => "extractBits".into(),
+        "insert_bits" => "insertBits".into(),
+        "first_leading_bit" => "firstLeadingBit".into(),
+        "first_trailing_bit" => "firstTrailingBit".into(),
+        "face_forward" => "faceForward".into(),
+        "quantize_to_f16" => "quantizeToF16".into(),
+        _ => name,
+    }
 }

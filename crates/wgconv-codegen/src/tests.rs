@@ -372,3 +372,36 @@ override ok: u32 = 1u;
     assert_eq!((at.line, at.column), (1, 23), "{err}");
     assert!(err.to_string().starts_with("one.wgsl:1:23: unsupported binding `video`"), "{err}");
 }
+
+/// An array sized by an override expression (naga makes an unnamed override for it) generates,
+/// its size inlined; columns count characters, not bytes; expressions the host does not evaluate
+/// are named as WGSL names them.
+#[test]
+fn unnamed_overrides_columns_and_expression_names() {
+    let wgsl = "
+        override lanes: u32 = 8u;
+        var<workgroup> doubled: array<f32, lanes * 2u>;
+        @group(0) @binding(0) var<storage, read_write> out: array<f32>;
+        @compute @workgroup_size(1) fn main() { doubled[0] = 1.0; out[0] = doubled[0]; }
+    ";
+    let rust = generate(wgsl, "sized.wgsl").unwrap();
+    assert!(rust.contains("o.lanes() * 2"), "{rust}");
+    assert!(!rust.contains("pub fn ()") && !rust.contains("r#\"\""), "{rust}");
+
+    let accented = "/* é */ @group(0) @binding(0) var video: texture_external;
+@group(0) @binding(1) var<storage, read_write> out: array<f32>;
+@compute @workgroup_size(1) fn main() { out[0] = textureLoad(video, vec2<u32>(0u)).x; }";
+    let err = generate(accented, "a.wgsl").unwrap_err();
+    // `var` is the 31st character (the 32nd byte: `é` is two).
+    assert!(err.to_string().starts_with("a.wgsl:1:31: unsupported binding `video`"), "{err}");
+
+    let select = "
+        override on: bool = true;
+        override x: f32 = select(1.0, 2.0, on);
+        @group(0) @binding(0) var<storage, read_write> out: array<f32>;
+        @compute @workgroup_size(1) fn main() { out[0] = x; }
+    ";
+    let err = generate(select, "s.wgsl").unwrap_err().to_string();
+    assert!(err.contains("`select(…)` is not evaluated on the host"), "{err}");
+    assert!(err.starts_with("s.wgsl:3:"), "{err}");
+}

@@ -16,6 +16,8 @@ pub mod override_expressions;
 pub mod overrides;
 /// Bindings for `tests/fixtures/shaders/storage_zoo.wgsl`.
 pub mod storage_zoo;
+/// Bindings for `tests/fixtures/shaders/texture_kinds.wgsl`.
+pub mod texture_kinds;
 /// Bindings for `tests/fixtures/shaders/textures.wgsl`.
 pub mod textures;
 /// Bindings for `tests/fixtures/shaders/workgroup_f16.wgsl`.
