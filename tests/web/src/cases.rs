@@ -3,7 +3,7 @@
 
 use wgconv::{
     Activation, Context, Conv2d, ConvGeometry, ConvKernel, ConvOptions, DType, Error, ForcedPlan, GemmSchedule,
-    Q8ConvPwArgs, Q8ConvPwOptions, Q8Kernel, QuantParams, Tensor,
+    MemoryFormat, Q8ConvPwArgs, Q8ConvPwOptions, Q8Kernel, QuantParams, Tensor,
     reference::{self, Q8PwReference},
     timing::{self, Sampling},
 };
@@ -49,6 +49,7 @@ pub async fn run_suite(ctx: &Context, limits: Limits) -> Report {
     }
     record("quantize_per_tensor and dequantize_per_tensor", check_quantize(ctx).await);
     record("a prepared Conv2d run twice in one batch", check_prepared(ctx).await);
+    record("f16 and channels-last tensors", check_f16_channels_last(ctx).await);
     record("typed errors for bad arguments", check_argument_errors(ctx).await);
     record("a GPU validation error comes back typed, then the context works", check_gpu_error(ctx).await);
     record("timing", check_timing(ctx).await);
@@ -337,6 +338,61 @@ async fn check_prepared(ctx: &Context) -> CaseResult {
     } else {
         Err(format!("relative error {worst:e} > {TOLERANCE:e}"))
     }
+}
+
+/// f16 tensors in channels-last memory format through the planner (a 3×3 layer with bias and ReLU
+/// and a depthwise one), checked against the f64 reference of the same f16 values within the f16
+/// bound (`reference::f16_bound_ratio`); the output comes back channels-last. A device without
+/// shader-f16 must refuse f16 with the typed error naming it, and run the f32 channels-last case.
+async fn check_f16_channels_last(ctx: &Context) -> CaseResult {
+    let has_f16 = ctx.features().contains(wgpu::Features::SHADER_F16);
+    let dtype = if has_f16 { DType::F16 } else { DType::F32 };
+    let mut details = Vec::new();
+    let layers = [
+        ([2usize, 8, 7, 9], [12usize, 8, 3, 3], ConvOptions::default().padding(&[1]).activation(Activation::Relu)),
+        ([1, 8, 8, 12], [8, 1, 3, 3], ConvOptions::default().padding(&[1]).groups(8)),
+    ];
+    for (input, weight, opts) in layers {
+        let round = |v: Vec<f32>| -> Vec<f32> {
+            v.into_iter().map(|e| if has_f16 { half::f16::from_f32(e).to_f32() } else { e }).collect()
+        };
+        let x = round(random_f32(71, input.iter().product()));
+        let w = round(random_f32(72, weight.iter().product()));
+        let oc = weight[0];
+        let b = round(random_f32(73, oc));
+        let (expected, shape) = reference::convolution(&x, &input, &w, &weight, Some(&b), &opts).map_err(text)?;
+        let xt = Tensor::from_f32_as(ctx, &x, &input, dtype).map_err(text)?;
+        let xt = ctx.to_memory_format_async(&xt, MemoryFormat::ChannelsLast).await.map_err(text)?;
+        let wt = Tensor::from_f32_as(ctx, &w, &weight, dtype).map_err(text)?;
+        let bt = Tensor::from_f32_as(ctx, &b, &[oc], dtype).map_err(text)?;
+        let y = ctx.convolution_async(&xt, &wt, Some(&bt), &opts).await.map_err(text)?;
+        if y.output.memory_format() != MemoryFormat::ChannelsLast {
+            return Err(format!("the output is {}, not channels_last", y.output.memory_format()));
+        }
+        let y = ctx.to_memory_format_async(&y.output, MemoryFormat::Contiguous).await.map_err(text)?;
+        let (ok, measure) = if has_f16 {
+            let ratio = reference::f16_bound_ratio(&y.to_vec_f16_async(ctx).await.map_err(text)?, &expected);
+            (ratio <= 1.0, format!("{ratio:.2} of the f16 bound"))
+        } else {
+            let err = reference::relative_error(&y.to_vec_f32_async(ctx).await.map_err(text)?, &expected);
+            (err <= TOLERANCE, format!("relative error {err:.1e}"))
+        };
+        if !ok {
+            return Err(format!("{input:?} * {weight:?} in {}: {measure}", dtype.name()));
+        }
+        details.push(format!("{:?} → {shape:?}: {measure}", input));
+    }
+    if !has_f16 {
+        let h = Tensor::from_f16(ctx, &[half::f16::ONE; 16], &[1, 1, 4, 4]).map_err(text)?;
+        let hw = Tensor::from_f16(ctx, &[half::f16::ONE; 4], &[1, 1, 2, 2]).map_err(text)?;
+        match ctx.convolution_async(&h, &hw, None, &ConvOptions::default()).await {
+            Err(Error::MissingFeature { feature: "shader-f16", .. }) => {
+                details.push("f16 refused: no shader-f16".into())
+            }
+            other => return Err(format!("f16 without shader-f16 must be refused, got {other:?}")),
+        }
+    }
+    Ok(format!("{}: {}", dtype.name(), details.join("; ")))
 }
 
 /// Bad arguments give the typed error that names the value, before any GPU work.
