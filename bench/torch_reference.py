@@ -13,6 +13,9 @@ way: the copy roofline at that size, launch costs included. With --wgconv, print
 ratio (torch ms / wgconv ms: > 1 means wgconv is faster) and the geometric mean per op kind.
 --dtype float16 runs the float layers on float16 tensors (the peer of `wgconv bench --dtype f16`);
 --channels-last stores them in torch.channels_last (PyTorch's fastest layout for f16 on cuDNN).
+Suite layers may have rectangular filters, per-axis stride/padding/dilation/output_padding, bias,
+an activation (run as a separate op), 1D ops, a count and a model (crates/wgconv/src/suite.rs
+documents the format); layers that name a model are also summed per model (each × its count).
 """
 import argparse
 import json
@@ -40,15 +43,55 @@ def time_launches(fn, repeat, launches):
     return statistics.median(samples)
 
 
+def axes(value, default):
+    """A suite's per-axis setting: a number for every axis, or [h, w]."""
+    if value is None:
+        value = default
+    return tuple(value) if isinstance(value, list) else (value, value)
+
+
+def layer_shape(layer):
+    """(input shape, weight shape, conv keyword arguments) of a float layer, as wgconv::suite reads it."""
+    n, ic, oc, w = (layer[key] for key in ("n", "ic", "oc", "w"))
+    g = layer.get("groups", 1)
+    one_d = layer["op"] in ("conv1d", "conv_transpose1d")
+    transposed = layer["op"] in ("conv_transpose2d", "conv_transpose1d")
+    kh, kw = (layer["k"], layer["k"]) if "k" in layer else (layer.get("kh", 1), layer["kw"])
+    stride, padding = axes(layer.get("stride"), 1), axes(layer.get("padding"), 0)
+    dilation, output_padding = axes(layer.get("dilation"), 1), axes(layer.get("output_padding"), 0)
+    pick = (lambda t: t[1]) if one_d else (lambda t: t)
+    inp = [n, ic, w] if one_d else [n, ic, layer["h"], w]
+    wt = [ic, oc // g] if transposed else [oc, ic // g]
+    wt += [kw] if one_d else [kh, kw]
+    kwargs = dict(stride=pick(stride), padding=pick(padding), dilation=pick(dilation), groups=g)
+    if transposed:
+        kwargs["output_padding"] = pick(output_padding)
+    return inp, wt, kwargs
+
+
 def min_bytes(layer):
     """Bytes an fp32 layer must move at least: its input, weight and output, once each."""
-    n, ic, oc, h, w, k = (layer[key] for key in ("n", "ic", "oc", "h", "w", "k"))
-    s, p, g = layer["stride"], layer["padding"], layer["groups"]
-    if layer["op"] == "conv_transpose2d":
-        oh, ow = (h - 1) * s - 2 * p + k, (w - 1) * s - 2 * p + k
-    else:
-        oh, ow = (h + 2 * p - k) // s + 1, (w + 2 * p - k) // s + 1
-    return 4 * (n * ic * h * w + oc * (ic // g) * k * k + n * oc * oh * ow)
+    inp, wt, kwargs = layer_shape(layer)
+    x = torch.empty(inp, device="meta")
+    w = torch.empty(wt, device="meta")
+    y = conv_fn(layer)(x, w, None, **kwargs)
+    return 4 * (x.numel() + w.numel() + y.numel())
+
+
+def conv_fn(layer):
+    return {"conv2d": F.conv2d, "conv_transpose2d": F.conv_transpose2d,
+            "conv1d": F.conv1d, "conv_transpose1d": F.conv_transpose1d}[layer["op"]]
+
+
+def activation_fn(layer):
+    """The layer's fused activation, as a separate PyTorch op (`none`, `relu`, `clamp:MIN,MAX`)."""
+    text = layer.get("activation", "none")
+    if text == "none":
+        return lambda y: y
+    if text == "relu":
+        return F.relu
+    lo, hi = (float(v) for v in text.removeprefix("clamp:").split(","))
+    return lambda y: torch.clamp(y, lo, hi)
 
 
 def copy_fn(total_bytes):
@@ -61,25 +104,34 @@ def copy_fn(total_bytes):
 
 def layer_fn(layer, dtype=torch.float32, channels_last=False):
     dev = "cuda"
-    n, ic, oc, h, w, k = (layer[key] for key in ("n", "ic", "oc", "h", "w", "k"))
-    s, p, g = layer["stride"], layer["padding"], layer["groups"]
     op = layer["op"]
-    fmt = torch.channels_last if channels_last else torch.contiguous_format
-
-    def tensor(*shape):
-        return torch.randn(*shape, device=dev, dtype=dtype).contiguous(memory_format=fmt)
-
-    if op == "conv2d":
-        x, wt = tensor(n, ic, h, w), tensor(oc, ic // g, k, k)
-        return lambda: F.conv2d(x, wt, None, s, p, 1, g)
-    if op == "conv_transpose2d":
-        x, wt = tensor(n, ic, h, w), tensor(ic, oc // g, k, k)
-        return lambda: F.conv_transpose2d(x, wt, None, s, p, 0, g)
     if op == "q8_conv_pw":
+        n, ic, oc, h, w = (layer[key] for key in ("n", "ic", "oc", "h", "w"))
         a = torch.randint(-128, 127, (n * h * w, ic), dtype=torch.int8, device=dev)
         b = torch.randint(-128, 127, (ic, oc), dtype=torch.int8, device=dev)
         return lambda: torch._int_mm(a, b)
-    raise ValueError(f"unknown op {op!r} in layer {layer['name']}")
+    if op not in ("conv2d", "conv_transpose2d", "conv1d", "conv_transpose1d"):
+        raise ValueError(f"unknown op {op!r} in layer {layer['name']}")
+    inp, wt, kwargs = layer_shape(layer)
+    # channels_last is a rank-4 layout: 1D layers keep theirs.
+    fmt = torch.channels_last if channels_last and len(inp) == 4 else torch.contiguous_format
+
+    def tensor(shape):
+        return torch.randn(*shape, device=dev, dtype=dtype).contiguous(memory_format=fmt)
+
+    x, w = tensor(inp), tensor(wt)
+    bias = torch.randn(layer["oc"], device=dev, dtype=dtype) if layer.get("bias") else None
+    conv, act = conv_fn(layer), activation_fn(layer)
+    return lambda: act(conv(x, w, bias, **kwargs))
+
+
+def model_totals(suite, times):
+    """{model: Σ layer ms × count} over the layers that name a model, in order of appearance."""
+    totals = {}
+    for layer in suite:
+        if "model" in layer and layer["name"] in times:
+            totals[layer["model"]] = totals.get(layer["model"], 0.0) + times[layer["name"]] * layer.get("count", 1)
+    return totals
 
 
 def main():
@@ -155,6 +207,16 @@ def main():
             else:
                 ours_text = "- | -"
             lines.append(f"| {name} | {mb:.1f} | {c:.4f} | {mb / c / 1e3:.2f} | {ours_text} | {c / torch_ms[name]:.0%} |")
+    torch_models = model_totals(suite, torch_ms)
+    if torch_models:
+        ours_models = model_totals(suite, {name: o["median_ms"] for name, o in ours.items()})
+        lines += ["", "| model | wgconv ms | torch ms | ratio (torch/wgconv) |", "|---|---|---|---|"]
+        for model, t in torch_models.items():
+            if model in ours_models:
+                o = ours_models[model]
+                lines.append(f"| {model} | {o:.4f} | {t:.4f} | {t / o:.2f}x |")
+            else:
+                lines.append(f"| {model} | - | {t:.4f} | - |")
     if ratios:
         lines.append("")
         for op, rs in ratios.items():
@@ -170,7 +232,7 @@ def main():
         open(args.markdown, "w").write(text + "\n")
     if args.json:
         json.dump({"device": gpu, "tf32": args.tf32, "dtype": args.dtype, "channels_last": args.channels_last,
-                   "torch_ms": torch_ms, "copy_ms": copy_ms}, open(args.json, "w"),
+                   "models_ms": torch_models, "torch_ms": torch_ms, "copy_ms": copy_ms}, open(args.json, "w"),
                   indent=2)
 
 

@@ -56,22 +56,7 @@ pub fn float_dtype(s: &str) -> Result<wgconv::DType, String> {
 
 /// `none`, `relu` or `clamp:MIN,MAX`.
 pub fn activation(s: &str) -> Result<Activation, String> {
-    match s {
-        "none" => Ok(Activation::None),
-        "relu" => Ok(Activation::Relu),
-        _ => {
-            let bounds = s
-                .strip_prefix("clamp:")
-                .ok_or_else(|| format!("unknown activation {s:?}: use none, relu or clamp:MIN,MAX"))?;
-            let parsed: Result<Vec<f32>, _> = bounds.split(',').map(|v| v.trim().parse::<f32>()).collect();
-            match parsed.as_deref() {
-                Ok([min, max]) if min.is_finite() && max.is_finite() && min <= max => {
-                    Ok(Activation::Clamp { min: *min, max: *max })
-                }
-                _ => Err(format!("clamp needs two finite bounds MIN <= MAX, got {bounds:?}")),
-            }
-        }
-    }
+    s.parse()
 }
 
 #[cfg(test)]

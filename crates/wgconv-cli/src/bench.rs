@@ -4,7 +4,7 @@
 use std::path::PathBuf;
 
 use indicatif::{ProgressBar, ProgressStyle};
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use wgconv::{
     Context, Conv2d, ConvGeometry, ConvKernel, ConvOptions, DType, ForcedPlan, GemmSchedule, MemoryFormat,
     Q8ConvPwArgs, Q8ConvPwOptions, Q8Kernel, QuantParams, Tensor,
@@ -69,45 +69,8 @@ pub struct BenchArgs {
     roofline: bool,
 }
 
-/// Which op a layer runs.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Op {
-    /// fp32 convolution.
-    Conv2d,
-    /// fp32 transposed convolution.
-    ConvTranspose2d,
-    /// int8 pointwise convolution.
-    Q8ConvPw,
-}
-
-/// One layer of a suite (square kernels, dilation 1).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Layer {
-    /// Name.
-    pub name: String,
-    /// Op.
-    pub op: Op,
-    /// Batch.
-    pub n: usize,
-    /// Input channels.
-    pub ic: usize,
-    /// Output channels.
-    pub oc: usize,
-    /// Input height.
-    pub h: usize,
-    /// Input width.
-    pub w: usize,
-    /// Kernel size.
-    pub k: usize,
-    /// Stride.
-    pub stride: u32,
-    /// Padding.
-    pub padding: u32,
-    /// Groups.
-    pub groups: u32,
-}
+/// One layer of a suite: `wgconv::suite::SuiteLayer` (its docs give the format).
+pub use wgconv::suite::{SuiteLayer as Layer, SuiteOp as Op};
 
 /// One measured layer.
 #[derive(Clone, Debug, Serialize)]
@@ -275,6 +238,43 @@ struct Report<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
     roofline: Option<RooflineReport>,
     layers: &'a [LayerResult],
+    /// Per model (the layers' `model`): the summed time of its layers, each × its count.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    models: Vec<ModelTotal>,
+}
+
+/// A model's summed convolution time.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ModelTotal {
+    /// The model.
+    pub model: String,
+    /// Σ layer median ms × count.
+    pub ms: f64,
+    /// Distinct layers.
+    pub layers: usize,
+    /// Layer occurrences (Σ count).
+    pub convolutions: u64,
+}
+
+/// The summed time of each model's layers (each × its count), in the order models first appear;
+/// layers without a model are left out.
+pub fn model_totals(results: &[LayerResult]) -> Vec<ModelTotal> {
+    let mut totals: Vec<ModelTotal> = Vec::new();
+    for r in results {
+        let Some(model) = &r.layer.model else { continue };
+        let at = match totals.iter().position(|t| &t.model == model) {
+            Some(at) => at,
+            None => {
+                totals.push(ModelTotal { model: model.clone(), ms: 0.0, layers: 0, convolutions: 0 });
+                totals.len() - 1
+            }
+        };
+        let total = &mut totals[at];
+        total.ms += r.median_ms * f64::from(r.layer.count);
+        total.layers += 1;
+        total.convolutions += u64::from(r.layer.count);
+    }
+    totals
 }
 
 /// `wgconv::roofline::Roofline` as JSON.
@@ -371,8 +371,7 @@ fn load_suite(name: &str) -> CliResult<Vec<Layer>> {
             path.to_string(),
         ),
     };
-    let layers: Vec<Layer> =
-        serde_json::from_str(&text).map_err(|e| CliError::Usage(format!("{origin}: invalid suite: {e}")))?;
+    let layers = Layer::parse_suite(&text).map_err(|e| CliError::Usage(format!("{origin}: invalid suite: {e}")))?;
     if layers.is_empty() {
         return Err(CliError::Usage(format!("{origin}: the suite has no layers")));
     }
@@ -410,32 +409,73 @@ fn sampling(args: &BenchArgs) -> timing::Sampling {
 
 fn run_layer(ctx: &Context, layer: &Layer, args: &BenchArgs) -> CliResult<(LayerResult, TimingSource)> {
     let bad = |e: wgconv::Error| CliError::Usage(format!("layer {}: {e}", layer.name));
-    let input_shape = [layer.n, layer.ic, layer.h, layer.w];
+    let input_shape = layer.input_shape();
     let mut sweep = Vec::new();
     let (kernel, median_ms, reference_kernel, reference_ms, macs, min_bytes, source) = match layer.op {
-        Op::Conv2d | Op::ConvTranspose2d => {
-            let transposed = layer.op == Op::ConvTranspose2d;
-            let g = layer.groups as usize;
-            let weight_shape = if transposed {
-                [layer.ic, layer.oc / g.max(1), layer.k, layer.k]
-            } else {
-                [layer.oc, layer.ic / g.max(1), layer.k, layer.k]
+        Op::Q8ConvPw => {
+            let x: Vec<i8> = data(3, input_shape.iter().product()).iter().map(|v| (v * 127.0) as i8).collect();
+            let w: Vec<i8> = data(4, layer.oc * layer.ic).iter().map(|v| (v * 127.0) as i8).collect();
+            let xt = Tensor::from_i8(ctx, &x, &input_shape)?;
+            let wt = Tensor::from_i8(ctx, &w, &[layer.oc, layer.ic])?;
+            let st = Tensor::from_f32(ctx, &vec![0.01; layer.oc], &[layer.oc])?;
+            let q = QuantParams::new(0.05, 0);
+            let args_q8 = Q8ConvPwArgs {
+                input: &xt,
+                input_quant: q,
+                weight: &wt,
+                weight_scales: &st,
+                weight_sums: None,
+                bias: None,
+                output_quant: q,
             };
-            let opts = ConvOptions::default()
-                .stride(&[layer.stride])
-                .padding(&[layer.padding])
-                .groups(layer.groups)
-                .transposed(transposed)
-                .precision(args.precision);
-            let geometry = ConvGeometry::new(&input_shape, &weight_shape, None, &opts).map_err(bad)?;
-            let format = memory_format(args);
+            let opts = Q8ConvPwOptions {
+                stride: layer.stride.to_vec(),
+                padding: layer.padding.to_vec(),
+                groups: layer.groups,
+                ..Default::default()
+            };
+            let geometry = wgconv::Q8PwGeometry::new(&args_q8, &opts).map_err(bad)?;
+            if layer.filter() != (1, 1) {
+                let (kh, kw) = layer.filter();
+                return Err(CliError::Usage(format!(
+                    "layer {}: q8_conv_pw needs a 1×1 filter, got {kh}×{kw}",
+                    layer.name
+                )));
+            }
+            let out = Tensor::zeros(ctx, &geometry.output_shape(), DType::I8)?;
+            let mut chosen = geometry.planned_kernel();
+            let (ms, source) =
+                median_time(ctx, args, |b| b.q8ta_conv2d_pw_into(&args_q8, &opts, &out).map(|k| chosen = k))?;
+            let reference = Q8Kernel::Scalar;
+            let reference_ms = if chosen == reference {
+                ms
+            } else {
+                let run = |b: &mut wgconv::Batch<'_>| b.q8ta_conv2d_pw_into_forced(&args_q8, &opts, reference, &out);
+                median_time(ctx, args, |b| run(b).map(|_| ()))?.0
+            };
+            let macs = (input_shape.iter().product::<usize>() / layer.ic * layer.oc * layer.ic) as u64;
+            let outputs: usize = geometry.output_shape().iter().product();
+            let bytes = (x.len() + w.len() + outputs) as u64 + 4 * layer.oc as u64;
+            (chosen.name().to_string(), ms, reference.name().to_string(), reference_ms, macs, bytes, source)
+        }
+        op => {
+            let transposed = op.is_transposed();
+            let weight_shape = layer.weight_shape();
+            let opts = layer.options().map_err(bad)?.precision(args.precision);
+            let oc = layer.oc;
+            let bias_shape = [oc];
+            let bias_shape = layer.bias.then_some(&bias_shape[..]);
+            let geometry = ConvGeometry::new(&input_shape, &weight_shape, bias_shape, &opts).map_err(bad)?;
+            // Channels-last is a rank-4 layout: 1D layers keep theirs.
+            let format = if op.is_1d() { MemoryFormat::Contiguous } else { memory_format(args) };
             let x = Tensor::from_f32_as(ctx, &data(1, input_shape.iter().product()), &input_shape, args.dtype)?;
             let x = ctx.to_memory_format(&x, format)?;
             let w = Tensor::from_f32_as(ctx, &data(2, weight_shape.iter().product()), &weight_shape, args.dtype)?;
             let w = ctx.to_memory_format(&w, format)?;
             let out = Tensor::zeros(ctx, &geometry.output_shape(), args.dtype)?.with_memory_format(format)?;
+            let bias = layer.bias.then(|| Tensor::from_f32_as(ctx, &data(3, oc), &[oc], args.dtype)).transpose()?;
             // Prepared once (weight prepacked), run many times: what a model does.
-            let conv = Conv2d::new(ctx, &w, None, &opts)?;
+            let conv = Conv2d::new(ctx, &w, bias.as_ref(), &opts)?;
             if args.sweep || (args.tune && ctx.tuned(&geometry).is_none()) {
                 let tuning = conv.tune(ctx, &input_shape, &sampling(args))?;
                 for (config, error) in &tuning.skipped {
@@ -464,51 +504,10 @@ fn run_layer(ctx: &Context, layer: &Layer, args: &BenchArgs) -> CliResult<(Layer
             };
             let elements = input_shape.iter().product::<usize>()
                 + weight_shape.iter().product::<usize>()
-                + geometry.output_shape().iter().product::<usize>();
+                + geometry.output_shape().iter().product::<usize>()
+                + if layer.bias { oc } else { 0 };
             let bytes = args.dtype.element_bytes() * elements as u64;
             (label, ms, reference.name().to_string(), reference_ms, geometry.macs(), bytes, source)
-        }
-        Op::Q8ConvPw => {
-            let x: Vec<i8> = data(3, input_shape.iter().product()).iter().map(|v| (v * 127.0) as i8).collect();
-            let w: Vec<i8> = data(4, layer.oc * layer.ic).iter().map(|v| (v * 127.0) as i8).collect();
-            let xt = Tensor::from_i8(ctx, &x, &input_shape)?;
-            let wt = Tensor::from_i8(ctx, &w, &[layer.oc, layer.ic])?;
-            let st = Tensor::from_f32(ctx, &vec![0.01; layer.oc], &[layer.oc])?;
-            let q = QuantParams::new(0.05, 0);
-            let args_q8 = Q8ConvPwArgs {
-                input: &xt,
-                input_quant: q,
-                weight: &wt,
-                weight_scales: &st,
-                weight_sums: None,
-                bias: None,
-                output_quant: q,
-            };
-            let opts = Q8ConvPwOptions {
-                stride: vec![layer.stride],
-                padding: vec![layer.padding],
-                groups: layer.groups,
-                ..Default::default()
-            };
-            let geometry = wgconv::Q8PwGeometry::new(&args_q8, &opts).map_err(bad)?;
-            if layer.k != 1 {
-                return Err(CliError::Usage(format!("layer {}: q8_conv_pw needs k = 1, got {}", layer.name, layer.k)));
-            }
-            let out = Tensor::zeros(ctx, &geometry.output_shape(), DType::I8)?;
-            let mut chosen = geometry.planned_kernel();
-            let (ms, source) =
-                median_time(ctx, args, |b| b.q8ta_conv2d_pw_into(&args_q8, &opts, &out).map(|k| chosen = k))?;
-            let reference = Q8Kernel::Scalar;
-            let reference_ms = if chosen == reference {
-                ms
-            } else {
-                let run = |b: &mut wgconv::Batch<'_>| b.q8ta_conv2d_pw_into_forced(&args_q8, &opts, reference, &out);
-                median_time(ctx, args, |b| run(b).map(|_| ()))?.0
-            };
-            let macs = (layer.n * layer.h * layer.w * layer.oc * layer.ic) as u64;
-            let outputs: usize = geometry.output_shape().iter().product();
-            let bytes = (x.len() + w.len() + outputs) as u64 + 4 * layer.oc as u64;
-            (chosen.name().to_string(), ms, reference.name().to_string(), reference_ms, macs, bytes, source)
         }
     };
     let gflops = 2.0 * macs as f64 / (median_ms * 1e-3) / 1e9;
@@ -526,10 +525,6 @@ fn run_layer(ctx: &Context, layer: &Layer, args: &BenchArgs) -> CliResult<(Layer
         percent_of_copy_bandwidth: None,
     };
     Ok((result, source))
-}
-
-fn shape_text(l: &Layer) -> String {
-    format!("{}, {}→{}, {}×{}, k{} s{} p{} g{}", l.n, l.ic, l.oc, l.h, l.w, l.k, l.stride, l.padding, l.groups)
 }
 
 /// Runs `wgconv bench`.
@@ -578,7 +573,7 @@ pub fn run(args: &BenchArgs) -> CliResult<()> {
         println!(
             "{:<26} {:<34} {:<15} {:>10.4} {:>12.1} {:>7.2}×",
             r.layer.name,
-            shape_text(&r.layer),
+            r.layer.shape_text(),
             r.kernel,
             r.median_ms,
             r.gflops,
@@ -600,6 +595,13 @@ pub fn run(args: &BenchArgs) -> CliResult<()> {
     for r in results.iter().filter(|r| !r.sweep.is_empty()) {
         let points: Vec<String> = r.sweep.iter().map(|p| format!("{} {:.4}", p.config, p.median_ms)).collect();
         println!("sweep {}: {}", r.layer.name, points.join(", "));
+    }
+    let models = model_totals(&results);
+    for m in &models {
+        println!(
+            "model {}: {:.4} ms of convolutions ({} distinct layers, {} convolutions, each layer × its count)",
+            m.model, m.ms, m.layers, m.convolutions
+        );
     }
     println!("timing: {:?}, median of {} samples × {} launches", source, args.repeat, args.launches);
     let host = host_cost(&ctx, 500)?;
@@ -636,6 +638,7 @@ pub fn run(args: &BenchArgs) -> CliResult<()> {
             },
             roofline: roofline.as_ref().map(RooflineReport::from),
             layers: &results,
+            models,
         };
         let text = serde_json::to_string_pretty(&report).map_err(|e| CliError::Runtime(e.to_string()))?;
         std::fs::write(path, text).map_err(|e| CliError::Runtime(format!("{}: cannot write: {e}", path.display())))?;
@@ -651,7 +654,11 @@ mod tests {
     fn built_in_suites_parse() {
         let default = load_suite("default").unwrap();
         assert_eq!(default.len(), 16);
-        assert!(default.iter().any(|l| l.name == "mobilenetv2_dw_s2_n8" && l.stride == 2 && l.groups == 144));
+        assert!(
+            default.iter().any(|l| l.name == "mobilenetv2_dw_s2_n8"
+                && l.stride == wgconv::suite::Axes::All(2)
+                && l.groups == 144)
+        );
         assert!(!load_suite("quick").unwrap().is_empty());
         assert!(matches!(load_suite("/nonexistent.json"), Err(CliError::Usage(_))));
     }

@@ -413,6 +413,49 @@ fn quick_bench_writes_json_with_every_layer() {
     );
 }
 
+/// A suite with every layer field (rectangular filter, per-axis stride/padding/dilation,
+/// output padding, bias, activation, 1D layers, counts and models) runs, and the JSON sums each
+/// model's layers × their counts.
+#[test]
+fn bench_runs_any_layer_shape_and_sums_models() {
+    let d = Dir::new("suite");
+    let suite = d.path("suite.json");
+    std::fs::write(
+        &suite,
+        r#"[
+  {"name": "rect", "op": "conv2d", "n": 1, "ic": 8, "oc": 16, "h": 12, "w": 10, "kh": 3, "kw": 5,
+   "stride": [2, 1], "padding": [1, 2], "dilation": [1, 2], "bias": true, "activation": "relu", "count": 3, "model": "toy"},
+  {"name": "up", "op": "conv_transpose2d", "n": 1, "ic": 8, "oc": 4, "h": 5, "w": 5, "k": 4, "stride": 2,
+   "padding": 1, "output_padding": 1, "activation": "clamp:-1,1", "model": "toy"},
+  {"name": "audio", "op": "conv1d", "n": 1, "ic": 8, "oc": 16, "w": 64, "k": 3, "padding": 1, "count": 2, "model": "speech"},
+  {"name": "old_style", "op": "conv2d", "n": 1, "ic": 4, "oc": 4, "h": 6, "w": 6, "k": 3, "stride": 1, "padding": 1, "groups": 1}
+]"#,
+    )
+    .unwrap();
+    let json = d.path("out.json");
+    let (code, stdout, stderr) =
+        run(&["bench", "--suite", &suite, "--repeat", "1", "--launches", "1", "--json", &json]);
+    assert_eq!(code, 0, "{stdout}\n{stderr}");
+    assert!(stdout.contains("1, 8→16, 12×10, k3×5 s2,1 p1,2 g1"), "{stdout}");
+    assert!(stdout.contains("model toy: ") && stdout.contains("model speech: "), "{stdout}");
+    let report: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(Path::new(&json)).unwrap()).unwrap();
+    let layers = report["layers"].as_array().unwrap();
+    let ms = |name: &str| layers.iter().find(|l| l["name"] == name).unwrap()["median_ms"].as_f64().unwrap();
+    let models = report["models"].as_array().unwrap();
+    assert_eq!(models.len(), 2, "{report}");
+    assert_eq!(models[0]["model"], "toy");
+    assert!((models[0]["ms"].as_f64().unwrap() - (3.0 * ms("rect") + ms("up"))).abs() < 1e-9);
+    assert_eq!((models[0]["layers"].as_u64(), models[0]["convolutions"].as_u64()), (Some(2), Some(4)));
+    assert!((models[1]["ms"].as_f64().unwrap() - 2.0 * ms("audio")).abs() < 1e-9);
+    // A layer the ops reject is a usage error naming it.
+    std::fs::write(
+        &suite,
+        r#"[{"name": "bad", "op": "conv2d", "n": 1, "ic": 3, "oc": 4, "h": 6, "w": 6, "k": 3, "groups": 2}]"#,
+    )
+    .unwrap();
+    expect_exit(&["bench", "--suite", &suite], 2, "layer bad");
+}
+
 #[test]
 fn bench_roofline_reports_ceilings_and_each_layers_share() {
     let d = Dir::new("roofline");

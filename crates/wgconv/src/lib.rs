@@ -52,6 +52,7 @@ pub mod roofline;
 #[rustfmt::skip]
 #[allow(dead_code)]
 mod shaders;
+pub mod suite;
 mod tensor;
 pub mod timing;
 

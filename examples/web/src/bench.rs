@@ -3,39 +3,15 @@
 //! back-to-back launches between GPU timestamps after a warm-up — so a browser's WebGPU (Dawn)
 //! and native wgpu can be compared on the same GPU.
 
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use wgconv::{
-    Context, Conv2d, ConvGeometry, ConvOptions, DType, Q8ConvPwArgs, Q8ConvPwOptions, Q8PwGeometry, QuantParams,
-    Tensor,
+    Context, Conv2d, ConvGeometry, DType, Q8ConvPwArgs, Q8ConvPwOptions, Q8PwGeometry, QuantParams, Tensor,
     timing::{self, Sampling},
 };
 
-/// One layer of a suite file (the fields `wgconv bench` reads).
-#[derive(Clone, Debug, Deserialize, Serialize)]
-pub struct SuiteLayer {
-    /// Name.
-    pub name: String,
-    /// `conv2d`, `conv_transpose2d` or `q8_conv_pw`.
-    pub op: String,
-    /// Batch.
-    pub n: usize,
-    /// Input channels.
-    pub ic: usize,
-    /// Output channels.
-    pub oc: usize,
-    /// Input height.
-    pub h: usize,
-    /// Input width.
-    pub w: usize,
-    /// Square kernel size.
-    pub k: usize,
-    /// Stride.
-    pub stride: u32,
-    /// Padding.
-    pub padding: u32,
-    /// Groups.
-    pub groups: u32,
-}
+/// One layer of a suite file: the format `wgconv bench` reads (`wgconv::suite`).
+pub use wgconv::suite::SuiteLayer;
+use wgconv::suite::SuiteOp;
 
 /// One timed layer.
 #[derive(Clone, Debug, Serialize)]
@@ -64,36 +40,12 @@ pub async fn run_bench(ctx: &Context, layers: &[SuiteLayer], sampling: &Sampling
 
 async fn time_layer(ctx: &Context, layer: &SuiteLayer, sampling: &Sampling) -> Result<BenchResult, String> {
     let text = |e: wgconv::Error| e.to_string();
-    let input_shape = [layer.n, layer.ic, layer.h, layer.w];
+    let input_shape = layer.input_shape();
     let values = |count: usize| (0..count).map(|i| ((i * 7919) % 1999) as f32 / 1000.0 - 1.0).collect::<Vec<_>>();
-    let (kernel, timing, macs) = match layer.op.as_str() {
-        "conv2d" | "conv_transpose2d" => {
-            let transposed = layer.op == "conv_transpose2d";
-            let groups = layer.groups.max(1) as usize;
-            let weight_shape = if transposed {
-                [layer.ic, layer.oc / groups, layer.k, layer.k]
-            } else {
-                [layer.oc, layer.ic / groups, layer.k, layer.k]
-            };
-            let opts = ConvOptions::default()
-                .stride(&[layer.stride])
-                .padding(&[layer.padding])
-                .groups(layer.groups)
-                .transposed(transposed);
-            let geometry = ConvGeometry::new(&input_shape, &weight_shape, None, &opts).map_err(text)?;
-            let x = Tensor::from_f32(ctx, &values(input_shape.iter().product()), &input_shape).map_err(text)?;
-            let w = Tensor::from_f32(ctx, &values(weight_shape.iter().product()), &weight_shape).map_err(text)?;
-            let out = Tensor::zeros(ctx, &geometry.output_shape(), DType::F32).map_err(text)?;
-            let conv = Conv2d::new_async(ctx, &w, None, &opts).await.map_err(text)?;
-            let mut kernel = geometry.planned_kernel();
-            let timing = timing::median_time_async(ctx, sampling, |b| conv.run_into(b, &x, &out).map(|k| kernel = k))
-                .await
-                .map_err(text)?;
-            (kernel.name(), timing, geometry.macs())
-        }
-        "q8_conv_pw" => {
-            if layer.k != 1 {
-                return Err(format!("q8_conv_pw needs k = 1, got {}", layer.k));
+    let (kernel, timing, macs) = match layer.op {
+        SuiteOp::Q8ConvPw => {
+            if layer.filter() != (1, 1) {
+                return Err(format!("q8_conv_pw needs a 1×1 filter, got {:?}", layer.filter()));
             }
             let x: Vec<i8> = values(input_shape.iter().product()).iter().map(|v| (v * 127.0) as i8).collect();
             let w: Vec<i8> = values(layer.oc * layer.ic).iter().map(|v| (v * 127.0) as i8).collect();
@@ -110,8 +62,11 @@ async fn time_layer(ctx: &Context, layer: &SuiteLayer, sampling: &Sampling) -> R
                 bias: None,
                 output_quant: q,
             };
-            let opts =
-                Q8ConvPwOptions { stride: vec![layer.stride], padding: vec![layer.padding], ..Default::default() };
+            let opts = Q8ConvPwOptions {
+                stride: layer.stride.to_vec(),
+                padding: layer.padding.to_vec(),
+                ..Default::default()
+            };
             let geometry = Q8PwGeometry::new(&args, &opts).map_err(text)?;
             let out = Tensor::zeros(ctx, &geometry.output_shape(), DType::I8).map_err(text)?;
             let mut kernel = geometry.planned_kernel();
@@ -124,7 +79,24 @@ async fn time_layer(ctx: &Context, layer: &SuiteLayer, sampling: &Sampling) -> R
             let outputs: usize = geometry.output_shape().iter().product();
             (kernel.name(), timing, (outputs * layer.ic) as u64)
         }
-        other => return Err(format!("unknown op {other:?} (conv2d, conv_transpose2d or q8_conv_pw)")),
+        _ => {
+            let weight_shape = layer.weight_shape();
+            let opts = layer.options().map_err(text)?;
+            let oc = layer.oc;
+            let bias_shape = [oc];
+            let geometry = ConvGeometry::new(&input_shape, &weight_shape, layer.bias.then_some(&bias_shape[..]), &opts)
+                .map_err(text)?;
+            let x = Tensor::from_f32(ctx, &values(input_shape.iter().product()), &input_shape).map_err(text)?;
+            let w = Tensor::from_f32(ctx, &values(weight_shape.iter().product()), &weight_shape).map_err(text)?;
+            let bias = layer.bias.then(|| Tensor::from_f32(ctx, &values(oc), &[oc])).transpose().map_err(text)?;
+            let out = Tensor::zeros(ctx, &geometry.output_shape(), DType::F32).map_err(text)?;
+            let conv = Conv2d::new_async(ctx, &w, bias.as_ref(), &opts).await.map_err(text)?;
+            let mut kernel = geometry.planned_kernel();
+            let timing = timing::median_time_async(ctx, sampling, |b| conv.run_into(b, &x, &out).map(|k| kernel = k))
+                .await
+                .map_err(text)?;
+            (kernel.name(), timing, geometry.macs())
+        }
     };
     Ok(BenchResult {
         name: layer.name.clone(),

@@ -44,8 +44,8 @@ pub async fn run_demo(size: u32) -> Result<String, JsValue> {
 #[wasm_bindgen(js_name = runBench)]
 pub async fn run_bench(suite: String, samples: u32, launches: u32) -> Result<String, JsValue> {
     install_panic_hook();
-    let layers: Vec<crate::bench::SuiteLayer> =
-        serde_json::from_str(&suite).map_err(|e| JsValue::from_str(&format!("suite: {e}")))?;
+    let layers =
+        crate::bench::SuiteLayer::parse_suite(&suite).map_err(|e| JsValue::from_str(&format!("suite: {e}")))?;
     let ctx = wgconv::Context::new_async().await.map_err(|e| JsValue::from_str(&e.to_string()))?;
     let sampling = wgconv::timing::Sampling { samples, launches, ..Default::default() };
     let results = crate::bench::run_bench(&ctx, &layers, &sampling).await.map_err(|e| JsValue::from_str(&e))?;

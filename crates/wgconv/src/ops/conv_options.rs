@@ -22,6 +22,30 @@ pub enum Activation {
     },
 }
 
+impl std::str::FromStr for Activation {
+    type Err = String;
+
+    /// `none`, `relu` or `clamp:MIN,MAX` (finite, MIN <= MAX), as the CLI and suite files write it.
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s {
+            "none" => Ok(Activation::None),
+            "relu" => Ok(Activation::Relu),
+            _ => {
+                let bounds = s
+                    .strip_prefix("clamp:")
+                    .ok_or_else(|| format!("unknown activation {s:?}: use none, relu or clamp:MIN,MAX"))?;
+                let parsed: Result<Vec<f32>, _> = bounds.split(',').map(|v| v.trim().parse::<f32>()).collect();
+                match parsed.as_deref() {
+                    Ok([min, max]) if min.is_finite() && max.is_finite() && min <= max => {
+                        Ok(Activation::Clamp { min: *min, max: *max })
+                    }
+                    _ => Err(format!("clamp needs two finite bounds MIN <= MAX, got {bounds:?}")),
+                }
+            }
+        }
+    }
+}
+
 impl Activation {
     /// Checks the clamp bounds.
     pub fn validate(self) -> Result<()> {
