@@ -200,6 +200,11 @@ pub enum Error {
     },
 }
 
+/// `count` as the kernels' 32-bit index, or [`Error::TooManyElements`] naming `tensor`.
+pub(crate) fn fits_u32(tensor: &'static str, count: u64) -> Result<u32> {
+    u32::try_from(count).map_err(|_| Error::TooManyElements { tensor, count, limit: u64::from(u32::MAX) })
+}
+
 impl Error {
     pub(crate) fn shape(reason: impl Into<String>) -> Self {
         Error::InvalidShape { reason: reason.into() }

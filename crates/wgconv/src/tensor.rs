@@ -19,13 +19,9 @@ pub enum DType {
 }
 
 impl DType {
-    /// Bytes a tensor of `numel` elements occupies in a buffer.
+    /// Bytes a tensor of `numel` elements occupies in a buffer: whole 4-byte words.
     pub fn storage_bytes(self, numel: u64) -> u64 {
-        match self {
-            DType::F32 => numel * 4,
-            DType::F16 => (numel * 2).div_ceil(4) * 4,
-            DType::I8 => numel.div_ceil(4) * 4,
-        }
+        (numel * self.element_bytes()).div_ceil(4) * 4
     }
 
     /// Bytes one element occupies (before the buffer is padded to whole words).

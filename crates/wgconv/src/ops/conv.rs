@@ -325,19 +325,20 @@ impl ConvCall<'_> {
 /// one storage binding; returns its dtype, which the other operands must share
 /// ([`check_same_dtype`] with it).
 pub(crate) fn check_float_operand(ctx: &Context, name: &'static str, t: &Tensor) -> Result<DType> {
-    let dtype = float_dtype(ctx, name, t)?;
+    let dtype = float_dtype(ctx, name, t, "a convolution")?;
     ctx.check_binding(name, t.size_bytes())?;
     Ok(dtype)
 }
 
-/// A float operand's dtype: f32, or f16 on a device that has `SHADER_F16`.
-fn float_dtype(ctx: &Context, name: &'static str, t: &Tensor) -> Result<DType> {
+/// A float operand's dtype: f32, or f16 on a device that has `SHADER_F16` (else the error says
+/// `operation` needs it).
+pub(crate) fn float_dtype(ctx: &Context, name: &'static str, t: &Tensor, operation: &str) -> Result<DType> {
     match t.dtype() {
         DType::F32 => Ok(DType::F32),
         DType::F16 if ctx.features().contains(wgpu::Features::SHADER_F16) => Ok(DType::F16),
         DType::F16 => Err(Error::MissingFeature {
             feature: "shader-f16",
-            what: format!("a convolution of f16 tensors ({name} {:?})", t.shape()),
+            what: format!("{operation} of f16 tensors ({name} {:?})", t.shape()),
             device: ctx.describe(),
         }),
         got => Err(Error::DType { tensor: name, expected: DType::F32, got }),
@@ -367,7 +368,7 @@ fn same_dtype(name: &'static str, t: &Tensor, (first, dtype): (&'static str, DTy
 /// weight, bias and output must share. Binding sizes are [`check_conv_bindings`]'s business: a
 /// convolution too large for one binding may still run in parts.
 pub(super) fn conv_dtype(ctx: &Context, call: &ConvCall<'_>, output: &Tensor) -> Result<DType> {
-    let dtype = float_dtype(ctx, "input", call.input)?;
+    let dtype = float_dtype(ctx, "input", call.input, "a convolution")?;
     for (name, t) in [("weight", Some(call.weight)), ("output", Some(output)), ("bias", call.bias)] {
         if let Some(t) = t {
             same_dtype(name, t, ("input", dtype))?;

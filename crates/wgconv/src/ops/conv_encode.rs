@@ -661,11 +661,7 @@ impl Batch<'_> {
         let PackLayout { groups, icg, ocg, taps, .. } = layout;
         let ocg8 = ocg.div_ceil(8) * 8;
         let total = u64::from(groups) * u64::from(taps) * u64::from(icg) * u64::from(ocg8);
-        let total_u32 = u32::try_from(total).map_err(|_| Error::TooManyElements {
-            tensor: "packed weight",
-            count: total,
-            limit: u64::from(u32::MAX),
-        })?;
+        let total_u32 = crate::error::fits_u32("packed weight", total)?;
         let packed = Tensor::zeros(ctx, &[total as usize], DType::F16)?;
         let limits = ctx.limits();
         let grid =
@@ -694,11 +690,7 @@ impl Batch<'_> {
         let limits = ctx.limits();
         let grid =
             dispatch::grid(total, dispatch::workgroup_size(&limits), limits.max_compute_workgroups_per_dimension)?;
-        let total = u32::try_from(total).map_err(|_| Error::TooManyElements {
-            tensor: "packed weight",
-            count: total,
-            limit: u64::from(u32::MAX),
-        })?;
+        let total = crate::error::fits_u32("packed weight", total)?;
         let params = crate::shaders::conv_pack::PackParams::new(
             layout.groups,
             layout.icg,

@@ -123,7 +123,7 @@ impl WeightDims {
 }
 
 fn to_u32(tensor: &'static str, dim: usize) -> Result<u32> {
-    u32::try_from(dim).map_err(|_| Error::TooManyElements { tensor, count: dim as u64, limit: u64::from(u32::MAX) })
+    crate::error::fits_u32(tensor, dim as u64)
 }
 
 impl ConvGeometry {

@@ -8,7 +8,7 @@ use crate::{
     context::Context,
     dispatch,
     error::{Error, Result},
-    tensor::{DType, MemoryFormat, Tensor},
+    tensor::{MemoryFormat, Tensor},
 };
 
 impl Batch<'_> {
@@ -33,18 +33,7 @@ impl Batch<'_> {
     pub(crate) fn relayout_into(&mut self, input: &Tensor, output: &Tensor) -> Result<()> {
         let ctx = self.ctx;
         let [n, c, h, w] = rank4(input)?;
-        match input.dtype() {
-            DType::F32 => {}
-            DType::F16 if ctx.features().contains(wgpu::Features::SHADER_F16) => {}
-            DType::F16 => {
-                return Err(Error::MissingFeature {
-                    feature: "shader-f16",
-                    what: format!("converting f16 tensors ({:?}) between memory formats", input.shape()),
-                    device: ctx.describe(),
-                });
-            }
-            got => return Err(Error::DType { tensor: "tensor", expected: DType::F32, got }),
-        }
+        super::conv::float_dtype(ctx, "tensor", input, "a memory-format conversion")?;
         if output.shape() != input.shape() || output.dtype() != input.dtype() {
             return Err(Error::shape(format!(
                 "memory-format conversion of {:?} {} into {:?} {}",
@@ -58,11 +47,7 @@ impl Batch<'_> {
         ctx.check_binding("tensor", input.size_bytes())?;
         ctx.check_binding("tensor", output.size_bytes())?;
         let numel = input.numel() as u64;
-        let numel_u32 = u32::try_from(numel).map_err(|_| Error::TooManyElements {
-            tensor: "tensor",
-            count: numel,
-            limit: u64::from(u32::MAX),
-        })?;
+        let numel_u32 = crate::error::fits_u32("tensor", numel)?;
         let limits = ctx.limits();
         let grid =
             dispatch::grid(numel, dispatch::workgroup_size(&limits), limits.max_compute_workgroups_per_dimension)?;
