@@ -154,7 +154,10 @@ def main():
     torch.backends.cudnn.allow_tf32 = args.tf32
     torch.backends.cuda.matmul.allow_tf32 = args.tf32
     torch.backends.cudnn.benchmark = True
-    suite = json.load(open(args.suite))
+    with open(args.suite) as file:
+        suite = json.load(file)
+    if isinstance(suite, dict):  # {"about": ..., "layers": [...]}
+        suite = suite["layers"]
     ours = {}
     device = ""
     if args.wgconv:

@@ -14,13 +14,21 @@ use wgconv::{
 
 use crate::error::{CliError, CliResult};
 
-const DEFAULT_SUITE: &str = include_str!("../../../bench/suites/default.json");
-const QUICK_SUITE: &str = include_str!("../../../bench/suites/quick.json");
+/// The suites built into the binary, by name (`--suite NAME`): bench/suites/NAME.json.
+const BUILT_IN_SUITES: [(&str, &str); 5] = [
+    ("default", include_str!("../../../bench/suites/default.json")),
+    ("quick", include_str!("../../../bench/suites/quick.json")),
+    ("diffusion", include_str!("../../../bench/suites/diffusion.json")),
+    ("zoo", include_str!("../../../bench/suites/zoo.json")),
+    ("zoo-throughput", include_str!("../../../bench/suites/zoo-throughput.json")),
+];
 
 /// Arguments of `wgconv bench`.
 #[derive(clap::Args, Debug)]
 pub struct BenchArgs {
-    /// `default`, `quick`, or a JSON file with the same layer format as bench/suites/default.json.
+    /// A built-in suite (`default`, `quick`, `diffusion`, `zoo`: every conv of 14 models at batch 1,
+    /// `zoo-throughput`: the same at a throughput batch), or a suite file (the format is in
+    /// crates/wgconv/src/suite.rs; bench/export_suite.py writes one from a PyTorch model).
     #[arg(long, default_value = "default")]
     suite: String,
     /// Timed samples per layer (the median is reported).
@@ -363,12 +371,11 @@ struct DeviceInfo {
 }
 
 fn load_suite(name: &str) -> CliResult<Vec<Layer>> {
-    let (text, origin) = match name {
-        "default" => (DEFAULT_SUITE.to_string(), "built-in default suite".to_string()),
-        "quick" => (QUICK_SUITE.to_string(), "built-in quick suite".to_string()),
-        path => (
-            std::fs::read_to_string(path).map_err(|e| CliError::Usage(format!("{path}: cannot read suite: {e}")))?,
-            path.to_string(),
+    let (text, origin) = match BUILT_IN_SUITES.iter().find(|(built_in, _)| *built_in == name) {
+        Some((_, text)) => (text.to_string(), format!("built-in {name} suite")),
+        None => (
+            std::fs::read_to_string(name).map_err(|e| CliError::Usage(format!("{name}: cannot read suite: {e}")))?,
+            name.to_string(),
         ),
     };
     let layers = Layer::parse_suite(&text).map_err(|e| CliError::Usage(format!("{origin}: invalid suite: {e}")))?;
@@ -661,5 +668,34 @@ mod tests {
         );
         assert!(!load_suite("quick").unwrap().is_empty());
         assert!(matches!(load_suite("/nonexistent.json"), Err(CliError::Usage(_))));
+    }
+
+    /// Every layer of every built-in suite is one the ops accept, and the zoo covers its models
+    /// at both batches.
+    #[test]
+    fn built_in_layers_are_valid_convolutions() {
+        for (name, _) in BUILT_IN_SUITES {
+            for layer in load_suite(name).unwrap() {
+                if !layer.op.is_float() {
+                    continue;
+                }
+                let bias = [layer.oc];
+                let opts = layer.options().unwrap();
+                let geometry = ConvGeometry::new(
+                    &layer.input_shape(),
+                    &layer.weight_shape(),
+                    layer.bias.then_some(&bias[..]),
+                    &opts,
+                );
+                assert!(geometry.is_ok(), "{name}: {}: {:?}", layer.name, geometry.err());
+            }
+        }
+        for (name, batch_one) in [("zoo", true), ("zoo-throughput", false)] {
+            let layers = load_suite(name).unwrap();
+            let models: std::collections::BTreeSet<_> = layers.iter().filter_map(|l| l.model.clone()).collect();
+            assert!(models.len() >= 12, "{name}: {models:?}");
+            assert_eq!(layers.iter().all(|l| l.n == 1), batch_one, "{name}");
+            assert!(layers.iter().all(|l| l.model.is_some()), "{name}: a layer without a model");
+        }
     }
 }

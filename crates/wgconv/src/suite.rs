@@ -18,8 +18,9 @@
 //! - `count`: how many times the layer occurs in its model (default 1), and `model`: which model,
 //!   for whole-model sums.
 //!
-//! Files written before these fields existed (square kernels, one stride and padding) load as
-//! they are.
+//! A suite file is a JSON array of layers, or an object `{"about": "...", "layers": [...]}` whose
+//! `about` says where the layers come from (bench/export_suite.py writes that form). Files written
+//! before these fields existed (square kernels, one stride and padding) load as they are.
 
 use serde::{Deserialize, Serialize};
 
@@ -166,13 +167,33 @@ pub struct SuiteLayer {
     pub model: Option<String>,
 }
 
+/// A suite file's described form.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct DescribedSuite {
+    /// Where the layers come from: read by people, not by the bench.
+    #[allow(dead_code, reason = "read by people, not by the bench")]
+    about: String,
+    layers: Vec<SuiteLayer>,
+}
+
 impl SuiteLayer {
-    /// Parses a suite file's text: a JSON array of layers. Errors name the layer at fault.
+    /// Parses a suite file's text: a JSON array of layers, or `{"about": ..., "layers": [...]}`.
+    /// Errors name the layer at fault.
     pub fn parse_suite(text: &str) -> Result<Vec<SuiteLayer>> {
-        let layers: Vec<SuiteLayer> =
-            serde_json::from_str(text).map_err(|e| Error::option("suite", format!("not a suite: {e}")))?;
+        let not_a_suite = |e: serde_json::Error| Error::option("suite", format!("not a suite: {e}"));
+        let layers = if text.trim_start().starts_with('{') {
+            serde_json::from_str::<DescribedSuite>(text).map_err(not_a_suite)?.layers
+        } else {
+            serde_json::from_str::<Vec<SuiteLayer>>(text).map_err(not_a_suite)?
+        };
+        let mut names = std::collections::HashSet::new();
         for layer in &layers {
             layer.check()?;
+            // Results are keyed by name (the bench's JSON, torch_reference.py's tables).
+            if !names.insert(layer.name.as_str()) {
+                return Err(Error::option("suite", format!("layer {}: the name is used twice", layer.name)));
+            }
         }
         Ok(layers)
     }
@@ -345,5 +366,19 @@ mod tests {
             let err = SuiteLayer::parse_suite(&format!("[{layer}]")).unwrap_err().to_string();
             assert!(err.contains(expected), "{layer}: {err}");
         }
+        let twice = r#"{"name": "t", "op": "conv2d", "n": 1, "ic": 1, "oc": 1, "h": 4, "w": 4, "k": 1}"#;
+        let err = SuiteLayer::parse_suite(&format!("[{twice}, {twice}]")).unwrap_err().to_string();
+        assert!(err.contains("layer t: the name is used twice"), "{err}");
+    }
+
+    #[test]
+    fn described_suites_load() {
+        let layer = r#"{"name": "a", "op": "conv2d", "n": 1, "ic": 3, "oc": 8, "h": 8, "w": 8, "k": 3}"#;
+        let text = format!(r#"{{"about": "from a test", "layers": [{layer}]}}"#);
+        assert_eq!(SuiteLayer::parse_suite(&text).unwrap(), SuiteLayer::parse_suite(&format!("[{layer}]")).unwrap());
+        let stray = format!(r#"{{"about": "x", "layers": [{layer}], "extra": 1}}"#);
+        assert!(SuiteLayer::parse_suite(&stray).unwrap_err().to_string().contains("unknown field `extra`"));
+        let bad_layer = r#"{"about": "x", "layers": [{"name": "b", "op": "conv3d"}]}"#;
+        assert!(SuiteLayer::parse_suite(bad_layer).unwrap_err().to_string().contains("conv3d"));
     }
 }
