@@ -75,6 +75,16 @@ pub struct BenchArgs {
     /// (as `--precision f16` does); fp32 layers still run the fp32 kernels.
     #[arg(long)]
     roofline: bool,
+    /// Also time K independent convolutions of each float layer on one input (K outputs) in
+    /// each launch, and report the slope (time of K − time of 1) / (K − 1) as the layer's
+    /// parallel time: how bench/ort_webgpu_reference.py times ONNX Runtime, whose graphs run K
+    /// parallel convs. Independent dispatches may overlap on the GPU, which flatters small
+    /// layers; the usual back-to-back time is reported next to it.
+    #[arg(long, value_parser = clap::value_parser!(u32).range(2..=64))]
+    parallel: Option<u32>,
+    /// Do not time the reference (seed) kernel: faster runs of big suites.
+    #[arg(long)]
+    no_reference: bool,
 }
 
 /// One layer of a suite: `wgconv::suite::SuiteLayer` (its docs give the format).
@@ -94,10 +104,14 @@ pub struct LayerResult {
     pub gflops: f64,
     /// The reference kernel (ported from ExecuTorch) for this layer.
     pub reference_kernel: String,
-    /// Its median milliseconds per launch.
-    pub reference_median_ms: f64,
+    /// Its median milliseconds per launch (none with `--no-reference`).
+    pub reference_median_ms: Option<f64>,
     /// reference_median_ms / median_ms.
-    pub speedup_vs_reference: f64,
+    pub speedup_vs_reference: Option<f64>,
+    /// With `--parallel K`: milliseconds per convolution from the slope over K independent
+    /// convolutions per launch.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub parallel_ms: Option<f64>,
     /// With `--sweep`: every (kernel, K-slices) tried, fastest first.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub sweep: Vec<SweepPoint>,
@@ -418,7 +432,7 @@ fn run_layer(ctx: &Context, layer: &Layer, args: &BenchArgs) -> CliResult<(Layer
     let bad = |e: wgconv::Error| CliError::Usage(format!("layer {}: {e}", layer.name));
     let input_shape = layer.input_shape();
     let mut sweep = Vec::new();
-    let (kernel, median_ms, reference_kernel, reference_ms, macs, min_bytes, source) = match layer.op {
+    let (kernel, median_ms, reference_kernel, reference_ms, parallel_ms, macs, min_bytes, source) = match layer.op {
         Op::Q8ConvPw => {
             let x: Vec<i8> = data(3, input_shape.iter().product()).iter().map(|v| (v * 127.0) as i8).collect();
             let w: Vec<i8> = data(4, layer.oc * layer.ic).iter().map(|v| (v * 127.0) as i8).collect();
@@ -455,15 +469,17 @@ fn run_layer(ctx: &Context, layer: &Layer, args: &BenchArgs) -> CliResult<(Layer
                 median_time(ctx, args, |b| b.q8ta_conv2d_pw_into(&args_q8, &opts, &out).map(|k| chosen = k))?;
             let reference = Q8Kernel::Scalar;
             let reference_ms = if chosen == reference {
-                ms
+                Some(ms)
+            } else if args.no_reference {
+                None
             } else {
                 let run = |b: &mut wgconv::Batch<'_>| b.q8ta_conv2d_pw_into_forced(&args_q8, &opts, reference, &out);
-                median_time(ctx, args, |b| run(b).map(|_| ()))?.0
+                Some(median_time(ctx, args, |b| run(b).map(|_| ()))?.0)
             };
             let macs = (input_shape.iter().product::<usize>() / layer.ic * layer.oc * layer.ic) as u64;
             let outputs: usize = geometry.output_shape().iter().product();
             let bytes = (x.len() + w.len() + outputs) as u64 + 4 * layer.oc as u64;
-            (chosen.name().to_string(), ms, reference.name().to_string(), reference_ms, macs, bytes, source)
+            (chosen.name().to_string(), ms, reference.name().to_string(), reference_ms, None, macs, bytes, source)
         }
         op => {
             let transposed = op.is_transposed();
@@ -504,17 +520,31 @@ fn run_layer(ctx: &Context, layer: &Layer, args: &BenchArgs) -> CliResult<(Layer
                 .map_or_else(|| chosen.name().to_string(), |t| t.to_string());
             let reference = if transposed { ConvKernel::Transposed } else { ConvKernel::Direct };
             let reference_ms = if reference == chosen {
-                ms
+                Some(ms)
+            } else if args.no_reference {
+                None
             } else {
                 let forced = ForcedPlan::kernel(reference);
-                median_time(ctx, args, |b| conv.run_into_forced(b, &x, &out, &forced).map(|_| ()))?.0
+                Some(median_time(ctx, args, |b| conv.run_into_forced(b, &x, &out, &forced).map(|_| ()))?.0)
+            };
+            let parallel_ms = match args.parallel {
+                Some(k) => {
+                    let outs = (0..k)
+                        .map(|_| Tensor::zeros(ctx, &geometry.output_shape(), args.dtype)?.with_memory_format(format))
+                        .collect::<wgconv::Result<Vec<_>>>()?;
+                    let record_all =
+                        |b: &mut wgconv::Batch<'_>| outs.iter().try_for_each(|o| conv.run_into(b, &x, o).map(|_| ()));
+                    let (all_ms, _) = median_time(ctx, args, record_all)?;
+                    Some((all_ms - ms) / f64::from(k - 1))
+                }
+                None => None,
             };
             let elements = input_shape.iter().product::<usize>()
                 + weight_shape.iter().product::<usize>()
                 + geometry.output_shape().iter().product::<usize>()
                 + if layer.bias { oc } else { 0 };
             let bytes = args.dtype.element_bytes() * elements as u64;
-            (label, ms, reference.name().to_string(), reference_ms, geometry.macs(), bytes, source)
+            (label, ms, reference.name().to_string(), reference_ms, parallel_ms, geometry.macs(), bytes, source)
         }
     };
     let gflops = 2.0 * macs as f64 / (median_ms * 1e-3) / 1e9;
@@ -525,7 +555,8 @@ fn run_layer(ctx: &Context, layer: &Layer, args: &BenchArgs) -> CliResult<(Layer
         gflops,
         reference_kernel,
         reference_median_ms: reference_ms,
-        speedup_vs_reference: reference_ms / median_ms,
+        speedup_vs_reference: reference_ms.map(|r| r / median_ms),
+        parallel_ms,
         sweep,
         min_bytes,
         percent_of_compute_ceiling: None,
@@ -573,18 +604,26 @@ pub fn run(args: &BenchArgs) -> CliResult<()> {
             .map_err(|e| CliError::Runtime(format!("cannot write {}: {e}", path.display())))?;
     }
     println!(
-        "{:<26} {:<34} {:<15} {:>10} {:>12} {:>8}",
-        "layer", "shape (N, IC→OC, H×W, k s p g)", "kernel", "median ms", "GFLOP/s", "vs ref"
+        "{:<26} {:<34} {:<15} {:>10} {:>12} {:>8}{}",
+        "layer",
+        "shape (N, IC→OC, H×W, k s p g)",
+        "kernel",
+        "median ms",
+        "GFLOP/s",
+        "vs ref",
+        if args.parallel.is_some() { "  parallel ms" } else { "" }
     );
     for r in &results {
+        let vs_reference = r.speedup_vs_reference.map_or_else(|| "-".to_string(), |s| format!("{s:.2}×"));
+        let parallel = r.parallel_ms.map_or_else(String::new, |p| format!(" {p:>12.4}"));
         println!(
-            "{:<26} {:<34} {:<15} {:>10.4} {:>12.1} {:>7.2}×",
+            "{:<26} {:<34} {:<15} {:>10.4} {:>12.1} {:>8}{parallel}",
             r.layer.name,
             r.layer.shape_text(),
             r.kernel,
             r.median_ms,
             r.gflops,
-            r.speedup_vs_reference
+            vs_reference
         );
     }
     if roofline.is_some() {
