@@ -26,10 +26,22 @@ import torch
 import torch.nn.functional as F
 
 
-def time_launches(fn, repeat, launches):
+def time_launches(fn, repeat, launches, min_sample_ms=1.0):
+    """Median ms per launch; like `wgconv bench`, `launches` is raised so that a sample lasts
+    at least `min_sample_ms` (short samples let the GPU idle and clock down between them)."""
     for _ in range(3):
         fn()
     torch.cuda.synchronize()
+    start = torch.cuda.Event(enable_timing=True)
+    end = torch.cuda.Event(enable_timing=True)
+    start.record()
+    for _ in range(launches):
+        fn()
+    end.record()
+    torch.cuda.synchronize()
+    per_launch = start.elapsed_time(end) / launches
+    if per_launch > 0:
+        launches = max(launches, min(math.ceil(min_sample_ms / per_launch), 10_000))
     samples = []
     for _ in range(repeat):
         start = torch.cuda.Event(enable_timing=True)

@@ -1,7 +1,7 @@
 //! `wgconv bench`: time a suite of model layers with GPU timestamps (median of samples, each many
 //! back-to-back launches) and compare with the reference kernel (the scalar kernel ported from ExecuTorch).
 
-use std::path::PathBuf;
+use std::{io::IsTerminal, path::PathBuf};
 
 use indicatif::{ProgressBar, ProgressStyle};
 use serde::Serialize;
@@ -425,7 +425,15 @@ fn median_time(
 }
 
 fn sampling(args: &BenchArgs) -> timing::Sampling {
-    timing::Sampling { samples: args.repeat, launches: args.launches, ..Default::default() }
+    // Longer warm-up and samples of at least a millisecond than the library's defaults: a bench
+    // must keep the GPU at its clocks through a suite of 20 µs layers (timing::Sampling).
+    timing::Sampling {
+        samples: args.repeat,
+        launches: args.launches,
+        warm_up_ms: 100.0,
+        warm_up_wall: std::time::Duration::from_secs(1),
+        min_sample_ms: 1.0,
+    }
 }
 
 fn run_layer(ctx: &Context, layer: &Layer, args: &BenchArgs) -> CliResult<(LayerResult, TimingSource)> {
@@ -591,6 +599,20 @@ pub fn run(args: &BenchArgs) -> CliResult<()> {
     for layer in &layers {
         progress.set_message(layer.name.clone());
         let (r, s) = run_layer(&ctx, layer, args)?;
+        // Without a terminal the bar draws nothing: a line per layer shows progress in logs and
+        // keeps what a run cut short had measured.
+        if !std::io::stderr().is_terminal() {
+            let sweep: Vec<String> = r.sweep.iter().map(|p| format!("{} {:.4}", p.config, p.median_ms)).collect();
+            eprintln!(
+                "{}/{} {} {} {:.4} ms {}",
+                results.len() + 1,
+                layers.len(),
+                r.layer.name,
+                r.kernel,
+                r.median_ms,
+                sweep.join(", ")
+            );
+        }
         source = s;
         results.push(r);
         progress.inc(1);

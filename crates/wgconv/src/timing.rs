@@ -116,11 +116,22 @@ pub struct Sampling {
     pub warm_up_ms: f64,
     /// Wall-clock cap on the warm-up (tiny workloads cannot fill it in a few round trips).
     pub warm_up_wall: Duration,
+    /// GPU milliseconds one sample should last at least: `launches` is raised for workloads
+    /// shorter than that. Between samples the GPU idles for a host round trip; a sample of ten
+    /// 20 µs runs leaves it idle most of the time and it clocks down (seen on an H200: tiny
+    /// layers measured up to 3× slower after idle stretches). 0 keeps `launches` as it is.
+    pub min_sample_ms: f64,
 }
 
 impl Default for Sampling {
     fn default() -> Self {
-        Self { samples: 10, launches: 20, warm_up_ms: 20.0, warm_up_wall: Duration::from_millis(200) }
+        Self {
+            samples: 10,
+            launches: 20,
+            warm_up_ms: 20.0,
+            warm_up_wall: Duration::from_millis(200),
+            min_sample_ms: 0.0,
+        }
     }
 }
 
@@ -132,11 +143,17 @@ pub async fn median_time_async(
     mut record: impl FnMut(&mut Batch<'_>) -> Result<()>,
 ) -> Result<Timing> {
     time_runs_async(ctx, 1, &mut record).await?;
-    warm_up(ctx, sampling, &mut record).await?;
+    let warm_ms_per_run = warm_up(ctx, sampling, &mut record).await?;
+    let launches = if sampling.min_sample_ms > 0.0 && warm_ms_per_run > 0.0 {
+        let needed = (sampling.min_sample_ms / warm_ms_per_run).ceil().min(10_000.0) as u32;
+        sampling.launches.max(needed)
+    } else {
+        sampling.launches
+    };
     let mut samples = Vec::with_capacity(sampling.samples as usize);
     let mut source = TimingSource::GpuTimestamps;
     for _ in 0..sampling.samples.max(1) {
-        let t = time_runs_async(ctx, sampling.launches, &mut record).await?;
+        let t = time_runs_async(ctx, launches, &mut record).await?;
         source = t.source;
         samples.push(t.ms_per_run);
     }
@@ -145,19 +162,20 @@ pub async fn median_time_async(
 
 /// Runs `record` in batches of `sampling.launches` until the GPU has been busy for
 /// `sampling.warm_up_ms` (or `sampling.warm_up_wall` has passed): after an idle gap a GPU runs
-/// at low clocks at first.
+/// at low clocks at first. Returns the last batch's milliseconds per run (0 without a batch).
 pub(crate) async fn warm_up(
     ctx: &Context,
     sampling: &Sampling,
     mut record: impl FnMut(&mut Batch<'_>) -> Result<()>,
-) -> Result<()> {
+) -> Result<f64> {
     let mut busy_ms = 0.0;
+    let mut last_ms_per_run = 0.0;
     let started = Instant::now();
     while busy_ms < sampling.warm_up_ms && started.elapsed() < sampling.warm_up_wall {
-        busy_ms += time_runs_async(ctx, sampling.launches, &mut record).await?.ms_per_run
-            * f64::from(sampling.launches.max(1));
+        last_ms_per_run = time_runs_async(ctx, sampling.launches, &mut record).await?.ms_per_run;
+        busy_ms += last_ms_per_run * f64::from(sampling.launches.max(1));
     }
-    Ok(())
+    Ok(last_ms_per_run)
 }
 
 /// The median of `samples` (sorted in place); NaN for none.

@@ -197,7 +197,9 @@ impl ConvGeometry {
         // Depthwise on widths that are multiples of 4: aligned vec4 quads, fastest on every
         // depthwise layer measured, 3×3 and 7×7 (R4). Larger filters that fit its four-vec4
         // window (e.g. 9×9 "same") were not measured; they take it too.
-        let depthwise = self.ic == self.groups && !self.transposed;
+        // One input channel and one group is depthwise only with few outputs: a single-channel
+        // stem with many (wav2vec 2.0's 1→512) is a GEMM of short K like any other stem (R17).
+        let depthwise = self.ic == self.groups && !self.transposed && (self.groups > 1 || ocg < 16);
         if depthwise && self.supports(ConvKernel::DepthwiseVec4) {
             return ConvKernel::DepthwiseVec4;
         }
