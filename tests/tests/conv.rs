@@ -522,6 +522,16 @@ fn one_dimensional() {
         },
     );
     assert_eq!(out.len(), 2 * 4 * 7);
+    // A 1-channel stem with many outputs (wav2vec 2.0's raw-audio conv) runs as a GEMM (R17).
+    let stem = Case {
+        input: &[1, 1, 203],
+        weight: &[32, 1, 10],
+        bias: false,
+        opts: opts().stride(&[5]),
+        kernel: ConvKernel::Direct,
+    };
+    assert!(ConvGeometry::new(stem.input, stem.weight, None, &stem.opts).unwrap().planned_kernel().is_gemm());
+    check("1-channel stem", 62, stem);
     check(
         "conv_transpose1d",
         61,
@@ -757,6 +767,33 @@ fn gpu_timestamps_time_recorded_ops() {
     }
 }
 
+/// `Sampling::min_sample_ms` raises the launches of a sample for short workloads (so the GPU does
+/// not idle between samples), and 0 leaves them as given.
+#[test]
+fn samples_are_lengthened_for_short_workloads() {
+    let ctx = context();
+    let x = Tensor::from_f32(ctx, &random_f32(122, 4 * 8 * 8), &[1, 4, 8, 8]).unwrap();
+    let w = Tensor::from_f32(ctx, &random_f32(123, 4 * 4), &[4, 4, 1, 1]).unwrap();
+    let records = |min_sample_ms: f64| {
+        let sampling =
+            wgconv::timing::Sampling { samples: 2, launches: 1, warm_up_ms: 0.0, min_sample_ms, ..Default::default() };
+        let mut count = 0u32;
+        let t = wgconv::timing::median_time(ctx, &sampling, |b| {
+            count += 1;
+            b.convolution(&x, &w, None, &opts()).map(|_| ())
+        })
+        .unwrap();
+        assert!(t.ms_per_run > 0.0 && t.ms_per_run.is_finite(), "{t:?}");
+        count
+    };
+    // One first run, then two samples of one launch each.
+    assert_eq!(records(0.0), 3);
+    // A sample of at least a minute of this 8×8 layer needs far more than one launch (capped
+    // at 10 000 a sample).
+    let lengthened = records(60_000.0);
+    assert!(lengthened > 3 && lengthened <= 1 + 2 * 10_000, "{lengthened}");
+}
+
 #[test]
 fn prepared_convolution_runs_many_inputs() {
     let ctx = context();
@@ -825,6 +862,20 @@ fn split_k_for_small_grids_with_long_k() {
         let forced = ForcedPlan { schedule: splits.map(GemmSchedule::SplitK), ..ForcedPlan::default() };
         check_forced(&format!("split-K direct {splits:?}"), 140 + i as u64, case, forced);
     }
+    // A batch-1 pointwise layer on a tiny grid splits K under 1024 too (rule R16: MobileNetV2's
+    // last 1×1 at 7×7), with a bias and an activation applied once, after the slices are added.
+    assert!(splits_k(&[1, 256, 5, 5], &[24, 256, 1, 1], &opts()), "expected split-K");
+    check(
+        "split-K pointwise, tiny grid",
+        146,
+        Case {
+            input: &[1, 256, 5, 5],
+            weight: &[24, 256, 1, 1],
+            bias: true,
+            opts: opts().activation(Activation::Clamp { min: -0.5, max: 0.5 }),
+            kernel: ConvKernel::DirectVec4,
+        },
+    );
     let t = opts().transposed(true).stride(&[2]).padding(&[1]);
     // K per stride phase = 256·2·2 = 1024.
     assert!(splits_k(&[2, 256, 3, 3], &[256, 8, 4, 4], &t), "expected split-K");

@@ -142,10 +142,14 @@ pub async fn median_time_async(
     sampling: &Sampling,
     mut record: impl FnMut(&mut Batch<'_>) -> Result<()>,
 ) -> Result<Timing> {
-    time_runs_async(ctx, 1, &mut record).await?;
-    let warm_ms_per_run = warm_up(ctx, sampling, &mut record).await?;
-    let launches = if sampling.min_sample_ms > 0.0 && warm_ms_per_run > 0.0 {
-        let needed = (sampling.min_sample_ms / warm_ms_per_run).ceil().min(10_000.0) as u32;
+    let first_ms_per_run = time_runs_async(ctx, 1, &mut record).await?.ms_per_run;
+    // The warm GPU's time per run where there was a warm-up, else the first run's.
+    let ms_per_run = match warm_up(ctx, sampling, &mut record).await? {
+        warm if warm > 0.0 => warm,
+        _ => first_ms_per_run,
+    };
+    let launches = if sampling.min_sample_ms > 0.0 && ms_per_run > 0.0 {
+        let needed = (sampling.min_sample_ms / ms_per_run).ceil().min(10_000.0) as u32;
         sampling.launches.max(needed)
     } else {
         sampling.launches
