@@ -522,7 +522,7 @@ fn one_dimensional() {
         },
     );
     assert_eq!(out.len(), 2 * 4 * 7);
-    // A 1-channel stem with many outputs (wav2vec 2.0's raw-audio conv) runs as a GEMM (R17).
+    // A 1-channel stem with many outputs (wav2vec 2.0's raw-audio conv) runs as a GEMM (R24).
     let stem = Case {
         input: &[1, 1, 203],
         weight: &[32, 1, 10],
@@ -862,7 +862,7 @@ fn split_k_for_small_grids_with_long_k() {
         let forced = ForcedPlan { schedule: splits.map(GemmSchedule::SplitK), ..ForcedPlan::default() };
         check_forced(&format!("split-K direct {splits:?}"), 140 + i as u64, case, forced);
     }
-    // A batch-1 pointwise layer on a tiny grid splits K under 1024 too (rule R16: MobileNetV2's
+    // A batch-1 pointwise layer on a tiny grid splits K under 1024 too (rule R23: MobileNetV2's
     // last 1×1 at 7×7), with a bias and an activation applied once, after the slices are added.
     assert!(splits_k(&[1, 256, 5, 5], &[24, 256, 1, 1], &opts()), "expected split-K");
     check(

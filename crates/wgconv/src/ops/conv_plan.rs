@@ -198,7 +198,7 @@ impl ConvGeometry {
         // depthwise layer measured, 3×3 and 7×7 (R4). Larger filters that fit its four-vec4
         // window (e.g. 9×9 "same") were not measured; they take it too.
         // One input channel and one group is depthwise only with few outputs: a single-channel
-        // stem with many (wav2vec 2.0's 1→512) is a GEMM of short K like any other stem (R17).
+        // stem with many (wav2vec 2.0's 1→512) is a GEMM of short K like any other stem (R24).
         let depthwise = self.ic == self.groups && !self.transposed && (self.groups > 1 || ocg < 16);
         if depthwise && self.supports(ConvKernel::DepthwiseVec4) {
             return ConvKernel::DepthwiseVec4;
@@ -382,7 +382,8 @@ mod tests {
         assert_eq!(
             geo(&[8, 96, 56, 56], &[96, 3, 3, 3], d().groups(32)).unwrap().planned_kernel(),
             ConvKernel::Depthwise
-        ); // Batch-1 grids of under half a wave split K down to 16 8-deep K-tiles a slice (R16):
+        );
+        // Batch-1 grids of under half a wave split K down to 16 8-deep K-tiles a slice (R23):
         // MobileNetV2's last 1×1 (5 tiles, K 960) and ResNet-50's 512→256 1×1 at 28² (52
         // tiles, K 512); at batch 8 (over 66 tiles) R3 holds (no split under K 1024).
         let mnv2_last = geo(&[1, 960, 7, 7], &[320, 960, 1, 1], d()).unwrap();
@@ -391,7 +392,7 @@ mod tests {
         assert_eq!(plan(&r50), (ConvKernel::GemmM64K32, 4));
         let wide = geo(&[8, 512, 28, 28], &[256, 512, 1, 1], d()).unwrap();
         assert_eq!(plan(&wide), (ConvKernel::GemmM64K32, 1));
-        // A 1-channel stem with many outputs is a GEMM (R17); with few, still depthwise.
+        // A 1-channel stem with many outputs is a GEMM (R24); with few, still depthwise.
         let conv1d = |oc| geo(&[1, 1, 16000], &[oc, 1, 10], d().stride(&[5])).unwrap().planned_kernel();
         assert!(conv1d(512).is_gemm(), "{:?}", conv1d(512));
         assert!(matches!(conv1d(8), ConvKernel::Depthwise | ConvKernel::DepthwiseRows), "{:?}", conv1d(8));

@@ -89,7 +89,7 @@ impl ConvGeometry {
     /// shorter K having measured faster unsplit (rule R3), except on grids of under half a wave
     /// of multiprocessors (batch-1 layers on small images: 5 tiles for MobileNetV2's last 1×1),
     /// where the serial K loop of a few workgroups is the whole time: those split down to slices
-    /// of 16 K-tiles (rule R16).
+    /// of 16 K-tiles (rule R23).
     pub(crate) fn gemm_split_k(&self, kernel: ConvKernel, tile_n: u32) -> u32 {
         // Two 256-thread workgroups fit a multiprocessor at once: a wave is two per SM.
         const ONE_WAVE: u64 = 2 * FITTED_SMS;
