@@ -78,6 +78,7 @@ class ConvRecorder(TorchFunctionMode):
         return func(*args, **kwargs)
 
     def record(self, func, args, kwargs):
+        """Adds one convolution call (or one more count of an identical one)."""
         op, rank = CONV_OPS[func]
         x, weight = args[0], args[1]
         bias = args[2] if len(args) > 2 else kwargs.get("bias")
@@ -127,6 +128,7 @@ class ConvRecorder(TorchFunctionMode):
             self.layers[key] = {"where": where, "count": 1, **layer}
 
     def string_padding(self, padding, kernel, dilation, where):
+        """`padding="valid"`/`"same"` as numbers; None (and a note) where "same" is asymmetric."""
         if padding == "valid":
             return 0
         totals = [d * (k - 1) for k, d in zip(kernel, dilation)]

@@ -43,6 +43,7 @@ ZOO = [
 
 
 def build(throughput):
+    """(layers, about) of the zoo at batch 1, or at each model's throughput batch."""
     layers, sources = [], []
     for name, spec, shape, batch, source in ZOO:
         n = batch if throughput else 1

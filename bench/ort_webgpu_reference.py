@@ -41,6 +41,7 @@ FLOAT_OPS = ("conv2d", "conv_transpose2d", "conv1d", "conv_transpose1d")
 
 
 def axes(value, default, rank):
+    """A suite's per-axis setting as a list of `rank` values (a number for every axis, or [h, w])."""
     if value is None:
         value = default
     return list(value) if isinstance(value, list) else [value] * rank
@@ -163,6 +164,7 @@ def time_session(sess, io, repeat, runs=None, target_s=0.02):
 
 
 def count_transposes(path):
+    """Transpose nodes left in a saved (optimised) model."""
     return sum(1 for node in onnx.load(path).graph.node if node.op_type == "Transpose")
 
 
@@ -184,6 +186,7 @@ def time_layer(gpu, layer, k, repeat, rng):
 
 
 def model_totals(suite, times):
+    """{model: Σ layer ms × count} over the layers in `times` that name a model."""
     totals = {}
     for layer in suite:
         if "model" in layer and layer["name"] in times:
@@ -192,6 +195,7 @@ def model_totals(suite, times):
 
 
 def geomean(values):
+    """Geometric mean of the positive values (NaN for none)."""
     values = [v for v in values if v > 0]
     return math.exp(sum(math.log(v) for v in values) / len(values)) if values else float("nan")
 
@@ -199,18 +203,26 @@ def geomean(values):
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--suite", default="bench/suites/default.json")
-    ap.add_argument("--k", type=int, default=8, help="parallel convs per graph (the slope is over 1 and K)")
+    ap.add_argument("--k", type=int, default=8, choices=range(2, 65), metavar="2..64",
+                    help="parallel convs per graph (the slope is over 1 and K)")
     ap.add_argument("--repeat", type=int, default=7)
     ap.add_argument("--wgconv", help="JSON of `wgconv bench` (with --parallel K for like-with-like numbers)")
     ap.add_argument("--json", help="write the timings here")
     ap.add_argument("--markdown", help="also write the table here")
     ap.add_argument("--limit-s", type=float, default=float("inf"), help="stop timing new layers after this long")
     ap.add_argument("--no-graph-capture", action="store_true")
+    ap.add_argument("--models", help="only the layers of these models (comma-separated), as `wgconv bench --models`")
     args = ap.parse_args()
     with open(args.suite) as file:
         suite = json.load(file)
     if isinstance(suite, dict):
         suite = suite["layers"]
+    if args.models:
+        wanted = args.models.split(",")
+        missing = sorted(set(wanted) - {layer.get("model") for layer in suite})
+        if missing:
+            ap.error(f"--models: the suite has no model {', '.join(missing)}")
+        suite = [layer for layer in suite if layer.get("model") in wanted]
     gpu = WebGpu(not args.no_graph_capture)
     rng = np.random.default_rng(0)
     results, failed, start = {}, {}, time.time()
@@ -255,12 +267,18 @@ def main():
         lines.append(f"| {name} | {t:.4f} | " + " | ".join(cells) + " |")
     totals = model_totals(suite, {n: r["ms"] for n, r in results.items()})
     if totals:
-        our_par = model_totals(suite, {n: o["parallel_ms"] for n, o in ours.items() if o.get("parallel_ms")})
-        our_b2b = model_totals(suite, {n: o["median_ms"] for n, o in ours.items()})
+        # Both sides summed over the same layers: those ORT timed (a cut or failed layer is left
+        # out of both, and the model marked partial).
+        timed = set(results)
+        our_par = model_totals(suite, {n: o["parallel_ms"] for n, o in ours.items() if n in timed and o.get("parallel_ms")})
+        our_b2b = model_totals(suite, {n: o["median_ms"] for n, o in ours.items() if n in timed})
+        partial = {layer["model"] for layer in suite if "model" in layer and layer["name"] not in timed
+                   and layer["op"] in FLOAT_OPS}
         lines += ["", "| model | ORT ms | wgconv parallel ms | wgconv back-to-back ms |", "|---|---|---|---|"]
         for model, t in totals.items():
             p, b = our_par.get(model), our_b2b.get(model)
-            lines.append(f"| {model} | {t:.4f} | {f'{p:.4f}' if p else '-'} | {f'{b:.4f}' if b else '-'} |")
+            label = f"{model} (partial: not every layer timed)" if model in partial else model
+            lines.append(f"| {label} | {t:.4f} | {f'{p:.4f}' if p else '-'} | {f'{b:.4f}' if b else '-'} |")
     if par_ratios:
         lines.append(f"\ngeometric mean ORT/wgconv, both parallel: {geomean(par_ratios):.3f}x over {len(par_ratios)} layers;"
                      f" slower than ORT on {sum(r < 1 for r in par_ratios)}")
@@ -278,6 +296,7 @@ def main():
 
 
 def write_json(args, gpu, results, failed, suite):
+    """Writes the timings so far (called after every layer, so a cut run keeps them)."""
     with open(args.json, "w") as file:
         json.dump({"onnxruntime": ort.__version__, "adapter": {k: str(v) for k, v in gpu.adapter.items()},
                    "graph_capture": gpu.graph_capture, "k": args.k,

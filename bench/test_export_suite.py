@@ -96,10 +96,15 @@ class ExportSuiteTest(unittest.TestCase):
         from bench.export_suite import export
         from bench.torch_reference import conv_fn, layer_shape
 
-        for layer in export(small_model, [(2, 3, 16, 12)], "small"):
+        # The output shape of each conv as the model ran it, worked out by hand.
+        expected = {"small_stem": (2, 8, 8, 12), "small_blocks_0": (2, 8, 8, 12), "small_reflect": (2, 8, 8, 12),
+                    "small_up": (2, 4, 16, 24), "small_model": (2, 6, 16, 24), "small_audio": (2, 2, 127)}
+        layers = export(small_model, [(2, 3, 16, 12)], "small")
+        self.assertEqual({layer["name"] for layer in layers}, set(expected))
+        for layer in layers:
             inp, wt, kwargs = layer_shape(layer)
             out = conv_fn(layer)(torch.zeros(inp), torch.zeros(wt), None, **kwargs)
-            self.assertEqual(out.shape[:2], (layer["n"], layer["oc"]), layer["name"])
+            self.assertEqual(tuple(out.shape), expected[layer["name"]], layer["name"])
 
 
 if __name__ == "__main__":

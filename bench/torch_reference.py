@@ -160,6 +160,7 @@ def main():
     ap.add_argument("--dtype", choices=["float32", "float16"], default="float32",
                     help="the float layers' tensors (float16: the peer of `wgconv bench --dtype f16`)")
     ap.add_argument("--channels-last", action="store_true", help="float tensors in torch.channels_last")
+    ap.add_argument("--models", help="only the layers of these models (comma-separated), as `wgconv bench --models`")
     args = ap.parse_args()
     dtype = getattr(torch, args.dtype)
 
@@ -170,6 +171,12 @@ def main():
         suite = json.load(file)
     if isinstance(suite, dict):  # {"about": ..., "layers": [...]}
         suite = suite["layers"]
+    if args.models:
+        wanted = args.models.split(",")
+        missing = sorted(set(wanted) - {layer.get("model") for layer in suite})
+        if missing:
+            ap.error(f"--models: the suite has no model {', '.join(missing)}")
+        suite = [layer for layer in suite if layer.get("model") in wanted]
     ours = {}
     device = ""
     if args.wgconv:

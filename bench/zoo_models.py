@@ -11,6 +11,7 @@ from torch.nn import functional as F
 
 
 def cat(*xs):
+    """Concatenation along channels."""
     return torch.cat(xs, dim=1)
 
 
@@ -28,6 +29,8 @@ class YoloConv(nn.Module):
 
 
 class Bottleneck(nn.Module):
+    """ultralytics `Bottleneck(c, c, shortcut, e=1.0)` inside C2f: two 3×3 convs."""
+
     def __init__(self, c):
         super().__init__()
         self.cv1, self.cv2 = YoloConv(c, c, 3), YoloConv(c, c, 3)
@@ -54,6 +57,8 @@ class C2f(nn.Module):
 
 
 class SPPF(nn.Module):
+    """ultralytics `SPPF(c1, c2, k=5)`: 1×1 down to c1/2, three 5×5 max pools, 1×1 fuse."""
+
     def __init__(self, c1, c2):
         super().__init__()
         self.cv1, self.cv2 = YoloConv(c1, c1 // 2, 1), YoloConv(c1 // 2 * 4, c2, 1)
@@ -120,6 +125,7 @@ class YoloV8(nn.Module):
 
 
 def yolov8n():
+    """YOLOv8n at 640×640 (input 3×640×640)."""
     return YoloV8()
 
 
@@ -176,6 +182,7 @@ class VaeDecoder(nn.Module):
 
 
 def sd_vae_decoder():
+    """SD's VAE decoder (input: a 4×64×64 latent for a 512×512 image)."""
     return VaeDecoder()
 
 
@@ -250,6 +257,7 @@ class UNet(nn.Module):
 
 
 def sd15_unet():
+    """SD 1.5's UNet (input: a 4×64×64 latent)."""
     return UNet()
 
 
@@ -279,6 +287,7 @@ class DaViT(nn.Module):
 
 
 def davit_florence2():
+    """DaViT as in Florence-2 base (input 3×768×768)."""
     return DaViT()
 
 
@@ -298,6 +307,7 @@ class WhisperFrontEnd(nn.Module):
 
 
 def whisper_base():
+    """Whisper base's conv stem (input: 80 mel bins × 3000 frames)."""
     return WhisperFrontEnd()
 
 
@@ -319,6 +329,7 @@ class Wav2Vec2FeatureEncoder(nn.Module):
 
 
 def wav2vec2_base():
+    """wav2vec 2.0 base's feature encoder (input: 1 × samples of 16 kHz audio)."""
     return Wav2Vec2FeatureEncoder()
 
 
@@ -340,6 +351,7 @@ class DCGANGenerator(nn.Module):
 
 
 def dcgan_generator():
+    """DCGAN's generator (input: 100×1×1 noise)."""
     return DCGANGenerator()
 
 
@@ -381,4 +393,5 @@ class Pix2PixGenerator(nn.Module):
 
 
 def pix2pix_generator():
+    """pix2pix's unet_256 generator (input 3×256×256)."""
     return Pix2PixGenerator()

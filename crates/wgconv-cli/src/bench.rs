@@ -34,7 +34,9 @@ pub struct BenchArgs {
     /// Timed samples per layer (the median is reported).
     #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u32).range(1..=10_000))]
     repeat: u32,
-    /// Back-to-back launches inside each timed sample.
+    /// Back-to-back launches inside each timed sample, at least: layers shorter than 1 ms in all
+    /// get more, so that a sample lasts 1 ms (`timing::Sampling::min_sample_ms`; tuning and
+    /// `--sweep` keep this count).
     #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u32).range(1..=10_000))]
     launches: u32,
     /// Also write the results as JSON (with device and driver info).
@@ -85,6 +87,10 @@ pub struct BenchArgs {
     /// Do not time the reference (seed) kernel: faster runs of big suites.
     #[arg(long)]
     no_reference: bool,
+    /// Only the layers of these models (comma-separated `model` names of the suite): a big
+    /// suite such as the zoo measured in parts.
+    #[arg(long, value_delimiter = ',')]
+    models: Vec<String>,
 }
 
 /// One layer of a suite: `wgconv::suite::SuiteLayer` (its docs give the format).
@@ -249,7 +255,10 @@ struct Report<'a> {
     device: DeviceInfo,
     timing: &'static str,
     samples: u32,
+    /// Launches per sample at least: layers whose samples would last under `min_sample_ms` get
+    /// more.
     launches_per_sample: u32,
+    min_sample_ms: f64,
     /// `f32`, or `f16` when f16 multiplicands were allowed (`--precision f16`).
     precision: &'static str,
     /// The float layers' tensors: `float32`, or `float16` (`--dtype f16`).
@@ -399,6 +408,23 @@ fn load_suite(name: &str) -> CliResult<Vec<Layer>> {
     Ok(layers)
 }
 
+/// The layers of `models` (all when empty); a name no layer has is a usage error listing those
+/// the suite has.
+fn select_models(layers: Vec<Layer>, models: &[String]) -> CliResult<Vec<Layer>> {
+    if models.is_empty() {
+        return Ok(layers);
+    }
+    let known: std::collections::BTreeSet<&str> = layers.iter().filter_map(|l| l.model.as_deref()).collect();
+    if let Some(missing) = models.iter().find(|m| !known.contains(m.as_str())) {
+        let known: Vec<&str> = known.into_iter().collect();
+        return Err(CliError::Usage(format!(
+            "--models: the suite has no model {missing:?} (it has: {})",
+            if known.is_empty() { "none".to_string() } else { known.join(", ") }
+        )));
+    }
+    Ok(layers.into_iter().filter(|l| l.model.as_ref().is_some_and(|m| models.contains(m))).collect())
+}
+
 /// The float layers' memory format (`--channels-last`).
 fn memory_format(args: &BenchArgs) -> MemoryFormat {
     if args.channels_last { MemoryFormat::ChannelsLast } else { MemoryFormat::Contiguous }
@@ -527,14 +553,8 @@ fn run_layer(ctx: &Context, layer: &Layer, args: &BenchArgs) -> CliResult<(Layer
                 .filter(|t| t.kernel == chosen)
                 .map_or_else(|| chosen.name().to_string(), |t| t.to_string());
             let reference = if transposed { ConvKernel::Transposed } else { ConvKernel::Direct };
-            let reference_ms = if reference == chosen {
-                Some(ms)
-            } else if args.no_reference {
-                None
-            } else {
-                let forced = ForcedPlan::kernel(reference);
-                Some(median_time(ctx, args, |b| conv.run_into_forced(b, &x, &out, &forced).map(|_| ()))?.0)
-            };
+            // Right after the back-to-back time, before the reference kernel runs: the slope
+            // compares two timings of one warm GPU.
             let parallel_ms = match args.parallel {
                 Some(k) => {
                     let outs = (0..k)
@@ -546,6 +566,14 @@ fn run_layer(ctx: &Context, layer: &Layer, args: &BenchArgs) -> CliResult<(Layer
                     Some((all_ms - ms) / f64::from(k - 1))
                 }
                 None => None,
+            };
+            let reference_ms = if reference == chosen {
+                Some(ms)
+            } else if args.no_reference {
+                None
+            } else {
+                let forced = ForcedPlan::kernel(reference);
+                Some(median_time(ctx, args, |b| conv.run_into_forced(b, &x, &out, &forced).map(|_| ()))?.0)
             };
             let elements = input_shape.iter().product::<usize>()
                 + weight_shape.iter().product::<usize>()
@@ -575,7 +603,7 @@ fn run_layer(ctx: &Context, layer: &Layer, args: &BenchArgs) -> CliResult<(Layer
 
 /// Runs `wgconv bench`.
 pub fn run(args: &BenchArgs) -> CliResult<()> {
-    let layers = load_suite(&args.suite)?;
+    let layers = select_models(load_suite(&args.suite)?, &args.models)?;
     // The roofline measures cooperative matrices where the device has them: ask for them (the
     // layers still run at `args.precision`; the planner uses them only with f16 allowed).
     // f16 tensors run on the tensor cores where the device has them: ask for them too.
@@ -671,7 +699,10 @@ pub fn run(args: &BenchArgs) -> CliResult<()> {
             m.model, m.ms, m.layers, m.convolutions
         );
     }
-    println!("timing: {:?}, median of {} samples × {} launches", source, args.repeat, args.launches);
+    println!(
+        "timing: {:?}, median of {} samples × at least {} launches (more for layers under 1 ms a sample)",
+        source, args.repeat, args.launches
+    );
     let host = host_cost(&ctx, 500)?;
     println!(
         "host cost per op (pipelines cached): {:.1} µs to record into a batch, {:.1} µs to record and submit \
@@ -697,6 +728,7 @@ pub fn run(args: &BenchArgs) -> CliResult<()> {
             },
             samples: args.repeat,
             launches_per_sample: args.launches,
+            min_sample_ms: sampling(args).min_sample_ms,
             precision: if args.precision == wgconv::Precision::AllowF16 { "f16" } else { "f32" },
             dtype: args.dtype.name(),
             memory_format: if args.channels_last {
@@ -731,6 +763,21 @@ mod tests {
         assert!(matches!(load_suite("/nonexistent.json"), Err(CliError::Usage(_))));
     }
 
+    #[test]
+    fn models_select_layers() {
+        let zoo = || load_suite("zoo").unwrap();
+        let picked = select_models(zoo(), &["yolov8n".into(), "whisper_base".into()]).unwrap();
+        assert_eq!(picked.len(), 44);
+        assert!(picked.iter().all(|l| matches!(l.model.as_deref(), Some("yolov8n" | "whisper_base"))));
+        assert_eq!(select_models(zoo(), &[]).unwrap().len(), zoo().len());
+        let Err(CliError::Usage(e)) = select_models(zoo(), &["resnet5".into()]) else { panic!("expected an error") };
+        assert!(e.contains("no model \"resnet5\"") && e.contains("resnet50"), "{e}");
+        let Err(CliError::Usage(e)) = select_models(load_suite("default").unwrap(), &["x".into()]) else {
+            panic!("expected an error")
+        };
+        assert!(e.contains("it has: none"), "{e}");
+    }
+
     /// Every layer of every built-in suite is one the ops accept, and the zoo covers its models
     /// at both batches.
     #[test]
@@ -754,7 +801,7 @@ mod tests {
         for (name, batch_one) in [("zoo", true), ("zoo-throughput", false)] {
             let layers = load_suite(name).unwrap();
             let models: std::collections::BTreeSet<_> = layers.iter().filter_map(|l| l.model.clone()).collect();
-            assert!(models.len() >= 12, "{name}: {models:?}");
+            assert_eq!(models.len(), 14, "{name}: {models:?}");
             assert_eq!(layers.iter().all(|l| l.n == 1), batch_one, "{name}");
             assert!(layers.iter().all(|l| l.model.is_some()), "{name}: a layer without a model");
         }

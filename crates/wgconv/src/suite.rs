@@ -173,6 +173,7 @@ pub struct SuiteLayer {
 struct DescribedSuite {
     /// Where the layers come from: read by people, not by the bench.
     #[allow(dead_code, reason = "read by people, not by the bench")]
+    #[serde(default)]
     about: String,
     layers: Vec<SuiteLayer>,
 }
@@ -376,6 +377,8 @@ mod tests {
         let layer = r#"{"name": "a", "op": "conv2d", "n": 1, "ic": 3, "oc": 8, "h": 8, "w": 8, "k": 3}"#;
         let text = format!(r#"{{"about": "from a test", "layers": [{layer}]}}"#);
         assert_eq!(SuiteLayer::parse_suite(&text).unwrap(), SuiteLayer::parse_suite(&format!("[{layer}]")).unwrap());
+        let bare = format!(r#"{{"layers": [{layer}]}}"#);
+        assert_eq!(SuiteLayer::parse_suite(&bare).unwrap().len(), 1);
         let stray = format!(r#"{{"about": "x", "layers": [{layer}], "extra": 1}}"#);
         assert!(SuiteLayer::parse_suite(&stray).unwrap_err().to_string().contains("unknown field `extra`"));
         let bad_layer = r#"{"about": "x", "layers": [{"name": "b", "op": "conv3d"}]}"#;

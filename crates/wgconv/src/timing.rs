@@ -120,6 +120,7 @@ pub struct Sampling {
     /// shorter than that. Between samples the GPU idles for a host round trip; a sample of ten
     /// 20 µs runs leaves it idle most of the time and it clocks down (seen on an H200: tiny
     /// layers measured up to 3× slower after idle stretches). 0 keeps `launches` as it is.
+    /// [`median_time_async`] applies it; `Conv2d::tune`'s interleaved rounds keep `launches`.
     pub min_sample_ms: f64,
 }
 

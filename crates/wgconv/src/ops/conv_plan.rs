@@ -197,9 +197,12 @@ impl ConvGeometry {
         // Depthwise on widths that are multiples of 4: aligned vec4 quads, fastest on every
         // depthwise layer measured, 3×3 and 7×7 (R4). Larger filters that fit its four-vec4
         // window (e.g. 9×9 "same") were not measured; they take it too.
-        // One input channel and one group is depthwise only with few outputs: a single-channel
-        // stem with many (wav2vec 2.0's 1→512) is a GEMM of short K like any other stem (R24).
-        let depthwise = self.ic == self.groups && !self.transposed && (self.groups > 1 || ocg < 16);
+        // A 1D convolution of one input channel into 16 or more (wav2vec 2.0's 1→512 over raw
+        // audio) is not taken as depthwise: it goes to the GEMM rules below like any other stem
+        // (R24; 2D single-channel stems were not measured and stay depthwise).
+        let one_d = self.ih == 1 && self.kh == 1;
+        let single_channel_1d_stem = self.ic == 1 && self.groups == 1 && ocg >= 16 && one_d;
+        let depthwise = self.ic == self.groups && !self.transposed && !single_channel_1d_stem;
         if depthwise && self.supports(ConvKernel::DepthwiseVec4) {
             return ConvKernel::DepthwiseVec4;
         }
@@ -383,18 +386,20 @@ mod tests {
             geo(&[8, 96, 56, 56], &[96, 3, 3, 3], d().groups(32)).unwrap().planned_kernel(),
             ConvKernel::Depthwise
         );
-        // Batch-1 grids of under half a wave split K down to 16 8-deep K-tiles a slice (R23):
-        // MobileNetV2's last 1×1 (5 tiles, K 960) and ResNet-50's 512→256 1×1 at 28² (52
-        // tiles, K 512); at batch 8 (over 66 tiles) R3 holds (no split under K 1024).
+        // Grids of under 66 tiles split down to 16 8-deep K-tiles a slice, K under 1024 too
+        // (R23): MobileNetV2's last 1×1 (5 tiles of 64×128, K 960) and ResNet-50's 512→256 1×1 at
+        // 28² (28 tiles, K 512); at batch 8 (over 66 tiles) R3 holds (no split under K 1024).
         let mnv2_last = geo(&[1, 960, 7, 7], &[320, 960, 1, 1], d()).unwrap();
         assert_eq!(plan(&mnv2_last), (ConvKernel::GemmM64K32, 7));
         let r50 = geo(&[1, 512, 28, 28], &[256, 512, 1, 1], d()).unwrap();
         assert_eq!(plan(&r50), (ConvKernel::GemmM64K32, 4));
         let wide = geo(&[8, 512, 28, 28], &[256, 512, 1, 1], d()).unwrap();
         assert_eq!(plan(&wide), (ConvKernel::GemmM64K32, 1));
-        // A 1-channel stem with many outputs is a GEMM (R24); with few, still depthwise.
+        // A 1D 1-channel stem with 16+ outputs is a GEMM (R24); with fewer, or in 2D, depthwise.
         let conv1d = |oc| geo(&[1, 1, 16000], &[oc, 1, 10], d().stride(&[5])).unwrap().planned_kernel();
         assert!(conv1d(512).is_gemm(), "{:?}", conv1d(512));
         assert!(matches!(conv1d(8), ConvKernel::Depthwise | ConvKernel::DepthwiseRows), "{:?}", conv1d(8));
+        let gray_stem = geo(&[1, 1, 64, 64], &[32, 1, 3, 3], d().padding(&[1])).unwrap().planned_kernel();
+        assert!(!gray_stem.is_gemm(), "{gray_stem:?}");
     }
 }

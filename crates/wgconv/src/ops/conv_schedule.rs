@@ -86,27 +86,27 @@ impl ConvGeometry {
     /// (two 256-thread workgroups per multiprocessor of the fitted GPU) with slices of at least
     /// 32 K-tiles (docs/PERFORMANCE.md, rule R2). The 64×64 tiles' 128-thread workgroups are
     /// counted the same way. The 64-row tiles 16 or 32 deep split only for K of 1024 and more,
-    /// shorter K having measured faster unsplit (rule R3), except on grids of under half a wave
-    /// of multiprocessors (batch-1 layers on small images: 5 tiles for MobileNetV2's last 1×1),
-    /// where the serial K loop of a few workgroups is the whole time: those split down to slices
-    /// of 16 K-tiles (rule R23).
+    /// shorter K having measured faster unsplit (rule R3), except on grids of fewer tiles than
+    /// half the multiprocessors (66): there the serial K loop of a few workgroups is the whole
+    /// time (batch-1 layers on small images: MobileNetV2's last 1×1 is 5 tiles), and any K
+    /// splits into slices of at least 16 K-tiles (rule R23).
     pub(crate) fn gemm_split_k(&self, kernel: ConvKernel, tile_n: u32) -> u32 {
         // Two 256-thread workgroups fit a multiprocessor at once: a wave is two per SM.
         const ONE_WAVE: u64 = 2 * FITTED_SMS;
         const SPLIT_BELOW: u64 = FITTED_SMS;
-        const TINY_GRID: u64 = FITTED_SMS / 2;
+        const FEW_TILES: u64 = FITTED_SMS / 2;
         let workgroups: u64 = self.gemm_grid(gemm_tile_at(kernel, tile_n)).iter().product();
         let k_tiles = self.gemm_k_depth().div_ceil(8);
-        let tiny_grid = workgroups < TINY_GRID;
+        let few_tiles = workgroups < FEW_TILES;
         let short_k_unsplit = matches!(
             kernel,
             ConvKernel::GemmM64K16 | ConvKernel::GemmM64K32 | ConvKernel::GemmN64K16 | ConvKernel::GemmN64K32
         ) && self.gemm_k_depth() < 1024
-            && !tiny_grid;
+            && !few_tiles;
         if workgroups >= SPLIT_BELOW || short_k_unsplit {
             return 1;
         }
-        let min_k_tiles_per_slice: u64 = if tiny_grid { 16 } else { 32 };
+        let min_k_tiles_per_slice: u64 = if few_tiles { 16 } else { 32 };
         let splits = (ONE_WAVE / workgroups.max(1)).min(k_tiles / min_k_tiles_per_slice).clamp(1, 16) as u32;
         if self.split_k_fits(kernel, splits) { splits } else { 1 }
     }
