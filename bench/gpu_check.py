@@ -31,6 +31,8 @@ cases = [
     ("gemm_splitk", (8, 256, 14, 14), (256, 256, 3, 3), "--padding 1 --activation relu"),
     ("gemm_pointwise", (8, 64, 14, 14), (256, 64, 1, 1), ""),
     ("gemm_transposed", (8, 64, 16, 16), (64, 32, 4, 4), "--transposed --stride 2 --padding 1"),
+    # An RGB output layer on the few-output-channel transposed kernel (pix2pix's last layer, smaller).
+    ("transposed_few_oc_rgb", (2, 128, 32, 32), (128, 3, 4, 4), "--transposed --stride 2 --padding 1 --kernel transposed_few_oc"),
     ("depthwise", (8, 32, 28, 28), (32, 1, 3, 3), "--groups 32 --padding 1 --stride 2"),
     ("depthwise_s1_multiplier", (4, 48, 56, 56), (96, 1, 3, 3), "--groups 48 --padding 1 --activation relu"),
     ("gemm_k2s2_unpadded", (1, 128, 64, 64), (256, 128, 2, 2), "--stride 2"),

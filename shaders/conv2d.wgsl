@@ -6,6 +6,8 @@
 //   conv2d            direct convolution, scalar inner loop
 //   conv2d_vec4       direct convolution, 4 input channels per step (IC/groups % 4 == 0)
 //   conv_transpose2d  transposed convolution in gather form (weight [IC, OC/groups, KH, KW])
+//   conv_transpose2d_few_oc  the same for up to 4 output channels per group, all of a pixel's in
+//                     one thread, threads ordered by stride phase
 
 struct ConvParams {
     n: u32,
@@ -205,4 +207,94 @@ fn conv_transpose2d(@builtin(global_invocation_id) gid: vec3<u32>) {
         }
     }
     finish(index, c.y, acc);
+}
+
+// Weight of output channel `j` of a group (clamped to its last channel: the lanes past
+// `oc_per_group` compute a copy that is not written) at input channel `ic` and tap (ky, kx).
+fn few_oc_weight(ic: u32, j: u32, oc_per_group: u32, ky: u32, kx: u32) -> f32 {
+    let oc = min(j, oc_per_group - 1u);
+    return (weight[((ic * oc_per_group + oc) * params.kh + ky) * params.kw + kx]);
+}
+
+// Transposed convolution with at most 4 output channels per group (an RGB output layer): one
+// thread per output pixel and group computes all of its channels, so each input element it
+// loads feeds every channel (the per-output kernel loads it once per channel). Threads are
+// ordered by stride phase (output rows and columns of one residue modulo the stride) with
+// columns fastest: a warp's threads take the same filter taps, and their loads along a row are
+// consecutive.
+@compute @workgroup_size(wg_size)
+fn conv_transpose2d_few_oc(@builtin(global_invocation_id) gid: vec3<u32>) {
+    let index = gid.y * stride_x + gid.x;
+    let sub_h = (params.oh + params.stride_h - 1u) / params.stride_h;
+    let sub_w = (params.ow + params.stride_w - 1u) / params.stride_w;
+    let phases = params.stride_h * params.stride_w;
+    if (index >= params.n * params.groups * phases * sub_h * sub_w) {
+        return;
+    }
+    let sx = index % sub_w;
+    var t = index / sub_w;
+    let sy = t % sub_h;
+    t = t / sub_h;
+    let phase = t % phases;
+    t = t / phases;
+    let group = t % params.groups;
+    let n = t / params.groups;
+    let oh = sy * params.stride_h + phase / params.stride_w;
+    let ow = sx * params.stride_w + phase % params.stride_w;
+    if (oh >= params.oh || ow >= params.ow) {
+        return;
+    }
+    let ic_per_group = params.ic / params.groups;
+    let oc_per_group = params.oc / params.groups;
+    let plane = params.ih * params.iw;
+    let ty0 = i32(oh + params.pad_h);
+    let tx0 = i32(ow + params.pad_w);
+    var acc = vec4<f32>(0.0);
+    for (var ky = 0u; ky < params.kh; ky++) {
+        let ty = ty0 - i32(ky * params.dilation_h);
+        if (ty < 0 || u32(ty) % params.stride_h != 0u) {
+            continue;
+        }
+        let iy = u32(ty) / params.stride_h;
+        if (iy >= params.ih) {
+            continue;
+        }
+        for (var kx = 0u; kx < params.kw; kx++) {
+            let tx = tx0 - i32(kx * params.dilation_w);
+            if (tx < 0 || u32(tx) % params.stride_w != 0u) {
+                continue;
+            }
+            let ix = u32(tx) / params.stride_w;
+            if (ix >= params.iw) {
+                continue;
+            }
+            let first_ic = group * ic_per_group;
+            var in_index = ((n * params.ic + first_ic) * params.ih + iy) * params.iw + ix;
+            for (var i = 0u; i < ic_per_group; i++) {
+                let ic = first_ic + i;
+                let x = (input[in_index]);
+                let w = vec4<f32>(
+                    few_oc_weight(ic, 0u, oc_per_group, ky, kx),
+                    few_oc_weight(ic, 1u, oc_per_group, ky, kx),
+                    few_oc_weight(ic, 2u, oc_per_group, ky, kx),
+                    few_oc_weight(ic, 3u, oc_per_group, ky, kx),
+                );
+                acc = fma(vec4<f32>(x), w, acc);
+                in_index += plane;
+            }
+        }
+    }
+    let first_oc = group * oc_per_group;
+    let out_plane = params.oh * params.ow;
+    let out_index = ((n * params.oc + first_oc) * params.oh + oh) * params.ow + ow;
+    finish(out_index, first_oc, acc.x);
+    if (oc_per_group > 1u) {
+        finish(out_index + out_plane, first_oc + 1u, acc.y);
+    }
+    if (oc_per_group > 2u) {
+        finish(out_index + 2u * out_plane, first_oc + 2u, acc.z);
+    }
+    if (oc_per_group > 3u) {
+        finish(out_index + 3u * out_plane, first_oc + 3u, acc.w);
+    }
 }

@@ -495,6 +495,42 @@ fn transposed() {
             kernel: ConvKernel::Transposed,
         },
     );
+    // Few output channels per group (`transposed_few_oc` among the kernels checked): an RGB
+    // output layer, a stride that does not divide the output, dilation, and one channel per group.
+    let rgb = Case {
+        input: &[2, 16, 6, 5],
+        weight: &[16, 3, 4, 4],
+        bias: true,
+        opts: t().stride(&[2]).padding(&[1]).activation(Activation::Relu),
+        kernel: ConvKernel::Transposed,
+    };
+    let geometry = ConvGeometry::new(rgb.input, rgb.weight, Some(&[3]), &rgb.opts).unwrap();
+    assert!(geometry.supports(ConvKernel::TransposedFewOc));
+    check("transposed RGB output", 55, rgb);
+    check(
+        "transposed few channels, stride 3, dilation 2",
+        56,
+        Case {
+            input: &[1, 5, 4, 7],
+            weight: &[5, 2, 3, 2],
+            bias: true,
+            opts: t().stride(&[3]).dilation(&[2]).padding(&[1]).output_padding(&[1, 2]),
+            kernel: ConvKernel::Transposed,
+        },
+    );
+    check(
+        "transposed one channel per group",
+        57,
+        Case {
+            input: &[1, 6, 5, 5],
+            weight: &[6, 1, 3, 3],
+            bias: true,
+            opts: t().groups(6).stride(&[2]),
+            kernel: ConvKernel::Transposed,
+        },
+    );
+    let five = ConvGeometry::new(&[1, 4, 5, 5], &[4, 5, 3, 3], None, &t().stride(&[2])).unwrap();
+    assert!(!five.supports(ConvKernel::TransposedFewOc), "5 output channels a group");
     check(
         "dcgan-like",
         54,

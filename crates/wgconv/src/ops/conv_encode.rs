@@ -163,7 +163,7 @@ impl Batch<'_> {
                 self.encode_depthwise_rows(kernel, buffers, g, activation)?
             }
             ConvKernel::Depthwise | ConvKernel::GroupedOc4 => self.encode_depthwise(kernel, buffers, g, activation)?,
-            ConvKernel::Direct | ConvKernel::DirectVec4 | ConvKernel::Transposed => {
+            ConvKernel::Direct | ConvKernel::DirectVec4 | ConvKernel::Transposed | ConvKernel::TransposedFewOc => {
                 self.encode_per_output(kernel, buffers, g, activation)?;
             }
             ConvKernel::CoopF16 => self.encode_coop(buffers, g, activation)?,
@@ -508,7 +508,8 @@ impl Batch<'_> {
         })
     }
 
-    /// The reference kernels: one thread per output.
+    /// The reference kernels, one thread per output, and `TransposedFewOc`, one per output
+    /// pixel and group (its grid counts every stride phase's sub-grid, rounded up).
     fn encode_per_output(
         &mut self,
         kernel: ConvKernel,
@@ -517,7 +518,13 @@ impl Batch<'_> {
         activation: Activation,
     ) -> Result<()> {
         let limits = self.ctx.limits();
-        let items = u64::from(g.n) * u64::from(g.oc) * u64::from(g.oh) * u64::from(g.ow);
+        let items = if kernel == ConvKernel::TransposedFewOc {
+            let [sh, sw] = g.stride.map(u64::from);
+            let sub = u64::from(g.oh).div_ceil(sh) * sh * u64::from(g.ow).div_ceil(sw) * sw;
+            u64::from(g.n) * u64::from(g.groups) * sub
+        } else {
+            u64::from(g.n) * u64::from(g.oc) * u64::from(g.oh) * u64::from(g.ow)
+        };
         let grid =
             dispatch::grid(items, dispatch::workgroup_size(&limits), limits.max_compute_workgroups_per_dimension)?;
         with_variant!(Variant::of(buffers.input.dtype(), false), direct = conv2d | conv2d_f16, {
@@ -528,6 +535,7 @@ impl Batch<'_> {
                 ConvKernel::Direct => direct::Entry::Conv2d,
                 ConvKernel::DirectVec4 => direct::Entry::Conv2dVec4,
                 ConvKernel::Transposed => direct::Entry::ConvTranspose2d,
+                ConvKernel::TransposedFewOc => direct::Entry::ConvTranspose2dFewOc,
                 other => unreachable!(
                     "{} is not a per-output kernel (the match in `encode_convolution` routes kernels)",
                     other.name()

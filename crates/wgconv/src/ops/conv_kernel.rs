@@ -17,6 +17,12 @@ pub enum ConvKernel {
     DirectVec4,
     /// Gather-form transposed convolution, one thread per output (a reference kernel).
     Transposed,
+    /// Transposed convolution with at most 4 output channels per group (RGB output layers): one
+    /// thread per output pixel computes all of its group's channels, so each input load feeds
+    /// them all; threads ordered by stride phase, so a warp shares its filter taps and loads
+    /// consecutive input columns. Not planned yet: run by tuning or when forced (its speed on the
+    /// H200 has not been measured).
+    TransposedFewOc,
     /// Implicit GEMM: 128×128 tiles (128 columns by default, [`crate::ForcedPlan::tile_n`]), 8×8
     /// outputs per thread, K-tiles 8 deep; transposed convolutions decomposed by stride phase
     /// (dilation 1).
@@ -77,10 +83,11 @@ pub enum ConvKernel {
 
 impl ConvKernel {
     /// Every kernel.
-    pub const ALL: [ConvKernel; 17] = [
+    pub const ALL: [ConvKernel; 18] = [
         ConvKernel::Direct,
         ConvKernel::DirectVec4,
         ConvKernel::Transposed,
+        ConvKernel::TransposedFewOc,
         ConvKernel::Gemm,
         ConvKernel::GemmM64,
         ConvKernel::GemmK16,
@@ -108,6 +115,7 @@ impl ConvKernel {
             ConvKernel::Direct => "direct",
             ConvKernel::DirectVec4 => "direct_vec4",
             ConvKernel::Transposed => "transposed",
+            ConvKernel::TransposedFewOc => "transposed_few_oc",
             ConvKernel::Gemm => "gemm",
             ConvKernel::GemmM64 => "gemm_m64",
             ConvKernel::GemmK16 => "gemm_k16",
@@ -166,6 +174,7 @@ impl ConvKernel {
             ConvKernel::Direct => direct::CONV2D_WORKGROUP_MEMORY_BYTES,
             ConvKernel::DirectVec4 => direct::CONV2D_VEC4_WORKGROUP_MEMORY_BYTES,
             ConvKernel::Transposed => direct::CONV_TRANSPOSE2D_WORKGROUP_MEMORY_BYTES,
+            ConvKernel::TransposedFewOc => direct::CONV_TRANSPOSE2D_FEW_OC_WORKGROUP_MEMORY_BYTES,
             ConvKernel::Depthwise => dw::CONV2D_DEPTHWISE_WORKGROUP_MEMORY_BYTES,
             ConvKernel::GroupedOc4 => dw::CONV2D_GROUPED_OC4_WORKGROUP_MEMORY_BYTES,
             ConvKernel::DepthwiseRows => dw_rows::CONV2D_DEPTHWISE_ROWS_WORKGROUP_MEMORY_BYTES,
@@ -319,20 +328,21 @@ mod tests {
             ConvKernel::Direct => 0,
             ConvKernel::DirectVec4 => 1,
             ConvKernel::Transposed => 2,
-            ConvKernel::Gemm => 3,
-            ConvKernel::GemmM64 => 4,
-            ConvKernel::GemmK16 => 5,
-            ConvKernel::GemmM64K16 => 6,
-            ConvKernel::GemmM64K32 => 7,
-            ConvKernel::GemmN64K16 => 8,
-            ConvKernel::GemmN64K32 => 9,
-            ConvKernel::Depthwise => 10,
-            ConvKernel::GroupedOc4 => 11,
-            ConvKernel::DepthwiseTiled => 12,
-            ConvKernel::DepthwiseRows => 13,
-            ConvKernel::DepthwiseVec4 => 14,
-            ConvKernel::CoopF16 => 15,
-            ConvKernel::CoopNhwc => 16,
+            ConvKernel::TransposedFewOc => 3,
+            ConvKernel::Gemm => 4,
+            ConvKernel::GemmM64 => 5,
+            ConvKernel::GemmK16 => 6,
+            ConvKernel::GemmM64K16 => 7,
+            ConvKernel::GemmM64K32 => 8,
+            ConvKernel::GemmN64K16 => 9,
+            ConvKernel::GemmN64K32 => 10,
+            ConvKernel::Depthwise => 11,
+            ConvKernel::GroupedOc4 => 12,
+            ConvKernel::DepthwiseTiled => 13,
+            ConvKernel::DepthwiseRows => 14,
+            ConvKernel::DepthwiseVec4 => 15,
+            ConvKernel::CoopF16 => 16,
+            ConvKernel::CoopNhwc => 17,
         };
         for (i, k) in ConvKernel::ALL.into_iter().enumerate() {
             assert_eq!(position(k), i, "{k:?}");

@@ -145,6 +145,17 @@ impl ConvGeometry {
     pub fn supports(&self, kernel: ConvKernel) -> bool {
         match kernel {
             ConvKernel::Transposed => self.transposed,
+            // Its thread index covers every stride phase's sub-grid in u32.
+            ConvKernel::TransposedFewOc => {
+                let [sh, sw] = self.stride.map(u64::from);
+                let threads = u64::from(self.n)
+                    * u64::from(self.groups)
+                    * u64::from(self.oh).div_ceil(sh)
+                    * sh
+                    * u64::from(self.ow).div_ceil(sw)
+                    * sw;
+                self.transposed && self.oc / self.groups <= 4 && threads <= u64::from(u32::MAX)
+            }
             ConvKernel::Direct => !self.transposed,
             ConvKernel::DirectVec4 => !self.transposed && (self.ic / self.groups).is_multiple_of(4),
             ConvKernel::Depthwise => !self.transposed && self.ic / self.groups <= 16,
