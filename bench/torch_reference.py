@@ -13,6 +13,7 @@ way: the copy roofline at that size, launch costs included. With --wgconv, print
 ratio (torch ms / wgconv ms: > 1 means wgconv is faster) and the geometric mean per op kind.
 --dtype float16 runs the float layers on float16 tensors (the peer of `wgconv bench --dtype f16`);
 --channels-last stores them in torch.channels_last (PyTorch's fastest layout for f16 on cuDNN).
+--also-tf32 times the suite twice, TF32 off then on, and reports both ratios per layer and per model.
 Suite layers may have rectangular filters, per-axis stride/padding/dilation/output_padding, bias,
 an activation (run as a separate op), 1D ops, a count and a model (crates/wgconv/src/suite.rs
 documents the format); layers that name a model are also summed per model (each × its count).
@@ -146,6 +147,36 @@ def model_totals(suite, times):
     return totals
 
 
+def time_suite(suite, dtype, args):
+    """{layer name: median ms per launch} with the backend flags as they are set."""
+    times = {}
+    for layer in suite:
+        with torch.no_grad():
+            fn = layer_fn(layer, dtype, args.channels_last)
+            times[layer["name"]] = time_launches(fn, args.repeat, args.launches)
+    return times
+
+
+def model_table(suite, ours_ms, columns):
+    """Markdown rows of each model's summed conv time: wgconv's, then per (label, {name: ms})
+    column the peer's and its ratio to ours (peer / wgconv: > 1 means wgconv is faster). A model
+    is summed over the layers every side timed."""
+    timed = [layer for layer in suite if "model" in layer and layer["name"] in ours_ms
+             and all(layer["name"] in times for _, times in columns)]
+    if not timed:
+        return []
+    ours = model_totals(timed, ours_ms)
+    header = "| model | wgconv ms | " + " | ".join(f"{label} ms | ratio ({label}/wgconv)" for label, _ in columns) + " |"
+    lines = [header, "|---|---|" + "---|---|" * len(columns)]
+    for model, mine in ours.items():
+        cells = []
+        for _, times in columns:
+            theirs = model_totals(timed, times)[model]
+            cells.append(f"{theirs:.4f} | {theirs / mine:.2f}x")
+        lines.append(f"| {model} | {mine:.4f} | " + " | ".join(cells) + " |")
+    return lines
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--suite", default="bench/suites/default.json")
@@ -161,6 +192,8 @@ def main():
                     help="the float layers' tensors (float16: the peer of `wgconv bench --dtype f16`)")
     ap.add_argument("--channels-last", action="store_true", help="float tensors in torch.channels_last")
     ap.add_argument("--models", help="only the layers of these models (comma-separated), as `wgconv bench --models`")
+    ap.add_argument("--also-tf32", action="store_true",
+                    help="time the suite a second time with TF32 allowed: ratios to cuDNN fp32 and TF32 side by side")
     args = ap.parse_args()
     dtype = getattr(torch, args.dtype)
 
@@ -185,11 +218,11 @@ def main():
         d = report["device"]
         device = f"{d['name']} ({d['backend']}, driver {d['driver']} {d['driver_info']})"
 
-    torch_ms = {}
-    for layer in suite:
-        with torch.no_grad():
-            fn = layer_fn(layer, dtype, args.channels_last)
-            torch_ms[layer["name"]] = time_launches(fn, args.repeat, args.launches)
+    torch_ms = time_suite(suite, dtype, args)
+    tf32_ms = {}
+    if args.also_tf32:
+        torch.backends.cudnn.allow_tf32 = torch.backends.cuda.matmul.allow_tf32 = True
+        tf32_ms = time_suite(suite, dtype, args)
     copy_ms = {}
     if args.copy:
         for layer in suite:
@@ -204,8 +237,10 @@ def main():
     ]
     if device:
         lines.append(f"wgconv device: {device}")
-    lines += ["", "| layer | op | wgconv kernel | wgconv ms | torch ms | ratio (torch/wgconv) |", "|---|---|---|---|---|---|"]
-    ratios = {}
+    extra_header = " TF32 ms | ratio (TF32/wgconv) |" if tf32_ms else ""
+    lines += ["", "| layer | op | wgconv kernel | wgconv ms | torch ms | ratio (torch/wgconv) |" + extra_header,
+              "|---|---|---|---|---|---|" + ("---|---|" if tf32_ms else "")]
+    ratios, tf32_ratios = {}, []
     for layer in suite:
         name = layer["name"]
         t = torch_ms[name]
@@ -213,9 +248,14 @@ def main():
             o = ours[name]
             ratio = t / o["median_ms"]
             ratios.setdefault(layer["op"], []).append(ratio)
-            lines.append(f"| {name} | {layer['op']} | {o['kernel']} | {o['median_ms']:.4f} | {t:.4f} | {ratio:.2f}x |")
+            extra = ""
+            if name in tf32_ms:
+                tf32_ratios.append(tf32_ms[name] / o["median_ms"])
+                extra = f" {tf32_ms[name]:.4f} | {tf32_ratios[-1]:.2f}x |"
+            lines.append(f"| {name} | {layer['op']} | {o['kernel']} | {o['median_ms']:.4f} | {t:.4f} | {ratio:.2f}x |" + extra)
         else:
-            lines.append(f"| {name} | {layer['op']} | - | - | {t:.4f} | - |")
+            extra = f" {tf32_ms[name]:.4f} | - |" if name in tf32_ms else ""
+            lines.append(f"| {name} | {layer['op']} | - | - | {t:.4f} | - |" + extra)
     if copy_ms:
         lines += ["", "| layer | min MB | copy ms | copy TB/s | wgconv TB/s | wgconv / copy | torch / copy |", "|---|---|---|---|---|---|---|"]
         for layer in suite:
@@ -230,15 +270,13 @@ def main():
                 ours_text = "- | -"
             lines.append(f"| {name} | {mb:.1f} | {c:.4f} | {mb / c / 1e3:.2f} | {ours_text} | {c / torch_ms[name]:.0%} |")
     torch_models = model_totals(suite, torch_ms)
-    if torch_models:
-        ours_models = model_totals(suite, {name: o["median_ms"] for name, o in ours.items()})
-        lines += ["", "| model | wgconv ms | torch ms | ratio (torch/wgconv) |", "|---|---|---|---|"]
-        for model, t in torch_models.items():
-            if model in ours_models:
-                o = ours_models[model]
-                lines.append(f"| {model} | {o:.4f} | {t:.4f} | {t / o:.2f}x |")
-            else:
-                lines.append(f"| {model} | - | {t:.4f} | - |")
+    label = "torch TF32" if args.tf32 else "torch"
+    columns = [(label, torch_ms)] + ([("torch TF32", tf32_ms)] if tf32_ms else [])
+    models = model_table(suite, {name: o["median_ms"] for name, o in ours.items()}, columns)
+    if models:
+        lines += [""] + models
+    elif torch_models:
+        lines += ["", "| model | torch ms |", "|---|---|"] + [f"| {m} | {t:.4f} |" for m, t in torch_models.items()]
     if ratios:
         lines.append("")
         for op, rs in ratios.items():
@@ -248,14 +286,19 @@ def main():
         if fp32:
             geo = math.exp(sum(math.log(r) for r in fp32) / len(fp32))
             lines.append(f"geometric mean ratio, all fp32 layers: {geo:.3f}x over {len(fp32)} layers")
+        if tf32_ratios:
+            geo = math.exp(sum(math.log(r) for r in tf32_ratios) / len(tf32_ratios))
+            lines.append(f"geometric mean ratio against TF32, float layers: {geo:.3f}x over {len(tf32_ratios)} layers")
     text = "\n".join(lines)
     print(text)
     if args.markdown:
-        open(args.markdown, "w").write(text + "\n")
+        with open(args.markdown, "w") as file:
+            file.write(text + "\n")
     if args.json:
-        json.dump({"device": gpu, "tf32": args.tf32, "dtype": args.dtype, "channels_last": args.channels_last,
-                   "models_ms": torch_models, "torch_ms": torch_ms, "copy_ms": copy_ms}, open(args.json, "w"),
-                  indent=2)
+        with open(args.json, "w") as file:
+            json.dump({"device": gpu, "tf32": args.tf32, "dtype": args.dtype, "channels_last": args.channels_last,
+                       "models_ms": torch_models, "torch_ms": torch_ms, "copy_ms": copy_ms,
+                       "models_tf32_ms": model_totals(suite, tf32_ms), "torch_tf32_ms": tf32_ms}, file, indent=2)
 
 
 if __name__ == "__main__":
