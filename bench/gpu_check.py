@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Writes .npy inputs for `wgconv conv2d --check` / `q8-conv-pw --check` runs on a real GPU:
 one layer per fast kernel (GEMM, GEMM with split-K, transposed GEMM by stride phase, depthwise,
-int8 dot4 GEMM; unpadded GEMM; grouped; tiled, row-run and vec4 depthwise; 16-deep K-tiles;
+int8 dot4 GEMM; unpadded GEMM; grouped; tiled, row-run and vec4 depthwise; 16-deep K-tiles; the
+few-output-channel transposed kernel;
 64×64 tiles; the f16 tensor-core kernel, checked against a reference whose inputs are rounded to
 f16; and f16 tensors through the tensor-core kernel and the others), so the kernels are checked
 against the CPU reference on the device itself.
@@ -86,11 +87,13 @@ cases += [
 ]
 # f16 tensors (.npy <f2, checked against the f16 bound): every tensor-core case above without
 # --precision (f16 tensors take the tensor cores as they are; split-K writes f32 partial sums),
-# and the fp32 kernels' f16 variants: GEMM with split-K, transposed GEMM, depthwise vec4 and tiled.
+# and the fp32 kernels' f16 variants: GEMM with split-K, transposed GEMM, depthwise vec4 and tiled,
+# the few-output-channel transposed kernel.
 f16_cases = [(name + "_f16", xs, ws, flags.replace("--precision f16", "").strip())
              for name, xs, ws, flags in cases if name.startswith("coop_")]
 f16_cases += [(name + "_f16", xs, ws, flags) for name, xs, ws, flags in cases
-              if name in ("gemm_splitk", "gemm_transposed", "depthwise_k7_vec4", "depthwise_k7_tiled", "gemm_stem")]
+              if name in ("gemm_splitk", "gemm_transposed", "depthwise_k7_vec4", "depthwise_k7_tiled", "gemm_stem",
+                          "transposed_few_oc_rgb")]
 # The channels-last tensor-core kernel, forced (the CLI's tensors are NCHW: it runs between
 # conversions to and from NHWC): 128×128 and 256×64 tiles, ragged pixels and channels, groups,
 # stride/dilation/padding per axis, split-K, clamp; on f16 tensors and on f32 ones with f16 allowed.

@@ -198,8 +198,9 @@ fn few_oc_weight(ic: u32, j: u32, oc_per_group: u32, ky: u32, kx: u32) -> f32 {
 @compute @workgroup_size(wg_size)
 fn conv_transpose2d_few_oc(@builtin(global_invocation_id) gid: vec3<u32>) {
     let index = gid.y * stride_x + gid.x;
-    let sub_h = (params.oh + params.stride_h - 1u) / params.stride_h;
-    let sub_w = (params.ow + params.stride_w - 1u) / params.stride_w;
+    // Rows and columns of one stride phase, rounded up (oh, ow ≥ 1; no wrap for any stride).
+    let sub_h = (params.oh - 1u) / params.stride_h + 1u;
+    let sub_w = (params.ow - 1u) / params.stride_w + 1u;
     let phases = params.stride_h * params.stride_w;
     if (index >= params.n * params.groups * phases * sub_h * sub_w) {
         return;

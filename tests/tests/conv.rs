@@ -496,7 +496,9 @@ fn transposed() {
         },
     );
     // Few output channels per group (`transposed_few_oc` among the kernels checked): an RGB
-    // output layer, a stride that does not divide the output, dilation, and one channel per group.
+    // output layer; stride 3 with dilation and output padding (13×14 outputs, not multiples of
+    // the stride); one channel per group; a stride far above the output, which it leaves to
+    // the other kernels.
     let rgb = Case {
         input: &[2, 16, 6, 5],
         weight: &[16, 3, 4, 4],
@@ -529,6 +531,8 @@ fn transposed() {
             kernel: ConvKernel::Transposed,
         },
     );
+    let sparse = ConvGeometry::new(&[2, 1, 1, 1], &[1, 1, 2, 2], None, &t().stride(&[u32::MAX])).unwrap();
+    assert!(!sparse.supports(ConvKernel::TransposedFewOc), "stride² idle threads per output");
     let five = ConvGeometry::new(&[1, 4, 5, 5], &[4, 5, 3, 3], None, &t().stride(&[2])).unwrap();
     assert!(!five.supports(ConvKernel::TransposedFewOc), "5 output channels a group");
     check(

@@ -34,6 +34,8 @@ fn convolutions() -> Vec<(Vec<usize>, Vec<usize>, ConvOptions, bool)> {
         (vec![1, 32, 8, 8], vec![32, 4, 3, 3], o().groups(8).padding(&[1]), true),
         // Transposed, by stride phase.
         (vec![2, 16, 5, 5], vec![16, 8, 4, 4], o().transposed(true).stride(&[2]).padding(&[1]), false),
+        // Transposed to 3 channels (an RGB output): every transposed kernel, `transposed_few_oc` too.
+        (vec![2, 16, 5, 5], vec![16, 3, 4, 4], o().transposed(true).stride(&[2]).padding(&[1]), true),
         // Planned only: long K (split-K), a strided stem with clamp, 1D, dilated groups, a large
         // depthwise filter on an odd width, a channel multiplier.
         (vec![1, 128, 6, 6], vec![16, 128, 3, 3], o().padding(&[1]), false),
@@ -59,7 +61,10 @@ fn run_convolutions(ctx: &Context, forced: bool, dtype: DType) {
             if kernel == ConvKernel::Gemm {
                 let split = Some(GemmSchedule::SplitK(2));
                 plans.push(ForcedPlan { tile_n: Some(40), schedule: split, ..ForcedPlan::kernel(kernel) });
-                plans.push(ForcedPlan { schedule: Some(GemmSchedule::StreamK(3)), ..ForcedPlan::kernel(kernel) });
+                // Stream-K runs direct convolutions only (a transposed one refuses it, typed).
+                if geometry.reference_kernel() != ConvKernel::Transposed {
+                    plans.push(ForcedPlan { schedule: Some(GemmSchedule::StreamK(3)), ..ForcedPlan::kernel(kernel) });
+                }
             }
         }
         for plan in plans {

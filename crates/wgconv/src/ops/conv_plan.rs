@@ -145,16 +145,20 @@ impl ConvGeometry {
     pub fn supports(&self, kernel: ConvKernel) -> bool {
         match kernel {
             ConvKernel::Transposed => self.transposed,
-            // Its thread index covers every stride phase's sub-grid in u32.
+            // Its thread index covers every stride phase's sub-grid (rounded up to whole strides)
+            // in u32, and those threads are mostly outputs: strides far above the output size
+            // would launch up to stride² idle threads per output.
             ConvKernel::TransposedFewOc => {
-                let [sh, sw] = self.stride.map(u64::from);
-                let threads = u64::from(self.n)
-                    * u64::from(self.groups)
-                    * u64::from(self.oh).div_ceil(sh)
-                    * sh
-                    * u64::from(self.ow).div_ceil(sw)
-                    * sw;
-                self.transposed && self.oc / self.groups <= 4 && threads <= u64::from(u32::MAX)
+                let [sh, sw] = self.stride.map(u128::from);
+                let rows = u128::from(self.oh).div_ceil(sh) * sh;
+                let columns = u128::from(self.ow).div_ceil(sw) * sw;
+                let images = u128::from(self.n) * u128::from(self.groups);
+                let threads = images * rows * columns;
+                let pixels = images * u128::from(self.oh) * u128::from(self.ow);
+                self.transposed
+                    && self.oc / self.groups <= 4
+                    && threads <= u128::from(u32::MAX)
+                    && threads <= 4 * pixels
             }
             ConvKernel::Direct => !self.transposed,
             ConvKernel::DirectVec4 => !self.transposed && (self.ic / self.groups).is_multiple_of(4),
