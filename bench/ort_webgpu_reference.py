@@ -25,7 +25,6 @@ int8 layers are skipped (the WebGPU EP has no QLinearConv). Layers that fail are
 """
 import argparse
 import json
-import math
 import statistics
 import sys
 import tempfile
@@ -36,6 +35,11 @@ import onnx
 from onnx import TensorProto, helper, numpy_helper
 
 import onnxruntime as ort
+
+if __package__:
+    from .suite_io import geomean, load_suite, model_totals
+else:  # run as a script: bench/ is on the path
+    from suite_io import geomean, load_suite, model_totals
 
 FLOAT_OPS = ("conv2d", "conv_transpose2d", "conv1d", "conv_transpose1d")
 
@@ -185,26 +189,18 @@ def time_layer(gpu, layer, k, repeat, rng):
     return (times[k] - times[1]) / (k - 1), times[1], times[k], layout
 
 
-def model_totals(suite, times):
-    """{model: Σ layer ms × count} over the layers in `times` that name a model."""
-    totals = {}
-    for layer in suite:
-        if "model" in layer and layer["name"] in times:
-            totals[layer["model"]] = totals.get(layer["model"], 0.0) + times[layer["name"]] * layer.get("count", 1)
-    return totals
-
-
-def geomean(values):
-    """Geometric mean of the positive values (NaN for none)."""
-    values = [v for v in values if v > 0]
-    return math.exp(sum(math.log(v) for v in values) / len(values)) if values else float("nan")
+def parallel_count(text):
+    """`--k`: an integer from 2 to 64."""
+    k = int(text)
+    if not 2 <= k <= 64:
+        raise argparse.ArgumentTypeError(f"K must be 2 to 64 (the slope needs two points), not {k}")
+    return k
 
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--suite", default="bench/suites/default.json")
-    ap.add_argument("--k", type=int, default=8, choices=range(2, 65), metavar="2..64",
-                    help="parallel convs per graph (the slope is over 1 and K)")
+    ap.add_argument("--k", type=parallel_count, default=8, help="parallel convs per graph, 2 to 64 (the slope is over 1 and K)")
     ap.add_argument("--repeat", type=int, default=7)
     ap.add_argument("--wgconv", help="JSON of `wgconv bench` (with --parallel K for like-with-like numbers)")
     ap.add_argument("--json", help="write the timings here")
@@ -213,16 +209,10 @@ def main():
     ap.add_argument("--no-graph-capture", action="store_true")
     ap.add_argument("--models", help="only the layers of these models (comma-separated), as `wgconv bench --models`")
     args = ap.parse_args()
-    with open(args.suite) as file:
-        suite = json.load(file)
-    if isinstance(suite, dict):
-        suite = suite["layers"]
-    if args.models:
-        wanted = args.models.split(",")
-        missing = sorted(set(wanted) - {layer.get("model") for layer in suite})
-        if missing:
-            ap.error(f"--models: the suite has no model {', '.join(missing)}")
-        suite = [layer for layer in suite if layer.get("model") in wanted]
+    try:
+        suite = load_suite(args.suite, args.models)
+    except ValueError as e:
+        ap.error(str(e))
     gpu = WebGpu(not args.no_graph_capture)
     rng = np.random.default_rng(0)
     results, failed, start = {}, {}, time.time()

@@ -26,34 +26,32 @@ import statistics
 import torch
 import torch.nn.functional as F
 
+if __package__:
+    from .suite_io import load_suite, model_totals
+else:  # run as a script: bench/ is on the path
+    from suite_io import load_suite, model_totals
+
 
 def time_launches(fn, repeat, launches, min_sample_ms=1.0):
     """Median ms per launch; like `wgconv bench`, `launches` is raised so that a sample lasts
     at least `min_sample_ms` (short samples let the GPU idle and clock down between them)."""
-    for _ in range(3):
-        fn()
-    torch.cuda.synchronize()
-    start = torch.cuda.Event(enable_timing=True)
-    end = torch.cuda.Event(enable_timing=True)
-    start.record()
-    for _ in range(launches):
-        fn()
-    end.record()
-    torch.cuda.synchronize()
-    per_launch = start.elapsed_time(end) / launches
-    if per_launch > 0:
-        launches = max(launches, min(math.ceil(min_sample_ms / per_launch), 10_000))
-    samples = []
-    for _ in range(repeat):
+    def sample(count):
         start = torch.cuda.Event(enable_timing=True)
         end = torch.cuda.Event(enable_timing=True)
         start.record()
-        for _ in range(launches):
+        for _ in range(count):
             fn()
         end.record()
         torch.cuda.synchronize()
-        samples.append(start.elapsed_time(end) / launches)
-    return statistics.median(samples)
+        return start.elapsed_time(end) / count
+
+    for _ in range(3):
+        fn()
+    torch.cuda.synchronize()
+    per_launch = sample(launches)
+    if per_launch > 0:
+        launches = max(launches, min(math.ceil(min_sample_ms / per_launch), 10_000))
+    return statistics.median(sample(launches) for _ in range(repeat))
 
 
 def axes(value, default):
@@ -138,15 +136,6 @@ def layer_fn(layer, dtype=torch.float32, channels_last=False):
     return lambda: act(conv(x, w, bias, **kwargs))
 
 
-def model_totals(suite, times):
-    """{model: Σ layer ms × count} over the layers that name a model, in order of appearance."""
-    totals = {}
-    for layer in suite:
-        if "model" in layer and layer["name"] in times:
-            totals[layer["model"]] = totals.get(layer["model"], 0.0) + times[layer["name"]] * layer.get("count", 1)
-    return totals
-
-
 def time_suite(suite, dtype, args):
     """{layer name: median ms per launch} with the backend flags as they are set."""
     times = {}
@@ -200,20 +189,15 @@ def main():
     torch.backends.cudnn.allow_tf32 = args.tf32
     torch.backends.cuda.matmul.allow_tf32 = args.tf32
     torch.backends.cudnn.benchmark = True
-    with open(args.suite) as file:
-        suite = json.load(file)
-    if isinstance(suite, dict):  # {"about": ..., "layers": [...]}
-        suite = suite["layers"]
-    if args.models:
-        wanted = args.models.split(",")
-        missing = sorted(set(wanted) - {layer.get("model") for layer in suite})
-        if missing:
-            ap.error(f"--models: the suite has no model {', '.join(missing)}")
-        suite = [layer for layer in suite if layer.get("model") in wanted]
+    try:
+        suite = load_suite(args.suite, args.models)
+    except ValueError as e:
+        ap.error(str(e))
     ours = {}
     device = ""
     if args.wgconv:
-        report = json.load(open(args.wgconv))
+        with open(args.wgconv) as file:
+            report = json.load(file)
         ours = {l["name"]: l for l in report["layers"]}
         d = report["device"]
         device = f"{d['name']} ({d['backend']}, driver {d['driver']} {d['driver_info']})"

@@ -139,6 +139,25 @@ fn conv2d_vec4(@builtin(global_invocation_id) gid: vec3<u32>) {
 
 // Gather form: output (oh, ow) receives input (iy, ix) through tap (ky, kx) when
 // oh + pad_h - ky * dilation_h == iy * stride_h (and likewise along W).
+
+// The input row that output row `oh` gathers through filter row `ky`, or -1 when none does.
+fn gather_row(oh: u32, ky: u32) -> i32 {
+    let t = i32(oh + params.pad_h) - i32(ky * params.dilation_h);
+    if (t < 0 || u32(t) % params.stride_h != 0u || u32(t) / params.stride_h >= params.ih) {
+        return -1;
+    }
+    return i32(u32(t) / params.stride_h);
+}
+
+// The input column that output column `ow` gathers through filter column `kx`, or -1.
+fn gather_column(ow: u32, kx: u32) -> i32 {
+    let t = i32(ow + params.pad_w) - i32(kx * params.dilation_w);
+    if (t < 0 || u32(t) % params.stride_w != 0u || u32(t) / params.stride_w >= params.iw) {
+        return -1;
+    }
+    return i32(u32(t) / params.stride_w);
+}
+
 @compute @workgroup_size(wg_size)
 fn conv_transpose2d(@builtin(global_invocation_id) gid: vec3<u32>) {
     let index = gid.y * stride_x + gid.x;
@@ -150,30 +169,20 @@ fn conv_transpose2d(@builtin(global_invocation_id) gid: vec3<u32>) {
     let oc_per_group = params.oc / params.groups;
     let group = c.y / oc_per_group;
     let oc_in_group = c.y % oc_per_group;
-    let ty0 = i32(c.z + params.pad_h);
-    let tx0 = i32(c.w + params.pad_w);
     var acc = 0.0;
     for (var ky = 0u; ky < params.kh; ky++) {
-        let ty = ty0 - i32(ky * params.dilation_h);
-        if (ty < 0 || u32(ty) % params.stride_h != 0u) {
-            continue;
-        }
-        let iy = u32(ty) / params.stride_h;
-        if (iy >= params.ih) {
+        let iy = gather_row(c.z, ky);
+        if (iy < 0) {
             continue;
         }
         for (var kx = 0u; kx < params.kw; kx++) {
-            let tx = tx0 - i32(kx * params.dilation_w);
-            if (tx < 0 || u32(tx) % params.stride_w != 0u) {
-                continue;
-            }
-            let ix = u32(tx) / params.stride_w;
-            if (ix >= params.iw) {
+            let ix = gather_column(c.w, kx);
+            if (ix < 0) {
                 continue;
             }
             for (var i = 0u; i < ic_per_group; i++) {
                 let ic = group * ic_per_group + i;
-                let x = {{ to_f32 }}(input[((c.x * params.ic + ic) * params.ih + iy) * params.iw + ix]);
+                let x = {{ to_f32 }}(input[((c.x * params.ic + ic) * params.ih + u32(iy)) * params.iw + u32(ix)]);
                 let w = {{ to_f32 }}(weight[((ic * oc_per_group + oc_in_group) * params.kh + ky) * params.kw + kx]);
                 acc = fma(x, w, acc);
             }
@@ -221,29 +230,19 @@ fn conv_transpose2d_few_oc(@builtin(global_invocation_id) gid: vec3<u32>) {
     let ic_per_group = params.ic / params.groups;
     let oc_per_group = params.oc / params.groups;
     let plane = params.ih * params.iw;
-    let ty0 = i32(oh + params.pad_h);
-    let tx0 = i32(ow + params.pad_w);
     var acc = vec4<f32>(0.0);
     for (var ky = 0u; ky < params.kh; ky++) {
-        let ty = ty0 - i32(ky * params.dilation_h);
-        if (ty < 0 || u32(ty) % params.stride_h != 0u) {
-            continue;
-        }
-        let iy = u32(ty) / params.stride_h;
-        if (iy >= params.ih) {
+        let iy = gather_row(oh, ky);
+        if (iy < 0) {
             continue;
         }
         for (var kx = 0u; kx < params.kw; kx++) {
-            let tx = tx0 - i32(kx * params.dilation_w);
-            if (tx < 0 || u32(tx) % params.stride_w != 0u) {
-                continue;
-            }
-            let ix = u32(tx) / params.stride_w;
-            if (ix >= params.iw) {
+            let ix = gather_column(ow, kx);
+            if (ix < 0) {
                 continue;
             }
             let first_ic = group * ic_per_group;
-            var in_index = ((n * params.ic + first_ic) * params.ih + iy) * params.iw + ix;
+            var in_index = ((n * params.ic + first_ic) * params.ih + u32(iy)) * params.iw + u32(ix);
             for (var i = 0u; i < ic_per_group; i++) {
                 let ic = first_ic + i;
                 let x = {{ to_f32 }}(input[in_index]);
