@@ -130,12 +130,17 @@ fn forced_cases() -> Vec<(String, ConvCase)> {
         ConvCase::new(&[1, 8, 6, 6], &[8, 8, 3, 3], opts)
     };
     let long_k = || ConvCase::new(&[1, 64, 4, 4], &[32, 64, 3, 3], ConvOptions::default().padding(&[1]));
+    let few_oc = || {
+        let opts = ConvOptions::default().padding(&[1]).stride(&[2]).transposed(true);
+        ConvCase::new(&[1, 8, 6, 5], &[8, 3, 4, 4], opts)
+    };
     let mut cases = Vec::new();
     for kernel in ConvKernel::ALL {
         let case = match kernel {
             // Runs only with cooperative matrices, which the web lacks: checked as an error instead.
             ConvKernel::CoopF16 => continue,
             ConvKernel::Transposed => transposed(),
+            ConvKernel::TransposedFewOc => few_oc(),
             ConvKernel::Depthwise
             | ConvKernel::DepthwiseTiled
             | ConvKernel::DepthwiseRows
