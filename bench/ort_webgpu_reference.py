@@ -37,9 +37,9 @@ from onnx import TensorProto, helper, numpy_helper
 import onnxruntime as ort
 
 if __package__:
-    from .suite_io import geomean, load_suite, model_totals
+    from .suite_io import geomean, load_suite, model_totals, report
 else:  # run as a script: bench/ is on the path
-    from suite_io import geomean, load_suite, model_totals
+    from suite_io import geomean, load_suite, model_totals, report
 
 FLOAT_OPS = ("conv2d", "conv_transpose2d", "conv1d", "conv_transpose1d")
 
@@ -276,11 +276,7 @@ def main():
         lines.append(f"geometric mean ORT (parallel) / wgconv back-to-back: {geomean(b2b_ratios):.3f}x over {len(b2b_ratios)} layers")
     if failed:
         lines.append(f"\n{len(failed)} layers not timed: " + "; ".join(f"{n} ({r})" for n, r in failed.items()))
-    text = "\n".join(lines)
-    print(text)
-    if args.markdown:
-        with open(args.markdown, "w") as file:
-            file.write(text + "\n")
+    report("\n".join(lines), args.markdown)
     if args.json:
         write_json(args, gpu, results, failed, suite)
 

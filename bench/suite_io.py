@@ -1,5 +1,5 @@
 """What the Python bench tools share about suite files (the format is crates/wgconv/src/suite.rs's):
-reading one, picking models, summing a model's layers."""
+reading one, picking models, summing a model's layers, and printing their reports."""
 import json
 import math
 
@@ -35,3 +35,11 @@ def geomean(values):
     """Geometric mean of the positive values (NaN for none)."""
     values = [v for v in values if v > 0]
     return math.exp(sum(math.log(v) for v in values) / len(values)) if values else float("nan")
+
+
+def report(text, markdown=None):
+    """Prints a report, and writes it to the file `markdown` too when given."""
+    print(text)
+    if markdown:
+        with open(markdown, "w") as file:
+            file.write(text + "\n")

@@ -27,9 +27,9 @@ import torch
 import torch.nn.functional as F
 
 if __package__:
-    from .suite_io import load_suite, model_totals
+    from .suite_io import geomean, load_suite, model_totals, report
 else:  # run as a script: bench/ is on the path
-    from suite_io import load_suite, model_totals
+    from suite_io import geomean, load_suite, model_totals, report
 
 
 def time_launches(fn, repeat, launches, min_sample_ms=1.0):
@@ -264,20 +264,14 @@ def main():
     if ratios:
         lines.append("")
         for op, rs in ratios.items():
-            geo = math.exp(sum(math.log(r) for r in rs) / len(rs))
-            lines.append(f"geometric mean ratio, {op}: {geo:.3f}x over {len(rs)} layers")
+            lines.append(f"geometric mean ratio, {op}: {geomean(rs):.3f}x over {len(rs)} layers")
         fp32 = [r for op, rs in ratios.items() if op != "q8_conv_pw" for r in rs]
         if fp32:
-            geo = math.exp(sum(math.log(r) for r in fp32) / len(fp32))
-            lines.append(f"geometric mean ratio, all fp32 layers: {geo:.3f}x over {len(fp32)} layers")
+            lines.append(f"geometric mean ratio, all fp32 layers: {geomean(fp32):.3f}x over {len(fp32)} layers")
         if tf32_ratios:
-            geo = math.exp(sum(math.log(r) for r in tf32_ratios) / len(tf32_ratios))
-            lines.append(f"geometric mean ratio against TF32, float layers: {geo:.3f}x over {len(tf32_ratios)} layers")
-    text = "\n".join(lines)
-    print(text)
-    if args.markdown:
-        with open(args.markdown, "w") as file:
-            file.write(text + "\n")
+            lines.append(f"geometric mean ratio against TF32, float layers: {geomean(tf32_ratios):.3f}x over "
+                         f"{len(tf32_ratios)} layers")
+    report("\n".join(lines), args.markdown)
     if args.json:
         with open(args.json, "w") as file:
             json.dump({"device": gpu, "tf32": args.tf32, "dtype": args.dtype, "channels_last": args.channels_last,

@@ -519,10 +519,8 @@ impl Batch<'_> {
     ) -> Result<()> {
         let limits = self.ctx.limits();
         let items = if kernel == ConvKernel::TransposedFewOc {
-            let [sh, sw] = g.stride.map(u64::from);
             // `supports` checked that this fits u32.
-            let sub = u64::from(g.oh).div_ceil(sh) * sh * u64::from(g.ow).div_ceil(sw) * sw;
-            u64::from(g.n) * u64::from(g.groups) * sub
+            g.few_oc_threads() as u64
         } else {
             u64::from(g.n) * u64::from(g.oc) * u64::from(g.oh) * u64::from(g.ow)
         };

@@ -1,6 +1,6 @@
 //! Launch parameters of the kernels that are not GEMM-shaped or that choose them per shape:
-//! output rows per thread of the depthwise kernels, and the tensor-core kernel's tile, K-tile
-//! depth and K-slices.
+//! output rows per thread of the depthwise kernels, the few-output-channel transposed kernel's
+//! threads, and the tensor-core kernel's tile, K-tile depth and K-slices.
 
 use super::{conv_geometry::ConvGeometry, conv_plan::FITTED_SMS};
 
@@ -28,6 +28,15 @@ fn split_small_grid(workgroups: u64, k_tiles: u64) -> u32 {
 const MAX_UNROLLED_TAPS: u64 = 1024;
 
 impl ConvGeometry {
+    /// Threads of `TransposedFewOc`: one per output pixel and group, over every stride phase's
+    /// sub-grid rounded up to whole strides (in u128: strides near 2^32 square past u64).
+    pub(crate) fn few_oc_threads(&self) -> u128 {
+        let [sh, sw] = self.stride.map(u128::from);
+        let rows = u128::from(self.oh).div_ceil(sh) * sh;
+        let columns = u128::from(self.ow).div_ceil(sw) * sw;
+        u128::from(self.n) * u128::from(self.groups) * rows * columns
+    }
+
     /// Output rows per thread (1, 2, 4 or 8) of the `DepthwiseRows` kernel: the most that still
     /// leave enough threads to fill the GPU (taller runs load fewer halo rows per output, shorter
     /// ones give more threads); at most 2 for filters of more than 9 taps, whose unrolled loads

@@ -149,12 +149,8 @@ impl ConvGeometry {
             // in u32, and those threads are mostly outputs: strides far above the output size
             // would launch up to stride² idle threads per output.
             ConvKernel::TransposedFewOc => {
-                let [sh, sw] = self.stride.map(u128::from);
-                let rows = u128::from(self.oh).div_ceil(sh) * sh;
-                let columns = u128::from(self.ow).div_ceil(sw) * sw;
-                let images = u128::from(self.n) * u128::from(self.groups);
-                let threads = images * rows * columns;
-                let pixels = images * u128::from(self.oh) * u128::from(self.ow);
+                let threads = self.few_oc_threads();
+                let pixels = u128::from(self.n) * u128::from(self.groups) * u128::from(self.oh) * u128::from(self.ow);
                 self.transposed
                     && self.oc / self.groups <= 4
                     && threads <= u128::from(u32::MAX)
