@@ -45,15 +45,13 @@ pub struct Batch<'c> {
     pub(crate) ctx: &'c Context,
     pub(crate) encoder: wgpu::CommandEncoder,
     pub(crate) recorded: usize,
-    /// When timing: the query set whose slot 0 gets the first pass's start, slot 1 the last's end.
-    pub(crate) timestamps: Option<wgpu::QuerySet>,
 }
 
 impl<'c> Batch<'c> {
     pub(crate) fn new(ctx: &'c Context) -> Self {
         let encoder =
             ctx.device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("wgconv batch") });
-        Self { ctx, encoder, recorded: 0, timestamps: None }
+        Self { ctx, encoder, recorded: 0 }
     }
 
     /// Number of ops recorded so far.
@@ -129,13 +127,11 @@ impl<'c> Batch<'c> {
         group: &wgpu::BindGroup,
         workgroups: [u32; 3],
     ) {
-        let timestamp_writes = self.timestamps.as_ref().map(|query_set| wgpu::ComputePassTimestampWrites {
-            query_set,
-            beginning_of_pass_write_index: (self.recorded == 0).then_some(0),
-            end_of_pass_write_index: Some(1),
-        });
+        // No timestamp writes here: `timing` brackets a whole batch with two empty passes, as a
+        // write (and wgpu's query reset before it) between every pair of dispatches would
+        // serialise them and add its own cost to every op.
         let mut pass =
-            self.encoder.begin_compute_pass(&wgpu::ComputePassDescriptor { label: Some(label), timestamp_writes });
+            self.encoder.begin_compute_pass(&wgpu::ComputePassDescriptor { label: Some(label), timestamp_writes: None });
         pass.set_pipeline(pipeline);
         pass.set_bind_group(0, group, &[]);
         pass.dispatch_workgroups(workgroups[0], workgroups[1], workgroups[2]);

@@ -20,7 +20,8 @@ use crate::{
 /// How a time was measured.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum TimingSource {
-    /// GPU timestamp queries at the start of the first and the end of the last compute pass.
+    /// GPU timestamp queries in two empty compute passes, one before the first recorded op and
+    /// one after the last.
     GpuTimestamps,
     /// Host wall clock around submit and wait (includes submission overhead).
     WallClock,
@@ -73,13 +74,17 @@ async fn timestamped(
         ty: wgpu::QueryType::Timestamp,
         count: 2,
     });
-    batch.timestamps = Some(query_set.clone());
+    // Slot 0 at the start of an empty pass before the runs, slot 1 at the end of one after them:
+    // everything recorded in between is timed (copies too), and nothing is inserted between its
+    // dispatches.
+    timestamp_pass(&mut batch.encoder, &query_set, Some(0), None);
     for _ in 0..runs {
         record(&mut batch)?;
     }
     if batch.is_empty() {
         return Err(Error::NothingRecorded);
     }
+    timestamp_pass(&mut batch.encoder, &query_set, None, Some(1));
     let resolve = ctx.device.create_buffer(&wgpu::BufferDescriptor {
         label: Some("wgconv timing resolve"),
         size: 16,
@@ -102,6 +107,24 @@ async fn timestamped(
     }
     let ns = (ticks[1] - ticks[0]) as f64 * f64::from(ctx.queue.get_timestamp_period());
     Ok(Some(ns / 1e6 / f64::from(runs)))
+}
+
+/// Records an empty compute pass that writes a timestamp into `query_set` at its beginning
+/// and/or end. A timestamp at the end of a pass (bottom of the pipe) waits for all work recorded
+/// before it; one at the beginning is written before any work recorded after it starts.
+fn timestamp_pass(
+    encoder: &mut wgpu::CommandEncoder,
+    query_set: &wgpu::QuerySet,
+    beginning_of_pass_write_index: Option<u32>,
+    end_of_pass_write_index: Option<u32>,
+) {
+    let timestamp_writes =
+        wgpu::ComputePassTimestampWrites { query_set, beginning_of_pass_write_index, end_of_pass_write_index };
+    let label = if beginning_of_pass_write_index.is_some() { "wgconv timing start" } else { "wgconv timing end" };
+    drop(encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
+        label: Some(label),
+        timestamp_writes: Some(timestamp_writes),
+    }));
 }
 
 /// How [`median_time_async`] samples a recorded workload.
