@@ -8,6 +8,8 @@
 //   conv_transpose2d  transposed convolution in gather form (weight [IC, OC/groups, KH, KW])
 //   conv_transpose2d_few_oc  the same for up to 4 output channels per group, all of a pixel's in
 //                     one thread, threads ordered by stride phase
+//   conv2d_gemv       direct convolution of at most 4 output pixels in all: the lanes of a
+//                     workgroup row share one output channel's K
 
 enable f16;
 
@@ -298,5 +300,88 @@ fn conv_transpose2d_few_oc(@builtin(global_invocation_id) gid: vec3<u32>) {
     }
     if (oc_per_group > 3u) {
         finish(out_index + 3u * out_plane, first_oc + 3u, acc.w);
+    }
+}
+
+// `conv2d_gemv`: threads sharing one output channel's K (a power of two, 32 to 256); a
+// workgroup's 256 threads cover 256 / gemv_lanes output channels.
+override gemv_lanes: u32 = 32;
+// Each thread's partial sums, one lane per output pixel, for the tree that adds a row's lanes.
+var<workgroup> gemv_partial: array<vec4<f32>, 256>;
+
+// Output pixel `column` of the flat (batch, row, column) order, as what `gemv_input` needs:
+// (batch, first input row, first input column) bit-cast to u32, and whether it exists.
+fn gemv_column(column: u32) -> vec4<u32> {
+    let plane = params.oh * params.ow;
+    let valid = column < params.n * plane;
+    let c = min(column, params.n * plane - 1u);
+    let oh = c % plane / params.ow;
+    let ow = c % params.ow;
+    let iy0 = i32(oh * params.stride_h) - i32(params.pad_h);
+    let ix0 = i32(ow * params.stride_w) - i32(params.pad_w);
+    return vec4<u32>(c / plane, bitcast<u32>(iy0), bitcast<u32>(ix0), u32(valid));
+}
+
+// Input element under tap (ky, kx) of input channel `ic` for output pixel `column` (from
+// `gemv_column`); 0 in the padding and for pixels past the last.
+fn gemv_input(column: vec4<u32>, ic: u32, ky: u32, kx: u32) -> f32 {
+    let iy = bitcast<i32>(column.y) + i32(ky * params.dilation_h);
+    let ix = bitcast<i32>(column.z) + i32(kx * params.dilation_w);
+    if (column.w == 0u || iy < 0 || iy >= i32(params.ih) || ix < 0 || ix >= i32(params.iw)) {
+        return 0.0;
+    }
+    return f32(input[((column.x * params.ic + ic) * params.ih + u32(iy)) * params.iw + u32(ix)]);
+}
+
+// Direct convolution whose output has at most 4 pixels in all (batch × OH × OW ≤ 4: the
+// squeeze-and-excitation FCs of MobileNetV3, EfficientNet and RegNetY, a U-Net's innermost
+// layer), a matrix-vector product per pixel. One output channel per row of `gemv_lanes` threads:
+// lane l takes K-indices l, l + gemv_lanes, … of the channel's weight row (consecutive across
+// the lanes, read once) and keeps one partial sum per pixel; a tree in workgroup memory adds
+// the lanes. The tiled GEMM would give one thread a serial run over all of K in a tile of mostly
+// absent columns.
+@compute @workgroup_size(256)
+fn conv2d_gemv(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: vec3<u32>) {
+    let lane = lid % gemv_lanes;
+    let oc = wid.x * (256u / gemv_lanes) + lid / gemv_lanes;
+    // Rows past the last channel compute a copy of it (every thread must reach the barriers)
+    // and write nothing.
+    let oc_here = min(oc, params.oc - 1u);
+    let ic_per_group = params.ic / params.groups;
+    let first_ic = oc_here / (params.oc / params.groups) * ic_per_group;
+    let taps = params.kh * params.kw;
+    let k_total = ic_per_group * taps;
+    let c0 = gemv_column(0u);
+    let c1 = gemv_column(1u);
+    let c2 = gemv_column(2u);
+    let c3 = gemv_column(3u);
+    // The weight row of `oc` is [IC/groups, KH, KW]: K-index k is (ic, ky, kx) in that order.
+    let w_row = oc_here * k_total;
+    var acc = vec4<f32>(0.0);
+    for (var k = lane; k < k_total; k += gemv_lanes) {
+        let ic = first_ic + k / taps;
+        let ky = k % taps / params.kw;
+        let kx = k % params.kw;
+        let w = f32(weight[w_row + k]);
+        let x = vec4<f32>(gemv_input(c0, ic, ky, kx), gemv_input(c1, ic, ky, kx), gemv_input(c2, ic, ky, kx), gemv_input(c3, ic, ky, kx));
+        acc = fma(vec4<f32>(w), x, acc);
+    }
+    gemv_partial[lid] = acc;
+    workgroupBarrier();
+    for (var half = gemv_lanes / 2u; half > 0u; half = half / 2u) {
+        if (lane < half) {
+            gemv_partial[lid] = gemv_partial[lid] + gemv_partial[lid + half];
+        }
+        workgroupBarrier();
+    }
+    if (lane != 0u || oc >= params.oc) {
+        return;
+    }
+    let sum = gemv_partial[lid];
+    let plane = params.oh * params.ow;
+    // Pixel j's output: ((batch · OC + oc) · OH · OW + its offset in the plane).
+    let outputs = params.n * plane;
+    for (var j = 0u; j < min(outputs, 4u); j++) {
+        finish((j / plane * params.oc + oc) * plane + j % plane, oc, sum[j]);
     }
 }

@@ -410,6 +410,78 @@ fn pointwise_with_padding_and_kernels_wider_than_the_input() {
     );
 }
 
+/// Outputs of at most 4 pixels in all run as matrix-vector products (`gemv`, among the kernels
+/// `check` runs): squeeze-and-excitation FCs (the planner's choice), K giving 32, 64, 128 and 256
+/// lanes, channels not a multiple of a workgroup's rows, padding, strides, dilation
+/// and groups over 4 pixels of two images, and conv1d.
+#[test]
+fn few_output_pixels_as_matrix_vector_products() {
+    let planned = |input: &[usize], weight: &[usize], opts: &ConvOptions| {
+        ConvGeometry::new(input, weight, None, opts).unwrap().planned_kernel()
+    };
+    let fc =
+        |input, weight, kernel| Case { input, weight, bias: true, opts: opts().activation(Activation::Relu), kernel };
+    // Excitation (30 → 336: 8 rows of 32 lanes) and squeeze (600 → 20: 2 rows of 128 lanes).
+    let excite = fc(&[1, 30, 1, 1], &[336, 30, 1, 1], ConvKernel::Direct);
+    assert_eq!(planned(excite.input, excite.weight, &excite.opts), ConvKernel::Gemv);
+    check("excitation FC", 700, excite);
+    let squeeze = fc(&[1, 600, 1, 1], &[20, 600, 1, 1], ConvKernel::DirectVec4);
+    assert_eq!(planned(squeeze.input, squeeze.weight, &squeeze.opts), ConvKernel::Gemv);
+    check("squeeze FC", 701, squeeze);
+    // A U-Net's innermost down-conv: 2×2 → 1×1 by a 4×4 filter, K 4096 (256 lanes, one
+    // channel per workgroup).
+    let inner = Case {
+        input: &[1, 256, 2, 2],
+        weight: &[12, 256, 4, 4],
+        bias: false,
+        opts: opts().stride(&[2]).padding(&[1]),
+        kernel: ConvKernel::DirectVec4,
+    };
+    assert_eq!(planned(inner.input, inner.weight, &inner.opts), ConvKernel::Gemv);
+    check("innermost 4x4 down-conv", 702, inner);
+    // K 432: 64 lanes, 4 channels a workgroup.
+    check(
+        "3x3 to one pixel, K 432",
+        705,
+        Case {
+            input: &[1, 48, 3, 3],
+            weight: &[20, 48, 3, 3],
+            bias: true,
+            opts: opts(),
+            kernel: ConvKernel::DirectVec4,
+        },
+    );
+    // Two images of 2×1 outputs: padding, stride and dilation per axis, 2 groups, 14 channels
+    // (ragged rows: K 36 gives 32 lanes, 8 channels a workgroup).
+    check(
+        "4 pixels, grouped",
+        703,
+        Case {
+            input: &[2, 8, 4, 5],
+            weight: &[14, 4, 3, 3],
+            bias: true,
+            opts: opts().groups(2).stride(&[2, 3]).padding(&[1, 0]).dilation(&[1, 2]),
+            kernel: ConvKernel::DirectVec4,
+        },
+    );
+    check(
+        "conv1d to 3 outputs",
+        704,
+        Case {
+            input: &[1, 40, 9],
+            weight: &[24, 40, 5],
+            bias: true,
+            opts: opts().stride(&[2]),
+            kernel: ConvKernel::DirectVec4,
+        },
+    );
+    // Five pixels, and transposed convolutions, are not its business.
+    let five = ConvGeometry::new(&[5, 8, 1, 1], &[16, 8, 1, 1], None, &opts()).unwrap();
+    assert!(!five.supports(ConvKernel::Gemv));
+    let transposed = ConvGeometry::new(&[1, 8, 1, 1], &[8, 16, 1, 1], None, &opts().transposed(true)).unwrap();
+    assert!(!transposed.supports(ConvKernel::Gemv));
+}
+
 #[test]
 fn vec4_kernel_when_channels_per_group_divide_by_four() {
     check(

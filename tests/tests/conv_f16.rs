@@ -93,6 +93,9 @@ fn f16_direct_gemm_and_vec4_kernels() {
     check("1x1", 310, case, &[]);
     let opts = ConvOptions::default().groups(2).dilation(&[2]).padding(&[2]);
     check("grouped dilated", 320, Case { input: &[1, 6, 9, 10], weight: &[4, 3, 3, 3], opts }, &[]);
+    // Three output pixels (`gemv`, the planner's choice there) with a K of 576.
+    let opts = ConvOptions::default().padding(&[1]).stride(&[2]);
+    check("3 pixels", 325, Case { input: &[3, 64, 2, 2], weight: &[24, 64, 3, 3], opts }, &[]);
 }
 
 #[test]

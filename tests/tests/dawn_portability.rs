@@ -36,8 +36,10 @@ fn convolutions() -> Vec<(Vec<usize>, Vec<usize>, ConvOptions, bool)> {
         (vec![2, 16, 5, 5], vec![16, 8, 4, 4], o().transposed(true).stride(&[2]).padding(&[1]), false),
         // Transposed to 3 channels (an RGB output): every transposed kernel, `transposed_few_oc` too.
         (vec![2, 16, 5, 5], vec![16, 3, 4, 4], o().transposed(true).stride(&[2]).padding(&[1]), true),
-        // Planned only: long K (split-K), a strided stem with clamp, 1D, dilated groups, a large
-        // depthwise filter on an odd width, a channel multiplier.
+        // Planned only: four output pixels in all (two images of 2×1: `gemv`), long K (split-K),
+        // a strided stem with clamp, 1D, dilated groups, a large depthwise filter on an odd
+        // width, a channel multiplier.
+        (vec![2, 64, 3, 3], vec![40, 64, 3, 3], o().stride(&[2]).padding(&[1, 0]), false),
         (vec![1, 128, 6, 6], vec![16, 128, 3, 3], o().padding(&[1]), false),
         (vec![1, 3, 32, 32], vec![16, 3, 7, 7], o().stride(&[2]).padding(&[3]).activation(clamp), false),
         (vec![2, 8, 40], vec![16, 8, 5], o().padding(&[2]), false),

@@ -130,8 +130,9 @@ impl<'c> Batch<'c> {
         // No timestamp writes here: `timing` brackets a whole batch with two empty passes, as a
         // write (and wgpu's query reset before it) between every pair of dispatches would
         // serialise them and add its own cost to every op.
-        let mut pass =
-            self.encoder.begin_compute_pass(&wgpu::ComputePassDescriptor { label: Some(label), timestamp_writes: None });
+        let mut pass = self
+            .encoder
+            .begin_compute_pass(&wgpu::ComputePassDescriptor { label: Some(label), timestamp_writes: None });
         pass.set_pipeline(pipeline);
         pass.set_bind_group(0, group, &[]);
         pass.dispatch_workgroups(workgroups[0], workgroups[1], workgroups[2]);

@@ -168,6 +168,9 @@ pub struct Context {
     /// The device runs the `coop_f16` kernel: cooperative matrices enabled, 16×16×16 f16 × f16 +
     /// f32 among the adapter's configurations, f16 in shaders, subgroups of exactly 32.
     cooperative_f16: bool,
+    /// The one-workgroup no-op that `timing` dispatches in the passes holding its timestamps
+    /// (made on first use).
+    pub(crate) timing_marker: std::sync::OnceLock<wgpu::ComputePipeline>,
 }
 
 /// Who made the device a [`Context`] wraps.
@@ -331,6 +334,7 @@ impl Context {
             scratch: Mutex::new(None),
             tuned: Mutex::new(HashMap::new()),
             cooperative_f16,
+            timing_marker: std::sync::OnceLock::new(),
         }
     }
 

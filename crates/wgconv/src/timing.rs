@@ -20,8 +20,10 @@ use crate::{
 /// How a time was measured.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum TimingSource {
-    /// GPU timestamp queries in two empty compute passes, one before the first recorded op and
-    /// one after the last.
+    /// GPU timestamp queries in two marker passes (a no-op dispatch each), one before the first
+    /// recorded op and one after the last. Until 2026-12-02 the end timestamp was written in
+    /// every pass, which added a query reset and a timestamp write between every two dispatches:
+    /// times of short ops measured before then are not comparable with later ones.
     GpuTimestamps,
     /// Host wall clock around submit and wait (includes submission overhead).
     WallClock,
@@ -74,17 +76,17 @@ async fn timestamped(
         ty: wgpu::QueryType::Timestamp,
         count: 2,
     });
-    // Slot 0 at the start of an empty pass before the runs, slot 1 at the end of one after them:
+    // Slot 0 at the start of a marker pass before the runs, slot 1 at the end of one after them:
     // everything recorded in between is timed (copies too), and nothing is inserted between its
     // dispatches.
-    timestamp_pass(&mut batch.encoder, &query_set, Some(0), None);
+    timestamp_pass(ctx, &mut batch.encoder, &query_set, Some(0), None);
     for _ in 0..runs {
         record(&mut batch)?;
     }
     if batch.is_empty() {
         return Err(Error::NothingRecorded);
     }
-    timestamp_pass(&mut batch.encoder, &query_set, None, Some(1));
+    timestamp_pass(ctx, &mut batch.encoder, &query_set, None, Some(1));
     let resolve = ctx.device.create_buffer(&wgpu::BufferDescriptor {
         label: Some("wgconv timing resolve"),
         size: 16,
@@ -102,17 +104,20 @@ async fn timestamped(
     batch.submit_async().await?;
     let bytes = ctx.read_mapped_async(&readback, "timing").await?;
     let ticks: [u64; 2] = bytemuck::pod_read_unaligned(&bytes[..16]);
-    if ticks[1] <= ticks[0] {
+    // A zero start is a timestamp that was not written, not the clock's origin.
+    if ticks[0] == 0 || ticks[1] <= ticks[0] {
         return Ok(None);
     }
     let ns = (ticks[1] - ticks[0]) as f64 * f64::from(ctx.queue.get_timestamp_period());
     Ok(Some(ns / 1e6 / f64::from(runs)))
 }
 
-/// Records an empty compute pass that writes a timestamp into `query_set` at its beginning
-/// and/or end. A timestamp at the end of a pass (bottom of the pipe) waits for all work recorded
-/// before it; one at the beginning is written before any work recorded after it starts.
+/// Records a compute pass that writes a timestamp into `query_set` at its beginning and/or end
+/// around a no-op dispatch of one workgroup. The dispatch is there because Metal runs no encoder
+/// without commands, so an empty pass would write no timestamp (wgpu-native#625). A timestamp at
+/// the end of a pass is written after all work recorded before it.
 fn timestamp_pass(
+    ctx: &Context,
     encoder: &mut wgpu::CommandEncoder,
     query_set: &wgpu::QuerySet,
     beginning_of_pass_write_index: Option<u32>,
@@ -121,10 +126,31 @@ fn timestamp_pass(
     let timestamp_writes =
         wgpu::ComputePassTimestampWrites { query_set, beginning_of_pass_write_index, end_of_pass_write_index };
     let label = if beginning_of_pass_write_index.is_some() { "wgconv timing start" } else { "wgconv timing end" };
-    drop(encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
+    let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
         label: Some(label),
         timestamp_writes: Some(timestamp_writes),
-    }));
+    });
+    pass.set_pipeline(timing_marker(ctx));
+    pass.dispatch_workgroups(1, 1, 1);
+}
+
+/// The no-op pipeline of [`timestamp_pass`]. Its WGSL is inline, not in `shaders/`: it has no
+/// bindings, uniforms or constants for the code generator to type.
+fn timing_marker(ctx: &Context) -> &wgpu::ComputePipeline {
+    ctx.timing_marker.get_or_init(|| {
+        let module = ctx.device.create_shader_module(wgpu::ShaderModuleDescriptor {
+            label: Some("wgconv timing marker"),
+            source: wgpu::ShaderSource::Wgsl("@compute @workgroup_size(1) fn timing_marker() {}".into()),
+        });
+        ctx.device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+            label: Some("wgconv timing marker"),
+            layout: None,
+            module: &module,
+            entry_point: Some("timing_marker"),
+            compilation_options: Default::default(),
+            cache: None,
+        })
+    })
 }
 
 /// How [`median_time_async`] samples a recorded workload.

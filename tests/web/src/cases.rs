@@ -134,6 +134,11 @@ fn forced_cases() -> Vec<(String, ConvCase)> {
         let opts = ConvOptions::default().padding(&[1]).stride(&[2]).transposed(true);
         ConvCase::new(&[1, 8, 6, 5], &[8, 3, 4, 4], opts)
     };
+    // Two images of 1×2 pixels after stride and padding: 4 output pixels in all.
+    let few_pixels = || {
+        let opts = ConvOptions::default().padding(&[1]).stride(&[2, 3]).activation(Activation::Relu);
+        ConvCase::new(&[2, 40, 2, 4], &[24, 40, 3, 3], opts)
+    };
     let mut cases = Vec::new();
     for kernel in ConvKernel::ALL {
         let case = match kernel {
@@ -141,6 +146,7 @@ fn forced_cases() -> Vec<(String, ConvCase)> {
             ConvKernel::CoopF16 => continue,
             ConvKernel::Transposed => transposed(),
             ConvKernel::TransposedFewOc => few_oc(),
+            ConvKernel::Gemv => few_pixels(),
             ConvKernel::Depthwise
             | ConvKernel::DepthwiseTiled
             | ConvKernel::DepthwiseRows

@@ -163,7 +163,11 @@ impl Batch<'_> {
                 self.encode_depthwise_rows(kernel, buffers, g, activation)?
             }
             ConvKernel::Depthwise | ConvKernel::GroupedOc4 => self.encode_depthwise(kernel, buffers, g, activation)?,
-            ConvKernel::Direct | ConvKernel::DirectVec4 | ConvKernel::Transposed | ConvKernel::TransposedFewOc => {
+            ConvKernel::Direct
+            | ConvKernel::DirectVec4
+            | ConvKernel::Transposed
+            | ConvKernel::TransposedFewOc
+            | ConvKernel::Gemv => {
                 self.encode_per_output(kernel, buffers, g, activation)?;
             }
             ConvKernel::CoopF16 => self.encode_coop(buffers, g, activation)?,
@@ -508,8 +512,9 @@ impl Batch<'_> {
         })
     }
 
-    /// The reference kernels, one thread per output, and `TransposedFewOc`, one per output
-    /// pixel and group (its grid counts every stride phase's sub-grid, rounded up).
+    /// The kernels of `shaders/conv2d.wgsl`: the reference kernels, one thread per output;
+    /// `TransposedFewOc`, one per output pixel and group (its grid counts every stride phase's
+    /// sub-grid, rounded up); `Gemv`, one workgroup per 256 / lanes output channels.
     fn encode_per_output(
         &mut self,
         kernel: ConvKernel,
@@ -518,29 +523,37 @@ impl Batch<'_> {
         activation: Activation,
     ) -> Result<()> {
         let limits = self.ctx.limits();
-        let items = if kernel == ConvKernel::TransposedFewOc {
+        let items = match kernel {
             // `supports` checked that this fits u32.
-            g.few_oc_threads() as u64
-        } else {
-            u64::from(g.n) * u64::from(g.oc) * u64::from(g.oh) * u64::from(g.ow)
+            ConvKernel::TransposedFewOc => g.few_oc_threads() as u64,
+            // Not one thread per item: its own grid below.
+            ConvKernel::Gemv => 1,
+            _ => u64::from(g.n) * u64::from(g.oc) * u64::from(g.oh) * u64::from(g.ow),
         };
         let grid =
             dispatch::grid(items, dispatch::workgroup_size(&limits), limits.max_compute_workgroups_per_dimension)?;
+        // `supports` checked that Gemv's workgroups fit one grid dimension.
+        let dims = if kernel == ConvKernel::Gemv { [g.gemv_workgroups() as u32, 1, 1] } else { grid.dims() };
         with_variant!(Variant::of(buffers.input.dtype(), false), direct = conv2d | conv2d_f16, {
             let mut overrides = direct::Overrides::new(grid.stride_x);
             overrides.wg_size = grid.wg_size;
+            // Only Gemv's pipelines: a value per geometry would compile the others again.
+            if kernel == ConvKernel::Gemv {
+                overrides.gemv_lanes = g.gemv_lanes();
+            }
             (overrides.activation, overrides.clamp_min, overrides.clamp_max) = activation_constants(activation);
             let entry = match kernel {
                 ConvKernel::Direct => direct::Entry::Conv2d,
                 ConvKernel::DirectVec4 => direct::Entry::Conv2dVec4,
                 ConvKernel::Transposed => direct::Entry::ConvTranspose2d,
                 ConvKernel::TransposedFewOc => direct::Entry::ConvTranspose2dFewOc,
+                ConvKernel::Gemv => direct::Entry::Conv2dGemv,
                 other => unreachable!(
                     "{} is not a per-output kernel (the match in `encode_convolution` routes kernels)",
                     other.name()
                 ),
             };
-            self.encode_conv::<direct::Shader>(Pass::new(entry, &overrides, grid.dims()), g, buffers)
+            self.encode_conv::<direct::Shader>(Pass::new(entry, &overrides, dims), g, buffers)
         })
     }
 }

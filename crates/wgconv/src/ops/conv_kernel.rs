@@ -23,6 +23,11 @@ pub enum ConvKernel {
     /// consecutive input columns. Not planned yet: run by tuning or when forced (its speed on the
     /// H200 has not been measured).
     TransposedFewOc,
+    /// Direct convolution of at most 4 output pixels in all (batch × OH × OW ≤ 4: the
+    /// squeeze-and-excitation FCs, a U-Net's innermost layer), as matrix-vector products: 32 to
+    /// 256 threads share one output channel's K (its weight row, read once and coalesced), each
+    /// keeping one partial sum per pixel, added up in workgroup memory.
+    Gemv,
     /// Implicit GEMM: 128×128 tiles (128 columns by default, [`crate::ForcedPlan::tile_n`]), 8×8
     /// outputs per thread, K-tiles 8 deep; transposed convolutions decomposed by stride phase
     /// (dilation 1).
@@ -83,11 +88,12 @@ pub enum ConvKernel {
 
 impl ConvKernel {
     /// Every kernel.
-    pub const ALL: [ConvKernel; 18] = [
+    pub const ALL: [ConvKernel; 19] = [
         ConvKernel::Direct,
         ConvKernel::DirectVec4,
         ConvKernel::Transposed,
         ConvKernel::TransposedFewOc,
+        ConvKernel::Gemv,
         ConvKernel::Gemm,
         ConvKernel::GemmM64,
         ConvKernel::GemmK16,
@@ -116,6 +122,7 @@ impl ConvKernel {
             ConvKernel::DirectVec4 => "direct_vec4",
             ConvKernel::Transposed => "transposed",
             ConvKernel::TransposedFewOc => "transposed_few_oc",
+            ConvKernel::Gemv => "gemv",
             ConvKernel::Gemm => "gemm",
             ConvKernel::GemmM64 => "gemm_m64",
             ConvKernel::GemmK16 => "gemm_k16",
@@ -175,6 +182,7 @@ impl ConvKernel {
             ConvKernel::DirectVec4 => direct::CONV2D_VEC4_WORKGROUP_MEMORY_BYTES,
             ConvKernel::Transposed => direct::CONV_TRANSPOSE2D_WORKGROUP_MEMORY_BYTES,
             ConvKernel::TransposedFewOc => direct::CONV_TRANSPOSE2D_FEW_OC_WORKGROUP_MEMORY_BYTES,
+            ConvKernel::Gemv => direct::CONV2D_GEMV_WORKGROUP_MEMORY_BYTES,
             ConvKernel::Depthwise => dw::CONV2D_DEPTHWISE_WORKGROUP_MEMORY_BYTES,
             ConvKernel::GroupedOc4 => dw::CONV2D_GROUPED_OC4_WORKGROUP_MEMORY_BYTES,
             ConvKernel::DepthwiseRows => dw_rows::CONV2D_DEPTHWISE_ROWS_WORKGROUP_MEMORY_BYTES,
@@ -249,6 +257,9 @@ impl ConvKernel {
             ConvKernel::GemmN64K32 => Some(ConvKernel::GemmN64K16),
             ConvKernel::DepthwiseTiled => Some(ConvKernel::DepthwiseRows),
             ConvKernel::DepthwiseRows => Some(ConvKernel::Depthwise),
+            // The one-thread-per-output kernel declares no workgroup memory and runs any direct
+            // convolution.
+            ConvKernel::Gemv => Some(ConvKernel::Direct),
             _ => None,
         }
     }
@@ -329,20 +340,21 @@ mod tests {
             ConvKernel::DirectVec4 => 1,
             ConvKernel::Transposed => 2,
             ConvKernel::TransposedFewOc => 3,
-            ConvKernel::Gemm => 4,
-            ConvKernel::GemmM64 => 5,
-            ConvKernel::GemmK16 => 6,
-            ConvKernel::GemmM64K16 => 7,
-            ConvKernel::GemmM64K32 => 8,
-            ConvKernel::GemmN64K16 => 9,
-            ConvKernel::GemmN64K32 => 10,
-            ConvKernel::Depthwise => 11,
-            ConvKernel::GroupedOc4 => 12,
-            ConvKernel::DepthwiseTiled => 13,
-            ConvKernel::DepthwiseRows => 14,
-            ConvKernel::DepthwiseVec4 => 15,
-            ConvKernel::CoopF16 => 16,
-            ConvKernel::CoopNhwc => 17,
+            ConvKernel::Gemv => 4,
+            ConvKernel::Gemm => 5,
+            ConvKernel::GemmM64 => 6,
+            ConvKernel::GemmK16 => 7,
+            ConvKernel::GemmM64K16 => 8,
+            ConvKernel::GemmM64K32 => 9,
+            ConvKernel::GemmN64K16 => 10,
+            ConvKernel::GemmN64K32 => 11,
+            ConvKernel::Depthwise => 12,
+            ConvKernel::GroupedOc4 => 13,
+            ConvKernel::DepthwiseTiled => 14,
+            ConvKernel::DepthwiseRows => 15,
+            ConvKernel::DepthwiseVec4 => 16,
+            ConvKernel::CoopF16 => 17,
+            ConvKernel::CoopNhwc => 18,
         };
         for (i, k) in ConvKernel::ALL.into_iter().enumerate() {
             assert_eq!(position(k), i, "{k:?}");
@@ -373,6 +385,8 @@ mod tests {
                 // f16 A (256 × 40) and B (32 × 72) tiles of the 256×64 entry, its 256 row
                 // decodes (vec3<i32>, 16-byte stride) and 8 f32 staging tiles of 16×16.
                 ConvKernel::CoopNhwc => 37_376,
+                // One vec4 of partial sums per thread of 256.
+                ConvKernel::Gemv => 4_096,
                 _ => match kernel.gemm_tile() {
                     Some((rows, tile_n)) => 4 * kernel.k_tile_depth() as u32 * (rows + tile_n),
                     None => 0,

@@ -28,6 +28,25 @@ fn split_small_grid(workgroups: u64, k_tiles: u64) -> u32 {
 const MAX_UNROLLED_TAPS: u64 = 1024;
 
 impl ConvGeometry {
+    /// Output pixels in all: batch × OH × OW (the columns of the implicit GEMM).
+    pub(crate) fn output_pixels(&self) -> u64 {
+        u64::from(self.n) * u64::from(self.oh) * u64::from(self.ow)
+    }
+
+    /// Threads of `Gemv` that share one output channel's K: the power of two from 32 to 256
+    /// that leaves each at most 8 K-indices where one can. More lanes mean fewer serial loads per
+    /// thread and fewer channels per workgroup (256 / lanes), so more workgroups.
+    pub(crate) fn gemv_lanes(&self) -> u32 {
+        let k = u64::from(self.ic / self.groups) * u64::from(self.kh) * u64::from(self.kw);
+        // At most 256: the cast cannot truncate.
+        k.div_ceil(8).next_power_of_two().clamp(32, 256) as u32
+    }
+
+    /// Workgroups of `Gemv`: 256 / `gemv_lanes` output channels each.
+    pub(crate) fn gemv_workgroups(&self) -> u64 {
+        u64::from(self.oc).div_ceil(u64::from(256 / self.gemv_lanes()))
+    }
+
     /// Threads of `TransposedFewOc`: one per output pixel and group, over every stride phase's
     /// sub-grid rounded up to whole strides (in u128: strides near 2^32 square past u64).
     pub(crate) fn few_oc_threads(&self) -> u128 {

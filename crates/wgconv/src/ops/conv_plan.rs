@@ -156,6 +156,10 @@ impl ConvGeometry {
                     && threads <= u128::from(u32::MAX)
                     && threads <= 4 * pixels
             }
+            // Its columns are unrolled for 4 pixels; one row of workgroups.
+            ConvKernel::Gemv => {
+                !self.transposed && self.output_pixels() <= 4 && self.gemv_workgroups() <= MAX_WORKGROUPS_PER_DIM
+            }
             ConvKernel::Direct => !self.transposed,
             ConvKernel::DirectVec4 => !self.transposed && (self.ic / self.groups).is_multiple_of(4),
             ConvKernel::Depthwise => !self.transposed && self.ic / self.groups <= 16,
@@ -232,6 +236,15 @@ impl ConvGeometry {
         // share each input load (R9).
         if self.groups > 1 && !depthwise && icg <= 16 && ocg <= 16 && self.supports(ConvKernel::GroupedOc4) {
             return ConvKernel::GroupedOc4;
+        }
+        // At most 4 output pixels in all (squeeze-and-excitation FCs, a U-Net's innermost layer):
+        // K shared out over a workgroup row's lanes, not run serially by each thread of a GEMM
+        // tile whose columns are nearly all absent, nor by one thread per output (R25). Short K
+        // (under 128) on few channels stays with the direct kernels, which are at the launch
+        // floor there.
+        let k_depth = u64::from(icg) * taps;
+        if !depthwise && (gemm_worthwhile || k_depth >= 128) && self.supports(ConvKernel::Gemv) {
+            return ConvKernel::Gemv;
         }
         // Depthwise filters too large for the row-runs' unrolled window, and other groups of few
         // channels (3 out per group, or up to 4 in): the depthwise kernel's four outputs per
@@ -412,5 +425,23 @@ mod tests {
         assert!(matches!(conv1d(8), ConvKernel::Depthwise | ConvKernel::DepthwiseRows), "{:?}", conv1d(8));
         let gray_stem = geo(&[1, 1, 64, 64], &[32, 1, 3, 3], d().padding(&[1])).unwrap().planned_kernel();
         assert!(!gray_stem.is_gemm(), "{gray_stem:?}");
+        // At most 4 output pixels (R25): squeeze-and-excitation FCs that were GEMMs, and those of
+        // K 128+ that were direct; short K on few channels stays direct; 5 pixels, depthwise and
+        // transposed layers are left to the other rules.
+        let fc = |n, ic, oc| geo(&[n, ic, 1, 1], &[oc, ic, 1, 1], d()).unwrap().planned_kernel();
+        assert_eq!(fc(1, 30, 336), ConvKernel::Gemv);
+        assert_eq!(fc(4, 1152, 48), ConvKernel::Gemv);
+        assert_eq!(fc(1, 240, 10), ConvKernel::Gemv);
+        assert_eq!(fc(1, 96, 4), ConvKernel::DirectVec4);
+        assert!(fc(5, 1152, 48).is_gemm(), "{:?}", fc(5, 1152, 48));
+        let dw_1x1 = geo(&[1, 64, 1, 1], &[64, 1, 3, 3], d().groups(64).padding(&[1])).unwrap();
+        assert_ne!(dw_1x1.planned_kernel(), ConvKernel::Gemv);
+        let innermost = geo(&[1, 512, 2, 2], &[512, 512, 4, 4], d().stride(&[2]).padding(&[1])).unwrap();
+        assert_eq!(
+            (innermost.planned_kernel(), innermost.gemv_lanes(), innermost.gemv_workgroups()),
+            (ConvKernel::Gemv, 256, 512)
+        );
+        let up = geo(&[1, 512, 1, 1], &[512, 512, 4, 4], d().transposed(true).stride(&[2]).padding(&[1])).unwrap();
+        assert!(up.planned_kernel().is_gemm());
     }
 }
