@@ -127,7 +127,7 @@ impl<'c> Batch<'c> {
         group: &wgpu::BindGroup,
         workgroups: [u32; 3],
     ) {
-        // No timestamp writes here: `timing` brackets a whole batch with two empty passes, as a
+        // No timestamp writes here: `timing` brackets a whole batch with two marker passes, as a
         // write (and wgpu's query reset before it) between every pair of dispatches would
         // serialise them and add its own cost to every op.
         let mut pass = self
