@@ -528,7 +528,7 @@ impl Batch<'_> {
             ConvKernel::TransposedFewOc => g.few_oc_threads() as u64,
             // Not one thread per item: its own grid below.
             ConvKernel::Gemv => 1,
-            _ => u64::from(g.n) * u64::from(g.oc) * u64::from(g.oh) * u64::from(g.ow),
+            _ => g.output_pixels() * u64::from(g.oc),
         };
         let grid =
             dispatch::grid(items, dispatch::workgroup_size(&limits), limits.max_compute_workgroups_per_dimension)?;

@@ -140,7 +140,7 @@ impl ConvGeometry {
     /// `CoopNhwc`'s workgroup grid before K-slicing: (pixel tiles, channel tiles, groups).
     pub(crate) fn coop_nhwc_grid(&self) -> [u64; 3] {
         let warps_n = u64::from(self.coop_nhwc_warps_n());
-        let pixels = u64::from(self.n) * u64::from(self.oh) * u64::from(self.ow);
+        let pixels = self.output_pixels();
         let (bm, bn) = (64 * (8 / warps_n), 32 * warps_n);
         [pixels.div_ceil(bm), u64::from(self.oc / self.groups).div_ceil(bn), u64::from(self.groups)]
     }
