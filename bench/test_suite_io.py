@@ -2,8 +2,10 @@
 
     python3 -m unittest bench.test_suite_io -v
 """
+import ast
 import json
 import os
+import symtable
 import sys
 import tempfile
 import unittest
@@ -50,6 +52,29 @@ class SuiteIoTest(unittest.TestCase):
     def test_geomean(self):
         self.assertAlmostEqual(geomean([2.0, 8.0]), 4.0)
         self.assertTrue(geomean([]) != geomean([]))  # NaN
+
+
+class NoShadowedHelperTest(unittest.TestCase):
+    """The reference scripts run only where torch or onnxruntime is installed, so a name error in
+    their main() shows first on the device. A local that reuses a module-level import's name (as
+    `report = json.load(...)` once did) makes every use of that helper in the function fail."""
+
+    def test_no_function_assigns_a_name_the_module_imports(self):
+        bench = os.path.dirname(os.path.abspath(__file__))
+        for script in ("torch_reference.py", "ort_webgpu_reference.py", "export_suite.py", "make_zoo.py"):
+            path = os.path.join(bench, script)
+            with open(path) as file:
+                source = file.read()
+            imported = set()
+            for node in ast.walk(ast.parse(source)):
+                if isinstance(node, (ast.Import, ast.ImportFrom)):
+                    imported |= {(a.asname or a.name).split(".")[0] for a in node.names}
+            for function in symtable.symtable(source, path, "exec").get_children():
+                if function.get_type() != "function":
+                    continue
+                shadowed = {s.get_name() for s in function.get_symbols()
+                            if s.is_assigned() and s.get_name() in imported and not s.is_imported()}
+                self.assertEqual(shadowed, set(), f"{script}: {function.get_name()}() assigns {shadowed}")
 
 
 if __name__ == "__main__":

@@ -197,9 +197,9 @@ def main():
     device = ""
     if args.wgconv:
         with open(args.wgconv) as file:
-            report = json.load(file)
-        ours = {l["name"]: l for l in report["layers"]}
-        d = report["device"]
+            wgconv_run = json.load(file)
+        ours = {l["name"]: l for l in wgconv_run["layers"]}
+        d = wgconv_run["device"]
         device = f"{d['name']} ({d['backend']}, driver {d['driver']} {d['driver_info']})"
 
     torch_ms = time_suite(suite, dtype, args)
