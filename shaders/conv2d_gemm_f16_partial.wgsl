@@ -3501,3 +3501,111 @@ fn conv2d_gemm_m64_k32_tile(lid: u32, pr: Problem, tile_x: u32, tile_y: u32, kt_
     store(out_13, oc_03, ok_03, acc_03_1.w, slice);
 }
 
+// `conv2d_gemm_small`: 32 output channels × 32 columns of one sub-problem per workgroup
+// (workgroup_id: x = N tile, y = M tile, z = sub-problem). Its 256 threads are 4 K-slices of 64.
+// Each thread runs a quarter of K for 4 channels (one vec4 of the packed weight) × 4 columns
+// (one vec4 accumulator per column), reading global memory directly: at this size staging
+// through workgroup memory would cost more barriers than it saves loads. The slices then add
+// their partial sums in workgroup memory, one column of 4 channels per thread.
+// Columns t / 8 + 8·j are consecutive across a warp's lanes (coalesced input loads and stores);
+// channels 4·(t % 8) are consecutive vec4s of the packed weight.
+var<workgroup> small_sums: array<vec4<f32>, 1024>;
+
+@compute @workgroup_size(256)
+fn conv2d_gemm_small(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: vec3<u32>) {
+    let pr = problem(wid.z);
+    let taps = pr.taps_y * pr.taps_x;
+    let k_total = spec_ic / spec_groups * taps;
+    let ocg = spec_oc / spec_groups;
+    let slice = lid / 64u;
+    let t = lid % 64u;
+    let m = wid.y * 32u + t % 8u * 4u;
+    let n0 = wid.x * 32u + t / 8u;
+    let col0 = column(pr, n0 + 0u);
+    let col1 = column(pr, n0 + 8u);
+    let col2 = column(pr, n0 + 16u);
+    let col3 = column(pr, n0 + 24u);
+    let per_slice = (k_total + 3u) / 4u;
+    let k_begin = min(slice * per_slice, k_total);
+    let k_end = min(k_begin + per_slice, k_total);
+    var acc0 = vec4<f32>(0.0);
+    var acc1 = vec4<f32>(0.0);
+    var acc2 = vec4<f32>(0.0);
+    var acc3 = vec4<f32>(0.0);
+    // Four K-steps per iteration: all their loads are issued before their multiply-adds.
+    for (var k = k_begin; k < k_end; k += 4u) {
+        let k0 = k + 0u;
+        let ok0 = k0 < k_end;
+        let ic0 = k0 / max(taps, 1u);
+        let tap0 = k0 % max(taps, 1u);
+        let ty0 = tap0 / max(pr.taps_x, 1u);
+        let tx0 = tap0 % max(pr.taps_x, 1u);
+        let a0 = load_a4(pr, m, ic0, ty0, tx0, ok0);
+        let b00 = load_b(pr, col0, ic0, ty0, tx0, ok0);
+        let b01 = load_b(pr, col1, ic0, ty0, tx0, ok0);
+        let b02 = load_b(pr, col2, ic0, ty0, tx0, ok0);
+        let b03 = load_b(pr, col3, ic0, ty0, tx0, ok0);
+        let k1 = k + 1u;
+        let ok1 = k1 < k_end;
+        let ic1 = k1 / max(taps, 1u);
+        let tap1 = k1 % max(taps, 1u);
+        let ty1 = tap1 / max(pr.taps_x, 1u);
+        let tx1 = tap1 % max(pr.taps_x, 1u);
+        let a1 = load_a4(pr, m, ic1, ty1, tx1, ok1);
+        let b10 = load_b(pr, col0, ic1, ty1, tx1, ok1);
+        let b11 = load_b(pr, col1, ic1, ty1, tx1, ok1);
+        let b12 = load_b(pr, col2, ic1, ty1, tx1, ok1);
+        let b13 = load_b(pr, col3, ic1, ty1, tx1, ok1);
+        let k2 = k + 2u;
+        let ok2 = k2 < k_end;
+        let ic2 = k2 / max(taps, 1u);
+        let tap2 = k2 % max(taps, 1u);
+        let ty2 = tap2 / max(pr.taps_x, 1u);
+        let tx2 = tap2 % max(pr.taps_x, 1u);
+        let a2 = load_a4(pr, m, ic2, ty2, tx2, ok2);
+        let b20 = load_b(pr, col0, ic2, ty2, tx2, ok2);
+        let b21 = load_b(pr, col1, ic2, ty2, tx2, ok2);
+        let b22 = load_b(pr, col2, ic2, ty2, tx2, ok2);
+        let b23 = load_b(pr, col3, ic2, ty2, tx2, ok2);
+        let k3 = k + 3u;
+        let ok3 = k3 < k_end;
+        let ic3 = k3 / max(taps, 1u);
+        let tap3 = k3 % max(taps, 1u);
+        let ty3 = tap3 / max(pr.taps_x, 1u);
+        let tx3 = tap3 % max(pr.taps_x, 1u);
+        let a3 = load_a4(pr, m, ic3, ty3, tx3, ok3);
+        let b30 = load_b(pr, col0, ic3, ty3, tx3, ok3);
+        let b31 = load_b(pr, col1, ic3, ty3, tx3, ok3);
+        let b32 = load_b(pr, col2, ic3, ty3, tx3, ok3);
+        let b33 = load_b(pr, col3, ic3, ty3, tx3, ok3);
+        acc0 = fma(a0, vec4<f32>(b00), acc0);
+        acc1 = fma(a0, vec4<f32>(b01), acc1);
+        acc2 = fma(a0, vec4<f32>(b02), acc2);
+        acc3 = fma(a0, vec4<f32>(b03), acc3);
+        acc0 = fma(a1, vec4<f32>(b10), acc0);
+        acc1 = fma(a1, vec4<f32>(b11), acc1);
+        acc2 = fma(a1, vec4<f32>(b12), acc2);
+        acc3 = fma(a1, vec4<f32>(b13), acc3);
+        acc0 = fma(a2, vec4<f32>(b20), acc0);
+        acc1 = fma(a2, vec4<f32>(b21), acc1);
+        acc2 = fma(a2, vec4<f32>(b22), acc2);
+        acc3 = fma(a2, vec4<f32>(b23), acc3);
+        acc0 = fma(a3, vec4<f32>(b30), acc0);
+        acc1 = fma(a3, vec4<f32>(b31), acc1);
+        acc2 = fma(a3, vec4<f32>(b32), acc2);
+        acc3 = fma(a3, vec4<f32>(b33), acc3);
+    }
+    small_sums[slice * 256u + 0u + t] = acc0;
+    small_sums[slice * 256u + 64u + t] = acc1;
+    small_sums[slice * 256u + 128u + t] = acc2;
+    small_sums[slice * 256u + 192u + t] = acc3;
+    workgroupBarrier();
+    // This thread finishes column j = slice of thread t: its 4 channels summed over the 4 slices.
+    let sum = small_sums[slice * 64u + t] + small_sums[256u + slice * 64u + t]
+        + small_sums[512u + slice * 64u + t] + small_sums[768u + slice * 64u + t];
+    let col = column(pr, n0 + 8u * slice);
+    store(col, pr.group * ocg + m + 0u, m + 0u < ocg, sum.x, 0u);
+    store(col, pr.group * ocg + m + 1u, m + 1u < ocg, sum.y, 0u);
+    store(col, pr.group * ocg + m + 2u, m + 2u < ocg, sum.z, 0u);
+    store(col, pr.group * ocg + m + 3u, m + 3u < ocg, sum.w, 0u);
+}

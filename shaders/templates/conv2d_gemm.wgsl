@@ -527,3 +527,70 @@ fn store(c: Column, oc: u32, m_ok: bool, v: f32, slice: u32) {
 {% set tiles.b = tiles.b + [bt] %}
 
 {% endfor %}
+{#
+  The small-grid entry point: no staged tiles, no K-tile loop. Batch-1 layers of a few hundred
+  output pixels give the staged kernels a handful of workgroups, each running all of K serially
+  on one multiprocessor while the others idle. Here a workgroup covers only 32 output channels ×
+  32 columns, and its 256 threads split K four ways.
+#}
+// `conv2d_gemm_small`: 32 output channels × 32 columns of one sub-problem per workgroup
+// (workgroup_id: x = N tile, y = M tile, z = sub-problem). Its 256 threads are 4 K-slices of 64.
+// Each thread runs a quarter of K for 4 channels (one vec4 of the packed weight) × 4 columns
+// (one vec4 accumulator per column), reading global memory directly: at this size staging
+// through workgroup memory would cost more barriers than it saves loads. The slices then add
+// their partial sums in workgroup memory, one column of 4 channels per thread.
+// Columns t / 8 + 8·j are consecutive across a warp's lanes (coalesced input loads and stores);
+// channels 4·(t % 8) are consecutive vec4s of the packed weight.
+var<workgroup> small_sums: array<vec4<f32>, 1024>;
+
+@compute @workgroup_size(256)
+fn conv2d_gemm_small(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: vec3<u32>) {
+    let pr = problem(wid.z);
+    let taps = pr.taps_y * pr.taps_x;
+    let k_total = spec_ic / spec_groups * taps;
+    let ocg = spec_oc / spec_groups;
+    let slice = lid / 64u;
+    let t = lid % 64u;
+    let m = wid.y * 32u + t % 8u * 4u;
+    let n0 = wid.x * 32u + t / 8u;
+{% for j in range(4) %}
+    let col{{ j }} = column(pr, n0 + {{ 8 * j }}u);
+{% endfor %}
+    let per_slice = (k_total + 3u) / 4u;
+    let k_begin = min(slice * per_slice, k_total);
+    let k_end = min(k_begin + per_slice, k_total);
+{% for j in range(4) %}
+    var acc{{ j }} = vec4<f32>(0.0);
+{% endfor %}
+    // Four K-steps per iteration: all their loads are issued before their multiply-adds.
+    for (var k = k_begin; k < k_end; k += 4u) {
+{% for u in range(4) %}
+        let k{{ u }} = k + {{ u }}u;
+        let ok{{ u }} = k{{ u }} < k_end;
+        let ic{{ u }} = k{{ u }} / max(taps, 1u);
+        let tap{{ u }} = k{{ u }} % max(taps, 1u);
+        let ty{{ u }} = tap{{ u }} / max(pr.taps_x, 1u);
+        let tx{{ u }} = tap{{ u }} % max(pr.taps_x, 1u);
+        let a{{ u }} = load_a4(pr, m, ic{{ u }}, ty{{ u }}, tx{{ u }}, ok{{ u }});
+{% for j in range(4) %}
+        let b{{ u }}{{ j }} = load_b(pr, col{{ j }}, ic{{ u }}, ty{{ u }}, tx{{ u }}, ok{{ u }});
+{% endfor %}
+{% endfor %}
+{% for u in range(4) %}
+{% for j in range(4) %}
+        acc{{ j }} = fma(a{{ u }}, vec4<f32>(b{{ u }}{{ j }}), acc{{ j }});
+{% endfor %}
+{% endfor %}
+    }
+{% for j in range(4) %}
+    small_sums[slice * 256u + {{ 64 * j }}u + t] = acc{{ j }};
+{% endfor %}
+    workgroupBarrier();
+    // This thread finishes column j = slice of thread t: its 4 channels summed over the 4 slices.
+    let sum = small_sums[slice * 64u + t] + small_sums[256u + slice * 64u + t]
+        + small_sums[512u + slice * 64u + t] + small_sums[768u + slice * 64u + t];
+    let col = column(pr, n0 + 8u * slice);
+{% for i in range(4) %}
+    store(col, pr.group * ocg + m + {{ i }}u, m + {{ i }}u < ocg, sum.{{ XYZW[i] }}, 0u);
+{% endfor %}
+}

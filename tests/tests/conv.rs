@@ -634,7 +634,8 @@ fn one_dimensional() {
         },
     );
     assert_eq!(out.len(), 2 * 4 * 7);
-    // A 1-channel stem with many outputs (wav2vec 2.0's raw-audio conv) runs as a GEMM (R24).
+    // A 1-channel stem with many outputs (wav2vec 2.0's raw-audio conv) runs as a GEMM (R24): on
+    // a grid this small, the small-grid one (R26).
     let stem = Case {
         input: &[1, 1, 203],
         weight: &[32, 1, 10],
@@ -642,7 +643,7 @@ fn one_dimensional() {
         opts: opts().stride(&[5]),
         kernel: ConvKernel::Direct,
     };
-    assert!(ConvGeometry::new(stem.input, stem.weight, None, &stem.opts).unwrap().planned_kernel().is_gemm());
+    assert!(ConvGeometry::new(stem.input, stem.weight, None, &stem.opts).unwrap().planned_kernel().is_gemm_shaped());
     check("1-channel stem", 62, stem);
     check(
         "conv_transpose1d",
@@ -846,12 +847,12 @@ fn kernels_fit_small_workgroup_memory() {
     let (r, _) = reference::convolution(&x, &input, &w, &weight, None, &options).unwrap();
     assert!(reference::relative_error(&y.output.to_vec_f32(&ctx).unwrap(), &r) <= TOLERANCE);
     // The planner's default GEMM (64×64 tiles 32 deep, 16 KiB) steps back to 16-deep K-tiles.
-    let (input, weight) = ([1, 16, 12, 12], [32, 16, 3, 3]);
+    let (input, weight) = ([1, 32, 12, 12], [32, 32, 3, 3]);
     let options = opts().padding(&[1]);
     let g = ConvGeometry::new(&input, &weight, None, &options).unwrap();
     assert_eq!(g.planned_kernel(), ConvKernel::GemmN64K32);
-    let x = random_f32(114, 16 * 144);
-    let w = random_f32(115, 32 * 16 * 9);
+    let x = random_f32(114, 32 * 144);
+    let w = random_f32(115, 32 * 32 * 9);
     let xt = Tensor::from_f32(&ctx, &x, &input).unwrap();
     let wt = Tensor::from_f32(&ctx, &w, &weight).unwrap();
     let y = ctx.convolution(&xt, &wt, None, &options).unwrap();
@@ -975,14 +976,15 @@ fn split_k_for_small_grids_with_long_k() {
         check_forced(&format!("split-K direct {splits:?}"), 140 + i as u64, case, forced);
     }
     // A batch-1 pointwise layer on a tiny grid splits K under 1024 too (rule R23: MobileNetV2's
-    // last 1×1 at 7×7), with a bias and an activation applied once, after the slices are added.
-    assert!(splits_k(&[1, 256, 5, 5], &[24, 256, 1, 1], &opts()), "expected split-K");
+    // last 1×1 at 7×7; K 960 is too long for the small-grid kernel, R26), with a bias and an
+    // activation applied once, after the slices are added.
+    assert!(splits_k(&[1, 960, 5, 5], &[24, 960, 1, 1], &opts()), "expected split-K");
     check(
         "split-K pointwise, tiny grid",
         146,
         Case {
-            input: &[1, 256, 5, 5],
-            weight: &[24, 256, 1, 1],
+            input: &[1, 960, 5, 5],
+            weight: &[24, 960, 1, 1],
             bias: true,
             opts: opts().activation(Activation::Clamp { min: -0.5, max: 0.5 }),
             kernel: ConvKernel::DirectVec4,

@@ -6,7 +6,7 @@
 use super::{
     conv::{ConvCall, check_conv_bindings, conv_dtype},
     conv_geometry::{ConvGeometry, WeightDims},
-    conv_kernel::ConvKernel,
+    conv_kernel::{ConvKernel, GEMM_SMALL_TILE},
     conv_options::{Activation, ConvOptions, Precision},
     conv_plan,
     conv_schedule::LaunchSchedule,
@@ -158,6 +158,7 @@ impl Batch<'_> {
                 let (tile_n, schedule) = plan.gemm.expect("the plan of a GEMM kernel has its tile and schedule");
                 self.encode_gemm(kernel, tile_n, schedule, packed, buffers, g, activation)?;
             }
+            ConvKernel::GemmSmall => self.encode_gemm_small(packed, buffers, g, activation)?,
             ConvKernel::DepthwiseTiled => self.encode_depthwise_tiled(buffers, g, activation)?,
             ConvKernel::DepthwiseRows | ConvKernel::DepthwiseVec4 => {
                 self.encode_depthwise_rows(kernel, buffers, g, activation)?
@@ -191,7 +192,7 @@ impl Batch<'_> {
             && self.ctx.cooperative_f16()
             && kernel.workgroup_storage_bytes() <= self.ctx.limits().max_compute_workgroup_storage_size
             && g.supports(kernel)
-            && g.planned_kernel().is_gemm()
+            && g.planned_kernel().is_gemm_shaped()
     }
 
     /// `CoopNhwc`: the weight packed to f16 K-major, NCHW tensors converted to NHWC and back
@@ -399,6 +400,41 @@ impl Batch<'_> {
             self.reduce_split_k(p, buffers.bias, buffers.output, splits, channels, act)?;
         }
         Ok(())
+    }
+
+    /// `GemmSmall`: the GEMM shader's small-grid entry point, one workgroup per 32×32 tile of
+    /// each sub-problem, on the same packed weight as the other GEMM kernels (no split-K).
+    fn encode_gemm_small(
+        &mut self,
+        packed: Option<&Tensor>,
+        buffers: ConvBuffers<'_>,
+        g: &ConvGeometry,
+        activation: Activation,
+    ) -> Result<()> {
+        let packed_here;
+        let packed = match packed {
+            Some(p) => p,
+            None => {
+                packed_here = self.pack_weight(buffers.weight, PackLayout::of(g))?;
+                &packed_here
+            }
+        };
+        // `supports` checked that every dimension fits.
+        let grid = g.gemm_grid(GEMM_SMALL_TILE).map(|d| d as u32);
+        let gemm_buffers = ConvBuffers { weight: packed, ..buffers };
+        with_variant!(
+            Variant::of(buffers.input.dtype(), false),
+            gemm = conv2d_gemm | conv2d_gemm_f16 | conv2d_gemm_f16_partial,
+            {
+                let mut overrides = gemm::Overrides::new();
+                (overrides.activation, overrides.clamp_min, overrides.clamp_max) = activation_constants(activation);
+                overrides.transposed = g.transposed;
+                specialise_filter::<gemm::Shader>(&mut overrides, g);
+                (overrides.spec_ic, overrides.spec_oc, overrides.spec_groups) = (g.ic, g.oc, g.groups);
+                let pass = Pass::new(gemm::Entry::Conv2dGemmSmall, &overrides, grid);
+                self.encode_conv::<gemm::Shader>(pass, g, gemm_buffers)
+            }
+        )
     }
 
     /// Depthwise through a workgroup-memory input window: one workgroup per output block.

@@ -49,6 +49,13 @@ pub enum ConvKernel {
     GemmN64K16,
     /// `GemmN64K16` with K-tiles 32 deep (`GemmM64K32` at 64 columns).
     GemmN64K32,
+    /// Implicit GEMM for small grids (batch-1 layers of a few hundred output pixels): 32 output
+    /// channels × 32 columns per workgroup of 256 threads, which split K four ways and add their
+    /// partial sums in workgroup memory (16 KiB); each thread reads its 4 channels × 4 columns
+    /// straight from global memory, with no staged tiles. Many short workgroups where the staged
+    /// GEMM tiles would leave most multiprocessors idle and run all of K serially per thread.
+    /// Direct and transposed convolutions, as the GEMM kernels (the same packed weight).
+    GemmSmall,
     /// Depthwise, or up to 16 input channels per group: four outputs along W per thread,
     /// coalesced, each filter tap loaded once per four outputs.
     Depthwise,
@@ -88,7 +95,7 @@ pub enum ConvKernel {
 
 impl ConvKernel {
     /// Every kernel.
-    pub const ALL: [ConvKernel; 19] = [
+    pub const ALL: [ConvKernel; 20] = [
         ConvKernel::Direct,
         ConvKernel::DirectVec4,
         ConvKernel::Transposed,
@@ -101,6 +108,7 @@ impl ConvKernel {
         ConvKernel::GemmM64K32,
         ConvKernel::GemmN64K16,
         ConvKernel::GemmN64K32,
+        ConvKernel::GemmSmall,
         ConvKernel::Depthwise,
         ConvKernel::GroupedOc4,
         ConvKernel::DepthwiseTiled,
@@ -130,6 +138,7 @@ impl ConvKernel {
             ConvKernel::GemmM64K32 => "gemm_m64_k32",
             ConvKernel::GemmN64K16 => "gemm_n64_k16",
             ConvKernel::GemmN64K32 => "gemm_n64_k32",
+            ConvKernel::GemmSmall => "gemm_small",
             ConvKernel::Depthwise => "depthwise",
             ConvKernel::GroupedOc4 => "grouped_oc4",
             ConvKernel::DepthwiseTiled => "depthwise_tiled",
@@ -167,6 +176,10 @@ impl ConvKernel {
             | ConvKernel::GemmM64K32
             | ConvKernel::GemmN64K16
             | ConvKernel::GemmN64K32 => self.gemm_tile_storage_bytes(self.gemm_tile().map_or(128, |(_, n)| n)),
+            ConvKernel::GemmSmall => {
+                use crate::{pipelines::GeneratedShader, shaders::conv2d_gemm as gemm};
+                gemm::Shader::workgroup_memory_bytes(gemm::Entry::Conv2dGemmSmall, &gemm::Overrides::new())
+            }
             ConvKernel::DepthwiseTiled => dw_tiled::CONV2D_DEPTHWISE_TILED_WORKGROUP_MEMORY_BYTES,
             // Either K-tile depth may run (`ConvGeometry::coop_k_tile`): the larger counts.
             ConvKernel::CoopF16 => {
@@ -279,6 +292,13 @@ impl ConvKernel {
         self.gemm_tile().is_some()
     }
 
+    /// Whether this is an implicit-GEMM kernel of any kind: the tile-width kernels of
+    /// [`ConvKernel::is_gemm`] or `GemmSmall`. The tensor-core kernels take the layers the fp32
+    /// planner gives to these, where f16 is allowed.
+    pub fn is_gemm_shaped(self) -> bool {
+        self.is_gemm() || self == ConvKernel::GemmSmall
+    }
+
     /// Output tile (rows of OC, columns of N·OH·OW) of a GEMM kernel at its default width. The
     /// rows are fixed by the kernel's unrolled register block; the width is a pipeline override
     /// (`tile_n`, [`GEMM_TILE_N`]) that the planner, tuning or [`ForcedPlan::tile_n`] may set:
@@ -296,6 +316,9 @@ impl ConvKernel {
         }
     }
 }
+
+/// `GemmSmall`'s tile: output channels × columns of N·OH·OW per workgroup.
+pub(crate) const GEMM_SMALL_TILE: (u32, u32) = (32, 32);
 
 /// The GEMM kernels' tile widths (columns of N·OH·OW per workgroup): multiples of 8 in this range.
 /// A workgroup has twice as many threads as its tile has columns.
@@ -348,13 +371,14 @@ mod tests {
             ConvKernel::GemmM64K32 => 9,
             ConvKernel::GemmN64K16 => 10,
             ConvKernel::GemmN64K32 => 11,
-            ConvKernel::Depthwise => 12,
-            ConvKernel::GroupedOc4 => 13,
-            ConvKernel::DepthwiseTiled => 14,
-            ConvKernel::DepthwiseRows => 15,
-            ConvKernel::DepthwiseVec4 => 16,
-            ConvKernel::CoopF16 => 17,
-            ConvKernel::CoopNhwc => 18,
+            ConvKernel::GemmSmall => 12,
+            ConvKernel::Depthwise => 13,
+            ConvKernel::GroupedOc4 => 14,
+            ConvKernel::DepthwiseTiled => 15,
+            ConvKernel::DepthwiseRows => 16,
+            ConvKernel::DepthwiseVec4 => 17,
+            ConvKernel::CoopF16 => 18,
+            ConvKernel::CoopNhwc => 19,
         };
         for (i, k) in ConvKernel::ALL.into_iter().enumerate() {
             assert_eq!(position(k), i, "{k:?}");
@@ -387,6 +411,8 @@ mod tests {
                 ConvKernel::CoopNhwc => 37_376,
                 // One vec4 of partial sums per thread of 256.
                 ConvKernel::Gemv => 4_096,
+                // Four vec4 partial sums per thread of 256 (the WebGPU minimum limit, exactly).
+                ConvKernel::GemmSmall => 16_384,
                 _ => match kernel.gemm_tile() {
                     Some((rows, tile_n)) => 4 * kernel.k_tile_depth() as u32 * (rows + tile_n),
                     None => 0,

@@ -5,7 +5,7 @@
 
 use super::{
     conv_geometry::ConvGeometry,
-    conv_kernel::ConvKernel,
+    conv_kernel::{ConvKernel, GEMM_SMALL_TILE},
     conv_options::{ForcedPlan, Precision},
     conv_schedule::LaunchSchedule,
     conv_tune::TunedConfig,
@@ -84,7 +84,7 @@ fn runnable_kernel(
     if forced.is_empty()
         && precision == Precision::AllowF16
         && coop_runs
-        && geometry.planned_kernel().is_gemm()
+        && geometry.planned_kernel().is_gemm_shaped()
         && geometry.supports(coop)
     {
         return Ok((coop, None));
@@ -186,6 +186,12 @@ impl ConvGeometry {
                     && self.filter_constants_fit()
                     && self.gemm_grid(tile).iter().all(|d| *d <= MAX_WORKGROUPS_PER_DIM)
             }
+            // The GEMM kernels' sub-problems, in 32×32 tiles.
+            ConvKernel::GemmSmall => {
+                (!self.transposed || self.dilation == [1, 1])
+                    && self.filter_constants_fit()
+                    && self.gemm_grid(GEMM_SMALL_TILE).iter().all(|d| *d <= MAX_WORKGROUPS_PER_DIM)
+            }
             ConvKernel::CoopF16 => {
                 !self.transposed
                     && self.filter_constants_fit()
@@ -270,6 +276,14 @@ impl ConvGeometry {
         let patchify = unpadded && self.kh * self.kw > 1 && self.stride == [self.kh, self.kw] && icg >= 128;
         let tiles_n64: u64 = self.gemm_grid((64, 64)).iter().product();
         let long_k_small_grid = self.gemm_k_depth() >= 1024 && tiles_n64 < FITTED_SMS;
+        // Small grids with short K (batch-1 layers of a few hundred pixels): 32×32 tiles whose
+        // threads split K four ways, so more multiprocessors work and each runs a quarter of K.
+        // Its unstaged loads cost more per K-step than the staged tiles' (more for filters with
+        // taps, whose input loads are bounds-checked gathers), so the staged kernels keep long K
+        // and grids of 96+ tiles (R26).
+        if !large && self.gemm_small_wins(tiles_n64) && self.supports(ConvKernel::GemmSmall) {
+            return ConvKernel::GemmSmall;
+        }
         let gemm = match (large, tile8) {
             (true, ConvKernel::GemmM64) => ConvKernel::GemmM64K16,
             (true, _) => ConvKernel::GemmK16,
@@ -280,6 +294,26 @@ impl ConvGeometry {
             _ => ConvKernel::GemmN64K16,
         };
         if self.supports(gemm) { gemm } else { self.reference_kernel() }
+    }
+
+    /// Rule R26: whether `GemmSmall` beats the staged GEMM tiles on a grid of `tiles_n64` 64×64
+    /// tiles (fitted on the 191 zoo layers of under 264 such tiles, v24): pointwise filters with
+    /// K ≤ 128, or K ≤ 768 on under half a wave of tiles; filters with taps (stems, 3×3, a
+    /// transposed layer's phases) with K ≤ 32, or K ≤ 256 on under 96 tiles.
+    fn gemm_small_wins(&self, tiles_n64: u64) -> bool {
+        let k = self.gemm_k_depth();
+        let tested_grid = tiles_n64 < 2 * FITTED_SMS;
+        let pointwise_taps = if self.transposed {
+            self.kh.div_ceil(self.stride[0]) * self.kw.div_ceil(self.stride[1]) == 1
+        } else {
+            self.kh * self.kw == 1
+        };
+        tested_grid
+            && if pointwise_taps {
+                k <= 128 || (k <= 768 && tiles_n64 < FITTED_SMS / 2)
+            } else {
+                k <= 32 || (k <= 256 && tiles_n64 < 96)
+            }
     }
 
     /// Every fp32 kernel that can run this convolution (tests and tuning run them all;
@@ -411,14 +445,34 @@ mod tests {
             ConvKernel::Depthwise
         );
         // Grids of under 66 tiles split down to 16 8-deep K-tiles a slice, K under 1024 too
-        // (R23): MobileNetV2's last 1×1 (5 tiles of 64×128, K 960) and ResNet-50's 512→256 1×1 at
-        // 28² (28 tiles, K 512); at batch 8 (over 66 tiles) R3 holds (no split under K 1024).
+        // (R23): MobileNetV2's last 1×1 (5 tiles of 64×128, K 960, too long for R26); at batch 8
+        // (over 66 tiles) R3 holds (no split under K 1024).
         let mnv2_last = geo(&[1, 960, 7, 7], &[320, 960, 1, 1], d()).unwrap();
         assert_eq!(plan(&mnv2_last), (ConvKernel::GemmM64K32, 7));
-        let r50 = geo(&[1, 512, 28, 28], &[256, 512, 1, 1], d()).unwrap();
-        assert_eq!(plan(&r50), (ConvKernel::GemmM64K32, 4));
         let wide = geo(&[8, 512, 28, 28], &[256, 512, 1, 1], d()).unwrap();
         assert_eq!(plan(&wide), (ConvKernel::GemmM64K32, 1));
+        // Small grids with short K (R26): ResNet-50's 512→256 1×1 at 28² (52 tiles of 64×64, K
+        // 512), MobileNetV3's 16→16 1×1 at 112² (196 tiles, K 16), a 3-channel 3×3 stem (K 27,
+        // 196 tiles), RegNetY's grouped 3×3 (K 216, 37 tiles), DCGAN's last transposed layer (K
+        // 256 over 4 taps a phase, 64 tiles). Not: a 3×3 of K 576 (YOLOv8n's 64→64 at 40²), a
+        // pointwise of K 320 on 160 tiles, K 1024 (ResNet-50's 1024→512 at 14²), or 264+ tiles.
+        let small =
+            |input: &[usize], weight: &[usize], opts: ConvOptions| geo(input, weight, opts).unwrap().planned_kernel();
+        assert_eq!(small(&[1, 512, 28, 28], &[256, 512, 1, 1], d()), ConvKernel::GemmSmall);
+        assert_eq!(small(&[1, 16, 112, 112], &[16, 16, 1, 1], d()), ConvKernel::GemmSmall);
+        assert_eq!(small(&[1, 3, 224, 224], &[16, 3, 3, 3], d().stride(&[2]).padding(&[1])), ConvKernel::GemmSmall);
+        assert_eq!(
+            small(&[1, 888, 14, 14], &[888, 24, 3, 3], d().groups(37).stride(&[2]).padding(&[1])),
+            ConvKernel::GemmSmall
+        );
+        assert_eq!(
+            small(&[1, 64, 32, 32], &[64, 3, 4, 4], d().transposed(true).stride(&[2]).padding(&[1])),
+            ConvKernel::GemmSmall
+        );
+        assert_ne!(small(&[1, 64, 40, 40], &[64, 64, 3, 3], d().padding(&[1])), ConvKernel::GemmSmall);
+        assert_ne!(small(&[1, 320, 64, 64], &[320, 320, 1, 1], d()), ConvKernel::GemmSmall);
+        assert_ne!(small(&[1, 1024, 14, 14], &[512, 1024, 1, 1], d()), ConvKernel::GemmSmall);
+        assert_ne!(small(&[8, 256, 14, 14], &[1024, 256, 1, 1], d()), ConvKernel::GemmSmall);
         // A 1D 1-channel stem with 16+ outputs is a GEMM (R24); with fewer, or in 2D, depthwise.
         let conv1d = |oc| geo(&[1, 1, 16000], &[oc, 1, 10], d().stride(&[5])).unwrap().planned_kernel();
         assert!(conv1d(512).is_gemm(), "{:?}", conv1d(512));
