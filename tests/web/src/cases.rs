@@ -161,6 +161,10 @@ fn forced_cases() -> Vec<(String, ConvCase)> {
         transposed().forced(ForcedPlan::kernel(ConvKernel::Gemm)),
     ));
     cases.push((
+        "gemm_small on a transposed convolution (stride phases)".into(),
+        transposed().forced(ForcedPlan::kernel(ConvKernel::GemmSmall)),
+    ));
+    cases.push((
         "gemm_m64 at 64 columns".into(),
         dense().forced(ForcedPlan { tile_n: Some(64), ..ForcedPlan::kernel(ConvKernel::GemmM64) }),
     ));
