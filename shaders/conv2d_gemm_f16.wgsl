@@ -3502,18 +3502,20 @@ fn conv2d_gemm_m64_k32_tile(lid: u32, pr: Problem, tile_x: u32, tile_y: u32, kt_
 }
 
 // `conv2d_gemm_small`: 32 output channels × 32 columns of one sub-problem per workgroup
-// (workgroup_id: x = N tile, y = M tile, z = sub-problem). Its 256 threads are 4 K-slices of 64.
-// Each thread runs a quarter of K for 4 channels (one vec4 of the packed weight) × 4 columns
-// (one vec4 accumulator per column), reading global memory directly: at this size staging
-// through workgroup memory would cost more barriers than it saves loads. The slices then add
-// their partial sums in workgroup memory, one column of 4 channels per thread.
-// Columns t / 8 + 8·j are consecutive across a warp's lanes (coalesced input loads and stores);
-// channels 4·(t % 8) are consecutive vec4s of the packed weight.
+// (workgroup_id: x = N tile, y = M tile, z = sub-problem · split_k + K-slice). Its 256 threads
+// are 4 K-slices of 64, each taking a quarter of the workgroup's K-slice for 4 channels (one vec4
+// of the packed weight) × 4 columns (one vec4 accumulator per column), read straight from global
+// memory: at this size staging through workgroup memory would cost more barriers than it saves
+// loads. The 4 slices then add their partial sums in workgroup memory, one column of 4 channels
+// per thread; split across workgroups (split_k > 1), `store` writes raw partial sums for
+// conv_splitk_reduce.wgsl. Columns t / 8 + 8·j are consecutive across a warp's lanes
+// (coalesced input loads and stores); channels 4·(t % 8) are consecutive vec4s of the weight.
 var<workgroup> small_sums: array<vec4<f32>, 1024>;
 
 @compute @workgroup_size(256)
 fn conv2d_gemm_small(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: vec3<u32>) {
-    let pr = problem(wid.z);
+    let k_slice = wid.z % split_k;
+    let pr = problem(wid.z / split_k);
     let taps = pr.taps_y * pr.taps_x;
     let k_total = spec_ic / spec_groups * taps;
     let ocg = spec_oc / spec_groups;
@@ -3525,14 +3527,19 @@ fn conv2d_gemm_small(@builtin(local_invocation_index) lid: u32, @builtin(workgro
     let col1 = column(pr, n0 + 8u);
     let col2 = column(pr, n0 + 16u);
     let col3 = column(pr, n0 + 24u);
-    let per_slice = (k_total + 3u) / 4u;
-    let k_begin = min(slice * per_slice, k_total);
-    let k_end = min(k_begin + per_slice, k_total);
+    // This workgroup's K-slice, then this thread's quarter of it.
+    let per_workgroup = (k_total + split_k - 1u) / split_k;
+    let wg_begin = min(k_slice * per_workgroup, k_total);
+    let wg_len = min(per_workgroup, k_total - wg_begin);
+    let per_slice = (wg_len + 3u) / 4u;
+    let k_begin = wg_begin + min(slice * per_slice, wg_len);
+    let k_end = min(k_begin + per_slice, wg_begin + wg_len);
     var acc0 = vec4<f32>(0.0);
     var acc1 = vec4<f32>(0.0);
     var acc2 = vec4<f32>(0.0);
     var acc3 = vec4<f32>(0.0);
-    // Four K-steps per iteration: all their loads are issued before their multiply-adds.
+    // Four K-steps per iteration: all their loads are issued before their multiply-adds. (Eight
+    // measured slower on short K, where the masked steps past the slice's end still load.)
     for (var k = k_begin; k < k_end; k += 4u) {
         let k0 = k + 0u;
         let ok0 = k0 < k_end;
@@ -3604,8 +3611,8 @@ fn conv2d_gemm_small(@builtin(local_invocation_index) lid: u32, @builtin(workgro
     let sum = small_sums[slice * 64u + t] + small_sums[256u + slice * 64u + t]
         + small_sums[512u + slice * 64u + t] + small_sums[768u + slice * 64u + t];
     let col = column(pr, n0 + 8u * slice);
-    store(col, pr.group * ocg + m + 0u, m + 0u < ocg, sum.x, 0u);
-    store(col, pr.group * ocg + m + 1u, m + 1u < ocg, sum.y, 0u);
-    store(col, pr.group * ocg + m + 2u, m + 2u < ocg, sum.z, 0u);
-    store(col, pr.group * ocg + m + 3u, m + 3u < ocg, sum.w, 0u);
+    store(col, pr.group * ocg + m + 0u, m + 0u < ocg, sum.x, k_slice);
+    store(col, pr.group * ocg + m + 1u, m + 1u < ocg, sum.y, k_slice);
+    store(col, pr.group * ocg + m + 2u, m + 2u < ocg, sum.z, k_slice);
+    store(col, pr.group * ocg + m + 3u, m + 3u < ocg, sum.w, k_slice);
 }

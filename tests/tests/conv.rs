@@ -69,6 +69,13 @@ fn check_runs_forced(name: &str, seed: u64, case: Case, runs: &[Option<ConvKerne
             .unwrap_or_else(|e| panic!("{name}: {e}"));
         match forced {
             Some(k) => assert_eq!(kernel, k, "{name}: forced kernel not used"),
+            // A tile width or K schedule forced without a kernel picks among the staged GEMM
+            // kernels, which `gemm_small` is not.
+            None if geometry.planned_kernel() == ConvKernel::GemmSmall
+                && (base.tile_n.is_some() || base.schedule.is_some()) =>
+            {
+                assert!(kernel.is_gemm(), "{name}: a forced tile width or schedule ran {kernel:?}")
+            }
             None => assert_eq!(kernel, geometry.planned_kernel(), "{name}: planner choice not used"),
         }
         let got = out.to_vec_f32(ctx).unwrap();
@@ -846,6 +853,19 @@ fn kernels_fit_small_workgroup_memory() {
     assert_eq!(y.kernel, ConvKernel::Depthwise);
     let (r, _) = reference::convolution(&x, &input, &w, &weight, None, &options).unwrap();
     assert!(reference::relative_error(&y.output.to_vec_f32(&ctx).unwrap(), &r) <= TOLERANCE);
+    // The small-grid GEMM (exactly 16 KiB) steps back to 64×64 tiles 16 deep (8 KiB).
+    let (input, weight) = ([1, 16, 12, 12], [32, 16, 3, 3]);
+    let options = opts().padding(&[1]);
+    let g = ConvGeometry::new(&input, &weight, None, &options).unwrap();
+    assert_eq!(g.planned_kernel(), ConvKernel::GemmSmall);
+    let x = random_f32(118, 16 * 144);
+    let w = random_f32(119, 32 * 16 * 9);
+    let xt = Tensor::from_f32(&ctx, &x, &input).unwrap();
+    let wt = Tensor::from_f32(&ctx, &w, &weight).unwrap();
+    let y = ctx.convolution(&xt, &wt, None, &options).unwrap();
+    assert_eq!(y.kernel, ConvKernel::GemmN64K16);
+    let (r, _) = reference::convolution(&x, &input, &w, &weight, None, &options).unwrap();
+    assert!(reference::relative_error(&y.output.to_vec_f32(&ctx).unwrap(), &r) <= TOLERANCE);
     // The planner's default GEMM (64×64 tiles 32 deep, 16 KiB) steps back to 16-deep K-tiles.
     let (input, weight) = ([1, 32, 12, 12], [32, 32, 3, 3]);
     let options = opts().padding(&[1]);
@@ -1263,7 +1283,16 @@ fn tuning_picks_the_fastest_measured_configuration() {
     let mut batch = ctx.batch();
     conv.run(&mut batch, &xt).unwrap();
     let split_k = matches!(tuning.best().config.schedule, Some(GemmSchedule::SplitK(s)) if s > 1);
-    assert_eq!(batch.len(), if split_k { 2 } else { 1 }, "{:?}", tuning.best());
+    if split_k {
+        assert_eq!(batch.len(), 2, "{:?}", tuning.best());
+    }
+    // As many dispatches as the same configuration forced (`gemm_small` splits K by its own rule).
+    let best = tuning.best().config;
+    let mut forced_batch = ctx.batch();
+    let plan = ForcedPlan { kernel: Some(best.kernel), tile_n: best.tile_n, schedule: best.schedule };
+    forced_batch.convolution_forced(&xt, &wt, None, &options, &plan).unwrap();
+    assert_eq!(batch.len(), forced_batch.len(), "{:?}", tuning.best());
+    forced_batch.submit().unwrap();
     batch.submit().unwrap();
     let forced = ctx.convolution_forced(&xt, &wt, None, &options, &ForcedPlan::kernel(ConvKernel::Direct)).unwrap();
     assert_eq!(forced.kernel, ConvKernel::Direct);

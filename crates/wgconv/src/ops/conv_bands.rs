@@ -257,7 +257,7 @@ impl Batch<'_> {
         // brings its own), not once per band. Packing does not depend on the padding.
         let packed = match call.packed {
             Some(packed) => Some(packed.clone()),
-            None if call.forced.kernel.is_none_or(ConvKernel::is_gemm) => {
+            None if call.forced.kernel.is_none_or(ConvKernel::is_gemm_shaped) => {
                 Some(self.pack_weight(call.weight, PackLayout::for_weight(call.weight.shape(), &opts)?)?)
             }
             None => None,

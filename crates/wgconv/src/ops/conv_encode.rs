@@ -158,7 +158,7 @@ impl Batch<'_> {
                 let (tile_n, schedule) = plan.gemm.expect("the plan of a GEMM kernel has its tile and schedule");
                 self.encode_gemm(kernel, tile_n, schedule, packed, buffers, g, activation)?;
             }
-            ConvKernel::GemmSmall => self.encode_gemm_small(packed, buffers, g, activation)?,
+            ConvKernel::GemmSmall => self.encode_gemm_small(packed, buffers, g, activation, g.gemm_small_splits())?,
             ConvKernel::DepthwiseTiled => self.encode_depthwise_tiled(buffers, g, activation)?,
             ConvKernel::DepthwiseRows | ConvKernel::DepthwiseVec4 => {
                 self.encode_depthwise_rows(kernel, buffers, g, activation)?
@@ -403,14 +403,17 @@ impl Batch<'_> {
     }
 
     /// `GemmSmall`: the GEMM shader's small-grid entry point, one workgroup per 32×32 tile of
-    /// each sub-problem, on the same packed weight as the other GEMM kernels (no split-K).
+    /// each sub-problem and K-slice, on the same packed weight as the other GEMM kernels; with
+    /// `splits` > 1 the slices write partial sums that a reduce pass adds.
     fn encode_gemm_small(
         &mut self,
         packed: Option<&Tensor>,
         buffers: ConvBuffers<'_>,
         g: &ConvGeometry,
         activation: Activation,
+        splits: u32,
     ) -> Result<()> {
+        let ctx = self.ctx;
         let packed_here;
         let packed = match packed {
             Some(p) => p,
@@ -419,22 +422,27 @@ impl Batch<'_> {
                 &packed_here
             }
         };
-        // `supports` checked that every dimension fits.
-        let grid = g.gemm_grid(GEMM_SMALL_TILE).map(|d| d as u32);
-        let gemm_buffers = ConvBuffers { weight: packed, ..buffers };
-        with_variant!(
-            Variant::of(buffers.input.dtype(), false),
-            gemm = conv2d_gemm | conv2d_gemm_f16 | conv2d_gemm_f16_partial,
-            {
-                let mut overrides = gemm::Overrides::new();
-                (overrides.activation, overrides.clamp_min, overrides.clamp_max) = activation_constants(activation);
-                overrides.transposed = g.transposed;
-                specialise_filter::<gemm::Shader>(&mut overrides, g);
-                (overrides.spec_ic, overrides.spec_oc, overrides.spec_groups) = (g.ic, g.oc, g.groups);
-                let pass = Pass::new(gemm::Entry::Conv2dGemmSmall, &overrides, grid);
-                self.encode_conv::<gemm::Shader>(pass, g, gemm_buffers)
-            }
-        )
+        // `supports` checked that every dimension fits, `gemm_small_splits` that z · splits does.
+        let [x, y, z] = g.gemm_grid(GEMM_SMALL_TILE).map(|d| d as u32);
+        let partial = split_k_scratch(ctx, buffers.output, splits)?;
+        let gemm_buffers =
+            ConvBuffers { weight: packed, output: partial.as_ref().unwrap_or(buffers.output), ..buffers };
+        let variant = Variant::of(buffers.input.dtype(), partial.is_some());
+        with_variant!(variant, gemm = conv2d_gemm | conv2d_gemm_f16 | conv2d_gemm_f16_partial, {
+            let mut overrides = gemm::Overrides::new();
+            (overrides.activation, overrides.clamp_min, overrides.clamp_max) = activation_constants(activation);
+            overrides.transposed = g.transposed;
+            overrides.split_k = splits;
+            specialise_filter::<gemm::Shader>(&mut overrides, g);
+            (overrides.spec_ic, overrides.spec_oc, overrides.spec_groups) = (g.ic, g.oc, g.groups);
+            let pass = Pass::new(gemm::Entry::Conv2dGemmSmall, &overrides, [x, y, z * splits]);
+            self.encode_conv::<gemm::Shader>(pass, g, gemm_buffers)?;
+        });
+        if let Some(p) = &partial {
+            let (channels, act) = ((g.oc, g.oh * g.ow), activation_constants(activation));
+            self.reduce_split_k(p, buffers.bias, buffers.output, splits, channels, act)?;
+        }
+        Ok(())
     }
 
     /// Depthwise through a workgroup-memory input window: one workgroup per output block.

@@ -273,6 +273,8 @@ impl ConvKernel {
             // The one-thread-per-output kernel declares no workgroup memory and runs any direct
             // convolution.
             ConvKernel::Gemv => Some(ConvKernel::Direct),
+            // Its 16 KiB is exactly WebGPU's default limit; downlevel devices allow less.
+            ConvKernel::GemmSmall => Some(ConvKernel::GemmN64K16),
             _ => None,
         }
     }

@@ -95,6 +95,14 @@ fn runnable_kernel(
         return Ok((tuned.kernel, Some(tuned)));
     }
     let mut kernel = geometry.choose_kernel(forced.kernel)?;
+    // A tile width or K schedule forced without a kernel is a choice among the staged-tile GEMM
+    // kernels, which `GemmSmall` is not.
+    if kernel == ConvKernel::GemmSmall
+        && forced.kernel.is_none()
+        && (forced.tile_n.is_some() || forced.schedule.is_some())
+    {
+        kernel = geometry.staged_gemm_kernel();
+    }
     // At a forced tile width, GEMM kernels declare workgroup memory for that width.
     let needs = |k: ConvKernel| k.workgroup_storage_bytes_at(forced.tile_n);
     // A fallback may itself not run this geometry (`DepthwiseRows` on huge filters): step on.
@@ -261,13 +269,31 @@ impl ConvGeometry {
         if !gemm_worthwhile {
             return self.reference_kernel();
         }
-        // The GEMM kernels, fitted to `wgconv bench --tune`: large grids with long K take
-        // 128×128 tiles 16 deep (R11); pointwise layers 64×128 tiles 32 deep (R12); patchify
-        // layers (stride = kernel, no padding, 128+ input channels per group) on grids small
-        // enough to split the 8-deep tiles in K-slices (R13); K of 1024+ on a grid under one
-        // wave even in 64×64 tiles 64×128 tiles 16 deep in K-slices (R14); everything else 64×64
-        // tiles of 128 threads, whose grids spread more evenly over the multiprocessors, 32 deep
-        // on grids of under 512 tiles and 16 deep on larger ones (R15).
+        // Small grids with short K (batch-1 layers of a few hundred pixels): 32×32 tiles whose
+        // threads split K four ways, so more multiprocessors work and each runs a quarter of K.
+        // Its unstaged loads cost more per K-step than the staged tiles' (more for filters with
+        // taps, whose input loads are bounds-checked gathers), so the staged kernels keep long K
+        // and grids of 96+ tiles (R26; grids of 264+ tiles, large ones included, never reach it).
+        let tiles_n64: u64 = self.gemm_grid((64, 64)).iter().product();
+        if self.gemm_small_wins(tiles_n64) && self.supports(ConvKernel::GemmSmall) {
+            return ConvKernel::GemmSmall;
+        }
+        self.staged_gemm_kernel()
+    }
+
+    /// The staged-tile GEMM kernel the rules R11–R15 choose for a GEMM-shaped convolution (the
+    /// reference kernel where it cannot run): what runs where R26 does not take the layer, or
+    /// where a tile width or K schedule is forced without a kernel.
+    pub(crate) fn staged_gemm_kernel(&self) -> ConvKernel {
+        // Fitted to `wgconv bench --tune`: large grids with long K take 128×128 tiles 16 deep
+        // (R11); pointwise layers 64×128 tiles 32 deep (R12); patchify layers (stride = kernel,
+        // no padding, 128+ input channels per group) on grids small enough to split the 8-deep
+        // tiles in K-slices (R13); K of 1024+ on a grid under one wave even in 64×64 tiles
+        // 64×128 tiles 16 deep in K-slices (R14); everything else 64×64 tiles of 128 threads,
+        // whose grids spread more evenly over the multiprocessors, 32 deep on grids of under 512
+        // tiles and 16 deep on larger ones (R15).
+        let ocg = self.oc / self.groups;
+        let icg = self.ic / self.groups;
         let tile8 = if ocg <= 64 { ConvKernel::GemmM64 } else { ConvKernel::Gemm };
         let workgroups: u64 = self.gemm_grid(tile8.gemm_tile().expect("a GEMM kernel")).iter().product();
         let large = !self.transposed && workgroups >= 384 && self.gemm_k_depth() >= 512;
@@ -276,14 +302,6 @@ impl ConvGeometry {
         let patchify = unpadded && self.kh * self.kw > 1 && self.stride == [self.kh, self.kw] && icg >= 128;
         let tiles_n64: u64 = self.gemm_grid((64, 64)).iter().product();
         let long_k_small_grid = self.gemm_k_depth() >= 1024 && tiles_n64 < FITTED_SMS;
-        // Small grids with short K (batch-1 layers of a few hundred pixels): 32×32 tiles whose
-        // threads split K four ways, so more multiprocessors work and each runs a quarter of K.
-        // Its unstaged loads cost more per K-step than the staged tiles' (more for filters with
-        // taps, whose input loads are bounds-checked gathers), so the staged kernels keep long K
-        // and grids of 96+ tiles (R26).
-        if !large && self.gemm_small_wins(tiles_n64) && self.supports(ConvKernel::GemmSmall) {
-            return ConvKernel::GemmSmall;
-        }
         let gemm = match (large, tile8) {
             (true, ConvKernel::GemmM64) => ConvKernel::GemmM64K16,
             (true, _) => ConvKernel::GemmK16,
@@ -297,9 +315,10 @@ impl ConvGeometry {
     }
 
     /// Rule R26: whether `GemmSmall` beats the staged GEMM tiles on a grid of `tiles_n64` 64×64
-    /// tiles (fitted on the 191 zoo layers of under 264 such tiles, v24): pointwise filters with
-    /// K ≤ 128, or K ≤ 768 on under half a wave of tiles; filters with taps (stems, 3×3, a
-    /// transposed layer's phases) with K ≤ 32, or K ≤ 256 on under 96 tiles.
+    /// tiles (fitted on the 191 zoo layers of under 264 such tiles, v24 and v25): pointwise
+    /// filters with K ≤ 128, K ≤ 768 on under half a wave of tiles, or K ≤ 2048 on under 16
+    /// tiles (in K-slices across workgroups, `gemm_small_splits`); filters with taps (stems,
+    /// 3×3, a transposed layer's phases) with K ≤ 32, or K ≤ 256 on under 96 tiles.
     fn gemm_small_wins(&self, tiles_n64: u64) -> bool {
         let k = self.gemm_k_depth();
         let tested_grid = tiles_n64 < 2 * FITTED_SMS;
@@ -310,7 +329,7 @@ impl ConvGeometry {
         };
         tested_grid
             && if pointwise_taps {
-                k <= 128 || (k <= 768 && tiles_n64 < FITTED_SMS / 2)
+                k <= 128 || (k <= 768 && tiles_n64 < FITTED_SMS / 2) || (k <= 2048 && tiles_n64 < 16)
             } else {
                 k <= 32 || (k <= 256 && tiles_n64 < 96)
             }
@@ -444,18 +463,23 @@ mod tests {
             geo(&[8, 96, 56, 56], &[96, 3, 3, 3], d().groups(32)).unwrap().planned_kernel(),
             ConvKernel::Depthwise
         );
-        // Grids of under 66 tiles split down to 16 8-deep K-tiles a slice, K under 1024 too
-        // (R23): MobileNetV2's last 1×1 (5 tiles of 64×128, K 960, too long for R26); at batch 8
-        // (over 66 tiles) R3 holds (no split under K 1024).
+        // Grids of under 66 tiles split down to 16 8-deep K-tiles a slice (R23): ResNet-50's
+        // 1024→512 1×1 at 14² (16 tiles of 64×128, K 1024, too long for R26 on its 32 64×64
+        // tiles); at batch 8 (over 66 tiles) R3 holds (no split under K 1024).
+        let r50_1024 = geo(&[1, 1024, 14, 14], &[512, 1024, 1, 1], d()).unwrap();
+        assert_eq!(plan(&r50_1024), (ConvKernel::GemmM64K32, 8));
+        // MobileNetV2's last 1×1 (K 960 on 5 tiles) runs `gemm_small` in 2 K-slices (R26).
         let mnv2_last = geo(&[1, 960, 7, 7], &[320, 960, 1, 1], d()).unwrap();
-        assert_eq!(plan(&mnv2_last), (ConvKernel::GemmM64K32, 7));
+        assert_eq!((mnv2_last.planned_kernel(), mnv2_last.gemm_small_splits()), (ConvKernel::GemmSmall, 2));
         let wide = geo(&[8, 512, 28, 28], &[256, 512, 1, 1], d()).unwrap();
         assert_eq!(plan(&wide), (ConvKernel::GemmM64K32, 1));
         // Small grids with short K (R26): ResNet-50's 512→256 1×1 at 28² (52 tiles of 64×64, K
         // 512), MobileNetV3's 16→16 1×1 at 112² (196 tiles, K 16), a 3-channel 3×3 stem (K 27,
         // 196 tiles), RegNetY's grouped 3×3 (K 216, 37 tiles), DCGAN's last transposed layer (K
         // 256 over 4 taps a phase, 64 tiles). Not: a 3×3 of K 576 (YOLOv8n's 64→64 at 40²), a
-        // pointwise of K 320 on 160 tiles, K 1024 (ResNet-50's 1024→512 at 14²), or 264+ tiles.
+        // pointwise of K 256 on 196 tiles (half a wave or more), a 3×3 of K 144 on 100 tiles,
+        // K 1024 on 32 tiles (ResNet-50's 1024→512 at 14²), or 264+ tiles (320). K 960 on 5
+        // tiles (MobileNetV2's 960→320 at 7²) runs in 2 K-slices.
         let small =
             |input: &[usize], weight: &[usize], opts: ConvOptions| geo(input, weight, opts).unwrap().planned_kernel();
         assert_eq!(small(&[1, 512, 28, 28], &[256, 512, 1, 1], d()), ConvKernel::GemmSmall);
@@ -471,6 +495,8 @@ mod tests {
         );
         assert_ne!(small(&[1, 64, 40, 40], &[64, 64, 3, 3], d().padding(&[1])), ConvKernel::GemmSmall);
         assert_ne!(small(&[1, 320, 64, 64], &[320, 320, 1, 1], d()), ConvKernel::GemmSmall);
+        assert_ne!(small(&[1, 256, 56, 56], &[256, 256, 1, 1], d()), ConvKernel::GemmSmall);
+        assert_ne!(small(&[1, 16, 80, 80], &[64, 16, 3, 3], d().padding(&[1])), ConvKernel::GemmSmall);
         assert_ne!(small(&[1, 1024, 14, 14], &[512, 1024, 1, 1], d()), ConvKernel::GemmSmall);
         assert_ne!(small(&[8, 256, 14, 14], &[1024, 256, 1, 1], d()), ConvKernel::GemmSmall);
         // A 1D 1-channel stem with 16+ outputs is a GEMM (R24); with fewer, or in 2D, depthwise.
@@ -487,7 +513,7 @@ mod tests {
         assert_eq!(fc(4, 1152, 48), ConvKernel::Gemv);
         assert_eq!(fc(1, 240, 10), ConvKernel::Gemv);
         assert_eq!(fc(1, 96, 4), ConvKernel::DirectVec4);
-        assert!(fc(5, 1152, 48).is_gemm(), "{:?}", fc(5, 1152, 48));
+        assert!(fc(5, 1152, 48).is_gemm_shaped(), "{:?}", fc(5, 1152, 48));
         let dw_1x1 = geo(&[1, 64, 1, 1], &[64, 1, 3, 3], d().groups(64).padding(&[1])).unwrap();
         assert_ne!(dw_1x1.planned_kernel(), ConvKernel::Gemv);
         let innermost = geo(&[1, 512, 2, 2], &[512, 512, 4, 4], d().stride(&[2]).padding(&[1])).unwrap();

@@ -3,7 +3,7 @@
 
 use super::{
     conv_geometry::ConvGeometry,
-    conv_kernel::{ConvKernel, GEMM_TILE_N},
+    conv_kernel::{ConvKernel, GEMM_SMALL_TILE, GEMM_TILE_N},
     conv_options::GemmSchedule,
     conv_plan::FITTED_SMS,
 };
@@ -109,6 +109,22 @@ impl ConvGeometry {
         let min_k_tiles_per_slice: u64 = if few_tiles { 16 } else { 32 };
         let splits = (ONE_WAVE / workgroups.max(1)).min(k_tiles / min_k_tiles_per_slice).clamp(1, 16) as u32;
         if self.split_k_fits(kernel, splits) { splits } else { 1 }
+    }
+
+    /// The K-slices `GemmSmall` runs in (each workgroup's 4 thread slices share one): enough
+    /// that a thread runs at most 128 K-steps, while the grid stays within two waves of the
+    /// fitted GPU (a slice more costs a reduce pass and partial sums through memory). 1 for
+    /// K ≤ 512, where slicing measured slower (R26).
+    pub(crate) fn gemm_small_splits(&self) -> u32 {
+        const THREAD_STEPS: u64 = 128;
+        let tiles: u64 = self.gemm_grid(GEMM_SMALL_TILE).iter().product();
+        let wanted = self.gemm_k_depth().div_ceil(4 * THREAD_STEPS);
+        let room = (2 * FITTED_SMS / tiles.max(1)).max(1);
+        let mut splits = wanted.min(room).clamp(1, 64) as u32;
+        while splits > 1 && !self.split_k_fits(ConvKernel::GemmSmall, splits) {
+            splits -= 1;
+        }
+        splits
     }
 
     /// Whether `splits` K-slices fit: they live in workgroup z (≤ 65535 layers) and in a
