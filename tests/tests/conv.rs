@@ -1290,7 +1290,7 @@ fn tuning_picks_the_fastest_measured_configuration() {
     let best = tuning.best().config;
     let mut forced_batch = ctx.batch();
     let plan = ForcedPlan { kernel: Some(best.kernel), tile_n: best.tile_n, schedule: best.schedule };
-    forced_batch.convolution_forced(&xt, &wt, None, &options, &plan).unwrap();
+    conv.run_forced(&mut forced_batch, &xt, &plan).unwrap();
     assert_eq!(batch.len(), forced_batch.len(), "{:?}", tuning.best());
     forced_batch.submit().unwrap();
     batch.submit().unwrap();

@@ -54,7 +54,9 @@ pub enum ConvKernel {
     /// partial sums in workgroup memory (16 KiB); each thread reads its 4 channels × 4 columns
     /// straight from global memory, with no staged tiles. Many short workgroups where the staged
     /// GEMM tiles would leave most multiprocessors idle and run all of K serially per thread.
-    /// Direct and transposed convolutions, as the GEMM kernels (the same packed weight).
+    /// Direct and transposed convolutions, as the GEMM kernels (the same packed weight). Above K
+    /// 512 it also splits K across workgroups by its own rule; forced tile widths and K
+    /// schedules ([`crate::ForcedPlan`]) do not apply to it.
     GemmSmall,
     /// Depthwise, or up to 16 input channels per group: four outputs along W per thread,
     /// coalesced, each filter tap loaded once per four outputs.
