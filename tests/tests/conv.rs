@@ -810,75 +810,49 @@ fn context_from_an_existing_device() {
     assert!(reference::relative_error(&y.output.to_vec_f32(&ctx).unwrap(), &r) <= TOLERANCE);
 }
 
-/// On a device with less than 16 KiB of workgroup memory the planner steps back from the
-/// kernels that need 16 KiB (tiled depthwise to row runs, 32-deep to 16-deep GEMM tiles), and
-/// forcing one is an error.
 /// A context on the default adapter limited to 16 352 bytes of workgroup memory (under WebGPU's
 /// default 16 KiB).
 fn small_workgroup_memory_context() -> wgconv::Context {
     wgconv_tests::context_with_limits(|adapter| wgpu::Limits { max_compute_workgroup_storage_size: 16_352, ..adapter })
 }
 
+/// On a device with less than 16 KiB of workgroup memory the planner steps back from the
+/// kernels that need 16 KiB (tiled depthwise to row runs, the small-grid GEMM and 32-deep GEMM
+/// tiles to 16-deep ones), and forcing one is an error.
 #[test]
 fn kernels_fit_small_workgroup_memory() {
     let ctx = small_workgroup_memory_context();
+    // The planner's kernel for a normal device is `planned`; `ran` runs here, and is correct.
+    let steps_back = |input: &[usize], weight: &[usize], options: &ConvOptions, seed, planned, ran| {
+        let g = ConvGeometry::new(input, weight, None, options).unwrap();
+        assert_eq!(g.planned_kernel(), planned, "{input:?} {weight:?}");
+        let x = random_f32(seed, input.iter().product());
+        let w = random_f32(seed + 1, weight.iter().product());
+        let xt = Tensor::from_f32(&ctx, &x, input).unwrap();
+        let wt = Tensor::from_f32(&ctx, &w, weight).unwrap();
+        let y = ctx.convolution(&xt, &wt, None, options).unwrap();
+        assert_eq!(y.kernel, ran, "{input:?} {weight:?}");
+        let (r, _) = reference::convolution(&x, input, &w, weight, None, options).unwrap();
+        assert!(reference::relative_error(&y.output.to_vec_f32(&ctx).unwrap(), &r) <= TOLERANCE);
+        (g, xt, wt, r)
+    };
     // 13 wide: no vec4 quads, so the planner tiles this 5×5 filter.
-    let (input, weight) = ([1, 2, 12, 13], [2, 1, 5, 5]);
     let options = opts().groups(2).padding(&[2]);
-    let g = ConvGeometry::new(&input, &weight, None, &options).unwrap();
-    assert_eq!(g.planned_kernel(), ConvKernel::DepthwiseTiled);
-    let x = random_f32(112, 2 * 12 * 13);
-    let w = random_f32(113, 2 * 25);
-    let xt = Tensor::from_f32(&ctx, &x, &input).unwrap();
-    let wt = Tensor::from_f32(&ctx, &w, &weight).unwrap();
-    let y = ctx.convolution(&xt, &wt, None, &options).unwrap();
-    assert_eq!(y.kernel, ConvKernel::DepthwiseRows);
-    let (r, _) = reference::convolution(&x, &input, &w, &weight, None, &options).unwrap();
-    assert!(reference::relative_error(&y.output.to_vec_f32(&ctx).unwrap(), &r) <= TOLERANCE);
-    let tiled = ForcedPlan::kernel(ConvKernel::DepthwiseTiled);
-    let err = ctx.convolution_forced(&xt, &wt, None, &options, &tiled).unwrap_err();
+    let tiled = ConvKernel::DepthwiseTiled;
+    let (_, xt, wt, _) = steps_back(&[1, 2, 12, 13], &[2, 1, 5, 5], &options, 112, tiled, ConvKernel::DepthwiseRows);
+    let err = ctx.convolution_forced(&xt, &wt, None, &options, &ForcedPlan::kernel(tiled)).unwrap_err();
     assert!(err.to_string().contains("16384 bytes of workgroup memory; this device allows 16352"), "{err}");
     // A 33×33 filter: tiled on this 41-wide input, but too large for the row runs' unrolled
     // window (1089 taps), so the steps back go on to the four-column depthwise kernel.
-    let (input, weight) = ([1, 2, 40, 41], [2, 1, 33, 33]);
     let options = opts().groups(2).padding(&[16]);
-    let g = ConvGeometry::new(&input, &weight, None, &options).unwrap();
-    assert_eq!(g.planned_kernel(), ConvKernel::DepthwiseTiled);
+    let (g, ..) = steps_back(&[1, 2, 40, 41], &[2, 1, 33, 33], &options, 116, tiled, ConvKernel::Depthwise);
     assert!(!g.supports(ConvKernel::DepthwiseRows));
-    let x = random_f32(116, 2 * 40 * 41);
-    let w = random_f32(117, 2 * 33 * 33);
-    let xt = Tensor::from_f32(&ctx, &x, &input).unwrap();
-    let wt = Tensor::from_f32(&ctx, &w, &weight).unwrap();
-    let y = ctx.convolution(&xt, &wt, None, &options).unwrap();
-    assert_eq!(y.kernel, ConvKernel::Depthwise);
-    let (r, _) = reference::convolution(&x, &input, &w, &weight, None, &options).unwrap();
-    assert!(reference::relative_error(&y.output.to_vec_f32(&ctx).unwrap(), &r) <= TOLERANCE);
     // The small-grid GEMM (exactly 16 KiB) steps back to 64×64 tiles 16 deep (8 KiB).
-    let (input, weight) = ([1, 16, 12, 12], [32, 16, 3, 3]);
     let options = opts().padding(&[1]);
-    let g = ConvGeometry::new(&input, &weight, None, &options).unwrap();
-    assert_eq!(g.planned_kernel(), ConvKernel::GemmSmall);
-    let x = random_f32(118, 16 * 144);
-    let w = random_f32(119, 32 * 16 * 9);
-    let xt = Tensor::from_f32(&ctx, &x, &input).unwrap();
-    let wt = Tensor::from_f32(&ctx, &w, &weight).unwrap();
-    let y = ctx.convolution(&xt, &wt, None, &options).unwrap();
-    assert_eq!(y.kernel, ConvKernel::GemmN64K16);
-    let (r, _) = reference::convolution(&x, &input, &w, &weight, None, &options).unwrap();
-    assert!(reference::relative_error(&y.output.to_vec_f32(&ctx).unwrap(), &r) <= TOLERANCE);
+    steps_back(&[1, 16, 12, 12], &[32, 16, 3, 3], &options, 118, ConvKernel::GemmSmall, ConvKernel::GemmN64K16);
     // The planner's default GEMM (64×64 tiles 32 deep, 16 KiB) steps back to 16-deep K-tiles.
-    let (input, weight) = ([1, 32, 12, 12], [32, 32, 3, 3]);
-    let options = opts().padding(&[1]);
-    let g = ConvGeometry::new(&input, &weight, None, &options).unwrap();
-    assert_eq!(g.planned_kernel(), ConvKernel::GemmN64K32);
-    let x = random_f32(114, 32 * 144);
-    let w = random_f32(115, 32 * 32 * 9);
-    let xt = Tensor::from_f32(&ctx, &x, &input).unwrap();
-    let wt = Tensor::from_f32(&ctx, &w, &weight).unwrap();
-    let y = ctx.convolution(&xt, &wt, None, &options).unwrap();
-    assert_eq!(y.kernel, ConvKernel::GemmN64K16);
-    let (r, _) = reference::convolution(&x, &input, &w, &weight, None, &options).unwrap();
-    assert!(reference::relative_error(&y.output.to_vec_f32(&ctx).unwrap(), &r) <= TOLERANCE);
+    let (planned, ran) = (ConvKernel::GemmN64K32, ConvKernel::GemmN64K16);
+    let (_, xt, wt, r) = steps_back(&[1, 32, 12, 12], &[32, 32, 3, 3], &options, 114, planned, ran);
     // Workgroup memory follows the tile width: 64×128 tiles 32 deep need 24 576 bytes, 64×64
     // 16 384 (over this device's 16 352), 64×32 12 288 (they run).
     let m64_k32 = |tile_n| ForcedPlan { tile_n: Some(tile_n), ..ForcedPlan::kernel(ConvKernel::GemmM64K32) };

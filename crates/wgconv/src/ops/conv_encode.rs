@@ -329,10 +329,7 @@ impl Batch<'_> {
             };
             self.encode_conv::<coop::Shader>(Pass::new(entry, &overrides, [x, y, z * splits]), g, coop_buffers)?;
         });
-        if let Some(p) = &partial {
-            let (channels, act) = ((g.oc, g.oh * g.ow), activation_constants(activation));
-            self.reduce_split_k(p, buffers.bias, buffers.output, splits, channels, act)?;
-        }
+        self.reduce_nchw_partials(partial.as_ref(), buffers, g, activation, splits)?;
         Ok(())
     }
 
@@ -354,14 +351,7 @@ impl Batch<'_> {
         // Workgroup memory at this width was checked where the width was chosen: forced and
         // planned widths in `runnable_kernel`, tuned ones by tuning and by `import_tuning`.
         let tile = (kernel.gemm_tile().expect("a GEMM kernel").0, tile_n);
-        let packed_here;
-        let packed = match packed {
-            Some(p) => p,
-            None => {
-                packed_here = self.pack_weight(buffers.weight, PackLayout::of(g))?;
-                &packed_here
-            }
-        };
+        let packed = self.gemm_weight(packed, buffers.weight, g)?;
         let Some(entry) = kernel.gemm_shader_entry() else {
             unreachable!("{} is not a GEMM kernel (the match in `encode_convolution` routes kernels)", kernel.name());
         };
@@ -375,7 +365,7 @@ impl Batch<'_> {
         // Split-K writes partial sums to scratch; a reduce pass adds them with bias and activation.
         let partial = split_k_scratch(ctx, buffers.output, splits)?;
         let gemm_buffers =
-            ConvBuffers { weight: packed, output: partial.as_ref().unwrap_or(buffers.output), ..buffers };
+            ConvBuffers { weight: &packed, output: partial.as_ref().unwrap_or(buffers.output), ..buffers };
         let variant = Variant::of(buffers.input.dtype(), partial.is_some());
         with_variant!(variant, gemm = conv2d_gemm | conv2d_gemm_f16 | conv2d_gemm_f16_partial, {
             let mut overrides = gemm::Overrides::new();
@@ -395,7 +385,30 @@ impl Batch<'_> {
             let entry = gemm::Entry::ALL.into_iter().find(|e| e.name() == name).expect("variants share entry points");
             self.encode_conv::<gemm::Shader>(Pass::new(entry, &overrides, grid), g, gemm_buffers)?;
         });
-        if let Some(p) = &partial {
+        self.reduce_nchw_partials(partial.as_ref(), buffers, g, activation, splits)?;
+        Ok(())
+    }
+
+    /// The GEMM kernels' packed weight: `packed` where the caller has it (a `Conv2d` brings its
+    /// own), else `weight` packed now.
+    fn gemm_weight(&mut self, packed: Option<&Tensor>, weight: &Tensor, g: &ConvGeometry) -> Result<Tensor> {
+        match packed {
+            Some(p) => Ok(p.clone()),
+            None => self.pack_weight(weight, PackLayout::of(g)),
+        }
+    }
+
+    /// Adds the split-K partial sums in `partial`, if there are any, into the NCHW
+    /// `buffers.output` with the bias and `activation`.
+    fn reduce_nchw_partials(
+        &mut self,
+        partial: Option<&Tensor>,
+        buffers: ConvBuffers<'_>,
+        g: &ConvGeometry,
+        activation: Activation,
+        splits: u32,
+    ) -> Result<()> {
+        if let Some(p) = partial {
             let (channels, act) = ((g.oc, g.oh * g.ow), activation_constants(activation));
             self.reduce_split_k(p, buffers.bias, buffers.output, splits, channels, act)?;
         }
@@ -414,19 +427,12 @@ impl Batch<'_> {
         splits: u32,
     ) -> Result<()> {
         let ctx = self.ctx;
-        let packed_here;
-        let packed = match packed {
-            Some(p) => p,
-            None => {
-                packed_here = self.pack_weight(buffers.weight, PackLayout::of(g))?;
-                &packed_here
-            }
-        };
+        let packed = self.gemm_weight(packed, buffers.weight, g)?;
         // `supports` checked that every dimension fits, `gemm_small_splits` that z · splits does.
         let [x, y, z] = g.gemm_grid(GEMM_SMALL_TILE).map(|d| d as u32);
         let partial = split_k_scratch(ctx, buffers.output, splits)?;
         let gemm_buffers =
-            ConvBuffers { weight: packed, output: partial.as_ref().unwrap_or(buffers.output), ..buffers };
+            ConvBuffers { weight: &packed, output: partial.as_ref().unwrap_or(buffers.output), ..buffers };
         let variant = Variant::of(buffers.input.dtype(), partial.is_some());
         with_variant!(variant, gemm = conv2d_gemm | conv2d_gemm_f16 | conv2d_gemm_f16_partial, {
             let mut overrides = gemm::Overrides::new();
@@ -438,10 +444,7 @@ impl Batch<'_> {
             let pass = Pass::new(gemm::Entry::Conv2dGemmSmall, &overrides, [x, y, z * splits]);
             self.encode_conv::<gemm::Shader>(pass, g, gemm_buffers)?;
         });
-        if let Some(p) = &partial {
-            let (channels, act) = ((g.oc, g.oh * g.ow), activation_constants(activation));
-            self.reduce_split_k(p, buffers.bias, buffers.output, splits, channels, act)?;
-        }
+        self.reduce_nchw_partials(partial.as_ref(), buffers, g, activation, splits)?;
         Ok(())
     }
 
