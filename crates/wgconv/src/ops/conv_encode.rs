@@ -156,9 +156,13 @@ impl Batch<'_> {
             | ConvKernel::GemmN64K16
             | ConvKernel::GemmN64K32 => {
                 let (tile_n, schedule) = plan.gemm.expect("the plan of a GEMM kernel has its tile and schedule");
-                self.encode_gemm(kernel, tile_n, schedule, packed, buffers, g, activation)?;
+                let tile = (kernel.gemm_tile().expect("a GEMM kernel").0, tile_n);
+                self.encode_gemm(kernel, tile, schedule, packed, buffers, g, activation)?;
             }
-            ConvKernel::GemmSmall => self.encode_gemm_small(packed, buffers, g, activation, g.gemm_small_splits())?,
+            ConvKernel::GemmSmall => {
+                let schedule = LaunchSchedule::Slices(g.gemm_small_splits());
+                self.encode_gemm(kernel, GEMM_SMALL_TILE, schedule, packed, buffers, g, activation)?
+            }
             ConvKernel::DepthwiseTiled => self.encode_depthwise_tiled(buffers, g, activation)?,
             ConvKernel::DepthwiseRows | ConvKernel::DepthwiseVec4 => {
                 self.encode_depthwise_rows(kernel, buffers, g, activation)?
@@ -333,14 +337,15 @@ impl Batch<'_> {
         Ok(())
     }
 
-    /// Implicit GEMM over the prepacked weight (packed here when not prepared) in tiles `tile_n`
-    /// columns wide, with split-K partial sums in the context's scratch and a reduce pass when
-    /// the grid is small.
+    /// Implicit GEMM over the prepacked weight (packed here when not prepared) in `tile`s (rows
+    /// of output channels, columns of N·OH·OW), with split-K partial sums in the context's
+    /// scratch and a reduce pass when the grid is small: the staged-tile kernels, and
+    /// `GemmSmall` (its own entry point of the same shader, 32×32 tiles).
     #[allow(clippy::too_many_arguments)]
     fn encode_gemm(
         &mut self,
         kernel: ConvKernel,
-        tile_n: u32,
+        tile: (u32, u32),
         schedule: LaunchSchedule,
         packed: Option<&Tensor>,
         buffers: ConvBuffers<'_>,
@@ -350,10 +355,18 @@ impl Batch<'_> {
         let ctx = self.ctx;
         // Workgroup memory at this width was checked where the width was chosen: forced and
         // planned widths in `runnable_kernel`, tuned ones by tuning and by `import_tuning`.
-        let tile = (kernel.gemm_tile().expect("a GEMM kernel").0, tile_n);
-        let packed = self.gemm_weight(packed, buffers.weight, g)?;
-        let Some(entry) = kernel.gemm_shader_entry() else {
-            unreachable!("{} is not a GEMM kernel (the match in `encode_convolution` routes kernels)", kernel.name());
+        let packed = match packed {
+            Some(p) => p.clone(),
+            None => self.pack_weight(buffers.weight, PackLayout::of(g))?,
+        };
+        let entry = match kernel {
+            ConvKernel::GemmSmall => crate::shaders::conv2d_gemm::Entry::Conv2dGemmSmall,
+            _ => kernel.gemm_shader_entry().unwrap_or_else(|| {
+                unreachable!(
+                    "{} is not a GEMM kernel (the match in `encode_convolution` routes kernels)",
+                    kernel.name()
+                )
+            }),
         };
         let (splits, grid) = match schedule {
             LaunchSchedule::Slices(splits) => {
@@ -371,7 +384,10 @@ impl Batch<'_> {
             let mut overrides = gemm::Overrides::new();
             (overrides.activation, overrides.clamp_min, overrides.clamp_max) = activation_constants(activation);
             overrides.transposed = g.transposed;
-            overrides.tile_n = tile_n;
+            // `GemmSmall`'s tile is fixed by its entry point: its pipelines keep the default width.
+            if kernel.is_gemm() {
+                overrides.tile_n = tile.1;
+            }
             if let LaunchSchedule::Stream(stream) = schedule {
                 overrides.stream_k_workgroups = stream.workgroups;
                 (overrides.stream_tiles_x, overrides.stream_tiles_y) = (stream.tiles_x, stream.tiles_y);
@@ -389,15 +405,6 @@ impl Batch<'_> {
         Ok(())
     }
 
-    /// The GEMM kernels' packed weight: `packed` where the caller has it (a `Conv2d` brings its
-    /// own), else `weight` packed now.
-    fn gemm_weight(&mut self, packed: Option<&Tensor>, weight: &Tensor, g: &ConvGeometry) -> Result<Tensor> {
-        match packed {
-            Some(p) => Ok(p.clone()),
-            None => self.pack_weight(weight, PackLayout::of(g)),
-        }
-    }
-
     /// Adds the split-K partial sums in `partial`, if there are any, into the NCHW
     /// `buffers.output` with the bias and `activation`.
     fn reduce_nchw_partials(
@@ -412,39 +419,6 @@ impl Batch<'_> {
             let (channels, act) = ((g.oc, g.oh * g.ow), activation_constants(activation));
             self.reduce_split_k(p, buffers.bias, buffers.output, splits, channels, act)?;
         }
-        Ok(())
-    }
-
-    /// `GemmSmall`: the GEMM shader's small-grid entry point, one workgroup per 32×32 tile of
-    /// each sub-problem and K-slice, on the same packed weight as the other GEMM kernels; with
-    /// `splits` > 1 the slices write partial sums that a reduce pass adds.
-    fn encode_gemm_small(
-        &mut self,
-        packed: Option<&Tensor>,
-        buffers: ConvBuffers<'_>,
-        g: &ConvGeometry,
-        activation: Activation,
-        splits: u32,
-    ) -> Result<()> {
-        let ctx = self.ctx;
-        let packed = self.gemm_weight(packed, buffers.weight, g)?;
-        // `supports` checked that every dimension fits, `gemm_small_splits` that z · splits does.
-        let [x, y, z] = g.gemm_grid(GEMM_SMALL_TILE).map(|d| d as u32);
-        let partial = split_k_scratch(ctx, buffers.output, splits)?;
-        let gemm_buffers =
-            ConvBuffers { weight: &packed, output: partial.as_ref().unwrap_or(buffers.output), ..buffers };
-        let variant = Variant::of(buffers.input.dtype(), partial.is_some());
-        with_variant!(variant, gemm = conv2d_gemm | conv2d_gemm_f16 | conv2d_gemm_f16_partial, {
-            let mut overrides = gemm::Overrides::new();
-            (overrides.activation, overrides.clamp_min, overrides.clamp_max) = activation_constants(activation);
-            overrides.transposed = g.transposed;
-            overrides.split_k = splits;
-            specialise_filter::<gemm::Shader>(&mut overrides, g);
-            (overrides.spec_ic, overrides.spec_oc, overrides.spec_groups) = (g.ic, g.oc, g.groups);
-            let pass = Pass::new(gemm::Entry::Conv2dGemmSmall, &overrides, [x, y, z * splits]);
-            self.encode_conv::<gemm::Shader>(pass, g, gemm_buffers)?;
-        });
-        self.reduce_nchw_partials(partial.as_ref(), buffers, g, activation, splits)?;
         Ok(())
     }
 

@@ -37,9 +37,9 @@ impl ConvGeometry {
     /// that leaves each at most 8 K-indices where one can. More lanes mean fewer serial loads per
     /// thread and fewer channels per workgroup (256 / lanes), so more workgroups.
     pub(crate) fn gemv_lanes(&self) -> u32 {
-        let k = u64::from(self.ic / self.groups) * u64::from(self.kh) * u64::from(self.kw);
+        // Direct convolutions only (`supports`): K is IC/groups × KH × KW.
         // At most 256: the cast cannot truncate.
-        k.div_ceil(8).next_power_of_two().clamp(32, 256) as u32
+        self.gemm_k_depth().div_ceil(8).next_power_of_two().clamp(32, 256) as u32
     }
 
     /// Workgroups of `Gemv`: 256 / `gemv_lanes` output channels each.

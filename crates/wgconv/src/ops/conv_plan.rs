@@ -255,9 +255,8 @@ impl ConvGeometry {
         // K shared out over a workgroup row's lanes, not run serially by each thread of a GEMM
         // tile whose columns are nearly all absent, nor by one thread per output (R25). Short K
         // (under 128) on few channels stays with the direct kernels, which are at the launch
-        // floor there.
-        let k_depth = u64::from(icg) * taps;
-        if !depthwise && (gemm_worthwhile || k_depth >= 128) && self.supports(ConvKernel::Gemv) {
+        // floor there. (`Gemv` runs direct convolutions only: its K is the GEMM's.)
+        if !depthwise && (gemm_worthwhile || self.gemm_k_depth() >= 128) && self.supports(ConvKernel::Gemv) {
             return ConvKernel::Gemv;
         }
         // Depthwise filters too large for the row-runs' unrolled window, and other groups of few
@@ -322,13 +321,8 @@ impl ConvGeometry {
     fn gemm_small_wins(&self, tiles_n64: u64) -> bool {
         let k = self.gemm_k_depth();
         let tested_grid = tiles_n64 < 2 * FITTED_SMS;
-        let pointwise_taps = if self.transposed {
-            self.kh.div_ceil(self.stride[0]) * self.kw.div_ceil(self.stride[1]) == 1
-        } else {
-            self.kh * self.kw == 1
-        };
         tested_grid
-            && if pointwise_taps {
+            && if self.gemm_taps() == 1 {
                 k <= 128 || (k <= 768 && tiles_n64 < FITTED_SMS / 2) || (k <= 2048 && tiles_n64 < 16)
             } else {
                 k <= 32 || (k <= 256 && tiles_n64 < 96)

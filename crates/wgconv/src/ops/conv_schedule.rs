@@ -69,15 +69,19 @@ impl ConvGeometry {
         [n.div_ceil(u64::from(tile_n)), ocg.div_ceil(u64::from(tile_m)), u64::from(self.groups) * u64::from(phases)]
     }
 
-    /// K of one GEMM sub-problem: input channels per group × taps, where a transposed
-    /// convolution's stride phase sees only its own taps.
-    pub(crate) fn gemm_k_depth(&self) -> u64 {
-        let taps = if self.transposed {
+    /// Filter taps of one GEMM sub-problem: KH × KW, or for a transposed convolution those of
+    /// one stride phase (rounded up).
+    pub(crate) fn gemm_taps(&self) -> u64 {
+        if self.transposed {
             u64::from(self.kh.div_ceil(self.stride[0])) * u64::from(self.kw.div_ceil(self.stride[1]))
         } else {
             u64::from(self.kh) * u64::from(self.kw)
-        };
-        u64::from(self.ic / self.groups) * taps
+        }
+    }
+
+    /// K of one GEMM sub-problem: input channels per group × [`ConvGeometry::gemm_taps`].
+    pub(crate) fn gemm_k_depth(&self) -> u64 {
+        u64::from(self.ic / self.groups) * self.gemm_taps()
     }
 
     /// K-slices for the GEMM kernel: more than 1 when its grid would leave a large GPU partly
@@ -120,10 +124,10 @@ impl ConvGeometry {
         let tiles: u64 = self.gemm_grid(GEMM_SMALL_TILE).iter().product();
         let wanted = self.gemm_k_depth().div_ceil(4 * THREAD_STEPS);
         let room = (2 * FITTED_SMS / tiles.max(1)).max(1);
-        let mut splits = wanted.min(room).clamp(1, 64) as u32;
-        while splits > 1 && !self.split_k_fits(ConvKernel::GemmSmall, splits) {
-            splits -= 1;
-        }
+        let splits = wanted.min(room).clamp(1, 64) as u32;
+        // Tiles × slices ≤ 264 (`room`), so z · slices ≤ 264 workgroup layers and the partial
+        // sums, at most 264 tiles of 32 × 32 outputs, stay far within u32 indexing.
+        debug_assert!(splits == 1 || self.split_k_fits(ConvKernel::GemmSmall, splits), "{splits} slices");
         splits
     }
 
