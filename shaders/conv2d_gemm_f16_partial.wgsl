@@ -3616,3 +3616,153 @@ fn conv2d_gemm_small(@builtin(local_invocation_index) lid: u32, @builtin(workgro
     store(col, pr.group * ocg + m + 2u, m + 2u < ocg, sum.z, k_slice);
     store(col, pr.group * ocg + m + 3u, m + 3u < ocg, sum.w, k_slice);
 }
+
+// `conv2d_gemm_small_k32`: `conv2d_gemm_small`'s 32×32 tile, grid and K split over 4 thread
+// slices, with the operands staged: per 32-deep K-tile, thread i loads K-row i / 8 of the A tile
+// (output channels 4·(i % 8), one vec4 of the packed weight) and of the B tile (columns
+// i % 8 + 8·j), so one index decode serves its five loads; thread slice s then multiplies K-rows
+// 8·s to 8·s + 7 of the tile. The tiles are double-buffered in `small_sums` (one barrier per
+// K-tile), which afterwards holds the slices' partial sums. Split across workgroups
+// (split_k > 1), each workgroup takes a run of whole K-tiles.
+struct SmallLoads {
+    a: vec4<f32>,
+    b: vec4<f32>,
+}
+
+// K-row `k` of a staged small tile: 4 output channels from `m` and the input at 4 columns.
+fn small_loads(pr: Problem, k: u32, k_total: u32, m: u32, c0: Column, c1: Column, c2: Column, c3: Column) -> SmallLoads {
+    let taps = pr.taps_y * pr.taps_x;
+    let ok = k < k_total;
+    let ic = k / max(taps, 1u);
+    let tap = k % max(taps, 1u);
+    let ty = tap / max(pr.taps_x, 1u);
+    let tx = tap % max(pr.taps_x, 1u);
+    var l: SmallLoads;
+    l.a = load_a4(pr, m, ic, ty, tx, ok);
+    l.b = vec4<f32>(load_b(pr, c0, ic, ty, tx, ok), load_b(pr, c1, ic, ty, tx, ok),
+        load_b(pr, c2, ic, ty, tx, ok), load_b(pr, c3, ic, ty, tx, ok));
+    return l;
+}
+
+@compute @workgroup_size(256)
+fn conv2d_gemm_small_k32(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: vec3<u32>) {
+    let k_slice = wid.z % split_k;
+    let pr = problem(wid.z / split_k);
+    let k_total = spec_ic / spec_groups * pr.taps_y * pr.taps_x;
+    let ocg = spec_oc / spec_groups;
+    // Compute role, as in `conv2d_gemm_small`: channels m to m + 3, columns n0 + 8·j.
+    let slice = lid / 64u;
+    let t = lid % 64u;
+    let m = wid.y * 32u + t % 8u * 4u;
+    let n0 = wid.x * 32u + t / 8u;
+    // Loader role: K-row `row` of each K-tile, channels from a_m, columns wid.x·32 + lane + 8·j.
+    let row = lid / 8u;
+    let lane = lid % 8u;
+    let a_m = wid.y * 32u + lane * 4u;
+    let ld0 = column(pr, wid.x * 32u + lane + 0u);
+    let ld1 = column(pr, wid.x * 32u + lane + 8u);
+    let ld2 = column(pr, wid.x * 32u + lane + 16u);
+    let ld3 = column(pr, wid.x * 32u + lane + 24u);
+    // This workgroup's K-slice in whole K-tiles.
+    let k_tiles_all = (k_total + 31u) / 32u;
+    let per_workgroup = (k_tiles_all + split_k - 1u) / split_k;
+    let kt_begin = min(k_slice * per_workgroup, k_tiles_all);
+    let kt_end = min(kt_begin + per_workgroup, k_tiles_all);
+    var acc0 = vec4<f32>(0.0);
+    var acc1 = vec4<f32>(0.0);
+    var acc2 = vec4<f32>(0.0);
+    var acc3 = vec4<f32>(0.0);
+    // Global → registers a K-tile ahead of the multiply-adds.
+    var next = small_loads(pr, kt_begin * 32u + row, k_total, a_m, ld0, ld1, ld2, ld3);
+    for (var kt = kt_begin; kt < kt_end; kt++) {
+        // A at [buf, buf + 256), B at [buf + 256, buf + 512): vec4 row · 8 + i of each.
+        let buf = (kt - kt_begin) % 2u * 512u;
+        small_sums[buf + lid] = next.a;
+        small_sums[buf + 256u + lid] = next.b;
+        // One barrier a K-tile: the next write to this buffer is two K-tiles on, after every
+        // thread has passed the next barrier and so finished this tile's multiply-adds.
+        workgroupBarrier();
+        if (kt + 1u < kt_end) {
+            next = small_loads(pr, (kt + 1u) * 32u + row, k_total, a_m, ld0, ld1, ld2, ld3);
+        }
+        {
+            let a = small_sums[buf + (slice * 8u + 0u) * 8u + t % 8u];
+            let b = small_sums[buf + 256u + (slice * 8u + 0u) * 8u + t / 8u];
+            acc0 = fma(a, vec4<f32>(b.x), acc0);
+            acc1 = fma(a, vec4<f32>(b.y), acc1);
+            acc2 = fma(a, vec4<f32>(b.z), acc2);
+            acc3 = fma(a, vec4<f32>(b.w), acc3);
+        }
+        {
+            let a = small_sums[buf + (slice * 8u + 1u) * 8u + t % 8u];
+            let b = small_sums[buf + 256u + (slice * 8u + 1u) * 8u + t / 8u];
+            acc0 = fma(a, vec4<f32>(b.x), acc0);
+            acc1 = fma(a, vec4<f32>(b.y), acc1);
+            acc2 = fma(a, vec4<f32>(b.z), acc2);
+            acc3 = fma(a, vec4<f32>(b.w), acc3);
+        }
+        {
+            let a = small_sums[buf + (slice * 8u + 2u) * 8u + t % 8u];
+            let b = small_sums[buf + 256u + (slice * 8u + 2u) * 8u + t / 8u];
+            acc0 = fma(a, vec4<f32>(b.x), acc0);
+            acc1 = fma(a, vec4<f32>(b.y), acc1);
+            acc2 = fma(a, vec4<f32>(b.z), acc2);
+            acc3 = fma(a, vec4<f32>(b.w), acc3);
+        }
+        {
+            let a = small_sums[buf + (slice * 8u + 3u) * 8u + t % 8u];
+            let b = small_sums[buf + 256u + (slice * 8u + 3u) * 8u + t / 8u];
+            acc0 = fma(a, vec4<f32>(b.x), acc0);
+            acc1 = fma(a, vec4<f32>(b.y), acc1);
+            acc2 = fma(a, vec4<f32>(b.z), acc2);
+            acc3 = fma(a, vec4<f32>(b.w), acc3);
+        }
+        {
+            let a = small_sums[buf + (slice * 8u + 4u) * 8u + t % 8u];
+            let b = small_sums[buf + 256u + (slice * 8u + 4u) * 8u + t / 8u];
+            acc0 = fma(a, vec4<f32>(b.x), acc0);
+            acc1 = fma(a, vec4<f32>(b.y), acc1);
+            acc2 = fma(a, vec4<f32>(b.z), acc2);
+            acc3 = fma(a, vec4<f32>(b.w), acc3);
+        }
+        {
+            let a = small_sums[buf + (slice * 8u + 5u) * 8u + t % 8u];
+            let b = small_sums[buf + 256u + (slice * 8u + 5u) * 8u + t / 8u];
+            acc0 = fma(a, vec4<f32>(b.x), acc0);
+            acc1 = fma(a, vec4<f32>(b.y), acc1);
+            acc2 = fma(a, vec4<f32>(b.z), acc2);
+            acc3 = fma(a, vec4<f32>(b.w), acc3);
+        }
+        {
+            let a = small_sums[buf + (slice * 8u + 6u) * 8u + t % 8u];
+            let b = small_sums[buf + 256u + (slice * 8u + 6u) * 8u + t / 8u];
+            acc0 = fma(a, vec4<f32>(b.x), acc0);
+            acc1 = fma(a, vec4<f32>(b.y), acc1);
+            acc2 = fma(a, vec4<f32>(b.z), acc2);
+            acc3 = fma(a, vec4<f32>(b.w), acc3);
+        }
+        {
+            let a = small_sums[buf + (slice * 8u + 7u) * 8u + t % 8u];
+            let b = small_sums[buf + 256u + (slice * 8u + 7u) * 8u + t / 8u];
+            acc0 = fma(a, vec4<f32>(b.x), acc0);
+            acc1 = fma(a, vec4<f32>(b.y), acc1);
+            acc2 = fma(a, vec4<f32>(b.z), acc2);
+            acc3 = fma(a, vec4<f32>(b.w), acc3);
+        }
+    }
+    // The staged tiles' memory takes the partial sums: every thread is done reading them.
+    workgroupBarrier();
+    small_sums[slice * 256u + 0u + t] = acc0;
+    small_sums[slice * 256u + 64u + t] = acc1;
+    small_sums[slice * 256u + 128u + t] = acc2;
+    small_sums[slice * 256u + 192u + t] = acc3;
+    workgroupBarrier();
+    // This thread finishes column j = slice of thread t: its 4 channels summed over the 4 slices.
+    let sum = small_sums[slice * 64u + t] + small_sums[256u + slice * 64u + t]
+        + small_sums[512u + slice * 64u + t] + small_sums[768u + slice * 64u + t];
+    let col = column(pr, n0 + 8u * slice);
+    store(col, pr.group * ocg + m + 0u, m + 0u < ocg, sum.x, k_slice);
+    store(col, pr.group * ocg + m + 1u, m + 1u < ocg, sum.y, k_slice);
+    store(col, pr.group * ocg + m + 2u, m + 2u < ocg, sum.z, k_slice);
+    store(col, pr.group * ocg + m + 3u, m + 3u < ocg, sum.w, k_slice);
+}

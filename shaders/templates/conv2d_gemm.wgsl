@@ -528,6 +528,27 @@ fn store(c: Column, oc: u32, m_ok: bool, v: f32, slice: u32) {
 
 {% endfor %}
 {#
+  The end of both small-grid entry points: the 4 thread slices add their partial sums in
+  workgroup memory, one column of 4 channels per thread (`slice`, `t`, `m`, `n0`, `acc0`–`acc3`
+  and `k_slice` are the entry point's), then store or write partial sums.
+#}
+{% macro small_tail() %}
+{# Whole lines, without the last newline: the call's line ends the block. #}
+{% filter trim("\n") %}
+{% for j in range(4) %}
+    small_sums[slice * 256u + {{ 64 * j }}u + t] = acc{{ j }};
+{% endfor %}
+    workgroupBarrier();
+    // This thread finishes column j = slice of thread t: its 4 channels summed over the 4 slices.
+    let sum = small_sums[slice * 64u + t] + small_sums[256u + slice * 64u + t]
+        + small_sums[512u + slice * 64u + t] + small_sums[768u + slice * 64u + t];
+    let col = column(pr, n0 + 8u * slice);
+{% for i in range(4) %}
+    store(col, pr.group * ocg + m + {{ i }}u, m + {{ i }}u < ocg, sum.{{ XYZW[i] }}, k_slice);
+{% endfor %}
+{% endfilter %}
+{% endmacro %}
+{#
   The small-grid entry point: no staged tiles, no K-tile loop. Batch-1 layers of a few hundred
   output pixels give the staged kernels a handful of workgroups, each running all of K serially
   on one multiprocessor while the others idle. Here a workgroup covers only 32 output channels ×
@@ -589,15 +610,93 @@ fn conv2d_gemm_small(@builtin(local_invocation_index) lid: u32, @builtin(workgro
 {% endfor %}
 {% endfor %}
     }
+{{ small_tail() }}
+}
+
+{#
+  The staged small-grid entry point: gemm_small's tile, threads and reduction, with the operands
+  staged through workgroup memory in 32-deep K-tiles. gemm_small's threads each load their own 4
+  columns at every K-step, so each input element is loaded (and its gather decoded) by the 8
+  threads that share its column; on long K and filters with taps those loads, not the
+  multiply-adds, bound it. Here each element is loaded once per workgroup.
+#}
+// `conv2d_gemm_small_k32`: `conv2d_gemm_small`'s 32×32 tile, grid and K split over 4 thread
+// slices, with the operands staged: per 32-deep K-tile, thread i loads K-row i / 8 of the A tile
+// (output channels 4·(i % 8), one vec4 of the packed weight) and of the B tile (columns
+// i % 8 + 8·j), so one index decode serves its five loads; thread slice s then multiplies K-rows
+// 8·s to 8·s + 7 of the tile. The tiles are double-buffered in `small_sums` (one barrier per
+// K-tile), which afterwards holds the slices' partial sums. Split across workgroups
+// (split_k > 1), each workgroup takes a run of whole K-tiles.
+struct SmallLoads {
+    a: vec4<f32>,
+    b: vec4<f32>,
+}
+
+// K-row `k` of a staged small tile: 4 output channels from `m` and the input at 4 columns.
+fn small_loads(pr: Problem, k: u32, k_total: u32, m: u32, c0: Column, c1: Column, c2: Column, c3: Column) -> SmallLoads {
+    let taps = pr.taps_y * pr.taps_x;
+    let ok = k < k_total;
+    let ic = k / max(taps, 1u);
+    let tap = k % max(taps, 1u);
+    let ty = tap / max(pr.taps_x, 1u);
+    let tx = tap % max(pr.taps_x, 1u);
+    var l: SmallLoads;
+    l.a = load_a4(pr, m, ic, ty, tx, ok);
+    l.b = vec4<f32>(load_b(pr, c0, ic, ty, tx, ok), load_b(pr, c1, ic, ty, tx, ok),
+        load_b(pr, c2, ic, ty, tx, ok), load_b(pr, c3, ic, ty, tx, ok));
+    return l;
+}
+
+@compute @workgroup_size(256)
+fn conv2d_gemm_small_k32(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: vec3<u32>) {
+    let k_slice = wid.z % split_k;
+    let pr = problem(wid.z / split_k);
+    let k_total = spec_ic / spec_groups * pr.taps_y * pr.taps_x;
+    let ocg = spec_oc / spec_groups;
+    // Compute role, as in `conv2d_gemm_small`: channels m to m + 3, columns n0 + 8·j.
+    let slice = lid / 64u;
+    let t = lid % 64u;
+    let m = wid.y * 32u + t % 8u * 4u;
+    let n0 = wid.x * 32u + t / 8u;
+    // Loader role: K-row `row` of each K-tile, channels from a_m, columns wid.x·32 + lane + 8·j.
+    let row = lid / 8u;
+    let lane = lid % 8u;
+    let a_m = wid.y * 32u + lane * 4u;
 {% for j in range(4) %}
-    small_sums[slice * 256u + {{ 64 * j }}u + t] = acc{{ j }};
+    let ld{{ j }} = column(pr, wid.x * 32u + lane + {{ 8 * j }}u);
 {% endfor %}
+    // This workgroup's K-slice in whole K-tiles.
+    let k_tiles_all = (k_total + 31u) / 32u;
+    let per_workgroup = (k_tiles_all + split_k - 1u) / split_k;
+    let kt_begin = min(k_slice * per_workgroup, k_tiles_all);
+    let kt_end = min(kt_begin + per_workgroup, k_tiles_all);
+{% for j in range(4) %}
+    var acc{{ j }} = vec4<f32>(0.0);
+{% endfor %}
+    // Global → registers a K-tile ahead of the multiply-adds.
+    var next = small_loads(pr, kt_begin * 32u + row, k_total, a_m, ld0, ld1, ld2, ld3);
+    for (var kt = kt_begin; kt < kt_end; kt++) {
+        // A at [buf, buf + 256), B at [buf + 256, buf + 512): vec4 row · 8 + i of each.
+        let buf = (kt - kt_begin) % 2u * 512u;
+        small_sums[buf + lid] = next.a;
+        small_sums[buf + 256u + lid] = next.b;
+        // One barrier a K-tile: the next write to this buffer is two K-tiles on, after every
+        // thread has passed the next barrier and so finished this tile's multiply-adds.
+        workgroupBarrier();
+        if (kt + 1u < kt_end) {
+            next = small_loads(pr, (kt + 1u) * 32u + row, k_total, a_m, ld0, ld1, ld2, ld3);
+        }
+{% for kk in range(8) %}
+        {
+            let a = small_sums[buf + (slice * 8u + {{ kk }}u) * 8u + t % 8u];
+            let b = small_sums[buf + 256u + (slice * 8u + {{ kk }}u) * 8u + t / 8u];
+{% for j in range(4) %}
+            acc{{ j }} = fma(a, vec4<f32>(b.{{ XYZW[j] }}), acc{{ j }});
+{% endfor %}
+        }
+{% endfor %}
+    }
+    // The staged tiles' memory takes the partial sums: every thread is done reading them.
     workgroupBarrier();
-    // This thread finishes column j = slice of thread t: its 4 channels summed over the 4 slices.
-    let sum = small_sums[slice * 64u + t] + small_sums[256u + slice * 64u + t]
-        + small_sums[512u + slice * 64u + t] + small_sums[768u + slice * 64u + t];
-    let col = column(pr, n0 + 8u * slice);
-{% for i in range(4) %}
-    store(col, pr.group * ocg + m + {{ i }}u, m + {{ i }}u < ocg, sum.{{ XYZW[i] }}, k_slice);
-{% endfor %}
+{{ small_tail() }}
 }

@@ -70,8 +70,8 @@ fn check_runs_forced(name: &str, seed: u64, case: Case, runs: &[Option<ConvKerne
         match forced {
             Some(k) => assert_eq!(kernel, k, "{name}: forced kernel not used"),
             // A tile width or K schedule forced without a kernel picks among the staged GEMM
-            // kernels, which `gemm_small` is not.
-            None if geometry.planned_kernel() == ConvKernel::GemmSmall
+            // kernels, which the small-grid ones are not.
+            None if matches!(geometry.planned_kernel(), ConvKernel::GemmSmall | ConvKernel::GemmSmallK32)
                 && (base.tile_n.is_some() || base.schedule.is_some()) =>
             {
                 assert!(kernel.is_gemm(), "{name}: a forced tile width or schedule ran {kernel:?}")

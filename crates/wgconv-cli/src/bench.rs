@@ -91,6 +91,11 @@ pub struct BenchArgs {
     /// suite such as the zoo measured in parts.
     #[arg(long, value_delimiter = ',')]
     models: Vec<String>,
+    /// Run this kernel instead of the planner's on every float layer it can run (the planner's
+    /// elsewhere; the kernel column says which ran): how one kernel does across a suite, to
+    /// compare with a run of the planner's choices.
+    #[arg(long, value_parser = crate::args::kernel)]
+    kernel: Option<ConvKernel>,
 }
 
 /// One layer of a suite: `wgconv::suite::SuiteLayer` (its docs give the format).
@@ -546,7 +551,12 @@ fn run_layer(ctx: &Context, layer: &Layer, args: &BenchArgs) -> CliResult<(Layer
             // Labelled with the kernel that ran (the planner's may fall back on a device with
             // less workgroup memory); tuned layers with their whole configuration.
             let mut chosen = geometry.planned_kernel();
-            let (ms, source) = median_time(ctx, args, |b| conv.run_into(b, &x, &out).map(|k| chosen = k))?;
+            let forced = args.kernel.filter(|k| geometry.supports(*k)).map(ForcedPlan::kernel);
+            let run = |b: &mut wgconv::Batch<'_>, out: &Tensor| match &forced {
+                Some(plan) => conv.run_into_forced(b, &x, out, plan),
+                None => conv.run_into(b, &x, out),
+            };
+            let (ms, source) = median_time(ctx, args, |b| run(b, &out).map(|k| chosen = k))?;
             // (With f16 allowed the tensor-core kernel runs ahead of a tuned fp32 configuration.)
             let label = ctx
                 .tuned(&geometry)
@@ -560,8 +570,7 @@ fn run_layer(ctx: &Context, layer: &Layer, args: &BenchArgs) -> CliResult<(Layer
                     let outs = (0..k)
                         .map(|_| Tensor::zeros(ctx, &geometry.output_shape(), args.dtype)?.with_memory_format(format))
                         .collect::<wgconv::Result<Vec<_>>>()?;
-                    let record_all =
-                        |b: &mut wgconv::Batch<'_>| outs.iter().try_for_each(|o| conv.run_into(b, &x, o).map(|_| ()));
+                    let record_all = |b: &mut wgconv::Batch<'_>| outs.iter().try_for_each(|o| run(b, o).map(|_| ()));
                     let (all_ms, _) = median_time(ctx, args, record_all)?;
                     Some((all_ms - ms) / f64::from(k - 1))
                 }

@@ -159,7 +159,7 @@ impl Batch<'_> {
                 let tile = (kernel.gemm_tile().expect("a GEMM kernel").0, tile_n);
                 self.encode_gemm(kernel, tile, schedule, packed, buffers, g, activation)?;
             }
-            ConvKernel::GemmSmall => {
+            ConvKernel::GemmSmall | ConvKernel::GemmSmallK32 => {
                 let schedule = LaunchSchedule::Slices(g.gemm_small_splits());
                 self.encode_gemm(kernel, GEMM_SMALL_TILE, schedule, packed, buffers, g, activation)?
             }
@@ -340,7 +340,7 @@ impl Batch<'_> {
     /// Implicit GEMM over the prepacked weight (packed here when not prepared) in `tile`s (rows
     /// of output channels, columns of N·OH·OW), with split-K partial sums in the context's
     /// scratch and a reduce pass when the grid is small: the staged-tile kernels, and
-    /// `GemmSmall` (its own entry point of the same shader, 32×32 tiles).
+    /// `GemmSmall` and `GemmSmallK32` (their own entry points of the same shader, 32×32 tiles).
     #[allow(clippy::too_many_arguments)]
     fn encode_gemm(
         &mut self,
@@ -359,9 +359,9 @@ impl Batch<'_> {
             Some(p) => p.clone(),
             None => self.pack_weight(buffers.weight, PackLayout::of(g))?,
         };
-        let entry = match kernel {
-            ConvKernel::GemmSmall => crate::shaders::conv2d_gemm::Entry::Conv2dGemmSmall,
-            _ => kernel.gemm_shader_entry().unwrap_or_else(|| {
+        let entry = match kernel.gemm_small_entry() {
+            Some(small) => small,
+            None => kernel.gemm_shader_entry().unwrap_or_else(|| {
                 unreachable!(
                     "{} is not a GEMM kernel (the match in `encode_convolution` routes kernels)",
                     kernel.name()
@@ -384,7 +384,8 @@ impl Batch<'_> {
             let mut overrides = gemm::Overrides::new();
             (overrides.activation, overrides.clamp_min, overrides.clamp_max) = activation_constants(activation);
             overrides.transposed = g.transposed;
-            // `GemmSmall`'s tile is fixed by its entry point: its pipelines keep the default width.
+            // The small-grid tiles are fixed by their entry points: their pipelines keep the
+            // default width.
             if kernel.is_gemm() {
                 overrides.tile_n = tile.1;
             }

@@ -58,6 +58,12 @@ pub enum ConvKernel {
     /// 512 it also splits K across workgroups by its own rule; forced tile widths and K
     /// schedules ([`crate::ForcedPlan`]) do not apply to it.
     GemmSmall,
+    /// `GemmSmall`'s tile, threads, K split and K-slices, with the operands staged through
+    /// workgroup memory in 32-deep K-tiles (double-buffered, 16 KiB with the partial sums):
+    /// each input element is loaded and its gather decoded once per workgroup, not once by each
+    /// of the 8 threads that share its column, which bounds `GemmSmall` on long K and on filters
+    /// with taps. Forced tile widths and K schedules do not apply to it.
+    GemmSmallK32,
     /// Depthwise, or up to 16 input channels per group: four outputs along W per thread,
     /// coalesced, each filter tap loaded once per four outputs.
     Depthwise,
@@ -97,7 +103,7 @@ pub enum ConvKernel {
 
 impl ConvKernel {
     /// Every kernel.
-    pub const ALL: [ConvKernel; 20] = [
+    pub const ALL: [ConvKernel; 21] = [
         ConvKernel::Direct,
         ConvKernel::DirectVec4,
         ConvKernel::Transposed,
@@ -111,6 +117,7 @@ impl ConvKernel {
         ConvKernel::GemmN64K16,
         ConvKernel::GemmN64K32,
         ConvKernel::GemmSmall,
+        ConvKernel::GemmSmallK32,
         ConvKernel::Depthwise,
         ConvKernel::GroupedOc4,
         ConvKernel::DepthwiseTiled,
@@ -141,6 +148,7 @@ impl ConvKernel {
             ConvKernel::GemmN64K16 => "gemm_n64_k16",
             ConvKernel::GemmN64K32 => "gemm_n64_k32",
             ConvKernel::GemmSmall => "gemm_small",
+            ConvKernel::GemmSmallK32 => "gemm_small_k32",
             ConvKernel::Depthwise => "depthwise",
             ConvKernel::GroupedOc4 => "grouped_oc4",
             ConvKernel::DepthwiseTiled => "depthwise_tiled",
@@ -178,9 +186,10 @@ impl ConvKernel {
             | ConvKernel::GemmM64K32
             | ConvKernel::GemmN64K16
             | ConvKernel::GemmN64K32 => self.gemm_tile_storage_bytes(self.gemm_tile().map_or(128, |(_, n)| n)),
-            ConvKernel::GemmSmall => {
+            ConvKernel::GemmSmall | ConvKernel::GemmSmallK32 => {
                 use crate::{pipelines::GeneratedShader, shaders::conv2d_gemm as gemm};
-                gemm::Shader::workgroup_memory_bytes(gemm::Entry::Conv2dGemmSmall, &gemm::Overrides::new())
+                let entry = self.gemm_small_entry().expect("a small-grid GEMM kernel");
+                gemm::Shader::workgroup_memory_bytes(entry, &gemm::Overrides::new())
             }
             ConvKernel::DepthwiseTiled => dw_tiled::CONV2D_DEPTHWISE_TILED_WORKGROUP_MEMORY_BYTES,
             // Either K-tile depth may run (`ConvGeometry::coop_k_tile`): the larger counts.
@@ -215,6 +224,17 @@ impl ConvKernel {
             ConvKernel::GemmK16 => Some(Entry::Conv2dGemmK16),
             ConvKernel::GemmM64K16 => Some(Entry::Conv2dGemmM64K16),
             ConvKernel::GemmM64K32 => Some(Entry::Conv2dGemmM64K32),
+            _ => None,
+        }
+    }
+
+    /// The entry point of `shaders/conv2d_gemm.wgsl` a small-grid GEMM kernel (`GemmSmall`,
+    /// `GemmSmallK32`: fixed 32×32 tiles) runs; `None` for other kernels.
+    pub(crate) fn gemm_small_entry(self) -> Option<crate::shaders::conv2d_gemm::Entry> {
+        use crate::shaders::conv2d_gemm::Entry;
+        match self {
+            ConvKernel::GemmSmall => Some(Entry::Conv2dGemmSmall),
+            ConvKernel::GemmSmallK32 => Some(Entry::Conv2dGemmSmallK32),
             _ => None,
         }
     }
@@ -276,7 +296,7 @@ impl ConvKernel {
             // convolution.
             ConvKernel::Gemv => Some(ConvKernel::Direct),
             // Its 16 KiB is exactly WebGPU's default limit; downlevel devices allow less.
-            ConvKernel::GemmSmall => Some(ConvKernel::GemmN64K16),
+            ConvKernel::GemmSmall | ConvKernel::GemmSmallK32 => Some(ConvKernel::GemmN64K16),
             _ => None,
         }
     }
@@ -297,10 +317,10 @@ impl ConvKernel {
     }
 
     /// Whether this is an implicit-GEMM kernel of any kind: the tile-width kernels of
-    /// [`ConvKernel::is_gemm`] or `GemmSmall`. The tensor-core kernels take the layers the fp32
-    /// planner gives to these, where f16 is allowed.
+    /// [`ConvKernel::is_gemm`] or the small-grid ones (`GemmSmall`, `GemmSmallK32`). The
+    /// tensor-core kernels take the layers the fp32 planner gives to these, where f16 is allowed.
     pub fn is_gemm_shaped(self) -> bool {
-        self.is_gemm() || self == ConvKernel::GemmSmall
+        self.is_gemm() || self.gemm_small_entry().is_some()
     }
 
     /// Output tile (rows of OC, columns of N·OH·OW) of a GEMM kernel at its default width. The
@@ -321,7 +341,7 @@ impl ConvKernel {
     }
 }
 
-/// `GemmSmall`'s tile: output channels × columns of N·OH·OW per workgroup.
+/// The small-grid GEMM kernels' tile (`GemmSmall`, `GemmSmallK32`): output channels × columns of N·OH·OW per workgroup.
 pub(crate) const GEMM_SMALL_TILE: (u32, u32) = (32, 32);
 
 /// The GEMM kernels' tile widths (columns of N·OH·OW per workgroup): multiples of 8 in this range.
@@ -376,13 +396,14 @@ mod tests {
             ConvKernel::GemmN64K16 => 10,
             ConvKernel::GemmN64K32 => 11,
             ConvKernel::GemmSmall => 12,
-            ConvKernel::Depthwise => 13,
-            ConvKernel::GroupedOc4 => 14,
-            ConvKernel::DepthwiseTiled => 15,
-            ConvKernel::DepthwiseRows => 16,
-            ConvKernel::DepthwiseVec4 => 17,
-            ConvKernel::CoopF16 => 18,
-            ConvKernel::CoopNhwc => 19,
+            ConvKernel::GemmSmallK32 => 13,
+            ConvKernel::Depthwise => 14,
+            ConvKernel::GroupedOc4 => 15,
+            ConvKernel::DepthwiseTiled => 16,
+            ConvKernel::DepthwiseRows => 17,
+            ConvKernel::DepthwiseVec4 => 18,
+            ConvKernel::CoopF16 => 19,
+            ConvKernel::CoopNhwc => 20,
         };
         for (i, k) in ConvKernel::ALL.into_iter().enumerate() {
             assert_eq!(position(k), i, "{k:?}");
@@ -417,6 +438,8 @@ mod tests {
                 ConvKernel::Gemv => 4_096,
                 // Four vec4 partial sums per thread of 256 (the WebGPU minimum limit, exactly).
                 ConvKernel::GemmSmall => 16_384,
+                // Two double-buffered 32-deep tiles of A and B (vec4s), reused for the sums.
+                ConvKernel::GemmSmallK32 => 16_384,
                 _ => match kernel.gemm_tile() {
                     Some((rows, tile_n)) => 4 * kernel.k_tile_depth() as u32 * (rows + tile_n),
                     None => 0,

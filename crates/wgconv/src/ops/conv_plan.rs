@@ -96,8 +96,8 @@ fn runnable_kernel(
     }
     let mut kernel = geometry.choose_kernel(forced.kernel)?;
     // A tile width or K schedule forced without a kernel is a choice among the staged-tile GEMM
-    // kernels, which `GemmSmall` is not.
-    if kernel == ConvKernel::GemmSmall
+    // kernels, which the small-grid ones are not.
+    if kernel.gemm_small_entry().is_some()
         && forced.kernel.is_none()
         && (forced.tile_n.is_some() || forced.schedule.is_some())
     {
@@ -195,7 +195,7 @@ impl ConvGeometry {
                     && self.gemm_grid(tile).iter().all(|d| *d <= MAX_WORKGROUPS_PER_DIM)
             }
             // The GEMM kernels' sub-problems, in 32×32 tiles.
-            ConvKernel::GemmSmall => {
+            ConvKernel::GemmSmall | ConvKernel::GemmSmallK32 => {
                 (!self.transposed || self.dilation == [1, 1])
                     && self.filter_constants_fit()
                     && self.gemm_grid(GEMM_SMALL_TILE).iter().all(|d| *d <= MAX_WORKGROUPS_PER_DIM)
