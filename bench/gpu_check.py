@@ -3,7 +3,7 @@
 one layer per fast kernel (GEMM, GEMM with split-K, transposed GEMM by stride phase, depthwise,
 int8 dot4 GEMM; unpadded GEMM; grouped; tiled, row-run and vec4 depthwise; 16-deep K-tiles; the
 few-output-channel transposed kernel; the matrix-vector kernel of outputs of at most 4 pixels; the
-small-grid GEMM;
+small-grid GEMMs, unstaged and staged;
 64×64 tiles; the f16 tensor-core kernel, checked against a reference whose inputs are rounded to
 f16; and f16 tensors through the tensor-core kernel and the others), so the kernels are checked
 against the CPU reference on the device itself.
@@ -42,6 +42,11 @@ cases = [
     ("gemm_small_ragged", (1, 224, 13, 11), (70, 112, 3, 3),
      "--groups 2 --stride 1,2 --padding 1,2 --dilation 2,1 --activation relu --kernel gemm_small"),
     ("gemm_small_transposed", (1, 128, 8, 8), (128, 64, 4, 4), "--transposed --stride 2 --padding 1 --kernel gemm_small"),
+    # Its staged form on the same cases: K 1008 is 32 K-tiles (the last ragged) over 4 slices.
+    ("gemm_small_k32_ragged", (1, 224, 13, 11), (70, 112, 3, 3),
+     "--groups 2 --stride 1,2 --padding 1,2 --dilation 2,1 --activation relu --kernel gemm_small_k32"),
+    ("gemm_small_k32_transposed", (1, 128, 8, 8), (128, 64, 4, 4),
+     "--transposed --stride 2 --padding 1 --kernel gemm_small_k32"),
     ("depthwise", (8, 32, 28, 28), (32, 1, 3, 3), "--groups 32 --padding 1 --stride 2"),
     ("depthwise_s1_multiplier", (4, 48, 56, 56), (96, 1, 3, 3), "--groups 48 --padding 1 --activation relu"),
     ("gemm_k2s2_unpadded", (1, 128, 64, 64), (256, 128, 2, 2), "--stride 2"),
@@ -102,7 +107,7 @@ f16_cases = [(name + "_f16", xs, ws, flags.replace("--precision f16", "").strip(
 f16_cases += [(name + "_f16", xs, ws, flags) for name, xs, ws, flags in cases
               if name in ("gemm_splitk", "gemm_transposed", "depthwise_k7_vec4", "depthwise_k7_tiled", "gemm_stem",
                           "transposed_few_oc_rgb", "gemv_4_pixels", "gemm_small_ragged",
-                          "gemm_small_transposed")]
+                          "gemm_small_transposed", "gemm_small_k32_ragged", "gemm_small_k32_transposed")]
 # The channels-last tensor-core kernel, forced (the CLI's tensors are NCHW: it runs between
 # conversions to and from NHWC): 128×128 and 256×64 tiles, ragged pixels and channels, groups,
 # stride/dilation/padding per axis, split-K, clamp; on f16 tensors and on f32 ones with f16 allowed.

@@ -265,17 +265,24 @@ impl ConvGeometry {
         if depthwise || (!gemm_worthwhile && icg <= 4 && self.supports(ConvKernel::Depthwise)) {
             return ConvKernel::Depthwise;
         }
+        let tiles_n64: u64 = self.gemm_grid((64, 64)).iter().product();
         if !gemm_worthwhile {
+            // Few output channels with long K (a diffusion UNet's 320→4 output layer at batch 1):
+            // the small-grid tiles' 4-way K split beats one thread per output's serial K, on
+            // grids of under two waves of 64×64 tiles (R27; at batch 8, 512 tiles, it lost).
+            let few_channels_long_k = self.gemm_k_depth() >= 256 && tiles_n64 < 2 * FITTED_SMS;
+            if few_channels_long_k && self.supports(ConvKernel::GemmSmallK32) {
+                return ConvKernel::GemmSmallK32;
+            }
             return self.reference_kernel();
         }
-        // Small grids with short K (batch-1 layers of a few hundred pixels): 32×32 tiles whose
-        // threads split K four ways, so more multiprocessors work and each runs a quarter of K.
-        // Its unstaged loads cost more per K-step than the staged tiles' (more for filters with
-        // taps, whose input loads are bounds-checked gathers), so the staged kernels keep long K
-        // and grids of 96+ tiles (R26; grids of 264+ tiles, large ones included, never reach it).
-        let tiles_n64: u64 = self.gemm_grid((64, 64)).iter().product();
-        if self.gemm_small_wins(tiles_n64) && self.supports(ConvKernel::GemmSmall) {
-            return ConvKernel::GemmSmall;
+        // Batch-1 grids of a few hundred to a few thousand pixels: 32×32 tiles whose threads
+        // split K four ways, so more multiprocessors work and each runs a quarter of K, with the
+        // operands staged in 32-deep K-tiles. The staged 64-row tiles keep layers of over 400 M
+        // multiply-adds, long K on grids of half a wave or more, and large grids unless their
+        // channels are few and K short (R27).
+        if self.gemm_small_k32_wins(tiles_n64) && self.supports(ConvKernel::GemmSmallK32) {
+            return ConvKernel::GemmSmallK32;
         }
         self.staged_gemm_kernel()
     }
@@ -313,19 +320,26 @@ impl ConvGeometry {
         if self.supports(gemm) { gemm } else { self.reference_kernel() }
     }
 
-    /// Rule R26: whether `GemmSmall` beats the staged GEMM tiles on a grid of `tiles_n64` 64×64
-    /// tiles (fitted on the 191 zoo layers of under 264 such tiles, v24 and v25): pointwise
-    /// filters with K ≤ 128, K ≤ 768 on under half a wave of tiles, or K ≤ 2048 on under 16
-    /// tiles (in K-slices across workgroups, `gemm_small_splits`); filters with taps (stems,
-    /// 3×3, a transposed layer's phases) with K ≤ 32, or K ≤ 256 on under 96 tiles.
-    fn gemm_small_wins(&self, tiles_n64: u64) -> bool {
+    /// Rule R27: whether `GemmSmallK32` beats the staged GEMM tiles on a grid of `tiles_n64`
+    /// 64×64 tiles (fitted on 221 zoo layers at batch 1 of under 1024 such tiles and 71 of the
+    /// throughput zoo, v26): up to 400 M multiply-adds (beyond, the staged tiles' larger register
+    /// blocks win: a patchify stem of 494 M, a 512-channel transposed layer at batch 16 of
+    /// 1074 M), always under half a wave of tiles, K < 1024 under two waves, and on grids of up to
+    /// 1024 tiles (the range measured) K ≤ 256 for ≤ 32 output channels per group, or K ≤ 32 for
+    /// ≤ 96 (a 64-row tile mostly empty, or K too short to hide its loads behind; a VAE's 4→512
+    /// 3×3 input layer, K 36, lost). It also matched or
+    /// beat `GemmSmall`, its unstaged form, on every layer R26 gave that, which is no longer
+    /// planned.
+    fn gemm_small_k32_wins(&self, tiles_n64: u64) -> bool {
+        const MAX_MACS: u64 = 400_000_000;
         let k = self.gemm_k_depth();
-        let tested_grid = tiles_n64 < 2 * FITTED_SMS;
-        tested_grid
-            && if self.gemm_taps() == 1 {
-                k <= 128 || (k <= 768 && tiles_n64 < FITTED_SMS / 2) || (k <= 2048 && tiles_n64 < 16)
-            } else {
-                k <= 32 || (k <= 256 && tiles_n64 < 96)
+        let ocg = self.oc / self.groups;
+        self.macs() <= MAX_MACS
+            && match tiles_n64 {
+                t if t < FITTED_SMS / 2 => true,
+                t if t < 2 * FITTED_SMS => k < 1024,
+                t if t < 1024 => (ocg <= 32 && k <= 256) || (ocg <= 96 && k <= 32),
+                _ => false,
             }
     }
 
@@ -399,7 +413,12 @@ mod tests {
         assert_eq!(geo(&[1, 2048, 64, 64], &[2048, 2048, 1, 1], d()).unwrap().planned_kernel(), ConvKernel::GemmK16);
         let plan = |g: &ConvGeometry| {
             let k = g.planned_kernel();
-            (k, g.gemm_split_k(k, g.planned_tile_n(k)))
+            let splits = if k == ConvKernel::GemmSmallK32 {
+                g.gemm_small_splits()
+            } else {
+                g.gemm_split_k(k, g.planned_tile_n(k))
+            };
+            (k, splits)
         };
         let conv1 = geo(&[8, 3, 224, 224], &[64, 3, 7, 7], d().stride(&[2]).padding(&[3])).unwrap();
         assert_eq!(plan(&conv1), (ConvKernel::GemmN64K16, 1));
@@ -410,6 +429,7 @@ mod tests {
         let down2 = geo(&[1, 256, 96, 96], &[512, 256, 2, 2], d().stride(&[2])).unwrap();
         assert_eq!(plan(&down2), (ConvKernel::Gemm, 3));
         let siglip = geo(&[1, 3, 384, 384], &[1152, 3, 14, 14], d().stride(&[14])).unwrap();
+        // 216 tiles of 64×64 with K 588, but 494 M multiply-adds: over R27's bound.
         assert_eq!(plan(&siglip), (ConvKernel::GemmN64K32, 1));
         let small = geo(&[8, 64, 56, 56], &[64, 64, 3, 3], d().padding(&[1])).unwrap();
         assert_eq!(plan(&small), (ConvKernel::GemmN64K32, 1));
@@ -457,42 +477,63 @@ mod tests {
             geo(&[8, 96, 56, 56], &[96, 3, 3, 3], d().groups(32)).unwrap().planned_kernel(),
             ConvKernel::Depthwise
         );
-        // Grids of under 66 tiles split down to 16 8-deep K-tiles a slice (R23): ResNet-50's
-        // 1024→512 1×1 at 14² (16 tiles of 64×128, K 1024, too long for R26 on its 32 64×64
-        // tiles); at batch 8 (over 66 tiles) R3 holds (no split under K 1024).
+        // Grids of under 66 tiles split down to 16 8-deep K-tiles a slice (R23), where R27 leaves
+        // them to the staged tiles: forced to `GemmM64K32`, ResNet-50's 1024→512 1×1 at 14² (16
+        // tiles of 64×128, K 1024) splits in 8; at batch 8 (over 66 tiles) R3 holds (no split
+        // under K 1024).
         let r50_1024 = geo(&[1, 1024, 14, 14], &[512, 1024, 1, 1], d()).unwrap();
-        assert_eq!(plan(&r50_1024), (ConvKernel::GemmM64K32, 8));
-        // MobileNetV2's last 1×1 (K 960 on 5 tiles) runs `gemm_small` in 2 K-slices (R26).
-        let mnv2_last = geo(&[1, 960, 7, 7], &[320, 960, 1, 1], d()).unwrap();
-        assert_eq!((mnv2_last.planned_kernel(), mnv2_last.gemm_small_splits()), (ConvKernel::GemmSmall, 2));
+        let m64_k32 = ConvKernel::GemmM64K32;
+        assert_eq!(r50_1024.gemm_split_k(m64_k32, r50_1024.planned_tile_n(m64_k32)), 8);
         let wide = geo(&[8, 512, 28, 28], &[256, 512, 1, 1], d()).unwrap();
         assert_eq!(plan(&wide), (ConvKernel::GemmM64K32, 1));
-        // Small grids with short K (R26): ResNet-50's 512→256 1×1 at 28² (52 tiles of 64×64, K
-        // 512), MobileNetV3's 16→16 1×1 at 112² (196 tiles, K 16), a 3-channel 3×3 stem (K 27,
-        // 196 tiles), RegNetY's grouped 3×3 (K 216, 37 tiles), DCGAN's last transposed layer (K
-        // 256 over 4 taps a phase, 64 tiles). Not: a 3×3 of K 576 (YOLOv8n's 64→64 at 40²), a
-        // pointwise of K 256 on 196 tiles (half a wave or more), a 3×3 of K 144 on 100 tiles,
-        // K 1024 on 32 tiles (ResNet-50's 1024→512 at 14²), or 264+ tiles (320). K 960 on 5
-        // tiles (MobileNetV2's 960→320 at 7²) runs in 2 K-slices.
-        let small =
-            |input: &[usize], weight: &[usize], opts: ConvOptions| geo(input, weight, opts).unwrap().planned_kernel();
-        assert_eq!(small(&[1, 512, 28, 28], &[256, 512, 1, 1], d()), ConvKernel::GemmSmall);
-        assert_eq!(small(&[1, 16, 112, 112], &[16, 16, 1, 1], d()), ConvKernel::GemmSmall);
-        assert_eq!(small(&[1, 3, 224, 224], &[16, 3, 3, 3], d().stride(&[2]).padding(&[1])), ConvKernel::GemmSmall);
-        assert_eq!(
-            small(&[1, 888, 14, 14], &[888, 24, 3, 3], d().groups(37).stride(&[2]).padding(&[1])),
-            ConvKernel::GemmSmall
-        );
-        assert_eq!(
-            small(&[1, 64, 32, 32], &[64, 3, 4, 4], d().transposed(true).stride(&[2]).padding(&[1])),
-            ConvKernel::GemmSmall
-        );
-        assert_ne!(small(&[1, 64, 40, 40], &[64, 64, 3, 3], d().padding(&[1])), ConvKernel::GemmSmall);
-        assert_ne!(small(&[1, 320, 64, 64], &[320, 320, 1, 1], d()), ConvKernel::GemmSmall);
-        assert_ne!(small(&[1, 256, 56, 56], &[256, 256, 1, 1], d()), ConvKernel::GemmSmall);
-        assert_ne!(small(&[1, 16, 80, 80], &[64, 16, 3, 3], d().padding(&[1])), ConvKernel::GemmSmall);
-        assert_ne!(small(&[1, 1024, 14, 14], &[512, 1024, 1, 1], d()), ConvKernel::GemmSmall);
-        assert_ne!(small(&[8, 256, 14, 14], &[1024, 256, 1, 1], d()), ConvKernel::GemmSmall);
+        // The small-grid tiles (R27). Under half a wave of 64×64 tiles, any K: ResNet-50's
+        // 1024→512 1×1 at 14² (32 tiles) in 2 K-slices, MobileNetV2's last 1×1 (K 960 on 5
+        // tiles) in 2, ResNet-50's 512→256 1×1 at 28² (52 tiles, K 512), RegNetY's grouped 3×3
+        // (37 tiles), DCGAN's last transposed layer (64 tiles), YOLOv8n's 64→64 3×3 at 40² (25 tiles,
+        // K 576 in 2 slices).
+        let small_plan =
+            |input: &[usize], weight: &[usize], opts: ConvOptions| plan(&geo(input, weight, opts).unwrap());
+        let k32 = ConvKernel::GemmSmallK32;
+        assert_eq!(plan(&r50_1024), (k32, 2));
+        assert_eq!(small_plan(&[1, 960, 7, 7], &[320, 960, 1, 1], d()), (k32, 2));
+        assert_eq!(small_plan(&[1, 512, 28, 28], &[256, 512, 1, 1], d()), (k32, 1));
+        let regnet_grouped = d().groups(37).stride(&[2]).padding(&[1]);
+        assert_eq!(small_plan(&[1, 888, 14, 14], &[888, 24, 3, 3], regnet_grouped), (k32, 1));
+        let dcgan_last = d().transposed(true).stride(&[2]).padding(&[1]);
+        assert_eq!(small_plan(&[1, 64, 32, 32], &[64, 3, 4, 4], dcgan_last), (k32, 1));
+        assert_eq!(small_plan(&[1, 64, 40, 40], &[64, 64, 3, 3], d().padding(&[1])), (k32, 2));
+        // Under two waves, K under 1024: 16→16 1×1 at 112² (196 tiles, K 16), a 3-channel 3×3
+        // stem (196 tiles, K 27), 256→256 1×1 at 56² (196 tiles), 16→64 3×3 at 80² (100 tiles,
+        // K 144); not K 1280+ there (the diffusion UNet's 1280-channel 3×3 at 16², 80 tiles).
+        let kernel = |input: &[usize], weight: &[usize], opts: ConvOptions| small_plan(input, weight, opts).0;
+        assert_eq!(kernel(&[1, 16, 112, 112], &[16, 16, 1, 1], d()), k32);
+        assert_eq!(kernel(&[1, 3, 224, 224], &[16, 3, 3, 3], d().stride(&[2]).padding(&[1])), k32);
+        assert_eq!(kernel(&[1, 256, 56, 56], &[256, 256, 1, 1], d()), k32);
+        assert_eq!(kernel(&[1, 16, 80, 80], &[64, 16, 3, 3], d().padding(&[1])), k32);
+        assert_ne!(kernel(&[1, 1280, 16, 16], &[1280, 1280, 3, 3], d().padding(&[1])), k32);
+        // 264–1023 tiles: ≤ 32 channels with K ≤ 256 (YOLOv8n's 32→32 1×1 at 160², 400 tiles),
+        // or ≤ 96 with K ≤ 32 (MobileNetV2's 16→96 1×1 at 112², 392 tiles); not 40 channels of K 72
+        // (MobileNetV3's 72→40 1×1 at 28², batch 32), nor 320 channels of K 320 (a UNet's 1×1 at
+        // 64², 320 tiles), nor K 576 (64→64 3×3 at 56², batch 8: 392 tiles), nor 1024+ tiles
+        // (YOLOv8n's 3→16 stem at 640², 1600).
+        assert_eq!(kernel(&[1, 32, 160, 160], &[32, 32, 1, 1], d()), k32);
+        assert_eq!(kernel(&[1, 16, 112, 112], &[96, 16, 1, 1], d()), k32);
+        assert_ne!(kernel(&[32, 72, 28, 28], &[40, 72, 1, 1], d()), k32);
+        assert_ne!(kernel(&[1, 4, 64, 64], &[512, 4, 3, 3], d().padding(&[1])), k32);
+        assert_ne!(kernel(&[1, 320, 64, 64], &[320, 320, 1, 1], d()), k32);
+        assert_ne!(kernel(&[8, 64, 56, 56], &[64, 64, 3, 3], d().padding(&[1])), k32);
+        assert_ne!(kernel(&[1, 3, 640, 640], &[16, 3, 3, 3], d().stride(&[2]).padding(&[1])), k32);
+        assert_ne!(kernel(&[8, 256, 14, 14], &[1024, 256, 1, 1], d()), k32);
+        // Over 400 M multiply-adds, on any grid: pix2pix's 512→512 k4 s2 at 16², batch 16 (32
+        // tiles, 1074 M).
+        assert_ne!(kernel(&[16, 512, 16, 16], &[512, 512, 4, 4], d().stride(&[2]).padding(&[1])), k32);
+        // Few output channels (no GEMM tile worth it otherwise) with K ≥ 256 on under two waves
+        // of tiles: a UNet's 320→4 output layer at batch 1 (64 tiles), not at batch 8 (512);
+        // not YOLOv8n's 16→1 box decoder (K 16), which stays direct.
+        let unet_out = d().padding(&[1]);
+        assert_eq!(kernel(&[1, 320, 64, 64], &[4, 320, 3, 3], unet_out.clone()), k32);
+        assert_eq!(kernel(&[8, 320, 64, 64], &[4, 320, 3, 3], unet_out), ConvKernel::DirectVec4);
+        assert_eq!(kernel(&[1, 16, 4, 8400], &[1, 16, 1, 1], d()), ConvKernel::DirectVec4);
         // A 1D 1-channel stem with 16+ outputs is a GEMM (R24); with fewer, or in 2D, depthwise.
         let conv1d = |oc| geo(&[1, 1, 16000], &[oc, 1, 10], d().stride(&[5])).unwrap().planned_kernel();
         assert!(conv1d(512).is_gemm(), "{:?}", conv1d(512));
@@ -516,6 +557,6 @@ mod tests {
             (ConvKernel::Gemv, 256, 512)
         );
         let up = geo(&[1, 512, 1, 1], &[512, 512, 4, 4], d().transposed(true).stride(&[2]).padding(&[1])).unwrap();
-        assert!(up.planned_kernel().is_gemm());
+        assert_eq!(up.planned_kernel(), ConvKernel::GemmSmallK32);
     }
 }
