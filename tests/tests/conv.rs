@@ -847,12 +847,19 @@ fn kernels_fit_small_workgroup_memory() {
     let options = opts().groups(2).padding(&[16]);
     let (g, ..) = steps_back(&[1, 2, 40, 41], &[2, 1, 33, 33], &options, 116, tiled, ConvKernel::Depthwise);
     assert!(!g.supports(ConvKernel::DepthwiseRows));
-    // The small-grid GEMM (exactly 16 KiB) steps back to 64×64 tiles 16 deep (8 KiB).
+    // The small-grid GEMM (exactly 16 KiB) steps back to 64×64 tiles 16 deep (8 KiB); forced,
+    // either small-grid kernel is refused with the bytes it needs.
     let options = opts().padding(&[1]);
-    steps_back(&[1, 16, 12, 12], &[32, 16, 3, 3], &options, 118, ConvKernel::GemmSmall, ConvKernel::GemmN64K16);
-    // The planner's default GEMM (64×64 tiles 32 deep, 16 KiB) steps back to 16-deep K-tiles.
+    let small = ConvKernel::GemmSmallK32;
+    let (_, xt, wt, _) = steps_back(&[1, 16, 12, 12], &[32, 16, 3, 3], &options, 118, small, ConvKernel::GemmN64K16);
+    for kernel in [ConvKernel::GemmSmall, ConvKernel::GemmSmallK32] {
+        let err = ctx.convolution_forced(&xt, &wt, None, &options, &ForcedPlan::kernel(kernel)).unwrap_err();
+        assert!(err.to_string().contains("16384 bytes of workgroup memory; this device allows 16352"), "{err}");
+    }
+    // The planner's default GEMM (64×64 tiles 32 deep, 16 KiB; 288 tiles of 64 channels, too
+    // many for the small-grid tiles) steps back to 16-deep K-tiles.
     let (planned, ran) = (ConvKernel::GemmN64K32, ConvKernel::GemmN64K16);
-    let (_, xt, wt, r) = steps_back(&[1, 32, 12, 12], &[32, 32, 3, 3], &options, 114, planned, ran);
+    let (_, xt, wt, r) = steps_back(&[1, 8, 96, 192], &[64, 8, 3, 3], &options, 114, planned, ran);
     // Workgroup memory follows the tile width: 64×128 tiles 32 deep need 24 576 bytes, 64×64
     // 16 384 (over this device's 16 352), 64×32 12 288 (they run).
     let m64_k32 = |tile_n| ForcedPlan { tile_n: Some(tile_n), ..ForcedPlan::kernel(ConvKernel::GemmM64K32) };
@@ -1260,7 +1267,7 @@ fn tuning_picks_the_fastest_measured_configuration() {
     if split_k {
         assert_eq!(batch.len(), 2, "{:?}", tuning.best());
     }
-    // As many dispatches as the same configuration forced (`gemm_small` splits K by its own rule).
+    // As many dispatches as the same configuration forced (the small-grid kernels split K by their own rule).
     let best = tuning.best().config;
     let mut forced_batch = ctx.batch();
     let plan = ForcedPlan { kernel: Some(best.kernel), tile_n: best.tile_n, schedule: best.schedule };

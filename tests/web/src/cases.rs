@@ -165,6 +165,12 @@ fn forced_cases() -> Vec<(String, ConvCase)> {
         transposed().forced(ForcedPlan::kernel(ConvKernel::GemmSmall)),
     ));
     cases.push((
+        "gemm_small_k32 on a transposed convolution (stride phases)".into(),
+        transposed().forced(ForcedPlan::kernel(ConvKernel::GemmSmallK32)),
+    ));
+    // K 576 in 2 K-slices across workgroups (the split-K reduce pass).
+    cases.push(("gemm_small_k32 in K-slices".into(), long_k().forced(ForcedPlan::kernel(ConvKernel::GemmSmallK32))));
+    cases.push((
         "gemm_m64 at 64 columns".into(),
         dense().forced(ForcedPlan { tile_n: Some(64), ..ForcedPlan::kernel(ConvKernel::GemmM64) }),
     ));

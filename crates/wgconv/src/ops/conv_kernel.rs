@@ -56,7 +56,8 @@ pub enum ConvKernel {
     /// GEMM tiles would leave most multiprocessors idle and run all of K serially per thread.
     /// Direct and transposed convolutions, as the GEMM kernels (the same packed weight). Above K
     /// 512 it also splits K across workgroups by its own rule; forced tile widths and K
-    /// schedules ([`crate::ForcedPlan`]) do not apply to it.
+    /// schedules ([`crate::ForcedPlan`]) do not apply to it. Not planned: `GemmSmallK32`, its
+    /// staged form, matched or beat it wherever it was (run by tuning or when forced).
     GemmSmall,
     /// `GemmSmall`'s tile, threads, K split and K-slices, with the operands staged through
     /// workgroup memory in 32-deep K-tiles (double-buffered, 16 KiB with the partial sums):

@@ -115,10 +115,11 @@ impl ConvGeometry {
         if self.split_k_fits(kernel, splits) { splits } else { 1 }
     }
 
-    /// The K-slices `GemmSmall` runs in (each workgroup's 4 thread slices share one): enough
-    /// that a thread runs at most 128 K-steps, while the grid stays within two waves of the
-    /// fitted GPU (a slice more costs a reduce pass and partial sums through memory). 1 for
-    /// K ≤ 512, where slicing measured slower (R26).
+    /// The K-slices `GemmSmall` and `GemmSmallK32` run in (each workgroup's 4 thread slices
+    /// share one): enough that a thread runs at most 128 K-steps, while the grid stays within two
+    /// waves of the fitted GPU (a slice more costs a reduce pass and partial sums through
+    /// memory). 1 for K ≤ 512, where slicing measured slower (R26). Fitted on `GemmSmall`; R27
+    /// was fitted on `GemmSmallK32` run with these slices (it cuts them in whole 32-deep K-tiles).
     pub(crate) fn gemm_small_splits(&self) -> u32 {
         const THREAD_STEPS: u64 = 128;
         let tiles: u64 = self.gemm_grid(GEMM_SMALL_TILE).iter().product();
