@@ -80,9 +80,14 @@ def summary(suite, times, fp32, tf32, label):
     models' summed conv times (over the layers both sides timed)."""
     names = [layer["name"] for layer in suite if layer["name"] in times and layer["name"] in fp32]
     ratios = {name: fp32[name] / times[name] for name in names}
+    with_tf32 = [n for n in names if n in tf32]
+    tf32_text = ""
+    if with_tf32:
+        tf32_text = f", {geomean(tf32[n] / times[n] for n in with_tf32):.3f}× TF32"
+        if len(with_tf32) != len(names):
+            tf32_text += f" (over the {len(with_tf32)} with a TF32 time)"
     lines = [
-        f"{label}: {len(names)} layers, geomean {geomean(ratios.values()):.3f}× cuDNN fp32"
-        + (f", {geomean(tf32[n] / times[n] for n in names if n in tf32):.3f}× TF32" if tf32 else "")
+        f"{label}: {len(names)} layers, geomean {geomean(ratios.values()):.3f}× cuDNN fp32{tf32_text}"
         + f"; {sum(r < 0.75 for r in ratios.values())} under 0.75×"
     ]
     # A model's sum only when both sides timed every one of its layers.

@@ -37,12 +37,12 @@ cases = [
     ("transposed_few_oc_rgb", (2, 128, 32, 32), (128, 3, 4, 4), "--transposed --stride 2 --padding 1 --kernel transposed_few_oc"),
     # Four output pixels in all (two images of 2×1): the matrix-vector kernel, 256 lanes (K 2304).
     ("gemv_4_pixels", (2, 256, 4, 3), (40, 256, 3, 3), "--stride 2,3 --padding 1,0 --activation relu --kernel gemv"),
-    # The small-grid GEMM: ragged 32×32 tiles (70 channels, 13×11 pixels), K 1008 over 4 slices,
+    # The small-grid GEMM: ragged 32×32 tiles (70 channels, 13×11 pixels), K 1008 in 2 K-slices,
     # strides, dilation and padding per axis, groups; and a transposed layer by stride phase.
     ("gemm_small_ragged", (1, 224, 13, 11), (70, 112, 3, 3),
      "--groups 2 --stride 1,2 --padding 1,2 --dilation 2,1 --activation relu --kernel gemm_small"),
     ("gemm_small_transposed", (1, 128, 8, 8), (128, 64, 4, 4), "--transposed --stride 2 --padding 1 --kernel gemm_small"),
-    # Its staged form on the same cases: K 1008 is 32 K-tiles (the last ragged) over 4 slices.
+    # Its staged form on the same cases: K 1008 is 32 K-tiles (the last ragged), 16 per K-slice.
     ("gemm_small_k32_ragged", (1, 224, 13, 11), (70, 112, 3, 3),
      "--groups 2 --stride 1,2 --padding 1,2 --dilation 2,1 --activation relu --kernel gemm_small_k32"),
     ("gemm_small_k32_transposed", (1, 128, 8, 8), (128, 64, 4, 4),

@@ -642,7 +642,7 @@ fn one_dimensional() {
     );
     assert_eq!(out.len(), 2 * 4 * 7);
     // A 1-channel stem with many outputs (wav2vec 2.0's raw-audio conv) runs as a GEMM (R24): on
-    // a grid this small, the small-grid one (R26).
+    // a grid this small, the small-grid one (R27).
     let stem = Case {
         input: &[1, 1, 203],
         weight: &[32, 1, 10],
@@ -856,6 +856,9 @@ fn kernels_fit_small_workgroup_memory() {
         let err = ctx.convolution_forced(&xt, &wt, None, &options, &ForcedPlan::kernel(kernel)).unwrap_err();
         assert!(err.to_string().contains("16384 bytes of workgroup memory; this device allows 16352"), "{err}");
     }
+    // A few-channel layer R27 gives the small-grid tiles (4 outputs, K 2880) steps back to its
+    // reference kernel, not to a mostly empty GEMM tile.
+    steps_back(&[1, 320, 6, 6], &[4, 320, 3, 3], &options, 119, small, ConvKernel::DirectVec4);
     // The planner's default GEMM (64×64 tiles 32 deep, 16 KiB; 288 tiles of 64 channels, too
     // many for the small-grid tiles) steps back to 16-deep K-tiles.
     let (planned, ran) = (ConvKernel::GemmN64K32, ConvKernel::GemmN64K16);

@@ -270,6 +270,9 @@ struct Report<'a> {
     dtype: &'static str,
     /// Their memory format: `contiguous_format`, or `channels_last` (`--channels-last`).
     memory_format: &'static str,
+    /// With `--kernel`: the kernel run instead of the planner's wherever it could run.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    forced_kernel: Option<&'static str>,
     /// With `--roofline`: the device's ceilings.
     #[serde(skip_serializing_if = "Option::is_none")]
     roofline: Option<RooflineReport>,
@@ -551,16 +554,22 @@ fn run_layer(ctx: &Context, layer: &Layer, args: &BenchArgs) -> CliResult<(Layer
             // Labelled with the kernel that ran (the planner's may fall back on a device with
             // less workgroup memory); tuned layers with their whole configuration.
             let mut chosen = geometry.planned_kernel();
-            let forced = args.kernel.filter(|k| geometry.supports(*k)).map(ForcedPlan::kernel);
+            // `--kernel` where it can run here: recording it once (unsubmitted) tells, whatever
+            // stops it (the shape, the device's workgroup memory or cooperative matrices).
+            let forced = args.kernel.map(ForcedPlan::kernel).filter(|plan| {
+                let mut probe = ctx.batch();
+                conv.run_into_forced(&mut probe, &x, &out, plan).is_ok()
+            });
             let run = |b: &mut wgconv::Batch<'_>, out: &Tensor| match &forced {
                 Some(plan) => conv.run_into_forced(b, &x, out, plan),
                 None => conv.run_into(b, &x, out),
             };
             let (ms, source) = median_time(ctx, args, |b| run(b, &out).map(|k| chosen = k))?;
-            // (With f16 allowed the tensor-core kernel runs ahead of a tuned fp32 configuration.)
+            // (With f16 allowed the tensor-core kernel runs ahead of a tuned fp32 configuration;
+            // a forced kernel runs the planner's tile and schedule, not a tuned one's.)
             let label = ctx
                 .tuned(&geometry)
-                .filter(|t| t.kernel == chosen)
+                .filter(|t| t.kernel == chosen && forced.is_none())
                 .map_or_else(|| chosen.name().to_string(), |t| t.to_string());
             let reference = if transposed { ConvKernel::Transposed } else { ConvKernel::Direct };
             // Right after the back-to-back time, before the reference kernel runs: the slope
@@ -745,6 +754,7 @@ pub fn run(args: &BenchArgs) -> CliResult<()> {
             } else {
                 MemoryFormat::Contiguous.name()
             },
+            forced_kernel: args.kernel.map(ConvKernel::name),
             roofline: roofline.as_ref().map(RooflineReport::from),
             layers: &results,
             models,

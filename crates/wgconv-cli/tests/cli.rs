@@ -413,6 +413,43 @@ fn quick_bench_writes_json_with_every_layer() {
     );
 }
 
+/// `bench --kernel` runs that kernel wherever it can run and the planner's elsewhere (a shape it
+/// does not take, a device without what it needs), and the JSON says which was forced.
+#[test]
+fn bench_runs_a_forced_kernel_where_it_can() {
+    let d = Dir::new("bench_kernel");
+    let suite = d.path("suite.json");
+    std::fs::write(
+        &suite,
+        r#"[
+  {"name": "dense", "op": "conv2d", "n": 1, "ic": 8, "oc": 16, "h": 10, "w": 10, "k": 3, "stride": 1, "padding": 1},
+  {"name": "dw", "op": "conv2d", "n": 1, "ic": 8, "oc": 8, "h": 10, "w": 12, "k": 3, "stride": 1, "padding": 1, "groups": 8}
+]"#,
+    )
+    .unwrap();
+    let kernels = |forced: &str| {
+        let json = d.path(&format!("{forced}.json"));
+        let args = ["bench", "--suite", &suite, "--repeat", "1", "--launches", "1", "--no-reference"];
+        let (code, stdout, stderr) = run(&[&args[..], &["--kernel", forced, "--json", &json]].concat());
+        assert_eq!(
+            code, 0,
+            "{stdout}
+{stderr}"
+        );
+        let report: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(Path::new(&json)).unwrap()).unwrap();
+        assert_eq!(report["forced_kernel"], forced);
+        let layers = report["layers"].as_array().unwrap();
+        layers.iter().map(|l| l["kernel"].as_str().unwrap().to_string()).collect::<Vec<_>>()
+    };
+    // The direct kernel runs both; the tiled depthwise kernel only the depthwise layer.
+    assert_eq!(kernels("direct"), ["direct", "direct"]);
+    let tiled = kernels("depthwise_tiled");
+    assert_eq!(tiled[1], "depthwise_tiled");
+    assert_ne!(tiled[0], "depthwise_tiled");
+    expect_exit(&["bench", "--suite", &suite, "--kernel", "fastest"], 2, "unknown kernel \"fastest\"");
+}
+
 /// A suite with every layer field (rectangular filter, per-axis stride/padding/dilation,
 /// output padding, bias, activation, 1D layers, counts and models) runs, and the JSON sums each
 /// model's layers × their counts.

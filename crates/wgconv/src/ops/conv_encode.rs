@@ -196,7 +196,7 @@ impl Batch<'_> {
             && self.ctx.cooperative_f16()
             && kernel.workgroup_storage_bytes() <= self.ctx.limits().max_compute_workgroup_storage_size
             && g.supports(kernel)
-            && g.planned_kernel().is_gemm_shaped()
+            && g.tensor_core_candidate()
     }
 
     /// `CoopNhwc`: the weight packed to f16 K-major, NCHW tensors converted to NHWC and back

@@ -84,7 +84,7 @@ fn runnable_kernel(
     if forced.is_empty()
         && precision == Precision::AllowF16
         && coop_runs
-        && geometry.planned_kernel().is_gemm_shaped()
+        && geometry.tensor_core_candidate()
         && geometry.supports(coop)
     {
         return Ok((coop, None));
@@ -107,7 +107,13 @@ fn runnable_kernel(
     let needs = |k: ConvKernel| k.workgroup_storage_bytes_at(forced.tile_n);
     // A fallback may itself not run this geometry (`DepthwiseRows` on huge filters): step on.
     while needs(kernel) > storage || !geometry.supports(kernel) {
-        match (forced.kernel, kernel.fallback()) {
+        // The few-channel layers R27 gives a small-grid kernel step back to their reference
+        // kernel, which they ran before, not to a mostly empty GEMM tile.
+        let fallback = match kernel.gemm_small_entry() {
+            Some(_) if !geometry.gemm_worthwhile() => Some(geometry.reference_kernel()),
+            _ => kernel.fallback(),
+        };
+        match (forced.kernel, fallback) {
             (None, Some(next)) => kernel = next,
             _ if needs(kernel) > storage => {
                 return Err(Error::unavailable(
@@ -219,10 +225,9 @@ impl ConvGeometry {
     /// fitted on an H200. The rules are numbered as in docs/PERFORMANCE.md ("Why the planner's
     /// rules are what they are"), which holds the measurements behind each.
     pub fn planned_kernel(&self) -> ConvKernel {
-        let ocg = self.oc / self.groups;
         let icg = self.ic / self.groups;
-        // Few channels per group make a mostly empty GEMM tile; the direct kernels win there.
-        let gemm_worthwhile = self.transposed || (ocg >= 16 && icg * self.kh * self.kw >= 8);
+        let ocg = self.oc / self.groups;
+        let gemm_worthwhile = self.gemm_worthwhile();
         // Depthwise on widths that are multiples of 4: aligned vec4 quads, fastest on every
         // depthwise layer measured, 3×3 and 7×7 (R4). Larger filters that fit its four-vec4
         // window (e.g. 9×9 "same") were not measured; they take it too.
@@ -278,17 +283,33 @@ impl ConvGeometry {
         }
         // Batch-1 grids of a few hundred to a few thousand pixels: 32×32 tiles whose threads
         // split K four ways, so more multiprocessors work and each runs a quarter of K, with the
-        // operands staged in 32-deep K-tiles. The staged 64-row tiles keep layers of over 400 M
-        // multiply-adds, long K on grids of half a wave or more, and large grids unless their
-        // channels are few and K short (R27).
+        // operands staged in 32-deep K-tiles. The staged 64-row tiles keep the largest layers
+        // (over 600 M multiply-adds, or 400 M on half a wave of tiles or more), long K on grids
+        // of half a wave or more, and large grids unless their channels are few and K short (R27).
         if self.gemm_small_k32_wins(tiles_n64) && self.supports(ConvKernel::GemmSmallK32) {
             return ConvKernel::GemmSmallK32;
         }
         self.staged_gemm_kernel()
     }
 
+    /// Whether a GEMM tile is worth it: not for few channels per group (under 16 output
+    /// channels, or K under 8), where a tile is mostly empty and the direct kernels win, except
+    /// for transposed convolutions (whose reference kernel gathers).
+    pub(crate) fn gemm_worthwhile(&self) -> bool {
+        let (icg, ocg) = (self.ic / self.groups, self.oc / self.groups);
+        self.transposed || (ocg >= 16 && icg * self.kh * self.kw >= 8)
+    }
+
+    /// Whether the tensor-core kernels take this convolution where f16 multiplicands are allowed:
+    /// where the fp32 planner runs a GEMM kernel for the layer's GEMM shape. Not the few-channel
+    /// layers a small-grid kernel takes for its K split (R27), whose 64-row tensor-core tiles
+    /// would be nearly empty (not measured).
+    pub(crate) fn tensor_core_candidate(&self) -> bool {
+        self.planned_kernel().is_gemm_shaped() && self.gemm_worthwhile()
+    }
+
     /// The staged-tile GEMM kernel the rules R11–R15 choose for a GEMM-shaped convolution (the
-    /// reference kernel where it cannot run): what runs where R26 does not take the layer, or
+    /// reference kernel where it cannot run): what runs where R27 does not take the layer, or
     /// where a tile width or K schedule is forced without a kernel.
     pub(crate) fn staged_gemm_kernel(&self) -> ConvKernel {
         // Fitted to `wgconv bench --tune`: large grids with long K take 128×128 tiles 16 deep
@@ -322,25 +343,28 @@ impl ConvGeometry {
 
     /// Rule R27: whether `GemmSmallK32` beats the staged GEMM tiles on a grid of `tiles_n64`
     /// 64×64 tiles (fitted on 221 zoo layers at batch 1 of under 1024 such tiles and 71 of the
-    /// throughput zoo, v26): up to 400 M multiply-adds (beyond, the staged tiles' larger register
-    /// blocks win: a patchify stem of 494 M, a 512-channel transposed layer at batch 16 of
-    /// 1074 M), always under half a wave of tiles, K < 1024 under two waves, and on grids of up to
-    /// 1024 tiles (the range measured) K ≤ 256 for ≤ 32 output channels per group, or K ≤ 32 for
-    /// ≤ 96 (a 64-row tile mostly empty, or K too short to hide its loads behind; a VAE's 4→512
-    /// 3×3 input layer, K 36, lost). It also matched or
-    /// beat `GemmSmall`, its unstaged form, on every layer R26 gave that, which is no longer
-    /// planned.
+    /// throughput zoo, v26–v27): under half a wave of tiles, any K up to 600 M multiply-adds;
+    /// under two waves, K < 1024 up to 400 M; and on grids of up to 1024 tiles (the range
+    /// measured), up to 400 M, K ≤ 256 for ≤ 32 output channels per group or K ≤ 32 for ≤ 96
+    /// (a 64-row tile mostly empty, or K too short to hide its loads behind). Beyond the bounds
+    /// the staged tiles' larger register blocks won: pix2pix's 512→512 k4 s2 on 8² inputs at
+    /// batch 16 (1074 M on 32 tiles), the diffusion UNet's 640-channel 3×3 stride 2 at 32² (943 M
+    /// on 40 tiles), SigLIP's patchify stem (494 M on 216 tiles), MobileNetV2's 960→320 at 7², batch
+    /// 32 (482 M on 125 tiles); a VAE's 4→512 3×3 input layer (K 36) lost too. Under half a wave
+    /// the 537 M layers of pix2pix (batch 1 and 16) won. It also matched or beat `GemmSmall`, its
+    /// unstaged form, on every layer R26 gave that, which is no longer planned.
     fn gemm_small_k32_wins(&self, tiles_n64: u64) -> bool {
+        const MAX_MACS_HALF_WAVE: u64 = 600_000_000;
         const MAX_MACS: u64 = 400_000_000;
         let k = self.gemm_k_depth();
         let ocg = self.oc / self.groups;
-        self.macs() <= MAX_MACS
-            && match tiles_n64 {
-                t if t < FITTED_SMS / 2 => true,
-                t if t < 2 * FITTED_SMS => k < 1024,
-                t if t < 1024 => (ocg <= 32 && k <= 256) || (ocg <= 96 && k <= 32),
-                _ => false,
-            }
+        let macs = self.macs();
+        match tiles_n64 {
+            t if t < FITTED_SMS / 2 => macs <= MAX_MACS_HALF_WAVE,
+            t if t < 2 * FITTED_SMS => macs <= MAX_MACS && k < 1024,
+            t if t < 1024 => macs <= MAX_MACS && ((ocg <= 32 && k <= 256) || (ocg <= 96 && k <= 32)),
+            _ => false,
+        }
     }
 
     /// Every fp32 kernel that can run this convolution (tests and tuning run them all;
@@ -524,14 +548,22 @@ mod tests {
         assert_ne!(kernel(&[8, 64, 56, 56], &[64, 64, 3, 3], d().padding(&[1])), k32);
         assert_ne!(kernel(&[1, 3, 640, 640], &[16, 3, 3, 3], d().stride(&[2]).padding(&[1])), k32);
         assert_ne!(kernel(&[8, 256, 14, 14], &[1024, 256, 1, 1], d()), k32);
-        // Over 400 M multiply-adds, on any grid: pix2pix's 512→512 k4 s2 at 16², batch 16 (32
-        // tiles, 1074 M).
-        assert_ne!(kernel(&[16, 512, 16, 16], &[512, 512, 4, 4], d().stride(&[2]).padding(&[1])), k32);
+        // Under half a wave, up to 600 M multiply-adds: pix2pix's 128→256 k4 s2 on 64² inputs (64
+        // tiles, 537 M); not its 512→512 on 8² inputs at batch 16 (32 tiles, 1074 M), nor the
+        // diffusion UNet's 640-channel 3×3 stride 2 at 32² (40 tiles, 943 M).
+        let k4s2 = d().stride(&[2]).padding(&[1]);
+        assert_eq!(kernel(&[1, 128, 64, 64], &[256, 128, 4, 4], k4s2.clone()), k32);
+        assert_ne!(kernel(&[16, 512, 8, 8], &[512, 512, 4, 4], k4s2), k32);
+        assert_ne!(kernel(&[1, 640, 32, 32], &[640, 640, 3, 3], d().stride(&[2]).padding(&[1])), k32);
         // Few output channels (no GEMM tile worth it otherwise) with K ≥ 256 on under two waves
         // of tiles: a UNet's 320→4 output layer at batch 1 (64 tiles), not at batch 8 (512);
         // not YOLOv8n's 16→1 box decoder (K 16), which stays direct.
         let unet_out = d().padding(&[1]);
         assert_eq!(kernel(&[1, 320, 64, 64], &[4, 320, 3, 3], unet_out.clone()), k32);
+        // The tensor-core kernels take GEMM-shaped layers where f16 is allowed, not these.
+        let unet_out_1 = geo(&[1, 320, 64, 64], &[4, 320, 3, 3], unet_out.clone()).unwrap();
+        assert!(!unet_out_1.tensor_core_candidate());
+        assert!(geo(&[1, 512, 28, 28], &[256, 512, 1, 1], d()).unwrap().tensor_core_candidate());
         assert_eq!(kernel(&[8, 320, 64, 64], &[4, 320, 3, 3], unet_out), ConvKernel::DirectVec4);
         assert_eq!(kernel(&[1, 16, 4, 8400], &[1, 16, 1, 1], d()), ConvKernel::DirectVec4);
         // A 1D 1-channel stem with 16+ outputs is a GEMM (R24); with fewer, or in 2D, depthwise.
