@@ -144,7 +144,8 @@ pub struct LayerResult {
 pub struct SweepPoint {
     /// Kernel.
     pub kernel: String,
-    /// K-slices (1 for kernels without split-K, and with stream-K).
+    /// K-slices forced by the configuration (1 for kernels without split-K, with stream-K, and
+    /// for the small-grid kernels, which slice K by their own rule).
     pub split_k: u32,
     /// Stream-K workgroups, when the configuration uses stream-K.
     pub stream_k: Option<u32>,

@@ -557,7 +557,7 @@ fn bench_sweep_times_every_kernel_and_split() {
     let sweep = report["layers"][0]["sweep"].as_array().unwrap();
     let configs: Vec<(String, u64)> =
         sweep.iter().map(|p| (p["kernel"].as_str().unwrap().to_string(), p["split_k"].as_u64().unwrap())).collect();
-    let mut expected = vec![("direct_vec4", 1)];
+    let mut expected = vec![("direct_vec4", 1), ("gemm_small", 1), ("gemm_small_k32", 1)];
     for kernel in ["gemm", "gemm_m64", "gemm_k16", "gemm_m64_k16", "gemm_m64_k32", "gemm_n64_k16", "gemm_n64_k32"] {
         expected.extend([1, 2, 3, 4, 6, 8].map(|splits| (kernel, splits)));
     }
@@ -570,7 +570,7 @@ fn bench_sweep_times_every_kernel_and_split() {
     assert!(times.windows(2).all(|w| w[0] <= w[1]), "{times:?}");
     // --sweep alone leaves the planner's choice; --tune runs the fastest configuration.
     let planned = report["layers"][0]["kernel"].as_str().unwrap().to_string();
-    assert_eq!(planned, "gemm_n64_k32", "{report}");
+    assert_eq!(planned, "gemm_small_k32", "{report}");
     // --tune-cache: the first run tunes and writes the file, the second takes the layer from it.
     let cache = d.path("tuning.json");
     let tune_cached =

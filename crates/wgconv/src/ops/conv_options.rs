@@ -82,8 +82,9 @@ pub enum Precision {
     /// of magnitude 65520 and up become ±∞, below 6.1e-5 they lose bits (subnormals). Used where
     /// the context enabled cooperative matrices ([`crate::AdapterRequest::cooperative_matrix`])
     /// and the device reports 16×16×16 f16 × f16 + f32 on subgroups of 32, for the direct
-    /// convolutions the planner gives to its GEMM kernels; everything else runs in fp32 as
-    /// before. [`crate::ConvOutput::kernel`] says which ran.
+    /// convolutions the planner gives to its GEMM kernels for their GEMM shape (not the layers
+    /// of under 16 output channels per group it gives a small-grid kernel for its K split);
+    /// everything else runs in fp32 as before. [`crate::ConvOutput::kernel`] says which ran.
     AllowF16,
 }
 

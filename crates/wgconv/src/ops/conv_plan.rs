@@ -32,7 +32,8 @@ pub(crate) struct Plan {
 }
 
 /// Settles how `geometry` runs on `ctx`'s device: the forced kernel, else `CoopF16` where f16 is
-/// allowed, the context runs it and the planner would run a GEMM kernel (unless a tile width or
+/// allowed, the context runs it and the planner would run a GEMM kernel for the layer's GEMM
+/// shape (`ConvGeometry::tensor_core_candidate`; unless a tile width or
 /// K schedule is forced: those are fp32 GEMM choices), else the configuration `Conv2d::tune`
 /// measured fastest for this geometry, else the planner's kernel, stepped back to one that fits
 /// the device's workgroup memory (WebGPU's default is 16 KiB; downlevel devices have less) and
@@ -80,7 +81,8 @@ fn runnable_kernel(
     if forced.kernel == Some(coop) && !ctx.cooperative_f16() {
         return Err(tensor_cores_unavailable(ctx, coop));
     }
-    // f16 allowed: tensor cores take what the fp32 planner would give to a GEMM kernel.
+    // f16 allowed: tensor cores take what the fp32 planner would give to a GEMM kernel for its
+    // GEMM shape (not the few-channel layers R27 gives a small-grid tile for its K split).
     if forced.is_empty()
         && precision == Precision::AllowF16
         && coop_runs
@@ -283,9 +285,9 @@ impl ConvGeometry {
         }
         // Batch-1 grids of a few hundred to a few thousand pixels: 32×32 tiles whose threads
         // split K four ways, so more multiprocessors work and each runs a quarter of K, with the
-        // operands staged in 32-deep K-tiles. The staged 64-row tiles keep the largest layers
-        // (over 600 M multiply-adds, or 400 M on half a wave of tiles or more), long K on grids
-        // of half a wave or more, and large grids unless their channels are few and K short (R27).
+        // operands staged in 32-deep K-tiles. The staged 64-row tiles keep layers of over 400 M
+        // multiply-adds, long K on grids of half a wave or more, and large grids unless their
+        // channels are few and K short (R27).
         if self.gemm_small_k32_wins(tiles_n64) && self.supports(ConvKernel::GemmSmallK32) {
             return ConvKernel::GemmSmallK32;
         }
@@ -343,28 +345,27 @@ impl ConvGeometry {
 
     /// Rule R27: whether `GemmSmallK32` beats the staged GEMM tiles on a grid of `tiles_n64`
     /// 64×64 tiles (fitted on 221 zoo layers at batch 1 of under 1024 such tiles and 71 of the
-    /// throughput zoo, v26–v27): under half a wave of tiles, any K up to 600 M multiply-adds;
-    /// under two waves, K < 1024 up to 400 M; and on grids of up to 1024 tiles (the range
-    /// measured), up to 400 M, K ≤ 256 for ≤ 32 output channels per group or K ≤ 32 for ≤ 96
-    /// (a 64-row tile mostly empty, or K too short to hide its loads behind). Beyond the bounds
-    /// the staged tiles' larger register blocks won: pix2pix's 512→512 k4 s2 on 8² inputs at
-    /// batch 16 (1074 M on 32 tiles), the diffusion UNet's 640-channel 3×3 stride 2 at 32² (943 M
-    /// on 40 tiles), SigLIP's patchify stem (494 M on 216 tiles), MobileNetV2's 960→320 at 7², batch
-    /// 32 (482 M on 125 tiles); a VAE's 4→512 3×3 input layer (K 36) lost too. Under half a wave
-    /// the 537 M layers of pix2pix (batch 1 and 16) won. It also matched or beat `GemmSmall`, its
-    /// unstaged form, on every layer R26 gave that, which is no longer planned.
+    /// throughput zoo, v26–v27), for layers of up to 400 M multiply-adds: always under half a
+    /// wave of tiles; K < 1024 under two waves; and on grids of up to 1024 tiles (the range
+    /// measured) K ≤ 256 for ≤ 32 output channels per group or K ≤ 32 for ≤ 96 (a 64-row tile
+    /// mostly empty, or K too short to hide its loads behind). Beyond the bound the staged
+    /// tiles' larger register blocks won: pix2pix's 512→512 k4 s2 on 8² inputs at batch 16 (1074 M
+    /// on 32 tiles), the diffusion UNet's 640-channel 3×3 stride 2 at 32² (943 M on 40 tiles),
+    /// SigLIP's patchify stem (494 M on 216 tiles), MobileNetV2's 960→320 at 7², batch 32 (482 M
+    /// on 125 tiles); at 537 M pix2pix's transposed layers won and its direct ones did not. A VAE's
+    /// 4→512 3×3 input layer (K 36) lost too. It also matched or beat `GemmSmall`, its unstaged
+    /// form, on every layer R26 gave that, which is no longer planned.
     fn gemm_small_k32_wins(&self, tiles_n64: u64) -> bool {
-        const MAX_MACS_HALF_WAVE: u64 = 600_000_000;
         const MAX_MACS: u64 = 400_000_000;
         let k = self.gemm_k_depth();
         let ocg = self.oc / self.groups;
-        let macs = self.macs();
-        match tiles_n64 {
-            t if t < FITTED_SMS / 2 => macs <= MAX_MACS_HALF_WAVE,
-            t if t < 2 * FITTED_SMS => macs <= MAX_MACS && k < 1024,
-            t if t < 1024 => macs <= MAX_MACS && ((ocg <= 32 && k <= 256) || (ocg <= 96 && k <= 32)),
-            _ => false,
-        }
+        self.macs() <= MAX_MACS
+            && match tiles_n64 {
+                t if t < FITTED_SMS / 2 => true,
+                t if t < 2 * FITTED_SMS => k < 1024,
+                t if t < 1024 => (ocg <= 32 && k <= 256) || (ocg <= 96 && k <= 32),
+                _ => false,
+            }
     }
 
     /// Every fp32 kernel that can run this convolution (tests and tuning run them all;
@@ -548,11 +549,11 @@ mod tests {
         assert_ne!(kernel(&[8, 64, 56, 56], &[64, 64, 3, 3], d().padding(&[1])), k32);
         assert_ne!(kernel(&[1, 3, 640, 640], &[16, 3, 3, 3], d().stride(&[2]).padding(&[1])), k32);
         assert_ne!(kernel(&[8, 256, 14, 14], &[1024, 256, 1, 1], d()), k32);
-        // Under half a wave, up to 600 M multiply-adds: pix2pix's 128→256 k4 s2 on 64² inputs (64
-        // tiles, 537 M); not its 512→512 on 8² inputs at batch 16 (32 tiles, 1074 M), nor the
+        // Over 400 M multiply-adds, even under half a wave: pix2pix's 128→256 k4 s2 on 64² inputs
+        // (64 tiles, 537 M), its 512→512 on 8² inputs at batch 16 (32 tiles, 1074 M), the
         // diffusion UNet's 640-channel 3×3 stride 2 at 32² (40 tiles, 943 M).
         let k4s2 = d().stride(&[2]).padding(&[1]);
-        assert_eq!(kernel(&[1, 128, 64, 64], &[256, 128, 4, 4], k4s2.clone()), k32);
+        assert_ne!(kernel(&[1, 128, 64, 64], &[256, 128, 4, 4], k4s2.clone()), k32);
         assert_ne!(kernel(&[16, 512, 8, 8], &[512, 512, 4, 4], k4s2), k32);
         assert_ne!(kernel(&[1, 640, 32, 32], &[640, 640, 3, 3], d().stride(&[2]).padding(&[1])), k32);
         // Few output channels (no GEMM tile worth it otherwise) with K ≥ 256 on under two waves
