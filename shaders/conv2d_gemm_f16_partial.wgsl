@@ -3501,6 +3501,27 @@ fn conv2d_gemm_m64_k32_tile(lid: u32, pr: Problem, tile_x: u32, tile_y: u32, kt_
     store(out_13, oc_03, ok_03, acc_03_1.w, slice);
 }
 
+// One K-step of the small-grid tiles: 4 output channels from `m` (one vec4 of the packed
+// weight) and the input at 4 columns, for K-index `k` (zeros from `k_end` on).
+struct SmallLoads {
+    a: vec4<f32>,
+    b: vec4<f32>,
+}
+
+fn small_loads(pr: Problem, k: u32, k_end: u32, m: u32, c0: Column, c1: Column, c2: Column, c3: Column) -> SmallLoads {
+    let taps = pr.taps_y * pr.taps_x;
+    let ok = k < k_end;
+    let ic = k / max(taps, 1u);
+    let tap = k % max(taps, 1u);
+    let ty = tap / max(pr.taps_x, 1u);
+    let tx = tap % max(pr.taps_x, 1u);
+    var l: SmallLoads;
+    l.a = load_a4(pr, m, ic, ty, tx, ok);
+    l.b = vec4<f32>(load_b(pr, c0, ic, ty, tx, ok), load_b(pr, c1, ic, ty, tx, ok),
+        load_b(pr, c2, ic, ty, tx, ok), load_b(pr, c3, ic, ty, tx, ok));
+    return l;
+}
+
 // `conv2d_gemm_small`: 32 output channels × 32 columns of one sub-problem per workgroup
 // (workgroup_id: x = N tile, y = M tile, z = sub-problem · split_k + K-slice). Its 256 threads
 // are 4 K-slices of 64, each taking a quarter of the workgroup's K-slice for 4 channels (one vec4
@@ -3541,66 +3562,26 @@ fn conv2d_gemm_small(@builtin(local_invocation_index) lid: u32, @builtin(workgro
     // Four K-steps per iteration: all their loads are issued before their multiply-adds. (Eight
     // measured slower on short K, where the masked steps past the slice's end still load.)
     for (var k = k_begin; k < k_end; k += 4u) {
-        let k0 = k + 0u;
-        let ok0 = k0 < k_end;
-        let ic0 = k0 / max(taps, 1u);
-        let tap0 = k0 % max(taps, 1u);
-        let ty0 = tap0 / max(pr.taps_x, 1u);
-        let tx0 = tap0 % max(pr.taps_x, 1u);
-        let a0 = load_a4(pr, m, ic0, ty0, tx0, ok0);
-        let b00 = load_b(pr, col0, ic0, ty0, tx0, ok0);
-        let b01 = load_b(pr, col1, ic0, ty0, tx0, ok0);
-        let b02 = load_b(pr, col2, ic0, ty0, tx0, ok0);
-        let b03 = load_b(pr, col3, ic0, ty0, tx0, ok0);
-        let k1 = k + 1u;
-        let ok1 = k1 < k_end;
-        let ic1 = k1 / max(taps, 1u);
-        let tap1 = k1 % max(taps, 1u);
-        let ty1 = tap1 / max(pr.taps_x, 1u);
-        let tx1 = tap1 % max(pr.taps_x, 1u);
-        let a1 = load_a4(pr, m, ic1, ty1, tx1, ok1);
-        let b10 = load_b(pr, col0, ic1, ty1, tx1, ok1);
-        let b11 = load_b(pr, col1, ic1, ty1, tx1, ok1);
-        let b12 = load_b(pr, col2, ic1, ty1, tx1, ok1);
-        let b13 = load_b(pr, col3, ic1, ty1, tx1, ok1);
-        let k2 = k + 2u;
-        let ok2 = k2 < k_end;
-        let ic2 = k2 / max(taps, 1u);
-        let tap2 = k2 % max(taps, 1u);
-        let ty2 = tap2 / max(pr.taps_x, 1u);
-        let tx2 = tap2 % max(pr.taps_x, 1u);
-        let a2 = load_a4(pr, m, ic2, ty2, tx2, ok2);
-        let b20 = load_b(pr, col0, ic2, ty2, tx2, ok2);
-        let b21 = load_b(pr, col1, ic2, ty2, tx2, ok2);
-        let b22 = load_b(pr, col2, ic2, ty2, tx2, ok2);
-        let b23 = load_b(pr, col3, ic2, ty2, tx2, ok2);
-        let k3 = k + 3u;
-        let ok3 = k3 < k_end;
-        let ic3 = k3 / max(taps, 1u);
-        let tap3 = k3 % max(taps, 1u);
-        let ty3 = tap3 / max(pr.taps_x, 1u);
-        let tx3 = tap3 % max(pr.taps_x, 1u);
-        let a3 = load_a4(pr, m, ic3, ty3, tx3, ok3);
-        let b30 = load_b(pr, col0, ic3, ty3, tx3, ok3);
-        let b31 = load_b(pr, col1, ic3, ty3, tx3, ok3);
-        let b32 = load_b(pr, col2, ic3, ty3, tx3, ok3);
-        let b33 = load_b(pr, col3, ic3, ty3, tx3, ok3);
-        acc0 = fma(a0, vec4<f32>(b00), acc0);
-        acc1 = fma(a0, vec4<f32>(b01), acc1);
-        acc2 = fma(a0, vec4<f32>(b02), acc2);
-        acc3 = fma(a0, vec4<f32>(b03), acc3);
-        acc0 = fma(a1, vec4<f32>(b10), acc0);
-        acc1 = fma(a1, vec4<f32>(b11), acc1);
-        acc2 = fma(a1, vec4<f32>(b12), acc2);
-        acc3 = fma(a1, vec4<f32>(b13), acc3);
-        acc0 = fma(a2, vec4<f32>(b20), acc0);
-        acc1 = fma(a2, vec4<f32>(b21), acc1);
-        acc2 = fma(a2, vec4<f32>(b22), acc2);
-        acc3 = fma(a2, vec4<f32>(b23), acc3);
-        acc0 = fma(a3, vec4<f32>(b30), acc0);
-        acc1 = fma(a3, vec4<f32>(b31), acc1);
-        acc2 = fma(a3, vec4<f32>(b32), acc2);
-        acc3 = fma(a3, vec4<f32>(b33), acc3);
+        let l0 = small_loads(pr, k + 0u, k_end, m, col0, col1, col2, col3);
+        let l1 = small_loads(pr, k + 1u, k_end, m, col0, col1, col2, col3);
+        let l2 = small_loads(pr, k + 2u, k_end, m, col0, col1, col2, col3);
+        let l3 = small_loads(pr, k + 3u, k_end, m, col0, col1, col2, col3);
+        acc0 = fma(l0.a, vec4<f32>(l0.b.x), acc0);
+        acc1 = fma(l0.a, vec4<f32>(l0.b.y), acc1);
+        acc2 = fma(l0.a, vec4<f32>(l0.b.z), acc2);
+        acc3 = fma(l0.a, vec4<f32>(l0.b.w), acc3);
+        acc0 = fma(l1.a, vec4<f32>(l1.b.x), acc0);
+        acc1 = fma(l1.a, vec4<f32>(l1.b.y), acc1);
+        acc2 = fma(l1.a, vec4<f32>(l1.b.z), acc2);
+        acc3 = fma(l1.a, vec4<f32>(l1.b.w), acc3);
+        acc0 = fma(l2.a, vec4<f32>(l2.b.x), acc0);
+        acc1 = fma(l2.a, vec4<f32>(l2.b.y), acc1);
+        acc2 = fma(l2.a, vec4<f32>(l2.b.z), acc2);
+        acc3 = fma(l2.a, vec4<f32>(l2.b.w), acc3);
+        acc0 = fma(l3.a, vec4<f32>(l3.b.x), acc0);
+        acc1 = fma(l3.a, vec4<f32>(l3.b.y), acc1);
+        acc2 = fma(l3.a, vec4<f32>(l3.b.z), acc2);
+        acc3 = fma(l3.a, vec4<f32>(l3.b.w), acc3);
     }
     small_sums[slice * 256u + 0u + t] = acc0;
     small_sums[slice * 256u + 64u + t] = acc1;
@@ -3624,26 +3605,6 @@ fn conv2d_gemm_small(@builtin(local_invocation_index) lid: u32, @builtin(workgro
 // 8·s to 8·s + 7 of the tile. The tiles are double-buffered in `small_sums` (one barrier per
 // K-tile), which afterwards holds the slices' partial sums. Split across workgroups
 // (split_k > 1), each workgroup takes a run of whole K-tiles.
-struct SmallLoads {
-    a: vec4<f32>,
-    b: vec4<f32>,
-}
-
-// K-row `k` of a staged small tile: 4 output channels from `m` and the input at 4 columns.
-fn small_loads(pr: Problem, k: u32, k_total: u32, m: u32, c0: Column, c1: Column, c2: Column, c3: Column) -> SmallLoads {
-    let taps = pr.taps_y * pr.taps_x;
-    let ok = k < k_total;
-    let ic = k / max(taps, 1u);
-    let tap = k % max(taps, 1u);
-    let ty = tap / max(pr.taps_x, 1u);
-    let tx = tap % max(pr.taps_x, 1u);
-    var l: SmallLoads;
-    l.a = load_a4(pr, m, ic, ty, tx, ok);
-    l.b = vec4<f32>(load_b(pr, c0, ic, ty, tx, ok), load_b(pr, c1, ic, ty, tx, ok),
-        load_b(pr, c2, ic, ty, tx, ok), load_b(pr, c3, ic, ty, tx, ok));
-    return l;
-}
-
 @compute @workgroup_size(256)
 fn conv2d_gemm_small_k32(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: vec3<u32>) {
     let k_slice = wid.z % split_k;

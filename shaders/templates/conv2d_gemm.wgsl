@@ -548,6 +548,27 @@ fn store(c: Column, oc: u32, m_ok: bool, v: f32, slice: u32) {
 {% endfor %}
 {% endfilter %}
 {% endmacro %}
+// One K-step of the small-grid tiles: 4 output channels from `m` (one vec4 of the packed
+// weight) and the input at 4 columns, for K-index `k` (zeros from `k_end` on).
+struct SmallLoads {
+    a: vec4<f32>,
+    b: vec4<f32>,
+}
+
+fn small_loads(pr: Problem, k: u32, k_end: u32, m: u32, c0: Column, c1: Column, c2: Column, c3: Column) -> SmallLoads {
+    let taps = pr.taps_y * pr.taps_x;
+    let ok = k < k_end;
+    let ic = k / max(taps, 1u);
+    let tap = k % max(taps, 1u);
+    let ty = tap / max(pr.taps_x, 1u);
+    let tx = tap % max(pr.taps_x, 1u);
+    var l: SmallLoads;
+    l.a = load_a4(pr, m, ic, ty, tx, ok);
+    l.b = vec4<f32>(load_b(pr, c0, ic, ty, tx, ok), load_b(pr, c1, ic, ty, tx, ok),
+        load_b(pr, c2, ic, ty, tx, ok), load_b(pr, c3, ic, ty, tx, ok));
+    return l;
+}
+
 {#
   The small-grid entry point: no staged tiles, no K-tile loop. Batch-1 layers of a few hundred
   output pixels give the staged kernels a handful of workgroups, each running all of K serially
@@ -593,20 +614,11 @@ fn conv2d_gemm_small(@builtin(local_invocation_index) lid: u32, @builtin(workgro
     // measured slower on short K, where the masked steps past the slice's end still load.)
     for (var k = k_begin; k < k_end; k += 4u) {
 {% for u in range(4) %}
-        let k{{ u }} = k + {{ u }}u;
-        let ok{{ u }} = k{{ u }} < k_end;
-        let ic{{ u }} = k{{ u }} / max(taps, 1u);
-        let tap{{ u }} = k{{ u }} % max(taps, 1u);
-        let ty{{ u }} = tap{{ u }} / max(pr.taps_x, 1u);
-        let tx{{ u }} = tap{{ u }} % max(pr.taps_x, 1u);
-        let a{{ u }} = load_a4(pr, m, ic{{ u }}, ty{{ u }}, tx{{ u }}, ok{{ u }});
-{% for j in range(4) %}
-        let b{{ u }}{{ j }} = load_b(pr, col{{ j }}, ic{{ u }}, ty{{ u }}, tx{{ u }}, ok{{ u }});
-{% endfor %}
+        let l{{ u }} = small_loads(pr, k + {{ u }}u, k_end, m, col0, col1, col2, col3);
 {% endfor %}
 {% for u in range(4) %}
 {% for j in range(4) %}
-        acc{{ j }} = fma(a{{ u }}, vec4<f32>(b{{ u }}{{ j }}), acc{{ j }});
+        acc{{ j }} = fma(l{{ u }}.a, vec4<f32>(l{{ u }}.b.{{ XYZW[j] }}), acc{{ j }});
 {% endfor %}
 {% endfor %}
     }
@@ -627,26 +639,6 @@ fn conv2d_gemm_small(@builtin(local_invocation_index) lid: u32, @builtin(workgro
 // 8·s to 8·s + 7 of the tile. The tiles are double-buffered in `small_sums` (one barrier per
 // K-tile), which afterwards holds the slices' partial sums. Split across workgroups
 // (split_k > 1), each workgroup takes a run of whole K-tiles.
-struct SmallLoads {
-    a: vec4<f32>,
-    b: vec4<f32>,
-}
-
-// K-row `k` of a staged small tile: 4 output channels from `m` and the input at 4 columns.
-fn small_loads(pr: Problem, k: u32, k_total: u32, m: u32, c0: Column, c1: Column, c2: Column, c3: Column) -> SmallLoads {
-    let taps = pr.taps_y * pr.taps_x;
-    let ok = k < k_total;
-    let ic = k / max(taps, 1u);
-    let tap = k % max(taps, 1u);
-    let ty = tap / max(pr.taps_x, 1u);
-    let tx = tap % max(pr.taps_x, 1u);
-    var l: SmallLoads;
-    l.a = load_a4(pr, m, ic, ty, tx, ok);
-    l.b = vec4<f32>(load_b(pr, c0, ic, ty, tx, ok), load_b(pr, c1, ic, ty, tx, ok),
-        load_b(pr, c2, ic, ty, tx, ok), load_b(pr, c3, ic, ty, tx, ok));
-    return l;
-}
-
 @compute @workgroup_size(256)
 fn conv2d_gemm_small_k32(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: vec3<u32>) {
     let k_slice = wid.z % split_k;
