@@ -40,6 +40,8 @@ mod batch;
 #[cfg(not(target_arch = "wasm32"))]
 mod blocking;
 mod context;
+#[cfg(test)]
+mod coop_spirv;
 mod dispatch;
 mod error;
 mod ops;
@@ -67,7 +69,7 @@ pub use ops::{
     conv_kernel::{ConvKernel, GEMM_TILE_N},
     conv_options::{Activation, ConvOptions, ForcedPlan, GemmSchedule, Precision},
     conv_tune::{Candidate, TunedConfig, Tuning},
-    quantized::{Q8ConvPwArgs, Q8ConvPwOptions, Q8Kernel, Q8PwGeometry, QuantParams},
+    quantized::{Q8_COOP_MAX_IC, Q8ConvPwArgs, Q8ConvPwOptions, Q8Kernel, Q8PwGeometry, QuantParams},
 };
 pub use pipelines::{CompiledPipeline, ShaderChecks};
 pub use tensor::{DType, MemoryFormat, TENSOR_USAGE, Tensor};

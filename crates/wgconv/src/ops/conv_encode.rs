@@ -207,7 +207,7 @@ impl Batch<'_> {
         let kernel = ConvKernel::CoopNhwc;
         let ConvCall { input, weight, bias, opts, .. } = call;
         if !ctx.cooperative_f16() {
-            return Err(conv_plan::tensor_cores_unavailable(ctx, kernel));
+            return Err(conv_plan::tensor_cores_unavailable(ctx, kernel.name()));
         }
         if !g.supports(kernel) {
             return Err(Error::unavailable(
@@ -803,18 +803,13 @@ mod tests {
     }
 
     /// Lowers `entries` (with the multiply-adds each must have) of one variant of the tensor-core
-    /// shader (`source`) to SPIR-V at
-    /// the pipeline constants `constants(warps_m, split_k, geometry)` gives, and counts its
-    /// cooperative multiply-adds.
+    /// shader (`source`) to SPIR-V at the pipeline constants `constants_of(warps_m, split_k,
+    /// geometry)` gives, and checks their cooperative multiply-adds.
     fn check_coop_spirv(
         source: &str,
         entries: &[(&str, usize)],
         constants_of: impl Fn(u32, u32, &ConvGeometry) -> Vec<(&'static str, f64)>,
     ) {
-        use naga::valid::{Capabilities, ValidationFlags, Validator};
-        let module = naga::front::wgsl::parse_str(source).expect("parses");
-        let caps = Capabilities::COOPERATIVE_MATRIX | Capabilities::SHADER_FLOAT16;
-        let info = Validator::new(ValidationFlags::all(), caps).validate(&module).expect("validates");
         let g = ConvGeometry::new(
             &[2, 12, 9, 10],
             &[24, 3, 3, 2],
@@ -823,26 +818,9 @@ mod tests {
         )
         .unwrap();
         for (warps_m, split_k) in [(1, 1), (2, 1), (2, 3)] {
-            let mut constants = naga::back::PipelineConstants::default();
-            for (name, value) in constants_of(warps_m, split_k, &g) {
-                constants.insert(name.to_string(), value);
-            }
+            let constants = constants_of(warps_m, split_k, &g);
             for &(entry, expected) in entries {
-                let entry = Some((naga::ShaderStage::Compute, entry));
-                let (module, info) =
-                    naga::back::pipeline_constants::process_overrides(&module, &info, entry, &constants)
-                        .expect("overrides");
-                let options =
-                    naga::back::spv::Options { lang_version: (1, 6), capabilities: None, ..Default::default() };
-                let words = naga::back::spv::write_vec(&module, &info, &options, None).expect("SPIR-V");
-                // OpCooperativeMatrixMulAddKHR (4459): `expected`, as written. Walk the
-                // instructions after the 5-word header (each starts with word count << 16 | opcode).
-                let (mut at, mut mul_adds) = (5, 0);
-                while at < words.len() {
-                    mul_adds += usize::from(words[at] & 0xffff == 4459);
-                    at += (words[at] >> 16).max(1) as usize;
-                }
-                // `process_overrides` keeps only the selected entry point and what it calls.
+                let mul_adds = crate::coop_spirv::coop_multiply_adds(source, entry, &constants);
                 assert_eq!(mul_adds, expected, "{entry:?}, warps_m {warps_m}: {mul_adds} multiply-adds");
             }
         }

@@ -55,14 +55,14 @@ pub(crate) fn plan(ctx: &Context, geometry: &ConvGeometry, precision: Precision,
 }
 
 /// The error for a tensor-core `kernel` forced on a context without cooperative matrices.
-pub(crate) fn tensor_cores_unavailable(ctx: &Context, kernel: ConvKernel) -> Error {
+pub(crate) fn tensor_cores_unavailable(ctx: &Context, kernel: &str) -> Error {
     Error::unavailable(
-        kernel.name(),
+        kernel,
         format!(
             "kernel {} needs f16 16×16×16 cooperative matrices with f32 accumulation on subgroups of 32, \
              which this context does not have ({}); request them with AdapterRequest::cooperative_matrix or \
              WGCONV_COOPERATIVE_MATRIX=1 on a device that reports them",
-            kernel.name(),
+            kernel,
             ctx.describe()
         ),
     )
@@ -79,7 +79,7 @@ fn runnable_kernel(
     let coop = ConvKernel::CoopF16;
     let coop_runs = ctx.cooperative_f16() && coop.workgroup_storage_bytes() <= storage;
     if forced.kernel == Some(coop) && !ctx.cooperative_f16() {
-        return Err(tensor_cores_unavailable(ctx, coop));
+        return Err(tensor_cores_unavailable(ctx, coop.name()));
     }
     // f16 allowed: tensor cores take what the fp32 planner would give to a GEMM kernel for its
     // GEMM shape (not the few-channel layers R27 gives a small-grid tile for its K split).

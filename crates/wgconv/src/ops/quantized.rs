@@ -8,7 +8,11 @@ use crate::{
     context::Context,
     dispatch::{self, MAX_WORKGROUPS_PER_DIM},
     error::{Error, Result},
-    shaders::{dequantize, q8ta_conv2d_pw as q8_shader, q8ta_conv2d_pw_gemm as q8_gemm, quantize},
+    ops::conv_plan::tensor_cores_unavailable,
+    shaders::{
+        dequantize, q8ta_conv2d_pw as q8_shader, q8ta_conv2d_pw_coop as q8_coop, q8ta_conv2d_pw_gemm as q8_gemm,
+        quantize,
+    },
     tensor::{DType, MemoryFormat, Tensor},
 };
 
@@ -94,17 +98,51 @@ pub enum Q8Kernel {
     Scalar,
     /// 64×64-tile GEMM over `dot4I8Packed`, 4×4 outputs per thread (IC % 4 == 0, H·W % 4 == 0).
     Dot4Gemm,
+    /// 64×64 tiles on f16 cooperative matrices (tensor cores), 4 subgroups, bit-identical to the
+    /// integer kernels: the K loop runs in exact chunks of 512 channels, converted to i32 between
+    /// chunks (IC % 4 == 0, H·W % 4 == 0, IC ≤ 65536; a context with cooperative matrices).
+    Coop,
+    /// [`Q8Kernel::Coop`] with 128×128 tiles (16 subgroups) for larger grids.
+    Coop128,
 }
 
 impl Q8Kernel {
+    /// Every kernel, in the order of the variants.
+    pub const ALL: [Q8Kernel; 4] = [Q8Kernel::Scalar, Q8Kernel::Dot4Gemm, Q8Kernel::Coop, Q8Kernel::Coop128];
+
     /// Short name for logs and tables.
     pub fn name(self) -> &'static str {
         match self {
             Q8Kernel::Scalar => "q8_scalar",
             Q8Kernel::Dot4Gemm => "q8_dot4_gemm",
+            Q8Kernel::Coop => "q8_coop",
+            Q8Kernel::Coop128 => "q8_coop_128",
+        }
+    }
+
+    /// The kernel called `name` (as [`Q8Kernel::name`] spells it).
+    pub fn from_name(name: &str) -> Option<Q8Kernel> {
+        Q8Kernel::ALL.into_iter().find(|k| k.name() == name)
+    }
+
+    /// Whether the kernel runs on cooperative matrices (needs a context that has them).
+    pub fn is_tensor_core(self) -> bool {
+        matches!(self, Q8Kernel::Coop | Q8Kernel::Coop128)
+    }
+
+    /// The output tile (channels, pixels) of one workgroup of a GEMM kernel.
+    fn tile(self) -> Option<(u32, u32)> {
+        match self {
+            Q8Kernel::Scalar => None,
+            Q8Kernel::Dot4Gemm | Q8Kernel::Coop => Some((64, 64)),
+            Q8Kernel::Coop128 => Some((128, 128)),
         }
     }
 }
+
+/// The most input channels the tensor-core kernels take: their i32 sums stay below 2^31 while
+/// IC · 128 · 255 does.
+pub const Q8_COOP_MAX_IC: u32 = 65536;
 
 /// The tensors and quantization parameters of one `q8ta_conv2d_pw`.
 #[derive(Clone, Copy, Debug)]
@@ -226,43 +264,52 @@ impl Q8PwGeometry {
         Ok(Self { n, ic: input[1] as u32, oc, h, w })
     }
 
-    /// Whether `kernel` can run this shape.
+    /// Whether `kernel` can run this shape (on a device that has what it needs: see
+    /// [`Q8Kernel::is_tensor_core`]).
     pub fn supports(&self, kernel: Q8Kernel) -> bool {
-        match kernel {
-            Q8Kernel::Scalar => true,
-            Q8Kernel::Dot4Gemm => {
-                let hw = u64::from(self.h) * u64::from(self.w);
-                self.ic.is_multiple_of(4)
-                    && hw.is_multiple_of(4)
-                    && u64::from(self.oc.div_ceil(64)) <= MAX_WORKGROUPS_PER_DIM
-            }
-        }
+        let Some((tile_m, _)) = kernel.tile() else { return true };
+        let hw = u64::from(self.h) * u64::from(self.w);
+        self.ic.is_multiple_of(4)
+            && hw.is_multiple_of(4)
+            && u64::from(self.oc.div_ceil(tile_m)) <= MAX_WORKGROUPS_PER_DIM
+            && (!kernel.is_tensor_core() || self.ic <= Q8_COOP_MAX_IC)
     }
 
-    /// The dot4 GEMM's grid: 64-column tiles of the whole batch along x, continued along z past
-    /// 65535 (the shader skips tiles past the end), 64-channel tiles along y.
-    fn dot4_gemm_grid(&self) -> [u32; 3] {
-        let tiles = (u64::from(self.n) * u64::from(self.h) * u64::from(self.w)).div_ceil(64);
+    /// A GEMM kernel's grid: tiles of the whole batch's pixels along x, continued along z past
+    /// 65535 (the shaders skip tiles past the end), output-channel tiles along y.
+    fn gemm_grid(&self, kernel: Q8Kernel) -> [u32; 3] {
+        let (tile_m, tile_n) = kernel.tile().expect("a GEMM kernel");
+        let tiles = (u64::from(self.n) * u64::from(self.h) * u64::from(self.w)).div_ceil(u64::from(tile_n));
         // The output has at most 2^32 elements (validated), so tiles / 65535 < 65535.
         let layers = tiles.div_ceil(MAX_WORKGROUPS_PER_DIM);
-        [tiles.div_ceil(layers) as u32, self.oc.div_ceil(64), layers as u32]
+        [tiles.div_ceil(layers) as u32, self.oc.div_ceil(tile_m), layers as u32]
     }
 
-    /// The planner's choice: the packed-dot GEMM wherever it applies.
+    /// The planner's choice on a device without cooperative matrices: the packed-dot GEMM
+    /// wherever it applies.
     pub fn planned_kernel(&self) -> Q8Kernel {
+        self.planned_kernel_with(false)
+    }
+
+    /// The planner's choice, on a context with f16 cooperative matrices when `tensor_cores`
+    /// ([`Context::cooperative_f16`]). The tensor-core kernels are bit-identical to the others,
+    /// so they need no precision opt-in.
+    pub fn planned_kernel_with(&self, tensor_cores: bool) -> Q8Kernel {
+        let _ = tensor_cores;
         if self.supports(Q8Kernel::Dot4Gemm) { Q8Kernel::Dot4Gemm } else { Q8Kernel::Scalar }
     }
 
     /// `forced` when it supports the shape (else an error), the planner's choice when `None`.
-    pub(crate) fn choose_kernel(&self, forced: Option<Q8Kernel>) -> Result<Q8Kernel> {
+    pub(crate) fn choose_kernel(&self, forced: Option<Q8Kernel>, tensor_cores: bool) -> Result<Q8Kernel> {
         match forced {
-            None => Ok(self.planned_kernel()),
+            None => Ok(self.planned_kernel_with(tensor_cores)),
             Some(k) if self.supports(k) => Ok(k),
             Some(k) => Err(Error::unavailable(
                 k.name(),
                 format!(
-                    "kernel {} needs IC % 4 == 0 and H·W % 4 == 0, got IC {} and H·W {}",
+                    "kernel {} needs IC % 4 == 0{} and H·W % 4 == 0, got IC {} and H·W {}",
                     k.name(),
+                    if k.is_tensor_core() { format!(" and IC ≤ {Q8_COOP_MAX_IC}") } else { String::new() },
                     self.ic,
                     u64::from(self.h) * u64::from(self.w)
                 ),
@@ -414,17 +461,39 @@ impl Batch<'_> {
                 });
             }
         }
-        let kernel = g.choose_kernel(forced)?;
+        let kernel = g.choose_kernel(forced, ctx.cooperative_f16())?;
+        if kernel.is_tensor_core() {
+            if !ctx.cooperative_f16() {
+                return Err(tensor_cores_unavailable(ctx, kernel.name()));
+            }
+            let storage = ctx.limits().max_compute_workgroup_storage_size;
+            let needs = match kernel {
+                Q8Kernel::Coop128 => q8_coop::Q8TA_CONV2D_PW_COOP_128_WORKGROUP_MEMORY_BYTES,
+                _ => q8_coop::Q8TA_CONV2D_PW_COOP_WORKGROUP_MEMORY_BYTES,
+            };
+            if needs > storage {
+                return Err(Error::unavailable(
+                    kernel.name(),
+                    format!(
+                        "kernel {} needs {needs} bytes of workgroup memory; this device allows {storage}",
+                        kernel.name()
+                    ),
+                ));
+            }
+        }
         let relu = u32::from(opts.activation == Activation::Relu);
         // The reciprocal is taken in f64 and rounded once, as the reference handler does.
         let inv_output_scale = (1.0 / f64::from(args.output_quant.scale)) as f32;
-        // Both kernels read the same uniform and bindings, so one set serves both modules.
+        // The kernels read the same uniform and bindings, so one set serves every module.
         const {
             use crate::pipelines::{GeneratedShader, same_layout, same_names};
             type Scalar = q8_shader::Shader;
             type Gemm = q8_gemm::Shader;
+            type Coop = q8_coop::Shader;
             assert!(same_names(Scalar::BINDINGS, Gemm::BINDINGS), "the q8 shaders bind the same names");
             assert!(same_layout(Scalar::UNIFORM_LAYOUT, Gemm::UNIFORM_LAYOUT), "the q8 shaders' uniforms agree");
+            assert!(same_names(Scalar::BINDINGS, Coop::BINDINGS), "the q8 shaders bind the same names");
+            assert!(same_layout(Scalar::UNIFORM_LAYOUT, Coop::UNIFORM_LAYOUT), "the q8 shaders' uniforms agree");
         }
         let params = q8_shader::Q8taConvPwParams::new(
             g.n,
@@ -470,10 +539,21 @@ impl Batch<'_> {
             Q8Kernel::Dot4Gemm => {
                 let mut overrides = q8_gemm::Overrides::new();
                 overrides.activation = relu;
-                let pass =
-                    Pass::new(q8_gemm::Entry::Q8taConv2dPwGemm, &overrides, g.dot4_gemm_grid()).labelled(kernel.name());
+                let pass = Pass::new(q8_gemm::Entry::Q8taConv2dPwGemm, &overrides, g.gemm_grid(kernel))
+                    .labelled(kernel.name());
                 let group = <q8_gemm::Shader as crate::pipelines::GeneratedShader>::bind_group_with(binding);
                 self.record::<q8_gemm::Shader>("q8ta_conv2d_pw", pass, &group)?;
+            }
+            Q8Kernel::Coop | Q8Kernel::Coop128 => {
+                let mut overrides = q8_coop::Overrides::new();
+                overrides.activation = relu;
+                let entry = match kernel {
+                    Q8Kernel::Coop128 => q8_coop::Entry::Q8taConv2dPwCoop128,
+                    _ => q8_coop::Entry::Q8taConv2dPwCoop,
+                };
+                let pass = Pass::new(entry, &overrides, g.gemm_grid(kernel)).labelled(kernel.name());
+                let group = <q8_coop::Shader as crate::pipelines::GeneratedShader>::bind_group_with(binding);
+                self.record::<q8_coop::Shader>("q8ta_conv2d_pw", pass, &group)?;
             }
         }
         Ok(kernel)
@@ -524,6 +604,42 @@ mod tests {
         assert!(matches!(err, Error::TooManyElements { count: 68_719_476_736, .. }), "{err}");
         let err = Q8PwGeometry::from_shapes(&[1, 8, 0, 7], &[3, 8], &opts).unwrap_err();
         assert!(err.to_string().contains("is empty"), "{err}");
+    }
+
+    /// Each tile shape's entry point lowers to SPIR-V with 8 multiply-adds (2 steps of 16 channels ×
+    /// 4 accumulators per subgroup), unfused and with relu.
+    #[test]
+    fn coop_shader_compiles_to_spirv_for_each_tile() {
+        for entry in q8_coop::Entry::ALL {
+            for relu in [0, 1] {
+                let mut overrides = q8_coop::Overrides::new();
+                overrides.activation = relu;
+                let mul_adds =
+                    crate::coop_spirv::coop_multiply_adds(q8_coop::SOURCE, entry.name(), &overrides.constants());
+                assert_eq!(mul_adds, 8, "{}", entry.name());
+            }
+        }
+    }
+
+    #[test]
+    fn coop_kernels_take_pointwise_shapes_up_to_the_exact_channel_limit() {
+        let opts = Q8ConvPwOptions::default();
+        let g = |ic: usize, w: usize| Q8PwGeometry::from_shapes(&[2, ic, 3, w], &[70, ic], &opts).unwrap();
+        for kernel in [Q8Kernel::Coop, Q8Kernel::Coop128] {
+            assert!(kernel.is_tensor_core());
+            assert_eq!(Q8Kernel::from_name(kernel.name()), Some(kernel));
+            assert!(g(8, 4).supports(kernel));
+            assert!(!g(6, 4).supports(kernel), "IC % 4");
+            assert!(!g(8, 5).supports(kernel), "H·W % 4");
+            assert!(g(Q8_COOP_MAX_IC as usize, 4).supports(kernel));
+            assert!(!g(Q8_COOP_MAX_IC as usize + 4, 4).supports(kernel), "past the exact i32 range");
+            assert!(g(Q8_COOP_MAX_IC as usize + 4, 4).supports(Q8Kernel::Dot4Gemm));
+            let err = g(Q8_COOP_MAX_IC as usize + 4, 4).choose_kernel(Some(kernel), true).unwrap_err();
+            assert!(err.to_string().contains("IC ≤ 65536"), "{err}");
+        }
+        // 12 pixels × 2 images in 64- and 128-pixel tiles; 70 channels in 64- and 128-channel tiles.
+        assert_eq!(g(8, 4).gemm_grid(Q8Kernel::Coop), [1, 2, 1]);
+        assert_eq!(g(8, 4).gemm_grid(Q8Kernel::Coop128), [1, 1, 1]);
     }
 
     #[test]

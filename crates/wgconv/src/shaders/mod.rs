@@ -56,6 +56,8 @@ pub mod conv_splitk_reduce_f16;
 pub mod dequantize;
 /// Bindings for `shaders/q8ta_conv2d_pw.wgsl`.
 pub mod q8ta_conv2d_pw;
+/// Bindings for `shaders/q8ta_conv2d_pw_coop.wgsl`.
+pub mod q8ta_conv2d_pw_coop;
 /// Bindings for `shaders/q8ta_conv2d_pw_gemm.wgsl`.
 pub mod q8ta_conv2d_pw_gemm;
 /// Bindings for `shaders/quantize.wgsl`.
