@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Writes .npy inputs for `wgconv conv2d --check` / `q8-conv-pw --check` runs on a real GPU:
 one layer per fast kernel (GEMM, GEMM with split-K, transposed GEMM by stride phase, depthwise,
-int8 dot4 GEMM; unpadded GEMM; grouped; tiled, row-run and vec4 depthwise; 16-deep K-tiles; the
+int8 dot4 GEMM and the int8 tensor-core kernels (bit-exact against the scalar one); unpadded GEMM; grouped; tiled, row-run and vec4 depthwise; 16-deep K-tiles; the
 few-output-channel transposed kernel; the matrix-vector kernel of outputs of at most 4 pixels; the
 small-grid GEMMs, unstaged and staged;
 64×64 tiles; the f16 tensor-core kernel, checked against a reference whose inputs are rounded to
@@ -131,4 +131,32 @@ x = save("q8_x", rng.integers(-128, 128, (8, 256, 14, 14), dtype=np.int8))
 w = save("q8_w", rng.integers(-127, 128, (512, 256), dtype=np.int8))
 s = save("q8_s", rng.uniform(0.001, 0.01, 512).astype(np.float32))
 print(f"q8-conv-pw --input {x} --weight {w} --weight-scales {s} --input-scale 0.02 --input-zero-point 3 "
-      f"--output-scale 0.5 --output-zero-point -4 --activation relu --out {out}/q8_y.npy --check")
+      f"--output-scale 0.5 --output-zero-point -4 --activation relu --out {out}/q8_y.npy --check --bit-exact")
+
+# The int8 tensor-core kernels, each output byte against q8_scalar's on the same GPU (--bit-exact):
+# (1) random values, ragged tiles (70 channels, 3 × 60 pixels, K 100: a partial K-tile), relu;
+# (2) the extremes: x ∈ {−128, 127} with zero point −128 (x − zp ∈ {0, 255}), w ∈ {−128, 127},
+#     K 1536 (three 512-channel chunks);
+# (3) chunks that cancel: w = +127 on the first 1024 channels and −127 on the last 1024, x = 127
+#     (x − zp = 255) except channels 0 and 1024, random. The exact sum is 127 · (x[0] − x[1024]),
+#     but the running sum peaks at 1024 · 32385 ≈ 2^25: an f32 accumulator without the i32
+#     conversion every 512 channels would round it, and the output shows the sum's low bits.
+q8_cases = []
+x = rng.integers(-128, 128, (3, 100, 6, 10), dtype=np.int8)
+w = rng.integers(-128, 128, (70, 100), dtype=np.int8)
+q8_cases.append(("q8_random", x, w, rng.uniform(0.001, 0.01, 70), 0.02, 3, 0.25, -4, "--activation relu"))
+x = np.where(rng.random((2, 1536, 8, 8)) < 0.5, -128, 127).astype(np.int8)
+w = np.where(rng.random((136, 1536)) < 0.5, -128, 127).astype(np.int8)
+q8_cases.append(("q8_extremes", x, w, np.full(136, 0.01), 0.01, -128, 1.0, 5, ""))
+x = np.full((2, 2048, 8, 8), 127, dtype=np.int8)
+x[:, 0] = rng.integers(-128, 128, (2, 8, 8))
+x[:, 1024] = rng.integers(-128, 128, (2, 8, 8))
+w = np.concatenate([np.full((72, 1024), 127), np.full((72, 1024), -127)], axis=1).astype(np.int8)
+q8_cases.append(("q8_cancelling_chunks", x, w, np.full(72, 1.0 / 127), 1.0, -128, 2.0, 0, ""))
+for name, x, w, scales, in_scale, in_zp, out_scale, out_zp, flags in q8_cases:
+    xp, wp = save(name + "_x", x), save(name + "_w", w)
+    sp = save(name + "_s", scales.astype(np.float32))
+    for kernel in ["q8_dot4_gemm", "q8_coop", "q8_coop_128"]:
+        print(f"q8-conv-pw --input {xp} --weight {wp} --weight-scales {sp} --input-scale {in_scale} "
+              f"--input-zero-point {in_zp} --output-scale {out_scale} --output-zero-point {out_zp} {flags} "
+              f"--kernel {kernel} --out {out}/{name}_{kernel}_y.npy --check --bit-exact")

@@ -69,14 +69,15 @@ fn run_q8(name: &str, seed: u64, c: &Q8Case) -> (Vec<i8>, usize, i32) {
     let opts =
         Q8ConvPwOptions { activation: if c.relu { Activation::Relu } else { Activation::None }, ..Default::default() };
     let geometry = wgconv::Q8PwGeometry::new(&args, &opts).unwrap();
-    // Every kernel that supports the shape, then the planner.
-    let runs: Vec<Option<Q8Kernel>> = [Q8Kernel::Scalar, Q8Kernel::Dot4Gemm]
+    // Every kernel that supports the shape (the tensor-core ones where the context has cooperative
+    // matrices: not on lavapipe), then the planner.
+    let runs: Vec<Option<Q8Kernel>> = Q8Kernel::ALL
         .into_iter()
-        .filter(|k| geometry.supports(*k))
+        .filter(|k| geometry.supports(*k) && (!k.is_tensor_core() || ctx.cooperative_f16()))
         .map(Some)
         .chain([None])
         .collect();
-    let mut result = None;
+    let mut result: Option<(Vec<i8>, usize, i32)> = None;
     for kernel in runs {
         // Poison: 0x7f7f… is a plausible int8 value, so unwritten bytes show up as mismatches.
         let out = Tensor::from_i8(ctx, &vec![127; expected.len()], &[c.n, c.oc, c.h, c.w]).unwrap();
@@ -86,7 +87,7 @@ fn run_q8(name: &str, seed: u64, c: &Q8Case) -> (Vec<i8>, usize, i32) {
             None => batch.q8ta_conv2d_pw_into(&args, &opts, &out),
         }
         .unwrap_or_else(|e| panic!("{name}: {e}"));
-        assert_eq!(used, kernel.unwrap_or(geometry.planned_kernel()), "{name}");
+        assert_eq!(used, kernel.unwrap_or(geometry.planned_kernel_with(ctx.cooperative_f16())), "{name}");
         batch.submit().unwrap();
         let got = out.to_vec_i8(ctx).unwrap();
         let reference::Int8Difference { differing: mismatches, max: max_diff, .. } =
@@ -98,6 +99,12 @@ fn run_q8(name: &str, seed: u64, c: &Q8Case) -> (Vec<i8>, usize, i32) {
             used.name(),
             expected.len()
         );
+        // The kernels sum exactly in integers and requantise with the same f32 arithmetic, so
+        // they agree byte for byte (the host reference may round differently by 1).
+        if let Some((first, ..)) = &result {
+            let differing = first.iter().zip(&got).filter(|(a, b)| a != b).count();
+            assert_eq!(differing, 0, "{name} via {}: {differing} bytes differ from q8_scalar's", used.name());
+        }
         result = Some((got, mismatches, max_diff));
     }
     result.expect("the planner ran")
@@ -326,6 +333,35 @@ fn q8_errors_name_the_values() {
     expect(q8_error(&v, |a, _| a.output_quant.scale = f32::INFINITY), &["output scale", "inf"]);
     expect(q8_error(&v, |a, _| a.input_quant.zero_point = -129), &["input zero point", "-129"]);
     expect(q8_error(&v, |a, _| a.output_quant.zero_point = 200), &["output zero point", "200"]);
+}
+
+#[test]
+fn tensor_core_kernels_need_cooperative_matrices() {
+    let ctx = context();
+    if ctx.cooperative_f16() {
+        return; // a device that has them runs them in every shape test above
+    }
+    let v = valid();
+    // H·W = 4: a shape the tensor-core kernels take.
+    let x = Tensor::from_i8(ctx, &[1; 2 * 4 * 2 * 2], &[2, 4, 2, 2]).unwrap();
+    let args = Q8ConvPwArgs {
+        input: &x,
+        input_quant: QuantParams::new(0.1, 0),
+        weight: &v.w,
+        weight_scales: &v.s,
+        weight_sums: None,
+        bias: None,
+        output_quant: QuantParams::new(0.1, 0),
+    };
+    let out = Tensor::zeros(ctx, &[2, 3, 2, 2], DType::I8).unwrap();
+    for kernel in [Q8Kernel::Coop, Q8Kernel::Coop128] {
+        let err = ctx.batch().q8ta_conv2d_pw_into_forced(&args, &Q8ConvPwOptions::default(), kernel, &out).unwrap_err();
+        assert!(matches!(&err, Error::KernelUnavailable { kernel: k, .. } if k == kernel.name()), "{err}");
+        expect(err.to_string(), &["cooperative matrices", "WGCONV_COOPERATIVE_MATRIX"]);
+    }
+    // The planner does not pick them here.
+    let g = wgconv::Q8PwGeometry::new(&args, &Q8ConvPwOptions::default()).unwrap();
+    assert_eq!(ctx.batch().q8ta_conv2d_pw_into(&args, &Q8ConvPwOptions::default(), &out).unwrap(), g.planned_kernel());
 }
 
 #[test]

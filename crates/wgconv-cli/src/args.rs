@@ -23,6 +23,14 @@ pub fn kernel(s: &str) -> Result<wgconv::ConvKernel, String> {
     })
 }
 
+/// An int8 kernel name for `--q8-kernel` / `q8-conv-pw --kernel`.
+pub fn q8_kernel(s: &str) -> Result<wgconv::Q8Kernel, String> {
+    wgconv::Q8Kernel::from_name(s).ok_or_else(|| {
+        let names: Vec<&str> = wgconv::Q8Kernel::ALL.iter().map(|k| k.name()).collect();
+        format!("unknown int8 kernel {s:?}: use one of {}", names.join(", "))
+    })
+}
+
 /// A GEMM tile width: a multiple of 8 in `wgconv::GEMM_TILE_N`.
 pub fn tile_width(s: &str) -> Result<u32, String> {
     let range = wgconv::GEMM_TILE_N;

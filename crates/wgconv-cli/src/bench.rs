@@ -96,6 +96,11 @@ pub struct BenchArgs {
     /// compare with a run of the planner's choices.
     #[arg(long, value_parser = crate::args::kernel)]
     kernel: Option<ConvKernel>,
+    /// Run this int8 kernel instead of the planner's on every int8 layer it can run (the
+    /// planner's elsewhere). The tensor-core ones (`q8_coop`, `q8_coop_128`) ask for cooperative
+    /// matrices.
+    #[arg(long, value_parser = crate::args::q8_kernel)]
+    q8_kernel: Option<Q8Kernel>,
 }
 
 /// One layer of a suite: `wgconv::suite::SuiteLayer` (its docs give the format).
@@ -274,6 +279,9 @@ struct Report<'a> {
     /// With `--kernel`: the kernel run instead of the planner's wherever it could run.
     #[serde(skip_serializing_if = "Option::is_none")]
     forced_kernel: Option<&'static str>,
+    /// With `--q8-kernel`: the int8 kernel run instead of the planner's wherever it could run.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    forced_q8_kernel: Option<&'static str>,
     /// With `--roofline`: the device's ceilings.
     #[serde(skip_serializing_if = "Option::is_none")]
     roofline: Option<RooflineReport>,
@@ -507,9 +515,19 @@ fn run_layer(ctx: &Context, layer: &Layer, args: &BenchArgs) -> CliResult<(Layer
                 )));
             }
             let out = Tensor::zeros(ctx, &geometry.output_shape(), DType::I8)?;
-            let mut chosen = geometry.planned_kernel();
-            let (ms, source) =
-                median_time(ctx, args, |b| b.q8ta_conv2d_pw_into(&args_q8, &opts, &out).map(|k| chosen = k))?;
+            let mut chosen = geometry.planned_kernel_with(ctx.cooperative_f16());
+            // `--q8-kernel` where it can run here (recording it once, unsubmitted, tells).
+            let forced = args.q8_kernel.filter(|kernel| {
+                let mut probe = ctx.batch();
+                probe.q8ta_conv2d_pw_into_forced(&args_q8, &opts, *kernel, &out).is_ok()
+            });
+            let (ms, source) = median_time(ctx, args, |b| {
+                match forced {
+                    Some(kernel) => b.q8ta_conv2d_pw_into_forced(&args_q8, &opts, kernel, &out),
+                    None => b.q8ta_conv2d_pw_into(&args_q8, &opts, &out),
+                }
+                .map(|k| chosen = k)
+            })?;
             let reference = Q8Kernel::Scalar;
             let reference_ms = if chosen == reference {
                 Some(ms)
@@ -626,8 +644,13 @@ pub fn run(args: &BenchArgs) -> CliResult<()> {
     // The roofline measures cooperative matrices where the device has them: ask for them (the
     // layers still run at `args.precision`; the planner uses them only with f16 allowed).
     // f16 tensors run on the tensor cores where the device has them: ask for them too.
+    // So do the int8 tensor-core kernels when forced.
     let coop_request =
-        if args.roofline || args.dtype == DType::F16 { wgconv::Precision::AllowF16 } else { args.precision };
+        if args.roofline || args.dtype == DType::F16 || args.q8_kernel.is_some_and(Q8Kernel::is_tensor_core) {
+            wgconv::Precision::AllowF16
+        } else {
+            args.precision
+        };
     let ctx = crate::context_for(coop_request, None)?;
     eprintln!("device: {}", ctx.describe());
     if let Some(path) = args.tune_cache.as_ref().filter(|p| p.exists()) {
@@ -756,6 +779,7 @@ pub fn run(args: &BenchArgs) -> CliResult<()> {
                 MemoryFormat::Contiguous.name()
             },
             forced_kernel: args.kernel.map(ConvKernel::name),
+            forced_q8_kernel: args.q8_kernel.map(Q8Kernel::name),
             roofline: roofline.as_ref().map(RooflineReport::from),
             layers: &results,
             models,

@@ -127,6 +127,14 @@ struct Q8Args {
     /// Also compute the CPU reference: at least 99.9 % bit-exact and every output within 1.
     #[arg(long)]
     check: bool,
+    /// Run this kernel instead of the planner's (`q8_scalar`, `q8_dot4_gemm`, `q8_coop`,
+    /// `q8_coop_128`; the tensor-core ones ask for cooperative matrices).
+    #[arg(long, value_parser = args::q8_kernel)]
+    kernel: Option<wgconv::Q8Kernel>,
+    /// Also run the integer reference kernel (`q8_scalar`) on the GPU and fail unless every
+    /// output byte is identical (the int8 kernels are exact: this checks that on the device).
+    #[arg(long)]
+    bit_exact: bool,
 }
 
 #[derive(clap::Args, Debug)]
@@ -295,7 +303,11 @@ fn q8_conv_pw(a: &Q8Args) -> CliResult<()> {
     input_quant.validate("input")?;
     output_quant.validate("output")?;
     wgconv::Q8PwGeometry::from_shapes(&x.shape, &w.shape, &opts)?;
-    let ctx = context()?;
+    let ctx = if a.kernel.is_some_and(wgconv::Q8Kernel::is_tensor_core) {
+        context_for(wgconv::Precision::AllowF16, None)?
+    } else {
+        context()?
+    };
     let xt = Tensor::from_i8(&ctx, &x.data, &x.shape)?;
     let wt = Tensor::from_i8(&ctx, &w.data, &w.shape)?;
     let st = Tensor::from_f32(&ctx, &s.data, &s.shape)?;
@@ -313,7 +325,10 @@ fn q8_conv_pw(a: &Q8Args) -> CliResult<()> {
     let out = Tensor::zeros(&ctx, &geometry.output_shape(), wgconv::DType::I8)?;
     let mut kernel = None;
     let time = timing::time_runs(&ctx, 1, |batch| {
-        kernel = Some(batch.q8ta_conv2d_pw_into(&args, &opts, &out)?);
+        kernel = Some(match a.kernel {
+            Some(forced) => batch.q8ta_conv2d_pw_into_forced(&args, &opts, forced, &out)?,
+            None => batch.q8ta_conv2d_pw_into(&args, &opts, &out)?,
+        });
         Ok(())
     })?;
     let y = out.to_vec_i8(&ctx)?;
@@ -337,6 +352,19 @@ fn q8_conv_pw(a: &Q8Args) -> CliResult<()> {
         println!("vs CPU reference: {mismatches} of {} outputs differ, max difference {max_diff}", y.len());
         if max_diff > 1 || mismatches as f64 > 0.001 * y.len() as f64 {
             return Err(CliError::Runtime("int8 output differs from the reference beyond tolerance".into()));
+        }
+    }
+    if a.bit_exact {
+        // Poisoned, so an unwritten byte cannot match by chance of a zeroed buffer.
+        let scalar_out = Tensor::from_i8(&ctx, &vec![127; y.len()], out.shape())?;
+        let mut batch = ctx.batch();
+        batch.q8ta_conv2d_pw_into_forced(&args, &opts, wgconv::Q8Kernel::Scalar, &scalar_out)?;
+        batch.submit()?;
+        let scalar = scalar_out.to_vec_i8(&ctx)?;
+        let differing = y.iter().zip(&scalar).filter(|(g, e)| g != e).count();
+        println!("vs q8_scalar on the GPU: {differing} of {} output bytes differ", y.len());
+        if differing > 0 {
+            return Err(CliError::Runtime(format!("{differing} output bytes differ from q8_scalar's")));
         }
     }
     Ok(())
