@@ -5,7 +5,7 @@
 // Why it is exact. The multiplicands are the int8 weight w ∈ [−128, 127] and the shifted input
 // x − zp_in ∈ [−255, 255] (x and zp_in are int8): integers of at most 8 significant bits, exact
 // in f16 (11). Each product has |w·(x − zp_in)| ≤ 128·255 = 32640 < 2^15, exact in f32. The
-// accumulators sum at most CHUNK_TILES · 32 = 512 channels before they are converted to i32, so
+// accumulators sum at most 512 channels (a whole number of K-tiles) before they are converted to i32, so
 // every partial sum the hardware can form from one chunk — in any order or grouping — is an
 // integer of magnitude ≤ 512 · 32640 = 16,711,680 < 2^24, which f32 (24 significant bits)
 // represents exactly: no addition in the chunk rounds. The chunks are added in i32; |C| ≤
@@ -13,10 +13,10 @@
 // arithmetic as the other int8 kernels', so the outputs are bit-identical to theirs.
 //
 // Layout: tensors are NCHW int8, four values per u32 word. A workgroup of wm × wn subgroups
-// computes a (32·wm) × (32·wn) tile of C; per 32-channel K-tile each invocation converts its
+// computes a (32·wm) × (32·wn) tile of C; per K-tile of 32–128 channels each invocation converts its
 // words of A (weight rows) and B (input rows, four pixels per word) to f16 in workgroup memory,
 // with the next K-tile's words loaded into registers during the math; each subgroup then issues
-// 2 × 4 multiply-adds of 16×16×16. Requires IC % 4 == 0 and H·W % 4 == 0 (rows start on word
+// 4 multiply-adds of 16×16×16 per 16 channels. Requires IC % 4 == 0 and H·W % 4 == 0 (rows start on word
 // boundaries), subgroups of exactly 32 and 16×16×16 f16 × f16 + f32 cooperative matrices.
 // workgroup_id: x (continued along z past 65535) = pixel tile, y = output-channel tile.
 
@@ -48,8 +48,6 @@ struct Q8taConvPwParams {
 // Fused activation on the real-valued result before requantisation: 0 none, 1 relu.
 override activation: u32 = 0;
 
-// K-tiles of 32 channels per exact f32 chunk: 16 · 32 = 512 channels (see the header).
-const CHUNK_TILES: u32 = 16u;
 
 // Eight consecutive sums of one output row: two output words.
 struct Sums {
@@ -93,14 +91,14 @@ fn store_sums(s: Sums, m: u32, word: u32, hw_words: u32, words: u32) {
 }
 
 
-// ---- 64×64 tiles, 2×2 subgroups ----
+// ---- 64×64 tiles, 2×2 subgroups, 64-deep K-tiles ----
 
-// A: 64 output channels × 32 input channels, rows padded to 40 halves; B: 32 input
+// A: 64 output channels × 64 input channels, rows padded to 72 halves; B: 64 input
 // channels × 64 pixels, rows padded to 72 (16-byte aligned fragment rows that start in
-// different banks). The last A fragment ends at index 63·40 + 31, the last B one at
-// 31·72 + 63: inside by construction.
-var<workgroup> q8_a: array<f16, 2560>;
-var<workgroup> q8_b: array<f16, 2304>;
+// different banks). The last A fragment ends at index 63·72 + 63, the last B one at
+// 63·72 + 63: inside by construction.
+var<workgroup> q8_a: array<f16, 4608>;
+var<workgroup> q8_b: array<f16, 4608>;
 // One 16×16 f32 tile per subgroup, for turning accumulators into integers.
 var<workgroup> q8_stage: array<f32, 1024>;
 
@@ -133,9 +131,9 @@ fn q8ta_conv2d_pw_coop(
     let word_base = (wid.z * groups.x + wid.x) * 16u;
     let oc_base = wid.y * 64u;
 
-    // A staging: word a_word (channels 4·a_word ..) of rows a_row + 16·i.
-    let a_word = local % 8u;
-    let a_row = local / 8u;
+    // A staging: word a_word (channels 4·a_word ..) of rows a_row + 8·i.
+    let a_word = local % 16u;
+    let a_row = local / 16u;
     // B staging: the word b_word (four pixels of one image: H·W % 4 == 0) of channel rows
     // b_row + 8·i. The pixel decode is the same for every K-tile, so it is done once.
     let b_word = local % 16u;
@@ -165,60 +163,104 @@ fn q8ta_conv2d_pw_coop(
     var ra1 = 0u;
     var ra2 = 0u;
     var ra3 = 0u;
+    var ra4 = 0u;
+    var ra5 = 0u;
+    var ra6 = 0u;
+    var ra7 = 0u;
     var rb0 = 0u;
     var rb1 = 0u;
     var rb2 = 0u;
     var rb3 = 0u;
-    let k_tiles = (params.ic + 31u) / 32u;
+    var rb4 = 0u;
+    var rb5 = 0u;
+    var rb6 = 0u;
+    var rb7 = 0u;
+    let k_tiles = (params.ic + 63u) / 64u;
     {
-        let q = (0u) * 8u + a_word;
+        let q = (0u) * 16u + a_word;
         {
             let oc = oc_base + a_row + 0u;
             let ok = (oc < params.oc) & (q < ic_words);
             ra0 = select(0u, weight[select(0u, oc * ic_words + q, ok)], ok);
         }
         {
-            let oc = oc_base + a_row + 16u;
+            let oc = oc_base + a_row + 8u;
             let ok = (oc < params.oc) & (q < ic_words);
             ra1 = select(0u, weight[select(0u, oc * ic_words + q, ok)], ok);
         }
         {
-            let oc = oc_base + a_row + 32u;
+            let oc = oc_base + a_row + 16u;
             let ok = (oc < params.oc) & (q < ic_words);
             ra2 = select(0u, weight[select(0u, oc * ic_words + q, ok)], ok);
         }
         {
-            let oc = oc_base + a_row + 48u;
+            let oc = oc_base + a_row + 24u;
             let ok = (oc < params.oc) & (q < ic_words);
             ra3 = select(0u, weight[select(0u, oc * ic_words + q, ok)], ok);
         }
         {
-            let ic = (0u) * 32u + b_row + 0u;
+            let oc = oc_base + a_row + 32u;
+            let ok = (oc < params.oc) & (q < ic_words);
+            ra4 = select(0u, weight[select(0u, oc * ic_words + q, ok)], ok);
+        }
+        {
+            let oc = oc_base + a_row + 40u;
+            let ok = (oc < params.oc) & (q < ic_words);
+            ra5 = select(0u, weight[select(0u, oc * ic_words + q, ok)], ok);
+        }
+        {
+            let oc = oc_base + a_row + 48u;
+            let ok = (oc < params.oc) & (q < ic_words);
+            ra6 = select(0u, weight[select(0u, oc * ic_words + q, ok)], ok);
+        }
+        {
+            let oc = oc_base + a_row + 56u;
+            let ok = (oc < params.oc) & (q < ic_words);
+            ra7 = select(0u, weight[select(0u, oc * ic_words + q, ok)], ok);
+        }
+        {
+            let ic = (0u) * 64u + b_row + 0u;
             rb0 = input[select(0u, b_at + ic * hw_words, b_ok & (ic < params.ic))];
         }
         {
-            let ic = (0u) * 32u + b_row + 8u;
+            let ic = (0u) * 64u + b_row + 8u;
             rb1 = input[select(0u, b_at + ic * hw_words, b_ok & (ic < params.ic))];
         }
         {
-            let ic = (0u) * 32u + b_row + 16u;
+            let ic = (0u) * 64u + b_row + 16u;
             rb2 = input[select(0u, b_at + ic * hw_words, b_ok & (ic < params.ic))];
         }
         {
-            let ic = (0u) * 32u + b_row + 24u;
+            let ic = (0u) * 64u + b_row + 24u;
             rb3 = input[select(0u, b_at + ic * hw_words, b_ok & (ic < params.ic))];
+        }
+        {
+            let ic = (0u) * 64u + b_row + 32u;
+            rb4 = input[select(0u, b_at + ic * hw_words, b_ok & (ic < params.ic))];
+        }
+        {
+            let ic = (0u) * 64u + b_row + 40u;
+            rb5 = input[select(0u, b_at + ic * hw_words, b_ok & (ic < params.ic))];
+        }
+        {
+            let ic = (0u) * 64u + b_row + 48u;
+            rb6 = input[select(0u, b_at + ic * hw_words, b_ok & (ic < params.ic))];
+        }
+        {
+            let ic = (0u) * 64u + b_row + 56u;
+            rb7 = input[select(0u, b_at + ic * hw_words, b_ok & (ic < params.ic))];
         }
 
     }
     // One exact chunk per outer iteration. (Loops, not `if`s, decide how many times the
     // cooperative-matrix calls run: naga takes a branch on a local variable as non-uniform.)
-    for (var chunk = 0u; chunk < k_tiles; chunk += CHUNK_TILES) {
-        let chunk_end = min(chunk + CHUNK_TILES, k_tiles);
+    for (var chunk = 0u; chunk < k_tiles; chunk += 8u) {
+        let chunk_end = min(chunk + 8u, k_tiles);
         for (var kt = chunk; kt < chunk_end; kt++) {
             // Stage K-tile kt: int8 → f16 (exact), the input shifted by its zero point.
             {
                 let v = vec4<f16>(unpack4xI8(ra0));
-                let at = (a_row + 0u) * 40u + a_word * 4u;
+                let at = (a_row + 0u) * 72u + a_word * 4u;
                 q8_a[at] = v.x;
                 q8_a[at + 1u] = v.y;
                 q8_a[at + 2u] = v.z;
@@ -226,7 +268,7 @@ fn q8ta_conv2d_pw_coop(
             }
             {
                 let v = vec4<f16>(unpack4xI8(ra1));
-                let at = (a_row + 16u) * 40u + a_word * 4u;
+                let at = (a_row + 8u) * 72u + a_word * 4u;
                 q8_a[at] = v.x;
                 q8_a[at + 1u] = v.y;
                 q8_a[at + 2u] = v.z;
@@ -234,7 +276,7 @@ fn q8ta_conv2d_pw_coop(
             }
             {
                 let v = vec4<f16>(unpack4xI8(ra2));
-                let at = (a_row + 32u) * 40u + a_word * 4u;
+                let at = (a_row + 16u) * 72u + a_word * 4u;
                 q8_a[at] = v.x;
                 q8_a[at + 1u] = v.y;
                 q8_a[at + 2u] = v.z;
@@ -242,7 +284,39 @@ fn q8ta_conv2d_pw_coop(
             }
             {
                 let v = vec4<f16>(unpack4xI8(ra3));
-                let at = (a_row + 48u) * 40u + a_word * 4u;
+                let at = (a_row + 24u) * 72u + a_word * 4u;
+                q8_a[at] = v.x;
+                q8_a[at + 1u] = v.y;
+                q8_a[at + 2u] = v.z;
+                q8_a[at + 3u] = v.w;
+            }
+            {
+                let v = vec4<f16>(unpack4xI8(ra4));
+                let at = (a_row + 32u) * 72u + a_word * 4u;
+                q8_a[at] = v.x;
+                q8_a[at + 1u] = v.y;
+                q8_a[at + 2u] = v.z;
+                q8_a[at + 3u] = v.w;
+            }
+            {
+                let v = vec4<f16>(unpack4xI8(ra5));
+                let at = (a_row + 40u) * 72u + a_word * 4u;
+                q8_a[at] = v.x;
+                q8_a[at + 1u] = v.y;
+                q8_a[at + 2u] = v.z;
+                q8_a[at + 3u] = v.w;
+            }
+            {
+                let v = vec4<f16>(unpack4xI8(ra6));
+                let at = (a_row + 48u) * 72u + a_word * 4u;
+                q8_a[at] = v.x;
+                q8_a[at + 1u] = v.y;
+                q8_a[at + 2u] = v.z;
+                q8_a[at + 3u] = v.w;
+            }
+            {
+                let v = vec4<f16>(unpack4xI8(ra7));
+                let at = (a_row + 56u) * 72u + a_word * 4u;
                 q8_a[at] = v.x;
                 q8_a[at + 1u] = v.y;
                 q8_a[at + 2u] = v.z;
@@ -280,49 +354,117 @@ fn q8ta_conv2d_pw_coop(
                 q8_b[at + 2u] = v.z;
                 q8_b[at + 3u] = v.w;
             }
+            {
+                let v = vec4<f16>(unpack4xI8(rb4) - zero_point);
+                let at = (b_row + 32u) * 72u + b_word * 4u;
+                q8_b[at] = v.x;
+                q8_b[at + 1u] = v.y;
+                q8_b[at + 2u] = v.z;
+                q8_b[at + 3u] = v.w;
+            }
+            {
+                let v = vec4<f16>(unpack4xI8(rb5) - zero_point);
+                let at = (b_row + 40u) * 72u + b_word * 4u;
+                q8_b[at] = v.x;
+                q8_b[at + 1u] = v.y;
+                q8_b[at + 2u] = v.z;
+                q8_b[at + 3u] = v.w;
+            }
+            {
+                let v = vec4<f16>(unpack4xI8(rb6) - zero_point);
+                let at = (b_row + 48u) * 72u + b_word * 4u;
+                q8_b[at] = v.x;
+                q8_b[at + 1u] = v.y;
+                q8_b[at + 2u] = v.z;
+                q8_b[at + 3u] = v.w;
+            }
+            {
+                let v = vec4<f16>(unpack4xI8(rb7) - zero_point);
+                let at = (b_row + 56u) * 72u + b_word * 4u;
+                q8_b[at] = v.x;
+                q8_b[at + 1u] = v.y;
+                q8_b[at + 2u] = v.z;
+                q8_b[at + 3u] = v.w;
+            }
             workgroupBarrier();
             if (kt + 1u < k_tiles) {
-                let q = (kt + 1u) * 8u + a_word;
+                let q = (kt + 1u) * 16u + a_word;
                 {
                     let oc = oc_base + a_row + 0u;
                     let ok = (oc < params.oc) & (q < ic_words);
                     ra0 = select(0u, weight[select(0u, oc * ic_words + q, ok)], ok);
                 }
                 {
-                    let oc = oc_base + a_row + 16u;
+                    let oc = oc_base + a_row + 8u;
                     let ok = (oc < params.oc) & (q < ic_words);
                     ra1 = select(0u, weight[select(0u, oc * ic_words + q, ok)], ok);
                 }
                 {
-                    let oc = oc_base + a_row + 32u;
+                    let oc = oc_base + a_row + 16u;
                     let ok = (oc < params.oc) & (q < ic_words);
                     ra2 = select(0u, weight[select(0u, oc * ic_words + q, ok)], ok);
                 }
                 {
-                    let oc = oc_base + a_row + 48u;
+                    let oc = oc_base + a_row + 24u;
                     let ok = (oc < params.oc) & (q < ic_words);
                     ra3 = select(0u, weight[select(0u, oc * ic_words + q, ok)], ok);
                 }
                 {
-                    let ic = (kt + 1u) * 32u + b_row + 0u;
+                    let oc = oc_base + a_row + 32u;
+                    let ok = (oc < params.oc) & (q < ic_words);
+                    ra4 = select(0u, weight[select(0u, oc * ic_words + q, ok)], ok);
+                }
+                {
+                    let oc = oc_base + a_row + 40u;
+                    let ok = (oc < params.oc) & (q < ic_words);
+                    ra5 = select(0u, weight[select(0u, oc * ic_words + q, ok)], ok);
+                }
+                {
+                    let oc = oc_base + a_row + 48u;
+                    let ok = (oc < params.oc) & (q < ic_words);
+                    ra6 = select(0u, weight[select(0u, oc * ic_words + q, ok)], ok);
+                }
+                {
+                    let oc = oc_base + a_row + 56u;
+                    let ok = (oc < params.oc) & (q < ic_words);
+                    ra7 = select(0u, weight[select(0u, oc * ic_words + q, ok)], ok);
+                }
+                {
+                    let ic = (kt + 1u) * 64u + b_row + 0u;
                     rb0 = input[select(0u, b_at + ic * hw_words, b_ok & (ic < params.ic))];
                 }
                 {
-                    let ic = (kt + 1u) * 32u + b_row + 8u;
+                    let ic = (kt + 1u) * 64u + b_row + 8u;
                     rb1 = input[select(0u, b_at + ic * hw_words, b_ok & (ic < params.ic))];
                 }
                 {
-                    let ic = (kt + 1u) * 32u + b_row + 16u;
+                    let ic = (kt + 1u) * 64u + b_row + 16u;
                     rb2 = input[select(0u, b_at + ic * hw_words, b_ok & (ic < params.ic))];
                 }
                 {
-                    let ic = (kt + 1u) * 32u + b_row + 24u;
+                    let ic = (kt + 1u) * 64u + b_row + 24u;
                     rb3 = input[select(0u, b_at + ic * hw_words, b_ok & (ic < params.ic))];
+                }
+                {
+                    let ic = (kt + 1u) * 64u + b_row + 32u;
+                    rb4 = input[select(0u, b_at + ic * hw_words, b_ok & (ic < params.ic))];
+                }
+                {
+                    let ic = (kt + 1u) * 64u + b_row + 40u;
+                    rb5 = input[select(0u, b_at + ic * hw_words, b_ok & (ic < params.ic))];
+                }
+                {
+                    let ic = (kt + 1u) * 64u + b_row + 48u;
+                    rb6 = input[select(0u, b_at + ic * hw_words, b_ok & (ic < params.ic))];
+                }
+                {
+                    let ic = (kt + 1u) * 64u + b_row + 56u;
+                    rb7 = input[select(0u, b_at + ic * hw_words, b_ok & (ic < params.ic))];
                 }
             }
             {
-                let a0 = coopLoadT<coop_mat16x16<f16, A>>(&q8_a[warp_m * 40u + 0u], 40u);
-                let a1 = coopLoadT<coop_mat16x16<f16, A>>(&q8_a[(warp_m + 16u) * 40u + 0u], 40u);
+                let a0 = coopLoadT<coop_mat16x16<f16, A>>(&q8_a[warp_m * 72u + 0u], 72u);
+                let a1 = coopLoadT<coop_mat16x16<f16, A>>(&q8_a[(warp_m + 16u) * 72u + 0u], 72u);
                 let b0 = coopLoadT<coop_mat16x16<f16, B>>(&q8_b[0u + warp_n], 72u);
                 let b1 = coopLoadT<coop_mat16x16<f16, B>>(&q8_b[0u + warp_n + 16u], 72u);
                 c00 = coopMultiplyAdd(a0, b0, c00);
@@ -331,10 +473,30 @@ fn q8ta_conv2d_pw_coop(
                 c11 = coopMultiplyAdd(a1, b1, c11);
             }
             {
-                let a0 = coopLoadT<coop_mat16x16<f16, A>>(&q8_a[warp_m * 40u + 16u], 40u);
-                let a1 = coopLoadT<coop_mat16x16<f16, A>>(&q8_a[(warp_m + 16u) * 40u + 16u], 40u);
+                let a0 = coopLoadT<coop_mat16x16<f16, A>>(&q8_a[warp_m * 72u + 16u], 72u);
+                let a1 = coopLoadT<coop_mat16x16<f16, A>>(&q8_a[(warp_m + 16u) * 72u + 16u], 72u);
                 let b0 = coopLoadT<coop_mat16x16<f16, B>>(&q8_b[1152u + warp_n], 72u);
                 let b1 = coopLoadT<coop_mat16x16<f16, B>>(&q8_b[1152u + warp_n + 16u], 72u);
+                c00 = coopMultiplyAdd(a0, b0, c00);
+                c01 = coopMultiplyAdd(a0, b1, c01);
+                c10 = coopMultiplyAdd(a1, b0, c10);
+                c11 = coopMultiplyAdd(a1, b1, c11);
+            }
+            {
+                let a0 = coopLoadT<coop_mat16x16<f16, A>>(&q8_a[warp_m * 72u + 32u], 72u);
+                let a1 = coopLoadT<coop_mat16x16<f16, A>>(&q8_a[(warp_m + 16u) * 72u + 32u], 72u);
+                let b0 = coopLoadT<coop_mat16x16<f16, B>>(&q8_b[2304u + warp_n], 72u);
+                let b1 = coopLoadT<coop_mat16x16<f16, B>>(&q8_b[2304u + warp_n + 16u], 72u);
+                c00 = coopMultiplyAdd(a0, b0, c00);
+                c01 = coopMultiplyAdd(a0, b1, c01);
+                c10 = coopMultiplyAdd(a1, b0, c10);
+                c11 = coopMultiplyAdd(a1, b1, c11);
+            }
+            {
+                let a0 = coopLoadT<coop_mat16x16<f16, A>>(&q8_a[warp_m * 72u + 48u], 72u);
+                let a1 = coopLoadT<coop_mat16x16<f16, A>>(&q8_a[(warp_m + 16u) * 72u + 48u], 72u);
+                let b0 = coopLoadT<coop_mat16x16<f16, B>>(&q8_b[3456u + warp_n], 72u);
+                let b1 = coopLoadT<coop_mat16x16<f16, B>>(&q8_b[3456u + warp_n + 16u], 72u);
                 c00 = coopMultiplyAdd(a0, b0, c00);
                 c01 = coopMultiplyAdd(a0, b1, c01);
                 c10 = coopMultiplyAdd(a1, b0, c10);
@@ -362,14 +524,14 @@ fn q8ta_conv2d_pw_coop(
     store_sums(s11, m + 16u, w + 4u, hw_words, words);
 }
 
-// ---- 128×128 tiles, 4×4 subgroups ----
+// ---- 128×128 tiles, 4×4 subgroups, 64-deep K-tiles ----
 
-// A: 128 output channels × 32 input channels, rows padded to 40 halves; B: 32 input
+// A: 128 output channels × 64 input channels, rows padded to 72 halves; B: 64 input
 // channels × 128 pixels, rows padded to 136 (16-byte aligned fragment rows that start in
-// different banks). The last A fragment ends at index 127·40 + 31, the last B one at
-// 31·136 + 127: inside by construction.
-var<workgroup> q8_a_128: array<f16, 5120>;
-var<workgroup> q8_b_128: array<f16, 4352>;
+// different banks). The last A fragment ends at index 127·72 + 63, the last B one at
+// 63·136 + 127: inside by construction.
+var<workgroup> q8_a_128: array<f16, 9216>;
+var<workgroup> q8_b_128: array<f16, 8704>;
 // One 16×16 f32 tile per subgroup, for turning accumulators into integers.
 var<workgroup> q8_stage_128: array<f32, 4096>;
 
@@ -402,9 +564,9 @@ fn q8ta_conv2d_pw_coop_128(
     let word_base = (wid.z * groups.x + wid.x) * 32u;
     let oc_base = wid.y * 128u;
 
-    // A staging: word a_word (channels 4·a_word ..) of rows a_row + 64·i.
-    let a_word = local % 8u;
-    let a_row = local / 8u;
+    // A staging: word a_word (channels 4·a_word ..) of rows a_row + 32·i.
+    let a_word = local % 16u;
+    let a_row = local / 16u;
     // B staging: the word b_word (four pixels of one image: H·W % 4 == 0) of channel rows
     // b_row + 16·i. The pixel decode is the same for every K-tile, so it is done once.
     let b_word = local % 32u;
@@ -432,40 +594,62 @@ fn q8ta_conv2d_pw_coop_128(
     // masked: past the channels they meet zero weights, past the pixels no output is written.
     var ra0 = 0u;
     var ra1 = 0u;
+    var ra2 = 0u;
+    var ra3 = 0u;
     var rb0 = 0u;
     var rb1 = 0u;
-    let k_tiles = (params.ic + 31u) / 32u;
+    var rb2 = 0u;
+    var rb3 = 0u;
+    let k_tiles = (params.ic + 63u) / 64u;
     {
-        let q = (0u) * 8u + a_word;
+        let q = (0u) * 16u + a_word;
         {
             let oc = oc_base + a_row + 0u;
             let ok = (oc < params.oc) & (q < ic_words);
             ra0 = select(0u, weight[select(0u, oc * ic_words + q, ok)], ok);
         }
         {
-            let oc = oc_base + a_row + 64u;
+            let oc = oc_base + a_row + 32u;
             let ok = (oc < params.oc) & (q < ic_words);
             ra1 = select(0u, weight[select(0u, oc * ic_words + q, ok)], ok);
         }
         {
-            let ic = (0u) * 32u + b_row + 0u;
+            let oc = oc_base + a_row + 64u;
+            let ok = (oc < params.oc) & (q < ic_words);
+            ra2 = select(0u, weight[select(0u, oc * ic_words + q, ok)], ok);
+        }
+        {
+            let oc = oc_base + a_row + 96u;
+            let ok = (oc < params.oc) & (q < ic_words);
+            ra3 = select(0u, weight[select(0u, oc * ic_words + q, ok)], ok);
+        }
+        {
+            let ic = (0u) * 64u + b_row + 0u;
             rb0 = input[select(0u, b_at + ic * hw_words, b_ok & (ic < params.ic))];
         }
         {
-            let ic = (0u) * 32u + b_row + 16u;
+            let ic = (0u) * 64u + b_row + 16u;
             rb1 = input[select(0u, b_at + ic * hw_words, b_ok & (ic < params.ic))];
+        }
+        {
+            let ic = (0u) * 64u + b_row + 32u;
+            rb2 = input[select(0u, b_at + ic * hw_words, b_ok & (ic < params.ic))];
+        }
+        {
+            let ic = (0u) * 64u + b_row + 48u;
+            rb3 = input[select(0u, b_at + ic * hw_words, b_ok & (ic < params.ic))];
         }
 
     }
     // One exact chunk per outer iteration. (Loops, not `if`s, decide how many times the
     // cooperative-matrix calls run: naga takes a branch on a local variable as non-uniform.)
-    for (var chunk = 0u; chunk < k_tiles; chunk += CHUNK_TILES) {
-        let chunk_end = min(chunk + CHUNK_TILES, k_tiles);
+    for (var chunk = 0u; chunk < k_tiles; chunk += 8u) {
+        let chunk_end = min(chunk + 8u, k_tiles);
         for (var kt = chunk; kt < chunk_end; kt++) {
             // Stage K-tile kt: int8 → f16 (exact), the input shifted by its zero point.
             {
                 let v = vec4<f16>(unpack4xI8(ra0));
-                let at = (a_row + 0u) * 40u + a_word * 4u;
+                let at = (a_row + 0u) * 72u + a_word * 4u;
                 q8_a_128[at] = v.x;
                 q8_a_128[at + 1u] = v.y;
                 q8_a_128[at + 2u] = v.z;
@@ -473,7 +657,23 @@ fn q8ta_conv2d_pw_coop_128(
             }
             {
                 let v = vec4<f16>(unpack4xI8(ra1));
-                let at = (a_row + 64u) * 40u + a_word * 4u;
+                let at = (a_row + 32u) * 72u + a_word * 4u;
+                q8_a_128[at] = v.x;
+                q8_a_128[at + 1u] = v.y;
+                q8_a_128[at + 2u] = v.z;
+                q8_a_128[at + 3u] = v.w;
+            }
+            {
+                let v = vec4<f16>(unpack4xI8(ra2));
+                let at = (a_row + 64u) * 72u + a_word * 4u;
+                q8_a_128[at] = v.x;
+                q8_a_128[at + 1u] = v.y;
+                q8_a_128[at + 2u] = v.z;
+                q8_a_128[at + 3u] = v.w;
+            }
+            {
+                let v = vec4<f16>(unpack4xI8(ra3));
+                let at = (a_row + 96u) * 72u + a_word * 4u;
                 q8_a_128[at] = v.x;
                 q8_a_128[at + 1u] = v.y;
                 q8_a_128[at + 2u] = v.z;
@@ -495,31 +695,65 @@ fn q8ta_conv2d_pw_coop_128(
                 q8_b_128[at + 2u] = v.z;
                 q8_b_128[at + 3u] = v.w;
             }
+            {
+                let v = vec4<f16>(unpack4xI8(rb2) - zero_point);
+                let at = (b_row + 32u) * 136u + b_word * 4u;
+                q8_b_128[at] = v.x;
+                q8_b_128[at + 1u] = v.y;
+                q8_b_128[at + 2u] = v.z;
+                q8_b_128[at + 3u] = v.w;
+            }
+            {
+                let v = vec4<f16>(unpack4xI8(rb3) - zero_point);
+                let at = (b_row + 48u) * 136u + b_word * 4u;
+                q8_b_128[at] = v.x;
+                q8_b_128[at + 1u] = v.y;
+                q8_b_128[at + 2u] = v.z;
+                q8_b_128[at + 3u] = v.w;
+            }
             workgroupBarrier();
             if (kt + 1u < k_tiles) {
-                let q = (kt + 1u) * 8u + a_word;
+                let q = (kt + 1u) * 16u + a_word;
                 {
                     let oc = oc_base + a_row + 0u;
                     let ok = (oc < params.oc) & (q < ic_words);
                     ra0 = select(0u, weight[select(0u, oc * ic_words + q, ok)], ok);
                 }
                 {
-                    let oc = oc_base + a_row + 64u;
+                    let oc = oc_base + a_row + 32u;
                     let ok = (oc < params.oc) & (q < ic_words);
                     ra1 = select(0u, weight[select(0u, oc * ic_words + q, ok)], ok);
                 }
                 {
-                    let ic = (kt + 1u) * 32u + b_row + 0u;
+                    let oc = oc_base + a_row + 64u;
+                    let ok = (oc < params.oc) & (q < ic_words);
+                    ra2 = select(0u, weight[select(0u, oc * ic_words + q, ok)], ok);
+                }
+                {
+                    let oc = oc_base + a_row + 96u;
+                    let ok = (oc < params.oc) & (q < ic_words);
+                    ra3 = select(0u, weight[select(0u, oc * ic_words + q, ok)], ok);
+                }
+                {
+                    let ic = (kt + 1u) * 64u + b_row + 0u;
                     rb0 = input[select(0u, b_at + ic * hw_words, b_ok & (ic < params.ic))];
                 }
                 {
-                    let ic = (kt + 1u) * 32u + b_row + 16u;
+                    let ic = (kt + 1u) * 64u + b_row + 16u;
                     rb1 = input[select(0u, b_at + ic * hw_words, b_ok & (ic < params.ic))];
+                }
+                {
+                    let ic = (kt + 1u) * 64u + b_row + 32u;
+                    rb2 = input[select(0u, b_at + ic * hw_words, b_ok & (ic < params.ic))];
+                }
+                {
+                    let ic = (kt + 1u) * 64u + b_row + 48u;
+                    rb3 = input[select(0u, b_at + ic * hw_words, b_ok & (ic < params.ic))];
                 }
             }
             {
-                let a0 = coopLoadT<coop_mat16x16<f16, A>>(&q8_a_128[warp_m * 40u + 0u], 40u);
-                let a1 = coopLoadT<coop_mat16x16<f16, A>>(&q8_a_128[(warp_m + 16u) * 40u + 0u], 40u);
+                let a0 = coopLoadT<coop_mat16x16<f16, A>>(&q8_a_128[warp_m * 72u + 0u], 72u);
+                let a1 = coopLoadT<coop_mat16x16<f16, A>>(&q8_a_128[(warp_m + 16u) * 72u + 0u], 72u);
                 let b0 = coopLoadT<coop_mat16x16<f16, B>>(&q8_b_128[0u + warp_n], 136u);
                 let b1 = coopLoadT<coop_mat16x16<f16, B>>(&q8_b_128[0u + warp_n + 16u], 136u);
                 c00 = coopMultiplyAdd(a0, b0, c00);
@@ -528,10 +762,30 @@ fn q8ta_conv2d_pw_coop_128(
                 c11 = coopMultiplyAdd(a1, b1, c11);
             }
             {
-                let a0 = coopLoadT<coop_mat16x16<f16, A>>(&q8_a_128[warp_m * 40u + 16u], 40u);
-                let a1 = coopLoadT<coop_mat16x16<f16, A>>(&q8_a_128[(warp_m + 16u) * 40u + 16u], 40u);
+                let a0 = coopLoadT<coop_mat16x16<f16, A>>(&q8_a_128[warp_m * 72u + 16u], 72u);
+                let a1 = coopLoadT<coop_mat16x16<f16, A>>(&q8_a_128[(warp_m + 16u) * 72u + 16u], 72u);
                 let b0 = coopLoadT<coop_mat16x16<f16, B>>(&q8_b_128[2176u + warp_n], 136u);
                 let b1 = coopLoadT<coop_mat16x16<f16, B>>(&q8_b_128[2176u + warp_n + 16u], 136u);
+                c00 = coopMultiplyAdd(a0, b0, c00);
+                c01 = coopMultiplyAdd(a0, b1, c01);
+                c10 = coopMultiplyAdd(a1, b0, c10);
+                c11 = coopMultiplyAdd(a1, b1, c11);
+            }
+            {
+                let a0 = coopLoadT<coop_mat16x16<f16, A>>(&q8_a_128[warp_m * 72u + 32u], 72u);
+                let a1 = coopLoadT<coop_mat16x16<f16, A>>(&q8_a_128[(warp_m + 16u) * 72u + 32u], 72u);
+                let b0 = coopLoadT<coop_mat16x16<f16, B>>(&q8_b_128[4352u + warp_n], 136u);
+                let b1 = coopLoadT<coop_mat16x16<f16, B>>(&q8_b_128[4352u + warp_n + 16u], 136u);
+                c00 = coopMultiplyAdd(a0, b0, c00);
+                c01 = coopMultiplyAdd(a0, b1, c01);
+                c10 = coopMultiplyAdd(a1, b0, c10);
+                c11 = coopMultiplyAdd(a1, b1, c11);
+            }
+            {
+                let a0 = coopLoadT<coop_mat16x16<f16, A>>(&q8_a_128[warp_m * 72u + 48u], 72u);
+                let a1 = coopLoadT<coop_mat16x16<f16, A>>(&q8_a_128[(warp_m + 16u) * 72u + 48u], 72u);
+                let b0 = coopLoadT<coop_mat16x16<f16, B>>(&q8_b_128[6528u + warp_n], 136u);
+                let b1 = coopLoadT<coop_mat16x16<f16, B>>(&q8_b_128[6528u + warp_n + 16u], 136u);
                 c00 = coopMultiplyAdd(a0, b0, c00);
                 c01 = coopMultiplyAdd(a0, b1, c01);
                 c10 = coopMultiplyAdd(a1, b0, c10);

@@ -3,20 +3,21 @@
   subgroups of 32 invocations, each holding a 32×32 block of C in four 16×16 accumulators, so a
   workgroup computes a (32·wm) × (32·wn) tile. Every size below is a literal in each copy.
 #}
-{% set sa = 40 %}
-{% macro body(wm, wn, suffix) %}
+{% macro body(wm, wn, bk, suffix) %}
+{% set sa = bk + 8 %}
 {% set threads = 32 * wm * wn %}
 {% set bm = 32 * wm %}
 {% set bn = 32 * wn %}
 {% set bn4 = bn // 4 %}
 {% set sb = bn + 8 %}
-{% set a_words = 8 // wn %}
-{% set b_words = 8 // wm %}
-{% set a_step = threads // 8 %}
+{% set bk4 = bk // 4 %}
+{% set a_words = bk // (4 * wn) %}
+{% set b_words = bk // (4 * wm) %}
+{% set a_step = threads // bk4 %}
 {% set b_step = threads // bn4 %}
 {#- Issues K-tile `kt`'s loads into the registers. #}
 {% macro load(kt) %}
-        let q = ({{ kt }}) * 8u + a_word;
+        let q = ({{ kt }}) * {{ bk4 }}u + a_word;
 {% for i in range(a_words) %}
         {
             let oc = oc_base + a_row + {{ i * a_step }}u;
@@ -26,19 +27,19 @@
 {% endfor %}
 {% for i in range(b_words) %}
         {
-            let ic = ({{ kt }}) * 32u + b_row + {{ i * b_step }}u;
+            let ic = ({{ kt }}) * {{ bk }}u + b_row + {{ i * b_step }}u;
             rb{{ i }} = input[select(0u, b_at + ic * hw_words, b_ok & (ic < params.ic))];
         }
 {% endfor %}
 {%- endmacro %}
-// ---- {{ bm }}×{{ bn }} tiles, {{ wm }}×{{ wn }} subgroups ----
+// ---- {{ bm }}×{{ bn }} tiles, {{ wm }}×{{ wn }} subgroups, {{ bk }}-deep K-tiles ----
 
-// A: {{ bm }} output channels × 32 input channels, rows padded to {{ sa }} halves; B: 32 input
+// A: {{ bm }} output channels × {{ bk }} input channels, rows padded to {{ sa }} halves; B: {{ bk }} input
 // channels × {{ bn }} pixels, rows padded to {{ sb }} (16-byte aligned fragment rows that start in
-// different banks). The last A fragment ends at index {{ bm - 1 }}·{{ sa }} + 31, the last B one at
-// 31·{{ sb }} + {{ bn - 1 }}: inside by construction.
+// different banks). The last A fragment ends at index {{ bm - 1 }}·{{ sa }} + {{ bk - 1 }}, the last B one at
+// {{ bk - 1 }}·{{ sb }} + {{ bn - 1 }}: inside by construction.
 var<workgroup> q8_a{{ suffix }}: array<f16, {{ bm * sa }}>;
-var<workgroup> q8_b{{ suffix }}: array<f16, {{ 32 * sb }}>;
+var<workgroup> q8_b{{ suffix }}: array<f16, {{ bk * sb }}>;
 // One 16×16 f32 tile per subgroup, for turning accumulators into integers.
 var<workgroup> q8_stage{{ suffix }}: array<f32, {{ wm * wn * 256 }}>;
 
@@ -72,8 +73,8 @@ fn q8ta_conv2d_pw_coop{{ suffix }}(
     let oc_base = wid.y * {{ bm }}u;
 
     // A staging: word a_word (channels 4·a_word ..) of rows a_row + {{ a_step }}·i.
-    let a_word = local % 8u;
-    let a_row = local / 8u;
+    let a_word = local % {{ bk4 }}u;
+    let a_row = local / {{ bk4 }}u;
     // B staging: the word b_word (four pixels of one image: H·W % 4 == 0) of channel rows
     // b_row + {{ b_step }}·i. The pixel decode is the same for every K-tile, so it is done once.
     let b_word = local % {{ bn4 }}u;
@@ -105,14 +106,14 @@ fn q8ta_conv2d_pw_coop{{ suffix }}(
 {% for i in range(b_words) %}
     var rb{{ i }} = 0u;
 {% endfor %}
-    let k_tiles = (params.ic + 31u) / 32u;
+    let k_tiles = (params.ic + {{ bk - 1 }}u) / {{ bk }}u;
     {
 {{ load("0u") }}
     }
     // One exact chunk per outer iteration. (Loops, not `if`s, decide how many times the
     // cooperative-matrix calls run: naga takes a branch on a local variable as non-uniform.)
-    for (var chunk = 0u; chunk < k_tiles; chunk += CHUNK_TILES) {
-        let chunk_end = min(chunk + CHUNK_TILES, k_tiles);
+    for (var chunk = 0u; chunk < k_tiles; chunk += {{ 512 // bk }}u) {
+        let chunk_end = min(chunk + {{ 512 // bk }}u, k_tiles);
         for (var kt = chunk; kt < chunk_end; kt++) {
             // Stage K-tile kt: int8 → f16 (exact), the input shifted by its zero point.
 {% for i in range(a_words) %}
@@ -139,7 +140,7 @@ fn q8ta_conv2d_pw_coop{{ suffix }}(
             if (kt + 1u < k_tiles) {
 {{ load("kt + 1u") | indent(8, true) }}
             }
-{% for kk in [0, 16] %}
+{% for kk in range(0, bk, 16) %}
             {
                 let a0 = coopLoadT<coop_mat16x16<f16, A>>(&q8_a{{ suffix }}[warp_m * {{ sa }}u + {{ kk }}u], {{ sa }}u);
                 let a1 = coopLoadT<coop_mat16x16<f16, A>>(&q8_a{{ suffix }}[(warp_m + 16u) * {{ sa }}u + {{ kk }}u], {{ sa }}u);
@@ -179,7 +180,7 @@ fn q8ta_conv2d_pw_coop{{ suffix }}(
 // Why it is exact. The multiplicands are the int8 weight w ∈ [−128, 127] and the shifted input
 // x − zp_in ∈ [−255, 255] (x and zp_in are int8): integers of at most 8 significant bits, exact
 // in f16 (11). Each product has |w·(x − zp_in)| ≤ 128·255 = 32640 < 2^15, exact in f32. The
-// accumulators sum at most CHUNK_TILES · 32 = 512 channels before they are converted to i32, so
+// accumulators sum at most 512 channels (a whole number of K-tiles) before they are converted to i32, so
 // every partial sum the hardware can form from one chunk — in any order or grouping — is an
 // integer of magnitude ≤ 512 · 32640 = 16,711,680 < 2^24, which f32 (24 significant bits)
 // represents exactly: no addition in the chunk rounds. The chunks are added in i32; |C| ≤
@@ -187,10 +188,10 @@ fn q8ta_conv2d_pw_coop{{ suffix }}(
 // arithmetic as the other int8 kernels', so the outputs are bit-identical to theirs.
 //
 // Layout: tensors are NCHW int8, four values per u32 word. A workgroup of wm × wn subgroups
-// computes a (32·wm) × (32·wn) tile of C; per 32-channel K-tile each invocation converts its
+// computes a (32·wm) × (32·wn) tile of C; per K-tile of 32–128 channels each invocation converts its
 // words of A (weight rows) and B (input rows, four pixels per word) to f16 in workgroup memory,
 // with the next K-tile's words loaded into registers during the math; each subgroup then issues
-// 2 × 4 multiply-adds of 16×16×16. Requires IC % 4 == 0 and H·W % 4 == 0 (rows start on word
+// 4 multiply-adds of 16×16×16 per 16 channels. Requires IC % 4 == 0 and H·W % 4 == 0 (rows start on word
 // boundaries), subgroups of exactly 32 and 16×16×16 f16 × f16 + f32 cooperative matrices.
 // workgroup_id: x (continued along z past 65535) = pixel tile, y = output-channel tile.
 
@@ -222,8 +223,6 @@ struct Q8taConvPwParams {
 // Fused activation on the real-valued result before requantisation: 0 none, 1 relu.
 override activation: u32 = 0;
 
-// K-tiles of 32 channels per exact f32 chunk: 16 · 32 = 512 channels (see the header).
-const CHUNK_TILES: u32 = 16u;
 
 // Eight consecutive sums of one output row: two output words.
 struct Sums {
@@ -266,8 +265,8 @@ fn store_sums(s: Sums, m: u32, word: u32, hw_words: u32, words: u32) {
     }
 }
 
-{# (subgroups along M, along N, entry-point suffix) #}
-{% for wm, wn, suffix in [(2, 2, ""), (4, 4, "_128")] %}
+{# (subgroups along M, along N, K-tile depth, entry-point suffix) #}
+{% for wm, wn, bk, suffix in [(2, 2, 64, ""), (4, 4, 64, "_128")] %}
 
-{{ body(wm, wn, suffix) }}
+{{ body(wm, wn, bk, suffix) }}
 {% endfor %}

@@ -606,8 +606,8 @@ mod tests {
         assert!(err.to_string().contains("is empty"), "{err}");
     }
 
-    /// Each tile shape's entry point lowers to SPIR-V with 8 multiply-adds (2 steps of 16 channels ×
-    /// 4 accumulators per subgroup), unfused and with relu.
+    /// Each tile shape's entry point lowers to SPIR-V with 16 multiply-adds (64-deep K-tiles: 4
+    /// steps of 16 channels × 4 accumulators per subgroup), unfused and with relu.
     #[test]
     fn coop_shader_compiles_to_spirv_for_each_tile() {
         for entry in q8_coop::Entry::ALL {
@@ -616,7 +616,7 @@ mod tests {
                 overrides.activation = relu;
                 let mul_adds =
                     crate::coop_spirv::coop_multiply_adds(q8_coop::SOURCE, entry.name(), &overrides.constants());
-                assert_eq!(mul_adds, 8, "{}", entry.name());
+                assert_eq!(mul_adds, 16, "{}", entry.name());
             }
         }
     }
