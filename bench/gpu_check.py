@@ -156,7 +156,7 @@ q8_cases.append(("q8_cancelling_chunks", x, w, np.full(72, 1.0 / 127), 1.0, -128
 for name, x, w, scales, in_scale, in_zp, out_scale, out_zp, flags in q8_cases:
     xp, wp = save(name + "_x", x), save(name + "_w", w)
     sp = save(name + "_s", scales.astype(np.float32))
-    for kernel in ["q8_dot4_gemm", "q8_coop", "q8_coop_128"]:
+    for kernel in ["q8_dot4_gemm", "q8_coop"]:
         print(f"q8-conv-pw --input {xp} --weight {wp} --weight-scales {sp} --input-scale {in_scale} "
               f"--input-zero-point {in_zp} --output-scale {out_scale} --output-zero-point {out_zp} {flags} "
               f"--kernel {kernel} --out {out}/{name}_{kernel}_y.npy --check --bit-exact")

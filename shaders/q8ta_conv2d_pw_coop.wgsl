@@ -91,16 +91,16 @@ fn store_sums(s: Sums, m: u32, word: u32, hw_words: u32, words: u32) {
 }
 
 
-// ---- 64×64 tiles, 2×2 subgroups, 64-deep K-tiles ----
+// ---- 128×128 tiles, 4×4 subgroups, 32-deep K-tiles ----
 
-// A: 64 output channels × 64 input channels, rows padded to 72 halves; B: 64 input
-// channels × 64 pixels, rows padded to 72 (16-byte aligned fragment rows that start in
-// different banks). The last A fragment ends at index 63·72 + 63, the last B one at
-// 63·72 + 63: inside by construction.
-var<workgroup> q8_a: array<f16, 4608>;
-var<workgroup> q8_b: array<f16, 4608>;
+// A: 128 output channels × 32 input channels, rows padded to 40 halves; B: 32 input
+// channels × 128 pixels, rows padded to 136 (16-byte aligned fragment rows that start in
+// different banks). The last A fragment ends at index 127·40 + 31, the last B one at
+// 31·136 + 127: inside by construction.
+var<workgroup> q8_a: array<f16, 5120>;
+var<workgroup> q8_b: array<f16, 4352>;
 // One 16×16 f32 tile per subgroup, for turning accumulators into integers.
-var<workgroup> q8_stage: array<f32, 1024>;
+var<workgroup> q8_stage: array<f32, 4096>;
 
 // The exact integer sums of one accumulator: the subgroup stores it row-major, then lane l reads
 // row l / 2, columns (l % 2)·8 .. + 8 (two output words). Every value is an integer below 2^24 in
@@ -116,441 +116,8 @@ fn fold(acc: coop_mat16x16<f32, C>, warp: u32, lane: u32) -> Sums {
     return Sums(vec4<i32>(lo), vec4<i32>(hi));
 }
 
-@compute @workgroup_size(128)
-fn q8ta_conv2d_pw_coop(
-    @builtin(local_invocation_index) local: u32,
-    @builtin(workgroup_id) wid: vec3<u32>,
-    @builtin(num_workgroups) groups: vec3<u32>,
-) {
-    let hw_words = params.h * params.w / 4u;
-    let words = params.n * hw_words;
-    let ic_words = params.ic / 4u;
-    let zero_point = vec4<i32>(params.input_zero_point);
-    // Column tiles of 64 pixels (16 words) along x, continued along z past 65535;
-    // counted in words, which cannot wrap u32 even on the spare tiles past the end.
-    let word_base = (wid.z * groups.x + wid.x) * 16u;
-    let oc_base = wid.y * 64u;
-
-    // A staging: word a_word (channels 4·a_word ..) of rows a_row + 8·i.
-    let a_word = local % 16u;
-    let a_row = local / 16u;
-    // B staging: the word b_word (four pixels of one image: H·W % 4 == 0) of channel rows
-    // b_row + 8·i. The pixel decode is the same for every K-tile, so it is done once.
-    let b_word = local % 16u;
-    let b_row = local / 16u;
-    let b_column = word_base + b_word;
-    let b_ok = b_column < words;
-    let b_at = (b_column / hw_words) * params.ic * hw_words + b_column % hw_words;
-
-    let warp = local / 32u;
-    let lane = local % 32u;
-    let warp_m = (warp / 2u) * 32u;
-    let warp_n = (warp % 2u) * 32u;
-
-    var c00 = coop_mat16x16<f32, C>();
-    var c01 = coop_mat16x16<f32, C>();
-    var c10 = coop_mat16x16<f32, C>();
-    var c11 = coop_mat16x16<f32, C>();
-    var s00 = Sums();
-    var s01 = Sums();
-    var s10 = Sums();
-    var s11 = Sums();
-
-    // The next K-tile's words wait in registers while the current one's math runs. A words past
-    // the channels or the output channels are 0; B words are read from clamped indices and not
-    // masked: past the channels they meet zero weights, past the pixels no output is written.
-    var ra0 = 0u;
-    var ra1 = 0u;
-    var ra2 = 0u;
-    var ra3 = 0u;
-    var ra4 = 0u;
-    var ra5 = 0u;
-    var ra6 = 0u;
-    var ra7 = 0u;
-    var rb0 = 0u;
-    var rb1 = 0u;
-    var rb2 = 0u;
-    var rb3 = 0u;
-    var rb4 = 0u;
-    var rb5 = 0u;
-    var rb6 = 0u;
-    var rb7 = 0u;
-    let k_tiles = (params.ic + 63u) / 64u;
-    {
-        let q = (0u) * 16u + a_word;
-        {
-            let oc = oc_base + a_row + 0u;
-            let ok = (oc < params.oc) & (q < ic_words);
-            ra0 = select(0u, weight[select(0u, oc * ic_words + q, ok)], ok);
-        }
-        {
-            let oc = oc_base + a_row + 8u;
-            let ok = (oc < params.oc) & (q < ic_words);
-            ra1 = select(0u, weight[select(0u, oc * ic_words + q, ok)], ok);
-        }
-        {
-            let oc = oc_base + a_row + 16u;
-            let ok = (oc < params.oc) & (q < ic_words);
-            ra2 = select(0u, weight[select(0u, oc * ic_words + q, ok)], ok);
-        }
-        {
-            let oc = oc_base + a_row + 24u;
-            let ok = (oc < params.oc) & (q < ic_words);
-            ra3 = select(0u, weight[select(0u, oc * ic_words + q, ok)], ok);
-        }
-        {
-            let oc = oc_base + a_row + 32u;
-            let ok = (oc < params.oc) & (q < ic_words);
-            ra4 = select(0u, weight[select(0u, oc * ic_words + q, ok)], ok);
-        }
-        {
-            let oc = oc_base + a_row + 40u;
-            let ok = (oc < params.oc) & (q < ic_words);
-            ra5 = select(0u, weight[select(0u, oc * ic_words + q, ok)], ok);
-        }
-        {
-            let oc = oc_base + a_row + 48u;
-            let ok = (oc < params.oc) & (q < ic_words);
-            ra6 = select(0u, weight[select(0u, oc * ic_words + q, ok)], ok);
-        }
-        {
-            let oc = oc_base + a_row + 56u;
-            let ok = (oc < params.oc) & (q < ic_words);
-            ra7 = select(0u, weight[select(0u, oc * ic_words + q, ok)], ok);
-        }
-        {
-            let ic = (0u) * 64u + b_row + 0u;
-            rb0 = input[select(0u, b_at + ic * hw_words, b_ok & (ic < params.ic))];
-        }
-        {
-            let ic = (0u) * 64u + b_row + 8u;
-            rb1 = input[select(0u, b_at + ic * hw_words, b_ok & (ic < params.ic))];
-        }
-        {
-            let ic = (0u) * 64u + b_row + 16u;
-            rb2 = input[select(0u, b_at + ic * hw_words, b_ok & (ic < params.ic))];
-        }
-        {
-            let ic = (0u) * 64u + b_row + 24u;
-            rb3 = input[select(0u, b_at + ic * hw_words, b_ok & (ic < params.ic))];
-        }
-        {
-            let ic = (0u) * 64u + b_row + 32u;
-            rb4 = input[select(0u, b_at + ic * hw_words, b_ok & (ic < params.ic))];
-        }
-        {
-            let ic = (0u) * 64u + b_row + 40u;
-            rb5 = input[select(0u, b_at + ic * hw_words, b_ok & (ic < params.ic))];
-        }
-        {
-            let ic = (0u) * 64u + b_row + 48u;
-            rb6 = input[select(0u, b_at + ic * hw_words, b_ok & (ic < params.ic))];
-        }
-        {
-            let ic = (0u) * 64u + b_row + 56u;
-            rb7 = input[select(0u, b_at + ic * hw_words, b_ok & (ic < params.ic))];
-        }
-
-    }
-    // One exact chunk per outer iteration. (Loops, not `if`s, decide how many times the
-    // cooperative-matrix calls run: naga takes a branch on a local variable as non-uniform.)
-    for (var chunk = 0u; chunk < k_tiles; chunk += 8u) {
-        let chunk_end = min(chunk + 8u, k_tiles);
-        for (var kt = chunk; kt < chunk_end; kt++) {
-            // Stage K-tile kt: int8 → f16 (exact), the input shifted by its zero point.
-            {
-                let v = vec4<f16>(unpack4xI8(ra0));
-                let at = (a_row + 0u) * 72u + a_word * 4u;
-                q8_a[at] = v.x;
-                q8_a[at + 1u] = v.y;
-                q8_a[at + 2u] = v.z;
-                q8_a[at + 3u] = v.w;
-            }
-            {
-                let v = vec4<f16>(unpack4xI8(ra1));
-                let at = (a_row + 8u) * 72u + a_word * 4u;
-                q8_a[at] = v.x;
-                q8_a[at + 1u] = v.y;
-                q8_a[at + 2u] = v.z;
-                q8_a[at + 3u] = v.w;
-            }
-            {
-                let v = vec4<f16>(unpack4xI8(ra2));
-                let at = (a_row + 16u) * 72u + a_word * 4u;
-                q8_a[at] = v.x;
-                q8_a[at + 1u] = v.y;
-                q8_a[at + 2u] = v.z;
-                q8_a[at + 3u] = v.w;
-            }
-            {
-                let v = vec4<f16>(unpack4xI8(ra3));
-                let at = (a_row + 24u) * 72u + a_word * 4u;
-                q8_a[at] = v.x;
-                q8_a[at + 1u] = v.y;
-                q8_a[at + 2u] = v.z;
-                q8_a[at + 3u] = v.w;
-            }
-            {
-                let v = vec4<f16>(unpack4xI8(ra4));
-                let at = (a_row + 32u) * 72u + a_word * 4u;
-                q8_a[at] = v.x;
-                q8_a[at + 1u] = v.y;
-                q8_a[at + 2u] = v.z;
-                q8_a[at + 3u] = v.w;
-            }
-            {
-                let v = vec4<f16>(unpack4xI8(ra5));
-                let at = (a_row + 40u) * 72u + a_word * 4u;
-                q8_a[at] = v.x;
-                q8_a[at + 1u] = v.y;
-                q8_a[at + 2u] = v.z;
-                q8_a[at + 3u] = v.w;
-            }
-            {
-                let v = vec4<f16>(unpack4xI8(ra6));
-                let at = (a_row + 48u) * 72u + a_word * 4u;
-                q8_a[at] = v.x;
-                q8_a[at + 1u] = v.y;
-                q8_a[at + 2u] = v.z;
-                q8_a[at + 3u] = v.w;
-            }
-            {
-                let v = vec4<f16>(unpack4xI8(ra7));
-                let at = (a_row + 56u) * 72u + a_word * 4u;
-                q8_a[at] = v.x;
-                q8_a[at + 1u] = v.y;
-                q8_a[at + 2u] = v.z;
-                q8_a[at + 3u] = v.w;
-            }
-            {
-                let v = vec4<f16>(unpack4xI8(rb0) - zero_point);
-                let at = (b_row + 0u) * 72u + b_word * 4u;
-                q8_b[at] = v.x;
-                q8_b[at + 1u] = v.y;
-                q8_b[at + 2u] = v.z;
-                q8_b[at + 3u] = v.w;
-            }
-            {
-                let v = vec4<f16>(unpack4xI8(rb1) - zero_point);
-                let at = (b_row + 8u) * 72u + b_word * 4u;
-                q8_b[at] = v.x;
-                q8_b[at + 1u] = v.y;
-                q8_b[at + 2u] = v.z;
-                q8_b[at + 3u] = v.w;
-            }
-            {
-                let v = vec4<f16>(unpack4xI8(rb2) - zero_point);
-                let at = (b_row + 16u) * 72u + b_word * 4u;
-                q8_b[at] = v.x;
-                q8_b[at + 1u] = v.y;
-                q8_b[at + 2u] = v.z;
-                q8_b[at + 3u] = v.w;
-            }
-            {
-                let v = vec4<f16>(unpack4xI8(rb3) - zero_point);
-                let at = (b_row + 24u) * 72u + b_word * 4u;
-                q8_b[at] = v.x;
-                q8_b[at + 1u] = v.y;
-                q8_b[at + 2u] = v.z;
-                q8_b[at + 3u] = v.w;
-            }
-            {
-                let v = vec4<f16>(unpack4xI8(rb4) - zero_point);
-                let at = (b_row + 32u) * 72u + b_word * 4u;
-                q8_b[at] = v.x;
-                q8_b[at + 1u] = v.y;
-                q8_b[at + 2u] = v.z;
-                q8_b[at + 3u] = v.w;
-            }
-            {
-                let v = vec4<f16>(unpack4xI8(rb5) - zero_point);
-                let at = (b_row + 40u) * 72u + b_word * 4u;
-                q8_b[at] = v.x;
-                q8_b[at + 1u] = v.y;
-                q8_b[at + 2u] = v.z;
-                q8_b[at + 3u] = v.w;
-            }
-            {
-                let v = vec4<f16>(unpack4xI8(rb6) - zero_point);
-                let at = (b_row + 48u) * 72u + b_word * 4u;
-                q8_b[at] = v.x;
-                q8_b[at + 1u] = v.y;
-                q8_b[at + 2u] = v.z;
-                q8_b[at + 3u] = v.w;
-            }
-            {
-                let v = vec4<f16>(unpack4xI8(rb7) - zero_point);
-                let at = (b_row + 56u) * 72u + b_word * 4u;
-                q8_b[at] = v.x;
-                q8_b[at + 1u] = v.y;
-                q8_b[at + 2u] = v.z;
-                q8_b[at + 3u] = v.w;
-            }
-            workgroupBarrier();
-            if (kt + 1u < k_tiles) {
-                let q = (kt + 1u) * 16u + a_word;
-                {
-                    let oc = oc_base + a_row + 0u;
-                    let ok = (oc < params.oc) & (q < ic_words);
-                    ra0 = select(0u, weight[select(0u, oc * ic_words + q, ok)], ok);
-                }
-                {
-                    let oc = oc_base + a_row + 8u;
-                    let ok = (oc < params.oc) & (q < ic_words);
-                    ra1 = select(0u, weight[select(0u, oc * ic_words + q, ok)], ok);
-                }
-                {
-                    let oc = oc_base + a_row + 16u;
-                    let ok = (oc < params.oc) & (q < ic_words);
-                    ra2 = select(0u, weight[select(0u, oc * ic_words + q, ok)], ok);
-                }
-                {
-                    let oc = oc_base + a_row + 24u;
-                    let ok = (oc < params.oc) & (q < ic_words);
-                    ra3 = select(0u, weight[select(0u, oc * ic_words + q, ok)], ok);
-                }
-                {
-                    let oc = oc_base + a_row + 32u;
-                    let ok = (oc < params.oc) & (q < ic_words);
-                    ra4 = select(0u, weight[select(0u, oc * ic_words + q, ok)], ok);
-                }
-                {
-                    let oc = oc_base + a_row + 40u;
-                    let ok = (oc < params.oc) & (q < ic_words);
-                    ra5 = select(0u, weight[select(0u, oc * ic_words + q, ok)], ok);
-                }
-                {
-                    let oc = oc_base + a_row + 48u;
-                    let ok = (oc < params.oc) & (q < ic_words);
-                    ra6 = select(0u, weight[select(0u, oc * ic_words + q, ok)], ok);
-                }
-                {
-                    let oc = oc_base + a_row + 56u;
-                    let ok = (oc < params.oc) & (q < ic_words);
-                    ra7 = select(0u, weight[select(0u, oc * ic_words + q, ok)], ok);
-                }
-                {
-                    let ic = (kt + 1u) * 64u + b_row + 0u;
-                    rb0 = input[select(0u, b_at + ic * hw_words, b_ok & (ic < params.ic))];
-                }
-                {
-                    let ic = (kt + 1u) * 64u + b_row + 8u;
-                    rb1 = input[select(0u, b_at + ic * hw_words, b_ok & (ic < params.ic))];
-                }
-                {
-                    let ic = (kt + 1u) * 64u + b_row + 16u;
-                    rb2 = input[select(0u, b_at + ic * hw_words, b_ok & (ic < params.ic))];
-                }
-                {
-                    let ic = (kt + 1u) * 64u + b_row + 24u;
-                    rb3 = input[select(0u, b_at + ic * hw_words, b_ok & (ic < params.ic))];
-                }
-                {
-                    let ic = (kt + 1u) * 64u + b_row + 32u;
-                    rb4 = input[select(0u, b_at + ic * hw_words, b_ok & (ic < params.ic))];
-                }
-                {
-                    let ic = (kt + 1u) * 64u + b_row + 40u;
-                    rb5 = input[select(0u, b_at + ic * hw_words, b_ok & (ic < params.ic))];
-                }
-                {
-                    let ic = (kt + 1u) * 64u + b_row + 48u;
-                    rb6 = input[select(0u, b_at + ic * hw_words, b_ok & (ic < params.ic))];
-                }
-                {
-                    let ic = (kt + 1u) * 64u + b_row + 56u;
-                    rb7 = input[select(0u, b_at + ic * hw_words, b_ok & (ic < params.ic))];
-                }
-            }
-            {
-                let a0 = coopLoadT<coop_mat16x16<f16, A>>(&q8_a[warp_m * 72u + 0u], 72u);
-                let a1 = coopLoadT<coop_mat16x16<f16, A>>(&q8_a[(warp_m + 16u) * 72u + 0u], 72u);
-                let b0 = coopLoadT<coop_mat16x16<f16, B>>(&q8_b[0u + warp_n], 72u);
-                let b1 = coopLoadT<coop_mat16x16<f16, B>>(&q8_b[0u + warp_n + 16u], 72u);
-                c00 = coopMultiplyAdd(a0, b0, c00);
-                c01 = coopMultiplyAdd(a0, b1, c01);
-                c10 = coopMultiplyAdd(a1, b0, c10);
-                c11 = coopMultiplyAdd(a1, b1, c11);
-            }
-            {
-                let a0 = coopLoadT<coop_mat16x16<f16, A>>(&q8_a[warp_m * 72u + 16u], 72u);
-                let a1 = coopLoadT<coop_mat16x16<f16, A>>(&q8_a[(warp_m + 16u) * 72u + 16u], 72u);
-                let b0 = coopLoadT<coop_mat16x16<f16, B>>(&q8_b[1152u + warp_n], 72u);
-                let b1 = coopLoadT<coop_mat16x16<f16, B>>(&q8_b[1152u + warp_n + 16u], 72u);
-                c00 = coopMultiplyAdd(a0, b0, c00);
-                c01 = coopMultiplyAdd(a0, b1, c01);
-                c10 = coopMultiplyAdd(a1, b0, c10);
-                c11 = coopMultiplyAdd(a1, b1, c11);
-            }
-            {
-                let a0 = coopLoadT<coop_mat16x16<f16, A>>(&q8_a[warp_m * 72u + 32u], 72u);
-                let a1 = coopLoadT<coop_mat16x16<f16, A>>(&q8_a[(warp_m + 16u) * 72u + 32u], 72u);
-                let b0 = coopLoadT<coop_mat16x16<f16, B>>(&q8_b[2304u + warp_n], 72u);
-                let b1 = coopLoadT<coop_mat16x16<f16, B>>(&q8_b[2304u + warp_n + 16u], 72u);
-                c00 = coopMultiplyAdd(a0, b0, c00);
-                c01 = coopMultiplyAdd(a0, b1, c01);
-                c10 = coopMultiplyAdd(a1, b0, c10);
-                c11 = coopMultiplyAdd(a1, b1, c11);
-            }
-            {
-                let a0 = coopLoadT<coop_mat16x16<f16, A>>(&q8_a[warp_m * 72u + 48u], 72u);
-                let a1 = coopLoadT<coop_mat16x16<f16, A>>(&q8_a[(warp_m + 16u) * 72u + 48u], 72u);
-                let b0 = coopLoadT<coop_mat16x16<f16, B>>(&q8_b[3456u + warp_n], 72u);
-                let b1 = coopLoadT<coop_mat16x16<f16, B>>(&q8_b[3456u + warp_n + 16u], 72u);
-                c00 = coopMultiplyAdd(a0, b0, c00);
-                c01 = coopMultiplyAdd(a0, b1, c01);
-                c10 = coopMultiplyAdd(a1, b0, c10);
-                c11 = coopMultiplyAdd(a1, b1, c11);
-            }
-            workgroupBarrier();
-        }
-        // End of a chunk: its sums into the integer registers, the accumulators back to zero.
-        s00 = add_sums(s00, fold(c00, warp, lane));
-        s01 = add_sums(s01, fold(c01, warp, lane));
-        s10 = add_sums(s10, fold(c10, warp, lane));
-        s11 = add_sums(s11, fold(c11, warp, lane));
-        c00 = coop_mat16x16<f32, C>();
-        c01 = coop_mat16x16<f32, C>();
-        c10 = coop_mat16x16<f32, C>();
-        c11 = coop_mat16x16<f32, C>();
-    }
-
-    // Lane l holds row l / 2 and words (l % 2)·2, + 1 of each block's 16 × 4 output words.
-    let m = oc_base + warp_m + lane / 2u;
-    let w = word_base + warp_n / 4u + (lane % 2u) * 2u;
-    store_sums(s00, m, w, hw_words, words);
-    store_sums(s01, m, w + 4u, hw_words, words);
-    store_sums(s10, m + 16u, w, hw_words, words);
-    store_sums(s11, m + 16u, w + 4u, hw_words, words);
-}
-
-// ---- 128×128 tiles, 4×4 subgroups, 64-deep K-tiles ----
-
-// A: 128 output channels × 64 input channels, rows padded to 72 halves; B: 64 input
-// channels × 128 pixels, rows padded to 136 (16-byte aligned fragment rows that start in
-// different banks). The last A fragment ends at index 127·72 + 63, the last B one at
-// 63·136 + 127: inside by construction.
-var<workgroup> q8_a_128: array<f16, 9216>;
-var<workgroup> q8_b_128: array<f16, 8704>;
-// One 16×16 f32 tile per subgroup, for turning accumulators into integers.
-var<workgroup> q8_stage_128: array<f32, 4096>;
-
-// The exact integer sums of one accumulator: the subgroup stores it row-major, then lane l reads
-// row l / 2, columns (l % 2)·8 .. + 8 (two output words). Every value is an integer below 2^24 in
-// magnitude (see the header), so the f32 → i32 conversion is exact. Called the same number of times
-// by every subgroup, so the barriers are uniform.
-fn fold_128(acc: coop_mat16x16<f32, C>, warp: u32, lane: u32) -> Sums {
-    coopStoreT(acc, &q8_stage_128[warp * 256u], 16u);
-    workgroupBarrier();
-    let at = warp * 256u + (lane / 2u) * 16u + (lane % 2u) * 8u;
-    let lo = vec4<f32>(q8_stage_128[at], q8_stage_128[at + 1u], q8_stage_128[at + 2u], q8_stage_128[at + 3u]);
-    let hi = vec4<f32>(q8_stage_128[at + 4u], q8_stage_128[at + 5u], q8_stage_128[at + 6u], q8_stage_128[at + 7u]);
-    workgroupBarrier();
-    return Sums(vec4<i32>(lo), vec4<i32>(hi));
-}
-
 @compute @workgroup_size(512)
-fn q8ta_conv2d_pw_coop_128(
+fn q8ta_conv2d_pw_coop(
     @builtin(local_invocation_index) local: u32,
     @builtin(workgroup_id) wid: vec3<u32>,
     @builtin(num_workgroups) groups: vec3<u32>,
@@ -564,9 +131,9 @@ fn q8ta_conv2d_pw_coop_128(
     let word_base = (wid.z * groups.x + wid.x) * 32u;
     let oc_base = wid.y * 128u;
 
-    // A staging: word a_word (channels 4·a_word ..) of rows a_row + 32·i.
-    let a_word = local % 16u;
-    let a_row = local / 16u;
+    // A staging: word a_word (channels 4·a_word ..) of rows a_row + 64·i.
+    let a_word = local % 8u;
+    let a_row = local / 8u;
     // B staging: the word b_word (four pixels of one image: H·W % 4 == 0) of channel rows
     // b_row + 16·i. The pixel decode is the same for every K-tile, so it is done once.
     let b_word = local % 32u;
@@ -594,198 +161,106 @@ fn q8ta_conv2d_pw_coop_128(
     // masked: past the channels they meet zero weights, past the pixels no output is written.
     var ra0 = 0u;
     var ra1 = 0u;
-    var ra2 = 0u;
-    var ra3 = 0u;
     var rb0 = 0u;
     var rb1 = 0u;
-    var rb2 = 0u;
-    var rb3 = 0u;
-    let k_tiles = (params.ic + 63u) / 64u;
+    let k_tiles = (params.ic + 31u) / 32u;
     {
-        let q = (0u) * 16u + a_word;
+        let q = (0u) * 8u + a_word;
         {
             let oc = oc_base + a_row + 0u;
             let ok = (oc < params.oc) & (q < ic_words);
             ra0 = select(0u, weight[select(0u, oc * ic_words + q, ok)], ok);
         }
         {
-            let oc = oc_base + a_row + 32u;
+            let oc = oc_base + a_row + 64u;
             let ok = (oc < params.oc) & (q < ic_words);
             ra1 = select(0u, weight[select(0u, oc * ic_words + q, ok)], ok);
         }
         {
-            let oc = oc_base + a_row + 64u;
-            let ok = (oc < params.oc) & (q < ic_words);
-            ra2 = select(0u, weight[select(0u, oc * ic_words + q, ok)], ok);
-        }
-        {
-            let oc = oc_base + a_row + 96u;
-            let ok = (oc < params.oc) & (q < ic_words);
-            ra3 = select(0u, weight[select(0u, oc * ic_words + q, ok)], ok);
-        }
-        {
-            let ic = (0u) * 64u + b_row + 0u;
+            let ic = (0u) * 32u + b_row + 0u;
             rb0 = input[select(0u, b_at + ic * hw_words, b_ok & (ic < params.ic))];
         }
         {
-            let ic = (0u) * 64u + b_row + 16u;
+            let ic = (0u) * 32u + b_row + 16u;
             rb1 = input[select(0u, b_at + ic * hw_words, b_ok & (ic < params.ic))];
-        }
-        {
-            let ic = (0u) * 64u + b_row + 32u;
-            rb2 = input[select(0u, b_at + ic * hw_words, b_ok & (ic < params.ic))];
-        }
-        {
-            let ic = (0u) * 64u + b_row + 48u;
-            rb3 = input[select(0u, b_at + ic * hw_words, b_ok & (ic < params.ic))];
         }
 
     }
     // One exact chunk per outer iteration. (Loops, not `if`s, decide how many times the
     // cooperative-matrix calls run: naga takes a branch on a local variable as non-uniform.)
-    for (var chunk = 0u; chunk < k_tiles; chunk += 8u) {
-        let chunk_end = min(chunk + 8u, k_tiles);
+    for (var chunk = 0u; chunk < k_tiles; chunk += 16u) {
+        let chunk_end = min(chunk + 16u, k_tiles);
         for (var kt = chunk; kt < chunk_end; kt++) {
             // Stage K-tile kt: int8 → f16 (exact), the input shifted by its zero point.
             {
                 let v = vec4<f16>(unpack4xI8(ra0));
-                let at = (a_row + 0u) * 72u + a_word * 4u;
-                q8_a_128[at] = v.x;
-                q8_a_128[at + 1u] = v.y;
-                q8_a_128[at + 2u] = v.z;
-                q8_a_128[at + 3u] = v.w;
+                let at = (a_row + 0u) * 40u + a_word * 4u;
+                q8_a[at] = v.x;
+                q8_a[at + 1u] = v.y;
+                q8_a[at + 2u] = v.z;
+                q8_a[at + 3u] = v.w;
             }
             {
                 let v = vec4<f16>(unpack4xI8(ra1));
-                let at = (a_row + 32u) * 72u + a_word * 4u;
-                q8_a_128[at] = v.x;
-                q8_a_128[at + 1u] = v.y;
-                q8_a_128[at + 2u] = v.z;
-                q8_a_128[at + 3u] = v.w;
-            }
-            {
-                let v = vec4<f16>(unpack4xI8(ra2));
-                let at = (a_row + 64u) * 72u + a_word * 4u;
-                q8_a_128[at] = v.x;
-                q8_a_128[at + 1u] = v.y;
-                q8_a_128[at + 2u] = v.z;
-                q8_a_128[at + 3u] = v.w;
-            }
-            {
-                let v = vec4<f16>(unpack4xI8(ra3));
-                let at = (a_row + 96u) * 72u + a_word * 4u;
-                q8_a_128[at] = v.x;
-                q8_a_128[at + 1u] = v.y;
-                q8_a_128[at + 2u] = v.z;
-                q8_a_128[at + 3u] = v.w;
+                let at = (a_row + 64u) * 40u + a_word * 4u;
+                q8_a[at] = v.x;
+                q8_a[at + 1u] = v.y;
+                q8_a[at + 2u] = v.z;
+                q8_a[at + 3u] = v.w;
             }
             {
                 let v = vec4<f16>(unpack4xI8(rb0) - zero_point);
                 let at = (b_row + 0u) * 136u + b_word * 4u;
-                q8_b_128[at] = v.x;
-                q8_b_128[at + 1u] = v.y;
-                q8_b_128[at + 2u] = v.z;
-                q8_b_128[at + 3u] = v.w;
+                q8_b[at] = v.x;
+                q8_b[at + 1u] = v.y;
+                q8_b[at + 2u] = v.z;
+                q8_b[at + 3u] = v.w;
             }
             {
                 let v = vec4<f16>(unpack4xI8(rb1) - zero_point);
                 let at = (b_row + 16u) * 136u + b_word * 4u;
-                q8_b_128[at] = v.x;
-                q8_b_128[at + 1u] = v.y;
-                q8_b_128[at + 2u] = v.z;
-                q8_b_128[at + 3u] = v.w;
-            }
-            {
-                let v = vec4<f16>(unpack4xI8(rb2) - zero_point);
-                let at = (b_row + 32u) * 136u + b_word * 4u;
-                q8_b_128[at] = v.x;
-                q8_b_128[at + 1u] = v.y;
-                q8_b_128[at + 2u] = v.z;
-                q8_b_128[at + 3u] = v.w;
-            }
-            {
-                let v = vec4<f16>(unpack4xI8(rb3) - zero_point);
-                let at = (b_row + 48u) * 136u + b_word * 4u;
-                q8_b_128[at] = v.x;
-                q8_b_128[at + 1u] = v.y;
-                q8_b_128[at + 2u] = v.z;
-                q8_b_128[at + 3u] = v.w;
+                q8_b[at] = v.x;
+                q8_b[at + 1u] = v.y;
+                q8_b[at + 2u] = v.z;
+                q8_b[at + 3u] = v.w;
             }
             workgroupBarrier();
             if (kt + 1u < k_tiles) {
-                let q = (kt + 1u) * 16u + a_word;
+                let q = (kt + 1u) * 8u + a_word;
                 {
                     let oc = oc_base + a_row + 0u;
                     let ok = (oc < params.oc) & (q < ic_words);
                     ra0 = select(0u, weight[select(0u, oc * ic_words + q, ok)], ok);
                 }
                 {
-                    let oc = oc_base + a_row + 32u;
+                    let oc = oc_base + a_row + 64u;
                     let ok = (oc < params.oc) & (q < ic_words);
                     ra1 = select(0u, weight[select(0u, oc * ic_words + q, ok)], ok);
                 }
                 {
-                    let oc = oc_base + a_row + 64u;
-                    let ok = (oc < params.oc) & (q < ic_words);
-                    ra2 = select(0u, weight[select(0u, oc * ic_words + q, ok)], ok);
-                }
-                {
-                    let oc = oc_base + a_row + 96u;
-                    let ok = (oc < params.oc) & (q < ic_words);
-                    ra3 = select(0u, weight[select(0u, oc * ic_words + q, ok)], ok);
-                }
-                {
-                    let ic = (kt + 1u) * 64u + b_row + 0u;
+                    let ic = (kt + 1u) * 32u + b_row + 0u;
                     rb0 = input[select(0u, b_at + ic * hw_words, b_ok & (ic < params.ic))];
                 }
                 {
-                    let ic = (kt + 1u) * 64u + b_row + 16u;
+                    let ic = (kt + 1u) * 32u + b_row + 16u;
                     rb1 = input[select(0u, b_at + ic * hw_words, b_ok & (ic < params.ic))];
                 }
-                {
-                    let ic = (kt + 1u) * 64u + b_row + 32u;
-                    rb2 = input[select(0u, b_at + ic * hw_words, b_ok & (ic < params.ic))];
-                }
-                {
-                    let ic = (kt + 1u) * 64u + b_row + 48u;
-                    rb3 = input[select(0u, b_at + ic * hw_words, b_ok & (ic < params.ic))];
-                }
             }
             {
-                let a0 = coopLoadT<coop_mat16x16<f16, A>>(&q8_a_128[warp_m * 72u + 0u], 72u);
-                let a1 = coopLoadT<coop_mat16x16<f16, A>>(&q8_a_128[(warp_m + 16u) * 72u + 0u], 72u);
-                let b0 = coopLoadT<coop_mat16x16<f16, B>>(&q8_b_128[0u + warp_n], 136u);
-                let b1 = coopLoadT<coop_mat16x16<f16, B>>(&q8_b_128[0u + warp_n + 16u], 136u);
+                let a0 = coopLoadT<coop_mat16x16<f16, A>>(&q8_a[warp_m * 40u + 0u], 40u);
+                let a1 = coopLoadT<coop_mat16x16<f16, A>>(&q8_a[(warp_m + 16u) * 40u + 0u], 40u);
+                let b0 = coopLoadT<coop_mat16x16<f16, B>>(&q8_b[0u + warp_n], 136u);
+                let b1 = coopLoadT<coop_mat16x16<f16, B>>(&q8_b[0u + warp_n + 16u], 136u);
                 c00 = coopMultiplyAdd(a0, b0, c00);
                 c01 = coopMultiplyAdd(a0, b1, c01);
                 c10 = coopMultiplyAdd(a1, b0, c10);
                 c11 = coopMultiplyAdd(a1, b1, c11);
             }
             {
-                let a0 = coopLoadT<coop_mat16x16<f16, A>>(&q8_a_128[warp_m * 72u + 16u], 72u);
-                let a1 = coopLoadT<coop_mat16x16<f16, A>>(&q8_a_128[(warp_m + 16u) * 72u + 16u], 72u);
-                let b0 = coopLoadT<coop_mat16x16<f16, B>>(&q8_b_128[2176u + warp_n], 136u);
-                let b1 = coopLoadT<coop_mat16x16<f16, B>>(&q8_b_128[2176u + warp_n + 16u], 136u);
-                c00 = coopMultiplyAdd(a0, b0, c00);
-                c01 = coopMultiplyAdd(a0, b1, c01);
-                c10 = coopMultiplyAdd(a1, b0, c10);
-                c11 = coopMultiplyAdd(a1, b1, c11);
-            }
-            {
-                let a0 = coopLoadT<coop_mat16x16<f16, A>>(&q8_a_128[warp_m * 72u + 32u], 72u);
-                let a1 = coopLoadT<coop_mat16x16<f16, A>>(&q8_a_128[(warp_m + 16u) * 72u + 32u], 72u);
-                let b0 = coopLoadT<coop_mat16x16<f16, B>>(&q8_b_128[4352u + warp_n], 136u);
-                let b1 = coopLoadT<coop_mat16x16<f16, B>>(&q8_b_128[4352u + warp_n + 16u], 136u);
-                c00 = coopMultiplyAdd(a0, b0, c00);
-                c01 = coopMultiplyAdd(a0, b1, c01);
-                c10 = coopMultiplyAdd(a1, b0, c10);
-                c11 = coopMultiplyAdd(a1, b1, c11);
-            }
-            {
-                let a0 = coopLoadT<coop_mat16x16<f16, A>>(&q8_a_128[warp_m * 72u + 48u], 72u);
-                let a1 = coopLoadT<coop_mat16x16<f16, A>>(&q8_a_128[(warp_m + 16u) * 72u + 48u], 72u);
-                let b0 = coopLoadT<coop_mat16x16<f16, B>>(&q8_b_128[6528u + warp_n], 136u);
-                let b1 = coopLoadT<coop_mat16x16<f16, B>>(&q8_b_128[6528u + warp_n + 16u], 136u);
+                let a0 = coopLoadT<coop_mat16x16<f16, A>>(&q8_a[warp_m * 40u + 16u], 40u);
+                let a1 = coopLoadT<coop_mat16x16<f16, A>>(&q8_a[(warp_m + 16u) * 40u + 16u], 40u);
+                let b0 = coopLoadT<coop_mat16x16<f16, B>>(&q8_b[2176u + warp_n], 136u);
+                let b1 = coopLoadT<coop_mat16x16<f16, B>>(&q8_b[2176u + warp_n + 16u], 136u);
                 c00 = coopMultiplyAdd(a0, b0, c00);
                 c01 = coopMultiplyAdd(a0, b1, c01);
                 c10 = coopMultiplyAdd(a1, b0, c10);
@@ -794,10 +269,10 @@ fn q8ta_conv2d_pw_coop_128(
             workgroupBarrier();
         }
         // End of a chunk: its sums into the integer registers, the accumulators back to zero.
-        s00 = add_sums(s00, fold_128(c00, warp, lane));
-        s01 = add_sums(s01, fold_128(c01, warp, lane));
-        s10 = add_sums(s10, fold_128(c10, warp, lane));
-        s11 = add_sums(s11, fold_128(c11, warp, lane));
+        s00 = add_sums(s00, fold(c00, warp, lane));
+        s01 = add_sums(s01, fold(c01, warp, lane));
+        s10 = add_sums(s10, fold(c10, warp, lane));
+        s11 = add_sums(s11, fold(c11, warp, lane));
         c00 = coop_mat16x16<f32, C>();
         c01 = coop_mat16x16<f32, C>();
         c10 = coop_mat16x16<f32, C>();

@@ -354,7 +354,7 @@ fn tensor_core_kernels_need_cooperative_matrices() {
         output_quant: QuantParams::new(0.1, 0),
     };
     let out = Tensor::zeros(ctx, &[2, 3, 2, 2], DType::I8).unwrap();
-    for kernel in [Q8Kernel::Coop, Q8Kernel::Coop128] {
+    for kernel in [Q8Kernel::Coop] {
         let err = ctx.batch().q8ta_conv2d_pw_into_forced(&args, &Q8ConvPwOptions::default(), kernel, &out).unwrap_err();
         assert!(matches!(&err, Error::KernelUnavailable { kernel: k, .. } if k == kernel.name()), "{err}");
         expect(err.to_string(), &["cooperative matrices", "WGCONV_COOPERATIVE_MATRIX"]);

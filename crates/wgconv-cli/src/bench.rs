@@ -97,8 +97,7 @@ pub struct BenchArgs {
     #[arg(long, value_parser = crate::args::kernel)]
     kernel: Option<ConvKernel>,
     /// Run this int8 kernel instead of the planner's on every int8 layer it can run (the
-    /// planner's elsewhere). The tensor-core ones (`q8_coop`, `q8_coop_128`) ask for cooperative
-    /// matrices.
+    /// planner's elsewhere). The tensor-core one (`q8_coop`) asks for cooperative matrices.
     #[arg(long, value_parser = crate::args::q8_kernel)]
     q8_kernel: Option<Q8Kernel>,
 }

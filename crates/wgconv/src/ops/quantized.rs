@@ -98,17 +98,15 @@ pub enum Q8Kernel {
     Scalar,
     /// 64×64-tile GEMM over `dot4I8Packed`, 4×4 outputs per thread (IC % 4 == 0, H·W % 4 == 0).
     Dot4Gemm,
-    /// 64×64 tiles on f16 cooperative matrices (tensor cores), 4 subgroups, bit-identical to the
-    /// integer kernels: the K loop runs in exact chunks of 512 channels, converted to i32 between
-    /// chunks (IC % 4 == 0, H·W % 4 == 0, IC ≤ 65536; a context with cooperative matrices).
+    /// 128×128 tiles on f16 cooperative matrices (tensor cores), 16 subgroups, bit-identical to
+    /// the integer kernels: the K loop runs in exact chunks of 512 channels, converted to i32
+    /// between chunks (IC % 4 == 0, H·W % 4 == 0, IC ≤ 65536; a context with cooperative matrices).
     Coop,
-    /// [`Q8Kernel::Coop`] with 128×128 tiles (16 subgroups) for larger grids.
-    Coop128,
 }
 
 impl Q8Kernel {
     /// Every kernel, in the order of the variants.
-    pub const ALL: [Q8Kernel; 4] = [Q8Kernel::Scalar, Q8Kernel::Dot4Gemm, Q8Kernel::Coop, Q8Kernel::Coop128];
+    pub const ALL: [Q8Kernel; 3] = [Q8Kernel::Scalar, Q8Kernel::Dot4Gemm, Q8Kernel::Coop];
 
     /// Short name for logs and tables.
     pub fn name(self) -> &'static str {
@@ -116,7 +114,6 @@ impl Q8Kernel {
             Q8Kernel::Scalar => "q8_scalar",
             Q8Kernel::Dot4Gemm => "q8_dot4_gemm",
             Q8Kernel::Coop => "q8_coop",
-            Q8Kernel::Coop128 => "q8_coop_128",
         }
     }
 
@@ -127,15 +124,15 @@ impl Q8Kernel {
 
     /// Whether the kernel runs on cooperative matrices (needs a context that has them).
     pub fn is_tensor_core(self) -> bool {
-        matches!(self, Q8Kernel::Coop | Q8Kernel::Coop128)
+        matches!(self, Q8Kernel::Coop)
     }
 
     /// The output tile (channels, pixels) of one workgroup of a GEMM kernel.
     fn tile(self) -> Option<(u32, u32)> {
         match self {
             Q8Kernel::Scalar => None,
-            Q8Kernel::Dot4Gemm | Q8Kernel::Coop => Some((64, 64)),
-            Q8Kernel::Coop128 => Some((128, 128)),
+            Q8Kernel::Dot4Gemm => Some((64, 64)),
+            Q8Kernel::Coop => Some((128, 128)),
         }
     }
 }
@@ -295,8 +292,26 @@ impl Q8PwGeometry {
     /// ([`Context::cooperative_f16`]). The tensor-core kernels are bit-identical to the others,
     /// so they need no precision opt-in.
     pub fn planned_kernel_with(&self, tensor_cores: bool) -> Q8Kernel {
-        let _ = tensor_cores;
-        if self.supports(Q8Kernel::Dot4Gemm) { Q8Kernel::Dot4Gemm } else { Q8Kernel::Scalar }
+        if tensor_cores && self.coop_wins() {
+            Q8Kernel::Coop
+        } else if self.supports(Q8Kernel::Dot4Gemm) {
+            Q8Kernel::Dot4Gemm
+        } else {
+            Q8Kernel::Scalar
+        }
+    }
+
+    /// Rule R28: the tensor-core kernel where it measured faster than the `dot4I8Packed` GEMM
+    /// (H200, v28, the 28 layers of `bench/suites/int8.json`): at least 256 input and output
+    /// channels on at least 96 of its 128×128 tiles. It won 1.10× on ResNet-50's 256→1024 at 14²,
+    /// batch 8 (104 tiles), and 1.13× on its 1024→256 at batch 32 (98 tiles); it lost on every
+    /// other layer: on fewer tiles (the same 1024→256 at batch 8, 26 tiles: 0.61×), on fewer
+    /// channels (K 64–128 or 64 output channels, at 784–1568 tiles: 0.69–0.89×), and on every
+    /// batch-1 layer (0.63–0.86×), where the integer kernel's smaller tiles keep more of the GPU busy.
+    fn coop_wins(&self) -> bool {
+        let pixels = u64::from(self.n) * u64::from(self.h) * u64::from(self.w);
+        let tiles = pixels.div_ceil(128) * u64::from(self.oc.div_ceil(128));
+        self.supports(Q8Kernel::Coop) && self.ic >= 256 && self.oc >= 256 && tiles >= 96
     }
 
     /// `forced` when it supports the shape (else an error), the planner's choice when `None`.
@@ -461,16 +476,14 @@ impl Batch<'_> {
                 });
             }
         }
-        let kernel = g.choose_kernel(forced, ctx.cooperative_f16())?;
+        let storage = ctx.limits().max_compute_workgroup_storage_size;
+        let needs = q8_coop::Q8TA_CONV2D_PW_COOP_WORKGROUP_MEMORY_BYTES;
+        // The planner takes the tensor cores only where they can run.
+        let kernel = g.choose_kernel(forced, ctx.cooperative_f16() && needs <= storage)?;
         if kernel.is_tensor_core() {
             if !ctx.cooperative_f16() {
                 return Err(tensor_cores_unavailable(ctx, kernel.name()));
             }
-            let storage = ctx.limits().max_compute_workgroup_storage_size;
-            let needs = match kernel {
-                Q8Kernel::Coop128 => q8_coop::Q8TA_CONV2D_PW_COOP_128_WORKGROUP_MEMORY_BYTES,
-                _ => q8_coop::Q8TA_CONV2D_PW_COOP_WORKGROUP_MEMORY_BYTES,
-            };
             if needs > storage {
                 return Err(Error::unavailable(
                     kernel.name(),
@@ -544,13 +557,10 @@ impl Batch<'_> {
                 let group = <q8_gemm::Shader as crate::pipelines::GeneratedShader>::bind_group_with(binding);
                 self.record::<q8_gemm::Shader>("q8ta_conv2d_pw", pass, &group)?;
             }
-            Q8Kernel::Coop | Q8Kernel::Coop128 => {
+            Q8Kernel::Coop => {
                 let mut overrides = q8_coop::Overrides::new();
                 overrides.activation = relu;
-                let entry = match kernel {
-                    Q8Kernel::Coop128 => q8_coop::Entry::Q8taConv2dPwCoop128,
-                    _ => q8_coop::Entry::Q8taConv2dPwCoop,
-                };
+                let entry = q8_coop::Entry::Q8taConv2dPwCoop;
                 let pass = Pass::new(entry, &overrides, g.gemm_grid(kernel)).labelled(kernel.name());
                 let group = <q8_coop::Shader as crate::pipelines::GeneratedShader>::bind_group_with(binding);
                 self.record::<q8_coop::Shader>("q8ta_conv2d_pw", pass, &group)?;
@@ -606,8 +616,8 @@ mod tests {
         assert!(err.to_string().contains("is empty"), "{err}");
     }
 
-    /// Each tile shape's entry point lowers to SPIR-V with 16 multiply-adds (64-deep K-tiles: 4
-    /// steps of 16 channels × 4 accumulators per subgroup), unfused and with relu.
+    /// The entry point lowers to SPIR-V with 8 multiply-adds (32-deep K-tiles: 2 steps of 16
+    /// channels × 4 accumulators per subgroup), unfused and with relu.
     #[test]
     fn coop_shader_compiles_to_spirv_for_each_tile() {
         for entry in q8_coop::Entry::ALL {
@@ -616,7 +626,7 @@ mod tests {
                 overrides.activation = relu;
                 let mul_adds =
                     crate::coop_spirv::coop_multiply_adds(q8_coop::SOURCE, entry.name(), &overrides.constants());
-                assert_eq!(mul_adds, 16, "{}", entry.name());
+                assert_eq!(mul_adds, 8, "{}", entry.name());
             }
         }
     }
@@ -625,7 +635,7 @@ mod tests {
     fn coop_kernels_take_pointwise_shapes_up_to_the_exact_channel_limit() {
         let opts = Q8ConvPwOptions::default();
         let g = |ic: usize, w: usize| Q8PwGeometry::from_shapes(&[2, ic, 3, w], &[70, ic], &opts).unwrap();
-        for kernel in [Q8Kernel::Coop, Q8Kernel::Coop128] {
+        for kernel in [Q8Kernel::Coop] {
             assert!(kernel.is_tensor_core());
             assert_eq!(Q8Kernel::from_name(kernel.name()), Some(kernel));
             assert!(g(8, 4).supports(kernel));
@@ -638,8 +648,28 @@ mod tests {
             assert!(err.to_string().contains("IC ≤ 65536"), "{err}");
         }
         // 12 pixels × 2 images in 64- and 128-pixel tiles; 70 channels in 64- and 128-channel tiles.
-        assert_eq!(g(8, 4).gemm_grid(Q8Kernel::Coop), [1, 2, 1]);
-        assert_eq!(g(8, 4).gemm_grid(Q8Kernel::Coop128), [1, 1, 1]);
+        assert_eq!(g(8, 4).gemm_grid(Q8Kernel::Dot4Gemm), [1, 2, 1]);
+        assert_eq!(g(8, 4).gemm_grid(Q8Kernel::Coop), [1, 1, 1]);
+    }
+
+    #[test]
+    fn r28_plans_the_tensor_cores_on_wide_layers_over_96_tiles_only() {
+        let opts = Q8ConvPwOptions::default();
+        let plan = |n: usize, ic: usize, oc: usize, hw: usize, tensor_cores: bool| {
+            Q8PwGeometry::from_shapes(&[n, ic, hw, hw], &[oc, ic], &opts).unwrap().planned_kernel_with(tensor_cores)
+        };
+        // The two measured wins: 104 and 98 tiles.
+        assert_eq!(plan(8, 256, 1024, 14, true), Q8Kernel::Coop);
+        assert_eq!(plan(32, 1024, 256, 14, true), Q8Kernel::Coop);
+        // Not without cooperative matrices, nor on the measured losses.
+        assert_eq!(plan(8, 256, 1024, 14, false), Q8Kernel::Dot4Gemm);
+        assert_eq!(plan(8, 1024, 256, 14, true), Q8Kernel::Dot4Gemm, "26 tiles");
+        assert_eq!(plan(32, 128, 512, 28, true), Q8Kernel::Dot4Gemm, "K 128");
+        assert_eq!(plan(32, 256, 64, 56, true), Q8Kernel::Dot4Gemm, "64 output channels");
+        assert_eq!(plan(1, 256, 1024, 14, true), Q8Kernel::Dot4Gemm, "batch 1: 16 tiles");
+        // Shapes neither GEMM takes stay on the scalar kernel.
+        assert_eq!(plan(32, 258, 1024, 14, true), Q8Kernel::Scalar, "IC % 4");
+        assert_eq!(plan(32, 256, 1024, 7, true), Q8Kernel::Scalar, "H·W % 4");
     }
 
     #[test]
