@@ -635,18 +635,17 @@ mod tests {
     fn coop_kernels_take_pointwise_shapes_up_to_the_exact_channel_limit() {
         let opts = Q8ConvPwOptions::default();
         let g = |ic: usize, w: usize| Q8PwGeometry::from_shapes(&[2, ic, 3, w], &[70, ic], &opts).unwrap();
-        for kernel in [Q8Kernel::Coop] {
-            assert!(kernel.is_tensor_core());
-            assert_eq!(Q8Kernel::from_name(kernel.name()), Some(kernel));
-            assert!(g(8, 4).supports(kernel));
-            assert!(!g(6, 4).supports(kernel), "IC % 4");
-            assert!(!g(8, 5).supports(kernel), "H·W % 4");
-            assert!(g(Q8_COOP_MAX_IC as usize, 4).supports(kernel));
-            assert!(!g(Q8_COOP_MAX_IC as usize + 4, 4).supports(kernel), "past the exact i32 range");
-            assert!(g(Q8_COOP_MAX_IC as usize + 4, 4).supports(Q8Kernel::Dot4Gemm));
-            let err = g(Q8_COOP_MAX_IC as usize + 4, 4).choose_kernel(Some(kernel), true).unwrap_err();
-            assert!(err.to_string().contains("IC ≤ 65536"), "{err}");
-        }
+        let kernel = Q8Kernel::Coop;
+        assert!(kernel.is_tensor_core());
+        assert_eq!(Q8Kernel::from_name(kernel.name()), Some(kernel));
+        assert!(g(8, 4).supports(kernel));
+        assert!(!g(6, 4).supports(kernel), "IC % 4");
+        assert!(!g(8, 5).supports(kernel), "H·W % 4");
+        assert!(g(Q8_COOP_MAX_IC as usize, 4).supports(kernel));
+        assert!(!g(Q8_COOP_MAX_IC as usize + 4, 4).supports(kernel), "past the exact i32 range");
+        assert!(g(Q8_COOP_MAX_IC as usize + 4, 4).supports(Q8Kernel::Dot4Gemm));
+        let err = g(Q8_COOP_MAX_IC as usize + 4, 4).choose_kernel(Some(kernel), true).unwrap_err();
+        assert!(err.to_string().contains("IC ≤ 65536"), "{err}");
         // 12 pixels × 2 images in 64- and 128-pixel tiles; 70 channels in 64- and 128-channel tiles.
         assert_eq!(g(8, 4).gemm_grid(Q8Kernel::Dot4Gemm), [1, 2, 1]);
         assert_eq!(g(8, 4).gemm_grid(Q8Kernel::Coop), [1, 1, 1]);
