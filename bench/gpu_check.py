@@ -97,6 +97,18 @@ cases += [
     # Added after the last device call (not yet run there): the 16-deep kernel with K (270) and
     # M (100) ragged too.
     ("coop_k16_ragged_mk", (2, 30, 95, 97), (100, 30, 3, 3), "--padding 1 --precision f16"),
+    # Transposed convolutions by stride phase: k4 s2 (four phases of 2×2 taps), k3 s2 with output
+    # padding (phases of 2×2, 2×1, 1×2 and 1×1 taps) and ragged tiles, groups, k2 s2, and a small
+    # grid with long K (K-slices).
+    ("coop_transposed_k4s2", (8, 64, 16, 16), (64, 32, 4, 4),
+     "--transposed --stride 2 --padding 1 --activation relu --precision f16 --kernel coop_f16"),
+    ("coop_transposed_k3s2_ragged", (2, 48, 9, 11), (48, 40, 3, 3),
+     "--transposed --stride 2 --padding 1 --output-padding 1 --precision f16 --kernel coop_f16"),
+    ("coop_transposed_groups", (2, 64, 10, 10), (64, 24, 4, 4),
+     "--transposed --stride 2 --padding 1 --groups 2 --precision f16 --kernel coop_f16"),
+    ("coop_transposed_k2s2", (4, 128, 16, 16), (128, 64, 2, 2), "--transposed --stride 2 --precision f16 --kernel coop_f16"),
+    ("coop_transposed_split_k", (1, 512, 4, 4), (512, 256, 4, 4),
+     "--transposed --stride 2 --padding 1 --precision f16 --kernel coop_f16"),
 ]
 # f16 tensors (.npy <f2, checked against the f16 bound): every tensor-core case above without
 # --precision (f16 tensors take the tensor cores as they are; split-K writes f32 partial sums),

@@ -5,7 +5,10 @@
 //
 // Per group: C[M = OC/groups, N = batch·OH·OW] = A[M, K] · B[K, N], K = IC/groups·KH·KW, with A
 // the weight as PyTorch stores it ([OC, IC/groups, KH, KW] is row-major in K already) and B the
-// implicit im2col of the input.
+// implicit im2col of the input. A transposed convolution is decomposed by stride phase, as in
+// conv2d_gemm.wgsl: outputs with (oh mod sH, ow mod sW) = (ry, rx) meet only the taps
+// kh ≡ (ry + pH) mod sH (likewise kw), so each phase is a dense GEMM over those taps, with A
+// gathered from the weight [IC, OC/groups, KH, KW].
 // A workgroup of 8 subgroups of 32 invocations computes a
 // (64·warps_m) × (256 / warps_m) tile of C; each subgroup a 64×32 block held in eight 16×16 f32
 // accumulator matrices. Per K-tile every invocation converts its share of A and B to
@@ -23,7 +26,7 @@
 // Split-K: with split_k > 1 each workgroup takes one slice of the K-tiles and writes raw
 // partial sums to output[slice · numel + i]; conv_splitk_reduce.wgsl adds them with bias and
 // activation.
-// workgroup_id: x = N tile, y = M tile, z = group · split_k + slice.
+// workgroup_id: x = N tile, y = M tile, z = (group · phases + phase) · split_k + slice.
 //
 // Needs subgroups of exactly 32 invocations (checked by the host) and a device that reports
 // 16×16×16 f16 × f16 + f32 cooperative matrices.
@@ -65,6 +68,8 @@ struct ConvParams {
 override warps_m: u32 = 2;
 // K-slices (1: no split).
 override split_k: u32 = 1;
+// Transposed convolution (weight [IC, OC/groups, KH, KW]), one stride phase per workgroup z.
+override transposed: bool = false;
 // Fused output activation: 0 none, 1 relu, 2 clamp(clamp_min, clamp_max).
 override activation: u32 = 0;
 override clamp_min: f32 = 0.0;
@@ -100,23 +105,104 @@ fn activate(v: f32) -> f32 {
     return v;
 }
 
+// The sub-problem of one workgroup: a group, and for transposed convolutions one stride phase.
+struct Problem {
+    group: u32,
+    // Output rows/cols of this sub-grid and their placement: oh = oy * out_step_h + ry.
+    sub_h: u32,
+    sub_w: u32,
+    out_step_h: u32,
+    out_step_w: u32,
+    ry: u32,
+    rx: u32,
+    // Taps in this phase (all of KH×KW when direct) and where they start in the kernel.
+    taps_y: u32,
+    taps_x: u32,
+    kh0: u32,
+    kw0: u32,
+    // Input row of tap j for output row oy: oy * in_mul_h + in_off_h + j * in_step_h.
+    in_mul_h: i32,
+    in_mul_w: i32,
+    in_off_h: i32,
+    in_off_w: i32,
+    in_step_h: i32,
+    in_step_w: i32,
+}
+
+fn problem(z: u32) -> Problem {
+    var pr: Problem;
+    if (!transposed) {
+        pr.group = z;
+        pr.sub_h = params.oh;
+        pr.sub_w = params.ow;
+        pr.out_step_h = 1u;
+        pr.out_step_w = 1u;
+        pr.taps_y = spec_kh;
+        pr.taps_x = spec_kw;
+        pr.in_mul_h = i32(spec_stride_h);
+        pr.in_mul_w = i32(spec_stride_w);
+        pr.in_off_h = -i32(spec_pad_h);
+        pr.in_off_w = -i32(spec_pad_w);
+        pr.in_step_h = i32(spec_dilation_h);
+        pr.in_step_w = i32(spec_dilation_w);
+        return pr;
+    }
+    let sh = spec_stride_h;
+    let sw = spec_stride_w;
+    let phases = sh * sw;
+    pr.group = z / phases;
+    let phase = z % phases;
+    pr.ry = phase / sw;
+    pr.rx = phase % sw;
+    pr.out_step_h = sh;
+    pr.out_step_w = sw;
+    pr.sub_h = select(0u, (params.oh - pr.ry + sh - 1u) / sh, params.oh > pr.ry);
+    pr.sub_w = select(0u, (params.ow - pr.rx + sw - 1u) / sw, params.ow > pr.rx);
+    // Output oh = oy·sH + ry meets tap kh when (oh + pH − kh) is a multiple of sH: kh = kh0 + j·sH.
+    pr.kh0 = (pr.ry + spec_pad_h) % sh;
+    pr.kw0 = (pr.rx + spec_pad_w) % sw;
+    pr.taps_y = select(0u, (spec_kh - pr.kh0 + sh - 1u) / sh, spec_kh > pr.kh0);
+    pr.taps_x = select(0u, (spec_kw - pr.kw0 + sw - 1u) / sw, spec_kw > pr.kw0);
+    // When the stride divides the kernel (k4 s2, k2 s2) every phase has KH/sH × KW/sW taps: said
+    // as pipeline constants, the K loop's index decode divides by constants (multiply-shifts).
+    if (spec_kh % sh == 0u) {
+        pr.taps_y = spec_kh / sh;
+    }
+    if (spec_kw % sw == 0u) {
+        pr.taps_x = spec_kw / sw;
+    }
+    // iy = (oh + pH − kh) / sH = oy + (ry + pH − kh0) / sH − j.
+    pr.in_mul_h = 1;
+    pr.in_mul_w = 1;
+    pr.in_off_h = i32((pr.ry + spec_pad_h - pr.kh0) / sh);
+    pr.in_off_w = i32((pr.rx + spec_pad_w - pr.kw0) / sw);
+    pr.in_step_h = -1;
+    pr.in_step_w = -1;
+    return pr;
+}
+
 // Writes one 16×16 accumulator (rows m0.., columns p0.. of C) through the subgroup's staging
 // tile: lane l writes column l % 16 of rows l / 16, l / 16 + 2, …, 16 consecutive outputs
 // per row. Called the same number of times by every subgroup (the barriers are uniform).
-fn emit(acc: coop_mat16x16<f32, C>, warp: u32, lane: u32, m0: u32, p0: u32, group: u32, slice: u32) {
+fn emit(acc: coop_mat16x16<f32, C>, warp: u32, lane: u32, m0: u32, p0: u32, pr: Problem, slice: u32) {
     coopStoreT(acc, &stage[warp * 256u], 16u);
     workgroupBarrier();
     let ocg = spec_oc / spec_groups;
     let ohw = params.oh * params.ow;
+    let sub_hw = pr.sub_h * pr.sub_w;
     let p = p0 + lane % 16u;
-    if (p < params.n * ohw) {
-        let image = p / ohw;
-        let pixel = p - image * ohw;
+    if (p < params.n * sub_hw) {
+        // Column p of the sub-problem: output (oy·step + ry, ox·step + rx) of its image.
+        let image = p / sub_hw;
+        let r = p - image * sub_hw;
+        let oy = r / pr.sub_w;
+        let ox = r - oy * pr.sub_w;
+        let pixel = (oy * pr.out_step_h + pr.ry) * params.ow + ox * pr.out_step_w + pr.rx;
         for (var i = 0u; i < 8u; i++) {
             let r = lane / 16u + 2u * i;
             let m = m0 + r;
             if (m < ocg) {
-                let oc = group * ocg + m;
+                let oc = pr.group * ocg + m;
                 let v = stage[warp * 256u + r * 16u + lane % 16u];
                 let at = (image * spec_oc + oc) * ohw + pixel;
                 if (split_k > 1u) {
@@ -147,27 +233,39 @@ fn load_tiles(
     va: ptr<function, array<f16, 32>>,
     vb: ptr<function, array<f16, 32>>,
     k0: u32, a_k: u32, a_row: u32, a_rows: u32, b_row: u32, b_step: u32, b_rows: u32,
-    group: u32, m_tile: u32, p_valid: bool, ih0: i32, iw0: i32, in_base: u32,
+    pr: Problem, m_tile: u32, p_valid: bool, ih0: i32, iw0: i32, in_base: u32,
 ) {
-    let taps = spec_kh * spec_kw;
+    let taps = pr.taps_y * pr.taps_x;
+    let icg = spec_ic / spec_groups;
     let ocg = spec_oc / spec_groups;
-    let k_total = spec_ic / spec_groups * taps;
+    let k_total = icg * taps;
     let ihw = params.ih * params.iw;
     let ka = k0 + a_k;
+    // Transposed: the weight is [IC, OC/groups, KH, KW] and the phase's tap (ty, tx) is kernel
+    // position (kh0 + ty·sH, kw0 + tx·sW); direct: [OC, IC/groups, KH, KW], row-major in K.
+    let a_ic = ka / taps;
+    let a_tap = ka - a_ic * taps;
+    let a_ty = a_tap / pr.taps_x;
+    let a_kh = pr.kh0 + a_ty * spec_stride_h;
+    let a_kw = pr.kw0 + (a_tap - a_ty * pr.taps_x) * spec_stride_w;
     for (var i = 0u; i < a_rows; i++) {
         let m = a_row + 8u * i;
         let valid = m_tile + m < ocg && ka < k_total;
-        let v = weight[select(0u, (group * ocg + m_tile + m) * k_total + ka, valid)];
+        var at = (pr.group * ocg + m_tile + m) * k_total + ka;
+        if (transposed) {
+            at = (((pr.group * icg + a_ic) * ocg + m_tile + m) * spec_kh + a_kh) * spec_kw + a_kw;
+        }
+        let v = weight[select(0u, at, valid)];
         (*va)[i] = select(0.0, v, valid);
     }
     for (var i = 0u; i < b_rows; i++) {
         let k = k0 + b_row + b_step * i;
         let ic = k / taps;
         let tap = k - ic * taps;
-        let ky = tap / spec_kw;
-        let kx = tap - ky * spec_kw;
-        let ih = ih0 + i32(ky * spec_dilation_h);
-        let iw = iw0 + i32(kx * spec_dilation_w);
+        let ty = tap / pr.taps_x;
+        let tx = tap - ty * pr.taps_x;
+        let ih = ih0 + i32(ty) * pr.in_step_h;
+        let iw = iw0 + i32(tx) * pr.in_step_w;
         let valid = p_valid && k < k_total && ih >= 0 && ih < i32(params.ih) && iw >= 0 && iw < i32(params.iw);
         let v = input[select(0u, in_base + ic * ihw + u32(ih) * params.iw + u32(iw), valid)];
         (*vb)[i] = select(0.0, v, valid);
@@ -183,20 +281,19 @@ fn conv2d_coop(
     let bm = 64u * warps_m;
     let bn = 32u * warps_n;
     let sb = bn + 8u;
-    let taps = spec_kh * spec_kw;
     let icg = spec_ic / spec_groups;
-    let ocg = spec_oc / spec_groups;
-    let k_total = icg * taps;
-    let group = wg.z / split_k;
+    // workgroup z: (group · phases + phase) · split_k + slice (one phase when direct).
+    let pr = problem(wg.z / split_k);
     let slice = wg.z % split_k;
+    let k_total = icg * pr.taps_y * pr.taps_x;
     // This slice's K-tiles: [k_begin, k_end), whole 32-deep tiles.
     let k_tiles = (k_total + 32u - 1u) / 32u;
     let k_begin = (slice * k_tiles / split_k) * 32u;
     let k_end = min(((slice + 1u) * k_tiles / split_k) * 32u, k_total);
     let m_tile = wg.y * bm;
     let n_tile = wg.x * bn;
-    let ohw = params.oh * params.ow;
-    let n_total = params.n * ohw;
+    let sub_hw = pr.sub_h * pr.sub_w;
+    let n_total = params.n * sub_hw;
     let ihw = params.ih * params.iw;
 
     // A staging: invocation → column k = local % 32 of rows local / 32 + 8 i.
@@ -211,13 +308,13 @@ fn conv2d_coop(
     let b_rows = 32u / b_step;
     let p = n_tile + b_col;
     let p_valid = p < n_total;
-    let image = p / ohw;
-    let pixel = p - image * ohw;
-    let oh = pixel / params.ow;
-    let ow = pixel - oh * params.ow;
-    let ih0 = i32(oh * spec_stride_h) - i32(spec_pad_h);
-    let iw0 = i32(ow * spec_stride_w) - i32(spec_pad_w);
-    let in_base = (image * spec_ic + group * icg) * ihw;
+    let image = p / sub_hw;
+    let pixel = p - image * sub_hw;
+    let oy = pixel / pr.sub_w;
+    let ox = pixel - oy * pr.sub_w;
+    let ih0 = i32(oy) * pr.in_mul_h + pr.in_off_h;
+    let iw0 = i32(ox) * pr.in_mul_w + pr.in_off_w;
+    let in_base = (image * spec_ic + pr.group * icg) * ihw;
 
     let warp = local / 32u;
     let lane = local % 32u;
@@ -236,7 +333,7 @@ fn conv2d_coop(
     // The next K-tile's values are loaded into registers while the current one's math runs.
     var va: array<f16, 32>;
     var vb: array<f16, 32>;
-    load_tiles(&va, &vb, k_begin, a_k, a_row, a_rows, b_row, b_step, b_rows, group, m_tile, p_valid, ih0, iw0, in_base);
+    load_tiles(&va, &vb, k_begin, a_k, a_row, a_rows, b_row, b_step, b_rows, pr, m_tile, p_valid, ih0, iw0, in_base);
     for (var k0 = k_begin; k0 < k_end; k0 += 32u) {
         for (var i = 0u; i < a_rows; i++) {
             tile_a[(a_row + 8u * i) * 40u + a_k] = (va[i]);
@@ -246,7 +343,7 @@ fn conv2d_coop(
         }
         workgroupBarrier();
         if (k0 + 32u < k_end) {
-            load_tiles(&va, &vb, k0 + 32u, a_k, a_row, a_rows, b_row, b_step, b_rows, group, m_tile, p_valid, ih0, iw0, in_base);
+            load_tiles(&va, &vb, k0 + 32u, a_k, a_row, a_rows, b_row, b_step, b_rows, pr, m_tile, p_valid, ih0, iw0, in_base);
         }
         for (var kk = 0u; kk < 32u; kk += 16u) {
             let a0 = coopLoadT<coop_mat16x16<f16, A>>(&tile_a[(warp_m + 0u) * 40u + kk], 40u);
@@ -269,14 +366,14 @@ fn conv2d_coop(
 
     let m_base = m_tile + warp_m;
     let p_base = n_tile + warp_n;
-    emit(c00, warp, lane, m_base, p_base, group, slice);
-    emit(c01, warp, lane, m_base, p_base + 16u, group, slice);
-    emit(c10, warp, lane, m_base + 16u, p_base, group, slice);
-    emit(c11, warp, lane, m_base + 16u, p_base + 16u, group, slice);
-    emit(c20, warp, lane, m_base + 32u, p_base, group, slice);
-    emit(c21, warp, lane, m_base + 32u, p_base + 16u, group, slice);
-    emit(c30, warp, lane, m_base + 48u, p_base, group, slice);
-    emit(c31, warp, lane, m_base + 48u, p_base + 16u, group, slice);
+    emit(c00, warp, lane, m_base, p_base, pr, slice);
+    emit(c01, warp, lane, m_base, p_base + 16u, pr, slice);
+    emit(c10, warp, lane, m_base + 16u, p_base, pr, slice);
+    emit(c11, warp, lane, m_base + 16u, p_base + 16u, pr, slice);
+    emit(c20, warp, lane, m_base + 32u, p_base, pr, slice);
+    emit(c21, warp, lane, m_base + 32u, p_base + 16u, pr, slice);
+    emit(c30, warp, lane, m_base + 48u, p_base, pr, slice);
+    emit(c31, warp, lane, m_base + 48u, p_base + 16u, pr, slice);
 }
 
 // ---- 16-deep K-tiles ----
@@ -293,27 +390,39 @@ fn load_tiles_k16(
     va: ptr<function, array<f16, 16>>,
     vb: ptr<function, array<f16, 16>>,
     k0: u32, a_k: u32, a_row: u32, a_rows: u32, b_row: u32, b_step: u32, b_rows: u32,
-    group: u32, m_tile: u32, p_valid: bool, ih0: i32, iw0: i32, in_base: u32,
+    pr: Problem, m_tile: u32, p_valid: bool, ih0: i32, iw0: i32, in_base: u32,
 ) {
-    let taps = spec_kh * spec_kw;
+    let taps = pr.taps_y * pr.taps_x;
+    let icg = spec_ic / spec_groups;
     let ocg = spec_oc / spec_groups;
-    let k_total = spec_ic / spec_groups * taps;
+    let k_total = icg * taps;
     let ihw = params.ih * params.iw;
     let ka = k0 + a_k;
+    // Transposed: the weight is [IC, OC/groups, KH, KW] and the phase's tap (ty, tx) is kernel
+    // position (kh0 + ty·sH, kw0 + tx·sW); direct: [OC, IC/groups, KH, KW], row-major in K.
+    let a_ic = ka / taps;
+    let a_tap = ka - a_ic * taps;
+    let a_ty = a_tap / pr.taps_x;
+    let a_kh = pr.kh0 + a_ty * spec_stride_h;
+    let a_kw = pr.kw0 + (a_tap - a_ty * pr.taps_x) * spec_stride_w;
     for (var i = 0u; i < a_rows; i++) {
         let m = a_row + 16u * i;
         let valid = m_tile + m < ocg && ka < k_total;
-        let v = weight[select(0u, (group * ocg + m_tile + m) * k_total + ka, valid)];
+        var at = (pr.group * ocg + m_tile + m) * k_total + ka;
+        if (transposed) {
+            at = (((pr.group * icg + a_ic) * ocg + m_tile + m) * spec_kh + a_kh) * spec_kw + a_kw;
+        }
+        let v = weight[select(0u, at, valid)];
         (*va)[i] = select(0.0, v, valid);
     }
     for (var i = 0u; i < b_rows; i++) {
         let k = k0 + b_row + b_step * i;
         let ic = k / taps;
         let tap = k - ic * taps;
-        let ky = tap / spec_kw;
-        let kx = tap - ky * spec_kw;
-        let ih = ih0 + i32(ky * spec_dilation_h);
-        let iw = iw0 + i32(kx * spec_dilation_w);
+        let ty = tap / pr.taps_x;
+        let tx = tap - ty * pr.taps_x;
+        let ih = ih0 + i32(ty) * pr.in_step_h;
+        let iw = iw0 + i32(tx) * pr.in_step_w;
         let valid = p_valid && k < k_total && ih >= 0 && ih < i32(params.ih) && iw >= 0 && iw < i32(params.iw);
         let v = input[select(0u, in_base + ic * ihw + u32(ih) * params.iw + u32(iw), valid)];
         (*vb)[i] = select(0.0, v, valid);
@@ -329,20 +438,19 @@ fn conv2d_coop_k16(
     let bm = 64u * warps_m;
     let bn = 32u * warps_n;
     let sb = bn + 8u;
-    let taps = spec_kh * spec_kw;
     let icg = spec_ic / spec_groups;
-    let ocg = spec_oc / spec_groups;
-    let k_total = icg * taps;
-    let group = wg.z / split_k;
+    // workgroup z: (group · phases + phase) · split_k + slice (one phase when direct).
+    let pr = problem(wg.z / split_k);
     let slice = wg.z % split_k;
+    let k_total = icg * pr.taps_y * pr.taps_x;
     // This slice's K-tiles: [k_begin, k_end), whole 16-deep tiles.
     let k_tiles = (k_total + 16u - 1u) / 16u;
     let k_begin = (slice * k_tiles / split_k) * 16u;
     let k_end = min(((slice + 1u) * k_tiles / split_k) * 16u, k_total);
     let m_tile = wg.y * bm;
     let n_tile = wg.x * bn;
-    let ohw = params.oh * params.ow;
-    let n_total = params.n * ohw;
+    let sub_hw = pr.sub_h * pr.sub_w;
+    let n_total = params.n * sub_hw;
     let ihw = params.ih * params.iw;
 
     // A staging: invocation → column k = local % 16 of rows local / 16 + 16 i.
@@ -357,13 +465,13 @@ fn conv2d_coop_k16(
     let b_rows = 16u / b_step;
     let p = n_tile + b_col;
     let p_valid = p < n_total;
-    let image = p / ohw;
-    let pixel = p - image * ohw;
-    let oh = pixel / params.ow;
-    let ow = pixel - oh * params.ow;
-    let ih0 = i32(oh * spec_stride_h) - i32(spec_pad_h);
-    let iw0 = i32(ow * spec_stride_w) - i32(spec_pad_w);
-    let in_base = (image * spec_ic + group * icg) * ihw;
+    let image = p / sub_hw;
+    let pixel = p - image * sub_hw;
+    let oy = pixel / pr.sub_w;
+    let ox = pixel - oy * pr.sub_w;
+    let ih0 = i32(oy) * pr.in_mul_h + pr.in_off_h;
+    let iw0 = i32(ox) * pr.in_mul_w + pr.in_off_w;
+    let in_base = (image * spec_ic + pr.group * icg) * ihw;
 
     let warp = local / 32u;
     let lane = local % 32u;
@@ -382,7 +490,7 @@ fn conv2d_coop_k16(
     // The next K-tile's values are loaded into registers while the current one's math runs.
     var va: array<f16, 16>;
     var vb: array<f16, 16>;
-    load_tiles_k16(&va, &vb, k_begin, a_k, a_row, a_rows, b_row, b_step, b_rows, group, m_tile, p_valid, ih0, iw0, in_base);
+    load_tiles_k16(&va, &vb, k_begin, a_k, a_row, a_rows, b_row, b_step, b_rows, pr, m_tile, p_valid, ih0, iw0, in_base);
     for (var k0 = k_begin; k0 < k_end; k0 += 16u) {
         for (var i = 0u; i < a_rows; i++) {
             tile_a_k16[(a_row + 16u * i) * 24u + a_k] = (va[i]);
@@ -392,7 +500,7 @@ fn conv2d_coop_k16(
         }
         workgroupBarrier();
         if (k0 + 16u < k_end) {
-            load_tiles_k16(&va, &vb, k0 + 16u, a_k, a_row, a_rows, b_row, b_step, b_rows, group, m_tile, p_valid, ih0, iw0, in_base);
+            load_tiles_k16(&va, &vb, k0 + 16u, a_k, a_row, a_rows, b_row, b_step, b_rows, pr, m_tile, p_valid, ih0, iw0, in_base);
         }
         for (var kk = 0u; kk < 16u; kk += 16u) {
             let a0 = coopLoadT<coop_mat16x16<f16, A>>(&tile_a_k16[(warp_m + 0u) * 24u + kk], 24u);
@@ -415,12 +523,12 @@ fn conv2d_coop_k16(
 
     let m_base = m_tile + warp_m;
     let p_base = n_tile + warp_n;
-    emit(c00, warp, lane, m_base, p_base, group, slice);
-    emit(c01, warp, lane, m_base, p_base + 16u, group, slice);
-    emit(c10, warp, lane, m_base + 16u, p_base, group, slice);
-    emit(c11, warp, lane, m_base + 16u, p_base + 16u, group, slice);
-    emit(c20, warp, lane, m_base + 32u, p_base, group, slice);
-    emit(c21, warp, lane, m_base + 32u, p_base + 16u, group, slice);
-    emit(c30, warp, lane, m_base + 48u, p_base, group, slice);
-    emit(c31, warp, lane, m_base + 48u, p_base + 16u, group, slice);
+    emit(c00, warp, lane, m_base, p_base, pr, slice);
+    emit(c01, warp, lane, m_base, p_base + 16u, pr, slice);
+    emit(c10, warp, lane, m_base + 16u, p_base, pr, slice);
+    emit(c11, warp, lane, m_base + 16u, p_base + 16u, pr, slice);
+    emit(c20, warp, lane, m_base + 32u, p_base, pr, slice);
+    emit(c21, warp, lane, m_base + 32u, p_base + 16u, pr, slice);
+    emit(c30, warp, lane, m_base + 48u, p_base, pr, slice);
+    emit(c31, warp, lane, m_base + 48u, p_base + 16u, pr, slice);
 }

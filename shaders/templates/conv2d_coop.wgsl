@@ -25,27 +25,39 @@ fn load_tiles{{ suffix }}(
     va: ptr<function, array<{{ io }}, {{ arr }}>>,
     vb: ptr<function, array<{{ io }}, {{ arr }}>>,
     k0: u32, a_k: u32, a_row: u32, a_rows: u32, b_row: u32, b_step: u32, b_rows: u32,
-    group: u32, m_tile: u32, p_valid: bool, ih0: i32, iw0: i32, in_base: u32,
+    pr: Problem, m_tile: u32, p_valid: bool, ih0: i32, iw0: i32, in_base: u32,
 ) {
-    let taps = spec_kh * spec_kw;
+    let taps = pr.taps_y * pr.taps_x;
+    let icg = spec_ic / spec_groups;
     let ocg = spec_oc / spec_groups;
-    let k_total = spec_ic / spec_groups * taps;
+    let k_total = icg * taps;
     let ihw = params.ih * params.iw;
     let ka = k0 + a_k;
+    // Transposed: the weight is [IC, OC/groups, KH, KW] and the phase's tap (ty, tx) is kernel
+    // position (kh0 + ty·sH, kw0 + tx·sW); direct: [OC, IC/groups, KH, KW], row-major in K.
+    let a_ic = ka / taps;
+    let a_tap = ka - a_ic * taps;
+    let a_ty = a_tap / pr.taps_x;
+    let a_kh = pr.kh0 + a_ty * spec_stride_h;
+    let a_kw = pr.kw0 + (a_tap - a_ty * pr.taps_x) * spec_stride_w;
     for (var i = 0u; i < a_rows; i++) {
         let m = a_row + {{ astep }}u * i;
         let valid = m_tile + m < ocg && ka < k_total;
-        let v = weight[select(0u, (group * ocg + m_tile + m) * k_total + ka, valid)];
+        var at = (pr.group * ocg + m_tile + m) * k_total + ka;
+        if (transposed) {
+            at = (((pr.group * icg + a_ic) * ocg + m_tile + m) * spec_kh + a_kh) * spec_kw + a_kw;
+        }
+        let v = weight[select(0u, at, valid)];
         (*va)[i] = select(0.0, v, valid);
     }
     for (var i = 0u; i < b_rows; i++) {
         let k = k0 + b_row + b_step * i;
         let ic = k / taps;
         let tap = k - ic * taps;
-        let ky = tap / spec_kw;
-        let kx = tap - ky * spec_kw;
-        let ih = ih0 + i32(ky * spec_dilation_h);
-        let iw = iw0 + i32(kx * spec_dilation_w);
+        let ty = tap / pr.taps_x;
+        let tx = tap - ty * pr.taps_x;
+        let ih = ih0 + i32(ty) * pr.in_step_h;
+        let iw = iw0 + i32(tx) * pr.in_step_w;
         let valid = p_valid && k < k_total && ih >= 0 && ih < i32(params.ih) && iw >= 0 && iw < i32(params.iw);
         let v = input[select(0u, in_base + ic * ihw + u32(ih) * params.iw + u32(iw), valid)];
         (*vb)[i] = select(0.0, v, valid);
@@ -61,20 +73,19 @@ fn conv2d_coop{{ suffix }}(
     let bm = 64u * warps_m;
     let bn = 32u * warps_n;
     let sb = bn + 8u;
-    let taps = spec_kh * spec_kw;
     let icg = spec_ic / spec_groups;
-    let ocg = spec_oc / spec_groups;
-    let k_total = icg * taps;
-    let group = wg.z / split_k;
+    // workgroup z: (group · phases + phase) · split_k + slice (one phase when direct).
+    let pr = problem(wg.z / split_k);
     let slice = wg.z % split_k;
+    let k_total = icg * pr.taps_y * pr.taps_x;
     // This slice's K-tiles: [k_begin, k_end), whole {{ bk }}-deep tiles.
     let k_tiles = (k_total + {{ bk }}u - 1u) / {{ bk }}u;
     let k_begin = (slice * k_tiles / split_k) * {{ bk }}u;
     let k_end = min(((slice + 1u) * k_tiles / split_k) * {{ bk }}u, k_total);
     let m_tile = wg.y * bm;
     let n_tile = wg.x * bn;
-    let ohw = params.oh * params.ow;
-    let n_total = params.n * ohw;
+    let sub_hw = pr.sub_h * pr.sub_w;
+    let n_total = params.n * sub_hw;
     let ihw = params.ih * params.iw;
 
     // A staging: invocation → column k = local % {{ bk }} of rows local / {{ bk }} + {{ astep }} i.
@@ -89,13 +100,13 @@ fn conv2d_coop{{ suffix }}(
     let b_rows = {{ bk }}u / b_step;
     let p = n_tile + b_col;
     let p_valid = p < n_total;
-    let image = p / ohw;
-    let pixel = p - image * ohw;
-    let oh = pixel / params.ow;
-    let ow = pixel - oh * params.ow;
-    let ih0 = i32(oh * spec_stride_h) - i32(spec_pad_h);
-    let iw0 = i32(ow * spec_stride_w) - i32(spec_pad_w);
-    let in_base = (image * spec_ic + group * icg) * ihw;
+    let image = p / sub_hw;
+    let pixel = p - image * sub_hw;
+    let oy = pixel / pr.sub_w;
+    let ox = pixel - oy * pr.sub_w;
+    let ih0 = i32(oy) * pr.in_mul_h + pr.in_off_h;
+    let iw0 = i32(ox) * pr.in_mul_w + pr.in_off_w;
+    let in_base = (image * spec_ic + pr.group * icg) * ihw;
 
     let warp = local / 32u;
     let lane = local % 32u;
@@ -114,7 +125,7 @@ fn conv2d_coop{{ suffix }}(
     // The next K-tile's values are loaded into registers while the current one's math runs.
     var va: array<{{ io }}, {{ arr }}>;
     var vb: array<{{ io }}, {{ arr }}>;
-    load_tiles{{ suffix }}(&va, &vb, k_begin, a_k, a_row, a_rows, b_row, b_step, b_rows, group, m_tile, p_valid, ih0, iw0, in_base);
+    load_tiles{{ suffix }}(&va, &vb, k_begin, a_k, a_row, a_rows, b_row, b_step, b_rows, pr, m_tile, p_valid, ih0, iw0, in_base);
     for (var k0 = k_begin; k0 < k_end; k0 += {{ bk }}u) {
         for (var i = 0u; i < a_rows; i++) {
             tile_a{{ suffix }}[(a_row + {{ astep }}u * i) * {{ sa }}u + a_k] = {{ "f16" if io == "f32" else "" }}(va[i]);
@@ -124,7 +135,7 @@ fn conv2d_coop{{ suffix }}(
         }
         workgroupBarrier();
         if (k0 + {{ bk }}u < k_end) {
-            load_tiles{{ suffix }}(&va, &vb, k0 + {{ bk }}u, a_k, a_row, a_rows, b_row, b_step, b_rows, group, m_tile, p_valid, ih0, iw0, in_base);
+            load_tiles{{ suffix }}(&va, &vb, k0 + {{ bk }}u, a_k, a_row, a_rows, b_row, b_step, b_rows, pr, m_tile, p_valid, ih0, iw0, in_base);
         }
         for (var kk = 0u; kk < {{ bk }}u; kk += 16u) {
             let a0 = coopLoadT<coop_mat16x16<f16, A>>(&tile_a{{ suffix }}[(warp_m + 0u) * {{ sa }}u + kk], {{ sa }}u);
@@ -147,14 +158,14 @@ fn conv2d_coop{{ suffix }}(
 
     let m_base = m_tile + warp_m;
     let p_base = n_tile + warp_n;
-    emit(c00, warp, lane, m_base, p_base, group, slice);
-    emit(c01, warp, lane, m_base, p_base + 16u, group, slice);
-    emit(c10, warp, lane, m_base + 16u, p_base, group, slice);
-    emit(c11, warp, lane, m_base + 16u, p_base + 16u, group, slice);
-    emit(c20, warp, lane, m_base + 32u, p_base, group, slice);
-    emit(c21, warp, lane, m_base + 32u, p_base + 16u, group, slice);
-    emit(c30, warp, lane, m_base + 48u, p_base, group, slice);
-    emit(c31, warp, lane, m_base + 48u, p_base + 16u, group, slice);
+    emit(c00, warp, lane, m_base, p_base, pr, slice);
+    emit(c01, warp, lane, m_base, p_base + 16u, pr, slice);
+    emit(c10, warp, lane, m_base + 16u, p_base, pr, slice);
+    emit(c11, warp, lane, m_base + 16u, p_base + 16u, pr, slice);
+    emit(c20, warp, lane, m_base + 32u, p_base, pr, slice);
+    emit(c21, warp, lane, m_base + 32u, p_base + 16u, pr, slice);
+    emit(c30, warp, lane, m_base + 48u, p_base, pr, slice);
+    emit(c31, warp, lane, m_base + 48u, p_base + 16u, pr, slice);
 }
 {%- endmacro %}
 // Implicit-GEMM convolution on cooperative matrices (tensor cores): f16 multiplicands, f32
@@ -163,7 +174,10 @@ fn conv2d_coop{{ suffix }}(
 //
 // Per group: C[M = OC/groups, N = batch·OH·OW] = A[M, K] · B[K, N], K = IC/groups·KH·KW, with A
 // the weight as PyTorch stores it ([OC, IC/groups, KH, KW] is row-major in K already) and B the
-// implicit im2col of the input.
+// implicit im2col of the input. A transposed convolution is decomposed by stride phase, as in
+// conv2d_gemm.wgsl: outputs with (oh mod sH, ow mod sW) = (ry, rx) meet only the taps
+// kh ≡ (ry + pH) mod sH (likewise kw), so each phase is a dense GEMM over those taps, with A
+// gathered from the weight [IC, OC/groups, KH, KW].
 // A workgroup of 8 subgroups of 32 invocations computes a
 // (64·warps_m) × (256 / warps_m) tile of C; each subgroup a 64×32 block held in eight 16×16 f32
 // accumulator matrices. Per K-tile every invocation converts its share of A and B to
@@ -181,7 +195,7 @@ fn conv2d_coop{{ suffix }}(
 // Split-K: with split_k > 1 each workgroup takes one slice of the K-tiles and writes raw
 // partial sums to output[slice · numel + i]; conv_splitk_reduce.wgsl adds them with bias and
 // activation.
-// workgroup_id: x = N tile, y = M tile, z = group · split_k + slice.
+// workgroup_id: x = N tile, y = M tile, z = (group · phases + phase) · split_k + slice.
 //
 // Needs subgroups of exactly 32 invocations (checked by the host) and a device that reports
 // 16×16×16 f16 × f16 + f32 cooperative matrices.
@@ -202,6 +216,8 @@ enable wgpu_cooperative_matrix;
 override warps_m: u32 = 2;
 // K-slices (1: no split).
 override split_k: u32 = 1;
+// Transposed convolution (weight [IC, OC/groups, KH, KW]), one stride phase per workgroup z.
+override transposed: bool = false;
 {{ conv.activation_overrides() }}
 // The geometry specialised into the pipeline. Must equal the uniform's values.
 {{ conv.spec_overrides(1, 0) }}
@@ -217,23 +233,30 @@ var<workgroup> stage: array<f32, 2048>;
 
 {{ conv.activate() }}
 
+{{ conv.stride_phase_problem() }}
+
 // Writes one 16×16 accumulator (rows m0.., columns p0.. of C) through the subgroup's staging
 // tile: lane l writes column l % 16 of rows l / 16, l / 16 + 2, …, 16 consecutive outputs
 // per row. Called the same number of times by every subgroup (the barriers are uniform).
-fn emit(acc: coop_mat16x16<f32, C>, warp: u32, lane: u32, m0: u32, p0: u32, group: u32, slice: u32) {
+fn emit(acc: coop_mat16x16<f32, C>, warp: u32, lane: u32, m0: u32, p0: u32, pr: Problem, slice: u32) {
     coopStoreT(acc, &stage[warp * 256u], 16u);
     workgroupBarrier();
     let ocg = spec_oc / spec_groups;
     let ohw = params.oh * params.ow;
+    let sub_hw = pr.sub_h * pr.sub_w;
     let p = p0 + lane % 16u;
-    if (p < params.n * ohw) {
-        let image = p / ohw;
-        let pixel = p - image * ohw;
+    if (p < params.n * sub_hw) {
+        // Column p of the sub-problem: output (oy·step + ry, ox·step + rx) of its image.
+        let image = p / sub_hw;
+        let r = p - image * sub_hw;
+        let oy = r / pr.sub_w;
+        let ox = r - oy * pr.sub_w;
+        let pixel = (oy * pr.out_step_h + pr.ry) * params.ow + ox * pr.out_step_w + pr.rx;
         for (var i = 0u; i < 8u; i++) {
             let r = lane / 16u + 2u * i;
             let m = m0 + r;
             if (m < ocg) {
-                let oc = group * ocg + m;
+                let oc = pr.group * ocg + m;
                 let v = stage[warp * 256u + r * 16u + lane % 16u];
                 let at = (image * spec_oc + oc) * ohw + pixel;
                 if (split_k > 1u) {

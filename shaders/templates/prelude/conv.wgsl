@@ -72,3 +72,86 @@ fn activate(v: {{ ty }}) -> {{ ty }} {
     return v;
 }
 {%- endmacro %}
+
+{#
+  The GEMM sub-problem of one workgroup (`Problem`, `problem(z)`): a group and, for transposed
+  convolutions (the `transposed` override), one stride phase. Needs the `spec_*` overrides and
+  `params`.
+#}
+{% macro stride_phase_problem() %}
+// The sub-problem of one workgroup: a group, and for transposed convolutions one stride phase.
+struct Problem {
+    group: u32,
+    // Output rows/cols of this sub-grid and their placement: oh = oy * out_step_h + ry.
+    sub_h: u32,
+    sub_w: u32,
+    out_step_h: u32,
+    out_step_w: u32,
+    ry: u32,
+    rx: u32,
+    // Taps in this phase (all of KH×KW when direct) and where they start in the kernel.
+    taps_y: u32,
+    taps_x: u32,
+    kh0: u32,
+    kw0: u32,
+    // Input row of tap j for output row oy: oy * in_mul_h + in_off_h + j * in_step_h.
+    in_mul_h: i32,
+    in_mul_w: i32,
+    in_off_h: i32,
+    in_off_w: i32,
+    in_step_h: i32,
+    in_step_w: i32,
+}
+
+fn problem(z: u32) -> Problem {
+    var pr: Problem;
+    if (!transposed) {
+        pr.group = z;
+        pr.sub_h = params.oh;
+        pr.sub_w = params.ow;
+        pr.out_step_h = 1u;
+        pr.out_step_w = 1u;
+        pr.taps_y = spec_kh;
+        pr.taps_x = spec_kw;
+        pr.in_mul_h = i32(spec_stride_h);
+        pr.in_mul_w = i32(spec_stride_w);
+        pr.in_off_h = -i32(spec_pad_h);
+        pr.in_off_w = -i32(spec_pad_w);
+        pr.in_step_h = i32(spec_dilation_h);
+        pr.in_step_w = i32(spec_dilation_w);
+        return pr;
+    }
+    let sh = spec_stride_h;
+    let sw = spec_stride_w;
+    let phases = sh * sw;
+    pr.group = z / phases;
+    let phase = z % phases;
+    pr.ry = phase / sw;
+    pr.rx = phase % sw;
+    pr.out_step_h = sh;
+    pr.out_step_w = sw;
+    pr.sub_h = select(0u, (params.oh - pr.ry + sh - 1u) / sh, params.oh > pr.ry);
+    pr.sub_w = select(0u, (params.ow - pr.rx + sw - 1u) / sw, params.ow > pr.rx);
+    // Output oh = oy·sH + ry meets tap kh when (oh + pH − kh) is a multiple of sH: kh = kh0 + j·sH.
+    pr.kh0 = (pr.ry + spec_pad_h) % sh;
+    pr.kw0 = (pr.rx + spec_pad_w) % sw;
+    pr.taps_y = select(0u, (spec_kh - pr.kh0 + sh - 1u) / sh, spec_kh > pr.kh0);
+    pr.taps_x = select(0u, (spec_kw - pr.kw0 + sw - 1u) / sw, spec_kw > pr.kw0);
+    // When the stride divides the kernel (k4 s2, k2 s2) every phase has KH/sH × KW/sW taps: said
+    // as pipeline constants, the K loop's index decode divides by constants (multiply-shifts).
+    if (spec_kh % sh == 0u) {
+        pr.taps_y = spec_kh / sh;
+    }
+    if (spec_kw % sw == 0u) {
+        pr.taps_x = spec_kw / sw;
+    }
+    // iy = (oh + pH − kh) / sH = oy + (ry + pH − kh0) / sH − j.
+    pr.in_mul_h = 1;
+    pr.in_mul_w = 1;
+    pr.in_off_h = i32((pr.ry + spec_pad_h - pr.kh0) / sh);
+    pr.in_off_w = i32((pr.rx + spec_pad_w - pr.kw0) / sw);
+    pr.in_step_h = -1;
+    pr.in_step_w = -1;
+    return pr;
+}
+{%- endmacro %}

@@ -313,7 +313,8 @@ impl Batch<'_> {
     }
 
     /// Implicit GEMM on cooperative matrices, f16 multiplicands (the weight as given, no
-    /// prepacking: its tiles are converted to f16 as they are staged).
+    /// prepacking: its tiles are converted to f16 as they are staged); transposed convolutions
+    /// one stride phase per sub-problem, as the GEMM kernels run them.
     fn encode_coop(&mut self, buffers: ConvBuffers<'_>, g: &ConvGeometry, activation: Activation) -> Result<()> {
         let ctx = self.ctx;
         let (warps_m, splits) = (g.coop_warps_m(), g.coop_split_k());
@@ -325,6 +326,7 @@ impl Batch<'_> {
         with_variant!(variant, coop = conv2d_coop | conv2d_coop_f16 | conv2d_coop_f16_partial, {
             let mut overrides = coop::Overrides::new();
             (overrides.warps_m, overrides.split_k) = (warps_m, splits);
+            overrides.transposed = g.transposed;
             (overrides.activation, overrides.clamp_min, overrides.clamp_max) = activation_constants(activation);
             specialise_filter::<coop::Shader>(&mut overrides, g);
             (overrides.spec_ic, overrides.spec_oc, overrides.spec_groups) = (g.ic, g.oc, g.groups);
@@ -775,6 +777,7 @@ mod tests {
                 check_coop_spirv(coop_shader::SOURCE, &entries, |warps_m, split_k, g| {
                     let mut overrides = coop_shader::Overrides::new();
                     (overrides.warps_m, overrides.split_k) = (warps_m, split_k);
+                    overrides.transposed = g.transposed;
                     (overrides.activation, overrides.clamp_min, overrides.clamp_max) =
                         activation_constants(Activation::Clamp { min: -1.0, max: 1.0 });
                     specialise_filter::<coop_shader::Shader>(&mut overrides, g);
@@ -810,18 +813,23 @@ mod tests {
         entries: &[(&str, usize)],
         constants_of: impl Fn(u32, u32, &ConvGeometry) -> Vec<(&'static str, f64)>,
     ) {
-        let g = ConvGeometry::new(
+        let direct = ConvGeometry::new(
             &[2, 12, 9, 10],
             &[24, 3, 3, 2],
             None,
             &ConvOptions::default().stride(&[2, 1]).padding(&[1, 0]).dilation(&[1, 2]).groups(4),
         )
         .unwrap();
-        for (warps_m, split_k) in [(1, 1), (2, 1), (2, 3)] {
-            let constants = constants_of(warps_m, split_k, &g);
-            for &(entry, expected) in entries {
-                let mul_adds = crate::coop_spirv::coop_multiply_adds(source, entry, &constants);
-                assert_eq!(mul_adds, expected, "{entry:?}, warps_m {warps_m}: {mul_adds} multiply-adds");
+        // Stride phases of 2×2, 2×1, 1×2 and 1×1 taps.
+        let opts = ConvOptions::default().transposed(true).stride(&[2]).padding(&[1]).groups(2);
+        let transposed = ConvGeometry::new(&[2, 12, 9, 10], &[12, 4, 3, 3], None, &opts).unwrap();
+        for g in [direct, transposed] {
+            for (warps_m, split_k) in [(1, 1), (2, 1), (2, 3)] {
+                let constants = constants_of(warps_m, split_k, &g);
+                for &(entry, expected) in entries {
+                    let mul_adds = crate::coop_spirv::coop_multiply_adds(source, entry, &constants);
+                    assert_eq!(mul_adds, expected, "{entry:?}, warps_m {warps_m}: {mul_adds} multiply-adds");
+                }
             }
         }
     }

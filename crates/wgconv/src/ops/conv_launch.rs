@@ -262,13 +262,17 @@ mod tests {
             let got = (g.coop_warps_m(), g.coop_split_k(), g.coop_k_tile());
             assert_eq!(got, (warps_m, splits, k_tile), "{g:?}");
         }
-        // The tensor-core kernel runs direct convolutions only and is no fp32 kernel.
+        // The tensor-core kernel is no fp32 kernel; it runs transposed convolutions by stride
+        // phase (dilation 1), as the GEMM kernels do: 4 phases of 2×2 taps here.
         let g = conv(8, 256, 256, 14, 3, 1, 1);
         assert!(g.supports(ConvKernel::CoopF16) && !g.supported_kernels().contains(&ConvKernel::CoopF16));
         assert_eq!(ConvKernel::CoopF16.precision(), Precision::AllowF16);
         assert_eq!(ConvKernel::GemmM64K16.precision(), Precision::F32);
-        let t = geo(&[1, 8, 5, 5], &[8, 4, 3, 3], ConvOptions::default().transposed(true)).unwrap();
-        assert!(!t.supports(ConvKernel::CoopF16));
+        let t = geo(&[2, 8, 5, 5], &[8, 4, 4, 4], ConvOptions::default().transposed(true).stride(&[2])).unwrap();
+        assert!(t.supports(ConvKernel::CoopF16));
+        assert_eq!((t.coop_grid(), t.gemm_k_depth()), ([1, 1, 4], 8 * 4));
+        let dilated = ConvOptions::default().transposed(true).stride(&[2]).dilation(&[2]);
+        assert!(!geo(&[1, 8, 5, 5], &[8, 4, 3, 3], dilated).unwrap().supports(ConvKernel::CoopF16));
     }
 
     #[test]

@@ -208,8 +208,9 @@ impl ConvGeometry {
                     && self.filter_constants_fit()
                     && self.gemm_grid(GEMM_SMALL_TILE).iter().all(|d| *d <= MAX_WORKGROUPS_PER_DIM)
             }
+            // Transposed by stride phase, as the GEMM kernels (dilation 1).
             ConvKernel::CoopF16 => {
-                !self.transposed
+                (!self.transposed || self.dilation == [1, 1])
                     && self.filter_constants_fit()
                     && self.coop_grid().iter().all(|d| *d <= MAX_WORKGROUPS_PER_DIM)
             }
