@@ -135,7 +135,8 @@ f16_cases += [(name + "_f16", xs, ws, flags + " --kernel coop_nhwc") for name, x
 cases += [(name, xs, ws, flags + " --precision f16 --kernel coop_nhwc") for name, xs, ws, flags in nhwc_cases]
 for (name, xs, ws, flags), dtype in [(c, np.float32) for c in cases] + [(c, np.float16) for c in f16_cases]:
     x, w = save(name + "_x", f32(*xs).astype(dtype)), save(name + "_w", f32(*ws).astype(dtype))
-    oc = ws[1] if "--transposed" in flags else ws[0]
+    groups = int(flags.split("--groups ")[1].split()[0]) if "--groups " in flags else 1
+    oc = ws[1] * groups if "--transposed" in flags else ws[0]
     b = save(name + "_b", f32(oc).astype(dtype))
     print(f"conv2d --input {x} --weight {w} --bias {b} {flags} --out {out}/{name}_y.npy --check")
 
