@@ -8,6 +8,7 @@
 //   conv_transpose2d  transposed convolution in gather form (weight [IC, OC/groups, KH, KW])
 //   conv_transpose2d_few_oc  the same for up to 4 output channels per group, all of a pixel's in
 //                     one thread, threads ordered by stride phase
+//   conv_transpose2d_few_oc_split  the same with K split over 8 threads per pixel
 //   conv2d_gemv       direct convolution of at most 4 output pixels in all: the lanes of a
 //                     workgroup row share one output channel's K
 
@@ -229,53 +230,58 @@ fn few_oc_weight(ic: u32, j: u32, oc_per_group: u32, ky: u32, kx: u32) -> f32 {
     return f32(weight[((ic * oc_per_group + oc) * params.kh + ky) * params.kw + kx]);
 }
 
-// Transposed convolution with at most 4 output channels per group (an RGB output layer): one
-// thread per output pixel and group computes all of its channels, so each input element it
-// loads feeds every channel (the per-output kernel loads it once per channel). Threads are
-// ordered by stride phase (output rows and columns of one residue modulo the stride) with
-// columns fastest: a warp's threads take the same filter taps, and their loads along a row are
-// consecutive.
-@compute @workgroup_size(wg_size)
-fn conv_transpose2d_few_oc(@builtin(global_invocation_id) gid: vec3<u32>) {
-    let index = gid.y * stride_x + gid.x;
+// One output pixel (all of its channels in one group) of the few-output-channel kernels, from
+// an index ordered by stride phase (output rows and columns of one residue modulo the stride)
+// with columns fastest: consecutive indices take the same filter taps, and their loads along a
+// row are consecutive.
+struct FewOcPixel {
+    valid: bool,
+    n: u32,
+    group: u32,
+    oh: u32,
+    ow: u32,
+}
+
+fn few_oc_pixel(index: u32) -> FewOcPixel {
+    var px: FewOcPixel;
     // Rows and columns of one stride phase, rounded up (oh, ow ≥ 1; no wrap for any stride).
     let sub_h = (params.oh - 1u) / params.stride_h + 1u;
     let sub_w = (params.ow - 1u) / params.stride_w + 1u;
     let phases = params.stride_h * params.stride_w;
-    if (index >= params.n * params.groups * phases * sub_h * sub_w) {
-        return;
-    }
     let sx = index % sub_w;
     var t = index / sub_w;
     let sy = t % sub_h;
     t = t / sub_h;
     let phase = t % phases;
     t = t / phases;
-    let group = t % params.groups;
-    let n = t / params.groups;
-    let oh = sy * params.stride_h + phase / params.stride_w;
-    let ow = sx * params.stride_w + phase % params.stride_w;
-    if (oh >= params.oh || ow >= params.ow) {
-        return;
-    }
+    px.group = t % params.groups;
+    px.n = t / params.groups;
+    px.oh = sy * params.stride_h + phase / params.stride_w;
+    px.ow = sx * params.stride_w + phase % params.stride_w;
+    px.valid = px.n < params.n && px.oh < params.oh && px.ow < params.ow;
+    return px;
+}
+
+// Σ over input channels [begin, end) of the group and every filter tap of pixel `px`: up to four
+// output channels at once, so each input element loaded feeds every channel.
+fn few_oc_sum(px: FewOcPixel, begin: u32, end: u32) -> vec4<f32> {
     let ic_per_group = params.ic / params.groups;
     let oc_per_group = params.oc / params.groups;
     let plane = params.ih * params.iw;
     var acc = vec4<f32>(0.0);
     for (var ky = 0u; ky < params.kh; ky++) {
-        let iy = gather_row(oh, ky);
+        let iy = gather_row(px.oh, ky);
         if (iy < 0) {
             continue;
         }
         for (var kx = 0u; kx < params.kw; kx++) {
-            let ix = gather_column(ow, kx);
+            let ix = gather_column(px.ow, kx);
             if (ix < 0) {
                 continue;
             }
-            let first_ic = group * ic_per_group;
-            var in_index = ((n * params.ic + first_ic) * params.ih + u32(iy)) * params.iw + u32(ix);
-            for (var i = 0u; i < ic_per_group; i++) {
-                let ic = first_ic + i;
+            let first_ic = px.group * ic_per_group + begin;
+            var in_index = ((px.n * params.ic + first_ic) * params.ih + u32(iy)) * params.iw + u32(ix);
+            for (var ic = first_ic; ic < px.group * ic_per_group + end; ic++) {
                 let x = f32(input[in_index]);
                 let w = vec4<f32>(
                     few_oc_weight(ic, 0u, oc_per_group, ky, kx),
@@ -288,9 +294,15 @@ fn conv_transpose2d_few_oc(@builtin(global_invocation_id) gid: vec3<u32>) {
             }
         }
     }
-    let first_oc = group * oc_per_group;
+    return acc;
+}
+
+// Writes pixel `px`'s channels (the lanes of `acc` past the group's channel count are copies).
+fn few_oc_finish(px: FewOcPixel, acc: vec4<f32>) {
+    let oc_per_group = params.oc / params.groups;
+    let first_oc = px.group * oc_per_group;
     let out_plane = params.oh * params.ow;
-    let out_index = ((n * params.oc + first_oc) * params.oh + oh) * params.ow + ow;
+    let out_index = ((px.n * params.oc + first_oc) * params.oh + px.oh) * params.ow + px.ow;
     finish(out_index, first_oc, acc.x);
     if (oc_per_group > 1u) {
         finish(out_index + out_plane, first_oc + 1u, acc.y);
@@ -300,6 +312,50 @@ fn conv_transpose2d_few_oc(@builtin(global_invocation_id) gid: vec3<u32>) {
     }
     if (oc_per_group > 3u) {
         finish(out_index + 3u * out_plane, first_oc + 3u, acc.w);
+    }
+}
+
+// Transposed convolution with at most 4 output channels per group (an RGB output layer): one
+// thread per output pixel and group computes all of its channels over the whole K.
+@compute @workgroup_size(wg_size)
+fn conv_transpose2d_few_oc(@builtin(global_invocation_id) gid: vec3<u32>) {
+    let px = few_oc_pixel(gid.y * stride_x + gid.x);
+    if (px.valid) {
+        few_oc_finish(px, few_oc_sum(px, 0u, params.ic / params.groups));
+    }
+}
+
+// The same with K split over the workgroup's 8 rows of 32 threads: each row takes an eighth of
+// the group's input channels for the same 32 pixels (consecutive along a row: coalesced loads),
+// and the first row adds the 8 partial sums. Eight times the threads, each with an eighth of the
+// serial K loop: layers such as pix2pix's 128→3 output put 65 536 threads of 512 K-steps on a GPU
+// that holds 270 000 at once.
+var<workgroup> few_oc_partial: array<vec4<f32>, 256>;
+
+@compute @workgroup_size(256)
+fn conv_transpose2d_few_oc_split(
+    @builtin(global_invocation_id) gid: vec3<u32>,
+    @builtin(local_invocation_index) local: u32,
+) {
+    // 32 pixels per workgroup (stride_x is a whole number of workgroups of 256).
+    let px = few_oc_pixel((gid.y * stride_x + gid.x) / 256u * 32u + local % 32u);
+    let slice = local / 32u;
+    let ic_per_group = params.ic / params.groups;
+    let chunk = (ic_per_group + 7u) / 8u;
+    let begin = min(slice * chunk, ic_per_group);
+    let end = min(begin + chunk, ic_per_group);
+    var acc = vec4<f32>(0.0);
+    if (px.valid) {
+        acc = few_oc_sum(px, begin, end);
+    }
+    few_oc_partial[local] = acc;
+    workgroupBarrier();
+    if (px.valid && slice == 0u) {
+        var sum = acc;
+        for (var s = 1u; s < 8u; s++) {
+            sum += few_oc_partial[s * 32u + local];
+        }
+        few_oc_finish(px, sum);
     }
 }
 

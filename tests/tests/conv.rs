@@ -588,6 +588,19 @@ fn transposed() {
     let geometry = ConvGeometry::new(rgb.input, rgb.weight, Some(&[3]), &rgb.opts).unwrap();
     assert!(geometry.supports(ConvKernel::TransposedFewOc));
     check("transposed RGB output", 55, rgb);
+    // K split over 8 threads per pixel (16+ input channels a group): 37 a group (the last
+    // thread's share short), 2 groups of 2 output channels, 2 × 11 × 14 pixels (not whole
+    // workgroups of 32), output padding.
+    let split = Case {
+        input: &[2, 74, 5, 7],
+        weight: &[74, 2, 3, 3],
+        bias: true,
+        opts: t().groups(2).stride(&[2]).padding(&[1]).output_padding(&[1]),
+        kernel: ConvKernel::Transposed,
+    };
+    let geometry = ConvGeometry::new(split.input, split.weight, Some(&[4]), &split.opts).unwrap();
+    assert!(geometry.supports(ConvKernel::TransposedFewOc));
+    check("transposed few channels, K split", 157, split);
     check(
         "transposed few channels, stride 3, dilation 2",
         56,

@@ -132,7 +132,8 @@ fn forced_cases() -> Vec<(String, ConvCase)> {
     let long_k = || ConvCase::new(&[1, 64, 4, 4], &[32, 64, 3, 3], ConvOptions::default().padding(&[1]));
     let few_oc = || {
         let opts = ConvOptions::default().padding(&[1]).stride(&[2]).transposed(true);
-        ConvCase::new(&[1, 8, 6, 5], &[8, 3, 4, 4], opts)
+        // 24 input channels: the K-split entry point (8 threads per pixel).
+        ConvCase::new(&[1, 24, 6, 5], &[24, 3, 4, 4], opts)
     };
     // Two images of 1×2 pixels after stride and padding: 4 output pixels in all.
     let few_pixels = || {

@@ -539,7 +539,8 @@ impl Batch<'_> {
 
     /// The kernels of `shaders/conv2d.wgsl`: the reference kernels, one thread per output;
     /// `TransposedFewOc`, one per output pixel and group (its grid counts every stride phase's
-    /// sub-grid, rounded up); `Gemv`, one workgroup per 256 / lanes output channels.
+    /// sub-grid, rounded up), or 8 per pixel with K split between them; `Gemv`, one workgroup per
+    /// 256 / lanes output channels.
     fn encode_per_output(
         &mut self,
         kernel: ConvKernel,
@@ -548,15 +549,19 @@ impl Batch<'_> {
         activation: Activation,
     ) -> Result<()> {
         let limits = self.ctx.limits();
+        let few_oc_split = kernel == ConvKernel::TransposedFewOc && g.few_oc_splits_k();
         let items = match kernel {
+            // 32 pixels per workgroup of 256 (`few_oc_splits_k` checked that this fits u32).
+            ConvKernel::TransposedFewOc if few_oc_split => (g.few_oc_threads() as u64).div_ceil(32) * 256,
             // `supports` checked that this fits u32.
             ConvKernel::TransposedFewOc => g.few_oc_threads() as u64,
             // Not one thread per item: its own grid below.
             ConvKernel::Gemv => 1,
             _ => g.output_pixels() * u64::from(g.oc),
         };
-        let grid =
-            dispatch::grid(items, dispatch::workgroup_size(&limits), limits.max_compute_workgroups_per_dimension)?;
+        // The K-split entry point's workgroup is 256 threads (WebGPU's default limit), fixed.
+        let wg_size = if few_oc_split { 256 } else { dispatch::workgroup_size(&limits) };
+        let grid = dispatch::grid(items, wg_size, limits.max_compute_workgroups_per_dimension)?;
         // `supports` checked that Gemv's workgroups fit one grid dimension.
         let dims = if kernel == ConvKernel::Gemv { [g.gemv_workgroups() as u32, 1, 1] } else { grid.dims() };
         with_variant!(Variant::of(buffers.input.dtype(), false), direct = conv2d | conv2d_f16, {
@@ -571,6 +576,7 @@ impl Batch<'_> {
                 ConvKernel::Direct => direct::Entry::Conv2d,
                 ConvKernel::DirectVec4 => direct::Entry::Conv2dVec4,
                 ConvKernel::Transposed => direct::Entry::ConvTranspose2d,
+                ConvKernel::TransposedFewOc if few_oc_split => direct::Entry::ConvTranspose2dFewOcSplit,
                 ConvKernel::TransposedFewOc => direct::Entry::ConvTranspose2dFewOc,
                 ConvKernel::Gemv => direct::Entry::Conv2dGemv,
                 other => unreachable!(

@@ -56,6 +56,12 @@ impl ConvGeometry {
         u128::from(self.n) * u128::from(self.groups) * rows * columns
     }
 
+    /// Whether `TransposedFewOc` splits K over 8 threads per pixel: with 16+ input channels per
+    /// group (2+ per thread), where its grid (8 threads per pixel) still indexes in u32.
+    pub(crate) fn few_oc_splits_k(&self) -> bool {
+        self.ic / self.groups >= 16 && self.few_oc_threads().div_ceil(32) * 256 <= u128::from(u32::MAX)
+    }
+
     /// Output rows per thread (1, 2, 4 or 8) of the `DepthwiseRows` kernel: the most that still
     /// leave enough threads to fill the GPU (taller runs load fewer halo rows per output, shorter
     /// ones give more threads); at most 2 for filters of more than 9 taps, whose unrolled loads
