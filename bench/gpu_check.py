@@ -109,6 +109,11 @@ cases += [
     ("coop_transposed_k2s2", (4, 128, 16, 16), (128, 64, 2, 2), "--transposed --stride 2 --precision f16 --kernel coop_f16"),
     ("coop_transposed_split_k", (1, 512, 4, 4), (512, 256, 4, 4),
      "--transposed --stride 2 --padding 1 --precision f16 --kernel coop_f16"),
+    # 256 workgroups (the 16-deep entry point, which R29's grids take) with ragged channels; and
+    # strides 2, 3 with a 3×1 filter (phases without taps along W: bias only), output padding.
+    ("coop_transposed_k16", (16, 96, 32, 32), (96, 40, 2, 2), "--transposed --stride 2 --precision f16 --kernel coop_f16"),
+    ("coop_transposed_empty_phases", (2, 32, 6, 5), (32, 24, 3, 1),
+     "--transposed --stride 2,3 --padding 1,0 --output-padding 1,2 --precision f16 --kernel coop_f16"),
 ]
 # f16 tensors (.npy <f2, checked against the f16 bound): every tensor-core case above without
 # --precision (f16 tensors take the tensor cores as they are; split-K writes f32 partial sums),
@@ -150,25 +155,37 @@ print(f"q8-conv-pw --input {x} --weight {w} --weight-scales {s} --input-scale 0.
 # (1) random values, ragged tiles (70 channels, 3 × 60 pixels, K 100: a partial K-tile), relu;
 # (2) the extremes: x ∈ {−128, 127} with zero point −128 (x − zp ∈ {0, 255}), w ∈ {−128, 127},
 #     K 1536 (three 512-channel chunks);
-# (3) chunks that cancel: w = +127 on the first 1024 channels and −127 on the last 1024, x = 127
-#     (x − zp = 255) except channels 0 and 1024, random. The exact sum is 127 · (x[0] − x[1024]),
-#     but the running sum peaks at 1024 · 32385 ≈ 2^25: an f32 accumulator without the i32
-#     conversion every 512 channels would round it, and the output shows the sum's low bits.
-q8_cases = []
+# (3) chunks that cancel: w = +127 on channels 1–1023 and −127 on 1025–2047, x = 127 (x − zp =
+#     255) there; w = +1 and −1 on channels 0 and 1024, whose x is random in [−128, −1]. The
+#     exact sum is x[0] − x[1024] ∈ [−127, 127], and with every scale 1 the output is that sum;
+#     the running sum peaks at 1023 · 32385 ≈ 2^25, where an f32 accumulator without the i32
+#     conversion every 512 channels would round away its low bits;
+# (4) one chunk at the exact bound: w = −128 and x − zp = 255 on channels 0–511 (the chunk sums
+#     to −512 · 32640 = −16 711 680), w = +127 on 512–1023, and channel 1024 (w = 1) random; a
+#     bias of 130 432 brings the result back to x[1024] itself.
+q8_cases = []  # (name, x, w, weight scales, bias or None, input scale, zero point, output scale, zero point, flags)
 x = rng.integers(-128, 128, (3, 100, 6, 10), dtype=np.int8)
 w = rng.integers(-128, 128, (70, 100), dtype=np.int8)
-q8_cases.append(("q8_random", x, w, rng.uniform(0.001, 0.01, 70), 0.02, 3, 0.25, -4, "--activation relu"))
+q8_cases.append(("q8_random", x, w, rng.uniform(0.001, 0.01, 70), None, 0.02, 3, 0.25, -4, "--activation relu"))
 x = np.where(rng.random((2, 1536, 8, 8)) < 0.5, -128, 127).astype(np.int8)
 w = np.where(rng.random((136, 1536)) < 0.5, -128, 127).astype(np.int8)
-q8_cases.append(("q8_extremes", x, w, np.full(136, 0.01), 0.01, -128, 1.0, 5, ""))
+q8_cases.append(("q8_extremes", x, w, np.full(136, 0.01), None, 0.01, -128, 1.0, 5, ""))
 x = np.full((2, 2048, 8, 8), 127, dtype=np.int8)
-x[:, 0] = rng.integers(-128, 128, (2, 8, 8))
-x[:, 1024] = rng.integers(-128, 128, (2, 8, 8))
+x[:, 0] = rng.integers(-128, 0, (2, 8, 8))
+x[:, 1024] = rng.integers(-128, 0, (2, 8, 8))
 w = np.concatenate([np.full((72, 1024), 127), np.full((72, 1024), -127)], axis=1).astype(np.int8)
-q8_cases.append(("q8_cancelling_chunks", x, w, np.full(72, 1.0 / 127), 1.0, -128, 2.0, 0, ""))
-for name, x, w, scales, in_scale, in_zp, out_scale, out_zp, flags in q8_cases:
+w[:, 0], w[:, 1024] = 1, -1
+q8_cases.append(("q8_cancelling_chunks", x, w, np.full(72, 1.0), None, 1.0, -128, 1.0, 0, ""))
+x = np.full((2, 1028, 8, 8), 127, dtype=np.int8)
+x[:, 1024] = rng.integers(-128, 128, (2, 8, 8))
+w = np.zeros((72, 1028), dtype=np.int8)
+w[:, :512], w[:, 512:1024], w[:, 1024] = -128, 127, 1
+q8_cases.append(("q8_chunk_at_the_bound", x, w, np.full(72, 1.0), np.full(72, 130432.0), 1.0, -128, 1.0, 0, ""))
+for name, x, w, scales, bias, in_scale, in_zp, out_scale, out_zp, flags in q8_cases:
     xp, wp = save(name + "_x", x), save(name + "_w", w)
     sp = save(name + "_s", scales.astype(np.float32))
+    if bias is not None:
+        flags += f" --bias {save(name + '_b', bias.astype(np.float32))}"
     for kernel in ["q8_dot4_gemm", "q8_coop"]:
         print(f"q8-conv-pw --input {xp} --weight {wp} --weight-scales {sp} --input-scale {in_scale} "
               f"--input-zero-point {in_zp} --output-scale {out_scale} --output-zero-point {out_zp} {flags} "

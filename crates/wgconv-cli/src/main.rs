@@ -322,7 +322,9 @@ fn q8_conv_pw(a: &Q8Args) -> CliResult<()> {
         output_quant,
     };
     let geometry = wgconv::Q8PwGeometry::new(&args, &opts)?;
-    let out = Tensor::zeros(&ctx, &geometry.output_shape(), wgconv::DType::I8)?;
+    // Poisoned (127 is a plausible int8 value), so an output the kernel leaves unwritten shows.
+    let numel = geometry.output_shape().iter().product();
+    let out = Tensor::from_i8(&ctx, &vec![127; numel], &geometry.output_shape())?;
     let mut kernel = None;
     let time = timing::time_runs(&ctx, 1, |batch| {
         kernel = Some(match a.kernel {
@@ -355,7 +357,6 @@ fn q8_conv_pw(a: &Q8Args) -> CliResult<()> {
         }
     }
     if a.bit_exact {
-        // Poisoned, so an unwritten byte cannot match by chance of a zeroed buffer.
         let scalar_out = Tensor::from_i8(&ctx, &vec![127; y.len()], out.shape())?;
         let mut batch = ctx.batch();
         batch.q8ta_conv2d_pw_into_forced(&args, &opts, wgconv::Q8Kernel::Scalar, &scalar_out)?;

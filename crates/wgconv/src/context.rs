@@ -232,13 +232,15 @@ impl Context {
         if request.cooperative_matrix && adapter.features().contains(wgpu::Features::EXPERIMENTAL_COOPERATIVE_MATRIX) {
             wanted |= wgpu::Features::EXPERIMENTAL_COOPERATIVE_MATRIX;
             // SAFETY: the caller opted in (`AdapterRequest::cooperative_matrix`, documented as
-            // experimental); only the `coop_f16` kernel uses the feature. Neither wgpu nor
-            // naga checks a fragment's 16 rows against its array, so the kernel keeps them in
-            // bounds by construction: its fragments are loaded from and stored to workgroup
-            // arrays sized for the largest tile (32-deep K-tiles: last A index 127·40 + 31 =
-            // 5111 < 5120, last B index 31·264 + 255 = 8439 < 8448; 16-deep: 127·24 + 15 =
-            // 3063 < 3072, 15·264 + 255 = 4215 < 4224; staging 2047 < 2048); bench/gpu_check.py
-            // runs the kernel against the reference on a device that has the feature.
+            // experimental); the tensor-core kernels (`coop_f16`, `coop_nhwc`, `q8_coop`) use
+            // the feature. Neither wgpu nor naga checks a fragment's 16 rows against its array,
+            // so each kernel keeps them in bounds by construction, its fragments loaded from and
+            // stored to workgroup arrays sized for its largest tile. `coop_f16`, 32-deep
+            // K-tiles: last A index 127·40 + 31 = 5111 < 5120, last B index 31·264 + 255 = 8439
+            // < 8448; 16-deep: 127·24 + 15 = 3063 < 3072, 15·264 + 255 = 4215 < 4224; staging
+            // 2047 < 2048. `q8_coop`: A 127·40 + 31 = 5111 < 5120, B 31·136 + 127 = 4343 < 4352,
+            // staging 4095 < 4096. `coop_nhwc` says its own in its shader. bench/gpu_check.py
+            // runs each against the reference on a device that has the feature.
             experimental = unsafe { wgpu::ExperimentalFeatures::enabled() };
         }
         let (device, queue) = adapter

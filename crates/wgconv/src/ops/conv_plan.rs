@@ -296,6 +296,12 @@ impl ConvGeometry {
         if self.gemm_small_k32_wins(tiles_n64) && self.supports(ConvKernel::GemmSmallK32) {
             return ConvKernel::GemmSmallK32;
         }
+        // Transposed layers of up to 4 output channels per group (RGB outputs) that R27 leaves to
+        // the staged tiles, whose 64 rows would hold 3 channels: 8 threads per pixel compute all
+        // of its channels, K split between them (R30).
+        if self.transposed && ocg <= 4 && self.few_oc_splits_k() && self.supports(ConvKernel::TransposedFewOc) {
+            return ConvKernel::TransposedFewOc;
+        }
         self.staged_gemm_kernel()
     }
 
@@ -315,9 +321,14 @@ impl ConvGeometry {
     /// H200 each of the 8 measured transposed layers with such grids ran 1.37–2.85× faster than
     /// on the fp32 GEMM kernels, while 18 of the 20 with smaller grids ran 0.26–0.93× as fast
     /// (there the K loop of a few workgroups, whose weight gathers are strided, dominates).
+    /// R30's few-output-channel transposed layers count as GEMM-shaped here: `coop_f16` ran all
+    /// three measured ones 1.03–1.25× faster than `transposed_few_oc` (v28).
     pub(crate) fn tensor_core_candidate(&self) -> bool {
         let big_enough = || self.coop_grid().iter().product::<u64>() >= COOP_TRANSPOSED_MIN_WORKGROUPS;
-        self.planned_kernel().is_gemm_shaped() && self.gemm_worthwhile() && (!self.transposed || big_enough())
+        let planned = self.planned_kernel();
+        (planned.is_gemm_shaped() || planned == ConvKernel::TransposedFewOc)
+            && self.gemm_worthwhile()
+            && (!self.transposed || big_enough())
     }
 
     /// The staged-tile GEMM kernel the rules R11–R15 choose for a GEMM-shaped convolution (the
@@ -586,6 +597,20 @@ mod tests {
         assert!(t(&[16, 1024, 16, 16], &[1024, 256, 4, 4], 1));
         assert!(!t(&[8, 256, 16, 16], &[256, 128, 4, 4], 1));
         assert!(!t(&[16, 1024, 8, 8], &[1024, 512, 4, 4], 1));
+        // RGB outputs of transposed layers that R27 leaves to the staged tiles take the
+        // few-output-channel kernel, K split (R30): pix2pix's 128→3 at batch 1 and 16, DCGAN's
+        // 64→3 at batch 64; DCGAN's at batch 1 stays on R27's small tiles; under 16 input
+        // channels a group, the GEMM. With f16 allowed, the tensor cores take them on 256+
+        // workgroups (all three here).
+        let rgb = |n: usize, ic: usize, hw: usize| {
+            geo(&[n, ic, hw, hw], &[ic, 3, 4, 4], d().transposed(true).stride(&[2]).padding(&[1])).unwrap()
+        };
+        for (n, ic, hw) in [(1, 128, 128), (16, 128, 128), (64, 64, 32)] {
+            assert_eq!(rgb(n, ic, hw).planned_kernel(), ConvKernel::TransposedFewOc, "{n} {ic} {hw}");
+            assert!(rgb(n, ic, hw).tensor_core_candidate(), "{n} {ic} {hw}");
+        }
+        assert_eq!(rgb(1, 64, 32).planned_kernel(), k32);
+        assert!(rgb(4, 8, 64).planned_kernel().is_gemm(), "{:?}", rgb(4, 8, 64).planned_kernel());
         assert_eq!(kernel(&[8, 320, 64, 64], &[4, 320, 3, 3], unet_out), ConvKernel::DirectVec4);
         assert_eq!(kernel(&[1, 16, 4, 8400], &[1, 16, 1, 1], d()), ConvKernel::DirectVec4);
         // A 1D 1-channel stem with 16+ outputs is a GEMM (R24); with fewer, or in 2D, depthwise.

@@ -338,6 +338,22 @@ impl Q8PwGeometry {
     }
 }
 
+/// Whether the device's limits take `q8_coop`'s workgroup (its threads and its workgroup memory),
+/// or why not.
+fn coop_fits(limits: &wgpu::Limits) -> std::result::Result<(), String> {
+    let memory = q8_coop::Q8TA_CONV2D_PW_COOP_WORKGROUP_MEMORY_BYTES;
+    let [threads, ..] = q8_coop::Q8TA_CONV2D_PW_COOP_WORKGROUP_SIZE;
+    let storage = limits.max_compute_workgroup_storage_size;
+    let allowed = limits.max_compute_invocations_per_workgroup.min(limits.max_compute_workgroup_size_x);
+    if memory > storage {
+        return Err(format!("kernel q8_coop needs {memory} bytes of workgroup memory; this device allows {storage}"));
+    }
+    if threads > allowed {
+        return Err(format!("kernel q8_coop needs workgroups of {threads} threads; this device allows {allowed}"));
+    }
+    Ok(())
+}
+
 /// The shaders index elements in u32: a tensor with more (possible where a binding exceeds
 /// 4 GiB) is an error naming its size rather than a wrapped index.
 fn elements_fit_u32(op: &str, input: &Tensor) -> Result<()> {
@@ -476,23 +492,14 @@ impl Batch<'_> {
                 });
             }
         }
-        let storage = ctx.limits().max_compute_workgroup_storage_size;
-        let needs = q8_coop::Q8TA_CONV2D_PW_COOP_WORKGROUP_MEMORY_BYTES;
         // The planner takes the tensor cores only where they can run.
-        let kernel = g.choose_kernel(forced, ctx.cooperative_f16() && needs <= storage)?;
+        let coop_limits = coop_fits(&ctx.limits());
+        let kernel = g.choose_kernel(forced, ctx.cooperative_f16() && coop_limits.is_ok())?;
         if kernel.is_tensor_core() {
             if !ctx.cooperative_f16() {
                 return Err(tensor_cores_unavailable(ctx, kernel.name()));
             }
-            if needs > storage {
-                return Err(Error::unavailable(
-                    kernel.name(),
-                    format!(
-                        "kernel {} needs {needs} bytes of workgroup memory; this device allows {storage}",
-                        kernel.name()
-                    ),
-                ));
-            }
+            coop_limits.map_err(|reason| Error::unavailable(kernel.name(), reason))?;
         }
         let relu = u32::from(opts.activation == Activation::Relu);
         // The reciprocal is taken in f64 and rounded once, as the reference handler does.
