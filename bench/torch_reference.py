@@ -236,7 +236,9 @@ def main():
     for layer in suite:
         name = layer["name"]
         if name not in torch_ms:
-            lines.append(f"| {name} | {layer['op']} | - | - | not timed | - |" + (" - | - |" if tf32_ms else ""))
+            o = ours.get(name)
+            mine = f"{o['kernel']} | {o['median_ms']:.4f}" if o else "- | -"
+            lines.append(f"| {name} | {layer['op']} | {mine} | not timed | - |" + (" - | - |" if tf32_ms else ""))
             continue
         t = torch_ms[name]
         if name in ours:

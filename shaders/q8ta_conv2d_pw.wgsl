@@ -32,6 +32,21 @@ override stride_x: u32;
 // Fused activation on the real-valued result before requantisation: 0 none, 1 relu.
 override activation: u32 = 0;
 
+fn requantize(acc: i32, oc: u32) -> u32 {
+    var v = f32(acc) * params.input_scale * weight_scales[oc];
+    if (params.has_bias != 0u) {
+        v = v + bias[oc];
+    }
+    if (activation == 1u) {
+        v = max(v, 0.0);
+    }
+    // round() is round-half-to-even in WGSL, as torch's nearbyint. Clamp before converting:
+    // f32 → i32 of an out-of-range value is undefined in SPIR-V.
+    let r = clamp(round(v * params.inv_output_scale), -512.0, 512.0);
+    let q = clamp(i32(r) + params.output_zero_point, -128, 127);
+    return u32(q) & 0xffu;
+}
+
 // Signed byte `flat` of a packed int8 array.
 fn load_i8(word: u32, flat: u32) -> i32 {
     return extractBits(bitcast<i32>(word), (flat & 3u) * 8u, 8u);
@@ -53,18 +68,7 @@ fn output_element(flat: u32) -> u32 {
         x_flat += hw_size;
         w_flat += 1u;
     }
-    var v = f32(acc) * params.input_scale * weight_scales[oc];
-    if (params.has_bias != 0u) {
-        v = v + bias[oc];
-    }
-    if (activation == 1u) {
-        v = max(v, 0.0);
-    }
-    // round() is round-half-to-even in WGSL, as torch's nearbyint. Clamp before converting:
-    // f32 → i32 of an out-of-range value is undefined in SPIR-V.
-    let r = clamp(round(v * params.inv_output_scale), -512.0, 512.0);
-    let q = clamp(i32(r) + params.output_zero_point, -128, 127);
-    return u32(q) & 0xffu;
+    return requantize(acc, oc);
 }
 
 @compute @workgroup_size(wg_size)

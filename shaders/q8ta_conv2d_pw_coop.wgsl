@@ -10,10 +10,11 @@
 // integer of magnitude ≤ 512 · 32640 = 16,711,680 < 2^24, which f32 (24 significant bits)
 // represents exactly: no addition in the chunk rounds. The chunks are added in i32; |C| ≤
 // IC · 32640 < 2^31 for IC ≤ 65536 (the host's limit). The requantisation is the same f32
-// arithmetic as the other int8 kernels', so the outputs are bit-identical to theirs.
+// arithmetic as the other int8 kernels' (one shared function), so the outputs are bit-identical
+// to theirs (the tests compare every byte).
 //
 // Layout: tensors are NCHW int8, four values per u32 word. A workgroup of wm × wn subgroups
-// computes a (32·wm) × (32·wn) tile of C; per K-tile of 32–128 channels each invocation converts its
+// (here 4 × 4: 128×128 tiles, bk = 32) computes a (32·wm) × (32·wn) tile of C; per K-tile of bk channels each invocation converts its
 // words of A (weight rows) and B (input rows, four pixels per word) to f16 in workgroup memory,
 // with the next K-tile's words loaded into registers during the math; each subgroup then issues
 // 4 multiply-adds of 16×16×16 per 16 channels. Requires IC % 4 == 0 and H·W % 4 == 0 (rows start on word
@@ -59,7 +60,6 @@ fn add_sums(a: Sums, b: Sums) -> Sums {
     return Sums(a.lo + b.lo, a.hi + b.hi);
 }
 
-// The other int8 kernels' requantisation, term for term.
 fn requantize(acc: i32, oc: u32) -> u32 {
     var v = f32(acc) * params.input_scale * weight_scales[oc];
     if (params.has_bias != 0u) {
@@ -68,8 +68,11 @@ fn requantize(acc: i32, oc: u32) -> u32 {
     if (activation == 1u) {
         v = max(v, 0.0);
     }
+    // round() is round-half-to-even in WGSL, as torch's nearbyint. Clamp before converting:
+    // f32 → i32 of an out-of-range value is undefined in SPIR-V.
     let r = clamp(round(v * params.inv_output_scale), -512.0, 512.0);
-    return u32(clamp(i32(r) + params.output_zero_point, -128, 127)) & 0xffu;
+    let q = clamp(i32(r) + params.output_zero_point, -128, 127);
+    return u32(q) & 0xffu;
 }
 
 fn pack(s: vec4<i32>, oc: u32) -> u32 {

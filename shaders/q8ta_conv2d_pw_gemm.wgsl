@@ -67,16 +67,19 @@ fn load_b(p_ok: bool, at: u32, q: u32, ic_words: u32, hw_words: u32) -> vec4<u32
     return vec4<u32>(input[first], input[first + hw_words], input[first + 2u * hw_words], input[first + 3u * hw_words]);
 }
 
-fn requantize(acc: i32, oc: u32, wsum: i32) -> u32 {
-    var v = f32(acc - params.input_zero_point * wsum) * params.input_scale * weight_scales[oc];
+fn requantize(acc: i32, oc: u32) -> u32 {
+    var v = f32(acc) * params.input_scale * weight_scales[oc];
     if (params.has_bias != 0u) {
         v = v + bias[oc];
     }
     if (activation == 1u) {
         v = max(v, 0.0);
     }
+    // round() is round-half-to-even in WGSL, as torch's nearbyint. Clamp before converting:
+    // f32 → i32 of an out-of-range value is undefined in SPIR-V.
     let r = clamp(round(v * params.inv_output_scale), -512.0, 512.0);
-    return u32(clamp(i32(r) + params.output_zero_point, -128, 127)) & 0xffu;
+    let q = clamp(i32(r) + params.output_zero_point, -128, 127);
+    return u32(q) & 0xffu;
 }
 
 @compute @workgroup_size(256)
@@ -483,13 +486,15 @@ fn q8ta_conv2d_pw_gemm(
     }
     let image = word_out / hw_words;
     let word_in_image = word_out % hw_words;
+    // The exact sums Σ w·(x − zp) = Σ w·x − zp·Σ w, requantised four to a word.
     {
         let m = tm * 4u + 0u;
         let oc = oc_base + m;
         if (oc < params.oc) {
             let wsum = sums[m * 4u] + sums[m * 4u + 1u] + sums[m * 4u + 2u] + sums[m * 4u + 3u];
-            let word = requantize(acc00, oc, wsum) | (requantize(acc01, oc, wsum) << 8u)
-                | (requantize(acc02, oc, wsum) << 16u) | (requantize(acc03, oc, wsum) << 24u);
+            let shift = params.input_zero_point * wsum;
+            let word = requantize(acc00 - shift, oc) | (requantize(acc01 - shift, oc) << 8u)
+                | (requantize(acc02 - shift, oc) << 16u) | (requantize(acc03 - shift, oc) << 24u);
             output[(image * params.oc + oc) * hw_words + word_in_image] = word;
         }
     }
@@ -498,8 +503,9 @@ fn q8ta_conv2d_pw_gemm(
         let oc = oc_base + m;
         if (oc < params.oc) {
             let wsum = sums[m * 4u] + sums[m * 4u + 1u] + sums[m * 4u + 2u] + sums[m * 4u + 3u];
-            let word = requantize(acc10, oc, wsum) | (requantize(acc11, oc, wsum) << 8u)
-                | (requantize(acc12, oc, wsum) << 16u) | (requantize(acc13, oc, wsum) << 24u);
+            let shift = params.input_zero_point * wsum;
+            let word = requantize(acc10 - shift, oc) | (requantize(acc11 - shift, oc) << 8u)
+                | (requantize(acc12 - shift, oc) << 16u) | (requantize(acc13 - shift, oc) << 24u);
             output[(image * params.oc + oc) * hw_words + word_in_image] = word;
         }
     }
@@ -508,8 +514,9 @@ fn q8ta_conv2d_pw_gemm(
         let oc = oc_base + m;
         if (oc < params.oc) {
             let wsum = sums[m * 4u] + sums[m * 4u + 1u] + sums[m * 4u + 2u] + sums[m * 4u + 3u];
-            let word = requantize(acc20, oc, wsum) | (requantize(acc21, oc, wsum) << 8u)
-                | (requantize(acc22, oc, wsum) << 16u) | (requantize(acc23, oc, wsum) << 24u);
+            let shift = params.input_zero_point * wsum;
+            let word = requantize(acc20 - shift, oc) | (requantize(acc21 - shift, oc) << 8u)
+                | (requantize(acc22 - shift, oc) << 16u) | (requantize(acc23 - shift, oc) << 24u);
             output[(image * params.oc + oc) * hw_words + word_in_image] = word;
         }
     }
@@ -518,8 +525,9 @@ fn q8ta_conv2d_pw_gemm(
         let oc = oc_base + m;
         if (oc < params.oc) {
             let wsum = sums[m * 4u] + sums[m * 4u + 1u] + sums[m * 4u + 2u] + sums[m * 4u + 3u];
-            let word = requantize(acc30, oc, wsum) | (requantize(acc31, oc, wsum) << 8u)
-                | (requantize(acc32, oc, wsum) << 16u) | (requantize(acc33, oc, wsum) << 24u);
+            let shift = params.input_zero_point * wsum;
+            let word = requantize(acc30 - shift, oc) | (requantize(acc31 - shift, oc) << 8u)
+                | (requantize(acc32 - shift, oc) << 16u) | (requantize(acc33 - shift, oc) << 24u);
             output[(image * params.oc + oc) * hw_words + word_in_image] = word;
         }
     }

@@ -1,35 +1,18 @@
+{% import "prelude/q8.wgsl" as q8 %}
 // int8 pointwise (1x1) convolution with per-tensor activation quantization and per-channel weight
 // scales. Tensors are row-major NCHW int8, four consecutive values per u32 word (little-endian).
 // One thread per output word; the four elements of a word may straddle rows (W % 4 != 0), so each
 // element decodes its own (n, oc, h*W + w).
 
-struct Q8taConvPwParams {
-    n: u32,
-    oc: u32,
-    ic: u32,
-    h: u32,
-    w: u32,
-    input_zero_point: i32,
-    output_zero_point: i32,
-    input_scale: f32,
-    inv_output_scale: f32,
-    has_bias: u32,
-    _pad0: u32,
-    _pad1: u32,
-}
-
-@group(0) @binding(0) var<storage, read> input: array<u32>;
-@group(0) @binding(1) var<storage, read> weight: array<u32>;
-@group(0) @binding(2) var<storage, read> weight_scales: array<f32>;
-@group(0) @binding(3) var<storage, read> bias: array<f32>;
-@group(0) @binding(4) var<storage, read_write> output: array<u32>;
-@group(0) @binding(5) var<uniform> params: Q8taConvPwParams;
+{{ q8.params_and_bindings() }}
 
 override wg_size: u32 = 256;
 // Threads per row of the (possibly folded) 2D dispatch grid.
 override stride_x: u32;
 // Fused activation on the real-valued result before requantisation: 0 none, 1 relu.
 override activation: u32 = 0;
+
+{{ q8.requantize() }}
 
 // Signed byte `flat` of a packed int8 array.
 fn load_i8(word: u32, flat: u32) -> i32 {
@@ -52,18 +35,7 @@ fn output_element(flat: u32) -> u32 {
         x_flat += hw_size;
         w_flat += 1u;
     }
-    var v = f32(acc) * params.input_scale * weight_scales[oc];
-    if (params.has_bias != 0u) {
-        v = v + bias[oc];
-    }
-    if (activation == 1u) {
-        v = max(v, 0.0);
-    }
-    // round() is round-half-to-even in WGSL, as torch's nearbyint. Clamp before converting:
-    // f32 → i32 of an out-of-range value is undefined in SPIR-V.
-    let r = clamp(round(v * params.inv_output_scale), -512.0, 512.0);
-    let q = clamp(i32(r) + params.output_zero_point, -128, 127);
-    return u32(q) & 0xffu;
+    return requantize(acc, oc);
 }
 
 @compute @workgroup_size(wg_size)

@@ -1,9 +1,10 @@
+{% import "prelude/q8.wgsl" as q8 %}
 {#
   The kernel for one tile shape (entry point `q8ta_conv2d_pw_coop` + `suffix`): wm × wn subgroups
   of 32 invocations, each holding a 32×32 block of C in four 16×16 accumulators, so a workgroup
   computes a (32·wm) × (32·wn) tile, with bk-deep K-tiles. Every size below is a literal. One shape
-  is expanded: 128×128 tiles of 32-deep K-tiles measured fastest on the H200 (v28: 64×64 tiles and
-  64- or 128-deep K-tiles were slower on every layer of the int8 suite).
+  is expanded: 128×128 tiles of 32-deep K-tiles, the only shape that beat the dot4 GEMM on any
+  layer of the int8 suite on the H200 (v28; 64×64 tiles, 32–128 deep, lost to it everywhere).
 #}
 {% macro body(wm, wn, bk, suffix) %}
 {% set sa = bk + 8 %}
@@ -187,10 +188,11 @@ fn q8ta_conv2d_pw_coop{{ suffix }}(
 // integer of magnitude ≤ 512 · 32640 = 16,711,680 < 2^24, which f32 (24 significant bits)
 // represents exactly: no addition in the chunk rounds. The chunks are added in i32; |C| ≤
 // IC · 32640 < 2^31 for IC ≤ 65536 (the host's limit). The requantisation is the same f32
-// arithmetic as the other int8 kernels', so the outputs are bit-identical to theirs.
+// arithmetic as the other int8 kernels' (one shared function), so the outputs are bit-identical
+// to theirs (the tests compare every byte).
 //
 // Layout: tensors are NCHW int8, four values per u32 word. A workgroup of wm × wn subgroups
-// computes a (32·wm) × (32·wn) tile of C; per K-tile of 32–128 channels each invocation converts its
+// (here 4 × 4: 128×128 tiles, bk = 32) computes a (32·wm) × (32·wn) tile of C; per K-tile of bk channels each invocation converts its
 // words of A (weight rows) and B (input rows, four pixels per word) to f16 in workgroup memory,
 // with the next K-tile's words loaded into registers during the math; each subgroup then issues
 // 4 multiply-adds of 16×16×16 per 16 channels. Requires IC % 4 == 0 and H·W % 4 == 0 (rows start on word
@@ -200,27 +202,7 @@ fn q8ta_conv2d_pw_coop{{ suffix }}(
 enable f16;
 enable wgpu_cooperative_matrix;
 
-struct Q8taConvPwParams {
-    n: u32,
-    oc: u32,
-    ic: u32,
-    h: u32,
-    w: u32,
-    input_zero_point: i32,
-    output_zero_point: i32,
-    input_scale: f32,
-    inv_output_scale: f32,
-    has_bias: u32,
-    _pad0: u32,
-    _pad1: u32,
-}
-
-@group(0) @binding(0) var<storage, read> input: array<u32>;
-@group(0) @binding(1) var<storage, read> weight: array<u32>;
-@group(0) @binding(2) var<storage, read> weight_scales: array<f32>;
-@group(0) @binding(3) var<storage, read> bias: array<f32>;
-@group(0) @binding(4) var<storage, read_write> output: array<u32>;
-@group(0) @binding(5) var<uniform> params: Q8taConvPwParams;
+{{ q8.params_and_bindings() }}
 
 // Fused activation on the real-valued result before requantisation: 0 none, 1 relu.
 override activation: u32 = 0;
@@ -236,18 +218,7 @@ fn add_sums(a: Sums, b: Sums) -> Sums {
     return Sums(a.lo + b.lo, a.hi + b.hi);
 }
 
-// The other int8 kernels' requantisation, term for term.
-fn requantize(acc: i32, oc: u32) -> u32 {
-    var v = f32(acc) * params.input_scale * weight_scales[oc];
-    if (params.has_bias != 0u) {
-        v = v + bias[oc];
-    }
-    if (activation == 1u) {
-        v = max(v, 0.0);
-    }
-    let r = clamp(round(v * params.inv_output_scale), -512.0, 512.0);
-    return u32(clamp(i32(r) + params.output_zero_point, -128, 127)) & 0xffu;
-}
+{{ q8.requantize() }}
 
 fn pack(s: vec4<i32>, oc: u32) -> u32 {
     return requantize(s.x, oc) | (requantize(s.y, oc) << 8u) | (requantize(s.z, oc) << 16u) | (requantize(s.w, oc) << 24u);

@@ -1,3 +1,4 @@
+{% import "prelude/q8.wgsl" as q8 %}
 // int8 pointwise convolution as a GEMM over dot4I8Packed (WGSL packed_4x8_integer_dot_product).
 //
 // C[oc, p] = Σ_ic W[oc, ic] · (X[ic, p] − zp_in) with p = (n·H + h)·W + w over the whole batch, so
@@ -9,27 +10,7 @@
 // word of the B tile holds four consecutive channels of one p, as dot4I8Packed needs.
 // Requires IC % 4 == 0 and H·W % 4 == 0 (rows start on word boundaries); others use the scalar kernel.
 
-struct Q8taConvPwParams {
-    n: u32,
-    oc: u32,
-    ic: u32,
-    h: u32,
-    w: u32,
-    input_zero_point: i32,
-    output_zero_point: i32,
-    input_scale: f32,
-    inv_output_scale: f32,
-    has_bias: u32,
-    _pad0: u32,
-    _pad1: u32,
-}
-
-@group(0) @binding(0) var<storage, read> input: array<u32>;
-@group(0) @binding(1) var<storage, read> weight: array<u32>;
-@group(0) @binding(2) var<storage, read> weight_scales: array<f32>;
-@group(0) @binding(3) var<storage, read> bias: array<f32>;
-@group(0) @binding(4) var<storage, read_write> output: array<u32>;
-@group(0) @binding(5) var<uniform> params: Q8taConvPwParams;
+{{ q8.params_and_bindings() }}
 
 // Fused activation on the real-valued result before requantisation: 0 none, 1 relu.
 override activation: u32 = 0;
@@ -66,17 +47,7 @@ fn load_b(p_ok: bool, at: u32, q: u32, ic_words: u32, hw_words: u32) -> vec4<u32
     return vec4<u32>(input[first], input[first + hw_words], input[first + 2u * hw_words], input[first + 3u * hw_words]);
 }
 
-fn requantize(acc: i32, oc: u32, wsum: i32) -> u32 {
-    var v = f32(acc - params.input_zero_point * wsum) * params.input_scale * weight_scales[oc];
-    if (params.has_bias != 0u) {
-        v = v + bias[oc];
-    }
-    if (activation == 1u) {
-        v = max(v, 0.0);
-    }
-    let r = clamp(round(v * params.inv_output_scale), -512.0, 512.0);
-    return u32(clamp(i32(r) + params.output_zero_point, -128, 127)) & 0xffu;
-}
+{{ q8.requantize() }}
 
 @compute @workgroup_size(256)
 fn q8ta_conv2d_pw_gemm(
@@ -164,14 +135,16 @@ fn q8ta_conv2d_pw_gemm(
     let image = word_out / hw_words;
     let word_in_image = word_out % hw_words;
 {# The epilogue: four requantised outputs packed per word, one block per row of the thread's 4×4. #}
+    // The exact sums Σ w·(x − zp) = Σ w·x − zp·Σ w, requantised four to a word.
 {% for i in range(4) %}
     {
         let m = tm * 4u + {{ i }}u;
         let oc = oc_base + m;
         if (oc < params.oc) {
             let wsum = sums[m * 4u] + sums[m * 4u + 1u] + sums[m * 4u + 2u] + sums[m * 4u + 3u];
-            let word = requantize(acc{{ i }}0, oc, wsum) | (requantize(acc{{ i }}1, oc, wsum) << 8u)
-                | (requantize(acc{{ i }}2, oc, wsum) << 16u) | (requantize(acc{{ i }}3, oc, wsum) << 24u);
+            let shift = params.input_zero_point * wsum;
+            let word = requantize(acc{{ i }}0 - shift, oc) | (requantize(acc{{ i }}1 - shift, oc) << 8u)
+                | (requantize(acc{{ i }}2 - shift, oc) << 16u) | (requantize(acc{{ i }}3 - shift, oc) << 24u);
             output[(image * params.oc + oc) * hw_words + word_in_image] = word;
         }
     }

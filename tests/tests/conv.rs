@@ -589,7 +589,7 @@ fn transposed() {
     assert!(geometry.supports(ConvKernel::TransposedFewOc));
     check("transposed RGB output", 55, rgb);
     // K split over 8 threads per pixel (16+ input channels a group): 37 a group (the last
-    // thread's share short), 2 groups of 2 output channels, 2 × 11 × 14 pixels (not whole
+    // thread's share short), 2 groups of 2 output channels, 2 × 10 × 14 pixels (not whole
     // workgroups of 32), output padding.
     let split = Case {
         input: &[2, 74, 5, 7],
