@@ -221,13 +221,6 @@ fn conv_transpose2d(@builtin(global_invocation_id) gid: vec3<u32>) {
     finish(index, c.y, acc);
 }
 
-// Weight of output channel `j` of a group (clamped to its last channel: the lanes past
-// `oc_per_group` compute a copy that is not written) at input channel `ic` and tap (ky, kx).
-fn few_oc_weight(ic: u32, j: u32, oc_per_group: u32, ky: u32, kx: u32) -> f32 {
-    let oc = min(j, oc_per_group - 1u);
-    return (weight[((ic * oc_per_group + oc) * params.kh + ky) * params.kw + kx]);
-}
-
 // One output pixel (all of its channels in one group) of the few-output-channel kernels, from
 // an index ordered by stride phase (output rows and columns of one residue modulo the stride)
 // with columns fastest: consecutive indices take the same filter taps, and their loads along a
@@ -266,6 +259,14 @@ fn few_oc_sum(px: FewOcPixel, begin: u32, end: u32) -> vec4<f32> {
     let ic_per_group = params.ic / params.groups;
     let oc_per_group = params.oc / params.groups;
     let plane = params.ih * params.iw;
+    let taps = params.kh * params.kw;
+    // The weight is [IC, OC/groups, KH, KW]: channel j of a tap is j·taps past channel 0's (the
+    // lanes past the group's channel count repeat its last channel: copies, not written), and
+    // the next input channel oc_per_group·taps further on.
+    let last = oc_per_group - 1u;
+    let lane_offset = vec4<u32>(0u, min(1u, last), min(2u, last), min(3u, last)) * taps;
+    let w_step = oc_per_group * taps;
+    let first_ic = px.group * ic_per_group + begin;
     var acc = vec4<f32>(0.0);
     for (var ky = 0u; ky < params.kh; ky++) {
         let iy = gather_row(px.oh, ky);
@@ -277,18 +278,19 @@ fn few_oc_sum(px: FewOcPixel, begin: u32, end: u32) -> vec4<f32> {
             if (ix < 0) {
                 continue;
             }
-            let first_ic = px.group * ic_per_group + begin;
             var in_index = ((px.n * params.ic + first_ic) * params.ih + u32(iy)) * params.iw + u32(ix);
-            for (var ic = first_ic; ic < px.group * ic_per_group + end; ic++) {
+            var w_index = first_ic * w_step + ky * params.kw + kx;
+            for (var i = begin; i < end; i++) {
                 let x = (input[in_index]);
                 let w = vec4<f32>(
-                    few_oc_weight(ic, 0u, oc_per_group, ky, kx),
-                    few_oc_weight(ic, 1u, oc_per_group, ky, kx),
-                    few_oc_weight(ic, 2u, oc_per_group, ky, kx),
-                    few_oc_weight(ic, 3u, oc_per_group, ky, kx),
+                    (weight[w_index + lane_offset.x]),
+                    (weight[w_index + lane_offset.y]),
+                    (weight[w_index + lane_offset.z]),
+                    (weight[w_index + lane_offset.w]),
                 );
                 acc = fma(vec4<f32>(x), w, acc);
                 in_index += plane;
+                w_index += w_step;
             }
         }
     }
