@@ -70,9 +70,11 @@ fn check_runs_forced(name: &str, seed: u64, case: Case, runs: &[Option<ConvKerne
         match forced {
             Some(k) => assert_eq!(kernel, k, "{name}: forced kernel not used"),
             // A tile width or K schedule forced without a kernel picks among the staged GEMM
-            // kernels, which the small-grid ones are not.
-            None if matches!(geometry.planned_kernel(), ConvKernel::GemmSmall | ConvKernel::GemmSmallK32)
-                && (base.tile_n.is_some() || base.schedule.is_some()) =>
+            // kernels, which the small-grid ones and the few-output-channel one are not.
+            None if matches!(
+                geometry.planned_kernel(),
+                ConvKernel::GemmSmall | ConvKernel::GemmSmallK32 | ConvKernel::TransposedFewOc
+            ) && (base.tile_n.is_some() || base.schedule.is_some()) =>
             {
                 assert!(kernel.is_gemm(), "{name}: a forced tile width or schedule ran {kernel:?}")
             }
@@ -883,6 +885,36 @@ fn kernels_fit_small_workgroup_memory() {
     assert!(reference::relative_error(&y.output.to_vec_f32(&ctx).unwrap(), &r) <= TOLERANCE);
     let err = ctx.convolution_forced(&xt, &wt, None, &options, &m64_k32(64)).unwrap_err().to_string();
     assert!(err.contains("gemm_m64_k32 at tile_n 64 needs 16384 bytes of workgroup memory"), "{err}");
+}
+
+/// R30 plans the few-output-channel kernel for an RGB output on the staged tiles' grids, K split
+/// over a 256-thread workgroup: a device that allows 128 threads runs the staged tiles R30
+/// replaced, and a tile width forced without a kernel picks a staged GEMM kernel.
+#[test]
+fn rgb_outputs_step_back_to_the_staged_tiles() {
+    let (input, weight) = ([4, 16, 64, 64], [16, 3, 4, 4]);
+    let options = opts().transposed(true).stride(&[2]).padding(&[1]);
+    let g = ConvGeometry::new(&input, &weight, None, &options).unwrap();
+    assert_eq!(g.planned_kernel(), ConvKernel::TransposedFewOc);
+    let x = random_f32(121, input.iter().product());
+    let w = random_f32(122, weight.iter().product());
+    let (r, _) = reference::convolution(&x, &input, &w, &weight, None, &options).unwrap();
+    let narrow = wgconv_tests::context_with_limits(|adapter| wgpu::Limits {
+        max_compute_invocations_per_workgroup: 128,
+        max_compute_workgroup_size_x: 128,
+        ..adapter
+    });
+    let wide = context();
+    let tile = ForcedPlan { tile_n: Some(64), ..ForcedPlan::default() };
+    for (ctx, plan, expect_staged) in
+        [(wide, ForcedPlan::default(), false), (&narrow, ForcedPlan::default(), true), (wide, tile, true)]
+    {
+        let xt = Tensor::from_f32(ctx, &x, &input).unwrap();
+        let wt = Tensor::from_f32(ctx, &w, &weight).unwrap();
+        let y = ctx.convolution_forced(&xt, &wt, None, &options, &plan).unwrap();
+        assert_eq!(y.kernel.is_gemm(), expect_staged, "{:?}", y.kernel);
+        assert!(reference::relative_error(&y.output.to_vec_f32(ctx).unwrap(), &r) <= TOLERANCE, "{:?}", y.kernel);
+    }
 }
 
 #[test]

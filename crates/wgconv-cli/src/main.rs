@@ -322,7 +322,8 @@ fn q8_conv_pw(a: &Q8Args) -> CliResult<()> {
         output_quant,
     };
     let geometry = wgconv::Q8PwGeometry::new(&args, &opts)?;
-    // Poisoned (127 is a plausible int8 value), so an output the kernel leaves unwritten shows.
+    // Poisoned with 127, and `--bit-exact`'s second buffer with −128: a byte either kernel
+    // leaves unwritten differs between them.
     let numel = geometry.output_shape().iter().product();
     let out = Tensor::from_i8(&ctx, &vec![127; numel], &geometry.output_shape())?;
     let mut kernel = None;
@@ -357,7 +358,7 @@ fn q8_conv_pw(a: &Q8Args) -> CliResult<()> {
         }
     }
     if a.bit_exact {
-        let scalar_out = Tensor::from_i8(&ctx, &vec![127; y.len()], out.shape())?;
+        let scalar_out = Tensor::from_i8(&ctx, &vec![-128; y.len()], out.shape())?;
         let mut batch = ctx.batch();
         batch.q8ta_conv2d_pw_into_forced(&args, &opts, wgconv::Q8Kernel::Scalar, &scalar_out)?;
         batch.submit()?;

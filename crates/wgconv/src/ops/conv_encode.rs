@@ -549,12 +549,10 @@ impl Batch<'_> {
         activation: Activation,
     ) -> Result<()> {
         let limits = self.ctx.limits();
-        // The K-split entry point needs its fixed workgroup (256 threads, 4 KiB); a device that
-        // allows less runs the one-thread entry point.
-        let split_fits = limits.max_compute_invocations_per_workgroup.min(limits.max_compute_workgroup_size_x) >= 256
-            && crate::shaders::conv2d::CONV_TRANSPOSE2D_FEW_OC_SPLIT_WORKGROUP_MEMORY_BYTES
-                <= limits.max_compute_workgroup_storage_size;
-        let few_oc_split = kernel == ConvKernel::TransposedFewOc && g.few_oc_splits_k() && split_fits;
+        // A device that does not take the K-split entry point's workgroup runs the one-thread one.
+        let few_oc_split = kernel == ConvKernel::TransposedFewOc
+            && g.few_oc_splits_k()
+            && super::conv_launch::few_oc_split_fits(&limits);
         let items = match kernel {
             // 32 pixels per workgroup of 256 (`few_oc_splits_k` checked that this fits u32).
             ConvKernel::TransposedFewOc if few_oc_split => (g.few_oc_threads() as u64).div_ceil(32) * 256,

@@ -27,6 +27,14 @@ fn split_small_grid(workgroups: u64, k_tiles: u64) -> u32 {
 /// The most filter taps (input rows × KW) the row-run depthwise kernels unroll per thread.
 const MAX_UNROLLED_TAPS: u64 = 1024;
 
+/// Whether a device with `limits` takes the K-split `TransposedFewOc` entry point's fixed
+/// workgroup: 256 threads and its workgroup memory.
+pub(crate) fn few_oc_split_fits(limits: &wgpu::Limits) -> bool {
+    limits.max_compute_invocations_per_workgroup.min(limits.max_compute_workgroup_size_x) >= 256
+        && crate::shaders::conv2d::CONV_TRANSPOSE2D_FEW_OC_SPLIT_WORKGROUP_MEMORY_BYTES
+            <= limits.max_compute_workgroup_storage_size
+}
+
 impl ConvGeometry {
     /// Output pixels in all: batch × OH × OW (the columns of the implicit GEMM).
     pub(crate) fn output_pixels(&self) -> u64 {
@@ -57,7 +65,8 @@ impl ConvGeometry {
     }
 
     /// Whether `TransposedFewOc` splits K over 8 threads per pixel: with 16+ input channels per
-    /// group (2+ per thread), where its grid (8 threads per pixel) still indexes in u32.
+    /// group (2+ per thread), where its grid (8 threads per pixel) still indexes in u32, on a
+    /// device that takes the K-split entry point's fixed workgroup ([`few_oc_split_fits`]).
     pub(crate) fn few_oc_splits_k(&self) -> bool {
         self.ic / self.groups >= 16 && self.few_oc_threads().div_ceil(32) * 256 <= u128::from(u32::MAX)
     }

@@ -37,7 +37,8 @@ pub(crate) struct Plan {
 
 /// Settles how `geometry` runs on `ctx`'s device: the forced kernel, else `CoopF16` where f16 is
 /// allowed, the context runs it and the planner would run a GEMM kernel for the layer's GEMM
-/// shape (`ConvGeometry::tensor_core_candidate`; unless a tile width or
+/// shape, or R30's few-output-channel kernel, transposed layers on large grids only
+/// (`ConvGeometry::tensor_core_candidate`; unless a tile width or
 /// K schedule is forced: those are fp32 GEMM choices), else the configuration `Conv2d::tune`
 /// measured fastest for this geometry, else the planner's kernel, stepped back to one that fits
 /// the device's workgroup memory (WebGPU's default is 16 KiB; downlevel devices have less) and
@@ -86,7 +87,7 @@ fn runnable_kernel(
         return Err(tensor_cores_unavailable(ctx, coop.name()));
     }
     // f16 allowed: tensor cores take what the fp32 planner would give to a GEMM kernel for its
-    // GEMM shape (not the few-channel layers R27 gives a small-grid tile for its K split).
+    // GEMM shape, transposed layers only on large grids (`tensor_core_candidate`: R29, R30).
     if forced.is_empty()
         && precision == Precision::AllowF16
         && coop_runs
@@ -102,11 +103,15 @@ fn runnable_kernel(
     }
     let mut kernel = geometry.choose_kernel(forced.kernel)?;
     // A tile width or K schedule forced without a kernel is a choice among the staged-tile GEMM
-    // kernels, which the small-grid ones are not.
-    if kernel.gemm_small_entry().is_some()
-        && forced.kernel.is_none()
-        && (forced.tile_n.is_some() || forced.schedule.is_some())
-    {
+    // kernels, which the small-grid ones and R30's few-output-channel kernel are not.
+    let instead_of_staged = kernel.gemm_small_entry().is_some() || kernel == ConvKernel::TransposedFewOc;
+    if instead_of_staged && forced.kernel.is_none() && (forced.tile_n.is_some() || forced.schedule.is_some()) {
+        kernel = geometry.staged_gemm_kernel();
+    }
+    // R30 was measured with its K split, which needs a 256-thread workgroup: a device that
+    // does not take one runs the staged tiles R30 replaced.
+    let split_fits = super::conv_launch::few_oc_split_fits(&ctx.limits());
+    if kernel == ConvKernel::TransposedFewOc && forced.kernel.is_none() && !split_fits {
         kernel = geometry.staged_gemm_kernel();
     }
     // At a forced tile width, GEMM kernels declare workgroup memory for that width.
