@@ -626,7 +626,7 @@ mod tests {
     /// The entry point lowers to SPIR-V with 8 multiply-adds (32-deep K-tiles: 2 steps of 16
     /// channels × 4 accumulators per subgroup), unfused and with relu.
     #[test]
-    fn coop_shader_compiles_to_spirv_for_each_tile() {
+    fn coop_shader_compiles_to_spirv() {
         for entry in q8_coop::Entry::ALL {
             for relu in [0, 1] {
                 let mut overrides = q8_coop::Overrides::new();
@@ -639,7 +639,7 @@ mod tests {
     }
 
     #[test]
-    fn coop_kernels_take_pointwise_shapes_up_to_the_exact_channel_limit() {
+    fn coop_kernel_takes_pointwise_shapes_up_to_the_exact_channel_limit() {
         let opts = Q8ConvPwOptions::default();
         let g = |ic: usize, w: usize| Q8PwGeometry::from_shapes(&[2, ic, 3, w], &[70, ic], &opts).unwrap();
         let kernel = Q8Kernel::Coop;
