@@ -243,6 +243,58 @@ fn q8_round_trip_with_check_and_quantize_dequantize() {
     assert!(restored.iter().all(|v| *v >= 0.0), "relu then dequantize must be non-negative");
 }
 
+/// `q8-conv-pw --kernel` forces an int8 kernel, `--bit-exact` compares every output byte with
+/// `q8_scalar`'s on the same GPU, and the tensor-core kernel runs where the device has
+/// cooperative matrices or says what it lacks.
+#[test]
+fn q8_forced_kernels_are_bit_exact() {
+    let d = Dir::new("q8_forced");
+    let (x, w, s, y) = (d.path("x.npy"), d.path("w.npy"), d.path("s.npy"), d.path("y.npy"));
+    // H·W = 24 and 8 channels: every int8 kernel takes the shape.
+    let xq: Vec<i8> = (0..2 * 8 * 4 * 6).map(|i| ((i * 53 + 11) % 256) as u8 as i8).collect();
+    write_npy(&x, &[2, 8, 4, 6], &xq, false);
+    let wq: Vec<i8> = (0..5 * 8).map(|i| ((i * 37) % 255) as u8 as i8).collect();
+    write_npy(&w, &[5, 8], &wq, false);
+    write_npy(&s, &[5], &[0.01f32, 0.02, 0.005, 0.03, 0.01], false);
+    let args = [
+        "q8-conv-pw",
+        "--input",
+        &x,
+        "--weight",
+        &w,
+        "--weight-scales",
+        &s,
+        "--input-scale",
+        "0.02",
+        "--input-zero-point",
+        "3",
+        "--output-scale",
+        "0.05",
+        "--output-zero-point",
+        "-2",
+        "--out",
+        &y,
+        "--check",
+        "--bit-exact",
+        "--kernel",
+    ];
+    for kernel in ["q8_scalar", "q8_dot4_gemm"] {
+        let (code, stdout, stderr) = run(&[&args[..], &[kernel]].concat());
+        assert_eq!(code, 0, "{stdout}\n{stderr}");
+        assert!(stdout.contains(&format!("kernel: {kernel}\n")), "{stdout}");
+        assert!(stdout.contains("vs q8_scalar on the GPU: 0 of 240 output bytes differ"), "{stdout}");
+    }
+    let (code, stdout, stderr) = run(&[&args[..], &["q8_coop"]].concat());
+    if code == 0 {
+        assert!(stdout.contains("kernel: q8_coop\n") && stdout.contains("0 of 240 output bytes differ"), "{stdout}");
+    } else {
+        assert!(stderr.contains("q8_coop needs f16 16×16×16 cooperative matrices"), "{stderr}");
+    }
+    let (code, _, stderr) = run(&[&args[..], &["fastest"]].concat());
+    assert_eq!(code, 2, "{stderr}");
+    assert!(stderr.contains("unknown int8 kernel \"fastest\"") && stderr.contains("q8_coop"), "{stderr}");
+}
+
 #[test]
 fn bad_input_files_are_usage_errors() {
     let d = Dir::new("badnpy");
@@ -448,6 +500,28 @@ fn bench_runs_a_forced_kernel_where_it_can() {
     assert_eq!(tiled[1], "depthwise_tiled");
     assert_ne!(tiled[0], "depthwise_tiled");
     expect_exit(&["bench", "--suite", &suite, "--kernel", "fastest"], 2, "unknown kernel \"fastest\"");
+    // `--q8-kernel` on the int8 layers: the scalar kernel runs; the tensor-core one where the
+    // device has cooperative matrices, else the planner's kernel.
+    let q8_suite = d.path("q8_suite.json");
+    std::fs::write(
+        &q8_suite,
+        r#"[{"name": "pw", "op": "q8_conv_pw", "n": 1, "ic": 8, "oc": 8, "h": 4, "w": 4, "k": 1}]"#,
+    )
+    .unwrap();
+    let q8_kernel = |forced: &str| {
+        let json = d.path(&format!("q8_{forced}.json"));
+        let args = ["bench", "--suite", &q8_suite, "--repeat", "1", "--launches", "1", "--no-reference"];
+        let (code, stdout, stderr) = run(&[&args[..], &["--q8-kernel", forced, "--json", &json]].concat());
+        assert_eq!(code, 0, "{stdout}\n{stderr}");
+        let report: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(Path::new(&json)).unwrap()).unwrap();
+        assert_eq!(report["forced_q8_kernel"], forced);
+        report["layers"][0]["kernel"].as_str().unwrap().to_string()
+    };
+    assert_eq!(q8_kernel("q8_scalar"), "q8_scalar");
+    let coop = q8_kernel("q8_coop");
+    assert!(coop == "q8_coop" || coop == "q8_dot4_gemm", "{coop}");
+    expect_exit(&["bench", "--suite", &q8_suite, "--q8-kernel", "fastest"], 2, "unknown int8 kernel \"fastest\"");
 }
 
 /// A suite with every layer field (rectangular filter, per-axis stride/padding/dilation,
