@@ -65,8 +65,8 @@ impl ConvGeometry {
     }
 
     /// Whether `TransposedFewOc` splits K over 8 threads per pixel: with 16+ input channels per
-    /// group (2+ per thread), where its grid (8 threads per pixel) still indexes in u32, on a
-    /// device that takes the K-split entry point's fixed workgroup ([`few_oc_split_fits`]).
+    /// group (2+ per thread), where its grid (8 threads per pixel) still indexes in u32. The
+    /// device must also take the K-split entry point's fixed workgroup ([`few_oc_split_fits`]).
     pub(crate) fn few_oc_splits_k(&self) -> bool {
         self.ic / self.groups >= 16 && self.few_oc_threads().div_ceil(32) * 256 <= u128::from(u32::MAX)
     }
