@@ -26,7 +26,12 @@ impl Grid {
 
 /// `min(256, device limits)`: 256 fills an SM on every desktop GPU and is the reference kernels' choice.
 pub fn workgroup_size(limits: &wgpu::Limits) -> u32 {
-    256.min(limits.max_compute_invocations_per_workgroup).min(limits.max_compute_workgroup_size_x)
+    256.min(max_workgroup_threads(limits))
+}
+
+/// The most threads a one-dimensional (x) workgroup may have on a device with `limits`.
+pub fn max_workgroup_threads(limits: &wgpu::Limits) -> u32 {
+    limits.max_compute_invocations_per_workgroup.min(limits.max_compute_workgroup_size_x)
 }
 
 /// Covers `items` threads with workgroups of `wg_size`, folding into a near-square 2D grid when

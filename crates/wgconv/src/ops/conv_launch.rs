@@ -30,7 +30,7 @@ const MAX_UNROLLED_TAPS: u64 = 1024;
 /// Whether a device with `limits` takes the K-split `TransposedFewOc` entry point's fixed
 /// workgroup: 256 threads and its workgroup memory.
 pub(crate) fn few_oc_split_fits(limits: &wgpu::Limits) -> bool {
-    limits.max_compute_invocations_per_workgroup.min(limits.max_compute_workgroup_size_x) >= 256
+    crate::dispatch::max_workgroup_threads(limits) >= 256
         && crate::shaders::conv2d::CONV_TRANSPOSE2D_FEW_OC_SPLIT_WORKGROUP_MEMORY_BYTES
             <= limits.max_compute_workgroup_storage_size
 }

@@ -344,7 +344,7 @@ fn coop_fits(limits: &wgpu::Limits) -> std::result::Result<(), String> {
     let memory = q8_coop::Q8TA_CONV2D_PW_COOP_WORKGROUP_MEMORY_BYTES;
     let [threads, ..] = q8_coop::Q8TA_CONV2D_PW_COOP_WORKGROUP_SIZE;
     let storage = limits.max_compute_workgroup_storage_size;
-    let allowed = limits.max_compute_invocations_per_workgroup.min(limits.max_compute_workgroup_size_x);
+    let allowed = dispatch::max_workgroup_threads(limits);
     if memory > storage {
         return Err(format!("kernel q8_coop needs {memory} bytes of workgroup memory; this device allows {storage}"));
     }
