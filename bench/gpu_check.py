@@ -3,7 +3,7 @@
 one layer per fast kernel (GEMM, GEMM with split-K, transposed GEMM by stride phase, depthwise,
 int8 dot4 GEMM and the int8 tensor-core kernels (bit-exact against the scalar one); unpadded GEMM; grouped; tiled, row-run and vec4 depthwise; 16-deep K-tiles; the
 few-output-channel transposed kernel; the matrix-vector kernel of outputs of at most 4 pixels; the
-small-grid GEMMs, unstaged and staged;
+small-grid GEMMs, unstaged and staged; Winograd F(2x2, 3x3);
 64×64 tiles; the f16 tensor-core kernel, checked against a reference whose inputs are rounded to
 f16; and f16 tensors through the tensor-core kernel and the others), so the kernels are checked
 against the CPU reference on the device itself.
@@ -68,6 +68,12 @@ cases = [
     ("depthwise_rows_multiplier", (4, 48, 56, 56), (96, 1, 3, 3), "--groups 48 --padding 1 --kernel depthwise_rows"),
     ("depthwise_rows_k7_s2_d2", (2, 48, 41, 40), (48, 1, 7, 7),
      "--groups 48 --padding 6 --stride 2 --dilation 2 --kernel depthwise_rows"),
+    # Winograd F(2x2, 3x3): ragged tiles (odd outputs) and channels (70, 37), no padding on odd
+    # sizes, a long-K product GEMM (512 channels on 7x7 tiles: K-slices), and a large layer.
+    ("winograd_ragged", (2, 37, 31, 29), (70, 37, 3, 3), "--padding 1 --activation relu --kernel winograd"),
+    ("winograd_unpadded_odd", (1, 64, 57, 33), (96, 64, 3, 3), "--kernel winograd"),
+    ("winograd_long_k", (1, 512, 14, 14), (512, 512, 3, 3), "--padding 1 --kernel winograd"),
+    ("winograd_large", (1, 128, 128, 128), (128, 128, 3, 3), "--padding 1 --activation clamp:-0.5,0.5 --kernel winograd"),
 ]
 # Every GEMM kernel forced on one padded layer with ragged tiles (96 channels, 30×30): the five
 # entry points at their default widths and the two 64-column aliases.

@@ -102,7 +102,8 @@ fn check(
     let wt = if weight_cl { channels_last(upload(&to_nhwc(&w, weight), &weight)) } else { upload(&w, &weight) };
     let bt = upload(&b, &[oc]);
     let expected_nhwc = to_nhwc(&expected, out_shape);
-    let mut runs: Vec<ForcedPlan> = g.supported_kernels().into_iter().map(ForcedPlan::kernel).collect();
+    let kernels = g.supported_kernels().into_iter().filter(|k| dtype == DType::F32 || k.runs_f16_tensors());
+    let mut runs: Vec<ForcedPlan> = kernels.map(ForcedPlan::kernel).collect();
     runs.push(ForcedPlan::default());
     for plan in runs {
         let poison = channels_last(match dtype {

@@ -994,6 +994,67 @@ fn prepared_convolution_runs_many_inputs() {
     assert!(err.to_string().contains("groups 2 does not divide"), "{err}");
 }
 
+/// Winograd F(2×2, 3×3), forced and planned: odd output sizes (the last tiles cut), padding 0,
+/// 1 and 2, channel counts that are not multiples of 4 (the transformed weight's padding), a
+/// product GEMM of few channels (which the planner would give a non-GEMM kernel: stepped to the
+/// staged tiles), a single tile, and each activation with a bias.
+#[test]
+fn winograd_tiles_padding_and_odd_sizes() {
+    let clamp = Activation::Clamp { min: -0.5, max: 0.25 };
+    let cases: [(&[usize], &[usize], u32, Activation); 6] = [
+        (&[1, 5, 7, 9], &[6, 5, 3, 3], 1, Activation::None),
+        (&[2, 37, 10, 6], &[19, 37, 3, 3], 0, Activation::Relu),
+        (&[1, 20, 5, 13], &[33, 20, 3, 3], 2, clamp),
+        (&[1, 3, 3, 3], &[4, 3, 3, 3], 0, Activation::None),
+        (&[1, 16, 8, 8], &[16, 16, 3, 3], 1, Activation::None),
+        (&[3, 64, 6, 11], &[72, 64, 3, 3], 1, Activation::Relu),
+    ];
+    for (i, (input, weight, pad, activation)) in cases.into_iter().enumerate() {
+        let opts = opts().padding(&[pad]).activation(activation);
+        let kernel = ConvGeometry::new(input, weight, None, &opts).unwrap().reference_kernel();
+        let case = Case { input, weight, bias: true, opts, kernel };
+        check_runs(
+            &format!("winograd {input:?} * {weight:?} pad {pad}"),
+            700 + i as u64,
+            case,
+            &[Some(ConvKernel::Winograd), None],
+        );
+    }
+}
+
+/// A prepared convolution transforms its weight for Winograd once: each run records the input
+/// transform, the products and the output transform, one dispatch fewer than the one-op form.
+#[test]
+fn prepared_winograd_transforms_the_weight_once() {
+    let ctx = context();
+    let (input, weight) = ([2usize, 12, 9, 7], [20usize, 12, 3, 3]);
+    let opts = opts().padding(&[1]);
+    let x = random_f32(710, input.iter().product());
+    let w = random_f32(711, weight.iter().product());
+    let b = random_f32(712, 20);
+    let (expected, shape) = reference::convolution(&x, &input, &w, &weight, Some(&b), &opts).unwrap();
+    let (xt, wt) = (Tensor::from_f32(ctx, &x, &input).unwrap(), Tensor::from_f32(ctx, &w, &weight).unwrap());
+    let bt = Tensor::from_f32(ctx, &b, &[20]).unwrap();
+    let forced = ForcedPlan::kernel(ConvKernel::Winograd);
+    let conv = wgconv::Conv2d::new(ctx, &wt, Some(&bt), &opts).unwrap();
+    let mut dispatches = Vec::new();
+    for prepared in [true, false] {
+        let out = Tensor::full_f32(ctx, &shape, f32::NAN).unwrap();
+        let mut batch = ctx.batch();
+        let kernel = match prepared {
+            true => conv.run_into_forced(&mut batch, &xt, &out, &forced),
+            false => batch.convolution_into_forced(&xt, &wt, Some(&bt), &out, &opts, &forced),
+        }
+        .unwrap();
+        assert_eq!(kernel, ConvKernel::Winograd);
+        dispatches.push(batch.len());
+        batch.submit().unwrap();
+        let err = reference::relative_error(&out.to_vec_f32(ctx).unwrap(), &expected);
+        assert!(err <= TOLERANCE, "prepared {prepared}: {err:e}");
+    }
+    assert_eq!(dispatches, [3, 4]);
+}
+
 #[test]
 fn split_k_for_small_grids_with_long_k() {
     // K = 128·9 = 1152 (144 K-tiles of 8) on one tile: long enough for the planner to split.

@@ -41,7 +41,8 @@ fn check(name: &str, seed: u64, case: Case, extra: &[ForcedPlan]) {
     let xt = Tensor::from_f16(ctx, &xh, case.input).unwrap();
     let wt = Tensor::from_f16(ctx, &wh, case.weight).unwrap();
     let bt = Tensor::from_f16(ctx, &bh, &[oc]).unwrap();
-    let mut runs: Vec<ForcedPlan> = g0.supported_kernels().into_iter().map(ForcedPlan::kernel).collect();
+    let kernels = g0.supported_kernels().into_iter().filter(|k| k.runs_f16_tensors());
+    let mut runs: Vec<ForcedPlan> = kernels.map(ForcedPlan::kernel).collect();
     runs.push(ForcedPlan::default());
     runs.extend_from_slice(extra);
     let poison = vec![f16::NAN; numel(&shape)];
@@ -172,6 +173,25 @@ fn mixed_dtypes_are_typed_errors() {
     let xi = Tensor::from_i8(ctx, &[1; 32], &[1, 2, 4, 4]).unwrap();
     let err = ctx.convolution(&xi, &w16, None, &opts).unwrap_err();
     assert_eq!(err, Error::DType { tensor: "input", expected: DType::F32, got: DType::I8 });
+}
+
+#[test]
+fn winograd_refuses_f16_tensors_by_name_and_the_planner_steps_past_it() {
+    let ctx = context();
+    let (input, weight) = ([1usize, 32, 40, 40], [64usize, 32, 3, 3]);
+    let (xh, x) = random_f16(430, input.iter().product());
+    let (wh, w) = random_f16(431, weight.iter().product());
+    let opts = ConvOptions::default().padding(&[1]);
+    let xt = Tensor::from_f16(ctx, &xh, &input).unwrap();
+    let wt = Tensor::from_f16(ctx, &wh, &weight).unwrap();
+    let err = ctx.convolution_forced(&xt, &wt, None, &opts, &ForcedPlan::kernel(ConvKernel::Winograd)).unwrap_err();
+    assert!(matches!(err, Error::KernelUnavailable { .. }), "{err}");
+    assert!(err.to_string().contains("winograd runs f32 tensors (got F16)"), "{err}");
+    // Planned, an f16 layer Winograd would take in f32 runs another kernel, and correctly.
+    let (expected, _) = reference::convolution(&x, &input, &w, &weight, None, &opts).unwrap();
+    let y = ctx.convolution(&xt, &wt, None, &opts).unwrap();
+    assert_ne!(y.kernel, ConvKernel::Winograd);
+    assert!(reference::f16_bound_ratio(&y.output.to_vec_f16(ctx).unwrap(), &expected) <= 1.0);
 }
 
 #[test]

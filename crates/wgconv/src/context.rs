@@ -157,12 +157,13 @@ pub struct Context {
     #[cfg_attr(target_arch = "wasm32", allow(dead_code))]
     pub(crate) timeout: Duration,
     zero_buffer: wgpu::Buffer,
-    /// Split-K partial sums: one f32 buffer reused by every op and grown on demand, so running a
+    /// Intermediate buffers, one per [`Scratch`] use (split-K partial sums, Winograd's transformed
+    /// input and products): f32 buffers reused by every op and grown on demand, so running a
     /// prepared convolution allocates no large buffer per call (docs/PERFORMANCE.md, rule R18:
     /// allocation churn slowed the kernels that followed too). Sharing
-    /// is safe: an op writes and reads it within one batch, and wgpu orders those passes and
+    /// is safe: an op writes and reads them within one batch, and wgpu orders those passes and
     /// successive submissions by their resource usage.
-    scratch: Mutex<Option<Tensor>>,
+    scratch: Mutex<[Option<Tensor>; Scratch::COUNT]>,
     /// Configurations measured by `Conv2d::tune`, used by the planner for the same geometry.
     tuned: Mutex<HashMap<ConvGeometry, TunedConfig>>,
     /// The device runs the `coop_f16` kernel: cooperative matrices enabled, 16×16×16 f16 × f16 +
@@ -185,6 +186,23 @@ enum DeviceOrigin {
     /// [`Context::from_device`]: the application's handlers stay, and the adapter's
     /// cooperative-matrix configurations are unknown.
     Application,
+}
+
+/// What a shared scratch buffer of the context holds ([`Context::scratch_f32`]); each use has its
+/// own buffer, since one convolution may need several at once (Winograd's GEMM may split K).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Scratch {
+    /// Split-K partial sums of a GEMM kernel.
+    SplitK = 0,
+    /// Winograd's transformed input tiles.
+    WinogradInput = 1,
+    /// Winograd's products before the output transform.
+    WinogradProducts = 2,
+}
+
+impl Scratch {
+    /// How many uses there are.
+    const COUNT: usize = 3;
 }
 
 /// Locks `mutex`, taking the data of a poisoned one: every value the crate guards stays valid if
@@ -333,7 +351,7 @@ impl Context {
             pending: PendingScopes::default(),
             timeout: Duration::from_secs(60),
             zero_buffer,
-            scratch: Mutex::new(None),
+            scratch: Mutex::new([const { None }; Scratch::COUNT]),
             tuned: Mutex::new(HashMap::new()),
             cooperative_f16,
             timing_marker: std::sync::OnceLock::new(),
@@ -385,9 +403,9 @@ impl Context {
         lock(&self.tuned).get(geometry).copied()
     }
 
-    /// Drops the shared scratch (it is recreated at the size the next split-K op needs).
+    /// Drops the shared scratch buffers (each is recreated at the size the next op needs).
     pub(crate) fn release_scratch(&self) {
-        *lock(&self.scratch) = None;
+        *lock(&self.scratch) = [const { None }; Scratch::COUNT];
     }
 
     /// Remembers a measured configuration for `geometry`.
@@ -480,12 +498,13 @@ impl Context {
         Ok(())
     }
 
-    /// The shared scratch tensor (f32), at least `len` elements long; see the `scratch` field.
-    /// A request over one storage binding is an error that leaves the current scratch in place,
-    /// and a buffer is only kept once wgpu created it without error.
-    pub(crate) fn scratch_f32(&self, name: &'static str, len: usize) -> Result<Tensor> {
+    /// The shared scratch tensor (f32) for `use_`, at least `len` elements long; see the
+    /// `scratch` field. A request over one storage binding is an error that leaves the current
+    /// scratch in place, and a buffer is only kept once wgpu created it without error.
+    pub(crate) fn scratch_f32(&self, use_: Scratch, name: &'static str, len: usize) -> Result<Tensor> {
         self.check_binding(name, DType::F32.storage_bytes(len as u64))?;
-        let mut slot = lock(&self.scratch);
+        let mut slots = lock(&self.scratch);
+        let slot = &mut slots[use_ as usize];
         if let Some(t) = slot.as_ref()
             && t.numel() >= len
         {

@@ -48,6 +48,9 @@ pub struct Conv2d {
     /// The weight prepacked for the channels-last tensor-core kernel, where the context has
     /// cooperative matrices and the weight suits it.
     pub(super) packed_coop: Option<Tensor>,
+    /// The weight transformed for `Winograd` (in the GEMM kernels' packed layout of its
+    /// products), where the weight suits it: f32, direct, 3×3, stride 1, dilation 1, one group.
+    pub(super) packed_winograd: Option<Tensor>,
 }
 
 impl Conv2d {
@@ -70,8 +73,12 @@ impl Conv2d {
             true => Some(batch.pack_weight_coop(&weight, layout)?),
             false => None,
         };
+        let packed_winograd = match winograd_geometry(&weight, opts) {
+            Some(g) => Some(batch.winograd_weight(&weight, &g)?),
+            None => None,
+        };
         batch.submit_async().await?;
-        Ok(Self { weight, bias: bias.cloned(), opts: opts.clone(), packed, packed_coop })
+        Ok(Self { weight, bias: bias.cloned(), opts: opts.clone(), packed, packed_coop, packed_winograd })
     }
 
     /// The options this convolution runs with.
@@ -111,6 +118,7 @@ impl Conv2d {
             weight: &self.weight,
             packed: Some(&self.packed),
             packed_coop: self.packed_coop.as_ref(),
+            packed_winograd: self.packed_winograd.as_ref(),
             bias: self.bias.as_ref(),
             opts: &self.opts,
             forced,
@@ -192,7 +200,16 @@ impl Batch<'_> {
         opts: &ConvOptions,
         forced: &ForcedPlan,
     ) -> Result<ConvOutput> {
-        self.convolution_call(ConvCall { input, weight, packed: None, packed_coop: None, bias, opts, forced })
+        self.convolution_call(ConvCall {
+            input,
+            weight,
+            packed: None,
+            packed_coop: None,
+            packed_winograd: None,
+            bias,
+            opts,
+            forced,
+        })
     }
 
     /// Records a convolution into a caller-supplied output tensor of the right shape.
@@ -218,7 +235,7 @@ impl Batch<'_> {
         forced: &ForcedPlan,
     ) -> Result<ConvKernel> {
         self.convolution_into_call(
-            ConvCall { input, weight, packed: None, packed_coop: None, bias, opts, forced },
+            ConvCall { input, weight, packed: None, packed_coop: None, packed_winograd: None, bias, opts, forced },
             output,
         )
     }
@@ -301,6 +318,15 @@ pub(super) fn check_word_aligned_parts(what: &str, parts: [(&'static str, u64); 
     }
 }
 
+/// A geometry of `weight`'s convolutions that `Winograd` could run (its input a single 3×3
+/// window: the weight transform reads only the channel counts), if the weight suits it.
+fn winograd_geometry(weight: &Tensor, opts: &ConvOptions) -> Option<ConvGeometry> {
+    let shape = weight.shape();
+    let ic = *shape.get(1)?;
+    let g = ConvGeometry::new(&[1, ic, 3, 3], shape, None, opts).ok()?;
+    (weight.dtype() == DType::F32 && g.winograd_shape()).then_some(g)
+}
+
 /// One convolution call: its operands and what was asked of it.
 #[derive(Clone, Copy)]
 pub(super) struct ConvCall<'a> {
@@ -310,6 +336,8 @@ pub(super) struct ConvCall<'a> {
     pub(super) packed: Option<&'a Tensor>,
     /// The weight prepacked for `CoopNhwc` by [`Conv2d::new`], if it was.
     pub(super) packed_coop: Option<&'a Tensor>,
+    /// The weight transformed for `Winograd` by [`Conv2d::new`], if it was.
+    pub(super) packed_winograd: Option<&'a Tensor>,
     pub(super) bias: Option<&'a Tensor>,
     pub(super) opts: &'a ConvOptions,
     pub(super) forced: &'a ForcedPlan,

@@ -14,7 +14,7 @@ use super::{
 };
 use crate::{
     batch::{Batch, Pass},
-    context::Context,
+    context::{Context, Scratch},
     dispatch,
     error::{Error, Result},
     pipelines::{GeneratedShader, contains_all, same_layout, same_names},
@@ -24,11 +24,11 @@ use crate::{
 
 /// The tensors one convolution binds.
 #[derive(Clone, Copy)]
-struct ConvBuffers<'a> {
-    input: &'a Tensor,
-    weight: &'a Tensor,
-    bias: Option<&'a Tensor>,
-    output: &'a Tensor,
+pub(super) struct ConvBuffers<'a> {
+    pub(super) input: &'a Tensor,
+    pub(super) weight: &'a Tensor,
+    pub(super) bias: Option<&'a Tensor>,
+    pub(super) output: &'a Tensor,
 }
 
 /// The bindings every convolution shader declares, in binding order, so one bind group (and one
@@ -88,7 +88,7 @@ fn specialise_filter<S: GeneratedShader>(overrides: &mut S::Overrides, g: &ConvG
 impl Batch<'_> {
     /// Records one convolution dispatch of conv shader `S`: the one place that builds the conv
     /// uniform and bind group.
-    fn encode_conv<S: GeneratedShader>(
+    pub(super) fn encode_conv<S: GeneratedShader>(
         &mut self,
         pass: Pass<'_, S>,
         g: &ConvGeometry,
@@ -143,7 +143,7 @@ impl Batch<'_> {
         check_conv_bindings(ctx, &call, output)?;
         // f16 tensors hold f16 multiplicands already: the tensor cores lose nothing on them.
         let precision = if dtype == DType::F16 { Precision::AllowF16 } else { opts.precision };
-        let plan = conv_plan::plan(ctx, g, precision, forced)?;
+        let plan = conv_plan::plan(ctx, g, dtype, precision, forced)?;
         let kernel = plan.kernel;
         let activation = opts.activation;
         let buffers = ConvBuffers { input, weight, bias, output };
@@ -154,15 +154,10 @@ impl Batch<'_> {
             | ConvKernel::GemmM64K16
             | ConvKernel::GemmM64K32
             | ConvKernel::GemmN64K16
-            | ConvKernel::GemmN64K32 => {
-                let (tile_n, schedule) = plan.gemm.expect("the plan of a GEMM kernel has its tile and schedule");
-                let tile = (kernel.gemm_tile().expect("a GEMM kernel").0, tile_n);
-                self.encode_gemm(kernel, tile, schedule, packed, buffers, g, activation)?;
-            }
-            ConvKernel::GemmSmall | ConvKernel::GemmSmallK32 => {
-                let schedule = LaunchSchedule::Slices(g.gemm_small_splits());
-                self.encode_gemm(kernel, GEMM_SMALL_TILE, schedule, packed, buffers, g, activation)?
-            }
+            | ConvKernel::GemmN64K32
+            | ConvKernel::GemmSmall
+            | ConvKernel::GemmSmallK32 => self.encode_planned_gemm(plan, packed, buffers, g, activation)?,
+            ConvKernel::Winograd => self.encode_winograd(buffers, call.packed_winograd, g, activation)?,
             ConvKernel::DepthwiseTiled => self.encode_depthwise_tiled(buffers, g, activation)?,
             ConvKernel::DepthwiseRows | ConvKernel::DepthwiseVec4 => {
                 self.encode_depthwise_rows(kernel, buffers, g, activation)?
@@ -338,6 +333,26 @@ impl Batch<'_> {
         });
         self.reduce_nchw_partials(partial.as_ref(), buffers, g, activation, splits)?;
         Ok(())
+    }
+
+    /// Records `plan`, whose kernel is one of the fp32 GEMM kernels: the staged tiles at the
+    /// plan's width and K schedule, or the small-grid ones in their own K-slices.
+    pub(super) fn encode_planned_gemm(
+        &mut self,
+        plan: conv_plan::Plan,
+        packed: Option<&Tensor>,
+        buffers: ConvBuffers<'_>,
+        g: &ConvGeometry,
+        activation: Activation,
+    ) -> Result<()> {
+        let kernel = plan.kernel;
+        if kernel.gemm_small_entry().is_some() {
+            let schedule = LaunchSchedule::Slices(g.gemm_small_splits());
+            return self.encode_gemm(kernel, GEMM_SMALL_TILE, schedule, packed, buffers, g, activation);
+        }
+        let (tile_n, schedule) = plan.gemm.expect("the plan of a GEMM kernel has its tile and schedule");
+        let tile = (kernel.gemm_tile().expect("a GEMM kernel").0, tile_n);
+        self.encode_gemm(kernel, tile, schedule, packed, buffers, g, activation)
     }
 
     /// Implicit GEMM over the prepacked weight (packed here when not prepared) in `tile`s (rows
@@ -607,14 +622,14 @@ fn output_format_error(input: &Tensor, output: &Tensor) -> Error {
 /// The context's scratch for `splits` K-slices of partial sums of `output` (none for one slice).
 fn split_k_scratch(ctx: &Context, output: &Tensor, splits: u32) -> Result<Option<Tensor>> {
     if splits > 1 {
-        Ok(Some(ctx.scratch_f32("split-K partial sums", output.numel() * splits as usize)?))
+        Ok(Some(ctx.scratch_f32(Scratch::SplitK, "split-K partial sums", output.numel() * splits as usize)?))
     } else {
         Ok(None)
     }
 }
 
 /// A fused activation as the kernels' override constants: (`activation`, `clamp_min`, `clamp_max`).
-fn activation_constants(activation: Activation) -> (u32, f32, f32) {
+pub(super) fn activation_constants(activation: Activation) -> (u32, f32, f32) {
     match activation {
         Activation::None => (0, 0.0, 0.0),
         Activation::Relu => (1, 0.0, 0.0),

@@ -100,11 +100,21 @@ pub enum ConvKernel {
     /// workgroup with K-tiles 64 deep (32 on devices with less workgroup memory), or 256 × 64
     /// with K-tiles 32 deep for 64 or fewer channels per group; split-K on small grids.
     CoopNhwc,
+    /// Winograd F(2×2, 3×3) for 3×3 convolutions at stride 1 and dilation 1, one group, f32
+    /// tensors: each 2×2 output block comes from its 4×4 input window in 16 multiply-adds per
+    /// channel pair instead of 36. Three passes of `shaders/conv2d_winograd.wgsl` around a GEMM:
+    /// the weight transformed into the GEMM kernels' packed layout (once per [`crate::Conv2d`]),
+    /// the input's 4×4 windows transformed, the 16 products as one grouped 1×1 convolution (16
+    /// groups) on the fp32 GEMM kernel the planner picks for it, and the output transform with
+    /// bias and activation. The transformed input and products (each 16/4 the size of the input
+    /// and output) live in the context's scratch, so each must fit one storage binding. Forced
+    /// tile widths and K schedules do not apply to it.
+    Winograd,
 }
 
 impl ConvKernel {
     /// Every kernel.
-    pub const ALL: [ConvKernel; 21] = [
+    pub const ALL: [ConvKernel; 22] = [
         ConvKernel::Direct,
         ConvKernel::DirectVec4,
         ConvKernel::Transposed,
@@ -126,6 +136,7 @@ impl ConvKernel {
         ConvKernel::DepthwiseVec4,
         ConvKernel::CoopF16,
         ConvKernel::CoopNhwc,
+        ConvKernel::Winograd,
     ];
 
     /// The kernel called `name` (as [`ConvKernel::name`] spells it).
@@ -157,6 +168,7 @@ impl ConvKernel {
             ConvKernel::DepthwiseVec4 => "depthwise_vec4",
             ConvKernel::CoopF16 => "coop_f16",
             ConvKernel::CoopNhwc => "coop_nhwc",
+            ConvKernel::Winograd => "winograd",
         }
     }
 
@@ -164,6 +176,12 @@ impl ConvKernel {
     /// kernels, else fp32.
     pub fn precision(self) -> Precision {
         if self.is_tensor_core() { Precision::AllowF16 } else { Precision::F32 }
+    }
+
+    /// Whether the kernel runs f16 tensors (with `SHADER_F16`): every kernel but `Winograd`,
+    /// whose transforms are f32 only (forced on f16 tensors, it is a typed error).
+    pub fn runs_f16_tensors(self) -> bool {
+        self != ConvKernel::Winograd
     }
 
     /// Whether this is one of the tensor-core kernels (`CoopF16`, `CoopNhwc`).
@@ -212,6 +230,17 @@ impl ConvKernel {
             ConvKernel::GroupedOc4 => dw::CONV2D_GROUPED_OC4_WORKGROUP_MEMORY_BYTES,
             ConvKernel::DepthwiseRows => dw_rows::CONV2D_DEPTHWISE_ROWS_WORKGROUP_MEMORY_BYTES,
             ConvKernel::DepthwiseVec4 => dw_vec4::CONV2D_DEPTHWISE_VEC4_WORKGROUP_MEMORY_BYTES,
+            // Its transforms; its GEMM is planned as a convolution of its own and steps back to
+            // a kernel that fits like any other.
+            ConvKernel::Winograd => {
+                use crate::shaders::conv2d_winograd as wino;
+                let passes = [
+                    wino::WINOGRAD_WEIGHT_WORKGROUP_MEMORY_BYTES,
+                    wino::WINOGRAD_INPUT_WORKGROUP_MEMORY_BYTES,
+                    wino::WINOGRAD_OUTPUT_WORKGROUP_MEMORY_BYTES,
+                ];
+                passes.into_iter().max().unwrap_or(0)
+            }
         }
     }
 
@@ -405,6 +434,7 @@ mod tests {
             ConvKernel::DepthwiseVec4 => 18,
             ConvKernel::CoopF16 => 19,
             ConvKernel::CoopNhwc => 20,
+            ConvKernel::Winograd => 21,
         };
         for (i, k) in ConvKernel::ALL.into_iter().enumerate() {
             assert_eq!(position(k), i, "{k:?}");

@@ -14,6 +14,7 @@ use crate::{
     context::Context,
     dispatch::MAX_WORKGROUPS_PER_DIM,
     error::{Error, Result},
+    tensor::DType,
 };
 
 /// Multiprocessors of the GPU the planner's rules were fitted on (an NVIDIA H200): one workgroup
@@ -44,8 +45,14 @@ pub(crate) struct Plan {
 /// the device's workgroup memory (WebGPU's default is 16 KiB; downlevel devices have less) and
 /// runs the geometry (tiled depthwise → row runs → four columns per thread). A forced choice
 /// that does not fit or cannot run is an error naming it.
-pub(crate) fn plan(ctx: &Context, geometry: &ConvGeometry, precision: Precision, forced: &ForcedPlan) -> Result<Plan> {
-    let (kernel, tuned) = runnable_kernel(ctx, geometry, precision, forced)?;
+pub(crate) fn plan(
+    ctx: &Context,
+    geometry: &ConvGeometry,
+    dtype: DType,
+    precision: Precision,
+    forced: &ForcedPlan,
+) -> Result<Plan> {
+    let (kernel, tuned) = runnable_kernel(ctx, geometry, dtype, precision, forced)?;
     if !kernel.is_gemm() {
         return Ok(Plan { kernel, gemm: None });
     }
@@ -77,6 +84,7 @@ pub(crate) fn tensor_cores_unavailable(ctx: &Context, kernel: &str) -> Error {
 fn runnable_kernel(
     ctx: &Context,
     geometry: &ConvGeometry,
+    dtype: DType,
     precision: Precision,
     forced: &ForcedPlan,
 ) -> Result<(ConvKernel, Option<TunedConfig>)> {
@@ -104,7 +112,8 @@ fn runnable_kernel(
     let mut kernel = geometry.choose_kernel(forced.kernel)?;
     // A tile width or K schedule forced without a kernel is a choice among the staged-tile GEMM
     // kernels, which the small-grid ones and R30's few-output-channel kernel are not.
-    let instead_of_staged = kernel.gemm_small_entry().is_some() || kernel == ConvKernel::TransposedFewOc;
+    let instead_of_staged =
+        kernel.gemm_small_entry().is_some() || kernel == ConvKernel::TransposedFewOc || kernel == ConvKernel::Winograd;
     if instead_of_staged && forced.kernel.is_none() && (forced.tile_n.is_some() || forced.schedule.is_some()) {
         kernel = geometry.staged_gemm_kernel();
     }
@@ -112,6 +121,21 @@ fn runnable_kernel(
     // does not take one runs the staged tiles R30 replaced.
     let split_fits = super::conv_launch::few_oc_split_fits(&ctx.limits());
     if kernel == ConvKernel::TransposedFewOc && forced.kernel.is_none() && !split_fits {
+        kernel = geometry.staged_gemm_kernel();
+    }
+    // Winograd's transforms are f32, and its intermediates must each fit one storage binding.
+    let binding_limit = ctx.limits().max_storage_buffer_binding_size;
+    if kernel == ConvKernel::Winograd && (dtype != DType::F32 || !geometry.winograd_runs(binding_limit)) {
+        if forced.kernel.is_some() {
+            let (input, products) = geometry.winograd_scratch_len();
+            return Err(Error::unavailable(
+                kernel.name(),
+                format!(
+                    "kernel winograd runs f32 tensors (got {dtype:?}) whose transformed input ({input} f32) and \
+                     products ({products} f32) each fit one {binding_limit}-byte storage binding"
+                ),
+            ));
+        }
         kernel = geometry.staged_gemm_kernel();
     }
     // At a forced tile width, GEMM kernels declare workgroup memory for that width.
@@ -223,6 +247,8 @@ impl ConvGeometry {
                     && self.filter_constants_fit()
                     && self.coop_grid().iter().all(|d| *d <= MAX_WORKGROUPS_PER_DIM)
             }
+            // Its intermediates' size against the device's bindings is checked by the planner.
+            ConvKernel::Winograd => self.winograd_runs(u64::MAX),
             ConvKernel::CoopNhwc => {
                 !self.transposed
                     && !self.one_d
@@ -331,7 +357,7 @@ impl ConvGeometry {
     pub(crate) fn tensor_core_candidate(&self) -> bool {
         let big_enough = || self.coop_grid().iter().product::<u64>() >= COOP_TRANSPOSED_MIN_WORKGROUPS;
         let planned = self.planned_kernel();
-        (planned.is_gemm_shaped() || planned == ConvKernel::TransposedFewOc)
+        (planned.is_gemm_shaped() || matches!(planned, ConvKernel::TransposedFewOc | ConvKernel::Winograd))
             && self.gemm_worthwhile()
             && (!self.transposed || big_enough())
     }

@@ -22,3 +22,4 @@ pub(crate) mod quantized;
 pub(crate) mod relayout;
 pub(crate) mod tuning_cache;
 pub(crate) mod variant;
+pub(crate) mod winograd;

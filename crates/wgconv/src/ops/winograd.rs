@@ -1,0 +1,180 @@
+//! Winograd F(2×2, 3×3) ([`ConvKernel::Winograd`]): which convolutions it runs, the grouped 1×1
+//! convolution its products are, and the four passes it records (`shaders/conv2d_winograd.wgsl`
+//! has the transforms and their layouts).
+
+use super::{
+    conv_encode::ConvBuffers,
+    conv_geometry::ConvGeometry,
+    conv_kernel::ConvKernel,
+    conv_options::{Activation, ConvOptions, ForcedPlan, Precision},
+    conv_plan,
+};
+use crate::{
+    batch::{Batch, Pass},
+    context::Scratch,
+    dispatch,
+    error::{Result, fits_u32},
+    shaders::conv2d_winograd as shader,
+    tensor::{DType, Tensor},
+};
+
+/// Positions of the 4×4 transform: the GEMM's groups.
+const POSITIONS: u32 = 16;
+
+impl ConvGeometry {
+    /// Whether the filter suits F(2×2, 3×3): a direct 3×3 convolution at stride 1 and dilation 1,
+    /// one group (any padding, any size).
+    pub(crate) fn winograd_shape(&self) -> bool {
+        !self.transposed
+            && [self.kh, self.kw] == [3, 3]
+            && self.stride == [1, 1]
+            && self.dilation == [1, 1]
+            && self.groups == 1
+    }
+
+    /// Output tiles (2×2 blocks, cut at odd sizes) per image.
+    pub(crate) fn winograd_tiles(&self) -> u64 {
+        u64::from(self.oh.div_ceil(2)) * u64::from(self.ow.div_ceil(2))
+    }
+
+    /// Elements of the transformed input [N, 16·IC, tiles] and of the products [N, 16·OC, tiles].
+    pub(crate) fn winograd_scratch_len(&self) -> (u64, u64) {
+        let per_channel = u64::from(self.n) * u64::from(POSITIONS) * self.winograd_tiles();
+        (per_channel * u64::from(self.ic), per_channel * u64::from(self.oc))
+    }
+
+    /// The products as a convolution: 16 groups (one per transform position) of a 1×1
+    /// convolution over the tiles, input [N, 16·IC, ⌈OH/2⌉, ⌈OW/2⌉], weight [16·OC, IC, 1, 1].
+    pub(crate) fn winograd_gemm(&self) -> Result<ConvGeometry> {
+        let (n, ic, oc) = (self.n as usize, self.ic as usize, self.oc as usize);
+        let (th, tw) = (self.oh.div_ceil(2) as usize, self.ow.div_ceil(2) as usize);
+        let p = POSITIONS as usize;
+        ConvGeometry::new(&[n, p * ic, th, tw], &[p * oc, ic, 1, 1], None, &ConvOptions::default().groups(POSITIONS))
+    }
+
+    /// Whether `ConvKernel::Winograd` can run this convolution on a device whose storage
+    /// bindings hold `binding_limit` bytes: the shape suits it, its intermediates fit one
+    /// binding each (and u32 indices), and a staged GEMM kernel can run its products.
+    pub(crate) fn winograd_runs(&self, binding_limit: u64) -> bool {
+        let (input, products) = self.winograd_scratch_len();
+        let fits = |len: u64| len * 4 <= binding_limit && len <= u64::from(u32::MAX);
+        self.winograd_shape()
+            && fits(input)
+            && fits(products)
+            && self.winograd_gemm().is_ok_and(|gemm| gemm.supports(ConvKernel::GemmN64K16))
+    }
+}
+
+impl Batch<'_> {
+    /// Records a Winograd convolution: the weight transform (unless `transformed`, a
+    /// [`crate::Conv2d`]'s, is given), the input transform, the products on the GEMM kernel the
+    /// planner picks for them (a staged-tile one if it would pick another), and the output
+    /// transform with the bias and `activation`.
+    pub(super) fn encode_winograd(
+        &mut self,
+        buffers: ConvBuffers<'_>,
+        transformed: Option<&Tensor>,
+        g: &ConvGeometry,
+        activation: Activation,
+    ) -> Result<()> {
+        let ctx = self.ctx;
+        let gemm = g.winograd_gemm()?;
+        let transformed = match transformed {
+            Some(t) => t.clone(),
+            None => self.winograd_weight(buffers.weight, g)?,
+        };
+        let (input_len, products_len) = g.winograd_scratch_len();
+        let input = ctx.scratch_f32(Scratch::WinogradInput, "Winograd's transformed input", input_len as usize)?;
+        let products = ctx.scratch_f32(Scratch::WinogradProducts, "Winograd's products", products_len as usize)?;
+        let tiles = g.winograd_tiles();
+        let inputs = u64::from(g.n) * u64::from(g.ic) * tiles;
+        let input_pass = ConvBuffers { output: &input, bias: None, ..buffers };
+        self.winograd_pass(shader::Entry::WinogradInput, inputs, g, input_pass, Activation::None)?;
+
+        let mut plan = conv_plan::plan(ctx, &gemm, DType::F32, Precision::F32, &ForcedPlan::default())?;
+        if !plan.kernel.is_gemm_shaped() {
+            let forced = ForcedPlan::kernel(ConvKernel::GemmN64K16);
+            plan = conv_plan::plan(ctx, &gemm, DType::F32, Precision::F32, &forced)?;
+        }
+        let gemm_buffers = ConvBuffers { input: &input, weight: &transformed, bias: None, output: &products };
+        self.encode_planned_gemm(plan, Some(&transformed), gemm_buffers, &gemm, Activation::None)?;
+
+        let outputs = u64::from(g.n) * u64::from(g.oc) * tiles;
+        let output_pass = ConvBuffers { input: &products, ..buffers };
+        self.winograd_pass(shader::Entry::WinogradOutput, outputs, g, output_pass, activation)
+    }
+
+    /// Records the weight transform of a [`ConvKernel::Winograd`] convolution of `g`'s geometry
+    /// (`weight` [OC, IC, 3, 3], f32) into a new tensor in the GEMM kernels' packed layout of
+    /// its products' grouped 1×1 convolution, and returns it.
+    pub(super) fn winograd_weight(&mut self, weight: &Tensor, g: &ConvGeometry) -> Result<Tensor> {
+        let oc4 = u64::from(g.oc.div_ceil(4) * 4);
+        let len = u64::from(POSITIONS) * u64::from(g.ic) * oc4;
+        fits_u32("Winograd's transformed weight", len)?;
+        // Zero-filled: the packed layout's padding channels stay zero.
+        let transformed = Tensor::zeros(self.ctx, &[len as usize], DType::F32)?;
+        let pairs = u64::from(g.ic) * u64::from(g.oc);
+        let buffers = ConvBuffers { input: weight, weight, bias: None, output: &transformed };
+        self.winograd_pass(shader::Entry::WinogradWeight, pairs, g, buffers, Activation::None)?;
+        Ok(transformed)
+    }
+
+    /// One transform pass: `items` threads of `entry`.
+    fn winograd_pass(
+        &mut self,
+        entry: shader::Entry,
+        items: u64,
+        g: &ConvGeometry,
+        buffers: ConvBuffers<'_>,
+        activation: Activation,
+    ) -> Result<()> {
+        let limits = self.ctx.limits();
+        let grid =
+            dispatch::grid(items, dispatch::workgroup_size(&limits), limits.max_compute_workgroups_per_dimension)?;
+        let mut overrides = shader::Overrides::new(grid.stride_x);
+        overrides.wg_size = grid.wg_size;
+        (overrides.activation, overrides.clamp_min, overrides.clamp_max) =
+            super::conv_encode::activation_constants(activation);
+        self.encode_conv::<shader::Shader>(Pass::new(entry, &overrides, grid.dims()), g, buffers)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn geo(input: &[usize], weight: &[usize], opts: ConvOptions) -> ConvGeometry {
+        ConvGeometry::new(input, weight, None, &opts).unwrap()
+    }
+
+    #[test]
+    fn the_products_are_a_grouped_pointwise_convolution_over_the_tiles() {
+        // 7×9 output: 4×5 tiles, the last row and column cut.
+        let g = geo(&[2, 8, 7, 9], &[12, 8, 3, 3], ConvOptions::default().padding(&[1]));
+        assert!(g.winograd_shape());
+        assert_eq!(g.winograd_tiles(), 20);
+        let gemm = g.winograd_gemm().unwrap();
+        assert_eq!(gemm.output_shape(), vec![2, 16 * 12, 4, 5]);
+        assert_eq!((gemm.groups, gemm.ic, gemm.kh, gemm.kw), (16, 16 * 8, 1, 1));
+        assert_eq!(g.winograd_scratch_len(), (2 * 16 * 8 * 20, 2 * 16 * 12 * 20));
+    }
+
+    #[test]
+    fn only_direct_3x3_stride_1_ungrouped_filters_suit_it() {
+        let opts = || ConvOptions::default().padding(&[1]);
+        let ok = geo(&[1, 8, 6, 6], &[8, 8, 3, 3], opts());
+        assert!(ok.winograd_runs(1 << 30));
+        for g in [
+            geo(&[1, 8, 6, 6], &[8, 8, 3, 3], opts().stride(&[2])),
+            geo(&[1, 8, 6, 6], &[8, 8, 3, 3], opts().dilation(&[2])),
+            geo(&[1, 8, 6, 6], &[8, 4, 3, 3], opts().groups(2)),
+            geo(&[1, 8, 6, 6], &[8, 8, 3, 3], opts().transposed(true)),
+            geo(&[1, 8, 6, 6], &[8, 8, 5, 5], opts()),
+            geo(&[1, 8, 6], &[8, 8, 3], opts()),
+        ] {
+            assert!(!g.winograd_runs(1 << 30), "{g:?}");
+        }
+        // Its transformed input (16·8·9 f32 = 4608 bytes) must fit one binding.
+        assert!(!ok.winograd_runs(4096));
+    }
+}

@@ -1,0 +1,201 @@
+{% import "prelude/conv.wgsl" as conv %}
+// Winograd F(2×2, 3×3) for 3×3 convolutions at stride 1, dilation 1, one group, f32 tensors:
+// each 2×2 block of outputs ("tile") comes from its 4×4 input window in 16 products per channel
+// pair instead of 36, so the multiply-adds fall 2.25-fold. Three passes around a GEMM:
+//
+//   winograd_weight  U[t] = (G g Gᵀ)[t] for each of the 16 positions t of the 4×4 transform,
+//                    written straight into the GEMM kernels' packed-weight layout of a grouped
+//                    1×1 convolution with 16 groups: packed[(t·IC + ic)·OC4 + oc], where OC4 is
+//                    OC rounded up to 4 (that padding is left zero);
+//   winograd_input   V[n, t, ic, tile] = (Bᵀ d B)[t] of the tile's 4×4 input window d (zero
+//                    outside the input): the NCHW input of that grouped 1×1 convolution,
+//                    [N, 16·IC, tiles_h, tiles_w];
+//   (the GEMM)       M[n, t, oc, tile] = Σ_ic U[t, oc, ic] · V[n, t, ic, tile], run by the
+//                    GEMM kernels as that grouped 1×1 convolution;
+//   winograd_output  y = Aᵀ M A per tile, plus the bias, through the activation, into the NCHW
+//                    output (the last row and column of tiles are cut at odd output sizes).
+//
+//   G = [1 0 0; ½ ½ ½; ½ −½ ½; 0 0 1]   Bᵀ = [1 0 −1 0; 0 1 1 0; 0 −1 1 0; 0 1 0 −1]
+//   Aᵀ = [1 1 1 0; 0 1 −1 −1]
+//
+// Rounding: the transforms add at most 4 terms per step with coefficients ±1 and ½, so each
+// transformed operand carries a few ulps relative to the sum of its terms' magnitudes; the
+// output's error bound is a small multiple of the direct kernels' (tests bound it against the
+// f64 reference like every other kernel's).
+//
+// Every entry point is one thread per item, items along `gid.y * stride_x + gid.x`; the items
+// are ordered with the tile fastest, so a warp's loads and stores of V and M are consecutive.
+
+{{ conv.params_struct() }}
+
+@group(0) @binding(0) var<storage, read> input: array<f32>;
+@group(0) @binding(1) var<storage, read> weight: array<f32>;
+@group(0) @binding(2) var<storage, read> bias: array<f32>;
+@group(0) @binding(3) var<storage, read_write> output: array<f32>;
+@group(0) @binding(4) var<uniform> params: ConvParams;
+
+// Threads per workgroup (x).
+override wg_size: u32 = 256;
+// Threads per row of the dispatch grid (workgroups in x times wg_size).
+override stride_x: u32;
+{{ conv.activation_overrides() }}
+
+{{ conv.activate() }}
+
+// Tiles along the output's rows and columns.
+fn tiles_h() -> u32 {
+    return (params.oh + 1u) / 2u;
+}
+
+fn tiles_w() -> u32 {
+    return (params.ow + 1u) / 2u;
+}
+
+// The packed weight's output-channel stride: OC rounded up to 4.
+fn oc4() -> u32 {
+    return (params.oc + 3u) / 4u * 4u;
+}
+
+// One thread per (input channel, output channel), output channels fastest (coalesced stores).
+@compute @workgroup_size(wg_size)
+fn winograd_weight(@builtin(global_invocation_id) gid: vec3<u32>) {
+    let index = gid.y * stride_x + gid.x;
+    if (index >= params.ic * params.oc) {
+        return;
+    }
+    let oc = index % params.oc;
+    let ic = index / params.oc;
+    let base = (oc * params.ic + ic) * 9u;
+    var g: array<f32, 9>;
+    for (var i = 0u; i < 9u; i++) {
+        g[i] = weight[base + i];
+    }
+    // G g: 4 rows of 3.
+    var gg: array<f32, 12>;
+    for (var s = 0u; s < 3u; s++) {
+        let g0 = g[s];
+        let g1 = g[3u + s];
+        let g2 = g[6u + s];
+        gg[s] = g0;
+        gg[3u + s] = 0.5 * (g0 + g1 + g2);
+        gg[6u + s] = 0.5 * (g0 - g1 + g2);
+        gg[9u + s] = g2;
+    }
+    // (G g) Gᵀ: 4 rows of 4, row r at positions t = 4r .. 4r + 3.
+    let stride = params.ic * oc4();
+    var out = ic * oc4() + oc;
+    for (var r = 0u; r < 4u; r++) {
+        let a = gg[3u * r];
+        let b = gg[3u * r + 1u];
+        let c = gg[3u * r + 2u];
+        output[out] = a;
+        output[out + stride] = 0.5 * (a + b + c);
+        output[out + 2u * stride] = 0.5 * (a - b + c);
+        output[out + 3u * stride] = c;
+        out += 4u * stride;
+    }
+}
+
+// One thread per (image, input channel, tile), tiles fastest.
+@compute @workgroup_size(wg_size)
+fn winograd_input(@builtin(global_invocation_id) gid: vec3<u32>) {
+    let index = gid.y * stride_x + gid.x;
+    let tiles = tiles_h() * tiles_w();
+    if (index >= params.n * params.ic * tiles) {
+        return;
+    }
+    let tile = index % tiles;
+    let ic = (index / tiles) % params.ic;
+    let n = index / (tiles * params.ic);
+    let y0 = i32(tile / tiles_w() * 2u) - i32(params.pad_h);
+    let x0 = i32(tile % tiles_w() * 2u) - i32(params.pad_w);
+    let plane = (n * params.ic + ic) * params.ih * params.iw;
+    // The 4×4 window, zero outside the input; rows first through Bᵀ as they load.
+    var d: array<f32, 16>;
+    for (var r = 0u; r < 4u; r++) {
+        let y = y0 + i32(r);
+        for (var s = 0u; s < 4u; s++) {
+            let x = x0 + i32(s);
+            var v = 0.0;
+            if (y >= 0 && y < i32(params.ih) && x >= 0 && x < i32(params.iw)) {
+                v = input[plane + u32(y) * params.iw + u32(x)];
+            }
+            d[4u * r + s] = v;
+        }
+    }
+    // Bᵀ d: 4 rows of 4.
+    var bd: array<f32, 16>;
+    for (var s = 0u; s < 4u; s++) {
+        let d0 = d[s];
+        let d1 = d[4u + s];
+        let d2 = d[8u + s];
+        let d3 = d[12u + s];
+        bd[s] = d0 - d2;
+        bd[4u + s] = d1 + d2;
+        bd[8u + s] = d2 - d1;
+        bd[12u + s] = d1 - d3;
+    }
+    // (Bᵀ d) B, position t = 4r + s of [n, t, ic, tile].
+    let stride = params.ic * tiles;
+    var out = (n * 16u * params.ic + ic) * tiles + tile;
+    for (var r = 0u; r < 4u; r++) {
+        let a = bd[4u * r];
+        let b = bd[4u * r + 1u];
+        let c = bd[4u * r + 2u];
+        let e = bd[4u * r + 3u];
+        output[out] = a - c;
+        output[out + stride] = b + c;
+        output[out + 2u * stride] = c - b;
+        output[out + 3u * stride] = b - e;
+        out += 4u * stride;
+    }
+}
+
+// One thread per (image, output channel, tile), tiles fastest; `input` is M.
+@compute @workgroup_size(wg_size)
+fn winograd_output(@builtin(global_invocation_id) gid: vec3<u32>) {
+    let index = gid.y * stride_x + gid.x;
+    let tiles = tiles_h() * tiles_w();
+    if (index >= params.n * params.oc * tiles) {
+        return;
+    }
+    let tile = index % tiles;
+    let oc = (index / tiles) % params.oc;
+    let n = index / (tiles * params.oc);
+    let stride = params.oc * tiles;
+    let first = (n * 16u * params.oc + oc) * tiles + tile;
+    var m: array<f32, 16>;
+    for (var t = 0u; t < 16u; t++) {
+        m[t] = input[first + t * stride];
+    }
+    // Aᵀ m: 2 rows of 4.
+    var am: array<f32, 8>;
+    for (var s = 0u; s < 4u; s++) {
+        let m0 = m[s];
+        let m1 = m[4u + s];
+        let m2 = m[8u + s];
+        let m3 = m[12u + s];
+        am[s] = m0 + m1 + m2;
+        am[4u + s] = m1 - m2 - m3;
+    }
+    var b = 0.0;
+    if (params.has_bias != 0u) {
+        b = bias[oc];
+    }
+    let oy0 = tile / tiles_w() * 2u;
+    let ox0 = tile % tiles_w() * 2u;
+    let plane = (n * params.oc + oc) * params.oh * params.ow;
+    for (var r = 0u; r < 2u; r++) {
+        let oy = oy0 + r;
+        let a0 = am[4u * r];
+        let a1 = am[4u * r + 1u];
+        let a2 = am[4u * r + 2u];
+        let a3 = am[4u * r + 3u];
+        if (oy < params.oh) {
+            output[plane + oy * params.ow + ox0] = activate(a0 + a1 + a2 + b);
+            if (ox0 + 1u < params.ow) {
+                output[plane + oy * params.ow + ox0 + 1u] = activate(a1 - a2 - a3 + b);
+            }
+        }
+    }
+}
