@@ -917,6 +917,40 @@ fn rgb_outputs_step_back_to_the_staged_tiles() {
     }
 }
 
+/// Winograd's transformed input and products must each fit one storage binding: where they do
+/// not, the planner runs the staged GEMM tiles instead, and forcing it is an error that says so.
+/// (Recorded only: the layer is large for lavapipe.)
+#[test]
+fn winograd_steps_back_when_its_intermediates_exceed_a_binding() {
+    // 80 channels at 232²: 3.2 G multiply-adds; transformed input 16·80·116² f32 = 68.9 MB.
+    let (input, weight) = ([1, 80, 232, 232], [80, 80, 3, 3]);
+    let options = opts().padding(&[1]);
+    let g = ConvGeometry::new(&input, &weight, None, &options).unwrap();
+    assert_eq!(g.planned_kernel(), ConvKernel::Winograd);
+    let narrow = wgconv_tests::context_with_limits(|adapter| wgpu::Limits {
+        max_storage_buffer_binding_size: 64 << 20,
+        ..adapter
+    });
+    let wide = context();
+    for ctx in [wide, &narrow] {
+        let fits = ctx.limits().max_storage_buffer_binding_size >= 16 * 80 * 116 * 116 * 4;
+        let xt = Tensor::zeros(ctx, &input, wgconv::DType::F32).unwrap();
+        let wt = Tensor::zeros(ctx, &weight, wgconv::DType::F32).unwrap();
+        let mut batch = ctx.batch();
+        let planned = batch.convolution(&xt, &wt, None, &options).unwrap().kernel;
+        let forced = batch.convolution_forced(&xt, &wt, None, &options, &ForcedPlan::kernel(ConvKernel::Winograd));
+        if fits {
+            assert_eq!(planned, ConvKernel::Winograd);
+            assert_eq!(forced.unwrap().kernel, ConvKernel::Winograd);
+        } else {
+            assert!(planned.is_gemm(), "{planned:?}");
+            let err = forced.unwrap_err().to_string();
+            assert!(err.contains("transformed input (17223680 f32)") && err.contains("67108864-byte"), "{err}");
+        }
+    }
+    assert!(narrow.limits().max_storage_buffer_binding_size < 16 * 80 * 116 * 116 * 4);
+}
+
 #[test]
 fn gpu_timestamps_time_recorded_ops() {
     let ctx = context();

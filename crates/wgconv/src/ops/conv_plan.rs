@@ -319,6 +319,11 @@ impl ConvGeometry {
             }
             return self.reference_kernel();
         }
+        // Large 3×3 stride-1 layers of 64+ channels: Winograd F(2×2, 3×3), whose products are
+        // 2.25× fewer multiply-adds, on grids that keep its products' GEMM wide enough (R31).
+        if self.winograd_wins() && self.supports(ConvKernel::Winograd) {
+            return ConvKernel::Winograd;
+        }
         // Batch-1 grids of a few hundred to a few thousand pixels: 32×32 tiles whose threads
         // split K four ways, so more multiprocessors work and each runs a quarter of K, with the
         // operands staged in 32-deep K-tiles. The staged 64-row tiles keep layers of over 400 M
@@ -393,6 +398,28 @@ impl ConvGeometry {
             _ => ConvKernel::GemmN64K16,
         };
         if self.supports(gemm) { gemm } else { self.reference_kernel() }
+    }
+
+    /// Rule R31: whether Winograd F(2×2, 3×3) beats the GEMM kernels (fitted on 103 3×3 stride-1
+    /// layers of the zoo at batch 1 and at its throughput batch, the default, diffusion and large
+    /// suites, v29): 1.05–2.68× on each layer it takes there, 2× on the diffusion UNet's and the
+    /// VAE decoder's. Its fixed cost (two transform passes over 4× the input and output) needs
+    /// 900 M+ multiply-adds; its products are 16 GEMMs of K = IC over N·⌈OH/2⌉·⌈OW/2⌉ columns,
+    /// which lost on short K (64 channels at 925 M: 0.86×; 4 input channels: 0.28–0.46×) and on
+    /// few columns (the UNet's 8² layers at batch 1, 16 columns: 0.55–0.57×; 640→1280 at 16²,
+    /// 64 columns: 0.85×) unless the layer is large (3 G+ multiply-adds: 1.05–1.13× at 64 columns,
+    /// 1.07–1.34× at 64 input channels).
+    pub(crate) fn winograd_wins(&self) -> bool {
+        const MIN_MACS: u64 = 900_000_000;
+        const LARGE_MACS: u64 = 3_000_000_000;
+        let columns = u64::from(self.n) * self.winograd_tiles();
+        let macs = self.macs();
+        self.winograd_shape()
+            && self.ic >= 64
+            && self.oc >= 64
+            && columns >= 64
+            && macs >= MIN_MACS
+            && (macs >= LARGE_MACS || (self.ic >= 80 && columns >= 128))
     }
 
     /// Rule R27: whether `GemmSmallK32` beats the staged GEMM tiles on a grid of `tiles_n64`
@@ -510,12 +537,29 @@ mod tests {
         assert_eq!(plan(&siglip), (ConvKernel::GemmN64K32, 1));
         let small = geo(&[8, 64, 56, 56], &[64, 64, 3, 3], d().padding(&[1])).unwrap();
         assert_eq!(plan(&small), (ConvKernel::GemmN64K32, 1));
+        // Where Winograd takes a layer (R31), the staged tiles R11–R15 chose are still its step
+        // back (intermediates over the device's bindings, f16 tensors).
         let deep = geo(&[8, 256, 14, 14], &[256, 256, 3, 3], d().padding(&[1])).unwrap();
-        assert_eq!(plan(&deep), (ConvKernel::GemmM64K16, 5));
+        assert_eq!(deep.planned_kernel(), ConvKernel::Winograd);
+        let staged = deep.staged_gemm_kernel();
+        assert_eq!((staged, deep.gemm_split_k(staged, deep.planned_tile_n(staged))), (ConvKernel::GemmM64K16, 5));
         let t = d().transposed(true).stride(&[2]).padding(&[1]);
         assert_eq!(plan(&geo(&[8, 256, 16, 16], &[256, 128, 4, 4], t).unwrap()), (ConvKernel::GemmN64K32, 1));
         let t = d().transposed(true).stride(&[2]);
         assert_eq!(plan(&geo(&[8, 128, 64, 64], &[128, 64, 2, 2], t).unwrap()), (ConvKernel::GemmN64K16, 1));
+        // Winograd (R31): 900 M+ multiply-adds on 80+ input and 64+ output channels and 128+
+        // columns of tiles, or 3 G+ on 64+ channels and 64+ columns.
+        let same = || d().padding(&[1]);
+        let winograd = |n, ic, oc, hw| geo(&[n, ic, hw, hw], &[oc, ic, 3, 3], same()).unwrap().planned_kernel();
+        assert_eq!(winograd(1, 512, 512, 128), ConvKernel::Winograd); // the VAE decoder, 38.7 G
+        assert_eq!(winograd(1, 1280, 1280, 16), ConvKernel::Winograd); // 64 columns, 3.8 G
+        assert_eq!(winograd(32, 64, 64, 56), ConvKernel::Winograd); // 64 channels, 3.7 G
+        assert_ne!(winograd(1, 640, 1280, 16), ConvKernel::Winograd); // 64 columns, 1.9 G
+        assert_ne!(winograd(1, 2560, 1280, 8), ConvKernel::Winograd); // 16 columns
+        assert_ne!(winograd(8, 64, 64, 56), ConvKernel::Winograd); // 64 channels, 0.9 G
+        assert_ne!(winograd(4, 4, 512, 64), ConvKernel::Winograd); // 4 input channels
+        let strided = geo(&[1, 512, 128, 128], &[512, 512, 3, 3], same().stride(&[2])).unwrap();
+        assert_ne!(strided.planned_kernel(), ConvKernel::Winograd);
         // Depthwise on widths that are multiples of 4: vec4 quads, 4 rows per thread for one or
         // two waves, else 2 while that leaves 2^17 threads, else 1; at most 2 rows above 9 taps.
         let dw = |n, c: u32, h, s, k: usize| {
