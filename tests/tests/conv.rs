@@ -946,9 +946,40 @@ fn winograd_steps_back_when_its_intermediates_exceed_a_binding() {
             assert!(planned.is_gemm(), "{planned:?}");
             let err = forced.unwrap_err().to_string();
             assert!(err.contains("transformed input (17223680 f32)") && err.contains("67108864-byte"), "{err}");
+            assert!(err.contains("multiples of"), "{err}");
         }
     }
     assert!(narrow.limits().max_storage_buffer_binding_size < 16 * 80 * 116 * 116 * 4);
+}
+
+/// A batch whose Winograd intermediates exceed a storage binding runs in parts of whole images,
+/// each bound at its (aligned) offset in the input and output.
+#[test]
+fn winograd_runs_large_batches_in_parts() {
+    // Per image: transformed input 16·16·8·8 f32 = 64 KiB; images of 16 KiB in and 12 KiB out.
+    let (input, weight) = ([3, 16, 16, 16], [12, 16, 3, 3]);
+    let options = opts().padding(&[1]).activation(Activation::Relu);
+    let narrow = wgconv_tests::context_with_limits(|adapter| wgpu::Limits {
+        max_storage_buffer_binding_size: 128 << 10,
+        ..adapter
+    });
+    let x = random_f32(720, input.iter().product());
+    let w = random_f32(721, weight.iter().product());
+    let b = random_f32(722, 12);
+    let (expected, shape) = reference::convolution(&x, &input, &w, &weight, Some(&b), &options).unwrap();
+    let xt = Tensor::from_f32(&narrow, &x, &input).unwrap();
+    let wt = Tensor::from_f32(&narrow, &w, &weight).unwrap();
+    let bt = Tensor::from_f32(&narrow, &b, &[12]).unwrap();
+    let out = Tensor::full_f32(&narrow, &shape, f32::NAN).unwrap();
+    let mut batch = narrow.batch();
+    let forced = ForcedPlan::kernel(ConvKernel::Winograd);
+    let kernel = batch.convolution_into_forced(&xt, &wt, Some(&bt), &out, &options, &forced).unwrap();
+    assert_eq!(kernel, ConvKernel::Winograd);
+    // The weight transform, then two parts (2 images, 1 image) of three passes each.
+    assert_eq!(batch.len(), 7);
+    batch.submit().unwrap();
+    let err = reference::relative_error(&out.to_vec_f32(&narrow).unwrap(), &expected);
+    assert!(err <= TOLERANCE, "{err:e}");
 }
 
 #[test]

@@ -31,6 +31,22 @@ pub(super) struct ConvBuffers<'a> {
     pub(super) output: &'a Tensor,
 }
 
+/// Byte windows (offset, size) of the buffers bound as a conv shader's input and output; the
+/// whole buffer where `None`.
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct Windows {
+    pub(super) input: Option<(u64, u64)>,
+    pub(super) output: Option<(u64, u64)>,
+}
+
+/// `buffer` bound whole, or at the byte `window` (offset, size) of it.
+fn windowed(buffer: &wgpu::Buffer, window: Option<(u64, u64)>) -> wgpu::BufferBinding<'_> {
+    match window {
+        Some((offset, size)) => wgpu::BufferBinding { buffer, offset, size: wgpu::BufferSize::new(size) },
+        None => buffer.as_entire_buffer_binding(),
+    }
+}
+
 /// The bindings every convolution shader declares, in binding order, so one bind group (and one
 /// `ConvParams` uniform) serves them all.
 const CONV_BINDINGS: &[&str] = &["input", "weight", "bias", "output", "params"];
@@ -94,6 +110,19 @@ impl Batch<'_> {
         g: &ConvGeometry,
         b: ConvBuffers<'_>,
     ) -> Result<()> {
+        self.encode_conv_windowed(pass, g, b, Windows::default())
+    }
+
+    /// [`Batch::encode_conv`] with the input and output bound as byte `windows` of their
+    /// buffers where given (whole images of a batch run in parts; offsets must be multiples of
+    /// the device's storage offset alignment).
+    pub(super) fn encode_conv_windowed<S: GeneratedShader>(
+        &mut self,
+        pass: Pass<'_, S>,
+        g: &ConvGeometry,
+        b: ConvBuffers<'_>,
+        windows: Windows,
+    ) -> Result<()> {
         const {
             assert!(same_names(S::BINDINGS, CONV_BINDINGS), "a conv shader binds input, weight, bias, output, params");
             assert!(
@@ -103,16 +132,13 @@ impl Batch<'_> {
         }
         let ctx = self.ctx;
         let uniform = ctx.uniform("ConvParams", &conv_params(g, b.bias.is_some()))?;
-        let group = S::bind_group_with(|name| {
-            match name {
-                "input" => b.input.buffer(),
-                "weight" => b.weight.buffer(),
-                "bias" => b.bias.map_or(ctx.zero_buffer(), Tensor::buffer),
-                "output" => b.output.buffer(),
-                "params" => &uniform,
-                other => unreachable!("conv shaders bind {CONV_BINDINGS:?}, not `{other}`"),
-            }
-            .as_entire_buffer_binding()
+        let group = S::bind_group_with(|name| match name {
+            "input" => windowed(b.input.buffer(), windows.input),
+            "weight" => b.weight.buffer().as_entire_buffer_binding(),
+            "bias" => b.bias.map_or(ctx.zero_buffer(), Tensor::buffer).as_entire_buffer_binding(),
+            "output" => windowed(b.output.buffer(), windows.output),
+            "params" => uniform.as_entire_buffer_binding(),
+            other => unreachable!("conv shaders bind {CONV_BINDINGS:?}, not `{other}`"),
         });
         self.record::<S>("convolution", pass, &group)
     }

@@ -123,16 +123,21 @@ fn runnable_kernel(
     if kernel == ConvKernel::TransposedFewOc && forced.kernel.is_none() && !split_fits {
         kernel = geometry.staged_gemm_kernel();
     }
-    // Winograd's transforms are f32, and its intermediates must each fit one storage binding.
-    let binding_limit = ctx.limits().max_storage_buffer_binding_size;
-    if kernel == ConvKernel::Winograd && (dtype != DType::F32 || !geometry.winograd_runs(binding_limit)) {
+    // Winograd's transforms are f32, and its intermediates must each fit one storage binding
+    // (the whole batch's, or parts' of it at aligned offsets).
+    let limits = ctx.limits();
+    let binding_limit = limits.max_storage_buffer_binding_size;
+    let alignment = u64::from(limits.min_storage_buffer_offset_alignment);
+    let winograd_parts = geometry.winograd_images_per_part(binding_limit, alignment);
+    if kernel == ConvKernel::Winograd && (dtype != DType::F32 || winograd_parts.is_none()) {
         if forced.kernel.is_some() {
             let (input, products) = geometry.winograd_scratch_len();
             return Err(Error::unavailable(
                 kernel.name(),
                 format!(
                     "kernel winograd runs f32 tensors (got {dtype:?}) whose transformed input ({input} f32) and \
-                     products ({products} f32) each fit one {binding_limit}-byte storage binding"
+                     products ({products} f32) each fit one {binding_limit}-byte storage binding, or one \
+                     image's do and the images start at multiples of {alignment} bytes"
                 ),
             ));
         }
@@ -248,7 +253,7 @@ impl ConvGeometry {
                     && self.coop_grid().iter().all(|d| *d <= MAX_WORKGROUPS_PER_DIM)
             }
             // Its intermediates' size against the device's bindings is checked by the planner.
-            ConvKernel::Winograd => self.winograd_runs(u64::MAX),
+            ConvKernel::Winograd => self.winograd_images_per_part(u64::MAX, 1).is_some(),
             ConvKernel::CoopNhwc => {
                 !self.transposed
                     && !self.one_d

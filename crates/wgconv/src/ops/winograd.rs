@@ -3,7 +3,7 @@
 //! has the transforms and their layouts).
 
 use super::{
-    conv_encode::ConvBuffers,
+    conv_encode::{ConvBuffers, Windows},
     conv_geometry::ConvGeometry,
     conv_kernel::ConvKernel,
     conv_options::{Activation, ConvOptions, ForcedPlan, Precision},
@@ -13,7 +13,7 @@ use crate::{
     batch::{Batch, Pass},
     context::Scratch,
     dispatch,
-    error::{Result, fits_u32},
+    error::{Error, Result, fits_u32},
     shaders::conv2d_winograd as shader,
     tensor::{DType, Tensor},
 };
@@ -52,16 +52,29 @@ impl ConvGeometry {
         ConvGeometry::new(&[n, p * ic, th, tw], &[p * oc, ic, 1, 1], None, &ConvOptions::default().groups(POSITIONS))
     }
 
-    /// Whether `ConvKernel::Winograd` can run this convolution on a device whose storage
-    /// bindings hold `binding_limit` bytes: the shape suits it, its intermediates fit one
-    /// binding each (and u32 indices), and a staged GEMM kernel can run its products.
-    pub(crate) fn winograd_runs(&self, binding_limit: u64) -> bool {
+    /// Images per part when `ConvKernel::Winograd` runs this convolution on a device whose
+    /// storage bindings hold `binding_limit` bytes at offsets that are multiples of `alignment`:
+    /// the whole batch where its intermediates fit one binding each, else as many images as fit
+    /// (binding each part's images at their offsets in the input and output, which must be
+    /// aligned); `None` where it cannot run (the shape does not suit it, not even one image's
+    /// intermediates fit, or the parts' offsets would not be aligned).
+    pub(crate) fn winograd_images_per_part(&self, binding_limit: u64, alignment: u64) -> Option<u32> {
+        if !self.winograd_shape() {
+            return None;
+        }
         let (input, products) = self.winograd_scratch_len();
-        let fits = |len: u64| len * 4 <= binding_limit && len <= u64::from(u32::MAX);
-        self.winograd_shape()
-            && fits(input)
-            && fits(products)
-            && self.winograd_gemm().is_ok_and(|gemm| gemm.supports(ConvKernel::GemmN64K16))
+        let per_image = input.max(products) / u64::from(self.n);
+        // Indices within a part are u32.
+        let limit = (binding_limit / 4).min(u64::from(u32::MAX));
+        let images = (limit / per_image).min(u64::from(self.n)) as u32;
+        let image_bytes = |channels: u32, plane: u64| u64::from(channels) * plane * 4;
+        let in_plane = u64::from(self.ih) * u64::from(self.iw);
+        let out_plane = u64::from(self.oh) * u64::from(self.ow);
+        let aligned = image_bytes(self.ic, in_plane).is_multiple_of(alignment)
+            && image_bytes(self.oc, out_plane).is_multiple_of(alignment);
+        let part = ConvGeometry { n: images.max(1), ..self.clone() };
+        let gemm_runs = part.winograd_gemm().is_ok_and(|gemm| gemm.supports(ConvKernel::GemmN64K16));
+        (images >= 1 && (images == self.n || aligned) && gemm_runs).then_some(images)
     }
 }
 
@@ -77,31 +90,68 @@ impl Batch<'_> {
         g: &ConvGeometry,
         activation: Activation,
     ) -> Result<()> {
-        let ctx = self.ctx;
-        let gemm = g.winograd_gemm()?;
+        let limits = self.ctx.limits();
+        let alignment = u64::from(limits.min_storage_buffer_offset_alignment);
+        let images =
+            g.winograd_images_per_part(limits.max_storage_buffer_binding_size, alignment).ok_or_else(|| {
+                Error::unavailable(
+                    "winograd",
+                    "its intermediates do not fit this device's storage bindings".to_string(),
+                )
+            })?;
         let transformed = match transformed {
             Some(t) => t.clone(),
             None => self.winograd_weight(buffers.weight, g)?,
         };
-        let (input_len, products_len) = g.winograd_scratch_len();
+        let in_image = u64::from(g.ic) * u64::from(g.ih) * u64::from(g.iw) * 4;
+        let out_image = u64::from(g.oc) * u64::from(g.oh) * u64::from(g.ow) * 4;
+        let mut first = 0;
+        while first < g.n {
+            let part = ConvGeometry { n: images.min(g.n - first), ..g.clone() };
+            // The whole tensors when the batch is one part, else this part's images.
+            let window = |image_bytes: u64| {
+                (images < g.n).then(|| (u64::from(first) * image_bytes, u64::from(part.n) * image_bytes))
+            };
+            let windows = Windows { input: window(in_image), output: window(out_image) };
+            self.encode_winograd_part(buffers, &transformed, &part, activation, windows)?;
+            first += part.n;
+        }
+        Ok(())
+    }
+
+    /// The input transform, the products and the output transform of the images of `part`,
+    /// bound at `windows` of the input and output.
+    fn encode_winograd_part(
+        &mut self,
+        buffers: ConvBuffers<'_>,
+        transformed: &Tensor,
+        part: &ConvGeometry,
+        activation: Activation,
+        windows: Windows,
+    ) -> Result<()> {
+        let ctx = self.ctx;
+        let gemm = part.winograd_gemm()?;
+        let (input_len, products_len) = part.winograd_scratch_len();
         let input = ctx.scratch_f32(Scratch::WinogradInput, "Winograd's transformed input", input_len as usize)?;
         let products = ctx.scratch_f32(Scratch::WinogradProducts, "Winograd's products", products_len as usize)?;
-        let tiles = g.winograd_tiles();
-        let inputs = u64::from(g.n) * u64::from(g.ic) * tiles;
+        let tiles = part.winograd_tiles();
+        let inputs = u64::from(part.n) * u64::from(part.ic) * tiles;
         let input_pass = ConvBuffers { output: &input, bias: None, ..buffers };
-        self.winograd_pass(shader::Entry::WinogradInput, inputs, g, input_pass, Activation::None)?;
+        let input_window = Windows { input: windows.input, output: None };
+        self.winograd_pass(shader::Entry::WinogradInput, inputs, part, input_pass, Activation::None, input_window)?;
 
         let mut plan = conv_plan::plan(ctx, &gemm, DType::F32, Precision::F32, &ForcedPlan::default())?;
         if !plan.kernel.is_gemm_shaped() {
             let forced = ForcedPlan::kernel(ConvKernel::GemmN64K16);
             plan = conv_plan::plan(ctx, &gemm, DType::F32, Precision::F32, &forced)?;
         }
-        let gemm_buffers = ConvBuffers { input: &input, weight: &transformed, bias: None, output: &products };
-        self.encode_planned_gemm(plan, Some(&transformed), gemm_buffers, &gemm, Activation::None)?;
+        let gemm_buffers = ConvBuffers { input: &input, weight: transformed, bias: None, output: &products };
+        self.encode_planned_gemm(plan, Some(transformed), gemm_buffers, &gemm, Activation::None)?;
 
-        let outputs = u64::from(g.n) * u64::from(g.oc) * tiles;
+        let outputs = u64::from(part.n) * u64::from(part.oc) * tiles;
         let output_pass = ConvBuffers { input: &products, ..buffers };
-        self.winograd_pass(shader::Entry::WinogradOutput, outputs, g, output_pass, activation)
+        let output_window = Windows { input: None, output: windows.output };
+        self.winograd_pass(shader::Entry::WinogradOutput, outputs, part, output_pass, activation, output_window)
     }
 
     /// Records the weight transform of a [`ConvKernel::Winograd`] convolution of `g`'s geometry
@@ -115,7 +165,7 @@ impl Batch<'_> {
         let transformed = Tensor::zeros(self.ctx, &[len as usize], DType::F32)?;
         let pairs = u64::from(g.ic) * u64::from(g.oc);
         let buffers = ConvBuffers { input: weight, weight, bias: None, output: &transformed };
-        self.winograd_pass(shader::Entry::WinogradWeight, pairs, g, buffers, Activation::None)?;
+        self.winograd_pass(shader::Entry::WinogradWeight, pairs, g, buffers, Activation::None, Windows::default())?;
         Ok(transformed)
     }
 
@@ -127,6 +177,7 @@ impl Batch<'_> {
         g: &ConvGeometry,
         buffers: ConvBuffers<'_>,
         activation: Activation,
+        windows: Windows,
     ) -> Result<()> {
         let limits = self.ctx.limits();
         let grid =
@@ -135,7 +186,7 @@ impl Batch<'_> {
         overrides.wg_size = grid.wg_size;
         (overrides.activation, overrides.clamp_min, overrides.clamp_max) =
             super::conv_encode::activation_constants(activation);
-        self.encode_conv::<shader::Shader>(Pass::new(entry, &overrides, grid.dims()), g, buffers)
+        self.encode_conv_windowed::<shader::Shader>(Pass::new(entry, &overrides, grid.dims()), g, buffers, windows)
     }
 }
 
@@ -163,7 +214,7 @@ mod tests {
     fn only_direct_3x3_stride_1_ungrouped_filters_suit_it() {
         let opts = || ConvOptions::default().padding(&[1]);
         let ok = geo(&[1, 8, 6, 6], &[8, 8, 3, 3], opts());
-        assert!(ok.winograd_runs(1 << 30));
+        assert_eq!(ok.winograd_images_per_part(1 << 30, 256), Some(1));
         for g in [
             geo(&[1, 8, 6, 6], &[8, 8, 3, 3], opts().stride(&[2])),
             geo(&[1, 8, 6, 6], &[8, 8, 3, 3], opts().dilation(&[2])),
@@ -172,9 +223,24 @@ mod tests {
             geo(&[1, 8, 6, 6], &[8, 8, 5, 5], opts()),
             geo(&[1, 8, 6], &[8, 8, 3], opts()),
         ] {
-            assert!(!g.winograd_runs(1 << 30), "{g:?}");
+            assert_eq!(g.winograd_images_per_part(1 << 30, 256), None, "{g:?}");
         }
         // Its transformed input (16·8·9 f32 = 4608 bytes) must fit one binding.
-        assert!(!ok.winograd_runs(4096));
+        assert_eq!(ok.winograd_images_per_part(4096, 256), None);
+    }
+
+    #[test]
+    fn batches_whose_intermediates_exceed_a_binding_run_in_aligned_parts() {
+        // Per image: transformed input 16·64·8·8 f32 = 256 KiB, products 16·32·64 = 128 KiB;
+        // images of 64·16·16·4 = 64 KiB in and 32·16·16·4 = 32 KiB out (aligned).
+        let g = geo(&[5, 64, 16, 16], &[32, 64, 3, 3], ConvOptions::default().padding(&[1]));
+        assert_eq!(g.winograd_images_per_part(2 << 20, 256), Some(5));
+        assert_eq!(g.winograd_images_per_part(768 << 10, 256), Some(3));
+        assert_eq!(g.winograd_images_per_part(256 << 10, 256), Some(1));
+        assert_eq!(g.winograd_images_per_part((256 << 10) - 4, 256), None);
+        // 15×15 images of 64 and 32 channels (57 600 and 28 800 bytes) are not 256-byte aligned.
+        let odd = geo(&[5, 64, 15, 15], &[32, 64, 3, 3], ConvOptions::default().padding(&[1]));
+        assert_eq!(odd.winograd_images_per_part(2 << 20, 256), Some(5));
+        assert_eq!(odd.winograd_images_per_part(768 << 10, 256), None);
     }
 }
