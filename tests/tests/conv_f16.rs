@@ -194,6 +194,35 @@ fn winograd_refuses_f16_tensors_by_name_and_the_planner_steps_past_it() {
     assert!(reference::f16_bound_ratio(&y.output.to_vec_f16(ctx).unwrap(), &expected) <= 1.0);
 }
 
+/// Tuning times f32 tensors: a geometry tuned to Winograd runs its f16 tensors on another kernel
+/// (the tuning is kept for f32 ones).
+#[test]
+fn a_winograd_tuning_does_not_apply_to_f16_tensors() {
+    // A context of its own: the tuning stays out of the shared one.
+    let ctx = wgconv::Context::new().unwrap();
+    let (input, weight) = ([1usize, 8, 6, 6], [8usize, 8, 3, 3]);
+    let opts = ConvOptions::default().padding(&[1]);
+    let (xh, x) = random_f16(440, input.iter().product());
+    let (wh, w) = random_f16(441, weight.iter().product());
+    let w32 = Tensor::from_f32(&ctx, &w, &weight).unwrap();
+    let conv = wgconv::Conv2d::new(&ctx, &w32, None, &opts).unwrap();
+    let sampling = wgconv::timing::Sampling { samples: 1, launches: 1, warm_up_ms: 0.0, ..Default::default() };
+    conv.tune(&ctx, &input, &sampling).unwrap();
+    // The tuning file with its one entry's choice made Winograd.
+    let mut file: serde_json::Value = serde_json::from_str(&ctx.export_tuning()).unwrap();
+    file["entries"][0]["config"] =
+        serde_json::json!({ "kernel": "winograd", "split_k": 1, "stream_k": null, "tile_n": null });
+    assert_eq!(ctx.import_tuning(&file.to_string()).unwrap(), 1);
+    let x32 = Tensor::from_f32(&ctx, &x, &input).unwrap();
+    assert_eq!(ctx.convolution(&x32, &w32, None, &opts).unwrap().kernel, ConvKernel::Winograd);
+    let (expected, _) = reference::convolution(&x, &input, &w, &weight, None, &opts).unwrap();
+    let xt = Tensor::from_f16(&ctx, &xh, &input).unwrap();
+    let wt = Tensor::from_f16(&ctx, &wh, &weight).unwrap();
+    let y = ctx.convolution(&xt, &wt, None, &opts).unwrap();
+    assert_ne!(y.kernel, ConvKernel::Winograd);
+    assert!(reference::f16_bound_ratio(&y.output.to_vec_f16(&ctx).unwrap(), &expected) <= 1.0);
+}
+
 #[test]
 fn prepared_f16_convolution_packs_the_f16_weight() {
     let ctx = context();

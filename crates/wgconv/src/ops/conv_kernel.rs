@@ -68,9 +68,10 @@ pub enum ConvKernel {
     /// Depthwise, or up to 16 input channels per group: four outputs along W per thread,
     /// coalesced, each filter tap loaded once per four outputs.
     Depthwise,
-    /// Up to 16 input channels per group and a multiple of 4 output channels per group: as
-    /// `Depthwise`, for four output channels of a group per thread, so each input tap loaded
-    /// serves four channels (ResNeXt's grouped 3×3 layers).
+    /// A multiple of 4 output channels per group: as `Depthwise`, for four output channels of a
+    /// group per thread, so each input tap loaded serves four channels (ResNeXt's grouped 3×3
+    /// layers, where it is planned: up to 16 channels per group in and out). Any number of
+    /// input channels per group runs (a runtime loop).
     GroupedOc4,
     /// One input channel per group: a 32-column block of output rows per workgroup, computed from
     /// its input window (halo included) staged in workgroup memory.

@@ -104,8 +104,16 @@ fn runnable_kernel(
     {
         return Ok((coop, None));
     }
+    // Winograd's transforms are f32, and its intermediates must each fit one storage binding
+    // (the whole batch's, or parts' of it at aligned offsets).
+    let limits = ctx.limits();
+    let binding_limit = limits.max_storage_buffer_binding_size;
+    let alignment = u64::from(limits.min_storage_buffer_offset_alignment);
+    let winograd_runs = dtype == DType::F32 && geometry.winograd_images_per_part(binding_limit, alignment).is_some();
+    // Tuning timed f32 tensors of this geometry: its Winograd choice does not hold for f16 ones.
     if forced.is_empty()
         && let Some(tuned) = ctx.tuned(geometry)
+        && (tuned.kernel != ConvKernel::Winograd || winograd_runs)
     {
         return Ok((tuned.kernel, Some(tuned)));
     }
@@ -123,13 +131,7 @@ fn runnable_kernel(
     if kernel == ConvKernel::TransposedFewOc && forced.kernel.is_none() && !split_fits {
         kernel = geometry.staged_gemm_kernel();
     }
-    // Winograd's transforms are f32, and its intermediates must each fit one storage binding
-    // (the whole batch's, or parts' of it at aligned offsets).
-    let limits = ctx.limits();
-    let binding_limit = limits.max_storage_buffer_binding_size;
-    let alignment = u64::from(limits.min_storage_buffer_offset_alignment);
-    let winograd_parts = geometry.winograd_images_per_part(binding_limit, alignment);
-    if kernel == ConvKernel::Winograd && (dtype != DType::F32 || winograd_parts.is_none()) {
+    if kernel == ConvKernel::Winograd && !winograd_runs {
         if forced.kernel.is_some() {
             let (input, products) = geometry.winograd_scratch_len();
             return Err(Error::unavailable(
@@ -217,9 +219,8 @@ impl ConvGeometry {
             ConvKernel::Direct => !self.transposed,
             ConvKernel::DirectVec4 => !self.transposed && (self.ic / self.groups).is_multiple_of(4),
             ConvKernel::Depthwise => !self.transposed && self.ic / self.groups <= 16,
-            ConvKernel::GroupedOc4 => {
-                !self.transposed && self.ic / self.groups <= 16 && (self.oc / self.groups).is_multiple_of(4)
-            }
+            // Its channel loop is a runtime loop: any count runs (R9 plans it for up to 16).
+            ConvKernel::GroupedOc4 => !self.transposed && (self.oc / self.groups).is_multiple_of(4),
             ConvKernel::DepthwiseTiled => {
                 !self.transposed && self.ic == self.groups && self.rows_per_thread_depthwise_tiled().is_some()
             }
