@@ -69,10 +69,12 @@ cases = [
     ("depthwise_rows_k7_s2_d2", (2, 48, 41, 40), (48, 1, 7, 7),
      "--groups 48 --padding 6 --stride 2 --dilation 2 --kernel depthwise_rows"),
     # Winograd F(2x2, 3x3): ragged tiles (odd outputs) and channels (70, 37), no padding on odd
-    # sizes, a long-K product GEMM (512 channels on 7x7 tiles: K-slices), and a large layer.
+    # sizes, long K (512 channels on 7x7 tiles), K-slices (1024 channels on 4x4 tiles: the
+    # small-grid GEMM splits K), and a large layer.
     ("winograd_ragged", (2, 37, 31, 29), (70, 37, 3, 3), "--padding 1 --activation relu --kernel winograd"),
     ("winograd_unpadded_odd", (1, 64, 57, 33), (96, 64, 3, 3), "--kernel winograd"),
     ("winograd_long_k", (1, 512, 14, 14), (512, 512, 3, 3), "--padding 1 --kernel winograd"),
+    ("winograd_k_slices", (1, 1024, 8, 8), (256, 1024, 3, 3), "--padding 1 --kernel winograd"),
     ("winograd_large", (1, 128, 128, 128), (128, 128, 3, 3), "--padding 1 --activation clamp:-0.5,0.5 --kernel winograd"),
 ]
 # Every GEMM kernel forced on one padded layer with ragged tiles (96 channels, 30×30): the five

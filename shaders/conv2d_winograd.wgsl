@@ -142,7 +142,7 @@ fn winograd_input(@builtin(global_invocation_id) gid: vec3<u32>) {
     let y0 = i32(tile / tiles_w() * 2u) - i32(params.pad_h);
     let x0 = i32(tile % tiles_w() * 2u) - i32(params.pad_w);
     let plane = (n * params.ic + ic) * params.ih * params.iw;
-    // The 4×4 window, zero outside the input; rows first through Bᵀ as they load.
+    // The 4×4 window, zero outside the input.
     var d: array<f32, 16>;
     for (var r = 0u; r < 4u; r++) {
         let y = y0 + i32(r);

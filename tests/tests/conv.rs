@@ -73,7 +73,7 @@ fn check_runs_forced(name: &str, seed: u64, case: Case, runs: &[Option<ConvKerne
             // kernels, which the small-grid ones and the few-output-channel one are not.
             None if matches!(
                 geometry.planned_kernel(),
-                ConvKernel::GemmSmall | ConvKernel::GemmSmallK32 | ConvKernel::TransposedFewOc
+                ConvKernel::GemmSmall | ConvKernel::GemmSmallK32 | ConvKernel::TransposedFewOc | ConvKernel::Winograd
             ) && (base.tile_n.is_some() || base.schedule.is_some()) =>
             {
                 assert!(kernel.is_gemm(), "{name}: a forced tile width or schedule ran {kernel:?}")
@@ -1059,7 +1059,8 @@ fn prepared_convolution_runs_many_inputs() {
     assert!(err.to_string().contains("groups 2 does not divide"), "{err}");
 }
 
-/// Winograd F(2×2, 3×3), forced and planned: odd output sizes (the last tiles cut), padding 0,
+/// Winograd F(2×2, 3×3), forced (and the planner's choice, another kernel at these small sizes,
+/// against the same reference): odd output sizes (the last tiles cut), padding 0,
 /// 1 and 2, channel counts that are not multiples of 4 (the transformed weight's padding), a
 /// product GEMM of few channels (which the planner would give a non-GEMM kernel: stepped to the
 /// staged tiles), a single tile, and each activation with a bias.
@@ -1092,14 +1093,15 @@ fn winograd_tiles_padding_and_odd_sizes() {
 #[test]
 fn prepared_winograd_transforms_the_weight_once() {
     let ctx = context();
-    let (input, weight) = ([2usize, 12, 9, 7], [20usize, 12, 3, 3]);
+    // 64+ channels in and out: what R31 plans Winograd for, so `Conv2d::new` keeps the transform.
+    let (input, weight) = ([2usize, 64, 9, 7], [68usize, 64, 3, 3]);
     let opts = opts().padding(&[1]);
     let x = random_f32(710, input.iter().product());
     let w = random_f32(711, weight.iter().product());
-    let b = random_f32(712, 20);
+    let b = random_f32(712, 68);
     let (expected, shape) = reference::convolution(&x, &input, &w, &weight, Some(&b), &opts).unwrap();
     let (xt, wt) = (Tensor::from_f32(ctx, &x, &input).unwrap(), Tensor::from_f32(ctx, &w, &weight).unwrap());
-    let bt = Tensor::from_f32(ctx, &b, &[20]).unwrap();
+    let bt = Tensor::from_f32(ctx, &b, &[68]).unwrap();
     let forced = ForcedPlan::kernel(ConvKernel::Winograd);
     let conv = wgconv::Conv2d::new(ctx, &wt, Some(&bt), &opts).unwrap();
     let mut dispatches = Vec::new();
@@ -1118,6 +1120,51 @@ fn prepared_winograd_transforms_the_weight_once() {
         assert!(err <= TOLERANCE, "prepared {prepared}: {err:e}");
     }
     assert_eq!(dispatches, [3, 4]);
+    // Fewer channels: no transform kept, so a forced run transforms the weight itself.
+    let (w_small, small) = (random_f32(713, 20 * 12 * 9), [20usize, 12, 3, 3]);
+    let conv = wgconv::Conv2d::new(ctx, &Tensor::from_f32(ctx, &w_small, &small).unwrap(), None, &opts).unwrap();
+    let x_small = Tensor::from_f32(ctx, &random_f32(714, 12 * 49), &[1, 12, 7, 7]).unwrap();
+    let mut batch = ctx.batch();
+    assert_eq!(conv.run_forced(&mut batch, &x_small, &forced).unwrap().kernel, ConvKernel::Winograd);
+    assert_eq!(batch.len(), 4);
+}
+
+/// Winograd's products in K-slices (1024 input channels on 4 tiles: the small-grid GEMM splits
+/// K): the slices are addressed by the products' size, not by the scratch buffer's, which a
+/// larger Winograd layer run before on the same context left longer; and a batch in parts, whose
+/// last part is smaller than the first.
+#[test]
+fn winograd_products_in_k_slices_after_a_larger_layer() {
+    let ctx = wgconv::Context::new().unwrap();
+    let forced = ForcedPlan::kernel(ConvKernel::Winograd);
+    // Returns the dispatches recorded: weight transform, then per part the input transform, the
+    // GEMM (and the split-K reduce) and the output transform.
+    let run = |ctx: &wgconv::Context, input: &[usize], weight: &[usize], seed: u64| {
+        let opts = opts().padding(&[1]);
+        let x = random_f32(seed, input.iter().product());
+        let w = random_f32(seed + 1, weight.iter().product());
+        let (expected, shape) = reference::convolution(&x, input, &w, weight, None, &opts).unwrap();
+        let xt = Tensor::from_f32(ctx, &x, input).unwrap();
+        let wt = Tensor::from_f32(ctx, &w, weight).unwrap();
+        let out = Tensor::full_f32(ctx, &shape, f32::NAN).unwrap();
+        let mut batch = ctx.batch();
+        let kernel = batch.convolution_into_forced(&xt, &wt, None, &out, &opts, &forced).unwrap();
+        assert_eq!(kernel, ConvKernel::Winograd);
+        let dispatches = batch.len();
+        batch.submit().unwrap();
+        let err = reference::relative_error(&out.to_vec_f32(ctx).unwrap(), &expected);
+        assert!(err <= TOLERANCE, "{input:?} * {weight:?}: {err:e}");
+        dispatches
+    };
+    assert_eq!(run(&ctx, &[1, 8, 64, 64], &[8, 8, 3, 3], 730), 4);
+    // K 1024 on 4 tiles: the products split K (a reduce pass).
+    assert_eq!(run(&ctx, &[1, 1024, 4, 4], &[4, 1024, 3, 3], 732), 5);
+    // Three images of 16·1024·4 f32 (256 KiB) of transformed input each, two to a part.
+    let narrow = wgconv_tests::context_with_limits(|adapter| wgpu::Limits {
+        max_storage_buffer_binding_size: 512 << 10,
+        ..adapter
+    });
+    assert_eq!(run(&narrow, &[3, 1024, 4, 4], &[4, 1024, 3, 3], 734), 9);
 }
 
 #[test]

@@ -178,20 +178,26 @@ fn mixed_dtypes_are_typed_errors() {
 #[test]
 fn winograd_refuses_f16_tensors_by_name_and_the_planner_steps_past_it() {
     let ctx = context();
-    let (input, weight) = ([1usize, 32, 40, 40], [64usize, 32, 3, 3]);
-    let (xh, x) = random_f16(430, input.iter().product());
-    let (wh, w) = random_f16(431, weight.iter().product());
+    let (input, weight) = ([1usize, 32, 10, 10], [64usize, 32, 3, 3]);
+    let (xh, _) = random_f16(430, input.iter().product());
+    let (wh, _) = random_f16(431, weight.iter().product());
     let opts = ConvOptions::default().padding(&[1]);
     let xt = Tensor::from_f16(ctx, &xh, &input).unwrap();
     let wt = Tensor::from_f16(ctx, &wh, &weight).unwrap();
     let err = ctx.convolution_forced(&xt, &wt, None, &opts, &ForcedPlan::kernel(ConvKernel::Winograd)).unwrap_err();
     assert!(matches!(err, Error::KernelUnavailable { .. }), "{err}");
     assert!(err.to_string().contains("winograd runs f32 tensors (got F16)"), "{err}");
-    // Planned, an f16 layer Winograd would take in f32 runs another kernel, and correctly.
-    let (expected, _) = reference::convolution(&x, &input, &w, &weight, None, &opts).unwrap();
-    let y = ctx.convolution(&xt, &wt, None, &opts).unwrap();
-    assert_ne!(y.kernel, ConvKernel::Winograd);
-    assert!(reference::f16_bound_ratio(&y.output.to_vec_f16(ctx).unwrap(), &expected) <= 1.0);
+    // A layer R31 gives Winograd in f32 (128 channels at 96², 1.4 G multiply-adds) takes another
+    // kernel with f16 tensors. Recorded only: large for lavapipe.
+    let (input, weight) = ([1usize, 128, 96, 96], [128usize, 128, 3, 3]);
+    assert_eq!(ConvGeometry::new(&input, &weight, None, &opts).unwrap().planned_kernel(), ConvKernel::Winograd);
+    let mut batch = ctx.batch();
+    for dtype in [DType::F32, DType::F16] {
+        let x = Tensor::zeros(ctx, &input, dtype).unwrap();
+        let w = Tensor::zeros(ctx, &weight, dtype).unwrap();
+        let kernel = batch.convolution(&x, &w, None, &opts).unwrap().kernel;
+        assert_eq!(kernel == ConvKernel::Winograd, dtype == DType::F32, "{dtype:?}: {kernel:?}");
+    }
 }
 
 /// Tuning times f32 tensors: a geometry tuned to Winograd runs its f16 tensors on another kernel

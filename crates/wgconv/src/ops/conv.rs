@@ -25,7 +25,8 @@ pub struct ConvOutput {
 }
 
 /// A convolution whose weight is prepared once — validated and prepacked for the GEMM kernels
-/// (and for the channels-last tensor-core kernel where the context has cooperative matrices) —
+/// (and for the channels-last tensor-core kernel where the context has cooperative matrices, and
+/// transformed for Winograd where the planner may run it) —
 /// and then run on many inputs. The planner still picks the kernel per input shape.
 ///
 /// ```no_run
@@ -49,7 +50,8 @@ pub struct Conv2d {
     /// cooperative matrices and the weight suits it.
     pub(super) packed_coop: Option<Tensor>,
     /// The weight transformed for `Winograd` (in the GEMM kernels' packed layout of its
-    /// products), where the weight suits it: f32, direct, 3×3, stride 1, dilation 1, one group.
+    /// products; 16/9 the weight's size), where the planner may run it: f32, direct, 3×3,
+    /// stride 1, dilation 1, one group, 64+ channels in and out (`winograd_geometry`).
     pub(super) packed_winograd: Option<Tensor>,
 }
 
@@ -73,7 +75,7 @@ impl Conv2d {
             true => Some(batch.pack_weight_coop(&weight, layout)?),
             false => None,
         };
-        let packed_winograd = match winograd_geometry(&weight, opts) {
+        let packed_winograd = match winograd_geometry(ctx, &weight, opts) {
             Some(g) => Some(batch.winograd_weight(&weight, &g)?),
             None => None,
         };
@@ -278,6 +280,8 @@ impl Batch<'_> {
         if per_chunk == 0 {
             return self.encode_convolution_in_bands(call, output, g);
         }
+        let transformed = self.winograd_weight_for_parts(&call, g)?;
+        let call = ConvCall { packed_winograd: transformed.as_ref(), ..call };
         let mut kernel = None;
         let mut start = 0u64;
         while start < u64::from(g.n) {
@@ -318,13 +322,17 @@ pub(super) fn check_word_aligned_parts(what: &str, parts: [(&'static str, u64); 
     }
 }
 
-/// A geometry of `weight`'s convolutions that `Winograd` could run (its input a single 3×3
-/// window: the weight transform reads only the channel counts), if the weight suits it.
-fn winograd_geometry(weight: &Tensor, opts: &ConvOptions) -> Option<ConvGeometry> {
+/// A geometry of `weight`'s convolutions for which `Conv2d::new` keeps a Winograd-transformed
+/// weight (its input a single 3×3 window: the transform reads only the channel counts): f32
+/// weights that suit it, with the 64+ input and output channels rule R31 plans it for, whose
+/// transform fits one of `ctx`'s storage bindings. Others transform per call when forced.
+fn winograd_geometry(ctx: &Context, weight: &Tensor, opts: &ConvOptions) -> Option<ConvGeometry> {
     let shape = weight.shape();
     let ic = *shape.get(1)?;
     let g = ConvGeometry::new(&[1, ic, 3, 3], shape, None, opts).ok()?;
-    (weight.dtype() == DType::F32 && g.winograd_shape()).then_some(g)
+    let fits = g.winograd_weight_len() * 4 <= ctx.limits().max_storage_buffer_binding_size;
+    (weight.dtype() == DType::F32 && g.winograd_shape() && g.in_channels() >= 64 && g.out_channels() >= 64 && fits)
+        .then_some(g)
 }
 
 /// One convolution call: its operands and what was asked of it.

@@ -262,6 +262,9 @@ impl Batch<'_> {
             }
             None => None,
         };
+        // Winograd's transformed weight likewise (it does not depend on the padding either).
+        let transformed = self.winograd_weight_for_parts(&call, g)?;
+        let call = ConvCall { packed_winograd: transformed.as_ref(), ..call };
         let mut kernel = None;
         for image in 0..u64::from(g.n) {
             for band in &bands {

@@ -276,7 +276,7 @@ impl Batch<'_> {
         let [x, y, z] = g.coop_nhwc_grid().map(|d| d as u32);
         let activation = activation_constants(opts.activation);
         // Split-K writes partial sums to scratch; the reduce pass adds them with bias and activation.
-        let partial = split_k_scratch(ctx, output, splits)?;
+        let partial = split_k_scratch(ctx, g, splits)?;
         let buffers =
             ConvBuffers { input: &input_nhwc, weight: packed, bias, output: partial.as_ref().unwrap_or(&output_nhwc) };
         let variant = Variant::of(dtype, partial.is_some());
@@ -298,7 +298,7 @@ impl Batch<'_> {
         });
         if let Some(p) = &partial {
             // NHWC: the channel of element i is i % OC (a "plane" of one element).
-            self.reduce_split_k(p, bias, &output_nhwc, splits, (g.oc, 1), activation)?;
+            self.reduce_split_k(p, bias, &output_nhwc, g, splits, (g.oc, 1), activation)?;
         }
         if output.memory_format() != MemoryFormat::ChannelsLast {
             self.relayout_into(&output_nhwc, output)?;
@@ -341,7 +341,7 @@ impl Batch<'_> {
         let (warps_m, splits) = (g.coop_warps_m(), g.coop_split_k());
         let [x, y, z] = g.coop_grid().map(|d| d as u32);
         // Split-K writes partial sums to scratch; the reduce pass adds them with bias and activation.
-        let partial = split_k_scratch(ctx, buffers.output, splits)?;
+        let partial = split_k_scratch(ctx, g, splits)?;
         let coop_buffers = ConvBuffers { output: partial.as_ref().unwrap_or(buffers.output), ..buffers };
         let variant = Variant::of(buffers.input.dtype(), partial.is_some());
         with_variant!(variant, coop = conv2d_coop | conv2d_coop_f16 | conv2d_coop_f16_partial, {
@@ -420,7 +420,7 @@ impl Batch<'_> {
             LaunchSchedule::Stream(stream) => (stream.slices, [stream.workgroups, 1, 1]),
         };
         // Split-K writes partial sums to scratch; a reduce pass adds them with bias and activation.
-        let partial = split_k_scratch(ctx, buffers.output, splits)?;
+        let partial = split_k_scratch(ctx, g, splits)?;
         let gemm_buffers =
             ConvBuffers { weight: &packed, output: partial.as_ref().unwrap_or(buffers.output), ..buffers };
         let variant = Variant::of(buffers.input.dtype(), partial.is_some());
@@ -462,7 +462,7 @@ impl Batch<'_> {
     ) -> Result<()> {
         if let Some(p) = partial {
             let (channels, act) = ((g.oc, g.oh * g.ow), activation_constants(activation));
-            self.reduce_split_k(p, buffers.bias, buffers.output, splits, channels, act)?;
+            self.reduce_split_k(p, buffers.bias, buffers.output, g, splits, channels, act)?;
         }
         Ok(())
     }
@@ -645,10 +645,13 @@ fn output_format_error(input: &Tensor, output: &Tensor) -> Error {
     }
 }
 
-/// The context's scratch for `splits` K-slices of partial sums of `output` (none for one slice).
-fn split_k_scratch(ctx: &Context, output: &Tensor, splits: u32) -> Result<Option<Tensor>> {
+/// The context's scratch for `splits` K-slices of partial sums of `g`'s output (none for one
+/// slice). Sized by the geometry, as the kernels address the slices, not by the output tensor,
+/// which may be a longer scratch buffer (Winograd's products).
+fn split_k_scratch(ctx: &Context, g: &ConvGeometry, splits: u32) -> Result<Option<Tensor>> {
     if splits > 1 {
-        Ok(Some(ctx.scratch_f32(Scratch::SplitK, "split-K partial sums", output.numel() * splits as usize)?))
+        let len = g.output_numel() as usize * splits as usize;
+        Ok(Some(ctx.scratch_f32(Scratch::SplitK, "split-K partial sums", len)?))
     } else {
         Ok(None)
     }
@@ -710,19 +713,22 @@ impl PackLayout {
 }
 
 impl Batch<'_> {
-    /// Records the split-K reduction: output = activation(Σ slices + bias), the channel of
-    /// element i being (i / plane) % oc (`plane` = OH·OW for NCHW, 1 for NHWC).
+    /// Records the split-K reduction of `g`'s output: output = activation(Σ slices + bias), the
+    /// channel of element i being (i / plane) % oc (`plane` = OH·OW for NCHW, 1 for NHWC). The
+    /// slices are `g`'s output size apart (`output` may be a longer scratch buffer).
+    #[allow(clippy::too_many_arguments)]
     fn reduce_split_k(
         &mut self,
         partial: &Tensor,
         bias: Option<&Tensor>,
         output: &Tensor,
+        g: &ConvGeometry,
         splits: u32,
         (oc, plane): (u32, u32),
         (activation, clamp_min, clamp_max): (u32, f32, f32),
     ) -> Result<()> {
         let ctx = self.ctx;
-        let numel = output.numel() as u64;
+        let numel = g.output_numel();
         let limits = ctx.limits();
         let grid =
             dispatch::grid(numel, dispatch::workgroup_size(&limits), limits.max_compute_workgroups_per_dimension)?;

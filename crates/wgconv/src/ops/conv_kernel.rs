@@ -108,8 +108,10 @@ pub enum ConvKernel {
     /// the input's 4×4 windows transformed, the 16 products as one grouped 1×1 convolution (16
     /// groups) on the fp32 GEMM kernel the planner picks for it, and the output transform with
     /// bias and activation. The transformed input and products (each 16/4 the size of the input
-    /// and output) live in the context's scratch, so each must fit one storage binding. Forced
-    /// tile widths and K schedules do not apply to it.
+    /// and output) live in the context's scratch: where the whole batch's exceed one storage
+    /// binding it runs in parts of whole images (bound at aligned offsets), and the transformed
+    /// weight (16/9 the weight) must fit one too. Forced tile widths and K schedules do not apply
+    /// to it.
     Winograd,
 }
 

@@ -3,6 +3,7 @@
 //! has the transforms and their layouts).
 
 use super::{
+    conv::ConvCall,
     conv_encode::{ConvBuffers, Windows},
     conv_geometry::ConvGeometry,
     conv_kernel::ConvKernel,
@@ -37,6 +38,12 @@ impl ConvGeometry {
         u64::from(self.oh.div_ceil(2)) * u64::from(self.ow.div_ceil(2))
     }
 
+    /// Elements of the transformed weight: 16 positions × IC × OC rounded up to 4 (the GEMM
+    /// kernels' packed layout).
+    pub(crate) fn winograd_weight_len(&self) -> u64 {
+        u64::from(POSITIONS) * u64::from(self.ic) * u64::from(self.oc.div_ceil(4) * 4)
+    }
+
     /// Elements of the transformed input [N, 16·IC, tiles] and of the products [N, 16·OC, tiles].
     pub(crate) fn winograd_scratch_len(&self) -> (u64, u64) {
         let per_channel = u64::from(self.n) * u64::from(POSITIONS) * self.winograd_tiles();
@@ -56,10 +63,11 @@ impl ConvGeometry {
     /// storage bindings hold `binding_limit` bytes at offsets that are multiples of `alignment`:
     /// the whole batch where its intermediates fit one binding each, else as many images as fit
     /// (binding each part's images at their offsets in the input and output, which must be
-    /// aligned); `None` where it cannot run (the shape does not suit it, not even one image's
-    /// intermediates fit, or the parts' offsets would not be aligned).
+    /// aligned); `None` where it cannot run: the shape does not suit it, its transformed weight
+    /// does not fit one binding, not even one image's intermediates do, the parts' offsets would
+    /// not be aligned, or the staged GEMM tiles cannot run a part's products (grid limits).
     pub(crate) fn winograd_images_per_part(&self, binding_limit: u64, alignment: u64) -> Option<u32> {
-        if !self.winograd_shape() {
+        if !self.winograd_shape() || self.winograd_weight_len() * 4 > binding_limit {
             return None;
         }
         let (input, products) = self.winograd_scratch_len();
@@ -154,13 +162,36 @@ impl Batch<'_> {
         self.winograd_pass(shader::Entry::WinogradOutput, outputs, part, output_pass, activation, output_window)
     }
 
+    /// The transformed weight for a convolution of geometry `g` run in parts (batch chunks, row
+    /// bands), each of which may run Winograd: the call's own (a `Conv2d`'s), else one made here
+    /// where Winograd is forced or planned for `g`, so that the parts do not each transform it.
+    pub(super) fn winograd_weight_for_parts(
+        &mut self,
+        call: &ConvCall<'_>,
+        g: &ConvGeometry,
+    ) -> Result<Option<Tensor>> {
+        if let Some(t) = call.packed_winograd {
+            return Ok(Some(t.clone()));
+        }
+        let wanted = match call.forced.kernel {
+            Some(kernel) => kernel == ConvKernel::Winograd,
+            None => call.forced.is_empty() && g.planned_kernel() == ConvKernel::Winograd,
+        };
+        let limit = self.ctx.limits().max_storage_buffer_binding_size;
+        let runs = call.weight.dtype() == DType::F32 && g.winograd_shape() && g.winograd_weight_len() * 4 <= limit;
+        match wanted && runs {
+            true => Ok(Some(self.winograd_weight(call.weight, g)?)),
+            false => Ok(None),
+        }
+    }
+
     /// Records the weight transform of a [`ConvKernel::Winograd`] convolution of `g`'s geometry
     /// (`weight` [OC, IC, 3, 3], f32) into a new tensor in the GEMM kernels' packed layout of
     /// its products' grouped 1×1 convolution, and returns it.
     pub(super) fn winograd_weight(&mut self, weight: &Tensor, g: &ConvGeometry) -> Result<Tensor> {
-        let oc4 = u64::from(g.oc.div_ceil(4) * 4);
-        let len = u64::from(POSITIONS) * u64::from(g.ic) * oc4;
+        let len = g.winograd_weight_len();
         fits_u32("Winograd's transformed weight", len)?;
+        self.ctx.check_binding("Winograd's transformed weight", len * 4)?;
         // Zero-filled: the packed layout's padding channels stay zero.
         let transformed = Tensor::zeros(self.ctx, &[len as usize], DType::F32)?;
         let pairs = u64::from(g.ic) * u64::from(g.oc);
