@@ -71,10 +71,11 @@ fn check_runs_forced(name: &str, seed: u64, case: Case, runs: &[Option<ConvKerne
             Some(k) => assert_eq!(kernel, k, "{name}: forced kernel not used"),
             // A tile width or K schedule forced without a kernel picks among the staged GEMM
             // kernels, which the small-grid ones and the few-output-channel one are not.
-            None if matches!(
+            None if (matches!(
                 geometry.planned_kernel(),
                 ConvKernel::GemmSmall | ConvKernel::GemmSmallK32 | ConvKernel::TransposedFewOc | ConvKernel::Winograd
-            ) && (base.tile_n.is_some() || base.schedule.is_some()) =>
+            ) || (geometry.planned_kernel() == ConvKernel::GroupedOc4 && geometry.groups() == 1))
+                && (base.tile_n.is_some() || base.schedule.is_some()) =>
             {
                 assert!(kernel.is_gemm(), "{name}: a forced tile width or schedule ran {kernel:?}")
             }
@@ -1057,6 +1058,30 @@ fn prepared_convolution_runs_many_inputs() {
     let wt = Tensor::from_f32(ctx, &[1.0; 18], &[3, 2, 3]).unwrap();
     let err = wgconv::Conv2d::new(ctx, &wt, None, &opts().groups(2)).unwrap_err();
     assert!(err.to_string().contains("groups 2 does not divide"), "{err}");
+}
+
+/// R32: a 3→16 stem on a grid the staged tiles would run (1024 tiles of 64×64) runs on
+/// `grouped_oc4`, planned, with every other kernel that supports it against the same reference;
+/// and a 1×1 layer of 40 input channels (over the 16 R9 plans it for) forced on it.
+#[test]
+fn few_output_channels_on_large_grids_run_grouped_oc4() {
+    let (input, weight) = ([1usize, 3, 256, 256], [16usize, 3, 3, 3]);
+    let options = opts().padding(&[1]).activation(Activation::Relu);
+    let g = ConvGeometry::new(&input, &weight, None, &options).unwrap();
+    assert_eq!(g.planned_kernel(), ConvKernel::GroupedOc4);
+    check(
+        "3→16 stem",
+        740,
+        Case { input: &input, weight: &weight, bias: true, opts: options, kernel: ConvKernel::Direct },
+    );
+    let case = Case {
+        input: &[2, 40, 9, 11],
+        weight: &[12, 40, 1, 1],
+        bias: true,
+        opts: opts(),
+        kernel: ConvKernel::DirectVec4,
+    };
+    check_runs("40→12 pointwise", 742, case, &[Some(ConvKernel::GroupedOc4)]);
 }
 
 /// Winograd F(2×2, 3×3), forced (and the planner's choice, another kernel at these small sizes,

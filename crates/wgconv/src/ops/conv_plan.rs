@@ -120,8 +120,9 @@ fn runnable_kernel(
     let mut kernel = geometry.choose_kernel(forced.kernel)?;
     // A tile width or K schedule forced without a kernel is a choice among the staged-tile GEMM
     // kernels, which the small-grid ones and R30's few-output-channel kernel are not.
-    let instead_of_staged =
-        kernel.gemm_small_entry().is_some() || kernel == ConvKernel::TransposedFewOc || kernel == ConvKernel::Winograd;
+    let instead_of_staged = kernel.gemm_small_entry().is_some()
+        || matches!(kernel, ConvKernel::TransposedFewOc | ConvKernel::Winograd)
+        || (kernel == ConvKernel::GroupedOc4 && geometry.grouped_oc4_wins());
     if instead_of_staged && forced.kernel.is_none() && (forced.tile_n.is_some() || forced.schedule.is_some()) {
         kernel = geometry.staged_gemm_kernel();
     }
@@ -344,6 +345,12 @@ impl ConvGeometry {
         if self.transposed && ocg <= 4 && self.few_oc_splits_k() && self.supports(ConvKernel::TransposedFewOc) {
             return ConvKernel::TransposedFewOc;
         }
+        // Few output channels with short K where the staged tiles would run (stems and 1×1
+        // layers of 16–32 channels on large grids): four channels of four columns per thread,
+        // whose 64-row tiles would be mostly empty (R32).
+        if self.grouped_oc4_wins() && self.supports(ConvKernel::GroupedOc4) {
+            return ConvKernel::GroupedOc4;
+        }
         self.staged_gemm_kernel()
     }
 
@@ -364,13 +371,15 @@ impl ConvGeometry {
     /// on the fp32 GEMM kernels, while 18 of the 20 with smaller grids ran 0.26–0.93× as fast
     /// (there the K loop of a few workgroups, whose weight gathers are strided, dominates).
     /// R30's few-output-channel transposed layers count as GEMM-shaped here: `coop_f16` ran all
-    /// three measured ones 1.03–1.25× faster than `transposed_few_oc` (v28).
+    /// three measured ones 1.03–1.25× faster than `transposed_few_oc` (v28). So do the layers
+    /// R31 gives `Winograd` and R32 `GroupedOc4` (fp32 rules; the tensor cores took those layers
+    /// before, and were not measured against them).
     pub(crate) fn tensor_core_candidate(&self) -> bool {
         let big_enough = || self.coop_grid().iter().product::<u64>() >= COOP_TRANSPOSED_MIN_WORKGROUPS;
         let planned = self.planned_kernel();
-        (planned.is_gemm_shaped() || matches!(planned, ConvKernel::TransposedFewOc | ConvKernel::Winograd))
-            && self.gemm_worthwhile()
-            && (!self.transposed || big_enough())
+        let gemm_rule = matches!(planned, ConvKernel::TransposedFewOc | ConvKernel::Winograd)
+            || (planned == ConvKernel::GroupedOc4 && self.grouped_oc4_wins());
+        (planned.is_gemm_shaped() || gemm_rule) && self.gemm_worthwhile() && (!self.transposed || big_enough())
     }
 
     /// The staged-tile GEMM kernel the rules R11–R15 choose for a GEMM-shaped convolution (the
@@ -404,6 +413,21 @@ impl ConvGeometry {
             _ => ConvKernel::GemmN64K16,
         };
         if self.supports(gemm) { gemm } else { self.reference_kernel() }
+    }
+
+    /// Rule R32: whether `GroupedOc4` (four output channels of four columns per thread, every
+    /// input channel of the group in its loop) beats the staged GEMM tiles on a direct, ungrouped
+    /// layer they would run: at most 16 output channels with K ≤ 144, or at most 32 with K ≤ 32,
+    /// and at most 64 input channels (the range measured). Fitted on the 86 zoo, throughput-zoo
+    /// and default-suite layers of ≤ 64 channels per group in and out (v29 call L): 1.28–3.11×
+    /// the staged tiles on each of the 11 it takes (1.74× in geomean), among them YOLOv8n's 3→16
+    /// stem at 640² (batch 1: 0.0316 → 0.0199 ms) and MobileNetV3's 16→16 1×1 at 112², batch 32
+    /// (0.148 → 0.048); it lost on every staged layer of 48+ output channels or longer K
+    /// (0.47–0.96×), and on the batch-1 grids R27 gives `GemmSmallK32`, which come first.
+    pub(crate) fn grouped_oc4_wins(&self) -> bool {
+        let (icg, ocg) = (self.ic / self.groups, self.oc / self.groups);
+        let k = self.gemm_k_depth();
+        !self.transposed && self.groups == 1 && icg <= 64 && ((ocg <= 16 && k <= 144) || (ocg <= 32 && k <= 32))
     }
 
     /// Rule R31: whether Winograd F(2×2, 3×3) beats the GEMM kernels (fitted on 103 3×3 stride-1
@@ -566,6 +590,19 @@ mod tests {
         assert_ne!(winograd(4, 4, 512, 64), ConvKernel::Winograd); // 4 input channels
         let strided = geo(&[1, 512, 128, 128], &[512, 512, 3, 3], same().stride(&[2])).unwrap();
         assert_ne!(strided.planned_kernel(), ConvKernel::Winograd);
+        // Few output channels with short K where the staged tiles would run (R32): YOLOv8n's
+        // 3→16 stem at 640², MobileNetV3's 16→16 1×1 at 112² at batch 32, 32→32 1×1 at 160²
+        // at batch 16; not 48 output channels, K 48 on 32, the batch-1 grids of R27, ResNet's
+        // 3→64 7×7 stem.
+        let oc4 = |input: &[usize], weight: &[usize], o: ConvOptions| geo(input, weight, o).unwrap().planned_kernel();
+        let s2 = || d().stride(&[2]).padding(&[1]);
+        assert_eq!(oc4(&[1, 3, 640, 640], &[16, 3, 3, 3], s2()), ConvKernel::GroupedOc4);
+        assert_eq!(oc4(&[32, 16, 112, 112], &[16, 16, 1, 1], d()), ConvKernel::GroupedOc4);
+        assert_eq!(oc4(&[16, 32, 160, 160], &[32, 32, 1, 1], d()), ConvKernel::GroupedOc4);
+        assert_ne!(oc4(&[32, 32, 112, 112], &[48, 32, 1, 1], d()), ConvKernel::GroupedOc4);
+        assert_ne!(oc4(&[16, 48, 160, 160], &[32, 48, 1, 1], d()), ConvKernel::GroupedOc4);
+        assert_eq!(oc4(&[1, 16, 112, 112], &[16, 16, 1, 1], d()), ConvKernel::GemmSmallK32);
+        assert_eq!(oc4(&[8, 3, 224, 224], &[64, 3, 7, 7], d().stride(&[2]).padding(&[3])), ConvKernel::GemmN64K16);
         // Depthwise on widths that are multiples of 4: vec4 quads, 4 rows per thread for one or
         // two waves, else 2 while that leaves 2^17 threads, else 1; at most 2 rows above 9 taps.
         let dw = |n, c: u32, h, s, k: usize| {
