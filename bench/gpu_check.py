@@ -70,7 +70,9 @@ cases = [
      "--groups 48 --padding 6 --stride 2 --dilation 2 --kernel depthwise_rows"),
     # Winograd F(2x2, 3x3): ragged tiles (odd outputs) and channels (70, 37), no padding on odd
     # sizes, long K (512 channels on 7x7 tiles), K-slices (1024 channels on 4x4 tiles: the
-    # small-grid GEMM splits K), and a large layer.
+    # small-grid GEMM splits K; one convolution per process, so this checks split-K on the
+    # device, not the slice stride after a larger layer, which a lavapipe test covers), and a
+    # large layer.
     ("winograd_ragged", (2, 37, 31, 29), (70, 37, 3, 3), "--padding 1 --activation relu --kernel winograd"),
     ("winograd_unpadded_odd", (1, 64, 57, 33), (96, 64, 3, 3), "--kernel winograd"),
     ("winograd_long_k", (1, 512, 14, 14), (512, 512, 3, 3), "--padding 1 --kernel winograd"),

@@ -953,6 +953,64 @@ fn winograd_steps_back_when_its_intermediates_exceed_a_binding() {
     assert!(narrow.limits().max_storage_buffer_binding_size < 16 * 80 * 116 * 116 * 4);
 }
 
+/// Winograd's transformed weight (16/9 the weight) must fit one storage binding too: where the
+/// weight fits and its transform does not, `Conv2d::new` keeps no transform, forcing Winograd is
+/// an error that says so, and the planner runs another kernel.
+#[test]
+fn winograd_needs_its_transformed_weight_to_fit_a_binding() {
+    // Weight 64·64·9·4 = 147 456 bytes; its transform 16·64·64·4 = 262 144; the intermediates of
+    // a 4×4 image 16·64·4·4 = 16 384.
+    let narrow = wgconv_tests::context_with_limits(|adapter| wgpu::Limits {
+        max_storage_buffer_binding_size: 192 << 10,
+        ..adapter
+    });
+    let (input, weight) = ([1usize, 64, 4, 4], [64usize, 64, 3, 3]);
+    let options = opts().padding(&[1]);
+    let w = random_f32(750, weight.iter().product());
+    let x = random_f32(751, input.iter().product());
+    let (expected, _) = reference::convolution(&x, &input, &w, &weight, None, &options).unwrap();
+    let wt = Tensor::from_f32(&narrow, &w, &weight).unwrap();
+    let xt = Tensor::from_f32(&narrow, &x, &input).unwrap();
+    let conv = wgconv::Conv2d::new(&narrow, &wt, None, &options).unwrap();
+    let mut batch = narrow.batch();
+    let err = conv.run_forced(&mut batch, &xt, &ForcedPlan::kernel(ConvKernel::Winograd)).unwrap_err().to_string();
+    assert!(err.contains("winograd") && err.contains("196608-byte"), "{err}");
+    let y = conv.run(&mut batch, &xt).unwrap();
+    assert_ne!(y.kernel, ConvKernel::Winograd);
+    batch.submit().unwrap();
+    assert!(reference::relative_error(&y.output.to_vec_f32(&narrow).unwrap(), &expected) <= TOLERANCE);
+}
+
+/// A batch over one storage binding runs in chunks of images: Winograd, forced, transforms the
+/// weight once for all of them, and each chunk runs in parts of whole images where its
+/// intermediates exceed the binding.
+#[test]
+fn winograd_in_batch_chunks_transforms_the_weight_once() {
+    // Images of 8·8·8 f32 = 2 KiB; 6 of them (12 KiB) over a 10 KiB binding: chunks of 5 and 1.
+    // Per image the transformed input is 16·8·16 f32 = 8 KiB: one image a part.
+    let narrow = wgconv_tests::context_with_limits(|adapter| wgpu::Limits {
+        max_storage_buffer_binding_size: 10 << 10,
+        ..adapter
+    });
+    let (input, weight) = ([6usize, 8, 8, 8], [8usize, 8, 3, 3]);
+    let options = opts().padding(&[1]).activation(Activation::Relu);
+    let x = random_f32(760, input.iter().product());
+    let w = random_f32(761, weight.iter().product());
+    let (expected, shape) = reference::convolution(&x, &input, &w, &weight, None, &options).unwrap();
+    let xt = Tensor::from_f32(&narrow, &x, &input).unwrap();
+    let wt = Tensor::from_f32(&narrow, &w, &weight).unwrap();
+    let out = Tensor::full_f32(&narrow, &shape, f32::NAN).unwrap();
+    let mut batch = narrow.batch();
+    let forced = ForcedPlan::kernel(ConvKernel::Winograd);
+    let kernel = batch.convolution_into_forced(&xt, &wt, None, &out, &options, &forced).unwrap();
+    assert_eq!(kernel, ConvKernel::Winograd);
+    // One weight transform, then three passes for each of the 6 images.
+    assert_eq!(batch.len(), 1 + 6 * 3);
+    batch.submit().unwrap();
+    let err = reference::relative_error(&out.to_vec_f32(&narrow).unwrap(), &expected);
+    assert!(err <= TOLERANCE, "{err:e}");
+}
+
 /// A batch whose Winograd intermediates exceed a storage binding runs in parts of whole images,
 /// each bound at its (aligned) offset in the input and output.
 #[test]
@@ -1082,6 +1140,16 @@ fn few_output_channels_on_large_grids_run_grouped_oc4() {
         kernel: ConvKernel::DirectVec4,
     };
     check_runs("40→12 pointwise", 742, case, &[Some(ConvKernel::GroupedOc4)]);
+    // A tile width forced without a kernel is a staged GEMM choice, which R32's layers leave.
+    let case =
+        Case { input: &input, weight: &weight, bias: false, opts: opts().padding(&[1]), kernel: ConvKernel::Direct };
+    check_runs_forced(
+        "3→16 stem, tile 64",
+        744,
+        case,
+        &[None],
+        ForcedPlan { tile_n: Some(64), ..ForcedPlan::default() },
+    );
 }
 
 /// Winograd F(2×2, 3×3), forced (and the planner's choice, another kernel at these small sizes,

@@ -417,8 +417,8 @@ impl ConvGeometry {
 
     /// Rule R32: whether `GroupedOc4` (four output channels of four columns per thread, every
     /// input channel of the group in its loop) beats the staged GEMM tiles on a direct, ungrouped
-    /// layer they would run: at most 16 output channels with K ≤ 144, or at most 32 with K ≤ 32,
-    /// and at most 64 input channels (the range measured). Fitted on the 86 zoo, throughput-zoo
+    /// 2D layer they would run: at most 16 output channels with K ≤ 144, or at most 32 with
+    /// K ≤ 32, and at most 64 input channels (the range measured; no 1D layer was). Fitted on the 86 zoo, throughput-zoo
     /// and default-suite layers of ≤ 64 channels per group in and out (v29 call L): 1.28–3.11×
     /// the staged tiles on each of the 11 it takes (1.74× in geomean), among them YOLOv8n's 3→16
     /// stem at 640² (batch 1: 0.0316 → 0.0199 ms) and MobileNetV3's 16→16 1×1 at 112², batch 32
@@ -427,7 +427,8 @@ impl ConvGeometry {
     pub(crate) fn grouped_oc4_wins(&self) -> bool {
         let (icg, ocg) = (self.ic / self.groups, self.oc / self.groups);
         let k = self.gemm_k_depth();
-        !self.transposed && self.groups == 1 && icg <= 64 && ((ocg <= 16 && k <= 144) || (ocg <= 32 && k <= 32))
+        let fitted = !self.transposed && !self.one_d && self.groups == 1 && icg <= 64;
+        fitted && ((ocg <= 16 && k <= 144) || (ocg <= 32 && k <= 32))
     }
 
     /// Rule R31: whether Winograd F(2×2, 3×3) beats the GEMM kernels (fitted on 103 3×3 stride-1
@@ -603,6 +604,10 @@ mod tests {
         assert_ne!(oc4(&[16, 48, 160, 160], &[32, 48, 1, 1], d()), ConvKernel::GroupedOc4);
         assert_eq!(oc4(&[1, 16, 112, 112], &[16, 16, 1, 1], d()), ConvKernel::GemmSmallK32);
         assert_eq!(oc4(&[8, 3, 224, 224], &[64, 3, 7, 7], d().stride(&[2]).padding(&[3])), ConvKernel::GemmN64K16);
+        // They count as GEMM-shaped for the tensor cores where f16 is allowed, as before R32.
+        assert!(geo(&[1, 3, 640, 640], &[16, 3, 3, 3], s2()).unwrap().tensor_core_candidate());
+        // Not measured on 1D layers: a 1→32 1D stem over 400 000 samples stays on the GEMM.
+        assert_ne!(oc4(&[1, 1, 400_000], &[32, 1, 10], d().stride(&[5])), ConvKernel::GroupedOc4);
         // Depthwise on widths that are multiples of 4: vec4 quads, 4 rows per thread for one or
         // two waves, else 2 while that leaves 2^17 threads, else 1; at most 2 rows above 9 taps.
         let dw = |n, c: u32, h, s, k: usize| {

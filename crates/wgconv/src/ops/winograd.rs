@@ -173,9 +173,12 @@ impl Batch<'_> {
         if let Some(t) = call.packed_winograd {
             return Ok(Some(t.clone()));
         }
+        // Where f16 is allowed on a context with cooperative matrices, the tensor cores take the
+        // layers Winograd would (`tensor_core_candidate`).
+        let tensor_cores = call.opts.precision == Precision::AllowF16 && self.ctx.cooperative_f16();
         let wanted = match call.forced.kernel {
             Some(kernel) => kernel == ConvKernel::Winograd,
-            None => call.forced.is_empty() && g.planned_kernel() == ConvKernel::Winograd,
+            None => call.forced.is_empty() && !tensor_cores && g.planned_kernel() == ConvKernel::Winograd,
         };
         let limit = self.ctx.limits().max_storage_buffer_binding_size;
         let runs = call.weight.dtype() == DType::F32 && g.winograd_shape() && g.winograd_weight_len() * 4 <= limit;
