@@ -119,7 +119,8 @@ fn runnable_kernel(
     }
     let mut kernel = geometry.choose_kernel(forced.kernel)?;
     // A tile width or K schedule forced without a kernel is a choice among the staged-tile GEMM
-    // kernels, which the small-grid ones and R30's few-output-channel kernel are not.
+    // kernels, which the small-grid ones, R30's few-output-channel kernel, R31's Winograd and
+    // R32's `GroupedOc4` are not.
     let instead_of_staged = kernel.gemm_small_entry().is_some()
         || matches!(kernel, ConvKernel::TransposedFewOc | ConvKernel::Winograd)
         || (kernel == ConvKernel::GroupedOc4 && geometry.grouped_oc4_wins());
