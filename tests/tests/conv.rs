@@ -828,6 +828,11 @@ fn context_from_an_existing_device() {
 
 /// A context on the default adapter limited to 16 352 bytes of workgroup memory (under WebGPU's
 /// default 16 KiB).
+/// A context whose storage bindings hold at most `bytes` (tensors over it run in parts).
+fn context_with_binding_limit(bytes: u64) -> wgconv::Context {
+    wgconv_tests::context_with_limits(|adapter| wgpu::Limits { max_storage_buffer_binding_size: bytes, ..adapter })
+}
+
 fn small_workgroup_memory_context() -> wgconv::Context {
     wgconv_tests::context_with_limits(|adapter| wgpu::Limits { max_compute_workgroup_storage_size: 16_352, ..adapter })
 }
@@ -928,10 +933,7 @@ fn winograd_steps_back_when_its_intermediates_exceed_a_binding() {
     let options = opts().padding(&[1]);
     let g = ConvGeometry::new(&input, &weight, None, &options).unwrap();
     assert_eq!(g.planned_kernel(), ConvKernel::Winograd);
-    let narrow = wgconv_tests::context_with_limits(|adapter| wgpu::Limits {
-        max_storage_buffer_binding_size: 64 << 20,
-        ..adapter
-    });
+    let narrow = context_with_binding_limit(64 << 20);
     let wide = context();
     for ctx in [wide, &narrow] {
         let fits = ctx.limits().max_storage_buffer_binding_size >= 16 * 80 * 116 * 116 * 4;
@@ -960,10 +962,7 @@ fn winograd_steps_back_when_its_intermediates_exceed_a_binding() {
 fn winograd_needs_its_transformed_weight_to_fit_a_binding() {
     // Weight 64·64·9·4 = 147 456 bytes; its transform 16·64·64·4 = 262 144; the intermediates of
     // a 4×4 image 16·64·4·4 = 16 384.
-    let narrow = wgconv_tests::context_with_limits(|adapter| wgpu::Limits {
-        max_storage_buffer_binding_size: 192 << 10,
-        ..adapter
-    });
+    let narrow = context_with_binding_limit(192 << 10);
     let (input, weight) = ([1usize, 64, 4, 4], [64usize, 64, 3, 3]);
     let options = opts().padding(&[1]);
     let w = random_f32(750, weight.iter().product());
@@ -988,10 +987,7 @@ fn winograd_needs_its_transformed_weight_to_fit_a_binding() {
 fn winograd_in_batch_chunks_transforms_the_weight_once() {
     // Images of 8·8·8 f32 = 2 KiB; 6 of them (12 KiB) over a 10 KiB binding: chunks of 5 and 1.
     // Per image the transformed input is 16·8·16 f32 = 8 KiB: one image a part.
-    let narrow = wgconv_tests::context_with_limits(|adapter| wgpu::Limits {
-        max_storage_buffer_binding_size: 10 << 10,
-        ..adapter
-    });
+    let narrow = context_with_binding_limit(10 << 10);
     let (input, weight) = ([6usize, 8, 8, 8], [8usize, 8, 3, 3]);
     let options = opts().padding(&[1]).activation(Activation::Relu);
     let x = random_f32(760, input.iter().product());
@@ -1018,10 +1014,7 @@ fn winograd_runs_large_batches_in_parts() {
     // Per image: transformed input 16·16·8·8 f32 = 64 KiB; images of 16 KiB in and 12 KiB out.
     let (input, weight) = ([3, 16, 16, 16], [12, 16, 3, 3]);
     let options = opts().padding(&[1]).activation(Activation::Relu);
-    let narrow = wgconv_tests::context_with_limits(|adapter| wgpu::Limits {
-        max_storage_buffer_binding_size: 128 << 10,
-        ..adapter
-    });
+    let narrow = context_with_binding_limit(128 << 10);
     let x = random_f32(720, input.iter().product());
     let w = random_f32(721, weight.iter().product());
     let b = random_f32(722, 12);
@@ -1253,10 +1246,7 @@ fn winograd_products_in_k_slices_after_a_larger_layer() {
     // K 1024 on 4 tiles: the products split K (a reduce pass).
     assert_eq!(run(&ctx, &[1, 1024, 4, 4], &[4, 1024, 3, 3], 732), 5);
     // Three images of 16·1024·4 f32 (256 KiB) of transformed input each, two to a part.
-    let narrow = wgconv_tests::context_with_limits(|adapter| wgpu::Limits {
-        max_storage_buffer_binding_size: 512 << 10,
-        ..adapter
-    });
+    let narrow = context_with_binding_limit(512 << 10);
     assert_eq!(run(&narrow, &[3, 1024, 4, 4], &[4, 1024, 3, 3], 734), 9);
 }
 

@@ -330,9 +330,8 @@ fn winograd_geometry(ctx: &Context, weight: &Tensor, opts: &ConvOptions) -> Opti
     let shape = weight.shape();
     let ic = *shape.get(1)?;
     let g = ConvGeometry::new(&[1, ic, 3, 3], shape, None, opts).ok()?;
-    let fits = g.winograd_weight_len() * 4 <= ctx.limits().max_storage_buffer_binding_size;
-    (weight.dtype() == DType::F32 && g.winograd_shape() && g.in_channels() >= 64 && g.out_channels() >= 64 && fits)
-        .then_some(g)
+    let fits = g.winograd_weight_fits(ctx.limits().max_storage_buffer_binding_size);
+    (weight.dtype() == DType::F32 && fits && g.in_channels() >= 64 && g.out_channels() >= 64).then_some(g)
 }
 
 /// One convolution call: its operands and what was asked of it.

@@ -109,11 +109,12 @@ fn runnable_kernel(
     let limits = ctx.limits();
     let binding_limit = limits.max_storage_buffer_binding_size;
     let alignment = u64::from(limits.min_storage_buffer_offset_alignment);
-    let winograd_runs = dtype == DType::F32 && geometry.winograd_images_per_part(binding_limit, alignment).is_some();
+    // Evaluated only for Winograd: it builds the products' geometry.
+    let winograd_runs = || dtype == DType::F32 && geometry.winograd_images_per_part(binding_limit, alignment).is_some();
     // Tuning timed f32 tensors of this geometry: its Winograd choice does not hold for f16 ones.
     if forced.is_empty()
         && let Some(tuned) = ctx.tuned(geometry)
-        && (tuned.kernel != ConvKernel::Winograd || winograd_runs)
+        && (tuned.kernel != ConvKernel::Winograd || winograd_runs())
     {
         return Ok((tuned.kernel, Some(tuned)));
     }
@@ -133,7 +134,7 @@ fn runnable_kernel(
     if kernel == ConvKernel::TransposedFewOc && forced.kernel.is_none() && !split_fits {
         kernel = geometry.staged_gemm_kernel();
     }
-    if kernel == ConvKernel::Winograd && !winograd_runs {
+    if kernel == ConvKernel::Winograd && !winograd_runs() {
         if forced.kernel.is_some() {
             let (input, products) = geometry.winograd_scratch_len();
             return Err(Error::unavailable(

@@ -44,6 +44,18 @@ impl ConvGeometry {
         u64::from(POSITIONS) * u64::from(self.ic) * u64::from(self.oc.div_ceil(4) * 4)
     }
 
+    /// Whether the filter suits F(2×2, 3×3) and its transformed weight fits one storage binding
+    /// of `binding_limit` bytes.
+    pub(crate) fn winograd_weight_fits(&self, binding_limit: u64) -> bool {
+        self.winograd_shape() && self.winograd_weight_len() * 4 <= binding_limit
+    }
+
+    /// Bytes of one f32 image of the input and of the output: where a batch's images start.
+    fn winograd_image_bytes(&self) -> (u64, u64) {
+        let image = |channels: u32, h: u32, w: u32| u64::from(channels) * u64::from(h) * u64::from(w) * 4;
+        (image(self.ic, self.ih, self.iw), image(self.oc, self.oh, self.ow))
+    }
+
     /// Elements of the transformed input [N, 16·IC, tiles] and of the products [N, 16·OC, tiles].
     pub(crate) fn winograd_scratch_len(&self) -> (u64, u64) {
         let per_channel = u64::from(self.n) * u64::from(POSITIONS) * self.winograd_tiles();
@@ -67,7 +79,7 @@ impl ConvGeometry {
     /// does not fit one binding, not even one image's intermediates do, the parts' offsets would
     /// not be aligned, or the staged GEMM tiles cannot run a part's products (grid limits).
     pub(crate) fn winograd_images_per_part(&self, binding_limit: u64, alignment: u64) -> Option<u32> {
-        if !self.winograd_shape() || self.winograd_weight_len() * 4 > binding_limit {
+        if !self.winograd_weight_fits(binding_limit) {
             return None;
         }
         let (input, products) = self.winograd_scratch_len();
@@ -75,11 +87,8 @@ impl ConvGeometry {
         // Indices within a part are u32.
         let limit = (binding_limit / 4).min(u64::from(u32::MAX));
         let images = (limit / per_image).min(u64::from(self.n)) as u32;
-        let image_bytes = |channels: u32, plane: u64| u64::from(channels) * plane * 4;
-        let in_plane = u64::from(self.ih) * u64::from(self.iw);
-        let out_plane = u64::from(self.oh) * u64::from(self.ow);
-        let aligned = image_bytes(self.ic, in_plane).is_multiple_of(alignment)
-            && image_bytes(self.oc, out_plane).is_multiple_of(alignment);
+        let (in_image, out_image) = self.winograd_image_bytes();
+        let aligned = in_image.is_multiple_of(alignment) && out_image.is_multiple_of(alignment);
         let part = ConvGeometry { n: images.max(1), ..self.clone() };
         let gemm_runs = part.winograd_gemm().is_ok_and(|gemm| gemm.supports(ConvKernel::GemmN64K16));
         (images >= 1 && (images == self.n || aligned) && gemm_runs).then_some(images)
@@ -111,8 +120,7 @@ impl Batch<'_> {
             Some(t) => t.clone(),
             None => self.winograd_weight(buffers.weight, g)?,
         };
-        let in_image = u64::from(g.ic) * u64::from(g.ih) * u64::from(g.iw) * 4;
-        let out_image = u64::from(g.oc) * u64::from(g.oh) * u64::from(g.ow) * 4;
+        let (in_image, out_image) = g.winograd_image_bytes();
         let mut first = 0;
         while first < g.n {
             let part = ConvGeometry { n: images.min(g.n - first), ..g.clone() };
@@ -181,7 +189,7 @@ impl Batch<'_> {
             None => call.forced.is_empty() && !tensor_cores && g.planned_kernel() == ConvKernel::Winograd,
         };
         let limit = self.ctx.limits().max_storage_buffer_binding_size;
-        let runs = call.weight.dtype() == DType::F32 && g.winograd_shape() && g.winograd_weight_len() * 4 <= limit;
+        let runs = call.weight.dtype() == DType::F32 && g.winograd_weight_fits(limit);
         match wanted && runs {
             true => Ok(Some(self.winograd_weight(call.weight, g)?)),
             false => Ok(None),
