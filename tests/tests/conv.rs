@@ -764,6 +764,43 @@ fn batched_ops_chain_without_host_sync() {
     assert!(err <= TOLERANCE, "chained relative error {err:e}");
 }
 
+/// A batch records its dispatches into one compute pass: the hazards between them (a read
+/// after a write, a write after a read, two writes) must still order them, as wgpu's barriers
+/// per dispatch do.
+#[test]
+fn one_batch_orders_dependent_dispatches() {
+    let ctx = context();
+    let shape = [1, 4, 5, 5];
+    let x = random_f32(93, 100);
+    let w1 = random_f32(94, 4 * 4 * 9);
+    let w2 = random_f32(95, 4 * 4);
+    let xt = Tensor::from_f32(ctx, &x, &shape).unwrap();
+    let padded = opts().padding(&[1]);
+    let first = wgconv::Conv2d::new(ctx, &Tensor::from_f32(ctx, &w1, &[4, 4, 3, 3]).unwrap(), None, &padded).unwrap();
+    let second = wgconv::Conv2d::new(ctx, &Tensor::from_f32(ctx, &w2, &[4, 4, 1, 1]).unwrap(), None, &opts()).unwrap();
+    let y = Tensor::full_f32(ctx, &shape, f32::NAN).unwrap();
+    let z = Tensor::full_f32(ctx, &shape, f32::NAN).unwrap();
+    let mut batch = ctx.batch();
+    first.run_into(&mut batch, &xt, &y).unwrap(); // y = first(x)
+    second.run_into(&mut batch, &y, &z).unwrap(); // z = second(y): reads what was just written
+    first.run_into(&mut batch, &z, &y).unwrap(); // y = first(z): overwrites what was just read
+    second.run_into(&mut batch, &y, &z).unwrap(); // z = second(y): a second write of z
+    assert_eq!(batch.len(), 4);
+    batch.submit().unwrap();
+
+    let to_f32 = |v: Vec<f64>| v.iter().map(|&e| e as f32).collect::<Vec<f32>>();
+    let conv = |input: &[f32], w: &[f32], w_shape: &[usize], o: &ConvOptions| {
+        reference::convolution(input, &shape, w, w_shape, None, o).unwrap().0
+    };
+    let y1 = to_f32(conv(&x, &w1, &[4, 4, 3, 3], &padded));
+    let z1 = to_f32(conv(&y1, &w2, &[4, 4, 1, 1], &opts()));
+    let y2 = conv(&z1, &w1, &[4, 4, 3, 3], &padded);
+    let z2 = conv(&to_f32(y2.clone()), &w2, &[4, 4, 1, 1], &opts());
+    let err_y = reference::relative_error(&y.to_vec_f32(ctx).unwrap(), &y2);
+    let err_z = reference::relative_error(&z.to_vec_f32(ctx).unwrap(), &z2);
+    assert!(err_y <= TOLERANCE && err_z <= TOLERANCE, "relative errors y {err_y:e}, z {err_z:e}");
+}
+
 #[test]
 fn pipelines_are_cached() {
     let ctx = wgconv::Context::new().unwrap();

@@ -43,7 +43,15 @@ impl<'a, S: GeneratedShader> Pass<'a, S> {
 /// ```
 pub struct Batch<'c> {
     pub(crate) ctx: &'c Context,
-    pub(crate) encoder: wgpu::CommandEncoder,
+    encoder: wgpu::CommandEncoder,
+    /// The compute pass that consecutive dispatches share, open until a command outside a pass
+    /// (a copy, a clear, a timestamp marker) or the submission ends it. wgpu turns every compute
+    /// pass into two command buffers (its barriers, then its body); one pass per dispatch made
+    /// each op a pair of command buffers, and the GPU then took about 10 µs per op whatever its
+    /// work (see docs/PERFORMANCE.md). Within a pass wgpu still puts a barrier before each
+    /// dispatch whose buffers an earlier one wrote (WebGPU's usage scope is the dispatch), so
+    /// sharing the pass changes no result. Declared before `encoder`: a pass must end first.
+    pass: Option<wgpu::ComputePass<'static>>,
     pub(crate) recorded: usize,
 }
 
@@ -51,7 +59,14 @@ impl<'c> Batch<'c> {
     pub(crate) fn new(ctx: &'c Context) -> Self {
         let encoder =
             ctx.device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("wgconv batch") });
-        Self { ctx, encoder, recorded: 0 }
+        Self { ctx, encoder, pass: None, recorded: 0 }
+    }
+
+    /// The command encoder, for a command outside a compute pass: ends the open pass first, so
+    /// the command runs after every dispatch recorded before it.
+    pub(crate) fn encoder(&mut self) -> &mut wgpu::CommandEncoder {
+        self.pass = None;
+        &mut self.encoder
     }
 
     /// Number of ops recorded so far.
@@ -88,7 +103,8 @@ impl<'c> Batch<'c> {
     /// # }
     /// ```
     pub async fn submit_async(self) -> Result<()> {
-        let Self { ctx, encoder, .. } = self;
+        let Self { ctx, encoder, pass, .. } = self;
+        drop(pass);
         let submitted = ctx.capture("submit", || {
             ctx.queue.submit([encoder.finish()]);
             Ok(())
@@ -130,9 +146,15 @@ impl<'c> Batch<'c> {
         // No timestamp writes here: `timing` brackets a whole batch with two marker passes, as a
         // write (and wgpu's query reset before it) between every pair of dispatches would
         // serialise them and add its own cost to every op.
-        let mut pass = self
-            .encoder
-            .begin_compute_pass(&wgpu::ComputePassDescriptor { label: Some(label), timestamp_writes: None });
+        let encoder = &mut self.encoder;
+        let pass = self.pass.get_or_insert_with(|| {
+            encoder
+                .begin_compute_pass(&wgpu::ComputePassDescriptor { label: Some("wgconv ops"), timestamp_writes: None })
+                .forget_lifetime()
+        });
+        // The op's name marks its dispatch for GPU debuggers and wgpu's error messages (the
+        // pass's label no longer can).
+        pass.insert_debug_marker(label);
         pass.set_pipeline(pipeline);
         pass.set_bind_group(0, group, &[]);
         pass.dispatch_workgroups(workgroups[0], workgroups[1], workgroups[2]);

@@ -79,14 +79,14 @@ async fn timestamped(
     // Slot 0 at the start of a marker pass before the runs, slot 1 at the end of one after them:
     // everything recorded in between is timed (copies too), and nothing is inserted between its
     // dispatches.
-    timestamp_pass(ctx, &mut batch.encoder, &query_set, Some(0), None);
+    timestamp_pass(ctx, batch.encoder(), &query_set, Some(0), None);
     for _ in 0..runs {
         record(&mut batch)?;
     }
     if batch.is_empty() {
         return Err(Error::NothingRecorded);
     }
-    timestamp_pass(ctx, &mut batch.encoder, &query_set, None, Some(1));
+    timestamp_pass(ctx, batch.encoder(), &query_set, None, Some(1));
     let resolve = ctx.device.create_buffer(&wgpu::BufferDescriptor {
         label: Some("wgconv timing resolve"),
         size: 16,
@@ -99,8 +99,8 @@ async fn timestamped(
         usage: wgpu::BufferUsages::COPY_DST | wgpu::BufferUsages::MAP_READ,
         mapped_at_creation: false,
     });
-    batch.encoder.resolve_query_set(&query_set, 0..2, &resolve, 0);
-    batch.encoder.copy_buffer_to_buffer(&resolve, 0, &readback, 0, 16);
+    batch.encoder().resolve_query_set(&query_set, 0..2, &resolve, 0);
+    batch.encoder().copy_buffer_to_buffer(&resolve, 0, &readback, 0, 16);
     batch.submit_async().await?;
     let bytes = ctx.read_mapped_async(&readback, "timing").await?;
     let ticks: [u64; 2] = bytemuck::pod_read_unaligned(&bytes[..16]);

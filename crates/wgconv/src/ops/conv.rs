@@ -292,10 +292,10 @@ impl Batch<'_> {
             out_shape[0] = n as usize;
             let chunk_in = Tensor::zeros(self.ctx, &in_shape, dtype)?;
             let chunk_out = Tensor::zeros(self.ctx, &out_shape, dtype)?;
-            self.encoder.copy_buffer_to_buffer(input.buffer(), start * in_image, chunk_in.buffer(), 0, n * in_image);
+            self.encoder().copy_buffer_to_buffer(input.buffer(), start * in_image, chunk_in.buffer(), 0, n * in_image);
             let geometry = call.geometry(&in_shape)?;
             kernel = Some(self.encode_convolution(ConvCall { input: &chunk_in, ..call }, &chunk_out, &geometry)?);
-            self.encoder.copy_buffer_to_buffer(
+            self.encoder().copy_buffer_to_buffer(
                 chunk_out.buffer(),
                 0,
                 output.buffer(),

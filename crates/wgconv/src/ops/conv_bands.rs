@@ -277,10 +277,10 @@ impl Batch<'_> {
                     let (src, dst) = (image * in_image + c * in_plane, c * band_plane);
                     // copy_buffer_to_buffer and clear_buffer need 4-byte multiples: f32 rows are.
                     if rows.zeros_before > 0 {
-                        self.encoder.clear_buffer(band_in.buffer(), dst, Some(rows.zeros_before * in_row));
+                        self.encoder().clear_buffer(band_in.buffer(), dst, Some(rows.zeros_before * in_row));
                     }
                     if rows.copied > 0 {
-                        self.encoder.copy_buffer_to_buffer(
+                        self.encoder().copy_buffer_to_buffer(
                             call.input.buffer(),
                             src + rows.first * in_row,
                             band_in.buffer(),
@@ -290,7 +290,7 @@ impl Batch<'_> {
                     }
                     if rows.zeros_after > 0 {
                         let offset = dst + (rows.zeros_before + rows.copied) * in_row;
-                        self.encoder.clear_buffer(band_in.buffer(), offset, Some(rows.zeros_after * in_row));
+                        self.encoder().clear_buffer(band_in.buffer(), offset, Some(rows.zeros_after * in_row));
                     }
                 }
                 let geometry = ConvGeometry::new(&in_shape, call.weight.shape(), bias_shape, &opts)?;
@@ -300,7 +300,7 @@ impl Batch<'_> {
                 kernel.get_or_insert(ran);
                 let band_out_plane = u64::from(band.band_out_rows) * out_row;
                 for o in 0..u64::from(g.oc) {
-                    self.encoder.copy_buffer_to_buffer(
+                    self.encoder().copy_buffer_to_buffer(
                         band_out.buffer(),
                         o * band_out_plane + u64::from(band.out_offset) * out_row,
                         output.buffer(),
