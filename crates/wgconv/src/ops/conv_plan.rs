@@ -394,7 +394,11 @@ impl ConvGeometry {
         // tiles in K-slices (R13); K of 1024+ on a grid under one wave even in 64×64 tiles
         // 64×128 tiles 16 deep in K-slices (R14); everything else 64×64 tiles of 128 threads,
         // whose grids spread more evenly over the multiprocessors, 32 deep on grids of under 512
-        // tiles and 16 deep on larger ones (R15).
+        // tiles and 16 deep on larger ones (R15). Refitted in v30 (docs/PERFORMANCE.md), after the
+        // per-op cost fell: 1D layers of over 64 output channels per group and K ≥ 64 take the
+        // 128×128 tiles 16 deep wherever their grid fills the GPU or K is long enough to split
+        // (R33), and pointwise layers with K under 64 that a 32-deep K-tile would pad take
+        // 16-deep ones (R34).
         let ocg = self.oc / self.groups;
         let icg = self.ic / self.groups;
         let tile8 = if ocg <= 64 { ConvKernel::GemmM64 } else { ConvKernel::Gemm };
@@ -405,11 +409,25 @@ impl ConvGeometry {
         let patchify = unpadded && self.kh * self.kw > 1 && self.stride == [self.kh, self.kw] && icg >= 128;
         let tiles_n64: u64 = self.gemm_grid((64, 64)).iter().product();
         let long_k_small_grid = self.gemm_k_depth() >= 1024 && tiles_n64 < FITTED_SMS;
+        let k = self.gemm_k_depth();
+        // R33: the 8×8 register blocks of the 128×128 tiles (twice the multiply-adds per loaded
+        // element of the 64-row tiles) on 1D layers (wav2vec 2.0, Whisper) with 128-row tiles
+        // at least half full, unless the grid is under one workgroup per multiprocessor and K
+        // too short to split (Whisper's 80→512 stem at batch 1, where they lost).
+        let wide_1d = self.one_d
+            && !self.transposed
+            && tile8 == ConvKernel::Gemm
+            && k >= 64
+            && (workgroups >= FITTED_SMS || k >= 512);
+        // R34: a 32-deep K-tile would be partly padding (K of 16, 24, 40 or 48).
+        let padded_k32 = pointwise && k < 64 && !k.is_multiple_of(32);
         let gemm = match (large, tile8) {
             (true, ConvKernel::GemmM64) => ConvKernel::GemmM64K16,
             (true, _) => ConvKernel::GemmK16,
-            _ if pointwise => ConvKernel::GemmM64K32,
             _ if patchify && self.gemm_split_k(tile8, self.planned_tile_n(tile8)) > 1 => tile8,
+            _ if wide_1d => ConvKernel::GemmK16,
+            _ if padded_k32 => ConvKernel::GemmM64K16,
+            _ if pointwise => ConvKernel::GemmM64K32,
             _ if long_k_small_grid => ConvKernel::GemmM64K16,
             _ if tiles_n64 < 512 => ConvKernel::GemmN64K32,
             _ => ConvKernel::GemmN64K16,
@@ -762,5 +780,34 @@ mod tests {
         );
         let up = geo(&[1, 512, 1, 1], &[512, 512, 4, 4], d().transposed(true).stride(&[2]).padding(&[1])).unwrap();
         assert_eq!(up.planned_kernel(), ConvKernel::GemmSmallK32);
+    }
+
+    /// R33 and R34 on the layers they were fitted on (v30 call D, forced kernels against the
+    /// planner in one binary), and the neighbours they leave alone.
+    #[test]
+    fn wide_1d_tiles_and_pointwise_short_k() {
+        let d = ConvOptions::default;
+        let kernel = |input: &[usize], weight: &[usize], opts| geo(input, weight, opts).unwrap().planned_kernel();
+        let s2 = || d().stride(&[2]);
+        // R33: wav2vec 2.0's 512→512 k3 s2 convs at 16k, 8k and 4k outputs and Whisper's
+        // stride-2 conv (48 workgroups of 128×128, K 1536: split) take the 128×128 tiles…
+        for w in [31_999, 15_999, 7_999, 3_001] {
+            assert_eq!(kernel(&[1, 512, w], &[512, 512, 3], s2()), ConvKernel::GemmK16, "width {w}");
+        }
+        assert_eq!(kernel(&[1, 512, 3000], &[512, 512, 3], s2().padding(&[1])), ConvKernel::GemmK16);
+        assert_eq!(kernel(&[16, 80, 3000], &[512, 80, 3], d().padding(&[1])), ConvKernel::GemmK16);
+        // …but not Whisper's 80→512 stem at batch 1 (96 such tiles, K 240: too short to split),
+        // 2D layers (not measured) or 64 output channels (a half-empty 128-row tile).
+        assert_ne!(kernel(&[1, 80, 3000], &[512, 80, 3], d().padding(&[1])), ConvKernel::GemmK16);
+        assert_ne!(kernel(&[1, 512, 8, 1000], &[512, 512, 1, 3], s2()), ConvKernel::GemmK16);
+        assert_ne!(kernel(&[1, 512, 15_999], &[64, 512, 3], s2()), ConvKernel::GemmK16);
+        // R34: pointwise layers at batch 32 with K 16, 24 or 48 take 16-deep tiles; K 32 and 64
+        // (no padding in a 32-deep tile) keep R12's 32-deep ones.
+        let pointwise = |ic, oc, hw| kernel(&[32, ic, hw, hw], &[oc, ic, 1, 1], d());
+        assert_eq!(pointwise(16, 96, 112), ConvKernel::GemmM64K16);
+        assert_eq!(pointwise(24, 144, 56), ConvKernel::GemmM64K16);
+        assert_eq!(pointwise(48, 64, 80), ConvKernel::GemmM64K16);
+        assert_eq!(pointwise(32, 192, 28), ConvKernel::GemmM64K32);
+        assert_eq!(pointwise(64, 256, 56), ConvKernel::GemmM64K32);
     }
 }
