@@ -764,6 +764,31 @@ fn batched_ops_chain_without_host_sync() {
     assert!(err <= TOLERANCE, "chained relative error {err:e}");
 }
 
+/// A batch dropped unsubmitted, its compute pass still open, leaves the context working (the
+/// pass must end before its encoder is dropped, or wgpu reports an error outside any scope).
+#[test]
+fn a_batch_dropped_with_its_pass_open_leaves_the_context_working() {
+    let ctx = wgconv::Context::new().unwrap();
+    let x = Tensor::from_f32(&ctx, &random_f32(96, 16), &[1, 1, 4, 4]).unwrap();
+    let w = Tensor::from_f32(&ctx, &random_f32(97, 9), &[1, 1, 3, 3]).unwrap();
+    let mut batch = ctx.batch();
+    batch.convolution(&x, &w, None, &opts()).unwrap();
+    drop(batch);
+    let y = ctx.conv2d(&x, &w, None, &opts()).unwrap();
+    let (want, _) = reference::convolution(
+        &x.to_vec_f32(&ctx).unwrap(),
+        &[1, 1, 4, 4],
+        &w.to_vec_f32(&ctx).unwrap(),
+        &[1, 1, 3, 3],
+        None,
+        &opts(),
+    )
+    .unwrap();
+    let err = reference::relative_error(&y.output.to_vec_f32(&ctx).unwrap(), &want);
+    assert!(err <= TOLERANCE, "relative error {err:e}");
+    ctx.synchronize().unwrap();
+}
+
 /// A batch records its dispatches into one compute pass: the hazards between them (a read
 /// after a write, a write after a read, two writes) must still order them, as wgpu's barriers
 /// per dispatch do.

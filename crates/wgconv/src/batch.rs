@@ -43,15 +43,16 @@ impl<'a, S: GeneratedShader> Pass<'a, S> {
 /// ```
 pub struct Batch<'c> {
     pub(crate) ctx: &'c Context,
-    encoder: wgpu::CommandEncoder,
     /// The compute pass that consecutive dispatches share, open until a command outside a pass
     /// (a copy, a clear, a timestamp marker) or the submission ends it. wgpu turns every compute
     /// pass into two command buffers (its barriers, then its body); one pass per dispatch made
     /// each op a pair of command buffers, and the GPU then took about 10 µs per op whatever its
     /// work (see docs/PERFORMANCE.md). Within a pass wgpu still puts a barrier before each
-    /// dispatch whose buffers an earlier one wrote (WebGPU's usage scope is the dispatch), so
-    /// sharing the pass changes no result. Declared before `encoder`: a pass must end first.
+    /// dispatch that touches a buffer an earlier one wrote, or writes one an earlier one read
+    /// (WebGPU's usage scope is the dispatch), so sharing the pass changes no result. Declared before `encoder`, so a batch dropped
+    /// unsubmitted ends its pass before its encoder.
     pass: Option<wgpu::ComputePass<'static>>,
+    encoder: wgpu::CommandEncoder,
     pub(crate) recorded: usize,
 }
 
@@ -59,7 +60,7 @@ impl<'c> Batch<'c> {
     pub(crate) fn new(ctx: &'c Context) -> Self {
         let encoder =
             ctx.device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("wgconv batch") });
-        Self { ctx, encoder, pass: None, recorded: 0 }
+        Self { ctx, pass: None, encoder, recorded: 0 }
     }
 
     /// The command encoder, for a command outside a compute pass: ends the open pass first, so
