@@ -764,8 +764,8 @@ fn batched_ops_chain_without_host_sync() {
     assert!(err <= TOLERANCE, "chained relative error {err:e}");
 }
 
-/// A batch dropped unsubmitted, its compute pass still open, leaves the context working (the
-/// pass must end before its encoder is dropped, or wgpu reports an error outside any scope).
+/// A batch dropped unsubmitted, its compute pass still open, leaves the context working: the
+/// next op on it runs and is correct, and nothing is left to wait for.
 #[test]
 fn a_batch_dropped_with_its_pass_open_leaves_the_context_working() {
     let ctx = wgconv::Context::new().unwrap();
@@ -790,37 +790,41 @@ fn a_batch_dropped_with_its_pass_open_leaves_the_context_working() {
 }
 
 /// A batch records its dispatches into one compute pass: the hazards between them (a read
-/// after a write, a write after a read, two writes) must still order them, as wgpu's barriers
-/// per dispatch do.
+/// after a write, a write after a read, two writes, and the split-K scratch that both 3×3 ops
+/// write and reduce) must still order them, as wgpu's barriers per dispatch do.
 #[test]
 fn one_batch_orders_dependent_dispatches() {
     let ctx = context();
-    let shape = [1, 4, 5, 5];
-    let x = random_f32(93, 100);
-    let w1 = random_f32(94, 4 * 4 * 9);
-    let w2 = random_f32(95, 4 * 4);
+    let shape = [2, 32, 12, 12];
+    let numel = shape.iter().product();
+    let x = random_f32(93, numel);
+    let w1 = random_f32(94, 32 * 32 * 9);
+    let w2 = random_f32(95, 32 * 32);
     let xt = Tensor::from_f32(ctx, &x, &shape).unwrap();
     let padded = opts().padding(&[1]);
-    let first = wgconv::Conv2d::new(ctx, &Tensor::from_f32(ctx, &w1, &[4, 4, 3, 3]).unwrap(), None, &padded).unwrap();
-    let second = wgconv::Conv2d::new(ctx, &Tensor::from_f32(ctx, &w2, &[4, 4, 1, 1]).unwrap(), None, &opts()).unwrap();
+    let first = wgconv::Conv2d::new(ctx, &Tensor::from_f32(ctx, &w1, &[32, 32, 3, 3]).unwrap(), None, &padded).unwrap();
+    let second =
+        wgconv::Conv2d::new(ctx, &Tensor::from_f32(ctx, &w2, &[32, 32, 1, 1]).unwrap(), None, &opts()).unwrap();
+    // The 3×3 op in 3 K-slices: a GEMM dispatch into the scratch, then a reduce dispatch.
+    let split = ForcedPlan { schedule: Some(GemmSchedule::SplitK(3)), ..ForcedPlan::kernel(ConvKernel::GemmN64K16) };
     let y = Tensor::full_f32(ctx, &shape, f32::NAN).unwrap();
     let z = Tensor::full_f32(ctx, &shape, f32::NAN).unwrap();
     let mut batch = ctx.batch();
-    first.run_into(&mut batch, &xt, &y).unwrap(); // y = first(x)
+    first.run_into_forced(&mut batch, &xt, &y, &split).unwrap(); // y = first(x)
     second.run_into(&mut batch, &y, &z).unwrap(); // z = second(y): reads what was just written
-    first.run_into(&mut batch, &z, &y).unwrap(); // y = first(z): overwrites what was just read
+    first.run_into_forced(&mut batch, &z, &y, &split).unwrap(); // y = first(z): overwrites what was read
     second.run_into(&mut batch, &y, &z).unwrap(); // z = second(y): a second write of z
-    assert_eq!(batch.len(), 4);
+    assert_eq!(batch.len(), 6, "two split 3×3 ops of two dispatches each, two 1×1 ops of one");
     batch.submit().unwrap();
 
     let to_f32 = |v: Vec<f64>| v.iter().map(|&e| e as f32).collect::<Vec<f32>>();
     let conv = |input: &[f32], w: &[f32], w_shape: &[usize], o: &ConvOptions| {
         reference::convolution(input, &shape, w, w_shape, None, o).unwrap().0
     };
-    let y1 = to_f32(conv(&x, &w1, &[4, 4, 3, 3], &padded));
-    let z1 = to_f32(conv(&y1, &w2, &[4, 4, 1, 1], &opts()));
-    let y2 = conv(&z1, &w1, &[4, 4, 3, 3], &padded);
-    let z2 = conv(&to_f32(y2.clone()), &w2, &[4, 4, 1, 1], &opts());
+    let y1 = to_f32(conv(&x, &w1, &[32, 32, 3, 3], &padded));
+    let z1 = to_f32(conv(&y1, &w2, &[32, 32, 1, 1], &opts()));
+    let y2 = conv(&z1, &w1, &[32, 32, 3, 3], &padded);
+    let z2 = conv(&to_f32(y2.clone()), &w2, &[32, 32, 1, 1], &opts());
     let err_y = reference::relative_error(&y.to_vec_f32(ctx).unwrap(), &y2);
     let err_z = reference::relative_error(&z.to_vec_f32(ctx).unwrap(), &z2);
     assert!(err_y <= TOLERANCE && err_z <= TOLERANCE, "relative errors y {err_y:e}, z {err_z:e}");

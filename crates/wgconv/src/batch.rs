@@ -8,7 +8,7 @@ pub(crate) struct Pass<'a, S: GeneratedShader> {
     entry: S::Entry,
     overrides: &'a S::Overrides,
     workgroups: [u32; 3],
-    /// The compute pass's label; the entry point's name unless set.
+    /// The dispatch's debug marker (GPU debuggers show it); the entry point's name unless set.
     label: Option<&'static str>,
 }
 
@@ -18,7 +18,7 @@ impl<'a, S: GeneratedShader> Pass<'a, S> {
         Self { entry, overrides, workgroups, label: None }
     }
 
-    /// Labels the compute pass `label` instead of the entry point's name.
+    /// Marks the dispatch `label` instead of the entry point's name.
     pub fn labelled(self, label: &'static str) -> Self {
         Self { label: Some(label), ..self }
     }
@@ -153,8 +153,8 @@ impl<'c> Batch<'c> {
                 .begin_compute_pass(&wgpu::ComputePassDescriptor { label: Some("wgconv ops"), timestamp_writes: None })
                 .forget_lifetime()
         });
-        // The op's name marks its dispatch for GPU debuggers and wgpu's error messages (the
-        // pass's label no longer can).
+        // The op's name marks its dispatch for GPU debuggers (RenderDoc, Nsight), as each
+        // dispatch's own pass label did; wgpu's error messages name the op through `capture`.
         pass.insert_debug_marker(label);
         pass.set_pipeline(pipeline);
         pass.set_bind_group(0, group, &[]);

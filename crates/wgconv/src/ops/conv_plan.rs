@@ -411,11 +411,16 @@ impl ConvGeometry {
         let long_k_small_grid = self.gemm_k_depth() >= 1024 && tiles_n64 < FITTED_SMS;
         let k = self.gemm_k_depth();
         // R33: the 8×8 register blocks of the 128×128 tiles (twice the multiply-adds per loaded
-        // element of the 64-row tiles) on 1D layers (wav2vec 2.0, Whisper) with 128-row tiles
-        // at least half full, unless the grid is under one workgroup per multiprocessor and K
-        // too short to split (Whisper's 80→512 stem at batch 1, where they lost).
-        let wide_1d = self.one_d
+        // element of the 64-row tiles) on 1D layers (wav2vec 2.0, Whisper; also written as 2D
+        // convolutions of height 1, as R24 reads them) with 128-row tiles at least half full,
+        // unless the grid is under one workgroup per multiprocessor and K under 512 (Whisper's
+        // 80→512 stem at batch 1, where they lost). Only filters with taps were measured:
+        // pointwise layers keep R12 and long K on small grids R14.
+        let wide_1d = self.ih == 1
+            && self.kh == 1
             && !self.transposed
+            && !pointwise
+            && !long_k_small_grid
             && tile8 == ConvKernel::Gemm
             && k >= 64
             && (workgroups >= FITTED_SMS || k >= 512);
@@ -800,6 +805,12 @@ mod tests {
         // 2D layers (not measured) or 64 output channels (a half-empty 128-row tile).
         assert_ne!(kernel(&[1, 80, 3000], &[512, 80, 3], d().padding(&[1])), ConvKernel::GemmK16);
         assert_ne!(kernel(&[1, 512, 8, 1000], &[512, 512, 1, 3], s2()), ConvKernel::GemmK16);
+        // The same 1D layer written as a 2D convolution of height 1 is planned the same way.
+        let as_2d = d().stride(&[1, 2]);
+        assert_eq!(kernel(&[1, 512, 1, 15_999], &[512, 512, 1, 3], as_2d), ConvKernel::GemmK16);
+        // 1D pointwise layers keep R12, long K on small grids R14 (not measured with R33).
+        assert_eq!(kernel(&[8, 256, 1000], &[512, 256, 1], d()), ConvKernel::GemmM64K32);
+        assert_eq!(kernel(&[1, 1024, 8000], &[128, 1024, 3], s2()), ConvKernel::GemmM64K16);
         assert_ne!(kernel(&[1, 512, 15_999], &[64, 512, 3], s2()), ConvKernel::GemmK16);
         // R34: pointwise layers at batch 32 with K 16, 24 or 48 take 16-deep tiles; K 32 and 64
         // (no padding in a 32-deep tile) keep R12's 32-deep ones.
