@@ -49,8 +49,8 @@ pub struct Batch<'c> {
     /// each op a pair of command buffers, and the GPU then took about 10 µs per op whatever its
     /// work (see docs/PERFORMANCE.md). Within a pass wgpu still puts a barrier before each
     /// dispatch that touches a buffer an earlier one wrote, or writes one an earlier one read
-    /// (WebGPU's usage scope is the dispatch), so sharing the pass changes no result. Declared before `encoder`, so a batch dropped
-    /// unsubmitted ends its pass before its encoder.
+    /// (WebGPU's usage scope is the dispatch), so sharing the pass changes no result. Declared
+    /// before `encoder`, so a batch dropped unsubmitted ends its pass before its encoder.
     pass: Option<wgpu::ComputePass<'static>>,
     encoder: wgpu::CommandEncoder,
     pub(crate) recorded: usize,

@@ -395,10 +395,10 @@ impl ConvGeometry {
         // 64×128 tiles 16 deep in K-slices (R14); everything else 64×64 tiles of 128 threads,
         // whose grids spread more evenly over the multiprocessors, 32 deep on grids of under 512
         // tiles and 16 deep on larger ones (R15). Refitted in v30 (docs/PERFORMANCE.md), after the
-        // per-op cost fell: 1D layers of over 64 output channels per group and K ≥ 64 take the
-        // 128×128 tiles 16 deep wherever their grid fills the GPU or K is long enough to split
-        // (R33), and pointwise layers with K under 64 that a 32-deep K-tile would pad take
-        // 16-deep ones (R34).
+        // per-op cost fell: 1D layers with filter taps, over 64 output channels per group and
+        // K ≥ 64 take the 128×128 tiles 16 deep where their grid fills the GPU or K is 512+ (R33),
+        // and pointwise layers with K under 64 that a 32-deep K-tile would pad take 16-deep ones
+        // (R34).
         let ocg = self.oc / self.groups;
         let icg = self.ic / self.groups;
         let tile8 = if ocg <= 64 { ConvKernel::GemmM64 } else { ConvKernel::Gemm };
@@ -801,8 +801,8 @@ mod tests {
         }
         assert_eq!(kernel(&[1, 512, 3000], &[512, 512, 3], s2().padding(&[1])), ConvKernel::GemmK16);
         assert_eq!(kernel(&[16, 80, 3000], &[512, 80, 3], d().padding(&[1])), ConvKernel::GemmK16);
-        // …but not Whisper's 80→512 stem at batch 1 (96 such tiles, K 240: too short to split),
-        // 2D layers (not measured) or 64 output channels (a half-empty 128-row tile).
+        // …but not Whisper's 80→512 stem at batch 1 (96 such tiles, K 240 under 512), 2D layers
+        // taller than one row (not measured) or 64 output channels (a half-empty 128-row tile).
         assert_ne!(kernel(&[1, 80, 3000], &[512, 80, 3], d().padding(&[1])), ConvKernel::GemmK16);
         assert_ne!(kernel(&[1, 512, 8, 1000], &[512, 512, 1, 3], s2()), ConvKernel::GemmK16);
         // The same 1D layer written as a 2D convolution of height 1 is planned the same way.
