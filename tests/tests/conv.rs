@@ -769,21 +769,14 @@ fn batched_ops_chain_without_host_sync() {
 #[test]
 fn a_batch_dropped_with_its_pass_open_leaves_the_context_working() {
     let ctx = wgconv::Context::new().unwrap();
-    let x = Tensor::from_f32(&ctx, &random_f32(96, 16), &[1, 1, 4, 4]).unwrap();
-    let w = Tensor::from_f32(&ctx, &random_f32(97, 9), &[1, 1, 3, 3]).unwrap();
+    let (x, w) = (random_f32(96, 16), random_f32(97, 9));
+    let xt = Tensor::from_f32(&ctx, &x, &[1, 1, 4, 4]).unwrap();
+    let wt = Tensor::from_f32(&ctx, &w, &[1, 1, 3, 3]).unwrap();
     let mut batch = ctx.batch();
-    batch.convolution(&x, &w, None, &opts()).unwrap();
+    batch.convolution(&xt, &wt, None, &opts()).unwrap();
     drop(batch);
-    let y = ctx.conv2d(&x, &w, None, &opts()).unwrap();
-    let (want, _) = reference::convolution(
-        &x.to_vec_f32(&ctx).unwrap(),
-        &[1, 1, 4, 4],
-        &w.to_vec_f32(&ctx).unwrap(),
-        &[1, 1, 3, 3],
-        None,
-        &opts(),
-    )
-    .unwrap();
+    let y = ctx.conv2d(&xt, &wt, None, &opts()).unwrap();
+    let (want, _) = reference::convolution(&x, &[1, 1, 4, 4], &w, &[1, 1, 3, 3], None, &opts()).unwrap();
     let err = reference::relative_error(&y.output.to_vec_f32(&ctx).unwrap(), &want);
     assert!(err <= TOLERANCE, "relative error {err:e}");
     ctx.synchronize().unwrap();

@@ -403,13 +403,13 @@ impl ConvGeometry {
         let icg = self.ic / self.groups;
         let tile8 = if ocg <= 64 { ConvKernel::GemmM64 } else { ConvKernel::Gemm };
         let workgroups: u64 = self.gemm_grid(tile8.gemm_tile().expect("a GEMM kernel")).iter().product();
-        let large = !self.transposed && workgroups >= 384 && self.gemm_k_depth() >= 512;
+        let k = self.gemm_k_depth();
+        let large = !self.transposed && workgroups >= 384 && k >= 512;
         let unpadded = !self.transposed && self.padding == [0, 0];
         let pointwise = unpadded && self.kh * self.kw == 1 && self.stride == [1, 1];
         let patchify = unpadded && self.kh * self.kw > 1 && self.stride == [self.kh, self.kw] && icg >= 128;
         let tiles_n64: u64 = self.gemm_grid((64, 64)).iter().product();
-        let long_k_small_grid = self.gemm_k_depth() >= 1024 && tiles_n64 < FITTED_SMS;
-        let k = self.gemm_k_depth();
+        let long_k_small_grid = k >= 1024 && tiles_n64 < FITTED_SMS;
         // R33: the 8×8 register blocks of the 128×128 tiles (twice the multiply-adds per loaded
         // element of the 64-row tiles) on 1D layers (wav2vec 2.0, Whisper; also written as 2D
         // convolutions of height 1, as R24 reads them) with 128-row tiles at least half full,
