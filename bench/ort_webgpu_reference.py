@@ -19,7 +19,11 @@ machine without a registry). Only GPU work is timed:
 - the per-conv time is the slope (T(K) - T(1)) / (K - 1) of the median run time, which removes
   the remaining fixed cost per run. Independent parallel convs may overlap on the GPU, which
   flatters small layers: compare with `wgconv bench --parallel K` (timed the same way; its
-  `parallel_ms`), shown next to wgconv's back-to-back `median_ms`.
+  `parallel_ms`), shown next to wgconv's back-to-back `median_ms`;
+- a run is timed by the wall clock, and a run's CPU cost (about 15-25 us on the H200 machine) is a
+  floor under T: where one conv's GPU time is below it, T(1) is the floor, not the conv, and the
+  slope from 1 understates the conv's GPU time by (floor - conv) / (K - 1). `--k-from K0` takes the
+  slope (T(K) - T(K0)) / (K - K0) between two counts whose runs both outlast the floor.
 
 int8 layers are skipped (the WebGPU EP has no QLinearConv). Layers that fail are reported and skipped.
 """
@@ -172,8 +176,8 @@ def count_transposes(path):
     return sum(1 for node in onnx.load(path).graph.node if node.op_type == "Transpose")
 
 
-def time_layer(gpu, layer, k, repeat, rng):
-    """(per-conv ms from the slope, T(1) ms, T(K) ms, output layout)."""
+def time_layer(gpu, layer, k, repeat, rng, k_from=1):
+    """(per-conv ms from the slope, T(k_from) ms, T(K) ms, output layout)."""
     layout = "nhwc"
     with tempfile.NamedTemporaryFile(suffix=".onnx") as tmp:
         model, _ = layer_graph(layer, 1, True, rng)
@@ -181,12 +185,12 @@ def time_layer(gpu, layer, k, repeat, rng):
         if count_transposes(tmp.name):
             layout = "nchw"
     times, runs = {}, None
-    for kk in (k, 1):  # the same runs per sample for both
+    for kk in (k, k_from):  # the same runs per sample for both
         model, _ = layer_graph(layer, kk, layout == "nhwc", rng)
         sess = gpu.session(model)
         times[kk], runs = time_session(sess, gpu.binding(sess), repeat, runs)
         del sess
-    return (times[k] - times[1]) / (k - 1), times[1], times[k], layout
+    return (times[k] - times[k_from]) / (k - k_from), times[k_from], times[k], layout
 
 
 def parallel_count(text):
@@ -201,6 +205,8 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--suite", default="bench/suites/default.json")
     ap.add_argument("--k", type=parallel_count, default=8, help="parallel convs per graph, 2 to 64 (the slope is over 1 and K)")
+    ap.add_argument("--k-from", type=int, default=1,
+                    help="the slope's lower count K0, 1 to K - 1: (T(K) - T(K0)) / (K - K0) (default 1)")
     ap.add_argument("--repeat", type=int, default=7)
     ap.add_argument("--wgconv", help="JSON of `wgconv bench` (with --parallel K for like-with-like numbers)")
     ap.add_argument("--json", help="write the timings here")
@@ -209,6 +215,8 @@ def main():
     ap.add_argument("--no-graph-capture", action="store_true")
     ap.add_argument("--models", help="only the layers of these models (comma-separated), as `wgconv bench --models`")
     args = ap.parse_args()
+    if not 1 <= args.k_from < args.k:
+        ap.error(f"--k-from must be 1 to K - 1 = {args.k - 1}, not {args.k_from}")
     try:
         suite = load_suite(args.suite, args.models)
     except ValueError as e:
@@ -223,8 +231,8 @@ def main():
             failed[layer["name"]] = "not timed: --limit-s reached"
             continue
         try:
-            slope, t1, tk, layout = time_layer(gpu, layer, args.k, args.repeat, rng)
-            results[layer["name"]] = {"ms": slope, "t1_ms": t1, "tk_ms": tk, "outputs": layout}
+            slope, t_from, tk, layout = time_layer(gpu, layer, args.k, args.repeat, rng, args.k_from)
+            results[layer["name"]] = {"ms": slope, f"t{args.k_from}_ms": t_from, "tk_ms": tk, "outputs": layout}
         except Exception as e:  # noqa: BLE001 - one layer's failure must not stop the suite
             failed[layer["name"]] = f"{type(e).__name__}: {e}"
             print(f"{layer['name']}: {failed[layer['name']]}", file=sys.stderr)
@@ -236,7 +244,7 @@ def main():
         with open(args.wgconv) as file:
             ours = {l["name"]: l for l in json.load(file)["layers"]}
     lines = [f"ONNX Runtime {ort.__version__}, WebGPU EP ({gpu.adapter}); graph capture "
-             f"{'on' if gpu.graph_capture else 'off'}; K = {args.k}; per-conv ms = (T(K) - T(1)) / (K - 1).", "",
+             f"{'on' if gpu.graph_capture else 'off'}; K = {args.k}; per-conv ms = (T(K) - T({args.k_from})) / (K - {args.k_from}).", "",
              "| layer | ORT ms | wgconv parallel ms | ratio (ORT/wgconv, parallel) | wgconv back-to-back ms | ratio (ORT/wgconv) |",
              "|---|---|---|---|---|---|"]
     par_ratios, b2b_ratios = [], []
@@ -285,7 +293,7 @@ def write_json(args, gpu, results, failed, suite):
     """Writes the timings so far (called after every layer, so a cut run keeps them)."""
     with open(args.json, "w") as file:
         json.dump({"onnxruntime": ort.__version__, "adapter": {k: str(v) for k, v in gpu.adapter.items()},
-                   "graph_capture": gpu.graph_capture, "k": args.k,
+                   "graph_capture": gpu.graph_capture, "k": args.k, "k_from": args.k_from,
                    "models_ms": model_totals(suite, {n: r["ms"] for n, r in results.items()}),
                    "layers": results, "failed": failed}, file, indent=2)
 

@@ -426,13 +426,34 @@ impl ConvGeometry {
             && (workgroups >= FITTED_SMS || k >= 512);
         // R34: a 32-deep K-tile would be partly padding (K of 16, 24, 40 or 48).
         let padded_k32 = pointwise && k < 64 && !k.is_multiple_of(32);
+        // R35: transposed layers with long K on at most 32 64×64 tiles (all stride phases): the
+        // 64×64 tiles 32 deep, in the K-slices that fill a wave (8 at 32 tiles), ran 1.64–1.67×
+        // R14's 64×128 tiles on both such layers of the zoos (pix2pix's 1024→512 at 8² and at
+        // 2², batch 16) and tied on the three with 64–128 tiles (v31).
+        let few_tile_transposed = self.transposed && long_k_small_grid && tiles_n64 <= 32;
+        // R36: 2D layers with taps (not patchify-shaped: stride = filter, no padding), over 64
+        // output channels per group, K ≥ 1024, and under one workgroup per multiprocessor in
+        // 128×128 tiles: those tiles 16 deep, in K-slices where the grid is short. Fitted on
+        // the 27 2D layers of the zoos and the default suite the R33 conditions take: on the 9
+        // with these (all stride-2 downsamplers) 8 ran 1.07–1.70× faster (DaViT's 512→1024 at
+        // 48²: 0.354 → 0.215 ms) and one 0.83× (ResNet-50's layer3 3×3 at batch 32); the shorter
+        // K or larger grids split 9 faster and 11 slower, no rule (v31).
+        let patchify_shaped = unpadded && self.stride == [self.kh, self.kw];
+        let deep_small_grid_2d = !self.transposed
+            && !pointwise
+            && !patchify_shaped
+            && !long_k_small_grid
+            && tile8 == ConvKernel::Gemm
+            && k >= 1024
+            && workgroups < FITTED_SMS;
         let gemm = match (large, tile8) {
             (true, ConvKernel::GemmM64) => ConvKernel::GemmM64K16,
             (true, _) => ConvKernel::GemmK16,
             _ if patchify && self.gemm_split_k(tile8, self.planned_tile_n(tile8)) > 1 => tile8,
-            _ if wide_1d => ConvKernel::GemmK16,
+            _ if wide_1d || deep_small_grid_2d => ConvKernel::GemmK16,
             _ if padded_k32 => ConvKernel::GemmM64K16,
             _ if pointwise => ConvKernel::GemmM64K32,
+            _ if few_tile_transposed => ConvKernel::GemmN64K32,
             _ if long_k_small_grid => ConvKernel::GemmM64K16,
             _ if tiles_n64 < 512 => ConvKernel::GemmN64K32,
             _ => ConvKernel::GemmN64K16,
@@ -802,9 +823,10 @@ mod tests {
         assert_eq!(kernel(&[1, 512, 3000], &[512, 512, 3], s2().padding(&[1])), ConvKernel::GemmK16);
         assert_eq!(kernel(&[16, 80, 3000], &[512, 80, 3], d().padding(&[1])), ConvKernel::GemmK16);
         // …but not Whisper's 80→512 stem at batch 1 (96 such tiles, K 240 under 512), 2D layers
-        // taller than one row (not measured) or 64 output channels (a half-empty 128-row tile).
+        // taller than one row with K under R36's 1024 (not measured) or 64 output channels (a
+        // half-empty 128-row tile).
         assert_ne!(kernel(&[1, 80, 3000], &[512, 80, 3], d().padding(&[1])), ConvKernel::GemmK16);
-        assert_ne!(kernel(&[1, 512, 8, 1000], &[512, 512, 1, 3], s2()), ConvKernel::GemmK16);
+        assert_ne!(kernel(&[1, 256, 8, 1000], &[512, 256, 1, 3], s2()), ConvKernel::GemmK16);
         // The same 1D layer written as a 2D convolution of height 1 is planned the same way.
         let as_2d = d().stride(&[1, 2]);
         assert_eq!(kernel(&[1, 512, 1, 15_999], &[512, 512, 1, 3], as_2d), ConvKernel::GemmK16);
@@ -820,5 +842,33 @@ mod tests {
         assert_eq!(pointwise(48, 64, 80), ConvKernel::GemmM64K16);
         assert_eq!(pointwise(32, 192, 28), ConvKernel::GemmM64K32);
         assert_eq!(pointwise(64, 256, 56), ConvKernel::GemmM64K32);
+    }
+
+    #[test]
+    fn deep_small_grids_take_wide_or_sliced_tiles() {
+        let s2 = || ConvOptions::default().stride(&[2, 2]).padding(&[1, 1]);
+        let g = |input: &[usize], weight: &[usize], opts| geo(input, weight, opts).unwrap();
+        // R36: stride-2 3×3 downsamplers with K ≥ 1024 on under 132 workgroups of 128×128
+        // (DaViT's 512→1024 at 48², ResNet-50's layer4 at batch 32) take those tiles 16 deep, in
+        // K-slices (40 and 52 workgroups: 6 and 5 slices)…
+        for (input, oc) in [([1, 512, 48, 48], 1024), ([32, 512, 14, 14], 512)] {
+            let geometry = g(&input, &[oc, input[1], 3, 3], s2());
+            assert_eq!(geometry.planned_kernel(), ConvKernel::GemmK16, "{input:?}");
+            assert!(geometry.gemm_split_k(ConvKernel::GemmK16, 128) > 1, "{input:?}");
+        }
+        // …not with K under 1024 (DaViT's 128→256 at 192²: K 1152 but 144 workgroups), nor
+        // patchify-shaped layers (stride = filter, no padding: DaViT's k2 s2 downsampler).
+        assert_ne!(g(&[1, 128, 192, 192], &[256, 128, 3, 3], s2()).planned_kernel(), ConvKernel::GemmK16);
+        assert_ne!(g(&[1, 96, 56, 56], &[192, 96, 3, 3], s2()).planned_kernel(), ConvKernel::GemmK16);
+        let patchify = ConvOptions::default().stride(&[2, 2]);
+        assert_ne!(g(&[1, 256, 96, 96], &[512, 256, 2, 2], patchify).planned_kernel(), ConvKernel::GemmK16);
+        // R35: pix2pix's 1024→512 transposed 4×4 s2 layer at 8² (32 64×64 tiles over its four
+        // stride phases, K 4096) takes the 64×64 tiles 32 deep in 8 K-slices; at 16² (64 tiles)
+        // it keeps R14's 64×128 tiles.
+        let up = ConvOptions::default().stride(&[2, 2]).padding(&[1, 1]).transposed(true);
+        let at_8 = g(&[1, 1024, 8, 8], &[1024, 512, 4, 4], up.clone());
+        assert_eq!(at_8.planned_kernel(), ConvKernel::GemmN64K32);
+        assert_eq!(at_8.gemm_split_k(ConvKernel::GemmN64K32, 64), 8);
+        assert_eq!(g(&[1, 1024, 16, 16], &[1024, 256, 4, 4], up).planned_kernel(), ConvKernel::GemmM64K16);
     }
 }
