@@ -8,7 +8,7 @@
 //   conv_transpose2d  transposed convolution in gather form (weight [IC, OC/groups, KH, KW])
 //   conv_transpose2d_few_oc  the same for up to 4 output channels per group, all of a pixel's in
 //                     one thread, threads ordered by stride phase
-//   conv_transpose2d_few_oc_split  the same with K split over 8 threads per pixel
+//   conv_transpose2d_few_oc_split  the same with K split over 8 threads per run of 4 pixels
 //   conv2d_gemv       direct convolution of at most 4 output pixels in all: the lanes of a
 //                     workgroup row share one output channel's K
 
@@ -325,38 +325,120 @@ fn conv_transpose2d_few_oc(@builtin(global_invocation_id) gid: vec3<u32>) {
     }
 }
 
-// The same with K split over the workgroup's 8 rows of 32 threads: each row takes an eighth of
-// the group's input channels for the same 32 pixels (consecutive along a row: coalesced loads),
-// and the first row adds the 8 partial sums. Eight times the threads, each with an eighth of the
-// serial K loop: layers such as pix2pix's 128→3 output put 65 536 threads of 512 K-steps on a GPU
-// that holds 270 000 at once.
+// The same with K split over the workgroup's 8 rows of 32 threads, and 4 pixels per thread:
+// each row takes an eighth of the group's input channels for the same 32 runs of 4 pixels (one
+// stride phase, consecutive along a row: the runs' loads are consecutive, and each weight loaded
+// feeds 4 pixels), and the first row adds the 8 partial sums. Layers such as pix2pix's 128→3
+// output put 16 384 runs of 512 K-steps on a GPU that holds 270 000 threads at once: split 8
+// ways, 131 072 threads, each with 4 independent loads per step, not one.
 var<workgroup> few_oc_partial: array<vec4<f32>, 256>;
+
+// Pixels per thread of `conv_transpose2d_few_oc_split` (the host's `FEW_OC_RUN`).
+const FEW_OC_RUN: u32 = 4u;
 
 @compute @workgroup_size(256)
 fn conv_transpose2d_few_oc_split(
     @builtin(global_invocation_id) gid: vec3<u32>,
     @builtin(local_invocation_index) local: u32,
 ) {
-    // 32 pixels per workgroup (stride_x is a whole number of workgroups of 256).
-    let px = few_oc_pixel((gid.y * stride_x + gid.x) / 256u * 32u + local % 32u);
+    // 32 runs per workgroup (stride_x is a whole number of workgroups of 256). A run is
+    // FEW_OC_RUN consecutive columns of one stride phase's sub-grid row.
+    let sub_w = (params.ow - 1u) / params.stride_w + 1u;
+    let runs_per_row = (sub_w + FEW_OC_RUN - 1u) / FEW_OC_RUN;
+    let run = (gid.y * stride_x + gid.x) / 256u * 32u + local % 32u;
+    let first_sx = run % runs_per_row * FEW_OC_RUN;
+    let row = run / runs_per_row;
+    let px = few_oc_pixel(row * sub_w + first_sx);
     let slice = local / 32u;
     let ic_per_group = params.ic / params.groups;
     let chunk = (ic_per_group + 7u) / 8u;
     let begin = min(slice * chunk, ic_per_group);
     let end = min(begin + chunk, ic_per_group);
-    var acc = vec4<f32>(0.0);
-    if (px.valid) {
-        acc = few_oc_sum(px, begin, end);
+    // Pixel r of the run is column first_sx + r of the phase: output column px.ow + r·stride.
+    var valid: array<bool, FEW_OC_RUN>;
+    for (var r = 0u; r < FEW_OC_RUN; r++) {
+        valid[r] = px.valid && first_sx + r < sub_w && px.ow + r * params.stride_w < params.ow;
     }
-    few_oc_partial[local] = acc;
-    workgroupBarrier();
-    if (px.valid && slice == 0u) {
-        var sum = acc;
-        for (var s = 1u; s < 8u; s++) {
-            sum += few_oc_partial[s * 32u + local];
+    var acc: array<vec4<f32>, FEW_OC_RUN>;
+    if (valid[0]) {
+        acc = few_oc_run_sum(px, valid, begin, end);
+    }
+    for (var r = 0u; r < FEW_OC_RUN; r++) {
+        few_oc_partial[local] = acc[r];
+        workgroupBarrier();
+        if (valid[r] && slice == 0u) {
+            var sum = acc[r];
+            for (var s = 1u; s < 8u; s++) {
+                sum += few_oc_partial[s * 32u + local];
+            }
+            var pixel = px;
+            pixel.ow = px.ow + r * params.stride_w;
+            few_oc_finish(pixel, sum);
         }
-        few_oc_finish(px, sum);
+        workgroupBarrier();
     }
+}
+
+// `few_oc_sum` for a run of FEW_OC_RUN pixels of one stride phase from `px` along its row
+// (pixel r valid where `valid[r]`). The pixels gather the same taps: a filter column aligned
+// with the stride for one is aligned for all, at input columns one apart.
+fn few_oc_run_sum(px: FewOcPixel, valid: array<bool, FEW_OC_RUN>, begin: u32, end: u32) -> array<vec4<f32>, FEW_OC_RUN> {
+    let ic_per_group = params.ic / params.groups;
+    let oc_per_group = params.oc / params.groups;
+    let plane = params.ih * params.iw;
+    let taps = params.kh * params.kw;
+    let last = oc_per_group - 1u;
+    let lane_offset = vec4<u32>(0u, min(1u, last), min(2u, last), min(3u, last)) * taps;
+    let w_step = oc_per_group * taps;
+    let first_ic = px.group * ic_per_group + begin;
+    var acc: array<vec4<f32>, FEW_OC_RUN>;
+    for (var ky = 0u; ky < params.kh; ky++) {
+        let iy = gather_row(px.oh, ky);
+        if (iy < 0) {
+            continue;
+        }
+        for (var kx = 0u; kx < params.kw; kx++) {
+            // Pixel r's input column is t / stride + r where t (the first pixel's, before the
+            // division) is aligned; it may be negative for the first pixels only.
+            let t = i32(px.ow + params.pad_w) - i32(kx * params.dilation_w);
+            let sw = i32(params.stride_w);
+            if (((t % sw) + sw) % sw != 0) {
+                continue;
+            }
+            let ix0 = t / sw;
+            // Each pixel's column clamped into the row (its load then harmless) and whether it
+            // is inside it.
+            var column: array<u32, FEW_OC_RUN>;
+            var inside: array<bool, FEW_OC_RUN>;
+            var any = false;
+            for (var r = 0u; r < FEW_OC_RUN; r++) {
+                let ix = ix0 + i32(r);
+                inside[r] = valid[r] && ix >= 0 && ix < i32(params.iw);
+                column[r] = u32(clamp(ix, 0, i32(params.iw) - 1));
+                any = any || inside[r];
+            }
+            if (!any) {
+                continue;
+            }
+            var row_index = ((px.n * params.ic + first_ic) * params.ih + u32(iy)) * params.iw;
+            var w_index = first_ic * w_step + ky * params.kw + kx;
+            for (var i = begin; i < end; i++) {
+                let w = vec4<f32>(
+                    (weight[w_index + lane_offset.x]),
+                    (weight[w_index + lane_offset.y]),
+                    (weight[w_index + lane_offset.z]),
+                    (weight[w_index + lane_offset.w]),
+                );
+                for (var r = 0u; r < FEW_OC_RUN; r++) {
+                    let x = select(0.0, (input[row_index + column[r]]), inside[r]);
+                    acc[r] = fma(vec4<f32>(x), w, acc[r]);
+                }
+                row_index += plane;
+                w_index += w_step;
+            }
+        }
+    }
+    return acc;
 }
 
 // `conv2d_gemv`: threads sharing one output channel's K (a power of two, 32 to 256); a

@@ -580,7 +580,7 @@ impl Batch<'_> {
 
     /// The kernels of `shaders/conv2d.wgsl`: the reference kernels, one thread per output;
     /// `TransposedFewOc`, one per output pixel and group (its grid counts every stride phase's
-    /// sub-grid, rounded up), or 8 per pixel with K split between them; `Gemv`, one workgroup per
+    /// sub-grid, rounded up), or 8 per run of 4 pixels with K split between them; `Gemv`, one workgroup per
     /// 256 / lanes output channels.
     fn encode_per_output(
         &mut self,
@@ -595,8 +595,9 @@ impl Batch<'_> {
             && g.few_oc_splits_k()
             && super::conv_launch::few_oc_split_fits(&limits);
         let items = match kernel {
-            // 32 pixels per workgroup of 256 (`few_oc_splits_k` checked that this fits u32).
-            ConvKernel::TransposedFewOc if few_oc_split => (g.few_oc_threads() as u64).div_ceil(32) * 256,
+            // 32 runs of pixels per workgroup of 256 (`few_oc_splits_k` checked that this fits
+            // u32).
+            ConvKernel::TransposedFewOc if few_oc_split => (g.few_oc_runs() as u64).div_ceil(32) * 256,
             // `supports` checked that this fits u32.
             ConvKernel::TransposedFewOc => g.few_oc_threads() as u64,
             // Not one thread per item: its own grid below.

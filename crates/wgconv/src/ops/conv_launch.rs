@@ -24,6 +24,10 @@ fn split_small_grid(workgroups: u64, k_tiles: u64) -> u32 {
     splits
 }
 
+/// Pixels per thread of the K-split `TransposedFewOc` entry point (`FEW_OC_RUN` in
+/// `shaders/templates/conv2d.wgsl`).
+const FEW_OC_RUN: u128 = 4;
+
 /// The most filter taps (input rows × KW) the row-run depthwise kernels unroll per thread.
 const MAX_UNROLLED_TAPS: u64 = 1024;
 
@@ -64,11 +68,22 @@ impl ConvGeometry {
         u128::from(self.n) * u128::from(self.groups) * rows * columns
     }
 
-    /// Whether `TransposedFewOc` splits K over 8 threads per pixel: with 16+ input channels per
-    /// group (2+ per thread), where its grid (8 threads per pixel) still indexes in u32. The
-    /// device must also take the K-split entry point's fixed workgroup ([`few_oc_split_fits`]).
+    /// Runs of the K-split `TransposedFewOc` entry point: [`FEW_OC_RUN`] consecutive columns of
+    /// one stride phase's sub-grid row, over every phase's rows (rounded up as in
+    /// [`ConvGeometry::few_oc_threads`]).
+    pub(crate) fn few_oc_runs(&self) -> u128 {
+        let [sh, sw] = self.stride.map(u128::from);
+        let rows = u128::from(self.oh).div_ceil(sh) * sh;
+        let runs_per_row = u128::from(self.ow).div_ceil(sw).div_ceil(FEW_OC_RUN);
+        u128::from(self.n) * u128::from(self.groups) * rows * sw * runs_per_row
+    }
+
+    /// Whether `TransposedFewOc` splits K over 8 threads per run of pixels: with 16+ input
+    /// channels per group (2+ per thread), where its grid (8 threads per run) still indexes in
+    /// u32. The device must also take the K-split entry point's fixed workgroup
+    /// ([`few_oc_split_fits`]).
     pub(crate) fn few_oc_splits_k(&self) -> bool {
-        self.ic / self.groups >= 16 && self.few_oc_threads().div_ceil(32) * 256 <= u128::from(u32::MAX)
+        self.ic / self.groups >= 16 && self.few_oc_runs().div_ceil(32) * 256 <= u128::from(u32::MAX)
     }
 
     /// Output rows per thread (1, 2, 4 or 8) of the `DepthwiseRows` kernel: the most that still
