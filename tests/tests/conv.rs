@@ -1803,3 +1803,36 @@ fn gemm_tile_widths_match_the_reference() {
     let y = ctx.convolution_forced(&xt, &wt, None, &options, &width(ConvKernel::DirectVec4)).unwrap();
     assert_eq!(y.kernel, ConvKernel::DirectVec4);
 }
+
+/// `pointwise_vec4` (forced; every other kernel that supports the case runs too): planes of 36
+/// and 8 pixels, output channels in one block, in blocks whose last is partly past them, and in
+/// 6 full blocks; input channels in one short staged chunk and in several; bias and a fused
+/// clamp; a 1D layer. Only 1×1 stride-1 unpadded ungrouped layers with planes of whole vec4s run.
+#[test]
+fn pointwise_vec4_streams_whole_planes() {
+    let clamp = || opts().activation(Activation::Clamp { min: -0.5, max: 0.75 });
+    let cases = [
+        ("36 pixels, 40→20 (2 blocks of 12)", &[2usize, 40, 6, 6][..], &[20usize, 40, 1, 1][..], opts()),
+        ("8 pixels, 3→4, clamp", &[3, 3, 2, 4], &[4, 3, 1, 1], clamp()),
+        ("16 pixels, 70→96 (6 blocks of 16, 3 chunks)", &[1, 70, 4, 4], &[96, 70, 1, 1], opts()),
+        ("1D, 20 columns, 33→7", &[2, 33, 20], &[7, 33, 1], clamp()),
+    ];
+    for (i, (name, input, weight, options)) in cases.into_iter().enumerate() {
+        let g = ConvGeometry::new(input, weight, None, &options).unwrap();
+        assert!(g.supports(ConvKernel::PointwiseVec4), "{name}");
+        // The reference route: 4 input channels a step where they divide.
+        let reference = if input[1] % 4 == 0 { ConvKernel::DirectVec4 } else { ConvKernel::Direct };
+        let case = Case { input, weight, bias: i != 1, opts: options, kernel: reference };
+        check(name, 760 + i as u64, case);
+    }
+    for (input, weight, options) in [
+        ([1usize, 8, 3, 5], [4usize, 8, 1, 1], opts()),
+        ([1, 8, 4, 4], [4, 8, 1, 1], opts().stride(&[2])),
+        ([1, 8, 4, 4], [4, 8, 1, 1], opts().padding(&[1])),
+        ([1, 8, 4, 4], [4, 4, 1, 1], opts().groups(2)),
+        ([1, 8, 4, 4], [8, 4, 1, 1], opts().transposed(true)),
+    ] {
+        let g = ConvGeometry::new(&input, &weight, None, &options).unwrap();
+        assert!(!g.supports(ConvKernel::PointwiseVec4), "{input:?} {weight:?} {options:?}");
+    }
+}

@@ -140,6 +140,12 @@ fn forced_cases() -> Vec<(String, ConvCase)> {
         let opts = ConvOptions::default().padding(&[1]).stride(&[2, 3]).activation(Activation::Relu);
         ConvCase::new(&[2, 40, 2, 4], &[24, 40, 3, 3], opts)
     };
+    // 36 pixels a plane (9 vec4s), 20 output channels (2 blocks of 12, the last partly past
+    // them), 40 input channels (a chunk of 32 staged weights and a short one).
+    let pointwise = || {
+        let opts = ConvOptions::default().activation(Activation::Relu);
+        ConvCase::new(&[2, 40, 6, 6], &[20, 40, 1, 1], opts)
+    };
     let mut cases = Vec::new();
     for kernel in ConvKernel::ALL {
         let case = match kernel {
@@ -153,6 +159,7 @@ fn forced_cases() -> Vec<(String, ConvCase)> {
             | ConvKernel::DepthwiseRows
             | ConvKernel::DepthwiseVec4 => depthwise(),
             ConvKernel::GroupedOc4 => grouped(),
+            ConvKernel::PointwiseVec4 => pointwise(),
             _ => dense(),
         };
         cases.push((kernel.name().to_string(), case.forced(ForcedPlan::kernel(kernel))));

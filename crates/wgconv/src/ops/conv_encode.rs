@@ -51,6 +51,9 @@ fn windowed(buffer: &wgpu::Buffer, window: Option<(u64, u64)>) -> wgpu::BufferBi
 /// `ConvParams` uniform) serves them all.
 const CONV_BINDINGS: &[&str] = &["input", "weight", "bias", "output", "params"];
 
+/// Threads per workgroup of `PointwiseVec4` (fewer where the device allows fewer): 512 pixels.
+const POINTWISE_WORKGROUP: u32 = 128;
+
 /// The `ConvParams` uniform of a convolution. Every conv shader declares it as `conv2d.wgsl`
 /// does (`encode_conv` proves it at compile time), so this one type stands for all of them.
 fn conv_params(g: &ConvGeometry, has_bias: bool) -> shader::ConvParams {
@@ -197,6 +200,7 @@ impl Batch<'_> {
                 self.encode_per_output(kernel, buffers, g, activation)?;
             }
             ConvKernel::CoopF16 => self.encode_coop(buffers, g, activation)?,
+            ConvKernel::PointwiseVec4 => self.encode_pointwise(buffers, g, activation)?,
             ConvKernel::CoopNhwc => unreachable!("coop_nhwc is routed by `runs_coop_nhwc`, before planning"),
         }
         Ok(kernel)
@@ -544,6 +548,25 @@ impl Batch<'_> {
                 record!(dw, Conv2dDepthwiseRows)
             )
         }
+    }
+
+    /// `PointwiseVec4`: one workgroup per (image, chunk of `wg_size` vec4s of its plane, block of
+    /// output channels), the blocks fastest.
+    fn encode_pointwise(&mut self, buffers: ConvBuffers<'_>, g: &ConvGeometry, activation: Activation) -> Result<()> {
+        let limits = self.ctx.limits();
+        let wg_size = POINTWISE_WORKGROUP.min(dispatch::workgroup_size(&limits));
+        let quads = u64::from(g.oh) * u64::from(g.ow) / 4;
+        let oc_block = g.pointwise_oc_block();
+        let workgroups = u64::from(g.n) * quads.div_ceil(u64::from(wg_size)) * u64::from(g.oc.div_ceil(oc_block));
+        // One item per workgroup: the shader decodes its workgroup's index, not its threads'.
+        let grid = dispatch::grid(workgroups, 1, limits.max_compute_workgroups_per_dimension)?;
+        with_variant!(Variant::of(buffers.input.dtype(), false), pw = conv2d_pointwise | conv2d_pointwise_f16, {
+            let mut overrides = pw::Overrides::new();
+            (overrides.wg_size, overrides.oc_block) = (wg_size, oc_block);
+            (overrides.activation, overrides.clamp_min, overrides.clamp_max) = activation_constants(activation);
+            let pass = Pass::new(pw::Entry::Conv2dPointwise, &overrides, grid.dims());
+            self.encode_conv::<pw::Shader>(pass, g, buffers)
+        })
     }
 
     /// Depthwise and few-channels-per-group convolutions: four outputs along W per thread, of one

@@ -113,11 +113,18 @@ pub enum ConvKernel {
     /// weight (16/9 the weight) must fit one too. Forced tile widths and K schedules do not apply
     /// to it.
     Winograd,
+    /// Pointwise (1×1, stride 1, no padding, one group) convolutions whose planes (OH × OW) are
+    /// multiples of 4: each thread computes one aligned vec4 of 4 pixels for a block of up to 16
+    /// output channels, streaming the input channels (one coalesced vec4 load each) against the
+    /// block's weights staged in workgroup memory 32 channels at a time; the blocks of one pixel
+    /// chunk run side by side and share its input through the L2 cache. For memory-bound layers
+    /// with few output channels over many pixels, where a GEMM tile is mostly empty.
+    PointwiseVec4,
 }
 
 impl ConvKernel {
     /// Every kernel.
-    pub const ALL: [ConvKernel; 22] = [
+    pub const ALL: [ConvKernel; 23] = [
         ConvKernel::Direct,
         ConvKernel::DirectVec4,
         ConvKernel::Transposed,
@@ -140,6 +147,7 @@ impl ConvKernel {
         ConvKernel::CoopF16,
         ConvKernel::CoopNhwc,
         ConvKernel::Winograd,
+        ConvKernel::PointwiseVec4,
     ];
 
     /// The kernel called `name` (as [`ConvKernel::name`] spells it).
@@ -172,6 +180,7 @@ impl ConvKernel {
             ConvKernel::CoopF16 => "coop_f16",
             ConvKernel::CoopNhwc => "coop_nhwc",
             ConvKernel::Winograd => "winograd",
+            ConvKernel::PointwiseVec4 => "pointwise_vec4",
         }
     }
 
@@ -233,6 +242,7 @@ impl ConvKernel {
             ConvKernel::GroupedOc4 => dw::CONV2D_GROUPED_OC4_WORKGROUP_MEMORY_BYTES,
             ConvKernel::DepthwiseRows => dw_rows::CONV2D_DEPTHWISE_ROWS_WORKGROUP_MEMORY_BYTES,
             ConvKernel::DepthwiseVec4 => dw_vec4::CONV2D_DEPTHWISE_VEC4_WORKGROUP_MEMORY_BYTES,
+            ConvKernel::PointwiseVec4 => crate::shaders::conv2d_pointwise::CONV2D_POINTWISE_WORKGROUP_MEMORY_BYTES,
             // Its transforms; its GEMM is planned as a convolution of its own and steps back to
             // a kernel that fits like any other.
             ConvKernel::Winograd => {
@@ -438,6 +448,7 @@ mod tests {
             ConvKernel::CoopF16 => 19,
             ConvKernel::CoopNhwc => 20,
             ConvKernel::Winograd => 21,
+            ConvKernel::PointwiseVec4 => 22,
         };
         for (i, k) in ConvKernel::ALL.into_iter().enumerate() {
             assert_eq!(position(k), i, "{k:?}");
@@ -474,6 +485,8 @@ mod tests {
                 ConvKernel::GemmSmall => 16_384,
                 // Two double-buffered 32-deep tiles of A and B (vec4s), reused for the sums.
                 ConvKernel::GemmSmallK32 => 16_384,
+                // 32 input channels × 16 output channels of staged weights.
+                ConvKernel::PointwiseVec4 => 2_048,
                 _ => match kernel.gemm_tile() {
                     Some((rows, tile_n)) => 4 * kernel.k_tile_depth() as u32 * (rows + tile_n),
                     None => 0,

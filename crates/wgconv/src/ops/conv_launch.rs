@@ -28,6 +28,10 @@ fn split_small_grid(workgroups: u64, k_tiles: u64) -> u32 {
 /// `shaders/templates/conv2d.wgsl`).
 const FEW_OC_RUN: u128 = 4;
 
+/// The most output channels per thread of `PointwiseVec4` (`POINTWISE_MAX_OC_BLOCK` in
+/// `shaders/templates/conv2d_pointwise.wgsl`).
+const POINTWISE_MAX_OC_BLOCK: u32 = 16;
+
 /// The most filter taps (input rows × KW) the row-run depthwise kernels unroll per thread.
 const MAX_UNROLLED_TAPS: u64 = 1024;
 
@@ -76,6 +80,14 @@ impl ConvGeometry {
         let rows = u128::from(self.oh).div_ceil(sh) * sh;
         let runs_per_row = u128::from(self.ow).div_ceil(sw).div_ceil(FEW_OC_RUN);
         u128::from(self.n) * u128::from(self.groups) * rows * sw * runs_per_row
+    }
+
+    /// Output channels per thread of `PointwiseVec4`: the channels shared out evenly over as
+    /// few blocks of at most 16 as hold them, rounded up to a multiple of 4 (24 channels: 2 blocks
+    /// of 12; 96: 6 of 16). Fewer blocks read the input fewer times; the rounding wastes less.
+    pub(crate) fn pointwise_oc_block(&self) -> u32 {
+        let blocks = self.oc.div_ceil(POINTWISE_MAX_OC_BLOCK);
+        self.oc.div_ceil(blocks).next_multiple_of(4)
     }
 
     /// Whether `TransposedFewOc` splits K over 8 threads per run of pixels: with 16+ input

@@ -256,6 +256,15 @@ impl ConvGeometry {
                     && self.filter_constants_fit()
                     && self.coop_grid().iter().all(|d| *d <= MAX_WORKGROUPS_PER_DIM)
             }
+            // Aligned vec4s of whole planes (the input's and output's, the same size).
+            ConvKernel::PointwiseVec4 => {
+                !self.transposed
+                    && self.kh * self.kw == 1
+                    && self.stride == [1, 1]
+                    && self.padding == [0, 0]
+                    && self.groups == 1
+                    && (u64::from(self.oh) * u64::from(self.ow)).is_multiple_of(4)
+            }
             // Its intermediates' size against the device's bindings is checked by the planner.
             ConvKernel::Winograd => self.winograd_images_per_part(u64::MAX, 1).is_some(),
             ConvKernel::CoopNhwc => {

@@ -40,6 +40,10 @@ pub mod conv2d_gemm;
 pub mod conv2d_gemm_f16;
 /// Bindings for `shaders/conv2d_gemm_f16_partial.wgsl`.
 pub mod conv2d_gemm_f16_partial;
+/// Bindings for `shaders/conv2d_pointwise.wgsl`.
+pub mod conv2d_pointwise;
+/// Bindings for `shaders/conv2d_pointwise_f16.wgsl`.
+pub mod conv2d_pointwise_f16;
 /// Bindings for `shaders/conv2d_winograd.wgsl`.
 pub mod conv2d_winograd;
 /// Bindings for `shaders/conv_pack.wgsl`.
