@@ -73,7 +73,11 @@ fn check_runs_forced(name: &str, seed: u64, case: Case, runs: &[Option<ConvKerne
             // kernels, which the small-grid ones and the few-output-channel one are not.
             None if (matches!(
                 geometry.planned_kernel(),
-                ConvKernel::GemmSmall | ConvKernel::GemmSmallK32 | ConvKernel::TransposedFewOc | ConvKernel::Winograd
+                ConvKernel::GemmSmall
+                    | ConvKernel::GemmSmallK32
+                    | ConvKernel::TransposedFewOc
+                    | ConvKernel::Winograd
+                    | ConvKernel::PointwiseVec4
             ) || (geometry.planned_kernel() == ConvKernel::GroupedOc4 && geometry.groups() == 1))
                 && (base.tile_n.is_some() || base.schedule.is_some()) =>
             {

@@ -120,10 +120,10 @@ fn runnable_kernel(
     }
     let mut kernel = geometry.choose_kernel(forced.kernel)?;
     // A tile width or K schedule forced without a kernel is a choice among the staged-tile GEMM
-    // kernels, which the small-grid ones, R30's few-output-channel kernel, R31's Winograd and
-    // R32's `GroupedOc4` are not.
+    // kernels, which the small-grid ones, R30's few-output-channel kernel, R31's Winograd,
+    // R32's `GroupedOc4` and R37's `PointwiseVec4` are not.
     let instead_of_staged = kernel.gemm_small_entry().is_some()
-        || matches!(kernel, ConvKernel::TransposedFewOc | ConvKernel::Winograd)
+        || matches!(kernel, ConvKernel::TransposedFewOc | ConvKernel::Winograd | ConvKernel::PointwiseVec4)
         || (kernel == ConvKernel::GroupedOc4 && geometry.grouped_oc4_wins());
     if instead_of_staged && forced.kernel.is_none() && (forced.tile_n.is_some() || forced.schedule.is_some()) {
         kernel = geometry.staged_gemm_kernel();
@@ -350,6 +350,12 @@ impl ConvGeometry {
         if self.gemm_small_k32_wins(tiles_n64) && self.supports(ConvKernel::GemmSmallK32) {
             return ConvKernel::GemmSmallK32;
         }
+        // Pointwise layers of at most 72 channels in and 32 out on the grids R27 leaves to the
+        // staged tiles (batch 16–32): streamed as vec4s of 4 pixels, all the output channels of
+        // a thread's block at once, where the 64-row tiles would be half empty or more (R37).
+        if self.pointwise_vec4_wins() && self.supports(ConvKernel::PointwiseVec4) {
+            return ConvKernel::PointwiseVec4;
+        }
         // Transposed layers of up to 4 output channels per group (RGB outputs) that R27 leaves to
         // the staged tiles, whose 64 rows would hold 3 channels: 8 threads per pixel compute all
         // of its channels, K split between them (R30).
@@ -383,13 +389,14 @@ impl ConvGeometry {
     /// (there the K loop of a few workgroups, whose weight gathers are strided, dominates).
     /// R30's few-output-channel transposed layers count as GEMM-shaped here: `coop_f16` ran all
     /// three measured ones 1.03–1.25× faster than `transposed_few_oc` (v28). So do the layers
-    /// R31 gives `Winograd` and R32 `GroupedOc4` (fp32 rules; the tensor cores took those layers
-    /// before, and were not measured against them).
+    /// R31 gives `Winograd`, R32 `GroupedOc4` and R37 `PointwiseVec4` (fp32 rules; the tensor
+    /// cores took those layers before, and were not measured against them).
     pub(crate) fn tensor_core_candidate(&self) -> bool {
         let big_enough = || self.coop_grid().iter().product::<u64>() >= COOP_TRANSPOSED_MIN_WORKGROUPS;
         let planned = self.planned_kernel();
-        let gemm_rule = matches!(planned, ConvKernel::TransposedFewOc | ConvKernel::Winograd)
-            || (planned == ConvKernel::GroupedOc4 && self.grouped_oc4_wins());
+        let gemm_rule =
+            matches!(planned, ConvKernel::TransposedFewOc | ConvKernel::Winograd | ConvKernel::PointwiseVec4)
+                || (planned == ConvKernel::GroupedOc4 && self.grouped_oc4_wins());
         (planned.is_gemm_shaped() || gemm_rule) && self.gemm_worthwhile() && (!self.transposed || big_enough())
     }
 
@@ -484,6 +491,18 @@ impl ConvGeometry {
         let k = self.gemm_k_depth();
         let fitted = !self.transposed && !self.one_d && self.groups == 1 && icg <= 64;
         fitted && ((ocg <= 16 && k <= 144) || (ocg <= 32 && k <= 32))
+    }
+
+    /// Rule R37: whether `PointwiseVec4` beats the staged GEMM tiles and R32's `GroupedOc4` on
+    /// a pointwise layer they would run: at most 72 input and 32 output channels (one group).
+    /// Fitted on the 203 pointwise layers of the zoos and the default suite (v31 call G), forced
+    /// against the planner: on each of the 8 such layers it ran 1.51–1.85× faster (YOLOv8n's
+    /// 32→32 at 160², batch 16: 0.150 → 0.081 ms; MobileNetV3's 72→24 at 56², batch 32:
+    /// 0.048 → 0.026), 4 of them R32's. Wider layers, or longer K, measured 0.3–1.3× (each
+    /// thread's serial K loop: too few threads to hide its loads), and batch-1 layers on R27's
+    /// small grids lost (0.4–0.9×).
+    pub(crate) fn pointwise_vec4_wins(&self) -> bool {
+        self.groups == 1 && self.ic <= 72 && self.oc <= 32
     }
 
     /// Rule R31: whether Winograd F(2×2, 3×3) beats the GEMM kernels (fitted on 103 3×3 stride-1
@@ -653,10 +672,23 @@ mod tests {
         let oc4 = |input: &[usize], weight: &[usize], o: ConvOptions| geo(input, weight, o).unwrap().planned_kernel();
         let s2 = || d().stride(&[2]).padding(&[1]);
         assert_eq!(oc4(&[1, 3, 640, 640], &[16, 3, 3, 3], s2()), ConvKernel::GroupedOc4);
-        assert_eq!(oc4(&[32, 16, 112, 112], &[16, 16, 1, 1], d()), ConvKernel::GroupedOc4);
-        assert_eq!(oc4(&[16, 32, 160, 160], &[32, 32, 1, 1], d()), ConvKernel::GroupedOc4);
+        // (R37 takes the 1×1 ones on planes of whole vec4s first; R32 keeps the others.)
+        assert_eq!(oc4(&[32, 16, 111, 111], &[16, 16, 1, 1], d()), ConvKernel::GroupedOc4);
+        assert_eq!(oc4(&[16, 32, 159, 159], &[32, 32, 1, 1], d()), ConvKernel::GroupedOc4);
         assert_ne!(oc4(&[32, 32, 112, 112], &[48, 32, 1, 1], d()), ConvKernel::GroupedOc4);
         assert_ne!(oc4(&[16, 48, 160, 160], &[32, 48, 1, 1], d()), ConvKernel::GroupedOc4);
+        // R37: 1×1 layers of up to 72 channels in and 32 out beyond R27's grids (MobileNetV3's
+        // 16→16 and 72→24 at batch 32, YOLOv8n's 32→32 and 48→32 at batch 16) stream vec4s…
+        for (input, oc) in
+            [([32, 16, 112, 112], 16), ([32, 72, 56, 56], 24), ([16, 32, 160, 160], 32), ([16, 48, 160, 160], 32)]
+        {
+            assert_eq!(oc4(&input, &[oc, input[1], 1, 1], d()), ConvKernel::PointwiseVec4, "{input:?} {oc}");
+        }
+        // …not 40 output channels, 96 input channels, grouped layers, batch-1 grids (R27).
+        assert_ne!(oc4(&[32, 72, 28, 28], &[40, 72, 1, 1], d()), ConvKernel::PointwiseVec4);
+        assert_ne!(oc4(&[32, 96, 56, 56], &[24, 96, 1, 1], d()), ConvKernel::PointwiseVec4);
+        assert_ne!(oc4(&[32, 64, 56, 56], &[32, 32, 1, 1], d().groups(2)), ConvKernel::PointwiseVec4);
+        assert_eq!(oc4(&[1, 72, 56, 56], &[24, 72, 1, 1], d()), ConvKernel::GemmSmallK32);
         assert_eq!(oc4(&[1, 16, 112, 112], &[16, 16, 1, 1], d()), ConvKernel::GemmSmallK32);
         assert_eq!(oc4(&[8, 3, 224, 224], &[64, 3, 7, 7], d().stride(&[2]).padding(&[3])), ConvKernel::GemmN64K16);
         // They count as GEMM-shaped for the tensor cores where f16 is allowed, as before R32.
