@@ -122,6 +122,10 @@ cases += [
     # 256 workgroups (the 16-deep entry point, which R29's grids take) with ragged channels; and
     # strides 2, 3 with a 3×1 filter (phases without taps along W: bias only), output padding.
     ("coop_transposed_k16", (16, 96, 32, 32), (96, 40, 2, 2), "--transposed --stride 2 --precision f16 --kernel coop_f16"),
+    # The pointwise vec4 stream: 32 output channels in 2 blocks of 16 (planes of 1600 pixels, 4
+    # workgroups of 512 and a ragged one), and 96 in 6 blocks over 3 staged chunks of 70 inputs.
+    ("pointwise_vec4_blocks", (16, 48, 40, 40), (32, 48, 1, 1), "--activation relu --kernel pointwise_vec4"),
+    ("pointwise_vec4_wide", (4, 70, 20, 20), (96, 70, 1, 1), "--kernel pointwise_vec4"),
     ("coop_transposed_empty_phases", (2, 32, 6, 5), (32, 24, 3, 1),
      "--transposed --stride 2,3 --padding 1,0 --output-padding 1,2 --precision f16 --kernel coop_f16"),
 ]
@@ -134,7 +138,8 @@ f16_cases = [(name + "_f16", xs, ws, flags.replace("--precision f16", "").strip(
 f16_cases += [(name + "_f16", xs, ws, flags) for name, xs, ws, flags in cases
               if name in ("gemm_splitk", "gemm_transposed", "depthwise_k7_vec4", "depthwise_k7_tiled", "gemm_stem",
                           "transposed_few_oc_rgb", "gemv_4_pixels", "gemm_small_ragged",
-                          "gemm_small_transposed", "gemm_small_k32_ragged", "gemm_small_k32_transposed")]
+                          "gemm_small_transposed", "gemm_small_k32_ragged", "gemm_small_k32_transposed",
+                          "pointwise_vec4_blocks")]
 # The channels-last tensor-core kernel, forced (the CLI's tensors are NCHW: it runs between
 # conversions to and from NHWC): 128×128 and 256×64 tiles, ragged pixels and channels, groups,
 # stride/dilation/padding per axis, split-K, clamp; on f16 tensors and on f32 ones with f16 allowed.
