@@ -20,8 +20,8 @@ pub enum ConvKernel {
     /// Transposed convolution with at most 4 output channels per group (RGB output layers): one
     /// thread per output pixel computes all of its group's channels, so each input load feeds
     /// them all; threads ordered by stride phase, so a warp shares its filter taps and loads
-    /// consecutive input columns. Not planned yet: run by tuning or when forced (its speed on the
-    /// H200 has not been measured).
+    /// consecutive input columns. With 16+ input channels per group, 8 threads share a run of 4
+    /// pixels of one stride phase, K split between them (each weight loaded feeds the 4 pixels).
     TransposedFewOc,
     /// Direct convolution of at most 4 output pixels in all (batch × OH × OW ≤ 4: the
     /// squeeze-and-excitation FCs, a U-Net's innermost layer), as matrix-vector products: 32 to

@@ -452,8 +452,8 @@ impl ConvGeometry {
         // 128×128 tiles: those tiles 16 deep, in K-slices where the grid is short. Fitted on
         // the 27 2D layers of the zoos and the default suite the R33 conditions take: on the 9
         // with these (all stride-2 downsamplers) 8 ran 1.07–1.70× faster (DaViT's 512→1024 at
-        // 48²: 0.354 → 0.215 ms) and one 0.83× (ResNet-50's layer3 3×3 at batch 32); the shorter
-        // K or larger grids split 9 faster and 11 slower, no rule (v31).
+        // 48²: 0.354 → 0.215 ms) and one 0.83× (ResNet-50's layer3 3×3 at batch 32); the other 18
+        // (shorter K or larger grids) went 6 faster and 11 slower, no rule (v31).
         let patchify_shaped = unpadded && self.stride == [self.kh, self.kw];
         let deep_small_grid_2d = !self.transposed
             && !pointwise
@@ -496,7 +496,7 @@ impl ConvGeometry {
     /// Rule R37: whether `PointwiseVec4` beats the staged GEMM tiles and R32's `GroupedOc4` on
     /// a pointwise layer they would run: at most 72 input and 32 output channels (one group).
     /// Fitted on the 203 pointwise layers of the zoos and the default suite (v31 call G), forced
-    /// against the planner: on each of the 8 such layers it ran 1.51–1.85× faster (YOLOv8n's
+    /// against the planner: on each of the 7 it takes it ran 1.51–1.85× faster (YOLOv8n's
     /// 32→32 at 160², batch 16: 0.150 → 0.081 ms; MobileNetV3's 72→24 at 56², batch 32:
     /// 0.048 → 0.026), 4 of them R32's. Wider layers, or longer K, measured 0.3–1.3× (each
     /// thread's serial K loop: too few threads to hide its loads), and batch-1 layers on R27's
