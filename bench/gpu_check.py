@@ -122,8 +122,9 @@ cases += [
     # 256 workgroups (the 16-deep entry point, which R29's grids take) with ragged channels; and
     # strides 2, 3 with a 3×1 filter (phases without taps along W: bias only), output padding.
     ("coop_transposed_k16", (16, 96, 32, 32), (96, 40, 2, 2), "--transposed --stride 2 --precision f16 --kernel coop_f16"),
-    # The pointwise vec4 stream: 32 output channels in 2 blocks of 16 (planes of 1600 pixels, 4
-    # workgroups of 512 and a ragged one), and 96 in 6 blocks over 3 staged chunks of 70 inputs.
+    # The pointwise vec4 stream: 32 output channels in 2 blocks of 16 (planes of 1600 pixels,
+    # 400 vec4s: 3 full workgroups of 128 and a ragged fourth), and 96 in 6 blocks over 3 staged
+    # chunks of 70 inputs.
     ("pointwise_vec4_blocks", (16, 48, 40, 40), (32, 48, 1, 1), "--activation relu --kernel pointwise_vec4"),
     ("pointwise_vec4_wide", (4, 70, 20, 20), (96, 70, 1, 1), "--kernel pointwise_vec4"),
     ("coop_transposed_empty_phases", (2, 32, 6, 5), (32, 24, 3, 1),

@@ -18,8 +18,9 @@ machine without a registry). Only GPU work is timed:
   (which waits for the GPU), less the copy's own time;
 - the per-conv time is the slope (T(K) - T(1)) / (K - 1) of the median run time, which removes
   the remaining fixed cost per run. Independent parallel convs may overlap on the GPU, which
-  flatters small layers: compare with `wgconv bench --parallel K` (timed the same way; its
-  `parallel_ms`), shown next to wgconv's back-to-back `median_ms`;
+  flatters small layers: compare with `wgconv bench --parallel K` (timed the same way, as the slope
+  from 1; its `parallel_ms`), shown next to wgconv's back-to-back `median_ms`; with `--k-from`
+  above 1 ORT's slope starts at K0 and wgconv's still at 1: not the same measure;
 - a run is timed by the wall clock, and a run's CPU cost (about 15-25 us on the H200 machine) is a
   floor under T: where one conv's GPU time is below it, T(1) is the floor, not the conv, and the
   slope from 1 understates the conv's GPU time by (floor - conv) / (K - 1). `--k-from K0` takes the
@@ -204,7 +205,7 @@ def parallel_count(text):
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--suite", default="bench/suites/default.json")
-    ap.add_argument("--k", type=parallel_count, default=8, help="parallel convs per graph, 2 to 64 (the slope is over 1 and K)")
+    ap.add_argument("--k", type=parallel_count, default=8, help="parallel convs per graph, 2 to 64 (the slope is over K0 and K; K0 is --k-from)")
     ap.add_argument("--k-from", type=int, default=1,
                     help="the slope's lower count K0, 1 to K - 1: (T(K) - T(K0)) / (K - K0) (default 1)")
     ap.add_argument("--repeat", type=int, default=7)

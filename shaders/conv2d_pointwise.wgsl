@@ -70,6 +70,14 @@ const POINTWISE_IC_CHUNK: u32 = 32u;
 // o..o+3 are the vec4 i · (POINTWISE_MAX_OC_BLOCK / 4) + o / 4.
 var<workgroup> pointwise_weights: array<vec4<f32>, 128>;
 
+// Output channel `oc`'s weight at index `at`; 0 past the last output channel.
+fn staged_weight(oc: u32, at: u32) -> f32 {
+    if (oc < params.oc) {
+        return (weight[at]);
+    }
+    return 0.0;
+}
+
 @compute @workgroup_size(wg_size)
 fn conv2d_pointwise(
     @builtin(workgroup_id) wid: vec3<u32>,
@@ -96,14 +104,23 @@ fn conv2d_pointwise(
     var acc: array<vec4<f32>, POINTWISE_MAX_OC_BLOCK>;
     for (var c0 = 0u; c0 < params.ic; c0 += POINTWISE_IC_CHUNK) {
         workgroupBarrier();
-        for (var e = local; e < POINTWISE_IC_CHUNK * oc_block; e += wg_size) {
-            let i = e / oc_block;
-            let o = e % oc_block;
-            var w = 0.0;
-            if (c0 + i < params.ic && oc0 + o < params.oc) {
-                w = (weight[(oc0 + o) * params.ic + c0 + i]);
+        // Each thread stages whole vec4s (4 output channels of one input channel): threads
+        // writing components of one vector could race where a backend stores vectors whole.
+        for (var e = local; e < POINTWISE_IC_CHUNK * vecs_per_block; e += wg_size) {
+            let i = e / vecs_per_block;
+            let v = e % vecs_per_block;
+            var w = vec4<f32>();
+            if (c0 + i < params.ic) {
+                let o = oc0 + 4u * v;
+                let at = o * params.ic + c0 + i;
+                w = vec4<f32>(
+                    staged_weight(o, at),
+                    staged_weight(o + 1u, at + params.ic),
+                    staged_weight(o + 2u, at + 2u * params.ic),
+                    staged_weight(o + 3u, at + 3u * params.ic),
+                );
             }
-            pointwise_weights[i * (POINTWISE_MAX_OC_BLOCK / 4u) + o / 4u][o % 4u] = w;
+            pointwise_weights[i * (POINTWISE_MAX_OC_BLOCK / 4u) + v] = w;
         }
         workgroupBarrier();
         let count = min(POINTWISE_IC_CHUNK, params.ic - c0);

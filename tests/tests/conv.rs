@@ -608,19 +608,20 @@ fn transposed() {
     let geometry = ConvGeometry::new(split.input, split.weight, Some(&[4]), &split.opts).unwrap();
     assert!(geometry.supports(ConvKernel::TransposedFewOc));
     check("transposed few channels, K split", 157, split);
-    // The same with stride 3 and dilation 2: 27 output columns, 9 per stride phase, in runs of
-    // 4, 4 and 1 pixels; filter columns whose first pixel's input column is negative.
+    // The same with stride 3 and dilation 3: 31 output columns, 11, 10 and 10 per stride
+    // phase, in runs of 4, 4 and 3 or 2 pixels; taps in a pixel's phase whose input column is
+    // negative (output column 2, filter column 2: (2 + 1 − 2·3) / 3 = −1), and rows alike.
     let split_strided = Case {
         input: &[1, 20, 4, 9],
-        weight: &[20, 2, 3, 2],
+        weight: &[20, 2, 3, 3],
         bias: true,
-        opts: t().stride(&[3]).dilation(&[2]).padding(&[1]).output_padding(&[1, 2]),
+        opts: t().stride(&[3]).dilation(&[3]).padding(&[1]).output_padding(&[1, 2]),
         kernel: ConvKernel::Transposed,
     };
     let geometry =
         ConvGeometry::new(split_strided.input, split_strided.weight, Some(&[2]), &split_strided.opts).unwrap();
     assert!(geometry.supports(ConvKernel::TransposedFewOc));
-    check("transposed few channels, K split, stride 3, dilation 2", 158, split_strided);
+    check("transposed few channels, K split, stride 3, dilation 3", 158, split_strided);
     check(
         "transposed few channels, stride 3, dilation 2",
         56,

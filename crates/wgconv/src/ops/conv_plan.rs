@@ -350,8 +350,8 @@ impl ConvGeometry {
         if self.gemm_small_k32_wins(tiles_n64) && self.supports(ConvKernel::GemmSmallK32) {
             return ConvKernel::GemmSmallK32;
         }
-        // Pointwise layers of at most 72 channels in and 32 out on the grids R27 leaves to the
-        // staged tiles (batch 16–32): streamed as vec4s of 4 pixels, all the output channels of
+        // 2D pointwise layers of at most 72 channels in and 32 out on the grids R27 leaves to
+        // the staged tiles (in the zoos, all at batch 16–32): streamed as vec4s of 4 pixels, all the output channels of
         // a thread's block at once, where the 64-row tiles would be half empty or more (R37).
         if self.pointwise_vec4_wins() && self.supports(ConvKernel::PointwiseVec4) {
             return ConvKernel::PointwiseVec4;
@@ -456,6 +456,7 @@ impl ConvGeometry {
         // (shorter K or larger grids) went 6 faster and 11 slower, no rule (v31).
         let patchify_shaped = unpadded && self.stride == [self.kh, self.kw];
         let deep_small_grid_2d = !self.transposed
+            && self.kh * self.kw > 1
             && !pointwise
             && !patchify_shaped
             && !long_k_small_grid
@@ -494,15 +495,16 @@ impl ConvGeometry {
     }
 
     /// Rule R37: whether `PointwiseVec4` beats the staged GEMM tiles and R32's `GroupedOc4` on
-    /// a pointwise layer they would run: at most 72 input and 32 output channels (one group).
-    /// Fitted on the 203 pointwise layers of the zoos and the default suite (v31 call G), forced
+    /// a 2D pointwise layer they would run: at most 72 input and 32 output channels (one group).
+    /// 1D layers are left to R32, as it leaves them to the tiles: none was measured. Fitted on
+    /// the 203 pointwise layers of the zoos and the default suite (v31 call G), forced
     /// against the planner: on each of the 7 it takes it ran 1.51–1.85× faster (YOLOv8n's
     /// 32→32 at 160², batch 16: 0.150 → 0.081 ms; MobileNetV3's 72→24 at 56², batch 32:
     /// 0.048 → 0.026), 4 of them R32's. Wider layers, or longer K, measured 0.3–1.3× (each
     /// thread's serial K loop: too few threads to hide its loads), and batch-1 layers on R27's
     /// small grids lost (0.4–0.9×).
     pub(crate) fn pointwise_vec4_wins(&self) -> bool {
-        self.groups == 1 && self.ic <= 72 && self.oc <= 32
+        !self.one_d && self.groups == 1 && self.ic <= 72 && self.oc <= 32
     }
 
     /// Rule R31: whether Winograd F(2×2, 3×3) beats the GEMM kernels (fitted on 103 3×3 stride-1
@@ -684,8 +686,10 @@ mod tests {
         {
             assert_eq!(oc4(&input, &[oc, input[1], 1, 1], d()), ConvKernel::PointwiseVec4, "{input:?} {oc}");
         }
-        // …not 40 output channels, 96 input channels, grouped layers, batch-1 grids (R27).
+        // …not 40 output channels, 96 input channels, grouped layers, batch-1 grids (R27), 1D
+        // layers (a 64→32 1×1 over 16 000 samples at batch 32: never measured; R12's tiles).
         assert_ne!(oc4(&[32, 72, 28, 28], &[40, 72, 1, 1], d()), ConvKernel::PointwiseVec4);
+        assert_eq!(oc4(&[32, 64, 16000], &[32, 64, 1], d()), ConvKernel::GemmM64K32);
         assert_ne!(oc4(&[32, 96, 56, 56], &[24, 96, 1, 1], d()), ConvKernel::PointwiseVec4);
         assert_ne!(oc4(&[32, 64, 56, 56], &[32, 32, 1, 1], d().groups(2)), ConvKernel::PointwiseVec4);
         assert_eq!(oc4(&[1, 72, 56, 56], &[24, 72, 1, 1], d()), ConvKernel::GemmSmallK32);
@@ -897,15 +901,18 @@ mod tests {
             assert_eq!(geometry.planned_kernel(), ConvKernel::GemmK16, "{input:?}");
             assert!(geometry.gemm_split_k(ConvKernel::GemmK16, 128) > 1, "{input:?}");
         }
-        // …not with K under 1024 (DaViT's 128→256 at 192²: K 1152 but 144 workgroups), nor
-        // patchify-shaped layers (stride = filter, no padding: DaViT's k2 s2 downsampler).
+        // …not on grids of a wave or more (DaViT's 128→256 at 192²: K 1152 but 144 workgroups),
+        // nor with K under 1024 (96→192: K 864), nor on patchify-shaped layers (stride = filter,
+        // no padding: DaViT's k2 s2 downsampler), nor without taps (ResNet-50's strided 1×1
+        // 1024→2048 shortcut at batch 8: K 1024 on 64 workgroups; never measured there).
         assert_ne!(g(&[1, 128, 192, 192], &[256, 128, 3, 3], s2()).planned_kernel(), ConvKernel::GemmK16);
         assert_ne!(g(&[1, 96, 56, 56], &[192, 96, 3, 3], s2()).planned_kernel(), ConvKernel::GemmK16);
         let patchify = ConvOptions::default().stride(&[2, 2]);
-        assert_ne!(g(&[1, 256, 96, 96], &[512, 256, 2, 2], patchify).planned_kernel(), ConvKernel::GemmK16);
+        assert_ne!(g(&[1, 256, 96, 96], &[512, 256, 2, 2], patchify.clone()).planned_kernel(), ConvKernel::GemmK16);
+        assert_ne!(g(&[8, 1024, 14, 14], &[2048, 1024, 1, 1], patchify).planned_kernel(), ConvKernel::GemmK16);
         // R35: pix2pix's 1024→512 transposed 4×4 s2 layer at 8² (32 64×64 tiles over its four
-        // stride phases, K 4096) takes the 64×64 tiles 32 deep in 8 K-slices; at 16² (64 tiles)
-        // it keeps R14's 64×128 tiles.
+        // stride phases, K 4096) takes the 64×64 tiles 32 deep in 8 K-slices; a 1024→256 layer
+        // at 16² (64 tiles) keeps R14's 64×128 tiles.
         let up = ConvOptions::default().stride(&[2, 2]).padding(&[1, 1]).transposed(true);
         let at_8 = g(&[1, 1024, 8, 8], &[1024, 512, 4, 4], up.clone());
         assert_eq!(at_8.planned_kernel(), ConvKernel::GemmN64K32);
