@@ -12,6 +12,11 @@
 // 4 · oc_block multiply-adds. The weights of the block are staged 32 input channels at a time.
 // Workgroups of one pixel chunk for each output-channel block are consecutive, so the blocks
 // after the first read the chunk's input from the L2 cache.
+//
+// `conv2d_pointwise_split` splits K four ways for layers whose input channels outnumber what one
+// thread streams well (MobileNet's 144→24 at batch 32): 32 vec4s per workgroup, each computed by
+// 4 threads over every 4th input channel (4× the threads, each a quarter of the serial loads),
+// their sums added through workgroup memory, one round of 4 output channels at a time.
 // Tensors are {{ io }} (the output {{ out }}); the arithmetic is f32.
 
 {% if io == "f16" or out == "f16" %}
@@ -51,6 +56,41 @@ fn staged_weight(oc: u32, at: u32) -> f32 {
     return 0.0;
 }
 
+// Stages the weights of output channels oc0..oc0 + oc_block for input channels c0.. c0 + 31 in
+// `pointwise_weights`, shared out over `threads` threads. Each thread stages whole vec4s (4
+// output channels of one input channel): threads writing components of one vector could race
+// where a backend stores vectors whole.
+fn stage_pointwise_weights(c0: u32, oc0: u32, local: u32, threads: u32) {
+    let vecs_per_block = oc_block / 4u;
+    for (var e = local; e < POINTWISE_IC_CHUNK * vecs_per_block; e += threads) {
+        let i = e / vecs_per_block;
+        let v = e % vecs_per_block;
+        var w = vec4<f32>();
+        if (c0 + i < params.ic) {
+            let o = oc0 + 4u * v;
+            let at = o * params.ic + c0 + i;
+            w = vec4<f32>(
+                staged_weight(o, at),
+                staged_weight(o + 1u, at + params.ic),
+                staged_weight(o + 2u, at + 2u * params.ic),
+                staged_weight(o + 3u, at + 3u * params.ic),
+            );
+        }
+        pointwise_weights[i * (POINTWISE_MAX_OC_BLOCK / 4u) + v] = w;
+    }
+}
+
+// Output channel `oc`'s biased, activated vec4 `sum` at vec4 `quad` of image `b`'s plane.
+fn store_pointwise(b: u32, oc: u32, quad: u32, quads: u32, sum: vec4<f32>) {
+    // Read only when bound: without a bias the binding is a 4-float placeholder.
+    var bias_value = 0.0;
+    if (params.has_bias != 0u) {
+        bias_value = {{ to_f32 }}(bias[oc]);
+    }
+    let v = activate(sum + vec4<f32>(bias_value));
+    output[(b * params.oc + oc) * quads + quad] = {{ "vec4<f16>" if out == "f16" else "" }}(v);
+}
+
 @compute @workgroup_size(wg_size)
 fn conv2d_pointwise(
     @builtin(workgroup_id) wid: vec3<u32>,
@@ -77,24 +117,7 @@ fn conv2d_pointwise(
     var acc: array<vec4<f32>, POINTWISE_MAX_OC_BLOCK>;
     for (var c0 = 0u; c0 < params.ic; c0 += POINTWISE_IC_CHUNK) {
         workgroupBarrier();
-        // Each thread stages whole vec4s (4 output channels of one input channel): threads
-        // writing components of one vector could race where a backend stores vectors whole.
-        for (var e = local; e < POINTWISE_IC_CHUNK * vecs_per_block; e += wg_size) {
-            let i = e / vecs_per_block;
-            let v = e % vecs_per_block;
-            var w = vec4<f32>();
-            if (c0 + i < params.ic) {
-                let o = oc0 + 4u * v;
-                let at = o * params.ic + c0 + i;
-                w = vec4<f32>(
-                    staged_weight(o, at),
-                    staged_weight(o + 1u, at + params.ic),
-                    staged_weight(o + 2u, at + 2u * params.ic),
-                    staged_weight(o + 3u, at + 3u * params.ic),
-                );
-            }
-            pointwise_weights[i * (POINTWISE_MAX_OC_BLOCK / 4u) + v] = w;
-        }
+        stage_pointwise_weights(c0, oc0, local, wg_size);
         workgroupBarrier();
         let count = min(POINTWISE_IC_CHUNK, params.ic - c0);
         var at = (b * params.ic + c0) * quads + quad_here;
@@ -116,13 +139,81 @@ fn conv2d_pointwise(
     for (var o = 0u; o < oc_block; o++) {
         let oc = oc0 + o;
         if (oc < params.oc) {
-            // Read only when bound: without a bias the binding is a 4-float placeholder.
-            var bias_value = 0.0;
-            if (params.has_bias != 0u) {
-                bias_value = {{ to_f32 }}(bias[oc]);
-            }
-            let v = activate(acc[o] + vec4<f32>(bias_value));
-            output[(b * params.oc + oc) * quads + quad] = {{ "vec4<f16>" if out == "f16" else "" }}(v);
+            store_pointwise(b, oc, quad, quads, acc[o]);
         }
     }
+}
+
+// Threads per workgroup of the K-split entry point: 32 vec4s × 4 K-slices.
+const POINTWISE_SPLIT_THREADS: u32 = 128u;
+const POINTWISE_SPLIT_QUADS: u32 = 32u;
+const POINTWISE_K_SLICES: u32 = 4u;
+
+// The K-slices' sums of one round (4 output channels): slice s's sum for channel j of the round
+// at vec4 q is (s · 4 + j) · POINTWISE_SPLIT_QUADS + q.
+var<workgroup> pointwise_sums: array<vec4<f32>, 512>;
+
+@compute @workgroup_size(POINTWISE_SPLIT_THREADS)
+fn conv2d_pointwise_split(
+    @builtin(workgroup_id) wid: vec3<u32>,
+    @builtin(num_workgroups) groups: vec3<u32>,
+    @builtin(local_invocation_index) local: u32,
+) {
+    // Workgroup-uniform: (batch, pixel chunk, output-channel block), the block fastest.
+    let workgroup = wid.y * groups.x + wid.x;
+    let quads = params.oh * params.ow / 4u;
+    let chunks = (quads + POINTWISE_SPLIT_QUADS - 1u) / POINTWISE_SPLIT_QUADS;
+    let blocks = (params.oc + oc_block - 1u) / oc_block;
+    let oc0 = workgroup % blocks * oc_block;
+    let rest = workgroup / blocks;
+    let b = rest / chunks;
+    if (b >= params.n) {
+        return;
+    }
+    // Each K-slice is 32 consecutive threads (a subgroup on most GPUs): coalesced loads.
+    let slice = local / POINTWISE_SPLIT_QUADS;
+    let lane = local % POINTWISE_SPLIT_QUADS;
+    let quad = rest % chunks * POINTWISE_SPLIT_QUADS + lane;
+    let inside = quad < quads;
+    let quad_here = min(quad, quads - 1u);
+    let vecs_per_block = oc_block / 4u;
+    var acc: array<vec4<f32>, POINTWISE_MAX_OC_BLOCK>;
+    for (var c0 = 0u; c0 < params.ic; c0 += POINTWISE_IC_CHUNK) {
+        workgroupBarrier();
+        stage_pointwise_weights(c0, oc0, local, POINTWISE_SPLIT_THREADS);
+        workgroupBarrier();
+        let count = min(POINTWISE_IC_CHUNK, params.ic - c0);
+        var at = (b * params.ic + c0 + slice) * quads + quad_here;
+        for (var i = slice; i < count; i += POINTWISE_K_SLICES) {
+            let x = vec4<f32>(input[at]);
+            for (var v = 0u; v < vecs_per_block; v++) {
+                let w = pointwise_weights[i * (POINTWISE_MAX_OC_BLOCK / 4u) + v];
+                acc[4u * v] = fma(vec4<f32>(w.x), x, acc[4u * v]);
+                acc[4u * v + 1u] = fma(vec4<f32>(w.y), x, acc[4u * v + 1u]);
+                acc[4u * v + 2u] = fma(vec4<f32>(w.z), x, acc[4u * v + 2u]);
+                acc[4u * v + 3u] = fma(vec4<f32>(w.w), x, acc[4u * v + 3u]);
+            }
+            at += POINTWISE_K_SLICES * quads;
+        }
+    }
+    // The rounds are written out so that every accumulator index is a constant: indexing the
+    // accumulators by a variable would put them in (slow) local memory.
+{% for r in range(4) %}
+    if ({{ 4 * r }}u < oc_block) {
+        workgroupBarrier();
+{% for j in range(4) %}
+        pointwise_sums[(slice * 4u + {{ j }}u) * POINTWISE_SPLIT_QUADS + lane] = acc[{{ 4 * r + j }}];
+{% endfor %}
+        workgroupBarrier();
+        // Thread (slice s, lane q) adds up the round's channel s at vec4 q.
+        let oc = oc0 + {{ 4 * r }}u + slice;
+        if (inside && oc < params.oc) {
+            var sum = pointwise_sums[slice * POINTWISE_SPLIT_QUADS + lane];
+            for (var t = 1u; t < POINTWISE_K_SLICES; t++) {
+                sum += pointwise_sums[(t * 4u + slice) * POINTWISE_SPLIT_QUADS + lane];
+            }
+            store_pointwise(b, oc, quad, quads, sum);
+        }
+    }
+{% endfor %}
 }

@@ -78,6 +78,7 @@ fn check_runs_forced(name: &str, seed: u64, case: Case, runs: &[Option<ConvKerne
                     | ConvKernel::TransposedFewOc
                     | ConvKernel::Winograd
                     | ConvKernel::PointwiseVec4
+                    | ConvKernel::PointwiseVec4Split
             ) || (geometry.planned_kernel() == ConvKernel::GroupedOc4 && geometry.groups() == 1))
                 && (base.tile_n.is_some() || base.schedule.is_some()) =>
             {
@@ -1809,10 +1810,12 @@ fn gemm_tile_widths_match_the_reference() {
     assert_eq!(y.kernel, ConvKernel::DirectVec4);
 }
 
-/// `pointwise_vec4` (forced; every other kernel that supports the case runs too): planes of 36
-/// and 8 pixels, output channels in one block, in blocks whose last is partly past them, and in
-/// 6 full blocks; input channels in one short staged chunk and in several; bias and a fused
-/// clamp; a 1D layer. Only 1×1 stride-1 unpadded ungrouped layers with planes of whole vec4s run.
+/// `pointwise_vec4` and `pointwise_vec4_split` (each forced; every other kernel that supports the
+/// case runs too): planes of 36, 8 and 144 pixels (the split's chunks of 32 vec4s: one partly
+/// full, two with the second ragged), output channels in one block, in blocks whose last is
+/// partly past them, and in 6 full blocks; input channels in one short staged chunk (3: a
+/// K-slice with none) and in several (33: a last chunk of one channel); bias and a fused clamp;
+/// a 1D layer. Only 1×1 stride-1 unpadded ungrouped layers with planes of whole vec4s run.
 #[test]
 fn pointwise_vec4_streams_whole_planes() {
     let clamp = || opts().activation(Activation::Clamp { min: -0.5, max: 0.75 });
@@ -1821,10 +1824,11 @@ fn pointwise_vec4_streams_whole_planes() {
         ("8 pixels, 3→4, clamp", &[3, 3, 2, 4], &[4, 3, 1, 1], clamp()),
         ("16 pixels, 70→96 (6 blocks of 16, 3 chunks)", &[1, 70, 4, 4], &[96, 70, 1, 1], opts()),
         ("1D, 20 columns, 33→7", &[2, 33, 20], &[7, 33, 1], clamp()),
+        ("144 pixels, 37→24 (2 blocks of 12)", &[2, 37, 12, 12], &[24, 37, 1, 1], opts()),
     ];
     for (i, (name, input, weight, options)) in cases.into_iter().enumerate() {
         let g = ConvGeometry::new(input, weight, None, &options).unwrap();
-        assert!(g.supports(ConvKernel::PointwiseVec4), "{name}");
+        assert!(g.supports(ConvKernel::PointwiseVec4) && g.supports(ConvKernel::PointwiseVec4Split), "{name}");
         // The reference route: 4 input channels a step where they divide.
         let reference = if input[1] % 4 == 0 { ConvKernel::DirectVec4 } else { ConvKernel::Direct };
         let case = Case { input, weight, bias: i != 1, opts: options, kernel: reference };
@@ -1838,6 +1842,8 @@ fn pointwise_vec4_streams_whole_planes() {
         ([1, 8, 4, 4], [8, 4, 1, 1], opts().transposed(true)),
     ] {
         let g = ConvGeometry::new(&input, &weight, None, &options).unwrap();
-        assert!(!g.supports(ConvKernel::PointwiseVec4), "{input:?} {weight:?} {options:?}");
+        for kernel in [ConvKernel::PointwiseVec4, ConvKernel::PointwiseVec4Split] {
+            assert!(!g.supports(kernel), "{kernel:?} {input:?} {weight:?} {options:?}");
+        }
     }
 }

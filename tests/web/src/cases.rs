@@ -159,7 +159,7 @@ fn forced_cases() -> Vec<(String, ConvCase)> {
             | ConvKernel::DepthwiseRows
             | ConvKernel::DepthwiseVec4 => depthwise(),
             ConvKernel::GroupedOc4 => grouped(),
-            ConvKernel::PointwiseVec4 => pointwise(),
+            ConvKernel::PointwiseVec4 | ConvKernel::PointwiseVec4Split => pointwise(),
             _ => dense(),
         };
         cases.push((kernel.name().to_string(), case.forced(ForcedPlan::kernel(kernel))));

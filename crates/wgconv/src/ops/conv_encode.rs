@@ -54,6 +54,10 @@ const CONV_BINDINGS: &[&str] = &["input", "weight", "bias", "output", "params"];
 /// Threads per workgroup of `PointwiseVec4` (fewer where the device allows fewer): 512 pixels.
 const POINTWISE_WORKGROUP: u32 = 128;
 
+/// Vec4s of pixels per workgroup of `PointwiseVec4Split` (`POINTWISE_SPLIT_QUADS` in
+/// `shaders/conv2d_pointwise.wgsl`): its threads are 4 K-slices of them.
+const POINTWISE_SPLIT_QUADS: u32 = crate::shaders::conv2d_pointwise::CONV2D_POINTWISE_SPLIT_WORKGROUP_SIZE[0] / 4;
+
 /// The `ConvParams` uniform of a convolution. Every conv shader declares it as `conv2d.wgsl`
 /// does (`encode_conv` proves it at compile time), so this one type stands for all of them.
 fn conv_params(g: &ConvGeometry, has_bias: bool) -> shader::ConvParams {
@@ -200,7 +204,9 @@ impl Batch<'_> {
                 self.encode_per_output(kernel, buffers, g, activation)?;
             }
             ConvKernel::CoopF16 => self.encode_coop(buffers, g, activation)?,
-            ConvKernel::PointwiseVec4 => self.encode_pointwise(buffers, g, activation)?,
+            ConvKernel::PointwiseVec4 | ConvKernel::PointwiseVec4Split => {
+                self.encode_pointwise(kernel, buffers, g, activation)?
+            }
             ConvKernel::CoopNhwc => unreachable!("coop_nhwc is routed by `runs_coop_nhwc`, before planning"),
         }
         Ok(kernel)
@@ -550,21 +556,32 @@ impl Batch<'_> {
         }
     }
 
-    /// `PointwiseVec4`: one workgroup per (image, chunk of `wg_size` vec4s of its plane, block of
-    /// output channels), the blocks fastest.
-    fn encode_pointwise(&mut self, buffers: ConvBuffers<'_>, g: &ConvGeometry, activation: Activation) -> Result<()> {
+    /// `PointwiseVec4` and `PointwiseVec4Split`: one workgroup per (image, chunk of vec4s of its
+    /// plane, block of output channels), the blocks fastest; a chunk is `wg_size` vec4s, or
+    /// [`POINTWISE_SPLIT_QUADS`] for the K-split entry point (4 threads each).
+    fn encode_pointwise(
+        &mut self,
+        kernel: ConvKernel,
+        buffers: ConvBuffers<'_>,
+        g: &ConvGeometry,
+        activation: Activation,
+    ) -> Result<()> {
         let limits = self.ctx.limits();
         let wg_size = POINTWISE_WORKGROUP.min(dispatch::workgroup_size(&limits));
+        let split = kernel == ConvKernel::PointwiseVec4Split;
+        let quads_per_workgroup = if split { POINTWISE_SPLIT_QUADS } else { wg_size };
         let quads = u64::from(g.oh) * u64::from(g.ow) / 4;
         let oc_block = g.pointwise_oc_block();
-        let workgroups = u64::from(g.n) * quads.div_ceil(u64::from(wg_size)) * u64::from(g.oc.div_ceil(oc_block));
+        let workgroups =
+            u64::from(g.n) * quads.div_ceil(u64::from(quads_per_workgroup)) * u64::from(g.oc.div_ceil(oc_block));
         // One item per workgroup: the shader decodes its workgroup's index, not its threads'.
         let grid = dispatch::grid(workgroups, 1, limits.max_compute_workgroups_per_dimension)?;
         with_variant!(Variant::of(buffers.input.dtype(), false), pw = conv2d_pointwise | conv2d_pointwise_f16, {
             let mut overrides = pw::Overrides::new();
             (overrides.wg_size, overrides.oc_block) = (wg_size, oc_block);
             (overrides.activation, overrides.clamp_min, overrides.clamp_max) = activation_constants(activation);
-            let pass = Pass::new(pw::Entry::Conv2dPointwise, &overrides, grid.dims());
+            let entry = if split { pw::Entry::Conv2dPointwiseSplit } else { pw::Entry::Conv2dPointwise };
+            let pass = Pass::new(entry, &overrides, grid.dims());
             self.encode_conv::<pw::Shader>(pass, g, buffers)
         })
     }

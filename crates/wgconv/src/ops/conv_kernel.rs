@@ -120,11 +120,16 @@ pub enum ConvKernel {
     /// chunk run side by side and share its input through the L2 cache. For memory-bound layers
     /// with few output channels over many pixels, where a GEMM tile is mostly empty.
     PointwiseVec4,
+    /// `PointwiseVec4` with K split four ways: 32 vec4s of pixels per workgroup, each computed
+    /// by 4 threads over every 4th input channel, their sums added through workgroup memory.
+    /// Four times the threads, each a quarter of the serial loads: for layers with more input
+    /// channels than one thread streams well.
+    PointwiseVec4Split,
 }
 
 impl ConvKernel {
     /// Every kernel.
-    pub const ALL: [ConvKernel; 23] = [
+    pub const ALL: [ConvKernel; 24] = [
         ConvKernel::Direct,
         ConvKernel::DirectVec4,
         ConvKernel::Transposed,
@@ -148,6 +153,7 @@ impl ConvKernel {
         ConvKernel::CoopNhwc,
         ConvKernel::Winograd,
         ConvKernel::PointwiseVec4,
+        ConvKernel::PointwiseVec4Split,
     ];
 
     /// The kernel called `name` (as [`ConvKernel::name`] spells it).
@@ -181,6 +187,7 @@ impl ConvKernel {
             ConvKernel::CoopNhwc => "coop_nhwc",
             ConvKernel::Winograd => "winograd",
             ConvKernel::PointwiseVec4 => "pointwise_vec4",
+            ConvKernel::PointwiseVec4Split => "pointwise_vec4_split",
         }
     }
 
@@ -243,6 +250,9 @@ impl ConvKernel {
             ConvKernel::DepthwiseRows => dw_rows::CONV2D_DEPTHWISE_ROWS_WORKGROUP_MEMORY_BYTES,
             ConvKernel::DepthwiseVec4 => dw_vec4::CONV2D_DEPTHWISE_VEC4_WORKGROUP_MEMORY_BYTES,
             ConvKernel::PointwiseVec4 => crate::shaders::conv2d_pointwise::CONV2D_POINTWISE_WORKGROUP_MEMORY_BYTES,
+            ConvKernel::PointwiseVec4Split => {
+                crate::shaders::conv2d_pointwise::CONV2D_POINTWISE_SPLIT_WORKGROUP_MEMORY_BYTES
+            }
             // Its transforms; its GEMM is planned as a convolution of its own and steps back to
             // a kernel that fits like any other.
             ConvKernel::Winograd => {
@@ -449,6 +459,7 @@ mod tests {
             ConvKernel::CoopNhwc => 20,
             ConvKernel::Winograd => 21,
             ConvKernel::PointwiseVec4 => 22,
+            ConvKernel::PointwiseVec4Split => 23,
         };
         for (i, k) in ConvKernel::ALL.into_iter().enumerate() {
             assert_eq!(position(k), i, "{k:?}");
@@ -487,6 +498,8 @@ mod tests {
                 ConvKernel::GemmSmallK32 => 16_384,
                 // 32 input channels × 16 output channels of staged weights.
                 ConvKernel::PointwiseVec4 => 2_048,
+                // The same weights, and 4 K-slices × 4 channels × 32 vec4s of partial sums.
+                ConvKernel::PointwiseVec4Split => 2_048 + 8_192,
                 _ => match kernel.gemm_tile() {
                     Some((rows, tile_n)) => 4 * kernel.k_tile_depth() as u32 * (rows + tile_n),
                     None => 0,

@@ -121,9 +121,15 @@ fn runnable_kernel(
     let mut kernel = geometry.choose_kernel(forced.kernel)?;
     // A tile width or K schedule forced without a kernel is a choice among the staged-tile GEMM
     // kernels, which the small-grid ones, R30's few-output-channel kernel, R31's Winograd,
-    // R32's `GroupedOc4` and R37's `PointwiseVec4` are not.
+    // R32's `GroupedOc4` and R37's and R38's pointwise kernels are not.
     let instead_of_staged = kernel.gemm_small_entry().is_some()
-        || matches!(kernel, ConvKernel::TransposedFewOc | ConvKernel::Winograd | ConvKernel::PointwiseVec4)
+        || matches!(
+            kernel,
+            ConvKernel::TransposedFewOc
+                | ConvKernel::Winograd
+                | ConvKernel::PointwiseVec4
+                | ConvKernel::PointwiseVec4Split
+        )
         || (kernel == ConvKernel::GroupedOc4 && geometry.grouped_oc4_wins());
     if instead_of_staged && forced.kernel.is_none() && (forced.tile_n.is_some() || forced.schedule.is_some()) {
         kernel = geometry.staged_gemm_kernel();
@@ -257,7 +263,7 @@ impl ConvGeometry {
                     && self.coop_grid().iter().all(|d| *d <= MAX_WORKGROUPS_PER_DIM)
             }
             // Aligned vec4s of whole planes (the input's and output's, the same size).
-            ConvKernel::PointwiseVec4 => {
+            ConvKernel::PointwiseVec4 | ConvKernel::PointwiseVec4Split => {
                 !self.transposed
                     && self.kh * self.kw == 1
                     && self.stride == [1, 1]
@@ -394,8 +400,13 @@ impl ConvGeometry {
     pub(crate) fn tensor_core_candidate(&self) -> bool {
         let big_enough = || self.coop_grid().iter().product::<u64>() >= COOP_TRANSPOSED_MIN_WORKGROUPS;
         let planned = self.planned_kernel();
-        let gemm_rule =
-            matches!(planned, ConvKernel::TransposedFewOc | ConvKernel::Winograd | ConvKernel::PointwiseVec4)
+        let gemm_rule = matches!(
+            planned,
+            ConvKernel::TransposedFewOc
+                | ConvKernel::Winograd
+                | ConvKernel::PointwiseVec4
+                | ConvKernel::PointwiseVec4Split
+        )
                 || (planned == ConvKernel::GroupedOc4 && self.grouped_oc4_wins());
         (planned.is_gemm_shaped() || gemm_rule) && self.gemm_worthwhile() && (!self.transposed || big_enough())
     }
