@@ -127,6 +127,10 @@ cases += [
     # chunks of 70 inputs.
     ("pointwise_vec4_blocks", (16, 48, 40, 40), (32, 48, 1, 1), "--activation relu --kernel pointwise_vec4"),
     ("pointwise_vec4_wide", (4, 70, 20, 20), (96, 70, 1, 1), "--kernel pointwise_vec4"),
+    # Its K-split form: 144→24 (2 blocks of 12) on planes of 784 pixels (196 vec4s: 6 chunks of
+    # 32 and a ragged 7th), 36 input channels per K-slice; and the 96-channel case.
+    ("pointwise_vec4_split_blocks", (8, 144, 28, 28), (24, 144, 1, 1), "--activation relu --kernel pointwise_vec4_split"),
+    ("pointwise_vec4_split_wide", (4, 70, 20, 20), (96, 70, 1, 1), "--kernel pointwise_vec4_split"),
     ("coop_transposed_empty_phases", (2, 32, 6, 5), (32, 24, 3, 1),
      "--transposed --stride 2,3 --padding 1,0 --output-padding 1,2 --precision f16 --kernel coop_f16"),
 ]
@@ -140,7 +144,7 @@ f16_cases += [(name + "_f16", xs, ws, flags) for name, xs, ws, flags in cases
               if name in ("gemm_splitk", "gemm_transposed", "depthwise_k7_vec4", "depthwise_k7_tiled", "gemm_stem",
                           "transposed_few_oc_rgb", "gemv_4_pixels", "gemm_small_ragged",
                           "gemm_small_transposed", "gemm_small_k32_ragged", "gemm_small_k32_transposed",
-                          "pointwise_vec4_blocks")]
+                          "pointwise_vec4_blocks", "pointwise_vec4_split_blocks")]
 # The channels-last tensor-core kernel, forced (the CLI's tensors are NCHW: it runs between
 # conversions to and from NHWC): 128×128 and 256×64 tiles, ragged pixels and channels, groups,
 # stride/dilation/padding per axis, split-K, clamp; on f16 tensors and on f32 ones with f16 allowed.
