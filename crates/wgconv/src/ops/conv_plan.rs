@@ -352,13 +352,20 @@ impl ConvGeometry {
         // split K four ways, so more multiprocessors work and each runs a quarter of K, with the
         // operands staged in 32-deep K-tiles. The staged 64-row tiles keep layers of over 400 M
         // multiply-adds, long K on grids of half a wave or more, and large grids unless their
-        // channels are few and K short (R27).
-        if self.gemm_small_k32_wins(tiles_n64) && self.supports(ConvKernel::GemmSmallK32) {
-            return ConvKernel::GemmSmallK32;
+        // channels are few and K short (R27). Pointwise layers of at most 32 input channels on
+        // planes of 56² or more among them stream vec4s of pixels with K split four ways
+        // instead: their K of 16–32 would fill half or all of one 32-deep K-tile (R38).
+        if self.gemm_small_k32_wins(tiles_n64) {
+            if self.pointwise_split_wins() && self.supports(ConvKernel::PointwiseVec4Split) {
+                return ConvKernel::PointwiseVec4Split;
+            }
+            if self.supports(ConvKernel::GemmSmallK32) {
+                return ConvKernel::GemmSmallK32;
+            }
         }
-        // 2D pointwise layers of at most 72 channels in and 32 out on the grids R27 leaves to
-        // the staged tiles (in the zoos, all at batch 16–32): streamed as vec4s of 4 pixels, all the output channels of
-        // a thread's block at once, where the 64-row tiles would be half empty or more (R37).
+        // 2D pointwise layers with few channels on the grids R27 leaves to the staged tiles (in
+        // the zoos, all at batch 16–32): streamed as vec4s of 4 pixels, all the output channels
+        // of a thread's block at once, where the 64-row tiles would be partly empty (R37).
         if self.pointwise_vec4_wins() && self.supports(ConvKernel::PointwiseVec4) {
             return ConvKernel::PointwiseVec4;
         }
@@ -406,8 +413,7 @@ impl ConvGeometry {
                 | ConvKernel::Winograd
                 | ConvKernel::PointwiseVec4
                 | ConvKernel::PointwiseVec4Split
-        )
-                || (planned == ConvKernel::GroupedOc4 && self.grouped_oc4_wins());
+        ) || (planned == ConvKernel::GroupedOc4 && self.grouped_oc4_wins());
         (planned.is_gemm_shaped() || gemm_rule) && self.gemm_worthwhile() && (!self.transposed || big_enough())
     }
 
@@ -506,16 +512,33 @@ impl ConvGeometry {
     }
 
     /// Rule R37: whether `PointwiseVec4` beats the staged GEMM tiles and R32's `GroupedOc4` on
-    /// a 2D pointwise layer they would run: at most 72 input and 32 output channels (one group).
-    /// 1D layers are left to R32, as it leaves them to the tiles: none was measured. Fitted on
-    /// the 203 pointwise layers of the zoos and the default suite (v31 call G), forced
+    /// a 2D pointwise layer they would run (one group): at most 72 input and 32 output
+    /// channels, or at most 32 input and 144 output channels that leave the last 64-row tile
+    /// partly empty (v32). 1D layers are left to R32, as it leaves them to the tiles: none was
+    /// measured. Fitted on the 203 pointwise layers of the zoos and the default suite (v31 call G), forced
     /// against the planner: on each of the 7 it takes it ran 1.51–1.85× faster (YOLOv8n's
     /// 32→32 at 160², batch 16: 0.150 → 0.081 ms; MobileNetV3's 72→24 at 56², batch 32:
     /// 0.048 → 0.026), 4 of them R32's. Wider layers, or longer K, measured 0.3–1.3× (each
     /// thread's serial K loop: too few threads to hide its loads), and batch-1 layers on R27's
     /// small grids lost (0.4–0.9×).
     pub(crate) fn pointwise_vec4_wins(&self) -> bool {
-        !self.one_d && self.groups == 1 && self.ic <= 72 && self.oc <= 32
+        let few_out = self.ic <= 72 && self.oc <= 32;
+        // v32 call K, on the same 203 layers: 1.09–1.76× on the 5 such layers (MobileNetV3's
+        // 24→72 at 56², batch 32: 0.047 → 0.027 ms; RegNetY's 32→48 at 112²: 0.140 → 0.086);
+        // 16→64 and 32→192, whose tiles are full, ran 0.84–0.89×.
+        let partly_empty_tiles = self.ic <= 32 && self.oc <= 144 && !self.oc.is_multiple_of(64);
+        !self.one_d && self.groups == 1 && (few_out || partly_empty_tiles)
+    }
+
+    /// Rule R38: whether `PointwiseVec4Split` beats R27's `GemmSmallK32` on a 2D pointwise layer
+    /// R27 takes (one group): at most 32 input channels, planes of at least 56² (3136 pixels).
+    /// Fitted on the 203 pointwise layers of the zoos and the default suite (v32 call K), forced
+    /// against the planner, and against the best of the planner's times in three calls (its
+    /// batch-1 times moved by up to 1.6× between calls): 0.96–1.43× on the 11 it takes
+    /// (geomean 1.14×; MobileNetV3's 16→64 at 112²: 0.0075 → 0.0052 ms), the two below 1.0×
+    /// within that noise. Wider K (40–80 channels) or smaller planes lost (0.55–1.06×).
+    pub(crate) fn pointwise_split_wins(&self) -> bool {
+        !self.one_d && self.groups == 1 && self.ic <= 32 && u64::from(self.oh) * u64::from(self.ow) >= 3136
     }
 
     /// Rule R31: whether Winograd F(2×2, 3×3) beats the GEMM kernels (fitted on 103 3×3 stride-1
@@ -697,14 +720,32 @@ mod tests {
         {
             assert_eq!(oc4(&input, &[oc, input[1], 1, 1], d()), ConvKernel::PointwiseVec4, "{input:?} {oc}");
         }
-        // …not 40 output channels, 96 input channels, grouped layers, batch-1 grids (R27), 1D
-        // layers (a 64→32 1×1 over 16 000 samples at batch 32: never measured; R12's tiles).
+        // …and layers of up to 32 channels in and 144 out whose last 64-row tile is partly empty
+        // (MobileNetV3's 24→72 and MobileNetV2's 16→96 and 24→144 at batch 32, RegNetY's 32→48
+        // at 112²)…
+        for (input, oc) in
+            [([32, 24, 56, 56], 72), ([32, 16, 112, 112], 96), ([32, 24, 56, 56], 144), ([32, 32, 112, 112], 48)]
+        {
+            assert_eq!(oc4(&input, &[oc, input[1], 1, 1], d()), ConvKernel::PointwiseVec4, "{input:?} {oc}");
+        }
+        // …not where those tiles are full (16→64, 32→192), nor 40 output channels of 72 inputs,
+        // 96 input channels, grouped layers, batch-1 grids (R27), 1D layers (a 64→32 1×1 over
+        // 16 000 samples at batch 32: never measured; R12's tiles).
+        assert_eq!(oc4(&[32, 16, 112, 112], &[64, 16, 1, 1], d()), ConvKernel::GemmM64K16);
+        assert_eq!(oc4(&[32, 32, 28, 28], &[192, 32, 1, 1], d()), ConvKernel::GemmM64K32);
         assert_ne!(oc4(&[32, 72, 28, 28], &[40, 72, 1, 1], d()), ConvKernel::PointwiseVec4);
         assert_eq!(oc4(&[32, 64, 16000], &[32, 64, 1], d()), ConvKernel::GemmM64K32);
         assert_ne!(oc4(&[32, 96, 56, 56], &[24, 96, 1, 1], d()), ConvKernel::PointwiseVec4);
         assert_ne!(oc4(&[32, 64, 56, 56], &[32, 32, 1, 1], d().groups(2)), ConvKernel::PointwiseVec4);
         assert_eq!(oc4(&[1, 72, 56, 56], &[24, 72, 1, 1], d()), ConvKernel::GemmSmallK32);
-        assert_eq!(oc4(&[1, 16, 112, 112], &[16, 16, 1, 1], d()), ConvKernel::GemmSmallK32);
+        // R38: on R27's grids, up to 32 input channels on planes of 56² or more split K over
+        // vec4 streams (MobileNetV3's 16→16 at 112², MobileNetV2's 24→144 at 56²); not 48 input
+        // channels, nor smaller planes (MobileNetV2's 32→192 at 28²), nor 1D layers.
+        assert_eq!(oc4(&[1, 16, 112, 112], &[16, 16, 1, 1], d()), ConvKernel::PointwiseVec4Split);
+        assert_eq!(oc4(&[1, 24, 56, 56], &[144, 24, 1, 1], d()), ConvKernel::PointwiseVec4Split);
+        assert_eq!(oc4(&[1, 48, 56, 56], &[48, 48, 1, 1], d()), ConvKernel::GemmSmallK32);
+        assert_eq!(oc4(&[1, 32, 28, 28], &[192, 32, 1, 1], d()), ConvKernel::GemmSmallK32);
+        assert_eq!(oc4(&[1, 32, 12_544], &[32, 32, 1], d()), ConvKernel::GemmSmallK32);
         assert_eq!(oc4(&[8, 3, 224, 224], &[64, 3, 7, 7], d().stride(&[2]).padding(&[3])), ConvKernel::GemmN64K16);
         // They count as GEMM-shaped for the tensor cores where f16 is allowed, as before R32.
         assert!(geo(&[1, 3, 640, 640], &[16, 3, 3, 3], s2()).unwrap().tensor_core_candidate());
@@ -776,8 +817,14 @@ mod tests {
         // Under two waves, K under 1024: 16→16 1×1 at 112² (196 tiles, K 16), a 3-channel 3×3
         // stem (196 tiles, K 27), 256→256 1×1 at 56² (196 tiles), 16→64 3×3 at 80² (100 tiles,
         // K 144); not K 1280+ there (the diffusion UNet's 1280-channel 3×3 at 16², 80 tiles).
+        // (R38 then streams the 16→16 1×1 layer on `pointwise_vec4_split`.)
         let kernel = |input: &[usize], weight: &[usize], opts: ConvOptions| small_plan(input, weight, opts).0;
-        assert_eq!(kernel(&[1, 16, 112, 112], &[16, 16, 1, 1], d()), k32);
+        let r27_takes = |input: &[usize], weight: &[usize]| {
+            let g = geo(input, weight, d()).unwrap();
+            g.gemm_small_k32_wins(g.gemm_grid((64, 64)).iter().product())
+        };
+        assert!(r27_takes(&[1, 16, 112, 112], &[16, 16, 1, 1]));
+        assert_eq!(kernel(&[1, 16, 112, 112], &[16, 16, 1, 1], d()), ConvKernel::PointwiseVec4Split);
         assert_eq!(kernel(&[1, 3, 224, 224], &[16, 3, 3, 3], d().stride(&[2]).padding(&[1])), k32);
         assert_eq!(kernel(&[1, 256, 56, 56], &[256, 256, 1, 1], d()), k32);
         assert_eq!(kernel(&[1, 16, 80, 80], &[64, 16, 3, 3], d().padding(&[1])), k32);
@@ -787,8 +834,8 @@ mod tests {
         // (MobileNetV3's 72→40 1×1 at 28², batch 32), nor 320 channels of K 320 (a UNet's 1×1 at
         // 64², 320 tiles), nor K 576 (64→64 3×3 at 56², batch 8: 392 tiles), nor 1024+ tiles
         // (YOLOv8n's 3→16 stem at 640², 1600).
-        assert_eq!(kernel(&[1, 32, 160, 160], &[32, 32, 1, 1], d()), k32);
-        assert_eq!(kernel(&[1, 16, 112, 112], &[96, 16, 1, 1], d()), k32);
+        assert!(r27_takes(&[1, 32, 160, 160], &[32, 32, 1, 1]));
+        assert!(r27_takes(&[1, 16, 112, 112], &[96, 16, 1, 1]));
         assert_ne!(kernel(&[32, 72, 28, 28], &[40, 72, 1, 1], d()), k32);
         assert_ne!(kernel(&[1, 4, 64, 64], &[512, 4, 3, 3], d().padding(&[1])), k32);
         assert_ne!(kernel(&[1, 320, 64, 64], &[320, 320, 1, 1], d()), k32);
@@ -890,9 +937,12 @@ mod tests {
         assert_eq!(kernel(&[8, 256, 1000], &[512, 256, 1], d()), ConvKernel::GemmM64K32);
         assert_eq!(kernel(&[1, 1024, 8000], &[128, 1024, 3], s2()), ConvKernel::GemmM64K16);
         assert_ne!(kernel(&[1, 512, 15_999], &[64, 512, 3], s2()), ConvKernel::GemmK16);
-        // R34: pointwise layers at batch 32 with K 16, 24 or 48 take 16-deep tiles; K 32 and 64
-        // (no padding in a 32-deep tile) keep R12's 32-deep ones.
-        let pointwise = |ic, oc, hw| kernel(&[32, ic, hw, hw], &[oc, ic, 1, 1], d());
+        // R34: pointwise layers at batch 32 with K 16, 24 or 48 take 16-deep staged tiles; K 32
+        // and 64 (no padding in a 32-deep tile) keep R12's 32-deep ones. (R37 plans the first two
+        // on `pointwise_vec4` ahead of the staged tiles.)
+        let pointwise = |ic, oc, hw| {
+            ConvGeometry::new(&[32, ic, hw, hw], &[oc, ic, 1, 1], None, &d()).unwrap().staged_gemm_kernel()
+        };
         assert_eq!(pointwise(16, 96, 112), ConvKernel::GemmM64K16);
         assert_eq!(pointwise(24, 144, 56), ConvKernel::GemmM64K16);
         assert_eq!(pointwise(48, 64, 80), ConvKernel::GemmM64K16);
