@@ -1,5 +1,6 @@
 {% import "prelude/conv.wgsl" as conv %}
 {# variants: f16 #}
+{% set max_oc_block = 16 %}
 // Pointwise (1×1, stride 1, no padding, one group) convolution of NCHW tensors whose planes
 // (H × W) are multiples of 4, for layers with few output channels over many pixels: a memory-
 // bound stream (MobileNet's and EfficientNet's projections at batch 32 read 144 channels to
@@ -34,19 +35,19 @@ enable f16;
 // Threads per workgroup.
 override wg_size: u32 = 128;
 // Output channels per thread: a multiple of 4, at most POINTWISE_MAX_OC_BLOCK.
-override oc_block: u32 = 16;
+override oc_block: u32 = {{ max_oc_block }};
 {{ conv.activation_overrides() }}
 
 {{ conv.activate(vec4=true) }}
 
 // The most output channels per thread (the accumulators' and staged weights' size).
-const POINTWISE_MAX_OC_BLOCK: u32 = 16u;
+const POINTWISE_MAX_OC_BLOCK: u32 = {{ max_oc_block }}u;
 // Input channels per staged weight chunk.
 const POINTWISE_IC_CHUNK: u32 = 32u;
 
 // The block's weights for POINTWISE_IC_CHUNK input channels: channel i's output channels
 // o..o+3 are the vec4 i · (POINTWISE_MAX_OC_BLOCK / 4) + o / 4.
-var<workgroup> pointwise_weights: array<vec4<f32>, 128>;
+var<workgroup> pointwise_weights: array<vec4<f32>, {{ 32 * max_oc_block // 4 }}>;
 
 // Output channel `oc`'s weight at index `at`; 0 past the last output channel.
 fn staged_weight(oc: u32, at: u32) -> f32 {
@@ -198,7 +199,7 @@ fn conv2d_pointwise_split(
     }
     // The rounds are written out so that every accumulator index is a constant: indexing the
     // accumulators by a variable would put them in (slow) local memory.
-{% for r in range(4) %}
+{% for r in range(max_oc_block // 4) %}
     if ({{ 4 * r }}u < oc_block) {
         workgroupBarrier();
 {% for j in range(4) %}
