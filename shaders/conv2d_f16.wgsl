@@ -365,20 +365,56 @@ fn conv_transpose2d_few_oc_split(
     if (valid[0]) {
         acc = few_oc_run_sum(px, valid, begin, end);
     }
-    for (var r = 0u; r < FEW_OC_RUN; r++) {
-        few_oc_partial[local] = acc[r];
-        workgroupBarrier();
-        if (valid[r] && slice == 0u) {
-            var sum = acc[r];
-            for (var s = 1u; s < 8u; s++) {
-                sum += few_oc_partial[s * 32u + local];
-            }
-            var pixel = px;
-            pixel.ow = px.ow + r * params.stride_w;
-            few_oc_finish(pixel, sum);
+    // The rounds are written out so that every accumulator index is a constant: indexing the
+    // accumulators by the counter of a loop with barriers put them in (slow) local memory.
+    few_oc_partial[local] = acc[0];
+    workgroupBarrier();
+    if (valid[0] && slice == 0u) {
+        var sum = acc[0];
+        for (var s = 1u; s < 8u; s++) {
+            sum += few_oc_partial[s * 32u + local];
         }
-        workgroupBarrier();
+        var pixel = px;
+        pixel.ow = px.ow + 0u * params.stride_w;
+        few_oc_finish(pixel, sum);
     }
+    workgroupBarrier();
+    few_oc_partial[local] = acc[1];
+    workgroupBarrier();
+    if (valid[1] && slice == 0u) {
+        var sum = acc[1];
+        for (var s = 1u; s < 8u; s++) {
+            sum += few_oc_partial[s * 32u + local];
+        }
+        var pixel = px;
+        pixel.ow = px.ow + 1u * params.stride_w;
+        few_oc_finish(pixel, sum);
+    }
+    workgroupBarrier();
+    few_oc_partial[local] = acc[2];
+    workgroupBarrier();
+    if (valid[2] && slice == 0u) {
+        var sum = acc[2];
+        for (var s = 1u; s < 8u; s++) {
+            sum += few_oc_partial[s * 32u + local];
+        }
+        var pixel = px;
+        pixel.ow = px.ow + 2u * params.stride_w;
+        few_oc_finish(pixel, sum);
+    }
+    workgroupBarrier();
+    few_oc_partial[local] = acc[3];
+    workgroupBarrier();
+    if (valid[3] && slice == 0u) {
+        var sum = acc[3];
+        for (var s = 1u; s < 8u; s++) {
+            sum += few_oc_partial[s * 32u + local];
+        }
+        var pixel = px;
+        pixel.ow = px.ow + 3u * params.stride_w;
+        few_oc_finish(pixel, sum);
+    }
+    workgroupBarrier();
 }
 
 // `few_oc_sum` for a run of FEW_OC_RUN pixels of one stride phase from `px` along its row

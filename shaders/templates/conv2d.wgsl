@@ -307,7 +307,8 @@ fn conv_transpose2d_few_oc(@builtin(global_invocation_id) gid: vec3<u32>) {
 var<workgroup> few_oc_partial: array<vec4<f32>, 256>;
 
 // Pixels per thread of `conv_transpose2d_few_oc_split` (the host's `FEW_OC_RUN`).
-const FEW_OC_RUN: u32 = 4u;
+{% set few_oc_run = 4 %}
+const FEW_OC_RUN: u32 = {{ few_oc_run }}u;
 
 @compute @workgroup_size(256)
 fn conv_transpose2d_few_oc_split(
@@ -336,20 +337,22 @@ fn conv_transpose2d_few_oc_split(
     if (valid[0]) {
         acc = few_oc_run_sum(px, valid, begin, end);
     }
-    for (var r = 0u; r < FEW_OC_RUN; r++) {
-        few_oc_partial[local] = acc[r];
-        workgroupBarrier();
-        if (valid[r] && slice == 0u) {
-            var sum = acc[r];
-            for (var s = 1u; s < 8u; s++) {
-                sum += few_oc_partial[s * 32u + local];
-            }
-            var pixel = px;
-            pixel.ow = px.ow + r * params.stride_w;
-            few_oc_finish(pixel, sum);
+    // The rounds are written out so that every accumulator index is a constant: indexing the
+    // accumulators by the counter of a loop with barriers put them in (slow) local memory.
+{% for r in range(few_oc_run) %}
+    few_oc_partial[local] = acc[{{ r }}];
+    workgroupBarrier();
+    if (valid[{{ r }}] && slice == 0u) {
+        var sum = acc[{{ r }}];
+        for (var s = 1u; s < 8u; s++) {
+            sum += few_oc_partial[s * 32u + local];
         }
-        workgroupBarrier();
+        var pixel = px;
+        pixel.ow = px.ow + {{ r }}u * params.stride_w;
+        few_oc_finish(pixel, sum);
     }
+    workgroupBarrier();
+{% endfor %}
 }
 
 // `few_oc_sum` for a run of FEW_OC_RUN pixels of one stride phase from `px` along its row
