@@ -12,10 +12,11 @@
 // Workgroups of one pixel chunk for each output-channel block are consecutive, so the blocks
 // after the first read the chunk's input from the L2 cache.
 //
-// `conv2d_pointwise_split` splits K four ways for layers whose input channels outnumber what one
-// thread streams well (MobileNet's 144→24 at batch 32): 32 vec4s per workgroup, each computed by
-// 4 threads over every 4th input channel (4× the threads, each a quarter of the serial loads),
-// their sums added through workgroup memory, one round of 4 output channels at a time.
+// `conv2d_pointwise_split` splits K four ways, for grids too small to fill the GPU with one
+// thread per vec4 (batch-1 layers of up to 32 input channels, where the planner takes it): 32
+// vec4s per workgroup, each computed by 4 threads over every 4th input channel (4× the threads,
+// each a quarter of the serial loads), their sums added through workgroup memory, one round of 4
+// output channels at a time.
 // Tensors are f32 (the output f32); the arithmetic is f32.
 
 struct ConvParams {

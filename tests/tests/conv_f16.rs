@@ -92,7 +92,8 @@ fn f16_direct_gemm_and_vec4_kernels() {
     // A 1×1 conv and a dilated grouped one.
     let case = Case { input: &[1, 12, 7, 5], weight: &[6, 12, 1, 1], opts: ConvOptions::default() };
     check("1x1", 310, case, &[]);
-    // A 1×1 conv on planes of whole vec4s (`pointwise_vec4` too), in two output-channel blocks.
+    // A 1×1 conv on planes of whole vec4s (`pointwise_vec4` and `pointwise_vec4_split` too), in
+    // two output-channel blocks.
     let case = Case { input: &[2, 40, 6, 6], weight: &[20, 40, 1, 1], opts: ConvOptions::default() };
     check("1x1 vec4 planes", 315, case, &[]);
     let opts = ConvOptions::default().groups(2).dilation(&[2]).padding(&[2]);

@@ -32,7 +32,8 @@ fn convolutions() -> Vec<(Vec<usize>, Vec<usize>, ConvOptions, bool)> {
         (vec![2, 32, 16, 16], vec![32, 1, 3, 3], o().groups(32).padding(&[1]), true),
         // Groups of 4 channels (ResNeXt-like): `grouped_oc4`.
         (vec![1, 32, 8, 8], vec![32, 4, 3, 3], o().groups(8).padding(&[1]), true),
-        // Pointwise on planes of whole vec4s with clamp: `pointwise_vec4`, in two channel blocks.
+        // Pointwise on planes of whole vec4s with clamp: `pointwise_vec4` and its K split, in two
+        // channel blocks.
         (vec![2, 24, 6, 6], vec![20, 24, 1, 1], o().activation(clamp), true),
         // Transposed, by stride phase.
         (vec![2, 16, 5, 5], vec![16, 8, 4, 4], o().transposed(true).stride(&[2]).padding(&[1]), false),

@@ -54,9 +54,13 @@ const CONV_BINDINGS: &[&str] = &["input", "weight", "bias", "output", "params"];
 /// Threads per workgroup of `PointwiseVec4` (fewer where the device allows fewer): 512 pixels.
 const POINTWISE_WORKGROUP: u32 = 128;
 
-/// Vec4s of pixels per workgroup of `PointwiseVec4Split` (`POINTWISE_SPLIT_QUADS` in
-/// `shaders/conv2d_pointwise.wgsl`): its threads are 4 K-slices of them.
-const POINTWISE_SPLIT_QUADS: u32 = crate::shaders::conv2d_pointwise::CONV2D_POINTWISE_SPLIT_WORKGROUP_SIZE[0] / 4;
+/// Vec4s of pixels per workgroup of `PointwiseVec4Split` (its threads are
+/// `POINTWISE_K_SLICES` K-slices of them), as the shader declares it.
+const POINTWISE_SPLIT_QUADS: u32 = crate::shaders::conv2d_pointwise::POINTWISE_SPLIT_QUADS;
+const _: () = {
+    use crate::shaders::conv2d_pointwise as pw;
+    assert!(pw::CONV2D_POINTWISE_SPLIT_WORKGROUP_SIZE[0] == pw::POINTWISE_SPLIT_QUADS * pw::POINTWISE_K_SLICES);
+};
 
 /// The `ConvParams` uniform of a convolution. Every conv shader declares it as `conv2d.wgsl`
 /// does (`encode_conv` proves it at compile time), so this one type stands for all of them.

@@ -122,8 +122,9 @@ pub enum ConvKernel {
     PointwiseVec4,
     /// `PointwiseVec4` with K split four ways: 32 vec4s of pixels per workgroup, each computed
     /// by 4 threads over every 4th input channel, their sums added through workgroup memory.
-    /// Four times the threads, each a quarter of the serial loads: for layers with more input
-    /// channels than one thread streams well.
+    /// Four times the threads, each a quarter of the serial loads: the planner's for batch-1
+    /// layers of at most 32 input channels on large planes (R38), where the small-grid GEMM's
+    /// 32-deep K-tiles would be half padding or its grid too coarse.
     PointwiseVec4Split,
 }
 
@@ -350,6 +351,8 @@ impl ConvKernel {
             ConvKernel::Gemv => Some(ConvKernel::Direct),
             // Its 16 KiB is exactly WebGPU's default limit; downlevel devices allow less.
             ConvKernel::GemmSmall | ConvKernel::GemmSmallK32 => Some(ConvKernel::GemmN64K16),
+            // R38 takes the layers R27 gives `GemmSmallK32` (10 KiB, under WebGPU's default).
+            ConvKernel::PointwiseVec4Split => Some(ConvKernel::GemmSmallK32),
             _ => None,
         }
     }

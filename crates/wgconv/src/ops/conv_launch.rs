@@ -82,7 +82,7 @@ impl ConvGeometry {
         u128::from(self.n) * u128::from(self.groups) * rows * sw * runs_per_row
     }
 
-    /// Output channels per thread of `PointwiseVec4`: the channels shared out evenly over as
+    /// Output channels per thread of `PointwiseVec4` and `PointwiseVec4Split`: the channels shared out evenly over as
     /// few blocks of at most 16 as hold them, rounded up to a multiple of 4 (24 channels: 2 blocks
     /// of 12; 96: 6 of 16). Fewer blocks read the input fewer times; the rounding wastes less.
     pub(crate) fn pointwise_oc_block(&self) -> u32 {

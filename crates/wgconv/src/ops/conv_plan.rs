@@ -402,8 +402,9 @@ impl ConvGeometry {
     /// (there the K loop of a few workgroups, whose weight gathers are strided, dominates).
     /// R30's few-output-channel transposed layers count as GEMM-shaped here: `coop_f16` ran all
     /// three measured ones 1.03–1.25× faster than `transposed_few_oc` (v28). So do the layers
-    /// R31 gives `Winograd`, R32 `GroupedOc4` and R37 `PointwiseVec4` (fp32 rules; the tensor
-    /// cores took those layers before, and were not measured against them).
+    /// R31 gives `Winograd`, R32 `GroupedOc4`, R37 `PointwiseVec4` and R38 `PointwiseVec4Split`
+    /// (fp32 rules; the tensor cores took those layers before, and were not measured against
+    /// them).
     pub(crate) fn tensor_core_candidate(&self) -> bool {
         let big_enough = || self.coop_grid().iter().product::<u64>() >= COOP_TRANSPOSED_MIN_WORKGROUPS;
         let planned = self.planned_kernel();
@@ -523,7 +524,7 @@ impl ConvGeometry {
     /// small grids lost (0.4–0.9×).
     pub(crate) fn pointwise_vec4_wins(&self) -> bool {
         let few_out = self.ic <= 72 && self.oc <= 32;
-        // v32 call K, on the same 203 layers: 1.09–1.76× on the 5 such layers (MobileNetV3's
+        // v32 call K, on the same 203 layers: 1.09–1.76× on the 6 such layers (MobileNetV3's
         // 24→72 at 56², batch 32: 0.047 → 0.027 ms; RegNetY's 32→48 at 112²: 0.140 → 0.086);
         // 16→64 and 32→192, whose tiles are full, ran 0.84–0.89×.
         let partly_empty_tiles = self.ic <= 32 && self.oc <= 144 && !self.oc.is_multiple_of(64);
@@ -534,9 +535,12 @@ impl ConvGeometry {
     /// R27 takes (one group): at most 32 input channels, planes of at least 56² (3136 pixels).
     /// Fitted on the 203 pointwise layers of the zoos and the default suite (v32 call K), forced
     /// against the planner, and against the best of the planner's times in three calls (its
-    /// batch-1 times moved by up to 1.6× between calls): 0.96–1.43× on the 11 it takes
-    /// (geomean 1.14×; MobileNetV3's 16→64 at 112²: 0.0075 → 0.0052 ms), the two below 1.0×
-    /// within that noise. Wider K (40–80 channels) or smaller planes lost (0.55–1.06×).
+    /// batch-1 times moved by up to 1.75× between calls): 0.96–1.43× on the 11 it takes
+    /// (geomean 1.14×; MobileNetV3's 16→64 at 112²: 0.0075 → 0.0052 ms). Call L, old and new
+    /// planner interleaved: 1.07–1.42× on 9, the two 32→16 layers at 112² 0.94–0.95× (a K of
+    /// 32 fills `GemmSmallK32`'s K-tile). With 40–80 input channels or smaller planes it lost on
+    /// most layers (0.55–1.06×); YOLOv8n's 48→32 at 160² (1.23×) and 80→80 at 80² (1.08×) won,
+    /// single layers left out of the rule, unconfirmed.
     pub(crate) fn pointwise_split_wins(&self) -> bool {
         !self.one_d && self.groups == 1 && self.ic <= 32 && u64::from(self.oh) * u64::from(self.ow) >= 3136
     }
