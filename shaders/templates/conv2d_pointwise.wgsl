@@ -2,10 +2,9 @@
 {# variants: f16 #}
 {% set max_oc_block = 16 %}
 // Pointwise (1×1, stride 1, no padding, one group) convolution of NCHW tensors whose planes
-// (H × W) are multiples of 4, for layers with few output channels over many pixels: a memory-
-// bound stream (MobileNet's and EfficientNet's projections at batch 32 read 144 channels to
-// write 24), where a GEMM tile of 64+ output channels is mostly empty and its K loop too short
-// to hide the latency of its staged loads.
+// (H × W) are multiples of 4, for layers with few channels over many pixels: a memory-bound
+// stream (MobileNetV3's 72→24 projection at batch 32), where a GEMM tile of 64 output channels
+// is mostly empty and its K loop too short to hide the latency of its staged loads.
 //
 // Each thread computes 4 consecutive pixels (one aligned vec4 of a plane) of `oc_block` output
 // channels: per input channel, one vec4 load from global memory (consecutive threads,
