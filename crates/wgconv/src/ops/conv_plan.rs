@@ -515,8 +515,8 @@ impl ConvGeometry {
     /// Rule R37: whether `PointwiseVec4` beats the staged GEMM tiles and R32's `GroupedOc4` on
     /// a 2D pointwise layer they would run (one group): at most 72 input and 32 output
     /// channels, or at most 32 input and 144 output channels that leave the last 64-row tile
-    /// partly empty (v32). 1D layers are left to R32, as it leaves them to the tiles: none was
-    /// measured. Fitted on the 203 pointwise layers of the zoos and the default suite (v31 call G), forced
+    /// partly empty (v32). 1D layers keep the tiles, as R32 leaves them: none was measured.
+    /// Fitted on the 203 pointwise layers of the zoos and the default suite (v31 call G), forced
     /// against the planner: on each of the 7 it takes it ran 1.51–1.85× faster (YOLOv8n's
     /// 32→32 at 160², batch 16: 0.150 → 0.081 ms; MobileNetV3's 72→24 at 56², batch 32:
     /// 0.048 → 0.026), 4 of them R32's. Wider layers, or longer K, measured 0.3–1.3× (each
