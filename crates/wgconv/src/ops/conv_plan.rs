@@ -122,15 +122,7 @@ fn runnable_kernel(
     // A tile width or K schedule forced without a kernel is a choice among the staged-tile GEMM
     // kernels, which the small-grid ones, R30's few-output-channel kernel, R31's Winograd,
     // R32's `GroupedOc4` and R37's and R38's pointwise kernels are not.
-    let instead_of_staged = kernel.gemm_small_entry().is_some()
-        || matches!(
-            kernel,
-            ConvKernel::TransposedFewOc
-                | ConvKernel::Winograd
-                | ConvKernel::PointwiseVec4
-                | ConvKernel::PointwiseVec4Split
-        )
-        || (kernel == ConvKernel::GroupedOc4 && geometry.grouped_oc4_wins());
+    let instead_of_staged = kernel.gemm_small_entry().is_some() || geometry.rule_instead_of_gemm(kernel);
     if instead_of_staged && forced.kernel.is_none() && (forced.tile_n.is_some() || forced.schedule.is_some()) {
         kernel = geometry.staged_gemm_kernel();
     }
@@ -392,6 +384,19 @@ impl ConvGeometry {
         self.transposed || (ocg >= 16 && icg * self.kh * self.kw >= 8)
     }
 
+    /// Whether `kernel` is one a planner rule runs on this layer in place of a GEMM kernel:
+    /// R30's `TransposedFewOc`, R31's `Winograd`, R32's `GroupedOc4` (where it takes a layer the
+    /// tiles would run), R37's `PointwiseVec4` and R38's `PointwiseVec4Split`.
+    pub(crate) fn rule_instead_of_gemm(&self, kernel: ConvKernel) -> bool {
+        matches!(
+            kernel,
+            ConvKernel::TransposedFewOc
+                | ConvKernel::Winograd
+                | ConvKernel::PointwiseVec4
+                | ConvKernel::PointwiseVec4Split
+        ) || (kernel == ConvKernel::GroupedOc4 && self.grouped_oc4_wins())
+    }
+
     /// Whether the tensor-core kernels take this convolution where f16 multiplicands are allowed:
     /// where the fp32 planner runs a GEMM kernel for the layer's GEMM shape. Not the few-channel
     /// layers a small-grid kernel takes for its K split (R27), whose 64-row tensor-core tiles
@@ -408,14 +413,9 @@ impl ConvGeometry {
     pub(crate) fn tensor_core_candidate(&self) -> bool {
         let big_enough = || self.coop_grid().iter().product::<u64>() >= COOP_TRANSPOSED_MIN_WORKGROUPS;
         let planned = self.planned_kernel();
-        let gemm_rule = matches!(
-            planned,
-            ConvKernel::TransposedFewOc
-                | ConvKernel::Winograd
-                | ConvKernel::PointwiseVec4
-                | ConvKernel::PointwiseVec4Split
-        ) || (planned == ConvKernel::GroupedOc4 && self.grouped_oc4_wins());
-        (planned.is_gemm_shaped() || gemm_rule) && self.gemm_worthwhile() && (!self.transposed || big_enough())
+        (planned.is_gemm_shaped() || self.rule_instead_of_gemm(planned))
+            && self.gemm_worthwhile()
+            && (!self.transposed || big_enough())
     }
 
     /// The staged-tile GEMM kernel the rules R11–R15 choose for a GEMM-shaped convolution (the
