@@ -28,8 +28,9 @@ pub(crate) const FITTED_SMS: u64 = 132;
 pub(crate) const COOP_TRANSPOSED_MIN_WORKGROUPS: u64 = 256;
 
 /// The longest K on which rule R39 gives layers of at most 32 output channels per group the
-/// 32×32 tiles of `GemmSmallK32` (`ConvGeometry::narrow_tiles_win`): the longest measured.
-pub(crate) const NARROW_TILES_MAX_K: u64 = 288;
+/// 32×32 tiles of `GemmSmallK32` (`ConvGeometry::narrow_tiles_win`): the longest measured (a
+/// 512→32 3×3 layer, 1.18× the staged tiles; v33 call C).
+pub(crate) const NARROW_TILES_MAX_K: u64 = 4608;
 
 /// What runs one convolution on one device.
 #[derive(Clone, Copy, Debug)]
@@ -392,8 +393,10 @@ impl ConvGeometry {
     /// [`NARROW_TILES_MAX_K`]. Fitted on the 12 such layers of the suites, all in the throughput
     /// zoo (v33 call B, each kernel forced against the planner): 1.09–1.40× faster on all 12
     /// (RegNetY-1.6GF's grouped 3×3 of 24 channels per group at 14², batch 32: 0.095 → 0.069
-    /// ms; YOLOv8n's 32→32 3×3 at 80², batch 16: 0.139 → 0.099). 33–48 channels per group (the
-    /// 40-channel 1×1 layers at batch 32) ran slower on it. 1D layers were not measured.
+    /// ms; YOLOv8n's 32→32 3×3 at 80², batch 16: 0.139 → 0.099); and on 13 synthetic layers of
+    /// 16–32 channels per group with K from 288 to 4608 (v33 call C): 1.18–1.73× on each (two
+    /// others, which R27 already gives it, unchanged). 33–48 channels per group (the 40-channel
+    /// 1×1 layers at batch 32) ran slower on it. 1D layers were not measured.
     pub(crate) fn narrow_tiles_win(&self) -> bool {
         let ocg = self.oc / self.groups;
         !self.transposed && !self.one_d && ocg <= 32 && self.gemm_k_depth() <= NARROW_TILES_MAX_K
