@@ -27,10 +27,11 @@ pub(crate) const FITTED_SMS: u64 = 132;
 /// transposed convolution on the tensor cores (rule R29, `ConvGeometry::tensor_core_candidate`).
 pub(crate) const COOP_TRANSPOSED_MIN_WORKGROUPS: u64 = 256;
 
-/// The longest K on which rule R39 gives layers of at most 32 output channels per group the
-/// 32×32 tiles of `GemmSmallK32` (`ConvGeometry::narrow_tiles_win`): the longest measured (a
-/// 512→32 3×3 layer, 1.18× the staged tiles; v33 call C).
-pub(crate) const NARROW_TILES_MAX_K: u64 = 4608;
+/// The range of K over which rule R39 gives layers of at most 32 output channels per group the
+/// 32×32 tiles of `GemmSmallK32` (`ConvGeometry::narrow_tiles_win`): the measured range, from
+/// MobileNetV2's 96→24 projection to a 512→32 3×3 layer (1.18× the staged tiles; v33 call C).
+/// Shorter K would leave most of its 32-deep K-tiles padding (not measured).
+pub(crate) const NARROW_TILES_K: std::ops::RangeInclusive<u64> = 96..=4608;
 
 /// What runs one convolution on one device.
 #[derive(Clone, Copy, Debug)]
@@ -389,17 +390,17 @@ impl ConvGeometry {
     }
 
     /// Rule R39: whether `GemmSmallK32`'s 32×32 tiles beat the staged 64-row tiles on a direct
-    /// 2D layer R27 leaves to them: at most 32 output channels per group, K at most
-    /// [`NARROW_TILES_MAX_K`]. Fitted on the 12 such layers of the suites, all in the throughput
+    /// 2D layer R27 leaves to them: at most 32 output channels per group, K in
+    /// [`NARROW_TILES_K`]. Fitted on the 12 such layers of the suites, all in the throughput
     /// zoo (v33 call B, each kernel forced against the planner): 1.09–1.40× faster on all 12
     /// (RegNetY-1.6GF's grouped 3×3 of 24 channels per group at 14², batch 32: 0.095 → 0.069
     /// ms; YOLOv8n's 32→32 3×3 at 80², batch 16: 0.139 → 0.099); and on 13 synthetic layers of
     /// 16–32 channels per group with K from 288 to 4608 (v33 call C): 1.18–1.73× on each (two
-    /// others, which R27 already gives it, unchanged). 33–48 channels per group (the 40-channel
-    /// 1×1 layers at batch 32) ran slower on it. 1D layers were not measured.
+    /// others, which R27 already gives it, unchanged). 40 and 48 channels per group (MobileNetV3's
+    /// 1×1 layers, RegNetY's, at batch 32) ran slower on it. 1D layers were not measured.
     pub(crate) fn narrow_tiles_win(&self) -> bool {
         let ocg = self.oc / self.groups;
-        !self.transposed && !self.one_d && ocg <= 32 && self.gemm_k_depth() <= NARROW_TILES_MAX_K
+        !self.transposed && !self.one_d && ocg <= 32 && NARROW_TILES_K.contains(&self.gemm_k_depth())
     }
 
     /// Whether a GEMM tile is worth it: not for few channels per group (under 16 output
@@ -445,8 +446,9 @@ impl ConvGeometry {
     }
 
     /// The staged-tile GEMM kernel the rules R11–R15 choose for a GEMM-shaped convolution (the
-    /// reference kernel where it cannot run): what runs where R27 does not take the layer, or
-    /// where a tile width or K schedule is forced without a kernel.
+    /// reference kernel where it cannot run): what runs where R27 and the rules after it (R30,
+    /// R32, R37, R39) do not take the layer, or where a tile width or K schedule is forced
+    /// without a kernel.
     pub(crate) fn staged_gemm_kernel(&self) -> ConvKernel {
         // Fitted to `wgconv bench --tune`: large grids with long K take 128×128 tiles 16 deep
         // (R11); pointwise layers 64×128 tiles 32 deep (R12); patchify layers (stride = kernel,
@@ -1024,10 +1026,12 @@ mod tests {
         let pointwise = ConvOptions::default();
         assert_eq!(kernel(&[32, 144, 56, 56], &[24, 144, 1, 1], pointwise.clone()), ConvKernel::GemmSmallK32);
         // 40 output channels (MobileNetV3's 120→40 at batch 32) keep the 64-row tiles, as do K
-        // past the fitted bound, 1D layers and transposed layers.
+        // outside the fitted range (past 4608; 72 for an 8→32 3×3), 1D layers and transposed
+        // layers.
         assert!(kernel(&[32, 120, 28, 28], &[40, 120, 1, 1], pointwise.clone()).is_gemm());
-        let k = NARROW_TILES_MAX_K as usize;
+        let k = *NARROW_TILES_K.end() as usize;
         assert!(kernel(&[32, k + 32, 28, 28], &[32, k + 32, 1, 1], pointwise.clone()).is_gemm());
+        assert!(kernel(&[16, 8, 160, 160], &[32, 8, 3, 3], same(1)).is_gemm());
         assert!(kernel(&[16, 256, 4000], &[32, 256, 1], pointwise).is_gemm());
         let up = ConvOptions::default().stride(&[2, 2]).padding(&[1, 1]).transposed(true);
         assert!(kernel(&[16, 128, 64, 64], &[128, 32, 4, 4], up).is_gemm());
