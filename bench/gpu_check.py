@@ -3,7 +3,8 @@
 one layer per fast kernel (GEMM, GEMM with split-K, transposed GEMM by stride phase, depthwise,
 int8 dot4 GEMM and the int8 tensor-core kernels (bit-exact against the scalar one); unpadded GEMM; grouped; tiled, row-run and vec4 depthwise; 16-deep K-tiles; the
 few-output-channel transposed kernel; the matrix-vector kernel of outputs of at most 4 pixels; the
-small-grid GEMMs, unstaged and staged; Winograd F(2x2, 3x3);
+small-grid GEMMs, unstaged and staged; Winograd F(2x2, 3x3), its products on the fp32 GEMM and on
+the tensor cores;
 64×64 tiles; the f16 tensor-core kernel, checked against a reference whose inputs are rounded to
 f16; and f16 tensors through the tensor-core kernel and the others), so the kernels are checked
 against the CPU reference on the device itself.
@@ -78,6 +79,18 @@ cases = [
     ("winograd_long_k", (1, 512, 14, 14), (512, 512, 3, 3), "--padding 1 --kernel winograd"),
     ("winograd_k_slices", (1, 1024, 8, 8), (256, 1024, 3, 3), "--padding 1 --kernel winograd"),
     ("winograd_large", (1, 128, 128, 128), (128, 128, 3, 3), "--padding 1 --activation clamp:-0.5,0.5 --kernel winograd"),
+    # Winograd with its products on the tensor cores (`coop_nhwc` over channels-last
+    # intermediates): f16 multiplicands are the transformed operands rounded, not the inputs, so
+    # the check is against the exact f64 reference, within 3e-3 (2^-11 per rounded operand, the
+    # transforms' sums of up to 9 terms). Ragged tiles and channels, split-K (1024 channels on
+    # 4x4 tiles), a large layer with clamp.
+    ("winograd_coop_ragged", (2, 40, 31, 29), (70, 40, 3, 3),
+     "--padding 1 --activation relu --precision f16 --kernel winograd_coop --tolerance 3e-3"),
+    ("winograd_coop_unpadded_odd", (1, 64, 57, 33), (96, 64, 3, 3), "--precision f16 --kernel winograd_coop --tolerance 3e-3"),
+    ("winograd_coop_k_slices", (1, 1024, 8, 8), (256, 1024, 3, 3),
+     "--padding 1 --precision f16 --kernel winograd_coop --tolerance 3e-3"),
+    ("winograd_coop_large", (1, 128, 128, 128), (128, 128, 3, 3),
+     "--padding 1 --activation clamp:-0.5,0.5 --precision f16 --kernel winograd_coop --tolerance 3e-3"),
 ]
 # Every GEMM kernel forced on one padded layer with ragged tiles (96 channels, 30×30): the five
 # entry points at their default widths and the two 64-column aliases.

@@ -15,6 +15,13 @@
 //   winograd_output  y = Aᵀ M A per tile, plus the bias, through the activation, into the NCHW
 //                    output (the last row and column of tiles are cut at odd output sizes).
 //
+// `winograd_coop` runs the products on the channels-last tensor-core kernel instead
+// (conv2d_coop_nhwc.wgsl): winograd_weight with `products_nhwc` writes U as that grouped 1×1
+// convolution's plain [16·OC, IC] weight (position t's rows at t·OC, for its f16 prepack), and
+// winograd_input_nhwc and winograd_output_nhwc write and read V and M as its channels-last input
+// and output, [N, tiles_h, tiles_w, 16·IC] and [N, tiles_h, tiles_w, 16·OC]: V[n, tile, t, ic]
+// and M[n, tile, t, oc].
+//
 //   G = [1 0 0; ½ ½ ½; ½ −½ ½; 0 0 1]   Bᵀ = [1 0 −1 0; 0 1 1 0; 0 −1 1 0; 0 1 0 −1]
 //   Aᵀ = [1 1 1 0; 0 1 −1 −1]
 //
@@ -23,8 +30,9 @@
 // output's error bound is a small multiple of the direct kernels' (tests bound it against the
 // f64 reference like every other kernel's).
 //
-// Every entry point is one thread per item, items along `gid.y * stride_x + gid.x`; the items
-// are ordered with the tile fastest, so a warp's loads and stores of V and M are consecutive.
+// The NCHW entry points are one thread per item, items along `gid.y * stride_x + gid.x`; the
+// items are ordered with the tile fastest, so a warp's loads and stores of V and M are
+// consecutive. The channels-last ones are described where they start.
 
 {{ conv.params_struct() }}
 
@@ -38,6 +46,9 @@
 override wg_size: u32 = 256;
 // Threads per row of the dispatch grid (workgroups in x times wg_size).
 override stride_x: u32;
+// winograd_weight's layout of U: false for the GEMM kernels' packed weight, true for the plain
+// weight `winograd_coop` prepacks.
+override products_nhwc: bool = false;
 {{ conv.activation_overrides() }}
 
 {{ conv.activate() }}
@@ -56,15 +67,25 @@ fn oc4() -> u32 {
     return (params.oc + 3u) / 4u * 4u;
 }
 
-// One thread per (input channel, output channel), output channels fastest (coalesced stores).
+// One thread per (input channel, output channel), the channel that is fastest in U fastest
+// (coalesced stores).
 @compute @workgroup_size(wg_size)
 fn winograd_weight(@builtin(global_invocation_id) gid: vec3<u32>) {
     let index = gid.y * stride_x + gid.x;
     if (index >= params.ic * params.oc) {
         return;
     }
-    let oc = index % params.oc;
-    let ic = index / params.oc;
+    var oc = index % params.oc;
+    var ic = index / params.oc;
+    // Position t of U at out + t·stride.
+    var stride = params.ic * oc4();
+    var out = ic * oc4() + oc;
+    if (products_nhwc) {
+        ic = index % params.ic;
+        oc = index / params.ic;
+        stride = params.oc * params.ic;
+        out = oc * params.ic + ic;
+    }
     let base = (oc * params.ic + ic) * 9u;
     var g: array<f32, 9>;
     for (var i = 0u; i < 9u; i++) {
@@ -82,8 +103,6 @@ fn winograd_weight(@builtin(global_invocation_id) gid: vec3<u32>) {
         gg[9u + s] = g2;
     }
     // (G g) Gᵀ: 4 rows of 4, row r at positions t = 4r .. 4r + 3.
-    let stride = params.ic * oc4();
-    var out = ic * oc4() + oc;
     for (var r = 0u; r < 4u; r++) {
         let a = gg[3u * r];
         let b = gg[3u * r + 1u];
@@ -96,21 +115,12 @@ fn winograd_weight(@builtin(global_invocation_id) gid: vec3<u32>) {
     }
 }
 
-// One thread per (image, input channel, tile), tiles fastest.
-@compute @workgroup_size(wg_size)
-fn winograd_input(@builtin(global_invocation_id) gid: vec3<u32>) {
-    let index = gid.y * stride_x + gid.x;
-    let tiles = tiles_h() * tiles_w();
-    if (index >= params.n * params.ic * tiles) {
-        return;
-    }
-    let tile = index % tiles;
-    let ic = (index / tiles) % params.ic;
-    let n = index / (tiles * params.ic);
+// The 16 positions (Bᵀ d B) of the 4×4 input window of `tile` in channel `ic` of image `n`,
+// t = 4r + s; zero outside the input.
+fn transform_window(n: u32, ic: u32, tile: u32) -> array<f32, 16> {
     let y0 = i32(tile / tiles_w() * 2u) - i32(params.pad_h);
     let x0 = i32(tile % tiles_w() * 2u) - i32(params.pad_w);
     let plane = (n * params.ic + ic) * params.ih * params.iw;
-    // The 4×4 window, zero outside the input.
     var d: array<f32, 16>;
     for (var r = 0u; r < 4u; r++) {
         let y = y0 + i32(r);
@@ -135,19 +145,102 @@ fn winograd_input(@builtin(global_invocation_id) gid: vec3<u32>) {
         bd[8u + s] = d2 - d1;
         bd[12u + s] = d1 - d3;
     }
-    // (Bᵀ d) B, position t = 4r + s of [n, t, ic, tile].
-    let stride = params.ic * tiles;
-    var out = (n * 16u * params.ic + ic) * tiles + tile;
+    // (Bᵀ d) B.
+    var v: array<f32, 16>;
     for (var r = 0u; r < 4u; r++) {
         let a = bd[4u * r];
         let b = bd[4u * r + 1u];
         let c = bd[4u * r + 2u];
         let e = bd[4u * r + 3u];
-        output[out] = a - c;
-        output[out + stride] = b + c;
-        output[out + 2u * stride] = c - b;
-        output[out + 3u * stride] = b - e;
-        out += 4u * stride;
+        v[4u * r] = a - c;
+        v[4u * r + 1u] = b + c;
+        v[4u * r + 2u] = c - b;
+        v[4u * r + 3u] = b - e;
+    }
+    return v;
+}
+
+// One thread per (image, input channel, tile), tiles fastest.
+@compute @workgroup_size(wg_size)
+fn winograd_input(@builtin(global_invocation_id) gid: vec3<u32>) {
+    let index = gid.y * stride_x + gid.x;
+    let tiles = tiles_h() * tiles_w();
+    if (index >= params.n * params.ic * tiles) {
+        return;
+    }
+    let tile = index % tiles;
+    let ic = (index / tiles) % params.ic;
+    let n = index / (tiles * params.ic);
+    let v = transform_window(n, ic, tile);
+    // Position t of [n, t, ic, tile].
+    let stride = params.ic * tiles;
+    let out = (n * 16u * params.ic + ic) * tiles + tile;
+    for (var t = 0u; t < 16u; t++) {
+        output[out + t * stride] = v[t];
+    }
+}
+
+// ---- Channels-last products (`winograd_coop`) ----
+// A workgroup of 256 threads takes a block of BLOCK_TILES tiles × BLOCK_CHANNELS channels of one
+// image. The NCHW side is read or written with the tiles fastest across a warp (coalesced rows),
+// the channels-last side with the channels fastest (BLOCK_CHANNELS adjacent values, one 32-byte
+// sector), the block passing between the two orders through workgroup memory: [tile][t][channel],
+// each tile's 16 × 8 values padded by one so that a warp's 32 tiles fall in 32 banks.
+
+const BLOCK_TILES: u32 = 32u;
+const BLOCK_CHANNELS: u32 = 8u;
+const STAGE_TILE_STRIDE: u32 = 129u;
+var<workgroup> stage: array<f32, 4128>;
+
+// The block of workgroup `wid` (of a grid `groups` wide): its image, first tile and first
+// channel among `channels`, or `tiles` as its image where it is past the last block (the grid
+// folds into 2D). Uniform across the workgroup.
+fn nhwc_block(wid: vec3<u32>, groups: vec3<u32>, channels: u32) -> vec3<u32> {
+    let tiles = tiles_h() * tiles_w();
+    let tile_blocks = (tiles + BLOCK_TILES - 1u) / BLOCK_TILES;
+    let channel_blocks = (channels + BLOCK_CHANNELS - 1u) / BLOCK_CHANNELS;
+    let block = wid.y * groups.x + wid.x;
+    let n = block / (tile_blocks * channel_blocks);
+    let tile0 = block % tile_blocks * BLOCK_TILES;
+    let channel0 = block / tile_blocks % channel_blocks * BLOCK_CHANNELS;
+    return vec3<u32>(n, tile0, channel0);
+}
+
+// V[n, tile, t, ic] = (Bᵀ d B)[t]: thread (channel c = lid / 32, tile lane = lid % 32) transforms
+// its window into the stage; then each thread writes 16 of the block's values, channels fastest.
+@compute @workgroup_size(256)
+fn winograd_input_nhwc(
+    @builtin(workgroup_id) wid: vec3<u32>,
+    @builtin(num_workgroups) groups: vec3<u32>,
+    @builtin(local_invocation_index) lid: u32,
+) {
+    let block = nhwc_block(wid, groups, params.ic);
+    if (block.x >= params.n) {
+        return;
+    }
+    let tiles = tiles_h() * tiles_w();
+    let lane = lid % BLOCK_TILES;
+    let c = lid / BLOCK_TILES;
+    let tile = block.y + lane;
+    let ic = block.z + c;
+    if (tile < tiles && ic < params.ic) {
+        let v = transform_window(block.x, ic, tile);
+        for (var t = 0u; t < 16u; t++) {
+            stage[lane * STAGE_TILE_STRIDE + t * BLOCK_CHANNELS + c] = v[t];
+        }
+    }
+    workgroupBarrier();
+    for (var k = 0u; k < 16u; k++) {
+        let j = k * 256u + lid;
+        let jc = j % BLOCK_CHANNELS;
+        let jt = j / BLOCK_CHANNELS % 16u;
+        let jlane = j / (16u * BLOCK_CHANNELS);
+        let jtile = block.y + jlane;
+        let jic = block.z + jc;
+        if (jtile < tiles && jic < params.ic) {
+            let at = ((block.x * tiles + jtile) * 16u + jt) * params.ic + jic;
+            output[at] = stage[jlane * STAGE_TILE_STRIDE + jt * BLOCK_CHANNELS + jc];
+        }
     }
 }
 
@@ -168,6 +261,51 @@ fn winograd_output(@builtin(global_invocation_id) gid: vec3<u32>) {
     for (var t = 0u; t < 16u; t++) {
         m[t] = input[first + t * stride];
     }
+    write_tile(n, oc, tile, m);
+}
+
+// M[n, tile, t, oc] → y: each thread reads 16 of the block's values, channels fastest, into the
+// stage; then thread (channel c = lid / 32, tile lane = lid % 32) writes its tile's outputs.
+@compute @workgroup_size(256)
+fn winograd_output_nhwc(
+    @builtin(workgroup_id) wid: vec3<u32>,
+    @builtin(num_workgroups) groups: vec3<u32>,
+    @builtin(local_invocation_index) lid: u32,
+) {
+    let block = nhwc_block(wid, groups, params.oc);
+    if (block.x >= params.n) {
+        return;
+    }
+    let tiles = tiles_h() * tiles_w();
+    for (var k = 0u; k < 16u; k++) {
+        let j = k * 256u + lid;
+        let jc = j % BLOCK_CHANNELS;
+        let jt = j / BLOCK_CHANNELS % 16u;
+        let jlane = j / (16u * BLOCK_CHANNELS);
+        let jtile = block.y + jlane;
+        let joc = block.z + jc;
+        if (jtile < tiles && joc < params.oc) {
+            let at = ((block.x * tiles + jtile) * 16u + jt) * params.oc + joc;
+            stage[jlane * STAGE_TILE_STRIDE + jt * BLOCK_CHANNELS + jc] = input[at];
+        }
+    }
+    workgroupBarrier();
+    let lane = lid % BLOCK_TILES;
+    let c = lid / BLOCK_TILES;
+    let tile = block.y + lane;
+    let oc = block.z + c;
+    if (tile < tiles && oc < params.oc) {
+        var m: array<f32, 16>;
+        for (var t = 0u; t < 16u; t++) {
+            m[t] = stage[lane * STAGE_TILE_STRIDE + t * BLOCK_CHANNELS + c];
+        }
+        write_tile(block.x, oc, tile, m);
+    }
+}
+
+// y = Aᵀ m A of `tile` in output channel `oc` of image `n`, plus the bias, through the
+// activation (cut at odd output sizes).
+fn write_tile(n: u32, oc: u32, tile: u32, m: array<f32, 16>) {
     // Aᵀ m: 2 rows of 4.
     var am: array<f32, 8>;
     for (var s = 0u; s < 4u; s++) {

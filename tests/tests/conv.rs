@@ -2,7 +2,7 @@
 //! run, seeded non-zero data, relative error ‖gpu − ref‖ / ‖ref‖ ≤ 1e-5, and the kernel asserted.
 
 use wgconv::{
-    Activation, ConvGeometry, ConvKernel, ConvOptions, ForcedPlan, GemmSchedule, Precision, Tensor, reference,
+    Activation, ConvGeometry, ConvKernel, ConvOptions, DType, ForcedPlan, GemmSchedule, Precision, Tensor, reference,
 };
 use wgconv_tests::{context, random_f32};
 
@@ -1742,6 +1742,64 @@ fn f16_precision_uses_cooperative_matrices_only_where_the_device_has_them() {
     // fp32, the default, never takes the tensor-core kernel.
     let fp32 = ctx.convolution(&xt, &wt, Some(&bt), &opts().padding(&[1])).unwrap();
     assert_ne!(fp32.kernel, ConvKernel::CoopF16);
+}
+
+/// Winograd with its products on the tensor cores: where f16 is allowed, the layers R31 gives
+/// Winograd keep it at 256+ input channels (R40), their products on the tensor cores
+/// (`winograd_coop`) where the context has cooperative matrices, else on the fp32 GEMM
+/// (`winograd`, which runs every R31 layer without them). `winograd_coop` forced without them
+/// is a typed error naming them; with them, it matches the exact reference within 3e-3 (it rounds
+/// the transformed operands to f16, 2^-11 each) and refuses input channels that are not a
+/// multiple of 8 by their count.
+#[test]
+fn winograd_keeps_its_layers_where_f16_is_allowed() {
+    let ctx = context();
+    let f16_opts = opts().padding(&[1]).precision(Precision::AllowF16);
+    let coop = ctx.cooperative_f16();
+    // Layers R31 gives Winograd (1.4 G multiply-adds each), recorded only: large for lavapipe.
+    // R40 keeps the one of 256 input channels on Winograd; 128 go to the tensor cores' GEMM.
+    for (channels, size, kept) in [(256usize, 48usize, true), (128, 96, false)] {
+        let (input, weight) = ([1, channels, size, size], [channels, channels, 3, 3]);
+        let g = ConvGeometry::new(&input, &weight, None, &f16_opts).unwrap();
+        assert_eq!(g.planned_kernel(), ConvKernel::Winograd);
+        let mut batch = ctx.batch();
+        let x = Tensor::zeros(ctx, &input, DType::F32).unwrap();
+        let w = Tensor::zeros(ctx, &weight, DType::F32).unwrap();
+        let kernel = batch.convolution(&x, &w, None, &f16_opts).unwrap().kernel;
+        let expected = match (coop, kept) {
+            (false, _) => ConvKernel::Winograd,
+            (true, true) => ConvKernel::WinogradCoop,
+            (true, false) => ConvKernel::CoopF16,
+        };
+        assert_eq!(kernel, expected, "{channels} channels");
+    }
+    let forced = ForcedPlan::kernel(ConvKernel::WinogradCoop);
+    for (ic, seed) in [(16usize, 180), (12, 183)] {
+        let (input, weight) = ([2usize, ic, 11, 9], [24usize, ic, 3, 3]);
+        let x = random_f32(seed, input.iter().product());
+        let w = random_f32(seed + 1, weight.iter().product());
+        let b = random_f32(seed + 2, 24);
+        let xt = Tensor::from_f32(ctx, &x, &input).unwrap();
+        let wt = Tensor::from_f32(ctx, &w, &weight).unwrap();
+        let bt = Tensor::from_f32(ctx, &b, &[24]).unwrap();
+        let result = ctx.convolution_forced(&xt, &wt, Some(&bt), &f16_opts, &forced);
+        match (coop, ic % 8) {
+            (false, _) => {
+                let err = result.unwrap_err().to_string();
+                assert!(err.contains("winograd_coop needs") && err.contains("cooperative matrices"), "{err}");
+            }
+            (true, 0) => {
+                let y = result.unwrap();
+                let (expected, _) = reference::convolution(&x, &input, &w, &weight, Some(&b), &f16_opts).unwrap();
+                let err = reference::relative_error(&y.output.to_vec_f32(ctx).unwrap(), &expected);
+                assert!(err <= 3e-3, "winograd_coop: {err:e}");
+            }
+            (true, _) => {
+                let err = result.unwrap_err().to_string();
+                assert!(err.contains("winograd_coop cannot run") && err.contains("12 input"), "{err}");
+            }
+        }
+    }
 }
 
 /// The GEMM kernels at tile widths other than their defaults (the `tile_n` override; workgroups

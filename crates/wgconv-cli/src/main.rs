@@ -254,9 +254,10 @@ fn conv2d(a: &Conv2dArgs) -> CliResult<()> {
     println!("kernel: {}", kernel.name());
     println!("GPU time: {:.3} ms ({:?}, first run incl. any pipeline warm-up)", time.ms_per_run, time.source);
     if a.check {
-        // The tensor-core kernel multiplies f16-rounded inputs and weights; so does its reference
-        // (f16 tensors hold such values already).
-        let f16 = kernel.is_tensor_core();
+        // The tensor-core kernels multiply f16-rounded inputs and weights; so does their reference
+        // (f16 tensors hold such values already). Not `WinogradCoop`, which rounds its transformed
+        // operands instead: it is checked against the exact reference (a looser --tolerance).
+        let f16 = kernel.is_tensor_core() && !kernel.is_winograd();
         let rounded =
             |v: Vec<f32>| v.into_iter().map(|e| if f16 { reference::round_to_f16(e) } else { e }).collect::<Vec<_>>();
         let bias = b.as_ref().map(npy::FloatArray::to_f32);

@@ -6,7 +6,7 @@ use super::{
     conv_encode::PackLayout,
     conv_geometry::{ConvGeometry, check_bias},
     conv_kernel::ConvKernel,
-    conv_options::{ConvOptions, ForcedPlan},
+    conv_options::{ConvOptions, ForcedPlan, Precision},
 };
 use crate::{
     batch::Batch,
@@ -49,9 +49,11 @@ pub struct Conv2d {
     /// The weight prepacked for the channels-last tensor-core kernel, where the context has
     /// cooperative matrices and the weight suits it.
     pub(super) packed_coop: Option<Tensor>,
-    /// The weight transformed for `Winograd` (in the GEMM kernels' packed layout of its
-    /// products; 16/9 the weight's size), where the planner may run it: f32, direct, 3×3,
-    /// stride 1, dilation 1, one group, 64+ channels in and out (`winograd_geometry`).
+    /// The weight transformed for Winograd, where the planner may run it: f32, direct, 3×3,
+    /// stride 1, dilation 1, one group, 64+ channels in and out (`winograd_geometry`). For
+    /// `Winograd`, f32 in the GEMM kernels' packed layout of its products (16/9 the weight's
+    /// size); for `WinogradCoop`, which the planner runs instead where the options allow f16
+    /// multiplicands and the context has cooperative matrices, f16 prepacked for `CoopNhwc`.
     pub(super) packed_winograd: Option<Tensor>,
 }
 
@@ -76,7 +78,7 @@ impl Conv2d {
             false => None,
         };
         let packed_winograd = match winograd_geometry(ctx, &weight, opts) {
-            Some(g) => Some(batch.winograd_weight(&weight, &g)?),
+            Some((g, kernel)) => Some(batch.winograd_weight_for(kernel, &weight, &g)?),
             None => None,
         };
         batch.submit_async().await?;
@@ -323,15 +325,33 @@ pub(super) fn check_word_aligned_parts(what: &str, parts: [(&'static str, u64); 
 }
 
 /// A geometry of `weight`'s convolutions for which `Conv2d::new` keeps a Winograd-transformed
-/// weight (its input a single 3×3 window: the transform reads only the channel counts): f32
-/// weights that suit it, with the 64+ input and output channels rule R31 plans it for, whose
-/// transform fits one of `ctx`'s storage bindings. Others transform per call when forced.
-fn winograd_geometry(ctx: &Context, weight: &Tensor, opts: &ConvOptions) -> Option<ConvGeometry> {
+/// weight (its input a single 3×3 window: the transform reads only the channel counts), and the
+/// Winograd kernel it is for: f32 weights that suit it, with the 64+ input and output channels
+/// rule R31 plans it for, whose transform fits one of `ctx`'s storage bindings. Where f16
+/// multiplicands are allowed and the context has cooperative matrices, only those R40 keeps on
+/// Winograd (256+ input channels; the others go to the tensor cores), for `WinogradCoop` where
+/// it runs this many input channels. Others transform per call when forced.
+fn winograd_geometry(ctx: &Context, weight: &Tensor, opts: &ConvOptions) -> Option<(ConvGeometry, ConvKernel)> {
     let shape = weight.shape();
     let ic = *shape.get(1)?;
     let g = ConvGeometry::new(&[1, ic, 3, 3], shape, None, opts).ok()?;
     let fits = g.winograd_weight_fits(ctx.limits().max_storage_buffer_binding_size);
-    (weight.dtype() == DType::F32 && fits && g.in_channels() >= 64 && g.out_channels() >= 64).then_some(g)
+    if weight.dtype() != DType::F32 || !fits || g.in_channels() < 64 || g.out_channels() < 64 {
+        return None;
+    }
+    let storage = ctx.limits().max_compute_workgroup_storage_size;
+    let tensor_cores = opts.precision == Precision::AllowF16
+        && ctx.cooperative_f16()
+        && ConvKernel::CoopF16.workgroup_storage_bytes() <= storage;
+    if !tensor_cores {
+        return Some((g, ConvKernel::Winograd));
+    }
+    let coop = ConvKernel::WinogradCoop;
+    let coop_runs = coop.workgroup_storage_bytes() <= storage && g.ic.is_multiple_of(8);
+    match g.ic >= super::conv_plan::WINOGRAD_TENSOR_CORES_MIN_IC {
+        true => Some((g, if coop_runs { coop } else { ConvKernel::Winograd })),
+        false => None,
+    }
 }
 
 /// One convolution call: its operands and what was asked of it.

@@ -194,7 +194,9 @@ impl Batch<'_> {
             | ConvKernel::GemmN64K32
             | ConvKernel::GemmSmall
             | ConvKernel::GemmSmallK32 => self.encode_planned_gemm(plan, packed, buffers, g, activation)?,
-            ConvKernel::Winograd => self.encode_winograd(buffers, call.packed_winograd, g, activation)?,
+            ConvKernel::Winograd | ConvKernel::WinogradCoop => {
+                self.encode_winograd(kernel, buffers, call.packed_winograd, g, activation)?
+            }
             ConvKernel::DepthwiseTiled => self.encode_depthwise_tiled(buffers, g, activation)?,
             ConvKernel::DepthwiseRows | ConvKernel::DepthwiseVec4 => {
                 self.encode_depthwise_rows(kernel, buffers, g, activation)?
@@ -286,13 +288,33 @@ impl Batch<'_> {
             MemoryFormat::ChannelsLast => output.clone(),
             _ => Tensor::zeros(ctx, output.shape(), dtype)?.with_memory_format(MemoryFormat::ChannelsLast)?,
         };
+        let buffers = ConvBuffers { input: &input_nhwc, weight: packed, bias, output: &output_nhwc };
+        self.record_coop_nhwc(buffers, g, dtype, opts.activation)?;
+        if output.memory_format() != MemoryFormat::ChannelsLast {
+            self.relayout_into(&output_nhwc, output)?;
+        }
+        Ok(kernel)
+    }
+
+    /// Records `CoopNhwc` on channels-last `buffers` (the weight prepacked by
+    /// [`Batch::pack_weight_coop`]) whose tensors are `dtype`: split-K on small grids, its
+    /// partial sums added with bias and `activation` by the reduce pass.
+    pub(super) fn record_coop_nhwc(
+        &mut self,
+        buffers: ConvBuffers<'_>,
+        g: &ConvGeometry,
+        dtype: DType,
+        activation: Activation,
+    ) -> Result<()> {
+        let ctx = self.ctx;
+        let storage = ctx.limits().max_compute_workgroup_storage_size;
         let splits = g.coop_nhwc_split_k();
         let [x, y, z] = g.coop_nhwc_grid().map(|d| d as u32);
-        let activation = activation_constants(opts.activation);
+        let activation = activation_constants(activation);
         // Split-K writes partial sums to scratch; the reduce pass adds them with bias and activation.
         let partial = split_k_scratch(ctx, g, splits)?;
-        let buffers =
-            ConvBuffers { input: &input_nhwc, weight: packed, bias, output: partial.as_ref().unwrap_or(&output_nhwc) };
+        let output_nhwc = buffers.output;
+        let buffers = ConvBuffers { output: partial.as_ref().unwrap_or(output_nhwc), ..buffers };
         let variant = Variant::of(dtype, partial.is_some());
         with_variant!(variant, coop = conv2d_coop_nhwc | conv2d_coop_nhwc_f16 | conv2d_coop_nhwc_f16_partial, {
             let mut overrides = coop::Overrides::new();
@@ -312,12 +334,9 @@ impl Batch<'_> {
         });
         if let Some(p) = &partial {
             // NHWC: the channel of element i is i % OC (a "plane" of one element).
-            self.reduce_split_k(p, bias, &output_nhwc, g, splits, (g.oc, 1), activation)?;
+            self.reduce_split_k(p, buffers.bias, output_nhwc, g, splits, (g.oc, 1), activation)?;
         }
-        if output.memory_format() != MemoryFormat::ChannelsLast {
-            self.relayout_into(&output_nhwc, output)?;
-        }
-        Ok(kernel)
+        Ok(())
     }
 
     /// A convolution with channels-last tensors: the output follows the input's memory format
@@ -722,7 +741,7 @@ pub(super) struct PackLayout {
 }
 
 impl PackLayout {
-    fn of(g: &ConvGeometry) -> Self {
+    pub(super) fn of(g: &ConvGeometry) -> Self {
         Self {
             groups: g.groups,
             icg: g.ic / g.groups,

@@ -126,11 +126,18 @@ pub enum ConvKernel {
     /// layers of at most 32 input channels on large planes (R38), where the small-grid GEMM's
     /// 32-deep K-tiles would be half padding or its grid too coarse.
     PointwiseVec4Split,
+    /// `Winograd` with its products on the tensor cores: the 16 products are the same grouped
+    /// 1×1 convolution, run by `CoopNhwc` (f16 multiplicands, f32 accumulation) over
+    /// channels-last intermediates, with the transformed weight prepacked to f16 for it (once
+    /// per [`crate::Conv2d`] built with [`Precision::AllowF16`]). Needs what both need: f32
+    /// tensors, a context with cooperative matrices, and a multiple of 8 input channels. The
+    /// planner's for the layers `Winograd` takes where f16 multiplicands are allowed.
+    WinogradCoop,
 }
 
 impl ConvKernel {
     /// Every kernel.
-    pub const ALL: [ConvKernel; 24] = [
+    pub const ALL: [ConvKernel; 25] = [
         ConvKernel::Direct,
         ConvKernel::DirectVec4,
         ConvKernel::Transposed,
@@ -155,6 +162,7 @@ impl ConvKernel {
         ConvKernel::Winograd,
         ConvKernel::PointwiseVec4,
         ConvKernel::PointwiseVec4Split,
+        ConvKernel::WinogradCoop,
     ];
 
     /// The kernel called `name` (as [`ConvKernel::name`] spells it).
@@ -189,6 +197,7 @@ impl ConvKernel {
             ConvKernel::Winograd => "winograd",
             ConvKernel::PointwiseVec4 => "pointwise_vec4",
             ConvKernel::PointwiseVec4Split => "pointwise_vec4_split",
+            ConvKernel::WinogradCoop => "winograd_coop",
         }
     }
 
@@ -198,15 +207,21 @@ impl ConvKernel {
         if self.is_tensor_core() { Precision::AllowF16 } else { Precision::F32 }
     }
 
-    /// Whether the kernel runs f16 tensors (with `SHADER_F16`): every kernel but `Winograd`,
-    /// whose transforms are f32 only (forced on f16 tensors, it is a typed error).
+    /// Whether the kernel runs f16 tensors (with `SHADER_F16`): every kernel but `Winograd`
+    /// and `WinogradCoop`, whose transforms are f32 only (forced on f16 tensors, it is a typed
+    /// error).
     pub fn runs_f16_tensors(self) -> bool {
-        self != ConvKernel::Winograd
+        !self.is_winograd()
     }
 
-    /// Whether this is one of the tensor-core kernels (`CoopF16`, `CoopNhwc`).
+    /// Whether this is one of the tensor-core kernels (`CoopF16`, `CoopNhwc`, `WinogradCoop`).
     pub fn is_tensor_core(self) -> bool {
-        matches!(self, ConvKernel::CoopF16 | ConvKernel::CoopNhwc)
+        matches!(self, ConvKernel::CoopF16 | ConvKernel::CoopNhwc | ConvKernel::WinogradCoop)
+    }
+
+    /// Whether this is Winograd F(2×2, 3×3), its products on either kernel.
+    pub fn is_winograd(self) -> bool {
+        matches!(self, ConvKernel::Winograd | ConvKernel::WinogradCoop)
     }
 
     /// Bytes of workgroup memory the kernel declares (devices may allow as little as 16 KiB);
@@ -256,14 +271,13 @@ impl ConvKernel {
             }
             // Its transforms; its GEMM is planned as a convolution of its own and steps back to
             // a kernel that fits like any other.
-            ConvKernel::Winograd => {
+            ConvKernel::Winograd => winograd_transforms_storage_bytes(),
+            // Its channels-last transforms and the tensor-core kernel, which has no fallback.
+            ConvKernel::WinogradCoop => {
                 use crate::shaders::conv2d_winograd as wino;
-                let passes = [
-                    wino::WINOGRAD_WEIGHT_WORKGROUP_MEMORY_BYTES,
-                    wino::WINOGRAD_INPUT_WORKGROUP_MEMORY_BYTES,
-                    wino::WINOGRAD_OUTPUT_WORKGROUP_MEMORY_BYTES,
-                ];
-                passes.into_iter().max().unwrap_or(0)
+                let transforms = wino::WINOGRAD_INPUT_NHWC_WORKGROUP_MEMORY_BYTES
+                    .max(wino::WINOGRAD_OUTPUT_NHWC_WORKGROUP_MEMORY_BYTES);
+                transforms.max(ConvKernel::CoopNhwc.workgroup_storage_bytes())
             }
         }
     }
@@ -397,6 +411,17 @@ impl ConvKernel {
     }
 }
 
+/// Bytes of workgroup memory the largest of Winograd's NCHW transform passes declares.
+fn winograd_transforms_storage_bytes() -> u32 {
+    use crate::shaders::conv2d_winograd as wino;
+    let passes = [
+        wino::WINOGRAD_WEIGHT_WORKGROUP_MEMORY_BYTES,
+        wino::WINOGRAD_INPUT_WORKGROUP_MEMORY_BYTES,
+        wino::WINOGRAD_OUTPUT_WORKGROUP_MEMORY_BYTES,
+    ];
+    passes.into_iter().max().unwrap_or(0)
+}
+
 /// The small-grid GEMM kernels' tile (`GemmSmall`, `GemmSmallK32`): output channels × columns of N·OH·OW per workgroup.
 pub(crate) const GEMM_SMALL_TILE: (u32, u32) = (32, 32);
 
@@ -463,6 +488,7 @@ mod tests {
             ConvKernel::Winograd => 21,
             ConvKernel::PointwiseVec4 => 22,
             ConvKernel::PointwiseVec4Split => 23,
+            ConvKernel::WinogradCoop => 24,
         };
         for (i, k) in ConvKernel::ALL.into_iter().enumerate() {
             assert_eq!(position(k), i, "{k:?}");
@@ -493,6 +519,8 @@ mod tests {
                 // f16 A (256 × 40) and B (32 × 72) tiles of the 256×64 entry, its 256 row
                 // decodes (vec3<i32>, 16-byte stride) and 8 f32 staging tiles of 16×16.
                 ConvKernel::CoopNhwc => 37_376,
+                // Its products' kernel (the transforms declare none).
+                ConvKernel::WinogradCoop => 37_376,
                 // One vec4 of partial sums per thread of 256.
                 ConvKernel::Gemv => 4_096,
                 // Four vec4 partial sums per thread of 256 (the WebGPU minimum limit, exactly).

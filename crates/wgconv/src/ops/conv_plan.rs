@@ -33,6 +33,10 @@ pub(crate) const COOP_TRANSPOSED_MIN_WORKGROUPS: u64 = 256;
 /// Shorter K would leave most of its 32-deep K-tiles padding (not measured).
 pub(crate) const NARROW_TILES_K: std::ops::RangeInclusive<u64> = 96..=4608;
 
+/// The fewest input channels at which rule R40 keeps R31's Winograd layers on Winograd where f16
+/// multiplicands are allowed (`ConvGeometry::winograd_keeps_tensor_core_layer`).
+pub(crate) const WINOGRAD_TENSOR_CORES_MIN_IC: u32 = 256;
+
 /// What runs one convolution on one device.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Plan {
@@ -97,18 +101,12 @@ fn runnable_kernel(
     let storage = ctx.limits().max_compute_workgroup_storage_size;
     let coop = ConvKernel::CoopF16;
     let coop_runs = ctx.cooperative_f16() && coop.workgroup_storage_bytes() <= storage;
-    if forced.kernel == Some(coop) && !ctx.cooperative_f16() {
-        return Err(tensor_cores_unavailable(ctx, coop.name()));
-    }
-    // f16 allowed: tensor cores take what the fp32 planner would give to a GEMM kernel for its
-    // GEMM shape, transposed layers only on large grids (`tensor_core_candidate`: R29, R30).
-    if forced.is_empty()
-        && precision == Precision::AllowF16
-        && coop_runs
-        && geometry.tensor_core_candidate()
-        && geometry.supports(coop)
-    {
-        return Ok((coop, None));
+    let winograd_coop = ConvKernel::WinogradCoop;
+    let winograd_coop_fits = ctx.cooperative_f16() && winograd_coop.workgroup_storage_bytes() <= storage;
+    for kernel in [coop, winograd_coop] {
+        if forced.kernel == Some(kernel) && !ctx.cooperative_f16() {
+            return Err(tensor_cores_unavailable(ctx, kernel.name()));
+        }
     }
     // Winograd's transforms are f32, and its intermediates must each fit one storage binding
     // (the whole batch's, or parts' of it at aligned offsets).
@@ -116,11 +114,25 @@ fn runnable_kernel(
     let binding_limit = limits.max_storage_buffer_binding_size;
     let alignment = u64::from(limits.min_storage_buffer_offset_alignment);
     // Evaluated only for Winograd: it builds the products' geometry.
-    let winograd_runs = || dtype == DType::F32 && geometry.winograd_images_per_part(binding_limit, alignment).is_some();
+    let winograd_runs = |kernel: ConvKernel| {
+        dtype == DType::F32 && geometry.winograd_images_per_part(kernel, binding_limit, alignment).is_some()
+    };
+    let f16_allowed = forced.is_empty() && precision == Precision::AllowF16;
+    // f16 allowed: R31's Winograd layers of 256+ input channels keep Winograd, its products on
+    // the tensor cores where they can run, else on the fp32 GEMM (R40).
+    if f16_allowed && coop_runs && geometry.winograd_keeps_tensor_core_layer() && winograd_runs(ConvKernel::Winograd) {
+        let products_on_tensor_cores = winograd_coop_fits && winograd_runs(winograd_coop);
+        return Ok((if products_on_tensor_cores { winograd_coop } else { ConvKernel::Winograd }, None));
+    }
+    // f16 allowed: tensor cores take what the fp32 planner would give to a GEMM kernel for its
+    // GEMM shape, transposed layers only on large grids (`tensor_core_candidate`: R29, R30).
+    if f16_allowed && coop_runs && geometry.tensor_core_candidate() && geometry.supports(coop) {
+        return Ok((coop, None));
+    }
     // Tuning timed f32 tensors of this geometry: its Winograd choice does not hold for f16 ones.
     if forced.is_empty()
         && let Some(tuned) = ctx.tuned(geometry)
-        && (tuned.kernel != ConvKernel::Winograd || winograd_runs())
+        && (!tuned.kernel.is_winograd() || winograd_runs(tuned.kernel))
     {
         return Ok((tuned.kernel, Some(tuned)));
     }
@@ -138,15 +150,20 @@ fn runnable_kernel(
     if kernel == ConvKernel::TransposedFewOc && forced.kernel.is_none() && !split_fits {
         kernel = geometry.staged_gemm_kernel();
     }
-    if kernel == ConvKernel::Winograd && !winograd_runs() {
+    if kernel.is_winograd() && !winograd_runs(kernel) {
         if forced.kernel.is_some() {
             let (input, products) = geometry.winograd_scratch_len();
+            let channels = match kernel {
+                ConvKernel::WinogradCoop => format!(", with a multiple of 8 input channels (got {})", geometry.ic),
+                _ => String::new(),
+            };
             return Err(Error::unavailable(
                 kernel.name(),
                 format!(
-                    "kernel winograd runs f32 tensors (got {dtype:?}) whose transformed input ({input} f32) and \
-                     products ({products} f32) each fit one {binding_limit}-byte storage binding, or one \
-                     image's do and the images start at multiples of {alignment} bytes"
+                    "kernel {} runs f32 tensors (got {dtype:?}){channels} whose transformed input ({input} f32) \
+                     and products ({products} f32) each fit one {binding_limit}-byte storage binding, or one \
+                     image's do and the images start at multiples of {alignment} bytes",
+                    kernel.name()
                 ),
             ));
         }
@@ -270,7 +287,9 @@ impl ConvGeometry {
                     && (u64::from(self.oh) * u64::from(self.ow)).is_multiple_of(4)
             }
             // Its intermediates' size against the device's bindings is checked by the planner.
-            ConvKernel::Winograd => self.winograd_images_per_part(u64::MAX, 1).is_some(),
+            ConvKernel::Winograd | ConvKernel::WinogradCoop => {
+                self.winograd_images_per_part(kernel, u64::MAX, 1).is_some()
+            }
             ConvKernel::CoopNhwc => {
                 !self.transposed
                     && !self.one_d
@@ -434,15 +453,29 @@ impl ConvGeometry {
     /// (there the K loop of a few workgroups, whose weight gathers are strided, dominates).
     /// R30's few-output-channel transposed layers count as GEMM-shaped here: `coop_f16` ran all
     /// three measured ones 1.03–1.25× faster than `transposed_few_oc` (v28). So do the layers
-    /// R31 gives `Winograd`, R32 `GroupedOc4`, R37 `PointwiseVec4` and R38 `PointwiseVec4Split`
-    /// (fp32 rules; the tensor cores took those layers before, and were not measured against
-    /// them).
+    /// R31 gives `Winograd` (those of 256+ input channels R40 keeps on Winograd before this is
+    /// asked; with fewer, `coop_f16` won on most measured, v34), R32 `GroupedOc4`, R37
+    /// `PointwiseVec4` and R38 `PointwiseVec4Split` (fp32 rules; the tensor cores took those
+    /// layers before, and were not measured against them).
     pub(crate) fn tensor_core_candidate(&self) -> bool {
         let big_enough = || self.coop_grid().iter().product::<u64>() >= COOP_TRANSPOSED_MIN_WORKGROUPS;
         let planned = self.planned_kernel();
         (planned.is_gemm_shaped() || self.rule_instead_of_gemm(planned))
             && self.gemm_worthwhile()
             && (!self.transposed || big_enough())
+    }
+
+    /// Rule R40: whether a layer R31 gives `Winograd` keeps it where f16 multiplicands are
+    /// allowed and the tensor cores run (as `WinogradCoop`, or `Winograd` where that cannot run),
+    /// rather than going to `CoopF16` (`tensor_core_candidate`): at 256+ input channels. Fitted
+    /// on the 69 layers of the suites R31 takes (v34 calls A–B, H200): with 256 input channels
+    /// or more `WinogradCoop` ran each 1.21–9.6× faster than `CoopF16` (2.7× in geomean over
+    /// all 69) and 1.06–3.2× faster than `Winograd`, which itself beat `CoopF16` on each of them;
+    /// with 64–128 it lost to `CoopF16` on 9 of 15 layers (down to 0.66×: YOLOv8n's 80-channel
+    /// heads at batch 16, ResNet-50's 64-channel 3×3 at batch 32), whose intermediates are as
+    /// large for far fewer multiply-adds.
+    pub(crate) fn winograd_keeps_tensor_core_layer(&self) -> bool {
+        self.ic >= WINOGRAD_TENSOR_CORES_MIN_IC && self.planned_kernel() == ConvKernel::Winograd
     }
 
     /// The staged-tile GEMM kernel the rules R11–R15 choose for a GEMM-shaped convolution (the
@@ -733,6 +766,15 @@ mod tests {
         assert_ne!(winograd(4, 4, 512, 64), ConvKernel::Winograd); // 4 input channels
         let strided = geo(&[1, 512, 128, 128], &[512, 512, 3, 3], same().stride(&[2])).unwrap();
         assert_ne!(strided.planned_kernel(), ConvKernel::Winograd);
+        // R40: with f16 allowed, R31's layers of 256+ input channels keep Winograd.
+        let kept =
+            |n, ic, oc, hw| geo(&[n, ic, hw, hw], &[oc, ic, 3, 3], same()).unwrap().winograd_keeps_tensor_core_layer();
+        assert!(kept(1, 512, 512, 64)); // the VAE decoder's middle block
+        assert!(kept(8, 256, 256, 14)); // ResNet-50's 3×3 at batch 8
+        assert!(kept(1, 256, 128, 512)); // the VAE decoder's last up block, 1.21× CoopF16
+        assert!(!kept(16, 128, 128, 20)); // 128 input channels
+        assert!(!kept(32, 64, 64, 56)); // 64 input channels: 0.74× CoopF16
+        assert!(!kept(1, 640, 1280, 16)); // not R31's
         // Few output channels with short K where the staged tiles would run (R32): YOLOv8n's
         // 3→16 stem at 640², MobileNetV3's 16→16 1×1 at 112² at batch 32, 32→32 1×1 at 160²
         // at batch 16; not 48 output channels, K 48 on 32, the batch-1 grids of R27, ResNet's

@@ -1,10 +1,11 @@
-//! Winograd F(2×2, 3×3) ([`ConvKernel::Winograd`]): which convolutions it runs, the grouped 1×1
-//! convolution its products are, and the four passes it records (`shaders/conv2d_winograd.wgsl`
-//! has the transforms and their layouts).
+//! Winograd F(2×2, 3×3) ([`ConvKernel::Winograd`], and [`ConvKernel::WinogradCoop`] with its
+//! products on the tensor cores): which convolutions it runs, the grouped 1×1 convolution its
+//! products are, and the four passes it records (`shaders/conv2d_winograd.wgsl` has the
+//! transforms and their layouts).
 
 use super::{
     conv::ConvCall,
-    conv_encode::{ConvBuffers, Windows},
+    conv_encode::{ConvBuffers, PackLayout, Windows},
     conv_geometry::ConvGeometry,
     conv_kernel::ConvKernel,
     conv_options::{Activation, ConvOptions, ForcedPlan, Precision},
@@ -21,6 +22,12 @@ use crate::{
 
 /// Positions of the 4×4 transform: the GEMM's groups.
 const POSITIONS: u32 = 16;
+
+/// The channels-last transforms' blocks (`winograd_input_nhwc`, `winograd_output_nhwc`): tiles ×
+/// channels of one image per workgroup of this many threads, as the shader declares them.
+const NHWC_BLOCK_TILES: u64 = 32;
+const NHWC_BLOCK_CHANNELS: u64 = 8;
+const NHWC_BLOCK_THREADS: u32 = 256;
 
 impl ConvGeometry {
     /// Whether the filter suits F(2×2, 3×3): a direct 3×3 convolution at stride 1 and dilation 1,
@@ -71,14 +78,20 @@ impl ConvGeometry {
         ConvGeometry::new(&[n, p * ic, th, tw], &[p * oc, ic, 1, 1], None, &ConvOptions::default().groups(POSITIONS))
     }
 
-    /// Images per part when `ConvKernel::Winograd` runs this convolution on a device whose
-    /// storage bindings hold `binding_limit` bytes at offsets that are multiples of `alignment`:
-    /// the whole batch where its intermediates fit one binding each, else as many images as fit
-    /// (binding each part's images at their offsets in the input and output, which must be
-    /// aligned); `None` where it cannot run: the shape does not suit it, its transformed weight
-    /// does not fit one binding, not even one image's intermediates do, the parts' offsets would
-    /// not be aligned, or the staged GEMM tiles cannot run a part's products (grid limits).
-    pub(crate) fn winograd_images_per_part(&self, binding_limit: u64, alignment: u64) -> Option<u32> {
+    /// Images per part when `kernel` (`Winograd` or `WinogradCoop`) runs this convolution on a
+    /// device whose storage bindings hold `binding_limit` bytes at offsets that are multiples of
+    /// `alignment`: the whole batch where its intermediates fit one binding each, else as many
+    /// images as fit (binding each part's images at their offsets in the input and output, which
+    /// must be aligned); `None` where it cannot run: the shape does not suit it, its transformed
+    /// weight does not fit one binding, not even one image's intermediates do, the parts' offsets
+    /// would not be aligned, or the kernel of its products cannot run a part's (grid limits; for
+    /// `WinogradCoop`, `CoopNhwc`'s multiple of 8 input channels).
+    pub(crate) fn winograd_images_per_part(
+        &self,
+        kernel: ConvKernel,
+        binding_limit: u64,
+        alignment: u64,
+    ) -> Option<u32> {
         if !self.winograd_weight_fits(binding_limit) {
             return None;
         }
@@ -90,18 +103,41 @@ impl ConvGeometry {
         let (in_image, out_image) = self.winograd_image_bytes();
         let aligned = in_image.is_multiple_of(alignment) && out_image.is_multiple_of(alignment);
         let part = ConvGeometry { n: images.max(1), ..self.clone() };
-        let gemm_runs = part.winograd_gemm().is_ok_and(|gemm| gemm.supports(ConvKernel::GemmN64K16));
+        let products_kernel = match kernel {
+            ConvKernel::WinogradCoop => ConvKernel::CoopNhwc,
+            _ => ConvKernel::GemmN64K16,
+        };
+        let gemm_runs = kernel.is_winograd() && part.winograd_gemm().is_ok_and(|gemm| gemm.supports(products_kernel));
         (images >= 1 && (images == self.n || aligned) && gemm_runs).then_some(images)
     }
 }
 
+/// The dtype of the transformed weight `kernel` runs: f32 in the GEMM kernels' packed layout for
+/// `Winograd`, f16 in `CoopNhwc`'s for `WinogradCoop`.
+pub(super) fn winograd_weight_dtype(kernel: ConvKernel) -> DType {
+    match kernel {
+        ConvKernel::WinogradCoop => DType::F16,
+        _ => DType::F32,
+    }
+}
+
+/// What a transform pass specialises: the products' layout, and the activation (the output
+/// transform's).
+#[derive(Clone, Copy)]
+struct Transform {
+    products_nhwc: bool,
+    activation: Activation,
+}
+
 impl Batch<'_> {
-    /// Records a Winograd convolution: the weight transform (unless `transformed`, a
-    /// [`crate::Conv2d`]'s, is given), the input transform, the products on the GEMM kernel the
-    /// planner picks for them (a staged-tile one if it would pick another), and the output
-    /// transform with the bias and `activation`.
+    /// Records a Winograd convolution by `kernel` (`Winograd` or `WinogradCoop`): the weight
+    /// transform (unless `transformed`, a [`crate::Conv2d`]'s, is given for this kernel: f32 for
+    /// `Winograd`, f16 for `WinogradCoop`), the input transform, the products (`Winograd`: on
+    /// the GEMM kernel the planner picks for them, a staged-tile one if it would pick another;
+    /// `WinogradCoop`: on `CoopNhwc`), and the output transform with the bias and `activation`.
     pub(super) fn encode_winograd(
         &mut self,
+        kernel: ConvKernel,
         buffers: ConvBuffers<'_>,
         transformed: Option<&Tensor>,
         g: &ConvGeometry,
@@ -110,15 +146,15 @@ impl Batch<'_> {
         let limits = self.ctx.limits();
         let alignment = u64::from(limits.min_storage_buffer_offset_alignment);
         let images =
-            g.winograd_images_per_part(limits.max_storage_buffer_binding_size, alignment).ok_or_else(|| {
+            g.winograd_images_per_part(kernel, limits.max_storage_buffer_binding_size, alignment).ok_or_else(|| {
                 Error::unavailable(
-                    "winograd",
+                    kernel.name(),
                     "its intermediates do not fit this device's storage bindings".to_string(),
                 )
             })?;
         let transformed = match transformed {
-            Some(t) => t.clone(),
-            None => self.winograd_weight(buffers.weight, g)?,
+            Some(t) if t.dtype() == winograd_weight_dtype(kernel) => t.clone(),
+            _ => self.winograd_weight_for(kernel, buffers.weight, g)?,
         };
         let (in_image, out_image) = g.winograd_image_bytes();
         let mut first = 0;
@@ -129,7 +165,7 @@ impl Batch<'_> {
                 (images < g.n).then(|| (u64::from(first) * image_bytes, u64::from(part.n) * image_bytes))
             };
             let windows = Windows { input: window(in_image), output: window(out_image) };
-            self.encode_winograd_part(buffers, &transformed, &part, activation, windows)?;
+            self.encode_winograd_part(kernel, buffers, &transformed, &part, activation, windows)?;
             first += part.n;
         }
         Ok(())
@@ -139,6 +175,7 @@ impl Batch<'_> {
     /// bound at `windows` of the input and output.
     fn encode_winograd_part(
         &mut self,
+        kernel: ConvKernel,
         buffers: ConvBuffers<'_>,
         transformed: &Tensor,
         part: &ConvGeometry,
@@ -147,27 +184,33 @@ impl Batch<'_> {
     ) -> Result<()> {
         let ctx = self.ctx;
         let gemm = part.winograd_gemm()?;
+        let nhwc = kernel == ConvKernel::WinogradCoop;
         let (input_len, products_len) = part.winograd_scratch_len();
         let input = ctx.scratch_f32(Scratch::WinogradInput, "Winograd's transformed input", input_len as usize)?;
         let products = ctx.scratch_f32(Scratch::WinogradProducts, "Winograd's products", products_len as usize)?;
-        let tiles = part.winograd_tiles();
-        let inputs = u64::from(part.n) * u64::from(part.ic) * tiles;
         let input_pass = ConvBuffers { output: &input, bias: None, ..buffers };
         let input_window = Windows { input: windows.input, output: None };
-        self.winograd_pass(shader::Entry::WinogradInput, inputs, part, input_pass, Activation::None, input_window)?;
+        let transform = Transform { products_nhwc: nhwc, activation: Activation::None };
+        let entry = if nhwc { shader::Entry::WinogradInputNhwc } else { shader::Entry::WinogradInput };
+        self.winograd_pass(entry, part.ic, part, input_pass, transform, input_window)?;
 
-        let mut plan = conv_plan::plan(ctx, &gemm, DType::F32, Precision::F32, &ForcedPlan::default())?;
-        if !plan.kernel.is_gemm_shaped() {
-            let forced = ForcedPlan::kernel(ConvKernel::GemmN64K16);
-            plan = conv_plan::plan(ctx, &gemm, DType::F32, Precision::F32, &forced)?;
-        }
         let gemm_buffers = ConvBuffers { input: &input, weight: transformed, bias: None, output: &products };
-        self.encode_planned_gemm(plan, Some(transformed), gemm_buffers, &gemm, Activation::None)?;
+        if nhwc {
+            self.record_coop_nhwc(gemm_buffers, &gemm, DType::F32, Activation::None)?;
+        } else {
+            let mut plan = conv_plan::plan(ctx, &gemm, DType::F32, Precision::F32, &ForcedPlan::default())?;
+            if !plan.kernel.is_gemm_shaped() {
+                let forced = ForcedPlan::kernel(ConvKernel::GemmN64K16);
+                plan = conv_plan::plan(ctx, &gemm, DType::F32, Precision::F32, &forced)?;
+            }
+            self.encode_planned_gemm(plan, Some(transformed), gemm_buffers, &gemm, Activation::None)?;
+        }
 
-        let outputs = u64::from(part.n) * u64::from(part.oc) * tiles;
         let output_pass = ConvBuffers { input: &products, ..buffers };
         let output_window = Windows { input: None, output: windows.output };
-        self.winograd_pass(shader::Entry::WinogradOutput, outputs, part, output_pass, activation, output_window)
+        let transform = Transform { products_nhwc: nhwc, activation };
+        let entry = if nhwc { shader::Entry::WinogradOutputNhwc } else { shader::Entry::WinogradOutput };
+        self.winograd_pass(entry, part.oc, part, output_pass, transform, output_window)
     }
 
     /// The transformed weight for a convolution of geometry `g` run in parts (batch chunks, row
@@ -181,19 +224,56 @@ impl Batch<'_> {
         if let Some(t) = call.packed_winograd {
             return Ok(Some(t.clone()));
         }
-        // Where f16 is allowed on a context with cooperative matrices, the tensor cores take the
-        // layers Winograd would (`tensor_core_candidate`).
-        let tensor_cores = call.opts.precision == Precision::AllowF16 && self.ctx.cooperative_f16();
-        let wanted = match call.forced.kernel {
-            Some(kernel) => kernel == ConvKernel::Winograd,
-            None => call.forced.is_empty() && !tensor_cores && g.planned_kernel() == ConvKernel::Winograd,
-        };
         let limit = self.ctx.limits().max_storage_buffer_binding_size;
-        let runs = call.weight.dtype() == DType::F32 && g.winograd_weight_fits(limit);
-        match wanted && runs {
-            true => Ok(Some(self.winograd_weight(call.weight, g)?)),
+        if call.weight.dtype() != DType::F32 || !g.winograd_weight_fits(limit) {
+            return Ok(None);
+        }
+        // The kernel the planner runs for the whole batch (the forced one, where forced).
+        let kernel = match conv_plan::plan(self.ctx, g, DType::F32, call.opts.precision, call.forced) {
+            Ok(plan) => plan.kernel,
+            Err(_) => return Ok(None),
+        };
+        match kernel.is_winograd() {
+            true => Ok(Some(self.winograd_weight_for(kernel, call.weight, g)?)),
             false => Ok(None),
         }
+    }
+
+    /// The transformed weight `kernel` (`Winograd` or `WinogradCoop`) runs for a convolution of
+    /// `g`'s geometry: [`Batch::winograd_weight`] or [`Batch::winograd_weight_coop`].
+    pub(super) fn winograd_weight_for(
+        &mut self,
+        kernel: ConvKernel,
+        weight: &Tensor,
+        g: &ConvGeometry,
+    ) -> Result<Tensor> {
+        match kernel {
+            ConvKernel::WinogradCoop => self.winograd_weight_coop(weight, g),
+            _ => self.winograd_weight(weight, g),
+        }
+    }
+
+    /// Records the weight transform of a [`ConvKernel::WinogradCoop`] convolution of `g`'s
+    /// geometry (`weight` [OC, IC, 3, 3], f32) prepacked to f16 for `CoopNhwc` into the new
+    /// tensor it returns.
+    pub(super) fn winograd_weight_coop(&mut self, weight: &Tensor, g: &ConvGeometry) -> Result<Tensor> {
+        let plain = self.winograd_weight_plain(weight, g)?;
+        self.pack_weight_coop(&plain, PackLayout::of(&g.winograd_gemm()?))
+    }
+
+    /// Records the weight transform of a convolution of `g`'s geometry (`weight` [OC, IC, 3,
+    /// 3], f32) into a new f32 tensor [16·OC, IC, 1, 1]: U as the plain weight of its products'
+    /// grouped 1×1 convolution, position t's rows at t·OC.
+    fn winograd_weight_plain(&mut self, weight: &Tensor, g: &ConvGeometry) -> Result<Tensor> {
+        let len = u64::from(POSITIONS) * u64::from(g.ic) * u64::from(g.oc);
+        fits_u32("Winograd's transformed weight", len)?;
+        self.ctx.check_binding("Winograd's transformed weight", len * 4)?;
+        let shape = [POSITIONS as usize * g.oc as usize, g.ic as usize, 1, 1];
+        let plain = Tensor::zeros(self.ctx, &shape, DType::F32)?;
+        let buffers = ConvBuffers { input: weight, weight, bias: None, output: &plain };
+        let transform = Transform { products_nhwc: true, activation: Activation::None };
+        self.winograd_pass(shader::Entry::WinogradWeight, g.oc, g, buffers, transform, Windows::default())?;
+        Ok(plain)
     }
 
     /// Records the weight transform of a [`ConvKernel::Winograd`] convolution of `g`'s geometry
@@ -205,29 +285,44 @@ impl Batch<'_> {
         self.ctx.check_binding("Winograd's transformed weight", len * 4)?;
         // Zero-filled: the packed layout's padding channels stay zero.
         let transformed = Tensor::zeros(self.ctx, &[len as usize], DType::F32)?;
-        let pairs = u64::from(g.ic) * u64::from(g.oc);
         let buffers = ConvBuffers { input: weight, weight, bias: None, output: &transformed };
-        self.winograd_pass(shader::Entry::WinogradWeight, pairs, g, buffers, Activation::None, Windows::default())?;
+        let transform = Transform { products_nhwc: false, activation: Activation::None };
+        self.winograd_pass(shader::Entry::WinogradWeight, g.oc, g, buffers, transform, Windows::default())?;
         Ok(transformed)
     }
 
-    /// One transform pass: `items` threads of `entry`.
+    /// One transform pass of `entry` over `g` whose last loop runs over `channels` (the output
+    /// channels of the weight and output transforms, the input channels of the input
+    /// transform): one thread per item of the NCHW entry points (per channel pair for the
+    /// weight), one workgroup of `NHWC_BLOCK_THREADS` per block of tiles × channels of an image
+    /// for the channels-last ones.
     fn winograd_pass(
         &mut self,
         entry: shader::Entry,
-        items: u64,
+        channels: u32,
         g: &ConvGeometry,
         buffers: ConvBuffers<'_>,
-        activation: Activation,
+        transform: Transform,
         windows: Windows,
     ) -> Result<()> {
         let limits = self.ctx.limits();
-        let grid =
-            dispatch::grid(items, dispatch::workgroup_size(&limits), limits.max_compute_workgroups_per_dimension)?;
+        let tiles = g.winograd_tiles();
+        let (items, wg_size) = match entry {
+            shader::Entry::WinogradWeight => (u64::from(g.ic) * u64::from(g.oc), dispatch::workgroup_size(&limits)),
+            shader::Entry::WinogradInput | shader::Entry::WinogradOutput => {
+                (u64::from(g.n) * u64::from(channels) * tiles, dispatch::workgroup_size(&limits))
+            }
+            shader::Entry::WinogradInputNhwc | shader::Entry::WinogradOutputNhwc => {
+                let blocks = tiles.div_ceil(NHWC_BLOCK_TILES) * u64::from(channels).div_ceil(NHWC_BLOCK_CHANNELS);
+                (u64::from(g.n) * blocks * u64::from(NHWC_BLOCK_THREADS), NHWC_BLOCK_THREADS)
+            }
+        };
+        let grid = dispatch::grid(items, wg_size, limits.max_compute_workgroups_per_dimension)?;
         let mut overrides = shader::Overrides::new(grid.stride_x);
         overrides.wg_size = grid.wg_size;
+        overrides.products_nhwc = transform.products_nhwc;
         (overrides.activation, overrides.clamp_min, overrides.clamp_max) =
-            super::conv_encode::activation_constants(activation);
+            super::conv_encode::activation_constants(transform.activation);
         self.encode_conv_windowed::<shader::Shader>(Pass::new(entry, &overrides, grid.dims()), g, buffers, windows)
     }
 }
@@ -256,7 +351,7 @@ mod tests {
     fn only_direct_3x3_stride_1_ungrouped_filters_suit_it() {
         let opts = || ConvOptions::default().padding(&[1]);
         let ok = geo(&[1, 8, 6, 6], &[8, 8, 3, 3], opts());
-        assert_eq!(ok.winograd_images_per_part(1 << 30, 256), Some(1));
+        assert_eq!(ok.winograd_images_per_part(ConvKernel::Winograd, 1 << 30, 256), Some(1));
         for g in [
             geo(&[1, 8, 6, 6], &[8, 8, 3, 3], opts().stride(&[2])),
             geo(&[1, 8, 6, 6], &[8, 8, 3, 3], opts().dilation(&[2])),
@@ -265,10 +360,68 @@ mod tests {
             geo(&[1, 8, 6, 6], &[8, 8, 5, 5], opts()),
             geo(&[1, 8, 6], &[8, 8, 3], opts()),
         ] {
-            assert_eq!(g.winograd_images_per_part(1 << 30, 256), None, "{g:?}");
+            assert_eq!(g.winograd_images_per_part(ConvKernel::Winograd, 1 << 30, 256), None, "{g:?}");
         }
         // Its transformed input (16·8·9 f32 = 4608 bytes) must fit one binding.
-        assert_eq!(ok.winograd_images_per_part(4096, 256), None);
+        assert_eq!(ok.winograd_images_per_part(ConvKernel::Winograd, 4096, 256), None);
+    }
+
+    /// `WinogradCoop`'s transforms, checked where no cooperative matrices are (lavapipe): the
+    /// weight, input and output transforms in their channels-last layouts, with the products'
+    /// grouped 1×1 convolution run on the plain weight over channels-last intermediates by the
+    /// fp32 kernels, must match the f64 reference like the NCHW path.
+    #[test]
+    fn channels_last_transforms_match_the_reference() {
+        let ctx = crate::Context::new().expect("a GPU context (lavapipe in CI)");
+        // 15×13 output: 8×7 tiles, the last row and column cut, in two blocks of 32 (the second
+        // partial); 24 → 20 channels, the last block of 8 output channels partial; two images,
+        // bias and relu.
+        let (input_shape, weight_shape) = ([2, 24, 15, 13], [20, 24, 3, 3]);
+        let opts = ConvOptions::default().padding(&[1]).activation(Activation::Relu);
+        let g = geo(&input_shape, &weight_shape, opts.clone());
+        let mut state = 0x9e37_79b9_u32;
+        let mut random = |len: usize| -> Vec<f32> {
+            (0..len)
+                .map(|_| {
+                    state ^= state << 13;
+                    state ^= state >> 17;
+                    state ^= state << 5;
+                    (state >> 8) as f32 / (1u32 << 24) as f32 * 2.0 - 1.0
+                })
+                .collect()
+        };
+        let (x, w, b) = (random(2 * 24 * 15 * 13), random(20 * 24 * 9), random(20));
+        let xt = Tensor::from_f32(&ctx, &x, &input_shape).unwrap();
+        let wt = Tensor::from_f32(&ctx, &w, &weight_shape).unwrap();
+        let bt = Tensor::from_f32(&ctx, &b, &[20]).unwrap();
+        let gemm = g.winograd_gemm().unwrap();
+        let channels_last = |shape: Vec<usize>| {
+            let t = Tensor::full_f32(&ctx, &shape, f32::NAN).unwrap();
+            t.with_memory_format(crate::MemoryFormat::ChannelsLast).unwrap()
+        };
+        let tiles = [g.oh.div_ceil(2) as usize, g.ow.div_ceil(2) as usize];
+        let v = channels_last(vec![2, 16 * 24, tiles[0], tiles[1]]);
+        let m = channels_last(gemm.output_shape());
+        let y = Tensor::full_f32(&ctx, &g.output_shape(), f32::NAN).unwrap();
+        let mut batch = ctx.batch();
+        let plain = batch.winograd_weight_plain(&wt, &g).unwrap();
+        let buffers = ConvBuffers { input: &xt, weight: &wt, bias: Some(&bt), output: &y };
+        let nhwc = |activation| Transform { products_nhwc: true, activation };
+        let input_pass = ConvBuffers { output: &v, bias: None, ..buffers };
+        let entry = shader::Entry::WinogradInputNhwc;
+        batch.winograd_pass(entry, 24, &g, input_pass, nhwc(Activation::None), Windows::default()).unwrap();
+        let products_opts = ConvOptions::default().groups(POSITIONS);
+        let forced = ForcedPlan::kernel(ConvKernel::GemmN64K16);
+        batch.convolution_into_forced(&v, &plain, None, &m, &products_opts, &forced).unwrap();
+        let output_pass = ConvBuffers { input: &m, ..buffers };
+        let entry = shader::Entry::WinogradOutputNhwc;
+        batch.winograd_pass(entry, 20, &g, output_pass, nhwc(Activation::Relu), Windows::default()).unwrap();
+        batch.submit().unwrap();
+        let got = y.to_vec_f32(&ctx).unwrap();
+        let (expected, _) =
+            crate::reference::convolution(&x, &input_shape, &w, &weight_shape, Some(&b), &opts).unwrap();
+        let err = crate::reference::relative_error(&got, &expected);
+        assert!(err <= 1e-5, "relative error {err:e}");
     }
 
     #[test]
@@ -276,13 +429,13 @@ mod tests {
         // Per image: transformed input 16·64·8·8 f32 = 256 KiB, products 16·32·64 = 128 KiB;
         // images of 64·16·16·4 = 64 KiB in and 32·16·16·4 = 32 KiB out (aligned).
         let g = geo(&[5, 64, 16, 16], &[32, 64, 3, 3], ConvOptions::default().padding(&[1]));
-        assert_eq!(g.winograd_images_per_part(2 << 20, 256), Some(5));
-        assert_eq!(g.winograd_images_per_part(768 << 10, 256), Some(3));
-        assert_eq!(g.winograd_images_per_part(256 << 10, 256), Some(1));
-        assert_eq!(g.winograd_images_per_part((256 << 10) - 4, 256), None);
+        assert_eq!(g.winograd_images_per_part(ConvKernel::Winograd, 2 << 20, 256), Some(5));
+        assert_eq!(g.winograd_images_per_part(ConvKernel::Winograd, 768 << 10, 256), Some(3));
+        assert_eq!(g.winograd_images_per_part(ConvKernel::Winograd, 256 << 10, 256), Some(1));
+        assert_eq!(g.winograd_images_per_part(ConvKernel::Winograd, (256 << 10) - 4, 256), None);
         // 15×15 images of 64 and 32 channels (57 600 and 28 800 bytes) are not 256-byte aligned.
         let odd = geo(&[5, 64, 15, 15], &[32, 64, 3, 3], ConvOptions::default().padding(&[1]));
-        assert_eq!(odd.winograd_images_per_part(2 << 20, 256), Some(5));
-        assert_eq!(odd.winograd_images_per_part(768 << 10, 256), None);
+        assert_eq!(odd.winograd_images_per_part(ConvKernel::Winograd, 2 << 20, 256), Some(5));
+        assert_eq!(odd.winograd_images_per_part(ConvKernel::Winograd, 768 << 10, 256), None);
     }
 }
