@@ -468,12 +468,12 @@ impl ConvGeometry {
     /// Rule R40: whether a layer R31 gives `Winograd` keeps it where f16 multiplicands are
     /// allowed and the tensor cores run (as `WinogradCoop`, or `Winograd` where that cannot run),
     /// rather than going to `CoopF16` (`tensor_core_candidate`): at 256+ input channels. Fitted
-    /// on the 69 layers of the suites R31 takes (v34 calls A–B, H200): with 256 input channels
-    /// or more `WinogradCoop` ran each 1.21–9.6× faster than `CoopF16` (2.7× in geomean over
-    /// all 69) and 1.06–3.2× faster than `Winograd`, which itself beat `CoopF16` on each of them;
-    /// with 64–128 it lost to `CoopF16` on 9 of 15 layers (down to 0.66×: YOLOv8n's 80-channel
-    /// heads at batch 16, ResNet-50's 64-channel 3×3 at batch 32), whose intermediates are as
-    /// large for far fewer multiply-adds.
+    /// on the 69 layers of the suites R31 takes (v34 call B, H200): on each of the 57 with 256
+    /// input channels or more `WinogradCoop` ran 1.21–9.6× faster than `CoopF16` (3.4× in
+    /// geomean) and 1.06–3.2× faster than `Winograd`, which itself beat `CoopF16` on each of them
+    /// (1.13–3.5×); on the 12 with 64–128 it lost to `CoopF16` on 10 (0.66–0.95×: YOLOv8n's
+    /// 64/80-channel heads at batch 16, ResNet-50's 64-channel 3×3 at batch 32), whose
+    /// intermediates are as large for far fewer multiply-adds.
     pub(crate) fn winograd_keeps_tensor_core_layer(&self) -> bool {
         self.ic >= WINOGRAD_TENSOR_CORES_MIN_IC && self.planned_kernel() == ConvKernel::Winograd
     }
