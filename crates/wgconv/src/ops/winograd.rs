@@ -192,7 +192,7 @@ impl Batch<'_> {
         let input_window = Windows { input: windows.input, output: None };
         let transform = Transform { products_nhwc: nhwc, activation: Activation::None };
         let entry = if nhwc { shader::Entry::WinogradInputNhwc } else { shader::Entry::WinogradInput };
-        self.winograd_pass(entry, part.ic, part, input_pass, transform, input_window)?;
+        self.winograd_pass(entry, part, input_pass, transform, input_window)?;
 
         let gemm_buffers = ConvBuffers { input: &input, weight: transformed, bias: None, output: &products };
         if nhwc {
@@ -210,7 +210,7 @@ impl Batch<'_> {
         let output_window = Windows { input: None, output: windows.output };
         let transform = Transform { products_nhwc: nhwc, activation };
         let entry = if nhwc { shader::Entry::WinogradOutputNhwc } else { shader::Entry::WinogradOutput };
-        self.winograd_pass(entry, part.oc, part, output_pass, transform, output_window)
+        self.winograd_pass(entry, part, output_pass, transform, output_window)
     }
 
     /// The transformed weight for a convolution of geometry `g` run in parts (batch chunks, row
@@ -272,7 +272,7 @@ impl Batch<'_> {
         let plain = Tensor::zeros(self.ctx, &shape, DType::F32)?;
         let buffers = ConvBuffers { input: weight, weight, bias: None, output: &plain };
         let transform = Transform { products_nhwc: true, activation: Activation::None };
-        self.winograd_pass(shader::Entry::WinogradWeight, g.oc, g, buffers, transform, Windows::default())?;
+        self.winograd_pass(shader::Entry::WinogradWeight, g, buffers, transform, Windows::default())?;
         Ok(plain)
     }
 
@@ -287,19 +287,17 @@ impl Batch<'_> {
         let transformed = Tensor::zeros(self.ctx, &[len as usize], DType::F32)?;
         let buffers = ConvBuffers { input: weight, weight, bias: None, output: &transformed };
         let transform = Transform { products_nhwc: false, activation: Activation::None };
-        self.winograd_pass(shader::Entry::WinogradWeight, g.oc, g, buffers, transform, Windows::default())?;
+        self.winograd_pass(shader::Entry::WinogradWeight, g, buffers, transform, Windows::default())?;
         Ok(transformed)
     }
 
-    /// One transform pass of `entry` over `g` whose last loop runs over `channels` (the output
-    /// channels of the weight and output transforms, the input channels of the input
-    /// transform): one thread per item of the NCHW entry points (per channel pair for the
-    /// weight), one workgroup of `NHWC_BLOCK_THREADS` per block of tiles × channels of an image
-    /// for the channels-last ones.
+    /// One transform pass of `entry` over `g`: one thread per channel pair of the weight
+    /// transform, per (image, channel, tile) of the NCHW ones; one workgroup of
+    /// `NHWC_BLOCK_THREADS` per block of tiles × channels of an image for the channels-last ones
+    /// (input channels for the input transform, output channels for the output transform).
     fn winograd_pass(
         &mut self,
         entry: shader::Entry,
-        channels: u32,
         g: &ConvGeometry,
         buffers: ConvBuffers<'_>,
         transform: Transform,
@@ -307,13 +305,17 @@ impl Batch<'_> {
     ) -> Result<()> {
         let limits = self.ctx.limits();
         let tiles = g.winograd_tiles();
+        let channels = u64::from(match entry {
+            shader::Entry::WinogradInput | shader::Entry::WinogradInputNhwc => g.ic,
+            _ => g.oc,
+        });
         let (items, wg_size) = match entry {
-            shader::Entry::WinogradWeight => (u64::from(g.ic) * u64::from(g.oc), dispatch::workgroup_size(&limits)),
+            shader::Entry::WinogradWeight => (u64::from(g.ic) * channels, dispatch::workgroup_size(&limits)),
             shader::Entry::WinogradInput | shader::Entry::WinogradOutput => {
-                (u64::from(g.n) * u64::from(channels) * tiles, dispatch::workgroup_size(&limits))
+                (u64::from(g.n) * channels * tiles, dispatch::workgroup_size(&limits))
             }
             shader::Entry::WinogradInputNhwc | shader::Entry::WinogradOutputNhwc => {
-                let blocks = tiles.div_ceil(NHWC_BLOCK_TILES) * u64::from(channels).div_ceil(NHWC_BLOCK_CHANNELS);
+                let blocks = tiles.div_ceil(NHWC_BLOCK_TILES) * channels.div_ceil(NHWC_BLOCK_CHANNELS);
                 (u64::from(g.n) * blocks * u64::from(NHWC_BLOCK_THREADS), NHWC_BLOCK_THREADS)
             }
         };
@@ -409,13 +411,13 @@ mod tests {
         let nhwc = |activation| Transform { products_nhwc: true, activation };
         let input_pass = ConvBuffers { output: &v, bias: None, ..buffers };
         let entry = shader::Entry::WinogradInputNhwc;
-        batch.winograd_pass(entry, 24, &g, input_pass, nhwc(Activation::None), Windows::default()).unwrap();
+        batch.winograd_pass(entry, &g, input_pass, nhwc(Activation::None), Windows::default()).unwrap();
         let products_opts = ConvOptions::default().groups(POSITIONS);
         let forced = ForcedPlan::kernel(ConvKernel::GemmN64K16);
         batch.convolution_into_forced(&v, &plain, None, &m, &products_opts, &forced).unwrap();
         let output_pass = ConvBuffers { input: &m, ..buffers };
         let entry = shader::Entry::WinogradOutputNhwc;
-        batch.winograd_pass(entry, 20, &g, output_pass, nhwc(Activation::Relu), Windows::default()).unwrap();
+        batch.winograd_pass(entry, &g, output_pass, nhwc(Activation::Relu), Windows::default()).unwrap();
         batch.submit().unwrap();
         let got = y.to_vec_f32(&ctx).unwrap();
         let (expected, _) =
