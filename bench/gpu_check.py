@@ -91,6 +91,8 @@ cases = [
      "--padding 1 --precision f16 --kernel winograd_coop --tolerance 3e-3"),
     ("winograd_coop_large", (1, 128, 128, 128), (128, 128, 3, 3),
      "--padding 1 --activation clamp:-0.5,0.5 --precision f16 --kernel winograd_coop --tolerance 3e-3"),
+    # Unforced: R40 plans winograd_coop for a 3×3 layer of 256 input channels when f16 is allowed.
+    ("winograd_coop_planned", (8, 256, 14, 14), (256, 256, 3, 3), "--padding 1 --precision f16 --tolerance 3e-3"),
 ]
 # Every GEMM kernel forced on one padded layer with ragged tiles (96 channels, 30×30): the five
 # entry points at their default widths and the two 64-column aliases.
@@ -109,7 +111,8 @@ cases += [
     ("coop_pointwise", (8, 64, 14, 14), (256, 64, 1, 1), "--precision f16"),
     ("coop_m64_relu", (2, 16, 30, 30), (64, 16, 3, 3), "--padding 1 --activation relu --precision f16"),
     ("coop_stem", (1, 3, 96, 96), (32, 3, 7, 7), "--stride 4 --padding 3 --precision f16"),
-    ("coop_split_k", (8, 256, 14, 14), (256, 256, 3, 3), "--padding 1 --precision f16"),
+    # Forced: with f16 allowed the planner gives this 256-channel 3×3 layer to winograd_coop (R40).
+    ("coop_split_k", (8, 256, 14, 14), (256, 256, 3, 3), "--padding 1 --precision f16 --kernel coop_f16"),
     ("coop_ragged", (3, 37, 13, 11), (70, 37, 3, 2),
      "--padding 1,0 --stride 2,1 --dilation 1,2 --precision f16 --kernel coop_f16"),
     ("coop_groups", (2, 64, 20, 20), (128, 16, 3, 3), "--groups 4 --padding 1 --precision f16 --kernel coop_f16"),

@@ -193,8 +193,8 @@ const STAGE_TILE_STRIDE: u32 = 129u;
 var<workgroup> stage: array<f32, 4128>;
 
 // The block of workgroup `wid` (of a grid `groups` wide): its image, first tile and first
-// channel among `channels`, or `tiles` as its image where it is past the last block (the grid
-// folds into 2D). Uniform across the workgroup.
+// channel among `channels`; past the last block (the grid folds into 2D) the image is N or more,
+// and the caller returns. Uniform across the workgroup.
 fn nhwc_block(wid: vec3<u32>, groups: vec3<u32>, channels: u32) -> vec3<u32> {
     let tiles = tiles_h() * tiles_w();
     let tile_blocks = (tiles + BLOCK_TILES - 1u) / BLOCK_TILES;

@@ -53,7 +53,9 @@ pub struct Conv2d {
     /// stride 1, dilation 1, one group, 64+ channels in and out (`winograd_geometry`). For
     /// `Winograd`, f32 in the GEMM kernels' packed layout of its products (16/9 the weight's
     /// size); for `WinogradCoop`, which the planner runs instead where the options allow f16
-    /// multiplicands and the context has cooperative matrices, f16 prepacked for `CoopNhwc`.
+    /// multiplicands, the context has cooperative matrices and there are 256+ input channels
+    /// (R40; with fewer the tensor cores run `CoopF16` and none is kept), f16 prepacked for
+    /// `CoopNhwc`.
     pub(super) packed_winograd: Option<Tensor>,
 }
 
@@ -363,7 +365,9 @@ pub(super) struct ConvCall<'a> {
     pub(super) packed: Option<&'a Tensor>,
     /// The weight prepacked for `CoopNhwc` by [`Conv2d::new`], if it was.
     pub(super) packed_coop: Option<&'a Tensor>,
-    /// The weight transformed for `Winograd` by [`Conv2d::new`], if it was.
+    /// The weight transformed by [`Conv2d::new`] for the Winograd kernel it expects the planner to
+    /// run (f32 for `Winograd`, f16 for `WinogradCoop`), if it was; used where its dtype is the
+    /// one the kernel that runs needs.
     pub(super) packed_winograd: Option<&'a Tensor>,
     pub(super) bias: Option<&'a Tensor>,
     pub(super) opts: &'a ConvOptions,

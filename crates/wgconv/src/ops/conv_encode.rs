@@ -221,7 +221,9 @@ impl Batch<'_> {
     /// Whether `CoopNhwc` runs this call: when forced, or planned for a channels-last input whose
     /// precision allows f16 multiplicands (f16 tensors always do) on a context with cooperative
     /// matrices, where the fp32 planner would run a GEMM kernel for the layer's GEMM shape
-    /// (`ConvGeometry::tensor_core_candidate`) and the shape suits it.
+    /// (`ConvGeometry::tensor_core_candidate`) and the shape suits it. That includes the layers
+    /// R40 gives `WinogradCoop` on NCHW inputs: its transforms read and write NCHW, and running
+    /// it behind relayouts was not measured against `CoopNhwc`.
     fn runs_coop_nhwc(&self, call: &ConvCall<'_>, g: &ConvGeometry) -> bool {
         let kernel = ConvKernel::CoopNhwc;
         if let Some(forced) = call.forced.kernel {

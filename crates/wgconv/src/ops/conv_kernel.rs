@@ -131,7 +131,8 @@ pub enum ConvKernel {
     /// channels-last intermediates, with the transformed weight prepacked to f16 for it (once
     /// per [`crate::Conv2d`] built with [`Precision::AllowF16`]). Needs what both need: f32
     /// tensors, a context with cooperative matrices, and a multiple of 8 input channels. The
-    /// planner's for the layers `Winograd` takes where f16 multiplicands are allowed.
+    /// planner's (R40) for the layers `Winograd` takes that have 256 or more input channels,
+    /// where f16 multiplicands are allowed.
     WinogradCoop,
 }
 
@@ -519,7 +520,8 @@ mod tests {
                 // f16 A (256 × 40) and B (32 × 72) tiles of the 256×64 entry, its 256 row
                 // decodes (vec3<i32>, 16-byte stride) and 8 f32 staging tiles of 16×16.
                 ConvKernel::CoopNhwc => 37_376,
-                // Its products' kernel (the transforms declare none).
+                // Its products' kernel, the largest of its passes (its channels-last
+                // transforms declare 16 512 B).
                 ConvKernel::WinogradCoop => 37_376,
                 // One vec4 of partial sums per thread of 256.
                 ConvKernel::Gemv => 4_096,

@@ -453,8 +453,9 @@ impl ConvGeometry {
     /// (there the K loop of a few workgroups, whose weight gathers are strided, dominates).
     /// R30's few-output-channel transposed layers count as GEMM-shaped here: `coop_f16` ran all
     /// three measured ones 1.03–1.25× faster than `transposed_few_oc` (v28). So do the layers
-    /// R31 gives `Winograd` (those of 256+ input channels R40 keeps on Winograd before this is
-    /// asked; with fewer, `coop_f16` won on most measured, v34), R32 `GroupedOc4`, R37
+    /// R31 gives `Winograd` (where the planner asks, R40 has kept those of 256+ input channels
+    /// on Winograd already; with fewer, `coop_f16` won on most measured, v34; `runs_coop_nhwc`
+    /// asks for channels-last inputs before any rule), R32 `GroupedOc4`, R37
     /// `PointwiseVec4` and R38 `PointwiseVec4Split` (fp32 rules; the tensor cores took those
     /// layers before, and were not measured against them).
     pub(crate) fn tensor_core_candidate(&self) -> bool {

@@ -24,10 +24,13 @@ use crate::{
 const POSITIONS: u32 = 16;
 
 /// The channels-last transforms' blocks (`winograd_input_nhwc`, `winograd_output_nhwc`): tiles ×
-/// channels of one image per workgroup of this many threads, as the shader declares them.
-const NHWC_BLOCK_TILES: u64 = 32;
-const NHWC_BLOCK_CHANNELS: u64 = 8;
-const NHWC_BLOCK_THREADS: u32 = 256;
+/// channels of one image per workgroup of this many threads, the shader's own constants.
+const NHWC_BLOCK_TILES: u64 = shader::BLOCK_TILES as u64;
+const NHWC_BLOCK_CHANNELS: u64 = shader::BLOCK_CHANNELS as u64;
+const NHWC_BLOCK_THREADS: u32 = shader::WINOGRAD_INPUT_NHWC_WORKGROUP_SIZE[0];
+// One thread per tile and channel of a block, in both transforms.
+const _: () = assert!(NHWC_BLOCK_TILES * NHWC_BLOCK_CHANNELS == NHWC_BLOCK_THREADS as u64);
+const _: () = assert!(shader::WINOGRAD_OUTPUT_NHWC_WORKGROUP_SIZE[0] == NHWC_BLOCK_THREADS);
 
 impl ConvGeometry {
     /// Whether the filter suits F(2×2, 3×3): a direct 3×3 convolution at stride 1 and dilation 1,
@@ -214,28 +217,26 @@ impl Batch<'_> {
     }
 
     /// The transformed weight for a convolution of geometry `g` run in parts (batch chunks, row
-    /// bands), each of which may run Winograd: the call's own (a `Conv2d`'s), else one made here
-    /// where Winograd is forced or planned for `g`, so that the parts do not each transform it.
+    /// bands), each of which may run Winograd: the call's own (a `Conv2d`'s) where it is the one
+    /// the planned kernel runs, else one made here, so that the parts do not each transform it.
+    /// The kernel is the one forced, or planned for the whole of `g`; a part planned otherwise
+    /// (a row band off R31's sizes) ignores it, at the cost of this one transform.
     pub(super) fn winograd_weight_for_parts(
         &mut self,
         call: &ConvCall<'_>,
         g: &ConvGeometry,
     ) -> Result<Option<Tensor>> {
-        if let Some(t) = call.packed_winograd {
-            return Ok(Some(t.clone()));
-        }
         let limit = self.ctx.limits().max_storage_buffer_binding_size;
         if call.weight.dtype() != DType::F32 || !g.winograd_weight_fits(limit) {
             return Ok(None);
         }
-        // The kernel the planner runs for the whole batch (the forced one, where forced).
         let kernel = match conv_plan::plan(self.ctx, g, DType::F32, call.opts.precision, call.forced) {
-            Ok(plan) => plan.kernel,
-            Err(_) => return Ok(None),
+            Ok(plan) if plan.kernel.is_winograd() => plan.kernel,
+            _ => return Ok(None),
         };
-        match kernel.is_winograd() {
-            true => Ok(Some(self.winograd_weight_for(kernel, call.weight, g)?)),
-            false => Ok(None),
+        match call.packed_winograd {
+            Some(t) if t.dtype() == winograd_weight_dtype(kernel) => Ok(Some(t.clone())),
+            _ => Ok(Some(self.winograd_weight_for(kernel, call.weight, g)?)),
         }
     }
 
