@@ -33,6 +33,10 @@
 // The NCHW entry points are one thread per item, items along `gid.y * stride_x + gid.x`; the
 // items are ordered with the tile fastest, so a warp's loads and stores of V and M are
 // consecutive. The channels-last ones are described where they start.
+//
+// `output` holds f32 here. `winograd_coop` runs its channels-last input transform from the f16
+// expansion (conv2d_winograd_f16_out.wgsl): V in f16, which its products would round to f16 as
+// they load it anyway (half V's traffic, the same results).
 
 struct ConvParams {
     n: u32,
@@ -139,10 +143,10 @@ fn winograd_weight(@builtin(global_invocation_id) gid: vec3<u32>) {
         let a = gg[3u * r];
         let b = gg[3u * r + 1u];
         let c = gg[3u * r + 2u];
-        output[out] = a;
-        output[out + stride] = 0.5 * (a + b + c);
-        output[out + 2u * stride] = 0.5 * (a - b + c);
-        output[out + 3u * stride] = c;
+        output[out] = (a);
+        output[out + stride] = (0.5 * (a + b + c));
+        output[out + 2u * stride] = (0.5 * (a - b + c));
+        output[out + 3u * stride] = (c);
         out += 4u * stride;
     }
 }
@@ -208,16 +212,18 @@ fn winograd_input(@builtin(global_invocation_id) gid: vec3<u32>) {
     let stride = params.ic * tiles;
     let out = (n * 16u * params.ic + ic) * tiles + tile;
     for (var t = 0u; t < 16u; t++) {
-        output[out + t * stride] = v[t];
+        output[out + t * stride] = (v[t]);
     }
 }
 
 // ---- Channels-last products (`winograd_coop`) ----
 // A workgroup of 256 threads takes a block of BLOCK_TILES tiles × BLOCK_CHANNELS channels of one
 // image. The NCHW side is read or written with the tiles fastest across a warp (coalesced rows),
-// the channels-last side with the channels fastest (BLOCK_CHANNELS adjacent values, one 32-byte
-// sector), the block passing between the two orders through workgroup memory: [tile][t][channel],
-// each tile's 16 × 8 values padded by one so that a warp's 32 tiles fall in 32 banks.
+// the channels-last side with the channels fastest (BLOCK_CHANNELS adjacent values: one whole
+// 32-byte sector, 8 of f32 or 16 of f16; a partial sector costs the memory a read to write it),
+// the block passing between the two orders through workgroup memory: [tile][t][channel], each
+// tile's 16 × BLOCK_CHANNELS values padded so that a warp's accesses fall in 32 banks (by one
+// with 32 tiles per warp; by two with 16 tiles × 2 channels, which then take the odd banks).
 
 const BLOCK_TILES: u32 = 32u;
 const BLOCK_CHANNELS: u32 = 8u;
@@ -238,8 +244,9 @@ fn nhwc_block(wid: vec3<u32>, groups: vec3<u32>, channels: u32) -> vec3<u32> {
     return vec3<u32>(n, tile0, channel0);
 }
 
-// V[n, tile, t, ic] = (Bᵀ d B)[t]: thread (channel c = lid / 32, tile lane = lid % 32) transforms
-// its window into the stage; then each thread writes 16 of the block's values, channels fastest.
+// V[n, tile, t, ic] = (Bᵀ d B)[t]: thread (channel c = lid / BLOCK_TILES, tile lane =
+// lid % BLOCK_TILES) transforms its window into the stage; then each thread writes 16 of the
+// block's values, channels fastest.
 @compute @workgroup_size(256)
 fn winograd_input_nhwc(
     @builtin(workgroup_id) wid: vec3<u32>,
@@ -271,7 +278,7 @@ fn winograd_input_nhwc(
         let jic = block.z + jc;
         if (jtile < tiles && jic < params.ic) {
             let at = ((block.x * tiles + jtile) * 16u + jt) * params.ic + jic;
-            output[at] = stage[jlane * STAGE_TILE_STRIDE + jt * BLOCK_CHANNELS + jc];
+            output[at] = (stage[jlane * STAGE_TILE_STRIDE + jt * BLOCK_CHANNELS + jc]);
         }
     }
 }
@@ -297,7 +304,8 @@ fn winograd_output(@builtin(global_invocation_id) gid: vec3<u32>) {
 }
 
 // M[n, tile, t, oc] → y: each thread reads 16 of the block's values, channels fastest, into the
-// stage; then thread (channel c = lid / 32, tile lane = lid % 32) writes its tile's outputs.
+// stage; then thread (channel c = lid / BLOCK_TILES, tile lane = lid % BLOCK_TILES) writes its
+// tile's outputs.
 @compute @workgroup_size(256)
 fn winograd_output_nhwc(
     @builtin(workgroup_id) wid: vec3<u32>,
@@ -362,9 +370,9 @@ fn write_tile(n: u32, oc: u32, tile: u32, m: array<f32, 16>) {
         let a2 = am[4u * r + 2u];
         let a3 = am[4u * r + 3u];
         if (oy < params.oh) {
-            output[plane + oy * params.ow + ox0] = activate(a0 + a1 + a2 + b);
+            output[plane + oy * params.ow + ox0] = (activate(a0 + a1 + a2 + b));
             if (ox0 + 1u < params.ow) {
-                output[plane + oy * params.ow + ox0 + 1u] = activate(a1 - a2 - a3 + b);
+                output[plane + oy * params.ow + ox0 + 1u] = (activate(a1 - a2 - a3 + b));
             }
         }
     }

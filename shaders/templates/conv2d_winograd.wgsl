@@ -1,4 +1,5 @@
 {% import "prelude/conv.wgsl" as conv %}
+{# variants: f16_out #}
 // Winograd F(2×2, 3×3) for 3×3 convolutions at stride 1, dilation 1, one group, f32 tensors:
 // each 2×2 block of outputs ("tile") comes from its 4×4 input window in 16 products per channel
 // pair instead of 36, so the multiply-adds fall 2.25-fold. Three passes around a GEMM:
@@ -33,13 +34,21 @@
 // The NCHW entry points are one thread per item, items along `gid.y * stride_x + gid.x`; the
 // items are ordered with the tile fastest, so a warp's loads and stores of V and M are
 // consecutive. The channels-last ones are described where they start.
+//
+// `output` holds {{ out }} here. `winograd_coop` runs its channels-last input transform from the f16
+// expansion (conv2d_winograd_f16_out.wgsl): V in f16, which its products would round to f16 as
+// they load it anyway (half V's traffic, the same results).
+{% if out == "f16" %}
+
+enable f16;
+{% endif %}
 
 {{ conv.params_struct() }}
 
 @group(0) @binding(0) var<storage, read> input: array<f32>;
 @group(0) @binding(1) var<storage, read> weight: array<f32>;
 @group(0) @binding(2) var<storage, read> bias: array<f32>;
-@group(0) @binding(3) var<storage, read_write> output: array<f32>;
+@group(0) @binding(3) var<storage, read_write> output: array<{{ out }}>;
 @group(0) @binding(4) var<uniform> params: ConvParams;
 
 // Threads per workgroup (x).
@@ -107,10 +116,10 @@ fn winograd_weight(@builtin(global_invocation_id) gid: vec3<u32>) {
         let a = gg[3u * r];
         let b = gg[3u * r + 1u];
         let c = gg[3u * r + 2u];
-        output[out] = a;
-        output[out + stride] = 0.5 * (a + b + c);
-        output[out + 2u * stride] = 0.5 * (a - b + c);
-        output[out + 3u * stride] = c;
+        output[out] = {{ to_out }}(a);
+        output[out + stride] = {{ to_out }}(0.5 * (a + b + c));
+        output[out + 2u * stride] = {{ to_out }}(0.5 * (a - b + c));
+        output[out + 3u * stride] = {{ to_out }}(c);
         out += 4u * stride;
     }
 }
@@ -176,21 +185,25 @@ fn winograd_input(@builtin(global_invocation_id) gid: vec3<u32>) {
     let stride = params.ic * tiles;
     let out = (n * 16u * params.ic + ic) * tiles + tile;
     for (var t = 0u; t < 16u; t++) {
-        output[out + t * stride] = v[t];
+        output[out + t * stride] = {{ to_out }}(v[t]);
     }
 }
 
 // ---- Channels-last products (`winograd_coop`) ----
 // A workgroup of 256 threads takes a block of BLOCK_TILES tiles × BLOCK_CHANNELS channels of one
 // image. The NCHW side is read or written with the tiles fastest across a warp (coalesced rows),
-// the channels-last side with the channels fastest (BLOCK_CHANNELS adjacent values, one 32-byte
-// sector), the block passing between the two orders through workgroup memory: [tile][t][channel],
-// each tile's 16 × 8 values padded by one so that a warp's 32 tiles fall in 32 banks.
+// the channels-last side with the channels fastest (BLOCK_CHANNELS adjacent values: one whole
+// 32-byte sector, 8 of f32 or 16 of f16; a partial sector costs the memory a read to write it),
+// the block passing between the two orders through workgroup memory: [tile][t][channel], each
+// tile's 16 × BLOCK_CHANNELS values padded so that a warp's accesses fall in 32 banks (by one
+// with 32 tiles per warp; by two with 16 tiles × 2 channels, which then take the odd banks).
+{% set block_channels = 16 if out == "f16" else 8 %}
+{% set stage_stride = 16 * block_channels + (2 if out == "f16" else 1) %}
 
-const BLOCK_TILES: u32 = 32u;
-const BLOCK_CHANNELS: u32 = 8u;
-const STAGE_TILE_STRIDE: u32 = 129u;
-var<workgroup> stage: array<f32, 4128>;
+const BLOCK_TILES: u32 = {{ 256 // block_channels }}u;
+const BLOCK_CHANNELS: u32 = {{ block_channels }}u;
+const STAGE_TILE_STRIDE: u32 = {{ stage_stride }}u;
+var<workgroup> stage: array<f32, {{ (256 // block_channels) * stage_stride }}>;
 
 // The block of workgroup `wid` (of a grid `groups` wide): its image, first tile and first
 // channel among `channels`; past the last block (the grid folds into 2D) the image is N or more,
@@ -206,8 +219,9 @@ fn nhwc_block(wid: vec3<u32>, groups: vec3<u32>, channels: u32) -> vec3<u32> {
     return vec3<u32>(n, tile0, channel0);
 }
 
-// V[n, tile, t, ic] = (Bᵀ d B)[t]: thread (channel c = lid / 32, tile lane = lid % 32) transforms
-// its window into the stage; then each thread writes 16 of the block's values, channels fastest.
+// V[n, tile, t, ic] = (Bᵀ d B)[t]: thread (channel c = lid / BLOCK_TILES, tile lane =
+// lid % BLOCK_TILES) transforms its window into the stage; then each thread writes 16 of the
+// block's values, channels fastest.
 @compute @workgroup_size(256)
 fn winograd_input_nhwc(
     @builtin(workgroup_id) wid: vec3<u32>,
@@ -239,7 +253,7 @@ fn winograd_input_nhwc(
         let jic = block.z + jc;
         if (jtile < tiles && jic < params.ic) {
             let at = ((block.x * tiles + jtile) * 16u + jt) * params.ic + jic;
-            output[at] = stage[jlane * STAGE_TILE_STRIDE + jt * BLOCK_CHANNELS + jc];
+            output[at] = {{ to_out }}(stage[jlane * STAGE_TILE_STRIDE + jt * BLOCK_CHANNELS + jc]);
         }
     }
 }
@@ -265,7 +279,8 @@ fn winograd_output(@builtin(global_invocation_id) gid: vec3<u32>) {
 }
 
 // M[n, tile, t, oc] → y: each thread reads 16 of the block's values, channels fastest, into the
-// stage; then thread (channel c = lid / 32, tile lane = lid % 32) writes its tile's outputs.
+// stage; then thread (channel c = lid / BLOCK_TILES, tile lane = lid % BLOCK_TILES) writes its
+// tile's outputs.
 @compute @workgroup_size(256)
 fn winograd_output_nhwc(
     @builtin(workgroup_id) wid: vec3<u32>,
@@ -330,9 +345,9 @@ fn write_tile(n: u32, oc: u32, tile: u32, m: array<f32, 16>) {
         let a2 = am[4u * r + 2u];
         let a3 = am[4u * r + 3u];
         if (oy < params.oh) {
-            output[plane + oy * params.ow + ox0] = activate(a0 + a1 + a2 + b);
+            output[plane + oy * params.ow + ox0] = {{ to_out }}(activate(a0 + a1 + a2 + b));
             if (ox0 + 1u < params.ow) {
-                output[plane + oy * params.ow + ox0 + 1u] = activate(a1 - a2 - a3 + b);
+                output[plane + oy * params.ow + ox0 + 1u] = {{ to_out }}(activate(a1 - a2 - a3 + b));
             }
         }
     }

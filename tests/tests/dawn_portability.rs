@@ -6,8 +6,9 @@
 //! WebGPU's default limits and at the adapter's, on f32 and (at the adapter's) f16 tensors, plus
 //! the roofline's plain kernels. The tensor-core shaders (`enable wgpu_cooperative_matrix`: the
 //! conv kernels and the roofline's) are not among them: they need wgpu's own cooperative-matrix
-//! extension, which the web does not have, and nothing runs them there; nor is the weight
-//! prepack that only they use (`conv_pack_coop`).
+//! extension, which the web does not have, and nothing runs them there; nor are the passes that
+//! only run around them (the weight prepack `conv_pack_coop`, Winograd's f16 transformed input
+//! `conv2d_winograd_f16_out`).
 //!
 //! Needs `bash tests/dawn/setup.sh` (which `scripts/test.sh` runs) and node.
 
@@ -151,10 +152,12 @@ fn dawn_compiles_every_pipeline_the_runtime_does() {
         let name = e.ok()?.file_name().into_string().ok()?;
         name.ends_with(".wgsl").then(|| format!("shaders/{name}"))
     });
-    // The tensor-core shaders, and the weight prepack that runs only before the channels-last
-    // tensor-core kernel (so no context without cooperative matrices compiles it).
+    // The tensor-core shaders, and the passes that run only around the channels-last tensor-core
+    // kernel, its weight prepack and `winograd_coop`'s f16 input transform (so no context without
+    // cooperative matrices compiles them).
     let tensor_core = |shader: &String| {
         shader.starts_with("shaders/conv_pack_coop")
+            || shader == "shaders/conv2d_winograd_f16_out.wgsl"
             || std::fs::read_to_string(root.join(shader)).unwrap().contains("enable wgpu_cooperative_matrix;")
     };
     for shader in shipped.filter(|s| !tensor_core(s)) {

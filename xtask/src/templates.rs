@@ -9,8 +9,8 @@
 //! expanded shader stays a standalone WGSL file.
 //!
 //! Every template is expanded with f32 tensors; one that names more variants on a line
-//! `{# variants: f16 f16_partial #}` is also expanded with f16 tensors (`NAME_f16.wgsl`) and with
-//! f16 in, f32 out (`NAME_f16_partial.wgsl`). The globals `io` and `out` name the element types
+//! `{# variants: f16 f16_partial #}` is also expanded with f16 tensors (`NAME_f16.wgsl`), with
+//! f16 in, f32 out (`NAME_f16_partial.wgsl`), or (`f16_out`) f32 in, f16 out (`NAME_f16_out.wgsl`). The globals `io` and `out` name the element types
 //! (`array<{{ io }}>`), and `{{ to_f32 }}(…)` and `{{ to_out }}(…)` convert a loaded value to f32
 //! and an f32 to the output's type (bare parentheses where no conversion is needed).
 //!
@@ -126,10 +126,13 @@ impl Variant {
 /// line of its own, `{# variants: f16 f16_partial #}`, is expanded once more per name:
 /// - `f16`: f16 tensors in and out (`NAME_f16.wgsl`);
 /// - `f16_partial`: f16 tensors in, f32 out (`NAME_f16_partial.wgsl`): split-K's partial sums,
-///   which stay f32 until the reduce pass adds them.
-const VARIANTS: [(&str, Variant); 2] = [
+///   which stay f32 until the reduce pass adds them;
+/// - `f16_out`: f32 tensors in, f16 out (`NAME_f16_out.wgsl`): an intermediate that the next pass
+///   reads as f16 multiplicands anyway (Winograd's transformed input for the tensor cores).
+const VARIANTS: [(&str, Variant); 3] = [
     ("f16", Variant { suffix: "_f16", io: "f16", out: "f16" }),
     ("f16_partial", Variant { suffix: "_f16_partial", io: "f16", out: "f32" }),
+    ("f16_out", Variant { suffix: "_f16_out", io: "f32", out: "f16" }),
 ];
 
 /// The variants `name` asks for (see [`VARIANTS`]), the f32 one first.
@@ -157,6 +160,11 @@ mod tests {
         let both = variants_of("a.wgsl", "{# variants: f16 f16_partial #}\nfn f() {}\n").unwrap();
         assert_eq!(both.iter().map(|v| v.suffix).collect::<Vec<_>>(), ["", "_f16", "_f16_partial"]);
         assert_eq!((both[2].io, both[2].out), ("f16", "f32"));
+        let narrowing = variants_of("a.wgsl", "{# variants: f16_out #}\nfn f() {}\n").unwrap();
+        assert_eq!(
+            narrowing.iter().map(|v| (v.suffix, v.io, v.out)).collect::<Vec<_>>(),
+            [("", "f32", "f32"), ("_f16_out", "f32", "f16")]
+        );
         let err = variants_of("a.wgsl", "{# variants: bf16 #}").unwrap_err();
         assert!(err.contains("a.wgsl") && err.contains("`bf16`"), "{err}");
     }

@@ -158,7 +158,8 @@ pub struct Context {
     pub(crate) timeout: Duration,
     zero_buffer: wgpu::Buffer,
     /// Intermediate buffers, one per [`Scratch`] use (split-K partial sums, Winograd's transformed
-    /// input and products): f32 buffers reused by every op and grown on demand, so running a
+    /// input and products): buffers (f32, or f16 for `winograd_coop`'s transformed input) reused
+    /// by every op and grown on demand, so running a
     /// prepared convolution allocates no large buffer per call (docs/PERFORMANCE.md, rule R18:
     /// allocation churn slowed the kernels that followed too). Sharing
     /// is safe: an op writes and reads them within one batch, and wgpu orders those passes and
@@ -188,7 +189,7 @@ enum DeviceOrigin {
     Application,
 }
 
-/// What a shared scratch buffer of the context holds ([`Context::scratch_f32`]); each use has its
+/// What a shared scratch buffer of the context holds ([`Context::scratch`]); each use has its
 /// own buffer, since one convolution may need several at once (Winograd's GEMM may split K).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Scratch {
@@ -498,19 +499,21 @@ impl Context {
         Ok(())
     }
 
-    /// The shared scratch tensor (f32) for `use_`, at least `len` elements long; see the
+    /// The shared scratch tensor of `dtype` for `use_`, at least `len` elements long; see the
     /// `scratch` field. A request over one storage binding is an error that leaves the current
-    /// scratch in place, and a buffer is only kept once wgpu created it without error.
-    pub(crate) fn scratch_f32(&self, use_: Scratch, name: &'static str, len: usize) -> Result<Tensor> {
-        self.check_binding(name, DType::F32.storage_bytes(len as u64))?;
+    /// scratch in place, and a buffer is only kept once wgpu created it without error; one of
+    /// another dtype is replaced.
+    pub(crate) fn scratch(&self, use_: Scratch, name: &'static str, dtype: DType, len: usize) -> Result<Tensor> {
+        self.check_binding(name, dtype.storage_bytes(len as u64))?;
         let mut slots = lock(&self.scratch);
         let slot = &mut slots[use_ as usize];
         if let Some(t) = slot.as_ref()
+            && t.dtype() == dtype
             && t.numel() >= len
         {
             return Ok(t.clone());
         }
-        let t = self.capture(name, || Tensor::zeros(self, &[len], DType::F32))?;
+        let t = self.capture(name, || Tensor::zeros(self, &[len], dtype))?;
         *slot = Some(t.clone());
         Ok(t)
     }

@@ -291,7 +291,7 @@ impl Batch<'_> {
             _ => Tensor::zeros(ctx, output.shape(), dtype)?.with_memory_format(MemoryFormat::ChannelsLast)?,
         };
         let buffers = ConvBuffers { input: &input_nhwc, weight: packed, bias, output: &output_nhwc };
-        self.record_coop_nhwc(buffers, g, dtype, opts.activation)?;
+        self.record_coop_nhwc(buffers, g, opts.activation)?;
         if output.memory_format() != MemoryFormat::ChannelsLast {
             self.relayout_into(&output_nhwc, output)?;
         }
@@ -299,13 +299,13 @@ impl Batch<'_> {
     }
 
     /// Records `CoopNhwc` on channels-last `buffers` (the weight prepacked by
-    /// [`Batch::pack_weight_coop`]) whose tensors are `dtype`: split-K on small grids, its
-    /// partial sums added with bias and `activation` by the reduce pass.
+    /// [`Batch::pack_weight_coop`]): split-K on small grids, its partial sums added with bias
+    /// and `activation` by the reduce pass. The input and bias are f32 or f16 alike; the output
+    /// is the input's dtype, or f32 from an f16 input (Winograd's products from an f16 V).
     pub(super) fn record_coop_nhwc(
         &mut self,
         buffers: ConvBuffers<'_>,
         g: &ConvGeometry,
-        dtype: DType,
         activation: Activation,
     ) -> Result<()> {
         let ctx = self.ctx;
@@ -317,7 +317,9 @@ impl Batch<'_> {
         let partial = split_k_scratch(ctx, g, splits)?;
         let output_nhwc = buffers.output;
         let buffers = ConvBuffers { output: partial.as_ref().unwrap_or(output_nhwc), ..buffers };
-        let variant = Variant::of(dtype, partial.is_some());
+        // The f16-in, f32-out expansion writes partial sums, or (one slice) the f32 output.
+        let f32_out = partial.is_some() || output_nhwc.dtype() == DType::F32;
+        let variant = Variant::of(buffers.input.dtype(), f32_out);
         with_variant!(variant, coop = conv2d_coop_nhwc | conv2d_coop_nhwc_f16 | conv2d_coop_nhwc_f16_partial, {
             let mut overrides = coop::Overrides::new();
             overrides.split_k = splits;
@@ -717,7 +719,7 @@ fn output_format_error(input: &Tensor, output: &Tensor) -> Error {
 fn split_k_scratch(ctx: &Context, g: &ConvGeometry, splits: u32) -> Result<Option<Tensor>> {
     if splits > 1 {
         let len = g.output_numel() as usize * splits as usize;
-        Ok(Some(ctx.scratch_f32(Scratch::SplitK, "split-K partial sums", len)?))
+        Ok(Some(ctx.scratch(Scratch::SplitK, "split-K partial sums", DType::F32, len)?))
     } else {
         Ok(None)
     }

@@ -16,7 +16,7 @@ use crate::{
     context::Scratch,
     dispatch,
     error::{Error, Result, fits_u32},
-    shaders::conv2d_winograd as shader,
+    shaders::{conv2d_winograd as shader, conv2d_winograd_f16_out as narrowing},
     tensor::{DType, Tensor},
 };
 
@@ -24,13 +24,25 @@ use crate::{
 const POSITIONS: u32 = 16;
 
 /// The channels-last transforms' blocks (`winograd_input_nhwc`, `winograd_output_nhwc`): tiles ×
-/// channels of one image per workgroup of this many threads, the shader's own constants.
-const NHWC_BLOCK_TILES: u64 = shader::BLOCK_TILES as u64;
-const NHWC_BLOCK_CHANNELS: u64 = shader::BLOCK_CHANNELS as u64;
+/// channels of one image per workgroup of this many threads, the shaders' own constants. The
+/// expansion that writes f16 takes twice the channels (whole 32-byte sectors) and half the tiles.
 const NHWC_BLOCK_THREADS: u32 = shader::WINOGRAD_INPUT_NHWC_WORKGROUP_SIZE[0];
-// One thread per tile and channel of a block, in both transforms.
-const _: () = assert!(NHWC_BLOCK_TILES * NHWC_BLOCK_CHANNELS == NHWC_BLOCK_THREADS as u64);
-const _: () = assert!(shader::WINOGRAD_OUTPUT_NHWC_WORKGROUP_SIZE[0] == NHWC_BLOCK_THREADS);
+// One thread per tile and channel of a block, in every channels-last pass.
+const _: () = {
+    assert!(shader::BLOCK_TILES * shader::BLOCK_CHANNELS == NHWC_BLOCK_THREADS);
+    assert!(shader::WINOGRAD_OUTPUT_NHWC_WORKGROUP_SIZE[0] == NHWC_BLOCK_THREADS);
+    assert!(narrowing::BLOCK_TILES * narrowing::BLOCK_CHANNELS == NHWC_BLOCK_THREADS);
+    assert!(narrowing::WINOGRAD_INPUT_NHWC_WORKGROUP_SIZE[0] == NHWC_BLOCK_THREADS);
+};
+
+/// (tiles, channels) of a channels-last pass's block, by the dtype it writes.
+fn nhwc_block(output: DType) -> (u64, u64) {
+    let (tiles, channels) = match output {
+        DType::F16 => (narrowing::BLOCK_TILES, narrowing::BLOCK_CHANNELS),
+        _ => (shader::BLOCK_TILES, shader::BLOCK_CHANNELS),
+    };
+    (u64::from(tiles), u64::from(channels))
+}
 
 impl ConvGeometry {
     /// Whether the filter suits F(2×2, 3×3): a direct 3×3 convolution at stride 1 and dilation 1,
@@ -124,6 +136,17 @@ pub(super) fn winograd_weight_dtype(kernel: ConvKernel) -> DType {
     }
 }
 
+/// `entry` of the expansion that writes f16 (`conv2d_winograd_f16_out.wgsl`).
+fn narrowing_entry(entry: shader::Entry) -> narrowing::Entry {
+    match entry {
+        shader::Entry::WinogradWeight => narrowing::Entry::WinogradWeight,
+        shader::Entry::WinogradInput => narrowing::Entry::WinogradInput,
+        shader::Entry::WinogradInputNhwc => narrowing::Entry::WinogradInputNhwc,
+        shader::Entry::WinogradOutput => narrowing::Entry::WinogradOutput,
+        shader::Entry::WinogradOutputNhwc => narrowing::Entry::WinogradOutputNhwc,
+    }
+}
+
 /// What a transform pass specialises: the products' layout, and the activation (the output
 /// transform's).
 #[derive(Clone, Copy)]
@@ -189,8 +212,13 @@ impl Batch<'_> {
         let gemm = part.winograd_gemm()?;
         let nhwc = kernel == ConvKernel::WinogradCoop;
         let (input_len, products_len) = part.winograd_scratch_len();
-        let input = ctx.scratch_f32(Scratch::WinogradInput, "Winograd's transformed input", input_len as usize)?;
-        let products = ctx.scratch_f32(Scratch::WinogradProducts, "Winograd's products", products_len as usize)?;
+        // `CoopNhwc` rounds V to f16 as it loads it, so `WinogradCoop` writes it in f16: half the
+        // traffic, the same products.
+        let input_dtype = if nhwc { DType::F16 } else { DType::F32 };
+        let input =
+            ctx.scratch(Scratch::WinogradInput, "Winograd's transformed input", input_dtype, input_len as usize)?;
+        let products =
+            ctx.scratch(Scratch::WinogradProducts, "Winograd's products", DType::F32, products_len as usize)?;
         let input_pass = ConvBuffers { output: &input, bias: None, ..buffers };
         let input_window = Windows { input: windows.input, output: None };
         let transform = Transform { products_nhwc: nhwc, activation: Activation::None };
@@ -199,7 +227,7 @@ impl Batch<'_> {
 
         let gemm_buffers = ConvBuffers { input: &input, weight: transformed, bias: None, output: &products };
         if nhwc {
-            self.record_coop_nhwc(gemm_buffers, &gemm, DType::F32, Activation::None)?;
+            self.record_coop_nhwc(gemm_buffers, &gemm, Activation::None)?;
         } else {
             let mut plan = conv_plan::plan(ctx, &gemm, DType::F32, Precision::F32, &ForcedPlan::default())?;
             if !plan.kernel.is_gemm_shaped() {
@@ -316,17 +344,28 @@ impl Batch<'_> {
                 (u64::from(g.n) * channels * tiles, dispatch::workgroup_size(&limits))
             }
             shader::Entry::WinogradInputNhwc | shader::Entry::WinogradOutputNhwc => {
-                let blocks = tiles.div_ceil(NHWC_BLOCK_TILES) * channels.div_ceil(NHWC_BLOCK_CHANNELS);
+                let (block_tiles, block_channels) = nhwc_block(buffers.output.dtype());
+                let blocks = tiles.div_ceil(block_tiles) * channels.div_ceil(block_channels);
                 (u64::from(g.n) * blocks * u64::from(NHWC_BLOCK_THREADS), NHWC_BLOCK_THREADS)
             }
         };
         let grid = dispatch::grid(items, wg_size, limits.max_compute_workgroups_per_dimension)?;
-        let mut overrides = shader::Overrides::new(grid.stride_x);
-        overrides.wg_size = grid.wg_size;
-        overrides.products_nhwc = transform.products_nhwc;
-        (overrides.activation, overrides.clamp_min, overrides.clamp_max) =
-            super::conv_encode::activation_constants(transform.activation);
-        self.encode_conv_windowed::<shader::Shader>(Pass::new(entry, &overrides, grid.dims()), g, buffers, windows)
+        // The same pass from either expansion of the shader: the one that writes `output`'s dtype.
+        macro_rules! record {
+            ($module:ident, $entry:expr) => {{
+                let mut overrides = $module::Overrides::new(grid.stride_x);
+                overrides.wg_size = grid.wg_size;
+                overrides.products_nhwc = transform.products_nhwc;
+                (overrides.activation, overrides.clamp_min, overrides.clamp_max) =
+                    super::conv_encode::activation_constants(transform.activation);
+                let pass = Pass::new($entry, &overrides, grid.dims());
+                self.encode_conv_windowed::<$module::Shader>(pass, g, buffers, windows)
+            }};
+        }
+        match buffers.output.dtype() {
+            DType::F16 => record!(narrowing, narrowing_entry(entry)),
+            _ => record!(shader, entry),
+        }
     }
 }
 
@@ -425,6 +464,40 @@ mod tests {
             crate::reference::convolution(&x, &input_shape, &w, &weight_shape, Some(&b), &opts).unwrap();
         let err = crate::reference::relative_error(&got, &expected);
         assert!(err <= 1e-5, "relative error {err:e}");
+    }
+
+    /// `WinogradCoop`'s V in f16 (`conv2d_winograd_f16_out.wgsl`): each element one of the two
+    /// f16 values nearest the f32 transform's, so the products see what rounding the f32 V as
+    /// they load it gives; every element written (NaN-poisoned), ragged blocks.
+    #[test]
+    fn the_f16_transformed_input_is_the_f32_one_rounded() {
+        let ctx = crate::Context::new().expect("a GPU context (lavapipe in CI)");
+        // 9×11 output: 5×6 tiles, 12 channels: f32 blocks of 32 tiles × 8 channels (one partial
+        // block of tiles, a partial second block of channels), f16 blocks of 16 × 16 (a partial
+        // second block of tiles, one partial block of channels).
+        let (input_shape, weight_shape) = ([2, 12, 9, 11], [16, 12, 3, 3]);
+        let g = geo(&input_shape, &weight_shape, ConvOptions::default().padding(&[1]));
+        let x: Vec<f32> = (0..2 * 12 * 9 * 11).map(|i| ((i * 7919 % 1000) as f32 - 500.0) / 97.0).collect();
+        let xt = Tensor::from_f32(&ctx, &x, &input_shape).unwrap();
+        let wt = Tensor::zeros(&ctx, &weight_shape, DType::F32).unwrap();
+        let (len, _) = g.winograd_scratch_len();
+        let wide = Tensor::full_f32(&ctx, &[len as usize], f32::NAN).unwrap();
+        let nan_f16 = vec![half::f16::NAN; len as usize];
+        let narrow = Tensor::from_f16(&ctx, &nan_f16, &[len as usize]).unwrap();
+        let mut batch = ctx.batch();
+        for v in [&wide, &narrow] {
+            let buffers = ConvBuffers { input: &xt, weight: &wt, bias: None, output: v };
+            let transform = Transform { products_nhwc: true, activation: Activation::None };
+            batch.winograd_pass(shader::Entry::WinogradInputNhwc, &g, buffers, transform, Windows::default()).unwrap();
+        }
+        batch.submit().unwrap();
+        let (wide, narrow) = (wide.to_vec_f32(&ctx).unwrap(), narrow.to_vec_f16(&ctx).unwrap());
+        for (i, (&w, n)) in wide.iter().zip(narrow).enumerate() {
+            assert!(w.is_finite(), "V[{i}] unwritten");
+            // The spacing of f16 values around w (subnormal below 2^-14).
+            let spacing = 2f32.powi(w.abs().log2().floor().max(-14.0) as i32 - 10);
+            assert!((n.to_f32() - w).abs() <= spacing, "V[{i}]: f16 {n} is not beside f32 {w}");
+        }
     }
 
     #[test]
