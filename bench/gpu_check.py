@@ -91,6 +91,12 @@ cases = [
      "--padding 1 --precision f16 --kernel winograd_coop --tolerance 3e-3"),
     ("winograd_coop_large", (1, 128, 128, 128), (128, 128, 3, 3),
      "--padding 1 --activation clamp:-0.5,0.5 --precision f16 --kernel winograd_coop --tolerance 3e-3"),
+    # Channels-last tensors, which its transforms read and write as they are (ragged, relu; a
+    # larger layer).
+    ("winograd_coop_channels_last_ragged", (2, 40, 31, 29), (70, 40, 3, 3),
+     "--padding 1 --activation relu --precision f16 --kernel winograd_coop --channels-last --tolerance 3e-3"),
+    ("winograd_coop_channels_last_large", (1, 128, 64, 64), (128, 128, 3, 3),
+     "--padding 1 --precision f16 --kernel winograd_coop --channels-last --tolerance 3e-3"),
     # Unforced: R40 plans winograd_coop for a 3×3 layer of 256 input channels when f16 is allowed.
     ("winograd_coop_planned", (8, 256, 14, 14), (256, 256, 3, 3), "--padding 1 --precision f16 --tolerance 3e-3"),
 ]

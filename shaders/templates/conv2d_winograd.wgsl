@@ -125,11 +125,11 @@ fn winograd_weight(@builtin(global_invocation_id) gid: vec3<u32>) {
 }
 
 // The 16 positions (Bᵀ d B) of the 4×4 input window of `tile` in channel `ic` of image `n`,
-// t = 4r + s; zero outside the input.
-fn transform_window(n: u32, ic: u32, tile: u32) -> array<f32, 16> {
+// t = 4r + s; zero outside the input, which is NCHW, or NHWC where `channels_last` (a constant
+// at every call, folded away).
+fn transform_window(n: u32, ic: u32, tile: u32, channels_last: bool) -> array<f32, 16> {
     let y0 = i32(tile / tiles_w() * 2u) - i32(params.pad_h);
     let x0 = i32(tile % tiles_w() * 2u) - i32(params.pad_w);
-    let plane = (n * params.ic + ic) * params.ih * params.iw;
     var d: array<f32, 16>;
     for (var r = 0u; r < 4u; r++) {
         let y = y0 + i32(r);
@@ -137,7 +137,11 @@ fn transform_window(n: u32, ic: u32, tile: u32) -> array<f32, 16> {
             let x = x0 + i32(s);
             var v = 0.0;
             if (y >= 0 && y < i32(params.ih) && x >= 0 && x < i32(params.iw)) {
-                v = input[plane + u32(y) * params.iw + u32(x)];
+                var at = ((n * params.ic + ic) * params.ih + u32(y)) * params.iw + u32(x);
+                if (channels_last) {
+                    at = ((n * params.ih + u32(y)) * params.iw + u32(x)) * params.ic + ic;
+                }
+                v = input[at];
             }
             d[4u * r + s] = v;
         }
@@ -180,7 +184,7 @@ fn winograd_input(@builtin(global_invocation_id) gid: vec3<u32>) {
     let tile = index % tiles;
     let ic = (index / tiles) % params.ic;
     let n = index / (tiles * params.ic);
-    let v = transform_window(n, ic, tile);
+    let v = transform_window(n, ic, tile, false);
     // Position t of [n, t, ic, tile].
     let stride = params.ic * tiles;
     let out = (n * 16u * params.ic + ic) * tiles + tile;
@@ -238,7 +242,7 @@ fn winograd_input_nhwc(
     let tile = block.y + lane;
     let ic = block.z + c;
     if (tile < tiles && ic < params.ic) {
-        let v = transform_window(block.x, ic, tile);
+        let v = transform_window(block.x, ic, tile, false);
         for (var t = 0u; t < 16u; t++) {
             stage[lane * STAGE_TILE_STRIDE + t * BLOCK_CHANNELS + c] = v[t];
         }
@@ -275,7 +279,7 @@ fn winograd_output(@builtin(global_invocation_id) gid: vec3<u32>) {
     for (var t = 0u; t < 16u; t++) {
         m[t] = input[first + t * stride];
     }
-    write_tile(n, oc, tile, m);
+    write_tile(n, oc, tile, m, false);
 }
 
 // M[n, tile, t, oc] → y: each thread reads 16 of the block's values, channels fastest, into the
@@ -314,13 +318,13 @@ fn winograd_output_nhwc(
         for (var t = 0u; t < 16u; t++) {
             m[t] = stage[lane * STAGE_TILE_STRIDE + t * BLOCK_CHANNELS + c];
         }
-        write_tile(block.x, oc, tile, m);
+        write_tile(block.x, oc, tile, m, false);
     }
 }
 
 // y = Aᵀ m A of `tile` in output channel `oc` of image `n`, plus the bias, through the
-// activation (cut at odd output sizes).
-fn write_tile(n: u32, oc: u32, tile: u32, m: array<f32, 16>) {
+// activation (cut at odd output sizes), into the NCHW output, or NHWC where `channels_last`.
+fn write_tile(n: u32, oc: u32, tile: u32, m: array<f32, 16>, channels_last: bool) {
     // Aᵀ m: 2 rows of 4.
     var am: array<f32, 8>;
     for (var s = 0u; s < 4u; s++) {
@@ -337,18 +341,66 @@ fn write_tile(n: u32, oc: u32, tile: u32, m: array<f32, 16>) {
     }
     let oy0 = tile / tiles_w() * 2u;
     let ox0 = tile % tiles_w() * 2u;
-    let plane = (n * params.oc + oc) * params.oh * params.ow;
     for (var r = 0u; r < 2u; r++) {
         let oy = oy0 + r;
         let a0 = am[4u * r];
         let a1 = am[4u * r + 1u];
         let a2 = am[4u * r + 2u];
         let a3 = am[4u * r + 3u];
+        // Where (oy, ox0) is, and how far its right-hand neighbour is.
+        var at = ((n * params.oc + oc) * params.oh + oy) * params.ow + ox0;
+        var next = 1u;
+        if (channels_last) {
+            at = ((n * params.oh + oy) * params.ow + ox0) * params.oc + oc;
+            next = params.oc;
+        }
         if (oy < params.oh) {
-            output[plane + oy * params.ow + ox0] = {{ to_out }}(activate(a0 + a1 + a2 + b));
+            output[at] = {{ to_out }}(activate(a0 + a1 + a2 + b));
             if (ox0 + 1u < params.ow) {
-                output[plane + oy * params.ow + ox0 + 1u] = {{ to_out }}(activate(a1 - a2 - a3 + b));
+                output[at + next] = {{ to_out }}(activate(a1 - a2 - a3 + b));
             }
         }
     }
+}
+
+// ---- Channels-last tensors (`winograd_coop` on NHWC inputs and outputs) ----
+// One thread per (image, tile, channel), channels fastest: each of a thread's 16 loads of the
+// NHWC input and 16 stores of V (or loads of M and stores of the NHWC output) is one of 32
+// adjacent channels across its warp, so both sides are coalesced with no staging.
+
+// V[n, tile, t, ic] from an NHWC input.
+@compute @workgroup_size(wg_size)
+fn winograd_input_channels_last(@builtin(global_invocation_id) gid: vec3<u32>) {
+    let index = gid.y * stride_x + gid.x;
+    let tiles = tiles_h() * tiles_w();
+    if (index >= params.n * tiles * params.ic) {
+        return;
+    }
+    let ic = index % params.ic;
+    let tile = (index / params.ic) % tiles;
+    let n = index / (params.ic * tiles);
+    let v = transform_window(n, ic, tile, true);
+    let out = (n * tiles + tile) * 16u * params.ic + ic;
+    for (var t = 0u; t < 16u; t++) {
+        output[out + t * params.ic] = {{ to_out }}(v[t]);
+    }
+}
+
+// M[n, tile, t, oc] → the NHWC output.
+@compute @workgroup_size(wg_size)
+fn winograd_output_channels_last(@builtin(global_invocation_id) gid: vec3<u32>) {
+    let index = gid.y * stride_x + gid.x;
+    let tiles = tiles_h() * tiles_w();
+    if (index >= params.n * tiles * params.oc) {
+        return;
+    }
+    let oc = index % params.oc;
+    let tile = (index / params.oc) % tiles;
+    let n = index / (params.oc * tiles);
+    let first = (n * tiles + tile) * 16u * params.oc + oc;
+    var m: array<f32, 16>;
+    for (var t = 0u; t < 16u; t++) {
+        m[t] = input[first + t * params.oc];
+    }
+    write_tile(n, oc, tile, m, true);
 }

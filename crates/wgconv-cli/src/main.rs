@@ -83,6 +83,10 @@ struct Conv2dArgs {
     /// exact reference, which needs a looser --tolerance (about 3e-3).
     #[arg(long, default_value = "f32", value_parser = args::precision)]
     precision: wgconv::Precision,
+    /// Run on channels-last (NHWC) tensors, as PyTorch's `channels_last`: the input is converted
+    /// before the timed run, the output (channels-last, as the input) converted back for --out.
+    #[arg(long)]
+    channels_last: bool,
     /// Output .npy (the input's dtype).
     #[arg(long)]
     out: PathBuf,
@@ -232,13 +236,16 @@ fn conv2d(a: &Conv2dArgs) -> CliResult<()> {
     };
     let (xt, wt) = (upload(&x)?, upload(&w)?);
     let bt = b.as_ref().map(upload).transpose()?;
-    let out = Tensor::zeros(&ctx, &geometry.output_shape(), xt.dtype())?;
+    let format = if a.channels_last { wgconv::MemoryFormat::ChannelsLast } else { wgconv::MemoryFormat::Contiguous };
+    let xt = ctx.to_memory_format(&xt, format)?;
+    let out = Tensor::zeros(&ctx, &geometry.output_shape(), xt.dtype())?.with_memory_format(format)?;
     let mut kernel = None;
     let time = timing::time_runs(&ctx, 1, |batch| {
         kernel = Some(batch.convolution_into_forced(&xt, &wt, bt.as_ref(), &out, &opts, &forced)?);
         Ok(())
     })?;
-    // The output as f32 for the check; written in the input's dtype.
+    // The output as f32 for the check; written in the input's dtype, NCHW.
+    let out = ctx.to_memory_format(&out, wgconv::MemoryFormat::Contiguous)?;
     let y = match x.dtype() {
         npy::NpyDType::F16 => {
             let halves = out.to_vec_f16(&ctx)?;

@@ -357,6 +357,15 @@ impl Batch<'_> {
             return Err(output_format_error(input, output));
         }
         let contiguous = |batch: &mut Self, t: &Tensor| batch.to_memory_format(t, MemoryFormat::Contiguous);
+        if self.runs_winograd_channels_last(&call, output, g)? {
+            // Its transforms read and write the channels-last tensors as they are; only a
+            // channels-last weight is converted, for the weight transform.
+            let weight = contiguous(self, weight)?;
+            let buffers = ConvBuffers { input, weight: &weight, bias: call.bias, output };
+            let kernel = ConvKernel::WinogradCoop;
+            self.encode_winograd(kernel, buffers, call.packed_winograd, g, call.opts.activation)?;
+            return Ok(kernel);
+        }
         let (input_nchw, weight_nchw) = (contiguous(self, input)?, contiguous(self, weight)?);
         let output_nchw = match output.memory_format() {
             MemoryFormat::Contiguous => output.clone(),
@@ -368,6 +377,24 @@ impl Batch<'_> {
             self.relayout_into(&output_nchw, output)?;
         }
         Ok(kernel)
+    }
+
+    /// Whether `WinogradCoop` runs this channels-last call on its tensors as they are: forced, or
+    /// planned (R40, where `runs_coop_nhwc` left the layer to the planner), for f32 tensors that
+    /// fit one storage binding each (larger ones go through the NCHW path's batch chunks).
+    fn runs_winograd_channels_last(&self, call: &ConvCall<'_>, output: &Tensor, g: &ConvGeometry) -> Result<bool> {
+        let ctx = self.ctx;
+        let limit = ctx.limits().max_storage_buffer_binding_size;
+        if call.input.memory_format() != MemoryFormat::ChannelsLast
+            || call.input.size_bytes() > limit
+            || output.size_bytes() > limit
+            || conv_dtype(ctx, call, output)? != DType::F32
+        {
+            return Ok(false);
+        }
+        check_conv_bindings(ctx, call, output)?;
+        let plan = conv_plan::plan(ctx, g, DType::F32, call.opts.precision, call.forced)?;
+        Ok(plan.kernel == ConvKernel::WinogradCoop)
     }
 
     /// Implicit GEMM on cooperative matrices, f16 multiplicands (the weight as given, no

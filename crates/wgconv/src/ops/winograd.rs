@@ -17,7 +17,7 @@ use crate::{
     dispatch,
     error::{Error, Result, fits_u32},
     shaders::{conv2d_winograd as shader, conv2d_winograd_f16_out as narrowing},
-    tensor::{DType, Tensor},
+    tensor::{DType, MemoryFormat, Tensor},
 };
 
 /// Positions of the 4×4 transform: the GEMM's groups.
@@ -144,6 +144,8 @@ fn narrowing_entry(entry: shader::Entry) -> narrowing::Entry {
         shader::Entry::WinogradInputNhwc => narrowing::Entry::WinogradInputNhwc,
         shader::Entry::WinogradOutput => narrowing::Entry::WinogradOutput,
         shader::Entry::WinogradOutputNhwc => narrowing::Entry::WinogradOutputNhwc,
+        shader::Entry::WinogradInputChannelsLast => narrowing::Entry::WinogradInputChannelsLast,
+        shader::Entry::WinogradOutputChannelsLast => narrowing::Entry::WinogradOutputChannelsLast,
     }
 }
 
@@ -222,7 +224,13 @@ impl Batch<'_> {
         let input_pass = ConvBuffers { output: &input, bias: None, ..buffers };
         let input_window = Windows { input: windows.input, output: None };
         let transform = Transform { products_nhwc: nhwc, activation: Activation::None };
-        let entry = if nhwc { shader::Entry::WinogradInputNhwc } else { shader::Entry::WinogradInput };
+        // Channels-last tensors (`WinogradCoop` only) are read and written as they are.
+        let channels_last = nhwc && buffers.input.memory_format() == MemoryFormat::ChannelsLast;
+        let entry = match (nhwc, channels_last) {
+            (_, true) => shader::Entry::WinogradInputChannelsLast,
+            (true, false) => shader::Entry::WinogradInputNhwc,
+            (false, false) => shader::Entry::WinogradInput,
+        };
         self.winograd_pass(entry, part, input_pass, transform, input_window)?;
 
         let gemm_buffers = ConvBuffers { input: &input, weight: transformed, bias: None, output: &products };
@@ -240,7 +248,11 @@ impl Batch<'_> {
         let output_pass = ConvBuffers { input: &products, ..buffers };
         let output_window = Windows { input: None, output: windows.output };
         let transform = Transform { products_nhwc: nhwc, activation };
-        let entry = if nhwc { shader::Entry::WinogradOutputNhwc } else { shader::Entry::WinogradOutput };
+        let entry = match (nhwc, channels_last) {
+            (_, true) => shader::Entry::WinogradOutputChannelsLast,
+            (true, false) => shader::Entry::WinogradOutputNhwc,
+            (false, false) => shader::Entry::WinogradOutput,
+        };
         self.winograd_pass(entry, part, output_pass, transform, output_window)
     }
 
@@ -335,12 +347,17 @@ impl Batch<'_> {
         let limits = self.ctx.limits();
         let tiles = g.winograd_tiles();
         let channels = u64::from(match entry {
-            shader::Entry::WinogradInput | shader::Entry::WinogradInputNhwc => g.ic,
+            shader::Entry::WinogradInput
+            | shader::Entry::WinogradInputNhwc
+            | shader::Entry::WinogradInputChannelsLast => g.ic,
             _ => g.oc,
         });
         let (items, wg_size) = match entry {
             shader::Entry::WinogradWeight => (u64::from(g.ic) * channels, dispatch::workgroup_size(&limits)),
-            shader::Entry::WinogradInput | shader::Entry::WinogradOutput => {
+            shader::Entry::WinogradInput
+            | shader::Entry::WinogradOutput
+            | shader::Entry::WinogradInputChannelsLast
+            | shader::Entry::WinogradOutputChannelsLast => {
                 (u64::from(g.n) * channels * tiles, dispatch::workgroup_size(&limits))
             }
             shader::Entry::WinogradInputNhwc | shader::Entry::WinogradOutputNhwc => {
@@ -411,7 +428,8 @@ mod tests {
     /// `WinogradCoop`'s transforms, checked where no cooperative matrices are (lavapipe): the
     /// weight, input and output transforms in their channels-last layouts, with the products'
     /// grouped 1×1 convolution run on the plain weight over channels-last intermediates by the
-    /// fp32 kernels, must match the f64 reference like the NCHW path.
+    /// fp32 kernels, must match the f64 reference like the NCHW path; on NCHW tensors (the
+    /// block transforms) and on NHWC ones (read and written as they are).
     #[test]
     fn channels_last_transforms_match_the_reference() {
         let ctx = crate::Context::new().expect("a GPU context (lavapipe in CI)");
@@ -433,37 +451,40 @@ mod tests {
                 .collect()
         };
         let (x, w, b) = (random(2 * 24 * 15 * 13), random(20 * 24 * 9), random(20));
-        let xt = Tensor::from_f32(&ctx, &x, &input_shape).unwrap();
+        let (expected, _) =
+            crate::reference::convolution(&x, &input_shape, &w, &weight_shape, Some(&b), &opts).unwrap();
         let wt = Tensor::from_f32(&ctx, &w, &weight_shape).unwrap();
         let bt = Tensor::from_f32(&ctx, &b, &[20]).unwrap();
         let gemm = g.winograd_gemm().unwrap();
-        let channels_last = |shape: Vec<usize>| {
-            let t = Tensor::full_f32(&ctx, &shape, f32::NAN).unwrap();
-            t.with_memory_format(crate::MemoryFormat::ChannelsLast).unwrap()
-        };
+        let channels_last = |t: Tensor| t.with_memory_format(MemoryFormat::ChannelsLast).unwrap();
         let tiles = [g.oh.div_ceil(2) as usize, g.ow.div_ceil(2) as usize];
-        let v = channels_last(vec![2, 16 * 24, tiles[0], tiles[1]]);
-        let m = channels_last(gemm.output_shape());
-        let y = Tensor::full_f32(&ctx, &g.output_shape(), f32::NAN).unwrap();
-        let mut batch = ctx.batch();
-        let plain = batch.winograd_weight_plain(&wt, &g).unwrap();
-        let buffers = ConvBuffers { input: &xt, weight: &wt, bias: Some(&bt), output: &y };
         let nhwc = |activation| Transform { products_nhwc: true, activation };
-        let input_pass = ConvBuffers { output: &v, bias: None, ..buffers };
-        let entry = shader::Entry::WinogradInputNhwc;
-        batch.winograd_pass(entry, &g, input_pass, nhwc(Activation::None), Windows::default()).unwrap();
         let products_opts = ConvOptions::default().groups(POSITIONS);
         let forced = ForcedPlan::kernel(ConvKernel::GemmN64K16);
-        batch.convolution_into_forced(&v, &plain, None, &m, &products_opts, &forced).unwrap();
-        let output_pass = ConvBuffers { input: &m, ..buffers };
-        let entry = shader::Entry::WinogradOutputNhwc;
-        batch.winograd_pass(entry, &g, output_pass, nhwc(Activation::Relu), Windows::default()).unwrap();
-        batch.submit().unwrap();
-        let got = y.to_vec_f32(&ctx).unwrap();
-        let (expected, _) =
-            crate::reference::convolution(&x, &input_shape, &w, &weight_shape, Some(&b), &opts).unwrap();
-        let err = crate::reference::relative_error(&got, &expected);
-        assert!(err <= 1e-5, "relative error {err:e}");
+        for format in [MemoryFormat::Contiguous, MemoryFormat::ChannelsLast] {
+            let (input_entry, output_entry) = match format {
+                MemoryFormat::ChannelsLast => {
+                    (shader::Entry::WinogradInputChannelsLast, shader::Entry::WinogradOutputChannelsLast)
+                }
+                _ => (shader::Entry::WinogradInputNhwc, shader::Entry::WinogradOutputNhwc),
+            };
+            let xt = ctx.to_memory_format(&Tensor::from_f32(&ctx, &x, &input_shape).unwrap(), format).unwrap();
+            let y = Tensor::full_f32(&ctx, &g.output_shape(), f32::NAN).unwrap().with_memory_format(format).unwrap();
+            let v = channels_last(Tensor::full_f32(&ctx, &[2, 16 * 24, tiles[0], tiles[1]], f32::NAN).unwrap());
+            let m = channels_last(Tensor::full_f32(&ctx, &gemm.output_shape(), f32::NAN).unwrap());
+            let mut batch = ctx.batch();
+            let plain = batch.winograd_weight_plain(&wt, &g).unwrap();
+            let buffers = ConvBuffers { input: &xt, weight: &wt, bias: Some(&bt), output: &y };
+            let input_pass = ConvBuffers { output: &v, bias: None, ..buffers };
+            batch.winograd_pass(input_entry, &g, input_pass, nhwc(Activation::None), Windows::default()).unwrap();
+            batch.convolution_into_forced(&v, &plain, None, &m, &products_opts, &forced).unwrap();
+            let output_pass = ConvBuffers { input: &m, ..buffers };
+            batch.winograd_pass(output_entry, &g, output_pass, nhwc(Activation::Relu), Windows::default()).unwrap();
+            batch.submit().unwrap();
+            let got = ctx.to_memory_format(&y, MemoryFormat::Contiguous).unwrap().to_vec_f32(&ctx).unwrap();
+            let err = crate::reference::relative_error(&got, &expected);
+            assert!(err <= 1e-5, "{format}: relative error {err:e}");
+        }
     }
 
     /// `WinogradCoop`'s V in f16 (`conv2d_winograd_f16_out.wgsl`): each element one of the two
