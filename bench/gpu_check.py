@@ -99,6 +99,9 @@ cases = [
      "--padding 1 --precision f16 --kernel winograd_coop --channels-last --tolerance 3e-3"),
     # Unforced: R40 plans winograd_coop for a 3×3 layer of 256 input channels when f16 is allowed.
     ("winograd_coop_planned", (8, 256, 14, 14), (256, 256, 3, 3), "--padding 1 --precision f16 --tolerance 3e-3"),
+    # … and on channels-last tensors (R41).
+    ("winograd_coop_channels_last_planned", (8, 256, 14, 14), (256, 256, 3, 3),
+     "--padding 1 --precision f16 --channels-last --tolerance 3e-3"),
 ]
 # Every GEMM kernel forced on one padded layer with ragged tiles (96 channels, 30×30): the five
 # entry points at their default widths and the two 64-column aliases.
