@@ -132,7 +132,8 @@ pub enum ConvKernel {
     /// per [`crate::Conv2d`] built with [`Precision::AllowF16`]). Needs what both need: f32
     /// tensors, a context with cooperative matrices, and a multiple of 8 input channels. The
     /// planner's (R40) for the layers `Winograd` takes that have 256 or more input channels,
-    /// where f16 multiplicands are allowed.
+    /// where f16 multiplicands are allowed, on channels-last tensors too (R41), which it reads
+    /// and writes as they are.
     WinogradCoop,
 }
 

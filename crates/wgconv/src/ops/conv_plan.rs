@@ -455,7 +455,7 @@ impl ConvGeometry {
     /// three measured ones 1.03–1.25× faster than `transposed_few_oc` (v28). So do the layers
     /// R31 gives `Winograd` (where the planner asks, R40 has kept those of 256+ input channels
     /// on Winograd already; with fewer, `coop_f16` won on most measured, v34; `runs_coop_nhwc`
-    /// asks for channels-last inputs before any rule), R32 `GroupedOc4`, R37
+    /// asks for channels-last inputs before any rule, and leaves R40's layers to it: R41), R32 `GroupedOc4`, R37
     /// `PointwiseVec4` and R38 `PointwiseVec4Split` (fp32 rules; the tensor cores took those
     /// layers before, and were not measured against them).
     pub(crate) fn tensor_core_candidate(&self) -> bool {
