@@ -388,7 +388,9 @@ impl Batch<'_> {
     fn runs_winograd_channels_last(&self, call: &ConvCall<'_>, output: &Tensor, g: &ConvGeometry) -> Result<bool> {
         let ctx = self.ctx;
         let limit = ctx.limits().max_storage_buffer_binding_size;
+        // Only Winograd's shapes are planned here: every other channels-last call skips it.
         if call.input.memory_format() != MemoryFormat::ChannelsLast
+            || !g.winograd_shape()
             || call.input.size_bytes() > limit
             || output.size_bytes() > limit
             || conv_dtype(ctx, call, output)? != DType::F32

@@ -149,6 +149,19 @@ fn narrowing_entry(entry: shader::Entry) -> narrowing::Entry {
     }
 }
 
+/// The input and output transforms' entry points: NCHW tensors and products (`Winograd`);
+/// NCHW tensors, channels-last products (`WinogradCoop`, block transforms); channels-last both
+/// (`WinogradCoop` on channels-last tensors, read and written as they are).
+fn transform_entries(products_nhwc: bool, tensors: MemoryFormat) -> (shader::Entry, shader::Entry) {
+    match (products_nhwc, tensors) {
+        (true, MemoryFormat::ChannelsLast) => {
+            (shader::Entry::WinogradInputChannelsLast, shader::Entry::WinogradOutputChannelsLast)
+        }
+        (true, _) => (shader::Entry::WinogradInputNhwc, shader::Entry::WinogradOutputNhwc),
+        (false, _) => (shader::Entry::WinogradInput, shader::Entry::WinogradOutput),
+    }
+}
+
 /// What a transform pass specialises: the products' layout, and the activation (the output
 /// transform's).
 #[derive(Clone, Copy)]
@@ -225,13 +238,8 @@ impl Batch<'_> {
         let input_window = Windows { input: windows.input, output: None };
         let transform = Transform { products_nhwc: nhwc, activation: Activation::None };
         // Channels-last tensors (`WinogradCoop` only) are read and written as they are.
-        let channels_last = nhwc && buffers.input.memory_format() == MemoryFormat::ChannelsLast;
-        let entry = match (nhwc, channels_last) {
-            (_, true) => shader::Entry::WinogradInputChannelsLast,
-            (true, false) => shader::Entry::WinogradInputNhwc,
-            (false, false) => shader::Entry::WinogradInput,
-        };
-        self.winograd_pass(entry, part, input_pass, transform, input_window)?;
+        let (input_entry, output_entry) = transform_entries(nhwc, buffers.input.memory_format());
+        self.winograd_pass(input_entry, part, input_pass, transform, input_window)?;
 
         let gemm_buffers = ConvBuffers { input: &input, weight: transformed, bias: None, output: &products };
         if nhwc {
@@ -248,12 +256,7 @@ impl Batch<'_> {
         let output_pass = ConvBuffers { input: &products, ..buffers };
         let output_window = Windows { input: None, output: windows.output };
         let transform = Transform { products_nhwc: nhwc, activation };
-        let entry = match (nhwc, channels_last) {
-            (_, true) => shader::Entry::WinogradOutputChannelsLast,
-            (true, false) => shader::Entry::WinogradOutputNhwc,
-            (false, false) => shader::Entry::WinogradOutput,
-        };
-        self.winograd_pass(entry, part, output_pass, transform, output_window)
+        self.winograd_pass(output_entry, part, output_pass, transform, output_window)
     }
 
     /// The transformed weight for a convolution of geometry `g` run in parts (batch chunks, row
@@ -462,12 +465,7 @@ mod tests {
         let products_opts = ConvOptions::default().groups(POSITIONS);
         let forced = ForcedPlan::kernel(ConvKernel::GemmN64K16);
         for format in [MemoryFormat::Contiguous, MemoryFormat::ChannelsLast] {
-            let (input_entry, output_entry) = match format {
-                MemoryFormat::ChannelsLast => {
-                    (shader::Entry::WinogradInputChannelsLast, shader::Entry::WinogradOutputChannelsLast)
-                }
-                _ => (shader::Entry::WinogradInputNhwc, shader::Entry::WinogradOutputNhwc),
-            };
+            let (input_entry, output_entry) = transform_entries(true, format);
             let xt = ctx.to_memory_format(&Tensor::from_f32(&ctx, &x, &input_shape).unwrap(), format).unwrap();
             let y = Tensor::full_f32(&ctx, &g.output_shape(), f32::NAN).unwrap().with_memory_format(format).unwrap();
             let v = channels_last(Tensor::full_f32(&ctx, &[2, 16 * 24, tiles[0], tiles[1]], f32::NAN).unwrap());
@@ -489,7 +487,8 @@ mod tests {
 
     /// `WinogradCoop`'s V in f16 (`conv2d_winograd_f16_out.wgsl`): each element one of the two
     /// f16 values nearest the f32 transform's, so the products see what rounding the f32 V as
-    /// they load it gives; every element written (NaN-poisoned), ragged blocks.
+    /// they load it gives; every element written (NaN-poisoned), ragged blocks; from NCHW and
+    /// from NHWC tensors.
     #[test]
     fn the_f16_transformed_input_is_the_f32_one_rounded() {
         let ctx = crate::Context::new().expect("a GPU context (lavapipe in CI)");
@@ -499,25 +498,29 @@ mod tests {
         let (input_shape, weight_shape) = ([2, 12, 9, 11], [16, 12, 3, 3]);
         let g = geo(&input_shape, &weight_shape, ConvOptions::default().padding(&[1]));
         let x: Vec<f32> = (0..2 * 12 * 9 * 11).map(|i| ((i * 7919 % 1000) as f32 - 500.0) / 97.0).collect();
-        let xt = Tensor::from_f32(&ctx, &x, &input_shape).unwrap();
         let wt = Tensor::zeros(&ctx, &weight_shape, DType::F32).unwrap();
         let (len, _) = g.winograd_scratch_len();
-        let wide = Tensor::full_f32(&ctx, &[len as usize], f32::NAN).unwrap();
         let nan_f16 = vec![half::f16::NAN; len as usize];
-        let narrow = Tensor::from_f16(&ctx, &nan_f16, &[len as usize]).unwrap();
-        let mut batch = ctx.batch();
-        for v in [&wide, &narrow] {
-            let buffers = ConvBuffers { input: &xt, weight: &wt, bias: None, output: v };
-            let transform = Transform { products_nhwc: true, activation: Activation::None };
-            batch.winograd_pass(shader::Entry::WinogradInputNhwc, &g, buffers, transform, Windows::default()).unwrap();
-        }
-        batch.submit().unwrap();
-        let (wide, narrow) = (wide.to_vec_f32(&ctx).unwrap(), narrow.to_vec_f16(&ctx).unwrap());
-        for (i, (&w, n)) in wide.iter().zip(narrow).enumerate() {
-            assert!(w.is_finite(), "V[{i}] unwritten");
-            // The spacing of f16 values around w (subnormal below 2^-14).
-            let spacing = 2f32.powi(w.abs().log2().floor().max(-14.0) as i32 - 10);
-            assert!((n.to_f32() - w).abs() <= spacing, "V[{i}]: f16 {n} is not beside f32 {w}");
+        // From NCHW tensors (the block transform) and from NHWC ones (read as they are).
+        for format in [MemoryFormat::Contiguous, MemoryFormat::ChannelsLast] {
+            let (entry, _) = transform_entries(true, format);
+            let xt = ctx.to_memory_format(&Tensor::from_f32(&ctx, &x, &input_shape).unwrap(), format).unwrap();
+            let wide = Tensor::full_f32(&ctx, &[len as usize], f32::NAN).unwrap();
+            let narrow = Tensor::from_f16(&ctx, &nan_f16, &[len as usize]).unwrap();
+            let mut batch = ctx.batch();
+            for v in [&wide, &narrow] {
+                let buffers = ConvBuffers { input: &xt, weight: &wt, bias: None, output: v };
+                let transform = Transform { products_nhwc: true, activation: Activation::None };
+                batch.winograd_pass(entry, &g, buffers, transform, Windows::default()).unwrap();
+            }
+            batch.submit().unwrap();
+            let (wide, narrow) = (wide.to_vec_f32(&ctx).unwrap(), narrow.to_vec_f16(&ctx).unwrap());
+            for (i, (&w, n)) in wide.iter().zip(narrow).enumerate() {
+                assert!(w.is_finite(), "{format}: V[{i}] unwritten");
+                // The spacing of f16 values around w (subnormal below 2^-14).
+                let spacing = 2f32.powi(w.abs().log2().floor().max(-14.0) as i32 - 10);
+                assert!((n.to_f32() - w).abs() <= spacing, "{format}: V[{i}]: f16 {n} is not beside f32 {w}");
+            }
         }
     }
 
