@@ -173,6 +173,11 @@ fn transform_window(n: u32, ic: u32, tile: u32, channels_last: bool) -> array<f3
             d[4u * r + s] = v;
         }
     }
+    return input_transform(d);
+}
+
+// Bᵀ d B of a 4×4 input window d, t = 4r + s.
+fn input_transform(d: array<f32, 16>) -> array<f32, 16> {
     // Bᵀ d: 4 rows of 4.
     var bd: array<f32, 16>;
     for (var s = 0u; s < 4u; s++) {
@@ -220,73 +225,6 @@ fn winograd_input(@builtin(global_invocation_id) gid: vec3<u32>) {
     }
 }
 
-// ---- Channels-last products (`winograd_coop`) ----
-// A workgroup of 256 threads takes a block of BLOCK_TILES tiles × BLOCK_CHANNELS channels of one
-// image. The NCHW side is read or written with the tiles fastest across a warp (coalesced rows),
-// the channels-last side with the channels fastest (BLOCK_CHANNELS adjacent values: one whole
-// 32-byte sector, 8 of f32 or 16 of f16; a partial sector costs the memory a read to write it),
-// the block passing between the two orders through workgroup memory: [tile][t][channel], each
-// tile's 16 × BLOCK_CHANNELS values padded so that a warp's accesses fall in 32 banks (by one
-// with 32 tiles per warp; by two with 16 tiles × 2 channels, which then take the odd banks).
-
-const BLOCK_TILES: u32 = 32u;
-const BLOCK_CHANNELS: u32 = 8u;
-const STAGE_TILE_STRIDE: u32 = 129u;
-var<workgroup> stage: array<f32, 4128>;
-
-// The block of workgroup `wid` (of a grid `groups` wide): its image, first tile and first
-// channel among `channels`; past the last block (the grid folds into 2D) the image is N or more,
-// and the caller returns. Uniform across the workgroup.
-fn nhwc_block(wid: vec3<u32>, groups: vec3<u32>, channels: u32) -> vec3<u32> {
-    let tiles = tiles_h() * tiles_w();
-    let tile_blocks = (tiles + BLOCK_TILES - 1u) / BLOCK_TILES;
-    let channel_blocks = (channels + BLOCK_CHANNELS - 1u) / BLOCK_CHANNELS;
-    let block = wid.y * groups.x + wid.x;
-    let n = block / (tile_blocks * channel_blocks);
-    let tile0 = block % tile_blocks * BLOCK_TILES;
-    let channel0 = block / tile_blocks % channel_blocks * BLOCK_CHANNELS;
-    return vec3<u32>(n, tile0, channel0);
-}
-
-// V[n, tile, t, ic] = (Bᵀ d B)[t]: thread (channel c = lid / BLOCK_TILES, tile lane =
-// lid % BLOCK_TILES) transforms its window into the stage; then each thread writes 16 of the
-// block's values, channels fastest.
-@compute @workgroup_size(256)
-fn winograd_input_nhwc(
-    @builtin(workgroup_id) wid: vec3<u32>,
-    @builtin(num_workgroups) groups: vec3<u32>,
-    @builtin(local_invocation_index) lid: u32,
-) {
-    let block = nhwc_block(wid, groups, params.ic);
-    if (block.x >= params.n) {
-        return;
-    }
-    let tiles = tiles_h() * tiles_w();
-    let lane = lid % BLOCK_TILES;
-    let c = lid / BLOCK_TILES;
-    let tile = block.y + lane;
-    let ic = block.z + c;
-    if (tile < tiles && ic < params.ic) {
-        let v = transform_window(block.x, ic, tile, false);
-        for (var t = 0u; t < 16u; t++) {
-            stage[lane * STAGE_TILE_STRIDE + t * BLOCK_CHANNELS + c] = v[t];
-        }
-    }
-    workgroupBarrier();
-    for (var k = 0u; k < 16u; k++) {
-        let j = k * 256u + lid;
-        let jc = j % BLOCK_CHANNELS;
-        let jt = j / BLOCK_CHANNELS % 16u;
-        let jlane = j / (16u * BLOCK_CHANNELS);
-        let jtile = block.y + jlane;
-        let jic = block.z + jc;
-        if (jtile < tiles && jic < params.ic) {
-            let at = ((block.x * tiles + jtile) * 16u + jt) * params.ic + jic;
-            output[at] = (stage[jlane * STAGE_TILE_STRIDE + jt * BLOCK_CHANNELS + jc]);
-        }
-    }
-}
-
 // One thread per (image, output channel, tile), tiles fastest; `input` is M.
 @compute @workgroup_size(wg_size)
 fn winograd_output(@builtin(global_invocation_id) gid: vec3<u32>) {
@@ -307,49 +245,157 @@ fn winograd_output(@builtin(global_invocation_id) gid: vec3<u32>) {
     write_tile(n, oc, tile, m, false);
 }
 
-// M[n, tile, t, oc] → y: each thread reads 16 of the block's values, channels fastest, into the
-// stage; then thread (channel c = lid / BLOCK_TILES, tile lane = lid % BLOCK_TILES) writes its
-// tile's outputs.
+// ---- Channels-last products (`winograd_coop`) on NCHW tensors ----
+// A workgroup of 256 threads takes a block of BLOCK_TILES tiles of one image, `block_cols` tile
+// columns by BLOCK_TILES / block_cols tile rows, in BLOCK_CHANNELS channels. The NCHW side goes
+// through workgroup memory as whole rows (each warp reads or writes a run of adjacent columns:
+// coalesced, every input value loaded once per block); the channels-last side is written or read
+// straight from registers, thread (channel j % BLOCK_CHANNELS, tile j / BLOCK_CHANNELS) for item
+// j, so that a warp's 16 accesses each cover BLOCK_CHANNELS adjacent values: one whole 32-byte
+// sector, 8 of f32 or 16 of f16 (a partial sector costs the memory a read to write it).
+
+const BLOCK_TILES: u32 = 32u;
+const BLOCK_CHANNELS: u32 = 8u;
+// (tile, channel) items per thread.
+const BLOCK_ITEMS_PER_THREAD: u32 = BLOCK_TILES * BLOCK_CHANNELS / 256u;
+// A channel's input rows in the stage: the block's (2·rows + 2) × (2·block_cols + 2) window, at
+// most 264 values (4 × 66 with 32 tile columns, 6 × 34 with 16, 10 × 18 with 8, 18 × 10 with 4),
+// padded to an odd stride so that adjacent channels fall in different banks.
+const STAGE_CHANNEL_STRIDE: u32 = 265u;
+// A channel's output rows in the stage: 2·rows × 2·block_cols = 4·BLOCK_TILES values, padded.
+const STAGE_OUT_CHANNEL_STRIDE: u32 = 4u * BLOCK_TILES + 1u;
+var<workgroup> stage: array<f32, 2120>;
+
+// Tile columns per block of the channels-last products' NCHW transforms: 4, 8, 16 or 32 (the
+// host picks the narrowest that covers the image's tile columns, up to 32); the block's tile rows
+// make up BLOCK_TILES.
+override block_cols: u32 = 32u;
+
+// The block of workgroup `wid` (of a grid `groups` wide): its image, first tile row, first tile
+// column and first channel among `channels`, column blocks fastest; past the last block (the
+// grid folds into 2D) the image is N or more, and the caller returns. Uniform across the
+// workgroup.
+fn tile_block(wid: vec3<u32>, groups: vec3<u32>, channels: u32) -> vec4<u32> {
+    let block_rows = BLOCK_TILES / block_cols;
+    let col_blocks = (tiles_w() + block_cols - 1u) / block_cols;
+    let row_blocks = (tiles_h() + block_rows - 1u) / block_rows;
+    let channel_blocks = (channels + BLOCK_CHANNELS - 1u) / BLOCK_CHANNELS;
+    var block = wid.y * groups.x + wid.x;
+    let tx0 = block % col_blocks * block_cols;
+    block /= col_blocks;
+    let ty0 = block % row_blocks * block_rows;
+    block /= row_blocks;
+    let channel0 = block % channel_blocks * BLOCK_CHANNELS;
+    return vec4<u32>(block / channel_blocks, ty0, tx0, channel0);
+}
+
+// V[n, tile, t, ic] = (Bᵀ d B)[t]: the block's input windows into the stage, rows along the
+// warp; then each thread transforms its items' windows from the stage and writes them.
+@compute @workgroup_size(256)
+fn winograd_input_nhwc(
+    @builtin(workgroup_id) wid: vec3<u32>,
+    @builtin(num_workgroups) groups: vec3<u32>,
+    @builtin(local_invocation_index) lid: u32,
+) {
+    let block = tile_block(wid, groups, params.ic);
+    if (block.x >= params.n) {
+        return;
+    }
+    let cols = 2u * block_cols + 2u;
+    let window = (2u * (BLOCK_TILES / block_cols) + 2u) * cols;
+    let y0 = i32(block.y * 2u) - i32(params.pad_h);
+    let x0 = i32(block.z * 2u) - i32(params.pad_w);
+    for (var j = lid; j < BLOCK_CHANNELS * window; j += 256u) {
+        let c = j / window;
+        let r = j % window / cols;
+        let s = j % cols;
+        let ic = block.w + c;
+        let y = y0 + i32(r);
+        let x = x0 + i32(s);
+        var v = 0.0;
+        if (ic < params.ic && y >= 0 && y < i32(params.ih) && x >= 0 && x < i32(params.iw)) {
+            v = input[((block.x * params.ic + ic) * params.ih + u32(y)) * params.iw + u32(x)];
+        }
+        stage[c * STAGE_CHANNEL_STRIDE + r * cols + s] = v;
+    }
+    workgroupBarrier();
+    let tiles = tiles_h() * tiles_w();
+    for (var k = 0u; k < BLOCK_ITEMS_PER_THREAD; k++) {
+        let j = k * 256u + lid;
+        let c = j % BLOCK_CHANNELS;
+        let ty = j / BLOCK_CHANNELS / block_cols;
+        let tx = j / BLOCK_CHANNELS % block_cols;
+        let ic = block.w + c;
+        if (block.y + ty < tiles_h() && block.z + tx < tiles_w() && ic < params.ic) {
+            let first = c * STAGE_CHANNEL_STRIDE + 2u * ty * cols + 2u * tx;
+            var d: array<f32, 16>;
+            for (var r = 0u; r < 4u; r++) {
+                for (var s = 0u; s < 4u; s++) {
+                    d[4u * r + s] = stage[first + r * cols + s];
+                }
+            }
+            let v = input_transform(d);
+            let tile = (block.y + ty) * tiles_w() + block.z + tx;
+            let at = (block.x * tiles + tile) * 16u * params.ic + ic;
+            for (var t = 0u; t < 16u; t++) {
+                output[at + t * params.ic] = (v[t]);
+            }
+        }
+    }
+}
+
+// M[n, tile, t, oc] → y: each thread reads its items' 16 positions, transforms them and puts
+// the 2×2 outputs in the stage; then the block's output rows are written, columns along the warp.
 @compute @workgroup_size(256)
 fn winograd_output_nhwc(
     @builtin(workgroup_id) wid: vec3<u32>,
     @builtin(num_workgroups) groups: vec3<u32>,
     @builtin(local_invocation_index) lid: u32,
 ) {
-    let block = nhwc_block(wid, groups, params.oc);
+    let block = tile_block(wid, groups, params.oc);
     if (block.x >= params.n) {
         return;
     }
+    let cols = 2u * block_cols;
     let tiles = tiles_h() * tiles_w();
-    for (var k = 0u; k < 16u; k++) {
+    for (var k = 0u; k < BLOCK_ITEMS_PER_THREAD; k++) {
         let j = k * 256u + lid;
-        let jc = j % BLOCK_CHANNELS;
-        let jt = j / BLOCK_CHANNELS % 16u;
-        let jlane = j / (16u * BLOCK_CHANNELS);
-        let jtile = block.y + jlane;
-        let joc = block.z + jc;
-        if (jtile < tiles && joc < params.oc) {
-            let at = ((block.x * tiles + jtile) * 16u + jt) * params.oc + joc;
-            stage[jlane * STAGE_TILE_STRIDE + jt * BLOCK_CHANNELS + jc] = input[at];
+        let c = j % BLOCK_CHANNELS;
+        let ty = j / BLOCK_CHANNELS / block_cols;
+        let tx = j / BLOCK_CHANNELS % block_cols;
+        let oc = block.w + c;
+        if (block.y + ty < tiles_h() && block.z + tx < tiles_w() && oc < params.oc) {
+            let tile = (block.y + ty) * tiles_w() + block.z + tx;
+            let first = (block.x * tiles + tile) * 16u * params.oc + oc;
+            var m: array<f32, 16>;
+            for (var t = 0u; t < 16u; t++) {
+                m[t] = input[first + t * params.oc];
+            }
+            let y = output_transform(oc, m);
+            let at = c * STAGE_OUT_CHANNEL_STRIDE + 2u * ty * cols + 2u * tx;
+            stage[at] = y[0];
+            stage[at + 1u] = y[1];
+            stage[at + cols] = y[2];
+            stage[at + cols + 1u] = y[3];
         }
     }
     workgroupBarrier();
-    let lane = lid % BLOCK_TILES;
-    let c = lid / BLOCK_TILES;
-    let tile = block.y + lane;
-    let oc = block.z + c;
-    if (tile < tiles && oc < params.oc) {
-        var m: array<f32, 16>;
-        for (var t = 0u; t < 16u; t++) {
-            m[t] = stage[lane * STAGE_TILE_STRIDE + t * BLOCK_CHANNELS + c];
+    let window = 4u * BLOCK_TILES;
+    for (var j = lid; j < BLOCK_CHANNELS * window; j += 256u) {
+        let c = j / window;
+        let oy = 2u * block.y + j % window / cols;
+        let ox = 2u * block.z + j % cols;
+        let oc = block.w + c;
+        if (oc < params.oc && oy < params.oh && ox < params.ow) {
+            let at = ((block.x * params.oc + oc) * params.oh + oy) * params.ow + ox;
+            output[at] = (stage[c * STAGE_OUT_CHANNEL_STRIDE + j % window]);
         }
-        write_tile(block.x, oc, tile, m, false);
     }
 }
 
-// y = Aᵀ m A of `tile` in output channel `oc` of image `n`, plus the bias, through the
-// activation (cut at odd output sizes), into the NCHW output, or NHWC where `channels_last`.
-fn write_tile(n: u32, oc: u32, tile: u32, m: array<f32, 16>, channels_last: bool) {
+// The 2×2 outputs y = Aᵀ m A of output channel `oc`, plus the bias, through the activation:
+// y[2r + s] is row r, column s.
+fn output_transform(oc: u32, m: array<f32, 16>) -> vec4<f32> {
     // Aᵀ m: 2 rows of 4.
     var am: array<f32, 8>;
     for (var s = 0u; s < 4u; s++) {
@@ -364,14 +410,22 @@ fn write_tile(n: u32, oc: u32, tile: u32, m: array<f32, 16>, channels_last: bool
     if (params.has_bias != 0u) {
         b = bias[oc];
     }
+    return vec4<f32>(
+        activate(am[0] + am[1] + am[2] + b),
+        activate(am[1] - am[2] - am[3] + b),
+        activate(am[4] + am[5] + am[6] + b),
+        activate(am[5] - am[6] - am[7] + b),
+    );
+}
+
+// y = Aᵀ m A of `tile` in output channel `oc` of image `n`, plus the bias, through the
+// activation (cut at odd output sizes), into the NCHW output, or NHWC where `channels_last`.
+fn write_tile(n: u32, oc: u32, tile: u32, m: array<f32, 16>, channels_last: bool) {
+    let y = output_transform(oc, m);
     let oy0 = tile / tiles_w() * 2u;
     let ox0 = tile % tiles_w() * 2u;
     for (var r = 0u; r < 2u; r++) {
         let oy = oy0 + r;
-        let a0 = am[4u * r];
-        let a1 = am[4u * r + 1u];
-        let a2 = am[4u * r + 2u];
-        let a3 = am[4u * r + 3u];
         // Where (oy, ox0) is, and how far its right-hand neighbour is.
         var at = ((n * params.oc + oc) * params.oh + oy) * params.ow + ox0;
         var next = 1u;
@@ -380,9 +434,9 @@ fn write_tile(n: u32, oc: u32, tile: u32, m: array<f32, 16>, channels_last: bool
             next = params.oc;
         }
         if (oy < params.oh) {
-            output[at] = (activate(a0 + a1 + a2 + b));
+            output[at] = (y[2u * r]);
             if (ox0 + 1u < params.ow) {
-                output[at + next] = (activate(a1 - a2 - a3 + b));
+                output[at + next] = (y[2u * r + 1u]);
             }
         }
     }

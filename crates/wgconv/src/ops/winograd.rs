@@ -23,25 +23,31 @@ use crate::{
 /// Positions of the 4×4 transform: the GEMM's groups.
 const POSITIONS: u32 = 16;
 
-/// The channels-last transforms' blocks (`winograd_input_nhwc`, `winograd_output_nhwc`): tiles ×
-/// channels of one image per workgroup of this many threads, the shaders' own constants. The
-/// expansion that writes f16 takes twice the channels (whole 32-byte sectors) and half the tiles.
+/// The block transforms' workgroups (`winograd_input_nhwc`, `winograd_output_nhwc`: NCHW tensors,
+/// channels-last products): BLOCK_TILES tiles × BLOCK_CHANNELS channels of one image per
+/// workgroup of this many threads, the shaders' own constants. The expansion that writes f16
+/// takes twice the channels (whole 32-byte sectors of V).
 const NHWC_BLOCK_THREADS: u32 = shader::WINOGRAD_INPUT_NHWC_WORKGROUP_SIZE[0];
-// One thread per tile and channel of a block, in every channels-last pass.
+// Whole items per thread in every block pass, and tiles that `block_cols` (a power of two up to
+// 32) divides.
 const _: () = {
-    assert!(shader::BLOCK_TILES * shader::BLOCK_CHANNELS == NHWC_BLOCK_THREADS);
     assert!(shader::WINOGRAD_OUTPUT_NHWC_WORKGROUP_SIZE[0] == NHWC_BLOCK_THREADS);
-    assert!(narrowing::BLOCK_TILES * narrowing::BLOCK_CHANNELS == NHWC_BLOCK_THREADS);
     assert!(narrowing::WINOGRAD_INPUT_NHWC_WORKGROUP_SIZE[0] == NHWC_BLOCK_THREADS);
+    assert!((shader::BLOCK_TILES * shader::BLOCK_CHANNELS).is_multiple_of(NHWC_BLOCK_THREADS));
+    assert!((narrowing::BLOCK_TILES * narrowing::BLOCK_CHANNELS).is_multiple_of(NHWC_BLOCK_THREADS));
+    assert!(shader::BLOCK_TILES == 32 && narrowing::BLOCK_TILES == 32);
 };
 
-/// (tiles, channels) of a channels-last pass's block, by the dtype it writes.
-fn nhwc_block(output: DType) -> (u64, u64) {
+/// The block transforms' blocks for `g` writing `output`: (tile columns, tile rows, channels),
+/// `block_cols` the narrowest power of two from 4 that covers a row of tiles, up to 32, so that
+/// narrow images fill a block with several rows.
+fn nhwc_block(g: &ConvGeometry, output: DType) -> (u32, u32, u32) {
     let (tiles, channels) = match output {
         DType::F16 => (narrowing::BLOCK_TILES, narrowing::BLOCK_CHANNELS),
         _ => (shader::BLOCK_TILES, shader::BLOCK_CHANNELS),
     };
-    (u64::from(tiles), u64::from(channels))
+    let cols = g.ow.div_ceil(2).next_power_of_two().clamp(4, tiles);
+    (cols, tiles / cols, channels)
 }
 
 impl ConvGeometry {
@@ -364,11 +370,14 @@ impl Batch<'_> {
                 (u64::from(g.n) * channels * tiles, dispatch::workgroup_size(&limits))
             }
             shader::Entry::WinogradInputNhwc | shader::Entry::WinogradOutputNhwc => {
-                let (block_tiles, block_channels) = nhwc_block(buffers.output.dtype());
-                let blocks = tiles.div_ceil(block_tiles) * channels.div_ceil(block_channels);
+                let (cols, rows, block_channels) = nhwc_block(g, buffers.output.dtype());
+                let blocks = u64::from(g.ow.div_ceil(2).div_ceil(cols))
+                    * u64::from(g.oh.div_ceil(2).div_ceil(rows))
+                    * channels.div_ceil(u64::from(block_channels));
                 (u64::from(g.n) * blocks * u64::from(NHWC_BLOCK_THREADS), NHWC_BLOCK_THREADS)
             }
         };
+        let block_cols = nhwc_block(g, buffers.output.dtype()).0;
         let grid = dispatch::grid(items, wg_size, limits.max_compute_workgroups_per_dimension)?;
         // The same pass from either expansion of the shader: the one that writes `output`'s dtype.
         macro_rules! record {
@@ -376,6 +385,7 @@ impl Batch<'_> {
                 let mut overrides = $module::Overrides::new(grid.stride_x);
                 overrides.wg_size = grid.wg_size;
                 overrides.products_nhwc = transform.products_nhwc;
+                overrides.block_cols = block_cols;
                 (overrides.activation, overrides.clamp_min, overrides.clamp_max) =
                     super::conv_encode::activation_constants(transform.activation);
                 let pass = Pass::new($entry, &overrides, grid.dims());
@@ -432,16 +442,11 @@ mod tests {
     /// weight, input and output transforms in their channels-last layouts, with the products'
     /// grouped 1×1 convolution run on the plain weight over channels-last intermediates by the
     /// fp32 kernels, must match the f64 reference like the NCHW path; on NCHW tensors (the
-    /// block transforms) and on NHWC ones (read and written as they are).
+    /// block transforms, at every width of their blocks) and on NHWC ones (read and written as
+    /// they are).
     #[test]
     fn channels_last_transforms_match_the_reference() {
         let ctx = crate::Context::new().expect("a GPU context (lavapipe in CI)");
-        // 15×13 output: 8×7 tiles, the last row and column cut, in two blocks of 32 (the second
-        // partial); 24 → 20 channels, the last block of 8 output channels partial; two images,
-        // bias and relu.
-        let (input_shape, weight_shape) = ([2, 24, 15, 13], [20, 24, 3, 3]);
-        let opts = ConvOptions::default().padding(&[1]).activation(Activation::Relu);
-        let g = geo(&input_shape, &weight_shape, opts.clone());
         let mut state = 0x9e37_79b9_u32;
         let mut random = |len: usize| -> Vec<f32> {
             (0..len)
@@ -453,36 +458,74 @@ mod tests {
                 })
                 .collect()
         };
-        let (x, w, b) = (random(2 * 24 * 15 * 13), random(20 * 24 * 9), random(20));
-        let (expected, _) =
-            crate::reference::convolution(&x, &input_shape, &w, &weight_shape, Some(&b), &opts).unwrap();
-        let wt = Tensor::from_f32(&ctx, &w, &weight_shape).unwrap();
-        let bt = Tensor::from_f32(&ctx, &b, &[20]).unwrap();
-        let gemm = g.winograd_gemm().unwrap();
-        let channels_last = |t: Tensor| t.with_memory_format(MemoryFormat::ChannelsLast).unwrap();
-        let tiles = [g.oh.div_ceil(2) as usize, g.ow.div_ceil(2) as usize];
-        let nhwc = |activation| Transform { products_nhwc: true, activation };
-        let products_opts = ConvOptions::default().groups(POSITIONS);
-        let forced = ForcedPlan::kernel(ConvKernel::GemmN64K16);
-        for format in [MemoryFormat::Contiguous, MemoryFormat::ChannelsLast] {
-            let (input_entry, output_entry) = transform_entries(true, format);
-            let xt = ctx.to_memory_format(&Tensor::from_f32(&ctx, &x, &input_shape).unwrap(), format).unwrap();
-            let y = Tensor::full_f32(&ctx, &g.output_shape(), f32::NAN).unwrap().with_memory_format(format).unwrap();
-            let v = channels_last(Tensor::full_f32(&ctx, &[2, 16 * 24, tiles[0], tiles[1]], f32::NAN).unwrap());
-            let m = channels_last(Tensor::full_f32(&ctx, &gemm.output_shape(), f32::NAN).unwrap());
-            let mut batch = ctx.batch();
-            let plain = batch.winograd_weight_plain(&wt, &g).unwrap();
-            let buffers = ConvBuffers { input: &xt, weight: &wt, bias: Some(&bt), output: &y };
-            let input_pass = ConvBuffers { output: &v, bias: None, ..buffers };
-            batch.winograd_pass(input_entry, &g, input_pass, nhwc(Activation::None), Windows::default()).unwrap();
-            batch.convolution_into_forced(&v, &plain, None, &m, &products_opts, &forced).unwrap();
-            let output_pass = ConvBuffers { input: &m, ..buffers };
-            batch.winograd_pass(output_entry, &g, output_pass, nhwc(Activation::Relu), Windows::default()).unwrap();
-            batch.submit().unwrap();
-            let got = ctx.to_memory_format(&y, MemoryFormat::Contiguous).unwrap().to_vec_f32(&ctx).unwrap();
-            let err = crate::reference::relative_error(&got, &expected);
-            assert!(err <= 1e-5, "{format}: relative error {err:e}");
+        // (input, weight, padding), with the block transforms' blocks (tile columns × rows) of
+        // f32 and 8 channels:
+        // - 15×13 output: 8×7 tiles, the last row and column cut, in 8 × 4 blocks; 24 → 20
+        //   channels, the last block of 8 output channels partial; two images;
+        // - 7×67 output: 4×34 tiles in 32 × 1 blocks, the second column of blocks 2 tiles wide;
+        // - 7×25 output (no padding): 4×13 tiles in one column of 16 × 2 blocks, 10 → 3 channels;
+        // - 3×3 output: 2×2 tiles in one 4 × 8 block.
+        let cases = [
+            ([2, 24, 15, 13], [20, 24, 3, 3], 1),
+            ([1, 8, 7, 67], [9, 8, 3, 3], 1),
+            ([1, 10, 9, 27], [3, 10, 3, 3], 0),
+            ([2, 5, 3, 3], [6, 5, 3, 3], 1),
+        ];
+        for (input_shape, weight_shape, padding) in cases {
+            let (ic, oc) = (input_shape[1], weight_shape[0]);
+            let opts = ConvOptions::default().padding(&[padding]).activation(Activation::Relu);
+            let g = geo(&input_shape, &weight_shape, opts.clone());
+            let x = random(input_shape.iter().product());
+            let (w, b) = (random(weight_shape.iter().product()), random(oc));
+            let (expected, _) =
+                crate::reference::convolution(&x, &input_shape, &w, &weight_shape, Some(&b), &opts).unwrap();
+            let wt = Tensor::from_f32(&ctx, &w, &weight_shape).unwrap();
+            let bt = Tensor::from_f32(&ctx, &b, &[oc]).unwrap();
+            let gemm = g.winograd_gemm().unwrap();
+            let channels_last = |t: Tensor| t.with_memory_format(MemoryFormat::ChannelsLast).unwrap();
+            let tiles = [g.oh.div_ceil(2) as usize, g.ow.div_ceil(2) as usize];
+            let nhwc = |activation| Transform { products_nhwc: true, activation };
+            let products_opts = ConvOptions::default().groups(POSITIONS);
+            let forced = ForcedPlan::kernel(ConvKernel::GemmN64K16);
+            for format in [MemoryFormat::Contiguous, MemoryFormat::ChannelsLast] {
+                let (input_entry, output_entry) = transform_entries(true, format);
+                let xt = ctx.to_memory_format(&Tensor::from_f32(&ctx, &x, &input_shape).unwrap(), format).unwrap();
+                let y = Tensor::full_f32(&ctx, &g.output_shape(), f32::NAN).unwrap();
+                let y = y.with_memory_format(format).unwrap();
+                let v_shape = [input_shape[0], 16 * ic, tiles[0], tiles[1]];
+                let v = channels_last(Tensor::full_f32(&ctx, &v_shape, f32::NAN).unwrap());
+                let m = channels_last(Tensor::full_f32(&ctx, &gemm.output_shape(), f32::NAN).unwrap());
+                let mut batch = ctx.batch();
+                let plain = batch.winograd_weight_plain(&wt, &g).unwrap();
+                let buffers = ConvBuffers { input: &xt, weight: &wt, bias: Some(&bt), output: &y };
+                let input_pass = ConvBuffers { output: &v, bias: None, ..buffers };
+                let none = nhwc(Activation::None);
+                batch.winograd_pass(input_entry, &g, input_pass, none, Windows::default()).unwrap();
+                batch.convolution_into_forced(&v, &plain, None, &m, &products_opts, &forced).unwrap();
+                let output_pass = ConvBuffers { input: &m, ..buffers };
+                let relu = nhwc(Activation::Relu);
+                batch.winograd_pass(output_entry, &g, output_pass, relu, Windows::default()).unwrap();
+                batch.submit().unwrap();
+                let got = ctx.to_memory_format(&y, MemoryFormat::Contiguous).unwrap().to_vec_f32(&ctx).unwrap();
+                let err = crate::reference::relative_error(&got, &expected);
+                assert!(err <= 1e-5, "{input_shape:?}, {format}: relative error {err:e}");
+            }
         }
+    }
+
+    /// The block transforms' blocks: the narrowest power of two of tile columns from 4 that
+    /// covers a row of tiles, up to 32; 32 tiles a block; 8 channels of f32, 16 of f16.
+    #[test]
+    fn block_transforms_fill_their_blocks_with_rows_of_narrow_images() {
+        let block = |oh: usize, ow: usize, dtype| {
+            let g = geo(&[1, 8, oh, ow], &[8, 8, 3, 3], ConvOptions::default().padding(&[1]));
+            nhwc_block(&g, dtype)
+        };
+        assert_eq!(block(3, 3, DType::F32), (4, 8, 8));
+        assert_eq!(block(14, 14, DType::F32), (8, 4, 8));
+        assert_eq!(block(20, 20, DType::F16), (16, 2, 16));
+        assert_eq!(block(64, 64, DType::F32), (32, 1, 8));
+        assert_eq!(block(8, 512, DType::F16), (32, 1, 16));
     }
 
     /// `WinogradCoop`'s V in f16 (`conv2d_winograd_f16_out.wgsl`): each element one of the two
@@ -492,9 +535,9 @@ mod tests {
     #[test]
     fn the_f16_transformed_input_is_the_f32_one_rounded() {
         let ctx = crate::Context::new().expect("a GPU context (lavapipe in CI)");
-        // 9×11 output: 5×6 tiles, 12 channels: f32 blocks of 32 tiles × 8 channels (one partial
-        // block of tiles, a partial second block of channels), f16 blocks of 16 × 16 (a partial
-        // second block of tiles, one partial block of channels).
+        // 9×11 output: 5×6 tiles in blocks of 8 × 4 tiles (a partial second row of blocks), 12
+        // channels: f32 blocks of 8 channels (a partial second one), f16 blocks of 16 (one
+        // partial).
         let (input_shape, weight_shape) = ([2, 12, 9, 11], [16, 12, 3, 3]);
         let g = geo(&input_shape, &weight_shape, ConvOptions::default().padding(&[1]));
         let x: Vec<f32> = (0..2 * 12 * 9 * 11).map(|i| ((i * 7919 % 1000) as f32 - 500.0) / 97.0).collect();
