@@ -272,21 +272,23 @@ var<workgroup> stage: array<f32, 2120>;
 override block_cols: u32 = 32u;
 
 // The block of workgroup `wid` (of a grid `groups` wide): its image, first tile row, first tile
-// column and first channel among `channels`, column blocks fastest; past the last block (the
-// grid folds into 2D) the image is N or more, and the caller returns. Uniform across the
-// workgroup.
+// column and first channel among `channels`; past the last block (the grid folds into 2D) the
+// image is N or more, and the caller returns. Uniform across the workgroup. The channel blocks
+// are fastest: workgroups that run together write (or read) adjacent sectors of the same tiles'
+// rows of V (or M), which reach the memory as whole lines rather than 32-byte pieces strided
+// by the channel count.
 fn tile_block(wid: vec3<u32>, groups: vec3<u32>, channels: u32) -> vec4<u32> {
     let block_rows = BLOCK_TILES / block_cols;
     let col_blocks = (tiles_w() + block_cols - 1u) / block_cols;
     let row_blocks = (tiles_h() + block_rows - 1u) / block_rows;
     let channel_blocks = (channels + BLOCK_CHANNELS - 1u) / BLOCK_CHANNELS;
     var block = wid.y * groups.x + wid.x;
+    let channel0 = block % channel_blocks * BLOCK_CHANNELS;
+    block /= channel_blocks;
     let tx0 = block % col_blocks * block_cols;
     block /= col_blocks;
     let ty0 = block % row_blocks * block_rows;
-    block /= row_blocks;
-    let channel0 = block % channel_blocks * BLOCK_CHANNELS;
-    return vec4<u32>(block / channel_blocks, ty0, tx0, channel0);
+    return vec4<u32>(block / row_blocks, ty0, tx0, channel0);
 }
 
 // V[n, tile, t, ic] = (Bᵀ d B)[t]: the block's input windows into the stage, rows along the
