@@ -102,6 +102,10 @@ cases = [
     # … and on channels-last tensors (R41).
     ("winograd_coop_channels_last_planned", (8, 256, 14, 14), (256, 256, 3, 3),
      "--padding 1 --precision f16 --channels-last --tolerance 3e-3"),
+    # R42: also layers R31 leaves to the GEMM kernels (1280 channels on 8×8, 16 columns of tiles),
+    # and 128 channels in and out over 128+ columns.
+    ("winograd_coop_planned_few_columns", (1, 1280, 8, 8), (1280, 1280, 3, 3), "--padding 1 --precision f16 --tolerance 3e-3"),
+    ("winograd_coop_planned_128", (1, 128, 48, 40), (128, 128, 3, 3), "--padding 1 --precision f16 --tolerance 3e-3"),
 ]
 # Every GEMM kernel forced on one padded layer with ragged tiles (96 channels, 30×30): the five
 # entry points at their default widths and the two 64-column aliases.

@@ -53,9 +53,9 @@ pub struct Conv2d {
     /// stride 1, dilation 1, one group, 64+ channels in and out (`winograd_geometry`). For
     /// `Winograd`, f32 in the GEMM kernels' packed layout of its products (16/9 the weight's
     /// size); for `WinogradCoop`, which the planner runs instead where the options allow f16
-    /// multiplicands, the context has cooperative matrices and there are 256+ input channels
-    /// (R40; with fewer the tensor cores run `CoopF16` and none is kept), f16 prepacked for
-    /// `CoopNhwc`.
+    /// multiplicands, the context has cooperative matrices and there are 256+ input channels, or
+    /// 128+ in and out (R40, R42; with fewer the tensor cores run `CoopF16` and none is kept),
+    /// f16 prepacked for `CoopNhwc`.
     pub(super) packed_winograd: Option<Tensor>,
 }
 
@@ -330,9 +330,10 @@ pub(super) fn check_word_aligned_parts(what: &str, parts: [(&'static str, u64); 
 /// weight (its input a single 3×3 window: the transform reads only the channel counts), and the
 /// Winograd kernel it is for: f32 weights that suit it, with the 64+ input and output channels
 /// rule R31 plans it for, whose transform fits one of `ctx`'s storage bindings. Where f16
-/// multiplicands are allowed and the context has cooperative matrices, only those R40 keeps on
-/// Winograd (256+ input channels; the others go to the tensor cores), for `WinogradCoop` where
-/// it runs this many input channels. Others transform per call when forced.
+/// multiplicands are allowed and the context has cooperative matrices, only those R40 and R42
+/// may run on Winograd (256+ input channels, or 128+ in and out; the others go to `CoopF16`),
+/// for `WinogradCoop` where it runs this many input channels. Others transform per call when
+/// forced.
 fn winograd_geometry(ctx: &Context, weight: &Tensor, opts: &ConvOptions) -> Option<(ConvGeometry, ConvKernel)> {
     let shape = weight.shape();
     let ic = *shape.get(1)?;
@@ -350,9 +351,14 @@ fn winograd_geometry(ctx: &Context, weight: &Tensor, opts: &ConvOptions) -> Opti
     }
     let coop = ConvKernel::WinogradCoop;
     let coop_runs = coop.workgroup_storage_bytes() <= storage && g.ic.is_multiple_of(8);
-    match g.ic >= super::conv_plan::WINOGRAD_TENSOR_CORES_MIN_IC {
-        true => Some((g, if coop_runs { coop } else { ConvKernel::Winograd })),
-        false => None,
+    let (wide, mid) = (super::conv_plan::WINOGRAD_TENSOR_CORES_MIN_IC, super::conv_plan::WINOGRAD_COOP_MIN_CHANNELS);
+    if g.ic >= wide {
+        Some((g, if coop_runs { coop } else { ConvKernel::Winograd }))
+    } else if g.ic >= mid && g.oc >= mid && coop_runs {
+        // R42's layers of fewer input channels run `WinogradCoop` only (on large enough grids).
+        Some((g, coop))
+    } else {
+        None
     }
 }
 

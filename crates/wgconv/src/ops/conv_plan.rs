@@ -37,6 +37,11 @@ pub(crate) const NARROW_TILES_K: std::ops::RangeInclusive<u64> = 96..=4608;
 /// multiplicands are allowed (`ConvGeometry::winograd_keeps_tensor_core_layer`).
 pub(crate) const WINOGRAD_TENSOR_CORES_MIN_IC: u32 = 256;
 
+/// The fewest input and output channels at which rule R42 gives layers of fewer than
+/// [`WINOGRAD_TENSOR_CORES_MIN_IC`] input channels to `WinogradCoop`
+/// (`ConvGeometry::winograd_coop_wins`).
+pub(crate) const WINOGRAD_COOP_MIN_CHANNELS: u32 = 128;
+
 /// What runs one convolution on one device.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Plan {
@@ -123,6 +128,11 @@ fn runnable_kernel(
     if f16_allowed && coop_runs && geometry.winograd_keeps_tensor_core_layer() && winograd_runs(ConvKernel::Winograd) {
         let products_on_tensor_cores = winograd_coop_fits && winograd_runs(winograd_coop);
         return Ok((if products_on_tensor_cores { winograd_coop } else { ConvKernel::Winograd }, None));
+    }
+    // f16 allowed: more Winograd-shaped layers on `WinogradCoop`, those R31 left to the GEMM
+    // kernels among them (R42).
+    if f16_allowed && coop_runs && winograd_coop_fits && geometry.winograd_coop_wins() && winograd_runs(winograd_coop) {
+        return Ok((winograd_coop, None));
     }
     // f16 allowed: tensor cores take what the fp32 planner would give to a GEMM kernel for its
     // GEMM shape, transposed layers only on large grids (`tensor_core_candidate`: R29, R30).
@@ -479,6 +489,27 @@ impl ConvGeometry {
         self.ic >= WINOGRAD_TENSOR_CORES_MIN_IC && self.planned_kernel() == ConvKernel::Winograd
     }
 
+    /// Rule R42: whether `WinogradCoop` takes a Winograd-shaped layer where f16 multiplicands
+    /// are allowed, R31's or not (after R40, which keeps R31's of 256+ input channels on it): 256+
+    /// input channels over 16+ columns of tiles (the fewest measured), or 128+ in and out over
+    /// 128+ columns. Fitted on the 90 distinct
+    /// 3×3 stride-1 layers of 32+ channels of the zoos and the diffusion, default and large
+    /// suites on NCHW tensors (v36 call C, H200), after v36's block transforms: against
+    /// `CoopF16`, which ran the others, it won on each of the 7 of 256+ input channels R31
+    /// leaves out (1.23–3.3×: the diffusion UNet's 8² and 16² layers at batch 1, ResNet-50's
+    /// 7² and 14² ones, YOLOv8n's 20² heads) and on the 5 of 128 channels in and out over 128+
+    /// columns (1.10–1.65×: the VAE decoder's 128-channel 3×3 at 512², 1.4×, ResNet-50's at
+    /// 28²); it lost on 128 → 128 at 20² (100 columns, 0.92×), where fewer output channels were
+    /// mixed (0.74–1.22×), and on most of 64–80 input channels (0.52–1.26×, the wins on layers of
+    /// about 0.02 ms). On channels-last tensors `CoopNhwc` takes these layers first (R41 keeps
+    /// only R40's from it): there it beat `WinogradCoop` on the UNet's 8² layers (0.54–0.88×).
+    pub(crate) fn winograd_coop_wins(&self) -> bool {
+        let columns = u64::from(self.n) * self.winograd_tiles();
+        let wide = self.ic >= WINOGRAD_TENSOR_CORES_MIN_IC && columns >= 16;
+        let mid = self.ic >= WINOGRAD_COOP_MIN_CHANNELS && self.oc >= WINOGRAD_COOP_MIN_CHANNELS && columns >= 128;
+        self.winograd_shape() && (wide || mid)
+    }
+
     /// The staged-tile GEMM kernel the rules R11–R15 choose for a GEMM-shaped convolution (the
     /// reference kernel where it cannot run): what runs where R27 and the rules after it (R30,
     /// R32, R37, R39) do not take the layer, or where a tile width or K schedule is forced
@@ -776,6 +807,20 @@ mod tests {
         assert!(!kept(16, 128, 128, 20)); // 128 input channels
         assert!(!kept(32, 64, 64, 56)); // 64 input channels: 0.74× CoopF16
         assert!(!kept(1, 640, 1280, 16)); // not R31's
+        // R42: with f16 allowed, `WinogradCoop` also takes 256+ input channels over 16+ columns,
+        // R31's or not, and 128+ in and out over 128+ columns.
+        let wins = |n, ic, oc, hw| geo(&[n, ic, hw, hw], &[oc, ic, 3, 3], same()).unwrap().winograd_coop_wins();
+        assert!(wins(1, 640, 1280, 16)); // the diffusion UNet's, 64 columns: 3.3× CoopF16
+        assert!(wins(1, 1280, 1280, 8)); // 16 columns: 2.5×
+        assert!(wins(1, 512, 512, 7)); // ResNet-50's layer 4 at batch 1, 16 columns: 3.0×
+        assert!(!wins(1, 512, 512, 6)); // 9 columns: not measured
+        assert!(wins(1, 128, 128, 512)); // the VAE decoder's last up block: 1.4×
+        assert!(wins(1, 128, 128, 28)); // 196 columns: 1.10×
+        assert!(!wins(1, 128, 128, 20)); // 100 columns: 0.92×
+        assert!(!wins(1, 128, 64, 40)); // 64 output channels: 0.82×
+        assert!(!wins(32, 64, 64, 56)); // 64 input channels: 0.89×
+        let strided = geo(&[1, 512, 64, 64], &[512, 512, 3, 3], same().stride(&[2])).unwrap();
+        assert!(!strided.winograd_coop_wins());
         // Few output channels with short K where the staged tiles would run (R32): YOLOv8n's
         // 3→16 stem at 640², MobileNetV3's 16→16 1×1 at 112² at batch 32, 32→32 1×1 at 160²
         // at batch 16; not 48 output channels, K 48 on 32, the batch-1 grids of R27, ResNet's
