@@ -133,7 +133,8 @@ pub enum ConvKernel {
     /// tensors, a context with cooperative matrices, and a multiple of 8 input channels. The
     /// planner's (R40) for the layers `Winograd` takes that have 256 or more input channels,
     /// where f16 multiplicands are allowed, on channels-last tensors too (R41), which it reads
-    /// and writes as they are.
+    /// and writes as they are; and on NCHW tensors for other 3×3 stride-1 layers of 256+ input
+    /// channels, or of 128+ channels in and out on larger grids (R42).
     WinogradCoop,
 }
 
