@@ -383,8 +383,8 @@ impl Batch<'_> {
     }
 
     /// Whether `WinogradCoop` runs this channels-last call on its tensors as they are: forced, or
-    /// planned (R40, where `runs_coop_nhwc` left the layer to the planner), for f32 tensors that
-    /// fit one storage binding each (larger ones go through the NCHW path's batch chunks).
+    /// planned (R40, R42, where `runs_coop_nhwc` left the layer to the planner), for f32 tensors
+    /// that fit one storage binding each (larger ones go through the NCHW path's batch chunks).
     fn runs_winograd_channels_last(&self, call: &ConvCall<'_>, output: &Tensor, g: &ConvGeometry) -> Result<bool> {
         let ctx = self.ctx;
         let limit = ctx.limits().max_storage_buffer_binding_size;

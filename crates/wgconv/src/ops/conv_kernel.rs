@@ -275,10 +275,11 @@ impl ConvKernel {
             // Its transforms; its GEMM is planned as a convolution of its own and steps back to
             // a kernel that fits like any other.
             ConvKernel::Winograd => winograd_transforms_storage_bytes(),
-            // Its channels-last transforms and the tensor-core kernel, which has no fallback.
+            // Its block transforms (the input's from the expansion that writes f16) and the
+            // tensor-core kernel, which has no fallback.
             ConvKernel::WinogradCoop => {
-                use crate::shaders::conv2d_winograd as wino;
-                let transforms = wino::WINOGRAD_INPUT_NHWC_WORKGROUP_MEMORY_BYTES
+                use crate::shaders::{conv2d_winograd as wino, conv2d_winograd_f16_out as narrowing};
+                let transforms = narrowing::WINOGRAD_INPUT_NHWC_WORKGROUP_MEMORY_BYTES
                     .max(wino::WINOGRAD_OUTPUT_NHWC_WORKGROUP_MEMORY_BYTES);
                 transforms.max(ConvKernel::CoopNhwc.workgroup_storage_bytes())
             }
@@ -522,8 +523,8 @@ mod tests {
                 // f16 A (256 × 40) and B (32 × 72) tiles of the 256×64 entry, its 256 row
                 // decodes (vec3<i32>, 16-byte stride) and 8 f32 staging tiles of 16×16.
                 ConvKernel::CoopNhwc => 37_376,
-                // Its products' kernel, the largest of its passes (its channels-last
-                // transforms declare 16 512 B).
+                // Its products' kernel, the largest of its passes (its block transforms
+                // declare 16 960 B for the input's, 8 480 B for the output's).
                 ConvKernel::WinogradCoop => 37_376,
                 // One vec4 of partial sums per thread of 256.
                 ConvKernel::Gemv => 4_096,

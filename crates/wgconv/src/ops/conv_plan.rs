@@ -51,11 +51,12 @@ pub(crate) struct Plan {
     pub gemm: Option<(u32, LaunchSchedule)>,
 }
 
-/// Settles how `geometry` runs on `ctx`'s device: the forced kernel, else `CoopF16` where f16 is
-/// allowed, the context runs it and the planner would run a GEMM kernel for the layer's GEMM
-/// shape, or R30's few-output-channel kernel, transposed layers on large grids only
-/// (`ConvGeometry::tensor_core_candidate`; unless a tile width or
-/// K schedule is forced: those are fp32 GEMM choices), else the configuration `Conv2d::tune`
+/// Settles how `geometry` runs on `ctx`'s device: the forced kernel, else, where f16 is allowed
+/// and the context has cooperative matrices, `WinogradCoop` (or `Winograd`) for the 3×3 layers
+/// R40 and R42 give it, else `CoopF16` where the context runs it and the planner would run a
+/// GEMM kernel for the layer's GEMM shape, or R30's few-output-channel kernel, transposed layers
+/// on large grids only (`ConvGeometry::tensor_core_candidate`; unless a tile width or K
+/// schedule is forced: those are fp32 GEMM choices), else the configuration `Conv2d::tune`
 /// measured fastest for this geometry, else the planner's kernel, stepped back to one that fits
 /// the device's workgroup memory (WebGPU's default is 16 KiB; downlevel devices have less) and
 /// runs the geometry (tiled depthwise → row runs → four columns per thread). A forced choice
@@ -464,7 +465,8 @@ impl ConvGeometry {
     /// R30's few-output-channel transposed layers count as GEMM-shaped here: `coop_f16` ran all
     /// three measured ones 1.03–1.25× faster than `transposed_few_oc` (v28). So do the layers
     /// R31 gives `Winograd` (where the planner asks, R40 has kept those of 256+ input channels
-    /// on Winograd already; with fewer, `coop_f16` won on most measured, v34; `runs_coop_nhwc`
+    /// on Winograd already, and R42 has given `WinogradCoop` those of 128+ channels in and out
+    /// on larger grids; with fewer, `coop_f16` won on most measured, v34, v36; `runs_coop_nhwc`
     /// asks for channels-last inputs before any rule, and leaves R40's layers to it: R41), R32 `GroupedOc4`, R37
     /// `PointwiseVec4` and R38 `PointwiseVec4Split` (fp32 rules; the tensor cores took those
     /// layers before, and were not measured against them).
@@ -491,8 +493,8 @@ impl ConvGeometry {
 
     /// Rule R42: whether `WinogradCoop` takes a Winograd-shaped layer where f16 multiplicands
     /// are allowed, R31's or not (after R40, which keeps R31's of 256+ input channels on it): 256+
-    /// input channels over 16+ columns of tiles (the fewest measured), or 128+ in and out over
-    /// 128+ columns. Fitted on the 90 distinct
+    /// input channels and 64+ output channels over 16+ columns of tiles (the fewest channels
+    /// and columns measured), or 128+ in and out over 128+ columns. Fitted on the 90 distinct
     /// 3×3 stride-1 layers of 32+ channels of the zoos and the diffusion, default and large
     /// suites on NCHW tensors (v36 call C, H200), after v36's block transforms: against
     /// `CoopF16`, which ran the others, it won on each of the 7 of 256+ input channels R31
@@ -505,7 +507,7 @@ impl ConvGeometry {
     /// only R40's from it): there it beat `WinogradCoop` on the UNet's 8² layers (0.54–0.88×).
     pub(crate) fn winograd_coop_wins(&self) -> bool {
         let columns = u64::from(self.n) * self.winograd_tiles();
-        let wide = self.ic >= WINOGRAD_TENSOR_CORES_MIN_IC && columns >= 16;
+        let wide = self.ic >= WINOGRAD_TENSOR_CORES_MIN_IC && self.oc >= 64 && columns >= 16;
         let mid = self.ic >= WINOGRAD_COOP_MIN_CHANNELS && self.oc >= WINOGRAD_COOP_MIN_CHANNELS && columns >= 128;
         self.winograd_shape() && (wide || mid)
     }
@@ -814,6 +816,7 @@ mod tests {
         assert!(wins(1, 1280, 1280, 8)); // 16 columns: 2.5×
         assert!(wins(1, 512, 512, 7)); // ResNet-50's layer 4 at batch 1, 16 columns: 3.0×
         assert!(!wins(1, 512, 512, 6)); // 9 columns: not measured
+        assert!(!wins(1, 320, 4, 64)); // 4 output channels: not measured
         assert!(wins(1, 128, 128, 512)); // the VAE decoder's last up block: 1.4×
         assert!(wins(1, 128, 128, 28)); // 196 columns: 1.10×
         assert!(!wins(1, 128, 128, 20)); // 100 columns: 0.92×

@@ -342,9 +342,10 @@ impl Batch<'_> {
     }
 
     /// One transform pass of `entry` over `g`: one thread per channel pair of the weight
-    /// transform, per (image, channel, tile) of the NCHW ones; one workgroup of
-    /// `NHWC_BLOCK_THREADS` per block of tiles × channels of an image for the channels-last ones
-    /// (input channels for the input transform, output channels for the output transform).
+    /// transform, per (image, channel, tile) of `Winograd`'s and of those that read or write
+    /// channels-last tensors; one workgroup of `NHWC_BLOCK_THREADS` per block of tiles ×
+    /// channels of an image for the block transforms (NCHW tensors, channels-last products;
+    /// input channels for the input transform, output channels for the output transform).
     fn winograd_pass(
         &mut self,
         entry: shader::Entry,
@@ -361,23 +362,24 @@ impl Batch<'_> {
             | shader::Entry::WinogradInputChannelsLast => g.ic,
             _ => g.oc,
         });
-        let (items, wg_size) = match entry {
-            shader::Entry::WinogradWeight => (u64::from(g.ic) * channels, dispatch::workgroup_size(&limits)),
+        // The block passes' tile columns per block; the other passes leave the override at its
+        // default, so that their pipelines do not multiply with the image's width.
+        let (items, wg_size, block_cols) = match entry {
+            shader::Entry::WinogradWeight => (u64::from(g.ic) * channels, dispatch::workgroup_size(&limits), None),
             shader::Entry::WinogradInput
             | shader::Entry::WinogradOutput
             | shader::Entry::WinogradInputChannelsLast
             | shader::Entry::WinogradOutputChannelsLast => {
-                (u64::from(g.n) * channels * tiles, dispatch::workgroup_size(&limits))
+                (u64::from(g.n) * channels * tiles, dispatch::workgroup_size(&limits), None)
             }
             shader::Entry::WinogradInputNhwc | shader::Entry::WinogradOutputNhwc => {
                 let (cols, rows, block_channels) = nhwc_block(g, buffers.output.dtype());
                 let blocks = u64::from(g.ow.div_ceil(2).div_ceil(cols))
                     * u64::from(g.oh.div_ceil(2).div_ceil(rows))
                     * channels.div_ceil(u64::from(block_channels));
-                (u64::from(g.n) * blocks * u64::from(NHWC_BLOCK_THREADS), NHWC_BLOCK_THREADS)
+                (u64::from(g.n) * blocks * u64::from(NHWC_BLOCK_THREADS), NHWC_BLOCK_THREADS, Some(cols))
             }
         };
-        let block_cols = nhwc_block(g, buffers.output.dtype()).0;
         let grid = dispatch::grid(items, wg_size, limits.max_compute_workgroups_per_dimension)?;
         // The same pass from either expansion of the shader: the one that writes `output`'s dtype.
         macro_rules! record {
@@ -385,7 +387,9 @@ impl Batch<'_> {
                 let mut overrides = $module::Overrides::new(grid.stride_x);
                 overrides.wg_size = grid.wg_size;
                 overrides.products_nhwc = transform.products_nhwc;
-                overrides.block_cols = block_cols;
+                if let Some(cols) = block_cols {
+                    overrides.block_cols = cols;
+                }
                 (overrides.activation, overrides.clamp_min, overrides.clamp_max) =
                     super::conv_encode::activation_constants(transform.activation);
                 let pass = Pass::new($entry, &overrides, grid.dims());
@@ -537,32 +541,36 @@ mod tests {
         let ctx = crate::Context::new().expect("a GPU context (lavapipe in CI)");
         // 9×11 output: 5×6 tiles in blocks of 8 × 4 tiles (a partial second row of blocks), 12
         // channels: f32 blocks of 8 channels (a partial second one), f16 blocks of 16 (one
-        // partial).
-        let (input_shape, weight_shape) = ([2, 12, 9, 11], [16, 12, 3, 3]);
-        let g = geo(&input_shape, &weight_shape, ConvOptions::default().padding(&[1]));
-        let x: Vec<f32> = (0..2 * 12 * 9 * 11).map(|i| ((i * 7919 % 1000) as f32 - 500.0) / 97.0).collect();
-        let wt = Tensor::zeros(&ctx, &weight_shape, DType::F32).unwrap();
-        let (len, _) = g.winograd_scratch_len();
-        let nan_f16 = vec![half::f16::NAN; len as usize];
-        // From NCHW tensors (the block transform) and from NHWC ones (read as they are).
-        for format in [MemoryFormat::Contiguous, MemoryFormat::ChannelsLast] {
-            let (entry, _) = transform_entries(true, format);
-            let xt = ctx.to_memory_format(&Tensor::from_f32(&ctx, &x, &input_shape).unwrap(), format).unwrap();
-            let wide = Tensor::full_f32(&ctx, &[len as usize], f32::NAN).unwrap();
-            let narrow = Tensor::from_f16(&ctx, &nan_f16, &[len as usize]).unwrap();
-            let mut batch = ctx.batch();
-            for v in [&wide, &narrow] {
-                let buffers = ConvBuffers { input: &xt, weight: &wt, bias: None, output: v };
-                let transform = Transform { products_nhwc: true, activation: Activation::None };
-                batch.winograd_pass(entry, &g, buffers, transform, Windows::default()).unwrap();
-            }
-            batch.submit().unwrap();
-            let (wide, narrow) = (wide.to_vec_f32(&ctx).unwrap(), narrow.to_vec_f16(&ctx).unwrap());
-            for (i, (&w, n)) in wide.iter().zip(narrow).enumerate() {
-                assert!(w.is_finite(), "{format}: V[{i}] unwritten");
-                // The spacing of f16 values around w (subnormal below 2^-14).
-                let spacing = 2f32.powi(w.abs().log2().floor().max(-14.0) as i32 - 10);
-                assert!((n.to_f32() - w).abs() <= spacing, "{format}: V[{i}]: f16 {n} is not beside f32 {w}");
+        // partial); 5×67 output: 3×34 tiles in blocks of 32 × 1 (a second column of blocks 2
+        // tiles wide), 20 channels (two f16 blocks, the second partial).
+        for (input_shape, weight_shape) in [([2, 12, 9, 11], [16, 12, 3, 3]), ([1, 20, 5, 67], [8, 20, 3, 3])] {
+            let g = geo(&input_shape, &weight_shape, ConvOptions::default().padding(&[1]));
+            let len_x = input_shape.iter().product::<usize>();
+            let x: Vec<f32> = (0..len_x).map(|i| ((i * 7919 % 1000) as f32 - 500.0) / 97.0).collect();
+            let wt = Tensor::zeros(&ctx, &weight_shape, DType::F32).unwrap();
+            let (len, _) = g.winograd_scratch_len();
+            let nan_f16 = vec![half::f16::NAN; len as usize];
+            // From NCHW tensors (the block transform) and from NHWC ones (read as they are).
+            for format in [MemoryFormat::Contiguous, MemoryFormat::ChannelsLast] {
+                let (entry, _) = transform_entries(true, format);
+                let xt = ctx.to_memory_format(&Tensor::from_f32(&ctx, &x, &input_shape).unwrap(), format).unwrap();
+                let wide = Tensor::full_f32(&ctx, &[len as usize], f32::NAN).unwrap();
+                let narrow = Tensor::from_f16(&ctx, &nan_f16, &[len as usize]).unwrap();
+                let mut batch = ctx.batch();
+                for v in [&wide, &narrow] {
+                    let buffers = ConvBuffers { input: &xt, weight: &wt, bias: None, output: v };
+                    let transform = Transform { products_nhwc: true, activation: Activation::None };
+                    batch.winograd_pass(entry, &g, buffers, transform, Windows::default()).unwrap();
+                }
+                batch.submit().unwrap();
+                let (wide, narrow) = (wide.to_vec_f32(&ctx).unwrap(), narrow.to_vec_f16(&ctx).unwrap());
+                for (i, (&w, n)) in wide.iter().zip(narrow).enumerate() {
+                    assert!(w.is_finite(), "{input_shape:?}, {format}: V[{i}] unwritten");
+                    // The spacing of f16 values around w (subnormal below 2^-14).
+                    let spacing = 2f32.powi(w.abs().log2().floor().max(-14.0) as i32 - 10);
+                    let beside = (n.to_f32() - w).abs() <= spacing;
+                    assert!(beside, "{input_shape:?}, {format}: V[{i}]: f16 {n} is not beside f32 {w}");
+                }
             }
         }
     }
