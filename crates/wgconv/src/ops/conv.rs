@@ -351,10 +351,9 @@ fn winograd_geometry(ctx: &Context, weight: &Tensor, opts: &ConvOptions) -> Opti
     }
     let coop = ConvKernel::WinogradCoop;
     let coop_runs = coop.workgroup_storage_bytes() <= storage && g.ic.is_multiple_of(8);
-    let (wide, mid) = (super::conv_plan::WINOGRAD_TENSOR_CORES_MIN_IC, super::conv_plan::WINOGRAD_COOP_MIN_CHANNELS);
-    if g.ic >= wide {
+    if g.ic >= super::conv_plan::WINOGRAD_TENSOR_CORES_MIN_IC {
         Some((g, if coop_runs { coop } else { ConvKernel::Winograd }))
-    } else if g.ic >= mid && g.oc >= mid && coop_runs {
+    } else if g.winograd_coop_min_columns().is_some() && coop_runs {
         // R42's layers of fewer input channels run `WinogradCoop` only (on large enough grids).
         Some((g, coop))
     } else {

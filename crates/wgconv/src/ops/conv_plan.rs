@@ -507,9 +507,21 @@ impl ConvGeometry {
     /// only R40's from it): there it beat `WinogradCoop` on the UNet's 8² layers (0.54–0.88×).
     pub(crate) fn winograd_coop_wins(&self) -> bool {
         let columns = u64::from(self.n) * self.winograd_tiles();
-        let wide = self.ic >= WINOGRAD_TENSOR_CORES_MIN_IC && self.oc >= 64 && columns >= 16;
-        let mid = self.ic >= WINOGRAD_COOP_MIN_CHANNELS && self.oc >= WINOGRAD_COOP_MIN_CHANNELS && columns >= 128;
-        self.winograd_shape() && (wide || mid)
+        self.winograd_shape() && self.winograd_coop_min_columns().is_some_and(|fewest| columns >= fewest)
+    }
+
+    /// R42's channel counts: the fewest columns of tiles at which it gives a layer of these
+    /// channels to `WinogradCoop` (16 for 256+ input and 64+ output channels, 128 for 128+ in and
+    /// out), or none for fewer channels. `Conv2d::new` keeps a transformed weight by them.
+    pub(crate) fn winograd_coop_min_columns(&self) -> Option<u64> {
+        let mid = WINOGRAD_COOP_MIN_CHANNELS;
+        if self.ic >= WINOGRAD_TENSOR_CORES_MIN_IC && self.oc >= 64 {
+            Some(16)
+        } else if self.ic >= mid && self.oc >= mid {
+            Some(128)
+        } else {
+            None
+        }
     }
 
     /// The staged-tile GEMM kernel the rules R11–R15 choose for a GEMM-shaped convolution (the

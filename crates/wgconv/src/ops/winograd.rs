@@ -46,7 +46,7 @@ fn nhwc_block(g: &ConvGeometry, output: DType) -> (u32, u32, u32) {
         DType::F16 => (narrowing::BLOCK_TILES, narrowing::BLOCK_CHANNELS),
         _ => (shader::BLOCK_TILES, shader::BLOCK_CHANNELS),
     };
-    let cols = g.ow.div_ceil(2).next_power_of_two().clamp(4, tiles);
+    let cols = g.winograd_tile_grid()[1].next_power_of_two().clamp(4, tiles);
     (cols, tiles / cols, channels)
 }
 
@@ -61,9 +61,15 @@ impl ConvGeometry {
             && self.groups == 1
     }
 
-    /// Output tiles (2×2 blocks, cut at odd sizes) per image.
+    /// Output tiles (2×2 blocks, cut at odd sizes) along the rows and the columns of an image.
+    pub(crate) fn winograd_tile_grid(&self) -> [u32; 2] {
+        [self.oh.div_ceil(2), self.ow.div_ceil(2)]
+    }
+
+    /// Output tiles per image.
     pub(crate) fn winograd_tiles(&self) -> u64 {
-        u64::from(self.oh.div_ceil(2)) * u64::from(self.ow.div_ceil(2))
+        let [rows, cols] = self.winograd_tile_grid();
+        u64::from(rows) * u64::from(cols)
     }
 
     /// Elements of the transformed weight: 16 positions × IC × OC rounded up to 4 (the GEMM
@@ -94,7 +100,7 @@ impl ConvGeometry {
     /// convolution over the tiles, input [N, 16·IC, ⌈OH/2⌉, ⌈OW/2⌉], weight [16·OC, IC, 1, 1].
     pub(crate) fn winograd_gemm(&self) -> Result<ConvGeometry> {
         let (n, ic, oc) = (self.n as usize, self.ic as usize, self.oc as usize);
-        let (th, tw) = (self.oh.div_ceil(2) as usize, self.ow.div_ceil(2) as usize);
+        let [th, tw] = self.winograd_tile_grid().map(|t| t as usize);
         let p = POSITIONS as usize;
         ConvGeometry::new(&[n, p * ic, th, tw], &[p * oc, ic, 1, 1], None, &ConvOptions::default().groups(POSITIONS))
     }
@@ -374,8 +380,9 @@ impl Batch<'_> {
             }
             shader::Entry::WinogradInputNhwc | shader::Entry::WinogradOutputNhwc => {
                 let (cols, rows, block_channels) = nhwc_block(g, buffers.output.dtype());
-                let blocks = u64::from(g.ow.div_ceil(2).div_ceil(cols))
-                    * u64::from(g.oh.div_ceil(2).div_ceil(rows))
+                let [tile_rows, tile_cols] = g.winograd_tile_grid();
+                let blocks = u64::from(tile_cols.div_ceil(cols))
+                    * u64::from(tile_rows.div_ceil(rows))
                     * channels.div_ceil(u64::from(block_channels));
                 (u64::from(g.n) * blocks * u64::from(NHWC_BLOCK_THREADS), NHWC_BLOCK_THREADS, Some(cols))
             }
@@ -487,7 +494,7 @@ mod tests {
             let bt = Tensor::from_f32(&ctx, &b, &[oc]).unwrap();
             let gemm = g.winograd_gemm().unwrap();
             let channels_last = |t: Tensor| t.with_memory_format(MemoryFormat::ChannelsLast).unwrap();
-            let tiles = [g.oh.div_ceil(2) as usize, g.ow.div_ceil(2) as usize];
+            let tiles = g.winograd_tile_grid().map(|t| t as usize);
             let nhwc = |activation| Transform { products_nhwc: true, activation };
             let products_opts = ConvOptions::default().groups(POSITIONS);
             let forced = ForcedPlan::kernel(ConvKernel::GemmN64K16);
