@@ -56,9 +56,11 @@ struct ConvParams {
     dilation_w: u32,
     groups: u32,
     has_bias: u32,
+    // Winograd's band of output tile rows (its passes run in bands whose intermediates stay in
+    // the L2 cache): the first, and how many; every other shader ignores them.
+    tile_row0: u32,
+    tile_rows: u32,
     _pad0: u32,
-    _pad1: u32,
-    _pad2: u32,
 }
 
 @group(0) @binding(0) var<storage, read> input: array<f32>;
@@ -89,9 +91,11 @@ fn activate(v: f32) -> f32 {
     return v;
 }
 
-// Tiles along the output's rows and columns.
+// Tile rows of the band this pass runs (all of them unless the host splits the rows into bands:
+// V and M hold the band's tiles only, numbered from its first row), and tiles along the output's
+// columns.
 fn tiles_h() -> u32 {
-    return (params.oh + 1u) / 2u;
+    return params.tile_rows;
 }
 
 fn tiles_w() -> u32 {
@@ -155,7 +159,7 @@ fn winograd_weight(@builtin(global_invocation_id) gid: vec3<u32>) {
 // t = 4r + s; zero outside the input, which is NCHW, or NHWC where `channels_last` (a constant
 // at every call, folded away).
 fn transform_window(n: u32, ic: u32, tile: u32, channels_last: bool) -> array<f32, 16> {
-    let y0 = i32(tile / tiles_w() * 2u) - i32(params.pad_h);
+    let y0 = i32((params.tile_row0 + tile / tiles_w()) * 2u) - i32(params.pad_h);
     let x0 = i32(tile % tiles_w() * 2u) - i32(params.pad_w);
     var d: array<f32, 16>;
     for (var r = 0u; r < 4u; r++) {
@@ -305,7 +309,7 @@ fn winograd_input_nhwc(
     }
     let cols = 2u * block_cols + 2u;
     let window = (2u * (BLOCK_TILES / block_cols) + 2u) * cols;
-    let y0 = i32(block.y * 2u) - i32(params.pad_h);
+    let y0 = i32((params.tile_row0 + block.y) * 2u) - i32(params.pad_h);
     let x0 = i32(block.z * 2u) - i32(params.pad_w);
     for (var j = lid; j < BLOCK_CHANNELS * window; j += 256u) {
         let c = j / window;
@@ -385,7 +389,7 @@ fn winograd_output_nhwc(
     let window = 4u * BLOCK_TILES;
     for (var j = lid; j < BLOCK_CHANNELS * window; j += 256u) {
         let c = j / window;
-        let oy = 2u * block.y + j % window / cols;
+        let oy = 2u * (params.tile_row0 + block.y) + j % window / cols;
         let ox = 2u * block.z + j % cols;
         let oc = block.w + c;
         if (oc < params.oc && oy < params.oh && ox < params.ow) {
@@ -424,7 +428,7 @@ fn output_transform(oc: u32, m: array<f32, 16>) -> vec4<f32> {
 // activation (cut at odd output sizes), into the NCHW output, or NHWC where `channels_last`.
 fn write_tile(n: u32, oc: u32, tile: u32, m: array<f32, 16>, channels_last: bool) {
     let y = output_transform(oc, m);
-    let oy0 = tile / tiles_w() * 2u;
+    let oy0 = (params.tile_row0 + tile / tiles_w()) * 2u;
     let ox0 = tile % tiles_w() * 2u;
     for (var r = 0u; r < 2u; r++) {
         let oy = oy0 + r;

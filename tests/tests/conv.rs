@@ -1001,36 +1001,67 @@ fn rgb_outputs_step_back_to_the_staged_tiles() {
     }
 }
 
-/// Winograd's transformed input and products must each fit one storage binding: where they do
-/// not, the planner runs the staged GEMM tiles instead, and forcing it is an error that says so.
-/// (Recorded only: the layer is large for lavapipe.)
+/// Winograd's transformed input and products must each fit one storage binding: where one
+/// image's do not, its tile rows run in bands whose intermediates do, and the planner keeps
+/// Winograd. (Recorded only: the layer is large for lavapipe; the next test runs bands.)
 #[test]
-fn winograd_steps_back_when_its_intermediates_exceed_a_binding() {
-    // 80 channels at 232²: 3.2 G multiply-adds; transformed input 16·80·116² f32 = 68.9 MB.
+fn winograd_runs_in_bands_when_its_intermediates_exceed_a_binding() {
+    // 80 channels at 232²: 3.2 G multiply-adds; transformed input 16·80·116² f32 = 68.9 MB, one
+    // tile row of it 594 KB.
     let (input, weight) = ([1, 80, 232, 232], [80, 80, 3, 3]);
     let options = opts().padding(&[1]);
     let g = ConvGeometry::new(&input, &weight, None, &options).unwrap();
     assert_eq!(g.planned_kernel(), ConvKernel::Winograd);
     let narrow = context_with_binding_limit(64 << 20);
-    let wide = context();
-    for ctx in [wide, &narrow] {
-        let fits = ctx.limits().max_storage_buffer_binding_size >= 16 * 80 * 116 * 116 * 4;
+    assert!(narrow.limits().max_storage_buffer_binding_size < 16 * 80 * 116 * 116 * 4);
+    for ctx in [context(), &narrow] {
         let xt = Tensor::zeros(ctx, &input, wgconv::DType::F32).unwrap();
         let wt = Tensor::zeros(ctx, &weight, wgconv::DType::F32).unwrap();
         let mut batch = ctx.batch();
         let planned = batch.convolution(&xt, &wt, None, &options).unwrap().kernel;
+        assert_eq!(planned, ConvKernel::Winograd);
         let forced = batch.convolution_forced(&xt, &wt, None, &options, &ForcedPlan::kernel(ConvKernel::Winograd));
-        if fits {
-            assert_eq!(planned, ConvKernel::Winograd);
-            assert_eq!(forced.unwrap().kernel, ConvKernel::Winograd);
-        } else {
-            assert!(planned.is_gemm(), "{planned:?}");
-            let err = forced.unwrap_err().to_string();
-            assert!(err.contains("transformed input (17223680 f32)") && err.contains("67108864-byte"), "{err}");
-            assert!(err.contains("multiples of"), "{err}");
-        }
+        assert_eq!(forced.unwrap().kernel, ConvKernel::Winograd);
     }
-    assert!(narrow.limits().max_storage_buffer_binding_size < 16 * 80 * 116 * 116 * 4);
+    // Not even one tile row fits 512 KiB: forcing Winograd is an error that says what must fit.
+    let tiny = context_with_binding_limit(512 << 10);
+    let xt = Tensor::zeros(&tiny, &[1, 80, 4, 232], wgconv::DType::F32).unwrap();
+    let wt = Tensor::zeros(&tiny, &weight, wgconv::DType::F32).unwrap();
+    let mut batch = tiny.batch();
+    let forced = batch.convolution_forced(&xt, &wt, None, &options, &ForcedPlan::kernel(ConvKernel::Winograd));
+    let err = forced.unwrap_err().to_string();
+    assert!(err.contains("transformed input (296960 f32)") && err.contains("524288-byte"), "{err}");
+    assert!(err.contains("one tile row's"), "{err}");
+}
+
+/// Images whose Winograd intermediates exceed a binding run in bands of tile rows, each band's
+/// three passes through intermediates that hold one band: every output written (NaN-poisoned),
+/// the bands' edges and the ragged last tile row and column matching the f64 reference.
+#[test]
+fn winograd_bands_match_the_reference() {
+    // 40 KiB bindings: one image's products (16·12·tiles f32) do not fit, four or five tile rows'
+    // do. [2, 8, 20, 20]: 10 tile rows of 10 in 2 bands of 5, images bound at aligned offsets;
+    // [1, 8, 19, 21]: 10 × 11 tiles, the last row and column cut, in bands of 4, 4 and 2.
+    let ctx = context_with_binding_limit(40 << 10);
+    let options = opts().padding(&[1]).activation(Activation::Relu);
+    for (seed, input) in [(760, [2usize, 8, 20, 20]), (763, [1, 8, 19, 21])] {
+        let weight = [12usize, 8, 3, 3];
+        let x = random_f32(seed, input.iter().product());
+        let w = random_f32(seed + 1, weight.iter().product());
+        let b = random_f32(seed + 2, 12);
+        let (expected, shape) = reference::convolution(&x, &input, &w, &weight, Some(&b), &options).unwrap();
+        let xt = Tensor::from_f32(&ctx, &x, &input).unwrap();
+        let wt = Tensor::from_f32(&ctx, &w, &weight).unwrap();
+        let bt = Tensor::from_f32(&ctx, &b, &[12]).unwrap();
+        let y = Tensor::full_f32(&ctx, &shape, f32::NAN).unwrap();
+        let forced = ForcedPlan::kernel(ConvKernel::Winograd);
+        let mut batch = ctx.batch();
+        let kernel = batch.convolution_into_forced(&xt, &wt, Some(&bt), &y, &options, &forced).unwrap();
+        assert_eq!(kernel, ConvKernel::Winograd);
+        batch.submit().unwrap();
+        let err = reference::relative_error(&y.to_vec_f32(&ctx).unwrap(), &expected);
+        assert!(err <= TOLERANCE, "{input:?}: relative error {err:e}");
+    }
 }
 
 /// Winograd's transformed weight (16/9 the weight) must fit one storage binding too: where the

@@ -64,7 +64,8 @@ const _: () = {
 
 /// The `ConvParams` uniform of a convolution. Every conv shader declares it as `conv2d.wgsl`
 /// does (`encode_conv` proves it at compile time), so this one type stands for all of them.
-fn conv_params(g: &ConvGeometry, has_bias: bool) -> shader::ConvParams {
+/// Winograd's band of tile rows is all of them; its passes narrow it to run in bands.
+pub(super) fn conv_params(g: &ConvGeometry, has_bias: bool) -> shader::ConvParams {
     shader::ConvParams::new(
         g.n,
         g.ic,
@@ -83,6 +84,8 @@ fn conv_params(g: &ConvGeometry, has_bias: bool) -> shader::ConvParams {
         g.dilation[1],
         g.groups,
         u32::from(has_bias),
+        0,
+        g.winograd_tile_grid()[0],
     )
 }
 
@@ -134,6 +137,18 @@ impl Batch<'_> {
         b: ConvBuffers<'_>,
         windows: Windows,
     ) -> Result<()> {
+        self.encode_conv_with_params(pass, &conv_params(g, b.bias.is_some()), b, windows)
+    }
+
+    /// [`Batch::encode_conv_windowed`] with the `ConvParams` uniform given (Winograd's passes
+    /// narrow its band of tile rows).
+    pub(super) fn encode_conv_with_params<S: GeneratedShader>(
+        &mut self,
+        pass: Pass<'_, S>,
+        params: &shader::ConvParams,
+        b: ConvBuffers<'_>,
+        windows: Windows,
+    ) -> Result<()> {
         const {
             assert!(same_names(S::BINDINGS, CONV_BINDINGS), "a conv shader binds input, weight, bias, output, params");
             assert!(
@@ -142,7 +157,7 @@ impl Batch<'_> {
             );
         }
         let ctx = self.ctx;
-        let uniform = ctx.uniform("ConvParams", &conv_params(g, b.bias.is_some()))?;
+        let uniform = ctx.uniform("ConvParams", params)?;
         let group = S::bind_group_with(|name| match name {
             "input" => windowed(b.input.buffer(), windows.input),
             "weight" => b.weight.buffer().as_entire_buffer_binding(),

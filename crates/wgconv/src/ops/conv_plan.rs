@@ -120,9 +120,8 @@ fn runnable_kernel(
     let binding_limit = limits.max_storage_buffer_binding_size;
     let alignment = u64::from(limits.min_storage_buffer_offset_alignment);
     // Evaluated only for Winograd: it builds the products' geometry.
-    let winograd_runs = |kernel: ConvKernel| {
-        dtype == DType::F32 && geometry.winograd_images_per_part(kernel, binding_limit, alignment).is_some()
-    };
+    let winograd_runs =
+        |kernel: ConvKernel| dtype == DType::F32 && geometry.winograd_parts(kernel, binding_limit, alignment).is_some();
     let f16_allowed = forced.is_empty() && precision == Precision::AllowF16;
     // f16 allowed: R31's Winograd layers of 256+ input channels keep Winograd, its products on
     // the tensor cores where they can run, else on the fp32 GEMM (R40).
@@ -173,7 +172,8 @@ fn runnable_kernel(
                 format!(
                     "kernel {} runs f32 tensors (got {dtype:?}){channels} whose transformed input ({input} f32) \
                      and products ({products} f32) each fit one {binding_limit}-byte storage binding, or one \
-                     image's do and the images start at multiples of {alignment} bytes",
+                     image's do and the images start at multiples of {alignment} bytes, or one tile row's of \
+                     one image do (it then runs in bands of tile rows)",
                     kernel.name()
                 ),
             ));
@@ -298,9 +298,7 @@ impl ConvGeometry {
                     && (u64::from(self.oh) * u64::from(self.ow)).is_multiple_of(4)
             }
             // Its intermediates' size against the device's bindings is checked by the planner.
-            ConvKernel::Winograd | ConvKernel::WinogradCoop => {
-                self.winograd_images_per_part(kernel, u64::MAX, 1).is_some()
-            }
+            ConvKernel::Winograd | ConvKernel::WinogradCoop => self.winograd_parts(kernel, u64::MAX, 1).is_some(),
             ConvKernel::CoopNhwc => {
                 !self.transposed
                     && !self.one_d

@@ -50,6 +50,15 @@ fn nhwc_block(g: &ConvGeometry, output: DType) -> (u32, u32, u32) {
     (cols, tiles / cols, channels)
 }
 
+/// How a Winograd convolution is cut to fit the device's storage bindings
+/// ([`ConvGeometry::winograd_parts`]): its images run this many at a time, each part's tile rows
+/// in bands of `band_rows` (all of an image's where its intermediates fit).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct WinogradParts {
+    pub(crate) images: u32,
+    pub(crate) band_rows: u32,
+}
+
 impl ConvGeometry {
     /// Whether the filter suits F(2×2, 3×3): a direct 3×3 convolution at stride 1 and dilation 1,
     /// one group (any padding, any size).
@@ -92,50 +101,77 @@ impl ConvGeometry {
 
     /// Elements of the transformed input [N, 16·IC, tiles] and of the products [N, 16·OC, tiles].
     pub(crate) fn winograd_scratch_len(&self) -> (u64, u64) {
-        let per_channel = u64::from(self.n) * u64::from(POSITIONS) * self.winograd_tiles();
+        self.winograd_band_scratch_len(self.winograd_tile_grid()[0])
+    }
+
+    /// [`ConvGeometry::winograd_scratch_len`] of a band of `rows` tile rows of every image.
+    fn winograd_band_scratch_len(&self, rows: u32) -> (u64, u64) {
+        let tiles = u64::from(rows) * u64::from(self.winograd_tile_grid()[1]);
+        let per_channel = u64::from(self.n) * u64::from(POSITIONS) * tiles;
         (per_channel * u64::from(self.ic), per_channel * u64::from(self.oc))
     }
 
     /// The products as a convolution: 16 groups (one per transform position) of a 1×1
     /// convolution over the tiles, input [N, 16·IC, ⌈OH/2⌉, ⌈OW/2⌉], weight [16·OC, IC, 1, 1].
     pub(crate) fn winograd_gemm(&self) -> Result<ConvGeometry> {
-        let (n, ic, oc) = (self.n as usize, self.ic as usize, self.oc as usize);
-        let [th, tw] = self.winograd_tile_grid().map(|t| t as usize);
-        let p = POSITIONS as usize;
-        ConvGeometry::new(&[n, p * ic, th, tw], &[p * oc, ic, 1, 1], None, &ConvOptions::default().groups(POSITIONS))
+        self.winograd_band_gemm(self.winograd_tile_grid()[0])
     }
 
-    /// Images per part when `kernel` (`Winograd` or `WinogradCoop`) runs this convolution on a
-    /// device whose storage bindings hold `binding_limit` bytes at offsets that are multiples of
-    /// `alignment`: the whole batch where its intermediates fit one binding each, else as many
-    /// images as fit (binding each part's images at their offsets in the input and output, which
-    /// must be aligned); `None` where it cannot run: the shape does not suit it, its transformed
-    /// weight does not fit one binding, not even one image's intermediates do, the parts' offsets
-    /// would not be aligned, or the kernel of its products cannot run a part's (grid limits; for
+    /// [`ConvGeometry::winograd_gemm`] of a band of `rows` tile rows of every image.
+    fn winograd_band_gemm(&self, rows: u32) -> Result<ConvGeometry> {
+        let (n, ic, oc) = (self.n as usize, self.ic as usize, self.oc as usize);
+        let tw = self.winograd_tile_grid()[1] as usize;
+        let p = POSITIONS as usize;
+        let input = [n, p * ic, rows as usize, tw];
+        ConvGeometry::new(&input, &[p * oc, ic, 1, 1], None, &ConvOptions::default().groups(POSITIONS))
+    }
+
+    /// How `kernel` (`Winograd` or `WinogradCoop`) runs this convolution on a device whose
+    /// storage bindings hold `binding_limit` bytes at offsets that are multiples of `alignment`:
+    /// the whole batch at once where its intermediates fit one binding each; else as many images
+    /// per part as fit (binding each part's images at their offsets in the input and output,
+    /// which must then be aligned); else one image per part, in bands of as many tile rows as
+    /// fit. `None` where it cannot run: the shape does not suit it, its transformed weight does
+    /// not fit one binding, not even one tile row's intermediates do, the parts' offsets would
+    /// not be aligned, or the kernel of its products cannot run a part's band (grid limits; for
     /// `WinogradCoop`, `CoopNhwc`'s multiple of 8 input channels).
-    pub(crate) fn winograd_images_per_part(
+    pub(crate) fn winograd_parts(
         &self,
         kernel: ConvKernel,
         binding_limit: u64,
         alignment: u64,
-    ) -> Option<u32> {
+    ) -> Option<WinogradParts> {
         if !self.winograd_weight_fits(binding_limit) {
             return None;
         }
-        let (input, products) = self.winograd_scratch_len();
-        let per_image = input.max(products) / u64::from(self.n);
+        let tile_rows = self.winograd_tile_grid()[0];
+        let one_image = ConvGeometry { n: 1, ..self.clone() };
+        // Elements of the larger intermediate (sized as f32) per tile row of one image.
+        let per_row = {
+            let (input, products) = one_image.winograd_band_scratch_len(1);
+            input.max(products)
+        };
         // Indices within a part are u32.
         let limit = (binding_limit / 4).min(u64::from(u32::MAX));
-        let images = (limit / per_image).min(u64::from(self.n)) as u32;
+        let rows_fit = limit / per_row;
+        let image_rows = u64::from(tile_rows);
+        let (images, band_rows) = if rows_fit >= image_rows {
+            ((rows_fit / image_rows).min(u64::from(self.n)) as u32, tile_rows)
+        } else {
+            // Even bands: as many as the limit needs, their rows shared out evenly.
+            let bands = tile_rows.div_ceil(rows_fit.max(1) as u32);
+            (1, tile_rows.div_ceil(bands))
+        };
         let (in_image, out_image) = self.winograd_image_bytes();
         let aligned = in_image.is_multiple_of(alignment) && out_image.is_multiple_of(alignment);
-        let part = ConvGeometry { n: images.max(1), ..self.clone() };
+        let part = ConvGeometry { n: images, ..self.clone() };
         let products_kernel = match kernel {
             ConvKernel::WinogradCoop => ConvKernel::CoopNhwc,
             _ => ConvKernel::GemmN64K16,
         };
-        let gemm_runs = kernel.is_winograd() && part.winograd_gemm().is_ok_and(|gemm| gemm.supports(products_kernel));
-        (images >= 1 && (images == self.n || aligned) && gemm_runs).then_some(images)
+        let gemm_runs =
+            kernel.is_winograd() && part.winograd_band_gemm(band_rows).is_ok_and(|gemm| gemm.supports(products_kernel));
+        (rows_fit >= 1 && (images == self.n || aligned) && gemm_runs).then_some(WinogradParts { images, band_rows })
     }
 }
 
@@ -175,11 +211,19 @@ fn transform_entries(products_nhwc: bool, tensors: MemoryFormat) -> (shader::Ent
 }
 
 /// What a transform pass specialises: the products' layout, and the activation (the output
-/// transform's).
+/// transform's); and the band of tile rows it runs (first, count), all of them where `None`.
 #[derive(Clone, Copy)]
 struct Transform {
     products_nhwc: bool,
     activation: Activation,
+    band: Option<[u32; 2]>,
+}
+
+/// Winograd's intermediates: the transformed input V and the products M.
+#[derive(Clone, Copy)]
+struct Intermediates<'a> {
+    input: &'a Tensor,
+    products: &'a Tensor,
 }
 
 impl Batch<'_> {
@@ -198,13 +242,10 @@ impl Batch<'_> {
     ) -> Result<()> {
         let limits = self.ctx.limits();
         let alignment = u64::from(limits.min_storage_buffer_offset_alignment);
-        let images =
-            g.winograd_images_per_part(kernel, limits.max_storage_buffer_binding_size, alignment).ok_or_else(|| {
-                Error::unavailable(
-                    kernel.name(),
-                    "its intermediates do not fit this device's storage bindings".to_string(),
-                )
-            })?;
+        let parts = g.winograd_parts(kernel, limits.max_storage_buffer_binding_size, alignment).ok_or_else(|| {
+            Error::unavailable(kernel.name(), "its intermediates do not fit this device's storage bindings".to_string())
+        })?;
+        let images = parts.images;
         let transformed = match transformed {
             Some(t) if t.dtype() == winograd_weight_dtype(kernel) => t.clone(),
             _ => self.winograd_weight_for(kernel, buffers.weight, g)?,
@@ -218,14 +259,16 @@ impl Batch<'_> {
                 (images < g.n).then(|| (u64::from(first) * image_bytes, u64::from(part.n) * image_bytes))
             };
             let windows = Windows { input: window(in_image), output: window(out_image) };
-            self.encode_winograd_part(kernel, buffers, &transformed, &part, activation, windows)?;
+            self.encode_winograd_part(kernel, buffers, &transformed, &part, activation, windows, parts.band_rows)?;
             first += part.n;
         }
         Ok(())
     }
 
     /// The input transform, the products and the output transform of the images of `part`,
-    /// bound at `windows` of the input and output.
+    /// bound at `windows` of the input and output, in bands of `band_rows` tile rows: each
+    /// band's three passes in turn, through intermediates that hold one band.
+    #[allow(clippy::too_many_arguments)]
     fn encode_winograd_part(
         &mut self,
         kernel: ConvKernel,
@@ -234,11 +277,12 @@ impl Batch<'_> {
         part: &ConvGeometry,
         activation: Activation,
         windows: Windows,
+        band_rows: u32,
     ) -> Result<()> {
         let ctx = self.ctx;
-        let gemm = part.winograd_gemm()?;
         let nhwc = kernel == ConvKernel::WinogradCoop;
-        let (input_len, products_len) = part.winograd_scratch_len();
+        let tile_rows = part.winograd_tile_grid()[0];
+        let (input_len, products_len) = part.winograd_band_scratch_len(band_rows);
         // `CoopNhwc` rounds V to f16 as it loads it, so `WinogradCoop` writes it in f16: half the
         // traffic, the same products.
         let input_dtype = if nhwc { DType::F16 } else { DType::F32 };
@@ -246,14 +290,42 @@ impl Batch<'_> {
             ctx.scratch(Scratch::WinogradInput, "Winograd's transformed input", input_dtype, input_len as usize)?;
         let products =
             ctx.scratch(Scratch::WinogradProducts, "Winograd's products", DType::F32, products_len as usize)?;
-        let input_pass = ConvBuffers { output: &input, bias: None, ..buffers };
+        let mut first = 0;
+        while first < tile_rows {
+            let band = [first, band_rows.min(tile_rows - first)];
+            let tensors = Intermediates { input: &input, products: &products };
+            self.encode_winograd_band(kernel, buffers, transformed, part, activation, windows, tensors, band)?;
+            first += band[1];
+        }
+        Ok(())
+    }
+
+    /// The three passes of `encode_winograd_part` over the tile rows `band` (first, count) of
+    /// its images, through the intermediates `tensors`.
+    #[allow(clippy::too_many_arguments)]
+    fn encode_winograd_band(
+        &mut self,
+        kernel: ConvKernel,
+        buffers: ConvBuffers<'_>,
+        transformed: &Tensor,
+        part: &ConvGeometry,
+        activation: Activation,
+        windows: Windows,
+        tensors: Intermediates<'_>,
+        band: [u32; 2],
+    ) -> Result<()> {
+        let ctx = self.ctx;
+        let nhwc = kernel == ConvKernel::WinogradCoop;
+        let Intermediates { input, products } = tensors;
+        let gemm = part.winograd_band_gemm(band[1])?;
+        let input_pass = ConvBuffers { output: input, bias: None, ..buffers };
         let input_window = Windows { input: windows.input, output: None };
-        let transform = Transform { products_nhwc: nhwc, activation: Activation::None };
+        let transform = Transform { products_nhwc: nhwc, activation: Activation::None, band: Some(band) };
         // Channels-last tensors (`WinogradCoop` only) are read and written as they are.
         let (input_entry, output_entry) = transform_entries(nhwc, buffers.input.memory_format());
         self.winograd_pass(input_entry, part, input_pass, transform, input_window)?;
 
-        let gemm_buffers = ConvBuffers { input: &input, weight: transformed, bias: None, output: &products };
+        let gemm_buffers = ConvBuffers { input, weight: transformed, bias: None, output: products };
         if nhwc {
             self.record_coop_nhwc(gemm_buffers, &gemm, Activation::None)?;
         } else {
@@ -265,9 +337,9 @@ impl Batch<'_> {
             self.encode_planned_gemm(plan, Some(transformed), gemm_buffers, &gemm, Activation::None)?;
         }
 
-        let output_pass = ConvBuffers { input: &products, ..buffers };
+        let output_pass = ConvBuffers { input: products, ..buffers };
         let output_window = Windows { input: None, output: windows.output };
-        let transform = Transform { products_nhwc: nhwc, activation };
+        let transform = Transform { products_nhwc: nhwc, activation, band: Some(band) };
         self.winograd_pass(output_entry, part, output_pass, transform, output_window)
     }
 
@@ -327,7 +399,7 @@ impl Batch<'_> {
         let shape = [POSITIONS as usize * g.oc as usize, g.ic as usize, 1, 1];
         let plain = Tensor::zeros(self.ctx, &shape, DType::F32)?;
         let buffers = ConvBuffers { input: weight, weight, bias: None, output: &plain };
-        let transform = Transform { products_nhwc: true, activation: Activation::None };
+        let transform = Transform { products_nhwc: true, activation: Activation::None, band: None };
         self.winograd_pass(shader::Entry::WinogradWeight, g, buffers, transform, Windows::default())?;
         Ok(plain)
     }
@@ -342,7 +414,7 @@ impl Batch<'_> {
         // Zero-filled: the packed layout's padding channels stay zero.
         let transformed = Tensor::zeros(self.ctx, &[len as usize], DType::F32)?;
         let buffers = ConvBuffers { input: weight, weight, bias: None, output: &transformed };
-        let transform = Transform { products_nhwc: false, activation: Activation::None };
+        let transform = Transform { products_nhwc: false, activation: Activation::None, band: None };
         self.winograd_pass(shader::Entry::WinogradWeight, g, buffers, transform, Windows::default())?;
         Ok(transformed)
     }
@@ -361,7 +433,9 @@ impl Batch<'_> {
         windows: Windows,
     ) -> Result<()> {
         let limits = self.ctx.limits();
-        let tiles = g.winograd_tiles();
+        let [all_rows, tile_cols] = g.winograd_tile_grid();
+        let [first_row, tile_rows] = transform.band.unwrap_or([0, all_rows]);
+        let tiles = u64::from(tile_rows) * u64::from(tile_cols);
         let channels = u64::from(match entry {
             shader::Entry::WinogradInput
             | shader::Entry::WinogradInputNhwc
@@ -380,7 +454,6 @@ impl Batch<'_> {
             }
             shader::Entry::WinogradInputNhwc | shader::Entry::WinogradOutputNhwc => {
                 let (cols, rows, block_channels) = nhwc_block(g, buffers.output.dtype());
-                let [tile_rows, tile_cols] = g.winograd_tile_grid();
                 let blocks = u64::from(tile_cols.div_ceil(cols))
                     * u64::from(tile_rows.div_ceil(rows))
                     * channels.div_ceil(u64::from(block_channels));
@@ -400,7 +473,9 @@ impl Batch<'_> {
                 (overrides.activation, overrides.clamp_min, overrides.clamp_max) =
                     super::conv_encode::activation_constants(transform.activation);
                 let pass = Pass::new($entry, &overrides, grid.dims());
-                self.encode_conv_windowed::<$module::Shader>(pass, g, buffers, windows)
+                let mut params = super::conv_encode::conv_params(g, buffers.bias.is_some());
+                (params.tile_row0, params.tile_rows) = (first_row, tile_rows);
+                self.encode_conv_with_params::<$module::Shader>(pass, &params, buffers, windows)
             }};
         }
         match buffers.output.dtype() {
@@ -434,7 +509,8 @@ mod tests {
     fn only_direct_3x3_stride_1_ungrouped_filters_suit_it() {
         let opts = || ConvOptions::default().padding(&[1]);
         let ok = geo(&[1, 8, 6, 6], &[8, 8, 3, 3], opts());
-        assert_eq!(ok.winograd_images_per_part(ConvKernel::Winograd, 1 << 30, 256), Some(1));
+        let whole = WinogradParts { images: 1, band_rows: 3 };
+        assert_eq!(ok.winograd_parts(ConvKernel::Winograd, 1 << 30, 256), Some(whole));
         for g in [
             geo(&[1, 8, 6, 6], &[8, 8, 3, 3], opts().stride(&[2])),
             geo(&[1, 8, 6, 6], &[8, 8, 3, 3], opts().dilation(&[2])),
@@ -443,10 +519,29 @@ mod tests {
             geo(&[1, 8, 6, 6], &[8, 8, 5, 5], opts()),
             geo(&[1, 8, 6], &[8, 8, 3], opts()),
         ] {
-            assert_eq!(g.winograd_images_per_part(ConvKernel::Winograd, 1 << 30, 256), None, "{g:?}");
+            assert_eq!(g.winograd_parts(ConvKernel::Winograd, 1 << 30, 256), None, "{g:?}");
         }
-        // Its transformed input (16·8·9 f32 = 4608 bytes) must fit one binding.
-        assert_eq!(ok.winograd_images_per_part(ConvKernel::Winograd, 4096, 256), None);
+        // Its transformed weight (16·8·8 f32 = 4096 bytes) must fit one binding.
+        assert_eq!(ok.winograd_parts(ConvKernel::Winograd, 4092, 256), None);
+    }
+
+    #[test]
+    fn images_whose_intermediates_exceed_a_binding_run_in_bands_of_tile_rows() {
+        let opts = || ConvOptions::default().padding(&[1]);
+        // 6×6 output: 3 tile rows of 16·3·8 = 384 f32 (1536 bytes) of V; 2 rows fit 4096 bytes,
+        // so 2 bands, of 2 rows and 1.
+        let g = geo(&[1, 8, 6, 6], &[8, 8, 3, 3], opts());
+        let parts = g.winograd_parts(ConvKernel::Winograd, 4096, 256);
+        assert_eq!(parts, Some(WinogradParts { images: 1, band_rows: 2 }));
+        // 9 tile rows, 4 fit: 3 even bands of 3 rows rather than 4, 4 and 1.
+        let tall = geo(&[1, 8, 18, 6], &[8, 8, 3, 3], opts());
+        let parts = tall.winograd_parts(ConvKernel::WinogradCoop, 4 * 4 * 384, 256);
+        assert_eq!(parts, Some(WinogradParts { images: 1, band_rows: 3 }));
+        // A tile row of 100 tiles (16·100·8 f32 = 51 200 bytes) is the least a band holds.
+        let wide = geo(&[1, 8, 4, 200], &[8, 8, 3, 3], opts());
+        let parts = wide.winograd_parts(ConvKernel::Winograd, 51_200, 256);
+        assert_eq!(parts, Some(WinogradParts { images: 1, band_rows: 1 }));
+        assert_eq!(wide.winograd_parts(ConvKernel::Winograd, 51_196, 256), None);
     }
 
     /// `WinogradCoop`'s transforms, checked where no cooperative matrices are (lavapipe): the
@@ -492,34 +587,44 @@ mod tests {
                 crate::reference::convolution(&x, &input_shape, &w, &weight_shape, Some(&b), &opts).unwrap();
             let wt = Tensor::from_f32(&ctx, &w, &weight_shape).unwrap();
             let bt = Tensor::from_f32(&ctx, &b, &[oc]).unwrap();
-            let gemm = g.winograd_gemm().unwrap();
             let channels_last = |t: Tensor| t.with_memory_format(MemoryFormat::ChannelsLast).unwrap();
             let tiles = g.winograd_tile_grid().map(|t| t as usize);
-            let nhwc = |activation| Transform { products_nhwc: true, activation };
+            let nhwc = |activation| Transform { products_nhwc: true, activation, band: None };
             let products_opts = ConvOptions::default().groups(POSITIONS);
             let forced = ForcedPlan::kernel(ConvKernel::GemmN64K16);
-            for format in [MemoryFormat::Contiguous, MemoryFormat::ChannelsLast] {
+            // Every tile row in one band, and in bands of 3 rows (the last one ragged) and of 1.
+            let bandings = [tiles[0], 3, 1];
+            for (format, band_rows) in [MemoryFormat::Contiguous, MemoryFormat::ChannelsLast]
+                .into_iter()
+                .flat_map(|format| bandings.map(|rows| (format, rows)))
+            {
                 let (input_entry, output_entry) = transform_entries(true, format);
                 let xt = ctx.to_memory_format(&Tensor::from_f32(&ctx, &x, &input_shape).unwrap(), format).unwrap();
                 let y = Tensor::full_f32(&ctx, &g.output_shape(), f32::NAN).unwrap();
                 let y = y.with_memory_format(format).unwrap();
-                let v_shape = [input_shape[0], 16 * ic, tiles[0], tiles[1]];
-                let v = channels_last(Tensor::full_f32(&ctx, &v_shape, f32::NAN).unwrap());
-                let m = channels_last(Tensor::full_f32(&ctx, &gemm.output_shape(), f32::NAN).unwrap());
                 let mut batch = ctx.batch();
                 let plain = batch.winograd_weight_plain(&wt, &g).unwrap();
                 let buffers = ConvBuffers { input: &xt, weight: &wt, bias: Some(&bt), output: &y };
-                let input_pass = ConvBuffers { output: &v, bias: None, ..buffers };
-                let none = nhwc(Activation::None);
-                batch.winograd_pass(input_entry, &g, input_pass, none, Windows::default()).unwrap();
-                batch.convolution_into_forced(&v, &plain, None, &m, &products_opts, &forced).unwrap();
-                let output_pass = ConvBuffers { input: &m, ..buffers };
-                let relu = nhwc(Activation::Relu);
-                batch.winograd_pass(output_entry, &g, output_pass, relu, Windows::default()).unwrap();
+                for first in (0..tiles[0]).step_by(band_rows) {
+                    let rows = band_rows.min(tiles[0] - first);
+                    let band = Some([first as u32, rows as u32]);
+                    // Each band's intermediates poisoned afresh, numbered from its first row.
+                    let v_shape = [input_shape[0], 16 * ic, rows, tiles[1]];
+                    let v = channels_last(Tensor::full_f32(&ctx, &v_shape, f32::NAN).unwrap());
+                    let m_shape = g.winograd_band_gemm(rows as u32).unwrap().output_shape();
+                    let m = channels_last(Tensor::full_f32(&ctx, &m_shape, f32::NAN).unwrap());
+                    let input_pass = ConvBuffers { output: &v, bias: None, ..buffers };
+                    let none = Transform { band, ..nhwc(Activation::None) };
+                    batch.winograd_pass(input_entry, &g, input_pass, none, Windows::default()).unwrap();
+                    batch.convolution_into_forced(&v, &plain, None, &m, &products_opts, &forced).unwrap();
+                    let output_pass = ConvBuffers { input: &m, ..buffers };
+                    let relu = Transform { band, ..nhwc(Activation::Relu) };
+                    batch.winograd_pass(output_entry, &g, output_pass, relu, Windows::default()).unwrap();
+                }
                 batch.submit().unwrap();
                 let got = ctx.to_memory_format(&y, MemoryFormat::Contiguous).unwrap().to_vec_f32(&ctx).unwrap();
                 let err = crate::reference::relative_error(&got, &expected);
-                assert!(err <= 1e-5, "{input_shape:?}, {format}: relative error {err:e}");
+                assert!(err <= 1e-5, "{input_shape:?}, {format}, bands of {band_rows}: relative error {err:e}");
             }
         }
     }
@@ -566,7 +671,7 @@ mod tests {
                 let mut batch = ctx.batch();
                 for v in [&wide, &narrow] {
                     let buffers = ConvBuffers { input: &xt, weight: &wt, bias: None, output: v };
-                    let transform = Transform { products_nhwc: true, activation: Activation::None };
+                    let transform = Transform { products_nhwc: true, activation: Activation::None, band: None };
                     batch.winograd_pass(entry, &g, buffers, transform, Windows::default()).unwrap();
                 }
                 batch.submit().unwrap();
@@ -587,13 +692,16 @@ mod tests {
         // Per image: transformed input 16·64·8·8 f32 = 256 KiB, products 16·32·64 = 128 KiB;
         // images of 64·16·16·4 = 64 KiB in and 32·16·16·4 = 32 KiB out (aligned).
         let g = geo(&[5, 64, 16, 16], &[32, 64, 3, 3], ConvOptions::default().padding(&[1]));
-        assert_eq!(g.winograd_images_per_part(ConvKernel::Winograd, 2 << 20, 256), Some(5));
-        assert_eq!(g.winograd_images_per_part(ConvKernel::Winograd, 768 << 10, 256), Some(3));
-        assert_eq!(g.winograd_images_per_part(ConvKernel::Winograd, 256 << 10, 256), Some(1));
-        assert_eq!(g.winograd_images_per_part(ConvKernel::Winograd, (256 << 10) - 4, 256), None);
+        let parts = |g: &ConvGeometry, limit| g.winograd_parts(ConvKernel::Winograd, limit, 256);
+        let images = |g: &ConvGeometry, limit| parts(g, limit).map(|p| p.images);
+        assert_eq!(images(&g, 2 << 20), Some(5));
+        assert_eq!(images(&g, 768 << 10), Some(3));
+        assert_eq!(parts(&g, 256 << 10), Some(WinogradParts { images: 1, band_rows: 8 }));
+        // Less than one image's: bands of tile rows (8 rows of 32 KiB; 7 fit, 2 bands of 4).
+        assert_eq!(parts(&g, (256 << 10) - 4), Some(WinogradParts { images: 1, band_rows: 4 }));
         // 15×15 images of 64 and 32 channels (57 600 and 28 800 bytes) are not 256-byte aligned.
         let odd = geo(&[5, 64, 15, 15], &[32, 64, 3, 3], ConvOptions::default().padding(&[1]));
-        assert_eq!(odd.winograd_images_per_part(ConvKernel::Winograd, 2 << 20, 256), Some(5));
-        assert_eq!(odd.winograd_images_per_part(ConvKernel::Winograd, 768 << 10, 256), None);
+        assert_eq!(images(&odd, 2 << 20), Some(5));
+        assert_eq!(images(&odd, 768 << 10), None);
     }
 }
