@@ -37,10 +37,16 @@ pub struct AdapterRequest {
     /// hardware can run). `Some(wgpu::Limits::default())` asks for WebGPU's defaults — all a page
     /// may get without asking — to check that an app works within them.
     pub limits: Option<wgpu::Limits>,
+    /// At most this many bytes per storage binding, below what `limits` (or the adapter) gives:
+    /// to see how an app runs where bindings are small (a browser may give 128 MiB). Tensors and
+    /// intermediates over it run in parts, or fail with a typed error naming the limit.
+    /// `WGCONV_MAX_BINDING_BYTES` sets it.
+    pub max_binding_bytes: Option<u64>,
 }
 
 impl AdapterRequest {
-    /// Reads `WGCONV_BACKEND`, `WGCONV_ADAPTER` and `WGCONV_COOPERATIVE_MATRIX`.
+    /// Reads `WGCONV_BACKEND`, `WGCONV_ADAPTER`, `WGCONV_COOPERATIVE_MATRIX` and
+    /// `WGCONV_MAX_BINDING_BYTES`.
     pub fn from_env() -> Self {
         Self {
             backends: std::env::var("WGCONV_BACKEND").ok().map(|b| wgpu::Backends::from_comma_list(&b)),
@@ -48,6 +54,7 @@ impl AdapterRequest {
             low_power: false,
             cooperative_matrix: std::env::var("WGCONV_COOPERATIVE_MATRIX").is_ok_and(|v| v == "1"),
             limits: None,
+            max_binding_bytes: std::env::var("WGCONV_MAX_BINDING_BYTES").ok().and_then(|v| v.parse().ok()),
         }
     }
 
@@ -61,6 +68,15 @@ impl AdapterRequest {
         }
         if parts.is_empty() { String::new() } else { format!(" ({})", parts.join(", ")) }
     }
+}
+
+/// The limits `request` asks of an adapter whose own are `adapter`.
+fn requested_limits(request: &AdapterRequest, adapter: wgpu::Limits) -> wgpu::Limits {
+    let mut limits = request.limits.clone().unwrap_or(adapter);
+    if let Some(cap) = request.max_binding_bytes {
+        limits.max_storage_buffer_binding_size = limits.max_storage_buffer_binding_size.min(cap);
+    }
+    limits
 }
 
 /// Describes one adapter wgpu can see.
@@ -266,7 +282,7 @@ impl Context {
             .request_device(&wgpu::DeviceDescriptor {
                 label: Some("wgconv"),
                 required_features: adapter.features() & wanted,
-                required_limits: request.limits.clone().unwrap_or_else(|| adapter.limits()),
+                required_limits: requested_limits(request, adapter.limits()),
                 experimental_features: experimental,
                 ..Default::default()
             })
@@ -668,5 +684,21 @@ mod tests {
         let r = AdapterRequest { name_contains: Some("H200".into()), ..AdapterRequest::default() };
         assert_eq!(r.describe(), " (adapter name containing \"H200\")");
         assert_eq!(AdapterRequest::default().describe(), "");
+    }
+
+    #[test]
+    fn a_binding_cap_lowers_only_the_binding_limit() {
+        let adapter = wgpu::Limits { max_storage_buffer_binding_size: 1 << 31, ..wgpu::Limits::default() };
+        let capped = AdapterRequest { max_binding_bytes: Some(128 << 20), ..AdapterRequest::default() };
+        let limits = requested_limits(&capped, adapter.clone());
+        assert_eq!(limits, wgpu::Limits { max_storage_buffer_binding_size: 128 << 20, ..adapter.clone() });
+        // A cap above the limit leaves it; no cap asks for the adapter's own.
+        let high = AdapterRequest { max_binding_bytes: Some(1 << 40), ..AdapterRequest::default() };
+        assert_eq!(requested_limits(&high, adapter.clone()), adapter);
+        assert_eq!(requested_limits(&AdapterRequest::default(), adapter.clone()), adapter);
+        // Over the limits asked for, not the adapter's.
+        let defaults = AdapterRequest { limits: Some(wgpu::Limits::default()), ..capped };
+        let limits = requested_limits(&defaults, adapter);
+        assert_eq!(limits.max_storage_buffer_binding_size, wgpu::Limits::default().max_storage_buffer_binding_size);
     }
 }
