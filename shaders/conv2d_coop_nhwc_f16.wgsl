@@ -51,8 +51,8 @@ struct ConvParams {
     dilation_w: u32,
     groups: u32,
     has_bias: u32,
-    // Winograd's band of output tile rows (its passes run in bands whose intermediates stay in
-    // the L2 cache): the first, and how many; every other shader ignores them.
+    // Winograd's band of output tile rows (an image whose intermediates exceed a storage
+    // binding runs in bands that fit): the first, and how many; every other shader ignores them.
     tile_row0: u32,
     tile_rows: u32,
     _pad0: u32,

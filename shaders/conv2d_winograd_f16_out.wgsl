@@ -58,8 +58,8 @@ struct ConvParams {
     dilation_w: u32,
     groups: u32,
     has_bias: u32,
-    // Winograd's band of output tile rows (its passes run in bands whose intermediates stay in
-    // the L2 cache): the first, and how many; every other shader ignores them.
+    // Winograd's band of output tile rows (an image whose intermediates exceed a storage
+    // binding runs in bands that fit): the first, and how many; every other shader ignores them.
     tile_row0: u32,
     tile_rows: u32,
     _pad0: u32,
@@ -389,12 +389,14 @@ fn winograd_output_nhwc(
     }
     workgroupBarrier();
     let window = 4u * BLOCK_TILES;
+    // The band's last output row: a block may reach past it (its rows are the next band's).
+    let oy_end = min(params.oh, 2u * (params.tile_row0 + tiles_h()));
     for (var j = lid; j < BLOCK_CHANNELS * window; j += 256u) {
         let c = j / window;
         let oy = 2u * (params.tile_row0 + block.y) + j % window / cols;
         let ox = 2u * block.z + j % cols;
         let oc = block.w + c;
-        if (oc < params.oc && oy < params.oh && ox < params.ow) {
+        if (oc < params.oc && oy < oy_end && ox < params.ow) {
             let at = ((block.x * params.oc + oc) * params.oh + oy) * params.ow + ox;
             output[at] = f16(stage[c * STAGE_OUT_CHANNEL_STRIDE + j % window]);
         }

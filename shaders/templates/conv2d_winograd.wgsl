@@ -359,12 +359,14 @@ fn winograd_output_nhwc(
     }
     workgroupBarrier();
     let window = 4u * BLOCK_TILES;
+    // The band's last output row: a block may reach past it (its rows are the next band's).
+    let oy_end = min(params.oh, 2u * (params.tile_row0 + tiles_h()));
     for (var j = lid; j < BLOCK_CHANNELS * window; j += 256u) {
         let c = j / window;
         let oy = 2u * (params.tile_row0 + block.y) + j % window / cols;
         let ox = 2u * block.z + j % cols;
         let oc = block.w + c;
-        if (oc < params.oc && oy < params.oh && ox < params.ow) {
+        if (oc < params.oc && oy < oy_end && ox < params.ow) {
             let at = ((block.x * params.oc + oc) * params.oh + oy) * params.ow + ox;
             output[at] = {{ to_out }}(stage[c * STAGE_OUT_CHANNEL_STRIDE + j % window]);
         }

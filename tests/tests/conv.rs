@@ -1031,7 +1031,7 @@ fn winograd_runs_in_bands_when_its_intermediates_exceed_a_binding() {
     let forced = batch.convolution_forced(&xt, &wt, None, &options, &ForcedPlan::kernel(ConvKernel::Winograd));
     let err = forced.unwrap_err().to_string();
     assert!(err.contains("transformed input (296960 f32)") && err.contains("524288-byte"), "{err}");
-    assert!(err.contains("one tile row's"), "{err}");
+    assert!(err.contains("one tile row of one image do (148480 f32"), "{err}");
 }
 
 /// Images whose Winograd intermediates exceed a binding run in bands of tile rows, each band's
@@ -1044,7 +1044,8 @@ fn winograd_bands_match_the_reference() {
     // [1, 8, 19, 21]: 10 × 11 tiles, the last row and column cut, in bands of 4, 4 and 2.
     let ctx = context_with_binding_limit(40 << 10);
     let options = opts().padding(&[1]).activation(Activation::Relu);
-    for (seed, input) in [(760, [2usize, 8, 20, 20]), (763, [1, 8, 19, 21])] {
+    // Passes: the weight transform, then 3 per band (2 images × 2 bands; 3 bands).
+    for (seed, input, passes) in [(760, [2usize, 8, 20, 20], 1 + 2 * 2 * 3), (763, [1, 8, 19, 21], 1 + 3 * 3)] {
         let weight = [12usize, 8, 3, 3];
         let x = random_f32(seed, input.iter().product());
         let w = random_f32(seed + 1, weight.iter().product());
@@ -1058,6 +1059,7 @@ fn winograd_bands_match_the_reference() {
         let mut batch = ctx.batch();
         let kernel = batch.convolution_into_forced(&xt, &wt, Some(&bt), &y, &options, &forced).unwrap();
         assert_eq!(kernel, ConvKernel::Winograd);
+        assert_eq!(batch.len(), passes, "{input:?}");
         batch.submit().unwrap();
         let err = reference::relative_error(&y.to_vec_f32(&ctx).unwrap(), &expected);
         assert!(err <= TOLERANCE, "{input:?}: relative error {err:e}");

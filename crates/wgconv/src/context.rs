@@ -697,8 +697,9 @@ mod tests {
         assert_eq!(requested_limits(&high, adapter.clone()), adapter);
         assert_eq!(requested_limits(&AdapterRequest::default(), adapter.clone()), adapter);
         // Over the limits asked for, not the adapter's.
-        let defaults = AdapterRequest { limits: Some(wgpu::Limits::default()), ..capped };
+        let defaults =
+            AdapterRequest { limits: Some(wgpu::Limits::default()), max_binding_bytes: Some(64 << 20), ..capped };
         let limits = requested_limits(&defaults, adapter);
-        assert_eq!(limits.max_storage_buffer_binding_size, wgpu::Limits::default().max_storage_buffer_binding_size);
+        assert_eq!(limits, wgpu::Limits { max_storage_buffer_binding_size: 64 << 20, ..wgpu::Limits::default() });
     }
 }

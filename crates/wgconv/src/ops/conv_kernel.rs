@@ -109,8 +109,9 @@ pub enum ConvKernel {
     /// groups) on the fp32 GEMM kernel the planner picks for it, and the output transform with
     /// bias and activation. The transformed input and products (each 16/4 the size of the input
     /// and output) live in the context's scratch: where the whole batch's exceed one storage
-    /// binding it runs in parts of whole images (bound at aligned offsets), and the transformed
-    /// weight (16/9 the weight) must fit one too. Forced tile widths and K schedules do not apply
+    /// binding it runs in parts of whole images (bound at aligned offsets), and where one
+    /// image's do, in bands of tile rows; the transformed weight (16/9 the weight) must fit one
+    /// too. Forced tile widths and K schedules do not apply
     /// to it.
     Winograd,
     /// Pointwise (1×1, stride 1, no padding, one group) convolutions whose planes (OH × OW) are

@@ -115,7 +115,7 @@ fn runnable_kernel(
         }
     }
     // Winograd's transforms are f32, and its intermediates must each fit one storage binding
-    // (the whole batch's, or parts' of it at aligned offsets).
+    // (the whole batch's, or parts' of it at aligned offsets, or bands of an image's tile rows).
     let limits = ctx.limits();
     let binding_limit = limits.max_storage_buffer_binding_size;
     let alignment = u64::from(limits.min_storage_buffer_offset_alignment);
@@ -163,6 +163,7 @@ fn runnable_kernel(
     if kernel.is_winograd() && !winograd_runs(kernel) {
         if forced.kernel.is_some() {
             let (input, products) = geometry.winograd_scratch_len();
+            let per_row = geometry.winograd_row_scratch_len();
             let channels = match kernel {
                 ConvKernel::WinogradCoop => format!(", with a multiple of 8 input channels (got {})", geometry.ic),
                 _ => String::new(),
@@ -171,9 +172,9 @@ fn runnable_kernel(
                 kernel.name(),
                 format!(
                     "kernel {} runs f32 tensors (got {dtype:?}){channels} whose transformed input ({input} f32) \
-                     and products ({products} f32) each fit one {binding_limit}-byte storage binding, or one \
-                     image's do and the images start at multiples of {alignment} bytes, or one tile row's of \
-                     one image do (it then runs in bands of tile rows)",
+                     and products ({products} f32) each fit one {binding_limit}-byte storage binding, or those \
+                     of one tile row of one image do ({per_row} f32; it then runs in parts of whole images and \
+                     bands of tile rows) and the images start at multiples of {alignment} bytes",
                     kernel.name()
                 ),
             ));

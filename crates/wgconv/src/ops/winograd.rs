@@ -111,6 +111,13 @@ impl ConvGeometry {
         (per_channel * u64::from(self.ic), per_channel * u64::from(self.oc))
     }
 
+    /// Elements of the larger intermediate (counted as f32) of one tile row of one image: the
+    /// least a band holds.
+    pub(crate) fn winograd_row_scratch_len(&self) -> u64 {
+        let (input, products) = ConvGeometry { n: 1, ..self.clone() }.winograd_band_scratch_len(1);
+        input.max(products)
+    }
+
     /// The products as a convolution: 16 groups (one per transform position) of a 1×1
     /// convolution over the tiles, input [N, 16·IC, ⌈OH/2⌉, ⌈OW/2⌉], weight [16·OC, IC, 1, 1].
     pub(crate) fn winograd_gemm(&self) -> Result<ConvGeometry> {
@@ -145,12 +152,7 @@ impl ConvGeometry {
             return None;
         }
         let tile_rows = self.winograd_tile_grid()[0];
-        let one_image = ConvGeometry { n: 1, ..self.clone() };
-        // Elements of the larger intermediate (sized as f32) per tile row of one image.
-        let per_row = {
-            let (input, products) = one_image.winograd_band_scratch_len(1);
-            input.max(products)
-        };
+        let per_row = self.winograd_row_scratch_len();
         // Indices within a part are u32.
         let limit = (binding_limit / 4).min(u64::from(u32::MAX));
         let rows_fit = limit / per_row;
@@ -158,7 +160,8 @@ impl ConvGeometry {
         let (images, band_rows) = if rows_fit >= image_rows {
             ((rows_fit / image_rows).min(u64::from(self.n)) as u32, tile_rows)
         } else {
-            // Even bands: as many as the limit needs, their rows shared out evenly.
+            // As few bands as the limit allows, all but the last of one height, as even as that
+            // makes them (10 rows, 4 fit: 4, 4 and 2).
             let bands = tile_rows.div_ceil(rows_fit.max(1) as u32);
             (1, tile_rows.div_ceil(bands))
         };
@@ -605,7 +608,8 @@ mod tests {
                 let mut batch = ctx.batch();
                 let plain = batch.winograd_weight_plain(&wt, &g).unwrap();
                 let buffers = ConvBuffers { input: &xt, weight: &wt, bias: Some(&bt), output: &y };
-                for first in (0..tiles[0]).step_by(band_rows) {
+                // Last band first: each band must write its own rows only.
+                for first in (0..tiles[0]).step_by(band_rows).rev() {
                     let rows = band_rows.min(tiles[0] - first);
                     let band = Some([first as u32, rows as u32]);
                     // Each band's intermediates poisoned afresh, numbered from its first row.
