@@ -9,6 +9,8 @@
 //   conv_transpose2d_few_oc  the same for up to 4 output channels per group, all of a pixel's in
 //                     one thread, threads ordered by stride phase
 //   conv_transpose2d_few_oc_split  the same with K split over 8 threads per run of 4 pixels
+//   conv2d_few_oc_split  direct convolution with up to 4 output channels per group, K split
+//                     over 8 threads per run of 4 pixels of a row
 //   conv2d_gemv       direct convolution of at most 4 output pixels in all: the lanes of a
 //                     workgroup row share one output channel's K
 
@@ -417,6 +419,7 @@ fn conv_transpose2d_few_oc_split(
         few_oc_finish(pixel, sum);
     }
     workgroupBarrier();
+
 }
 
 // `few_oc_sum` for a run of FEW_OC_RUN pixels of one stride phase from `px` along its row
@@ -475,6 +478,154 @@ fn few_oc_run_sum(px: FewOcPixel, valid: array<bool, FEW_OC_RUN>, begin: u32, en
                 }
                 row_index += plane;
                 w_index += w_step;
+            }
+        }
+    }
+    return acc;
+}
+
+// Direct convolution with at most 4 output channels per group (an image's RGB output, a
+// latent's 4 channels): as `conv_transpose2d_few_oc_split`, 32 runs of FEW_OC_RUN consecutive
+// output columns of one row per workgroup, K split over its 8 rows of 32 threads, every output
+// channel of the group at once. A warp's 32 runs load adjacent input columns, and each weight it
+// loads (the same for every lane) feeds the run's pixels. Layers such as the SD VAE decoder's
+// 128→3 at 512² are 262 144 pixels of K = 1152 and 3 outputs: no GEMM tile fills with 3
+// channels, and one thread per output loads every input value once per output channel.
+@compute @workgroup_size(256)
+fn conv2d_few_oc_split(
+    @builtin(global_invocation_id) gid: vec3<u32>,
+    @builtin(local_invocation_index) local: u32,
+) {
+    // 32 runs per workgroup (stride_x is a whole number of workgroups of 256), in the order
+    // (image, group, row, run of the row).
+    let runs_per_row = (params.ow + FEW_OC_RUN - 1u) / FEW_OC_RUN;
+    let run = (gid.y * stride_x + gid.x) / 256u * 32u + local % 32u;
+    var px: FewOcPixel;
+    px.ow = run % runs_per_row * FEW_OC_RUN;
+    var t = run / runs_per_row;
+    px.oh = t % params.oh;
+    t = t / params.oh;
+    px.group = t % params.groups;
+    px.n = t / params.groups;
+    px.valid = px.n < params.n;
+    let slice = local / 32u;
+    let ic_per_group = params.ic / params.groups;
+    let chunk = (ic_per_group + 7u) / 8u;
+    let begin = min(slice * chunk, ic_per_group);
+    let end = min(begin + chunk, ic_per_group);
+    var valid: array<bool, FEW_OC_RUN>;
+    for (var r = 0u; r < FEW_OC_RUN; r++) {
+        valid[r] = px.valid && px.ow + r < params.ow;
+    }
+    var acc: array<vec4<f32>, FEW_OC_RUN>;
+    if (valid[0]) {
+        acc = few_oc_direct_run_sum(px, valid, begin, end);
+    }
+    // The rounds are written out so that every accumulator index is a constant: indexing the
+    // accumulators by the counter of a loop with barriers put them in (slow) local memory.
+    few_oc_partial[local] = acc[0];
+    workgroupBarrier();
+    if (valid[0] && slice == 0u) {
+        var sum = acc[0];
+        for (var s = 1u; s < 8u; s++) {
+            sum += few_oc_partial[s * 32u + local];
+        }
+        var pixel = px;
+        pixel.ow = px.ow + 0u * 1u;
+        few_oc_finish(pixel, sum);
+    }
+    workgroupBarrier();
+    few_oc_partial[local] = acc[1];
+    workgroupBarrier();
+    if (valid[1] && slice == 0u) {
+        var sum = acc[1];
+        for (var s = 1u; s < 8u; s++) {
+            sum += few_oc_partial[s * 32u + local];
+        }
+        var pixel = px;
+        pixel.ow = px.ow + 1u * 1u;
+        few_oc_finish(pixel, sum);
+    }
+    workgroupBarrier();
+    few_oc_partial[local] = acc[2];
+    workgroupBarrier();
+    if (valid[2] && slice == 0u) {
+        var sum = acc[2];
+        for (var s = 1u; s < 8u; s++) {
+            sum += few_oc_partial[s * 32u + local];
+        }
+        var pixel = px;
+        pixel.ow = px.ow + 2u * 1u;
+        few_oc_finish(pixel, sum);
+    }
+    workgroupBarrier();
+    few_oc_partial[local] = acc[3];
+    workgroupBarrier();
+    if (valid[3] && slice == 0u) {
+        var sum = acc[3];
+        for (var s = 1u; s < 8u; s++) {
+            sum += few_oc_partial[s * 32u + local];
+        }
+        var pixel = px;
+        pixel.ow = px.ow + 3u * 1u;
+        few_oc_finish(pixel, sum);
+    }
+    workgroupBarrier();
+
+}
+
+// Σ over input channels [begin, end) of the group and every filter tap of the direct
+// convolution's run of FEW_OC_RUN pixels from `px` along its row (pixel r valid where
+// `valid[r]`), up to four output channels at once.
+fn few_oc_direct_run_sum(px: FewOcPixel, valid: array<bool, FEW_OC_RUN>, begin: u32, end: u32) -> array<vec4<f32>, FEW_OC_RUN> {
+    let ic_per_group = params.ic / params.groups;
+    let oc_per_group = params.oc / params.groups;
+    let plane = params.ih * params.iw;
+    let taps = params.kh * params.kw;
+    // The weight is [OC, IC/groups, KH, KW]: output channel j of the group is j·(IC/groups)·taps
+    // past channel 0's (the lanes past the group's channel count repeat its last channel: copies,
+    // not written), and the next input channel `taps` further on.
+    let last = oc_per_group - 1u;
+    let lane_offset = vec4<u32>(0u, min(1u, last), min(2u, last), min(3u, last)) * ic_per_group * taps;
+    let first_ic = px.group * ic_per_group + begin;
+    let first_w = (px.group * oc_per_group * ic_per_group + begin) * taps;
+    var acc: array<vec4<f32>, FEW_OC_RUN>;
+    for (var ky = 0u; ky < params.kh; ky++) {
+        let iy = i32(px.oh * params.stride_h + ky * params.dilation_h) - i32(params.pad_h);
+        if (iy < 0 || iy >= i32(params.ih)) {
+            continue;
+        }
+        for (var kx = 0u; kx < params.kw; kx++) {
+            let ix0 = i32(px.ow * params.stride_w + kx * params.dilation_w) - i32(params.pad_w);
+            // Each pixel's column clamped into the row (its load then harmless) and whether it
+            // is inside it.
+            var column: array<u32, FEW_OC_RUN>;
+            var inside: array<bool, FEW_OC_RUN>;
+            var any = false;
+            for (var r = 0u; r < FEW_OC_RUN; r++) {
+                let ix = ix0 + i32(r * params.stride_w);
+                inside[r] = valid[r] && ix >= 0 && ix < i32(params.iw);
+                column[r] = u32(clamp(ix, 0, i32(params.iw) - 1));
+                any = any || inside[r];
+            }
+            if (!any) {
+                continue;
+            }
+            var row_index = ((px.n * params.ic + first_ic) * params.ih + u32(iy)) * params.iw;
+            var w_index = first_w + ky * params.kw + kx;
+            for (var i = begin; i < end; i++) {
+                let w = vec4<f32>(
+                    f32(weight[w_index + lane_offset.x]),
+                    f32(weight[w_index + lane_offset.y]),
+                    f32(weight[w_index + lane_offset.z]),
+                    f32(weight[w_index + lane_offset.w]),
+                );
+                for (var r = 0u; r < FEW_OC_RUN; r++) {
+                    let x = select(0.0, f32(input[row_index + column[r]]), inside[r]);
+                    acc[r] = fma(vec4<f32>(x), w, acc[r]);
+                }
+                row_index += plane;
+                w_index += taps;
             }
         }
     }

@@ -70,12 +70,13 @@ fn check_runs_forced(name: &str, seed: u64, case: Case, runs: &[Option<ConvKerne
         match forced {
             Some(k) => assert_eq!(kernel, k, "{name}: forced kernel not used"),
             // A tile width or K schedule forced without a kernel picks among the staged GEMM
-            // kernels, which the small-grid ones and the few-output-channel one are not.
+            // kernels, which the small-grid ones and the few-output-channel ones are not.
             None if (matches!(
                 geometry.planned_kernel(),
                 ConvKernel::GemmSmall
                     | ConvKernel::GemmSmallK32
                     | ConvKernel::TransposedFewOc
+                    | ConvKernel::FewOc
                     | ConvKernel::Winograd
                     | ConvKernel::PointwiseVec4
                     | ConvKernel::PointwiseVec4Split
@@ -130,6 +131,73 @@ fn distinct_h_and_w_settings() {
         Case { input: &[2, 3, 11, 13], weight: &[4, 3, 3, 2], bias: true, opts: swapped, kernel: ConvKernel::Direct },
     );
     assert_ne!(a.len(), b.len());
+}
+
+/// `few_oc` (direct convolutions of up to 4 output channels per group, K split over 8 threads
+/// per run of 4 pixels), checked by `check` with every other kernel that runs each case: an RGB
+/// output (ragged runs: 19 columns), stride 2 with dilation 2, grouped (3 channels a group), a
+/// K shorter than the 8 slices (5 input channels: idle slices), 1D, and a clamp.
+#[test]
+fn few_output_channels_direct() {
+    let few_oc_runs = |case: &Case| {
+        let g = ConvGeometry::new(case.input, case.weight, None, &case.opts).unwrap();
+        assert!(g.supports(ConvKernel::FewOc), "{:?} {:?}", case.input, case.weight);
+    };
+    let clamp = Activation::Clamp { min: -0.5, max: 0.6 };
+    let cases = [
+        (
+            "RGB output, ragged runs",
+            Case {
+                input: &[1, 16, 13, 19],
+                weight: &[3, 16, 3, 3],
+                bias: true,
+                opts: opts().padding(&[1]).activation(Activation::Relu),
+                kernel: ConvKernel::DirectVec4,
+            },
+        ),
+        (
+            "stride 2, dilation 2",
+            Case {
+                input: &[2, 24, 17, 23],
+                weight: &[4, 24, 3, 3],
+                bias: true,
+                opts: opts().stride(&[2]).dilation(&[2]).padding(&[2]),
+                kernel: ConvKernel::DirectVec4,
+            },
+        ),
+        (
+            "grouped, 3 a group",
+            Case {
+                input: &[1, 32, 9, 10],
+                weight: &[6, 16, 3, 3],
+                bias: true,
+                opts: opts().groups(2).padding(&[1, 0]).activation(clamp),
+                kernel: ConvKernel::DirectVec4,
+            },
+        ),
+        (
+            "5 input channels",
+            Case { input: &[1, 5, 8, 8], weight: &[1, 5, 3, 3], bias: false, opts: opts(), kernel: ConvKernel::Direct },
+        ),
+        (
+            "1D",
+            Case {
+                input: &[2, 20, 37],
+                weight: &[2, 20, 5],
+                bias: true,
+                opts: opts().padding(&[2]),
+                kernel: ConvKernel::DirectVec4,
+            },
+        ),
+    ];
+    for (seed, (name, case)) in (770..).zip(cases) {
+        few_oc_runs(&case);
+        check(name, seed, case);
+    }
+    let five = ConvGeometry::new(&[1, 4, 5, 5], &[5, 4, 3, 3], None, &opts()).unwrap();
+    assert!(!five.supports(ConvKernel::FewOc), "5 output channels a group");
+    let transposed = ConvGeometry::new(&[1, 4, 5, 5], &[4, 3, 3, 3], None, &opts().transposed(true)).unwrap();
+    assert!(!transposed.supports(ConvKernel::FewOc), "transposed");
 }
 
 #[test]

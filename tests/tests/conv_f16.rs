@@ -98,6 +98,10 @@ fn f16_direct_gemm_and_vec4_kernels() {
     check("1x1 vec4 planes", 315, case, &[]);
     let opts = ConvOptions::default().groups(2).dilation(&[2]).padding(&[2]);
     check("grouped dilated", 320, Case { input: &[1, 6, 9, 10], weight: &[4, 3, 3, 3], opts }, &[]);
+    // An RGB output (`few_oc` among the kernels: K split over 8 threads, ragged runs of 14
+    // columns).
+    let opts = ConvOptions::default().padding(&[1]).activation(Activation::Relu);
+    check("RGB output", 322, Case { input: &[1, 32, 9, 14], weight: &[3, 32, 3, 3], opts }, &[]);
     // Three output pixels (`gemv`, the planner's choice there) with a K of 576.
     let opts = ConvOptions::default().padding(&[1]).stride(&[2]);
     check("3 pixels", 325, Case { input: &[3, 64, 2, 2], weight: &[24, 64, 3, 3], opts }, &[]);

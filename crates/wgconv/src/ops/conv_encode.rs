@@ -221,6 +221,7 @@ impl Batch<'_> {
             | ConvKernel::DirectVec4
             | ConvKernel::Transposed
             | ConvKernel::TransposedFewOc
+            | ConvKernel::FewOc
             | ConvKernel::Gemv => {
                 self.encode_per_output(kernel, buffers, g, activation)?;
             }
@@ -694,8 +695,8 @@ impl Batch<'_> {
 
     /// The kernels of `shaders/conv2d.wgsl`: the reference kernels, one thread per output;
     /// `TransposedFewOc`, one per output pixel and group (its grid counts every stride phase's
-    /// sub-grid, rounded up), or 8 per run of 4 pixels with K split between them; `Gemv`, one workgroup per
-    /// 256 / lanes output channels.
+    /// sub-grid, rounded up), or 8 per run of 4 pixels with K split between them; `FewOc`, 8 per
+    /// run of 4 pixels of a row; `Gemv`, one workgroup per 256 / lanes output channels.
     fn encode_per_output(
         &mut self,
         kernel: ConvKernel,
@@ -710,16 +711,18 @@ impl Batch<'_> {
             && super::conv_launch::few_oc_split_fits(&limits);
         let items = match kernel {
             // 32 runs of pixels per workgroup of 256 (`few_oc_splits_k` checked that this fits
-            // u32).
+            // u32; `supports`, for `FewOc`).
             ConvKernel::TransposedFewOc if few_oc_split => (g.few_oc_runs() as u64).div_ceil(32) * 256,
+            ConvKernel::FewOc => (g.few_oc_row_runs() as u64).div_ceil(32) * 256,
             // `supports` checked that this fits u32.
             ConvKernel::TransposedFewOc => g.few_oc_threads() as u64,
             // Not one thread per item: its own grid below.
             ConvKernel::Gemv => 1,
             _ => g.output_pixels() * u64::from(g.oc),
         };
-        // The K-split entry point's workgroup is 256 threads (WebGPU's default limit), fixed.
-        let wg_size = if few_oc_split { 256 } else { dispatch::workgroup_size(&limits) };
+        // The K-split entry points' workgroup is 256 threads (WebGPU's default limit), fixed.
+        let fixed_256 = few_oc_split || kernel == ConvKernel::FewOc;
+        let wg_size = if fixed_256 { 256 } else { dispatch::workgroup_size(&limits) };
         let grid = dispatch::grid(items, wg_size, limits.max_compute_workgroups_per_dimension)?;
         // `supports` checked that Gemv's workgroups fit one grid dimension.
         let dims = if kernel == ConvKernel::Gemv { [g.gemv_workgroups() as u32, 1, 1] } else { grid.dims() };
@@ -737,6 +740,7 @@ impl Batch<'_> {
                 ConvKernel::Transposed => direct::Entry::ConvTranspose2d,
                 ConvKernel::TransposedFewOc if few_oc_split => direct::Entry::ConvTranspose2dFewOcSplit,
                 ConvKernel::TransposedFewOc => direct::Entry::ConvTranspose2dFewOc,
+                ConvKernel::FewOc => direct::Entry::Conv2dFewOcSplit,
                 ConvKernel::Gemv => direct::Entry::Conv2dGemv,
                 other => unreachable!(
                     "{} is not a per-output kernel (the match in `encode_convolution` routes kernels)",

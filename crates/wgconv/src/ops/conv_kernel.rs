@@ -23,6 +23,12 @@ pub enum ConvKernel {
     /// consecutive input columns. With 16+ input channels per group, 8 threads share a run of 4
     /// pixels of one stride phase, K split between them (each weight loaded feeds the 4 pixels).
     TransposedFewOc,
+    /// Direct convolution with at most 4 output channels per group (an image's RGB output, a
+    /// latent's 4 channels): 8 threads share a run of 4 consecutive output pixels of a row, K
+    /// split between them, each computing all of its group's channels, so each input load feeds
+    /// them all and each weight load (the same across a warp) the 4 pixels. A fixed workgroup of
+    /// 256 threads.
+    FewOc,
     /// Direct convolution of at most 4 output pixels in all (batch × OH × OW ≤ 4: the
     /// squeeze-and-excitation FCs, a U-Net's innermost layer), as matrix-vector products: 32 to
     /// 256 threads share one output channel's K (its weight row, read once and coalesced), each
@@ -141,7 +147,7 @@ pub enum ConvKernel {
 
 impl ConvKernel {
     /// Every kernel.
-    pub const ALL: [ConvKernel; 25] = [
+    pub const ALL: [ConvKernel; 26] = [
         ConvKernel::Direct,
         ConvKernel::DirectVec4,
         ConvKernel::Transposed,
@@ -167,6 +173,7 @@ impl ConvKernel {
         ConvKernel::PointwiseVec4,
         ConvKernel::PointwiseVec4Split,
         ConvKernel::WinogradCoop,
+        ConvKernel::FewOc,
     ];
 
     /// The kernel called `name` (as [`ConvKernel::name`] spells it).
@@ -181,6 +188,7 @@ impl ConvKernel {
             ConvKernel::DirectVec4 => "direct_vec4",
             ConvKernel::Transposed => "transposed",
             ConvKernel::TransposedFewOc => "transposed_few_oc",
+            ConvKernel::FewOc => "few_oc",
             ConvKernel::Gemv => "gemv",
             ConvKernel::Gemm => "gemm",
             ConvKernel::GemmM64 => "gemm_m64",
@@ -264,6 +272,7 @@ impl ConvKernel {
             ConvKernel::DirectVec4 => direct::CONV2D_VEC4_WORKGROUP_MEMORY_BYTES,
             ConvKernel::Transposed => direct::CONV_TRANSPOSE2D_WORKGROUP_MEMORY_BYTES,
             ConvKernel::TransposedFewOc => direct::CONV_TRANSPOSE2D_FEW_OC_WORKGROUP_MEMORY_BYTES,
+            ConvKernel::FewOc => direct::CONV2D_FEW_OC_SPLIT_WORKGROUP_MEMORY_BYTES,
             ConvKernel::Gemv => direct::CONV2D_GEMV_WORKGROUP_MEMORY_BYTES,
             ConvKernel::Depthwise => dw::CONV2D_DEPTHWISE_WORKGROUP_MEMORY_BYTES,
             ConvKernel::GroupedOc4 => dw::CONV2D_GROUPED_OC4_WORKGROUP_MEMORY_BYTES,
@@ -367,7 +376,7 @@ impl ConvKernel {
             ConvKernel::DepthwiseRows => Some(ConvKernel::Depthwise),
             // The one-thread-per-output kernel declares no workgroup memory and runs any direct
             // convolution.
-            ConvKernel::Gemv => Some(ConvKernel::Direct),
+            ConvKernel::Gemv | ConvKernel::FewOc => Some(ConvKernel::Direct),
             // Its 16 KiB is exactly WebGPU's default limit; downlevel devices allow less.
             ConvKernel::GemmSmall | ConvKernel::GemmSmallK32 => Some(ConvKernel::GemmN64K16),
             // R38 takes the layers R27 gives `GemmSmallK32` (10 KiB, under WebGPU's default).
@@ -494,6 +503,7 @@ mod tests {
             ConvKernel::PointwiseVec4 => 22,
             ConvKernel::PointwiseVec4Split => 23,
             ConvKernel::WinogradCoop => 24,
+            ConvKernel::FewOc => 25,
         };
         for (i, k) in ConvKernel::ALL.into_iter().enumerate() {
             assert_eq!(position(k), i, "{k:?}");

@@ -24,8 +24,8 @@ fn split_small_grid(workgroups: u64, k_tiles: u64) -> u32 {
     splits
 }
 
-/// Pixels per thread of the K-split `TransposedFewOc` entry point (`FEW_OC_RUN` in
-/// `shaders/templates/conv2d.wgsl`).
+/// Pixels per thread of the K-split `TransposedFewOc` entry point and of `FewOc` (`FEW_OC_RUN`
+/// in `shaders/templates/conv2d.wgsl`).
 const FEW_OC_RUN: u128 = 4;
 
 /// The most output channels per thread of `PointwiseVec4` (`POINTWISE_MAX_OC_BLOCK` in
@@ -35,12 +35,13 @@ const POINTWISE_MAX_OC_BLOCK: u32 = 16;
 /// The most filter taps (input rows × KW) the row-run depthwise kernels unroll per thread.
 const MAX_UNROLLED_TAPS: u64 = 1024;
 
-/// Whether a device with `limits` takes the K-split `TransposedFewOc` entry point's fixed
-/// workgroup: 256 threads and its workgroup memory.
+/// Whether a device with `limits` takes the K-split few-output-channel entry points' fixed
+/// workgroup (`TransposedFewOc`'s and `FewOc`'s): 256 threads and their workgroup memory.
 pub(crate) fn few_oc_split_fits(limits: &wgpu::Limits) -> bool {
-    crate::dispatch::max_workgroup_threads(limits) >= 256
-        && crate::shaders::conv2d::CONV_TRANSPOSE2D_FEW_OC_SPLIT_WORKGROUP_MEMORY_BYTES
-            <= limits.max_compute_workgroup_storage_size
+    use crate::shaders::conv2d as direct;
+    let memory = direct::CONV_TRANSPOSE2D_FEW_OC_SPLIT_WORKGROUP_MEMORY_BYTES
+        .max(direct::CONV2D_FEW_OC_SPLIT_WORKGROUP_MEMORY_BYTES);
+    crate::dispatch::max_workgroup_threads(limits) >= 256 && memory <= limits.max_compute_workgroup_storage_size
 }
 
 impl ConvGeometry {
@@ -80,6 +81,12 @@ impl ConvGeometry {
         let rows = u128::from(self.oh).div_ceil(sh) * sh;
         let runs_per_row = u128::from(self.ow).div_ceil(sw).div_ceil(FEW_OC_RUN);
         u128::from(self.n) * u128::from(self.groups) * rows * sw * runs_per_row
+    }
+
+    /// Runs of `FewOc`: [`FEW_OC_RUN`] consecutive columns of one output row of one group.
+    pub(crate) fn few_oc_row_runs(&self) -> u128 {
+        let rows = u128::from(self.n) * u128::from(self.groups) * u128::from(self.oh);
+        rows * u128::from(self.ow).div_ceil(FEW_OC_RUN)
     }
 
     /// Output channels per thread of `PointwiseVec4` and `PointwiseVec4Split`: the channels shared out evenly over as

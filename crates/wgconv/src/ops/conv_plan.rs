@@ -160,6 +160,16 @@ fn runnable_kernel(
     if kernel == ConvKernel::TransposedFewOc && forced.kernel.is_none() && !split_fits {
         kernel = geometry.staged_gemm_kernel();
     }
+    // `FewOc` has only the K-split entry point.
+    if kernel == ConvKernel::FewOc && !split_fits {
+        if forced.kernel.is_some() {
+            return Err(Error::unavailable(
+                kernel.name(),
+                "kernel few_oc needs a workgroup of 256 threads, more than this device allows".to_string(),
+            ));
+        }
+        kernel = geometry.reference_kernel();
+    }
     if kernel.is_winograd() && !winograd_runs(kernel) {
         if forced.kernel.is_some() {
             let (input, products) = geometry.winograd_scratch_len();
@@ -247,6 +257,12 @@ impl ConvGeometry {
                     && self.oc / self.groups <= 4
                     && threads <= u128::from(u32::MAX)
                     && threads <= 4 * pixels
+            }
+            // Its grid (8 threads per run of 4 pixels) indexes in u32.
+            ConvKernel::FewOc => {
+                !self.transposed
+                    && self.oc / self.groups <= 4
+                    && self.few_oc_row_runs().div_ceil(32) * 256 <= u128::from(u32::MAX)
             }
             // Its columns are unrolled for 4 pixels; one row of workgroups.
             ConvKernel::Gemv => {
@@ -361,6 +377,12 @@ impl ConvGeometry {
         }
         let tiles_n64: u64 = self.gemm_grid((64, 64)).iter().product();
         if !gemm_worthwhile {
+            // 2–4 output channels per group with long K on large grids (image and latent output
+            // layers): 8 threads per run of 4 pixels, K split between them, every channel of a
+            // pixel at once (R43).
+            if self.few_oc_wins() && self.supports(ConvKernel::FewOc) {
+                return ConvKernel::FewOc;
+            }
             // Few output channels with long K (a diffusion UNet's 320→4 output layer at batch 1):
             // the small-grid tiles' 4-way K split beats one thread per output's serial K, on
             // grids of under two waves of 64×64 tiles (R27; at batch 8, 512 tiles, it lost).
@@ -442,11 +464,12 @@ impl ConvGeometry {
 
     /// Whether `kernel` is one a planner rule runs on this layer in place of a GEMM kernel:
     /// R30's `TransposedFewOc`, R31's `Winograd`, R32's `GroupedOc4` (where it takes a layer the
-    /// tiles would run), R37's `PointwiseVec4` and R38's `PointwiseVec4Split`.
+    /// tiles would run), R37's `PointwiseVec4`, R38's `PointwiseVec4Split` and R43's `FewOc`.
     pub(crate) fn rule_instead_of_gemm(&self, kernel: ConvKernel) -> bool {
         matches!(
             kernel,
             ConvKernel::TransposedFewOc
+                | ConvKernel::FewOc
                 | ConvKernel::Winograd
                 | ConvKernel::PointwiseVec4
                 | ConvKernel::PointwiseVec4Split
@@ -600,6 +623,22 @@ impl ConvGeometry {
             _ => ConvKernel::GemmN64K16,
         };
         if self.supports(gemm) { gemm } else { self.reference_kernel() }
+    }
+
+    /// R43: `FewOc` for direct convolutions of 2–4 output channels per group whose K
+    /// (IC/groups × KH × KW) is 512 or more over 8192+ output pixels: an image's RGB output or
+    /// a latent's 4 channels, where no GEMM tile fills and one thread per output loads every input
+    /// value once per channel. Fitted on the 33 layers of `bench/suites/few-oc.json` (the zoos'
+    /// direct layers of ≤ 4 output channels per group and output heads of other models; v37
+    /// call C): on the 14 it takes, 1.46–3.77× the kernel planned before (2.52× in geomean;
+    /// `direct_vec4` or `gemm_small_k32`; the SD VAE decoder's 128→3 at 512² 0.81 → 0.23 ms), and
+    /// 1.62–2.90× on f16 tensors. It lost on short K (K ≤ 96, 1×1 heads and ResNeXt's groups:
+    /// 0.32–0.86×), to `gemm_small_k32` on the SD 1.5 UNet's 320→4 at 64² (4096 pixels: 0.55×),
+    /// and on one output channel it won 3 of 6 layers of long enough K, by 1.07–1.82×, and lost
+    /// 3, at 0.58–0.95×: left out.
+    pub(crate) fn few_oc_wins(&self) -> bool {
+        let ocg = self.oc / self.groups;
+        !self.transposed && (2..=4).contains(&ocg) && self.gemm_k_depth() >= 512 && self.output_pixels() >= 8192
     }
 
     /// Rule R32: whether `GroupedOc4` (four output channels of four columns per thread, every
@@ -1137,5 +1176,26 @@ mod tests {
         assert!(kernel(&[16, 256, 4000], &[32, 256, 1], pointwise).is_gemm());
         let up = ConvOptions::default().stride(&[2, 2]).padding(&[1, 1]).transposed(true);
         assert!(kernel(&[16, 128, 64, 64], &[128, 32, 4, 4], up).is_gemm());
+    }
+
+    #[test]
+    fn image_and_latent_outputs_take_the_few_channel_kernel() {
+        let same = |g: u32| ConvOptions::default().padding(&[1, 1]).groups(g);
+        let kernel = |input: &[usize], weight: &[usize], opts| geo(input, weight, opts).unwrap().planned_kernel();
+        // The SD VAE decoder's RGB output (K 1152, 512²), the SDXL UNet's 320→4 at 128²,
+        // Real-ESRGAN's 64→3 at 256² (K 576, 65 536 pixels), a 9×9 style-transfer output.
+        assert_eq!(kernel(&[1, 128, 512, 512], &[3, 128, 3, 3], same(1)), ConvKernel::FewOc);
+        assert_eq!(kernel(&[1, 320, 128, 128], &[4, 320, 3, 3], same(1)), ConvKernel::FewOc);
+        assert_eq!(kernel(&[1, 64, 256, 256], &[3, 64, 3, 3], same(1)), ConvKernel::FewOc);
+        let k9 = ConvOptions::default().padding(&[4, 4]);
+        assert_eq!(kernel(&[1, 32, 256, 256], &[3, 32, 9, 9], k9), ConvKernel::FewOc);
+        // Left alone: the SD 1.5 UNet's 320→4 at 64² (4096 pixels: R27's small-grid tiles), K
+        // under 512 (32→3 3×3), one output channel, 1×1 heads, transposed RGB outputs (R30).
+        assert_eq!(kernel(&[1, 320, 64, 64], &[4, 320, 3, 3], same(1)), ConvKernel::GemmSmallK32);
+        assert_ne!(kernel(&[1, 32, 512, 512], &[3, 32, 3, 3], same(1)), ConvKernel::FewOc);
+        assert_ne!(kernel(&[16, 64, 256, 256], &[1, 64, 3, 3], same(1)), ConvKernel::FewOc);
+        assert_ne!(kernel(&[1, 64, 512, 512], &[2, 64, 1, 1], ConvOptions::default()), ConvKernel::FewOc);
+        let up = ConvOptions::default().stride(&[2, 2]).padding(&[1, 1]).transposed(true);
+        assert_eq!(kernel(&[1, 128, 128, 128], &[128, 3, 4, 4], up), ConvKernel::TransposedFewOc);
     }
 }
