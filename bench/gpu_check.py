@@ -2,7 +2,7 @@
 """Writes .npy inputs for `wgconv conv2d --check` / `q8-conv-pw --check` runs on a real GPU:
 one layer per fast kernel (GEMM, GEMM with split-K, transposed GEMM by stride phase, depthwise,
 int8 dot4 GEMM and the int8 tensor-core kernels (bit-exact against the scalar one); unpadded GEMM; grouped; tiled, row-run and vec4 depthwise; 16-deep K-tiles; the
-few-output-channel transposed kernel; the matrix-vector kernel of outputs of at most 4 pixels; the
+few-output-channel kernels, transposed and direct; the matrix-vector kernel of outputs of at most 4 pixels; the
 small-grid GEMMs, unstaged and staged; Winograd F(2x2, 3x3), its products on the fp32 GEMM and on
 the tensor cores;
 64×64 tiles; the f16 tensor-core kernel, checked against a reference whose inputs are rounded to
@@ -36,6 +36,10 @@ cases = [
     ("gemm_transposed", (8, 64, 16, 16), (64, 32, 4, 4), "--transposed --stride 2 --padding 1"),
     # An RGB output layer on the few-output-channel transposed kernel (pix2pix's last layer, smaller).
     ("transposed_few_oc_rgb", (2, 128, 32, 32), (128, 3, 4, 4), "--transposed --stride 2 --padding 1 --kernel transposed_few_oc"),
+    # An RGB output on the direct few-output-channel kernel (a VAE decoder's, smaller; ragged runs
+    # of 4 along 90 columns), and a latent output that R43 plans onto it (K 2880, 2 × 96 × 80).
+    ("few_oc_rgb", (1, 128, 64, 90), (3, 128, 3, 3), "--padding 1 --activation relu --kernel few_oc"),
+    ("few_oc_planned_latent", (2, 320, 96, 80), (4, 320, 3, 3), "--padding 1"),
     # Four output pixels in all (two images of 2×1): the matrix-vector kernel, 256 lanes (K 2304).
     ("gemv_4_pixels", (2, 256, 4, 3), (40, 256, 3, 3), "--stride 2,3 --padding 1,0 --activation relu --kernel gemv"),
     # The small-grid GEMM: ragged 32×32 tiles (70 channels, 13×11 pixels), K 1008 in 2 K-slices,
@@ -166,12 +170,12 @@ cases += [
 # f16 tensors (.npy <f2, checked against the f16 bound): every tensor-core case above without
 # --precision (f16 tensors take the tensor cores as they are; split-K writes f32 partial sums),
 # and the fp32 kernels' f16 variants: GEMM with split-K, transposed GEMM, depthwise vec4 and tiled,
-# the few-output-channel transposed kernel.
+# the few-output-channel kernels.
 f16_cases = [(name + "_f16", xs, ws, flags.replace("--precision f16", "").strip())
              for name, xs, ws, flags in cases if name.startswith("coop_")]
 f16_cases += [(name + "_f16", xs, ws, flags) for name, xs, ws, flags in cases
               if name in ("gemm_splitk", "gemm_transposed", "depthwise_k7_vec4", "depthwise_k7_tiled", "gemm_stem",
-                          "transposed_few_oc_rgb", "gemv_4_pixels", "gemm_small_ragged",
+                          "transposed_few_oc_rgb", "few_oc_rgb", "gemv_4_pixels", "gemm_small_ragged",
                           "gemm_small_transposed", "gemm_small_k32_ragged", "gemm_small_k32_transposed",
                           "pointwise_vec4_blocks", "pointwise_vec4_split_blocks")]
 # The channels-last tensor-core kernel, forced (the CLI's tensors are NCHW: it runs between

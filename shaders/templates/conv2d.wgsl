@@ -305,16 +305,18 @@ fn conv_transpose2d_few_oc(@builtin(global_invocation_id) gid: vec3<u32>) {
 // stride phase, consecutive along a row: the runs' loads are consecutive, and each weight loaded
 // feeds 4 pixels), and the first row adds the 8 partial sums. Layers such as pix2pix's 128→3
 // output put 16 384 runs of 512 K-steps on a GPU that holds 270 000 threads at once: split 8
-// ways, 131 072 threads, each with 4 independent loads per step, not one.
+// ways, 131 072 threads, each with 4 independent loads per step, not one. (`conv2d_few_oc_split`
+// shares the partial sums' array and their reduction.)
 var<workgroup> few_oc_partial: array<vec4<f32>, 256>;
 
-// Pixels per thread of `conv_transpose2d_few_oc_split` (the host's `FEW_OC_RUN`).
+// Pixels per thread of `conv_transpose2d_few_oc_split` and `conv2d_few_oc_split` (the host's
+// `FEW_OC_RUN`).
 {% set few_oc_run = 4 %}
 const FEW_OC_RUN: u32 = {{ few_oc_run }}u;
 
 {# The K-split few-output-channel entry points' last step: the 8 slices' partial sums of each
    pixel of the run added up by the first slice and written; pixel r is `column_step` · r columns
-   past `px`. #}
+   past `px`. The caller defines `acc`, `valid`, `slice`, `local` and `px`. #}
 {% macro few_oc_reduce(column_step) %}
     // The rounds are written out so that every accumulator index is a constant: indexing the
     // accumulators by the counter of a loop with barriers put them in (slow) local memory.

@@ -1069,6 +1069,47 @@ fn rgb_outputs_step_back_to_the_staged_tiles() {
     }
 }
 
+/// R43 plans `few_oc` for an RGB output of K 576 over 96² pixels; a device that allows 128
+/// threads a workgroup runs the reference kernel instead, and forcing `few_oc` there is an error
+/// naming what it needs; a tile width forced without a kernel picks a staged GEMM kernel.
+#[test]
+fn rgb_outputs_take_few_oc_or_step_back() {
+    let (input, weight) = ([1, 64, 96, 96], [3, 64, 3, 3]);
+    let options = opts().padding(&[1]).activation(Activation::Relu);
+    let g = ConvGeometry::new(&input, &weight, None, &options).unwrap();
+    assert_eq!(g.planned_kernel(), ConvKernel::FewOc);
+    let x = random_f32(780, input.iter().product());
+    let w = random_f32(781, weight.iter().product());
+    let (r, shape) = reference::convolution(&x, &input, &w, &weight, None, &options).unwrap();
+    let narrow = wgconv_tests::context_with_limits(|adapter| wgpu::Limits {
+        max_compute_invocations_per_workgroup: 128,
+        max_compute_workgroup_size_x: 128,
+        ..adapter
+    });
+    let tile = ForcedPlan { tile_n: Some(64), ..ForcedPlan::default() };
+    for (ctx, plan, expected) in [
+        (context(), ForcedPlan::default(), Some(ConvKernel::FewOc)),
+        (&narrow, ForcedPlan::default(), Some(ConvKernel::DirectVec4)),
+        (context(), tile, None),
+    ] {
+        let xt = Tensor::from_f32(ctx, &x, &input).unwrap();
+        let wt = Tensor::from_f32(ctx, &w, &weight).unwrap();
+        let y = Tensor::full_f32(ctx, &shape, f32::NAN).unwrap();
+        let kernel = ctx.convolution_into_forced(&xt, &wt, None, &y, &options, &plan).unwrap();
+        match expected {
+            Some(k) => assert_eq!(kernel, k),
+            None => assert!(kernel.is_gemm(), "{kernel:?}"),
+        }
+        let err = reference::relative_error(&y.to_vec_f32(ctx).unwrap(), &r);
+        assert!(err <= TOLERANCE, "{kernel:?}: relative error {err:e}");
+    }
+    let xt = Tensor::from_f32(&narrow, &x, &input).unwrap();
+    let wt = Tensor::from_f32(&narrow, &w, &weight).unwrap();
+    let forced = ForcedPlan::kernel(ConvKernel::FewOc);
+    let err = narrow.convolution_forced(&xt, &wt, None, &options, &forced).unwrap_err().to_string();
+    assert!(err.contains("few_oc needs a workgroup of 256 threads") && err.contains("allows 128 threads"), "{err}");
+}
+
 /// Winograd's transformed input and products must each fit one storage binding: where one
 /// image's do not, its tile rows run in bands whose intermediates do, and the planner keeps
 /// Winograd. (Recorded only: the layer is large for lavapipe; the next test runs bands.)

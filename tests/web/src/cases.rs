@@ -153,6 +153,9 @@ fn forced_cases() -> Vec<(String, ConvCase)> {
             ConvKernel::CoopF16 => continue,
             ConvKernel::Transposed => transposed(),
             ConvKernel::TransposedFewOc => few_oc(),
+            // 3 output channels, 20 input channels (8 slices of 3, the last of 2, the others
+            // idle past them) and rows of 9 (runs of 4, 4 and 1).
+            ConvKernel::FewOc => ConvCase::new(&[1, 20, 7, 9], &[3, 20, 3, 3], ConvOptions::default().padding(&[1])),
             ConvKernel::Gemv => few_pixels(),
             ConvKernel::Depthwise
             | ConvKernel::DepthwiseTiled

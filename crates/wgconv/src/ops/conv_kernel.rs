@@ -538,7 +538,7 @@ mod tests {
                 // declare 16 960 B for the input's, 8 480 B for the output's).
                 ConvKernel::WinogradCoop => 37_376,
                 // One vec4 of partial sums per thread of 256.
-                ConvKernel::Gemv => 4_096,
+                ConvKernel::Gemv | ConvKernel::FewOc => 4_096,
                 // Four vec4 partial sums per thread of 256 (the WebGPU minimum limit, exactly).
                 ConvKernel::GemmSmall => 16_384,
                 // Two double-buffered 32-deep tiles of A and B (vec4s), reused for the sums.

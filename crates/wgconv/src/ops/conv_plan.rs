@@ -148,8 +148,8 @@ fn runnable_kernel(
     }
     let mut kernel = geometry.choose_kernel(forced.kernel)?;
     // A tile width or K schedule forced without a kernel is a choice among the staged-tile GEMM
-    // kernels, which the small-grid ones, R30's few-output-channel kernel, R31's Winograd,
-    // R32's `GroupedOc4` and R37's and R38's pointwise kernels are not.
+    // kernels, which the small-grid ones, R30's and R43's few-output-channel kernels, R31's
+    // Winograd, R32's `GroupedOc4` and R37's and R38's pointwise kernels are not.
     let instead_of_staged = kernel.gemm_small_entry().is_some() || geometry.rule_instead_of_gemm(kernel);
     if instead_of_staged && forced.kernel.is_none() && (forced.tile_n.is_some() || forced.schedule.is_some()) {
         kernel = geometry.staged_gemm_kernel();
@@ -160,12 +160,19 @@ fn runnable_kernel(
     if kernel == ConvKernel::TransposedFewOc && forced.kernel.is_none() && !split_fits {
         kernel = geometry.staged_gemm_kernel();
     }
-    // `FewOc` has only the K-split entry point.
+    // `FewOc` has only the K-split entry point, whose workgroup is fixed.
     if kernel == ConvKernel::FewOc && !split_fits {
         if forced.kernel.is_some() {
+            let limits = ctx.limits();
             return Err(Error::unavailable(
                 kernel.name(),
-                "kernel few_oc needs a workgroup of 256 threads, more than this device allows".to_string(),
+                format!(
+                    "kernel few_oc needs a workgroup of 256 threads and {} bytes of workgroup memory; this device \
+                     allows {} threads and {} bytes",
+                    kernel.workgroup_storage_bytes(),
+                    crate::dispatch::max_workgroup_threads(&limits),
+                    limits.max_compute_workgroup_storage_size
+                ),
             ));
         }
         kernel = geometry.reference_kernel();
@@ -630,12 +637,14 @@ impl ConvGeometry {
     /// a latent's 4 channels, where no GEMM tile fills and one thread per output loads every input
     /// value once per channel. Fitted on the 33 layers of `bench/suites/few-oc.json` (the zoos'
     /// direct layers of ≤ 4 output channels per group and output heads of other models; v37
-    /// call C): on the 14 it takes, 1.46–3.77× the kernel planned before (2.52× in geomean;
+    /// call C; all of stride 1, one group, 2D, 3×3 to 9×9 filters; the other shapes it takes
+    /// were not measured): on the 14 it takes, 1.46–3.77× the kernel planned before (2.52× in geomean;
     /// `direct_vec4` or `gemm_small_k32`; the SD VAE decoder's 128→3 at 512² 0.81 → 0.23 ms), and
     /// 1.62–2.90× on f16 tensors. It lost on short K (K ≤ 96, 1×1 heads and ResNeXt's groups:
     /// 0.32–0.86×), to `gemm_small_k32` on the SD 1.5 UNet's 320→4 at 64² (4096 pixels: 0.55×),
     /// and on one output channel it won 3 of 6 layers of long enough K, by 1.07–1.82×, and lost
-    /// 3, at 0.58–0.95×: left out.
+    /// 3, at 0.58–0.95×: left out. The pixel bound sits between that loss and the smallest grid
+    /// measured to gain (RAFT's flow head, 7040 pixels: 1.15×, which it leaves out).
     pub(crate) fn few_oc_wins(&self) -> bool {
         let ocg = self.oc / self.groups;
         !self.transposed && (2..=4).contains(&ocg) && self.gemm_k_depth() >= 512 && self.output_pixels() >= 8192
@@ -1023,8 +1032,8 @@ mod tests {
         assert_ne!(kernel(&[16, 512, 8, 8], &[512, 512, 4, 4], k4s2), k32);
         assert_ne!(kernel(&[1, 640, 32, 32], &[640, 640, 3, 3], d().stride(&[2]).padding(&[1])), k32);
         // Few output channels (no GEMM tile worth it otherwise) with K ≥ 256 on under two waves
-        // of tiles: a UNet's 320→4 output layer at batch 1 (64 tiles), not at batch 8 (512);
-        // not YOLOv8n's 16→1 box decoder (K 16), which stays direct.
+        // of tiles: a UNet's 320→4 output layer at batch 1 (64 tiles), not at batch 8 (512, R43's
+        // `few_oc`); not YOLOv8n's 16→1 box decoder (K 16), which stays direct.
         let unet_out = d().padding(&[1]);
         assert_eq!(kernel(&[1, 320, 64, 64], &[4, 320, 3, 3], unet_out.clone()), k32);
         // The tensor-core kernels take GEMM-shaped layers where f16 is allowed, not these.
@@ -1056,7 +1065,7 @@ mod tests {
         }
         assert_eq!(rgb(1, 64, 32).planned_kernel(), k32);
         assert!(rgb(4, 8, 64).planned_kernel().is_gemm(), "{:?}", rgb(4, 8, 64).planned_kernel());
-        assert_eq!(kernel(&[8, 320, 64, 64], &[4, 320, 3, 3], unet_out), ConvKernel::DirectVec4);
+        assert_eq!(kernel(&[8, 320, 64, 64], &[4, 320, 3, 3], unet_out), ConvKernel::FewOc);
         assert_eq!(kernel(&[1, 16, 4, 8400], &[1, 16, 1, 1], d()), ConvKernel::DirectVec4);
         // A 1D 1-channel stem with 16+ outputs is a GEMM (R24); with fewer, or in 2D, depthwise.
         let conv1d = |oc| geo(&[1, 1, 16000], &[oc, 1, 10], d().stride(&[5])).unwrap().planned_kernel();
