@@ -55,7 +55,9 @@ fn nhwc_block(g: &ConvGeometry, output: DType) -> (u32, u32, u32) {
 /// in bands of `band_rows` (all of an image's where its intermediates fit).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct WinogradParts {
+    /// Images per part (the last part may hold fewer).
     pub(crate) images: u32,
+    /// Tile rows per band (the last band may hold fewer).
     pub(crate) band_rows: u32,
 }
 
