@@ -365,6 +365,43 @@ fn conv_transpose2d_few_oc_split(
 {{ few_oc_reduce("params.stride_w") }}
 }
 
+{# One filter tap of a run of the few-output-channel kernels: the run's FEW_OC_RUN input columns
+   (pixel r's at `ix0 + column_offset`, WGSL of r), then the K-slice's multiply-adds into `acc`,
+   the weight from `w_first`, `w_step` further per input channel. The caller defines `ix0`,
+   `iy`, `valid`, `px`, `first_ic`, `begin`, `end`, `plane`, `lane_offset` and `acc`, inside its
+   filter-column loop. #}
+{% macro few_oc_run_taps(column_offset, w_first, w_step) %}
+            // Each pixel's column clamped into the row (its load then harmless) and whether it
+            // is inside it.
+            var column: array<u32, FEW_OC_RUN>;
+            var inside: array<bool, FEW_OC_RUN>;
+            var any = false;
+            for (var r = 0u; r < FEW_OC_RUN; r++) {
+                let ix = ix0 + {{ column_offset }};
+                inside[r] = valid[r] && ix >= 0 && ix < i32(params.iw);
+                column[r] = u32(clamp(ix, 0, i32(params.iw) - 1));
+                any = any || inside[r];
+            }
+            if (!any) {
+                continue;
+            }
+            var row_index = ((px.n * params.ic + first_ic) * params.ih + u32(iy)) * params.iw;
+            var w_index = {{ w_first }};
+            for (var i = begin; i < end; i++) {
+                let w = vec4<f32>(
+                    {{ to_f32 }}(weight[w_index + lane_offset.x]),
+                    {{ to_f32 }}(weight[w_index + lane_offset.y]),
+                    {{ to_f32 }}(weight[w_index + lane_offset.z]),
+                    {{ to_f32 }}(weight[w_index + lane_offset.w]),
+                );
+                for (var r = 0u; r < FEW_OC_RUN; r++) {
+                    let x = select(0.0, {{ to_f32 }}(input[row_index + column[r]]), inside[r]);
+                    acc[r] = fma(vec4<f32>(x), w, acc[r]);
+                }
+                row_index += plane;
+                w_index += {{ w_step }};
+            }
+{%- endmacro %}
 // `few_oc_sum` for a run of FEW_OC_RUN pixels of one stride phase from `px` along its row
 // (pixel r valid where `valid[r]`). The pixels gather the same taps: a filter column aligned
 // with the stride for one is aligned for all, at input columns one apart.
@@ -392,36 +429,7 @@ fn few_oc_run_sum(px: FewOcPixel, valid: array<bool, FEW_OC_RUN>, begin: u32, en
                 continue;
             }
             let ix0 = t / sw;
-            // Each pixel's column clamped into the row (its load then harmless) and whether it
-            // is inside it.
-            var column: array<u32, FEW_OC_RUN>;
-            var inside: array<bool, FEW_OC_RUN>;
-            var any = false;
-            for (var r = 0u; r < FEW_OC_RUN; r++) {
-                let ix = ix0 + i32(r);
-                inside[r] = valid[r] && ix >= 0 && ix < i32(params.iw);
-                column[r] = u32(clamp(ix, 0, i32(params.iw) - 1));
-                any = any || inside[r];
-            }
-            if (!any) {
-                continue;
-            }
-            var row_index = ((px.n * params.ic + first_ic) * params.ih + u32(iy)) * params.iw;
-            var w_index = first_ic * w_step + ky * params.kw + kx;
-            for (var i = begin; i < end; i++) {
-                let w = vec4<f32>(
-                    {{ to_f32 }}(weight[w_index + lane_offset.x]),
-                    {{ to_f32 }}(weight[w_index + lane_offset.y]),
-                    {{ to_f32 }}(weight[w_index + lane_offset.z]),
-                    {{ to_f32 }}(weight[w_index + lane_offset.w]),
-                );
-                for (var r = 0u; r < FEW_OC_RUN; r++) {
-                    let x = select(0.0, {{ to_f32 }}(input[row_index + column[r]]), inside[r]);
-                    acc[r] = fma(vec4<f32>(x), w, acc[r]);
-                }
-                row_index += plane;
-                w_index += w_step;
-            }
+{{ few_oc_run_taps("i32(r)", "first_ic * w_step + ky * params.kw + kx", "w_step") }}
         }
     }
     return acc;
@@ -490,36 +498,7 @@ fn few_oc_direct_run_sum(px: FewOcPixel, valid: array<bool, FEW_OC_RUN>, begin: 
         }
         for (var kx = 0u; kx < params.kw; kx++) {
             let ix0 = i32(px.ow * params.stride_w + kx * params.dilation_w) - i32(params.pad_w);
-            // Each pixel's column clamped into the row (its load then harmless) and whether it
-            // is inside it.
-            var column: array<u32, FEW_OC_RUN>;
-            var inside: array<bool, FEW_OC_RUN>;
-            var any = false;
-            for (var r = 0u; r < FEW_OC_RUN; r++) {
-                let ix = ix0 + i32(r * params.stride_w);
-                inside[r] = valid[r] && ix >= 0 && ix < i32(params.iw);
-                column[r] = u32(clamp(ix, 0, i32(params.iw) - 1));
-                any = any || inside[r];
-            }
-            if (!any) {
-                continue;
-            }
-            var row_index = ((px.n * params.ic + first_ic) * params.ih + u32(iy)) * params.iw;
-            var w_index = first_w + ky * params.kw + kx;
-            for (var i = begin; i < end; i++) {
-                let w = vec4<f32>(
-                    {{ to_f32 }}(weight[w_index + lane_offset.x]),
-                    {{ to_f32 }}(weight[w_index + lane_offset.y]),
-                    {{ to_f32 }}(weight[w_index + lane_offset.z]),
-                    {{ to_f32 }}(weight[w_index + lane_offset.w]),
-                );
-                for (var r = 0u; r < FEW_OC_RUN; r++) {
-                    let x = select(0.0, {{ to_f32 }}(input[row_index + column[r]]), inside[r]);
-                    acc[r] = fma(vec4<f32>(x), w, acc[r]);
-                }
-                row_index += plane;
-                w_index += taps;
-            }
+{{ few_oc_run_taps("i32(r * params.stride_w)", "first_w + ky * params.kw + kx", "taps") }}
         }
     }
     return acc;

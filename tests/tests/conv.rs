@@ -972,13 +972,23 @@ fn context_from_an_existing_device() {
     assert!(reference::relative_error(&y.output.to_vec_f32(&ctx).unwrap(), &r) <= TOLERANCE);
 }
 
-/// A context on the default adapter limited to 16 352 bytes of workgroup memory (under WebGPU's
-/// default 16 KiB).
 /// A context whose storage bindings hold at most `bytes` (tensors over it run in parts).
 fn context_with_binding_limit(bytes: u64) -> wgconv::Context {
     wgconv_tests::context_with_limits(|adapter| wgpu::Limits { max_storage_buffer_binding_size: bytes, ..adapter })
 }
 
+/// A context on the default adapter that allows 128 threads a workgroup (the few-output-channel
+/// kernels' K-split entry points need 256).
+fn narrow_workgroup_context() -> wgconv::Context {
+    wgconv_tests::context_with_limits(|adapter| wgpu::Limits {
+        max_compute_invocations_per_workgroup: 128,
+        max_compute_workgroup_size_x: 128,
+        ..adapter
+    })
+}
+
+/// A context on the default adapter limited to 16 352 bytes of workgroup memory (under WebGPU's
+/// default 16 KiB).
 fn small_workgroup_memory_context() -> wgconv::Context {
     wgconv_tests::context_with_limits(|adapter| wgpu::Limits { max_compute_workgroup_storage_size: 16_352, ..adapter })
 }
@@ -1051,11 +1061,7 @@ fn rgb_outputs_step_back_to_the_staged_tiles() {
     let x = random_f32(121, input.iter().product());
     let w = random_f32(122, weight.iter().product());
     let (r, _) = reference::convolution(&x, &input, &w, &weight, None, &options).unwrap();
-    let narrow = wgconv_tests::context_with_limits(|adapter| wgpu::Limits {
-        max_compute_invocations_per_workgroup: 128,
-        max_compute_workgroup_size_x: 128,
-        ..adapter
-    });
+    let narrow = narrow_workgroup_context();
     let wide = context();
     let tile = ForcedPlan { tile_n: Some(64), ..ForcedPlan::default() };
     for (ctx, plan, expect_staged) in
@@ -1081,11 +1087,7 @@ fn rgb_outputs_take_few_oc_or_step_back() {
     let x = random_f32(780, input.iter().product());
     let w = random_f32(781, weight.iter().product());
     let (r, shape) = reference::convolution(&x, &input, &w, &weight, None, &options).unwrap();
-    let narrow = wgconv_tests::context_with_limits(|adapter| wgpu::Limits {
-        max_compute_invocations_per_workgroup: 128,
-        max_compute_workgroup_size_x: 128,
-        ..adapter
-    });
+    let narrow = narrow_workgroup_context();
     let tile = ForcedPlan { tile_n: Some(64), ..ForcedPlan::default() };
     for (ctx, plan, expected) in [
         (context(), ForcedPlan::default(), Some(ConvKernel::FewOc)),
