@@ -58,6 +58,10 @@ override stride_x: u32;
 // winograd_weight's layout of U: false for the GEMM kernels' packed weight, true for the plain
 // weight `winograd_coop` prepacks.
 override products_nhwc: bool = false;
+// The packed weight's rows per position and columns where nonzero (`winograd_fused`'s U, padded
+// to whole fragments and workgroup tiles), else IC and OC rounded up to 4.
+override u_rows: u32 = 0;
+override u_cols: u32 = 0;
 {{ conv.activation_overrides() }}
 
 {{ conv.activate() }}
@@ -73,9 +77,14 @@ fn tiles_w() -> u32 {
     return (params.ow + 1u) / 2u;
 }
 
-// The packed weight's output-channel stride: OC rounded up to 4.
+// The packed weight's output-channel stride: OC rounded up to 4, or `u_cols`.
 fn oc4() -> u32 {
-    return (params.oc + 3u) / 4u * 4u;
+    return select((params.oc + 3u) / 4u * 4u, u_cols, u_cols != 0u);
+}
+
+// The packed weight's rows per position: IC, or `u_rows`.
+fn u_rows_or_ic() -> u32 {
+    return select(params.ic, u_rows, u_rows != 0u);
 }
 
 // One thread per (input channel, output channel), the channel that is fastest in U fastest
@@ -89,7 +98,7 @@ fn winograd_weight(@builtin(global_invocation_id) gid: vec3<u32>) {
     var oc = index % params.oc;
     var ic = index / params.oc;
     // Position t of U at out + t·stride.
-    var stride = params.ic * oc4();
+    var stride = u_rows_or_ic() * oc4();
     var out = ic * oc4() + oc;
     if (products_nhwc) {
         ic = index % params.ic;

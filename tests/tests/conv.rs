@@ -2,7 +2,8 @@
 //! run, seeded non-zero data, relative error ‖gpu − ref‖ / ‖ref‖ ≤ 1e-5, and the kernel asserted.
 
 use wgconv::{
-    Activation, ConvGeometry, ConvKernel, ConvOptions, DType, ForcedPlan, GemmSchedule, Precision, Tensor, reference,
+    Activation, ConvGeometry, ConvKernel, ConvOptions, DType, ForcedPlan, GemmSchedule, MemoryFormat, Precision,
+    Tensor, reference,
 };
 use wgconv_tests::{context, random_f32};
 
@@ -1397,7 +1398,8 @@ fn winograd_tiles_padding_and_odd_sizes() {
 }
 
 /// A prepared convolution transforms its weight for Winograd once: each run records the input
-/// transform, the products and the output transform, one dispatch fewer than the one-op form.
+/// transform, the products and the output transform, one dispatch fewer than the one-op form;
+/// one prepared for a forced Winograd kernel ([`wgconv::Conv2d::new_forced`]) likewise.
 #[test]
 fn prepared_winograd_transforms_the_weight_once() {
     let ctx = context();
@@ -1435,6 +1437,12 @@ fn prepared_winograd_transforms_the_weight_once() {
     let mut batch = ctx.batch();
     assert_eq!(conv.run_forced(&mut batch, &x_small, &forced).unwrap().kernel, ConvKernel::Winograd);
     assert_eq!(batch.len(), 4);
+    // … unless prepared for the kernel forced.
+    let wt_small = Tensor::from_f32(ctx, &w_small, &small).unwrap();
+    let conv = wgconv::Conv2d::new_forced(ctx, &wt_small, None, &opts, &forced).unwrap();
+    let mut batch = ctx.batch();
+    assert_eq!(conv.run_forced(&mut batch, &x_small, &forced).unwrap().kernel, ConvKernel::Winograd);
+    assert_eq!(batch.len(), 3);
 }
 
 /// Winograd's products in K-slices (1024 input channels on 4 tiles: the small-grid GEMM splits
@@ -1943,6 +1951,55 @@ fn winograd_keeps_its_layers_where_f16_is_allowed() {
                 assert!(err.contains("winograd_coop cannot run") && err.contains("12 input"), "{err}");
             }
         }
+    }
+}
+
+/// Winograd in one pass (`winograd_fused`): where f16 is allowed and the context has cooperative
+/// matrices, R44 plans it for 64–128 channels in and out; forced without them it is a typed
+/// error naming them, and on f16 tensors one naming their dtype; with them it matches the exact
+/// reference within 3e-3 (the transformed operands rounded to f16, as `winograd_coop`'s) on
+/// NCHW and channels-last tensors, with ragged tiles and channel counts.
+#[test]
+fn winograd_fused_runs_where_f16_is_allowed() {
+    let ctx = context();
+    let f16_opts = opts().padding(&[1]).precision(Precision::AllowF16).activation(Activation::Relu);
+    let coop = ctx.cooperative_f16();
+    // R44's channel counts, recorded only.
+    let (input, weight) = ([8usize, 64, 40, 36], [96usize, 64, 3, 3]);
+    let x = Tensor::zeros(ctx, &input, DType::F32).unwrap();
+    let w = Tensor::zeros(ctx, &weight, DType::F32).unwrap();
+    let kernel = ctx.batch().convolution(&x, &w, None, &f16_opts).unwrap().kernel;
+    assert_eq!(kernel == ConvKernel::WinogradFused, coop, "{kernel:?}");
+    let forced = ForcedPlan::kernel(ConvKernel::WinogradFused);
+    // 37 → 70 channels: a partial step of 16 input channels and a partial workgroup of 64
+    // output channels; 9×7 outputs in 2 images: the last row and column of tiles cut, the last
+    // workgroup's tiles past the last image's.
+    let (input, weight) = ([2usize, 37, 11, 9], [70usize, 37, 3, 3]);
+    let x = random_f32(190, input.iter().product());
+    let w = random_f32(191, weight.iter().product());
+    let b = random_f32(192, 70);
+    let (expected, _) = reference::convolution(&x, &input, &w, &weight, Some(&b), &f16_opts).unwrap();
+    let bt = Tensor::from_f32(ctx, &b, &[70]).unwrap();
+    for format in [MemoryFormat::Contiguous, MemoryFormat::ChannelsLast] {
+        let xt = ctx.to_memory_format(&Tensor::from_f32(ctx, &x, &input).unwrap(), format).unwrap();
+        let wt = Tensor::from_f32(ctx, &w, &weight).unwrap();
+        let result = ctx.convolution_forced(&xt, &wt, Some(&bt), &f16_opts, &forced);
+        if !coop {
+            let err = result.unwrap_err().to_string();
+            assert!(err.contains("winograd_fused needs") && err.contains("cooperative matrices"), "{err}");
+            continue;
+        }
+        let y = result.unwrap();
+        assert_eq!((y.kernel, y.output.memory_format()), (ConvKernel::WinogradFused, format));
+        let got = ctx.to_memory_format(&y.output, MemoryFormat::Contiguous).unwrap().to_vec_f32(ctx).unwrap();
+        let err = reference::relative_error(&got, &expected);
+        assert!(err <= 3e-3, "winograd_fused, {format}: {err:e}");
+    }
+    if coop {
+        let x16 = Tensor::from_f32_as(ctx, &x, &input, DType::F16).unwrap();
+        let w16 = Tensor::from_f32_as(ctx, &w, &weight, DType::F16).unwrap();
+        let err = ctx.convolution_forced(&x16, &w16, None, &f16_opts, &forced).unwrap_err().to_string();
+        assert!(err.contains("winograd_fused runs f32 tensors"), "{err}");
     }
 }
 

@@ -557,8 +557,10 @@ fn run_layer(ctx: &Context, layer: &Layer, args: &BenchArgs) -> CliResult<(Layer
             let w = ctx.to_memory_format(&w, format)?;
             let out = Tensor::zeros(ctx, &geometry.output_shape(), args.dtype)?.with_memory_format(format)?;
             let bias = layer.bias.then(|| Tensor::from_f32_as(ctx, &data(3, oc), &[oc], args.dtype)).transpose()?;
-            // Prepared once (weight prepacked), run many times: what a model does.
-            let conv = Conv2d::new(ctx, &w, bias.as_ref(), &opts)?;
+            // Prepared once (weight prepacked, and transformed for a Winograd kernel `--kernel`
+            // forces), run many times: what a model does.
+            let prepared_for = args.kernel.map(ForcedPlan::kernel).unwrap_or_default();
+            let conv = Conv2d::new_forced(ctx, &w, bias.as_ref(), &opts, &prepared_for)?;
             if args.sweep || (args.tune && ctx.tuned(&geometry).is_none()) {
                 let tuning = conv.tune(ctx, &input_shape, &sampling(args))?;
                 for (config, error) in &tuning.skipped {

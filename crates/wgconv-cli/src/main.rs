@@ -264,9 +264,10 @@ fn conv2d(a: &Conv2dArgs) -> CliResult<()> {
     println!("GPU time: {:.3} ms ({:?}, first run incl. any pipeline warm-up)", time.ms_per_run, time.source);
     if a.check {
         // The tensor-core kernels multiply f16-rounded inputs and weights; so does their reference
-        // (f16 tensors hold such values already). Not `WinogradCoop`, which rounds its transformed
-        // operands instead: it is checked against the exact reference (a looser --tolerance).
-        let f16 = kernel.is_tensor_core() && !kernel.is_winograd();
+        // (f16 tensors hold such values already). Not `WinogradCoop` and `WinogradFused`, which
+        // round their transformed operands instead: they are checked against the exact reference
+        // (a looser --tolerance).
+        let f16 = kernel.is_tensor_core() && !kernel.is_winograd() && kernel != wgconv::ConvKernel::WinogradFused;
         let rounded =
             |v: Vec<f32>| v.into_iter().map(|e| if f16 { reference::round_to_f16(e) } else { e }).collect::<Vec<_>>();
         let bias = b.as_ref().map(npy::FloatArray::to_f32);

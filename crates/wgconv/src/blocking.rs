@@ -203,6 +203,17 @@ impl Conv2d {
         block_on(Self::new_async(ctx, weight, bias, opts))
     }
 
+    /// Blocking form of [`Conv2d::new_forced_async`] (native only).
+    pub fn new_forced(
+        ctx: &Context,
+        weight: &Tensor,
+        bias: Option<&Tensor>,
+        opts: &ConvOptions,
+        forced: &ForcedPlan,
+    ) -> Result<Self> {
+        block_on(Self::new_forced_async(ctx, weight, bias, opts, forced))
+    }
+
     /// Times every configuration that can run this convolution on inputs of `input_shape` and
     /// remembers the fastest in `ctx`. Blocking form of [`Conv2d::tune_async`] (native only),
     /// which says what is timed.

@@ -7,6 +7,7 @@ use super::{
     conv_geometry::{ConvGeometry, check_bias},
     conv_kernel::ConvKernel,
     conv_options::{ConvOptions, ForcedPlan, Precision},
+    winograd::WinogradWeight,
 };
 use crate::{
     batch::Batch,
@@ -49,20 +50,34 @@ pub struct Conv2d {
     /// The weight prepacked for the channels-last tensor-core kernel, where the context has
     /// cooperative matrices and the weight suits it.
     pub(super) packed_coop: Option<Tensor>,
-    /// The weight transformed for Winograd, where the planner may run it: f32, direct, 3×3,
-    /// stride 1, dilation 1, one group, 64+ channels in and out (`winograd_geometry`). For
-    /// `Winograd`, f32 in the GEMM kernels' packed layout of its products (16/9 the weight's
-    /// size); for `WinogradCoop`, which the planner runs instead where the options allow f16
-    /// multiplicands, the context has cooperative matrices and there are 256+ input channels, or
-    /// 128+ in and out (R40, R42; with fewer the tensor cores run `CoopF16` and none is kept),
+    /// The weight transformed for Winograd, where the planner may run it (`winograd_geometry`),
+    /// tagged with its kernel: f32, direct, 3×3, stride 1, dilation 1, one group. For
+    /// `Winograd` (64+ channels in and out), f32 in the GEMM kernels' packed layout of its
+    /// products (16/9 the weight's size). Where the options allow f16 multiplicands and the
+    /// context has cooperative matrices: for `WinogradFused`, f16 in its own layout, for R44's
+    /// 32–80 input and 32–128 output channels; for `WinogradCoop` (256+ input channels, or 128+
+    /// in and out: R40, R42; with other counts the tensor cores run `CoopF16` and none is kept),
     /// f16 prepacked for `CoopNhwc`.
-    pub(super) packed_winograd: Option<Tensor>,
+    pub(super) packed_winograd: Option<WinogradWeight>,
 }
 
 impl Conv2d {
     /// Validates the weight (and bias) and prepacks the weight; the work is submitted at once.
     /// [`Conv2d::new`] is the blocking form (native only).
     pub async fn new_async(ctx: &Context, weight: &Tensor, bias: Option<&Tensor>, opts: &ConvOptions) -> Result<Self> {
+        Self::new_forced_async(ctx, weight, bias, opts, &ForcedPlan::default()).await
+    }
+
+    /// [`Conv2d::new_async`] for runs with the planner's choices `forced` (benchmarks, tests):
+    /// a Winograd kernel forced gets its transformed weight prepared here too.
+    /// [`Conv2d::new_forced`] is the blocking form (native only).
+    pub async fn new_forced_async(
+        ctx: &Context,
+        weight: &Tensor,
+        bias: Option<&Tensor>,
+        opts: &ConvOptions,
+        forced: &ForcedPlan,
+    ) -> Result<Self> {
         let dtype = check_float_operand(ctx, "weight", weight)?;
         if let Some(b) = bias {
             check_same_dtype(ctx, "bias", b, ("weight", dtype))?;
@@ -79,7 +94,7 @@ impl Conv2d {
             true => Some(batch.pack_weight_coop(&weight, layout)?),
             false => None,
         };
-        let packed_winograd = match winograd_geometry(ctx, &weight, opts) {
+        let packed_winograd = match winograd_geometry(ctx, &weight, opts, forced) {
             Some((g, kernel)) => Some(batch.winograd_weight_for(kernel, &weight, &g)?),
             None => None,
         };
@@ -330,22 +345,43 @@ pub(super) fn check_word_aligned_parts(what: &str, parts: [(&'static str, u64); 
 /// weight (its input a single 3×3 window: the transform reads only the channel counts), and the
 /// Winograd kernel it is for: f32 weights that suit it, with the 64+ input and output channels
 /// rule R31 plans it for, whose transform fits one of `ctx`'s storage bindings. Where f16
-/// multiplicands are allowed and the context has cooperative matrices, only those R40 and R42
-/// may run on Winograd (256+ input channels, or 128+ in and out; the others go to `CoopF16`),
-/// for `WinogradCoop` where it runs this many input channels. Others transform per call when
-/// forced.
-fn winograd_geometry(ctx: &Context, weight: &Tensor, opts: &ConvOptions) -> Option<(ConvGeometry, ConvKernel)> {
+/// multiplicands are allowed and the context has cooperative matrices: R44's of 32–80 input and
+/// 32–128 output channels, for `WinogradFused`; else only those R40 and R42 may run on Winograd
+/// (256+ input channels, or 128+ in and out; the others go to `CoopF16`), for `WinogradCoop`
+/// where it runs this many input channels. A Winograd kernel `forced` gets its own, for f32
+/// weights of its shape.
+fn winograd_geometry(
+    ctx: &Context,
+    weight: &Tensor,
+    opts: &ConvOptions,
+    forced: &ForcedPlan,
+) -> Option<(ConvGeometry, ConvKernel)> {
     let shape = weight.shape();
     let ic = *shape.get(1)?;
     let g = ConvGeometry::new(&[1, ic, 3, 3], shape, None, opts).ok()?;
     let fits = g.winograd_weight_fits(ctx.limits().max_storage_buffer_binding_size);
-    if weight.dtype() != DType::F32 || !fits || g.in_channels() < 64 || g.out_channels() < 64 {
+    if let Some(kernel) = forced.kernel.filter(|k| k.is_winograd() || *k == ConvKernel::WinogradFused) {
+        let tensor_cores = kernel.is_tensor_core() && ctx.cooperative_f16();
+        return (weight.dtype() == DType::F32 && fits && (tensor_cores || !kernel.is_tensor_core()))
+            .then_some((g, kernel));
+    }
+    if weight.dtype() != DType::F32 || !fits {
         return None;
     }
     let storage = ctx.limits().max_compute_workgroup_storage_size;
     let tensor_cores = opts.precision == Precision::AllowF16
         && ctx.cooperative_f16()
         && ConvKernel::CoopF16.workgroup_storage_bytes() <= storage;
+    // R44's channel counts run Winograd in one pass on grids of any size up to 80 input channels
+    // (beyond, only on large grids: those transform per call, or run R42's `WinogradCoop`).
+    let fused = ConvKernel::WinogradFused;
+    let fused_runs = tensor_cores && fused.workgroup_storage_bytes() <= storage;
+    if fused_runs && g.winograd_fused_wins() && g.ic <= super::conv_plan::WINOGRAD_FUSED_SHORT_IC {
+        return Some((g, fused));
+    }
+    if g.in_channels() < 64 || g.out_channels() < 64 {
+        return None;
+    }
     if !tensor_cores {
         return Some((g, ConvKernel::Winograd));
     }
@@ -373,7 +409,7 @@ pub(super) struct ConvCall<'a> {
     /// The weight transformed by [`Conv2d::new`] for the Winograd kernel it expects the planner to
     /// run (f32 for `Winograd`, f16 for `WinogradCoop`), if it was; used where its dtype is the
     /// one the kernel that runs needs.
-    pub(super) packed_winograd: Option<&'a Tensor>,
+    pub(super) packed_winograd: Option<&'a WinogradWeight>,
     pub(super) bias: Option<&'a Tensor>,
     pub(super) opts: &'a ConvOptions,
     pub(super) forced: &'a ForcedPlan,

@@ -229,6 +229,7 @@ impl Batch<'_> {
             ConvKernel::PointwiseVec4 | ConvKernel::PointwiseVec4Split => {
                 self.encode_pointwise(kernel, buffers, g, activation)?
             }
+            ConvKernel::WinogradFused => self.encode_winograd_fused(buffers, call.packed_winograd, g, activation)?,
             ConvKernel::CoopNhwc => unreachable!("coop_nhwc is routed by `runs_coop_nhwc`, before planning"),
         }
         Ok(kernel)
@@ -376,13 +377,18 @@ impl Batch<'_> {
             return Err(output_format_error(input, output));
         }
         let contiguous = |batch: &mut Self, t: &Tensor| batch.to_memory_format(t, MemoryFormat::Contiguous);
-        if self.runs_winograd_channels_last(&call, output, g)? {
+        if let Some(kernel) = self.runs_winograd_channels_last(&call, output, g)? {
             // Its transforms read and write the channels-last tensors as they are; only a
             // channels-last weight is converted, for the weight transform.
             let weight = contiguous(self, weight)?;
             let buffers = ConvBuffers { input, weight: &weight, bias: call.bias, output };
-            let kernel = ConvKernel::WinogradCoop;
-            self.encode_winograd(kernel, buffers, call.packed_winograd, g, call.opts.activation)?;
+            let activation = call.opts.activation;
+            match kernel {
+                ConvKernel::WinogradFused => {
+                    self.encode_winograd_fused(buffers, call.packed_winograd, g, activation)?
+                }
+                _ => self.encode_winograd(kernel, buffers, call.packed_winograd, g, activation)?,
+            }
             return Ok(kernel);
         }
         let (input_nchw, weight_nchw) = (contiguous(self, input)?, contiguous(self, weight)?);
@@ -398,10 +404,16 @@ impl Batch<'_> {
         Ok(kernel)
     }
 
-    /// Whether `WinogradCoop` runs this channels-last call on its tensors as they are: forced, or
-    /// planned (R40, R42, where `runs_coop_nhwc` left the layer to the planner), for f32 tensors
-    /// that fit one storage binding each (larger ones go through the NCHW path's batch chunks).
-    fn runs_winograd_channels_last(&self, call: &ConvCall<'_>, output: &Tensor, g: &ConvGeometry) -> Result<bool> {
+    /// The Winograd kernel that runs this channels-last call on its tensors as they are, if one
+    /// does: `WinogradCoop` or `WinogradFused`, forced or planned (R40, R42, where
+    /// `runs_coop_nhwc` left the layer to the planner), for f32 tensors that fit one storage
+    /// binding each (larger ones go through the NCHW path's batch chunks).
+    fn runs_winograd_channels_last(
+        &self,
+        call: &ConvCall<'_>,
+        output: &Tensor,
+        g: &ConvGeometry,
+    ) -> Result<Option<ConvKernel>> {
         let ctx = self.ctx;
         let limit = ctx.limits().max_storage_buffer_binding_size;
         // Only Winograd's shapes are planned here: every other channels-last call skips it.
@@ -411,11 +423,11 @@ impl Batch<'_> {
             || output.size_bytes() > limit
             || conv_dtype(ctx, call, output)? != DType::F32
         {
-            return Ok(false);
+            return Ok(None);
         }
         check_conv_bindings(ctx, call, output)?;
         let plan = conv_plan::plan(ctx, g, DType::F32, call.opts.precision, call.forced)?;
-        Ok(plan.kernel == ConvKernel::WinogradCoop)
+        Ok([ConvKernel::WinogradCoop, ConvKernel::WinogradFused].contains(&plan.kernel).then_some(plan.kernel))
     }
 
     /// Implicit GEMM on cooperative matrices, f16 multiplicands (the weight as given, no

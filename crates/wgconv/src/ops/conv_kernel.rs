@@ -143,11 +143,18 @@ pub enum ConvKernel {
     /// and writes as they are; and on NCHW tensors for other 3×3 stride-1 layers of 256+ input
     /// channels, or of 128+ channels in and out on larger grids (R42).
     WinogradCoop,
+    /// Winograd F(2×2, 3×3) in one pass on the tensor cores: each workgroup transforms its
+    /// tiles' input windows into workgroup memory, multiplies all 16 positions there against the
+    /// transformed weight (f16, from global memory) and transforms its products into the output,
+    /// so the transformed input and the products never go through memory
+    /// (`shaders/conv2d_winograd_fused.wgsl`). f32 tensors, NCHW or channels-last (read and
+    /// written as they are), any channel counts; needs a context with cooperative matrices.
+    WinogradFused,
 }
 
 impl ConvKernel {
     /// Every kernel.
-    pub const ALL: [ConvKernel; 26] = [
+    pub const ALL: [ConvKernel; 27] = [
         ConvKernel::Direct,
         ConvKernel::DirectVec4,
         ConvKernel::Transposed,
@@ -174,6 +181,7 @@ impl ConvKernel {
         ConvKernel::PointwiseVec4Split,
         ConvKernel::WinogradCoop,
         ConvKernel::FewOc,
+        ConvKernel::WinogradFused,
     ];
 
     /// The kernel called `name` (as [`ConvKernel::name`] spells it).
@@ -210,6 +218,7 @@ impl ConvKernel {
             ConvKernel::PointwiseVec4 => "pointwise_vec4",
             ConvKernel::PointwiseVec4Split => "pointwise_vec4_split",
             ConvKernel::WinogradCoop => "winograd_coop",
+            ConvKernel::WinogradFused => "winograd_fused",
         }
     }
 
@@ -219,19 +228,24 @@ impl ConvKernel {
         if self.is_tensor_core() { Precision::AllowF16 } else { Precision::F32 }
     }
 
-    /// Whether the kernel runs f16 tensors (with `SHADER_F16`): every kernel but `Winograd`
-    /// and `WinogradCoop`, whose transforms are f32 only (forced on f16 tensors, it is a typed
-    /// error).
+    /// Whether the kernel runs f16 tensors (with `SHADER_F16`): every kernel but the Winograd
+    /// ones (`Winograd`, `WinogradCoop`, `WinogradFused`), whose transforms are f32 only (forced
+    /// on f16 tensors, it is a typed error).
     pub fn runs_f16_tensors(self) -> bool {
-        !self.is_winograd()
+        !self.is_winograd() && self != ConvKernel::WinogradFused
     }
 
-    /// Whether this is one of the tensor-core kernels (`CoopF16`, `CoopNhwc`, `WinogradCoop`).
+    /// Whether this is one of the tensor-core kernels (`CoopF16`, `CoopNhwc`, `WinogradCoop`,
+    /// `WinogradFused`).
     pub fn is_tensor_core(self) -> bool {
-        matches!(self, ConvKernel::CoopF16 | ConvKernel::CoopNhwc | ConvKernel::WinogradCoop)
+        matches!(
+            self,
+            ConvKernel::CoopF16 | ConvKernel::CoopNhwc | ConvKernel::WinogradCoop | ConvKernel::WinogradFused
+        )
     }
 
-    /// Whether this is Winograd F(2×2, 3×3), its products on either kernel.
+    /// Whether this is Winograd F(2×2, 3×3) with its intermediates in memory, its products on
+    /// either kernel (`WinogradFused` has none, and its own routes).
     pub fn is_winograd(self) -> bool {
         matches!(self, ConvKernel::Winograd | ConvKernel::WinogradCoop)
     }
@@ -292,6 +306,11 @@ impl ConvKernel {
                 let transforms = narrowing::WINOGRAD_INPUT_NHWC_WORKGROUP_MEMORY_BYTES
                     .max(wino::WINOGRAD_OUTPUT_NHWC_WORKGROUP_MEMORY_BYTES);
                 transforms.max(ConvKernel::CoopNhwc.workgroup_storage_bytes())
+            }
+            // Its one pass (the weight transform declares none).
+            ConvKernel::WinogradFused => {
+                crate::shaders::conv2d_winograd_fused::CONV2D_WINOGRAD_FUSED_WORKGROUP_MEMORY_BYTES
+                    .max(winograd_transforms_storage_bytes())
             }
         }
     }
@@ -504,6 +523,7 @@ mod tests {
             ConvKernel::PointwiseVec4Split => 23,
             ConvKernel::WinogradCoop => 24,
             ConvKernel::FewOc => 25,
+            ConvKernel::WinogradFused => 26,
         };
         for (i, k) in ConvKernel::ALL.into_iter().enumerate() {
             assert_eq!(position(k), i, "{k:?}");
@@ -537,6 +557,8 @@ mod tests {
                 // Its products' kernel, the largest of its passes (its block transforms
                 // declare 16 960 B for the input's, 8 480 B for the output's).
                 ConvKernel::WinogradCoop => 37_376,
+                // V's stage (16 positions × 32 tiles × 24 halves) and M's (16 × 16 × 16 f32).
+                ConvKernel::WinogradFused => 16 * 32 * 24 * 2 + 4096 * 4,
                 // One vec4 of partial sums per thread of 256.
                 ConvKernel::Gemv | ConvKernel::FewOc => 4_096,
                 // Four vec4 partial sums per thread of 256 (the WebGPU minimum limit, exactly).

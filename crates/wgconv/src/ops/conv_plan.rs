@@ -42,6 +42,17 @@ pub(crate) const WINOGRAD_TENSOR_CORES_MIN_IC: u32 = 256;
 /// (`ConvGeometry::winograd_coop_wins`).
 pub(crate) const WINOGRAD_COOP_MIN_CHANNELS: u32 = 128;
 
+/// The input and output channel counts at which rule R44 gives Winograd-shaped layers to
+/// `WinogradFused` where f16 multiplicands are allowed (`ConvGeometry::winograd_fused_wins`).
+pub(crate) const WINOGRAD_FUSED_CHANNELS: std::ops::RangeInclusive<u32> = 32..=128;
+
+/// The most input channels at which rule R44 takes layers on grids of any size.
+pub(crate) const WINOGRAD_FUSED_SHORT_IC: u32 = 80;
+
+/// The fewest `WinogradFused` workgroups on which rule R44 takes layers of more than
+/// [`WINOGRAD_FUSED_SHORT_IC`] input channels.
+pub(crate) const WINOGRAD_FUSED_LONG_K_MIN_WORKGROUPS: u64 = 96;
+
 /// What runs one convolution on one device.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Plan {
@@ -109,7 +120,7 @@ fn runnable_kernel(
     let coop_runs = ctx.cooperative_f16() && coop.workgroup_storage_bytes() <= storage;
     let winograd_coop = ConvKernel::WinogradCoop;
     let winograd_coop_fits = ctx.cooperative_f16() && winograd_coop.workgroup_storage_bytes() <= storage;
-    for kernel in [coop, winograd_coop] {
+    for kernel in [coop, winograd_coop, ConvKernel::WinogradFused] {
         if forced.kernel == Some(kernel) && !ctx.cooperative_f16() {
             return Err(tensor_cores_unavailable(ctx, kernel.name()));
         }
@@ -123,6 +134,12 @@ fn runnable_kernel(
     let winograd_runs =
         |kernel: ConvKernel| dtype == DType::F32 && geometry.winograd_parts(kernel, binding_limit, alignment).is_some();
     let f16_allowed = forced.is_empty() && precision == Precision::AllowF16;
+    // f16 allowed: Winograd in one pass for R44's channel counts, where the tensor cores run it.
+    let fused = ConvKernel::WinogradFused;
+    let fused_runs = ctx.cooperative_f16() && fused.workgroup_storage_bytes() <= storage && dtype == DType::F32;
+    if f16_allowed && fused_runs && geometry.winograd_fused_wins() {
+        return Ok((fused, None));
+    }
     // f16 allowed: R31's Winograd layers of 256+ input channels keep Winograd, its products on
     // the tensor cores where they can run, else on the fp32 GEMM (R40).
     if f16_allowed && coop_runs && geometry.winograd_keeps_tensor_core_layer() && winograd_runs(ConvKernel::Winograd) {
@@ -176,6 +193,12 @@ fn runnable_kernel(
             ));
         }
         kernel = geometry.reference_kernel();
+    }
+    if kernel == fused && dtype != DType::F32 {
+        return Err(Error::unavailable(
+            kernel.name(),
+            format!("kernel winograd_fused runs f32 tensors (got {dtype:?}): its transforms are f32"),
+        ));
     }
     if kernel.is_winograd() && !winograd_runs(kernel) {
         if forced.kernel.is_some() {
@@ -323,6 +346,7 @@ impl ConvGeometry {
             }
             // Its intermediates' size against the device's bindings is checked by the planner.
             ConvKernel::Winograd | ConvKernel::WinogradCoop => self.winograd_parts(kernel, u64::MAX, 1).is_some(),
+            ConvKernel::WinogradFused => self.winograd_fused_runs(),
             ConvKernel::CoopNhwc => {
                 !self.transposed
                     && !self.one_d
@@ -537,6 +561,34 @@ impl ConvGeometry {
     pub(crate) fn winograd_coop_wins(&self) -> bool {
         let columns = u64::from(self.n) * self.winograd_tiles();
         self.winograd_shape() && self.winograd_coop_min_columns().is_some_and(|fewest| columns >= fewest)
+    }
+
+    /// Rule R44: whether `WinogradFused` takes a layer where f16 multiplicands are allowed, on
+    /// NCHW tensors (on channels-last ones `CoopNhwc` takes these layers first: it beat
+    /// `WinogradFused` on 10 of the 14 measured, 0.70–1.04×): Winograd's shape with
+    /// [`WINOGRAD_FUSED_CHANNELS`] channels in and out, and with more than
+    /// [`WINOGRAD_FUSED_SHORT_IC`] input channels only on grids of at least
+    /// [`WINOGRAD_FUSED_LONG_K_MIN_WORKGROUPS`] workgroups. Fitted on the 69 layers of the suites
+    /// R31 takes (v38 call A) and 28 other 3×3 layers of 32–256 channels (the zoos' and 8
+    /// probes; call C), H200, against the kernel planned before (`CoopF16`, or `WinogradCoop`
+    /// for R42's 128 → 128 layers):
+    /// - it won on each of the 13 measured with at most 80 input channels and on grids of any
+    ///   size, 1.10–1.92× (32–80 channels: YOLOv8n's heads and blocks, ResNet-50's 64-channel
+    ///   3×3 at batch 1 1.30× and at batch 32 1.64×);
+    /// - with 96–128 input channels it won on each of the 8 on 96+ workgroups (1.03–2.13×: the
+    ///   SD VAE decoder's 128-channel 3×3 at 512² 1.07–1.10×), and lost on each of the 4 on
+    ///   fewer (0.53–0.80×): each 16 input channels cost it about 3.4 µs however few its
+    ///   workgroups, so 128 channels take about 0.03 ms, more than those layers take on the
+    ///   other kernels;
+    /// - with more output channels each workgroup of 64 transforms the same input again, and it
+    ///   lost to `WinogradCoop` on all 57 layers of 256+ channels in or out (0.29–0.79×).
+    pub(crate) fn winograd_fused_wins(&self) -> bool {
+        let workgroups = self.winograd_fused_grid().iter().product::<u64>();
+        self.winograd_shape()
+            && WINOGRAD_FUSED_CHANNELS.contains(&self.ic)
+            && WINOGRAD_FUSED_CHANNELS.contains(&self.oc)
+            && (self.ic <= WINOGRAD_FUSED_SHORT_IC || workgroups >= WINOGRAD_FUSED_LONG_K_MIN_WORKGROUPS)
+            && self.winograd_fused_runs()
     }
 
     /// R42's channel counts: the fewest columns of tiles at which it gives a layer of these
@@ -883,6 +935,21 @@ mod tests {
         assert!(!wins(32, 64, 64, 56)); // 64 input channels: 0.89×
         let strided = geo(&[1, 512, 64, 64], &[512, 512, 3, 3], same().stride(&[2])).unwrap();
         assert!(!strided.winograd_coop_wins());
+        // R44: with f16 allowed, `WinogradFused` takes 32–128 channels in and out, on grids of
+        // 96+ workgroups beyond 80 input channels.
+        let fused = |n, ic, oc, hw| geo(&[n, ic, hw, hw], &[oc, ic, 3, 3], same()).unwrap().winograd_fused_wins();
+        assert!(fused(32, 64, 64, 56)); // ResNet-50's 64-channel 3×3 at batch 32: 1.64× CoopF16
+        assert!(fused(1, 64, 64, 20)); // 4 workgroups: 1.23×
+        assert!(fused(1, 32, 32, 80)); // YOLOv8n's 32-channel block: 1.79×
+        assert!(fused(1, 80, 80, 20)); // 8 workgroups: 1.09×
+        assert!(fused(16, 128, 128, 20)); // 100 workgroups: 1.03× WinogradCoop
+        assert!(fused(2, 112, 112, 56)); // 98 workgroups: 2.09× CoopF16
+        assert!(!fused(1, 128, 128, 64)); // 64 workgroups: 0.69× WinogradCoop
+        assert!(!fused(1, 128, 80, 40)); // 26 workgroups: 0.72× CoopF16
+        assert!(!fused(1, 256, 64, 20)); // 256 input channels: 0.34× WinogradCoop
+        assert!(!fused(1, 64, 256, 64)); // 256 output channels (4 transforms of each input)
+        assert!(!fused(8, 16, 16, 64)); // 16 channels: not measured
+        assert!(!strided.winograd_fused_wins());
         // Few output channels with short K where the staged tiles would run (R32): YOLOv8n's
         // 3→16 stem at 640², MobileNetV3's 16→16 1×1 at 112² at batch 32, 32→32 1×1 at 160²
         // at batch 16; not 48 output channels, K 48 on 32, the batch-1 grids of R27, ResNet's

@@ -16,7 +16,7 @@ use crate::{
     context::Scratch,
     dispatch,
     error::{Error, Result, fits_u32},
-    shaders::{conv2d_winograd as shader, conv2d_winograd_f16_out as narrowing},
+    shaders::{conv2d_winograd as shader, conv2d_winograd_f16_out as narrowing, conv2d_winograd_fused as fused},
     tensor::{DType, MemoryFormat, Tensor},
 };
 
@@ -180,12 +180,40 @@ impl ConvGeometry {
     }
 }
 
-/// The dtype of the transformed weight `kernel` runs: f32 in the GEMM kernels' packed layout for
-/// `Winograd`, f16 in `CoopNhwc`'s for `WinogradCoop`.
-pub(super) fn winograd_weight_dtype(kernel: ConvKernel) -> DType {
-    match kernel {
-        ConvKernel::WinogradCoop => DType::F16,
-        _ => DType::F32,
+/// A convolution's weight transformed for one Winograd kernel, whose layout it is in: f32 in the
+/// GEMM kernels' packed layout for `Winograd`, f16 in `CoopNhwc`'s for `WinogradCoop`, f16 in
+/// whole fragments and workgroup tiles for `WinogradFused` ([`ConvGeometry::winograd_fused_u`]).
+#[derive(Clone, Debug)]
+pub(crate) struct WinogradWeight {
+    /// The kernel it was transformed for.
+    pub(crate) kernel: ConvKernel,
+    /// U, in that kernel's layout.
+    pub(crate) tensor: Tensor,
+}
+
+impl ConvGeometry {
+    /// `WinogradFused`'s U: rows per position (input channels rounded up to 16, a fragment's
+    /// depth) and columns (output channels rounded up to a workgroup's).
+    pub(crate) fn winograd_fused_u(&self) -> (u32, u32) {
+        (self.ic.div_ceil(16) * 16, self.oc.div_ceil(fused::CHANNELS) * fused::CHANNELS)
+    }
+
+    /// `WinogradFused`'s grid: groups of `TILES` tiles (over every image) × groups of `CHANNELS`
+    /// output channels.
+    pub(crate) fn winograd_fused_grid(&self) -> [u64; 2] {
+        let tiles = u64::from(self.n) * self.winograd_tiles();
+        [tiles.div_ceil(u64::from(fused::TILES)), u64::from(self.oc.div_ceil(fused::CHANNELS))]
+    }
+
+    /// Whether `WinogradFused` runs this convolution: Winograd's shape, a grid within the
+    /// device's limit per dimension, and U's and the input's indices within i32.
+    pub(crate) fn winograd_fused_runs(&self) -> bool {
+        let (rows, cols) = self.winograd_fused_u();
+        let u_len = u64::from(POSITIONS) * u64::from(rows) * u64::from(cols);
+        let input_len = u64::from(self.n) * u64::from(self.ic) * u64::from(self.ih) * u64::from(self.iw);
+        self.winograd_shape()
+            && self.winograd_fused_grid().iter().all(|d| *d <= crate::dispatch::MAX_WORKGROUPS_PER_DIM)
+            && u_len.max(input_len) < 1 << 31
     }
 }
 
@@ -241,7 +269,7 @@ impl Batch<'_> {
         &mut self,
         kernel: ConvKernel,
         buffers: ConvBuffers<'_>,
-        transformed: Option<&Tensor>,
+        transformed: Option<&WinogradWeight>,
         g: &ConvGeometry,
         activation: Activation,
     ) -> Result<()> {
@@ -252,8 +280,8 @@ impl Batch<'_> {
         })?;
         let images = parts.images;
         let transformed = match transformed {
-            Some(t) if t.dtype() == winograd_weight_dtype(kernel) => t.clone(),
-            _ => self.winograd_weight_for(kernel, buffers.weight, g)?,
+            Some(t) if t.kernel == kernel => t.tensor.clone(),
+            _ => self.winograd_weight_for(kernel, buffers.weight, g)?.tensor,
         };
         let (in_image, out_image) = g.winograd_image_bytes();
         let mut first = 0;
@@ -357,33 +385,86 @@ impl Batch<'_> {
         &mut self,
         call: &ConvCall<'_>,
         g: &ConvGeometry,
-    ) -> Result<Option<Tensor>> {
+    ) -> Result<Option<WinogradWeight>> {
         let limit = self.ctx.limits().max_storage_buffer_binding_size;
         if call.weight.dtype() != DType::F32 || !g.winograd_weight_fits(limit) {
             return Ok(None);
         }
         let kernel = match conv_plan::plan(self.ctx, g, DType::F32, call.opts.precision, call.forced) {
-            Ok(plan) if plan.kernel.is_winograd() => plan.kernel,
+            Ok(plan) if plan.kernel.is_winograd() || plan.kernel == ConvKernel::WinogradFused => plan.kernel,
             _ => return Ok(None),
         };
         match call.packed_winograd {
-            Some(t) if t.dtype() == winograd_weight_dtype(kernel) => Ok(Some(t.clone())),
+            Some(t) if t.kernel == kernel => Ok(Some(t.clone())),
             _ => Ok(Some(self.winograd_weight_for(kernel, call.weight, g)?)),
         }
     }
 
-    /// The transformed weight `kernel` (`Winograd` or `WinogradCoop`) runs for a convolution of
-    /// `g`'s geometry: [`Batch::winograd_weight`] or [`Batch::winograd_weight_coop`].
+    /// The transformed weight `kernel` (`Winograd`, `WinogradCoop` or `WinogradFused`) runs for a
+    /// convolution of `g`'s geometry: [`Batch::winograd_weight`],
+    /// [`Batch::winograd_weight_coop`] or [`Batch::winograd_weight_fused`].
     pub(super) fn winograd_weight_for(
         &mut self,
         kernel: ConvKernel,
         weight: &Tensor,
         g: &ConvGeometry,
-    ) -> Result<Tensor> {
-        match kernel {
-            ConvKernel::WinogradCoop => self.winograd_weight_coop(weight, g),
-            _ => self.winograd_weight(weight, g),
-        }
+    ) -> Result<WinogradWeight> {
+        let tensor = match kernel {
+            ConvKernel::WinogradCoop => self.winograd_weight_coop(weight, g)?,
+            ConvKernel::WinogradFused => self.winograd_weight_fused(weight, g)?,
+            _ => self.winograd_weight(weight, g)?,
+        };
+        Ok(WinogradWeight { kernel, tensor })
+    }
+
+    /// Records the weight transform of a [`ConvKernel::WinogradFused`] convolution of `g`'s
+    /// geometry (`weight` [OC, IC, 3, 3], f32) into a new f16 tensor, U as that kernel reads it:
+    /// [16 positions][IC rounded up to 16][OC rounded up to its workgroup's channels], the
+    /// padding zero.
+    pub(super) fn winograd_weight_fused(&mut self, weight: &Tensor, g: &ConvGeometry) -> Result<Tensor> {
+        let (rows, cols) = g.winograd_fused_u();
+        let len = u64::from(POSITIONS) * u64::from(rows) * u64::from(cols);
+        fits_u32("Winograd's transformed weight", len)?;
+        self.ctx.check_binding("Winograd's transformed weight", len * 2)?;
+        // Zero-filled: the padding rows and columns stay zero.
+        let transformed = Tensor::zeros(self.ctx, &[len as usize], DType::F16)?;
+        let buffers = ConvBuffers { input: weight, weight, bias: None, output: &transformed };
+        let transform = Transform { products_nhwc: false, activation: Activation::None, band: None };
+        self.winograd_pass_in(
+            shader::Entry::WinogradWeight,
+            g,
+            buffers,
+            transform,
+            Windows::default(),
+            Some((rows, cols)),
+        )?;
+        Ok(transformed)
+    }
+
+    /// Records `WinogradFused` on `buffers` (NCHW tensors, or channels-last ones where the input
+    /// is: the output must be in the input's format), with its transformed weight `transformed`
+    /// where it is this kernel's, else one made here.
+    pub(super) fn encode_winograd_fused(
+        &mut self,
+        buffers: ConvBuffers<'_>,
+        transformed: Option<&WinogradWeight>,
+        g: &ConvGeometry,
+        activation: Activation,
+    ) -> Result<()> {
+        let kernel = ConvKernel::WinogradFused;
+        let u = match transformed {
+            Some(t) if t.kernel == kernel => t.tensor.clone(),
+            _ => self.winograd_weight_fused(buffers.weight, g)?,
+        };
+        let mut overrides = fused::Overrides::new();
+        overrides.channels_last = buffers.input.memory_format() == MemoryFormat::ChannelsLast;
+        (overrides.u_rows, overrides.u_cols) = g.winograd_fused_u();
+        (overrides.activation, overrides.clamp_min, overrides.clamp_max) =
+            super::conv_encode::activation_constants(activation);
+        let [x, y] = g.winograd_fused_grid().map(|d| d as u32);
+        let pass = Pass::new(fused::Entry::Conv2dWinogradFused, &overrides, [x, y, 1]);
+        let buffers = ConvBuffers { weight: &u, ..buffers };
+        self.encode_conv::<fused::Shader>(pass, g, buffers)
     }
 
     /// Records the weight transform of a [`ConvKernel::WinogradCoop`] convolution of `g`'s
@@ -437,6 +518,20 @@ impl Batch<'_> {
         transform: Transform,
         windows: Windows,
     ) -> Result<()> {
+        self.winograd_pass_in(entry, g, buffers, transform, windows, None)
+    }
+
+    /// [`Batch::winograd_pass`], the weight transform's packed layout at `u` (rows per position,
+    /// columns: `WinogradFused`'s U) where given, else the GEMM kernels'.
+    fn winograd_pass_in(
+        &mut self,
+        entry: shader::Entry,
+        g: &ConvGeometry,
+        buffers: ConvBuffers<'_>,
+        transform: Transform,
+        windows: Windows,
+        u: Option<(u32, u32)>,
+    ) -> Result<()> {
         let limits = self.ctx.limits();
         let [all_rows, tile_cols] = g.winograd_tile_grid();
         let [first_row, tile_rows] = transform.band.unwrap_or([0, all_rows]);
@@ -474,6 +569,9 @@ impl Batch<'_> {
                 overrides.products_nhwc = transform.products_nhwc;
                 if let Some(cols) = block_cols {
                     overrides.block_cols = cols;
+                }
+                if let Some((rows, cols)) = u {
+                    (overrides.u_rows, overrides.u_cols) = (rows, cols);
                 }
                 (overrides.activation, overrides.clamp_min, overrides.clamp_max) =
                     super::conv_encode::activation_constants(transform.activation);
@@ -688,6 +786,38 @@ mod tests {
                     let spacing = 2f32.powi(w.abs().log2().floor().max(-14.0) as i32 - 10);
                     let beside = (n.to_f32() - w).abs() <= spacing;
                     assert!(beside, "{input_shape:?}, {format}: V[{i}]: f16 {n} is not beside f32 {w}");
+                }
+            }
+        }
+    }
+
+    /// `WinogradFused`'s U: the packed transform of the GEMM kernels, rounded to f16, in rows of
+    /// the input channels rounded up to 16 and columns of the output channels rounded up to 64,
+    /// the padding zero.
+    #[test]
+    fn the_fused_weight_is_the_packed_one_padded() {
+        let ctx = crate::Context::new().expect("a GPU context (lavapipe in CI)");
+        let (ic, oc) = (20usize, 70usize);
+        let g = geo(&[1, ic, 6, 6], &[oc, ic, 3, 3], ConvOptions::default().padding(&[1]));
+        assert_eq!(g.winograd_fused_u(), (32, 128));
+        let w: Vec<f32> = (0..oc * ic * 9).map(|i| ((i * 7919 % 1000) as f32 - 500.0) / 250.0).collect();
+        let wt = Tensor::from_f32(&ctx, &w, &[oc, ic, 3, 3]).unwrap();
+        let mut batch = ctx.batch();
+        let packed = batch.winograd_weight(&wt, &g).unwrap();
+        let fused = batch.winograd_weight_fused(&wt, &g).unwrap();
+        batch.submit().unwrap();
+        let (packed, fused) = (packed.to_vec_f32(&ctx).unwrap(), fused.to_vec_f16(&ctx).unwrap());
+        let oc4 = oc.div_ceil(4) * 4;
+        assert_eq!(fused.len(), 16 * 32 * 128);
+        for t in 0..16 {
+            for row in 0..32 {
+                for col in 0..128 {
+                    let got = fused[(t * 32 + row) * 128 + col];
+                    let want = match row < ic && col < oc {
+                        true => half::f16::from_f32(packed[(t * ic + row) * oc4 + col]),
+                        false => half::f16::ZERO,
+                    };
+                    assert_eq!(got, want, "position {t}, row {row}, column {col}");
                 }
             }
         }

@@ -48,6 +48,8 @@ pub mod conv2d_pointwise_f16;
 pub mod conv2d_winograd;
 /// Bindings for `shaders/conv2d_winograd_f16_out.wgsl`.
 pub mod conv2d_winograd_f16_out;
+/// Bindings for `shaders/conv2d_winograd_fused.wgsl`.
+pub mod conv2d_winograd_fused;
 /// Bindings for `shaders/conv_pack.wgsl`.
 pub mod conv_pack;
 /// Bindings for `shaders/conv_pack_coop.wgsl`.
