@@ -16,10 +16,11 @@
 //
 // U is not shared between subgroups (each has its own positions), so it is read as fragments
 // from global memory (through the caches: every workgroup of a column of output channels reads
-// the same U) rather than staged. V's stage is single-buffered: the next channels' windows are
-// loaded into registers before the multiply-adds, and transformed and stored after them. Every
-// per-invocation value is a named variable, unrolled by the template (private arrays indexed in
-// loops end up in local memory on NVIDIA's Vulkan driver).
+// the same U) rather than staged, a step ahead: each subgroup holds the next 16 channels'
+// fragments while it multiplies the current ones (without that, each step waited on its own U
+// loads: 1.16× on the diffusion suite, 1.00–1.10× on the layers R44 plans). V's stage is
+// single-buffered. Every per-invocation value is a named variable, unrolled by the template
+// (private arrays indexed in loops end up in local memory on NVIDIA's Vulkan driver).
 //
 // Layouts: `input` f32, NCHW, or NHWC where `channels_last`, and `output` likewise; `weight` is
 // U in f16, [16 positions][u_rows][u_cols] (input channels rounded up to 16, output channels to
@@ -151,8 +152,9 @@ fn write_tile(tile: u32, oc: u32, y: vec4<f32>) {
 
 {#
   Written for any `tiles` and `channels` that are multiples of 16 (`tiles` up to 32). Measured on
-  an H200 with 16 tiles or 32 channels, and with the windows loaded after the barrier instead of
-  before the multiply-adds: no faster (docs/PERFORMANCE.md, v38).
+  an H200 (docs/PERFORMANCE.md, v38): 16 tiles or 32 channels, no faster; the next step's windows
+  loaded before the multiply-adds too, erratic (0.34–1.21×: more registers than U's prefetch
+  leaves).
 #}
 {% set items = "ab"[:tiles // 16] %}
 @compute @workgroup_size(256)
@@ -233,25 +235,31 @@ fn conv2d_winograd_fused(
     }
 {%- endmacro %}
     let k_end = u_rows;
-{{ load("0u") }}
+    // Each subgroup's fragments of U for its two positions, a step ahead: loaded here for the
+    // first 16 input channels, then during each step for the next.
+{% for q in range(2) %}
+{% for ob in range(channels // 16) %}
+    var u{{ q }}{{ ob }} = coopLoadT<coop_mat16x16<f16, B>>(&weight[(2u * warp + {{ q }}u) * u_rows * u_cols + oc0 + {{ 16 * ob }}u], u_cols);
+{% endfor %}
+{% endfor %}
     for (var k0 = 0u; k0 < k_end; k0 += 16u) {
+{{ load("k0") }}
 {% for w in items %}
 {{ transform_store(w) }}
 {% endfor %}
         workgroupBarrier();
-        // The next channels' windows, unconditionally (the last step loads itself again), so that
-        // they are in flight during the multiply-adds.
+        // The next channels' U, unconditionally (the last step loads itself again).
         let k_next = min(k0 + 16u, k_end - 16u);
-{{ load("k_next") }}
 {% for q in range(2) %}
         {
             let p = 2u * warp + {{ q }}u;
 {% for tb in range(tiles // 16) %}
             let a{{ tb }} = coopLoadT<coop_mat16x16<f16, A>>(&v_stage[p * {{ tiles * 24 }}u + {{ 16 * 24 * tb }}u], V_STRIDE);
 {% endfor %}
-            let u_at = (p * u_rows + k0) * u_cols + oc0;
+            let u_at = (p * u_rows + k_next) * u_cols + oc0;
 {% for ob in range(channels // 16) %}
-            let b{{ ob }} = coopLoadT<coop_mat16x16<f16, B>>(&weight[u_at + {{ 16 * ob }}u], u_cols);
+            let b{{ ob }} = u{{ q }}{{ ob }};
+            u{{ q }}{{ ob }} = coopLoadT<coop_mat16x16<f16, B>>(&weight[u_at + {{ 16 * ob }}u], u_cols);
 {% endfor %}
 {% for tb in range(tiles // 16) %}
 {% for ob in range(channels // 16) %}
