@@ -1178,6 +1178,39 @@ fn winograd_bands_match_the_reference() {
     }
 }
 
+/// Split-K's partial sums (one f32 output per K-slice) are capped by the binding limit too: a
+/// layer split into row bands that each fill most of a binding, on a grid small enough that the
+/// planner splits K, runs fewer slices (here none) instead of failing on a scratch over the
+/// limit; for the GEMM kernels planned and forced, K-slices and stream-K alike.
+#[test]
+fn split_k_partial_sums_fit_the_binding_limit() {
+    // 32 channels at 96²: input and output 1.18 MB, in bands of rows that fit 256 KiB (about 20
+    // rows, 1920 pixels: a 32-row × 1920-column GEMM of 60 64-column tiles, split in K by R22).
+    let ctx = context_with_binding_limit(256 << 10);
+    let (input, weight) = ([1usize, 32, 96, 96], [32usize, 32, 3, 3]);
+    let options = opts().padding(&[1]).activation(Activation::Relu);
+    let x = random_f32(790, input.iter().product());
+    let w = random_f32(791, weight.iter().product());
+    let b = random_f32(792, 32);
+    let (expected, shape) = reference::convolution(&x, &input, &w, &weight, Some(&b), &options).unwrap();
+    let xt = Tensor::from_f32(&ctx, &x, &input).unwrap();
+    let wt = Tensor::from_f32(&ctx, &w, &weight).unwrap();
+    let bt = Tensor::from_f32(&ctx, &b, &[32]).unwrap();
+    for forced in [
+        ForcedPlan::default(),
+        ForcedPlan::kernel(ConvKernel::GemmN64K16),
+        ForcedPlan { schedule: Some(GemmSchedule::SplitK(4)), ..ForcedPlan::kernel(ConvKernel::GemmN64K16) },
+        ForcedPlan { schedule: Some(GemmSchedule::StreamK(8)), ..ForcedPlan::kernel(ConvKernel::GemmN64K16) },
+    ] {
+        let y = Tensor::full_f32(&ctx, &shape, f32::NAN).unwrap();
+        let mut batch = ctx.batch();
+        batch.convolution_into_forced(&xt, &wt, Some(&bt), &y, &options, &forced).unwrap();
+        batch.submit().unwrap();
+        let err = reference::relative_error(&y.to_vec_f32(&ctx).unwrap(), &expected);
+        assert!(err <= TOLERANCE, "{forced:?}: relative error {err:e}");
+    }
+}
+
 /// Winograd's transformed weight (16/9 the weight) must fit one storage binding too: where the
 /// weight fits and its transform does not, `Conv2d::new` keeps no transform, forcing Winograd is
 /// an error that says so, and the planner runs another kernel.
