@@ -18,7 +18,7 @@
 // from global memory (through the caches: every workgroup of a column of output channels reads
 // the same U) rather than staged, a step ahead: each subgroup holds the next 16 channels'
 // fragments while it multiplies the current ones (without that, each step waited on its own U
-// loads: 1.16× on the diffusion suite, 1.00–1.10× on the layers R44 plans). V's stage is
+// loads: 1.12–1.23× on the diffusion suite, 1.00–1.16× on the layers R44 plans). V's stage is
 // single-buffered. Every per-invocation value is a named variable, unrolled by the template
 // (private arrays indexed in loops end up in local memory on NVIDIA's Vulkan driver).
 //

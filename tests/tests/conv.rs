@@ -1932,7 +1932,8 @@ fn f16_precision_uses_cooperative_matrices_only_where_the_device_has_them() {
 /// Winograd with its products on the tensor cores: where f16 is allowed, the layers R31 gives
 /// Winograd keep it at 256+ input channels (R40), their products on the tensor cores
 /// (`winograd_coop`) where the context has cooperative matrices, else on the fp32 GEMM
-/// (`winograd`, which runs every R31 layer without them). `winograd_coop` forced without them
+/// (`winograd`, which runs every R31 layer without them); those of 128 channels run
+/// `winograd_fused` there (R44). `winograd_coop` forced without them
 /// is a typed error naming them; with them, it matches the exact reference within 3e-3 (it rounds
 /// the transformed operands to f16, 2^-11 each) and refuses input channels that are not a
 /// multiple of 8 by their count.
@@ -1942,7 +1943,8 @@ fn winograd_keeps_its_layers_where_f16_is_allowed() {
     let f16_opts = opts().padding(&[1]).precision(Precision::AllowF16);
     let coop = ctx.cooperative_f16();
     // Layers R31 gives Winograd (1.4 G multiply-adds each), recorded only: large for lavapipe.
-    // R40 keeps the one of 256 input channels on Winograd; 128 go to the tensor cores' GEMM.
+    // R40 keeps the one of 256 input channels on Winograd; 128 (on 144 workgroups) go to R44's
+    // `winograd_fused`.
     for (channels, size, kept) in [(256usize, 48usize, true), (128, 96, false)] {
         let (input, weight) = ([1, channels, size, size], [channels, channels, 3, 3]);
         let g = ConvGeometry::new(&input, &weight, None, &f16_opts).unwrap();
@@ -1954,7 +1956,7 @@ fn winograd_keeps_its_layers_where_f16_is_allowed() {
         let expected = match (coop, kept) {
             (false, _) => ConvKernel::Winograd,
             (true, true) => ConvKernel::WinogradCoop,
-            (true, false) => ConvKernel::CoopF16,
+            (true, false) => ConvKernel::WinogradFused,
         };
         assert_eq!(kernel, expected, "{channels} channels");
     }
@@ -1988,7 +1990,8 @@ fn winograd_keeps_its_layers_where_f16_is_allowed() {
 }
 
 /// Winograd in one pass (`winograd_fused`): where f16 is allowed and the context has cooperative
-/// matrices, R44 plans it for 64–128 channels in and out; forced without them it is a typed
+/// matrices, R44 plans it for 32–128 channels in and out (beyond 80 input channels on larger
+/// grids only); forced without them it is a typed
 /// error naming them, and on f16 tensors one naming their dtype; with them it matches the exact
 /// reference within 3e-3 (the transformed operands rounded to f16, as `winograd_coop`'s) on
 /// NCHW and channels-last tensors, with ragged tiles and channel counts.
@@ -2029,6 +2032,27 @@ fn winograd_fused_runs_where_f16_is_allowed() {
         assert!(err <= 3e-3, "winograd_fused, {format}: {err:e}");
     }
     if coop {
+        // A prepared convolution keeps the fused transform (R44's channel counts): one dispatch
+        // a run. Forced to `WinogradCoop`, whose transformed weight is laid out otherwise, it
+        // transforms its own and still matches.
+        let xt = Tensor::from_f32(ctx, &x, &input).unwrap();
+        let wt = Tensor::from_f32(ctx, &w, &weight).unwrap();
+        let conv = wgconv::Conv2d::new(ctx, &wt, Some(&bt), &f16_opts).unwrap();
+        let mut batch = ctx.batch();
+        assert_eq!(conv.run_forced(&mut batch, &xt, &forced).unwrap().kernel, ConvKernel::WinogradFused);
+        assert_eq!(batch.len(), 1);
+        let (input8, weight8) = ([1usize, 40, 9, 7], [24usize, 40, 3, 3]);
+        let (x8, w8) = (random_f32(193, 40 * 63), random_f32(194, 24 * 40 * 9));
+        let (expected8, shape8) = reference::convolution(&x8, &input8, &w8, &weight8, None, &f16_opts).unwrap();
+        let conv = wgconv::Conv2d::new(ctx, &Tensor::from_f32(ctx, &w8, &weight8).unwrap(), None, &f16_opts).unwrap();
+        let y8 = Tensor::full_f32(ctx, &shape8, f32::NAN).unwrap();
+        let x8t = Tensor::from_f32(ctx, &x8, &input8).unwrap();
+        let mut batch = ctx.batch();
+        let coop_forced = ForcedPlan::kernel(ConvKernel::WinogradCoop);
+        assert_eq!(conv.run_into_forced(&mut batch, &x8t, &y8, &coop_forced).unwrap(), ConvKernel::WinogradCoop);
+        batch.submit().unwrap();
+        let err = reference::relative_error(&y8.to_vec_f32(ctx).unwrap(), &expected8);
+        assert!(err <= 3e-3, "winograd_coop from a Conv2d keeping the fused transform: {err:e}");
         let x16 = Tensor::from_f32_as(ctx, &x, &input, DType::F16).unwrap();
         let w16 = Tensor::from_f32_as(ctx, &w, &weight, DType::F16).unwrap();
         let err = ctx.convolution_forced(&x16, &w16, None, &f16_opts, &forced).unwrap_err().to_string();

@@ -78,9 +78,9 @@ struct Conv2dArgs {
     tile_n: Option<u32>,
     /// f32, or f16 to allow f16 multiplicands with f32 sums on tensor cores (cooperative
     /// matrices, enabled for this run; fp32 where the device lacks them). --check then rounds
-    /// the reference's inputs to f16 when a tensor-core kernel ran, except after winograd_coop,
-    /// whose f16 multiplicands are the transformed operands rounded: it is checked against the
-    /// exact reference, which needs a looser --tolerance (about 3e-3).
+    /// the reference's inputs to f16 when a tensor-core kernel ran, except after winograd_coop
+    /// and winograd_fused, whose f16 multiplicands are the transformed operands rounded: they are
+    /// checked against the exact reference, which needs a looser --tolerance (about 3e-3).
     #[arg(long, default_value = "f32", value_parser = args::precision)]
     precision: wgconv::Precision,
     /// Run on channels-last (NHWC) tensors, as PyTorch's `channels_last`: the input is converted
@@ -293,9 +293,11 @@ fn conv2d(a: &Conv2dArgs) -> CliResult<()> {
                 let err = reference::relative_error(&y.data, &expected);
                 println!("relative error vs f64 reference: {err:.3e} (tolerance {:.1e})", a.tolerance);
                 if err.is_nan() || err > a.tolerance {
-                    let hint = match kernel == wgconv::ConvKernel::WinogradCoop {
-                        true => " (winograd_coop rounds its transformed operands to f16: try --tolerance 3e-3)",
-                        false => "",
+                    let hint = match kernel {
+                        wgconv::ConvKernel::WinogradCoop | wgconv::ConvKernel::WinogradFused => {
+                            " (Winograd on the tensor cores rounds its transformed operands to f16: try --tolerance 3e-3)"
+                        }
+                        _ => "",
                     };
                     return Err(CliError::Runtime(format!("relative error {err:e} exceeds {:e}{hint}", a.tolerance)));
                 }

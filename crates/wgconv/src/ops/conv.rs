@@ -55,7 +55,7 @@ pub struct Conv2d {
     /// `Winograd` (64+ channels in and out), f32 in the GEMM kernels' packed layout of its
     /// products (16/9 the weight's size). Where the options allow f16 multiplicands and the
     /// context has cooperative matrices: for `WinogradFused`, f16 in its own layout, for R44's
-    /// 32–80 input and 32–128 output channels; for `WinogradCoop` (256+ input channels, or 128+
+    /// 32–128 channels in and out; for `WinogradCoop` (256+ input channels, or 128+
     /// in and out: R40, R42; with other counts the tensor cores run `CoopF16` and none is kept),
     /// f16 prepacked for `CoopNhwc`.
     pub(super) packed_winograd: Option<WinogradWeight>,
@@ -345,8 +345,8 @@ pub(super) fn check_word_aligned_parts(what: &str, parts: [(&'static str, u64); 
 /// weight (its input a single 3×3 window: the transform reads only the channel counts), and the
 /// Winograd kernel it is for: f32 weights that suit it, with the 64+ input and output channels
 /// rule R31 plans it for, whose transform fits one of `ctx`'s storage bindings. Where f16
-/// multiplicands are allowed and the context has cooperative matrices: R44's of 32–80 input and
-/// 32–128 output channels, for `WinogradFused`; else only those R40 and R42 may run on Winograd
+/// multiplicands are allowed and the context has cooperative matrices: R44's of 32–128 channels
+/// in and out, for `WinogradFused`; else only those R40 and R42 may run on Winograd
 /// (256+ input channels, or 128+ in and out; the others go to `CoopF16`), for `WinogradCoop`
 /// where it runs this many input channels. A Winograd kernel `forced` gets its own, for f32
 /// weights of its shape.
@@ -372,11 +372,12 @@ fn winograd_geometry(
     let tensor_cores = opts.precision == Precision::AllowF16
         && ctx.cooperative_f16()
         && ConvKernel::CoopF16.workgroup_storage_bytes() <= storage;
-    // R44's channel counts run Winograd in one pass on grids of any size up to 80 input channels
-    // (beyond, only on large grids: those transform per call, or run R42's `WinogradCoop`).
+    // R44's channel counts run Winograd in one pass: on grids of any size up to 80 input
+    // channels, on those of 96+ workgroups beyond (the usual case; smaller ones run `CoopF16`,
+    // which needs no transform, or R42's `WinogradCoop`, which then transforms per call).
     let fused = ConvKernel::WinogradFused;
     let fused_runs = tensor_cores && fused.workgroup_storage_bytes() <= storage;
-    if fused_runs && g.winograd_fused_wins() && g.ic <= super::conv_plan::WINOGRAD_FUSED_SHORT_IC {
+    if fused_runs && g.winograd_fused_channels() {
         return Some((g, fused));
     }
     if g.in_channels() < 64 || g.out_channels() < 64 {

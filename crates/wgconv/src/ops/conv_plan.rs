@@ -563,32 +563,40 @@ impl ConvGeometry {
         self.winograd_shape() && self.winograd_coop_min_columns().is_some_and(|fewest| columns >= fewest)
     }
 
-    /// Rule R44: whether `WinogradFused` takes a layer where f16 multiplicands are allowed, on
-    /// NCHW tensors (on channels-last ones `CoopNhwc` takes these layers first: it beat
-    /// `WinogradFused` on 10 of the 12 of them in the Winograd suite, large grids, and lost on
-    /// most of the probe suite's smaller ones; not made a rule): Winograd's shape with
+    /// Rule R44: whether `WinogradFused` takes a layer where f16 multiplicands are allowed (on
+    /// channels-last tensors `runs_coop_nhwc` gives these layers to `CoopNhwc` first wherever it
+    /// runs them: it beat `WinogradFused` on 10 of the 12 of them in the Winograd suite, large
+    /// grids, and lost on most of the probe suite's smaller ones; not made a rule): Winograd's
+    /// shape with
     /// [`WINOGRAD_FUSED_CHANNELS`] channels in and out, and with more than
     /// [`WINOGRAD_FUSED_SHORT_IC`] input channels only on grids of at least
     /// [`WINOGRAD_FUSED_LONG_K_MIN_WORKGROUPS`] workgroups. Fitted on the 69 layers of the suites
     /// R31 takes (v38 call A) and 28 other 3×3 layers of 32–256 channels (the zoos' and 8
     /// probes; call C), H200, against the kernel planned before (`CoopF16`, or `WinogradCoop`
     /// for R42's 128 → 128 layers):
-    /// - it won on each of the 22 measured with 32–80 input channels, on grids of any size
-    ///   (1.03–1.92×: YOLOv8n's heads and blocks, ResNet-50's 64-channel 3×3 at batch 1 1.30×
-    ///   and at batch 32 1.64×);
-    /// - with 96–128 input channels it won on each of the 9 on 96+ workgroups (1.03–2.13×: the
+    /// - it won on each of the 23 measured with 32–80 input channels, on grids of any size
+    ///   (1.02–1.96× planned, call D: YOLOv8n's heads and blocks, ResNet-50's 64-channel 3×3 at
+    ///   batch 1 1.30× and at batch 32 1.64×);
+    /// - with 96–128 input channels it won on each of the 9 on 96+ workgroups (1.03–2.15×: the
     ///   SD VAE decoder's 128-channel 3×3 at 512² 1.10×), and lost on each of the 5 on fewer
-    ///   (0.53–0.80×): each 16 input channels cost it about 3.4 µs however few its workgroups,
+    ///   (0.53–0.80× forced, call C): each 16 input channels cost it about 3.4 µs however few its workgroups,
     ///   so 128 channels take about 0.03 ms, more than those layers take on the other kernels;
     /// - with more output channels each workgroup of 64 transforms the same input again, and it
     ///   lost to `WinogradCoop` on all 57 layers of 256+ channels in or out (0.29–0.79×).
     pub(crate) fn winograd_fused_wins(&self) -> bool {
         let workgroups = self.winograd_fused_grid().iter().product::<u64>();
+        self.winograd_fused_channels()
+            && (self.ic <= WINOGRAD_FUSED_SHORT_IC || workgroups >= WINOGRAD_FUSED_LONG_K_MIN_WORKGROUPS)
+            && self.winograd_fused_runs()
+    }
+
+    /// R44's filter and channel counts, whatever the grid: Winograd's shape with
+    /// [`WINOGRAD_FUSED_CHANNELS`] channels in and out. `Conv2d::new` keeps a transformed weight
+    /// by them.
+    pub(crate) fn winograd_fused_channels(&self) -> bool {
         self.winograd_shape()
             && WINOGRAD_FUSED_CHANNELS.contains(&self.ic)
             && WINOGRAD_FUSED_CHANNELS.contains(&self.oc)
-            && (self.ic <= WINOGRAD_FUSED_SHORT_IC || workgroups >= WINOGRAD_FUSED_LONG_K_MIN_WORKGROUPS)
-            && self.winograd_fused_runs()
     }
 
     /// R42's channel counts: the fewest columns of tiles at which it gives a layer of these
