@@ -362,6 +362,10 @@ fn winograd_geometry(
     let fits = g.winograd_weight_fits(ctx.limits().max_storage_buffer_binding_size);
     if let Some(kernel) = forced.kernel.filter(|k| k.is_winograd() || *k == ConvKernel::WinogradFused) {
         let tensor_cores = kernel.is_tensor_core() && ctx.cooperative_f16();
+        let fits = match kernel {
+            ConvKernel::WinogradFused => g.winograd_fused_weight_fits(ctx.limits().max_storage_buffer_binding_size),
+            _ => fits,
+        };
         return (weight.dtype() == DType::F32 && fits && (tensor_cores || !kernel.is_tensor_core()))
             .then_some((g, kernel));
     }
@@ -377,7 +381,10 @@ fn winograd_geometry(
     // which needs no transform, or R42's `WinogradCoop`, which then transforms per call).
     let fused = ConvKernel::WinogradFused;
     let fused_runs = tensor_cores && fused.workgroup_storage_bytes() <= storage;
-    if fused_runs && g.winograd_fused_channels() {
+    if fused_runs
+        && g.winograd_fused_channels()
+        && g.winograd_fused_weight_fits(ctx.limits().max_storage_buffer_binding_size)
+    {
         return Some((g, fused));
     }
     if g.in_channels() < 64 || g.out_channels() < 64 {
@@ -408,8 +415,7 @@ pub(super) struct ConvCall<'a> {
     /// The weight prepacked for `CoopNhwc` by [`Conv2d::new`], if it was.
     pub(super) packed_coop: Option<&'a Tensor>,
     /// The weight transformed by [`Conv2d::new`] for the Winograd kernel it expects the planner to
-    /// run (f32 for `Winograd`, f16 for `WinogradCoop`), if it was; used where its dtype is the
-    /// one the kernel that runs needs.
+    /// run, if it was, tagged with that kernel; used only by that kernel (the layouts differ).
     pub(super) packed_winograd: Option<&'a WinogradWeight>,
     pub(super) bias: Option<&'a Tensor>,
     pub(super) opts: &'a ConvOptions,

@@ -784,9 +784,6 @@ fn output_format_error(input: &Tensor, output: &Tensor) -> Error {
     }
 }
 
-/// The context's scratch for `splits` K-slices of partial sums of `g`'s output (none for one
-/// slice). Sized by the geometry, as the kernels address the slices, not by the output tensor,
-/// which may be a longer scratch buffer (Winograd's products).
 /// The most K-slices, up to `splits`, whose partial sums (an f32 output each) fit one of
 /// `ctx`'s storage bindings; 1 (no split) where not even two do. The planner sizes the slices
 /// by the grid alone: under a small binding cap (a browser's, or `max_binding_bytes`), fewer
@@ -800,6 +797,9 @@ fn fitting_splits(ctx: &Context, g: &ConvGeometry, splits: u32) -> u32 {
     }
 }
 
+/// The context's scratch for `splits` K-slices of partial sums of `g`'s output (none for one
+/// slice). Sized by the geometry, as the kernels address the slices, not by the output tensor,
+/// which may be a longer scratch buffer (Winograd's products).
 fn split_k_scratch(ctx: &Context, g: &ConvGeometry, splits: u32) -> Result<Option<Tensor>> {
     if splits > 1 {
         let len = g.output_numel() as usize * splits as usize;

@@ -137,7 +137,8 @@ fn runnable_kernel(
     // f16 allowed: Winograd in one pass for R44's channel counts, where the tensor cores run it.
     let fused = ConvKernel::WinogradFused;
     let fused_runs = ctx.cooperative_f16() && fused.workgroup_storage_bytes() <= storage && dtype == DType::F32;
-    if f16_allowed && fused_runs && geometry.winograd_fused_wins() {
+    if f16_allowed && fused_runs && geometry.winograd_fused_wins() && geometry.winograd_fused_weight_fits(binding_limit)
+    {
         return Ok((fused, None));
     }
     // f16 allowed: R31's Winograd layers of 256+ input channels keep Winograd, its products on

@@ -198,6 +198,13 @@ impl ConvGeometry {
         (self.ic.div_ceil(16) * 16, self.oc.div_ceil(fused::CHANNELS) * fused::CHANNELS)
     }
 
+    /// Whether `WinogradFused`'s U (f16, [`ConvGeometry::winograd_fused_u`] per position) fits
+    /// one storage binding of `binding_limit` bytes.
+    pub(crate) fn winograd_fused_weight_fits(&self, binding_limit: u64) -> bool {
+        let (rows, cols) = self.winograd_fused_u();
+        u64::from(POSITIONS) * u64::from(rows) * u64::from(cols) * 2 <= binding_limit
+    }
+
     /// `WinogradFused`'s grid: groups of `TILES` tiles (over every image) × groups of `CHANNELS`
     /// output channels.
     pub(crate) fn winograd_fused_grid(&self) -> [u64; 2] {
@@ -800,6 +807,9 @@ mod tests {
         let (ic, oc) = (20usize, 70usize);
         let g = geo(&[1, ic, 6, 6], &[oc, ic, 3, 3], ConvOptions::default().padding(&[1]));
         assert_eq!(g.winograd_fused_u(), (32, 128));
+        // It must fit one binding: 16 · 32 · 128 halves.
+        assert!(g.winograd_fused_weight_fits(16 * 32 * 128 * 2));
+        assert!(!g.winograd_fused_weight_fits(16 * 32 * 128 * 2 - 1));
         let w: Vec<f32> = (0..oc * ic * 9).map(|i| ((i * 7919 % 1000) as f32 - 500.0) / 250.0).collect();
         let wt = Tensor::from_f32(&ctx, &w, &[oc, ic, 3, 3]).unwrap();
         let mut batch = ctx.batch();
