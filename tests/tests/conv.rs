@@ -1181,7 +1181,8 @@ fn winograd_bands_match_the_reference() {
 /// Split-K's partial sums (one f32 output per K-slice) are capped by the binding limit too: a
 /// layer split into row bands that each fill most of a binding, on a grid small enough that the
 /// planner splits K, runs fewer slices (here none) instead of failing on a scratch over the
-/// limit; for the GEMM kernels planned and forced, K-slices and stream-K alike.
+/// limit, planned and with only the kernel forced; a K schedule forced over the limit, K-slices
+/// or stream-K, is a typed error naming the partial sums.
 #[test]
 fn split_k_partial_sums_fit_the_binding_limit() {
     // 32 channels at 96²: input and output 1.18 MB, in bands of rows that fit 256 KiB (about 20
@@ -1196,12 +1197,13 @@ fn split_k_partial_sums_fit_the_binding_limit() {
     let xt = Tensor::from_f32(&ctx, &x, &input).unwrap();
     let wt = Tensor::from_f32(&ctx, &w, &weight).unwrap();
     let bt = Tensor::from_f32(&ctx, &b, &[32]).unwrap();
-    for forced in [
-        ForcedPlan::default(),
-        ForcedPlan::kernel(ConvKernel::GemmN64K16),
-        ForcedPlan { schedule: Some(GemmSchedule::SplitK(4)), ..ForcedPlan::kernel(ConvKernel::GemmN64K16) },
-        ForcedPlan { schedule: Some(GemmSchedule::StreamK(8)), ..ForcedPlan::kernel(ConvKernel::GemmN64K16) },
-    ] {
+    for schedule in [GemmSchedule::SplitK(4), GemmSchedule::StreamK(8)] {
+        let forced = ForcedPlan { schedule: Some(schedule), ..ForcedPlan::kernel(ConvKernel::GemmN64K16) };
+        let y = Tensor::full_f32(&ctx, &shape, f32::NAN).unwrap();
+        let err = ctx.batch().convolution_into_forced(&xt, &wt, Some(&bt), &y, &options, &forced).unwrap_err();
+        assert!(err.to_string().contains("split-K partial sums"), "{schedule:?}: {err}");
+    }
+    for forced in [ForcedPlan::default(), ForcedPlan::kernel(ConvKernel::GemmN64K16)] {
         let y = Tensor::full_f32(&ctx, &shape, f32::NAN).unwrap();
         let mut batch = ctx.batch();
         batch.convolution_into_forced(&xt, &wt, Some(&bt), &y, &options, &forced).unwrap();

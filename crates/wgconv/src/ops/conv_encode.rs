@@ -330,7 +330,7 @@ impl Batch<'_> {
     ) -> Result<()> {
         let ctx = self.ctx;
         let storage = ctx.limits().max_compute_workgroup_storage_size;
-        let splits = fitting_splits(ctx, g, g.coop_nhwc_split_k());
+        let splits = g.splits_within_binding(g.coop_nhwc_split_k(), ctx.limits().max_storage_buffer_binding_size);
         let [x, y, z] = g.coop_nhwc_grid().map(|d| d as u32);
         let activation = activation_constants(activation);
         // Split-K writes partial sums to scratch; the reduce pass adds them with bias and activation.
@@ -435,7 +435,8 @@ impl Batch<'_> {
     /// one stride phase per sub-problem, as the GEMM kernels run them.
     fn encode_coop(&mut self, buffers: ConvBuffers<'_>, g: &ConvGeometry, activation: Activation) -> Result<()> {
         let ctx = self.ctx;
-        let (warps_m, splits) = (g.coop_warps_m(), fitting_splits(ctx, g, g.coop_split_k()));
+        let binding_limit = ctx.limits().max_storage_buffer_binding_size;
+        let (warps_m, splits) = (g.coop_warps_m(), g.splits_within_binding(g.coop_split_k(), binding_limit));
         let [x, y, z] = g.coop_grid().map(|d| d as u32);
         // Split-K writes partial sums to scratch; the reduce pass adds them with bias and activation.
         let partial = split_k_scratch(ctx, g, splits)?;
@@ -470,7 +471,8 @@ impl Batch<'_> {
     ) -> Result<()> {
         let kernel = plan.kernel;
         if kernel.gemm_small_entry().is_some() {
-            let schedule = LaunchSchedule::Slices(g.gemm_small_splits());
+            let limit = self.ctx.limits().max_storage_buffer_binding_size;
+            let schedule = LaunchSchedule::Slices(g.gemm_small_splits()).within_binding(g, limit);
             return self.encode_gemm(kernel, GEMM_SMALL_TILE, schedule, packed, buffers, g, activation);
         }
         let (tile_n, schedule) = plan.gemm.expect("the plan of a GEMM kernel has its tile and schedule");
@@ -508,14 +510,6 @@ impl Batch<'_> {
                     kernel.name()
                 )
             }),
-        };
-        // Partial sums that would not fit a binding: fewer K-slices, or none for stream-K.
-        let schedule = match schedule {
-            LaunchSchedule::Slices(splits) => LaunchSchedule::Slices(fitting_splits(ctx, g, splits)),
-            LaunchSchedule::Stream(stream) if fitting_splits(ctx, g, stream.slices) < stream.slices => {
-                LaunchSchedule::Slices(1)
-            }
-            stream => stream,
         };
         let (splits, grid) = match schedule {
             LaunchSchedule::Slices(splits) => {
@@ -781,19 +775,6 @@ fn output_format_error(input: &Tensor, output: &Tensor) -> Error {
             input.memory_format(),
             output.memory_format()
         ),
-    }
-}
-
-/// The most K-slices, up to `splits`, whose partial sums (an f32 output each) fit one of
-/// `ctx`'s storage bindings; 1 (no split) where not even two do. The planner sizes the slices
-/// by the grid alone: under a small binding cap (a browser's, or `max_binding_bytes`), fewer
-/// slices run rather than none at all.
-fn fitting_splits(ctx: &Context, g: &ConvGeometry, splits: u32) -> u32 {
-    let limit = ctx.limits().max_storage_buffer_binding_size;
-    let per_slice = (g.output_numel() * 4).max(1);
-    match u32::try_from(limit / per_slice).unwrap_or(u32::MAX) {
-        fit if fit >= 2 => splits.min(fit),
-        _ => 1,
     }
 }
 

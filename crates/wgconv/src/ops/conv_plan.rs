@@ -89,7 +89,12 @@ pub(crate) fn plan(
         None => (forced.tile_n, forced.schedule),
     };
     let tile_n = geometry.choose_tile_n(kernel, tile_n)?;
-    let schedule = geometry.launch_schedule(kernel, tile_n, schedule)?;
+    let forced_schedule = tuned.is_none() && forced.schedule.is_some();
+    let mut schedule = geometry.launch_schedule(kernel, tile_n, schedule)?;
+    // The planner's and tuning's split-K within one binding; a forced one is checked as given.
+    if !forced_schedule {
+        schedule = schedule.within_binding(geometry, ctx.limits().max_storage_buffer_binding_size);
+    }
     Ok(Plan { kernel, gemm: Some((tile_n, schedule)) })
 }
 

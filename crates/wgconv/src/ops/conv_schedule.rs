@@ -55,7 +55,35 @@ pub(crate) enum LaunchSchedule {
     Stream(StreamK),
 }
 
+impl LaunchSchedule {
+    /// This schedule with its partial sums (an f32 output of `g` per slice) within one storage
+    /// binding of `binding_limit` bytes: fewer K-slices where they would exceed it, none for
+    /// stream-K. For the planner's own schedules, which it sizes by the grid alone (a forced one
+    /// that does not fit is an error instead).
+    pub(crate) fn within_binding(self, g: &ConvGeometry, binding_limit: u64) -> Self {
+        match self {
+            LaunchSchedule::Slices(splits) => LaunchSchedule::Slices(g.splits_within_binding(splits, binding_limit)),
+            LaunchSchedule::Stream(stream) if g.splits_within_binding(stream.slices, binding_limit) < stream.slices => {
+                LaunchSchedule::Slices(1)
+            }
+            stream => stream,
+        }
+    }
+}
+
 impl ConvGeometry {
+    /// The most K-slices, up to `splits`, whose partial sums (an f32 output each) fit one
+    /// storage binding of `binding_limit` bytes; 1 (no split) where not even two do. The
+    /// planner sizes its slices by the grid alone: under a small binding cap (a browser's, or
+    /// `max_binding_bytes`), fewer slices run rather than none at all.
+    pub(crate) fn splits_within_binding(&self, splits: u32, binding_limit: u64) -> u32 {
+        let per_slice = (self.output_numel() * 4).max(1);
+        match u32::try_from(binding_limit / per_slice).unwrap_or(u32::MAX) {
+            fit if fit >= 2 => splits.min(fit),
+            _ => 1,
+        }
+    }
+
     /// A GEMM kernel's grid for `tile`×`tile` output tiles: (N tiles, M tiles, groups × stride phases).
     pub(crate) fn gemm_grid(&self, (tile_m, tile_n): (u32, u32)) -> [u64; 3] {
         let (phases, sub_h, sub_w) = if self.transposed {
@@ -291,6 +319,26 @@ mod tests {
 
     fn geo(input: &[usize], weight: &[usize], opts: ConvOptions) -> Result<ConvGeometry> {
         ConvGeometry::new(input, weight, None, &opts)
+    }
+
+    #[test]
+    fn partial_sums_stay_within_a_binding() {
+        // 16 × 36 outputs: 2304 bytes a slice.
+        let g = geo(&[1, 128, 6, 6], &[16, 128, 3, 3], ConvOptions::default().padding(&[1])).unwrap();
+        assert_eq!(g.splits_within_binding(8, 1 << 30), 8);
+        assert_eq!(g.splits_within_binding(8, 3 * 2304), 3);
+        assert_eq!(g.splits_within_binding(8, 2 * 2304 - 1), 1);
+        let slices = |s: LaunchSchedule| match s {
+            LaunchSchedule::Slices(n) => (n, false),
+            LaunchSchedule::Stream(stream) => (stream.slices, true),
+        };
+        assert_eq!(slices(LaunchSchedule::Slices(8).within_binding(&g, 4 * 2304)), (4, false));
+        // Stream-K keeps its workgroups where its slices fit, else runs unsplit.
+        let stream = g.stream_k(ConvKernel::GemmN64K16, 64, 16).unwrap();
+        assert!(stream.slices > 1);
+        let fits = u64::from(stream.slices) * 2304;
+        assert_eq!(slices(LaunchSchedule::Stream(stream).within_binding(&g, fits)), (stream.slices, true));
+        assert_eq!(slices(LaunchSchedule::Stream(stream).within_binding(&g, fits - 1)), (1, false));
     }
 
     #[test]
