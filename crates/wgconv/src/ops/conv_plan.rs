@@ -63,9 +63,10 @@ pub(crate) struct Plan {
 }
 
 /// Settles how `geometry` runs on `ctx`'s device: the forced kernel, else, where f16 is allowed
-/// and the context has cooperative matrices, `WinogradCoop` (or `Winograd`) for the 3×3 layers
-/// R40 and R42 give it, else `CoopF16` where the context runs it and the planner would run a
-/// GEMM kernel for the layer's GEMM shape, or R30's few-output-channel kernel, transposed layers
+/// and the context has cooperative matrices, `WinogradFused` for R44's 3×3 layers of f32
+/// tensors, `WinogradCoop` (or `Winograd`) for the 3×3 layers R40 and R42 give it, else
+/// `CoopF16` where the context runs it and the planner would run a GEMM kernel for the layer's
+/// GEMM shape, or R30's few-output-channel kernel, transposed layers
 /// on large grids only (`ConvGeometry::tensor_core_candidate`; unless a tile width or K
 /// schedule is forced: those are fp32 GEMM choices), else the configuration `Conv2d::tune`
 /// measured fastest for this geometry, else the planner's kernel, stepped back to one that fits
@@ -569,14 +570,13 @@ impl ConvGeometry {
         self.winograd_shape() && self.winograd_coop_min_columns().is_some_and(|fewest| columns >= fewest)
     }
 
-    /// Rule R44: whether `WinogradFused` takes a layer where f16 multiplicands are allowed (on
-    /// channels-last tensors `runs_coop_nhwc` gives these layers to `CoopNhwc` first wherever it
-    /// runs them: it beat `WinogradFused` on 10 of the 12 of them in the Winograd suite, large
-    /// grids, and lost on most of the probe suite's smaller ones; not made a rule): Winograd's
-    /// shape with
-    /// [`WINOGRAD_FUSED_CHANNELS`] channels in and out, and with more than
+    /// Rule R44: whether `WinogradFused` takes a layer where f16 multiplicands are allowed:
+    /// Winograd's shape with [`WINOGRAD_FUSED_CHANNELS`] channels in and out, and with more than
     /// [`WINOGRAD_FUSED_SHORT_IC`] input channels only on grids of at least
-    /// [`WINOGRAD_FUSED_LONG_K_MIN_WORKGROUPS`] workgroups. Fitted on the 69 layers of the suites
+    /// [`WINOGRAD_FUSED_LONG_K_MIN_WORKGROUPS`] workgroups. (On channels-last tensors
+    /// `runs_coop_nhwc` gives these layers to `CoopNhwc` first wherever it runs them: it beat
+    /// `WinogradFused` on 10 of the 12 of them in the Winograd suite, large grids, and lost on
+    /// most of the probe suite's smaller ones; not made a rule.) Fitted on the 69 layers of the suites
     /// R31 takes (v38 call A) and 28 other 3×3 layers of 32–256 channels (the zoos' and 8
     /// probes; call C), H200, against the kernel planned before (`CoopF16`, or `WinogradCoop`
     /// for R42's 128 → 128 layers):
@@ -585,10 +585,12 @@ impl ConvGeometry {
     ///   batch 1 1.30× and at batch 32 1.64×);
     /// - with 96–128 input channels it won on each of the 9 on 96+ workgroups (1.03–2.15×: the
     ///   SD VAE decoder's 128-channel 3×3 at 512² 1.10×), and lost on each of the 5 on fewer
-    ///   (0.53–0.80× forced, call C): each 16 input channels cost it about 3.4 µs however few its workgroups,
-    ///   so 128 channels take about 0.03 ms, more than those layers take on the other kernels;
+    ///   (0.53–0.80× forced, call C): each 16 input channels cost it about 3.4 µs however few
+    ///   its workgroups, so 128 channels take about 0.03 ms, more than those layers take on the
+    ///   other kernels;
     /// - with more output channels each workgroup of 64 transforms the same input again, and it
-    ///   lost to `WinogradCoop` on all 57 layers of 256+ channels in or out (0.29–0.79×).
+    ///   lost to `WinogradCoop` on all 57 layers of 256+ channels in or out (0.27–0.91×, calls A
+    ///   and E).
     pub(crate) fn winograd_fused_wins(&self) -> bool {
         let workgroups = self.winograd_fused_grid().iter().product::<u64>();
         self.winograd_fused_channels()
