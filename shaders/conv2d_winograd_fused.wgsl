@@ -105,17 +105,24 @@ fn tiles_total() -> u32 {
     return params.n * ((params.oh + 1u) / 2u) * tiles_w();
 }
 
-// The input index of the top-left corner of `tile`'s 4×4 window in channel 0 (it may lie outside
-// the input, hence i32), and which of the window's 16 values lie inside the input (bit 4r + s):
-// none for a tile past the last.
-fn window(tile: u32) -> vec2<i32> {
+// Where `tile` (numbered over images, tile rows and tile columns) lies: (image, tile row, tile
+// column).
+fn tile_position(tile: u32) -> vec3<u32> {
     let tw = tiles_w();
     let per_image = ((params.oh + 1u) / 2u) * tw;
     let n = tile / per_image;
     let ty = (tile - n * per_image) / tw;
-    let tx = tile - n * per_image - ty * tw;
-    let y0 = i32(2u * ty) - i32(params.pad_h);
-    let x0 = i32(2u * tx) - i32(params.pad_w);
+    return vec3<u32>(n, ty, tile - n * per_image - ty * tw);
+}
+
+// The input index of the top-left corner of `tile`'s 4×4 window in channel 0 (it may lie outside
+// the input, hence i32), and which of the window's 16 values lie inside the input (bit 4r + s):
+// none for a tile past the last.
+fn window(tile: u32) -> vec2<i32> {
+    let position = tile_position(tile);
+    let n = position.x;
+    let y0 = i32(2u * position.y) - i32(params.pad_h);
+    let x0 = i32(2u * position.z) - i32(params.pad_w);
     var mask = 0u;
     if (tile < tiles_total()) {
         for (var r = 0; r < 4; r++) {
@@ -160,14 +167,11 @@ fn write_tile(tile: u32, oc: u32, y: vec4<f32>) {
         b = bias[oc];
     }
     let out = activate(y + vec4<f32>(b));
-    let tw = tiles_w();
-    let per_image = ((params.oh + 1u) / 2u) * tw;
-    let n = tile / per_image;
-    let ty = (tile - n * per_image) / tw;
-    let tx = tile - n * per_image - ty * tw;
+    let position = tile_position(tile);
+    let n = position.x;
     {
-        let y = 2u * ty + 0u;
-        let x = 2u * tx + 0u;
+        let y = 2u * position.y + 0u;
+        let x = 2u * position.z + 0u;
         if (y < params.oh && x < params.ow) {
             var at = ((n * params.oc + oc) * params.oh + y) * params.ow + x;
             if (channels_last) {
@@ -177,8 +181,8 @@ fn write_tile(tile: u32, oc: u32, y: vec4<f32>) {
         }
     }
     {
-        let y = 2u * ty + 0u;
-        let x = 2u * tx + 1u;
+        let y = 2u * position.y + 0u;
+        let x = 2u * position.z + 1u;
         if (y < params.oh && x < params.ow) {
             var at = ((n * params.oc + oc) * params.oh + y) * params.ow + x;
             if (channels_last) {
@@ -188,8 +192,8 @@ fn write_tile(tile: u32, oc: u32, y: vec4<f32>) {
         }
     }
     {
-        let y = 2u * ty + 1u;
-        let x = 2u * tx + 0u;
+        let y = 2u * position.y + 1u;
+        let x = 2u * position.z + 0u;
         if (y < params.oh && x < params.ow) {
             var at = ((n * params.oc + oc) * params.oh + y) * params.ow + x;
             if (channels_last) {
@@ -199,8 +203,8 @@ fn write_tile(tile: u32, oc: u32, y: vec4<f32>) {
         }
     }
     {
-        let y = 2u * ty + 1u;
-        let x = 2u * tx + 1u;
+        let y = 2u * position.y + 1u;
+        let x = 2u * position.z + 1u;
         if (y < params.oh && x < params.ow) {
             var at = ((n * params.oc + oc) * params.oh + y) * params.ow + x;
             if (channels_last) {

@@ -73,17 +73,24 @@ fn tiles_total() -> u32 {
     return params.n * ((params.oh + 1u) / 2u) * tiles_w();
 }
 
-// The input index of the top-left corner of `tile`'s 4×4 window in channel 0 (it may lie outside
-// the input, hence i32), and which of the window's 16 values lie inside the input (bit 4r + s):
-// none for a tile past the last.
-fn window(tile: u32) -> vec2<i32> {
+// Where `tile` (numbered over images, tile rows and tile columns) lies: (image, tile row, tile
+// column).
+fn tile_position(tile: u32) -> vec3<u32> {
     let tw = tiles_w();
     let per_image = ((params.oh + 1u) / 2u) * tw;
     let n = tile / per_image;
     let ty = (tile - n * per_image) / tw;
-    let tx = tile - n * per_image - ty * tw;
-    let y0 = i32(2u * ty) - i32(params.pad_h);
-    let x0 = i32(2u * tx) - i32(params.pad_w);
+    return vec3<u32>(n, ty, tile - n * per_image - ty * tw);
+}
+
+// The input index of the top-left corner of `tile`'s 4×4 window in channel 0 (it may lie outside
+// the input, hence i32), and which of the window's 16 values lie inside the input (bit 4r + s):
+// none for a tile past the last.
+fn window(tile: u32) -> vec2<i32> {
+    let position = tile_position(tile);
+    let n = position.x;
+    let y0 = i32(2u * position.y) - i32(params.pad_h);
+    let x0 = i32(2u * position.z) - i32(params.pad_w);
     var mask = 0u;
     if (tile < tiles_total()) {
         for (var r = 0; r < 4; r++) {
@@ -128,16 +135,13 @@ fn write_tile(tile: u32, oc: u32, y: vec4<f32>) {
         b = bias[oc];
     }
     let out = activate(y + vec4<f32>(b));
-    let tw = tiles_w();
-    let per_image = ((params.oh + 1u) / 2u) * tw;
-    let n = tile / per_image;
-    let ty = (tile - n * per_image) / tw;
-    let tx = tile - n * per_image - ty * tw;
+    let position = tile_position(tile);
+    let n = position.x;
 {% for i in range(2) %}
 {% for j in range(2) %}
     {
-        let y = 2u * ty + {{ i }}u;
-        let x = 2u * tx + {{ j }}u;
+        let y = 2u * position.y + {{ i }}u;
+        let x = 2u * position.z + {{ j }}u;
         if (y < params.oh && x < params.ow) {
             var at = ((n * params.oc + oc) * params.oh + y) * params.ow + x;
             if (channels_last) {

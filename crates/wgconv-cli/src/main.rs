@@ -267,7 +267,7 @@ fn conv2d(a: &Conv2dArgs) -> CliResult<()> {
         // (f16 tensors hold such values already). Not `WinogradCoop` and `WinogradFused`, which
         // round their transformed operands instead: they are checked against the exact reference
         // (a looser --tolerance).
-        let f16 = kernel.is_tensor_core() && !kernel.is_winograd() && kernel != wgconv::ConvKernel::WinogradFused;
+        let f16 = kernel.is_tensor_core() && !kernel.transforms_winograd_weight();
         let rounded =
             |v: Vec<f32>| v.into_iter().map(|e| if f16 { reference::round_to_f16(e) } else { e }).collect::<Vec<_>>();
         let bias = b.as_ref().map(npy::FloatArray::to_f32);

@@ -360,7 +360,7 @@ fn winograd_geometry(
     let ic = *shape.get(1)?;
     let g = ConvGeometry::new(&[1, ic, 3, 3], shape, None, opts).ok()?;
     let fits = g.winograd_weight_fits(ctx.limits().max_storage_buffer_binding_size);
-    if let Some(kernel) = forced.kernel.filter(|k| k.is_winograd() || *k == ConvKernel::WinogradFused) {
+    if let Some(kernel) = forced.kernel.filter(|k| k.transforms_winograd_weight()) {
         let tensor_cores = kernel.is_tensor_core() && ctx.cooperative_f16();
         let fits = match kernel {
             ConvKernel::WinogradFused => g.winograd_fused_weight_fits(ctx.limits().max_storage_buffer_binding_size),

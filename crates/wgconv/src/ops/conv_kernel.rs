@@ -232,7 +232,7 @@ impl ConvKernel {
     /// ones (`Winograd`, `WinogradCoop`, `WinogradFused`), whose transforms are f32 only (forced
     /// on f16 tensors, it is a typed error).
     pub fn runs_f16_tensors(self) -> bool {
-        !self.is_winograd() && self != ConvKernel::WinogradFused
+        !self.transforms_winograd_weight()
     }
 
     /// Whether this is one of the tensor-core kernels (`CoopF16`, `CoopNhwc`, `WinogradCoop`,
@@ -242,6 +242,13 @@ impl ConvKernel {
             self,
             ConvKernel::CoopF16 | ConvKernel::CoopNhwc | ConvKernel::WinogradCoop | ConvKernel::WinogradFused
         )
+    }
+
+    /// Whether this is any of the Winograd kernels (`Winograd`, `WinogradCoop`,
+    /// `WinogradFused`): those that run on a transformed weight, which a [`crate::Conv2d`] may
+    /// keep, and whose transforms and f16 operands are their own.
+    pub fn transforms_winograd_weight(self) -> bool {
+        self.is_winograd() || self == ConvKernel::WinogradFused
     }
 
     /// Whether this is Winograd F(2×2, 3×3) with its intermediates in memory, its products on

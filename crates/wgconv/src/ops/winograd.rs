@@ -251,12 +251,15 @@ fn transform_entries(products_nhwc: bool, tensors: MemoryFormat) -> (shader::Ent
 }
 
 /// What a transform pass specialises: the products' layout, and the activation (the output
-/// transform's); and the band of tile rows it runs (first, count), all of them where `None`.
+/// transform's); the band of tile rows it runs (first, count), all of them where `None`; and
+/// for the weight transform, the packed layout's rows per position and columns where given
+/// (`WinogradFused`'s U), else the GEMM kernels'.
 #[derive(Clone, Copy)]
 struct Transform {
     products_nhwc: bool,
     activation: Activation,
     band: Option<[u32; 2]>,
+    packed_u: Option<(u32, u32)>,
 }
 
 /// Winograd's intermediates: the transformed input V and the products M.
@@ -286,10 +289,7 @@ impl Batch<'_> {
             Error::unavailable(kernel.name(), "its intermediates do not fit this device's storage bindings".to_string())
         })?;
         let images = parts.images;
-        let transformed = match transformed {
-            Some(t) if t.kernel == kernel => t.tensor.clone(),
-            _ => self.winograd_weight_for(kernel, buffers.weight, g)?.tensor,
-        };
+        let transformed = self.winograd_weight_kept_or_new(kernel, transformed, buffers.weight, g)?.tensor;
         let (in_image, out_image) = g.winograd_image_bytes();
         let mut first = 0;
         while first < g.n {
@@ -360,7 +360,8 @@ impl Batch<'_> {
         let gemm = part.winograd_band_gemm(band[1])?;
         let input_pass = ConvBuffers { output: input, bias: None, ..buffers };
         let input_window = Windows { input: windows.input, output: None };
-        let transform = Transform { products_nhwc: nhwc, activation: Activation::None, band: Some(band) };
+        let transform =
+            Transform { products_nhwc: nhwc, activation: Activation::None, band: Some(band), packed_u: None };
         // Channels-last tensors (`WinogradCoop` only) are read and written as they are.
         let (input_entry, output_entry) = transform_entries(nhwc, buffers.input.memory_format());
         self.winograd_pass(input_entry, part, input_pass, transform, input_window)?;
@@ -379,7 +380,7 @@ impl Batch<'_> {
 
         let output_pass = ConvBuffers { input: products, ..buffers };
         let output_window = Windows { input: None, output: windows.output };
-        let transform = Transform { products_nhwc: nhwc, activation, band: Some(band) };
+        let transform = Transform { products_nhwc: nhwc, activation, band: Some(band), packed_u: None };
         self.winograd_pass(output_entry, part, output_pass, transform, output_window)
     }
 
@@ -398,12 +399,24 @@ impl Batch<'_> {
             return Ok(None);
         }
         let kernel = match conv_plan::plan(self.ctx, g, DType::F32, call.opts.precision, call.forced) {
-            Ok(plan) if plan.kernel.is_winograd() || plan.kernel == ConvKernel::WinogradFused => plan.kernel,
+            Ok(plan) if plan.kernel.transforms_winograd_weight() => plan.kernel,
             _ => return Ok(None),
         };
-        match call.packed_winograd {
-            Some(t) if t.kernel == kernel => Ok(Some(t.clone())),
-            _ => Ok(Some(self.winograd_weight_for(kernel, call.weight, g)?)),
+        Ok(Some(self.winograd_weight_kept_or_new(kernel, call.packed_winograd, call.weight, g)?))
+    }
+
+    /// `kept` where it was transformed for `kernel`, else the transform `kernel` runs, made here
+    /// from `weight` for `g`'s geometry ([`Batch::winograd_weight_for`]).
+    fn winograd_weight_kept_or_new(
+        &mut self,
+        kernel: ConvKernel,
+        kept: Option<&WinogradWeight>,
+        weight: &Tensor,
+        g: &ConvGeometry,
+    ) -> Result<WinogradWeight> {
+        match kept {
+            Some(t) if t.kernel == kernel => Ok(t.clone()),
+            _ => self.winograd_weight_for(kernel, weight, g),
         }
     }
 
@@ -436,15 +449,9 @@ impl Batch<'_> {
         // Zero-filled: the padding rows and columns stay zero.
         let transformed = Tensor::zeros(self.ctx, &[len as usize], DType::F16)?;
         let buffers = ConvBuffers { input: weight, weight, bias: None, output: &transformed };
-        let transform = Transform { products_nhwc: false, activation: Activation::None, band: None };
-        self.winograd_pass_in(
-            shader::Entry::WinogradWeight,
-            g,
-            buffers,
-            transform,
-            Windows::default(),
-            Some((rows, cols)),
-        )?;
+        let packed_u = Some((rows, cols));
+        let transform = Transform { products_nhwc: false, activation: Activation::None, band: None, packed_u };
+        self.winograd_pass(shader::Entry::WinogradWeight, g, buffers, transform, Windows::default())?;
         Ok(transformed)
     }
 
@@ -458,11 +465,7 @@ impl Batch<'_> {
         g: &ConvGeometry,
         activation: Activation,
     ) -> Result<()> {
-        let kernel = ConvKernel::WinogradFused;
-        let u = match transformed {
-            Some(t) if t.kernel == kernel => t.tensor.clone(),
-            _ => self.winograd_weight_fused(buffers.weight, g)?,
-        };
+        let u = self.winograd_weight_kept_or_new(ConvKernel::WinogradFused, transformed, buffers.weight, g)?.tensor;
         let mut overrides = fused::Overrides::new();
         overrides.channels_last = buffers.input.memory_format() == MemoryFormat::ChannelsLast;
         (overrides.u_rows, overrides.u_cols) = g.winograd_fused_u();
@@ -492,7 +495,7 @@ impl Batch<'_> {
         let shape = [POSITIONS as usize * g.oc as usize, g.ic as usize, 1, 1];
         let plain = Tensor::zeros(self.ctx, &shape, DType::F32)?;
         let buffers = ConvBuffers { input: weight, weight, bias: None, output: &plain };
-        let transform = Transform { products_nhwc: true, activation: Activation::None, band: None };
+        let transform = Transform { products_nhwc: true, activation: Activation::None, band: None, packed_u: None };
         self.winograd_pass(shader::Entry::WinogradWeight, g, buffers, transform, Windows::default())?;
         Ok(plain)
     }
@@ -507,7 +510,7 @@ impl Batch<'_> {
         // Zero-filled: the packed layout's padding channels stay zero.
         let transformed = Tensor::zeros(self.ctx, &[len as usize], DType::F32)?;
         let buffers = ConvBuffers { input: weight, weight, bias: None, output: &transformed };
-        let transform = Transform { products_nhwc: false, activation: Activation::None, band: None };
+        let transform = Transform { products_nhwc: false, activation: Activation::None, band: None, packed_u: None };
         self.winograd_pass(shader::Entry::WinogradWeight, g, buffers, transform, Windows::default())?;
         Ok(transformed)
     }
@@ -524,20 +527,6 @@ impl Batch<'_> {
         buffers: ConvBuffers<'_>,
         transform: Transform,
         windows: Windows,
-    ) -> Result<()> {
-        self.winograd_pass_in(entry, g, buffers, transform, windows, None)
-    }
-
-    /// [`Batch::winograd_pass`], the weight transform's packed layout at `u` (rows per position,
-    /// columns: `WinogradFused`'s U) where given, else the GEMM kernels'.
-    fn winograd_pass_in(
-        &mut self,
-        entry: shader::Entry,
-        g: &ConvGeometry,
-        buffers: ConvBuffers<'_>,
-        transform: Transform,
-        windows: Windows,
-        u: Option<(u32, u32)>,
     ) -> Result<()> {
         let limits = self.ctx.limits();
         let [all_rows, tile_cols] = g.winograd_tile_grid();
@@ -577,7 +566,7 @@ impl Batch<'_> {
                 if let Some(cols) = block_cols {
                     overrides.block_cols = cols;
                 }
-                if let Some((rows, cols)) = u {
+                if let Some((rows, cols)) = transform.packed_u {
                     (overrides.u_rows, overrides.u_cols) = (rows, cols);
                 }
                 (overrides.activation, overrides.clamp_min, overrides.clamp_max) =
@@ -699,7 +688,7 @@ mod tests {
             let bt = Tensor::from_f32(&ctx, &b, &[oc]).unwrap();
             let channels_last = |t: Tensor| t.with_memory_format(MemoryFormat::ChannelsLast).unwrap();
             let tiles = g.winograd_tile_grid().map(|t| t as usize);
-            let nhwc = |activation| Transform { products_nhwc: true, activation, band: None };
+            let nhwc = |activation| Transform { products_nhwc: true, activation, band: None, packed_u: None };
             let products_opts = ConvOptions::default().groups(POSITIONS);
             let forced = ForcedPlan::kernel(ConvKernel::GemmN64K16);
             // Every tile row in one band, and in bands of 3 rows (the last one ragged) and of 1.
@@ -782,7 +771,8 @@ mod tests {
                 let mut batch = ctx.batch();
                 for v in [&wide, &narrow] {
                     let buffers = ConvBuffers { input: &xt, weight: &wt, bias: None, output: v };
-                    let transform = Transform { products_nhwc: true, activation: Activation::None, band: None };
+                    let transform =
+                        Transform { products_nhwc: true, activation: Activation::None, band: None, packed_u: None };
                     batch.winograd_pass(entry, &g, buffers, transform, Windows::default()).unwrap();
                 }
                 batch.submit().unwrap();
@@ -829,6 +819,28 @@ mod tests {
                     };
                     assert_eq!(got, want, "position {t}, row {row}, column {col}");
                 }
+            }
+        }
+    }
+
+    /// `WinogradFused` cannot run on lavapipe: its shader is lowered to SPIR-V by naga at the
+    /// constants the host sets, on both tensor layouts and with each activation, and must hold
+    /// its 16 multiply-adds a step (2 positions × 2 tile fragments × 4 channel fragments), as
+    /// the other tensor-core kernels are checked.
+    #[test]
+    fn the_fused_kernel_lowers_to_spirv_with_its_multiply_adds() {
+        let g = geo(&[2, 37, 11, 9], &[70, 37, 3, 3], ConvOptions::default().padding(&[1]));
+        let (rows, cols) = g.winograd_fused_u();
+        for channels_last in [false, true] {
+            for activation in [Activation::None, Activation::Relu, Activation::Clamp { min: -1.0, max: 1.0 }] {
+                let mut overrides = fused::Overrides::new();
+                overrides.channels_last = channels_last;
+                (overrides.u_rows, overrides.u_cols) = (rows, cols);
+                (overrides.activation, overrides.clamp_min, overrides.clamp_max) =
+                    super::super::conv_encode::activation_constants(activation);
+                let entry = fused::Entry::Conv2dWinogradFused.name();
+                let mul_adds = crate::coop_spirv::coop_multiply_adds(fused::SOURCE, entry, &overrides.constants());
+                assert_eq!(mul_adds, 16, "channels_last {channels_last}, {activation:?}");
             }
         }
     }
