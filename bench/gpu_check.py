@@ -103,8 +103,10 @@ cases = [
      "--padding 1 --precision f16 --kernel winograd_coop --channels-last --tolerance 3e-3"),
     # Winograd in one pass (`winograd_fused`): the same f16 roundings as winograd_coop, so the
     # same bound. Ragged tiles (past the last image's) and channels (37 in: a partial step of 16;
-    # 70 out: a partial workgroup of 64), no padding at odd sizes, 1024 channels (64 steps), a
-    # large layer with clamp; channels-last tensors, ragged and large.
+    # 70 out: a partial workgroup of 80), no padding at odd sizes, 1024 channels (64 steps), a
+    # large layer with clamp; channels-last tensors, ragged and large. Its four workgroup shapes
+    # (tiles × channels): 16 × 80 (the ragged ones), 16 × 64 (unpadded_odd, long_k,
+    # channels_last_large), 32 × 64 (large, planned), 32 × 80 (the wide_grid ones).
     ("winograd_fused_ragged", (2, 37, 31, 29), (70, 37, 3, 3),
      "--padding 1 --activation relu --precision f16 --kernel winograd_fused --tolerance 3e-3"),
     ("winograd_fused_unpadded_odd", (1, 64, 57, 33), (96, 64, 3, 3), "--precision f16 --kernel winograd_fused --tolerance 3e-3"),
@@ -118,6 +120,10 @@ cases = [
      "--padding 1 --precision f16 --kernel winograd_fused --channels-last --tolerance 3e-3"),
     # Unforced: R44 plans winograd_fused for 32–128 channels in and out when f16 is allowed.
     ("winograd_fused_planned", (8, 64, 40, 36), (96, 64, 3, 3), "--padding 1 --precision f16 --tolerance 3e-3"),
+    ("winograd_fused_wide_grid", (8, 48, 40, 42), (75, 48, 3, 3),
+     "--padding 1 --activation relu --precision f16 --tolerance 3e-3"),
+    ("winograd_fused_channels_last_wide_grid", (8, 48, 40, 42), (75, 48, 3, 3),
+     "--padding 1 --precision f16 --kernel winograd_fused --channels-last --tolerance 3e-3"),
     # Unforced: R40 plans winograd_coop for a 3×3 layer of 256 input channels when f16 is allowed.
     ("winograd_coop_planned", (8, 256, 14, 14), (256, 256, 3, 3), "--padding 1 --precision f16 --tolerance 3e-3"),
     # … and on channels-last tensors (R41).

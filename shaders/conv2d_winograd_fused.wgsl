@@ -77,12 +77,19 @@ override activation: u32 = 0;
 override clamp_min: f32 = 0.0;
 override clamp_max: f32 = 0.0;
 
-// Output tiles and output channels per workgroup (multiples of 16: whole fragments).
-const TILES: u32 = 32u;
-const CHANNELS: u32 = 64u;
+// Output tiles and output channels per workgroup of each entry point.
+const T32_C64_TILES: u32 = 32u;
+const T32_C64_CHANNELS: u32 = 64u;
+const T16_C64_TILES: u32 = 16u;
+const T16_C64_CHANNELS: u32 = 64u;
+const T32_C80_TILES: u32 = 32u;
+const T32_C80_CHANNELS: u32 = 80u;
+const T16_C80_TILES: u32 = 16u;
+const T16_C80_CHANNELS: u32 = 80u;
 // Row stride of V's stage in halves: 16 channels + 8 of padding, so that the rows a fragment
 // load reads start in different banks.
 const V_STRIDE: u32 = 24u;
+// Sized for the widest shape (32 tiles).
 var<workgroup> v_stage: array<f16, 12288>;
 // M's stage: 16 positions × 16 tiles × 16 output channels.
 var<workgroup> m_stage: array<f32, 4096>;
@@ -214,6 +221,7 @@ fn write_tile(tile: u32, oc: u32, y: vec4<f32>) {
         }
     }
 }
+
 
 @compute @workgroup_size(256)
 fn conv2d_winograd_fused(
@@ -812,3 +820,1432 @@ fn conv2d_winograd_fused(
     }
     workgroupBarrier();
 }
+
+
+@compute @workgroup_size(256)
+fn conv2d_winograd_fused_t16_c64(
+    @builtin(local_invocation_index) local: u32,
+    @builtin(workgroup_id) wg: vec3<u32>,
+) {
+    let tile0 = wg.x * 16u;
+    let oc0 = wg.y * 64u;
+    let warp = local / 32u;
+    // This invocation's windows per 16 channels, (tile, channel) items `local + 256·j` of
+    // 16 × 16: tiles fastest on NCHW tensors (a warp reads one channel's rows), channels
+    // fastest on NHWC ones (16 adjacent channels per pixel).
+    var channel_step = i32(16u * params.ih * params.iw);
+    if (channels_last) {
+        channel_step = 16;
+    }
+    let off00 = window_offset(0u, 0u);
+    let off01 = window_offset(0u, 1u);
+    let off02 = window_offset(0u, 2u);
+    let off03 = window_offset(0u, 3u);
+    let off10 = window_offset(1u, 0u);
+    let off11 = window_offset(1u, 1u);
+    let off12 = window_offset(1u, 2u);
+    let off13 = window_offset(1u, 3u);
+    let off20 = window_offset(2u, 0u);
+    let off21 = window_offset(2u, 1u);
+    let off22 = window_offset(2u, 2u);
+    let off23 = window_offset(2u, 3u);
+    let off30 = window_offset(3u, 0u);
+    let off31 = window_offset(3u, 1u);
+    let off32 = window_offset(3u, 2u);
+    let off33 = window_offset(3u, 3u);
+    var tile_a = tile0 + local % 16u;
+    var ic_a = local / 16u + 0u;
+    if (channels_last) {
+        tile_a = tile0 + local / 16u + 0u;
+        ic_a = local % 16u;
+    }
+    // The row of V's stage the window goes to; its corner in channel 0 and its values inside the
+    // input (the channel bound is checked per step).
+    let row_a = (tile_a - tile0) * V_STRIDE + ic_a;
+    let corner_a = window(tile_a);
+    let inside_a = u32(corner_a.y);
+    let base_a = corner_a.x + i32(ic_a) * select(i32(params.ih * params.iw), 1, channels_last);
+
+    var c000 = coop_mat16x16<f32, C>();
+    var c001 = coop_mat16x16<f32, C>();
+    var c002 = coop_mat16x16<f32, C>();
+    var c003 = coop_mat16x16<f32, C>();
+    var c100 = coop_mat16x16<f32, C>();
+    var c101 = coop_mat16x16<f32, C>();
+    var c102 = coop_mat16x16<f32, C>();
+    var c103 = coop_mat16x16<f32, C>();
+    var da0: f32;
+    var da1: f32;
+    var da2: f32;
+    var da3: f32;
+    var da4: f32;
+    var da5: f32;
+    var da6: f32;
+    var da7: f32;
+    var da8: f32;
+    var da9: f32;
+    var da10: f32;
+    var da11: f32;
+    var da12: f32;
+    var da13: f32;
+    var da14: f32;
+    var da15: f32;
+    let k_end = u_rows;
+    // Each subgroup's fragments of U for its two positions, a step ahead: loaded here for the
+    // first 16 input channels, then during each step for the next.
+    var u00 = coopLoadT<coop_mat16x16<f16, B>>(&weight[(2u * warp + 0u) * u_rows * u_cols + oc0 + 0u], u_cols);
+    var u01 = coopLoadT<coop_mat16x16<f16, B>>(&weight[(2u * warp + 0u) * u_rows * u_cols + oc0 + 16u], u_cols);
+    var u02 = coopLoadT<coop_mat16x16<f16, B>>(&weight[(2u * warp + 0u) * u_rows * u_cols + oc0 + 32u], u_cols);
+    var u03 = coopLoadT<coop_mat16x16<f16, B>>(&weight[(2u * warp + 0u) * u_rows * u_cols + oc0 + 48u], u_cols);
+    var u10 = coopLoadT<coop_mat16x16<f16, B>>(&weight[(2u * warp + 1u) * u_rows * u_cols + oc0 + 0u], u_cols);
+    var u11 = coopLoadT<coop_mat16x16<f16, B>>(&weight[(2u * warp + 1u) * u_rows * u_cols + oc0 + 16u], u_cols);
+    var u12 = coopLoadT<coop_mat16x16<f16, B>>(&weight[(2u * warp + 1u) * u_rows * u_cols + oc0 + 32u], u_cols);
+    var u13 = coopLoadT<coop_mat16x16<f16, B>>(&weight[(2u * warp + 1u) * u_rows * u_cols + oc0 + 48u], u_cols);
+    for (var k0 = 0u; k0 < k_end; k0 += 16u) {
+    {
+        let oka = k0 + ic_a < params.ic;
+        let ata = base_a + i32(k0 / 16u) * channel_step;
+        da0 = load_masked(ata + off00, oka && (inside_a & 1u) != 0u);
+        da1 = load_masked(ata + off01, oka && (inside_a & 2u) != 0u);
+        da2 = load_masked(ata + off02, oka && (inside_a & 4u) != 0u);
+        da3 = load_masked(ata + off03, oka && (inside_a & 8u) != 0u);
+        da4 = load_masked(ata + off10, oka && (inside_a & 16u) != 0u);
+        da5 = load_masked(ata + off11, oka && (inside_a & 32u) != 0u);
+        da6 = load_masked(ata + off12, oka && (inside_a & 64u) != 0u);
+        da7 = load_masked(ata + off13, oka && (inside_a & 128u) != 0u);
+        da8 = load_masked(ata + off20, oka && (inside_a & 256u) != 0u);
+        da9 = load_masked(ata + off21, oka && (inside_a & 512u) != 0u);
+        da10 = load_masked(ata + off22, oka && (inside_a & 1024u) != 0u);
+        da11 = load_masked(ata + off23, oka && (inside_a & 2048u) != 0u);
+        da12 = load_masked(ata + off30, oka && (inside_a & 4096u) != 0u);
+        da13 = load_masked(ata + off31, oka && (inside_a & 8192u) != 0u);
+        da14 = load_masked(ata + off32, oka && (inside_a & 16384u) != 0u);
+        da15 = load_masked(ata + off33, oka && (inside_a & 32768u) != 0u);
+    }
+    {
+        // Bᵀ d, column by column, then (Bᵀ d) B row by row, into position 4r + s.
+        let e00 = da0 - da8;
+        let e10 = da4 + da8;
+        let e20 = da8 - da4;
+        let e30 = da4 - da12;
+        let e01 = da1 - da9;
+        let e11 = da5 + da9;
+        let e21 = da9 - da5;
+        let e31 = da5 - da13;
+        let e02 = da2 - da10;
+        let e12 = da6 + da10;
+        let e22 = da10 - da6;
+        let e32 = da6 - da14;
+        let e03 = da3 - da11;
+        let e13 = da7 + da11;
+        let e23 = da11 - da7;
+        let e33 = da7 - da15;
+        v_stage[0u + row_a] = f16(e00 - e02);
+        v_stage[384u + row_a] = f16(e01 + e02);
+        v_stage[768u + row_a] = f16(e02 - e01);
+        v_stage[1152u + row_a] = f16(e01 - e03);
+        v_stage[1536u + row_a] = f16(e10 - e12);
+        v_stage[1920u + row_a] = f16(e11 + e12);
+        v_stage[2304u + row_a] = f16(e12 - e11);
+        v_stage[2688u + row_a] = f16(e11 - e13);
+        v_stage[3072u + row_a] = f16(e20 - e22);
+        v_stage[3456u + row_a] = f16(e21 + e22);
+        v_stage[3840u + row_a] = f16(e22 - e21);
+        v_stage[4224u + row_a] = f16(e21 - e23);
+        v_stage[4608u + row_a] = f16(e30 - e32);
+        v_stage[4992u + row_a] = f16(e31 + e32);
+        v_stage[5376u + row_a] = f16(e32 - e31);
+        v_stage[5760u + row_a] = f16(e31 - e33);
+    }
+        workgroupBarrier();
+        // The next channels' U, unconditionally (the last step loads itself again).
+        let k_next = min(k0 + 16u, k_end - 16u);
+        {
+            let p = 2u * warp + 0u;
+            let a0 = coopLoadT<coop_mat16x16<f16, A>>(&v_stage[p * 384u + 0u], V_STRIDE);
+            let u_at = (p * u_rows + k_next) * u_cols + oc0;
+            let b0 = u00;
+            u00 = coopLoadT<coop_mat16x16<f16, B>>(&weight[u_at + 0u], u_cols);
+            let b1 = u01;
+            u01 = coopLoadT<coop_mat16x16<f16, B>>(&weight[u_at + 16u], u_cols);
+            let b2 = u02;
+            u02 = coopLoadT<coop_mat16x16<f16, B>>(&weight[u_at + 32u], u_cols);
+            let b3 = u03;
+            u03 = coopLoadT<coop_mat16x16<f16, B>>(&weight[u_at + 48u], u_cols);
+            c000 = coopMultiplyAdd(a0, b0, c000);
+            c001 = coopMultiplyAdd(a0, b1, c001);
+            c002 = coopMultiplyAdd(a0, b2, c002);
+            c003 = coopMultiplyAdd(a0, b3, c003);
+        }
+        {
+            let p = 2u * warp + 1u;
+            let a0 = coopLoadT<coop_mat16x16<f16, A>>(&v_stage[p * 384u + 0u], V_STRIDE);
+            let u_at = (p * u_rows + k_next) * u_cols + oc0;
+            let b0 = u10;
+            u10 = coopLoadT<coop_mat16x16<f16, B>>(&weight[u_at + 0u], u_cols);
+            let b1 = u11;
+            u11 = coopLoadT<coop_mat16x16<f16, B>>(&weight[u_at + 16u], u_cols);
+            let b2 = u12;
+            u12 = coopLoadT<coop_mat16x16<f16, B>>(&weight[u_at + 32u], u_cols);
+            let b3 = u13;
+            u13 = coopLoadT<coop_mat16x16<f16, B>>(&weight[u_at + 48u], u_cols);
+            c100 = coopMultiplyAdd(a0, b0, c100);
+            c101 = coopMultiplyAdd(a0, b1, c101);
+            c102 = coopMultiplyAdd(a0, b2, c102);
+            c103 = coopMultiplyAdd(a0, b3, c103);
+        }
+        workgroupBarrier();
+    }
+
+    // The products, 16 tiles × 16 output channels at a time, every position's through M's stage:
+    // position p's 16 × 16 block at p · 256, [channel][tile] on NCHW tensors (a warp then writes
+    // 16 tiles' adjacent columns of one channel), [tile][channel] on NHWC ones (a pixel's 16
+    // adjacent channels).
+    var m_tile = local % 16u;
+    var m_channel = local / 16u;
+    if (channels_last) {
+        m_tile = local / 16u;
+        m_channel = local % 16u;
+    }
+    if (channels_last) {
+        coopStoreT(c000, &m_stage[2u * warp * 256u], 16u);
+        coopStoreT(c100, &m_stage[(2u * warp + 1u) * 256u], 16u);
+    } else {
+        coopStore(c000, &m_stage[2u * warp * 256u], 16u);
+        coopStore(c100, &m_stage[(2u * warp + 1u) * 256u], 16u);
+    }
+    workgroupBarrier();
+    {
+        let at = select(m_channel * 16u + m_tile, m_tile * 16u + m_channel, channels_last);
+        let m0 = m_stage[0u + at];
+        let m1 = m_stage[256u + at];
+        let m2 = m_stage[512u + at];
+        let m3 = m_stage[768u + at];
+        let m4 = m_stage[1024u + at];
+        let m5 = m_stage[1280u + at];
+        let m6 = m_stage[1536u + at];
+        let m7 = m_stage[1792u + at];
+        let m8 = m_stage[2048u + at];
+        let m9 = m_stage[2304u + at];
+        let m10 = m_stage[2560u + at];
+        let m11 = m_stage[2816u + at];
+        let m12 = m_stage[3072u + at];
+        let m13 = m_stage[3328u + at];
+        let m14 = m_stage[3584u + at];
+        let m15 = m_stage[3840u + at];
+        // Aᵀ M, column by column, then (Aᵀ M) A.
+        let f00 = m0 + m4 + m8;
+        let f10 = m4 - m8 - m12;
+        let f01 = m1 + m5 + m9;
+        let f11 = m5 - m9 - m13;
+        let f02 = m2 + m6 + m10;
+        let f12 = m6 - m10 - m14;
+        let f03 = m3 + m7 + m11;
+        let f13 = m7 - m11 - m15;
+        let y = vec4<f32>(f00 + f01 + f02, f01 - f02 - f03, f10 + f11 + f12, f11 - f12 - f13);
+        write_tile(tile0 + 0u + m_tile, oc0 + 0u + m_channel, y);
+    }
+    workgroupBarrier();
+    if (channels_last) {
+        coopStoreT(c001, &m_stage[2u * warp * 256u], 16u);
+        coopStoreT(c101, &m_stage[(2u * warp + 1u) * 256u], 16u);
+    } else {
+        coopStore(c001, &m_stage[2u * warp * 256u], 16u);
+        coopStore(c101, &m_stage[(2u * warp + 1u) * 256u], 16u);
+    }
+    workgroupBarrier();
+    {
+        let at = select(m_channel * 16u + m_tile, m_tile * 16u + m_channel, channels_last);
+        let m0 = m_stage[0u + at];
+        let m1 = m_stage[256u + at];
+        let m2 = m_stage[512u + at];
+        let m3 = m_stage[768u + at];
+        let m4 = m_stage[1024u + at];
+        let m5 = m_stage[1280u + at];
+        let m6 = m_stage[1536u + at];
+        let m7 = m_stage[1792u + at];
+        let m8 = m_stage[2048u + at];
+        let m9 = m_stage[2304u + at];
+        let m10 = m_stage[2560u + at];
+        let m11 = m_stage[2816u + at];
+        let m12 = m_stage[3072u + at];
+        let m13 = m_stage[3328u + at];
+        let m14 = m_stage[3584u + at];
+        let m15 = m_stage[3840u + at];
+        // Aᵀ M, column by column, then (Aᵀ M) A.
+        let f00 = m0 + m4 + m8;
+        let f10 = m4 - m8 - m12;
+        let f01 = m1 + m5 + m9;
+        let f11 = m5 - m9 - m13;
+        let f02 = m2 + m6 + m10;
+        let f12 = m6 - m10 - m14;
+        let f03 = m3 + m7 + m11;
+        let f13 = m7 - m11 - m15;
+        let y = vec4<f32>(f00 + f01 + f02, f01 - f02 - f03, f10 + f11 + f12, f11 - f12 - f13);
+        write_tile(tile0 + 0u + m_tile, oc0 + 16u + m_channel, y);
+    }
+    workgroupBarrier();
+    if (channels_last) {
+        coopStoreT(c002, &m_stage[2u * warp * 256u], 16u);
+        coopStoreT(c102, &m_stage[(2u * warp + 1u) * 256u], 16u);
+    } else {
+        coopStore(c002, &m_stage[2u * warp * 256u], 16u);
+        coopStore(c102, &m_stage[(2u * warp + 1u) * 256u], 16u);
+    }
+    workgroupBarrier();
+    {
+        let at = select(m_channel * 16u + m_tile, m_tile * 16u + m_channel, channels_last);
+        let m0 = m_stage[0u + at];
+        let m1 = m_stage[256u + at];
+        let m2 = m_stage[512u + at];
+        let m3 = m_stage[768u + at];
+        let m4 = m_stage[1024u + at];
+        let m5 = m_stage[1280u + at];
+        let m6 = m_stage[1536u + at];
+        let m7 = m_stage[1792u + at];
+        let m8 = m_stage[2048u + at];
+        let m9 = m_stage[2304u + at];
+        let m10 = m_stage[2560u + at];
+        let m11 = m_stage[2816u + at];
+        let m12 = m_stage[3072u + at];
+        let m13 = m_stage[3328u + at];
+        let m14 = m_stage[3584u + at];
+        let m15 = m_stage[3840u + at];
+        // Aᵀ M, column by column, then (Aᵀ M) A.
+        let f00 = m0 + m4 + m8;
+        let f10 = m4 - m8 - m12;
+        let f01 = m1 + m5 + m9;
+        let f11 = m5 - m9 - m13;
+        let f02 = m2 + m6 + m10;
+        let f12 = m6 - m10 - m14;
+        let f03 = m3 + m7 + m11;
+        let f13 = m7 - m11 - m15;
+        let y = vec4<f32>(f00 + f01 + f02, f01 - f02 - f03, f10 + f11 + f12, f11 - f12 - f13);
+        write_tile(tile0 + 0u + m_tile, oc0 + 32u + m_channel, y);
+    }
+    workgroupBarrier();
+    if (channels_last) {
+        coopStoreT(c003, &m_stage[2u * warp * 256u], 16u);
+        coopStoreT(c103, &m_stage[(2u * warp + 1u) * 256u], 16u);
+    } else {
+        coopStore(c003, &m_stage[2u * warp * 256u], 16u);
+        coopStore(c103, &m_stage[(2u * warp + 1u) * 256u], 16u);
+    }
+    workgroupBarrier();
+    {
+        let at = select(m_channel * 16u + m_tile, m_tile * 16u + m_channel, channels_last);
+        let m0 = m_stage[0u + at];
+        let m1 = m_stage[256u + at];
+        let m2 = m_stage[512u + at];
+        let m3 = m_stage[768u + at];
+        let m4 = m_stage[1024u + at];
+        let m5 = m_stage[1280u + at];
+        let m6 = m_stage[1536u + at];
+        let m7 = m_stage[1792u + at];
+        let m8 = m_stage[2048u + at];
+        let m9 = m_stage[2304u + at];
+        let m10 = m_stage[2560u + at];
+        let m11 = m_stage[2816u + at];
+        let m12 = m_stage[3072u + at];
+        let m13 = m_stage[3328u + at];
+        let m14 = m_stage[3584u + at];
+        let m15 = m_stage[3840u + at];
+        // Aᵀ M, column by column, then (Aᵀ M) A.
+        let f00 = m0 + m4 + m8;
+        let f10 = m4 - m8 - m12;
+        let f01 = m1 + m5 + m9;
+        let f11 = m5 - m9 - m13;
+        let f02 = m2 + m6 + m10;
+        let f12 = m6 - m10 - m14;
+        let f03 = m3 + m7 + m11;
+        let f13 = m7 - m11 - m15;
+        let y = vec4<f32>(f00 + f01 + f02, f01 - f02 - f03, f10 + f11 + f12, f11 - f12 - f13);
+        write_tile(tile0 + 0u + m_tile, oc0 + 48u + m_channel, y);
+    }
+    workgroupBarrier();
+}
+
+
+@compute @workgroup_size(256)
+fn conv2d_winograd_fused_t32_c80(
+    @builtin(local_invocation_index) local: u32,
+    @builtin(workgroup_id) wg: vec3<u32>,
+) {
+    let tile0 = wg.x * 32u;
+    let oc0 = wg.y * 80u;
+    let warp = local / 32u;
+    // This invocation's windows per 16 channels, (tile, channel) items `local + 256·j` of
+    // 32 × 16: tiles fastest on NCHW tensors (a warp reads one channel's rows), channels
+    // fastest on NHWC ones (16 adjacent channels per pixel).
+    var channel_step = i32(16u * params.ih * params.iw);
+    if (channels_last) {
+        channel_step = 16;
+    }
+    let off00 = window_offset(0u, 0u);
+    let off01 = window_offset(0u, 1u);
+    let off02 = window_offset(0u, 2u);
+    let off03 = window_offset(0u, 3u);
+    let off10 = window_offset(1u, 0u);
+    let off11 = window_offset(1u, 1u);
+    let off12 = window_offset(1u, 2u);
+    let off13 = window_offset(1u, 3u);
+    let off20 = window_offset(2u, 0u);
+    let off21 = window_offset(2u, 1u);
+    let off22 = window_offset(2u, 2u);
+    let off23 = window_offset(2u, 3u);
+    let off30 = window_offset(3u, 0u);
+    let off31 = window_offset(3u, 1u);
+    let off32 = window_offset(3u, 2u);
+    let off33 = window_offset(3u, 3u);
+    var tile_a = tile0 + local % 32u;
+    var ic_a = local / 32u + 0u;
+    if (channels_last) {
+        tile_a = tile0 + local / 16u + 0u;
+        ic_a = local % 16u;
+    }
+    // The row of V's stage the window goes to; its corner in channel 0 and its values inside the
+    // input (the channel bound is checked per step).
+    let row_a = (tile_a - tile0) * V_STRIDE + ic_a;
+    let corner_a = window(tile_a);
+    let inside_a = u32(corner_a.y);
+    let base_a = corner_a.x + i32(ic_a) * select(i32(params.ih * params.iw), 1, channels_last);
+    var tile_b = tile0 + local % 32u;
+    var ic_b = local / 32u + 8u;
+    if (channels_last) {
+        tile_b = tile0 + local / 16u + 16u;
+        ic_b = local % 16u;
+    }
+    // The row of V's stage the window goes to; its corner in channel 0 and its values inside the
+    // input (the channel bound is checked per step).
+    let row_b = (tile_b - tile0) * V_STRIDE + ic_b;
+    let corner_b = window(tile_b);
+    let inside_b = u32(corner_b.y);
+    let base_b = corner_b.x + i32(ic_b) * select(i32(params.ih * params.iw), 1, channels_last);
+
+    var c000 = coop_mat16x16<f32, C>();
+    var c001 = coop_mat16x16<f32, C>();
+    var c002 = coop_mat16x16<f32, C>();
+    var c003 = coop_mat16x16<f32, C>();
+    var c004 = coop_mat16x16<f32, C>();
+    var c010 = coop_mat16x16<f32, C>();
+    var c011 = coop_mat16x16<f32, C>();
+    var c012 = coop_mat16x16<f32, C>();
+    var c013 = coop_mat16x16<f32, C>();
+    var c014 = coop_mat16x16<f32, C>();
+    var c100 = coop_mat16x16<f32, C>();
+    var c101 = coop_mat16x16<f32, C>();
+    var c102 = coop_mat16x16<f32, C>();
+    var c103 = coop_mat16x16<f32, C>();
+    var c104 = coop_mat16x16<f32, C>();
+    var c110 = coop_mat16x16<f32, C>();
+    var c111 = coop_mat16x16<f32, C>();
+    var c112 = coop_mat16x16<f32, C>();
+    var c113 = coop_mat16x16<f32, C>();
+    var c114 = coop_mat16x16<f32, C>();
+    var da0: f32;
+    var da1: f32;
+    var da2: f32;
+    var da3: f32;
+    var da4: f32;
+    var da5: f32;
+    var da6: f32;
+    var da7: f32;
+    var da8: f32;
+    var da9: f32;
+    var da10: f32;
+    var da11: f32;
+    var da12: f32;
+    var da13: f32;
+    var da14: f32;
+    var da15: f32;
+    var db0: f32;
+    var db1: f32;
+    var db2: f32;
+    var db3: f32;
+    var db4: f32;
+    var db5: f32;
+    var db6: f32;
+    var db7: f32;
+    var db8: f32;
+    var db9: f32;
+    var db10: f32;
+    var db11: f32;
+    var db12: f32;
+    var db13: f32;
+    var db14: f32;
+    var db15: f32;
+    let k_end = u_rows;
+    // Each subgroup's fragments of U for its two positions, a step ahead: loaded here for the
+    // first 16 input channels, then during each step for the next.
+    var u00 = coopLoadT<coop_mat16x16<f16, B>>(&weight[(2u * warp + 0u) * u_rows * u_cols + oc0 + 0u], u_cols);
+    var u01 = coopLoadT<coop_mat16x16<f16, B>>(&weight[(2u * warp + 0u) * u_rows * u_cols + oc0 + 16u], u_cols);
+    var u02 = coopLoadT<coop_mat16x16<f16, B>>(&weight[(2u * warp + 0u) * u_rows * u_cols + oc0 + 32u], u_cols);
+    var u03 = coopLoadT<coop_mat16x16<f16, B>>(&weight[(2u * warp + 0u) * u_rows * u_cols + oc0 + 48u], u_cols);
+    var u04 = coopLoadT<coop_mat16x16<f16, B>>(&weight[(2u * warp + 0u) * u_rows * u_cols + oc0 + 64u], u_cols);
+    var u10 = coopLoadT<coop_mat16x16<f16, B>>(&weight[(2u * warp + 1u) * u_rows * u_cols + oc0 + 0u], u_cols);
+    var u11 = coopLoadT<coop_mat16x16<f16, B>>(&weight[(2u * warp + 1u) * u_rows * u_cols + oc0 + 16u], u_cols);
+    var u12 = coopLoadT<coop_mat16x16<f16, B>>(&weight[(2u * warp + 1u) * u_rows * u_cols + oc0 + 32u], u_cols);
+    var u13 = coopLoadT<coop_mat16x16<f16, B>>(&weight[(2u * warp + 1u) * u_rows * u_cols + oc0 + 48u], u_cols);
+    var u14 = coopLoadT<coop_mat16x16<f16, B>>(&weight[(2u * warp + 1u) * u_rows * u_cols + oc0 + 64u], u_cols);
+    for (var k0 = 0u; k0 < k_end; k0 += 16u) {
+    {
+        let oka = k0 + ic_a < params.ic;
+        let ata = base_a + i32(k0 / 16u) * channel_step;
+        da0 = load_masked(ata + off00, oka && (inside_a & 1u) != 0u);
+        da1 = load_masked(ata + off01, oka && (inside_a & 2u) != 0u);
+        da2 = load_masked(ata + off02, oka && (inside_a & 4u) != 0u);
+        da3 = load_masked(ata + off03, oka && (inside_a & 8u) != 0u);
+        da4 = load_masked(ata + off10, oka && (inside_a & 16u) != 0u);
+        da5 = load_masked(ata + off11, oka && (inside_a & 32u) != 0u);
+        da6 = load_masked(ata + off12, oka && (inside_a & 64u) != 0u);
+        da7 = load_masked(ata + off13, oka && (inside_a & 128u) != 0u);
+        da8 = load_masked(ata + off20, oka && (inside_a & 256u) != 0u);
+        da9 = load_masked(ata + off21, oka && (inside_a & 512u) != 0u);
+        da10 = load_masked(ata + off22, oka && (inside_a & 1024u) != 0u);
+        da11 = load_masked(ata + off23, oka && (inside_a & 2048u) != 0u);
+        da12 = load_masked(ata + off30, oka && (inside_a & 4096u) != 0u);
+        da13 = load_masked(ata + off31, oka && (inside_a & 8192u) != 0u);
+        da14 = load_masked(ata + off32, oka && (inside_a & 16384u) != 0u);
+        da15 = load_masked(ata + off33, oka && (inside_a & 32768u) != 0u);
+        let okb = k0 + ic_b < params.ic;
+        let atb = base_b + i32(k0 / 16u) * channel_step;
+        db0 = load_masked(atb + off00, okb && (inside_b & 1u) != 0u);
+        db1 = load_masked(atb + off01, okb && (inside_b & 2u) != 0u);
+        db2 = load_masked(atb + off02, okb && (inside_b & 4u) != 0u);
+        db3 = load_masked(atb + off03, okb && (inside_b & 8u) != 0u);
+        db4 = load_masked(atb + off10, okb && (inside_b & 16u) != 0u);
+        db5 = load_masked(atb + off11, okb && (inside_b & 32u) != 0u);
+        db6 = load_masked(atb + off12, okb && (inside_b & 64u) != 0u);
+        db7 = load_masked(atb + off13, okb && (inside_b & 128u) != 0u);
+        db8 = load_masked(atb + off20, okb && (inside_b & 256u) != 0u);
+        db9 = load_masked(atb + off21, okb && (inside_b & 512u) != 0u);
+        db10 = load_masked(atb + off22, okb && (inside_b & 1024u) != 0u);
+        db11 = load_masked(atb + off23, okb && (inside_b & 2048u) != 0u);
+        db12 = load_masked(atb + off30, okb && (inside_b & 4096u) != 0u);
+        db13 = load_masked(atb + off31, okb && (inside_b & 8192u) != 0u);
+        db14 = load_masked(atb + off32, okb && (inside_b & 16384u) != 0u);
+        db15 = load_masked(atb + off33, okb && (inside_b & 32768u) != 0u);
+    }
+    {
+        // Bᵀ d, column by column, then (Bᵀ d) B row by row, into position 4r + s.
+        let e00 = da0 - da8;
+        let e10 = da4 + da8;
+        let e20 = da8 - da4;
+        let e30 = da4 - da12;
+        let e01 = da1 - da9;
+        let e11 = da5 + da9;
+        let e21 = da9 - da5;
+        let e31 = da5 - da13;
+        let e02 = da2 - da10;
+        let e12 = da6 + da10;
+        let e22 = da10 - da6;
+        let e32 = da6 - da14;
+        let e03 = da3 - da11;
+        let e13 = da7 + da11;
+        let e23 = da11 - da7;
+        let e33 = da7 - da15;
+        v_stage[0u + row_a] = f16(e00 - e02);
+        v_stage[768u + row_a] = f16(e01 + e02);
+        v_stage[1536u + row_a] = f16(e02 - e01);
+        v_stage[2304u + row_a] = f16(e01 - e03);
+        v_stage[3072u + row_a] = f16(e10 - e12);
+        v_stage[3840u + row_a] = f16(e11 + e12);
+        v_stage[4608u + row_a] = f16(e12 - e11);
+        v_stage[5376u + row_a] = f16(e11 - e13);
+        v_stage[6144u + row_a] = f16(e20 - e22);
+        v_stage[6912u + row_a] = f16(e21 + e22);
+        v_stage[7680u + row_a] = f16(e22 - e21);
+        v_stage[8448u + row_a] = f16(e21 - e23);
+        v_stage[9216u + row_a] = f16(e30 - e32);
+        v_stage[9984u + row_a] = f16(e31 + e32);
+        v_stage[10752u + row_a] = f16(e32 - e31);
+        v_stage[11520u + row_a] = f16(e31 - e33);
+    }
+    {
+        // Bᵀ d, column by column, then (Bᵀ d) B row by row, into position 4r + s.
+        let e00 = db0 - db8;
+        let e10 = db4 + db8;
+        let e20 = db8 - db4;
+        let e30 = db4 - db12;
+        let e01 = db1 - db9;
+        let e11 = db5 + db9;
+        let e21 = db9 - db5;
+        let e31 = db5 - db13;
+        let e02 = db2 - db10;
+        let e12 = db6 + db10;
+        let e22 = db10 - db6;
+        let e32 = db6 - db14;
+        let e03 = db3 - db11;
+        let e13 = db7 + db11;
+        let e23 = db11 - db7;
+        let e33 = db7 - db15;
+        v_stage[0u + row_b] = f16(e00 - e02);
+        v_stage[768u + row_b] = f16(e01 + e02);
+        v_stage[1536u + row_b] = f16(e02 - e01);
+        v_stage[2304u + row_b] = f16(e01 - e03);
+        v_stage[3072u + row_b] = f16(e10 - e12);
+        v_stage[3840u + row_b] = f16(e11 + e12);
+        v_stage[4608u + row_b] = f16(e12 - e11);
+        v_stage[5376u + row_b] = f16(e11 - e13);
+        v_stage[6144u + row_b] = f16(e20 - e22);
+        v_stage[6912u + row_b] = f16(e21 + e22);
+        v_stage[7680u + row_b] = f16(e22 - e21);
+        v_stage[8448u + row_b] = f16(e21 - e23);
+        v_stage[9216u + row_b] = f16(e30 - e32);
+        v_stage[9984u + row_b] = f16(e31 + e32);
+        v_stage[10752u + row_b] = f16(e32 - e31);
+        v_stage[11520u + row_b] = f16(e31 - e33);
+    }
+        workgroupBarrier();
+        // The next channels' U, unconditionally (the last step loads itself again).
+        let k_next = min(k0 + 16u, k_end - 16u);
+        {
+            let p = 2u * warp + 0u;
+            let a0 = coopLoadT<coop_mat16x16<f16, A>>(&v_stage[p * 768u + 0u], V_STRIDE);
+            let a1 = coopLoadT<coop_mat16x16<f16, A>>(&v_stage[p * 768u + 384u], V_STRIDE);
+            let u_at = (p * u_rows + k_next) * u_cols + oc0;
+            let b0 = u00;
+            u00 = coopLoadT<coop_mat16x16<f16, B>>(&weight[u_at + 0u], u_cols);
+            let b1 = u01;
+            u01 = coopLoadT<coop_mat16x16<f16, B>>(&weight[u_at + 16u], u_cols);
+            let b2 = u02;
+            u02 = coopLoadT<coop_mat16x16<f16, B>>(&weight[u_at + 32u], u_cols);
+            let b3 = u03;
+            u03 = coopLoadT<coop_mat16x16<f16, B>>(&weight[u_at + 48u], u_cols);
+            let b4 = u04;
+            u04 = coopLoadT<coop_mat16x16<f16, B>>(&weight[u_at + 64u], u_cols);
+            c000 = coopMultiplyAdd(a0, b0, c000);
+            c001 = coopMultiplyAdd(a0, b1, c001);
+            c002 = coopMultiplyAdd(a0, b2, c002);
+            c003 = coopMultiplyAdd(a0, b3, c003);
+            c004 = coopMultiplyAdd(a0, b4, c004);
+            c010 = coopMultiplyAdd(a1, b0, c010);
+            c011 = coopMultiplyAdd(a1, b1, c011);
+            c012 = coopMultiplyAdd(a1, b2, c012);
+            c013 = coopMultiplyAdd(a1, b3, c013);
+            c014 = coopMultiplyAdd(a1, b4, c014);
+        }
+        {
+            let p = 2u * warp + 1u;
+            let a0 = coopLoadT<coop_mat16x16<f16, A>>(&v_stage[p * 768u + 0u], V_STRIDE);
+            let a1 = coopLoadT<coop_mat16x16<f16, A>>(&v_stage[p * 768u + 384u], V_STRIDE);
+            let u_at = (p * u_rows + k_next) * u_cols + oc0;
+            let b0 = u10;
+            u10 = coopLoadT<coop_mat16x16<f16, B>>(&weight[u_at + 0u], u_cols);
+            let b1 = u11;
+            u11 = coopLoadT<coop_mat16x16<f16, B>>(&weight[u_at + 16u], u_cols);
+            let b2 = u12;
+            u12 = coopLoadT<coop_mat16x16<f16, B>>(&weight[u_at + 32u], u_cols);
+            let b3 = u13;
+            u13 = coopLoadT<coop_mat16x16<f16, B>>(&weight[u_at + 48u], u_cols);
+            let b4 = u14;
+            u14 = coopLoadT<coop_mat16x16<f16, B>>(&weight[u_at + 64u], u_cols);
+            c100 = coopMultiplyAdd(a0, b0, c100);
+            c101 = coopMultiplyAdd(a0, b1, c101);
+            c102 = coopMultiplyAdd(a0, b2, c102);
+            c103 = coopMultiplyAdd(a0, b3, c103);
+            c104 = coopMultiplyAdd(a0, b4, c104);
+            c110 = coopMultiplyAdd(a1, b0, c110);
+            c111 = coopMultiplyAdd(a1, b1, c111);
+            c112 = coopMultiplyAdd(a1, b2, c112);
+            c113 = coopMultiplyAdd(a1, b3, c113);
+            c114 = coopMultiplyAdd(a1, b4, c114);
+        }
+        workgroupBarrier();
+    }
+
+    // The products, 16 tiles × 16 output channels at a time, every position's through M's stage:
+    // position p's 16 × 16 block at p · 256, [channel][tile] on NCHW tensors (a warp then writes
+    // 16 tiles' adjacent columns of one channel), [tile][channel] on NHWC ones (a pixel's 16
+    // adjacent channels).
+    var m_tile = local % 16u;
+    var m_channel = local / 16u;
+    if (channels_last) {
+        m_tile = local / 16u;
+        m_channel = local % 16u;
+    }
+    if (channels_last) {
+        coopStoreT(c000, &m_stage[2u * warp * 256u], 16u);
+        coopStoreT(c100, &m_stage[(2u * warp + 1u) * 256u], 16u);
+    } else {
+        coopStore(c000, &m_stage[2u * warp * 256u], 16u);
+        coopStore(c100, &m_stage[(2u * warp + 1u) * 256u], 16u);
+    }
+    workgroupBarrier();
+    {
+        let at = select(m_channel * 16u + m_tile, m_tile * 16u + m_channel, channels_last);
+        let m0 = m_stage[0u + at];
+        let m1 = m_stage[256u + at];
+        let m2 = m_stage[512u + at];
+        let m3 = m_stage[768u + at];
+        let m4 = m_stage[1024u + at];
+        let m5 = m_stage[1280u + at];
+        let m6 = m_stage[1536u + at];
+        let m7 = m_stage[1792u + at];
+        let m8 = m_stage[2048u + at];
+        let m9 = m_stage[2304u + at];
+        let m10 = m_stage[2560u + at];
+        let m11 = m_stage[2816u + at];
+        let m12 = m_stage[3072u + at];
+        let m13 = m_stage[3328u + at];
+        let m14 = m_stage[3584u + at];
+        let m15 = m_stage[3840u + at];
+        // Aᵀ M, column by column, then (Aᵀ M) A.
+        let f00 = m0 + m4 + m8;
+        let f10 = m4 - m8 - m12;
+        let f01 = m1 + m5 + m9;
+        let f11 = m5 - m9 - m13;
+        let f02 = m2 + m6 + m10;
+        let f12 = m6 - m10 - m14;
+        let f03 = m3 + m7 + m11;
+        let f13 = m7 - m11 - m15;
+        let y = vec4<f32>(f00 + f01 + f02, f01 - f02 - f03, f10 + f11 + f12, f11 - f12 - f13);
+        write_tile(tile0 + 0u + m_tile, oc0 + 0u + m_channel, y);
+    }
+    workgroupBarrier();
+    if (channels_last) {
+        coopStoreT(c001, &m_stage[2u * warp * 256u], 16u);
+        coopStoreT(c101, &m_stage[(2u * warp + 1u) * 256u], 16u);
+    } else {
+        coopStore(c001, &m_stage[2u * warp * 256u], 16u);
+        coopStore(c101, &m_stage[(2u * warp + 1u) * 256u], 16u);
+    }
+    workgroupBarrier();
+    {
+        let at = select(m_channel * 16u + m_tile, m_tile * 16u + m_channel, channels_last);
+        let m0 = m_stage[0u + at];
+        let m1 = m_stage[256u + at];
+        let m2 = m_stage[512u + at];
+        let m3 = m_stage[768u + at];
+        let m4 = m_stage[1024u + at];
+        let m5 = m_stage[1280u + at];
+        let m6 = m_stage[1536u + at];
+        let m7 = m_stage[1792u + at];
+        let m8 = m_stage[2048u + at];
+        let m9 = m_stage[2304u + at];
+        let m10 = m_stage[2560u + at];
+        let m11 = m_stage[2816u + at];
+        let m12 = m_stage[3072u + at];
+        let m13 = m_stage[3328u + at];
+        let m14 = m_stage[3584u + at];
+        let m15 = m_stage[3840u + at];
+        // Aᵀ M, column by column, then (Aᵀ M) A.
+        let f00 = m0 + m4 + m8;
+        let f10 = m4 - m8 - m12;
+        let f01 = m1 + m5 + m9;
+        let f11 = m5 - m9 - m13;
+        let f02 = m2 + m6 + m10;
+        let f12 = m6 - m10 - m14;
+        let f03 = m3 + m7 + m11;
+        let f13 = m7 - m11 - m15;
+        let y = vec4<f32>(f00 + f01 + f02, f01 - f02 - f03, f10 + f11 + f12, f11 - f12 - f13);
+        write_tile(tile0 + 0u + m_tile, oc0 + 16u + m_channel, y);
+    }
+    workgroupBarrier();
+    if (channels_last) {
+        coopStoreT(c002, &m_stage[2u * warp * 256u], 16u);
+        coopStoreT(c102, &m_stage[(2u * warp + 1u) * 256u], 16u);
+    } else {
+        coopStore(c002, &m_stage[2u * warp * 256u], 16u);
+        coopStore(c102, &m_stage[(2u * warp + 1u) * 256u], 16u);
+    }
+    workgroupBarrier();
+    {
+        let at = select(m_channel * 16u + m_tile, m_tile * 16u + m_channel, channels_last);
+        let m0 = m_stage[0u + at];
+        let m1 = m_stage[256u + at];
+        let m2 = m_stage[512u + at];
+        let m3 = m_stage[768u + at];
+        let m4 = m_stage[1024u + at];
+        let m5 = m_stage[1280u + at];
+        let m6 = m_stage[1536u + at];
+        let m7 = m_stage[1792u + at];
+        let m8 = m_stage[2048u + at];
+        let m9 = m_stage[2304u + at];
+        let m10 = m_stage[2560u + at];
+        let m11 = m_stage[2816u + at];
+        let m12 = m_stage[3072u + at];
+        let m13 = m_stage[3328u + at];
+        let m14 = m_stage[3584u + at];
+        let m15 = m_stage[3840u + at];
+        // Aᵀ M, column by column, then (Aᵀ M) A.
+        let f00 = m0 + m4 + m8;
+        let f10 = m4 - m8 - m12;
+        let f01 = m1 + m5 + m9;
+        let f11 = m5 - m9 - m13;
+        let f02 = m2 + m6 + m10;
+        let f12 = m6 - m10 - m14;
+        let f03 = m3 + m7 + m11;
+        let f13 = m7 - m11 - m15;
+        let y = vec4<f32>(f00 + f01 + f02, f01 - f02 - f03, f10 + f11 + f12, f11 - f12 - f13);
+        write_tile(tile0 + 0u + m_tile, oc0 + 32u + m_channel, y);
+    }
+    workgroupBarrier();
+    if (channels_last) {
+        coopStoreT(c003, &m_stage[2u * warp * 256u], 16u);
+        coopStoreT(c103, &m_stage[(2u * warp + 1u) * 256u], 16u);
+    } else {
+        coopStore(c003, &m_stage[2u * warp * 256u], 16u);
+        coopStore(c103, &m_stage[(2u * warp + 1u) * 256u], 16u);
+    }
+    workgroupBarrier();
+    {
+        let at = select(m_channel * 16u + m_tile, m_tile * 16u + m_channel, channels_last);
+        let m0 = m_stage[0u + at];
+        let m1 = m_stage[256u + at];
+        let m2 = m_stage[512u + at];
+        let m3 = m_stage[768u + at];
+        let m4 = m_stage[1024u + at];
+        let m5 = m_stage[1280u + at];
+        let m6 = m_stage[1536u + at];
+        let m7 = m_stage[1792u + at];
+        let m8 = m_stage[2048u + at];
+        let m9 = m_stage[2304u + at];
+        let m10 = m_stage[2560u + at];
+        let m11 = m_stage[2816u + at];
+        let m12 = m_stage[3072u + at];
+        let m13 = m_stage[3328u + at];
+        let m14 = m_stage[3584u + at];
+        let m15 = m_stage[3840u + at];
+        // Aᵀ M, column by column, then (Aᵀ M) A.
+        let f00 = m0 + m4 + m8;
+        let f10 = m4 - m8 - m12;
+        let f01 = m1 + m5 + m9;
+        let f11 = m5 - m9 - m13;
+        let f02 = m2 + m6 + m10;
+        let f12 = m6 - m10 - m14;
+        let f03 = m3 + m7 + m11;
+        let f13 = m7 - m11 - m15;
+        let y = vec4<f32>(f00 + f01 + f02, f01 - f02 - f03, f10 + f11 + f12, f11 - f12 - f13);
+        write_tile(tile0 + 0u + m_tile, oc0 + 48u + m_channel, y);
+    }
+    workgroupBarrier();
+    if (channels_last) {
+        coopStoreT(c004, &m_stage[2u * warp * 256u], 16u);
+        coopStoreT(c104, &m_stage[(2u * warp + 1u) * 256u], 16u);
+    } else {
+        coopStore(c004, &m_stage[2u * warp * 256u], 16u);
+        coopStore(c104, &m_stage[(2u * warp + 1u) * 256u], 16u);
+    }
+    workgroupBarrier();
+    {
+        let at = select(m_channel * 16u + m_tile, m_tile * 16u + m_channel, channels_last);
+        let m0 = m_stage[0u + at];
+        let m1 = m_stage[256u + at];
+        let m2 = m_stage[512u + at];
+        let m3 = m_stage[768u + at];
+        let m4 = m_stage[1024u + at];
+        let m5 = m_stage[1280u + at];
+        let m6 = m_stage[1536u + at];
+        let m7 = m_stage[1792u + at];
+        let m8 = m_stage[2048u + at];
+        let m9 = m_stage[2304u + at];
+        let m10 = m_stage[2560u + at];
+        let m11 = m_stage[2816u + at];
+        let m12 = m_stage[3072u + at];
+        let m13 = m_stage[3328u + at];
+        let m14 = m_stage[3584u + at];
+        let m15 = m_stage[3840u + at];
+        // Aᵀ M, column by column, then (Aᵀ M) A.
+        let f00 = m0 + m4 + m8;
+        let f10 = m4 - m8 - m12;
+        let f01 = m1 + m5 + m9;
+        let f11 = m5 - m9 - m13;
+        let f02 = m2 + m6 + m10;
+        let f12 = m6 - m10 - m14;
+        let f03 = m3 + m7 + m11;
+        let f13 = m7 - m11 - m15;
+        let y = vec4<f32>(f00 + f01 + f02, f01 - f02 - f03, f10 + f11 + f12, f11 - f12 - f13);
+        write_tile(tile0 + 0u + m_tile, oc0 + 64u + m_channel, y);
+    }
+    workgroupBarrier();
+    if (channels_last) {
+        coopStoreT(c010, &m_stage[2u * warp * 256u], 16u);
+        coopStoreT(c110, &m_stage[(2u * warp + 1u) * 256u], 16u);
+    } else {
+        coopStore(c010, &m_stage[2u * warp * 256u], 16u);
+        coopStore(c110, &m_stage[(2u * warp + 1u) * 256u], 16u);
+    }
+    workgroupBarrier();
+    {
+        let at = select(m_channel * 16u + m_tile, m_tile * 16u + m_channel, channels_last);
+        let m0 = m_stage[0u + at];
+        let m1 = m_stage[256u + at];
+        let m2 = m_stage[512u + at];
+        let m3 = m_stage[768u + at];
+        let m4 = m_stage[1024u + at];
+        let m5 = m_stage[1280u + at];
+        let m6 = m_stage[1536u + at];
+        let m7 = m_stage[1792u + at];
+        let m8 = m_stage[2048u + at];
+        let m9 = m_stage[2304u + at];
+        let m10 = m_stage[2560u + at];
+        let m11 = m_stage[2816u + at];
+        let m12 = m_stage[3072u + at];
+        let m13 = m_stage[3328u + at];
+        let m14 = m_stage[3584u + at];
+        let m15 = m_stage[3840u + at];
+        // Aᵀ M, column by column, then (Aᵀ M) A.
+        let f00 = m0 + m4 + m8;
+        let f10 = m4 - m8 - m12;
+        let f01 = m1 + m5 + m9;
+        let f11 = m5 - m9 - m13;
+        let f02 = m2 + m6 + m10;
+        let f12 = m6 - m10 - m14;
+        let f03 = m3 + m7 + m11;
+        let f13 = m7 - m11 - m15;
+        let y = vec4<f32>(f00 + f01 + f02, f01 - f02 - f03, f10 + f11 + f12, f11 - f12 - f13);
+        write_tile(tile0 + 16u + m_tile, oc0 + 0u + m_channel, y);
+    }
+    workgroupBarrier();
+    if (channels_last) {
+        coopStoreT(c011, &m_stage[2u * warp * 256u], 16u);
+        coopStoreT(c111, &m_stage[(2u * warp + 1u) * 256u], 16u);
+    } else {
+        coopStore(c011, &m_stage[2u * warp * 256u], 16u);
+        coopStore(c111, &m_stage[(2u * warp + 1u) * 256u], 16u);
+    }
+    workgroupBarrier();
+    {
+        let at = select(m_channel * 16u + m_tile, m_tile * 16u + m_channel, channels_last);
+        let m0 = m_stage[0u + at];
+        let m1 = m_stage[256u + at];
+        let m2 = m_stage[512u + at];
+        let m3 = m_stage[768u + at];
+        let m4 = m_stage[1024u + at];
+        let m5 = m_stage[1280u + at];
+        let m6 = m_stage[1536u + at];
+        let m7 = m_stage[1792u + at];
+        let m8 = m_stage[2048u + at];
+        let m9 = m_stage[2304u + at];
+        let m10 = m_stage[2560u + at];
+        let m11 = m_stage[2816u + at];
+        let m12 = m_stage[3072u + at];
+        let m13 = m_stage[3328u + at];
+        let m14 = m_stage[3584u + at];
+        let m15 = m_stage[3840u + at];
+        // Aᵀ M, column by column, then (Aᵀ M) A.
+        let f00 = m0 + m4 + m8;
+        let f10 = m4 - m8 - m12;
+        let f01 = m1 + m5 + m9;
+        let f11 = m5 - m9 - m13;
+        let f02 = m2 + m6 + m10;
+        let f12 = m6 - m10 - m14;
+        let f03 = m3 + m7 + m11;
+        let f13 = m7 - m11 - m15;
+        let y = vec4<f32>(f00 + f01 + f02, f01 - f02 - f03, f10 + f11 + f12, f11 - f12 - f13);
+        write_tile(tile0 + 16u + m_tile, oc0 + 16u + m_channel, y);
+    }
+    workgroupBarrier();
+    if (channels_last) {
+        coopStoreT(c012, &m_stage[2u * warp * 256u], 16u);
+        coopStoreT(c112, &m_stage[(2u * warp + 1u) * 256u], 16u);
+    } else {
+        coopStore(c012, &m_stage[2u * warp * 256u], 16u);
+        coopStore(c112, &m_stage[(2u * warp + 1u) * 256u], 16u);
+    }
+    workgroupBarrier();
+    {
+        let at = select(m_channel * 16u + m_tile, m_tile * 16u + m_channel, channels_last);
+        let m0 = m_stage[0u + at];
+        let m1 = m_stage[256u + at];
+        let m2 = m_stage[512u + at];
+        let m3 = m_stage[768u + at];
+        let m4 = m_stage[1024u + at];
+        let m5 = m_stage[1280u + at];
+        let m6 = m_stage[1536u + at];
+        let m7 = m_stage[1792u + at];
+        let m8 = m_stage[2048u + at];
+        let m9 = m_stage[2304u + at];
+        let m10 = m_stage[2560u + at];
+        let m11 = m_stage[2816u + at];
+        let m12 = m_stage[3072u + at];
+        let m13 = m_stage[3328u + at];
+        let m14 = m_stage[3584u + at];
+        let m15 = m_stage[3840u + at];
+        // Aᵀ M, column by column, then (Aᵀ M) A.
+        let f00 = m0 + m4 + m8;
+        let f10 = m4 - m8 - m12;
+        let f01 = m1 + m5 + m9;
+        let f11 = m5 - m9 - m13;
+        let f02 = m2 + m6 + m10;
+        let f12 = m6 - m10 - m14;
+        let f03 = m3 + m7 + m11;
+        let f13 = m7 - m11 - m15;
+        let y = vec4<f32>(f00 + f01 + f02, f01 - f02 - f03, f10 + f11 + f12, f11 - f12 - f13);
+        write_tile(tile0 + 16u + m_tile, oc0 + 32u + m_channel, y);
+    }
+    workgroupBarrier();
+    if (channels_last) {
+        coopStoreT(c013, &m_stage[2u * warp * 256u], 16u);
+        coopStoreT(c113, &m_stage[(2u * warp + 1u) * 256u], 16u);
+    } else {
+        coopStore(c013, &m_stage[2u * warp * 256u], 16u);
+        coopStore(c113, &m_stage[(2u * warp + 1u) * 256u], 16u);
+    }
+    workgroupBarrier();
+    {
+        let at = select(m_channel * 16u + m_tile, m_tile * 16u + m_channel, channels_last);
+        let m0 = m_stage[0u + at];
+        let m1 = m_stage[256u + at];
+        let m2 = m_stage[512u + at];
+        let m3 = m_stage[768u + at];
+        let m4 = m_stage[1024u + at];
+        let m5 = m_stage[1280u + at];
+        let m6 = m_stage[1536u + at];
+        let m7 = m_stage[1792u + at];
+        let m8 = m_stage[2048u + at];
+        let m9 = m_stage[2304u + at];
+        let m10 = m_stage[2560u + at];
+        let m11 = m_stage[2816u + at];
+        let m12 = m_stage[3072u + at];
+        let m13 = m_stage[3328u + at];
+        let m14 = m_stage[3584u + at];
+        let m15 = m_stage[3840u + at];
+        // Aᵀ M, column by column, then (Aᵀ M) A.
+        let f00 = m0 + m4 + m8;
+        let f10 = m4 - m8 - m12;
+        let f01 = m1 + m5 + m9;
+        let f11 = m5 - m9 - m13;
+        let f02 = m2 + m6 + m10;
+        let f12 = m6 - m10 - m14;
+        let f03 = m3 + m7 + m11;
+        let f13 = m7 - m11 - m15;
+        let y = vec4<f32>(f00 + f01 + f02, f01 - f02 - f03, f10 + f11 + f12, f11 - f12 - f13);
+        write_tile(tile0 + 16u + m_tile, oc0 + 48u + m_channel, y);
+    }
+    workgroupBarrier();
+    if (channels_last) {
+        coopStoreT(c014, &m_stage[2u * warp * 256u], 16u);
+        coopStoreT(c114, &m_stage[(2u * warp + 1u) * 256u], 16u);
+    } else {
+        coopStore(c014, &m_stage[2u * warp * 256u], 16u);
+        coopStore(c114, &m_stage[(2u * warp + 1u) * 256u], 16u);
+    }
+    workgroupBarrier();
+    {
+        let at = select(m_channel * 16u + m_tile, m_tile * 16u + m_channel, channels_last);
+        let m0 = m_stage[0u + at];
+        let m1 = m_stage[256u + at];
+        let m2 = m_stage[512u + at];
+        let m3 = m_stage[768u + at];
+        let m4 = m_stage[1024u + at];
+        let m5 = m_stage[1280u + at];
+        let m6 = m_stage[1536u + at];
+        let m7 = m_stage[1792u + at];
+        let m8 = m_stage[2048u + at];
+        let m9 = m_stage[2304u + at];
+        let m10 = m_stage[2560u + at];
+        let m11 = m_stage[2816u + at];
+        let m12 = m_stage[3072u + at];
+        let m13 = m_stage[3328u + at];
+        let m14 = m_stage[3584u + at];
+        let m15 = m_stage[3840u + at];
+        // Aᵀ M, column by column, then (Aᵀ M) A.
+        let f00 = m0 + m4 + m8;
+        let f10 = m4 - m8 - m12;
+        let f01 = m1 + m5 + m9;
+        let f11 = m5 - m9 - m13;
+        let f02 = m2 + m6 + m10;
+        let f12 = m6 - m10 - m14;
+        let f03 = m3 + m7 + m11;
+        let f13 = m7 - m11 - m15;
+        let y = vec4<f32>(f00 + f01 + f02, f01 - f02 - f03, f10 + f11 + f12, f11 - f12 - f13);
+        write_tile(tile0 + 16u + m_tile, oc0 + 64u + m_channel, y);
+    }
+    workgroupBarrier();
+}
+
+
+@compute @workgroup_size(256)
+fn conv2d_winograd_fused_t16_c80(
+    @builtin(local_invocation_index) local: u32,
+    @builtin(workgroup_id) wg: vec3<u32>,
+) {
+    let tile0 = wg.x * 16u;
+    let oc0 = wg.y * 80u;
+    let warp = local / 32u;
+    // This invocation's windows per 16 channels, (tile, channel) items `local + 256·j` of
+    // 16 × 16: tiles fastest on NCHW tensors (a warp reads one channel's rows), channels
+    // fastest on NHWC ones (16 adjacent channels per pixel).
+    var channel_step = i32(16u * params.ih * params.iw);
+    if (channels_last) {
+        channel_step = 16;
+    }
+    let off00 = window_offset(0u, 0u);
+    let off01 = window_offset(0u, 1u);
+    let off02 = window_offset(0u, 2u);
+    let off03 = window_offset(0u, 3u);
+    let off10 = window_offset(1u, 0u);
+    let off11 = window_offset(1u, 1u);
+    let off12 = window_offset(1u, 2u);
+    let off13 = window_offset(1u, 3u);
+    let off20 = window_offset(2u, 0u);
+    let off21 = window_offset(2u, 1u);
+    let off22 = window_offset(2u, 2u);
+    let off23 = window_offset(2u, 3u);
+    let off30 = window_offset(3u, 0u);
+    let off31 = window_offset(3u, 1u);
+    let off32 = window_offset(3u, 2u);
+    let off33 = window_offset(3u, 3u);
+    var tile_a = tile0 + local % 16u;
+    var ic_a = local / 16u + 0u;
+    if (channels_last) {
+        tile_a = tile0 + local / 16u + 0u;
+        ic_a = local % 16u;
+    }
+    // The row of V's stage the window goes to; its corner in channel 0 and its values inside the
+    // input (the channel bound is checked per step).
+    let row_a = (tile_a - tile0) * V_STRIDE + ic_a;
+    let corner_a = window(tile_a);
+    let inside_a = u32(corner_a.y);
+    let base_a = corner_a.x + i32(ic_a) * select(i32(params.ih * params.iw), 1, channels_last);
+
+    var c000 = coop_mat16x16<f32, C>();
+    var c001 = coop_mat16x16<f32, C>();
+    var c002 = coop_mat16x16<f32, C>();
+    var c003 = coop_mat16x16<f32, C>();
+    var c004 = coop_mat16x16<f32, C>();
+    var c100 = coop_mat16x16<f32, C>();
+    var c101 = coop_mat16x16<f32, C>();
+    var c102 = coop_mat16x16<f32, C>();
+    var c103 = coop_mat16x16<f32, C>();
+    var c104 = coop_mat16x16<f32, C>();
+    var da0: f32;
+    var da1: f32;
+    var da2: f32;
+    var da3: f32;
+    var da4: f32;
+    var da5: f32;
+    var da6: f32;
+    var da7: f32;
+    var da8: f32;
+    var da9: f32;
+    var da10: f32;
+    var da11: f32;
+    var da12: f32;
+    var da13: f32;
+    var da14: f32;
+    var da15: f32;
+    let k_end = u_rows;
+    // Each subgroup's fragments of U for its two positions, a step ahead: loaded here for the
+    // first 16 input channels, then during each step for the next.
+    var u00 = coopLoadT<coop_mat16x16<f16, B>>(&weight[(2u * warp + 0u) * u_rows * u_cols + oc0 + 0u], u_cols);
+    var u01 = coopLoadT<coop_mat16x16<f16, B>>(&weight[(2u * warp + 0u) * u_rows * u_cols + oc0 + 16u], u_cols);
+    var u02 = coopLoadT<coop_mat16x16<f16, B>>(&weight[(2u * warp + 0u) * u_rows * u_cols + oc0 + 32u], u_cols);
+    var u03 = coopLoadT<coop_mat16x16<f16, B>>(&weight[(2u * warp + 0u) * u_rows * u_cols + oc0 + 48u], u_cols);
+    var u04 = coopLoadT<coop_mat16x16<f16, B>>(&weight[(2u * warp + 0u) * u_rows * u_cols + oc0 + 64u], u_cols);
+    var u10 = coopLoadT<coop_mat16x16<f16, B>>(&weight[(2u * warp + 1u) * u_rows * u_cols + oc0 + 0u], u_cols);
+    var u11 = coopLoadT<coop_mat16x16<f16, B>>(&weight[(2u * warp + 1u) * u_rows * u_cols + oc0 + 16u], u_cols);
+    var u12 = coopLoadT<coop_mat16x16<f16, B>>(&weight[(2u * warp + 1u) * u_rows * u_cols + oc0 + 32u], u_cols);
+    var u13 = coopLoadT<coop_mat16x16<f16, B>>(&weight[(2u * warp + 1u) * u_rows * u_cols + oc0 + 48u], u_cols);
+    var u14 = coopLoadT<coop_mat16x16<f16, B>>(&weight[(2u * warp + 1u) * u_rows * u_cols + oc0 + 64u], u_cols);
+    for (var k0 = 0u; k0 < k_end; k0 += 16u) {
+    {
+        let oka = k0 + ic_a < params.ic;
+        let ata = base_a + i32(k0 / 16u) * channel_step;
+        da0 = load_masked(ata + off00, oka && (inside_a & 1u) != 0u);
+        da1 = load_masked(ata + off01, oka && (inside_a & 2u) != 0u);
+        da2 = load_masked(ata + off02, oka && (inside_a & 4u) != 0u);
+        da3 = load_masked(ata + off03, oka && (inside_a & 8u) != 0u);
+        da4 = load_masked(ata + off10, oka && (inside_a & 16u) != 0u);
+        da5 = load_masked(ata + off11, oka && (inside_a & 32u) != 0u);
+        da6 = load_masked(ata + off12, oka && (inside_a & 64u) != 0u);
+        da7 = load_masked(ata + off13, oka && (inside_a & 128u) != 0u);
+        da8 = load_masked(ata + off20, oka && (inside_a & 256u) != 0u);
+        da9 = load_masked(ata + off21, oka && (inside_a & 512u) != 0u);
+        da10 = load_masked(ata + off22, oka && (inside_a & 1024u) != 0u);
+        da11 = load_masked(ata + off23, oka && (inside_a & 2048u) != 0u);
+        da12 = load_masked(ata + off30, oka && (inside_a & 4096u) != 0u);
+        da13 = load_masked(ata + off31, oka && (inside_a & 8192u) != 0u);
+        da14 = load_masked(ata + off32, oka && (inside_a & 16384u) != 0u);
+        da15 = load_masked(ata + off33, oka && (inside_a & 32768u) != 0u);
+    }
+    {
+        // Bᵀ d, column by column, then (Bᵀ d) B row by row, into position 4r + s.
+        let e00 = da0 - da8;
+        let e10 = da4 + da8;
+        let e20 = da8 - da4;
+        let e30 = da4 - da12;
+        let e01 = da1 - da9;
+        let e11 = da5 + da9;
+        let e21 = da9 - da5;
+        let e31 = da5 - da13;
+        let e02 = da2 - da10;
+        let e12 = da6 + da10;
+        let e22 = da10 - da6;
+        let e32 = da6 - da14;
+        let e03 = da3 - da11;
+        let e13 = da7 + da11;
+        let e23 = da11 - da7;
+        let e33 = da7 - da15;
+        v_stage[0u + row_a] = f16(e00 - e02);
+        v_stage[384u + row_a] = f16(e01 + e02);
+        v_stage[768u + row_a] = f16(e02 - e01);
+        v_stage[1152u + row_a] = f16(e01 - e03);
+        v_stage[1536u + row_a] = f16(e10 - e12);
+        v_stage[1920u + row_a] = f16(e11 + e12);
+        v_stage[2304u + row_a] = f16(e12 - e11);
+        v_stage[2688u + row_a] = f16(e11 - e13);
+        v_stage[3072u + row_a] = f16(e20 - e22);
+        v_stage[3456u + row_a] = f16(e21 + e22);
+        v_stage[3840u + row_a] = f16(e22 - e21);
+        v_stage[4224u + row_a] = f16(e21 - e23);
+        v_stage[4608u + row_a] = f16(e30 - e32);
+        v_stage[4992u + row_a] = f16(e31 + e32);
+        v_stage[5376u + row_a] = f16(e32 - e31);
+        v_stage[5760u + row_a] = f16(e31 - e33);
+    }
+        workgroupBarrier();
+        // The next channels' U, unconditionally (the last step loads itself again).
+        let k_next = min(k0 + 16u, k_end - 16u);
+        {
+            let p = 2u * warp + 0u;
+            let a0 = coopLoadT<coop_mat16x16<f16, A>>(&v_stage[p * 384u + 0u], V_STRIDE);
+            let u_at = (p * u_rows + k_next) * u_cols + oc0;
+            let b0 = u00;
+            u00 = coopLoadT<coop_mat16x16<f16, B>>(&weight[u_at + 0u], u_cols);
+            let b1 = u01;
+            u01 = coopLoadT<coop_mat16x16<f16, B>>(&weight[u_at + 16u], u_cols);
+            let b2 = u02;
+            u02 = coopLoadT<coop_mat16x16<f16, B>>(&weight[u_at + 32u], u_cols);
+            let b3 = u03;
+            u03 = coopLoadT<coop_mat16x16<f16, B>>(&weight[u_at + 48u], u_cols);
+            let b4 = u04;
+            u04 = coopLoadT<coop_mat16x16<f16, B>>(&weight[u_at + 64u], u_cols);
+            c000 = coopMultiplyAdd(a0, b0, c000);
+            c001 = coopMultiplyAdd(a0, b1, c001);
+            c002 = coopMultiplyAdd(a0, b2, c002);
+            c003 = coopMultiplyAdd(a0, b3, c003);
+            c004 = coopMultiplyAdd(a0, b4, c004);
+        }
+        {
+            let p = 2u * warp + 1u;
+            let a0 = coopLoadT<coop_mat16x16<f16, A>>(&v_stage[p * 384u + 0u], V_STRIDE);
+            let u_at = (p * u_rows + k_next) * u_cols + oc0;
+            let b0 = u10;
+            u10 = coopLoadT<coop_mat16x16<f16, B>>(&weight[u_at + 0u], u_cols);
+            let b1 = u11;
+            u11 = coopLoadT<coop_mat16x16<f16, B>>(&weight[u_at + 16u], u_cols);
+            let b2 = u12;
+            u12 = coopLoadT<coop_mat16x16<f16, B>>(&weight[u_at + 32u], u_cols);
+            let b3 = u13;
+            u13 = coopLoadT<coop_mat16x16<f16, B>>(&weight[u_at + 48u], u_cols);
+            let b4 = u14;
+            u14 = coopLoadT<coop_mat16x16<f16, B>>(&weight[u_at + 64u], u_cols);
+            c100 = coopMultiplyAdd(a0, b0, c100);
+            c101 = coopMultiplyAdd(a0, b1, c101);
+            c102 = coopMultiplyAdd(a0, b2, c102);
+            c103 = coopMultiplyAdd(a0, b3, c103);
+            c104 = coopMultiplyAdd(a0, b4, c104);
+        }
+        workgroupBarrier();
+    }
+
+    // The products, 16 tiles × 16 output channels at a time, every position's through M's stage:
+    // position p's 16 × 16 block at p · 256, [channel][tile] on NCHW tensors (a warp then writes
+    // 16 tiles' adjacent columns of one channel), [tile][channel] on NHWC ones (a pixel's 16
+    // adjacent channels).
+    var m_tile = local % 16u;
+    var m_channel = local / 16u;
+    if (channels_last) {
+        m_tile = local / 16u;
+        m_channel = local % 16u;
+    }
+    if (channels_last) {
+        coopStoreT(c000, &m_stage[2u * warp * 256u], 16u);
+        coopStoreT(c100, &m_stage[(2u * warp + 1u) * 256u], 16u);
+    } else {
+        coopStore(c000, &m_stage[2u * warp * 256u], 16u);
+        coopStore(c100, &m_stage[(2u * warp + 1u) * 256u], 16u);
+    }
+    workgroupBarrier();
+    {
+        let at = select(m_channel * 16u + m_tile, m_tile * 16u + m_channel, channels_last);
+        let m0 = m_stage[0u + at];
+        let m1 = m_stage[256u + at];
+        let m2 = m_stage[512u + at];
+        let m3 = m_stage[768u + at];
+        let m4 = m_stage[1024u + at];
+        let m5 = m_stage[1280u + at];
+        let m6 = m_stage[1536u + at];
+        let m7 = m_stage[1792u + at];
+        let m8 = m_stage[2048u + at];
+        let m9 = m_stage[2304u + at];
+        let m10 = m_stage[2560u + at];
+        let m11 = m_stage[2816u + at];
+        let m12 = m_stage[3072u + at];
+        let m13 = m_stage[3328u + at];
+        let m14 = m_stage[3584u + at];
+        let m15 = m_stage[3840u + at];
+        // Aᵀ M, column by column, then (Aᵀ M) A.
+        let f00 = m0 + m4 + m8;
+        let f10 = m4 - m8 - m12;
+        let f01 = m1 + m5 + m9;
+        let f11 = m5 - m9 - m13;
+        let f02 = m2 + m6 + m10;
+        let f12 = m6 - m10 - m14;
+        let f03 = m3 + m7 + m11;
+        let f13 = m7 - m11 - m15;
+        let y = vec4<f32>(f00 + f01 + f02, f01 - f02 - f03, f10 + f11 + f12, f11 - f12 - f13);
+        write_tile(tile0 + 0u + m_tile, oc0 + 0u + m_channel, y);
+    }
+    workgroupBarrier();
+    if (channels_last) {
+        coopStoreT(c001, &m_stage[2u * warp * 256u], 16u);
+        coopStoreT(c101, &m_stage[(2u * warp + 1u) * 256u], 16u);
+    } else {
+        coopStore(c001, &m_stage[2u * warp * 256u], 16u);
+        coopStore(c101, &m_stage[(2u * warp + 1u) * 256u], 16u);
+    }
+    workgroupBarrier();
+    {
+        let at = select(m_channel * 16u + m_tile, m_tile * 16u + m_channel, channels_last);
+        let m0 = m_stage[0u + at];
+        let m1 = m_stage[256u + at];
+        let m2 = m_stage[512u + at];
+        let m3 = m_stage[768u + at];
+        let m4 = m_stage[1024u + at];
+        let m5 = m_stage[1280u + at];
+        let m6 = m_stage[1536u + at];
+        let m7 = m_stage[1792u + at];
+        let m8 = m_stage[2048u + at];
+        let m9 = m_stage[2304u + at];
+        let m10 = m_stage[2560u + at];
+        let m11 = m_stage[2816u + at];
+        let m12 = m_stage[3072u + at];
+        let m13 = m_stage[3328u + at];
+        let m14 = m_stage[3584u + at];
+        let m15 = m_stage[3840u + at];
+        // Aᵀ M, column by column, then (Aᵀ M) A.
+        let f00 = m0 + m4 + m8;
+        let f10 = m4 - m8 - m12;
+        let f01 = m1 + m5 + m9;
+        let f11 = m5 - m9 - m13;
+        let f02 = m2 + m6 + m10;
+        let f12 = m6 - m10 - m14;
+        let f03 = m3 + m7 + m11;
+        let f13 = m7 - m11 - m15;
+        let y = vec4<f32>(f00 + f01 + f02, f01 - f02 - f03, f10 + f11 + f12, f11 - f12 - f13);
+        write_tile(tile0 + 0u + m_tile, oc0 + 16u + m_channel, y);
+    }
+    workgroupBarrier();
+    if (channels_last) {
+        coopStoreT(c002, &m_stage[2u * warp * 256u], 16u);
+        coopStoreT(c102, &m_stage[(2u * warp + 1u) * 256u], 16u);
+    } else {
+        coopStore(c002, &m_stage[2u * warp * 256u], 16u);
+        coopStore(c102, &m_stage[(2u * warp + 1u) * 256u], 16u);
+    }
+    workgroupBarrier();
+    {
+        let at = select(m_channel * 16u + m_tile, m_tile * 16u + m_channel, channels_last);
+        let m0 = m_stage[0u + at];
+        let m1 = m_stage[256u + at];
+        let m2 = m_stage[512u + at];
+        let m3 = m_stage[768u + at];
+        let m4 = m_stage[1024u + at];
+        let m5 = m_stage[1280u + at];
+        let m6 = m_stage[1536u + at];
+        let m7 = m_stage[1792u + at];
+        let m8 = m_stage[2048u + at];
+        let m9 = m_stage[2304u + at];
+        let m10 = m_stage[2560u + at];
+        let m11 = m_stage[2816u + at];
+        let m12 = m_stage[3072u + at];
+        let m13 = m_stage[3328u + at];
+        let m14 = m_stage[3584u + at];
+        let m15 = m_stage[3840u + at];
+        // Aᵀ M, column by column, then (Aᵀ M) A.
+        let f00 = m0 + m4 + m8;
+        let f10 = m4 - m8 - m12;
+        let f01 = m1 + m5 + m9;
+        let f11 = m5 - m9 - m13;
+        let f02 = m2 + m6 + m10;
+        let f12 = m6 - m10 - m14;
+        let f03 = m3 + m7 + m11;
+        let f13 = m7 - m11 - m15;
+        let y = vec4<f32>(f00 + f01 + f02, f01 - f02 - f03, f10 + f11 + f12, f11 - f12 - f13);
+        write_tile(tile0 + 0u + m_tile, oc0 + 32u + m_channel, y);
+    }
+    workgroupBarrier();
+    if (channels_last) {
+        coopStoreT(c003, &m_stage[2u * warp * 256u], 16u);
+        coopStoreT(c103, &m_stage[(2u * warp + 1u) * 256u], 16u);
+    } else {
+        coopStore(c003, &m_stage[2u * warp * 256u], 16u);
+        coopStore(c103, &m_stage[(2u * warp + 1u) * 256u], 16u);
+    }
+    workgroupBarrier();
+    {
+        let at = select(m_channel * 16u + m_tile, m_tile * 16u + m_channel, channels_last);
+        let m0 = m_stage[0u + at];
+        let m1 = m_stage[256u + at];
+        let m2 = m_stage[512u + at];
+        let m3 = m_stage[768u + at];
+        let m4 = m_stage[1024u + at];
+        let m5 = m_stage[1280u + at];
+        let m6 = m_stage[1536u + at];
+        let m7 = m_stage[1792u + at];
+        let m8 = m_stage[2048u + at];
+        let m9 = m_stage[2304u + at];
+        let m10 = m_stage[2560u + at];
+        let m11 = m_stage[2816u + at];
+        let m12 = m_stage[3072u + at];
+        let m13 = m_stage[3328u + at];
+        let m14 = m_stage[3584u + at];
+        let m15 = m_stage[3840u + at];
+        // Aᵀ M, column by column, then (Aᵀ M) A.
+        let f00 = m0 + m4 + m8;
+        let f10 = m4 - m8 - m12;
+        let f01 = m1 + m5 + m9;
+        let f11 = m5 - m9 - m13;
+        let f02 = m2 + m6 + m10;
+        let f12 = m6 - m10 - m14;
+        let f03 = m3 + m7 + m11;
+        let f13 = m7 - m11 - m15;
+        let y = vec4<f32>(f00 + f01 + f02, f01 - f02 - f03, f10 + f11 + f12, f11 - f12 - f13);
+        write_tile(tile0 + 0u + m_tile, oc0 + 48u + m_channel, y);
+    }
+    workgroupBarrier();
+    if (channels_last) {
+        coopStoreT(c004, &m_stage[2u * warp * 256u], 16u);
+        coopStoreT(c104, &m_stage[(2u * warp + 1u) * 256u], 16u);
+    } else {
+        coopStore(c004, &m_stage[2u * warp * 256u], 16u);
+        coopStore(c104, &m_stage[(2u * warp + 1u) * 256u], 16u);
+    }
+    workgroupBarrier();
+    {
+        let at = select(m_channel * 16u + m_tile, m_tile * 16u + m_channel, channels_last);
+        let m0 = m_stage[0u + at];
+        let m1 = m_stage[256u + at];
+        let m2 = m_stage[512u + at];
+        let m3 = m_stage[768u + at];
+        let m4 = m_stage[1024u + at];
+        let m5 = m_stage[1280u + at];
+        let m6 = m_stage[1536u + at];
+        let m7 = m_stage[1792u + at];
+        let m8 = m_stage[2048u + at];
+        let m9 = m_stage[2304u + at];
+        let m10 = m_stage[2560u + at];
+        let m11 = m_stage[2816u + at];
+        let m12 = m_stage[3072u + at];
+        let m13 = m_stage[3328u + at];
+        let m14 = m_stage[3584u + at];
+        let m15 = m_stage[3840u + at];
+        // Aᵀ M, column by column, then (Aᵀ M) A.
+        let f00 = m0 + m4 + m8;
+        let f10 = m4 - m8 - m12;
+        let f01 = m1 + m5 + m9;
+        let f11 = m5 - m9 - m13;
+        let f02 = m2 + m6 + m10;
+        let f12 = m6 - m10 - m14;
+        let f03 = m3 + m7 + m11;
+        let f13 = m7 - m11 - m15;
+        let y = vec4<f32>(f00 + f01 + f02, f01 - f02 - f03, f10 + f11 + f12, f11 - f12 - f13);
+        write_tile(tile0 + 0u + m_tile, oc0 + 64u + m_channel, y);
+    }
+    workgroupBarrier();
+}
+

@@ -51,15 +51,26 @@ override u_rows: u32 = 16;
 override u_cols: u32 = 64;
 {{ conv.activation_overrides() }}
 
-// Output tiles and output channels per workgroup (multiples of 16: whole fragments).
-{% set tiles = 32 %}
-{% set channels = 64 %}
-const TILES: u32 = {{ tiles }}u;
-const CHANNELS: u32 = {{ channels }}u;
+{#
+  The workgroup shapes, (entry point, tiles, output channels): multiples of 16 (whole
+  fragments), tiles up to 32. Each shape's numbers are WGSL constants too, for the host.
+#}
+{% set shapes = [
+  ["conv2d_winograd_fused", "T32_C64", 32, 64],
+  ["conv2d_winograd_fused_t16_c64", "T16_C64", 16, 64],
+  ["conv2d_winograd_fused_t32_c80", "T32_C80", 32, 80],
+  ["conv2d_winograd_fused_t16_c80", "T16_C80", 16, 80],
+] %}
+// Output tiles and output channels per workgroup of each entry point.
+{% for shape in shapes %}
+const {{ shape[1] }}_TILES: u32 = {{ shape[2] }}u;
+const {{ shape[1] }}_CHANNELS: u32 = {{ shape[3] }}u;
+{% endfor %}
 // Row stride of V's stage in halves: 16 channels + 8 of padding, so that the rows a fragment
 // load reads start in different banks.
 const V_STRIDE: u32 = 24u;
-var<workgroup> v_stage: array<f16, {{ 16 * tiles * 24 }}>;
+// Sized for the widest shape (32 tiles).
+var<workgroup> v_stage: array<f16, {{ 16 * 32 * 24 }}>;
 // M's stage: 16 positions × 16 tiles × 16 output channels.
 var<workgroup> m_stage: array<f32, 4096>;
 
@@ -160,9 +171,10 @@ fn write_tile(tile: u32, oc: u32, y: vec4<f32>) {
   loaded before the multiply-adds too, erratic (0.34–1.21×: more registers than U's prefetch
   leaves).
 #}
+{% macro entry(name, tiles, channels) %}
 {% set items = "ab"[:tiles // 16] %}
 @compute @workgroup_size(256)
-fn conv2d_winograd_fused(
+fn {{ name }}(
     @builtin(local_invocation_index) local: u32,
     @builtin(workgroup_id) wg: vec3<u32>,
 ) {
@@ -312,3 +324,8 @@ fn conv2d_winograd_fused(
 {% endfor %}
 {% endfor %}
 }
+{% endmacro %}
+{% for shape in shapes %}
+
+{{ entry(shape[0], shape[2], shape[3]) }}
+{% endfor %}

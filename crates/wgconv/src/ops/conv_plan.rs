@@ -46,11 +46,17 @@ pub(crate) const WINOGRAD_COOP_MIN_CHANNELS: u32 = 128;
 /// `WinogradFused` where f16 multiplicands are allowed (`ConvGeometry::winograd_fused_wins`).
 pub(crate) const WINOGRAD_FUSED_CHANNELS: std::ops::RangeInclusive<u32> = 32..=128;
 
-/// The most input channels at which rule R44 takes layers on grids of any size.
+/// The most input channels at which `WinogradFused` takes 16 tiles a workgroup wherever its
+/// 32-tile grid has at most [`WINOGRAD_FUSED_NARROW_MAX_TILE_GROUPS`] groups of tiles
+/// (`ConvGeometry::winograd_fused_shape`).
 pub(crate) const WINOGRAD_FUSED_SHORT_IC: u32 = 80;
 
-/// The fewest `WinogradFused` workgroups on which rule R44 takes layers of more than
-/// [`WINOGRAD_FUSED_SHORT_IC`] input channels.
+/// See [`WINOGRAD_FUSED_SHORT_IC`].
+pub(crate) const WINOGRAD_FUSED_NARROW_MAX_TILE_GROUPS: u64 = 64;
+
+/// The fewest workgroups of 32 tiles at which `WinogradFused` keeps 32 tiles a workgroup on
+/// layers of more than [`WINOGRAD_FUSED_SHORT_IC`] input channels
+/// (`ConvGeometry::winograd_fused_shape`).
 pub(crate) const WINOGRAD_FUSED_LONG_K_MIN_WORKGROUPS: u64 = 96;
 
 /// What runs one convolution on one device.
@@ -571,31 +577,29 @@ impl ConvGeometry {
     }
 
     /// Rule R44: whether `WinogradFused` takes a layer where f16 multiplicands are allowed:
-    /// Winograd's shape with [`WINOGRAD_FUSED_CHANNELS`] channels in and out, and with more than
-    /// [`WINOGRAD_FUSED_SHORT_IC`] input channels only on grids of at least
-    /// [`WINOGRAD_FUSED_LONG_K_MIN_WORKGROUPS`] workgroups. (On channels-last tensors
-    /// `runs_coop_nhwc` gives these layers to `CoopNhwc` first wherever it runs them: it beat
-    /// `WinogradFused` on 10 of the 12 of them in the Winograd suite, large grids, and lost on
-    /// most of the probe suite's smaller ones; not made a rule.) Fitted on the 69 layers of the suites
-    /// R31 takes (v38 call A) and 28 other 3×3 layers of 32–256 channels (the zoos' and 8
-    /// probes; call C), H200, against the kernel planned before (`CoopF16`, or `WinogradCoop`
-    /// for R42's 128 → 128 layers):
-    /// - it won on each of the 23 measured with 32–80 input channels, on grids of any size
-    ///   (1.02–1.96× planned, call D: YOLOv8n's heads and blocks, ResNet-50's 64-channel 3×3 at
-    ///   batch 1 1.30× and at batch 32 1.64×);
-    /// - with 96–128 input channels it won on each of the 9 on 96+ workgroups (1.03–2.15×: the
-    ///   SD VAE decoder's 128-channel 3×3 at 512² 1.10×), and lost on each of the 5 on fewer
-    ///   (0.53–0.80× forced, call C): each 16 input channels cost it about 3.4 µs however few
-    ///   its workgroups, so 128 channels take about 0.03 ms, more than those layers take on the
-    ///   other kernels;
-    /// - with more output channels each workgroup of 64 transforms the same input again, and it
-    ///   lost to `WinogradCoop` on all 57 layers of 256+ channels in or out (0.27–0.91×, calls A
-    ///   and E).
+    /// Winograd's shape with [`WINOGRAD_FUSED_CHANNELS`] channels in and out, on a workgroup
+    /// shape fitted to the grid and the output channels (`ConvGeometry::winograd_fused_shape`).
+    /// (On channels-last tensors `runs_coop_nhwc` gives these layers to `CoopNhwc` first
+    /// wherever it runs them: it beat `WinogradFused` on 10 of the 12 of them in the Winograd
+    /// suite, large grids, and lost on most of the probe suite's smaller ones; not made a rule.)
+    /// Fitted on an H200 against the kernel planned before (`CoopF16`, or `WinogradCoop` for
+    /// R42's 128 → 128 layers), on the 69 layers of the suites R31 takes (v38 call A), 28 other
+    /// 3×3 layers of 32–256 channels (the zoos' and 8 probes; call C) and the 50 distinct 3×3
+    /// layers of 32–256 channels of the zoos and probes (`bench/suites/fused-shapes.json`, v39):
+    /// - v38, one shape (32 tiles × 64 channels): it won on each of the 23 measured with 32–80
+    ///   input channels, on grids of any size (1.02–1.96×: YOLOv8n's heads and blocks,
+    ///   ResNet-50's 64-channel 3×3 at batch 1 1.30× and at batch 32 1.64×), and with 96–128
+    ///   input channels on each of the 9 on 96+ workgroups (1.03–2.15×: the SD VAE decoder's
+    ///   128-channel 3×3 at 512² 1.10×), but lost on each of the 5 on fewer (0.53–0.80×): its
+    ///   16-channel steps are latency-bound;
+    /// - v39: with 16 tiles a workgroup on those small grids, it won or tied on each of the 5
+    ///   small-grid layers of 128 input channels measured (1.00–1.29×), so R44 no longer asks
+    ///   for a grid;
+    /// - with more output channels each workgroup transforms the same input again, and it lost
+    ///   to `WinogradCoop` on all 57 layers of 256+ channels in or out (0.27–0.91×, v38 calls A
+    ///   and E; 128 channels a workgroup on 16 tiles did not help, v39).
     pub(crate) fn winograd_fused_wins(&self) -> bool {
-        let workgroups = self.winograd_fused_grid().iter().product::<u64>();
-        self.winograd_fused_channels()
-            && (self.ic <= WINOGRAD_FUSED_SHORT_IC || workgroups >= WINOGRAD_FUSED_LONG_K_MIN_WORKGROUPS)
-            && self.winograd_fused_runs()
+        self.winograd_fused_channels() && self.winograd_fused_runs()
     }
 
     /// R44's filter and channel counts, whatever the grid: Winograd's shape with
@@ -960,8 +964,23 @@ mod tests {
         assert!(fused(1, 80, 80, 20)); // 8 workgroups: 1.09×
         assert!(fused(16, 128, 128, 20)); // 100 workgroups: 1.03× WinogradCoop
         assert!(fused(2, 112, 112, 56)); // 98 workgroups: 2.09× CoopF16
-        assert!(!fused(1, 128, 128, 64)); // 64 workgroups: 0.69× WinogradCoop
-        assert!(!fused(1, 128, 80, 40)); // 26 workgroups: 0.72× CoopF16
+        // v39: small grids of 128 input channels on 16 tiles a workgroup (0.69× and 0.72× on 32).
+        assert!(fused(1, 128, 128, 64)); // 1.23× WinogradCoop
+        assert!(fused(1, 128, 80, 40)); // 80 channels a workgroup: 1.29× CoopF16
+        // The workgroup shapes: (tiles, channels).
+        let shape = |n, ic, oc, hw| {
+            let s = geo(&[n, ic, hw, hw], &[oc, ic, 3, 3], same()).unwrap().winograd_fused_shape();
+            (s.tiles, s.channels)
+        };
+        assert_eq!(shape(16, 64, 80, 80), (32, 80)); // YOLOv8n's class head at batch 16: 1.37×
+        assert_eq!(shape(1, 80, 80, 80), (16, 80)); // at batch 1, 50 groups of 32 tiles: 2.0×
+        assert_eq!(shape(16, 64, 64, 80), (32, 64)); // 800 groups
+        assert_eq!(shape(4, 64, 64, 28), (16, 64)); // 25 groups: 1.47×
+        assert_eq!(shape(1, 48, 48, 112), (32, 64)); // 98 groups: 16 tiles were 0.81×
+        assert_eq!(shape(2, 112, 112, 56), (32, 64)); // 98 workgroups of 32 tiles: 16 were 0.76×
+        assert_eq!(shape(1, 128, 128, 64), (16, 64)); // 64 workgroups of 32 tiles
+        assert_eq!(shape(1, 32, 72, 20), (16, 80)); // 72 output channels pad to 80, not 128
+        assert_eq!(shape(1, 32, 96, 20), (16, 64)); // 96 pad to 128 either way
         assert!(!fused(1, 256, 64, 20)); // 256 input channels: 0.34× WinogradCoop
         assert!(!fused(1, 64, 256, 64)); // 256 output channels (4 transforms of each input)
         assert!(!fused(8, 16, 16, 64)); // 16 channels: not measured

@@ -9,7 +9,9 @@ use super::{
     conv_geometry::ConvGeometry,
     conv_kernel::ConvKernel,
     conv_options::{Activation, ConvOptions, ForcedPlan, Precision},
-    conv_plan,
+    conv_plan::{
+        self, WINOGRAD_FUSED_LONG_K_MIN_WORKGROUPS, WINOGRAD_FUSED_NARROW_MAX_TILE_GROUPS, WINOGRAD_FUSED_SHORT_IC,
+    },
 };
 use crate::{
     batch::{Batch, Pass},
@@ -191,11 +193,89 @@ pub(crate) struct WinogradWeight {
     pub(crate) tensor: Tensor,
 }
 
+/// A workgroup shape of `WinogradFused` (`shaders/conv2d_winograd_fused.wgsl`): its entry point,
+/// the output tiles and the output channels a workgroup takes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct FusedShape {
+    /// The entry point of that shape.
+    pub(crate) entry: fused::Entry,
+    /// Output tiles (2×2 blocks) per workgroup.
+    pub(crate) tiles: u32,
+    /// Output channels per workgroup (U's columns are rounded up to them).
+    pub(crate) channels: u32,
+}
+
+// Every shape shares one V stage sized for 32 tiles, so `ConvKernel::workgroup_storage_bytes`
+// counts them all by the first.
+const _: () = {
+    let bytes = fused::CONV2D_WINOGRAD_FUSED_WORKGROUP_MEMORY_BYTES;
+    assert!(fused::CONV2D_WINOGRAD_FUSED_T16_C64_WORKGROUP_MEMORY_BYTES == bytes);
+    assert!(fused::CONV2D_WINOGRAD_FUSED_T32_C80_WORKGROUP_MEMORY_BYTES == bytes);
+    assert!(fused::CONV2D_WINOGRAD_FUSED_T16_C80_WORKGROUP_MEMORY_BYTES == bytes);
+};
+
+/// Every shape the shader has, with the shader's own numbers.
+pub(crate) const FUSED_SHAPES: [FusedShape; 4] = [
+    FusedShape {
+        entry: fused::Entry::Conv2dWinogradFused,
+        tiles: fused::T32_C64_TILES,
+        channels: fused::T32_C64_CHANNELS,
+    },
+    FusedShape {
+        entry: fused::Entry::Conv2dWinogradFusedT16C64,
+        tiles: fused::T16_C64_TILES,
+        channels: fused::T16_C64_CHANNELS,
+    },
+    FusedShape {
+        entry: fused::Entry::Conv2dWinogradFusedT32C80,
+        tiles: fused::T32_C80_TILES,
+        channels: fused::T32_C80_CHANNELS,
+    },
+    FusedShape {
+        entry: fused::Entry::Conv2dWinogradFusedT16C80,
+        tiles: fused::T16_C80_TILES,
+        channels: fused::T16_C80_CHANNELS,
+    },
+];
+
 impl ConvGeometry {
+    /// The workgroup shape `WinogradFused` runs this convolution with (R44's shapes, measured on
+    /// an H200, docs/PERFORMANCE.md v39):
+    /// - 80 output channels a workgroup where that pads fewer columns than 64 (65–80 output
+    ///   channels: YOLOv8n's class heads), else 64: against 64, YOLOv8n's 80-channel heads at
+    ///   batch 16 ran 1.27–1.52× faster;
+    /// - 16 tiles a workgroup on small grids, else 32: where the 32-tile grid has at most
+    ///   [`WINOGRAD_FUSED_NARROW_MAX_TILE_GROUPS`] groups of tiles with up to
+    ///   [`WINOGRAD_FUSED_SHORT_IC`] input channels (1.3–2.0× faster than 32 tiles), or fewer
+    ///   than [`WINOGRAD_FUSED_LONG_K_MIN_WORKGROUPS`] workgroups with more (where 32 tiles lost
+    ///   to the other kernels). Each workgroup's 16-channel steps are latency-bound, so a small
+    ///   grid gains from twice the workgroups; a large one loses the halved reuse of U.
+    pub(crate) fn winograd_fused_shape(&self) -> FusedShape {
+        let padded = |channels: u32| self.oc.div_ceil(channels) * channels;
+        let wide = padded(fused::T32_C80_CHANNELS) < padded(fused::T32_C64_CHANNELS);
+        let channels = if wide { fused::T32_C80_CHANNELS } else { fused::T32_C64_CHANNELS };
+        let tile_groups = (u64::from(self.n) * self.winograd_tiles()).div_ceil(u64::from(fused::T32_C64_TILES));
+        let workgroups = tile_groups * u64::from(self.oc.div_ceil(channels));
+        let small_grid = if self.ic <= WINOGRAD_FUSED_SHORT_IC {
+            tile_groups <= WINOGRAD_FUSED_NARROW_MAX_TILE_GROUPS
+        } else {
+            workgroups < WINOGRAD_FUSED_LONG_K_MIN_WORKGROUPS
+        };
+        let shape = match (small_grid, wide) {
+            (false, false) => FUSED_SHAPES[0],
+            (true, false) => FUSED_SHAPES[1],
+            (false, true) => FUSED_SHAPES[2],
+            (true, true) => FUSED_SHAPES[3],
+        };
+        debug_assert_eq!(shape.channels, channels);
+        shape
+    }
+
     /// `WinogradFused`'s U: rows per position (input channels rounded up to 16, a fragment's
     /// depth) and columns (output channels rounded up to a workgroup's).
     pub(crate) fn winograd_fused_u(&self) -> (u32, u32) {
-        (self.ic.div_ceil(16) * 16, self.oc.div_ceil(fused::CHANNELS) * fused::CHANNELS)
+        let channels = self.winograd_fused_shape().channels;
+        (self.ic.div_ceil(16) * 16, self.oc.div_ceil(channels) * channels)
     }
 
     /// Whether `WinogradFused`'s U (f16, [`ConvGeometry::winograd_fused_u`] per position) fits
@@ -205,11 +285,12 @@ impl ConvGeometry {
         u64::from(POSITIONS) * u64::from(rows) * u64::from(cols) * 2 <= binding_limit
     }
 
-    /// `WinogradFused`'s grid: groups of `TILES` tiles (over every image) × groups of `CHANNELS`
-    /// output channels.
+    /// `WinogradFused`'s grid: groups of its shape's tiles (over every image) × groups of its
+    /// shape's output channels.
     pub(crate) fn winograd_fused_grid(&self) -> [u64; 2] {
+        let shape = self.winograd_fused_shape();
         let tiles = u64::from(self.n) * self.winograd_tiles();
-        [tiles.div_ceil(u64::from(fused::TILES)), u64::from(self.oc.div_ceil(fused::CHANNELS))]
+        [tiles.div_ceil(u64::from(shape.tiles)), u64::from(self.oc.div_ceil(shape.channels))]
     }
 
     /// Whether `WinogradFused` runs this convolution: Winograd's shape, a grid within the
@@ -472,7 +553,7 @@ impl Batch<'_> {
         (overrides.activation, overrides.clamp_min, overrides.clamp_max) =
             super::conv_encode::activation_constants(activation);
         let [x, y] = g.winograd_fused_grid().map(|d| d as u32);
-        let pass = Pass::new(fused::Entry::Conv2dWinogradFused, &overrides, [x, y, 1]);
+        let pass = Pass::new(g.winograd_fused_shape().entry, &overrides, [x, y, 1]);
         let buffers = ConvBuffers { weight: &u, ..buffers };
         self.encode_conv::<fused::Shader>(pass, g, buffers)
     }
@@ -794,12 +875,14 @@ mod tests {
     #[test]
     fn the_fused_weight_is_the_packed_one_padded() {
         let ctx = crate::Context::new().expect("a GPU context (lavapipe in CI)");
+        // 70 output channels: the 80-channel shapes (U's columns padded to 80, not 128).
         let (ic, oc) = (20usize, 70usize);
         let g = geo(&[1, ic, 6, 6], &[oc, ic, 3, 3], ConvOptions::default().padding(&[1]));
-        assert_eq!(g.winograd_fused_u(), (32, 128));
-        // It must fit one binding: 16 · 32 · 128 halves.
-        assert!(g.winograd_fused_weight_fits(16 * 32 * 128 * 2));
-        assert!(!g.winograd_fused_weight_fits(16 * 32 * 128 * 2 - 1));
+        let (rows, cols) = (32, 80);
+        assert_eq!(g.winograd_fused_u(), (rows as u32, cols as u32));
+        // It must fit one binding: 16 · 32 · 80 halves.
+        assert!(g.winograd_fused_weight_fits(16 * 32 * 80 * 2));
+        assert!(!g.winograd_fused_weight_fits(16 * 32 * 80 * 2 - 1));
         let w: Vec<f32> = (0..oc * ic * 9).map(|i| ((i * 7919 % 1000) as f32 - 500.0) / 250.0).collect();
         let wt = Tensor::from_f32(&ctx, &w, &[oc, ic, 3, 3]).unwrap();
         let mut batch = ctx.batch();
@@ -808,11 +891,11 @@ mod tests {
         batch.submit().unwrap();
         let (packed, fused) = (packed.to_vec_f32(&ctx).unwrap(), fused.to_vec_f16(&ctx).unwrap());
         let oc4 = oc.div_ceil(4) * 4;
-        assert_eq!(fused.len(), 16 * 32 * 128);
+        assert_eq!(fused.len(), 16 * rows * cols);
         for t in 0..16 {
-            for row in 0..32 {
-                for col in 0..128 {
-                    let got = fused[(t * 32 + row) * 128 + col];
+            for row in 0..rows {
+                for col in 0..cols {
+                    let got = fused[(t * rows + row) * cols + col];
                     let want = match row < ic && col < oc {
                         true => half::f16::from_f32(packed[(t * ic + row) * oc4 + col]),
                         false => half::f16::ZERO,
@@ -823,24 +906,30 @@ mod tests {
         }
     }
 
-    /// `WinogradFused` cannot run on lavapipe: its shader is lowered to SPIR-V by naga at the
-    /// constants the host sets, on both tensor layouts and with each activation, and must hold
-    /// its 16 multiply-adds a step (2 positions × 2 tile fragments × 4 channel fragments), as
-    /// the other tensor-core kernels are checked.
+    /// `WinogradFused` cannot run on lavapipe: each of its shapes is lowered to SPIR-V by naga at
+    /// the constants the host sets, on both tensor layouts and with each activation, and must
+    /// hold its multiply-adds a step (2 positions × its tile fragments × its channel fragments:
+    /// 16 for 32 tiles × 64 channels), as the other tensor-core kernels are checked.
     #[test]
     fn the_fused_kernel_lowers_to_spirv_with_its_multiply_adds() {
-        let g = geo(&[2, 37, 11, 9], &[70, 37, 3, 3], ConvOptions::default().padding(&[1]));
-        let (rows, cols) = g.winograd_fused_u();
-        for channels_last in [false, true] {
-            for activation in [Activation::None, Activation::Relu, Activation::Clamp { min: -1.0, max: 1.0 }] {
-                let mut overrides = fused::Overrides::new();
-                overrides.channels_last = channels_last;
-                (overrides.u_rows, overrides.u_cols) = (rows, cols);
-                (overrides.activation, overrides.clamp_min, overrides.clamp_max) =
-                    super::super::conv_encode::activation_constants(activation);
-                let entry = fused::Entry::Conv2dWinogradFused.name();
-                let mul_adds = crate::coop_spirv::coop_multiply_adds(fused::SOURCE, entry, &overrides.constants());
-                assert_eq!(mul_adds, 16, "channels_last {channels_last}, {activation:?}");
+        // Geometries that take each shape.
+        let geometries = [[64, 64, 56, 8], [64, 64, 28, 4], [64, 80, 80, 16], [80, 80, 80, 1]];
+        for (shape, [ic, oc, hw, n]) in FUSED_SHAPES.into_iter().zip(geometries) {
+            let g = geo(&[n, ic, hw, hw], &[oc, ic, 3, 3], ConvOptions::default().padding(&[1]));
+            assert_eq!(g.winograd_fused_shape(), shape);
+            let (rows, cols) = g.winograd_fused_u();
+            for channels_last in [false, true] {
+                for activation in [Activation::None, Activation::Relu, Activation::Clamp { min: -1.0, max: 1.0 }] {
+                    let mut overrides = fused::Overrides::new();
+                    overrides.channels_last = channels_last;
+                    (overrides.u_rows, overrides.u_cols) = (rows, cols);
+                    (overrides.activation, overrides.clamp_min, overrides.clamp_max) =
+                        super::super::conv_encode::activation_constants(activation);
+                    let entry = shape.entry.name();
+                    let mul_adds = crate::coop_spirv::coop_multiply_adds(fused::SOURCE, entry, &overrides.constants());
+                    let want = 2 * (shape.tiles / 16) * (shape.channels / 16);
+                    assert_eq!(mul_adds, want as usize, "{shape:?}, channels_last {channels_last}, {activation:?}");
+                }
             }
         }
     }
