@@ -192,12 +192,14 @@ cases += [
 ]
 # f16 tensors (.npy <f2, checked against the f16 bound): every tensor-core case above without
 # --precision (f16 tensors take the tensor cores as they are; split-K writes f32 partial sums),
-# and the fp32 kernels' f16 variants: GEMM with split-K, transposed GEMM, depthwise vec4 and tiled,
+# and the fp32 kernels' f16 variants: GEMM with split-K, transposed GEMM, depthwise vec4 (widths
+# of whole runs of 8: the 8-wide kernel, with a channel multiplier and on a folded grid) and tiled,
 # the few-output-channel kernels.
 f16_cases = [(name + "_f16", xs, ws, flags.replace("--precision f16", "").strip())
              for name, xs, ws, flags in cases if name.startswith("coop_")]
 f16_cases += [(name + "_f16", xs, ws, flags) for name, xs, ws, flags in cases
               if name in ("gemm_splitk", "gemm_transposed", "depthwise_k7_vec4", "depthwise_k7_tiled", "gemm_stem",
+                          "depthwise_s1_multiplier", "depthwise_vec4_long_runs",
                           "transposed_few_oc_rgb", "few_oc_rgb", "gemv_4_pixels", "gemm_small_ragged",
                           "gemm_small_transposed", "gemm_small_k32_ragged", "gemm_small_k32_transposed",
                           "pointwise_vec4_blocks", "pointwise_vec4_split_blocks")]

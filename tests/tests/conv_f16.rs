@@ -137,6 +137,29 @@ fn f16_depthwise_and_grouped_kernels() {
     check("grouped oc4", 390, Case { input: &[2, 16, 8, 9], weight: &[16, 4, 3, 3], opts }, &[]);
 }
 
+/// `DepthwiseVec4` takes f16 tensors whose widths are multiples of 8 in runs of 8 columns
+/// (`conv2d_depthwise_vec8.wgsl`): every filter column's lanes of the 16-byte window, padding at
+/// each offset within it, strides, dilation, a channel multiplier, ragged row blocks, the fused
+/// activations; and a width that is a multiple of 4 only (the 4-wide kernel).
+#[test]
+fn f16_depthwise_in_runs_of_eight() {
+    let dw = |c: u32| ConvOptions::default().groups(c);
+    let clamp = Activation::Clamp { min: -0.5, max: 0.5 };
+    let cases = [
+        ("3x3 w24 clamp", [2, 6, 11, 24], [6, 1, 3, 3], dw(6).padding(&[1]).activation(clamp)),
+        ("5x5 w32", [1, 4, 9, 32], [4, 1, 5, 5], dw(4).padding(&[2])),
+        ("7x7 w16 relu", [1, 3, 13, 16], [3, 1, 7, 7], dw(3).padding(&[3]).activation(Activation::Relu)),
+        ("3x3 s2 w32", [1, 5, 15, 32], [5, 1, 3, 3], dw(5).padding(&[1]).stride(&[2])),
+        ("3x3 d2 w16", [1, 2, 10, 16], [2, 1, 3, 3], dw(2).padding(&[2]).dilation(&[2])),
+        ("2x2 s2 unpadded w32", [1, 2, 7, 32], [2, 1, 2, 2], dw(2).stride(&[2])),
+        ("multiplier 2 w8", [2, 3, 6, 8], [6, 1, 3, 3], dw(3).padding(&[1])),
+        ("3x3 w12", [1, 4, 5, 12], [4, 1, 3, 3], dw(4).padding(&[1])),
+    ];
+    for (seed, (name, input, weight, opts)) in (700..).zip(cases) {
+        check(name, seed, Case { input: &input, weight: &weight, opts }, &[]);
+    }
+}
+
 #[test]
 fn f16_round_trips_odd_lengths() {
     let ctx = context();

@@ -597,7 +597,8 @@ impl Batch<'_> {
     }
 
     /// Depthwise with the filter geometry specialised: a run of output rows of one column
-    /// (`DepthwiseRows`) or of four columns (`DepthwiseVec4`) per thread.
+    /// (`DepthwiseRows`) or of four columns (`DepthwiseVec4`; eight on f16 tensors whose widths
+    /// allow) per thread.
     fn encode_depthwise_rows(
         &mut self,
         kernel: ConvKernel,
@@ -606,8 +607,11 @@ impl Batch<'_> {
         activation: Activation,
     ) -> Result<()> {
         let limits = self.ctx.limits();
+        // f16 tensors in runs of 8 columns where the widths allow (see the shader).
+        let vec8 = buffers.input.dtype() == DType::F16 && g.depthwise_vec8_fit();
         let (rows_per_thread, columns_per_thread) = match kernel {
             ConvKernel::DepthwiseRows => (g.rows_per_thread_depthwise_rows(), 1),
+            ConvKernel::DepthwiseVec4 if vec8 => (g.rows_per_thread_depthwise_vec4(), 8),
             ConvKernel::DepthwiseVec4 => (g.rows_per_thread_depthwise_vec4(), 4),
             other => unreachable!(
                 "{} is not a row-run depthwise kernel (the match in `encode_convolution` routes kernels)",
@@ -630,7 +634,10 @@ impl Batch<'_> {
                 self.encode_conv::<$dw::Shader>(pass, g, buffers)
             }};
         }
-        if kernel == ConvKernel::DepthwiseVec4 {
+        if kernel == ConvKernel::DepthwiseVec4 && vec8 {
+            use crate::shaders::conv2d_depthwise_vec8 as dw;
+            record!(dw, Conv2dDepthwiseVec8)
+        } else if kernel == ConvKernel::DepthwiseVec4 {
             with_variant!(
                 variant,
                 dw = conv2d_depthwise_vec4 | conv2d_depthwise_vec4_f16,

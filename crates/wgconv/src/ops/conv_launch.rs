@@ -144,7 +144,7 @@ impl ConvGeometry {
     }
 
     /// Threads of a row-run depthwise kernel: one per run of `rows` output rows of
-    /// `columns_per_thread` columns (1, or 4 for `DepthwiseVec4`, whose widths are multiples of 4).
+    /// `columns_per_thread` columns (1, or 4 or 8 for `DepthwiseVec4`, whose widths are multiples of them).
     pub(crate) fn depthwise_run_threads(&self, rows: u32, columns_per_thread: u32) -> u64 {
         u64::from(self.n)
             * u64::from(self.oc)
@@ -244,6 +244,17 @@ impl ConvGeometry {
         let span = 3 * sw + (u64::from(self.kw) - 1) * dw + 1;
         let offset = (4 - pw % 4) % 4;
         self.iw.is_multiple_of(4) && self.ow.is_multiple_of(4) && offset + span <= 16
+    }
+
+    /// Whether `DepthwiseVec4`'s 8-wide kernel for f16 tensors (`conv2d_depthwise_vec8.wgsl`)
+    /// runs this convolution besides the 4-wide one: widths that are multiples of 8 (rows start
+    /// 16-byte aligned), and the input columns of a run of 8 outputs within four aligned runs
+    /// of 8 halves.
+    pub(crate) fn depthwise_vec8_fit(&self) -> bool {
+        let [sw, pw, dw] = [self.stride[1], self.padding[1], self.dilation[1]].map(u64::from);
+        let span = 7 * sw + (u64::from(self.kw) - 1) * dw + 1;
+        let offset = (8 - pw % 8) % 8;
+        self.depthwise_vec4_fit() && self.iw.is_multiple_of(8) && self.ow.is_multiple_of(8) && offset + span <= 32
     }
 
     /// Output rows per thread (1, 2 or 4) of the tiled depthwise kernel: among those whose input

@@ -1060,6 +1060,18 @@ mod tests {
         let tall_stride = geo(&[1, 4096, 400, 70], &[4096, 1, 3, 3], d().groups(4096).padding(&[1]).stride(&[50, 1]));
         assert_eq!(rows(tall_stride.unwrap()), (ConvKernel::DepthwiseRows, 4));
         assert_eq!(dw(8, 96, 57, 1, 7).planned_kernel(), ConvKernel::DepthwiseTiled);
+        // The 8-wide kernel for f16 tensors: widths of whole runs of 8, windows of up to four
+        // runs (5×5 at stride 3: 7 · 3 + 4 + 1 lanes + an offset of 6, exactly; 7×7 at stride 3
+        // is too wide for either kernel).
+        let vec8 =
+            |input: &[usize], k: usize, o: ConvOptions| geo(input, &[16, 1, k, k], o).unwrap().depthwise_vec8_fit();
+        assert!(vec8(&[1, 16, 24, 24], 3, d().groups(16).padding(&[1])));
+        assert!(vec8(&[1, 16, 32, 32], 7, d().groups(16).padding(&[3])));
+        assert!(vec8(&[1, 16, 64, 64], 3, d().groups(16).padding(&[1]).stride(&[2])));
+        assert!(!vec8(&[1, 16, 28, 28], 3, d().groups(16).padding(&[1])));
+        assert!(!vec8(&[1, 16, 24, 20], 3, d().groups(16).padding(&[1])));
+        assert!(vec8(&[1, 16, 96, 96], 5, d().groups(16).padding(&[2]).stride(&[3])));
+        assert!(!vec8(&[1, 16, 96, 96], 7, d().groups(16).padding(&[3]).stride(&[3])));
         assert_eq!(
             geo(&[8, 128, 56, 56], &[128, 4, 3, 3], d().groups(32)).unwrap().planned_kernel(),
             ConvKernel::GroupedOc4

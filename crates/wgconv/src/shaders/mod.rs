@@ -32,6 +32,8 @@ pub mod conv2d_depthwise_tiled_f16;
 pub mod conv2d_depthwise_vec4;
 /// Bindings for `shaders/conv2d_depthwise_vec4_f16.wgsl`.
 pub mod conv2d_depthwise_vec4_f16;
+/// Bindings for `shaders/conv2d_depthwise_vec8.wgsl`.
+pub mod conv2d_depthwise_vec8;
 /// Bindings for `shaders/conv2d_f16.wgsl`.
 pub mod conv2d_f16;
 /// Bindings for `shaders/conv2d_gemm.wgsl`.
