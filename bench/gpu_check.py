@@ -124,6 +124,10 @@ cases = [
      "--padding 1 --activation relu --precision f16 --tolerance 3e-3"),
     ("winograd_fused_channels_last_wide_grid", (8, 48, 40, 42), (75, 48, 3, 3),
      "--padding 1 --precision f16 --kernel winograd_fused --channels-last --tolerance 3e-3"),
+    # … and on channels-last tensors where R45 takes it from coop_nhwc (48 input channels, 23
+    # groups of 32 tiles).
+    ("winograd_fused_channels_last_planned", (2, 48, 40, 36), (64, 48, 3, 3),
+     "--padding 1 --precision f16 --channels-last --tolerance 3e-3"),
     # Unforced: R40 plans winograd_coop for a 3×3 layer of 256 input channels when f16 is allowed.
     ("winograd_coop_planned", (8, 256, 14, 14), (256, 256, 3, 3), "--padding 1 --precision f16 --tolerance 3e-3"),
     # … and on channels-last tensors (R41).

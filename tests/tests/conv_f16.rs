@@ -140,7 +140,8 @@ fn f16_depthwise_and_grouped_kernels() {
 /// `DepthwiseVec4` takes f16 tensors whose widths are multiples of 8 in runs of 8 columns
 /// (`conv2d_depthwise_vec8.wgsl`): every filter column's lanes of the 16-byte window, padding at
 /// each offset within it, strides, dilation, a channel multiplier, ragged row blocks, the fused
-/// activations; and a width that is a multiple of 4 only (the 4-wide kernel).
+/// activations, runs of 1 and 4 rows; and a width that is a multiple of 4 only (the 4-wide
+/// kernel).
 #[test]
 fn f16_depthwise_in_runs_of_eight() {
     let dw = |c: u32| ConvOptions::default().groups(c);
@@ -154,6 +155,8 @@ fn f16_depthwise_in_runs_of_eight() {
         ("2x2 s2 unpadded w32", [1, 2, 7, 32], [2, 1, 2, 2], dw(2).stride(&[2])),
         ("multiplier 2 w8", [2, 3, 6, 8], [6, 1, 3, 3], dw(3).padding(&[1])),
         ("3x3 w12", [1, 4, 5, 12], [4, 1, 3, 3], dw(4).padding(&[1])),
+        // 2^17 threads of 4 rows of the 4-wide kernel: runs of 4 rows, the last block ragged.
+        ("3x3 4-row runs", [8, 64, 63, 64], [64, 1, 3, 3], dw(64).padding(&[1])),
     ];
     for (seed, (name, input, weight, opts)) in (700..).zip(cases) {
         check(name, seed, Case { input: &input, weight: &weight, opts }, &[]);

@@ -257,6 +257,16 @@ impl Batch<'_> {
             && g.supports(kernel)
             && g.tensor_core_candidate()
             && !(call.input.dtype() == DType::F32 && g.winograd_keeps_tensor_core_layer())
+            && !(call.input.dtype() == DType::F32 && self.runs_winograd_fused_channels_last(g))
+    }
+
+    /// Rule R45 where its kernel runs: `WinogradFused` on the channels-last layer, as planned on
+    /// NCHW tensors (the kernel reads and writes channels-last tensors as they are).
+    fn runs_winograd_fused_channels_last(&self, g: &ConvGeometry) -> bool {
+        let limits = self.ctx.limits();
+        g.winograd_fused_wins_channels_last()
+            && ConvKernel::WinogradFused.workgroup_storage_bytes() <= limits.max_compute_workgroup_storage_size
+            && g.winograd_fused_weight_fits(limits.max_storage_buffer_binding_size)
     }
 
     /// `CoopNhwc`: the weight packed to f16 K-major, NCHW tensors converted to NHWC and back
@@ -611,7 +621,7 @@ impl Batch<'_> {
         let vec8 = buffers.input.dtype() == DType::F16 && g.depthwise_vec8_fit();
         let (rows_per_thread, columns_per_thread) = match kernel {
             ConvKernel::DepthwiseRows => (g.rows_per_thread_depthwise_rows(), 1),
-            ConvKernel::DepthwiseVec4 if vec8 => (g.rows_per_thread_depthwise_vec4(), 8),
+            ConvKernel::DepthwiseVec4 if vec8 => (g.rows_per_thread_depthwise_vec8(), 8),
             ConvKernel::DepthwiseVec4 => (g.rows_per_thread_depthwise_vec4(), 4),
             other => unreachable!(
                 "{} is not a row-run depthwise kernel (the match in `encode_convolution` routes kernels)",

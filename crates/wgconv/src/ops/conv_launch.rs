@@ -143,6 +143,18 @@ impl ConvGeometry {
         self.longest_unrolled_run(preferred)
     }
 
+    /// Output rows per thread (1, 2 or 4) of `DepthwiseVec4`'s 8-wide kernel for f16 tensors: 4
+    /// where that still makes 2^17 threads (runs of 8 columns halve the 4-wide kernel's threads,
+    /// and its rule then took 2 rows: 4 ran 1.12–1.98× faster on the 8 layers of the zoos with
+    /// that many, H200, docs/PERFORMANCE.md v39), else as the 4-wide kernel's.
+    pub(crate) fn rows_per_thread_depthwise_vec8(&self) -> u32 {
+        if self.depthwise_run_threads(4, 8) >= 1 << 17 {
+            self.longest_unrolled_run(4)
+        } else {
+            self.rows_per_thread_depthwise_vec4()
+        }
+    }
+
     /// Threads of a row-run depthwise kernel: one per run of `rows` output rows of
     /// `columns_per_thread` columns (1, or 4 or 8 for `DepthwiseVec4`, whose widths are multiples of them).
     pub(crate) fn depthwise_run_threads(&self, rows: u32, columns_per_thread: u32) -> u64 {

@@ -59,6 +59,10 @@ pub(crate) const WINOGRAD_FUSED_NARROW_MAX_TILE_GROUPS: u64 = 64;
 /// (`ConvGeometry::winograd_fused_shape`).
 pub(crate) const WINOGRAD_FUSED_LONG_K_MIN_WORKGROUPS: u64 = 96;
 
+/// The most groups of 32 tiles on which rule R45 gives channels-last layers to `WinogradFused`
+/// (`ConvGeometry::winograd_fused_wins_channels_last`).
+pub(crate) const WINOGRAD_FUSED_CHANNELS_LAST_MAX_TILE_GROUPS: u64 = 128;
+
 /// What runs one convolution on one device.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Plan {
@@ -602,6 +606,21 @@ impl ConvGeometry {
         self.winograd_fused_channels() && self.winograd_fused_runs()
     }
 
+    /// Rule R45: whether R44's layer goes to `WinogradFused` on channels-last f32 tensors too,
+    /// where `CoopNhwc` would take it first (`runs_coop_nhwc`): up to
+    /// [`WINOGRAD_FUSED_SHORT_IC`] input channels on up to
+    /// [`WINOGRAD_FUSED_CHANNELS_LAST_MAX_TILE_GROUPS`] groups of 32 tiles. Fitted on the 50
+    /// layers of `bench/suites/fused-shapes.json` (v39 call E, H200): it beat `CoopNhwc` on each
+    /// of the 14 such (1.30–1.98×: YOLOv8n's heads and blocks at batch 1 and the 20² ones at
+    /// batch 16, ResNet-50's 64-channel 3×3 at batch 1), and was within 0.89–1.10× on larger
+    /// grids and 0.86–1.28× with 96–128 input channels.
+    pub(crate) fn winograd_fused_wins_channels_last(&self) -> bool {
+        let tile_groups = (u64::from(self.n) * self.winograd_tiles()).div_ceil(32);
+        self.winograd_fused_wins()
+            && self.ic <= WINOGRAD_FUSED_SHORT_IC
+            && tile_groups <= WINOGRAD_FUSED_CHANNELS_LAST_MAX_TILE_GROUPS
+    }
+
     /// R44's filter and channel counts, whatever the grid: Winograd's shape with
     /// [`WINOGRAD_FUSED_CHANNELS`] channels in and out. `Conv2d::new` keeps a transformed weight
     /// by them.
@@ -985,6 +1004,13 @@ mod tests {
         assert!(!fused(1, 64, 256, 64)); // 256 output channels (4 transforms of each input)
         assert!(!fused(8, 16, 16, 64)); // 16 channels: not measured
         assert!(!strided.winograd_fused_wins());
+        // R45, channels-last tensors: 80 input channels or fewer on 128 groups of 32 tiles or fewer.
+        let cl =
+            |n, ic, oc, hw| geo(&[n, ic, hw, hw], &[oc, ic, 3, 3], same()).unwrap().winograd_fused_wins_channels_last();
+        assert!(cl(1, 32, 32, 80)); // YOLOv8n's 32-channel block: 1.98× CoopNhwc (50 groups)
+        assert!(cl(1, 48, 48, 112)); // 98 groups: 1.46×
+        assert!(!cl(8, 64, 64, 56)); // 196 groups: 0.98×
+        assert!(!cl(1, 128, 80, 40)); // 128 input channels: 0.96×
         // Few output channels with short K where the staged tiles would run (R32): YOLOv8n's
         // 3→16 stem at 640², MobileNetV3's 16→16 1×1 at 112² at batch 32, 32→32 1×1 at 160²
         // at batch 16; not 48 output channels, K 48 on 32, the batch-1 grids of R27, ResNet's
@@ -1071,6 +1097,18 @@ mod tests {
         assert!(!vec8(&[1, 16, 28, 28], 3, d().groups(16).padding(&[1])));
         assert!(!vec8(&[1, 16, 24, 20], 3, d().groups(16).padding(&[1])));
         assert!(vec8(&[1, 16, 96, 96], 5, d().groups(16).padding(&[2]).stride(&[3])));
+        // Its rows: 4 from 2^17 threads of 4 rows, where the 4-wide kernel takes 2 (MobileNetV2's
+        // 32-channel 3×3 at 112² at batch 32, DaViT's first stage at batch 8)…
+        let rows8 = |n, c: usize, hw| geo(&[n, c, hw, hw], &[c, 1, 3, 3], d().groups(c as u32).padding(&[1])).unwrap();
+        for (n, c, hw) in [(32, 32, 112), (8, 128, 192)] {
+            assert_eq!(rows8(n, c, hw).rows_per_thread_depthwise_vec4(), 2);
+            assert_eq!(rows8(n, c, hw).rows_per_thread_depthwise_vec8(), 4);
+        }
+        // …else as the 4-wide kernel (batch 1: 1 row).
+        assert_eq!(
+            rows8(1, 144, 56).rows_per_thread_depthwise_vec8(),
+            rows8(1, 144, 56).rows_per_thread_depthwise_vec4()
+        );
         assert!(!vec8(&[1, 16, 96, 96], 7, d().groups(16).padding(&[3]).stride(&[3])));
         assert_eq!(
             geo(&[8, 128, 56, 56], &[128, 4, 3, 3], d().groups(32)).unwrap().planned_kernel(),
