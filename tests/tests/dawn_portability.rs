@@ -29,8 +29,10 @@ fn convolutions() -> Vec<(Vec<usize>, Vec<usize>, ConvOptions, bool)> {
     vec![
         // Dense 3×3 with padding and a fused ReLU: the direct kernels and every GEMM entry point.
         (vec![1, 16, 12, 12], vec![32, 16, 3, 3], o().padding(&[1]).activation(Activation::Relu), true),
-        // Depthwise, width a multiple of 4: every depthwise kernel.
+        // Depthwise, width a multiple of 8: every depthwise kernel (f16 tensors: the 8-wide one)…
         (vec![2, 32, 16, 16], vec![32, 1, 3, 3], o().groups(32).padding(&[1]), true),
+        // …and of 4 only (f16 tensors: the 4-wide one).
+        (vec![1, 16, 6, 12], vec![16, 1, 3, 3], o().groups(16).padding(&[1]), true),
         // Groups of 4 channels (ResNeXt-like): `grouped_oc4`.
         (vec![1, 32, 8, 8], vec![32, 4, 3, 3], o().groups(8).padding(&[1]), true),
         // Pointwise on planes of whole vec4s with clamp: `pointwise_vec4` and its K split, in two
