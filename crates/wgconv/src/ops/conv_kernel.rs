@@ -89,7 +89,9 @@ pub enum ConvKernel {
     /// `DepthwiseRows` for input and output widths that are multiples of 4: four columns of
     /// each row per thread, read as aligned vec4s and written as one. The input columns of a
     /// quad of outputs must lie within four aligned vec4s: ((−pad) mod 4) + 3·sW + (KW − 1)·dW
-    /// + 1 ≤ 16; with "same" padding that takes filters up to 9 wide at stride 1 or 2.
+    /// + 1 ≤ 16; with "same" padding that takes filters up to 9 wide at stride 1 or 2. On f16
+    /// tensors whose widths are multiples of 8 it takes eight columns per thread, read and
+    /// written as 16-byte runs of halves (`shaders/conv2d_depthwise_vec8.wgsl`).
     DepthwiseVec4,
     /// Implicit GEMM on cooperative matrices (tensor cores) with f16 multiplicands and f32
     /// accumulation, direct (not transposed) convolutions: planned only with
@@ -147,8 +149,10 @@ pub enum ConvKernel {
     /// tiles' input windows into workgroup memory, multiplies all 16 positions there against the
     /// transformed weight (f16, from global memory) and transforms its products into the output,
     /// so the transformed input and the products never go through memory
-    /// (`shaders/conv2d_winograd_fused.wgsl`). f32 tensors, NCHW or channels-last (read and
-    /// written as they are), any channel counts; needs a context with cooperative matrices.
+    /// (`shaders/conv2d_winograd_fused.wgsl`). A workgroup takes 16 or 32 tiles and 64 or 80
+    /// output channels, by the grid and the output channels. f32 tensors, NCHW or channels-last
+    /// (read and written as they are), any channel counts; needs a context with cooperative
+    /// matrices.
     WinogradFused,
 }
 

@@ -145,7 +145,7 @@ impl ConvGeometry {
 
     /// Output rows per thread (1, 2 or 4) of `DepthwiseVec4`'s 8-wide kernel for f16 tensors: 4
     /// where that still makes 2^17 threads (runs of 8 columns halve the 4-wide kernel's threads,
-    /// and its rule then took 2 rows: 4 ran 1.12–1.98× faster on the 8 layers of the zoos with
+    /// and its rule then took 2 rows: 4 ran 1.12–1.98× faster on the 7 layers of the zoos with
     /// that many, H200, docs/PERFORMANCE.md v39), else as the 4-wide kernel's.
     pub(crate) fn rows_per_thread_depthwise_vec8(&self) -> u32 {
         if self.depthwise_run_threads(4, 8) >= 1 << 17 {

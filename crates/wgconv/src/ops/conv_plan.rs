@@ -613,7 +613,7 @@ impl ConvGeometry {
     /// layers of `bench/suites/fused-shapes.json` (v39 call E, H200): it beat `CoopNhwc` on each
     /// of the 14 such (1.30–1.98×: YOLOv8n's heads and blocks at batch 1 and the 20² ones at
     /// batch 16, ResNet-50's 64-channel 3×3 at batch 1), and was within 0.89–1.10× on larger
-    /// grids and 0.86–1.28× with 96–128 input channels.
+    /// grids and 0.75–1.28× with 96–128 input channels.
     pub(crate) fn winograd_fused_wins_channels_last(&self) -> bool {
         let tile_groups = (u64::from(self.n) * self.winograd_tiles()).div_ceil(32);
         self.winograd_fused_wins()
