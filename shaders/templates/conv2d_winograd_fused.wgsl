@@ -2,14 +2,17 @@
 // Winograd F(2×2, 3×3) in one pass on cooperative matrices (`winograd_fused`): no transformed
 // input V or products M in memory. `winograd_coop` writes V and M to memory and reads them back
 // (conv2d_winograd.wgsl); on the largest layers that traffic, not the tensor cores, bounds it.
-// Here a workgroup takes TILES output tiles (2×2 blocks, numbered over images, tile rows and
-// tile columns) × CHANNELS output channels and all 16 positions of the transform:
+// Here a workgroup takes `tiles` output tiles (2×2 blocks, numbered over images, tile rows and
+// tile columns) × `channels` output channels and all 16 positions of the transform, in one of
+// the shapes below (an entry point each; the host picks one by the grid and the output channels).
+// With 32 tiles × 64 channels:
 //
 //   per 16 input channels: each invocation loads two 4×4 input windows (a channel of a tile
-//     each), transforms them (Bᵀ d B) and stores the 16 positions of each as f16 into V's stage,
-//     [position][tile][channel]; then subgroup w multiplies positions 2w and 2w + 1: for each,
-//     2 fragments of V (16 tiles × 16 channels) from the stage and 4 of U (16 channels × 16
-//     output channels) straight from the transformed weight, into 2 × 4 accumulators;
+//     each; one with 16 tiles), transforms them (Bᵀ d B) and stores the 16 positions of each as
+//     f16 into V's stage, [position][tile][channel]; then subgroup w multiplies positions 2w and
+//     2w + 1: for each, tiles/16 = 2 fragments of V (16 tiles × 16 channels) from the stage and
+//     channels/16 = 4 of U (16 channels × 16 output channels) straight from the transformed
+//     weight, into 2 × 4 accumulators;
 //   at the end: the products of 16 tiles × 16 output channels at a time go through M's stage
 //     (every position's), where each invocation takes one (tile, output channel), transforms it
 //     (Aᵀ M A) and writes its 2×2 outputs with the bias, through the activation.
@@ -24,9 +27,9 @@
 //
 // Layouts: `input` f32, NCHW, or NHWC where `channels_last`, and `output` likewise; `weight` is
 // U in f16, [16 positions][u_rows][u_cols] (input channels rounded up to 16, output channels to
-// CHANNELS, the padding zero), written by conv2d_winograd.wgsl's `winograd_weight`. Position t =
-// 4r + s as there. Rounding: V and U are rounded to f16 as `winograd_coop`'s are, the sums are f32.
-// workgroup_id: x = group of TILES tiles, y = group of CHANNELS output channels.
+// the shape's channels, the padding zero), written by conv2d_winograd.wgsl's `winograd_weight`.
+// Position t = 4r + s as there. Rounding: V and U are rounded to f16 as `winograd_coop`'s are, the
+// sums are f32. workgroup_id: x = group of `tiles` tiles, y = group of `channels` output channels.
 //
 // Needs subgroups of exactly 32 invocations and 16×16×16 f16 × f16 + f32 cooperative matrices
 // (checked by the host).
@@ -46,7 +49,7 @@ enable wgpu_cooperative_matrix;
 // NHWC tensors (else NCHW).
 override channels_last: bool = false;
 // U's rows per position (input channels rounded up to 16) and columns (output channels rounded
-// up to CHANNELS).
+// up to the entry point's channels).
 override u_rows: u32 = 16;
 override u_cols: u32 = 64;
 {{ conv.activation_overrides() }}
@@ -167,9 +170,10 @@ fn write_tile(tile: u32, oc: u32, y: vec4<f32>) {
 
 {#
   Written for any `tiles` and `channels` that are multiples of 16 (`tiles` up to 32). Measured on
-  an H200 (docs/PERFORMANCE.md, v38): 16 tiles or 32 channels, no faster; the next step's windows
-  loaded before the multiply-adds too, erratic (0.34–1.21×: more registers than U's prefetch
-  leaves).
+  an H200 (docs/PERFORMANCE.md, v38–v39): on the diffusion layers 16 tiles or 32 channels were no
+  faster (16 tiles win on small grids, 80 channels on 65–80 output channels: the shapes above),
+  nor 128 channels on 16 tiles; the next step's windows loaded before the multiply-adds too,
+  erratic (0.34–1.21×: more registers than U's prefetch leaves).
 #}
 {% macro entry(name, tiles, channels) %}
 {% set items = "ab"[:tiles // 16] %}

@@ -138,10 +138,10 @@ fn f16_depthwise_and_grouped_kernels() {
 }
 
 /// `DepthwiseVec4` takes f16 tensors whose widths are multiples of 8 in runs of 8 columns
-/// (`conv2d_depthwise_vec8.wgsl`): every filter column's lanes of the 16-byte window, padding at
-/// each offset within it, strides, dilation, a channel multiplier, ragged row blocks, the fused
-/// activations, runs of 1 and 4 rows; and a width that is a multiple of 4 only (the 4-wide
-/// kernel).
+/// (`conv2d_depthwise_vec8.wgsl`): windows of two, three and four runs of 8 halves (the last
+/// filled to its 32nd lane), window offsets 0 and 4–7 (padding 0, 4, 3, 2, 1), strides, dilation,
+/// filters of 2×2 to 9×9, a channel multiplier, ragged row blocks, the fused activations, runs of
+/// 1 and 4 rows (at stride 1 and 2); and a width that is a multiple of 4 only (the 4-wide kernel).
 #[test]
 fn f16_depthwise_in_runs_of_eight() {
     let dw = |c: u32| ConvOptions::default().groups(c);
@@ -154,13 +154,22 @@ fn f16_depthwise_in_runs_of_eight() {
         ("3x3 d2 w16", [1, 2, 10, 16], [2, 1, 3, 3], dw(2).padding(&[2]).dilation(&[2])),
         ("2x2 s2 unpadded w32", [1, 2, 7, 32], [2, 1, 2, 2], dw(2).stride(&[2])),
         ("multiplier 2 w8", [2, 3, 6, 8], [6, 1, 3, 3], dw(3).padding(&[1])),
+        // Four runs: offset 5 + 21 lanes, and offset 6 + 26 lanes (all 32); offset 4.
+        ("7x7 s2 w32", [1, 3, 9, 32], [3, 1, 7, 7], dw(3).padding(&[3]).stride(&[2])),
+        ("5x5 s3 w48", [1, 2, 8, 48], [2, 1, 5, 5], dw(2).padding(&[2]).stride(&[3])),
+        ("9x9 w16", [1, 2, 12, 16], [2, 1, 9, 9], dw(2).padding(&[4])),
         ("3x3 w12", [1, 4, 5, 12], [4, 1, 3, 3], dw(4).padding(&[1])),
-        // 2^17 threads of 4 rows of the 4-wide kernel: runs of 4 rows, the last block ragged.
+        // 2^17 threads of 4 rows of the 4-wide kernel: runs of 4 rows, the last block ragged; at
+        // stride 2 along the rows too.
         ("3x3 4-row runs", [8, 64, 63, 64], [64, 1, 3, 3], dw(64).padding(&[1])),
+        ("3x3 s2x1 4-row runs", [8, 64, 127, 64], [64, 1, 3, 3], dw(64).padding(&[1]).stride(&[2, 1])),
     ];
     for (seed, (name, input, weight, opts)) in (700..).zip(cases) {
         check(name, seed, Case { input: &input, weight: &weight, opts }, &[]);
     }
+    // The 8-wide shader ran (the context is shared, so this is all that can be said of it).
+    let shaders: Vec<_> = context().compiled_pipelines().into_iter().map(|p| p.shader).collect();
+    assert!(shaders.contains(&"shaders/conv2d_depthwise_vec8.wgsl"), "{shaders:?}");
 }
 
 #[test]

@@ -376,9 +376,7 @@ fn winograd_geometry(
     let tensor_cores = opts.precision == Precision::AllowF16
         && ctx.cooperative_f16()
         && ConvKernel::CoopF16.workgroup_storage_bytes() <= storage;
-    // R44's channel counts run Winograd in one pass: on grids of any size up to 80 input
-    // channels, on those of 96+ workgroups beyond (the usual case; smaller ones run `CoopF16`,
-    // which needs no transform, or R42's `WinogradCoop`, which then transforms per call).
+    // R44's channel counts run Winograd in one pass, on grids of any size.
     let fused = ConvKernel::WinogradFused;
     let fused_runs = tensor_cores && fused.workgroup_storage_bytes() <= storage;
     if fused_runs

@@ -242,7 +242,8 @@ impl Batch<'_> {
     /// the layers R40 keeps on Winograd (rule R41): `WinogradCoop` runs them on the
     /// channels-last tensors as they are (`runs_winograd_channels_last`), and did so 1.65×
     /// faster than `CoopNhwc` in geomean over the 57 measured (0.98–2.9×, faster on 56; v35
-    /// call B, H200), while on the 12 R31 layers of fewer input channels it was 0.80×.
+    /// call B, H200), while on the 12 R31 layers of fewer input channels it was 0.80×; nor R45's
+    /// small grids of up to 80 input channels, which `WinogradFused` runs on them as they are.
     fn runs_coop_nhwc(&self, call: &ConvCall<'_>, g: &ConvGeometry) -> bool {
         let kernel = ConvKernel::CoopNhwc;
         if let Some(forced) = call.forced.kernel {

@@ -89,9 +89,12 @@ pub enum ConvKernel {
     /// `DepthwiseRows` for input and output widths that are multiples of 4: four columns of
     /// each row per thread, read as aligned vec4s and written as one. The input columns of a
     /// quad of outputs must lie within four aligned vec4s: ((−pad) mod 4) + 3·sW + (KW − 1)·dW
-    /// + 1 ≤ 16; with "same" padding that takes filters up to 9 wide at stride 1 or 2. On f16
-    /// tensors whose widths are multiples of 8 it takes eight columns per thread, read and
-    /// written as 16-byte runs of halves (`shaders/conv2d_depthwise_vec8.wgsl`).
+    /// + 1 ≤ 16; with "same" padding that takes filters up to 9 wide at stride 1 or 2.
+    ///
+    /// On f16 tensors whose widths are multiples of 8 it takes eight columns per thread, read
+    /// and written as 16-byte runs of halves, where the input columns of 8 outputs lie within
+    /// four such runs, ((−pad) mod 8) + 7·sW + (KW − 1)·dW + 1 ≤ 32
+    /// (`shaders/conv2d_depthwise_vec8.wgsl`).
     DepthwiseVec4,
     /// Implicit GEMM on cooperative matrices (tensor cores) with f16 multiplicands and f32
     /// accumulation, direct (not transposed) convolutions: planned only with
@@ -302,6 +305,7 @@ impl ConvKernel {
             ConvKernel::Depthwise => dw::CONV2D_DEPTHWISE_WORKGROUP_MEMORY_BYTES,
             ConvKernel::GroupedOc4 => dw::CONV2D_GROUPED_OC4_WORKGROUP_MEMORY_BYTES,
             ConvKernel::DepthwiseRows => dw_rows::CONV2D_DEPTHWISE_ROWS_WORKGROUP_MEMORY_BYTES,
+            // (Its 8-wide shader for f16 tensors declares no workgroup memory either.)
             ConvKernel::DepthwiseVec4 => dw_vec4::CONV2D_DEPTHWISE_VEC4_WORKGROUP_MEMORY_BYTES,
             ConvKernel::PointwiseVec4 => crate::shaders::conv2d_pointwise::CONV2D_POINTWISE_WORKGROUP_MEMORY_BYTES,
             ConvKernel::PointwiseVec4Split => {
@@ -547,6 +551,8 @@ mod tests {
 
     #[test]
     fn generated_workgroup_memory_matches_the_hand_counts() {
+        // `DepthwiseVec4`'s count is its 4-wide shader's: the 8-wide one declares none.
+        assert_eq!(crate::shaders::conv2d_depthwise_vec8::CONV2D_DEPTHWISE_VEC8_WORKGROUP_MEMORY_BYTES, 0);
         // What the kernels' workgroup memory was counted by hand before the codegen counted it.
         for kernel in ConvKernel::ALL {
             for tile_n in (32..=128).step_by(8) {

@@ -144,11 +144,14 @@ impl ConvGeometry {
     }
 
     /// Output rows per thread (1, 2 or 4) of `DepthwiseVec4`'s 8-wide kernel for f16 tensors: 4
-    /// where that still makes 2^17 threads (runs of 8 columns halve the 4-wide kernel's threads,
-    /// and its rule then took 2 rows: 4 ran 1.12–1.98× faster on the 7 layers of the zoos with
-    /// that many, H200, docs/PERFORMANCE.md v39), else as the 4-wide kernel's.
+    /// where that still makes 2^17 threads and the filter has at most 49 taps (runs of 8
+    /// columns halve the 4-wide kernel's threads, and its rule then took 2 rows: 4 ran
+    /// 1.12–1.98× faster on the 7 layers of the zoos with that many, 7×7 filters the largest,
+    /// H200, docs/PERFORMANCE.md v39), else as the 4-wide kernel's (which takes at most 2 rows
+    /// beyond 9 taps).
     pub(crate) fn rows_per_thread_depthwise_vec8(&self) -> u32 {
-        if self.depthwise_run_threads(4, 8) >= 1 << 17 {
+        let measured_taps = u64::from(self.kh) * u64::from(self.kw) <= 49;
+        if measured_taps && self.depthwise_run_threads(4, 8) >= 1 << 17 {
             self.longest_unrolled_run(4)
         } else {
             self.rows_per_thread_depthwise_vec4()

@@ -584,8 +584,7 @@ impl ConvGeometry {
     /// Winograd's shape with [`WINOGRAD_FUSED_CHANNELS`] channels in and out, on a workgroup
     /// shape fitted to the grid and the output channels (`ConvGeometry::winograd_fused_shape`).
     /// (On channels-last tensors `runs_coop_nhwc` gives these layers to `CoopNhwc` first
-    /// wherever it runs them: it beat `WinogradFused` on 10 of the 12 of them in the Winograd
-    /// suite, large grids, and lost on most of the probe suite's smaller ones; not made a rule.)
+    /// wherever it runs them, but for R45's small grids.)
     /// Fitted on an H200 against the kernel planned before (`CoopF16`, or `WinogradCoop` for
     /// R42's 128 → 128 layers), on the 69 layers of the suites R31 takes (v38 call A), 28 other
     /// 3×3 layers of 32–256 channels (the zoos' and 8 probes; call C) and the 50 distinct 3×3
@@ -596,9 +595,9 @@ impl ConvGeometry {
     ///   input channels on each of the 9 on 96+ workgroups (1.03–2.15×: the SD VAE decoder's
     ///   128-channel 3×3 at 512² 1.10×), but lost on each of the 5 on fewer (0.53–0.80×): its
     ///   16-channel steps are latency-bound;
-    /// - v39: with 16 tiles a workgroup on those small grids, it won or tied on each of the 5
-    ///   small-grid layers of 128 input channels measured (1.00–1.29×), so R44 no longer asks
-    ///   for a grid;
+    /// - v39: with 16 tiles a workgroup on those small grids, it won on each of the 5 small-grid
+    ///   layers of 128 input channels measured (1.03–1.20×, call B), so R44 no longer asks for a
+    ///   grid;
     /// - with more output channels each workgroup transforms the same input again, and it lost
     ///   to `WinogradCoop` on all 57 layers of 256+ channels in or out (0.27–0.91×, v38 calls A
     ///   and E; 128 channels a workgroup on 16 tiles did not help, v39).
@@ -975,7 +974,7 @@ mod tests {
         let strided = geo(&[1, 512, 64, 64], &[512, 512, 3, 3], same().stride(&[2])).unwrap();
         assert!(!strided.winograd_coop_wins());
         // R44: with f16 allowed, `WinogradFused` takes 32–128 channels in and out, on grids of
-        // 96+ workgroups beyond 80 input channels.
+        // any size (v38 asked for 96+ workgroups beyond 80 input channels).
         let fused = |n, ic, oc, hw| geo(&[n, ic, hw, hw], &[oc, ic, 3, 3], same()).unwrap().winograd_fused_wins();
         assert!(fused(32, 64, 64, 56)); // ResNet-50's 64-channel 3×3 at batch 32: 1.64× CoopF16
         assert!(fused(1, 64, 64, 20)); // 4 workgroups: 1.23×

@@ -246,14 +246,13 @@ impl ConvGeometry {
     ///   batch 16 ran 1.27–1.52× faster;
     /// - 16 tiles a workgroup on small grids, else 32: where the 32-tile grid has at most
     ///   [`WINOGRAD_FUSED_NARROW_MAX_TILE_GROUPS`] groups of tiles with up to
-    ///   [`WINOGRAD_FUSED_SHORT_IC`] input channels (1.3–2.0× faster than 32 tiles), or fewer
-    ///   than [`WINOGRAD_FUSED_LONG_K_MIN_WORKGROUPS`] workgroups with more (where 32 tiles lost
-    ///   to the other kernels). Each workgroup's 16-channel steps are latency-bound, so a small
+    ///   [`WINOGRAD_FUSED_SHORT_IC`] input channels (1.32–1.47× faster than 32 tiles on
+    ///   64-channel workgroups), or fewer than [`WINOGRAD_FUSED_LONG_K_MIN_WORKGROUPS`]
+    ///   workgroups with more (where 32 tiles lost to the other kernels). Each workgroup's 16-channel steps are latency-bound, so a small
     ///   grid gains from twice the workgroups; a large one loses the halved reuse of U.
     pub(crate) fn winograd_fused_shape(&self) -> FusedShape {
-        let padded = |channels: u32| self.oc.div_ceil(channels) * channels;
-        let wide = padded(fused::T32_C80_CHANNELS) < padded(fused::T32_C64_CHANNELS);
-        let channels = if wide { fused::T32_C80_CHANNELS } else { fused::T32_C64_CHANNELS };
+        let channels = self.winograd_fused_channels_per_workgroup();
+        let wide = channels == fused::T32_C80_CHANNELS;
         let tile_groups = (u64::from(self.n) * self.winograd_tiles()).div_ceil(u64::from(fused::T32_C64_TILES));
         let workgroups = tile_groups * u64::from(self.oc.div_ceil(channels));
         let small_grid = if self.ic <= WINOGRAD_FUSED_SHORT_IC {
@@ -271,10 +270,23 @@ impl ConvGeometry {
         shape
     }
 
+    /// The output channels of a `WinogradFused` workgroup: 80 where that pads fewer columns
+    /// than 64. By the output channels alone, so that U's layout
+    /// ([`ConvGeometry::winograd_fused_u`]) is the same for every batch and image size (a
+    /// `Conv2d` keeps one U for all).
+    fn winograd_fused_channels_per_workgroup(&self) -> u32 {
+        let padded = |channels: u32| self.oc.div_ceil(channels) * channels;
+        if padded(fused::T32_C80_CHANNELS) < padded(fused::T32_C64_CHANNELS) {
+            fused::T32_C80_CHANNELS
+        } else {
+            fused::T32_C64_CHANNELS
+        }
+    }
+
     /// `WinogradFused`'s U: rows per position (input channels rounded up to 16, a fragment's
     /// depth) and columns (output channels rounded up to a workgroup's).
     pub(crate) fn winograd_fused_u(&self) -> (u32, u32) {
-        let channels = self.winograd_fused_shape().channels;
+        let channels = self.winograd_fused_channels_per_workgroup();
         (self.ic.div_ceil(16) * 16, self.oc.div_ceil(channels) * channels)
     }
 
@@ -550,6 +562,11 @@ impl Batch<'_> {
         let mut overrides = fused::Overrides::new();
         overrides.channels_last = buffers.input.memory_format() == MemoryFormat::ChannelsLast;
         (overrides.u_rows, overrides.u_cols) = g.winograd_fused_u();
+        debug_assert_eq!(
+            u.numel() as u64,
+            u64::from(POSITIONS) * u64::from(overrides.u_rows) * u64::from(overrides.u_cols),
+            "a kept U of another layout"
+        );
         (overrides.activation, overrides.clamp_min, overrides.clamp_max) =
             super::conv_encode::activation_constants(activation);
         let [x, y] = g.winograd_fused_grid().map(|d| d as u32);
@@ -875,32 +892,35 @@ mod tests {
     #[test]
     fn the_fused_weight_is_the_packed_one_padded() {
         let ctx = crate::Context::new().expect("a GPU context (lavapipe in CI)");
-        // 70 output channels: the 80-channel shapes (U's columns padded to 80, not 128).
-        let (ic, oc) = (20usize, 70usize);
-        let g = geo(&[1, ic, 6, 6], &[oc, ic, 3, 3], ConvOptions::default().padding(&[1]));
-        let (rows, cols) = (32, 80);
-        assert_eq!(g.winograd_fused_u(), (rows as u32, cols as u32));
-        // It must fit one binding: 16 · 32 · 80 halves.
-        assert!(g.winograd_fused_weight_fits(16 * 32 * 80 * 2));
-        assert!(!g.winograd_fused_weight_fits(16 * 32 * 80 * 2 - 1));
-        let w: Vec<f32> = (0..oc * ic * 9).map(|i| ((i * 7919 % 1000) as f32 - 500.0) / 250.0).collect();
-        let wt = Tensor::from_f32(&ctx, &w, &[oc, ic, 3, 3]).unwrap();
-        let mut batch = ctx.batch();
-        let packed = batch.winograd_weight(&wt, &g).unwrap();
-        let fused = batch.winograd_weight_fused(&wt, &g).unwrap();
-        batch.submit().unwrap();
-        let (packed, fused) = (packed.to_vec_f32(&ctx).unwrap(), fused.to_vec_f16(&ctx).unwrap());
-        let oc4 = oc.div_ceil(4) * 4;
-        assert_eq!(fused.len(), 16 * rows * cols);
-        for t in 0..16 {
-            for row in 0..rows {
-                for col in 0..cols {
-                    let got = fused[(t * rows + row) * cols + col];
-                    let want = match row < ic && col < oc {
-                        true => half::f16::from_f32(packed[(t * ic + row) * oc4 + col]),
-                        false => half::f16::ZERO,
-                    };
-                    assert_eq!(got, want, "position {t}, row {row}, column {col}");
+        // 70 output channels: the 80-channel shapes (U's columns padded to 80, not 128); 100:
+        // the 64-channel ones (two workgroups, 128 columns).
+        for (ic, oc, cols) in [(20usize, 70usize, 80usize), (20, 100, 128)] {
+            let g = geo(&[1, ic, 6, 6], &[oc, ic, 3, 3], ConvOptions::default().padding(&[1]));
+            let rows = 32;
+            assert_eq!(g.winograd_fused_u(), (rows as u32, cols as u32));
+            // It must fit one binding: 16 · rows · cols halves.
+            let bytes = (16 * rows * cols * 2) as u64;
+            assert!(g.winograd_fused_weight_fits(bytes));
+            assert!(!g.winograd_fused_weight_fits(bytes - 1));
+            let w: Vec<f32> = (0..oc * ic * 9).map(|i| ((i * 7919 % 1000) as f32 - 500.0) / 250.0).collect();
+            let wt = Tensor::from_f32(&ctx, &w, &[oc, ic, 3, 3]).unwrap();
+            let mut batch = ctx.batch();
+            let packed = batch.winograd_weight(&wt, &g).unwrap();
+            let fused = batch.winograd_weight_fused(&wt, &g).unwrap();
+            batch.submit().unwrap();
+            let (packed, fused) = (packed.to_vec_f32(&ctx).unwrap(), fused.to_vec_f16(&ctx).unwrap());
+            let oc4 = oc.div_ceil(4) * 4;
+            assert_eq!(fused.len(), 16 * rows * cols);
+            for t in 0..16 {
+                for row in 0..rows {
+                    for col in 0..cols {
+                        let got = fused[(t * rows + row) * cols + col];
+                        let want = match row < ic && col < oc {
+                            true => half::f16::from_f32(packed[(t * ic + row) * oc4 + col]),
+                            false => half::f16::ZERO,
+                        };
+                        assert_eq!(got, want, "{oc} channels: position {t}, row {row}, column {col}");
+                    }
                 }
             }
         }
