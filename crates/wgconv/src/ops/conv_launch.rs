@@ -159,7 +159,8 @@ impl ConvGeometry {
     }
 
     /// Threads of a row-run depthwise kernel: one per run of `rows` output rows of
-    /// `columns_per_thread` columns (1, or 4 or 8 for `DepthwiseVec4`, whose widths are multiples of them).
+    /// `columns_per_thread` columns (1, or 4 or 8 for `DepthwiseVec4`, whose widths are
+    /// multiples of them).
     pub(crate) fn depthwise_run_threads(&self, rows: u32, columns_per_thread: u32) -> u64 {
         u64::from(self.n)
             * u64::from(self.oc)

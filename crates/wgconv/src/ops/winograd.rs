@@ -248,8 +248,9 @@ impl ConvGeometry {
     ///   [`WINOGRAD_FUSED_NARROW_MAX_TILE_GROUPS`] groups of tiles with up to
     ///   [`WINOGRAD_FUSED_SHORT_IC`] input channels (1.32–1.47× faster than 32 tiles on
     ///   64-channel workgroups), or fewer than [`WINOGRAD_FUSED_LONG_K_MIN_WORKGROUPS`]
-    ///   workgroups with more (where 32 tiles lost to the other kernels). Each workgroup's 16-channel steps are latency-bound, so a small
-    ///   grid gains from twice the workgroups; a large one loses the halved reuse of U.
+    ///   workgroups with more (where 32 tiles lost to the other kernels). Each workgroup's
+    ///   16-channel steps are latency-bound, so a small grid gains from twice the workgroups; a
+    ///   large one loses the halved reuse of U.
     pub(crate) fn winograd_fused_shape(&self) -> FusedShape {
         let channels = self.winograd_fused_channels_per_workgroup();
         let wide = channels == fused::T32_C80_CHANNELS;
