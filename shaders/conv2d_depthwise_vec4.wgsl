@@ -63,9 +63,10 @@ override spec_pad_w: u32 = 1;
 override spec_dilation_h: u32 = 1;
 override spec_dilation_w: u32 = 1;
 
-// The input columns a quad of outputs needs, 4t·sW − pW + e for e < span(), start offset()
-// lanes into an aligned vec4 (4t·sW is a multiple of 4), so vecs() aligned vec4s cover them.
-// The planner only picks this kernel when vecs() ≤ 4. All three are pipeline constants.
+// The input columns a run of 4 outputs needs: 4t·sW − pW + e for e < span(),
+// starting offset() lanes into an aligned vector of 4 (4t·sW is a multiple of 4),
+// so vecs() aligned vectors cover them. The planner only picks this kernel when vecs() ≤ 4.
+// All three are pipeline constants.
 fn span() -> u32 {
     return 3u * spec_stride_w + (spec_kw - 1u) * spec_dilation_w + 1u;
 }
@@ -141,19 +142,19 @@ fn put(at: u32, j: u32, oy: u32, v: vec4<f32>, b: f32) {
 @compute @workgroup_size(wg_size)
 fn conv2d_depthwise_vec4(@builtin(global_invocation_id) gid: vec3<u32>) {
     let index = gid.y * stride_x + gid.x;
-    let quads = params.ow / 4u;
+    let runs = params.ow / 4u;
     let row_blocks = (params.oh + rows_per_thread - 1u) / rows_per_thread;
-    if (index >= params.n * params.oc * row_blocks * quads) {
+    if (index >= params.n * params.oc * row_blocks * runs) {
         return;
     }
-    let t = index % quads;
-    let rest = index / quads;
+    let t = index % runs;
+    let rest = index / runs;
     let oy0 = (rest % row_blocks) * rows_per_thread;
     let plane = rest / row_blocks;
     let oc = plane % params.oc;
     let b = plane / params.oc;
     let ic = oc / (params.oc / params.groups);
-    // First aligned vec4 of the window: (4t·sW − pW − offset()) / 4, exact by construction.
+    // First aligned vector of the window: (4t·sW − pW − offset()) / 4, exact by construction.
     let v_lo = (i32(4u * t * spec_stride_w) - i32(spec_pad_w) - i32(offset())) / 4;
     let iy0 = i32(oy0 * spec_stride_h) - i32(spec_pad_h);
     let in_plane = (b * params.ic + ic) * params.ih;
@@ -166,11 +167,11 @@ fn conv2d_depthwise_vec4(@builtin(global_invocation_id) gid: vec3<u32>) {
     for (var r = 0u; r < window_h; r++) {
         let iy = iy0 + i32(r);
         let row_inside = iy >= 0 && iy < i32(params.ih);
-        let row4 = (in_plane + u32(select(0, iy, row_inside))) * (params.iw / 4u);
-        let v0 = fetch(row4, row_inside, v_lo, 0u);
-        let v1 = fetch(row4, row_inside, v_lo, 1u);
-        let v2 = fetch(row4, row_inside, v_lo, 2u);
-        let v3 = fetch(row4, row_inside, v_lo, 3u);
+        let row_vectors = (in_plane + u32(select(0, iy, row_inside))) * (params.iw / 4u);
+        let v0 = fetch(row_vectors, row_inside, v_lo, 0u);
+        let v1 = fetch(row_vectors, row_inside, v_lo, 1u);
+        let v2 = fetch(row_vectors, row_inside, v_lo, 2u);
+        let v3 = fetch(row_vectors, row_inside, v_lo, 3u);
         for (var kx = 0u; kx < spec_kw; kx++) {
             acc0 = add(acc0, 0u, r, kx, v0, v1, v2, v3, w_base);
             acc1 = add(acc1, 1u, r, kx, v0, v1, v2, v3, w_base);
@@ -178,14 +179,14 @@ fn conv2d_depthwise_vec4(@builtin(global_invocation_id) gid: vec3<u32>) {
             acc3 = add(acc3, 3u, r, kx, v0, v1, v2, v3, w_base);
         }
     }
-    // Read only when bound: without a bias the binding is a 4-float placeholder.
+    // Read only when bound: without a bias the binding is a placeholder.
     var bias_value = 0.0;
     if (params.has_bias != 0u) {
         bias_value = (bias[oc]);
     }
-    let at = (plane * params.oh + oy0) * quads + t;
+    let at = (plane * params.oh + oy0) * runs + t;
     put(at, 0u, oy0, acc0, bias_value);
-    put(at + quads, 1u, oy0 + 1u, acc1, bias_value);
-    put(at + 2u * quads, 2u, oy0 + 2u, acc2, bias_value);
-    put(at + 3u * quads, 3u, oy0 + 3u, acc3, bias_value);
+    put(at + runs, 1u, oy0 + 1u, acc1, bias_value);
+    put(at + 2u * runs, 2u, oy0 + 2u, acc2, bias_value);
+    put(at + 3u * runs, 3u, oy0 + 3u, acc3, bias_value);
 }

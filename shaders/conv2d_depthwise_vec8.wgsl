@@ -64,10 +64,10 @@ override spec_pad_w: u32 = 1;
 override spec_dilation_h: u32 = 1;
 override spec_dilation_w: u32 = 1;
 
-// The input columns a run of 8 outputs needs, 8t·sW − pW + e for e < span(), start offset()
-// lanes into an aligned 8-half vector (8t·sW is a multiple of 8), so vecs() aligned vectors
-// cover them. The planner only picks this kernel when vecs() ≤ 4. All three are pipeline
-// constants.
+// The input columns a run of 8 outputs needs: 8t·sW − pW + e for e < span(),
+// starting offset() lanes into an aligned vector of 8 (8t·sW is a multiple of 8),
+// so vecs() aligned vectors cover them. The planner only picks this kernel when vecs() ≤ 4.
+// All three are pipeline constants.
 fn span() -> u32 {
     return 7u * spec_stride_w + (spec_kw - 1u) * spec_dilation_w + 1u;
 }
@@ -175,11 +175,11 @@ fn conv2d_depthwise_vec8(@builtin(global_invocation_id) gid: vec3<u32>) {
     for (var r = 0u; r < window_h; r++) {
         let iy = iy0 + i32(r);
         let row_inside = iy >= 0 && iy < i32(params.ih);
-        let row8 = (in_plane + u32(select(0, iy, row_inside))) * (params.iw / 8u);
-        let v0 = fetch(row8, row_inside, v_lo, 0u);
-        let v1 = fetch(row8, row_inside, v_lo, 1u);
-        let v2 = fetch(row8, row_inside, v_lo, 2u);
-        let v3 = fetch(row8, row_inside, v_lo, 3u);
+        let row_vectors = (in_plane + u32(select(0, iy, row_inside))) * (params.iw / 8u);
+        let v0 = fetch(row_vectors, row_inside, v_lo, 0u);
+        let v1 = fetch(row_vectors, row_inside, v_lo, 1u);
+        let v2 = fetch(row_vectors, row_inside, v_lo, 2u);
+        let v3 = fetch(row_vectors, row_inside, v_lo, 3u);
         for (var kx = 0u; kx < spec_kw; kx++) {
             acc0 = add(acc0, 0u, r, kx, v0, v1, v2, v3, w_base);
             acc1 = add(acc1, 1u, r, kx, v0, v1, v2, v3, w_base);

@@ -1,4 +1,5 @@
 {% import "prelude/conv.wgsl" as conv %}
+{% import "prelude/depthwise_runs.wgsl" as runs %}
 {# variants: f16 #}
 // Depthwise convolution (one input channel per group, any channel multiplier), fp32 NCHW, for
 // input and output widths that are multiples of 4, with the filter geometry specialised into
@@ -26,29 +27,9 @@ enable f16;
 @group(0) @binding(3) var<storage, read_write> output: array<vec4<{{ out }}>>;
 @group(0) @binding(4) var<uniform> params: ConvParams;
 
-override wg_size: u32 = 256;
-// Threads per row of the (possibly folded) 2D grid.
-override stride_x: u32;
-// Consecutive output rows per thread, 1 to 4.
-override rows_per_thread: u32 = 4;
-{{ conv.activation_overrides() }}
-// The filter geometry, specialised into the pipeline. Must equal the uniform's values.
-{{ conv.spec_overrides(3, 1) }}
+{{ runs.overrides() }}
 
-// The input columns a quad of outputs needs, 4t·sW − pW + e for e < span(), start offset()
-// lanes into an aligned vec4 (4t·sW is a multiple of 4), so vecs() aligned vec4s cover them.
-// The planner only picks this kernel when vecs() ≤ 4. All three are pipeline constants.
-fn span() -> u32 {
-    return 3u * spec_stride_w + (spec_kw - 1u) * spec_dilation_w + 1u;
-}
-
-fn offset() -> u32 {
-    return (4u - spec_pad_w % 4u) % 4u;
-}
-
-fn vecs() -> u32 {
-    return (offset() + span() + 3u) / 4u;
-}
+{{ runs.window(4) }}
 
 {{ conv.activate(vec4=true) }}
 
@@ -102,54 +83,4 @@ fn put(at: u32, j: u32, oy: u32, v: vec4<f32>, b: f32) {
     }
 }
 
-@compute @workgroup_size(wg_size)
-fn conv2d_depthwise_vec4(@builtin(global_invocation_id) gid: vec3<u32>) {
-    let index = gid.y * stride_x + gid.x;
-    let quads = params.ow / 4u;
-    let row_blocks = (params.oh + rows_per_thread - 1u) / rows_per_thread;
-    if (index >= params.n * params.oc * row_blocks * quads) {
-        return;
-    }
-    let t = index % quads;
-    let rest = index / quads;
-    let oy0 = (rest % row_blocks) * rows_per_thread;
-    let plane = rest / row_blocks;
-    let oc = plane % params.oc;
-    let b = plane / params.oc;
-    let ic = oc / (params.oc / params.groups);
-    // First aligned vec4 of the window: (4t·sW − pW − offset()) / 4, exact by construction.
-    let v_lo = (i32(4u * t * spec_stride_w) - i32(spec_pad_w) - i32(offset())) / 4;
-    let iy0 = i32(oy0 * spec_stride_h) - i32(spec_pad_h);
-    let in_plane = (b * params.ic + ic) * params.ih;
-    let w_base = oc * spec_kh * spec_kw;
-    var acc0 = vec4<f32>(0.0);
-    var acc1 = vec4<f32>(0.0);
-    var acc2 = vec4<f32>(0.0);
-    var acc3 = vec4<f32>(0.0);
-    let window_h = (rows_per_thread - 1u) * spec_stride_h + (spec_kh - 1u) * spec_dilation_h + 1u;
-    for (var r = 0u; r < window_h; r++) {
-        let iy = iy0 + i32(r);
-        let row_inside = iy >= 0 && iy < i32(params.ih);
-        let row4 = (in_plane + u32(select(0, iy, row_inside))) * (params.iw / 4u);
-        let v0 = fetch(row4, row_inside, v_lo, 0u);
-        let v1 = fetch(row4, row_inside, v_lo, 1u);
-        let v2 = fetch(row4, row_inside, v_lo, 2u);
-        let v3 = fetch(row4, row_inside, v_lo, 3u);
-        for (var kx = 0u; kx < spec_kw; kx++) {
-            acc0 = add(acc0, 0u, r, kx, v0, v1, v2, v3, w_base);
-            acc1 = add(acc1, 1u, r, kx, v0, v1, v2, v3, w_base);
-            acc2 = add(acc2, 2u, r, kx, v0, v1, v2, v3, w_base);
-            acc3 = add(acc3, 3u, r, kx, v0, v1, v2, v3, w_base);
-        }
-    }
-    // Read only when bound: without a bias the binding is a 4-float placeholder.
-    var bias_value = 0.0;
-    if (params.has_bias != 0u) {
-        bias_value = {{ to_f32 }}(bias[oc]);
-    }
-    let at = (plane * params.oh + oy0) * quads + t;
-    put(at, 0u, oy0, acc0, bias_value);
-    put(at + quads, 1u, oy0 + 1u, acc1, bias_value);
-    put(at + 2u * quads, 2u, oy0 + 2u, acc2, bias_value);
-    put(at + 3u * quads, 3u, oy0 + 3u, acc3, bias_value);
-}
+{{ runs.entry("conv2d_depthwise_vec4", 4, "vec4<f32>(0.0)", to_f32 ~ "(bias[oc])") }}

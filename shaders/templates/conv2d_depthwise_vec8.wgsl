@@ -1,4 +1,5 @@
 {% import "prelude/conv.wgsl" as conv %}
+{% import "prelude/depthwise_runs.wgsl" as runs %}
 // Depthwise convolution of f16 NCHW tensors (one input channel per group, any channel
 // multiplier), for input and output widths that are multiples of 8, with the filter geometry
 // specialised into the pipeline: `DepthwiseVec4`'s kernel for f16 tensors
@@ -22,30 +23,9 @@ enable f16;
 @group(0) @binding(3) var<storage, read_write> output: array<vec4<u32>>;
 @group(0) @binding(4) var<uniform> params: ConvParams;
 
-override wg_size: u32 = 256;
-// Threads per row of the (possibly folded) 2D grid.
-override stride_x: u32;
-// Consecutive output rows per thread, 1 to 4.
-override rows_per_thread: u32 = 4;
-{{ conv.activation_overrides() }}
-// The filter geometry, specialised into the pipeline. Must equal the uniform's values.
-{{ conv.spec_overrides(3, 1) }}
+{{ runs.overrides() }}
 
-// The input columns a run of 8 outputs needs, 8t·sW − pW + e for e < span(), start offset()
-// lanes into an aligned 8-half vector (8t·sW is a multiple of 8), so vecs() aligned vectors
-// cover them. The planner only picks this kernel when vecs() ≤ 4. All three are pipeline
-// constants.
-fn span() -> u32 {
-    return 7u * spec_stride_w + (spec_kw - 1u) * spec_dilation_w + 1u;
-}
-
-fn offset() -> u32 {
-    return (8u - spec_pad_w % 8u) % 8u;
-}
-
-fn vecs() -> u32 {
-    return (offset() + span() + 7u) / 8u;
-}
+{{ runs.window(8) }}
 
 {{ conv.activate(vec4=true) }}
 
@@ -106,54 +86,4 @@ fn put(at: u32, j: u32, oy: u32, acc: mat2x4<f32>, b: f32) {
     }
 }
 
-@compute @workgroup_size(wg_size)
-fn conv2d_depthwise_vec8(@builtin(global_invocation_id) gid: vec3<u32>) {
-    let index = gid.y * stride_x + gid.x;
-    let runs = params.ow / 8u;
-    let row_blocks = (params.oh + rows_per_thread - 1u) / rows_per_thread;
-    if (index >= params.n * params.oc * row_blocks * runs) {
-        return;
-    }
-    let t = index % runs;
-    let rest = index / runs;
-    let oy0 = (rest % row_blocks) * rows_per_thread;
-    let plane = rest / row_blocks;
-    let oc = plane % params.oc;
-    let b = plane / params.oc;
-    let ic = oc / (params.oc / params.groups);
-    // First aligned vector of the window: (8t·sW − pW − offset()) / 8, exact by construction.
-    let v_lo = (i32(8u * t * spec_stride_w) - i32(spec_pad_w) - i32(offset())) / 8;
-    let iy0 = i32(oy0 * spec_stride_h) - i32(spec_pad_h);
-    let in_plane = (b * params.ic + ic) * params.ih;
-    let w_base = oc * spec_kh * spec_kw;
-    var acc0 = mat2x4<f32>();
-    var acc1 = mat2x4<f32>();
-    var acc2 = mat2x4<f32>();
-    var acc3 = mat2x4<f32>();
-    let window_h = (rows_per_thread - 1u) * spec_stride_h + (spec_kh - 1u) * spec_dilation_h + 1u;
-    for (var r = 0u; r < window_h; r++) {
-        let iy = iy0 + i32(r);
-        let row_inside = iy >= 0 && iy < i32(params.ih);
-        let row8 = (in_plane + u32(select(0, iy, row_inside))) * (params.iw / 8u);
-        let v0 = fetch(row8, row_inside, v_lo, 0u);
-        let v1 = fetch(row8, row_inside, v_lo, 1u);
-        let v2 = fetch(row8, row_inside, v_lo, 2u);
-        let v3 = fetch(row8, row_inside, v_lo, 3u);
-        for (var kx = 0u; kx < spec_kw; kx++) {
-            acc0 = add(acc0, 0u, r, kx, v0, v1, v2, v3, w_base);
-            acc1 = add(acc1, 1u, r, kx, v0, v1, v2, v3, w_base);
-            acc2 = add(acc2, 2u, r, kx, v0, v1, v2, v3, w_base);
-            acc3 = add(acc3, 3u, r, kx, v0, v1, v2, v3, w_base);
-        }
-    }
-    // Read only when bound: without a bias the binding is a placeholder.
-    var bias_value = 0.0;
-    if (params.has_bias != 0u) {
-        bias_value = f32(bias[oc]);
-    }
-    let at = (plane * params.oh + oy0) * runs + t;
-    put(at, 0u, oy0, acc0, bias_value);
-    put(at + runs, 1u, oy0 + 1u, acc1, bias_value);
-    put(at + 2u * runs, 2u, oy0 + 2u, acc2, bias_value);
-    put(at + 3u * runs, 3u, oy0 + 3u, acc3, bias_value);
-}
+{{ runs.entry("conv2d_depthwise_vec8", 8, "mat2x4<f32>()", "f32(bias[oc])") }}
