@@ -377,13 +377,8 @@ fn winograd_geometry(
         && ctx.cooperative_f16()
         && ConvKernel::CoopF16.workgroup_storage_bytes() <= storage;
     // R44's channel counts run Winograd in one pass, on grids of any size.
-    let fused = ConvKernel::WinogradFused;
-    let fused_runs = tensor_cores && fused.workgroup_storage_bytes() <= storage;
-    if fused_runs
-        && g.winograd_fused_channels()
-        && g.winograd_fused_weight_fits(ctx.limits().max_storage_buffer_binding_size)
-    {
-        return Some((g, fused));
+    if tensor_cores && super::conv_plan::winograd_fused_runs_on(ctx, &g) && g.winograd_fused_channels() {
+        return Some((g, ConvKernel::WinogradFused));
     }
     if g.in_channels() < 64 || g.out_channels() < 64 {
         return None;

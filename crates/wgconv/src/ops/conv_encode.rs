@@ -209,7 +209,7 @@ impl Batch<'_> {
             | ConvKernel::GemmN64K32
             | ConvKernel::GemmSmall
             | ConvKernel::GemmSmallK32 => self.encode_planned_gemm(plan, packed, buffers, g, activation)?,
-            ConvKernel::Winograd | ConvKernel::WinogradCoop => {
+            ConvKernel::Winograd | ConvKernel::WinogradCoop | ConvKernel::WinogradFused => {
                 self.encode_winograd(kernel, buffers, call.packed_winograd, g, activation)?
             }
             ConvKernel::DepthwiseTiled => self.encode_depthwise_tiled(buffers, g, activation)?,
@@ -229,7 +229,6 @@ impl Batch<'_> {
             ConvKernel::PointwiseVec4 | ConvKernel::PointwiseVec4Split => {
                 self.encode_pointwise(kernel, buffers, g, activation)?
             }
-            ConvKernel::WinogradFused => self.encode_winograd_fused(buffers, call.packed_winograd, g, activation)?,
             ConvKernel::CoopNhwc => unreachable!("coop_nhwc is routed by `runs_coop_nhwc`, before planning"),
         }
         Ok(kernel)
@@ -258,16 +257,9 @@ impl Batch<'_> {
             && g.supports(kernel)
             && g.tensor_core_candidate()
             && !(call.input.dtype() == DType::F32 && g.winograd_keeps_tensor_core_layer())
-            && !(call.input.dtype() == DType::F32 && self.runs_winograd_fused_channels_last(g))
-    }
-
-    /// Rule R45 where its kernel runs: `WinogradFused` on the channels-last layer, as planned on
-    /// NCHW tensors (the kernel reads and writes channels-last tensors as they are).
-    fn runs_winograd_fused_channels_last(&self, g: &ConvGeometry) -> bool {
-        let limits = self.ctx.limits();
-        g.winograd_fused_wins_channels_last()
-            && ConvKernel::WinogradFused.workgroup_storage_bytes() <= limits.max_compute_workgroup_storage_size
-            && g.winograd_fused_weight_fits(limits.max_storage_buffer_binding_size)
+            && !(call.input.dtype() == DType::F32
+                && g.winograd_fused_wins_channels_last()
+                && conv_plan::winograd_fused_runs_on(self.ctx, g))
     }
 
     /// `CoopNhwc`: the weight packed to f16 K-major, NCHW tensors converted to NHWC and back
@@ -393,13 +385,7 @@ impl Batch<'_> {
             // channels-last weight is converted, for the weight transform.
             let weight = contiguous(self, weight)?;
             let buffers = ConvBuffers { input, weight: &weight, bias: call.bias, output };
-            let activation = call.opts.activation;
-            match kernel {
-                ConvKernel::WinogradFused => {
-                    self.encode_winograd_fused(buffers, call.packed_winograd, g, activation)?
-                }
-                _ => self.encode_winograd(kernel, buffers, call.packed_winograd, g, activation)?,
-            }
+            self.encode_winograd(kernel, buffers, call.packed_winograd, g, call.opts.activation)?;
             return Ok(kernel);
         }
         let (input_nchw, weight_nchw) = (contiguous(self, input)?, contiguous(self, weight)?);

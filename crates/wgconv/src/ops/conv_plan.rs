@@ -123,6 +123,16 @@ pub(crate) fn tensor_cores_unavailable(ctx: &Context, kernel: &str) -> Error {
     )
 }
 
+/// Whether `WinogradFused` can run `geometry` on `ctx`: cooperative matrices, its workgroup
+/// memory, and its transformed weight within one storage binding. (Where it is planned, by R44
+/// and R45, and where `Conv2d::new` keeps its weight.)
+pub(crate) fn winograd_fused_runs_on(ctx: &Context, geometry: &ConvGeometry) -> bool {
+    let limits = ctx.limits();
+    ctx.cooperative_f16()
+        && ConvKernel::WinogradFused.workgroup_storage_bytes() <= limits.max_compute_workgroup_storage_size
+        && geometry.winograd_fused_weight_fits(limits.max_storage_buffer_binding_size)
+}
+
 /// The kernel `plan` runs, and its configuration when it comes from tuning.
 fn runnable_kernel(
     ctx: &Context,
@@ -151,11 +161,8 @@ fn runnable_kernel(
         |kernel: ConvKernel| dtype == DType::F32 && geometry.winograd_parts(kernel, binding_limit, alignment).is_some();
     let f16_allowed = forced.is_empty() && precision == Precision::AllowF16;
     // f16 allowed: Winograd in one pass for R44's channel counts, where the tensor cores run it.
-    let fused = ConvKernel::WinogradFused;
-    let fused_runs = ctx.cooperative_f16() && fused.workgroup_storage_bytes() <= storage && dtype == DType::F32;
-    if f16_allowed && fused_runs && geometry.winograd_fused_wins() && geometry.winograd_fused_weight_fits(binding_limit)
-    {
-        return Ok((fused, None));
+    if f16_allowed && dtype == DType::F32 && winograd_fused_runs_on(ctx, geometry) && geometry.winograd_fused_wins() {
+        return Ok((ConvKernel::WinogradFused, None));
     }
     // f16 allowed: R31's Winograd layers of 256+ input channels keep Winograd, its products on
     // the tensor cores where they can run, else on the fp32 GEMM (R40).
@@ -211,7 +218,7 @@ fn runnable_kernel(
         }
         kernel = geometry.reference_kernel();
     }
-    if kernel == fused && dtype != DType::F32 {
+    if kernel == ConvKernel::WinogradFused && dtype != DType::F32 {
         return Err(Error::unavailable(
             kernel.name(),
             format!("kernel winograd_fused runs f32 tensors (got {dtype:?}): its transforms are f32"),

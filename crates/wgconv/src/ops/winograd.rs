@@ -364,11 +364,13 @@ struct Intermediates<'a> {
 }
 
 impl Batch<'_> {
-    /// Records a Winograd convolution by `kernel` (`Winograd` or `WinogradCoop`): the weight
-    /// transform (unless `transformed`, a [`crate::Conv2d`]'s, is given for this kernel: f32 for
-    /// `Winograd`, f16 for `WinogradCoop`), the input transform, the products (`Winograd`: on
-    /// the GEMM kernel the planner picks for them, a staged-tile one if it would pick another;
-    /// `WinogradCoop`: on `CoopNhwc`), and the output transform with the bias and `activation`.
+    /// Records a Winograd convolution by `kernel` (`Winograd`, `WinogradCoop` or
+    /// `WinogradFused`): the weight transform (unless `transformed`, a [`crate::Conv2d`]'s, is
+    /// given for this kernel: f32 for `Winograd`, f16 for the others), then for `WinogradFused`
+    /// its one pass ([`Batch::encode_winograd_fused`]), else the input transform, the products
+    /// (`Winograd`: on the GEMM kernel the planner picks for them, a staged-tile one if it would
+    /// pick another; `WinogradCoop`: on `CoopNhwc`), and the output transform with the bias and
+    /// `activation`.
     pub(super) fn encode_winograd(
         &mut self,
         kernel: ConvKernel,
@@ -377,6 +379,9 @@ impl Batch<'_> {
         g: &ConvGeometry,
         activation: Activation,
     ) -> Result<()> {
+        if kernel == ConvKernel::WinogradFused {
+            return self.encode_winograd_fused(buffers, transformed, g, activation);
+        }
         let limits = self.ctx.limits();
         let alignment = u64::from(limits.min_storage_buffer_offset_alignment);
         let parts = g.winograd_parts(kernel, limits.max_storage_buffer_binding_size, alignment).ok_or_else(|| {
@@ -552,7 +557,7 @@ impl Batch<'_> {
     /// Records `WinogradFused` on `buffers` (NCHW tensors, or channels-last ones where the input
     /// is: the output must be in the input's format), with its transformed weight `transformed`
     /// where it is this kernel's, else one made here.
-    pub(super) fn encode_winograd_fused(
+    fn encode_winograd_fused(
         &mut self,
         buffers: ConvBuffers<'_>,
         transformed: Option<&WinogradWeight>,
