@@ -291,11 +291,16 @@ impl ConvGeometry {
         (self.ic.div_ceil(16) * 16, self.oc.div_ceil(channels) * channels)
     }
 
+    /// The halves in `WinogradFused`'s U: [`ConvGeometry::winograd_fused_u`] per position.
+    fn winograd_fused_u_len(&self) -> u64 {
+        let (rows, cols) = self.winograd_fused_u();
+        u64::from(POSITIONS) * u64::from(rows) * u64::from(cols)
+    }
+
     /// Whether `WinogradFused`'s U (f16, [`ConvGeometry::winograd_fused_u`] per position) fits
     /// one storage binding of `binding_limit` bytes.
     pub(crate) fn winograd_fused_weight_fits(&self, binding_limit: u64) -> bool {
-        let (rows, cols) = self.winograd_fused_u();
-        u64::from(POSITIONS) * u64::from(rows) * u64::from(cols) * 2 <= binding_limit
+        self.winograd_fused_u_len() * 2 <= binding_limit
     }
 
     /// `WinogradFused`'s grid: groups of its shape's tiles (over every image) × groups of its
@@ -309,8 +314,7 @@ impl ConvGeometry {
     /// Whether `WinogradFused` runs this convolution: Winograd's shape, a grid within the
     /// device's limit per dimension, and U's and the input's indices within i32.
     pub(crate) fn winograd_fused_runs(&self) -> bool {
-        let (rows, cols) = self.winograd_fused_u();
-        let u_len = u64::from(POSITIONS) * u64::from(rows) * u64::from(cols);
+        let u_len = self.winograd_fused_u_len();
         let input_len = u64::from(self.n) * u64::from(self.ic) * u64::from(self.ih) * u64::from(self.iw);
         self.winograd_shape()
             && self.winograd_fused_grid().iter().all(|d| *d <= crate::dispatch::MAX_WORKGROUPS_PER_DIM)
@@ -541,14 +545,13 @@ impl Batch<'_> {
     /// [16 positions][IC rounded up to 16][OC rounded up to its workgroup's channels], the
     /// padding zero.
     pub(super) fn winograd_weight_fused(&mut self, weight: &Tensor, g: &ConvGeometry) -> Result<Tensor> {
-        let (rows, cols) = g.winograd_fused_u();
-        let len = u64::from(POSITIONS) * u64::from(rows) * u64::from(cols);
+        let len = g.winograd_fused_u_len();
         fits_u32("Winograd's transformed weight", len)?;
         self.ctx.check_binding("Winograd's transformed weight", len * 2)?;
         // Zero-filled: the padding rows and columns stay zero.
         let transformed = Tensor::zeros(self.ctx, &[len as usize], DType::F16)?;
         let buffers = ConvBuffers { input: weight, weight, bias: None, output: &transformed };
-        let packed_u = Some((rows, cols));
+        let packed_u = Some(g.winograd_fused_u());
         let transform = Transform { products_nhwc: false, activation: Activation::None, band: None, packed_u };
         self.winograd_pass(shader::Entry::WinogradWeight, g, buffers, transform, Windows::default())?;
         Ok(transformed)
@@ -568,11 +571,7 @@ impl Batch<'_> {
         let mut overrides = fused::Overrides::new();
         overrides.channels_last = buffers.input.memory_format() == MemoryFormat::ChannelsLast;
         (overrides.u_rows, overrides.u_cols) = g.winograd_fused_u();
-        debug_assert_eq!(
-            u.numel() as u64,
-            u64::from(POSITIONS) * u64::from(overrides.u_rows) * u64::from(overrides.u_cols),
-            "a kept U of another layout"
-        );
+        debug_assert_eq!(u.numel() as u64, g.winograd_fused_u_len(), "a kept U of another layout");
         (overrides.activation, overrides.clamp_min, overrides.clamp_max) =
             super::conv_encode::activation_constants(activation);
         let [x, y] = g.winograd_fused_grid().map(|d| d as u32);
