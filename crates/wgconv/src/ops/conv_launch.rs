@@ -256,10 +256,7 @@ impl ConvGeometry {
     /// (rows start 16-byte aligned), and the input columns of a quad of outputs within four
     /// aligned vec4s.
     pub(crate) fn depthwise_vec4_fit(&self) -> bool {
-        let [sw, pw, dw] = [self.stride[1], self.padding[1], self.dilation[1]].map(u64::from);
-        let span = 3 * sw + (u64::from(self.kw) - 1) * dw + 1;
-        let offset = (4 - pw % 4) % 4;
-        self.iw.is_multiple_of(4) && self.ow.is_multiple_of(4) && offset + span <= 16
+        self.depthwise_runs_fit(4)
     }
 
     /// Whether `DepthwiseVec4`'s 8-wide kernel for f16 tensors (`conv2d_depthwise_vec8.wgsl`)
@@ -267,10 +264,18 @@ impl ConvGeometry {
     /// 16-byte aligned), and the input columns of a run of 8 outputs within four aligned runs
     /// of 8 halves.
     pub(crate) fn depthwise_vec8_fit(&self) -> bool {
+        self.depthwise_vec4_fit() && self.depthwise_runs_fit(8)
+    }
+
+    /// Whether runs of `cols` output columns read from aligned vectors of `cols` elements fit
+    /// (the shaders' `span()`, `offset()` and `vecs()`, prelude/depthwise_runs.wgsl): widths
+    /// that are multiples of `cols`, and a run's input columns within four such vectors.
+    fn depthwise_runs_fit(&self, cols: u32) -> bool {
         let [sw, pw, dw] = [self.stride[1], self.padding[1], self.dilation[1]].map(u64::from);
-        let span = 7 * sw + (u64::from(self.kw) - 1) * dw + 1;
-        let offset = (8 - pw % 8) % 8;
-        self.depthwise_vec4_fit() && self.iw.is_multiple_of(8) && self.ow.is_multiple_of(8) && offset + span <= 32
+        let c = u64::from(cols);
+        let span = (c - 1) * sw + (u64::from(self.kw) - 1) * dw + 1;
+        let offset = (c - pw % c) % c;
+        self.iw.is_multiple_of(cols) && self.ow.is_multiple_of(cols) && offset + span <= 4 * c
     }
 
     /// Output rows per thread (1, 2 or 4) of the tiled depthwise kernel: among those whose input
