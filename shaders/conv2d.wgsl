@@ -331,8 +331,8 @@ fn conv_transpose2d_few_oc(@builtin(global_invocation_id) gid: vec3<u32>) {
 
 // The same with K split over the workgroup's 8 rows of 32 threads, and 4 pixels per thread:
 // each row takes an eighth of the group's input channels for the same 32 runs of 4 pixels (one
-// stride phase, consecutive along a row: the runs' loads are consecutive, and each weight loaded
-// feeds 4 pixels), and the first row adds the 8 partial sums. Layers such as pix2pix's 128→3
+// stride phase, few_oc_lanes apart along a row, so the warp's loads of each pixel are adjacent
+// columns; each weight loaded feeds 4 pixels), and the first row adds the 8 partial sums. Layers such as pix2pix's 128→3
 // output put 16 384 runs of 512 K-steps on a GPU that holds 270 000 threads at once: split 8
 // ways, 131 072 threads, each with 4 independent loads per step, not one. (`conv2d_few_oc_split`
 // shares the partial sums' array and their reduction.)
@@ -341,6 +341,24 @@ var<workgroup> few_oc_partial: array<vec4<f32>, 256>;
 // Pixels per thread of `conv_transpose2d_few_oc_split` and `conv2d_few_oc_split` (the host's
 // `FEW_OC_RUN`).
 const FEW_OC_RUN: u32 = 4u;
+// Threads of a warp across one row in those entry points (a power of two up to 32: the row's
+// columns of FEW_OC_RUN pixels a thread, at most; the warp's other threads take the next rows):
+// thread c of a row takes columns c, c + few_oc_lanes, …, so the warp's loads of each pixel's
+// input are adjacent columns, one 128-byte line for 32 threads (runs of consecutive columns put
+// each load 16 bytes apart per thread: four lines for 32 threads, the kernels' bound).
+override few_oc_lanes: u32 = 32;
+
+// Row and first column of thread `local % 32` of the K-split few-output-channel entry points,
+// from the workgroup (whose 32 threads cover 32 / few_oc_lanes rows of a chunk of
+// FEW_OC_RUN · few_oc_lanes columns, chunks fastest) over rows of `width` columns.
+fn few_oc_place(gid: vec3<u32>, local: u32, width: u32) -> vec2<u32> {
+    let workgroup = (gid.y * stride_x + gid.x) / 256u;
+    let chunks = (width + FEW_OC_RUN * few_oc_lanes - 1u) / (FEW_OC_RUN * few_oc_lanes);
+    let lane = local % 32u;
+    let row = workgroup / chunks * (32u / few_oc_lanes) + lane / few_oc_lanes;
+    let column = workgroup % chunks * FEW_OC_RUN * few_oc_lanes + lane % few_oc_lanes;
+    return vec2<u32>(row, column);
+}
 
 @compute @workgroup_size(256)
 fn conv_transpose2d_few_oc_split(
@@ -348,22 +366,22 @@ fn conv_transpose2d_few_oc_split(
     @builtin(local_invocation_index) local: u32,
 ) {
     // 32 runs per workgroup (stride_x is a whole number of workgroups of 256). A run is
-    // FEW_OC_RUN consecutive columns of one stride phase's sub-grid row.
+    // FEW_OC_RUN columns few_oc_lanes apart of one stride phase's sub-grid row.
     let sub_w = (params.ow - 1u) / params.stride_w + 1u;
-    let runs_per_row = (sub_w + FEW_OC_RUN - 1u) / FEW_OC_RUN;
-    let run = (gid.y * stride_x + gid.x) / 256u * 32u + local % 32u;
-    let first_sx = run % runs_per_row * FEW_OC_RUN;
-    let row = run / runs_per_row;
-    let px = few_oc_pixel(row * sub_w + first_sx);
+    let place = few_oc_place(gid, local, sub_w);
+    let first_sx = place.y;
+    let px = few_oc_pixel(place.x * sub_w + min(first_sx, sub_w - 1u));
     let slice = local / 32u;
     let ic_per_group = params.ic / params.groups;
     let chunk = (ic_per_group + 7u) / 8u;
     let begin = min(slice * chunk, ic_per_group);
     let end = min(begin + chunk, ic_per_group);
-    // Pixel r of the run is column first_sx + r of the phase: output column px.ow + r·stride.
+    // Pixel r of the run is column first_sx + r·few_oc_lanes of the phase: output column
+    // px.ow + r·few_oc_lanes·stride.
     var valid: array<bool, FEW_OC_RUN>;
     for (var r = 0u; r < FEW_OC_RUN; r++) {
-        valid[r] = px.valid && first_sx + r < sub_w && px.ow + r * params.stride_w < params.ow;
+        let sx = first_sx + r * few_oc_lanes;
+        valid[r] = px.valid && sx < sub_w && px.ow + r * few_oc_lanes * params.stride_w < params.ow;
     }
     var acc: array<vec4<f32>, FEW_OC_RUN>;
     if (valid[0]) {
@@ -379,7 +397,7 @@ fn conv_transpose2d_few_oc_split(
             sum += few_oc_partial[s * 32u + local];
         }
         var pixel = px;
-        pixel.ow = px.ow + 0u * params.stride_w;
+        pixel.ow = px.ow + 0u * few_oc_lanes * params.stride_w;
         few_oc_finish(pixel, sum);
     }
     workgroupBarrier();
@@ -391,7 +409,7 @@ fn conv_transpose2d_few_oc_split(
             sum += few_oc_partial[s * 32u + local];
         }
         var pixel = px;
-        pixel.ow = px.ow + 1u * params.stride_w;
+        pixel.ow = px.ow + 1u * few_oc_lanes * params.stride_w;
         few_oc_finish(pixel, sum);
     }
     workgroupBarrier();
@@ -403,7 +421,7 @@ fn conv_transpose2d_few_oc_split(
             sum += few_oc_partial[s * 32u + local];
         }
         var pixel = px;
-        pixel.ow = px.ow + 2u * params.stride_w;
+        pixel.ow = px.ow + 2u * few_oc_lanes * params.stride_w;
         few_oc_finish(pixel, sum);
     }
     workgroupBarrier();
@@ -415,7 +433,7 @@ fn conv_transpose2d_few_oc_split(
             sum += few_oc_partial[s * 32u + local];
         }
         var pixel = px;
-        pixel.ow = px.ow + 3u * params.stride_w;
+        pixel.ow = px.ow + 3u * few_oc_lanes * params.stride_w;
         few_oc_finish(pixel, sum);
     }
     workgroupBarrier();
@@ -441,8 +459,8 @@ fn few_oc_run_sum(px: FewOcPixel, valid: array<bool, FEW_OC_RUN>, begin: u32, en
             continue;
         }
         for (var kx = 0u; kx < params.kw; kx++) {
-            // Pixel r's input column is t / stride + r where t (the first pixel's, before the
-            // division) is aligned; it may be negative for the first pixels only.
+            // Pixel r's input column is t / stride + r·few_oc_lanes where t (the first pixel's,
+            // before the division) is aligned; it may be negative for the first pixels only.
             let t = i32(px.ow + params.pad_w) - i32(kx * params.dilation_w);
             let sw = i32(params.stride_w);
             if (((t % sw) + sw) % sw != 0) {
@@ -455,7 +473,7 @@ fn few_oc_run_sum(px: FewOcPixel, valid: array<bool, FEW_OC_RUN>, begin: u32, en
             var inside: array<bool, FEW_OC_RUN>;
             var any = false;
             for (var r = 0u; r < FEW_OC_RUN; r++) {
-                let ix = ix0 + i32(r);
+                let ix = ix0 + i32(r * few_oc_lanes);
                 inside[r] = valid[r] && ix >= 0 && ix < i32(params.iw);
                 column[r] = u32(clamp(ix, 0, i32(params.iw) - 1));
                 any = any || inside[r];
@@ -485,10 +503,10 @@ fn few_oc_run_sum(px: FewOcPixel, valid: array<bool, FEW_OC_RUN>, begin: u32, en
 }
 
 // Direct convolution with at most 4 output channels per group (an image's RGB output, a
-// latent's 4 channels): as `conv_transpose2d_few_oc_split`, 32 runs of FEW_OC_RUN consecutive
-// output columns of one row per workgroup, K split over its 8 rows of 32 threads, every output
-// channel of the group at once. A warp's 32 runs load adjacent input columns, and each weight it
-// loads (the same for every lane) feeds the run's pixels. Layers such as the SD VAE decoder's
+// latent's 4 channels): as `conv_transpose2d_few_oc_split`, 32 runs of FEW_OC_RUN output
+// columns few_oc_lanes apart per workgroup, K split over its 8 rows of 32 threads, every output
+// channel of the group at once. A warp's 32 runs load adjacent input columns (at stride 1), and
+// each weight it loads (the same for every lane) feeds the run's pixels. Layers such as the SD VAE decoder's
 // 128→3 at 512² are 262 144 pixels of K = 1152 and 3 outputs: no GEMM tile fills with 3
 // channels, and one thread per output loads every input value once per output channel.
 @compute @workgroup_size(256)
@@ -496,13 +514,12 @@ fn conv2d_few_oc_split(
     @builtin(global_invocation_id) gid: vec3<u32>,
     @builtin(local_invocation_index) local: u32,
 ) {
-    // 32 runs per workgroup (stride_x is a whole number of workgroups of 256), in the order
-    // (image, group, row, run of the row).
-    let runs_per_row = (params.ow + FEW_OC_RUN - 1u) / FEW_OC_RUN;
-    let run = (gid.y * stride_x + gid.x) / 256u * 32u + local % 32u;
+    // 32 runs per workgroup (stride_x is a whole number of workgroups of 256), rows in the
+    // order (image, group, row); a run is FEW_OC_RUN columns few_oc_lanes apart.
+    let place = few_oc_place(gid, local, params.ow);
     var px: FewOcPixel;
-    px.ow = run % runs_per_row * FEW_OC_RUN;
-    var t = run / runs_per_row;
+    px.ow = place.y;
+    var t = place.x;
     px.oh = t % params.oh;
     t = t / params.oh;
     px.group = t % params.groups;
@@ -515,7 +532,7 @@ fn conv2d_few_oc_split(
     let end = min(begin + chunk, ic_per_group);
     var valid: array<bool, FEW_OC_RUN>;
     for (var r = 0u; r < FEW_OC_RUN; r++) {
-        valid[r] = px.valid && px.ow + r < params.ow;
+        valid[r] = px.valid && px.ow + r * few_oc_lanes < params.ow;
     }
     var acc: array<vec4<f32>, FEW_OC_RUN>;
     if (valid[0]) {
@@ -531,7 +548,7 @@ fn conv2d_few_oc_split(
             sum += few_oc_partial[s * 32u + local];
         }
         var pixel = px;
-        pixel.ow = px.ow + 0u * 1u;
+        pixel.ow = px.ow + 0u * few_oc_lanes;
         few_oc_finish(pixel, sum);
     }
     workgroupBarrier();
@@ -543,7 +560,7 @@ fn conv2d_few_oc_split(
             sum += few_oc_partial[s * 32u + local];
         }
         var pixel = px;
-        pixel.ow = px.ow + 1u * 1u;
+        pixel.ow = px.ow + 1u * few_oc_lanes;
         few_oc_finish(pixel, sum);
     }
     workgroupBarrier();
@@ -555,7 +572,7 @@ fn conv2d_few_oc_split(
             sum += few_oc_partial[s * 32u + local];
         }
         var pixel = px;
-        pixel.ow = px.ow + 2u * 1u;
+        pixel.ow = px.ow + 2u * few_oc_lanes;
         few_oc_finish(pixel, sum);
     }
     workgroupBarrier();
@@ -567,7 +584,7 @@ fn conv2d_few_oc_split(
             sum += few_oc_partial[s * 32u + local];
         }
         var pixel = px;
-        pixel.ow = px.ow + 3u * 1u;
+        pixel.ow = px.ow + 3u * few_oc_lanes;
         few_oc_finish(pixel, sum);
     }
     workgroupBarrier();
@@ -603,7 +620,7 @@ fn few_oc_direct_run_sum(px: FewOcPixel, valid: array<bool, FEW_OC_RUN>, begin: 
             var inside: array<bool, FEW_OC_RUN>;
             var any = false;
             for (var r = 0u; r < FEW_OC_RUN; r++) {
-                let ix = ix0 + i32(r * params.stride_w);
+                let ix = ix0 + i32(r * few_oc_lanes * params.stride_w);
                 inside[r] = valid[r] && ix >= 0 && ix < i32(params.iw);
                 column[r] = u32(clamp(ix, 0, i32(params.iw) - 1));
                 any = any || inside[r];

@@ -190,6 +190,18 @@ fn few_output_channels_direct() {
                 kernel: ConvKernel::DirectVec4,
             },
         ),
+        (
+            // 32 threads across a row (runs of pixels 32 columns apart) in chunks of 128
+            // columns: 150 = 128 + 22, the second chunk ragged.
+            "wide rows, two chunks",
+            Case {
+                input: &[1, 16, 3, 150],
+                weight: &[3, 16, 3, 3],
+                bias: true,
+                opts: opts().padding(&[1]),
+                kernel: ConvKernel::DirectVec4,
+            },
+        ),
     ];
     for (seed, (name, case)) in (770..).zip(cases) {
         few_oc_runs(&case);
@@ -678,6 +690,18 @@ fn transposed() {
     let geometry = ConvGeometry::new(split.input, split.weight, Some(&[4]), &split.opts).unwrap();
     assert!(geometry.supports(ConvKernel::TransposedFewOc));
     check("transposed few channels, K split", 157, split);
+    // Stride phases of 135 columns (270 outputs): 32 threads across a phase's row in chunks of
+    // 128 columns, the second ragged (7).
+    let split_wide = Case {
+        input: &[1, 20, 2, 135],
+        weight: &[20, 3, 4, 4],
+        bias: false,
+        opts: t().stride(&[2]).padding(&[1]),
+        kernel: ConvKernel::Transposed,
+    };
+    let geometry = ConvGeometry::new(split_wide.input, split_wide.weight, None, &split_wide.opts).unwrap();
+    assert!(geometry.supports(ConvKernel::TransposedFewOc));
+    check("transposed few channels, K split, wide rows", 158, split_wide);
     // The same with stride 3 and dilation 3: 31 output columns, 11, 10 and 10 per stride
     // phase, in runs of 4, 4 and 3 or 2 pixels; taps in a pixel's phase whose input column is
     // negative (output column 2, filter column 2: (2 + 1 − 2·3) / 3 = −1), and rows alike.

@@ -28,6 +28,21 @@ fn split_small_grid(workgroups: u64, k_tiles: u64) -> u32 {
 /// in `shaders/templates/conv2d.wgsl`).
 const FEW_OC_RUN: u128 = 4;
 
+/// Threads of a warp across a row of `width` columns in the K-split few-output-channel kernels
+/// (the shader's `few_oc_lanes`): the fewest power of two whose runs of [`FEW_OC_RUN`] pixels
+/// cover the row, at most 32; the warp's other threads take the next rows.
+fn few_oc_lanes_across(width: u32) -> u32 {
+    width.div_ceil(FEW_OC_RUN as u32).next_power_of_two().min(32)
+}
+
+/// Runs dispatched for `rows` rows of `width` columns: workgroups of 32 runs cover 32 / lanes
+/// rows of a chunk of [`FEW_OC_RUN`] · lanes columns each.
+fn few_oc_dispatched_runs(rows: u128, width: u32) -> u128 {
+    let lanes = u128::from(few_oc_lanes_across(width));
+    let chunks = u128::from(width).div_ceil(FEW_OC_RUN * lanes);
+    rows.div_ceil(32 / lanes) * chunks * 32
+}
+
 /// The most output channels per thread of `PointwiseVec4` (`POINTWISE_MAX_OC_BLOCK` in
 /// `shaders/templates/conv2d_pointwise.wgsl`).
 const POINTWISE_MAX_OC_BLOCK: u32 = 16;
@@ -73,20 +88,32 @@ impl ConvGeometry {
         u128::from(self.n) * u128::from(self.groups) * rows * columns
     }
 
-    /// Runs of the K-split `TransposedFewOc` entry point: [`FEW_OC_RUN`] consecutive columns of
-    /// one stride phase's sub-grid row, over every phase's rows (rounded up as in
-    /// [`ConvGeometry::few_oc_threads`]).
+    /// Runs of the K-split `TransposedFewOc` entry point as dispatched, 32 a workgroup:
+    /// [`FEW_OC_RUN`] columns [`ConvGeometry::few_oc_lanes`] apart of one stride phase's sub-grid
+    /// row, over every phase's rows (rounded up as in [`ConvGeometry::few_oc_threads`]).
     pub(crate) fn few_oc_runs(&self) -> u128 {
         let [sh, sw] = self.stride.map(u128::from);
-        let rows = u128::from(self.oh).div_ceil(sh) * sh;
-        let runs_per_row = u128::from(self.ow).div_ceil(sw).div_ceil(FEW_OC_RUN);
-        u128::from(self.n) * u128::from(self.groups) * rows * sw * runs_per_row
+        let rows = u128::from(self.n) * u128::from(self.groups) * u128::from(self.oh).div_ceil(sh) * sh * sw;
+        few_oc_dispatched_runs(rows, self.few_oc_width())
     }
 
-    /// Runs of `FewOc`: [`FEW_OC_RUN`] consecutive columns of one output row of one group.
+    /// Runs of `FewOc` as dispatched, 32 a workgroup: [`FEW_OC_RUN`] columns
+    /// [`ConvGeometry::few_oc_lanes`] apart of one output row of one group.
     pub(crate) fn few_oc_row_runs(&self) -> u128 {
         let rows = u128::from(self.n) * u128::from(self.groups) * u128::from(self.oh);
-        rows * u128::from(self.ow).div_ceil(FEW_OC_RUN)
+        few_oc_dispatched_runs(rows, self.few_oc_width())
+    }
+
+    /// Columns of the rows the K-split few-output-channel kernels run along: a stride phase's
+    /// sub-grid row for `TransposedFewOc`, an output row for `FewOc`.
+    fn few_oc_width(&self) -> u32 {
+        if self.transposed { self.ow.div_ceil(self.stride[1]) } else { self.ow }
+    }
+
+    /// Threads of a warp across one row in the K-split few-output-channel kernels (the
+    /// shader's `few_oc_lanes`, [`few_oc_lanes_across`] the row).
+    pub(crate) fn few_oc_lanes(&self) -> u32 {
+        few_oc_lanes_across(self.few_oc_width())
     }
 
     /// Output channels per thread of `PointwiseVec4` and `PointwiseVec4Split`: the channels shared out evenly over as
