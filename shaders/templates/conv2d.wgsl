@@ -384,23 +384,21 @@ fn conv_transpose2d_few_oc_split(
 }
 
 {# One filter tap of a run of the few-output-channel kernels: the run's FEW_OC_RUN input columns
-   (pixel r's at `ix0 + column_offset`, WGSL of r), then the K-slice's multiply-adds into `acc`,
+   (pixel r's at `ix0` + r · `column_step`, WGSL), then the K-slice's multiply-adds into `acc`,
    the weight from `w_first`, `w_step` further per input channel. The caller defines `ix0`,
    `iy`, `valid`, `px`, `first_ic`, `begin`, `end`, `plane`, `lane_offset` and `acc`, inside its
-   filter-column loop. #}
-{% macro few_oc_run_taps(column_offset, w_first, w_step) %}
+   filter-column loop. The pixels are written out, each with its own named column and flag:
+   private arrays indexed by a loop counter can end up in local memory. #}
+{% macro few_oc_run_taps(column_step, w_first, w_step) %}
             // Each pixel's column clamped into the row (its load then harmless) and whether it
             // is inside it.
-            var column: array<u32, FEW_OC_RUN>;
-            var inside: array<bool, FEW_OC_RUN>;
-            var any = false;
-            for (var r = 0u; r < FEW_OC_RUN; r++) {
-                let ix = ix0 + {{ column_offset }};
-                inside[r] = valid[r] && ix >= 0 && ix < i32(params.iw);
-                column[r] = u32(clamp(ix, 0, i32(params.iw) - 1));
-                any = any || inside[r];
-            }
-            if (!any) {
+            let step = i32({{ column_step }});
+{% for r in range(few_oc_run) %}
+            let ix_{{ r }} = ix0 + {{ r }} * step;
+            let inside{{ r }} = valid[{{ r }}] && ix_{{ r }} >= 0 && ix_{{ r }} < i32(params.iw);
+            let column{{ r }} = u32(clamp(ix_{{ r }}, 0, i32(params.iw) - 1));
+{% endfor %}
+            if (!({% for r in range(few_oc_run) %}inside{{ r }}{{ " || " if not loop.last }}{% endfor %})) {
                 continue;
             }
             var row_index = ((px.n * params.ic + first_ic) * params.ih + u32(iy)) * params.iw;
@@ -412,10 +410,12 @@ fn conv_transpose2d_few_oc_split(
                     {{ to_f32 }}(weight[w_index + lane_offset.z]),
                     {{ to_f32 }}(weight[w_index + lane_offset.w]),
                 );
-                for (var r = 0u; r < FEW_OC_RUN; r++) {
-                    let x = select(0.0, {{ to_f32 }}(input[row_index + column[r]]), inside[r]);
-                    acc[r] = fma(vec4<f32>(x), w, acc[r]);
-                }
+{% for r in range(few_oc_run) %}
+                let x{{ r }} = select(0.0, {{ to_f32 }}(input[row_index + column{{ r }}]), inside{{ r }});
+{% endfor %}
+{% for r in range(few_oc_run) %}
+                acc[{{ r }}] = fma(vec4<f32>(x{{ r }}), w, acc[{{ r }}]);
+{% endfor %}
                 row_index += plane;
                 w_index += {{ w_step }};
             }
@@ -447,7 +447,7 @@ fn few_oc_run_sum(px: FewOcPixel, valid: array<bool, FEW_OC_RUN>, begin: u32, en
                 continue;
             }
             let ix0 = t / sw;
-{{ few_oc_run_taps("i32(r * few_oc_lanes)", "first_ic * w_step + ky * params.kw + kx", "w_step") }}
+{{ few_oc_run_taps("few_oc_lanes", "first_ic * w_step + ky * params.kw + kx", "w_step") }}
         }
     }
     return acc;
@@ -515,7 +515,7 @@ fn few_oc_direct_run_sum(px: FewOcPixel, valid: array<bool, FEW_OC_RUN>, begin: 
         }
         for (var kx = 0u; kx < params.kw; kx++) {
             let ix0 = i32(px.ow * params.stride_w + kx * params.dilation_w) - i32(params.pad_w);
-{{ few_oc_run_taps("i32(r * few_oc_lanes * params.stride_w)", "first_w + ky * params.kw + kx", "taps") }}
+{{ few_oc_run_taps("few_oc_lanes * params.stride_w", "first_w + ky * params.kw + kx", "taps") }}
         }
     }
     return acc;
