@@ -469,17 +469,17 @@ fn few_oc_run_sum(px: FewOcPixel, valid: array<bool, FEW_OC_RUN>, begin: u32, en
             let ix0 = t / sw;
             // Each pixel's column clamped into the row (its load then harmless) and whether it
             // is inside it.
-            let step = i32(few_oc_lanes);
-            let ix_0 = ix0 + 0 * step;
+            let pixel_step = i32(few_oc_lanes);
+            let ix_0 = ix0 + 0 * pixel_step;
             let inside0 = valid[0] && ix_0 >= 0 && ix_0 < i32(params.iw);
             let column0 = u32(clamp(ix_0, 0, i32(params.iw) - 1));
-            let ix_1 = ix0 + 1 * step;
+            let ix_1 = ix0 + 1 * pixel_step;
             let inside1 = valid[1] && ix_1 >= 0 && ix_1 < i32(params.iw);
             let column1 = u32(clamp(ix_1, 0, i32(params.iw) - 1));
-            let ix_2 = ix0 + 2 * step;
+            let ix_2 = ix0 + 2 * pixel_step;
             let inside2 = valid[2] && ix_2 >= 0 && ix_2 < i32(params.iw);
             let column2 = u32(clamp(ix_2, 0, i32(params.iw) - 1));
-            let ix_3 = ix0 + 3 * step;
+            let ix_3 = ix0 + 3 * pixel_step;
             let inside3 = valid[3] && ix_3 >= 0 && ix_3 < i32(params.iw);
             let column3 = u32(clamp(ix_3, 0, i32(params.iw) - 1));
             if (!(inside0 || inside1 || inside2 || inside3)) {
@@ -624,17 +624,17 @@ fn few_oc_direct_run_sum(px: FewOcPixel, valid: array<bool, FEW_OC_RUN>, begin: 
             let ix0 = i32(px.ow * params.stride_w + kx * params.dilation_w) - i32(params.pad_w);
             // Each pixel's column clamped into the row (its load then harmless) and whether it
             // is inside it.
-            let step = i32(few_oc_lanes * params.stride_w);
-            let ix_0 = ix0 + 0 * step;
+            let pixel_step = i32(few_oc_lanes * params.stride_w);
+            let ix_0 = ix0 + 0 * pixel_step;
             let inside0 = valid[0] && ix_0 >= 0 && ix_0 < i32(params.iw);
             let column0 = u32(clamp(ix_0, 0, i32(params.iw) - 1));
-            let ix_1 = ix0 + 1 * step;
+            let ix_1 = ix0 + 1 * pixel_step;
             let inside1 = valid[1] && ix_1 >= 0 && ix_1 < i32(params.iw);
             let column1 = u32(clamp(ix_1, 0, i32(params.iw) - 1));
-            let ix_2 = ix0 + 2 * step;
+            let ix_2 = ix0 + 2 * pixel_step;
             let inside2 = valid[2] && ix_2 >= 0 && ix_2 < i32(params.iw);
             let column2 = u32(clamp(ix_2, 0, i32(params.iw) - 1));
-            let ix_3 = ix0 + 3 * step;
+            let ix_3 = ix0 + 3 * pixel_step;
             let inside3 = valid[3] && ix_3 >= 0 && ix_3 < i32(params.iw);
             let column3 = u32(clamp(ix_3, 0, i32(params.iw) - 1));
             if (!(inside0 || inside1 || inside2 || inside3)) {

@@ -392,9 +392,9 @@ fn conv_transpose2d_few_oc_split(
 {% macro few_oc_run_taps(column_step, w_first, w_step) %}
             // Each pixel's column clamped into the row (its load then harmless) and whether it
             // is inside it.
-            let step = i32({{ column_step }});
+            let pixel_step = i32({{ column_step }});
 {% for r in range(few_oc_run) %}
-            let ix_{{ r }} = ix0 + {{ r }} * step;
+            let ix_{{ r }} = ix0 + {{ r }} * pixel_step;
             let inside{{ r }} = valid[{{ r }}] && ix_{{ r }} >= 0 && ix_{{ r }} < i32(params.iw);
             let column{{ r }} = u32(clamp(ix_{{ r }}, 0, i32(params.iw) - 1));
 {% endfor %}
