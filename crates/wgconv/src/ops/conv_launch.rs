@@ -24,9 +24,9 @@ fn split_small_grid(workgroups: u64, k_tiles: u64) -> u32 {
     splits
 }
 
-/// Pixels per thread of the K-split `TransposedFewOc` entry point and of `FewOc` (`FEW_OC_RUN`
-/// in `shaders/templates/conv2d.wgsl`).
-const FEW_OC_RUN: u128 = 4;
+/// Pixels per thread of the K-split `TransposedFewOc` entry point and of `FewOc`: the shader's
+/// `FEW_OC_RUN`, as the generated bindings give it.
+const FEW_OC_RUN: u128 = crate::shaders::conv2d::FEW_OC_RUN as u128;
 
 /// Threads of a warp across a row of `width` columns in the K-split few-output-channel kernels
 /// (the shader's `few_oc_lanes`): the fewest power of two whose runs of [`FEW_OC_RUN`] pixels
