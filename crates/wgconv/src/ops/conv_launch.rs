@@ -383,6 +383,30 @@ mod tests {
         assert!(!geo(&[1, 8, 5, 5], &[8, 4, 3, 3], dilated).unwrap().supports(ConvKernel::CoopF16));
     }
 
+    /// The K-split few-output-channel kernels' layout: threads across a row (the fewest power of
+    /// two whose runs of 4 cover it, at most 32), and whole workgroups of 32 runs covering every
+    /// row's chunks of 4 · lanes columns.
+    #[test]
+    fn few_oc_runs_cover_every_row() {
+        let direct = |n, ow| geo(&[n, 16, 3, ow], &[3, 16, 3, 3], ConvOptions::default().padding(&[1])).unwrap();
+        // (batch, width) → (lanes, runs dispatched): 3 rows a batch image.
+        for (n, ow, lanes, runs) in [
+            (1, 1, 1, 32),     // 3 rows of 1 run: one workgroup of 32 rows
+            (1, 19, 8, 32),    // 5 runs → 8 lanes, 4 rows a workgroup: 3 rows in one
+            (2, 19, 8, 64),    // 6 rows: two workgroups
+            (1, 128, 32, 96),  // one chunk of 128 columns a row, one row a workgroup
+            (1, 150, 32, 192), // two chunks a row (128 + 22)
+        ] {
+            let g = direct(n, ow);
+            assert_eq!((g.few_oc_lanes(), g.few_oc_row_runs()), (lanes, runs), "{n} × {ow}");
+        }
+        // Transposed: rows of one stride phase's sub-grid, 135 columns (270 outputs, stride 2),
+        // 2 · 2 phases × 2 sub-grid rows (4 outputs high): 8 rows of two chunks.
+        let t = ConvOptions::default().transposed(true).stride(&[2]).padding(&[1]);
+        let g = geo(&[1, 20, 2, 135], &[20, 3, 4, 4], t).unwrap();
+        assert_eq!((g.few_oc_lanes(), g.few_oc_runs()), (32, 8 * 2 * 32));
+    }
+
     #[test]
     fn huge_strides_do_not_overflow_the_window_arithmetic() {
         let g = geo(&[1, 1, 1, 1], &[1, 1, 1, 1], ConvOptions::default().stride(&[1 << 28])).unwrap();
