@@ -301,35 +301,24 @@ fn conv_transpose2d_few_oc(@builtin(global_invocation_id) gid: vec3<u32>) {
 }
 
 // The same with K split over the workgroup's 8 rows of 32 threads, and 4 pixels per thread:
-// each row takes an eighth of the group's input channels for the same 32 runs of 4 pixels (one
-// stride phase, few_oc_lanes apart along a row, so the warp's loads of each pixel are adjacent
-// columns; each weight loaded feeds 4 pixels), and the first row adds the 8 partial sums. Layers such as pix2pix's 128→3
-// output put 16 384 runs of 512 K-steps on a GPU that holds 270 000 threads at once: split 8
-// ways, 131 072 threads, each with 4 independent loads per step, not one. (`conv2d_few_oc_split`
-// shares the partial sums' array and their reduction.)
+// each row takes an eighth of the group's input channels for the same 32 runs of 4 pixels (of
+// one stride phase's sub-grid row; each weight loaded feeds 4 pixels), and the first row adds
+// the 8 partial sums. Layers such as pix2pix's 128→3 output put 16 384 runs of 512 K-steps on
+// a GPU that holds 270 000 threads at once: split 8 ways, 131 072 threads, each with 4
+// independent loads per step, not one. (`conv2d_few_oc_split` shares the partial sums' array,
+// their reduction and the runs' layout.)
 var<workgroup> few_oc_partial: array<vec4<f32>, 256>;
 
 // Pixels per thread of `conv_transpose2d_few_oc_split` and `conv2d_few_oc_split` (the host's
 // `FEW_OC_RUN`).
 {% set few_oc_run = 4 %}
 const FEW_OC_RUN: u32 = {{ few_oc_run }}u;
-// Threads of a warp across one row in those entry points (a power of two up to 32: the row's
-// columns of FEW_OC_RUN pixels a thread, at most; the warp's other threads take the next rows):
-// thread c of a row takes columns c, c + few_oc_lanes, …, so the warp's loads of each pixel's
-// input are adjacent columns, one 128-byte line for 32 threads (runs of consecutive columns put
-// each load 16 bytes apart per thread: four lines for 32 threads, the kernels' bound).
-override few_oc_lanes: u32 = 32;
-
-// Row and first column of thread `local % 32` of the K-split few-output-channel entry points,
-// from the workgroup (whose 32 threads cover 32 / few_oc_lanes rows of a chunk of
-// FEW_OC_RUN · few_oc_lanes columns, chunks fastest) over rows of `width` columns.
-fn few_oc_place(gid: vec3<u32>, local: u32, width: u32) -> vec2<u32> {
-    let workgroup = (gid.y * stride_x + gid.x) / 256u;
-    let chunks = (width + FEW_OC_RUN * few_oc_lanes - 1u) / (FEW_OC_RUN * few_oc_lanes);
-    let lane = local % 32u;
-    let row = workgroup / chunks * (32u / few_oc_lanes) + lane / few_oc_lanes;
-    let column = workgroup % chunks * FEW_OC_RUN * few_oc_lanes + lane % few_oc_lanes;
-    return vec2<u32>(row, column);
+// A row of `width` columns is ⌈width / FEW_OC_RUN⌉ runs: run t takes columns t, t + runs,
+// t + 2·runs, … (those below `width`), so consecutive runs, a warp's threads, load adjacent
+// columns for each of their pixels (runs of consecutive columns put a warp's loads 16 bytes apart
+// per thread, four times the cache lines), and a row wastes at most FEW_OC_RUN − 1 columns.
+fn few_oc_runs_per_row(width: u32) -> u32 {
+    return (width + FEW_OC_RUN - 1u) / FEW_OC_RUN;
 }
 
 {# The K-split few-output-channel entry points' last step: the 8 slices' partial sums of each
@@ -359,42 +348,42 @@ fn conv_transpose2d_few_oc_split(
     @builtin(local_invocation_index) local: u32,
 ) {
     // 32 runs per workgroup (stride_x is a whole number of workgroups of 256). A run is
-    // FEW_OC_RUN columns few_oc_lanes apart of one stride phase's sub-grid row.
+    // FEW_OC_RUN columns `runs` apart of one stride phase's sub-grid row (`few_oc_runs_per_row`).
     let sub_w = (params.ow - 1u) / params.stride_w + 1u;
-    let place = few_oc_place(gid, local, sub_w);
-    let first_sx = place.y;
-    let px = few_oc_pixel(place.x * sub_w + min(first_sx, sub_w - 1u));
+    let runs = few_oc_runs_per_row(sub_w);
+    let run = (gid.y * stride_x + gid.x) / 256u * 32u + local % 32u;
+    let first_sx = run % runs;
+    let px = few_oc_pixel(run / runs * sub_w + first_sx);
     let slice = local / 32u;
     let ic_per_group = params.ic / params.groups;
     let chunk = (ic_per_group + 7u) / 8u;
     let begin = min(slice * chunk, ic_per_group);
     let end = min(begin + chunk, ic_per_group);
-    // Pixel r of the run is column first_sx + r·few_oc_lanes of the phase: output column
-    // px.ow + r·few_oc_lanes·stride.
+    // Pixel r of the run is column first_sx + r·runs of the phase: output column
+    // px.ow + r·runs·stride.
     var valid: array<bool, FEW_OC_RUN>;
     for (var r = 0u; r < FEW_OC_RUN; r++) {
-        let sx = first_sx + r * few_oc_lanes;
-        valid[r] = px.valid && sx < sub_w && px.ow + r * few_oc_lanes * params.stride_w < params.ow;
+        valid[r] = px.valid && first_sx + r * runs < sub_w && px.ow + r * runs * params.stride_w < params.ow;
     }
     var acc: array<vec4<f32>, FEW_OC_RUN>;
     if (valid[0]) {
-        acc = few_oc_run_sum(px, valid, begin, end);
+        acc = few_oc_run_sum(px, valid, runs, begin, end);
     }
-{{ few_oc_reduce("few_oc_lanes * params.stride_w") }}
+{{ few_oc_reduce("runs * params.stride_w") }}
 }
 
 {# One filter tap of a run of the few-output-channel kernels: the run's FEW_OC_RUN input columns
-   (pixel r's at `ix0` + r · `column_step`, WGSL), then the K-slice's multiply-adds into `acc`,
-   the weight from `w_first`, `w_step` further per input channel. The caller defines `ix0`,
-   `iy`, `valid`, `px`, `first_ic`, `begin`, `end`, `plane`, `lane_offset` and `acc`, inside its
-   filter-column loop. The pixels are written out, each with its own named column and flag:
+   (pixel r's at `first_ix` + r · `column_step`, WGSL), then the K-slice's multiply-adds into
+   `acc`, the weight from `w_first`, `w_step` further per input channel. The caller defines
+   `first_ix`, `iy`, `valid`, `px`, `first_ic`, `begin`, `end`, `plane`, `lane_offset` and `acc`,
+   inside its filter-column loop. The pixels are written out, each with its own named column and flag:
    private arrays indexed by a loop counter can end up in local memory. #}
 {% macro few_oc_run_taps(column_step, w_first, w_step) %}
             // Each pixel's column clamped into the row (its load then harmless) and whether it
             // is inside it.
             let pixel_step = i32({{ column_step }});
 {% for r in range(few_oc_run) %}
-            let ix_{{ r }} = ix0 + {{ r }} * pixel_step;
+            let ix_{{ r }} = first_ix + {{ r }} * pixel_step;
             let inside{{ r }} = valid[{{ r }}] && ix_{{ r }} >= 0 && ix_{{ r }} < i32(params.iw);
             let column{{ r }} = u32(clamp(ix_{{ r }}, 0, i32(params.iw) - 1));
 {% endfor %}
@@ -420,10 +409,11 @@ fn conv_transpose2d_few_oc_split(
                 w_index += {{ w_step }};
             }
 {%- endmacro %}
-// `few_oc_sum` for a run of FEW_OC_RUN pixels of one stride phase from `px` along its row
-// (pixel r valid where `valid[r]`). The pixels gather the same taps: a filter column aligned
-// with the stride for one is aligned for all, at input columns one apart.
-fn few_oc_run_sum(px: FewOcPixel, valid: array<bool, FEW_OC_RUN>, begin: u32, end: u32) -> array<vec4<f32>, FEW_OC_RUN> {
+// `few_oc_sum` for a run of FEW_OC_RUN pixels of one stride phase from `px` along its row,
+// `runs` sub-grid columns apart (pixel r valid where `valid[r]`). The pixels gather the same
+// taps: a filter column aligned with the stride for one is aligned for all, at input columns
+// `runs` apart.
+fn few_oc_run_sum(px: FewOcPixel, valid: array<bool, FEW_OC_RUN>, runs: u32, begin: u32, end: u32) -> array<vec4<f32>, FEW_OC_RUN> {
     let ic_per_group = params.ic / params.groups;
     let oc_per_group = params.oc / params.groups;
     let plane = params.ih * params.iw;
@@ -439,15 +429,15 @@ fn few_oc_run_sum(px: FewOcPixel, valid: array<bool, FEW_OC_RUN>, begin: u32, en
             continue;
         }
         for (var kx = 0u; kx < params.kw; kx++) {
-            // Pixel r's input column is t / stride + r·few_oc_lanes where t (the first pixel's,
-            // before the division) is aligned; it may be negative for the first pixels only.
+            // Pixel r's input column is t / stride + r·runs where t (the first pixel's, before
+            // the division) is aligned; it may be negative for the first pixels only.
             let t = i32(px.ow + params.pad_w) - i32(kx * params.dilation_w);
             let sw = i32(params.stride_w);
             if (((t % sw) + sw) % sw != 0) {
                 continue;
             }
-            let ix0 = t / sw;
-{{ few_oc_run_taps("few_oc_lanes", "first_ic * w_step + ky * params.kw + kx", "w_step") }}
+            let first_ix = t / sw;
+{{ few_oc_run_taps("runs", "first_ic * w_step + ky * params.kw + kx", "w_step") }}
         }
     }
     return acc;
@@ -455,9 +445,9 @@ fn few_oc_run_sum(px: FewOcPixel, valid: array<bool, FEW_OC_RUN>, begin: u32, en
 
 // Direct convolution with at most 4 output channels per group (an image's RGB output, a
 // latent's 4 channels): as `conv_transpose2d_few_oc_split`, 32 runs of FEW_OC_RUN output
-// columns few_oc_lanes apart per workgroup, K split over its 8 rows of 32 threads, every output
-// channel of the group at once. A warp's 32 runs load adjacent input columns (at stride 1), and
-// each weight it loads (the same for every lane) feeds the run's pixels. Layers such as the SD VAE decoder's
+// columns of a row per workgroup (`few_oc_runs_per_row`), K split over its 8 rows of 32 threads,
+// every output channel of the group at once. A warp's 32 runs load adjacent input columns (at
+// stride 1), and each weight it loads (the same for every lane) feeds the run's pixels. Layers such as the SD VAE decoder's
 // 128→3 at 512² are 262 144 pixels of K = 1152 and 3 outputs: no GEMM tile fills with 3
 // channels, and one thread per output loads every input value once per output channel.
 @compute @workgroup_size(256)
@@ -465,12 +455,13 @@ fn conv2d_few_oc_split(
     @builtin(global_invocation_id) gid: vec3<u32>,
     @builtin(local_invocation_index) local: u32,
 ) {
-    // 32 runs per workgroup (stride_x is a whole number of workgroups of 256), rows in the
-    // order (image, group, row); a run is FEW_OC_RUN columns few_oc_lanes apart.
-    let place = few_oc_place(gid, local, params.ow);
+    // 32 runs per workgroup (stride_x is a whole number of workgroups of 256), in the order
+    // (image, group, row, run of the row); a run is FEW_OC_RUN columns `runs` apart.
+    let runs = few_oc_runs_per_row(params.ow);
+    let run = (gid.y * stride_x + gid.x) / 256u * 32u + local % 32u;
     var px: FewOcPixel;
-    px.ow = place.y;
-    var t = place.x;
+    px.ow = run % runs;
+    var t = run / runs;
     px.oh = t % params.oh;
     t = t / params.oh;
     px.group = t % params.groups;
@@ -483,19 +474,19 @@ fn conv2d_few_oc_split(
     let end = min(begin + chunk, ic_per_group);
     var valid: array<bool, FEW_OC_RUN>;
     for (var r = 0u; r < FEW_OC_RUN; r++) {
-        valid[r] = px.valid && px.ow + r * few_oc_lanes < params.ow;
+        valid[r] = px.valid && px.ow + r * runs < params.ow;
     }
     var acc: array<vec4<f32>, FEW_OC_RUN>;
     if (valid[0]) {
-        acc = few_oc_direct_run_sum(px, valid, begin, end);
+        acc = few_oc_direct_run_sum(px, valid, runs, begin, end);
     }
-{{ few_oc_reduce("few_oc_lanes") }}
+{{ few_oc_reduce("runs") }}
 }
 
 // Σ over input channels [begin, end) of the group and every filter tap of the direct
-// convolution's run of FEW_OC_RUN pixels from `px` along its row (pixel r valid where
-// `valid[r]`), up to four output channels at once.
-fn few_oc_direct_run_sum(px: FewOcPixel, valid: array<bool, FEW_OC_RUN>, begin: u32, end: u32) -> array<vec4<f32>, FEW_OC_RUN> {
+// convolution's run of FEW_OC_RUN pixels from `px` along its row, `runs` columns apart (pixel r
+// valid where `valid[r]`), up to four output channels at once.
+fn few_oc_direct_run_sum(px: FewOcPixel, valid: array<bool, FEW_OC_RUN>, runs: u32, begin: u32, end: u32) -> array<vec4<f32>, FEW_OC_RUN> {
     let ic_per_group = params.ic / params.groups;
     let oc_per_group = params.oc / params.groups;
     let plane = params.ih * params.iw;
@@ -514,8 +505,8 @@ fn few_oc_direct_run_sum(px: FewOcPixel, valid: array<bool, FEW_OC_RUN>, begin: 
             continue;
         }
         for (var kx = 0u; kx < params.kw; kx++) {
-            let ix0 = i32(px.ow * params.stride_w + kx * params.dilation_w) - i32(params.pad_w);
-{{ few_oc_run_taps("few_oc_lanes * params.stride_w", "first_w + ky * params.kw + kx", "taps") }}
+            let first_ix = i32(px.ow * params.stride_w + kx * params.dilation_w) - i32(params.pad_w);
+{{ few_oc_run_taps("runs * params.stride_w", "first_w + ky * params.kw + kx", "taps") }}
         }
     }
     return acc;

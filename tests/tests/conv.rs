@@ -191,13 +191,24 @@ fn few_output_channels_direct() {
             },
         ),
         (
-            // 32 threads across a row (runs of pixels 32 columns apart) in chunks of 128
-            // columns: 150 = 128 + 22, the second chunk ragged.
-            "wide rows, two chunks",
+            // 38 runs a row, each of pixels 38 columns apart: 150 = 4 · 38 − 2, so the last
+            // two runs have 3 pixels.
+            "wide rows",
             Case {
                 input: &[1, 16, 3, 150],
                 weight: &[3, 16, 3, 3],
                 bias: true,
+                opts: opts().padding(&[1]),
+                kernel: ConvKernel::DirectVec4,
+            },
+        ),
+        (
+            // Rows of 3 columns: one run a row, a warp's runs on 32 rows of two images.
+            "rows narrower than a run",
+            Case {
+                input: &[2, 16, 5, 3],
+                weight: &[3, 16, 3, 3],
+                bias: false,
                 opts: opts().padding(&[1]),
                 kernel: ConvKernel::DirectVec4,
             },
@@ -690,20 +701,9 @@ fn transposed() {
     let geometry = ConvGeometry::new(split.input, split.weight, Some(&[4]), &split.opts).unwrap();
     assert!(geometry.supports(ConvKernel::TransposedFewOc));
     check("transposed few channels, K split", 157, split);
-    // Stride phases of 135 columns (270 outputs): 32 threads across a phase's row in chunks of
-    // 128 columns, the second ragged (7).
-    let split_wide = Case {
-        input: &[1, 20, 2, 135],
-        weight: &[20, 3, 4, 4],
-        bias: false,
-        opts: t().stride(&[2]).padding(&[1]),
-        kernel: ConvKernel::Transposed,
-    };
-    let geometry = ConvGeometry::new(split_wide.input, split_wide.weight, None, &split_wide.opts).unwrap();
-    assert!(geometry.supports(ConvKernel::TransposedFewOc));
-    check("transposed few channels, K split, wide rows", 158, split_wide);
     // The same with stride 3 and dilation 3: 31 output columns, 11, 10 and 10 per stride
-    // phase, in runs of 4, 4 and 3 or 2 pixels; taps in a pixel's phase whose input column is
+    // phase (sub-grid rows of 11), in 3 runs a row of 4, 4 and 3 pixels 3 columns apart, fewer
+    // where the phase ends at 10; taps in a pixel's phase whose input column is
     // negative (output column 2, filter column 2: (2 + 1 − 2·3) / 3 = −1), and rows alike.
     let split_strided = Case {
         input: &[1, 20, 4, 9],
@@ -716,6 +716,20 @@ fn transposed() {
         ConvGeometry::new(split_strided.input, split_strided.weight, Some(&[2]), &split_strided.opts).unwrap();
     assert!(geometry.supports(ConvKernel::TransposedFewOc));
     check("transposed few channels, K split, stride 3, dilation 3", 158, split_strided);
+    // Wide rows: 271 output columns (output padding), stride phases of 136 and 135 columns in
+    // 34 runs a row, each of pixels 34 sub-grid columns apart (the last run of the odd phase
+    // with 3); two groups of 2 output channels, two images.
+    let split_wide = Case {
+        input: &[2, 40, 2, 135],
+        weight: &[40, 2, 4, 4],
+        bias: true,
+        opts: t().groups(2).stride(&[2]).padding(&[1]).output_padding(&[0, 1]),
+        kernel: ConvKernel::Transposed,
+    };
+    let geometry = ConvGeometry::new(split_wide.input, split_wide.weight, Some(&[4]), &split_wide.opts).unwrap();
+    assert!(geometry.supports(ConvKernel::TransposedFewOc));
+    assert_eq!(geometry.output_shape(), [2, 4, 4, 271]);
+    check("transposed few channels, K split, wide rows", 161, split_wide);
     check(
         "transposed few channels, stride 3, dilation 2",
         56,

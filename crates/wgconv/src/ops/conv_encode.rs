@@ -714,8 +714,8 @@ impl Batch<'_> {
     /// The kernels of `shaders/conv2d.wgsl`: the reference kernels, one thread per output;
     /// `TransposedFewOc`, one per output pixel and group (its grid counts every stride phase's
     /// sub-grid, rounded up), or 8 per run of 4 pixels with K split between them; `FewOc`, 8 per
-    /// run of 4 pixels of a row (a run's pixels `few_oc_lanes` columns apart); `Gemv`, one
-    /// workgroup per 256 / lanes output channels.
+    /// run of 4 pixels of a row (for both, a run's pixels ⌈columns / 4⌉ apart along the row);
+    /// `Gemv`, one workgroup per 256 / lanes output channels.
     fn encode_per_output(
         &mut self,
         kernel: ConvKernel,
@@ -748,13 +748,9 @@ impl Batch<'_> {
         with_variant!(Variant::of(buffers.input.dtype(), false), direct = conv2d | conv2d_f16, {
             let mut overrides = direct::Overrides::new(grid.stride_x);
             overrides.wg_size = grid.wg_size;
-            // Only Gemv's and the K-split few-output-channel pipelines: a value per geometry
-            // would compile the others again.
+            // Only Gemv's pipelines: a value per geometry would compile the others again.
             if kernel == ConvKernel::Gemv {
                 overrides.gemv_lanes = g.gemv_lanes();
-            }
-            if few_oc_split || kernel == ConvKernel::FewOc {
-                overrides.few_oc_lanes = g.few_oc_lanes();
             }
             (overrides.activation, overrides.clamp_min, overrides.clamp_max) = activation_constants(activation);
             let entry = match kernel {

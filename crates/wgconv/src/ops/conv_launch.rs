@@ -28,21 +28,6 @@ fn split_small_grid(workgroups: u64, k_tiles: u64) -> u32 {
 /// `FEW_OC_RUN`, as the generated bindings give it.
 const FEW_OC_RUN: u128 = crate::shaders::conv2d::FEW_OC_RUN as u128;
 
-/// Threads of a warp across a row of `width` columns in the K-split few-output-channel kernels
-/// (the shader's `few_oc_lanes`): the fewest power of two whose runs of [`FEW_OC_RUN`] pixels
-/// cover the row, at most 32; the warp's other threads take the next rows.
-fn few_oc_lanes_across(width: u32) -> u32 {
-    width.div_ceil(FEW_OC_RUN as u32).next_power_of_two().min(32)
-}
-
-/// Runs dispatched for `rows` rows of `width` columns: workgroups of 32 runs cover 32 / lanes
-/// rows of a chunk of [`FEW_OC_RUN`] · lanes columns each.
-fn few_oc_dispatched_runs(rows: u128, width: u32) -> u128 {
-    let lanes = u128::from(few_oc_lanes_across(width));
-    let chunks = u128::from(width).div_ceil(FEW_OC_RUN * lanes);
-    rows.div_ceil(32 / lanes) * chunks * 32
-}
-
 /// The most output channels per thread of `PointwiseVec4` (`POINTWISE_MAX_OC_BLOCK` in
 /// `shaders/templates/conv2d_pointwise.wgsl`).
 const POINTWISE_MAX_OC_BLOCK: u32 = 16;
@@ -88,32 +73,21 @@ impl ConvGeometry {
         u128::from(self.n) * u128::from(self.groups) * rows * columns
     }
 
-    /// Runs of the K-split `TransposedFewOc` entry point as dispatched, 32 a workgroup:
-    /// [`FEW_OC_RUN`] columns [`ConvGeometry::few_oc_lanes`] apart of one stride phase's sub-grid
-    /// row, over every phase's rows (rounded up as in [`ConvGeometry::few_oc_threads`]).
+    /// Runs of the K-split `TransposedFewOc` entry point: ⌈columns / [`FEW_OC_RUN`]⌉ a row of
+    /// one stride phase's sub-grid (a run's pixels that many columns apart), over every phase's
+    /// rows (rounded up as in [`ConvGeometry::few_oc_threads`]).
     pub(crate) fn few_oc_runs(&self) -> u128 {
         let [sh, sw] = self.stride.map(u128::from);
-        let rows = u128::from(self.n) * u128::from(self.groups) * u128::from(self.oh).div_ceil(sh) * sh * sw;
-        few_oc_dispatched_runs(rows, self.few_oc_width())
+        let rows = u128::from(self.oh).div_ceil(sh) * sh;
+        let runs_per_row = u128::from(self.ow).div_ceil(sw).div_ceil(FEW_OC_RUN);
+        u128::from(self.n) * u128::from(self.groups) * rows * sw * runs_per_row
     }
 
-    /// Runs of `FewOc` as dispatched, 32 a workgroup: [`FEW_OC_RUN`] columns
-    /// [`ConvGeometry::few_oc_lanes`] apart of one output row of one group.
+    /// Runs of `FewOc`: ⌈OW / [`FEW_OC_RUN`]⌉ a row of one group (a run's pixels that many
+    /// columns apart).
     pub(crate) fn few_oc_row_runs(&self) -> u128 {
         let rows = u128::from(self.n) * u128::from(self.groups) * u128::from(self.oh);
-        few_oc_dispatched_runs(rows, self.few_oc_width())
-    }
-
-    /// Columns of the rows the K-split few-output-channel kernels run along: a stride phase's
-    /// sub-grid row for `TransposedFewOc`, an output row for `FewOc`.
-    fn few_oc_width(&self) -> u32 {
-        if self.transposed { self.ow.div_ceil(self.stride[1]) } else { self.ow }
-    }
-
-    /// Threads of a warp across one row in the K-split few-output-channel kernels (the
-    /// shader's `few_oc_lanes`, [`few_oc_lanes_across`] the row).
-    pub(crate) fn few_oc_lanes(&self) -> u32 {
-        few_oc_lanes_across(self.few_oc_width())
+        rows * u128::from(self.ow).div_ceil(FEW_OC_RUN)
     }
 
     /// Output channels per thread of `PointwiseVec4` and `PointwiseVec4Split`: the channels shared out evenly over as
@@ -381,30 +355,6 @@ mod tests {
         assert_eq!((t.coop_grid(), t.gemm_k_depth()), ([1, 1, 4], 8 * 4));
         let dilated = ConvOptions::default().transposed(true).stride(&[2]).dilation(&[2]);
         assert!(!geo(&[1, 8, 5, 5], &[8, 4, 3, 3], dilated).unwrap().supports(ConvKernel::CoopF16));
-    }
-
-    /// The K-split few-output-channel kernels' layout: threads across a row (the fewest power of
-    /// two whose runs of 4 cover it, at most 32), and whole workgroups of 32 runs covering every
-    /// row's chunks of 4 · lanes columns.
-    #[test]
-    fn few_oc_runs_cover_every_row() {
-        let direct = |n, ow| geo(&[n, 16, 3, ow], &[3, 16, 3, 3], ConvOptions::default().padding(&[1])).unwrap();
-        // (batch, width) → (lanes, runs dispatched): 3 rows a batch image.
-        for (n, ow, lanes, runs) in [
-            (1, 1, 1, 32),     // 3 rows of 1 run: one workgroup of 32 rows
-            (1, 19, 8, 32),    // 5 runs → 8 lanes, 4 rows a workgroup: 3 rows in one
-            (2, 19, 8, 64),    // 6 rows: two workgroups
-            (1, 128, 32, 96),  // one chunk of 128 columns a row, one row a workgroup
-            (1, 150, 32, 192), // two chunks a row (128 + 22)
-        ] {
-            let g = direct(n, ow);
-            assert_eq!((g.few_oc_lanes(), g.few_oc_row_runs()), (lanes, runs), "{n} × {ow}");
-        }
-        // Transposed: rows of one stride phase's sub-grid, 135 columns (270 outputs, stride 2),
-        // 2 · 2 phases × 2 sub-grid rows (4 outputs high): 8 rows of two chunks.
-        let t = ConvOptions::default().transposed(true).stride(&[2]).padding(&[1]);
-        let g = geo(&[1, 20, 2, 135], &[20, 3, 4, 4], t).unwrap();
-        assert_eq!((g.few_oc_lanes(), g.few_oc_runs()), (32, 8 * 2 * 32));
     }
 
     #[test]
