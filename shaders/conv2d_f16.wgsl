@@ -462,19 +462,16 @@ fn few_oc_run_sum(px: FewOcPixel, valid: array<bool, FEW_OC_RUN>, runs: u32, beg
             // Each pixel's column clamped into the row (its load then harmless) and whether it
             // is inside it.
             let pixel_step = i32(runs);
-            let ix_0 = first_ix + 0 * pixel_step;
-            let inside0 = valid[0] && ix_0 >= 0 && ix_0 < i32(params.iw);
-            let column0 = u32(clamp(ix_0, 0, i32(params.iw) - 1));
-            let ix_1 = first_ix + 1 * pixel_step;
-            let inside1 = valid[1] && ix_1 >= 0 && ix_1 < i32(params.iw);
-            let column1 = u32(clamp(ix_1, 0, i32(params.iw) - 1));
-            let ix_2 = first_ix + 2 * pixel_step;
-            let inside2 = valid[2] && ix_2 >= 0 && ix_2 < i32(params.iw);
-            let column2 = u32(clamp(ix_2, 0, i32(params.iw) - 1));
-            let ix_3 = first_ix + 3 * pixel_step;
-            let inside3 = valid[3] && ix_3 >= 0 && ix_3 < i32(params.iw);
-            let column3 = u32(clamp(ix_3, 0, i32(params.iw) - 1));
-            if (!(inside0 || inside1 || inside2 || inside3)) {
+            var column: array<u32, FEW_OC_RUN>;
+            var inside: array<bool, FEW_OC_RUN>;
+            var any = false;
+            for (var r = 0u; r < FEW_OC_RUN; r++) {
+                let ix = first_ix + i32(r) * pixel_step;
+                inside[r] = valid[r] && ix >= 0 && ix < i32(params.iw);
+                column[r] = u32(clamp(ix, 0, i32(params.iw) - 1));
+                any = any || inside[r];
+            }
+            if (!any) {
                 continue;
             }
             var row_index = ((px.n * params.ic + first_ic) * params.ih + u32(iy)) * params.iw;
@@ -486,14 +483,10 @@ fn few_oc_run_sum(px: FewOcPixel, valid: array<bool, FEW_OC_RUN>, runs: u32, beg
                     f32(weight[w_index + lane_offset.z]),
                     f32(weight[w_index + lane_offset.w]),
                 );
-                let x0 = select(0.0, f32(input[row_index + column0]), inside0);
-                let x1 = select(0.0, f32(input[row_index + column1]), inside1);
-                let x2 = select(0.0, f32(input[row_index + column2]), inside2);
-                let x3 = select(0.0, f32(input[row_index + column3]), inside3);
-                acc[0] = fma(vec4<f32>(x0), w, acc[0]);
-                acc[1] = fma(vec4<f32>(x1), w, acc[1]);
-                acc[2] = fma(vec4<f32>(x2), w, acc[2]);
-                acc[3] = fma(vec4<f32>(x3), w, acc[3]);
+                for (var r = 0u; r < FEW_OC_RUN; r++) {
+                    let x = select(0.0, f32(input[row_index + column[r]]), inside[r]);
+                    acc[r] = fma(vec4<f32>(x), w, acc[r]);
+                }
                 row_index += plane;
                 w_index += w_step;
             }
@@ -618,19 +611,16 @@ fn few_oc_direct_run_sum(px: FewOcPixel, valid: array<bool, FEW_OC_RUN>, runs: u
             // Each pixel's column clamped into the row (its load then harmless) and whether it
             // is inside it.
             let pixel_step = i32(runs * params.stride_w);
-            let ix_0 = first_ix + 0 * pixel_step;
-            let inside0 = valid[0] && ix_0 >= 0 && ix_0 < i32(params.iw);
-            let column0 = u32(clamp(ix_0, 0, i32(params.iw) - 1));
-            let ix_1 = first_ix + 1 * pixel_step;
-            let inside1 = valid[1] && ix_1 >= 0 && ix_1 < i32(params.iw);
-            let column1 = u32(clamp(ix_1, 0, i32(params.iw) - 1));
-            let ix_2 = first_ix + 2 * pixel_step;
-            let inside2 = valid[2] && ix_2 >= 0 && ix_2 < i32(params.iw);
-            let column2 = u32(clamp(ix_2, 0, i32(params.iw) - 1));
-            let ix_3 = first_ix + 3 * pixel_step;
-            let inside3 = valid[3] && ix_3 >= 0 && ix_3 < i32(params.iw);
-            let column3 = u32(clamp(ix_3, 0, i32(params.iw) - 1));
-            if (!(inside0 || inside1 || inside2 || inside3)) {
+            var column: array<u32, FEW_OC_RUN>;
+            var inside: array<bool, FEW_OC_RUN>;
+            var any = false;
+            for (var r = 0u; r < FEW_OC_RUN; r++) {
+                let ix = first_ix + i32(r) * pixel_step;
+                inside[r] = valid[r] && ix >= 0 && ix < i32(params.iw);
+                column[r] = u32(clamp(ix, 0, i32(params.iw) - 1));
+                any = any || inside[r];
+            }
+            if (!any) {
                 continue;
             }
             var row_index = ((px.n * params.ic + first_ic) * params.ih + u32(iy)) * params.iw;
@@ -642,14 +632,10 @@ fn few_oc_direct_run_sum(px: FewOcPixel, valid: array<bool, FEW_OC_RUN>, runs: u
                     f32(weight[w_index + lane_offset.z]),
                     f32(weight[w_index + lane_offset.w]),
                 );
-                let x0 = select(0.0, f32(input[row_index + column0]), inside0);
-                let x1 = select(0.0, f32(input[row_index + column1]), inside1);
-                let x2 = select(0.0, f32(input[row_index + column2]), inside2);
-                let x3 = select(0.0, f32(input[row_index + column3]), inside3);
-                acc[0] = fma(vec4<f32>(x0), w, acc[0]);
-                acc[1] = fma(vec4<f32>(x1), w, acc[1]);
-                acc[2] = fma(vec4<f32>(x2), w, acc[2]);
-                acc[3] = fma(vec4<f32>(x3), w, acc[3]);
+                for (var r = 0u; r < FEW_OC_RUN; r++) {
+                    let x = select(0.0, f32(input[row_index + column[r]]), inside[r]);
+                    acc[r] = fma(vec4<f32>(x), w, acc[r]);
+                }
                 row_index += plane;
                 w_index += taps;
             }

@@ -376,18 +376,23 @@ fn conv_transpose2d_few_oc_split(
    (pixel r's at `first_ix` + r · `column_step`, WGSL), then the K-slice's multiply-adds into
    `acc`, the weight from `w_first`, `w_step` further per input channel. The caller defines
    `first_ix`, `iy`, `valid`, `px`, `first_ic`, `begin`, `end`, `plane`, `lane_offset` and `acc`,
-   inside its filter-column loop. The pixels are written out, each with its own named column and flag:
-   private arrays indexed by a loop counter can end up in local memory. #}
+   inside its filter-column loop. (The pixels written out in named variables instead of these
+   loops over arrays measured 1.015× on f32 tensors and 0.94× on f16 ones, one round, on an
+   H200: v40.) #}
 {% macro few_oc_run_taps(column_step, w_first, w_step) %}
             // Each pixel's column clamped into the row (its load then harmless) and whether it
             // is inside it.
             let pixel_step = i32({{ column_step }});
-{% for r in range(few_oc_run) %}
-            let ix_{{ r }} = first_ix + {{ r }} * pixel_step;
-            let inside{{ r }} = valid[{{ r }}] && ix_{{ r }} >= 0 && ix_{{ r }} < i32(params.iw);
-            let column{{ r }} = u32(clamp(ix_{{ r }}, 0, i32(params.iw) - 1));
-{% endfor %}
-            if (!({% for r in range(few_oc_run) %}inside{{ r }}{{ " || " if not loop.last }}{% endfor %})) {
+            var column: array<u32, FEW_OC_RUN>;
+            var inside: array<bool, FEW_OC_RUN>;
+            var any = false;
+            for (var r = 0u; r < FEW_OC_RUN; r++) {
+                let ix = first_ix + i32(r) * pixel_step;
+                inside[r] = valid[r] && ix >= 0 && ix < i32(params.iw);
+                column[r] = u32(clamp(ix, 0, i32(params.iw) - 1));
+                any = any || inside[r];
+            }
+            if (!any) {
                 continue;
             }
             var row_index = ((px.n * params.ic + first_ic) * params.ih + u32(iy)) * params.iw;
@@ -399,12 +404,10 @@ fn conv_transpose2d_few_oc_split(
                     {{ to_f32 }}(weight[w_index + lane_offset.z]),
                     {{ to_f32 }}(weight[w_index + lane_offset.w]),
                 );
-{% for r in range(few_oc_run) %}
-                let x{{ r }} = select(0.0, {{ to_f32 }}(input[row_index + column{{ r }}]), inside{{ r }});
-{% endfor %}
-{% for r in range(few_oc_run) %}
-                acc[{{ r }}] = fma(vec4<f32>(x{{ r }}), w, acc[{{ r }}]);
-{% endfor %}
+                for (var r = 0u; r < FEW_OC_RUN; r++) {
+                    let x = select(0.0, {{ to_f32 }}(input[row_index + column[r]]), inside[r]);
+                    acc[r] = fma(vec4<f32>(x), w, acc[r]);
+                }
                 row_index += plane;
                 w_index += {{ w_step }};
             }
