@@ -203,7 +203,8 @@ fn few_output_channels_direct() {
             },
         ),
         (
-            // Rows of 3 columns: one run a row, a warp's runs on 32 rows of two images.
+            // Rows of 3 columns: one run a row, so a warp's runs take all 10 rows of both
+            // images (and 22 past them).
             "rows narrower than a run",
             Case {
                 input: &[2, 16, 5, 3],
