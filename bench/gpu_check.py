@@ -40,6 +40,12 @@ cases = [
     # of 4 along 90 columns), and a latent output that R43 plans onto it (K 2880, 2 × 96 × 80).
     ("few_oc_rgb", (1, 128, 64, 90), (3, 128, 3, 3), "--padding 1 --activation relu --kernel few_oc"),
     ("few_oc_planned_latent", (2, 320, 96, 80), (4, 320, 3, 3), "--padding 1"),
+    # Rows of ragged runs (v40: run t of a row takes columns t, t + runs, …): 129 columns, 33 runs
+    # a row, the last 3 of 3 pixels; and a transposed output of 259 columns (output padding),
+    # stride phases of 130 and 129 columns, in two groups of 2 output channels.
+    ("few_oc_ragged_rows", (2, 64, 9, 129), (3, 64, 3, 3), "--padding 1 --kernel few_oc"),
+    ("transposed_few_oc_ragged_rows", (2, 64, 3, 129), (64, 2, 4, 4),
+     "--transposed --stride 2 --padding 1 --output-padding 0,1 --groups 2 --kernel transposed_few_oc"),
     # Four output pixels in all (two images of 2×1): the matrix-vector kernel, 256 lanes (K 2304).
     ("gemv_4_pixels", (2, 256, 4, 3), (40, 256, 3, 3), "--stride 2,3 --padding 1,0 --activation relu --kernel gemv"),
     # The small-grid GEMM: ragged 32×32 tiles (70 channels, 13×11 pixels), K 1008 in 2 K-slices,
@@ -204,7 +210,8 @@ f16_cases = [(name + "_f16", xs, ws, flags.replace("--precision f16", "").strip(
 f16_cases += [(name + "_f16", xs, ws, flags) for name, xs, ws, flags in cases
               if name in ("gemm_splitk", "gemm_transposed", "depthwise_k7_vec4", "depthwise_k7_tiled", "gemm_stem",
                           "depthwise_s1_multiplier", "depthwise_vec4_long_runs",
-                          "transposed_few_oc_rgb", "few_oc_rgb", "gemv_4_pixels", "gemm_small_ragged",
+                          "transposed_few_oc_rgb", "few_oc_rgb", "few_oc_ragged_rows",
+                          "transposed_few_oc_ragged_rows", "gemv_4_pixels", "gemm_small_ragged",
                           "gemm_small_transposed", "gemm_small_k32_ragged", "gemm_small_k32_transposed",
                           "pointwise_vec4_blocks", "pointwise_vec4_split_blocks")]
 # The channels-last tensor-core kernel, forced (the CLI's tensors are NCHW: it runs between
