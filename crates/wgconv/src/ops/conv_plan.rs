@@ -621,10 +621,9 @@ impl ConvGeometry {
     /// batch 16, ResNet-50's 64-channel 3×3 at batch 1), and was within 0.89–1.10× on larger
     /// grids and 0.75–1.28× with 96–128 input channels.
     pub(crate) fn winograd_fused_wins_channels_last(&self) -> bool {
-        let tile_groups = (u64::from(self.n) * self.winograd_tiles()).div_ceil(32);
         self.winograd_fused_wins()
             && self.ic <= WINOGRAD_FUSED_SHORT_IC
-            && tile_groups <= WINOGRAD_FUSED_CHANNELS_LAST_MAX_TILE_GROUPS
+            && self.winograd_fused_tile_groups() <= WINOGRAD_FUSED_CHANNELS_LAST_MAX_TILE_GROUPS
     }
 
     /// R44's filter and channel counts, whatever the grid: Winograd's shape with

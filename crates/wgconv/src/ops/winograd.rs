@@ -254,7 +254,7 @@ impl ConvGeometry {
     pub(crate) fn winograd_fused_shape(&self) -> FusedShape {
         let channels = self.winograd_fused_channels_per_workgroup();
         let wide = channels == fused::T32_C80_CHANNELS;
-        let tile_groups = (u64::from(self.n) * self.winograd_tiles()).div_ceil(u64::from(fused::T32_C64_TILES));
+        let tile_groups = self.winograd_fused_tile_groups();
         let workgroups = tile_groups * u64::from(self.oc.div_ceil(channels));
         let small_grid = if self.ic <= WINOGRAD_FUSED_SHORT_IC {
             tile_groups <= WINOGRAD_FUSED_NARROW_MAX_TILE_GROUPS
@@ -269,6 +269,12 @@ impl ConvGeometry {
         };
         debug_assert_eq!(shape.channels, channels);
         shape
+    }
+
+    /// The groups of 32 output tiles (over the batch) of the layer: the grid of `WinogradFused`'s
+    /// 32-tile shapes along the tiles, by which its shape (above) and rule R45 measure the grid.
+    pub(crate) fn winograd_fused_tile_groups(&self) -> u64 {
+        (u64::from(self.n) * self.winograd_tiles()).div_ceil(u64::from(fused::T32_C64_TILES))
     }
 
     /// The output channels of a `WinogradFused` workgroup: 80 where that pads fewer columns
