@@ -12,7 +12,10 @@ use wgconv::{
     timing::{self, TimingSource},
 };
 
-use crate::error::{CliError, CliResult};
+use crate::{
+    error::{CliError, CliResult},
+    pipeline_stats::PipelineStats,
+};
 
 /// The suites built into the binary, by name (`--suite NAME`): bench/suites/NAME.json.
 const BUILT_IN_SUITES: [(&str, &str); 5] = [
@@ -100,6 +103,18 @@ pub struct BenchArgs {
     /// planner's elsewhere). The tensor-core one (`q8_coop`) asks for cooperative matrices.
     #[arg(long, value_parser = crate::args::q8_kernel)]
     q8_kernel: Option<Q8Kernel>,
+    /// Also report what the Vulkan driver compiled each layer's pipelines to (registers per
+    /// thread on NVIDIA, and whatever else it reports through
+    /// `VK_KHR_pipeline_executable_properties`): the pipelines a layer compiled first are listed
+    /// under it. Each is lowered to SPIR-V as wgpu lowers it and compiled again on a Vulkan
+    /// device of the CLI's own; without such a device the report says why.
+    #[arg(long)]
+    pipeline_stats: bool,
+    /// With --pipeline-stats: also write the driver's textual internal representations of each
+    /// pipeline (whatever the driver offers through the same extension) into this directory, one
+    /// file per layer, entry point and representation.
+    #[arg(long, requires = "pipeline_stats")]
+    pipeline_ir: Option<PathBuf>,
 }
 
 /// One layer of a suite: `wgconv::suite::SuiteLayer` (its docs give the format).
@@ -141,6 +156,10 @@ pub struct LayerResult {
     /// With `--roofline`: `min_bytes` over the time, as a percentage of the copy bandwidth.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub percent_of_copy_bandwidth: Option<f64>,
+    /// With `--pipeline-stats`: the pipelines this layer compiled first (an earlier layer's are
+    /// listed under it), with the driver's statistics.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub pipelines: Vec<PipelineStats>,
 }
 
 /// One configuration timed by `--sweep`.
@@ -635,6 +654,7 @@ fn run_layer(ctx: &Context, layer: &Layer, args: &BenchArgs) -> CliResult<(Layer
         min_bytes,
         percent_of_compute_ceiling: None,
         percent_of_copy_bandwidth: None,
+        pipelines: Vec::new(),
     };
     Ok((result, source))
 }
@@ -667,9 +687,16 @@ pub fn run(args: &BenchArgs) -> CliResult<()> {
     progress.set_style(ProgressStyle::with_template("{bar:30} {pos}/{len} {msg}").expect("static template"));
     let mut results = Vec::new();
     let mut source = TimingSource::GpuTimestamps;
+    // With --pipeline-stats: each layer's first-compiled pipelines, as (layer index, pipeline).
+    let mut first_compiled = Vec::new();
     for layer in &layers {
         progress.set_message(layer.name.clone());
+        let before = if args.pipeline_stats { ctx.compiled_pipelines() } else { Vec::new() };
         let (r, s) = run_layer(&ctx, layer, args)?;
+        if args.pipeline_stats {
+            let new = ctx.compiled_pipelines().into_iter().filter(|p| !before.contains(p));
+            first_compiled.extend(new.map(|p| (results.len(), p)));
+        }
         // Without a terminal the bar draws nothing: a line per layer shows progress in logs and
         // keeps what a run cut short had measured.
         if !std::io::stderr().is_terminal() {
@@ -691,6 +718,17 @@ pub fn run(args: &BenchArgs) -> CliResult<()> {
     progress.finish_and_clear();
     if let Some(roofline) = &roofline {
         results.iter_mut().for_each(|r| apply_roofline(r, roofline));
+    }
+    if args.pipeline_stats {
+        let (at, pipelines): (Vec<usize>, Vec<_>) = first_compiled.into_iter().unzip();
+        let (prober_device, stats) = crate::pipeline_stats::collect(&pipelines, args.pipeline_ir.is_some());
+        eprintln!("pipeline statistics from: {}", prober_device.as_deref().unwrap_or("(no device)"));
+        for (index, stats) in at.into_iter().zip(stats) {
+            if let Some(dir) = &args.pipeline_ir {
+                crate::pipeline_stats::write_representations(dir, &results[index].layer.name, &stats)?;
+            }
+            results[index].pipelines.push(stats);
+        }
     }
     if let Some(path) = &args.tune_cache {
         std::fs::write(path, ctx.export_tuning())
@@ -729,6 +767,11 @@ pub fn run(args: &BenchArgs) -> CliResult<()> {
                 r.percent_of_compute_ceiling.unwrap_or(f64::NAN),
                 r.percent_of_copy_bandwidth.unwrap_or(f64::NAN)
             );
+        }
+    }
+    for r in results.iter().filter(|r| !r.pipelines.is_empty()) {
+        for p in &r.pipelines {
+            println!("pipeline {}: {}", r.layer.name, p.summary());
         }
     }
     for r in results.iter().filter(|r| !r.sweep.is_empty()) {

@@ -4,6 +4,7 @@ mod args;
 mod bench;
 mod error;
 mod npy;
+mod pipeline_stats;
 
 use std::{path::PathBuf, process::ExitCode};
 

@@ -142,7 +142,8 @@ struct Key {
 #[derive(Debug, Default)]
 pub(crate) struct PipelineCache {
     shaders: Mutex<HashMap<&'static str, Arc<ShaderResources>>>,
-    pipelines: Mutex<HashMap<Key, wgpu::ComputePipeline>>,
+    /// Each pipeline with its shader's WGSL (for `compiled`).
+    pipelines: Mutex<HashMap<Key, (wgpu::ComputePipeline, &'static str)>>,
     /// Uniform buffers by (struct name, contents). Uniforms are never written after creation,
     /// so ops with equal parameters share one; a repeated call then creates no buffer, which
     /// spares the staging copy `create_buffer_init` queues and its clean-up on a later submit.
@@ -237,7 +238,7 @@ impl PipelineCache {
         entry: S::Entry,
         overrides: &S::Overrides,
     ) -> wgpu::ComputePipeline {
-        self.pipeline(S::PATH, S::entry_name(entry), &S::constants(overrides), || {
+        self.pipeline(S::PATH, S::SOURCE, S::entry_name(entry), &S::constants(overrides), || {
             S::create_pipeline(device, &resources.module, &resources.layout, entry, overrides)
         })
     }
@@ -247,13 +248,14 @@ impl PipelineCache {
     fn pipeline(
         &self,
         shader: &'static str,
+        source: &'static str,
         entry: &'static str,
         constants: &[(&'static str, f64)],
         make: impl FnOnce() -> wgpu::ComputePipeline,
     ) -> wgpu::ComputePipeline {
         let key = Key { shader, entry, constants: constants.iter().map(|(k, v)| (*k, v.to_bits())).collect() };
         let mut map = crate::context::lock(&self.pipelines);
-        map.entry(key).or_insert_with(make).clone()
+        map.entry(key).or_insert_with(|| (make(), source)).0.clone()
     }
 
     /// The uniform buffer holding `contents` (a generated struct named `label`): the one cached
@@ -299,9 +301,10 @@ impl PipelineCache {
     /// Every compiled pipeline's shader, entry point and override values, sorted.
     pub fn compiled(&self) -> Vec<CompiledPipeline> {
         let mut all: Vec<CompiledPipeline> = crate::context::lock(&self.pipelines)
-            .keys()
-            .map(|key| CompiledPipeline {
+            .iter()
+            .map(|(key, (_, source))| CompiledPipeline {
                 shader: key.shader,
+                source,
                 entry: key.entry,
                 constants: key.constants.iter().map(|(name, bits)| (*name, f64::from_bits(*bits))).collect(),
             })
@@ -319,13 +322,28 @@ impl PipelineCache {
 /// e.g. `shaders/conv2d_gemm.wgsl`; the WGSL is embedded in the crate), which entry point, and
 /// the override values it was specialised with. The list lets an application compile the same
 /// pipelines ahead of time (on another thread, or before a latency-sensitive first call), and lets
-/// the repository check that another WebGPU implementation (Dawn) accepts every one of them.
-#[derive(Clone, Debug, PartialEq)]
+/// the repository check that another WebGPU implementation (Dawn) accepts every one of them,
+/// or a tool lower each one as wgpu does and ask the driver what it compiled to.
+#[derive(Clone, PartialEq)]
 pub struct CompiledPipeline {
     /// Path of the shader.
     pub shader: &'static str,
+    /// The shader's WGSL, as compiled.
+    pub source: &'static str,
     /// Entry point.
     pub entry: &'static str,
     /// `(override key, value)`, as passed to `wgpu::PipelineCompilationOptions::constants`.
     pub constants: Vec<(&'static str, f64)>,
+}
+
+/// The source's length, not its text: a list of pipelines prints (and sorts by its print) quickly.
+impl std::fmt::Debug for CompiledPipeline {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("CompiledPipeline")
+            .field("shader", &self.shader)
+            .field("source", &format_args!("<{} bytes of WGSL>", self.source.len()))
+            .field("entry", &self.entry)
+            .field("constants", &self.constants)
+            .finish()
+    }
 }

@@ -1,0 +1,476 @@
+//! What the Vulkan driver compiled each pipeline to (`wgconv bench --pipeline-stats`).
+//!
+//! Timing says how fast a kernel runs, not why. A driver that has
+//! `VK_KHR_pipeline_executable_properties` reports statistics of the machine code it built (on
+//! NVIDIA: registers per thread, which set how many workgroups an SM holds at once). wgpu does not
+//! expose them, so each pipeline a run compiled ([`wgconv::CompiledPipeline`]) is lowered here as
+//! wgpu lowers it (naga, the same override values, the crate's audited checks) and compiled again
+//! on a Vulkan device of our own, created with that extension, to ask.
+
+use std::collections::{BTreeMap, HashMap};
+
+use ash::vk;
+use naga::valid::{Capabilities, ValidationFlags, Validator};
+use serde::Serialize;
+use wgconv::CompiledPipeline;
+
+/// One statistic of one executable of a pipeline, as the driver names it.
+#[derive(Clone, Debug, Serialize)]
+pub struct Statistic {
+    /// The driver's name for it (e.g. NVIDIA's "Register Count").
+    pub name: String,
+    /// Its value.
+    pub value: f64,
+}
+
+/// A pipeline's shader, entry point and override values, with the driver's statistics.
+#[derive(Clone, Debug, Serialize)]
+pub struct PipelineStats {
+    /// Path of the shader.
+    pub shader: &'static str,
+    /// Entry point.
+    pub entry: &'static str,
+    /// Override values it was specialised with.
+    pub constants: BTreeMap<&'static str, f64>,
+    /// The driver's statistics, or why there are none.
+    #[serde(flatten)]
+    pub statistics: Probed,
+}
+
+/// What the driver said of one pipeline.
+#[derive(Clone, Debug, Serialize)]
+#[serde(untagged)]
+pub enum Probed {
+    /// Its statistics, and with `--pipeline-ir` its internal representations.
+    Statistics {
+        /// Every statistic of every executable (a compute pipeline has one).
+        statistics: Vec<Statistic>,
+        /// (name, text) of each textual internal representation (none unless asked for).
+        #[serde(skip)]
+        representations: Vec<(String, String)>,
+    },
+    /// Why there are none.
+    Error {
+        /// The reason.
+        error: String,
+    },
+}
+
+impl PipelineStats {
+    /// One line: entry point, the overrides that pick a configuration (tile width, K-slices,
+    /// stream-K, workgroup size; the layer's geometry is left out), then each statistic.
+    pub fn summary(&self) -> String {
+        let picked: Vec<String> =
+            self.constants.iter().filter(|(k, _)| !k.starts_with("spec_")).map(|(k, v)| format!("{k}={v}")).collect();
+        let statistics = match &self.statistics {
+            Probed::Statistics { statistics, .. } => {
+                statistics.iter().map(|s| format!("{}={}", s.name, s.value)).collect::<Vec<_>>().join(", ")
+            }
+            Probed::Error { error } => format!("no statistics: {error}"),
+        };
+        format!("{} [{}]: {statistics}", self.entry, picked.join(" "))
+    }
+}
+
+/// A Vulkan device created to compile pipelines and read their statistics.
+pub struct Prober {
+    // Kept alive with the device: the instance's functions come from the loader it holds.
+    _entry: ash::Entry,
+    instance: ash::Instance,
+    device: ash::Device,
+    executables: ash::khr::pipeline_executable_properties::Device,
+    /// Whether pipelines are compiled with their internal representations captured.
+    capture_representations: bool,
+    /// The device's name, to print beside the statistics.
+    pub device_name: String,
+}
+
+/// Why a prober could not be made or a pipeline not be compiled, as text for the report.
+type ProbeResult<T> = Result<T, String>;
+
+fn vk_error(what: &str) -> impl FnOnce(vk::Result) -> String + '_ {
+    move |e| format!("{what}: {e}")
+}
+
+impl Prober {
+    /// Opens the Vulkan loader and the first device that reports pipeline statistics (a discrete
+    /// GPU first), with every feature it has among those the crate's shaders use. With
+    /// `capture_representations`, [`Prober::probe`] also returns the driver's textual internal
+    /// representations of each pipeline (what a driver offers there is its own: possibly none).
+    pub fn new(capture_representations: bool) -> ProbeResult<Self> {
+        // SAFETY: loading the system's Vulkan loader; its functions are called per the spec below.
+        let entry = unsafe { ash::Entry::load() }.map_err(|e| format!("no Vulkan loader: {e}"))?;
+        let app = vk::ApplicationInfo::default().api_version(vk::API_VERSION_1_3);
+        // SAFETY: a valid create info; the instance is destroyed in `Drop`.
+        let instance =
+            unsafe { entry.create_instance(&vk::InstanceCreateInfo::default().application_info(&app), None) }
+                .map_err(vk_error("vkCreateInstance"))?;
+        match Self::open(&instance) {
+            Ok((device, physical)) => {
+                let executables = ash::khr::pipeline_executable_properties::Device::new(&instance, &device);
+                // SAFETY: `physical` is a handle of this instance.
+                let properties = unsafe { instance.get_physical_device_properties(physical) };
+                let device_name = properties
+                    .device_name_as_c_str()
+                    .map_or_else(|_| "(unnamed device)".to_string(), |name| name.to_string_lossy().into_owned());
+                Ok(Self { _entry: entry, instance, device, executables, capture_representations, device_name })
+            }
+            Err(why) => {
+                // SAFETY: nothing was created from the instance.
+                unsafe { instance.destroy_instance(None) };
+                Err(why)
+            }
+        }
+    }
+
+    /// The logical device and its physical device.
+    fn open(instance: &ash::Instance) -> ProbeResult<(ash::Device, vk::PhysicalDevice)> {
+        let wanted = ash::khr::pipeline_executable_properties::NAME;
+        let has = |physical: vk::PhysicalDevice, name: &std::ffi::CStr| {
+            // SAFETY: `physical` is a handle of this instance.
+            unsafe { instance.enumerate_device_extension_properties(physical) }
+                .unwrap_or_default()
+                .iter()
+                .any(|e| e.extension_name_as_c_str() == Ok(name))
+        };
+        // SAFETY: a valid instance.
+        let mut physicals =
+            unsafe { instance.enumerate_physical_devices() }.map_err(vk_error("vkEnumeratePhysicalDevices"))?;
+        // SAFETY (both closures): handles of this instance.
+        let api = |p: vk::PhysicalDevice| unsafe { instance.get_physical_device_properties(p) }.api_version;
+        let kind = |p: vk::PhysicalDevice| unsafe { instance.get_physical_device_properties(p) }.device_type;
+        physicals.retain(|&p| has(p, wanted) && api(p) >= vk::API_VERSION_1_3);
+        physicals.sort_by_key(|&p| kind(p) != vk::PhysicalDeviceType::DISCRETE_GPU);
+        let Some(&physical) = physicals.first() else {
+            return Err(format!("no Vulkan 1.3 device has {}", wanted.to_string_lossy()));
+        };
+        // SAFETY: a handle of this instance.
+        let families = unsafe { instance.get_physical_device_queue_family_properties(physical) };
+        let family = families
+            .iter()
+            .position(|f| f.queue_flags.contains(vk::QueueFlags::COMPUTE))
+            .ok_or("the device has no compute queue")? as u32;
+
+        // Every feature the device has among the core ones (f16, 16-bit storage, int8 dot
+        // products, the memory model, zeroed workgroup memory), and cooperative matrices where
+        // it has them: a pipeline compiles as it would under wgpu with those features on.
+        let mut f11 = vk::PhysicalDeviceVulkan11Features::default();
+        let mut f12 = vk::PhysicalDeviceVulkan12Features::default();
+        let mut f13 = vk::PhysicalDeviceVulkan13Features::default();
+        let mut coop = vk::PhysicalDeviceCooperativeMatrixFeaturesKHR::default();
+        let has_coop = has(physical, ash::khr::cooperative_matrix::NAME);
+        let mut features =
+            vk::PhysicalDeviceFeatures2::default().push_next(&mut f11).push_next(&mut f12).push_next(&mut f13);
+        if has_coop {
+            features = features.push_next(&mut coop);
+        }
+        // SAFETY: a handle of this instance and a valid feature chain.
+        unsafe { instance.get_physical_device_features2(physical, &mut features) };
+        let mut executable_info =
+            vk::PhysicalDevicePipelineExecutablePropertiesFeaturesKHR::default().pipeline_executable_info(true);
+        let mut extensions = vec![wanted.as_ptr()];
+        if has_coop {
+            extensions.push(ash::khr::cooperative_matrix::NAME.as_ptr());
+        }
+        let priorities = [1.0];
+        let queues = [vk::DeviceQueueCreateInfo::default().queue_family_index(family).queue_priorities(&priorities)];
+        let info = vk::DeviceCreateInfo::default()
+            .queue_create_infos(&queues)
+            .enabled_extension_names(&extensions)
+            .push_next(&mut features)
+            .push_next(&mut executable_info);
+        // SAFETY: valid create info; the device is destroyed in `Drop`.
+        let device = unsafe { instance.create_device(physical, &info, None) }.map_err(vk_error("vkCreateDevice"))?;
+        Ok((device, physical))
+    }
+
+    /// Lowers `pipeline` to SPIR-V as wgpu does, compiles it, and reads each executable's
+    /// statistics (a compute pipeline has one), and its representations when captured.
+    pub fn probe(&self, pipeline: &CompiledPipeline) -> Probed {
+        self.try_probe(pipeline).unwrap_or_else(|error| Probed::Error { error })
+    }
+
+    fn try_probe(&self, pipeline: &CompiledPipeline) -> ProbeResult<Probed> {
+        let words = lower(pipeline)?;
+        let code = vk::ShaderModuleCreateInfo::default().code(&words);
+        // SAFETY: valid SPIR-V from naga; destroyed below.
+        let module =
+            unsafe { self.device.create_shader_module(&code, None) }.map_err(vk_error("vkCreateShaderModule"))?;
+        let result = self.with_layout(pipeline, |layout| self.compile(module, layout, pipeline.entry));
+        // SAFETY: no pipeline being created uses it any more.
+        unsafe { self.device.destroy_shader_module(module, None) };
+        result
+    }
+
+    /// Runs `f` with a pipeline layout that has every buffer binding of the shader (a binding the
+    /// entry point does not use does no harm in a layout).
+    fn with_layout<T>(
+        &self,
+        pipeline: &CompiledPipeline,
+        f: impl FnOnce(vk::PipelineLayout) -> ProbeResult<T>,
+    ) -> ProbeResult<T> {
+        let module = naga::front::wgsl::parse_str(pipeline.source).map_err(|e| format!("WGSL: {e}"))?;
+        let mut groups: BTreeMap<u32, Vec<vk::DescriptorSetLayoutBinding>> = BTreeMap::new();
+        for (_, global) in module.global_variables.iter() {
+            let (Some(binding), kind) = (&global.binding, &global.space) else { continue };
+            let descriptor_type = match kind {
+                naga::AddressSpace::Storage { .. } => vk::DescriptorType::STORAGE_BUFFER,
+                naga::AddressSpace::Uniform => vk::DescriptorType::UNIFORM_BUFFER,
+                other => {
+                    return Err(format!("binding ({}, {}) in {other:?}: not a buffer", binding.group, binding.binding));
+                }
+            };
+            groups.entry(binding.group).or_default().push(
+                vk::DescriptorSetLayoutBinding::default()
+                    .binding(binding.binding)
+                    .descriptor_type(descriptor_type)
+                    .descriptor_count(1)
+                    .stage_flags(vk::ShaderStageFlags::COMPUTE),
+            );
+        }
+        let last = groups.keys().next_back().map_or(0, |g| g + 1);
+        let mut sets = Vec::new();
+        let mut made = Ok(());
+        for group in 0..last {
+            let bindings = groups.remove(&group).unwrap_or_default();
+            let info = vk::DescriptorSetLayoutCreateInfo::default().bindings(&bindings);
+            // SAFETY: valid create info; destroyed below.
+            match unsafe { self.device.create_descriptor_set_layout(&info, None) } {
+                Ok(set) => sets.push(set),
+                Err(e) => {
+                    made = Err(format!("vkCreateDescriptorSetLayout: {e}"));
+                    break;
+                }
+            }
+        }
+        let result = made.and_then(|()| {
+            let info = vk::PipelineLayoutCreateInfo::default().set_layouts(&sets);
+            // SAFETY: valid create info; destroyed below.
+            let layout = unsafe { self.device.create_pipeline_layout(&info, None) }
+                .map_err(vk_error("vkCreatePipelineLayout"))?;
+            let result = f(layout);
+            // SAFETY: no pipeline being created uses it any more.
+            unsafe { self.device.destroy_pipeline_layout(layout, None) };
+            result
+        });
+        for set in sets {
+            // SAFETY: the pipeline layout that used it is gone.
+            unsafe { self.device.destroy_descriptor_set_layout(set, None) };
+        }
+        result
+    }
+
+    /// Compiles the entry point with statistics captured and reads them.
+    fn compile(&self, module: vk::ShaderModule, layout: vk::PipelineLayout, entry: &str) -> ProbeResult<Probed> {
+        let name = std::ffi::CString::new(entry).map_err(|e| format!("entry point {entry:?}: {e}"))?;
+        let stage = vk::PipelineShaderStageCreateInfo::default()
+            .stage(vk::ShaderStageFlags::COMPUTE)
+            .module(module)
+            .name(&name);
+        let mut flags = vk::PipelineCreateFlags::CAPTURE_STATISTICS_KHR;
+        if self.capture_representations {
+            flags |= vk::PipelineCreateFlags::CAPTURE_INTERNAL_REPRESENTATIONS_KHR;
+        }
+        let info = [vk::ComputePipelineCreateInfo::default().flags(flags).stage(stage).layout(layout)];
+        // SAFETY: valid create info; the pipeline is destroyed below.
+        let pipeline = unsafe { self.device.create_compute_pipelines(vk::PipelineCache::null(), &info, None) }
+            .map_err(|(_, e)| format!("vkCreateComputePipelines: {e}"))?[0];
+        let result = self.read(pipeline);
+        // SAFETY: nothing uses the pipeline.
+        unsafe { self.device.destroy_pipeline(pipeline, None) };
+        result
+    }
+
+    fn read(&self, pipeline: vk::Pipeline) -> ProbeResult<Probed> {
+        // SAFETY: a pipeline of this device created with CAPTURE_STATISTICS.
+        let executables = unsafe {
+            self.executables.get_pipeline_executable_properties(&vk::PipelineInfoKHR::default().pipeline(pipeline))
+        }
+        .map_err(vk_error("vkGetPipelineExecutablePropertiesKHR"))?;
+        let (mut all, mut representations) = (Vec::new(), Vec::new());
+        for index in 0..executables.len() as u32 {
+            let executable = vk::PipelineExecutableInfoKHR::default().pipeline(pipeline).executable_index(index);
+            // SAFETY: as above, and an index below the executables' count.
+            let statistics = unsafe { self.executables.get_pipeline_executable_statistics(&executable) }
+                .map_err(vk_error("vkGetPipelineExecutableStatisticsKHR"))?;
+            for s in statistics {
+                let name = s.name_as_c_str().map_or_else(|_| "?".to_string(), |n| n.to_string_lossy().into_owned());
+                // SAFETY: `format` says which member of the union the driver wrote.
+                let value = unsafe {
+                    match s.format {
+                        vk::PipelineExecutableStatisticFormatKHR::BOOL32 => f64::from(s.value.b32),
+                        vk::PipelineExecutableStatisticFormatKHR::INT64 => s.value.i64 as f64,
+                        vk::PipelineExecutableStatisticFormatKHR::UINT64 => s.value.u64 as f64,
+                        _ => s.value.f64,
+                    }
+                };
+                all.push(Statistic { name, value });
+            }
+            if self.capture_representations {
+                representations.extend(self.representations(&executable)?);
+            }
+        }
+        Ok(Probed::Statistics { statistics: all, representations })
+    }
+
+    /// The textual internal representations of one executable (binary ones are skipped).
+    fn representations(&self, executable: &vk::PipelineExecutableInfoKHR<'_>) -> ProbeResult<Vec<(String, String)>> {
+        // SAFETY: as in `read`; the first call fills in each representation's size only.
+        let mut all = unsafe { self.executables.get_pipeline_executable_internal_representations(executable) }
+            .map_err(vk_error("vkGetPipelineExecutableInternalRepresentationsKHR"))?;
+        let mut buffers: Vec<Vec<u8>> = all.iter().map(|r| vec![0u8; r.data_size]).collect();
+        for (r, buffer) in all.iter_mut().zip(&mut buffers) {
+            r.p_data = buffer.as_mut_ptr().cast();
+        }
+        let mut count = all.len() as u32;
+        // SAFETY: the second call of the two-call idiom: `all` holds `count` structures whose
+        // `p_data` point at buffers of the `data_size` the first call returned.
+        unsafe {
+            (self.executables.fp().get_pipeline_executable_internal_representations_khr)(
+                self.device.handle(),
+                executable,
+                &mut count,
+                all.as_mut_ptr(),
+            )
+        }
+        .result()
+        .map_err(vk_error("vkGetPipelineExecutableInternalRepresentationsKHR"))?;
+        Ok(all
+            .iter()
+            .zip(buffers)
+            .filter(|(r, _)| r.is_text == vk::TRUE)
+            .map(|(r, buffer)| {
+                let name = r.name_as_c_str().map_or_else(|_| "?".to_string(), |n| n.to_string_lossy().into_owned());
+                let text =
+                    String::from_utf8_lossy(&buffer[..buffer.iter().position(|&b| b == 0).unwrap_or(buffer.len())]);
+                (name, text.into_owned())
+            })
+            .collect())
+    }
+}
+
+impl Drop for Prober {
+    fn drop(&mut self) {
+        // SAFETY: every object made from them was destroyed where it was made.
+        unsafe {
+            self.device.destroy_device(None);
+            self.instance.destroy_instance(None);
+        }
+    }
+}
+
+/// The entry point in SPIR-V, as wgpu lowers the crate's shaders (`ShaderChecks::Audited`: no
+/// index or buffer bounds checks, no loop bounding, integer-division guards kept; workgroup
+/// memory zeroed by the driver).
+pub fn lower(pipeline: &CompiledPipeline) -> ProbeResult<Vec<u32>> {
+    let module = naga::front::wgsl::parse_str(pipeline.source).map_err(|e| format!("WGSL: {e}"))?;
+    let info = Validator::new(ValidationFlags::all(), Capabilities::all())
+        .validate(&module)
+        .map_err(|e| format!("validation: {e}"))?;
+    let constants: naga::back::PipelineConstants =
+        pipeline.constants.iter().map(|(k, v)| (k.to_string(), *v)).collect();
+    let (module, info) = naga::back::pipeline_constants::process_overrides(
+        &module,
+        &info,
+        Some((naga::ShaderStage::Compute, pipeline.entry)),
+        &constants,
+    )
+    .map_err(|e| format!("overrides: {e}"))?;
+    let unchecked = naga::proc::BoundsCheckPolicy::Unchecked;
+    let options = naga::back::spv::Options {
+        // What wgpu writes for a Vulkan 1.3 device (the only kind `open` takes).
+        lang_version: (1, 6),
+        bounds_check_policies: naga::proc::BoundsCheckPolicies {
+            index: unchecked,
+            buffer: unchecked,
+            image_load: unchecked,
+            binding_array: unchecked,
+        },
+        zero_initialize_workgroup_memory: naga::back::spv::ZeroInitializeWorkgroupMemoryMode::Native,
+        force_loop_bounding: false,
+        emit_int_div_checks: true,
+        ..Default::default()
+    };
+    let stage = naga::back::spv::PipelineOptions {
+        shader_stage: naga::ShaderStage::Compute,
+        entry_point: pipeline.entry.to_string(),
+    };
+    naga::back::spv::write_vec(&module, &info, &options, Some(&stage)).map_err(|e| format!("SPIR-V: {e}"))
+}
+
+/// Writes `stats`' representations to `dir` as `{layer}.{entry}.{n}.txt`, a first line naming the
+/// representation, the shader and the overrides that pick a configuration.
+pub fn write_representations(dir: &std::path::Path, layer: &str, stats: &PipelineStats) -> crate::error::CliResult<()> {
+    let Probed::Statistics { representations, .. } = &stats.statistics else { return Ok(()) };
+    let failed = |e: std::io::Error| crate::error::CliError::Runtime(format!("{}: cannot write: {e}", dir.display()));
+    std::fs::create_dir_all(dir).map_err(failed)?;
+    for (n, (name, text)) in representations.iter().enumerate() {
+        // Several pipelines of one entry point in a layer (a sweep, split-K) get distinct names.
+        let mut path = dir.join(format!("{layer}.{}.{n}.txt", stats.entry));
+        let mut copy = 1;
+        while path.exists() {
+            path = dir.join(format!("{layer}.{}.{n}-{copy}.txt", stats.entry));
+            copy += 1;
+        }
+        let header = format!("// {name}: {} {}\n", stats.shader, stats.summary());
+        std::fs::write(&path, header + text).map_err(failed)?;
+    }
+    Ok(())
+}
+
+/// Each pipeline with its statistics (an error per pipeline, or for all of them where no prober
+/// could be made), compiling each (shader, entry, constants) once; the representations too with
+/// `capture_representations`.
+pub fn collect(pipelines: &[CompiledPipeline], capture_representations: bool) -> (Option<String>, Vec<PipelineStats>) {
+    let prober = Prober::new(capture_representations);
+    let mut seen: HashMap<String, Probed> = HashMap::new();
+    let stats = pipelines
+        .iter()
+        .map(|p| {
+            let key = format!("{}:{}:{:?}", p.shader, p.entry, p.constants);
+            let statistics = seen
+                .entry(key)
+                .or_insert_with(|| match &prober {
+                    Ok(prober) => prober.probe(p),
+                    Err(why) => Probed::Error { error: why.clone() },
+                })
+                .clone();
+            PipelineStats {
+                shader: p.shader,
+                entry: p.entry,
+                constants: p.constants.iter().copied().collect(),
+                statistics,
+            }
+        })
+        .collect();
+    (prober.as_ref().ok().map(|p| p.device_name.clone()), stats)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every pipeline a few convolutions compile lowers to SPIR-V (the step that needs no
+    /// driver with statistics, which CI's lavapipe lacks).
+    #[test]
+    fn compiled_pipelines_lower_to_spirv() {
+        let ctx = wgconv::Context::new().unwrap();
+        let x = wgconv::Tensor::from_f32(&ctx, &[0.5; 2 * 8 * 9 * 9], &[2, 8, 9, 9]).unwrap();
+        let w = wgconv::Tensor::from_f32(&ctx, &[0.25; 16 * 8 * 3 * 3], &[16, 8, 3, 3]).unwrap();
+        let opts = wgconv::ConvOptions::default();
+        ctx.conv2d(&x, &w, None, &opts).unwrap();
+        let pipelines = ctx.compiled_pipelines();
+        assert!(!pipelines.is_empty());
+        for p in &pipelines {
+            let words = lower(p).unwrap_or_else(|e| panic!("{} {}: {e}", p.shader, p.entry));
+            assert_eq!(words[0], 0x0723_0203, "{} {}: not SPIR-V", p.shader, p.entry);
+        }
+        // Without a device that reports statistics, each pipeline says why it has none.
+        let (device, stats) = collect(&pipelines, false);
+        assert_eq!(stats.len(), pipelines.len());
+        if device.is_none() {
+            let says_why = |s: &PipelineStats| matches!(&s.statistics, Probed::Error { error } if error.contains("VK_KHR_pipeline_executable_properties"));
+            assert!(stats.iter().all(says_why));
+        }
+    }
+}
