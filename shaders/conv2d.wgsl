@@ -341,12 +341,37 @@ var<workgroup> few_oc_partial: array<vec4<f32>, 256>;
 // Pixels per thread of `conv_transpose2d_few_oc_split` and `conv2d_few_oc_split` (the host's
 // `FEW_OC_RUN`).
 const FEW_OC_RUN: u32 = 4u;
-// A row of `width` columns is ⌈width / FEW_OC_RUN⌉ runs: run t takes columns t, t + runs,
-// t + 2·runs, … (those below `width`), so consecutive runs, a warp's threads, load adjacent
-// columns for each of their pixels (runs of consecutive columns put a warp's loads 16 bytes apart
-// per thread, four times the cache lines), and a row wastes at most FEW_OC_RUN − 1 columns.
+// A row of `width` columns is ⌈width / FEW_OC_RUN⌉ runs (so it wastes at most FEW_OC_RUN − 1
+// columns), laid out by `few_oc_run`. On f32 tensors, in chunks of FEW_OC_CHUNK columns (the last
+// may be narrower): a chunk's runs are consecutive, and run t of a chunk w columns wide takes
+// its columns t, t + step, t + 2·step, … (those below the chunk's end), step = ⌈w / FEW_OC_RUN⌉.
+// Consecutive runs, a warp's threads, then load adjacent columns for each of their pixels, and a
+// run's pixels stay within 128 columns. On an H200 (v41) this measured 1.07× runs of FEW_OC_RUN
+// adjacent columns (whose warps load 16 bytes apart per thread, four times the cache lines) over
+// the 14 few-output-channel layers of bench/suites/few-oc.json, each faster, and 1.06× a layout
+// that spread a run across its whole row (0.85× on a row of 1024 columns). On f16 tensors the
+// adjacent runs measured 1.05× the chunks (each thread's 4 columns are 8 bytes), so they keep them.
 fn few_oc_runs_per_row(width: u32) -> u32 {
     return (width + FEW_OC_RUN - 1u) / FEW_OC_RUN;
+}
+
+// Columns of a chunk: 32 runs (a warp's) of FEW_OC_RUN pixels.
+const FEW_OC_CHUNK: u32 = 32u * FEW_OC_RUN;
+
+// Where run t (below `few_oc_runs_per_row(width)`) of a row of `width` columns puts its pixels:
+// column `first`, then every `step` columns.
+struct FewOcRun {
+    first: u32,
+    step: u32,
+}
+
+fn few_oc_run(t: u32, width: u32) -> FewOcRun {
+    var run: FewOcRun;
+    // chunk_start ≤ FEW_OC_RUN · t < width, so the chunk is not empty.
+    let chunk_start = t / 32u * FEW_OC_CHUNK;
+    run.first = chunk_start + t % 32u;
+    run.step = (min(FEW_OC_CHUNK, width - chunk_start) + FEW_OC_RUN - 1u) / FEW_OC_RUN;
+    return run;
 }
 
 @compute @workgroup_size(256)
@@ -355,26 +380,28 @@ fn conv_transpose2d_few_oc_split(
     @builtin(local_invocation_index) local: u32,
 ) {
     // 32 runs per workgroup (stride_x is a whole number of workgroups of 256). A run is
-    // FEW_OC_RUN columns `runs` apart of one stride phase's sub-grid row (`few_oc_runs_per_row`).
+    // FEW_OC_RUN columns `step` apart of one stride phase's sub-grid row (`few_oc_run`).
     let sub_w = (params.ow - 1u) / params.stride_w + 1u;
     let runs = few_oc_runs_per_row(sub_w);
     let run = (gid.y * stride_x + gid.x) / 256u * 32u + local % 32u;
-    let first_sx = run % runs;
+    let columns = few_oc_run(run % runs, sub_w);
+    let first_sx = columns.first;
+    let step = columns.step;
     let px = few_oc_pixel(run / runs * sub_w + first_sx);
     let slice = local / 32u;
     let ic_per_group = params.ic / params.groups;
     let chunk = (ic_per_group + 7u) / 8u;
     let begin = min(slice * chunk, ic_per_group);
     let end = min(begin + chunk, ic_per_group);
-    // Pixel r of the run is column first_sx + r·runs of the phase: output column
-    // px.ow + r·runs·stride.
+    // Pixel r of the run is column first_sx + r·step of the phase: output column
+    // px.ow + r·step·stride.
     var valid: array<bool, FEW_OC_RUN>;
     for (var r = 0u; r < FEW_OC_RUN; r++) {
-        valid[r] = px.valid && first_sx + r * runs < sub_w && px.ow + r * runs * params.stride_w < params.ow;
+        valid[r] = px.valid && first_sx + r * step < sub_w && px.ow + r * step * params.stride_w < params.ow;
     }
     var acc: array<vec4<f32>, FEW_OC_RUN>;
     if (valid[0]) {
-        acc = few_oc_run_sum(px, valid, runs, begin, end);
+        acc = few_oc_run_sum(px, valid, step, begin, end);
     }
     // The rounds are written out so that every accumulator index is a constant: indexing the
     // accumulators by the counter of a loop with barriers put them in (slow) local memory.
@@ -386,7 +413,7 @@ fn conv_transpose2d_few_oc_split(
             sum += few_oc_partial[s * 32u + local];
         }
         var pixel = px;
-        pixel.ow = px.ow + 0u * runs * params.stride_w;
+        pixel.ow = px.ow + 0u * step * params.stride_w;
         few_oc_finish(pixel, sum);
     }
     workgroupBarrier();
@@ -398,7 +425,7 @@ fn conv_transpose2d_few_oc_split(
             sum += few_oc_partial[s * 32u + local];
         }
         var pixel = px;
-        pixel.ow = px.ow + 1u * runs * params.stride_w;
+        pixel.ow = px.ow + 1u * step * params.stride_w;
         few_oc_finish(pixel, sum);
     }
     workgroupBarrier();
@@ -410,7 +437,7 @@ fn conv_transpose2d_few_oc_split(
             sum += few_oc_partial[s * 32u + local];
         }
         var pixel = px;
-        pixel.ow = px.ow + 2u * runs * params.stride_w;
+        pixel.ow = px.ow + 2u * step * params.stride_w;
         few_oc_finish(pixel, sum);
     }
     workgroupBarrier();
@@ -422,7 +449,7 @@ fn conv_transpose2d_few_oc_split(
             sum += few_oc_partial[s * 32u + local];
         }
         var pixel = px;
-        pixel.ow = px.ow + 3u * runs * params.stride_w;
+        pixel.ow = px.ow + 3u * step * params.stride_w;
         few_oc_finish(pixel, sum);
     }
     workgroupBarrier();
@@ -430,10 +457,10 @@ fn conv_transpose2d_few_oc_split(
 }
 
 // `few_oc_sum` for a run of FEW_OC_RUN pixels of one stride phase from `px` along its row,
-// `runs` sub-grid columns apart (pixel r valid where `valid[r]`). The pixels gather the same
+// `step` sub-grid columns apart (pixel r valid where `valid[r]`). The pixels gather the same
 // taps: a filter column aligned with the stride for one is aligned for all, at input columns
-// `runs` apart.
-fn few_oc_run_sum(px: FewOcPixel, valid: array<bool, FEW_OC_RUN>, runs: u32, begin: u32, end: u32) -> array<vec4<f32>, FEW_OC_RUN> {
+// `step` apart.
+fn few_oc_run_sum(px: FewOcPixel, valid: array<bool, FEW_OC_RUN>, step: u32, begin: u32, end: u32) -> array<vec4<f32>, FEW_OC_RUN> {
     let ic_per_group = params.ic / params.groups;
     let oc_per_group = params.oc / params.groups;
     let plane = params.ih * params.iw;
@@ -449,7 +476,7 @@ fn few_oc_run_sum(px: FewOcPixel, valid: array<bool, FEW_OC_RUN>, runs: u32, beg
             continue;
         }
         for (var kx = 0u; kx < params.kw; kx++) {
-            // Pixel r's input column is t / stride + r·runs where t (the first pixel's, before
+            // Pixel r's input column is t / stride + r·step where t (the first pixel's, before
             // the division) is aligned; it may be negative for the first pixels only.
             let t = i32(px.ow + params.pad_w) - i32(kx * params.dilation_w);
             let sw = i32(params.stride_w);
@@ -459,7 +486,7 @@ fn few_oc_run_sum(px: FewOcPixel, valid: array<bool, FEW_OC_RUN>, runs: u32, beg
             let first_ix = t / sw;
             // Each pixel's column clamped into the row (its load then harmless) and whether it
             // is inside it.
-            let pixel_step = i32(runs);
+            let pixel_step = i32(step);
             var column: array<u32, FEW_OC_RUN>;
             var inside: array<bool, FEW_OC_RUN>;
             var any = false;
@@ -507,11 +534,14 @@ fn conv2d_few_oc_split(
     @builtin(local_invocation_index) local: u32,
 ) {
     // 32 runs per workgroup (stride_x is a whole number of workgroups of 256), in the order
-    // (image, group, row, run of the row); a run is FEW_OC_RUN columns `runs` apart.
+    // (image, group, row, run of the row); a run is FEW_OC_RUN columns `step` apart
+    // (`few_oc_run`).
     let runs = few_oc_runs_per_row(params.ow);
     let run = (gid.y * stride_x + gid.x) / 256u * 32u + local % 32u;
+    let columns = few_oc_run(run % runs, params.ow);
+    let step = columns.step;
     var px: FewOcPixel;
-    px.ow = run % runs;
+    px.ow = columns.first;
     var t = run / runs;
     px.oh = t % params.oh;
     t = t / params.oh;
@@ -525,11 +555,11 @@ fn conv2d_few_oc_split(
     let end = min(begin + chunk, ic_per_group);
     var valid: array<bool, FEW_OC_RUN>;
     for (var r = 0u; r < FEW_OC_RUN; r++) {
-        valid[r] = px.valid && px.ow + r * runs < params.ow;
+        valid[r] = px.valid && px.ow + r * step < params.ow;
     }
     var acc: array<vec4<f32>, FEW_OC_RUN>;
     if (valid[0]) {
-        acc = few_oc_direct_run_sum(px, valid, runs, begin, end);
+        acc = few_oc_direct_run_sum(px, valid, step, begin, end);
     }
     // The rounds are written out so that every accumulator index is a constant: indexing the
     // accumulators by the counter of a loop with barriers put them in (slow) local memory.
@@ -541,7 +571,7 @@ fn conv2d_few_oc_split(
             sum += few_oc_partial[s * 32u + local];
         }
         var pixel = px;
-        pixel.ow = px.ow + 0u * runs;
+        pixel.ow = px.ow + 0u * step;
         few_oc_finish(pixel, sum);
     }
     workgroupBarrier();
@@ -553,7 +583,7 @@ fn conv2d_few_oc_split(
             sum += few_oc_partial[s * 32u + local];
         }
         var pixel = px;
-        pixel.ow = px.ow + 1u * runs;
+        pixel.ow = px.ow + 1u * step;
         few_oc_finish(pixel, sum);
     }
     workgroupBarrier();
@@ -565,7 +595,7 @@ fn conv2d_few_oc_split(
             sum += few_oc_partial[s * 32u + local];
         }
         var pixel = px;
-        pixel.ow = px.ow + 2u * runs;
+        pixel.ow = px.ow + 2u * step;
         few_oc_finish(pixel, sum);
     }
     workgroupBarrier();
@@ -577,7 +607,7 @@ fn conv2d_few_oc_split(
             sum += few_oc_partial[s * 32u + local];
         }
         var pixel = px;
-        pixel.ow = px.ow + 3u * runs;
+        pixel.ow = px.ow + 3u * step;
         few_oc_finish(pixel, sum);
     }
     workgroupBarrier();
@@ -585,9 +615,9 @@ fn conv2d_few_oc_split(
 }
 
 // Σ over input channels [begin, end) of the group and every filter tap of the direct
-// convolution's run of FEW_OC_RUN pixels from `px` along its row, `runs` columns apart (pixel r
+// convolution's run of FEW_OC_RUN pixels from `px` along its row, `step` columns apart (pixel r
 // valid where `valid[r]`), up to four output channels at once.
-fn few_oc_direct_run_sum(px: FewOcPixel, valid: array<bool, FEW_OC_RUN>, runs: u32, begin: u32, end: u32) -> array<vec4<f32>, FEW_OC_RUN> {
+fn few_oc_direct_run_sum(px: FewOcPixel, valid: array<bool, FEW_OC_RUN>, step: u32, begin: u32, end: u32) -> array<vec4<f32>, FEW_OC_RUN> {
     let ic_per_group = params.ic / params.groups;
     let oc_per_group = params.oc / params.groups;
     let plane = params.ih * params.iw;
@@ -609,7 +639,7 @@ fn few_oc_direct_run_sum(px: FewOcPixel, valid: array<bool, FEW_OC_RUN>, runs: u
             let first_ix = i32(px.ow * params.stride_w + kx * params.dilation_w) - i32(params.pad_w);
             // Each pixel's column clamped into the row (its load then harmless) and whether it
             // is inside it.
-            let pixel_step = i32(runs * params.stride_w);
+            let pixel_step = i32(step * params.stride_w);
             var column: array<u32, FEW_OC_RUN>;
             var inside: array<bool, FEW_OC_RUN>;
             var any = false;

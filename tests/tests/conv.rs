@@ -191,8 +191,8 @@ fn few_output_channels_direct() {
             },
         ),
         (
-            // 38 runs a row, each of pixels 38 columns apart: 150 = 4 · 38 − 2, so the last
-            // two runs have 3 pixels.
+            // 38 runs a row: 32 of a 128-column chunk, pixels 32 columns apart, then 6 of the
+            // last 22 columns, pixels 6 apart (22 = 4 · 6 − 2, so its last two runs have 3).
             "wide rows",
             Case {
                 input: &[1, 16, 3, 150],
@@ -718,8 +718,8 @@ fn transposed() {
     assert!(geometry.supports(ConvKernel::TransposedFewOc));
     check("transposed few channels, K split, stride 3, dilation 3", 158, split_strided);
     // Wide rows: 271 output columns (output padding), stride phases of 136 and 135 columns in
-    // 34 runs a row, each of pixels 34 sub-grid columns apart (the last run of the odd phase
-    // with 3); two groups of 2 output channels, two images.
+    // 34 runs a row: 32 of a 128-column chunk, then 2 of the last 8 or 7 sub-grid columns, pixels
+    // 2 apart (the last run of the odd phase with 3); two groups of 2 output channels, two images.
     let split_wide = Case {
         input: &[2, 40, 2, 135],
         weight: &[40, 2, 4, 4],

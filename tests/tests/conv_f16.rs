@@ -116,7 +116,13 @@ fn f16_transposed_and_one_dimensional() {
         .output_padding(&[1])
         .activation(Activation::Clamp { min: -0.5, max: 0.75 });
     let split = ForcedPlan { schedule: Some(GemmSchedule::SplitK(2)), ..ForcedPlan::kernel(ConvKernel::GemmM64) };
-    check("transposed", 330, Case { input: &[2, 6, 5, 7], weight: &[6, 5, 4, 4], opts }, &[split]);
+    check("transposed", 330, Case { input: &[2, 6, 5, 7], weight: &[6, 5, 4, 4], opts: opts.clone() }, &[split]);
+    // An RGB output (`transposed_few_oc` among the kernels: K split over 8 threads from 16 input
+    // channels, its f16 runs 4 adjacent columns of a stride phase): 19 output columns, phases of
+    // 10 and 9 columns, so both end ragged.
+    let rgb = Case { input: &[2, 16, 5, 9], weight: &[16, 3, 4, 4], opts };
+    assert!(ConvGeometry::new(rgb.input, rgb.weight, None, &rgb.opts).unwrap().supports(ConvKernel::TransposedFewOc));
+    check("transposed RGB output", 335, rgb, &[]);
     let opts = ConvOptions::default().padding(&[2]).stride(&[3]);
     check("conv1d", 340, Case { input: &[2, 4, 29], weight: &[5, 4, 5], opts }, &[]);
 }
