@@ -40,9 +40,10 @@ cases = [
     # of 4 along 90 columns), and a latent output that R43 plans onto it (K 2880, 2 × 96 × 80).
     ("few_oc_rgb", (1, 128, 64, 90), (3, 128, 3, 3), "--padding 1 --activation relu --kernel few_oc"),
     ("few_oc_planned_latent", (2, 320, 96, 80), (4, 320, 3, 3), "--padding 1"),
-    # Rows of ragged runs (v40: run t of a row takes columns t, t + runs, …): 129 columns, 33 runs
-    # a row, the last 3 of 3 pixels; and a transposed output of 259 columns (output padding),
-    # stride phases of 130 and 129 columns, in two groups of 2 output channels.
+    # Rows of ragged runs: 129 columns, 33 runs a row (on f32 tensors 32 of a 128-column chunk,
+    # then one of 1 pixel; on f16 ones 4 adjacent columns, the last run 1 pixel); and a transposed
+    # output of 259 columns (output padding), stride phases of 130 and 129 columns, in two groups
+    # of 2 output channels.
     ("few_oc_ragged_rows", (2, 64, 9, 129), (3, 64, 3, 3), "--padding 1 --kernel few_oc"),
     ("transposed_few_oc_ragged_rows", (2, 64, 3, 129), (64, 2, 4, 4),
      "--transposed --stride 2 --padding 1 --output-padding 0,1 --groups 2 --kernel transposed_few_oc"),

@@ -321,8 +321,9 @@ const FEW_OC_RUN: u32 = {{ few_oc_run }}u;
 // run's pixels stay within 128 columns. On an H200 (v41) this measured 1.07× runs of FEW_OC_RUN
 // adjacent columns (whose warps load 16 bytes apart per thread, four times the cache lines) over
 // the 14 few-output-channel layers of bench/suites/few-oc.json, each faster, and 1.06× a layout
-// that spread a run across its whole row (0.85× on a row of 1024 columns). On f16 tensors the
-// adjacent runs measured 1.05× the chunks (each thread's 4 columns are 8 bytes), so they keep them.
+// that spread a run across its whole row (0.85× on SDXL's 1024-column VAE output, 0.95× on the
+// other 1024-column layer). On f16 tensors the adjacent runs measured 1.05× the chunks, so they
+// keep them.
 fn few_oc_runs_per_row(width: u32) -> u32 {
     return (width + FEW_OC_RUN - 1u) / FEW_OC_RUN;
 }
@@ -482,7 +483,7 @@ fn few_oc_run_sum(px: FewOcPixel, valid: array<bool, FEW_OC_RUN>, step: u32, beg
 // latent's 4 channels): as `conv_transpose2d_few_oc_split`, 32 runs of FEW_OC_RUN output
 // columns of a row per workgroup (`few_oc_runs_per_row`), K split over its 8 rows of 32 threads,
 // every output channel of the group at once. A warp's 32 runs load adjacent input columns (at
-// stride 1), and each weight it loads (the same for every lane) feeds the run's pixels. Layers
+// stride 1; on f16 tensors 4 apart, each run 4 adjacent ones), and each weight it loads (the same for every lane) feeds the run's pixels. Layers
 // such as the SD VAE decoder's 128→3 at 512² are 262 144 pixels of K = 1152 and 3 outputs: no
 // GEMM tile fills with 3 channels, and one thread per output loads every input value once per
 // output channel.

@@ -721,13 +721,25 @@ pub fn run(args: &BenchArgs) -> CliResult<()> {
     }
     if args.pipeline_stats {
         let (at, pipelines): (Vec<usize>, Vec<_>) = first_compiled.into_iter().unzip();
-        let (prober_device, stats) = crate::pipeline_stats::collect(&pipelines, args.pipeline_ir.is_some());
+        let info = ctx.adapter_info();
+        let target = crate::pipeline_stats::ProbeTarget {
+            vendor_device: Some((info.vendor, info.device)),
+            checks: ctx.shader_checks(),
+            capture_representations: args.pipeline_ir.is_some(),
+        };
+        let (prober_device, stats) = crate::pipeline_stats::collect(&pipelines, target);
         eprintln!("pipeline statistics from: {}", prober_device.as_deref().unwrap_or("(no device)"));
         for (index, stats) in at.into_iter().zip(stats) {
+            let layer = &mut results[index];
             if let Some(dir) = &args.pipeline_ir {
-                crate::pipeline_stats::write_representations(dir, &results[index].layer.name, &stats)?;
+                // The timings matter more than the representations: a failed write is reported.
+                let written =
+                    crate::pipeline_stats::write_representations(dir, &layer.layer.name, layer.pipelines.len(), &stats);
+                if let Err(e) = written {
+                    eprintln!("{}: cannot write representations of layer {}: {e}", dir.display(), layer.layer.name);
+                }
             }
-            results[index].pipelines.push(stats);
+            layer.pipelines.push(stats);
         }
     }
     if let Some(path) = &args.tune_cache {

@@ -4,22 +4,25 @@
 //! `VK_KHR_pipeline_executable_properties` reports statistics of the machine code it built (on
 //! NVIDIA: registers per thread, which set how many workgroups an SM holds at once). wgpu does not
 //! expose them, so each pipeline a run compiled ([`wgconv::CompiledPipeline`]) is lowered here as
-//! wgpu lowers it (naga, the same override values, the crate's audited checks) and compiled again
-//! on a Vulkan device of our own, created with that extension, to ask.
+//! wgpu 30's Vulkan backend lowers it (naga, the same override values, the context's shader
+//! checks, the driver's robust buffer access where wgpu turns it on) and compiled again on a
+//! Vulkan device of our own, the same GPU, created with that extension, to ask.
 
 use std::collections::{BTreeMap, HashMap};
 
 use ash::vk;
 use naga::valid::{Capabilities, ValidationFlags, Validator};
 use serde::Serialize;
-use wgconv::CompiledPipeline;
+use wgconv::{CompiledPipeline, ShaderChecks};
 
-/// One statistic of one executable of a pipeline, as the driver names it.
+/// One statistic of one executable of a pipeline, as the driver names and describes it.
 #[derive(Clone, Debug, Serialize)]
 pub struct Statistic {
     /// The driver's name for it (e.g. NVIDIA's "Register Count").
     pub name: String,
-    /// Its value.
+    /// The driver's description of it.
+    pub description: String,
+    /// Its value (booleans as 0 or 1).
     pub value: f64,
 }
 
@@ -45,9 +48,13 @@ pub enum Probed {
     Statistics {
         /// Every statistic of every executable (a compute pipeline has one).
         statistics: Vec<Statistic>,
-        /// (name, text) of each textual internal representation (none unless asked for).
+        /// (name, text) of each textual internal representation (none unless asked for; binary
+        /// ones are left out).
         #[serde(skip)]
         representations: Vec<(String, String)>,
+        /// Why the representations could not be read, when they could not.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        representations_error: Option<String>,
     },
     /// Why there are none.
     Error {
@@ -57,8 +64,8 @@ pub enum Probed {
 }
 
 impl PipelineStats {
-    /// One line: entry point, the overrides that pick a configuration (tile width, K-slices,
-    /// stream-K, workgroup size; the layer's geometry is left out), then each statistic.
+    /// One line: entry point, its override values but the layer's geometry (`spec_*`), then each
+    /// statistic.
     pub fn summary(&self) -> String {
         let picked: Vec<String> =
             self.constants.iter().filter(|(k, _)| !k.starts_with("spec_")).map(|(k, v)| format!("{k}={v}")).collect();
@@ -72,6 +79,18 @@ impl PipelineStats {
     }
 }
 
+/// What [`Prober::new`] compiles for: wgpu's adapter and checks.
+#[derive(Clone, Copy, Debug)]
+pub struct ProbeTarget {
+    /// The PCI vendor and device IDs of the adapter the pipelines ran on (`wgpu::AdapterInfo`),
+    /// so the same GPU compiles them; `None` takes the first device with the extension.
+    pub vendor_device: Option<(u32, u32)>,
+    /// The checks the context compiled its shaders with (`Context::shader_checks`).
+    pub checks: ShaderChecks,
+    /// Whether to capture the driver's internal representations too.
+    pub capture_representations: bool,
+}
+
 /// A Vulkan device created to compile pipelines and read their statistics.
 pub struct Prober {
     // Kept alive with the device: the instance's functions come from the loader it holds.
@@ -79,10 +98,31 @@ pub struct Prober {
     instance: ash::Instance,
     device: ash::Device,
     executables: ash::khr::pipeline_executable_properties::Device,
-    /// Whether pipelines are compiled with their internal representations captured.
-    capture_representations: bool,
+    target: ProbeTarget,
+    /// Whether the device has robust buffer access 2 on (wgpu then leaves buffer bounds to it).
+    robust_buffer_access2: bool,
+    /// Whether the compute stage may run at any subgroup size (wgpu's flag with subgroups on).
+    varying_subgroup_size: bool,
     /// The device's name, to print beside the statistics.
     pub device_name: String,
+}
+
+/// What `Prober::open` made.
+struct Opened {
+    device: ash::Device,
+    physical: vk::PhysicalDevice,
+    robust_buffer_access2: bool,
+    varying_subgroup_size: bool,
+}
+
+/// The checks wgpu injects when it lowers a shader: the context's, and whether the driver
+/// enforces buffer bounds itself (robust buffer access 2), which makes wgpu leave them out.
+#[derive(Clone, Copy, Debug)]
+pub struct Checks {
+    /// The context's checks.
+    pub shader: ShaderChecks,
+    /// Whether the device has robust buffer access 2 on.
+    pub robust_buffer_access2: bool,
 }
 
 /// Why a prober could not be made or a pipeline not be compiled, as text for the report.
@@ -93,11 +133,14 @@ fn vk_error(what: &str) -> impl FnOnce(vk::Result) -> String + '_ {
 }
 
 impl Prober {
-    /// Opens the Vulkan loader and the first device that reports pipeline statistics (a discrete
-    /// GPU first), with every feature it has among those the crate's shaders use. With
-    /// `capture_representations`, [`Prober::probe`] also returns the driver's textual internal
-    /// representations of each pipeline (what a driver offers there is its own: possibly none).
-    pub fn new(capture_representations: bool) -> ProbeResult<Self> {
+    /// Opens the Vulkan loader and a device that reports pipeline statistics: the target's GPU
+    /// where it has the extension, else the first such one (a discrete GPU first). Every core
+    /// feature of Vulkan 1.0–1.3 the device has is on, with cooperative matrices and robust
+    /// buffer access 2 where it has them, as wgpu turns them on. With
+    /// `target.capture_representations`, [`Prober::probe`] also returns the driver's textual
+    /// internal representations of each pipeline (what a driver offers there is its own:
+    /// possibly none).
+    pub fn new(target: ProbeTarget) -> ProbeResult<Self> {
         // SAFETY: loading the system's Vulkan loader; its functions are called per the spec below.
         let entry = unsafe { ash::Entry::load() }.map_err(|e| format!("no Vulkan loader: {e}"))?;
         let app = vk::ApplicationInfo::default().api_version(vk::API_VERSION_1_3);
@@ -105,15 +148,24 @@ impl Prober {
         let instance =
             unsafe { entry.create_instance(&vk::InstanceCreateInfo::default().application_info(&app), None) }
                 .map_err(vk_error("vkCreateInstance"))?;
-        match Self::open(&instance) {
-            Ok((device, physical)) => {
+        match Self::open(&instance, target.vendor_device) {
+            Ok(Opened { device, physical, robust_buffer_access2, varying_subgroup_size }) => {
                 let executables = ash::khr::pipeline_executable_properties::Device::new(&instance, &device);
                 // SAFETY: `physical` is a handle of this instance.
                 let properties = unsafe { instance.get_physical_device_properties(physical) };
                 let device_name = properties
                     .device_name_as_c_str()
                     .map_or_else(|_| "(unnamed device)".to_string(), |name| name.to_string_lossy().into_owned());
-                Ok(Self { _entry: entry, instance, device, executables, capture_representations, device_name })
+                Ok(Self {
+                    _entry: entry,
+                    instance,
+                    device,
+                    executables,
+                    target,
+                    robust_buffer_access2,
+                    varying_subgroup_size,
+                    device_name,
+                })
             }
             Err(why) => {
                 // SAFETY: nothing was created from the instance.
@@ -123,8 +175,8 @@ impl Prober {
         }
     }
 
-    /// The logical device and its physical device.
-    fn open(instance: &ash::Instance) -> ProbeResult<(ash::Device, vk::PhysicalDevice)> {
+    /// The logical device, its physical device and the features that change what is compiled.
+    fn open(instance: &ash::Instance, vendor_device: Option<(u32, u32)>) -> ProbeResult<Opened> {
         let wanted = ash::khr::pipeline_executable_properties::NAME;
         let has = |physical: vk::PhysicalDevice, name: &std::ffi::CStr| {
             // SAFETY: `physical` is a handle of this instance.
@@ -138,9 +190,13 @@ impl Prober {
             unsafe { instance.enumerate_physical_devices() }.map_err(vk_error("vkEnumeratePhysicalDevices"))?;
         // SAFETY (both closures): handles of this instance.
         let api = |p: vk::PhysicalDevice| unsafe { instance.get_physical_device_properties(p) }.api_version;
-        let kind = |p: vk::PhysicalDevice| unsafe { instance.get_physical_device_properties(p) }.device_type;
+        let properties = |p: vk::PhysicalDevice| unsafe { instance.get_physical_device_properties(p) };
         physicals.retain(|&p| has(p, wanted) && api(p) >= vk::API_VERSION_1_3);
-        physicals.sort_by_key(|&p| kind(p) != vk::PhysicalDeviceType::DISCRETE_GPU);
+        // The target's GPU first, then discrete ones.
+        physicals.sort_by_key(|&p| {
+            let ids = (properties(p).vendor_id, properties(p).device_id);
+            (Some(ids) != vendor_device, properties(p).device_type != vk::PhysicalDeviceType::DISCRETE_GPU)
+        });
         let Some(&physical) = physicals.first() else {
             return Err(format!("no Vulkan 1.3 device has {}", wanted.to_string_lossy()));
         };
@@ -151,26 +207,57 @@ impl Prober {
             .position(|f| f.queue_flags.contains(vk::QueueFlags::COMPUTE))
             .ok_or("the device has no compute queue")? as u32;
 
-        // Every feature the device has among the core ones (f16, 16-bit storage, int8 dot
-        // products, the memory model, zeroed workgroup memory), and cooperative matrices where
-        // it has them: a pipeline compiles as it would under wgpu with those features on.
+        // Every core feature the device has (f16, 16-bit storage, int8 dot products, the memory
+        // model, zeroed workgroup memory, subgroup size control, robust buffer access), with
+        // cooperative matrices and robust buffer access 2 where it has them, which wgpu turns
+        // on too: a pipeline compiles as it would under wgpu with those features on.
         let mut f11 = vk::PhysicalDeviceVulkan11Features::default();
         let mut f12 = vk::PhysicalDeviceVulkan12Features::default();
         let mut f13 = vk::PhysicalDeviceVulkan13Features::default();
         let mut coop = vk::PhysicalDeviceCooperativeMatrixFeaturesKHR::default();
+        let mut robustness2 = vk::PhysicalDeviceRobustness2FeaturesEXT::default();
         let has_coop = has(physical, ash::khr::cooperative_matrix::NAME);
-        let mut features =
+        let has_robustness2 = has(physical, ash::ext::robustness2::NAME);
+        let mut query =
             vk::PhysicalDeviceFeatures2::default().push_next(&mut f11).push_next(&mut f12).push_next(&mut f13);
+        if has_coop {
+            query = query.push_next(&mut coop);
+        }
+        if has_robustness2 {
+            query = query.push_next(&mut robustness2);
+        }
+        // SAFETY: a handle of this instance and a valid feature chain.
+        unsafe { instance.get_physical_device_features2(physical, &mut query) };
+        let core = query.features;
+        // The query chained the structures; they are chained again below for the device.
+        f11.p_next = std::ptr::null_mut();
+        f12.p_next = std::ptr::null_mut();
+        f13.p_next = std::ptr::null_mut();
+        coop.p_next = std::ptr::null_mut();
+        robustness2.p_next = std::ptr::null_mut();
+        // wgpu asks for no null descriptors.
+        robustness2.null_descriptor = vk::FALSE;
+        let robust_buffer_access2 = has_robustness2 && robustness2.robust_buffer_access2 == vk::TRUE;
+        let varying_subgroup_size = f13.subgroup_size_control == vk::TRUE;
+        let mut features = vk::PhysicalDeviceFeatures2::default()
+            .features(core)
+            .push_next(&mut f11)
+            .push_next(&mut f12)
+            .push_next(&mut f13);
         if has_coop {
             features = features.push_next(&mut coop);
         }
-        // SAFETY: a handle of this instance and a valid feature chain.
-        unsafe { instance.get_physical_device_features2(physical, &mut features) };
+        if has_robustness2 {
+            features = features.push_next(&mut robustness2);
+        }
         let mut executable_info =
             vk::PhysicalDevicePipelineExecutablePropertiesFeaturesKHR::default().pipeline_executable_info(true);
         let mut extensions = vec![wanted.as_ptr()];
         if has_coop {
             extensions.push(ash::khr::cooperative_matrix::NAME.as_ptr());
+        }
+        if has_robustness2 {
+            extensions.push(ash::ext::robustness2::NAME.as_ptr());
         }
         let priorities = [1.0];
         let queues = [vk::DeviceQueueCreateInfo::default().queue_family_index(family).queue_priorities(&priorities)];
@@ -181,7 +268,7 @@ impl Prober {
             .push_next(&mut executable_info);
         // SAFETY: valid create info; the device is destroyed in `Drop`.
         let device = unsafe { instance.create_device(physical, &info, None) }.map_err(vk_error("vkCreateDevice"))?;
-        Ok((device, physical))
+        Ok(Opened { device, physical, robust_buffer_access2, varying_subgroup_size })
     }
 
     /// Lowers `pipeline` to SPIR-V as wgpu does, compiles it, and reads each executable's
@@ -191,25 +278,25 @@ impl Prober {
     }
 
     fn try_probe(&self, pipeline: &CompiledPipeline) -> ProbeResult<Probed> {
-        let words = lower(pipeline)?;
+        let checks = Checks { shader: self.target.checks, robust_buffer_access2: self.robust_buffer_access2 };
+        let (words, lowered) = lower(pipeline, checks)?;
         let code = vk::ShaderModuleCreateInfo::default().code(&words);
         // SAFETY: valid SPIR-V from naga; destroyed below.
         let module =
             unsafe { self.device.create_shader_module(&code, None) }.map_err(vk_error("vkCreateShaderModule"))?;
-        let result = self.with_layout(pipeline, |layout| self.compile(module, layout, pipeline.entry));
+        let result = self.with_layout(&lowered, |layout| self.compile(module, layout, pipeline.entry));
         // SAFETY: no pipeline being created uses it any more.
         unsafe { self.device.destroy_shader_module(module, None) };
         result
     }
 
-    /// Runs `f` with a pipeline layout that has every buffer binding of the shader (a binding the
-    /// entry point does not use does no harm in a layout).
+    /// Runs `f` with a pipeline layout that has every buffer binding left in `module`, the entry
+    /// point's module as `lower` compacted it.
     fn with_layout<T>(
         &self,
-        pipeline: &CompiledPipeline,
+        module: &naga::Module,
         f: impl FnOnce(vk::PipelineLayout) -> ProbeResult<T>,
     ) -> ProbeResult<T> {
-        let module = naga::front::wgsl::parse_str(pipeline.source).map_err(|e| format!("WGSL: {e}"))?;
         let mut groups: BTreeMap<u32, Vec<vk::DescriptorSetLayoutBinding>> = BTreeMap::new();
         for (_, global) in module.global_variables.iter() {
             let (Some(binding), kind) = (&global.binding, &global.space) else { continue };
@@ -263,12 +350,17 @@ impl Prober {
     /// Compiles the entry point with statistics captured and reads them.
     fn compile(&self, module: vk::ShaderModule, layout: vk::PipelineLayout, entry: &str) -> ProbeResult<Probed> {
         let name = std::ffi::CString::new(entry).map_err(|e| format!("entry point {entry:?}: {e}"))?;
+        let mut stage_flags = vk::PipelineShaderStageCreateFlags::empty();
+        if self.varying_subgroup_size {
+            stage_flags |= vk::PipelineShaderStageCreateFlags::ALLOW_VARYING_SUBGROUP_SIZE;
+        }
         let stage = vk::PipelineShaderStageCreateInfo::default()
+            .flags(stage_flags)
             .stage(vk::ShaderStageFlags::COMPUTE)
             .module(module)
             .name(&name);
         let mut flags = vk::PipelineCreateFlags::CAPTURE_STATISTICS_KHR;
-        if self.capture_representations {
+        if self.target.capture_representations {
             flags |= vk::PipelineCreateFlags::CAPTURE_INTERNAL_REPRESENTATIONS_KHR;
         }
         let info = [vk::ComputePipelineCreateInfo::default().flags(flags).stage(stage).layout(layout)];
@@ -287,7 +379,7 @@ impl Prober {
             self.executables.get_pipeline_executable_properties(&vk::PipelineInfoKHR::default().pipeline(pipeline))
         }
         .map_err(vk_error("vkGetPipelineExecutablePropertiesKHR"))?;
-        let (mut all, mut representations) = (Vec::new(), Vec::new());
+        let (mut all, mut representations, mut representations_error) = (Vec::new(), Vec::new(), None);
         for index in 0..executables.len() as u32 {
             let executable = vk::PipelineExecutableInfoKHR::default().pipeline(pipeline).executable_index(index);
             // SAFETY: as above, and an index below the executables' count.
@@ -295,6 +387,8 @@ impl Prober {
                 .map_err(vk_error("vkGetPipelineExecutableStatisticsKHR"))?;
             for s in statistics {
                 let name = s.name_as_c_str().map_or_else(|_| "?".to_string(), |n| n.to_string_lossy().into_owned());
+                let description =
+                    s.description_as_c_str().map_or_else(|_| String::new(), |d| d.to_string_lossy().into_owned());
                 // SAFETY: `format` says which member of the union the driver wrote.
                 let value = unsafe {
                     match s.format {
@@ -304,13 +398,17 @@ impl Prober {
                         _ => s.value.f64,
                     }
                 };
-                all.push(Statistic { name, value });
+                all.push(Statistic { name, description, value });
             }
-            if self.capture_representations {
-                representations.extend(self.representations(&executable)?);
+            // A failure here keeps the statistics already read.
+            if self.target.capture_representations {
+                match self.representations(&executable) {
+                    Ok(texts) => representations.extend(texts),
+                    Err(why) => representations_error = Some(why),
+                }
             }
         }
-        Ok(Probed::Statistics { statistics: all, representations })
+        Ok(Probed::Statistics { statistics: all, representations, representations_error })
     }
 
     /// The textual internal representations of one executable (binary ones are skipped).
@@ -359,10 +457,12 @@ impl Drop for Prober {
     }
 }
 
-/// The entry point in SPIR-V, as wgpu lowers the crate's shaders (`ShaderChecks::Audited`: no
-/// index or buffer bounds checks, no loop bounding, integer-division guards kept; workgroup
-/// memory zeroed by the driver).
-pub fn lower(pipeline: &CompiledPipeline) -> ProbeResult<Vec<u32>> {
+/// The entry point in SPIR-V as wgpu 30's Vulkan backend lowers it under `checks` (its
+/// `ShaderChecks::Audited` options: no index, buffer or loop-bounding checks, integer-division
+/// guards kept; `Full`: indices clamped, buffer indices clamped unless the driver enforces
+/// them, loops bounded), workgroup memory zeroed by the driver; with the entry point's module as
+/// `process_overrides` compacted it (its bindings are the entry point's).
+pub fn lower(pipeline: &CompiledPipeline, checks: Checks) -> ProbeResult<(Vec<u32>, naga::Module)> {
     let module = naga::front::wgsl::parse_str(pipeline.source).map_err(|e| format!("WGSL: {e}"))?;
     let info = Validator::new(ValidationFlags::all(), Capabilities::all())
         .validate(&module)
@@ -376,18 +476,19 @@ pub fn lower(pipeline: &CompiledPipeline) -> ProbeResult<Vec<u32>> {
         &constants,
     )
     .map_err(|e| format!("overrides: {e}"))?;
-    let unchecked = naga::proc::BoundsCheckPolicy::Unchecked;
+    use naga::proc::BoundsCheckPolicy::{Restrict, Unchecked};
+    let full = checks.shader == ShaderChecks::Full;
     let options = naga::back::spv::Options {
         // What wgpu writes for a Vulkan 1.3 device (the only kind `open` takes).
         lang_version: (1, 6),
         bounds_check_policies: naga::proc::BoundsCheckPolicies {
-            index: unchecked,
-            buffer: unchecked,
-            image_load: unchecked,
-            binding_array: unchecked,
+            index: if full { Restrict } else { Unchecked },
+            buffer: if full && !checks.robust_buffer_access2 { Restrict } else { Unchecked },
+            image_load: Unchecked,
+            binding_array: Unchecked,
         },
         zero_initialize_workgroup_memory: naga::back::spv::ZeroInitializeWorkgroupMemoryMode::Native,
-        force_loop_bounding: false,
+        force_loop_bounding: full,
         emit_int_div_checks: true,
         ..Default::default()
     };
@@ -395,34 +496,39 @@ pub fn lower(pipeline: &CompiledPipeline) -> ProbeResult<Vec<u32>> {
         shader_stage: naga::ShaderStage::Compute,
         entry_point: pipeline.entry.to_string(),
     };
-    naga::back::spv::write_vec(&module, &info, &options, Some(&stage)).map_err(|e| format!("SPIR-V: {e}"))
+    let words =
+        naga::back::spv::write_vec(&module, &info, &options, Some(&stage)).map_err(|e| format!("SPIR-V: {e}"))?;
+    Ok((words, module.into_owned()))
 }
 
-/// Writes `stats`' representations to `dir` as `{layer}.{entry}.{n}.txt`, a first line naming the
-/// representation, the shader and the overrides that pick a configuration.
-pub fn write_representations(dir: &std::path::Path, layer: &str, stats: &PipelineStats) -> crate::error::CliResult<()> {
+/// Writes `stats`' textual representations to `dir` as `{layer}.{index}.{entry}.{n}.txt` (the
+/// layer's name with anything but letters, digits, `-`, `_` and `.` replaced; `index` is the
+/// pipeline's place in the layer's list, so a second run overwrites the first), each starting
+/// with a line that names the representation, the shader and the override values.
+pub fn write_representations(
+    dir: &std::path::Path,
+    layer: &str,
+    index: usize,
+    stats: &PipelineStats,
+) -> std::io::Result<()> {
     let Probed::Statistics { representations, .. } = &stats.statistics else { return Ok(()) };
-    let failed = |e: std::io::Error| crate::error::CliError::Runtime(format!("{}: cannot write: {e}", dir.display()));
-    std::fs::create_dir_all(dir).map_err(failed)?;
+    if representations.is_empty() {
+        return Ok(());
+    }
+    std::fs::create_dir_all(dir)?;
+    let layer: String =
+        layer.chars().map(|c| if c.is_ascii_alphanumeric() || "-_.".contains(c) { c } else { '_' }).collect();
     for (n, (name, text)) in representations.iter().enumerate() {
-        // Several pipelines of one entry point in a layer (a sweep, split-K) get distinct names.
-        let mut path = dir.join(format!("{layer}.{}.{n}.txt", stats.entry));
-        let mut copy = 1;
-        while path.exists() {
-            path = dir.join(format!("{layer}.{}.{n}-{copy}.txt", stats.entry));
-            copy += 1;
-        }
-        let header = format!("// {name}: {} {}\n", stats.shader, stats.summary());
-        std::fs::write(&path, header + text).map_err(failed)?;
+        let path = dir.join(format!("{layer}.{index}.{}.{n}.txt", stats.entry));
+        std::fs::write(path, format!("// {name}: {} {}\n{text}", stats.shader, stats.summary()))?;
     }
     Ok(())
 }
 
 /// Each pipeline with its statistics (an error per pipeline, or for all of them where no prober
-/// could be made), compiling each (shader, entry, constants) once; the representations too with
-/// `capture_representations`.
-pub fn collect(pipelines: &[CompiledPipeline], capture_representations: bool) -> (Option<String>, Vec<PipelineStats>) {
-    let prober = Prober::new(capture_representations);
+/// could be made), compiling each (shader, entry, constants) once for `target`.
+pub fn collect(pipelines: &[CompiledPipeline], target: ProbeTarget) -> (Option<String>, Vec<PipelineStats>) {
+    let prober = Prober::new(target);
     let mut seen: HashMap<String, Probed> = HashMap::new();
     let stats = pipelines
         .iter()
@@ -461,15 +567,24 @@ mod tests {
         ctx.conv2d(&x, &w, None, &opts).unwrap();
         let pipelines = ctx.compiled_pipelines();
         assert!(!pipelines.is_empty());
+        // Both kinds of checks, the buffer bounds left to the driver or not: each lowering is
+        // SPIR-V, and clamping indices adds instructions.
+        let lowered = |p: &CompiledPipeline, shader, robust_buffer_access2| {
+            lower(p, Checks { shader, robust_buffer_access2 })
+                .unwrap_or_else(|e| panic!("{} {}: {e}", p.shader, p.entry))
+                .0
+        };
         for p in &pipelines {
-            let words = lower(p).unwrap_or_else(|e| panic!("{} {}: {e}", p.shader, p.entry));
-            assert_eq!(words[0], 0x0723_0203, "{} {}: not SPIR-V", p.shader, p.entry);
+            let audited = lowered(p, ShaderChecks::Audited, true);
+            assert_eq!(audited[0], 0x0723_0203, "{} {}: not SPIR-V", p.shader, p.entry);
+            assert!(lowered(p, ShaderChecks::Full, false).len() > audited.len(), "{} {}", p.shader, p.entry);
         }
         // Without a device that reports statistics, each pipeline says why it has none.
-        let (device, stats) = collect(&pipelines, false);
+        let target = ProbeTarget { vendor_device: None, checks: ctx.shader_checks(), capture_representations: false };
+        let (device, stats) = collect(&pipelines, target);
         assert_eq!(stats.len(), pipelines.len());
         if device.is_none() {
-            let says_why = |s: &PipelineStats| matches!(&s.statistics, Probed::Error { error } if error.contains("VK_KHR_pipeline_executable_properties"));
+            let says_why = |s: &PipelineStats| matches!(&s.statistics, Probed::Error { error } if !error.is_empty());
             assert!(stats.iter().all(says_why));
         }
     }

@@ -324,7 +324,7 @@ impl PipelineCache {
 /// pipelines ahead of time (on another thread, or before a latency-sensitive first call), and lets
 /// the repository check that another WebGPU implementation (Dawn) accepts every one of them,
 /// or a tool lower each one as wgpu does and ask the driver what it compiled to.
-#[derive(Clone, PartialEq)]
+#[derive(Clone)]
 pub struct CompiledPipeline {
     /// Path of the shader.
     pub shader: &'static str,
@@ -334,6 +334,13 @@ pub struct CompiledPipeline {
     pub entry: &'static str,
     /// `(override key, value)`, as passed to `wgpu::PipelineCompilationOptions::constants`.
     pub constants: Vec<(&'static str, f64)>,
+}
+
+/// Equal when the shader, entry point and override values are: the path names the source.
+impl PartialEq for CompiledPipeline {
+    fn eq(&self, other: &Self) -> bool {
+        (self.shader, self.entry) == (other.shader, other.entry) && self.constants == other.constants
+    }
 }
 
 /// The source's length, not its text: a list of pipelines prints (and sorts by its print) quickly.

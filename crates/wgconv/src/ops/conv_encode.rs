@@ -714,7 +714,8 @@ impl Batch<'_> {
     /// The kernels of `shaders/conv2d.wgsl`: the reference kernels, one thread per output;
     /// `TransposedFewOc`, one per output pixel and group (its grid counts every stride phase's
     /// sub-grid, rounded up), or 8 per run of 4 pixels with K split between them; `FewOc`, 8 per
-    /// run of 4 pixels of a row (for both, a run's pixels ⌈columns / 4⌉ apart along the row);
+    /// run of 4 pixels of a row (for both, ⌈columns / 4⌉ runs a row, laid out by the shader's
+    /// `few_oc_run`);
     /// `Gemv`, one workgroup per 256 / lanes output channels.
     fn encode_per_output(
         &mut self,

@@ -24,7 +24,8 @@ pub enum ConvKernel {
     /// pixels of one stride phase, K split between them (each weight loaded feeds the 4 pixels).
     TransposedFewOc,
     /// Direct convolution with at most 4 output channels per group (an image's RGB output, a
-    /// latent's 4 channels): 8 threads share a run of 4 consecutive output pixels of a row, K
+    /// latent's 4 channels): 8 threads share a run of 4 output pixels of a row (within 128
+    /// columns on f32 tensors, so a warp loads adjacent columns; consecutive on f16 ones), K
     /// split between them, each computing all of its group's channels, so each input load feeds
     /// them all and each weight load (the same across a warp) the 4 pixels. A fixed workgroup of
     /// 256 threads.

@@ -74,8 +74,8 @@ impl ConvGeometry {
     }
 
     /// Runs of the K-split `TransposedFewOc` entry point: ⌈columns / [`FEW_OC_RUN`]⌉ a row of
-    /// one stride phase's sub-grid (a run's pixels that many columns apart), over every phase's
-    /// rows (rounded up as in [`ConvGeometry::few_oc_threads`]).
+    /// one stride phase's sub-grid (the shader's `few_oc_run` places their pixels), over every
+    /// phase's rows (rounded up as in [`ConvGeometry::few_oc_threads`]).
     pub(crate) fn few_oc_runs(&self) -> u128 {
         let [sh, sw] = self.stride.map(u128::from);
         let rows = u128::from(self.oh).div_ceil(sh) * sh;
@@ -83,8 +83,8 @@ impl ConvGeometry {
         u128::from(self.n) * u128::from(self.groups) * rows * sw * runs_per_row
     }
 
-    /// Runs of `FewOc`: ⌈OW / [`FEW_OC_RUN`]⌉ a row of one group (a run's pixels that many
-    /// columns apart).
+    /// Runs of `FewOc`: ⌈OW / [`FEW_OC_RUN`]⌉ a row of one group (the shader's `few_oc_run`
+    /// places their pixels).
     pub(crate) fn few_oc_row_runs(&self) -> u128 {
         let rows = u128::from(self.n) * u128::from(self.groups) * u128::from(self.oh);
         rows * u128::from(self.ow).div_ceil(FEW_OC_RUN)
