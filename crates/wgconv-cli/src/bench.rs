@@ -14,7 +14,7 @@ use wgconv::{
 
 use crate::{
     error::{CliError, CliResult},
-    pipeline_stats::PipelineStats,
+    pipeline_stats::{PipelineStats, Probed},
 };
 
 /// The suites built into the binary, by name (`--suite NAME`): bench/suites/NAME.json.
@@ -112,7 +112,7 @@ pub struct BenchArgs {
     pipeline_stats: bool,
     /// With --pipeline-stats: also write the driver's textual internal representations of each
     /// pipeline (whatever the driver offers through the same extension) into this directory, one
-    /// file per layer, entry point and representation.
+    /// file per layer, pipeline and representation (`{layer}.{pipeline}.{entry}.{n}.txt`).
     #[arg(long, requires = "pipeline_stats")]
     pipeline_ir: Option<PathBuf>,
 }
@@ -724,6 +724,7 @@ pub fn run(args: &BenchArgs) -> CliResult<()> {
         let info = ctx.adapter_info();
         let target = crate::pipeline_stats::ProbeTarget {
             vendor_device: Some((info.vendor, info.device)),
+            subgroups: ctx.device().features().contains(wgpu::Features::SUBGROUP),
             checks: ctx.shader_checks(),
             capture_representations: args.pipeline_ir.is_some(),
         };
@@ -735,6 +736,9 @@ pub fn run(args: &BenchArgs) -> CliResult<()> {
                 // The timings matter more than the representations: a failed write is reported.
                 let written =
                     crate::pipeline_stats::write_representations(dir, &layer.layer.name, layer.pipelines.len(), &stats);
+                if let Probed::Statistics { representations_error: Some(why), .. } = &stats.statistics {
+                    eprintln!("layer {}, {}: no representations: {why}", layer.layer.name, stats.entry);
+                }
                 if let Err(e) = written {
                     eprintln!("{}: cannot write representations of layer {}: {e}", dir.display(), layer.layer.name);
                 }

@@ -82,9 +82,13 @@ impl PipelineStats {
 /// What [`Prober::new`] compiles for: wgpu's adapter and checks.
 #[derive(Clone, Copy, Debug)]
 pub struct ProbeTarget {
-    /// The PCI vendor and device IDs of the adapter the pipelines ran on (`wgpu::AdapterInfo`),
-    /// so the same GPU compiles them; `None` takes the first device with the extension.
+    /// The PCI vendor and device IDs of the adapter the pipelines ran on (`wgpu::AdapterInfo`):
+    /// that GPU compiles them, and without the extension there is no prober. `None` takes any
+    /// device with the extension, a discrete GPU first.
     pub vendor_device: Option<(u32, u32)>,
+    /// Whether the context's device has subgroups (`wgpu::Features::SUBGROUP`), with which wgpu
+    /// lets the driver choose the subgroup size.
+    pub subgroups: bool,
     /// The checks the context compiled its shaders with (`Context::shader_checks`).
     pub checks: ShaderChecks,
     /// Whether to capture the driver's internal representations too.
@@ -125,6 +129,10 @@ pub struct Checks {
     pub robust_buffer_access2: bool,
 }
 
+/// What [`lower`] returns: the SPIR-V words, and the module and its validation info with only
+/// the entry point.
+pub type Lowered = (Vec<u32>, naga::Module, naga::valid::ModuleInfo);
+
 /// Why a prober could not be made or a pipeline not be compiled, as text for the report.
 type ProbeResult<T> = Result<T, String>;
 
@@ -148,7 +156,7 @@ impl Prober {
         let instance =
             unsafe { entry.create_instance(&vk::InstanceCreateInfo::default().application_info(&app), None) }
                 .map_err(vk_error("vkCreateInstance"))?;
-        match Self::open(&instance, target.vendor_device) {
+        match Self::open(&instance, target.vendor_device, target.subgroups) {
             Ok(Opened { device, physical, robust_buffer_access2, varying_subgroup_size }) => {
                 let executables = ash::khr::pipeline_executable_properties::Device::new(&instance, &device);
                 // SAFETY: `physical` is a handle of this instance.
@@ -176,7 +184,7 @@ impl Prober {
     }
 
     /// The logical device, its physical device and the features that change what is compiled.
-    fn open(instance: &ash::Instance, vendor_device: Option<(u32, u32)>) -> ProbeResult<Opened> {
+    fn open(instance: &ash::Instance, vendor_device: Option<(u32, u32)>, subgroups: bool) -> ProbeResult<Opened> {
         let wanted = ash::khr::pipeline_executable_properties::NAME;
         let has = |physical: vk::PhysicalDevice, name: &std::ffi::CStr| {
             // SAFETY: `physical` is a handle of this instance.
@@ -192,13 +200,15 @@ impl Prober {
         let api = |p: vk::PhysicalDevice| unsafe { instance.get_physical_device_properties(p) }.api_version;
         let properties = |p: vk::PhysicalDevice| unsafe { instance.get_physical_device_properties(p) };
         physicals.retain(|&p| has(p, wanted) && api(p) >= vk::API_VERSION_1_3);
-        // The target's GPU first, then discrete ones.
-        physicals.sort_by_key(|&p| {
-            let ids = (properties(p).vendor_id, properties(p).device_id);
-            (Some(ids) != vendor_device, properties(p).device_type != vk::PhysicalDeviceType::DISCRETE_GPU)
-        });
+        // Only the target's GPU where there is one (another would compile other code), else
+        // discrete ones first.
+        if let Some(ids) = vendor_device {
+            physicals.retain(|&p| (properties(p).vendor_id, properties(p).device_id) == ids);
+        }
+        physicals.sort_by_key(|&p| properties(p).device_type != vk::PhysicalDeviceType::DISCRETE_GPU);
         let Some(&physical) = physicals.first() else {
-            return Err(format!("no Vulkan 1.3 device has {}", wanted.to_string_lossy()));
+            let which = vendor_device.map_or_else(String::new, |(v, d)| format!(" of vendor {v:#x}, device {d:#x}"));
+            return Err(format!("no Vulkan 1.3 device{which} has {}", wanted.to_string_lossy()));
         };
         // SAFETY: a handle of this instance.
         let families = unsafe { instance.get_physical_device_queue_family_properties(physical) };
@@ -235,10 +245,16 @@ impl Prober {
         f13.p_next = std::ptr::null_mut();
         coop.p_next = std::ptr::null_mut();
         robustness2.p_next = std::ptr::null_mut();
-        // wgpu asks for no null descriptors.
+        // wgpu asks for no null descriptors, and turns on neither robust cooperative-matrix loads
+        // (with them the driver would bounds-check `coop_f16`'s fragment loads) nor robust buffer
+        // access 2 without robust buffer access.
         robustness2.null_descriptor = vk::FALSE;
+        coop.cooperative_matrix_robust_buffer_access = vk::FALSE;
+        if core.robust_buffer_access == vk::FALSE {
+            robustness2.robust_buffer_access2 = vk::FALSE;
+        }
         let robust_buffer_access2 = has_robustness2 && robustness2.robust_buffer_access2 == vk::TRUE;
-        let varying_subgroup_size = f13.subgroup_size_control == vk::TRUE;
+        let varying_subgroup_size = subgroups && f13.subgroup_size_control == vk::TRUE;
         let mut features = vk::PhysicalDeviceFeatures2::default()
             .features(core)
             .push_next(&mut f11)
@@ -279,26 +295,34 @@ impl Prober {
 
     fn try_probe(&self, pipeline: &CompiledPipeline) -> ProbeResult<Probed> {
         let checks = Checks { shader: self.target.checks, robust_buffer_access2: self.robust_buffer_access2 };
-        let (words, lowered) = lower(pipeline, checks)?;
+        let (words, lowered, info) = lower(pipeline, checks)?;
         let code = vk::ShaderModuleCreateInfo::default().code(&words);
         // SAFETY: valid SPIR-V from naga; destroyed below.
         let module =
             unsafe { self.device.create_shader_module(&code, None) }.map_err(vk_error("vkCreateShaderModule"))?;
-        let result = self.with_layout(&lowered, |layout| self.compile(module, layout, pipeline.entry));
+        let result = self.with_layout(&lowered, &info, |layout| self.compile(module, layout, pipeline.entry));
         // SAFETY: no pipeline being created uses it any more.
         unsafe { self.device.destroy_shader_module(module, None) };
         result
     }
 
-    /// Runs `f` with a pipeline layout that has every buffer binding left in `module`, the entry
-    /// point's module as `lower` compacted it.
+    /// Runs `f` with a pipeline layout that has the buffer bindings the module's entry point uses
+    /// (`module` and `info` as `lower` returns them: one entry point).
     fn with_layout<T>(
         &self,
         module: &naga::Module,
+        info: &naga::valid::ModuleInfo,
         f: impl FnOnce(vk::PipelineLayout) -> ProbeResult<T>,
     ) -> ProbeResult<T> {
+        if module.entry_points.len() != 1 {
+            return Err(format!("{} entry points after lowering, not 1", module.entry_points.len()));
+        }
+        let uses = info.get_entry_point(0);
         let mut groups: BTreeMap<u32, Vec<vk::DescriptorSetLayoutBinding>> = BTreeMap::new();
-        for (_, global) in module.global_variables.iter() {
+        for (handle, global) in module.global_variables.iter() {
+            if uses[handle].is_empty() {
+                continue;
+            }
             let (Some(binding), kind) = (&global.binding, &global.space) else { continue };
             let descriptor_type = match kind {
                 naga::AddressSpace::Storage { .. } => vk::DescriptorType::STORAGE_BUFFER,
@@ -461,8 +485,11 @@ impl Drop for Prober {
 /// `ShaderChecks::Audited` options: no index, buffer or loop-bounding checks, integer-division
 /// guards kept; `Full`: indices clamped, buffer indices clamped unless the driver enforces
 /// them, loops bounded), workgroup memory zeroed by the driver; with the entry point's module as
-/// `process_overrides` compacted it (its bindings are the entry point's).
-pub fn lower(pipeline: &CompiledPipeline, checks: Checks) -> ProbeResult<(Vec<u32>, naga::Module)> {
+/// `process_overrides` compacted it. One difference remains: naga may use every SPIR-V
+/// capability here, where wgpu lists the device's. They differ only on a device without int8
+/// arithmetic or integer dot products, where wgpu emulates `dot4I8Packed` and the packing
+/// built-ins: there the int8 kernels' statistics are of code wgpu would not run.
+pub fn lower(pipeline: &CompiledPipeline, checks: Checks) -> ProbeResult<Lowered> {
     let module = naga::front::wgsl::parse_str(pipeline.source).map_err(|e| format!("WGSL: {e}"))?;
     let info = Validator::new(ValidationFlags::all(), Capabilities::all())
         .validate(&module)
@@ -498,7 +525,9 @@ pub fn lower(pipeline: &CompiledPipeline, checks: Checks) -> ProbeResult<(Vec<u3
     };
     let words =
         naga::back::spv::write_vec(&module, &info, &options, Some(&stage)).map_err(|e| format!("SPIR-V: {e}"))?;
-    Ok((words, module.into_owned()))
+    // `process_overrides` keeps only the selected entry point when the module has others or has
+    // overrides; without either it already has only that one.
+    Ok((words, module.into_owned(), info.into_owned()))
 }
 
 /// Writes `stats`' textual representations to `dir` as `{layer}.{index}.{entry}.{n}.txt` (the
@@ -528,6 +557,9 @@ pub fn write_representations(
 /// Each pipeline with its statistics (an error per pipeline, or for all of them where no prober
 /// could be made), compiling each (shader, entry, constants) once for `target`.
 pub fn collect(pipelines: &[CompiledPipeline], target: ProbeTarget) -> (Option<String>, Vec<PipelineStats>) {
+    if pipelines.is_empty() {
+        return (None, Vec::new());
+    }
     let prober = Prober::new(target);
     let mut seen: HashMap<String, Probed> = HashMap::new();
     let stats = pipelines
@@ -580,7 +612,12 @@ mod tests {
             assert!(lowered(p, ShaderChecks::Full, false).len() > audited.len(), "{} {}", p.shader, p.entry);
         }
         // Without a device that reports statistics, each pipeline says why it has none.
-        let target = ProbeTarget { vendor_device: None, checks: ctx.shader_checks(), capture_representations: false };
+        let target = ProbeTarget {
+            vendor_device: None,
+            subgroups: false,
+            checks: ctx.shader_checks(),
+            capture_representations: false,
+        };
         let (device, stats) = collect(&pipelines, target);
         assert_eq!(stats.len(), pipelines.len());
         if device.is_none() {

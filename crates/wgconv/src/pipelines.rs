@@ -336,10 +336,12 @@ pub struct CompiledPipeline {
     pub constants: Vec<(&'static str, f64)>,
 }
 
-/// Equal when the shader, entry point and override values are: the path names the source.
+/// Equal when the shader, entry point and override values' bits are (the pipeline cache's key;
+/// the path names the source).
 impl PartialEq for CompiledPipeline {
     fn eq(&self, other: &Self) -> bool {
-        (self.shader, self.entry) == (other.shader, other.entry) && self.constants == other.constants
+        let bits = |p: &Self| p.constants.iter().map(|(k, v)| (*k, v.to_bits())).collect::<Vec<_>>();
+        (self.shader, self.entry) == (other.shader, other.entry) && bits(self) == bits(other)
     }
 }
 
