@@ -142,9 +142,10 @@ fn vk_error(what: &str) -> impl FnOnce(vk::Result) -> String + '_ {
 
 impl Prober {
     /// Opens the Vulkan loader and a device that reports pipeline statistics: the target's GPU
-    /// where it has the extension, else the first such one (a discrete GPU first). Every core
-    /// feature of Vulkan 1.0–1.3 the device has is on, with cooperative matrices and robust
-    /// buffer access 2 where it has them, as wgpu turns them on. With
+    /// (an error where it lacks the extension), or without a target the first such one (a
+    /// discrete GPU first). Every core feature of Vulkan 1.0–1.3 the device has is on, with
+    /// cooperative matrices and robust buffer access 2 where it has them, as wgpu turns them on
+    /// (robust cooperative-matrix loads and null descriptors stay off, as in wgpu). With
     /// `target.capture_representations`, [`Prober::probe`] also returns the driver's textual
     /// internal representations of each pipeline (what a driver offers there is its own:
     /// possibly none).
@@ -220,7 +221,8 @@ impl Prober {
         // Every core feature the device has (f16, 16-bit storage, int8 dot products, the memory
         // model, zeroed workgroup memory, subgroup size control, robust buffer access), with
         // cooperative matrices and robust buffer access 2 where it has them, which wgpu turns
-        // on too: a pipeline compiles as it would under wgpu with those features on.
+        // on too: a pipeline compiles as it would under wgpu with those features on (wgpu turns
+        // on fewer core features, none of which changes a compute shader's code).
         let mut f11 = vk::PhysicalDeviceVulkan11Features::default();
         let mut f12 = vk::PhysicalDeviceVulkan12Features::default();
         let mut f13 = vk::PhysicalDeviceVulkan13Features::default();
