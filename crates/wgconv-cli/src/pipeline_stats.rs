@@ -222,7 +222,8 @@ impl Prober {
         // model, zeroed workgroup memory, subgroup size control, robust buffer access), with
         // cooperative matrices and robust buffer access 2 where it has them, which wgpu turns
         // on too: a pipeline compiles as it would under wgpu with those features on (wgpu turns
-        // on fewer core features, none of which changes a compute shader's code).
+        // on only the core features its enabled features need; the others are not known to
+        // change compute code, not shown not to).
         let mut f11 = vk::PhysicalDeviceVulkan11Features::default();
         let mut f12 = vk::PhysicalDeviceVulkan12Features::default();
         let mut f13 = vk::PhysicalDeviceVulkan13Features::default();
