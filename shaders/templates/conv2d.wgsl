@@ -483,10 +483,10 @@ fn few_oc_run_sum(px: FewOcPixel, valid: array<bool, FEW_OC_RUN>, step: u32, beg
 // latent's 4 channels): as `conv_transpose2d_few_oc_split`, 32 runs of FEW_OC_RUN output
 // columns of a row per workgroup (`few_oc_runs_per_row`), K split over its 8 rows of 32 threads,
 // every output channel of the group at once. A warp's 32 runs load adjacent input columns (at
-// stride 1; on f16 tensors 4 apart, each run 4 adjacent ones), and each weight it loads (the same for every lane) feeds the run's pixels. Layers
-// such as the SD VAE decoder's 128→3 at 512² are 262 144 pixels of K = 1152 and 3 outputs: no
-// GEMM tile fills with 3 channels, and one thread per output loads every input value once per
-// output channel.
+// stride 1; on f16 tensors 4 apart, each run 4 adjacent ones), and each weight it loads (the
+// same for every lane) feeds the run's pixels. Layers such as the SD VAE decoder's 128→3 at 512²
+// are 262 144 pixels of K = 1152 and 3 outputs: no GEMM tile fills with 3 channels, and one
+// thread per output loads every input value once per output channel.
 @compute @workgroup_size(256)
 fn conv2d_few_oc_split(
     @builtin(global_invocation_id) gid: vec3<u32>,

@@ -8,7 +8,7 @@
 //! checks, the driver's robust buffer access where wgpu turns it on) and compiled again on a
 //! Vulkan device of our own, the same GPU, created with that extension, to ask.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 
 use ash::vk;
 use naga::valid::{Capabilities, ValidationFlags, Validator};
@@ -557,25 +557,21 @@ pub fn write_representations(
     Ok(())
 }
 
-/// Each pipeline with its statistics (an error per pipeline, or for all of them where no prober
-/// could be made), compiling each (shader, entry, constants) once for `target`.
+/// Each pipeline with its statistics for `target` (an error per pipeline, or for all of them
+/// where no prober could be made). Each pipeline in the list is compiled once: a context's
+/// compiled pipelines are distinct, so the caller's list has no repeats to share.
 pub fn collect(pipelines: &[CompiledPipeline], target: ProbeTarget) -> (Option<String>, Vec<PipelineStats>) {
     if pipelines.is_empty() {
         return (None, Vec::new());
     }
     let prober = Prober::new(target);
-    let mut seen: HashMap<String, Probed> = HashMap::new();
     let stats = pipelines
         .iter()
         .map(|p| {
-            let key = format!("{}:{}:{:?}", p.shader, p.entry, p.constants);
-            let statistics = seen
-                .entry(key)
-                .or_insert_with(|| match &prober {
-                    Ok(prober) => prober.probe(p),
-                    Err(why) => Probed::Error { error: why.clone() },
-                })
-                .clone();
+            let statistics = match &prober {
+                Ok(prober) => prober.probe(p),
+                Err(why) => Probed::Error { error: why.clone() },
+            };
             PipelineStats {
                 shader: p.shader,
                 entry: p.entry,

@@ -715,8 +715,7 @@ impl Batch<'_> {
     /// `TransposedFewOc`, one per output pixel and group (its grid counts every stride phase's
     /// sub-grid, rounded up), or 8 per run of 4 pixels with K split between them; `FewOc`, 8 per
     /// run of 4 pixels of a row (for both, ⌈columns / 4⌉ runs a row, laid out by the shader's
-    /// `few_oc_run`);
-    /// `Gemv`, one workgroup per 256 / lanes output channels.
+    /// `few_oc_run`); `Gemv`, one workgroup per 256 / lanes output channels.
     fn encode_per_output(
         &mut self,
         kernel: ConvKernel,
