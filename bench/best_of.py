@@ -31,14 +31,19 @@ CONSOLE_LINE = re.compile(r"\s*\d+/\d+ (\S+) (\S+) ([0-9.]+) ms")
 
 def read_run(path):
     """{layer: (kernel, ms)} of one `wgconv bench` run: its JSON file, or its console output (what a
-    run cut short by a timeout leaves)."""
+    run cut short by a timeout leaves; with `--rounds` it has a line per pass, and the fastest
+    counts, as in the JSON)."""
     with open(path) as file:
         text = file.read()
     try:
         layers = json.loads(text)["layers"]
     except (ValueError, KeyError, TypeError):
-        matches = (CONSOLE_LINE.match(line) for line in text.splitlines())
-        return {m.group(1): (m.group(2), float(m.group(3))) for m in matches if m}
+        fastest = {}
+        for m in filter(None, (CONSOLE_LINE.match(line) for line in text.splitlines())):
+            name, kernel, ms = m.group(1), m.group(2), float(m.group(3))
+            if name not in fastest or ms < fastest[name][1]:
+                fastest[name] = (kernel, ms)
+        return fastest
     return {layer["name"]: (layer["kernel"], layer["median_ms"]) for layer in layers}
 
 

@@ -39,6 +39,9 @@ class BestOfTest(unittest.TestCase):
     def test_console_output_reads_as_a_run(self):
         path = self.write("run.txt", "device: X\n1/3 a gemm_small_k32 0.0200 ms \n2/3 b gemm_n64_k32 0.1000 ms 1.2x\n")
         self.assertEqual(read_run(path), {"a": ("gemm_small_k32", 0.02), "b": ("gemm_n64_k32", 0.1)})
+        # `--rounds 2`: a line per pass, the fastest counts.
+        path = self.write("rounds.txt", "1/4 a k1 0.0300 ms \n2/4 b k2 0.1000 ms \n3/4 a k1 0.0200 ms \n4/4 b k2 0.1100 ms \n")
+        self.assertEqual(read_run(path), {"a": ("k1", 0.02), "b": ("k2", 0.1)})
         path = self.write("run.json", bench_json([("a", "gemv", 0.01)]))
         self.assertEqual(read_run(path), {"a": ("gemv", 0.01)})
 

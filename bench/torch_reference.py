@@ -140,17 +140,22 @@ def layer_fn(layer, dtype=torch.float32, channels_last=False):
 
 
 def time_suite(suite, dtype, args):
-    """{layer name: median ms per launch} with the backend flags as they are set."""
+    """{layer name: median ms per launch} with the backend flags as they are set: the fastest of
+    `args.rounds` whole passes over the suite, as `wgconv bench --rounds` (outside load on a shared
+    GPU comes in episodes of seconds, which passes far apart rarely both meet)."""
     times = {}
-    for layer in suite:
-        with torch.no_grad():
-            fn = layer_fn(layer, dtype, args.channels_last)
-            try:
-                times[layer["name"]] = time_launches(fn, args.repeat, args.launches)
-            except RuntimeError as e:
-                # A shape the library refuses (cuBLASLt's int8 layouts): reported, not timed.
-                print(f"layer {layer['name']}: not timed: {str(e).splitlines()[0]}", file=sys.stderr)
-                torch.cuda.synchronize()
+    for _ in range(args.rounds):
+        for layer in suite:
+            with torch.no_grad():
+                fn = layer_fn(layer, dtype, args.channels_last)
+                try:
+                    ms = time_launches(fn, args.repeat, args.launches)
+                except RuntimeError as e:
+                    # A shape the library refuses (cuBLASLt's int8 layouts): reported, not timed.
+                    print(f"layer {layer['name']}: not timed: {str(e).splitlines()[0]}", file=sys.stderr)
+                    torch.cuda.synchronize()
+                    continue
+                times[layer["name"]] = min(ms, times.get(layer["name"], ms))
     return times
 
 
@@ -180,6 +185,8 @@ def main():
     ap.add_argument("--wgconv", help="JSON written by `wgconv bench --json`")
     ap.add_argument("--repeat", type=int, default=10)
     ap.add_argument("--launches", type=int, default=20)
+    ap.add_argument("--rounds", type=int, default=1,
+                    help="passes over the suite; each layer keeps its fastest (as `wgconv bench --rounds`)")
     ap.add_argument("--markdown", help="also write the table here")
     ap.add_argument("--json", help="write torch timings here")
     ap.add_argument("--copy", action="store_true", help="also time a copy of each fp32 layer's minimum bytes")
@@ -192,6 +199,8 @@ def main():
     ap.add_argument("--also-tf32", action="store_true",
                     help="time the suite a second time with TF32 allowed: ratios to cuDNN fp32 and TF32 side by side")
     args = ap.parse_args()
+    if args.rounds < 1:
+        ap.error(f"--rounds must be at least 1, not {args.rounds}")
     dtype = getattr(torch, args.dtype)
 
     torch.backends.cudnn.allow_tf32 = args.tf32
@@ -225,7 +234,8 @@ def main():
     lines = [
         f"PyTorch {torch.__version__}, cuDNN {torch.backends.cudnn.version()}, {gpu}; TF32 {'on' if args.tf32 else 'off'}; "
         f"{args.dtype}{', channels_last' if args.channels_last else ''}; "
-        f"median of {args.repeat} samples x {args.launches} launches.",
+        f"median of {args.repeat} samples x {args.launches} launches"
+        f"{f', fastest of {args.rounds} passes' if args.rounds > 1 else ''}.",
     ]
     if device:
         lines.append(f"wgconv device: {device}")
@@ -288,6 +298,7 @@ def main():
     if args.json:
         with open(args.json, "w") as file:
             json.dump({"device": gpu, "tf32": args.tf32, "dtype": args.dtype, "channels_last": args.channels_last,
+                       "rounds": args.rounds,
                        "models_ms": torch_models, "torch_ms": torch_ms, "copy_ms": copy_ms,
                        "models_tf32_ms": model_totals(suite, tf32_ms), "torch_tf32_ms": tf32_ms}, file, indent=2)
 
