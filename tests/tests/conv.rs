@@ -1053,10 +1053,10 @@ fn kernels_fit_small_workgroup_memory() {
         assert!(reference::relative_error(&y.output.to_vec_f32(&ctx).unwrap(), &r) <= TOLERANCE);
         (g, xt, wt, r)
     };
-    // 13 wide: no vec4 quads, so the planner tiles this 5×5 filter.
+    // 33 wide: no vec4 quads, so the planner tiles this 5×5 filter.
     let options = opts().groups(2).padding(&[2]);
     let tiled = ConvKernel::DepthwiseTiled;
-    let (_, xt, wt, _) = steps_back(&[1, 2, 12, 13], &[2, 1, 5, 5], &options, 112, tiled, ConvKernel::DepthwiseRows);
+    let (_, xt, wt, _) = steps_back(&[1, 2, 12, 33], &[2, 1, 5, 5], &options, 112, tiled, ConvKernel::DepthwiseRows);
     let err = ctx.convolution_forced(&xt, &wt, None, &options, &ForcedPlan::kernel(tiled)).unwrap_err();
     assert!(err.to_string().contains("16384 bytes of workgroup memory; this device allows 16352"), "{err}");
     // A 33×33 filter: tiled on this 41-wide input, but too large for the row runs' unrolled
