@@ -37,11 +37,13 @@ pub struct BenchArgs {
     /// Timed samples per layer (the median is reported).
     #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u32).range(1..=10_000))]
     repeat: u32,
-    /// Passes over the whole suite, one after another; each layer keeps its fastest pass. On a
-    /// shared GPU, episodes of outside load lasting seconds slow every layer they overlap (the H200
-    /// measured 1.2–3.6× on a stretch of consecutive layers, docs/PERFORMANCE.md v42), and passes
-    /// minutes apart rarely meet the same one. Each pass's median is kept in the JSON
-    /// (`round_ms`), and layers whose passes differ by more than 10 % are listed.
+    /// Rounds: whole passes over the suite, one after another; each layer keeps its fastest
+    /// round. On a shared GPU, episodes of what looks like outside load, lasting seconds, slowed
+    /// every layer they overlapped (the H200 measured 1.2–3.6× on a stretch of consecutive
+    /// layers, docs/PERFORMANCE.md v42); a layer's rounds lie one pass of the suite apart, so a
+    /// suite that runs much longer than an episode rarely meets one in every round. Each round's
+    /// median is kept in the JSON (`round_ms`), and layers whose rounds differ by more than 10 %
+    /// are listed.
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=100))]
     rounds: u32,
     /// Back-to-back launches inside each timed sample, at least: layers shorter than 1 ms in all
@@ -167,32 +169,48 @@ pub struct LayerResult {
     /// listed under it), with the driver's statistics.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub pipelines: Vec<PipelineStats>,
-    /// With `--rounds` above 1: each pass's median milliseconds, in pass order (`median_ms` and
-    /// the other timings are the fastest pass's).
+    /// With `--rounds` above 1: each round's median milliseconds, in order (`median_ms` and the
+    /// other timings are the fastest round's).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub round_ms: Vec<f64>,
 }
 
-/// Passes whose medians differ by more than this factor make a layer unsteady (`--rounds`).
+/// Rounds whose medians differ by more than this factor make a layer unsteady (`--rounds`).
 const UNSTEADY_SPREAD: f64 = 1.10;
 
 impl LayerResult {
-    /// Folds another pass over the same layer in: its median joins `round_ms`, and its timings
-    /// replace these when faster (outside load only ever slows a pass). What is not timed per
-    /// pass, the pipelines compiled first, stays.
+    /// Folds another round over the same layer in: its median joins `round_ms`, and its timings
+    /// replace these when faster (outside load only ever slows a round). The reference kernel's
+    /// time and the parallel time keep their own fastest rounds. The sweep is the kept round's,
+    /// or the earlier one where the kept round has none (`--tune` sweeps only in the first
+    /// round: later rounds find the layer tuned).
     fn keep_fastest(&mut self, next: LayerResult) {
+        fn fastest(a: Option<f64>, b: Option<f64>) -> Option<f64> {
+            match (a, b) {
+                (Some(a), Some(b)) => Some(a.min(b)),
+                (a, b) => a.or(b),
+            }
+        }
         if self.round_ms.is_empty() {
             self.round_ms.push(self.median_ms);
         }
         self.round_ms.push(next.median_ms);
+        let reference_ms = fastest(self.reference_median_ms, next.reference_median_ms);
+        let parallel_ms = fastest(self.parallel_ms, next.parallel_ms);
         if next.median_ms < self.median_ms {
-            let rounds = std::mem::take(&mut self.round_ms);
-            let pipelines = std::mem::take(&mut self.pipelines);
-            *self = LayerResult { round_ms: rounds, pipelines, ..next };
+            let round_ms = std::mem::take(&mut self.round_ms);
+            let earlier_sweep = std::mem::take(&mut self.sweep);
+            *self = LayerResult { round_ms, ..next };
+            if self.sweep.is_empty() {
+                self.sweep = earlier_sweep;
+            }
         }
+        self.reference_median_ms = reference_ms;
+        self.speedup_vs_reference = reference_ms.map(|r| r / self.median_ms);
+        self.parallel_ms = parallel_ms;
     }
 
-    /// The slowest pass over the fastest, where that exceeds [`UNSTEADY_SPREAD`].
+    /// The slowest round over the fastest, where that exceeds [`UNSTEADY_SPREAD`].
     fn unsteady_spread(&self) -> Option<f64> {
         let (min, max) = self.round_ms.iter().fold((f64::INFINITY, 0.0f64), |(lo, hi), &ms| (lo.min(ms), hi.max(ms)));
         (min > 0.0 && max / min > UNSTEADY_SPREAD).then(|| max / min)
@@ -321,7 +339,7 @@ struct Report<'a> {
     device: DeviceInfo,
     timing: &'static str,
     samples: u32,
-    /// Passes over the suite (`--rounds`); each layer reports its fastest.
+    /// Rounds over the suite (`--rounds`); each layer reports its fastest.
     rounds: u32,
     /// Launches per sample at least: layers whose samples would last under `min_sample_ms` get
     /// more.
@@ -723,14 +741,14 @@ pub fn run(args: &BenchArgs) -> CliResult<()> {
         }
     }
     let roofline = if args.roofline { Some(measure_roofline(&ctx, args)?) } else { None };
-    let passes = layers.len() * args.rounds as usize;
-    let progress = ProgressBar::new(passes as u64);
+    let steps = layers.len() * args.rounds as usize;
+    let progress = ProgressBar::new(steps as u64);
     progress.set_style(ProgressStyle::with_template("{bar:30} {pos}/{len} {msg}").expect("static template"));
     let mut results: Vec<LayerResult> = Vec::new();
     let mut source = TimingSource::GpuTimestamps;
     // With --pipeline-stats: each layer's first-compiled pipelines, as (layer index, pipeline).
     let mut first_compiled = Vec::new();
-    // Whole passes one after another, so that the passes over one layer lie far apart in time.
+    // Whole rounds one after another, so that the rounds of one layer lie a pass of the suite apart.
     for (step, (index, layer)) in (0..args.rounds).flat_map(|_| layers.iter().enumerate()).enumerate() {
         progress.set_message(layer.name.clone());
         let before = if args.pipeline_stats { ctx.compiled_pipelines() } else { Vec::new() };
@@ -739,14 +757,14 @@ pub fn run(args: &BenchArgs) -> CliResult<()> {
             let new = ctx.compiled_pipelines().into_iter().filter(|p| !before.contains(p));
             first_compiled.extend(new.map(|p| (index, p)));
         }
-        // Without a terminal the bar draws nothing: a line per layer and pass shows progress in
+        // Without a terminal the bar draws nothing: a line per layer and round shows progress in
         // logs and keeps what a run cut short had measured.
         if !std::io::stderr().is_terminal() {
             let sweep: Vec<String> = r.sweep.iter().map(|p| format!("{} {:.4}", p.config, p.median_ms)).collect();
             eprintln!(
                 "{}/{} {} {} {:.4} ms {}",
                 step + 1,
-                passes,
+                steps,
                 r.layer.name,
                 r.kernel,
                 r.median_ms,
@@ -850,7 +868,7 @@ pub fn run(args: &BenchArgs) -> CliResult<()> {
         if let Some(spread) = r.unsteady_spread() {
             let rounds: Vec<String> = r.round_ms.iter().map(|ms| format!("{ms:.4}")).collect();
             println!(
-                "unsteady {}: passes {} ms ({spread:.2}× apart; the fastest is reported)",
+                "unsteady {}: rounds {} ms ({spread:.2}× apart; the fastest is reported)",
                 r.layer.name,
                 rounds.join(", ")
             );
@@ -861,7 +879,7 @@ pub fn run(args: &BenchArgs) -> CliResult<()> {
         source,
         args.repeat,
         args.launches,
-        if args.rounds > 1 { format!(", fastest of {} passes over the suite", args.rounds) } else { String::new() }
+        if args.rounds > 1 { format!(", fastest of {} rounds over the suite", args.rounds) } else { String::new() }
     );
     let host = host_cost(&ctx, 500)?;
     println!(
@@ -941,6 +959,18 @@ mod tests {
         assert!(e.contains("it has: none"), "{e}");
     }
 
+    fn sweep_points_of(points: &[(&str, f64)]) -> Vec<SweepPoint> {
+        let point = |&(kernel, median_ms): &(&str, f64)| SweepPoint {
+            kernel: kernel.into(),
+            split_k: 1,
+            stream_k: None,
+            tile_n: None,
+            config: kernel.into(),
+            median_ms,
+        };
+        points.iter().map(point).collect()
+    }
+
     fn timed(median_ms: f64, kernel: &str) -> LayerResult {
         LayerResult {
             layer: load_suite("quick").unwrap().remove(0),
@@ -960,16 +990,23 @@ mod tests {
         }
     }
 
-    /// `--rounds`: a layer keeps its fastest pass's timings and lists every pass; a spread over
-    /// 10 % marks it unsteady.
+    /// `--rounds`: a layer keeps its fastest round's timings and lists every round; a spread
+    /// over 10 % marks it unsteady. The reference keeps its own fastest round, and a sweep from
+    /// the first round survives later rounds without one.
     #[test]
-    fn passes_keep_the_fastest_and_flag_spread() {
+    fn rounds_keep_the_fastest_and_flag_spread() {
         let mut kept = timed(2.0, "first");
-        assert_eq!(kept.unsteady_spread(), None, "one pass has no spread");
-        kept.keep_fastest(timed(1.0, "second"));
+        kept.reference_median_ms = Some(5.0);
+        kept.sweep = sweep_points_of(&[("first", 2.0)]);
+        assert_eq!(kept.unsteady_spread(), None, "one round has no spread");
+        let mut second = timed(1.0, "second");
+        second.reference_median_ms = Some(8.0);
+        kept.keep_fastest(second);
         kept.keep_fastest(timed(1.5, "third"));
         assert_eq!(kept.round_ms, [2.0, 1.0, 1.5]);
         assert_eq!((kept.median_ms, kept.kernel.as_str(), kept.gflops), (1.0, "second", 1.0));
+        assert_eq!((kept.reference_median_ms, kept.speedup_vs_reference), (Some(5.0), Some(5.0)));
+        assert_eq!(kept.sweep.len(), 1, "the first round's sweep");
         assert_eq!(kept.unsteady_spread(), Some(2.0));
         let mut steady = timed(1.0, "a");
         steady.keep_fastest(timed(1.05, "b"));

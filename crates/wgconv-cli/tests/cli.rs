@@ -463,8 +463,8 @@ fn quick_bench_writes_json_with_every_layer() {
         (&report_cl["memory_format"], &report["memory_format"]),
         (&"channels_last".into(), &"contiguous_format".into())
     );
-    // Two whole passes: every layer lists both and reports the faster; one pass lists none.
-    assert!(layers.iter().all(|l| l.get("round_ms").is_none()), "one pass lists no rounds");
+    // Two rounds: every layer lists both and reports the faster; one round lists none.
+    assert!(layers.iter().all(|l| l.get("round_ms").is_none()), "one round lists no rounds");
     let json_rounds = d.path("bench_rounds.json");
     let args = ["bench", "--suite", "quick", "--repeat", "1", "--launches", "1", "--rounds", "2", "--no-reference"];
     let (code, stdout, stderr) = run(&[&args[..], &["--json", &json_rounds]].concat());
@@ -472,9 +472,9 @@ fn quick_bench_writes_json_with_every_layer() {
     let rounds: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(Path::new(&json_rounds)).unwrap()).unwrap();
     assert_eq!(rounds["rounds"], 2);
-    let passes = 2 * layers.len();
-    assert!(stderr.contains(&format!("{passes}/{passes} ")), "{stderr}");
-    assert!(stdout.contains("fastest of 2 passes over the suite"), "{stdout}");
+    let steps = 2 * layers.len();
+    assert!(stderr.contains(&format!("{steps}/{steps} ")), "{stderr}");
+    assert!(stdout.contains("fastest of 2 rounds over the suite"), "{stdout}");
     for l in rounds["layers"].as_array().unwrap() {
         let times: Vec<f64> = l["round_ms"].as_array().unwrap().iter().map(|t| t.as_f64().unwrap()).collect();
         assert_eq!(times.len(), 2, "{l}");

@@ -401,9 +401,11 @@ impl ConvGeometry {
             return ConvKernel::DepthwiseVec4;
         }
         // Otherwise the tiled kernel shares each input element over its block through workgroup
-        // memory, which wins for large filters (R5). Its blocks are 8+ rows tall and 32 columns
-        // wide, which short (1D) or narrow outputs would mostly waste: on EfficientNet-B0's 5×5
-        // layers at 14² (batch 32) the row runs below were 2.3× faster.
+        // memory, which wins for large filters (R5). Its blocks are 8+ rows tall, which short
+        // (1D) outputs would mostly waste, and 32 columns wide: on EfficientNet-B0's 5×5 layers
+        // at 14² (batch 32), 18 of each block's 32 columns idle and the row runs below were
+        // 2.2–2.3× faster. Outputs under one block's width take the row runs; wider ones were
+        // measured only at 41+ columns (and 56 on the vec4 kernel above).
         let taps = u64::from(self.kh) * u64::from(self.kw);
         let fills_blocks = self.oh >= 8 && self.ow >= crate::shaders::conv2d_depthwise_tiled::BLOCK_W;
         if self.supports(ConvKernel::DepthwiseTiled) && taps >= 25 && fills_blocks {
@@ -1094,9 +1096,12 @@ mod tests {
         let tall_stride = geo(&[1, 4096, 400, 70], &[4096, 1, 3, 3], d().groups(4096).padding(&[1]).stride(&[50, 1]));
         assert_eq!(rows(tall_stride.unwrap()), (ConvKernel::DepthwiseRows, 4));
         assert_eq!(dw(8, 96, 57, 1, 7).planned_kernel(), ConvKernel::DepthwiseTiled);
-        // Under 32 columns (EfficientNet-B0's and ConvNeXt-T's 14² stages), row runs.
+        // Under 32 columns (EfficientNet-B0's and ConvNeXt-T's 14² stages), row runs; from 32
+        // columns (33: no vec4 quads), tiled.
         assert_eq!(rows(dw(32, 672, 14, 1, 5)), (ConvKernel::DepthwiseRows, 2));
         assert_eq!(rows(dw(1, 384, 14, 1, 7)).0, ConvKernel::DepthwiseRows);
+        assert_eq!(dw(8, 96, 31, 1, 5).planned_kernel(), ConvKernel::DepthwiseRows);
+        assert_eq!(dw(8, 96, 33, 1, 5).planned_kernel(), ConvKernel::DepthwiseTiled);
         // The 8-wide kernel for f16 tensors: widths of whole runs of 8, windows of up to four
         // runs (5×5 at stride 3: 7 · 3 + 4 + 1 lanes + an offset of 6, exactly; 7×7 at stride 3
         // is too wide for either kernel).
