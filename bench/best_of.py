@@ -31,7 +31,7 @@ CONSOLE_LINE = re.compile(r"\s*\d+/\d+ (\S+) (\S+) ([0-9.]+) ms")
 
 def read_run(path):
     """{layer: (kernel, ms)} of one `wgconv bench` run: its JSON file, or its console output (what a
-    run cut short by a timeout leaves; with `--rounds` it has a line per pass, and the fastest
+    run cut short by a timeout leaves; with `--rounds` it has a line per round, and the fastest
     counts, as in the JSON)."""
     with open(path) as file:
         text = file.read()

@@ -141,8 +141,8 @@ def layer_fn(layer, dtype=torch.float32, channels_last=False):
 
 def time_suite(suite, dtype, args):
     """{layer name: median ms per launch} with the backend flags as they are set: the fastest of
-    `args.rounds` whole passes over the suite, as `wgconv bench --rounds` (outside load on a shared
-    GPU comes in episodes of seconds, which passes far apart rarely both meet)."""
+    `args.rounds` rounds (whole passes over the suite), as `wgconv bench --rounds` (on a shared GPU,
+    slow episodes of seconds, apparently outside load, rarely meet every round of a long suite)."""
     times = {}
     for _ in range(args.rounds):
         for layer in suite:
@@ -186,7 +186,7 @@ def main():
     ap.add_argument("--repeat", type=int, default=10)
     ap.add_argument("--launches", type=int, default=20)
     ap.add_argument("--rounds", type=int, default=1,
-                    help="passes over the suite; each layer keeps its fastest (as `wgconv bench --rounds`)")
+                    help="rounds (whole passes over the suite); each layer keeps its fastest (as `wgconv bench --rounds`)")
     ap.add_argument("--markdown", help="also write the table here")
     ap.add_argument("--json", help="write torch timings here")
     ap.add_argument("--copy", action="store_true", help="also time a copy of each fp32 layer's minimum bytes")
@@ -235,7 +235,7 @@ def main():
         f"PyTorch {torch.__version__}, cuDNN {torch.backends.cudnn.version()}, {gpu}; TF32 {'on' if args.tf32 else 'off'}; "
         f"{args.dtype}{', channels_last' if args.channels_last else ''}; "
         f"median of {args.repeat} samples x {args.launches} launches"
-        f"{f', fastest of {args.rounds} passes' if args.rounds > 1 else ''}.",
+        f"{f', fastest of {args.rounds} rounds' if args.rounds > 1 else ''}.",
     ]
     if device:
         lines.append(f"wgconv device: {device}")

@@ -404,8 +404,8 @@ impl ConvGeometry {
         // memory, which wins for large filters (R5). Its blocks are 8+ rows tall, which short
         // (1D) outputs would mostly waste, and 32 columns wide: on EfficientNet-B0's 5×5 layers
         // at 14² (batch 32), 18 of each block's 32 columns idle and the row runs below were
-        // 2.2–2.3× faster. Outputs under one block's width take the row runs; wider ones were
-        // measured only at 41+ columns (and 56 on the vec4 kernel above).
+        // 2.2–2.3× faster. Outputs under one block's width take the row runs; on the H200 the
+        // tiled kernel won only at 56 columns (v15, before the vec4 kernel above took that width).
         let taps = u64::from(self.kh) * u64::from(self.kw);
         let fills_blocks = self.oh >= 8 && self.ow >= crate::shaders::conv2d_depthwise_tiled::BLOCK_W;
         if self.supports(ConvKernel::DepthwiseTiled) && taps >= 25 && fills_blocks {
