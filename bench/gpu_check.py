@@ -189,11 +189,13 @@ cases += [
     # 256 workgroups (the 16-deep entry point, which R29's grids take) with ragged channels; and
     # strides 2, 3 with a 3×1 filter (phases without taps along W: bias only), output padding.
     ("coop_transposed_k16", (16, 96, 32, 32), (96, 40, 2, 2), "--transposed --stride 2 --precision f16 --kernel coop_f16"),
-    # The pointwise vec4 stream: 32 output channels in 2 blocks of 16 (planes of 1600 pixels,
-    # 400 vec4s: 3 full workgroups of 128 and a ragged fourth), and 96 in 6 blocks over 3 staged
-    # chunks of 70 inputs.
+    # The pointwise vec4 stream, whose chunks of 128 vec4s run through the images' planes: 32
+    # output channels in 2 blocks of 16 (16 planes of 400 vec4s, 50 chunks, most of them across
+    # two images), and 96 in 6 blocks over 3 staged chunks of 70 inputs (steps of 8 loads, the
+    # last of 6); and 144→24 as R37 plans it (2 blocks of 12, 8 planes of 225 vec4s).
     ("pointwise_vec4_blocks", (16, 48, 40, 40), (32, 48, 1, 1), "--activation relu --kernel pointwise_vec4"),
     ("pointwise_vec4_wide", (4, 70, 20, 20), (96, 70, 1, 1), "--kernel pointwise_vec4"),
+    ("pointwise_vec4_planned", (64, 144, 30, 30), (24, 144, 1, 1), ""),
     # Its K-split form: 144→24 (2 blocks of 12) on planes of 784 pixels (196 vec4s: 6 chunks of
     # 32 and a ragged 7th), 36 input channels per K-slice; and the 96-channel case.
     ("pointwise_vec4_split_blocks", (8, 144, 28, 28), (24, 144, 1, 1), "--activation relu --kernel pointwise_vec4_split"),
@@ -214,7 +216,7 @@ f16_cases += [(name + "_f16", xs, ws, flags) for name, xs, ws, flags in cases
                           "transposed_few_oc_rgb", "few_oc_rgb", "few_oc_ragged_rows",
                           "transposed_few_oc_ragged_rows", "gemv_4_pixels", "gemm_small_ragged",
                           "gemm_small_transposed", "gemm_small_k32_ragged", "gemm_small_k32_transposed",
-                          "pointwise_vec4_blocks", "pointwise_vec4_split_blocks")]
+                          "pointwise_vec4_blocks", "pointwise_vec4_planned", "pointwise_vec4_split_blocks")]
 # The channels-last tensor-core kernel, forced (the CLI's tensors are NCHW: it runs between
 # conversions to and from NHWC): 128×128 and 256×64 tiles, ragged pixels and channels, groups,
 # stride/dilation/padding per axis, split-K, clamp; on f16 tensors and on f32 ones with f16 allowed.

@@ -72,6 +72,8 @@ fn activate(v: vec4<f32>) -> vec4<f32> {
 const POINTWISE_MAX_OC_BLOCK: u32 = 16u;
 // Input channels per staged weight chunk.
 const POINTWISE_IC_CHUNK: u32 = 32u;
+// Input channels loaded a step of `conv2d_pointwise`'s K loop (a divisor of the chunk).
+const POINTWISE_LOADS: u32 = 8u;
 
 // The block's weights for POINTWISE_IC_CHUNK input channels: channel i's output channels
 // o..o+3 are the vec4 i · (POINTWISE_MAX_OC_BLOCK / 4) + o / 4.
@@ -126,22 +128,25 @@ fn conv2d_pointwise(
     @builtin(num_workgroups) groups: vec3<u32>,
     @builtin(local_invocation_index) local: u32,
 ) {
-    // Workgroup-uniform: (batch, pixel chunk, output-channel block), the block fastest.
+    // Workgroup-uniform: (pixel chunk, output-channel block), the block fastest. The chunks
+    // run through the images' planes one after another, so a plane that is not a multiple of
+    // the chunk leaves no partly idle workgroup at each image's end, only at the batch's.
     let workgroup = wid.y * groups.x + wid.x;
     let quads = params.oh * params.ow / 4u;
-    let chunks = (quads + wg_size - 1u) / wg_size;
+    let all_quads = params.n * quads;
     let blocks = (params.oc + oc_block - 1u) / oc_block;
     let oc0 = workgroup % blocks * oc_block;
-    let rest = workgroup / blocks;
-    let b = rest / chunks;
-    if (b >= params.n) {
+    let chunk = workgroup / blocks;
+    if (chunk * wg_size >= all_quads) {
         return;
     }
-    let quad = rest % chunks * wg_size + local;
-    let inside = quad < quads;
-    // Threads past the plane's end load its last vec4 (harmlessly) and store nothing; they stay
+    let flat = chunk * wg_size + local;
+    let inside = flat < all_quads;
+    // Threads past the batch's end load its last vec4 (harmlessly) and store nothing; they stay
     // for the barriers.
-    let quad_here = min(quad, quads - 1u);
+    let flat_here = min(flat, all_quads - 1u);
+    let b = flat_here / quads;
+    let quad = flat_here % quads;
     let vecs_per_block = oc_block / 4u;
     var acc: array<vec4<f32>, POINTWISE_MAX_OC_BLOCK>;
     for (var c0 = 0u; c0 < params.ic; c0 += POINTWISE_IC_CHUNK) {
@@ -149,17 +154,85 @@ fn conv2d_pointwise(
         stage_pointwise_weights(c0, oc0, local, wg_size);
         workgroupBarrier();
         let count = min(POINTWISE_IC_CHUNK, params.ic - c0);
-        var at = (b * params.ic + c0) * quads + quad_here;
-        for (var i = 0u; i < count; i++) {
-            let x = vec4<f32>(input[at]);
+        var at = (b * params.ic + c0) * quads + quad;
+        // POINTWISE_LOADS input channels a step, their loads issued before any multiply-add:
+        // one load in flight a thread left the memory system idle (a serial loop over K).
+        // Channels past `count` load the step's first channel and count as zeros (their
+        // staged weights are zeros too, but an infinite input times zero is not zero).
+        for (var i = 0u; i < count; i += POINTWISE_LOADS) {
+            let valid0 = i + 0u < count;
+            let x0 = select(vec4<f32>(), vec4<f32>(input[select(at, at + 0u * quads, valid0)]), valid0);
+            let valid1 = i + 1u < count;
+            let x1 = select(vec4<f32>(), vec4<f32>(input[select(at, at + 1u * quads, valid1)]), valid1);
+            let valid2 = i + 2u < count;
+            let x2 = select(vec4<f32>(), vec4<f32>(input[select(at, at + 2u * quads, valid2)]), valid2);
+            let valid3 = i + 3u < count;
+            let x3 = select(vec4<f32>(), vec4<f32>(input[select(at, at + 3u * quads, valid3)]), valid3);
+            let valid4 = i + 4u < count;
+            let x4 = select(vec4<f32>(), vec4<f32>(input[select(at, at + 4u * quads, valid4)]), valid4);
+            let valid5 = i + 5u < count;
+            let x5 = select(vec4<f32>(), vec4<f32>(input[select(at, at + 5u * quads, valid5)]), valid5);
+            let valid6 = i + 6u < count;
+            let x6 = select(vec4<f32>(), vec4<f32>(input[select(at, at + 6u * quads, valid6)]), valid6);
+            let valid7 = i + 7u < count;
+            let x7 = select(vec4<f32>(), vec4<f32>(input[select(at, at + 7u * quads, valid7)]), valid7);
             for (var v = 0u; v < vecs_per_block; v++) {
-                let w = pointwise_weights[i * (POINTWISE_MAX_OC_BLOCK / 4u) + v];
-                acc[4u * v] = fma(vec4<f32>(w.x), x, acc[4u * v]);
-                acc[4u * v + 1u] = fma(vec4<f32>(w.y), x, acc[4u * v + 1u]);
-                acc[4u * v + 2u] = fma(vec4<f32>(w.z), x, acc[4u * v + 2u]);
-                acc[4u * v + 3u] = fma(vec4<f32>(w.w), x, acc[4u * v + 3u]);
+                let w = pointwise_weights[(i + 0u) * (POINTWISE_MAX_OC_BLOCK / 4u) + v];
+                acc[4u * v] = fma(vec4<f32>(w.x), x0, acc[4u * v]);
+                acc[4u * v + 1u] = fma(vec4<f32>(w.y), x0, acc[4u * v + 1u]);
+                acc[4u * v + 2u] = fma(vec4<f32>(w.z), x0, acc[4u * v + 2u]);
+                acc[4u * v + 3u] = fma(vec4<f32>(w.w), x0, acc[4u * v + 3u]);
             }
-            at += quads;
+            for (var v = 0u; v < vecs_per_block; v++) {
+                let w = pointwise_weights[(i + 1u) * (POINTWISE_MAX_OC_BLOCK / 4u) + v];
+                acc[4u * v] = fma(vec4<f32>(w.x), x1, acc[4u * v]);
+                acc[4u * v + 1u] = fma(vec4<f32>(w.y), x1, acc[4u * v + 1u]);
+                acc[4u * v + 2u] = fma(vec4<f32>(w.z), x1, acc[4u * v + 2u]);
+                acc[4u * v + 3u] = fma(vec4<f32>(w.w), x1, acc[4u * v + 3u]);
+            }
+            for (var v = 0u; v < vecs_per_block; v++) {
+                let w = pointwise_weights[(i + 2u) * (POINTWISE_MAX_OC_BLOCK / 4u) + v];
+                acc[4u * v] = fma(vec4<f32>(w.x), x2, acc[4u * v]);
+                acc[4u * v + 1u] = fma(vec4<f32>(w.y), x2, acc[4u * v + 1u]);
+                acc[4u * v + 2u] = fma(vec4<f32>(w.z), x2, acc[4u * v + 2u]);
+                acc[4u * v + 3u] = fma(vec4<f32>(w.w), x2, acc[4u * v + 3u]);
+            }
+            for (var v = 0u; v < vecs_per_block; v++) {
+                let w = pointwise_weights[(i + 3u) * (POINTWISE_MAX_OC_BLOCK / 4u) + v];
+                acc[4u * v] = fma(vec4<f32>(w.x), x3, acc[4u * v]);
+                acc[4u * v + 1u] = fma(vec4<f32>(w.y), x3, acc[4u * v + 1u]);
+                acc[4u * v + 2u] = fma(vec4<f32>(w.z), x3, acc[4u * v + 2u]);
+                acc[4u * v + 3u] = fma(vec4<f32>(w.w), x3, acc[4u * v + 3u]);
+            }
+            for (var v = 0u; v < vecs_per_block; v++) {
+                let w = pointwise_weights[(i + 4u) * (POINTWISE_MAX_OC_BLOCK / 4u) + v];
+                acc[4u * v] = fma(vec4<f32>(w.x), x4, acc[4u * v]);
+                acc[4u * v + 1u] = fma(vec4<f32>(w.y), x4, acc[4u * v + 1u]);
+                acc[4u * v + 2u] = fma(vec4<f32>(w.z), x4, acc[4u * v + 2u]);
+                acc[4u * v + 3u] = fma(vec4<f32>(w.w), x4, acc[4u * v + 3u]);
+            }
+            for (var v = 0u; v < vecs_per_block; v++) {
+                let w = pointwise_weights[(i + 5u) * (POINTWISE_MAX_OC_BLOCK / 4u) + v];
+                acc[4u * v] = fma(vec4<f32>(w.x), x5, acc[4u * v]);
+                acc[4u * v + 1u] = fma(vec4<f32>(w.y), x5, acc[4u * v + 1u]);
+                acc[4u * v + 2u] = fma(vec4<f32>(w.z), x5, acc[4u * v + 2u]);
+                acc[4u * v + 3u] = fma(vec4<f32>(w.w), x5, acc[4u * v + 3u]);
+            }
+            for (var v = 0u; v < vecs_per_block; v++) {
+                let w = pointwise_weights[(i + 6u) * (POINTWISE_MAX_OC_BLOCK / 4u) + v];
+                acc[4u * v] = fma(vec4<f32>(w.x), x6, acc[4u * v]);
+                acc[4u * v + 1u] = fma(vec4<f32>(w.y), x6, acc[4u * v + 1u]);
+                acc[4u * v + 2u] = fma(vec4<f32>(w.z), x6, acc[4u * v + 2u]);
+                acc[4u * v + 3u] = fma(vec4<f32>(w.w), x6, acc[4u * v + 3u]);
+            }
+            for (var v = 0u; v < vecs_per_block; v++) {
+                let w = pointwise_weights[(i + 7u) * (POINTWISE_MAX_OC_BLOCK / 4u) + v];
+                acc[4u * v] = fma(vec4<f32>(w.x), x7, acc[4u * v]);
+                acc[4u * v + 1u] = fma(vec4<f32>(w.y), x7, acc[4u * v + 1u]);
+                acc[4u * v + 2u] = fma(vec4<f32>(w.z), x7, acc[4u * v + 2u]);
+                acc[4u * v + 3u] = fma(vec4<f32>(w.w), x7, acc[4u * v + 3u]);
+            }
+            at += POINTWISE_LOADS * quads;
         }
     }
     if (!inside) {

@@ -1,6 +1,7 @@
 {% import "prelude/conv.wgsl" as conv %}
 {# variants: f16 #}
 {% set max_oc_block = 16 %}
+{% set loads = 8 %}
 // Pointwise (1×1, stride 1, no padding, one group) convolution of NCHW tensors whose planes
 // (H × W) are multiples of 4, for layers with few channels over many pixels: a memory-bound
 // stream (MobileNetV3's 72→24 projection at batch 32), where a GEMM tile of 64 output channels
@@ -44,6 +45,8 @@ override oc_block: u32 = {{ max_oc_block }};
 const POINTWISE_MAX_OC_BLOCK: u32 = {{ max_oc_block }}u;
 // Input channels per staged weight chunk.
 const POINTWISE_IC_CHUNK: u32 = 32u;
+// Input channels loaded a step of `conv2d_pointwise`'s K loop (a divisor of the chunk).
+const POINTWISE_LOADS: u32 = {{ loads }}u;
 
 // The block's weights for POINTWISE_IC_CHUNK input channels: channel i's output channels
 // o..o+3 are the vec4 i · (POINTWISE_MAX_OC_BLOCK / 4) + o / 4.
@@ -98,22 +101,25 @@ fn conv2d_pointwise(
     @builtin(num_workgroups) groups: vec3<u32>,
     @builtin(local_invocation_index) local: u32,
 ) {
-    // Workgroup-uniform: (batch, pixel chunk, output-channel block), the block fastest.
+    // Workgroup-uniform: (pixel chunk, output-channel block), the block fastest. The chunks
+    // run through the images' planes one after another, so a plane that is not a multiple of
+    // the chunk leaves no partly idle workgroup at each image's end, only at the batch's.
     let workgroup = wid.y * groups.x + wid.x;
     let quads = params.oh * params.ow / 4u;
-    let chunks = (quads + wg_size - 1u) / wg_size;
+    let all_quads = params.n * quads;
     let blocks = (params.oc + oc_block - 1u) / oc_block;
     let oc0 = workgroup % blocks * oc_block;
-    let rest = workgroup / blocks;
-    let b = rest / chunks;
-    if (b >= params.n) {
+    let chunk = workgroup / blocks;
+    if (chunk * wg_size >= all_quads) {
         return;
     }
-    let quad = rest % chunks * wg_size + local;
-    let inside = quad < quads;
-    // Threads past the plane's end load its last vec4 (harmlessly) and store nothing; they stay
+    let flat = chunk * wg_size + local;
+    let inside = flat < all_quads;
+    // Threads past the batch's end load its last vec4 (harmlessly) and store nothing; they stay
     // for the barriers.
-    let quad_here = min(quad, quads - 1u);
+    let flat_here = min(flat, all_quads - 1u);
+    let b = flat_here / quads;
+    let quad = flat_here % quads;
     let vecs_per_block = oc_block / 4u;
     var acc: array<vec4<f32>, POINTWISE_MAX_OC_BLOCK>;
     for (var c0 = 0u; c0 < params.ic; c0 += POINTWISE_IC_CHUNK) {
@@ -121,17 +127,26 @@ fn conv2d_pointwise(
         stage_pointwise_weights(c0, oc0, local, wg_size);
         workgroupBarrier();
         let count = min(POINTWISE_IC_CHUNK, params.ic - c0);
-        var at = (b * params.ic + c0) * quads + quad_here;
-        for (var i = 0u; i < count; i++) {
-            let x = vec4<f32>(input[at]);
+        var at = (b * params.ic + c0) * quads + quad;
+        // POINTWISE_LOADS input channels a step, their loads issued before any multiply-add:
+        // one load in flight a thread left the memory system idle (a serial loop over K).
+        // Channels past `count` load the step's first channel and count as zeros (their
+        // staged weights are zeros too, but an infinite input times zero is not zero).
+        for (var i = 0u; i < count; i += POINTWISE_LOADS) {
+{% for u in range(loads) %}
+            let valid{{ u }} = i + {{ u }}u < count;
+            let x{{ u }} = select(vec4<f32>(), vec4<f32>(input[select(at, at + {{ u }}u * quads, valid{{ u }})]), valid{{ u }});
+{% endfor %}
+{% for u in range(loads) %}
             for (var v = 0u; v < vecs_per_block; v++) {
-                let w = pointwise_weights[i * (POINTWISE_MAX_OC_BLOCK / 4u) + v];
-                acc[4u * v] = fma(vec4<f32>(w.x), x, acc[4u * v]);
-                acc[4u * v + 1u] = fma(vec4<f32>(w.y), x, acc[4u * v + 1u]);
-                acc[4u * v + 2u] = fma(vec4<f32>(w.z), x, acc[4u * v + 2u]);
-                acc[4u * v + 3u] = fma(vec4<f32>(w.w), x, acc[4u * v + 3u]);
+                let w = pointwise_weights[(i + {{ u }}u) * (POINTWISE_MAX_OC_BLOCK / 4u) + v];
+                acc[4u * v] = fma(vec4<f32>(w.x), x{{ u }}, acc[4u * v]);
+                acc[4u * v + 1u] = fma(vec4<f32>(w.y), x{{ u }}, acc[4u * v + 1u]);
+                acc[4u * v + 2u] = fma(vec4<f32>(w.z), x{{ u }}, acc[4u * v + 2u]);
+                acc[4u * v + 3u] = fma(vec4<f32>(w.w), x{{ u }}, acc[4u * v + 3u]);
             }
-            at += quads;
+{% endfor %}
+            at += POINTWISE_LOADS * quads;
         }
     }
     if (!inside) {

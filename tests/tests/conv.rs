@@ -2169,9 +2169,11 @@ fn gemm_tile_widths_match_the_reference() {
 
 /// `pointwise_vec4` and `pointwise_vec4_split` (each forced; every other kernel that supports the
 /// case runs too): planes of 36, 8 and 144 pixels (the split's chunks of 32 vec4s: one partly
-/// full, two with the second ragged), output channels in one block, in blocks whose last is
+/// full, two with the second ragged; the main entry point's chunks of 128 vec4s run through the
+/// images' planes, one image of the five 144-pixel ones split between two chunks), output channels in one block, in blocks whose last is
 /// partly past them, and in 6 full blocks; input channels in one short staged chunk (3: a
-/// K-slice with none) and in several (33: a last chunk of one channel); bias and a fused clamp;
+/// K-slice with none, a step of 8 loads with 5 past the channels) and in several (33: a last
+/// chunk of one channel; 37: four full steps of 8, then one of 5); bias and a fused clamp;
 /// a 1D layer. Only 1×1 stride-1 unpadded ungrouped layers with planes of whole vec4s run.
 #[test]
 fn pointwise_vec4_streams_whole_planes() {
@@ -2181,7 +2183,7 @@ fn pointwise_vec4_streams_whole_planes() {
         ("8 pixels, 3→4, clamp", &[3, 3, 2, 4], &[4, 3, 1, 1], clamp()),
         ("16 pixels, 70→96 (6 blocks of 16, 3 chunks)", &[1, 70, 4, 4], &[96, 70, 1, 1], opts()),
         ("1D, 20 columns, 33→7", &[2, 33, 20], &[7, 33, 1], clamp()),
-        ("144 pixels, 37→24 (2 blocks of 12)", &[2, 37, 12, 12], &[24, 37, 1, 1], opts()),
+        ("5 × 144 pixels, 37→24 (2 blocks of 12; chunks across images)", &[5, 37, 12, 12], &[24, 37, 1, 1], opts()),
     ];
     for (i, (name, input, weight, options)) in cases.into_iter().enumerate() {
         let g = ConvGeometry::new(input, weight, None, &options).unwrap();

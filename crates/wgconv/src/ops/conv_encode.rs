@@ -7,6 +7,7 @@ use super::{
     conv::{ConvCall, check_conv_bindings, conv_dtype},
     conv_geometry::{ConvGeometry, WeightDims},
     conv_kernel::{ConvKernel, GEMM_SMALL_TILE},
+    conv_launch::POINTWISE_WORKGROUP,
     conv_options::{Activation, ConvOptions, Precision},
     conv_plan,
     conv_schedule::LaunchSchedule,
@@ -50,9 +51,6 @@ fn windowed(buffer: &wgpu::Buffer, window: Option<(u64, u64)>) -> wgpu::BufferBi
 /// The bindings every convolution shader declares, in binding order, so one bind group (and one
 /// `ConvParams` uniform) serves them all.
 const CONV_BINDINGS: &[&str] = &["input", "weight", "bias", "output", "params"];
-
-/// Threads per workgroup of `PointwiseVec4` (fewer where the device allows fewer): 512 pixels.
-const POINTWISE_WORKGROUP: u32 = 128;
 
 /// Vec4s of pixels per workgroup of `PointwiseVec4Split` (its threads are
 /// `POINTWISE_K_SLICES` K-slices of them), as the shader declares it.
@@ -649,9 +647,10 @@ impl Batch<'_> {
         }
     }
 
-    /// `PointwiseVec4` and `PointwiseVec4Split`: one workgroup per (image, chunk of vec4s of its
-    /// plane, block of output channels), the blocks fastest; a chunk is `wg_size` vec4s, or
-    /// [`POINTWISE_SPLIT_QUADS`] for the K-split entry point (4 threads each).
+    /// `PointwiseVec4` and `PointwiseVec4Split`: one workgroup per (chunk of vec4s, block of
+    /// output channels), the blocks fastest; a chunk is `wg_size` vec4s of the batch's planes in
+    /// a row, or [`POINTWISE_SPLIT_QUADS`] vec4s of one image's plane for the K-split entry point
+    /// (4 threads each).
     fn encode_pointwise(
         &mut self,
         kernel: ConvKernel,
@@ -662,11 +661,13 @@ impl Batch<'_> {
         let limits = self.ctx.limits();
         let wg_size = POINTWISE_WORKGROUP.min(dispatch::workgroup_size(&limits));
         let split = kernel == ConvKernel::PointwiseVec4Split;
-        let quads_per_workgroup = if split { POINTWISE_SPLIT_QUADS } else { wg_size };
-        let quads = u64::from(g.oh) * u64::from(g.ow) / 4;
         let oc_block = g.pointwise_oc_block();
-        let workgroups =
-            u64::from(g.n) * quads.div_ceil(u64::from(quads_per_workgroup)) * u64::from(g.oc.div_ceil(oc_block));
+        let workgroups = if split {
+            let quads = u64::from(g.oh) * u64::from(g.ow) / 4;
+            u64::from(g.n) * quads.div_ceil(u64::from(POINTWISE_SPLIT_QUADS)) * u64::from(g.oc.div_ceil(oc_block))
+        } else {
+            g.pointwise_workgroups(wg_size)
+        };
         // One item per workgroup: the shader decodes its workgroup's index, not its threads'.
         let grid = dispatch::grid(workgroups, 1, limits.max_compute_workgroups_per_dimension)?;
         with_variant!(Variant::of(buffers.input.dtype(), false), pw = conv2d_pointwise | conv2d_pointwise_f16, {

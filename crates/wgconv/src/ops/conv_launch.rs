@@ -28,6 +28,10 @@ fn split_small_grid(workgroups: u64, k_tiles: u64) -> u32 {
 /// `FEW_OC_RUN`, as the generated bindings give it.
 const FEW_OC_RUN: u128 = crate::shaders::conv2d::FEW_OC_RUN as u128;
 
+/// Threads per workgroup of `PointwiseVec4`'s main entry point (fewer where the device allows
+/// fewer): 512 pixels.
+pub(crate) const POINTWISE_WORKGROUP: u32 = 128;
+
 /// The most output channels per thread of `PointwiseVec4` (`POINTWISE_MAX_OC_BLOCK` in
 /// `shaders/templates/conv2d_pointwise.wgsl`).
 const POINTWISE_MAX_OC_BLOCK: u32 = 16;
@@ -96,6 +100,14 @@ impl ConvGeometry {
     pub(crate) fn pointwise_oc_block(&self) -> u32 {
         let blocks = self.oc.div_ceil(POINTWISE_MAX_OC_BLOCK);
         self.oc.div_ceil(blocks).next_multiple_of(4)
+    }
+
+    /// Workgroups of `PointwiseVec4`'s main entry point at `wg_size` threads: chunks of
+    /// `wg_size` vec4s of pixels running through the images' planes one after another, one
+    /// workgroup per chunk and block of [`Self::pointwise_oc_block`] output channels.
+    pub(crate) fn pointwise_workgroups(&self, wg_size: u32) -> u64 {
+        let quads = u64::from(self.n) * u64::from(self.oh) * u64::from(self.ow) / 4;
+        quads.div_ceil(u64::from(wg_size)) * u64::from(self.oc.div_ceil(self.pointwise_oc_block()))
     }
 
     /// Whether `TransposedFewOc` splits K over 8 threads per run of pixels: with 16+ input

@@ -6,6 +6,7 @@
 use super::{
     conv_geometry::ConvGeometry,
     conv_kernel::{ConvKernel, GEMM_SMALL_TILE},
+    conv_launch::POINTWISE_WORKGROUP,
     conv_options::{ForcedPlan, Precision},
     conv_schedule::LaunchSchedule,
     conv_tune::TunedConfig,
@@ -62,6 +63,24 @@ pub(crate) const WINOGRAD_FUSED_LONG_K_MIN_WORKGROUPS: u64 = 96;
 /// The most groups of 32 tiles on which rule R45 gives channels-last layers to `WinogradFused`
 /// (`ConvGeometry::winograd_fused_wins_channels_last`).
 pub(crate) const WINOGRAD_FUSED_CHANNELS_LAST_MAX_TILE_GROUPS: u64 = 128;
+
+/// The most input channels (K) of a 2D pointwise layer that rule R46 gives `PointwiseVec4`
+/// ahead of R27 (`ConvGeometry::pointwise_vec4_fills_grid`), on grids of at least
+/// [`POINTWISE_MIN_WORKGROUPS`] workgroups: the longest K of the measured layers that won there.
+pub(crate) const POINTWISE_MAX_K: u32 = 144;
+
+/// The fewest `PointwiseVec4` workgroups (at [`POINTWISE_WORKGROUP`] threads) on which rule R46
+/// gives it layers of more than [`POINTWISE_SHORT_K`] input channels: about one a
+/// multiprocessor on the GPU the rule was fitted on ([`FITTED_SMS`]).
+pub(crate) const POINTWISE_MIN_WORKGROUPS: u64 = 140;
+
+/// The most input channels at which rule R46 gives `PointwiseVec4` grids of at least
+/// [`POINTWISE_SHORT_K_MIN_WORKGROUPS`] workgroups (a K of 16–32 on batch-1 planes of 56² and
+/// up, where R38's K split won on fewer).
+pub(crate) const POINTWISE_SHORT_K: u32 = 32;
+
+/// See [`POINTWISE_SHORT_K`].
+pub(crate) const POINTWISE_SHORT_K_MIN_WORKGROUPS: u64 = 64;
 
 /// What runs one convolution on one device.
 #[derive(Clone, Copy, Debug)]
@@ -190,7 +209,7 @@ fn runnable_kernel(
     let mut kernel = geometry.choose_kernel(forced.kernel)?;
     // A tile width or K schedule forced without a kernel is a choice among the staged-tile GEMM
     // kernels, which the small-grid ones, R30's and R43's few-output-channel kernels, R31's
-    // Winograd, R32's `GroupedOc4` and R37's and R38's pointwise kernels are not.
+    // Winograd, R32's `GroupedOc4` and R37's, R38's and R46's pointwise kernels are not.
     let instead_of_staged = kernel.gemm_small_entry().is_some() || geometry.rule_instead_of_gemm(kernel);
     if instead_of_staged && forced.kernel.is_none() && (forced.tile_n.is_some() || forced.schedule.is_some()) {
         kernel = geometry.staged_gemm_kernel();
@@ -456,6 +475,12 @@ impl ConvGeometry {
         if self.winograd_wins() && self.supports(ConvKernel::Winograd) {
             return ConvKernel::Winograd;
         }
+        // 2D pointwise layers of short K on grids they fill: streamed as vec4s of 4 pixels, all
+        // the output channels of a thread's block at once, the loads of 8 input channels in
+        // flight a thread, ahead of R27's split K and the staged tiles (R46).
+        if self.pointwise_vec4_fills_grid() && self.supports(ConvKernel::PointwiseVec4) {
+            return ConvKernel::PointwiseVec4;
+        }
         // Batch-1 grids of a few hundred to a few thousand pixels: 32×32 tiles whose threads
         // split K four ways, so more multiprocessors work and each runs a quarter of K, with the
         // operands staged in 32-deep K-tiles. The staged 64-row tiles keep layers of over 400 M
@@ -523,7 +548,7 @@ impl ConvGeometry {
 
     /// Whether `kernel` is one a planner rule runs on this layer in place of a GEMM kernel:
     /// R30's `TransposedFewOc`, R31's `Winograd`, R32's `GroupedOc4` (where it takes a layer the
-    /// tiles would run), R37's `PointwiseVec4`, R38's `PointwiseVec4Split` and R43's `FewOc`.
+    /// tiles would run), R37's and R46's `PointwiseVec4`, R38's `PointwiseVec4Split` and R43's `FewOc`.
     pub(crate) fn rule_instead_of_gemm(&self, kernel: ConvKernel) -> bool {
         matches!(
             kernel,
@@ -548,7 +573,7 @@ impl ConvGeometry {
     /// R31 gives `Winograd` (where the planner asks, R40 has kept those of 256+ input channels
     /// on Winograd already, and R42 has given `WinogradCoop` those of 128+ channels in and out
     /// on larger grids; with fewer, `coop_f16` won on most measured, v34, v36; `runs_coop_nhwc`
-    /// asks for channels-last inputs before any rule, and leaves R40's layers to it: R41), R32 `GroupedOc4`, R37
+    /// asks for channels-last inputs before any rule, and leaves R40's layers to it: R41), R32 `GroupedOc4`, R37's and R46's
     /// `PointwiseVec4` and R38 `PointwiseVec4Split` (fp32 rules; the tensor cores took those
     /// layers before, and were not measured against them).
     pub(crate) fn tensor_core_candidate(&self) -> bool {
@@ -654,8 +679,8 @@ impl ConvGeometry {
     }
 
     /// The staged-tile GEMM kernel the rules R11–R15 choose for a GEMM-shaped convolution (the
-    /// reference kernel where it cannot run): what runs where R27 and the rules after it (R30,
-    /// R32, R37, R39) do not take the layer, or where a tile width or K schedule is forced
+    /// reference kernel where it cannot run): what runs where R46, R27 and the rules after it
+    /// (R30, R32, R37, R39) do not take the layer, or where a tile width or K schedule is forced
     /// without a kernel.
     pub(crate) fn staged_gemm_kernel(&self) -> ConvKernel {
         // Fitted to `wgconv bench --tune`: large grids with long K take 128×128 tiles 16 deep
@@ -783,6 +808,33 @@ impl ConvGeometry {
         // 16→64 and 32→192, whose tiles are full, ran 0.84–0.89×.
         let partly_empty_tiles = self.ic <= 32 && self.oc <= 144 && !self.oc.is_multiple_of(64);
         !self.one_d && self.groups == 1 && (few_out || partly_empty_tiles)
+    }
+
+    /// Rule R46: whether `PointwiseVec4`, its K loop in steps of 8 loads (v43), beats the rules
+    /// after it (R27's split K and R38's `PointwiseVec4Split`, the staged tiles, R37) on a 2D
+    /// pointwise layer of one group: at most [`POINTWISE_SHORT_K`] input channels on a grid of
+    /// at least [`POINTWISE_SHORT_K_MIN_WORKGROUPS`] workgroups, or at most
+    /// [`POINTWISE_MAX_K`] on one of at least [`POINTWISE_MIN_WORKGROUPS`]. Fitted on the 203
+    /// pointwise layers of the zoos and the default suite (v43 call A, the kernel forced against
+    /// v42's planner) and checked on the 65 it or v42's R37 and R38 take (call B, both planners'
+    /// binaries interleaved, the faster of two runs each):
+    /// - the 49 layers of the throughput zoo it takes ran 0.99–1.98× as fast as on v42's planned
+    ///   kernels (MobileNetV2's 144→24 at 56², batch 32: 0.0670 → 0.0355 ms, `GemmSmallK32`
+    ///   before; YOLOv8n's 80→80 at 40², batch 16: 0.0323 → 0.0163, the staged tiles), and the
+    ///   5 batch-1 layers 1.18–1.64× (R38's K split before);
+    /// - longer K lost on grids this size: 192–2560 input channels ran 0.76–1.07× (24 of 31
+    ///   layers slower), each thread's serial K loop growing while the tiles reuse each load;
+    /// - smaller grids lost to R27's split K with 33–144 input channels (0.43–0.95× on 21 of 26
+    ///   layers; 64 and 72 channels 1.04–1.06× on two, 40 channels 1.13–1.59× on three, left
+    ///   out), and to R38 with at most 32 on batch-1 grids of 24–35 workgroups (0.67–0.90×, 5
+    ///   layers; 0.93–1.05× on two of 63).
+    ///
+    /// 1D layers keep the tiles: none was measured.
+    pub(crate) fn pointwise_vec4_fills_grid(&self) -> bool {
+        let workgroups = self.pointwise_workgroups(POINTWISE_WORKGROUP);
+        let short_k = self.ic <= POINTWISE_SHORT_K && workgroups >= POINTWISE_SHORT_K_MIN_WORKGROUPS;
+        let fills = self.ic <= POINTWISE_MAX_K && workgroups >= POINTWISE_MIN_WORKGROUPS;
+        !self.one_d && self.groups == 1 && (short_k || fills)
     }
 
     /// Rule R38: whether `PointwiseVec4Split` beats R27's `GemmSmallK32` on a 2D pointwise layer
@@ -1047,14 +1099,9 @@ mod tests {
         {
             assert_eq!(oc4(&input, &[oc, input[1], 1, 1], d()), ConvKernel::PointwiseVec4, "{input:?} {oc}");
         }
-        // …not where those tiles are full (16→64, 32→192), nor 40 output channels of 72 inputs,
-        // 96 input channels, grouped layers, batch-1 grids (R27), 1D layers (a 64→32 1×1 over
-        // 16 000 samples at batch 32: never measured; R12's tiles).
-        assert_eq!(oc4(&[32, 16, 112, 112], &[64, 16, 1, 1], d()), ConvKernel::GemmM64K16);
-        assert_eq!(oc4(&[32, 32, 28, 28], &[192, 32, 1, 1], d()), ConvKernel::GemmM64K32);
-        assert_ne!(oc4(&[32, 72, 28, 28], &[40, 72, 1, 1], d()), ConvKernel::PointwiseVec4);
+        // …not grouped layers, nor 1D layers (a 64→32 1×1 over 16 000 samples at batch 32: never
+        // measured; R12's tiles).
         assert_eq!(oc4(&[32, 64, 16000], &[32, 64, 1], d()), ConvKernel::GemmM64K32);
-        assert_ne!(oc4(&[32, 96, 56, 56], &[24, 96, 1, 1], d()), ConvKernel::PointwiseVec4);
         assert_ne!(oc4(&[32, 64, 56, 56], &[32, 32, 1, 1], d().groups(2)), ConvKernel::PointwiseVec4);
         assert_eq!(oc4(&[1, 72, 56, 56], &[24, 72, 1, 1], d()), ConvKernel::GemmSmallK32);
         // R38: on R27's grids, up to 32 input channels on planes of 56² or more split K over
@@ -1331,22 +1378,73 @@ mod tests {
         assert_eq!(g(&[1, 1024, 16, 16], &[1024, 256, 4, 4], up).planned_kernel(), ConvKernel::GemmM64K16);
     }
 
+    /// R46 on the layers it was fitted on, and at its bounds: K of 144 against 145, grids of
+    /// 140 workgroups against 136 (more than 32 input channels) and of 64 against 63 (at most).
+    #[test]
+    fn pointwise_layers_that_fill_the_grid_stream_vec4s() {
+        let kernel = |input: &[usize], oc: usize| {
+            let weight = [oc, input[1], 1, 1];
+            geo(input, &weight, ConvOptions::default()).unwrap().planned_kernel()
+        };
+        // MobileNetV2's 96→24 and 144→24 projections at batch 32 (R27's split K before),
+        // YOLOv8n's 80→80 at 40², batch 16, 16→64 at 112² and 32→192 at 28², batch 32 (the
+        // staged tiles before), and batch-1 layers of at most 32 input channels on 75–150
+        // workgroups (R38's split before).
+        for (input, oc) in [
+            ([32, 96, 56, 56], 24),
+            ([32, 144, 56, 56], 24),
+            ([16, 80, 40, 40], 80),
+            ([32, 16, 112, 112], 64),
+            ([32, 32, 28, 28], 192),
+            ([1, 16, 112, 112], 96),
+            ([1, 32, 112, 112], 48),
+        ] {
+            assert_eq!(kernel(&input, oc), ConvKernel::PointwiseVec4, "{input:?} → {oc}");
+        }
+        // K: 144 in, 145 out.
+        assert_ne!(kernel(&[32, 145, 56, 56], 24), ConvKernel::PointwiseVec4);
+        // Grids of 33+ input channels: 35 chunks of 128 vec4s × 4 blocks = 140 workgroups in,
+        // 34 × 4 = 136 out (R27's split K).
+        let geometry = |input: &[usize], oc: usize| geo(input, &[oc, input[1], 1, 1], ConvOptions::default()).unwrap();
+        assert_eq!(geometry(&[4, 64, 64, 70], 64).pointwise_workgroups(POINTWISE_WORKGROUP), 140);
+        assert_eq!(kernel(&[4, 64, 64, 70], 64), ConvKernel::PointwiseVec4);
+        assert_eq!(geometry(&[4, 64, 64, 68], 64).pointwise_workgroups(POINTWISE_WORKGROUP), 136);
+        assert_ne!(kernel(&[4, 64, 64, 68], 64), ConvKernel::PointwiseVec4);
+        // At most 32 input channels: 64 workgroups in, 63 out (MobileNetV2's 24→144 at 56²,
+        // batch 1: 7 chunks × 9 blocks, R38's split).
+        assert_eq!(geometry(&[1, 24, 56, 56], 144).pointwise_workgroups(POINTWISE_WORKGROUP), 63);
+        assert_eq!(kernel(&[1, 24, 56, 56], 144), ConvKernel::PointwiseVec4Split);
+        assert_eq!(geometry(&[1, 32, 64, 64], 128).pointwise_workgroups(POINTWISE_WORKGROUP), 64);
+        assert_eq!(kernel(&[1, 32, 64, 64], 128), ConvKernel::PointwiseVec4);
+        // Smaller batch-1 grids keep R38's split (MobileNetV2's 32→16 at 112², 25 workgroups) or
+        // R27's (its 32→192 at 28², 24).
+        assert_eq!(kernel(&[1, 32, 112, 112], 16), ConvKernel::PointwiseVec4Split);
+        assert_eq!(kernel(&[1, 32, 28, 28], 192), ConvKernel::GemmSmallK32);
+        // Longer K on a large grid keeps the staged tiles (YOLOv8n's 192→128 at 40², batch 16),
+        // as do 1D layers and groups.
+        assert!(kernel(&[16, 192, 40, 40], 128).is_gemm());
+        assert!(geo(&[32, 64, 16000], &[64, 64, 1], ConvOptions::default()).unwrap().planned_kernel().is_gemm());
+        let grouped = geo(&[32, 64, 56, 56], &[64, 32, 1, 1], ConvOptions::default().groups(2)).unwrap();
+        assert_ne!(grouped.planned_kernel(), ConvKernel::PointwiseVec4);
+    }
+
     /// R39 on the throughput-zoo layers it was fitted on, and the neighbours it leaves alone.
     #[test]
     fn narrow_layers_take_32_row_tiles() {
         let same = |g: u32| ConvOptions::default().padding(&[1, 1]).groups(g);
         let kernel = |input: &[usize], weight: &[usize], opts| geo(input, weight, opts).unwrap().planned_kernel();
         // RegNetY-1.6GF's grouped 3×3 layers of 24 channels per group at batch 32, YOLOv8n's
-        // 32→32 3×3 at batch 16 and MobileNetV2's 144→24 projection at batch 32.
+        // 32→32 3×3 at batch 16 and MobileNetV2's 192→32 projection at batch 32 (its 144→24
+        // projection, where R39 was fitted too, R46 gives `PointwiseVec4` first).
         assert_eq!(kernel(&[32, 336, 14, 14], &[336, 24, 3, 3], same(14)), ConvKernel::GemmSmallK32);
         assert_eq!(kernel(&[32, 48, 56, 56], &[48, 24, 3, 3], same(2)), ConvKernel::GemmSmallK32);
         assert_eq!(kernel(&[16, 32, 80, 80], &[32, 32, 3, 3], same(1)), ConvKernel::GemmSmallK32);
         let pointwise = ConvOptions::default();
-        assert_eq!(kernel(&[32, 144, 56, 56], &[24, 144, 1, 1], pointwise.clone()), ConvKernel::GemmSmallK32);
-        // 40 output channels (MobileNetV3's 120→40 at batch 32) keep the 64-row tiles, as do K
-        // outside the fitted range (past 4608; 72 for an 8→32 3×3), 1D layers and transposed
-        // layers.
-        assert!(kernel(&[32, 120, 28, 28], &[40, 120, 1, 1], pointwise.clone()).is_gemm());
+        assert_eq!(kernel(&[32, 192, 28, 28], &[32, 192, 1, 1], pointwise.clone()), ConvKernel::GemmSmallK32);
+        // 40 output channels (EfficientNet-B0's 240→40 at batch 32; R46 streams MobileNetV3's
+        // 120→40) keep the 64-row tiles, as do K outside the fitted range (past 4608; 72 for an
+        // 8→32 3×3), 1D layers and transposed layers.
+        assert!(kernel(&[32, 240, 28, 28], &[40, 240, 1, 1], pointwise.clone()).is_gemm());
         let k = *NARROW_TILES_K.end() as usize;
         assert!(kernel(&[32, k + 32, 28, 28], &[32, k + 32, 1, 1], pointwise.clone()).is_gemm());
         assert!(kernel(&[16, 8, 160, 160], &[32, 8, 3, 3], same(1)).is_gemm());
