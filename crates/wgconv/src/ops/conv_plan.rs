@@ -818,8 +818,8 @@ impl ConvGeometry {
     /// pointwise layers of the zoos and the default suite (v43 call A, the kernel forced against
     /// v42's planner) and checked on the 65 it or v42's R37 and R38 take (call B, both planners'
     /// binaries interleaved, the faster of two runs each):
-    /// - the 49 layers of the throughput zoo it takes ran 0.99–1.98× as fast as on v42's planned
-    ///   kernels (MobileNetV2's 144→24 at 56², batch 32: 0.0670 → 0.0355 ms, `GemmSmallK32`
+    /// - the 48 layers of the throughput zoo it takes ran 0.99–1.98× as fast as on v42's planned
+    ///   kernels (geomean 1.34×, call B) (MobileNetV2's 144→24 at 56², batch 32: 0.0670 → 0.0355 ms, `GemmSmallK32`
     ///   before; YOLOv8n's 80→80 at 40², batch 16: 0.0323 → 0.0163, the staged tiles), and the
     ///   5 batch-1 layers 1.18–1.64× (R38's K split before);
     /// - longer K lost on grids this size: 192–2560 input channels ran 0.76–1.07× (24 of 31
@@ -846,7 +846,8 @@ impl ConvGeometry {
     /// planner interleaved: 1.07–1.42× on 9, the two 32→16 layers at 112² 0.94–0.95× (a K of
     /// 32 fills `GemmSmallK32`'s K-tile). With 40–80 input channels or smaller planes it lost on
     /// most layers (0.55–1.06×); YOLOv8n's 48→32 at 160² (1.23×) and 80→80 at 80² (1.08×) won,
-    /// single layers left out of the rule, unconfirmed.
+    /// single layers left out of the rule, unconfirmed. Since v43, R46 gives `PointwiseVec4`
+    /// those of at least [`POINTWISE_SHORT_K_MIN_WORKGROUPS`] workgroups first.
     pub(crate) fn pointwise_split_wins(&self) -> bool {
         !self.one_d && self.groups == 1 && self.ic <= 32 && u64::from(self.oh) * u64::from(self.ow) >= 3136
     }
