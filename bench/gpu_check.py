@@ -3,7 +3,7 @@
 one layer per fast kernel (GEMM, GEMM with split-K, transposed GEMM by stride phase, depthwise,
 int8 dot4 GEMM and the int8 tensor-core kernels (bit-exact against the scalar one); unpadded GEMM; grouped; tiled, row-run and vec4 depthwise; 16-deep K-tiles; the
 few-output-channel kernels, transposed and direct; the matrix-vector kernel of outputs of at most 4 pixels; the
-small-grid GEMMs, unstaged and staged; Winograd F(2x2, 3x3), its products on the fp32 GEMM and on
+small-grid GEMMs, unstaged and staged; the pointwise streams; the register-blocked direct kernel; Winograd F(2x2, 3x3), its products on the fp32 GEMM and on
 the tensor cores;
 64×64 tiles; the f16 tensor-core kernel, checked against a reference whose inputs are rounded to
 f16; and f16 tensors through the tensor-core kernel and the others), so the kernels are checked
@@ -200,6 +200,10 @@ cases += [
     # 32 and a ragged 7th), 36 input channels per K-slice; and the 96-channel case.
     ("pointwise_vec4_split_blocks", (8, 144, 28, 28), (24, 144, 1, 1), "--activation relu --kernel pointwise_vec4_split"),
     ("pointwise_vec4_split_wide", (4, 70, 20, 20), (96, 70, 1, 1), "--kernel pointwise_vec4_split"),
+    # The register-blocked direct kernel (forced: not planned yet): YOLOv8n's 16→32 3×3 s2 layer,
+    # smaller (rows of 19 columns: runs of 4 ending in one of 3), and a 3-channel 7×7 stem.
+    ("direct_block_s2", (4, 16, 40, 38), (32, 16, 3, 3), "--stride 2 --padding 1 --activation relu --kernel direct_block"),
+    ("direct_block_stem", (2, 3, 64, 61), (24, 3, 7, 7), "--stride 2 --padding 3 --kernel direct_block"),
     ("coop_transposed_empty_phases", (2, 32, 6, 5), (32, 24, 3, 1),
      "--transposed --stride 2,3 --padding 1,0 --output-padding 1,2 --precision f16 --kernel coop_f16"),
 ]
@@ -216,7 +220,8 @@ f16_cases += [(name + "_f16", xs, ws, flags) for name, xs, ws, flags in cases
                           "transposed_few_oc_rgb", "few_oc_rgb", "few_oc_ragged_rows",
                           "transposed_few_oc_ragged_rows", "gemv_4_pixels", "gemm_small_ragged",
                           "gemm_small_transposed", "gemm_small_k32_ragged", "gemm_small_k32_transposed",
-                          "pointwise_vec4_blocks", "pointwise_vec4_planned", "pointwise_vec4_split_blocks")]
+                          "pointwise_vec4_blocks", "pointwise_vec4_planned", "pointwise_vec4_split_blocks",
+                          "direct_block_s2")]
 # The channels-last tensor-core kernel, forced (the CLI's tensors are NCHW: it runs between
 # conversions to and from NHWC): 128×128 and 256×64 tiles, ragged pixels and channels, groups,
 # stride/dilation/padding per axis, split-K, clamp; on f16 tensors and on f32 ones with f16 allowed.

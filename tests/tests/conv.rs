@@ -2167,6 +2167,49 @@ fn gemm_tile_widths_match_the_reference() {
     assert_eq!(y.kernel, ConvKernel::DirectVec4);
 }
 
+/// `direct_block` (forced only; the planner does not take it yet) on the shapes it is for and at
+/// its edges: a stride-2 3×3 layer whose rows end in partial runs of 4 columns (13 and 7
+/// columns), 20 output channels in 2 blocks of 12 (the last partly past them), 6 input channels
+/// (a staged chunk of 4 and a short one of 2), 3 images whose rows share chunks; a 3-channel 7×7
+/// stem at stride 2 (49 taps: a full staged channel), a dilated 5×3 filter with per-axis padding
+/// and a clamp, a 1D layer, a 1×1 layer; and the layers it refuses.
+#[test]
+fn direct_block_runs_register_blocks() {
+    let clamp = || opts().activation(Activation::Clamp { min: -0.5, max: 0.75 });
+    let cases = [
+        (
+            "3×3 s2, 13 columns, 6→20",
+            &[3usize, 6, 11, 26][..],
+            &[20usize, 6, 3, 3][..],
+            opts().stride(&[2]).padding(&[1]),
+        ),
+        (
+            "7×7 s2 stem, 3→24",
+            &[2, 3, 30, 27],
+            &[24, 3, 7, 7],
+            opts().stride(&[2]).padding(&[3]).activation(Activation::Relu),
+        ),
+        ("5×3 dilated, padding 2×1, clamp", &[1, 5, 17, 9], &[8, 5, 5, 3], clamp().dilation(&[2, 1]).padding(&[2, 1])),
+        ("1D k5 s3, 9→36", &[2, 9, 50], &[36, 9, 5], opts().stride(&[3]).padding(&[2])),
+        ("1×1, 10→4", &[1, 10, 5, 6], &[4, 10, 1, 1], opts()),
+    ];
+    for (i, (name, input, weight, options)) in cases.into_iter().enumerate() {
+        let g = ConvGeometry::new(input, weight, None, &options).unwrap();
+        assert!(g.supports(ConvKernel::DirectBlock), "{name}");
+        assert_ne!(g.planned_kernel(), ConvKernel::DirectBlock, "{name}: planned before it was measured");
+        let case = Case { input, weight, bias: i != 2, opts: options, kernel: ConvKernel::Direct };
+        check_runs(name, 790 + i as u64, case, &[Some(ConvKernel::DirectBlock)]);
+    }
+    for (input, weight, options) in [
+        ([1usize, 4, 12, 12], [4usize, 4, 8, 7], opts()),
+        ([1, 8, 6, 6], [8, 4, 3, 3], opts().groups(2)),
+        ([1, 8, 6, 6], [8, 8, 3, 3], opts().transposed(true)),
+    ] {
+        let g = ConvGeometry::new(&input, &weight, None, &options).unwrap();
+        assert!(!g.supports(ConvKernel::DirectBlock), "{input:?} {weight:?} {options:?}");
+    }
+}
+
 /// `pointwise_vec4` and `pointwise_vec4_split` (each forced; every other kernel that supports the
 /// case runs too): planes of 36, 8 and 144 pixels (the split's chunks of 32 vec4s: one partly
 /// full, two with the second ragged; the main entry point's chunks of 128 vec4s run through the

@@ -7,7 +7,7 @@ use super::{
     conv::{ConvCall, check_conv_bindings, conv_dtype},
     conv_geometry::{ConvGeometry, WeightDims},
     conv_kernel::{ConvKernel, GEMM_SMALL_TILE},
-    conv_launch::POINTWISE_WORKGROUP,
+    conv_launch::{BLOCK_WORKGROUP, POINTWISE_WORKGROUP},
     conv_options::{Activation, ConvOptions, Precision},
     conv_plan,
     conv_schedule::LaunchSchedule,
@@ -227,6 +227,7 @@ impl Batch<'_> {
             ConvKernel::PointwiseVec4 | ConvKernel::PointwiseVec4Split => {
                 self.encode_pointwise(kernel, buffers, g, activation)?
             }
+            ConvKernel::DirectBlock => self.encode_block(buffers, g, activation)?,
             ConvKernel::CoopNhwc => unreachable!("coop_nhwc is routed by `runs_coop_nhwc`, before planning"),
         }
         Ok(kernel)
@@ -677,6 +678,24 @@ impl Batch<'_> {
             let entry = if split { pw::Entry::Conv2dPointwiseSplit } else { pw::Entry::Conv2dPointwise };
             let pass = Pass::new(entry, &overrides, grid.dims());
             self.encode_conv::<pw::Shader>(pass, g, buffers)
+        })
+    }
+
+    /// `DirectBlock`: one workgroup per (chunk of runs of 4 output columns, block of output
+    /// channels), the blocks fastest; a chunk is `wg_size` runs of the batch's output rows in a
+    /// row.
+    fn encode_block(&mut self, buffers: ConvBuffers<'_>, g: &ConvGeometry, activation: Activation) -> Result<()> {
+        let limits = self.ctx.limits();
+        let wg_size = BLOCK_WORKGROUP.min(dispatch::workgroup_size(&limits));
+        // One item per workgroup: the shader decodes its workgroup's index, not its threads'.
+        let grid = dispatch::grid(g.block_workgroups(wg_size), 1, limits.max_compute_workgroups_per_dimension)?;
+        with_variant!(Variant::of(buffers.input.dtype(), false), block = conv2d_block | conv2d_block_f16, {
+            let mut overrides = block::Overrides::new();
+            (overrides.wg_size, overrides.oc_block) = (wg_size, g.pointwise_oc_block());
+            (overrides.activation, overrides.clamp_min, overrides.clamp_max) = activation_constants(activation);
+            specialise_filter::<block::Shader>(&mut overrides, g);
+            let pass = Pass::new(block::Entry::Conv2dBlock, &overrides, grid.dims());
+            self.encode_conv::<block::Shader>(pass, g, buffers)
         })
     }
 

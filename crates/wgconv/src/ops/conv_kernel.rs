@@ -158,11 +158,20 @@ pub enum ConvKernel {
     /// (read and written as they are), any channel counts; needs a context with cooperative
     /// matrices.
     WinogradFused,
+    /// Direct convolutions (not transposed, one group, at most 49 filter taps) in register
+    /// blocks: each thread computes 4 consecutive output columns of one row for a block of up to
+    /// 16 output channels, against the block's weights staged in workgroup memory 4 input
+    /// channels at a time; the filter's size is a pipeline constant, so its taps unroll and
+    /// their loads are in flight together. For layers whose K (input channels × taps) is short
+    /// on large grids: stems, 16–64-channel layers with small filters, where a GEMM tile's
+    /// staged K loop runs a few steps. Forced, swept and tuned only: the planner does not take
+    /// it until it is measured (v43).
+    DirectBlock,
 }
 
 impl ConvKernel {
     /// Every kernel.
-    pub const ALL: [ConvKernel; 27] = [
+    pub const ALL: [ConvKernel; 28] = [
         ConvKernel::Direct,
         ConvKernel::DirectVec4,
         ConvKernel::Transposed,
@@ -190,6 +199,7 @@ impl ConvKernel {
         ConvKernel::WinogradCoop,
         ConvKernel::FewOc,
         ConvKernel::WinogradFused,
+        ConvKernel::DirectBlock,
     ];
 
     /// The kernel called `name` (as [`ConvKernel::name`] spells it).
@@ -225,6 +235,7 @@ impl ConvKernel {
             ConvKernel::Winograd => "winograd",
             ConvKernel::PointwiseVec4 => "pointwise_vec4",
             ConvKernel::PointwiseVec4Split => "pointwise_vec4_split",
+            ConvKernel::DirectBlock => "direct_block",
             ConvKernel::WinogradCoop => "winograd_coop",
             ConvKernel::WinogradFused => "winograd_fused",
         }
@@ -309,6 +320,7 @@ impl ConvKernel {
             // (Its 8-wide shader for f16 tensors declares no workgroup memory either.)
             ConvKernel::DepthwiseVec4 => dw_vec4::CONV2D_DEPTHWISE_VEC4_WORKGROUP_MEMORY_BYTES,
             ConvKernel::PointwiseVec4 => crate::shaders::conv2d_pointwise::CONV2D_POINTWISE_WORKGROUP_MEMORY_BYTES,
+            ConvKernel::DirectBlock => crate::shaders::conv2d_block::CONV2D_BLOCK_WORKGROUP_MEMORY_BYTES,
             ConvKernel::PointwiseVec4Split => {
                 crate::shaders::conv2d_pointwise::CONV2D_POINTWISE_SPLIT_WORKGROUP_MEMORY_BYTES
             }
@@ -540,6 +552,7 @@ mod tests {
             ConvKernel::WinogradCoop => 24,
             ConvKernel::FewOc => 25,
             ConvKernel::WinogradFused => 26,
+            ConvKernel::DirectBlock => 27,
         };
         for (i, k) in ConvKernel::ALL.into_iter().enumerate() {
             assert_eq!(position(k), i, "{k:?}");
@@ -587,6 +600,8 @@ mod tests {
                 ConvKernel::PointwiseVec4 => 2_048,
                 // The same weights, and 4 K-slices × 4 channels × 32 vec4s of partial sums.
                 ConvKernel::PointwiseVec4Split => 2_048 + 8_192,
+                // 4 input channels × 49 taps × 16 output channels of staged weights.
+                ConvKernel::DirectBlock => 12_544,
                 _ => match kernel.gemm_tile() {
                     Some((rows, tile_n)) => 4 * kernel.k_tile_depth() as u32 * (rows + tile_n),
                     None => 0,

@@ -32,9 +32,16 @@ const FEW_OC_RUN: u128 = crate::shaders::conv2d::FEW_OC_RUN as u128;
 /// fewer): 512 pixels.
 pub(crate) const POINTWISE_WORKGROUP: u32 = 128;
 
+/// Threads per workgroup of `DirectBlock` (fewer where the device allows fewer): 128 runs of 4
+/// output columns.
+pub(crate) const BLOCK_WORKGROUP: u32 = 128;
+
 /// The most output channels per thread of `PointwiseVec4` (`POINTWISE_MAX_OC_BLOCK` in
 /// `shaders/templates/conv2d_pointwise.wgsl`).
 const POINTWISE_MAX_OC_BLOCK: u32 = 16;
+
+// `DirectBlock` shares the stream's output-channel blocks: its accumulators hold as many.
+const _: () = assert!(crate::shaders::conv2d_block::BLOCK_MAX_OC == POINTWISE_MAX_OC_BLOCK);
 
 /// The most filter taps (input rows × KW) the row-run depthwise kernels unroll per thread.
 const MAX_UNROLLED_TAPS: u64 = 1024;
@@ -94,7 +101,7 @@ impl ConvGeometry {
         rows * u128::from(self.ow).div_ceil(FEW_OC_RUN)
     }
 
-    /// Output channels per thread of `PointwiseVec4` and `PointwiseVec4Split`: the channels shared out evenly over as
+    /// Output channels per thread of `PointwiseVec4`, `PointwiseVec4Split` and `DirectBlock`: the channels shared out evenly over as
     /// few blocks of at most 16 as hold them, rounded up to a multiple of 4 (24 channels: 2 blocks
     /// of 12; 96: 6 of 16). Fewer blocks read the input fewer times; the rounding wastes less.
     pub(crate) fn pointwise_oc_block(&self) -> u32 {
@@ -108,6 +115,15 @@ impl ConvGeometry {
     pub(crate) fn pointwise_workgroups(&self, wg_size: u32) -> u64 {
         let quads = u64::from(self.n) * u64::from(self.oh) * u64::from(self.ow) / 4;
         quads.div_ceil(u64::from(wg_size)) * u64::from(self.oc.div_ceil(self.pointwise_oc_block()))
+    }
+
+    /// Workgroups of `DirectBlock` at `wg_size` threads: chunks of `wg_size` runs of 4 output
+    /// columns (⌈OW / 4⌉ a row) running through the batch's output rows, one workgroup per chunk
+    /// and block of [`Self::pointwise_oc_block`] output channels (the same blocks as the
+    /// pointwise stream's).
+    pub(crate) fn block_workgroups(&self, wg_size: u32) -> u64 {
+        let runs = u64::from(self.n) * u64::from(self.oh) * u64::from(self.ow).div_ceil(4);
+        runs.div_ceil(u64::from(wg_size)) * u64::from(self.oc.div_ceil(self.pointwise_oc_block()))
     }
 
     /// Whether `TransposedFewOc` splits K over 8 threads per run of pixels: with 16+ input

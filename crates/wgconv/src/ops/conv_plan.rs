@@ -320,6 +320,15 @@ impl ConvGeometry {
     pub fn supports(&self, kernel: ConvKernel) -> bool {
         match kernel {
             ConvKernel::Transposed => self.transposed,
+            // Its staged weights hold every tap of 4 input channels (up to a 7×7 filter); the
+            // filter is a pipeline constant.
+            ConvKernel::DirectBlock => {
+                let max_taps = u64::from(crate::shaders::conv2d_block::BLOCK_MAX_TAPS);
+                !self.transposed
+                    && self.groups == 1
+                    && u64::from(self.kh) * u64::from(self.kw) <= max_taps
+                    && self.filter_constants_fit()
+            }
             // Its thread index covers every stride phase's sub-grid (rounded up to whole strides)
             // in u32, and those threads are mostly outputs: strides far above the output size
             // would launch up to stride² idle threads per output.

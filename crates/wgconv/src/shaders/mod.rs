@@ -4,6 +4,10 @@
 
 /// Bindings for `shaders/conv2d.wgsl`.
 pub mod conv2d;
+/// Bindings for `shaders/conv2d_block.wgsl`.
+pub mod conv2d_block;
+/// Bindings for `shaders/conv2d_block_f16.wgsl`.
+pub mod conv2d_block_f16;
 /// Bindings for `shaders/conv2d_coop.wgsl`.
 pub mod conv2d_coop;
 /// Bindings for `shaders/conv2d_coop_f16.wgsl`.
