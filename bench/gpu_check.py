@@ -190,9 +190,10 @@ cases += [
     # strides 2, 3 with a 3×1 filter (phases without taps along W: bias only), output padding.
     ("coop_transposed_k16", (16, 96, 32, 32), (96, 40, 2, 2), "--transposed --stride 2 --precision f16 --kernel coop_f16"),
     # The pointwise vec4 stream, whose chunks of 128 vec4s run through the images' planes: 32
-    # output channels in 2 blocks of 16 (16 planes of 400 vec4s, 50 chunks, most of them across
+    # output channels in 2 blocks of 16 (16 planes of 400 vec4s, 50 chunks, 14 of them across
     # two images), and 96 in 6 blocks over 3 staged chunks of 70 inputs (steps of 8 loads, the
-    # last of 6); and 144→24 as R37 plans it (2 blocks of 12, 8 planes of 225 vec4s).
+    # last of 6); and 144→24 as R46 plans it (2 blocks of 12, 64 planes of 225 vec4s: 113
+    # chunks).
     ("pointwise_vec4_blocks", (16, 48, 40, 40), (32, 48, 1, 1), "--activation relu --kernel pointwise_vec4"),
     ("pointwise_vec4_wide", (4, 70, 20, 20), (96, 70, 1, 1), "--kernel pointwise_vec4"),
     ("pointwise_vec4_planned", (64, 144, 30, 30), (24, 144, 1, 1), ""),

@@ -4,7 +4,11 @@
   vec4s (the layers `pointwise_vec4` can run) of the zoo, the throughput zoo and the default
   suite: 203 layers;
 - v43-dw-suite.json: the depthwise layers with 25+ taps and outputs 8+ rows tall but under 32
-  columns wide, which R5 (v42) moved from `depthwise_tiled` to the row runs.
+  columns wide, which R5 (v42) keeps off `depthwise_tiled`: those at 14² now run the row runs;
+  those with 28-column outputs run `depthwise_vec4` (R4, before R5) as before.
+
+(`v43-pw-changed.json`, call B's suite, was written from v43-pw-suite.json with R46's first
+form's thresholds and call A's planned run; its `about` says so.)
 """
 import json
 

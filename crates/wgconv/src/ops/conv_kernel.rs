@@ -128,10 +128,12 @@ pub enum ConvKernel {
     Winograd,
     /// Pointwise (1×1, stride 1, no padding, one group) convolutions whose planes (OH × OW) are
     /// multiples of 4: each thread computes one aligned vec4 of 4 pixels for a block of up to 16
-    /// output channels, streaming the input channels (one coalesced vec4 load each) against the
-    /// block's weights staged in workgroup memory 32 channels at a time; the blocks of one pixel
-    /// chunk run side by side and share its input through the L2 cache. For memory-bound layers
-    /// with few output channels over many pixels, where a GEMM tile is mostly empty.
+    /// output channels, streaming the input channels (one coalesced vec4 load each, 8 channels'
+    /// loads in flight before their multiply-adds) against the block's weights staged in
+    /// workgroup memory 32 channels at a time; the blocks of one pixel chunk run side by side and
+    /// share its input through the L2 cache. For layers of short K (up to 144 input channels,
+    /// R46) on grids it fills, and few output channels over many pixels (R37), where a GEMM
+    /// tile's staged K loop is a few steps long or its tile mostly empty.
     PointwiseVec4,
     /// `PointwiseVec4` with K split four ways: 32 vec4s of pixels per workgroup, each computed
     /// by 4 threads over every 4th input channel, their sums added through workgroup memory.

@@ -825,18 +825,21 @@ impl ConvGeometry {
     /// at least [`POINTWISE_SHORT_K_MIN_WORKGROUPS`] workgroups, or at most
     /// [`POINTWISE_MAX_K`] on one of at least [`POINTWISE_MIN_WORKGROUPS`]. Fitted on the 203
     /// pointwise layers of the zoos and the default suite (v43 call A, the kernel forced against
-    /// v42's planner) and checked on the 65 it or v42's R37 and R38 take (call B, both planners'
-    /// binaries interleaved, the faster of two runs each):
+    /// v42's planner, whose two planned passes were cut short: 150 layers have a baseline, the
+    /// faster of the two, which disagreed by up to 2.6× on some) and checked on 65 layers that it
+    /// or v42's R37 and R38 might take (call B, both planners' binaries interleaved, the faster of
+    /// two runs each; 60 ran the stream under one of them):
     /// - the 48 layers of the throughput zoo it takes ran 0.99–1.98× as fast as on v42's planned
-    ///   kernels (geomean 1.34×, call B) (MobileNetV2's 144→24 at 56², batch 32: 0.0670 → 0.0355 ms, `GemmSmallK32`
-    ///   before; YOLOv8n's 80→80 at 40², batch 16: 0.0323 → 0.0163, the staged tiles), and the
-    ///   5 batch-1 layers 1.18–1.64× (R38's K split before);
-    /// - longer K lost on grids this size: 192–2560 input channels ran 0.76–1.07× (24 of 31
-    ///   layers slower), each thread's serial K loop growing while the tiles reuse each load;
-    /// - smaller grids lost to R27's split K with 33–144 input channels (0.43–0.95× on 21 of 26
-    ///   layers; 64 and 72 channels 1.04–1.06× on two, 40 channels 1.13–1.59× on three, left
-    ///   out), and to R38 with at most 32 on batch-1 grids of 24–35 workgroups (0.67–0.90×, 5
-    ///   layers; 0.93–1.05× on two of 63).
+    ///   kernels, 46 faster (geomean 1.34×, call B; MobileNetV2's 144→24 at 56², batch 32:
+    ///   0.0670 → 0.0355 ms, `GemmSmallK32` before; YOLOv8n's 80→80 at 40², batch 16: 0.0323 →
+    ///   0.0163, the staged tiles), and the 5 batch-1 layers 1.18–1.64× (R38's K split before);
+    /// - longer K lost on grids this size: 192–2560 input channels ran 0.76–1.07× (24 of the 31
+    ///   with a baseline slower), each thread's serial K loop growing while the tiles reuse each
+    ///   load;
+    /// - smaller grids lost to R27's split K with 33–144 input channels (0.43–0.95× on 21 of the
+    ///   26 with a baseline; 64 and 72 channels 1.04–1.06× on two, 40 channels 1.13–1.59× on
+    ///   three, left out), and to R38 with at most 32 on batch-1 grids of 24–35 workgroups
+    ///   (0.67–0.90×, 5 layers; 0.93–1.05× on two of 63).
     ///
     /// 1D layers keep the tiles: none was measured.
     pub(crate) fn pointwise_vec4_fills_grid(&self) -> bool {
@@ -1414,7 +1417,7 @@ mod tests {
         // K: 144 in, 145 out.
         assert_ne!(kernel(&[32, 145, 56, 56], 24), ConvKernel::PointwiseVec4);
         // Grids of 33+ input channels: 35 chunks of 128 vec4s × 4 blocks = 140 workgroups in,
-        // 34 × 4 = 136 out (R27's split K).
+        // 34 × 4 = 136 out (the staged tiles).
         let geometry = |input: &[usize], oc: usize| geo(input, &[oc, input[1], 1, 1], ConvOptions::default()).unwrap();
         assert_eq!(geometry(&[4, 64, 64, 70], 64).pointwise_workgroups(POINTWISE_WORKGROUP), 140);
         assert_eq!(kernel(&[4, 64, 64, 70], 64), ConvKernel::PointwiseVec4);
