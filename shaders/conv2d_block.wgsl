@@ -191,27 +191,28 @@ fn conv2d_block(
     if (!inside) {
         return;
     }
+    // No early exit from this loop: a loop the driver cannot unroll would index the
+    // accumulators with a variable, which puts them in (slow) local memory.
     for (var o = 0u; o < oc_block; o++) {
         let oc = oc0 + o;
-        if (oc >= params.oc) {
-            break;
-        }
-        // Read only when bound: without a bias the binding is a 4-float placeholder.
-        var bias_value = 0.0;
-        if (params.has_bias != 0u) {
-            bias_value = (bias[oc]);
-        }
-        let v = activate(acc[o] + vec4<f32>(bias_value));
-        let at = ((b * params.oc + oc) * params.oh + oy) * params.ow + ox0;
-        output[at] = (v.x);
-        if (column_inside.y) {
-            output[at + 1u] = (v.y);
-        }
-        if (column_inside.z) {
-            output[at + 2u] = (v.z);
-        }
-        if (column_inside.w) {
-            output[at + 3u] = (v.w);
+        if (oc < params.oc) {
+            // Read only when bound: without a bias the binding is a 4-float placeholder.
+            var bias_value = 0.0;
+            if (params.has_bias != 0u) {
+                bias_value = (bias[oc]);
+            }
+            let v = activate(acc[o] + vec4<f32>(bias_value));
+            let at = ((b * params.oc + oc) * params.oh + oy) * params.ow + ox0;
+            output[at] = (v.x);
+            if (column_inside.y) {
+                output[at + 1u] = (v.y);
+            }
+            if (column_inside.z) {
+                output[at + 2u] = (v.z);
+            }
+            if (column_inside.w) {
+                output[at + 3u] = (v.w);
+            }
         }
     }
 }

@@ -2168,9 +2168,10 @@ fn gemm_tile_widths_match_the_reference() {
 }
 
 /// `direct_block` (forced only; the planner does not take it yet) on the shapes it is for and at
-/// its edges: a stride-2 3×3 layer whose rows end in partial runs of 4 columns (13 and 7
-/// columns), 20 output channels in 2 blocks of 12 (the last partly past them), 6 input channels
-/// (a staged chunk of 4 and a short one of 2), 3 images whose rows share chunks; a 3-channel 7×7
+/// its edges: stride-2 3×3 layers whose rows end in partial runs of 4 columns (13 columns: a run
+/// of 1; 19: a run of 3), 20 output channels in 2 blocks of 12 (the last partly past them), 6
+/// input channels (a staged chunk of 4 and a short one of 2), 3 images whose rows share a chunk
+/// of 128 runs, and 3 images of 100 runs in 3 chunks (two of them across images); a 3-channel 7×7
 /// stem at stride 2 (49 taps: a full staged channel), a dilated 5×3 filter with per-axis padding
 /// and a clamp, a 1D layer, a 1×1 layer; and the layers it refuses.
 #[test]
@@ -2183,6 +2184,7 @@ fn direct_block_runs_register_blocks() {
             &[20usize, 6, 3, 3][..],
             opts().stride(&[2]).padding(&[1]),
         ),
+        ("3×3 s2, 19 columns, 3 chunks", &[3, 16, 40, 38], &[32, 16, 3, 3], opts().stride(&[2]).padding(&[1])),
         (
             "7×7 s2 stem, 3→24",
             &[2, 3, 30, 27],
@@ -2197,7 +2199,9 @@ fn direct_block_runs_register_blocks() {
         let g = ConvGeometry::new(input, weight, None, &options).unwrap();
         assert!(g.supports(ConvKernel::DirectBlock), "{name}");
         assert_ne!(g.planned_kernel(), ConvKernel::DirectBlock, "{name}: planned before it was measured");
-        let case = Case { input, weight, bias: i != 2, opts: options, kernel: ConvKernel::Direct };
+        // The reference route: 4 input channels a step where they divide.
+        let reference = if input[1] % 4 == 0 { ConvKernel::DirectVec4 } else { ConvKernel::Direct };
+        let case = Case { input, weight, bias: i != 3, opts: options, kernel: reference };
         check_runs(name, 790 + i as u64, case, &[Some(ConvKernel::DirectBlock)]);
     }
     for (input, weight, options) in [

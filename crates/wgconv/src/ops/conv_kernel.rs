@@ -434,6 +434,13 @@ impl ConvKernel {
         }
     }
 
+    /// Whether tuning may choose this kernel for a layer: every kernel but `DirectBlock`, whose
+    /// correctness has been checked on lavapipe only, not yet on a GPU (`bench/gpu_check.py`
+    /// has its cases); tuning and `--sweep` still time it.
+    pub(crate) fn tuning_may_choose(self) -> bool {
+        self != ConvKernel::DirectBlock
+    }
+
     /// Depth of a GEMM kernel's K-tiles (8 for other kernels, which have none).
     pub(crate) fn k_tile_depth(self) -> u64 {
         match self {

@@ -219,7 +219,10 @@ impl Conv2d {
             }));
         }
         candidates.sort_by(|a, b| a.ms.total_cmp(&b.ms));
-        ctx.remember_tuning(geometry.clone(), candidates[0].config);
+        // The fastest configuration tuning may choose (a kernel not yet checked on a GPU is
+        // timed and listed, not chosen), or the fastest of all where none may be.
+        let chosen = candidates.iter().find(|c| c.config.kernel.tuning_may_choose()).unwrap_or(&candidates[0]);
+        ctx.remember_tuning(geometry.clone(), chosen.config);
         // The widest split timed grew the shared split-K scratch; the chosen one may need less.
         ctx.release_scratch();
         Ok(Tuning { geometry, candidates, skipped })
