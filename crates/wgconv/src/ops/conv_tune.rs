@@ -100,7 +100,8 @@ pub struct Candidate {
     pub ms: f64,
 }
 
-/// Every configuration [`Conv2d::tune`] timed, fastest first; the first is the one remembered.
+/// Every configuration [`Conv2d::tune`] timed, fastest first; [`Tuning::best`] is the one
+/// remembered.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Tuning {
     /// The geometry tuned for.
@@ -112,9 +113,11 @@ pub struct Tuning {
 }
 
 impl Tuning {
-    /// The fastest configuration.
+    /// The fastest configuration tuning may choose, the one it remembers: a kernel not yet
+    /// checked on a GPU (`direct_block`) is timed and listed among the candidates but not
+    /// chosen, unless nothing else ran.
     pub fn best(&self) -> Candidate {
-        self.candidates[0]
+        *self.candidates.iter().find(|c| c.config.kernel.tuning_may_choose()).unwrap_or(&self.candidates[0])
     }
 }
 
@@ -219,13 +222,11 @@ impl Conv2d {
             }));
         }
         candidates.sort_by(|a, b| a.ms.total_cmp(&b.ms));
-        // The fastest configuration tuning may choose (a kernel not yet checked on a GPU is
-        // timed and listed, not chosen), or the fastest of all where none may be.
-        let chosen = candidates.iter().find(|c| c.config.kernel.tuning_may_choose()).unwrap_or(&candidates[0]);
-        ctx.remember_tuning(geometry.clone(), chosen.config);
+        let tuning = Tuning { geometry, candidates, skipped };
+        ctx.remember_tuning(tuning.geometry.clone(), tuning.best().config);
         // The widest split timed grew the shared split-K scratch; the chosen one may need less.
         ctx.release_scratch();
-        Ok(Tuning { geometry, candidates, skipped })
+        Ok(tuning)
     }
 }
 
