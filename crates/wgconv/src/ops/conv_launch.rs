@@ -101,9 +101,10 @@ impl ConvGeometry {
         rows * u128::from(self.ow).div_ceil(FEW_OC_RUN)
     }
 
-    /// Output channels per thread of `PointwiseVec4`, `PointwiseVec4Split` and `DirectBlock`: the channels shared out evenly over as
-    /// few blocks of at most 16 as hold them, rounded up to a multiple of 4 (24 channels: 2 blocks
-    /// of 12; 96: 6 of 16). Fewer blocks read the input fewer times; the rounding wastes less.
+    /// Output channels per thread of `PointwiseVec4`, `PointwiseVec4Split` and `DirectBlock`: the
+    /// channels shared out evenly over as few blocks of at most 16 as hold them, rounded up to a
+    /// multiple of 4 (24 channels: 2 blocks of 12; 96: 6 of 16). Fewer blocks read the input
+    /// fewer times; the rounding wastes less.
     pub(crate) fn pointwise_oc_block(&self) -> u32 {
         let blocks = self.oc.div_ceil(POINTWISE_MAX_OC_BLOCK);
         self.oc.div_ceil(blocks).next_multiple_of(4)
