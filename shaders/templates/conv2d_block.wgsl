@@ -49,13 +49,7 @@ const BLOCK_MAX_TAPS: u32 = {{ max_taps }}u;
 // o..o+3 is the vec4 (c · BLOCK_MAX_TAPS + t) · (BLOCK_MAX_OC / 4) + o / 4.
 var<workgroup> block_weights: array<vec4<f32>, {{ ic_chunk * max_taps * max_oc_block // 4 }}>;
 
-// Output channel `oc`'s weight at index `at`; 0 past the last output channel.
-fn staged_weight(oc: u32, at: u32) -> f32 {
-    if (oc < params.oc) {
-        return {{ to_f32 }}(weight[at]);
-    }
-    return 0.0;
-}
+{{ conv.staged_weight() }}
 
 // Stages every tap of output channels oc0..oc0 + oc_block for input channels c0..c0 + 3 in
 // `block_weights`, shared out over the workgroup; channels past the last are zeros. Each thread

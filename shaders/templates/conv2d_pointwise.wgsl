@@ -54,13 +54,7 @@ const POINTWISE_LOADS: u32 = {{ loads }}u;
 // o..o+3 are the vec4 i · (POINTWISE_MAX_OC_BLOCK / 4) + o / 4.
 var<workgroup> pointwise_weights: array<vec4<f32>, {{ 32 * max_oc_block // 4 }}>;
 
-// Output channel `oc`'s weight at index `at`; 0 past the last output channel.
-fn staged_weight(oc: u32, at: u32) -> f32 {
-    if (oc < params.oc) {
-        return {{ to_f32 }}(weight[at]);
-    }
-    return 0.0;
-}
+{{ conv.staged_weight() }}
 
 // Stages the weights of output channels oc0..oc0 + oc_block for input channels c0.. c0 + 31 in
 // `pointwise_weights`, shared out over `threads` threads. Each thread stages whole vec4s (4

@@ -58,6 +58,17 @@ override spec_ic: u32 = 1;
 override spec_oc: u32 = 1;
 override spec_groups: u32 = 1;
 {%- endmacro %}
+{# A weight to stage for a block of output channels: 0 past the last one (the pointwise stream's
+   and the register-blocked kernel's blocks may run past the output channels). #}
+{% macro staged_weight() %}
+// Output channel `oc`'s weight at index `at`; 0 past the last output channel.
+fn staged_weight(oc: u32, at: u32) -> f32 {
+    if (oc < params.oc) {
+        return {{ to_f32 }}(weight[at]);
+    }
+    return 0.0;
+}
+{%- endmacro %}
 {# The fused activation on one value, or with `vec4` on four lanes at once. #}
 {% macro activate(vec4=false) %}
 {% set ty = "vec4<f32>" if vec4 else "f32" %}

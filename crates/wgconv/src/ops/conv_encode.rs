@@ -663,12 +663,8 @@ impl Batch<'_> {
         let wg_size = POINTWISE_WORKGROUP.min(dispatch::workgroup_size(&limits));
         let split = kernel == ConvKernel::PointwiseVec4Split;
         let oc_block = g.pointwise_oc_block();
-        let workgroups = if split {
-            let quads = u64::from(g.oh) * u64::from(g.ow) / 4;
-            u64::from(g.n) * quads.div_ceil(u64::from(POINTWISE_SPLIT_QUADS)) * u64::from(g.oc.div_ceil(oc_block))
-        } else {
-            g.pointwise_workgroups(wg_size)
-        };
+        let workgroups =
+            if split { g.pointwise_split_workgroups(POINTWISE_SPLIT_QUADS) } else { g.pointwise_workgroups(wg_size) };
         // One item per workgroup: the shader decodes its workgroup's index, not its threads'.
         let grid = dispatch::grid(workgroups, 1, limits.max_compute_workgroups_per_dimension)?;
         with_variant!(Variant::of(buffers.input.dtype(), false), pw = conv2d_pointwise | conv2d_pointwise_f16, {

@@ -110,21 +110,33 @@ impl ConvGeometry {
         self.oc.div_ceil(blocks).next_multiple_of(4)
     }
 
+    /// Blocks of [`Self::pointwise_oc_block`] output channels: one workgroup each per chunk of
+    /// pixels in `PointwiseVec4`, `PointwiseVec4Split` and `DirectBlock`.
+    fn pointwise_oc_blocks(&self) -> u64 {
+        u64::from(self.oc.div_ceil(self.pointwise_oc_block()))
+    }
+
     /// Workgroups of `PointwiseVec4`'s main entry point at `wg_size` threads: chunks of
     /// `wg_size` vec4s of pixels running through the images' planes one after another, one
-    /// workgroup per chunk and block of [`Self::pointwise_oc_block`] output channels.
+    /// workgroup per chunk and block of output channels.
     pub(crate) fn pointwise_workgroups(&self, wg_size: u32) -> u64 {
         let quads = u64::from(self.n) * u64::from(self.oh) * u64::from(self.ow) / 4;
-        quads.div_ceil(u64::from(wg_size)) * u64::from(self.oc.div_ceil(self.pointwise_oc_block()))
+        quads.div_ceil(u64::from(wg_size)) * self.pointwise_oc_blocks()
+    }
+
+    /// Workgroups of `PointwiseVec4Split`: chunks of `quads_per_workgroup` vec4s of one image's
+    /// plane, one workgroup per chunk and block of output channels.
+    pub(crate) fn pointwise_split_workgroups(&self, quads_per_workgroup: u32) -> u64 {
+        let quads = u64::from(self.oh) * u64::from(self.ow) / 4;
+        u64::from(self.n) * quads.div_ceil(u64::from(quads_per_workgroup)) * self.pointwise_oc_blocks()
     }
 
     /// Workgroups of `DirectBlock` at `wg_size` threads: chunks of `wg_size` runs of 4 output
     /// columns (⌈OW / 4⌉ a row) running through the batch's output rows, one workgroup per chunk
-    /// and block of [`Self::pointwise_oc_block`] output channels (the same blocks as the
-    /// pointwise stream's).
+    /// and block of output channels (the same blocks as the pointwise stream's).
     pub(crate) fn block_workgroups(&self, wg_size: u32) -> u64 {
         let runs = u64::from(self.n) * u64::from(self.oh) * u64::from(self.ow).div_ceil(4);
-        runs.div_ceil(u64::from(wg_size)) * u64::from(self.oc.div_ceil(self.pointwise_oc_block()))
+        runs.div_ceil(u64::from(wg_size)) * self.pointwise_oc_blocks()
     }
 
     /// Whether `TransposedFewOc` splits K over 8 threads per run of pixels: with 16+ input
