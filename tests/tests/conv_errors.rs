@@ -173,6 +173,47 @@ fn tensors_over_the_buffer_and_binding_limits() {
 }
 
 #[test]
+fn shapes_too_large_for_any_buffer() {
+    // Element counts whose byte size overflows u64 are refused before any allocation.
+    let ctx = context();
+    let err = Tensor::zeros(ctx, &[1 << 31, 1 << 31], DType::F32).unwrap_err();
+    assert!(matches!(err, Error::BufferTooLarge { bytes: u64::MAX, .. }), "{err}");
+    let err = Tensor::full_f32(ctx, &[1 << 62], 0.0).unwrap_err();
+    assert!(matches!(err, Error::BufferTooLarge { .. }), "{err}");
+    let err = Tensor::from_f32(ctx, &[1.0], &[1 << 62]).unwrap_err();
+    assert!(matches!(err, Error::ByteSize { got_bytes: 4, .. }), "{err}");
+    assert_eq!(DType::F32.storage_bytes(u64::MAX / 2), u64::MAX);
+    assert_eq!(DType::I8.storage_bytes(u64::MAX - 1), u64::MAX);
+}
+
+#[test]
+fn tensors_of_another_context_are_refused() {
+    let ctx = context();
+    let other = wgconv_tests::context_with_limits(|limits| limits);
+    let foreign = Tensor::from_f32(&other, &random_f32(3, 16), &[1, 1, 4, 4]).unwrap();
+    let weight = tensor(&[1, 1, 3, 3]);
+    let err = ctx.conv2d(&foreign, &weight, None, &opts()).unwrap_err();
+    assert_eq!(err, Error::ForeignTensor { tensor: "input" });
+    assert_mentions(&err.to_string(), &["input", "another device"]);
+    let foreign_weight = Tensor::from_f32(&other, &random_f32(4, 9), &[1, 1, 3, 3]).unwrap();
+    let err = ctx.conv2d(&tensor(&[1, 1, 4, 4]), &foreign_weight, None, &opts()).unwrap_err();
+    assert_eq!(err, Error::ForeignTensor { tensor: "weight" });
+    assert_eq!(foreign.to_vec_f32(ctx).unwrap_err(), Error::ForeignTensor { tensor: "tensor" });
+    let err = ctx.quantize_per_tensor(&foreign, wgconv::QuantParams::new(0.1, 0)).unwrap_err();
+    assert_eq!(err, Error::ForeignTensor { tensor: "input" });
+    // A prepared convolution belongs to its context: another context's batch refuses its weight.
+    let conv = wgconv::Conv2d::new(ctx, &weight, None, &opts()).unwrap();
+    let mut batch = other.batch();
+    assert_eq!(conv.run(&mut batch, &foreign).unwrap_err(), Error::ForeignTensor { tensor: "weight" });
+    assert_eq!(
+        wgconv::Conv2d::new(&other, &weight, None, &opts()).unwrap_err(),
+        Error::ForeignTensor { tensor: "weight" }
+    );
+    // The tensor's own context still runs it.
+    assert_eq!(other.conv2d(&foreign, &foreign_weight, None, &opts()).unwrap().output.shape(), &[1, 1, 2, 2]);
+}
+
+#[test]
 fn caller_supplied_output_of_the_wrong_shape() {
     let ctx = context();
     let out = Tensor::zeros(ctx, &[1, 2, 3, 4], DType::F32).unwrap();

@@ -163,6 +163,8 @@ impl PendingScopes {
 /// ```
 pub struct Context {
     pub(crate) device: wgpu::Device,
+    /// Which device the context's tensors belong to ([`crate::Tensor`] keeps it).
+    pub(crate) device_key: DeviceKey,
     pub(crate) queue: wgpu::Queue,
     info: wgpu::AdapterInfo,
     pub(crate) pipelines: PipelineCache,
@@ -189,6 +191,28 @@ pub struct Context {
     /// The one-workgroup no-op that `timing` dispatches in the passes holding its timestamps
     /// (made on first use).
     pub(crate) timing_marker: std::sync::OnceLock<wgpu::ComputePipeline>,
+}
+
+/// Which device a tensor belongs to, as far as the crate can tell: wgpu cannot bind another
+/// device's buffer (it panics when asked to), and its device handles compare equal across
+/// instances (their ids restart), so a context that made its own device keys it by a token of
+/// its own, and contexts on an application's device by that device.
+#[derive(Clone, Debug)]
+pub(crate) enum DeviceKey {
+    /// The device of one [`Context::new`]-style context, which no other context shares.
+    Own(Arc<()>),
+    /// An application's device ([`Context::from_device`]), which several contexts may share.
+    Application(wgpu::Device),
+}
+
+impl PartialEq for DeviceKey {
+    fn eq(&self, other: &Self) -> bool {
+        match (self, other) {
+            (DeviceKey::Own(a), DeviceKey::Own(b)) => Arc::ptr_eq(a, b),
+            (DeviceKey::Application(a), DeviceKey::Application(b)) => a == b,
+            _ => false,
+        }
+    }
 }
 
 /// Who made the device a [`Context`] wraps.
@@ -359,8 +383,13 @@ impl Context {
             usage: wgpu::BufferUsages::STORAGE,
             mapped_at_creation: false,
         });
+        let device_key = match origin {
+            DeviceOrigin::Own { .. } => DeviceKey::Own(Arc::default()),
+            DeviceOrigin::Application => DeviceKey::Application(device.clone()),
+        };
         Self {
             device,
+            device_key,
             queue,
             info,
             pipelines: PipelineCache::new(ShaderChecks::from_env()),

@@ -101,6 +101,15 @@ pub enum Error {
         /// The missing flags.
         missing: String,
     },
+    /// A tensor made by another context's device was passed to this context's operation (wgpu
+    /// binds a buffer only on the device that made it).
+    #[error(
+        "{tensor} was made on another device than this context's: a tensor belongs to the device of the context that made it (contexts made with `Context::from_device` on one device share their tensors)"
+    )]
+    ForeignTensor {
+        /// Which tensor.
+        tensor: &'static str,
+    },
     /// Tensor shapes that do not make the operation: channels that disagree, groups that do
     /// not divide them, a filter larger than the padded input, a bias of the wrong length.
     #[error("{reason}")]

@@ -1,7 +1,7 @@
 //! GPU tensors: a storage buffer plus shape and dtype, with upload and download.
 
 use crate::{
-    context::Context,
+    context::{Context, DeviceKey},
     error::{Error, Result},
 };
 
@@ -19,9 +19,10 @@ pub enum DType {
 }
 
 impl DType {
-    /// Bytes a tensor of `numel` elements occupies in a buffer: whole 4-byte words.
+    /// Bytes a tensor of `numel` elements occupies in a buffer: whole 4-byte words. Saturates
+    /// at `u64::MAX` (no device has a buffer that large, so the size check after it fails).
     pub fn storage_bytes(self, numel: u64) -> u64 {
-        (numel * self.element_bytes()).div_ceil(4) * 4
+        numel.checked_mul(self.element_bytes()).and_then(|bytes| bytes.checked_next_multiple_of(4)).unwrap_or(u64::MAX)
     }
 
     /// Bytes one element occupies (before the buffer is padded to whole words).
@@ -89,6 +90,10 @@ pub struct Tensor {
     shape: Vec<usize>,
     dtype: DType,
     format: MemoryFormat,
+    /// The device of the context that made the tensor, so that ops of another context refuse it
+    /// (wgpu cannot bind another device's buffer, and panics when asked to); `None` for a
+    /// wrapped buffer ([`Tensor::from_buffer`]), whose device wgpu does not tell.
+    device: Option<DeviceKey>,
 }
 
 /// Element count of `shape`, or an error when it is empty of elements or overflows.
@@ -148,7 +153,7 @@ impl Tensor {
             &padded[..]
         };
         ctx.queue.write_buffer(&buffer, 0, data);
-        Ok(Self { buffer, shape: shape.to_vec(), dtype, format: MemoryFormat::Contiguous })
+        Ok(Self::made_by(ctx, buffer, shape, dtype))
     }
 
     /// Uploads f32 data of the given shape.
@@ -190,17 +195,33 @@ impl Tensor {
             usage: TENSOR_USAGE,
             mapped_at_creation: false,
         });
-        Ok(Self { buffer, shape: shape.to_vec(), dtype, format: MemoryFormat::Contiguous })
+        Ok(Self::made_by(ctx, buffer, shape, dtype))
+    }
+
+    /// A tensor of `ctx`'s device on `buffer`, contiguous.
+    fn made_by(ctx: &Context, buffer: wgpu::Buffer, shape: &[usize], dtype: DType) -> Self {
+        let device = Some(ctx.device_key.clone());
+        Self { buffer, shape: shape.to_vec(), dtype, format: MemoryFormat::Contiguous, device }
     }
 
     /// A new f32 tensor with every element `value` (tests poison outputs with NaN).
     pub fn full_f32(ctx: &Context, shape: &[usize], value: f32) -> Result<Self> {
         let n = numel("tensor", shape)?;
-        Self::from_f32(ctx, &vec![value; n as usize], shape)
+        // Checked before the host vector is allocated: a shape too large for any buffer fails
+        // here, not in the allocator.
+        Self::check_fits(ctx, "tensor", DType::F32.storage_bytes(n))?;
+        let n = usize::try_from(n).map_err(|_| Error::TooManyElements {
+            tensor: "tensor",
+            count: n,
+            limit: usize::MAX as u64,
+        })?;
+        Self::from_f32(ctx, &vec![value; n], shape)
     }
 
     /// Wraps a buffer the application owns. Its size must be exactly what `shape` and `dtype`
-    /// need and it must have `STORAGE | COPY_SRC | COPY_DST` usage.
+    /// need and it must have `STORAGE | COPY_SRC | COPY_DST` usage. The buffer must come from
+    /// the device of the contexts that use the tensor: wgpu does not tell a buffer's device, so
+    /// this one cannot be checked.
     pub fn from_buffer(buffer: wgpu::Buffer, shape: &[usize], dtype: DType) -> Result<Self> {
         let expected = dtype.storage_bytes(numel("tensor", shape)?);
         if buffer.size() != expected {
@@ -216,7 +237,15 @@ impl Tensor {
         if !missing.is_empty() {
             return Err(Error::BufferUsage { tensor: "tensor", missing: format!("{missing:?}") });
         }
-        Ok(Self { buffer, shape: shape.to_vec(), dtype, format: MemoryFormat::Contiguous })
+        Ok(Self { buffer, shape: shape.to_vec(), dtype, format: MemoryFormat::Contiguous, device: None })
+    }
+
+    /// [`Error::ForeignTensor`] naming the tensor `name` when another context's device made it.
+    pub(crate) fn check_device(&self, ctx: &Context, name: &'static str) -> Result<()> {
+        match &self.device {
+            Some(device) if *device != ctx.device_key => Err(Error::ForeignTensor { tensor: name }),
+            _ => Ok(()),
+        }
     }
 
     /// The underlying buffer.
@@ -268,7 +297,8 @@ impl Tensor {
     /// Downloads an f32 tensor, once the work queued before has run. [`Tensor::to_vec_f32`] is
     /// the blocking form (native only).
     ///
-    /// Errors: [`Error::DType`] for a tensor of another type; wgpu's errors of the download, and on the
+    /// Errors: [`Error::DType`] for a tensor of another type; [`Error::ForeignTensor`] for a
+    /// tensor of another context's device; wgpu's errors of the download, and on the
     /// web those of work recorded since the last awaited call ([`crate::Batch::submit_async`]),
     /// as [`Error::Gpu`]; on native [`Error::Timeout`] past the context's timeout.
     pub async fn to_vec_f32_async(&self, ctx: &Context) -> Result<Vec<f32>> {
@@ -302,6 +332,7 @@ impl Tensor {
     }
 
     async fn download_async(&self, ctx: &Context) -> Result<Vec<u8>> {
+        self.check_device(ctx, "tensor")?;
         let staging = ctx.device.create_buffer(&wgpu::BufferDescriptor {
             label: Some("wgconv download"),
             size: self.buffer.size(),

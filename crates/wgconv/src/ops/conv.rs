@@ -425,6 +425,7 @@ impl ConvCall<'_> {
 /// one storage binding; returns its dtype, which the other operands must share
 /// ([`check_same_dtype`] with it).
 pub(crate) fn check_float_operand(ctx: &Context, name: &'static str, t: &Tensor) -> Result<DType> {
+    t.check_device(ctx, name)?;
     let dtype = float_dtype(ctx, name, t, "a convolution")?;
     ctx.check_binding(name, t.size_bytes())?;
     Ok(dtype)
@@ -453,6 +454,7 @@ pub(crate) fn check_same_dtype(
     t: &Tensor,
     first: (&'static str, DType),
 ) -> Result<()> {
+    t.check_device(ctx, name)?;
     same_dtype(name, t, first)?;
     ctx.check_binding(name, t.size_bytes())
 }
@@ -468,9 +470,12 @@ fn same_dtype(name: &'static str, t: &Tensor, (first, dtype): (&'static str, DTy
 /// weight, bias and output must share. Binding sizes are [`check_conv_bindings`]'s business: a
 /// convolution too large for one binding may still run in parts.
 pub(super) fn conv_dtype(ctx: &Context, call: &ConvCall<'_>, output: &Tensor) -> Result<DType> {
+    call.input.check_device(ctx, "input")?;
     let dtype = float_dtype(ctx, "input", call.input, "a convolution")?;
     for (name, t) in [("weight", Some(call.weight)), ("output", Some(output)), ("bias", call.bias)] {
         if let Some(t) = t {
+            // A prepared convolution's weight is its context's: another context's batch fails here.
+            t.check_device(ctx, name)?;
             same_dtype(name, t, ("input", dtype))?;
         }
     }
@@ -489,8 +494,9 @@ pub(super) fn check_conv_bindings(ctx: &Context, call: &ConvCall<'_>, output: &T
     Ok(())
 }
 
-/// Checks a tensor's dtype and that it fits one storage binding.
+/// Checks a tensor's device, its dtype and that it fits one storage binding.
 pub(crate) fn check_operand(ctx: &Context, name: &'static str, t: &Tensor, dtype: DType) -> Result<()> {
+    t.check_device(ctx, name)?;
     t.expect_dtype(name, dtype)?;
     ctx.check_binding(name, t.size_bytes())
 }

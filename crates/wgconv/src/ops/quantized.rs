@@ -480,6 +480,11 @@ impl Batch<'_> {
         check_operand(ctx, "input", args.input, DType::I8)?;
         check_operand(ctx, "weight", args.weight, DType::I8)?;
         check_operand(ctx, "output", output, DType::I8)?;
+        for (name, t) in [("weight_scales", Some(args.weight_scales)), ("bias", args.bias)] {
+            if let Some(t) = t {
+                t.check_device(ctx, name)?;
+            }
+        }
         // The int8 kernels read and write NCHW.
         for (tensor, t) in [("input", args.input), ("output", output)] {
             if t.memory_format() != MemoryFormat::Contiguous {

@@ -20,6 +20,7 @@ impl Batch<'_> {
     /// [`Error::BindingTooLarge`] for a tensor over one storage binding (conversions are not split,
     /// so neither are convolutions of channels-last tensors that need one).
     pub fn to_memory_format(&mut self, input: &Tensor, format: MemoryFormat) -> Result<Tensor> {
+        input.check_device(self.ctx, "tensor")?;
         if input.memory_format() == format {
             return Ok(input.clone());
         }
@@ -33,6 +34,8 @@ impl Batch<'_> {
     pub(crate) fn relayout_into(&mut self, input: &Tensor, output: &Tensor) -> Result<()> {
         let ctx = self.ctx;
         let [n, c, h, w] = rank4(input)?;
+        input.check_device(ctx, "tensor")?;
+        output.check_device(ctx, "output")?;
         super::conv::float_dtype(ctx, "tensor", input, "a memory-format conversion")?;
         if output.shape() != input.shape() || output.dtype() != input.dtype() {
             return Err(Error::shape(format!(
