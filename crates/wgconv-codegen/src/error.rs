@@ -146,6 +146,25 @@ pub enum CodegenError {
         /// Comma-separated names that do exist.
         available: String,
     },
+    /// A shader's file name cannot name the Rust module generated from it ([`crate::fs`] writes
+    /// `STEM.rs` and `pub mod STEM;`).
+    #[error("{path}: cannot name a Rust module `{module}`: {reason}; rename the shader")]
+    ModuleName {
+        /// The shader file.
+        path: String,
+        /// The module name the file would give (its name without `.wgsl`).
+        module: String,
+        /// What Rust requires of a module name that this one lacks.
+        reason: String,
+    },
+    /// A bug in the generator: what it generated is not valid Rust. Please report it with the shader.
+    #[error("{path}: internal error of wgconv-codegen (please report it with the shader): {message}")]
+    Internal {
+        /// Shader path.
+        path: String,
+        /// What went wrong.
+        message: String,
+    },
     /// Reading or writing a file failed.
     #[error("{path}: {source}")]
     Io {
@@ -188,8 +207,11 @@ impl CodegenError {
         }
     }
 
-    /// No error, one, or [`CodegenError::Several`] for `path`, in source order.
+    /// No error, one, or [`CodegenError::Several`] for `path`, in source order. A problem found
+    /// more than once (a struct reached from two bindings) is reported once.
     pub(crate) fn collect(path: &str, mut errors: Vec<CodegenError>) -> Result<(), Self> {
+        let mut seen = std::collections::HashSet::new();
+        errors.retain(|e| seen.insert(e.to_string()));
         errors.sort_by_key(CodegenError::line);
         match errors.len() {
             0 => Ok(()),

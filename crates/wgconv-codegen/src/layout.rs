@@ -1,5 +1,6 @@
 //! WGSL layout → host types: which Rust type stands for each WGSL type, with offsets from naga's
-//! `Layouter`. Padding is not decided here; `emit::structs` fills every gap these offsets leave.
+//! `Layouter` (where they are the WGSL spec's: `spec_layout` rejects the structs where they are
+//! not). Padding is not decided here; `emit::structs` fills every gap these offsets leave.
 
 use naga::{ArraySize, Handle, Module, ScalarKind, Type, TypeInner, proc::Layouter};
 
@@ -118,10 +119,12 @@ fn host_scalar(module: &Module, ty: Handle<Type>, s: naga::Scalar) -> Result<Sca
     }
 }
 
-/// The host type of a sized WGSL type. `structs` receives every struct reached, nested first.
+/// The host type of a sized WGSL type. `structs` receives every struct reached, nested first;
+/// `source` is the WGSL `module` was parsed from.
 pub(crate) fn host_type(
     module: &Module,
     layouter: &Layouter,
+    source: &str,
     ty: Handle<Type>,
     structs: &mut Vec<StructDef>,
     path: &str,
@@ -141,7 +144,7 @@ pub(crate) fn host_type(
         }),
         TypeInner::Array { base, size, stride } => match size {
             ArraySize::Constant(n) => {
-                let elem = host_type(module, layouter, *base, structs, path)?;
+                let elem = host_type(module, layouter, source, *base, structs, path)?;
                 let elem =
                     pad_element_to_stride(elem, *stride, structs).map_err(|_| crate::CodegenError::Unsupported {
                         path: path.to_string(),
@@ -157,7 +160,7 @@ pub(crate) fn host_type(
             }
         },
         TypeInner::Struct { .. } => {
-            struct_def(module, layouter, ty, structs, path)?;
+            struct_def(module, layouter, source, ty, structs, path)?;
             Ok(HostType::Struct(module.types[ty].name.clone().unwrap_or_default()))
         }
         _ => Err(unsupported("not a host-shareable type")),
@@ -189,6 +192,7 @@ fn pad_element_to_stride(elem: HostType, stride: u32, structs: &[StructDef]) -> 
 pub(crate) fn struct_def(
     module: &Module,
     layouter: &Layouter,
+    source: &str,
     ty: Handle<Type>,
     structs: &mut Vec<StructDef>,
     path: &str,
@@ -219,7 +223,7 @@ pub(crate) fn struct_def(
             other => other,
         };
         if let TypeInner::Array { base, size: ArraySize::Dynamic, stride } = &module.types[member.ty].inner {
-            let element = host_type(module, layouter, *base, structs, path).map_err(member_error)?;
+            let element = host_type(module, layouter, source, *base, structs, path).map_err(member_error)?;
             let element = pad_element_to_stride(element, *stride, structs).map_err(|()| {
                 crate::CodegenError::UnsupportedMemberType {
                     path: path.to_string(),
@@ -234,7 +238,7 @@ pub(crate) fn struct_def(
             tail = Some(TailArray { name: field, element, wgsl_type: wgsl_type_name(module, *base), stride: *stride });
             continue;
         }
-        let host = host_type(module, layouter, member.ty, structs, path).map_err(member_error)?;
+        let host = host_type(module, layouter, source, member.ty, structs, path).map_err(member_error)?;
         defs.push(MemberDef {
             name: field,
             wgsl_type: wgsl_type_name(module, member.ty),
@@ -243,7 +247,8 @@ pub(crate) fn struct_def(
             size: layouter[member.ty].size,
         });
     }
-    structs.push(StructDef { name, size, align: layouter[ty].alignment.round_up(1), members: defs, tail });
+    let align = crate::spec_layout::check_struct(module, layouter, source, ty, path)?;
+    structs.push(StructDef { name, size, align, members: defs, tail });
     Ok(())
 }
 

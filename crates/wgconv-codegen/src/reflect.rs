@@ -1,34 +1,70 @@
 //! naga `Module` → [`ShaderDef`]: parse, validate with every flag, then collect what the emitters need.
 
 use naga::{
-    AddressSpace, ArraySize, Expression, Handle, Literal, Module, ShaderStage, StorageAccess, TypeInner,
+    AddressSpace, ArraySize, Handle, Module, ShaderStage, StorageAccess, TypeInner,
     proc::Layouter,
     valid::{Capabilities, ModuleInfo, ValidationFlags, Validator},
 };
-use proc_macro2::TokenStream;
-use quote::quote;
 
 use crate::{
     CodegenError,
     error::Location,
+    host_expr::{HostExpr, without_outer_parens},
     layout::{self, wgsl_type_name},
     model::{
-        BindingDef, BufferKind, ConstDef, EntryPointDef, OverrideDef, ScalarType, ShaderDef, WorkgroupDim,
-        WorkgroupVarDef, WorkgroupVarSize,
+        BindingDef, BufferKind, ConstDef, EntryPointDef, OverrideDef, ShaderDef, WorkgroupDim, WorkgroupVarDef,
+        WorkgroupVarSize,
     },
-    names::field_ident,
 };
 
 /// Parses and validates `source`; errors carry naga's diagnostic rendered against `path`.
+/// A struct whose layout naga gets wrong (`spec_layout`) is reported as that, rather than as the
+/// uniform-layout rule naga then finds broken.
 pub fn parse_and_validate(source: &str, path: &str) -> Result<(Module, ModuleInfo), CodegenError> {
     let module = naga::front::wgsl::parse_str(source).map_err(|e| CodegenError::Parse {
         path: path.to_string(),
         diagnostic: e.emit_to_string_with_path(source, path),
     })?;
-    let info = Validator::new(ValidationFlags::all(), Capabilities::all()).validate(&module).map_err(|e| {
-        CodegenError::Validation { path: path.to_string(), diagnostic: e.emit_to_string_with_path(source, path) }
-    })?;
-    Ok((module, info))
+    match Validator::new(ValidationFlags::all(), Capabilities::all()).validate(&module) {
+        Ok(info) => Ok((module, info)),
+        Err(e) => Err(misaligned_buffer_struct(&module, source, path).unwrap_or_else(|| CodegenError::Validation {
+            path: path.to_string(),
+            diagnostic: e.emit_to_string_with_path(source, path),
+        })),
+    }
+}
+
+/// The first struct shared with the host (reached from a uniform, storage or immediate global)
+/// that naga lays out unlike the WGSL spec, as its error, located.
+fn misaligned_buffer_struct(module: &Module, source: &str, path: &str) -> Option<CodegenError> {
+    let mut layouter = Layouter::default();
+    layouter.update(module.to_ctx()).ok()?;
+    let mut pending: Vec<Handle<naga::Type>> = module
+        .global_variables
+        .iter()
+        .filter(|(_, v)| {
+            matches!(v.space, AddressSpace::Uniform | AddressSpace::Storage { .. } | AddressSpace::Immediate)
+        })
+        .map(|(_, v)| v.ty)
+        .collect();
+    let mut seen = Vec::new();
+    while let Some(ty) = pending.pop() {
+        if seen.contains(&ty) {
+            continue;
+        }
+        seen.push(ty);
+        match &module.types[ty].inner {
+            TypeInner::Array { base, .. } => pending.push(*base),
+            TypeInner::Struct { members, .. } => {
+                pending.extend(members.iter().map(|m| m.ty));
+                if let Err(e) = crate::spec_layout::check_struct(module, &layouter, source, ty, path) {
+                    return Some(locate(e, module, source, naga::Span::default()));
+                }
+            }
+            _ => {}
+        }
+    }
+    None
 }
 
 /// The stages whose entry points use global `handle`, as `wgpu::ShaderStages` constant names.
@@ -157,6 +193,7 @@ fn binding_def(
     module: &Module,
     info: &ModuleInfo,
     layouter: &Layouter,
+    source: &str,
     handle: Handle<naga::GlobalVariable>,
     structs: &mut Vec<crate::model::StructDef>,
     path: &str,
@@ -201,17 +238,17 @@ fn binding_def(
     let min_size = match &module.types[var.ty].inner {
         TypeInner::Array { base, size: ArraySize::Dynamic, stride } => {
             // The element type still needs a host type (and its structs generated).
-            layout::host_type(module, layouter, *base, structs, path)?;
+            layout::host_type(module, layouter, source, *base, structs, path)?;
             u64::from(*stride)
         }
         TypeInner::Struct { .. } => {
-            layout::struct_def(module, layouter, var.ty, structs, path)?;
+            layout::struct_def(module, layouter, source, var.ty, structs, path)?;
             // naga's size of the struct: with a runtime-sized tail, one element of it, rounded
             // up to the struct's alignment (what wgpu checks a binding against).
             u64::from(layouter[var.ty].size)
         }
         _ => {
-            layout::host_type(module, layouter, var.ty, structs, path)?;
+            layout::host_type(module, layouter, source, var.ty, structs, path)?;
             u64::from(layouter[var.ty].size)
         }
     };
@@ -234,7 +271,7 @@ fn binding_def(
 
 /// `error` located: a struct member's error at the struct's declaration, anything else at
 /// `span` (the construct being generated when it arose).
-fn locate(error: CodegenError, module: &Module, source: &str, span: naga::Span) -> CodegenError {
+pub(crate) fn locate(error: CodegenError, module: &Module, source: &str, span: naga::Span) -> CodegenError {
     let span = match &error {
         CodegenError::UnsupportedMemberType { structure, .. } => module
             .types
@@ -265,7 +302,7 @@ pub fn reflect(source: &str, path: &str) -> Result<ShaderDef, CodegenError> {
     let mut bindings = Vec::new();
     for (handle, _) in module.global_variables.iter() {
         let span = module.global_variables.get_span(handle);
-        match binding_def(&module, &info, &layouter, handle, &mut structs, path) {
+        match binding_def(&module, &info, &layouter, source, handle, &mut structs, path) {
             Ok(Some(binding)) => bindings.push((binding, span)),
             Ok(None) => {}
             Err(e) => problems.push(locate(e, span)),
@@ -320,7 +357,7 @@ pub fn reflect(source: &str, path: &str) -> Result<ShaderDef, CodegenError> {
         let (default, depends) = match o.init {
             Some(init) => {
                 let mut depends = false;
-                match translate_expr(&module, init, path, &name, &mut depends) {
+                match (HostExpr { module: &module, info: &info, path, owner: &name }).translate(init, &mut depends) {
                     Ok(tokens) => (Some(tokens), depends),
                     Err(e) => {
                         problems.push(locate(e, span));
@@ -343,11 +380,9 @@ pub fn reflect(source: &str, path: &str) -> Result<ShaderDef, CodegenError> {
                 let expr = ep.workgroup_size_overrides.as_ref().and_then(|o| o[i]);
                 *dim = match expr {
                     Some(e) => {
-                        let mut depends = false;
                         let span = module.global_expressions.get_span(e);
-                        WorkgroupDim::Expr(
-                            translate_expr(&module, e, path, &ep.name, &mut depends).map_err(|e| locate(e, span))?,
-                        )
+                        let host = HostExpr { module: &module, info: &info, path, owner: &ep.name };
+                        WorkgroupDim::Expr(host.translate(e, &mut false).map_err(|e| locate(e, span))?)
                     }
                     None => WorkgroupDim::Fixed(ep.workgroup_size[i]),
                 };
@@ -363,7 +398,7 @@ pub fn reflect(source: &str, path: &str) -> Result<ShaderDef, CodegenError> {
         .filter_map(|ep: Result<EntryPointDef, CodegenError>| ep.map_err(|e| problems.push(e)).ok())
         .collect::<Vec<_>>();
 
-    let consts = consts(&module, path).map_err(|e| problems.push(e)).unwrap_or_default();
+    let consts = consts(&module, &info, path);
     CodegenError::collect(path, problems)?;
     Ok(ShaderDef {
         path: path.to_string(),
@@ -397,7 +432,8 @@ fn workgroup_vars(
             // The only type whose size the Layouter cannot know: the length is an override.
             TypeInner::Array { size: ArraySize::Pending(length), stride, .. } => {
                 // The length is an override, named or one naga made for an expression.
-                let count = override_value(module, length, path, &name, &mut false)?;
+                let host = HostExpr { module, info, path, owner: &name };
+                let count = host.override_value(length, &mut false)?;
                 WorkgroupVarSize::PerElement { stride, count }
             }
             _ => WorkgroupVarSize::Fixed(layouter[var.ty].size),
@@ -410,7 +446,7 @@ fn workgroup_vars(
 /// The named module-scope constants of a host scalar type, with the values naga evaluated.
 /// Constants of other types (vectors, arrays, abstract numbers), and those whose value naga keeps
 /// as an expression the host does not evaluate, are left out.
-fn consts(module: &Module, path: &str) -> Result<Vec<ConstDef>, CodegenError> {
+fn consts(module: &Module, info: &ModuleInfo, path: &str) -> Vec<ConstDef> {
     let mut out = Vec::new();
     for (_, c) in module.constants.iter() {
         let Some(name) = c.name.clone() else { continue };
@@ -420,31 +456,15 @@ fn consts(module: &Module, path: &str) -> Result<Vec<ConstDef>, CodegenError> {
         }) else {
             continue;
         };
-        let mut depends = false;
         // A const whose value naga left as an expression the host cannot evaluate is left out
         // too: it is a convenience, not something the bindings need.
-        let Ok(value) = translate_expr(module, c.init, path, &name, &mut depends) else { continue };
+        let host = HostExpr { module, info, path, owner: &name };
+        let Ok(value) = host.translate(c.init, &mut false) else { continue };
         // A const's initializer stands alone: the parentheses of a negative literal would only
         // draw `unused_parens` in the user's crate.
         out.push(ConstDef { name, ty, value: without_outer_parens(value) });
     }
-    Ok(out)
-}
-
-/// `tokens` in parentheses when `wrap` (a negative literal is a minus and a literal to Rust).
-fn parenthesised_if(wrap: bool, tokens: TokenStream) -> TokenStream {
-    if wrap { quote!((#tokens)) } else { tokens }
-}
-
-/// `tokens` without one enclosing pair of parentheses, if that is all they are.
-fn without_outer_parens(tokens: TokenStream) -> TokenStream {
-    let mut trees = tokens.clone().into_iter();
-    match (trees.next(), trees.next()) {
-        (Some(proc_macro2::TokenTree::Group(g)), None) if g.delimiter() == proc_macro2::Delimiter::Parenthesis => {
-            g.stream()
-        }
-        _ => tokens,
-    }
+    out
 }
 
 fn stage_const(stage: ShaderStage) -> &'static str {
@@ -466,192 +486,5 @@ fn stage_name(stage: ShaderStage) -> &'static str {
         ShaderStage::Task => "task",
         ShaderStage::Mesh => "mesh",
         _ => "other",
-    }
-}
-
-/// Translates an override-expression into Rust evaluated over `o: &Overrides`.
-/// `depends` is set when it reads another override. Every result is a single Rust primary
-/// expression (a literal, a call, or parenthesised), so it can be an operand, a cast's subject
-/// or a method receiver without Rust's precedence changing its meaning: `-4i32.max(k)` would
-/// parse as `-(4i32.max(k))`.
-/// The value of override `handle` as Rust over `o: &Overrides`: its getter, or for an override
-/// naga made for an expression (an array length `lanes * 2u`, unnamed) that expression, inline.
-fn override_value(
-    module: &Module,
-    handle: Handle<naga::Override>,
-    path: &str,
-    owner: &str,
-    depends: &mut bool,
-) -> Result<TokenStream, CodegenError> {
-    let o = &module.overrides[handle];
-    match (&o.name, o.init) {
-        (Some(name), _) => {
-            *depends = true;
-            let getter = field_ident(name);
-            Ok(quote!(o.#getter()))
-        }
-        (None, Some(init)) => translate_expr(module, init, path, owner, depends),
-        (None, None) => Err(CodegenError::unsupported(
-            path,
-            format!("expression in `{owner}`"),
-            "an unnamed override without a value",
-        )),
-    }
-}
-
-fn translate_expr(
-    module: &Module,
-    expr: Handle<Expression>,
-    path: &str,
-    owner: &str,
-    depends: &mut bool,
-) -> Result<TokenStream, CodegenError> {
-    let unsupported = |what: String| CodegenError::Unsupported {
-        path: path.to_string(),
-        at: None,
-        construct: format!("expression in `{owner}`"),
-        reason: what,
-    };
-    Ok(match &module.global_expressions[expr] {
-        // Negative literals are a minus and a literal to Rust: parenthesised.
-        Expression::Literal(lit) => match *lit {
-            Literal::U32(v) => quote!(#v),
-            Literal::I32(v) => parenthesised_if(v < 0, quote!(#v)),
-            Literal::F32(v) => parenthesised_if(v.is_sign_negative(), quote!(#v)),
-            Literal::Bool(v) => quote!(#v),
-            Literal::F16(v) => {
-                let bits = v.to_bits();
-                quote!(::half::f16::from_bits(#bits))
-            }
-            Literal::AbstractInt(v) => {
-                let negative = v < 0;
-                let v = proc_macro2::Literal::i64_unsuffixed(v);
-                parenthesised_if(negative, quote!(#v))
-            }
-            Literal::AbstractFloat(v) => {
-                let negative = v.is_sign_negative();
-                let v = proc_macro2::Literal::f64_unsuffixed(v);
-                parenthesised_if(negative, quote!(#v))
-            }
-            other => {
-                return Err(unsupported(format!("a literal of type `{}`", layout::scalar_name(other.scalar()))));
-            }
-        },
-        Expression::Override(h) => override_value(module, *h, path, owner, depends)?,
-        Expression::Constant(h) => translate_expr(module, module.constants[*h].init, path, owner, depends)?,
-        // `T()` of a scalar type: its zero.
-        Expression::ZeroValue(ty) if matches!(module.types[*ty].inner, TypeInner::Scalar(_)) => {
-            let TypeInner::Scalar(scalar) = module.types[*ty].inner else { unreachable!("matched above") };
-            match layout::scalar(scalar) {
-                Some(ScalarType::Bool) => quote!(false),
-                Some(ScalarType::F16) => quote!(::half::f16::ZERO),
-                Some(ScalarType::U32) => quote!(0u32),
-                Some(ScalarType::I32) => quote!(0i32),
-                Some(ScalarType::F32) => quote!(0.0f32),
-                None => return Err(unsupported(format!("a zero of type `{}`", layout::scalar_name(scalar)))),
-            }
-        }
-        Expression::Binary { op, left, right } => {
-            let l = translate_expr(module, *left, path, owner, depends)?;
-            let r = translate_expr(module, *right, path, owner, depends)?;
-            use naga::BinaryOperator as B;
-            let op = match op {
-                B::Add => quote!(+),
-                B::Subtract => quote!(-),
-                B::Multiply => quote!(*),
-                B::Divide => quote!(/),
-                B::Modulo => quote!(%),
-                B::Equal => quote!(==),
-                B::NotEqual => quote!(!=),
-                B::Less => quote!(<),
-                B::LessEqual => quote!(<=),
-                B::Greater => quote!(>),
-                B::GreaterEqual => quote!(>=),
-                B::And => quote!(&),
-                B::ExclusiveOr => quote!(^),
-                B::InclusiveOr => quote!(|),
-                B::LogicalAnd => quote!(&&),
-                B::LogicalOr => quote!(||),
-                B::ShiftLeft => quote!(<<),
-                B::ShiftRight => quote!(>>),
-            };
-            quote!((#l #op #r))
-        }
-        Expression::Unary { op, expr } => {
-            let e = translate_expr(module, *expr, path, owner, depends)?;
-            match op {
-                naga::UnaryOperator::Negate => quote!((-#e)),
-                naga::UnaryOperator::LogicalNot | naga::UnaryOperator::BitwiseNot => quote!((!#e)),
-            }
-        }
-        Expression::Math { fun: naga::MathFunction::Max, arg, arg1: Some(b), .. } => {
-            let a = translate_expr(module, *arg, path, owner, depends)?;
-            let b = translate_expr(module, *b, path, owner, depends)?;
-            quote!((#a).max(#b))
-        }
-        Expression::Math { fun: naga::MathFunction::Min, arg, arg1: Some(b), .. } => {
-            let a = translate_expr(module, *arg, path, owner, depends)?;
-            let b = translate_expr(module, *b, path, owner, depends)?;
-            quote!((#a).min(#b))
-        }
-        Expression::As { expr, kind, convert: Some(width) } => {
-            let e = translate_expr(module, *expr, path, owner, depends)?;
-            let target = layout::scalar(naga::Scalar { kind: *kind, width: *width })
-                .filter(|t| *t != ScalarType::F16 && *t != ScalarType::Bool)
-                .ok_or_else(|| {
-                    let target = layout::scalar_name(naga::Scalar { kind: *kind, width: *width });
-                    unsupported(format!("a conversion to `{target}`"))
-                })?;
-            let ty = crate::emit::scalar_tokens(target);
-            quote!((#e as #ty))
-        }
-        other => {
-            return Err(unsupported(format!("{} is not evaluated on the host", expression_name(other))));
-        }
-    })
-}
-
-/// What an expression is, in WGSL's terms, for messages.
-fn expression_name(expr: &Expression) -> String {
-    match expr {
-        Expression::Select { .. } => "`select(…)`".into(),
-        Expression::Math { fun, .. } => format!("`{}(…)`", math_name(*fun)),
-        Expression::As { convert: None, .. } => "`bitcast<…>(…)`".into(),
-        Expression::As { .. } => "a conversion".into(),
-        Expression::ZeroValue(_) => "a zero-value constructor `T()`".into(),
-        Expression::Compose { .. } => "a constructor of a vector, matrix, array or struct".into(),
-        Expression::Splat { .. } => "a vector splat `vecN(x)`".into(),
-        Expression::Swizzle { .. } | Expression::AccessIndex { .. } | Expression::Access { .. } => {
-            "a component or element access".into()
-        }
-        Expression::Relational { .. } => "`all(…)`/`any(…)`".into(),
-        _ => "this kind of expression".into(),
-    }
-}
-
-/// WGSL's name of a built-in math function (naga's variant name in snake case).
-fn math_name(fun: naga::MathFunction) -> String {
-    let debug = format!("{fun:?}");
-    let mut name = String::new();
-    for (i, c) in debug.chars().enumerate() {
-        if c.is_ascii_uppercase() && i > 0 {
-            name.push('_');
-        }
-        name.push(c.to_ascii_lowercase());
-    }
-    // naga's names that differ from WGSL's beyond the case.
-    match name.as_str() {
-        "inverse_sqrt" => "inverseSqrt".into(),
-        "count_one_bits" => "countOneBits".into(),
-        "count_leading_zeros" => "countLeadingZeros".into(),
-        "count_trailing_zeros" => "countTrailingZeros".into(),
-        "reverse_bits" => "reverseBits".into(),
-        "extract_bits" => "extractBits".into(),
-        "insert_bits" => "insertBits".into(),
-        "first_leading_bit" => "firstLeadingBit".into(),
-        "first_trailing_bit" => "firstTrailingBit".into(),
-        "face_forward" => "faceForward".into(),
-        "quantize_to_f16" => "quantizeToF16".into(),
-        _ => name,
     }
 }

@@ -405,3 +405,181 @@ fn unnamed_overrides_columns_and_expression_names() {
     assert!(err.contains("`select(…)` is not evaluated on the host"), "{err}");
     assert!(err.starts_with("s.wgsl:3:"), "{err}");
 }
+
+/// naga places a struct aligned only by its members' `@align` where the WGSL spec does not
+/// (gfx-rs/wgpu#4377): an error naming the struct and member, in storage and uniform alike (in
+/// a uniform naga's own layout check fails first, on its wrong offset).
+#[test]
+fn nested_structs_naga_misaligns_are_errors() {
+    for space in ["storage, read", "uniform"] {
+        let wgsl = format!(
+            "struct A {{ @align(16) x: f32 }}
+struct C {{ p: f32, a: A, q: f32 }}
+@group(0) @binding(0) var<{space}> u: C;
+@group(0) @binding(1) var<storage, read_write> o: array<f32>;
+@compute @workgroup_size(1) fn main() {{ o[0] = u.a.x; }}"
+        );
+        let err = generate(&wgsl, "nest.wgsl").unwrap_err();
+        let CodegenError::UnsupportedMemberType { ref structure, ref field, at: Some(ref at), .. } = err else {
+            panic!("{space}: {err:?}")
+        };
+        assert_eq!((structure.as_str(), field.as_str(), at.line), ("C", "a", 2), "{err}");
+        let text = err.to_string();
+        for part in ["offset 4", "at 16", "gfx-rs/wgpu#4377", "`@align(16)` on field `a`"] {
+            assert!(text.contains(part), "{space}: {part:?} missing from {text}");
+        }
+        assert!(!text.contains("not a multiple"), "{text}");
+    }
+    // The fix the message suggests generates, with `a` at 16 for both.
+    let fixed = "struct A { @align(16) x: f32 }
+struct C { p: f32, @align(16) a: A, q: f32 }
+@group(0) @binding(0) var<uniform> u: C;
+@group(0) @binding(1) var<storage, read_write> o: array<f32>;
+@compute @workgroup_size(1) fn main() { o[0] = u.a.x; }";
+    let rust = generate(fixed, "nest.wgsl").unwrap();
+    assert!(rust.contains("WGSL `a: A` at offset 16."), "{rust}");
+    assert!(rust.contains("48 bytes, WGSL alignment 16"), "{rust}");
+}
+
+/// Entry points whose UpperCamelCase name is `Self` get the variant `Self_`: no panic, Rust
+/// that parses; two of them are a name collision.
+#[test]
+fn entry_points_named_like_self() {
+    for name in ["SELF", "self_", "_self", "Self_"] {
+        let wgsl = format!(
+            "@group(0) @binding(0) var<storage, read_write> a: array<f32>;
+            @compute @workgroup_size(1) fn {name}() {{ a[0] = 1.0; }}"
+        );
+        let rust = generate(&wgsl, "self.wgsl").unwrap_or_else(|e| panic!("{name}: {e}"));
+        parses(&rust);
+        assert!(rust.contains("Entry::Self_ =>"), "{name}: {rust}");
+    }
+    let both = "@group(0) @binding(0) var<storage, read_write> a: array<f32>;
+        @compute @workgroup_size(1) fn SELF() { a[0] = 1.0; }
+        @compute @workgroup_size(1) fn self_() { a[1] = 1.0; }";
+    let err = generate(both, "self.wgsl").unwrap_err();
+    assert!(matches!(err, CodegenError::NameCollision { .. }), "{err:?}");
+    assert!(err.to_string().contains("`Entry` variant `Self_`"), "{err}");
+}
+
+/// Conversions from bool and f16 in override defaults become Rust that keeps WGSL's meaning
+/// (their values are checked in tests/tests/codegen_generated_code.rs).
+#[test]
+fn override_conversions_from_bool_and_f16() {
+    let wgsl = "enable f16;
+        override flag: bool = true;
+        override h: f16 = 2.5h;
+        override scale: f32 = f32(flag) * 2.0;
+        override count: u32 = u32(flag) + 1u;
+        override n: u32 = u32(h);
+        override g: f32 = f32(h);
+        override back: f16 = f16(count);
+        override nonzero: bool = bool(h);
+        @group(0) @binding(0) var<storage, read_write> out: array<f32>;
+        @compute @workgroup_size(1) fn main() {
+            out[0] = scale + f32(count) + f32(n) + g + f32(back) + f32(nonzero);
+        }";
+    let rust = generate(wgsl, "casts.wgsl").unwrap();
+    parses(&rust);
+    let compact: String = rust.split_whitespace().collect();
+    for expected in [
+        "((ifo.flag(){1.0f32}else{0.0f32})*2f32)",
+        "((ifo.flag(){1u32}else{0u32})+1u32)",
+        "((o.h()).to_f32()asu32)",
+        "(o.h()).to_f32()",
+        "::half::f16::from_f32(o.count()asf32)",
+        "(o.h()!=::half::f16::ZERO)",
+    ] {
+        assert!(compact.contains(expected), "{expected} missing from:\n{rust}");
+    }
+    assert!(!compact.contains("o.flag()asf32") && !compact.contains("o.h()asu32"), "{rust}");
+}
+
+/// Names the generator gives out itself are reserved: the element alias of a runtime-sized
+/// tail, padding fields, the primitive types the generated code names.
+#[test]
+fn generated_names_are_reserved() {
+    let tail = "struct BufItemsElement { v: u32 }
+        struct Buf { count: u32, items: array<f32> }
+        @group(0) @binding(0) var<storage, read_write> b: Buf;
+        @group(0) @binding(1) var<storage, read_write> c: array<BufItemsElement>;
+        @compute @workgroup_size(1) fn main() { b.items[0] = 1.0; c[0].v = 1u; }";
+    let err = generate(tail, "tail.wgsl").unwrap_err();
+    assert!(matches!(err, CodegenError::NameCollision { .. }), "{err:?}");
+    let text = err.to_string();
+    assert!(text.contains("WGSL struct `BufItemsElement`") && text.contains("`Buf.items`"), "{text}");
+
+    let pad = "struct S { a: u32, b: vec4<f32>, _wgsl_pad0: u32 }
+        @group(0) @binding(0) var<storage, read_write> s: S;
+        @compute @workgroup_size(1) fn main() { s.a = 1u; }";
+    let err = generate(pad, "pad.wgsl").unwrap_err();
+    assert!(matches!(err, CodegenError::NameCollision { .. }), "{err:?}");
+    let text = err.to_string();
+    assert!(text.contains("member `_wgsl_pad0` of WGSL struct `S`") && text.contains("padding"), "{text}");
+
+    for primitive in ["str", "u8", "f64"] {
+        let wgsl = format!(
+            "struct {primitive} {{ x: u32 }}
+            @group(0) @binding(0) var<storage, read_write> d: {primitive};
+            @compute @workgroup_size(1) fn main() {{ d.x = 1u; }}"
+        );
+        let err = generate(&wgsl, "prim.wgsl").unwrap_err();
+        assert!(
+            matches!(err, CodegenError::Unsupported { ref construct, .. } if *construct == format!("struct `{primitive}`")),
+            "{err:?}"
+        );
+        assert!(err.to_string().contains("primitive type"), "{err}");
+    }
+}
+
+/// Only `_pad`/`_padding` (with optional digits) are hand-written padding that `new` zeroes;
+/// other members starting with `_` are arguments.
+#[test]
+fn underscore_members_are_arguments_unless_padding() {
+    let wgsl = "struct U { _count: u32, _pad0: u32, value: f32, _padding: u32, _x: vec2<f32> }
+        @group(0) @binding(0) var<uniform> u: U;
+        @group(0) @binding(1) var<storage, read_write> out: array<f32>;
+        @compute @workgroup_size(1) fn main() { out[0] = f32(u._count) + u.value + u._x.x; }";
+    let rust = generate(wgsl, "u.wgsl").unwrap();
+    assert!(rust.contains("pub fn new(_count: u32, value: f32, _x: [f32; 2usize]) -> Self"), "{rust}");
+    assert!(rust.contains("_pad0: ::bytemuck::Zeroable::zeroed()"), "{rust}");
+    assert!(rust.contains("_padding: ::bytemuck::Zeroable::zeroed()"), "{rust}");
+}
+
+/// A struct reached from two bindings is one problem, reported once.
+#[test]
+fn a_problem_reached_twice_is_reported_once() {
+    let wgsl = "struct S { a: u32, b: i64 }
+        @group(0) @binding(0) var<storage, read_write> s1: S;
+        @group(0) @binding(1) var<storage, read_write> s2: array<S>;
+        @compute @workgroup_size(1) fn main() { s1.a = 1u; s2[0].a = 2u; }";
+    let err = generate(wgsl, "twice.wgsl").unwrap_err();
+    assert!(matches!(err, CodegenError::UnsupportedMemberType { .. }), "{err:?}");
+}
+
+/// `struct_layout` (what `#[wgsl_layout]` checks against) lays out the struct asked for
+/// whatever else the shader holds that `generate` rejects.
+#[test]
+fn struct_layout_ignores_the_rest_of_the_shader() {
+    let wgsl = "struct Push { scale: f32, offset: vec2<f32> }
+        struct Params { scale: f32, n: u32 }
+        override bias: f32 = 0.5;
+        override bias_abs: f32 = abs(bias);
+        var<immediate> pc: Push;
+        @group(0) @binding(0) var<uniform> p: Params;
+        @group(0) @binding(1) var tex: texture_external;
+        @group(0) @binding(2) var<storage, read_write> o: array<f32>;
+        @compute @workgroup_size(1) fn main() {
+            o[0] = p.scale + pc.scale + bias_abs + textureLoad(tex, vec2<u32>(0u)).x;
+        }";
+    assert!(generate(wgsl, "partial.wgsl").is_err());
+    let push = crate::struct_layout(wgsl, "partial.wgsl", "Push").unwrap();
+    assert_eq!((push.size, push.members[1].name.as_str(), push.members[1].offset), (16, "offset", 8));
+    let params = crate::struct_layout(wgsl, "partial.wgsl", "Params").unwrap();
+    assert_eq!(params.size, 8);
+    let err = crate::struct_layout(wgsl, "partial.wgsl", "Missing").unwrap_err();
+    assert!(
+        matches!(err, CodegenError::NoSuchStruct { ref available, .. } if available.contains("Push, Params")),
+        "{err:?}"
+    );
+}

@@ -2,7 +2,7 @@
 
 use proc_macro2::TokenStream;
 use quote::quote;
-use syn::{ItemStruct, LitStr, Type};
+use syn::{ItemStruct, LitStr, Type, ext::IdentExt};
 use wgconv_codegen::model::{HostType, ScalarType};
 
 /// Size and alignment of a Rust type, when the macro can tell from its spelling.
@@ -83,11 +83,10 @@ pub fn check(item: &ItemStruct, shader: &LitStr, ty_name: &str) -> syn::Result<T
     let syn::Fields::Named(fields) = &item.fields else {
         return Err(syn::Error::new_spanned(&item.ident, "#[wgsl_layout] needs a struct with named fields"));
     };
-    let is_repr_c = item.attrs.iter().any(|a| {
-        a.path().is_ident("repr")
-            && a.parse_args_with(syn::punctuated::Punctuated::<syn::Meta, syn::Token![,]>::parse_terminated)
-                .is_ok_and(|list| list.iter().any(|m| m.path().is_ident("C")))
-    });
+    let repr = repr_items(item);
+    let is_repr_c = repr.iter().any(|m| m.path().is_ident("C"));
+    // `#[repr(align(N))]` rounds the size up as WGSL rounds it up to the struct's alignment.
+    let repr_align = repr.iter().filter_map(repr_align).max().unwrap_or(1);
     let where_ = format!("WGSL struct {} ({path})", wgsl.name);
     let mut errors: Option<syn::Error> = None;
     let mut add = |e: syn::Error| match &mut errors {
@@ -102,11 +101,14 @@ pub fn check(item: &ItemStruct, shader: &LitStr, ty_name: &str) -> syn::Result<T
     }
     // Syntactic repr(C) layout; None once a field's type is not one the macro can size.
     let mut rust_offset: Option<u32> = Some(0);
-    let mut max_align = 1;
+    let mut max_align = repr_align;
     let mut asserts = Vec::new();
     let ident = &item.ident;
+    // Fields match members by the name the generated code gives them: a raw `r#in` is `in`,
+    // and `self_` is WGSL's `self`, which Rust cannot name.
+    let rust_name = |field: &syn::Field| field.ident.as_ref().expect("named").unraw().to_string();
     for field in &fields.named {
-        let name = field.ident.as_ref().expect("named").to_string();
+        let name = rust_name(field);
         let shape = shape_of(&field.ty);
         let offset_here = match (&shape, rust_offset) {
             (Some(s), Some(o)) => {
@@ -120,7 +122,7 @@ pub fn check(item: &ItemStruct, shader: &LitStr, ty_name: &str) -> syn::Result<T
                 None
             }
         };
-        let Some(member) = wgsl.members.iter().find(|m| m.name == name) else {
+        let Some(member) = wgsl.members.iter().find(|m| wgconv_codegen::field_name(&m.name) == name) else {
             if !name.starts_with('_') {
                 add(syn::Error::new_spanned(
                     field,
@@ -130,7 +132,8 @@ pub fn check(item: &ItemStruct, shader: &LitStr, ty_name: &str) -> syn::Result<T
             continue;
         };
         if let (Some(rust), Some(expected)) = (&shape, host_shape(&member.host)) {
-            // A vec3 stored as [T; 3] or [T; 4]: both are accepted by WGSL layout as long as offsets match.
+            // As in the generated structs, a vec3 is `[T; 3]` and the 4 bytes after it a padding
+            // field or the next member (`[T; 4]` is a vec4).
             if rust.describe() != expected.describe() {
                 add(syn::Error::new_spanned(
                     &field.ty,
@@ -157,7 +160,7 @@ pub fn check(item: &ItemStruct, shader: &LitStr, ty_name: &str) -> syn::Result<T
         asserts.push(quote! { assert!(::core::mem::offset_of!(#ident, #fident) == #off, #msg); });
     }
     for member in &wgsl.members {
-        if !fields.named.iter().any(|f| f.ident.as_ref().is_some_and(|i| i == &member.name)) {
+        if !fields.named.iter().any(|f| rust_name(f) == wgconv_codegen::field_name(&member.name)) {
             add(syn::Error::new_spanned(
                 &item.ident,
                 format!(
@@ -187,4 +190,25 @@ pub fn check(item: &ItemStruct, shader: &LitStr, ty_name: &str) -> syn::Result<T
             #(#asserts)*
         };
     })
+}
+
+/// The items of the struct's `#[repr(…)]` attributes.
+fn repr_items(item: &ItemStruct) -> Vec<syn::Meta> {
+    item.attrs
+        .iter()
+        .filter(|a| a.path().is_ident("repr"))
+        .filter_map(|a| {
+            a.parse_args_with(syn::punctuated::Punctuated::<syn::Meta, syn::Token![,]>::parse_terminated).ok()
+        })
+        .flatten()
+        .collect()
+}
+
+/// N of a `repr` item `align(N)`.
+fn repr_align(meta: &syn::Meta) -> Option<u32> {
+    let syn::Meta::List(list) = meta else { return None };
+    if !list.path.is_ident("align") {
+        return None;
+    }
+    list.parse_args::<syn::LitInt>().ok()?.base10_parse().ok()
 }

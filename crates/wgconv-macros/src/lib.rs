@@ -45,6 +45,13 @@ pub(crate) fn read_shader(path: &LitStr) -> syn::Result<(String, String)> {
 
 /// Checks the struct it annotates against a WGSL struct; see the crate docs.
 ///
+/// Only that struct (and those it nests) is laid out, so the rest of the shader may use what
+/// [`include_wgsl_bindings!`] does not generate: a `var<immediate>`'s struct, for one, is
+/// exactly what to mirror by hand. Fields match WGSL members by name (`r#in` matches `in`,
+/// `self_` WGSL's `self`); fields WGSL does not have must start with `_` (padding), and
+/// `#[repr(C, align(N))]` may leave the trailing padding to the alignment. `f16` members are
+/// `half::f16` fields (`half` with its `bytemuck` feature, to derive `Pod`).
+///
 /// ```
 /// # use wgconv_macros::wgsl_layout;
 /// #[wgsl_layout(shader = "tests/fixtures/params.wgsl", ty = "Params")]
@@ -90,7 +97,9 @@ pub fn wgsl_layout(attr: TokenStream, item: TokenStream) -> TokenStream {
 /// Expands to the typed bindings of a WGSL shader (what `cargo xtask gen-shaders` writes).
 ///
 /// Use it inside a module: `mod blur { wgconv_macros::include_wgsl_bindings!("shaders/blur.wgsl"); }`.
-/// The expansion needs `wgpu` and `bytemuck` (and `half` for `f16`) in the calling crate.
+/// The expansion needs `wgpu` and `bytemuck` in the calling crate, and for a shader using `f16`
+/// also `half` with its `bytemuck` feature (`half = { version = "2", features = ["bytemuck"] }`):
+/// the generated structs derive `bytemuck::Pod` over `half::f16` fields.
 #[proc_macro]
 pub fn include_wgsl_bindings(input: TokenStream) -> TokenStream {
     let path = parse_macro_input!(input as LitStr);

@@ -5,7 +5,7 @@ mod features;
 mod overrides;
 mod pipeline;
 mod shader_impl;
-mod structs;
+pub(crate) mod structs;
 
 use proc_macro2::TokenStream;
 use quote::quote;

@@ -6,7 +6,7 @@ use quote::{format_ident, quote};
 use super::bindings::{group_type, groups};
 use crate::{
     model::{EntryPointDef, ShaderDef, WorkgroupDim, WorkgroupVarSize},
-    names::{lower_snake, upper_camel, upper_snake},
+    names::{lower_snake, upper_snake, variant_ident},
 };
 
 pub fn pipeline_tokens(def: &ShaderDef) -> TokenStream {
@@ -288,12 +288,8 @@ fn entry_list_tokens(def: &ShaderDef) -> (TokenStream, TokenStream) {
     (list, entry)
 }
 
-/// The `Entry` variant of each compute entry point: its name in UpperCamelCase (distinct, as
-/// `check_names` rejected entry points whose generated names meet).
+/// The `Entry` variant of each compute entry point (distinct, as `check_names` rejected entry
+/// points whose generated names meet).
 fn entry_variants(def: &ShaderDef) -> Vec<Ident> {
-    def.entry_points
-        .iter()
-        .filter(|e| e.stage == "compute")
-        .map(|e| Ident::new(&upper_camel(&e.name), Span::call_site()))
-        .collect()
+    def.entry_points.iter().filter(|e| e.stage == "compute").map(|e| variant_ident(&e.name)).collect()
 }

@@ -1,13 +1,50 @@
 //! Structs with explicit padding, a `new` constructor, and const asserts that pin every offset.
 
 use proc_macro2::{Ident, Span, TokenStream};
-use quote::{format_ident, quote};
+use quote::quote;
 
 use super::host_type_tokens;
 use crate::{
-    model::StructDef,
+    model::{MemberDef, StructDef},
     names::{field_ident, is_padding_name, type_ident},
 };
+
+/// One field of a generated struct, in order.
+pub(crate) enum Field<'a> {
+    /// A WGSL member.
+    Member(&'a MemberDef),
+    /// Bytes WGSL's layout leaves unused, as the generated field `name`.
+    Padding {
+        /// `_wgsl_pad{N}`.
+        name: String,
+        /// Its size.
+        bytes: u32,
+        /// Its offset.
+        at: u32,
+    },
+}
+
+/// The fields of `def`'s host struct: its members, with a padding field before each gap and
+/// at the end. `all` holds the structs it may nest.
+pub(crate) fn fields<'a>(def: &'a StructDef, all: &[StructDef]) -> Vec<Field<'a>> {
+    let mut fields = Vec::new();
+    let mut cursor = 0u32;
+    let pad = |fields: &mut Vec<Field>, bytes: u32, at: u32| {
+        let name = format!("_wgsl_pad{}", fields.iter().filter(|f| matches!(f, Field::Padding { .. })).count());
+        fields.push(Field::Padding { name, bytes, at });
+    };
+    for m in &def.members {
+        if m.offset > cursor {
+            pad(&mut fields, m.offset - cursor, cursor);
+        }
+        fields.push(Field::Member(m));
+        cursor = m.offset + m.host.size(all);
+    }
+    if def.size > cursor {
+        pad(&mut fields, def.size - cursor, cursor);
+    }
+    fields
+}
 
 /// One struct item plus its layout assertions (and, for a runtime-sized tail, its element alias).
 pub fn struct_tokens(def: &StructDef, all: &[StructDef], path: &str) -> TokenStream {
@@ -19,20 +56,18 @@ pub fn struct_tokens(def: &StructDef, all: &[StructDef], path: &str) -> TokenStr
     let mut inits = Vec::new();
     let mut checked_types = Vec::new();
     let mut checked_fields = Vec::new();
-    let mut cursor = 0u32;
-    let mut pad_index = 0usize;
-    let mut push_pad = |fields: &mut Vec<TokenStream>, inits: &mut Vec<TokenStream>, bytes: u32, at: u32| {
-        let pad = format_ident!("_wgsl_pad{}", pad_index);
-        pad_index += 1;
-        let bytes = bytes as usize;
-        let doc = format!("Padding: {bytes} bytes at offset {at} that WGSL's layout rules leave unused.");
-        fields.push(quote! { #[doc = #doc] pub #pad: [u8; #bytes] });
-        inits.push(quote! { #pad: [0u8; #bytes] });
-    };
-    for m in &def.members {
-        if m.offset > cursor {
-            push_pad(&mut fields, &mut inits, m.offset - cursor, cursor);
-        }
+    for field in self::fields(def, all) {
+        let m = match field {
+            Field::Member(m) => m,
+            Field::Padding { name: pad, bytes, at } => {
+                let pad = Ident::new(&pad, Span::call_site());
+                let bytes = bytes as usize;
+                let doc = format!("Padding: {bytes} bytes at offset {at} that WGSL's layout rules leave unused.");
+                fields.push(quote! { #[doc = #doc] pub #pad: [u8; #bytes] });
+                inits.push(quote! { #pad: [0u8; #bytes] });
+                continue;
+            }
+        };
         let field = field_ident(&m.name);
         let ty = host_type_tokens(&m.host);
         let doc = format!("WGSL `{}: {}` at offset {}.", m.name, m.wgsl_type, m.offset);
@@ -54,10 +89,6 @@ pub fn struct_tokens(def: &StructDef, all: &[StructDef], path: &str) -> TokenStr
         });
         checked_types.push(ty.clone());
         checked_fields.push(field.clone());
-        cursor = m.offset + m.host.size(all);
-    }
-    if def.size > cursor {
-        push_pad(&mut fields, &mut inits, def.size - cursor, cursor);
     }
     let size = def.size as usize;
     let size_msg = format!(
@@ -124,7 +155,9 @@ pub fn struct_tokens(def: &StructDef, all: &[StructDef], path: &str) -> TokenStr
     }
 }
 
-fn tail_alias_name(structure: &str, field: &str) -> String {
+/// The type alias of the elements of a struct's runtime-sized tail (`Batch.particles` →
+/// `BatchParticlesElement`).
+pub(crate) fn tail_alias_name(structure: &str, field: &str) -> String {
     let mut camel = String::new();
     let mut upper = true;
     for c in field.chars() {
