@@ -97,12 +97,16 @@ const SB_MAX: u32 = 264u;
 // One 16×16 f32 staging tile per subgroup for the output.
 var<workgroup> stage: array<f32, 2048>;
 
+fn is_nan(v: f32) -> bool {
+    return (bitcast<u32>(v) & 0x7fffffffu) > 0x7f800000u;
+}
+
 fn activate(v: f32) -> f32 {
     if (activation == 1u) {
-        return max(v, 0.0);
+        return select(max(v, 0.0), v, is_nan(v));
     }
     if (activation == 2u) {
-        return clamp(v, clamp_min, clamp_max);
+        return select(clamp(v, clamp_min, clamp_max), v, is_nan(v));
     }
     return v;
 }

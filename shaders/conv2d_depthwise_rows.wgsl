@@ -61,12 +61,16 @@ override spec_pad_w: u32 = 1;
 override spec_dilation_h: u32 = 1;
 override spec_dilation_w: u32 = 1;
 
+fn is_nan(v: f32) -> bool {
+    return (bitcast<u32>(v) & 0x7fffffffu) > 0x7f800000u;
+}
+
 fn activate(v: f32) -> f32 {
     if (activation == 1u) {
-        return max(v, 0.0);
+        return select(max(v, 0.0), v, is_nan(v));
     }
     if (activation == 2u) {
-        return clamp(v, clamp_min, clamp_max);
+        return select(clamp(v, clamp_min, clamp_max), v, is_nan(v));
     }
     return v;
 }

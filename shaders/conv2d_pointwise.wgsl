@@ -60,12 +60,16 @@ override activation: u32 = 0;
 override clamp_min: f32 = 0.0;
 override clamp_max: f32 = 0.0;
 
+fn is_nan(v: vec4<f32>) -> vec4<bool> {
+    return (bitcast<vec4<u32>>(v) & vec4<u32>(0x7fffffffu)) > vec4<u32>(0x7f800000u);
+}
+
 fn activate(v: vec4<f32>) -> vec4<f32> {
     if (activation == 1u) {
-        return max(v, vec4<f32>(0.0));
+        return select(max(v, vec4<f32>(0.0)), v, is_nan(v));
     }
     if (activation == 2u) {
-        return clamp(v, vec4<f32>(clamp_min), vec4<f32>(clamp_max));
+        return select(clamp(v, vec4<f32>(clamp_min), vec4<f32>(clamp_max)), v, is_nan(v));
     }
     return v;
 }

@@ -29,6 +29,20 @@ override activation: u32 = 0;
 override clamp_min: f32 = 0.0;
 override clamp_max: f32 = 0.0;
 
+fn is_nan(v: f32) -> bool {
+    return (bitcast<u32>(v) & 0x7fffffffu) > 0x7f800000u;
+}
+
+fn activate(v: f32) -> f32 {
+    if (activation == 1u) {
+        return select(max(v, 0.0), v, is_nan(v));
+    }
+    if (activation == 2u) {
+        return select(clamp(v, clamp_min, clamp_max), v, is_nan(v));
+    }
+    return v;
+}
+
 @compute @workgroup_size(wg_size)
 fn splitk_reduce(@builtin(global_invocation_id) gid: vec3<u32>) {
     let index = gid.y * stride_x + gid.x;
@@ -42,10 +56,5 @@ fn splitk_reduce(@builtin(global_invocation_id) gid: vec3<u32>) {
     if (params.has_bias != 0u) {
         v += f32(bias[(index / params.plane) % params.oc]);
     }
-    if (activation == 1u) {
-        v = max(v, 0.0);
-    } else if (activation == 2u) {
-        v = clamp(v, clamp_min, clamp_max);
-    }
-    output[index] = f16(v);
+    output[index] = f16(activate(v));
 }

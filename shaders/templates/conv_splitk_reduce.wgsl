@@ -29,6 +29,8 @@ override wg_size: u32 = 256;
 override stride_x: u32;
 {{ conv.activation_overrides() }}
 
+{{ conv.activate() }}
+
 @compute @workgroup_size(wg_size)
 fn splitk_reduce(@builtin(global_invocation_id) gid: vec3<u32>) {
     let index = gid.y * stride_x + gid.x;
@@ -42,10 +44,5 @@ fn splitk_reduce(@builtin(global_invocation_id) gid: vec3<u32>) {
     if (params.has_bias != 0u) {
         v += {{ to_f32 }}(bias[(index / params.plane) % params.oc]);
     }
-    if (activation == 1u) {
-        v = max(v, 0.0);
-    } else if (activation == 2u) {
-        v = clamp(v, clamp_min, clamp_max);
-    }
-    output[index] = {{ to_out }}(v);
+    output[index] = {{ to_out }}(activate(v));
 }

@@ -1,3 +1,4 @@
+{% import "prelude/conv.wgsl" as conv %}
 // Per-tensor affine quantisation between f32 and packed int8 (four values per u32, little-endian).
 
 struct QuantizeParams {
@@ -15,7 +16,11 @@ struct QuantizeParams {
 override wg_size: u32 = 256;
 override stride_x: u32;
 
-// One thread per output word: clamp(round_half_even(x * inv_scale) + zero_point, -128, 127).
+{{ conv.is_nan() }}
+
+// One thread per output word: clamp(round_half_even(x * inv_scale) + zero_point, -128, 127); NaN
+// quantizes to the zero point (as the host reference does: the conversion of NaN is otherwise
+// undefined).
 @compute @workgroup_size(wg_size)
 fn quantize_per_tensor(@builtin(global_invocation_id) gid: vec3<u32>) {
     let word = gid.y * stride_x + gid.x;
@@ -29,7 +34,8 @@ fn quantize_per_tensor(@builtin(global_invocation_id) gid: vec3<u32>) {
     for (var lane = 0u; lane < 4u; lane++) {
         if (first + lane < params.numel) {
             // Clamp before converting: f32 → i32 of an out-of-range value is undefined in SPIR-V.
-            let r = clamp(round(real_values[first + lane] * params.inv_scale), -512.0, 512.0);
+            let scaled = real_values[first + lane] * params.inv_scale;
+            let r = select(clamp(round(scaled), -512.0, 512.0), 0.0, is_nan(scaled));
             let q = clamp(i32(r) + params.zero_point, -128, 127);
             packed |= (u32(q) & 0xffu) << (lane * 8u);
         }

@@ -753,7 +753,7 @@ fn transposed() {
             kernel: ConvKernel::Transposed,
         },
     );
-    let sparse = ConvGeometry::new(&[2, 1, 1, 1], &[1, 1, 2, 2], None, &t().stride(&[u32::MAX])).unwrap();
+    let sparse = ConvGeometry::new(&[2, 1, 1, 1], &[1, 1, 2, 2], None, &t().stride(&[i32::MAX as u32])).unwrap();
     assert!(!sparse.supports(ConvKernel::TransposedFewOc), "stride² idle threads per output");
     let five = ConvGeometry::new(&[1, 4, 5, 5], &[4, 5, 3, 3], None, &t().stride(&[2])).unwrap();
     assert!(!five.supports(ConvKernel::TransposedFewOc), "5 output channels a group");

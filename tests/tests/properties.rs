@@ -211,7 +211,7 @@ proptest! {
         let expected = reference::q8ta_conv2d_pw(&reference::Q8PwReference {
             input: &x, input_shape: [n, ic, h, w], input_quant, weight: &wq, weight_scales: &scales,
             bias: b.as_deref(), output_quant, relu,
-        });
+        }).unwrap();
         let xt = Tensor::from_i8(ctx, &x, &[n, ic, h, w]).unwrap();
         let wt = Tensor::from_i8(ctx, &wq, &[oc, ic]).unwrap();
         let st = Tensor::from_f32(ctx, &scales, &[oc]).unwrap();

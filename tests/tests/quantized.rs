@@ -52,7 +52,8 @@ fn run_q8(name: &str, seed: u64, c: &Q8Case) -> (Vec<i8>, usize, i32) {
         bias: bias.as_deref(),
         output_quant: c.output_quant,
         relu: c.relu,
-    });
+    })
+    .unwrap();
     let xt = Tensor::from_i8(ctx, &x, &[c.n, c.ic, c.h, c.w]).unwrap();
     let wt = Tensor::from_i8(ctx, &w, &[c.oc, c.ic]).unwrap();
     let st = Tensor::from_f32(ctx, &scales, &[c.oc]).unwrap();

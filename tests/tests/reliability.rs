@@ -60,7 +60,8 @@ fn mixed_ops(ctx: &Context, thread: u64) {
         bias: None,
         output_quant: q,
         relu: false,
-    });
+    })
+    .unwrap();
     let (xqt, wqt, st) = (
         Tensor::from_i8(ctx, &xq, &[n, ic, h, wd]).unwrap(),
         Tensor::from_i8(ctx, &wq, &[oc, ic]).unwrap(),

@@ -44,6 +44,14 @@ pub fn tile_width(s: &str) -> Result<u32, String> {
     }
 }
 
+/// A `--check` tolerance: a finite number, at least 0 (NaN would pass every check).
+pub fn tolerance(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(t) if t.is_finite() && t >= 0.0 => Ok(t),
+        _ => Err(format!("tolerance {s} is not a finite number >= 0")),
+    }
+}
+
 /// `f32` or `f16` (f16 multiplicands allowed: tensor cores where the device has them).
 pub fn precision(s: &str) -> Result<wgconv::Precision, String> {
     match s {

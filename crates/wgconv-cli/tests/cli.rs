@@ -387,6 +387,18 @@ fn bad_arguments_are_usage_errors() {
     std::fs::write(&bad_suite, r#"[{"name": "x", "op": "conv3d"}]"#).unwrap();
     expect_exit(&["bench", "--suite", &bad_suite], 2, "invalid suite");
     expect_exit(&["frobnicate"], 2, "unrecognized subcommand");
+    // Negative numbers reach the value's parser, which names the argument.
+    expect_exit(&["conv2d", "--input", &x, "--weight", &w, "--out", &y, "--stride", "-1"], 2, "'--stride'");
+    expect_exit(&["conv2d", "--input", &x, "--weight", &w, "--out", &y, "--groups", "-1"], 2, "'--groups'");
+    for tolerance in ["NaN", "-1", "inf"] {
+        let args = ["conv2d", "--input", &x, "--weight", &w, "--out", &y, "--check", "--tolerance", tolerance];
+        expect_exit(&args, 2, "not a finite number >= 0");
+    }
+    expect_exit(
+        &["conv2d", "--input", &x, "--weight", &w, "--out", &y, "--padding", "3000000000"],
+        2,
+        "over the kernels' limit of 2^31 - 1",
+    );
     let (code, stdout, _) = run(&["conv2d", "--help"]);
     assert_eq!(code, 0);
     assert!(stdout.contains("--output-padding"));

@@ -46,16 +46,58 @@ pub struct AdapterRequest {
 
 impl AdapterRequest {
     /// Reads `WGCONV_BACKEND`, `WGCONV_ADAPTER`, `WGCONV_COOPERATIVE_MATRIX` and
-    /// `WGCONV_MAX_BINDING_BYTES`.
+    /// `WGCONV_MAX_BINDING_BYTES`, leaving out a value it cannot read;
+    /// [`AdapterRequest::try_from_env`] (what [`Context::new`] uses) refuses such a value instead.
     pub fn from_env() -> Self {
-        Self {
-            backends: std::env::var("WGCONV_BACKEND").ok().map(|b| wgpu::Backends::from_comma_list(&b)),
-            name_contains: std::env::var("WGCONV_ADAPTER").ok().filter(|s| !s.is_empty()),
-            low_power: false,
-            cooperative_matrix: std::env::var("WGCONV_COOPERATIVE_MATRIX").is_ok_and(|v| v == "1"),
-            limits: None,
-            max_binding_bytes: std::env::var("WGCONV_MAX_BINDING_BYTES").ok().and_then(|v| v.parse().ok()),
+        Self::read_env(|name| std::env::var(name).ok()).0
+    }
+
+    /// [`AdapterRequest::from_env`], with a value it cannot read an [`Error::InvalidOption`]
+    /// naming the variable and the value: a backend list naming none of wgpu's backends, a
+    /// `WGCONV_COOPERATIVE_MATRIX` other than `1`/`0`/`true`/`false`/`on`/`off`/`yes`/`no`, a
+    /// `WGCONV_MAX_BINDING_BYTES` that is not a byte count (digits, optionally with a `KiB`,
+    /// `MiB` or `GiB` suffix).
+    pub fn try_from_env() -> Result<Self> {
+        match Self::read_env(|name| std::env::var(name).ok()) {
+            (request, None) => Ok(request),
+            (_, Some(error)) => Err(error),
         }
+    }
+
+    /// The request `var` (an environment) describes, without the values it cannot read, and the
+    /// error naming the first of those.
+    fn read_env(var: impl Fn(&str) -> Option<String>) -> (Self, Option<Error>) {
+        let mut request = Self { name_contains: var("WGCONV_ADAPTER").filter(|s| !s.is_empty()), ..Self::default() };
+        let mut first_error = None;
+        let mut refuse = |option: &'static str, reason: String| {
+            first_error.get_or_insert(Error::InvalidOption { option, reason });
+        };
+        if let Some(list) = var("WGCONV_BACKEND").filter(|s| !s.is_empty()) {
+            let backends = wgpu::Backends::from_comma_list(&list);
+            if backends.is_empty() {
+                let reason = format!("WGCONV_BACKEND={list:?} names no backend (vulkan, metal, dx12, gl, webgpu)");
+                refuse("WGCONV_BACKEND", reason);
+            } else {
+                request.backends = Some(backends);
+            }
+        }
+        if let Some(flag) = var("WGCONV_COOPERATIVE_MATRIX") {
+            match flag.trim().to_ascii_lowercase().as_str() {
+                "1" | "true" | "on" | "yes" => request.cooperative_matrix = true,
+                "" | "0" | "false" | "off" | "no" => {}
+                _ => refuse("WGCONV_COOPERATIVE_MATRIX", format!("WGCONV_COOPERATIVE_MATRIX={flag:?} is not 1 or 0")),
+            }
+        }
+        if let Some(bytes) = var("WGCONV_MAX_BINDING_BYTES").filter(|s| !s.is_empty()) {
+            match parse_byte_count(&bytes) {
+                Some(n) => request.max_binding_bytes = Some(n),
+                None => refuse(
+                    "WGCONV_MAX_BINDING_BYTES",
+                    format!("WGCONV_MAX_BINDING_BYTES={bytes:?} is not a byte count (e.g. 134217728 or 128MiB)"),
+                ),
+            }
+        }
+        (request, first_error)
     }
 
     fn describe(&self) -> String {
@@ -68,6 +110,20 @@ impl AdapterRequest {
         }
         if parts.is_empty() { String::new() } else { format!(" ({})", parts.join(", ")) }
     }
+}
+
+/// A byte count: digits, optionally followed by `KiB`, `MiB` or `GiB` (spaces allowed between).
+fn parse_byte_count(text: &str) -> Option<u64> {
+    let text = text.trim();
+    let digits = text.find(|c: char| !c.is_ascii_digit()).unwrap_or(text.len());
+    let unit = match text[digits..].trim() {
+        "" => 1,
+        "KiB" => 1 << 10,
+        "MiB" => 1 << 20,
+        "GiB" => 1 << 30,
+        _ => return None,
+    };
+    text[..digits].parse::<u64>().ok()?.checked_mul(unit)
 }
 
 /// The limits `request` asks of an adapter whose own are `adapter`.
@@ -271,7 +327,7 @@ impl Context {
     /// # Ok(()) }
     /// ```
     pub async fn new_async() -> Result<Self> {
-        Self::with_request_async(&AdapterRequest::from_env()).await
+        Self::with_request_async(&AdapterRequest::try_from_env()?).await
     }
 
     /// Like [`Context::new_async`] with an explicit request. [`Context::with_request`] is the
@@ -654,6 +710,40 @@ fn cooperative_f16_supported(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn environment_values_it_cannot_read_are_named() {
+        let env = |pairs: &'static [(&'static str, &'static str)]| {
+            move |name: &str| pairs.iter().find(|(k, _)| *k == name).map(|(_, v)| v.to_string())
+        };
+        let (ok, none) = AdapterRequest::read_env(env(&[
+            ("WGCONV_BACKEND", "vulkan"),
+            ("WGCONV_COOPERATIVE_MATRIX", "true"),
+            ("WGCONV_MAX_BINDING_BYTES", "64 MiB"),
+        ]));
+        assert_eq!(none, None);
+        assert_eq!(
+            (ok.backends, ok.cooperative_matrix, ok.max_binding_bytes),
+            (Some(wgpu::Backends::VULKAN), true, Some(64 << 20))
+        );
+        for (name, value) in [
+            ("WGCONV_BACKEND", "bogus"),
+            ("WGCONV_COOPERATIVE_MATRIX", "maybe"),
+            ("WGCONV_MAX_BINDING_BYTES", "64MB"),
+            ("WGCONV_MAX_BINDING_BYTES", "99999999999999999999"),
+        ] {
+            let pairs: &'static [(&'static str, &'static str)] = Box::leak(Box::new([(name, value)]));
+            let (partial, err) = AdapterRequest::read_env(env(pairs));
+            let err = err.expect("an error");
+            assert!(matches!(&err, Error::InvalidOption { option, .. } if *option == name), "{err:?}");
+            assert!(err.to_string().contains(value), "{err}");
+            // `from_env` leaves the value out.
+            assert_eq!((partial.backends, partial.cooperative_matrix, partial.max_binding_bytes), (None, false, None));
+        }
+        assert_eq!(parse_byte_count("1GiB"), Some(1 << 30));
+        assert_eq!(parse_byte_count("12"), Some(12));
+        assert_eq!(parse_byte_count("KiB"), None);
+    }
 
     #[test]
     fn context_is_send_and_sync() {

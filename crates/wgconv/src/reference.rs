@@ -1,9 +1,21 @@
 //! CPU references in f64, used by the tests and by `wgconv … --check`.
 
 use crate::{
-    error::Result,
+    error::{Error, Result},
     ops::{conv_geometry::ConvGeometry, conv_options::ConvOptions, quantized::QuantParams},
+    tensor::DType,
 };
+
+/// [`Error::ByteSize`] naming `tensor` when `len` f32 values do not make `shape`.
+fn check_len(tensor: &'static str, len: usize, shape: &[usize]) -> Result<()> {
+    let numel: usize = shape.iter().product();
+    if len != numel {
+        let bytes = |n: usize| n as u64 * 4;
+        let (expected_bytes, got_bytes) = (bytes(numel), bytes(len));
+        return Err(Error::ByteSize { tensor, shape: shape.to_vec(), dtype: DType::F32, expected_bytes, got_bytes });
+    }
+    Ok(())
+}
 
 /// The per-element references of `quantize_per_tensor` and `dequantize_per_tensor`.
 pub use crate::ops::quantized::{dequantize_value, quantize_value};
@@ -21,6 +33,8 @@ pub fn convolution(
 ) -> Result<(Vec<f64>, Vec<usize>)> {
     let bias_shape = bias.map(|b| vec![b.len()]);
     let g = ConvGeometry::new(input_shape, weight_shape, bias_shape.as_deref(), opts)?;
+    check_len("input", input.len(), input_shape)?;
+    check_len("weight", weight.len(), weight_shape)?;
     let [n, ic, ih, iw, oc, oh, ow, kh, kw, groups] =
         [g.n, g.ic, g.ih, g.iw, g.oc, g.oh, g.ow, g.kh, g.kw, g.groups].map(|v| v as usize);
     let [sh, sw] = g.stride.map(|v| v as i64);
@@ -117,10 +131,25 @@ pub struct Q8PwReference<'a> {
     pub relu: bool,
 }
 
-/// `q8ta_conv2d_pw` on the host: exact i32 accumulation, then the f32 epilogue in the kernel's order.
-pub fn q8ta_conv2d_pw(r: &Q8PwReference<'_>) -> Vec<i8> {
+/// `q8ta_conv2d_pw` on the host: exact i32 accumulation, then the f32 epilogue in the kernel's
+/// order. Errors: [`Error::InvalidShape`] when the input, weight or bias length does not match
+/// the shape (`[N, IC, H, W]`, `[OC, IC]` with OC the number of weight scales, `[OC]`).
+pub fn q8ta_conv2d_pw(r: &Q8PwReference<'_>) -> Result<Vec<i8>> {
     let [n, ic, h, w] = r.input_shape;
     let oc = r.weight_scales.len();
+    let lengths = [
+        ("input", r.input.len(), n * ic * h * w),
+        ("weight", r.weight.len(), oc * ic),
+        ("bias", r.bias.map_or(oc, <[f32]>::len), oc),
+    ];
+    for (name, got, expected) in lengths {
+        if got != expected {
+            return Err(Error::shape(format!(
+                "q8ta_conv2d_pw reference: {name} has {got} values, the input shape {:?} and {oc} weight scales need {expected}",
+                r.input_shape
+            )));
+        }
+    }
     let hw = h * w;
     let inv_output_scale = (1.0 / f64::from(r.output_quant.scale)) as f32;
     let mut out = vec![0i8; n * oc * hw];
@@ -145,7 +174,7 @@ pub fn q8ta_conv2d_pw(r: &Q8PwReference<'_>) -> Vec<i8> {
             }
         }
     }
-    out
+    Ok(out)
 }
 
 /// `quantize_per_tensor` on the host.
@@ -214,27 +243,53 @@ pub fn int8_difference(actual: &[i8], reference: &[i8]) -> Int8Difference {
 /// relative when rounded to nearest; WGSL lets a conversion round to either neighbour, hence
 /// 2⁻¹⁰); the second is the f32 accumulation, the fp32 tests' 1e-5 (it also covers f16
 /// subnormals, spaced 2⁻²⁴).
+///
+/// An element whose reference is NaN or infinite matches only the same value (NaN, or the
+/// infinity of the same sign) and counts no further; finite references set the scale.
+///
+/// # Panics
+/// When the slices' lengths differ.
 pub fn f16_bound_ratio(actual: &[half::f16], reference: &[f64]) -> f64 {
     assert_eq!(actual.len(), reference.len(), "length mismatch");
-    let scale = reference.iter().fold(0f64, |m, r| m.max(r.abs()));
+    let scale = reference.iter().filter(|r| r.is_finite()).fold(0f64, |m, r| m.max(r.abs()));
     actual
         .iter()
         .zip(reference)
         .map(|(a, r)| {
-            let d = (f64::from(a.to_f32()) - r).abs();
+            let a = f64::from(a.to_f32());
+            if same_non_finite(a, *r) {
+                return 0.0;
+            }
+            let d = (a - r).abs();
             if d.is_nan() { f64::INFINITY } else { d / (r.abs() / 1024.0 + 1e-5 * scale) }
         })
         .fold(0f64, f64::max)
 }
 
-/// ‖a − b‖₂ / ‖b‖₂ (0 when both are zero): the error measure the tests bound.
+/// Whether `a` and `r` are the same NaN-or-infinity: a non-finite reference that the output
+/// reproduces (a NaN input propagates to NaN outputs, as in PyTorch).
+fn same_non_finite(a: f64, r: f64) -> bool {
+    (a.is_nan() && r.is_nan()) || (a.is_infinite() && a == r)
+}
+
+/// ‖a − b‖₂ / ‖b‖₂ (0 when both are zero): the error measure the tests bound. Elements whose
+/// reference is NaN or infinite must equal it (NaN, or the infinity of the same sign) and are
+/// left out of both norms; any other NaN or mismatch makes the error infinite.
+///
+/// # Panics
+/// When the slices' lengths differ.
 pub fn relative_error(actual: &[f32], reference: &[f64]) -> f64 {
     assert_eq!(actual.len(), reference.len(), "length mismatch");
     let (mut diff, mut norm) = (0f64, 0f64);
     for (a, r) in actual.iter().zip(reference) {
+        if same_non_finite(f64::from(*a), *r) {
+            continue;
+        }
         let d = f64::from(*a) - r;
         diff += if d.is_nan() { f64::INFINITY } else { d * d };
-        norm += r * r;
+        if r.is_finite() {
+            norm += r * r;
+        }
     }
     if norm == 0.0 { diff.sqrt() } else { (diff / norm).sqrt() }
 }
@@ -306,5 +361,48 @@ mod tests {
     fn relative_error_flags_nan() {
         assert_eq!(relative_error(&[1.0, 2.0], &[1.0, 2.0]), 0.0);
         assert!(relative_error(&[f32::NAN, 2.0], &[1.0, 2.0]).is_infinite());
+    }
+
+    #[test]
+    fn non_finite_references_must_be_reproduced() {
+        let (nan, inf) = (f64::NAN, f64::INFINITY);
+        assert_eq!(relative_error(&[f32::NAN, 2.0, f32::INFINITY], &[nan, 2.0, inf]), 0.0);
+        assert!(relative_error(&[0.0, 2.0], &[nan, 2.0]).is_infinite());
+        assert!(relative_error(&[f32::NEG_INFINITY, 2.0], &[inf, 2.0]).is_infinite());
+        assert!(relative_error(&[f32::NAN, 2.0], &[inf, 2.0]).is_infinite());
+        let half = |v: f32| half::f16::from_f32(v);
+        assert_eq!(f16_bound_ratio(&[half(f32::NAN), half(1e4)], &[nan, 1e4]), 0.0);
+        assert!(f16_bound_ratio(&[half(1.0), half(1e4)], &[nan, 1e4]).is_infinite());
+    }
+
+    #[test]
+    fn lengths_that_do_not_make_the_shape_are_errors() {
+        let opts = ConvOptions::default();
+        let err = convolution(&[1.0; 3], &[1, 1, 2, 2], &[1.0], &[1, 1, 1, 1], None, &opts).unwrap_err();
+        assert!(matches!(err, Error::ByteSize { tensor: "input", expected_bytes: 16, got_bytes: 12, .. }), "{err}");
+        let err = convolution(&[1.0; 4], &[1, 1, 2, 2], &[], &[1, 1, 1, 1], None, &opts).unwrap_err();
+        assert!(matches!(err, Error::ByteSize { tensor: "weight", .. }), "{err}");
+        let q = QuantParams::new(0.1, 0);
+        let r = Q8PwReference {
+            input: &[1; 7],
+            input_shape: [1, 2, 2, 2],
+            input_quant: q,
+            weight: &[1; 2],
+            weight_scales: &[1.0],
+            bias: None,
+            output_quant: q,
+            relu: false,
+        };
+        let err = q8ta_conv2d_pw(&r).unwrap_err();
+        assert!(err.to_string().contains("input has 7 values"), "{err}");
+        assert_eq!(q8ta_conv2d_pw(&Q8PwReference { input: &[1; 8], ..r }).unwrap().len(), 4);
+    }
+
+    #[test]
+    fn relu_keeps_nan_as_pytorch_does() {
+        use crate::Activation;
+        assert!(Activation::Relu.apply(f64::NAN).is_nan());
+        assert!(Activation::Clamp { min: 0.0, max: 6.0 }.apply(f64::NAN).is_nan());
+        assert_eq!(Activation::Relu.apply(-1.0), 0.0);
     }
 }

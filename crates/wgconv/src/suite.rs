@@ -213,6 +213,15 @@ impl SuiteLayer {
         if self.count == 0 {
             return bad("`count` must be at least 1".into());
         }
+        // The weight's shape divides the channels by the groups: a remainder would silently run
+        // another layer than the one written.
+        let groups = self.groups as usize;
+        if groups == 0 || !self.ic.is_multiple_of(groups) || !self.oc.is_multiple_of(groups) {
+            return bad(format!(
+                "groups {} must divide the {} input and {} output channels",
+                self.groups, self.ic, self.oc
+            ));
+        }
         self.activation().map(|_| ())
     }
 
@@ -383,5 +392,22 @@ mod tests {
         assert!(SuiteLayer::parse_suite(&stray).unwrap_err().to_string().contains("unknown field `extra`"));
         let bad_layer = r#"{"about": "x", "layers": [{"name": "b", "op": "conv3d"}]}"#;
         assert!(SuiteLayer::parse_suite(bad_layer).unwrap_err().to_string().contains("conv3d"));
+    }
+
+    #[test]
+    fn groups_must_divide_the_channels() {
+        let layer = |op: &str, groups: u32| {
+            format!(
+                r#"[{{"name": "g", "op": "{op}", "n": 1, "ic": 6, "oc": 10, "h": 4, "w": 4, "k": 3, "groups": {groups}}}]"#
+            )
+        };
+        for (op, groups) in [("conv_transpose2d", 3), ("conv2d", 4), ("conv2d", 0)] {
+            let err = SuiteLayer::parse_suite(&layer(op, groups)).unwrap_err().to_string();
+            assert!(
+                err.contains(&format!("layer g: groups {groups} must divide the 6 input and 10 output channels")),
+                "{err}"
+            );
+        }
+        assert_eq!(SuiteLayer::parse_suite(&layer("conv_transpose2d", 2)).unwrap()[0].weight_shape(), vec![6, 5, 3, 3]);
     }
 }

@@ -187,7 +187,7 @@ pub async fn run_demo(ctx: &Context, size: usize) -> wgconv::Result<DemoReport> 
         bias: Some(&pw_bias),
         output_quant,
         relu: false,
-    });
+    })?;
     let d = reference::int8_difference(&got, &expected);
     let pw_result = LayerResult {
         name: "pointwise q8ta_conv2d_pw (int8)".into(),

@@ -69,21 +69,39 @@ fn staged_weight(oc: u32, at: u32) -> f32 {
     return 0.0;
 }
 {%- endmacro %}
-{# The fused activation on one value, or with `vec4` on four lanes at once. #}
+{#
+  The fused activation on one value, or with `vec4` on four lanes at once. NaN stays NaN, as in
+  PyTorch: WGSL's max and clamp may return the other operand for a NaN, and a compiler may
+  assume float comparisons see no NaN, so the test is on the bits (`is_nan`).
+#}
 {% macro activate(vec4=false) %}
 {% set ty = "vec4<f32>" if vec4 else "f32" %}
 {% set zero = "vec4<f32>(0.0)" if vec4 else "0.0" %}
 {% set lo = "vec4<f32>(clamp_min)" if vec4 else "clamp_min" %}
 {% set hi = "vec4<f32>(clamp_max)" if vec4 else "clamp_max" %}
+{{ is_nan(vec4) }}
+
 fn activate(v: {{ ty }}) -> {{ ty }} {
     if (activation == 1u) {
-        return max(v, {{ zero }});
+        return select(max(v, {{ zero }}), v, is_nan(v));
     }
     if (activation == 2u) {
-        return clamp(v, {{ lo }}, {{ hi }});
+        return select(clamp(v, {{ lo }}, {{ hi }}), v, is_nan(v));
     }
     return v;
 }
+{%- endmacro %}
+{# Whether a value (or each lane of a vec4) is NaN, from its bits: exponent all ones, mantissa not zero. #}
+{% macro is_nan(vec4=false) %}
+{% if vec4 %}
+fn is_nan(v: vec4<f32>) -> vec4<bool> {
+    return (bitcast<vec4<u32>>(v) & vec4<u32>(0x7fffffffu)) > vec4<u32>(0x7f800000u);
+}
+{%- else %}
+fn is_nan(v: f32) -> bool {
+    return (bitcast<u32>(v) & 0x7fffffffu) > 0x7f800000u;
+}
+{%- endif %}
 {%- endmacro %}
 
 {#

@@ -280,7 +280,8 @@ async fn check_q8(ctx: &Context, case: &Q8Case) -> CaseResult {
         bias: Some(&bias),
         output_quant,
         relu: case.relu,
-    });
+    })
+    .map_err(text)?;
     let xt = Tensor::from_i8(ctx, &x, &case.input).map_err(text)?;
     let wt = Tensor::from_i8(ctx, &weight, &[case.oc, ic]).map_err(text)?;
     let st = Tensor::from_f32(ctx, &scales, &[case.oc]).map_err(text)?;

@@ -200,11 +200,35 @@ impl ConvGeometry {
                 return Err(Error::option(name, format!("{name} along {} must be at least 1, got 0", dim_name(i))));
             }
         }
+        // The kernels compute input coordinates as signed 32-bit integers: every value that
+        // enters them, and every extent below, stays under 2^31.
+        let coordinate_limit = i64::from(i32::MAX);
+        for (name, v) in
+            [("stride", stride), ("padding", padding), ("dilation", dilation), ("output_padding", output_padding)]
+        {
+            if let Some(i) = v.iter().position(|x| i64::from(*x) > coordinate_limit) {
+                return Err(Error::option(
+                    name,
+                    format!("{name} {} along {} is over the kernels' limit of 2^31 - 1", v[i], dim_name(i)),
+                ));
+            }
+        }
         opts.activation.validate()?;
         let mut out = [0u32; 2];
         let (inp, ker) = ([ih, iw], [kh, kw]);
         for i in 0..2 {
             let extent = i64::from(dilation[i]) * (i64::from(ker[i]) - 1) + 1;
+            if extent > coordinate_limit {
+                return Err(Error::option(
+                    "dilation",
+                    format!(
+                        "dilation {} × (kernel {} - 1) + 1 = {extent} along {} is over the kernels' limit of 2^31 - 1",
+                        dilation[i],
+                        ker[i],
+                        dim_name(i)
+                    ),
+                ));
+            }
             let size = if opts.transposed {
                 let op = output_padding[i];
                 if op >= stride[i] && op >= dilation[i] {
@@ -218,7 +242,19 @@ impl ConvGeometry {
                         ),
                     ));
                 }
-                (i64::from(inp[i]) - 1) * i64::from(stride[i]) - 2 * i64::from(padding[i]) + extent + i64::from(op)
+                let unpadded = (i64::from(inp[i]) - 1) * i64::from(stride[i]) + extent + i64::from(op);
+                if unpadded > coordinate_limit {
+                    return Err(Error::option(
+                        "stride",
+                        format!(
+                            "(input {} - 1) × stride {} + kernel extent {extent} + output_padding {op} = {unpadded} along {} is over the kernels' limit of 2^31 - 1",
+                            inp[i],
+                            stride[i],
+                            dim_name(i)
+                        ),
+                    ));
+                }
+                unpadded - 2 * i64::from(padding[i])
             } else {
                 if output_padding[i] != 0 {
                     return Err(Error::option(
@@ -231,6 +267,17 @@ impl ConvGeometry {
                     ));
                 }
                 let padded = i64::from(inp[i]) + 2 * i64::from(padding[i]);
+                if padded > coordinate_limit {
+                    return Err(Error::option(
+                        "padding",
+                        format!(
+                            "the padded input {} + 2 × padding {} = {padded} along {} is over the kernels' limit of 2^31 - 1",
+                            inp[i],
+                            padding[i],
+                            dim_name(i)
+                        ),
+                    ));
+                }
                 if padded < extent {
                     return Err(Error::shape(format!(
                         "kernel {} of {} (dilation {}: extent {extent}) is larger than the padded input {} of {padded} (input {} + 2 × padding {}); the output would be empty",
@@ -468,6 +515,38 @@ mod error_kinds {
         let clamp = Activation::Clamp { min: 1.0, max: 0.0 };
         let err = geo(&[1, 4, 8, 8], &[4, 4, 3, 3], ConvOptions::default().activation(clamp)).unwrap_err();
         assert!(matches!(err, Error::InvalidOption { option: "activation", .. }), "{err:?}");
+    }
+
+    /// Values whose coordinates would not fit the kernels' signed 32-bit arithmetic are refused,
+    /// naming the option; the largest that fit are accepted.
+    #[test]
+    fn coordinates_stay_under_2_31() {
+        let geo = |opts: ConvOptions| ConvGeometry::new(&[1, 2, 4, 4], &[3, 2, 3, 3], None, &opts);
+        let huge = u32::MAX - 1;
+        let err = geo(ConvOptions::default().padding(&[huge]).stride(&[huge])).unwrap_err();
+        assert!(matches!(err, Error::InvalidOption { option: "stride", .. }), "{err:?}");
+        assert!(err.to_string().contains("4294967294"), "{err}");
+        let err = geo(ConvOptions::default().padding(&[1 << 30])).unwrap_err();
+        assert!(matches!(err, Error::InvalidOption { option: "padding", .. }), "{err:?}");
+        assert!(err.to_string().contains("4 + 2 × padding 1073741824"), "{err}");
+        let err = geo(ConvOptions::default().dilation(&[1 << 30])).unwrap_err();
+        assert!(matches!(err, Error::InvalidOption { option: "dilation", .. }), "{err:?}");
+        let transposed = ConvOptions::default().transposed(true).stride(&[1 << 30]);
+        let err = ConvGeometry::new(&[1, 2, 4, 4], &[2, 3, 3, 3], None, &transposed).unwrap_err();
+        assert!(matches!(err, Error::InvalidOption { option: "stride", .. }), "{err:?}");
+        let g = geo(ConvOptions::default().padding(&[(1 << 29) + 1]).stride(&[1 << 30])).unwrap();
+        assert_eq!(g.output_shape(), vec![1, 3, 2, 2]);
+    }
+
+    /// Clamp bounds are finite: the kernels take them as pipeline constants, which must be.
+    #[test]
+    fn clamp_bounds_are_finite() {
+        for (min, max) in [(f32::NEG_INFINITY, 6.0), (0.0, f32::INFINITY), (f32::NAN, 1.0), (1.0, 0.0)] {
+            let err = Activation::Clamp { min, max }.validate().unwrap_err();
+            assert!(matches!(err, Error::InvalidOption { option: "activation", .. }), "{err:?}");
+            assert!(err.to_string().contains(&format!("min {min}, max {max}")), "{err}");
+        }
+        Activation::Clamp { min: f32::MIN, max: f32::MAX }.validate().unwrap();
     }
 
     /// The weight alone (as `Conv2d::new` checks it) and with an input give the same answers.

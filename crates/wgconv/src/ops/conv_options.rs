@@ -47,23 +47,26 @@ impl std::str::FromStr for Activation {
 }
 
 impl Activation {
-    /// Checks the clamp bounds.
+    /// Checks the clamp bounds: finite (the kernels take them as pipeline constants, which
+    /// must be; `f32::MIN` / `f32::MAX` bound one side only for every finite value), min <= max.
     pub fn validate(self) -> Result<()> {
         if let Activation::Clamp { min, max } = self
-            && (min.is_nan() || max.is_nan() || min > max)
+            && !(min.is_finite() && max.is_finite() && min <= max)
         {
             return Err(Error::option(
                 "activation",
-                format!("clamp activation needs min <= max, got min {min}, max {max}"),
+                format!("clamp activation needs finite bounds with min <= max, got min {min}, max {max}"),
             ));
         }
         Ok(())
     }
 
-    /// Applies the activation on the host (reference semantics).
+    /// Applies the activation on the host (reference semantics: PyTorch's, NaN stays NaN).
     pub fn apply(self, v: f64) -> f64 {
         match self {
             Activation::None => v,
+            // f64::max would return 0 for a NaN.
+            Activation::Relu if v.is_nan() => v,
             Activation::Relu => v.max(0.0),
             Activation::Clamp { min, max } => v.clamp(f64::from(min), f64::from(max)),
         }

@@ -31,12 +31,19 @@ impl QuantParams {
         Self { scale, zero_point }
     }
 
-    /// Checks the scale is positive and finite and the zero point fits int8.
+    /// Checks the scale is positive and finite, and so is its reciprocal (a subnormal scale's
+    /// is infinite, and 0 × ∞ would quantize 0 to NaN), and the zero point fits int8.
     pub fn validate(&self, what: &str) -> Result<()> {
         if !(self.scale.is_finite() && self.scale > 0.0) {
             return Err(Error::option(
                 "quantization",
                 format!("{what} scale must be positive and finite, got {}", self.scale),
+            ));
+        }
+        if !self.inv_scale().is_finite() {
+            return Err(Error::option(
+                "quantization",
+                format!("{what} scale {:e} is too small: its reciprocal overflows f32", self.scale),
             ));
         }
         if !(-128..=127).contains(&self.zero_point) {
@@ -58,7 +65,8 @@ impl QuantParams {
 /// the f32 reciprocal of the scale and rounds half to even).
 pub fn quantize_value(x: f32, q: QuantParams) -> i8 {
     let scaled = (x * q.inv_scale()).round_ties_even();
-    // Out-of-range floats saturate in the `as` cast; NaN becomes 0, as in the shader's i32(·).
+    // Out-of-range floats saturate in the `as` cast; NaN becomes 0, so it quantizes to the zero
+    // point, as the shader makes it do.
     (scaled as i32).saturating_add(q.zero_point).clamp(-128, 127) as i8
 }
 

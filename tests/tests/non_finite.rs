@@ -1,0 +1,98 @@
+//! NaN and infinity in a convolution's input come out as PyTorch's do: through every kernel, a
+//! NaN stays NaN through ReLU and clamp, and an infinity reaches the outputs it touches (the
+//! Winograd kernels excepted: their input transform subtracts inputs, so ∞ − ∞ makes NaN, which
+//! `ConvKernel::Winograd`'s documentation says). Quantizing NaN gives the zero point.
+
+use wgconv::{
+    Activation, ConvGeometry, ConvKernel, ConvOptions, Error, ForcedPlan, GemmSchedule, QuantParams, Tensor, reference,
+};
+use wgconv_tests::{context, random_f32};
+
+/// Every kernel that can run the layer (and the planner, and a K split where the GEMM runs),
+/// each against the f64 reference, whose NaN and infinities must be reproduced exactly.
+fn every_kernel_reproduces(input: &[usize], weight: &[usize], opts: &ConvOptions, poison: (usize, f32)) -> usize {
+    let ctx = context();
+    let mut x = random_f32(11, input.iter().product());
+    x[poison.0] = poison.1;
+    let w = random_f32(12, weight.iter().product());
+    let geometry = ConvGeometry::new(input, weight, None, opts).unwrap();
+    let b = random_f32(13, geometry.out_channels() as usize);
+    let (expected, shape) = reference::convolution(&x, input, &w, weight, Some(&b), opts).unwrap();
+    assert!(expected.iter().any(|v| !v.is_finite()), "the poisoned input reaches an output");
+    let (xt, wt) = (Tensor::from_f32(ctx, &x, input).unwrap(), Tensor::from_f32(ctx, &w, weight).unwrap());
+    let bt = Tensor::from_f32(ctx, &b, &[b.len()]).unwrap();
+    let mut plans: Vec<ForcedPlan> = geometry.supported_kernels().into_iter().map(ForcedPlan::kernel).collect();
+    plans.push(ForcedPlan::default());
+    if geometry.supports(ConvKernel::Gemm) {
+        plans.push(ForcedPlan {
+            kernel: Some(ConvKernel::Gemm),
+            schedule: Some(GemmSchedule::SplitK(2)),
+            tile_n: None,
+        });
+    }
+    let mut checked = 0;
+    for forced in plans {
+        let out = Tensor::full_f32(ctx, &shape, 0.25).unwrap();
+        let used = ctx.convolution_into_forced(&xt, &wt, Some(&bt), &out, opts, &forced).unwrap();
+        let winograd = used.transforms_winograd_weight() || used == ConvKernel::Winograd;
+        if winograd && poison.1.is_infinite() {
+            continue;
+        }
+        let got = out.to_vec_f32(ctx).unwrap();
+        let err = reference::relative_error(&got, &expected);
+        assert!(
+            err <= 1e-5,
+            "{} ({forced:?}) on {input:?} {opts:?}, input {}: relative error {err:e}",
+            used.name(),
+            poison.1
+        );
+        checked += 1;
+    }
+    checked
+}
+
+#[test]
+fn nan_stays_nan_through_relu_and_clamp_in_every_kernel() {
+    let clamp = Activation::Clamp { min: -0.5, max: 0.5 };
+    for activation in [Activation::Relu, clamp] {
+        let opts = ConvOptions::default().padding(&[1]).activation(activation);
+        // Direct, vec4, GEMM tiles, Winograd, few output channels, register blocks.
+        assert!(every_kernel_reproduces(&[1, 4, 6, 8], &[4, 4, 3, 3], &opts, (30, f32::NAN)) >= 8);
+        // Depthwise.
+        let depthwise = opts.clone().groups(8);
+        assert!(every_kernel_reproduces(&[2, 8, 6, 8], &[8, 1, 3, 3], &depthwise, (100, f32::NAN)) >= 4);
+        // Pointwise, and the GEMV of a single pixel.
+        let pointwise = ConvOptions::default().activation(activation);
+        assert!(every_kernel_reproduces(&[2, 8, 4, 4], &[12, 8, 1, 1], &pointwise, (5, f32::NAN)) >= 4);
+        every_kernel_reproduces(&[1, 16, 1, 1], &[8, 16, 1, 1], &pointwise, (3, f32::NAN));
+        // Transposed, by stride phase.
+        let transposed = ConvOptions::default().transposed(true).stride(&[2]).padding(&[1]).activation(activation);
+        assert!(every_kernel_reproduces(&[1, 4, 5, 5], &[4, 3, 3, 3], &transposed, (12, f32::NAN)) >= 3);
+    }
+}
+
+#[test]
+fn infinities_reach_their_outputs_outside_winograd() {
+    let opts = ConvOptions::default().padding(&[1]);
+    for inf in [f32::INFINITY, f32::NEG_INFINITY] {
+        assert!(every_kernel_reproduces(&[1, 4, 6, 8], &[4, 4, 3, 3], &opts, (30, inf)) >= 7);
+        let transposed = ConvOptions::default().transposed(true).stride(&[2]).padding(&[1]);
+        every_kernel_reproduces(&[1, 4, 5, 5], &[4, 3, 3, 3], &transposed, (12, inf));
+        let relu = ConvOptions::default().activation(Activation::Relu);
+        every_kernel_reproduces(&[2, 8, 4, 4], &[12, 8, 1, 1], &relu, (5, inf));
+    }
+}
+
+#[test]
+fn quantizing_nan_gives_the_zero_point() {
+    let ctx = context();
+    let q = QuantParams::new(0.1, -7);
+    let x = Tensor::from_f32(ctx, &[f32::NAN, 1.0, -f32::NAN, f32::INFINITY, f32::NEG_INFINITY], &[5]).unwrap();
+    let got = ctx.quantize_per_tensor(&x, q).unwrap().to_vec_i8(ctx).unwrap();
+    assert_eq!(got, vec![-7, 3, -7, 127, -128]);
+    assert_eq!(got, reference::quantize_per_tensor(&[f32::NAN, 1.0, -f32::NAN, f32::INFINITY, f32::NEG_INFINITY], q));
+    // A subnormal scale's reciprocal is infinite (and 0 × ∞ is NaN): refused.
+    let err = ctx.quantize_per_tensor(&x, QuantParams::new(1e-40, 0)).unwrap_err();
+    assert!(matches!(err, Error::InvalidOption { option: "quantization", .. }), "{err}");
+    assert!(err.to_string().contains("1e-40"), "{err}");
+}
