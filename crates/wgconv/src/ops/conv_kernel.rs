@@ -124,7 +124,7 @@ pub enum ConvKernel {
     /// binding it runs in parts of whole images (bound at aligned offsets), and where one
     /// image's do, in bands of tile rows; the transformed weight (16/9 the weight) must fit one
     /// too. Forced tile widths and K schedules do not apply
-    /// to it. Like every Winograd algorithm (cuDNN's too), it turns an infinite input into NaN
+    /// to it. Like any Winograd algorithm, it turns an infinite input into NaN
     /// outputs where a direct convolution gives ±∞: its input transform subtracts inputs, and
     /// ∞ − ∞ is NaN (the same holds for `WinogradCoop` and `WinogradFused`); NaN inputs give NaN
     /// where a direct convolution does.
