@@ -3,6 +3,7 @@ tar xJf bin-ab/bins.tar.xz -C bin-ab
 R=/tmp/rd; mkdir -p $R; T0=$(date +%s)
 save() { echo "step $1 at $(($(date +%s)-T0)) s" >> $R/steps.txt; tar czf $OUT/rd.tgz -C $R . ; }
 C="--repeat 5 --launches 10 --no-reference"; D=bench/suites/default.json; I=bench/suites/int8.json
+timeout 60 bin-ab/wgconv-v44 bench --suite $I $C --roofline --json $R/roof.json > $R/roof.txt 2>&1; save roof
 for r in 1 2; do for b in v44 v44-late v44-q8k128; do
  timeout 40 bin-ab/wgconv-$b bench --suite $D $C --json $R/d-$b-$r.json > $R/d-$b-$r.txt 2>&1; save d-$b-$r; done; done
 for r in 1 2; do for b in v44 v44-q8k128; do

@@ -1,9 +1,9 @@
 {# FMA chains per thread and their unrolling per loop iteration. #}
 {% set chains = 8 %}
 {% set unroll = 4 %}
-// The device's two plain ceilings, for `wgconv bench --roofline`: the fp32 FMA rate and the copy
-// bandwidth. Each is the simplest kernel that should reach the hardware's limit; a conv kernel's
-// speed is reported as a share of them.
+// The device's plain ceilings, for `wgconv bench --roofline`: the fp32 FMA rate, the int8
+// dot4I8Packed rate and the copy bandwidth. Each is the simplest kernel that should reach the
+// hardware's limit; a conv kernel's speed is reported as a share of them.
 
 @group(0) @binding(0) var<storage, read> src: array<vec4<f32>>;
 @group(0) @binding(1) var<storage, read_write> dst: array<vec4<f32>>;
@@ -47,4 +47,31 @@ fn fma_peak(@builtin(global_invocation_id) gid: vec3<u32>) {
 {% endfor %}
     }
     dst[i] = {% for a in range(chains) %}a{{ a }}{% if not loop.last %} + {% endif %}{% endfor %};
+}
+
+// The int8 ceiling of the dot4I8Packed kernels (`q8_dot4_gemm`): {{ chains }} independent chains
+// per thread, unrolled {{ unroll }} times, each step a packed dot product of 4 int8 pairs plus an
+// addend (what the GEMM's `acc += dot4I8Packed(a, b)` is), whose first operand is the chain's
+// last value so no step can be hoisted or folded. Operations per thread: fma_iterations ×
+// {{ chains * unroll }} × 4 multiply-adds × 2.
+@compute @workgroup_size(wg_size)
+fn dot4_peak(@builtin(global_invocation_id) gid: vec3<u32>) {
+    let i = gid.y * stride_x + gid.x;
+    if (i >= arrayLength(&dst)) {
+        return;
+    }
+    // Multiplier and addend from memory, so the compiler cannot fold the chains.
+    let m = bitcast<vec4<u32>>(src[0]).x;
+    let c = bitcast<vec4<i32>>(src[1]).x;
+{% for a in range(chains) %}
+    var d{{ a }} = i32(i + {{ a }}u);
+{% endfor %}
+    for (var k = 0u; k < fma_iterations; k++) {
+{% for u in range(unroll) %}
+{% for a in range(chains) %}
+        d{{ a }} = dot4I8Packed(bitcast<u32>(d{{ a }}), m) + c;
+{% endfor %}
+{% endfor %}
+    }
+    dst[i] = vec4<f32>(f32({% for a in range(chains) %}d{{ a }}{% if not loop.last %} ^ {% endif %}{% endfor %}));
 }

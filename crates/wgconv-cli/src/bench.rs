@@ -404,6 +404,7 @@ pub fn model_totals(results: &[LayerResult]) -> Vec<ModelTotal> {
 #[derive(Clone, Debug, Serialize)]
 struct RooflineReport {
     fma_gflops: f64,
+    dot4_gops: f64,
     copy_gbps: f64,
     copy_bytes: u64,
     coop_mma_gflops: Option<f64>,
@@ -420,6 +421,7 @@ impl From<&Roofline> for RooflineReport {
         let coop = r.coop.as_ref().ok();
         Self {
             fma_gflops: r.fma_gflops,
+            dot4_gops: r.dot4_gops,
             copy_gbps: r.copy_gbps,
             copy_bytes: r.copy_bytes,
             coop_mma_gflops: coop.map(|c| c.mma_gflops),
@@ -438,8 +440,9 @@ fn measure_roofline(ctx: &Context, args: &BenchArgs) -> CliResult<Roofline> {
     let small = ctx.adapter_info().device_type == wgpu::DeviceType::Cpu;
     let r = wgconv::roofline::measure(ctx, &sampling(args), small)?;
     println!(
-        "roofline: fp32 FMA {:.1} TFLOP/s; copy {:.0} GB/s ({} MiB read and written)",
+        "roofline: fp32 FMA {:.1} TFLOP/s; int8 dot4I8Packed {:.1} TOP/s; copy {:.0} GB/s ({} MiB read and written)",
         r.fma_gflops / 1e3,
+        r.dot4_gops / 1e3,
         r.copy_gbps,
         r.copy_bytes >> 20
     );
@@ -462,12 +465,15 @@ fn measure_roofline(ctx: &Context, args: &BenchArgs) -> CliResult<Roofline> {
     Ok(r)
 }
 
-/// Fills in a layer's shares of `roofline`.
+/// Fills in a layer's shares of `roofline`: the tensor-core kernels' of the staged
+/// cooperative-matrix GEMM, the other int8 kernels' of the `dot4I8Packed` rate, the rest's of the
+/// fp32 FMA rate.
 fn apply_roofline(r: &mut LayerResult, roofline: &Roofline) {
-    let ceiling = if r.kernel.starts_with("coop") {
-        roofline.coop.as_ref().map(|c| c.gemm_gflops.max(c.gemm_direct_gflops)).unwrap_or(roofline.fma_gflops)
+    let coop = roofline.coop.as_ref().map(|c| c.gemm_gflops.max(c.gemm_direct_gflops));
+    let ceiling = if r.kernel.starts_with("coop") || r.kernel == wgconv::Q8Kernel::Coop.name() {
+        coop.unwrap_or(roofline.fma_gflops)
     } else if r.layer.op == Op::Q8ConvPw {
-        4.0 * roofline.fma_gflops
+        roofline.dot4_gops
     } else {
         roofline.fma_gflops
     };

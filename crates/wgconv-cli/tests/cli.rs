@@ -621,6 +621,7 @@ fn bench_roofline_reports_ceilings_and_each_layers_share() {
     let roofline = &report["roofline"];
     assert!(roofline["fma_gflops"].as_f64().unwrap() > 0.0, "{roofline}");
     assert!(roofline["copy_gbps"].as_f64().unwrap() > 0.0, "{roofline}");
+    assert!(roofline["dot4_gops"].as_f64().unwrap() > 0.0, "{roofline}");
     // Cooperative matrices are measured (and checked exact) or said to be unavailable, as on
     // lavapipe; never both, never neither.
     let measured = roofline["coop_gemm_gflops"].as_f64().is_some_and(|r| r > 0.0)
@@ -630,9 +631,10 @@ fn bench_roofline_reports_ceilings_and_each_layers_share() {
         let compute = l["percent_of_compute_ceiling"].as_f64().unwrap();
         let copy = l["percent_of_copy_bandwidth"].as_f64().unwrap();
         // Shares of what was measured on the same device: positive, finite, and a layer's
-        // share of the compute ceiling is its GFLOP/s over the FMA rate (×4 for int8).
+        // share of the compute ceiling is its GFLOP/s over the FMA rate (the dot4I8Packed rate
+        // for int8; lavapipe has no tensor cores).
         assert!(compute > 0.0 && compute.is_finite() && copy > 0.0 && copy.is_finite(), "{l}");
-        let ceiling = roofline["fma_gflops"].as_f64().unwrap() * if l["op"] == "q8_conv_pw" { 4.0 } else { 1.0 };
+        let ceiling = roofline[if l["op"] == "q8_conv_pw" { "dot4_gops" } else { "fma_gflops" }].as_f64().unwrap();
         let expected = 100.0 * l["gflops"].as_f64().unwrap() / ceiling;
         assert!((compute - expected).abs() <= 1e-9 * expected.max(1.0), "{compute} vs {expected}: {l}");
         assert!(l["min_bytes"].as_u64().unwrap() > 0, "{l}");

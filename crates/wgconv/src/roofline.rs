@@ -1,6 +1,7 @@
-//! The device's ceilings, measured: the fp32 FMA rate, the copy bandwidth and — where the
-//! device has f16 cooperative matrices — their multiply-add rate from workgroup memory and a
-//! plain GEMM's from global memory (`shaders/roofline.wgsl`, `shaders/roofline_coop.wgsl`).
+//! The device's ceilings, measured: the fp32 FMA rate, the int8 `dot4I8Packed` rate, the copy
+//! bandwidth and — where the device has f16 cooperative matrices — their multiply-add rate from
+//! workgroup memory and a plain GEMM's from global memory (`shaders/roofline.wgsl`,
+//! `shaders/roofline_coop.wgsl`).
 //! `wgconv bench --roofline` prints them and each layer's share of them.
 
 use half::f16;
@@ -21,6 +22,9 @@ use crate::{
 pub struct Roofline {
     /// fp32 FMA rate, GFLOP/s (an FMA counts 2).
     pub fma_gflops: f64,
+    /// int8 `dot4I8Packed` rate, GOP/s (4 multiply-adds a dot product, each counts 2): the
+    /// ceiling of the int8 kernels that use it.
+    pub dot4_gops: f64,
     /// Copy bandwidth, GB/s (bytes read + bytes written, 10^9 per second).
     pub copy_gbps: f64,
     /// Bytes the copy read (and wrote): larger than the last-level cache where the device
@@ -53,8 +57,9 @@ pub struct CoopRoofline {
 /// Threads of the FMA kernel and its loop count: 2^20 threads × 1,024 iterations × 32 vec4 FMAs
 /// ≈ 2.7·10^11 FLOPs, milliseconds on a large GPU. Smaller on a software rasteriser.
 const FMA_THREADS: u64 = 1 << 20;
-/// FLOPs per thread and iteration: 32 vec4 FMAs (8 chains × 4 unrolled), 4 lanes, 2 each.
-const FMA_FLOPS_PER_ITERATION: f64 = 32.0 * 4.0 * 2.0;
+/// Operations per thread and iteration of either peak kernel: 32 steps (8 chains × 4 unrolled)
+/// of 4 multiply-adds (a vec4 FMA's lanes, or a dot product's int8 pairs), 2 each.
+const PEAK_OPS_PER_ITERATION: f64 = 32.0 * 4.0 * 2.0;
 /// The copy's size: 256 MiB, five times the H200's 50 MB L2, or the binding limit.
 const COPY_BYTES: u64 = 256 << 20;
 /// The timed GEMM's size.
@@ -67,8 +72,9 @@ const MMA_WORKGROUPS: u32 = 2112;
 /// Measures the ceilings on `ctx` with `sampling` (the software rasteriser of CI gets smaller
 /// problems when `small` is set). [`measure`] is the blocking form (native only).
 pub async fn measure_async(ctx: &Context, sampling: &Sampling, small: bool) -> Result<Roofline> {
-    let (fma_gflops, (copy_gbps, copy_bytes)) =
-        (fma_rate(ctx, sampling, small).await?, copy_rate(ctx, sampling, small).await?);
+    let fma_gflops = peak_rate(ctx, sampling, small, roofline::Entry::FmaPeak).await?;
+    let dot4_gops = peak_rate(ctx, sampling, small, roofline::Entry::Dot4Peak).await?;
+    let (copy_gbps, copy_bytes) = copy_rate(ctx, sampling, small).await?;
     // A failure here (a kernel the device rejects or gets wrong) is reported in `coop`, and the
     // plain ceilings still stand.
     let coop = if ctx.cooperative_f16() {
@@ -77,7 +83,7 @@ pub async fn measure_async(ctx: &Context, sampling: &Sampling, small: bool) -> R
         Err("this context has no f16 cooperative matrices (WGCONV_COOPERATIVE_MATRIX=1 on a device that has them)"
             .into())
     };
-    Ok(Roofline { fma_gflops, copy_gbps, copy_bytes, coop })
+    Ok(Roofline { fma_gflops, dot4_gops, copy_gbps, copy_bytes, coop })
 }
 
 /// Blocking [`measure_async`].
@@ -107,18 +113,21 @@ fn record_plain(
     batch.record::<roofline::Shader>("roofline", Pass::new(entry, &overrides, grid.dims()), &group)
 }
 
-async fn fma_rate(ctx: &Context, sampling: &Sampling, small: bool) -> Result<f64> {
+/// The rate of `entry` (`FmaPeak` or `Dot4Peak`), G operations per second.
+async fn peak_rate(ctx: &Context, sampling: &Sampling, small: bool, entry: roofline::Entry) -> Result<f64> {
     let (threads, iterations) = if small { (1 << 12, 16) } else { (FMA_THREADS, 1024) };
-    // m = 0.999…, c = 1e-6: the chains stay finite however long they run.
-    let mut constants = vec![0.999_999f32; 4];
-    constants.extend([1e-6f32; 4]);
+    let constants = match entry {
+        // m = 0.999…, c = 1e-6: the chains stay finite however long they run.
+        roofline::Entry::FmaPeak => [[0.999_999f32; 4], [1e-6; 4]].concat(),
+        // m = 0x01010101 (each step sums the value's bytes), c = 3: integers wrap harmlessly.
+        _ => [[f32::from_bits(0x0101_0101); 4], [f32::from_bits(3); 4]].concat(),
+    };
     let src = Tensor::from_f32(ctx, &constants, &[8])?;
     let dst = Tensor::zeros(ctx, &[threads as usize * 4], DType::F32)?;
-    let timing = timing::median_time_async(ctx, sampling, |batch| {
-        record_plain(batch, roofline::Entry::FmaPeak, threads, iterations, &src, &dst)
-    })
-    .await?;
-    Ok(threads as f64 * f64::from(iterations) * FMA_FLOPS_PER_ITERATION / (timing.ms_per_run * 1e-3) / 1e9)
+    let timing =
+        timing::median_time_async(ctx, sampling, |batch| record_plain(batch, entry, threads, iterations, &src, &dst))
+            .await?;
+    Ok(threads as f64 * f64::from(iterations) * PEAK_OPS_PER_ITERATION / (timing.ms_per_run * 1e-3) / 1e9)
 }
 
 async fn copy_rate(ctx: &Context, sampling: &Sampling, small: bool) -> Result<(f64, u64)> {
