@@ -96,7 +96,7 @@ struct Conv2dArgs {
     check: bool,
     /// Relative-error tolerance for --check of f32 outputs (f16 outputs are held to the f16
     /// bound that --check prints instead).
-    #[arg(long, default_value_t = 1e-5, value_parser = args::tolerance)]
+    #[arg(long, default_value_t = 1e-5, allow_negative_numbers = true, value_parser = args::tolerance)]
     tolerance: f64,
 }
 

@@ -388,14 +388,22 @@ fn bad_arguments_are_usage_errors() {
     expect_exit(&["bench", "--suite", &bad_suite], 2, "invalid suite");
     expect_exit(&["frobnicate"], 2, "unrecognized subcommand");
     // Negative numbers reach the value's parser, which names the argument.
-    expect_exit(&["conv2d", "--input", &x, "--weight", &w, "--out", &y, "--stride", "-1"], 2, "'--stride'");
-    expect_exit(&["conv2d", "--input", &x, "--weight", &w, "--out", &y, "--groups", "-1"], 2, "'--groups'");
+    expect_exit(
+        &["conv2d", "--input", &x, "--weight", &w, "--out", &y, "--stride", "-1"],
+        2,
+        "invalid value '-1' for '--stride",
+    );
+    expect_exit(
+        &["conv2d", "--input", &x, "--weight", &w, "--out", &y, "--groups", "-1"],
+        2,
+        "invalid value '-1' for '--groups",
+    );
     for tolerance in ["NaN", "-1", "inf"] {
         let args = ["conv2d", "--input", &x, "--weight", &w, "--out", &y, "--check", "--tolerance", tolerance];
         expect_exit(&args, 2, "not a finite number >= 0");
     }
     expect_exit(
-        &["conv2d", "--input", &x, "--weight", &w, "--out", &y, "--padding", "3000000000"],
+        &["conv2d", "--input", &x, "--weight", &w, "--out", &y, "--groups", "2", "--padding", "3000000000"],
         2,
         "over the kernels' limit of 2^31 - 1",
     );
