@@ -199,6 +199,9 @@ fn tensors_of_another_context_are_refused() {
     let err = ctx.conv2d(&tensor(&[1, 1, 4, 4]), &foreign_weight, None, &opts()).unwrap_err();
     assert_eq!(err, Error::ForeignTensor { tensor: "weight" });
     assert_eq!(foreign.to_vec_f32(ctx).unwrap_err(), Error::ForeignTensor { tensor: "tensor" });
+    // Channels-last tensors are converted before the kernels run: refused before that too.
+    let nhwc = foreign.clone().with_memory_format(wgconv::MemoryFormat::ChannelsLast).unwrap();
+    assert_eq!(ctx.conv2d(&nhwc, &weight, None, &opts()).unwrap_err(), Error::ForeignTensor { tensor: "input" });
     let err = ctx.quantize_per_tensor(&foreign, wgconv::QuantParams::new(0.1, 0)).unwrap_err();
     assert_eq!(err, Error::ForeignTensor { tensor: "input" });
     // A prepared convolution belongs to its context: another context's batch refuses its weight.

@@ -470,12 +470,9 @@ fn same_dtype(name: &'static str, t: &Tensor, (first, dtype): (&'static str, DTy
 /// weight, bias and output must share. Binding sizes are [`check_conv_bindings`]'s business: a
 /// convolution too large for one binding may still run in parts.
 pub(super) fn conv_dtype(ctx: &Context, call: &ConvCall<'_>, output: &Tensor) -> Result<DType> {
-    call.input.check_device(ctx, "input")?;
     let dtype = float_dtype(ctx, "input", call.input, "a convolution")?;
     for (name, t) in [("weight", Some(call.weight)), ("output", Some(output)), ("bias", call.bias)] {
         if let Some(t) = t {
-            // A prepared convolution's weight is its context's: another context's batch fails here.
-            t.check_device(ctx, name)?;
             same_dtype(name, t, ("input", dtype))?;
         }
     }

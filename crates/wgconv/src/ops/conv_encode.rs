@@ -178,6 +178,13 @@ impl Batch<'_> {
     ) -> Result<ConvKernel> {
         let ConvCall { input, weight, packed, bias, opts, forced, .. } = call;
         let ctx = self.ctx;
+        // Before any path (channels-last conversions, chunk copies) touches a buffer: a prepared
+        // convolution's weight is its context's, so another context's batch fails here.
+        for (name, t) in [("input", Some(input)), ("weight", Some(weight)), ("output", Some(output)), ("bias", bias)] {
+            if let Some(t) = t {
+                t.check_device(ctx, name)?;
+            }
+        }
         if self.runs_coop_nhwc(&call, g) {
             return self.encode_coop_nhwc(call, output, g);
         }
