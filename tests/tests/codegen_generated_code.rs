@@ -3,11 +3,8 @@
 //! entry point named `SELF`, members starting with `_` that are not padding. The fixtures are
 //! in `crates/wgconv-codegen/tests/fixtures/`.
 
-use naga::{
-    Literal,
-    back::{PipelineConstants, pipeline_constants::process_overrides},
-    valid::{Capabilities, ValidationFlags, Validator},
-};
+#[path = "support/naga_overrides.rs"]
+mod naga_overrides;
 
 #[allow(dead_code)]
 mod override_casts {
@@ -26,27 +23,7 @@ mod underscore_members {
 
 /// naga's value of every override of `override_casts.wgsl` with `flag` and `h` set, by name.
 fn evaluated(flag: bool, h: f64) -> Vec<(String, f64)> {
-    let module = naga::front::wgsl::parse_str(override_casts::SOURCE).expect("parses");
-    let info = Validator::new(ValidationFlags::all(), Capabilities::all()).validate(&module).expect("validates");
-    let mut constants = PipelineConstants::default();
-    constants.insert("flag".to_string(), f64::from(u8::from(flag)));
-    constants.insert("h".to_string(), h);
-    let (module, _) = process_overrides(&module, &info, None, &constants).expect("evaluates");
-    module
-        .constants
-        .iter()
-        .filter_map(|(_, c)| {
-            let value = match module.global_expressions[c.init] {
-                naga::Expression::Literal(Literal::I32(v)) => f64::from(v),
-                naga::Expression::Literal(Literal::U32(v)) => f64::from(v),
-                naga::Expression::Literal(Literal::F32(v)) => f64::from(v),
-                naga::Expression::Literal(Literal::F16(v)) => f64::from(v),
-                naga::Expression::Literal(Literal::Bool(v)) => f64::from(u8::from(v)),
-                ref other => panic!("{:?} evaluated to {other:?}", c.name),
-            };
-            Some((c.name.clone()?, value))
-        })
-        .collect()
+    naga_overrides::evaluated(override_casts::SOURCE, &[("flag", f64::from(u8::from(flag))), ("h", h)])
 }
 
 #[test]

@@ -2,36 +2,15 @@
 //! compiled with those values would use), for defaults written to catch precedence slips in the
 //! translation: `max(-4, k)` once became `-4i32.max(k)`, which Rust reads as `-(4.max(k))`.
 
-use naga::{
-    Literal,
-    back::{PipelineConstants, pipeline_constants::process_overrides},
-    valid::{Capabilities, ValidationFlags, Validator},
-};
+#[path = "support/naga_overrides.rs"]
+mod naga_overrides;
 use wgconv_tests::generated::override_expressions as shader;
 
 const SOURCE: &str = include_str!("../fixtures/shaders/override_expressions.wgsl");
 
 /// naga's value of every override when `k` is set to `k`, by name.
 fn evaluated(k: i32) -> Vec<(String, f64)> {
-    let module = naga::front::wgsl::parse_str(SOURCE).expect("parses");
-    let info = Validator::new(ValidationFlags::all(), Capabilities::all()).validate(&module).expect("validates");
-    let mut constants = PipelineConstants::default();
-    constants.insert("k".to_string(), f64::from(k));
-    let (module, _) = process_overrides(&module, &info, None, &constants).expect("evaluates");
-    module
-        .constants
-        .iter()
-        .filter_map(|(_, c)| {
-            let value = match module.global_expressions[c.init] {
-                naga::Expression::Literal(Literal::I32(v)) => f64::from(v),
-                naga::Expression::Literal(Literal::U32(v)) => f64::from(v),
-                naga::Expression::Literal(Literal::F32(v)) => f64::from(v),
-                naga::Expression::Literal(Literal::Bool(v)) => f64::from(u8::from(v)),
-                ref other => panic!("{:?} evaluated to {other:?}", c.name),
-            };
-            Some((c.name.clone()?, value))
-        })
-        .collect()
+    naga_overrides::evaluated(SOURCE, &[("k", f64::from(k))])
 }
 
 #[test]
