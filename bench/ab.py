@@ -5,7 +5,7 @@ Each side's time for a layer is its fastest over that side's runs (interleave th
 in one device call: single runs move with episodes of outside load; see docs/PERFORMANCE.md,
 "Measuring pitfalls met"). Prints, over the layers both sides timed, B's speed-up over A
 (A ms / B ms) in geometric mean, how many layers moved by more than the noise, the extremes,
-each side's kernel where they differ, and with `--torch` both sides against cuDNN fp32 and each
+each side's kernel, and with `--torch` both sides against cuDNN fp32 and each
 model's summed time (with `--suite`).
 
     python3 bench/ab.py --a plan-1.json plan-2.json --b forced-1.json forced-2.json \\

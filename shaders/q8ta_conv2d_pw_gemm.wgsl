@@ -67,6 +67,10 @@ fn load_b(p_ok: bool, at: u32, q: u32, ic_words: u32, hw_words: u32) -> vec4<u32
     return vec4<u32>(input[first], input[first + hw_words], input[first + 2u * hw_words], input[first + 3u * hw_words]);
 }
 
+fn is_nan(v: f32) -> bool {
+    return (bitcast<u32>(v) & 0x7fffffffu) > 0x7f800000u;
+}
+
 fn requantize(acc: i32, oc: u32) -> u32 {
     var v = f32(acc) * params.input_scale * weight_scales[oc];
     if (params.has_bias != 0u) {
@@ -76,8 +80,10 @@ fn requantize(acc: i32, oc: u32) -> u32 {
         v = max(v, 0.0);
     }
     // round() is round-half-to-even in WGSL, as torch's nearbyint. Clamp before converting:
-    // f32 → i32 of an out-of-range value is undefined in SPIR-V.
-    let r = clamp(round(v * params.inv_output_scale), -512.0, 512.0);
+    // f32 → i32 of an out-of-range value is undefined in SPIR-V. NaN (from a NaN bias or scale)
+    // becomes the zero point, as on the host.
+    let scaled = v * params.inv_output_scale;
+    let r = select(clamp(round(scaled), -512.0, 512.0), 0.0, is_nan(scaled));
     let q = clamp(i32(r) + params.output_zero_point, -128, 127);
     return u32(q) & 0xffu;
 }

@@ -194,7 +194,14 @@ fn tensors_of_another_context_are_refused() {
     let weight = tensor(&[1, 1, 3, 3]);
     let err = ctx.conv2d(&foreign, &weight, None, &opts()).unwrap_err();
     assert_eq!(err, Error::ForeignTensor { tensor: "input" });
-    assert_mentions(&err.to_string(), &["input", "another device"]);
+    assert_mentions(&err.to_string(), &["input", "another context"]);
+    // Two contexts on one device do not share tensors either (their devices cannot be told apart).
+    let (device, queue) = (other.device().clone(), other.queue().clone());
+    let same_device = wgconv::Context::from_device(device, queue);
+    assert_eq!(
+        same_device.conv2d(&foreign, &weight, None, &opts()).unwrap_err(),
+        Error::ForeignTensor { tensor: "input" }
+    );
     let foreign_weight = Tensor::from_f32(&other, &random_f32(4, 9), &[1, 1, 3, 3]).unwrap();
     let err = ctx.conv2d(&tensor(&[1, 1, 4, 4]), &foreign_weight, None, &opts()).unwrap_err();
     assert_eq!(err, Error::ForeignTensor { tensor: "weight" });

@@ -31,7 +31,7 @@ pub struct AdapterRequest {
     /// Enable wgpu's experimental cooperative-matrix feature where the adapter has it, so
     /// convolutions with [`crate::Precision::AllowF16`] can run on tensor cores. Off by default:
     /// wgpu marks the feature experimental (its implementation may have bugs that break memory
-    /// safety). `WGCONV_COOPERATIVE_MATRIX=1` sets it.
+    /// safety). `WGCONV_COOPERATIVE_MATRIX=1` (or `true`, `on`, `yes`) sets it.
     pub cooperative_matrix: bool,
     /// The device limits to ask for (`None`: the adapter's own, so every kernel that fits the
     /// hardware can run). `Some(wgpu::Limits::default())` asks for WebGPU's defaults — all a page
@@ -249,25 +249,16 @@ pub struct Context {
     pub(crate) timing_marker: std::sync::OnceLock<wgpu::ComputePipeline>,
 }
 
-/// Which device a tensor belongs to, as far as the crate can tell: wgpu cannot bind another
-/// device's buffer (it panics when asked to), and its device handles compare equal across
-/// instances (their ids restart), so a context that made its own device keys it by a token of
-/// its own, and contexts on an application's device by that device.
-#[derive(Clone, Debug)]
-pub(crate) enum DeviceKey {
-    /// The device of one [`Context::new`]-style context, which no other context shares.
-    Own(Arc<()>),
-    /// An application's device ([`Context::from_device`]), which several contexts may share.
-    Application(wgpu::Device),
-}
+/// Which context's tensors a tensor belongs to: a token of its own for every context. wgpu
+/// cannot bind another device's buffer (it panics when asked to), and its device handles compare
+/// equal across instances (their ids restart), so the device itself cannot tell; two contexts
+/// wrapping one device therefore do not share tensors either.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct DeviceKey(Arc<()>);
 
 impl PartialEq for DeviceKey {
     fn eq(&self, other: &Self) -> bool {
-        match (self, other) {
-            (DeviceKey::Own(a), DeviceKey::Own(b)) => Arc::ptr_eq(a, b),
-            (DeviceKey::Application(a), DeviceKey::Application(b)) => a == b,
-            _ => false,
-        }
+        Arc::ptr_eq(&self.0, &other.0)
     }
 }
 
@@ -439,10 +430,7 @@ impl Context {
             usage: wgpu::BufferUsages::STORAGE,
             mapped_at_creation: false,
         });
-        let device_key = match origin {
-            DeviceOrigin::Own { .. } => DeviceKey::Own(Arc::default()),
-            DeviceOrigin::Application => DeviceKey::Application(device.clone()),
-        };
+        let device_key = DeviceKey::default();
         Self {
             device,
             device_key,

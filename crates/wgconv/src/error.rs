@@ -101,10 +101,10 @@ pub enum Error {
         /// The missing flags.
         missing: String,
     },
-    /// A tensor made by another context's device was passed to this context's operation (wgpu
-    /// binds a buffer only on the device that made it).
+    /// A tensor made by another context was passed to this context's operation (wgpu binds a
+    /// buffer only on the device that made it, and cannot tell which that is).
     #[error(
-        "{tensor} was made on another device than this context's: a tensor belongs to the device of the context that made it (contexts made with `Context::from_device` on one device share their tensors)"
+        "{tensor} was made by another context: a tensor belongs to the context that made it (even two contexts on one device do not share tensors; download and upload it, or use one context)"
     )]
     ForeignTensor {
         /// Which tensor.

@@ -90,9 +90,9 @@ pub struct Tensor {
     shape: Vec<usize>,
     dtype: DType,
     format: MemoryFormat,
-    /// The device of the context that made the tensor, so that ops of another context refuse it
-    /// (wgpu cannot bind another device's buffer, and panics when asked to); `None` for a
-    /// wrapped buffer ([`Tensor::from_buffer`]), whose device wgpu does not tell.
+    /// The context that made the tensor, so that ops of another context refuse it (wgpu cannot
+    /// bind another device's buffer, and panics when asked to); `None` for a wrapped buffer
+    /// ([`Tensor::from_buffer`]), whose device wgpu does not tell.
     device: Option<DeviceKey>,
 }
 
@@ -240,7 +240,7 @@ impl Tensor {
         Ok(Self { buffer, shape: shape.to_vec(), dtype, format: MemoryFormat::Contiguous, device: None })
     }
 
-    /// [`Error::ForeignTensor`] naming the tensor `name` when another context's device made it.
+    /// [`Error::ForeignTensor`] naming the tensor `name` when another context made it.
     pub(crate) fn check_device(&self, ctx: &Context, name: &'static str) -> Result<()> {
         match &self.device {
             Some(device) if *device != ctx.device_key => Err(Error::ForeignTensor { tensor: name }),

@@ -72,7 +72,8 @@ fn staged_weight(oc: u32, at: u32) -> f32 {
 {#
   The fused activation on one value, or with `vec4` on four lanes at once. NaN stays NaN, as in
   PyTorch: WGSL's max and clamp may return the other operand for a NaN, and a compiler may
-  assume float comparisons see no NaN, so the test is on the bits (`is_nan`).
+  assume float comparisons see no NaN, so the test is on the bits (`is_nan`). WGSL does not
+  guarantee NaN values themselves (tested on Vulkan; Metal compiles with fast math).
 #}
 {% macro activate(vec4=false) %}
 {% set ty = "vec4<f32>" if vec4 else "f32" %}

@@ -1,3 +1,4 @@
+{% import "prelude/conv.wgsl" as conv %}
 {#
   What the int8 `q8ta_conv2d_pw` shaders share, as macros: `{% import "prelude/q8.wgsl" as q8 %}`,
   then `{{ q8.params_and_bindings() }}` and `{{ q8.requantize() }}` on lines of their own. The
@@ -33,6 +34,8 @@ struct Q8taConvPwParams {
   applied, requantised.
 #}
 {% macro requantize() %}
+{{ conv.is_nan() }}
+
 fn requantize(acc: i32, oc: u32) -> u32 {
     var v = f32(acc) * params.input_scale * weight_scales[oc];
     if (params.has_bias != 0u) {
@@ -42,8 +45,10 @@ fn requantize(acc: i32, oc: u32) -> u32 {
         v = max(v, 0.0);
     }
     // round() is round-half-to-even in WGSL, as torch's nearbyint. Clamp before converting:
-    // f32 → i32 of an out-of-range value is undefined in SPIR-V.
-    let r = clamp(round(v * params.inv_output_scale), -512.0, 512.0);
+    // f32 → i32 of an out-of-range value is undefined in SPIR-V. NaN (from a NaN bias or scale)
+    // becomes the zero point, as on the host.
+    let scaled = v * params.inv_output_scale;
+    let r = select(clamp(round(scaled), -512.0, 512.0), 0.0, is_nan(scaled));
     let q = clamp(i32(r) + params.output_zero_point, -128, 127);
     return u32(q) & 0xffu;
 }

@@ -179,8 +179,10 @@ impl Batch<'_> {
         let ConvCall { input, weight, packed, bias, opts, forced, .. } = call;
         let ctx = self.ctx;
         // Before any path (channels-last conversions, chunk copies) touches a buffer: a prepared
-        // convolution's weight is its context's, so another context's batch fails here.
-        for (name, t) in [("input", Some(input)), ("weight", Some(weight)), ("output", Some(output)), ("bias", bias)] {
+        // convolution's weight and packed weight are its context's, so another context's batch
+        // fails here (the packed one even when the weight wraps an application's buffer).
+        let tensors = [("input", Some(input)), ("weight", Some(weight)), ("output", Some(output)), ("bias", bias)];
+        for (name, t) in tensors.into_iter().chain([("weight", packed)]) {
             if let Some(t) = t {
                 t.check_device(ctx, name)?;
             }

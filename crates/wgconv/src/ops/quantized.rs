@@ -31,8 +31,9 @@ impl QuantParams {
         Self { scale, zero_point }
     }
 
-    /// Checks the scale is positive and finite, and so is its reciprocal (a subnormal scale's
-    /// is infinite, and 0 × ∞ would quantize 0 to NaN), and the zero point fits int8.
+    /// Checks the scale is positive, finite and normal (not subnormal: GPUs may flush a subnormal
+    /// to zero where the host does not, and the smallest have an infinite reciprocal, so 0 × ∞
+    /// would quantize 0 to NaN), and the zero point fits int8.
     pub fn validate(&self, what: &str) -> Result<()> {
         if !(self.scale.is_finite() && self.scale > 0.0) {
             return Err(Error::option(
@@ -40,10 +41,14 @@ impl QuantParams {
                 format!("{what} scale must be positive and finite, got {}", self.scale),
             ));
         }
-        if !self.inv_scale().is_finite() {
+        if !self.scale.is_normal() || !self.inv_scale().is_finite() {
             return Err(Error::option(
                 "quantization",
-                format!("{what} scale {:e} is too small: its reciprocal overflows f32", self.scale),
+                format!(
+                    "{what} scale {:e} is subnormal (below {:e}): too small for f32 on a GPU",
+                    self.scale,
+                    f32::MIN_POSITIVE
+                ),
             ));
         }
         if !(-128..=127).contains(&self.zero_point) {
@@ -62,7 +67,8 @@ impl QuantParams {
 }
 
 /// Host reference of `quantize_per_tensor` (matches `torch.quantize_per_tensor`, which multiplies by
-/// the f32 reciprocal of the scale and rounds half to even).
+/// the f32 reciprocal of the scale and rounds half to even, on every finite value; NaN, whose
+/// conversion PyTorch leaves undefined, quantizes to the zero point here and on the GPU).
 pub fn quantize_value(x: f32, q: QuantParams) -> i8 {
     let scaled = (x * q.inv_scale()).round_ties_even();
     // Out-of-range floats saturate in the `as` cast; NaN becomes 0, so it quantizes to the zero
