@@ -53,10 +53,10 @@ impl AdapterRequest {
     }
 
     /// [`AdapterRequest::from_env`], with a value it cannot read an [`Error::InvalidOption`]
-    /// naming the variable and the value: a backend list naming none of wgpu's backends, a
-    /// `WGCONV_COOPERATIVE_MATRIX` other than `1`/`0`/`true`/`false`/`on`/`off`/`yes`/`no`, a
-    /// `WGCONV_MAX_BINDING_BYTES` that is not a byte count (digits, optionally with a `KiB`,
-    /// `MiB` or `GiB` suffix).
+    /// naming the variable and the value: a backend list with an entry naming none of wgpu's
+    /// backends, a `WGCONV_COOPERATIVE_MATRIX` other than `1`/`0`/`true`/`false`/`on`/`off`/`yes`/
+    /// `no`, a `WGCONV_MAX_BINDING_BYTES` that is zero or not a byte count (digits, optionally
+    /// with a `KiB`, `MiB` or `GiB` suffix).
     pub fn try_from_env() -> Result<Self> {
         match Self::read_env(|name| std::env::var(name).ok()) {
             (request, None) => Ok(request),
@@ -73,12 +73,17 @@ impl AdapterRequest {
             first_error.get_or_insert(Error::InvalidOption { option, reason });
         };
         if let Some(list) = var("WGCONV_BACKEND").filter(|s| !s.is_empty()) {
-            let backends = wgpu::Backends::from_comma_list(&list);
-            if backends.is_empty() {
-                let reason = format!("WGCONV_BACKEND={list:?} names no backend (vulkan, metal, dx12, gl, webgpu)");
-                refuse("WGCONV_BACKEND", reason);
-            } else {
-                request.backends = Some(backends);
+            // Each entry on its own: wgpu's list parser skips a name it does not know, so a typo
+            // next to a good name would silently narrow the search.
+            let parsed: Vec<_> =
+                list.split(',').map(|name| (name.trim(), wgpu::Backends::from_comma_list(name.trim()))).collect();
+            match parsed.iter().find(|(_, backends)| backends.is_empty()) {
+                Some((name, _)) => {
+                    let reason =
+                        format!("WGCONV_BACKEND={list:?}: {name:?} names no backend (vulkan, metal, dx12, gl, webgpu)");
+                    refuse("WGCONV_BACKEND", reason);
+                }
+                None => request.backends = Some(parsed.iter().fold(wgpu::Backends::empty(), |all, (_, b)| all | *b)),
             }
         }
         if let Some(flag) = var("WGCONV_COOPERATIVE_MATRIX") {
@@ -90,6 +95,10 @@ impl AdapterRequest {
         }
         if let Some(bytes) = var("WGCONV_MAX_BINDING_BYTES").filter(|s| !s.is_empty()) {
             match parse_byte_count(&bytes) {
+                Some(0) => refuse(
+                    "WGCONV_MAX_BINDING_BYTES",
+                    format!("WGCONV_MAX_BINDING_BYTES={bytes:?} is zero: no tensor would fit a binding"),
+                ),
                 Some(n) => request.max_binding_bytes = Some(n),
                 None => refuse(
                     "WGCONV_MAX_BINDING_BYTES",
@@ -705,20 +714,22 @@ mod tests {
             move |name: &str| pairs.iter().find(|(k, _)| *k == name).map(|(_, v)| v.to_string())
         };
         let (ok, none) = AdapterRequest::read_env(env(&[
-            ("WGCONV_BACKEND", "vulkan"),
+            ("WGCONV_BACKEND", "vulkan, gl"),
             ("WGCONV_COOPERATIVE_MATRIX", "true"),
             ("WGCONV_MAX_BINDING_BYTES", "64 MiB"),
         ]));
         assert_eq!(none, None);
         assert_eq!(
             (ok.backends, ok.cooperative_matrix, ok.max_binding_bytes),
-            (Some(wgpu::Backends::VULKAN), true, Some(64 << 20))
+            (Some(wgpu::Backends::VULKAN | wgpu::Backends::GL), true, Some(64 << 20))
         );
         for (name, value) in [
             ("WGCONV_BACKEND", "bogus"),
+            ("WGCONV_BACKEND", "vulkan,bogus"),
             ("WGCONV_COOPERATIVE_MATRIX", "maybe"),
             ("WGCONV_MAX_BINDING_BYTES", "64MB"),
             ("WGCONV_MAX_BINDING_BYTES", "99999999999999999999"),
+            ("WGCONV_MAX_BINDING_BYTES", "0"),
         ] {
             let pairs: &'static [(&'static str, &'static str)] = Box::leak(Box::new([(name, value)]));
             let (partial, err) = AdapterRequest::read_env(env(pairs));

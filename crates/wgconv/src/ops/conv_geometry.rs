@@ -244,15 +244,14 @@ impl ConvGeometry {
                 }
                 let unpadded = (i64::from(inp[i]) - 1) * i64::from(stride[i]) + extent + i64::from(op);
                 if unpadded > coordinate_limit {
-                    return Err(Error::option(
-                        "stride",
-                        format!(
-                            "(input {} - 1) × stride {} + kernel extent {extent} + output_padding {op} = {unpadded} along {} is over the kernels' limit of 2^31 - 1",
-                            inp[i],
-                            stride[i],
-                            dim_name(i)
-                        ),
-                    ));
+                    let message = format!(
+                        "(input {} - 1) × stride {} + kernel extent {extent} + output_padding {op} = {unpadded} along {} is over the kernels' limit of 2^31 - 1",
+                        inp[i],
+                        stride[i],
+                        dim_name(i)
+                    );
+                    // Blame the stride only where it is what multiplies the input past the limit.
+                    return Err(if stride[i] > 1 { Error::option("stride", message) } else { Error::shape(message) });
                 }
                 unpadded - 2 * i64::from(padding[i])
             } else {
@@ -268,15 +267,14 @@ impl ConvGeometry {
                 }
                 let padded = i64::from(inp[i]) + 2 * i64::from(padding[i]);
                 if padded > coordinate_limit {
-                    return Err(Error::option(
-                        "padding",
-                        format!(
-                            "the padded input {} + 2 × padding {} = {padded} along {} is over the kernels' limit of 2^31 - 1",
-                            inp[i],
-                            padding[i],
-                            dim_name(i)
-                        ),
-                    ));
+                    let message = format!(
+                        "the padded input {} + 2 × padding {} = {padded} along {} is over the kernels' limit of 2^31 - 1",
+                        inp[i],
+                        padding[i],
+                        dim_name(i)
+                    );
+                    // An input already at the limit is a shape error, not the padding's.
+                    return Err(if padding[i] > 0 { Error::option("padding", message) } else { Error::shape(message) });
                 }
                 if padded < extent {
                     return Err(Error::shape(format!(
@@ -536,6 +534,14 @@ mod error_kinds {
         assert!(matches!(err, Error::InvalidOption { option: "stride", .. }), "{err:?}");
         let g = geo(ConvOptions::default().padding(&[(1 << 29) + 1]).stride(&[1 << 30])).unwrap();
         assert_eq!(g.output_shape(), vec![1, 3, 2, 2]);
+        // An input at the limit by itself is a shape error, not the padding's or the stride's.
+        let long = [1, 1, 1 << 31];
+        let err = ConvGeometry::new(&long, &[1, 1, 3], None, &ConvOptions::default()).unwrap_err();
+        assert!(matches!(err, Error::InvalidShape { .. }), "{err:?}");
+        assert!(err.to_string().contains("2147483648 + 2 × padding 0"), "{err}");
+        let transposed = ConvOptions::default().transposed(true);
+        let err = ConvGeometry::new(&[1, 1, 1 << 31], &[1, 1, 3], None, &transposed).unwrap_err();
+        assert!(matches!(err, Error::InvalidShape { .. }), "{err:?}");
     }
 
     /// Clamp bounds are finite: the kernels take them as pipeline constants, which must be.
