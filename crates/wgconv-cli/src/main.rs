@@ -24,7 +24,7 @@ struct Cli {
 enum Command {
     /// List every adapter wgpu finds and the limits and features that matter here.
     Info,
-    /// fp32 NCHW convolution (direct or transposed, 1D for rank-3 inputs).
+    /// NCHW convolution of f32 or f16 .npy files (direct or transposed, 1D for rank-3 inputs).
     Conv2d(Conv2dArgs),
     /// int8 pointwise convolution (q8ta_conv2d_pw); X, W and Y are int8 (|i1) .npy files.
     #[command(name = "q8-conv-pw")]
@@ -39,13 +39,13 @@ enum Command {
 
 #[derive(clap::Args, Debug)]
 struct Conv2dArgs {
-    /// Input, f32 [N, C, H, W] (or [N, C, L]).
+    /// Input, f32 or f16 [N, C, H, W] (or [N, C, L]); the convolution runs in its dtype.
     #[arg(long)]
     input: PathBuf,
-    /// Weight, f32 [OC, IC/groups, KH, KW] ([IC, OC/groups, KH, KW] when transposed).
+    /// Weight, the input's dtype, [OC, IC/groups, KH, KW] ([IC, OC/groups, KH, KW] when transposed).
     #[arg(long)]
     weight: PathBuf,
-    /// Bias, f32 `[OC]`.
+    /// Bias, the input's dtype, `[OC]`.
     #[arg(long)]
     bias: Option<PathBuf>,
     /// Stride: S or SH,SW.

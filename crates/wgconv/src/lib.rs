@@ -2,7 +2,8 @@
 //!
 //! - [`Context`] picks an adapter and device (or wraps yours), caches pipelines and turns wgpu
 //!   errors into [`Error`]s.
-//! - [`Tensor`] is a storage buffer with a shape and a [`DType`] (f32, or int8 packed four per word).
+//! - [`Tensor`] is a storage buffer with a shape, a [`DType`] (f32, f16 packed two per word, or
+//!   int8 packed four per word) and a [`MemoryFormat`] (contiguous, or channels-last NHWC).
 //! - Ops: [`Context::convolution`] (`aten.convolution.default`: direct, grouped, dilated,
 //!   transposed, 1D and 2D, fused activation), with [`Context::conv2d`] and
 //!   [`Context::conv_transpose2d`]; int8 [`Context::q8ta_conv2d_pw`],
