@@ -169,8 +169,7 @@ pub enum ConvKernel {
     /// channels at a time; the filter's size is a pipeline constant, so its taps unroll and
     /// their loads are in flight together. For layers whose K (input channels × taps) is short
     /// on large grids: stems, 16–64-channel layers with small filters, where a GEMM tile's
-    /// staged K loop runs a few steps. Forced, swept and tuned only: the planner does not take
-    /// it until it is measured (v43).
+    /// staged K loop runs a few steps. The planner gives it such layers on large grids (R47).
     DirectBlock,
 }
 
@@ -435,13 +434,6 @@ impl ConvKernel {
             ConvKernel::PointwiseVec4Split => Some(ConvKernel::GemmSmallK32),
             _ => None,
         }
-    }
-
-    /// Whether tuning may choose this kernel for a layer: every kernel but `DirectBlock`, whose
-    /// correctness has been checked on lavapipe only, not yet on a GPU (`bench/gpu_check.py`
-    /// has its cases); tuning and `--sweep` still time it.
-    pub(crate) fn tuning_may_choose(self) -> bool {
-        self != ConvKernel::DirectBlock
     }
 
     /// Depth of a GEMM kernel's K-tiles (8 for other kernels, which have none).

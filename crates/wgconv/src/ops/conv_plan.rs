@@ -82,6 +82,17 @@ pub(crate) const POINTWISE_SHORT_K: u32 = 32;
 /// See [`POINTWISE_SHORT_K`].
 pub(crate) const POINTWISE_SHORT_K_MIN_WORKGROUPS: u64 = 64;
 
+/// The most output channels (one group) of a layer rule R47 gives `DirectBlock`
+/// (`ConvGeometry::direct_block_wins`).
+pub(crate) const DIRECT_BLOCK_MAX_OC: u32 = 32;
+
+/// The longest K (input channels × filter taps) of a layer rule R47 gives `DirectBlock`.
+pub(crate) const DIRECT_BLOCK_MAX_K: u64 = 144;
+
+/// The fewest output pixels (all images) of a layer rule R47 gives `DirectBlock`: the smallest
+/// grid on which it was measured to win (YOLOv8n's 3→16 stem, 320² outputs at batch 1).
+pub(crate) const DIRECT_BLOCK_MIN_PIXELS: u64 = 102_400;
+
 /// What runs one convolution on one device.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Plan {
@@ -209,7 +220,8 @@ fn runnable_kernel(
     let mut kernel = geometry.choose_kernel(forced.kernel)?;
     // A tile width or K schedule forced without a kernel is a choice among the staged-tile GEMM
     // kernels, which the small-grid ones, R30's and R43's few-output-channel kernels, R31's
-    // Winograd, R32's `GroupedOc4` and R37's, R38's and R46's pointwise kernels are not.
+    // Winograd, R32's `GroupedOc4`, R37's, R38's and R46's pointwise kernels and R47's
+    // `DirectBlock` are not.
     let instead_of_staged = kernel.gemm_small_entry().is_some() || geometry.rule_instead_of_gemm(kernel);
     if instead_of_staged && forced.kernel.is_none() && (forced.tile_n.is_some() || forced.schedule.is_some()) {
         kernel = geometry.staged_gemm_kernel();
@@ -490,6 +502,12 @@ impl ConvGeometry {
         if self.pointwise_vec4_fills_grid() && self.supports(ConvKernel::PointwiseVec4) {
             return ConvKernel::PointwiseVec4;
         }
+        // Filters of short K (stems, 3×3 layers of up to 16 input channels) into at most 32
+        // output channels on large grids: register blocks of 4 columns × 16 channels with the
+        // taps unrolled, no K-tiles, ahead of R27's and R39's 32×32 tiles and R32 (R47).
+        if self.direct_block_wins() && self.supports(ConvKernel::DirectBlock) {
+            return ConvKernel::DirectBlock;
+        }
         // Batch-1 grids of a few hundred to a few thousand pixels: 32×32 tiles whose threads
         // split K four ways, so more multiprocessors work and each runs a quarter of K, with the
         // operands staged in 32-deep K-tiles. The staged 64-row tiles keep layers of over 400 M
@@ -557,12 +575,14 @@ impl ConvGeometry {
 
     /// Whether `kernel` is one a planner rule runs on this layer in place of a GEMM kernel:
     /// R30's `TransposedFewOc`, R31's `Winograd`, R32's `GroupedOc4` (where it takes a layer the
-    /// tiles would run), R37's and R46's `PointwiseVec4`, R38's `PointwiseVec4Split` and R43's `FewOc`.
+    /// tiles would run), R37's and R46's `PointwiseVec4`, R38's `PointwiseVec4Split`, R43's `FewOc`
+    /// and R47's `DirectBlock`.
     pub(crate) fn rule_instead_of_gemm(&self, kernel: ConvKernel) -> bool {
         matches!(
             kernel,
             ConvKernel::TransposedFewOc
                 | ConvKernel::FewOc
+                | ConvKernel::DirectBlock
                 | ConvKernel::Winograd
                 | ConvKernel::PointwiseVec4
                 | ConvKernel::PointwiseVec4Split
@@ -583,8 +603,8 @@ impl ConvGeometry {
     /// on Winograd already, and R42 has given `WinogradCoop` those of 128+ channels in and out
     /// on larger grids; with fewer, `coop_f16` won on most measured, v34, v36; `runs_coop_nhwc`
     /// asks for channels-last inputs before any rule, and leaves R40's layers to it: R41), R32 `GroupedOc4`, R37's and R46's
-    /// `PointwiseVec4` and R38 `PointwiseVec4Split` (fp32 rules; the tensor cores took those
-    /// layers before, and were not measured against them).
+    /// `PointwiseVec4`, R38 `PointwiseVec4Split` and R47 `DirectBlock` (fp32 rules; the tensor
+    /// cores took those layers before, and were not measured against them).
     pub(crate) fn tensor_core_candidate(&self) -> bool {
         let big_enough = || self.coop_grid().iter().product::<u64>() >= COOP_TRANSPOSED_MIN_WORKGROUPS;
         let planned = self.planned_kernel();
@@ -798,6 +818,29 @@ impl ConvGeometry {
         let k = self.gemm_k_depth();
         let fitted = !self.transposed && !self.one_d && self.groups == 1 && icg <= 64;
         fitted && ((ocg <= 16 && k <= 144) || (ocg <= 32 && k <= 32))
+    }
+
+    /// Rule R47: whether `DirectBlock` beats the kernels the rules after it give a direct 2D
+    /// layer of one group with a filter of 2+ taps: at most [`DIRECT_BLOCK_MAX_OC`] output
+    /// channels, K of at most [`DIRECT_BLOCK_MAX_K`], at least [`DIRECT_BLOCK_MIN_PIXELS`] output
+    /// pixels. Fitted on the 81 layers of the zoos and the default suite that it can run with K
+    /// ≤ 1152 (v44 call A, forced against the planner, the faster of two runs each; every layer
+    /// of the suites in its class is among them): on the 9 it takes it ran 1.01–1.65× as fast
+    /// (YOLOv8n at batch 16: 16→16 3×3 at 160² 0.184 → 0.112 ms on R32's `GroupedOc4`, 3→16 s2
+    /// at 640² 0.143 → 0.121, 16→32 s2 at 320² 0.254 → 0.232 on R39's tiles; its 3→16 stem at
+    /// batch 1 0.0160 → 0.0128; the 3→16/32 stems at 224², batch 32, 1.01–1.04×). On the
+    /// same channels at batch 1 (25,600 pixels) it lost (0.62–0.76×), as on every layer of 64+
+    /// output channels or longer K (0.08–1.01×): each thread's serial loop over the input
+    /// channels grows with K, and small grids leave multiprocessors idle.
+    pub(crate) fn direct_block_wins(&self) -> bool {
+        let taps = u64::from(self.kh) * u64::from(self.kw);
+        !self.transposed
+            && !self.one_d
+            && self.groups == 1
+            && taps >= 2
+            && self.oc <= DIRECT_BLOCK_MAX_OC
+            && self.gemm_k_depth() <= DIRECT_BLOCK_MAX_K
+            && self.output_pixels() >= DIRECT_BLOCK_MIN_PIXELS
     }
 
     /// Rule R37: whether `PointwiseVec4` beats the staged GEMM tiles and R32's `GroupedOc4` on
@@ -1085,13 +1128,13 @@ mod tests {
         assert!(cl(1, 48, 48, 112)); // 98 groups: 1.46×
         assert!(!cl(8, 64, 64, 56)); // 196 groups: 0.98×
         assert!(!cl(1, 128, 80, 40)); // 128 input channels: 0.96×
-        // Few output channels with short K where the staged tiles would run (R32): YOLOv8n's
-        // 3→16 stem at 640², MobileNetV3's 16→16 1×1 at 112² at batch 32, 32→32 1×1 at 160²
-        // at batch 16; not 48 output channels, K 48 on 32, the batch-1 grids of R27, ResNet's
-        // 3→64 7×7 stem.
+        // Few output channels with short K where the staged tiles would run (R32): a 3→16 stem
+        // at 400², batch 2 (80,000 output pixels; R47 takes YOLOv8n's at 640² first), MobileNetV3's 16→16 1×1 at 112² at batch
+        // 32, 32→32 1×1 at 160² at batch 16; not 48 output channels, K 48 on 32, the batch-1
+        // grids of R27, ResNet's 3→64 7×7 stem.
         let oc4 = |input: &[usize], weight: &[usize], o: ConvOptions| geo(input, weight, o).unwrap().planned_kernel();
         let s2 = || d().stride(&[2]).padding(&[1]);
-        assert_eq!(oc4(&[1, 3, 640, 640], &[16, 3, 3, 3], s2()), ConvKernel::GroupedOc4);
+        assert_eq!(oc4(&[2, 3, 400, 400], &[16, 3, 3, 3], s2()), ConvKernel::GroupedOc4);
         // (R37 takes the 1×1 ones on planes of whole vec4s first; R32 keeps the others.)
         assert_eq!(oc4(&[32, 16, 111, 111], &[16, 16, 1, 1], d()), ConvKernel::GroupedOc4);
         assert_eq!(oc4(&[16, 32, 159, 159], &[32, 32, 1, 1], d()), ConvKernel::GroupedOc4);
@@ -1460,10 +1503,49 @@ mod tests {
         assert!(kernel(&[32, 240, 28, 28], &[40, 240, 1, 1], pointwise.clone()).is_gemm());
         let k = *NARROW_TILES_K.end() as usize;
         assert!(kernel(&[32, k + 32, 28, 28], &[32, k + 32, 1, 1], pointwise.clone()).is_gemm());
-        assert!(kernel(&[16, 8, 160, 160], &[32, 8, 3, 3], same(1)).is_gemm());
+        // (An 8→32 3×3 on a grid under R47's 102,400 pixels; R47 takes larger ones.)
+        assert!(kernel(&[4, 8, 144, 144], &[32, 8, 3, 3], same(1)).is_gemm());
         assert!(kernel(&[16, 256, 4000], &[32, 256, 1], pointwise).is_gemm());
         let up = ConvOptions::default().stride(&[2, 2]).padding(&[1, 1]).transposed(true);
         assert!(kernel(&[16, 128, 64, 64], &[128, 32, 4, 4], up).is_gemm());
+    }
+
+    /// R47 on the layers it was fitted on, and the neighbours it leaves alone.
+    #[test]
+    fn short_k_layers_on_large_grids_take_register_blocks() {
+        let conv = |s: u32| ConvOptions::default().stride(&[s, s]).padding(&[1, 1]);
+        let g = |input: &[usize], weight: &[usize], opts| geo(input, weight, opts).unwrap();
+        // YOLOv8n at batch 16: 16→16 3×3 at 160² (R32's before), its 3→16 stem at 640² and
+        // 16→32 s2 at 320² (R39's before); its stem at batch 1 (102,400 output pixels); a
+        // 3→32 stem at 224², batch 32.
+        for (input, weight, stride) in [
+            ([16usize, 16, 160, 160], [16usize, 16, 3, 3], 1),
+            ([16, 3, 640, 640], [16, 3, 3, 3], 2),
+            ([16, 16, 320, 320], [32, 16, 3, 3], 2),
+            ([1, 3, 640, 640], [16, 3, 3, 3], 2),
+            ([32, 3, 224, 224], [32, 3, 3, 3], 2),
+        ] {
+            let layer = g(&input, &weight, conv(stride));
+            assert_eq!(layer.planned_kernel(), ConvKernel::DirectBlock, "{input:?} {weight:?}");
+            // Where f16 is allowed, the tensor cores take them as they did before R47.
+            assert!(layer.tensor_core_candidate(), "{input:?} {weight:?}");
+        }
+        // Left alone: the same channels at batch 1 (25,600 pixels), 64 output channels
+        // (ResNet-50's 7×7 stem at batch 32), K over 144 (YOLOv8n's 32→32 3×3 at batch 16), 1×1
+        // layers, groups, transposed and 1D layers.
+        let stem = ConvOptions::default().stride(&[2, 2]).padding(&[3, 3]);
+        for (input, weight, opts) in [
+            (&[1usize, 16, 320, 320][..], &[32usize, 16, 3, 3][..], conv(2)),
+            (&[1, 16, 160, 160], &[16, 16, 3, 3], conv(1)),
+            (&[32, 3, 224, 224], &[64, 3, 7, 7], stem),
+            (&[16, 32, 80, 80], &[32, 32, 3, 3], conv(1)),
+            (&[16, 16, 160, 160], &[16, 16, 1, 1], ConvOptions::default()),
+            (&[16, 32, 160, 160], &[32, 16, 3, 3], conv(1).groups(2)),
+            (&[16, 16, 160, 160], &[16, 16, 3, 3], conv(1).transposed(true)),
+            (&[16, 16, 160_000], &[16, 16, 3], ConvOptions::default().padding(&[1])),
+        ] {
+            assert_ne!(g(input, weight, opts).planned_kernel(), ConvKernel::DirectBlock, "{input:?} {weight:?}");
+        }
     }
 
     #[test]

@@ -113,11 +113,9 @@ pub struct Tuning {
 }
 
 impl Tuning {
-    /// The fastest configuration tuning may choose, the one it remembers: a kernel not yet
-    /// checked on a GPU (`direct_block`) is timed and listed among the candidates but not
-    /// chosen, unless nothing else ran.
+    /// The fastest configuration, the one tuning remembers.
     pub fn best(&self) -> Candidate {
-        *self.candidates.iter().find(|c| c.config.kernel.tuning_may_choose()).unwrap_or(&self.candidates[0])
+        self.candidates[0]
     }
 }
 
