@@ -201,10 +201,12 @@ cases += [
     # 32 and a ragged 7th), 36 input channels per K-slice; and the 96-channel case.
     ("pointwise_vec4_split_blocks", (8, 144, 28, 28), (24, 144, 1, 1), "--activation relu --kernel pointwise_vec4_split"),
     ("pointwise_vec4_split_wide", (4, 70, 20, 20), (96, 70, 1, 1), "--kernel pointwise_vec4_split"),
-    # The register-blocked direct kernel (forced: not planned yet): YOLOv8n's 16→32 3×3 s2 layer,
-    # smaller (rows of 19 columns: runs of 4 ending in one of 3), and a 3-channel 7×7 stem.
+    # The register-blocked direct kernel, forced: YOLOv8n's 16→32 3×3 s2 layer, smaller (rows of
+    # 19 columns: runs of 4 ending in one of 3), and a 3-channel 7×7 stem; and planned (R47):
+    # YOLOv8n's 3→16 stem at 640², the smallest grid R47 takes.
     ("direct_block_s2", (4, 16, 40, 38), (32, 16, 3, 3), "--stride 2 --padding 1 --activation relu --kernel direct_block"),
     ("direct_block_stem", (2, 3, 64, 61), (24, 3, 7, 7), "--stride 2 --padding 3 --kernel direct_block"),
+    ("direct_block_planned", (1, 3, 640, 640), (16, 3, 3, 3), "--stride 2 --padding 1"),
     ("coop_transposed_empty_phases", (2, 32, 6, 5), (32, 24, 3, 1),
      "--transposed --stride 2,3 --padding 1,0 --output-padding 1,2 --precision f16 --kernel coop_f16"),
 ]

@@ -427,7 +427,7 @@ impl ConvKernel {
             ConvKernel::DepthwiseRows => Some(ConvKernel::Depthwise),
             // The one-thread-per-output kernel declares no workgroup memory and runs any direct
             // convolution.
-            ConvKernel::Gemv | ConvKernel::FewOc => Some(ConvKernel::Direct),
+            ConvKernel::Gemv | ConvKernel::FewOc | ConvKernel::DirectBlock => Some(ConvKernel::Direct),
             // Its 16 KiB is exactly WebGPU's default limit; downlevel devices allow less.
             ConvKernel::GemmSmall | ConvKernel::GemmSmallK32 => Some(ConvKernel::GemmN64K16),
             // R38 takes the layers R27 gives `GemmSmallK32` (10 KiB, under WebGPU's default).

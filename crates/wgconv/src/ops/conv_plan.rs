@@ -708,8 +708,8 @@ impl ConvGeometry {
     }
 
     /// The staged-tile GEMM kernel the rules R11–R15 choose for a GEMM-shaped convolution (the
-    /// reference kernel where it cannot run): what runs where R46, R27 and the rules after it
-    /// (R30, R32, R37, R39) do not take the layer, or where a tile width or K schedule is forced
+    /// reference kernel where it cannot run): what runs where R46, R47, R27 and the rules after
+    /// it (R30, R32, R37, R39) do not take the layer, or where a tile width or K schedule is forced
     /// without a kernel.
     pub(crate) fn staged_gemm_kernel(&self) -> ConvKernel {
         // Fitted to `wgconv bench --tune`: large grids with long K take 128×128 tiles 16 deep
@@ -810,8 +810,8 @@ impl ConvGeometry {
     /// K ≤ 32, and at most 64 input channels (the range measured; no 1D layer was). Fitted on the 86 zoo, throughput-zoo
     /// and default-suite layers of ≤ 64 channels per group in and out (v29 call L): 1.28–3.11×
     /// the staged tiles on each of the 11 it takes (1.74× in geomean), among them YOLOv8n's 3→16
-    /// stem at 640² (batch 1: 0.0316 → 0.0199 ms) and MobileNetV3's 16→16 1×1 at 112², batch 32
-    /// (0.148 → 0.048); it lost on every staged layer of 48+ output channels or longer K
+    /// stem at 640² (batch 1: 0.0316 → 0.0199 ms; since v45 R47 gives it `DirectBlock` first) and
+    /// MobileNetV3's 16→16 1×1 at 112², batch 32 (0.148 → 0.048); it lost on every staged layer of 48+ output channels or longer K
     /// (0.47–0.96×), and on the batch-1 grids R27 gives `GemmSmallK32`, which come first.
     pub(crate) fn grouped_oc4_wins(&self) -> bool {
         let (icg, ocg) = (self.ic / self.groups, self.oc / self.groups);
@@ -823,15 +823,17 @@ impl ConvGeometry {
     /// Rule R47: whether `DirectBlock` beats the kernels the rules after it give a direct 2D
     /// layer of one group with a filter of 2+ taps: at most [`DIRECT_BLOCK_MAX_OC`] output
     /// channels, K of at most [`DIRECT_BLOCK_MAX_K`], at least [`DIRECT_BLOCK_MIN_PIXELS`] output
-    /// pixels. Fitted on the 81 layers of the zoos and the default suite that it can run with K
-    /// ≤ 1152 (v44 call A, forced against the planner, the faster of two runs each; every layer
-    /// of the suites in its class is among them): on the 9 it takes it ran 1.01–1.65× as fast
-    /// (YOLOv8n at batch 16: 16→16 3×3 at 160² 0.184 → 0.112 ms on R32's `GroupedOc4`, 3→16 s2
-    /// at 640² 0.143 → 0.121, 16→32 s2 at 320² 0.254 → 0.232 on R39's tiles; its 3→16 stem at
-    /// batch 1 0.0160 → 0.0128; the 3→16/32 stems at 224², batch 32, 1.01–1.04×). On the
-    /// same channels at batch 1 (25,600 pixels) it lost (0.62–0.76×), as on every layer of 64+
-    /// output channels or longer K (0.08–1.01×): each thread's serial loop over the input
-    /// channels grows with K, and small grids leave multiprocessors idle.
+    /// pixels. (The planner asks only where a GEMM tile is worth it: 16+ output channels, K ≥ 8.)
+    /// Fitted on the 81 layers of the zoos and the default suite that it can run with K ≤ 1152
+    /// (v44 call A, forced against the planner, the faster of two runs each; every layer of the
+    /// suites in its class is among them): on the 8 it takes it ran 1.01–1.65× as fast (YOLOv8n
+    /// at batch 16: 16→16 3×3 at 160² 0.184 → 0.112 ms on R32's `GroupedOc4`, 3→16 s2 at 640²
+    /// 0.143 → 0.121, 16→32 s2 at 320² 0.254 → 0.232 on R39's tiles; its 3→16 stem at batch 1
+    /// 0.0160 → 0.0128; the 3→16/32 stems at 224², batch 32, 1.01–1.04×). On smaller grids of
+    /// the same channels it lost (0.54–0.76× on 6 layers of 12,544–25,600 pixels: those stems and
+    /// YOLOv8n's 16-channel layers at batch 1), as on every layer of 64+ output channels or
+    /// longer K (0.08–1.01×): each thread's serial loop over the input channels grows with K, and
+    /// small grids leave multiprocessors idle.
     pub(crate) fn direct_block_wins(&self) -> bool {
         let taps = u64::from(self.kh) * u64::from(self.kw);
         !self.transposed
@@ -1129,9 +1131,9 @@ mod tests {
         assert!(!cl(8, 64, 64, 56)); // 196 groups: 0.98×
         assert!(!cl(1, 128, 80, 40)); // 128 input channels: 0.96×
         // Few output channels with short K where the staged tiles would run (R32): a 3→16 stem
-        // at 400², batch 2 (80,000 output pixels; R47 takes YOLOv8n's at 640² first), MobileNetV3's 16→16 1×1 at 112² at batch
-        // 32, 32→32 1×1 at 160² at batch 16; not 48 output channels, K 48 on 32, the batch-1
-        // grids of R27, ResNet's 3→64 7×7 stem.
+        // at 400², batch 2 (80,000 output pixels; R47 takes YOLOv8n's at 640² first),
+        // MobileNetV3's 16→16 1×1 at 112² at batch 32, 32→32 1×1 at 160² at batch 16; not 48
+        // output channels, K 48 on 32, the batch-1 grids of R27, ResNet's 3→64 7×7 stem.
         let oc4 = |input: &[usize], weight: &[usize], o: ConvOptions| geo(input, weight, o).unwrap().planned_kernel();
         let s2 = || d().stride(&[2]).padding(&[1]);
         assert_eq!(oc4(&[2, 3, 400, 400], &[16, 3, 3, 3], s2()), ConvKernel::GroupedOc4);
@@ -1533,12 +1535,16 @@ mod tests {
         // Left alone: the same channels at batch 1 (25,600 pixels), 64 output channels
         // (ResNet-50's 7×7 stem at batch 32), K over 144 (YOLOv8n's 32→32 3×3 at batch 16), 1×1
         // layers, groups, transposed and 1D layers.
+        // Just past each bound: 36 output channels (K 27), K 153 (17→32), 101,761 pixels.
         let stem = ConvOptions::default().stride(&[2, 2]).padding(&[3, 3]);
         for (input, weight, opts) in [
             (&[1usize, 16, 320, 320][..], &[32usize, 16, 3, 3][..], conv(2)),
             (&[1, 16, 160, 160], &[16, 16, 3, 3], conv(1)),
             (&[32, 3, 224, 224], &[64, 3, 7, 7], stem),
             (&[16, 32, 80, 80], &[32, 32, 3, 3], conv(1)),
+            (&[32, 3, 224, 224], &[36, 3, 3, 3], conv(2)),
+            (&[16, 17, 320, 320], &[32, 17, 3, 3], conv(2)),
+            (&[1, 3, 638, 638], &[16, 3, 3, 3], conv(2)),
             (&[16, 16, 160, 160], &[16, 16, 1, 1], ConvOptions::default()),
             (&[16, 32, 160, 160], &[32, 16, 3, 3], conv(1).groups(2)),
             (&[16, 16, 160, 160], &[16, 16, 3, 3], conv(1).transposed(true)),
