@@ -93,6 +93,14 @@ pub(crate) const DIRECT_BLOCK_MAX_K: u64 = 144;
 /// grid on which it was measured to win (YOLOv8n's 3→16 stem, 320² outputs at batch 1).
 pub(crate) const DIRECT_BLOCK_MIN_PIXELS: u64 = 102_400;
 
+/// The most input channels, or (R48's other clause) output channels, of a layer the fp32
+/// planner gives `PointwiseVec4` that rule R48 keeps on it where f16 multiplicands are allowed
+/// (`ConvGeometry::pointwise_stream_keeps_f16_layer`).
+pub(crate) const POINTWISE_F16_MAX_IC: u32 = 32;
+
+/// See [`POINTWISE_F16_MAX_IC`].
+pub(crate) const POINTWISE_F16_MAX_OC: u32 = 24;
+
 /// What runs one convolution on one device.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Plan {
@@ -206,8 +214,14 @@ fn runnable_kernel(
         return Ok((winograd_coop, None));
     }
     // f16 allowed: tensor cores take what the fp32 planner would give to a GEMM kernel for its
-    // GEMM shape, transposed layers only on large grids (`tensor_core_candidate`: R29, R30).
-    if f16_allowed && coop_runs && geometry.tensor_core_candidate() && geometry.supports(coop) {
+    // GEMM shape, transposed layers only on large grids (`tensor_core_candidate`: R29, R30),
+    // but for the pointwise layers the stream runs faster (R48).
+    if f16_allowed
+        && coop_runs
+        && geometry.tensor_core_candidate()
+        && !geometry.pointwise_stream_keeps_f16_layer()
+        && geometry.supports(coop)
+    {
         return Ok((coop, None));
     }
     // Tuning timed f32 tensors of this geometry: its Winograd choice does not hold for f16 ones.
@@ -611,6 +625,21 @@ impl ConvGeometry {
         (planned.is_gemm_shaped() || self.rule_instead_of_gemm(planned))
             && self.gemm_worthwhile()
             && (!self.transposed || big_enough())
+    }
+
+    /// Rule R48: whether a 2D pointwise layer the fp32 planner gives `PointwiseVec4` (R37, R46)
+    /// keeps it where f16 multiplicands are allowed, on NCHW tensors, instead of going to
+    /// `CoopF16`: at most [`POINTWISE_F16_MAX_IC`] input or [`POINTWISE_F16_MAX_OC`] output
+    /// channels. Fitted on the 65 pointwise layers R46 was fitted on (v45 call F, an H100; each
+    /// planned and with `pointwise_vec4` forced): of the 61 `CoopF16` ran, the 30 with ≤ 32
+    /// input or ≤ 24 output channels ran 1.06–2.75× faster on the stream on f16 tensors (1.45× in
+    /// geomean; MobileNetV3-L's 16→16 at 112², batch 32: 0.0346 → 0.0126 ms) and 0.86–2.13×
+    /// (1.39×) on f32 ones with f16 allowed; the other 31 (48+ channels in and 40+ out) lost,
+    /// 0.54–1.24× (0.82×). Channels-last tensors keep `CoopNhwc`, which reads them as they are
+    /// (not measured against the stream).
+    pub(crate) fn pointwise_stream_keeps_f16_layer(&self) -> bool {
+        self.planned_kernel() == ConvKernel::PointwiseVec4
+            && (self.ic <= POINTWISE_F16_MAX_IC || self.oc <= POINTWISE_F16_MAX_OC)
     }
 
     /// Rule R40: whether a layer R31 gives `Winograd` keeps it where f16 multiplicands are
@@ -1552,6 +1581,30 @@ mod tests {
         ] {
             assert_ne!(g(input, weight, opts).planned_kernel(), ConvKernel::DirectBlock, "{input:?} {weight:?}");
         }
+    }
+
+    /// R48 on layers it was fitted on, and the neighbours it leaves to the tensor cores.
+    #[test]
+    fn few_channel_pointwise_layers_keep_the_stream_with_f16_allowed() {
+        let g = |input: &[usize], oc: usize| geo(input, &[oc, input[1], 1, 1], ConvOptions::default()).unwrap();
+        // MobileNetV3-L's 16→16 at 112² and MobileNetV2's 144→24 at 56², batch 32; YOLOv8n's
+        // 32→32 at 160², batch 16.
+        for (input, oc) in [([32usize, 16, 112, 112], 16), ([32, 144, 56, 56], 24), ([16, 32, 160, 160], 32)] {
+            let layer = g(&input, oc);
+            assert_eq!(layer.planned_kernel(), ConvKernel::PointwiseVec4, "{input:?} → {oc}");
+            assert!(layer.tensor_core_candidate() && layer.pointwise_stream_keeps_f16_layer(), "{input:?} → {oc}");
+        }
+        // Left to the tensor cores: 48+ channels in and 40+ out (ResNet-50's 128→512 at 28²,
+        // batch 32; EfficientNet-B0's 144→40; YOLOv8n's 128→64 at 80², batch 16), and layers the
+        // fp32 planner gives another kernel (MobileNetV2's 32→16 at 112², batch 1: R38's split).
+        for (input, oc) in [([32usize, 128, 28, 28], 512), ([32, 144, 28, 28], 40), ([16, 128, 80, 80], 64)] {
+            let layer = g(&input, oc);
+            assert_eq!(layer.planned_kernel(), ConvKernel::PointwiseVec4, "{input:?} → {oc}");
+            assert!(!layer.pointwise_stream_keeps_f16_layer(), "{input:?} → {oc}");
+        }
+        let split = g(&[1, 32, 112, 112], 16);
+        assert_ne!(split.planned_kernel(), ConvKernel::PointwiseVec4);
+        assert!(!split.pointwise_stream_keeps_f16_layer());
     }
 
     #[test]
