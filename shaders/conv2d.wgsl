@@ -9,6 +9,8 @@
 //   conv_transpose2d_few_oc  the same for up to 4 output channels per group, all of a pixel's in
 //                     one thread, threads ordered by stride phase
 //   conv_transpose2d_few_oc_split  the same with K split over 8 threads per run of 4 pixels
+//   conv_transpose2d_few_oc_phases  the same at stride 2 × 2, each thread's run 4 blocks of
+//                     2 × 2 pixels (one per stride phase) that gather the same input pixels
 //   conv2d_few_oc_split  direct convolution with up to 4 output channels per group, K split
 //                     over 8 threads per run of 4 pixels of a row
 //   conv2d_gemv       direct convolution of at most 4 output pixels in all: the lanes of a
@@ -588,6 +590,532 @@ fn few_oc_run_sum(px: FewOcPixel, valid: array<bool, FEW_OC_RUN>, step: u32, beg
         }
     }
     return acc;
+}
+
+// Transposed convolution at stride 2 × 2 (dilation 1, filters up to 4 × 4, one group) with at
+// most 4 output channels: the RGB output of a DCGAN or pix2pix generator. Output row oh gathers
+// input row (oh + pad_h − ky) / 2 through the filter rows ky of its parity, so the 2 × 2 block
+// of output pixels with oh + pad_h ∈ {2·by, 2·by + 1} and ow + pad_w ∈ {2·bx, 2·bx + 1} (one
+// pixel of each stride phase) gathers input rows by and by − 1 and columns bx and bx − 1, each
+// pixel through its own taps ky = ry + 2·jy, kx = rx + 2·jx: every input value loaded feeds all
+// four phases, where `conv_transpose2d_few_oc_split` loads it once for each. A thread takes a
+// run of FEW_OC_RUN blocks of a block row (`few_oc_run` places them); as in that kernel the
+// workgroup's 8 rows of 32 threads split the input channels, and each row's weights are staged
+// in workgroup memory, PHASE_ROUND_IC channels a round, one vec4 of output channels per tap
+// (the taps past the filter zero), so a warp reads each as one broadcast load.
+const PHASE_ROUND_IC: u32 = 4u;
+// The staged weights, [slice][channel of the round][ky · 4 + kx]; after the last round, the
+// reduction's partial sums (two values a round, each 256 threads wide).
+var<workgroup> phase_weights: array<vec4<f32>, 512>;
+
+@compute @workgroup_size(256)
+fn conv_transpose2d_few_oc_phases(
+    @builtin(global_invocation_id) gid: vec3<u32>,
+    @builtin(local_invocation_index) local: u32,
+) {
+    // Blocks by run from pad_h / 2 (the first output row's) to (oh − 1 + pad_h) / 2 (the last
+    // one's); likewise bx.
+    let first_by = params.pad_h / 2u;
+    let first_bx = params.pad_w / 2u;
+    let block_rows = (params.oh - 1u + params.pad_h) / 2u - first_by + 1u;
+    let block_cols = (params.ow - 1u + params.pad_w) / 2u - first_bx + 1u;
+    // 32 runs per workgroup (stride_x is a whole number of workgroups of 256), in the order
+    // (image, block row, run of the row).
+    let runs = few_oc_runs_per_row(block_cols);
+    let run = (gid.y * stride_x + gid.x) / 256u * 32u + local % 32u;
+    let columns = few_oc_run(run % runs, block_cols);
+    let n = run / runs / block_rows;
+    let by = run / runs % block_rows + first_by;
+    let live = n < params.n;
+    // Block r of the run: block column first_bx + columns.first + r · columns.step.
+    var block_live: array<bool, FEW_OC_RUN>;
+    var bx: array<u32, FEW_OC_RUN>;
+    for (var r = 0u; r < FEW_OC_RUN; r++) {
+        block_live[r] = live && columns.first + r * columns.step < block_cols;
+        bx[r] = first_bx + columns.first + r * columns.step;
+    }
+    // Input rows by − jy and columns bx − jx, clamped into the image (their loads then
+    // harmless) and whether inside it.
+    let iy0 = i32(by) - 0;
+    let row_inside0 = live && iy0 >= 0 && iy0 < i32(params.ih);
+    let row0 = u32(clamp(iy0, 0, i32(params.ih) - 1)) * params.iw;
+    let ix0_0 = i32(bx[0]) - 0;
+    let column_inside0_0 = block_live[0] && ix0_0 >= 0 && ix0_0 < i32(params.iw);
+    let column0_0 = u32(clamp(ix0_0, 0, i32(params.iw) - 1));
+    let ix0_1 = i32(bx[1]) - 0;
+    let column_inside0_1 = block_live[1] && ix0_1 >= 0 && ix0_1 < i32(params.iw);
+    let column0_1 = u32(clamp(ix0_1, 0, i32(params.iw) - 1));
+    let ix0_2 = i32(bx[2]) - 0;
+    let column_inside0_2 = block_live[2] && ix0_2 >= 0 && ix0_2 < i32(params.iw);
+    let column0_2 = u32(clamp(ix0_2, 0, i32(params.iw) - 1));
+    let ix0_3 = i32(bx[3]) - 0;
+    let column_inside0_3 = block_live[3] && ix0_3 >= 0 && ix0_3 < i32(params.iw);
+    let column0_3 = u32(clamp(ix0_3, 0, i32(params.iw) - 1));
+    let iy1 = i32(by) - 1;
+    let row_inside1 = live && iy1 >= 0 && iy1 < i32(params.ih);
+    let row1 = u32(clamp(iy1, 0, i32(params.ih) - 1)) * params.iw;
+    let ix1_0 = i32(bx[0]) - 1;
+    let column_inside1_0 = block_live[0] && ix1_0 >= 0 && ix1_0 < i32(params.iw);
+    let column1_0 = u32(clamp(ix1_0, 0, i32(params.iw) - 1));
+    let ix1_1 = i32(bx[1]) - 1;
+    let column_inside1_1 = block_live[1] && ix1_1 >= 0 && ix1_1 < i32(params.iw);
+    let column1_1 = u32(clamp(ix1_1, 0, i32(params.iw) - 1));
+    let ix1_2 = i32(bx[2]) - 1;
+    let column_inside1_2 = block_live[2] && ix1_2 >= 0 && ix1_2 < i32(params.iw);
+    let column1_2 = u32(clamp(ix1_2, 0, i32(params.iw) - 1));
+    let ix1_3 = i32(bx[3]) - 1;
+    let column_inside1_3 = block_live[3] && ix1_3 >= 0 && ix1_3 < i32(params.iw);
+    let column1_3 = u32(clamp(ix1_3, 0, i32(params.iw) - 1));
+    let slice = local / 32u;
+    let chunk = (params.ic + 7u) / 8u;
+    let begin = min(slice * chunk, params.ic);
+    let end = min(begin + chunk, params.ic);
+    let plane = params.ih * params.iw;
+    let taps = params.kh * params.kw;
+    let last_oc = params.oc - 1u;
+    var plane_index = (min(n, params.n - 1u) * params.ic + begin) * plane;
+    // The accumulators of phase (ry, rx), one per block of the run.
+    var acc00: array<vec4<f32>, FEW_OC_RUN>;
+    var acc01: array<vec4<f32>, FEW_OC_RUN>;
+    var acc10: array<vec4<f32>, FEW_OC_RUN>;
+    var acc11: array<vec4<f32>, FEW_OC_RUN>;
+    let rounds = (chunk + PHASE_ROUND_IC - 1u) / PHASE_ROUND_IC;
+    for (var round = 0u; round < rounds; round++) {
+        // Every thread stages two of the 512 (slice, channel, tap) vectors of the round.
+        for (var h = 0u; h < 2u; h++) {
+            let e = local + h * 256u;
+            let s_begin = min(e / 64u * chunk, params.ic);
+            let s_end = min(s_begin + chunk, params.ic);
+            let ic = s_begin + round * PHASE_ROUND_IC + e / 16u % PHASE_ROUND_IC;
+            let ky = e % 16u / 4u;
+            let kx = e % 4u;
+            var w = vec4<f32>(0.0);
+            if (ic < s_end && ky < params.kh && kx < params.kw) {
+                // The weight is [IC, OC, KH, KW]; the lanes past the last output channel repeat
+                // it (copies, not written).
+                let at = ic * params.oc * taps + ky * params.kw + kx;
+                w = vec4<f32>(
+                    (weight[at]),
+                    (weight[at + min(1u, last_oc) * taps]),
+                    (weight[at + min(2u, last_oc) * taps]),
+                    (weight[at + min(3u, last_oc) * taps]),
+                );
+            }
+            phase_weights[e] = w;
+        }
+        workgroupBarrier();
+        for (var c = 0u; c < PHASE_ROUND_IC; c++) {
+            if (begin + round * PHASE_ROUND_IC + c >= end) {
+                break;
+            }
+            let w_at = (slice * PHASE_ROUND_IC + c) * 16u;
+            let x00_0 = vec4<f32>(select(0.0, (input[plane_index + row0 + column0_0]), row_inside0 && column_inside0_0));
+            let x00_1 = vec4<f32>(select(0.0, (input[plane_index + row0 + column0_1]), row_inside0 && column_inside0_1));
+            let x00_2 = vec4<f32>(select(0.0, (input[plane_index + row0 + column0_2]), row_inside0 && column_inside0_2));
+            let x00_3 = vec4<f32>(select(0.0, (input[plane_index + row0 + column0_3]), row_inside0 && column_inside0_3));
+            let w0000 = phase_weights[w_at + 0u];
+            acc00[0] = fma(x00_0, w0000, acc00[0]);
+            acc00[1] = fma(x00_1, w0000, acc00[1]);
+            acc00[2] = fma(x00_2, w0000, acc00[2]);
+            acc00[3] = fma(x00_3, w0000, acc00[3]);
+            let w0001 = phase_weights[w_at + 1u];
+            acc01[0] = fma(x00_0, w0001, acc01[0]);
+            acc01[1] = fma(x00_1, w0001, acc01[1]);
+            acc01[2] = fma(x00_2, w0001, acc01[2]);
+            acc01[3] = fma(x00_3, w0001, acc01[3]);
+            let w0010 = phase_weights[w_at + 4u];
+            acc10[0] = fma(x00_0, w0010, acc10[0]);
+            acc10[1] = fma(x00_1, w0010, acc10[1]);
+            acc10[2] = fma(x00_2, w0010, acc10[2]);
+            acc10[3] = fma(x00_3, w0010, acc10[3]);
+            let w0011 = phase_weights[w_at + 5u];
+            acc11[0] = fma(x00_0, w0011, acc11[0]);
+            acc11[1] = fma(x00_1, w0011, acc11[1]);
+            acc11[2] = fma(x00_2, w0011, acc11[2]);
+            acc11[3] = fma(x00_3, w0011, acc11[3]);
+            let x01_0 = vec4<f32>(select(0.0, (input[plane_index + row0 + column1_0]), row_inside0 && column_inside1_0));
+            let x01_1 = vec4<f32>(select(0.0, (input[plane_index + row0 + column1_1]), row_inside0 && column_inside1_1));
+            let x01_2 = vec4<f32>(select(0.0, (input[plane_index + row0 + column1_2]), row_inside0 && column_inside1_2));
+            let x01_3 = vec4<f32>(select(0.0, (input[plane_index + row0 + column1_3]), row_inside0 && column_inside1_3));
+            let w0100 = phase_weights[w_at + 2u];
+            acc00[0] = fma(x01_0, w0100, acc00[0]);
+            acc00[1] = fma(x01_1, w0100, acc00[1]);
+            acc00[2] = fma(x01_2, w0100, acc00[2]);
+            acc00[3] = fma(x01_3, w0100, acc00[3]);
+            let w0101 = phase_weights[w_at + 3u];
+            acc01[0] = fma(x01_0, w0101, acc01[0]);
+            acc01[1] = fma(x01_1, w0101, acc01[1]);
+            acc01[2] = fma(x01_2, w0101, acc01[2]);
+            acc01[3] = fma(x01_3, w0101, acc01[3]);
+            let w0110 = phase_weights[w_at + 6u];
+            acc10[0] = fma(x01_0, w0110, acc10[0]);
+            acc10[1] = fma(x01_1, w0110, acc10[1]);
+            acc10[2] = fma(x01_2, w0110, acc10[2]);
+            acc10[3] = fma(x01_3, w0110, acc10[3]);
+            let w0111 = phase_weights[w_at + 7u];
+            acc11[0] = fma(x01_0, w0111, acc11[0]);
+            acc11[1] = fma(x01_1, w0111, acc11[1]);
+            acc11[2] = fma(x01_2, w0111, acc11[2]);
+            acc11[3] = fma(x01_3, w0111, acc11[3]);
+            let x10_0 = vec4<f32>(select(0.0, (input[plane_index + row1 + column0_0]), row_inside1 && column_inside0_0));
+            let x10_1 = vec4<f32>(select(0.0, (input[plane_index + row1 + column0_1]), row_inside1 && column_inside0_1));
+            let x10_2 = vec4<f32>(select(0.0, (input[plane_index + row1 + column0_2]), row_inside1 && column_inside0_2));
+            let x10_3 = vec4<f32>(select(0.0, (input[plane_index + row1 + column0_3]), row_inside1 && column_inside0_3));
+            let w1000 = phase_weights[w_at + 8u];
+            acc00[0] = fma(x10_0, w1000, acc00[0]);
+            acc00[1] = fma(x10_1, w1000, acc00[1]);
+            acc00[2] = fma(x10_2, w1000, acc00[2]);
+            acc00[3] = fma(x10_3, w1000, acc00[3]);
+            let w1001 = phase_weights[w_at + 9u];
+            acc01[0] = fma(x10_0, w1001, acc01[0]);
+            acc01[1] = fma(x10_1, w1001, acc01[1]);
+            acc01[2] = fma(x10_2, w1001, acc01[2]);
+            acc01[3] = fma(x10_3, w1001, acc01[3]);
+            let w1010 = phase_weights[w_at + 12u];
+            acc10[0] = fma(x10_0, w1010, acc10[0]);
+            acc10[1] = fma(x10_1, w1010, acc10[1]);
+            acc10[2] = fma(x10_2, w1010, acc10[2]);
+            acc10[3] = fma(x10_3, w1010, acc10[3]);
+            let w1011 = phase_weights[w_at + 13u];
+            acc11[0] = fma(x10_0, w1011, acc11[0]);
+            acc11[1] = fma(x10_1, w1011, acc11[1]);
+            acc11[2] = fma(x10_2, w1011, acc11[2]);
+            acc11[3] = fma(x10_3, w1011, acc11[3]);
+            let x11_0 = vec4<f32>(select(0.0, (input[plane_index + row1 + column1_0]), row_inside1 && column_inside1_0));
+            let x11_1 = vec4<f32>(select(0.0, (input[plane_index + row1 + column1_1]), row_inside1 && column_inside1_1));
+            let x11_2 = vec4<f32>(select(0.0, (input[plane_index + row1 + column1_2]), row_inside1 && column_inside1_2));
+            let x11_3 = vec4<f32>(select(0.0, (input[plane_index + row1 + column1_3]), row_inside1 && column_inside1_3));
+            let w1100 = phase_weights[w_at + 10u];
+            acc00[0] = fma(x11_0, w1100, acc00[0]);
+            acc00[1] = fma(x11_1, w1100, acc00[1]);
+            acc00[2] = fma(x11_2, w1100, acc00[2]);
+            acc00[3] = fma(x11_3, w1100, acc00[3]);
+            let w1101 = phase_weights[w_at + 11u];
+            acc01[0] = fma(x11_0, w1101, acc01[0]);
+            acc01[1] = fma(x11_1, w1101, acc01[1]);
+            acc01[2] = fma(x11_2, w1101, acc01[2]);
+            acc01[3] = fma(x11_3, w1101, acc01[3]);
+            let w1110 = phase_weights[w_at + 14u];
+            acc10[0] = fma(x11_0, w1110, acc10[0]);
+            acc10[1] = fma(x11_1, w1110, acc10[1]);
+            acc10[2] = fma(x11_2, w1110, acc10[2]);
+            acc10[3] = fma(x11_3, w1110, acc10[3]);
+            let w1111 = phase_weights[w_at + 15u];
+            acc11[0] = fma(x11_0, w1111, acc11[0]);
+            acc11[1] = fma(x11_1, w1111, acc11[1]);
+            acc11[2] = fma(x11_2, w1111, acc11[2]);
+            acc11[3] = fma(x11_3, w1111, acc11[3]);
+            plane_index += plane;
+        }
+        workgroupBarrier();
+    }
+    // The 8 slices' partial sums of the run's 4 × FEW_OC_RUN pixels, two a round: value v of
+    // the round is added up by slice v and written. (Written out, so that every accumulator index
+    // is a constant: see `few_oc_reduce`.)
+    phase_weights[0u * 256u + local] = acc00[0];
+    phase_weights[1u * 256u + local] = acc00[1];
+    workgroupBarrier();
+    if (slice == 0u) {
+        // Output pixel (2·by + ry − pad_h, 2·bx + rx − pad_w) of the block.
+        let oh = i32(2u * by + 0u) - i32(params.pad_h);
+        let ow = i32(2u * bx[0] + 0u) - i32(params.pad_w);
+        if (block_live[0] && oh >= 0 && oh < i32(params.oh) && ow >= 0 && ow < i32(params.ow)) {
+            var sum = vec4<f32>(0.0);
+            for (var s = 0u; s < 8u; s++) {
+                sum += phase_weights[0u * 256u + s * 32u + local % 32u];
+            }
+            var pixel: FewOcPixel;
+            pixel.n = n;
+            pixel.group = 0u;
+            pixel.oh = u32(oh);
+            pixel.ow = u32(ow);
+            few_oc_finish(pixel, sum);
+        }
+    }
+    if (slice == 1u) {
+        // Output pixel (2·by + ry − pad_h, 2·bx + rx − pad_w) of the block.
+        let oh = i32(2u * by + 0u) - i32(params.pad_h);
+        let ow = i32(2u * bx[1] + 0u) - i32(params.pad_w);
+        if (block_live[1] && oh >= 0 && oh < i32(params.oh) && ow >= 0 && ow < i32(params.ow)) {
+            var sum = vec4<f32>(0.0);
+            for (var s = 0u; s < 8u; s++) {
+                sum += phase_weights[1u * 256u + s * 32u + local % 32u];
+            }
+            var pixel: FewOcPixel;
+            pixel.n = n;
+            pixel.group = 0u;
+            pixel.oh = u32(oh);
+            pixel.ow = u32(ow);
+            few_oc_finish(pixel, sum);
+        }
+    }
+    workgroupBarrier();
+    phase_weights[0u * 256u + local] = acc00[2];
+    phase_weights[1u * 256u + local] = acc00[3];
+    workgroupBarrier();
+    if (slice == 0u) {
+        // Output pixel (2·by + ry − pad_h, 2·bx + rx − pad_w) of the block.
+        let oh = i32(2u * by + 0u) - i32(params.pad_h);
+        let ow = i32(2u * bx[2] + 0u) - i32(params.pad_w);
+        if (block_live[2] && oh >= 0 && oh < i32(params.oh) && ow >= 0 && ow < i32(params.ow)) {
+            var sum = vec4<f32>(0.0);
+            for (var s = 0u; s < 8u; s++) {
+                sum += phase_weights[0u * 256u + s * 32u + local % 32u];
+            }
+            var pixel: FewOcPixel;
+            pixel.n = n;
+            pixel.group = 0u;
+            pixel.oh = u32(oh);
+            pixel.ow = u32(ow);
+            few_oc_finish(pixel, sum);
+        }
+    }
+    if (slice == 1u) {
+        // Output pixel (2·by + ry − pad_h, 2·bx + rx − pad_w) of the block.
+        let oh = i32(2u * by + 0u) - i32(params.pad_h);
+        let ow = i32(2u * bx[3] + 0u) - i32(params.pad_w);
+        if (block_live[3] && oh >= 0 && oh < i32(params.oh) && ow >= 0 && ow < i32(params.ow)) {
+            var sum = vec4<f32>(0.0);
+            for (var s = 0u; s < 8u; s++) {
+                sum += phase_weights[1u * 256u + s * 32u + local % 32u];
+            }
+            var pixel: FewOcPixel;
+            pixel.n = n;
+            pixel.group = 0u;
+            pixel.oh = u32(oh);
+            pixel.ow = u32(ow);
+            few_oc_finish(pixel, sum);
+        }
+    }
+    workgroupBarrier();
+    phase_weights[0u * 256u + local] = acc01[0];
+    phase_weights[1u * 256u + local] = acc01[1];
+    workgroupBarrier();
+    if (slice == 0u) {
+        // Output pixel (2·by + ry − pad_h, 2·bx + rx − pad_w) of the block.
+        let oh = i32(2u * by + 0u) - i32(params.pad_h);
+        let ow = i32(2u * bx[0] + 1u) - i32(params.pad_w);
+        if (block_live[0] && oh >= 0 && oh < i32(params.oh) && ow >= 0 && ow < i32(params.ow)) {
+            var sum = vec4<f32>(0.0);
+            for (var s = 0u; s < 8u; s++) {
+                sum += phase_weights[0u * 256u + s * 32u + local % 32u];
+            }
+            var pixel: FewOcPixel;
+            pixel.n = n;
+            pixel.group = 0u;
+            pixel.oh = u32(oh);
+            pixel.ow = u32(ow);
+            few_oc_finish(pixel, sum);
+        }
+    }
+    if (slice == 1u) {
+        // Output pixel (2·by + ry − pad_h, 2·bx + rx − pad_w) of the block.
+        let oh = i32(2u * by + 0u) - i32(params.pad_h);
+        let ow = i32(2u * bx[1] + 1u) - i32(params.pad_w);
+        if (block_live[1] && oh >= 0 && oh < i32(params.oh) && ow >= 0 && ow < i32(params.ow)) {
+            var sum = vec4<f32>(0.0);
+            for (var s = 0u; s < 8u; s++) {
+                sum += phase_weights[1u * 256u + s * 32u + local % 32u];
+            }
+            var pixel: FewOcPixel;
+            pixel.n = n;
+            pixel.group = 0u;
+            pixel.oh = u32(oh);
+            pixel.ow = u32(ow);
+            few_oc_finish(pixel, sum);
+        }
+    }
+    workgroupBarrier();
+    phase_weights[0u * 256u + local] = acc01[2];
+    phase_weights[1u * 256u + local] = acc01[3];
+    workgroupBarrier();
+    if (slice == 0u) {
+        // Output pixel (2·by + ry − pad_h, 2·bx + rx − pad_w) of the block.
+        let oh = i32(2u * by + 0u) - i32(params.pad_h);
+        let ow = i32(2u * bx[2] + 1u) - i32(params.pad_w);
+        if (block_live[2] && oh >= 0 && oh < i32(params.oh) && ow >= 0 && ow < i32(params.ow)) {
+            var sum = vec4<f32>(0.0);
+            for (var s = 0u; s < 8u; s++) {
+                sum += phase_weights[0u * 256u + s * 32u + local % 32u];
+            }
+            var pixel: FewOcPixel;
+            pixel.n = n;
+            pixel.group = 0u;
+            pixel.oh = u32(oh);
+            pixel.ow = u32(ow);
+            few_oc_finish(pixel, sum);
+        }
+    }
+    if (slice == 1u) {
+        // Output pixel (2·by + ry − pad_h, 2·bx + rx − pad_w) of the block.
+        let oh = i32(2u * by + 0u) - i32(params.pad_h);
+        let ow = i32(2u * bx[3] + 1u) - i32(params.pad_w);
+        if (block_live[3] && oh >= 0 && oh < i32(params.oh) && ow >= 0 && ow < i32(params.ow)) {
+            var sum = vec4<f32>(0.0);
+            for (var s = 0u; s < 8u; s++) {
+                sum += phase_weights[1u * 256u + s * 32u + local % 32u];
+            }
+            var pixel: FewOcPixel;
+            pixel.n = n;
+            pixel.group = 0u;
+            pixel.oh = u32(oh);
+            pixel.ow = u32(ow);
+            few_oc_finish(pixel, sum);
+        }
+    }
+    workgroupBarrier();
+    phase_weights[0u * 256u + local] = acc10[0];
+    phase_weights[1u * 256u + local] = acc10[1];
+    workgroupBarrier();
+    if (slice == 0u) {
+        // Output pixel (2·by + ry − pad_h, 2·bx + rx − pad_w) of the block.
+        let oh = i32(2u * by + 1u) - i32(params.pad_h);
+        let ow = i32(2u * bx[0] + 0u) - i32(params.pad_w);
+        if (block_live[0] && oh >= 0 && oh < i32(params.oh) && ow >= 0 && ow < i32(params.ow)) {
+            var sum = vec4<f32>(0.0);
+            for (var s = 0u; s < 8u; s++) {
+                sum += phase_weights[0u * 256u + s * 32u + local % 32u];
+            }
+            var pixel: FewOcPixel;
+            pixel.n = n;
+            pixel.group = 0u;
+            pixel.oh = u32(oh);
+            pixel.ow = u32(ow);
+            few_oc_finish(pixel, sum);
+        }
+    }
+    if (slice == 1u) {
+        // Output pixel (2·by + ry − pad_h, 2·bx + rx − pad_w) of the block.
+        let oh = i32(2u * by + 1u) - i32(params.pad_h);
+        let ow = i32(2u * bx[1] + 0u) - i32(params.pad_w);
+        if (block_live[1] && oh >= 0 && oh < i32(params.oh) && ow >= 0 && ow < i32(params.ow)) {
+            var sum = vec4<f32>(0.0);
+            for (var s = 0u; s < 8u; s++) {
+                sum += phase_weights[1u * 256u + s * 32u + local % 32u];
+            }
+            var pixel: FewOcPixel;
+            pixel.n = n;
+            pixel.group = 0u;
+            pixel.oh = u32(oh);
+            pixel.ow = u32(ow);
+            few_oc_finish(pixel, sum);
+        }
+    }
+    workgroupBarrier();
+    phase_weights[0u * 256u + local] = acc10[2];
+    phase_weights[1u * 256u + local] = acc10[3];
+    workgroupBarrier();
+    if (slice == 0u) {
+        // Output pixel (2·by + ry − pad_h, 2·bx + rx − pad_w) of the block.
+        let oh = i32(2u * by + 1u) - i32(params.pad_h);
+        let ow = i32(2u * bx[2] + 0u) - i32(params.pad_w);
+        if (block_live[2] && oh >= 0 && oh < i32(params.oh) && ow >= 0 && ow < i32(params.ow)) {
+            var sum = vec4<f32>(0.0);
+            for (var s = 0u; s < 8u; s++) {
+                sum += phase_weights[0u * 256u + s * 32u + local % 32u];
+            }
+            var pixel: FewOcPixel;
+            pixel.n = n;
+            pixel.group = 0u;
+            pixel.oh = u32(oh);
+            pixel.ow = u32(ow);
+            few_oc_finish(pixel, sum);
+        }
+    }
+    if (slice == 1u) {
+        // Output pixel (2·by + ry − pad_h, 2·bx + rx − pad_w) of the block.
+        let oh = i32(2u * by + 1u) - i32(params.pad_h);
+        let ow = i32(2u * bx[3] + 0u) - i32(params.pad_w);
+        if (block_live[3] && oh >= 0 && oh < i32(params.oh) && ow >= 0 && ow < i32(params.ow)) {
+            var sum = vec4<f32>(0.0);
+            for (var s = 0u; s < 8u; s++) {
+                sum += phase_weights[1u * 256u + s * 32u + local % 32u];
+            }
+            var pixel: FewOcPixel;
+            pixel.n = n;
+            pixel.group = 0u;
+            pixel.oh = u32(oh);
+            pixel.ow = u32(ow);
+            few_oc_finish(pixel, sum);
+        }
+    }
+    workgroupBarrier();
+    phase_weights[0u * 256u + local] = acc11[0];
+    phase_weights[1u * 256u + local] = acc11[1];
+    workgroupBarrier();
+    if (slice == 0u) {
+        // Output pixel (2·by + ry − pad_h, 2·bx + rx − pad_w) of the block.
+        let oh = i32(2u * by + 1u) - i32(params.pad_h);
+        let ow = i32(2u * bx[0] + 1u) - i32(params.pad_w);
+        if (block_live[0] && oh >= 0 && oh < i32(params.oh) && ow >= 0 && ow < i32(params.ow)) {
+            var sum = vec4<f32>(0.0);
+            for (var s = 0u; s < 8u; s++) {
+                sum += phase_weights[0u * 256u + s * 32u + local % 32u];
+            }
+            var pixel: FewOcPixel;
+            pixel.n = n;
+            pixel.group = 0u;
+            pixel.oh = u32(oh);
+            pixel.ow = u32(ow);
+            few_oc_finish(pixel, sum);
+        }
+    }
+    if (slice == 1u) {
+        // Output pixel (2·by + ry − pad_h, 2·bx + rx − pad_w) of the block.
+        let oh = i32(2u * by + 1u) - i32(params.pad_h);
+        let ow = i32(2u * bx[1] + 1u) - i32(params.pad_w);
+        if (block_live[1] && oh >= 0 && oh < i32(params.oh) && ow >= 0 && ow < i32(params.ow)) {
+            var sum = vec4<f32>(0.0);
+            for (var s = 0u; s < 8u; s++) {
+                sum += phase_weights[1u * 256u + s * 32u + local % 32u];
+            }
+            var pixel: FewOcPixel;
+            pixel.n = n;
+            pixel.group = 0u;
+            pixel.oh = u32(oh);
+            pixel.ow = u32(ow);
+            few_oc_finish(pixel, sum);
+        }
+    }
+    workgroupBarrier();
+    phase_weights[0u * 256u + local] = acc11[2];
+    phase_weights[1u * 256u + local] = acc11[3];
+    workgroupBarrier();
+    if (slice == 0u) {
+        // Output pixel (2·by + ry − pad_h, 2·bx + rx − pad_w) of the block.
+        let oh = i32(2u * by + 1u) - i32(params.pad_h);
+        let ow = i32(2u * bx[2] + 1u) - i32(params.pad_w);
+        if (block_live[2] && oh >= 0 && oh < i32(params.oh) && ow >= 0 && ow < i32(params.ow)) {
+            var sum = vec4<f32>(0.0);
+            for (var s = 0u; s < 8u; s++) {
+                sum += phase_weights[0u * 256u + s * 32u + local % 32u];
+            }
+            var pixel: FewOcPixel;
+            pixel.n = n;
+            pixel.group = 0u;
+            pixel.oh = u32(oh);
+            pixel.ow = u32(ow);
+            few_oc_finish(pixel, sum);
+        }
+    }
+    if (slice == 1u) {
+        // Output pixel (2·by + ry − pad_h, 2·bx + rx − pad_w) of the block.
+        let oh = i32(2u * by + 1u) - i32(params.pad_h);
+        let ow = i32(2u * bx[3] + 1u) - i32(params.pad_w);
+        if (block_live[3] && oh >= 0 && oh < i32(params.oh) && ow >= 0 && ow < i32(params.ow)) {
+            var sum = vec4<f32>(0.0);
+            for (var s = 0u; s < 8u; s++) {
+                sum += phase_weights[1u * 256u + s * 32u + local % 32u];
+            }
+            var pixel: FewOcPixel;
+            pixel.n = n;
+            pixel.group = 0u;
+            pixel.oh = u32(oh);
+            pixel.ow = u32(ow);
+            few_oc_finish(pixel, sum);
+        }
+    }
+    workgroupBarrier();
 }
 
 // Direct convolution with at most 4 output channels per group (an image's RGB output, a

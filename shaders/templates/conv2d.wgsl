@@ -10,6 +10,8 @@
 //   conv_transpose2d_few_oc  the same for up to 4 output channels per group, all of a pixel's in
 //                     one thread, threads ordered by stride phase
 //   conv_transpose2d_few_oc_split  the same with K split over 8 threads per run of 4 pixels
+//   conv_transpose2d_few_oc_phases  the same at stride 2 × 2, each thread's run 4 blocks of
+//                     2 × 2 pixels (one per stride phase) that gather the same input pixels
 //   conv2d_few_oc_split  direct convolution with up to 4 output channels per group, K split
 //                     over 8 threads per run of 4 pixels of a row
 //   conv2d_gemv       direct convolution of at most 4 output pixels in all: the lanes of a
@@ -502,6 +504,153 @@ fn few_oc_run_sum(px: FewOcPixel, valid: array<bool, FEW_OC_RUN>, step: u32, beg
         }
     }
     return acc;
+}
+
+// Transposed convolution at stride 2 × 2 (dilation 1, filters up to 4 × 4, one group) with at
+// most 4 output channels: the RGB output of a DCGAN or pix2pix generator. Output row oh gathers
+// input row (oh + pad_h − ky) / 2 through the filter rows ky of its parity, so the 2 × 2 block
+// of output pixels with oh + pad_h ∈ {2·by, 2·by + 1} and ow + pad_w ∈ {2·bx, 2·bx + 1} (one
+// pixel of each stride phase) gathers input rows by and by − 1 and columns bx and bx − 1, each
+// pixel through its own taps ky = ry + 2·jy, kx = rx + 2·jx: every input value loaded feeds all
+// four phases, where `conv_transpose2d_few_oc_split` loads it once for each. A thread takes a
+// run of FEW_OC_RUN blocks of a block row (`few_oc_run` places them); as in that kernel the
+// workgroup's 8 rows of 32 threads split the input channels, and each row's weights are staged
+// in workgroup memory, PHASE_ROUND_IC channels a round, one vec4 of output channels per tap
+// (the taps past the filter zero), so a warp reads each as one broadcast load.
+const PHASE_ROUND_IC: u32 = 4u;
+// The staged weights, [slice][channel of the round][ky · 4 + kx]; after the last round, the
+// reduction's partial sums (two values a round, each 256 threads wide).
+var<workgroup> phase_weights: array<vec4<f32>, 512>;
+
+@compute @workgroup_size(256)
+fn conv_transpose2d_few_oc_phases(
+    @builtin(global_invocation_id) gid: vec3<u32>,
+    @builtin(local_invocation_index) local: u32,
+) {
+    // Blocks by run from pad_h / 2 (the first output row's) to (oh − 1 + pad_h) / 2 (the last
+    // one's); likewise bx.
+    let first_by = params.pad_h / 2u;
+    let first_bx = params.pad_w / 2u;
+    let block_rows = (params.oh - 1u + params.pad_h) / 2u - first_by + 1u;
+    let block_cols = (params.ow - 1u + params.pad_w) / 2u - first_bx + 1u;
+    // 32 runs per workgroup (stride_x is a whole number of workgroups of 256), in the order
+    // (image, block row, run of the row).
+    let runs = few_oc_runs_per_row(block_cols);
+    let run = (gid.y * stride_x + gid.x) / 256u * 32u + local % 32u;
+    let columns = few_oc_run(run % runs, block_cols);
+    let n = run / runs / block_rows;
+    let by = run / runs % block_rows + first_by;
+    let live = n < params.n;
+    // Block r of the run: block column first_bx + columns.first + r · columns.step.
+    var block_live: array<bool, FEW_OC_RUN>;
+    var bx: array<u32, FEW_OC_RUN>;
+    for (var r = 0u; r < FEW_OC_RUN; r++) {
+        block_live[r] = live && columns.first + r * columns.step < block_cols;
+        bx[r] = first_bx + columns.first + r * columns.step;
+    }
+    // Input rows by − jy and columns bx − jx, clamped into the image (their loads then
+    // harmless) and whether inside it.
+{% for j in range(2) %}
+    let iy{{ j }} = i32(by) - {{ j }};
+    let row_inside{{ j }} = live && iy{{ j }} >= 0 && iy{{ j }} < i32(params.ih);
+    let row{{ j }} = u32(clamp(iy{{ j }}, 0, i32(params.ih) - 1)) * params.iw;
+{% for r in range(few_oc_run) %}
+    let ix{{ j }}_{{ r }} = i32(bx[{{ r }}]) - {{ j }};
+    let column_inside{{ j }}_{{ r }} = block_live[{{ r }}] && ix{{ j }}_{{ r }} >= 0 && ix{{ j }}_{{ r }} < i32(params.iw);
+    let column{{ j }}_{{ r }} = u32(clamp(ix{{ j }}_{{ r }}, 0, i32(params.iw) - 1));
+{% endfor %}
+{% endfor %}
+    let slice = local / 32u;
+    let chunk = (params.ic + 7u) / 8u;
+    let begin = min(slice * chunk, params.ic);
+    let end = min(begin + chunk, params.ic);
+    let plane = params.ih * params.iw;
+    let taps = params.kh * params.kw;
+    let last_oc = params.oc - 1u;
+    var plane_index = (min(n, params.n - 1u) * params.ic + begin) * plane;
+    // The accumulators of phase (ry, rx), one per block of the run.
+{% for ry in range(2) %}{% for rx in range(2) %}
+    var acc{{ ry }}{{ rx }}: array<vec4<f32>, FEW_OC_RUN>;
+{% endfor %}{% endfor %}
+    let rounds = (chunk + PHASE_ROUND_IC - 1u) / PHASE_ROUND_IC;
+    for (var round = 0u; round < rounds; round++) {
+        // Every thread stages two of the 512 (slice, channel, tap) vectors of the round.
+        for (var h = 0u; h < 2u; h++) {
+            let e = local + h * 256u;
+            let s_begin = min(e / 64u * chunk, params.ic);
+            let s_end = min(s_begin + chunk, params.ic);
+            let ic = s_begin + round * PHASE_ROUND_IC + e / 16u % PHASE_ROUND_IC;
+            let ky = e % 16u / 4u;
+            let kx = e % 4u;
+            var w = vec4<f32>(0.0);
+            if (ic < s_end && ky < params.kh && kx < params.kw) {
+                // The weight is [IC, OC, KH, KW]; the lanes past the last output channel repeat
+                // it (copies, not written).
+                let at = ic * params.oc * taps + ky * params.kw + kx;
+                w = vec4<f32>(
+                    {{ to_f32 }}(weight[at]),
+                    {{ to_f32 }}(weight[at + min(1u, last_oc) * taps]),
+                    {{ to_f32 }}(weight[at + min(2u, last_oc) * taps]),
+                    {{ to_f32 }}(weight[at + min(3u, last_oc) * taps]),
+                );
+            }
+            phase_weights[e] = w;
+        }
+        workgroupBarrier();
+        for (var c = 0u; c < PHASE_ROUND_IC; c++) {
+            if (begin + round * PHASE_ROUND_IC + c >= end) {
+                break;
+            }
+            let w_at = (slice * PHASE_ROUND_IC + c) * 16u;
+{% for jy in range(2) %}{% for jx in range(2) %}
+{% for r in range(few_oc_run) %}
+            let x{{ jy }}{{ jx }}_{{ r }} = vec4<f32>(select(0.0, {{ to_f32 }}(input[plane_index + row{{ jy }} + column{{ jx }}_{{ r }}]), row_inside{{ jy }} && column_inside{{ jx }}_{{ r }}));
+{% endfor %}
+{% for ry in range(2) %}{% for rx in range(2) %}
+            let w{{ jy }}{{ jx }}{{ ry }}{{ rx }} = phase_weights[w_at + {{ (ry + 2 * jy) * 4 + rx + 2 * jx }}u];
+{% for r in range(few_oc_run) %}
+            acc{{ ry }}{{ rx }}[{{ r }}] = fma(x{{ jy }}{{ jx }}_{{ r }}, w{{ jy }}{{ jx }}{{ ry }}{{ rx }}, acc{{ ry }}{{ rx }}[{{ r }}]);
+{% endfor %}
+{% endfor %}{% endfor %}
+{% endfor %}{% endfor %}
+            plane_index += plane;
+        }
+        workgroupBarrier();
+    }
+    // The 8 slices' partial sums of the run's 4 × FEW_OC_RUN pixels, two a round: value v of
+    // the round is added up by slice v and written. (Written out, so that every accumulator index
+    // is a constant: see `few_oc_reduce`.)
+{% for pair in range(2 * few_oc_run) %}
+{% for v in range(2) %}
+{% set value = 2 * pair + v %}
+    phase_weights[{{ v }}u * 256u + local] = acc{{ value // few_oc_run // 2 }}{{ value // few_oc_run % 2 }}[{{ value % few_oc_run }}];
+{% endfor %}
+    workgroupBarrier();
+{% for v in range(2) %}
+{% set value = 2 * pair + v %}
+{% set ry = value // few_oc_run // 2 %}
+{% set rx = value // few_oc_run % 2 %}
+{% set r = value % few_oc_run %}
+    if (slice == {{ v }}u) {
+        // Output pixel (2·by + ry − pad_h, 2·bx + rx − pad_w) of the block.
+        let oh = i32(2u * by + {{ ry }}u) - i32(params.pad_h);
+        let ow = i32(2u * bx[{{ r }}] + {{ rx }}u) - i32(params.pad_w);
+        if (block_live[{{ r }}] && oh >= 0 && oh < i32(params.oh) && ow >= 0 && ow < i32(params.ow)) {
+            var sum = vec4<f32>(0.0);
+            for (var s = 0u; s < 8u; s++) {
+                sum += phase_weights[{{ v }}u * 256u + s * 32u + local % 32u];
+            }
+            var pixel: FewOcPixel;
+            pixel.n = n;
+            pixel.group = 0u;
+            pixel.oh = u32(oh);
+            pixel.ow = u32(ow);
+            few_oc_finish(pixel, sum);
+        }
+    }
+{% endfor %}
+    workgroupBarrier();
+{% endfor %}
 }
 
 // Direct convolution with at most 4 output channels per group (an image's RGB output, a

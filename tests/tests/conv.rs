@@ -771,6 +771,97 @@ fn transposed() {
     );
 }
 
+/// `transposed_few_oc` at stride 2 × 2 with one group and 16+ input channels runs in blocks of
+/// 2 × 2 output pixels, one of each stride phase, that gather the same 2 × 2 input pixels
+/// (`conv_transpose2d_few_oc_phases`): filters of 1 × 1 to 4 × 4 (a 1 × 1 leaves three phases
+/// to the bias), paddings that drop a block's first row or column (odd) or whole blocks (2, 3),
+/// output padding, input channels that leave the last slices short or empty and take two rounds
+/// of staged weights, rows of more than 128 block columns, 1 to 4 output channels, two images.
+#[test]
+fn transposed_few_output_channels_in_phase_blocks() {
+    let t = || opts().transposed(true).stride(&[2]);
+    let cases = [
+        (
+            "RGB output, 4x4, padding 1",
+            Case {
+                input: &[2, 24, 6, 7],
+                weight: &[24, 3, 4, 4],
+                bias: true,
+                opts: t().padding(&[1]).activation(Activation::Relu),
+                kernel: ConvKernel::Transposed,
+            },
+        ),
+        (
+            // 37 channels: 5 a slice, two rounds of staged weights, the last slice 2.
+            "3x3, output padding 1, one channel, 37 input channels",
+            Case {
+                input: &[1, 37, 5, 9],
+                weight: &[37, 1, 3, 3],
+                bias: true,
+                opts: t().padding(&[1]).output_padding(&[1]),
+                kernel: ConvKernel::Transposed,
+            },
+        ),
+        (
+            "2x2, no padding, 4 channels",
+            Case {
+                input: &[2, 16, 3, 4],
+                weight: &[16, 4, 2, 2],
+                bias: false,
+                opts: t(),
+                kernel: ConvKernel::Transposed,
+            },
+        ),
+        (
+            // 17 channels: 3 a slice, the last slice empty.
+            "4x3 filter, padding 2 and 1, clamp, 17 input channels",
+            Case {
+                input: &[1, 17, 5, 6],
+                weight: &[17, 2, 4, 3],
+                bias: true,
+                opts: t().padding(&[2, 1]).activation(Activation::Clamp { min: -0.4, max: 0.5 }),
+                kernel: ConvKernel::Transposed,
+            },
+        ),
+        (
+            // 141 block columns: 32 runs of a 128-column chunk, then 4 of the last 13.
+            "wide rows",
+            Case {
+                input: &[1, 16, 2, 140],
+                weight: &[16, 3, 4, 4],
+                bias: true,
+                opts: t().padding(&[1]),
+                kernel: ConvKernel::Transposed,
+            },
+        ),
+        (
+            "1x1 filter",
+            Case {
+                input: &[1, 16, 3, 3],
+                weight: &[16, 3, 1, 1],
+                bias: true,
+                opts: t(),
+                kernel: ConvKernel::Transposed,
+            },
+        ),
+        (
+            "4x4, padding 3",
+            Case {
+                input: &[2, 16, 4, 5],
+                weight: &[16, 2, 4, 4],
+                bias: true,
+                opts: t().padding(&[3]),
+                kernel: ConvKernel::Transposed,
+            },
+        ),
+    ];
+    for (seed, (name, case)) in (900..).zip(cases) {
+        let geometry = ConvGeometry::new(case.input, case.weight, None, &case.opts).unwrap();
+        assert!(geometry.supports(ConvKernel::TransposedFewOc), "{name}");
+        check_runs(name, seed, case, &[Some(ConvKernel::TransposedFewOc), Some(ConvKernel::Transposed), None]);
+    }
+}
+
 #[test]
 fn one_dimensional() {
     let out = check(

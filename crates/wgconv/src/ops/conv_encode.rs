@@ -738,7 +738,8 @@ impl Batch<'_> {
 
     /// The kernels of `shaders/conv2d.wgsl`: the reference kernels, one thread per output;
     /// `TransposedFewOc`, one per output pixel and group (its grid counts every stride phase's
-    /// sub-grid, rounded up), or 8 per run of 4 pixels with K split between them; `FewOc`, 8 per
+    /// sub-grid, rounded up), or 8 per run of 4 pixels with K split between them, or at stride
+    /// 2 × 2 8 per run of 4 blocks of 2 × 2 pixels (one of each stride phase); `FewOc`, 8 per
     /// run of 4 pixels of a row (for both, ⌈columns / 4⌉ runs a row, laid out by the shader's
     /// `few_oc_run`); `Gemv`, one workgroup per 256 / lanes output channels.
     fn encode_per_output(
@@ -753,9 +754,12 @@ impl Batch<'_> {
         let few_oc_split = kernel == ConvKernel::TransposedFewOc
             && g.few_oc_splits_k()
             && super::conv_launch::few_oc_split_fits(&limits);
+        // At stride 2 × 2, runs of blocks of one pixel per stride phase.
+        let few_oc_phases = few_oc_split && g.few_oc_gathers_phase_blocks();
         let items = match kernel {
-            // 32 runs of pixels per workgroup of 256 (`few_oc_splits_k` checked that this fits
-            // u32; `supports`, for `FewOc`).
+            // 32 runs of pixels (or blocks) per workgroup of 256 (`few_oc_splits_k` and
+            // `few_oc_gathers_phase_blocks` checked that this fits u32; `supports`, for `FewOc`).
+            ConvKernel::TransposedFewOc if few_oc_phases => (g.few_oc_phase_runs() as u64).div_ceil(32) * 256,
             ConvKernel::TransposedFewOc if few_oc_split => (g.few_oc_runs() as u64).div_ceil(32) * 256,
             ConvKernel::FewOc => (g.few_oc_row_runs() as u64).div_ceil(32) * 256,
             // `supports` checked that this fits u32.
@@ -782,6 +786,7 @@ impl Batch<'_> {
                 ConvKernel::Direct => direct::Entry::Conv2d,
                 ConvKernel::DirectVec4 => direct::Entry::Conv2dVec4,
                 ConvKernel::Transposed => direct::Entry::ConvTranspose2d,
+                ConvKernel::TransposedFewOc if few_oc_phases => direct::Entry::ConvTranspose2dFewOcPhases,
                 ConvKernel::TransposedFewOc if few_oc_split => direct::Entry::ConvTranspose2dFewOcSplit,
                 ConvKernel::TransposedFewOc => direct::Entry::ConvTranspose2dFewOc,
                 ConvKernel::FewOc => direct::Entry::Conv2dFewOcSplit,

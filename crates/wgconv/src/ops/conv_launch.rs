@@ -51,6 +51,7 @@ const MAX_UNROLLED_TAPS: u64 = 1024;
 pub(crate) fn few_oc_split_fits(limits: &wgpu::Limits) -> bool {
     use crate::shaders::conv2d as direct;
     let memory = direct::CONV_TRANSPOSE2D_FEW_OC_SPLIT_WORKGROUP_MEMORY_BYTES
+        .max(direct::CONV_TRANSPOSE2D_FEW_OC_PHASES_WORKGROUP_MEMORY_BYTES)
         .max(direct::CONV2D_FEW_OC_SPLIT_WORKGROUP_MEMORY_BYTES);
     crate::dispatch::max_workgroup_threads(limits) >= 256 && memory <= limits.max_compute_workgroup_storage_size
 }
@@ -92,6 +93,42 @@ impl ConvGeometry {
         let rows = u128::from(self.oh).div_ceil(sh) * sh;
         let runs_per_row = u128::from(self.ow).div_ceil(sw).div_ceil(FEW_OC_RUN);
         u128::from(self.n) * u128::from(self.groups) * rows * sw * runs_per_row
+    }
+
+    /// Blocks of 2 × 2 output pixels of the stride-2 `TransposedFewOc` entry point
+    /// (`conv_transpose2d_few_oc_phases`) along H and W: block b of an axis holds the outputs
+    /// o with o + pad ∈ {2·b, 2·b + 1}, from b = pad / 2 to (size − 1 + pad) / 2.
+    fn few_oc_phase_blocks(&self) -> [u128; 2] {
+        let blocks = |size: u32, pad: u32| {
+            let (size, pad) = (u128::from(size), u128::from(pad));
+            (size - 1 + pad) / 2 - pad / 2 + 1
+        };
+        [blocks(self.oh, self.padding[0]), blocks(self.ow, self.padding[1])]
+    }
+
+    /// Runs of `conv_transpose2d_few_oc_phases`: ⌈block columns / [`FEW_OC_RUN`]⌉ a block row
+    /// (the shader's `few_oc_run` places their blocks), over the batch's block rows.
+    pub(crate) fn few_oc_phase_runs(&self) -> u128 {
+        let [rows, columns] = self.few_oc_phase_blocks();
+        u128::from(self.n) * rows * columns.div_ceil(FEW_OC_RUN)
+    }
+
+    /// Whether the K-split `TransposedFewOc` runs as `conv_transpose2d_few_oc_phases`: stride
+    /// 2 × 2, dilation 1, filters up to 4 × 4 (a block's pixels then gather input rows and
+    /// columns b and b − 1 only), one group (a workgroup's runs share its staged weights), where
+    /// its grid (8 threads per run) and its row arithmetic (OH + pad_h and OW + pad_w) fit u32.
+    /// On top of [`ConvGeometry::few_oc_splits_k`].
+    pub(crate) fn few_oc_gathers_phase_blocks(&self) -> bool {
+        let fits_u32 = |v: u128| v <= u128::from(u32::MAX);
+        self.transposed
+            && self.stride == [2, 2]
+            && self.dilation == [1, 1]
+            && self.kh <= 4
+            && self.kw <= 4
+            && self.groups == 1
+            && fits_u32(u128::from(self.oh) + u128::from(self.padding[0]))
+            && fits_u32(u128::from(self.ow) + u128::from(self.padding[1]))
+            && fits_u32(self.few_oc_phase_runs().div_ceil(32) * 256)
     }
 
     /// Runs of `FewOc`: ⌈OW / [`FEW_OC_RUN`]⌉ a row of one group (the shader's `few_oc_run`
@@ -462,5 +499,38 @@ mod tests {
         assert_eq!(super::coop_tile(2), (128, 128));
         assert_eq!(super::coop_tile(1).1 + 8, SB_MAX);
         assert_eq!(CONV2D_COOP_WORKGROUP_SIZE, [8 * 32, 1, 1]);
+    }
+
+    /// The stride-2 phase blocks of `conv_transpose2d_few_oc_phases`: pix2pix's RGB output (128²
+    /// → 256², padding 1: blocks 0 to 128 along each axis, as output 255 + 1 = 2 · 128), a 3 × 3
+    /// decoder with output padding (padding 1, 9 → 18 columns: blocks 0 to 9), padding 2 (the
+    /// first block 1), and the geometries it leaves to the stride-phase split.
+    #[test]
+    fn few_oc_phase_blocks_and_where_they_run() {
+        let t = || ConvOptions::default().transposed(true).stride(&[2]);
+        let pix2pix = geo(&[16, 128, 128, 128], &[128, 3, 4, 4], t().padding(&[1])).unwrap();
+        assert_eq!(pix2pix.output_shape(), [16, 3, 256, 256]);
+        assert_eq!(pix2pix.few_oc_phase_blocks(), [129, 129]);
+        assert_eq!(pix2pix.few_oc_phase_runs(), 16 * 129 * 33);
+        assert!(pix2pix.few_oc_gathers_phase_blocks() && pix2pix.few_oc_splits_k());
+        let decoder = geo(&[1, 37, 5, 9], &[37, 1, 3, 3], t().padding(&[1]).output_padding(&[1])).unwrap();
+        assert_eq!(decoder.output_shape(), [1, 1, 10, 18]);
+        assert_eq!(decoder.few_oc_phase_blocks(), [6, 10]);
+        assert!(decoder.few_oc_gathers_phase_blocks());
+        let padded = geo(&[1, 16, 4, 5], &[16, 2, 4, 4], t().padding(&[3])).unwrap();
+        assert_eq!(padded.output_shape(), [1, 2, 4, 6]);
+        // Blocks 1 to (3 + 3) / 2 = 3 down, 1 to (5 + 3) / 2 = 4 across.
+        assert_eq!(padded.few_oc_phase_blocks(), [3, 4]);
+        for (input, weight, opts, why) in [
+            (&[1, 16, 5, 5], &[16, 3, 4, 4], t().stride(&[3]), "stride 3"),
+            (&[1, 16, 5, 5], &[16, 3, 4, 4], t().stride(&[2, 1]), "stride 2 × 1"),
+            (&[1, 16, 5, 5], &[16, 3, 4, 4], t().dilation(&[2]), "dilation 2"),
+            (&[1, 16, 5, 5], &[16, 3, 5, 5], t(), "a 5 × 5 filter"),
+            (&[1, 32, 5, 5], &[32, 2, 4, 4], t().groups(2), "two groups"),
+            (&[1, 16, 5, 5], &[3, 16, 4, 4], ConvOptions::default().stride(&[2]), "not transposed"),
+        ] {
+            let g = geo(input, weight, opts).unwrap();
+            assert!(!g.few_oc_gathers_phase_blocks(), "{why}");
+        }
     }
 }
