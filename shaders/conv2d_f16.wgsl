@@ -733,6 +733,8 @@ fn conv_transpose2d_few_oc_phases(
             acc11[1] = fma(x00_1, w0011, acc11[1]);
             acc11[2] = fma(x00_2, w0011, acc11[2]);
             acc11[3] = fma(x00_3, w0011, acc11[3]);
+            // Filter rows (columns) 2 and 3, where the filter has them.
+            if (params.kw > 2u) {
             let x01_0 = vec4<f32>(select(0.0, f32(input[plane_index + row0 + column1_0]), row_inside0 && column_inside1_0));
             let x01_1 = vec4<f32>(select(0.0, f32(input[plane_index + row0 + column1_1]), row_inside0 && column_inside1_1));
             let x01_2 = vec4<f32>(select(0.0, f32(input[plane_index + row0 + column1_2]), row_inside0 && column_inside1_2));
@@ -757,6 +759,9 @@ fn conv_transpose2d_few_oc_phases(
             acc11[1] = fma(x01_1, w0111, acc11[1]);
             acc11[2] = fma(x01_2, w0111, acc11[2]);
             acc11[3] = fma(x01_3, w0111, acc11[3]);
+            }
+            // Filter rows (columns) 2 and 3, where the filter has them.
+            if (params.kh > 2u) {
             let x10_0 = vec4<f32>(select(0.0, f32(input[plane_index + row1 + column0_0]), row_inside1 && column_inside0_0));
             let x10_1 = vec4<f32>(select(0.0, f32(input[plane_index + row1 + column0_1]), row_inside1 && column_inside0_1));
             let x10_2 = vec4<f32>(select(0.0, f32(input[plane_index + row1 + column0_2]), row_inside1 && column_inside0_2));
@@ -781,6 +786,9 @@ fn conv_transpose2d_few_oc_phases(
             acc11[1] = fma(x10_1, w1011, acc11[1]);
             acc11[2] = fma(x10_2, w1011, acc11[2]);
             acc11[3] = fma(x10_3, w1011, acc11[3]);
+            }
+            // Filter rows (columns) 2 and 3, where the filter has them.
+            if (params.kh > 2u && params.kw > 2u) {
             let x11_0 = vec4<f32>(select(0.0, f32(input[plane_index + row1 + column1_0]), row_inside1 && column_inside1_0));
             let x11_1 = vec4<f32>(select(0.0, f32(input[plane_index + row1 + column1_1]), row_inside1 && column_inside1_1));
             let x11_2 = vec4<f32>(select(0.0, f32(input[plane_index + row1 + column1_2]), row_inside1 && column_inside1_2));
@@ -805,6 +813,7 @@ fn conv_transpose2d_few_oc_phases(
             acc11[1] = fma(x11_1, w1111, acc11[1]);
             acc11[2] = fma(x11_2, w1111, acc11[2]);
             acc11[3] = fma(x11_3, w1111, acc11[3]);
+            }
             plane_index += plane;
         }
         workgroupBarrier();

@@ -603,6 +603,12 @@ fn conv_transpose2d_few_oc_phases(
             }
             let w_at = (slice * PHASE_ROUND_IC + c) * 16u;
 {% for jy in range(2) %}{% for jx in range(2) %}
+{% if jy == 1 or jx == 1 %}
+            // Filter rows (columns) 2 and 3, where the filter has them.
+{% set rows_cond = ["params.kh > 2u"] if jy == 1 else [] %}
+{% set columns_cond = ["params.kw > 2u"] if jx == 1 else [] %}
+            if ({{ (rows_cond + columns_cond) | join(" && ") }}) {
+{% endif %}
 {% for r in range(few_oc_run) %}
             let x{{ jy }}{{ jx }}_{{ r }} = vec4<f32>(select(0.0, {{ to_f32 }}(input[plane_index + row{{ jy }} + column{{ jx }}_{{ r }}]), row_inside{{ jy }} && column_inside{{ jx }}_{{ r }}));
 {% endfor %}
@@ -612,6 +618,9 @@ fn conv_transpose2d_few_oc_phases(
             acc{{ ry }}{{ rx }}[{{ r }}] = fma(x{{ jy }}{{ jx }}_{{ r }}, w{{ jy }}{{ jx }}{{ ry }}{{ rx }}, acc{{ ry }}{{ rx }}[{{ r }}]);
 {% endfor %}
 {% endfor %}{% endfor %}
+{% if jy == 1 or jx == 1 %}
+            }
+{% endif %}
 {% endfor %}{% endfor %}
             plane_index += plane;
         }

@@ -215,11 +215,13 @@ fn runnable_kernel(
     }
     // f16 allowed: tensor cores take what the fp32 planner would give to a GEMM kernel for its
     // GEMM shape, transposed layers only on large grids (`tensor_core_candidate`: R29, R30),
-    // but for the pointwise layers the stream runs faster (R48).
+    // but for the pointwise layers the stream runs faster (R48), and for the few-output-channel
+    // transposed layers at stride 2 × 2 the stride-phase blocks (R49).
     if f16_allowed
         && coop_runs
         && geometry.tensor_core_candidate()
         && !geometry.pointwise_stream_keeps_f16_layer()
+        && !geometry.few_oc_phases_keep_f16_layer()
         && geometry.supports(coop)
     {
         return Ok((coop, None));
@@ -640,6 +642,17 @@ impl ConvGeometry {
     pub(crate) fn pointwise_stream_keeps_f16_layer(&self) -> bool {
         self.planned_kernel() == ConvKernel::PointwiseVec4
             && (self.ic <= POINTWISE_F16_MAX_IC || self.oc <= POINTWISE_F16_MAX_OC)
+    }
+
+    /// Rule R49: whether a transposed layer of at most 4 output channels the fp32 planner gives
+    /// `TransposedFewOc` keeps it where f16 multiplicands are allowed, instead of going to
+    /// `CoopF16` (R30 counted those layers as GEMM-shaped): where it runs in stride-phase blocks
+    /// (`conv_transpose2d_few_oc_phases`: stride 2 × 2, filters up to 4 × 4, one group, 16+
+    /// input channels). Measured in v46 (docs/PERFORMANCE.md).
+    pub(crate) fn few_oc_phases_keep_f16_layer(&self) -> bool {
+        self.planned_kernel() == ConvKernel::TransposedFewOc
+            && self.few_oc_splits_k()
+            && self.few_oc_gathers_phase_blocks()
     }
 
     /// Rule R40: whether a layer R31 gives `Winograd` keeps it where f16 multiplicands are
@@ -1605,6 +1618,22 @@ mod tests {
         let split = g(&[1, 32, 112, 112], 16);
         assert_ne!(split.planned_kernel(), ConvKernel::PointwiseVec4);
         assert!(!split.pointwise_stream_keeps_f16_layer());
+    }
+
+    #[test]
+    fn few_channel_transposed_outputs_keep_the_phase_blocks_with_f16_allowed() {
+        let t = |stride: u32| ConvOptions::default().transposed(true).stride(&[stride]).padding(&[1]);
+        // pix2pix's RGB output at batch 16, DCGAN's at batch 64: R30 counts them as GEMM-shaped
+        // for the tensor cores, R49 keeps them on the phase blocks.
+        for (input, weight) in [([16usize, 128, 128, 128], [128usize, 3, 4, 4]), ([64, 64, 32, 32], [64, 3, 4, 4])] {
+            let layer = geo(&input, &weight, t(2)).unwrap();
+            assert_eq!(layer.planned_kernel(), ConvKernel::TransposedFewOc, "{input:?}");
+            assert!(layer.tensor_core_candidate() && layer.few_oc_phases_keep_f16_layer(), "{input:?}");
+        }
+        // At stride 3 the phase split runs, and the tensor cores keep the layer.
+        let stride3 = geo(&[16, 128, 128, 128], &[128, 3, 6, 6], t(3)).unwrap();
+        assert_eq!(stride3.planned_kernel(), ConvKernel::TransposedFewOc);
+        assert!(!stride3.few_oc_phases_keep_f16_layer());
     }
 
     #[test]
