@@ -36,6 +36,10 @@ cases = [
     ("gemm_transposed", (8, 64, 16, 16), (64, 32, 4, 4), "--transposed --stride 2 --padding 1"),
     # An RGB output layer on the few-output-channel transposed kernel (pix2pix's last layer, smaller).
     ("transposed_few_oc_rgb", (2, 128, 32, 32), (128, 3, 4, 4), "--transposed --stride 2 --padding 1 --kernel transposed_few_oc"),
+    # The stride-2 phase blocks with a 3×3 filter (rows and columns 2–3 of a block partly empty),
+    # output padding, 37 channels (two rounds of staged weights, the last slice short), ReLU.
+    ("transposed_few_oc_phases_k3", (2, 37, 33, 70), (37, 1, 3, 3),
+     "--transposed --stride 2 --padding 1 --output-padding 1 --activation relu --kernel transposed_few_oc"),
     # An RGB output on the direct few-output-channel kernel (a VAE decoder's, smaller; ragged runs
     # of 4 along 90 columns), and a latent output that R43 plans onto it (K 2880, 2 × 96 × 80).
     ("few_oc_rgb", (1, 128, 64, 90), (3, 128, 3, 3), "--padding 1 --activation relu --kernel few_oc"),
@@ -220,7 +224,7 @@ f16_cases = [(name + "_f16", xs, ws, flags.replace("--precision f16", "").strip(
 f16_cases += [(name + "_f16", xs, ws, flags) for name, xs, ws, flags in cases
               if name in ("gemm_splitk", "gemm_transposed", "depthwise_k7_vec4", "depthwise_k7_tiled", "gemm_stem",
                           "depthwise_s1_multiplier", "depthwise_vec4_long_runs",
-                          "transposed_few_oc_rgb", "few_oc_rgb", "few_oc_ragged_rows",
+                          "transposed_few_oc_rgb", "transposed_few_oc_phases_k3", "few_oc_rgb", "few_oc_ragged_rows",
                           "transposed_few_oc_ragged_rows", "gemv_4_pixels", "gemm_small_ragged",
                           "gemm_small_transposed", "gemm_small_k32_ragged", "gemm_small_k32_transposed",
                           "pointwise_vec4_blocks", "pointwise_vec4_planned", "pointwise_vec4_split_blocks",

@@ -2,12 +2,14 @@
 # filter has none; R49: those layers keep transposed_few_oc where f16 is allowed) against call H's
 # `wgconv-v46` (fp32) and the committed 2151b89 (`wgconv-head`: f16 tensors and f32 tensors with
 # f16 allowed, both on coop_f16), interleaved, on the transposed few-output-channel suite; cuDNN
-# (fp32, TF32, f16) in the same call.
+# (fp32, TF32, f16) in the same call. First `gpu_check.py`'s few-output-channel cases on v46b.
 for f in .gl/*.deb; do dpkg -x $f /; done; ldconfig; export VK_DRIVER_FILES=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json
 for b in head; do xz -dc bin-v45/$b.xz > /tmp/wgconv-$b; done; for b in v46 v46b; do xz -dc bin-v46/$b.xz > /tmp/wgconv-$b; done; chmod +x /tmp/wgconv-*
 R=/tmp/ri; mkdir -p $R; T0=$(date +%s)
 save() { echo "step $1 at $(($(date +%s)-T0)) s" >> $R/steps.txt; tar czf $OUT/ri.tgz -C $R . ; }
 nvidia-smi --query-gpu=name,driver_version,clocks.sm --format=csv > $R/gpu.txt
+python3 bench/gpu_check.py /tmp/gc > $R/gc-cmds.txt
+grep few_oc $R/gc-cmds.txt | while read l; do echo "== $l"; timeout 60 /tmp/wgconv-v46b $l 2>&1 | tail -3; done > $R/gc.txt 2>&1; save gc
 S=bench/results/v46-transposed-few-oc-suite.json
 C="--repeat 5 --launches 10 --no-reference"
 for r in 1 2; do
