@@ -813,7 +813,7 @@ fn transposed_few_output_channels_in_phase_blocks() {
             },
         ),
         (
-            // 17 channels: 3 a slice, the last slice empty.
+            // 17 channels: 3 a slice, slice 5 with 2, slices 6 and 7 with none.
             "4x3 filter, padding 2 and 1, clamp, 17 input channels",
             Case {
                 input: &[1, 17, 5, 6],
@@ -860,6 +860,15 @@ fn transposed_few_output_channels_in_phase_blocks() {
         assert!(geometry.supports(ConvKernel::TransposedFewOc), "{name}");
         check_runs(name, seed, case, &[Some(ConvKernel::TransposedFewOc), Some(ConvKernel::Transposed), None]);
     }
+    // They ran the phase blocks (not the stride-phase split, which shares the kernel's name),
+    // with and without filter rows and columns 2–3 (the 2 × 2 and 1 × 1 filters: without).
+    let far_rows = |far: f64| {
+        context().compiled_pipelines().iter().any(|p| {
+            p.entry == "conv_transpose2d_few_oc_phases"
+                && p.constants.iter().any(|&(key, value)| key == "phase_far_rows" && value == far)
+        })
+    };
+    assert!(far_rows(1.0) && far_rows(0.0));
 }
 
 #[test]

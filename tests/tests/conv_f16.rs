@@ -118,11 +118,20 @@ fn f16_transposed_and_one_dimensional() {
     let split = ForcedPlan { schedule: Some(GemmSchedule::SplitK(2)), ..ForcedPlan::kernel(ConvKernel::GemmM64) };
     check("transposed", 330, Case { input: &[2, 6, 5, 7], weight: &[6, 5, 4, 4], opts: opts.clone() }, &[split]);
     // An RGB output (`transposed_few_oc` among the kernels: K split over 8 threads from 16 input
-    // channels, its f16 runs 4 adjacent columns of a stride phase): 19 output columns, phases of
-    // 10 and 9 columns, so both end ragged.
-    let rgb = Case { input: &[2, 16, 5, 9], weight: &[16, 3, 4, 4], opts };
+    // channels; at stride 2 in blocks of one pixel per stride phase, f16 runs of 4 adjacent
+    // blocks): 19 output columns, 10 blocks a row, so the last run ends ragged.
+    let rgb = Case { input: &[2, 16, 5, 9], weight: &[16, 3, 4, 4], opts: opts.clone() };
     assert!(ConvGeometry::new(rgb.input, rgb.weight, None, &rgb.opts).unwrap().supports(ConvKernel::TransposedFewOc));
     check("transposed RGB output", 335, rgb, &[]);
+    // The same at stride 3: the stride-phase split (f16 runs of 4 adjacent columns of a phase),
+    // phases of 11, 10 and 10 columns.
+    let stride3 = Case { input: &[1, 20, 4, 10], weight: &[20, 3, 4, 4], opts: opts.stride(&[3]) };
+    assert!(
+        ConvGeometry::new(stride3.input, stride3.weight, None, &stride3.opts)
+            .unwrap()
+            .supports(ConvKernel::TransposedFewOc)
+    );
+    check("transposed RGB output, stride 3", 336, stride3, &[]);
     let opts = ConvOptions::default().padding(&[2]).stride(&[3]);
     check("conv1d", 340, Case { input: &[2, 4, 29], weight: &[5, 4, 5], opts }, &[]);
 }

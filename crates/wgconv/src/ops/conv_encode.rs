@@ -739,7 +739,8 @@ impl Batch<'_> {
     /// The kernels of `shaders/conv2d.wgsl`: the reference kernels, one thread per output;
     /// `TransposedFewOc`, one per output pixel and group (its grid counts every stride phase's
     /// sub-grid, rounded up), or 8 per run of 4 pixels with K split between them, or at stride
-    /// 2 × 2 8 per run of 4 blocks of 2 × 2 pixels (one of each stride phase); `FewOc`, 8 per
+    /// 2 × 2 (dilation 1, filters up to 4 × 4, one group: `few_oc_gathers_phase_blocks`) 8 per run
+    /// of 4 blocks of 2 × 2 pixels (one of each stride phase); `FewOc`, 8 per
     /// run of 4 pixels of a row (for both, ⌈columns / 4⌉ runs a row, laid out by the shader's
     /// `few_oc_run`); `Gemv`, one workgroup per 256 / lanes output channels.
     fn encode_per_output(
@@ -755,7 +756,8 @@ impl Batch<'_> {
             && g.few_oc_splits_k()
             && super::conv_launch::few_oc_split_fits(&limits);
         // At stride 2 × 2, runs of blocks of one pixel per stride phase.
-        let few_oc_phases = few_oc_split && g.few_oc_gathers_phase_blocks();
+        let few_oc_phases =
+            few_oc_split && g.few_oc_gathers_phase_blocks() && super::conv_launch::few_oc_phases_fit(&limits);
         let items = match kernel {
             // 32 runs of pixels (or blocks) per workgroup of 256 (`few_oc_splits_k` and
             // `few_oc_gathers_phase_blocks` checked that this fits u32; `supports`, for `FewOc`).
@@ -780,6 +782,11 @@ impl Batch<'_> {
             // Only Gemv's pipelines: a value per geometry would compile the others again.
             if kernel == ConvKernel::Gemv {
                 overrides.gemv_lanes = g.gemv_lanes();
+            }
+            // Only the phase blocks' pipelines: whether the filter has rows and columns 2–3.
+            if few_oc_phases {
+                overrides.phase_far_rows = g.kh > 2;
+                overrides.phase_far_columns = g.kw > 2;
             }
             (overrides.activation, overrides.clamp_min, overrides.clamp_max) = activation_constants(activation);
             let entry = match kernel {

@@ -51,9 +51,16 @@ const MAX_UNROLLED_TAPS: u64 = 1024;
 pub(crate) fn few_oc_split_fits(limits: &wgpu::Limits) -> bool {
     use crate::shaders::conv2d as direct;
     let memory = direct::CONV_TRANSPOSE2D_FEW_OC_SPLIT_WORKGROUP_MEMORY_BYTES
-        .max(direct::CONV_TRANSPOSE2D_FEW_OC_PHASES_WORKGROUP_MEMORY_BYTES)
         .max(direct::CONV2D_FEW_OC_SPLIT_WORKGROUP_MEMORY_BYTES);
     crate::dispatch::max_workgroup_threads(limits) >= 256 && memory <= limits.max_compute_workgroup_storage_size
+}
+
+/// Whether a device with `limits` takes `conv_transpose2d_few_oc_phases`'s workgroup memory (its
+/// staged weights; the 256 threads are [`few_oc_split_fits`]'s). WebGPU's default allows it; a
+/// device that does not runs the stride-phase split.
+pub(crate) fn few_oc_phases_fit(limits: &wgpu::Limits) -> bool {
+    crate::shaders::conv2d::CONV_TRANSPOSE2D_FEW_OC_PHASES_WORKGROUP_MEMORY_BYTES
+        <= limits.max_compute_workgroup_storage_size
 }
 
 impl ConvGeometry {
