@@ -738,7 +738,7 @@ fn conv_transpose2d_few_oc_phases(
             acc11[3] = fma(x00_3, w0011, acc11[3]);
             // Filter rows (columns) 2 and 3, where the filter has them (pipeline constants, so
             // the compiler drops the branch: as uniform tests of the filter size they measured
-            // 0.92–0.95× on 4 × 4 filters, v46 call I).
+            // down to 0.92× on 4 × 4 filters, v46 call I).
             if (phase_far_columns) {
             let x01_0 = vec4<f32>(select(0.0, (input[plane_index + row0 + column1_0]), row_inside0 && column_inside1_0));
             let x01_1 = vec4<f32>(select(0.0, (input[plane_index + row0 + column1_1]), row_inside0 && column_inside1_1));
@@ -767,7 +767,7 @@ fn conv_transpose2d_few_oc_phases(
             }
             // Filter rows (columns) 2 and 3, where the filter has them (pipeline constants, so
             // the compiler drops the branch: as uniform tests of the filter size they measured
-            // 0.92–0.95× on 4 × 4 filters, v46 call I).
+            // down to 0.92× on 4 × 4 filters, v46 call I).
             if (phase_far_rows) {
             let x10_0 = vec4<f32>(select(0.0, (input[plane_index + row1 + column0_0]), row_inside1 && column_inside0_0));
             let x10_1 = vec4<f32>(select(0.0, (input[plane_index + row1 + column0_1]), row_inside1 && column_inside0_1));
@@ -796,7 +796,7 @@ fn conv_transpose2d_few_oc_phases(
             }
             // Filter rows (columns) 2 and 3, where the filter has them (pipeline constants, so
             // the compiler drops the branch: as uniform tests of the filter size they measured
-            // 0.92–0.95× on 4 × 4 filters, v46 call I).
+            // down to 0.92× on 4 × 4 filters, v46 call I).
             if (phase_far_rows && phase_far_columns) {
             let x11_0 = vec4<f32>(select(0.0, (input[plane_index + row1 + column1_0]), row_inside1 && column_inside1_0));
             let x11_1 = vec4<f32>(select(0.0, (input[plane_index + row1 + column1_1]), row_inside1 && column_inside1_1));
