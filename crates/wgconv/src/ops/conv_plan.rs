@@ -648,7 +648,10 @@ impl ConvGeometry {
     /// `TransposedFewOc` keeps it where f16 multiplicands are allowed, instead of going to
     /// `CoopF16` (R30 counted those layers as GEMM-shaped): where it runs in stride-phase blocks
     /// (`conv_transpose2d_few_oc_phases`: stride 2 × 2, filters up to 4 × 4, one group, 16+
-    /// input channels). Measured in v46 (docs/PERFORMANCE.md).
+    /// input channels). Fitted on the 12 such layers of `v46-transposed-few-oc-suite.json` (v46
+    /// call I, an H100): 2.21–6.10× faster than `CoopF16` on f16 tensors and 2.18–4.55× on f32
+    /// tensors with f16 allowed. Channels-last tensors ask for `CoopNhwc` before this rule
+    /// (not measured against the blocks).
     pub(crate) fn few_oc_phases_keep_f16_layer(&self) -> bool {
         self.planned_kernel() == ConvKernel::TransposedFewOc
             && self.few_oc_splits_k()
