@@ -1929,6 +1929,72 @@ fn gemm_tiles_with_partial_rows_and_columns() {
     );
 }
 
+/// The staged GEMM tiles run K-tiles within one filter tap where the channels per group are a
+/// multiple of the K-tile depth (8, 16 or 32) and the filter has more than one tap: padding,
+/// strides, dilation, groups, a 1×3 filter without padding, a transposed filter's stride phases,
+/// split-K slices and stream-K segments that start inside a tap's run of K-tiles, and channel
+/// counts that keep the channel-major order (24: a multiple of 8 only).
+#[test]
+fn gemm_k_tiles_within_one_tap() {
+    let padded = || Case {
+        input: &[2, 32, 9, 11],
+        weight: &[20, 32, 3, 3],
+        bias: true,
+        opts: opts().padding(&[1]).stride(&[2]).activation(Activation::Relu),
+        kernel: ConvKernel::DirectVec4,
+    };
+    check("tap-major, 3×3 s2 p1, 32 channels", 170, padded());
+    check(
+        "tap-major, dilated, 2 groups of 16",
+        171,
+        Case {
+            input: &[1, 32, 10, 10],
+            weight: &[24, 16, 3, 3],
+            bias: false,
+            opts: opts().padding(&[2]).dilation(&[2]).groups(2),
+            kernel: ConvKernel::DirectVec4,
+        },
+    );
+    check(
+        "tap-major, 1×3 s2 without padding (a conv1d)",
+        172,
+        Case {
+            input: &[2, 16, 1, 41],
+            weight: &[36, 16, 1, 3],
+            bias: true,
+            opts: opts().stride(&[1, 2]),
+            kernel: ConvKernel::DirectVec4,
+        },
+    );
+    check(
+        "tap-major, 24 channels (channel-major at K-tiles of 16 and 32)",
+        173,
+        Case {
+            input: &[1, 24, 7, 8],
+            weight: &[40, 24, 3, 3],
+            bias: true,
+            opts: opts().padding(&[1]),
+            kernel: ConvKernel::DirectVec4,
+        },
+    );
+    check(
+        "tap-major, transposed 4×4 s2",
+        174,
+        Case {
+            input: &[1, 16, 5, 6],
+            weight: &[16, 12, 4, 4],
+            bias: true,
+            opts: opts().transposed(true).stride(&[2]).padding(&[1]),
+            kernel: ConvKernel::Transposed,
+        },
+    );
+    // 36 K-tiles of 8 (4 per tap): slices of 7 and stream-K segments start and end mid-tap.
+    for (i, schedule) in [GemmSchedule::SplitK(5), GemmSchedule::StreamK(7)].into_iter().enumerate() {
+        let forced = ForcedPlan { schedule: Some(schedule), ..ForcedPlan::default() };
+        check_forced(&format!("tap-major, {schedule:?}"), 175 + i as u64, padded(), forced);
+    }
+}
+
 /// `Conv2d::tune` times every configuration, the planner then runs the fastest for that
 /// geometry (still matching the reference), a forced kernel still wins, and forgetting restores
 /// the planner's rules. A fresh context keeps the remembered choice away from other tests.
