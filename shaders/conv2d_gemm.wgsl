@@ -495,10 +495,11 @@ fn conv2d_gemm_tile(lid: u32, pr: Problem, tile_x: u32, tile_y: u32, kt_first: u
 
     let kt_begin = kt_first;
     let kt_end = kt_last;
-    // K-tiles within one tap (see `decode`) where ICg allows it. A pointwise filter has one tap
-    // (as has every stride phase of a transposed filter no larger than its stride): both orders
-    // are the same there, and channel-major's code measured up to 1.18× faster on some of them
-    // (v47). A pipeline constant: the other order's index arithmetic folds away.
+    // K-tiles within one tap (see `decode`) where ICg allows it and the filter has more than one
+    // tap in every stride phase: a pointwise filter has one (as has some phase of a transposed
+    // filter not a multiple of its stride, e.g. 3×3 at stride 2), where the orders coincide and
+    // channel-major's code measured up to 1.18× faster (v47). Built from overrides, so it folds
+    // to a constant when the pipeline is created and the other order's arithmetic disappears.
     let fewest_taps = select(spec_kh * spec_kw, (spec_kh / spec_stride_h) * (spec_kw / spec_stride_w), transposed);
     let tap_major = icg % 8u == 0u && fewest_taps > 1u;
 
@@ -1026,10 +1027,11 @@ fn conv2d_gemm_m64_tile(lid: u32, pr: Problem, tile_x: u32, tile_y: u32, kt_firs
 
     let kt_begin = kt_first;
     let kt_end = kt_last;
-    // K-tiles within one tap (see `decode`) where ICg allows it. A pointwise filter has one tap
-    // (as has every stride phase of a transposed filter no larger than its stride): both orders
-    // are the same there, and channel-major's code measured up to 1.18× faster on some of them
-    // (v47). A pipeline constant: the other order's index arithmetic folds away.
+    // K-tiles within one tap (see `decode`) where ICg allows it and the filter has more than one
+    // tap in every stride phase: a pointwise filter has one (as has some phase of a transposed
+    // filter not a multiple of its stride, e.g. 3×3 at stride 2), where the orders coincide and
+    // channel-major's code measured up to 1.18× faster (v47). Built from overrides, so it folds
+    // to a constant when the pipeline is created and the other order's arithmetic disappears.
     let fewest_taps = select(spec_kh * spec_kw, (spec_kh / spec_stride_h) * (spec_kw / spec_stride_w), transposed);
     let tap_major = icg % 8u == 0u && fewest_taps > 1u;
 
@@ -1491,10 +1493,11 @@ fn conv2d_gemm_k16_tile(lid: u32, pr: Problem, tile_x: u32, tile_y: u32, kt_firs
 
     let kt_begin = kt_first;
     let kt_end = kt_last;
-    // K-tiles within one tap (see `decode`) where ICg allows it. A pointwise filter has one tap
-    // (as has every stride phase of a transposed filter no larger than its stride): both orders
-    // are the same there, and channel-major's code measured up to 1.18× faster on some of them
-    // (v47). A pipeline constant: the other order's index arithmetic folds away.
+    // K-tiles within one tap (see `decode`) where ICg allows it and the filter has more than one
+    // tap in every stride phase: a pointwise filter has one (as has some phase of a transposed
+    // filter not a multiple of its stride, e.g. 3×3 at stride 2), where the orders coincide and
+    // channel-major's code measured up to 1.18× faster (v47). Built from overrides, so it folds
+    // to a constant when the pipeline is created and the other order's arithmetic disappears.
     let fewest_taps = select(spec_kh * spec_kw, (spec_kh / spec_stride_h) * (spec_kw / spec_stride_w), transposed);
     let tap_major = icg % 16u == 0u && fewest_taps > 1u;
 
@@ -2285,10 +2288,11 @@ fn conv2d_gemm_m64_k16_tile(lid: u32, pr: Problem, tile_x: u32, tile_y: u32, kt_
 
     let kt_begin = kt_first;
     let kt_end = kt_last;
-    // K-tiles within one tap (see `decode`) where ICg allows it. A pointwise filter has one tap
-    // (as has every stride phase of a transposed filter no larger than its stride): both orders
-    // are the same there, and channel-major's code measured up to 1.18× faster on some of them
-    // (v47). A pipeline constant: the other order's index arithmetic folds away.
+    // K-tiles within one tap (see `decode`) where ICg allows it and the filter has more than one
+    // tap in every stride phase: a pointwise filter has one (as has some phase of a transposed
+    // filter not a multiple of its stride, e.g. 3×3 at stride 2), where the orders coincide and
+    // channel-major's code measured up to 1.18× faster (v47). Built from overrides, so it folds
+    // to a constant when the pipeline is created and the other order's arithmetic disappears.
     let fewest_taps = select(spec_kh * spec_kw, (spec_kh / spec_stride_h) * (spec_kw / spec_stride_w), transposed);
     let tap_major = icg % 16u == 0u && fewest_taps > 1u;
 
@@ -2851,10 +2855,11 @@ fn conv2d_gemm_m64_k32_tile(lid: u32, pr: Problem, tile_x: u32, tile_y: u32, kt_
 
     let kt_begin = kt_first;
     let kt_end = kt_last;
-    // K-tiles within one tap (see `decode`) where ICg allows it. A pointwise filter has one tap
-    // (as has every stride phase of a transposed filter no larger than its stride): both orders
-    // are the same there, and channel-major's code measured up to 1.18× faster on some of them
-    // (v47). A pipeline constant: the other order's index arithmetic folds away.
+    // K-tiles within one tap (see `decode`) where ICg allows it and the filter has more than one
+    // tap in every stride phase: a pointwise filter has one (as has some phase of a transposed
+    // filter not a multiple of its stride, e.g. 3×3 at stride 2), where the orders coincide and
+    // channel-major's code measured up to 1.18× faster (v47). Built from overrides, so it folds
+    // to a constant when the pipeline is created and the other order's arithmetic disappears.
     let fewest_taps = select(spec_kh * spec_kw, (spec_kh / spec_stride_h) * (spec_kw / spec_stride_w), transposed);
     let tap_major = icg % 32u == 0u && fewest_taps > 1u;
 

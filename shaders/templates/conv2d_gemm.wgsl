@@ -52,12 +52,12 @@
   assigns them.
 
   Each K-row stands for an input channel ic and a filter tap t. Channel-major order (K-index
-  ic·taps + t) serves every shape. Where ICg is a multiple of bk (the `tap_major` constant),
-  K-tile kt is instead channels (kt / taps)·bk to + bk − 1 at tap kt % taps: the tap, its filter
-  row and column, and every column's input position and padding check are then the same for all
-  of a thread's K-rows, computed once per K-tile rather than once per load; and the taps of a
-  block of channels stay consecutive K-tiles, so the input they share is still in cache. Either
-  order sums the same products.
+  ic·taps + t) serves every shape. Where ICg is a multiple of bk and every stride phase has more
+  than one tap (`tap_major`), K-tile kt is instead channels (kt / taps)·bk to + bk − 1 at tap
+  kt % taps: the tap, its filter row and column, and every column's input position and padding
+  check are then the same for all of a thread's K-rows, so the compiler computes them once per
+  K-tile rather than once per load; and the taps of a block of channels stay consecutive
+  K-tiles, so the input they share is still in cache. Either order sums the same products.
 #}
 {% macro decode(pad, kt, bk, decl, rows, slots_b, a_shared) %}
 {# Whole lines, without the last newline: the call's line ends the block. #}
@@ -259,10 +259,11 @@ fn {{ name }}_tile(lid: u32, pr: Problem, tile_x: u32, tile_y: u32, kt_first: u3
 
     let kt_begin = kt_first;
     let kt_end = kt_last;
-    // K-tiles within one tap (see `decode`) where ICg allows it. A pointwise filter has one tap
-    // (as has every stride phase of a transposed filter no larger than its stride): both orders
-    // are the same there, and channel-major's code measured up to 1.18× faster on some of them
-    // (v47). A pipeline constant: the other order's index arithmetic folds away.
+    // K-tiles within one tap (see `decode`) where ICg allows it and the filter has more than one
+    // tap in every stride phase: a pointwise filter has one (as has some phase of a transposed
+    // filter not a multiple of its stride, e.g. 3×3 at stride 2), where the orders coincide and
+    // channel-major's code measured up to 1.18× faster (v47). Built from overrides, so it folds
+    // to a constant when the pipeline is created and the other order's arithmetic disappears.
     let fewest_taps = select(spec_kh * spec_kw, (spec_kh / spec_stride_h) * (spec_kw / spec_stride_w), transposed);
     let tap_major = icg % {{ bk }}u == 0u && fewest_taps > 1u;
 

@@ -1931,9 +1931,10 @@ fn gemm_tiles_with_partial_rows_and_columns() {
 
 /// The staged GEMM tiles run K-tiles within one filter tap where the channels per group are a
 /// multiple of the K-tile depth (8, 16 or 32) and the filter has more than one tap: padding,
-/// strides, dilation, groups, a 1×3 filter without padding, a transposed filter's stride phases,
-/// split-K slices and stream-K segments that start inside a tap's run of K-tiles, and channel
-/// counts that keep the channel-major order (24: a multiple of 8 only).
+/// strides, dilation, groups, a 1×3 filter without padding, transposed filters' stride phases
+/// (of equal tap counts, and of 3×3, 3×2, 2×3 and 2×2 taps), split-K slices and stream-K
+/// segments that start inside a channel block's run of taps, and channel counts that keep the
+/// channel-major order (24: a multiple of 8 only).
 #[test]
 fn gemm_k_tiles_within_one_tap() {
     let padded = || Case {
@@ -1977,6 +1978,17 @@ fn gemm_k_tiles_within_one_tap() {
             kernel: ConvKernel::DirectVec4,
         },
     );
+    // 5×5 at stride 2: phases of 3×3, 3×2, 2×3 and 2×2 taps (per-phase tap counts at run time).
+    let transposed_5x5 = || Case {
+        input: &[1, 32, 4, 5],
+        weight: &[32, 6, 5, 5],
+        bias: false,
+        opts: opts().transposed(true).stride(&[2]).padding(&[2]).output_padding(&[1]),
+        kernel: ConvKernel::Transposed,
+    };
+    check("tap-major, transposed 5×5 s2", 177, transposed_5x5());
+    let split = ForcedPlan { schedule: Some(GemmSchedule::SplitK(3)), ..ForcedPlan::default() };
+    check_forced("tap-major, transposed 5×5 s2, split-K 3", 178, transposed_5x5(), split);
     check(
         "tap-major, transposed 4×4 s2",
         174,
@@ -1988,7 +2000,8 @@ fn gemm_k_tiles_within_one_tap() {
             kernel: ConvKernel::Transposed,
         },
     );
-    // 36 K-tiles of 8 (4 per tap): slices of 7 and stream-K segments start and end mid-tap.
+    // 36 K-tiles of 8 (4 channel blocks of 9 taps): slices of 8 and stream-K segments start and
+    // end inside a block's run of taps.
     for (i, schedule) in [GemmSchedule::SplitK(5), GemmSchedule::StreamK(7)].into_iter().enumerate() {
         let forced = ForcedPlan { schedule: Some(schedule), ..ForcedPlan::default() };
         check_forced(&format!("tap-major, {schedule:?}"), 175 + i as u64, padded(), forced);
