@@ -221,8 +221,10 @@ fn k_tiles(pr: Problem, bk: u32) -> u32 {
 // Input (ic, tap (ty, tx)) of column `c`, 0 outside the image or where !k_ok. `tap_major` says
 // the caller's K-rows share a tap (`decode`): the address is then written so that the loads of
 // one column share all but the channel offset. Elsewhere the channel-major form measured faster
-// (v47): up to 3 % on the small-grid tiles and on transposed filters of one tap per phase, and
-// without padding 141 registers instead of 128 for the 128-row tiles, one workgroup per SM (0.75×).
+// (v47): up to 3 % on the small-grid tiles and on transposed filters of one tap per phase (which
+// the 16-deep tiles give the tap-major form with their one-column loaders since v48: 1.06× v47 on
+// a 2 × 2 s2 layer), and without padding 141 registers instead of 128 for the 128-row tiles, one
+// workgroup per SM (0.75×).
 fn load_b(pr: Problem, c: Column, ic: u32, ty: u32, tx: u32, k_ok: bool, tap_major: bool) -> f32 {
     let iy = c.iy0 + i32(ty) * pr.in_step_h;
     let ix = c.ix0 + i32(tx) * pr.in_step_w;
@@ -449,6 +451,14 @@ fn conv2d_gemm_tile(lid: u32, pr: Problem, tile_x: u32, tile_y: u32, kt_first: u
     let col1 = column(pr, n_base + lane + (tile_n / 4u));
     let col2 = column(pr, n_base + lane + 2u * (tile_n / 4u));
     let col3 = column(pr, n_base + lane + 3u * (tile_n / 4u));
+    // With K-tiles within one tap (`tap_major`), a loader takes one column instead: column
+    // c_lane, the K-tile's rows c_group·bk/2 to + bk/2 − 1 (one column's position and padding
+    // test per K-tile, one B tile address).
+    let c_lane = lid % tile_n;
+    let c_group = lid / tile_n;
+    let colx = column(pr, n_base + c_lane);
+    let bx_vec = c_lane / (4u * (tile_n / 8u)) * (tile_n / 8u) + c_lane % (tile_n / 8u);
+    let bx_comp = c_lane % (4u * (tile_n / 8u)) / (tile_n / 8u);
     let a_at0 = 0u * (tile_n * 2u) + lid;
     let a_ok0 = (0u * (tile_n * 2u) < 256u) && ((1u * (tile_n * 2u) <= 256u) || a_at0 < 256u);
     let kl_a0 = a_at0 / 32u;
@@ -497,11 +507,15 @@ fn conv2d_gemm_tile(lid: u32, pr: Problem, tile_x: u32, tile_y: u32, kt_first: u
 
     let kt_begin = kt_first;
     let kt_end = kt_last;
-    // K-tiles within one tap (see `decode`) where ICg allows it and the filter has more than one
-    // tap in every stride phase: a pointwise filter has one (as has some phase of a transposed
-    // filter not a multiple of its stride, e.g. 3×3 at stride 2), where the orders coincide and
-    // channel-major's code measured up to 1.18× faster (v47). Built from overrides, so it folds
-    // to a constant when the pipeline is created and the other order's arithmetic disappears.
+    // K-tiles within one tap (see `decode`) where ICg allows it. A pointwise filter has one
+    // tap (as has some phase of a transposed filter not a multiple of its stride, e.g. 2×2 or
+    // 3×3 at stride 2): there the two orders coincide, and what differs is the B loaders' roles
+    // (one column each under `tap_major`, four otherwise) and `load_b`'s address form. On
+    // one-tap layers the one-column loaders measured 1.07–1.20× in the 16-deep entry points but
+    // 0.81–1.05× in `gemm_m64_k32` (v48), where v47 had measured its tap-major code up to 1.18×
+    // slower on SD 1.5's 1×1 layers: the 8- and 32-deep entry points keep the four-column
+    // loaders there. Built from overrides, so it folds to a constant when the pipeline is
+    // created and the other order's arithmetic disappears.
     let fewest_taps = select(spec_kh * spec_kw, (spec_kh / spec_stride_h) * (spec_kw / spec_stride_w), transposed);
     let tap_major = icg % 8u == 0u && fewest_taps > 1u;
 
@@ -536,22 +550,39 @@ fn conv2d_gemm_tile(lid: u32, pr: Problem, tile_x: u32, tile_y: u32, kt_first: u
     var a3_t = select(a3_k % max(taps, 1u), kt_begin % max(taps, 1u), tap_major);
     var a3_ty = a3_t / max(pr.taps_x, 1u);
     var a3_tx = a3_t % max(pr.taps_x, 1u);
+    var bx_ic = kt_begin / max(taps, 1u) * 8u + c_group * 4u;
     var next_a0 = load_a4(pr, am0, a0_ic, a0_ty, a0_tx, a0_k_ok && a_ok0);
     var next_a1 = load_a4(pr, am1, a1_ic, a1_ty, a1_tx, a1_k_ok && a_ok1);
     var next_a2 = load_a4(pr, am2, a2_ic, a2_ty, a2_tx, a2_k_ok && a_ok2);
     var next_a3 = load_a4(pr, am3, a3_ic, a3_ty, a3_tx, a3_k_ok && a_ok3);
-    var next_b0 = vec4<f32>(
-        load_b(pr, col0, b0_ic, b0_ty, b0_tx, b0_k_ok, tap_major), load_b(pr, col1, b0_ic, b0_ty, b0_tx, b0_k_ok, tap_major),
-        load_b(pr, col2, b0_ic, b0_ty, b0_tx, b0_k_ok, tap_major), load_b(pr, col3, b0_ic, b0_ty, b0_tx, b0_k_ok, tap_major));
+    var next_b0: vec4<f32>;
+    if (tap_major) {
+        next_b0 = vec4<f32>(
+            load_b(pr, colx, bx_ic + 0u, b0_ty, b0_tx, b0_k_ok, true),
+            load_b(pr, colx, bx_ic + 1u, b0_ty, b0_tx, b0_k_ok, true),
+            load_b(pr, colx, bx_ic + 2u, b0_ty, b0_tx, b0_k_ok, true),
+            load_b(pr, colx, bx_ic + 3u, b0_ty, b0_tx, b0_k_ok, true));
+    } else {
+        next_b0 = vec4<f32>(
+            load_b(pr, col0, b0_ic, b0_ty, b0_tx, b0_k_ok, false), load_b(pr, col1, b0_ic, b0_ty, b0_tx, b0_k_ok, false),
+            load_b(pr, col2, b0_ic, b0_ty, b0_tx, b0_k_ok, false), load_b(pr, col3, b0_ic, b0_ty, b0_tx, b0_k_ok, false));
+    }
     for (var kt = kt_begin; kt < kt_end; kt++) {
         if (a_ok0) { a_tile256[a_at0] = next_a0; }
         if (a_ok1) { a_tile256[a_at1] = next_a1; }
         if (a_ok2) { a_tile256[a_at2] = next_a2; }
         if (a_ok3) { a_tile256[a_at3] = next_a3; }
-        b_tile_k8[kl * (tile_n / 4u) + b_vec0][b_comp0] = next_b0.x;
-        b_tile_k8[kl * (tile_n / 4u) + b_vec1][b_comp1] = next_b0.y;
-        b_tile_k8[kl * (tile_n / 4u) + b_vec2][b_comp2] = next_b0.z;
-        b_tile_k8[kl * (tile_n / 4u) + b_vec3][b_comp3] = next_b0.w;
+        if (tap_major) {
+            b_tile_k8[(c_group * 4u + 0u) * (tile_n / 4u) + bx_vec][bx_comp] = next_b0.x;
+            b_tile_k8[(c_group * 4u + 1u) * (tile_n / 4u) + bx_vec][bx_comp] = next_b0.y;
+            b_tile_k8[(c_group * 4u + 2u) * (tile_n / 4u) + bx_vec][bx_comp] = next_b0.z;
+            b_tile_k8[(c_group * 4u + 3u) * (tile_n / 4u) + bx_vec][bx_comp] = next_b0.w;
+        } else {
+            b_tile_k8[kl * (tile_n / 4u) + b_vec0][b_comp0] = next_b0.x;
+            b_tile_k8[kl * (tile_n / 4u) + b_vec1][b_comp1] = next_b0.y;
+            b_tile_k8[kl * (tile_n / 4u) + b_vec2][b_comp2] = next_b0.z;
+            b_tile_k8[kl * (tile_n / 4u) + b_vec3][b_comp3] = next_b0.w;
+        }
         workgroupBarrier();
         if (kt + 1u < kt_end) {
             b0_k = (kt + 1u) * 8u + kl;
@@ -584,13 +615,22 @@ fn conv2d_gemm_tile(lid: u32, pr: Problem, tile_x: u32, tile_y: u32, kt_first: u
             a3_t = select(a3_k % max(taps, 1u), (kt + 1u) % max(taps, 1u), tap_major);
             a3_ty = a3_t / max(pr.taps_x, 1u);
             a3_tx = a3_t % max(pr.taps_x, 1u);
+            bx_ic = (kt + 1u) / max(taps, 1u) * 8u + c_group * 4u;
             next_a0 = load_a4(pr, am0, a0_ic, a0_ty, a0_tx, a0_k_ok && a_ok0);
             next_a1 = load_a4(pr, am1, a1_ic, a1_ty, a1_tx, a1_k_ok && a_ok1);
             next_a2 = load_a4(pr, am2, a2_ic, a2_ty, a2_tx, a2_k_ok && a_ok2);
             next_a3 = load_a4(pr, am3, a3_ic, a3_ty, a3_tx, a3_k_ok && a_ok3);
-            next_b0 = vec4<f32>(
-                load_b(pr, col0, b0_ic, b0_ty, b0_tx, b0_k_ok, tap_major), load_b(pr, col1, b0_ic, b0_ty, b0_tx, b0_k_ok, tap_major),
-                load_b(pr, col2, b0_ic, b0_ty, b0_tx, b0_k_ok, tap_major), load_b(pr, col3, b0_ic, b0_ty, b0_tx, b0_k_ok, tap_major));
+            if (tap_major) {
+                next_b0 = vec4<f32>(
+                    load_b(pr, colx, bx_ic + 0u, b0_ty, b0_tx, b0_k_ok, true),
+                    load_b(pr, colx, bx_ic + 1u, b0_ty, b0_tx, b0_k_ok, true),
+                    load_b(pr, colx, bx_ic + 2u, b0_ty, b0_tx, b0_k_ok, true),
+                    load_b(pr, colx, bx_ic + 3u, b0_ty, b0_tx, b0_k_ok, true));
+            } else {
+                next_b0 = vec4<f32>(
+                    load_b(pr, col0, b0_ic, b0_ty, b0_tx, b0_k_ok, false), load_b(pr, col1, b0_ic, b0_ty, b0_tx, b0_k_ok, false),
+                    load_b(pr, col2, b0_ic, b0_ty, b0_tx, b0_k_ok, false), load_b(pr, col3, b0_ic, b0_ty, b0_tx, b0_k_ok, false));
+            }
         }
         {
             let a0 = a_tile256[0u + tm];
@@ -997,6 +1037,14 @@ fn conv2d_gemm_m64_tile(lid: u32, pr: Problem, tile_x: u32, tile_y: u32, kt_firs
     let col1 = column(pr, n_base + lane + (tile_n / 4u));
     let col2 = column(pr, n_base + lane + 2u * (tile_n / 4u));
     let col3 = column(pr, n_base + lane + 3u * (tile_n / 4u));
+    // With K-tiles within one tap (`tap_major`), a loader takes one column instead: column
+    // c_lane, the K-tile's rows c_group·bk/2 to + bk/2 − 1 (one column's position and padding
+    // test per K-tile, one B tile address).
+    let c_lane = lid % tile_n;
+    let c_group = lid / tile_n;
+    let colx = column(pr, n_base + c_lane);
+    let bx_vec = c_lane / (4u * (tile_n / 8u)) * (tile_n / 8u) + c_lane % (tile_n / 8u);
+    let bx_comp = c_lane % (4u * (tile_n / 8u)) / (tile_n / 8u);
     let a_at0 = 0u * (tile_n * 2u) + lid;
     let a_ok0 = (0u * (tile_n * 2u) < 128u) && ((1u * (tile_n * 2u) <= 128u) || a_at0 < 128u);
     let kl_a0 = a_at0 / 16u;
@@ -1029,11 +1077,15 @@ fn conv2d_gemm_m64_tile(lid: u32, pr: Problem, tile_x: u32, tile_y: u32, kt_firs
 
     let kt_begin = kt_first;
     let kt_end = kt_last;
-    // K-tiles within one tap (see `decode`) where ICg allows it and the filter has more than one
-    // tap in every stride phase: a pointwise filter has one (as has some phase of a transposed
-    // filter not a multiple of its stride, e.g. 3×3 at stride 2), where the orders coincide and
-    // channel-major's code measured up to 1.18× faster (v47). Built from overrides, so it folds
-    // to a constant when the pipeline is created and the other order's arithmetic disappears.
+    // K-tiles within one tap (see `decode`) where ICg allows it. A pointwise filter has one
+    // tap (as has some phase of a transposed filter not a multiple of its stride, e.g. 2×2 or
+    // 3×3 at stride 2): there the two orders coincide, and what differs is the B loaders' roles
+    // (one column each under `tap_major`, four otherwise) and `load_b`'s address form. On
+    // one-tap layers the one-column loaders measured 1.07–1.20× in the 16-deep entry points but
+    // 0.81–1.05× in `gemm_m64_k32` (v48), where v47 had measured its tap-major code up to 1.18×
+    // slower on SD 1.5's 1×1 layers: the 8- and 32-deep entry points keep the four-column
+    // loaders there. Built from overrides, so it folds to a constant when the pipeline is
+    // created and the other order's arithmetic disappears.
     let fewest_taps = select(spec_kh * spec_kw, (spec_kh / spec_stride_h) * (spec_kw / spec_stride_w), transposed);
     let tap_major = icg % 8u == 0u && fewest_taps > 1u;
 
@@ -1056,18 +1108,35 @@ fn conv2d_gemm_m64_tile(lid: u32, pr: Problem, tile_x: u32, tile_y: u32, kt_firs
     var a1_t = select(a1_k % max(taps, 1u), kt_begin % max(taps, 1u), tap_major);
     var a1_ty = a1_t / max(pr.taps_x, 1u);
     var a1_tx = a1_t % max(pr.taps_x, 1u);
+    var bx_ic = kt_begin / max(taps, 1u) * 8u + c_group * 4u;
     var next_a0 = load_a4(pr, am0, a0_ic, a0_ty, a0_tx, a0_k_ok && a_ok0);
     var next_a1 = load_a4(pr, am1, a1_ic, a1_ty, a1_tx, a1_k_ok && a_ok1);
-    var next_b0 = vec4<f32>(
-        load_b(pr, col0, b0_ic, b0_ty, b0_tx, b0_k_ok, tap_major), load_b(pr, col1, b0_ic, b0_ty, b0_tx, b0_k_ok, tap_major),
-        load_b(pr, col2, b0_ic, b0_ty, b0_tx, b0_k_ok, tap_major), load_b(pr, col3, b0_ic, b0_ty, b0_tx, b0_k_ok, tap_major));
+    var next_b0: vec4<f32>;
+    if (tap_major) {
+        next_b0 = vec4<f32>(
+            load_b(pr, colx, bx_ic + 0u, b0_ty, b0_tx, b0_k_ok, true),
+            load_b(pr, colx, bx_ic + 1u, b0_ty, b0_tx, b0_k_ok, true),
+            load_b(pr, colx, bx_ic + 2u, b0_ty, b0_tx, b0_k_ok, true),
+            load_b(pr, colx, bx_ic + 3u, b0_ty, b0_tx, b0_k_ok, true));
+    } else {
+        next_b0 = vec4<f32>(
+            load_b(pr, col0, b0_ic, b0_ty, b0_tx, b0_k_ok, false), load_b(pr, col1, b0_ic, b0_ty, b0_tx, b0_k_ok, false),
+            load_b(pr, col2, b0_ic, b0_ty, b0_tx, b0_k_ok, false), load_b(pr, col3, b0_ic, b0_ty, b0_tx, b0_k_ok, false));
+    }
     for (var kt = kt_begin; kt < kt_end; kt++) {
         if (a_ok0) { a_tile128[a_at0] = next_a0; }
         if (a_ok1) { a_tile128[a_at1] = next_a1; }
-        b_tile_k8[kl * (tile_n / 4u) + b_vec0][b_comp0] = next_b0.x;
-        b_tile_k8[kl * (tile_n / 4u) + b_vec1][b_comp1] = next_b0.y;
-        b_tile_k8[kl * (tile_n / 4u) + b_vec2][b_comp2] = next_b0.z;
-        b_tile_k8[kl * (tile_n / 4u) + b_vec3][b_comp3] = next_b0.w;
+        if (tap_major) {
+            b_tile_k8[(c_group * 4u + 0u) * (tile_n / 4u) + bx_vec][bx_comp] = next_b0.x;
+            b_tile_k8[(c_group * 4u + 1u) * (tile_n / 4u) + bx_vec][bx_comp] = next_b0.y;
+            b_tile_k8[(c_group * 4u + 2u) * (tile_n / 4u) + bx_vec][bx_comp] = next_b0.z;
+            b_tile_k8[(c_group * 4u + 3u) * (tile_n / 4u) + bx_vec][bx_comp] = next_b0.w;
+        } else {
+            b_tile_k8[kl * (tile_n / 4u) + b_vec0][b_comp0] = next_b0.x;
+            b_tile_k8[kl * (tile_n / 4u) + b_vec1][b_comp1] = next_b0.y;
+            b_tile_k8[kl * (tile_n / 4u) + b_vec2][b_comp2] = next_b0.z;
+            b_tile_k8[kl * (tile_n / 4u) + b_vec3][b_comp3] = next_b0.w;
+        }
         workgroupBarrier();
         if (kt + 1u < kt_end) {
             b0_k = (kt + 1u) * 8u + kl;
@@ -1088,11 +1157,20 @@ fn conv2d_gemm_m64_tile(lid: u32, pr: Problem, tile_x: u32, tile_y: u32, kt_firs
             a1_t = select(a1_k % max(taps, 1u), (kt + 1u) % max(taps, 1u), tap_major);
             a1_ty = a1_t / max(pr.taps_x, 1u);
             a1_tx = a1_t % max(pr.taps_x, 1u);
+            bx_ic = (kt + 1u) / max(taps, 1u) * 8u + c_group * 4u;
             next_a0 = load_a4(pr, am0, a0_ic, a0_ty, a0_tx, a0_k_ok && a_ok0);
             next_a1 = load_a4(pr, am1, a1_ic, a1_ty, a1_tx, a1_k_ok && a_ok1);
-            next_b0 = vec4<f32>(
-                load_b(pr, col0, b0_ic, b0_ty, b0_tx, b0_k_ok, tap_major), load_b(pr, col1, b0_ic, b0_ty, b0_tx, b0_k_ok, tap_major),
-                load_b(pr, col2, b0_ic, b0_ty, b0_tx, b0_k_ok, tap_major), load_b(pr, col3, b0_ic, b0_ty, b0_tx, b0_k_ok, tap_major));
+            if (tap_major) {
+                next_b0 = vec4<f32>(
+                    load_b(pr, colx, bx_ic + 0u, b0_ty, b0_tx, b0_k_ok, true),
+                    load_b(pr, colx, bx_ic + 1u, b0_ty, b0_tx, b0_k_ok, true),
+                    load_b(pr, colx, bx_ic + 2u, b0_ty, b0_tx, b0_k_ok, true),
+                    load_b(pr, colx, bx_ic + 3u, b0_ty, b0_tx, b0_k_ok, true));
+            } else {
+                next_b0 = vec4<f32>(
+                    load_b(pr, col0, b0_ic, b0_ty, b0_tx, b0_k_ok, false), load_b(pr, col1, b0_ic, b0_ty, b0_tx, b0_k_ok, false),
+                    load_b(pr, col2, b0_ic, b0_ty, b0_tx, b0_k_ok, false), load_b(pr, col3, b0_ic, b0_ty, b0_tx, b0_k_ok, false));
+            }
         }
         {
             let a0 = a_tile128[0u + tm];
@@ -1431,6 +1509,14 @@ fn conv2d_gemm_k16_tile(lid: u32, pr: Problem, tile_x: u32, tile_y: u32, kt_firs
     let col1 = column(pr, n_base + lane + (tile_n / 4u));
     let col2 = column(pr, n_base + lane + 2u * (tile_n / 4u));
     let col3 = column(pr, n_base + lane + 3u * (tile_n / 4u));
+    // With K-tiles within one tap (`tap_major`), a loader takes one column instead: column
+    // c_lane, the K-tile's rows c_group·bk/2 to + bk/2 − 1 (one column's position and padding
+    // test per K-tile, one B tile address).
+    let c_lane = lid % tile_n;
+    let c_group = lid / tile_n;
+    let colx = column(pr, n_base + c_lane);
+    let bx_vec = c_lane / (4u * (tile_n / 8u)) * (tile_n / 8u) + c_lane % (tile_n / 8u);
+    let bx_comp = c_lane % (4u * (tile_n / 8u)) / (tile_n / 8u);
     let a_at0 = 0u * (tile_n * 2u) + lid;
     let a_ok0 = (0u * (tile_n * 2u) < 512u) && ((1u * (tile_n * 2u) <= 512u) || a_at0 < 512u);
     let kl_a0 = a_at0 / 32u;
@@ -1495,13 +1581,16 @@ fn conv2d_gemm_k16_tile(lid: u32, pr: Problem, tile_x: u32, tile_y: u32, kt_firs
 
     let kt_begin = kt_first;
     let kt_end = kt_last;
-    // K-tiles within one tap (see `decode`) where ICg allows it and the filter has more than one
-    // tap in every stride phase: a pointwise filter has one (as has some phase of a transposed
-    // filter not a multiple of its stride, e.g. 3×3 at stride 2), where the orders coincide and
-    // channel-major's code measured up to 1.18× faster (v47). Built from overrides, so it folds
-    // to a constant when the pipeline is created and the other order's arithmetic disappears.
-    let fewest_taps = select(spec_kh * spec_kw, (spec_kh / spec_stride_h) * (spec_kw / spec_stride_w), transposed);
-    let tap_major = icg % 16u == 0u && fewest_taps > 1u;
+    // K-tiles within one tap (see `decode`) where ICg allows it. A pointwise filter has one
+    // tap (as has some phase of a transposed filter not a multiple of its stride, e.g. 2×2 or
+    // 3×3 at stride 2): there the two orders coincide, and what differs is the B loaders' roles
+    // (one column each under `tap_major`, four otherwise) and `load_b`'s address form. On
+    // one-tap layers the one-column loaders measured 1.07–1.20× in the 16-deep entry points but
+    // 0.81–1.05× in `gemm_m64_k32` (v48), where v47 had measured its tap-major code up to 1.18×
+    // slower on SD 1.5's 1×1 layers: the 8- and 32-deep entry points keep the four-column
+    // loaders there. Built from overrides, so it folds to a constant when the pipeline is
+    // created and the other order's arithmetic disappears.
+    let tap_major = icg % 16u == 0u;
 
     // Global → registers for the first K-tile.
     var b0_k = kt_begin * 16u + kl;
@@ -1564,6 +1653,7 @@ fn conv2d_gemm_k16_tile(lid: u32, pr: Problem, tile_x: u32, tile_y: u32, kt_firs
     var a7_t = select(a7_k % max(taps, 1u), kt_begin % max(taps, 1u), tap_major);
     var a7_ty = a7_t / max(pr.taps_x, 1u);
     var a7_tx = a7_t % max(pr.taps_x, 1u);
+    var bx_ic = kt_begin / max(taps, 1u) * 16u + c_group * 8u;
     var next_a0 = load_a4(pr, am0, a0_ic, a0_ty, a0_tx, a0_k_ok && a_ok0);
     var next_a1 = load_a4(pr, am1, a1_ic, a1_ty, a1_tx, a1_k_ok && a_ok1);
     var next_a2 = load_a4(pr, am2, a2_ic, a2_ty, a2_tx, a2_k_ok && a_ok2);
@@ -1572,12 +1662,27 @@ fn conv2d_gemm_k16_tile(lid: u32, pr: Problem, tile_x: u32, tile_y: u32, kt_firs
     var next_a5 = load_a4(pr, am5, a5_ic, a5_ty, a5_tx, a5_k_ok && a_ok5);
     var next_a6 = load_a4(pr, am6, a6_ic, a6_ty, a6_tx, a6_k_ok && a_ok6);
     var next_a7 = load_a4(pr, am7, a7_ic, a7_ty, a7_tx, a7_k_ok && a_ok7);
-    var next_b0 = vec4<f32>(
-        load_b(pr, col0, b0_ic, b0_ty, b0_tx, b0_k_ok, tap_major), load_b(pr, col1, b0_ic, b0_ty, b0_tx, b0_k_ok, tap_major),
-        load_b(pr, col2, b0_ic, b0_ty, b0_tx, b0_k_ok, tap_major), load_b(pr, col3, b0_ic, b0_ty, b0_tx, b0_k_ok, tap_major));
-    var next_b1 = vec4<f32>(
-        load_b(pr, col0, b1_ic, b1_ty, b1_tx, b1_k_ok, tap_major), load_b(pr, col1, b1_ic, b1_ty, b1_tx, b1_k_ok, tap_major),
-        load_b(pr, col2, b1_ic, b1_ty, b1_tx, b1_k_ok, tap_major), load_b(pr, col3, b1_ic, b1_ty, b1_tx, b1_k_ok, tap_major));
+    var next_b0: vec4<f32>;
+    var next_b1: vec4<f32>;
+    if (tap_major) {
+        next_b0 = vec4<f32>(
+            load_b(pr, colx, bx_ic + 0u, b0_ty, b0_tx, b0_k_ok, true),
+            load_b(pr, colx, bx_ic + 1u, b0_ty, b0_tx, b0_k_ok, true),
+            load_b(pr, colx, bx_ic + 2u, b0_ty, b0_tx, b0_k_ok, true),
+            load_b(pr, colx, bx_ic + 3u, b0_ty, b0_tx, b0_k_ok, true));
+        next_b1 = vec4<f32>(
+            load_b(pr, colx, bx_ic + 4u, b0_ty, b0_tx, b0_k_ok, true),
+            load_b(pr, colx, bx_ic + 5u, b0_ty, b0_tx, b0_k_ok, true),
+            load_b(pr, colx, bx_ic + 6u, b0_ty, b0_tx, b0_k_ok, true),
+            load_b(pr, colx, bx_ic + 7u, b0_ty, b0_tx, b0_k_ok, true));
+    } else {
+        next_b0 = vec4<f32>(
+            load_b(pr, col0, b0_ic, b0_ty, b0_tx, b0_k_ok, false), load_b(pr, col1, b0_ic, b0_ty, b0_tx, b0_k_ok, false),
+            load_b(pr, col2, b0_ic, b0_ty, b0_tx, b0_k_ok, false), load_b(pr, col3, b0_ic, b0_ty, b0_tx, b0_k_ok, false));
+        next_b1 = vec4<f32>(
+            load_b(pr, col0, b1_ic, b1_ty, b1_tx, b1_k_ok, false), load_b(pr, col1, b1_ic, b1_ty, b1_tx, b1_k_ok, false),
+            load_b(pr, col2, b1_ic, b1_ty, b1_tx, b1_k_ok, false), load_b(pr, col3, b1_ic, b1_ty, b1_tx, b1_k_ok, false));
+    }
     for (var kt = kt_begin; kt < kt_end; kt++) {
         if (a_ok0) { a_tile512[a_at0] = next_a0; }
         if (a_ok1) { a_tile512[a_at1] = next_a1; }
@@ -1587,14 +1692,25 @@ fn conv2d_gemm_k16_tile(lid: u32, pr: Problem, tile_x: u32, tile_y: u32, kt_firs
         if (a_ok5) { a_tile512[a_at5] = next_a5; }
         if (a_ok6) { a_tile512[a_at6] = next_a6; }
         if (a_ok7) { a_tile512[a_at7] = next_a7; }
-        b_tile_k16[kl * (tile_n / 4u) + b_vec0][b_comp0] = next_b0.x;
-        b_tile_k16[kl * (tile_n / 4u) + b_vec1][b_comp1] = next_b0.y;
-        b_tile_k16[kl * (tile_n / 4u) + b_vec2][b_comp2] = next_b0.z;
-        b_tile_k16[kl * (tile_n / 4u) + b_vec3][b_comp3] = next_b0.w;
-        b_tile_k16[(kl + 8u) * (tile_n / 4u) + b_vec0][b_comp0] = next_b1.x;
-        b_tile_k16[(kl + 8u) * (tile_n / 4u) + b_vec1][b_comp1] = next_b1.y;
-        b_tile_k16[(kl + 8u) * (tile_n / 4u) + b_vec2][b_comp2] = next_b1.z;
-        b_tile_k16[(kl + 8u) * (tile_n / 4u) + b_vec3][b_comp3] = next_b1.w;
+        if (tap_major) {
+            b_tile_k16[(c_group * 8u + 0u) * (tile_n / 4u) + bx_vec][bx_comp] = next_b0.x;
+            b_tile_k16[(c_group * 8u + 1u) * (tile_n / 4u) + bx_vec][bx_comp] = next_b0.y;
+            b_tile_k16[(c_group * 8u + 2u) * (tile_n / 4u) + bx_vec][bx_comp] = next_b0.z;
+            b_tile_k16[(c_group * 8u + 3u) * (tile_n / 4u) + bx_vec][bx_comp] = next_b0.w;
+            b_tile_k16[(c_group * 8u + 4u) * (tile_n / 4u) + bx_vec][bx_comp] = next_b1.x;
+            b_tile_k16[(c_group * 8u + 5u) * (tile_n / 4u) + bx_vec][bx_comp] = next_b1.y;
+            b_tile_k16[(c_group * 8u + 6u) * (tile_n / 4u) + bx_vec][bx_comp] = next_b1.z;
+            b_tile_k16[(c_group * 8u + 7u) * (tile_n / 4u) + bx_vec][bx_comp] = next_b1.w;
+        } else {
+            b_tile_k16[kl * (tile_n / 4u) + b_vec0][b_comp0] = next_b0.x;
+            b_tile_k16[kl * (tile_n / 4u) + b_vec1][b_comp1] = next_b0.y;
+            b_tile_k16[kl * (tile_n / 4u) + b_vec2][b_comp2] = next_b0.z;
+            b_tile_k16[kl * (tile_n / 4u) + b_vec3][b_comp3] = next_b0.w;
+            b_tile_k16[(kl + 8u) * (tile_n / 4u) + b_vec0][b_comp0] = next_b1.x;
+            b_tile_k16[(kl + 8u) * (tile_n / 4u) + b_vec1][b_comp1] = next_b1.y;
+            b_tile_k16[(kl + 8u) * (tile_n / 4u) + b_vec2][b_comp2] = next_b1.z;
+            b_tile_k16[(kl + 8u) * (tile_n / 4u) + b_vec3][b_comp3] = next_b1.w;
+        }
         workgroupBarrier();
         if (kt + 1u < kt_end) {
             b0_k = (kt + 1u) * 16u + kl;
@@ -1657,6 +1773,7 @@ fn conv2d_gemm_k16_tile(lid: u32, pr: Problem, tile_x: u32, tile_y: u32, kt_firs
             a7_t = select(a7_k % max(taps, 1u), (kt + 1u) % max(taps, 1u), tap_major);
             a7_ty = a7_t / max(pr.taps_x, 1u);
             a7_tx = a7_t % max(pr.taps_x, 1u);
+            bx_ic = (kt + 1u) / max(taps, 1u) * 16u + c_group * 8u;
             next_a0 = load_a4(pr, am0, a0_ic, a0_ty, a0_tx, a0_k_ok && a_ok0);
             next_a1 = load_a4(pr, am1, a1_ic, a1_ty, a1_tx, a1_k_ok && a_ok1);
             next_a2 = load_a4(pr, am2, a2_ic, a2_ty, a2_tx, a2_k_ok && a_ok2);
@@ -1665,12 +1782,25 @@ fn conv2d_gemm_k16_tile(lid: u32, pr: Problem, tile_x: u32, tile_y: u32, kt_firs
             next_a5 = load_a4(pr, am5, a5_ic, a5_ty, a5_tx, a5_k_ok && a_ok5);
             next_a6 = load_a4(pr, am6, a6_ic, a6_ty, a6_tx, a6_k_ok && a_ok6);
             next_a7 = load_a4(pr, am7, a7_ic, a7_ty, a7_tx, a7_k_ok && a_ok7);
-            next_b0 = vec4<f32>(
-                load_b(pr, col0, b0_ic, b0_ty, b0_tx, b0_k_ok, tap_major), load_b(pr, col1, b0_ic, b0_ty, b0_tx, b0_k_ok, tap_major),
-                load_b(pr, col2, b0_ic, b0_ty, b0_tx, b0_k_ok, tap_major), load_b(pr, col3, b0_ic, b0_ty, b0_tx, b0_k_ok, tap_major));
-            next_b1 = vec4<f32>(
-                load_b(pr, col0, b1_ic, b1_ty, b1_tx, b1_k_ok, tap_major), load_b(pr, col1, b1_ic, b1_ty, b1_tx, b1_k_ok, tap_major),
-                load_b(pr, col2, b1_ic, b1_ty, b1_tx, b1_k_ok, tap_major), load_b(pr, col3, b1_ic, b1_ty, b1_tx, b1_k_ok, tap_major));
+            if (tap_major) {
+                next_b0 = vec4<f32>(
+                    load_b(pr, colx, bx_ic + 0u, b0_ty, b0_tx, b0_k_ok, true),
+                    load_b(pr, colx, bx_ic + 1u, b0_ty, b0_tx, b0_k_ok, true),
+                    load_b(pr, colx, bx_ic + 2u, b0_ty, b0_tx, b0_k_ok, true),
+                    load_b(pr, colx, bx_ic + 3u, b0_ty, b0_tx, b0_k_ok, true));
+                next_b1 = vec4<f32>(
+                    load_b(pr, colx, bx_ic + 4u, b0_ty, b0_tx, b0_k_ok, true),
+                    load_b(pr, colx, bx_ic + 5u, b0_ty, b0_tx, b0_k_ok, true),
+                    load_b(pr, colx, bx_ic + 6u, b0_ty, b0_tx, b0_k_ok, true),
+                    load_b(pr, colx, bx_ic + 7u, b0_ty, b0_tx, b0_k_ok, true));
+            } else {
+                next_b0 = vec4<f32>(
+                    load_b(pr, col0, b0_ic, b0_ty, b0_tx, b0_k_ok, false), load_b(pr, col1, b0_ic, b0_ty, b0_tx, b0_k_ok, false),
+                    load_b(pr, col2, b0_ic, b0_ty, b0_tx, b0_k_ok, false), load_b(pr, col3, b0_ic, b0_ty, b0_tx, b0_k_ok, false));
+                next_b1 = vec4<f32>(
+                    load_b(pr, col0, b1_ic, b1_ty, b1_tx, b1_k_ok, false), load_b(pr, col1, b1_ic, b1_ty, b1_tx, b1_k_ok, false),
+                    load_b(pr, col2, b1_ic, b1_ty, b1_tx, b1_k_ok, false), load_b(pr, col3, b1_ic, b1_ty, b1_tx, b1_k_ok, false));
+            }
         }
         {
             let a0 = a_tile512[0u + tm];
@@ -2250,6 +2380,14 @@ fn conv2d_gemm_m64_k16_tile(lid: u32, pr: Problem, tile_x: u32, tile_y: u32, kt_
     let col1 = column(pr, n_base + lane + (tile_n / 4u));
     let col2 = column(pr, n_base + lane + 2u * (tile_n / 4u));
     let col3 = column(pr, n_base + lane + 3u * (tile_n / 4u));
+    // With K-tiles within one tap (`tap_major`), a loader takes one column instead: column
+    // c_lane, the K-tile's rows c_group·bk/2 to + bk/2 − 1 (one column's position and padding
+    // test per K-tile, one B tile address).
+    let c_lane = lid % tile_n;
+    let c_group = lid / tile_n;
+    let colx = column(pr, n_base + c_lane);
+    let bx_vec = c_lane / (4u * (tile_n / 8u)) * (tile_n / 8u) + c_lane % (tile_n / 8u);
+    let bx_comp = c_lane % (4u * (tile_n / 8u)) / (tile_n / 8u);
     let a_at0 = 0u * (tile_n * 2u) + lid;
     let a_ok0 = (0u * (tile_n * 2u) < 256u) && ((1u * (tile_n * 2u) <= 256u) || a_at0 < 256u);
     let kl_a0 = a_at0 / 16u;
@@ -2290,13 +2428,16 @@ fn conv2d_gemm_m64_k16_tile(lid: u32, pr: Problem, tile_x: u32, tile_y: u32, kt_
 
     let kt_begin = kt_first;
     let kt_end = kt_last;
-    // K-tiles within one tap (see `decode`) where ICg allows it and the filter has more than one
-    // tap in every stride phase: a pointwise filter has one (as has some phase of a transposed
-    // filter not a multiple of its stride, e.g. 3×3 at stride 2), where the orders coincide and
-    // channel-major's code measured up to 1.18× faster (v47). Built from overrides, so it folds
-    // to a constant when the pipeline is created and the other order's arithmetic disappears.
-    let fewest_taps = select(spec_kh * spec_kw, (spec_kh / spec_stride_h) * (spec_kw / spec_stride_w), transposed);
-    let tap_major = icg % 16u == 0u && fewest_taps > 1u;
+    // K-tiles within one tap (see `decode`) where ICg allows it. A pointwise filter has one
+    // tap (as has some phase of a transposed filter not a multiple of its stride, e.g. 2×2 or
+    // 3×3 at stride 2): there the two orders coincide, and what differs is the B loaders' roles
+    // (one column each under `tap_major`, four otherwise) and `load_b`'s address form. On
+    // one-tap layers the one-column loaders measured 1.07–1.20× in the 16-deep entry points but
+    // 0.81–1.05× in `gemm_m64_k32` (v48), where v47 had measured its tap-major code up to 1.18×
+    // slower on SD 1.5's 1×1 layers: the 8- and 32-deep entry points keep the four-column
+    // loaders there. Built from overrides, so it folds to a constant when the pipeline is
+    // created and the other order's arithmetic disappears.
+    let tap_major = icg % 16u == 0u;
 
     // Global → registers for the first K-tile.
     var b0_k = kt_begin * 16u + kl;
@@ -2335,29 +2476,56 @@ fn conv2d_gemm_m64_k16_tile(lid: u32, pr: Problem, tile_x: u32, tile_y: u32, kt_
     var a3_t = select(a3_k % max(taps, 1u), kt_begin % max(taps, 1u), tap_major);
     var a3_ty = a3_t / max(pr.taps_x, 1u);
     var a3_tx = a3_t % max(pr.taps_x, 1u);
+    var bx_ic = kt_begin / max(taps, 1u) * 16u + c_group * 8u;
     var next_a0 = load_a4(pr, am0, a0_ic, a0_ty, a0_tx, a0_k_ok && a_ok0);
     var next_a1 = load_a4(pr, am1, a1_ic, a1_ty, a1_tx, a1_k_ok && a_ok1);
     var next_a2 = load_a4(pr, am2, a2_ic, a2_ty, a2_tx, a2_k_ok && a_ok2);
     var next_a3 = load_a4(pr, am3, a3_ic, a3_ty, a3_tx, a3_k_ok && a_ok3);
-    var next_b0 = vec4<f32>(
-        load_b(pr, col0, b0_ic, b0_ty, b0_tx, b0_k_ok, tap_major), load_b(pr, col1, b0_ic, b0_ty, b0_tx, b0_k_ok, tap_major),
-        load_b(pr, col2, b0_ic, b0_ty, b0_tx, b0_k_ok, tap_major), load_b(pr, col3, b0_ic, b0_ty, b0_tx, b0_k_ok, tap_major));
-    var next_b1 = vec4<f32>(
-        load_b(pr, col0, b1_ic, b1_ty, b1_tx, b1_k_ok, tap_major), load_b(pr, col1, b1_ic, b1_ty, b1_tx, b1_k_ok, tap_major),
-        load_b(pr, col2, b1_ic, b1_ty, b1_tx, b1_k_ok, tap_major), load_b(pr, col3, b1_ic, b1_ty, b1_tx, b1_k_ok, tap_major));
+    var next_b0: vec4<f32>;
+    var next_b1: vec4<f32>;
+    if (tap_major) {
+        next_b0 = vec4<f32>(
+            load_b(pr, colx, bx_ic + 0u, b0_ty, b0_tx, b0_k_ok, true),
+            load_b(pr, colx, bx_ic + 1u, b0_ty, b0_tx, b0_k_ok, true),
+            load_b(pr, colx, bx_ic + 2u, b0_ty, b0_tx, b0_k_ok, true),
+            load_b(pr, colx, bx_ic + 3u, b0_ty, b0_tx, b0_k_ok, true));
+        next_b1 = vec4<f32>(
+            load_b(pr, colx, bx_ic + 4u, b0_ty, b0_tx, b0_k_ok, true),
+            load_b(pr, colx, bx_ic + 5u, b0_ty, b0_tx, b0_k_ok, true),
+            load_b(pr, colx, bx_ic + 6u, b0_ty, b0_tx, b0_k_ok, true),
+            load_b(pr, colx, bx_ic + 7u, b0_ty, b0_tx, b0_k_ok, true));
+    } else {
+        next_b0 = vec4<f32>(
+            load_b(pr, col0, b0_ic, b0_ty, b0_tx, b0_k_ok, false), load_b(pr, col1, b0_ic, b0_ty, b0_tx, b0_k_ok, false),
+            load_b(pr, col2, b0_ic, b0_ty, b0_tx, b0_k_ok, false), load_b(pr, col3, b0_ic, b0_ty, b0_tx, b0_k_ok, false));
+        next_b1 = vec4<f32>(
+            load_b(pr, col0, b1_ic, b1_ty, b1_tx, b1_k_ok, false), load_b(pr, col1, b1_ic, b1_ty, b1_tx, b1_k_ok, false),
+            load_b(pr, col2, b1_ic, b1_ty, b1_tx, b1_k_ok, false), load_b(pr, col3, b1_ic, b1_ty, b1_tx, b1_k_ok, false));
+    }
     for (var kt = kt_begin; kt < kt_end; kt++) {
         if (a_ok0) { a_tile256[a_at0] = next_a0; }
         if (a_ok1) { a_tile256[a_at1] = next_a1; }
         if (a_ok2) { a_tile256[a_at2] = next_a2; }
         if (a_ok3) { a_tile256[a_at3] = next_a3; }
-        b_tile_k16[kl * (tile_n / 4u) + b_vec0][b_comp0] = next_b0.x;
-        b_tile_k16[kl * (tile_n / 4u) + b_vec1][b_comp1] = next_b0.y;
-        b_tile_k16[kl * (tile_n / 4u) + b_vec2][b_comp2] = next_b0.z;
-        b_tile_k16[kl * (tile_n / 4u) + b_vec3][b_comp3] = next_b0.w;
-        b_tile_k16[(kl + 8u) * (tile_n / 4u) + b_vec0][b_comp0] = next_b1.x;
-        b_tile_k16[(kl + 8u) * (tile_n / 4u) + b_vec1][b_comp1] = next_b1.y;
-        b_tile_k16[(kl + 8u) * (tile_n / 4u) + b_vec2][b_comp2] = next_b1.z;
-        b_tile_k16[(kl + 8u) * (tile_n / 4u) + b_vec3][b_comp3] = next_b1.w;
+        if (tap_major) {
+            b_tile_k16[(c_group * 8u + 0u) * (tile_n / 4u) + bx_vec][bx_comp] = next_b0.x;
+            b_tile_k16[(c_group * 8u + 1u) * (tile_n / 4u) + bx_vec][bx_comp] = next_b0.y;
+            b_tile_k16[(c_group * 8u + 2u) * (tile_n / 4u) + bx_vec][bx_comp] = next_b0.z;
+            b_tile_k16[(c_group * 8u + 3u) * (tile_n / 4u) + bx_vec][bx_comp] = next_b0.w;
+            b_tile_k16[(c_group * 8u + 4u) * (tile_n / 4u) + bx_vec][bx_comp] = next_b1.x;
+            b_tile_k16[(c_group * 8u + 5u) * (tile_n / 4u) + bx_vec][bx_comp] = next_b1.y;
+            b_tile_k16[(c_group * 8u + 6u) * (tile_n / 4u) + bx_vec][bx_comp] = next_b1.z;
+            b_tile_k16[(c_group * 8u + 7u) * (tile_n / 4u) + bx_vec][bx_comp] = next_b1.w;
+        } else {
+            b_tile_k16[kl * (tile_n / 4u) + b_vec0][b_comp0] = next_b0.x;
+            b_tile_k16[kl * (tile_n / 4u) + b_vec1][b_comp1] = next_b0.y;
+            b_tile_k16[kl * (tile_n / 4u) + b_vec2][b_comp2] = next_b0.z;
+            b_tile_k16[kl * (tile_n / 4u) + b_vec3][b_comp3] = next_b0.w;
+            b_tile_k16[(kl + 8u) * (tile_n / 4u) + b_vec0][b_comp0] = next_b1.x;
+            b_tile_k16[(kl + 8u) * (tile_n / 4u) + b_vec1][b_comp1] = next_b1.y;
+            b_tile_k16[(kl + 8u) * (tile_n / 4u) + b_vec2][b_comp2] = next_b1.z;
+            b_tile_k16[(kl + 8u) * (tile_n / 4u) + b_vec3][b_comp3] = next_b1.w;
+        }
         workgroupBarrier();
         if (kt + 1u < kt_end) {
             b0_k = (kt + 1u) * 16u + kl;
@@ -2396,16 +2564,30 @@ fn conv2d_gemm_m64_k16_tile(lid: u32, pr: Problem, tile_x: u32, tile_y: u32, kt_
             a3_t = select(a3_k % max(taps, 1u), (kt + 1u) % max(taps, 1u), tap_major);
             a3_ty = a3_t / max(pr.taps_x, 1u);
             a3_tx = a3_t % max(pr.taps_x, 1u);
+            bx_ic = (kt + 1u) / max(taps, 1u) * 16u + c_group * 8u;
             next_a0 = load_a4(pr, am0, a0_ic, a0_ty, a0_tx, a0_k_ok && a_ok0);
             next_a1 = load_a4(pr, am1, a1_ic, a1_ty, a1_tx, a1_k_ok && a_ok1);
             next_a2 = load_a4(pr, am2, a2_ic, a2_ty, a2_tx, a2_k_ok && a_ok2);
             next_a3 = load_a4(pr, am3, a3_ic, a3_ty, a3_tx, a3_k_ok && a_ok3);
-            next_b0 = vec4<f32>(
-                load_b(pr, col0, b0_ic, b0_ty, b0_tx, b0_k_ok, tap_major), load_b(pr, col1, b0_ic, b0_ty, b0_tx, b0_k_ok, tap_major),
-                load_b(pr, col2, b0_ic, b0_ty, b0_tx, b0_k_ok, tap_major), load_b(pr, col3, b0_ic, b0_ty, b0_tx, b0_k_ok, tap_major));
-            next_b1 = vec4<f32>(
-                load_b(pr, col0, b1_ic, b1_ty, b1_tx, b1_k_ok, tap_major), load_b(pr, col1, b1_ic, b1_ty, b1_tx, b1_k_ok, tap_major),
-                load_b(pr, col2, b1_ic, b1_ty, b1_tx, b1_k_ok, tap_major), load_b(pr, col3, b1_ic, b1_ty, b1_tx, b1_k_ok, tap_major));
+            if (tap_major) {
+                next_b0 = vec4<f32>(
+                    load_b(pr, colx, bx_ic + 0u, b0_ty, b0_tx, b0_k_ok, true),
+                    load_b(pr, colx, bx_ic + 1u, b0_ty, b0_tx, b0_k_ok, true),
+                    load_b(pr, colx, bx_ic + 2u, b0_ty, b0_tx, b0_k_ok, true),
+                    load_b(pr, colx, bx_ic + 3u, b0_ty, b0_tx, b0_k_ok, true));
+                next_b1 = vec4<f32>(
+                    load_b(pr, colx, bx_ic + 4u, b0_ty, b0_tx, b0_k_ok, true),
+                    load_b(pr, colx, bx_ic + 5u, b0_ty, b0_tx, b0_k_ok, true),
+                    load_b(pr, colx, bx_ic + 6u, b0_ty, b0_tx, b0_k_ok, true),
+                    load_b(pr, colx, bx_ic + 7u, b0_ty, b0_tx, b0_k_ok, true));
+            } else {
+                next_b0 = vec4<f32>(
+                    load_b(pr, col0, b0_ic, b0_ty, b0_tx, b0_k_ok, false), load_b(pr, col1, b0_ic, b0_ty, b0_tx, b0_k_ok, false),
+                    load_b(pr, col2, b0_ic, b0_ty, b0_tx, b0_k_ok, false), load_b(pr, col3, b0_ic, b0_ty, b0_tx, b0_k_ok, false));
+                next_b1 = vec4<f32>(
+                    load_b(pr, col0, b1_ic, b1_ty, b1_tx, b1_k_ok, false), load_b(pr, col1, b1_ic, b1_ty, b1_tx, b1_k_ok, false),
+                    load_b(pr, col2, b1_ic, b1_ty, b1_tx, b1_k_ok, false), load_b(pr, col3, b1_ic, b1_ty, b1_tx, b1_k_ok, false));
+            }
         }
         {
             let a0 = a_tile256[0u + tm];
@@ -2801,6 +2983,14 @@ fn conv2d_gemm_m64_k32_tile(lid: u32, pr: Problem, tile_x: u32, tile_y: u32, kt_
     let col1 = column(pr, n_base + lane + (tile_n / 4u));
     let col2 = column(pr, n_base + lane + 2u * (tile_n / 4u));
     let col3 = column(pr, n_base + lane + 3u * (tile_n / 4u));
+    // With K-tiles within one tap (`tap_major`), a loader takes one column instead: column
+    // c_lane, the K-tile's rows c_group·bk/2 to + bk/2 − 1 (one column's position and padding
+    // test per K-tile, one B tile address).
+    let c_lane = lid % tile_n;
+    let c_group = lid / tile_n;
+    let colx = column(pr, n_base + c_lane);
+    let bx_vec = c_lane / (4u * (tile_n / 8u)) * (tile_n / 8u) + c_lane % (tile_n / 8u);
+    let bx_comp = c_lane % (4u * (tile_n / 8u)) / (tile_n / 8u);
     let a_at0 = 0u * (tile_n * 2u) + lid;
     let a_ok0 = (0u * (tile_n * 2u) < 512u) && ((1u * (tile_n * 2u) <= 512u) || a_at0 < 512u);
     let kl_a0 = a_at0 / 16u;
@@ -2857,11 +3047,15 @@ fn conv2d_gemm_m64_k32_tile(lid: u32, pr: Problem, tile_x: u32, tile_y: u32, kt_
 
     let kt_begin = kt_first;
     let kt_end = kt_last;
-    // K-tiles within one tap (see `decode`) where ICg allows it and the filter has more than one
-    // tap in every stride phase: a pointwise filter has one (as has some phase of a transposed
-    // filter not a multiple of its stride, e.g. 3×3 at stride 2), where the orders coincide and
-    // channel-major's code measured up to 1.18× faster (v47). Built from overrides, so it folds
-    // to a constant when the pipeline is created and the other order's arithmetic disappears.
+    // K-tiles within one tap (see `decode`) where ICg allows it. A pointwise filter has one
+    // tap (as has some phase of a transposed filter not a multiple of its stride, e.g. 2×2 or
+    // 3×3 at stride 2): there the two orders coincide, and what differs is the B loaders' roles
+    // (one column each under `tap_major`, four otherwise) and `load_b`'s address form. On
+    // one-tap layers the one-column loaders measured 1.07–1.20× in the 16-deep entry points but
+    // 0.81–1.05× in `gemm_m64_k32` (v48), where v47 had measured its tap-major code up to 1.18×
+    // slower on SD 1.5's 1×1 layers: the 8- and 32-deep entry points keep the four-column
+    // loaders there. Built from overrides, so it folds to a constant when the pipeline is
+    // created and the other order's arithmetic disappears.
     let fewest_taps = select(spec_kh * spec_kw, (spec_kh / spec_stride_h) * (spec_kw / spec_stride_w), transposed);
     let tap_major = icg % 32u == 0u && fewest_taps > 1u;
 
@@ -2938,6 +3132,7 @@ fn conv2d_gemm_m64_k32_tile(lid: u32, pr: Problem, tile_x: u32, tile_y: u32, kt_
     var a7_t = select(a7_k % max(taps, 1u), kt_begin % max(taps, 1u), tap_major);
     var a7_ty = a7_t / max(pr.taps_x, 1u);
     var a7_tx = a7_t % max(pr.taps_x, 1u);
+    var bx_ic = kt_begin / max(taps, 1u) * 32u + c_group * 16u;
     var next_a0 = load_a4(pr, am0, a0_ic, a0_ty, a0_tx, a0_k_ok && a_ok0);
     var next_a1 = load_a4(pr, am1, a1_ic, a1_ty, a1_tx, a1_k_ok && a_ok1);
     var next_a2 = load_a4(pr, am2, a2_ic, a2_ty, a2_tx, a2_k_ok && a_ok2);
@@ -2946,18 +3141,45 @@ fn conv2d_gemm_m64_k32_tile(lid: u32, pr: Problem, tile_x: u32, tile_y: u32, kt_
     var next_a5 = load_a4(pr, am5, a5_ic, a5_ty, a5_tx, a5_k_ok && a_ok5);
     var next_a6 = load_a4(pr, am6, a6_ic, a6_ty, a6_tx, a6_k_ok && a_ok6);
     var next_a7 = load_a4(pr, am7, a7_ic, a7_ty, a7_tx, a7_k_ok && a_ok7);
-    var next_b0 = vec4<f32>(
-        load_b(pr, col0, b0_ic, b0_ty, b0_tx, b0_k_ok, tap_major), load_b(pr, col1, b0_ic, b0_ty, b0_tx, b0_k_ok, tap_major),
-        load_b(pr, col2, b0_ic, b0_ty, b0_tx, b0_k_ok, tap_major), load_b(pr, col3, b0_ic, b0_ty, b0_tx, b0_k_ok, tap_major));
-    var next_b1 = vec4<f32>(
-        load_b(pr, col0, b1_ic, b1_ty, b1_tx, b1_k_ok, tap_major), load_b(pr, col1, b1_ic, b1_ty, b1_tx, b1_k_ok, tap_major),
-        load_b(pr, col2, b1_ic, b1_ty, b1_tx, b1_k_ok, tap_major), load_b(pr, col3, b1_ic, b1_ty, b1_tx, b1_k_ok, tap_major));
-    var next_b2 = vec4<f32>(
-        load_b(pr, col0, b2_ic, b2_ty, b2_tx, b2_k_ok, tap_major), load_b(pr, col1, b2_ic, b2_ty, b2_tx, b2_k_ok, tap_major),
-        load_b(pr, col2, b2_ic, b2_ty, b2_tx, b2_k_ok, tap_major), load_b(pr, col3, b2_ic, b2_ty, b2_tx, b2_k_ok, tap_major));
-    var next_b3 = vec4<f32>(
-        load_b(pr, col0, b3_ic, b3_ty, b3_tx, b3_k_ok, tap_major), load_b(pr, col1, b3_ic, b3_ty, b3_tx, b3_k_ok, tap_major),
-        load_b(pr, col2, b3_ic, b3_ty, b3_tx, b3_k_ok, tap_major), load_b(pr, col3, b3_ic, b3_ty, b3_tx, b3_k_ok, tap_major));
+    var next_b0: vec4<f32>;
+    var next_b1: vec4<f32>;
+    var next_b2: vec4<f32>;
+    var next_b3: vec4<f32>;
+    if (tap_major) {
+        next_b0 = vec4<f32>(
+            load_b(pr, colx, bx_ic + 0u, b0_ty, b0_tx, b0_k_ok, true),
+            load_b(pr, colx, bx_ic + 1u, b0_ty, b0_tx, b0_k_ok, true),
+            load_b(pr, colx, bx_ic + 2u, b0_ty, b0_tx, b0_k_ok, true),
+            load_b(pr, colx, bx_ic + 3u, b0_ty, b0_tx, b0_k_ok, true));
+        next_b1 = vec4<f32>(
+            load_b(pr, colx, bx_ic + 4u, b0_ty, b0_tx, b0_k_ok, true),
+            load_b(pr, colx, bx_ic + 5u, b0_ty, b0_tx, b0_k_ok, true),
+            load_b(pr, colx, bx_ic + 6u, b0_ty, b0_tx, b0_k_ok, true),
+            load_b(pr, colx, bx_ic + 7u, b0_ty, b0_tx, b0_k_ok, true));
+        next_b2 = vec4<f32>(
+            load_b(pr, colx, bx_ic + 8u, b0_ty, b0_tx, b0_k_ok, true),
+            load_b(pr, colx, bx_ic + 9u, b0_ty, b0_tx, b0_k_ok, true),
+            load_b(pr, colx, bx_ic + 10u, b0_ty, b0_tx, b0_k_ok, true),
+            load_b(pr, colx, bx_ic + 11u, b0_ty, b0_tx, b0_k_ok, true));
+        next_b3 = vec4<f32>(
+            load_b(pr, colx, bx_ic + 12u, b0_ty, b0_tx, b0_k_ok, true),
+            load_b(pr, colx, bx_ic + 13u, b0_ty, b0_tx, b0_k_ok, true),
+            load_b(pr, colx, bx_ic + 14u, b0_ty, b0_tx, b0_k_ok, true),
+            load_b(pr, colx, bx_ic + 15u, b0_ty, b0_tx, b0_k_ok, true));
+    } else {
+        next_b0 = vec4<f32>(
+            load_b(pr, col0, b0_ic, b0_ty, b0_tx, b0_k_ok, false), load_b(pr, col1, b0_ic, b0_ty, b0_tx, b0_k_ok, false),
+            load_b(pr, col2, b0_ic, b0_ty, b0_tx, b0_k_ok, false), load_b(pr, col3, b0_ic, b0_ty, b0_tx, b0_k_ok, false));
+        next_b1 = vec4<f32>(
+            load_b(pr, col0, b1_ic, b1_ty, b1_tx, b1_k_ok, false), load_b(pr, col1, b1_ic, b1_ty, b1_tx, b1_k_ok, false),
+            load_b(pr, col2, b1_ic, b1_ty, b1_tx, b1_k_ok, false), load_b(pr, col3, b1_ic, b1_ty, b1_tx, b1_k_ok, false));
+        next_b2 = vec4<f32>(
+            load_b(pr, col0, b2_ic, b2_ty, b2_tx, b2_k_ok, false), load_b(pr, col1, b2_ic, b2_ty, b2_tx, b2_k_ok, false),
+            load_b(pr, col2, b2_ic, b2_ty, b2_tx, b2_k_ok, false), load_b(pr, col3, b2_ic, b2_ty, b2_tx, b2_k_ok, false));
+        next_b3 = vec4<f32>(
+            load_b(pr, col0, b3_ic, b3_ty, b3_tx, b3_k_ok, false), load_b(pr, col1, b3_ic, b3_ty, b3_tx, b3_k_ok, false),
+            load_b(pr, col2, b3_ic, b3_ty, b3_tx, b3_k_ok, false), load_b(pr, col3, b3_ic, b3_ty, b3_tx, b3_k_ok, false));
+    }
     for (var kt = kt_begin; kt < kt_end; kt++) {
         if (a_ok0) { a_tile512[a_at0] = next_a0; }
         if (a_ok1) { a_tile512[a_at1] = next_a1; }
@@ -2967,22 +3189,41 @@ fn conv2d_gemm_m64_k32_tile(lid: u32, pr: Problem, tile_x: u32, tile_y: u32, kt_
         if (a_ok5) { a_tile512[a_at5] = next_a5; }
         if (a_ok6) { a_tile512[a_at6] = next_a6; }
         if (a_ok7) { a_tile512[a_at7] = next_a7; }
-        b_tile_k32[kl * (tile_n / 4u) + b_vec0][b_comp0] = next_b0.x;
-        b_tile_k32[kl * (tile_n / 4u) + b_vec1][b_comp1] = next_b0.y;
-        b_tile_k32[kl * (tile_n / 4u) + b_vec2][b_comp2] = next_b0.z;
-        b_tile_k32[kl * (tile_n / 4u) + b_vec3][b_comp3] = next_b0.w;
-        b_tile_k32[(kl + 8u) * (tile_n / 4u) + b_vec0][b_comp0] = next_b1.x;
-        b_tile_k32[(kl + 8u) * (tile_n / 4u) + b_vec1][b_comp1] = next_b1.y;
-        b_tile_k32[(kl + 8u) * (tile_n / 4u) + b_vec2][b_comp2] = next_b1.z;
-        b_tile_k32[(kl + 8u) * (tile_n / 4u) + b_vec3][b_comp3] = next_b1.w;
-        b_tile_k32[(kl + 16u) * (tile_n / 4u) + b_vec0][b_comp0] = next_b2.x;
-        b_tile_k32[(kl + 16u) * (tile_n / 4u) + b_vec1][b_comp1] = next_b2.y;
-        b_tile_k32[(kl + 16u) * (tile_n / 4u) + b_vec2][b_comp2] = next_b2.z;
-        b_tile_k32[(kl + 16u) * (tile_n / 4u) + b_vec3][b_comp3] = next_b2.w;
-        b_tile_k32[(kl + 24u) * (tile_n / 4u) + b_vec0][b_comp0] = next_b3.x;
-        b_tile_k32[(kl + 24u) * (tile_n / 4u) + b_vec1][b_comp1] = next_b3.y;
-        b_tile_k32[(kl + 24u) * (tile_n / 4u) + b_vec2][b_comp2] = next_b3.z;
-        b_tile_k32[(kl + 24u) * (tile_n / 4u) + b_vec3][b_comp3] = next_b3.w;
+        if (tap_major) {
+            b_tile_k32[(c_group * 16u + 0u) * (tile_n / 4u) + bx_vec][bx_comp] = next_b0.x;
+            b_tile_k32[(c_group * 16u + 1u) * (tile_n / 4u) + bx_vec][bx_comp] = next_b0.y;
+            b_tile_k32[(c_group * 16u + 2u) * (tile_n / 4u) + bx_vec][bx_comp] = next_b0.z;
+            b_tile_k32[(c_group * 16u + 3u) * (tile_n / 4u) + bx_vec][bx_comp] = next_b0.w;
+            b_tile_k32[(c_group * 16u + 4u) * (tile_n / 4u) + bx_vec][bx_comp] = next_b1.x;
+            b_tile_k32[(c_group * 16u + 5u) * (tile_n / 4u) + bx_vec][bx_comp] = next_b1.y;
+            b_tile_k32[(c_group * 16u + 6u) * (tile_n / 4u) + bx_vec][bx_comp] = next_b1.z;
+            b_tile_k32[(c_group * 16u + 7u) * (tile_n / 4u) + bx_vec][bx_comp] = next_b1.w;
+            b_tile_k32[(c_group * 16u + 8u) * (tile_n / 4u) + bx_vec][bx_comp] = next_b2.x;
+            b_tile_k32[(c_group * 16u + 9u) * (tile_n / 4u) + bx_vec][bx_comp] = next_b2.y;
+            b_tile_k32[(c_group * 16u + 10u) * (tile_n / 4u) + bx_vec][bx_comp] = next_b2.z;
+            b_tile_k32[(c_group * 16u + 11u) * (tile_n / 4u) + bx_vec][bx_comp] = next_b2.w;
+            b_tile_k32[(c_group * 16u + 12u) * (tile_n / 4u) + bx_vec][bx_comp] = next_b3.x;
+            b_tile_k32[(c_group * 16u + 13u) * (tile_n / 4u) + bx_vec][bx_comp] = next_b3.y;
+            b_tile_k32[(c_group * 16u + 14u) * (tile_n / 4u) + bx_vec][bx_comp] = next_b3.z;
+            b_tile_k32[(c_group * 16u + 15u) * (tile_n / 4u) + bx_vec][bx_comp] = next_b3.w;
+        } else {
+            b_tile_k32[kl * (tile_n / 4u) + b_vec0][b_comp0] = next_b0.x;
+            b_tile_k32[kl * (tile_n / 4u) + b_vec1][b_comp1] = next_b0.y;
+            b_tile_k32[kl * (tile_n / 4u) + b_vec2][b_comp2] = next_b0.z;
+            b_tile_k32[kl * (tile_n / 4u) + b_vec3][b_comp3] = next_b0.w;
+            b_tile_k32[(kl + 8u) * (tile_n / 4u) + b_vec0][b_comp0] = next_b1.x;
+            b_tile_k32[(kl + 8u) * (tile_n / 4u) + b_vec1][b_comp1] = next_b1.y;
+            b_tile_k32[(kl + 8u) * (tile_n / 4u) + b_vec2][b_comp2] = next_b1.z;
+            b_tile_k32[(kl + 8u) * (tile_n / 4u) + b_vec3][b_comp3] = next_b1.w;
+            b_tile_k32[(kl + 16u) * (tile_n / 4u) + b_vec0][b_comp0] = next_b2.x;
+            b_tile_k32[(kl + 16u) * (tile_n / 4u) + b_vec1][b_comp1] = next_b2.y;
+            b_tile_k32[(kl + 16u) * (tile_n / 4u) + b_vec2][b_comp2] = next_b2.z;
+            b_tile_k32[(kl + 16u) * (tile_n / 4u) + b_vec3][b_comp3] = next_b2.w;
+            b_tile_k32[(kl + 24u) * (tile_n / 4u) + b_vec0][b_comp0] = next_b3.x;
+            b_tile_k32[(kl + 24u) * (tile_n / 4u) + b_vec1][b_comp1] = next_b3.y;
+            b_tile_k32[(kl + 24u) * (tile_n / 4u) + b_vec2][b_comp2] = next_b3.z;
+            b_tile_k32[(kl + 24u) * (tile_n / 4u) + b_vec3][b_comp3] = next_b3.w;
+        }
         workgroupBarrier();
         if (kt + 1u < kt_end) {
             b0_k = (kt + 1u) * 32u + kl;
@@ -3057,6 +3298,7 @@ fn conv2d_gemm_m64_k32_tile(lid: u32, pr: Problem, tile_x: u32, tile_y: u32, kt_
             a7_t = select(a7_k % max(taps, 1u), (kt + 1u) % max(taps, 1u), tap_major);
             a7_ty = a7_t / max(pr.taps_x, 1u);
             a7_tx = a7_t % max(pr.taps_x, 1u);
+            bx_ic = (kt + 1u) / max(taps, 1u) * 32u + c_group * 16u;
             next_a0 = load_a4(pr, am0, a0_ic, a0_ty, a0_tx, a0_k_ok && a_ok0);
             next_a1 = load_a4(pr, am1, a1_ic, a1_ty, a1_tx, a1_k_ok && a_ok1);
             next_a2 = load_a4(pr, am2, a2_ic, a2_ty, a2_tx, a2_k_ok && a_ok2);
@@ -3065,18 +3307,41 @@ fn conv2d_gemm_m64_k32_tile(lid: u32, pr: Problem, tile_x: u32, tile_y: u32, kt_
             next_a5 = load_a4(pr, am5, a5_ic, a5_ty, a5_tx, a5_k_ok && a_ok5);
             next_a6 = load_a4(pr, am6, a6_ic, a6_ty, a6_tx, a6_k_ok && a_ok6);
             next_a7 = load_a4(pr, am7, a7_ic, a7_ty, a7_tx, a7_k_ok && a_ok7);
-            next_b0 = vec4<f32>(
-                load_b(pr, col0, b0_ic, b0_ty, b0_tx, b0_k_ok, tap_major), load_b(pr, col1, b0_ic, b0_ty, b0_tx, b0_k_ok, tap_major),
-                load_b(pr, col2, b0_ic, b0_ty, b0_tx, b0_k_ok, tap_major), load_b(pr, col3, b0_ic, b0_ty, b0_tx, b0_k_ok, tap_major));
-            next_b1 = vec4<f32>(
-                load_b(pr, col0, b1_ic, b1_ty, b1_tx, b1_k_ok, tap_major), load_b(pr, col1, b1_ic, b1_ty, b1_tx, b1_k_ok, tap_major),
-                load_b(pr, col2, b1_ic, b1_ty, b1_tx, b1_k_ok, tap_major), load_b(pr, col3, b1_ic, b1_ty, b1_tx, b1_k_ok, tap_major));
-            next_b2 = vec4<f32>(
-                load_b(pr, col0, b2_ic, b2_ty, b2_tx, b2_k_ok, tap_major), load_b(pr, col1, b2_ic, b2_ty, b2_tx, b2_k_ok, tap_major),
-                load_b(pr, col2, b2_ic, b2_ty, b2_tx, b2_k_ok, tap_major), load_b(pr, col3, b2_ic, b2_ty, b2_tx, b2_k_ok, tap_major));
-            next_b3 = vec4<f32>(
-                load_b(pr, col0, b3_ic, b3_ty, b3_tx, b3_k_ok, tap_major), load_b(pr, col1, b3_ic, b3_ty, b3_tx, b3_k_ok, tap_major),
-                load_b(pr, col2, b3_ic, b3_ty, b3_tx, b3_k_ok, tap_major), load_b(pr, col3, b3_ic, b3_ty, b3_tx, b3_k_ok, tap_major));
+            if (tap_major) {
+                next_b0 = vec4<f32>(
+                    load_b(pr, colx, bx_ic + 0u, b0_ty, b0_tx, b0_k_ok, true),
+                    load_b(pr, colx, bx_ic + 1u, b0_ty, b0_tx, b0_k_ok, true),
+                    load_b(pr, colx, bx_ic + 2u, b0_ty, b0_tx, b0_k_ok, true),
+                    load_b(pr, colx, bx_ic + 3u, b0_ty, b0_tx, b0_k_ok, true));
+                next_b1 = vec4<f32>(
+                    load_b(pr, colx, bx_ic + 4u, b0_ty, b0_tx, b0_k_ok, true),
+                    load_b(pr, colx, bx_ic + 5u, b0_ty, b0_tx, b0_k_ok, true),
+                    load_b(pr, colx, bx_ic + 6u, b0_ty, b0_tx, b0_k_ok, true),
+                    load_b(pr, colx, bx_ic + 7u, b0_ty, b0_tx, b0_k_ok, true));
+                next_b2 = vec4<f32>(
+                    load_b(pr, colx, bx_ic + 8u, b0_ty, b0_tx, b0_k_ok, true),
+                    load_b(pr, colx, bx_ic + 9u, b0_ty, b0_tx, b0_k_ok, true),
+                    load_b(pr, colx, bx_ic + 10u, b0_ty, b0_tx, b0_k_ok, true),
+                    load_b(pr, colx, bx_ic + 11u, b0_ty, b0_tx, b0_k_ok, true));
+                next_b3 = vec4<f32>(
+                    load_b(pr, colx, bx_ic + 12u, b0_ty, b0_tx, b0_k_ok, true),
+                    load_b(pr, colx, bx_ic + 13u, b0_ty, b0_tx, b0_k_ok, true),
+                    load_b(pr, colx, bx_ic + 14u, b0_ty, b0_tx, b0_k_ok, true),
+                    load_b(pr, colx, bx_ic + 15u, b0_ty, b0_tx, b0_k_ok, true));
+            } else {
+                next_b0 = vec4<f32>(
+                    load_b(pr, col0, b0_ic, b0_ty, b0_tx, b0_k_ok, false), load_b(pr, col1, b0_ic, b0_ty, b0_tx, b0_k_ok, false),
+                    load_b(pr, col2, b0_ic, b0_ty, b0_tx, b0_k_ok, false), load_b(pr, col3, b0_ic, b0_ty, b0_tx, b0_k_ok, false));
+                next_b1 = vec4<f32>(
+                    load_b(pr, col0, b1_ic, b1_ty, b1_tx, b1_k_ok, false), load_b(pr, col1, b1_ic, b1_ty, b1_tx, b1_k_ok, false),
+                    load_b(pr, col2, b1_ic, b1_ty, b1_tx, b1_k_ok, false), load_b(pr, col3, b1_ic, b1_ty, b1_tx, b1_k_ok, false));
+                next_b2 = vec4<f32>(
+                    load_b(pr, col0, b2_ic, b2_ty, b2_tx, b2_k_ok, false), load_b(pr, col1, b2_ic, b2_ty, b2_tx, b2_k_ok, false),
+                    load_b(pr, col2, b2_ic, b2_ty, b2_tx, b2_k_ok, false), load_b(pr, col3, b2_ic, b2_ty, b2_tx, b2_k_ok, false));
+                next_b3 = vec4<f32>(
+                    load_b(pr, col0, b3_ic, b3_ty, b3_tx, b3_k_ok, false), load_b(pr, col1, b3_ic, b3_ty, b3_tx, b3_k_ok, false),
+                    load_b(pr, col2, b3_ic, b3_ty, b3_tx, b3_k_ok, false), load_b(pr, col3, b3_ic, b3_ty, b3_tx, b3_k_ok, false));
+            }
         }
         {
             let a0 = a_tile512[0u + tm];

@@ -53,11 +53,12 @@
 
   Each K-row stands for an input channel ic and a filter tap t. Channel-major order (K-index
   ic·taps + t) serves every shape. Where ICg is a multiple of bk and every stride phase has more
-  than one tap (`tap_major`), K-tile kt is instead channels (kt / taps)·bk to + bk − 1 at tap
-  kt % taps: the tap, its filter row and column, and every column's input position and padding
-  check are then the same for all of a thread's K-rows, so the compiler computes them once per
-  K-tile rather than once per load; and the taps of a block of channels stay consecutive
-  K-tiles, so the input they share is still in cache. Either order sums the same products.
+  than one tap, or in the 16-deep tiles any filter (`tap_major`), K-tile kt is instead channels
+  (kt / taps)·bk to + bk − 1 at tap kt % taps: the tap, its filter row and column, and every
+  column's input position and padding check are then the same for all of a thread's K-rows, so
+  the compiler computes them once per K-tile rather than once per load; and the taps of a block
+  of channels stay consecutive K-tiles, so the input they share is still in cache. Either order
+  sums the same products.
 #}
 {% macro decode(pad, kt, bk, decl, rows, slots_b, a_shared) %}
 {# Whole lines, without the last newline: the call's line ends the block. #}
@@ -78,6 +79,7 @@
 {{ pad }}{{ decl }}{{ prefix }}ty = {{ prefix }}t / max(pr.taps_x, 1u);
 {{ pad }}{{ decl }}{{ prefix }}tx = {{ prefix }}t % max(pr.taps_x, 1u);
 {% endfor %}
+{{ pad }}{{ decl }}bx_ic = {{ kt }} / max(taps, 1u) * {{ bk }}u + c_group * {{ bk // 2 }}u;
 {% endfilter %}
 {% endmacro %}
 {# Global → registers: the K-tile's A and B values that this thread stages. #}
@@ -88,12 +90,27 @@
 {% set p = "a%d_" | format(s) %}
 {{ pad }}{{ decl }}next_a{{ s }} = load_a4(pr, am{{ s }}, {{ p }}ic, {{ p }}ty, {{ p }}tx, {{ p }}k_ok && a_ok{{ s }});
 {% endfor %}
+{% if decl %}
 {% for s in range(slots_b) %}
-{% set args = "b%d_ic, b%d_ty, b%d_tx, b%d_k_ok, tap_major" | format(s, s, s, s) %}
-{{ pad }}{{ decl }}next_b{{ s }} = vec4<f32>(
-{{ pad }}    load_b(pr, col0, {{ args }}), load_b(pr, col1, {{ args }}),
-{{ pad }}    load_b(pr, col2, {{ args }}), load_b(pr, col3, {{ args }}));
+{{ pad }}var next_b{{ s }}: vec4<f32>;
 {% endfor %}
+{% endif %}
+{# Under `tap_major` every row of the K-tile has slot 0's tap, and all are in K or none. #}
+{{ pad }}if (tap_major) {
+{% for s in range(slots_b) %}
+{{ pad }}    next_b{{ s }} = vec4<f32>(
+{% for jj in range(4) %}
+{{ pad }}        load_b(pr, colx, bx_ic + {{ 4 * s + jj }}u, b0_ty, b0_tx, b0_k_ok, true){{ "," if jj < 3 else ");" }}
+{% endfor %}
+{% endfor %}
+{{ pad }}} else {
+{% for s in range(slots_b) %}
+{% set args = "b%d_ic, b%d_ty, b%d_tx, b%d_k_ok, false" | format(s, s, s, s) %}
+{{ pad }}    next_b{{ s }} = vec4<f32>(
+{{ pad }}        load_b(pr, col0, {{ args }}), load_b(pr, col1, {{ args }}),
+{{ pad }}        load_b(pr, col2, {{ args }}), load_b(pr, col3, {{ args }}));
+{% endfor %}
+{{ pad }}}
 {% endfilter %}
 {% endmacro %}
 {# Registers → workgroup memory: this thread's share of the A and B tiles. #}
@@ -103,12 +120,20 @@
 {% for s in range(slots_a) %}
 {{ pad }}if (a_ok{{ s }}) { {{ at }}[a_at{{ s }}] = next_a{{ s }}; }
 {% endfor %}
+{{ pad }}if (tap_major) {
+{% for s in range(slots_b) %}
+{% for jj in range(4) %}
+{{ pad }}    {{ bt }}[(c_group * {{ 4 * slots_b }}u + {{ 4 * s + jj }}u) * {{ LANES_B }} + bx_vec][bx_comp] = next_b{{ s }}.{{ XYZW[jj] }};
+{% endfor %}
+{% endfor %}
+{{ pad }}} else {
 {% for s in range(slots_b) %}
 {% set row = "(kl + %du)" | format(8 * s) if s else "kl" %}
 {% for jj in range(4) %}
-{{ pad }}{{ bt }}[{{ row }} * {{ LANES_B }} + b_vec{{ jj }}][b_comp{{ jj }}] = next_b{{ s }}.{{ XYZW[jj] }};
+{{ pad }}    {{ bt }}[{{ row }} * {{ LANES_B }} + b_vec{{ jj }}][b_comp{{ jj }}] = next_b{{ s }}.{{ XYZW[jj] }};
 {% endfor %}
 {% endfor %}
+{{ pad }}}
 {% endfilter %}
 {% endmacro %}
 {#
@@ -116,9 +141,10 @@
   K-tiles bk deep. Each of its 16 × tile_n/8 threads computes 4 rows per 64 of tile_m over 8
   columns, so a workgroup has tile_n·2 threads (256 at 128 wide, 128 at 64).
 
-  Each thread stages bk/8 K-rows of four B columns and its share of the A tile per K-tile, from
-  registers loaded one K-tile ahead: a deeper K-tile gives those loads more math to hide behind
-  (what a workgroup alone on its SM, as in one-wave grids, lacks). The A tile `at` and B tile `bt`
+  Each thread stages bk/8 K-rows of four B columns (under `tap_major`, bk/2 K-rows of one column)
+  and its share of the A tile per K-tile, from registers loaded one K-tile ahead: a deeper K-tile
+  gives those loads more math to hide behind (what a workgroup alone on its SM, as in one-wave
+  grids, lacks). The A tile `at` and B tile `bt`
   are declared before the first entry point that uses them (`declare_a`, `declare_b`).
 #}
 {% macro entry(name, tile_m, bk, at, bt, declare_a, declare_b) %}
@@ -228,6 +254,14 @@ fn {{ name }}_tile(lid: u32, pr: Problem, tile_x: u32, tile_y: u32, kt_first: u3
     let col1 = column(pr, n_base + lane + {{ LANES_B }});
     let col2 = column(pr, n_base + lane + 2u * {{ LANES_B }});
     let col3 = column(pr, n_base + lane + 3u * {{ LANES_B }});
+    // With K-tiles within one tap (`tap_major`), a loader takes one column instead: column
+    // c_lane, the K-tile's rows c_group·bk/2 to + bk/2 − 1 (one column's position and padding
+    // test per K-tile, one B tile address).
+    let c_lane = lid % tile_n;
+    let c_group = lid / tile_n;
+    let colx = column(pr, n_base + c_lane);
+    let bx_vec = c_lane / (4u * {{ TN }}) * {{ TN }} + c_lane % {{ TN }};
+    let bx_comp = c_lane % (4u * {{ TN }}) / {{ TN }};
 {% for s in range(slots_a) %}
     let a_at{{ s }} = {{ s }}u * {{ THREADS }} + lid;
     let a_ok{{ s }} = ({{ s }}u * {{ THREADS }} < {{ total_a }}u) && (({{ s + 1 }}u * {{ THREADS }} <= {{ total_a }}u) || a_at{{ s }} < {{ total_a }}u);
@@ -259,13 +293,21 @@ fn {{ name }}_tile(lid: u32, pr: Problem, tile_x: u32, tile_y: u32, kt_first: u3
 
     let kt_begin = kt_first;
     let kt_end = kt_last;
-    // K-tiles within one tap (see `decode`) where ICg allows it and the filter has more than one
-    // tap in every stride phase: a pointwise filter has one (as has some phase of a transposed
-    // filter not a multiple of its stride, e.g. 3×3 at stride 2), where the orders coincide and
-    // channel-major's code measured up to 1.18× faster (v47). Built from overrides, so it folds
-    // to a constant when the pipeline is created and the other order's arithmetic disappears.
+    // K-tiles within one tap (see `decode`) where ICg allows it. A pointwise filter has one
+    // tap (as has some phase of a transposed filter not a multiple of its stride, e.g. 2×2 or
+    // 3×3 at stride 2): there the two orders coincide, and what differs is the B loaders' roles
+    // (one column each under `tap_major`, four otherwise) and `load_b`'s address form. On
+    // one-tap layers the one-column loaders measured 1.07–1.20× in the 16-deep entry points but
+    // 0.81–1.05× in `gemm_m64_k32` (v48), where v47 had measured its tap-major code up to 1.18×
+    // slower on SD 1.5's 1×1 layers: the 8- and 32-deep entry points keep the four-column
+    // loaders there. Built from overrides, so it folds to a constant when the pipeline is
+    // created and the other order's arithmetic disappears.
+{% if bk == 16 %}
+    let tap_major = icg % {{ bk }}u == 0u;
+{% else %}
     let fewest_taps = select(spec_kh * spec_kw, (spec_kh / spec_stride_h) * (spec_kw / spec_stride_w), transposed);
     let tap_major = icg % {{ bk }}u == 0u && fewest_taps > 1u;
+{% endif %}
 
     // Global → registers for the first K-tile.
 {{ decode("    ", "kt_begin", bk, "var ", rows, slots_b, a_shared) }}
@@ -405,8 +447,10 @@ fn k_tiles(pr: Problem, bk: u32) -> u32 {
 // Input (ic, tap (ty, tx)) of column `c`, 0 outside the image or where !k_ok. `tap_major` says
 // the caller's K-rows share a tap (`decode`): the address is then written so that the loads of
 // one column share all but the channel offset. Elsewhere the channel-major form measured faster
-// (v47): up to 3 % on the small-grid tiles and on transposed filters of one tap per phase, and
-// without padding 141 registers instead of 128 for the 128-row tiles, one workgroup per SM (0.75×).
+// (v47): up to 3 % on the small-grid tiles and on transposed filters of one tap per phase (which
+// the 16-deep tiles give the tap-major form with their one-column loaders since v48: 1.06× v47 on
+// a 2 × 2 s2 layer), and without padding 141 registers instead of 128 for the 128-row tiles, one
+// workgroup per SM (0.75×).
 fn load_b(pr: Problem, c: Column, ic: u32, ty: u32, tx: u32, k_ok: bool, tap_major: bool) -> f32 {
     let iy = c.iy0 + i32(ty) * pr.in_step_h;
     let ix = c.ix0 + i32(tx) * pr.in_step_w;

@@ -1930,7 +1930,8 @@ fn gemm_tiles_with_partial_rows_and_columns() {
 }
 
 /// The staged GEMM tiles run K-tiles within one filter tap where the channels per group are a
-/// multiple of the K-tile depth (8, 16 or 32) and the filter has more than one tap: padding,
+/// multiple of the K-tile depth (8, 16 or 32) and the filter has more than one tap (16-deep
+/// tiles: any filter, so 1×1 filters get their one-column loaders): padding,
 /// strides, dilation, groups, a 1×3 filter without padding, transposed filters' stride phases
 /// (of equal tap counts, and of 3×3, 3×2, 2×3 and 2×2 taps), split-K slices and stream-K
 /// segments that start inside a channel block's run of taps, and channel counts that keep the
@@ -1997,6 +1998,46 @@ fn gemm_k_tiles_within_one_tap() {
             weight: &[16, 12, 4, 4],
             bias: true,
             opts: opts().transposed(true).stride(&[2]).padding(&[1]),
+            kernel: ConvKernel::Transposed,
+        },
+    );
+    // 1×1 filters: the 16-deep tiles give them the one-column loaders too (48 channels: three
+    // K-tiles of 16; channel-major at 8 and 32 deep), strided and in K-slices as well.
+    let pointwise_48 = |stride: u32| Case {
+        input: &[2, 48, 7, 9],
+        weight: &[40, 48, 1, 1],
+        bias: true,
+        opts: opts().stride(&[stride]).activation(Activation::Relu),
+        kernel: ConvKernel::DirectVec4,
+    };
+    check("one tap, 1×1 with 48 channels", 179, pointwise_48(1));
+    check("one tap, 1×1 s2 with 48 channels", 180, pointwise_48(2));
+    let split = ForcedPlan { schedule: Some(GemmSchedule::SplitK(2)), ..ForcedPlan::default() };
+    check_forced("one tap, 1×1 with 48 channels, split-K 2", 181, pointwise_48(1), split);
+    // Tile widths that are not powers of two (the loaders' column-to-vec4 map, two loader rows
+    // of 40 or 72 columns), 1×1 and 3×3.
+    let staged: Vec<_> =
+        [ConvKernel::Gemm, ConvKernel::GemmM64, ConvKernel::GemmK16, ConvKernel::GemmM64K16, ConvKernel::GemmM64K32]
+            .into_iter()
+            .map(Some)
+            .collect();
+    for (i, tile_n) in [40, 72].into_iter().enumerate() {
+        let width = ForcedPlan { tile_n: Some(tile_n), ..ForcedPlan::default() };
+        let seed = 183 + 2 * i as u64;
+        check_runs_forced(&format!("one tap, 1×1, tile_n {tile_n}"), seed, pointwise_48(1), &staged, width);
+        check_runs_forced(&format!("tap-major, 3×3 s2 p1, tile_n {tile_n}"), seed + 1, padded(), &staged, width);
+    }
+    // Transposed 3×3 at stride 2: phases of 2×2, 2×1, 1×2 and one tap. With 32 channels every
+    // phase is tap-major in the 16-deep tiles and channel-major in the 8- and 32-deep ones
+    // (where the one-tap phase keeps their four-column loaders).
+    check(
+        "one tap, a phase of transposed 3×3 s2",
+        182,
+        Case {
+            input: &[1, 32, 5, 6],
+            weight: &[32, 10, 3, 3],
+            bias: true,
+            opts: opts().transposed(true).stride(&[2]).padding(&[1]).output_padding(&[1]),
             kernel: ConvKernel::Transposed,
         },
     );

@@ -96,6 +96,12 @@ fn f16_direct_gemm_and_vec4_kernels() {
     // two output-channel blocks.
     let case = Case { input: &[2, 40, 6, 6], weight: &[20, 40, 1, 1], opts: ConvOptions::default() };
     check("1x1 vec4 planes", 315, case, &[]);
+    // 48 and 32 channels: K-tiles within one tap (the one-column loaders) in the staged tiles
+    // that divide them, 1×1 in the 16-deep ones.
+    let case = Case { input: &[2, 48, 9, 10], weight: &[24, 48, 1, 1], opts: ConvOptions::default() };
+    check("1x1 48 channels", 316, case, &gemm_schedules());
+    let opts = ConvOptions::default().padding(&[1]).stride(&[2]);
+    check("3x3 32 channels", 318, Case { input: &[1, 32, 7, 6], weight: &[20, 32, 3, 3], opts }, &gemm_schedules());
     let opts = ConvOptions::default().groups(2).dilation(&[2]).padding(&[2]);
     check("grouped dilated", 320, Case { input: &[1, 6, 9, 10], weight: &[4, 3, 3, 3], opts }, &[]);
     // An RGB output (`few_oc` among the kernels: K split over 8 threads, ragged runs of 14

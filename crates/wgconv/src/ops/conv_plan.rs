@@ -752,22 +752,22 @@ impl ConvGeometry {
         }
     }
 
-    /// The staged-tile GEMM kernel the rules R11–R15 choose for a GEMM-shaped convolution (the
-    /// reference kernel where it cannot run): what runs where R46, R47, R27 and the rules after
-    /// it (R30, R32, R37, R39) do not take the layer, or where a tile width or K schedule is forced
-    /// without a kernel.
+    /// The staged-tile GEMM kernel the rules R50 and R11–R15 choose for a GEMM-shaped
+    /// convolution (the reference kernel where it cannot run): what runs where R46, R47, R27 and
+    /// the rules after it (R30, R32, R37, R39) do not take the layer, or where a tile width or K
+    /// schedule is forced without a kernel.
     pub(crate) fn staged_gemm_kernel(&self) -> ConvKernel {
-        // Fitted to `wgconv bench --tune`: large grids with long K take 128×128 tiles 16 deep
-        // (R11); pointwise layers 64×128 tiles 32 deep (R12); patchify layers (stride = kernel,
+        // 1×1 filters without padding first (R50, v48: it replaced R12's 64×128 tiles 32 deep
+        // for pointwise layers). Fitted to `wgconv bench --tune`: large grids with long K take
+        // 128×128 tiles 16 deep (R11); patchify layers (stride = kernel,
         // no padding, 128+ input channels per group) on grids small enough to split the 8-deep
         // tiles in K-slices (R13); K of 1024+ on a grid under one wave even in 64×64 tiles
         // 64×128 tiles 16 deep in K-slices (R14); everything else 64×64 tiles of 128 threads,
         // whose grids spread more evenly over the multiprocessors, 32 deep on grids of under 512
         // tiles and 16 deep on larger ones (R15). Refitted in v30 (docs/PERFORMANCE.md), after the
         // per-op cost fell: 1D layers with filter taps, over 64 output channels per group and
-        // K ≥ 64 take the 128×128 tiles 16 deep where their grid fills the GPU or K is 512+ (R33),
-        // and pointwise layers with K under 64 that a 32-deep K-tile would pad take 16-deep ones
-        // (R34).
+        // K ≥ 64 take the 128×128 tiles 16 deep where their grid fills the GPU or K is 512+ (R33).
+        // (R34, 16-deep tiles for pointwise K that a 32-deep K-tile would pad, is part of R50.)
         let ocg = self.oc / self.groups;
         let icg = self.ic / self.groups;
         let tile8 = if ocg <= 64 { ConvKernel::GemmM64 } else { ConvKernel::Gemm };
@@ -784,7 +784,7 @@ impl ConvGeometry {
         // convolutions of height 1, as R24 reads them) with 128-row tiles at least half full,
         // unless the grid is under one workgroup per multiprocessor and K under 512 (Whisper's
         // 80→512 stem at batch 1, where they lost). Only filters with taps were measured:
-        // pointwise layers keep R12 and long K on small grids R14.
+        // pointwise layers take R50 and long K on small grids R14.
         let wide_1d = self.ih == 1
             && self.kh == 1
             && !self.transposed
@@ -793,8 +793,6 @@ impl ConvGeometry {
             && tile8 == ConvKernel::Gemm
             && k >= 64
             && (workgroups >= FITTED_SMS || k >= 512);
-        // R34: a 32-deep K-tile would be partly padding (K of 16, 24, 40 or 48).
-        let padded_k32 = pointwise && k < 64 && !k.is_multiple_of(32);
         // R35: transposed layers with long K on at most 32 64×64 tiles (all stride phases): the
         // 64×64 tiles 32 deep, in the K-slices that fill a wave (8 at 32 tiles), ran 1.64–1.67×
         // R14's 64×128 tiles on both such layers of the zoos (pix2pix's 1024→512 at 8² and at
@@ -816,19 +814,53 @@ impl ConvGeometry {
             && tile8 == ConvKernel::Gemm
             && k >= 1024
             && workgroups < FITTED_SMS;
-        let gemm = match (large, tile8) {
-            (true, ConvKernel::GemmM64) => ConvKernel::GemmM64K16,
-            (true, _) => ConvKernel::GemmK16,
-            _ if patchify && self.gemm_split_k(tile8, self.planned_tile_n(tile8)) > 1 => tile8,
-            _ if wide_1d || deep_small_grid_2d => ConvKernel::GemmK16,
-            _ if padded_k32 => ConvKernel::GemmM64K16,
-            _ if pointwise => ConvKernel::GemmM64K32,
-            _ if few_tile_transposed => ConvKernel::GemmN64K32,
-            _ if long_k_small_grid => ConvKernel::GemmM64K16,
-            _ if tiles_n64 < 512 => ConvKernel::GemmN64K32,
-            _ => ConvKernel::GemmN64K16,
+        let gemm = if let Some(one_tap) = self.one_tap_tiles() {
+            one_tap
+        } else {
+            match (large, tile8) {
+                (true, ConvKernel::GemmM64) => ConvKernel::GemmM64K16,
+                (true, _) => ConvKernel::GemmK16,
+                _ if patchify && self.gemm_split_k(tile8, self.planned_tile_n(tile8)) > 1 => tile8,
+                _ if wide_1d || deep_small_grid_2d => ConvKernel::GemmK16,
+                _ if few_tile_transposed => ConvKernel::GemmN64K32,
+                _ if long_k_small_grid => ConvKernel::GemmM64K16,
+                _ if tiles_n64 < 512 => ConvKernel::GemmN64K32,
+                _ => ConvKernel::GemmN64K16,
+            }
         };
         if self.supports(gemm) { gemm } else { self.reference_kernel() }
+    }
+
+    /// Rule R50: the staged tiles for a direct 1×1 filter without padding: 128×128 tiles 16
+    /// deep (`GemmK16`) where over 64 output channels per group fill their last 128-row tile to
+    /// within 15 % and their grid is at most one wave of two workgroups per multiprocessor or
+    /// keeps at least three quarters of the waves it spans busy; otherwise 64×128 tiles 16 deep
+    /// (`GemmM64K16`). Either is split in K where R3/R23 split it. It takes every pointwise
+    /// layer (stride 1) that R11, R12 and R34 took, and the strided 2D ones (downsampling
+    /// shortcuts) with K ≥ 256 on a grid of at least one 128×128 tile per multiprocessor;
+    /// `None` leaves a layer to the rules after it (strided 1D layers: none was measured).
+    /// Fitted on the 66 layers of `bench/results/v48-pw-suite.json` (every 1×1 layer of the zoos
+    /// and the default suite the planner gave the staged tiles), each kernel forced, on the H100
+    /// with v48's one-column loaders (docs/PERFORMANCE.md, v48): over the 54 R12 had given
+    /// `GemmM64K32` 1.066× in geomean (0.90–1.49×; ResNet-50's 1×1 layers at batch 32 1.07–1.39×),
+    /// where `GemmM64K16` everywhere would give 1.035× and `GemmK16` 1.008× (0.65× on 64 output
+    /// channels); ResNet-50's strided shortcuts 1.14–1.33×. Short-K strided layers (RegNetY's
+    /// K of 32–336 on grids under one tile per multiprocessor) lost with it (0.76–0.96×).
+    pub(crate) fn one_tap_tiles(&self) -> Option<ConvKernel> {
+        let ocg = u64::from(self.oc / self.groups);
+        let unpadded_one_tap = !self.transposed && self.padding == [0, 0] && self.kh * self.kw == 1;
+        let tiles_128: u64 = self.gemm_grid((128, 128)).iter().product();
+        let strided = self.stride != [1, 1];
+        let measured_strided = !self.one_d && self.gemm_k_depth() >= 256 && tiles_128 >= FITTED_SMS;
+        if !unpadded_one_tap || (strided && !measured_strided) {
+            return None;
+        }
+        // Waves of two 256-thread workgroups per multiprocessor (128 registers each); the grid
+        // keeps its waves busy where tiles / (waves spanned · wave) ≥ 3/4.
+        let wave = 2 * FITTED_SMS;
+        let waves_busy = tiles_128 <= wave || tiles_128 * 4 >= tiles_128.div_ceil(wave) * wave * 3;
+        let rows_full = ocg.div_ceil(128) * 128 * 100 <= ocg * 115;
+        Some(if ocg > 64 && rows_full && waves_busy { ConvKernel::GemmK16 } else { ConvKernel::GemmM64K16 })
     }
 
     /// R43: `FewOc` for direct convolutions of 2–4 output channels per group whose K
@@ -1065,7 +1097,7 @@ mod tests {
     #[test]
     fn planner_rules() {
         let d = ConvOptions::default;
-        // Large grid and long K: 128×128 tiles 16 deep; pointwise: 64×128 tiles 32 deep;
+        // Large grid and long K: 128×128 tiles 16 deep; pointwise: R50's tiles 16 deep;
         // patchify layers on small grids: 8-deep tiles split; long K on small grids: 64×128
         // tiles 16 deep, split; the rest 64×64 tiles, 32 deep below 512 tiles, else 16 deep.
         assert_eq!(geo(&[1, 2048, 64, 64], &[2048, 2048, 1, 1], d()).unwrap().planned_kernel(), ConvKernel::GemmK16);
@@ -1081,7 +1113,7 @@ mod tests {
         let conv1 = geo(&[8, 3, 224, 224], &[64, 3, 7, 7], d().stride(&[2]).padding(&[3])).unwrap();
         assert_eq!(plan(&conv1), (ConvKernel::GemmN64K16, 1));
         let pointwise = geo(&[8, 256, 14, 14], &[1024, 256, 1, 1], d()).unwrap();
-        assert_eq!(plan(&pointwise), (ConvKernel::GemmM64K32, 1));
+        assert_eq!(plan(&pointwise), (ConvKernel::GemmK16, 1));
         let down1 = geo(&[1, 128, 192, 192], &[256, 128, 2, 2], d().stride(&[2])).unwrap();
         assert_eq!(plan(&down1), (ConvKernel::GemmN64K16, 1));
         let down2 = geo(&[1, 256, 96, 96], &[512, 256, 2, 2], d().stride(&[2])).unwrap();
@@ -1203,8 +1235,8 @@ mod tests {
             assert_eq!(oc4(&input, &[oc, input[1], 1, 1], d()), ConvKernel::PointwiseVec4, "{input:?} {oc}");
         }
         // …not grouped layers, nor 1D layers (a 64→32 1×1 over 16 000 samples at batch 32: never
-        // measured; R12's tiles).
-        assert_eq!(oc4(&[32, 64, 16000], &[32, 64, 1], d()), ConvKernel::GemmM64K32);
+        // measured; R50's tiles).
+        assert_eq!(oc4(&[32, 64, 16000], &[32, 64, 1], d()), ConvKernel::GemmM64K16);
         assert_ne!(oc4(&[32, 64, 56, 56], &[32, 32, 1, 1], d().groups(2)), ConvKernel::PointwiseVec4);
         assert_eq!(oc4(&[1, 72, 56, 56], &[24, 72, 1, 1], d()), ConvKernel::GemmSmallK32);
         // R38: on R27's grids, up to 32 input channels on planes of 56² or more split K over
@@ -1297,7 +1329,7 @@ mod tests {
         let m64_k32 = ConvKernel::GemmM64K32;
         assert_eq!(r50_1024.gemm_split_k(m64_k32, r50_1024.planned_tile_n(m64_k32)), 8);
         let wide = geo(&[8, 512, 28, 28], &[256, 512, 1, 1], d()).unwrap();
-        assert_eq!(plan(&wide), (ConvKernel::GemmM64K32, 1));
+        assert_eq!(plan(&wide), (ConvKernel::GemmK16, 2));
         // The small-grid tiles (R27). Under half a wave of 64×64 tiles, any K: ResNet-50's
         // 1024→512 1×1 at 14² (32 tiles) in 2 K-slices, MobileNetV2's last 1×1 (K 960 on 5
         // tiles) in 2, ResNet-50's 512→256 1×1 at 28² (52 tiles, K 512), RegNetY's grouped 3×3
@@ -1433,21 +1465,49 @@ mod tests {
         // The same 1D layer written as a 2D convolution of height 1 is planned the same way.
         let as_2d = d().stride(&[1, 2]);
         assert_eq!(kernel(&[1, 512, 1, 15_999], &[512, 512, 1, 3], as_2d), ConvKernel::GemmK16);
-        // 1D pointwise layers keep R12, long K on small grids R14 (not measured with R33).
-        assert_eq!(kernel(&[8, 256, 1000], &[512, 256, 1], d()), ConvKernel::GemmM64K32);
+        // 1D pointwise layers take R50, long K on small grids R14 (not measured with R33).
+        assert_eq!(kernel(&[8, 256, 1000], &[512, 256, 1], d()), ConvKernel::GemmK16);
         assert_eq!(kernel(&[1, 1024, 8000], &[128, 1024, 3], s2()), ConvKernel::GemmM64K16);
         assert_ne!(kernel(&[1, 512, 15_999], &[64, 512, 3], s2()), ConvKernel::GemmK16);
-        // R34: pointwise layers at batch 32 with K 16, 24 or 48 take 16-deep staged tiles; K 32
-        // and 64 (no padding in a 32-deep tile) keep R12's 32-deep ones. (R37 plans the first two
-        // on `pointwise_vec4` ahead of the staged tiles.)
+        // Pointwise layers at batch 32 take R50's 16-deep tiles: 64×128 where the last 128-row
+        // tile would be a third empty (192 output channels) or none is full (64, 96, 144), else
+        // 128×128. (R37 plans the first two on `pointwise_vec4` ahead of the staged tiles.)
         let pointwise = |ic, oc, hw| {
             ConvGeometry::new(&[32, ic, hw, hw], &[oc, ic, 1, 1], None, &d()).unwrap().staged_gemm_kernel()
         };
         assert_eq!(pointwise(16, 96, 112), ConvKernel::GemmM64K16);
         assert_eq!(pointwise(24, 144, 56), ConvKernel::GemmM64K16);
         assert_eq!(pointwise(48, 64, 80), ConvKernel::GemmM64K16);
-        assert_eq!(pointwise(32, 192, 28), ConvKernel::GemmM64K32);
-        assert_eq!(pointwise(64, 256, 56), ConvKernel::GemmM64K32);
+        assert_eq!(pointwise(32, 192, 28), ConvKernel::GemmM64K16);
+        assert_eq!(pointwise(64, 256, 56), ConvKernel::GemmK16);
+    }
+
+    #[test]
+    fn one_tap_tiles_rule() {
+        let d = ConvOptions::default;
+        let one_tap = |input: &[usize], oc: usize, stride: u32| {
+            geo(input, &[oc, input[1], 1, 1], d().stride(&[stride])).unwrap().one_tap_tiles()
+        };
+        // ResNet-50 at batch 32: 256→128 at 56² (784 tiles of 128×128, a full last wave) and
+        // 512→128 at 28² (196, one wave) on 128×128 tiles; 512→256 at 28² (392 tiles: the second
+        // wave of 264 under half full) and 256→64 at 56² (a half-empty 128-row tile) on 64×128.
+        assert_eq!(one_tap(&[32, 256, 56, 56], 128, 1), Some(ConvKernel::GemmK16));
+        assert_eq!(one_tap(&[32, 512, 28, 28], 128, 1), Some(ConvKernel::GemmK16));
+        assert_eq!(one_tap(&[32, 512, 28, 28], 256, 1), Some(ConvKernel::GemmM64K16));
+        assert_eq!(one_tap(&[32, 256, 56, 56], 64, 1), Some(ConvKernel::GemmM64K16));
+        // SD 1.5's 960→320 shortcut: the last 128-row tile half empty.
+        assert_eq!(one_tap(&[8, 960, 32, 32], 320, 1), Some(ConvKernel::GemmM64K16));
+        // Strided shortcuts: ResNet-50's (K 256 and 1024) are taken, RegNetY's 120→336 (short K)
+        // and ResNet-50's at batch 1 (16 tiles, under one a multiprocessor) are not.
+        assert_eq!(one_tap(&[32, 256, 56, 56], 512, 2), Some(ConvKernel::GemmK16));
+        assert_eq!(one_tap(&[32, 1024, 14, 14], 2048, 2), Some(ConvKernel::GemmK16));
+        assert_eq!(one_tap(&[32, 512, 28, 28], 1024, 2), Some(ConvKernel::GemmM64K16));
+        assert_eq!(one_tap(&[32, 120, 28, 28], 336, 2), None);
+        assert_eq!(one_tap(&[1, 1024, 14, 14], 2048, 2), None);
+        // Filters with taps, padding or transposed layers are not its.
+        assert_eq!(geo(&[32, 256, 56, 56], &[128, 256, 3, 3], d()).unwrap().one_tap_tiles(), None);
+        assert_eq!(geo(&[32, 256, 56, 56], &[128, 256, 1, 1], d().padding(&[1])).unwrap().one_tap_tiles(), None);
+        assert_eq!(geo(&[32, 256, 56, 56], &[256, 128, 1, 1], d().transposed(true)).unwrap().one_tap_tiles(), None);
     }
 
     #[test]
