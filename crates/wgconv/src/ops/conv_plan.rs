@@ -759,9 +759,8 @@ impl ConvGeometry {
     pub(crate) fn staged_gemm_kernel(&self) -> ConvKernel {
         // 1×1 filters without padding first (R50, v48: it replaced R12's 64×128 tiles 32 deep
         // for pointwise layers). Fitted to `wgconv bench --tune`: large grids with long K take
-        // 128×128 tiles 16 deep (R11); patchify layers (stride = kernel,
-        // no padding, 128+ input channels per group) on grids small enough to split the 8-deep
-        // tiles in K-slices (R13); K of 1024+ on a grid under one wave even in 64×64 tiles
+        // 128×128 tiles 16 deep (R11); patchify layers (stride = kernel, no padding, 128+ input
+        // channels per group) on grids small enough to split the 8-deep tiles in K-slices (R13); K of 1024+ on a grid under one wave even in 64×64 tiles
         // 64×128 tiles 16 deep in K-slices (R14); everything else 64×64 tiles of 128 threads,
         // whose grids spread more evenly over the multiprocessors, 32 deep on grids of under 512
         // tiles and 16 deep on larger ones (R15). Refitted in v30 (docs/PERFORMANCE.md), after the
@@ -1469,8 +1468,8 @@ mod tests {
         assert_eq!(kernel(&[8, 256, 1000], &[512, 256, 1], d()), ConvKernel::GemmK16);
         assert_eq!(kernel(&[1, 1024, 8000], &[128, 1024, 3], s2()), ConvKernel::GemmM64K16);
         assert_ne!(kernel(&[1, 512, 15_999], &[64, 512, 3], s2()), ConvKernel::GemmK16);
-        // Pointwise layers at batch 32 take R50's 16-deep tiles: 64×128 where the last 128-row
-        // tile would be a third empty (192 output channels) or none is full (64, 96, 144), else
+        // Pointwise layers at batch 32 take R50's 16-deep tiles: 64×128 for 64 output channels
+        // or fewer and where the last 128-row tile would be over 15 % empty (96, 144, 192), else
         // 128×128. (R37 plans the first two on `pointwise_vec4` ahead of the staged tiles.)
         let pointwise = |ic, oc, hw| {
             ConvGeometry::new(&[32, ic, hw, hw], &[oc, ic, 1, 1], None, &d()).unwrap().staged_gemm_kernel()
@@ -1488,9 +1487,9 @@ mod tests {
         let one_tap = |input: &[usize], oc: usize, stride: u32| {
             geo(input, &[oc, input[1], 1, 1], d().stride(&[stride])).unwrap().one_tap_tiles()
         };
-        // ResNet-50 at batch 32: 256→128 at 56² (784 tiles of 128×128, a full last wave) and
-        // 512→128 at 28² (196, one wave) on 128×128 tiles; 512→256 at 28² (392 tiles: the second
-        // wave of 264 under half full) and 256→64 at 56² (a half-empty 128-row tile) on 64×128.
+        // ResNet-50 at batch 32: 256→128 at 56² (784 tiles of 128×128: 99 % of three waves of
+        // 264) and 512→128 at 28² (196, one wave) on 128×128 tiles; 512→256 at 28² (392 tiles:
+        // 74 % of two waves) and 256→64 at 56² (64 output channels) on 64×128.
         assert_eq!(one_tap(&[32, 256, 56, 56], 128, 1), Some(ConvKernel::GemmK16));
         assert_eq!(one_tap(&[32, 512, 28, 28], 128, 1), Some(ConvKernel::GemmK16));
         assert_eq!(one_tap(&[32, 512, 28, 28], 256, 1), Some(ConvKernel::GemmM64K16));
