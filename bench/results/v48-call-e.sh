@@ -1,9 +1,9 @@
-# v48 call E: the committed v48 binary (`c3`) checked on the GPU where lavapipe's tests are the
+# v48 call E: the committed v48 binary (`v48`, run as /tmp/wgconv-c3) checked on the GPU where lavapipe's tests are the
 # only check otherwise: 1×1 filters on the 16-deep staged tiles (one-column loaders), forced and
 # planned (R50), stride 1 and 2, split-K by the planner, f32; `wgconv conv2d --check` compares
 # with the CLI's CPU reference. Binary in bin-v48/ (not committed).
 for f in .gl/*.deb; do dpkg -x $f /; done; ldconfig; export VK_DRIVER_FILES=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json
-xz -dc bin-v48/c3.xz > /tmp/wgconv-c3; chmod +x /tmp/wgconv-c3
+xz -dc bin-v48/v48.xz > /tmp/wgconv-c3; chmod +x /tmp/wgconv-c3
 R=/tmp/re; rm -rf $R; mkdir -p $R/npy
 python3 - <<'PY'
 import numpy as np
