@@ -907,6 +907,18 @@ fn one_dimensional() {
             kernel: ConvKernel::Transposed,
         },
     );
+    // A vocoder's upsampler (HiFi-GAN's k16 s8 p4: two taps a stride phase), which R53 gives the
+    // 128×128 tiles at full size, through every kernel.
+    let upsampler = Case {
+        input: &[2, 8, 5],
+        weight: &[8, 6, 16],
+        bias: true,
+        opts: opts().transposed(true).stride(&[8]).padding(&[4]),
+        kernel: ConvKernel::Transposed,
+    };
+    let geometry = ConvGeometry::new(upsampler.input, upsampler.weight, None, &upsampler.opts).unwrap();
+    assert!(geometry.supports(ConvKernel::GemmK16));
+    check("conv_transpose1d k16 s8", 63, upsampler);
 }
 
 #[test]

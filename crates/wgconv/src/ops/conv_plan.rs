@@ -815,6 +815,8 @@ impl ConvGeometry {
             && workgroups < FITTED_SMS;
         let gemm = if let Some(one_tap) = self.one_tap_tiles() {
             one_tap
+        } else if let Some(taps) = self.tap_tiles(long_k_small_grid) {
+            taps
         } else {
             match (large, tile8) {
                 (true, ConvKernel::GemmM64) => ConvKernel::GemmM64K16,
@@ -858,8 +860,41 @@ impl ConvGeometry {
         // keeps its waves busy where tiles / (waves spanned · wave) ≥ 3/4.
         let wave = 2 * FITTED_SMS;
         let waves_busy = tiles_128 <= wave || tiles_128 * 4 >= tiles_128.div_ceil(wave) * wave * 3;
-        let rows_full = ocg.div_ceil(128) * 128 * 100 <= ocg * 115;
+        let rows_full = fills_128_rows(ocg);
         Some(if ocg > 64 && rows_full && waves_busy { ConvKernel::GemmK16 } else { ConvKernel::GemmM64K16 })
+    }
+
+    /// Rules R51–R54 (v49): the staged tiles for filters with taps where v48's tiles measured
+    /// faster than R14/R15's. `None` leaves a layer to those rules.
+    pub(crate) fn tap_tiles(&self, long_k_small_grid: bool) -> Option<ConvKernel> {
+        let ocg = u64::from(self.oc / self.groups);
+        let k = self.gemm_k_depth();
+        let [columns, ..] = self.gemm_grid((1, 1));
+        let rows_full = ocg > 64 && fills_128_rows(ocg);
+        // R51: single-channel 1D stems (wav2vec 2.0's 1→512 over raw audio, K of 10): K is one
+        // short K-tile, the outputs are the traffic, and 128-column tiles store longer runs.
+        if self.one_d && k <= 16 && ocg > 64 {
+            return Some(ConvKernel::GemmM64K16);
+        }
+        // R52: long K on at most 64 columns (a batch-1 UNet's 8×8 level): 128×64 tiles, which a
+        // 64×128 tile would leave half empty.
+        if long_k_small_grid && !self.transposed && columns <= 64 && ocg > 64 {
+            return Some(ConvKernel::GemmN64K16);
+        }
+        // R53: transposed layers whose rows fill 128-row tiles over more than 64 columns a phase.
+        if self.transposed && rows_full && columns > 64 {
+            return Some(ConvKernel::GemmK16);
+        }
+        // R54: R14's direct layers (long K, small grid) where 128×128 tiles, split in K, keep
+        // three quarters of a wave busy.
+        if long_k_small_grid && !self.transposed && rows_full {
+            let tiles: u64 = self.gemm_grid((128, 128)).iter().product();
+            let splits = u64::from(self.gemm_split_k(ConvKernel::GemmK16, self.planned_tile_n(ConvKernel::GemmK16)));
+            if tiles * splits * 4 >= 3 * 2 * FITTED_SMS {
+                return Some(ConvKernel::GemmK16);
+            }
+        }
+        None
     }
 
     /// R43: `FewOc` for direct convolutions of 2–4 output channels per group whose K
@@ -1066,6 +1101,11 @@ impl ConvGeometry {
         }
         Ok(k)
     }
+}
+
+/// Whether `ocg` output channels fill their last 128-row tile to within 15 % (R50, R53, R54).
+fn fills_128_rows(ocg: u64) -> bool {
+    ocg.div_ceil(128) * 128 * 100 <= ocg * 115
 }
 
 #[cfg(test)]
@@ -1479,6 +1519,35 @@ mod tests {
         assert_eq!(pointwise(48, 64, 80), ConvKernel::GemmM64K16);
         assert_eq!(pointwise(32, 192, 28), ConvKernel::GemmM64K16);
         assert_eq!(pointwise(64, 256, 56), ConvKernel::GemmK16);
+    }
+
+    #[test]
+    fn tap_tiles_rules() {
+        let d = ConvOptions::default;
+        let plan =
+            |input: &[usize], weight: &[usize], opts: ConvOptions| geo(input, weight, opts).unwrap().planned_kernel();
+        // R51: wav2vec 2.0's 1→512 k10 s5 stem over 10 s of audio, batch 16 and 1.
+        assert_eq!(plan(&[16, 1, 160_000], &[512, 1, 10], d().stride(&[5])), ConvKernel::GemmM64K16);
+        assert_eq!(plan(&[1, 1, 160_000], &[512, 1, 10], d().stride(&[5])), ConvKernel::GemmM64K16);
+        // R52: SD 1.5's 1280-channel 3×3 at 8², batch 1 (64 columns).
+        assert_eq!(plan(&[1, 1280, 8, 8], &[1280, 1280, 3, 3], d().padding(&[1])), ConvKernel::GemmN64K16);
+        assert_eq!(plan(&[1, 2560, 8, 8], &[1280, 2560, 3, 3], d().padding(&[1])), ConvKernel::GemmN64K16);
+        // R53: pix2pix's transposed 4×4 s2 at batch 16 (256 and 512 output channels) and
+        // DCGAN's 512→256 at batch 64 on 128×128 tiles; 64 output channels, or 64 columns a phase
+        // (1024→512 at 8², batch 1: R35's tiles), are not R53's.
+        let up = || d().stride(&[2]).padding(&[1]).transposed(true);
+        assert_eq!(plan(&[16, 1024, 16, 16], &[1024, 256, 4, 4], up()), ConvKernel::GemmK16);
+        assert_eq!(plan(&[16, 1024, 8, 8], &[1024, 512, 4, 4], up()), ConvKernel::GemmK16);
+        assert_eq!(plan(&[64, 512, 4, 4], &[512, 256, 4, 4], up()), ConvKernel::GemmK16);
+        assert_eq!(plan(&[16, 256, 64, 64], &[256, 64, 4, 4], up()), ConvKernel::GemmN64K16);
+        assert_eq!(plan(&[1, 1024, 8, 8], &[1024, 512, 4, 4], up()), ConvKernel::GemmN64K32);
+        // R54: SD 1.5's 640→1280 at 16², batch 1 (20 tiles of 128×128 in 13 K-slices: 260
+        // workgroups) and pix2pix's 512→512 s2 at 16², batch 16 (32 tiles in 8); its 640→640
+        // s2 at 32² (10 tiles in 16 slices: 160 workgroups) stays on R14's 64×128 tiles.
+        assert_eq!(plan(&[1, 640, 16, 16], &[1280, 640, 3, 3], d().padding(&[1])), ConvKernel::GemmK16);
+        let down = || d().stride(&[2]).padding(&[1]);
+        assert_eq!(plan(&[16, 512, 16, 16], &[512, 512, 4, 4], down()), ConvKernel::GemmK16);
+        assert_eq!(plan(&[1, 640, 32, 32], &[640, 640, 3, 3], down()), ConvKernel::GemmM64K16);
     }
 
     #[test]
