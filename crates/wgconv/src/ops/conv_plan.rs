@@ -1167,9 +1167,11 @@ mod tests {
         let deep = geo(&[8, 256, 14, 14], &[256, 256, 3, 3], d().padding(&[1])).unwrap();
         assert_eq!(deep.planned_kernel(), ConvKernel::Winograd);
         let staged = deep.staged_gemm_kernel();
-        assert_eq!((staged, deep.gemm_split_k(staged, deep.planned_tile_n(staged))), (ConvKernel::GemmM64K16, 5));
+        // (R54 since v49: 26 tiles of 128×128 in 10 K-slices fill a wave; R14's 64×128 tiles before.)
+        assert_eq!((staged, deep.gemm_split_k(staged, deep.planned_tile_n(staged))), (ConvKernel::GemmK16, 10));
         let t = d().transposed(true).stride(&[2]).padding(&[1]);
-        assert_eq!(plan(&geo(&[8, 256, 16, 16], &[256, 128, 4, 4], t).unwrap()), (ConvKernel::GemmN64K32, 1));
+        // DCGAN's 256→128 transposed at batch 8: R53's 128×128 tiles (v49), 4 K-slices.
+        assert_eq!(plan(&geo(&[8, 256, 16, 16], &[256, 128, 4, 4], t).unwrap()), (ConvKernel::GemmK16, 4));
         let t = d().transposed(true).stride(&[2]);
         assert_eq!(plan(&geo(&[8, 128, 64, 64], &[128, 64, 2, 2], t).unwrap()), (ConvKernel::GemmN64K16, 1));
         // Winograd (R31): 900 M+ multiply-adds on 80+ input and 64+ output channels and 128+
@@ -1504,9 +1506,10 @@ mod tests {
         // The same 1D layer written as a 2D convolution of height 1 is planned the same way.
         let as_2d = d().stride(&[1, 2]);
         assert_eq!(kernel(&[1, 512, 1, 15_999], &[512, 512, 1, 3], as_2d), ConvKernel::GemmK16);
-        // 1D pointwise layers take R50, long K on small grids R14 (not measured with R33).
+        // 1D pointwise layers take R50, long K on small grids R14 (not measured with R33), or
+        // R54 where 128×128 tiles split in K fill a wave (32 tiles in 8 slices here).
         assert_eq!(kernel(&[8, 256, 1000], &[512, 256, 1], d()), ConvKernel::GemmK16);
-        assert_eq!(kernel(&[1, 1024, 8000], &[128, 1024, 3], s2()), ConvKernel::GemmM64K16);
+        assert_eq!(kernel(&[1, 1024, 8000], &[128, 1024, 3], s2()), ConvKernel::GemmK16);
         assert_ne!(kernel(&[1, 512, 15_999], &[64, 512, 3], s2()), ConvKernel::GemmK16);
         // Pointwise layers at batch 32 take R50's 16-deep tiles: 64×128 for 64 output channels
         // or fewer and where the last 128-row tile would be over 15 % empty (96, 144, 192), else
@@ -1601,12 +1604,12 @@ mod tests {
         assert_ne!(g(&[8, 1024, 14, 14], &[2048, 1024, 1, 1], patchify).planned_kernel(), ConvKernel::GemmK16);
         // R35: pix2pix's 1024→512 transposed 4×4 s2 layer at 8² (32 64×64 tiles over its four
         // stride phases, K 4096) takes the 64×64 tiles 32 deep in 8 K-slices; a 1024→256 layer
-        // at 16² (64 tiles) keeps R14's 64×128 tiles.
+        // at 16² (64 tiles, 256 columns a phase) R53's 128×128 tiles since v49 (R14's 64×128 before).
         let up = ConvOptions::default().stride(&[2, 2]).padding(&[1, 1]).transposed(true);
         let at_8 = g(&[1, 1024, 8, 8], &[1024, 512, 4, 4], up.clone());
         assert_eq!(at_8.planned_kernel(), ConvKernel::GemmN64K32);
         assert_eq!(at_8.gemm_split_k(ConvKernel::GemmN64K32, 64), 8);
-        assert_eq!(g(&[1, 1024, 16, 16], &[1024, 256, 4, 4], up).planned_kernel(), ConvKernel::GemmM64K16);
+        assert_eq!(g(&[1, 1024, 16, 16], &[1024, 256, 4, 4], up).planned_kernel(), ConvKernel::GemmK16);
     }
 
     /// R46 on the layers it was fitted on, and at its bounds: K of 144 against 145, grids of
