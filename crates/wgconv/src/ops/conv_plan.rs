@@ -758,7 +758,7 @@ impl ConvGeometry {
     /// schedule is forced without a kernel.
     pub(crate) fn staged_gemm_kernel(&self) -> ConvKernel {
         // 1×1 filters without padding first (R50, v48: it replaced R12's 64×128 tiles 32 deep
-        // for pointwise layers). Fitted to `wgconv bench --tune`: large grids with long K take
+        // for pointwise layers), then the shapes R51–R54 (v49) refitted on v48's tiles. Fitted to `wgconv bench --tune`: large grids with long K take
         // 128×128 tiles 16 deep (R11); patchify layers (stride = kernel, no padding, 128+ input
         // channels per group) on grids small enough to split the 8-deep tiles in K-slices (R13); K of 1024+ on a grid under one wave even in 64×64 tiles
         // 64×128 tiles 16 deep in K-slices (R14); everything else 64×64 tiles of 128 threads,
@@ -864,8 +864,13 @@ impl ConvGeometry {
         Some(if ocg > 64 && rows_full && waves_busy { ConvKernel::GemmK16 } else { ConvKernel::GemmM64K16 })
     }
 
-    /// Rules R51–R54 (v49): the staged tiles for filters with taps where v48's tiles measured
-    /// faster than R14/R15's. `None` leaves a layer to those rules.
+    /// Rules R51–R54: the staged tiles for filters with taps (and transposed layers) where
+    /// another of v48's tiles measured faster than R14/R15's choice; `None` leaves a layer to
+    /// those rules. Fitted on the 83 layers of `bench/results/v49-taps-suite.json` (every layer
+    /// with taps the zoos and the default suite give the staged 64/128-row tiles, and wav2vec
+    /// 2.0's stems), five kernels forced each, on the H200 (docs/PERFORMANCE.md, v49): the 20
+    /// layers they move ran 1.03–1.43× faster, 1.039× over the 83 in geomean (the best kernel
+    /// per layer 1.057×). Each rule held on several models; single-layer wins were left out.
     pub(crate) fn tap_tiles(&self, long_k_small_grid: bool) -> Option<ConvKernel> {
         let ocg = u64::from(self.oc / self.groups);
         let k = self.gemm_k_depth();
@@ -873,7 +878,7 @@ impl ConvGeometry {
         let rows_full = ocg > 64 && fills_128_rows(ocg);
         // R51: single-channel 1D stems (wav2vec 2.0's 1→512 over raw audio, K of 10): K is one
         // short K-tile, the outputs are the traffic, and 128-column tiles store longer runs.
-        if self.one_d && k <= 16 && ocg > 64 {
+        if self.one_d && !self.transposed && k <= 16 && ocg > 64 {
             return Some(ConvKernel::GemmM64K16);
         }
         // R52: long K on at most 64 columns (a batch-1 UNet's 8×8 level): 128×64 tiles, which a
