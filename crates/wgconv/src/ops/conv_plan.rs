@@ -752,16 +752,18 @@ impl ConvGeometry {
         }
     }
 
-    /// The staged-tile GEMM kernel the rules R50 and R11–R15 choose for a GEMM-shaped
+    /// The staged-tile GEMM kernel the rules R50–R54 and R11–R15 choose for a GEMM-shaped
     /// convolution (the reference kernel where it cannot run): what runs where R46, R47, R27 and
     /// the rules after it (R30, R32, R37, R39) do not take the layer, or where a tile width or K
     /// schedule is forced without a kernel.
     pub(crate) fn staged_gemm_kernel(&self) -> ConvKernel {
         // 1×1 filters without padding first (R50, v48: it replaced R12's 64×128 tiles 32 deep
-        // for pointwise layers), then the shapes R51–R54 (v49) refitted on v48's tiles. Fitted to `wgconv bench --tune`: large grids with long K take
-        // 128×128 tiles 16 deep (R11); patchify layers (stride = kernel, no padding, 128+ input
-        // channels per group) on grids small enough to split the 8-deep tiles in K-slices (R13); K of 1024+ on a grid under one wave even in 64×64 tiles
-        // 64×128 tiles 16 deep in K-slices (R14); everything else 64×64 tiles of 128 threads,
+        // for pointwise layers), then the shapes R51–R54 (v49) refitted on v48's tiles. Fitted
+        // to `wgconv bench --tune`: large grids with long K take 128×128 tiles 16 deep (R11);
+        // patchify layers (stride = kernel, no padding, 128+ input channels per group) on grids
+        // small enough to split the 8-deep tiles in K-slices (R13); K of 1024+ on a grid under
+        // one wave even in 64×64 tiles 64×128 tiles 16 deep in K-slices (R14); everything else
+        // 64×64 tiles of 128 threads,
         // whose grids spread more evenly over the multiprocessors, 32 deep on grids of under 512
         // tiles and 16 deep on larger ones (R15). Refitted in v30 (docs/PERFORMANCE.md), after the
         // per-op cost fell: 1D layers with filter taps, over 64 output channels per group and
@@ -864,34 +866,45 @@ impl ConvGeometry {
         Some(if ocg > 64 && rows_full && waves_busy { ConvKernel::GemmK16 } else { ConvKernel::GemmM64K16 })
     }
 
-    /// Rules R51–R54: the staged tiles for filters with taps (and transposed layers) where
-    /// another of v48's tiles measured faster than R14/R15's choice; `None` leaves a layer to
-    /// those rules. Fitted on the 83 layers of `bench/results/v49-taps-suite.json` (every layer
-    /// with taps the zoos and the default suite give the staged 64/128-row tiles, and wav2vec
-    /// 2.0's stems), five kernels forced each, on the H200 (docs/PERFORMANCE.md, v49): the 20
-    /// layers they move ran 1.03–1.43× faster, 1.039× over the 83 in geomean (the best kernel
-    /// per layer 1.057×). Each rule held on several models; single-layer wins were left out.
+    /// Rules R51–R54: the staged tiles for filters with taps where another of v48's tiles
+    /// measured faster than the rules after them (R13–R15); `None` leaves a layer to those.
+    /// `long_k_small_grid` is R14's condition (K ≥ 1024 on under 132 64×64 tiles), as the
+    /// caller computes it. Fitted on the 83 layers of `bench/results/v49-taps-suite.json`
+    /// (every layer with taps the zoos and the default suite give the staged 64/128-row tiles,
+    /// and wav2vec 2.0's stems), five kernels forced each, on the H200 (docs/PERFORMANCE.md,
+    /// v49): the 20 layers they move ran 1.03–1.43× faster, 1.039× over the 83 in geomean (the
+    /// best kernel per layer 1.057×). R53 and R54 held on several models; R51 (wav2vec 2.0's
+    /// stem at two batches) and R52 (three SD 1.5 layers) on one each, kept for gains of
+    /// 1.36–1.43× with a cause in the tile shapes. Each takes only the shapes it was fitted on
+    /// (filters with taps; R53 2D layers of K ≥ 1024).
     pub(crate) fn tap_tiles(&self, long_k_small_grid: bool) -> Option<ConvKernel> {
         let ocg = u64::from(self.oc / self.groups);
         let k = self.gemm_k_depth();
         let [columns, ..] = self.gemm_grid((1, 1));
-        let rows_full = ocg > 64 && fills_128_rows(ocg);
-        // R51: single-channel 1D stems (wav2vec 2.0's 1→512 over raw audio, K of 10): K is one
-        // short K-tile, the outputs are the traffic, and 128-column tiles store longer runs.
-        if self.one_d && !self.transposed && k <= 16 && ocg > 64 {
+        let has_taps = self.kh * self.kw > 1;
+        // 1D layers, also when written as 2D convolutions of height 1 (as R33 reads them).
+        let one_d = self.ih == 1 && self.kh == 1;
+        // R51: single-channel 1D stems (wav2vec 2.0's 1→512 k10 s5 over raw audio): K is one
+        // short K-tile, so the output stores are the work, and 64×128 tiles store runs of 128
+        // columns where R15's 64×64 ones stored 64.
+        if one_d && !self.transposed && has_taps && k <= 16 && ocg > 64 {
             return Some(ConvKernel::GemmM64K16);
         }
-        // R52: long K on at most 64 columns (a batch-1 UNet's 8×8 level): 128×64 tiles, which a
-        // 64×128 tile would leave half empty.
+        // R52: R14's long K on at most 64 columns (a batch-1 UNet's 8×8 level): 64×64 tiles,
+        // where R14's 64×128 ones leave half their columns empty.
         if long_k_small_grid && !self.transposed && columns <= 64 && ocg > 64 {
             return Some(ConvKernel::GemmN64K16);
         }
-        // R53: transposed layers whose rows fill 128-row tiles over more than 64 columns a phase.
-        if self.transposed && rows_full && columns > 64 {
+        // R53: 2D transposed layers of K ≥ 1024 whose output channels fill 128-row tiles, over
+        // more than 64 columns a stride phase, and not R35's few tiles.
+        let rows_full = fills_128_rows(ocg);
+        let tiles_n64: u64 = self.gemm_grid((64, 64)).iter().product();
+        let r35 = long_k_small_grid && tiles_n64 <= 32;
+        if self.transposed && !one_d && has_taps && k >= 1024 && rows_full && columns > 64 && !r35 {
             return Some(ConvKernel::GemmK16);
         }
-        // R54: R14's direct layers (long K, small grid) where 128×128 tiles, split in K, keep
-        // three quarters of a wave busy.
+        // R54: R14's direct layers (R13's patchify-shaped ones among them) whose output
+        // channels fill 128-row tiles, where those tiles in K-slices make ¾ of a wave.
         if long_k_small_grid && !self.transposed && rows_full {
             let tiles: u64 = self.gemm_grid((128, 128)).iter().product();
             let splits = u64::from(self.gemm_split_k(ConvKernel::GemmK16, self.planned_tile_n(ConvKernel::GemmK16)));
@@ -1108,7 +1121,8 @@ impl ConvGeometry {
     }
 }
 
-/// Whether `ocg` output channels fill their last 128-row tile to within 15 % (R50, R53, R54).
+/// Whether `ocg` output channels fill their last 128-row tile to within 15 % (R50, R53, R54):
+/// never for fewer than 112.
 fn fills_128_rows(ocg: u64) -> bool {
     ocg.div_ceil(128) * 128 * 100 <= ocg * 115
 }
@@ -1537,9 +1551,16 @@ mod tests {
         // R51: wav2vec 2.0's 1→512 k10 s5 stem over 10 s of audio, batch 16 and 1.
         assert_eq!(plan(&[16, 1, 160_000], &[512, 1, 10], d().stride(&[5])), ConvKernel::GemmM64K16);
         assert_eq!(plan(&[1, 1, 160_000], &[512, 1, 10], d().stride(&[5])), ConvKernel::GemmM64K16);
-        // R52: SD 1.5's 1280-channel 3×3 at 8², batch 1 (64 columns).
+        // Its bounds: taps (a strided 1D 1×1 layer is not R51's), K ≤ 16 (two input channels:
+        // K 20), and the same stem written as a 2D convolution of height 1 is R51's too.
+        assert_eq!(plan(&[16, 2, 160_000], &[512, 2, 10], d().stride(&[5])), ConvKernel::GemmN64K16);
+        assert_eq!(plan(&[16, 1, 1, 160_000], &[512, 1, 1, 10], d().stride(&[1, 5])), ConvKernel::GemmM64K16);
+        assert_ne!(plan(&[16, 8, 160_000], &[512, 8, 1], d().stride(&[5])), ConvKernel::GemmM64K16);
+        // R52: SD 1.5's 1280-channel 3×3 at 8², batch 1 (64 columns); at 9 × 8 (72 columns) R14's
+        // tiles (10 128×128 tiles in 16 K-slices are under R54's ¾ wave).
         assert_eq!(plan(&[1, 1280, 8, 8], &[1280, 1280, 3, 3], d().padding(&[1])), ConvKernel::GemmN64K16);
         assert_eq!(plan(&[1, 2560, 8, 8], &[1280, 2560, 3, 3], d().padding(&[1])), ConvKernel::GemmN64K16);
+        assert_eq!(plan(&[1, 1280, 9, 8], &[1280, 1280, 3, 3], d().padding(&[1])), ConvKernel::GemmM64K16);
         // R53: pix2pix's transposed 4×4 s2 at batch 16 (256 and 512 output channels) and
         // DCGAN's 512→256 at batch 64 on 128×128 tiles; 64 output channels, or 64 columns a phase
         // (1024→512 at 8², batch 1: R35's tiles), are not R53's.
@@ -1549,6 +1570,12 @@ mod tests {
         assert_eq!(plan(&[64, 512, 4, 4], &[512, 256, 4, 4], up()), ConvKernel::GemmK16);
         assert_eq!(plan(&[16, 256, 64, 64], &[256, 64, 4, 4], up()), ConvKernel::GemmN64K16);
         assert_eq!(plan(&[1, 1024, 8, 8], &[1024, 512, 4, 4], up()), ConvKernel::GemmN64K32);
+        // Nor K under 1024 (a U-Net's 256→128 k2 s2 up: K 256) or 1D layers (HiFi-GAN's 512→256
+        // k16 s8 up, K 1024): neither was measured.
+        let k2 = || d().stride(&[2]).transposed(true);
+        assert_ne!(plan(&[8, 256, 128, 128], &[256, 128, 2, 2], k2()), ConvKernel::GemmK16);
+        let k16 = d().stride(&[8]).padding(&[4]).transposed(true);
+        assert_ne!(plan(&[16, 512, 256], &[512, 256, 16], k16), ConvKernel::GemmK16);
         // R54: SD 1.5's 640→1280 at 16², batch 1 (20 tiles of 128×128 in 13 K-slices: 260
         // workgroups) and pix2pix's 512→512 s2 at 16², batch 16 (32 tiles in 8); its 640→640
         // s2 at 32² (10 tiles in 16 slices: 160 workgroups) stays on R14's 64×128 tiles.
