@@ -491,7 +491,7 @@ struct DeviceInfo {
     driver_info: String,
 }
 
-fn load_suite(name: &str) -> CliResult<Vec<Layer>> {
+pub(crate) fn load_suite(name: &str) -> CliResult<Vec<Layer>> {
     let (text, origin) = match BUILT_IN_SUITES.iter().find(|(built_in, _)| *built_in == name) {
         Some((_, text)) => (text.to_string(), format!("built-in {name} suite")),
         None => (
@@ -508,7 +508,7 @@ fn load_suite(name: &str) -> CliResult<Vec<Layer>> {
 
 /// The layers of `models` (all when empty); a name no layer has is a usage error listing those
 /// the suite has.
-fn select_models(layers: Vec<Layer>, models: &[String]) -> CliResult<Vec<Layer>> {
+pub(crate) fn select_models(layers: Vec<Layer>, models: &[String]) -> CliResult<Vec<Layer>> {
     if models.is_empty() {
         return Ok(layers);
     }

@@ -5,6 +5,7 @@ mod bench;
 mod error;
 mod npy;
 mod pipeline_stats;
+mod plan;
 
 use std::{path::PathBuf, process::ExitCode};
 
@@ -35,6 +36,8 @@ enum Command {
     Dequantize(QuantArgs),
     /// Benchmark a suite of model layers with GPU timestamps.
     Bench(bench::BenchArgs),
+    /// The fp32 planner's kernel, tile width and K-slices for each layer of a suite (no GPU needed).
+    Plan(plan::PlanArgs),
 }
 
 #[derive(clap::Args, Debug)]
@@ -429,6 +432,7 @@ fn main() -> ExitCode {
         Command::Quantize(a) => quantize(a),
         Command::Dequantize(a) => dequantize(a),
         Command::Bench(a) => bench::run(a),
+        Command::Plan(a) => plan::run(a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -618,6 +618,31 @@ fn bench_runs_any_layer_shape_and_sums_models() {
 }
 
 #[test]
+fn plan_lists_the_planners_choices_without_a_gpu() {
+    let d = Dir::new("plan");
+    let json = d.path("plan.json");
+    let (code, stdout, stderr) = run(&["plan", "--suite", "default", "--json", &json]);
+    assert_eq!(code, 0, "{stdout}\n{stderr}");
+    // DCGAN's transposed layer at batch 8: 128×128 tiles in 4 K-slices (R53).
+    let dcgan = stdout.lines().find(|l| l.starts_with("dcgan_convT_n8")).unwrap();
+    assert!(dcgan.contains("8, 256→128, 16×16, k4 s2 p1 g1") && dcgan.contains("gemm_k16/k4"), "{dcgan}");
+    assert!(stdout.contains("2 int8 layer(s) left out"), "{stdout}");
+    let report: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(Path::new(&json)).unwrap()).unwrap();
+    let layers = report["layers"].as_array().unwrap();
+    assert_eq!(layers.len(), 14, "{report}");
+    let depthwise = layers.iter().find(|l| l["name"] == "mobilenetv2_dw_n8").unwrap();
+    assert_eq!((depthwise["kernel"].as_str(), depthwise["split_k"].as_u64()), (Some("depthwise_vec4"), None));
+    let dcgan = layers.iter().find(|l| l["name"] == "dcgan_convT_n8").unwrap();
+    assert_eq!((dcgan["tile_n"].as_u64(), dcgan["split_k"].as_u64()), (Some(128), Some(4)));
+    // A model's layers only; names the suite lacks, and missing suites, are usage errors.
+    let (code, stdout, _) = run(&["plan", "--suite", "zoo", "--models", "whisper_base"]);
+    assert_eq!(code, 0);
+    assert_eq!(stdout.lines().filter(|l| l.starts_with("whisper_base_")).count(), 2, "{stdout}");
+    expect_exit(&["plan", "--suite", "zoo", "--models", "nosuch"], 2, "no model \"nosuch\"");
+    expect_exit(&["plan", "--suite", &d.path("missing.json")], 2, "cannot read suite");
+}
+
+#[test]
 fn bench_roofline_reports_ceilings_and_each_layers_share() {
     let d = Dir::new("roofline");
     let json = d.path("roofline.json");

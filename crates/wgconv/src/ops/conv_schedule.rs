@@ -6,6 +6,7 @@ use super::{
     conv_kernel::{ConvKernel, GEMM_SMALL_TILE, GEMM_TILE_N},
     conv_options::GemmSchedule,
     conv_plan::FITTED_SMS,
+    conv_tune::TunedConfig,
 };
 use crate::{
     dispatch::MAX_WORKGROUPS_PER_DIM,
@@ -307,6 +308,23 @@ impl ConvGeometry {
     pub(crate) fn planned_tile_n(&self, kernel: ConvKernel) -> u32 {
         kernel.gemm_tile().map_or(128, |(_, n)| n)
     }
+
+    /// The fp32 planner's whole choice for this convolution, without a device: its kernel
+    /// ([`ConvGeometry::planned_kernel`]) and, for the tile-width GEMM kernels, the tile width
+    /// and K-slices it launches them with. What runs on a device can differ where the device
+    /// does: a smaller storage-binding limit allows fewer K-slices, a kernel that needs more
+    /// workgroup memory than the device has falls back, f16 multiplicands allowed on a device
+    /// with cooperative matrices take the tensor-core kernels, and a tuned configuration
+    /// ([`crate::Context::tuned`]) runs instead of the plan.
+    pub fn planned_config(&self) -> TunedConfig {
+        let kernel = self.planned_kernel();
+        if !kernel.is_gemm() {
+            return TunedConfig { kernel, tile_n: None, schedule: None };
+        }
+        let tile_n = self.planned_tile_n(kernel);
+        let schedule = GemmSchedule::SplitK(self.gemm_split_k(kernel, tile_n));
+        TunedConfig { kernel, tile_n: Some(tile_n), schedule: Some(schedule) }
+    }
 }
 
 #[cfg(test)]
@@ -319,6 +337,23 @@ mod tests {
 
     fn geo(input: &[usize], weight: &[usize], opts: ConvOptions) -> Result<ConvGeometry> {
         ConvGeometry::new(input, weight, None, &opts)
+    }
+
+    #[test]
+    fn planned_config_is_the_planners_launch() {
+        // SD 1.5's 640→1280 3×3 at 16², batch 1: R54's 128×128 tiles in 13 K-slices.
+        let g = geo(&[1, 640, 16, 16], &[1280, 640, 3, 3], ConvOptions::default().padding(&[1])).unwrap();
+        let config = g.planned_config();
+        assert_eq!(config.kernel, g.planned_kernel());
+        assert_eq!(
+            (config.kernel, config.tile_n, config.schedule),
+            (ConvKernel::GemmK16, Some(128), Some(GemmSchedule::SplitK(13)))
+        );
+        assert_eq!(config.to_string(), "gemm_k16/k13");
+        // Kernels without a tile width or K schedule have neither.
+        let dw = geo(&[1, 32, 56, 56], &[32, 1, 3, 3], ConvOptions::default().padding(&[1]).groups(32)).unwrap();
+        let config = dw.planned_config();
+        assert_eq!((config.kernel, config.tile_n, config.schedule), (ConvKernel::DepthwiseVec4, None, None));
     }
 
     #[test]
