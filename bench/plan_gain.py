@@ -10,7 +10,9 @@ rules are refitted (docs/PERFORMANCE.md, v49) without timing every candidate rul
 
 Each layer keeps its fastest time over the runs of a kind. A forced run launches its kernel with
 the planner's tile width and K-slices for that kernel, which are what the plan launches it with
-too. Layers whose new kernel no run timed are listed and left out of the mean. In-sample: the
+too. Layers whose new kernel no run timed, or that no run of the old planner timed, are listed
+and left out of the mean (and of the models' sums, which cover the measured layers only). Runs
+made with `--tune` label layers by configuration (`gemm_k16/k4`): use untuned runs. In-sample: the
 estimate holds for the layers the runs timed, which are usually those the rules were read from.
 Run files are `wgconv bench --json` files or their console output, as for bench/best_of.py.
 """
@@ -34,9 +36,11 @@ def read_plan(path):
 
 def estimate(plan, planned, forced):
     """(old {layer: ms}, new {layer: ms}, moved [(layer, old kernel, new kernel)], unmeasured
-    [(layer, new kernel)]) over the layers of `planned` (a `fastest` dict of the old planner's
-    runs) that `plan` covers; `forced` is a list of `fastest` dicts of forced runs."""
+    [(layer, new kernel)]) over the layers `plan` covers; `planned` is a `fastest` dict of the old
+    planner's runs (a layer it lacks is unmeasured), `forced` a list of `fastest` dicts of forced
+    runs."""
     old, new, moved, unmeasured = {}, {}, [], []
+    unmeasured += [(name, kernel) for name, kernel in plan.items() if name not in planned]
     for name, (kernel, ms) in planned.items():
         if name not in plan:
             continue
@@ -72,7 +76,8 @@ def main(argv=None):
     for name, was, now in sorted(moved, key=lambda m: old[m[0]] / new[m[0]]):
         lines.append(f"| {name} | {was} | {old[name]:.4f} | {now} | {new[name]:.4f} | {old[name] / new[name]:.3f}× |")
     for name, now in unmeasured:
-        lines.append(f"| {name} | {planned[name][0]} | {planned[name][1]:.4f} | {now} | not timed | |")
+        was, ms = planned.get(name, ("not timed", None))
+        lines.append(f"| {name} | {was} | {'' if ms is None else f'{ms:.4f}'} | {now} | not timed | |")
     if args.suite:
         suite = load_suite(args.suite)
         before, after = model_totals(suite, old), model_totals(suite, new)

@@ -31,7 +31,7 @@ class PlanGainTest(unittest.TestCase):
         return path
 
     def test_moved_layers_take_the_forced_time_of_the_new_kernel(self):
-        plan = {"same": "k1", "moved": "k2", "untimed": "k3", "forced_fell_back": "k2"}
+        plan = {"same": "k1", "moved": "k2", "untimed": "k3", "forced_fell_back": "k2", "cut_short": "k1"}
         planned = {"same": ("k1", 1.0), "moved": ("k1", 2.0), "untimed": ("k1", 1.0),
                    "forced_fell_back": ("k1", 1.0), "not_in_plan": ("k1", 1.0)}
         # A forced run that could not run its kernel on a layer ran the planner's (k1) there.
@@ -40,7 +40,7 @@ class PlanGainTest(unittest.TestCase):
         self.assertEqual(old, {"same": 1.0, "moved": 2.0})
         self.assertEqual(new, {"same": 1.0, "moved": 1.0})
         self.assertEqual(moved, [("moved", "k1", "k2")])
-        self.assertEqual(unmeasured, [("untimed", "k3"), ("forced_fell_back", "k2")])
+        self.assertEqual(unmeasured, [("cut_short", "k1"), ("untimed", "k3"), ("forced_fell_back", "k2")])
 
     def test_report_with_model_sums(self):
         plan = self.write("plan.json", {"layers": [{"name": "a", "kernel": "k2"}, {"name": "b", "kernel": "k1"}]})

@@ -1,5 +1,6 @@
 # v49 call C (not run in v49; right after call B, on the same warm machine; `v49` = the committed v49): the routes R51–R54 add, checked on
-# the GPU with `wgconv conv2d --check` (f64 CPU reference; planned kernel printed), shapes cut
+# the GPU with `wgconv conv2d --check` (f64 CPU reference; planned kernel printed; `hifi`, a
+# transposed 1D layer, is no longer one of them as committed, but checks what it runs), shapes cut
 # from the layers they were fitted on where the CPU reference must stay quick; then the batch-1
 # zoo's SD 1.5 UNet, wav2vec 2.0 and pix2pix, both binaries and cuDNN. Binaries as call B.
 for f in .gl/*.deb; do dpkg -x $f /; done; ldconfig; export VK_DRIVER_FILES=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json

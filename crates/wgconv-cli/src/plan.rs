@@ -29,7 +29,9 @@ pub struct PlanArgs {
 /// One float layer's plan, as `--json` writes it.
 #[derive(Serialize, Debug, PartialEq)]
 struct LayerPlan {
+    /// The suite's name for the layer.
     name: String,
+    /// Its model, where the suite names one.
     model: Option<String>,
     /// The kernel's name, as `wgconv bench` reports it.
     kernel: &'static str,
@@ -57,7 +59,7 @@ fn plan_layers(layers: &[Layer]) -> CliResult<(Vec<LayerPlan>, usize)> {
         let config = geometry.planned_config();
         let split_k = config.schedule.map(|s| match s {
             GemmSchedule::SplitK(splits) => splits,
-            // The planner never picks stream-K.
+            // Not reached: the planner never picks stream-K (it is a forced or tuned schedule).
             GemmSchedule::StreamK(_) => 1,
         });
         plans.push(LayerPlan {
@@ -80,7 +82,7 @@ pub fn run(args: &PlanArgs) -> CliResult<()> {
     if let Some(path) = &args.json {
         let text = serde_json::to_string_pretty(&serde_json::json!({ "suite": args.suite, "layers": plans }))
             .map_err(|e| CliError::Runtime(format!("--json: {e}")))?;
-        std::fs::write(path, text).map_err(|e| CliError::Runtime(format!("{}: {e}", path.display())))?;
+        std::fs::write(path, text).map_err(|e| CliError::Runtime(format!("{}: cannot write: {e}", path.display())))?;
     }
     let floats = layers.iter().filter(|l| l.op.is_float());
     match print_table(&plans, floats, int8) {
@@ -90,19 +92,22 @@ pub fn run(args: &PlanArgs) -> CliResult<()> {
     }
 }
 
+/// Prints one row per float layer (`layers`, in the order of `plans`) and what the plans leave out.
 fn print_table<'a>(plans: &[LayerPlan], layers: impl Iterator<Item = &'a Layer>, int8: usize) -> std::io::Result<()> {
     use std::io::Write;
     let mut out = std::io::stdout().lock();
-    writeln!(out, "{:<48} {:<36} {:<22} {:>10}", "layer", "shape", "plan", "GMACs")?;
+    let width = plans.iter().map(|p| p.name.chars().count()).max().unwrap_or(0).max(5);
+    writeln!(out, "{:<width$} {:<36} {:<22} {:>10}", "layer", "shape", "plan", "GMACs")?;
     for (plan, layer) in plans.iter().zip(layers) {
         let shape = layer.shape_text();
-        writeln!(out, "{:<48} {shape:<36} {:<22} {:>10.3}", plan.name, plan.plan, plan.macs as f64 / 1e9)?;
+        writeln!(out, "{:<width$} {shape:<36} {:<22} {:>10.3}", plan.name, plan.plan, plan.macs as f64 / 1e9)?;
     }
     writeln!(
         out,
-        "the fp32 planner's choices as fitted on the H200 (`/nW`: tiles W columns wide where not the kernel's \
-         default, `/kS`: S K-slices); on a device a smaller binding limit can allow fewer K-slices, f16 \
-         multiplicands can take the tensor cores, and a tuned configuration runs instead where there is one"
+        "the fp32 planner's choices as fitted on the H200 (`/kS`: S K-slices; `gemm_small*` split K in slices of \
+         their own, not shown); on a device a smaller binding limit can allow fewer K-slices, a kernel the device \
+         cannot run falls back, f16 multiplicands can take the tensor cores, and a tuned configuration runs \
+         instead where there is one"
     )?;
     if int8 > 0 {
         writeln!(out, "{int8} int8 layer(s) left out: their kernel depends on the device's cooperative matrices")?;

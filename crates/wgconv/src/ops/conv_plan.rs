@@ -762,10 +762,9 @@ impl ConvGeometry {
         // to `wgconv bench --tune`: large grids with long K take 128×128 tiles 16 deep (R11);
         // patchify layers (stride = kernel, no padding, 128+ input channels per group) on grids
         // small enough to split the 8-deep tiles in K-slices (R13); K of 1024+ on a grid under
-        // one wave even in 64×64 tiles 64×128 tiles 16 deep in K-slices (R14); everything else
-        // 64×64 tiles of 128 threads,
-        // whose grids spread more evenly over the multiprocessors, 32 deep on grids of under 512
-        // tiles and 16 deep on larger ones (R15). Refitted in v30 (docs/PERFORMANCE.md), after the
+        // one wave even in 64×64 tiles take 64×128 tiles 16 deep in K-slices (R14); everything
+        // else 64×64 tiles of 128 threads, whose grids spread more evenly over the
+        // multiprocessors, 32 deep on grids of under 512 tiles and 16 deep on larger ones (R15). Refitted in v30 (docs/PERFORMANCE.md), after the
         // per-op cost fell: 1D layers with filter taps, over 64 output channels per group and
         // K ≥ 64 take the 128×128 tiles 16 deep where their grid fills the GPU or K is 512+ (R33).
         // (R34, 16-deep tiles for pointwise K that a 32-deep K-tile would pad, is part of R50.)
@@ -884,7 +883,8 @@ impl ConvGeometry {
         let has_taps = self.kh * self.kw > 1;
         // 1D layers, also when written as 2D convolutions of height 1 (as R33 reads them).
         let one_d = self.ih == 1 && self.kh == 1;
-        // R51: single-channel 1D stems (wav2vec 2.0's 1→512 k10 s5 over raw audio): K is one
+        // R51: 1D layers with taps and K ≤ 16, i.e. stems of one or a few input channels
+        // (wav2vec 2.0's 1→512 k10 s5 over raw audio, the one measured): K is one
         // short K-tile, so the output stores are the work, and 64×128 tiles store runs of 128
         // columns where R15's 64×64 ones stored 64.
         if one_d && !self.transposed && has_taps && k <= 16 && ocg > 64 {

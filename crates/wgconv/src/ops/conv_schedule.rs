@@ -311,11 +311,14 @@ impl ConvGeometry {
 
     /// The fp32 planner's whole choice for this convolution, without a device: its kernel
     /// ([`ConvGeometry::planned_kernel`]) and, for the tile-width GEMM kernels, the tile width
-    /// and K-slices it launches them with. What runs on a device can differ where the device
-    /// does: a smaller storage-binding limit allows fewer K-slices, a kernel that needs more
-    /// workgroup memory than the device has falls back, f16 multiplicands allowed on a device
-    /// with cooperative matrices take the tensor-core kernels, and a tuned configuration
-    /// ([`crate::Context::tuned`]) runs instead of the plan.
+    /// and K-slices it launches them with (the small-grid kernels `GemmSmall`/`GemmSmallK32`
+    /// split K in slices of their own, which this does not report). What runs on a device can
+    /// differ where the device does: a smaller storage-binding limit allows fewer K-slices, a
+    /// kernel that needs more workgroup memory or threads than the device has falls back (so
+    /// does Winograd where its intermediates exceed a binding, or on f16 tensors, to the staged
+    /// GEMM), f16 multiplicands allowed on a device with cooperative matrices take the
+    /// tensor-core kernels, and a tuned configuration ([`crate::Context::tuned`]) runs instead
+    /// of the plan.
     pub fn planned_config(&self) -> TunedConfig {
         let kernel = self.planned_kernel();
         if !kernel.is_gemm() {
