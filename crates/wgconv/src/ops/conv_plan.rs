@@ -764,9 +764,10 @@ impl ConvGeometry {
         // small enough to split the 8-deep tiles in K-slices (R13); K of 1024+ on a grid under
         // one wave even in 64×64 tiles take 64×128 tiles 16 deep in K-slices (R14); everything
         // else 64×64 tiles of 128 threads, whose grids spread more evenly over the
-        // multiprocessors, 32 deep on grids of under 512 tiles and 16 deep on larger ones (R15). Refitted in v30 (docs/PERFORMANCE.md), after the
-        // per-op cost fell: 1D layers with filter taps, over 64 output channels per group and
-        // K ≥ 64 take the 128×128 tiles 16 deep where their grid fills the GPU or K is 512+ (R33).
+        // multiprocessors, 32 deep on grids of under 512 tiles and 16 deep on larger ones (R15).
+        // Refitted in v30 (docs/PERFORMANCE.md), after the per-op cost fell: 1D layers with
+        // filter taps, over 64 output channels per group and K ≥ 64 take the 128×128 tiles 16
+        // deep where their grid fills the GPU or K is 512+ (R33).
         // (R34, 16-deep tiles for pointwise K that a 32-deep K-tile would pad, is part of R50.)
         let ocg = self.oc / self.groups;
         let icg = self.ic / self.groups;
