@@ -506,6 +506,12 @@ pub(crate) fn load_suite(name: &str) -> CliResult<Vec<Layer>> {
     Ok(layers)
 }
 
+/// The geometry of float `layer` (its shapes and bias) under `opts`.
+pub(crate) fn layer_geometry(layer: &Layer, opts: &ConvOptions) -> wgconv::Result<ConvGeometry> {
+    let bias = [layer.oc];
+    ConvGeometry::new(&layer.input_shape(), &layer.weight_shape(), layer.bias.then_some(&bias[..]), opts)
+}
+
 /// The layers of `models` (all when empty); a name no layer has is a usage error listing those
 /// the suite has.
 pub(crate) fn select_models(layers: Vec<Layer>, models: &[String]) -> CliResult<Vec<Layer>> {
@@ -628,9 +634,7 @@ fn run_layer(ctx: &Context, layer: &Layer, args: &BenchArgs) -> CliResult<(Layer
             let weight_shape = layer.weight_shape();
             let opts = layer.options().map_err(bad)?.precision(args.precision);
             let oc = layer.oc;
-            let bias_shape = [oc];
-            let bias_shape = layer.bias.then_some(&bias_shape[..]);
-            let geometry = ConvGeometry::new(&input_shape, &weight_shape, bias_shape, &opts).map_err(bad)?;
+            let geometry = layer_geometry(layer, &opts).map_err(bad)?;
             // Channels-last is a rank-4 layout: 1D layers keep theirs.
             let format = if op.is_1d() { MemoryFormat::Contiguous } else { memory_format(args) };
             let x = Tensor::from_f32_as(ctx, &data(1, input_shape.iter().product()), &input_shape, args.dtype)?;
@@ -1029,14 +1033,7 @@ mod tests {
                 if !layer.op.is_float() {
                     continue;
                 }
-                let bias = [layer.oc];
-                let opts = layer.options().unwrap();
-                let geometry = ConvGeometry::new(
-                    &layer.input_shape(),
-                    &layer.weight_shape(),
-                    layer.bias.then_some(&bias[..]),
-                    &opts,
-                );
+                let geometry = layer_geometry(&layer, &layer.options().unwrap());
                 assert!(geometry.is_ok(), "{name}: {}: {:?}", layer.name, geometry.err());
             }
         }

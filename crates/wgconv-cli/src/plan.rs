@@ -5,10 +5,10 @@
 use std::path::PathBuf;
 
 use serde::Serialize;
-use wgconv::{ConvGeometry, GemmSchedule};
+use wgconv::GemmSchedule;
 
 use crate::{
-    bench::{Layer, load_suite, select_models},
+    bench::{Layer, layer_geometry, load_suite, select_models},
     error::{CliError, CliResult},
 };
 
@@ -51,11 +51,7 @@ fn plan_layers(layers: &[Layer]) -> CliResult<(Vec<LayerPlan>, usize)> {
     let mut plans = Vec::new();
     for layer in layers.iter().filter(|l| l.op.is_float()) {
         let bad = |e: wgconv::Error| CliError::Usage(format!("layer {}: {e}", layer.name));
-        let bias = [layer.oc];
-        let opts = layer.options().map_err(bad)?;
-        let geometry =
-            ConvGeometry::new(&layer.input_shape(), &layer.weight_shape(), layer.bias.then_some(&bias[..]), &opts)
-                .map_err(bad)?;
+        let geometry = layer_geometry(layer, &layer.options().map_err(bad)?).map_err(bad)?;
         let config = geometry.planned_config();
         let split_k = config.schedule.map(|s| match s {
             GemmSchedule::SplitK(splits) => splits,

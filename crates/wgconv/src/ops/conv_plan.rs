@@ -817,7 +817,7 @@ impl ConvGeometry {
             && workgroups < FITTED_SMS;
         let gemm = if let Some(one_tap) = self.one_tap_tiles() {
             one_tap
-        } else if let Some(taps) = self.tap_tiles(long_k_small_grid) {
+        } else if let Some(taps) = self.tap_tiles(long_k_small_grid, few_tile_transposed) {
             taps
         } else {
             match (large, tile8) {
@@ -868,8 +868,8 @@ impl ConvGeometry {
 
     /// Rules R51–R54: the staged tiles for filters with taps where another of v48's tiles
     /// measured faster than the rules after them (R13–R15); `None` leaves a layer to those.
-    /// `long_k_small_grid` is R14's condition (K ≥ 1024 on under 132 64×64 tiles), as the
-    /// caller computes it. Fitted on the 83 layers of `bench/results/v49-taps-suite.json`
+    /// `long_k_small_grid` is R14's condition (K ≥ 1024 on under 132 64×64 tiles) and
+    /// `few_tile_transposed` R35's, as the caller computes them. Fitted on the 83 layers of `bench/results/v49-taps-suite.json`
     /// (every layer with taps the zoos and the default suite give the staged 64/128-row tiles,
     /// and wav2vec 2.0's stems), five kernels forced each, on the H200 (docs/PERFORMANCE.md,
     /// v49): the 20 layers they move ran 1.03–1.43× faster, 1.039× over the 83 in geomean (the
@@ -877,7 +877,7 @@ impl ConvGeometry {
     /// stem at two batches) and R52 (three SD 1.5 layers) on one each, kept for gains of
     /// 1.36–1.43× with a cause in the tile shapes. Each takes only the shapes it was fitted on
     /// (filters with taps; R53 2D layers of K ≥ 1024).
-    pub(crate) fn tap_tiles(&self, long_k_small_grid: bool) -> Option<ConvKernel> {
+    pub(crate) fn tap_tiles(&self, long_k_small_grid: bool, few_tile_transposed: bool) -> Option<ConvKernel> {
         let ocg = u64::from(self.oc / self.groups);
         let k = self.gemm_k_depth();
         let [columns, ..] = self.gemm_grid((1, 1));
@@ -899,9 +899,7 @@ impl ConvGeometry {
         // R53: 2D transposed layers of K ≥ 1024 whose output channels fill 128-row tiles, over
         // more than 64 columns a stride phase, and not R35's few tiles.
         let rows_full = fills_128_rows(ocg);
-        let tiles_n64: u64 = self.gemm_grid((64, 64)).iter().product();
-        let r35 = long_k_small_grid && tiles_n64 <= 32;
-        if self.transposed && !one_d && has_taps && k >= 1024 && rows_full && columns > 64 && !r35 {
+        if self.transposed && !one_d && has_taps && k >= 1024 && rows_full && columns > 64 && !few_tile_transposed {
             return Some(ConvKernel::GemmK16);
         }
         // R54: R14's direct layers (R13's patchify-shaped ones among them) whose output
