@@ -8,7 +8,8 @@
 // `tile_n` (32 to 128 output columns) is a pipeline override. The `_k16` and `_k32` entry points
 // stage 16- or 32-deep K-tiles instead of 8.
 // Tiles of A and B are staged K-major in workgroup memory so every inner-loop read
-// is one vec4; the next tile's global loads are issued before the current tile's math.
+// is one vec4; the next tile's global loads are issued before the current tile's math (in the
+// 16-deep entry points, where `loads_ahead` says so; else each tile's at the top of its iteration).
 //
 // Transposed convolution runs through the same kernel, decomposed by stride phase: outputs with
 // (oh mod sH, ow mod sW) = (ry, rx) receive only the taps kh ≡ (ry + pH) mod sH (likewise kw), so
@@ -59,6 +60,10 @@ override transposed: bool = false;
 // each slice writes raw partial sums to output[slice · numel + i], and conv_splitk_reduce.wgsl
 // adds them with bias and activation. 1 writes the final output directly.
 override split_k: u32 = 1;
+// The 16-deep entry points: whether the next K-tile's global loads are issued before this
+// K-tile's math, held in registers across it (true), or each K-tile is loaded at the top of its
+// own iteration (false). The host chooses per tile (`KTileLoads`): measured per tile shape.
+override loads_ahead: bool = true;
 // The tile widths the host may give `tile_n`: multiples of GEMM_TILE_N_STEP from GEMM_TILE_N_MIN
 // to GEMM_TILE_N_MAX (the A loaders below are unrolled for the narrowest).
 const GEMM_TILE_N_MIN: u32 = 32u;
@@ -1592,196 +1597,82 @@ fn conv2d_gemm_k16_tile(lid: u32, pr: Problem, tile_x: u32, tile_y: u32, kt_firs
     // created and the other order's arithmetic disappears.
     let tap_major = icg % 16u == 0u;
 
-    // Global → registers for the first K-tile.
-    var b0_k = kt_begin * 16u + kl;
-    var b0_k_ok = select(b0_k, kt_begin * 16u, tap_major) < k_total;
-    var b0_ic = select(b0_k / max(taps, 1u), kt_begin / max(taps, 1u) * 16u + kl, tap_major);
-    var b0_t = select(b0_k % max(taps, 1u), kt_begin % max(taps, 1u), tap_major);
-    var b0_ty = b0_t / max(pr.taps_x, 1u);
-    var b0_tx = b0_t % max(pr.taps_x, 1u);
-    var b1_k = kt_begin * 16u + kl + 8u;
-    var b1_k_ok = select(b1_k, kt_begin * 16u, tap_major) < k_total;
-    var b1_ic = select(b1_k / max(taps, 1u), kt_begin / max(taps, 1u) * 16u + kl + 8u, tap_major);
-    var b1_t = select(b1_k % max(taps, 1u), kt_begin % max(taps, 1u), tap_major);
-    var b1_ty = b1_t / max(pr.taps_x, 1u);
-    var b1_tx = b1_t % max(pr.taps_x, 1u);
-    var a0_k = select(kt_begin * 16u + kl_a0, b0_k, (tile_n == 128u));
-    var a0_k_ok = select(a0_k, kt_begin * 16u, tap_major) < k_total;
-    var a0_ic = select(a0_k / max(taps, 1u), kt_begin / max(taps, 1u) * 16u + select(kl_a0, kl, (tile_n == 128u)), tap_major);
-    var a0_t = select(a0_k % max(taps, 1u), kt_begin % max(taps, 1u), tap_major);
-    var a0_ty = a0_t / max(pr.taps_x, 1u);
-    var a0_tx = a0_t % max(pr.taps_x, 1u);
-    var a1_k = select(kt_begin * 16u + kl_a1, b1_k, (tile_n == 128u));
-    var a1_k_ok = select(a1_k, kt_begin * 16u, tap_major) < k_total;
-    var a1_ic = select(a1_k / max(taps, 1u), kt_begin / max(taps, 1u) * 16u + select(kl_a1, kl + 8u, (tile_n == 128u)), tap_major);
-    var a1_t = select(a1_k % max(taps, 1u), kt_begin % max(taps, 1u), tap_major);
-    var a1_ty = a1_t / max(pr.taps_x, 1u);
-    var a1_tx = a1_t % max(pr.taps_x, 1u);
-    var a2_k = kt_begin * 16u + kl_a2;
-    var a2_k_ok = select(a2_k, kt_begin * 16u, tap_major) < k_total;
-    var a2_ic = select(a2_k / max(taps, 1u), kt_begin / max(taps, 1u) * 16u + kl_a2, tap_major);
-    var a2_t = select(a2_k % max(taps, 1u), kt_begin % max(taps, 1u), tap_major);
-    var a2_ty = a2_t / max(pr.taps_x, 1u);
-    var a2_tx = a2_t % max(pr.taps_x, 1u);
-    var a3_k = kt_begin * 16u + kl_a3;
-    var a3_k_ok = select(a3_k, kt_begin * 16u, tap_major) < k_total;
-    var a3_ic = select(a3_k / max(taps, 1u), kt_begin / max(taps, 1u) * 16u + kl_a3, tap_major);
-    var a3_t = select(a3_k % max(taps, 1u), kt_begin % max(taps, 1u), tap_major);
-    var a3_ty = a3_t / max(pr.taps_x, 1u);
-    var a3_tx = a3_t % max(pr.taps_x, 1u);
-    var a4_k = kt_begin * 16u + kl_a4;
-    var a4_k_ok = select(a4_k, kt_begin * 16u, tap_major) < k_total;
-    var a4_ic = select(a4_k / max(taps, 1u), kt_begin / max(taps, 1u) * 16u + kl_a4, tap_major);
-    var a4_t = select(a4_k % max(taps, 1u), kt_begin % max(taps, 1u), tap_major);
-    var a4_ty = a4_t / max(pr.taps_x, 1u);
-    var a4_tx = a4_t % max(pr.taps_x, 1u);
-    var a5_k = kt_begin * 16u + kl_a5;
-    var a5_k_ok = select(a5_k, kt_begin * 16u, tap_major) < k_total;
-    var a5_ic = select(a5_k / max(taps, 1u), kt_begin / max(taps, 1u) * 16u + kl_a5, tap_major);
-    var a5_t = select(a5_k % max(taps, 1u), kt_begin % max(taps, 1u), tap_major);
-    var a5_ty = a5_t / max(pr.taps_x, 1u);
-    var a5_tx = a5_t % max(pr.taps_x, 1u);
-    var a6_k = kt_begin * 16u + kl_a6;
-    var a6_k_ok = select(a6_k, kt_begin * 16u, tap_major) < k_total;
-    var a6_ic = select(a6_k / max(taps, 1u), kt_begin / max(taps, 1u) * 16u + kl_a6, tap_major);
-    var a6_t = select(a6_k % max(taps, 1u), kt_begin % max(taps, 1u), tap_major);
-    var a6_ty = a6_t / max(pr.taps_x, 1u);
-    var a6_tx = a6_t % max(pr.taps_x, 1u);
-    var a7_k = kt_begin * 16u + kl_a7;
-    var a7_k_ok = select(a7_k, kt_begin * 16u, tap_major) < k_total;
-    var a7_ic = select(a7_k / max(taps, 1u), kt_begin / max(taps, 1u) * 16u + kl_a7, tap_major);
-    var a7_t = select(a7_k % max(taps, 1u), kt_begin % max(taps, 1u), tap_major);
-    var a7_ty = a7_t / max(pr.taps_x, 1u);
-    var a7_tx = a7_t % max(pr.taps_x, 1u);
-    var bx_ic = kt_begin / max(taps, 1u) * 16u + c_group * 8u;
-    var next_a0 = load_a4(pr, am0, a0_ic, a0_ty, a0_tx, a0_k_ok && a_ok0);
-    var next_a1 = load_a4(pr, am1, a1_ic, a1_ty, a1_tx, a1_k_ok && a_ok1);
-    var next_a2 = load_a4(pr, am2, a2_ic, a2_ty, a2_tx, a2_k_ok && a_ok2);
-    var next_a3 = load_a4(pr, am3, a3_ic, a3_ty, a3_tx, a3_k_ok && a_ok3);
-    var next_a4 = load_a4(pr, am4, a4_ic, a4_ty, a4_tx, a4_k_ok && a_ok4);
-    var next_a5 = load_a4(pr, am5, a5_ic, a5_ty, a5_tx, a5_k_ok && a_ok5);
-    var next_a6 = load_a4(pr, am6, a6_ic, a6_ty, a6_tx, a6_k_ok && a_ok6);
-    var next_a7 = load_a4(pr, am7, a7_ic, a7_ty, a7_tx, a7_k_ok && a_ok7);
-    var next_b0: vec4<f32>;
-    var next_b1: vec4<f32>;
-    if (tap_major) {
-        next_b0 = vec4<f32>(
-            load_b(pr, colx, bx_ic + 0u, b0_ty, b0_tx, b0_k_ok, true),
-            load_b(pr, colx, bx_ic + 1u, b0_ty, b0_tx, b0_k_ok, true),
-            load_b(pr, colx, bx_ic + 2u, b0_ty, b0_tx, b0_k_ok, true),
-            load_b(pr, colx, bx_ic + 3u, b0_ty, b0_tx, b0_k_ok, true));
-        next_b1 = vec4<f32>(
-            load_b(pr, colx, bx_ic + 4u, b0_ty, b0_tx, b0_k_ok, true),
-            load_b(pr, colx, bx_ic + 5u, b0_ty, b0_tx, b0_k_ok, true),
-            load_b(pr, colx, bx_ic + 6u, b0_ty, b0_tx, b0_k_ok, true),
-            load_b(pr, colx, bx_ic + 7u, b0_ty, b0_tx, b0_k_ok, true));
-    } else {
-        next_b0 = vec4<f32>(
-            load_b(pr, col0, b0_ic, b0_ty, b0_tx, b0_k_ok, false), load_b(pr, col1, b0_ic, b0_ty, b0_tx, b0_k_ok, false),
-            load_b(pr, col2, b0_ic, b0_ty, b0_tx, b0_k_ok, false), load_b(pr, col3, b0_ic, b0_ty, b0_tx, b0_k_ok, false));
-        next_b1 = vec4<f32>(
-            load_b(pr, col0, b1_ic, b1_ty, b1_tx, b1_k_ok, false), load_b(pr, col1, b1_ic, b1_ty, b1_tx, b1_k_ok, false),
-            load_b(pr, col2, b1_ic, b1_ty, b1_tx, b1_k_ok, false), load_b(pr, col3, b1_ic, b1_ty, b1_tx, b1_k_ok, false));
-    }
-    for (var kt = kt_begin; kt < kt_end; kt++) {
-        if (a_ok0) { a_tile512[a_at0] = next_a0; }
-        if (a_ok1) { a_tile512[a_at1] = next_a1; }
-        if (a_ok2) { a_tile512[a_at2] = next_a2; }
-        if (a_ok3) { a_tile512[a_at3] = next_a3; }
-        if (a_ok4) { a_tile512[a_at4] = next_a4; }
-        if (a_ok5) { a_tile512[a_at5] = next_a5; }
-        if (a_ok6) { a_tile512[a_at6] = next_a6; }
-        if (a_ok7) { a_tile512[a_at7] = next_a7; }
-        if (tap_major) {
-            b_tile_k16[(c_group * 8u + 0u) * (tile_n / 4u) + bx_vec][bx_comp] = next_b0.x;
-            b_tile_k16[(c_group * 8u + 1u) * (tile_n / 4u) + bx_vec][bx_comp] = next_b0.y;
-            b_tile_k16[(c_group * 8u + 2u) * (tile_n / 4u) + bx_vec][bx_comp] = next_b0.z;
-            b_tile_k16[(c_group * 8u + 3u) * (tile_n / 4u) + bx_vec][bx_comp] = next_b0.w;
-            b_tile_k16[(c_group * 8u + 4u) * (tile_n / 4u) + bx_vec][bx_comp] = next_b1.x;
-            b_tile_k16[(c_group * 8u + 5u) * (tile_n / 4u) + bx_vec][bx_comp] = next_b1.y;
-            b_tile_k16[(c_group * 8u + 6u) * (tile_n / 4u) + bx_vec][bx_comp] = next_b1.z;
-            b_tile_k16[(c_group * 8u + 7u) * (tile_n / 4u) + bx_vec][bx_comp] = next_b1.w;
-        } else {
-            b_tile_k16[kl * (tile_n / 4u) + b_vec0][b_comp0] = next_b0.x;
-            b_tile_k16[kl * (tile_n / 4u) + b_vec1][b_comp1] = next_b0.y;
-            b_tile_k16[kl * (tile_n / 4u) + b_vec2][b_comp2] = next_b0.z;
-            b_tile_k16[kl * (tile_n / 4u) + b_vec3][b_comp3] = next_b0.w;
-            b_tile_k16[(kl + 8u) * (tile_n / 4u) + b_vec0][b_comp0] = next_b1.x;
-            b_tile_k16[(kl + 8u) * (tile_n / 4u) + b_vec1][b_comp1] = next_b1.y;
-            b_tile_k16[(kl + 8u) * (tile_n / 4u) + b_vec2][b_comp2] = next_b1.z;
-            b_tile_k16[(kl + 8u) * (tile_n / 4u) + b_vec3][b_comp3] = next_b1.w;
-        }
-        workgroupBarrier();
-        if (kt + 1u < kt_end) {
-            b0_k = (kt + 1u) * 16u + kl;
-            b0_k_ok = select(b0_k, (kt + 1u) * 16u, tap_major) < k_total;
-            b0_ic = select(b0_k / max(taps, 1u), (kt + 1u) / max(taps, 1u) * 16u + kl, tap_major);
-            b0_t = select(b0_k % max(taps, 1u), (kt + 1u) % max(taps, 1u), tap_major);
-            b0_ty = b0_t / max(pr.taps_x, 1u);
-            b0_tx = b0_t % max(pr.taps_x, 1u);
-            b1_k = (kt + 1u) * 16u + kl + 8u;
-            b1_k_ok = select(b1_k, (kt + 1u) * 16u, tap_major) < k_total;
-            b1_ic = select(b1_k / max(taps, 1u), (kt + 1u) / max(taps, 1u) * 16u + kl + 8u, tap_major);
-            b1_t = select(b1_k % max(taps, 1u), (kt + 1u) % max(taps, 1u), tap_major);
-            b1_ty = b1_t / max(pr.taps_x, 1u);
-            b1_tx = b1_t % max(pr.taps_x, 1u);
-            a0_k = select((kt + 1u) * 16u + kl_a0, b0_k, (tile_n == 128u));
-            a0_k_ok = select(a0_k, (kt + 1u) * 16u, tap_major) < k_total;
-            a0_ic = select(a0_k / max(taps, 1u), (kt + 1u) / max(taps, 1u) * 16u + select(kl_a0, kl, (tile_n == 128u)), tap_major);
-            a0_t = select(a0_k % max(taps, 1u), (kt + 1u) % max(taps, 1u), tap_major);
-            a0_ty = a0_t / max(pr.taps_x, 1u);
-            a0_tx = a0_t % max(pr.taps_x, 1u);
-            a1_k = select((kt + 1u) * 16u + kl_a1, b1_k, (tile_n == 128u));
-            a1_k_ok = select(a1_k, (kt + 1u) * 16u, tap_major) < k_total;
-            a1_ic = select(a1_k / max(taps, 1u), (kt + 1u) / max(taps, 1u) * 16u + select(kl_a1, kl + 8u, (tile_n == 128u)), tap_major);
-            a1_t = select(a1_k % max(taps, 1u), (kt + 1u) % max(taps, 1u), tap_major);
-            a1_ty = a1_t / max(pr.taps_x, 1u);
-            a1_tx = a1_t % max(pr.taps_x, 1u);
-            a2_k = (kt + 1u) * 16u + kl_a2;
-            a2_k_ok = select(a2_k, (kt + 1u) * 16u, tap_major) < k_total;
-            a2_ic = select(a2_k / max(taps, 1u), (kt + 1u) / max(taps, 1u) * 16u + kl_a2, tap_major);
-            a2_t = select(a2_k % max(taps, 1u), (kt + 1u) % max(taps, 1u), tap_major);
-            a2_ty = a2_t / max(pr.taps_x, 1u);
-            a2_tx = a2_t % max(pr.taps_x, 1u);
-            a3_k = (kt + 1u) * 16u + kl_a3;
-            a3_k_ok = select(a3_k, (kt + 1u) * 16u, tap_major) < k_total;
-            a3_ic = select(a3_k / max(taps, 1u), (kt + 1u) / max(taps, 1u) * 16u + kl_a3, tap_major);
-            a3_t = select(a3_k % max(taps, 1u), (kt + 1u) % max(taps, 1u), tap_major);
-            a3_ty = a3_t / max(pr.taps_x, 1u);
-            a3_tx = a3_t % max(pr.taps_x, 1u);
-            a4_k = (kt + 1u) * 16u + kl_a4;
-            a4_k_ok = select(a4_k, (kt + 1u) * 16u, tap_major) < k_total;
-            a4_ic = select(a4_k / max(taps, 1u), (kt + 1u) / max(taps, 1u) * 16u + kl_a4, tap_major);
-            a4_t = select(a4_k % max(taps, 1u), (kt + 1u) % max(taps, 1u), tap_major);
-            a4_ty = a4_t / max(pr.taps_x, 1u);
-            a4_tx = a4_t % max(pr.taps_x, 1u);
-            a5_k = (kt + 1u) * 16u + kl_a5;
-            a5_k_ok = select(a5_k, (kt + 1u) * 16u, tap_major) < k_total;
-            a5_ic = select(a5_k / max(taps, 1u), (kt + 1u) / max(taps, 1u) * 16u + kl_a5, tap_major);
-            a5_t = select(a5_k % max(taps, 1u), (kt + 1u) % max(taps, 1u), tap_major);
-            a5_ty = a5_t / max(pr.taps_x, 1u);
-            a5_tx = a5_t % max(pr.taps_x, 1u);
-            a6_k = (kt + 1u) * 16u + kl_a6;
-            a6_k_ok = select(a6_k, (kt + 1u) * 16u, tap_major) < k_total;
-            a6_ic = select(a6_k / max(taps, 1u), (kt + 1u) / max(taps, 1u) * 16u + kl_a6, tap_major);
-            a6_t = select(a6_k % max(taps, 1u), (kt + 1u) % max(taps, 1u), tap_major);
-            a6_ty = a6_t / max(pr.taps_x, 1u);
-            a6_tx = a6_t % max(pr.taps_x, 1u);
-            a7_k = (kt + 1u) * 16u + kl_a7;
-            a7_k_ok = select(a7_k, (kt + 1u) * 16u, tap_major) < k_total;
-            a7_ic = select(a7_k / max(taps, 1u), (kt + 1u) / max(taps, 1u) * 16u + kl_a7, tap_major);
-            a7_t = select(a7_k % max(taps, 1u), (kt + 1u) % max(taps, 1u), tap_major);
-            a7_ty = a7_t / max(pr.taps_x, 1u);
-            a7_tx = a7_t % max(pr.taps_x, 1u);
-            bx_ic = (kt + 1u) / max(taps, 1u) * 16u + c_group * 8u;
-            next_a0 = load_a4(pr, am0, a0_ic, a0_ty, a0_tx, a0_k_ok && a_ok0);
-            next_a1 = load_a4(pr, am1, a1_ic, a1_ty, a1_tx, a1_k_ok && a_ok1);
-            next_a2 = load_a4(pr, am2, a2_ic, a2_ty, a2_tx, a2_k_ok && a_ok2);
-            next_a3 = load_a4(pr, am3, a3_ic, a3_ty, a3_tx, a3_k_ok && a_ok3);
-            next_a4 = load_a4(pr, am4, a4_ic, a4_ty, a4_tx, a4_k_ok && a_ok4);
-            next_a5 = load_a4(pr, am5, a5_ic, a5_ty, a5_tx, a5_k_ok && a_ok5);
-            next_a6 = load_a4(pr, am6, a6_ic, a6_ty, a6_tx, a6_k_ok && a_ok6);
-            next_a7 = load_a4(pr, am7, a7_ic, a7_ty, a7_tx, a7_k_ok && a_ok7);
+    // Where `loads_ahead` is off, each K-tile is loaded, staged and multiplied in its own
+    // iteration: no loaded values live in registers across the math, and the other workgroups
+    // on the multiprocessor cover the loads' latency.
+    if (!loads_ahead) {
+        for (var kt = kt_begin; kt < kt_end; kt++) {
+            let b0_k = kt * 16u + kl;
+            let b0_k_ok = select(b0_k, kt * 16u, tap_major) < k_total;
+            let b0_ic = select(b0_k / max(taps, 1u), kt / max(taps, 1u) * 16u + kl, tap_major);
+            let b0_t = select(b0_k % max(taps, 1u), kt % max(taps, 1u), tap_major);
+            let b0_ty = b0_t / max(pr.taps_x, 1u);
+            let b0_tx = b0_t % max(pr.taps_x, 1u);
+            let b1_k = kt * 16u + kl + 8u;
+            let b1_k_ok = select(b1_k, kt * 16u, tap_major) < k_total;
+            let b1_ic = select(b1_k / max(taps, 1u), kt / max(taps, 1u) * 16u + kl + 8u, tap_major);
+            let b1_t = select(b1_k % max(taps, 1u), kt % max(taps, 1u), tap_major);
+            let b1_ty = b1_t / max(pr.taps_x, 1u);
+            let b1_tx = b1_t % max(pr.taps_x, 1u);
+            let a0_k = select(kt * 16u + kl_a0, b0_k, (tile_n == 128u));
+            let a0_k_ok = select(a0_k, kt * 16u, tap_major) < k_total;
+            let a0_ic = select(a0_k / max(taps, 1u), kt / max(taps, 1u) * 16u + select(kl_a0, kl, (tile_n == 128u)), tap_major);
+            let a0_t = select(a0_k % max(taps, 1u), kt % max(taps, 1u), tap_major);
+            let a0_ty = a0_t / max(pr.taps_x, 1u);
+            let a0_tx = a0_t % max(pr.taps_x, 1u);
+            let a1_k = select(kt * 16u + kl_a1, b1_k, (tile_n == 128u));
+            let a1_k_ok = select(a1_k, kt * 16u, tap_major) < k_total;
+            let a1_ic = select(a1_k / max(taps, 1u), kt / max(taps, 1u) * 16u + select(kl_a1, kl + 8u, (tile_n == 128u)), tap_major);
+            let a1_t = select(a1_k % max(taps, 1u), kt % max(taps, 1u), tap_major);
+            let a1_ty = a1_t / max(pr.taps_x, 1u);
+            let a1_tx = a1_t % max(pr.taps_x, 1u);
+            let a2_k = kt * 16u + kl_a2;
+            let a2_k_ok = select(a2_k, kt * 16u, tap_major) < k_total;
+            let a2_ic = select(a2_k / max(taps, 1u), kt / max(taps, 1u) * 16u + kl_a2, tap_major);
+            let a2_t = select(a2_k % max(taps, 1u), kt % max(taps, 1u), tap_major);
+            let a2_ty = a2_t / max(pr.taps_x, 1u);
+            let a2_tx = a2_t % max(pr.taps_x, 1u);
+            let a3_k = kt * 16u + kl_a3;
+            let a3_k_ok = select(a3_k, kt * 16u, tap_major) < k_total;
+            let a3_ic = select(a3_k / max(taps, 1u), kt / max(taps, 1u) * 16u + kl_a3, tap_major);
+            let a3_t = select(a3_k % max(taps, 1u), kt % max(taps, 1u), tap_major);
+            let a3_ty = a3_t / max(pr.taps_x, 1u);
+            let a3_tx = a3_t % max(pr.taps_x, 1u);
+            let a4_k = kt * 16u + kl_a4;
+            let a4_k_ok = select(a4_k, kt * 16u, tap_major) < k_total;
+            let a4_ic = select(a4_k / max(taps, 1u), kt / max(taps, 1u) * 16u + kl_a4, tap_major);
+            let a4_t = select(a4_k % max(taps, 1u), kt % max(taps, 1u), tap_major);
+            let a4_ty = a4_t / max(pr.taps_x, 1u);
+            let a4_tx = a4_t % max(pr.taps_x, 1u);
+            let a5_k = kt * 16u + kl_a5;
+            let a5_k_ok = select(a5_k, kt * 16u, tap_major) < k_total;
+            let a5_ic = select(a5_k / max(taps, 1u), kt / max(taps, 1u) * 16u + kl_a5, tap_major);
+            let a5_t = select(a5_k % max(taps, 1u), kt % max(taps, 1u), tap_major);
+            let a5_ty = a5_t / max(pr.taps_x, 1u);
+            let a5_tx = a5_t % max(pr.taps_x, 1u);
+            let a6_k = kt * 16u + kl_a6;
+            let a6_k_ok = select(a6_k, kt * 16u, tap_major) < k_total;
+            let a6_ic = select(a6_k / max(taps, 1u), kt / max(taps, 1u) * 16u + kl_a6, tap_major);
+            let a6_t = select(a6_k % max(taps, 1u), kt % max(taps, 1u), tap_major);
+            let a6_ty = a6_t / max(pr.taps_x, 1u);
+            let a6_tx = a6_t % max(pr.taps_x, 1u);
+            let a7_k = kt * 16u + kl_a7;
+            let a7_k_ok = select(a7_k, kt * 16u, tap_major) < k_total;
+            let a7_ic = select(a7_k / max(taps, 1u), kt / max(taps, 1u) * 16u + kl_a7, tap_major);
+            let a7_t = select(a7_k % max(taps, 1u), kt % max(taps, 1u), tap_major);
+            let a7_ty = a7_t / max(pr.taps_x, 1u);
+            let a7_tx = a7_t % max(pr.taps_x, 1u);
+            let bx_ic = kt / max(taps, 1u) * 16u + c_group * 8u;
+            let next_a0 = load_a4(pr, am0, a0_ic, a0_ty, a0_tx, a0_k_ok && a_ok0);
+            let next_a1 = load_a4(pr, am1, a1_ic, a1_ty, a1_tx, a1_k_ok && a_ok1);
+            let next_a2 = load_a4(pr, am2, a2_ic, a2_ty, a2_tx, a2_k_ok && a_ok2);
+            let next_a3 = load_a4(pr, am3, a3_ic, a3_ty, a3_tx, a3_k_ok && a_ok3);
+            let next_a4 = load_a4(pr, am4, a4_ic, a4_ty, a4_tx, a4_k_ok && a_ok4);
+            let next_a5 = load_a4(pr, am5, a5_ic, a5_ty, a5_tx, a5_k_ok && a_ok5);
+            let next_a6 = load_a4(pr, am6, a6_ic, a6_ty, a6_tx, a6_k_ok && a_ok6);
+            let next_a7 = load_a4(pr, am7, a7_ic, a7_ty, a7_tx, a7_k_ok && a_ok7);
+            var next_b0: vec4<f32>;
+            var next_b1: vec4<f32>;
             if (tap_major) {
                 next_b0 = vec4<f32>(
                     load_b(pr, colx, bx_ic + 0u, b0_ty, b0_tx, b0_k_ok, true),
@@ -1801,360 +1692,953 @@ fn conv2d_gemm_k16_tile(lid: u32, pr: Problem, tile_x: u32, tile_y: u32, kt_firs
                     load_b(pr, col0, b1_ic, b1_ty, b1_tx, b1_k_ok, false), load_b(pr, col1, b1_ic, b1_ty, b1_tx, b1_k_ok, false),
                     load_b(pr, col2, b1_ic, b1_ty, b1_tx, b1_k_ok, false), load_b(pr, col3, b1_ic, b1_ty, b1_tx, b1_k_ok, false));
             }
+            if (a_ok0) { a_tile512[a_at0] = next_a0; }
+            if (a_ok1) { a_tile512[a_at1] = next_a1; }
+            if (a_ok2) { a_tile512[a_at2] = next_a2; }
+            if (a_ok3) { a_tile512[a_at3] = next_a3; }
+            if (a_ok4) { a_tile512[a_at4] = next_a4; }
+            if (a_ok5) { a_tile512[a_at5] = next_a5; }
+            if (a_ok6) { a_tile512[a_at6] = next_a6; }
+            if (a_ok7) { a_tile512[a_at7] = next_a7; }
+            if (tap_major) {
+                b_tile_k16[(c_group * 8u + 0u) * (tile_n / 4u) + bx_vec][bx_comp] = next_b0.x;
+                b_tile_k16[(c_group * 8u + 1u) * (tile_n / 4u) + bx_vec][bx_comp] = next_b0.y;
+                b_tile_k16[(c_group * 8u + 2u) * (tile_n / 4u) + bx_vec][bx_comp] = next_b0.z;
+                b_tile_k16[(c_group * 8u + 3u) * (tile_n / 4u) + bx_vec][bx_comp] = next_b0.w;
+                b_tile_k16[(c_group * 8u + 4u) * (tile_n / 4u) + bx_vec][bx_comp] = next_b1.x;
+                b_tile_k16[(c_group * 8u + 5u) * (tile_n / 4u) + bx_vec][bx_comp] = next_b1.y;
+                b_tile_k16[(c_group * 8u + 6u) * (tile_n / 4u) + bx_vec][bx_comp] = next_b1.z;
+                b_tile_k16[(c_group * 8u + 7u) * (tile_n / 4u) + bx_vec][bx_comp] = next_b1.w;
+            } else {
+                b_tile_k16[kl * (tile_n / 4u) + b_vec0][b_comp0] = next_b0.x;
+                b_tile_k16[kl * (tile_n / 4u) + b_vec1][b_comp1] = next_b0.y;
+                b_tile_k16[kl * (tile_n / 4u) + b_vec2][b_comp2] = next_b0.z;
+                b_tile_k16[kl * (tile_n / 4u) + b_vec3][b_comp3] = next_b0.w;
+                b_tile_k16[(kl + 8u) * (tile_n / 4u) + b_vec0][b_comp0] = next_b1.x;
+                b_tile_k16[(kl + 8u) * (tile_n / 4u) + b_vec1][b_comp1] = next_b1.y;
+                b_tile_k16[(kl + 8u) * (tile_n / 4u) + b_vec2][b_comp2] = next_b1.z;
+                b_tile_k16[(kl + 8u) * (tile_n / 4u) + b_vec3][b_comp3] = next_b1.w;
+            }
+            workgroupBarrier();
+            {
+                let a0 = a_tile512[0u + tm];
+                let a1 = a_tile512[16u + tm];
+                let b0 = b_tile_k16[0u * (tile_n / 4u) + 0u * (tile_n / 8u) + tn];
+                let b1 = b_tile_k16[0u * (tile_n / 4u) + 1u * (tile_n / 8u) + tn];
+                acc_00_0 = fma(vec4<f32>(a0.x), b0, acc_00_0);
+                acc_00_1 = fma(vec4<f32>(a0.x), b1, acc_00_1);
+                acc_01_0 = fma(vec4<f32>(a0.y), b0, acc_01_0);
+                acc_01_1 = fma(vec4<f32>(a0.y), b1, acc_01_1);
+                acc_02_0 = fma(vec4<f32>(a0.z), b0, acc_02_0);
+                acc_02_1 = fma(vec4<f32>(a0.z), b1, acc_02_1);
+                acc_03_0 = fma(vec4<f32>(a0.w), b0, acc_03_0);
+                acc_03_1 = fma(vec4<f32>(a0.w), b1, acc_03_1);
+                acc_10_0 = fma(vec4<f32>(a1.x), b0, acc_10_0);
+                acc_10_1 = fma(vec4<f32>(a1.x), b1, acc_10_1);
+                acc_11_0 = fma(vec4<f32>(a1.y), b0, acc_11_0);
+                acc_11_1 = fma(vec4<f32>(a1.y), b1, acc_11_1);
+                acc_12_0 = fma(vec4<f32>(a1.z), b0, acc_12_0);
+                acc_12_1 = fma(vec4<f32>(a1.z), b1, acc_12_1);
+                acc_13_0 = fma(vec4<f32>(a1.w), b0, acc_13_0);
+                acc_13_1 = fma(vec4<f32>(a1.w), b1, acc_13_1);
+            }
+            {
+                let a0 = a_tile512[32u + tm];
+                let a1 = a_tile512[48u + tm];
+                let b0 = b_tile_k16[1u * (tile_n / 4u) + 0u * (tile_n / 8u) + tn];
+                let b1 = b_tile_k16[1u * (tile_n / 4u) + 1u * (tile_n / 8u) + tn];
+                acc_00_0 = fma(vec4<f32>(a0.x), b0, acc_00_0);
+                acc_00_1 = fma(vec4<f32>(a0.x), b1, acc_00_1);
+                acc_01_0 = fma(vec4<f32>(a0.y), b0, acc_01_0);
+                acc_01_1 = fma(vec4<f32>(a0.y), b1, acc_01_1);
+                acc_02_0 = fma(vec4<f32>(a0.z), b0, acc_02_0);
+                acc_02_1 = fma(vec4<f32>(a0.z), b1, acc_02_1);
+                acc_03_0 = fma(vec4<f32>(a0.w), b0, acc_03_0);
+                acc_03_1 = fma(vec4<f32>(a0.w), b1, acc_03_1);
+                acc_10_0 = fma(vec4<f32>(a1.x), b0, acc_10_0);
+                acc_10_1 = fma(vec4<f32>(a1.x), b1, acc_10_1);
+                acc_11_0 = fma(vec4<f32>(a1.y), b0, acc_11_0);
+                acc_11_1 = fma(vec4<f32>(a1.y), b1, acc_11_1);
+                acc_12_0 = fma(vec4<f32>(a1.z), b0, acc_12_0);
+                acc_12_1 = fma(vec4<f32>(a1.z), b1, acc_12_1);
+                acc_13_0 = fma(vec4<f32>(a1.w), b0, acc_13_0);
+                acc_13_1 = fma(vec4<f32>(a1.w), b1, acc_13_1);
+            }
+            {
+                let a0 = a_tile512[64u + tm];
+                let a1 = a_tile512[80u + tm];
+                let b0 = b_tile_k16[2u * (tile_n / 4u) + 0u * (tile_n / 8u) + tn];
+                let b1 = b_tile_k16[2u * (tile_n / 4u) + 1u * (tile_n / 8u) + tn];
+                acc_00_0 = fma(vec4<f32>(a0.x), b0, acc_00_0);
+                acc_00_1 = fma(vec4<f32>(a0.x), b1, acc_00_1);
+                acc_01_0 = fma(vec4<f32>(a0.y), b0, acc_01_0);
+                acc_01_1 = fma(vec4<f32>(a0.y), b1, acc_01_1);
+                acc_02_0 = fma(vec4<f32>(a0.z), b0, acc_02_0);
+                acc_02_1 = fma(vec4<f32>(a0.z), b1, acc_02_1);
+                acc_03_0 = fma(vec4<f32>(a0.w), b0, acc_03_0);
+                acc_03_1 = fma(vec4<f32>(a0.w), b1, acc_03_1);
+                acc_10_0 = fma(vec4<f32>(a1.x), b0, acc_10_0);
+                acc_10_1 = fma(vec4<f32>(a1.x), b1, acc_10_1);
+                acc_11_0 = fma(vec4<f32>(a1.y), b0, acc_11_0);
+                acc_11_1 = fma(vec4<f32>(a1.y), b1, acc_11_1);
+                acc_12_0 = fma(vec4<f32>(a1.z), b0, acc_12_0);
+                acc_12_1 = fma(vec4<f32>(a1.z), b1, acc_12_1);
+                acc_13_0 = fma(vec4<f32>(a1.w), b0, acc_13_0);
+                acc_13_1 = fma(vec4<f32>(a1.w), b1, acc_13_1);
+            }
+            {
+                let a0 = a_tile512[96u + tm];
+                let a1 = a_tile512[112u + tm];
+                let b0 = b_tile_k16[3u * (tile_n / 4u) + 0u * (tile_n / 8u) + tn];
+                let b1 = b_tile_k16[3u * (tile_n / 4u) + 1u * (tile_n / 8u) + tn];
+                acc_00_0 = fma(vec4<f32>(a0.x), b0, acc_00_0);
+                acc_00_1 = fma(vec4<f32>(a0.x), b1, acc_00_1);
+                acc_01_0 = fma(vec4<f32>(a0.y), b0, acc_01_0);
+                acc_01_1 = fma(vec4<f32>(a0.y), b1, acc_01_1);
+                acc_02_0 = fma(vec4<f32>(a0.z), b0, acc_02_0);
+                acc_02_1 = fma(vec4<f32>(a0.z), b1, acc_02_1);
+                acc_03_0 = fma(vec4<f32>(a0.w), b0, acc_03_0);
+                acc_03_1 = fma(vec4<f32>(a0.w), b1, acc_03_1);
+                acc_10_0 = fma(vec4<f32>(a1.x), b0, acc_10_0);
+                acc_10_1 = fma(vec4<f32>(a1.x), b1, acc_10_1);
+                acc_11_0 = fma(vec4<f32>(a1.y), b0, acc_11_0);
+                acc_11_1 = fma(vec4<f32>(a1.y), b1, acc_11_1);
+                acc_12_0 = fma(vec4<f32>(a1.z), b0, acc_12_0);
+                acc_12_1 = fma(vec4<f32>(a1.z), b1, acc_12_1);
+                acc_13_0 = fma(vec4<f32>(a1.w), b0, acc_13_0);
+                acc_13_1 = fma(vec4<f32>(a1.w), b1, acc_13_1);
+            }
+            {
+                let a0 = a_tile512[128u + tm];
+                let a1 = a_tile512[144u + tm];
+                let b0 = b_tile_k16[4u * (tile_n / 4u) + 0u * (tile_n / 8u) + tn];
+                let b1 = b_tile_k16[4u * (tile_n / 4u) + 1u * (tile_n / 8u) + tn];
+                acc_00_0 = fma(vec4<f32>(a0.x), b0, acc_00_0);
+                acc_00_1 = fma(vec4<f32>(a0.x), b1, acc_00_1);
+                acc_01_0 = fma(vec4<f32>(a0.y), b0, acc_01_0);
+                acc_01_1 = fma(vec4<f32>(a0.y), b1, acc_01_1);
+                acc_02_0 = fma(vec4<f32>(a0.z), b0, acc_02_0);
+                acc_02_1 = fma(vec4<f32>(a0.z), b1, acc_02_1);
+                acc_03_0 = fma(vec4<f32>(a0.w), b0, acc_03_0);
+                acc_03_1 = fma(vec4<f32>(a0.w), b1, acc_03_1);
+                acc_10_0 = fma(vec4<f32>(a1.x), b0, acc_10_0);
+                acc_10_1 = fma(vec4<f32>(a1.x), b1, acc_10_1);
+                acc_11_0 = fma(vec4<f32>(a1.y), b0, acc_11_0);
+                acc_11_1 = fma(vec4<f32>(a1.y), b1, acc_11_1);
+                acc_12_0 = fma(vec4<f32>(a1.z), b0, acc_12_0);
+                acc_12_1 = fma(vec4<f32>(a1.z), b1, acc_12_1);
+                acc_13_0 = fma(vec4<f32>(a1.w), b0, acc_13_0);
+                acc_13_1 = fma(vec4<f32>(a1.w), b1, acc_13_1);
+            }
+            {
+                let a0 = a_tile512[160u + tm];
+                let a1 = a_tile512[176u + tm];
+                let b0 = b_tile_k16[5u * (tile_n / 4u) + 0u * (tile_n / 8u) + tn];
+                let b1 = b_tile_k16[5u * (tile_n / 4u) + 1u * (tile_n / 8u) + tn];
+                acc_00_0 = fma(vec4<f32>(a0.x), b0, acc_00_0);
+                acc_00_1 = fma(vec4<f32>(a0.x), b1, acc_00_1);
+                acc_01_0 = fma(vec4<f32>(a0.y), b0, acc_01_0);
+                acc_01_1 = fma(vec4<f32>(a0.y), b1, acc_01_1);
+                acc_02_0 = fma(vec4<f32>(a0.z), b0, acc_02_0);
+                acc_02_1 = fma(vec4<f32>(a0.z), b1, acc_02_1);
+                acc_03_0 = fma(vec4<f32>(a0.w), b0, acc_03_0);
+                acc_03_1 = fma(vec4<f32>(a0.w), b1, acc_03_1);
+                acc_10_0 = fma(vec4<f32>(a1.x), b0, acc_10_0);
+                acc_10_1 = fma(vec4<f32>(a1.x), b1, acc_10_1);
+                acc_11_0 = fma(vec4<f32>(a1.y), b0, acc_11_0);
+                acc_11_1 = fma(vec4<f32>(a1.y), b1, acc_11_1);
+                acc_12_0 = fma(vec4<f32>(a1.z), b0, acc_12_0);
+                acc_12_1 = fma(vec4<f32>(a1.z), b1, acc_12_1);
+                acc_13_0 = fma(vec4<f32>(a1.w), b0, acc_13_0);
+                acc_13_1 = fma(vec4<f32>(a1.w), b1, acc_13_1);
+            }
+            {
+                let a0 = a_tile512[192u + tm];
+                let a1 = a_tile512[208u + tm];
+                let b0 = b_tile_k16[6u * (tile_n / 4u) + 0u * (tile_n / 8u) + tn];
+                let b1 = b_tile_k16[6u * (tile_n / 4u) + 1u * (tile_n / 8u) + tn];
+                acc_00_0 = fma(vec4<f32>(a0.x), b0, acc_00_0);
+                acc_00_1 = fma(vec4<f32>(a0.x), b1, acc_00_1);
+                acc_01_0 = fma(vec4<f32>(a0.y), b0, acc_01_0);
+                acc_01_1 = fma(vec4<f32>(a0.y), b1, acc_01_1);
+                acc_02_0 = fma(vec4<f32>(a0.z), b0, acc_02_0);
+                acc_02_1 = fma(vec4<f32>(a0.z), b1, acc_02_1);
+                acc_03_0 = fma(vec4<f32>(a0.w), b0, acc_03_0);
+                acc_03_1 = fma(vec4<f32>(a0.w), b1, acc_03_1);
+                acc_10_0 = fma(vec4<f32>(a1.x), b0, acc_10_0);
+                acc_10_1 = fma(vec4<f32>(a1.x), b1, acc_10_1);
+                acc_11_0 = fma(vec4<f32>(a1.y), b0, acc_11_0);
+                acc_11_1 = fma(vec4<f32>(a1.y), b1, acc_11_1);
+                acc_12_0 = fma(vec4<f32>(a1.z), b0, acc_12_0);
+                acc_12_1 = fma(vec4<f32>(a1.z), b1, acc_12_1);
+                acc_13_0 = fma(vec4<f32>(a1.w), b0, acc_13_0);
+                acc_13_1 = fma(vec4<f32>(a1.w), b1, acc_13_1);
+            }
+            {
+                let a0 = a_tile512[224u + tm];
+                let a1 = a_tile512[240u + tm];
+                let b0 = b_tile_k16[7u * (tile_n / 4u) + 0u * (tile_n / 8u) + tn];
+                let b1 = b_tile_k16[7u * (tile_n / 4u) + 1u * (tile_n / 8u) + tn];
+                acc_00_0 = fma(vec4<f32>(a0.x), b0, acc_00_0);
+                acc_00_1 = fma(vec4<f32>(a0.x), b1, acc_00_1);
+                acc_01_0 = fma(vec4<f32>(a0.y), b0, acc_01_0);
+                acc_01_1 = fma(vec4<f32>(a0.y), b1, acc_01_1);
+                acc_02_0 = fma(vec4<f32>(a0.z), b0, acc_02_0);
+                acc_02_1 = fma(vec4<f32>(a0.z), b1, acc_02_1);
+                acc_03_0 = fma(vec4<f32>(a0.w), b0, acc_03_0);
+                acc_03_1 = fma(vec4<f32>(a0.w), b1, acc_03_1);
+                acc_10_0 = fma(vec4<f32>(a1.x), b0, acc_10_0);
+                acc_10_1 = fma(vec4<f32>(a1.x), b1, acc_10_1);
+                acc_11_0 = fma(vec4<f32>(a1.y), b0, acc_11_0);
+                acc_11_1 = fma(vec4<f32>(a1.y), b1, acc_11_1);
+                acc_12_0 = fma(vec4<f32>(a1.z), b0, acc_12_0);
+                acc_12_1 = fma(vec4<f32>(a1.z), b1, acc_12_1);
+                acc_13_0 = fma(vec4<f32>(a1.w), b0, acc_13_0);
+                acc_13_1 = fma(vec4<f32>(a1.w), b1, acc_13_1);
+            }
+            {
+                let a0 = a_tile512[256u + tm];
+                let a1 = a_tile512[272u + tm];
+                let b0 = b_tile_k16[8u * (tile_n / 4u) + 0u * (tile_n / 8u) + tn];
+                let b1 = b_tile_k16[8u * (tile_n / 4u) + 1u * (tile_n / 8u) + tn];
+                acc_00_0 = fma(vec4<f32>(a0.x), b0, acc_00_0);
+                acc_00_1 = fma(vec4<f32>(a0.x), b1, acc_00_1);
+                acc_01_0 = fma(vec4<f32>(a0.y), b0, acc_01_0);
+                acc_01_1 = fma(vec4<f32>(a0.y), b1, acc_01_1);
+                acc_02_0 = fma(vec4<f32>(a0.z), b0, acc_02_0);
+                acc_02_1 = fma(vec4<f32>(a0.z), b1, acc_02_1);
+                acc_03_0 = fma(vec4<f32>(a0.w), b0, acc_03_0);
+                acc_03_1 = fma(vec4<f32>(a0.w), b1, acc_03_1);
+                acc_10_0 = fma(vec4<f32>(a1.x), b0, acc_10_0);
+                acc_10_1 = fma(vec4<f32>(a1.x), b1, acc_10_1);
+                acc_11_0 = fma(vec4<f32>(a1.y), b0, acc_11_0);
+                acc_11_1 = fma(vec4<f32>(a1.y), b1, acc_11_1);
+                acc_12_0 = fma(vec4<f32>(a1.z), b0, acc_12_0);
+                acc_12_1 = fma(vec4<f32>(a1.z), b1, acc_12_1);
+                acc_13_0 = fma(vec4<f32>(a1.w), b0, acc_13_0);
+                acc_13_1 = fma(vec4<f32>(a1.w), b1, acc_13_1);
+            }
+            {
+                let a0 = a_tile512[288u + tm];
+                let a1 = a_tile512[304u + tm];
+                let b0 = b_tile_k16[9u * (tile_n / 4u) + 0u * (tile_n / 8u) + tn];
+                let b1 = b_tile_k16[9u * (tile_n / 4u) + 1u * (tile_n / 8u) + tn];
+                acc_00_0 = fma(vec4<f32>(a0.x), b0, acc_00_0);
+                acc_00_1 = fma(vec4<f32>(a0.x), b1, acc_00_1);
+                acc_01_0 = fma(vec4<f32>(a0.y), b0, acc_01_0);
+                acc_01_1 = fma(vec4<f32>(a0.y), b1, acc_01_1);
+                acc_02_0 = fma(vec4<f32>(a0.z), b0, acc_02_0);
+                acc_02_1 = fma(vec4<f32>(a0.z), b1, acc_02_1);
+                acc_03_0 = fma(vec4<f32>(a0.w), b0, acc_03_0);
+                acc_03_1 = fma(vec4<f32>(a0.w), b1, acc_03_1);
+                acc_10_0 = fma(vec4<f32>(a1.x), b0, acc_10_0);
+                acc_10_1 = fma(vec4<f32>(a1.x), b1, acc_10_1);
+                acc_11_0 = fma(vec4<f32>(a1.y), b0, acc_11_0);
+                acc_11_1 = fma(vec4<f32>(a1.y), b1, acc_11_1);
+                acc_12_0 = fma(vec4<f32>(a1.z), b0, acc_12_0);
+                acc_12_1 = fma(vec4<f32>(a1.z), b1, acc_12_1);
+                acc_13_0 = fma(vec4<f32>(a1.w), b0, acc_13_0);
+                acc_13_1 = fma(vec4<f32>(a1.w), b1, acc_13_1);
+            }
+            {
+                let a0 = a_tile512[320u + tm];
+                let a1 = a_tile512[336u + tm];
+                let b0 = b_tile_k16[10u * (tile_n / 4u) + 0u * (tile_n / 8u) + tn];
+                let b1 = b_tile_k16[10u * (tile_n / 4u) + 1u * (tile_n / 8u) + tn];
+                acc_00_0 = fma(vec4<f32>(a0.x), b0, acc_00_0);
+                acc_00_1 = fma(vec4<f32>(a0.x), b1, acc_00_1);
+                acc_01_0 = fma(vec4<f32>(a0.y), b0, acc_01_0);
+                acc_01_1 = fma(vec4<f32>(a0.y), b1, acc_01_1);
+                acc_02_0 = fma(vec4<f32>(a0.z), b0, acc_02_0);
+                acc_02_1 = fma(vec4<f32>(a0.z), b1, acc_02_1);
+                acc_03_0 = fma(vec4<f32>(a0.w), b0, acc_03_0);
+                acc_03_1 = fma(vec4<f32>(a0.w), b1, acc_03_1);
+                acc_10_0 = fma(vec4<f32>(a1.x), b0, acc_10_0);
+                acc_10_1 = fma(vec4<f32>(a1.x), b1, acc_10_1);
+                acc_11_0 = fma(vec4<f32>(a1.y), b0, acc_11_0);
+                acc_11_1 = fma(vec4<f32>(a1.y), b1, acc_11_1);
+                acc_12_0 = fma(vec4<f32>(a1.z), b0, acc_12_0);
+                acc_12_1 = fma(vec4<f32>(a1.z), b1, acc_12_1);
+                acc_13_0 = fma(vec4<f32>(a1.w), b0, acc_13_0);
+                acc_13_1 = fma(vec4<f32>(a1.w), b1, acc_13_1);
+            }
+            {
+                let a0 = a_tile512[352u + tm];
+                let a1 = a_tile512[368u + tm];
+                let b0 = b_tile_k16[11u * (tile_n / 4u) + 0u * (tile_n / 8u) + tn];
+                let b1 = b_tile_k16[11u * (tile_n / 4u) + 1u * (tile_n / 8u) + tn];
+                acc_00_0 = fma(vec4<f32>(a0.x), b0, acc_00_0);
+                acc_00_1 = fma(vec4<f32>(a0.x), b1, acc_00_1);
+                acc_01_0 = fma(vec4<f32>(a0.y), b0, acc_01_0);
+                acc_01_1 = fma(vec4<f32>(a0.y), b1, acc_01_1);
+                acc_02_0 = fma(vec4<f32>(a0.z), b0, acc_02_0);
+                acc_02_1 = fma(vec4<f32>(a0.z), b1, acc_02_1);
+                acc_03_0 = fma(vec4<f32>(a0.w), b0, acc_03_0);
+                acc_03_1 = fma(vec4<f32>(a0.w), b1, acc_03_1);
+                acc_10_0 = fma(vec4<f32>(a1.x), b0, acc_10_0);
+                acc_10_1 = fma(vec4<f32>(a1.x), b1, acc_10_1);
+                acc_11_0 = fma(vec4<f32>(a1.y), b0, acc_11_0);
+                acc_11_1 = fma(vec4<f32>(a1.y), b1, acc_11_1);
+                acc_12_0 = fma(vec4<f32>(a1.z), b0, acc_12_0);
+                acc_12_1 = fma(vec4<f32>(a1.z), b1, acc_12_1);
+                acc_13_0 = fma(vec4<f32>(a1.w), b0, acc_13_0);
+                acc_13_1 = fma(vec4<f32>(a1.w), b1, acc_13_1);
+            }
+            {
+                let a0 = a_tile512[384u + tm];
+                let a1 = a_tile512[400u + tm];
+                let b0 = b_tile_k16[12u * (tile_n / 4u) + 0u * (tile_n / 8u) + tn];
+                let b1 = b_tile_k16[12u * (tile_n / 4u) + 1u * (tile_n / 8u) + tn];
+                acc_00_0 = fma(vec4<f32>(a0.x), b0, acc_00_0);
+                acc_00_1 = fma(vec4<f32>(a0.x), b1, acc_00_1);
+                acc_01_0 = fma(vec4<f32>(a0.y), b0, acc_01_0);
+                acc_01_1 = fma(vec4<f32>(a0.y), b1, acc_01_1);
+                acc_02_0 = fma(vec4<f32>(a0.z), b0, acc_02_0);
+                acc_02_1 = fma(vec4<f32>(a0.z), b1, acc_02_1);
+                acc_03_0 = fma(vec4<f32>(a0.w), b0, acc_03_0);
+                acc_03_1 = fma(vec4<f32>(a0.w), b1, acc_03_1);
+                acc_10_0 = fma(vec4<f32>(a1.x), b0, acc_10_0);
+                acc_10_1 = fma(vec4<f32>(a1.x), b1, acc_10_1);
+                acc_11_0 = fma(vec4<f32>(a1.y), b0, acc_11_0);
+                acc_11_1 = fma(vec4<f32>(a1.y), b1, acc_11_1);
+                acc_12_0 = fma(vec4<f32>(a1.z), b0, acc_12_0);
+                acc_12_1 = fma(vec4<f32>(a1.z), b1, acc_12_1);
+                acc_13_0 = fma(vec4<f32>(a1.w), b0, acc_13_0);
+                acc_13_1 = fma(vec4<f32>(a1.w), b1, acc_13_1);
+            }
+            {
+                let a0 = a_tile512[416u + tm];
+                let a1 = a_tile512[432u + tm];
+                let b0 = b_tile_k16[13u * (tile_n / 4u) + 0u * (tile_n / 8u) + tn];
+                let b1 = b_tile_k16[13u * (tile_n / 4u) + 1u * (tile_n / 8u) + tn];
+                acc_00_0 = fma(vec4<f32>(a0.x), b0, acc_00_0);
+                acc_00_1 = fma(vec4<f32>(a0.x), b1, acc_00_1);
+                acc_01_0 = fma(vec4<f32>(a0.y), b0, acc_01_0);
+                acc_01_1 = fma(vec4<f32>(a0.y), b1, acc_01_1);
+                acc_02_0 = fma(vec4<f32>(a0.z), b0, acc_02_0);
+                acc_02_1 = fma(vec4<f32>(a0.z), b1, acc_02_1);
+                acc_03_0 = fma(vec4<f32>(a0.w), b0, acc_03_0);
+                acc_03_1 = fma(vec4<f32>(a0.w), b1, acc_03_1);
+                acc_10_0 = fma(vec4<f32>(a1.x), b0, acc_10_0);
+                acc_10_1 = fma(vec4<f32>(a1.x), b1, acc_10_1);
+                acc_11_0 = fma(vec4<f32>(a1.y), b0, acc_11_0);
+                acc_11_1 = fma(vec4<f32>(a1.y), b1, acc_11_1);
+                acc_12_0 = fma(vec4<f32>(a1.z), b0, acc_12_0);
+                acc_12_1 = fma(vec4<f32>(a1.z), b1, acc_12_1);
+                acc_13_0 = fma(vec4<f32>(a1.w), b0, acc_13_0);
+                acc_13_1 = fma(vec4<f32>(a1.w), b1, acc_13_1);
+            }
+            {
+                let a0 = a_tile512[448u + tm];
+                let a1 = a_tile512[464u + tm];
+                let b0 = b_tile_k16[14u * (tile_n / 4u) + 0u * (tile_n / 8u) + tn];
+                let b1 = b_tile_k16[14u * (tile_n / 4u) + 1u * (tile_n / 8u) + tn];
+                acc_00_0 = fma(vec4<f32>(a0.x), b0, acc_00_0);
+                acc_00_1 = fma(vec4<f32>(a0.x), b1, acc_00_1);
+                acc_01_0 = fma(vec4<f32>(a0.y), b0, acc_01_0);
+                acc_01_1 = fma(vec4<f32>(a0.y), b1, acc_01_1);
+                acc_02_0 = fma(vec4<f32>(a0.z), b0, acc_02_0);
+                acc_02_1 = fma(vec4<f32>(a0.z), b1, acc_02_1);
+                acc_03_0 = fma(vec4<f32>(a0.w), b0, acc_03_0);
+                acc_03_1 = fma(vec4<f32>(a0.w), b1, acc_03_1);
+                acc_10_0 = fma(vec4<f32>(a1.x), b0, acc_10_0);
+                acc_10_1 = fma(vec4<f32>(a1.x), b1, acc_10_1);
+                acc_11_0 = fma(vec4<f32>(a1.y), b0, acc_11_0);
+                acc_11_1 = fma(vec4<f32>(a1.y), b1, acc_11_1);
+                acc_12_0 = fma(vec4<f32>(a1.z), b0, acc_12_0);
+                acc_12_1 = fma(vec4<f32>(a1.z), b1, acc_12_1);
+                acc_13_0 = fma(vec4<f32>(a1.w), b0, acc_13_0);
+                acc_13_1 = fma(vec4<f32>(a1.w), b1, acc_13_1);
+            }
+            {
+                let a0 = a_tile512[480u + tm];
+                let a1 = a_tile512[496u + tm];
+                let b0 = b_tile_k16[15u * (tile_n / 4u) + 0u * (tile_n / 8u) + tn];
+                let b1 = b_tile_k16[15u * (tile_n / 4u) + 1u * (tile_n / 8u) + tn];
+                acc_00_0 = fma(vec4<f32>(a0.x), b0, acc_00_0);
+                acc_00_1 = fma(vec4<f32>(a0.x), b1, acc_00_1);
+                acc_01_0 = fma(vec4<f32>(a0.y), b0, acc_01_0);
+                acc_01_1 = fma(vec4<f32>(a0.y), b1, acc_01_1);
+                acc_02_0 = fma(vec4<f32>(a0.z), b0, acc_02_0);
+                acc_02_1 = fma(vec4<f32>(a0.z), b1, acc_02_1);
+                acc_03_0 = fma(vec4<f32>(a0.w), b0, acc_03_0);
+                acc_03_1 = fma(vec4<f32>(a0.w), b1, acc_03_1);
+                acc_10_0 = fma(vec4<f32>(a1.x), b0, acc_10_0);
+                acc_10_1 = fma(vec4<f32>(a1.x), b1, acc_10_1);
+                acc_11_0 = fma(vec4<f32>(a1.y), b0, acc_11_0);
+                acc_11_1 = fma(vec4<f32>(a1.y), b1, acc_11_1);
+                acc_12_0 = fma(vec4<f32>(a1.z), b0, acc_12_0);
+                acc_12_1 = fma(vec4<f32>(a1.z), b1, acc_12_1);
+                acc_13_0 = fma(vec4<f32>(a1.w), b0, acc_13_0);
+                acc_13_1 = fma(vec4<f32>(a1.w), b1, acc_13_1);
+            }
+            workgroupBarrier();
         }
-        {
-            let a0 = a_tile512[0u + tm];
-            let a1 = a_tile512[16u + tm];
-            let b0 = b_tile_k16[0u * (tile_n / 4u) + 0u * (tile_n / 8u) + tn];
-            let b1 = b_tile_k16[0u * (tile_n / 4u) + 1u * (tile_n / 8u) + tn];
-            acc_00_0 = fma(vec4<f32>(a0.x), b0, acc_00_0);
-            acc_00_1 = fma(vec4<f32>(a0.x), b1, acc_00_1);
-            acc_01_0 = fma(vec4<f32>(a0.y), b0, acc_01_0);
-            acc_01_1 = fma(vec4<f32>(a0.y), b1, acc_01_1);
-            acc_02_0 = fma(vec4<f32>(a0.z), b0, acc_02_0);
-            acc_02_1 = fma(vec4<f32>(a0.z), b1, acc_02_1);
-            acc_03_0 = fma(vec4<f32>(a0.w), b0, acc_03_0);
-            acc_03_1 = fma(vec4<f32>(a0.w), b1, acc_03_1);
-            acc_10_0 = fma(vec4<f32>(a1.x), b0, acc_10_0);
-            acc_10_1 = fma(vec4<f32>(a1.x), b1, acc_10_1);
-            acc_11_0 = fma(vec4<f32>(a1.y), b0, acc_11_0);
-            acc_11_1 = fma(vec4<f32>(a1.y), b1, acc_11_1);
-            acc_12_0 = fma(vec4<f32>(a1.z), b0, acc_12_0);
-            acc_12_1 = fma(vec4<f32>(a1.z), b1, acc_12_1);
-            acc_13_0 = fma(vec4<f32>(a1.w), b0, acc_13_0);
-            acc_13_1 = fma(vec4<f32>(a1.w), b1, acc_13_1);
+    } else {
+        // Global → registers for the first K-tile.
+        var b0_k = kt_begin * 16u + kl;
+        var b0_k_ok = select(b0_k, kt_begin * 16u, tap_major) < k_total;
+        var b0_ic = select(b0_k / max(taps, 1u), kt_begin / max(taps, 1u) * 16u + kl, tap_major);
+        var b0_t = select(b0_k % max(taps, 1u), kt_begin % max(taps, 1u), tap_major);
+        var b0_ty = b0_t / max(pr.taps_x, 1u);
+        var b0_tx = b0_t % max(pr.taps_x, 1u);
+        var b1_k = kt_begin * 16u + kl + 8u;
+        var b1_k_ok = select(b1_k, kt_begin * 16u, tap_major) < k_total;
+        var b1_ic = select(b1_k / max(taps, 1u), kt_begin / max(taps, 1u) * 16u + kl + 8u, tap_major);
+        var b1_t = select(b1_k % max(taps, 1u), kt_begin % max(taps, 1u), tap_major);
+        var b1_ty = b1_t / max(pr.taps_x, 1u);
+        var b1_tx = b1_t % max(pr.taps_x, 1u);
+        var a0_k = select(kt_begin * 16u + kl_a0, b0_k, (tile_n == 128u));
+        var a0_k_ok = select(a0_k, kt_begin * 16u, tap_major) < k_total;
+        var a0_ic = select(a0_k / max(taps, 1u), kt_begin / max(taps, 1u) * 16u + select(kl_a0, kl, (tile_n == 128u)), tap_major);
+        var a0_t = select(a0_k % max(taps, 1u), kt_begin % max(taps, 1u), tap_major);
+        var a0_ty = a0_t / max(pr.taps_x, 1u);
+        var a0_tx = a0_t % max(pr.taps_x, 1u);
+        var a1_k = select(kt_begin * 16u + kl_a1, b1_k, (tile_n == 128u));
+        var a1_k_ok = select(a1_k, kt_begin * 16u, tap_major) < k_total;
+        var a1_ic = select(a1_k / max(taps, 1u), kt_begin / max(taps, 1u) * 16u + select(kl_a1, kl + 8u, (tile_n == 128u)), tap_major);
+        var a1_t = select(a1_k % max(taps, 1u), kt_begin % max(taps, 1u), tap_major);
+        var a1_ty = a1_t / max(pr.taps_x, 1u);
+        var a1_tx = a1_t % max(pr.taps_x, 1u);
+        var a2_k = kt_begin * 16u + kl_a2;
+        var a2_k_ok = select(a2_k, kt_begin * 16u, tap_major) < k_total;
+        var a2_ic = select(a2_k / max(taps, 1u), kt_begin / max(taps, 1u) * 16u + kl_a2, tap_major);
+        var a2_t = select(a2_k % max(taps, 1u), kt_begin % max(taps, 1u), tap_major);
+        var a2_ty = a2_t / max(pr.taps_x, 1u);
+        var a2_tx = a2_t % max(pr.taps_x, 1u);
+        var a3_k = kt_begin * 16u + kl_a3;
+        var a3_k_ok = select(a3_k, kt_begin * 16u, tap_major) < k_total;
+        var a3_ic = select(a3_k / max(taps, 1u), kt_begin / max(taps, 1u) * 16u + kl_a3, tap_major);
+        var a3_t = select(a3_k % max(taps, 1u), kt_begin % max(taps, 1u), tap_major);
+        var a3_ty = a3_t / max(pr.taps_x, 1u);
+        var a3_tx = a3_t % max(pr.taps_x, 1u);
+        var a4_k = kt_begin * 16u + kl_a4;
+        var a4_k_ok = select(a4_k, kt_begin * 16u, tap_major) < k_total;
+        var a4_ic = select(a4_k / max(taps, 1u), kt_begin / max(taps, 1u) * 16u + kl_a4, tap_major);
+        var a4_t = select(a4_k % max(taps, 1u), kt_begin % max(taps, 1u), tap_major);
+        var a4_ty = a4_t / max(pr.taps_x, 1u);
+        var a4_tx = a4_t % max(pr.taps_x, 1u);
+        var a5_k = kt_begin * 16u + kl_a5;
+        var a5_k_ok = select(a5_k, kt_begin * 16u, tap_major) < k_total;
+        var a5_ic = select(a5_k / max(taps, 1u), kt_begin / max(taps, 1u) * 16u + kl_a5, tap_major);
+        var a5_t = select(a5_k % max(taps, 1u), kt_begin % max(taps, 1u), tap_major);
+        var a5_ty = a5_t / max(pr.taps_x, 1u);
+        var a5_tx = a5_t % max(pr.taps_x, 1u);
+        var a6_k = kt_begin * 16u + kl_a6;
+        var a6_k_ok = select(a6_k, kt_begin * 16u, tap_major) < k_total;
+        var a6_ic = select(a6_k / max(taps, 1u), kt_begin / max(taps, 1u) * 16u + kl_a6, tap_major);
+        var a6_t = select(a6_k % max(taps, 1u), kt_begin % max(taps, 1u), tap_major);
+        var a6_ty = a6_t / max(pr.taps_x, 1u);
+        var a6_tx = a6_t % max(pr.taps_x, 1u);
+        var a7_k = kt_begin * 16u + kl_a7;
+        var a7_k_ok = select(a7_k, kt_begin * 16u, tap_major) < k_total;
+        var a7_ic = select(a7_k / max(taps, 1u), kt_begin / max(taps, 1u) * 16u + kl_a7, tap_major);
+        var a7_t = select(a7_k % max(taps, 1u), kt_begin % max(taps, 1u), tap_major);
+        var a7_ty = a7_t / max(pr.taps_x, 1u);
+        var a7_tx = a7_t % max(pr.taps_x, 1u);
+        var bx_ic = kt_begin / max(taps, 1u) * 16u + c_group * 8u;
+        var next_a0 = load_a4(pr, am0, a0_ic, a0_ty, a0_tx, a0_k_ok && a_ok0);
+        var next_a1 = load_a4(pr, am1, a1_ic, a1_ty, a1_tx, a1_k_ok && a_ok1);
+        var next_a2 = load_a4(pr, am2, a2_ic, a2_ty, a2_tx, a2_k_ok && a_ok2);
+        var next_a3 = load_a4(pr, am3, a3_ic, a3_ty, a3_tx, a3_k_ok && a_ok3);
+        var next_a4 = load_a4(pr, am4, a4_ic, a4_ty, a4_tx, a4_k_ok && a_ok4);
+        var next_a5 = load_a4(pr, am5, a5_ic, a5_ty, a5_tx, a5_k_ok && a_ok5);
+        var next_a6 = load_a4(pr, am6, a6_ic, a6_ty, a6_tx, a6_k_ok && a_ok6);
+        var next_a7 = load_a4(pr, am7, a7_ic, a7_ty, a7_tx, a7_k_ok && a_ok7);
+        var next_b0: vec4<f32>;
+        var next_b1: vec4<f32>;
+        if (tap_major) {
+            next_b0 = vec4<f32>(
+                load_b(pr, colx, bx_ic + 0u, b0_ty, b0_tx, b0_k_ok, true),
+                load_b(pr, colx, bx_ic + 1u, b0_ty, b0_tx, b0_k_ok, true),
+                load_b(pr, colx, bx_ic + 2u, b0_ty, b0_tx, b0_k_ok, true),
+                load_b(pr, colx, bx_ic + 3u, b0_ty, b0_tx, b0_k_ok, true));
+            next_b1 = vec4<f32>(
+                load_b(pr, colx, bx_ic + 4u, b0_ty, b0_tx, b0_k_ok, true),
+                load_b(pr, colx, bx_ic + 5u, b0_ty, b0_tx, b0_k_ok, true),
+                load_b(pr, colx, bx_ic + 6u, b0_ty, b0_tx, b0_k_ok, true),
+                load_b(pr, colx, bx_ic + 7u, b0_ty, b0_tx, b0_k_ok, true));
+        } else {
+            next_b0 = vec4<f32>(
+                load_b(pr, col0, b0_ic, b0_ty, b0_tx, b0_k_ok, false), load_b(pr, col1, b0_ic, b0_ty, b0_tx, b0_k_ok, false),
+                load_b(pr, col2, b0_ic, b0_ty, b0_tx, b0_k_ok, false), load_b(pr, col3, b0_ic, b0_ty, b0_tx, b0_k_ok, false));
+            next_b1 = vec4<f32>(
+                load_b(pr, col0, b1_ic, b1_ty, b1_tx, b1_k_ok, false), load_b(pr, col1, b1_ic, b1_ty, b1_tx, b1_k_ok, false),
+                load_b(pr, col2, b1_ic, b1_ty, b1_tx, b1_k_ok, false), load_b(pr, col3, b1_ic, b1_ty, b1_tx, b1_k_ok, false));
         }
-        {
-            let a0 = a_tile512[32u + tm];
-            let a1 = a_tile512[48u + tm];
-            let b0 = b_tile_k16[1u * (tile_n / 4u) + 0u * (tile_n / 8u) + tn];
-            let b1 = b_tile_k16[1u * (tile_n / 4u) + 1u * (tile_n / 8u) + tn];
-            acc_00_0 = fma(vec4<f32>(a0.x), b0, acc_00_0);
-            acc_00_1 = fma(vec4<f32>(a0.x), b1, acc_00_1);
-            acc_01_0 = fma(vec4<f32>(a0.y), b0, acc_01_0);
-            acc_01_1 = fma(vec4<f32>(a0.y), b1, acc_01_1);
-            acc_02_0 = fma(vec4<f32>(a0.z), b0, acc_02_0);
-            acc_02_1 = fma(vec4<f32>(a0.z), b1, acc_02_1);
-            acc_03_0 = fma(vec4<f32>(a0.w), b0, acc_03_0);
-            acc_03_1 = fma(vec4<f32>(a0.w), b1, acc_03_1);
-            acc_10_0 = fma(vec4<f32>(a1.x), b0, acc_10_0);
-            acc_10_1 = fma(vec4<f32>(a1.x), b1, acc_10_1);
-            acc_11_0 = fma(vec4<f32>(a1.y), b0, acc_11_0);
-            acc_11_1 = fma(vec4<f32>(a1.y), b1, acc_11_1);
-            acc_12_0 = fma(vec4<f32>(a1.z), b0, acc_12_0);
-            acc_12_1 = fma(vec4<f32>(a1.z), b1, acc_12_1);
-            acc_13_0 = fma(vec4<f32>(a1.w), b0, acc_13_0);
-            acc_13_1 = fma(vec4<f32>(a1.w), b1, acc_13_1);
+        for (var kt = kt_begin; kt < kt_end; kt++) {
+            if (a_ok0) { a_tile512[a_at0] = next_a0; }
+            if (a_ok1) { a_tile512[a_at1] = next_a1; }
+            if (a_ok2) { a_tile512[a_at2] = next_a2; }
+            if (a_ok3) { a_tile512[a_at3] = next_a3; }
+            if (a_ok4) { a_tile512[a_at4] = next_a4; }
+            if (a_ok5) { a_tile512[a_at5] = next_a5; }
+            if (a_ok6) { a_tile512[a_at6] = next_a6; }
+            if (a_ok7) { a_tile512[a_at7] = next_a7; }
+            if (tap_major) {
+                b_tile_k16[(c_group * 8u + 0u) * (tile_n / 4u) + bx_vec][bx_comp] = next_b0.x;
+                b_tile_k16[(c_group * 8u + 1u) * (tile_n / 4u) + bx_vec][bx_comp] = next_b0.y;
+                b_tile_k16[(c_group * 8u + 2u) * (tile_n / 4u) + bx_vec][bx_comp] = next_b0.z;
+                b_tile_k16[(c_group * 8u + 3u) * (tile_n / 4u) + bx_vec][bx_comp] = next_b0.w;
+                b_tile_k16[(c_group * 8u + 4u) * (tile_n / 4u) + bx_vec][bx_comp] = next_b1.x;
+                b_tile_k16[(c_group * 8u + 5u) * (tile_n / 4u) + bx_vec][bx_comp] = next_b1.y;
+                b_tile_k16[(c_group * 8u + 6u) * (tile_n / 4u) + bx_vec][bx_comp] = next_b1.z;
+                b_tile_k16[(c_group * 8u + 7u) * (tile_n / 4u) + bx_vec][bx_comp] = next_b1.w;
+            } else {
+                b_tile_k16[kl * (tile_n / 4u) + b_vec0][b_comp0] = next_b0.x;
+                b_tile_k16[kl * (tile_n / 4u) + b_vec1][b_comp1] = next_b0.y;
+                b_tile_k16[kl * (tile_n / 4u) + b_vec2][b_comp2] = next_b0.z;
+                b_tile_k16[kl * (tile_n / 4u) + b_vec3][b_comp3] = next_b0.w;
+                b_tile_k16[(kl + 8u) * (tile_n / 4u) + b_vec0][b_comp0] = next_b1.x;
+                b_tile_k16[(kl + 8u) * (tile_n / 4u) + b_vec1][b_comp1] = next_b1.y;
+                b_tile_k16[(kl + 8u) * (tile_n / 4u) + b_vec2][b_comp2] = next_b1.z;
+                b_tile_k16[(kl + 8u) * (tile_n / 4u) + b_vec3][b_comp3] = next_b1.w;
+            }
+            workgroupBarrier();
+            if (kt + 1u < kt_end) {
+                b0_k = (kt + 1u) * 16u + kl;
+                b0_k_ok = select(b0_k, (kt + 1u) * 16u, tap_major) < k_total;
+                b0_ic = select(b0_k / max(taps, 1u), (kt + 1u) / max(taps, 1u) * 16u + kl, tap_major);
+                b0_t = select(b0_k % max(taps, 1u), (kt + 1u) % max(taps, 1u), tap_major);
+                b0_ty = b0_t / max(pr.taps_x, 1u);
+                b0_tx = b0_t % max(pr.taps_x, 1u);
+                b1_k = (kt + 1u) * 16u + kl + 8u;
+                b1_k_ok = select(b1_k, (kt + 1u) * 16u, tap_major) < k_total;
+                b1_ic = select(b1_k / max(taps, 1u), (kt + 1u) / max(taps, 1u) * 16u + kl + 8u, tap_major);
+                b1_t = select(b1_k % max(taps, 1u), (kt + 1u) % max(taps, 1u), tap_major);
+                b1_ty = b1_t / max(pr.taps_x, 1u);
+                b1_tx = b1_t % max(pr.taps_x, 1u);
+                a0_k = select((kt + 1u) * 16u + kl_a0, b0_k, (tile_n == 128u));
+                a0_k_ok = select(a0_k, (kt + 1u) * 16u, tap_major) < k_total;
+                a0_ic = select(a0_k / max(taps, 1u), (kt + 1u) / max(taps, 1u) * 16u + select(kl_a0, kl, (tile_n == 128u)), tap_major);
+                a0_t = select(a0_k % max(taps, 1u), (kt + 1u) % max(taps, 1u), tap_major);
+                a0_ty = a0_t / max(pr.taps_x, 1u);
+                a0_tx = a0_t % max(pr.taps_x, 1u);
+                a1_k = select((kt + 1u) * 16u + kl_a1, b1_k, (tile_n == 128u));
+                a1_k_ok = select(a1_k, (kt + 1u) * 16u, tap_major) < k_total;
+                a1_ic = select(a1_k / max(taps, 1u), (kt + 1u) / max(taps, 1u) * 16u + select(kl_a1, kl + 8u, (tile_n == 128u)), tap_major);
+                a1_t = select(a1_k % max(taps, 1u), (kt + 1u) % max(taps, 1u), tap_major);
+                a1_ty = a1_t / max(pr.taps_x, 1u);
+                a1_tx = a1_t % max(pr.taps_x, 1u);
+                a2_k = (kt + 1u) * 16u + kl_a2;
+                a2_k_ok = select(a2_k, (kt + 1u) * 16u, tap_major) < k_total;
+                a2_ic = select(a2_k / max(taps, 1u), (kt + 1u) / max(taps, 1u) * 16u + kl_a2, tap_major);
+                a2_t = select(a2_k % max(taps, 1u), (kt + 1u) % max(taps, 1u), tap_major);
+                a2_ty = a2_t / max(pr.taps_x, 1u);
+                a2_tx = a2_t % max(pr.taps_x, 1u);
+                a3_k = (kt + 1u) * 16u + kl_a3;
+                a3_k_ok = select(a3_k, (kt + 1u) * 16u, tap_major) < k_total;
+                a3_ic = select(a3_k / max(taps, 1u), (kt + 1u) / max(taps, 1u) * 16u + kl_a3, tap_major);
+                a3_t = select(a3_k % max(taps, 1u), (kt + 1u) % max(taps, 1u), tap_major);
+                a3_ty = a3_t / max(pr.taps_x, 1u);
+                a3_tx = a3_t % max(pr.taps_x, 1u);
+                a4_k = (kt + 1u) * 16u + kl_a4;
+                a4_k_ok = select(a4_k, (kt + 1u) * 16u, tap_major) < k_total;
+                a4_ic = select(a4_k / max(taps, 1u), (kt + 1u) / max(taps, 1u) * 16u + kl_a4, tap_major);
+                a4_t = select(a4_k % max(taps, 1u), (kt + 1u) % max(taps, 1u), tap_major);
+                a4_ty = a4_t / max(pr.taps_x, 1u);
+                a4_tx = a4_t % max(pr.taps_x, 1u);
+                a5_k = (kt + 1u) * 16u + kl_a5;
+                a5_k_ok = select(a5_k, (kt + 1u) * 16u, tap_major) < k_total;
+                a5_ic = select(a5_k / max(taps, 1u), (kt + 1u) / max(taps, 1u) * 16u + kl_a5, tap_major);
+                a5_t = select(a5_k % max(taps, 1u), (kt + 1u) % max(taps, 1u), tap_major);
+                a5_ty = a5_t / max(pr.taps_x, 1u);
+                a5_tx = a5_t % max(pr.taps_x, 1u);
+                a6_k = (kt + 1u) * 16u + kl_a6;
+                a6_k_ok = select(a6_k, (kt + 1u) * 16u, tap_major) < k_total;
+                a6_ic = select(a6_k / max(taps, 1u), (kt + 1u) / max(taps, 1u) * 16u + kl_a6, tap_major);
+                a6_t = select(a6_k % max(taps, 1u), (kt + 1u) % max(taps, 1u), tap_major);
+                a6_ty = a6_t / max(pr.taps_x, 1u);
+                a6_tx = a6_t % max(pr.taps_x, 1u);
+                a7_k = (kt + 1u) * 16u + kl_a7;
+                a7_k_ok = select(a7_k, (kt + 1u) * 16u, tap_major) < k_total;
+                a7_ic = select(a7_k / max(taps, 1u), (kt + 1u) / max(taps, 1u) * 16u + kl_a7, tap_major);
+                a7_t = select(a7_k % max(taps, 1u), (kt + 1u) % max(taps, 1u), tap_major);
+                a7_ty = a7_t / max(pr.taps_x, 1u);
+                a7_tx = a7_t % max(pr.taps_x, 1u);
+                bx_ic = (kt + 1u) / max(taps, 1u) * 16u + c_group * 8u;
+                next_a0 = load_a4(pr, am0, a0_ic, a0_ty, a0_tx, a0_k_ok && a_ok0);
+                next_a1 = load_a4(pr, am1, a1_ic, a1_ty, a1_tx, a1_k_ok && a_ok1);
+                next_a2 = load_a4(pr, am2, a2_ic, a2_ty, a2_tx, a2_k_ok && a_ok2);
+                next_a3 = load_a4(pr, am3, a3_ic, a3_ty, a3_tx, a3_k_ok && a_ok3);
+                next_a4 = load_a4(pr, am4, a4_ic, a4_ty, a4_tx, a4_k_ok && a_ok4);
+                next_a5 = load_a4(pr, am5, a5_ic, a5_ty, a5_tx, a5_k_ok && a_ok5);
+                next_a6 = load_a4(pr, am6, a6_ic, a6_ty, a6_tx, a6_k_ok && a_ok6);
+                next_a7 = load_a4(pr, am7, a7_ic, a7_ty, a7_tx, a7_k_ok && a_ok7);
+                if (tap_major) {
+                    next_b0 = vec4<f32>(
+                        load_b(pr, colx, bx_ic + 0u, b0_ty, b0_tx, b0_k_ok, true),
+                        load_b(pr, colx, bx_ic + 1u, b0_ty, b0_tx, b0_k_ok, true),
+                        load_b(pr, colx, bx_ic + 2u, b0_ty, b0_tx, b0_k_ok, true),
+                        load_b(pr, colx, bx_ic + 3u, b0_ty, b0_tx, b0_k_ok, true));
+                    next_b1 = vec4<f32>(
+                        load_b(pr, colx, bx_ic + 4u, b0_ty, b0_tx, b0_k_ok, true),
+                        load_b(pr, colx, bx_ic + 5u, b0_ty, b0_tx, b0_k_ok, true),
+                        load_b(pr, colx, bx_ic + 6u, b0_ty, b0_tx, b0_k_ok, true),
+                        load_b(pr, colx, bx_ic + 7u, b0_ty, b0_tx, b0_k_ok, true));
+                } else {
+                    next_b0 = vec4<f32>(
+                        load_b(pr, col0, b0_ic, b0_ty, b0_tx, b0_k_ok, false), load_b(pr, col1, b0_ic, b0_ty, b0_tx, b0_k_ok, false),
+                        load_b(pr, col2, b0_ic, b0_ty, b0_tx, b0_k_ok, false), load_b(pr, col3, b0_ic, b0_ty, b0_tx, b0_k_ok, false));
+                    next_b1 = vec4<f32>(
+                        load_b(pr, col0, b1_ic, b1_ty, b1_tx, b1_k_ok, false), load_b(pr, col1, b1_ic, b1_ty, b1_tx, b1_k_ok, false),
+                        load_b(pr, col2, b1_ic, b1_ty, b1_tx, b1_k_ok, false), load_b(pr, col3, b1_ic, b1_ty, b1_tx, b1_k_ok, false));
+                }
+            }
+            {
+                let a0 = a_tile512[0u + tm];
+                let a1 = a_tile512[16u + tm];
+                let b0 = b_tile_k16[0u * (tile_n / 4u) + 0u * (tile_n / 8u) + tn];
+                let b1 = b_tile_k16[0u * (tile_n / 4u) + 1u * (tile_n / 8u) + tn];
+                acc_00_0 = fma(vec4<f32>(a0.x), b0, acc_00_0);
+                acc_00_1 = fma(vec4<f32>(a0.x), b1, acc_00_1);
+                acc_01_0 = fma(vec4<f32>(a0.y), b0, acc_01_0);
+                acc_01_1 = fma(vec4<f32>(a0.y), b1, acc_01_1);
+                acc_02_0 = fma(vec4<f32>(a0.z), b0, acc_02_0);
+                acc_02_1 = fma(vec4<f32>(a0.z), b1, acc_02_1);
+                acc_03_0 = fma(vec4<f32>(a0.w), b0, acc_03_0);
+                acc_03_1 = fma(vec4<f32>(a0.w), b1, acc_03_1);
+                acc_10_0 = fma(vec4<f32>(a1.x), b0, acc_10_0);
+                acc_10_1 = fma(vec4<f32>(a1.x), b1, acc_10_1);
+                acc_11_0 = fma(vec4<f32>(a1.y), b0, acc_11_0);
+                acc_11_1 = fma(vec4<f32>(a1.y), b1, acc_11_1);
+                acc_12_0 = fma(vec4<f32>(a1.z), b0, acc_12_0);
+                acc_12_1 = fma(vec4<f32>(a1.z), b1, acc_12_1);
+                acc_13_0 = fma(vec4<f32>(a1.w), b0, acc_13_0);
+                acc_13_1 = fma(vec4<f32>(a1.w), b1, acc_13_1);
+            }
+            {
+                let a0 = a_tile512[32u + tm];
+                let a1 = a_tile512[48u + tm];
+                let b0 = b_tile_k16[1u * (tile_n / 4u) + 0u * (tile_n / 8u) + tn];
+                let b1 = b_tile_k16[1u * (tile_n / 4u) + 1u * (tile_n / 8u) + tn];
+                acc_00_0 = fma(vec4<f32>(a0.x), b0, acc_00_0);
+                acc_00_1 = fma(vec4<f32>(a0.x), b1, acc_00_1);
+                acc_01_0 = fma(vec4<f32>(a0.y), b0, acc_01_0);
+                acc_01_1 = fma(vec4<f32>(a0.y), b1, acc_01_1);
+                acc_02_0 = fma(vec4<f32>(a0.z), b0, acc_02_0);
+                acc_02_1 = fma(vec4<f32>(a0.z), b1, acc_02_1);
+                acc_03_0 = fma(vec4<f32>(a0.w), b0, acc_03_0);
+                acc_03_1 = fma(vec4<f32>(a0.w), b1, acc_03_1);
+                acc_10_0 = fma(vec4<f32>(a1.x), b0, acc_10_0);
+                acc_10_1 = fma(vec4<f32>(a1.x), b1, acc_10_1);
+                acc_11_0 = fma(vec4<f32>(a1.y), b0, acc_11_0);
+                acc_11_1 = fma(vec4<f32>(a1.y), b1, acc_11_1);
+                acc_12_0 = fma(vec4<f32>(a1.z), b0, acc_12_0);
+                acc_12_1 = fma(vec4<f32>(a1.z), b1, acc_12_1);
+                acc_13_0 = fma(vec4<f32>(a1.w), b0, acc_13_0);
+                acc_13_1 = fma(vec4<f32>(a1.w), b1, acc_13_1);
+            }
+            {
+                let a0 = a_tile512[64u + tm];
+                let a1 = a_tile512[80u + tm];
+                let b0 = b_tile_k16[2u * (tile_n / 4u) + 0u * (tile_n / 8u) + tn];
+                let b1 = b_tile_k16[2u * (tile_n / 4u) + 1u * (tile_n / 8u) + tn];
+                acc_00_0 = fma(vec4<f32>(a0.x), b0, acc_00_0);
+                acc_00_1 = fma(vec4<f32>(a0.x), b1, acc_00_1);
+                acc_01_0 = fma(vec4<f32>(a0.y), b0, acc_01_0);
+                acc_01_1 = fma(vec4<f32>(a0.y), b1, acc_01_1);
+                acc_02_0 = fma(vec4<f32>(a0.z), b0, acc_02_0);
+                acc_02_1 = fma(vec4<f32>(a0.z), b1, acc_02_1);
+                acc_03_0 = fma(vec4<f32>(a0.w), b0, acc_03_0);
+                acc_03_1 = fma(vec4<f32>(a0.w), b1, acc_03_1);
+                acc_10_0 = fma(vec4<f32>(a1.x), b0, acc_10_0);
+                acc_10_1 = fma(vec4<f32>(a1.x), b1, acc_10_1);
+                acc_11_0 = fma(vec4<f32>(a1.y), b0, acc_11_0);
+                acc_11_1 = fma(vec4<f32>(a1.y), b1, acc_11_1);
+                acc_12_0 = fma(vec4<f32>(a1.z), b0, acc_12_0);
+                acc_12_1 = fma(vec4<f32>(a1.z), b1, acc_12_1);
+                acc_13_0 = fma(vec4<f32>(a1.w), b0, acc_13_0);
+                acc_13_1 = fma(vec4<f32>(a1.w), b1, acc_13_1);
+            }
+            {
+                let a0 = a_tile512[96u + tm];
+                let a1 = a_tile512[112u + tm];
+                let b0 = b_tile_k16[3u * (tile_n / 4u) + 0u * (tile_n / 8u) + tn];
+                let b1 = b_tile_k16[3u * (tile_n / 4u) + 1u * (tile_n / 8u) + tn];
+                acc_00_0 = fma(vec4<f32>(a0.x), b0, acc_00_0);
+                acc_00_1 = fma(vec4<f32>(a0.x), b1, acc_00_1);
+                acc_01_0 = fma(vec4<f32>(a0.y), b0, acc_01_0);
+                acc_01_1 = fma(vec4<f32>(a0.y), b1, acc_01_1);
+                acc_02_0 = fma(vec4<f32>(a0.z), b0, acc_02_0);
+                acc_02_1 = fma(vec4<f32>(a0.z), b1, acc_02_1);
+                acc_03_0 = fma(vec4<f32>(a0.w), b0, acc_03_0);
+                acc_03_1 = fma(vec4<f32>(a0.w), b1, acc_03_1);
+                acc_10_0 = fma(vec4<f32>(a1.x), b0, acc_10_0);
+                acc_10_1 = fma(vec4<f32>(a1.x), b1, acc_10_1);
+                acc_11_0 = fma(vec4<f32>(a1.y), b0, acc_11_0);
+                acc_11_1 = fma(vec4<f32>(a1.y), b1, acc_11_1);
+                acc_12_0 = fma(vec4<f32>(a1.z), b0, acc_12_0);
+                acc_12_1 = fma(vec4<f32>(a1.z), b1, acc_12_1);
+                acc_13_0 = fma(vec4<f32>(a1.w), b0, acc_13_0);
+                acc_13_1 = fma(vec4<f32>(a1.w), b1, acc_13_1);
+            }
+            {
+                let a0 = a_tile512[128u + tm];
+                let a1 = a_tile512[144u + tm];
+                let b0 = b_tile_k16[4u * (tile_n / 4u) + 0u * (tile_n / 8u) + tn];
+                let b1 = b_tile_k16[4u * (tile_n / 4u) + 1u * (tile_n / 8u) + tn];
+                acc_00_0 = fma(vec4<f32>(a0.x), b0, acc_00_0);
+                acc_00_1 = fma(vec4<f32>(a0.x), b1, acc_00_1);
+                acc_01_0 = fma(vec4<f32>(a0.y), b0, acc_01_0);
+                acc_01_1 = fma(vec4<f32>(a0.y), b1, acc_01_1);
+                acc_02_0 = fma(vec4<f32>(a0.z), b0, acc_02_0);
+                acc_02_1 = fma(vec4<f32>(a0.z), b1, acc_02_1);
+                acc_03_0 = fma(vec4<f32>(a0.w), b0, acc_03_0);
+                acc_03_1 = fma(vec4<f32>(a0.w), b1, acc_03_1);
+                acc_10_0 = fma(vec4<f32>(a1.x), b0, acc_10_0);
+                acc_10_1 = fma(vec4<f32>(a1.x), b1, acc_10_1);
+                acc_11_0 = fma(vec4<f32>(a1.y), b0, acc_11_0);
+                acc_11_1 = fma(vec4<f32>(a1.y), b1, acc_11_1);
+                acc_12_0 = fma(vec4<f32>(a1.z), b0, acc_12_0);
+                acc_12_1 = fma(vec4<f32>(a1.z), b1, acc_12_1);
+                acc_13_0 = fma(vec4<f32>(a1.w), b0, acc_13_0);
+                acc_13_1 = fma(vec4<f32>(a1.w), b1, acc_13_1);
+            }
+            {
+                let a0 = a_tile512[160u + tm];
+                let a1 = a_tile512[176u + tm];
+                let b0 = b_tile_k16[5u * (tile_n / 4u) + 0u * (tile_n / 8u) + tn];
+                let b1 = b_tile_k16[5u * (tile_n / 4u) + 1u * (tile_n / 8u) + tn];
+                acc_00_0 = fma(vec4<f32>(a0.x), b0, acc_00_0);
+                acc_00_1 = fma(vec4<f32>(a0.x), b1, acc_00_1);
+                acc_01_0 = fma(vec4<f32>(a0.y), b0, acc_01_0);
+                acc_01_1 = fma(vec4<f32>(a0.y), b1, acc_01_1);
+                acc_02_0 = fma(vec4<f32>(a0.z), b0, acc_02_0);
+                acc_02_1 = fma(vec4<f32>(a0.z), b1, acc_02_1);
+                acc_03_0 = fma(vec4<f32>(a0.w), b0, acc_03_0);
+                acc_03_1 = fma(vec4<f32>(a0.w), b1, acc_03_1);
+                acc_10_0 = fma(vec4<f32>(a1.x), b0, acc_10_0);
+                acc_10_1 = fma(vec4<f32>(a1.x), b1, acc_10_1);
+                acc_11_0 = fma(vec4<f32>(a1.y), b0, acc_11_0);
+                acc_11_1 = fma(vec4<f32>(a1.y), b1, acc_11_1);
+                acc_12_0 = fma(vec4<f32>(a1.z), b0, acc_12_0);
+                acc_12_1 = fma(vec4<f32>(a1.z), b1, acc_12_1);
+                acc_13_0 = fma(vec4<f32>(a1.w), b0, acc_13_0);
+                acc_13_1 = fma(vec4<f32>(a1.w), b1, acc_13_1);
+            }
+            {
+                let a0 = a_tile512[192u + tm];
+                let a1 = a_tile512[208u + tm];
+                let b0 = b_tile_k16[6u * (tile_n / 4u) + 0u * (tile_n / 8u) + tn];
+                let b1 = b_tile_k16[6u * (tile_n / 4u) + 1u * (tile_n / 8u) + tn];
+                acc_00_0 = fma(vec4<f32>(a0.x), b0, acc_00_0);
+                acc_00_1 = fma(vec4<f32>(a0.x), b1, acc_00_1);
+                acc_01_0 = fma(vec4<f32>(a0.y), b0, acc_01_0);
+                acc_01_1 = fma(vec4<f32>(a0.y), b1, acc_01_1);
+                acc_02_0 = fma(vec4<f32>(a0.z), b0, acc_02_0);
+                acc_02_1 = fma(vec4<f32>(a0.z), b1, acc_02_1);
+                acc_03_0 = fma(vec4<f32>(a0.w), b0, acc_03_0);
+                acc_03_1 = fma(vec4<f32>(a0.w), b1, acc_03_1);
+                acc_10_0 = fma(vec4<f32>(a1.x), b0, acc_10_0);
+                acc_10_1 = fma(vec4<f32>(a1.x), b1, acc_10_1);
+                acc_11_0 = fma(vec4<f32>(a1.y), b0, acc_11_0);
+                acc_11_1 = fma(vec4<f32>(a1.y), b1, acc_11_1);
+                acc_12_0 = fma(vec4<f32>(a1.z), b0, acc_12_0);
+                acc_12_1 = fma(vec4<f32>(a1.z), b1, acc_12_1);
+                acc_13_0 = fma(vec4<f32>(a1.w), b0, acc_13_0);
+                acc_13_1 = fma(vec4<f32>(a1.w), b1, acc_13_1);
+            }
+            {
+                let a0 = a_tile512[224u + tm];
+                let a1 = a_tile512[240u + tm];
+                let b0 = b_tile_k16[7u * (tile_n / 4u) + 0u * (tile_n / 8u) + tn];
+                let b1 = b_tile_k16[7u * (tile_n / 4u) + 1u * (tile_n / 8u) + tn];
+                acc_00_0 = fma(vec4<f32>(a0.x), b0, acc_00_0);
+                acc_00_1 = fma(vec4<f32>(a0.x), b1, acc_00_1);
+                acc_01_0 = fma(vec4<f32>(a0.y), b0, acc_01_0);
+                acc_01_1 = fma(vec4<f32>(a0.y), b1, acc_01_1);
+                acc_02_0 = fma(vec4<f32>(a0.z), b0, acc_02_0);
+                acc_02_1 = fma(vec4<f32>(a0.z), b1, acc_02_1);
+                acc_03_0 = fma(vec4<f32>(a0.w), b0, acc_03_0);
+                acc_03_1 = fma(vec4<f32>(a0.w), b1, acc_03_1);
+                acc_10_0 = fma(vec4<f32>(a1.x), b0, acc_10_0);
+                acc_10_1 = fma(vec4<f32>(a1.x), b1, acc_10_1);
+                acc_11_0 = fma(vec4<f32>(a1.y), b0, acc_11_0);
+                acc_11_1 = fma(vec4<f32>(a1.y), b1, acc_11_1);
+                acc_12_0 = fma(vec4<f32>(a1.z), b0, acc_12_0);
+                acc_12_1 = fma(vec4<f32>(a1.z), b1, acc_12_1);
+                acc_13_0 = fma(vec4<f32>(a1.w), b0, acc_13_0);
+                acc_13_1 = fma(vec4<f32>(a1.w), b1, acc_13_1);
+            }
+            {
+                let a0 = a_tile512[256u + tm];
+                let a1 = a_tile512[272u + tm];
+                let b0 = b_tile_k16[8u * (tile_n / 4u) + 0u * (tile_n / 8u) + tn];
+                let b1 = b_tile_k16[8u * (tile_n / 4u) + 1u * (tile_n / 8u) + tn];
+                acc_00_0 = fma(vec4<f32>(a0.x), b0, acc_00_0);
+                acc_00_1 = fma(vec4<f32>(a0.x), b1, acc_00_1);
+                acc_01_0 = fma(vec4<f32>(a0.y), b0, acc_01_0);
+                acc_01_1 = fma(vec4<f32>(a0.y), b1, acc_01_1);
+                acc_02_0 = fma(vec4<f32>(a0.z), b0, acc_02_0);
+                acc_02_1 = fma(vec4<f32>(a0.z), b1, acc_02_1);
+                acc_03_0 = fma(vec4<f32>(a0.w), b0, acc_03_0);
+                acc_03_1 = fma(vec4<f32>(a0.w), b1, acc_03_1);
+                acc_10_0 = fma(vec4<f32>(a1.x), b0, acc_10_0);
+                acc_10_1 = fma(vec4<f32>(a1.x), b1, acc_10_1);
+                acc_11_0 = fma(vec4<f32>(a1.y), b0, acc_11_0);
+                acc_11_1 = fma(vec4<f32>(a1.y), b1, acc_11_1);
+                acc_12_0 = fma(vec4<f32>(a1.z), b0, acc_12_0);
+                acc_12_1 = fma(vec4<f32>(a1.z), b1, acc_12_1);
+                acc_13_0 = fma(vec4<f32>(a1.w), b0, acc_13_0);
+                acc_13_1 = fma(vec4<f32>(a1.w), b1, acc_13_1);
+            }
+            {
+                let a0 = a_tile512[288u + tm];
+                let a1 = a_tile512[304u + tm];
+                let b0 = b_tile_k16[9u * (tile_n / 4u) + 0u * (tile_n / 8u) + tn];
+                let b1 = b_tile_k16[9u * (tile_n / 4u) + 1u * (tile_n / 8u) + tn];
+                acc_00_0 = fma(vec4<f32>(a0.x), b0, acc_00_0);
+                acc_00_1 = fma(vec4<f32>(a0.x), b1, acc_00_1);
+                acc_01_0 = fma(vec4<f32>(a0.y), b0, acc_01_0);
+                acc_01_1 = fma(vec4<f32>(a0.y), b1, acc_01_1);
+                acc_02_0 = fma(vec4<f32>(a0.z), b0, acc_02_0);
+                acc_02_1 = fma(vec4<f32>(a0.z), b1, acc_02_1);
+                acc_03_0 = fma(vec4<f32>(a0.w), b0, acc_03_0);
+                acc_03_1 = fma(vec4<f32>(a0.w), b1, acc_03_1);
+                acc_10_0 = fma(vec4<f32>(a1.x), b0, acc_10_0);
+                acc_10_1 = fma(vec4<f32>(a1.x), b1, acc_10_1);
+                acc_11_0 = fma(vec4<f32>(a1.y), b0, acc_11_0);
+                acc_11_1 = fma(vec4<f32>(a1.y), b1, acc_11_1);
+                acc_12_0 = fma(vec4<f32>(a1.z), b0, acc_12_0);
+                acc_12_1 = fma(vec4<f32>(a1.z), b1, acc_12_1);
+                acc_13_0 = fma(vec4<f32>(a1.w), b0, acc_13_0);
+                acc_13_1 = fma(vec4<f32>(a1.w), b1, acc_13_1);
+            }
+            {
+                let a0 = a_tile512[320u + tm];
+                let a1 = a_tile512[336u + tm];
+                let b0 = b_tile_k16[10u * (tile_n / 4u) + 0u * (tile_n / 8u) + tn];
+                let b1 = b_tile_k16[10u * (tile_n / 4u) + 1u * (tile_n / 8u) + tn];
+                acc_00_0 = fma(vec4<f32>(a0.x), b0, acc_00_0);
+                acc_00_1 = fma(vec4<f32>(a0.x), b1, acc_00_1);
+                acc_01_0 = fma(vec4<f32>(a0.y), b0, acc_01_0);
+                acc_01_1 = fma(vec4<f32>(a0.y), b1, acc_01_1);
+                acc_02_0 = fma(vec4<f32>(a0.z), b0, acc_02_0);
+                acc_02_1 = fma(vec4<f32>(a0.z), b1, acc_02_1);
+                acc_03_0 = fma(vec4<f32>(a0.w), b0, acc_03_0);
+                acc_03_1 = fma(vec4<f32>(a0.w), b1, acc_03_1);
+                acc_10_0 = fma(vec4<f32>(a1.x), b0, acc_10_0);
+                acc_10_1 = fma(vec4<f32>(a1.x), b1, acc_10_1);
+                acc_11_0 = fma(vec4<f32>(a1.y), b0, acc_11_0);
+                acc_11_1 = fma(vec4<f32>(a1.y), b1, acc_11_1);
+                acc_12_0 = fma(vec4<f32>(a1.z), b0, acc_12_0);
+                acc_12_1 = fma(vec4<f32>(a1.z), b1, acc_12_1);
+                acc_13_0 = fma(vec4<f32>(a1.w), b0, acc_13_0);
+                acc_13_1 = fma(vec4<f32>(a1.w), b1, acc_13_1);
+            }
+            {
+                let a0 = a_tile512[352u + tm];
+                let a1 = a_tile512[368u + tm];
+                let b0 = b_tile_k16[11u * (tile_n / 4u) + 0u * (tile_n / 8u) + tn];
+                let b1 = b_tile_k16[11u * (tile_n / 4u) + 1u * (tile_n / 8u) + tn];
+                acc_00_0 = fma(vec4<f32>(a0.x), b0, acc_00_0);
+                acc_00_1 = fma(vec4<f32>(a0.x), b1, acc_00_1);
+                acc_01_0 = fma(vec4<f32>(a0.y), b0, acc_01_0);
+                acc_01_1 = fma(vec4<f32>(a0.y), b1, acc_01_1);
+                acc_02_0 = fma(vec4<f32>(a0.z), b0, acc_02_0);
+                acc_02_1 = fma(vec4<f32>(a0.z), b1, acc_02_1);
+                acc_03_0 = fma(vec4<f32>(a0.w), b0, acc_03_0);
+                acc_03_1 = fma(vec4<f32>(a0.w), b1, acc_03_1);
+                acc_10_0 = fma(vec4<f32>(a1.x), b0, acc_10_0);
+                acc_10_1 = fma(vec4<f32>(a1.x), b1, acc_10_1);
+                acc_11_0 = fma(vec4<f32>(a1.y), b0, acc_11_0);
+                acc_11_1 = fma(vec4<f32>(a1.y), b1, acc_11_1);
+                acc_12_0 = fma(vec4<f32>(a1.z), b0, acc_12_0);
+                acc_12_1 = fma(vec4<f32>(a1.z), b1, acc_12_1);
+                acc_13_0 = fma(vec4<f32>(a1.w), b0, acc_13_0);
+                acc_13_1 = fma(vec4<f32>(a1.w), b1, acc_13_1);
+            }
+            {
+                let a0 = a_tile512[384u + tm];
+                let a1 = a_tile512[400u + tm];
+                let b0 = b_tile_k16[12u * (tile_n / 4u) + 0u * (tile_n / 8u) + tn];
+                let b1 = b_tile_k16[12u * (tile_n / 4u) + 1u * (tile_n / 8u) + tn];
+                acc_00_0 = fma(vec4<f32>(a0.x), b0, acc_00_0);
+                acc_00_1 = fma(vec4<f32>(a0.x), b1, acc_00_1);
+                acc_01_0 = fma(vec4<f32>(a0.y), b0, acc_01_0);
+                acc_01_1 = fma(vec4<f32>(a0.y), b1, acc_01_1);
+                acc_02_0 = fma(vec4<f32>(a0.z), b0, acc_02_0);
+                acc_02_1 = fma(vec4<f32>(a0.z), b1, acc_02_1);
+                acc_03_0 = fma(vec4<f32>(a0.w), b0, acc_03_0);
+                acc_03_1 = fma(vec4<f32>(a0.w), b1, acc_03_1);
+                acc_10_0 = fma(vec4<f32>(a1.x), b0, acc_10_0);
+                acc_10_1 = fma(vec4<f32>(a1.x), b1, acc_10_1);
+                acc_11_0 = fma(vec4<f32>(a1.y), b0, acc_11_0);
+                acc_11_1 = fma(vec4<f32>(a1.y), b1, acc_11_1);
+                acc_12_0 = fma(vec4<f32>(a1.z), b0, acc_12_0);
+                acc_12_1 = fma(vec4<f32>(a1.z), b1, acc_12_1);
+                acc_13_0 = fma(vec4<f32>(a1.w), b0, acc_13_0);
+                acc_13_1 = fma(vec4<f32>(a1.w), b1, acc_13_1);
+            }
+            {
+                let a0 = a_tile512[416u + tm];
+                let a1 = a_tile512[432u + tm];
+                let b0 = b_tile_k16[13u * (tile_n / 4u) + 0u * (tile_n / 8u) + tn];
+                let b1 = b_tile_k16[13u * (tile_n / 4u) + 1u * (tile_n / 8u) + tn];
+                acc_00_0 = fma(vec4<f32>(a0.x), b0, acc_00_0);
+                acc_00_1 = fma(vec4<f32>(a0.x), b1, acc_00_1);
+                acc_01_0 = fma(vec4<f32>(a0.y), b0, acc_01_0);
+                acc_01_1 = fma(vec4<f32>(a0.y), b1, acc_01_1);
+                acc_02_0 = fma(vec4<f32>(a0.z), b0, acc_02_0);
+                acc_02_1 = fma(vec4<f32>(a0.z), b1, acc_02_1);
+                acc_03_0 = fma(vec4<f32>(a0.w), b0, acc_03_0);
+                acc_03_1 = fma(vec4<f32>(a0.w), b1, acc_03_1);
+                acc_10_0 = fma(vec4<f32>(a1.x), b0, acc_10_0);
+                acc_10_1 = fma(vec4<f32>(a1.x), b1, acc_10_1);
+                acc_11_0 = fma(vec4<f32>(a1.y), b0, acc_11_0);
+                acc_11_1 = fma(vec4<f32>(a1.y), b1, acc_11_1);
+                acc_12_0 = fma(vec4<f32>(a1.z), b0, acc_12_0);
+                acc_12_1 = fma(vec4<f32>(a1.z), b1, acc_12_1);
+                acc_13_0 = fma(vec4<f32>(a1.w), b0, acc_13_0);
+                acc_13_1 = fma(vec4<f32>(a1.w), b1, acc_13_1);
+            }
+            {
+                let a0 = a_tile512[448u + tm];
+                let a1 = a_tile512[464u + tm];
+                let b0 = b_tile_k16[14u * (tile_n / 4u) + 0u * (tile_n / 8u) + tn];
+                let b1 = b_tile_k16[14u * (tile_n / 4u) + 1u * (tile_n / 8u) + tn];
+                acc_00_0 = fma(vec4<f32>(a0.x), b0, acc_00_0);
+                acc_00_1 = fma(vec4<f32>(a0.x), b1, acc_00_1);
+                acc_01_0 = fma(vec4<f32>(a0.y), b0, acc_01_0);
+                acc_01_1 = fma(vec4<f32>(a0.y), b1, acc_01_1);
+                acc_02_0 = fma(vec4<f32>(a0.z), b0, acc_02_0);
+                acc_02_1 = fma(vec4<f32>(a0.z), b1, acc_02_1);
+                acc_03_0 = fma(vec4<f32>(a0.w), b0, acc_03_0);
+                acc_03_1 = fma(vec4<f32>(a0.w), b1, acc_03_1);
+                acc_10_0 = fma(vec4<f32>(a1.x), b0, acc_10_0);
+                acc_10_1 = fma(vec4<f32>(a1.x), b1, acc_10_1);
+                acc_11_0 = fma(vec4<f32>(a1.y), b0, acc_11_0);
+                acc_11_1 = fma(vec4<f32>(a1.y), b1, acc_11_1);
+                acc_12_0 = fma(vec4<f32>(a1.z), b0, acc_12_0);
+                acc_12_1 = fma(vec4<f32>(a1.z), b1, acc_12_1);
+                acc_13_0 = fma(vec4<f32>(a1.w), b0, acc_13_0);
+                acc_13_1 = fma(vec4<f32>(a1.w), b1, acc_13_1);
+            }
+            {
+                let a0 = a_tile512[480u + tm];
+                let a1 = a_tile512[496u + tm];
+                let b0 = b_tile_k16[15u * (tile_n / 4u) + 0u * (tile_n / 8u) + tn];
+                let b1 = b_tile_k16[15u * (tile_n / 4u) + 1u * (tile_n / 8u) + tn];
+                acc_00_0 = fma(vec4<f32>(a0.x), b0, acc_00_0);
+                acc_00_1 = fma(vec4<f32>(a0.x), b1, acc_00_1);
+                acc_01_0 = fma(vec4<f32>(a0.y), b0, acc_01_0);
+                acc_01_1 = fma(vec4<f32>(a0.y), b1, acc_01_1);
+                acc_02_0 = fma(vec4<f32>(a0.z), b0, acc_02_0);
+                acc_02_1 = fma(vec4<f32>(a0.z), b1, acc_02_1);
+                acc_03_0 = fma(vec4<f32>(a0.w), b0, acc_03_0);
+                acc_03_1 = fma(vec4<f32>(a0.w), b1, acc_03_1);
+                acc_10_0 = fma(vec4<f32>(a1.x), b0, acc_10_0);
+                acc_10_1 = fma(vec4<f32>(a1.x), b1, acc_10_1);
+                acc_11_0 = fma(vec4<f32>(a1.y), b0, acc_11_0);
+                acc_11_1 = fma(vec4<f32>(a1.y), b1, acc_11_1);
+                acc_12_0 = fma(vec4<f32>(a1.z), b0, acc_12_0);
+                acc_12_1 = fma(vec4<f32>(a1.z), b1, acc_12_1);
+                acc_13_0 = fma(vec4<f32>(a1.w), b0, acc_13_0);
+                acc_13_1 = fma(vec4<f32>(a1.w), b1, acc_13_1);
+            }
+            workgroupBarrier();
         }
-        {
-            let a0 = a_tile512[64u + tm];
-            let a1 = a_tile512[80u + tm];
-            let b0 = b_tile_k16[2u * (tile_n / 4u) + 0u * (tile_n / 8u) + tn];
-            let b1 = b_tile_k16[2u * (tile_n / 4u) + 1u * (tile_n / 8u) + tn];
-            acc_00_0 = fma(vec4<f32>(a0.x), b0, acc_00_0);
-            acc_00_1 = fma(vec4<f32>(a0.x), b1, acc_00_1);
-            acc_01_0 = fma(vec4<f32>(a0.y), b0, acc_01_0);
-            acc_01_1 = fma(vec4<f32>(a0.y), b1, acc_01_1);
-            acc_02_0 = fma(vec4<f32>(a0.z), b0, acc_02_0);
-            acc_02_1 = fma(vec4<f32>(a0.z), b1, acc_02_1);
-            acc_03_0 = fma(vec4<f32>(a0.w), b0, acc_03_0);
-            acc_03_1 = fma(vec4<f32>(a0.w), b1, acc_03_1);
-            acc_10_0 = fma(vec4<f32>(a1.x), b0, acc_10_0);
-            acc_10_1 = fma(vec4<f32>(a1.x), b1, acc_10_1);
-            acc_11_0 = fma(vec4<f32>(a1.y), b0, acc_11_0);
-            acc_11_1 = fma(vec4<f32>(a1.y), b1, acc_11_1);
-            acc_12_0 = fma(vec4<f32>(a1.z), b0, acc_12_0);
-            acc_12_1 = fma(vec4<f32>(a1.z), b1, acc_12_1);
-            acc_13_0 = fma(vec4<f32>(a1.w), b0, acc_13_0);
-            acc_13_1 = fma(vec4<f32>(a1.w), b1, acc_13_1);
-        }
-        {
-            let a0 = a_tile512[96u + tm];
-            let a1 = a_tile512[112u + tm];
-            let b0 = b_tile_k16[3u * (tile_n / 4u) + 0u * (tile_n / 8u) + tn];
-            let b1 = b_tile_k16[3u * (tile_n / 4u) + 1u * (tile_n / 8u) + tn];
-            acc_00_0 = fma(vec4<f32>(a0.x), b0, acc_00_0);
-            acc_00_1 = fma(vec4<f32>(a0.x), b1, acc_00_1);
-            acc_01_0 = fma(vec4<f32>(a0.y), b0, acc_01_0);
-            acc_01_1 = fma(vec4<f32>(a0.y), b1, acc_01_1);
-            acc_02_0 = fma(vec4<f32>(a0.z), b0, acc_02_0);
-            acc_02_1 = fma(vec4<f32>(a0.z), b1, acc_02_1);
-            acc_03_0 = fma(vec4<f32>(a0.w), b0, acc_03_0);
-            acc_03_1 = fma(vec4<f32>(a0.w), b1, acc_03_1);
-            acc_10_0 = fma(vec4<f32>(a1.x), b0, acc_10_0);
-            acc_10_1 = fma(vec4<f32>(a1.x), b1, acc_10_1);
-            acc_11_0 = fma(vec4<f32>(a1.y), b0, acc_11_0);
-            acc_11_1 = fma(vec4<f32>(a1.y), b1, acc_11_1);
-            acc_12_0 = fma(vec4<f32>(a1.z), b0, acc_12_0);
-            acc_12_1 = fma(vec4<f32>(a1.z), b1, acc_12_1);
-            acc_13_0 = fma(vec4<f32>(a1.w), b0, acc_13_0);
-            acc_13_1 = fma(vec4<f32>(a1.w), b1, acc_13_1);
-        }
-        {
-            let a0 = a_tile512[128u + tm];
-            let a1 = a_tile512[144u + tm];
-            let b0 = b_tile_k16[4u * (tile_n / 4u) + 0u * (tile_n / 8u) + tn];
-            let b1 = b_tile_k16[4u * (tile_n / 4u) + 1u * (tile_n / 8u) + tn];
-            acc_00_0 = fma(vec4<f32>(a0.x), b0, acc_00_0);
-            acc_00_1 = fma(vec4<f32>(a0.x), b1, acc_00_1);
-            acc_01_0 = fma(vec4<f32>(a0.y), b0, acc_01_0);
-            acc_01_1 = fma(vec4<f32>(a0.y), b1, acc_01_1);
-            acc_02_0 = fma(vec4<f32>(a0.z), b0, acc_02_0);
-            acc_02_1 = fma(vec4<f32>(a0.z), b1, acc_02_1);
-            acc_03_0 = fma(vec4<f32>(a0.w), b0, acc_03_0);
-            acc_03_1 = fma(vec4<f32>(a0.w), b1, acc_03_1);
-            acc_10_0 = fma(vec4<f32>(a1.x), b0, acc_10_0);
-            acc_10_1 = fma(vec4<f32>(a1.x), b1, acc_10_1);
-            acc_11_0 = fma(vec4<f32>(a1.y), b0, acc_11_0);
-            acc_11_1 = fma(vec4<f32>(a1.y), b1, acc_11_1);
-            acc_12_0 = fma(vec4<f32>(a1.z), b0, acc_12_0);
-            acc_12_1 = fma(vec4<f32>(a1.z), b1, acc_12_1);
-            acc_13_0 = fma(vec4<f32>(a1.w), b0, acc_13_0);
-            acc_13_1 = fma(vec4<f32>(a1.w), b1, acc_13_1);
-        }
-        {
-            let a0 = a_tile512[160u + tm];
-            let a1 = a_tile512[176u + tm];
-            let b0 = b_tile_k16[5u * (tile_n / 4u) + 0u * (tile_n / 8u) + tn];
-            let b1 = b_tile_k16[5u * (tile_n / 4u) + 1u * (tile_n / 8u) + tn];
-            acc_00_0 = fma(vec4<f32>(a0.x), b0, acc_00_0);
-            acc_00_1 = fma(vec4<f32>(a0.x), b1, acc_00_1);
-            acc_01_0 = fma(vec4<f32>(a0.y), b0, acc_01_0);
-            acc_01_1 = fma(vec4<f32>(a0.y), b1, acc_01_1);
-            acc_02_0 = fma(vec4<f32>(a0.z), b0, acc_02_0);
-            acc_02_1 = fma(vec4<f32>(a0.z), b1, acc_02_1);
-            acc_03_0 = fma(vec4<f32>(a0.w), b0, acc_03_0);
-            acc_03_1 = fma(vec4<f32>(a0.w), b1, acc_03_1);
-            acc_10_0 = fma(vec4<f32>(a1.x), b0, acc_10_0);
-            acc_10_1 = fma(vec4<f32>(a1.x), b1, acc_10_1);
-            acc_11_0 = fma(vec4<f32>(a1.y), b0, acc_11_0);
-            acc_11_1 = fma(vec4<f32>(a1.y), b1, acc_11_1);
-            acc_12_0 = fma(vec4<f32>(a1.z), b0, acc_12_0);
-            acc_12_1 = fma(vec4<f32>(a1.z), b1, acc_12_1);
-            acc_13_0 = fma(vec4<f32>(a1.w), b0, acc_13_0);
-            acc_13_1 = fma(vec4<f32>(a1.w), b1, acc_13_1);
-        }
-        {
-            let a0 = a_tile512[192u + tm];
-            let a1 = a_tile512[208u + tm];
-            let b0 = b_tile_k16[6u * (tile_n / 4u) + 0u * (tile_n / 8u) + tn];
-            let b1 = b_tile_k16[6u * (tile_n / 4u) + 1u * (tile_n / 8u) + tn];
-            acc_00_0 = fma(vec4<f32>(a0.x), b0, acc_00_0);
-            acc_00_1 = fma(vec4<f32>(a0.x), b1, acc_00_1);
-            acc_01_0 = fma(vec4<f32>(a0.y), b0, acc_01_0);
-            acc_01_1 = fma(vec4<f32>(a0.y), b1, acc_01_1);
-            acc_02_0 = fma(vec4<f32>(a0.z), b0, acc_02_0);
-            acc_02_1 = fma(vec4<f32>(a0.z), b1, acc_02_1);
-            acc_03_0 = fma(vec4<f32>(a0.w), b0, acc_03_0);
-            acc_03_1 = fma(vec4<f32>(a0.w), b1, acc_03_1);
-            acc_10_0 = fma(vec4<f32>(a1.x), b0, acc_10_0);
-            acc_10_1 = fma(vec4<f32>(a1.x), b1, acc_10_1);
-            acc_11_0 = fma(vec4<f32>(a1.y), b0, acc_11_0);
-            acc_11_1 = fma(vec4<f32>(a1.y), b1, acc_11_1);
-            acc_12_0 = fma(vec4<f32>(a1.z), b0, acc_12_0);
-            acc_12_1 = fma(vec4<f32>(a1.z), b1, acc_12_1);
-            acc_13_0 = fma(vec4<f32>(a1.w), b0, acc_13_0);
-            acc_13_1 = fma(vec4<f32>(a1.w), b1, acc_13_1);
-        }
-        {
-            let a0 = a_tile512[224u + tm];
-            let a1 = a_tile512[240u + tm];
-            let b0 = b_tile_k16[7u * (tile_n / 4u) + 0u * (tile_n / 8u) + tn];
-            let b1 = b_tile_k16[7u * (tile_n / 4u) + 1u * (tile_n / 8u) + tn];
-            acc_00_0 = fma(vec4<f32>(a0.x), b0, acc_00_0);
-            acc_00_1 = fma(vec4<f32>(a0.x), b1, acc_00_1);
-            acc_01_0 = fma(vec4<f32>(a0.y), b0, acc_01_0);
-            acc_01_1 = fma(vec4<f32>(a0.y), b1, acc_01_1);
-            acc_02_0 = fma(vec4<f32>(a0.z), b0, acc_02_0);
-            acc_02_1 = fma(vec4<f32>(a0.z), b1, acc_02_1);
-            acc_03_0 = fma(vec4<f32>(a0.w), b0, acc_03_0);
-            acc_03_1 = fma(vec4<f32>(a0.w), b1, acc_03_1);
-            acc_10_0 = fma(vec4<f32>(a1.x), b0, acc_10_0);
-            acc_10_1 = fma(vec4<f32>(a1.x), b1, acc_10_1);
-            acc_11_0 = fma(vec4<f32>(a1.y), b0, acc_11_0);
-            acc_11_1 = fma(vec4<f32>(a1.y), b1, acc_11_1);
-            acc_12_0 = fma(vec4<f32>(a1.z), b0, acc_12_0);
-            acc_12_1 = fma(vec4<f32>(a1.z), b1, acc_12_1);
-            acc_13_0 = fma(vec4<f32>(a1.w), b0, acc_13_0);
-            acc_13_1 = fma(vec4<f32>(a1.w), b1, acc_13_1);
-        }
-        {
-            let a0 = a_tile512[256u + tm];
-            let a1 = a_tile512[272u + tm];
-            let b0 = b_tile_k16[8u * (tile_n / 4u) + 0u * (tile_n / 8u) + tn];
-            let b1 = b_tile_k16[8u * (tile_n / 4u) + 1u * (tile_n / 8u) + tn];
-            acc_00_0 = fma(vec4<f32>(a0.x), b0, acc_00_0);
-            acc_00_1 = fma(vec4<f32>(a0.x), b1, acc_00_1);
-            acc_01_0 = fma(vec4<f32>(a0.y), b0, acc_01_0);
-            acc_01_1 = fma(vec4<f32>(a0.y), b1, acc_01_1);
-            acc_02_0 = fma(vec4<f32>(a0.z), b0, acc_02_0);
-            acc_02_1 = fma(vec4<f32>(a0.z), b1, acc_02_1);
-            acc_03_0 = fma(vec4<f32>(a0.w), b0, acc_03_0);
-            acc_03_1 = fma(vec4<f32>(a0.w), b1, acc_03_1);
-            acc_10_0 = fma(vec4<f32>(a1.x), b0, acc_10_0);
-            acc_10_1 = fma(vec4<f32>(a1.x), b1, acc_10_1);
-            acc_11_0 = fma(vec4<f32>(a1.y), b0, acc_11_0);
-            acc_11_1 = fma(vec4<f32>(a1.y), b1, acc_11_1);
-            acc_12_0 = fma(vec4<f32>(a1.z), b0, acc_12_0);
-            acc_12_1 = fma(vec4<f32>(a1.z), b1, acc_12_1);
-            acc_13_0 = fma(vec4<f32>(a1.w), b0, acc_13_0);
-            acc_13_1 = fma(vec4<f32>(a1.w), b1, acc_13_1);
-        }
-        {
-            let a0 = a_tile512[288u + tm];
-            let a1 = a_tile512[304u + tm];
-            let b0 = b_tile_k16[9u * (tile_n / 4u) + 0u * (tile_n / 8u) + tn];
-            let b1 = b_tile_k16[9u * (tile_n / 4u) + 1u * (tile_n / 8u) + tn];
-            acc_00_0 = fma(vec4<f32>(a0.x), b0, acc_00_0);
-            acc_00_1 = fma(vec4<f32>(a0.x), b1, acc_00_1);
-            acc_01_0 = fma(vec4<f32>(a0.y), b0, acc_01_0);
-            acc_01_1 = fma(vec4<f32>(a0.y), b1, acc_01_1);
-            acc_02_0 = fma(vec4<f32>(a0.z), b0, acc_02_0);
-            acc_02_1 = fma(vec4<f32>(a0.z), b1, acc_02_1);
-            acc_03_0 = fma(vec4<f32>(a0.w), b0, acc_03_0);
-            acc_03_1 = fma(vec4<f32>(a0.w), b1, acc_03_1);
-            acc_10_0 = fma(vec4<f32>(a1.x), b0, acc_10_0);
-            acc_10_1 = fma(vec4<f32>(a1.x), b1, acc_10_1);
-            acc_11_0 = fma(vec4<f32>(a1.y), b0, acc_11_0);
-            acc_11_1 = fma(vec4<f32>(a1.y), b1, acc_11_1);
-            acc_12_0 = fma(vec4<f32>(a1.z), b0, acc_12_0);
-            acc_12_1 = fma(vec4<f32>(a1.z), b1, acc_12_1);
-            acc_13_0 = fma(vec4<f32>(a1.w), b0, acc_13_0);
-            acc_13_1 = fma(vec4<f32>(a1.w), b1, acc_13_1);
-        }
-        {
-            let a0 = a_tile512[320u + tm];
-            let a1 = a_tile512[336u + tm];
-            let b0 = b_tile_k16[10u * (tile_n / 4u) + 0u * (tile_n / 8u) + tn];
-            let b1 = b_tile_k16[10u * (tile_n / 4u) + 1u * (tile_n / 8u) + tn];
-            acc_00_0 = fma(vec4<f32>(a0.x), b0, acc_00_0);
-            acc_00_1 = fma(vec4<f32>(a0.x), b1, acc_00_1);
-            acc_01_0 = fma(vec4<f32>(a0.y), b0, acc_01_0);
-            acc_01_1 = fma(vec4<f32>(a0.y), b1, acc_01_1);
-            acc_02_0 = fma(vec4<f32>(a0.z), b0, acc_02_0);
-            acc_02_1 = fma(vec4<f32>(a0.z), b1, acc_02_1);
-            acc_03_0 = fma(vec4<f32>(a0.w), b0, acc_03_0);
-            acc_03_1 = fma(vec4<f32>(a0.w), b1, acc_03_1);
-            acc_10_0 = fma(vec4<f32>(a1.x), b0, acc_10_0);
-            acc_10_1 = fma(vec4<f32>(a1.x), b1, acc_10_1);
-            acc_11_0 = fma(vec4<f32>(a1.y), b0, acc_11_0);
-            acc_11_1 = fma(vec4<f32>(a1.y), b1, acc_11_1);
-            acc_12_0 = fma(vec4<f32>(a1.z), b0, acc_12_0);
-            acc_12_1 = fma(vec4<f32>(a1.z), b1, acc_12_1);
-            acc_13_0 = fma(vec4<f32>(a1.w), b0, acc_13_0);
-            acc_13_1 = fma(vec4<f32>(a1.w), b1, acc_13_1);
-        }
-        {
-            let a0 = a_tile512[352u + tm];
-            let a1 = a_tile512[368u + tm];
-            let b0 = b_tile_k16[11u * (tile_n / 4u) + 0u * (tile_n / 8u) + tn];
-            let b1 = b_tile_k16[11u * (tile_n / 4u) + 1u * (tile_n / 8u) + tn];
-            acc_00_0 = fma(vec4<f32>(a0.x), b0, acc_00_0);
-            acc_00_1 = fma(vec4<f32>(a0.x), b1, acc_00_1);
-            acc_01_0 = fma(vec4<f32>(a0.y), b0, acc_01_0);
-            acc_01_1 = fma(vec4<f32>(a0.y), b1, acc_01_1);
-            acc_02_0 = fma(vec4<f32>(a0.z), b0, acc_02_0);
-            acc_02_1 = fma(vec4<f32>(a0.z), b1, acc_02_1);
-            acc_03_0 = fma(vec4<f32>(a0.w), b0, acc_03_0);
-            acc_03_1 = fma(vec4<f32>(a0.w), b1, acc_03_1);
-            acc_10_0 = fma(vec4<f32>(a1.x), b0, acc_10_0);
-            acc_10_1 = fma(vec4<f32>(a1.x), b1, acc_10_1);
-            acc_11_0 = fma(vec4<f32>(a1.y), b0, acc_11_0);
-            acc_11_1 = fma(vec4<f32>(a1.y), b1, acc_11_1);
-            acc_12_0 = fma(vec4<f32>(a1.z), b0, acc_12_0);
-            acc_12_1 = fma(vec4<f32>(a1.z), b1, acc_12_1);
-            acc_13_0 = fma(vec4<f32>(a1.w), b0, acc_13_0);
-            acc_13_1 = fma(vec4<f32>(a1.w), b1, acc_13_1);
-        }
-        {
-            let a0 = a_tile512[384u + tm];
-            let a1 = a_tile512[400u + tm];
-            let b0 = b_tile_k16[12u * (tile_n / 4u) + 0u * (tile_n / 8u) + tn];
-            let b1 = b_tile_k16[12u * (tile_n / 4u) + 1u * (tile_n / 8u) + tn];
-            acc_00_0 = fma(vec4<f32>(a0.x), b0, acc_00_0);
-            acc_00_1 = fma(vec4<f32>(a0.x), b1, acc_00_1);
-            acc_01_0 = fma(vec4<f32>(a0.y), b0, acc_01_0);
-            acc_01_1 = fma(vec4<f32>(a0.y), b1, acc_01_1);
-            acc_02_0 = fma(vec4<f32>(a0.z), b0, acc_02_0);
-            acc_02_1 = fma(vec4<f32>(a0.z), b1, acc_02_1);
-            acc_03_0 = fma(vec4<f32>(a0.w), b0, acc_03_0);
-            acc_03_1 = fma(vec4<f32>(a0.w), b1, acc_03_1);
-            acc_10_0 = fma(vec4<f32>(a1.x), b0, acc_10_0);
-            acc_10_1 = fma(vec4<f32>(a1.x), b1, acc_10_1);
-            acc_11_0 = fma(vec4<f32>(a1.y), b0, acc_11_0);
-            acc_11_1 = fma(vec4<f32>(a1.y), b1, acc_11_1);
-            acc_12_0 = fma(vec4<f32>(a1.z), b0, acc_12_0);
-            acc_12_1 = fma(vec4<f32>(a1.z), b1, acc_12_1);
-            acc_13_0 = fma(vec4<f32>(a1.w), b0, acc_13_0);
-            acc_13_1 = fma(vec4<f32>(a1.w), b1, acc_13_1);
-        }
-        {
-            let a0 = a_tile512[416u + tm];
-            let a1 = a_tile512[432u + tm];
-            let b0 = b_tile_k16[13u * (tile_n / 4u) + 0u * (tile_n / 8u) + tn];
-            let b1 = b_tile_k16[13u * (tile_n / 4u) + 1u * (tile_n / 8u) + tn];
-            acc_00_0 = fma(vec4<f32>(a0.x), b0, acc_00_0);
-            acc_00_1 = fma(vec4<f32>(a0.x), b1, acc_00_1);
-            acc_01_0 = fma(vec4<f32>(a0.y), b0, acc_01_0);
-            acc_01_1 = fma(vec4<f32>(a0.y), b1, acc_01_1);
-            acc_02_0 = fma(vec4<f32>(a0.z), b0, acc_02_0);
-            acc_02_1 = fma(vec4<f32>(a0.z), b1, acc_02_1);
-            acc_03_0 = fma(vec4<f32>(a0.w), b0, acc_03_0);
-            acc_03_1 = fma(vec4<f32>(a0.w), b1, acc_03_1);
-            acc_10_0 = fma(vec4<f32>(a1.x), b0, acc_10_0);
-            acc_10_1 = fma(vec4<f32>(a1.x), b1, acc_10_1);
-            acc_11_0 = fma(vec4<f32>(a1.y), b0, acc_11_0);
-            acc_11_1 = fma(vec4<f32>(a1.y), b1, acc_11_1);
-            acc_12_0 = fma(vec4<f32>(a1.z), b0, acc_12_0);
-            acc_12_1 = fma(vec4<f32>(a1.z), b1, acc_12_1);
-            acc_13_0 = fma(vec4<f32>(a1.w), b0, acc_13_0);
-            acc_13_1 = fma(vec4<f32>(a1.w), b1, acc_13_1);
-        }
-        {
-            let a0 = a_tile512[448u + tm];
-            let a1 = a_tile512[464u + tm];
-            let b0 = b_tile_k16[14u * (tile_n / 4u) + 0u * (tile_n / 8u) + tn];
-            let b1 = b_tile_k16[14u * (tile_n / 4u) + 1u * (tile_n / 8u) + tn];
-            acc_00_0 = fma(vec4<f32>(a0.x), b0, acc_00_0);
-            acc_00_1 = fma(vec4<f32>(a0.x), b1, acc_00_1);
-            acc_01_0 = fma(vec4<f32>(a0.y), b0, acc_01_0);
-            acc_01_1 = fma(vec4<f32>(a0.y), b1, acc_01_1);
-            acc_02_0 = fma(vec4<f32>(a0.z), b0, acc_02_0);
-            acc_02_1 = fma(vec4<f32>(a0.z), b1, acc_02_1);
-            acc_03_0 = fma(vec4<f32>(a0.w), b0, acc_03_0);
-            acc_03_1 = fma(vec4<f32>(a0.w), b1, acc_03_1);
-            acc_10_0 = fma(vec4<f32>(a1.x), b0, acc_10_0);
-            acc_10_1 = fma(vec4<f32>(a1.x), b1, acc_10_1);
-            acc_11_0 = fma(vec4<f32>(a1.y), b0, acc_11_0);
-            acc_11_1 = fma(vec4<f32>(a1.y), b1, acc_11_1);
-            acc_12_0 = fma(vec4<f32>(a1.z), b0, acc_12_0);
-            acc_12_1 = fma(vec4<f32>(a1.z), b1, acc_12_1);
-            acc_13_0 = fma(vec4<f32>(a1.w), b0, acc_13_0);
-            acc_13_1 = fma(vec4<f32>(a1.w), b1, acc_13_1);
-        }
-        {
-            let a0 = a_tile512[480u + tm];
-            let a1 = a_tile512[496u + tm];
-            let b0 = b_tile_k16[15u * (tile_n / 4u) + 0u * (tile_n / 8u) + tn];
-            let b1 = b_tile_k16[15u * (tile_n / 4u) + 1u * (tile_n / 8u) + tn];
-            acc_00_0 = fma(vec4<f32>(a0.x), b0, acc_00_0);
-            acc_00_1 = fma(vec4<f32>(a0.x), b1, acc_00_1);
-            acc_01_0 = fma(vec4<f32>(a0.y), b0, acc_01_0);
-            acc_01_1 = fma(vec4<f32>(a0.y), b1, acc_01_1);
-            acc_02_0 = fma(vec4<f32>(a0.z), b0, acc_02_0);
-            acc_02_1 = fma(vec4<f32>(a0.z), b1, acc_02_1);
-            acc_03_0 = fma(vec4<f32>(a0.w), b0, acc_03_0);
-            acc_03_1 = fma(vec4<f32>(a0.w), b1, acc_03_1);
-            acc_10_0 = fma(vec4<f32>(a1.x), b0, acc_10_0);
-            acc_10_1 = fma(vec4<f32>(a1.x), b1, acc_10_1);
-            acc_11_0 = fma(vec4<f32>(a1.y), b0, acc_11_0);
-            acc_11_1 = fma(vec4<f32>(a1.y), b1, acc_11_1);
-            acc_12_0 = fma(vec4<f32>(a1.z), b0, acc_12_0);
-            acc_12_1 = fma(vec4<f32>(a1.z), b1, acc_12_1);
-            acc_13_0 = fma(vec4<f32>(a1.w), b0, acc_13_0);
-            acc_13_1 = fma(vec4<f32>(a1.w), b1, acc_13_1);
-        }
-        workgroupBarrier();
     }
 
     // Epilogue: bias, activation, scattered back to NCHW.
@@ -2439,136 +2923,54 @@ fn conv2d_gemm_m64_k16_tile(lid: u32, pr: Problem, tile_x: u32, tile_y: u32, kt_
     // created and the other order's arithmetic disappears.
     let tap_major = icg % 16u == 0u;
 
-    // Global → registers for the first K-tile.
-    var b0_k = kt_begin * 16u + kl;
-    var b0_k_ok = select(b0_k, kt_begin * 16u, tap_major) < k_total;
-    var b0_ic = select(b0_k / max(taps, 1u), kt_begin / max(taps, 1u) * 16u + kl, tap_major);
-    var b0_t = select(b0_k % max(taps, 1u), kt_begin % max(taps, 1u), tap_major);
-    var b0_ty = b0_t / max(pr.taps_x, 1u);
-    var b0_tx = b0_t % max(pr.taps_x, 1u);
-    var b1_k = kt_begin * 16u + kl + 8u;
-    var b1_k_ok = select(b1_k, kt_begin * 16u, tap_major) < k_total;
-    var b1_ic = select(b1_k / max(taps, 1u), kt_begin / max(taps, 1u) * 16u + kl + 8u, tap_major);
-    var b1_t = select(b1_k % max(taps, 1u), kt_begin % max(taps, 1u), tap_major);
-    var b1_ty = b1_t / max(pr.taps_x, 1u);
-    var b1_tx = b1_t % max(pr.taps_x, 1u);
-    var a0_k = select(kt_begin * 16u + kl_a0, b0_k, (tile_n == 64u));
-    var a0_k_ok = select(a0_k, kt_begin * 16u, tap_major) < k_total;
-    var a0_ic = select(a0_k / max(taps, 1u), kt_begin / max(taps, 1u) * 16u + select(kl_a0, kl, (tile_n == 64u)), tap_major);
-    var a0_t = select(a0_k % max(taps, 1u), kt_begin % max(taps, 1u), tap_major);
-    var a0_ty = a0_t / max(pr.taps_x, 1u);
-    var a0_tx = a0_t % max(pr.taps_x, 1u);
-    var a1_k = select(kt_begin * 16u + kl_a1, b1_k, (tile_n == 64u));
-    var a1_k_ok = select(a1_k, kt_begin * 16u, tap_major) < k_total;
-    var a1_ic = select(a1_k / max(taps, 1u), kt_begin / max(taps, 1u) * 16u + select(kl_a1, kl + 8u, (tile_n == 64u)), tap_major);
-    var a1_t = select(a1_k % max(taps, 1u), kt_begin % max(taps, 1u), tap_major);
-    var a1_ty = a1_t / max(pr.taps_x, 1u);
-    var a1_tx = a1_t % max(pr.taps_x, 1u);
-    var a2_k = kt_begin * 16u + kl_a2;
-    var a2_k_ok = select(a2_k, kt_begin * 16u, tap_major) < k_total;
-    var a2_ic = select(a2_k / max(taps, 1u), kt_begin / max(taps, 1u) * 16u + kl_a2, tap_major);
-    var a2_t = select(a2_k % max(taps, 1u), kt_begin % max(taps, 1u), tap_major);
-    var a2_ty = a2_t / max(pr.taps_x, 1u);
-    var a2_tx = a2_t % max(pr.taps_x, 1u);
-    var a3_k = kt_begin * 16u + kl_a3;
-    var a3_k_ok = select(a3_k, kt_begin * 16u, tap_major) < k_total;
-    var a3_ic = select(a3_k / max(taps, 1u), kt_begin / max(taps, 1u) * 16u + kl_a3, tap_major);
-    var a3_t = select(a3_k % max(taps, 1u), kt_begin % max(taps, 1u), tap_major);
-    var a3_ty = a3_t / max(pr.taps_x, 1u);
-    var a3_tx = a3_t % max(pr.taps_x, 1u);
-    var bx_ic = kt_begin / max(taps, 1u) * 16u + c_group * 8u;
-    var next_a0 = load_a4(pr, am0, a0_ic, a0_ty, a0_tx, a0_k_ok && a_ok0);
-    var next_a1 = load_a4(pr, am1, a1_ic, a1_ty, a1_tx, a1_k_ok && a_ok1);
-    var next_a2 = load_a4(pr, am2, a2_ic, a2_ty, a2_tx, a2_k_ok && a_ok2);
-    var next_a3 = load_a4(pr, am3, a3_ic, a3_ty, a3_tx, a3_k_ok && a_ok3);
-    var next_b0: vec4<f32>;
-    var next_b1: vec4<f32>;
-    if (tap_major) {
-        next_b0 = vec4<f32>(
-            load_b(pr, colx, bx_ic + 0u, b0_ty, b0_tx, b0_k_ok, true),
-            load_b(pr, colx, bx_ic + 1u, b0_ty, b0_tx, b0_k_ok, true),
-            load_b(pr, colx, bx_ic + 2u, b0_ty, b0_tx, b0_k_ok, true),
-            load_b(pr, colx, bx_ic + 3u, b0_ty, b0_tx, b0_k_ok, true));
-        next_b1 = vec4<f32>(
-            load_b(pr, colx, bx_ic + 4u, b0_ty, b0_tx, b0_k_ok, true),
-            load_b(pr, colx, bx_ic + 5u, b0_ty, b0_tx, b0_k_ok, true),
-            load_b(pr, colx, bx_ic + 6u, b0_ty, b0_tx, b0_k_ok, true),
-            load_b(pr, colx, bx_ic + 7u, b0_ty, b0_tx, b0_k_ok, true));
-    } else {
-        next_b0 = vec4<f32>(
-            load_b(pr, col0, b0_ic, b0_ty, b0_tx, b0_k_ok, false), load_b(pr, col1, b0_ic, b0_ty, b0_tx, b0_k_ok, false),
-            load_b(pr, col2, b0_ic, b0_ty, b0_tx, b0_k_ok, false), load_b(pr, col3, b0_ic, b0_ty, b0_tx, b0_k_ok, false));
-        next_b1 = vec4<f32>(
-            load_b(pr, col0, b1_ic, b1_ty, b1_tx, b1_k_ok, false), load_b(pr, col1, b1_ic, b1_ty, b1_tx, b1_k_ok, false),
-            load_b(pr, col2, b1_ic, b1_ty, b1_tx, b1_k_ok, false), load_b(pr, col3, b1_ic, b1_ty, b1_tx, b1_k_ok, false));
-    }
-    for (var kt = kt_begin; kt < kt_end; kt++) {
-        if (a_ok0) { a_tile256[a_at0] = next_a0; }
-        if (a_ok1) { a_tile256[a_at1] = next_a1; }
-        if (a_ok2) { a_tile256[a_at2] = next_a2; }
-        if (a_ok3) { a_tile256[a_at3] = next_a3; }
-        if (tap_major) {
-            b_tile_k16[(c_group * 8u + 0u) * (tile_n / 4u) + bx_vec][bx_comp] = next_b0.x;
-            b_tile_k16[(c_group * 8u + 1u) * (tile_n / 4u) + bx_vec][bx_comp] = next_b0.y;
-            b_tile_k16[(c_group * 8u + 2u) * (tile_n / 4u) + bx_vec][bx_comp] = next_b0.z;
-            b_tile_k16[(c_group * 8u + 3u) * (tile_n / 4u) + bx_vec][bx_comp] = next_b0.w;
-            b_tile_k16[(c_group * 8u + 4u) * (tile_n / 4u) + bx_vec][bx_comp] = next_b1.x;
-            b_tile_k16[(c_group * 8u + 5u) * (tile_n / 4u) + bx_vec][bx_comp] = next_b1.y;
-            b_tile_k16[(c_group * 8u + 6u) * (tile_n / 4u) + bx_vec][bx_comp] = next_b1.z;
-            b_tile_k16[(c_group * 8u + 7u) * (tile_n / 4u) + bx_vec][bx_comp] = next_b1.w;
-        } else {
-            b_tile_k16[kl * (tile_n / 4u) + b_vec0][b_comp0] = next_b0.x;
-            b_tile_k16[kl * (tile_n / 4u) + b_vec1][b_comp1] = next_b0.y;
-            b_tile_k16[kl * (tile_n / 4u) + b_vec2][b_comp2] = next_b0.z;
-            b_tile_k16[kl * (tile_n / 4u) + b_vec3][b_comp3] = next_b0.w;
-            b_tile_k16[(kl + 8u) * (tile_n / 4u) + b_vec0][b_comp0] = next_b1.x;
-            b_tile_k16[(kl + 8u) * (tile_n / 4u) + b_vec1][b_comp1] = next_b1.y;
-            b_tile_k16[(kl + 8u) * (tile_n / 4u) + b_vec2][b_comp2] = next_b1.z;
-            b_tile_k16[(kl + 8u) * (tile_n / 4u) + b_vec3][b_comp3] = next_b1.w;
-        }
-        workgroupBarrier();
-        if (kt + 1u < kt_end) {
-            b0_k = (kt + 1u) * 16u + kl;
-            b0_k_ok = select(b0_k, (kt + 1u) * 16u, tap_major) < k_total;
-            b0_ic = select(b0_k / max(taps, 1u), (kt + 1u) / max(taps, 1u) * 16u + kl, tap_major);
-            b0_t = select(b0_k % max(taps, 1u), (kt + 1u) % max(taps, 1u), tap_major);
-            b0_ty = b0_t / max(pr.taps_x, 1u);
-            b0_tx = b0_t % max(pr.taps_x, 1u);
-            b1_k = (kt + 1u) * 16u + kl + 8u;
-            b1_k_ok = select(b1_k, (kt + 1u) * 16u, tap_major) < k_total;
-            b1_ic = select(b1_k / max(taps, 1u), (kt + 1u) / max(taps, 1u) * 16u + kl + 8u, tap_major);
-            b1_t = select(b1_k % max(taps, 1u), (kt + 1u) % max(taps, 1u), tap_major);
-            b1_ty = b1_t / max(pr.taps_x, 1u);
-            b1_tx = b1_t % max(pr.taps_x, 1u);
-            a0_k = select((kt + 1u) * 16u + kl_a0, b0_k, (tile_n == 64u));
-            a0_k_ok = select(a0_k, (kt + 1u) * 16u, tap_major) < k_total;
-            a0_ic = select(a0_k / max(taps, 1u), (kt + 1u) / max(taps, 1u) * 16u + select(kl_a0, kl, (tile_n == 64u)), tap_major);
-            a0_t = select(a0_k % max(taps, 1u), (kt + 1u) % max(taps, 1u), tap_major);
-            a0_ty = a0_t / max(pr.taps_x, 1u);
-            a0_tx = a0_t % max(pr.taps_x, 1u);
-            a1_k = select((kt + 1u) * 16u + kl_a1, b1_k, (tile_n == 64u));
-            a1_k_ok = select(a1_k, (kt + 1u) * 16u, tap_major) < k_total;
-            a1_ic = select(a1_k / max(taps, 1u), (kt + 1u) / max(taps, 1u) * 16u + select(kl_a1, kl + 8u, (tile_n == 64u)), tap_major);
-            a1_t = select(a1_k % max(taps, 1u), (kt + 1u) % max(taps, 1u), tap_major);
-            a1_ty = a1_t / max(pr.taps_x, 1u);
-            a1_tx = a1_t % max(pr.taps_x, 1u);
-            a2_k = (kt + 1u) * 16u + kl_a2;
-            a2_k_ok = select(a2_k, (kt + 1u) * 16u, tap_major) < k_total;
-            a2_ic = select(a2_k / max(taps, 1u), (kt + 1u) / max(taps, 1u) * 16u + kl_a2, tap_major);
-            a2_t = select(a2_k % max(taps, 1u), (kt + 1u) % max(taps, 1u), tap_major);
-            a2_ty = a2_t / max(pr.taps_x, 1u);
-            a2_tx = a2_t % max(pr.taps_x, 1u);
-            a3_k = (kt + 1u) * 16u + kl_a3;
-            a3_k_ok = select(a3_k, (kt + 1u) * 16u, tap_major) < k_total;
-            a3_ic = select(a3_k / max(taps, 1u), (kt + 1u) / max(taps, 1u) * 16u + kl_a3, tap_major);
-            a3_t = select(a3_k % max(taps, 1u), (kt + 1u) % max(taps, 1u), tap_major);
-            a3_ty = a3_t / max(pr.taps_x, 1u);
-            a3_tx = a3_t % max(pr.taps_x, 1u);
-            bx_ic = (kt + 1u) / max(taps, 1u) * 16u + c_group * 8u;
-            next_a0 = load_a4(pr, am0, a0_ic, a0_ty, a0_tx, a0_k_ok && a_ok0);
-            next_a1 = load_a4(pr, am1, a1_ic, a1_ty, a1_tx, a1_k_ok && a_ok1);
-            next_a2 = load_a4(pr, am2, a2_ic, a2_ty, a2_tx, a2_k_ok && a_ok2);
-            next_a3 = load_a4(pr, am3, a3_ic, a3_ty, a3_tx, a3_k_ok && a_ok3);
+    // Where `loads_ahead` is off, each K-tile is loaded, staged and multiplied in its own
+    // iteration: no loaded values live in registers across the math, and the other workgroups
+    // on the multiprocessor cover the loads' latency.
+    if (!loads_ahead) {
+        for (var kt = kt_begin; kt < kt_end; kt++) {
+            let b0_k = kt * 16u + kl;
+            let b0_k_ok = select(b0_k, kt * 16u, tap_major) < k_total;
+            let b0_ic = select(b0_k / max(taps, 1u), kt / max(taps, 1u) * 16u + kl, tap_major);
+            let b0_t = select(b0_k % max(taps, 1u), kt % max(taps, 1u), tap_major);
+            let b0_ty = b0_t / max(pr.taps_x, 1u);
+            let b0_tx = b0_t % max(pr.taps_x, 1u);
+            let b1_k = kt * 16u + kl + 8u;
+            let b1_k_ok = select(b1_k, kt * 16u, tap_major) < k_total;
+            let b1_ic = select(b1_k / max(taps, 1u), kt / max(taps, 1u) * 16u + kl + 8u, tap_major);
+            let b1_t = select(b1_k % max(taps, 1u), kt % max(taps, 1u), tap_major);
+            let b1_ty = b1_t / max(pr.taps_x, 1u);
+            let b1_tx = b1_t % max(pr.taps_x, 1u);
+            let a0_k = select(kt * 16u + kl_a0, b0_k, (tile_n == 64u));
+            let a0_k_ok = select(a0_k, kt * 16u, tap_major) < k_total;
+            let a0_ic = select(a0_k / max(taps, 1u), kt / max(taps, 1u) * 16u + select(kl_a0, kl, (tile_n == 64u)), tap_major);
+            let a0_t = select(a0_k % max(taps, 1u), kt % max(taps, 1u), tap_major);
+            let a0_ty = a0_t / max(pr.taps_x, 1u);
+            let a0_tx = a0_t % max(pr.taps_x, 1u);
+            let a1_k = select(kt * 16u + kl_a1, b1_k, (tile_n == 64u));
+            let a1_k_ok = select(a1_k, kt * 16u, tap_major) < k_total;
+            let a1_ic = select(a1_k / max(taps, 1u), kt / max(taps, 1u) * 16u + select(kl_a1, kl + 8u, (tile_n == 64u)), tap_major);
+            let a1_t = select(a1_k % max(taps, 1u), kt % max(taps, 1u), tap_major);
+            let a1_ty = a1_t / max(pr.taps_x, 1u);
+            let a1_tx = a1_t % max(pr.taps_x, 1u);
+            let a2_k = kt * 16u + kl_a2;
+            let a2_k_ok = select(a2_k, kt * 16u, tap_major) < k_total;
+            let a2_ic = select(a2_k / max(taps, 1u), kt / max(taps, 1u) * 16u + kl_a2, tap_major);
+            let a2_t = select(a2_k % max(taps, 1u), kt % max(taps, 1u), tap_major);
+            let a2_ty = a2_t / max(pr.taps_x, 1u);
+            let a2_tx = a2_t % max(pr.taps_x, 1u);
+            let a3_k = kt * 16u + kl_a3;
+            let a3_k_ok = select(a3_k, kt * 16u, tap_major) < k_total;
+            let a3_ic = select(a3_k / max(taps, 1u), kt / max(taps, 1u) * 16u + kl_a3, tap_major);
+            let a3_t = select(a3_k % max(taps, 1u), kt % max(taps, 1u), tap_major);
+            let a3_ty = a3_t / max(pr.taps_x, 1u);
+            let a3_tx = a3_t % max(pr.taps_x, 1u);
+            let bx_ic = kt / max(taps, 1u) * 16u + c_group * 8u;
+            let next_a0 = load_a4(pr, am0, a0_ic, a0_ty, a0_tx, a0_k_ok && a_ok0);
+            let next_a1 = load_a4(pr, am1, a1_ic, a1_ty, a1_tx, a1_k_ok && a_ok1);
+            let next_a2 = load_a4(pr, am2, a2_ic, a2_ty, a2_tx, a2_k_ok && a_ok2);
+            let next_a3 = load_a4(pr, am3, a3_ic, a3_ty, a3_tx, a3_k_ok && a_ok3);
+            var next_b0: vec4<f32>;
+            var next_b1: vec4<f32>;
             if (tap_major) {
                 next_b0 = vec4<f32>(
                     load_b(pr, colx, bx_ic + 0u, b0_ty, b0_tx, b0_k_ok, true),
@@ -2588,216 +2990,601 @@ fn conv2d_gemm_m64_k16_tile(lid: u32, pr: Problem, tile_x: u32, tile_y: u32, kt_
                     load_b(pr, col0, b1_ic, b1_ty, b1_tx, b1_k_ok, false), load_b(pr, col1, b1_ic, b1_ty, b1_tx, b1_k_ok, false),
                     load_b(pr, col2, b1_ic, b1_ty, b1_tx, b1_k_ok, false), load_b(pr, col3, b1_ic, b1_ty, b1_tx, b1_k_ok, false));
             }
+            if (a_ok0) { a_tile256[a_at0] = next_a0; }
+            if (a_ok1) { a_tile256[a_at1] = next_a1; }
+            if (a_ok2) { a_tile256[a_at2] = next_a2; }
+            if (a_ok3) { a_tile256[a_at3] = next_a3; }
+            if (tap_major) {
+                b_tile_k16[(c_group * 8u + 0u) * (tile_n / 4u) + bx_vec][bx_comp] = next_b0.x;
+                b_tile_k16[(c_group * 8u + 1u) * (tile_n / 4u) + bx_vec][bx_comp] = next_b0.y;
+                b_tile_k16[(c_group * 8u + 2u) * (tile_n / 4u) + bx_vec][bx_comp] = next_b0.z;
+                b_tile_k16[(c_group * 8u + 3u) * (tile_n / 4u) + bx_vec][bx_comp] = next_b0.w;
+                b_tile_k16[(c_group * 8u + 4u) * (tile_n / 4u) + bx_vec][bx_comp] = next_b1.x;
+                b_tile_k16[(c_group * 8u + 5u) * (tile_n / 4u) + bx_vec][bx_comp] = next_b1.y;
+                b_tile_k16[(c_group * 8u + 6u) * (tile_n / 4u) + bx_vec][bx_comp] = next_b1.z;
+                b_tile_k16[(c_group * 8u + 7u) * (tile_n / 4u) + bx_vec][bx_comp] = next_b1.w;
+            } else {
+                b_tile_k16[kl * (tile_n / 4u) + b_vec0][b_comp0] = next_b0.x;
+                b_tile_k16[kl * (tile_n / 4u) + b_vec1][b_comp1] = next_b0.y;
+                b_tile_k16[kl * (tile_n / 4u) + b_vec2][b_comp2] = next_b0.z;
+                b_tile_k16[kl * (tile_n / 4u) + b_vec3][b_comp3] = next_b0.w;
+                b_tile_k16[(kl + 8u) * (tile_n / 4u) + b_vec0][b_comp0] = next_b1.x;
+                b_tile_k16[(kl + 8u) * (tile_n / 4u) + b_vec1][b_comp1] = next_b1.y;
+                b_tile_k16[(kl + 8u) * (tile_n / 4u) + b_vec2][b_comp2] = next_b1.z;
+                b_tile_k16[(kl + 8u) * (tile_n / 4u) + b_vec3][b_comp3] = next_b1.w;
+            }
+            workgroupBarrier();
+            {
+                let a0 = a_tile256[0u + tm];
+                let b0 = b_tile_k16[0u * (tile_n / 4u) + 0u * (tile_n / 8u) + tn];
+                let b1 = b_tile_k16[0u * (tile_n / 4u) + 1u * (tile_n / 8u) + tn];
+                acc_00_0 = fma(vec4<f32>(a0.x), b0, acc_00_0);
+                acc_00_1 = fma(vec4<f32>(a0.x), b1, acc_00_1);
+                acc_01_0 = fma(vec4<f32>(a0.y), b0, acc_01_0);
+                acc_01_1 = fma(vec4<f32>(a0.y), b1, acc_01_1);
+                acc_02_0 = fma(vec4<f32>(a0.z), b0, acc_02_0);
+                acc_02_1 = fma(vec4<f32>(a0.z), b1, acc_02_1);
+                acc_03_0 = fma(vec4<f32>(a0.w), b0, acc_03_0);
+                acc_03_1 = fma(vec4<f32>(a0.w), b1, acc_03_1);
+            }
+            {
+                let a0 = a_tile256[16u + tm];
+                let b0 = b_tile_k16[1u * (tile_n / 4u) + 0u * (tile_n / 8u) + tn];
+                let b1 = b_tile_k16[1u * (tile_n / 4u) + 1u * (tile_n / 8u) + tn];
+                acc_00_0 = fma(vec4<f32>(a0.x), b0, acc_00_0);
+                acc_00_1 = fma(vec4<f32>(a0.x), b1, acc_00_1);
+                acc_01_0 = fma(vec4<f32>(a0.y), b0, acc_01_0);
+                acc_01_1 = fma(vec4<f32>(a0.y), b1, acc_01_1);
+                acc_02_0 = fma(vec4<f32>(a0.z), b0, acc_02_0);
+                acc_02_1 = fma(vec4<f32>(a0.z), b1, acc_02_1);
+                acc_03_0 = fma(vec4<f32>(a0.w), b0, acc_03_0);
+                acc_03_1 = fma(vec4<f32>(a0.w), b1, acc_03_1);
+            }
+            {
+                let a0 = a_tile256[32u + tm];
+                let b0 = b_tile_k16[2u * (tile_n / 4u) + 0u * (tile_n / 8u) + tn];
+                let b1 = b_tile_k16[2u * (tile_n / 4u) + 1u * (tile_n / 8u) + tn];
+                acc_00_0 = fma(vec4<f32>(a0.x), b0, acc_00_0);
+                acc_00_1 = fma(vec4<f32>(a0.x), b1, acc_00_1);
+                acc_01_0 = fma(vec4<f32>(a0.y), b0, acc_01_0);
+                acc_01_1 = fma(vec4<f32>(a0.y), b1, acc_01_1);
+                acc_02_0 = fma(vec4<f32>(a0.z), b0, acc_02_0);
+                acc_02_1 = fma(vec4<f32>(a0.z), b1, acc_02_1);
+                acc_03_0 = fma(vec4<f32>(a0.w), b0, acc_03_0);
+                acc_03_1 = fma(vec4<f32>(a0.w), b1, acc_03_1);
+            }
+            {
+                let a0 = a_tile256[48u + tm];
+                let b0 = b_tile_k16[3u * (tile_n / 4u) + 0u * (tile_n / 8u) + tn];
+                let b1 = b_tile_k16[3u * (tile_n / 4u) + 1u * (tile_n / 8u) + tn];
+                acc_00_0 = fma(vec4<f32>(a0.x), b0, acc_00_0);
+                acc_00_1 = fma(vec4<f32>(a0.x), b1, acc_00_1);
+                acc_01_0 = fma(vec4<f32>(a0.y), b0, acc_01_0);
+                acc_01_1 = fma(vec4<f32>(a0.y), b1, acc_01_1);
+                acc_02_0 = fma(vec4<f32>(a0.z), b0, acc_02_0);
+                acc_02_1 = fma(vec4<f32>(a0.z), b1, acc_02_1);
+                acc_03_0 = fma(vec4<f32>(a0.w), b0, acc_03_0);
+                acc_03_1 = fma(vec4<f32>(a0.w), b1, acc_03_1);
+            }
+            {
+                let a0 = a_tile256[64u + tm];
+                let b0 = b_tile_k16[4u * (tile_n / 4u) + 0u * (tile_n / 8u) + tn];
+                let b1 = b_tile_k16[4u * (tile_n / 4u) + 1u * (tile_n / 8u) + tn];
+                acc_00_0 = fma(vec4<f32>(a0.x), b0, acc_00_0);
+                acc_00_1 = fma(vec4<f32>(a0.x), b1, acc_00_1);
+                acc_01_0 = fma(vec4<f32>(a0.y), b0, acc_01_0);
+                acc_01_1 = fma(vec4<f32>(a0.y), b1, acc_01_1);
+                acc_02_0 = fma(vec4<f32>(a0.z), b0, acc_02_0);
+                acc_02_1 = fma(vec4<f32>(a0.z), b1, acc_02_1);
+                acc_03_0 = fma(vec4<f32>(a0.w), b0, acc_03_0);
+                acc_03_1 = fma(vec4<f32>(a0.w), b1, acc_03_1);
+            }
+            {
+                let a0 = a_tile256[80u + tm];
+                let b0 = b_tile_k16[5u * (tile_n / 4u) + 0u * (tile_n / 8u) + tn];
+                let b1 = b_tile_k16[5u * (tile_n / 4u) + 1u * (tile_n / 8u) + tn];
+                acc_00_0 = fma(vec4<f32>(a0.x), b0, acc_00_0);
+                acc_00_1 = fma(vec4<f32>(a0.x), b1, acc_00_1);
+                acc_01_0 = fma(vec4<f32>(a0.y), b0, acc_01_0);
+                acc_01_1 = fma(vec4<f32>(a0.y), b1, acc_01_1);
+                acc_02_0 = fma(vec4<f32>(a0.z), b0, acc_02_0);
+                acc_02_1 = fma(vec4<f32>(a0.z), b1, acc_02_1);
+                acc_03_0 = fma(vec4<f32>(a0.w), b0, acc_03_0);
+                acc_03_1 = fma(vec4<f32>(a0.w), b1, acc_03_1);
+            }
+            {
+                let a0 = a_tile256[96u + tm];
+                let b0 = b_tile_k16[6u * (tile_n / 4u) + 0u * (tile_n / 8u) + tn];
+                let b1 = b_tile_k16[6u * (tile_n / 4u) + 1u * (tile_n / 8u) + tn];
+                acc_00_0 = fma(vec4<f32>(a0.x), b0, acc_00_0);
+                acc_00_1 = fma(vec4<f32>(a0.x), b1, acc_00_1);
+                acc_01_0 = fma(vec4<f32>(a0.y), b0, acc_01_0);
+                acc_01_1 = fma(vec4<f32>(a0.y), b1, acc_01_1);
+                acc_02_0 = fma(vec4<f32>(a0.z), b0, acc_02_0);
+                acc_02_1 = fma(vec4<f32>(a0.z), b1, acc_02_1);
+                acc_03_0 = fma(vec4<f32>(a0.w), b0, acc_03_0);
+                acc_03_1 = fma(vec4<f32>(a0.w), b1, acc_03_1);
+            }
+            {
+                let a0 = a_tile256[112u + tm];
+                let b0 = b_tile_k16[7u * (tile_n / 4u) + 0u * (tile_n / 8u) + tn];
+                let b1 = b_tile_k16[7u * (tile_n / 4u) + 1u * (tile_n / 8u) + tn];
+                acc_00_0 = fma(vec4<f32>(a0.x), b0, acc_00_0);
+                acc_00_1 = fma(vec4<f32>(a0.x), b1, acc_00_1);
+                acc_01_0 = fma(vec4<f32>(a0.y), b0, acc_01_0);
+                acc_01_1 = fma(vec4<f32>(a0.y), b1, acc_01_1);
+                acc_02_0 = fma(vec4<f32>(a0.z), b0, acc_02_0);
+                acc_02_1 = fma(vec4<f32>(a0.z), b1, acc_02_1);
+                acc_03_0 = fma(vec4<f32>(a0.w), b0, acc_03_0);
+                acc_03_1 = fma(vec4<f32>(a0.w), b1, acc_03_1);
+            }
+            {
+                let a0 = a_tile256[128u + tm];
+                let b0 = b_tile_k16[8u * (tile_n / 4u) + 0u * (tile_n / 8u) + tn];
+                let b1 = b_tile_k16[8u * (tile_n / 4u) + 1u * (tile_n / 8u) + tn];
+                acc_00_0 = fma(vec4<f32>(a0.x), b0, acc_00_0);
+                acc_00_1 = fma(vec4<f32>(a0.x), b1, acc_00_1);
+                acc_01_0 = fma(vec4<f32>(a0.y), b0, acc_01_0);
+                acc_01_1 = fma(vec4<f32>(a0.y), b1, acc_01_1);
+                acc_02_0 = fma(vec4<f32>(a0.z), b0, acc_02_0);
+                acc_02_1 = fma(vec4<f32>(a0.z), b1, acc_02_1);
+                acc_03_0 = fma(vec4<f32>(a0.w), b0, acc_03_0);
+                acc_03_1 = fma(vec4<f32>(a0.w), b1, acc_03_1);
+            }
+            {
+                let a0 = a_tile256[144u + tm];
+                let b0 = b_tile_k16[9u * (tile_n / 4u) + 0u * (tile_n / 8u) + tn];
+                let b1 = b_tile_k16[9u * (tile_n / 4u) + 1u * (tile_n / 8u) + tn];
+                acc_00_0 = fma(vec4<f32>(a0.x), b0, acc_00_0);
+                acc_00_1 = fma(vec4<f32>(a0.x), b1, acc_00_1);
+                acc_01_0 = fma(vec4<f32>(a0.y), b0, acc_01_0);
+                acc_01_1 = fma(vec4<f32>(a0.y), b1, acc_01_1);
+                acc_02_0 = fma(vec4<f32>(a0.z), b0, acc_02_0);
+                acc_02_1 = fma(vec4<f32>(a0.z), b1, acc_02_1);
+                acc_03_0 = fma(vec4<f32>(a0.w), b0, acc_03_0);
+                acc_03_1 = fma(vec4<f32>(a0.w), b1, acc_03_1);
+            }
+            {
+                let a0 = a_tile256[160u + tm];
+                let b0 = b_tile_k16[10u * (tile_n / 4u) + 0u * (tile_n / 8u) + tn];
+                let b1 = b_tile_k16[10u * (tile_n / 4u) + 1u * (tile_n / 8u) + tn];
+                acc_00_0 = fma(vec4<f32>(a0.x), b0, acc_00_0);
+                acc_00_1 = fma(vec4<f32>(a0.x), b1, acc_00_1);
+                acc_01_0 = fma(vec4<f32>(a0.y), b0, acc_01_0);
+                acc_01_1 = fma(vec4<f32>(a0.y), b1, acc_01_1);
+                acc_02_0 = fma(vec4<f32>(a0.z), b0, acc_02_0);
+                acc_02_1 = fma(vec4<f32>(a0.z), b1, acc_02_1);
+                acc_03_0 = fma(vec4<f32>(a0.w), b0, acc_03_0);
+                acc_03_1 = fma(vec4<f32>(a0.w), b1, acc_03_1);
+            }
+            {
+                let a0 = a_tile256[176u + tm];
+                let b0 = b_tile_k16[11u * (tile_n / 4u) + 0u * (tile_n / 8u) + tn];
+                let b1 = b_tile_k16[11u * (tile_n / 4u) + 1u * (tile_n / 8u) + tn];
+                acc_00_0 = fma(vec4<f32>(a0.x), b0, acc_00_0);
+                acc_00_1 = fma(vec4<f32>(a0.x), b1, acc_00_1);
+                acc_01_0 = fma(vec4<f32>(a0.y), b0, acc_01_0);
+                acc_01_1 = fma(vec4<f32>(a0.y), b1, acc_01_1);
+                acc_02_0 = fma(vec4<f32>(a0.z), b0, acc_02_0);
+                acc_02_1 = fma(vec4<f32>(a0.z), b1, acc_02_1);
+                acc_03_0 = fma(vec4<f32>(a0.w), b0, acc_03_0);
+                acc_03_1 = fma(vec4<f32>(a0.w), b1, acc_03_1);
+            }
+            {
+                let a0 = a_tile256[192u + tm];
+                let b0 = b_tile_k16[12u * (tile_n / 4u) + 0u * (tile_n / 8u) + tn];
+                let b1 = b_tile_k16[12u * (tile_n / 4u) + 1u * (tile_n / 8u) + tn];
+                acc_00_0 = fma(vec4<f32>(a0.x), b0, acc_00_0);
+                acc_00_1 = fma(vec4<f32>(a0.x), b1, acc_00_1);
+                acc_01_0 = fma(vec4<f32>(a0.y), b0, acc_01_0);
+                acc_01_1 = fma(vec4<f32>(a0.y), b1, acc_01_1);
+                acc_02_0 = fma(vec4<f32>(a0.z), b0, acc_02_0);
+                acc_02_1 = fma(vec4<f32>(a0.z), b1, acc_02_1);
+                acc_03_0 = fma(vec4<f32>(a0.w), b0, acc_03_0);
+                acc_03_1 = fma(vec4<f32>(a0.w), b1, acc_03_1);
+            }
+            {
+                let a0 = a_tile256[208u + tm];
+                let b0 = b_tile_k16[13u * (tile_n / 4u) + 0u * (tile_n / 8u) + tn];
+                let b1 = b_tile_k16[13u * (tile_n / 4u) + 1u * (tile_n / 8u) + tn];
+                acc_00_0 = fma(vec4<f32>(a0.x), b0, acc_00_0);
+                acc_00_1 = fma(vec4<f32>(a0.x), b1, acc_00_1);
+                acc_01_0 = fma(vec4<f32>(a0.y), b0, acc_01_0);
+                acc_01_1 = fma(vec4<f32>(a0.y), b1, acc_01_1);
+                acc_02_0 = fma(vec4<f32>(a0.z), b0, acc_02_0);
+                acc_02_1 = fma(vec4<f32>(a0.z), b1, acc_02_1);
+                acc_03_0 = fma(vec4<f32>(a0.w), b0, acc_03_0);
+                acc_03_1 = fma(vec4<f32>(a0.w), b1, acc_03_1);
+            }
+            {
+                let a0 = a_tile256[224u + tm];
+                let b0 = b_tile_k16[14u * (tile_n / 4u) + 0u * (tile_n / 8u) + tn];
+                let b1 = b_tile_k16[14u * (tile_n / 4u) + 1u * (tile_n / 8u) + tn];
+                acc_00_0 = fma(vec4<f32>(a0.x), b0, acc_00_0);
+                acc_00_1 = fma(vec4<f32>(a0.x), b1, acc_00_1);
+                acc_01_0 = fma(vec4<f32>(a0.y), b0, acc_01_0);
+                acc_01_1 = fma(vec4<f32>(a0.y), b1, acc_01_1);
+                acc_02_0 = fma(vec4<f32>(a0.z), b0, acc_02_0);
+                acc_02_1 = fma(vec4<f32>(a0.z), b1, acc_02_1);
+                acc_03_0 = fma(vec4<f32>(a0.w), b0, acc_03_0);
+                acc_03_1 = fma(vec4<f32>(a0.w), b1, acc_03_1);
+            }
+            {
+                let a0 = a_tile256[240u + tm];
+                let b0 = b_tile_k16[15u * (tile_n / 4u) + 0u * (tile_n / 8u) + tn];
+                let b1 = b_tile_k16[15u * (tile_n / 4u) + 1u * (tile_n / 8u) + tn];
+                acc_00_0 = fma(vec4<f32>(a0.x), b0, acc_00_0);
+                acc_00_1 = fma(vec4<f32>(a0.x), b1, acc_00_1);
+                acc_01_0 = fma(vec4<f32>(a0.y), b0, acc_01_0);
+                acc_01_1 = fma(vec4<f32>(a0.y), b1, acc_01_1);
+                acc_02_0 = fma(vec4<f32>(a0.z), b0, acc_02_0);
+                acc_02_1 = fma(vec4<f32>(a0.z), b1, acc_02_1);
+                acc_03_0 = fma(vec4<f32>(a0.w), b0, acc_03_0);
+                acc_03_1 = fma(vec4<f32>(a0.w), b1, acc_03_1);
+            }
+            workgroupBarrier();
         }
-        {
-            let a0 = a_tile256[0u + tm];
-            let b0 = b_tile_k16[0u * (tile_n / 4u) + 0u * (tile_n / 8u) + tn];
-            let b1 = b_tile_k16[0u * (tile_n / 4u) + 1u * (tile_n / 8u) + tn];
-            acc_00_0 = fma(vec4<f32>(a0.x), b0, acc_00_0);
-            acc_00_1 = fma(vec4<f32>(a0.x), b1, acc_00_1);
-            acc_01_0 = fma(vec4<f32>(a0.y), b0, acc_01_0);
-            acc_01_1 = fma(vec4<f32>(a0.y), b1, acc_01_1);
-            acc_02_0 = fma(vec4<f32>(a0.z), b0, acc_02_0);
-            acc_02_1 = fma(vec4<f32>(a0.z), b1, acc_02_1);
-            acc_03_0 = fma(vec4<f32>(a0.w), b0, acc_03_0);
-            acc_03_1 = fma(vec4<f32>(a0.w), b1, acc_03_1);
+    } else {
+        // Global → registers for the first K-tile.
+        var b0_k = kt_begin * 16u + kl;
+        var b0_k_ok = select(b0_k, kt_begin * 16u, tap_major) < k_total;
+        var b0_ic = select(b0_k / max(taps, 1u), kt_begin / max(taps, 1u) * 16u + kl, tap_major);
+        var b0_t = select(b0_k % max(taps, 1u), kt_begin % max(taps, 1u), tap_major);
+        var b0_ty = b0_t / max(pr.taps_x, 1u);
+        var b0_tx = b0_t % max(pr.taps_x, 1u);
+        var b1_k = kt_begin * 16u + kl + 8u;
+        var b1_k_ok = select(b1_k, kt_begin * 16u, tap_major) < k_total;
+        var b1_ic = select(b1_k / max(taps, 1u), kt_begin / max(taps, 1u) * 16u + kl + 8u, tap_major);
+        var b1_t = select(b1_k % max(taps, 1u), kt_begin % max(taps, 1u), tap_major);
+        var b1_ty = b1_t / max(pr.taps_x, 1u);
+        var b1_tx = b1_t % max(pr.taps_x, 1u);
+        var a0_k = select(kt_begin * 16u + kl_a0, b0_k, (tile_n == 64u));
+        var a0_k_ok = select(a0_k, kt_begin * 16u, tap_major) < k_total;
+        var a0_ic = select(a0_k / max(taps, 1u), kt_begin / max(taps, 1u) * 16u + select(kl_a0, kl, (tile_n == 64u)), tap_major);
+        var a0_t = select(a0_k % max(taps, 1u), kt_begin % max(taps, 1u), tap_major);
+        var a0_ty = a0_t / max(pr.taps_x, 1u);
+        var a0_tx = a0_t % max(pr.taps_x, 1u);
+        var a1_k = select(kt_begin * 16u + kl_a1, b1_k, (tile_n == 64u));
+        var a1_k_ok = select(a1_k, kt_begin * 16u, tap_major) < k_total;
+        var a1_ic = select(a1_k / max(taps, 1u), kt_begin / max(taps, 1u) * 16u + select(kl_a1, kl + 8u, (tile_n == 64u)), tap_major);
+        var a1_t = select(a1_k % max(taps, 1u), kt_begin % max(taps, 1u), tap_major);
+        var a1_ty = a1_t / max(pr.taps_x, 1u);
+        var a1_tx = a1_t % max(pr.taps_x, 1u);
+        var a2_k = kt_begin * 16u + kl_a2;
+        var a2_k_ok = select(a2_k, kt_begin * 16u, tap_major) < k_total;
+        var a2_ic = select(a2_k / max(taps, 1u), kt_begin / max(taps, 1u) * 16u + kl_a2, tap_major);
+        var a2_t = select(a2_k % max(taps, 1u), kt_begin % max(taps, 1u), tap_major);
+        var a2_ty = a2_t / max(pr.taps_x, 1u);
+        var a2_tx = a2_t % max(pr.taps_x, 1u);
+        var a3_k = kt_begin * 16u + kl_a3;
+        var a3_k_ok = select(a3_k, kt_begin * 16u, tap_major) < k_total;
+        var a3_ic = select(a3_k / max(taps, 1u), kt_begin / max(taps, 1u) * 16u + kl_a3, tap_major);
+        var a3_t = select(a3_k % max(taps, 1u), kt_begin % max(taps, 1u), tap_major);
+        var a3_ty = a3_t / max(pr.taps_x, 1u);
+        var a3_tx = a3_t % max(pr.taps_x, 1u);
+        var bx_ic = kt_begin / max(taps, 1u) * 16u + c_group * 8u;
+        var next_a0 = load_a4(pr, am0, a0_ic, a0_ty, a0_tx, a0_k_ok && a_ok0);
+        var next_a1 = load_a4(pr, am1, a1_ic, a1_ty, a1_tx, a1_k_ok && a_ok1);
+        var next_a2 = load_a4(pr, am2, a2_ic, a2_ty, a2_tx, a2_k_ok && a_ok2);
+        var next_a3 = load_a4(pr, am3, a3_ic, a3_ty, a3_tx, a3_k_ok && a_ok3);
+        var next_b0: vec4<f32>;
+        var next_b1: vec4<f32>;
+        if (tap_major) {
+            next_b0 = vec4<f32>(
+                load_b(pr, colx, bx_ic + 0u, b0_ty, b0_tx, b0_k_ok, true),
+                load_b(pr, colx, bx_ic + 1u, b0_ty, b0_tx, b0_k_ok, true),
+                load_b(pr, colx, bx_ic + 2u, b0_ty, b0_tx, b0_k_ok, true),
+                load_b(pr, colx, bx_ic + 3u, b0_ty, b0_tx, b0_k_ok, true));
+            next_b1 = vec4<f32>(
+                load_b(pr, colx, bx_ic + 4u, b0_ty, b0_tx, b0_k_ok, true),
+                load_b(pr, colx, bx_ic + 5u, b0_ty, b0_tx, b0_k_ok, true),
+                load_b(pr, colx, bx_ic + 6u, b0_ty, b0_tx, b0_k_ok, true),
+                load_b(pr, colx, bx_ic + 7u, b0_ty, b0_tx, b0_k_ok, true));
+        } else {
+            next_b0 = vec4<f32>(
+                load_b(pr, col0, b0_ic, b0_ty, b0_tx, b0_k_ok, false), load_b(pr, col1, b0_ic, b0_ty, b0_tx, b0_k_ok, false),
+                load_b(pr, col2, b0_ic, b0_ty, b0_tx, b0_k_ok, false), load_b(pr, col3, b0_ic, b0_ty, b0_tx, b0_k_ok, false));
+            next_b1 = vec4<f32>(
+                load_b(pr, col0, b1_ic, b1_ty, b1_tx, b1_k_ok, false), load_b(pr, col1, b1_ic, b1_ty, b1_tx, b1_k_ok, false),
+                load_b(pr, col2, b1_ic, b1_ty, b1_tx, b1_k_ok, false), load_b(pr, col3, b1_ic, b1_ty, b1_tx, b1_k_ok, false));
         }
-        {
-            let a0 = a_tile256[16u + tm];
-            let b0 = b_tile_k16[1u * (tile_n / 4u) + 0u * (tile_n / 8u) + tn];
-            let b1 = b_tile_k16[1u * (tile_n / 4u) + 1u * (tile_n / 8u) + tn];
-            acc_00_0 = fma(vec4<f32>(a0.x), b0, acc_00_0);
-            acc_00_1 = fma(vec4<f32>(a0.x), b1, acc_00_1);
-            acc_01_0 = fma(vec4<f32>(a0.y), b0, acc_01_0);
-            acc_01_1 = fma(vec4<f32>(a0.y), b1, acc_01_1);
-            acc_02_0 = fma(vec4<f32>(a0.z), b0, acc_02_0);
-            acc_02_1 = fma(vec4<f32>(a0.z), b1, acc_02_1);
-            acc_03_0 = fma(vec4<f32>(a0.w), b0, acc_03_0);
-            acc_03_1 = fma(vec4<f32>(a0.w), b1, acc_03_1);
+        for (var kt = kt_begin; kt < kt_end; kt++) {
+            if (a_ok0) { a_tile256[a_at0] = next_a0; }
+            if (a_ok1) { a_tile256[a_at1] = next_a1; }
+            if (a_ok2) { a_tile256[a_at2] = next_a2; }
+            if (a_ok3) { a_tile256[a_at3] = next_a3; }
+            if (tap_major) {
+                b_tile_k16[(c_group * 8u + 0u) * (tile_n / 4u) + bx_vec][bx_comp] = next_b0.x;
+                b_tile_k16[(c_group * 8u + 1u) * (tile_n / 4u) + bx_vec][bx_comp] = next_b0.y;
+                b_tile_k16[(c_group * 8u + 2u) * (tile_n / 4u) + bx_vec][bx_comp] = next_b0.z;
+                b_tile_k16[(c_group * 8u + 3u) * (tile_n / 4u) + bx_vec][bx_comp] = next_b0.w;
+                b_tile_k16[(c_group * 8u + 4u) * (tile_n / 4u) + bx_vec][bx_comp] = next_b1.x;
+                b_tile_k16[(c_group * 8u + 5u) * (tile_n / 4u) + bx_vec][bx_comp] = next_b1.y;
+                b_tile_k16[(c_group * 8u + 6u) * (tile_n / 4u) + bx_vec][bx_comp] = next_b1.z;
+                b_tile_k16[(c_group * 8u + 7u) * (tile_n / 4u) + bx_vec][bx_comp] = next_b1.w;
+            } else {
+                b_tile_k16[kl * (tile_n / 4u) + b_vec0][b_comp0] = next_b0.x;
+                b_tile_k16[kl * (tile_n / 4u) + b_vec1][b_comp1] = next_b0.y;
+                b_tile_k16[kl * (tile_n / 4u) + b_vec2][b_comp2] = next_b0.z;
+                b_tile_k16[kl * (tile_n / 4u) + b_vec3][b_comp3] = next_b0.w;
+                b_tile_k16[(kl + 8u) * (tile_n / 4u) + b_vec0][b_comp0] = next_b1.x;
+                b_tile_k16[(kl + 8u) * (tile_n / 4u) + b_vec1][b_comp1] = next_b1.y;
+                b_tile_k16[(kl + 8u) * (tile_n / 4u) + b_vec2][b_comp2] = next_b1.z;
+                b_tile_k16[(kl + 8u) * (tile_n / 4u) + b_vec3][b_comp3] = next_b1.w;
+            }
+            workgroupBarrier();
+            if (kt + 1u < kt_end) {
+                b0_k = (kt + 1u) * 16u + kl;
+                b0_k_ok = select(b0_k, (kt + 1u) * 16u, tap_major) < k_total;
+                b0_ic = select(b0_k / max(taps, 1u), (kt + 1u) / max(taps, 1u) * 16u + kl, tap_major);
+                b0_t = select(b0_k % max(taps, 1u), (kt + 1u) % max(taps, 1u), tap_major);
+                b0_ty = b0_t / max(pr.taps_x, 1u);
+                b0_tx = b0_t % max(pr.taps_x, 1u);
+                b1_k = (kt + 1u) * 16u + kl + 8u;
+                b1_k_ok = select(b1_k, (kt + 1u) * 16u, tap_major) < k_total;
+                b1_ic = select(b1_k / max(taps, 1u), (kt + 1u) / max(taps, 1u) * 16u + kl + 8u, tap_major);
+                b1_t = select(b1_k % max(taps, 1u), (kt + 1u) % max(taps, 1u), tap_major);
+                b1_ty = b1_t / max(pr.taps_x, 1u);
+                b1_tx = b1_t % max(pr.taps_x, 1u);
+                a0_k = select((kt + 1u) * 16u + kl_a0, b0_k, (tile_n == 64u));
+                a0_k_ok = select(a0_k, (kt + 1u) * 16u, tap_major) < k_total;
+                a0_ic = select(a0_k / max(taps, 1u), (kt + 1u) / max(taps, 1u) * 16u + select(kl_a0, kl, (tile_n == 64u)), tap_major);
+                a0_t = select(a0_k % max(taps, 1u), (kt + 1u) % max(taps, 1u), tap_major);
+                a0_ty = a0_t / max(pr.taps_x, 1u);
+                a0_tx = a0_t % max(pr.taps_x, 1u);
+                a1_k = select((kt + 1u) * 16u + kl_a1, b1_k, (tile_n == 64u));
+                a1_k_ok = select(a1_k, (kt + 1u) * 16u, tap_major) < k_total;
+                a1_ic = select(a1_k / max(taps, 1u), (kt + 1u) / max(taps, 1u) * 16u + select(kl_a1, kl + 8u, (tile_n == 64u)), tap_major);
+                a1_t = select(a1_k % max(taps, 1u), (kt + 1u) % max(taps, 1u), tap_major);
+                a1_ty = a1_t / max(pr.taps_x, 1u);
+                a1_tx = a1_t % max(pr.taps_x, 1u);
+                a2_k = (kt + 1u) * 16u + kl_a2;
+                a2_k_ok = select(a2_k, (kt + 1u) * 16u, tap_major) < k_total;
+                a2_ic = select(a2_k / max(taps, 1u), (kt + 1u) / max(taps, 1u) * 16u + kl_a2, tap_major);
+                a2_t = select(a2_k % max(taps, 1u), (kt + 1u) % max(taps, 1u), tap_major);
+                a2_ty = a2_t / max(pr.taps_x, 1u);
+                a2_tx = a2_t % max(pr.taps_x, 1u);
+                a3_k = (kt + 1u) * 16u + kl_a3;
+                a3_k_ok = select(a3_k, (kt + 1u) * 16u, tap_major) < k_total;
+                a3_ic = select(a3_k / max(taps, 1u), (kt + 1u) / max(taps, 1u) * 16u + kl_a3, tap_major);
+                a3_t = select(a3_k % max(taps, 1u), (kt + 1u) % max(taps, 1u), tap_major);
+                a3_ty = a3_t / max(pr.taps_x, 1u);
+                a3_tx = a3_t % max(pr.taps_x, 1u);
+                bx_ic = (kt + 1u) / max(taps, 1u) * 16u + c_group * 8u;
+                next_a0 = load_a4(pr, am0, a0_ic, a0_ty, a0_tx, a0_k_ok && a_ok0);
+                next_a1 = load_a4(pr, am1, a1_ic, a1_ty, a1_tx, a1_k_ok && a_ok1);
+                next_a2 = load_a4(pr, am2, a2_ic, a2_ty, a2_tx, a2_k_ok && a_ok2);
+                next_a3 = load_a4(pr, am3, a3_ic, a3_ty, a3_tx, a3_k_ok && a_ok3);
+                if (tap_major) {
+                    next_b0 = vec4<f32>(
+                        load_b(pr, colx, bx_ic + 0u, b0_ty, b0_tx, b0_k_ok, true),
+                        load_b(pr, colx, bx_ic + 1u, b0_ty, b0_tx, b0_k_ok, true),
+                        load_b(pr, colx, bx_ic + 2u, b0_ty, b0_tx, b0_k_ok, true),
+                        load_b(pr, colx, bx_ic + 3u, b0_ty, b0_tx, b0_k_ok, true));
+                    next_b1 = vec4<f32>(
+                        load_b(pr, colx, bx_ic + 4u, b0_ty, b0_tx, b0_k_ok, true),
+                        load_b(pr, colx, bx_ic + 5u, b0_ty, b0_tx, b0_k_ok, true),
+                        load_b(pr, colx, bx_ic + 6u, b0_ty, b0_tx, b0_k_ok, true),
+                        load_b(pr, colx, bx_ic + 7u, b0_ty, b0_tx, b0_k_ok, true));
+                } else {
+                    next_b0 = vec4<f32>(
+                        load_b(pr, col0, b0_ic, b0_ty, b0_tx, b0_k_ok, false), load_b(pr, col1, b0_ic, b0_ty, b0_tx, b0_k_ok, false),
+                        load_b(pr, col2, b0_ic, b0_ty, b0_tx, b0_k_ok, false), load_b(pr, col3, b0_ic, b0_ty, b0_tx, b0_k_ok, false));
+                    next_b1 = vec4<f32>(
+                        load_b(pr, col0, b1_ic, b1_ty, b1_tx, b1_k_ok, false), load_b(pr, col1, b1_ic, b1_ty, b1_tx, b1_k_ok, false),
+                        load_b(pr, col2, b1_ic, b1_ty, b1_tx, b1_k_ok, false), load_b(pr, col3, b1_ic, b1_ty, b1_tx, b1_k_ok, false));
+                }
+            }
+            {
+                let a0 = a_tile256[0u + tm];
+                let b0 = b_tile_k16[0u * (tile_n / 4u) + 0u * (tile_n / 8u) + tn];
+                let b1 = b_tile_k16[0u * (tile_n / 4u) + 1u * (tile_n / 8u) + tn];
+                acc_00_0 = fma(vec4<f32>(a0.x), b0, acc_00_0);
+                acc_00_1 = fma(vec4<f32>(a0.x), b1, acc_00_1);
+                acc_01_0 = fma(vec4<f32>(a0.y), b0, acc_01_0);
+                acc_01_1 = fma(vec4<f32>(a0.y), b1, acc_01_1);
+                acc_02_0 = fma(vec4<f32>(a0.z), b0, acc_02_0);
+                acc_02_1 = fma(vec4<f32>(a0.z), b1, acc_02_1);
+                acc_03_0 = fma(vec4<f32>(a0.w), b0, acc_03_0);
+                acc_03_1 = fma(vec4<f32>(a0.w), b1, acc_03_1);
+            }
+            {
+                let a0 = a_tile256[16u + tm];
+                let b0 = b_tile_k16[1u * (tile_n / 4u) + 0u * (tile_n / 8u) + tn];
+                let b1 = b_tile_k16[1u * (tile_n / 4u) + 1u * (tile_n / 8u) + tn];
+                acc_00_0 = fma(vec4<f32>(a0.x), b0, acc_00_0);
+                acc_00_1 = fma(vec4<f32>(a0.x), b1, acc_00_1);
+                acc_01_0 = fma(vec4<f32>(a0.y), b0, acc_01_0);
+                acc_01_1 = fma(vec4<f32>(a0.y), b1, acc_01_1);
+                acc_02_0 = fma(vec4<f32>(a0.z), b0, acc_02_0);
+                acc_02_1 = fma(vec4<f32>(a0.z), b1, acc_02_1);
+                acc_03_0 = fma(vec4<f32>(a0.w), b0, acc_03_0);
+                acc_03_1 = fma(vec4<f32>(a0.w), b1, acc_03_1);
+            }
+            {
+                let a0 = a_tile256[32u + tm];
+                let b0 = b_tile_k16[2u * (tile_n / 4u) + 0u * (tile_n / 8u) + tn];
+                let b1 = b_tile_k16[2u * (tile_n / 4u) + 1u * (tile_n / 8u) + tn];
+                acc_00_0 = fma(vec4<f32>(a0.x), b0, acc_00_0);
+                acc_00_1 = fma(vec4<f32>(a0.x), b1, acc_00_1);
+                acc_01_0 = fma(vec4<f32>(a0.y), b0, acc_01_0);
+                acc_01_1 = fma(vec4<f32>(a0.y), b1, acc_01_1);
+                acc_02_0 = fma(vec4<f32>(a0.z), b0, acc_02_0);
+                acc_02_1 = fma(vec4<f32>(a0.z), b1, acc_02_1);
+                acc_03_0 = fma(vec4<f32>(a0.w), b0, acc_03_0);
+                acc_03_1 = fma(vec4<f32>(a0.w), b1, acc_03_1);
+            }
+            {
+                let a0 = a_tile256[48u + tm];
+                let b0 = b_tile_k16[3u * (tile_n / 4u) + 0u * (tile_n / 8u) + tn];
+                let b1 = b_tile_k16[3u * (tile_n / 4u) + 1u * (tile_n / 8u) + tn];
+                acc_00_0 = fma(vec4<f32>(a0.x), b0, acc_00_0);
+                acc_00_1 = fma(vec4<f32>(a0.x), b1, acc_00_1);
+                acc_01_0 = fma(vec4<f32>(a0.y), b0, acc_01_0);
+                acc_01_1 = fma(vec4<f32>(a0.y), b1, acc_01_1);
+                acc_02_0 = fma(vec4<f32>(a0.z), b0, acc_02_0);
+                acc_02_1 = fma(vec4<f32>(a0.z), b1, acc_02_1);
+                acc_03_0 = fma(vec4<f32>(a0.w), b0, acc_03_0);
+                acc_03_1 = fma(vec4<f32>(a0.w), b1, acc_03_1);
+            }
+            {
+                let a0 = a_tile256[64u + tm];
+                let b0 = b_tile_k16[4u * (tile_n / 4u) + 0u * (tile_n / 8u) + tn];
+                let b1 = b_tile_k16[4u * (tile_n / 4u) + 1u * (tile_n / 8u) + tn];
+                acc_00_0 = fma(vec4<f32>(a0.x), b0, acc_00_0);
+                acc_00_1 = fma(vec4<f32>(a0.x), b1, acc_00_1);
+                acc_01_0 = fma(vec4<f32>(a0.y), b0, acc_01_0);
+                acc_01_1 = fma(vec4<f32>(a0.y), b1, acc_01_1);
+                acc_02_0 = fma(vec4<f32>(a0.z), b0, acc_02_0);
+                acc_02_1 = fma(vec4<f32>(a0.z), b1, acc_02_1);
+                acc_03_0 = fma(vec4<f32>(a0.w), b0, acc_03_0);
+                acc_03_1 = fma(vec4<f32>(a0.w), b1, acc_03_1);
+            }
+            {
+                let a0 = a_tile256[80u + tm];
+                let b0 = b_tile_k16[5u * (tile_n / 4u) + 0u * (tile_n / 8u) + tn];
+                let b1 = b_tile_k16[5u * (tile_n / 4u) + 1u * (tile_n / 8u) + tn];
+                acc_00_0 = fma(vec4<f32>(a0.x), b0, acc_00_0);
+                acc_00_1 = fma(vec4<f32>(a0.x), b1, acc_00_1);
+                acc_01_0 = fma(vec4<f32>(a0.y), b0, acc_01_0);
+                acc_01_1 = fma(vec4<f32>(a0.y), b1, acc_01_1);
+                acc_02_0 = fma(vec4<f32>(a0.z), b0, acc_02_0);
+                acc_02_1 = fma(vec4<f32>(a0.z), b1, acc_02_1);
+                acc_03_0 = fma(vec4<f32>(a0.w), b0, acc_03_0);
+                acc_03_1 = fma(vec4<f32>(a0.w), b1, acc_03_1);
+            }
+            {
+                let a0 = a_tile256[96u + tm];
+                let b0 = b_tile_k16[6u * (tile_n / 4u) + 0u * (tile_n / 8u) + tn];
+                let b1 = b_tile_k16[6u * (tile_n / 4u) + 1u * (tile_n / 8u) + tn];
+                acc_00_0 = fma(vec4<f32>(a0.x), b0, acc_00_0);
+                acc_00_1 = fma(vec4<f32>(a0.x), b1, acc_00_1);
+                acc_01_0 = fma(vec4<f32>(a0.y), b0, acc_01_0);
+                acc_01_1 = fma(vec4<f32>(a0.y), b1, acc_01_1);
+                acc_02_0 = fma(vec4<f32>(a0.z), b0, acc_02_0);
+                acc_02_1 = fma(vec4<f32>(a0.z), b1, acc_02_1);
+                acc_03_0 = fma(vec4<f32>(a0.w), b0, acc_03_0);
+                acc_03_1 = fma(vec4<f32>(a0.w), b1, acc_03_1);
+            }
+            {
+                let a0 = a_tile256[112u + tm];
+                let b0 = b_tile_k16[7u * (tile_n / 4u) + 0u * (tile_n / 8u) + tn];
+                let b1 = b_tile_k16[7u * (tile_n / 4u) + 1u * (tile_n / 8u) + tn];
+                acc_00_0 = fma(vec4<f32>(a0.x), b0, acc_00_0);
+                acc_00_1 = fma(vec4<f32>(a0.x), b1, acc_00_1);
+                acc_01_0 = fma(vec4<f32>(a0.y), b0, acc_01_0);
+                acc_01_1 = fma(vec4<f32>(a0.y), b1, acc_01_1);
+                acc_02_0 = fma(vec4<f32>(a0.z), b0, acc_02_0);
+                acc_02_1 = fma(vec4<f32>(a0.z), b1, acc_02_1);
+                acc_03_0 = fma(vec4<f32>(a0.w), b0, acc_03_0);
+                acc_03_1 = fma(vec4<f32>(a0.w), b1, acc_03_1);
+            }
+            {
+                let a0 = a_tile256[128u + tm];
+                let b0 = b_tile_k16[8u * (tile_n / 4u) + 0u * (tile_n / 8u) + tn];
+                let b1 = b_tile_k16[8u * (tile_n / 4u) + 1u * (tile_n / 8u) + tn];
+                acc_00_0 = fma(vec4<f32>(a0.x), b0, acc_00_0);
+                acc_00_1 = fma(vec4<f32>(a0.x), b1, acc_00_1);
+                acc_01_0 = fma(vec4<f32>(a0.y), b0, acc_01_0);
+                acc_01_1 = fma(vec4<f32>(a0.y), b1, acc_01_1);
+                acc_02_0 = fma(vec4<f32>(a0.z), b0, acc_02_0);
+                acc_02_1 = fma(vec4<f32>(a0.z), b1, acc_02_1);
+                acc_03_0 = fma(vec4<f32>(a0.w), b0, acc_03_0);
+                acc_03_1 = fma(vec4<f32>(a0.w), b1, acc_03_1);
+            }
+            {
+                let a0 = a_tile256[144u + tm];
+                let b0 = b_tile_k16[9u * (tile_n / 4u) + 0u * (tile_n / 8u) + tn];
+                let b1 = b_tile_k16[9u * (tile_n / 4u) + 1u * (tile_n / 8u) + tn];
+                acc_00_0 = fma(vec4<f32>(a0.x), b0, acc_00_0);
+                acc_00_1 = fma(vec4<f32>(a0.x), b1, acc_00_1);
+                acc_01_0 = fma(vec4<f32>(a0.y), b0, acc_01_0);
+                acc_01_1 = fma(vec4<f32>(a0.y), b1, acc_01_1);
+                acc_02_0 = fma(vec4<f32>(a0.z), b0, acc_02_0);
+                acc_02_1 = fma(vec4<f32>(a0.z), b1, acc_02_1);
+                acc_03_0 = fma(vec4<f32>(a0.w), b0, acc_03_0);
+                acc_03_1 = fma(vec4<f32>(a0.w), b1, acc_03_1);
+            }
+            {
+                let a0 = a_tile256[160u + tm];
+                let b0 = b_tile_k16[10u * (tile_n / 4u) + 0u * (tile_n / 8u) + tn];
+                let b1 = b_tile_k16[10u * (tile_n / 4u) + 1u * (tile_n / 8u) + tn];
+                acc_00_0 = fma(vec4<f32>(a0.x), b0, acc_00_0);
+                acc_00_1 = fma(vec4<f32>(a0.x), b1, acc_00_1);
+                acc_01_0 = fma(vec4<f32>(a0.y), b0, acc_01_0);
+                acc_01_1 = fma(vec4<f32>(a0.y), b1, acc_01_1);
+                acc_02_0 = fma(vec4<f32>(a0.z), b0, acc_02_0);
+                acc_02_1 = fma(vec4<f32>(a0.z), b1, acc_02_1);
+                acc_03_0 = fma(vec4<f32>(a0.w), b0, acc_03_0);
+                acc_03_1 = fma(vec4<f32>(a0.w), b1, acc_03_1);
+            }
+            {
+                let a0 = a_tile256[176u + tm];
+                let b0 = b_tile_k16[11u * (tile_n / 4u) + 0u * (tile_n / 8u) + tn];
+                let b1 = b_tile_k16[11u * (tile_n / 4u) + 1u * (tile_n / 8u) + tn];
+                acc_00_0 = fma(vec4<f32>(a0.x), b0, acc_00_0);
+                acc_00_1 = fma(vec4<f32>(a0.x), b1, acc_00_1);
+                acc_01_0 = fma(vec4<f32>(a0.y), b0, acc_01_0);
+                acc_01_1 = fma(vec4<f32>(a0.y), b1, acc_01_1);
+                acc_02_0 = fma(vec4<f32>(a0.z), b0, acc_02_0);
+                acc_02_1 = fma(vec4<f32>(a0.z), b1, acc_02_1);
+                acc_03_0 = fma(vec4<f32>(a0.w), b0, acc_03_0);
+                acc_03_1 = fma(vec4<f32>(a0.w), b1, acc_03_1);
+            }
+            {
+                let a0 = a_tile256[192u + tm];
+                let b0 = b_tile_k16[12u * (tile_n / 4u) + 0u * (tile_n / 8u) + tn];
+                let b1 = b_tile_k16[12u * (tile_n / 4u) + 1u * (tile_n / 8u) + tn];
+                acc_00_0 = fma(vec4<f32>(a0.x), b0, acc_00_0);
+                acc_00_1 = fma(vec4<f32>(a0.x), b1, acc_00_1);
+                acc_01_0 = fma(vec4<f32>(a0.y), b0, acc_01_0);
+                acc_01_1 = fma(vec4<f32>(a0.y), b1, acc_01_1);
+                acc_02_0 = fma(vec4<f32>(a0.z), b0, acc_02_0);
+                acc_02_1 = fma(vec4<f32>(a0.z), b1, acc_02_1);
+                acc_03_0 = fma(vec4<f32>(a0.w), b0, acc_03_0);
+                acc_03_1 = fma(vec4<f32>(a0.w), b1, acc_03_1);
+            }
+            {
+                let a0 = a_tile256[208u + tm];
+                let b0 = b_tile_k16[13u * (tile_n / 4u) + 0u * (tile_n / 8u) + tn];
+                let b1 = b_tile_k16[13u * (tile_n / 4u) + 1u * (tile_n / 8u) + tn];
+                acc_00_0 = fma(vec4<f32>(a0.x), b0, acc_00_0);
+                acc_00_1 = fma(vec4<f32>(a0.x), b1, acc_00_1);
+                acc_01_0 = fma(vec4<f32>(a0.y), b0, acc_01_0);
+                acc_01_1 = fma(vec4<f32>(a0.y), b1, acc_01_1);
+                acc_02_0 = fma(vec4<f32>(a0.z), b0, acc_02_0);
+                acc_02_1 = fma(vec4<f32>(a0.z), b1, acc_02_1);
+                acc_03_0 = fma(vec4<f32>(a0.w), b0, acc_03_0);
+                acc_03_1 = fma(vec4<f32>(a0.w), b1, acc_03_1);
+            }
+            {
+                let a0 = a_tile256[224u + tm];
+                let b0 = b_tile_k16[14u * (tile_n / 4u) + 0u * (tile_n / 8u) + tn];
+                let b1 = b_tile_k16[14u * (tile_n / 4u) + 1u * (tile_n / 8u) + tn];
+                acc_00_0 = fma(vec4<f32>(a0.x), b0, acc_00_0);
+                acc_00_1 = fma(vec4<f32>(a0.x), b1, acc_00_1);
+                acc_01_0 = fma(vec4<f32>(a0.y), b0, acc_01_0);
+                acc_01_1 = fma(vec4<f32>(a0.y), b1, acc_01_1);
+                acc_02_0 = fma(vec4<f32>(a0.z), b0, acc_02_0);
+                acc_02_1 = fma(vec4<f32>(a0.z), b1, acc_02_1);
+                acc_03_0 = fma(vec4<f32>(a0.w), b0, acc_03_0);
+                acc_03_1 = fma(vec4<f32>(a0.w), b1, acc_03_1);
+            }
+            {
+                let a0 = a_tile256[240u + tm];
+                let b0 = b_tile_k16[15u * (tile_n / 4u) + 0u * (tile_n / 8u) + tn];
+                let b1 = b_tile_k16[15u * (tile_n / 4u) + 1u * (tile_n / 8u) + tn];
+                acc_00_0 = fma(vec4<f32>(a0.x), b0, acc_00_0);
+                acc_00_1 = fma(vec4<f32>(a0.x), b1, acc_00_1);
+                acc_01_0 = fma(vec4<f32>(a0.y), b0, acc_01_0);
+                acc_01_1 = fma(vec4<f32>(a0.y), b1, acc_01_1);
+                acc_02_0 = fma(vec4<f32>(a0.z), b0, acc_02_0);
+                acc_02_1 = fma(vec4<f32>(a0.z), b1, acc_02_1);
+                acc_03_0 = fma(vec4<f32>(a0.w), b0, acc_03_0);
+                acc_03_1 = fma(vec4<f32>(a0.w), b1, acc_03_1);
+            }
+            workgroupBarrier();
         }
-        {
-            let a0 = a_tile256[32u + tm];
-            let b0 = b_tile_k16[2u * (tile_n / 4u) + 0u * (tile_n / 8u) + tn];
-            let b1 = b_tile_k16[2u * (tile_n / 4u) + 1u * (tile_n / 8u) + tn];
-            acc_00_0 = fma(vec4<f32>(a0.x), b0, acc_00_0);
-            acc_00_1 = fma(vec4<f32>(a0.x), b1, acc_00_1);
-            acc_01_0 = fma(vec4<f32>(a0.y), b0, acc_01_0);
-            acc_01_1 = fma(vec4<f32>(a0.y), b1, acc_01_1);
-            acc_02_0 = fma(vec4<f32>(a0.z), b0, acc_02_0);
-            acc_02_1 = fma(vec4<f32>(a0.z), b1, acc_02_1);
-            acc_03_0 = fma(vec4<f32>(a0.w), b0, acc_03_0);
-            acc_03_1 = fma(vec4<f32>(a0.w), b1, acc_03_1);
-        }
-        {
-            let a0 = a_tile256[48u + tm];
-            let b0 = b_tile_k16[3u * (tile_n / 4u) + 0u * (tile_n / 8u) + tn];
-            let b1 = b_tile_k16[3u * (tile_n / 4u) + 1u * (tile_n / 8u) + tn];
-            acc_00_0 = fma(vec4<f32>(a0.x), b0, acc_00_0);
-            acc_00_1 = fma(vec4<f32>(a0.x), b1, acc_00_1);
-            acc_01_0 = fma(vec4<f32>(a0.y), b0, acc_01_0);
-            acc_01_1 = fma(vec4<f32>(a0.y), b1, acc_01_1);
-            acc_02_0 = fma(vec4<f32>(a0.z), b0, acc_02_0);
-            acc_02_1 = fma(vec4<f32>(a0.z), b1, acc_02_1);
-            acc_03_0 = fma(vec4<f32>(a0.w), b0, acc_03_0);
-            acc_03_1 = fma(vec4<f32>(a0.w), b1, acc_03_1);
-        }
-        {
-            let a0 = a_tile256[64u + tm];
-            let b0 = b_tile_k16[4u * (tile_n / 4u) + 0u * (tile_n / 8u) + tn];
-            let b1 = b_tile_k16[4u * (tile_n / 4u) + 1u * (tile_n / 8u) + tn];
-            acc_00_0 = fma(vec4<f32>(a0.x), b0, acc_00_0);
-            acc_00_1 = fma(vec4<f32>(a0.x), b1, acc_00_1);
-            acc_01_0 = fma(vec4<f32>(a0.y), b0, acc_01_0);
-            acc_01_1 = fma(vec4<f32>(a0.y), b1, acc_01_1);
-            acc_02_0 = fma(vec4<f32>(a0.z), b0, acc_02_0);
-            acc_02_1 = fma(vec4<f32>(a0.z), b1, acc_02_1);
-            acc_03_0 = fma(vec4<f32>(a0.w), b0, acc_03_0);
-            acc_03_1 = fma(vec4<f32>(a0.w), b1, acc_03_1);
-        }
-        {
-            let a0 = a_tile256[80u + tm];
-            let b0 = b_tile_k16[5u * (tile_n / 4u) + 0u * (tile_n / 8u) + tn];
-            let b1 = b_tile_k16[5u * (tile_n / 4u) + 1u * (tile_n / 8u) + tn];
-            acc_00_0 = fma(vec4<f32>(a0.x), b0, acc_00_0);
-            acc_00_1 = fma(vec4<f32>(a0.x), b1, acc_00_1);
-            acc_01_0 = fma(vec4<f32>(a0.y), b0, acc_01_0);
-            acc_01_1 = fma(vec4<f32>(a0.y), b1, acc_01_1);
-            acc_02_0 = fma(vec4<f32>(a0.z), b0, acc_02_0);
-            acc_02_1 = fma(vec4<f32>(a0.z), b1, acc_02_1);
-            acc_03_0 = fma(vec4<f32>(a0.w), b0, acc_03_0);
-            acc_03_1 = fma(vec4<f32>(a0.w), b1, acc_03_1);
-        }
-        {
-            let a0 = a_tile256[96u + tm];
-            let b0 = b_tile_k16[6u * (tile_n / 4u) + 0u * (tile_n / 8u) + tn];
-            let b1 = b_tile_k16[6u * (tile_n / 4u) + 1u * (tile_n / 8u) + tn];
-            acc_00_0 = fma(vec4<f32>(a0.x), b0, acc_00_0);
-            acc_00_1 = fma(vec4<f32>(a0.x), b1, acc_00_1);
-            acc_01_0 = fma(vec4<f32>(a0.y), b0, acc_01_0);
-            acc_01_1 = fma(vec4<f32>(a0.y), b1, acc_01_1);
-            acc_02_0 = fma(vec4<f32>(a0.z), b0, acc_02_0);
-            acc_02_1 = fma(vec4<f32>(a0.z), b1, acc_02_1);
-            acc_03_0 = fma(vec4<f32>(a0.w), b0, acc_03_0);
-            acc_03_1 = fma(vec4<f32>(a0.w), b1, acc_03_1);
-        }
-        {
-            let a0 = a_tile256[112u + tm];
-            let b0 = b_tile_k16[7u * (tile_n / 4u) + 0u * (tile_n / 8u) + tn];
-            let b1 = b_tile_k16[7u * (tile_n / 4u) + 1u * (tile_n / 8u) + tn];
-            acc_00_0 = fma(vec4<f32>(a0.x), b0, acc_00_0);
-            acc_00_1 = fma(vec4<f32>(a0.x), b1, acc_00_1);
-            acc_01_0 = fma(vec4<f32>(a0.y), b0, acc_01_0);
-            acc_01_1 = fma(vec4<f32>(a0.y), b1, acc_01_1);
-            acc_02_0 = fma(vec4<f32>(a0.z), b0, acc_02_0);
-            acc_02_1 = fma(vec4<f32>(a0.z), b1, acc_02_1);
-            acc_03_0 = fma(vec4<f32>(a0.w), b0, acc_03_0);
-            acc_03_1 = fma(vec4<f32>(a0.w), b1, acc_03_1);
-        }
-        {
-            let a0 = a_tile256[128u + tm];
-            let b0 = b_tile_k16[8u * (tile_n / 4u) + 0u * (tile_n / 8u) + tn];
-            let b1 = b_tile_k16[8u * (tile_n / 4u) + 1u * (tile_n / 8u) + tn];
-            acc_00_0 = fma(vec4<f32>(a0.x), b0, acc_00_0);
-            acc_00_1 = fma(vec4<f32>(a0.x), b1, acc_00_1);
-            acc_01_0 = fma(vec4<f32>(a0.y), b0, acc_01_0);
-            acc_01_1 = fma(vec4<f32>(a0.y), b1, acc_01_1);
-            acc_02_0 = fma(vec4<f32>(a0.z), b0, acc_02_0);
-            acc_02_1 = fma(vec4<f32>(a0.z), b1, acc_02_1);
-            acc_03_0 = fma(vec4<f32>(a0.w), b0, acc_03_0);
-            acc_03_1 = fma(vec4<f32>(a0.w), b1, acc_03_1);
-        }
-        {
-            let a0 = a_tile256[144u + tm];
-            let b0 = b_tile_k16[9u * (tile_n / 4u) + 0u * (tile_n / 8u) + tn];
-            let b1 = b_tile_k16[9u * (tile_n / 4u) + 1u * (tile_n / 8u) + tn];
-            acc_00_0 = fma(vec4<f32>(a0.x), b0, acc_00_0);
-            acc_00_1 = fma(vec4<f32>(a0.x), b1, acc_00_1);
-            acc_01_0 = fma(vec4<f32>(a0.y), b0, acc_01_0);
-            acc_01_1 = fma(vec4<f32>(a0.y), b1, acc_01_1);
-            acc_02_0 = fma(vec4<f32>(a0.z), b0, acc_02_0);
-            acc_02_1 = fma(vec4<f32>(a0.z), b1, acc_02_1);
-            acc_03_0 = fma(vec4<f32>(a0.w), b0, acc_03_0);
-            acc_03_1 = fma(vec4<f32>(a0.w), b1, acc_03_1);
-        }
-        {
-            let a0 = a_tile256[160u + tm];
-            let b0 = b_tile_k16[10u * (tile_n / 4u) + 0u * (tile_n / 8u) + tn];
-            let b1 = b_tile_k16[10u * (tile_n / 4u) + 1u * (tile_n / 8u) + tn];
-            acc_00_0 = fma(vec4<f32>(a0.x), b0, acc_00_0);
-            acc_00_1 = fma(vec4<f32>(a0.x), b1, acc_00_1);
-            acc_01_0 = fma(vec4<f32>(a0.y), b0, acc_01_0);
-            acc_01_1 = fma(vec4<f32>(a0.y), b1, acc_01_1);
-            acc_02_0 = fma(vec4<f32>(a0.z), b0, acc_02_0);
-            acc_02_1 = fma(vec4<f32>(a0.z), b1, acc_02_1);
-            acc_03_0 = fma(vec4<f32>(a0.w), b0, acc_03_0);
-            acc_03_1 = fma(vec4<f32>(a0.w), b1, acc_03_1);
-        }
-        {
-            let a0 = a_tile256[176u + tm];
-            let b0 = b_tile_k16[11u * (tile_n / 4u) + 0u * (tile_n / 8u) + tn];
-            let b1 = b_tile_k16[11u * (tile_n / 4u) + 1u * (tile_n / 8u) + tn];
-            acc_00_0 = fma(vec4<f32>(a0.x), b0, acc_00_0);
-            acc_00_1 = fma(vec4<f32>(a0.x), b1, acc_00_1);
-            acc_01_0 = fma(vec4<f32>(a0.y), b0, acc_01_0);
-            acc_01_1 = fma(vec4<f32>(a0.y), b1, acc_01_1);
-            acc_02_0 = fma(vec4<f32>(a0.z), b0, acc_02_0);
-            acc_02_1 = fma(vec4<f32>(a0.z), b1, acc_02_1);
-            acc_03_0 = fma(vec4<f32>(a0.w), b0, acc_03_0);
-            acc_03_1 = fma(vec4<f32>(a0.w), b1, acc_03_1);
-        }
-        {
-            let a0 = a_tile256[192u + tm];
-            let b0 = b_tile_k16[12u * (tile_n / 4u) + 0u * (tile_n / 8u) + tn];
-            let b1 = b_tile_k16[12u * (tile_n / 4u) + 1u * (tile_n / 8u) + tn];
-            acc_00_0 = fma(vec4<f32>(a0.x), b0, acc_00_0);
-            acc_00_1 = fma(vec4<f32>(a0.x), b1, acc_00_1);
-            acc_01_0 = fma(vec4<f32>(a0.y), b0, acc_01_0);
-            acc_01_1 = fma(vec4<f32>(a0.y), b1, acc_01_1);
-            acc_02_0 = fma(vec4<f32>(a0.z), b0, acc_02_0);
-            acc_02_1 = fma(vec4<f32>(a0.z), b1, acc_02_1);
-            acc_03_0 = fma(vec4<f32>(a0.w), b0, acc_03_0);
-            acc_03_1 = fma(vec4<f32>(a0.w), b1, acc_03_1);
-        }
-        {
-            let a0 = a_tile256[208u + tm];
-            let b0 = b_tile_k16[13u * (tile_n / 4u) + 0u * (tile_n / 8u) + tn];
-            let b1 = b_tile_k16[13u * (tile_n / 4u) + 1u * (tile_n / 8u) + tn];
-            acc_00_0 = fma(vec4<f32>(a0.x), b0, acc_00_0);
-            acc_00_1 = fma(vec4<f32>(a0.x), b1, acc_00_1);
-            acc_01_0 = fma(vec4<f32>(a0.y), b0, acc_01_0);
-            acc_01_1 = fma(vec4<f32>(a0.y), b1, acc_01_1);
-            acc_02_0 = fma(vec4<f32>(a0.z), b0, acc_02_0);
-            acc_02_1 = fma(vec4<f32>(a0.z), b1, acc_02_1);
-            acc_03_0 = fma(vec4<f32>(a0.w), b0, acc_03_0);
-            acc_03_1 = fma(vec4<f32>(a0.w), b1, acc_03_1);
-        }
-        {
-            let a0 = a_tile256[224u + tm];
-            let b0 = b_tile_k16[14u * (tile_n / 4u) + 0u * (tile_n / 8u) + tn];
-            let b1 = b_tile_k16[14u * (tile_n / 4u) + 1u * (tile_n / 8u) + tn];
-            acc_00_0 = fma(vec4<f32>(a0.x), b0, acc_00_0);
-            acc_00_1 = fma(vec4<f32>(a0.x), b1, acc_00_1);
-            acc_01_0 = fma(vec4<f32>(a0.y), b0, acc_01_0);
-            acc_01_1 = fma(vec4<f32>(a0.y), b1, acc_01_1);
-            acc_02_0 = fma(vec4<f32>(a0.z), b0, acc_02_0);
-            acc_02_1 = fma(vec4<f32>(a0.z), b1, acc_02_1);
-            acc_03_0 = fma(vec4<f32>(a0.w), b0, acc_03_0);
-            acc_03_1 = fma(vec4<f32>(a0.w), b1, acc_03_1);
-        }
-        {
-            let a0 = a_tile256[240u + tm];
-            let b0 = b_tile_k16[15u * (tile_n / 4u) + 0u * (tile_n / 8u) + tn];
-            let b1 = b_tile_k16[15u * (tile_n / 4u) + 1u * (tile_n / 8u) + tn];
-            acc_00_0 = fma(vec4<f32>(a0.x), b0, acc_00_0);
-            acc_00_1 = fma(vec4<f32>(a0.x), b1, acc_00_1);
-            acc_01_0 = fma(vec4<f32>(a0.y), b0, acc_01_0);
-            acc_01_1 = fma(vec4<f32>(a0.y), b1, acc_01_1);
-            acc_02_0 = fma(vec4<f32>(a0.z), b0, acc_02_0);
-            acc_02_1 = fma(vec4<f32>(a0.z), b1, acc_02_1);
-            acc_03_0 = fma(vec4<f32>(a0.w), b0, acc_03_0);
-            acc_03_1 = fma(vec4<f32>(a0.w), b1, acc_03_1);
-        }
-        workgroupBarrier();
     }
 
     // Epilogue: bias, activation, scattered back to NCHW.

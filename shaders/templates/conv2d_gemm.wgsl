@@ -136,6 +136,49 @@
 {{ pad }}}
 {% endfilter %}
 {% endmacro %}
+{# One K-tile's multiply-adds from the staged tiles: all A reads, then all B reads, then the FMAs
+   (the order the v2 measurements used), for each of the bk K-rows. #}
+{% macro k_tile_math(pad, quads_m, quads_n, threads_m, lanes_a, at, bt, bk) %}
+{# Whole lines, without the last newline: the call's line ends the block. #}
+{% filter trim("\n") %}
+{% for kk in range(bk) %}
+{{ pad }}{
+{% for q in range(quads_m) %}
+{{ pad }}    let a{{ q }} = {{ at }}[{{ kk * lanes_a + q * threads_m }}u + tm];
+{% endfor %}
+{% for c in range(quads_n) %}
+{{ pad }}    let b{{ c }} = {{ bt }}[{{ kk }}u * {{ LANES_B }} + {{ c }}u * {{ TN }} + tn];
+{% endfor %}
+{% for q in range(quads_m) %}
+{% for i in range(4) %}
+{% for c in range(quads_n) %}
+{{ pad }}    acc_{{ q }}{{ i }}_{{ c }} = fma(vec4<f32>(a{{ q }}.{{ XYZW[i] }}), b{{ c }}, acc_{{ q }}{{ i }}_{{ c }});
+{% endfor %}
+{% endfor %}
+{% endfor %}
+{{ pad }}}
+{% endfor %}
+{% endfilter %}
+{% endmacro %}
+{# The K loop with the next K-tile's global loads issued before this K-tile's math. #}
+{% macro tiles_ahead(pad, quads_m, quads_n, threads_m, lanes_a, at, bt, bk, rows, slots_a, slots_b, a_shared) %}
+{# Whole lines, without the last newline: the call's line ends the block. #}
+{% filter trim("\n") %}
+{{ pad }}// Global → registers for the first K-tile.
+{{ decode(pad, "kt_begin", bk, "var ", rows, slots_b, a_shared) }}
+{{ loads(pad, "var ", slots_a, slots_b) }}
+{{ pad }}for (var kt = kt_begin; kt < kt_end; kt++) {
+{{ stage(pad ~ "    ", at, bt, slots_a, slots_b) }}
+{{ pad }}    workgroupBarrier();
+{{ pad }}    if (kt + 1u < kt_end) {
+{{ decode(pad ~ "        ", "(kt + 1u)", bk, "", rows, slots_b, a_shared) }}
+{{ loads(pad ~ "        ", "", slots_a, slots_b) }}
+{{ pad }}    }
+{{ k_tile_math(pad ~ "    ", quads_m, quads_n, threads_m, lanes_a, at, bt, bk) }}
+{{ pad }}    workgroupBarrier();
+{{ pad }}}
+{% endfilter %}
+{% endmacro %}
 {#
   One GEMM entry point `name`: tile_m×tile_n outputs per workgroup (tile_n from the override),
   K-tiles bk deep. Each of its 16 × tile_n/8 threads computes 4 rows per 64 of tile_m over 8
@@ -309,36 +352,25 @@ fn {{ name }}_tile(lid: u32, pr: Problem, tile_x: u32, tile_y: u32, kt_first: u3
     let tap_major = icg % {{ bk }}u == 0u && fewest_taps > 1u;
 {% endif %}
 
-    // Global → registers for the first K-tile.
-{{ decode("    ", "kt_begin", bk, "var ", rows, slots_b, a_shared) }}
-{{ loads("    ", "var ", slots_a, slots_b) }}
-    for (var kt = kt_begin; kt < kt_end; kt++) {
-{{ stage("        ", at, bt, slots_a, slots_b) }}
-        workgroupBarrier();
-        if (kt + 1u < kt_end) {
-{{ decode("            ", "(kt + 1u)", bk, "", rows, slots_b, a_shared) }}
-{{ loads("            ", "", slots_a, slots_b) }}
+{% if bk == 16 %}
+    // Where `loads_ahead` is off, each K-tile is loaded, staged and multiplied in its own
+    // iteration: no loaded values live in registers across the math, and the other workgroups
+    // on the multiprocessor cover the loads' latency.
+    if (!loads_ahead) {
+        for (var kt = kt_begin; kt < kt_end; kt++) {
+{{ decode("            ", "kt", bk, "let ", rows, slots_b, a_shared) }}
+{{ loads("            ", "let ", slots_a, slots_b) }}
+{{ stage("            ", at, bt, slots_a, slots_b) }}
+            workgroupBarrier();
+{{ k_tile_math("            ", quads_m, quads_n, threads_m, lanes_a, at, bt, bk) }}
+            workgroupBarrier();
         }
-{% for kk in range(bk) %}
-        {
-{# All A reads, then all B reads, then the FMAs (the order the v2 measurements used). #}
-{% for q in range(quads_m) %}
-            let a{{ q }} = {{ at }}[{{ kk * lanes_a + q * threads_m }}u + tm];
-{% endfor %}
-{% for c in range(quads_n) %}
-            let b{{ c }} = {{ bt }}[{{ kk }}u * {{ LANES_B }} + {{ c }}u * {{ TN }} + tn];
-{% endfor %}
-{% for q in range(quads_m) %}
-{% for i in range(4) %}
-{% for c in range(quads_n) %}
-            acc_{{ q }}{{ i }}_{{ c }} = fma(vec4<f32>(a{{ q }}.{{ XYZW[i] }}), b{{ c }}, acc_{{ q }}{{ i }}_{{ c }});
-{% endfor %}
-{% endfor %}
-{% endfor %}
-        }
-{% endfor %}
-        workgroupBarrier();
+    } else {
+{{ tiles_ahead("        ", quads_m, quads_n, threads_m, lanes_a, at, bt, bk, rows, slots_a, slots_b, a_shared) }}
     }
+{% else %}
+{{ tiles_ahead("    ", quads_m, quads_n, threads_m, lanes_a, at, bt, bk, rows, slots_a, slots_b, a_shared) }}
+{% endif %}
 
     // Epilogue: bias, activation, scattered back to NCHW.
 {{ epilogue(quads_m, threads_m, false) }}
@@ -353,7 +385,8 @@ fn {{ name }}_tile(lid: u32, pr: Problem, tile_x: u32, tile_y: u32, kt_first: u3
 // `tile_n` ({{ tile_n_min }} to {{ tile_n_max }} output columns) is a pipeline override. The `_k16` and `_k32` entry points
 // stage 16- or 32-deep K-tiles instead of 8.
 // Tiles of A and B are staged K-major in workgroup memory so every inner-loop read
-// is one vec4; the next tile's global loads are issued before the current tile's math.
+// is one vec4; the next tile's global loads are issued before the current tile's math (in the
+// 16-deep entry points, where `loads_ahead` says so; else each tile's at the top of its iteration).
 //
 // Transposed convolution runs through the same kernel, decomposed by stride phase: outputs with
 // (oh mod sH, ow mod sW) = (ry, rx) receive only the taps kh ≡ (ry + pH) mod sH (likewise kw), so
@@ -380,6 +413,10 @@ override transposed: bool = false;
 // each slice writes raw partial sums to output[slice · numel + i], and conv_splitk_reduce.wgsl
 // adds them with bias and activation. 1 writes the final output directly.
 override split_k: u32 = 1;
+// The 16-deep entry points: whether the next K-tile's global loads are issued before this
+// K-tile's math, held in registers across it (true), or each K-tile is loaded at the top of its
+// own iteration (false). The host chooses per tile (`KTileLoads`): measured per tile shape.
+override loads_ahead: bool = true;
 // The tile widths the host may give `tile_n`: multiples of GEMM_TILE_N_STEP from GEMM_TILE_N_MIN
 // to GEMM_TILE_N_MAX (the A loaders below are unrolled for the narrowest).
 const GEMM_TILE_N_MIN: u32 = {{ tile_n_min }}u;

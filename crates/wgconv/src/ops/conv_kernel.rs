@@ -490,6 +490,36 @@ fn winograd_transforms_storage_bytes() -> u32 {
 /// The small-grid GEMM kernels' tile (`GemmSmall`, `GemmSmallK32`): output channels × columns of N·OH·OW per workgroup.
 pub(crate) const GEMM_SMALL_TILE: (u32, u32) = (32, 32);
 
+/// When the staged 16-deep GEMM tiles load a K-tile from global memory (the `loads_ahead`
+/// override of `shaders/conv2d_gemm.wgsl`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum KTileLoads {
+    /// As measured per tile (v50 call A, an H100, planned runs of six models and the default
+    /// suite): 128-row tiles (`GemmK16`) and 64 × 64 ones (`GemmN64K16`) load each K-tile in its
+    /// own iteration, 1.02× and 1.05× in geomean over 35 and 9 layers, 32 of 33 faster on
+    /// grids of 100–8000 workgroups; 64 × 128 tiles (`GemmM64K16`) keep the loads a K-tile
+    /// ahead of the math (in the iteration: 0.98×, five of seven slower).
+    Fitted,
+    /// A K-tile ahead of the math on every tile: Winograd's products, grouped GEMMs of
+    /// transformed tiles, which ran 0.86–0.98× on 128-row tiles with the loads in the
+    /// iteration (and 0.97–1.09× on 64-row ones).
+    Ahead,
+}
+
+impl KTileLoads {
+    /// Whether the kernel's entry point, at tile width `tile_n`, issues the next K-tile's loads
+    /// before this K-tile's math (the shader's `loads_ahead`; only the 16-deep entry points read
+    /// it, the others always do).
+    pub(crate) fn ahead(self, kernel: ConvKernel, tile_n: u32) -> bool {
+        let in_iteration = match kernel.gemm_entry() {
+            ConvKernel::GemmK16 => true,
+            ConvKernel::GemmM64K16 => tile_n <= 64,
+            _ => false,
+        };
+        self == KTileLoads::Ahead || !in_iteration
+    }
+}
+
 /// The GEMM kernels' tile widths (columns of N·OH·OW per workgroup): multiples of 8 in this range.
 /// A workgroup has twice as many threads as its tile has columns.
 pub const GEMM_TILE_N: std::ops::RangeInclusive<u32> =
@@ -523,6 +553,23 @@ mod tests {
         assert_eq!(ConvKernel::GemmN64K16.gemm_entry(), ConvKernel::GemmM64K16);
         assert_eq!(ConvKernel::GemmN64K32.gemm_entry(), ConvKernel::GemmM64K32);
         assert_eq!(ConvKernel::Gemm.gemm_entry(), ConvKernel::Gemm);
+    }
+
+    #[test]
+    fn k_tile_loads_follow_the_tile() {
+        let fitted = |kernel, tile_n| KTileLoads::Fitted.ahead(kernel, tile_n);
+        // In the iteration: the 128-row tiles at any width, the 64-row ones 64 wide (also when
+        // `GemmM64K16` is forced to that width, or `GemmN64K16` to 128, which is `GemmM64K16`).
+        assert!(!fitted(ConvKernel::GemmK16, 128) && !fitted(ConvKernel::GemmK16, 64));
+        assert!(!fitted(ConvKernel::GemmN64K16, 64) && !fitted(ConvKernel::GemmM64K16, 64));
+        assert!(fitted(ConvKernel::GemmM64K16, 128) && fitted(ConvKernel::GemmN64K16, 128));
+        // Every other entry point always loads ahead.
+        for kernel in [ConvKernel::Gemm, ConvKernel::GemmM64, ConvKernel::GemmM64K32, ConvKernel::GemmN64K32] {
+            assert!(fitted(kernel, 64) && fitted(kernel, 128), "{kernel:?}");
+        }
+        assert!(
+            KTileLoads::Ahead.ahead(ConvKernel::GemmK16, 128) && KTileLoads::Ahead.ahead(ConvKernel::GemmN64K16, 64)
+        );
     }
 
     #[test]

@@ -875,8 +875,10 @@ impl ConvGeometry {
     /// v49): the 20 layers they move ran 1.03–1.43× faster, 1.039× over the 83 in geomean (the
     /// best kernel per layer 1.057×). R53 and R54 held on several models; R51 (wav2vec 2.0's
     /// stem at two batches) and R52 (three SD 1.5 layers) on one each, kept for gains of
-    /// 1.36–1.43× with a cause in the tile shapes. Each takes only the shapes it was fitted on
-    /// (filters with taps; R53 2D layers of K ≥ 1024).
+    /// 1.36–1.43× with a cause in the tile shapes. Each takes only the shapes it was measured on
+    /// (filters with taps; R53 2D layers of K ≥ 256: K ≥ 1024 in v49, widened on v50 call B's
+    /// held-out layers, an H100, where the committed v49 rules ran 1.055× v48 over 22 layers
+    /// of models in no zoo and 1.109× over those and the 20 fit layers they move).
     pub(crate) fn tap_tiles(&self, long_k_small_grid: bool, few_tile_transposed: bool) -> Option<ConvKernel> {
         let ocg = u64::from(self.oc / self.groups);
         let k = self.gemm_k_depth();
@@ -896,10 +898,11 @@ impl ConvGeometry {
         if long_k_small_grid && !self.transposed && columns <= 64 && ocg > 64 {
             return Some(ConvKernel::GemmN64K16);
         }
-        // R53: 2D transposed layers of K ≥ 1024 whose output channels fill 128-row tiles, over
-        // more than 64 columns a stride phase, and not R35's few tiles.
+        // R53: 2D transposed layers of K ≥ 256 whose output channels fill 128-row tiles, over
+        // more than 64 columns a stride phase, and not R35's few tiles. (Fitted on K ≥ 1024 in
+        // v49; v50 call B's held-out U-Net ups of K 256 and 512 ran 1.12–1.19× on these tiles.)
         let rows_full = fills_128_rows(ocg);
-        if self.transposed && !one_d && has_taps && k >= 1024 && rows_full && columns > 64 && !few_tile_transposed {
+        if self.transposed && !one_d && has_taps && k >= 256 && rows_full && columns > 64 && !few_tile_transposed {
             return Some(ConvKernel::GemmK16);
         }
         // R54: R14's direct layers (R13's patchify-shaped ones among them) whose output
@@ -1569,10 +1572,12 @@ mod tests {
         assert_eq!(plan(&[64, 512, 4, 4], &[512, 256, 4, 4], up()), ConvKernel::GemmK16);
         assert_eq!(plan(&[16, 256, 64, 64], &[256, 64, 4, 4], up()), ConvKernel::GemmN64K16);
         assert_eq!(plan(&[1, 1024, 8, 8], &[1024, 512, 4, 4], up()), ConvKernel::GemmN64K32);
-        // Nor K under 1024 (a U-Net's 256→128 k2 s2 up: K 256) or 1D layers (HiFi-GAN's 512→256
-        // k16 s8 up, K 1024): neither was measured.
+        // K from 256: the U-Net's 256→128 k2 s2 up (K 256; held out in v49, 1.12–1.13× in v50
+        // call B), not below; nor 1D layers (HiFi-GAN's 512→256 k16 s8 up, K 1024: its 1D ups
+        // ran 0.75–1.03× on `gemm_k16` in v50 call B).
         let k2 = || d().stride(&[2]).transposed(true);
-        assert_ne!(plan(&[8, 256, 128, 128], &[256, 128, 2, 2], k2()), ConvKernel::GemmK16);
+        assert_eq!(plan(&[8, 256, 128, 128], &[256, 128, 2, 2], k2()), ConvKernel::GemmK16);
+        assert_ne!(plan(&[8, 192, 128, 128], &[192, 128, 2, 2], k2()), ConvKernel::GemmK16);
         let k16 = d().stride(&[8]).padding(&[4]).transposed(true);
         assert_ne!(plan(&[16, 512, 256], &[512, 256, 16], k16), ConvKernel::GemmK16);
         // R54: SD 1.5's 640→1280 at 16², batch 1 (20 tiles of 128×128 in 13 K-slices: 260

@@ -7,7 +7,7 @@ use super::{
     conv::ConvCall,
     conv_encode::{ConvBuffers, PackLayout, Windows},
     conv_geometry::ConvGeometry,
-    conv_kernel::ConvKernel,
+    conv_kernel::{ConvKernel, KTileLoads},
     conv_options::{Activation, ConvOptions, ForcedPlan, Precision},
     conv_plan::{
         self, WINOGRAD_FUSED_LONG_K_MIN_WORKGROUPS, WINOGRAD_FUSED_NARROW_MAX_TILE_GROUPS, WINOGRAD_FUSED_SHORT_IC,
@@ -484,7 +484,8 @@ impl Batch<'_> {
                 let forced = ForcedPlan::kernel(ConvKernel::GemmN64K16);
                 plan = conv_plan::plan(ctx, &gemm, DType::F32, Precision::F32, &forced)?;
             }
-            self.encode_planned_gemm(plan, Some(transformed), gemm_buffers, &gemm, Activation::None)?;
+            let loads = KTileLoads::Ahead;
+            self.encode_planned_gemm(plan, Some(transformed), gemm_buffers, &gemm, Activation::None, loads)?;
         }
 
         let output_pass = ConvBuffers { input: products, ..buffers };
