@@ -8,8 +8,9 @@
 // `tile_n` (32 to 128 output columns) is a pipeline override. The `_k16` and `_k32` entry points
 // stage 16- or 32-deep K-tiles instead of 8.
 // Tiles of A and B are staged K-major in workgroup memory so every inner-loop read
-// is one vec4; the next tile's global loads are issued before the current tile's math (in the
-// 16-deep entry points, where `loads_ahead` says so; else each tile's at the top of its iteration).
+// is one vec4; the next tile's global loads are issued before the current tile's math (the
+// 16-deep entry points only where `loads_ahead` says so, else each tile's at the top of its own
+// iteration; the 8- and 32-deep ones always).
 //
 // Transposed convolution runs through the same kernel, decomposed by stride phase: outputs with
 // (oh mod sH, ow mod sW) = (ry, rx) receive only the taps kh ≡ (ry + pH) mod sH (likewise kw), so
@@ -62,7 +63,8 @@ override transposed: bool = false;
 override split_k: u32 = 1;
 // The 16-deep entry points: whether the next K-tile's global loads are issued before this
 // K-tile's math, held in registers across it (true), or each K-tile is loaded at the top of its
-// own iteration (false). The host chooses per tile (`KTileLoads`): measured per tile shape.
+// own iteration (false). The host chooses per tile (`ConvKernel::fitted_k_tile_loads`, as
+// measured per tile shape), or as forced or tuned (`KTileLoads`).
 override loads_ahead: bool = true;
 // The tile widths the host may give `tile_n`: multiples of GEMM_TILE_N_STEP from GEMM_TILE_N_MIN
 // to GEMM_TILE_N_MAX (the A loaders below are unrolled for the narrowest).

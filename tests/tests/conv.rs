@@ -2,8 +2,8 @@
 //! run, seeded non-zero data, relative error ‖gpu − ref‖ / ‖ref‖ ≤ 1e-5, and the kernel asserted.
 
 use wgconv::{
-    Activation, ConvGeometry, ConvKernel, ConvOptions, DType, ForcedPlan, GemmSchedule, MemoryFormat, Precision,
-    Tensor, reference,
+    Activation, ConvGeometry, ConvKernel, ConvOptions, DType, ForcedPlan, GemmSchedule, KTileLoads, MemoryFormat,
+    Precision, Tensor, reference,
 };
 use wgconv_tests::{context, random_f32};
 
@@ -2115,7 +2115,7 @@ fn tuning_picks_the_fastest_measured_configuration() {
     // As many dispatches as the same configuration forced (the small-grid kernels split K by their own rule).
     let best = tuning.best().config;
     let mut forced_batch = ctx.batch();
-    let plan = ForcedPlan { kernel: Some(best.kernel), tile_n: best.tile_n, schedule: best.schedule };
+    let plan = best.forced_plan();
     conv.run_forced(&mut forced_batch, &xt, &plan).unwrap();
     assert_eq!(batch.len(), forced_batch.len(), "{:?}", tuning.best());
     forced_batch.submit().unwrap();
@@ -2143,6 +2143,7 @@ fn tuning_picks_the_fastest_measured_configuration() {
         (exported.replace(&best_kernel, "\"kernel\": \"depthwise_tiled\""), "cannot run"),
         (exported.replace(&best_kernel, "\"kernel\": \"coop_f16\""), "cannot run"),
         (with_tile_width(&exported.replace(&best_kernel, "\"kernel\": \"gemm\""), "36"), "tile_n 36 is not"),
+        (with_tile_width(&with_loads(&exported, "gemm"), "128"), "gemm takes no K-tile loads"),
     ];
     for (text, reason) in refused {
         let other = fresh();
@@ -2150,6 +2151,11 @@ fn tuning_picks_the_fastest_measured_configuration() {
         assert!(err.contains(reason), "{err}");
         assert_eq!(other.tuned(&tuning.geometry), None);
     }
+    // A 16-deep tile's K-tile loads are taken (files before v50 have none: the planner's).
+    let loads = fresh();
+    assert_eq!(loads.import_tuning(&with_tile_width(&with_loads(&exported, "gemm_k16"), "128")).unwrap(), 1);
+    let taken = loads.tuned(&tuning.geometry).unwrap();
+    assert_eq!((taken.kernel, taken.k_tile_loads), (ConvKernel::GemmK16, Some(KTileLoads::InIteration)));
     // On a device with less workgroup memory, a width whose tiles do not fit is refused too
     // (64×128 tiles 32 deep: 24 576 bytes), where the same kernel at 32 columns is taken.
     let small = small_workgroup_memory_context();
@@ -2164,6 +2170,14 @@ fn tuning_picks_the_fastest_measured_configuration() {
 }
 
 /// `exported` (one tuning entry) with its tile width set to `width`.
+/// `exported` (one entry) with its kernel replaced by `kernel` and K-tile loads `in_iteration`.
+fn with_loads(exported: &str, kernel: &str) -> String {
+    let at = exported.find("\"kernel\": \"").expect("a kernel field");
+    let end = at + exported[at..].find(',').unwrap();
+    let entry = format!("\"kernel\": \"{kernel}\", \"k_tile_loads\": \"in_iteration\"");
+    format!("{}{entry}{}", &exported[..at], &exported[end..])
+}
+
 fn with_tile_width(exported: &str, width: &str) -> String {
     let at = exported.find("\"tile_n\": ").expect("a tile_n field") + "\"tile_n\": ".len();
     let end = at + exported[at..].find([',', '}', '\n']).unwrap();
@@ -2378,7 +2392,7 @@ fn gemm_tile_widths_match_the_reference() {
             // Stream-K takes direct convolutions only.
             let stream = stream.filter(|_| !transposed);
             let schedule = splits.map(GemmSchedule::SplitK).or(stream.map(GemmSchedule::StreamK));
-            let o = ForcedPlan { kernel: Some(kernel), tile_n: Some(width), schedule };
+            let o = ForcedPlan { kernel: Some(kernel), tile_n: Some(width), schedule, k_tile_loads: None };
             let out = Tensor::full_f32(ctx, &shape, f32::NAN).unwrap();
             let pipelines = ctx.cached_pipelines();
             let used = ctx.convolution_into_forced(&xt, &wt, Some(&bt), &out, &options, &o).unwrap();
@@ -2499,5 +2513,35 @@ fn pointwise_vec4_streams_whole_planes() {
         for kernel in [ConvKernel::PointwiseVec4, ConvKernel::PointwiseVec4Split] {
             assert!(!g.supports(kernel), "{kernel:?} {input:?} {weight:?} {options:?}");
         }
+    }
+}
+
+/// Both K loops of the 16-deep staged tiles (`ForcedPlan::k_tile_loads`: the next K-tile loaded
+/// ahead of the multiply-adds, or each in its own iteration) on each of their tiles, in K-slices
+/// and not: a padded, strided direct layer (ragged tiles, channels not a multiple of 16, four
+/// columns a loader) and a transposed one (stride phases of 1 to 4 taps).
+#[test]
+fn both_k_tile_loops_match_the_reference() {
+    let sixteen_deep = [Some(ConvKernel::GemmK16), Some(ConvKernel::GemmM64K16), Some(ConvKernel::GemmN64K16)];
+    for (i, (loads, splits)) in KTileLoads::ALL.into_iter().flat_map(|l| [(l, 1), (l, 3)]).enumerate() {
+        let schedule = Some(GemmSchedule::SplitK(splits));
+        let base = ForcedPlan { schedule, k_tile_loads: Some(loads), ..ForcedPlan::default() };
+        let name = format!("{} loads, {splits} K-slices", loads.name());
+        let direct = Case {
+            input: &[2, 40, 13, 11],
+            weight: &[140, 40, 3, 3],
+            bias: true,
+            opts: opts().stride(&[2, 1]).padding(&[1]).activation(Activation::Relu),
+            kernel: ConvKernel::DirectVec4,
+        };
+        check_runs_forced(&format!("direct, {name}"), 700 + i as u64, direct, &sixteen_deep, base);
+        let transposed = Case {
+            input: &[2, 32, 7, 6],
+            weight: &[32, 136, 3, 3],
+            bias: true,
+            opts: opts().transposed(true).stride(&[2]).padding(&[1]),
+            kernel: ConvKernel::Transposed,
+        };
+        check_runs_forced(&format!("transposed, {name}"), 710 + i as u64, transposed, &sixteen_deep, base);
     }
 }

@@ -28,6 +28,7 @@ fn every_kernel_reproduces(input: &[usize], weight: &[usize], opts: &ConvOptions
             kernel: Some(ConvKernel::Gemm),
             schedule: Some(GemmSchedule::SplitK(2)),
             tile_n: None,
+            k_tile_loads: None,
         });
     }
     let mut checked = 0;

@@ -132,6 +132,7 @@ proptest! {
                 kernel: Some(ConvKernel::Gemm),
                 tile_n: Some(case.tile_n),
                 schedule: Some(GemmSchedule::StreamK(3)),
+                k_tile_loads: None,
             };
             match ctx.convolution_into_forced(&xt, &wt, bt.as_ref(), &out, &case.opts, &forced) {
                 Ok(_) => {

@@ -23,6 +23,14 @@ pub fn kernel(s: &str) -> Result<wgconv::ConvKernel, String> {
     })
 }
 
+/// The 16-deep staged GEMM tiles' K-tile loads for `--k-tile-loads`: `ahead` or `in_iteration`.
+pub fn k_tile_loads(s: &str) -> Result<wgconv::KTileLoads, String> {
+    wgconv::KTileLoads::from_name(s).ok_or_else(|| {
+        let names: Vec<&str> = wgconv::KTileLoads::ALL.iter().map(|l| l.name()).collect();
+        format!("unknown K-tile loads {s:?}: use one of {}", names.join(", "))
+    })
+}
+
 /// An int8 kernel name for `--q8-kernel` / `q8-conv-pw --kernel`.
 pub fn q8_kernel(s: &str) -> Result<wgconv::Q8Kernel, String> {
     wgconv::Q8Kernel::from_name(s).ok_or_else(|| {

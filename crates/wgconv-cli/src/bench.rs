@@ -6,7 +6,7 @@ use std::{io::IsTerminal, path::PathBuf};
 use indicatif::{ProgressBar, ProgressStyle};
 use serde::Serialize;
 use wgconv::{
-    Context, Conv2d, ConvGeometry, ConvKernel, ConvOptions, DType, ForcedPlan, GemmSchedule, MemoryFormat,
+    Context, Conv2d, ConvGeometry, ConvKernel, ConvOptions, DType, ForcedPlan, GemmSchedule, KTileLoads, MemoryFormat,
     Q8ConvPwArgs, Q8ConvPwOptions, Q8Kernel, QuantParams, Tensor,
     roofline::Roofline,
     timing::{self, TimingSource},
@@ -108,6 +108,12 @@ pub struct BenchArgs {
     /// compare with a run of the planner's choices.
     #[arg(long, value_parser = crate::args::kernel)]
     kernel: Option<ConvKernel>,
+    /// The 16-deep staged GEMM tiles' K-tile loads, `ahead` or `in_iteration`, instead of the
+    /// planner's on every float layer that runs those tiles (with `--kernel`, or on the
+    /// planner's kernels; tuned configurations are then set aside): both loops of one binary
+    /// compared layer by layer.
+    #[arg(long, value_parser = crate::args::k_tile_loads)]
+    k_tile_loads: Option<KTileLoads>,
     /// Run this int8 kernel instead of the planner's on every int8 layer it can run (the
     /// planner's elsewhere). The tensor-core one (`q8_coop`) asks for cooperative matrices.
     #[arg(long, value_parser = crate::args::q8_kernel)]
@@ -357,6 +363,9 @@ struct Report<'a> {
     /// With `--q8-kernel`: the int8 kernel run instead of the planner's wherever it could run.
     #[serde(skip_serializing_if = "Option::is_none")]
     forced_q8_kernel: Option<&'static str>,
+    /// With `--k-tile-loads`: the 16-deep staged tiles' K-tile loads wherever they ran.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    forced_k_tile_loads: Option<&'static str>,
     /// With `--roofline`: the device's ceilings.
     #[serde(skip_serializing_if = "Option::is_none")]
     roofline: Option<RooflineReport>,
@@ -660,9 +669,12 @@ fn run_layer(ctx: &Context, layer: &Layer, args: &BenchArgs) -> CliResult<(Layer
             // Labelled with the kernel that ran (the planner's may fall back on a device with
             // less workgroup memory); tuned layers with their whole configuration.
             let mut chosen = geometry.planned_kernel();
-            // `--kernel` where it can run here: recording it once (unsubmitted) tells, whatever
-            // stops it (the shape, the device's workgroup memory or cooperative matrices).
-            let forced = args.kernel.map(ForcedPlan::kernel).filter(|plan| {
+            // `--kernel` (and `--k-tile-loads`) where it can run here: recording it once
+            // (unsubmitted) tells, whatever stops it (the shape, the device's workgroup memory or
+            // cooperative matrices).
+            let forced_plan =
+                ForcedPlan { kernel: args.kernel, k_tile_loads: args.k_tile_loads, ..ForcedPlan::default() };
+            let forced = Some(forced_plan).filter(|plan| !plan.is_empty()).filter(|plan| {
                 let mut probe = ctx.batch();
                 conv.run_into_forced(&mut probe, &x, &out, plan).is_ok()
             });
@@ -927,6 +939,7 @@ pub fn run(args: &BenchArgs) -> CliResult<()> {
             },
             forced_kernel: args.kernel.map(ConvKernel::name),
             forced_q8_kernel: args.q8_kernel.map(Q8Kernel::name),
+            forced_k_tile_loads: args.k_tile_loads.map(KTileLoads::name),
             roofline: roofline.as_ref().map(RooflineReport::from),
             layers: &results,
             models,

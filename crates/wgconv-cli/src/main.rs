@@ -80,6 +80,11 @@ struct Conv2dArgs {
     /// of the planner's; ignored when another kernel runs.
     #[arg(long, value_parser = args::tile_width)]
     tile_n: Option<u32>,
+    /// The 16-deep staged GEMM tiles (gemm_k16, gemm_m64_k16, gemm_n64_k16): `ahead` (the next
+    /// K-tile loaded before this one's multiply-adds) or `in_iteration` (each K-tile loaded in
+    /// its own iteration) instead of the planner's choice; ignored when another kernel runs.
+    #[arg(long, value_parser = args::k_tile_loads)]
+    k_tile_loads: Option<wgconv::KTileLoads>,
     /// f32, or f16 to allow f16 multiplicands with f32 sums on tensor cores (cooperative
     /// matrices, enabled for this run; fp32 where the device lacks them). --check then rounds
     /// the reference's inputs to f16 when a tensor-core kernel ran, except after winograd_coop
@@ -228,7 +233,8 @@ fn conv2d(a: &Conv2dArgs) -> CliResult<()> {
         .transposed(a.transposed)
         .activation(a.activation)
         .precision(a.precision);
-    let forced = wgconv::ForcedPlan { kernel: a.kernel, tile_n: a.tile_n, schedule: None };
+    let forced =
+        wgconv::ForcedPlan { kernel: a.kernel, tile_n: a.tile_n, schedule: None, k_tile_loads: a.k_tile_loads };
     // Validate before touching the GPU, so bad arguments are usage errors even without an adapter.
     let geometry = wgconv::ConvGeometry::new(x.shape(), w.shape(), b.as_ref().map(|b| b.shape()), &opts)?;
     // f16 tensors hold f16 multiplicands already: they take the tensor cores where the device

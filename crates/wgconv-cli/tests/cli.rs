@@ -538,6 +538,18 @@ fn bench_runs_a_forced_kernel_where_it_can() {
     assert_eq!(tiled[1], "depthwise_tiled");
     assert_ne!(tiled[0], "depthwise_tiled");
     expect_exit(&["bench", "--suite", &suite, "--kernel", "fastest"], 2, "unknown kernel \"fastest\"");
+    // `--k-tile-loads` with a 16-deep tile forced, and alone (the planner's kernels): the JSON
+    // names it; an unknown value is a usage error naming it.
+    for extra in [&["--kernel", "gemm_k16"][..], &[]] {
+        let json = d.path("loads.json");
+        let args = ["bench", "--suite", &suite, "--repeat", "1", "--launches", "1", "--no-reference"];
+        let (code, stdout, stderr) = run(&[&args[..], extra, &["--k-tile-loads", "ahead", "--json", &json]].concat());
+        assert_eq!(code, 0, "{stdout}\n{stderr}");
+        let report: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(Path::new(&json)).unwrap()).unwrap();
+        assert_eq!(report["forced_k_tile_loads"], "ahead");
+    }
+    expect_exit(&["bench", "--suite", &suite, "--k-tile-loads", "late"], 2, "unknown K-tile loads \"late\"");
     // `--q8-kernel` on the int8 layers: the scalar kernel runs; the tensor-core one where the
     // device has cooperative matrices, else the planner's kernel.
     let q8_suite = d.path("q8_suite.json");

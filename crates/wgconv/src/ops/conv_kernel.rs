@@ -2,7 +2,7 @@
 //! and the workgroup memory it declares. When each runs is the planner's business (`conv_plan`);
 //! the variant docs here say what a kernel is, not when it is chosen.
 
-use super::conv_options::Precision;
+use super::conv_options::{KTileLoads, Precision};
 
 /// Which kernel runs a convolution.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
@@ -43,8 +43,9 @@ pub enum ConvKernel {
     /// twice the workgroups of `Gemm`, and no half-idle tile for 64 or fewer output channels per
     /// group.
     GemmM64,
-    /// `Gemm` with K-tiles 16 deep: each K-tile's loads are issued a tile ahead of twice as much
-    /// math and workgroups meet half as many barriers.
+    /// `Gemm` with K-tiles 16 deep: workgroups meet half as many barriers per multiply-add, and
+    /// each K-tile is loaded in its own iteration (or, [`crate::KTileLoads::Ahead`], a tile ahead
+    /// of twice as much math as `Gemm`'s).
     GemmK16,
     /// `GemmM64` with K-tiles 16 deep.
     GemmM64K16,
@@ -383,6 +384,29 @@ impl ConvKernel {
         }
     }
 
+    /// Whether the kernel's entry point reads the K-tile loads (the shader's `loads_ahead`): the
+    /// 16-deep staged tiles; the others always load a K-tile ahead.
+    pub(crate) fn chooses_k_tile_loads(self) -> bool {
+        matches!(self.gemm_entry(), ConvKernel::GemmK16 | ConvKernel::GemmM64K16)
+    }
+
+    /// The planner's K-tile loads for the kernel at tile width `tile_n`, as measured per tile
+    /// (v50 calls A and D, an H100, planned runs of six models and the default suite): the
+    /// 128-row tiles (`GemmK16`, any width) and the 64-row ones at 64 columns (`GemmN64K16`)
+    /// load each K-tile in its own iteration, 1.02× and 1.05× in geomean over 35 and 9 layers,
+    /// 43 of 44 faster on grids of 32–9216 tiles (measured at 128 and 64 columns; other widths
+    /// follow unmeasured); the 64 × 128 tiles (`GemmM64K16`) keep
+    /// the loads ahead (in the iteration: 0.98×, five of seven slower), as does every kernel
+    /// that does not choose ([`ConvKernel::chooses_k_tile_loads`]). Winograd's products keep
+    /// them ahead on every tile (`encode_winograd`).
+    pub(crate) fn fitted_k_tile_loads(self, tile_n: u32) -> KTileLoads {
+        match self.gemm_entry() {
+            ConvKernel::GemmK16 => KTileLoads::InIteration,
+            ConvKernel::GemmM64K16 if tile_n <= 64 => KTileLoads::InIteration,
+            _ => KTileLoads::Ahead,
+        }
+    }
+
     /// The kernel's name for messages, with ` at tile_n W` for a GEMM kernel at a given width.
     pub(crate) fn name_at(self, tile_n: Option<u32>) -> String {
         match tile_n.filter(|_| self.is_gemm()) {
@@ -490,36 +514,6 @@ fn winograd_transforms_storage_bytes() -> u32 {
 /// The small-grid GEMM kernels' tile (`GemmSmall`, `GemmSmallK32`): output channels × columns of N·OH·OW per workgroup.
 pub(crate) const GEMM_SMALL_TILE: (u32, u32) = (32, 32);
 
-/// When the staged 16-deep GEMM tiles load a K-tile from global memory (the `loads_ahead`
-/// override of `shaders/conv2d_gemm.wgsl`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum KTileLoads {
-    /// As measured per tile (v50 call A, an H100, planned runs of six models and the default
-    /// suite): 128-row tiles (`GemmK16`) and 64 × 64 ones (`GemmN64K16`) load each K-tile in its
-    /// own iteration, 1.02× and 1.05× in geomean over 35 and 9 layers, 32 of 33 faster on
-    /// grids of 100–8000 workgroups; 64 × 128 tiles (`GemmM64K16`) keep the loads a K-tile
-    /// ahead of the math (in the iteration: 0.98×, five of seven slower).
-    Fitted,
-    /// A K-tile ahead of the math on every tile: Winograd's products, grouped GEMMs of
-    /// transformed tiles, which ran 0.86–0.98× on 128-row tiles with the loads in the
-    /// iteration (and 0.97–1.09× on 64-row ones).
-    Ahead,
-}
-
-impl KTileLoads {
-    /// Whether the kernel's entry point, at tile width `tile_n`, issues the next K-tile's loads
-    /// before this K-tile's math (the shader's `loads_ahead`; only the 16-deep entry points read
-    /// it, the others always do).
-    pub(crate) fn ahead(self, kernel: ConvKernel, tile_n: u32) -> bool {
-        let in_iteration = match kernel.gemm_entry() {
-            ConvKernel::GemmK16 => true,
-            ConvKernel::GemmM64K16 => tile_n <= 64,
-            _ => false,
-        };
-        self == KTileLoads::Ahead || !in_iteration
-    }
-}
-
 /// The GEMM kernels' tile widths (columns of N·OH·OW per workgroup): multiples of 8 in this range.
 /// A workgroup has twice as many threads as its tile has columns.
 pub const GEMM_TILE_N: std::ops::RangeInclusive<u32> =
@@ -557,19 +551,22 @@ mod tests {
 
     #[test]
     fn k_tile_loads_follow_the_tile() {
-        let fitted = |kernel, tile_n| KTileLoads::Fitted.ahead(kernel, tile_n);
+        let ahead = |kernel: ConvKernel, tile_n| kernel.fitted_k_tile_loads(tile_n) == KTileLoads::Ahead;
         // In the iteration: the 128-row tiles at any width, the 64-row ones 64 wide (also when
         // `GemmM64K16` is forced to that width, or `GemmN64K16` to 128, which is `GemmM64K16`).
-        assert!(!fitted(ConvKernel::GemmK16, 128) && !fitted(ConvKernel::GemmK16, 64));
-        assert!(!fitted(ConvKernel::GemmN64K16, 64) && !fitted(ConvKernel::GemmM64K16, 64));
-        assert!(fitted(ConvKernel::GemmM64K16, 128) && fitted(ConvKernel::GemmN64K16, 128));
-        // Every other entry point always loads ahead.
+        assert!(!ahead(ConvKernel::GemmK16, 128) && !ahead(ConvKernel::GemmK16, 64));
+        assert!(!ahead(ConvKernel::GemmN64K16, 64) && !ahead(ConvKernel::GemmM64K16, 64));
+        assert!(ahead(ConvKernel::GemmM64K16, 128) && ahead(ConvKernel::GemmN64K16, 128));
+        // Only the 16-deep entry points choose; the others always load ahead.
         for kernel in [ConvKernel::Gemm, ConvKernel::GemmM64, ConvKernel::GemmM64K32, ConvKernel::GemmN64K32] {
-            assert!(fitted(kernel, 64) && fitted(kernel, 128), "{kernel:?}");
+            assert!(ahead(kernel, 64) && ahead(kernel, 128) && !kernel.chooses_k_tile_loads(), "{kernel:?}");
         }
-        assert!(
-            KTileLoads::Ahead.ahead(ConvKernel::GemmK16, 128) && KTileLoads::Ahead.ahead(ConvKernel::GemmN64K16, 64)
-        );
+        let sixteen_deep = [ConvKernel::GemmK16, ConvKernel::GemmM64K16, ConvKernel::GemmN64K16];
+        assert!(sixteen_deep.iter().all(|k| k.chooses_k_tile_loads()));
+        assert!(!ConvKernel::GemmSmallK32.chooses_k_tile_loads() && !ConvKernel::Winograd.chooses_k_tile_loads());
+        for loads in KTileLoads::ALL {
+            assert_eq!(KTileLoads::from_name(loads.name()), Some(loads));
+        }
     }
 
     #[test]

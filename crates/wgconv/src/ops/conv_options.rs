@@ -178,9 +178,44 @@ pub enum GemmSchedule {
     StreamK(u32),
 }
 
-/// The choices the planner makes — kernel, GEMM tile width, K schedule — forced instead, for
-/// benchmarks, tests and tuning (`Default`: nothing forced). Each applies only where it can: a
-/// tile width or schedule only when a GEMM kernel runs. A forced choice that cannot run the
+/// When the staged 16-deep GEMM tiles (`GemmK16`, `GemmM64K16`, `GemmN64K16`) load a K-tile
+/// from global memory, as forced ([`ForcedPlan::k_tile_loads`]) or chosen by tuning
+/// ([`crate::TunedConfig::k_tile_loads`]). Both compute the same sums; which is faster depends
+/// on the tile and the device (the planner's choice, fitted on an H100, is in
+/// docs/PERFORMANCE.md, v50).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum KTileLoads {
+    /// The next K-tile's loads are issued before this K-tile's multiply-adds and held in
+    /// registers across them.
+    Ahead,
+    /// Each K-tile is loaded, staged and multiplied in its own iteration: nothing loaded is held
+    /// across the multiply-adds, and other workgroups cover the loads' latency.
+    InIteration,
+}
+
+impl KTileLoads {
+    /// Both, [`KTileLoads::Ahead`] first.
+    pub const ALL: [KTileLoads; 2] = [KTileLoads::Ahead, KTileLoads::InIteration];
+
+    /// The name the CLI and tuning files use: `ahead` or `in_iteration`.
+    pub fn name(self) -> &'static str {
+        match self {
+            KTileLoads::Ahead => "ahead",
+            KTileLoads::InIteration => "in_iteration",
+        }
+    }
+
+    /// The value named `name` ([`KTileLoads::name`]).
+    pub fn from_name(name: &str) -> Option<KTileLoads> {
+        KTileLoads::ALL.into_iter().find(|l| l.name() == name)
+    }
+}
+
+/// The choices the planner makes — kernel, GEMM tile width, K schedule, K-tile loads — forced
+/// instead, for benchmarks, tests and tuning (`Default`: nothing forced). Each applies only where
+/// it can: a tile width or schedule only when a GEMM kernel runs, the K-tile loads only on the
+/// 16-deep staged tiles (the other entry points always load ahead). A forced choice that cannot run the
 /// convolution on the device is an error naming it, never a silent fallback; forcing anything
 /// also sets aside what [`crate::Conv2d::tune`] chose for the geometry.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -192,6 +227,8 @@ pub struct ForcedPlan {
     pub tile_n: Option<u32>,
     /// The GEMM kernels' K schedule (`None`: the planner's K-slices; it never picks stream-K).
     pub schedule: Option<GemmSchedule>,
+    /// When the 16-deep staged tiles load a K-tile (`None`: the planner's choice for the tile).
+    pub k_tile_loads: Option<KTileLoads>,
 }
 
 impl ForcedPlan {

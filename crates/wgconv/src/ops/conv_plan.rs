@@ -7,7 +7,7 @@ use super::{
     conv_geometry::ConvGeometry,
     conv_kernel::{ConvKernel, GEMM_SMALL_TILE},
     conv_launch::POINTWISE_WORKGROUP,
-    conv_options::{ForcedPlan, Precision},
+    conv_options::{ForcedPlan, KTileLoads, Precision},
     conv_schedule::LaunchSchedule,
     conv_tune::TunedConfig,
 };
@@ -106,8 +106,19 @@ pub(crate) const POINTWISE_F16_MAX_OC: u32 = 24;
 pub(crate) struct Plan {
     /// The kernel.
     pub kernel: ConvKernel,
-    /// For GEMM kernels: the tile width and the K schedule.
-    pub gemm: Option<(u32, LaunchSchedule)>,
+    /// For GEMM kernels: how their tiles launch.
+    pub gemm: Option<GemmPlan>,
+}
+
+/// How a GEMM kernel's tiles launch.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct GemmPlan {
+    /// The tile width: columns of N·OH·OW per workgroup.
+    pub tile_n: u32,
+    /// K-slices or stream-K.
+    pub schedule: LaunchSchedule,
+    /// When the 16-deep tiles load a K-tile (the others ignore it).
+    pub loads: KTileLoads,
 }
 
 /// Settles how `geometry` runs on `ctx`'s device: the forced kernel, else, where f16 is allowed
@@ -133,9 +144,9 @@ pub(crate) fn plan(
         return Ok(Plan { kernel, gemm: None });
     }
     // A tuned configuration comes only when nothing was forced (`runnable_kernel`).
-    let (tile_n, schedule) = match tuned {
-        Some(t) => (t.tile_n, t.schedule),
-        None => (forced.tile_n, forced.schedule),
+    let (tile_n, schedule, loads) = match tuned {
+        Some(t) => (t.tile_n, t.schedule, t.k_tile_loads),
+        None => (forced.tile_n, forced.schedule, forced.k_tile_loads),
     };
     let tile_n = geometry.choose_tile_n(kernel, tile_n)?;
     let forced_schedule = tuned.is_none() && forced.schedule.is_some();
@@ -144,7 +155,8 @@ pub(crate) fn plan(
     if !forced_schedule {
         schedule = schedule.within_binding(geometry, ctx.limits().max_storage_buffer_binding_size);
     }
-    Ok(Plan { kernel, gemm: Some((tile_n, schedule)) })
+    let loads = loads.unwrap_or_else(|| kernel.fitted_k_tile_loads(tile_n));
+    Ok(Plan { kernel, gemm: Some(GemmPlan { tile_n, schedule, loads }) })
 }
 
 /// The error for a tensor-core `kernel` forced on a context without cooperative matrices.
@@ -876,9 +888,11 @@ impl ConvGeometry {
     /// best kernel per layer 1.057×). R53 and R54 held on several models; R51 (wav2vec 2.0's
     /// stem at two batches) and R52 (three SD 1.5 layers) on one each, kept for gains of
     /// 1.36–1.43× with a cause in the tile shapes. Each takes only the shapes it was measured on
-    /// (filters with taps; R53 2D layers of K ≥ 256: K ≥ 1024 in v49, widened on v50 call B's
-    /// held-out layers, an H100, where the committed v49 rules ran 1.055× v48 over 22 layers
-    /// of models in no zoo and 1.109× over those and the 20 fit layers they move).
+    /// (filters with taps), except R53 between K 256 and 1024: fitted on K ≥ 1024 in v49, it was
+    /// widened on v50 call B's held-out layers (an H100), where only 2×2 s2 ups of one U-Net lie
+    /// in that range (1.12–1.19×); other transposed filters there follow unmeasured. On those
+    /// held-out layers (22, of models in no zoo) the v49 rules ran an estimated 1.055× v48, and
+    /// 1.109× over those and the 20 fit layers they move (`bench/plan_gain.py`).
     pub(crate) fn tap_tiles(&self, long_k_small_grid: bool, few_tile_transposed: bool) -> Option<ConvKernel> {
         let ocg = u64::from(self.oc / self.groups);
         let k = self.gemm_k_depth();

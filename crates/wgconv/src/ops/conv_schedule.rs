@@ -312,7 +312,8 @@ impl ConvGeometry {
     /// The fp32 planner's whole choice for this convolution, without a device: its kernel
     /// ([`ConvGeometry::planned_kernel`]) and, for the tile-width GEMM kernels, the tile width
     /// and K-slices it launches them with (the small-grid kernels `GemmSmall`/`GemmSmallK32`
-    /// split K in slices of their own, which this does not report). What runs on a device can
+    /// split K in slices of their own, which this does not report), and for the 16-deep tiles
+    /// their K-tile loads. What runs on a device can
     /// differ where the device does: a smaller storage-binding limit allows fewer K-slices, a
     /// kernel that needs more workgroup memory or threads than the device has falls back (so
     /// does Winograd where its intermediates exceed a binding, or on f16 tensors, to the staged
@@ -322,11 +323,12 @@ impl ConvGeometry {
     pub fn planned_config(&self) -> TunedConfig {
         let kernel = self.planned_kernel();
         if !kernel.is_gemm() {
-            return TunedConfig { kernel, tile_n: None, schedule: None };
+            return TunedConfig { kernel, tile_n: None, schedule: None, k_tile_loads: None };
         }
         let tile_n = self.planned_tile_n(kernel);
         let schedule = GemmSchedule::SplitK(self.gemm_split_k(kernel, tile_n));
-        TunedConfig { kernel, tile_n: Some(tile_n), schedule: Some(schedule) }
+        let k_tile_loads = kernel.chooses_k_tile_loads().then(|| kernel.fitted_k_tile_loads(tile_n));
+        TunedConfig { kernel, tile_n: Some(tile_n), schedule: Some(schedule), k_tile_loads }
     }
 }
 

@@ -8,7 +8,7 @@ use super::{
     conv::Conv2d,
     conv_geometry::ConvGeometry,
     conv_kernel::ConvKernel,
-    conv_options::{ForcedPlan, GemmSchedule},
+    conv_options::{ForcedPlan, GemmSchedule, KTileLoads},
     conv_plan::FITTED_SMS,
 };
 use crate::{
@@ -31,12 +31,20 @@ pub struct TunedConfig {
     /// GEMM kernel; a hand-made `None` there means the planner's K-slices, which a tuning file
     /// cannot express and stores as one slice.
     pub schedule: Option<GemmSchedule>,
+    /// When the 16-deep staged tiles load a K-tile (`None`: the planner's choice for the tile,
+    /// and for other kernels; files written before v50 read as `None`).
+    pub k_tile_loads: Option<KTileLoads>,
 }
 
 impl TunedConfig {
     /// The plan that runs this configuration.
     pub fn forced_plan(&self) -> ForcedPlan {
-        ForcedPlan { kernel: Some(self.kernel), tile_n: self.tile_n, schedule: self.schedule }
+        ForcedPlan {
+            kernel: Some(self.kernel),
+            tile_n: self.tile_n,
+            schedule: self.schedule,
+            k_tile_loads: self.k_tile_loads,
+        }
     }
 }
 
@@ -49,6 +57,8 @@ struct TunedConfigRecord {
     stream_k: Option<u32>,
     #[serde(default)]
     tile_n: Option<u32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    k_tile_loads: Option<KTileLoads>,
 }
 
 impl From<TunedConfigRecord> for TunedConfig {
@@ -59,7 +69,7 @@ impl From<TunedConfigRecord> for TunedConfig {
             (None, 1) if !r.kernel.is_gemm() => None,
             (None, splits) => Some(GemmSchedule::SplitK(splits)),
         };
-        Self { kernel: r.kernel, tile_n: r.tile_n, schedule }
+        Self { kernel: r.kernel, tile_n: r.tile_n, schedule, k_tile_loads: r.k_tile_loads }
     }
 }
 
@@ -70,13 +80,14 @@ impl From<TunedConfig> for TunedConfigRecord {
             Some(GemmSchedule::SplitK(splits)) => (splits, None),
             Some(GemmSchedule::StreamK(workgroups)) => (1, Some(workgroups)),
         };
-        Self { kernel: c.kernel, split_k, stream_k, tile_n: c.tile_n }
+        Self { kernel: c.kernel, split_k, stream_k, tile_n: c.tile_n, k_tile_loads: c.k_tile_loads }
     }
 }
 
 impl std::fmt::Display for TunedConfig {
     /// `gemm`, `gemm/n96` (96-column tiles; shown when not the kernel's default), `gemm/k3`
-    /// (three K-slices) or `gemm/stream264` (stream-K over 264 workgroups).
+    /// (three K-slices), `gemm/stream264` (stream-K over 264 workgroups), then `/ahead` or
+    /// `/in_iteration` where the K-tile loads are not the planner's for the tile.
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.kernel.name())?;
         let default_width = self.kernel.gemm_tile().map(|(_, n)| n);
@@ -84,9 +95,16 @@ impl std::fmt::Display for TunedConfig {
             write!(f, "/n{width}")?;
         }
         match self.schedule {
-            Some(GemmSchedule::StreamK(workgroups)) => write!(f, "/stream{workgroups}"),
-            None | Some(GemmSchedule::SplitK(1)) => Ok(()),
-            Some(GemmSchedule::SplitK(splits)) => write!(f, "/k{splits}"),
+            Some(GemmSchedule::StreamK(workgroups)) => write!(f, "/stream{workgroups}")?,
+            None | Some(GemmSchedule::SplitK(1)) => {}
+            Some(GemmSchedule::SplitK(splits)) => write!(f, "/k{splits}")?,
+        }
+        let width = self.tile_n.or(default_width).unwrap_or(0);
+        match self.k_tile_loads {
+            Some(loads) if self.kernel.chooses_k_tile_loads() && loads != self.kernel.fitted_k_tile_loads(width) => {
+                write!(f, "/{}", loads.name())
+            }
+            _ => Ok(()),
         }
     }
 }
@@ -248,15 +266,26 @@ fn configurations(ctx: &Context, g: &ConvGeometry) -> Vec<TunedConfig> {
     for kernel in g.supported_kernels() {
         let Some((rows, default_width)) = kernel.gemm_tile() else {
             if kernel.workgroup_storage_bytes() <= storage {
-                push(TunedConfig { kernel, tile_n: None, schedule: None });
+                push(TunedConfig { kernel, tile_n: None, schedule: None, k_tile_loads: None });
             }
             continue;
         };
         // Each width declares its own workgroup memory: on a small device the narrow widths of
         // a kernel may fit where its default does not.
         let fits = |width: u32| kernel.gemm_tile_storage_bytes(width) <= storage;
-        let gemm = |schedule, width| TunedConfig { kernel, tile_n: Some(width), schedule: Some(schedule) };
+        let gemm =
+            |schedule, width| TunedConfig { kernel, tile_n: Some(width), schedule: Some(schedule), k_tile_loads: None };
         let planned = g.gemm_split_k(kernel, default_width);
+        // The 16-deep tiles' other K loop, at the default width and the planner's K-slices.
+        if kernel.chooses_k_tile_loads() && fits(default_width) {
+            let other = match kernel.fitted_k_tile_loads(default_width) {
+                KTileLoads::Ahead => KTileLoads::InIteration,
+                KTileLoads::InIteration => KTileLoads::Ahead,
+            };
+            if g.choose_split_k(kernel, default_width, Some(planned)).is_ok() {
+                push(TunedConfig { k_tile_loads: Some(other), ..gemm(GemmSchedule::SplitK(planned), default_width) });
+            }
+        }
         let mut splits: Vec<u32> = SPLITS.into_iter().filter(|&s| s == 1 || k_tiles >= 4 * u64::from(s)).collect();
         if !splits.contains(&planned) {
             splits.push(planned);
@@ -317,7 +346,7 @@ mod tests {
 
     #[test]
     fn configurations_are_named_with_their_width_when_not_the_default() {
-        let config = |kernel, schedule, tile_n| TunedConfig { kernel, tile_n, schedule };
+        let config = |kernel, schedule, tile_n| TunedConfig { kernel, tile_n, schedule, k_tile_loads: None };
         let (split, stream) = (GemmSchedule::SplitK, GemmSchedule::StreamK);
         assert_eq!(config(ConvKernel::Gemm, Some(split(1)), Some(128)).to_string(), "gemm");
         assert_eq!(config(ConvKernel::Gemm, Some(split(3)), Some(96)).to_string(), "gemm/n96/k3");
@@ -326,6 +355,18 @@ mod tests {
         // Tuning files written before the width was recorded read as the kernel's default.
         let old: TunedConfig = serde_json::from_str(r#"{"kernel": "gemm", "split_k": 2, "stream_k": null}"#).unwrap();
         assert_eq!(old, config(ConvKernel::Gemm, Some(split(2)), None));
+        // K-tile loads are named where they are not the planner's for the tile, and files
+        // without them (before v50) read as the planner's.
+        let loads = |c: TunedConfig, l| TunedConfig { k_tile_loads: Some(l), ..c };
+        let k16 = config(ConvKernel::GemmK16, Some(split(2)), Some(128));
+        assert_eq!(loads(k16, KTileLoads::Ahead).to_string(), "gemm_k16/k2/ahead");
+        assert_eq!(loads(k16, KTileLoads::InIteration).to_string(), "gemm_k16/k2");
+        let m64 = config(ConvKernel::GemmM64K16, Some(split(1)), Some(128));
+        assert_eq!(loads(m64, KTileLoads::InIteration).to_string(), "gemm_m64_k16/in_iteration");
+        let json = serde_json::to_string(&loads(k16, KTileLoads::InIteration)).unwrap();
+        assert!(json.contains(r#""k_tile_loads":"in_iteration""#), "{json}");
+        assert_eq!(serde_json::from_str::<TunedConfig>(&json).unwrap(), loads(k16, KTileLoads::InIteration));
+        assert!(!serde_json::to_string(&k16).unwrap().contains("k_tile_loads"));
         // The file format keeps its two fields, so files round-trip both ways.
         for c in [config(ConvKernel::Gemm, Some(stream(132)), Some(72)), config(ConvKernel::Depthwise, None, None)] {
             let json = serde_json::to_string(&c).unwrap();

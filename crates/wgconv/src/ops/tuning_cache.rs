@@ -148,7 +148,7 @@ impl Context {
     /// configuration can run it on this device.
     fn check_entry(&self, entry: &Entry) -> Result<ConvGeometry> {
         let g = entry.geometry.to_geometry()?;
-        let TunedConfig { kernel, tile_n, schedule } = entry.config;
+        let TunedConfig { kernel, tile_n, schedule, k_tile_loads } = entry.config;
         let storage = self.limits().max_compute_workgroup_storage_size;
         // Tuning measures fp32 kernels only (`supported_kernels`); a tensor-core kernel here would
         // run f16 arithmetic under the default precision.
@@ -169,6 +169,10 @@ impl Context {
             g.launch_schedule(kernel, tile_n, schedule)?;
         } else if schedule.is_some() || tile_n.is_some() {
             return Err(Error::tuning_file(format!("kernel {} takes no K-split or tile width", kernel.name())));
+        }
+        if let Some(loads) = k_tile_loads.filter(|_| !kernel.chooses_k_tile_loads()) {
+            let name = kernel.name();
+            return Err(Error::tuning_file(format!("kernel {name} takes no K-tile loads (got {})", loads.name())));
         }
         Ok(g)
     }
@@ -208,13 +212,19 @@ mod tests {
         assert_eq!(
             configs,
             [
-                TunedConfig { kernel: ConvKernel::Gemm, tile_n: Some(96), schedule: Some(GemmSchedule::SplitK(2)) },
+                TunedConfig {
+                    kernel: ConvKernel::Gemm,
+                    tile_n: Some(96),
+                    schedule: Some(GemmSchedule::SplitK(2)),
+                    k_tile_loads: None
+                },
                 TunedConfig {
                     kernel: ConvKernel::GemmM64K16,
                     tile_n: None,
-                    schedule: Some(GemmSchedule::StreamK(132))
+                    schedule: Some(GemmSchedule::StreamK(132)),
+                    k_tile_loads: None
                 },
-                TunedConfig { kernel: ConvKernel::DirectVec4, tile_n: None, schedule: None },
+                TunedConfig { kernel: ConvKernel::DirectVec4, tile_n: None, schedule: None, k_tile_loads: None },
             ]
         );
         let geometries: Vec<ConvGeometry> = file.entries.iter().map(|e| e.geometry.to_geometry().unwrap()).collect();
