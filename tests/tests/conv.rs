@@ -2169,7 +2169,6 @@ fn tuning_picks_the_fastest_measured_configuration() {
     assert_eq!(ctx.convolution(&xt, &wt, None, &options).unwrap().kernel, tuning.geometry.planned_kernel());
 }
 
-/// `exported` (one tuning entry) with its tile width set to `width`.
 /// `exported` (one entry) with its kernel replaced by `kernel` and K-tile loads `in_iteration`.
 fn with_loads(exported: &str, kernel: &str) -> String {
     let at = exported.find("\"kernel\": \"").expect("a kernel field");
@@ -2178,6 +2177,7 @@ fn with_loads(exported: &str, kernel: &str) -> String {
     format!("{}{entry}{}", &exported[..at], &exported[end..])
 }
 
+/// `exported` (one tuning entry) with its tile width set to `width`.
 fn with_tile_width(exported: &str, width: &str) -> String {
     let at = exported.find("\"tile_n\": ").expect("a tile_n field") + "\"tile_n\": ".len();
     let end = at + exported[at..].find([',', '}', '\n']).unwrap();
@@ -2517,16 +2517,19 @@ fn pointwise_vec4_streams_whole_planes() {
 }
 
 /// Both K loops of the 16-deep staged tiles (`ForcedPlan::k_tile_loads`: the next K-tile loaded
-/// ahead of the multiply-adds, or each in its own iteration) on each of their tiles, in K-slices
-/// and not: a padded, strided direct layer (ragged tiles, channels not a multiple of 16, four
-/// columns a loader) and a transposed one (stride phases of 1 to 4 taps).
+/// ahead of the multiply-adds, or each in its own iteration) on each of their tiles, at their
+/// default widths in K-slices and not, and 64 columns wide: a padded, strided direct layer
+/// (ragged tiles, channels not a multiple of 16, four columns a loader) and a transposed one
+/// (stride phases of 1 to 4 taps). Each loop compiles a pipeline of its own (a forced loop set
+/// aside would reuse the other's), and the planner's choice one of the two.
 #[test]
 fn both_k_tile_loops_match_the_reference() {
     let sixteen_deep = [Some(ConvKernel::GemmK16), Some(ConvKernel::GemmM64K16), Some(ConvKernel::GemmN64K16)];
-    for (i, (loads, splits)) in KTileLoads::ALL.into_iter().flat_map(|l| [(l, 1), (l, 3)]).enumerate() {
+    let runs = KTileLoads::ALL.into_iter().flat_map(|l| [(l, 1, None), (l, 3, None), (l, 1, Some(64))]);
+    for (i, (loads, splits, tile_n)) in runs.enumerate() {
         let schedule = Some(GemmSchedule::SplitK(splits));
-        let base = ForcedPlan { schedule, k_tile_loads: Some(loads), ..ForcedPlan::default() };
-        let name = format!("{} loads, {splits} K-slices", loads.name());
+        let base = ForcedPlan { schedule, tile_n, k_tile_loads: Some(loads), ..ForcedPlan::default() };
+        let name = format!("{} loads, {splits} K-slices, tile_n {tile_n:?}", loads.name());
         let direct = Case {
             input: &[2, 40, 13, 11],
             weight: &[140, 40, 3, 3],
@@ -2543,5 +2546,25 @@ fn both_k_tile_loops_match_the_reference() {
             kernel: ConvKernel::Transposed,
         };
         check_runs_forced(&format!("transposed, {name}"), 710 + i as u64, transposed, &sixteen_deep, base);
+    }
+    let ctx = context();
+    let (input, weight) = ([1, 48, 9, 10], [130, 48, 3, 3]);
+    let opts = opts().padding(&[1]);
+    let xt = Tensor::from_f32(ctx, &random_f32(720, 48 * 90), &input).unwrap();
+    let wt = Tensor::from_f32(ctx, &random_f32(721, 130 * 48 * 9), &weight).unwrap();
+    let shape = ConvGeometry::new(&input, &weight, None, &opts).unwrap().output_shape();
+    for kernel in [ConvKernel::GemmK16, ConvKernel::GemmM64K16, ConvKernel::GemmN64K16] {
+        // The first run may compile more (the weight's packing); then each loop adds its own
+        // pipeline once, and the planner's choice (`None`) reuses one of the two.
+        let runs = [(Some(KTileLoads::Ahead), None), (Some(KTileLoads::InIteration), Some(1)), (None, Some(0))];
+        for (loads, new_pipelines) in runs.into_iter().chain([(Some(KTileLoads::Ahead), Some(0))]) {
+            let forced = ForcedPlan { k_tile_loads: loads, ..ForcedPlan::kernel(kernel) };
+            let before = ctx.cached_pipelines();
+            let out = Tensor::full_f32(ctx, &shape, f32::NAN).unwrap();
+            ctx.convolution_into_forced(&xt, &wt, None, &out, &opts, &forced).unwrap();
+            if let Some(added) = new_pipelines {
+                assert_eq!(ctx.cached_pipelines(), before + added, "{} with {loads:?} loads", kernel.name());
+            }
+        }
     }
 }

@@ -235,8 +235,13 @@ pub struct SweepPoint {
     pub stream_k: Option<u32>,
     /// GEMM tile width (output columns per workgroup); none for other kernels.
     pub tile_n: Option<u32>,
+    /// The 16-deep tiles' K-tile loads where the configuration sets them (`ahead` or
+    /// `in_iteration`: the loop the planner does not pick for the tile); none: the planner's.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub k_tile_loads: Option<&'static str>,
     /// The configuration as `kernel`, `kernel/kN` (N K-slices), `kernel/streamW`, with `/nW`
-    /// after the kernel for a tile width other than its default.
+    /// after the kernel for a tile width other than its default and `/ahead` or `/in_iteration`
+    /// for K-tile loads other than the planner's.
     pub config: String,
     /// Median milliseconds per launch.
     pub median_ms: f64,
@@ -258,6 +263,7 @@ fn sweep_points(tuning: &wgconv::Tuning) -> Vec<SweepPoint> {
                 _ => None,
             },
             tile_n: c.config.tile_n,
+            k_tile_loads: c.config.k_tile_loads.map(KTileLoads::name),
             config: c.config.to_string(),
             median_ms: c.ms,
         })
@@ -672,12 +678,16 @@ fn run_layer(ctx: &Context, layer: &Layer, args: &BenchArgs) -> CliResult<(Layer
             // `--kernel` (and `--k-tile-loads`) where it can run here: recording it once
             // (unsubmitted) tells, whatever stops it (the shape, the device's workgroup memory or
             // cooperative matrices).
-            let forced_plan =
-                ForcedPlan { kernel: args.kernel, k_tile_loads: args.k_tile_loads, ..ForcedPlan::default() };
-            let forced = Some(forced_plan).filter(|plan| !plan.is_empty()).filter(|plan| {
+            // Where the kernel cannot run, the loads alone still apply to the planner's kernel.
+            let runs_here = |plan: &ForcedPlan| {
                 let mut probe = ctx.batch();
                 conv.run_into_forced(&mut probe, &x, &out, plan).is_ok()
-            });
+            };
+            let loads_only = ForcedPlan { k_tile_loads: args.k_tile_loads, ..ForcedPlan::default() };
+            let forced = [ForcedPlan { kernel: args.kernel, ..loads_only }, loads_only]
+                .into_iter()
+                .filter(|plan| !plan.is_empty())
+                .find(runs_here);
             let run = |b: &mut wgconv::Batch<'_>, out: &Tensor| match &forced {
                 Some(plan) => conv.run_into_forced(b, &x, out, plan),
                 None => conv.run_into(b, &x, out),
@@ -988,6 +998,7 @@ mod tests {
             split_k: 1,
             stream_k: None,
             tile_n: None,
+            k_tile_loads: None,
             config: kernel.into(),
             median_ms,
         };

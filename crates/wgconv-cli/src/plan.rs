@@ -39,6 +39,8 @@ struct LayerPlan {
     tile_n: Option<u32>,
     /// K-slices (tile-width GEMM kernels only; 1 where K is not split).
     split_k: Option<u32>,
+    /// When the 16-deep staged tiles load a K-tile: `ahead` or `in_iteration` (those tiles only).
+    k_tile_loads: Option<&'static str>,
     /// All of it as `wgconv bench --tune` labels a configuration (`gemm_k16/k4`).
     plan: String,
     /// Multiply-adds of one run of the layer.
@@ -64,6 +66,7 @@ fn plan_layers(layers: &[Layer]) -> CliResult<(Vec<LayerPlan>, usize)> {
             kernel: config.kernel.name(),
             tile_n: config.tile_n,
             split_k,
+            k_tile_loads: config.k_tile_loads.map(wgconv::KTileLoads::name),
             plan: config.to_string(),
             macs: geometry.macs(),
         });

@@ -172,6 +172,15 @@ fn conv2d_runs_a_forced_kernel_or_says_why_not() {
     let (code, _, stderr) = run(&[&forced[..], &["--tile-n", "36"]].concat());
     assert_eq!(code, 2, "a usage error, found before any GPU work: {stderr}");
     assert!(stderr.contains("tile_n 36 is not a GEMM tile width"), "{stderr}");
+    // Both K loops of a 16-deep tile pass the check; an unknown one is a usage error.
+    let sixteen = ["conv2d", "--input", &x, "--weight", &w, "--groups", "2", "--kernel", "gemm_k16", "--out", &y];
+    for loads in ["ahead", "in_iteration"] {
+        let (code, stdout, stderr) = run(&[&sixteen[..], &["--k-tile-loads", loads, "--check"]].concat());
+        assert_eq!(code, 0, "{loads}: {stdout}\n{stderr}");
+        assert!(stdout.contains("kernel: gemm_k16\n") && stdout.contains("relative error"), "{stdout}");
+    }
+    let (code, _, stderr) = run(&[&sixteen[..], &["--k-tile-loads", "late"]].concat());
+    assert!(code == 2 && stderr.contains("unknown K-tile loads \"late\""), "{stderr}");
     // Three output channels per group: not for the four-channels-per-thread kernel.
     let args = ["conv2d", "--input", &x, "--weight", &w, "--groups", "2", "--kernel", "grouped_oc4", "--out", &y];
     let (code, _, stderr) = run(&args);
@@ -646,6 +655,9 @@ fn plan_lists_the_planners_choices_without_a_gpu() {
     assert_eq!((depthwise["kernel"].as_str(), depthwise["split_k"].as_u64()), (Some("depthwise_vec4"), None));
     let dcgan = layers.iter().find(|l| l["name"] == "dcgan_convT_n8").unwrap();
     assert_eq!((dcgan["tile_n"].as_u64(), dcgan["split_k"].as_u64()), (Some(128), Some(4)));
+    // The 128-row tiles load each K-tile in its own iteration; kernels without the choice say none.
+    assert_eq!(dcgan["k_tile_loads"], "in_iteration");
+    assert!(depthwise["k_tile_loads"].is_null(), "{depthwise}");
     // A model's layers only; names the suite lacks, and missing suites, are usage errors.
     let (code, stdout, _) = run(&["plan", "--suite", "zoo", "--models", "whisper_base"]);
     assert_eq!(code, 0);

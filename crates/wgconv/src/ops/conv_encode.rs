@@ -267,7 +267,7 @@ impl Batch<'_> {
             return forced == kernel;
         }
         let f16_allowed = call.input.dtype() == DType::F16 || call.opts.precision == Precision::AllowF16;
-        call.forced.is_empty()
+        !call.forced.forces_launch()
             && call.input.memory_format() == MemoryFormat::ChannelsLast
             && f16_allowed
             && self.ctx.cooperative_f16()

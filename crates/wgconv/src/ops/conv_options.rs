@@ -215,7 +215,8 @@ impl KTileLoads {
 /// The choices the planner makes — kernel, GEMM tile width, K schedule, K-tile loads — forced
 /// instead, for benchmarks, tests and tuning (`Default`: nothing forced). Each applies only where
 /// it can: a tile width or schedule only when a GEMM kernel runs, the K-tile loads only on the
-/// 16-deep staged tiles (the other entry points always load ahead). A forced choice that cannot run the
+/// 16-deep staged tiles (the other entry points always load ahead, and so do Winograd's
+/// products on any tile). A forced choice that cannot run the
 /// convolution on the device is an error naming it, never a silent fallback; forcing anything
 /// also sets aside what [`crate::Conv2d::tune`] chose for the geometry.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -240,5 +241,12 @@ impl ForcedPlan {
     /// Whether nothing is forced.
     pub fn is_empty(&self) -> bool {
         *self == Self::default()
+    }
+
+    /// Whether a kernel, tile width or K schedule is forced: the choices that set aside the
+    /// f16 paths (tensor cores, f16 Winograd). The K-tile loads alone do not: they apply
+    /// wherever the 16-deep tiles run.
+    pub(crate) fn forces_launch(&self) -> bool {
+        self.kernel.is_some() || self.tile_n.is_some() || self.schedule.is_some()
     }
 }

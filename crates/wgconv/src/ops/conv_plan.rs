@@ -209,7 +209,7 @@ fn runnable_kernel(
     // Evaluated only for Winograd: it builds the products' geometry.
     let winograd_runs =
         |kernel: ConvKernel| dtype == DType::F32 && geometry.winograd_parts(kernel, binding_limit, alignment).is_some();
-    let f16_allowed = forced.is_empty() && precision == Precision::AllowF16;
+    let f16_allowed = !forced.forces_launch() && precision == Precision::AllowF16;
     // f16 allowed: Winograd in one pass for R44's channel counts, where the tensor cores run it.
     if f16_allowed && dtype == DType::F32 && winograd_fused_runs_on(ctx, geometry) && geometry.winograd_fused_wins() {
         return Ok((ConvKernel::WinogradFused, None));

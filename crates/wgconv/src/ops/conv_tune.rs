@@ -19,7 +19,7 @@ use crate::{
 };
 
 /// A configuration [`Conv2d::tune`] measured: a kernel and, for GEMM kernels, its tile width
-/// and K schedule.
+/// and K schedule, and for the 16-deep staged tiles their K-tile loads.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(from = "TunedConfigRecord", into = "TunedConfigRecord")]
 pub struct TunedConfig {
@@ -149,7 +149,8 @@ impl Conv2d {
     /// Times every configuration that can run this convolution on inputs of `input_shape` on
     /// this device (each kernel that fits the device; GEMM kernels at several K-slice counts,
     /// each slice at least 32 deep, with stream-K on small grids, and at the tile widths that fit
-    /// the grid to whole waves), remembers the fastest in `ctx` for that geometry, and
+    /// the grid to whole waves; the 16-deep tiles also with the K loop the planner does not
+    /// pick, at its width and K-slices), remembers the fastest in `ctx` for that geometry, and
     /// returns what was measured. Costs a pipeline compile per candidate, a warm-up, and
     /// `sampling.samples` rounds that time `sampling.launches` runs of every candidate (rounds,
     /// not one candidate after another, so drifting clocks do not favour the first ones); run
@@ -253,7 +254,8 @@ const WAVES: [u64; 3] = [FITTED_SMS, 2 * FITTED_SMS, 3 * FITTED_SMS];
 /// Every configuration worth timing for `g` on this device: each kernel; each GEMM kernel at
 /// its default width with every K-slice count and stream-K, and at the narrowest widths whose
 /// grid fits one, two or three tiles per multiprocessor (`WAVES`), unsplit and at the
-/// planner's K-slices for that width.
+/// planner's K-slices for that width; the 16-deep tiles also with their other K loop
+/// ([`KTileLoads`]) at the default width and the planner's K-slices.
 fn configurations(ctx: &Context, g: &ConvGeometry) -> Vec<TunedConfig> {
     let storage = ctx.limits().max_compute_workgroup_storage_size;
     let k_tiles = g.gemm_k_depth().div_ceil(8);
