@@ -677,8 +677,8 @@ fn run_layer(ctx: &Context, layer: &Layer, args: &BenchArgs) -> CliResult<(Layer
             let mut chosen = geometry.planned_kernel();
             // `--kernel` (and `--k-tile-loads`) where it can run here: recording it once
             // (unsubmitted) tells, whatever stops it (the shape, the device's workgroup memory or
-            // cooperative matrices).
-            // Where the kernel cannot run, the loads alone still apply to the planner's kernel.
+            // cooperative matrices). Where the kernel cannot run, the loads alone still apply to
+            // the planner's kernel.
             let runs_here = |plan: &ForcedPlan| {
                 let mut probe = ctx.batch();
                 conv.run_into_forced(&mut probe, &x, &out, plan).is_ok()

@@ -485,7 +485,7 @@ impl Batch<'_> {
                 plan = conv_plan::plan(ctx, &gemm, DType::F32, Precision::F32, &forced)?;
             }
             // Loads a K-tile ahead on every tile: in the iteration these grouped products ran
-            // 0.86–0.98× on the 128-row tiles (v50 call A, an H100).
+            // 0.86–0.99× on the 128-row tiles (v50 call A, an H100).
             if let Some(launch) = plan.gemm.as_mut() {
                 launch.loads = KTileLoads::Ahead;
             }
