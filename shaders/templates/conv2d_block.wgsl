@@ -5,16 +5,19 @@
 {% set max_taps = 49 %}
 // Direct convolution (not transposed, one group) in register blocks, for layers whose input
 // channels × taps are few (stems; 16–64-channel layers with small filters on large grids): each
-// thread computes 4 consecutive output columns of one row for a block of up to 16 output
-// channels. Per input channel and tap, 4 input loads (neighbouring threads' columns: coalesced
-// at stride 1, and the taps of one row overlap, so most come from the L1 cache) and oc_block / 4
-// vec4 weight loads from workgroup memory feed 4 · oc_block multiply-adds; the filter's size is a
+// thread computes 4 output pixels, BLOCK_LANES apart in the batch's flattened output, for a block
+// of up to 16 output channels. Per input channel and tap, 4 input loads and oc_block / 4 vec4
+// weight loads from workgroup memory feed 4 · oc_block multiply-adds; the filter's size is a
 // pipeline constant, so the tap loops unroll and their loads are in flight together. Where a
 // GEMM tile would stage a K loop of a few steps (K = IC · KH · KW of 27–576) and run 32 output
-// channels' tile rows mostly empty, this keeps no K-tile. The weights of the block are staged
-// BLOCK_IC_CHUNK input channels at a time; workgroups of one pixel chunk for each output-channel
-// block are consecutive, so the blocks after the first read the chunk's input from the L2 cache.
-// The chunks run through the batch's output rows one after another.
+// channels' tile rows mostly empty, this keeps no K-tile.
+// Why the pixels interleave: BLOCK_LANES neighbouring threads (a warp on NVIDIA) load the taps of
+// BLOCK_LANES consecutive pixels in one instruction, one 128-byte line at stride 1 and two at
+// stride 2. Runs of 4 consecutive pixels per thread made each such load touch a 32-byte sector
+// per thread (8 lines at stride 2), so the L1 cache, not the multiply-adds, set the pace (v51).
+// The weights of the block are staged for as many input channels as the workgroup array holds
+// (21 of a 3×3 filter, 4 of a 7×7); workgroups of one pixel chunk for each output-channel block
+// are consecutive, so the blocks after the first read the chunk's input from the L2 cache.
 // Tensors are {{ io }} (the output {{ out }}); the arithmetic is f32.
 
 {% if io == "f16" or out == "f16" %}
@@ -42,25 +45,36 @@ override oc_block: u32 = {{ max_oc_block }};
 const BLOCK_MAX_OC: u32 = {{ max_oc_block }}u;
 // Input channels per staged weight chunk.
 const BLOCK_IC_CHUNK: u32 = {{ ic_chunk }}u;
-// The most filter taps (KH × KW) a staged chunk holds per input channel: a 7×7 filter.
+// The most filter taps (KH × KW) a thread's taps cover per input channel: a 7×7 filter.
 const BLOCK_MAX_TAPS: u32 = {{ max_taps }}u;
+// Output pixels per thread.
+const BLOCK_RUN: u32 = 4u;
+// Threads whose pixels interleave (a thread's pixels lie BLOCK_LANES apart): a warp on NVIDIA.
+const BLOCK_LANES: u32 = 32u;
+// vec4s of staged weights: every tap of BLOCK_IC_CHUNK input channels at the widest block.
+const BLOCK_WEIGHT_VECS: u32 = {{ ic_chunk * max_taps * max_oc_block // 4 }}u;
 
-// The block's weights for BLOCK_IC_CHUNK input channels: channel c's tap t for output channels
-// o..o+3 is the vec4 (c · BLOCK_MAX_TAPS + t) · (BLOCK_MAX_OC / 4) + o / 4.
-var<workgroup> block_weights: array<vec4<f32>, {{ ic_chunk * max_taps * max_oc_block // 4 }}>;
+// The block's weights for a chunk of input channels: channel c's tap t for output channels
+// o..o+3 is the vec4 (c · taps + t) · (oc_block / 4) + o / 4.
+var<workgroup> block_weights: array<vec4<f32>, BLOCK_WEIGHT_VECS>;
 
 {{ conv.staged_weight() }}
 
-// Stages every tap of output channels oc0..oc0 + oc_block for input channels c0..c0 + 3 in
-// `block_weights`, shared out over the workgroup; channels past the last are zeros. Each thread
-// stages whole vec4s (4 output channels of one tap): threads writing components of one vector
-// could race where a backend stores vectors whole.
+// Input channels per staged chunk: as many as `block_weights` holds at this filter and block.
+fn block_chunk_channels() -> u32 {
+    return BLOCK_WEIGHT_VECS / (spec_kh * spec_kw * (oc_block / 4u));
+}
+
+// Stages every tap of output channels oc0..oc0 + oc_block for input channels
+// c0..c0 + block_chunk_channels() in `block_weights`, shared out over the workgroup; channels
+// past the last are zeros. Each thread stages whole vec4s (4 output channels of one tap):
+// threads writing components of one vector could race where a backend stores vectors whole.
 fn stage_block_weights(c0: u32, oc0: u32, local: u32) {
     let taps = spec_kh * spec_kw;
     let vecs = oc_block / 4u;
     let per_channel = taps * vecs;
     let per_oc = params.ic * taps;
-    for (var e = local; e < BLOCK_IC_CHUNK * per_channel; e += wg_size) {
+    for (var e = local; e < block_chunk_channels() * per_channel; e += wg_size) {
         let c = e / per_channel;
         let t = e % per_channel / vecs;
         let v = e % vecs;
@@ -75,15 +89,8 @@ fn stage_block_weights(c0: u32, oc0: u32, local: u32) {
                 staged_weight(o + 3u, at + 3u * per_oc),
             );
         }
-        block_weights[(c * BLOCK_MAX_TAPS + t) * (BLOCK_MAX_OC / 4u) + v] = w;
+        block_weights[e] = w;
     }
-}
-
-// The input at column `ix` of the row starting at `row_at`; 0 where `inside` is false or the
-// column is outside the row (the load itself is clamped into the row, so always in bounds).
-fn block_tap(row_at: u32, ix: i32, inside: bool) -> f32 {
-    let column = u32(clamp(ix, 0, i32(params.iw) - 1));
-    return select(0.0, {{ to_f32 }}(input[row_at + column]), inside && ix >= 0 && ix < i32(params.iw));
 }
 
 @compute @workgroup_size(wg_size)
@@ -92,54 +99,65 @@ fn conv2d_block(
     @builtin(num_workgroups) groups: vec3<u32>,
     @builtin(local_invocation_index) local: u32,
 ) {
-    // Workgroup-uniform: (chunk of runs of 4 columns, output-channel block), the block fastest.
+    // Workgroup-uniform: (chunk of wg_size · BLOCK_RUN pixels, output-channel block), the block
+    // fastest.
     let workgroup = wid.y * groups.x + wid.x;
-    let runs_per_row = (params.ow + 3u) / 4u;
-    let all_runs = params.n * params.oh * runs_per_row;
+    let plane = params.oh * params.ow;
+    let pixels = params.n * plane;
     let blocks = (params.oc + oc_block - 1u) / oc_block;
     let oc0 = workgroup % blocks * oc_block;
-    let chunk = workgroup / blocks;
-    if (chunk * wg_size >= all_runs) {
+    let first = workgroup / blocks * wg_size * BLOCK_RUN;
+    if (first >= pixels) {
         return;
     }
-    let run = chunk * wg_size + local;
-    let inside = run < all_runs;
-    // Threads past the batch's last run compute a copy of it (harmlessly) and store nothing;
-    // they stay for the barriers.
-    let run_here = min(run, all_runs - 1u);
-    let ox0 = run_here % runs_per_row * 4u;
-    let row = run_here / runs_per_row;
-    let oy = row % params.oh;
-    let b = row / params.oh;
-    // Output column ox0 + j reads input column ix0 + j · stride + kx · dilation.
-    let sw = i32(spec_stride_w);
-    let ix0 = i32(ox0 * spec_stride_w) - i32(spec_pad_w);
-    let iy0 = i32(oy * spec_stride_h) - i32(spec_pad_h);
-    let column_inside = vec4<bool>(ox0 < params.ow, ox0 + 1u < params.ow, ox0 + 2u < params.ow, ox0 + 3u < params.ow);
+    // Pixel j of this thread; pixels past the batch's last compute a copy of it (harmlessly)
+    // and store nothing: their threads stay for the barriers.
+    let base = first + local / BLOCK_LANES * (BLOCK_LANES * BLOCK_RUN) + local % BLOCK_LANES;
+    let pixel = vec4<u32>(base) + vec4<u32>(0u, 1u, 2u, 3u) * BLOCK_LANES;
+    let inside = pixel < vec4<u32>(pixels);
+    let at = min(pixel, vec4<u32>(pixels - 1u));
+    let image = at / plane;
+    let within = at % plane;
+    let oy = within / params.ow;
+    let ox = within % params.ow;
+    // Pixel j's taps read input row iy0[j] + ky · dilation, column ix0[j] + kx · dilation.
+    let iy0 = vec4<i32>(oy * spec_stride_h) - vec4<i32>(i32(spec_pad_h));
+    let ix0 = vec4<i32>(ox * spec_stride_w) - vec4<i32>(i32(spec_pad_w));
+    let input_plane = params.ih * params.iw;
+    let image_at = image * (params.ic * input_plane);
     let vecs = oc_block / 4u;
+    let taps = spec_kh * spec_kw;
     var acc: array<vec4<f32>, BLOCK_MAX_OC>;
-    for (var c0 = 0u; c0 < params.ic; c0 += BLOCK_IC_CHUNK) {
+    for (var c0 = 0u; c0 < params.ic; c0 += block_chunk_channels()) {
         workgroupBarrier();
         stage_block_weights(c0, oc0, local);
         workgroupBarrier();
-        let count = min(BLOCK_IC_CHUNK, params.ic - c0);
+        let count = min(block_chunk_channels(), params.ic - c0);
         for (var c = 0u; c < count; c++) {
-            let plane = (b * params.ic + c0 + c) * params.ih;
+            let channel_at = image_at + vec4<u32>((c0 + c) * input_plane);
             for (var ky = 0u; ky < spec_kh; ky++) {
-                let iy = iy0 + i32(ky * spec_dilation_h);
-                let row_inside = iy >= 0 && iy < i32(params.ih);
-                let row_at = (plane + u32(clamp(iy, 0, i32(params.ih) - 1))) * params.iw;
+                let iy = iy0 + vec4<i32>(i32(ky * spec_dilation_h));
+                // One unsigned comparison tests both ends (a negative row wraps past the last).
+                let row_inside = vec4<u32>(iy) < vec4<u32>(params.ih);
+                let row_at = channel_at + vec4<u32>(iy) * params.iw;
                 for (var kx = 0u; kx < spec_kw; kx++) {
-                    let ix = ix0 + i32(kx * spec_dilation_w);
-                    let x = vec4<f32>(
-                        block_tap(row_at, ix, row_inside && column_inside.x),
-                        block_tap(row_at, ix + sw, row_inside && column_inside.y),
-                        block_tap(row_at, ix + 2 * sw, row_inside && column_inside.z),
-                        block_tap(row_at, ix + 3 * sw, row_inside && column_inside.w),
+                    let ix = ix0 + vec4<i32>(i32(kx * spec_dilation_w));
+                    let tap_inside = row_inside & (vec4<u32>(ix) < vec4<u32>(params.iw));
+                    // Taps outside the input (padding) load element 0 and use 0.
+                    let tap_at = select(vec4<u32>(0u), row_at + vec4<u32>(ix), tap_inside);
+                    let x = select(
+                        vec4<f32>(0.0),
+                        vec4<f32>(
+                            {{ to_f32 }}(input[tap_at.x]),
+                            {{ to_f32 }}(input[tap_at.y]),
+                            {{ to_f32 }}(input[tap_at.z]),
+                            {{ to_f32 }}(input[tap_at.w]),
+                        ),
+                        tap_inside,
                     );
-                    let first = (c * BLOCK_MAX_TAPS + ky * spec_kw + kx) * (BLOCK_MAX_OC / 4u);
+                    let first_vec = (c * taps + ky * spec_kw + kx) * vecs;
                     for (var v = 0u; v < vecs; v++) {
-                        let w = block_weights[first + v];
+                        let w = block_weights[first_vec + v];
                         acc[4u * v] = fma(vec4<f32>(w.x), x, acc[4u * v]);
                         acc[4u * v + 1u] = fma(vec4<f32>(w.y), x, acc[4u * v + 1u]);
                         acc[4u * v + 2u] = fma(vec4<f32>(w.z), x, acc[4u * v + 2u]);
@@ -149,9 +167,8 @@ fn conv2d_block(
             }
         }
     }
-    if (!inside) {
-        return;
-    }
+    // Pixel j's output for channel 0; channel oc's is plane · oc further.
+    let out_at = image * (params.oc * plane) + within;
     // No early exit from this loop: a loop the driver cannot unroll would index the
     // accumulators with a variable, which puts them in (slow) local memory.
     for (var o = 0u; o < oc_block; o++) {
@@ -163,16 +180,18 @@ fn conv2d_block(
                 bias_value = {{ to_f32 }}(bias[oc]);
             }
             let v = activate(acc[o] + vec4<f32>(bias_value));
-            let at = ((b * params.oc + oc) * params.oh + oy) * params.ow + ox0;
-            output[at] = {{ to_out }}(v.x);
-            if (column_inside.y) {
-                output[at + 1u] = {{ to_out }}(v.y);
+            let channel_out = out_at + vec4<u32>(oc * plane);
+            if (inside.x) {
+                output[channel_out.x] = {{ to_out }}(v.x);
             }
-            if (column_inside.z) {
-                output[at + 2u] = {{ to_out }}(v.z);
+            if (inside.y) {
+                output[channel_out.y] = {{ to_out }}(v.y);
             }
-            if (column_inside.w) {
-                output[at + 3u] = {{ to_out }}(v.w);
+            if (inside.z) {
+                output[channel_out.z] = {{ to_out }}(v.z);
+            }
+            if (inside.w) {
+                output[channel_out.w] = {{ to_out }}(v.w);
             }
         }
     }

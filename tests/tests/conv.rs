@@ -2419,12 +2419,12 @@ fn gemm_tile_widths_match_the_reference() {
 }
 
 /// `direct_block` (forced: the planner takes it on large grids only, R47) on the shapes it is for and at
-/// its edges: stride-2 3×3 layers whose rows end in partial runs of 4 columns (13 columns: a run
-/// of 1; 19: a run of 3), 20 output channels in 2 blocks of 12 (the last partly past them), 6
-/// input channels (a staged chunk of 4 and a short one of 2), 3 images whose rows share a chunk
-/// of 128 runs, and 3 images of 100 runs in 3 chunks (two of them across images); a 3-channel 7×7
-/// stem at stride 2 (49 taps: a full staged channel), a dilated 5×3 filter with per-axis padding
-/// and a clamp, a 1D layer, a 1×1 layer; and the layers it refuses.
+/// its edges: stride-2 3×3 layers (13 and 19 output columns), 20 output channels in 2 blocks of
+/// 12 (the last partly past them), 3 images of 78 pixels in one partly full chunk of 512 pixels
+/// (each thread's 4 pixels 32 apart, across rows and images), and 3 images of 380 pixels in 3
+/// chunks (two of them across images); a 3-channel 7×7 stem at stride 2, a 7×7 filter over 6
+/// input channels (staged in chunks of 4 and 2), a dilated 5×3 filter with per-axis padding and
+/// a clamp, a 1D layer, a 1×1 layer; and the layers it refuses.
 #[test]
 fn direct_block_runs_register_blocks() {
     let clamp = || opts().activation(Activation::Clamp { min: -0.5, max: 0.75 });
@@ -2442,6 +2442,7 @@ fn direct_block_runs_register_blocks() {
             &[24, 3, 7, 7],
             opts().stride(&[2]).padding(&[3]).activation(Activation::Relu),
         ),
+        ("7×7, 6→16, 2 staged chunks", &[1, 6, 15, 14], &[16, 6, 7, 7], opts().padding(&[3])),
         ("5×3 dilated, padding 2×1, clamp", &[1, 5, 17, 9], &[8, 5, 5, 3], clamp().dilation(&[2, 1]).padding(&[2, 1])),
         ("1D k5 s3, 9→36", &[2, 9, 50], &[36, 9, 5], opts().stride(&[3]).padding(&[2])),
         ("1×1, 10→4", &[1, 10, 5, 6], &[4, 10, 1, 1], opts()),
@@ -2451,7 +2452,7 @@ fn direct_block_runs_register_blocks() {
         assert!(g.supports(ConvKernel::DirectBlock), "{name}");
         // The reference route: 4 input channels a step where they divide.
         let reference = if input[1] % 4 == 0 { ConvKernel::DirectVec4 } else { ConvKernel::Direct };
-        let case = Case { input, weight, bias: i != 3, opts: options, kernel: reference };
+        let case = Case { input, weight, bias: i != 4, opts: options, kernel: reference };
         check_runs(name, 790 + i as u64, case, &[Some(ConvKernel::DirectBlock)]);
     }
     // Planned (R47): YOLOv8n's 3→16 stem at 640², 102,400 output pixels, the smallest grid R47

@@ -699,9 +699,8 @@ impl Batch<'_> {
         })
     }
 
-    /// `DirectBlock`: one workgroup per (chunk of runs of 4 output columns, block of output
-    /// channels), the blocks fastest; a chunk is `wg_size` runs of the batch's output rows in a
-    /// row.
+    /// `DirectBlock`: one workgroup per (chunk of `wg_size` · 4 pixels of the batch's flattened
+    /// output, block of output channels), the blocks fastest.
     fn encode_block(&mut self, buffers: ConvBuffers<'_>, g: &ConvGeometry, activation: Activation) -> Result<()> {
         let limits = self.ctx.limits();
         let wg_size = BLOCK_WORKGROUP.min(dispatch::workgroup_size(&limits));

@@ -32,9 +32,13 @@ const FEW_OC_RUN: u128 = crate::shaders::conv2d::FEW_OC_RUN as u128;
 /// fewer): 512 pixels.
 pub(crate) const POINTWISE_WORKGROUP: u32 = 128;
 
-/// Threads per workgroup of `DirectBlock` (fewer where the device allows fewer): 128 runs of 4
-/// output columns.
+/// Threads per workgroup of `DirectBlock` (fewer where the device allows fewer): 4 output pixels
+/// each.
 pub(crate) const BLOCK_WORKGROUP: u32 = 128;
+
+// `DirectBlock` interleaves the pixels of `BLOCK_LANES` threads: whole groups of them tile its
+// chunk of pixels without holes.
+const _: () = assert!(BLOCK_WORKGROUP % crate::shaders::conv2d_block::BLOCK_LANES == 0);
 
 /// The most output channels per thread of `PointwiseVec4` (`POINTWISE_MAX_OC_BLOCK` in
 /// `shaders/templates/conv2d_pointwise.wgsl`).
@@ -175,12 +179,12 @@ impl ConvGeometry {
         u64::from(self.n) * quads.div_ceil(u64::from(quads_per_workgroup)) * self.pointwise_oc_blocks()
     }
 
-    /// Workgroups of `DirectBlock` at `wg_size` threads: chunks of `wg_size` runs of 4 output
-    /// columns (⌈OW / 4⌉ a row) running through the batch's output rows, one workgroup per chunk
-    /// and block of output channels (the same blocks as the pointwise stream's).
+    /// Workgroups of `DirectBlock` at `wg_size` threads: chunks of `wg_size` · 4 output pixels
+    /// of the batch's flattened output (4 a thread, interleaved), one workgroup per chunk and
+    /// block of output channels (the same blocks as the pointwise stream's).
     pub(crate) fn block_workgroups(&self, wg_size: u32) -> u64 {
-        let runs = u64::from(self.n) * u64::from(self.oh) * u64::from(self.ow).div_ceil(4);
-        runs.div_ceil(u64::from(wg_size)) * self.pointwise_oc_blocks()
+        let pixels = u64::from(self.n) * u64::from(self.oh) * u64::from(self.ow);
+        pixels.div_ceil(4 * u64::from(wg_size)) * self.pointwise_oc_blocks()
     }
 
     /// Whether `TransposedFewOc` splits K over 8 threads per run of pixels: with 16+ input

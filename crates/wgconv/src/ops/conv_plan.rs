@@ -360,8 +360,8 @@ impl ConvGeometry {
     pub fn supports(&self, kernel: ConvKernel) -> bool {
         match kernel {
             ConvKernel::Transposed => self.transposed,
-            // Its staged weights hold every tap of 4 input channels (up to a 7×7 filter); the
-            // filter is a pipeline constant.
+            // Its staged weights hold every tap of 4 or more input channels (up to a 7×7
+            // filter); the filter is a pipeline constant.
             ConvKernel::DirectBlock => {
                 let max_taps = u64::from(crate::shaders::conv2d_block::BLOCK_MAX_TAPS);
                 !self.transposed
