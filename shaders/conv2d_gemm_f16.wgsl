@@ -66,6 +66,10 @@ override split_k: u32 = 1;
 // own iteration (false). The host chooses per tile (`ConvKernel::fitted_k_tile_loads`, as
 // measured per tile shape), or as forced or tuned (`KTileLoads`).
 override loads_ahead: bool = true;
+// The staged entry points' K-slice launches: whether their workgroups take the output tiles M
+// tile fastest (true) or N tile fastest, the grid's own order (false). The host chooses per
+// layer (`ConvGeometry::fitted_tile_order`, rule R55), or as forced (`TileOrder`).
+override m_tiles_fastest: bool = false;
 // The tile widths the host may give `tile_n`: multiples of GEMM_TILE_N_STEP from GEMM_TILE_N_MIN
 // to GEMM_TILE_N_MAX (the A loaders below are unrolled for the narrowest).
 const GEMM_TILE_N_MIN: u32 = 32u;
@@ -291,15 +295,25 @@ override b_tile_k8_len: u32 = 2u * tile_n;
 var<workgroup> b_tile_k8: array<vec4<f32>, b_tile_k8_len>;
 
 @compute @workgroup_size(tile_n * 2u)
-fn conv2d_gemm(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: vec3<u32>) {
+fn conv2d_gemm(
+    @builtin(local_invocation_index) lid: u32,
+    @builtin(workgroup_id) wid: vec3<u32>,
+    @builtin(num_workgroups) groups: vec3<u32>,
+) {
     if (stream_k_workgroups == 0u) {
-        // Tile (x, y) of sub-problem wid.z / split_k, K-slice wid.z % split_k.
+        // Tile (x, y) of sub-problem wid.z / split_k, K-slice wid.z % split_k. The grid is
+        // N tiles × M tiles; with `m_tiles_fastest` the workgroups take them M tile fastest, so
+        // those the GPU runs at once share their B columns (an input too large for the L2
+        // cache is then read from memory once rather than once per M tile).
         let slice = wid.z % split_k;
         let pr = problem(wid.z / split_k);
         let k_tiles_all = k_tiles(pr, 8u);
         let per_slice = (k_tiles_all + split_k - 1u) / split_k;
         let first = min(slice * per_slice, k_tiles_all);
-        conv2d_gemm_tile(lid, pr, wid.x, wid.y, first, min(first + per_slice, k_tiles_all), slice);
+        let linear = wid.y * groups.x + wid.x;
+        let tile_x = select(wid.x, linear / groups.y, m_tiles_fastest);
+        let tile_y = select(wid.y, linear % groups.y, m_tiles_fastest);
+        conv2d_gemm_tile(lid, pr, tile_x, tile_y, first, min(first + per_slice, k_tiles_all), slice);
         return;
     }
     // Stream-K: every sub-problem has the same K-tiles (direct convolutions only).
@@ -921,15 +935,25 @@ fn conv2d_gemm_tile(lid: u32, pr: Problem, tile_x: u32, tile_y: u32, kt_first: u
 var<workgroup> a_tile128: array<vec4<f32>, 128>;
 
 @compute @workgroup_size(tile_n * 2u)
-fn conv2d_gemm_m64(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: vec3<u32>) {
+fn conv2d_gemm_m64(
+    @builtin(local_invocation_index) lid: u32,
+    @builtin(workgroup_id) wid: vec3<u32>,
+    @builtin(num_workgroups) groups: vec3<u32>,
+) {
     if (stream_k_workgroups == 0u) {
-        // Tile (x, y) of sub-problem wid.z / split_k, K-slice wid.z % split_k.
+        // Tile (x, y) of sub-problem wid.z / split_k, K-slice wid.z % split_k. The grid is
+        // N tiles × M tiles; with `m_tiles_fastest` the workgroups take them M tile fastest, so
+        // those the GPU runs at once share their B columns (an input too large for the L2
+        // cache is then read from memory once rather than once per M tile).
         let slice = wid.z % split_k;
         let pr = problem(wid.z / split_k);
         let k_tiles_all = k_tiles(pr, 8u);
         let per_slice = (k_tiles_all + split_k - 1u) / split_k;
         let first = min(slice * per_slice, k_tiles_all);
-        conv2d_gemm_m64_tile(lid, pr, wid.x, wid.y, first, min(first + per_slice, k_tiles_all), slice);
+        let linear = wid.y * groups.x + wid.x;
+        let tile_x = select(wid.x, linear / groups.y, m_tiles_fastest);
+        let tile_y = select(wid.y, linear % groups.y, m_tiles_fastest);
+        conv2d_gemm_m64_tile(lid, pr, tile_x, tile_y, first, min(first + per_slice, k_tiles_all), slice);
         return;
     }
     // Stream-K: every sub-problem has the same K-tiles (direct convolutions only).
@@ -1349,15 +1373,25 @@ override b_tile_k16_len: u32 = 4u * tile_n;
 var<workgroup> b_tile_k16: array<vec4<f32>, b_tile_k16_len>;
 
 @compute @workgroup_size(tile_n * 2u)
-fn conv2d_gemm_k16(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: vec3<u32>) {
+fn conv2d_gemm_k16(
+    @builtin(local_invocation_index) lid: u32,
+    @builtin(workgroup_id) wid: vec3<u32>,
+    @builtin(num_workgroups) groups: vec3<u32>,
+) {
     if (stream_k_workgroups == 0u) {
-        // Tile (x, y) of sub-problem wid.z / split_k, K-slice wid.z % split_k.
+        // Tile (x, y) of sub-problem wid.z / split_k, K-slice wid.z % split_k. The grid is
+        // N tiles × M tiles; with `m_tiles_fastest` the workgroups take them M tile fastest, so
+        // those the GPU runs at once share their B columns (an input too large for the L2
+        // cache is then read from memory once rather than once per M tile).
         let slice = wid.z % split_k;
         let pr = problem(wid.z / split_k);
         let k_tiles_all = k_tiles(pr, 16u);
         let per_slice = (k_tiles_all + split_k - 1u) / split_k;
         let first = min(slice * per_slice, k_tiles_all);
-        conv2d_gemm_k16_tile(lid, pr, wid.x, wid.y, first, min(first + per_slice, k_tiles_all), slice);
+        let linear = wid.y * groups.x + wid.x;
+        let tile_x = select(wid.x, linear / groups.y, m_tiles_fastest);
+        let tile_y = select(wid.y, linear % groups.y, m_tiles_fastest);
+        conv2d_gemm_k16_tile(lid, pr, tile_x, tile_y, first, min(first + per_slice, k_tiles_all), slice);
         return;
     }
     // Stream-K: every sub-problem has the same K-tiles (direct convolutions only).
@@ -2743,15 +2777,25 @@ fn conv2d_gemm_k16_tile(lid: u32, pr: Problem, tile_x: u32, tile_y: u32, kt_firs
 }
 
 @compute @workgroup_size(tile_n * 2u)
-fn conv2d_gemm_m64_k16(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: vec3<u32>) {
+fn conv2d_gemm_m64_k16(
+    @builtin(local_invocation_index) lid: u32,
+    @builtin(workgroup_id) wid: vec3<u32>,
+    @builtin(num_workgroups) groups: vec3<u32>,
+) {
     if (stream_k_workgroups == 0u) {
-        // Tile (x, y) of sub-problem wid.z / split_k, K-slice wid.z % split_k.
+        // Tile (x, y) of sub-problem wid.z / split_k, K-slice wid.z % split_k. The grid is
+        // N tiles × M tiles; with `m_tiles_fastest` the workgroups take them M tile fastest, so
+        // those the GPU runs at once share their B columns (an input too large for the L2
+        // cache is then read from memory once rather than once per M tile).
         let slice = wid.z % split_k;
         let pr = problem(wid.z / split_k);
         let k_tiles_all = k_tiles(pr, 16u);
         let per_slice = (k_tiles_all + split_k - 1u) / split_k;
         let first = min(slice * per_slice, k_tiles_all);
-        conv2d_gemm_m64_k16_tile(lid, pr, wid.x, wid.y, first, min(first + per_slice, k_tiles_all), slice);
+        let linear = wid.y * groups.x + wid.x;
+        let tile_x = select(wid.x, linear / groups.y, m_tiles_fastest);
+        let tile_y = select(wid.y, linear % groups.y, m_tiles_fastest);
+        conv2d_gemm_m64_k16_tile(lid, pr, tile_x, tile_y, first, min(first + per_slice, k_tiles_all), slice);
         return;
     }
     // Stream-K: every sub-problem has the same K-tiles (direct convolutions only).
@@ -3649,15 +3693,25 @@ override b_tile_k32_len: u32 = 8u * tile_n;
 var<workgroup> b_tile_k32: array<vec4<f32>, b_tile_k32_len>;
 
 @compute @workgroup_size(tile_n * 2u)
-fn conv2d_gemm_m64_k32(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: vec3<u32>) {
+fn conv2d_gemm_m64_k32(
+    @builtin(local_invocation_index) lid: u32,
+    @builtin(workgroup_id) wid: vec3<u32>,
+    @builtin(num_workgroups) groups: vec3<u32>,
+) {
     if (stream_k_workgroups == 0u) {
-        // Tile (x, y) of sub-problem wid.z / split_k, K-slice wid.z % split_k.
+        // Tile (x, y) of sub-problem wid.z / split_k, K-slice wid.z % split_k. The grid is
+        // N tiles × M tiles; with `m_tiles_fastest` the workgroups take them M tile fastest, so
+        // those the GPU runs at once share their B columns (an input too large for the L2
+        // cache is then read from memory once rather than once per M tile).
         let slice = wid.z % split_k;
         let pr = problem(wid.z / split_k);
         let k_tiles_all = k_tiles(pr, 32u);
         let per_slice = (k_tiles_all + split_k - 1u) / split_k;
         let first = min(slice * per_slice, k_tiles_all);
-        conv2d_gemm_m64_k32_tile(lid, pr, wid.x, wid.y, first, min(first + per_slice, k_tiles_all), slice);
+        let linear = wid.y * groups.x + wid.x;
+        let tile_x = select(wid.x, linear / groups.y, m_tiles_fastest);
+        let tile_y = select(wid.y, linear % groups.y, m_tiles_fastest);
+        conv2d_gemm_m64_k32_tile(lid, pr, tile_x, tile_y, first, min(first + per_slice, k_tiles_all), slice);
         return;
     }
     // Stream-K: every sub-problem has the same K-tiles (direct convolutions only).

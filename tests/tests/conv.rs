@@ -2392,7 +2392,13 @@ fn gemm_tile_widths_match_the_reference() {
             // Stream-K takes direct convolutions only.
             let stream = stream.filter(|_| !transposed);
             let schedule = splits.map(GemmSchedule::SplitK).or(stream.map(GemmSchedule::StreamK));
-            let o = ForcedPlan { kernel: Some(kernel), tile_n: Some(width), schedule, k_tile_loads: None };
+            let o = ForcedPlan {
+                kernel: Some(kernel),
+                tile_n: Some(width),
+                schedule,
+                k_tile_loads: None,
+                tile_order: None,
+            };
             let out = Tensor::full_f32(ctx, &shape, f32::NAN).unwrap();
             let pipelines = ctx.cached_pipelines();
             let used = ctx.convolution_into_forced(&xt, &wt, Some(&bt), &out, &options, &o).unwrap();
@@ -2513,6 +2519,70 @@ fn pointwise_vec4_streams_whole_planes() {
         let g = ConvGeometry::new(&input, &weight, None, &options).unwrap();
         for kernel in [ConvKernel::PointwiseVec4, ConvKernel::PointwiseVec4Split] {
             assert!(!g.supports(kernel), "{kernel:?} {input:?} {weight:?} {options:?}");
+        }
+    }
+}
+
+/// Both tile orders of the staged tiles (`ForcedPlan::tile_order`: output tiles taken N tile
+/// or M tile fastest) on each staged tile with 2+ M tiles, at their default widths in K-slices
+/// and not, 64 columns wide, and under stream-K (which keeps its own order): a padded, strided
+/// direct layer with ragged tiles and a transposed one (stride phases as sub-problems). The
+/// M-fastest order compiles a pipeline of its own, and the planner's choice (N fastest on
+/// layers this small, R55) reuses the other's.
+#[test]
+fn both_tile_orders_match_the_reference() {
+    use wgconv::TileOrder;
+    // The 128-row tiles 16 deep, the 64-row ones 16 and 32 deep, 64 columns: the order is the
+    // same code in every staged entry point.
+    let staged = [
+        Some(ConvKernel::GemmK16),
+        Some(ConvKernel::GemmM64K16),
+        Some(ConvKernel::GemmN64K16),
+        Some(ConvKernel::GemmM64K32),
+    ];
+    let schedules = [GemmSchedule::SplitK(1), GemmSchedule::SplitK(3), GemmSchedule::StreamK(5)];
+    let runs = TileOrder::ALL
+        .into_iter()
+        .flat_map(|o| schedules.map(|s| (o, s, None)).into_iter().chain([(o, GemmSchedule::SplitK(1), Some(64))]));
+    for (i, (order, schedule, tile_n)) in runs.enumerate() {
+        let base = ForcedPlan { schedule: Some(schedule), tile_n, tile_order: Some(order), ..ForcedPlan::default() };
+        let name = format!("{}, {schedule:?}, tile_n {tile_n:?}", order.name());
+        let direct = Case {
+            input: &[2, 24, 13, 11],
+            weight: &[140, 24, 3, 3],
+            bias: true,
+            opts: opts().stride(&[2, 1]).padding(&[1]).activation(Activation::Relu),
+            kernel: ConvKernel::DirectVec4,
+        };
+        check_runs_forced(&format!("direct, {name}"), 860 + i as u64, direct, &staged, base);
+        if matches!(schedule, GemmSchedule::StreamK(_)) {
+            continue; // Stream-K runs direct convolutions only.
+        }
+        let transposed = Case {
+            input: &[2, 16, 7, 6],
+            weight: &[16, 136, 3, 3],
+            bias: true,
+            opts: opts().transposed(true).stride(&[2]).padding(&[1]),
+            kernel: ConvKernel::Transposed,
+        };
+        check_runs_forced(&format!("transposed, {name}"), 870 + i as u64, transposed, &staged, base);
+    }
+    // A context of its own: pipelines other tests compile meanwhile in the shared one would count.
+    let ctx = &wgconv::Context::new().unwrap();
+    let (input, weight) = ([1, 16, 9, 10], [130, 16, 3, 3]);
+    let opts = opts().padding(&[1]);
+    let xt = Tensor::from_f32(ctx, &random_f32(880, 16 * 90), &input).unwrap();
+    let wt = Tensor::from_f32(ctx, &random_f32(881, 130 * 16 * 9), &weight).unwrap();
+    let geometry = ConvGeometry::new(&input, &weight, None, &opts).unwrap();
+    let shape = geometry.output_shape();
+    let runs = [(Some(TileOrder::NFastest), None), (Some(TileOrder::MFastest), Some(1)), (None, Some(0))];
+    for (order, new_pipelines) in runs {
+        let forced = ForcedPlan { tile_order: order, ..ForcedPlan::kernel(ConvKernel::GemmK16) };
+        let before = ctx.cached_pipelines();
+        let out = Tensor::full_f32(ctx, &shape, f32::NAN).unwrap();
+        ctx.convolution_into_forced(&xt, &wt, None, &out, &opts, &forced).unwrap();
+        if let Some(added) = new_pipelines {
+            assert_eq!(ctx.cached_pipelines(), before + added, "{order:?}");
         }
     }
 }

@@ -31,6 +31,14 @@ pub fn k_tile_loads(s: &str) -> Result<wgconv::KTileLoads, String> {
     })
 }
 
+/// The staged GEMM tiles' tile order for `--tile-order`: `n_fastest` or `m_fastest`.
+pub fn tile_order(s: &str) -> Result<wgconv::TileOrder, String> {
+    wgconv::TileOrder::from_name(s).ok_or_else(|| {
+        let names: Vec<&str> = wgconv::TileOrder::ALL.iter().map(|o| o.name()).collect();
+        format!("unknown tile order {s:?}: use one of {}", names.join(", "))
+    })
+}
+
 /// An int8 kernel name for `--q8-kernel` / `q8-conv-pw --kernel`.
 pub fn q8_kernel(s: &str) -> Result<wgconv::Q8Kernel, String> {
     wgconv::Q8Kernel::from_name(s).ok_or_else(|| {

@@ -7,7 +7,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 use serde::Serialize;
 use wgconv::{
     Context, Conv2d, ConvGeometry, ConvKernel, ConvOptions, DType, ForcedPlan, GemmSchedule, KTileLoads, MemoryFormat,
-    Q8ConvPwArgs, Q8ConvPwOptions, Q8Kernel, QuantParams, Tensor,
+    Q8ConvPwArgs, Q8ConvPwOptions, Q8Kernel, QuantParams, Tensor, TileOrder,
     roofline::Roofline,
     timing::{self, TimingSource},
 };
@@ -114,6 +114,11 @@ pub struct BenchArgs {
     /// compared layer by layer.
     #[arg(long, value_parser = crate::args::k_tile_loads)]
     k_tile_loads: Option<KTileLoads>,
+    /// The order in which the staged GEMM tiles take their output tiles, `n_fastest` or
+    /// `m_fastest`, instead of the planner's (rule R55) on every float layer that runs those
+    /// tiles in K-slices, as `--k-tile-loads` does.
+    #[arg(long, value_parser = crate::args::tile_order)]
+    tile_order: Option<TileOrder>,
     /// Run this int8 kernel instead of the planner's on every int8 layer it can run (the
     /// planner's elsewhere). The tensor-core one (`q8_coop`) asks for cooperative matrices.
     #[arg(long, value_parser = crate::args::q8_kernel)]
@@ -372,6 +377,9 @@ struct Report<'a> {
     /// With `--k-tile-loads`: the 16-deep staged tiles' K-tile loads wherever they ran.
     #[serde(skip_serializing_if = "Option::is_none")]
     forced_k_tile_loads: Option<&'static str>,
+    /// With `--tile-order`: the staged tiles' tile order wherever they ran in K-slices.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    forced_tile_order: Option<&'static str>,
     /// With `--roofline`: the device's ceilings.
     #[serde(skip_serializing_if = "Option::is_none")]
     roofline: Option<RooflineReport>,
@@ -675,15 +683,16 @@ fn run_layer(ctx: &Context, layer: &Layer, args: &BenchArgs) -> CliResult<(Layer
             // Labelled with the kernel that ran (the planner's may fall back on a device with
             // less workgroup memory); tuned layers with their whole configuration.
             let mut chosen = geometry.planned_kernel();
-            // `--kernel` (and `--k-tile-loads`) where it can run here: recording it once
-            // (unsubmitted) tells, whatever stops it (the shape, the device's workgroup memory or
-            // cooperative matrices). Where the kernel cannot run, the loads alone still apply to
-            // the planner's kernel.
+            // `--kernel` (and `--k-tile-loads`, `--tile-order`) where it can run here: recording
+            // it once (unsubmitted) tells, whatever stops it (the shape, the device's workgroup
+            // memory or cooperative matrices). Where the kernel cannot run, the loads and order
+            // alone still apply to the planner's kernel.
             let runs_here = |plan: &ForcedPlan| {
                 let mut probe = ctx.batch();
                 conv.run_into_forced(&mut probe, &x, &out, plan).is_ok()
             };
-            let loads_only = ForcedPlan { k_tile_loads: args.k_tile_loads, ..ForcedPlan::default() };
+            let loads_only =
+                ForcedPlan { k_tile_loads: args.k_tile_loads, tile_order: args.tile_order, ..ForcedPlan::default() };
             let forced = [ForcedPlan { kernel: args.kernel, ..loads_only }, loads_only]
                 .into_iter()
                 .filter(|plan| !plan.is_empty())
@@ -950,6 +959,7 @@ pub fn run(args: &BenchArgs) -> CliResult<()> {
             forced_kernel: args.kernel.map(ConvKernel::name),
             forced_q8_kernel: args.q8_kernel.map(Q8Kernel::name),
             forced_k_tile_loads: args.k_tile_loads.map(KTileLoads::name),
+            forced_tile_order: args.tile_order.map(TileOrder::name),
             roofline: roofline.as_ref().map(RooflineReport::from),
             layers: &results,
             models,

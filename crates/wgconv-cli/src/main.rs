@@ -85,6 +85,11 @@ struct Conv2dArgs {
     /// its own iteration) instead of the planner's choice; ignored when another kernel runs.
     #[arg(long, value_parser = args::k_tile_loads)]
     k_tile_loads: Option<wgconv::KTileLoads>,
+    /// The staged GEMM tiles in K-slices: `n_fastest` or `m_fastest` (output tiles taken along
+    /// the output channels first) instead of the planner's order; ignored when another kernel
+    /// runs.
+    #[arg(long, value_parser = args::tile_order)]
+    tile_order: Option<wgconv::TileOrder>,
     /// f32, or f16 to allow f16 multiplicands with f32 sums on tensor cores (cooperative
     /// matrices, enabled for this run; fp32 where the device lacks them). --check then rounds
     /// the reference's inputs to f16 when a tensor-core kernel ran, except after winograd_coop
@@ -233,8 +238,13 @@ fn conv2d(a: &Conv2dArgs) -> CliResult<()> {
         .transposed(a.transposed)
         .activation(a.activation)
         .precision(a.precision);
-    let forced =
-        wgconv::ForcedPlan { kernel: a.kernel, tile_n: a.tile_n, schedule: None, k_tile_loads: a.k_tile_loads };
+    let forced = wgconv::ForcedPlan {
+        kernel: a.kernel,
+        tile_n: a.tile_n,
+        schedule: None,
+        k_tile_loads: a.k_tile_loads,
+        tile_order: a.tile_order,
+    };
     // Validate before touching the GPU, so bad arguments are usage errors even without an adapter.
     let geometry = wgconv::ConvGeometry::new(x.shape(), w.shape(), b.as_ref().map(|b| b.shape()), &opts)?;
     // f16 tensors hold f16 multiplicands already: they take the tensor cores where the device

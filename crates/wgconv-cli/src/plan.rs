@@ -41,6 +41,8 @@ struct LayerPlan {
     split_k: Option<u32>,
     /// When the 16-deep staged tiles load a K-tile: `ahead` or `in_iteration` (those tiles only).
     k_tile_loads: Option<&'static str>,
+    /// The order of the output tiles: `n_fastest` or `m_fastest` (tile-width GEMM kernels only).
+    tile_order: Option<&'static str>,
     /// All of it as `wgconv bench --tune` labels a configuration (`gemm_k16/k4`).
     plan: String,
     /// Multiply-adds of one run of the layer.
@@ -67,6 +69,7 @@ fn plan_layers(layers: &[Layer]) -> CliResult<(Vec<LayerPlan>, usize)> {
             tile_n: config.tile_n,
             split_k,
             k_tile_loads: config.k_tile_loads.map(wgconv::KTileLoads::name),
+            tile_order: geometry.planned_tile_order().map(wgconv::TileOrder::name),
             plan: config.to_string(),
             macs: geometry.macs(),
         });

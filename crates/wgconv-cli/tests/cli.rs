@@ -181,6 +181,12 @@ fn conv2d_runs_a_forced_kernel_or_says_why_not() {
     }
     let (code, _, stderr) = run(&[&sixteen[..], &["--k-tile-loads", "late"]].concat());
     assert!(code == 2 && stderr.contains("unknown K-tile loads \"late\""), "{stderr}");
+    // Both tile orders pass the check.
+    for order in ["n_fastest", "m_fastest"] {
+        let (code, stdout, stderr) = run(&[&sixteen[..], &["--tile-order", order, "--check"]].concat());
+        assert_eq!(code, 0, "{order}: {stdout}\n{stderr}");
+        assert!(stdout.contains("kernel: gemm_k16\n") && stdout.contains("relative error"), "{stdout}");
+    }
     // Three output channels per group: not for the four-channels-per-thread kernel.
     let args = ["conv2d", "--input", &x, "--weight", &w, "--groups", "2", "--kernel", "grouped_oc4", "--out", &y];
     let (code, _, stderr) = run(&args);
@@ -559,6 +565,14 @@ fn bench_runs_a_forced_kernel_where_it_can() {
         assert_eq!(report["forced_k_tile_loads"], "ahead");
     }
     expect_exit(&["bench", "--suite", &suite, "--k-tile-loads", "late"], 2, "unknown K-tile loads \"late\"");
+    // `--tile-order` likewise.
+    let json = d.path("order.json");
+    let args = ["bench", "--suite", &suite, "--repeat", "1", "--launches", "1", "--no-reference"];
+    let (code, stdout, stderr) = run(&[&args[..], &["--tile-order", "m_fastest", "--json", &json]].concat());
+    assert_eq!(code, 0, "{stdout}\n{stderr}");
+    let report: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(Path::new(&json)).unwrap()).unwrap();
+    assert_eq!(report["forced_tile_order"], "m_fastest");
+    expect_exit(&["bench", "--suite", &suite, "--tile-order", "diagonal"], 2, "unknown tile order \"diagonal\"");
     // `--q8-kernel` on the int8 layers: the scalar kernel runs; the tensor-core one where the
     // device has cooperative matrices, else the planner's kernel.
     let q8_suite = d.path("q8_suite.json");
@@ -658,6 +672,9 @@ fn plan_lists_the_planners_choices_without_a_gpu() {
     // The 128-row tiles load each K-tile in its own iteration; kernels without the choice say none.
     assert_eq!(dcgan["k_tile_loads"], "in_iteration");
     assert!(depthwise["k_tile_loads"].is_null(), "{depthwise}");
+    // R55: the default suite's inputs are all under 70 MB, so N tiles fastest.
+    assert_eq!(dcgan["tile_order"], "n_fastest");
+    assert!(depthwise["tile_order"].is_null(), "{depthwise}");
     // A model's layers only; names the suite lacks, and missing suites, are usage errors.
     let (code, stdout, _) = run(&["plan", "--suite", "zoo", "--models", "whisper_base"]);
     assert_eq!(code, 0);

@@ -68,7 +68,7 @@ pub use ops::{
     conv::{Conv2d, ConvOutput},
     conv_geometry::ConvGeometry,
     conv_kernel::{ConvKernel, GEMM_TILE_N},
-    conv_options::{Activation, ConvOptions, ForcedPlan, GemmSchedule, KTileLoads, Precision},
+    conv_options::{Activation, ConvOptions, ForcedPlan, GemmSchedule, KTileLoads, Precision, TileOrder},
     conv_tune::{Candidate, TunedConfig, Tuning},
     quantized::{Q8_COOP_MAX_IC, Q8ConvPwArgs, Q8ConvPwOptions, Q8Kernel, Q8PwGeometry, QuantParams},
 };

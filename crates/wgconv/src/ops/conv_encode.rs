@@ -8,7 +8,7 @@ use super::{
     conv_geometry::{ConvGeometry, WeightDims},
     conv_kernel::{ConvKernel, GEMM_SMALL_TILE},
     conv_launch::{BLOCK_WORKGROUP, POINTWISE_WORKGROUP},
-    conv_options::{Activation, ConvOptions, KTileLoads, Precision},
+    conv_options::{Activation, ConvOptions, KTileLoads, Precision, TileOrder},
     conv_plan,
     conv_schedule::LaunchSchedule,
     variant::{Variant, with_variant},
@@ -40,6 +40,7 @@ struct GemmLaunch {
     tile: (u32, u32),
     schedule: LaunchSchedule,
     loads: KTileLoads,
+    order: TileOrder,
 }
 
 /// Byte windows (offset, size) of the buffers bound as a conv shader's input and output; the
@@ -489,12 +490,13 @@ impl Batch<'_> {
             let limit = self.ctx.limits().max_storage_buffer_binding_size;
             let schedule = LaunchSchedule::Slices(g.gemm_small_splits()).within_binding(g, limit);
             // The small-grid entry points stage no K-tiles of the 16-deep kind.
-            let launch = GemmLaunch { kernel, tile: GEMM_SMALL_TILE, schedule, loads: KTileLoads::Ahead };
+            let (loads, order) = (KTileLoads::Ahead, TileOrder::NFastest);
+            let launch = GemmLaunch { kernel, tile: GEMM_SMALL_TILE, schedule, loads, order };
             return self.encode_gemm(launch, packed, buffers, g, activation);
         }
         let gemm = plan.gemm.expect("the plan of a GEMM kernel has its tile and schedule");
         let tile = (kernel.gemm_tile().expect("a GEMM kernel").0, gemm.tile_n);
-        let launch = GemmLaunch { kernel, tile, schedule: gemm.schedule, loads: gemm.loads };
+        let launch = GemmLaunch { kernel, tile, schedule: gemm.schedule, loads: gemm.loads, order: gemm.order };
         self.encode_gemm(launch, packed, buffers, g, activation)
     }
 
@@ -510,7 +512,7 @@ impl Batch<'_> {
         g: &ConvGeometry,
         activation: Activation,
     ) -> Result<()> {
-        let GemmLaunch { kernel, tile, schedule, loads } = launch;
+        let GemmLaunch { kernel, tile, schedule, loads, order } = launch;
         let ctx = self.ctx;
         // Workgroup memory at this width was checked where the width was chosen: forced and
         // planned widths in `runnable_kernel`, tuned ones by tuning and by `import_tuning`.
@@ -549,6 +551,9 @@ impl Batch<'_> {
                 overrides.tile_n = tile.1;
                 // Set only where the entry point reads it: no second pipeline of the same code.
                 overrides.loads_ahead = !kernel.chooses_k_tile_loads() || loads == KTileLoads::Ahead;
+                // Stream-K keeps its own order.
+                overrides.m_tiles_fastest =
+                    order == TileOrder::MFastest && matches!(schedule, LaunchSchedule::Slices(_));
             }
             if let LaunchSchedule::Stream(stream) = schedule {
                 overrides.stream_k_workgroups = stream.workgroups;

@@ -212,11 +212,45 @@ impl KTileLoads {
     }
 }
 
-/// The choices the planner makes — kernel, GEMM tile width, K schedule, K-tile loads — forced
-/// instead, for benchmarks, tests and tuning (`Default`: nothing forced). Each applies only where
-/// it can: a tile width or schedule only when a GEMM kernel runs, the K-tile loads only on the
-/// 16-deep staged tiles (the other entry points always load ahead, and so do Winograd's
-/// products on any tile). A forced choice that cannot run the
+/// The order in which the staged GEMM tiles take their workgroups' output tiles (K-slice
+/// launches; stream-K keeps its own order), as forced ([`ForcedPlan::tile_order`]). Both compute
+/// the same sums; which is faster depends on whether the input fits the GPU's L2 cache (the
+/// planner's choice, fitted on an H100, is rule R55 in docs/PERFORMANCE.md, v51).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum TileOrder {
+    /// Tiles along N (the output pixels) fastest: the workgroups that run at once share the
+    /// rows of A (the weights) they read.
+    NFastest,
+    /// Tiles along M (the output channels) fastest: the workgroups that run at once share the
+    /// columns of B (the input) they read, so an input larger than the L2 cache is read from
+    /// memory once rather than once per M tile.
+    MFastest,
+}
+
+impl TileOrder {
+    /// Both, [`TileOrder::NFastest`] first.
+    pub const ALL: [TileOrder; 2] = [TileOrder::NFastest, TileOrder::MFastest];
+
+    /// The name the CLI uses: `n_fastest` or `m_fastest`.
+    pub fn name(self) -> &'static str {
+        match self {
+            TileOrder::NFastest => "n_fastest",
+            TileOrder::MFastest => "m_fastest",
+        }
+    }
+
+    /// The value named `name` ([`TileOrder::name`]).
+    pub fn from_name(name: &str) -> Option<TileOrder> {
+        TileOrder::ALL.into_iter().find(|o| o.name() == name)
+    }
+}
+
+/// The choices the planner makes — kernel, GEMM tile width, K schedule, K-tile loads, tile order
+/// — forced instead, for benchmarks, tests and tuning (`Default`: nothing forced). Each applies
+/// only where it can: a tile width or schedule only when a GEMM kernel runs, the K-tile loads
+/// only on the 16-deep staged tiles (the other entry points always load ahead, and so do
+/// Winograd's products on any tile), the tile order only on the staged tiles' K-slice launches
+/// (Winograd's products always take N tiles fastest). A forced choice that cannot run the
 /// convolution on the device is an error naming it, never a silent fallback; forcing anything
 /// also sets aside what [`crate::Conv2d::tune`] chose for the geometry.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -230,6 +264,8 @@ pub struct ForcedPlan {
     pub schedule: Option<GemmSchedule>,
     /// When the 16-deep staged tiles load a K-tile (`None`: the planner's choice for the tile).
     pub k_tile_loads: Option<KTileLoads>,
+    /// The order in which the staged tiles take their output tiles (`None`: the planner's, R55).
+    pub tile_order: Option<TileOrder>,
 }
 
 impl ForcedPlan {
@@ -244,8 +280,8 @@ impl ForcedPlan {
     }
 
     /// Whether a kernel, tile width or K schedule is forced: the choices that set aside the
-    /// f16 paths (tensor cores, f16 Winograd). The K-tile loads alone do not: they apply
-    /// wherever the 16-deep tiles run.
+    /// f16 paths (tensor cores, f16 Winograd). The K-tile loads and the tile order alone do
+    /// not: they apply wherever the staged tiles run.
     pub(crate) fn forces_launch(&self) -> bool {
         self.kernel.is_some() || self.tile_n.is_some() || self.schedule.is_some()
     }

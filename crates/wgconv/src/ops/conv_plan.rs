@@ -7,7 +7,7 @@ use super::{
     conv_geometry::ConvGeometry,
     conv_kernel::{ConvKernel, GEMM_SMALL_TILE},
     conv_launch::POINTWISE_WORKGROUP,
-    conv_options::{ForcedPlan, KTileLoads, Precision},
+    conv_options::{ForcedPlan, KTileLoads, Precision, TileOrder},
     conv_schedule::LaunchSchedule,
     conv_tune::TunedConfig,
 };
@@ -89,6 +89,11 @@ pub(crate) const DIRECT_BLOCK_MAX_OC: u32 = 32;
 /// The longest K (input channels × filter taps) of a layer rule R47 gives `DirectBlock`.
 pub(crate) const DIRECT_BLOCK_MAX_K: u64 = 144;
 
+/// The smallest input (bytes of f32 values, all images) on which rule R55 takes `GemmK16`'s
+/// output tiles M tile fastest: beyond the 50–60 MB L2 cache of an H100/H200 with a margin (the
+/// layers measured between 39 and 67 MB gained nothing, those from 75 MB on 1.02–1.04×).
+pub(crate) const M_FASTEST_MIN_INPUT_BYTES: u64 = 70_000_000;
+
 /// The fewest output pixels (all images) of a layer rule R47 gives `DirectBlock`: the smallest
 /// grid on which it was measured to win (YOLOv8n's 3→16 stem, 320² outputs at batch 1).
 pub(crate) const DIRECT_BLOCK_MIN_PIXELS: u64 = 102_400;
@@ -119,6 +124,8 @@ pub(crate) struct GemmPlan {
     pub schedule: LaunchSchedule,
     /// When the 16-deep tiles load a K-tile (the others ignore it).
     pub loads: KTileLoads,
+    /// The order of the output tiles of K-slice launches (stream-K ignores it).
+    pub order: TileOrder,
 }
 
 /// Settles how `geometry` runs on `ctx`'s device: the forced kernel, else, where f16 is allowed
@@ -156,7 +163,9 @@ pub(crate) fn plan(
         schedule = schedule.within_binding(geometry, ctx.limits().max_storage_buffer_binding_size);
     }
     let loads = loads.unwrap_or_else(|| kernel.fitted_k_tile_loads(tile_n));
-    Ok(Plan { kernel, gemm: Some(GemmPlan { tile_n, schedule, loads }) })
+    // Tuning does not time the order: a tuned plan takes the planner's for its tile.
+    let order = forced.tile_order.unwrap_or_else(|| geometry.fitted_tile_order(kernel, tile_n));
+    Ok(Plan { kernel, gemm: Some(GemmPlan { tile_n, schedule, loads, order }) })
 }
 
 /// The error for a tensor-core `kernel` forced on a context without cooperative matrices.
@@ -988,6 +997,26 @@ impl ConvGeometry {
             && self.oc <= DIRECT_BLOCK_MAX_OC
             && self.gemm_k_depth() <= DIRECT_BLOCK_MAX_K
             && self.output_pixels() >= DIRECT_BLOCK_MIN_PIXELS
+    }
+
+    /// Rule R55: the order in which `kernel`'s K-slice launches at `tile_n` columns take their
+    /// output tiles. M tiles fastest on `GemmK16` where there are 2+ M tiles and the input is
+    /// at least [`M_FASTEST_MIN_INPUT_BYTES`]: the workgroups running at once then share their
+    /// input columns, which no longer stay in the L2 cache while every N tile of one M tile
+    /// runs, so the input is read from memory once rather than once per M tile. Fitted on the
+    /// 98 layers of six models at their throughput batches (v51 call C, an H100, the order
+    /// forced by a build against the committed one, the faster of two interleaved runs each):
+    /// on the 10 it takes 1.017–1.041× (wav2vec 2.0's 512 → 512 k3/k2 s2 at 131–1049 MB
+    /// 1.019–1.024×, Whisper's second conv, DaViT's second and third stages, ResNet-50's layer2
+    /// downsample); `GemmK16` below 70 MB 0.97–1.02× (ResNet-50's layer3/4 1×1s 0.97×), and the
+    /// 64-row and 64-column tiles 0.94–1.01× at any size. N tiles fastest elsewhere.
+    pub(crate) fn fitted_tile_order(&self, kernel: ConvKernel, tile_n: u32) -> TileOrder {
+        let Some((tile_m, _)) = kernel.gemm_tile().filter(|_| kernel == ConvKernel::GemmK16) else {
+            return TileOrder::NFastest;
+        };
+        let [_, tiles_m, _] = self.gemm_grid((tile_m, tile_n));
+        let input_bytes = 4 * u64::from(self.n) * u64::from(self.ic) * u64::from(self.ih) * u64::from(self.iw);
+        if tiles_m >= 2 && input_bytes >= M_FASTEST_MIN_INPUT_BYTES { TileOrder::MFastest } else { TileOrder::NFastest }
     }
 
     /// Rule R37: whether `PointwiseVec4` beats the staged GEMM tiles and R32's `GroupedOc4` on

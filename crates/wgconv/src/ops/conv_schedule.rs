@@ -330,6 +330,13 @@ impl ConvGeometry {
         let k_tile_loads = kernel.chooses_k_tile_loads().then(|| kernel.fitted_k_tile_loads(tile_n));
         TunedConfig { kernel, tile_n: Some(tile_n), schedule: Some(schedule), k_tile_loads }
     }
+
+    /// The order in which the planner's staged GEMM tiles take their output tiles (rule R55),
+    /// where [`ConvGeometry::planned_config`] is a staged GEMM kernel; `None` elsewhere.
+    pub fn planned_tile_order(&self) -> Option<crate::TileOrder> {
+        let config = self.planned_config();
+        Some(self.fitted_tile_order(config.kernel, config.tile_n?))
+    }
 }
 
 #[cfg(test)]

@@ -44,6 +44,7 @@ impl TunedConfig {
             tile_n: self.tile_n,
             schedule: self.schedule,
             k_tile_loads: self.k_tile_loads,
+            tile_order: None,
         }
     }
 }

@@ -8,7 +8,7 @@ use super::{
     conv_encode::{ConvBuffers, PackLayout, Windows},
     conv_geometry::ConvGeometry,
     conv_kernel::ConvKernel,
-    conv_options::{Activation, ConvOptions, ForcedPlan, KTileLoads, Precision},
+    conv_options::{Activation, ConvOptions, ForcedPlan, KTileLoads, Precision, TileOrder},
     conv_plan::{
         self, WINOGRAD_FUSED_LONG_K_MIN_WORKGROUPS, WINOGRAD_FUSED_NARROW_MAX_TILE_GROUPS, WINOGRAD_FUSED_SHORT_IC,
     },
@@ -485,9 +485,10 @@ impl Batch<'_> {
                 plan = conv_plan::plan(ctx, &gemm, DType::F32, Precision::F32, &forced)?;
             }
             // Loads a K-tile ahead on every tile: in the iteration these grouped products ran
-            // 0.86–0.99× on the 128-row tiles (v50 call A, an H100).
+            // 0.86–0.99× on the 128-row tiles (v50 call A, an H100). N tiles fastest: R55 was
+            // not measured on them.
             if let Some(launch) = plan.gemm.as_mut() {
-                launch.loads = KTileLoads::Ahead;
+                (launch.loads, launch.order) = (KTileLoads::Ahead, TileOrder::NFastest);
             }
             self.encode_planned_gemm(plan, Some(transformed), gemm_buffers, &gemm, Activation::None)?;
         }
