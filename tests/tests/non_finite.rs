@@ -29,6 +29,7 @@ fn every_kernel_reproduces(input: &[usize], weight: &[usize], opts: &ConvOptions
             schedule: Some(GemmSchedule::SplitK(2)),
             tile_n: None,
             k_tile_loads: None,
+            tile_order: None,
         });
     }
     let mut checked = 0;

@@ -133,6 +133,7 @@ proptest! {
                 tile_n: Some(case.tile_n),
                 schedule: Some(GemmSchedule::StreamK(3)),
                 k_tile_loads: None,
+                tile_order: None,
             };
             match ctx.convolution_into_forced(&xt, &wt, bt.as_ref(), &out, &case.opts, &forced) {
                 Ok(_) => {

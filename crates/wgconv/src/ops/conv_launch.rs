@@ -38,7 +38,7 @@ pub(crate) const BLOCK_WORKGROUP: u32 = 128;
 
 // `DirectBlock` interleaves the pixels of `BLOCK_LANES` threads: whole groups of them tile its
 // chunk of pixels without holes.
-const _: () = assert!(BLOCK_WORKGROUP % crate::shaders::conv2d_block::BLOCK_LANES == 0);
+const _: () = assert!(BLOCK_WORKGROUP.is_multiple_of(crate::shaders::conv2d_block::BLOCK_LANES));
 
 /// The most output channels per thread of `PointwiseVec4` (`POINTWISE_MAX_OC_BLOCK` in
 /// `shaders/templates/conv2d_pointwise.wgsl`).

@@ -90,7 +90,7 @@ pub(crate) const DIRECT_BLOCK_MAX_OC: u32 = 32;
 pub(crate) const DIRECT_BLOCK_MAX_K: u64 = 144;
 
 /// The smallest input (bytes of f32 values, all images) on which rule R55 takes `GemmK16`'s
-/// output tiles M tile fastest: beyond the 50–60 MB L2 cache of an H100/H200 with a margin (the
+/// output tiles M tile fastest: beyond the 50 MB L2 cache of an H100 or H200 with a margin (the
 /// layers measured between 39 and 67 MB gained nothing, those from 75 MB on 1.02–1.04×).
 pub(crate) const M_FASTEST_MIN_INPUT_BYTES: u64 = 70_000_000;
 
@@ -1006,10 +1006,12 @@ impl ConvGeometry {
     /// runs, so the input is read from memory once rather than once per M tile. Fitted on the
     /// 98 layers of six models at their throughput batches (v51 call C, an H100, the order
     /// forced by a build against the committed one, the faster of two interleaved runs each):
-    /// on the 10 it takes 1.017–1.041× (wav2vec 2.0's 512 → 512 k3/k2 s2 at 131–1049 MB
+    /// on the 8 it takes 1.017–1.041× (wav2vec 2.0's 512 → 512 k3 s2 at 131–1049 MB
     /// 1.019–1.024×, Whisper's second conv, DaViT's second and third stages, ResNet-50's layer2
     /// downsample); `GemmK16` below 70 MB 0.97–1.02× (ResNet-50's layer3/4 1×1s 0.97×), and the
-    /// 64-row and 64-column tiles 0.94–1.01× at any size. N tiles fastest elsewhere.
+    /// 64-row and 64-column tiles 0.94–1.01× at any size. On 7 held-out layers it takes (call
+    /// D: Whisper small/large, YOLOv8l, SDXL's VAE decoder, ResNet-152 b64) 1.018× in geomean
+    /// (0.98–1.05×). N tiles fastest elsewhere.
     pub(crate) fn fitted_tile_order(&self, kernel: ConvKernel, tile_n: u32) -> TileOrder {
         let Some((tile_m, _)) = kernel.gemm_tile().filter(|_| kernel == ConvKernel::GemmK16) else {
             return TileOrder::NFastest;
@@ -1179,6 +1181,34 @@ mod tests {
 
     fn geo(input: &[usize], weight: &[usize], opts: ConvOptions) -> Result<ConvGeometry> {
         ConvGeometry::new(input, weight, None, &opts)
+    }
+
+    /// R55: M tiles fastest on the 128-row 16-deep tiles with 2+ M tiles and 70 MB of input;
+    /// N tiles fastest below the bound, with one M tile, and on every other tile.
+    #[test]
+    fn tile_order_follows_the_input_size() {
+        use crate::ops::conv_options::TileOrder;
+        let s2 = || ConvOptions::default().stride(&[2]);
+        // wav2vec 2.0's 512 → 512 k3 s2 at batch 16 (1 GB of input), its last (33 MB).
+        let big = geo(&[16, 512, 31999], &[512, 512, 3], s2()).unwrap();
+        let small = geo(&[16, 512, 999], &[512, 512, 2], s2()).unwrap();
+        assert_eq!(big.fitted_tile_order(ConvKernel::GemmK16, 128), TileOrder::MFastest);
+        assert_eq!(small.fitted_tile_order(ConvKernel::GemmK16, 128), TileOrder::NFastest);
+        for other in [ConvKernel::Gemm, ConvKernel::GemmM64K16, ConvKernel::GemmN64K16, ConvKernel::GemmSmallK32] {
+            assert_eq!(big.fitted_tile_order(other, 128), TileOrder::NFastest, "{other:?}");
+        }
+        // The bound: 70,000,000 bytes of f32 input (17.5 M values); 2 M tiles of 128 rows.
+        let at =
+            |values: usize, oc: usize| geo(&[1, 250, values / 250], &[oc, 250, 1], ConvOptions::default()).unwrap();
+        assert_eq!(at(17_500_000, 256).fitted_tile_order(ConvKernel::GemmK16, 128), TileOrder::MFastest);
+        assert_eq!(at(17_499_750, 256).fitted_tile_order(ConvKernel::GemmK16, 128), TileOrder::NFastest);
+        assert_eq!(at(17_500_000, 128).fitted_tile_order(ConvKernel::GemmK16, 128), TileOrder::NFastest);
+        // The planner's order for its own kernel and width.
+        assert_eq!(big.planned_tile_order(), Some(TileOrder::MFastest));
+        assert_eq!(
+            geo(&[1, 8, 6, 6], &[8, 1, 3, 3], ConvOptions::default().groups(8)).unwrap().planned_tile_order(),
+            None
+        );
     }
 
     #[test]
