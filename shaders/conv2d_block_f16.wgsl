@@ -12,7 +12,7 @@
 // stride 2. Runs of 4 consecutive pixels per thread made each such load touch a 32-byte sector
 // per thread (8 lines at stride 2), so the L1 cache, not the multiply-adds, set the pace (v51).
 // The weights of the block are staged for as many input channels as the workgroup array holds
-// (21 of a 3×3 filter, 4 of a 7×7); workgroups of one pixel chunk for each output-channel block
+// (at 16 channels a block: 21 of a 3×3 filter, 4 of a 7×7); workgroups of one pixel chunk for each output-channel block
 // are consecutive, so the blocks after the first read the chunk's input from the L2 cache.
 // Tensors are f16 (the output f16); the arithmetic is f32.
 
@@ -82,7 +82,8 @@ fn activate(v: vec4<f32>) -> vec4<f32> {
 
 // The most output channels per thread (the accumulators' and staged weights' size).
 const BLOCK_MAX_OC: u32 = 16u;
-// Input channels per staged weight chunk.
+// Input channels whose every tap the staged weights hold at the largest filter and widest block
+// (the fewest a chunk stages: `block_chunk_channels` stages more where they fit).
 const BLOCK_IC_CHUNK: u32 = 4u;
 // The most filter taps (KH × KW) a thread's taps cover per input channel: a 7×7 filter.
 const BLOCK_MAX_TAPS: u32 = 49u;

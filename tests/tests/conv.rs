@@ -2472,6 +2472,24 @@ fn direct_block_runs_register_blocks() {
     // A tile width forced without a kernel runs the staged tiles instead.
     let width = ForcedPlan { tile_n: Some(64), ..ForcedPlan::default() };
     check_runs_forced("R47's stem, tile width forced", 798, case(), &[None], width);
+    // A device allowing 48 threads a workgroup: one group of 32 interleaved lanes (a partial
+    // second group would leave pixels unwritten).
+    let ctx48 = wgconv_tests::context_with_limits(|adapter| wgpu::Limits {
+        max_compute_invocations_per_workgroup: 48,
+        max_compute_workgroup_size_x: 48,
+        ..adapter
+    });
+    let (input, weight, options) = ([2usize, 16, 21, 23], [24usize, 16, 3, 3], opts().stride(&[2]).padding(&[1]));
+    let x = random_f32(799, input.iter().product());
+    let w = random_f32(800, weight.iter().product());
+    let (expected, shape) = reference::convolution(&x, &input, &w, &weight, None, &options).unwrap();
+    let xt = Tensor::from_f32(&ctx48, &x, &input).unwrap();
+    let wt = Tensor::from_f32(&ctx48, &w, &weight).unwrap();
+    let out = Tensor::full_f32(&ctx48, &shape, f32::NAN).unwrap();
+    let plan = ForcedPlan::kernel(ConvKernel::DirectBlock);
+    assert_eq!(ctx48.convolution_into_forced(&xt, &wt, None, &out, &options, &plan).unwrap(), ConvKernel::DirectBlock);
+    let err = reference::relative_error(&out.to_vec_f32(&ctx48).unwrap(), &expected);
+    assert!(err <= TOLERANCE, "48 threads a workgroup: relative error {err:e}");
     for (input, weight, options) in [
         ([1usize, 4, 12, 12], [4usize, 4, 8, 7], opts()),
         ([1, 8, 6, 6], [8, 4, 3, 3], opts().groups(2)),

@@ -708,7 +708,11 @@ impl Batch<'_> {
     /// output, block of output channels), the blocks fastest.
     fn encode_block(&mut self, buffers: ConvBuffers<'_>, g: &ConvGeometry, activation: Activation) -> Result<()> {
         let limits = self.ctx.limits();
-        let wg_size = BLOCK_WORKGROUP.min(dispatch::workgroup_size(&limits));
+        // Whole groups of the shader's interleaved lanes: a partial group would leave pixels
+        // unwritten. (WebGPU devices allow 256 threads, so this is 128 there; a context limited
+        // below 32 asks for 32 and gets wgpu's typed error.)
+        let lanes = crate::shaders::conv2d_block::BLOCK_LANES;
+        let wg_size = (BLOCK_WORKGROUP.min(dispatch::workgroup_size(&limits)) / lanes).max(1) * lanes;
         // One item per workgroup: the shader decodes its workgroup's index, not its threads'.
         let grid = dispatch::grid(g.block_workgroups(wg_size), 1, limits.max_compute_workgroups_per_dimension)?;
         with_variant!(Variant::of(buffers.input.dtype(), false), block = conv2d_block | conv2d_block_f16, {

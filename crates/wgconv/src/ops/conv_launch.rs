@@ -37,7 +37,8 @@ pub(crate) const POINTWISE_WORKGROUP: u32 = 128;
 pub(crate) const BLOCK_WORKGROUP: u32 = 128;
 
 // `DirectBlock` interleaves the pixels of `BLOCK_LANES` threads: whole groups of them tile its
-// chunk of pixels without holes.
+// chunk of pixels without holes (`Batch::encode_block` rounds a device's smaller limit down to
+// such groups too).
 const _: () = assert!(BLOCK_WORKGROUP.is_multiple_of(crate::shaders::conv2d_block::BLOCK_LANES));
 
 /// The most output channels per thread of `PointwiseVec4` (`POINTWISE_MAX_OC_BLOCK` in

@@ -163,8 +163,12 @@ pub(crate) fn plan(
         schedule = schedule.within_binding(geometry, ctx.limits().max_storage_buffer_binding_size);
     }
     let loads = loads.unwrap_or_else(|| kernel.fitted_k_tile_loads(tile_n));
-    // Tuning does not time the order: a tuned plan takes the planner's for its tile.
-    let order = forced.tile_order.unwrap_or_else(|| geometry.fitted_tile_order(kernel, tile_n));
+    // Tuning does not time the order: a tuned plan takes the planner's for its tile. R55 was
+    // fitted on f32 tensors (its bound counts f32 bytes): f16 tensors keep N tiles fastest.
+    let order = forced.tile_order.unwrap_or_else(|| match dtype {
+        DType::F32 => geometry.fitted_tile_order(kernel, tile_n),
+        _ => TileOrder::NFastest,
+    });
     Ok(Plan { kernel, gemm: Some(GemmPlan { tile_n, schedule, loads, order }) })
 }
 
@@ -1008,10 +1012,10 @@ impl ConvGeometry {
     /// forced by a build against the committed one, the faster of two interleaved runs each):
     /// on the 8 it takes 1.017–1.041× (wav2vec 2.0's 512 → 512 k3 s2 at 131–1049 MB
     /// 1.019–1.024×, Whisper's second conv, DaViT's second and third stages, ResNet-50's layer2
-    /// downsample); `GemmK16` below 70 MB 0.97–1.02× (ResNet-50's layer3/4 1×1s 0.97×), and the
+    /// downsample); the other `GemmK16` layers 0.97–1.02× (ResNet-50's layer3/4 1×1s 0.97×), and the
     /// 64-row and 64-column tiles 0.94–1.01× at any size. On 7 held-out layers it takes (call
     /// D: Whisper small/large, YOLOv8l, SDXL's VAE decoder, ResNet-152 b64) 1.018× in geomean
-    /// (0.98–1.05×). N tiles fastest elsewhere.
+    /// (0.98–1.05×). N tiles fastest elsewhere, and on f16 tensors (`plan`; not measured).
     pub(crate) fn fitted_tile_order(&self, kernel: ConvKernel, tile_n: u32) -> TileOrder {
         let Some((tile_m, _)) = kernel.gemm_tile().filter(|_| kernel == ConvKernel::GemmK16) else {
             return TileOrder::NFastest;

@@ -331,8 +331,11 @@ impl ConvGeometry {
         TunedConfig { kernel, tile_n: Some(tile_n), schedule: Some(schedule), k_tile_loads }
     }
 
-    /// The order in which the planner's staged GEMM tiles take their output tiles (rule R55),
-    /// where [`ConvGeometry::planned_config`] is a staged GEMM kernel; `None` elsewhere.
+    /// The order in which the planner's staged GEMM tiles take their output tiles (rule R55) on
+    /// f32 tensors, where [`ConvGeometry::planned_config`] is a staged GEMM kernel; `None`
+    /// elsewhere. As with `planned_config`, the device may differ: an input over its binding
+    /// limit runs in batch chunks, each planned (and ordered) as a geometry of its own; f16
+    /// tensors and stream-K keep N tiles fastest.
     pub fn planned_tile_order(&self) -> Option<crate::TileOrder> {
         let config = self.planned_config();
         Some(self.fitted_tile_order(config.kernel, config.tile_n?))
