@@ -709,8 +709,8 @@ impl Batch<'_> {
     fn encode_block(&mut self, buffers: ConvBuffers<'_>, g: &ConvGeometry, activation: Activation) -> Result<()> {
         let limits = self.ctx.limits();
         // Whole groups of the shader's interleaved lanes: a partial group would leave pixels
-        // unwritten. (WebGPU devices allow 256 threads, so this is 128 there; a context limited
-        // below 32 asks for 32 and gets wgpu's typed error.)
+        // unwritten. (WebGPU devices allow at least 256 threads, so this is 128 on every one; a
+        // context whose limits were lowered below 128 runs whole groups of 32.)
         let lanes = crate::shaders::conv2d_block::BLOCK_LANES;
         let wg_size = (BLOCK_WORKGROUP.min(dispatch::workgroup_size(&limits)) / lanes).max(1) * lanes;
         // One item per workgroup: the shader decodes its workgroup's index, not its threads'.
