@@ -255,7 +255,8 @@ s = save("q8_s", rng.uniform(0.001, 0.01, 512).astype(np.float32))
 print(f"q8-conv-pw --input {x} --weight {w} --weight-scales {s} --input-scale 0.02 --input-zero-point 3 "
       f"--output-scale 0.5 --output-zero-point -4 --activation relu --out {out}/q8_y.npy --check --bit-exact")
 
-# The int8 tensor-core kernels, each output byte against q8_scalar's on the same GPU (--bit-exact):
+# The int8 GEMM kernels (64- and 32-pixel tiles) and the tensor-core one, each output byte against
+# q8_scalar's on the same GPU (--bit-exact):
 # (1) random values, ragged tiles (70 channels, 3 × 60 pixels, K 100: a partial K-tile), relu;
 # (2) the extremes: x ∈ {−128, 127} with zero point −128 (x − zp ∈ {0, 255}), w ∈ {−128, 127},
 #     K 1536 (three 512-channel chunks);
@@ -290,7 +291,7 @@ for name, x, w, scales, bias, in_scale, in_zp, out_scale, out_zp, flags in q8_ca
     sp = save(name + "_s", scales.astype(np.float32))
     if bias is not None:
         flags += f" --bias {save(name + '_b', bias.astype(np.float32))}"
-    for kernel in ["q8_dot4_gemm", "q8_coop"]:
+    for kernel in ["q8_dot4_gemm", "q8_dot4_gemm_n32", "q8_coop"]:
         print(f"q8-conv-pw --input {xp} --weight {wp} --weight-scales {sp} --input-scale {in_scale} "
               f"--input-zero-point {in_zp} --output-scale {out_scale} --output-zero-point {out_zp} {flags} "
               f"--kernel {kernel} --out {out}/{name}_{kernel}_y.npy --check --bit-exact")

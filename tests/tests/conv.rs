@@ -1024,7 +1024,9 @@ fn a_batch_dropped_with_its_pass_open_leaves_the_context_working() {
 
 /// A batch records its dispatches into one compute pass: the hazards between them (a read
 /// after a write, a write after a read, two writes, and the split-K scratch that both 3×3 ops
-/// write and reduce) must still order them, as wgpu's barriers per dispatch do.
+/// write and reduce) must still order them, as wgpu's barriers per dispatch do. The same chain
+/// with a new pass before each op (`Batch::start_new_pass`), where wgpu moves the barriers
+/// for each pass's first uses ahead of the pass, must give the same results.
 #[test]
 fn one_batch_orders_dependent_dispatches() {
     let ctx = context();
@@ -1040,15 +1042,6 @@ fn one_batch_orders_dependent_dispatches() {
         wgconv::Conv2d::new(ctx, &Tensor::from_f32(ctx, &w2, &[32, 32, 1, 1]).unwrap(), None, &opts()).unwrap();
     // The 3×3 op in 3 K-slices: a GEMM dispatch into the scratch, then a reduce dispatch.
     let split = ForcedPlan { schedule: Some(GemmSchedule::SplitK(3)), ..ForcedPlan::kernel(ConvKernel::GemmN64K16) };
-    let y = Tensor::full_f32(ctx, &shape, f32::NAN).unwrap();
-    let z = Tensor::full_f32(ctx, &shape, f32::NAN).unwrap();
-    let mut batch = ctx.batch();
-    first.run_into_forced(&mut batch, &xt, &y, &split).unwrap(); // y = first(x)
-    second.run_into(&mut batch, &y, &z).unwrap(); // z = second(y): reads what was just written
-    first.run_into_forced(&mut batch, &z, &y, &split).unwrap(); // y = first(z): overwrites what was read
-    second.run_into(&mut batch, &y, &z).unwrap(); // z = second(y): a second write of z
-    assert_eq!(batch.len(), 6, "two split 3×3 ops of two dispatches each, two 1×1 ops of one");
-    batch.submit().unwrap();
 
     let to_f32 = |v: Vec<f64>| v.iter().map(|&e| e as f32).collect::<Vec<f32>>();
     let conv = |input: &[f32], w: &[f32], w_shape: &[usize], o: &ConvOptions| {
@@ -1058,9 +1051,34 @@ fn one_batch_orders_dependent_dispatches() {
     let z1 = to_f32(conv(&y1, &w2, &[32, 32, 1, 1], &opts()));
     let y2 = conv(&z1, &w1, &[32, 32, 3, 3], &padded);
     let z2 = conv(&to_f32(y2.clone()), &w2, &[32, 32, 1, 1], &opts());
-    let err_y = reference::relative_error(&y.to_vec_f32(ctx).unwrap(), &y2);
-    let err_z = reference::relative_error(&z.to_vec_f32(ctx).unwrap(), &z2);
-    assert!(err_y <= TOLERANCE && err_z <= TOLERANCE, "relative errors y {err_y:e}, z {err_z:e}");
+
+    for new_pass_per_op in [false, true] {
+        let y = Tensor::full_f32(ctx, &shape, f32::NAN).unwrap();
+        let z = Tensor::full_f32(ctx, &shape, f32::NAN).unwrap();
+        let mut batch = ctx.batch();
+        let pass = |batch: &mut wgconv::Batch<'_>| {
+            if new_pass_per_op {
+                batch.start_new_pass();
+            }
+        };
+        pass(&mut batch);
+        first.run_into_forced(&mut batch, &xt, &y, &split).unwrap(); // y = first(x)
+        pass(&mut batch);
+        second.run_into(&mut batch, &y, &z).unwrap(); // z = second(y): reads what was just written
+        pass(&mut batch);
+        first.run_into_forced(&mut batch, &z, &y, &split).unwrap(); // y = first(z): overwrites what was read
+        pass(&mut batch);
+        second.run_into(&mut batch, &y, &z).unwrap(); // z = second(y): a second write of z
+        assert_eq!(batch.len(), 6, "two split 3×3 ops of two dispatches each, two 1×1 ops of one");
+        batch.submit().unwrap();
+
+        let err_y = reference::relative_error(&y.to_vec_f32(ctx).unwrap(), &y2);
+        let err_z = reference::relative_error(&z.to_vec_f32(ctx).unwrap(), &z2);
+        assert!(
+            err_y <= TOLERANCE && err_z <= TOLERANCE,
+            "new pass per op {new_pass_per_op}: relative errors y {err_y:e}, z {err_z:e}"
+        );
+    }
 }
 
 #[test]

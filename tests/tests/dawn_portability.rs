@@ -104,7 +104,7 @@ fn run_int8(ctx: &Context) {
     };
     for activation in [Activation::None, Activation::Relu] {
         let opts = Q8ConvPwOptions { activation, ..Default::default() };
-        for kernel in [Q8Kernel::Scalar, Q8Kernel::Dot4Gemm] {
+        for kernel in [Q8Kernel::Scalar, Q8Kernel::Dot4Gemm, Q8Kernel::Dot4GemmN32] {
             let out = Tensor::zeros(ctx, &[n, oc, h, w], DType::I8).unwrap();
             let mut batch = ctx.batch();
             batch.q8ta_conv2d_pw_into_forced(&args, &opts, kernel, &out).unwrap();

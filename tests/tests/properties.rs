@@ -221,7 +221,7 @@ proptest! {
         let args = Q8ConvPwArgs { input: &xt, input_quant, weight: &wt, weight_scales: &st, weight_sums: None, bias: bt.as_ref(), output_quant };
         let activation = if relu { Activation::Relu } else { Activation::None };
         let geometry = Q8PwGeometry::new(&args, &Q8ConvPwOptions { activation, ..Default::default() }).unwrap();
-        for kernel in [Q8Kernel::Scalar, Q8Kernel::Dot4Gemm].into_iter().filter(|k| geometry.supports(*k)) {
+        for kernel in [Q8Kernel::Scalar, Q8Kernel::Dot4Gemm, Q8Kernel::Dot4GemmN32].into_iter().filter(|k| geometry.supports(*k)) {
             let out = Tensor::from_i8(ctx, &vec![127; expected.len()], &[n, oc, h, w]).unwrap();
             let mut batch = ctx.batch();
             let opts = Q8ConvPwOptions { activation, ..Default::default() };

@@ -92,8 +92,9 @@ pub struct BenchArgs {
     /// Also time K independent convolutions of each float layer on one input (K outputs) in
     /// each launch, and report the slope (time of K − time of 1) / (K − 1) as the layer's
     /// parallel time: how bench/ort_webgpu_reference.py times ONNX Runtime, whose graphs run K
-    /// parallel convs. Independent dispatches may overlap on the GPU, which flatters small
-    /// layers; the usual back-to-back time is reported next to it.
+    /// parallel convs. Each launch is a compute pass of its own (as each run of ORT's captured
+    /// graph is), so its K dispatches may overlap on the GPU, which flatters small layers; the
+    /// usual back-to-back time is reported next to it.
     #[arg(long, value_parser = clap::value_parser!(u32).range(2..=64))]
     parallel: Option<u32>,
     /// Do not time the reference (seed) kernel: faster runs of big suites.
@@ -159,7 +160,8 @@ pub struct LayerResult {
     /// reference_median_ms / median_ms.
     pub speedup_vs_reference: Option<f64>,
     /// With `--parallel K`: milliseconds per convolution from the slope over K independent
-    /// convolutions per launch.
+    /// convolutions per launch, each launch its own compute pass (from v52; before, the
+    /// launches shared one pass, whose barriers serialised the K convolutions).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub parallel_ms: Option<f64>,
     /// With `--sweep`: every (kernel, K-slices) tried, fastest first.
@@ -716,9 +718,17 @@ fn run_layer(ctx: &Context, layer: &Layer, args: &BenchArgs) -> CliResult<(Layer
                     let outs = (0..k)
                         .map(|_| Tensor::zeros(ctx, &geometry.output_shape(), args.dtype)?.with_memory_format(format))
                         .collect::<wgconv::Result<Vec<_>>>()?;
-                    let record_all = |b: &mut wgconv::Batch<'_>| outs.iter().try_for_each(|o| run(b, o).map(|_| ()));
-                    let (all_ms, _) = median_time(ctx, args, record_all)?;
-                    Some((all_ms - ms) / f64::from(k - 1))
+                    // Each launch in a compute pass of its own, as each run of ORT's captured
+                    // graph is: in one pass, every output written again by the next launch
+                    // would put a barrier before each dispatch and serialise the K convs
+                    // (before v52 they shared one). The pass boundary's cost is in both times.
+                    let record = |b: &mut wgconv::Batch<'_>, outs: &[Tensor]| {
+                        b.start_new_pass();
+                        outs.iter().try_for_each(|o| run(b, o).map(|_| ()))
+                    };
+                    let (one_ms, _) = median_time(ctx, args, |b| record(b, &outs[..1]))?;
+                    let (all_ms, _) = median_time(ctx, args, |b| record(b, &outs))?;
+                    Some((all_ms - one_ms) / f64::from(k - 1))
                 }
                 None => None,
             };

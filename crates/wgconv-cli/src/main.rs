@@ -148,8 +148,8 @@ struct Q8Args {
     /// Also compute the CPU reference: at least 99.9 % bit-exact and every output within 1.
     #[arg(long)]
     check: bool,
-    /// Run this kernel instead of the planner's (`q8_scalar`, `q8_dot4_gemm`, or `q8_coop`, which
-    /// asks for cooperative matrices).
+    /// Run this kernel instead of the planner's (`q8_scalar`, `q8_dot4_gemm`, `q8_dot4_gemm_n32`,
+    /// or `q8_coop`, which asks for cooperative matrices).
     #[arg(long, value_parser = args::q8_kernel)]
     kernel: Option<wgconv::Q8Kernel>,
     /// Also run the integer reference kernel (`q8_scalar`) on the GPU and fail unless every

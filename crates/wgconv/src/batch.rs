@@ -70,6 +70,17 @@ impl<'c> Batch<'c> {
         &mut self.encoder
     }
 
+    /// Ends the open compute pass: the next op starts a new one. wgpu puts the barriers for a
+    /// pass's first use of each buffer before the pass, and a barrier inside the pass only before
+    /// a dispatch that reuses a buffer an earlier dispatch of the same pass wrote (or writes one
+    /// it read). So independent ops recorded into a fresh pass may overlap on the GPU even where
+    /// their outputs were written by earlier passes (a barrier before each would serialise
+    /// them). A pass boundary costs GPU time of its own (wgpu submits each pass as two command
+    /// buffers), so a chain of dependent ops gains nothing from it. Results never depend on it.
+    pub fn start_new_pass(&mut self) {
+        self.pass = None;
+    }
+
     /// Number of ops recorded so far.
     pub fn len(&self) -> usize {
         self.recorded

@@ -112,6 +112,9 @@ pub enum Q8Kernel {
     Scalar,
     /// 64×64-tile GEMM over `dot4I8Packed`, 4×4 outputs per thread (IC % 4 == 0, H·W % 4 == 0).
     Dot4Gemm,
+    /// The same GEMM on tiles 32 pixels wide (64 × 32, 128 threads): twice the workgroups, for
+    /// grids of 64 × 64 tiles too few to fill the GPU (same shapes as [`Q8Kernel::Dot4Gemm`]).
+    Dot4GemmN32,
     /// 128×128 tiles on f16 cooperative matrices (tensor cores), 16 subgroups, bit-identical to
     /// the integer kernels: the K loop runs in exact chunks of 512 channels, converted to i32
     /// between chunks (IC % 4 == 0, H·W % 4 == 0, IC ≤ 65536; a context with cooperative matrices).
@@ -120,13 +123,14 @@ pub enum Q8Kernel {
 
 impl Q8Kernel {
     /// Every kernel, in the order of the variants.
-    pub const ALL: [Q8Kernel; 3] = [Q8Kernel::Scalar, Q8Kernel::Dot4Gemm, Q8Kernel::Coop];
+    pub const ALL: [Q8Kernel; 4] = [Q8Kernel::Scalar, Q8Kernel::Dot4Gemm, Q8Kernel::Dot4GemmN32, Q8Kernel::Coop];
 
     /// Short name for logs and tables.
     pub fn name(self) -> &'static str {
         match self {
             Q8Kernel::Scalar => "q8_scalar",
             Q8Kernel::Dot4Gemm => "q8_dot4_gemm",
+            Q8Kernel::Dot4GemmN32 => "q8_dot4_gemm_n32",
             Q8Kernel::Coop => "q8_coop",
         }
     }
@@ -146,10 +150,14 @@ impl Q8Kernel {
         match self {
             Q8Kernel::Scalar => None,
             Q8Kernel::Dot4Gemm => Some((64, 64)),
+            Q8Kernel::Dot4GemmN32 => Some((64, 32)),
             Q8Kernel::Coop => Some((128, 128)),
         }
     }
 }
+
+/// R56's bound: grids of fewer 64 × 64 tiles than this run the 32-pixel tiles.
+const R56_MAX_TILES: u64 = 96;
 
 /// The most input channels the tensor-core kernels take: their i32 sums stay below 2^31 while
 /// IC · 128 · 255 does.
@@ -309,7 +317,7 @@ impl Q8PwGeometry {
         if tensor_cores && self.coop_wins() {
             Q8Kernel::Coop
         } else if self.supports(Q8Kernel::Dot4Gemm) {
-            Q8Kernel::Dot4Gemm
+            if self.narrow_tiles_win() { Q8Kernel::Dot4GemmN32 } else { Q8Kernel::Dot4Gemm }
         } else {
             Q8Kernel::Scalar
         }
@@ -326,6 +334,17 @@ impl Q8PwGeometry {
         let pixels = u64::from(self.n) * u64::from(self.h) * u64::from(self.w);
         let tiles = pixels.div_ceil(128) * u64::from(self.oc.div_ceil(128));
         self.supports(Q8Kernel::Coop) && self.ic >= 256 && self.oc >= 256 && tiles >= 96
+    }
+
+    /// Rule R56: the packed-dot GEMM on 32-pixel tiles where its 64 × 64 tiles number fewer than
+    /// 96, too few to give each of the GPU's multiprocessors one (132 on the H100 and H200).
+    /// Fitted on an H100 (v52 call A, the 30 int8 layers of `bench/suites/int8.json` and the
+    /// default suite, both tile widths forced in two interleaved rounds): the 32-pixel tiles
+    /// were 1.08–1.36× faster on all 14 layers of 4–64 tiles (`q8_pw_576_64_n1`: 64 tiles,
+    /// 0.0132 → 0.0100 ms), 0.96–1.02× on the three of 98–104 and 0.79–1.14× above.
+    fn narrow_tiles_win(&self) -> bool {
+        let pixels = u64::from(self.n) * u64::from(self.h) * u64::from(self.w);
+        pixels.div_ceil(64) * u64::from(self.oc.div_ceil(64)) < R56_MAX_TILES
     }
 
     /// `forced` when it supports the shape (else an error), the planner's choice when `None`.
@@ -575,9 +594,11 @@ impl Batch<'_> {
                 let group = <q8_shader::Shader as crate::pipelines::GeneratedShader>::bind_group_with(binding);
                 self.record::<q8_shader::Shader>("q8ta_conv2d_pw", pass, &group)?;
             }
-            Q8Kernel::Dot4Gemm => {
+            Q8Kernel::Dot4Gemm | Q8Kernel::Dot4GemmN32 => {
                 let mut overrides = q8_gemm::Overrides::new();
                 overrides.activation = relu;
+                // The tile's width in words of four pixels (the shader takes 16 or 8).
+                overrides.tile_words = kernel.tile().expect("a GEMM kernel").1 / 4;
                 let pass = Pass::new(q8_gemm::Entry::Q8taConv2dPwGemm, &overrides, g.gemm_grid(kernel))
                     .labelled(kernel.name());
                 let group = <q8_gemm::Shader as crate::pipelines::GeneratedShader>::bind_group_with(binding);
@@ -675,6 +696,28 @@ mod tests {
         // 12 pixels × 2 images in 64- and 128-pixel tiles; 70 channels in 64- and 128-channel tiles.
         assert_eq!(g(8, 4).gemm_grid(Q8Kernel::Dot4Gemm), [1, 2, 1]);
         assert_eq!(g(8, 4).gemm_grid(Q8Kernel::Coop), [1, 1, 1]);
+        // 144 pixels: three 64-pixel tiles, five 32-pixel ones.
+        assert_eq!(g(8, 24).gemm_grid(Q8Kernel::Dot4Gemm), [3, 2, 1]);
+        assert_eq!(g(8, 24).gemm_grid(Q8Kernel::Dot4GemmN32), [5, 2, 1]);
+    }
+
+    #[test]
+    fn r56_plans_narrow_tiles_on_grids_of_fewer_than_96_tiles() {
+        let opts = Q8ConvPwOptions::default();
+        let plan = |n: usize, ic: usize, oc: usize, hw: usize| {
+            Q8PwGeometry::from_shapes(&[n, ic, hw, hw], &[oc, ic], &opts).unwrap().planned_kernel_with(false)
+        };
+        // 576 → 64 at 64²: 64 tiles; ResNet-50's 1024 → 256 at 14²: 16 tiles.
+        assert_eq!(plan(1, 576, 64, 64), Q8Kernel::Dot4GemmN32);
+        assert_eq!(plan(1, 1024, 256, 14), Q8Kernel::Dot4GemmN32);
+        // 8 × 14² pixels, 256 channels: 25 × 4 = 100 tiles; 1024 channels: 400.
+        assert_eq!(plan(8, 1024, 256, 14), Q8Kernel::Dot4Gemm);
+        assert_eq!(plan(8, 256, 1024, 14), Q8Kernel::Dot4Gemm);
+        // 12 × 32² pixels over 64 channels: 192 tiles; over 32: 96, the bound; 31: 95.
+        assert_eq!(plan(12, 64, 32, 32), Q8Kernel::Dot4Gemm);
+        assert_eq!(plan(6, 64, 32, 32), Q8Kernel::Dot4Gemm, "96 tiles");
+        assert_eq!(plan(6, 64, 32, 31), Q8Kernel::Scalar, "H·W % 4");
+        assert_eq!(plan(1, 64, 64, 76), Q8Kernel::Dot4GemmN32, "91 tiles");
     }
 
     #[test]
@@ -691,7 +734,7 @@ mod tests {
         assert_eq!(plan(8, 1024, 256, 14, true), Q8Kernel::Dot4Gemm, "26 tiles");
         assert_eq!(plan(32, 128, 512, 28, true), Q8Kernel::Dot4Gemm, "K 128");
         assert_eq!(plan(32, 256, 64, 56, true), Q8Kernel::Dot4Gemm, "64 output channels");
-        assert_eq!(plan(1, 256, 1024, 14, true), Q8Kernel::Dot4Gemm, "batch 1: 16 tiles");
+        assert_eq!(plan(1, 256, 1024, 14, true), Q8Kernel::Dot4GemmN32, "batch 1: 16 tiles (64 of 64 × 64: R56)");
         // Shapes neither GEMM takes stay on the scalar kernel.
         assert_eq!(plan(32, 258, 1024, 14, true), Q8Kernel::Scalar, "IC % 4");
         assert_eq!(plan(32, 256, 1024, 7, true), Q8Kernel::Scalar, "H·W % 4");
