@@ -19,7 +19,8 @@ machine without a registry). Only GPU work is timed:
 - the per-conv time is the slope (T(K) - T(1)) / (K - 1) of the median run time, which removes
   the remaining fixed cost per run. Independent parallel convs may overlap on the GPU, which
   flatters small layers: compare with `wgconv bench --parallel K` (timed the same way, as the slope
-  from 1; its `parallel_ms`), shown next to wgconv's back-to-back `median_ms`; with `--k-from`
+  from 1, each launch a compute pass of its own as each captured run here is; its `parallel_ms`),
+  shown next to wgconv's back-to-back `median_ms`; with `--k-from`
   above 1 ORT's slope starts at K0 and wgconv's still at 1: not the same measure;
 - a run is timed by the wall clock, and a run's CPU cost (about 15-25 us on the H200 machine) is a
   floor under T: where one conv's GPU time is below it, T(1) is the floor, not the conv, and the

@@ -340,8 +340,9 @@ impl Q8PwGeometry {
     /// 96, too few to give each of the GPU's multiprocessors one (132 on the H100 and H200).
     /// Fitted on an H100 (v52 call A, the 30 int8 layers of `bench/suites/int8.json` and the
     /// default suite, both tile widths forced in two interleaved rounds): the 32-pixel tiles
-    /// were 1.08–1.36× faster on all 14 layers of 4–64 tiles (`q8_pw_576_64_n1`: 64 tiles,
-    /// 0.0132 → 0.0100 ms), 0.96–1.02× on the three of 98–104 and 0.79–1.14× above.
+    /// were 1.08–1.36× faster on all 11 layers of 4–64 tiles (1.225× in geomean;
+    /// `q8_pw_576_64_n1`: 64 tiles, 0.0132 → 0.0100 ms), 0.96–1.02× on the three of 98–104
+    /// and 0.79–1.14× on the 16 of 196–6272 (0.948× over the 19 of 96 or more).
     fn narrow_tiles_win(&self) -> bool {
         let pixels = u64::from(self.n) * u64::from(self.h) * u64::from(self.w);
         pixels.div_ceil(64) * u64::from(self.oc.div_ceil(64)) < R56_MAX_TILES
