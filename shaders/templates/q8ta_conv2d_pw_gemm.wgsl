@@ -16,7 +16,8 @@
 // Fused activation on the real-valued result before requantisation: 0 none, 1 relu.
 override activation: u32 = 0;
 // The tile's width in words of four pixels, 16 (256 threads) or 8 (128 threads): the narrow
-// tile doubles the workgroups of grids too small to fill the GPU (the host checks the value).
+// tile doubles the workgroups of grids too small to fill the GPU. No other value works: the
+// loaders cover the 256 weight slots and 16 channel-quads only at these two widths.
 override tile_words: u32 = 16;
 
 // Tiles in words: a_tile[q][oc] and b_tile[q][p] for 16 channel-quads q, as vec4s over oc / p.

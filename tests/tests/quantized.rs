@@ -126,6 +126,10 @@ fn dot4_gemm_shapes_with_partial_tiles() {
         (3, 12, 64, 8, 8),
         (1, 4, 1, 1, 4),
         (2, 68, 130, 2, 34),
+        // 40 and 100 output channels: in the 32-pixel tiles' second weight slots (channels
+        // 32–63 of a tile) some threads load and others do not.
+        (2, 72, 40, 4, 12),
+        (1, 132, 100, 2, 34),
         (3, 8, 70, 6, 6),
         (5, 20, 3, 2, 10),
     ] {

@@ -90,13 +90,18 @@ pub struct BenchArgs {
     #[arg(long)]
     roofline: bool,
     /// Also time K independent convolutions of each float layer on one input (K outputs) in
-    /// each launch, and report the slope (time of K − time of 1) / (K − 1) as the layer's
-    /// parallel time: how bench/ort_webgpu_reference.py times ONNX Runtime, whose graphs run K
-    /// parallel convs. Each launch is a compute pass of its own (as each run of ORT's captured
-    /// graph is), so its K dispatches may overlap on the GPU, which flatters small layers; the
-    /// usual back-to-back time is reported next to it.
+    /// each launch, and report the slope (time of K − time of K0) / (K − K0) as the layer's
+    /// parallel time (K0 is `--parallel-from`): how bench/ort_webgpu_reference.py times ONNX
+    /// Runtime, whose graphs run K parallel convs. Each launch is a compute pass of its own (as
+    /// each run of ORT's captured graph is), so its K dispatches may overlap on the GPU, which
+    /// flatters small layers; the usual back-to-back time is reported next to it.
     #[arg(long, value_parser = clap::value_parser!(u32).range(2..=64))]
     parallel: Option<u32>,
+    /// The smaller count K0 of `--parallel`'s slope (1 unless set; below K). From 1 the slope
+    /// includes the first convolutions that fill an idle GPU; ORT's script takes its slope from
+    /// a K0 above 1 (`--k-from`) to remove its per-run CPU floor: set the same K0 to compare.
+    #[arg(long, requires = "parallel", value_parser = clap::value_parser!(u32).range(1..=63))]
+    parallel_from: Option<u32>,
     /// Do not time the reference (seed) kernel: faster runs of big suites.
     #[arg(long)]
     no_reference: bool,
@@ -159,9 +164,10 @@ pub struct LayerResult {
     pub reference_median_ms: Option<f64>,
     /// reference_median_ms / median_ms.
     pub speedup_vs_reference: Option<f64>,
-    /// With `--parallel K`: milliseconds per convolution from the slope over K independent
-    /// convolutions per launch, each launch its own compute pass (from v52; before, the
-    /// launches shared one pass, whose barriers serialised the K convolutions).
+    /// With `--parallel K`: milliseconds per convolution from the slope between K0 and K
+    /// independent convolutions per launch (the report's `parallel`), each launch its own
+    /// compute pass (from v52; before, the launches shared one pass, whose barriers serialised
+    /// the K convolutions, and K0 was 1).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub parallel_ms: Option<f64>,
     /// With `--sweep`: every (kernel, K-slices) tried, fastest first.
@@ -382,6 +388,9 @@ struct Report<'a> {
     /// With `--tile-order`: the staged tiles' tile order wherever they ran in K-slices.
     #[serde(skip_serializing_if = "Option::is_none")]
     forced_tile_order: Option<&'static str>,
+    /// With `--parallel`: how the layers' `parallel_ms` were timed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    parallel: Option<ParallelReport>,
     /// With `--roofline`: the device's ceilings.
     #[serde(skip_serializing_if = "Option::is_none")]
     roofline: Option<RooflineReport>,
@@ -535,6 +544,16 @@ pub(crate) fn load_suite(name: &str) -> CliResult<Vec<Layer>> {
 pub(crate) fn layer_geometry(layer: &Layer, opts: &ConvOptions) -> wgconv::Result<ConvGeometry> {
     let bias = [layer.oc];
     ConvGeometry::new(&layer.input_shape(), &layer.weight_shape(), layer.bias.then_some(&bias[..]), opts)
+}
+
+/// How `--parallel` timed the layers: the slope between `from` and `k` convolutions a launch.
+#[derive(Serialize)]
+struct ParallelReport {
+    k: u32,
+    from: u32,
+    /// `own_compute_pass`: each launch recorded into a compute pass of its own (from v52;
+    /// reports without this record shared one pass, and their K convolutions ran serialised).
+    launch: &'static str,
 }
 
 /// The layers of `models` (all when empty); a name no layer has is a usage error listing those
@@ -726,9 +745,10 @@ fn run_layer(ctx: &Context, layer: &Layer, args: &BenchArgs) -> CliResult<(Layer
                         b.start_new_pass();
                         outs.iter().try_for_each(|o| run(b, o).map(|_| ()))
                     };
-                    let (one_ms, _) = median_time(ctx, args, |b| record(b, &outs[..1]))?;
+                    let from = args.parallel_from.unwrap_or(1);
+                    let (from_ms, _) = median_time(ctx, args, |b| record(b, &outs[..from as usize]))?;
                     let (all_ms, _) = median_time(ctx, args, |b| record(b, &outs))?;
-                    Some((all_ms - one_ms) / f64::from(k - 1))
+                    Some((all_ms - from_ms) / f64::from(k - from))
                 }
                 None => None,
             };
@@ -770,6 +790,11 @@ fn run_layer(ctx: &Context, layer: &Layer, args: &BenchArgs) -> CliResult<(Layer
 
 /// Runs `wgconv bench`.
 pub fn run(args: &BenchArgs) -> CliResult<()> {
+    if let (Some(k), Some(from)) = (args.parallel, args.parallel_from)
+        && from >= k
+    {
+        return Err(CliError::Usage(format!("--parallel-from {from} must be below --parallel {k}")));
+    }
     let layers = select_models(load_suite(&args.suite)?, &args.models)?;
     // The roofline measures cooperative matrices where the device has them: ask for them (the
     // layers still run at `args.precision`; the planner uses them only with f16 allowed).
@@ -970,6 +995,11 @@ pub fn run(args: &BenchArgs) -> CliResult<()> {
             forced_q8_kernel: args.q8_kernel.map(Q8Kernel::name),
             forced_k_tile_loads: args.k_tile_loads.map(KTileLoads::name),
             forced_tile_order: args.tile_order.map(TileOrder::name),
+            parallel: args.parallel.map(|k| ParallelReport {
+                k,
+                from: args.parallel_from.unwrap_or(1),
+                launch: "own_compute_pass",
+            }),
             roofline: roofline.as_ref().map(RooflineReport::from),
             layers: &results,
             models,

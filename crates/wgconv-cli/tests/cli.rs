@@ -632,18 +632,21 @@ fn bench_runs_any_layer_shape_and_sums_models() {
     assert!((models[0]["ms"].as_f64().unwrap() - (3.0 * ms("rect") + ms("up"))).abs() < 1e-9);
     assert_eq!((models[0]["layers"].as_u64(), models[0]["convolutions"].as_u64()), (Some(2), Some(4)));
     assert!((models[1]["ms"].as_f64().unwrap() - 2.0 * ms("audio")).abs() < 1e-9);
-    // K parallel convolutions per launch, without the reference kernel.
+    // K parallel convolutions per launch, the slope from 2 to 3, without the reference kernel.
     let args = ["bench", "--suite", &suite, "--repeat", "1", "--launches", "1", "--parallel", "3", "--no-reference"];
-    let (code, stdout, stderr) = run(&[&args[..], &["--json", &json]].concat());
+    let (code, stdout, stderr) = run(&[&args[..], &["--parallel-from", "2", "--json", &json]].concat());
     assert_eq!(code, 0, "{stdout}\n{stderr}");
     assert!(stdout.contains("parallel ms"), "{stdout}");
     let report: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(Path::new(&json)).unwrap()).unwrap();
+    assert_eq!(report["parallel"], serde_json::json!({"k": 3, "from": 2, "launch": "own_compute_pass"}), "{report}");
     for l in report["layers"].as_array().unwrap() {
         assert!(l["parallel_ms"].as_f64().unwrap().is_finite(), "{l}");
         // Timed only when it is the kernel that ran anyway.
         assert!(l["reference_median_ms"].is_null() || l["reference_median_ms"] == l["median_ms"], "{l}");
     }
     expect_exit(&["bench", "--suite", &suite, "--parallel", "1"], 2, "--parallel");
+    expect_exit(&["bench", "--suite", &suite, "--parallel", "3", "--parallel-from", "3"], 2, "--parallel-from 3");
+    expect_exit(&["bench", "--suite", &suite, "--parallel-from", "2"], 2, "--parallel");
     // A layer the ops reject is a usage error naming it.
     std::fs::write(
         &suite,

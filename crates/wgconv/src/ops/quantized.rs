@@ -598,8 +598,10 @@ impl Batch<'_> {
             Q8Kernel::Dot4Gemm | Q8Kernel::Dot4GemmN32 => {
                 let mut overrides = q8_gemm::Overrides::new();
                 overrides.activation = relu;
-                // The tile's width in words of four pixels (the shader takes 16 or 8).
+                // The tile's width in words of four pixels: the shader's loaders cover exactly
+                // 16 or 8 (256 or 128 threads).
                 overrides.tile_words = kernel.tile().expect("a GEMM kernel").1 / 4;
+                debug_assert!(matches!(overrides.tile_words, 8 | 16), "{}", overrides.tile_words);
                 let pass = Pass::new(q8_gemm::Entry::Q8taConv2dPwGemm, &overrides, g.gemm_grid(kernel))
                     .labelled(kernel.name());
                 let group = <q8_gemm::Shader as crate::pipelines::GeneratedShader>::bind_group_with(binding);
@@ -714,11 +716,13 @@ mod tests {
         // 8 × 14² pixels, 256 channels: 25 × 4 = 100 tiles; 1024 channels: 400.
         assert_eq!(plan(8, 1024, 256, 14), Q8Kernel::Dot4Gemm);
         assert_eq!(plan(8, 256, 1024, 14), Q8Kernel::Dot4Gemm);
-        // 12 × 32² pixels over 64 channels: 192 tiles; over 32: 96, the bound; 31: 95.
+        // 32 output channels (one row of tiles) over 12 or 6 images of 32²: 192 and 96 tiles,
+        // the bound; 95 images of 8²: 95 tiles; one image of 76²: 91.
         assert_eq!(plan(12, 64, 32, 32), Q8Kernel::Dot4Gemm);
         assert_eq!(plan(6, 64, 32, 32), Q8Kernel::Dot4Gemm, "96 tiles");
-        assert_eq!(plan(6, 64, 32, 31), Q8Kernel::Scalar, "H·W % 4");
+        assert_eq!(plan(95, 64, 64, 8), Q8Kernel::Dot4GemmN32, "95 tiles");
         assert_eq!(plan(1, 64, 64, 76), Q8Kernel::Dot4GemmN32, "91 tiles");
+        assert_eq!(plan(6, 64, 32, 31), Q8Kernel::Scalar, "H·W % 4");
     }
 
     #[test]
