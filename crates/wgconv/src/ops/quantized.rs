@@ -8,7 +8,7 @@ use crate::{
     context::Context,
     dispatch::{self, MAX_WORKGROUPS_PER_DIM},
     error::{Error, Result},
-    ops::conv_plan::tensor_cores_unavailable,
+    ops::conv_plan::{FITTED_SMS, tensor_cores_unavailable},
     shaders::{
         dequantize, q8ta_conv2d_pw as q8_shader, q8ta_conv2d_pw_coop as q8_coop, q8ta_conv2d_pw_gemm as q8_gemm,
         quantize,
@@ -155,9 +155,6 @@ impl Q8Kernel {
         }
     }
 }
-
-/// R56's bound: grids of fewer 64 × 64 tiles than this run the 32-pixel tiles.
-const R56_MAX_TILES: u64 = 96;
 
 /// The most input channels the tensor-core kernels take: their i32 sums stay below 2^31 while
 /// IC · 128 · 255 does.
@@ -336,16 +333,26 @@ impl Q8PwGeometry {
         self.supports(Q8Kernel::Coop) && self.ic >= 256 && self.oc >= 256 && tiles >= 96
     }
 
-    /// Rule R56: the packed-dot GEMM on 32-pixel tiles where its 64 × 64 tiles number fewer than
-    /// 96, too few to give each of the GPU's multiprocessors one (132 on the H100 and H200).
-    /// Fitted on an H100 (v52 call A, the 30 int8 layers of `bench/suites/int8.json` and the
-    /// default suite, both tile widths forced in two interleaved rounds): the 32-pixel tiles
-    /// were 1.08–1.36× faster on all 11 layers of 4–64 tiles (1.225× in geomean;
-    /// `q8_pw_576_64_n1`: 64 tiles, 0.0132 → 0.0100 ms), 0.96–1.02× on the three of 98–104
-    /// and 0.79–1.14× on the 16 of 196–6272 (0.948× over the 19 of 96 or more).
+    /// Rule R56: the packed-dot GEMM on 32-pixel tiles where they take at least 1.15× fewer
+    /// waves over the fitted GPU's multiprocessors ([`FITTED_SMS`]) than the 64 × 64 tiles, a
+    /// 32-pixel tile counting half: T tiles of 64 × 64 take ⌈T / 132⌉ waves, their 2T halves
+    /// ⌈2T / 132⌉ / 2. So grids of up to 66 tiles (one wave either way, half as long), of
+    /// 133–198 (two waves against one and a half) and of 265–330 (three against two and a
+    /// half); never beyond 396. Fitted on an H100 (v52 calls A and E: both widths forced, two
+    /// interleaved rounds, over the 30 int8 layers of `bench/suites/int8.json` and the default
+    /// suite and 110 held-out 1×1 layers of the zoos): 1.103× over the 140 against the 64-pixel
+    /// tiles alone, 0.999× of each layer's faster width (worst 0.951×); the first form of the
+    /// rule, fewer than 96 tiles, 1.080× and 0.978×: it left the 133–198 and 265–330 tile
+    /// grids on the wide tiles, where the narrow ones were 1.04–1.23× faster (27 layers). By
+    /// band, narrow against wide: ≤ 66 tiles 1.04–1.40× (57 layers), 67–95 0.98–1.05× (5),
+    /// 96–132 0.96–1.02× (13), 199–264 0.95–0.99× (5), 331–396 0.79–0.95× (11), above
+    /// 0.86–1.01× (22).
     fn narrow_tiles_win(&self) -> bool {
         let pixels = u64::from(self.n) * u64::from(self.h) * u64::from(self.w);
-        pixels.div_ceil(64) * u64::from(self.oc.div_ceil(64)) < R56_MAX_TILES
+        let tiles = pixels.div_ceil(64) * u64::from(self.oc.div_ceil(64));
+        let (wide_waves, narrow_half_waves) = (tiles.div_ceil(FITTED_SMS), (2 * tiles).div_ceil(FITTED_SMS));
+        // wide / (narrow / 2) ≥ 1.15, in integers.
+        40 * wide_waves >= 23 * narrow_half_waves
     }
 
     /// `forced` when it supports the shape (else an error), the planner's choice when `None`.
@@ -705,7 +712,7 @@ mod tests {
     }
 
     #[test]
-    fn r56_plans_narrow_tiles_on_grids_of_fewer_than_96_tiles() {
+    fn r56_plans_narrow_tiles_where_they_take_fewer_waves() {
         let opts = Q8ConvPwOptions::default();
         let plan = |n: usize, ic: usize, oc: usize, hw: usize| {
             Q8PwGeometry::from_shapes(&[n, ic, hw, hw], &[oc, ic], &opts).unwrap().planned_kernel_with(false)
@@ -716,12 +723,14 @@ mod tests {
         // 8 × 14² pixels, 256 channels: 25 × 4 = 100 tiles; 1024 channels: 400.
         assert_eq!(plan(8, 1024, 256, 14), Q8Kernel::Dot4Gemm);
         assert_eq!(plan(8, 256, 1024, 14), Q8Kernel::Dot4Gemm);
-        // 32 output channels (one row of tiles) over 12 or 6 images of 32²: 192 and 96 tiles,
-        // the bound; 95 images of 8²: 95 tiles; one image of 76²: 91.
-        assert_eq!(plan(12, 64, 32, 32), Q8Kernel::Dot4Gemm);
-        assert_eq!(plan(6, 64, 32, 32), Q8Kernel::Dot4Gemm, "96 tiles");
-        assert_eq!(plan(95, 64, 64, 8), Q8Kernel::Dot4GemmN32, "95 tiles");
-        assert_eq!(plan(1, 64, 64, 76), Q8Kernel::Dot4GemmN32, "91 tiles");
+        // 64 output channels over T images of 8²: T tiles. The bounds of the three bands.
+        let tiles = |t: usize| plan(t, 64, 64, 8);
+        for t in [1, 66, 133, 198, 265, 330] {
+            assert_eq!(tiles(t), Q8Kernel::Dot4GemmN32, "{t} tiles");
+        }
+        for t in [67, 132, 199, 264, 331, 397, 2000] {
+            assert_eq!(tiles(t), Q8Kernel::Dot4Gemm, "{t} tiles");
+        }
         assert_eq!(plan(6, 64, 32, 31), Q8Kernel::Scalar, "H·W % 4");
     }
 
