@@ -13,7 +13,14 @@
 //   K-tile's 16-byte loads in flight while the current one's math runs. Variants:
 //   `coop_gemm` (BK 32, WN 32), `coop_gemm_k64` (BK 64: half the barriers),
 //   `coop_gemm_n256` (WN 64: 16 accumulators, 8 fragment loads per 16 multiply-adds). Both
-//   changes at once need 51 KiB of workgroup memory, over the H200's 48.
+//   changes at once need 51 KiB of workgroup memory, over the H200's 48. `coop_gemm_h4` holds
+//   its tiles as vec4<f16> (two 8-byte stores per 8 halves staged instead of eight 2-byte ones:
+//   the fragment loads' offsets and strides then count vec4s). Tiles held as vec4<u32> (one
+//   16-byte store of packed halves) pass naga but lose the device on the NVIDIA driver (v53),
+//   so there is none;
+// - `coop_gemm_db*`: pipelined — two tile buffers in workgroup memory (one barrier per K-tile)
+//   and two K-tiles of global loads in flight in two register sets: `coop_gemm_db` (BK 32),
+//   `coop_gemm_db_k16` (BK 16), `coop_gemm_db_n256` (BK 16, WN 64).
 // Needs subgroups of 32 and 16×16×16 f16 × f16 + f32 cooperative matrices (checked by the host).
 
 enable f16;
@@ -46,13 +53,16 @@ var<workgroup> tile_b: array<f16, 4352>;
 
 
 
+
 // `coop_gemm`: A tile 128 × 32 halves (rows padded to 40), B tile 32 × 128 (rows
 // padded to 136): 18944 bytes. The last A fragment reads up to
 // 127·40 + 32 − 1, the last B fragment up to (32 − 1)·136 + 128 − 1: inside.
+// Held as `f16`: the fragment loads' offsets and strides count those elements.
 var<workgroup> tile_a_coop_gemm: array<f16, 5120>;
 var<workgroup> tile_b_coop_gemm: array<f16, 4352>;
 
-// Stores 8 halves (one vec4<u32>) at `at` of a tile (unpacked through f32, exactly).
+// Stores 8 halves (one vec4<u32>) at half `at` of a tile (a multiple of 8):
+// one half at a time (unpacked through f32, exactly).
 fn put_a_coop_gemm(at: u32, v: vec4<u32>) {
     let h0 = unpack2x16float(v[0]);
     tile_a_coop_gemm[at + 0u] = f16(h0.x);
@@ -131,12 +141,12 @@ fn coop_gemm(@builtin(local_invocation_index) local: u32, @builtin(workgroup_id)
         vb0 = b[(next * 8u + br0) * n8 + n0 / 8u + bc0];
         vb1 = b[(next * 8u + br1) * n8 + n0 / 8u + bc1];
         {
-            let a0 = coopLoadT<coop_mat16x16<f16, A>>(&tile_a_coop_gemm[(warp_m + 0u) * 40u + 0u], 40u);
-            let a1 = coopLoadT<coop_mat16x16<f16, A>>(&tile_a_coop_gemm[(warp_m + 16u) * 40u + 0u], 40u);
-            let a2 = coopLoadT<coop_mat16x16<f16, A>>(&tile_a_coop_gemm[(warp_m + 32u) * 40u + 0u], 40u);
-            let a3 = coopLoadT<coop_mat16x16<f16, A>>(&tile_a_coop_gemm[(warp_m + 48u) * 40u + 0u], 40u);
-            let b0 = coopLoadT<coop_mat16x16<f16, B>>(&tile_b_coop_gemm[0u * 136u + warp_n + 0u], 136u);
-            let b1 = coopLoadT<coop_mat16x16<f16, B>>(&tile_b_coop_gemm[0u * 136u + warp_n + 16u], 136u);
+            let a0 = coopLoadT<coop_mat16x16<f16, A>>(&tile_a_coop_gemm[((warp_m + 0u) * 40u + 0u) / 1u], 40u);
+            let a1 = coopLoadT<coop_mat16x16<f16, A>>(&tile_a_coop_gemm[((warp_m + 16u) * 40u + 0u) / 1u], 40u);
+            let a2 = coopLoadT<coop_mat16x16<f16, A>>(&tile_a_coop_gemm[((warp_m + 32u) * 40u + 0u) / 1u], 40u);
+            let a3 = coopLoadT<coop_mat16x16<f16, A>>(&tile_a_coop_gemm[((warp_m + 48u) * 40u + 0u) / 1u], 40u);
+            let b0 = coopLoadT<coop_mat16x16<f16, B>>(&tile_b_coop_gemm[(0u * 136u + warp_n + 0u) / 1u], 136u);
+            let b1 = coopLoadT<coop_mat16x16<f16, B>>(&tile_b_coop_gemm[(0u * 136u + warp_n + 16u) / 1u], 136u);
             c00 = coopMultiplyAdd(a0, b0, c00);
             c01 = coopMultiplyAdd(a0, b1, c01);
             c10 = coopMultiplyAdd(a1, b0, c10);
@@ -147,12 +157,12 @@ fn coop_gemm(@builtin(local_invocation_index) local: u32, @builtin(workgroup_id)
             c31 = coopMultiplyAdd(a3, b1, c31);
         }
         {
-            let a0 = coopLoadT<coop_mat16x16<f16, A>>(&tile_a_coop_gemm[(warp_m + 0u) * 40u + 16u], 40u);
-            let a1 = coopLoadT<coop_mat16x16<f16, A>>(&tile_a_coop_gemm[(warp_m + 16u) * 40u + 16u], 40u);
-            let a2 = coopLoadT<coop_mat16x16<f16, A>>(&tile_a_coop_gemm[(warp_m + 32u) * 40u + 16u], 40u);
-            let a3 = coopLoadT<coop_mat16x16<f16, A>>(&tile_a_coop_gemm[(warp_m + 48u) * 40u + 16u], 40u);
-            let b0 = coopLoadT<coop_mat16x16<f16, B>>(&tile_b_coop_gemm[16u * 136u + warp_n + 0u], 136u);
-            let b1 = coopLoadT<coop_mat16x16<f16, B>>(&tile_b_coop_gemm[16u * 136u + warp_n + 16u], 136u);
+            let a0 = coopLoadT<coop_mat16x16<f16, A>>(&tile_a_coop_gemm[((warp_m + 0u) * 40u + 16u) / 1u], 40u);
+            let a1 = coopLoadT<coop_mat16x16<f16, A>>(&tile_a_coop_gemm[((warp_m + 16u) * 40u + 16u) / 1u], 40u);
+            let a2 = coopLoadT<coop_mat16x16<f16, A>>(&tile_a_coop_gemm[((warp_m + 32u) * 40u + 16u) / 1u], 40u);
+            let a3 = coopLoadT<coop_mat16x16<f16, A>>(&tile_a_coop_gemm[((warp_m + 48u) * 40u + 16u) / 1u], 40u);
+            let b0 = coopLoadT<coop_mat16x16<f16, B>>(&tile_b_coop_gemm[(16u * 136u + warp_n + 0u) / 1u], 136u);
+            let b1 = coopLoadT<coop_mat16x16<f16, B>>(&tile_b_coop_gemm[(16u * 136u + warp_n + 16u) / 1u], 136u);
             c00 = coopMultiplyAdd(a0, b0, c00);
             c01 = coopMultiplyAdd(a0, b1, c01);
             c10 = coopMultiplyAdd(a1, b0, c10);
@@ -186,10 +196,12 @@ fn coop_gemm(@builtin(local_invocation_index) local: u32, @builtin(workgroup_id)
 // `coop_gemm_k64`: A tile 128 × 64 halves (rows padded to 72), B tile 64 × 128 (rows
 // padded to 136): 35840 bytes. The last A fragment reads up to
 // 127·72 + 64 − 1, the last B fragment up to (64 − 1)·136 + 128 − 1: inside.
+// Held as `f16`: the fragment loads' offsets and strides count those elements.
 var<workgroup> tile_a_coop_gemm_k64: array<f16, 9216>;
 var<workgroup> tile_b_coop_gemm_k64: array<f16, 8704>;
 
-// Stores 8 halves (one vec4<u32>) at `at` of a tile (unpacked through f32, exactly).
+// Stores 8 halves (one vec4<u32>) at half `at` of a tile (a multiple of 8):
+// one half at a time (unpacked through f32, exactly).
 fn put_a_coop_gemm_k64(at: u32, v: vec4<u32>) {
     let h0 = unpack2x16float(v[0]);
     tile_a_coop_gemm_k64[at + 0u] = f16(h0.x);
@@ -288,12 +300,12 @@ fn coop_gemm_k64(@builtin(local_invocation_index) local: u32, @builtin(workgroup
         vb2 = b[(next * 8u + br2) * n8 + n0 / 8u + bc2];
         vb3 = b[(next * 8u + br3) * n8 + n0 / 8u + bc3];
         {
-            let a0 = coopLoadT<coop_mat16x16<f16, A>>(&tile_a_coop_gemm_k64[(warp_m + 0u) * 72u + 0u], 72u);
-            let a1 = coopLoadT<coop_mat16x16<f16, A>>(&tile_a_coop_gemm_k64[(warp_m + 16u) * 72u + 0u], 72u);
-            let a2 = coopLoadT<coop_mat16x16<f16, A>>(&tile_a_coop_gemm_k64[(warp_m + 32u) * 72u + 0u], 72u);
-            let a3 = coopLoadT<coop_mat16x16<f16, A>>(&tile_a_coop_gemm_k64[(warp_m + 48u) * 72u + 0u], 72u);
-            let b0 = coopLoadT<coop_mat16x16<f16, B>>(&tile_b_coop_gemm_k64[0u * 136u + warp_n + 0u], 136u);
-            let b1 = coopLoadT<coop_mat16x16<f16, B>>(&tile_b_coop_gemm_k64[0u * 136u + warp_n + 16u], 136u);
+            let a0 = coopLoadT<coop_mat16x16<f16, A>>(&tile_a_coop_gemm_k64[((warp_m + 0u) * 72u + 0u) / 1u], 72u);
+            let a1 = coopLoadT<coop_mat16x16<f16, A>>(&tile_a_coop_gemm_k64[((warp_m + 16u) * 72u + 0u) / 1u], 72u);
+            let a2 = coopLoadT<coop_mat16x16<f16, A>>(&tile_a_coop_gemm_k64[((warp_m + 32u) * 72u + 0u) / 1u], 72u);
+            let a3 = coopLoadT<coop_mat16x16<f16, A>>(&tile_a_coop_gemm_k64[((warp_m + 48u) * 72u + 0u) / 1u], 72u);
+            let b0 = coopLoadT<coop_mat16x16<f16, B>>(&tile_b_coop_gemm_k64[(0u * 136u + warp_n + 0u) / 1u], 136u);
+            let b1 = coopLoadT<coop_mat16x16<f16, B>>(&tile_b_coop_gemm_k64[(0u * 136u + warp_n + 16u) / 1u], 136u);
             c00 = coopMultiplyAdd(a0, b0, c00);
             c01 = coopMultiplyAdd(a0, b1, c01);
             c10 = coopMultiplyAdd(a1, b0, c10);
@@ -304,12 +316,12 @@ fn coop_gemm_k64(@builtin(local_invocation_index) local: u32, @builtin(workgroup
             c31 = coopMultiplyAdd(a3, b1, c31);
         }
         {
-            let a0 = coopLoadT<coop_mat16x16<f16, A>>(&tile_a_coop_gemm_k64[(warp_m + 0u) * 72u + 16u], 72u);
-            let a1 = coopLoadT<coop_mat16x16<f16, A>>(&tile_a_coop_gemm_k64[(warp_m + 16u) * 72u + 16u], 72u);
-            let a2 = coopLoadT<coop_mat16x16<f16, A>>(&tile_a_coop_gemm_k64[(warp_m + 32u) * 72u + 16u], 72u);
-            let a3 = coopLoadT<coop_mat16x16<f16, A>>(&tile_a_coop_gemm_k64[(warp_m + 48u) * 72u + 16u], 72u);
-            let b0 = coopLoadT<coop_mat16x16<f16, B>>(&tile_b_coop_gemm_k64[16u * 136u + warp_n + 0u], 136u);
-            let b1 = coopLoadT<coop_mat16x16<f16, B>>(&tile_b_coop_gemm_k64[16u * 136u + warp_n + 16u], 136u);
+            let a0 = coopLoadT<coop_mat16x16<f16, A>>(&tile_a_coop_gemm_k64[((warp_m + 0u) * 72u + 16u) / 1u], 72u);
+            let a1 = coopLoadT<coop_mat16x16<f16, A>>(&tile_a_coop_gemm_k64[((warp_m + 16u) * 72u + 16u) / 1u], 72u);
+            let a2 = coopLoadT<coop_mat16x16<f16, A>>(&tile_a_coop_gemm_k64[((warp_m + 32u) * 72u + 16u) / 1u], 72u);
+            let a3 = coopLoadT<coop_mat16x16<f16, A>>(&tile_a_coop_gemm_k64[((warp_m + 48u) * 72u + 16u) / 1u], 72u);
+            let b0 = coopLoadT<coop_mat16x16<f16, B>>(&tile_b_coop_gemm_k64[(16u * 136u + warp_n + 0u) / 1u], 136u);
+            let b1 = coopLoadT<coop_mat16x16<f16, B>>(&tile_b_coop_gemm_k64[(16u * 136u + warp_n + 16u) / 1u], 136u);
             c00 = coopMultiplyAdd(a0, b0, c00);
             c01 = coopMultiplyAdd(a0, b1, c01);
             c10 = coopMultiplyAdd(a1, b0, c10);
@@ -320,12 +332,12 @@ fn coop_gemm_k64(@builtin(local_invocation_index) local: u32, @builtin(workgroup
             c31 = coopMultiplyAdd(a3, b1, c31);
         }
         {
-            let a0 = coopLoadT<coop_mat16x16<f16, A>>(&tile_a_coop_gemm_k64[(warp_m + 0u) * 72u + 32u], 72u);
-            let a1 = coopLoadT<coop_mat16x16<f16, A>>(&tile_a_coop_gemm_k64[(warp_m + 16u) * 72u + 32u], 72u);
-            let a2 = coopLoadT<coop_mat16x16<f16, A>>(&tile_a_coop_gemm_k64[(warp_m + 32u) * 72u + 32u], 72u);
-            let a3 = coopLoadT<coop_mat16x16<f16, A>>(&tile_a_coop_gemm_k64[(warp_m + 48u) * 72u + 32u], 72u);
-            let b0 = coopLoadT<coop_mat16x16<f16, B>>(&tile_b_coop_gemm_k64[32u * 136u + warp_n + 0u], 136u);
-            let b1 = coopLoadT<coop_mat16x16<f16, B>>(&tile_b_coop_gemm_k64[32u * 136u + warp_n + 16u], 136u);
+            let a0 = coopLoadT<coop_mat16x16<f16, A>>(&tile_a_coop_gemm_k64[((warp_m + 0u) * 72u + 32u) / 1u], 72u);
+            let a1 = coopLoadT<coop_mat16x16<f16, A>>(&tile_a_coop_gemm_k64[((warp_m + 16u) * 72u + 32u) / 1u], 72u);
+            let a2 = coopLoadT<coop_mat16x16<f16, A>>(&tile_a_coop_gemm_k64[((warp_m + 32u) * 72u + 32u) / 1u], 72u);
+            let a3 = coopLoadT<coop_mat16x16<f16, A>>(&tile_a_coop_gemm_k64[((warp_m + 48u) * 72u + 32u) / 1u], 72u);
+            let b0 = coopLoadT<coop_mat16x16<f16, B>>(&tile_b_coop_gemm_k64[(32u * 136u + warp_n + 0u) / 1u], 136u);
+            let b1 = coopLoadT<coop_mat16x16<f16, B>>(&tile_b_coop_gemm_k64[(32u * 136u + warp_n + 16u) / 1u], 136u);
             c00 = coopMultiplyAdd(a0, b0, c00);
             c01 = coopMultiplyAdd(a0, b1, c01);
             c10 = coopMultiplyAdd(a1, b0, c10);
@@ -336,12 +348,12 @@ fn coop_gemm_k64(@builtin(local_invocation_index) local: u32, @builtin(workgroup
             c31 = coopMultiplyAdd(a3, b1, c31);
         }
         {
-            let a0 = coopLoadT<coop_mat16x16<f16, A>>(&tile_a_coop_gemm_k64[(warp_m + 0u) * 72u + 48u], 72u);
-            let a1 = coopLoadT<coop_mat16x16<f16, A>>(&tile_a_coop_gemm_k64[(warp_m + 16u) * 72u + 48u], 72u);
-            let a2 = coopLoadT<coop_mat16x16<f16, A>>(&tile_a_coop_gemm_k64[(warp_m + 32u) * 72u + 48u], 72u);
-            let a3 = coopLoadT<coop_mat16x16<f16, A>>(&tile_a_coop_gemm_k64[(warp_m + 48u) * 72u + 48u], 72u);
-            let b0 = coopLoadT<coop_mat16x16<f16, B>>(&tile_b_coop_gemm_k64[48u * 136u + warp_n + 0u], 136u);
-            let b1 = coopLoadT<coop_mat16x16<f16, B>>(&tile_b_coop_gemm_k64[48u * 136u + warp_n + 16u], 136u);
+            let a0 = coopLoadT<coop_mat16x16<f16, A>>(&tile_a_coop_gemm_k64[((warp_m + 0u) * 72u + 48u) / 1u], 72u);
+            let a1 = coopLoadT<coop_mat16x16<f16, A>>(&tile_a_coop_gemm_k64[((warp_m + 16u) * 72u + 48u) / 1u], 72u);
+            let a2 = coopLoadT<coop_mat16x16<f16, A>>(&tile_a_coop_gemm_k64[((warp_m + 32u) * 72u + 48u) / 1u], 72u);
+            let a3 = coopLoadT<coop_mat16x16<f16, A>>(&tile_a_coop_gemm_k64[((warp_m + 48u) * 72u + 48u) / 1u], 72u);
+            let b0 = coopLoadT<coop_mat16x16<f16, B>>(&tile_b_coop_gemm_k64[(48u * 136u + warp_n + 0u) / 1u], 136u);
+            let b1 = coopLoadT<coop_mat16x16<f16, B>>(&tile_b_coop_gemm_k64[(48u * 136u + warp_n + 16u) / 1u], 136u);
             c00 = coopMultiplyAdd(a0, b0, c00);
             c01 = coopMultiplyAdd(a0, b1, c01);
             c10 = coopMultiplyAdd(a1, b0, c10);
@@ -375,10 +387,12 @@ fn coop_gemm_k64(@builtin(local_invocation_index) local: u32, @builtin(workgroup
 // `coop_gemm_n256`: A tile 128 × 32 halves (rows padded to 40), B tile 32 × 256 (rows
 // padded to 264): 27136 bytes. The last A fragment reads up to
 // 127·40 + 32 − 1, the last B fragment up to (32 − 1)·264 + 256 − 1: inside.
+// Held as `f16`: the fragment loads' offsets and strides count those elements.
 var<workgroup> tile_a_coop_gemm_n256: array<f16, 5120>;
 var<workgroup> tile_b_coop_gemm_n256: array<f16, 8448>;
 
-// Stores 8 halves (one vec4<u32>) at `at` of a tile (unpacked through f32, exactly).
+// Stores 8 halves (one vec4<u32>) at half `at` of a tile (a multiple of 8):
+// one half at a time (unpacked through f32, exactly).
 fn put_a_coop_gemm_n256(at: u32, v: vec4<u32>) {
     let h0 = unpack2x16float(v[0]);
     tile_a_coop_gemm_n256[at + 0u] = f16(h0.x);
@@ -475,14 +489,14 @@ fn coop_gemm_n256(@builtin(local_invocation_index) local: u32, @builtin(workgrou
         vb2 = b[(next * 8u + br2) * n8 + n0 / 8u + bc2];
         vb3 = b[(next * 8u + br3) * n8 + n0 / 8u + bc3];
         {
-            let a0 = coopLoadT<coop_mat16x16<f16, A>>(&tile_a_coop_gemm_n256[(warp_m + 0u) * 40u + 0u], 40u);
-            let a1 = coopLoadT<coop_mat16x16<f16, A>>(&tile_a_coop_gemm_n256[(warp_m + 16u) * 40u + 0u], 40u);
-            let a2 = coopLoadT<coop_mat16x16<f16, A>>(&tile_a_coop_gemm_n256[(warp_m + 32u) * 40u + 0u], 40u);
-            let a3 = coopLoadT<coop_mat16x16<f16, A>>(&tile_a_coop_gemm_n256[(warp_m + 48u) * 40u + 0u], 40u);
-            let b0 = coopLoadT<coop_mat16x16<f16, B>>(&tile_b_coop_gemm_n256[0u * 264u + warp_n + 0u], 264u);
-            let b1 = coopLoadT<coop_mat16x16<f16, B>>(&tile_b_coop_gemm_n256[0u * 264u + warp_n + 16u], 264u);
-            let b2 = coopLoadT<coop_mat16x16<f16, B>>(&tile_b_coop_gemm_n256[0u * 264u + warp_n + 32u], 264u);
-            let b3 = coopLoadT<coop_mat16x16<f16, B>>(&tile_b_coop_gemm_n256[0u * 264u + warp_n + 48u], 264u);
+            let a0 = coopLoadT<coop_mat16x16<f16, A>>(&tile_a_coop_gemm_n256[((warp_m + 0u) * 40u + 0u) / 1u], 40u);
+            let a1 = coopLoadT<coop_mat16x16<f16, A>>(&tile_a_coop_gemm_n256[((warp_m + 16u) * 40u + 0u) / 1u], 40u);
+            let a2 = coopLoadT<coop_mat16x16<f16, A>>(&tile_a_coop_gemm_n256[((warp_m + 32u) * 40u + 0u) / 1u], 40u);
+            let a3 = coopLoadT<coop_mat16x16<f16, A>>(&tile_a_coop_gemm_n256[((warp_m + 48u) * 40u + 0u) / 1u], 40u);
+            let b0 = coopLoadT<coop_mat16x16<f16, B>>(&tile_b_coop_gemm_n256[(0u * 264u + warp_n + 0u) / 1u], 264u);
+            let b1 = coopLoadT<coop_mat16x16<f16, B>>(&tile_b_coop_gemm_n256[(0u * 264u + warp_n + 16u) / 1u], 264u);
+            let b2 = coopLoadT<coop_mat16x16<f16, B>>(&tile_b_coop_gemm_n256[(0u * 264u + warp_n + 32u) / 1u], 264u);
+            let b3 = coopLoadT<coop_mat16x16<f16, B>>(&tile_b_coop_gemm_n256[(0u * 264u + warp_n + 48u) / 1u], 264u);
             c00 = coopMultiplyAdd(a0, b0, c00);
             c01 = coopMultiplyAdd(a0, b1, c01);
             c02 = coopMultiplyAdd(a0, b2, c02);
@@ -501,14 +515,14 @@ fn coop_gemm_n256(@builtin(local_invocation_index) local: u32, @builtin(workgrou
             c33 = coopMultiplyAdd(a3, b3, c33);
         }
         {
-            let a0 = coopLoadT<coop_mat16x16<f16, A>>(&tile_a_coop_gemm_n256[(warp_m + 0u) * 40u + 16u], 40u);
-            let a1 = coopLoadT<coop_mat16x16<f16, A>>(&tile_a_coop_gemm_n256[(warp_m + 16u) * 40u + 16u], 40u);
-            let a2 = coopLoadT<coop_mat16x16<f16, A>>(&tile_a_coop_gemm_n256[(warp_m + 32u) * 40u + 16u], 40u);
-            let a3 = coopLoadT<coop_mat16x16<f16, A>>(&tile_a_coop_gemm_n256[(warp_m + 48u) * 40u + 16u], 40u);
-            let b0 = coopLoadT<coop_mat16x16<f16, B>>(&tile_b_coop_gemm_n256[16u * 264u + warp_n + 0u], 264u);
-            let b1 = coopLoadT<coop_mat16x16<f16, B>>(&tile_b_coop_gemm_n256[16u * 264u + warp_n + 16u], 264u);
-            let b2 = coopLoadT<coop_mat16x16<f16, B>>(&tile_b_coop_gemm_n256[16u * 264u + warp_n + 32u], 264u);
-            let b3 = coopLoadT<coop_mat16x16<f16, B>>(&tile_b_coop_gemm_n256[16u * 264u + warp_n + 48u], 264u);
+            let a0 = coopLoadT<coop_mat16x16<f16, A>>(&tile_a_coop_gemm_n256[((warp_m + 0u) * 40u + 16u) / 1u], 40u);
+            let a1 = coopLoadT<coop_mat16x16<f16, A>>(&tile_a_coop_gemm_n256[((warp_m + 16u) * 40u + 16u) / 1u], 40u);
+            let a2 = coopLoadT<coop_mat16x16<f16, A>>(&tile_a_coop_gemm_n256[((warp_m + 32u) * 40u + 16u) / 1u], 40u);
+            let a3 = coopLoadT<coop_mat16x16<f16, A>>(&tile_a_coop_gemm_n256[((warp_m + 48u) * 40u + 16u) / 1u], 40u);
+            let b0 = coopLoadT<coop_mat16x16<f16, B>>(&tile_b_coop_gemm_n256[(16u * 264u + warp_n + 0u) / 1u], 264u);
+            let b1 = coopLoadT<coop_mat16x16<f16, B>>(&tile_b_coop_gemm_n256[(16u * 264u + warp_n + 16u) / 1u], 264u);
+            let b2 = coopLoadT<coop_mat16x16<f16, B>>(&tile_b_coop_gemm_n256[(16u * 264u + warp_n + 32u) / 1u], 264u);
+            let b3 = coopLoadT<coop_mat16x16<f16, B>>(&tile_b_coop_gemm_n256[(16u * 264u + warp_n + 48u) / 1u], 264u);
             c00 = coopMultiplyAdd(a0, b0, c00);
             c01 = coopMultiplyAdd(a0, b1, c01);
             c02 = coopMultiplyAdd(a0, b2, c02);
@@ -529,6 +543,592 @@ fn coop_gemm_n256(@builtin(local_invocation_index) local: u32, @builtin(workgrou
         workgroupBarrier();
     }
     // Indices as named values too: naga 30's SPIR-V writer panics on a store's inline index.
+    let at00 = (m0 + warp_m + 0u) * ldc + n0 + warp_n + 0u;
+    coopStoreT(c00, &c[at00], ldc);
+    let at01 = (m0 + warp_m + 0u) * ldc + n0 + warp_n + 16u;
+    coopStoreT(c01, &c[at01], ldc);
+    let at02 = (m0 + warp_m + 0u) * ldc + n0 + warp_n + 32u;
+    coopStoreT(c02, &c[at02], ldc);
+    let at03 = (m0 + warp_m + 0u) * ldc + n0 + warp_n + 48u;
+    coopStoreT(c03, &c[at03], ldc);
+    let at10 = (m0 + warp_m + 16u) * ldc + n0 + warp_n + 0u;
+    coopStoreT(c10, &c[at10], ldc);
+    let at11 = (m0 + warp_m + 16u) * ldc + n0 + warp_n + 16u;
+    coopStoreT(c11, &c[at11], ldc);
+    let at12 = (m0 + warp_m + 16u) * ldc + n0 + warp_n + 32u;
+    coopStoreT(c12, &c[at12], ldc);
+    let at13 = (m0 + warp_m + 16u) * ldc + n0 + warp_n + 48u;
+    coopStoreT(c13, &c[at13], ldc);
+    let at20 = (m0 + warp_m + 32u) * ldc + n0 + warp_n + 0u;
+    coopStoreT(c20, &c[at20], ldc);
+    let at21 = (m0 + warp_m + 32u) * ldc + n0 + warp_n + 16u;
+    coopStoreT(c21, &c[at21], ldc);
+    let at22 = (m0 + warp_m + 32u) * ldc + n0 + warp_n + 32u;
+    coopStoreT(c22, &c[at22], ldc);
+    let at23 = (m0 + warp_m + 32u) * ldc + n0 + warp_n + 48u;
+    coopStoreT(c23, &c[at23], ldc);
+    let at30 = (m0 + warp_m + 48u) * ldc + n0 + warp_n + 0u;
+    coopStoreT(c30, &c[at30], ldc);
+    let at31 = (m0 + warp_m + 48u) * ldc + n0 + warp_n + 16u;
+    coopStoreT(c31, &c[at31], ldc);
+    let at32 = (m0 + warp_m + 48u) * ldc + n0 + warp_n + 32u;
+    coopStoreT(c32, &c[at32], ldc);
+    let at33 = (m0 + warp_m + 48u) * ldc + n0 + warp_n + 48u;
+    coopStoreT(c33, &c[at33], ldc);
+}
+
+// `coop_gemm_h4`: A tile 128 × 32 halves (rows padded to 40), B tile 32 × 128 (rows
+// padded to 136): 18944 bytes. The last A fragment reads up to
+// 127·40 + 32 − 1, the last B fragment up to (32 − 1)·136 + 128 − 1: inside.
+// Held as `vec4<f16>`: the fragment loads' offsets and strides count those elements.
+var<workgroup> tile_a_coop_gemm_h4: array<vec4<f16>, 1280>;
+var<workgroup> tile_b_coop_gemm_h4: array<vec4<f16>, 1088>;
+
+// Stores 8 halves (one vec4<u32>) at half `at` of a tile (a multiple of 8):
+// two 8-byte stores of four halves each (unpacked through f32, exactly: naga 30 types
+// `bitcast<vec4<f16>>` of a vec2<u32> wrongly).
+fn put_a_coop_gemm_h4(at: u32, v: vec4<u32>) {
+    tile_a_coop_gemm_h4[at / 4u] = vec4<f16>(vec4<f32>(unpack2x16float(v.x), unpack2x16float(v.y)));
+    tile_a_coop_gemm_h4[at / 4u + 1u] = vec4<f16>(vec4<f32>(unpack2x16float(v.z), unpack2x16float(v.w)));
+}
+
+fn put_b_coop_gemm_h4(at: u32, v: vec4<u32>) {
+    tile_b_coop_gemm_h4[at / 4u] = vec4<f16>(vec4<f32>(unpack2x16float(v.x), unpack2x16float(v.y)));
+    tile_b_coop_gemm_h4[at / 4u + 1u] = vec4<f16>(vec4<f32>(unpack2x16float(v.z), unpack2x16float(v.w)));
+}
+
+@compute @workgroup_size(256)
+fn coop_gemm_h4(@builtin(local_invocation_index) local: u32, @builtin(workgroup_id) wg: vec3<u32>) {
+    let warp = local / 32u;
+    let warp_m = (warp / 4u) * 64u;
+    let warp_n = (warp % 4u) * 32u;
+    let m0 = wg.y * 128u;
+    let n0 = wg.x * 128u;
+    // The stores' row stride as a named value: naga 30's SPIR-V writer panics ("not cached") on
+    // a cooperative store whose stride or index is computed inline.
+    let ldc = params.n;
+    let k8 = params.k / 8u;
+    let n8 = params.n / 8u;
+    // Staging: vec4 l = local + 256·r of the A tile (row l / 4, column l % 4) and of the B tile
+    // (row l / 16, column l % 16): 2 and 2 per invocation.
+    let ar0 = (local + 0u) / 4u;
+    let ac0 = (local + 0u) % 4u;
+    var va0 = a[(m0 + ar0) * k8 + ac0];
+    let ar1 = (local + 256u) / 4u;
+    let ac1 = (local + 256u) % 4u;
+    var va1 = a[(m0 + ar1) * k8 + ac1];
+    let br0 = (local + 0u) / 16u;
+    let bc0 = (local + 0u) % 16u;
+    var vb0 = b[br0 * n8 + n0 / 8u + bc0];
+    let br1 = (local + 256u) / 16u;
+    let bc1 = (local + 256u) % 16u;
+    var vb1 = b[br1 * n8 + n0 / 8u + bc1];
+    var c00 = coop_mat16x16<f32, C>();
+    var c01 = coop_mat16x16<f32, C>();
+    var c10 = coop_mat16x16<f32, C>();
+    var c11 = coop_mat16x16<f32, C>();
+    var c20 = coop_mat16x16<f32, C>();
+    var c21 = coop_mat16x16<f32, C>();
+    var c30 = coop_mat16x16<f32, C>();
+    var c31 = coop_mat16x16<f32, C>();
+    for (var k0 = 0u; k0 < params.k; k0 += 32u) {
+        put_a_coop_gemm_h4(ar0 * 40u + ac0 * 8u, va0);
+        put_a_coop_gemm_h4(ar1 * 40u + ac1 * 8u, va1);
+        put_b_coop_gemm_h4(br0 * 136u + bc0 * 8u, vb0);
+        put_b_coop_gemm_h4(br1 * 136u + bc1 * 8u, vb1);
+        workgroupBarrier();
+        // The next K-tile's loads (clamped to the last tile on the last step: issued
+        // unconditionally, so they are all in flight during the math).
+        let next = min(k0 + 32u, params.k - 32u) / 8u;
+        va0 = a[(m0 + ar0) * k8 + next + ac0];
+        va1 = a[(m0 + ar1) * k8 + next + ac1];
+        vb0 = b[(next * 8u + br0) * n8 + n0 / 8u + bc0];
+        vb1 = b[(next * 8u + br1) * n8 + n0 / 8u + bc1];
+        {
+            let a0 = coopLoadT<coop_mat16x16<f16, A>>(&tile_a_coop_gemm_h4[((warp_m + 0u) * 40u + 0u) / 4u], 10u);
+            let a1 = coopLoadT<coop_mat16x16<f16, A>>(&tile_a_coop_gemm_h4[((warp_m + 16u) * 40u + 0u) / 4u], 10u);
+            let a2 = coopLoadT<coop_mat16x16<f16, A>>(&tile_a_coop_gemm_h4[((warp_m + 32u) * 40u + 0u) / 4u], 10u);
+            let a3 = coopLoadT<coop_mat16x16<f16, A>>(&tile_a_coop_gemm_h4[((warp_m + 48u) * 40u + 0u) / 4u], 10u);
+            let b0 = coopLoadT<coop_mat16x16<f16, B>>(&tile_b_coop_gemm_h4[(0u * 136u + warp_n + 0u) / 4u], 34u);
+            let b1 = coopLoadT<coop_mat16x16<f16, B>>(&tile_b_coop_gemm_h4[(0u * 136u + warp_n + 16u) / 4u], 34u);
+            c00 = coopMultiplyAdd(a0, b0, c00);
+            c01 = coopMultiplyAdd(a0, b1, c01);
+            c10 = coopMultiplyAdd(a1, b0, c10);
+            c11 = coopMultiplyAdd(a1, b1, c11);
+            c20 = coopMultiplyAdd(a2, b0, c20);
+            c21 = coopMultiplyAdd(a2, b1, c21);
+            c30 = coopMultiplyAdd(a3, b0, c30);
+            c31 = coopMultiplyAdd(a3, b1, c31);
+        }
+        {
+            let a0 = coopLoadT<coop_mat16x16<f16, A>>(&tile_a_coop_gemm_h4[((warp_m + 0u) * 40u + 16u) / 4u], 10u);
+            let a1 = coopLoadT<coop_mat16x16<f16, A>>(&tile_a_coop_gemm_h4[((warp_m + 16u) * 40u + 16u) / 4u], 10u);
+            let a2 = coopLoadT<coop_mat16x16<f16, A>>(&tile_a_coop_gemm_h4[((warp_m + 32u) * 40u + 16u) / 4u], 10u);
+            let a3 = coopLoadT<coop_mat16x16<f16, A>>(&tile_a_coop_gemm_h4[((warp_m + 48u) * 40u + 16u) / 4u], 10u);
+            let b0 = coopLoadT<coop_mat16x16<f16, B>>(&tile_b_coop_gemm_h4[(16u * 136u + warp_n + 0u) / 4u], 34u);
+            let b1 = coopLoadT<coop_mat16x16<f16, B>>(&tile_b_coop_gemm_h4[(16u * 136u + warp_n + 16u) / 4u], 34u);
+            c00 = coopMultiplyAdd(a0, b0, c00);
+            c01 = coopMultiplyAdd(a0, b1, c01);
+            c10 = coopMultiplyAdd(a1, b0, c10);
+            c11 = coopMultiplyAdd(a1, b1, c11);
+            c20 = coopMultiplyAdd(a2, b0, c20);
+            c21 = coopMultiplyAdd(a2, b1, c21);
+            c30 = coopMultiplyAdd(a3, b0, c30);
+            c31 = coopMultiplyAdd(a3, b1, c31);
+        }
+        workgroupBarrier();
+    }
+    // Indices as named values too: naga 30's SPIR-V writer panics on a store's inline index.
+    let at00 = (m0 + warp_m + 0u) * ldc + n0 + warp_n + 0u;
+    coopStoreT(c00, &c[at00], ldc);
+    let at01 = (m0 + warp_m + 0u) * ldc + n0 + warp_n + 16u;
+    coopStoreT(c01, &c[at01], ldc);
+    let at10 = (m0 + warp_m + 16u) * ldc + n0 + warp_n + 0u;
+    coopStoreT(c10, &c[at10], ldc);
+    let at11 = (m0 + warp_m + 16u) * ldc + n0 + warp_n + 16u;
+    coopStoreT(c11, &c[at11], ldc);
+    let at20 = (m0 + warp_m + 32u) * ldc + n0 + warp_n + 0u;
+    coopStoreT(c20, &c[at20], ldc);
+    let at21 = (m0 + warp_m + 32u) * ldc + n0 + warp_n + 16u;
+    coopStoreT(c21, &c[at21], ldc);
+    let at30 = (m0 + warp_m + 48u) * ldc + n0 + warp_n + 0u;
+    coopStoreT(c30, &c[at30], ldc);
+    let at31 = (m0 + warp_m + 48u) * ldc + n0 + warp_n + 16u;
+    coopStoreT(c31, &c[at31], ldc);
+}
+
+// `coop_gemm_db`: two A tiles of 128 × 32 halves (rows padded to 40) and two B tiles of 32 × 128
+// (rows padded to 136), as vec4<f16>: 37888 bytes.
+var<workgroup> tile_a_coop_gemm_db: array<vec4<f16>, 2560>;
+var<workgroup> tile_b_coop_gemm_db: array<vec4<f16>, 2176>;
+
+@compute @workgroup_size(256)
+fn coop_gemm_db(@builtin(local_invocation_index) local: u32, @builtin(workgroup_id) wg: vec3<u32>) {
+    let warp = local / 32u;
+    let warp_m = (warp / 4u) * 64u;
+    let warp_n = (warp % 4u) * 32u;
+    let m0 = wg.y * 128u;
+    let n0 = wg.x * 128u;
+    let ldc = params.n;
+    let k8 = params.k / 8u;
+    let n8 = params.n / 8u;
+    let ar0 = (local + 0u) / 4u;
+    let ac0 = (local + 0u) % 4u;
+    let ar1 = (local + 256u) / 4u;
+    let ac1 = (local + 256u) % 4u;
+    let br0 = (local + 0u) / 16u;
+    let bc0 = (local + 0u) % 16u;
+    let br1 = (local + 256u) / 16u;
+    let bc1 = (local + 256u) % 16u;
+    // Register set s holds K-tile 2·i + s of iteration i.
+    var va0_0 = a[(m0 + ar0) * k8 + 0u + ac0];
+    var va1_0 = a[(m0 + ar1) * k8 + 0u + ac1];
+    var vb0_0 = b[(0u + br0) * n8 + n0 / 8u + bc0];
+    var vb1_0 = b[(0u + br1) * n8 + n0 / 8u + bc1];
+    var va0_1 = a[(m0 + ar0) * k8 + 4u + ac0];
+    var va1_1 = a[(m0 + ar1) * k8 + 4u + ac1];
+    var vb0_1 = b[(32u + br0) * n8 + n0 / 8u + bc0];
+    var vb1_1 = b[(32u + br1) * n8 + n0 / 8u + bc1];
+    var c00 = coop_mat16x16<f32, C>();
+    var c01 = coop_mat16x16<f32, C>();
+    var c10 = coop_mat16x16<f32, C>();
+    var c11 = coop_mat16x16<f32, C>();
+    var c20 = coop_mat16x16<f32, C>();
+    var c21 = coop_mat16x16<f32, C>();
+    var c30 = coop_mat16x16<f32, C>();
+    var c31 = coop_mat16x16<f32, C>();
+    for (var k0 = 0u; k0 < params.k; k0 += 64u) {
+        // K-tile k0 + 0: registers → buffer 0 (whose last reader, two K-tiles ago,
+        // finished before every invocation passed the previous K-tile's barrier).
+        {
+            let at_a0 = 0u + (ar0 * 40u + ac0 * 8u) / 4u;
+            tile_a_coop_gemm_db[at_a0] = vec4<f16>(vec4<f32>(unpack2x16float(va0_0.x), unpack2x16float(va0_0.y)));
+            tile_a_coop_gemm_db[at_a0 + 1u] = vec4<f16>(vec4<f32>(unpack2x16float(va0_0.z), unpack2x16float(va0_0.w)));
+            let at_a1 = 0u + (ar1 * 40u + ac1 * 8u) / 4u;
+            tile_a_coop_gemm_db[at_a1] = vec4<f16>(vec4<f32>(unpack2x16float(va1_0.x), unpack2x16float(va1_0.y)));
+            tile_a_coop_gemm_db[at_a1 + 1u] = vec4<f16>(vec4<f32>(unpack2x16float(va1_0.z), unpack2x16float(va1_0.w)));
+            let at_b0 = 0u + (br0 * 136u + bc0 * 8u) / 4u;
+            tile_b_coop_gemm_db[at_b0] = vec4<f16>(vec4<f32>(unpack2x16float(vb0_0.x), unpack2x16float(vb0_0.y)));
+            tile_b_coop_gemm_db[at_b0 + 1u] = vec4<f16>(vec4<f32>(unpack2x16float(vb0_0.z), unpack2x16float(vb0_0.w)));
+            let at_b1 = 0u + (br1 * 136u + bc1 * 8u) / 4u;
+            tile_b_coop_gemm_db[at_b1] = vec4<f16>(vec4<f32>(unpack2x16float(vb1_0.x), unpack2x16float(vb1_0.y)));
+            tile_b_coop_gemm_db[at_b1 + 1u] = vec4<f16>(vec4<f32>(unpack2x16float(vb1_0.z), unpack2x16float(vb1_0.w)));
+        }
+        workgroupBarrier();
+        {
+            // Two K-tiles ahead (clamped to the last: issued unconditionally).
+            let next = min(k0 + 64u, params.k - 32u) / 8u;
+            va0_0 = a[(m0 + ar0) * k8 + next + ac0];
+            va1_0 = a[(m0 + ar1) * k8 + next + ac1];
+            vb0_0 = b[(next * 8u + br0) * n8 + n0 / 8u + bc0];
+            vb1_0 = b[(next * 8u + br1) * n8 + n0 / 8u + bc1];
+        }
+        {
+            let a0 = coopLoadT<coop_mat16x16<f16, A>>(&tile_a_coop_gemm_db[0u + ((warp_m + 0u) * 40u + 0u) / 4u], 10u);
+            let a1 = coopLoadT<coop_mat16x16<f16, A>>(&tile_a_coop_gemm_db[0u + ((warp_m + 16u) * 40u + 0u) / 4u], 10u);
+            let a2 = coopLoadT<coop_mat16x16<f16, A>>(&tile_a_coop_gemm_db[0u + ((warp_m + 32u) * 40u + 0u) / 4u], 10u);
+            let a3 = coopLoadT<coop_mat16x16<f16, A>>(&tile_a_coop_gemm_db[0u + ((warp_m + 48u) * 40u + 0u) / 4u], 10u);
+            let b0 = coopLoadT<coop_mat16x16<f16, B>>(&tile_b_coop_gemm_db[0u + (0u * 136u + warp_n + 0u) / 4u], 34u);
+            let b1 = coopLoadT<coop_mat16x16<f16, B>>(&tile_b_coop_gemm_db[0u + (0u * 136u + warp_n + 16u) / 4u], 34u);
+            c00 = coopMultiplyAdd(a0, b0, c00);
+            c01 = coopMultiplyAdd(a0, b1, c01);
+            c10 = coopMultiplyAdd(a1, b0, c10);
+            c11 = coopMultiplyAdd(a1, b1, c11);
+            c20 = coopMultiplyAdd(a2, b0, c20);
+            c21 = coopMultiplyAdd(a2, b1, c21);
+            c30 = coopMultiplyAdd(a3, b0, c30);
+            c31 = coopMultiplyAdd(a3, b1, c31);
+        }
+        {
+            let a0 = coopLoadT<coop_mat16x16<f16, A>>(&tile_a_coop_gemm_db[0u + ((warp_m + 0u) * 40u + 16u) / 4u], 10u);
+            let a1 = coopLoadT<coop_mat16x16<f16, A>>(&tile_a_coop_gemm_db[0u + ((warp_m + 16u) * 40u + 16u) / 4u], 10u);
+            let a2 = coopLoadT<coop_mat16x16<f16, A>>(&tile_a_coop_gemm_db[0u + ((warp_m + 32u) * 40u + 16u) / 4u], 10u);
+            let a3 = coopLoadT<coop_mat16x16<f16, A>>(&tile_a_coop_gemm_db[0u + ((warp_m + 48u) * 40u + 16u) / 4u], 10u);
+            let b0 = coopLoadT<coop_mat16x16<f16, B>>(&tile_b_coop_gemm_db[0u + (16u * 136u + warp_n + 0u) / 4u], 34u);
+            let b1 = coopLoadT<coop_mat16x16<f16, B>>(&tile_b_coop_gemm_db[0u + (16u * 136u + warp_n + 16u) / 4u], 34u);
+            c00 = coopMultiplyAdd(a0, b0, c00);
+            c01 = coopMultiplyAdd(a0, b1, c01);
+            c10 = coopMultiplyAdd(a1, b0, c10);
+            c11 = coopMultiplyAdd(a1, b1, c11);
+            c20 = coopMultiplyAdd(a2, b0, c20);
+            c21 = coopMultiplyAdd(a2, b1, c21);
+            c30 = coopMultiplyAdd(a3, b0, c30);
+            c31 = coopMultiplyAdd(a3, b1, c31);
+        }
+        // K-tile k0 + 32: registers → buffer 1 (whose last reader, two K-tiles ago,
+        // finished before every invocation passed the previous K-tile's barrier).
+        {
+            let at_a0 = 1280u + (ar0 * 40u + ac0 * 8u) / 4u;
+            tile_a_coop_gemm_db[at_a0] = vec4<f16>(vec4<f32>(unpack2x16float(va0_1.x), unpack2x16float(va0_1.y)));
+            tile_a_coop_gemm_db[at_a0 + 1u] = vec4<f16>(vec4<f32>(unpack2x16float(va0_1.z), unpack2x16float(va0_1.w)));
+            let at_a1 = 1280u + (ar1 * 40u + ac1 * 8u) / 4u;
+            tile_a_coop_gemm_db[at_a1] = vec4<f16>(vec4<f32>(unpack2x16float(va1_1.x), unpack2x16float(va1_1.y)));
+            tile_a_coop_gemm_db[at_a1 + 1u] = vec4<f16>(vec4<f32>(unpack2x16float(va1_1.z), unpack2x16float(va1_1.w)));
+            let at_b0 = 1088u + (br0 * 136u + bc0 * 8u) / 4u;
+            tile_b_coop_gemm_db[at_b0] = vec4<f16>(vec4<f32>(unpack2x16float(vb0_1.x), unpack2x16float(vb0_1.y)));
+            tile_b_coop_gemm_db[at_b0 + 1u] = vec4<f16>(vec4<f32>(unpack2x16float(vb0_1.z), unpack2x16float(vb0_1.w)));
+            let at_b1 = 1088u + (br1 * 136u + bc1 * 8u) / 4u;
+            tile_b_coop_gemm_db[at_b1] = vec4<f16>(vec4<f32>(unpack2x16float(vb1_1.x), unpack2x16float(vb1_1.y)));
+            tile_b_coop_gemm_db[at_b1 + 1u] = vec4<f16>(vec4<f32>(unpack2x16float(vb1_1.z), unpack2x16float(vb1_1.w)));
+        }
+        workgroupBarrier();
+        {
+            // Two K-tiles ahead (clamped to the last: issued unconditionally).
+            let next = min(k0 + 96u, params.k - 32u) / 8u;
+            va0_1 = a[(m0 + ar0) * k8 + next + ac0];
+            va1_1 = a[(m0 + ar1) * k8 + next + ac1];
+            vb0_1 = b[(next * 8u + br0) * n8 + n0 / 8u + bc0];
+            vb1_1 = b[(next * 8u + br1) * n8 + n0 / 8u + bc1];
+        }
+        {
+            let a0 = coopLoadT<coop_mat16x16<f16, A>>(&tile_a_coop_gemm_db[1280u + ((warp_m + 0u) * 40u + 0u) / 4u], 10u);
+            let a1 = coopLoadT<coop_mat16x16<f16, A>>(&tile_a_coop_gemm_db[1280u + ((warp_m + 16u) * 40u + 0u) / 4u], 10u);
+            let a2 = coopLoadT<coop_mat16x16<f16, A>>(&tile_a_coop_gemm_db[1280u + ((warp_m + 32u) * 40u + 0u) / 4u], 10u);
+            let a3 = coopLoadT<coop_mat16x16<f16, A>>(&tile_a_coop_gemm_db[1280u + ((warp_m + 48u) * 40u + 0u) / 4u], 10u);
+            let b0 = coopLoadT<coop_mat16x16<f16, B>>(&tile_b_coop_gemm_db[1088u + (0u * 136u + warp_n + 0u) / 4u], 34u);
+            let b1 = coopLoadT<coop_mat16x16<f16, B>>(&tile_b_coop_gemm_db[1088u + (0u * 136u + warp_n + 16u) / 4u], 34u);
+            c00 = coopMultiplyAdd(a0, b0, c00);
+            c01 = coopMultiplyAdd(a0, b1, c01);
+            c10 = coopMultiplyAdd(a1, b0, c10);
+            c11 = coopMultiplyAdd(a1, b1, c11);
+            c20 = coopMultiplyAdd(a2, b0, c20);
+            c21 = coopMultiplyAdd(a2, b1, c21);
+            c30 = coopMultiplyAdd(a3, b0, c30);
+            c31 = coopMultiplyAdd(a3, b1, c31);
+        }
+        {
+            let a0 = coopLoadT<coop_mat16x16<f16, A>>(&tile_a_coop_gemm_db[1280u + ((warp_m + 0u) * 40u + 16u) / 4u], 10u);
+            let a1 = coopLoadT<coop_mat16x16<f16, A>>(&tile_a_coop_gemm_db[1280u + ((warp_m + 16u) * 40u + 16u) / 4u], 10u);
+            let a2 = coopLoadT<coop_mat16x16<f16, A>>(&tile_a_coop_gemm_db[1280u + ((warp_m + 32u) * 40u + 16u) / 4u], 10u);
+            let a3 = coopLoadT<coop_mat16x16<f16, A>>(&tile_a_coop_gemm_db[1280u + ((warp_m + 48u) * 40u + 16u) / 4u], 10u);
+            let b0 = coopLoadT<coop_mat16x16<f16, B>>(&tile_b_coop_gemm_db[1088u + (16u * 136u + warp_n + 0u) / 4u], 34u);
+            let b1 = coopLoadT<coop_mat16x16<f16, B>>(&tile_b_coop_gemm_db[1088u + (16u * 136u + warp_n + 16u) / 4u], 34u);
+            c00 = coopMultiplyAdd(a0, b0, c00);
+            c01 = coopMultiplyAdd(a0, b1, c01);
+            c10 = coopMultiplyAdd(a1, b0, c10);
+            c11 = coopMultiplyAdd(a1, b1, c11);
+            c20 = coopMultiplyAdd(a2, b0, c20);
+            c21 = coopMultiplyAdd(a2, b1, c21);
+            c30 = coopMultiplyAdd(a3, b0, c30);
+            c31 = coopMultiplyAdd(a3, b1, c31);
+        }
+    }
+    let at00 = (m0 + warp_m + 0u) * ldc + n0 + warp_n + 0u;
+    coopStoreT(c00, &c[at00], ldc);
+    let at01 = (m0 + warp_m + 0u) * ldc + n0 + warp_n + 16u;
+    coopStoreT(c01, &c[at01], ldc);
+    let at10 = (m0 + warp_m + 16u) * ldc + n0 + warp_n + 0u;
+    coopStoreT(c10, &c[at10], ldc);
+    let at11 = (m0 + warp_m + 16u) * ldc + n0 + warp_n + 16u;
+    coopStoreT(c11, &c[at11], ldc);
+    let at20 = (m0 + warp_m + 32u) * ldc + n0 + warp_n + 0u;
+    coopStoreT(c20, &c[at20], ldc);
+    let at21 = (m0 + warp_m + 32u) * ldc + n0 + warp_n + 16u;
+    coopStoreT(c21, &c[at21], ldc);
+    let at30 = (m0 + warp_m + 48u) * ldc + n0 + warp_n + 0u;
+    coopStoreT(c30, &c[at30], ldc);
+    let at31 = (m0 + warp_m + 48u) * ldc + n0 + warp_n + 16u;
+    coopStoreT(c31, &c[at31], ldc);
+}
+
+// `coop_gemm_db_k16`: two A tiles of 128 × 16 halves (rows padded to 24) and two B tiles of 16 × 128
+// (rows padded to 136), as vec4<f16>: 20992 bytes.
+var<workgroup> tile_a_coop_gemm_db_k16: array<vec4<f16>, 1536>;
+var<workgroup> tile_b_coop_gemm_db_k16: array<vec4<f16>, 1088>;
+
+@compute @workgroup_size(256)
+fn coop_gemm_db_k16(@builtin(local_invocation_index) local: u32, @builtin(workgroup_id) wg: vec3<u32>) {
+    let warp = local / 32u;
+    let warp_m = (warp / 4u) * 64u;
+    let warp_n = (warp % 4u) * 32u;
+    let m0 = wg.y * 128u;
+    let n0 = wg.x * 128u;
+    let ldc = params.n;
+    let k8 = params.k / 8u;
+    let n8 = params.n / 8u;
+    let ar0 = (local + 0u) / 2u;
+    let ac0 = (local + 0u) % 2u;
+    let br0 = (local + 0u) / 16u;
+    let bc0 = (local + 0u) % 16u;
+    // Register set s holds K-tile 2·i + s of iteration i.
+    var va0_0 = a[(m0 + ar0) * k8 + 0u + ac0];
+    var vb0_0 = b[(0u + br0) * n8 + n0 / 8u + bc0];
+    var va0_1 = a[(m0 + ar0) * k8 + 2u + ac0];
+    var vb0_1 = b[(16u + br0) * n8 + n0 / 8u + bc0];
+    var c00 = coop_mat16x16<f32, C>();
+    var c01 = coop_mat16x16<f32, C>();
+    var c10 = coop_mat16x16<f32, C>();
+    var c11 = coop_mat16x16<f32, C>();
+    var c20 = coop_mat16x16<f32, C>();
+    var c21 = coop_mat16x16<f32, C>();
+    var c30 = coop_mat16x16<f32, C>();
+    var c31 = coop_mat16x16<f32, C>();
+    for (var k0 = 0u; k0 < params.k; k0 += 32u) {
+        // K-tile k0 + 0: registers → buffer 0 (whose last reader, two K-tiles ago,
+        // finished before every invocation passed the previous K-tile's barrier).
+        {
+            let at_a0 = 0u + (ar0 * 24u + ac0 * 8u) / 4u;
+            tile_a_coop_gemm_db_k16[at_a0] = vec4<f16>(vec4<f32>(unpack2x16float(va0_0.x), unpack2x16float(va0_0.y)));
+            tile_a_coop_gemm_db_k16[at_a0 + 1u] = vec4<f16>(vec4<f32>(unpack2x16float(va0_0.z), unpack2x16float(va0_0.w)));
+            let at_b0 = 0u + (br0 * 136u + bc0 * 8u) / 4u;
+            tile_b_coop_gemm_db_k16[at_b0] = vec4<f16>(vec4<f32>(unpack2x16float(vb0_0.x), unpack2x16float(vb0_0.y)));
+            tile_b_coop_gemm_db_k16[at_b0 + 1u] = vec4<f16>(vec4<f32>(unpack2x16float(vb0_0.z), unpack2x16float(vb0_0.w)));
+        }
+        workgroupBarrier();
+        {
+            // Two K-tiles ahead (clamped to the last: issued unconditionally).
+            let next = min(k0 + 32u, params.k - 16u) / 8u;
+            va0_0 = a[(m0 + ar0) * k8 + next + ac0];
+            vb0_0 = b[(next * 8u + br0) * n8 + n0 / 8u + bc0];
+        }
+        {
+            let a0 = coopLoadT<coop_mat16x16<f16, A>>(&tile_a_coop_gemm_db_k16[0u + ((warp_m + 0u) * 24u + 0u) / 4u], 6u);
+            let a1 = coopLoadT<coop_mat16x16<f16, A>>(&tile_a_coop_gemm_db_k16[0u + ((warp_m + 16u) * 24u + 0u) / 4u], 6u);
+            let a2 = coopLoadT<coop_mat16x16<f16, A>>(&tile_a_coop_gemm_db_k16[0u + ((warp_m + 32u) * 24u + 0u) / 4u], 6u);
+            let a3 = coopLoadT<coop_mat16x16<f16, A>>(&tile_a_coop_gemm_db_k16[0u + ((warp_m + 48u) * 24u + 0u) / 4u], 6u);
+            let b0 = coopLoadT<coop_mat16x16<f16, B>>(&tile_b_coop_gemm_db_k16[0u + (0u * 136u + warp_n + 0u) / 4u], 34u);
+            let b1 = coopLoadT<coop_mat16x16<f16, B>>(&tile_b_coop_gemm_db_k16[0u + (0u * 136u + warp_n + 16u) / 4u], 34u);
+            c00 = coopMultiplyAdd(a0, b0, c00);
+            c01 = coopMultiplyAdd(a0, b1, c01);
+            c10 = coopMultiplyAdd(a1, b0, c10);
+            c11 = coopMultiplyAdd(a1, b1, c11);
+            c20 = coopMultiplyAdd(a2, b0, c20);
+            c21 = coopMultiplyAdd(a2, b1, c21);
+            c30 = coopMultiplyAdd(a3, b0, c30);
+            c31 = coopMultiplyAdd(a3, b1, c31);
+        }
+        // K-tile k0 + 16: registers → buffer 1 (whose last reader, two K-tiles ago,
+        // finished before every invocation passed the previous K-tile's barrier).
+        {
+            let at_a0 = 768u + (ar0 * 24u + ac0 * 8u) / 4u;
+            tile_a_coop_gemm_db_k16[at_a0] = vec4<f16>(vec4<f32>(unpack2x16float(va0_1.x), unpack2x16float(va0_1.y)));
+            tile_a_coop_gemm_db_k16[at_a0 + 1u] = vec4<f16>(vec4<f32>(unpack2x16float(va0_1.z), unpack2x16float(va0_1.w)));
+            let at_b0 = 544u + (br0 * 136u + bc0 * 8u) / 4u;
+            tile_b_coop_gemm_db_k16[at_b0] = vec4<f16>(vec4<f32>(unpack2x16float(vb0_1.x), unpack2x16float(vb0_1.y)));
+            tile_b_coop_gemm_db_k16[at_b0 + 1u] = vec4<f16>(vec4<f32>(unpack2x16float(vb0_1.z), unpack2x16float(vb0_1.w)));
+        }
+        workgroupBarrier();
+        {
+            // Two K-tiles ahead (clamped to the last: issued unconditionally).
+            let next = min(k0 + 48u, params.k - 16u) / 8u;
+            va0_1 = a[(m0 + ar0) * k8 + next + ac0];
+            vb0_1 = b[(next * 8u + br0) * n8 + n0 / 8u + bc0];
+        }
+        {
+            let a0 = coopLoadT<coop_mat16x16<f16, A>>(&tile_a_coop_gemm_db_k16[768u + ((warp_m + 0u) * 24u + 0u) / 4u], 6u);
+            let a1 = coopLoadT<coop_mat16x16<f16, A>>(&tile_a_coop_gemm_db_k16[768u + ((warp_m + 16u) * 24u + 0u) / 4u], 6u);
+            let a2 = coopLoadT<coop_mat16x16<f16, A>>(&tile_a_coop_gemm_db_k16[768u + ((warp_m + 32u) * 24u + 0u) / 4u], 6u);
+            let a3 = coopLoadT<coop_mat16x16<f16, A>>(&tile_a_coop_gemm_db_k16[768u + ((warp_m + 48u) * 24u + 0u) / 4u], 6u);
+            let b0 = coopLoadT<coop_mat16x16<f16, B>>(&tile_b_coop_gemm_db_k16[544u + (0u * 136u + warp_n + 0u) / 4u], 34u);
+            let b1 = coopLoadT<coop_mat16x16<f16, B>>(&tile_b_coop_gemm_db_k16[544u + (0u * 136u + warp_n + 16u) / 4u], 34u);
+            c00 = coopMultiplyAdd(a0, b0, c00);
+            c01 = coopMultiplyAdd(a0, b1, c01);
+            c10 = coopMultiplyAdd(a1, b0, c10);
+            c11 = coopMultiplyAdd(a1, b1, c11);
+            c20 = coopMultiplyAdd(a2, b0, c20);
+            c21 = coopMultiplyAdd(a2, b1, c21);
+            c30 = coopMultiplyAdd(a3, b0, c30);
+            c31 = coopMultiplyAdd(a3, b1, c31);
+        }
+    }
+    let at00 = (m0 + warp_m + 0u) * ldc + n0 + warp_n + 0u;
+    coopStoreT(c00, &c[at00], ldc);
+    let at01 = (m0 + warp_m + 0u) * ldc + n0 + warp_n + 16u;
+    coopStoreT(c01, &c[at01], ldc);
+    let at10 = (m0 + warp_m + 16u) * ldc + n0 + warp_n + 0u;
+    coopStoreT(c10, &c[at10], ldc);
+    let at11 = (m0 + warp_m + 16u) * ldc + n0 + warp_n + 16u;
+    coopStoreT(c11, &c[at11], ldc);
+    let at20 = (m0 + warp_m + 32u) * ldc + n0 + warp_n + 0u;
+    coopStoreT(c20, &c[at20], ldc);
+    let at21 = (m0 + warp_m + 32u) * ldc + n0 + warp_n + 16u;
+    coopStoreT(c21, &c[at21], ldc);
+    let at30 = (m0 + warp_m + 48u) * ldc + n0 + warp_n + 0u;
+    coopStoreT(c30, &c[at30], ldc);
+    let at31 = (m0 + warp_m + 48u) * ldc + n0 + warp_n + 16u;
+    coopStoreT(c31, &c[at31], ldc);
+}
+
+// `coop_gemm_db_n256`: two A tiles of 128 × 16 halves (rows padded to 24) and two B tiles of 16 × 256
+// (rows padded to 264), as vec4<f16>: 29184 bytes.
+var<workgroup> tile_a_coop_gemm_db_n256: array<vec4<f16>, 1536>;
+var<workgroup> tile_b_coop_gemm_db_n256: array<vec4<f16>, 2112>;
+
+@compute @workgroup_size(256)
+fn coop_gemm_db_n256(@builtin(local_invocation_index) local: u32, @builtin(workgroup_id) wg: vec3<u32>) {
+    let warp = local / 32u;
+    let warp_m = (warp / 4u) * 64u;
+    let warp_n = (warp % 4u) * 64u;
+    let m0 = wg.y * 128u;
+    let n0 = wg.x * 256u;
+    let ldc = params.n;
+    let k8 = params.k / 8u;
+    let n8 = params.n / 8u;
+    let ar0 = (local + 0u) / 2u;
+    let ac0 = (local + 0u) % 2u;
+    let br0 = (local + 0u) / 32u;
+    let bc0 = (local + 0u) % 32u;
+    let br1 = (local + 256u) / 32u;
+    let bc1 = (local + 256u) % 32u;
+    // Register set s holds K-tile 2·i + s of iteration i.
+    var va0_0 = a[(m0 + ar0) * k8 + 0u + ac0];
+    var vb0_0 = b[(0u + br0) * n8 + n0 / 8u + bc0];
+    var vb1_0 = b[(0u + br1) * n8 + n0 / 8u + bc1];
+    var va0_1 = a[(m0 + ar0) * k8 + 2u + ac0];
+    var vb0_1 = b[(16u + br0) * n8 + n0 / 8u + bc0];
+    var vb1_1 = b[(16u + br1) * n8 + n0 / 8u + bc1];
+    var c00 = coop_mat16x16<f32, C>();
+    var c01 = coop_mat16x16<f32, C>();
+    var c02 = coop_mat16x16<f32, C>();
+    var c03 = coop_mat16x16<f32, C>();
+    var c10 = coop_mat16x16<f32, C>();
+    var c11 = coop_mat16x16<f32, C>();
+    var c12 = coop_mat16x16<f32, C>();
+    var c13 = coop_mat16x16<f32, C>();
+    var c20 = coop_mat16x16<f32, C>();
+    var c21 = coop_mat16x16<f32, C>();
+    var c22 = coop_mat16x16<f32, C>();
+    var c23 = coop_mat16x16<f32, C>();
+    var c30 = coop_mat16x16<f32, C>();
+    var c31 = coop_mat16x16<f32, C>();
+    var c32 = coop_mat16x16<f32, C>();
+    var c33 = coop_mat16x16<f32, C>();
+    for (var k0 = 0u; k0 < params.k; k0 += 32u) {
+        // K-tile k0 + 0: registers → buffer 0 (whose last reader, two K-tiles ago,
+        // finished before every invocation passed the previous K-tile's barrier).
+        {
+            let at_a0 = 0u + (ar0 * 24u + ac0 * 8u) / 4u;
+            tile_a_coop_gemm_db_n256[at_a0] = vec4<f16>(vec4<f32>(unpack2x16float(va0_0.x), unpack2x16float(va0_0.y)));
+            tile_a_coop_gemm_db_n256[at_a0 + 1u] = vec4<f16>(vec4<f32>(unpack2x16float(va0_0.z), unpack2x16float(va0_0.w)));
+            let at_b0 = 0u + (br0 * 264u + bc0 * 8u) / 4u;
+            tile_b_coop_gemm_db_n256[at_b0] = vec4<f16>(vec4<f32>(unpack2x16float(vb0_0.x), unpack2x16float(vb0_0.y)));
+            tile_b_coop_gemm_db_n256[at_b0 + 1u] = vec4<f16>(vec4<f32>(unpack2x16float(vb0_0.z), unpack2x16float(vb0_0.w)));
+            let at_b1 = 0u + (br1 * 264u + bc1 * 8u) / 4u;
+            tile_b_coop_gemm_db_n256[at_b1] = vec4<f16>(vec4<f32>(unpack2x16float(vb1_0.x), unpack2x16float(vb1_0.y)));
+            tile_b_coop_gemm_db_n256[at_b1 + 1u] = vec4<f16>(vec4<f32>(unpack2x16float(vb1_0.z), unpack2x16float(vb1_0.w)));
+        }
+        workgroupBarrier();
+        {
+            // Two K-tiles ahead (clamped to the last: issued unconditionally).
+            let next = min(k0 + 32u, params.k - 16u) / 8u;
+            va0_0 = a[(m0 + ar0) * k8 + next + ac0];
+            vb0_0 = b[(next * 8u + br0) * n8 + n0 / 8u + bc0];
+            vb1_0 = b[(next * 8u + br1) * n8 + n0 / 8u + bc1];
+        }
+        {
+            let a0 = coopLoadT<coop_mat16x16<f16, A>>(&tile_a_coop_gemm_db_n256[0u + ((warp_m + 0u) * 24u + 0u) / 4u], 6u);
+            let a1 = coopLoadT<coop_mat16x16<f16, A>>(&tile_a_coop_gemm_db_n256[0u + ((warp_m + 16u) * 24u + 0u) / 4u], 6u);
+            let a2 = coopLoadT<coop_mat16x16<f16, A>>(&tile_a_coop_gemm_db_n256[0u + ((warp_m + 32u) * 24u + 0u) / 4u], 6u);
+            let a3 = coopLoadT<coop_mat16x16<f16, A>>(&tile_a_coop_gemm_db_n256[0u + ((warp_m + 48u) * 24u + 0u) / 4u], 6u);
+            let b0 = coopLoadT<coop_mat16x16<f16, B>>(&tile_b_coop_gemm_db_n256[0u + (0u * 264u + warp_n + 0u) / 4u], 66u);
+            let b1 = coopLoadT<coop_mat16x16<f16, B>>(&tile_b_coop_gemm_db_n256[0u + (0u * 264u + warp_n + 16u) / 4u], 66u);
+            let b2 = coopLoadT<coop_mat16x16<f16, B>>(&tile_b_coop_gemm_db_n256[0u + (0u * 264u + warp_n + 32u) / 4u], 66u);
+            let b3 = coopLoadT<coop_mat16x16<f16, B>>(&tile_b_coop_gemm_db_n256[0u + (0u * 264u + warp_n + 48u) / 4u], 66u);
+            c00 = coopMultiplyAdd(a0, b0, c00);
+            c01 = coopMultiplyAdd(a0, b1, c01);
+            c02 = coopMultiplyAdd(a0, b2, c02);
+            c03 = coopMultiplyAdd(a0, b3, c03);
+            c10 = coopMultiplyAdd(a1, b0, c10);
+            c11 = coopMultiplyAdd(a1, b1, c11);
+            c12 = coopMultiplyAdd(a1, b2, c12);
+            c13 = coopMultiplyAdd(a1, b3, c13);
+            c20 = coopMultiplyAdd(a2, b0, c20);
+            c21 = coopMultiplyAdd(a2, b1, c21);
+            c22 = coopMultiplyAdd(a2, b2, c22);
+            c23 = coopMultiplyAdd(a2, b3, c23);
+            c30 = coopMultiplyAdd(a3, b0, c30);
+            c31 = coopMultiplyAdd(a3, b1, c31);
+            c32 = coopMultiplyAdd(a3, b2, c32);
+            c33 = coopMultiplyAdd(a3, b3, c33);
+        }
+        // K-tile k0 + 16: registers → buffer 1 (whose last reader, two K-tiles ago,
+        // finished before every invocation passed the previous K-tile's barrier).
+        {
+            let at_a0 = 768u + (ar0 * 24u + ac0 * 8u) / 4u;
+            tile_a_coop_gemm_db_n256[at_a0] = vec4<f16>(vec4<f32>(unpack2x16float(va0_1.x), unpack2x16float(va0_1.y)));
+            tile_a_coop_gemm_db_n256[at_a0 + 1u] = vec4<f16>(vec4<f32>(unpack2x16float(va0_1.z), unpack2x16float(va0_1.w)));
+            let at_b0 = 1056u + (br0 * 264u + bc0 * 8u) / 4u;
+            tile_b_coop_gemm_db_n256[at_b0] = vec4<f16>(vec4<f32>(unpack2x16float(vb0_1.x), unpack2x16float(vb0_1.y)));
+            tile_b_coop_gemm_db_n256[at_b0 + 1u] = vec4<f16>(vec4<f32>(unpack2x16float(vb0_1.z), unpack2x16float(vb0_1.w)));
+            let at_b1 = 1056u + (br1 * 264u + bc1 * 8u) / 4u;
+            tile_b_coop_gemm_db_n256[at_b1] = vec4<f16>(vec4<f32>(unpack2x16float(vb1_1.x), unpack2x16float(vb1_1.y)));
+            tile_b_coop_gemm_db_n256[at_b1 + 1u] = vec4<f16>(vec4<f32>(unpack2x16float(vb1_1.z), unpack2x16float(vb1_1.w)));
+        }
+        workgroupBarrier();
+        {
+            // Two K-tiles ahead (clamped to the last: issued unconditionally).
+            let next = min(k0 + 48u, params.k - 16u) / 8u;
+            va0_1 = a[(m0 + ar0) * k8 + next + ac0];
+            vb0_1 = b[(next * 8u + br0) * n8 + n0 / 8u + bc0];
+            vb1_1 = b[(next * 8u + br1) * n8 + n0 / 8u + bc1];
+        }
+        {
+            let a0 = coopLoadT<coop_mat16x16<f16, A>>(&tile_a_coop_gemm_db_n256[768u + ((warp_m + 0u) * 24u + 0u) / 4u], 6u);
+            let a1 = coopLoadT<coop_mat16x16<f16, A>>(&tile_a_coop_gemm_db_n256[768u + ((warp_m + 16u) * 24u + 0u) / 4u], 6u);
+            let a2 = coopLoadT<coop_mat16x16<f16, A>>(&tile_a_coop_gemm_db_n256[768u + ((warp_m + 32u) * 24u + 0u) / 4u], 6u);
+            let a3 = coopLoadT<coop_mat16x16<f16, A>>(&tile_a_coop_gemm_db_n256[768u + ((warp_m + 48u) * 24u + 0u) / 4u], 6u);
+            let b0 = coopLoadT<coop_mat16x16<f16, B>>(&tile_b_coop_gemm_db_n256[1056u + (0u * 264u + warp_n + 0u) / 4u], 66u);
+            let b1 = coopLoadT<coop_mat16x16<f16, B>>(&tile_b_coop_gemm_db_n256[1056u + (0u * 264u + warp_n + 16u) / 4u], 66u);
+            let b2 = coopLoadT<coop_mat16x16<f16, B>>(&tile_b_coop_gemm_db_n256[1056u + (0u * 264u + warp_n + 32u) / 4u], 66u);
+            let b3 = coopLoadT<coop_mat16x16<f16, B>>(&tile_b_coop_gemm_db_n256[1056u + (0u * 264u + warp_n + 48u) / 4u], 66u);
+            c00 = coopMultiplyAdd(a0, b0, c00);
+            c01 = coopMultiplyAdd(a0, b1, c01);
+            c02 = coopMultiplyAdd(a0, b2, c02);
+            c03 = coopMultiplyAdd(a0, b3, c03);
+            c10 = coopMultiplyAdd(a1, b0, c10);
+            c11 = coopMultiplyAdd(a1, b1, c11);
+            c12 = coopMultiplyAdd(a1, b2, c12);
+            c13 = coopMultiplyAdd(a1, b3, c13);
+            c20 = coopMultiplyAdd(a2, b0, c20);
+            c21 = coopMultiplyAdd(a2, b1, c21);
+            c22 = coopMultiplyAdd(a2, b2, c22);
+            c23 = coopMultiplyAdd(a2, b3, c23);
+            c30 = coopMultiplyAdd(a3, b0, c30);
+            c31 = coopMultiplyAdd(a3, b1, c31);
+            c32 = coopMultiplyAdd(a3, b2, c32);
+            c33 = coopMultiplyAdd(a3, b3, c33);
+        }
+    }
     let at00 = (m0 + warp_m + 0u) * ldc + n0 + warp_n + 0u;
     coopStoreT(c00, &c[at00], ldc);
     let at01 = (m0 + warp_m + 0u) * ldc + n0 + warp_n + 16u;

@@ -19,7 +19,14 @@
 //   K-tile's 16-byte loads in flight while the current one's math runs. Variants:
 //   `coop_gemm` (BK 32, WN 32), `coop_gemm_k64` (BK 64: half the barriers),
 //   `coop_gemm_n256` (WN 64: 16 accumulators, 8 fragment loads per 16 multiply-adds). Both
-//   changes at once need 51 KiB of workgroup memory, over the H200's 48.
+//   changes at once need 51 KiB of workgroup memory, over the H200's 48. `coop_gemm_h4` holds
+//   its tiles as vec4<f16> (two 8-byte stores per 8 halves staged instead of eight 2-byte ones:
+//   the fragment loads' offsets and strides then count vec4s). Tiles held as vec4<u32> (one
+//   16-byte store of packed halves) pass naga but lose the device on the NVIDIA driver (v53),
+//   so there is none;
+// - `coop_gemm_db*`: pipelined — two tile buffers in workgroup memory (one barrier per K-tile)
+//   and two K-tiles of global loads in flight in two register sets: `coop_gemm_db` (BK 32),
+//   `coop_gemm_db_k16` (BK 16), `coop_gemm_db_n256` (BK 16, WN 64).
 // Needs subgroups of 32 and 16×16×16 f16 × f16 + f32 cooperative matrices (checked by the host).
 
 enable f16;
@@ -53,8 +60,10 @@ var<workgroup> tile_b: array<f16, {{ bk * sb }}>;
   A staged GEMM entry point `name`: K-tiles `kb` deep, subgroup blocks 64 × `wn` (tile N = 4·wn),
   with its own tiles and staging functions.
 #}
-{% macro gemm_staged(name, kb, wn) %}
+{% macro gemm_staged(name, kb, wn, held) %}
 {% set ka = kb + 8 %}
+{# Halves per element of the tiles: 1 (`f16`), 4 (`vec4<f16>`) or 8 (`vec4<u32>`, packed). #}
+{% set per = {"f16": 1, "vec4<f16>": 4, "vec4<u32>": 8}[held] %}
 {% set tn = 4 * wn %}
 {% set kbv = kb // 8 %}
 {% set tnv = tn // 8 %}
@@ -64,20 +73,36 @@ var<workgroup> tile_b: array<f16, {{ bk * sb }}>;
 // `{{ name }}`: A tile 128 × {{ kb }} halves (rows padded to {{ ka }}), B tile {{ kb }} × {{ tn }} (rows
 // padded to {{ tn + 8 }}): {{ (128 * ka + kb * (tn + 8)) * 2 }} bytes. The last A fragment reads up to
 // 127·{{ ka }} + {{ kb }} − 1, the last B fragment up to ({{ kb }} − 1)·{{ tn + 8 }} + {{ tn }} − 1: inside.
-var<workgroup> tile_a_{{ name }}: array<f16, {{ 128 * ka }}>;
-var<workgroup> tile_b_{{ name }}: array<f16, {{ kb * (tn + 8) }}>;
+// Held as `{{ held }}`: the fragment loads' offsets and strides count those elements.
+var<workgroup> tile_a_{{ name }}: array<{{ held }}, {{ 128 * ka // per }}>;
+var<workgroup> tile_b_{{ name }}: array<{{ held }}, {{ kb * (tn + 8) // per }}>;
 
-// Stores 8 halves (one vec4<u32>) at `at` of a tile (unpacked through f32, exactly).
+// Stores 8 halves (one vec4<u32>) at half `at` of a tile (a multiple of 8):
+{% if per == 1 %}
+// one half at a time (unpacked through f32, exactly).
+{% elif per == 4 %}
+// two 8-byte stores of four halves each (unpacked through f32, exactly: naga 30 types
+// `bitcast<vec4<f16>>` of a vec2<u32> wrongly).
+{% else %}
+// one 16-byte store, the bits unchanged.
+{% endif %}
 {% for tile in ["a", "b"] %}
 {% if not loop.first %}
 
 {% endif %}
 fn put_{{ tile }}_{{ name }}(at: u32, v: vec4<u32>) {
+{% if per == 1 %}
 {% for w in range(4) %}
     let h{{ w }} = unpack2x16float(v[{{ w }}]);
     tile_{{ tile }}_{{ name }}[at + {{ 2 * w }}u] = f16(h{{ w }}.x);
     tile_{{ tile }}_{{ name }}[at + {{ 2 * w + 1 }}u] = f16(h{{ w }}.y);
 {% endfor %}
+{% elif per == 4 %}
+    tile_{{ tile }}_{{ name }}[at / 4u] = vec4<f16>(vec4<f32>(unpack2x16float(v.x), unpack2x16float(v.y)));
+    tile_{{ tile }}_{{ name }}[at / 4u + 1u] = vec4<f16>(vec4<f32>(unpack2x16float(v.z), unpack2x16float(v.w)));
+{% else %}
+    tile_{{ tile }}_{{ name }}[at / 8u] = v;
+{% endif %}
 }
 {% endfor %}
 
@@ -130,10 +155,10 @@ fn {{ name }}(@builtin(local_invocation_index) local: u32, @builtin(workgroup_id
 {% for kk in range(0, kb, 16) %}
         {
 {% for i in range(4) %}
-            let a{{ i }} = coopLoadT<coop_mat16x16<f16, A>>(&tile_a_{{ name }}[(warp_m + {{ 16 * i }}u) * {{ ka }}u + {{ kk }}u], {{ ka }}u);
+            let a{{ i }} = coopLoadT<coop_mat16x16<f16, A>>(&tile_a_{{ name }}[((warp_m + {{ 16 * i }}u) * {{ ka }}u + {{ kk }}u) / {{ per }}u], {{ ka // per }}u);
 {% endfor %}
 {% for j in range(fj) %}
-            let b{{ j }} = coopLoadT<coop_mat16x16<f16, B>>(&tile_b_{{ name }}[{{ kk }}u * {{ tn + 8 }}u + warp_n + {{ 16 * j }}u], {{ tn + 8 }}u);
+            let b{{ j }} = coopLoadT<coop_mat16x16<f16, B>>(&tile_b_{{ name }}[({{ kk }}u * {{ tn + 8 }}u + warp_n + {{ 16 * j }}u) / {{ per }}u], {{ (tn + 8) // per }}u);
 {% endfor %}
 {% for i in range(4) %}
 {% for j in range(fj) %}
@@ -145,6 +170,112 @@ fn {{ name }}(@builtin(local_invocation_index) local: u32, @builtin(workgroup_id
         workgroupBarrier();
     }
     // Indices as named values too: naga 30's SPIR-V writer panics on a store's inline index.
+{% for i in range(4) %}
+{% for j in range(fj) %}
+    let at{{ i }}{{ j }} = (m0 + warp_m + {{ 16 * i }}u) * ldc + n0 + warp_n + {{ 16 * j }}u;
+    coopStoreT(c{{ i }}{{ j }}, &c[at{{ i }}{{ j }}], ldc);
+{% endfor %}
+{% endfor %}
+}
+{%- endmacro %}
+
+{#
+  A pipelined GEMM entry point `name`: K-tiles `kb` deep in two workgroup-memory buffers (one
+  barrier per K-tile) held as vec4<f16>, and two K-tiles of global loads in flight in two
+  register sets, so a K-tile's loads have two K-tiles of math to arrive in. K must be a multiple
+  of 2·kb (the loop takes two K-tiles per iteration).
+#}
+{% macro gemm_pipelined(name, kb, wn) %}
+{% set ka = kb + 8 %}
+{% set tn = 4 * wn %}
+{% set kbv = kb // 8 %}
+{% set tnv = tn // 8 %}
+{% set na = 16 * kb // 256 %}
+{% set nb = kb * tnv // 256 %}
+{% set fj = wn // 16 %}
+{% set a_len = 128 * ka // 4 %}
+{% set b_len = kb * (tn + 8) // 4 %}
+// `{{ name }}`: two A tiles of 128 × {{ kb }} halves (rows padded to {{ ka }}) and two B tiles of {{ kb }} × {{ tn }}
+// (rows padded to {{ tn + 8 }}), as vec4<f16>: {{ 2 * (a_len + b_len) * 8 }} bytes.
+var<workgroup> tile_a_{{ name }}: array<vec4<f16>, {{ 2 * a_len }}>;
+var<workgroup> tile_b_{{ name }}: array<vec4<f16>, {{ 2 * b_len }}>;
+
+@compute @workgroup_size(256)
+fn {{ name }}(@builtin(local_invocation_index) local: u32, @builtin(workgroup_id) wg: vec3<u32>) {
+    let warp = local / 32u;
+    let warp_m = (warp / 4u) * 64u;
+    let warp_n = (warp % 4u) * {{ wn }}u;
+    let m0 = wg.y * 128u;
+    let n0 = wg.x * {{ tn }}u;
+    let ldc = params.n;
+    let k8 = params.k / 8u;
+    let n8 = params.n / 8u;
+{% for r in range(na) %}
+    let ar{{ r }} = (local + {{ 256 * r }}u) / {{ kbv }}u;
+    let ac{{ r }} = (local + {{ 256 * r }}u) % {{ kbv }}u;
+{% endfor %}
+{% for r in range(nb) %}
+    let br{{ r }} = (local + {{ 256 * r }}u) / {{ tnv }}u;
+    let bc{{ r }} = (local + {{ 256 * r }}u) % {{ tnv }}u;
+{% endfor %}
+    // Register set s holds K-tile 2·i + s of iteration i.
+{% for st in range(2) %}
+{% for r in range(na) %}
+    var va{{ r }}_{{ st }} = a[(m0 + ar{{ r }}) * k8 + {{ st * kbv }}u + ac{{ r }}];
+{% endfor %}
+{% for r in range(nb) %}
+    var vb{{ r }}_{{ st }} = b[({{ st * kb }}u + br{{ r }}) * n8 + n0 / 8u + bc{{ r }}];
+{% endfor %}
+{% endfor %}
+{% for i in range(4) %}
+{% for j in range(fj) %}
+    var c{{ i }}{{ j }} = coop_mat16x16<f32, C>();
+{% endfor %}
+{% endfor %}
+    for (var k0 = 0u; k0 < params.k; k0 += {{ 2 * kb }}u) {
+{% for st in range(2) %}
+        // K-tile k0 + {{ st * kb }}: registers → buffer {{ st }} (whose last reader, two K-tiles ago,
+        // finished before every invocation passed the previous K-tile's barrier).
+        {
+{% for r in range(na) %}
+            let at_a{{ r }} = {{ st * a_len }}u + (ar{{ r }} * {{ ka }}u + ac{{ r }} * 8u) / 4u;
+            tile_a_{{ name }}[at_a{{ r }}] = vec4<f16>(vec4<f32>(unpack2x16float(va{{ r }}_{{ st }}.x), unpack2x16float(va{{ r }}_{{ st }}.y)));
+            tile_a_{{ name }}[at_a{{ r }} + 1u] = vec4<f16>(vec4<f32>(unpack2x16float(va{{ r }}_{{ st }}.z), unpack2x16float(va{{ r }}_{{ st }}.w)));
+{% endfor %}
+{% for r in range(nb) %}
+            let at_b{{ r }} = {{ st * b_len }}u + (br{{ r }} * {{ tn + 8 }}u + bc{{ r }} * 8u) / 4u;
+            tile_b_{{ name }}[at_b{{ r }}] = vec4<f16>(vec4<f32>(unpack2x16float(vb{{ r }}_{{ st }}.x), unpack2x16float(vb{{ r }}_{{ st }}.y)));
+            tile_b_{{ name }}[at_b{{ r }} + 1u] = vec4<f16>(vec4<f32>(unpack2x16float(vb{{ r }}_{{ st }}.z), unpack2x16float(vb{{ r }}_{{ st }}.w)));
+{% endfor %}
+        }
+        workgroupBarrier();
+        {
+            // Two K-tiles ahead (clamped to the last: issued unconditionally).
+            let next = min(k0 + {{ st * kb + 2 * kb }}u, params.k - {{ kb }}u) / 8u;
+{% for r in range(na) %}
+            va{{ r }}_{{ st }} = a[(m0 + ar{{ r }}) * k8 + next + ac{{ r }}];
+{% endfor %}
+{% for r in range(nb) %}
+            vb{{ r }}_{{ st }} = b[(next * 8u + br{{ r }}) * n8 + n0 / 8u + bc{{ r }}];
+{% endfor %}
+        }
+{% for kk in range(0, kb, 16) %}
+        {
+{% for i in range(4) %}
+            let a{{ i }} = coopLoadT<coop_mat16x16<f16, A>>(&tile_a_{{ name }}[{{ st * a_len }}u + ((warp_m + {{ 16 * i }}u) * {{ ka }}u + {{ kk }}u) / 4u], {{ ka // 4 }}u);
+{% endfor %}
+{% for j in range(fj) %}
+            let b{{ j }} = coopLoadT<coop_mat16x16<f16, B>>(&tile_b_{{ name }}[{{ st * b_len }}u + ({{ kk }}u * {{ tn + 8 }}u + warp_n + {{ 16 * j }}u) / 4u], {{ (tn + 8) // 4 }}u);
+{% endfor %}
+{% for i in range(4) %}
+{% for j in range(fj) %}
+            c{{ i }}{{ j }} = coopMultiplyAdd(a{{ i }}, b{{ j }}, c{{ i }}{{ j }});
+{% endfor %}
+{% endfor %}
+        }
+{% endfor %}
+{% endfor %}
+    }
 {% for i in range(4) %}
 {% for j in range(fj) %}
     let at{{ i }}{{ j }} = (m0 + warp_m + {{ 16 * i }}u) * ldc + n0 + warp_n + {{ 16 * j }}u;
@@ -177,8 +308,12 @@ fn {{ name }}(@builtin(local_invocation_index) local: u32, @builtin(workgroup_id
 {% endfor %}
 {%- endmacro %}
 
-{% for name, kb, wn in [("coop_gemm", 32, 32), ("coop_gemm_k64", 64, 32), ("coop_gemm_n256", 32, 64)] %}
-{{ gemm_staged(name, kb, wn) }}
+{% for name, kb, wn, held in [("coop_gemm", 32, 32, "f16"), ("coop_gemm_k64", 64, 32, "f16"), ("coop_gemm_n256", 32, 64, "f16"), ("coop_gemm_h4", 32, 32, "vec4<f16>")] %}
+{{ gemm_staged(name, kb, wn, held) }}
+
+{% endfor %}
+{% for name, kb, wn in [("coop_gemm_db", 32, 32), ("coop_gemm_db_k16", 16, 32), ("coop_gemm_db_n256", 16, 64)] %}
+{{ gemm_pipelined(name, kb, wn) }}
 
 {% endfor %}
 // The GEMM without staging: each subgroup loads its 4 A and 2 B fragments per 16 of K from

@@ -447,6 +447,7 @@ struct RooflineReport {
     coop_gemm_variants: Option<Vec<(&'static str, f64)>>,
     coop_gemm_size: Option<u32>,
     coop_gemm_relative_error: Option<f64>,
+    coop_gemm_wrong: Option<Vec<(&'static str, f64)>>,
     coop_unavailable: Option<String>,
 }
 
@@ -464,6 +465,7 @@ impl From<&Roofline> for RooflineReport {
             coop_gemm_variants: coop.map(|c| c.gemm_variants.clone()),
             coop_gemm_size: coop.map(|c| c.gemm_size),
             coop_gemm_relative_error: coop.map(|c| c.gemm_relative_error),
+            coop_gemm_wrong: coop.map(|c| c.gemm_wrong.clone()),
             coop_unavailable: r.coop.as_ref().err().cloned(),
         }
     }
@@ -495,6 +497,11 @@ fn measure_roofline(ctx: &Context, args: &BenchArgs) -> CliResult<Roofline> {
         let variants: Vec<String> =
             c.gemm_variants.iter().map(|(name, rate)| format!("{name} {:.1}", rate / 1e3)).collect();
         println!("roofline: staged GEMM variants (TFLOP/s): {}", variants.join(", "));
+        for (name, error) in &c.gemm_wrong {
+            println!(
+                "roofline: staged GEMM variant {name} is wrong on this device (relative error {error:e} at 256³): not timed"
+            );
+        }
     }
     Ok(r)
 }
