@@ -1,14 +1,16 @@
 # v53 call D: on an H200 (else only the roofline), the committed kernels (this binary's conv
 # kernels are v52's) against cuDNN fp32/TF32 and torch._int_mm in the same call, each side in
 # several rounds (call A's single round met a stretch of slowed layers, 0.37–0.72× its H100
-# times on consecutive layers); the roofline with every staged variant.
+# times on consecutive layers). On an H100: the roofline with every staged variant (the first
+# run of this script, 803a749's binary); a second run came on an H200 (call E, `v53-h200-callE-*`).
 for f in .gl/*.deb; do dpkg -x $f /; done; ldconfig; export VK_DRIVER_FILES=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json
 xz -dc bin-v53/roof.xz > /tmp/wgconv; chmod +x /tmp/wgconv
 R=/tmp/rd; rm -rf $R; mkdir -p $R; T0=$(date +%s)
 save() { echo "step $1 at $(($(date +%s)-T0)) s" >> $R/steps.txt; tar czf $OUT/rd.tgz -C $R . ; }
 nvidia-smi --query-gpu=name,driver_version,clocks.sm --format=csv > $R/gpu.txt
-timeout 60 /tmp/wgconv bench --suite quick --repeat 5 --no-reference --roofline --json $R/roof.json > $R/roof.txt 2>&1; save roof
-if grep -q H200 $R/gpu.txt; then
+if ! grep -q H200 $R/gpu.txt; then
+  timeout 60 /tmp/wgconv bench --suite quick --repeat 5 --no-reference --roofline --json $R/roof.json > $R/roof.txt 2>&1; save roof
+else
   S="--repeat 5 --launches 10 --no-reference"
   D=bench/suites/default.json; I=bench/results/v52-int8-suite.json; M=bench/results/v47-models-suite.json
   timeout 40 /tmp/wgconv bench --suite $D $S --rounds 3 --json $R/d.json > $R/d.txt 2>&1; save d
