@@ -239,7 +239,8 @@ nhwc_cases = [
     ("nhwc_groups", (2, 64, 20, 20), (128, 16, 3, 3), "--groups 4 --padding 1"),
     ("nhwc_split_k", (8, 256, 14, 14), (256, 256, 3, 3), "--padding 1"),
     ("nhwc_pointwise_clamp", (2, 128, 16, 16), (300, 128, 1, 1), "--activation clamp:-0.5,0.5"),
-    # K = 48: one and a half 32-deep steps (the pipelined tiles' second K-tile past the end).
+    # K = 48: a partial K-tile (three quarters of the 128 × 128 tiles' 64-deep one, one and a
+    # half of the 256 × 64 tiles' 32-deep ones).
     ("nhwc_k48", (2, 48, 9, 11), (136, 48, 1, 1), ""),
 ]
 f16_cases += [(name + "_f16", xs, ws, flags + " --kernel coop_nhwc") for name, xs, ws, flags in nhwc_cases]

@@ -1,7 +1,8 @@
-# v53 call A: the staged cooperative-matrix GEMM with its tiles held as vec4<f16> (8-byte
-# stores) and vec4<u32> (16-byte stores of packed halves) beside the half-at-a-time tiles
-# (`wgconv bench --roofline`); where the card is an H200, the committed kernels (this binary's
-# conv kernels are v52's) against cuDNN fp32/TF32 and torch._int_mm in the same call.
+# v53 call A: the roofline's staged cooperative-matrix GEMMs (`wgconv bench --roofline`); where
+# the card is an H200, the committed kernels (this binary's conv kernels are v52's) against cuDNN
+# fp32/TF32 and torch._int_mm in the same call. Run twice: first on an H100 with a binary whose
+# roofline had vec4<u32> tiles (the device was lost in the roofline; no files kept), then on an
+# H200 with the binary of calls C–D (vec4<f16> and pipelined variants): `v53-h200-callA-*`.
 for f in .gl/*.deb; do dpkg -x $f /; done; ldconfig; export VK_DRIVER_FILES=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json
 xz -dc bin-v53/roof.xz > /tmp/wgconv-roof; chmod +x /tmp/wgconv-roof
 R=/tmp/ra; rm -rf $R; mkdir -p $R; T0=$(date +%s)

@@ -12,8 +12,9 @@
 //   multiply-adds, as a GEMM's inner loop does, with no global memory traffic at all;
 // - `coop_gemm_direct`: the same GEMM with every fragment loaded straight from global memory
 //   (A and B rows reused through the caches only), no workgroup memory and no barriers;
-// - `coop_gemm*`: a plain GEMM C[M, N] (f32) = A[M, K] · B[K, N] (f16, row-major, M a multiple
-//   of 128, N of the tile width, K of the K-tile depth) with operands in the ideal layout in
+// - `coop_gemm`, `coop_gemm_k64`, `coop_gemm_n256`, `coop_gemm_h4`: a plain GEMM C[M, N] (f32) =
+//   A[M, K] · B[K, N] (f16, row-major, M a multiple of 128, N of the tile width, K of the K-tile
+//   depth) with operands in the ideal layout in
 //   global memory: 128 × (4·WN) tiles of C per workgroup of 8 subgroups (2 × 4, each a 64 × WN
 //   block in 16×16 f32 accumulators), K-tiles BK deep staged through workgroup memory, the next
 //   K-tile's 16-byte loads in flight while the current one's math runs. Variants:
@@ -24,9 +25,10 @@
 //   the fragment loads' offsets and strides then count vec4s). Tiles held as vec4<u32> (one
 //   16-byte store of packed halves) pass naga but lose the device on the NVIDIA driver (v53),
 //   so there is none;
-// - `coop_gemm_db*`: pipelined — two tile buffers in workgroup memory (one barrier per K-tile)
-//   and two K-tiles of global loads in flight in two register sets: `coop_gemm_db` (BK 32),
-//   `coop_gemm_db_k16` (BK 16), `coop_gemm_db_n256` (BK 16, WN 64).
+// - `coop_gemm_db*`: the same GEMM pipelined — two tile buffers in workgroup memory (one barrier
+//   per K-tile) and two K-tiles of global loads in flight in two register sets, K a multiple of
+//   two K-tiles: `coop_gemm_db` (BK 32), `coop_gemm_db_k16` (BK 16), `coop_gemm_db_n256` (BK 16,
+//   WN 64).
 // Needs subgroups of 32 and 16×16×16 f16 × f16 + f32 cooperative matrices (checked by the host).
 
 enable f16;
@@ -62,8 +64,8 @@ var<workgroup> tile_b: array<f16, {{ bk * sb }}>;
 #}
 {% macro gemm_staged(name, kb, wn, held) %}
 {% set ka = kb + 8 %}
-{# Halves per element of the tiles: 1 (`f16`), 4 (`vec4<f16>`) or 8 (`vec4<u32>`, packed). #}
-{% set per = {"f16": 1, "vec4<f16>": 4, "vec4<u32>": 8}[held] %}
+{# Halves per element of the tiles: 1 (`f16`) or 4 (`vec4<f16>`). #}
+{% set per = {"f16": 1, "vec4<f16>": 4}[held] %}
 {% set tn = 4 * wn %}
 {% set kbv = kb // 8 %}
 {% set tnv = tn // 8 %}
@@ -80,11 +82,9 @@ var<workgroup> tile_b_{{ name }}: array<{{ held }}, {{ kb * (tn + 8) // per }}>;
 // Stores 8 halves (one vec4<u32>) at half `at` of a tile (a multiple of 8):
 {% if per == 1 %}
 // one half at a time (unpacked through f32, exactly).
-{% elif per == 4 %}
-// two 8-byte stores of four halves each (unpacked through f32, exactly: naga 30 types
-// `bitcast<vec4<f16>>` of a vec2<u32> wrongly).
 {% else %}
-// one 16-byte store, the bits unchanged.
+// two 8-byte stores of four halves each (unpacked through f32, exactly: naga 30's WGSL front
+// end types `bitcast<vec4<f16>>` of a vec2<u32> as vec2<f32> and rejects the store).
 {% endif %}
 {% for tile in ["a", "b"] %}
 {% if not loop.first %}
@@ -97,11 +97,9 @@ fn put_{{ tile }}_{{ name }}(at: u32, v: vec4<u32>) {
     tile_{{ tile }}_{{ name }}[at + {{ 2 * w }}u] = f16(h{{ w }}.x);
     tile_{{ tile }}_{{ name }}[at + {{ 2 * w + 1 }}u] = f16(h{{ w }}.y);
 {% endfor %}
-{% elif per == 4 %}
+{% else %}
     tile_{{ tile }}_{{ name }}[at / 4u] = vec4<f16>(vec4<f32>(unpack2x16float(v.x), unpack2x16float(v.y)));
     tile_{{ tile }}_{{ name }}[at / 4u + 1u] = vec4<f16>(vec4<f32>(unpack2x16float(v.z), unpack2x16float(v.w)));
-{% else %}
-    tile_{{ tile }}_{{ name }}[at / 8u] = v;
 {% endif %}
 }
 {% endfor %}

@@ -52,8 +52,8 @@ pub struct CoopRoofline {
     /// The GEMMs' largest relative error (L2) on a 256³ problem against the host's f64 product
     /// of the same f16 operands (exact in f32: a variant above 1e-6 is wrong).
     pub gemm_relative_error: f64,
-    /// Staged variants the device got wrong at 256³ (entry point, relative error; NaN where an
-    /// element was left unwritten): not timed. The variants differ in how they hold their tiles,
+    /// Staged variants the device got wrong at 256³ (entry point, relative error; infinite where
+    /// an element was left unwritten): not timed. The variants differ in how they hold their tiles,
     /// so this is how a driver that misreads one form shows; the plain `coop_gemm` and the
     /// direct GEMM must be right, or the measurement fails.
     pub gemm_wrong: Vec<(&'static str, f64)>,
@@ -208,7 +208,8 @@ async fn coop_rates(ctx: &Context, sampling: &Sampling, small: bool) -> std::res
     let wgmem = ctx.limits().max_compute_workgroup_storage_size;
     let o = roofline_coop::Overrides::new();
     // (entry point, columns of C per workgroup, the K step its loop needs: the K-tile depth, or
-    // two K-tiles for the pipelined ones); the last loads fragments straight from memory. Variants needing more workgroup memory than the device has are skipped.
+    // two K-tiles for the pipelined ones); the last loads fragments straight from memory.
+    // Variants needing more workgroup memory than the device has are skipped.
     let gemms: Vec<(Entry, u32, u32)> = [
         (Entry::CoopGemm, 128, 32),
         (Entry::CoopGemmK64, 128, 64),
@@ -225,7 +226,8 @@ async fn coop_rates(ctx: &Context, sampling: &Sampling, small: bool) -> std::res
     if gemms.last().map(|g| g.0) != Some(Entry::CoopGemmDirect) || gemms.len() < 2 {
         return Err(format!("the GEMM kernels need more than this device's {wgmem} bytes of workgroup memory"));
     }
-    // Correctness first, on a 256³ problem; a wrong variant is an error, not a number.
+    // Correctness first, on a 256³ problem: a wrong variant is reported, not timed (a wrong
+    // `coop_gemm` or direct GEMM fails the measurement).
     let check = 256u32;
     let len = (check * check) as usize;
     let (av, bv) = (small_values(1, len), small_values(2, len));
@@ -253,7 +255,7 @@ async fn coop_rates(ctx: &Context, sampling: &Sampling, small: bool) -> std::res
         record_coop(&mut batch, entry, [check / tile_n, check / 128, 1], [&a, &b, &c], &params).map_err(text)?;
         batch.submit_async().await.map_err(text)?;
         let error = crate::reference::relative_error(&c.to_vec_f32_async(ctx).await.map_err(text)?, &expected);
-        // NaN-poisoned: an unwritten element makes the error NaN (NaN compares false).
+        // NaN-poisoned: an unwritten element makes the error infinite.
         if error.is_nan() || error > GEMM_TOLERANCE {
             if matches!(entry, Entry::CoopGemm | Entry::CoopGemmDirect) {
                 return Err(format!("`{}` is wrong at 256³: relative error {error:e}", entry.name()));
@@ -275,7 +277,7 @@ async fn coop_rates(ctx: &Context, sampling: &Sampling, small: bool) -> std::res
     let params = gemm_params(ctx, size, 0).map_err(text)?;
     let mut rates = Vec::with_capacity(gemms.len());
     // The first variant is timed twice and its first timing dropped: on a GPU that was idle
-    // (a fresh machine), the first ran at under half its speed in 2 of 5 runs of v53 (clocks
+    // (a fresh machine), the first ran at 0.46–0.55× its speed in 2 of 6 runs of v53 (clocks
     // still rising through the sampler's warm-up).
     let first = gemms.first().copied();
     for &(entry, tile_n, depth) in first.iter().chain(&gemms) {
