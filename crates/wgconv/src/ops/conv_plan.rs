@@ -89,6 +89,10 @@ pub(crate) const DIRECT_BLOCK_MAX_OC: u32 = 32;
 /// The longest K (input channels × filter taps) of a layer rule R47 gives `DirectBlock`.
 pub(crate) const DIRECT_BLOCK_MAX_K: u64 = 144;
 
+/// The longest K (input channels × filter taps) of a 1D layer rule R57 gives `DirectBlock`
+/// (`ConvGeometry::direct_block_1d_wins`): K 7 and 10 measured faster there, K 16 slower.
+pub(crate) const DIRECT_BLOCK_1D_MAX_K: u64 = 10;
+
 /// The smallest input (bytes of f32 values, all images) on which rule R55 takes `GemmK16`'s
 /// output tiles M tile fastest: beyond the 50 MB L2 cache of an H100 or H200 with a margin (the
 /// layers measured between 39 and 67 MB gained nothing, those from 75 MB on 1.02–1.04×).
@@ -500,6 +504,12 @@ impl ConvGeometry {
         // share each input load (R9).
         if self.groups > 1 && !depthwise && icg <= 16 && ocg <= 16 && self.supports(ConvKernel::GroupedOc4) {
             return ConvKernel::GroupedOc4;
+        }
+        // 1D stems of K ≤ 10 into more than 64 channels (wav2vec 2.0's 1→512 k10 s5 over raw
+        // audio): register blocks of 4 columns × 16 channels with the taps unrolled, ahead of
+        // R51's 64-row tiles and, below K 8, of the depthwise kernel (R57).
+        if self.direct_block_1d_wins() && self.supports(ConvKernel::DirectBlock) {
+            return ConvKernel::DirectBlock;
         }
         // At most 4 output pixels in all (squeeze-and-excitation FCs, a U-Net's innermost layer):
         // K shared out over a workgroup row's lanes, not run serially by each thread of a GEMM
@@ -1001,6 +1011,28 @@ impl ConvGeometry {
             && self.oc <= DIRECT_BLOCK_MAX_OC
             && self.gemm_k_depth() <= DIRECT_BLOCK_MAX_K
             && self.output_pixels() >= DIRECT_BLOCK_MIN_PIXELS
+    }
+
+    /// Rule R57: whether `DirectBlock` beats R51's 64-row tiles (K 8–16) and the depthwise
+    /// kernel (K under 8, where no GEMM tile is worth it) on a 1D stem: a direct layer of one
+    /// group, 2+ taps, K of at most [`DIRECT_BLOCK_1D_MAX_K`], more than 64 output channels.
+    /// Measured on an H100 (v53 calls F–G, `bench/results/v53-stems-suite.json`: forced
+    /// against the planner, interleaved twice, the faster of each): wav2vec 2.0's 1→512 k10 s5
+    /// at 1–30 s of audio and batch 1–32 1.09–1.22× (0.98× on the one of 6,399 output pixels),
+    /// 1→256 and 1→768 k10 s5 1.05–1.14×, 1→128 k7 s1 at 24 kHz 2.0–2.5× (the depthwise kernel
+    /// there was at 0.49× cuDNN fp32 at batch 16); K 16 lost (1→512 k16 s8 0.80–0.83×, a
+    /// 2-channel k8 s4 0.91–0.93×), so those stay with R51. Fewer output channels (EnCodec's
+    /// 1→32, DAC's 1→64) were not measured and keep their kernels.
+    pub(crate) fn direct_block_1d_wins(&self) -> bool {
+        let taps = u64::from(self.kh) * u64::from(self.kw);
+        // 1D, also when written as a 2D convolution of height 1 (as R51 reads them).
+        let one_d = self.ih == 1 && self.kh == 1;
+        one_d
+            && !self.transposed
+            && self.groups == 1
+            && taps >= 2
+            && self.oc > 64
+            && self.gemm_k_depth() <= DIRECT_BLOCK_1D_MAX_K
     }
 
     /// Rule R55: the order in which `kernel`'s K-slice launches at `tile_n` columns take their
@@ -1556,9 +1588,11 @@ mod tests {
         assert!(rgb(4, 8, 64).planned_kernel().is_gemm(), "{:?}", rgb(4, 8, 64).planned_kernel());
         assert_eq!(kernel(&[8, 320, 64, 64], &[4, 320, 3, 3], unet_out), ConvKernel::FewOc);
         assert_eq!(kernel(&[1, 16, 4, 8400], &[1, 16, 1, 1], d()), ConvKernel::DirectVec4);
-        // A 1D 1-channel stem with 16+ outputs is a GEMM (R24); with fewer, or in 2D, depthwise.
+        // A 1D 1-channel stem with 16+ outputs is not depthwise (R24): GEMM tiles, or R57's
+        // register blocks for more than 64 at K ≤ 10; with fewer, or in 2D, depthwise.
         let conv1d = |oc| geo(&[1, 1, 16000], &[oc, 1, 10], d().stride(&[5])).unwrap().planned_kernel();
-        assert!(conv1d(512).is_gemm(), "{:?}", conv1d(512));
+        assert!(matches!(conv1d(64), ConvKernel::GemmSmallK32) || conv1d(64).is_gemm(), "{:?}", conv1d(64));
+        assert_eq!(conv1d(512), ConvKernel::DirectBlock);
         assert!(matches!(conv1d(8), ConvKernel::Depthwise | ConvKernel::DepthwiseRows), "{:?}", conv1d(8));
         let gray_stem = geo(&[1, 1, 64, 64], &[32, 1, 3, 3], d().padding(&[1])).unwrap().planned_kernel();
         assert!(!gray_stem.is_gemm(), "{gray_stem:?}");
@@ -1627,14 +1661,26 @@ mod tests {
         let d = ConvOptions::default;
         let plan =
             |input: &[usize], weight: &[usize], opts: ConvOptions| geo(input, weight, opts).unwrap().planned_kernel();
-        // R51: wav2vec 2.0's 1→512 k10 s5 stem over 10 s of audio, batch 16 and 1.
-        assert_eq!(plan(&[16, 1, 160_000], &[512, 1, 10], d().stride(&[5])), ConvKernel::GemmM64K16);
-        assert_eq!(plan(&[1, 1, 160_000], &[512, 1, 10], d().stride(&[5])), ConvKernel::GemmM64K16);
-        // Its bounds: taps (a strided 1D 1×1 layer is not R51's), K ≤ 16 (two input channels:
-        // K 20), and the same stem written as a 2D convolution of height 1 is R51's too.
+        // R51: 1D stems of K 11–16 (fitted on wav2vec 2.0's 1→512 k10 s5 stem, which R57 takes
+        // since v53): 1→512 k16 s8 and a 2-channel k8 s4 at batch 16 and 1.
+        assert_eq!(plan(&[16, 1, 160_000], &[512, 1, 16], d().stride(&[8])), ConvKernel::GemmM64K16);
+        assert_eq!(plan(&[1, 2, 160_000], &[512, 2, 8], d().stride(&[4])), ConvKernel::GemmM64K16);
+        // Its bounds: taps (a strided 1D 1×1 layer is not R51's), K ≤ 16 (two input channels of
+        // 10 taps: K 20), and the same stem written as a 2D convolution of height 1 is R51's too.
         assert_eq!(plan(&[16, 2, 160_000], &[512, 2, 10], d().stride(&[5])), ConvKernel::GemmN64K16);
-        assert_eq!(plan(&[16, 1, 1, 160_000], &[512, 1, 1, 10], d().stride(&[1, 5])), ConvKernel::GemmM64K16);
+        assert_eq!(plan(&[16, 1, 1, 160_000], &[512, 1, 1, 16], d().stride(&[1, 8])), ConvKernel::GemmM64K16);
         assert_ne!(plan(&[16, 8, 160_000], &[512, 8, 1], d().stride(&[5])), ConvKernel::GemmM64K16);
+        // R57: K ≤ 10 into more than 64 channels: wav2vec 2.0's stem at batch 16 and 1 (also
+        // written as 2D of height 1), 1→128 k7 s1 (K 7: the depthwise kernel before); not 64
+        // output channels, nor K 12, nor a 2D stem, nor a transposed 1D layer.
+        assert_eq!(plan(&[16, 1, 160_000], &[512, 1, 10], d().stride(&[5])), ConvKernel::DirectBlock);
+        assert_eq!(plan(&[1, 1, 160_000], &[512, 1, 10], d().stride(&[5])), ConvKernel::DirectBlock);
+        assert_eq!(plan(&[16, 1, 1, 160_000], &[512, 1, 1, 10], d().stride(&[1, 5])), ConvKernel::DirectBlock);
+        assert_eq!(plan(&[16, 1, 24_000], &[128, 1, 7], d()), ConvKernel::DirectBlock);
+        assert_ne!(plan(&[16, 1, 24_000], &[64, 1, 7], d()), ConvKernel::DirectBlock);
+        assert_ne!(plan(&[16, 2, 160_000], &[512, 2, 6], d().stride(&[5])), ConvKernel::DirectBlock);
+        assert_ne!(plan(&[16, 1, 400, 400], &[512, 1, 3, 3], d()), ConvKernel::DirectBlock);
+        assert_ne!(plan(&[16, 1, 24_000], &[1, 128, 7], d().transposed(true)), ConvKernel::DirectBlock);
         // R52: SD 1.5's 1280-channel 3×3 at 8², batch 1 (64 columns); at 9 × 8 (72 columns) R14's
         // tiles (10 128×128 tiles in 16 K-slices are under R54's ¾ wave).
         assert_eq!(plan(&[1, 1280, 8, 8], &[1280, 1280, 3, 3], d().padding(&[1])), ConvKernel::GemmN64K16);
