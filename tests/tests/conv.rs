@@ -2490,11 +2490,12 @@ fn direct_block_runs_register_blocks() {
     // A tile width forced without a kernel runs the staged tiles instead.
     let width = ForcedPlan { tile_n: Some(64), ..ForcedPlan::default() };
     check_runs_forced("R47's stem, tile width forced", 798, case(), &[None], width);
-    // Planned (R57): 1D stems of K ≤ 10 into more than 64 channels — wav2vec 2.0's k10 s5 shape
-    // (96 channels: 6 blocks of 16) over 2 clips of 1003 samples, and a k7 stem with a relu.
+    // Planned (R57): 1D stems of K ≤ 10 into 32 or more channels — wav2vec 2.0's k10 s5 shape
+    // (96 channels: 6 blocks of 16) over 2 clips of 1003 samples, and a 1→32 k7 stem, padded,
+    // with a relu.
     for (i, (input, weight, options)) in [
         (&[2usize, 1, 1003][..], &[96usize, 1, 10][..], opts().stride(&[5])),
-        (&[1, 1, 500], &[80, 1, 7], opts().activation(Activation::Relu)),
+        (&[1, 1, 500], &[32, 1, 7], opts().padding(&[3]).activation(Activation::Relu)),
     ]
     .into_iter()
     .enumerate()

@@ -93,6 +93,10 @@ pub(crate) const DIRECT_BLOCK_MAX_K: u64 = 144;
 /// (`ConvGeometry::direct_block_1d_wins`): K 7 and 10 measured faster there, K 16 slower.
 pub(crate) const DIRECT_BLOCK_1D_MAX_K: u64 = 10;
 
+/// The fewest output channels of a 1D layer rule R57 gives `DirectBlock`: 32 and more measured
+/// faster at batch 1 and 16; 16 lost at batch 1 (a grid at the launch floor).
+pub(crate) const DIRECT_BLOCK_1D_MIN_OC: u32 = 32;
+
 /// The smallest input (bytes of f32 values, all images) on which rule R55 takes `GemmK16`'s
 /// output tiles M tile fastest: beyond the 50 MB L2 cache of an H100 or H200 with a margin (the
 /// layers measured between 39 and 67 MB gained nothing, those from 75 MB on 1.02–1.04×).
@@ -505,7 +509,7 @@ impl ConvGeometry {
         if self.groups > 1 && !depthwise && icg <= 16 && ocg <= 16 && self.supports(ConvKernel::GroupedOc4) {
             return ConvKernel::GroupedOc4;
         }
-        // 1D stems of K ≤ 10 into more than 64 channels (wav2vec 2.0's 1→512 k10 s5 over raw
+        // 1D stems of K ≤ 10 into 32 or more channels (wav2vec 2.0's 1→512 k10 s5 over raw
         // audio): register blocks of 4 columns × 16 channels with the taps unrolled, ahead of
         // R51's 64-row tiles and, below K 8, of the depthwise kernel (R57).
         if self.direct_block_1d_wins() && self.supports(ConvKernel::DirectBlock) {
@@ -1013,16 +1017,18 @@ impl ConvGeometry {
             && self.output_pixels() >= DIRECT_BLOCK_MIN_PIXELS
     }
 
-    /// Rule R57: whether `DirectBlock` beats R51's 64-row tiles (K 8–16) and the depthwise
-    /// kernel (K under 8, where no GEMM tile is worth it) on a 1D stem: a direct layer of one
-    /// group, 2+ taps, K of at most [`DIRECT_BLOCK_1D_MAX_K`], more than 64 output channels.
-    /// Measured on an H100 (v53 calls F–G, `bench/results/v53-stems-suite.json`: forced
-    /// against the planner, interleaved twice, the faster of each): wav2vec 2.0's 1→512 k10 s5
-    /// at 1–30 s of audio and batch 1–32 1.09–1.22× (0.98× on the one of 6,399 output pixels),
-    /// 1→256 and 1→768 k10 s5 1.05–1.14×, 1→128 k7 s1 at 24 kHz 2.0–2.5× (the depthwise kernel
-    /// there was at 0.49× cuDNN fp32 at batch 16); K 16 lost (1→512 k16 s8 0.80–0.83×, a
-    /// 2-channel k8 s4 0.91–0.93×), so those stay with R51. Fewer output channels (EnCodec's
-    /// 1→32, DAC's 1→64) were not measured and keep their kernels.
+    /// Rule R57: whether `DirectBlock` beats the kernels the planner gave 1D stems — R51's
+    /// 64-row tiles (K 8–16, more than 64 channels), the 64-column and small-grid tiles (K 8–16,
+    /// fewer), the depthwise kernel (K under 8, where no GEMM tile is worth it): a direct layer
+    /// of one group, 2+ taps, K of at most [`DIRECT_BLOCK_1D_MAX_K`], at least
+    /// [`DIRECT_BLOCK_1D_MIN_OC`] output channels. Measured on an H100 (v53 calls F, G and J,
+    /// `bench/results/v53-stems-suite.json` and `v53-mono-suite.json`: forced against the
+    /// planner, interleaved twice, the faster of each): wav2vec 2.0's 1→512 k10 s5 at 1–30 s of
+    /// audio and batch 1–32 1.09–1.22× (0.98× on the one of 6,399 output pixels), 1→256 and
+    /// 1→768 k10 s5 1.05–1.14×, 1→32 and 1→64 k10 s5 1.23–1.91×, 1→32 to 1→128 k7 s1 at 24 kHz
+    /// 1.02–2.5× (the depthwise kernel there was at 0.48–0.60× cuDNN fp32 at batch 16); K 16
+    /// lost (1→512 k16 s8 0.80–0.83×, a 2-channel k8 s4 0.91–0.93×), so those stay with R51, as
+    /// did 16 output channels at batch 1 (0.72×: 4.6 against 6.4 µs; 2.36× at batch 16).
     pub(crate) fn direct_block_1d_wins(&self) -> bool {
         let taps = u64::from(self.kh) * u64::from(self.kw);
         // 1D, also when written as a 2D convolution of height 1 (as R51 reads them).
@@ -1031,7 +1037,7 @@ impl ConvGeometry {
             && !self.transposed
             && self.groups == 1
             && taps >= 2
-            && self.oc > 64
+            && self.oc >= DIRECT_BLOCK_1D_MIN_OC
             && self.gemm_k_depth() <= DIRECT_BLOCK_1D_MAX_K
     }
 
@@ -1589,9 +1595,10 @@ mod tests {
         assert_eq!(kernel(&[8, 320, 64, 64], &[4, 320, 3, 3], unet_out), ConvKernel::FewOc);
         assert_eq!(kernel(&[1, 16, 4, 8400], &[1, 16, 1, 1], d()), ConvKernel::DirectVec4);
         // A 1D 1-channel stem with 16+ outputs is not depthwise (R24): GEMM tiles, or R57's
-        // register blocks for more than 64 at K ≤ 10; with fewer, or in 2D, depthwise.
+        // register blocks for 32+ at K ≤ 10; with fewer, or in 2D, depthwise.
         let conv1d = |oc| geo(&[1, 1, 16000], &[oc, 1, 10], d().stride(&[5])).unwrap().planned_kernel();
-        assert!(matches!(conv1d(64), ConvKernel::GemmSmallK32) || conv1d(64).is_gemm(), "{:?}", conv1d(64));
+        assert!(matches!(conv1d(16), ConvKernel::GemmSmallK32) || conv1d(16).is_gemm(), "{:?}", conv1d(16));
+        assert_eq!(conv1d(32), ConvKernel::DirectBlock);
         assert_eq!(conv1d(512), ConvKernel::DirectBlock);
         assert!(matches!(conv1d(8), ConvKernel::Depthwise | ConvKernel::DepthwiseRows), "{:?}", conv1d(8));
         let gray_stem = geo(&[1, 1, 64, 64], &[32, 1, 3, 3], d().padding(&[1])).unwrap().planned_kernel();
@@ -1670,14 +1677,15 @@ mod tests {
         assert_eq!(plan(&[16, 2, 160_000], &[512, 2, 10], d().stride(&[5])), ConvKernel::GemmN64K16);
         assert_eq!(plan(&[16, 1, 1, 160_000], &[512, 1, 1, 16], d().stride(&[1, 8])), ConvKernel::GemmM64K16);
         assert_ne!(plan(&[16, 8, 160_000], &[512, 8, 1], d().stride(&[5])), ConvKernel::GemmM64K16);
-        // R57: K ≤ 10 into more than 64 channels: wav2vec 2.0's stem at batch 16 and 1 (also
-        // written as 2D of height 1), 1→128 k7 s1 (K 7: the depthwise kernel before); not 64
-        // output channels, nor K 12, nor a 2D stem, nor a transposed 1D layer.
+        // R57: K ≤ 10 into 32 or more channels: wav2vec 2.0's stem at batch 16 and 1 (also
+        // written as 2D of height 1), 1→128 and 1→32 k7 s1 (K 7: the depthwise kernel before);
+        // not 16 output channels, nor K 12, nor a 2D stem, nor a transposed 1D layer.
         assert_eq!(plan(&[16, 1, 160_000], &[512, 1, 10], d().stride(&[5])), ConvKernel::DirectBlock);
         assert_eq!(plan(&[1, 1, 160_000], &[512, 1, 10], d().stride(&[5])), ConvKernel::DirectBlock);
         assert_eq!(plan(&[16, 1, 1, 160_000], &[512, 1, 1, 10], d().stride(&[1, 5])), ConvKernel::DirectBlock);
         assert_eq!(plan(&[16, 1, 24_000], &[128, 1, 7], d()), ConvKernel::DirectBlock);
-        assert_ne!(plan(&[16, 1, 24_000], &[64, 1, 7], d()), ConvKernel::DirectBlock);
+        assert_eq!(plan(&[1, 1, 24_000], &[32, 1, 7], d()), ConvKernel::DirectBlock);
+        assert_ne!(plan(&[16, 1, 24_000], &[16, 1, 7], d()), ConvKernel::DirectBlock);
         assert_ne!(plan(&[16, 2, 160_000], &[512, 2, 6], d().stride(&[5])), ConvKernel::DirectBlock);
         assert_ne!(plan(&[16, 1, 400, 400], &[512, 1, 3, 3], d()), ConvKernel::DirectBlock);
         assert_ne!(plan(&[16, 1, 24_000], &[1, 128, 7], d().transposed(true)), ConvKernel::DirectBlock);
