@@ -2,7 +2,7 @@
 # kernels are v52's) against cuDNN fp32/TF32 and torch._int_mm in the same call, each side in
 # several rounds (call A's single round met a stretch of slowed layers, 0.37–0.72× its H100
 # times on consecutive layers). On an H100: the roofline with every staged variant (803a749's
-# binary). Run six times; each got an H100 (`v53-h100-callD-*`, `…-callD-run{2..6}-*`); from the
+# binary). Run seven times; each got an H100 (`v53-h100-callD-*`, `…-callD-run{2..7}-*`); from the
 # second run on, the roofline step ran only on an H100 (as below).
 for f in .gl/*.deb; do dpkg -x $f /; done; ldconfig; export VK_DRIVER_FILES=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json
 xz -dc bin-v53/roof.xz > /tmp/wgconv; chmod +x /tmp/wgconv

@@ -885,17 +885,21 @@ fn one_dimensional() {
         },
     );
     assert_eq!(out.len(), 2 * 4 * 7);
-    // A 1-channel stem with many outputs (wav2vec 2.0's raw-audio conv) runs as a GEMM (R24): on
-    // a grid this small, the small-grid one (R27).
-    let stem = Case {
-        input: &[1, 1, 203],
-        weight: &[32, 1, 10],
-        bias: false,
-        opts: opts().stride(&[5]),
-        kernel: ConvKernel::Direct,
-    };
-    assert!(ConvGeometry::new(stem.input, stem.weight, None, &stem.opts).unwrap().planned_kernel().is_gemm_shaped());
-    check("1-channel stem", 62, stem);
+    // A 1-channel stem with many outputs (wav2vec 2.0's raw-audio conv) is not depthwise (R24):
+    // into 32+ channels, R57's register blocks; into 16, a GEMM (on a grid this small, the
+    // small-grid one, R27).
+    for (seed, oc, planned) in [(62, 32, ConvKernel::DirectBlock), (1062, 16, ConvKernel::GemmSmallK32)] {
+        let stem = Case {
+            input: &[1, 1, 203],
+            weight: &[oc, 1, 10],
+            bias: false,
+            opts: opts().stride(&[5]),
+            kernel: ConvKernel::Direct,
+        };
+        let g = ConvGeometry::new(stem.input, stem.weight, None, &stem.opts).unwrap();
+        assert_eq!(g.planned_kernel(), planned, "{oc} channels");
+        check("1-channel stem", seed, stem);
+    }
     check(
         "conv_transpose1d",
         61,

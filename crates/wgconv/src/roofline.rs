@@ -277,7 +277,7 @@ async fn coop_rates(ctx: &Context, sampling: &Sampling, small: bool) -> std::res
     let params = gemm_params(ctx, size, 0).map_err(text)?;
     let mut rates = Vec::with_capacity(gemms.len());
     // The first variant is timed twice and its first timing dropped: on a GPU that was idle
-    // (a fresh machine), the first ran at 0.46–0.55× its speed in 2 of 6 runs of v53 (clocks
+    // (a fresh machine), the first ran at 0.46–0.55× its speed in 2 of 7 runs of v53 (clocks
     // still rising through the sampler's warm-up).
     let first = gemms.first().copied();
     for &(entry, tile_n, depth) in first.iter().chain(&gemms) {

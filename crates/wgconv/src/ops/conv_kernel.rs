@@ -170,7 +170,8 @@ pub enum ConvKernel {
     /// channels at a time; the filter's size is a pipeline constant, so its taps unroll and
     /// their loads are in flight together. For layers whose K (input channels × taps) is short
     /// on large grids: stems, 16–64-channel layers with small filters, where a GEMM tile's
-    /// staged K loop runs a few steps. The planner gives it such layers on large grids (R47).
+    /// staged K loop runs a few steps. The planner gives it such layers on large grids (R47)
+    /// and single-channel 1D stems of short filters (R57).
     DirectBlock,
 }
 

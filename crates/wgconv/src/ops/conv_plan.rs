@@ -269,7 +269,7 @@ fn runnable_kernel(
     let mut kernel = geometry.choose_kernel(forced.kernel)?;
     // A tile width or K schedule forced without a kernel is a choice among the staged-tile GEMM
     // kernels, which the small-grid ones, R30's and R43's few-output-channel kernels, R31's
-    // Winograd, R32's `GroupedOc4`, R37's, R38's and R46's pointwise kernels and R47's
+    // Winograd, R32's `GroupedOc4`, R37's, R38's and R46's pointwise kernels and R47's and R57's
     // `DirectBlock` are not.
     let instead_of_staged = kernel.gemm_small_entry().is_some() || geometry.rule_instead_of_gemm(kernel);
     if instead_of_staged && forced.kernel.is_none() && (forced.tile_n.is_some() || forced.schedule.is_some()) {
@@ -509,12 +509,6 @@ impl ConvGeometry {
         if self.groups > 1 && !depthwise && icg <= 16 && ocg <= 16 && self.supports(ConvKernel::GroupedOc4) {
             return ConvKernel::GroupedOc4;
         }
-        // 1D stems of K ≤ 10 into 32 or more channels (wav2vec 2.0's 1→512 k10 s5 over raw
-        // audio): register blocks of 4 columns × 16 channels with the taps unrolled, ahead of
-        // R51's 64-row tiles and, below K 8, of the depthwise kernel (R57).
-        if self.direct_block_1d_wins() && self.supports(ConvKernel::DirectBlock) {
-            return ConvKernel::DirectBlock;
-        }
         // At most 4 output pixels in all (squeeze-and-excitation FCs, a U-Net's innermost layer):
         // K shared out over a workgroup row's lanes, not run serially by each thread of a GEMM
         // tile whose columns are nearly all absent, nor by one thread per output (R25). Short K
@@ -522,6 +516,12 @@ impl ConvGeometry {
         // floor there. (`Gemv` runs direct convolutions only: its K is the GEMM's.)
         if !depthwise && (gemm_worthwhile || self.gemm_k_depth() >= 128) && self.supports(ConvKernel::Gemv) {
             return ConvKernel::Gemv;
+        }
+        // Single-channel 1D stems of K ≤ 10 into 32 or more channels (wav2vec 2.0's 1→512 k10
+        // s5 over raw audio): register blocks of 4 columns × 16 channels with the taps unrolled,
+        // ahead of R51's and the small tiles and, below K 8, of the depthwise kernel (R57).
+        if self.direct_block_1d_wins() && self.supports(ConvKernel::DirectBlock) {
+            return ConvKernel::DirectBlock;
         }
         // Depthwise filters too large for the row-runs' unrolled window, and other groups of few
         // channels (3 out per group, or up to 4 in): the depthwise kernel's four outputs per
@@ -631,7 +631,7 @@ impl ConvGeometry {
     /// Whether `kernel` is one a planner rule runs on this layer in place of a GEMM kernel:
     /// R30's `TransposedFewOc`, R31's `Winograd`, R32's `GroupedOc4` (where it takes a layer the
     /// tiles would run), R37's and R46's `PointwiseVec4`, R38's `PointwiseVec4Split`, R43's `FewOc`
-    /// and R47's `DirectBlock`.
+    /// and R47's and R57's `DirectBlock`.
     pub(crate) fn rule_instead_of_gemm(&self, kernel: ConvKernel) -> bool {
         matches!(
             kernel,
@@ -658,7 +658,7 @@ impl ConvGeometry {
     /// on Winograd already, and R42 has given `WinogradCoop` those of 128+ channels in and out
     /// on larger grids; with fewer, `coop_f16` won on most measured, v34, v36; `runs_coop_nhwc`
     /// asks for channels-last inputs before any rule, and leaves R40's layers to it: R41), R32 `GroupedOc4`, R37's and R46's
-    /// `PointwiseVec4`, R38 `PointwiseVec4Split` and R47 `DirectBlock` (fp32 rules; the tensor
+    /// `PointwiseVec4`, R38 `PointwiseVec4Split` and R47's and R57's `DirectBlock` (fp32 rules; the tensor
     /// cores took those layers before, and were not measured against them).
     pub(crate) fn tensor_core_candidate(&self) -> bool {
         let big_enough = || self.coop_grid().iter().product::<u64>() >= COOP_TRANSPOSED_MIN_WORKGROUPS;
@@ -928,7 +928,8 @@ impl ConvGeometry {
         // 1D layers, also when written as 2D convolutions of height 1 (as R33 reads them).
         let one_d = self.ih == 1 && self.kh == 1;
         // R51: 1D layers with taps and K ≤ 16, i.e. stems of one or a few input channels
-        // (wav2vec 2.0's 1→512 k10 s5 over raw audio, the one measured): K is one
+        // (fitted on wav2vec 2.0's 1→512 k10 s5 over raw audio, which R57's register blocks
+        // take since v53; it keeps K 11–16 and 2+ channels, measured there in v53): K is one
         // short K-tile, so the output stores are the work, and 64×128 tiles store runs of 128
         // columns where R15's 64×64 ones stored 64.
         if one_d && !self.transposed && has_taps && k <= 16 && ocg > 64 {
@@ -1017,24 +1018,28 @@ impl ConvGeometry {
             && self.output_pixels() >= DIRECT_BLOCK_MIN_PIXELS
     }
 
-    /// Rule R57: whether `DirectBlock` beats the kernels the planner gave 1D stems — R51's
-    /// 64-row tiles (K 8–16, more than 64 channels), the 64-column and small-grid tiles (K 8–16,
-    /// fewer), the depthwise kernel (K under 8, where no GEMM tile is worth it): a direct layer
-    /// of one group, 2+ taps, K of at most [`DIRECT_BLOCK_1D_MAX_K`], at least
-    /// [`DIRECT_BLOCK_1D_MIN_OC`] output channels. Measured on an H100 (v53 calls F, G and J,
+    /// Rule R57: whether `DirectBlock` beats the kernels the planner gave single-channel 1D
+    /// stems — R51's 64-row tiles (K 8–16, more than 64 channels), the 64-column and small-grid
+    /// tiles (K 8–16, fewer), the depthwise kernel (K under 8, where no GEMM tile is worth it):
+    /// a direct layer of one input channel, 2+ taps (K of at most [`DIRECT_BLOCK_1D_MAX_K`]), at
+    /// least [`DIRECT_BLOCK_1D_MIN_OC`] output channels. (Layers of at most 4 output pixels keep
+    /// R25's `Gemv`, which the planner asks first.) Measured on an H100 (v53 calls F, G and J,
     /// `bench/results/v53-stems-suite.json` and `v53-mono-suite.json`: forced against the
     /// planner, interleaved twice, the faster of each): wav2vec 2.0's 1→512 k10 s5 at 1–30 s of
     /// audio and batch 1–32 1.09–1.22× (0.98× on the one of 6,399 output pixels), 1→256 and
     /// 1→768 k10 s5 1.05–1.14×, 1→32 and 1→64 k10 s5 1.23–1.91×, 1→32 to 1→128 k7 s1 at 24 kHz
     /// 1.02–2.5× (the depthwise kernel there was at 0.48–0.60× cuDNN fp32 at batch 16); K 16
-    /// lost (1→512 k16 s8 0.80–0.83×, a 2-channel k8 s4 0.91–0.93×), so those stay with R51, as
-    /// did 16 output channels at batch 1 (0.72×: 4.6 against 6.4 µs; 2.36× at batch 16).
+    /// lost (1→512 k16 s8 0.80–0.83×, a 2-channel k8 s4 0.91–0.93×), so those stay with R51; so
+    /// did 16 output channels at batch 1 (0.72×: 4.6 against 6.4 µs; 2.36× at batch 16), which
+    /// keep the depthwise kernel or the small tiles. Only single-channel layers were measured at
+    /// K ≤ 10, so a 1D layer of 2+ input channels (3→64 k3) keeps its kernel.
     pub(crate) fn direct_block_1d_wins(&self) -> bool {
         let taps = u64::from(self.kh) * u64::from(self.kw);
         // 1D, also when written as a 2D convolution of height 1 (as R51 reads them).
         let one_d = self.ih == 1 && self.kh == 1;
         one_d
             && !self.transposed
+            && self.ic == 1
             && self.groups == 1
             && taps >= 2
             && self.oc >= DIRECT_BLOCK_1D_MIN_OC
@@ -1427,7 +1432,7 @@ mod tests {
         assert_eq!(oc4(&[8, 3, 224, 224], &[64, 3, 7, 7], d().stride(&[2]).padding(&[3])), ConvKernel::GemmN64K16);
         // They count as GEMM-shaped for the tensor cores where f16 is allowed, as before R32.
         assert!(geo(&[1, 3, 640, 640], &[16, 3, 3, 3], s2()).unwrap().tensor_core_candidate());
-        // Not measured on 1D layers: a 1→32 1D stem over 400 000 samples stays on the GEMM.
+        // Not measured on 1D layers: a 1→32 1D stem over 400 000 samples is not R32's (R57's).
         assert_ne!(oc4(&[1, 1, 400_000], &[32, 1, 10], d().stride(&[5])), ConvKernel::GroupedOc4);
         // Depthwise on widths that are multiples of 4: vec4 quads, 4 rows per thread for one or
         // two waves, else 2 while that leaves 2^17 threads, else 1; at most 2 rows above 9 taps.
@@ -1687,6 +1692,9 @@ mod tests {
         assert_eq!(plan(&[1, 1, 24_000], &[32, 1, 7], d()), ConvKernel::DirectBlock);
         assert_ne!(plan(&[16, 1, 24_000], &[16, 1, 7], d()), ConvKernel::DirectBlock);
         assert_ne!(plan(&[16, 2, 160_000], &[512, 2, 6], d().stride(&[5])), ConvKernel::DirectBlock);
+        assert_ne!(plan(&[16, 2, 160_000], &[512, 2, 5], d().stride(&[5])), ConvKernel::DirectBlock);
+        assert_ne!(plan(&[16, 1, 160_000], &[512, 1, 11], d().stride(&[5])), ConvKernel::DirectBlock);
+        assert_ne!(plan(&[16, 1, 24_000], &[31, 1, 7], d()), ConvKernel::DirectBlock);
         assert_ne!(plan(&[16, 1, 400, 400], &[512, 1, 3, 3], d()), ConvKernel::DirectBlock);
         assert_ne!(plan(&[16, 1, 24_000], &[1, 128, 7], d().transposed(true)), ConvKernel::DirectBlock);
         // R52: SD 1.5's 1280-channel 3×3 at 8², batch 1 (64 columns); at 9 × 8 (72 columns) R14's
