@@ -1682,9 +1682,10 @@ mod tests {
         assert_eq!(plan(&[16, 2, 160_000], &[512, 2, 10], d().stride(&[5])), ConvKernel::GemmN64K16);
         assert_eq!(plan(&[16, 1, 1, 160_000], &[512, 1, 1, 16], d().stride(&[1, 8])), ConvKernel::GemmM64K16);
         assert_ne!(plan(&[16, 8, 160_000], &[512, 8, 1], d().stride(&[5])), ConvKernel::GemmM64K16);
-        // R57: K ≤ 10 into 32 or more channels: wav2vec 2.0's stem at batch 16 and 1 (also
-        // written as 2D of height 1), 1→128 and 1→32 k7 s1 (K 7: the depthwise kernel before);
-        // not 16 output channels, nor K 12, nor a 2D stem, nor a transposed 1D layer.
+        // R57: one input channel, K ≤ 10, into 32 or more channels: wav2vec 2.0's stem at batch
+        // 16 and 1 (also written as 2D of height 1), 1→128 and 1→32 k7 s1 (K 7: the depthwise
+        // kernel before); not 16 or 31 output channels, nor two input channels (K 12 or 10), nor
+        // K 11, nor a 2D stem, nor a transposed 1D layer.
         assert_eq!(plan(&[16, 1, 160_000], &[512, 1, 10], d().stride(&[5])), ConvKernel::DirectBlock);
         assert_eq!(plan(&[1, 1, 160_000], &[512, 1, 10], d().stride(&[5])), ConvKernel::DirectBlock);
         assert_eq!(plan(&[16, 1, 1, 160_000], &[512, 1, 1, 10], d().stride(&[1, 5])), ConvKernel::DirectBlock);
