@@ -56,6 +56,7 @@ var<workgroup> tile_b: array<f16, 4352>;
 
 
 
+
 // `coop_gemm`: A tile 128 × 32 halves (rows padded to 40), B tile 32 × 128 (rows
 // padded to 136): 18944 bytes. The last A fragment reads up to
 // 127·40 + 32 − 1, the last B fragment up to (32 − 1)·136 + 128 − 1: inside.
@@ -704,6 +705,19 @@ fn coop_gemm_h4(@builtin(local_invocation_index) local: u32, @builtin(workgroup_
 var<workgroup> tile_a_coop_gemm_db: array<vec4<f16>, 2560>;
 var<workgroup> tile_b_coop_gemm_db: array<vec4<f16>, 2176>;
 
+// Stores 8 halves (one vec4<u32>) at half `at` of a tile (a multiple of 8):
+// two 8-byte stores of four halves each (unpacked through f32, exactly: naga 30's WGSL front
+// end types `bitcast<vec4<f16>>` of a vec2<u32> as vec2<f32> and rejects the store).
+fn put_a_coop_gemm_db(at: u32, v: vec4<u32>) {
+    tile_a_coop_gemm_db[at / 4u] = vec4<f16>(vec4<f32>(unpack2x16float(v.x), unpack2x16float(v.y)));
+    tile_a_coop_gemm_db[at / 4u + 1u] = vec4<f16>(vec4<f32>(unpack2x16float(v.z), unpack2x16float(v.w)));
+}
+
+fn put_b_coop_gemm_db(at: u32, v: vec4<u32>) {
+    tile_b_coop_gemm_db[at / 4u] = vec4<f16>(vec4<f32>(unpack2x16float(v.x), unpack2x16float(v.y)));
+    tile_b_coop_gemm_db[at / 4u + 1u] = vec4<f16>(vec4<f32>(unpack2x16float(v.z), unpack2x16float(v.w)));
+}
+
 @compute @workgroup_size(256)
 fn coop_gemm_db(@builtin(local_invocation_index) local: u32, @builtin(workgroup_id) wg: vec3<u32>) {
     let warp = local / 32u;
@@ -711,9 +725,13 @@ fn coop_gemm_db(@builtin(local_invocation_index) local: u32, @builtin(workgroup_
     let warp_n = (warp % 4u) * 32u;
     let m0 = wg.y * 128u;
     let n0 = wg.x * 128u;
+    // The stores' row stride as a named value: naga 30's SPIR-V writer panics ("not cached") on
+    // a cooperative store whose stride or index is computed inline.
     let ldc = params.n;
     let k8 = params.k / 8u;
     let n8 = params.n / 8u;
+    // Staging: vec4 l = local + 256·r of the A tile (row l / 4, column l % 4) and of the B tile
+    // (row l / 16, column l % 16): 2 and 2 per invocation.
     let ar0 = (local + 0u) / 4u;
     let ac0 = (local + 0u) % 4u;
     let ar1 = (local + 256u) / 4u;
@@ -725,12 +743,12 @@ fn coop_gemm_db(@builtin(local_invocation_index) local: u32, @builtin(workgroup_
     // Register set s holds K-tile 2·i + s of iteration i.
     var va0_0 = a[(m0 + ar0) * k8 + 0u + ac0];
     var va1_0 = a[(m0 + ar1) * k8 + 0u + ac1];
-    var vb0_0 = b[(0u + br0) * n8 + n0 / 8u + bc0];
-    var vb1_0 = b[(0u + br1) * n8 + n0 / 8u + bc1];
+    var vb0_0 = b[(0u * 8u + br0) * n8 + n0 / 8u + bc0];
+    var vb1_0 = b[(0u * 8u + br1) * n8 + n0 / 8u + bc1];
     var va0_1 = a[(m0 + ar0) * k8 + 4u + ac0];
     var va1_1 = a[(m0 + ar1) * k8 + 4u + ac1];
-    var vb0_1 = b[(32u + br0) * n8 + n0 / 8u + bc0];
-    var vb1_1 = b[(32u + br1) * n8 + n0 / 8u + bc1];
+    var vb0_1 = b[(4u * 8u + br0) * n8 + n0 / 8u + bc0];
+    var vb1_1 = b[(4u * 8u + br1) * n8 + n0 / 8u + bc1];
     var c00 = coop_mat16x16<f32, C>();
     var c01 = coop_mat16x16<f32, C>();
     var c10 = coop_mat16x16<f32, C>();
@@ -742,20 +760,10 @@ fn coop_gemm_db(@builtin(local_invocation_index) local: u32, @builtin(workgroup_
     for (var k0 = 0u; k0 < params.k; k0 += 64u) {
         // K-tile k0 + 0: registers → buffer 0 (whose last reader, two K-tiles ago,
         // finished before every invocation passed the previous K-tile's barrier).
-        {
-            let at_a0 = 0u + (ar0 * 40u + ac0 * 8u) / 4u;
-            tile_a_coop_gemm_db[at_a0] = vec4<f16>(vec4<f32>(unpack2x16float(va0_0.x), unpack2x16float(va0_0.y)));
-            tile_a_coop_gemm_db[at_a0 + 1u] = vec4<f16>(vec4<f32>(unpack2x16float(va0_0.z), unpack2x16float(va0_0.w)));
-            let at_a1 = 0u + (ar1 * 40u + ac1 * 8u) / 4u;
-            tile_a_coop_gemm_db[at_a1] = vec4<f16>(vec4<f32>(unpack2x16float(va1_0.x), unpack2x16float(va1_0.y)));
-            tile_a_coop_gemm_db[at_a1 + 1u] = vec4<f16>(vec4<f32>(unpack2x16float(va1_0.z), unpack2x16float(va1_0.w)));
-            let at_b0 = 0u + (br0 * 136u + bc0 * 8u) / 4u;
-            tile_b_coop_gemm_db[at_b0] = vec4<f16>(vec4<f32>(unpack2x16float(vb0_0.x), unpack2x16float(vb0_0.y)));
-            tile_b_coop_gemm_db[at_b0 + 1u] = vec4<f16>(vec4<f32>(unpack2x16float(vb0_0.z), unpack2x16float(vb0_0.w)));
-            let at_b1 = 0u + (br1 * 136u + bc1 * 8u) / 4u;
-            tile_b_coop_gemm_db[at_b1] = vec4<f16>(vec4<f32>(unpack2x16float(vb1_0.x), unpack2x16float(vb1_0.y)));
-            tile_b_coop_gemm_db[at_b1 + 1u] = vec4<f16>(vec4<f32>(unpack2x16float(vb1_0.z), unpack2x16float(vb1_0.w)));
-        }
+        put_a_coop_gemm_db(ar0 * 40u + ac0 * 8u, va0_0);
+        put_a_coop_gemm_db(ar1 * 40u + ac1 * 8u, va1_0);
+        put_b_coop_gemm_db(br0 * 136u + bc0 * 8u, vb0_0);
+        put_b_coop_gemm_db(br1 * 136u + bc1 * 8u, vb1_0);
         workgroupBarrier();
         {
             // Two K-tiles ahead (clamped to the last: issued unconditionally).
@@ -799,20 +807,10 @@ fn coop_gemm_db(@builtin(local_invocation_index) local: u32, @builtin(workgroup_
         }
         // K-tile k0 + 32: registers → buffer 1 (whose last reader, two K-tiles ago,
         // finished before every invocation passed the previous K-tile's barrier).
-        {
-            let at_a0 = 1280u + (ar0 * 40u + ac0 * 8u) / 4u;
-            tile_a_coop_gemm_db[at_a0] = vec4<f16>(vec4<f32>(unpack2x16float(va0_1.x), unpack2x16float(va0_1.y)));
-            tile_a_coop_gemm_db[at_a0 + 1u] = vec4<f16>(vec4<f32>(unpack2x16float(va0_1.z), unpack2x16float(va0_1.w)));
-            let at_a1 = 1280u + (ar1 * 40u + ac1 * 8u) / 4u;
-            tile_a_coop_gemm_db[at_a1] = vec4<f16>(vec4<f32>(unpack2x16float(va1_1.x), unpack2x16float(va1_1.y)));
-            tile_a_coop_gemm_db[at_a1 + 1u] = vec4<f16>(vec4<f32>(unpack2x16float(va1_1.z), unpack2x16float(va1_1.w)));
-            let at_b0 = 1088u + (br0 * 136u + bc0 * 8u) / 4u;
-            tile_b_coop_gemm_db[at_b0] = vec4<f16>(vec4<f32>(unpack2x16float(vb0_1.x), unpack2x16float(vb0_1.y)));
-            tile_b_coop_gemm_db[at_b0 + 1u] = vec4<f16>(vec4<f32>(unpack2x16float(vb0_1.z), unpack2x16float(vb0_1.w)));
-            let at_b1 = 1088u + (br1 * 136u + bc1 * 8u) / 4u;
-            tile_b_coop_gemm_db[at_b1] = vec4<f16>(vec4<f32>(unpack2x16float(vb1_1.x), unpack2x16float(vb1_1.y)));
-            tile_b_coop_gemm_db[at_b1 + 1u] = vec4<f16>(vec4<f32>(unpack2x16float(vb1_1.z), unpack2x16float(vb1_1.w)));
-        }
+        put_a_coop_gemm_db(5120u + ar0 * 40u + ac0 * 8u, va0_1);
+        put_a_coop_gemm_db(5120u + ar1 * 40u + ac1 * 8u, va1_1);
+        put_b_coop_gemm_db(4352u + br0 * 136u + bc0 * 8u, vb0_1);
+        put_b_coop_gemm_db(4352u + br1 * 136u + bc1 * 8u, vb1_1);
         workgroupBarrier();
         {
             // Two K-tiles ahead (clamped to the last: issued unconditionally).
@@ -855,6 +853,7 @@ fn coop_gemm_db(@builtin(local_invocation_index) local: u32, @builtin(workgroup_
             c31 = coopMultiplyAdd(a3, b1, c31);
         }
     }
+    // Indices as named values too: naga 30's SPIR-V writer panics on a store's inline index.
     let at00 = (m0 + warp_m + 0u) * ldc + n0 + warp_n + 0u;
     coopStoreT(c00, &c[at00], ldc);
     let at01 = (m0 + warp_m + 0u) * ldc + n0 + warp_n + 16u;
@@ -878,6 +877,19 @@ fn coop_gemm_db(@builtin(local_invocation_index) local: u32, @builtin(workgroup_
 var<workgroup> tile_a_coop_gemm_db_k16: array<vec4<f16>, 1536>;
 var<workgroup> tile_b_coop_gemm_db_k16: array<vec4<f16>, 1088>;
 
+// Stores 8 halves (one vec4<u32>) at half `at` of a tile (a multiple of 8):
+// two 8-byte stores of four halves each (unpacked through f32, exactly: naga 30's WGSL front
+// end types `bitcast<vec4<f16>>` of a vec2<u32> as vec2<f32> and rejects the store).
+fn put_a_coop_gemm_db_k16(at: u32, v: vec4<u32>) {
+    tile_a_coop_gemm_db_k16[at / 4u] = vec4<f16>(vec4<f32>(unpack2x16float(v.x), unpack2x16float(v.y)));
+    tile_a_coop_gemm_db_k16[at / 4u + 1u] = vec4<f16>(vec4<f32>(unpack2x16float(v.z), unpack2x16float(v.w)));
+}
+
+fn put_b_coop_gemm_db_k16(at: u32, v: vec4<u32>) {
+    tile_b_coop_gemm_db_k16[at / 4u] = vec4<f16>(vec4<f32>(unpack2x16float(v.x), unpack2x16float(v.y)));
+    tile_b_coop_gemm_db_k16[at / 4u + 1u] = vec4<f16>(vec4<f32>(unpack2x16float(v.z), unpack2x16float(v.w)));
+}
+
 @compute @workgroup_size(256)
 fn coop_gemm_db_k16(@builtin(local_invocation_index) local: u32, @builtin(workgroup_id) wg: vec3<u32>) {
     let warp = local / 32u;
@@ -885,18 +897,22 @@ fn coop_gemm_db_k16(@builtin(local_invocation_index) local: u32, @builtin(workgr
     let warp_n = (warp % 4u) * 32u;
     let m0 = wg.y * 128u;
     let n0 = wg.x * 128u;
+    // The stores' row stride as a named value: naga 30's SPIR-V writer panics ("not cached") on
+    // a cooperative store whose stride or index is computed inline.
     let ldc = params.n;
     let k8 = params.k / 8u;
     let n8 = params.n / 8u;
+    // Staging: vec4 l = local + 256·r of the A tile (row l / 2, column l % 2) and of the B tile
+    // (row l / 16, column l % 16): 1 and 1 per invocation.
     let ar0 = (local + 0u) / 2u;
     let ac0 = (local + 0u) % 2u;
     let br0 = (local + 0u) / 16u;
     let bc0 = (local + 0u) % 16u;
     // Register set s holds K-tile 2·i + s of iteration i.
     var va0_0 = a[(m0 + ar0) * k8 + 0u + ac0];
-    var vb0_0 = b[(0u + br0) * n8 + n0 / 8u + bc0];
+    var vb0_0 = b[(0u * 8u + br0) * n8 + n0 / 8u + bc0];
     var va0_1 = a[(m0 + ar0) * k8 + 2u + ac0];
-    var vb0_1 = b[(16u + br0) * n8 + n0 / 8u + bc0];
+    var vb0_1 = b[(2u * 8u + br0) * n8 + n0 / 8u + bc0];
     var c00 = coop_mat16x16<f32, C>();
     var c01 = coop_mat16x16<f32, C>();
     var c10 = coop_mat16x16<f32, C>();
@@ -908,14 +924,8 @@ fn coop_gemm_db_k16(@builtin(local_invocation_index) local: u32, @builtin(workgr
     for (var k0 = 0u; k0 < params.k; k0 += 32u) {
         // K-tile k0 + 0: registers → buffer 0 (whose last reader, two K-tiles ago,
         // finished before every invocation passed the previous K-tile's barrier).
-        {
-            let at_a0 = 0u + (ar0 * 24u + ac0 * 8u) / 4u;
-            tile_a_coop_gemm_db_k16[at_a0] = vec4<f16>(vec4<f32>(unpack2x16float(va0_0.x), unpack2x16float(va0_0.y)));
-            tile_a_coop_gemm_db_k16[at_a0 + 1u] = vec4<f16>(vec4<f32>(unpack2x16float(va0_0.z), unpack2x16float(va0_0.w)));
-            let at_b0 = 0u + (br0 * 136u + bc0 * 8u) / 4u;
-            tile_b_coop_gemm_db_k16[at_b0] = vec4<f16>(vec4<f32>(unpack2x16float(vb0_0.x), unpack2x16float(vb0_0.y)));
-            tile_b_coop_gemm_db_k16[at_b0 + 1u] = vec4<f16>(vec4<f32>(unpack2x16float(vb0_0.z), unpack2x16float(vb0_0.w)));
-        }
+        put_a_coop_gemm_db_k16(ar0 * 24u + ac0 * 8u, va0_0);
+        put_b_coop_gemm_db_k16(br0 * 136u + bc0 * 8u, vb0_0);
         workgroupBarrier();
         {
             // Two K-tiles ahead (clamped to the last: issued unconditionally).
@@ -941,14 +951,8 @@ fn coop_gemm_db_k16(@builtin(local_invocation_index) local: u32, @builtin(workgr
         }
         // K-tile k0 + 16: registers → buffer 1 (whose last reader, two K-tiles ago,
         // finished before every invocation passed the previous K-tile's barrier).
-        {
-            let at_a0 = 768u + (ar0 * 24u + ac0 * 8u) / 4u;
-            tile_a_coop_gemm_db_k16[at_a0] = vec4<f16>(vec4<f32>(unpack2x16float(va0_1.x), unpack2x16float(va0_1.y)));
-            tile_a_coop_gemm_db_k16[at_a0 + 1u] = vec4<f16>(vec4<f32>(unpack2x16float(va0_1.z), unpack2x16float(va0_1.w)));
-            let at_b0 = 544u + (br0 * 136u + bc0 * 8u) / 4u;
-            tile_b_coop_gemm_db_k16[at_b0] = vec4<f16>(vec4<f32>(unpack2x16float(vb0_1.x), unpack2x16float(vb0_1.y)));
-            tile_b_coop_gemm_db_k16[at_b0 + 1u] = vec4<f16>(vec4<f32>(unpack2x16float(vb0_1.z), unpack2x16float(vb0_1.w)));
-        }
+        put_a_coop_gemm_db_k16(3072u + ar0 * 24u + ac0 * 8u, va0_1);
+        put_b_coop_gemm_db_k16(2176u + br0 * 136u + bc0 * 8u, vb0_1);
         workgroupBarrier();
         {
             // Two K-tiles ahead (clamped to the last: issued unconditionally).
@@ -973,6 +977,7 @@ fn coop_gemm_db_k16(@builtin(local_invocation_index) local: u32, @builtin(workgr
             c31 = coopMultiplyAdd(a3, b1, c31);
         }
     }
+    // Indices as named values too: naga 30's SPIR-V writer panics on a store's inline index.
     let at00 = (m0 + warp_m + 0u) * ldc + n0 + warp_n + 0u;
     coopStoreT(c00, &c[at00], ldc);
     let at01 = (m0 + warp_m + 0u) * ldc + n0 + warp_n + 16u;
@@ -996,6 +1001,19 @@ fn coop_gemm_db_k16(@builtin(local_invocation_index) local: u32, @builtin(workgr
 var<workgroup> tile_a_coop_gemm_db_n256: array<vec4<f16>, 1536>;
 var<workgroup> tile_b_coop_gemm_db_n256: array<vec4<f16>, 2112>;
 
+// Stores 8 halves (one vec4<u32>) at half `at` of a tile (a multiple of 8):
+// two 8-byte stores of four halves each (unpacked through f32, exactly: naga 30's WGSL front
+// end types `bitcast<vec4<f16>>` of a vec2<u32> as vec2<f32> and rejects the store).
+fn put_a_coop_gemm_db_n256(at: u32, v: vec4<u32>) {
+    tile_a_coop_gemm_db_n256[at / 4u] = vec4<f16>(vec4<f32>(unpack2x16float(v.x), unpack2x16float(v.y)));
+    tile_a_coop_gemm_db_n256[at / 4u + 1u] = vec4<f16>(vec4<f32>(unpack2x16float(v.z), unpack2x16float(v.w)));
+}
+
+fn put_b_coop_gemm_db_n256(at: u32, v: vec4<u32>) {
+    tile_b_coop_gemm_db_n256[at / 4u] = vec4<f16>(vec4<f32>(unpack2x16float(v.x), unpack2x16float(v.y)));
+    tile_b_coop_gemm_db_n256[at / 4u + 1u] = vec4<f16>(vec4<f32>(unpack2x16float(v.z), unpack2x16float(v.w)));
+}
+
 @compute @workgroup_size(256)
 fn coop_gemm_db_n256(@builtin(local_invocation_index) local: u32, @builtin(workgroup_id) wg: vec3<u32>) {
     let warp = local / 32u;
@@ -1003,9 +1021,13 @@ fn coop_gemm_db_n256(@builtin(local_invocation_index) local: u32, @builtin(workg
     let warp_n = (warp % 4u) * 64u;
     let m0 = wg.y * 128u;
     let n0 = wg.x * 256u;
+    // The stores' row stride as a named value: naga 30's SPIR-V writer panics ("not cached") on
+    // a cooperative store whose stride or index is computed inline.
     let ldc = params.n;
     let k8 = params.k / 8u;
     let n8 = params.n / 8u;
+    // Staging: vec4 l = local + 256·r of the A tile (row l / 2, column l % 2) and of the B tile
+    // (row l / 32, column l % 32): 1 and 2 per invocation.
     let ar0 = (local + 0u) / 2u;
     let ac0 = (local + 0u) % 2u;
     let br0 = (local + 0u) / 32u;
@@ -1014,11 +1036,11 @@ fn coop_gemm_db_n256(@builtin(local_invocation_index) local: u32, @builtin(workg
     let bc1 = (local + 256u) % 32u;
     // Register set s holds K-tile 2·i + s of iteration i.
     var va0_0 = a[(m0 + ar0) * k8 + 0u + ac0];
-    var vb0_0 = b[(0u + br0) * n8 + n0 / 8u + bc0];
-    var vb1_0 = b[(0u + br1) * n8 + n0 / 8u + bc1];
+    var vb0_0 = b[(0u * 8u + br0) * n8 + n0 / 8u + bc0];
+    var vb1_0 = b[(0u * 8u + br1) * n8 + n0 / 8u + bc1];
     var va0_1 = a[(m0 + ar0) * k8 + 2u + ac0];
-    var vb0_1 = b[(16u + br0) * n8 + n0 / 8u + bc0];
-    var vb1_1 = b[(16u + br1) * n8 + n0 / 8u + bc1];
+    var vb0_1 = b[(2u * 8u + br0) * n8 + n0 / 8u + bc0];
+    var vb1_1 = b[(2u * 8u + br1) * n8 + n0 / 8u + bc1];
     var c00 = coop_mat16x16<f32, C>();
     var c01 = coop_mat16x16<f32, C>();
     var c02 = coop_mat16x16<f32, C>();
@@ -1038,17 +1060,9 @@ fn coop_gemm_db_n256(@builtin(local_invocation_index) local: u32, @builtin(workg
     for (var k0 = 0u; k0 < params.k; k0 += 32u) {
         // K-tile k0 + 0: registers → buffer 0 (whose last reader, two K-tiles ago,
         // finished before every invocation passed the previous K-tile's barrier).
-        {
-            let at_a0 = 0u + (ar0 * 24u + ac0 * 8u) / 4u;
-            tile_a_coop_gemm_db_n256[at_a0] = vec4<f16>(vec4<f32>(unpack2x16float(va0_0.x), unpack2x16float(va0_0.y)));
-            tile_a_coop_gemm_db_n256[at_a0 + 1u] = vec4<f16>(vec4<f32>(unpack2x16float(va0_0.z), unpack2x16float(va0_0.w)));
-            let at_b0 = 0u + (br0 * 264u + bc0 * 8u) / 4u;
-            tile_b_coop_gemm_db_n256[at_b0] = vec4<f16>(vec4<f32>(unpack2x16float(vb0_0.x), unpack2x16float(vb0_0.y)));
-            tile_b_coop_gemm_db_n256[at_b0 + 1u] = vec4<f16>(vec4<f32>(unpack2x16float(vb0_0.z), unpack2x16float(vb0_0.w)));
-            let at_b1 = 0u + (br1 * 264u + bc1 * 8u) / 4u;
-            tile_b_coop_gemm_db_n256[at_b1] = vec4<f16>(vec4<f32>(unpack2x16float(vb1_0.x), unpack2x16float(vb1_0.y)));
-            tile_b_coop_gemm_db_n256[at_b1 + 1u] = vec4<f16>(vec4<f32>(unpack2x16float(vb1_0.z), unpack2x16float(vb1_0.w)));
-        }
+        put_a_coop_gemm_db_n256(ar0 * 24u + ac0 * 8u, va0_0);
+        put_b_coop_gemm_db_n256(br0 * 264u + bc0 * 8u, vb0_0);
+        put_b_coop_gemm_db_n256(br1 * 264u + bc1 * 8u, vb1_0);
         workgroupBarrier();
         {
             // Two K-tiles ahead (clamped to the last: issued unconditionally).
@@ -1085,17 +1099,9 @@ fn coop_gemm_db_n256(@builtin(local_invocation_index) local: u32, @builtin(workg
         }
         // K-tile k0 + 16: registers → buffer 1 (whose last reader, two K-tiles ago,
         // finished before every invocation passed the previous K-tile's barrier).
-        {
-            let at_a0 = 768u + (ar0 * 24u + ac0 * 8u) / 4u;
-            tile_a_coop_gemm_db_n256[at_a0] = vec4<f16>(vec4<f32>(unpack2x16float(va0_1.x), unpack2x16float(va0_1.y)));
-            tile_a_coop_gemm_db_n256[at_a0 + 1u] = vec4<f16>(vec4<f32>(unpack2x16float(va0_1.z), unpack2x16float(va0_1.w)));
-            let at_b0 = 1056u + (br0 * 264u + bc0 * 8u) / 4u;
-            tile_b_coop_gemm_db_n256[at_b0] = vec4<f16>(vec4<f32>(unpack2x16float(vb0_1.x), unpack2x16float(vb0_1.y)));
-            tile_b_coop_gemm_db_n256[at_b0 + 1u] = vec4<f16>(vec4<f32>(unpack2x16float(vb0_1.z), unpack2x16float(vb0_1.w)));
-            let at_b1 = 1056u + (br1 * 264u + bc1 * 8u) / 4u;
-            tile_b_coop_gemm_db_n256[at_b1] = vec4<f16>(vec4<f32>(unpack2x16float(vb1_1.x), unpack2x16float(vb1_1.y)));
-            tile_b_coop_gemm_db_n256[at_b1 + 1u] = vec4<f16>(vec4<f32>(unpack2x16float(vb1_1.z), unpack2x16float(vb1_1.w)));
-        }
+        put_a_coop_gemm_db_n256(3072u + ar0 * 24u + ac0 * 8u, va0_1);
+        put_b_coop_gemm_db_n256(4224u + br0 * 264u + bc0 * 8u, vb0_1);
+        put_b_coop_gemm_db_n256(4224u + br1 * 264u + bc1 * 8u, vb1_1);
         workgroupBarrier();
         {
             // Two K-tiles ahead (clamped to the last: issued unconditionally).
@@ -1131,6 +1137,7 @@ fn coop_gemm_db_n256(@builtin(local_invocation_index) local: u32, @builtin(workg
             c33 = coopMultiplyAdd(a3, b3, c33);
         }
     }
+    // Indices as named values too: naga 30's SPIR-V writer panics on a store's inline index.
     let at00 = (m0 + warp_m + 0u) * ldc + n0 + warp_n + 0u;
     coopStoreT(c00, &c[at00], ldc);
     let at01 = (m0 + warp_m + 0u) * ldc + n0 + warp_n + 16u;

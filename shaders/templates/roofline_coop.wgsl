@@ -59,26 +59,10 @@ var<workgroup> tile_a: array<f16, {{ 128 * sa }}>;
 var<workgroup> tile_b: array<f16, {{ bk * sb }}>;
 
 {#
-  A staged GEMM entry point `name`: K-tiles `kb` deep, subgroup blocks 64 × `wn` (tile N = 4·wn),
-  with its own tiles and staging functions.
+  Stores of 8 halves (one vec4<u32>) at half `at` (a multiple of 8) of `name`'s tiles, held as
+  `per` halves an element (1: f16, 4: vec4<f16>).
 #}
-{% macro gemm_staged(name, kb, wn, held) %}
-{% set ka = kb + 8 %}
-{# Halves per element of the tiles: 1 (`f16`) or 4 (`vec4<f16>`). #}
-{% set per = {"f16": 1, "vec4<f16>": 4}[held] %}
-{% set tn = 4 * wn %}
-{% set kbv = kb // 8 %}
-{% set tnv = tn // 8 %}
-{% set na = 16 * kb // 256 %}
-{% set nb = kb * tnv // 256 %}
-{% set fj = wn // 16 %}
-// `{{ name }}`: A tile 128 × {{ kb }} halves (rows padded to {{ ka }}), B tile {{ kb }} × {{ tn }} (rows
-// padded to {{ tn + 8 }}): {{ (128 * ka + kb * (tn + 8)) * 2 }} bytes. The last A fragment reads up to
-// 127·{{ ka }} + {{ kb }} − 1, the last B fragment up to ({{ kb }} − 1)·{{ tn + 8 }} + {{ tn }} − 1: inside.
-// Held as `{{ held }}`: the fragment loads' offsets and strides count those elements.
-var<workgroup> tile_a_{{ name }}: array<{{ held }}, {{ 128 * ka // per }}>;
-var<workgroup> tile_b_{{ name }}: array<{{ held }}, {{ kb * (tn + 8) // per }}>;
-
+{% macro put_fns(name, per) %}
 // Stores 8 halves (one vec4<u32>) at half `at` of a tile (a multiple of 8):
 {% if per == 1 %}
 // one half at a time (unpacked through f32, exactly).
@@ -103,7 +87,16 @@ fn put_{{ tile }}_{{ name }}(at: u32, v: vec4<u32>) {
 {% endif %}
 }
 {% endfor %}
-
+{%- endmacro %}
+{#
+  The entry point's head up to its staging roles: subgroup block, tile origin, strides, and the
+  A and B vec4s l = local + 256·r each invocation stages (with their first K-tile's loads when
+  `first_loads`).
+#}
+{% macro head(name, kb, wn, first_loads) %}
+{% set tn = 4 * wn %}
+{% set kbv = kb // 8 %}
+{% set tnv = tn // 8 %}
 @compute @workgroup_size(256)
 fn {{ name }}(@builtin(local_invocation_index) local: u32, @builtin(workgroup_id) wg: vec3<u32>) {
     let warp = local / 32u;
@@ -117,63 +110,111 @@ fn {{ name }}(@builtin(local_invocation_index) local: u32, @builtin(workgroup_id
     let k8 = params.k / 8u;
     let n8 = params.n / 8u;
     // Staging: vec4 l = local + 256·r of the A tile (row l / {{ kbv }}, column l % {{ kbv }}) and of the B tile
-    // (row l / {{ tnv }}, column l % {{ tnv }}): {{ na }} and {{ nb }} per invocation.
-{% for r in range(na) %}
+    // (row l / {{ tnv }}, column l % {{ tnv }}): {{ 16 * kb // 256 }} and {{ kb * tnv // 256 }} per invocation.
+{% for r in range(16 * kb // 256) %}
     let ar{{ r }} = (local + {{ 256 * r }}u) / {{ kbv }}u;
     let ac{{ r }} = (local + {{ 256 * r }}u) % {{ kbv }}u;
+{% if first_loads %}
     var va{{ r }} = a[(m0 + ar{{ r }}) * k8 + ac{{ r }}];
+{% endif %}
 {% endfor %}
-{% for r in range(nb) %}
+{% for r in range(kb * tnv // 256) %}
     let br{{ r }} = (local + {{ 256 * r }}u) / {{ tnv }}u;
     let bc{{ r }} = (local + {{ 256 * r }}u) % {{ tnv }}u;
+{% if first_loads %}
     var vb{{ r }} = b[br{{ r }} * n8 + n0 / 8u + bc{{ r }}];
+{% endif %}
 {% endfor %}
-{% for i in range(4) %}
-{% for j in range(fj) %}
-    var c{{ i }}{{ j }} = coop_mat16x16<f32, C>();
+{%- endmacro %}
+{# Registers `va{r}{s}`, `vb{r}{s}` → the tiles, at half offsets `a0`, `b0` (0 or a buffer's start). #}
+{% macro stage(name, kb, wn, s, a0, b0) %}
+{% for r in range(16 * kb // 256) %}
+        put_a_{{ name }}({{ "%du + " | format(a0) if a0 }}ar{{ r }} * {{ kb + 8 }}u + ac{{ r }} * 8u, va{{ r }}{{ s }});
 {% endfor %}
+{% for r in range(kb * wn // 512) %}
+        put_b_{{ name }}({{ "%du + " | format(b0) if b0 }}br{{ r }} * {{ 4 * wn + 8 }}u + bc{{ r }} * 8u, vb{{ r }}{{ s }});
 {% endfor %}
-    for (var k0 = 0u; k0 < params.k; k0 += {{ kb }}u) {
-{% for r in range(na) %}
-        put_a_{{ name }}(ar{{ r }} * {{ ka }}u + ac{{ r }} * 8u, va{{ r }});
+{%- endmacro %}
+{# Registers `va{r}{s}`, `vb{r}{s}` ← the K-tile at K = 8·`next` (a WGSL expression in vec4s). #}
+{% macro load(kb, wn, s, next) %}
+{% for r in range(16 * kb // 256) %}
+        va{{ r }}{{ s }} = a[(m0 + ar{{ r }}) * k8 + {{ next }} + ac{{ r }}];
 {% endfor %}
-{% for r in range(nb) %}
-        put_b_{{ name }}(br{{ r }} * {{ tn + 8 }}u + bc{{ r }} * 8u, vb{{ r }});
+{% for r in range(kb * wn // 512) %}
+        vb{{ r }}{{ s }} = b[({{ next }} * 8u + br{{ r }}) * n8 + n0 / 8u + bc{{ r }}];
 {% endfor %}
-        workgroupBarrier();
-        // The next K-tile's loads (clamped to the last tile on the last step: issued
-        // unconditionally, so they are all in flight during the math).
-        let next = min(k0 + {{ kb }}u, params.k - {{ kb }}u) / 8u;
-{% for r in range(na) %}
-        va{{ r }} = a[(m0 + ar{{ r }}) * k8 + next + ac{{ r }}];
-{% endfor %}
-{% for r in range(nb) %}
-        vb{{ r }} = b[(next * 8u + br{{ r }}) * n8 + n0 / 8u + bc{{ r }}];
-{% endfor %}
+{%- endmacro %}
+{#
+  One staged K-tile's fragment loads and multiply-adds, from the tiles' elements starting at
+  `base` (a WGSL prefix: "" or an element offset and " + "), `per` halves an element.
+#}
+{% macro math(name, kb, wn, per, base) %}
+{% set ka = kb + 8 %}
+{% set tn = 4 * wn %}
 {% for kk in range(0, kb, 16) %}
         {
 {% for i in range(4) %}
-            let a{{ i }} = coopLoadT<coop_mat16x16<f16, A>>(&tile_a_{{ name }}[((warp_m + {{ 16 * i }}u) * {{ ka }}u + {{ kk }}u) / {{ per }}u], {{ ka // per }}u);
+            let a{{ i }} = coopLoadT<coop_mat16x16<f16, A>>(&tile_a_{{ name }}[{{ base[0] }}((warp_m + {{ 16 * i }}u) * {{ ka }}u + {{ kk }}u) / {{ per }}u], {{ ka // per }}u);
 {% endfor %}
-{% for j in range(fj) %}
-            let b{{ j }} = coopLoadT<coop_mat16x16<f16, B>>(&tile_b_{{ name }}[({{ kk }}u * {{ tn + 8 }}u + warp_n + {{ 16 * j }}u) / {{ per }}u], {{ (tn + 8) // per }}u);
+{% for j in range(wn // 16) %}
+            let b{{ j }} = coopLoadT<coop_mat16x16<f16, B>>(&tile_b_{{ name }}[{{ base[1] }}({{ kk }}u * {{ tn + 8 }}u + warp_n + {{ 16 * j }}u) / {{ per }}u], {{ (tn + 8) // per }}u);
 {% endfor %}
 {% for i in range(4) %}
-{% for j in range(fj) %}
+{% for j in range(wn // 16) %}
             c{{ i }}{{ j }} = coopMultiplyAdd(a{{ i }}, b{{ j }}, c{{ i }}{{ j }});
 {% endfor %}
 {% endfor %}
         }
 {% endfor %}
-        workgroupBarrier();
-    }
+{%- endmacro %}
+{# The accumulators, zeroed (`decl`), or stored row-major into C (the entry point's tail). #}
+{% macro accumulators_of(wn, decl) %}
+{% if not decl %}
     // Indices as named values too: naga 30's SPIR-V writer panics on a store's inline index.
+{% endif %}
 {% for i in range(4) %}
-{% for j in range(fj) %}
+{% for j in range(wn // 16) %}
+{% if decl %}
+    var c{{ i }}{{ j }} = coop_mat16x16<f32, C>();
+{% else %}
     let at{{ i }}{{ j }} = (m0 + warp_m + {{ 16 * i }}u) * ldc + n0 + warp_n + {{ 16 * j }}u;
     coopStoreT(c{{ i }}{{ j }}, &c[at{{ i }}{{ j }}], ldc);
+{% endif %}
 {% endfor %}
 {% endfor %}
+{%- endmacro %}
+
+{#
+  A staged GEMM entry point `name`: K-tiles `kb` deep, subgroup blocks 64 × `wn` (tile N = 4·wn),
+  with its own tiles and staging functions.
+#}
+{% macro gemm_staged(name, kb, wn, held) %}
+{% set ka = kb + 8 %}
+{# Halves per element of the tiles: 1 (`f16`) or 4 (`vec4<f16>`). #}
+{% set per = {"f16": 1, "vec4<f16>": 4}[held] %}
+{% set tn = 4 * wn %}
+// `{{ name }}`: A tile 128 × {{ kb }} halves (rows padded to {{ ka }}), B tile {{ kb }} × {{ tn }} (rows
+// padded to {{ tn + 8 }}): {{ (128 * ka + kb * (tn + 8)) * 2 }} bytes. The last A fragment reads up to
+// 127·{{ ka }} + {{ kb }} − 1, the last B fragment up to ({{ kb }} − 1)·{{ tn + 8 }} + {{ tn }} − 1: inside.
+// Held as `{{ held }}`: the fragment loads' offsets and strides count those elements.
+var<workgroup> tile_a_{{ name }}: array<{{ held }}, {{ 128 * ka // per }}>;
+var<workgroup> tile_b_{{ name }}: array<{{ held }}, {{ kb * (tn + 8) // per }}>;
+
+{{ put_fns(name, per) | trim("\n") }}
+
+{{ head(name, kb, wn, true) | trim("\n") }}
+{{ accumulators_of(wn, true) | trim("\n") }}
+    for (var k0 = 0u; k0 < params.k; k0 += {{ kb }}u) {
+{{ stage(name, kb, wn, "", 0, 0) | trim("\n") }}
+        workgroupBarrier();
+        // The next K-tile's loads (clamped to the last tile on the last step: issued
+        // unconditionally, so they are all in flight during the math).
+        let next = min(k0 + {{ kb }}u, params.k - {{ kb }}u) / 8u;
+{{ load(kb, wn, "", "next") | trim("\n") }}
+{{ math(name, kb, wn, per, ["", ""]) | trim("\n") }}
+        workgroupBarrier();
+    }
+{{ accumulators_of(wn, false) | trim("\n") }}
 }
 {%- endmacro %}
 
@@ -186,100 +227,36 @@ fn {{ name }}(@builtin(local_invocation_index) local: u32, @builtin(workgroup_id
 {% macro gemm_pipelined(name, kb, wn) %}
 {% set ka = kb + 8 %}
 {% set tn = 4 * wn %}
-{% set kbv = kb // 8 %}
-{% set tnv = tn // 8 %}
-{% set na = 16 * kb // 256 %}
-{% set nb = kb * tnv // 256 %}
-{% set fj = wn // 16 %}
-{% set a_len = 128 * ka // 4 %}
-{% set b_len = kb * (tn + 8) // 4 %}
+{% set a_len = 128 * ka %}{# halves per A buffer #}
+{% set b_len = kb * (tn + 8) %}
 // `{{ name }}`: two A tiles of 128 × {{ kb }} halves (rows padded to {{ ka }}) and two B tiles of {{ kb }} × {{ tn }}
-// (rows padded to {{ tn + 8 }}), as vec4<f16>: {{ 2 * (a_len + b_len) * 8 }} bytes.
-var<workgroup> tile_a_{{ name }}: array<vec4<f16>, {{ 2 * a_len }}>;
-var<workgroup> tile_b_{{ name }}: array<vec4<f16>, {{ 2 * b_len }}>;
+// (rows padded to {{ tn + 8 }}), as vec4<f16>: {{ 2 * (a_len + b_len) * 2 }} bytes.
+var<workgroup> tile_a_{{ name }}: array<vec4<f16>, {{ 2 * a_len // 4 }}>;
+var<workgroup> tile_b_{{ name }}: array<vec4<f16>, {{ 2 * b_len // 4 }}>;
 
-@compute @workgroup_size(256)
-fn {{ name }}(@builtin(local_invocation_index) local: u32, @builtin(workgroup_id) wg: vec3<u32>) {
-    let warp = local / 32u;
-    let warp_m = (warp / 4u) * 64u;
-    let warp_n = (warp % 4u) * {{ wn }}u;
-    let m0 = wg.y * 128u;
-    let n0 = wg.x * {{ tn }}u;
-    let ldc = params.n;
-    let k8 = params.k / 8u;
-    let n8 = params.n / 8u;
-{% for r in range(na) %}
-    let ar{{ r }} = (local + {{ 256 * r }}u) / {{ kbv }}u;
-    let ac{{ r }} = (local + {{ 256 * r }}u) % {{ kbv }}u;
-{% endfor %}
-{% for r in range(nb) %}
-    let br{{ r }} = (local + {{ 256 * r }}u) / {{ tnv }}u;
-    let bc{{ r }} = (local + {{ 256 * r }}u) % {{ tnv }}u;
-{% endfor %}
+{{ put_fns(name, 4) | trim("\n") }}
+
+{{ head(name, kb, wn, false) | trim("\n") }}
     // Register set s holds K-tile 2·i + s of iteration i.
 {% for st in range(2) %}
-{% for r in range(na) %}
-    var va{{ r }}_{{ st }} = a[(m0 + ar{{ r }}) * k8 + {{ st * kbv }}u + ac{{ r }}];
+{{ load(kb, wn, "_%d" | format(st), "%du" | format(st * kb // 8)) | replace("        va", "    var va") | replace("        vb", "    var vb") | trim("\n") }}
 {% endfor %}
-{% for r in range(nb) %}
-    var vb{{ r }}_{{ st }} = b[({{ st * kb }}u + br{{ r }}) * n8 + n0 / 8u + bc{{ r }}];
-{% endfor %}
-{% endfor %}
-{% for i in range(4) %}
-{% for j in range(fj) %}
-    var c{{ i }}{{ j }} = coop_mat16x16<f32, C>();
-{% endfor %}
-{% endfor %}
+{{ accumulators_of(wn, true) | trim("\n") }}
     for (var k0 = 0u; k0 < params.k; k0 += {{ 2 * kb }}u) {
 {% for st in range(2) %}
         // K-tile k0 + {{ st * kb }}: registers → buffer {{ st }} (whose last reader, two K-tiles ago,
         // finished before every invocation passed the previous K-tile's barrier).
-        {
-{% for r in range(na) %}
-            let at_a{{ r }} = {{ st * a_len }}u + (ar{{ r }} * {{ ka }}u + ac{{ r }} * 8u) / 4u;
-            tile_a_{{ name }}[at_a{{ r }}] = vec4<f16>(vec4<f32>(unpack2x16float(va{{ r }}_{{ st }}.x), unpack2x16float(va{{ r }}_{{ st }}.y)));
-            tile_a_{{ name }}[at_a{{ r }} + 1u] = vec4<f16>(vec4<f32>(unpack2x16float(va{{ r }}_{{ st }}.z), unpack2x16float(va{{ r }}_{{ st }}.w)));
-{% endfor %}
-{% for r in range(nb) %}
-            let at_b{{ r }} = {{ st * b_len }}u + (br{{ r }} * {{ tn + 8 }}u + bc{{ r }} * 8u) / 4u;
-            tile_b_{{ name }}[at_b{{ r }}] = vec4<f16>(vec4<f32>(unpack2x16float(vb{{ r }}_{{ st }}.x), unpack2x16float(vb{{ r }}_{{ st }}.y)));
-            tile_b_{{ name }}[at_b{{ r }} + 1u] = vec4<f16>(vec4<f32>(unpack2x16float(vb{{ r }}_{{ st }}.z), unpack2x16float(vb{{ r }}_{{ st }}.w)));
-{% endfor %}
-        }
+{{ stage(name, kb, wn, "_%d" | format(st), st * a_len, st * b_len) | trim("\n") }}
         workgroupBarrier();
         {
             // Two K-tiles ahead (clamped to the last: issued unconditionally).
             let next = min(k0 + {{ st * kb + 2 * kb }}u, params.k - {{ kb }}u) / 8u;
-{% for r in range(na) %}
-            va{{ r }}_{{ st }} = a[(m0 + ar{{ r }}) * k8 + next + ac{{ r }}];
-{% endfor %}
-{% for r in range(nb) %}
-            vb{{ r }}_{{ st }} = b[(next * 8u + br{{ r }}) * n8 + n0 / 8u + bc{{ r }}];
-{% endfor %}
+{{ load(kb, wn, "_%d" | format(st), "next") | trim("\n") | indent(4, true) }}
         }
-{% for kk in range(0, kb, 16) %}
-        {
-{% for i in range(4) %}
-            let a{{ i }} = coopLoadT<coop_mat16x16<f16, A>>(&tile_a_{{ name }}[{{ st * a_len }}u + ((warp_m + {{ 16 * i }}u) * {{ ka }}u + {{ kk }}u) / 4u], {{ ka // 4 }}u);
-{% endfor %}
-{% for j in range(fj) %}
-            let b{{ j }} = coopLoadT<coop_mat16x16<f16, B>>(&tile_b_{{ name }}[{{ st * b_len }}u + ({{ kk }}u * {{ tn + 8 }}u + warp_n + {{ 16 * j }}u) / 4u], {{ (tn + 8) // 4 }}u);
-{% endfor %}
-{% for i in range(4) %}
-{% for j in range(fj) %}
-            c{{ i }}{{ j }} = coopMultiplyAdd(a{{ i }}, b{{ j }}, c{{ i }}{{ j }});
-{% endfor %}
-{% endfor %}
-        }
-{% endfor %}
+{{ math(name, kb, wn, 4, ["%du + " | format(st * a_len // 4), "%du + " | format(st * b_len // 4)]) | trim("\n") }}
 {% endfor %}
     }
-{% for i in range(4) %}
-{% for j in range(fj) %}
-    let at{{ i }}{{ j }} = (m0 + warp_m + {{ 16 * i }}u) * ldc + n0 + warp_n + {{ 16 * j }}u;
-    coopStoreT(c{{ i }}{{ j }}, &c[at{{ i }}{{ j }}], ldc);
-{% endfor %}
-{% endfor %}
+{{ accumulators_of(wn, false) | trim("\n") }}
 }
 {%- endmacro %}
 
