@@ -483,8 +483,7 @@ impl ConvGeometry {
         // A 1D convolution of one input channel into 16 or more (wav2vec 2.0's 1→512 over raw
         // audio) is not taken as depthwise: it goes to the GEMM rules below like any other stem
         // (R24; 2D single-channel stems were not measured and stay depthwise).
-        let one_d = self.ih == 1 && self.kh == 1;
-        let single_channel_1d_stem = self.ic == 1 && self.groups == 1 && ocg >= 16 && one_d;
+        let single_channel_1d_stem = self.ic == 1 && self.groups == 1 && ocg >= 16 && self.one_row();
         let depthwise = self.ic == self.groups && !self.transposed && !single_channel_1d_stem;
         if depthwise && self.supports(ConvKernel::DepthwiseVec4) {
             return ConvKernel::DepthwiseVec4;
@@ -925,8 +924,7 @@ impl ConvGeometry {
         let k = self.gemm_k_depth();
         let [columns, ..] = self.gemm_grid((1, 1));
         let has_taps = self.kh * self.kw > 1;
-        // 1D layers, also when written as 2D convolutions of height 1 (as R33 reads them).
-        let one_d = self.ih == 1 && self.kh == 1;
+        let one_d = self.one_row();
         // R51: 1D layers with taps and K ≤ 16, i.e. stems of one or a few input channels
         // (fitted on wav2vec 2.0's 1→512 k10 s5 over raw audio, which R57's register blocks
         // take since v53; it keeps K 11–16 and 2+ channels, measured there in v53): K is one
@@ -1018,6 +1016,12 @@ impl ConvGeometry {
             && self.output_pixels() >= DIRECT_BLOCK_MIN_PIXELS
     }
 
+    /// A 1D convolution, also when written as a 2D one of height 1 (input and filter one row
+    /// high), as R24, R51 and R57 read layers; `one_d` says only that the tensors have rank 3.
+    fn one_row(&self) -> bool {
+        self.ih == 1 && self.kh == 1
+    }
+
     /// Rule R57: whether `DirectBlock` beats the kernels the planner gave single-channel 1D
     /// stems — R51's 64-row tiles (K 8–16, more than 64 channels), the 64-column and small-grid
     /// tiles (K 8–16, fewer), the depthwise kernel (K under 8, where no GEMM tile is worth it):
@@ -1035,9 +1039,7 @@ impl ConvGeometry {
     /// K ≤ 10, so a 1D layer of 2+ input channels (3→64 k3) keeps its kernel.
     pub(crate) fn direct_block_1d_wins(&self) -> bool {
         let taps = u64::from(self.kh) * u64::from(self.kw);
-        // 1D, also when written as a 2D convolution of height 1 (as R51 reads them).
-        let one_d = self.ih == 1 && self.kh == 1;
-        one_d
+        self.one_row()
             && !self.transposed
             && self.ic == 1
             && self.groups == 1
