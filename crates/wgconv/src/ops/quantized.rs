@@ -294,11 +294,17 @@ impl Q8PwGeometry {
     /// A GEMM kernel's grid: tiles of the whole batch's pixels along x, continued along z past
     /// 65535 (the shaders skip tiles past the end), output-channel tiles along y.
     fn gemm_grid(&self, kernel: Q8Kernel) -> [u32; 3] {
-        let (tile_m, tile_n) = kernel.tile().expect("a GEMM kernel");
-        let tiles = (u64::from(self.n) * u64::from(self.h) * u64::from(self.w)).div_ceil(u64::from(tile_n));
+        let (tiles, channel_tiles) = self.tiles(kernel);
         // The output has at most 2^32 elements (validated), so tiles / 65535 < 65535.
         let layers = tiles.div_ceil(MAX_WORKGROUPS_PER_DIM);
-        [tiles.div_ceil(layers) as u32, self.oc.div_ceil(tile_m), layers as u32]
+        [tiles.div_ceil(layers) as u32, channel_tiles as u32, layers as u32]
+    }
+
+    /// `kernel`'s output tiles: (tiles of pixels over the whole batch, tiles of output channels).
+    fn tiles(&self, kernel: Q8Kernel) -> (u64, u64) {
+        let (tile_m, tile_n) = kernel.tile().expect("a GEMM kernel");
+        let pixels = u64::from(self.n) * u64::from(self.h) * u64::from(self.w);
+        (pixels.div_ceil(u64::from(tile_n)), u64::from(self.oc.div_ceil(tile_m)))
     }
 
     /// The planner's choice on a device without cooperative matrices: the packed-dot GEMM
@@ -328,8 +334,8 @@ impl Q8PwGeometry {
     /// channels (K 64–128 or 64 output channels, at 784–1568 tiles: 0.69–0.89×), and on every
     /// batch-1 layer (0.63–0.86×), where the integer kernel's smaller tiles keep more of the GPU busy.
     fn coop_wins(&self) -> bool {
-        let pixels = u64::from(self.n) * u64::from(self.h) * u64::from(self.w);
-        let tiles = pixels.div_ceil(128) * u64::from(self.oc.div_ceil(128));
+        let (pixel_tiles, channel_tiles) = self.tiles(Q8Kernel::Coop);
+        let tiles = pixel_tiles * channel_tiles;
         self.supports(Q8Kernel::Coop) && self.ic >= 256 && self.oc >= 256 && tiles >= 96
     }
 
@@ -348,8 +354,8 @@ impl Q8PwGeometry {
     /// 96–132 0.96–1.02× (13), 199–264 0.95–0.99× (5), 331–396 0.79–0.95× (11), above
     /// 0.86–1.01× (22).
     fn narrow_tiles_win(&self) -> bool {
-        let pixels = u64::from(self.n) * u64::from(self.h) * u64::from(self.w);
-        let tiles = pixels.div_ceil(64) * u64::from(self.oc.div_ceil(64));
+        let (pixel_tiles, channel_tiles) = self.tiles(Q8Kernel::Dot4Gemm);
+        let tiles = pixel_tiles * channel_tiles;
         let (wide_waves, narrow_half_waves) = (tiles.div_ceil(FITTED_SMS), (2 * tiles).div_ceil(FITTED_SMS));
         // wide / (narrow / 2) ≥ 1.15, in integers.
         40 * wide_waves >= 23 * narrow_half_waves
