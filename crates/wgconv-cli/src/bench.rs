@@ -143,6 +143,13 @@ pub struct BenchArgs {
     pipeline_ir: Option<PathBuf>,
 }
 
+impl BenchArgs {
+    /// `--parallel`'s smaller count K0 (`--parallel-from`, 1 unless set).
+    fn parallel_from(&self) -> u32 {
+        self.parallel_from.unwrap_or(1)
+    }
+}
+
 /// One layer of a suite: `wgconv::suite::SuiteLayer` (its docs give the format).
 pub use wgconv::suite::{SuiteLayer as Layer, SuiteOp as Op};
 
@@ -752,7 +759,7 @@ fn run_layer(ctx: &Context, layer: &Layer, args: &BenchArgs) -> CliResult<(Layer
                         b.start_new_pass();
                         outs.iter().try_for_each(|o| run(b, o).map(|_| ()))
                     };
-                    let from = args.parallel_from.unwrap_or(1);
+                    let from = args.parallel_from();
                     let (from_ms, _) = median_time(ctx, args, |b| record(b, &outs[..from as usize]))?;
                     let (all_ms, _) = median_time(ctx, args, |b| record(b, &outs))?;
                     Some((all_ms - from_ms) / f64::from(k - from))
@@ -1004,7 +1011,7 @@ pub fn run(args: &BenchArgs) -> CliResult<()> {
             forced_tile_order: args.tile_order.map(TileOrder::name),
             parallel: args.parallel.map(|k| ParallelReport {
                 k,
-                from: args.parallel_from.unwrap_or(1),
+                from: args.parallel_from(),
                 launch: "own_compute_pass",
             }),
             roofline: roofline.as_ref().map(RooflineReport::from),
