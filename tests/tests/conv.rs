@@ -2509,6 +2509,28 @@ fn direct_block_runs_register_blocks() {
         let case = Case { input, weight, bias: true, opts: options, kernel: ConvKernel::Direct };
         check_runs("R57's 1D stem, planned", 801 + i as u64, case, &[None]);
     }
+    // Planned (R57 in 2D, v54): single-channel stems, strided or of 5×5+ filters — a grayscale
+    // 7×7 s2 stem (ragged: 19 × 17 outputs) and a 5×5 one into 40 channels (2 blocks of 16 and
+    // a partial third).
+    for (i, (input, weight, options)) in [
+        (&[2usize, 1, 37, 33][..], &[32usize, 1, 7, 7][..], opts().stride(&[2]).padding(&[3])),
+        (&[1, 1, 21, 18], &[40, 1, 5, 5], opts().padding(&[2]).activation(Activation::Relu)),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let g = ConvGeometry::new(input, weight, None, &options).unwrap();
+        assert_eq!(g.planned_kernel(), ConvKernel::DirectBlock, "{input:?} {weight:?}");
+        let case = Case { input, weight, bias: true, opts: options, kernel: ConvKernel::Direct };
+        check_runs("R57's 2D stem, planned", 803 + i as u64, case, &[None]);
+    }
+    // Planned (R58, v54): 8–15 output channels with K over 144 on 102,400+ output pixels, where
+    // the reference kernel ran before: a detector's box head, 160→12 1×1 at 320².
+    let (input, weight) = (&[1usize, 160, 320, 320][..], &[12usize, 160, 1, 1][..]);
+    let g = ConvGeometry::new(input, weight, None, &opts()).unwrap();
+    assert_eq!(g.planned_kernel(), ConvKernel::DirectBlock);
+    let case = Case { input, weight, bias: true, opts: opts(), kernel: ConvKernel::DirectVec4 };
+    check_runs("R58's box head, planned", 805, case, &[None]);
     // A device allowing 48 threads a workgroup: one group of 32 interleaved lanes (a partial
     // second group would leave pixels unwritten).
     let ctx48 = wgconv_tests::context_with_limits(|adapter| wgpu::Limits {

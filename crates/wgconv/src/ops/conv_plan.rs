@@ -97,6 +97,43 @@ pub(crate) const DIRECT_BLOCK_1D_MAX_K: u64 = 10;
 /// faster at batch 1 and 16; 16 lost at batch 1 (a grid at the launch floor).
 pub(crate) const DIRECT_BLOCK_1D_MIN_OC: u32 = 32;
 
+/// The K from which rule R15 takes `GemmN64K32` only on grids of under
+/// [`K32_SHORT_GRID_MAX_TILES`] 64×64 tiles (`ConvGeometry::k32_max_tiles`).
+pub(crate) const K32_SHORT_GRID_MIN_K: u64 = 1024;
+
+/// Rule R15's bound on 64×64 tiles for `GemmN64K32` from K [`K32_SHORT_GRID_MIN_K`] on.
+pub(crate) const K32_SHORT_GRID_MAX_TILES: u64 = 384;
+
+/// The most output pixels of a layer `Gemv` runs: its columns are unrolled for 4 (rule R25).
+pub(crate) const GEMV_MAX_PIXELS: u64 = 4;
+
+/// The fewest filter taps at which rule R57 gives a 2D single-channel stem of stride 1
+/// `DirectBlock`: a 5×5 one (ESPCN's 1→64) ran 1.20× `depthwise_vec4`, 3×3 ones 0.93×.
+pub(crate) const DIRECT_BLOCK_2D_STEM_MIN_TAPS: u64 = 25;
+
+/// The fewest output pixels at which rule R58 gives a layer of 16–32 output channels and K
+/// over R47's bound `DirectBlock`: at K 288 it lost at 102,400 (YOLOv8n b16's 32→32 3×3 at
+/// 80², 0.94× the 32×32 tiles) and won from 590,000; the 1×1 squeezes it does not take won from
+/// 193,600 (SqueezeNet b64's at 55², 1.22–1.70×).
+pub(crate) const DIRECT_BLOCK_LONG_K_MIN_PIXELS: u64 = 150_000;
+
+/// From this K on, rule R58 takes grids of [`DIRECT_BLOCK_VERY_LONG_K_MIN_PIXELS`] output
+/// pixels: at K 576–1440 `DirectBlock` won from 65,536 (ESRGAN b4's growth layers at 128²,
+/// 1.13–1.18×; DenseNet-121 b32's 128→32 at 56², 100,352, 1.10×) and lost at 16,384–25,088
+/// (ESRGAN b1, DenseNet's second block: 0.48–0.66×).
+pub(crate) const DIRECT_BLOCK_VERY_LONG_K: u64 = 576;
+
+/// The fewest output pixels at which rule R58 takes a layer of K ≥ [`DIRECT_BLOCK_VERY_LONG_K`].
+pub(crate) const DIRECT_BLOCK_VERY_LONG_K_MIN_PIXELS: u64 = 65_536;
+
+/// The longest K of a layer rule R58 gives `DirectBlock` (ESRGAN's 160→32 3×3, 1.14×, the
+/// longest measured).
+pub(crate) const DIRECT_BLOCK_LONG_K_MAX_K: u64 = 1440;
+
+/// The fewest output channels of a layer rule R58 gives `DirectBlock` in place of the
+/// reference kernel (9 and 12 measured faster; LeNet-5's 6 slower, 0.80×).
+pub(crate) const DIRECT_BLOCK_FEW_OC_MIN_OC: u32 = 8;
+
 /// The smallest input (bytes of f32 values, all images) on which rule R55 takes `GemmK16`'s
 /// output tiles M tile fastest: beyond the 50 MB L2 cache of an H100 or H200 with a margin (the
 /// layers measured between 39 and 67 MB gained nothing, those from 75 MB on 1.02–1.04×).
@@ -409,7 +446,9 @@ impl ConvGeometry {
             }
             // Its columns are unrolled for 4 pixels; one row of workgroups.
             ConvKernel::Gemv => {
-                !self.transposed && self.output_pixels() <= 4 && self.gemv_workgroups() <= MAX_WORKGROUPS_PER_DIM
+                !self.transposed
+                    && self.output_pixels() <= GEMV_MAX_PIXELS
+                    && self.gemv_workgroups() <= MAX_WORKGROUPS_PER_DIM
             }
             ConvKernel::Direct => !self.transposed,
             ConvKernel::DirectVec4 => !self.transposed && (self.ic / self.groups).is_multiple_of(4),
@@ -482,11 +521,19 @@ impl ConvGeometry {
         // window (e.g. 9×9 "same") were not measured; they take it too.
         // A 1D convolution of one input channel into 16 or more (wav2vec 2.0's 1→512 over raw
         // audio) is not taken as depthwise: it goes to the GEMM rules below like any other stem
-        // (R24; 2D single-channel stems were not measured and stay depthwise).
+        // (R24); nor is a 2D single-channel stem that R57 gives `DirectBlock`.
         let single_channel_1d_stem = self.ic == 1 && self.groups == 1 && ocg >= 16 && self.one_row();
-        let depthwise = self.ic == self.groups && !self.transposed && !single_channel_1d_stem;
+        let block_stem = self.direct_block_stem_wins() && self.supports(ConvKernel::DirectBlock);
+        let depthwise = self.ic == self.groups && !self.transposed && !single_channel_1d_stem && !block_stem;
         if depthwise && self.supports(ConvKernel::DepthwiseVec4) {
             return ConvKernel::DepthwiseVec4;
+        }
+        // Single-channel stems into 32 or more channels — 1D ones of K ≤ 10 (wav2vec 2.0's 1→512
+        // k10 s5 over raw audio), 2D ones strided or of 5×5+ filters (a grayscale ResNet's 7×7 s2,
+        // Conformer's 3×3 s2 over a spectrogram): register blocks of 4 columns × 16 channels with
+        // the taps unrolled, ahead of R51's and the small tiles and of the depthwise kernels (R57).
+        if block_stem {
+            return ConvKernel::DirectBlock;
         }
         // Otherwise the tiled kernel shares each input element over its block through workgroup
         // memory, which wins for large filters (R5). Its blocks are 8+ rows tall, which short
@@ -516,17 +563,18 @@ impl ConvGeometry {
         if !depthwise && (gemm_worthwhile || self.gemm_k_depth() >= 128) && self.supports(ConvKernel::Gemv) {
             return ConvKernel::Gemv;
         }
-        // Single-channel 1D stems of K ≤ 10 into 32 or more channels (wav2vec 2.0's 1→512 k10
-        // s5 over raw audio): register blocks of 4 columns × 16 channels with the taps unrolled,
-        // ahead of R51's and the small tiles and, below K 8, of the depthwise kernel (R57).
-        if self.direct_block_1d_wins() && self.supports(ConvKernel::DirectBlock) {
-            return ConvKernel::DirectBlock;
-        }
         // Depthwise filters too large for the row-runs' unrolled window, and other groups of few
         // channels (3 out per group, or up to 4 in): the depthwise kernel's four outputs per
         // thread beat the one-output direct kernels (R10).
         if depthwise || (!gemm_worthwhile && icg <= 4 && self.supports(ConvKernel::Depthwise)) {
             return ConvKernel::Depthwise;
+        }
+        // 8–32 output channels with K beyond R47's bound on large grids (ESRGAN's and DenseNet's
+        // growth layers into 32, HiFi-GAN's 32-channel 1D blocks, ESPCN's 32→9, a detector's
+        // 256→12 box head): the register blocks again, ahead of the reference kernel and the
+        // 32×32 and 64-column tiles (R58).
+        if self.direct_block_long_k_wins() && self.supports(ConvKernel::DirectBlock) {
+            return ConvKernel::DirectBlock;
         }
         let tiles_n64: u64 = self.gemm_grid((64, 64)).iter().product();
         if !gemm_worthwhile {
@@ -549,6 +597,10 @@ impl ConvGeometry {
         // 2.25× fewer multiply-adds, on grids that keep its products' GEMM wide enough (R31).
         if self.winograd_wins() && self.supports(ConvKernel::Winograd) {
             return ConvKernel::Winograd;
+        }
+        // Those of 64 channels in and out: the 64×64 tiles 16 deep (R59).
+        if self.winograd_leaves_to_tiles() && self.supports(ConvKernel::GemmN64K16) {
+            return ConvKernel::GemmN64K16;
         }
         // 2D pointwise layers of short K on grids they fill: streamed as vec4s of 4 pixels, all
         // the output channels of a thread's block at once, the loads of 8 input channels in
@@ -802,7 +854,8 @@ impl ConvGeometry {
         // small enough to split the 8-deep tiles in K-slices (R13); K of 1024+ on a grid under
         // one wave even in 64×64 tiles take 64×128 tiles 16 deep in K-slices (R14); everything
         // else 64×64 tiles of 128 threads, whose grids spread more evenly over the
-        // multiprocessors, 32 deep on grids of under 512 tiles and 16 deep on larger ones (R15).
+        // multiprocessors, 32 deep on grids of under 512 tiles (384 from K 1024, v54) and 16 deep
+        // on larger ones (R15).
         // Refitted in v30 (docs/PERFORMANCE.md), after the per-op cost fell: 1D layers with
         // filter taps, over 64 output channels per group and K ≥ 64 take the 128×128 tiles 16
         // deep where their grid fills the GPU or K is 512+ (R33).
@@ -865,11 +918,23 @@ impl ConvGeometry {
                 _ if wide_1d || deep_small_grid_2d => ConvKernel::GemmK16,
                 _ if few_tile_transposed => ConvKernel::GemmN64K32,
                 _ if long_k_small_grid => ConvKernel::GemmM64K16,
-                _ if tiles_n64 < 512 => ConvKernel::GemmN64K32,
+                _ if tiles_n64 < self.k32_max_tiles() => ConvKernel::GemmN64K32,
                 _ => ConvKernel::GemmN64K16,
             }
         };
         if self.supports(gemm) { gemm } else { self.reference_kernel() }
+    }
+
+    /// Rule R15's bound: the most 64×64 tiles on which a layer the other staged-tile rules leave
+    /// takes them 32 deep (`GemmN64K32`) rather than 16 deep. 512 (v30); from K
+    /// [`K32_SHORT_GRID_MIN_K`] on, [`K32_SHORT_GRID_MAX_TILES`] (v54, an H100, call C: the 16-deep
+    /// tiles ran 1.20–1.34× faster on all 11 such layers of Inception-v3 b32, 1×7 and 7×1
+    /// filters of K 1120–1344 on 435 tiles). Shorter K keeps 512: there the 16-deep tiles won at
+    /// 400–507 tiles (YOLOv8n b16's 64→64 3×3 at 40², 1.09–1.11×; SqueezeNet's 48→192 3×3 at
+    /// 13², 1.32×) but lost at 392 (the default suite's `resnet50_3x3_64_n8`, 0.91×) and tied at
+    /// 290 (Inception's 96→96 s2, 0.97×, call B).
+    fn k32_max_tiles(&self) -> u64 {
+        if self.gemm_k_depth() >= K32_SHORT_GRID_MIN_K { K32_SHORT_GRID_MAX_TILES } else { 512 }
     }
 
     /// Rule R50: the staged tiles for a direct 1×1 filter without padding: 128×128 tiles 16
@@ -1022,8 +1087,15 @@ impl ConvGeometry {
         self.ih == 1 && self.kh == 1
     }
 
-    /// Rule R57: whether `DirectBlock` beats the kernels the planner gave single-channel 1D
-    /// stems — R51's 64-row tiles (K 8–16, more than 64 channels), the 64-column and small-grid
+    /// Rule R57: whether `DirectBlock` beats the kernels the planner gave single-channel stems.
+    /// 2D (v54): strided, or of at least [`DIRECT_BLOCK_2D_STEM_MIN_TAPS`] taps, into at least
+    /// [`DIRECT_BLOCK_1D_MIN_OC`] channels, in place of the depthwise kernels, which read them
+    /// as a channel multiplier. Measured on an H100 (v54 call B, each kernel forced against the
+    /// planner): a grayscale ResNet's 1→64 7×7 s2 at 224² b16 and 512² b1 1.59× and 1.47×
+    /// (0.77× and 0.84× cuDNN fp32 before), Conformer's 1→256 3×3 s2 over 1000 × 80 mel frames
+    /// b16 5.31× (0.52× before, on `depthwise_rows`), ESPCN's 1→64 5×5 at 224² b16 1.20×; 3×3
+    /// stride-1 stems lost (1→64 and 1→32 at 256², 0.93×), as did 4 and 6 output channels
+    /// (SAM's mask 2×2 s2, LeNet-5: 0.67–0.80×). 1D (v53): R51's 64-row tiles (K 8–16, more than 64 channels), the 64-column and small-grid
     /// tiles (K 8–16, fewer), the depthwise kernel (K under 8, where no GEMM tile is worth it):
     /// a direct layer of one input channel, 2+ taps (K of at most [`DIRECT_BLOCK_1D_MAX_K`]), at
     /// least [`DIRECT_BLOCK_1D_MIN_OC`] output channels. (Layers of at most 4 output pixels keep
@@ -1037,15 +1109,52 @@ impl ConvGeometry {
     /// did 16 output channels at batch 1 (0.72×: 4.6 against 6.4 µs; 2.36× at batch 16), which
     /// keep the depthwise kernel or the small tiles. Only single-channel layers were measured at
     /// K ≤ 10, so a 1D layer of 2+ input channels (3→64 k3) keeps its kernel.
-    pub(crate) fn direct_block_1d_wins(&self) -> bool {
+    pub(crate) fn direct_block_stem_wins(&self) -> bool {
         let taps = u64::from(self.kh) * u64::from(self.kw);
-        self.one_row()
-            && !self.transposed
+        let shape = if self.one_row() {
+            taps >= 2 && self.gemm_k_depth() <= DIRECT_BLOCK_1D_MAX_K
+        } else {
+            self.stride != [1, 1] || taps >= DIRECT_BLOCK_2D_STEM_MIN_TAPS
+        };
+        !self.transposed
             && self.ic == 1
             && self.groups == 1
-            && taps >= 2
             && self.oc >= DIRECT_BLOCK_1D_MIN_OC
-            && self.gemm_k_depth() <= DIRECT_BLOCK_1D_MAX_K
+            && self.output_pixels() > GEMV_MAX_PIXELS
+            && shape
+    }
+
+    /// Rule R58: whether `DirectBlock` beats the kernels the planner gives a direct layer of one
+    /// group, 8–32 output channels and K over R47's [`DIRECT_BLOCK_MAX_K`] (to
+    /// [`DIRECT_BLOCK_LONG_K_MAX_K`]) on a large grid: at least [`DIRECT_BLOCK_LONG_K_MIN_PIXELS`]
+    /// output pixels ([`DIRECT_BLOCK_VERY_LONG_K_MIN_PIXELS`] from K [`DIRECT_BLOCK_VERY_LONG_K`]),
+    /// or R47's [`DIRECT_BLOCK_MIN_PIXELS`] below 16 output channels, where the alternative is the
+    /// reference kernel. 2D layers of 16+ output channels need 2+ taps
+    /// (pointwise ones keep R37's and R38's streams, not measured against it).
+    /// Measured on an H100 (v54 calls A and B, `bench/results/v54-weak-suite.json`: layers of
+    /// `bench/suites/zoo-extra.json` and the zoos, each kernel forced against the planner):
+    /// 1.10–1.59× over R39's 32×32 tiles on ESRGAN b4's growth layers (64–160 → 32 at 128²),
+    /// DenseNet-121 b32's 128→32 3×3 at 56², Inception-v3's 32→32 at 147², EfficientNetV2-S's
+    /// 24→24 at 192² and ESPCN's 64→32 at 224²; 1.31–1.33× over the 64-column tiles on
+    /// HiFi-GAN's 32-channel k7/k11 1D blocks (1.05× at k3); 3.11× and 1.43× over the reference
+    /// kernel on ESPCN's 32→9 and Mask R-CNN's 256→12 box head at 200 × 272. It lost on smaller
+    /// grids of those channels (0.48–0.94×: ESRGAN b1, DenseNet's later blocks, YOLOv8n's
+    /// 32→32 at 80² b16) and below 8 channels (LeNet-5's 1→6, 0.80×).
+    pub(crate) fn direct_block_long_k_wins(&self) -> bool {
+        let taps = u64::from(self.kh) * u64::from(self.kw);
+        let k = self.gemm_k_depth();
+        let min_pixels = match k {
+            _ if self.oc < 16 => DIRECT_BLOCK_MIN_PIXELS,
+            DIRECT_BLOCK_VERY_LONG_K.. => DIRECT_BLOCK_VERY_LONG_K_MIN_PIXELS,
+            _ => DIRECT_BLOCK_LONG_K_MIN_PIXELS,
+        };
+        !self.transposed
+            && self.groups == 1
+            && (self.one_row() || taps >= 2 || self.oc < 16)
+            && (DIRECT_BLOCK_FEW_OC_MIN_OC..=DIRECT_BLOCK_MAX_OC).contains(&self.oc)
+            && k > DIRECT_BLOCK_MAX_K
+            && k <= DIRECT_BLOCK_LONG_K_MAX_K
+            && self.output_pixels() >= min_pixels
     }
 
     /// Rule R55: the order in which `kernel`'s K-slice launches at `tile_n` columns take their
@@ -1142,8 +1251,25 @@ impl ConvGeometry {
     /// which lost on short K (64 channels at 925 M: 0.86×; 4 input channels: 0.28–0.46×) and on
     /// few columns (the UNet's 8² layers at batch 1, 16 columns: 0.55–0.57×; 640→1280 at 16²,
     /// 64 columns: 0.85×) unless the layer is large (3 G+ multiply-adds: 1.05–1.13× at 64 columns,
-    /// 1.07–1.34× at 64 input channels).
+    /// 1.07–1.34× at 64 input channels). Since v54 not on layers of 64 channels in and out,
+    /// which R59 gives the 64×64 tiles ([`ConvGeometry::winograd_leaves_to_tiles`]).
     pub(crate) fn winograd_wins(&self) -> bool {
+        self.winograd_fits() && !self.winograd_leaves_to_tiles()
+    }
+
+    /// Rule R59: whether a layer R31's bounds take is one of 64 channels in and out, which the
+    /// staged 64×64 tiles 16 deep (`GemmN64K16`), faster since v47–v50, run faster than
+    /// Winograd. Measured on an H100 (v54 call B, each kernel forced against the planner):
+    /// 1.04–1.11× on all six such layers (VGG-16's 64→64 at 224² b16, ResNet-18's at 56² b64,
+    /// ResNet-50's at 56² b32, a U-Net's at 256² b4 (two), YOLOv8n's 64→64 head at 80² b16);
+    /// `GemmM64K16`, which R11 would give them, 1.04–1.06× (call A's sweep, two layers).
+    /// 64→80 kept Winograd (YOLOv8n's head: the tiles 0.86×); 64→128 was not measured.
+    pub(crate) fn winograd_leaves_to_tiles(&self) -> bool {
+        self.winograd_fits() && self.ic <= 64 && self.oc <= 64
+    }
+
+    /// R31's bounds (the measurements are on [`ConvGeometry::winograd_wins`]).
+    fn winograd_fits(&self) -> bool {
         const MIN_MACS: u64 = 900_000_000;
         const LARGE_MACS: u64 = 3_000_000_000;
         let columns = u64::from(self.n) * self.winograd_tiles();
@@ -1323,7 +1449,8 @@ mod tests {
         let winograd = |n, ic, oc, hw| geo(&[n, ic, hw, hw], &[oc, ic, 3, 3], same()).unwrap().planned_kernel();
         assert_eq!(winograd(1, 512, 512, 128), ConvKernel::Winograd); // the VAE decoder, 38.7 G
         assert_eq!(winograd(1, 1280, 1280, 16), ConvKernel::Winograd); // 64 columns, 3.8 G
-        assert_eq!(winograd(32, 64, 64, 56), ConvKernel::Winograd); // 64 channels, 3.7 G
+        assert_eq!(winograd(32, 64, 80, 56), ConvKernel::Winograd); // 64 input channels, 4.6 G
+        assert_eq!(winograd(32, 64, 64, 56), ConvKernel::GemmN64K16); // 64 in and out: R59
         assert_ne!(winograd(1, 640, 1280, 16), ConvKernel::Winograd); // 64 columns, 1.9 G
         assert_ne!(winograd(1, 2560, 1280, 8), ConvKernel::Winograd); // 16 columns
         assert_ne!(winograd(8, 64, 64, 56), ConvKernel::Winograd); // 64 channels, 0.9 G
@@ -1671,6 +1798,61 @@ mod tests {
     }
 
     #[test]
+    fn zoo_extra_rules() {
+        let d = ConvOptions::default;
+        let plan =
+            |input: &[usize], weight: &[usize], opts: ConvOptions| geo(input, weight, opts).unwrap().planned_kernel();
+        let same = || d().padding(&[1]);
+        // R57 in 2D: single-channel stems, strided or of 5×5+ filters, into 32+ channels — a
+        // grayscale ResNet's 7×7 s2 (batch 16 and 1), Conformer's 3×3 s2 over 1000 × 80 mel
+        // frames, ESPCN's 5×5; not 3×3 stride-1 stems, 4 or 6 output channels, nor 31.
+        let s2 = || d().stride(&[2]).padding(&[3]);
+        assert_eq!(plan(&[16, 1, 224, 224], &[64, 1, 7, 7], s2()), ConvKernel::DirectBlock);
+        assert_eq!(plan(&[1, 1, 512, 512], &[64, 1, 7, 7], s2()), ConvKernel::DirectBlock);
+        assert_eq!(plan(&[16, 1, 1000, 80], &[256, 1, 3, 3], d().stride(&[2])), ConvKernel::DirectBlock);
+        assert_eq!(plan(&[16, 1, 224, 224], &[64, 1, 5, 5], d().padding(&[2])), ConvKernel::DirectBlock);
+        assert_eq!(plan(&[4, 1, 256, 256], &[64, 1, 3, 3], same()), ConvKernel::DepthwiseVec4);
+        assert_ne!(plan(&[1, 1, 256, 256], &[4, 1, 2, 2], d().stride(&[2])), ConvKernel::DirectBlock);
+        assert_ne!(plan(&[256, 1, 32, 32], &[6, 1, 5, 5], d()), ConvKernel::DirectBlock);
+        assert_ne!(plan(&[16, 1, 224, 224], &[31, 1, 7, 7], s2()), ConvKernel::DirectBlock);
+        // ... nor layers of at most 4 output pixels (`Gemv`'s in 1D), which keep their kernels.
+        assert_eq!(plan(&[1, 1, 14, 14], &[64, 1, 7, 7], d().stride(&[7])), ConvKernel::DepthwiseRows);
+        // R58: 8–32 output channels, K over 144, on large grids — ESRGAN b4's growth layers at
+        // 128² (65,536 pixels from K 576), EfficientNetV2-S's 24→24 at 192², ESPCN's 64→32 and
+        // 32→9, Mask R-CNN's 256→12 box head at 200 × 272, HiFi-GAN's 32-channel k7 1D blocks.
+        assert_eq!(plan(&[4, 64, 128, 128], &[32, 64, 3, 3], same()), ConvKernel::DirectBlock);
+        assert_eq!(plan(&[4, 160, 128, 128], &[32, 160, 3, 3], same()), ConvKernel::DirectBlock);
+        assert_eq!(plan(&[16, 24, 192, 192], &[24, 24, 3, 3], same()), ConvKernel::DirectBlock);
+        assert_eq!(plan(&[16, 64, 224, 224], &[32, 64, 3, 3], same()), ConvKernel::DirectBlock);
+        assert_eq!(plan(&[16, 32, 224, 224], &[9, 32, 3, 3], same()), ConvKernel::DirectBlock);
+        assert_eq!(plan(&[2, 256, 200, 272], &[12, 256, 1, 1], d()), ConvKernel::DirectBlock);
+        assert_eq!(plan(&[4, 32, 65_536], &[32, 32, 7], d().padding(&[3])), ConvKernel::DirectBlock);
+        // Not on smaller grids (ESRGAN b1, DenseNet's 28² block, YOLOv8n b16's 32→32 at 80²),
+        // K over 1440, 33+ or under 8 output channels, 2D pointwise layers of 16+ channels
+        // (SqueezeNet's squeezes keep their kernels), grouped or transposed layers.
+        assert_ne!(plan(&[1, 64, 128, 128], &[32, 64, 3, 3], same()), ConvKernel::DirectBlock);
+        assert_ne!(plan(&[32, 128, 28, 28], &[32, 128, 3, 3], same()), ConvKernel::DirectBlock);
+        assert_ne!(plan(&[16, 32, 80, 80], &[32, 32, 3, 3], same()), ConvKernel::DirectBlock);
+        assert_ne!(plan(&[4, 192, 128, 128], &[32, 192, 3, 3], same()), ConvKernel::DirectBlock);
+        assert_ne!(plan(&[16, 64, 224, 224], &[48, 64, 3, 3], same()), ConvKernel::DirectBlock);
+        assert_ne!(plan(&[16, 32, 224, 224], &[6, 32, 3, 3], same()), ConvKernel::DirectBlock);
+        assert_ne!(plan(&[64, 64, 55, 55], &[16, 64, 1, 1], d()), ConvKernel::DirectBlock);
+        assert_ne!(plan(&[16, 64, 224, 224], &[32, 32, 3, 3], same().groups(2)), ConvKernel::DirectBlock);
+        // R59: R31's 64→64 layers take the 64×64 tiles 16 deep (ResNet-50 b32's at 56², VGG-16's
+        // at 224²); 64→80 and 128→128 keep Winograd.
+        assert_eq!(plan(&[32, 64, 56, 56], &[64, 64, 3, 3], same()), ConvKernel::GemmN64K16);
+        assert_eq!(plan(&[16, 64, 224, 224], &[64, 64, 3, 3], same()), ConvKernel::GemmN64K16);
+        assert_eq!(plan(&[16, 64, 80, 80], &[80, 64, 3, 3], same()), ConvKernel::Winograd);
+        assert_eq!(plan(&[16, 128, 112, 112], &[128, 128, 3, 3], same()), ConvKernel::Winograd);
+        // R15's bound: 32-deep 64×64 tiles under 512 tiles, under 384 from K 1024 — Inception-v3
+        // b32's 160→160 7×1 at 17² (435 tiles, K 1120) 16 deep; the default suite's 64→64 3×3
+        // at 56², batch 8 (392 tiles, K 576) 32 deep.
+        let tall = || d().padding(&[3, 0]);
+        assert_eq!(plan(&[32, 160, 17, 17], &[160, 160, 7, 1], tall()), ConvKernel::GemmN64K16);
+        assert_eq!(plan(&[8, 64, 56, 56], &[64, 64, 3, 3], same()), ConvKernel::GemmN64K32);
+    }
+
+    #[test]
     fn tap_tiles_rules() {
         let d = ConvOptions::default;
         let plan =
@@ -1889,7 +2071,8 @@ mod tests {
         // Left alone: the same channels at batch 1 (25,600 pixels), 64 output channels
         // (ResNet-50's 7×7 stem at batch 32), K over 144 (YOLOv8n's 32→32 3×3 at batch 16), 1×1
         // layers, groups, transposed and 1D layers.
-        // Just past each bound: 36 output channels (K 27), K 153 (17→32), 101,761 pixels.
+        // Just past each bound: 36 output channels (K 27), K 153 (17→32, on a grid under R58's),
+        // 101,761 pixels.
         let stem = ConvOptions::default().stride(&[2, 2]).padding(&[3, 3]);
         for (input, weight, opts) in [
             (&[1usize, 16, 320, 320][..], &[32usize, 16, 3, 3][..], conv(2)),
@@ -1897,7 +2080,7 @@ mod tests {
             (&[32, 3, 224, 224], &[64, 3, 7, 7], stem),
             (&[16, 32, 80, 80], &[32, 32, 3, 3], conv(1)),
             (&[32, 3, 224, 224], &[36, 3, 3, 3], conv(2)),
-            (&[16, 17, 320, 320], &[32, 17, 3, 3], conv(2)),
+            (&[4, 17, 320, 320], &[32, 17, 3, 3], conv(2)),
             (&[1, 3, 638, 638], &[16, 3, 3, 3], conv(2)),
             (&[16, 16, 160, 160], &[16, 16, 1, 1], ConvOptions::default()),
             (&[16, 32, 160, 160], &[32, 16, 3, 3], conv(1).groups(2)),
