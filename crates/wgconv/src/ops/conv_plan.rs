@@ -99,7 +99,7 @@ pub(crate) const DIRECT_BLOCK_1D_MIN_OC: u32 = 32;
 
 /// The K from which rule R15 takes `GemmN64K32` only on grids of under
 /// [`K32_SHORT_GRID_MAX_TILES`] 64×64 tiles (`ConvGeometry::k32_max_tiles`).
-pub(crate) const K32_SHORT_GRID_MIN_K: u64 = 1024;
+pub(crate) const K32_SHORT_GRID_MIN_K: u64 = 896;
 
 /// Rule R15's bound on 64×64 tiles for `GemmN64K32` from K [`K32_SHORT_GRID_MIN_K`] on.
 pub(crate) const K32_SHORT_GRID_MAX_TILES: u64 = 384;
@@ -854,7 +854,7 @@ impl ConvGeometry {
         // small enough to split the 8-deep tiles in K-slices (R13); K of 1024+ on a grid under
         // one wave even in 64×64 tiles take 64×128 tiles 16 deep in K-slices (R14); everything
         // else 64×64 tiles of 128 threads, whose grids spread more evenly over the
-        // multiprocessors, 32 deep on grids of under 512 tiles (384 from K 1024, v54) and 16 deep
+        // multiprocessors, 32 deep on grids of under 512 tiles (384 from K 896, v54) and 16 deep
         // on larger ones (R15).
         // Refitted in v30 (docs/PERFORMANCE.md), after the per-op cost fell: 1D layers with
         // filter taps, over 64 output channels per group and K ≥ 64 take the 128×128 tiles 16
@@ -929,7 +929,7 @@ impl ConvGeometry {
     /// takes them 32 deep (`GemmN64K32`) rather than 16 deep. 512 (v30); from K
     /// [`K32_SHORT_GRID_MIN_K`] on, [`K32_SHORT_GRID_MAX_TILES`] (v54, an H100, call C: the 16-deep
     /// tiles ran 1.20–1.34× faster on all 11 such layers of Inception-v3 b32, 1×7 and 7×1
-    /// filters of K 1120–1344 on 435 tiles). Shorter K keeps 512: there the 16-deep tiles won at
+    /// filters of K 896–1344 on 435 tiles). Shorter K keeps 512: there the 16-deep tiles won at
     /// 400–507 tiles (YOLOv8n b16's 64→64 3×3 at 40², 1.09–1.11×; SqueezeNet's 48→192 3×3 at
     /// 13², 1.32×) but lost at 392 (the default suite's `resnet50_3x3_64_n8`, 0.91×) and tied at
     /// 290 (Inception's 96→96 s2, 0.97×, call B).
@@ -1844,11 +1844,12 @@ mod tests {
         assert_eq!(plan(&[16, 64, 224, 224], &[64, 64, 3, 3], same()), ConvKernel::GemmN64K16);
         assert_eq!(plan(&[16, 64, 80, 80], &[80, 64, 3, 3], same()), ConvKernel::Winograd);
         assert_eq!(plan(&[16, 128, 112, 112], &[128, 128, 3, 3], same()), ConvKernel::Winograd);
-        // R15's bound: 32-deep 64×64 tiles under 512 tiles, under 384 from K 1024 — Inception-v3
+        // R15's bound: 32-deep 64×64 tiles under 512 tiles, under 384 from K 896 — Inception-v3
         // b32's 160→160 7×1 at 17² (435 tiles, K 1120) 16 deep; the default suite's 64→64 3×3
         // at 56², batch 8 (392 tiles, K 576) 32 deep.
         let tall = || d().padding(&[3, 0]);
         assert_eq!(plan(&[32, 160, 17, 17], &[160, 160, 7, 1], tall()), ConvKernel::GemmN64K16);
+        assert_eq!(plan(&[32, 128, 17, 17], &[192, 128, 7, 1], tall()), ConvKernel::GemmN64K16);
         assert_eq!(plan(&[8, 64, 56, 56], &[64, 64, 3, 3], same()), ConvKernel::GemmN64K32);
     }
 
