@@ -3,8 +3,9 @@ architectures in neither zoo file, from their published definitions (torchvision
 AlexNet, ResNet-18, DenseNet-121, Inception-v3, ShuffleNetV2 1.0, SqueezeNet 1.1,
 EfficientNetV2-S and DeepLabv3-ResNet-50; the papers' ESRGAN RRDBNet, Mask R-CNN's FPN and
 heads, HiFi-GAN V1, Conformer's subsampling and conv module, U-Net, ESPCN, ViT/CLIP/DINOv2/SAM
-patch embeddings and SAM's neck, RAFT; grayscale stems). v54 uses it to look for weak layer
-classes the zoo misses; rules fitted on its `fit` half are checked on its `held-out` half.
+patch embeddings and SAM's neck, RAFT; grayscale stems). v54 used it to look for weak layer
+classes the zoo misses. Its models are split into two halves (named below) so that a rule can be
+fitted on one and checked on the other; v54's rules R57-R59 were fitted on weak layers of both.
 
 Run: python3 bench/suites/zoo_extra.py > bench/suites/zoo-extra.json
 """

@@ -90,7 +90,7 @@ pub(crate) const DIRECT_BLOCK_MAX_OC: u32 = 32;
 pub(crate) const DIRECT_BLOCK_MAX_K: u64 = 144;
 
 /// The longest K (input channels × filter taps) of a 1D layer rule R57 gives `DirectBlock`
-/// (`ConvGeometry::direct_block_1d_wins`): K 7 and 10 measured faster there, K 16 slower.
+/// (`ConvGeometry::direct_block_stem_wins`): K 7 and 10 measured faster there, K 16 slower.
 pub(crate) const DIRECT_BLOCK_1D_MAX_K: u64 = 10;
 
 /// The fewest output channels of a 1D layer rule R57 gives `DirectBlock`: 32 and more measured
