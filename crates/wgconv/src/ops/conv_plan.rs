@@ -104,6 +104,10 @@ pub(crate) const K32_SHORT_GRID_MIN_K: u64 = 896;
 /// Rule R15's bound on 64×64 tiles for `GemmN64K32` from K [`K32_SHORT_GRID_MIN_K`] on.
 pub(crate) const K32_SHORT_GRID_MAX_TILES: u64 = 384;
 
+/// The most output channels of a 2D single-channel stem rule R57 gives `DirectBlock` (the most
+/// measured: Conformer's 1→256).
+pub(crate) const DIRECT_BLOCK_2D_STEM_MAX_OC: u32 = 256;
+
 /// The most output pixels of a layer `Gemv` runs: its columns are unrolled for 4 (rule R25).
 pub(crate) const GEMV_MAX_PIXELS: u64 = 4;
 
@@ -714,9 +718,13 @@ impl ConvGeometry {
     pub(crate) fn tensor_core_candidate(&self) -> bool {
         let big_enough = || self.coop_grid().iter().product::<u64>() >= COOP_TRANSPOSED_MIN_WORKGROUPS;
         let planned = self.planned_kernel();
+        // R57's 2D stems ran the depthwise kernels, never the tensor cores, before v54; they keep
+        // `DirectBlock` (not measured against the tensor cores).
+        let stem_2d = !self.one_row() && self.direct_block_stem_wins();
         (planned.is_gemm_shaped() || self.rule_instead_of_gemm(planned))
             && self.gemm_worthwhile()
             && (!self.transposed || big_enough())
+            && !stem_2d
     }
 
     /// Rule R48: whether a 2D pointwise layer the fp32 planner gives `PointwiseVec4` (R37, R46)
@@ -928,7 +936,7 @@ impl ConvGeometry {
     /// Rule R15's bound: the most 64×64 tiles on which a layer the other staged-tile rules leave
     /// takes them 32 deep (`GemmN64K32`) rather than 16 deep. 512 (v30); from K
     /// [`K32_SHORT_GRID_MIN_K`] on, [`K32_SHORT_GRID_MAX_TILES`] (v54, an H100, call C: the 16-deep
-    /// tiles ran 1.20–1.34× faster on all 11 such layers of Inception-v3 b32, 1×7 and 7×1
+    /// tiles ran 1.20–1.34× faster on all 10 such layers of Inception-v3 b32, 1×7 and 7×1
     /// filters of K 896–1344 on 435 tiles). Shorter K keeps 512: there the 16-deep tiles won at
     /// 400–507 tiles (YOLOv8n b16's 64→64 3×3 at 40², 1.09–1.11×; SqueezeNet's 48→192 3×3 at
     /// 13², 1.32×) but lost at 392 (the default suite's `resnet50_3x3_64_n8`, 0.91×) and tied at
@@ -1114,12 +1122,14 @@ impl ConvGeometry {
         let shape = if self.one_row() {
             taps >= 2 && self.gemm_k_depth() <= DIRECT_BLOCK_1D_MAX_K
         } else {
-            self.stride != [1, 1] || taps >= DIRECT_BLOCK_2D_STEM_MIN_TAPS
+            // Measured from 3×3 (K 9) to 7×7 into 64–256 channels.
+            (taps >= 9 && self.stride != [1, 1]) || taps >= DIRECT_BLOCK_2D_STEM_MIN_TAPS
         };
         !self.transposed
             && self.ic == 1
             && self.groups == 1
             && self.oc >= DIRECT_BLOCK_1D_MIN_OC
+            && (self.one_row() || self.oc <= DIRECT_BLOCK_2D_STEM_MAX_OC)
             && self.output_pixels() > GEMV_MAX_PIXELS
             && shape
     }
@@ -1129,8 +1139,8 @@ impl ConvGeometry {
     /// [`DIRECT_BLOCK_LONG_K_MAX_K`]) on a large grid: at least [`DIRECT_BLOCK_LONG_K_MIN_PIXELS`]
     /// output pixels ([`DIRECT_BLOCK_VERY_LONG_K_MIN_PIXELS`] from K [`DIRECT_BLOCK_VERY_LONG_K`]),
     /// or R47's [`DIRECT_BLOCK_MIN_PIXELS`] below 16 output channels, where the alternative is the
-    /// reference kernel. 2D layers of 16+ output channels need 2+ taps
-    /// (pointwise ones keep R37's and R38's streams, not measured against it).
+    /// reference kernel. Layers of 16+ output channels need 2+ taps (pointwise ones keep R37's
+    /// and R38's streams and the tiles, not measured against it).
     /// Measured on an H100 (v54 calls A and B, `bench/results/v54-weak-suite.json`: layers of
     /// `bench/suites/zoo-extra.json` and the zoos, each kernel forced against the planner):
     /// 1.10–1.59× over R39's 32×32 tiles on ESRGAN b4's growth layers (64–160 → 32 at 128²),
@@ -1138,7 +1148,7 @@ impl ConvGeometry {
     /// 24→24 at 192² and ESPCN's 64→32 at 224²; 1.31–1.33× over the 64-column tiles on
     /// HiFi-GAN's 32-channel k7/k11 1D blocks (1.05× at k3); 3.11× and 1.43× over the reference
     /// kernel on ESPCN's 32→9 and Mask R-CNN's 256→12 box head at 200 × 272. It lost on smaller
-    /// grids of those channels (0.48–0.94×: ESRGAN b1, DenseNet's later blocks, YOLOv8n's
+    /// grids of those channels (0.13–0.94×: ESRGAN b1, DenseNet's later blocks, YOLOv8n's
     /// 32→32 at 80² b16) and below 8 channels (LeNet-5's 1→6, 0.80×).
     pub(crate) fn direct_block_long_k_wins(&self) -> bool {
         let taps = u64::from(self.kh) * u64::from(self.kw);
@@ -1150,7 +1160,7 @@ impl ConvGeometry {
         };
         !self.transposed
             && self.groups == 1
-            && (self.one_row() || taps >= 2 || self.oc < 16)
+            && (taps >= 2 || self.oc < 16)
             && (DIRECT_BLOCK_FEW_OC_MIN_OC..=DIRECT_BLOCK_MAX_OC).contains(&self.oc)
             && k > DIRECT_BLOCK_MAX_K
             && k <= DIRECT_BLOCK_LONG_K_MAX_K
@@ -1815,6 +1825,12 @@ mod tests {
         assert_ne!(plan(&[1, 1, 256, 256], &[4, 1, 2, 2], d().stride(&[2])), ConvKernel::DirectBlock);
         assert_ne!(plan(&[256, 1, 32, 32], &[6, 1, 5, 5], d()), ConvKernel::DirectBlock);
         assert_ne!(plan(&[16, 1, 224, 224], &[31, 1, 7, 7], s2()), ConvKernel::DirectBlock);
+        // ... nor strided stems of under 9 taps, more than 256 channels (not measured), and where
+        // f16 is allowed they keep `DirectBlock` (the depthwise kernels before, never the tensor
+        // cores).
+        assert_ne!(plan(&[1, 1, 256, 256], &[64, 1, 2, 2], d().stride(&[2])), ConvKernel::DirectBlock);
+        assert_ne!(plan(&[16, 1, 224, 224], &[512, 1, 7, 7], s2()), ConvKernel::DirectBlock);
+        assert!(!geo(&[16, 1, 224, 224], &[64, 1, 7, 7], s2()).unwrap().tensor_core_candidate());
         // ... nor layers of at most 4 output pixels (`Gemv`'s in 1D), which keep their kernels.
         assert_eq!(plan(&[1, 1, 14, 14], &[64, 1, 7, 7], d().stride(&[7])), ConvKernel::DepthwiseRows);
         // R58: 8–32 output channels, K over 144, on large grids — ESRGAN b4's growth layers at
@@ -1837,6 +1853,7 @@ mod tests {
         assert_ne!(plan(&[16, 64, 224, 224], &[48, 64, 3, 3], same()), ConvKernel::DirectBlock);
         assert_ne!(plan(&[16, 32, 224, 224], &[6, 32, 3, 3], same()), ConvKernel::DirectBlock);
         assert_ne!(plan(&[64, 64, 55, 55], &[16, 64, 1, 1], d()), ConvKernel::DirectBlock);
+        assert_ne!(plan(&[4, 256, 65_536], &[32, 256, 1], d()), ConvKernel::DirectBlock);
         assert_ne!(plan(&[16, 64, 224, 224], &[32, 32, 3, 3], same().groups(2)), ConvKernel::DirectBlock);
         // R59: R31's 64→64 layers take the 64×64 tiles 16 deep (ResNet-50 b32's at 56², VGG-16's
         // at 224²); 64→80 and 128→128 keep Winograd.
