@@ -115,6 +115,10 @@ pub(crate) const GEMV_MAX_PIXELS: u64 = 4;
 /// `DirectBlock`: a 5×5 one (ESPCN's 1→64) ran 1.20× `depthwise_vec4`, 3×3 ones 0.93×.
 pub(crate) const DIRECT_BLOCK_2D_STEM_MIN_TAPS: u64 = 25;
 
+/// The fewest filter taps at which rule R57 gives a strided 2D single-channel stem
+/// `DirectBlock`: 3×3 (Conformer's 3×3 s2, 5.31×) to 7×7 were measured; smaller filters not.
+pub(crate) const DIRECT_BLOCK_2D_STRIDED_STEM_MIN_TAPS: u64 = 9;
+
 /// The fewest output pixels at which rule R58 gives a layer of 16–32 output channels and K
 /// over R47's bound `DirectBlock`: at K 288 it lost at 102,400 (YOLOv8n b16's 32→32 3×3 at
 /// 80², 0.94× the 32×32 tiles) and won from 590,000; the 1×1 squeezes it does not take won from
@@ -1096,15 +1100,17 @@ impl ConvGeometry {
     }
 
     /// Rule R57: whether `DirectBlock` beats the kernels the planner gave single-channel stems.
-    /// 2D (v54): strided, or of at least [`DIRECT_BLOCK_2D_STEM_MIN_TAPS`] taps, into at least
-    /// [`DIRECT_BLOCK_1D_MIN_OC`] channels, in place of the depthwise kernels, which read them
-    /// as a channel multiplier. Measured on an H100 (v54 call B, each kernel forced against the
-    /// planner): a grayscale ResNet's 1→64 7×7 s2 at 224² b16 and 512² b1 1.59× and 1.47×
-    /// (0.77× and 0.84× cuDNN fp32 before), Conformer's 1→256 3×3 s2 over 1000 × 80 mel frames
-    /// b16 5.31× (0.52× before, on `depthwise_rows`), ESPCN's 1→64 5×5 at 224² b16 1.20×; 3×3
-    /// stride-1 stems lost (1→64 and 1→32 at 256², 0.93×), as did 4 and 6 output channels
-    /// (SAM's mask 2×2 s2, LeNet-5: 0.67–0.80×). 1D (v53): R51's 64-row tiles (K 8–16, more than 64 channels), the 64-column and small-grid
-    /// tiles (K 8–16, fewer), the depthwise kernel (K under 8, where no GEMM tile is worth it):
+    /// 2D (v54): strided with at least [`DIRECT_BLOCK_2D_STRIDED_STEM_MIN_TAPS`] taps, or of at
+    /// least [`DIRECT_BLOCK_2D_STEM_MIN_TAPS`], into [`DIRECT_BLOCK_1D_MIN_OC`] to
+    /// [`DIRECT_BLOCK_2D_STEM_MAX_OC`] channels, more than [`GEMV_MAX_PIXELS`] output pixels, in
+    /// place of the depthwise kernels, which read them as a channel multiplier. Measured on an
+    /// H100 (v54 call B, each kernel forced against the planner): a grayscale ResNet's 1→64 7×7
+    /// s2 at 224² b16 and 512² b1 1.59× and 1.47× (0.77× and 0.84× cuDNN fp32 before),
+    /// Conformer's 1→256 3×3 s2 over 1000 × 80 mel frames b16 5.31× (0.52× before, on
+    /// `depthwise_rows`), ESPCN's 1→64 5×5 at 224² b16 1.20×; 3×3 stride-1 stems lost (1→64 and
+    /// 1→32 at 256², 0.93×), as did 4 and 6 output channels (SAM's mask 2×2 s2, LeNet-5:
+    /// 0.67–0.80×). 1D (v53): R51's 64-row tiles (K 8–16, more than 64 channels), the 64-column
+    /// and small-grid tiles (K 8–16, fewer), the depthwise kernel (K under 8, where no GEMM tile is worth it):
     /// a direct layer of one input channel, 2+ taps (K of at most [`DIRECT_BLOCK_1D_MAX_K`]), at
     /// least [`DIRECT_BLOCK_1D_MIN_OC`] output channels. (Layers of at most 4 output pixels keep
     /// R25's `Gemv`, which the planner asks first.) Measured on an H100 (v53 calls F, G and J,
@@ -1122,8 +1128,8 @@ impl ConvGeometry {
         let shape = if self.one_row() {
             taps >= 2 && self.gemm_k_depth() <= DIRECT_BLOCK_1D_MAX_K
         } else {
-            // Measured from 3×3 (K 9) to 7×7 into 64–256 channels.
-            (taps >= 9 && self.stride != [1, 1]) || taps >= DIRECT_BLOCK_2D_STEM_MIN_TAPS
+            (taps >= DIRECT_BLOCK_2D_STRIDED_STEM_MIN_TAPS && self.stride != [1, 1])
+                || taps >= DIRECT_BLOCK_2D_STEM_MIN_TAPS
         };
         !self.transposed
             && self.ic == 1
@@ -1153,14 +1159,17 @@ impl ConvGeometry {
     pub(crate) fn direct_block_long_k_wins(&self) -> bool {
         let taps = u64::from(self.kh) * u64::from(self.kw);
         let k = self.gemm_k_depth();
+        // Under 16 output channels (K is over 144 here) no GEMM tile is worth it, and the
+        // reference kernel is the alternative.
+        let reference_alternative = !self.gemm_worthwhile();
         let min_pixels = match k {
-            _ if self.oc < 16 => DIRECT_BLOCK_MIN_PIXELS,
+            _ if reference_alternative => DIRECT_BLOCK_MIN_PIXELS,
             DIRECT_BLOCK_VERY_LONG_K.. => DIRECT_BLOCK_VERY_LONG_K_MIN_PIXELS,
             _ => DIRECT_BLOCK_LONG_K_MIN_PIXELS,
         };
         !self.transposed
             && self.groups == 1
-            && (taps >= 2 || self.oc < 16)
+            && (taps >= 2 || reference_alternative)
             && (DIRECT_BLOCK_FEW_OC_MIN_OC..=DIRECT_BLOCK_MAX_OC).contains(&self.oc)
             && k > DIRECT_BLOCK_MAX_K
             && k <= DIRECT_BLOCK_LONG_K_MAX_K
