@@ -248,6 +248,7 @@ impl Batch<'_> {
                 self.encode_pointwise(kernel, buffers, g, activation)?
             }
             ConvKernel::DirectBlock => self.encode_block(buffers, g, activation)?,
+            ConvKernel::DirectTiled => self.encode_tiled(buffers, g, activation)?,
             ConvKernel::CoopNhwc => unreachable!("coop_nhwc is routed by `runs_coop_nhwc`, before planning"),
         }
         Ok(kernel)
@@ -722,6 +723,24 @@ impl Batch<'_> {
             specialise_filter::<block::Shader>(&mut overrides, g);
             let pass = Pass::new(block::Entry::Conv2dBlock, &overrides, grid.dims());
             self.encode_conv::<block::Shader>(pass, g, buffers)
+        })
+    }
+
+    /// `DirectTiled`: one workgroup per (image, tile of output rows and columns, block of
+    /// output channels), the blocks fastest; tiles of 32 channels for up to 32 output channels,
+    /// else of 64 (`ConvGeometry::tiled_oc_warps`).
+    fn encode_tiled(&mut self, buffers: ConvBuffers<'_>, g: &ConvGeometry, activation: Activation) -> Result<()> {
+        let limits = self.ctx.limits();
+        let oc_warps = g.tiled_oc_warps();
+        // One item per workgroup: the shader decodes its workgroup's index, not its threads'.
+        let grid = dispatch::grid(g.tiled_workgroups(oc_warps), 1, limits.max_compute_workgroups_per_dimension)?;
+        with_variant!(Variant::of(buffers.input.dtype(), false), tiled = conv2d_tiled | conv2d_tiled_f16, {
+            let mut overrides = tiled::Overrides::new();
+            overrides.oc_warps = oc_warps;
+            (overrides.activation, overrides.clamp_min, overrides.clamp_max) = activation_constants(activation);
+            specialise_filter::<tiled::Shader>(&mut overrides, g);
+            let pass = Pass::new(tiled::Entry::Conv2dTiled, &overrides, grid.dims());
+            self.encode_conv::<tiled::Shader>(pass, g, buffers)
         })
     }
 

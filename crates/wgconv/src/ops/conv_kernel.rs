@@ -173,11 +173,19 @@ pub enum ConvKernel {
     /// staged K loop runs a few steps. The planner gives it such layers on large grids (R47)
     /// and single-channel 1D stems of short filters (R57).
     DirectBlock,
+    /// Direct 3×3 convolutions (stride 1, dilation 1, one group, any padding) from input tiles
+    /// staged in workgroup memory: a workgroup of 128 threads computes 32 output columns × 8
+    /// rows × 32 output channels, or × 4 rows × 64 channels above 32 output channels; each
+    /// thread 4 consecutive rows of one column for 16 channels, the 6 × 3 input values its
+    /// rows' taps share read once per input channel and each tap's weights broadcast over its
+    /// warp (`shaders/conv2d_tiled.wgsl`). For layers of few output channels on large grids,
+    /// where an implicit GEMM's im2col tiles stage each input value once per tap.
+    DirectTiled,
 }
 
 impl ConvKernel {
     /// Every kernel.
-    pub const ALL: [ConvKernel; 28] = [
+    pub const ALL: [ConvKernel; 29] = [
         ConvKernel::Direct,
         ConvKernel::DirectVec4,
         ConvKernel::Transposed,
@@ -206,6 +214,7 @@ impl ConvKernel {
         ConvKernel::FewOc,
         ConvKernel::WinogradFused,
         ConvKernel::DirectBlock,
+        ConvKernel::DirectTiled,
     ];
 
     /// The kernel called `name` (as [`ConvKernel::name`] spells it).
@@ -242,6 +251,7 @@ impl ConvKernel {
             ConvKernel::PointwiseVec4 => "pointwise_vec4",
             ConvKernel::PointwiseVec4Split => "pointwise_vec4_split",
             ConvKernel::DirectBlock => "direct_block",
+            ConvKernel::DirectTiled => "direct_tiled",
             ConvKernel::WinogradCoop => "winograd_coop",
             ConvKernel::WinogradFused => "winograd_fused",
         }
@@ -327,6 +337,7 @@ impl ConvKernel {
             ConvKernel::DepthwiseVec4 => dw_vec4::CONV2D_DEPTHWISE_VEC4_WORKGROUP_MEMORY_BYTES,
             ConvKernel::PointwiseVec4 => crate::shaders::conv2d_pointwise::CONV2D_POINTWISE_WORKGROUP_MEMORY_BYTES,
             ConvKernel::DirectBlock => crate::shaders::conv2d_block::CONV2D_BLOCK_WORKGROUP_MEMORY_BYTES,
+            ConvKernel::DirectTiled => crate::shaders::conv2d_tiled::CONV2D_TILED_WORKGROUP_MEMORY_BYTES,
             ConvKernel::PointwiseVec4Split => {
                 crate::shaders::conv2d_pointwise::CONV2D_POINTWISE_SPLIT_WORKGROUP_MEMORY_BYTES
             }
@@ -452,7 +463,9 @@ impl ConvKernel {
             ConvKernel::DepthwiseRows => Some(ConvKernel::Depthwise),
             // The one-thread-per-output kernel declares no workgroup memory and runs any direct
             // convolution.
-            ConvKernel::Gemv | ConvKernel::FewOc | ConvKernel::DirectBlock => Some(ConvKernel::Direct),
+            ConvKernel::Gemv | ConvKernel::FewOc | ConvKernel::DirectBlock | ConvKernel::DirectTiled => {
+                Some(ConvKernel::Direct)
+            }
             // Its 16 KiB is exactly WebGPU's default limit; downlevel devices allow less.
             ConvKernel::GemmSmall | ConvKernel::GemmSmallK32 => Some(ConvKernel::GemmN64K16),
             // R38 takes the layers R27 gives `GemmSmallK32` (10 KiB, under WebGPU's default).
@@ -602,6 +615,7 @@ mod tests {
             ConvKernel::FewOc => 25,
             ConvKernel::WinogradFused => 26,
             ConvKernel::DirectBlock => 27,
+            ConvKernel::DirectTiled => 28,
         };
         for (i, k) in ConvKernel::ALL.into_iter().enumerate() {
             assert_eq!(position(k), i, "{k:?}");
@@ -651,6 +665,8 @@ mod tests {
                 ConvKernel::PointwiseVec4Split => 2_048 + 8_192,
                 // 4 input channels × 49 taps × 16 output channels of staged weights.
                 ConvKernel::DirectBlock => 12_544,
+                // 4 input channels' 10 × 34 input values, and their 9 taps of 64 output channels.
+                ConvKernel::DirectTiled => 4 * (4 * 10 * 34) + 16 * (4 * 9 * 16),
                 _ => match kernel.gemm_tile() {
                     Some((rows, tile_n)) => 4 * kernel.k_tile_depth() as u32 * (rows + tile_n),
                     None => 0,

@@ -188,6 +188,22 @@ impl ConvGeometry {
         pixels.div_ceil(4 * u64::from(wg_size)) * self.pointwise_oc_blocks()
     }
 
+    /// Warps of a `DirectTiled` workgroup across its output channels (the shader's `oc_warps`):
+    /// 2, tiles of 8 rows × 32 channels, for up to 32 output channels, which the wider tiles
+    /// would leave half empty; else 4, tiles of 4 rows × 64 channels.
+    pub(crate) fn tiled_oc_warps(&self) -> u32 {
+        if self.oc <= 32 { 2 } else { 4 }
+    }
+
+    /// Workgroups of `DirectTiled` with `oc_warps` warps across the output channels: one per
+    /// image, tile of 32 output columns × (16 / `oc_warps`) rows and block of 16 · `oc_warps`
+    /// output channels.
+    pub(crate) fn tiled_workgroups(&self, oc_warps: u32) -> u64 {
+        let tile_rows = u64::from(4 * 4 / oc_warps);
+        let tiles = u64::from(self.oh).div_ceil(tile_rows) * u64::from(self.ow).div_ceil(32);
+        u64::from(self.n) * tiles * u64::from(self.oc).div_ceil(u64::from(16 * oc_warps))
+    }
+
     /// Whether `TransposedFewOc` splits K over 8 threads per run of pixels: with 16+ input
     /// channels per group (2+ per thread), where its grid (8 threads per run) still indexes in
     /// u32. The device must also take the K-split entry point's fixed workgroup

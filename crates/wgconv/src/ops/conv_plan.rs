@@ -435,6 +435,16 @@ impl ConvGeometry {
                     && u64::from(self.kh) * u64::from(self.kw) <= max_taps
                     && self.filter_constants_fit()
             }
+            // Its input tiles hold a 3×3 filter's halo at stride 1 and dilation 1; the padding
+            // is a pipeline constant.
+            ConvKernel::DirectTiled => {
+                !self.transposed
+                    && self.groups == 1
+                    && (self.kh, self.kw) == (3, 3)
+                    && self.stride == [1, 1]
+                    && self.dilation == [1, 1]
+                    && self.filter_constants_fit()
+            }
             // Its thread index covers every stride phase's sub-grid (rounded up to whole strides)
             // in u32, and those threads are mostly outputs: strides far above the output size
             // would launch up to stride² idle threads per output.

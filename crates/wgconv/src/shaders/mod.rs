@@ -50,6 +50,10 @@ pub mod conv2d_gemm_f16_partial;
 pub mod conv2d_pointwise;
 /// Bindings for `shaders/conv2d_pointwise_f16.wgsl`.
 pub mod conv2d_pointwise_f16;
+/// Bindings for `shaders/conv2d_tiled.wgsl`.
+pub mod conv2d_tiled;
+/// Bindings for `shaders/conv2d_tiled_f16.wgsl`.
+pub mod conv2d_tiled_f16;
 /// Bindings for `shaders/conv2d_winograd.wgsl`.
 pub mod conv2d_winograd;
 /// Bindings for `shaders/conv2d_winograd_f16_out.wgsl`.

@@ -1,0 +1,205 @@
+{% import "prelude/conv.wgsl" as conv %}
+{# variants: f16 #}
+{% set rows = 4 %}{# output rows per thread #}
+{% set quads = 4 %}{# vec4s of output channels per thread: 16 channels #}
+{% set chunk = 4 %}{# input channels per staged chunk #}
+{% set lanes = 32 %}{# tile columns: one per lane of a warp #}
+{% set warps = 4 %}{# warps per workgroup #}
+{% set max_row_warps = 2 %}{# warps down the tile's rows at the fewest output channels #}
+{% set in_w = lanes + 2 %}{# a 3×3 filter's input columns for the tile's #}
+{% set in_h = rows * max_row_warps + 2 %}{# and rows, at the tallest tile #}
+{% set XYZW = ["x", "y", "z", "w"] %}
+// Direct 3×3 convolution (stride 1, dilation 1, one group, any padding) from input tiles staged
+// in workgroup memory. A workgroup of 4 warps computes a tile of 32 output columns (one per
+// lane) × 8 rows × 32 output channels (2 warps down the rows, 2 across the channels) or 4 rows ×
+// 64 channels (`oc_warps` = 4) of one image; each thread computes 4 consecutive rows of its
+// column for 16 output channels. Per staged input channel a thread reads the 6 × 3 input values
+// its 4 rows' 9 taps share (each feeds up to 3 rows' taps from a register), and for each tap the
+// same 4 vec4s of weights as its warp (one broadcast read each): 576 multiply-adds per 54
+// workgroup-memory reads, where an implicit GEMM's im2col tile stages each input value once per
+// tap and, at 32 output channels, shares it over a 32-row tile only. For layers of few output
+// channels on large grids (ESRGAN's and DenseNet's growth layers into 32 channels), where the
+// GEMM tiles' staging, not the multiply-adds, sets the pace.
+// Tensors are {{ io }} (the output {{ out }}); the arithmetic is f32.
+
+{% if io == "f16" or out == "f16" %}
+enable f16;
+
+{% endif %}
+{{ conv.params_struct() }}
+
+@group(0) @binding(0) var<storage, read> input: array<{{ io }}>;
+@group(0) @binding(1) var<storage, read> weight: array<{{ io }}>;
+@group(0) @binding(2) var<storage, read> bias: array<{{ io }}>;
+@group(0) @binding(3) var<storage, read_write> output: array<{{ out }}>;
+@group(0) @binding(4) var<uniform> params: ConvParams;
+
+// Warps of the workgroup across its output channels: 2 (tiles of 8 rows × 32 channels) or 4
+// (4 rows × 64 channels); the others go down the rows.
+override oc_warps: u32 = 2;
+{{ conv.spec_overrides(3, 1) }}
+{{ conv.activation_overrides() }}
+
+{{ conv.activate(vec4=true) }}
+
+// Threads per workgroup: TILED_WARPS warps of TILED_LANES.
+const TILED_WORKGROUP: u32 = {{ warps * lanes }}u;
+// Warps per workgroup.
+const TILED_WARPS: u32 = {{ warps }}u;
+// Output columns per tile: one per lane.
+const TILED_LANES: u32 = {{ lanes }}u;
+// Output rows per thread.
+const TILED_ROWS: u32 = {{ rows }}u;
+// Output channels per thread.
+const TILED_THREAD_OC: u32 = {{ quads * 4 }}u;
+// Input channels per staged chunk.
+const TILED_CHUNK: u32 = {{ chunk }}u;
+// A staged channel's input: columns and (at the tallest tile) rows, the filter's halo included.
+const TILED_IN_W: u32 = {{ in_w }}u;
+const TILED_IN_H: u32 = {{ in_h }}u;
+// The most output channels per tile (`oc_warps` = 4).
+const TILED_MAX_OC: u32 = {{ warps * quads * 4 }}u;
+
+// The chunk's input: channel c's row r, column x at (c · TILED_IN_H + r) · TILED_IN_W + x.
+var<workgroup> tile_input: array<f32, {{ chunk * in_h * in_w }}>;
+// The chunk's weights: channel c's tap t for the tile's output channels 4·q..4·q+3 is the vec4
+// (c · 9 + t) · (tile channels / 4) + q.
+var<workgroup> tile_weights: array<vec4<f32>, {{ chunk * 9 * warps * quads }}>;
+
+@compute @workgroup_size(TILED_WORKGROUP)
+fn conv2d_tiled(
+    @builtin(workgroup_id) wid: vec3<u32>,
+    @builtin(num_workgroups) groups: vec3<u32>,
+    @builtin(local_invocation_index) local: u32,
+) {
+    // Workgroup-uniform: (image, tile row, tile column, output-channel block), the block fastest,
+    // so the blocks of one tile run together and share its input through the L2 cache.
+    let workgroup = wid.y * groups.x + wid.x;
+    let row_warps = TILED_WARPS / oc_warps;
+    let tile_h = TILED_ROWS * row_warps;
+    let tile_oc = TILED_THREAD_OC * oc_warps;
+    let tile_quads = tile_oc / 4u;
+    let oc_blocks = (params.oc + tile_oc - 1u) / tile_oc;
+    let tiles_x = (params.ow + TILED_LANES - 1u) / TILED_LANES;
+    let tiles_y = (params.oh + tile_h - 1u) / tile_h;
+    let oc0 = workgroup % oc_blocks * tile_oc;
+    let tile = workgroup / oc_blocks;
+    let ox0 = tile % tiles_x * TILED_LANES;
+    let oy0 = tile / tiles_x % tiles_y * tile_h;
+    let image = tile / tiles_x / tiles_y;
+    if (image >= params.n) {
+        return;
+    }
+    let lane = local % TILED_LANES;
+    let warp = local / TILED_LANES;
+    // This thread's first row within the tile and first vec4 of the tile's output channels.
+    let row0 = warp / oc_warps * TILED_ROWS;
+    let quad0 = warp % oc_warps * {{ quads }}u;
+    // The tile's input starts at this row and column (negative or past the end: padding).
+    let iy_origin = i32(oy0) - i32(spec_pad_h);
+    let ix_origin = i32(ox0) - i32(spec_pad_w);
+    let in_rows = tile_h + 2u;
+    let input_plane = params.ih * params.iw;
+    let image_at = image * params.ic * input_plane;
+    // Weight staging: each output channel's taps of the chunk (36 consecutive values) are read
+    // by the threads_per_oc threads of that channel, every threads_per_oc-th one each.
+    let threads_per_oc = TILED_WORKGROUP / tile_oc;
+    let stage_oc = local / threads_per_oc;
+    let stage_k0 = local % threads_per_oc;
+{% for r in range(rows) %}
+{% for q in range(quads) %}
+    var acc_{{ r }}_{{ q }} = vec4<f32>(0.0);
+{% endfor %}
+{% endfor %}
+    for (var c0 = 0u; c0 < params.ic; c0 += TILED_CHUNK) {
+        workgroupBarrier();
+        // The chunk's input rows, a warp per row: lane x copies column x, lanes 0 and 1 also
+        // columns 32 and 33; zeros outside the image (padding) and past the last channel.
+        for (var slot = warp; slot < TILED_CHUNK * in_rows; slot += TILED_WARPS) {
+            let c = slot / in_rows;
+            let r = slot % in_rows;
+            let iy = iy_origin + i32(r);
+            let row_ok = c0 + c < params.ic && u32(iy) < params.ih;
+            let row_at = image_at + (c0 + c) * input_plane + u32(iy) * params.iw;
+            let stage_at = (c * TILED_IN_H + r) * TILED_IN_W;
+            for (var x = lane; x < TILED_IN_W; x += TILED_LANES) {
+                let ix = ix_origin + i32(x);
+                var value = 0.0;
+                if (row_ok && u32(ix) < params.iw) {
+                    value = {{ to_f32 }}(input[row_at + u32(ix)]);
+                }
+                tile_input[stage_at + x] = value;
+            }
+        }
+        // The chunk's weights of the tile's output channels; zeros past the last channel in or
+        // out. Each thread stores components of vectors no other thread stores.
+        {
+            let oc = oc0 + stage_oc;
+            let oc_at = oc * params.ic * 9u + c0 * 9u;
+            for (var k = stage_k0; k < TILED_CHUNK * 9u; k += threads_per_oc) {
+                var w = 0.0;
+                if (oc < params.oc && c0 + k / 9u < params.ic) {
+                    w = {{ to_f32 }}(weight[oc_at + k]);
+                }
+                tile_weights[k * tile_quads + stage_oc / 4u][stage_oc % 4u] = w;
+            }
+        }
+        workgroupBarrier();
+{% for c in range(chunk) %}
+        {
+            // Channel {{ c }} of the chunk: its 6 × 3 input values, then its 9 taps.
+{% for i in range(rows + 2) %}
+{% for kx in range(3) %}
+            let x_{{ i }}_{{ kx }} = tile_input[({{ c }}u * TILED_IN_H + row0 + {{ i }}u) * TILED_IN_W + lane + {{ kx }}u];
+{% endfor %}
+{% endfor %}
+{% for ky in range(3) %}
+{% for kx in range(3) %}
+            {
+{% for q in range(quads) %}
+                let w_{{ q }} = tile_weights[{{ c * 9 + ky * 3 + kx }}u * tile_quads + quad0 + {{ q }}u];
+{% endfor %}
+{% for r in range(rows) %}
+{% for q in range(quads) %}
+                acc_{{ r }}_{{ q }} = fma(vec4<f32>(x_{{ r + ky }}_{{ kx }}), w_{{ q }}, acc_{{ r }}_{{ q }});
+{% endfor %}
+{% endfor %}
+            }
+{% endfor %}
+{% endfor %}
+        }
+{% endfor %}
+    }
+    // Each row's outputs: lane x writes column ox0 + x, so a warp's stores are consecutive.
+    let ox = ox0 + lane;
+    let plane = params.oh * params.ow;
+    let image_out = image * params.oc * plane;
+{% for q in range(quads) %}
+    let oc_{{ q }} = oc0 + (quad0 + {{ q }}u) * 4u;
+    var bias_{{ q }} = vec4<f32>(0.0);
+    // Read only when bound: without a bias the binding is a 4-float placeholder.
+    if (params.has_bias != 0u) {
+        bias_{{ q }} = vec4<f32>(
+{% for j in range(4) %}
+            {{ to_f32 }}(bias[min(oc_{{ q }} + {{ j }}u, params.oc - 1u)]){{ "," if j < 3 }}
+{% endfor %}
+        );
+    }
+{% endfor %}
+{% for r in range(rows) %}
+    {
+        let oy = oy0 + row0 + {{ r }}u;
+        if (oy < params.oh && ox < params.ow) {
+            let pixel_at = image_out + oy * params.ow + ox;
+{% for q in range(quads) %}
+            let v_{{ q }} = activate(acc_{{ r }}_{{ q }} + bias_{{ q }});
+{% for j in range(4) %}
+            if (oc_{{ q }} + {{ j }}u < params.oc) {
+                output[pixel_at + (oc_{{ q }} + {{ j }}u) * plane] = {{ to_out }}(v_{{ q }}.{{ XYZW[j] }});
+            }
+{% endfor %}
+{% endfor %}
+        }
+    }
+{% endfor %}
+}
