@@ -2548,6 +2548,47 @@ fn direct_block_runs_register_blocks() {
     }
 }
 
+/// `direct_tiled` (forced): tiles of 8 rows × 32 channels (up to 32 output channels) and of 4
+/// rows × 64 channels (more), ragged at every edge — rows past the image in the last tile row,
+/// columns past it in the last tile column (45 and 70 columns), channels past the last in the
+/// last block (20, 40 and 70 channels) — input channels in full chunks of 4 and a short last one
+/// (7, 9, 33), paddings of 0, 1 and 2 × 1 (tiles whose input starts before the image and ends past
+/// it), one image and several, bias or none, a relu and a clamp; and the layers it refuses.
+#[test]
+fn direct_tiled_runs_staged_tiles() {
+    let clamp = || opts().activation(Activation::Clamp { min: -0.5, max: 0.75 });
+    let cases = [
+        ("20 channels, 19 × 45, unpadded", &[2usize, 7, 21, 47][..], &[20usize, 7, 3, 3][..], opts()),
+        (
+            "32 channels, 8-row tiles, relu",
+            &[3, 33, 17, 70],
+            &[32, 33, 3, 3],
+            opts().padding(&[1]).activation(Activation::Relu),
+        ),
+        ("40 channels, 64-channel tiles, padding 2 × 1", &[1, 9, 12, 31], &[40, 9, 3, 3], clamp().padding(&[2, 1])),
+        ("70 channels, 2 blocks, 64 columns", &[2, 16, 9, 64], &[70, 16, 3, 3], opts().padding(&[1])),
+    ];
+    for (i, (name, input, weight, options)) in cases.into_iter().enumerate() {
+        let g = ConvGeometry::new(input, weight, None, &options).unwrap();
+        assert!(g.supports(ConvKernel::DirectTiled), "{name}");
+        let reference = if input[1] % 4 == 0 { ConvKernel::DirectVec4 } else { ConvKernel::Direct };
+        let case = Case { input, weight, bias: i != 2, opts: options, kernel: reference };
+        check_runs(name, 830 + i as u64, case, &[Some(ConvKernel::DirectTiled)]);
+    }
+    for (input, weight, options) in [
+        (&[1usize, 4, 12, 12][..], &[4usize, 4, 3, 3][..], opts().stride(&[2])),
+        (&[1, 4, 12, 12], &[4, 4, 3, 3], opts().dilation(&[2])),
+        (&[1, 8, 12, 12], &[8, 4, 3, 3], opts().groups(2)),
+        (&[1, 4, 12, 12], &[4, 4, 5, 5], opts()),
+        (&[1, 4, 12, 12], &[4, 4, 3, 1], opts()),
+        (&[1, 8, 6, 6], &[8, 8, 3, 3], opts().transposed(true)),
+        (&[1, 4, 30], &[4, 4, 3], opts()),
+    ] {
+        let g = ConvGeometry::new(input, weight, None, &options).unwrap();
+        assert!(!g.supports(ConvKernel::DirectTiled), "{input:?} {weight:?} {options:?}");
+    }
+}
+
 /// `pointwise_vec4` and `pointwise_vec4_split` (each forced; every other kernel that supports the
 /// case runs too): planes of 36, 8 and 144 pixels (the split's chunks of 32 vec4s: one partly
 /// full, two with the second ragged; the main entry point's chunks of 128 vec4s run through the
