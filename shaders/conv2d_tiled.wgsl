@@ -132,11 +132,51 @@ fn conv2d_tiled(
     let in_rows = tile_h + 2u;
     let input_plane = params.ih * params.iw;
     let image_at = image * params.ic * input_plane;
-    // Weight staging: each output channel's taps of the chunk (36 consecutive values) are read
-    // by the threads_per_oc threads of that channel, every threads_per_oc-th one each.
+    // Staging (`load_chunk`): this thread's input column and weights' output channel.
+    let ix_lane = ix_origin + i32(lane);
     let threads_per_oc = TILED_WORKGROUP / tile_oc;
     let stage_oc = local / threads_per_oc;
     let stage_k0 = local % threads_per_oc;
+    let stage_oc_ok = oc0 + stage_oc < params.oc;
+    let stage_oc_at = (oc0 + stage_oc) * params.ic * 9u;
+    var next_in_0_0: f32;
+    var next_in_0_1: f32;
+    var next_in_1_0: f32;
+    var next_in_1_1: f32;
+    var next_in_2_0: f32;
+    var next_in_2_1: f32;
+    var next_in_3_0: f32;
+    var next_in_3_1: f32;
+    var next_in_4_0: f32;
+    var next_in_4_1: f32;
+    var next_in_5_0: f32;
+    var next_in_5_1: f32;
+    var next_in_6_0: f32;
+    var next_in_6_1: f32;
+    var next_in_7_0: f32;
+    var next_in_7_1: f32;
+    var next_in_8_0: f32;
+    var next_in_8_1: f32;
+    var next_in_9_0: f32;
+    var next_in_9_1: f32;
+    var next_w_0: f32;
+    var next_w_1: f32;
+    var next_w_2: f32;
+    var next_w_3: f32;
+    var next_w_4: f32;
+    var next_w_5: f32;
+    var next_w_6: f32;
+    var next_w_7: f32;
+    var next_w_8: f32;
+    var next_w_9: f32;
+    var next_w_10: f32;
+    var next_w_11: f32;
+    var next_w_12: f32;
+    var next_w_13: f32;
+    var next_w_14: f32;
+    var next_w_15: f32;
+    var next_w_16: f32;
+    var next_w_17: f32;
     var acc_0_0 = vec4<f32>(0.0);
     var acc_0_1 = vec4<f32>(0.0);
     var acc_0_2 = vec4<f32>(0.0);
@@ -153,40 +193,706 @@ fn conv2d_tiled(
     var acc_3_1 = vec4<f32>(0.0);
     var acc_3_2 = vec4<f32>(0.0);
     var acc_3_3 = vec4<f32>(0.0);
+        {
+            let slot = warp + 0u;
+            let c = slot / in_rows;
+            let iy = iy_origin + i32(slot % in_rows);
+            let row_ok = slot < TILED_CHUNK * in_rows && 0u + c < params.ic && u32(iy) < params.ih;
+            let row_at = image_at + (0u + c) * input_plane + u32(iy) * params.iw;
+            next_in_0_0 = 0.0;
+            if (row_ok && u32(ix_lane) < params.iw) {
+                next_in_0_0 = (input[row_at + u32(ix_lane)]);
+            }
+            next_in_0_1 = 0.0;
+            if (row_ok && lane < TILED_IN_W - TILED_LANES && u32(ix_lane + 32) < params.iw) {
+                next_in_0_1 = (input[row_at + u32(ix_lane + 32)]);
+            }
+        }
+        {
+            let slot = warp + 4u;
+            let c = slot / in_rows;
+            let iy = iy_origin + i32(slot % in_rows);
+            let row_ok = slot < TILED_CHUNK * in_rows && 0u + c < params.ic && u32(iy) < params.ih;
+            let row_at = image_at + (0u + c) * input_plane + u32(iy) * params.iw;
+            next_in_1_0 = 0.0;
+            if (row_ok && u32(ix_lane) < params.iw) {
+                next_in_1_0 = (input[row_at + u32(ix_lane)]);
+            }
+            next_in_1_1 = 0.0;
+            if (row_ok && lane < TILED_IN_W - TILED_LANES && u32(ix_lane + 32) < params.iw) {
+                next_in_1_1 = (input[row_at + u32(ix_lane + 32)]);
+            }
+        }
+        {
+            let slot = warp + 8u;
+            let c = slot / in_rows;
+            let iy = iy_origin + i32(slot % in_rows);
+            let row_ok = slot < TILED_CHUNK * in_rows && 0u + c < params.ic && u32(iy) < params.ih;
+            let row_at = image_at + (0u + c) * input_plane + u32(iy) * params.iw;
+            next_in_2_0 = 0.0;
+            if (row_ok && u32(ix_lane) < params.iw) {
+                next_in_2_0 = (input[row_at + u32(ix_lane)]);
+            }
+            next_in_2_1 = 0.0;
+            if (row_ok && lane < TILED_IN_W - TILED_LANES && u32(ix_lane + 32) < params.iw) {
+                next_in_2_1 = (input[row_at + u32(ix_lane + 32)]);
+            }
+        }
+        {
+            let slot = warp + 12u;
+            let c = slot / in_rows;
+            let iy = iy_origin + i32(slot % in_rows);
+            let row_ok = slot < TILED_CHUNK * in_rows && 0u + c < params.ic && u32(iy) < params.ih;
+            let row_at = image_at + (0u + c) * input_plane + u32(iy) * params.iw;
+            next_in_3_0 = 0.0;
+            if (row_ok && u32(ix_lane) < params.iw) {
+                next_in_3_0 = (input[row_at + u32(ix_lane)]);
+            }
+            next_in_3_1 = 0.0;
+            if (row_ok && lane < TILED_IN_W - TILED_LANES && u32(ix_lane + 32) < params.iw) {
+                next_in_3_1 = (input[row_at + u32(ix_lane + 32)]);
+            }
+        }
+        {
+            let slot = warp + 16u;
+            let c = slot / in_rows;
+            let iy = iy_origin + i32(slot % in_rows);
+            let row_ok = slot < TILED_CHUNK * in_rows && 0u + c < params.ic && u32(iy) < params.ih;
+            let row_at = image_at + (0u + c) * input_plane + u32(iy) * params.iw;
+            next_in_4_0 = 0.0;
+            if (row_ok && u32(ix_lane) < params.iw) {
+                next_in_4_0 = (input[row_at + u32(ix_lane)]);
+            }
+            next_in_4_1 = 0.0;
+            if (row_ok && lane < TILED_IN_W - TILED_LANES && u32(ix_lane + 32) < params.iw) {
+                next_in_4_1 = (input[row_at + u32(ix_lane + 32)]);
+            }
+        }
+        {
+            let slot = warp + 20u;
+            let c = slot / in_rows;
+            let iy = iy_origin + i32(slot % in_rows);
+            let row_ok = slot < TILED_CHUNK * in_rows && 0u + c < params.ic && u32(iy) < params.ih;
+            let row_at = image_at + (0u + c) * input_plane + u32(iy) * params.iw;
+            next_in_5_0 = 0.0;
+            if (row_ok && u32(ix_lane) < params.iw) {
+                next_in_5_0 = (input[row_at + u32(ix_lane)]);
+            }
+            next_in_5_1 = 0.0;
+            if (row_ok && lane < TILED_IN_W - TILED_LANES && u32(ix_lane + 32) < params.iw) {
+                next_in_5_1 = (input[row_at + u32(ix_lane + 32)]);
+            }
+        }
+        {
+            let slot = warp + 24u;
+            let c = slot / in_rows;
+            let iy = iy_origin + i32(slot % in_rows);
+            let row_ok = slot < TILED_CHUNK * in_rows && 0u + c < params.ic && u32(iy) < params.ih;
+            let row_at = image_at + (0u + c) * input_plane + u32(iy) * params.iw;
+            next_in_6_0 = 0.0;
+            if (row_ok && u32(ix_lane) < params.iw) {
+                next_in_6_0 = (input[row_at + u32(ix_lane)]);
+            }
+            next_in_6_1 = 0.0;
+            if (row_ok && lane < TILED_IN_W - TILED_LANES && u32(ix_lane + 32) < params.iw) {
+                next_in_6_1 = (input[row_at + u32(ix_lane + 32)]);
+            }
+        }
+        {
+            let slot = warp + 28u;
+            let c = slot / in_rows;
+            let iy = iy_origin + i32(slot % in_rows);
+            let row_ok = slot < TILED_CHUNK * in_rows && 0u + c < params.ic && u32(iy) < params.ih;
+            let row_at = image_at + (0u + c) * input_plane + u32(iy) * params.iw;
+            next_in_7_0 = 0.0;
+            if (row_ok && u32(ix_lane) < params.iw) {
+                next_in_7_0 = (input[row_at + u32(ix_lane)]);
+            }
+            next_in_7_1 = 0.0;
+            if (row_ok && lane < TILED_IN_W - TILED_LANES && u32(ix_lane + 32) < params.iw) {
+                next_in_7_1 = (input[row_at + u32(ix_lane + 32)]);
+            }
+        }
+        {
+            let slot = warp + 32u;
+            let c = slot / in_rows;
+            let iy = iy_origin + i32(slot % in_rows);
+            let row_ok = slot < TILED_CHUNK * in_rows && 0u + c < params.ic && u32(iy) < params.ih;
+            let row_at = image_at + (0u + c) * input_plane + u32(iy) * params.iw;
+            next_in_8_0 = 0.0;
+            if (row_ok && u32(ix_lane) < params.iw) {
+                next_in_8_0 = (input[row_at + u32(ix_lane)]);
+            }
+            next_in_8_1 = 0.0;
+            if (row_ok && lane < TILED_IN_W - TILED_LANES && u32(ix_lane + 32) < params.iw) {
+                next_in_8_1 = (input[row_at + u32(ix_lane + 32)]);
+            }
+        }
+        {
+            let slot = warp + 36u;
+            let c = slot / in_rows;
+            let iy = iy_origin + i32(slot % in_rows);
+            let row_ok = slot < TILED_CHUNK * in_rows && 0u + c < params.ic && u32(iy) < params.ih;
+            let row_at = image_at + (0u + c) * input_plane + u32(iy) * params.iw;
+            next_in_9_0 = 0.0;
+            if (row_ok && u32(ix_lane) < params.iw) {
+                next_in_9_0 = (input[row_at + u32(ix_lane)]);
+            }
+            next_in_9_1 = 0.0;
+            if (row_ok && lane < TILED_IN_W - TILED_LANES && u32(ix_lane + 32) < params.iw) {
+                next_in_9_1 = (input[row_at + u32(ix_lane + 32)]);
+            }
+        }
+        {
+            let oc_at = stage_oc_at + 0u * 9u;
+            let k_0 = stage_k0 + 0u * threads_per_oc;
+            next_w_0 = 0.0;
+            if (k_0 < TILED_CHUNK * 9u && stage_oc_ok && 0u + k_0 / 9u < params.ic) {
+                next_w_0 = (weight[oc_at + k_0]);
+            }
+            let k_1 = stage_k0 + 1u * threads_per_oc;
+            next_w_1 = 0.0;
+            if (k_1 < TILED_CHUNK * 9u && stage_oc_ok && 0u + k_1 / 9u < params.ic) {
+                next_w_1 = (weight[oc_at + k_1]);
+            }
+            let k_2 = stage_k0 + 2u * threads_per_oc;
+            next_w_2 = 0.0;
+            if (k_2 < TILED_CHUNK * 9u && stage_oc_ok && 0u + k_2 / 9u < params.ic) {
+                next_w_2 = (weight[oc_at + k_2]);
+            }
+            let k_3 = stage_k0 + 3u * threads_per_oc;
+            next_w_3 = 0.0;
+            if (k_3 < TILED_CHUNK * 9u && stage_oc_ok && 0u + k_3 / 9u < params.ic) {
+                next_w_3 = (weight[oc_at + k_3]);
+            }
+            let k_4 = stage_k0 + 4u * threads_per_oc;
+            next_w_4 = 0.0;
+            if (k_4 < TILED_CHUNK * 9u && stage_oc_ok && 0u + k_4 / 9u < params.ic) {
+                next_w_4 = (weight[oc_at + k_4]);
+            }
+            let k_5 = stage_k0 + 5u * threads_per_oc;
+            next_w_5 = 0.0;
+            if (k_5 < TILED_CHUNK * 9u && stage_oc_ok && 0u + k_5 / 9u < params.ic) {
+                next_w_5 = (weight[oc_at + k_5]);
+            }
+            let k_6 = stage_k0 + 6u * threads_per_oc;
+            next_w_6 = 0.0;
+            if (k_6 < TILED_CHUNK * 9u && stage_oc_ok && 0u + k_6 / 9u < params.ic) {
+                next_w_6 = (weight[oc_at + k_6]);
+            }
+            let k_7 = stage_k0 + 7u * threads_per_oc;
+            next_w_7 = 0.0;
+            if (k_7 < TILED_CHUNK * 9u && stage_oc_ok && 0u + k_7 / 9u < params.ic) {
+                next_w_7 = (weight[oc_at + k_7]);
+            }
+            let k_8 = stage_k0 + 8u * threads_per_oc;
+            next_w_8 = 0.0;
+            if (k_8 < TILED_CHUNK * 9u && stage_oc_ok && 0u + k_8 / 9u < params.ic) {
+                next_w_8 = (weight[oc_at + k_8]);
+            }
+            let k_9 = stage_k0 + 9u * threads_per_oc;
+            next_w_9 = 0.0;
+            if (k_9 < TILED_CHUNK * 9u && stage_oc_ok && 0u + k_9 / 9u < params.ic) {
+                next_w_9 = (weight[oc_at + k_9]);
+            }
+            let k_10 = stage_k0 + 10u * threads_per_oc;
+            next_w_10 = 0.0;
+            if (k_10 < TILED_CHUNK * 9u && stage_oc_ok && 0u + k_10 / 9u < params.ic) {
+                next_w_10 = (weight[oc_at + k_10]);
+            }
+            let k_11 = stage_k0 + 11u * threads_per_oc;
+            next_w_11 = 0.0;
+            if (k_11 < TILED_CHUNK * 9u && stage_oc_ok && 0u + k_11 / 9u < params.ic) {
+                next_w_11 = (weight[oc_at + k_11]);
+            }
+            let k_12 = stage_k0 + 12u * threads_per_oc;
+            next_w_12 = 0.0;
+            if (k_12 < TILED_CHUNK * 9u && stage_oc_ok && 0u + k_12 / 9u < params.ic) {
+                next_w_12 = (weight[oc_at + k_12]);
+            }
+            let k_13 = stage_k0 + 13u * threads_per_oc;
+            next_w_13 = 0.0;
+            if (k_13 < TILED_CHUNK * 9u && stage_oc_ok && 0u + k_13 / 9u < params.ic) {
+                next_w_13 = (weight[oc_at + k_13]);
+            }
+            let k_14 = stage_k0 + 14u * threads_per_oc;
+            next_w_14 = 0.0;
+            if (k_14 < TILED_CHUNK * 9u && stage_oc_ok && 0u + k_14 / 9u < params.ic) {
+                next_w_14 = (weight[oc_at + k_14]);
+            }
+            let k_15 = stage_k0 + 15u * threads_per_oc;
+            next_w_15 = 0.0;
+            if (k_15 < TILED_CHUNK * 9u && stage_oc_ok && 0u + k_15 / 9u < params.ic) {
+                next_w_15 = (weight[oc_at + k_15]);
+            }
+            let k_16 = stage_k0 + 16u * threads_per_oc;
+            next_w_16 = 0.0;
+            if (k_16 < TILED_CHUNK * 9u && stage_oc_ok && 0u + k_16 / 9u < params.ic) {
+                next_w_16 = (weight[oc_at + k_16]);
+            }
+            let k_17 = stage_k0 + 17u * threads_per_oc;
+            next_w_17 = 0.0;
+            if (k_17 < TILED_CHUNK * 9u && stage_oc_ok && 0u + k_17 / 9u < params.ic) {
+                next_w_17 = (weight[oc_at + k_17]);
+            }
+        }
     for (var c0 = 0u; c0 < params.ic; c0 += TILED_CHUNK) {
         workgroupBarrier();
-        // The chunk's input rows, a warp per row: lane x copies column x, lanes 0 and 1 also
-        // columns 32 and 33; zeros outside the image (padding) and past the last channel.
-        for (var slot = warp; slot < TILED_CHUNK * in_rows; slot += TILED_WARPS) {
-            let c = slot / in_rows;
-            let r = slot % in_rows;
-            let iy = iy_origin + i32(r);
-            let row_ok = c0 + c < params.ic && u32(iy) < params.ih;
-            let row_at = image_at + (c0 + c) * input_plane + u32(iy) * params.iw;
-            let stage_at = (c * TILED_IN_H + r) * TILED_IN_W;
-            for (var x = lane; x < TILED_IN_W; x += TILED_LANES) {
-                let ix = ix_origin + i32(x);
-                var value = 0.0;
-                if (row_ok && u32(ix) < params.iw) {
-                    value = (input[row_at + u32(ix)]);
+        {
+            let slot = warp + 0u;
+            if (slot < TILED_CHUNK * in_rows) {
+                let at = (slot / in_rows * TILED_IN_H + slot % in_rows) * TILED_IN_W + lane;
+                tile_input[at] = next_in_0_0;
+                if (lane < TILED_IN_W - TILED_LANES) {
+                    tile_input[at + TILED_LANES] = next_in_0_1;
                 }
-                tile_input[stage_at + x] = value;
             }
         }
-        // The chunk's weights of the tile's output channels; zeros past the last channel in or
-        // out. Each thread stores components of vectors no other thread stores.
         {
-            let oc = oc0 + stage_oc;
-            let oc_at = oc * params.ic * 9u + c0 * 9u;
-            for (var k = stage_k0; k < TILED_CHUNK * 9u; k += threads_per_oc) {
-                var w = 0.0;
-                if (oc < params.oc && c0 + k / 9u < params.ic) {
-                    w = (weight[oc_at + k]);
+            let slot = warp + 4u;
+            if (slot < TILED_CHUNK * in_rows) {
+                let at = (slot / in_rows * TILED_IN_H + slot % in_rows) * TILED_IN_W + lane;
+                tile_input[at] = next_in_1_0;
+                if (lane < TILED_IN_W - TILED_LANES) {
+                    tile_input[at + TILED_LANES] = next_in_1_1;
                 }
-                tile_weights[k * tile_quads + stage_oc / 4u][stage_oc % 4u] = w;
+            }
+        }
+        {
+            let slot = warp + 8u;
+            if (slot < TILED_CHUNK * in_rows) {
+                let at = (slot / in_rows * TILED_IN_H + slot % in_rows) * TILED_IN_W + lane;
+                tile_input[at] = next_in_2_0;
+                if (lane < TILED_IN_W - TILED_LANES) {
+                    tile_input[at + TILED_LANES] = next_in_2_1;
+                }
+            }
+        }
+        {
+            let slot = warp + 12u;
+            if (slot < TILED_CHUNK * in_rows) {
+                let at = (slot / in_rows * TILED_IN_H + slot % in_rows) * TILED_IN_W + lane;
+                tile_input[at] = next_in_3_0;
+                if (lane < TILED_IN_W - TILED_LANES) {
+                    tile_input[at + TILED_LANES] = next_in_3_1;
+                }
+            }
+        }
+        {
+            let slot = warp + 16u;
+            if (slot < TILED_CHUNK * in_rows) {
+                let at = (slot / in_rows * TILED_IN_H + slot % in_rows) * TILED_IN_W + lane;
+                tile_input[at] = next_in_4_0;
+                if (lane < TILED_IN_W - TILED_LANES) {
+                    tile_input[at + TILED_LANES] = next_in_4_1;
+                }
+            }
+        }
+        {
+            let slot = warp + 20u;
+            if (slot < TILED_CHUNK * in_rows) {
+                let at = (slot / in_rows * TILED_IN_H + slot % in_rows) * TILED_IN_W + lane;
+                tile_input[at] = next_in_5_0;
+                if (lane < TILED_IN_W - TILED_LANES) {
+                    tile_input[at + TILED_LANES] = next_in_5_1;
+                }
+            }
+        }
+        {
+            let slot = warp + 24u;
+            if (slot < TILED_CHUNK * in_rows) {
+                let at = (slot / in_rows * TILED_IN_H + slot % in_rows) * TILED_IN_W + lane;
+                tile_input[at] = next_in_6_0;
+                if (lane < TILED_IN_W - TILED_LANES) {
+                    tile_input[at + TILED_LANES] = next_in_6_1;
+                }
+            }
+        }
+        {
+            let slot = warp + 28u;
+            if (slot < TILED_CHUNK * in_rows) {
+                let at = (slot / in_rows * TILED_IN_H + slot % in_rows) * TILED_IN_W + lane;
+                tile_input[at] = next_in_7_0;
+                if (lane < TILED_IN_W - TILED_LANES) {
+                    tile_input[at + TILED_LANES] = next_in_7_1;
+                }
+            }
+        }
+        {
+            let slot = warp + 32u;
+            if (slot < TILED_CHUNK * in_rows) {
+                let at = (slot / in_rows * TILED_IN_H + slot % in_rows) * TILED_IN_W + lane;
+                tile_input[at] = next_in_8_0;
+                if (lane < TILED_IN_W - TILED_LANES) {
+                    tile_input[at + TILED_LANES] = next_in_8_1;
+                }
+            }
+        }
+        {
+            let slot = warp + 36u;
+            if (slot < TILED_CHUNK * in_rows) {
+                let at = (slot / in_rows * TILED_IN_H + slot % in_rows) * TILED_IN_W + lane;
+                tile_input[at] = next_in_9_0;
+                if (lane < TILED_IN_W - TILED_LANES) {
+                    tile_input[at + TILED_LANES] = next_in_9_1;
+                }
+            }
+        }
+        {
+            let k = stage_k0 + 0u * threads_per_oc;
+            if (k < TILED_CHUNK * 9u) {
+                tile_weights[k * tile_quads + stage_oc / 4u][stage_oc % 4u] = next_w_0;
+            }
+        }
+        {
+            let k = stage_k0 + 1u * threads_per_oc;
+            if (k < TILED_CHUNK * 9u) {
+                tile_weights[k * tile_quads + stage_oc / 4u][stage_oc % 4u] = next_w_1;
+            }
+        }
+        {
+            let k = stage_k0 + 2u * threads_per_oc;
+            if (k < TILED_CHUNK * 9u) {
+                tile_weights[k * tile_quads + stage_oc / 4u][stage_oc % 4u] = next_w_2;
+            }
+        }
+        {
+            let k = stage_k0 + 3u * threads_per_oc;
+            if (k < TILED_CHUNK * 9u) {
+                tile_weights[k * tile_quads + stage_oc / 4u][stage_oc % 4u] = next_w_3;
+            }
+        }
+        {
+            let k = stage_k0 + 4u * threads_per_oc;
+            if (k < TILED_CHUNK * 9u) {
+                tile_weights[k * tile_quads + stage_oc / 4u][stage_oc % 4u] = next_w_4;
+            }
+        }
+        {
+            let k = stage_k0 + 5u * threads_per_oc;
+            if (k < TILED_CHUNK * 9u) {
+                tile_weights[k * tile_quads + stage_oc / 4u][stage_oc % 4u] = next_w_5;
+            }
+        }
+        {
+            let k = stage_k0 + 6u * threads_per_oc;
+            if (k < TILED_CHUNK * 9u) {
+                tile_weights[k * tile_quads + stage_oc / 4u][stage_oc % 4u] = next_w_6;
+            }
+        }
+        {
+            let k = stage_k0 + 7u * threads_per_oc;
+            if (k < TILED_CHUNK * 9u) {
+                tile_weights[k * tile_quads + stage_oc / 4u][stage_oc % 4u] = next_w_7;
+            }
+        }
+        {
+            let k = stage_k0 + 8u * threads_per_oc;
+            if (k < TILED_CHUNK * 9u) {
+                tile_weights[k * tile_quads + stage_oc / 4u][stage_oc % 4u] = next_w_8;
+            }
+        }
+        {
+            let k = stage_k0 + 9u * threads_per_oc;
+            if (k < TILED_CHUNK * 9u) {
+                tile_weights[k * tile_quads + stage_oc / 4u][stage_oc % 4u] = next_w_9;
+            }
+        }
+        {
+            let k = stage_k0 + 10u * threads_per_oc;
+            if (k < TILED_CHUNK * 9u) {
+                tile_weights[k * tile_quads + stage_oc / 4u][stage_oc % 4u] = next_w_10;
+            }
+        }
+        {
+            let k = stage_k0 + 11u * threads_per_oc;
+            if (k < TILED_CHUNK * 9u) {
+                tile_weights[k * tile_quads + stage_oc / 4u][stage_oc % 4u] = next_w_11;
+            }
+        }
+        {
+            let k = stage_k0 + 12u * threads_per_oc;
+            if (k < TILED_CHUNK * 9u) {
+                tile_weights[k * tile_quads + stage_oc / 4u][stage_oc % 4u] = next_w_12;
+            }
+        }
+        {
+            let k = stage_k0 + 13u * threads_per_oc;
+            if (k < TILED_CHUNK * 9u) {
+                tile_weights[k * tile_quads + stage_oc / 4u][stage_oc % 4u] = next_w_13;
+            }
+        }
+        {
+            let k = stage_k0 + 14u * threads_per_oc;
+            if (k < TILED_CHUNK * 9u) {
+                tile_weights[k * tile_quads + stage_oc / 4u][stage_oc % 4u] = next_w_14;
+            }
+        }
+        {
+            let k = stage_k0 + 15u * threads_per_oc;
+            if (k < TILED_CHUNK * 9u) {
+                tile_weights[k * tile_quads + stage_oc / 4u][stage_oc % 4u] = next_w_15;
+            }
+        }
+        {
+            let k = stage_k0 + 16u * threads_per_oc;
+            if (k < TILED_CHUNK * 9u) {
+                tile_weights[k * tile_quads + stage_oc / 4u][stage_oc % 4u] = next_w_16;
+            }
+        }
+        {
+            let k = stage_k0 + 17u * threads_per_oc;
+            if (k < TILED_CHUNK * 9u) {
+                tile_weights[k * tile_quads + stage_oc / 4u][stage_oc % 4u] = next_w_17;
             }
         }
         workgroupBarrier();
+        // The next chunk's loads, in flight during this chunk's multiply-adds.
+        if (c0 + TILED_CHUNK < params.ic) {
+        {
+            let slot = warp + 0u;
+            let c = slot / in_rows;
+            let iy = iy_origin + i32(slot % in_rows);
+            let row_ok = slot < TILED_CHUNK * in_rows && (c0 + TILED_CHUNK) + c < params.ic && u32(iy) < params.ih;
+            let row_at = image_at + ((c0 + TILED_CHUNK) + c) * input_plane + u32(iy) * params.iw;
+            next_in_0_0 = 0.0;
+            if (row_ok && u32(ix_lane) < params.iw) {
+                next_in_0_0 = (input[row_at + u32(ix_lane)]);
+            }
+            next_in_0_1 = 0.0;
+            if (row_ok && lane < TILED_IN_W - TILED_LANES && u32(ix_lane + 32) < params.iw) {
+                next_in_0_1 = (input[row_at + u32(ix_lane + 32)]);
+            }
+        }
+        {
+            let slot = warp + 4u;
+            let c = slot / in_rows;
+            let iy = iy_origin + i32(slot % in_rows);
+            let row_ok = slot < TILED_CHUNK * in_rows && (c0 + TILED_CHUNK) + c < params.ic && u32(iy) < params.ih;
+            let row_at = image_at + ((c0 + TILED_CHUNK) + c) * input_plane + u32(iy) * params.iw;
+            next_in_1_0 = 0.0;
+            if (row_ok && u32(ix_lane) < params.iw) {
+                next_in_1_0 = (input[row_at + u32(ix_lane)]);
+            }
+            next_in_1_1 = 0.0;
+            if (row_ok && lane < TILED_IN_W - TILED_LANES && u32(ix_lane + 32) < params.iw) {
+                next_in_1_1 = (input[row_at + u32(ix_lane + 32)]);
+            }
+        }
+        {
+            let slot = warp + 8u;
+            let c = slot / in_rows;
+            let iy = iy_origin + i32(slot % in_rows);
+            let row_ok = slot < TILED_CHUNK * in_rows && (c0 + TILED_CHUNK) + c < params.ic && u32(iy) < params.ih;
+            let row_at = image_at + ((c0 + TILED_CHUNK) + c) * input_plane + u32(iy) * params.iw;
+            next_in_2_0 = 0.0;
+            if (row_ok && u32(ix_lane) < params.iw) {
+                next_in_2_0 = (input[row_at + u32(ix_lane)]);
+            }
+            next_in_2_1 = 0.0;
+            if (row_ok && lane < TILED_IN_W - TILED_LANES && u32(ix_lane + 32) < params.iw) {
+                next_in_2_1 = (input[row_at + u32(ix_lane + 32)]);
+            }
+        }
+        {
+            let slot = warp + 12u;
+            let c = slot / in_rows;
+            let iy = iy_origin + i32(slot % in_rows);
+            let row_ok = slot < TILED_CHUNK * in_rows && (c0 + TILED_CHUNK) + c < params.ic && u32(iy) < params.ih;
+            let row_at = image_at + ((c0 + TILED_CHUNK) + c) * input_plane + u32(iy) * params.iw;
+            next_in_3_0 = 0.0;
+            if (row_ok && u32(ix_lane) < params.iw) {
+                next_in_3_0 = (input[row_at + u32(ix_lane)]);
+            }
+            next_in_3_1 = 0.0;
+            if (row_ok && lane < TILED_IN_W - TILED_LANES && u32(ix_lane + 32) < params.iw) {
+                next_in_3_1 = (input[row_at + u32(ix_lane + 32)]);
+            }
+        }
+        {
+            let slot = warp + 16u;
+            let c = slot / in_rows;
+            let iy = iy_origin + i32(slot % in_rows);
+            let row_ok = slot < TILED_CHUNK * in_rows && (c0 + TILED_CHUNK) + c < params.ic && u32(iy) < params.ih;
+            let row_at = image_at + ((c0 + TILED_CHUNK) + c) * input_plane + u32(iy) * params.iw;
+            next_in_4_0 = 0.0;
+            if (row_ok && u32(ix_lane) < params.iw) {
+                next_in_4_0 = (input[row_at + u32(ix_lane)]);
+            }
+            next_in_4_1 = 0.0;
+            if (row_ok && lane < TILED_IN_W - TILED_LANES && u32(ix_lane + 32) < params.iw) {
+                next_in_4_1 = (input[row_at + u32(ix_lane + 32)]);
+            }
+        }
+        {
+            let slot = warp + 20u;
+            let c = slot / in_rows;
+            let iy = iy_origin + i32(slot % in_rows);
+            let row_ok = slot < TILED_CHUNK * in_rows && (c0 + TILED_CHUNK) + c < params.ic && u32(iy) < params.ih;
+            let row_at = image_at + ((c0 + TILED_CHUNK) + c) * input_plane + u32(iy) * params.iw;
+            next_in_5_0 = 0.0;
+            if (row_ok && u32(ix_lane) < params.iw) {
+                next_in_5_0 = (input[row_at + u32(ix_lane)]);
+            }
+            next_in_5_1 = 0.0;
+            if (row_ok && lane < TILED_IN_W - TILED_LANES && u32(ix_lane + 32) < params.iw) {
+                next_in_5_1 = (input[row_at + u32(ix_lane + 32)]);
+            }
+        }
+        {
+            let slot = warp + 24u;
+            let c = slot / in_rows;
+            let iy = iy_origin + i32(slot % in_rows);
+            let row_ok = slot < TILED_CHUNK * in_rows && (c0 + TILED_CHUNK) + c < params.ic && u32(iy) < params.ih;
+            let row_at = image_at + ((c0 + TILED_CHUNK) + c) * input_plane + u32(iy) * params.iw;
+            next_in_6_0 = 0.0;
+            if (row_ok && u32(ix_lane) < params.iw) {
+                next_in_6_0 = (input[row_at + u32(ix_lane)]);
+            }
+            next_in_6_1 = 0.0;
+            if (row_ok && lane < TILED_IN_W - TILED_LANES && u32(ix_lane + 32) < params.iw) {
+                next_in_6_1 = (input[row_at + u32(ix_lane + 32)]);
+            }
+        }
+        {
+            let slot = warp + 28u;
+            let c = slot / in_rows;
+            let iy = iy_origin + i32(slot % in_rows);
+            let row_ok = slot < TILED_CHUNK * in_rows && (c0 + TILED_CHUNK) + c < params.ic && u32(iy) < params.ih;
+            let row_at = image_at + ((c0 + TILED_CHUNK) + c) * input_plane + u32(iy) * params.iw;
+            next_in_7_0 = 0.0;
+            if (row_ok && u32(ix_lane) < params.iw) {
+                next_in_7_0 = (input[row_at + u32(ix_lane)]);
+            }
+            next_in_7_1 = 0.0;
+            if (row_ok && lane < TILED_IN_W - TILED_LANES && u32(ix_lane + 32) < params.iw) {
+                next_in_7_1 = (input[row_at + u32(ix_lane + 32)]);
+            }
+        }
+        {
+            let slot = warp + 32u;
+            let c = slot / in_rows;
+            let iy = iy_origin + i32(slot % in_rows);
+            let row_ok = slot < TILED_CHUNK * in_rows && (c0 + TILED_CHUNK) + c < params.ic && u32(iy) < params.ih;
+            let row_at = image_at + ((c0 + TILED_CHUNK) + c) * input_plane + u32(iy) * params.iw;
+            next_in_8_0 = 0.0;
+            if (row_ok && u32(ix_lane) < params.iw) {
+                next_in_8_0 = (input[row_at + u32(ix_lane)]);
+            }
+            next_in_8_1 = 0.0;
+            if (row_ok && lane < TILED_IN_W - TILED_LANES && u32(ix_lane + 32) < params.iw) {
+                next_in_8_1 = (input[row_at + u32(ix_lane + 32)]);
+            }
+        }
+        {
+            let slot = warp + 36u;
+            let c = slot / in_rows;
+            let iy = iy_origin + i32(slot % in_rows);
+            let row_ok = slot < TILED_CHUNK * in_rows && (c0 + TILED_CHUNK) + c < params.ic && u32(iy) < params.ih;
+            let row_at = image_at + ((c0 + TILED_CHUNK) + c) * input_plane + u32(iy) * params.iw;
+            next_in_9_0 = 0.0;
+            if (row_ok && u32(ix_lane) < params.iw) {
+                next_in_9_0 = (input[row_at + u32(ix_lane)]);
+            }
+            next_in_9_1 = 0.0;
+            if (row_ok && lane < TILED_IN_W - TILED_LANES && u32(ix_lane + 32) < params.iw) {
+                next_in_9_1 = (input[row_at + u32(ix_lane + 32)]);
+            }
+        }
+        {
+            let oc_at = stage_oc_at + (c0 + TILED_CHUNK) * 9u;
+            let k_0 = stage_k0 + 0u * threads_per_oc;
+            next_w_0 = 0.0;
+            if (k_0 < TILED_CHUNK * 9u && stage_oc_ok && (c0 + TILED_CHUNK) + k_0 / 9u < params.ic) {
+                next_w_0 = (weight[oc_at + k_0]);
+            }
+            let k_1 = stage_k0 + 1u * threads_per_oc;
+            next_w_1 = 0.0;
+            if (k_1 < TILED_CHUNK * 9u && stage_oc_ok && (c0 + TILED_CHUNK) + k_1 / 9u < params.ic) {
+                next_w_1 = (weight[oc_at + k_1]);
+            }
+            let k_2 = stage_k0 + 2u * threads_per_oc;
+            next_w_2 = 0.0;
+            if (k_2 < TILED_CHUNK * 9u && stage_oc_ok && (c0 + TILED_CHUNK) + k_2 / 9u < params.ic) {
+                next_w_2 = (weight[oc_at + k_2]);
+            }
+            let k_3 = stage_k0 + 3u * threads_per_oc;
+            next_w_3 = 0.0;
+            if (k_3 < TILED_CHUNK * 9u && stage_oc_ok && (c0 + TILED_CHUNK) + k_3 / 9u < params.ic) {
+                next_w_3 = (weight[oc_at + k_3]);
+            }
+            let k_4 = stage_k0 + 4u * threads_per_oc;
+            next_w_4 = 0.0;
+            if (k_4 < TILED_CHUNK * 9u && stage_oc_ok && (c0 + TILED_CHUNK) + k_4 / 9u < params.ic) {
+                next_w_4 = (weight[oc_at + k_4]);
+            }
+            let k_5 = stage_k0 + 5u * threads_per_oc;
+            next_w_5 = 0.0;
+            if (k_5 < TILED_CHUNK * 9u && stage_oc_ok && (c0 + TILED_CHUNK) + k_5 / 9u < params.ic) {
+                next_w_5 = (weight[oc_at + k_5]);
+            }
+            let k_6 = stage_k0 + 6u * threads_per_oc;
+            next_w_6 = 0.0;
+            if (k_6 < TILED_CHUNK * 9u && stage_oc_ok && (c0 + TILED_CHUNK) + k_6 / 9u < params.ic) {
+                next_w_6 = (weight[oc_at + k_6]);
+            }
+            let k_7 = stage_k0 + 7u * threads_per_oc;
+            next_w_7 = 0.0;
+            if (k_7 < TILED_CHUNK * 9u && stage_oc_ok && (c0 + TILED_CHUNK) + k_7 / 9u < params.ic) {
+                next_w_7 = (weight[oc_at + k_7]);
+            }
+            let k_8 = stage_k0 + 8u * threads_per_oc;
+            next_w_8 = 0.0;
+            if (k_8 < TILED_CHUNK * 9u && stage_oc_ok && (c0 + TILED_CHUNK) + k_8 / 9u < params.ic) {
+                next_w_8 = (weight[oc_at + k_8]);
+            }
+            let k_9 = stage_k0 + 9u * threads_per_oc;
+            next_w_9 = 0.0;
+            if (k_9 < TILED_CHUNK * 9u && stage_oc_ok && (c0 + TILED_CHUNK) + k_9 / 9u < params.ic) {
+                next_w_9 = (weight[oc_at + k_9]);
+            }
+            let k_10 = stage_k0 + 10u * threads_per_oc;
+            next_w_10 = 0.0;
+            if (k_10 < TILED_CHUNK * 9u && stage_oc_ok && (c0 + TILED_CHUNK) + k_10 / 9u < params.ic) {
+                next_w_10 = (weight[oc_at + k_10]);
+            }
+            let k_11 = stage_k0 + 11u * threads_per_oc;
+            next_w_11 = 0.0;
+            if (k_11 < TILED_CHUNK * 9u && stage_oc_ok && (c0 + TILED_CHUNK) + k_11 / 9u < params.ic) {
+                next_w_11 = (weight[oc_at + k_11]);
+            }
+            let k_12 = stage_k0 + 12u * threads_per_oc;
+            next_w_12 = 0.0;
+            if (k_12 < TILED_CHUNK * 9u && stage_oc_ok && (c0 + TILED_CHUNK) + k_12 / 9u < params.ic) {
+                next_w_12 = (weight[oc_at + k_12]);
+            }
+            let k_13 = stage_k0 + 13u * threads_per_oc;
+            next_w_13 = 0.0;
+            if (k_13 < TILED_CHUNK * 9u && stage_oc_ok && (c0 + TILED_CHUNK) + k_13 / 9u < params.ic) {
+                next_w_13 = (weight[oc_at + k_13]);
+            }
+            let k_14 = stage_k0 + 14u * threads_per_oc;
+            next_w_14 = 0.0;
+            if (k_14 < TILED_CHUNK * 9u && stage_oc_ok && (c0 + TILED_CHUNK) + k_14 / 9u < params.ic) {
+                next_w_14 = (weight[oc_at + k_14]);
+            }
+            let k_15 = stage_k0 + 15u * threads_per_oc;
+            next_w_15 = 0.0;
+            if (k_15 < TILED_CHUNK * 9u && stage_oc_ok && (c0 + TILED_CHUNK) + k_15 / 9u < params.ic) {
+                next_w_15 = (weight[oc_at + k_15]);
+            }
+            let k_16 = stage_k0 + 16u * threads_per_oc;
+            next_w_16 = 0.0;
+            if (k_16 < TILED_CHUNK * 9u && stage_oc_ok && (c0 + TILED_CHUNK) + k_16 / 9u < params.ic) {
+                next_w_16 = (weight[oc_at + k_16]);
+            }
+            let k_17 = stage_k0 + 17u * threads_per_oc;
+            next_w_17 = 0.0;
+            if (k_17 < TILED_CHUNK * 9u && stage_oc_ok && (c0 + TILED_CHUNK) + k_17 / 9u < params.ic) {
+                next_w_17 = (weight[oc_at + k_17]);
+            }
+        }
+        }
         {
             // Channel 0 of the chunk: its 6 × 3 input values, then its 9 taps.
             let x_0_0 = tile_input[(0u * TILED_IN_H + row0 + 0u) * TILED_IN_W + lane + 0u];

@@ -9,6 +9,72 @@
 {% set in_w = lanes + 2 %}{# a 3×3 filter's input columns for the tile's #}
 {% set in_h = rows * max_row_warps + 2 %}{# and rows, at the tallest tile #}
 {% set XYZW = ["x", "y", "z", "w"] %}
+{% set slots = chunk * in_h // warps %}{# input rows a warp stages per chunk, at most #}
+{% set wslots = chunk * 9 // 2 %}{# weights a thread stages per chunk, at most (2 threads an output channel) #}
+{#
+  Global → registers: input channels c0..c0 + 3's staged values that this thread copies. The
+  chunk's input rows go a warp per row (slot): lane x copies column x, lanes 0 and 1 also columns
+  32 and 33; zeros outside the image (padding) and past the last channel. Its weights: each output
+  channel's taps of the chunk (36 consecutive values) are read by the threads_per_oc threads of
+  that channel, every threads_per_oc-th one each; zeros past the last channel in or out.
+#}
+{% macro load_chunk(c0) %}
+{% filter trim("\n") %}
+{% for s in range(slots) %}
+        {
+            let slot = warp + {{ warps * s }}u;
+            let c = slot / in_rows;
+            let iy = iy_origin + i32(slot % in_rows);
+            let row_ok = slot < TILED_CHUNK * in_rows && {{ c0 }} + c < params.ic && u32(iy) < params.ih;
+            let row_at = image_at + ({{ c0 }} + c) * input_plane + u32(iy) * params.iw;
+            next_in_{{ s }}_0 = 0.0;
+            if (row_ok && u32(ix_lane) < params.iw) {
+                next_in_{{ s }}_0 = {{ to_f32 }}(input[row_at + u32(ix_lane)]);
+            }
+            next_in_{{ s }}_1 = 0.0;
+            if (row_ok && lane < TILED_IN_W - TILED_LANES && u32(ix_lane + {{ lanes }}) < params.iw) {
+                next_in_{{ s }}_1 = {{ to_f32 }}(input[row_at + u32(ix_lane + {{ lanes }})]);
+            }
+        }
+{% endfor %}
+        {
+            let oc_at = stage_oc_at + {{ c0 }} * 9u;
+{% for j in range(wslots) %}
+            let k_{{ j }} = stage_k0 + {{ j }}u * threads_per_oc;
+            next_w_{{ j }} = 0.0;
+            if (k_{{ j }} < TILED_CHUNK * 9u && stage_oc_ok && {{ c0 }} + k_{{ j }} / 9u < params.ic) {
+                next_w_{{ j }} = {{ to_f32 }}(weight[oc_at + k_{{ j }}]);
+            }
+{% endfor %}
+        }
+{% endfilter %}
+{% endmacro %}
+{# Registers → workgroup memory: this thread's share of the chunk. Each thread stores components
+   of weight vectors no other thread stores. #}
+{% macro store_chunk() %}
+{% filter trim("\n") %}
+{% for s in range(slots) %}
+        {
+            let slot = warp + {{ warps * s }}u;
+            if (slot < TILED_CHUNK * in_rows) {
+                let at = (slot / in_rows * TILED_IN_H + slot % in_rows) * TILED_IN_W + lane;
+                tile_input[at] = next_in_{{ s }}_0;
+                if (lane < TILED_IN_W - TILED_LANES) {
+                    tile_input[at + TILED_LANES] = next_in_{{ s }}_1;
+                }
+            }
+        }
+{% endfor %}
+{% for j in range(wslots) %}
+        {
+            let k = stage_k0 + {{ j }}u * threads_per_oc;
+            if (k < TILED_CHUNK * 9u) {
+                tile_weights[k * tile_quads + stage_oc / 4u][stage_oc % 4u] = next_w_{{ j }};
+            }
+        }
+{% endfor %}
+{% endfilter %}
+{% endmacro %}
 // Direct 3×3 convolution (stride 1, dilation 1, one group, any padding) from input tiles staged
 // in workgroup memory. A workgroup of 4 warps computes a tile of 32 output columns (one per
 // lane) × 8 rows × 32 output channels (2 warps down the rows, 2 across the channels) or 4 rows ×
@@ -101,50 +167,34 @@ fn conv2d_tiled(
     let in_rows = tile_h + 2u;
     let input_plane = params.ih * params.iw;
     let image_at = image * params.ic * input_plane;
-    // Weight staging: each output channel's taps of the chunk (36 consecutive values) are read
-    // by the threads_per_oc threads of that channel, every threads_per_oc-th one each.
+    // Staging (`load_chunk`): this thread's input column and weights' output channel.
+    let ix_lane = ix_origin + i32(lane);
     let threads_per_oc = TILED_WORKGROUP / tile_oc;
     let stage_oc = local / threads_per_oc;
     let stage_k0 = local % threads_per_oc;
+    let stage_oc_ok = oc0 + stage_oc < params.oc;
+    let stage_oc_at = (oc0 + stage_oc) * params.ic * 9u;
+{% for s in range(slots) %}
+    var next_in_{{ s }}_0: f32;
+    var next_in_{{ s }}_1: f32;
+{% endfor %}
+{% for j in range(wslots) %}
+    var next_w_{{ j }}: f32;
+{% endfor %}
 {% for r in range(rows) %}
 {% for q in range(quads) %}
     var acc_{{ r }}_{{ q }} = vec4<f32>(0.0);
 {% endfor %}
 {% endfor %}
+{{ load_chunk("0u") }}
     for (var c0 = 0u; c0 < params.ic; c0 += TILED_CHUNK) {
         workgroupBarrier();
-        // The chunk's input rows, a warp per row: lane x copies column x, lanes 0 and 1 also
-        // columns 32 and 33; zeros outside the image (padding) and past the last channel.
-        for (var slot = warp; slot < TILED_CHUNK * in_rows; slot += TILED_WARPS) {
-            let c = slot / in_rows;
-            let r = slot % in_rows;
-            let iy = iy_origin + i32(r);
-            let row_ok = c0 + c < params.ic && u32(iy) < params.ih;
-            let row_at = image_at + (c0 + c) * input_plane + u32(iy) * params.iw;
-            let stage_at = (c * TILED_IN_H + r) * TILED_IN_W;
-            for (var x = lane; x < TILED_IN_W; x += TILED_LANES) {
-                let ix = ix_origin + i32(x);
-                var value = 0.0;
-                if (row_ok && u32(ix) < params.iw) {
-                    value = {{ to_f32 }}(input[row_at + u32(ix)]);
-                }
-                tile_input[stage_at + x] = value;
-            }
-        }
-        // The chunk's weights of the tile's output channels; zeros past the last channel in or
-        // out. Each thread stores components of vectors no other thread stores.
-        {
-            let oc = oc0 + stage_oc;
-            let oc_at = oc * params.ic * 9u + c0 * 9u;
-            for (var k = stage_k0; k < TILED_CHUNK * 9u; k += threads_per_oc) {
-                var w = 0.0;
-                if (oc < params.oc && c0 + k / 9u < params.ic) {
-                    w = {{ to_f32 }}(weight[oc_at + k]);
-                }
-                tile_weights[k * tile_quads + stage_oc / 4u][stage_oc % 4u] = w;
-            }
-        }
+{{ store_chunk() }}
         workgroupBarrier();
+        // The next chunk's loads, in flight during this chunk's multiply-adds.
+        if (c0 + TILED_CHUNK < params.ic) {
+{{ load_chunk("(c0 + TILED_CHUNK)") }}
+        }
 {% for c in range(chunk) %}
         {
             // Channel {{ c }} of the chunk: its 6 × 3 input values, then its 9 taps.
