@@ -10,7 +10,7 @@
 {% set in_h = rows * max_row_warps + 2 %}{# and rows, at the tallest tile #}
 {% set XYZW = ["x", "y", "z", "w"] %}
 {% set slots = chunk * in_h // warps %}{# input rows a warp stages per chunk, at most #}
-{% set wslots = chunk * 9 // 2 %}{# weights a thread stages per chunk, at most (2 threads an output channel) #}
+{% set wslots = chunk * 9 // (lanes // (quads * 4)) %}{# weights a thread stages per chunk, at most (at the widest tile) #}
 {#
   Global → registers: input channels c0..c0 + 3's staged values that this thread copies. The
   chunk's input rows go a warp per row (slot): lane x copies column x, lanes 0 and 1 also columns

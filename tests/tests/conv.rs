@@ -2553,7 +2553,8 @@ fn direct_block_runs_register_blocks() {
 /// columns past it in the last tile column (45 and 70 columns), channels past the last in the
 /// last block (20, 40 and 70 channels) — input channels in full chunks of 4 and a short last one
 /// (7, 9, 33), paddings of 0, 1 and 2 × 1 (tiles whose input starts before the image and ends past
-/// it), one image and several, bias or none, a relu and a clamp; and the layers it refuses.
+/// it), one image and several, bias or none, a relu and a clamp; a layer R60 plans on it; and the
+/// layers it refuses.
 #[test]
 fn direct_tiled_runs_staged_tiles() {
     let clamp = || opts().activation(Activation::Clamp { min: -0.5, max: 0.75 });
@@ -2575,6 +2576,14 @@ fn direct_tiled_runs_staged_tiles() {
         let case = Case { input, weight, bias: i != 2, opts: options, kernel: reference };
         check_runs(name, 830 + i as u64, case, &[Some(ConvKernel::DirectTiled)]);
     }
+    // Planned (R60): 24 channels in and out over 205 × 320 outputs (65,600 pixels, the least
+    // R60 takes), a relu; ragged tile rows (205 = 25 · 8 + 5).
+    let (input, weight) = (&[1usize, 24, 205, 320][..], &[24usize, 24, 3, 3][..]);
+    let options = opts().padding(&[1]).activation(Activation::Relu);
+    let g = ConvGeometry::new(input, weight, None, &options).unwrap();
+    assert_eq!(g.planned_kernel(), ConvKernel::DirectTiled);
+    let case = Case { input, weight, bias: true, opts: options, kernel: ConvKernel::DirectVec4 };
+    check_runs("R60's layer, planned", 836, case, &[None]);
     for (input, weight, options) in [
         (&[1usize, 4, 12, 12][..], &[4usize, 4, 3, 3][..], opts().stride(&[2])),
         (&[1, 4, 12, 12], &[4, 4, 3, 3], opts().dilation(&[2])),

@@ -189,19 +189,22 @@ impl ConvGeometry {
     }
 
     /// Warps of a `DirectTiled` workgroup across its output channels (the shader's `oc_warps`):
-    /// 2, tiles of 8 rows × 32 channels, for up to 32 output channels, which the wider tiles
-    /// would leave half empty; else 4, tiles of 4 rows × 64 channels.
+    /// as many as its output channels need, at least 2 (the shader's tile rows are sized for
+    /// half its warps down the rows at most).
     pub(crate) fn tiled_oc_warps(&self) -> u32 {
-        if self.oc <= 32 { 2 } else { 4 }
+        use crate::shaders::conv2d_tiled::{TILED_THREAD_OC, TILED_WARPS};
+        let needed = self.oc.div_ceil(TILED_THREAD_OC).next_power_of_two();
+        needed.clamp(2, TILED_WARPS)
     }
 
     /// Workgroups of `DirectTiled` with `oc_warps` warps across the output channels: one per
-    /// image, tile of 32 output columns × (16 / `oc_warps`) rows and block of 16 · `oc_warps`
-    /// output channels.
+    /// image, tile of 32 output columns × rows (its other warps' rows) and block of output
+    /// channels (its warps' channels).
     pub(crate) fn tiled_workgroups(&self, oc_warps: u32) -> u64 {
-        let tile_rows = u64::from(4 * 4 / oc_warps);
-        let tiles = u64::from(self.oh).div_ceil(tile_rows) * u64::from(self.ow).div_ceil(32);
-        u64::from(self.n) * tiles * u64::from(self.oc).div_ceil(u64::from(16 * oc_warps))
+        use crate::shaders::conv2d_tiled::{TILED_LANES, TILED_ROWS, TILED_THREAD_OC, TILED_WARPS};
+        let tile_rows = u64::from(TILED_ROWS * (TILED_WARPS / oc_warps));
+        let tiles = u64::from(self.oh).div_ceil(tile_rows) * u64::from(self.ow).div_ceil(u64::from(TILED_LANES));
+        u64::from(self.n) * tiles * u64::from(self.oc).div_ceil(u64::from(TILED_THREAD_OC * oc_warps))
     }
 
     /// Whether `TransposedFewOc` splits K over 8 threads per run of pixels: with 16+ input

@@ -142,6 +142,29 @@ pub(crate) const DIRECT_BLOCK_LONG_K_MAX_K: u64 = 1440;
 /// reference kernel (9 and 12 measured faster; LeNet-5's 6 slower, 0.80×).
 pub(crate) const DIRECT_BLOCK_FEW_OC_MIN_OC: u32 = 8;
 
+/// The fewest output channels of a layer rule R60 gives `DirectTiled`
+/// (`ConvGeometry::direct_tiled_wins`): its tiles hold 32 output channels, and at 16 (YOLOv8n
+/// b16's 16→16 at 160²) it lost to R47's register blocks (0.73×).
+pub(crate) const DIRECT_TILED_MIN_OC: u32 = 24;
+
+/// The most output channels of a layer rule R60 gives `DirectTiled`: 64-channel layers lost to
+/// the GEMM tiles and Winograd on every grid measured (0.43–0.83×).
+pub(crate) const DIRECT_TILED_MAX_OC: u32 = 32;
+
+/// The fewest input channels of a layer rule R60 gives `DirectTiled` (EfficientNetV2-S's 24→24,
+/// the fewest measured; its stems of 3 channels in were not measured into 32 channels).
+pub(crate) const DIRECT_TILED_MIN_IC: u32 = 24;
+
+/// The fewest output columns of a layer rule R60 gives `DirectTiled`: its tiles are 32 columns
+/// wide, and at 56 (DenseNet-121 b32's 128→32, 0.92×) an eighth of their lanes idled; from 80
+/// (YOLOv8n b16's 32→32, 1.05×) it won.
+pub(crate) const DIRECT_TILED_MIN_COLUMNS: u32 = 80;
+
+/// The fewest output pixels (all images) of a layer rule R60 gives `DirectTiled`: the smallest
+/// grid on which it won (ESRGAN b4's growth layers, 128² × 4); at batch 1 (16,384) those lost
+/// to the 32×32 tiles (0.44–0.51×), whose threads split K four ways.
+pub(crate) const DIRECT_TILED_MIN_PIXELS: u64 = 65_536;
+
 /// The smallest input (bytes of f32 values, all images) on which rule R55 takes `GemmK16`'s
 /// output tiles M tile fastest: beyond the 50 MB L2 cache of an H100 or H200 with a margin (the
 /// layers measured between 39 and 67 MB gained nothing, those from 75 MB on 1.02–1.04×).
@@ -587,6 +610,13 @@ impl ConvGeometry {
         if depthwise || (!gemm_worthwhile && icg <= 4 && self.supports(ConvKernel::Depthwise)) {
             return ConvKernel::Depthwise;
         }
+        // 3×3 stride-1 layers into 24–32 channels on large, wide grids (ESRGAN's growth layers at
+        // batch 4, ESPCN's 64→32, Inception-v3's 32→32, EfficientNetV2-S's 24→24): input tiles
+        // in workgroup memory shared by 4 output rows a thread, ahead of R58's register blocks
+        // and the 32×32 tiles (R60).
+        if self.direct_tiled_wins() {
+            return ConvKernel::DirectTiled;
+        }
         // 8–32 output channels with K beyond R47's bound on large grids (ESRGAN's and DenseNet's
         // growth layers into 32, HiFi-GAN's 32-channel 1D blocks, ESPCN's 32→9, a detector's
         // 256→12 box head): the register blocks again, ahead of the reference kernel and the
@@ -707,6 +737,7 @@ impl ConvGeometry {
             ConvKernel::TransposedFewOc
                 | ConvKernel::FewOc
                 | ConvKernel::DirectBlock
+                | ConvKernel::DirectTiled
                 | ConvKernel::Winograd
                 | ConvKernel::PointwiseVec4
                 | ConvKernel::PointwiseVec4Split
@@ -1148,6 +1179,26 @@ impl ConvGeometry {
             && (self.one_row() || self.oc <= DIRECT_BLOCK_2D_STEM_MAX_OC)
             && self.output_pixels() > GEMV_MAX_PIXELS
             && shape
+    }
+
+    /// Rule R60: whether `DirectTiled` beats the kernels the planner gives a 3×3 stride-1 layer
+    /// it runs ([`ConvGeometry::supports`]) of [`DIRECT_TILED_MIN_OC`]–[`DIRECT_TILED_MAX_OC`]
+    /// output channels and at least [`DIRECT_TILED_MIN_IC`] input channels, on grids of at
+    /// least [`DIRECT_TILED_MIN_PIXELS`] output pixels and [`DIRECT_TILED_MIN_COLUMNS`] columns.
+    /// Measured on an H100 (v55 call A, `bench/results/v55-tiled-suite.json`: every such layer
+    /// of ≤ 256 output channels in the suites, forced against the planner): 1.38–1.41× over
+    /// R58's register blocks on ESRGAN b4's growth layers (64–160 → 32 at 128²), 1.32× on
+    /// ESPCN's 64→32 at 224², 1.14× on Inception-v3's 32→32 at 149², 1.07× on
+    /// EfficientNetV2-S's 24→24 at 192², 1.05× over the 32×32 tiles on YOLOv8n b16's 32→32 at
+    /// 80². It lost below 24 output channels (0.56–0.73×), at 64 (0.43–0.83× on every grid), on
+    /// narrower grids (DenseNet-121 b32's 128→32 at 56², 0.92×) and on smaller ones (ESRGAN b1,
+    /// 0.44–0.51×).
+    pub(crate) fn direct_tiled_wins(&self) -> bool {
+        self.supports(ConvKernel::DirectTiled)
+            && (DIRECT_TILED_MIN_OC..=DIRECT_TILED_MAX_OC).contains(&self.oc)
+            && self.ic >= DIRECT_TILED_MIN_IC
+            && self.ow >= DIRECT_TILED_MIN_COLUMNS
+            && self.output_pixels() >= DIRECT_TILED_MIN_PIXELS
     }
 
     /// Rule R58: whether `DirectBlock` beats the kernels the planner gives a direct layer of one
@@ -1852,13 +1903,12 @@ mod tests {
         assert!(!geo(&[16, 1, 224, 224], &[64, 1, 7, 7], s2()).unwrap().tensor_core_candidate());
         // ... nor layers of at most 4 output pixels (`Gemv`'s in 1D), which keep their kernels.
         assert_eq!(plan(&[1, 1, 14, 14], &[64, 1, 7, 7], d().stride(&[7])), ConvKernel::DepthwiseRows);
-        // R58: 8–32 output channels, K over 144, on large grids — ESRGAN b4's growth layers at
-        // 128² (65,536 pixels from K 576), EfficientNetV2-S's 24→24 at 192², ESPCN's 64→32 and
-        // 32→9, Mask R-CNN's 256→12 box head at 200 × 272, HiFi-GAN's 32-channel k7 1D blocks.
-        assert_eq!(plan(&[4, 64, 128, 128], &[32, 64, 3, 3], same()), ConvKernel::DirectBlock);
-        assert_eq!(plan(&[4, 160, 128, 128], &[32, 160, 3, 3], same()), ConvKernel::DirectBlock);
-        assert_eq!(plan(&[16, 24, 192, 192], &[24, 24, 3, 3], same()), ConvKernel::DirectBlock);
-        assert_eq!(plan(&[16, 64, 224, 224], &[32, 64, 3, 3], same()), ConvKernel::DirectBlock);
+        // R58: 8–32 output channels, K over 144, on large grids — DenseNet-121 b32's 128→32 at
+        // 56² (100,352 pixels at K 1152: 65,536 from K 576), a 3×3 at stride 2 into 32, ESPCN's
+        // 32→9, Mask R-CNN's 256→12 box head at 200 × 272, HiFi-GAN's 32-channel k7 1D blocks
+        // (ESRGAN b4's growth layers, EfficientNetV2-S's 24→24, ESPCN's 64→32: R60 since v55).
+        assert_eq!(plan(&[32, 128, 56, 56], &[32, 128, 3, 3], same()), ConvKernel::DirectBlock);
+        assert_eq!(plan(&[4, 64, 256, 256], &[32, 64, 3, 3], same().stride(&[2])), ConvKernel::DirectBlock);
         assert_eq!(plan(&[16, 32, 224, 224], &[9, 32, 3, 3], same()), ConvKernel::DirectBlock);
         assert_eq!(plan(&[2, 256, 200, 272], &[12, 256, 1, 1], d()), ConvKernel::DirectBlock);
         assert_eq!(plan(&[4, 32, 65_536], &[32, 32, 7], d().padding(&[3])), ConvKernel::DirectBlock);
@@ -1867,13 +1917,32 @@ mod tests {
         // (SqueezeNet's squeezes keep their kernels), grouped or transposed layers.
         assert_ne!(plan(&[1, 64, 128, 128], &[32, 64, 3, 3], same()), ConvKernel::DirectBlock);
         assert_ne!(plan(&[32, 128, 28, 28], &[32, 128, 3, 3], same()), ConvKernel::DirectBlock);
-        assert_ne!(plan(&[16, 32, 80, 80], &[32, 32, 3, 3], same()), ConvKernel::DirectBlock);
         assert_ne!(plan(&[4, 192, 128, 128], &[32, 192, 3, 3], same()), ConvKernel::DirectBlock);
         assert_ne!(plan(&[16, 64, 224, 224], &[48, 64, 3, 3], same()), ConvKernel::DirectBlock);
         assert_ne!(plan(&[16, 32, 224, 224], &[6, 32, 3, 3], same()), ConvKernel::DirectBlock);
         assert_ne!(plan(&[64, 64, 55, 55], &[16, 64, 1, 1], d()), ConvKernel::DirectBlock);
         assert_ne!(plan(&[4, 256, 65_536], &[32, 256, 1], d()), ConvKernel::DirectBlock);
         assert_ne!(plan(&[16, 64, 224, 224], &[32, 32, 3, 3], same().groups(2)), ConvKernel::DirectBlock);
+        // R60: 3×3 stride-1 layers of 24+ channels into 24–32 on grids of 65,536+ pixels and 80+
+        // columns — ESRGAN b4's growth layers at 128², EfficientNetV2-S's 24→24 at 192², ESPCN's
+        // 64→32 at 224², Inception-v3's 32→32 at 149², YOLOv8n b16's 32→32 at 80².
+        assert_eq!(plan(&[4, 64, 128, 128], &[32, 64, 3, 3], same()), ConvKernel::DirectTiled);
+        assert_eq!(plan(&[4, 160, 128, 128], &[32, 160, 3, 3], same()), ConvKernel::DirectTiled);
+        assert_eq!(plan(&[16, 24, 192, 192], &[24, 24, 3, 3], same()), ConvKernel::DirectTiled);
+        assert_eq!(plan(&[16, 64, 224, 224], &[32, 64, 3, 3], same()), ConvKernel::DirectTiled);
+        assert_eq!(plan(&[32, 32, 149, 149], &[32, 32, 3, 3], d()), ConvKernel::DirectTiled);
+        assert_eq!(plan(&[16, 32, 80, 80], &[32, 32, 3, 3], same()), ConvKernel::DirectTiled);
+        // Not under 24 channels out or in, over 32 out, under 80 columns (DenseNet's 56² block
+        // stays R58's), under 65,536 pixels (ESRGAN b1), other filters, strides or dilations.
+        assert_ne!(plan(&[16, 16, 160, 160], &[16, 16, 3, 3], same()), ConvKernel::DirectTiled);
+        assert_ne!(plan(&[16, 16, 160, 160], &[32, 16, 3, 3], same()), ConvKernel::DirectTiled);
+        assert_ne!(plan(&[16, 64, 224, 224], &[48, 64, 3, 3], same()), ConvKernel::DirectTiled);
+        assert_ne!(plan(&[32, 128, 56, 56], &[32, 128, 3, 3], same()), ConvKernel::DirectTiled);
+        assert_ne!(plan(&[1, 64, 128, 128], &[32, 64, 3, 3], same()), ConvKernel::DirectTiled);
+        assert_ne!(plan(&[4, 64, 128, 128], &[32, 64, 5, 5], d().padding(&[2])), ConvKernel::DirectTiled);
+        assert_ne!(plan(&[4, 64, 128, 128], &[32, 64, 3, 3], same().dilation(&[2])), ConvKernel::DirectTiled);
+        // Where f16 is allowed the tensor cores take them, as they took R58's before.
+        assert!(geo(&[4, 64, 128, 128], &[32, 64, 3, 3], same()).unwrap().tensor_core_candidate());
         // R59: R31's 64→64 layers take the 64×64 tiles 16 deep (ResNet-50 b32's at 56², VGG-16's
         // at 224²); 64→80 and 128→128 keep Winograd.
         assert_eq!(plan(&[32, 64, 56, 56], &[64, 64, 3, 3], same()), ConvKernel::GemmN64K16);
@@ -2065,11 +2134,12 @@ mod tests {
         let same = |g: u32| ConvOptions::default().padding(&[1, 1]).groups(g);
         let kernel = |input: &[usize], weight: &[usize], opts| geo(input, weight, opts).unwrap().planned_kernel();
         // RegNetY-1.6GF's grouped 3×3 layers of 24 channels per group at batch 32, YOLOv8n's
-        // 32→32 3×3 at batch 16 and MobileNetV2's 192→32 projection at batch 32 (its 144→24
-        // projection, where R39 was fitted too, R46 gives `PointwiseVec4` first).
+        // 32→32 3×3 at 40² (batch 16) and MobileNetV2's 192→32 projection at batch 32 (its
+        // 144→24 projection, where R39 was fitted too, R46 gives `PointwiseVec4` first; YOLOv8n
+        // b16's 32→32 at 80², R60 gives `DirectTiled` since v55).
         assert_eq!(kernel(&[32, 336, 14, 14], &[336, 24, 3, 3], same(14)), ConvKernel::GemmSmallK32);
         assert_eq!(kernel(&[32, 48, 56, 56], &[48, 24, 3, 3], same(2)), ConvKernel::GemmSmallK32);
-        assert_eq!(kernel(&[16, 32, 80, 80], &[32, 32, 3, 3], same(1)), ConvKernel::GemmSmallK32);
+        assert_eq!(kernel(&[16, 32, 40, 40], &[32, 32, 3, 3], same(1)), ConvKernel::GemmSmallK32);
         let pointwise = ConvOptions::default();
         assert_eq!(kernel(&[32, 192, 28, 28], &[32, 192, 1, 1], pointwise.clone()), ConvKernel::GemmSmallK32);
         // 40 output channels (EfficientNet-B0's 240→40 at batch 32; R46 streams MobileNetV3's
