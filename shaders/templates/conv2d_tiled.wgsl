@@ -1,7 +1,7 @@
 {% import "prelude/conv.wgsl" as conv %}
 {# variants: f16 #}
 {% set rows = 4 %}{# output rows per thread #}
-{% set quads = 4 %}{# vec4s of output channels per thread: 16 channels #}
+{% set quads = 2 %}{# vec4s of output channels per thread: 8 channels #}
 {% set chunk = 4 %}{# input channels per staged chunk #}
 {% set lanes = 32 %}{# tile columns: one per lane of a warp #}
 {% set warps = 4 %}{# warps per workgroup #}
@@ -76,14 +76,18 @@
 {% endfilter %}
 {% endmacro %}
 // Direct 3×3 convolution (stride 1, dilation 1, one group, any padding) from input tiles staged
-// in workgroup memory. A workgroup of 4 warps computes a tile of 32 output columns (one per
-// lane) × 8 rows × 32 output channels (2 warps down the rows, 2 across the channels) or 4 rows ×
-// 64 channels (`oc_warps` = 4) of one image; each thread computes 4 consecutive rows of its
-// column for 16 output channels. Per staged input channel a thread reads the 6 × 3 input values
-// its 4 rows' 9 taps share (each feeds up to 3 rows' taps from a register), and for each tap the
-// same 4 vec4s of weights as its warp (one broadcast read each): 576 multiply-adds per 54
-// workgroup-memory reads, where an implicit GEMM's im2col tile stages each input value once per
-// tap and, at 32 output channels, shares it over a 32-row tile only. For layers of few output
+// in workgroup memory. A workgroup of {{ warps }} warps computes a tile of {{ lanes }} output columns (one per
+// lane) × {{ rows * max_row_warps }} rows × {{ 2 * quads * 4 }} output channels ({{ max_row_warps }} warps down the rows, 2 across the
+// channels; `oc_warps` = 2) or {{ rows }} rows × {{ warps * quads * 4 }} channels (`oc_warps` = {{ warps }}) of one image; each thread
+// computes {{ rows }} consecutive rows of its column for {{ quads * 4 }} output channels. Per staged input
+// channel a thread reads the {{ rows + 2 }} × 3 input values its rows' 9 taps share (each feeds up to 3
+// rows' taps from a register), and for each tap the same {{ quads }} vec4s of weights as its warp (one
+// broadcast read each): {{ 9 * rows * quads * 4 }} multiply-adds per {{ 3 * (rows + 2) + 9 * quads }} workgroup-memory reads, where an
+// implicit GEMM's im2col tile stages each input value once per tap and, at 32 output channels,
+// shares it over a 32-row tile only. The next chunk of {{ chunk }} input channels is loaded into registers
+// during this chunk's multiply-adds (staged after them: v55 call A, 1.5–2× faster than loading
+// it after them). {{ quads * 4 }} channels a thread, not 16, doubles the threads of a layer (v55 call B: 1.5× in
+// geomean over 133 layers; 128 registers a thread, against 168). For layers of few output
 // channels on large grids (ESRGAN's and DenseNet's growth layers into 32 channels), where the
 // GEMM tiles' staging, not the multiply-adds, sets the pace.
 // Tensors are {{ io }} (the output {{ out }}); the arithmetic is f32.
@@ -100,8 +104,8 @@ enable f16;
 @group(0) @binding(3) var<storage, read_write> output: array<{{ out }}>;
 @group(0) @binding(4) var<uniform> params: ConvParams;
 
-// Warps of the workgroup across its output channels: 2 (tiles of 8 rows × 32 channels) or 4
-// (4 rows × 64 channels); the others go down the rows.
+// Warps of the workgroup across its output channels: 2 (tiles of {{ rows * max_row_warps }} rows × {{ 2 * quads * 4 }} channels) or {{ warps }}
+// ({{ rows }} rows × {{ warps * quads * 4 }} channels); the others go down the rows.
 override oc_warps: u32 = 2;
 {{ conv.spec_overrides(3, 1) }}
 {{ conv.activation_overrides() }}

@@ -727,8 +727,7 @@ impl Batch<'_> {
     }
 
     /// `DirectTiled`: one workgroup per (image, tile of output rows and columns, block of
-    /// output channels), the blocks fastest; tiles of 32 channels for up to 32 output channels,
-    /// else of 64 (`ConvGeometry::tiled_oc_warps`).
+    /// output channels), the blocks fastest; the tile's shape from `ConvGeometry::tiled_oc_warps`.
     fn encode_tiled(&mut self, buffers: ConvBuffers<'_>, g: &ConvGeometry, activation: Activation) -> Result<()> {
         let limits = self.ctx.limits();
         let oc_warps = g.tiled_oc_warps();

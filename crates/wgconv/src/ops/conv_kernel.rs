@@ -175,11 +175,13 @@ pub enum ConvKernel {
     DirectBlock,
     /// Direct 3×3 convolutions (stride 1, dilation 1, one group, any padding) from input tiles
     /// staged in workgroup memory: a workgroup of 128 threads computes 32 output columns × 8
-    /// rows × 32 output channels, or × 4 rows × 64 channels above 32 output channels; each
-    /// thread 4 consecutive rows of one column for 16 channels, the 6 × 3 input values its
+    /// rows × 16 output channels, or × 4 rows × 32 channels above 16 output channels; each
+    /// thread 4 consecutive rows of one column for 8 channels, the 6 × 3 input values its
     /// rows' taps share read once per input channel and each tap's weights broadcast over its
-    /// warp (`shaders/conv2d_tiled.wgsl`). For layers of few output channels on large grids,
-    /// where an implicit GEMM's im2col tiles stage each input value once per tap.
+    /// warp, the next 4 input channels loaded during this 4's multiply-adds
+    /// (`shaders/conv2d_tiled.wgsl`). For layers of few output channels (R60), where an
+    /// implicit GEMM's im2col tiles stage each input value once per tap and share it over few
+    /// output channels.
     DirectTiled,
 }
 
@@ -665,8 +667,8 @@ mod tests {
                 ConvKernel::PointwiseVec4Split => 2_048 + 8_192,
                 // 4 input channels × 49 taps × 16 output channels of staged weights.
                 ConvKernel::DirectBlock => 12_544,
-                // 4 input channels' 10 × 34 input values, and their 9 taps of 64 output channels.
-                ConvKernel::DirectTiled => 4 * (4 * 10 * 34) + 16 * (4 * 9 * 16),
+                // 4 input channels' 10 × 34 input values, and their 9 taps of 32 output channels.
+                ConvKernel::DirectTiled => 4 * (4 * 10 * 34) + 16 * (4 * 9 * 8),
                 _ => match kernel.gemm_tile() {
                     Some((rows, tile_n)) => 4 * kernel.k_tile_depth() as u32 * (rows + tile_n),
                     None => 0,

@@ -143,27 +143,26 @@ pub(crate) const DIRECT_BLOCK_LONG_K_MAX_K: u64 = 1440;
 pub(crate) const DIRECT_BLOCK_FEW_OC_MIN_OC: u32 = 8;
 
 /// The fewest output channels of a layer rule R60 gives `DirectTiled`
-/// (`ConvGeometry::direct_tiled_wins`): its tiles hold 32 output channels, and at 16 (YOLOv8n
-/// b16's 16→16 at 160²) it lost to R47's register blocks (0.73×).
-pub(crate) const DIRECT_TILED_MIN_OC: u32 = 24;
+/// (`ConvGeometry::direct_tiled_wins`): ESPCN's 32→9 (1.16× R58's register blocks) the fewest
+/// measured; the RGB and latent outputs of 2–4 channels lost to R43's kernel (0.57–0.75×).
+pub(crate) const DIRECT_TILED_MIN_OC: u32 = 9;
 
-/// The most output channels of a layer rule R60 gives `DirectTiled`: 64-channel layers lost to
-/// the GEMM tiles and Winograd on every grid measured (0.43–0.83×).
+/// The most output channels of a layer rule R60 gives `DirectTiled`: at 64 and more it lost to
+/// the GEMM tiles and Winograd on most grids (0.16–1.06×, 0.85–0.98× on the largest).
 pub(crate) const DIRECT_TILED_MAX_OC: u32 = 32;
 
-/// The fewest input channels of a layer rule R60 gives `DirectTiled` (EfficientNetV2-S's 24→24,
-/// the fewest measured; its stems of 3 channels in were not measured into 32 channels).
-pub(crate) const DIRECT_TILED_MIN_IC: u32 = 24;
+/// The fewest input channels of a layer rule R60 gives `DirectTiled` (YOLOv8n's 16→16, the
+/// fewest measured; a single-channel stem into 32 lost to `depthwise_vec4`, 0.72×).
+pub(crate) const DIRECT_TILED_MIN_IC: u32 = 16;
 
 /// The fewest output columns of a layer rule R60 gives `DirectTiled`: its tiles are 32 columns
-/// wide, and at 56 (DenseNet-121 b32's 128→32, 0.92×) an eighth of their lanes idled; from 80
-/// (YOLOv8n b16's 32→32, 1.05×) it won.
-pub(crate) const DIRECT_TILED_MIN_COLUMNS: u32 = 80;
+/// wide; at 28 (DenseNet-121 b32's 128→32 at 28², 1.16×) it won, at 14 it lost (0.71×).
+pub(crate) const DIRECT_TILED_MIN_COLUMNS: u32 = 28;
 
 /// The fewest output pixels (all images) of a layer rule R60 gives `DirectTiled`: the smallest
-/// grid on which it won (ESRGAN b4's growth layers, 128² × 4); at batch 1 (16,384) those lost
-/// to the 32×32 tiles (0.44–0.51×), whose threads split K four ways.
-pub(crate) const DIRECT_TILED_MIN_PIXELS: u64 = 65_536;
+/// grid on which it won (ESRGAN b1's growth layers, 128², 1.32–1.47×); at 6,400 and fewer
+/// (YOLOv8n's 32→32 at 80², batch 1; DenseNet's 14² and 7² blocks) it lost (0.35–0.71×).
+pub(crate) const DIRECT_TILED_MIN_PIXELS: u64 = 16_384;
 
 /// The smallest input (bytes of f32 values, all images) on which rule R55 takes `GemmK16`'s
 /// output tiles M tile fastest: beyond the 50 MB L2 cache of an H100 or H200 with a margin (the
@@ -1185,14 +1184,16 @@ impl ConvGeometry {
     /// it runs ([`ConvGeometry::supports`]) of [`DIRECT_TILED_MIN_OC`]–[`DIRECT_TILED_MAX_OC`]
     /// output channels and at least [`DIRECT_TILED_MIN_IC`] input channels, on grids of at
     /// least [`DIRECT_TILED_MIN_PIXELS`] output pixels and [`DIRECT_TILED_MIN_COLUMNS`] columns.
-    /// Measured on an H100 (v55 call A, `bench/results/v55-tiled-suite.json`: every such layer
-    /// of ≤ 256 output channels in the suites, forced against the planner): 1.38–1.41× over
-    /// R58's register blocks on ESRGAN b4's growth layers (64–160 → 32 at 128²), 1.32× on
-    /// ESPCN's 64→32 at 224², 1.14× on Inception-v3's 32→32 at 149², 1.07× on
-    /// EfficientNetV2-S's 24→24 at 192², 1.05× over the 32×32 tiles on YOLOv8n b16's 32→32 at
-    /// 80². It lost below 24 output channels (0.56–0.73×), at 64 (0.43–0.83× on every grid), on
-    /// narrower grids (DenseNet-121 b32's 128→32 at 56², 0.92×) and on smaller ones (ESRGAN b1,
-    /// 0.44–0.51×).
+    /// Fitted on an H100 (v55 calls A and B, `bench/results/v55-tiled-suite.json`: every such
+    /// layer of ≤ 256 output channels in the suites, the planner's kernels in call A and
+    /// `DirectTiled` forced in call B, each against cuDNN in its call): faster than the
+    /// planner's kernel on each of the 17 layers of 9–32 output channels on those grids —
+    /// 1.45–1.48× over R58's register blocks on ESRGAN b4's growth layers (64–160 → 32 at
+    /// 128²), 1.32–1.47× over the 32×32 tiles on ESRGAN b1's, 1.50× and 1.80× on YOLOv8n's 16→16
+    /// at 160² (batch 16 and 1), 1.40× on ESPCN's 64→32 and 1.16× on its 32→9 at 224², 1.30× on
+    /// Inception-v3's 32→32 at 149², 1.31× and 1.16× on DenseNet-121 b32's 128→32 at 56² and
+    /// 28², 1.23× on EfficientNetV2-S's 24→24 at 192², 1.45× on YOLOv8n b16's 32→32 at 80².
+    /// It lost on smaller grids (0.35–0.71×), to R43 on 2–4 output channels, and at 64+ (above).
     pub(crate) fn direct_tiled_wins(&self) -> bool {
         self.supports(ConvKernel::DirectTiled)
             && (DIRECT_TILED_MIN_OC..=DIRECT_TILED_MAX_OC).contains(&self.oc)
@@ -1903,44 +1904,50 @@ mod tests {
         assert!(!geo(&[16, 1, 224, 224], &[64, 1, 7, 7], s2()).unwrap().tensor_core_candidate());
         // ... nor layers of at most 4 output pixels (`Gemv`'s in 1D), which keep their kernels.
         assert_eq!(plan(&[1, 1, 14, 14], &[64, 1, 7, 7], d().stride(&[7])), ConvKernel::DepthwiseRows);
-        // R58: 8–32 output channels, K over 144, on large grids — DenseNet-121 b32's 128→32 at
-        // 56² (100,352 pixels at K 1152: 65,536 from K 576), a 3×3 at stride 2 into 32, ESPCN's
-        // 32→9, Mask R-CNN's 256→12 box head at 200 × 272, HiFi-GAN's 32-channel k7 1D blocks
-        // (ESRGAN b4's growth layers, EfficientNetV2-S's 24→24, ESPCN's 64→32: R60 since v55).
-        assert_eq!(plan(&[32, 128, 56, 56], &[32, 128, 3, 3], same()), ConvKernel::DirectBlock);
+        // R58: 8–32 output channels, K over 144, on large grids — a 3×3 at stride 2 into 32,
+        // a 5×5 into 32 at 128², Mask R-CNN's 256→12 box head at 200 × 272, HiFi-GAN's
+        // 32-channel k7 1D blocks (ESRGAN b4's and DenseNet-121 b32's growth layers,
+        // EfficientNetV2-S's 24→24, ESPCN's 64→32 and 32→9: R60 since v55).
         assert_eq!(plan(&[4, 64, 256, 256], &[32, 64, 3, 3], same().stride(&[2])), ConvKernel::DirectBlock);
-        assert_eq!(plan(&[16, 32, 224, 224], &[9, 32, 3, 3], same()), ConvKernel::DirectBlock);
+        assert_eq!(plan(&[4, 32, 128, 128], &[32, 32, 5, 5], d().padding(&[2])), ConvKernel::DirectBlock);
         assert_eq!(plan(&[2, 256, 200, 272], &[12, 256, 1, 1], d()), ConvKernel::DirectBlock);
         assert_eq!(plan(&[4, 32, 65_536], &[32, 32, 7], d().padding(&[3])), ConvKernel::DirectBlock);
         // Not on smaller grids (ESRGAN b1, DenseNet's 28² block, YOLOv8n b16's 32→32 at 80²),
         // K over 1440, 33+ or under 8 output channels, 2D pointwise layers of 16+ channels
         // (SqueezeNet's squeezes keep their kernels), grouped or transposed layers.
         assert_ne!(plan(&[1, 64, 128, 128], &[32, 64, 3, 3], same()), ConvKernel::DirectBlock);
-        assert_ne!(plan(&[32, 128, 28, 28], &[32, 128, 3, 3], same()), ConvKernel::DirectBlock);
+        assert_ne!(plan(&[32, 128, 14, 14], &[32, 128, 3, 3], same()), ConvKernel::DirectBlock);
         assert_ne!(plan(&[4, 192, 128, 128], &[32, 192, 3, 3], same()), ConvKernel::DirectBlock);
         assert_ne!(plan(&[16, 64, 224, 224], &[48, 64, 3, 3], same()), ConvKernel::DirectBlock);
         assert_ne!(plan(&[16, 32, 224, 224], &[6, 32, 3, 3], same()), ConvKernel::DirectBlock);
         assert_ne!(plan(&[64, 64, 55, 55], &[16, 64, 1, 1], d()), ConvKernel::DirectBlock);
         assert_ne!(plan(&[4, 256, 65_536], &[32, 256, 1], d()), ConvKernel::DirectBlock);
         assert_ne!(plan(&[16, 64, 224, 224], &[32, 32, 3, 3], same().groups(2)), ConvKernel::DirectBlock);
-        // R60: 3×3 stride-1 layers of 24+ channels into 24–32 on grids of 65,536+ pixels and 80+
-        // columns — ESRGAN b4's growth layers at 128², EfficientNetV2-S's 24→24 at 192², ESPCN's
-        // 64→32 at 224², Inception-v3's 32→32 at 149², YOLOv8n b16's 32→32 at 80².
+        // R60: 3×3 stride-1 layers of 16+ channels into 9–32 on grids of 16,384+ pixels and 28+
+        // columns — ESRGAN's growth layers at 128² (batch 4 and 1), EfficientNetV2-S's 24→24 at
+        // 192², ESPCN's 64→32 and 32→9 at 224², Inception-v3's 32→32 at 149², YOLOv8n's 32→32 at
+        // 80² (batch 16) and 16→16 at 160² (batch 1), DenseNet-121 b32's 128→32 at 56² and 28².
         assert_eq!(plan(&[4, 64, 128, 128], &[32, 64, 3, 3], same()), ConvKernel::DirectTiled);
-        assert_eq!(plan(&[4, 160, 128, 128], &[32, 160, 3, 3], same()), ConvKernel::DirectTiled);
+        assert_eq!(plan(&[1, 160, 128, 128], &[32, 160, 3, 3], same()), ConvKernel::DirectTiled);
         assert_eq!(plan(&[16, 24, 192, 192], &[24, 24, 3, 3], same()), ConvKernel::DirectTiled);
         assert_eq!(plan(&[16, 64, 224, 224], &[32, 64, 3, 3], same()), ConvKernel::DirectTiled);
+        assert_eq!(plan(&[16, 32, 224, 224], &[9, 32, 3, 3], same()), ConvKernel::DirectTiled);
         assert_eq!(plan(&[32, 32, 149, 149], &[32, 32, 3, 3], d()), ConvKernel::DirectTiled);
         assert_eq!(plan(&[16, 32, 80, 80], &[32, 32, 3, 3], same()), ConvKernel::DirectTiled);
-        // Not under 24 channels out or in, over 32 out, under 80 columns (DenseNet's 56² block
-        // stays R58's), under 65,536 pixels (ESRGAN b1), other filters, strides or dilations.
-        assert_ne!(plan(&[16, 16, 160, 160], &[16, 16, 3, 3], same()), ConvKernel::DirectTiled);
-        assert_ne!(plan(&[16, 16, 160, 160], &[32, 16, 3, 3], same()), ConvKernel::DirectTiled);
+        assert_eq!(plan(&[1, 16, 160, 160], &[16, 16, 3, 3], same()), ConvKernel::DirectTiled);
+        assert_eq!(plan(&[32, 128, 56, 56], &[32, 128, 3, 3], same()), ConvKernel::DirectTiled);
+        assert_eq!(plan(&[32, 128, 28, 28], &[32, 128, 3, 3], same()), ConvKernel::DirectTiled);
+        // Not under 9 channels out or 16 in, over 32 out, under 28 columns (DenseNet's 14²
+        // block), under 16,384 pixels (YOLOv8n's 32→32 at 80², batch 1), other filters, strides or
+        // dilations.
+        assert_ne!(plan(&[4, 64, 512, 512], &[3, 64, 3, 3], same()), ConvKernel::DirectTiled);
+        assert_ne!(plan(&[16, 8, 160, 160], &[16, 8, 3, 3], same()), ConvKernel::DirectTiled);
         assert_ne!(plan(&[16, 64, 224, 224], &[48, 64, 3, 3], same()), ConvKernel::DirectTiled);
-        assert_ne!(plan(&[32, 128, 56, 56], &[32, 128, 3, 3], same()), ConvKernel::DirectTiled);
-        assert_ne!(plan(&[1, 64, 128, 128], &[32, 64, 3, 3], same()), ConvKernel::DirectTiled);
+        assert_ne!(plan(&[32, 128, 14, 14], &[32, 128, 3, 3], same()), ConvKernel::DirectTiled);
+        assert_ne!(plan(&[1, 32, 80, 80], &[32, 32, 3, 3], same()), ConvKernel::DirectTiled);
         assert_ne!(plan(&[4, 64, 128, 128], &[32, 64, 5, 5], d().padding(&[2])), ConvKernel::DirectTiled);
         assert_ne!(plan(&[4, 64, 128, 128], &[32, 64, 3, 3], same().dilation(&[2])), ConvKernel::DirectTiled);
+        assert_ne!(plan(&[4, 64, 128, 128], &[32, 64, 3, 3], same().stride(&[2])), ConvKernel::DirectTiled);
         // Where f16 is allowed the tensor cores take them, as they took R58's before.
         assert!(geo(&[4, 64, 128, 128], &[32, 64, 3, 3], same()).unwrap().tensor_core_candidate());
         // R59: R31's 64→64 layers take the 64×64 tiles 16 deep (ResNet-50 b32's at 56², VGG-16's
@@ -2133,13 +2140,12 @@ mod tests {
     fn narrow_layers_take_32_row_tiles() {
         let same = |g: u32| ConvOptions::default().padding(&[1, 1]).groups(g);
         let kernel = |input: &[usize], weight: &[usize], opts| geo(input, weight, opts).unwrap().planned_kernel();
-        // RegNetY-1.6GF's grouped 3×3 layers of 24 channels per group at batch 32, YOLOv8n's
-        // 32→32 3×3 at 40² (batch 16) and MobileNetV2's 192→32 projection at batch 32 (its
-        // 144→24 projection, where R39 was fitted too, R46 gives `PointwiseVec4` first; YOLOv8n
-        // b16's 32→32 at 80², R60 gives `DirectTiled` since v55).
+        // RegNetY-1.6GF's grouped 3×3 layers of 24 channels per group at batch 32 and
+        // MobileNetV2's 192→32 projection at batch 32 (its 144→24 projection, where R39 was
+        // fitted too, R46 gives `PointwiseVec4` first; YOLOv8n b16's 32→32 3×3 at 80², R60 gives
+        // `DirectTiled` since v55).
         assert_eq!(kernel(&[32, 336, 14, 14], &[336, 24, 3, 3], same(14)), ConvKernel::GemmSmallK32);
         assert_eq!(kernel(&[32, 48, 56, 56], &[48, 24, 3, 3], same(2)), ConvKernel::GemmSmallK32);
-        assert_eq!(kernel(&[16, 32, 40, 40], &[32, 32, 3, 3], same(1)), ConvKernel::GemmSmallK32);
         let pointwise = ConvOptions::default();
         assert_eq!(kernel(&[32, 192, 28, 28], &[32, 192, 1, 1], pointwise.clone()), ConvKernel::GemmSmallK32);
         // 40 output channels (EfficientNet-B0's 240→40 at batch 32; R46 streams MobileNetV3's
@@ -2160,12 +2166,11 @@ mod tests {
     fn short_k_layers_on_large_grids_take_register_blocks() {
         let conv = |s: u32| ConvOptions::default().stride(&[s, s]).padding(&[1, 1]);
         let g = |input: &[usize], weight: &[usize], opts| geo(input, weight, opts).unwrap();
-        // YOLOv8n at batch 16: 16→16 3×3 at 160² (R32's before), its 3→16 stem at 640² and
-        // 16→32 s2 at 320² (R39's before); its stem at batch 1 (102,400 output pixels); a
-        // 3→32 stem at 224², batch 32.
+        // YOLOv8n at batch 16: its 3→16 stem at 640² and 16→32 s2 at 320² (R39's before); its
+        // stem at batch 1 (102,400 output pixels); a 3→32 stem at 224², batch 32. (Its 16→16 3×3
+        // at 160², R32's before, R60 gives `DirectTiled` since v55.)
         for (input, weight, stride) in [
-            ([16usize, 16, 160, 160], [16usize, 16, 3, 3], 1),
-            ([16, 3, 640, 640], [16, 3, 3, 3], 2),
+            ([16usize, 3, 640, 640], [16usize, 3, 3, 3], 2),
             ([16, 16, 320, 320], [32, 16, 3, 3], 2),
             ([1, 3, 640, 640], [16, 3, 3, 3], 2),
             ([32, 3, 224, 224], [32, 3, 3, 3], 2),
