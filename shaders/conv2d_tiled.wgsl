@@ -9,9 +9,10 @@
 // broadcast read each): 288 multiply-adds per 36 workgroup-memory reads, where an
 // implicit GEMM's im2col tile stages each input value once per tap and, at 32 output channels,
 // shares it over a 32-row tile only. The next chunk of 4 input channels is loaded into registers
-// during this chunk's multiply-adds (staged after them: v55 call A, 1.5–2× faster than loading
-// it after them). 8 channels a thread, not 16, doubles the threads of a layer (v55 call B: 1.5× in
-// geomean over 133 layers; 128 registers a thread, against 168). For layers of few output
+// during this chunk's multiply-adds and stored to workgroup memory after them (v55 call A: loading
+// it after the multiply-adds instead ran 0.44–0.86× as fast). 8 channels a thread, not 16,
+// doubles the threads of a layer (v55 call B: 1.5× in geomean over 133 layers; 128 registers a
+// thread, against 168). For layers of few output
 // channels on large grids (ESRGAN's and DenseNet's growth layers into 32 channels), where the
 // GEMM tiles' staging, not the multiply-adds, sets the pace.
 // Tensors are f32 (the output f32); the arithmetic is f32.
@@ -136,13 +137,8 @@ fn conv2d_tiled(
     let in_rows = tile_h + 2u;
     let input_plane = params.ih * params.iw;
     let image_at = image * params.ic * input_plane;
-    // Staging (`load_chunk`): this thread's input column and weights' output channel.
+    // Staging (`load_chunk`): this thread's input column.
     let ix_lane = ix_origin + i32(lane);
-    let threads_per_oc = TILED_WORKGROUP / tile_oc;
-    let stage_oc = local / threads_per_oc;
-    let stage_k0 = local % threads_per_oc;
-    let stage_oc_ok = oc0 + stage_oc < params.oc;
-    let stage_oc_at = (oc0 + stage_oc) * params.ic * 9u;
     var next_in_0_0: f32;
     var next_in_0_1: f32;
     var next_in_1_0: f32;
@@ -163,15 +159,9 @@ fn conv2d_tiled(
     var next_in_8_1: f32;
     var next_in_9_0: f32;
     var next_in_9_1: f32;
-    var next_w_0: f32;
-    var next_w_1: f32;
-    var next_w_2: f32;
-    var next_w_3: f32;
-    var next_w_4: f32;
-    var next_w_5: f32;
-    var next_w_6: f32;
-    var next_w_7: f32;
-    var next_w_8: f32;
+    var next_w_0: vec4<f32>;
+    var next_w_1: vec4<f32>;
+    var next_w_2: vec4<f32>;
     var acc_0_0 = vec4<f32>(0.0);
     var acc_0_1 = vec4<f32>(0.0);
     var acc_1_0 = vec4<f32>(0.0);
@@ -331,51 +321,63 @@ fn conv2d_tiled(
             }
         }
         {
-            let oc_at = stage_oc_at + 0u * 9u;
-            let k_0 = stage_k0 + 0u * threads_per_oc;
-            next_w_0 = 0.0;
-            if (k_0 < TILED_CHUNK * 9u && stage_oc_ok && 0u + k_0 / 9u < params.ic) {
-                next_w_0 = (weight[oc_at + k_0]);
+            let e = local + 0u;
+            let k = e / tile_quads;
+            let oc = oc0 + e % tile_quads * 4u;
+            let ok = e < TILED_CHUNK * 9u * tile_quads && 0u + k / 9u < params.ic;
+            let at = oc * params.ic * 9u + 0u * 9u + k;
+            next_w_0 = vec4<f32>(0.0);
+            if (ok && oc + 0u < params.oc) {
+                next_w_0.x = (weight[at + 0u * params.ic * 9u]);
             }
-            let k_1 = stage_k0 + 1u * threads_per_oc;
-            next_w_1 = 0.0;
-            if (k_1 < TILED_CHUNK * 9u && stage_oc_ok && 0u + k_1 / 9u < params.ic) {
-                next_w_1 = (weight[oc_at + k_1]);
+            if (ok && oc + 1u < params.oc) {
+                next_w_0.y = (weight[at + 1u * params.ic * 9u]);
             }
-            let k_2 = stage_k0 + 2u * threads_per_oc;
-            next_w_2 = 0.0;
-            if (k_2 < TILED_CHUNK * 9u && stage_oc_ok && 0u + k_2 / 9u < params.ic) {
-                next_w_2 = (weight[oc_at + k_2]);
+            if (ok && oc + 2u < params.oc) {
+                next_w_0.z = (weight[at + 2u * params.ic * 9u]);
             }
-            let k_3 = stage_k0 + 3u * threads_per_oc;
-            next_w_3 = 0.0;
-            if (k_3 < TILED_CHUNK * 9u && stage_oc_ok && 0u + k_3 / 9u < params.ic) {
-                next_w_3 = (weight[oc_at + k_3]);
+            if (ok && oc + 3u < params.oc) {
+                next_w_0.w = (weight[at + 3u * params.ic * 9u]);
             }
-            let k_4 = stage_k0 + 4u * threads_per_oc;
-            next_w_4 = 0.0;
-            if (k_4 < TILED_CHUNK * 9u && stage_oc_ok && 0u + k_4 / 9u < params.ic) {
-                next_w_4 = (weight[oc_at + k_4]);
+        }
+        {
+            let e = local + 128u;
+            let k = e / tile_quads;
+            let oc = oc0 + e % tile_quads * 4u;
+            let ok = e < TILED_CHUNK * 9u * tile_quads && 0u + k / 9u < params.ic;
+            let at = oc * params.ic * 9u + 0u * 9u + k;
+            next_w_1 = vec4<f32>(0.0);
+            if (ok && oc + 0u < params.oc) {
+                next_w_1.x = (weight[at + 0u * params.ic * 9u]);
             }
-            let k_5 = stage_k0 + 5u * threads_per_oc;
-            next_w_5 = 0.0;
-            if (k_5 < TILED_CHUNK * 9u && stage_oc_ok && 0u + k_5 / 9u < params.ic) {
-                next_w_5 = (weight[oc_at + k_5]);
+            if (ok && oc + 1u < params.oc) {
+                next_w_1.y = (weight[at + 1u * params.ic * 9u]);
             }
-            let k_6 = stage_k0 + 6u * threads_per_oc;
-            next_w_6 = 0.0;
-            if (k_6 < TILED_CHUNK * 9u && stage_oc_ok && 0u + k_6 / 9u < params.ic) {
-                next_w_6 = (weight[oc_at + k_6]);
+            if (ok && oc + 2u < params.oc) {
+                next_w_1.z = (weight[at + 2u * params.ic * 9u]);
             }
-            let k_7 = stage_k0 + 7u * threads_per_oc;
-            next_w_7 = 0.0;
-            if (k_7 < TILED_CHUNK * 9u && stage_oc_ok && 0u + k_7 / 9u < params.ic) {
-                next_w_7 = (weight[oc_at + k_7]);
+            if (ok && oc + 3u < params.oc) {
+                next_w_1.w = (weight[at + 3u * params.ic * 9u]);
             }
-            let k_8 = stage_k0 + 8u * threads_per_oc;
-            next_w_8 = 0.0;
-            if (k_8 < TILED_CHUNK * 9u && stage_oc_ok && 0u + k_8 / 9u < params.ic) {
-                next_w_8 = (weight[oc_at + k_8]);
+        }
+        {
+            let e = local + 256u;
+            let k = e / tile_quads;
+            let oc = oc0 + e % tile_quads * 4u;
+            let ok = e < TILED_CHUNK * 9u * tile_quads && 0u + k / 9u < params.ic;
+            let at = oc * params.ic * 9u + 0u * 9u + k;
+            next_w_2 = vec4<f32>(0.0);
+            if (ok && oc + 0u < params.oc) {
+                next_w_2.x = (weight[at + 0u * params.ic * 9u]);
+            }
+            if (ok && oc + 1u < params.oc) {
+                next_w_2.y = (weight[at + 1u * params.ic * 9u]);
+            }
+            if (ok && oc + 2u < params.oc) {
+                next_w_2.z = (weight[at + 2u * params.ic * 9u]);
+            }
+            if (ok && oc + 3u < params.oc) {
+                next_w_2.w = (weight[at + 3u * params.ic * 9u]);
             }
         }
     for (var c0 = 0u; c0 < params.ic; c0 += TILED_CHUNK) {
@@ -481,57 +483,21 @@ fn conv2d_tiled(
             }
         }
         {
-            let k = stage_k0 + 0u * threads_per_oc;
-            if (k < TILED_CHUNK * 9u) {
-                tile_weights[k * tile_quads + stage_oc / 4u][stage_oc % 4u] = next_w_0;
+            let e = local + 0u;
+            if (e < TILED_CHUNK * 9u * tile_quads) {
+                tile_weights[e] = next_w_0;
             }
         }
         {
-            let k = stage_k0 + 1u * threads_per_oc;
-            if (k < TILED_CHUNK * 9u) {
-                tile_weights[k * tile_quads + stage_oc / 4u][stage_oc % 4u] = next_w_1;
+            let e = local + 128u;
+            if (e < TILED_CHUNK * 9u * tile_quads) {
+                tile_weights[e] = next_w_1;
             }
         }
         {
-            let k = stage_k0 + 2u * threads_per_oc;
-            if (k < TILED_CHUNK * 9u) {
-                tile_weights[k * tile_quads + stage_oc / 4u][stage_oc % 4u] = next_w_2;
-            }
-        }
-        {
-            let k = stage_k0 + 3u * threads_per_oc;
-            if (k < TILED_CHUNK * 9u) {
-                tile_weights[k * tile_quads + stage_oc / 4u][stage_oc % 4u] = next_w_3;
-            }
-        }
-        {
-            let k = stage_k0 + 4u * threads_per_oc;
-            if (k < TILED_CHUNK * 9u) {
-                tile_weights[k * tile_quads + stage_oc / 4u][stage_oc % 4u] = next_w_4;
-            }
-        }
-        {
-            let k = stage_k0 + 5u * threads_per_oc;
-            if (k < TILED_CHUNK * 9u) {
-                tile_weights[k * tile_quads + stage_oc / 4u][stage_oc % 4u] = next_w_5;
-            }
-        }
-        {
-            let k = stage_k0 + 6u * threads_per_oc;
-            if (k < TILED_CHUNK * 9u) {
-                tile_weights[k * tile_quads + stage_oc / 4u][stage_oc % 4u] = next_w_6;
-            }
-        }
-        {
-            let k = stage_k0 + 7u * threads_per_oc;
-            if (k < TILED_CHUNK * 9u) {
-                tile_weights[k * tile_quads + stage_oc / 4u][stage_oc % 4u] = next_w_7;
-            }
-        }
-        {
-            let k = stage_k0 + 8u * threads_per_oc;
-            if (k < TILED_CHUNK * 9u) {
-                tile_weights[k * tile_quads + stage_oc / 4u][stage_oc % 4u] = next_w_8;
+            let e = local + 256u;
+            if (e < TILED_CHUNK * 9u * tile_quads) {
+                tile_weights[e] = next_w_2;
             }
         }
         workgroupBarrier();
@@ -688,51 +654,63 @@ fn conv2d_tiled(
             }
         }
         {
-            let oc_at = stage_oc_at + (c0 + TILED_CHUNK) * 9u;
-            let k_0 = stage_k0 + 0u * threads_per_oc;
-            next_w_0 = 0.0;
-            if (k_0 < TILED_CHUNK * 9u && stage_oc_ok && (c0 + TILED_CHUNK) + k_0 / 9u < params.ic) {
-                next_w_0 = (weight[oc_at + k_0]);
+            let e = local + 0u;
+            let k = e / tile_quads;
+            let oc = oc0 + e % tile_quads * 4u;
+            let ok = e < TILED_CHUNK * 9u * tile_quads && (c0 + TILED_CHUNK) + k / 9u < params.ic;
+            let at = oc * params.ic * 9u + (c0 + TILED_CHUNK) * 9u + k;
+            next_w_0 = vec4<f32>(0.0);
+            if (ok && oc + 0u < params.oc) {
+                next_w_0.x = (weight[at + 0u * params.ic * 9u]);
             }
-            let k_1 = stage_k0 + 1u * threads_per_oc;
-            next_w_1 = 0.0;
-            if (k_1 < TILED_CHUNK * 9u && stage_oc_ok && (c0 + TILED_CHUNK) + k_1 / 9u < params.ic) {
-                next_w_1 = (weight[oc_at + k_1]);
+            if (ok && oc + 1u < params.oc) {
+                next_w_0.y = (weight[at + 1u * params.ic * 9u]);
             }
-            let k_2 = stage_k0 + 2u * threads_per_oc;
-            next_w_2 = 0.0;
-            if (k_2 < TILED_CHUNK * 9u && stage_oc_ok && (c0 + TILED_CHUNK) + k_2 / 9u < params.ic) {
-                next_w_2 = (weight[oc_at + k_2]);
+            if (ok && oc + 2u < params.oc) {
+                next_w_0.z = (weight[at + 2u * params.ic * 9u]);
             }
-            let k_3 = stage_k0 + 3u * threads_per_oc;
-            next_w_3 = 0.0;
-            if (k_3 < TILED_CHUNK * 9u && stage_oc_ok && (c0 + TILED_CHUNK) + k_3 / 9u < params.ic) {
-                next_w_3 = (weight[oc_at + k_3]);
+            if (ok && oc + 3u < params.oc) {
+                next_w_0.w = (weight[at + 3u * params.ic * 9u]);
             }
-            let k_4 = stage_k0 + 4u * threads_per_oc;
-            next_w_4 = 0.0;
-            if (k_4 < TILED_CHUNK * 9u && stage_oc_ok && (c0 + TILED_CHUNK) + k_4 / 9u < params.ic) {
-                next_w_4 = (weight[oc_at + k_4]);
+        }
+        {
+            let e = local + 128u;
+            let k = e / tile_quads;
+            let oc = oc0 + e % tile_quads * 4u;
+            let ok = e < TILED_CHUNK * 9u * tile_quads && (c0 + TILED_CHUNK) + k / 9u < params.ic;
+            let at = oc * params.ic * 9u + (c0 + TILED_CHUNK) * 9u + k;
+            next_w_1 = vec4<f32>(0.0);
+            if (ok && oc + 0u < params.oc) {
+                next_w_1.x = (weight[at + 0u * params.ic * 9u]);
             }
-            let k_5 = stage_k0 + 5u * threads_per_oc;
-            next_w_5 = 0.0;
-            if (k_5 < TILED_CHUNK * 9u && stage_oc_ok && (c0 + TILED_CHUNK) + k_5 / 9u < params.ic) {
-                next_w_5 = (weight[oc_at + k_5]);
+            if (ok && oc + 1u < params.oc) {
+                next_w_1.y = (weight[at + 1u * params.ic * 9u]);
             }
-            let k_6 = stage_k0 + 6u * threads_per_oc;
-            next_w_6 = 0.0;
-            if (k_6 < TILED_CHUNK * 9u && stage_oc_ok && (c0 + TILED_CHUNK) + k_6 / 9u < params.ic) {
-                next_w_6 = (weight[oc_at + k_6]);
+            if (ok && oc + 2u < params.oc) {
+                next_w_1.z = (weight[at + 2u * params.ic * 9u]);
             }
-            let k_7 = stage_k0 + 7u * threads_per_oc;
-            next_w_7 = 0.0;
-            if (k_7 < TILED_CHUNK * 9u && stage_oc_ok && (c0 + TILED_CHUNK) + k_7 / 9u < params.ic) {
-                next_w_7 = (weight[oc_at + k_7]);
+            if (ok && oc + 3u < params.oc) {
+                next_w_1.w = (weight[at + 3u * params.ic * 9u]);
             }
-            let k_8 = stage_k0 + 8u * threads_per_oc;
-            next_w_8 = 0.0;
-            if (k_8 < TILED_CHUNK * 9u && stage_oc_ok && (c0 + TILED_CHUNK) + k_8 / 9u < params.ic) {
-                next_w_8 = (weight[oc_at + k_8]);
+        }
+        {
+            let e = local + 256u;
+            let k = e / tile_quads;
+            let oc = oc0 + e % tile_quads * 4u;
+            let ok = e < TILED_CHUNK * 9u * tile_quads && (c0 + TILED_CHUNK) + k / 9u < params.ic;
+            let at = oc * params.ic * 9u + (c0 + TILED_CHUNK) * 9u + k;
+            next_w_2 = vec4<f32>(0.0);
+            if (ok && oc + 0u < params.oc) {
+                next_w_2.x = (weight[at + 0u * params.ic * 9u]);
+            }
+            if (ok && oc + 1u < params.oc) {
+                next_w_2.y = (weight[at + 1u * params.ic * 9u]);
+            }
+            if (ok && oc + 2u < params.oc) {
+                next_w_2.z = (weight[at + 2u * params.ic * 9u]);
+            }
+            if (ok && oc + 3u < params.oc) {
+                next_w_2.w = (weight[at + 3u * params.ic * 9u]);
             }
         }
         }

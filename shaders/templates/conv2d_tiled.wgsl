@@ -10,13 +10,14 @@
 {% set in_h = rows * max_row_warps + 2 %}{# and rows, at the tallest tile #}
 {% set XYZW = ["x", "y", "z", "w"] %}
 {% set slots = chunk * in_h // warps %}{# input rows a warp stages per chunk, at most #}
-{% set wslots = chunk * 9 // (lanes // (quads * 4)) %}{# weights a thread stages per chunk, at most (at the widest tile) #}
+{% set wslots = (chunk * 9 * warps * quads + warps * lanes - 1) // (warps * lanes) %}{# weight vec4s a thread stages per chunk, at most (at the widest tile) #}
 {#
   Global → registers: input channels c0..c0 + 3's staged values that this thread copies. The
   chunk's input rows go a warp per row (slot): lane x copies column x, lanes 0 and 1 also columns
-  32 and 33; zeros outside the image (padding) and past the last channel. Its weights: each output
-  channel's taps of the chunk (36 consecutive values) are read by the threads_per_oc threads of
-  that channel, every threads_per_oc-th one each; zeros past the last channel in or out.
+  32 and 33; zeros outside the image (padding) and past the last channel. Its weights: the
+  chunk's vec4s (tap k of 4 output channels) local, local + 128, ...; zeros past the last
+  channel in or out. Whole vec4s a thread: WGSL lets a store to one component of a vector
+  access the whole vector, so threads storing components of one vector would race.
 #}
 {% macro load_chunk(c0) %}
 {% filter trim("\n") %}
@@ -37,20 +38,25 @@
             }
         }
 {% endfor %}
-        {
-            let oc_at = stage_oc_at + {{ c0 }} * 9u;
 {% for j in range(wslots) %}
-            let k_{{ j }} = stage_k0 + {{ j }}u * threads_per_oc;
-            next_w_{{ j }} = 0.0;
-            if (k_{{ j }} < TILED_CHUNK * 9u && stage_oc_ok && {{ c0 }} + k_{{ j }} / 9u < params.ic) {
-                next_w_{{ j }} = {{ to_f32 }}(weight[oc_at + k_{{ j }}]);
+        {
+            let e = local + {{ j * warps * lanes }}u;
+            let k = e / tile_quads;
+            let oc = oc0 + e % tile_quads * 4u;
+            let ok = e < TILED_CHUNK * 9u * tile_quads && {{ c0 }} + k / 9u < params.ic;
+            let at = oc * params.ic * 9u + {{ c0 }} * 9u + k;
+            next_w_{{ j }} = vec4<f32>(0.0);
+{% for jj in range(4) %}
+            if (ok && oc + {{ jj }}u < params.oc) {
+                next_w_{{ j }}.{{ XYZW[jj] }} = {{ to_f32 }}(weight[at + {{ jj }}u * params.ic * 9u]);
             }
 {% endfor %}
         }
+{% endfor %}
 {% endfilter %}
 {% endmacro %}
-{# Registers → workgroup memory: this thread's share of the chunk. Each thread stores components
-   of weight vectors no other thread stores. #}
+{# Registers → workgroup memory: this thread's share of the chunk (vec4 e of the weights is tap
+   e / (tile channels / 4) of output channels 4 · (e % (tile channels / 4)) + 0..3). #}
 {% macro store_chunk() %}
 {% filter trim("\n") %}
 {% for s in range(slots) %}
@@ -67,9 +73,9 @@
 {% endfor %}
 {% for j in range(wslots) %}
         {
-            let k = stage_k0 + {{ j }}u * threads_per_oc;
-            if (k < TILED_CHUNK * 9u) {
-                tile_weights[k * tile_quads + stage_oc / 4u][stage_oc % 4u] = next_w_{{ j }};
+            let e = local + {{ j * warps * lanes }}u;
+            if (e < TILED_CHUNK * 9u * tile_quads) {
+                tile_weights[e] = next_w_{{ j }};
             }
         }
 {% endfor %}
@@ -85,9 +91,10 @@
 // broadcast read each): {{ 9 * rows * quads * 4 }} multiply-adds per {{ 3 * (rows + 2) + 9 * quads }} workgroup-memory reads, where an
 // implicit GEMM's im2col tile stages each input value once per tap and, at 32 output channels,
 // shares it over a 32-row tile only. The next chunk of {{ chunk }} input channels is loaded into registers
-// during this chunk's multiply-adds (staged after them: v55 call A, 1.5–2× faster than loading
-// it after them). {{ quads * 4 }} channels a thread, not 16, doubles the threads of a layer (v55 call B: 1.5× in
-// geomean over 133 layers; 128 registers a thread, against 168). For layers of few output
+// during this chunk's multiply-adds and stored to workgroup memory after them (v55 call A: loading
+// it after the multiply-adds instead ran 0.44–0.86× as fast). {{ quads * 4 }} channels a thread, not 16,
+// doubles the threads of a layer (v55 call B: 1.5× in geomean over 133 layers; 128 registers a
+// thread, against 168). For layers of few output
 // channels on large grids (ESRGAN's and DenseNet's growth layers into 32 channels), where the
 // GEMM tiles' staging, not the multiply-adds, sets the pace.
 // Tensors are {{ io }} (the output {{ out }}); the arithmetic is f32.
@@ -171,19 +178,14 @@ fn conv2d_tiled(
     let in_rows = tile_h + 2u;
     let input_plane = params.ih * params.iw;
     let image_at = image * params.ic * input_plane;
-    // Staging (`load_chunk`): this thread's input column and weights' output channel.
+    // Staging (`load_chunk`): this thread's input column.
     let ix_lane = ix_origin + i32(lane);
-    let threads_per_oc = TILED_WORKGROUP / tile_oc;
-    let stage_oc = local / threads_per_oc;
-    let stage_k0 = local % threads_per_oc;
-    let stage_oc_ok = oc0 + stage_oc < params.oc;
-    let stage_oc_at = (oc0 + stage_oc) * params.ic * 9u;
 {% for s in range(slots) %}
     var next_in_{{ s }}_0: f32;
     var next_in_{{ s }}_1: f32;
 {% endfor %}
 {% for j in range(wslots) %}
-    var next_w_{{ j }}: f32;
+    var next_w_{{ j }}: vec4<f32>;
 {% endfor %}
 {% for r in range(rows) %}
 {% for q in range(quads) %}

@@ -82,6 +82,7 @@ fn check_runs_forced(name: &str, seed: u64, case: Case, runs: &[Option<ConvKerne
                     | ConvKernel::PointwiseVec4
                     | ConvKernel::PointwiseVec4Split
                     | ConvKernel::DirectBlock
+                    | ConvKernel::DirectTiled
             ) || (geometry.planned_kernel() == ConvKernel::GroupedOc4 && geometry.groups() == 1))
                 && (base.tile_n.is_some() || base.schedule.is_some()) =>
             {
@@ -2548,42 +2549,68 @@ fn direct_block_runs_register_blocks() {
     }
 }
 
-/// `direct_tiled` (forced): tiles of 8 rows × 32 channels (up to 32 output channels) and of 4
-/// rows × 64 channels (more), ragged at every edge — rows past the image in the last tile row,
-/// columns past it in the last tile column (45 and 70 columns), channels past the last in the
-/// last block (20, 40 and 70 channels) — input channels in full chunks of 4 and a short last one
-/// (7, 9, 33), paddings of 0, 1 and 2 × 1 (tiles whose input starts before the image and ends past
-/// it), one image and several, bias or none, a relu and a clamp; a layer R60 plans on it; and the
-/// layers it refuses.
+/// `direct_tiled` (forced): tiles of 8 rows × 16 channels (up to 16 output channels) and of 4
+/// rows × 32 channels (more), ragged at every edge — rows past the image in the last tile row,
+/// columns past it in the last tile column (45, 70 and 31 columns), channels past the last in
+/// the last block (12, 20, 40 and 70 channels) — input channels in full chunks of 4 and a short
+/// last one (7, 9, 33), paddings of 0, 1 and 2 × 1 (tiles whose input starts before the image
+/// and ends past it) on both tile shapes, one image and several, bias or none, a relu and a
+/// clamp; a layer R60 plans on it (with a tile width forced, the staged tiles run instead); a
+/// device that does not take its 128-thread workgroup; and the layers it refuses.
 #[test]
 fn direct_tiled_runs_staged_tiles() {
     let clamp = || opts().activation(Activation::Clamp { min: -0.5, max: 0.75 });
     let cases = [
-        ("20 channels, 19 × 45, unpadded", &[2usize, 7, 21, 47][..], &[20usize, 7, 3, 3][..], opts()),
+        ("12 channels, 8-row tiles, 19 × 45, unpadded", &[2usize, 7, 21, 47][..], &[12usize, 7, 3, 3][..], opts()),
+        ("16 channels, 8-row tiles, padding 2 × 1, clamp", &[1, 9, 12, 31], &[16, 9, 3, 3], clamp().padding(&[2, 1])),
+        ("20 channels, 4-row tiles, unpadded", &[2, 7, 21, 47], &[20, 7, 3, 3], opts()),
         (
-            "32 channels, 8-row tiles, relu",
+            "32 channels, 4-row tiles, relu",
             &[3, 33, 17, 70],
             &[32, 33, 3, 3],
             opts().padding(&[1]).activation(Activation::Relu),
         ),
-        ("40 channels, 64-channel tiles, padding 2 × 1", &[1, 9, 12, 31], &[40, 9, 3, 3], clamp().padding(&[2, 1])),
-        ("70 channels, 2 blocks, 64 columns", &[2, 16, 9, 64], &[70, 16, 3, 3], opts().padding(&[1])),
+        ("40 channels, 2 blocks, padding 2 × 1, clamp", &[1, 9, 12, 31], &[40, 9, 3, 3], clamp().padding(&[2, 1])),
+        ("70 channels, 3 blocks, 64 columns", &[2, 16, 9, 64], &[70, 16, 3, 3], opts().padding(&[1])),
     ];
     for (i, (name, input, weight, options)) in cases.into_iter().enumerate() {
         let g = ConvGeometry::new(input, weight, None, &options).unwrap();
         assert!(g.supports(ConvKernel::DirectTiled), "{name}");
         let reference = if input[1] % 4 == 0 { ConvKernel::DirectVec4 } else { ConvKernel::Direct };
-        let case = Case { input, weight, bias: i != 2, opts: options, kernel: reference };
+        let case = Case { input, weight, bias: i != 4, opts: options, kernel: reference };
         check_runs(name, 830 + i as u64, case, &[Some(ConvKernel::DirectTiled)]);
     }
-    // Planned (R60): 16 channels in, 9 out (one block of 16, 7 past them) over 128² outputs
-    // (16,384 pixels, the fewest R60 takes), a relu.
-    let (input, weight) = (&[1usize, 16, 128, 128][..], &[9usize, 16, 3, 3][..]);
+    // Planned (R60): 16 channels in and out (8-row tiles) over 130 × 128 outputs (16,640
+    // pixels; R60 takes 16,384+), ragged tile rows (130 = 16 · 8 + 2), a relu.
+    let (input, weight) = (&[1usize, 16, 130, 128][..], &[16usize, 16, 3, 3][..]);
     let options = opts().padding(&[1]).activation(Activation::Relu);
     let g = ConvGeometry::new(input, weight, None, &options).unwrap();
     assert_eq!(g.planned_kernel(), ConvKernel::DirectTiled);
-    let case = Case { input, weight, bias: true, opts: options, kernel: ConvKernel::DirectVec4 };
-    check_runs("R60's layer, planned", 836, case, &[None]);
+    let case = || Case { input, weight, bias: true, opts: options.clone(), kernel: ConvKernel::DirectVec4 };
+    check_runs("R60's layer, planned", 836, case(), &[None]);
+    // A tile width forced without a kernel runs the staged tiles instead.
+    let width = ForcedPlan { tile_n: Some(64), ..ForcedPlan::default() };
+    check_runs_forced("R60's layer, tile width forced", 837, case(), &[None], width);
+    // A device allowing 64 threads a workgroup: the planned layer runs the reference kernel, and
+    // forcing `direct_tiled` is an error naming the workgroup it needs.
+    let ctx64 = wgconv_tests::context_with_limits(|adapter| wgpu::Limits {
+        max_compute_invocations_per_workgroup: 64,
+        max_compute_workgroup_size_x: 64,
+        ..adapter
+    });
+    let x = random_f32(838, input.iter().product());
+    let w = random_f32(839, weight.iter().product());
+    let (expected, shape) = reference::convolution(&x, input, &w, weight, None, &options).unwrap();
+    let xt = Tensor::from_f32(&ctx64, &x, input).unwrap();
+    let wt = Tensor::from_f32(&ctx64, &w, weight).unwrap();
+    let out = Tensor::full_f32(&ctx64, &shape, f32::NAN).unwrap();
+    let planned = ctx64.convolution_into_forced(&xt, &wt, None, &out, &options, &ForcedPlan::default()).unwrap();
+    assert_eq!(planned, ConvKernel::DirectVec4);
+    let err = reference::relative_error(&out.to_vec_f32(&ctx64).unwrap(), &expected);
+    assert!(err <= TOLERANCE, "64 threads a workgroup: relative error {err:e}");
+    let forced = ForcedPlan::kernel(ConvKernel::DirectTiled);
+    let refused = ctx64.convolution_into_forced(&xt, &wt, None, &out, &options, &forced).unwrap_err();
+    assert!(refused.to_string().contains("128 threads"), "{refused}");
     for (input, weight, options) in [
         (&[1usize, 4, 12, 12][..], &[4usize, 4, 3, 3][..], opts().stride(&[2])),
         (&[1, 4, 12, 12], &[4, 4, 3, 3], opts().dilation(&[2])),

@@ -179,7 +179,7 @@ pub enum ConvKernel {
     /// thread 4 consecutive rows of one column for 8 channels, the 6 × 3 input values its
     /// rows' taps share read once per input channel and each tap's weights broadcast over its
     /// warp, the next 4 input channels loaded during this 4's multiply-adds
-    /// (`shaders/conv2d_tiled.wgsl`). For layers of few output channels (R60), where an
+    /// (`shaders/conv2d_tiled.wgsl`). A fixed workgroup of 128 threads. For layers of few output channels (R60), where an
     /// implicit GEMM's im2col tiles stage each input value once per tap and share it over few
     /// output channels.
     DirectTiled,

@@ -60,6 +60,13 @@ pub(crate) fn few_oc_split_fits(limits: &wgpu::Limits) -> bool {
     crate::dispatch::max_workgroup_threads(limits) >= 256 && memory <= limits.max_compute_workgroup_storage_size
 }
 
+/// Whether a device with `limits` takes `DirectTiled`'s fixed workgroup of
+/// [`crate::shaders::conv2d_tiled::TILED_WORKGROUP`] threads (WebGPU's default limits do; its
+/// workgroup memory is checked with every kernel's).
+pub(crate) fn tiled_fits(limits: &wgpu::Limits) -> bool {
+    crate::dispatch::max_workgroup_threads(limits) >= crate::shaders::conv2d_tiled::TILED_WORKGROUP
+}
+
 /// Whether a device with `limits` takes `conv_transpose2d_few_oc_phases`'s workgroup memory (its
 /// staged weights; the 256 threads are [`few_oc_split_fits`]'s). WebGPU's default allows it; a
 /// device that does not runs the stride-phase split.

@@ -148,12 +148,24 @@ pub(crate) const DIRECT_BLOCK_FEW_OC_MIN_OC: u32 = 8;
 pub(crate) const DIRECT_TILED_MIN_OC: u32 = 9;
 
 /// The most output channels of a layer rule R60 gives `DirectTiled`: at 64 and more it lost to
-/// the GEMM tiles and Winograd on most grids (0.16–1.06×, 0.85–0.98× on the largest).
+/// the GEMM tiles and Winograd on 95 of the 105 layers measured (0.16–0.99×); the 10 it won
+/// (1.02–1.33×: 3→64 stems, ESRGAN's 64→64 at 128²–256², YOLOv8n's 64–80-channel heads) share
+/// no bound that separates them from the losses.
 pub(crate) const DIRECT_TILED_MAX_OC: u32 = 32;
 
 /// The fewest input channels of a layer rule R60 gives `DirectTiled` (YOLOv8n's 16→16, the
 /// fewest measured; a single-channel stem into 32 lost to `depthwise_vec4`, 0.72×).
 pub(crate) const DIRECT_TILED_MIN_IC: u32 = 16;
+
+/// The longest K (input channels × 9) of a layer rule R60 gives `DirectTiled`: ESRGAN's 160→32
+/// (K 1440) the longest measured. Each workgroup runs all of K, where the 32×32 tiles split it
+/// four ways: longer K on small grids was not measured.
+pub(crate) const DIRECT_TILED_MAX_K: u64 = 1440;
+
+/// The fewest output pixels of a layer of under 16 output channels rule R60 gives
+/// `DirectTiled` (R47's bound): the only such layer measured (ESPCN's 32→9, 1.16× R58's
+/// register blocks) had 802,816.
+pub(crate) const DIRECT_TILED_FEW_OC_MIN_PIXELS: u64 = 102_400;
 
 /// The fewest output columns of a layer rule R60 gives `DirectTiled`: its tiles are 32 columns
 /// wide; at 28 (DenseNet-121 b32's 128→32 at 28², 1.16×) it won, at 14 it lost (0.71×).
@@ -336,8 +348,8 @@ fn runnable_kernel(
     let mut kernel = geometry.choose_kernel(forced.kernel)?;
     // A tile width or K schedule forced without a kernel is a choice among the staged-tile GEMM
     // kernels, which the small-grid ones, R30's and R43's few-output-channel kernels, R31's
-    // Winograd, R32's `GroupedOc4`, R37's, R38's and R46's pointwise kernels and R47's and R57's
-    // `DirectBlock` are not.
+    // Winograd, R32's `GroupedOc4`, R37's, R38's and R46's pointwise kernels, R47's and R57's
+    // `DirectBlock` and R60's `DirectTiled` are not.
     let instead_of_staged = kernel.gemm_small_entry().is_some() || geometry.rule_instead_of_gemm(kernel);
     if instead_of_staged && forced.kernel.is_none() && (forced.tile_n.is_some() || forced.schedule.is_some()) {
         kernel = geometry.staged_gemm_kernel();
@@ -347,6 +359,21 @@ fn runnable_kernel(
     let split_fits = super::conv_launch::few_oc_split_fits(&ctx.limits());
     if kernel == ConvKernel::TransposedFewOc && forced.kernel.is_none() && !split_fits {
         kernel = geometry.staged_gemm_kernel();
+    }
+    // `DirectTiled`'s workgroup is fixed too: a device that does not take it runs the
+    // reference kernel, which takes any workgroup size.
+    if kernel == ConvKernel::DirectTiled && !super::conv_launch::tiled_fits(&ctx.limits()) {
+        if forced.kernel.is_some() {
+            return Err(Error::unavailable(
+                kernel.name(),
+                format!(
+                    "kernel direct_tiled needs a workgroup of {} threads; this device allows {}",
+                    crate::shaders::conv2d_tiled::TILED_WORKGROUP,
+                    crate::dispatch::max_workgroup_threads(&ctx.limits())
+                ),
+            ));
+        }
+        kernel = geometry.reference_kernel();
     }
     // `FewOc` has only the K-split entry point, whose workgroup is fixed.
     if kernel == ConvKernel::FewOc && !split_fits {
@@ -609,17 +636,17 @@ impl ConvGeometry {
         if depthwise || (!gemm_worthwhile && icg <= 4 && self.supports(ConvKernel::Depthwise)) {
             return ConvKernel::Depthwise;
         }
-        // 3×3 stride-1 layers into 24–32 channels on large, wide grids (ESRGAN's growth layers at
-        // batch 4, ESPCN's 64→32, Inception-v3's 32→32, EfficientNetV2-S's 24→24): input tiles
-        // in workgroup memory shared by 4 output rows a thread, ahead of R58's register blocks
-        // and the 32×32 tiles (R60).
+        // 3×3 stride-1 layers of 16+ channels into 9–32 on grids of 16,384+ pixels (ESRGAN's and
+        // DenseNet's growth layers, ESPCN's, Inception-v3's 32→32, EfficientNetV2-S's 24→24,
+        // YOLOv8n's 16→16 and 32→32): input tiles in workgroup memory shared by 4 output rows a
+        // thread, ahead of R58's and R47's register blocks and the 32×32 tiles (R60).
         if self.direct_tiled_wins() {
             return ConvKernel::DirectTiled;
         }
-        // 8–32 output channels with K beyond R47's bound on large grids (ESRGAN's and DenseNet's
-        // growth layers into 32, HiFi-GAN's 32-channel 1D blocks, ESPCN's 32→9, a detector's
-        // 256→12 box head): the register blocks again, ahead of the reference kernel and the
-        // 32×32 and 64-column tiles (R58).
+        // 8–32 output channels with K beyond R47's bound on large grids (strided and larger
+        // filters into 32, HiFi-GAN's 32-channel 1D blocks, a detector's 256→12 box head; the 3×3
+        // stride-1 growth layers R60 takes first): the register blocks again, ahead of the
+        // reference kernel and the 32×32 and 64-column tiles (R58).
         if self.direct_block_long_k_wins() && self.supports(ConvKernel::DirectBlock) {
             return ConvKernel::DirectBlock;
         }
@@ -728,8 +755,8 @@ impl ConvGeometry {
 
     /// Whether `kernel` is one a planner rule runs on this layer in place of a GEMM kernel:
     /// R30's `TransposedFewOc`, R31's `Winograd`, R32's `GroupedOc4` (where it takes a layer the
-    /// tiles would run), R37's and R46's `PointwiseVec4`, R38's `PointwiseVec4Split`, R43's `FewOc`
-    /// and R47's and R57's `DirectBlock`.
+    /// tiles would run), R37's and R46's `PointwiseVec4`, R38's `PointwiseVec4Split`, R43's `FewOc`,
+    /// R47's and R57's `DirectBlock` and R60's `DirectTiled`.
     pub(crate) fn rule_instead_of_gemm(&self, kernel: ConvKernel) -> bool {
         matches!(
             kernel,
@@ -757,7 +784,7 @@ impl ConvGeometry {
     /// on Winograd already, and R42 has given `WinogradCoop` those of 128+ channels in and out
     /// on larger grids; with fewer, `coop_f16` won on most measured, v34, v36; `runs_coop_nhwc`
     /// asks for channels-last inputs before any rule, and leaves R40's layers to it: R41), R32 `GroupedOc4`, R37's and R46's
-    /// `PointwiseVec4`, R38 `PointwiseVec4Split` and R47's and R57's `DirectBlock` (fp32 rules; the tensor
+    /// `PointwiseVec4`, R38 `PointwiseVec4Split`, R47's and R57's `DirectBlock` and R60's `DirectTiled` (fp32 rules; the tensor
     /// cores took those layers before, and were not measured against them).
     pub(crate) fn tensor_core_candidate(&self) -> bool {
         let big_enough = || self.coop_grid().iter().product::<u64>() >= COOP_TRANSPOSED_MIN_WORKGROUPS;
@@ -1182,9 +1209,10 @@ impl ConvGeometry {
 
     /// Rule R60: whether `DirectTiled` beats the kernels the planner gives a 3×3 stride-1 layer
     /// it runs ([`ConvGeometry::supports`]) of [`DIRECT_TILED_MIN_OC`]–[`DIRECT_TILED_MAX_OC`]
-    /// output channels and at least [`DIRECT_TILED_MIN_IC`] input channels, on grids of at
-    /// least [`DIRECT_TILED_MIN_PIXELS`] output pixels and [`DIRECT_TILED_MIN_COLUMNS`] columns.
-    /// Fitted on an H100 (v55 calls A and B, `bench/results/v55-tiled-suite.json`: every such
+    /// output channels, at least [`DIRECT_TILED_MIN_IC`] input channels and K up to
+    /// [`DIRECT_TILED_MAX_K`], on grids of at least [`DIRECT_TILED_MIN_PIXELS`] output pixels
+    /// ([`DIRECT_TILED_FEW_OC_MIN_PIXELS`] under 16 output channels) and
+    /// [`DIRECT_TILED_MIN_COLUMNS`] columns. Fitted on an H100 (v55 calls A and B, `bench/results/v55-tiled-suite.json`: every such
     /// layer of ≤ 256 output channels in the suites, the planner's kernels in call A and
     /// `DirectTiled` forced in call B, each against cuDNN in its call): faster than the
     /// planner's kernel on each of the 17 layers of 9–32 output channels on those grids —
@@ -1193,13 +1221,17 @@ impl ConvGeometry {
     /// at 160² (batch 16 and 1), 1.40× on ESPCN's 64→32 and 1.16× on its 32→9 at 224², 1.30× on
     /// Inception-v3's 32→32 at 149², 1.31× and 1.16× on DenseNet-121 b32's 128→32 at 56² and
     /// 28², 1.23× on EfficientNetV2-S's 24→24 at 192², 1.45× on YOLOv8n b16's 32→32 at 80².
-    /// It lost on smaller grids (0.35–0.71×), to R43 on 2–4 output channels, and at 64+ (above).
+    /// It lost on smaller grids (0.35–0.71×) and to R43 on 2–4 output channels; at 64+ output
+    /// channels it lost on most layers (see [`DIRECT_TILED_MAX_OC`]).
     pub(crate) fn direct_tiled_wins(&self) -> bool {
+        // Under 16 output channels (no GEMM tile worth it), only large grids were measured.
+        let min_pixels = if self.gemm_worthwhile() { DIRECT_TILED_MIN_PIXELS } else { DIRECT_TILED_FEW_OC_MIN_PIXELS };
         self.supports(ConvKernel::DirectTiled)
             && (DIRECT_TILED_MIN_OC..=DIRECT_TILED_MAX_OC).contains(&self.oc)
             && self.ic >= DIRECT_TILED_MIN_IC
+            && self.gemm_k_depth() <= DIRECT_TILED_MAX_K
             && self.ow >= DIRECT_TILED_MIN_COLUMNS
-            && self.output_pixels() >= DIRECT_TILED_MIN_PIXELS
+            && self.output_pixels() >= min_pixels
     }
 
     /// Rule R58: whether `DirectBlock` beats the kernels the planner gives a direct layer of one
@@ -1937,9 +1969,12 @@ mod tests {
         assert_eq!(plan(&[1, 16, 160, 160], &[16, 16, 3, 3], same()), ConvKernel::DirectTiled);
         assert_eq!(plan(&[32, 128, 56, 56], &[32, 128, 3, 3], same()), ConvKernel::DirectTiled);
         assert_eq!(plan(&[32, 128, 28, 28], &[32, 128, 3, 3], same()), ConvKernel::DirectTiled);
-        // Not under 9 channels out or 16 in, over 32 out, under 28 columns (DenseNet's 14²
-        // block), under 16,384 pixels (YOLOv8n's 32→32 at 80², batch 1), other filters, strides or
-        // dilations.
+        // Not under 9 channels out or 16 in, over 32 out, K over 1440 (ESRGAN's 192→32 is not
+        // one of its layers: a 5-input-block RDB stops at 160), under 28 columns (DenseNet's 14²
+        // block), under 16,384 pixels (YOLOv8n's 32→32 at 80², batch 1) or, under 16 channels
+        // out, 102,400, other filters, strides or dilations.
+        assert_ne!(plan(&[4, 192, 128, 128], &[32, 192, 3, 3], same()), ConvKernel::DirectTiled);
+        assert_ne!(plan(&[1, 32, 128, 128], &[9, 32, 3, 3], same()), ConvKernel::DirectTiled);
         assert_ne!(plan(&[4, 64, 512, 512], &[3, 64, 3, 3], same()), ConvKernel::DirectTiled);
         assert_ne!(plan(&[16, 8, 160, 160], &[16, 8, 3, 3], same()), ConvKernel::DirectTiled);
         assert_ne!(plan(&[16, 64, 224, 224], &[48, 64, 3, 3], same()), ConvKernel::DirectTiled);
