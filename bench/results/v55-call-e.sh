@@ -1,7 +1,8 @@
 # v55 call E: `direct_tiled` staging whole vec4s of weights (`r3`, the committed form: no two
 # threads store components of one vector) against call C's form (`r2`, 4 threads a vec4, one
 # component each) on the 18 layers R60 moves, interleaved twice, cuDNN fp32 in the same call;
-# `r3` checked against the f64 reference on the device.
+# `r3` checked against the f64 reference on the device. NOT RUN in v55 (no device time was left):
+# the next session's first call (build `r2` from f09cb57's tree and `r3` from the committed one).
 for f in .gl/*.deb; do dpkg -x $f /; done; ldconfig; export VK_DRIVER_FILES=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json
 xz -dc bin-v55/e.tar.xz | tar xf - -C /tmp; chmod +x /tmp/wgconv-*
 R=/tmp/re; rm -rf $R; mkdir -p $R; T0=$(date +%s)
