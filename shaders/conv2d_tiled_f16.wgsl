@@ -12,9 +12,9 @@
 // during this chunk's multiply-adds and stored to workgroup memory after them (v55 call A: loading
 // it after the multiply-adds instead ran 0.44–0.86× as fast). 8 channels a thread, not 16,
 // doubles the threads of a layer (v55 call B: 1.5× in geomean over 133 layers; 128 registers a
-// thread, against 168). For layers of few output
-// channels on large grids (ESRGAN's and DenseNet's growth layers into 32 channels), where the
-// GEMM tiles' staging, not the multiply-adds, sets the pace.
+// thread, against 168). For layers of few output channels on large grids (ESRGAN's and DenseNet's
+// growth layers into 32 channels), where the GEMM tiles' staging, not the multiply-adds, sets the
+// pace.
 // Tensors are f16 (the output f16); the arithmetic is f32.
 
 enable f16;

@@ -94,9 +94,9 @@
 // during this chunk's multiply-adds and stored to workgroup memory after them (v55 call A: loading
 // it after the multiply-adds instead ran 0.44–0.86× as fast). {{ quads * 4 }} channels a thread, not 16,
 // doubles the threads of a layer (v55 call B: 1.5× in geomean over 133 layers; 128 registers a
-// thread, against 168). For layers of few output
-// channels on large grids (ESRGAN's and DenseNet's growth layers into 32 channels), where the
-// GEMM tiles' staging, not the multiply-adds, sets the pace.
+// thread, against 168). For layers of few output channels on large grids (ESRGAN's and DenseNet's
+// growth layers into 32 channels), where the GEMM tiles' staging, not the multiply-adds, sets the
+// pace.
 // Tensors are {{ io }} (the output {{ out }}); the arithmetic is f32.
 
 {% if io == "f16" or out == "f16" %}
@@ -203,7 +203,7 @@ fn conv2d_tiled(
         }
 {% for c in range(chunk) %}
         {
-            // Channel {{ c }} of the chunk: its 6 × 3 input values, then its 9 taps.
+            // Channel {{ c }} of the chunk: its {{ rows + 2 }} × 3 input values, then its 9 taps.
 {% for i in range(rows + 2) %}
 {% for kx in range(3) %}
             let x_{{ i }}_{{ kx }} = tile_input[({{ c }}u * TILED_IN_H + row0 + {{ i }}u) * TILED_IN_W + lane + {{ kx }}u];

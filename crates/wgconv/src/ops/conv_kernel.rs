@@ -174,12 +174,12 @@ pub enum ConvKernel {
     /// and single-channel 1D stems of short filters (R57).
     DirectBlock,
     /// Direct 3×3 convolutions (stride 1, dilation 1, one group, any padding) from input tiles
-    /// staged in workgroup memory: a workgroup of 128 threads computes 32 output columns × 8
-    /// rows × 16 output channels, or × 4 rows × 32 channels above 16 output channels; each
+    /// staged in workgroup memory: a fixed workgroup of 128 threads computes 32 output columns
+    /// × 8 rows × 16 output channels, or × 4 rows × 32 channels above 16 output channels; each
     /// thread 4 consecutive rows of one column for 8 channels, the 6 × 3 input values its
     /// rows' taps share read once per input channel and each tap's weights broadcast over its
     /// warp, the next 4 input channels loaded during this 4's multiply-adds
-    /// (`shaders/conv2d_tiled.wgsl`). A fixed workgroup of 128 threads. For layers of few output channels (R60), where an
+    /// (`shaders/conv2d_tiled.wgsl`). For layers of few output channels (R60), where an
     /// implicit GEMM's im2col tiles stage each input value once per tap and share it over few
     /// output channels.
     DirectTiled,

@@ -1212,9 +1212,10 @@ impl ConvGeometry {
     /// output channels, at least [`DIRECT_TILED_MIN_IC`] input channels and K up to
     /// [`DIRECT_TILED_MAX_K`], on grids of at least [`DIRECT_TILED_MIN_PIXELS`] output pixels
     /// ([`DIRECT_TILED_FEW_OC_MIN_PIXELS`] under 16 output channels) and
-    /// [`DIRECT_TILED_MIN_COLUMNS`] columns. Fitted on an H100 (v55 calls A and B, `bench/results/v55-tiled-suite.json`: every such
-    /// layer of ≤ 256 output channels in the suites, the planner's kernels in call A and
-    /// `DirectTiled` forced in call B, each against cuDNN in its call): faster than the
+    /// [`DIRECT_TILED_MIN_COLUMNS`] columns. Fitted on an H100 (v55 calls A and B,
+    /// `bench/results/v55-tiled-suite.json`: every such layer of ≤ 256 output channels in the
+    /// suites, the planner's kernels in call A and `DirectTiled` forced in call B, each against
+    /// cuDNN in its call): faster than the
     /// planner's kernel on each of the 17 layers of 9–32 output channels on those grids —
     /// 1.45–1.48× over R58's register blocks on ESRGAN b4's growth layers (64–160 → 32 at
     /// 128²), 1.32–1.47× over the 32×32 tiles on ESRGAN b1's, 1.50× and 1.80× on YOLOv8n's 16→16
@@ -1944,7 +1945,7 @@ mod tests {
         assert_eq!(plan(&[4, 32, 128, 128], &[32, 32, 5, 5], d().padding(&[2])), ConvKernel::DirectBlock);
         assert_eq!(plan(&[2, 256, 200, 272], &[12, 256, 1, 1], d()), ConvKernel::DirectBlock);
         assert_eq!(plan(&[4, 32, 65_536], &[32, 32, 7], d().padding(&[3])), ConvKernel::DirectBlock);
-        // Not on smaller grids (ESRGAN b1, DenseNet's 28² block, YOLOv8n b16's 32→32 at 80²),
+        // Not on smaller grids (ESRGAN b1's 3×3 layers, which R60 takes; DenseNet's 14² block),
         // K over 1440, 33+ or under 8 output channels, 2D pointwise layers of 16+ channels
         // (SqueezeNet's squeezes keep their kernels), grouped or transposed layers.
         assert_ne!(plan(&[1, 64, 128, 128], &[32, 64, 3, 3], same()), ConvKernel::DirectBlock);
@@ -1969,10 +1970,10 @@ mod tests {
         assert_eq!(plan(&[1, 16, 160, 160], &[16, 16, 3, 3], same()), ConvKernel::DirectTiled);
         assert_eq!(plan(&[32, 128, 56, 56], &[32, 128, 3, 3], same()), ConvKernel::DirectTiled);
         assert_eq!(plan(&[32, 128, 28, 28], &[32, 128, 3, 3], same()), ConvKernel::DirectTiled);
-        // Not under 9 channels out or 16 in, over 32 out, K over 1440 (ESRGAN's 192→32 is not
-        // one of its layers: a 5-input-block RDB stops at 160), under 28 columns (DenseNet's 14²
-        // block), under 16,384 pixels (YOLOv8n's 32→32 at 80², batch 1) or, under 16 channels
-        // out, 102,400, other filters, strides or dilations.
+        // Not under 9 channels out or 16 in, over 32 out, K over 1440 (a 192→32, K 1728: longer
+        // than any measured), under 28 columns (DenseNet's 14² block), under 16,384 pixels
+        // (YOLOv8n's 32→32 at 80², batch 1) or, under 16 channels out, 102,400, other filters,
+        // strides or dilations.
         assert_ne!(plan(&[4, 192, 128, 128], &[32, 192, 3, 3], same()), ConvKernel::DirectTiled);
         assert_ne!(plan(&[1, 32, 128, 128], &[9, 32, 3, 3], same()), ConvKernel::DirectTiled);
         assert_ne!(plan(&[4, 64, 512, 512], &[3, 64, 3, 3], same()), ConvKernel::DirectTiled);
