@@ -1153,12 +1153,12 @@ fn context_with_binding_limit(bytes: u64) -> wgconv::Context {
     wgconv_tests::context_with_limits(|adapter| wgpu::Limits { max_storage_buffer_binding_size: bytes, ..adapter })
 }
 
-/// A context on the default adapter that allows 128 threads a workgroup (the few-output-channel
-/// kernels' K-split entry points need 256).
-fn narrow_workgroup_context() -> wgconv::Context {
+/// A context on the default adapter that allows `threads` threads a workgroup (128: the
+/// few-output-channel kernels' K-split entry points need 256).
+fn narrow_workgroup_context(threads: u32) -> wgconv::Context {
     wgconv_tests::context_with_limits(|adapter| wgpu::Limits {
-        max_compute_invocations_per_workgroup: 128,
-        max_compute_workgroup_size_x: 128,
+        max_compute_invocations_per_workgroup: threads,
+        max_compute_workgroup_size_x: threads,
         ..adapter
     })
 }
@@ -1237,7 +1237,7 @@ fn rgb_outputs_step_back_to_the_staged_tiles() {
     let x = random_f32(121, input.iter().product());
     let w = random_f32(122, weight.iter().product());
     let (r, _) = reference::convolution(&x, &input, &w, &weight, None, &options).unwrap();
-    let narrow = narrow_workgroup_context();
+    let narrow = narrow_workgroup_context(128);
     let wide = context();
     let tile = ForcedPlan { tile_n: Some(64), ..ForcedPlan::default() };
     for (ctx, plan, expect_staged) in
@@ -1263,7 +1263,7 @@ fn rgb_outputs_take_few_oc_or_step_back() {
     let x = random_f32(780, input.iter().product());
     let w = random_f32(781, weight.iter().product());
     let (r, shape) = reference::convolution(&x, &input, &w, &weight, None, &options).unwrap();
-    let narrow = narrow_workgroup_context();
+    let narrow = narrow_workgroup_context(128);
     let tile = ForcedPlan { tile_n: Some(64), ..ForcedPlan::default() };
     for (ctx, plan, expected) in [
         (context(), ForcedPlan::default(), Some(ConvKernel::FewOc)),
@@ -2523,11 +2523,7 @@ fn direct_block_runs_register_blocks() {
     check_runs("R58's box head, planned", 805, case, &[None]);
     // A device allowing 48 threads a workgroup: one group of 32 interleaved lanes (a partial
     // second group would leave pixels unwritten).
-    let ctx48 = wgconv_tests::context_with_limits(|adapter| wgpu::Limits {
-        max_compute_invocations_per_workgroup: 48,
-        max_compute_workgroup_size_x: 48,
-        ..adapter
-    });
+    let ctx48 = narrow_workgroup_context(48);
     let (input, weight, options) = ([2usize, 16, 21, 23], [24usize, 16, 3, 3], opts().stride(&[2]).padding(&[1]));
     let x = random_f32(799, input.iter().product());
     let w = random_f32(800, weight.iter().product());
@@ -2593,11 +2589,7 @@ fn direct_tiled_runs_staged_tiles() {
     check_runs_forced("R60's layer, tile width forced", 837, case(), &[None], width);
     // A device allowing 64 threads a workgroup: the planned layer runs the reference kernel, and
     // forcing `direct_tiled` is an error naming the workgroup it needs.
-    let ctx64 = wgconv_tests::context_with_limits(|adapter| wgpu::Limits {
-        max_compute_invocations_per_workgroup: 64,
-        max_compute_workgroup_size_x: 64,
-        ..adapter
-    });
+    let ctx64 = narrow_workgroup_context(64);
     let x = random_f32(838, input.iter().product());
     let w = random_f32(839, weight.iter().product());
     let (expected, shape) = reference::convolution(&x, input, &w, weight, None, &options).unwrap();

@@ -165,7 +165,7 @@ pub(crate) const DIRECT_TILED_MAX_K: u64 = 1440;
 /// The fewest output pixels of a layer of under 16 output channels rule R60 gives
 /// `DirectTiled` (R47's bound): the only such layer measured (ESPCN's 32→9, 1.16× R58's
 /// register blocks) had 802,816.
-pub(crate) const DIRECT_TILED_FEW_OC_MIN_PIXELS: u64 = 102_400;
+pub(crate) const DIRECT_TILED_FEW_OC_MIN_PIXELS: u64 = DIRECT_BLOCK_MIN_PIXELS;
 
 /// The fewest output columns of a layer rule R60 gives `DirectTiled`: its tiles are 32 columns
 /// wide; at 28 (DenseNet-121 b32's 128→32 at 28², 1.16×) it won, at 14 it lost (0.71×).
@@ -356,39 +356,32 @@ fn runnable_kernel(
     }
     // R30 was measured with its K split, which needs a 256-thread workgroup: a device that
     // does not take one runs the staged tiles R30 replaced.
-    let split_fits = super::conv_launch::few_oc_split_fits(&ctx.limits());
+    let limits = ctx.limits();
+    let split_fits = super::conv_launch::few_oc_split_fits(&limits);
     if kernel == ConvKernel::TransposedFewOc && forced.kernel.is_none() && !split_fits {
         kernel = geometry.staged_gemm_kernel();
     }
-    // `DirectTiled`'s workgroup is fixed too: a device that does not take it runs the
-    // reference kernel, which takes any workgroup size.
-    if kernel == ConvKernel::DirectTiled && !super::conv_launch::tiled_fits(&ctx.limits()) {
+    // Kernels of a fixed workgroup: `FewOc` has only the K-split entry point, and
+    // `DirectTiled`'s is 128 threads. A device that does not take it runs the reference kernel,
+    // which takes any workgroup size; forced, they are an error naming what they need.
+    let refusal = match kernel {
+        ConvKernel::FewOc if !split_fits => Some(format!(
+            "kernel few_oc needs a workgroup of 256 threads and {} bytes of workgroup memory; this device allows {} \
+             threads and {} bytes",
+            kernel.workgroup_storage_bytes(),
+            crate::dispatch::max_workgroup_threads(&limits),
+            limits.max_compute_workgroup_storage_size
+        )),
+        ConvKernel::DirectTiled if !super::conv_launch::tiled_fits(&limits) => Some(format!(
+            "kernel direct_tiled needs a workgroup of {} threads; this device allows {}",
+            crate::shaders::conv2d_tiled::TILED_WORKGROUP,
+            crate::dispatch::max_workgroup_threads(&limits)
+        )),
+        _ => None,
+    };
+    if let Some(refusal) = refusal {
         if forced.kernel.is_some() {
-            return Err(Error::unavailable(
-                kernel.name(),
-                format!(
-                    "kernel direct_tiled needs a workgroup of {} threads; this device allows {}",
-                    crate::shaders::conv2d_tiled::TILED_WORKGROUP,
-                    crate::dispatch::max_workgroup_threads(&ctx.limits())
-                ),
-            ));
-        }
-        kernel = geometry.reference_kernel();
-    }
-    // `FewOc` has only the K-split entry point, whose workgroup is fixed.
-    if kernel == ConvKernel::FewOc && !split_fits {
-        if forced.kernel.is_some() {
-            let limits = ctx.limits();
-            return Err(Error::unavailable(
-                kernel.name(),
-                format!(
-                    "kernel few_oc needs a workgroup of 256 threads and {} bytes of workgroup memory; this device \
-                     allows {} threads and {} bytes",
-                    kernel.workgroup_storage_bytes(),
-                    crate::dispatch::max_workgroup_threads(&limits),
-                    limits.max_compute_workgroup_storage_size
-                ),
-            ));
+            return Err(Error::unavailable(kernel.name(), refusal));
         }
         kernel = geometry.reference_kernel();
     }
