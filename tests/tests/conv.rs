@@ -1467,6 +1467,118 @@ fn winograd_runs_large_batches_in_parts() {
     assert!(err <= TOLERANCE, "{err:e}");
 }
 
+/// Winograd F(4×4, 3×3), forced: ragged tiles (every output size mod 4), paddings 0–2, output
+/// channels not a multiple of 4, bias or none, relu and clamp, several images; then in bands of
+/// tile rows and in parts of whole images where its intermediates (36/16 the input and output)
+/// exceed a binding; and through a `Conv2d` that keeps its transformed weight. Every output
+/// NaN-poisoned first, each against the f64 reference.
+#[test]
+fn winograd_4x4_matches_the_reference() {
+    let w4 = ConvKernel::Winograd4x4;
+    let relu = opts().activation(Activation::Relu);
+    let clamp = opts().activation(Activation::Clamp { min: -0.5, max: 0.75 });
+    // (The kernel each case names is its reference route: `DirectVec4` at 4k input channels.)
+    let (vec4, scalar) = (ConvKernel::DirectVec4, ConvKernel::Direct);
+    let cases = [
+        (
+            "4x4 exact",
+            Case { input: &[1, 8, 8, 12], weight: &[8, 8, 3, 3], bias: true, opts: opts().padding(&[1]), kernel: vec4 },
+        ),
+        (
+            "ragged 1 and 3",
+            Case {
+                input: &[2, 5, 11, 9],
+                weight: &[13, 5, 3, 3],
+                bias: true,
+                opts: opts().padding(&[1]),
+                kernel: scalar,
+            },
+        ),
+        (
+            "ragged 2, unpadded",
+            Case { input: &[1, 12, 12, 16], weight: &[6, 12, 3, 3], bias: false, opts: opts(), kernel: vec4 },
+        ),
+        (
+            "padded 2×1",
+            Case {
+                input: &[1, 7, 6, 10],
+                weight: &[9, 7, 3, 3],
+                bias: true,
+                opts: relu.padding(&[2, 1]),
+                kernel: scalar,
+            },
+        ),
+        (
+            "one tile row",
+            Case { input: &[3, 4, 3, 21], weight: &[4, 4, 3, 3], bias: true, opts: clamp.padding(&[1]), kernel: vec4 },
+        ),
+        (
+            "wide",
+            Case {
+                input: &[1, 16, 5, 70],
+                weight: &[20, 16, 3, 3],
+                bias: false,
+                opts: opts().padding(&[0, 1]),
+                kernel: vec4,
+            },
+        ),
+    ];
+    for (i, (name, case)) in cases.into_iter().enumerate() {
+        check_runs_forced(name, 900 + 3 * i as u64, case, &[Some(w4)], ForcedPlan::default());
+    }
+
+    // 24 KiB bindings: [2, 8, 18, 24]'s transformed input per image (36·8·5·6 f32 = 34.6 KB) does
+    // not fit, two of its five tile rows' products (36·12·6 f32 a row) do: each image in bands
+    // of 2, 2 and 1 tile rows, the last cut (18 rows), images bound at aligned offsets.
+    let ctx = context_with_binding_limit(24 << 10);
+    let options = opts().padding(&[1]).activation(Activation::Relu);
+    let (input, weight) = ([2usize, 8, 18, 24], [12usize, 8, 3, 3]);
+    let x = random_f32(930, input.iter().product());
+    let w = random_f32(931, weight.iter().product());
+    let b = random_f32(932, 12);
+    let (expected, shape) = reference::convolution(&x, &input, &w, &weight, Some(&b), &options).unwrap();
+    let xt = Tensor::from_f32(&ctx, &x, &input).unwrap();
+    let wt = Tensor::from_f32(&ctx, &w, &weight).unwrap();
+    let bt = Tensor::from_f32(&ctx, &b, &[12]).unwrap();
+    let y = Tensor::full_f32(&ctx, &shape, f32::NAN).unwrap();
+    let mut batch = ctx.batch();
+    let kernel = batch.convolution_into_forced(&xt, &wt, Some(&bt), &y, &options, &ForcedPlan::kernel(w4)).unwrap();
+    assert_eq!(kernel, w4);
+    // The weight transform, then three passes per band: 2 images × 3 bands.
+    assert_eq!(batch.len(), 1 + 2 * 3 * 3);
+    batch.submit().unwrap();
+    let err = reference::relative_error(&y.to_vec_f32(&ctx).unwrap(), &expected);
+    assert!(err <= TOLERANCE, "bands: relative error {err:e}");
+
+    // 96 KiB bindings: per image the transformed input is 36·16·4·4 f32 = 36 KiB; 3 images of
+    // 16 KiB in and 12 KiB out run in parts of 2 and 1, through a `Conv2d` that transformed the
+    // weight once for the kernel forced.
+    let ctx = context_with_binding_limit(96 << 10);
+    let (input, weight) = ([3usize, 16, 16, 16], [12usize, 16, 3, 3]);
+    let x = random_f32(940, input.iter().product());
+    let w = random_f32(941, weight.iter().product());
+    let (expected, shape) = reference::convolution(&x, &input, &w, &weight, None, &options).unwrap();
+    let xt = Tensor::from_f32(&ctx, &x, &input).unwrap();
+    let wt = Tensor::from_f32(&ctx, &w, &weight).unwrap();
+    let conv = wgconv::Conv2d::new_forced(&ctx, &wt, None, &options, &ForcedPlan::kernel(w4)).unwrap();
+    let y = Tensor::full_f32(&ctx, &shape, f32::NAN).unwrap();
+    let mut batch = ctx.batch();
+    assert_eq!(conv.run_into_forced(&mut batch, &xt, &y, &ForcedPlan::kernel(w4)).unwrap(), w4);
+    // No weight transform here (the `Conv2d`'s), then three passes for each of two parts.
+    assert_eq!(batch.len(), 2 * 3);
+    batch.submit().unwrap();
+    let err = reference::relative_error(&y.to_vec_f32(&ctx).unwrap(), &expected);
+    assert!(err <= TOLERANCE, "parts: relative error {err:e}");
+
+    // Forced on a filter it does not run (stride 2): a typed error naming the kernel.
+    let ctx = context();
+    let x = Tensor::from_f32(ctx, &random_f32(950, 2 * 8 * 8), &[1, 2, 8, 8]).unwrap();
+    let w = Tensor::from_f32(ctx, &random_f32(951, 2 * 2 * 9), &[2, 2, 3, 3]).unwrap();
+    let strided = opts().stride(&[2]);
+    let err = ctx.convolution_forced(&x, &w, None, &strided, &ForcedPlan::kernel(w4)).unwrap_err().to_string();
+    assert!(err.contains("winograd_4x4"), "{err}");
+}
+
 #[test]
 fn gpu_timestamps_time_recorded_ops() {
     let ctx = context();

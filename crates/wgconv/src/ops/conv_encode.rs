@@ -227,7 +227,7 @@ impl Batch<'_> {
             | ConvKernel::GemmN64K32
             | ConvKernel::GemmSmall
             | ConvKernel::GemmSmallK32 => self.encode_planned_gemm(plan, packed, buffers, g, activation)?,
-            ConvKernel::Winograd | ConvKernel::WinogradCoop | ConvKernel::WinogradFused => {
+            ConvKernel::Winograd | ConvKernel::WinogradCoop | ConvKernel::WinogradFused | ConvKernel::Winograd4x4 => {
                 self.encode_winograd(kernel, buffers, call.packed_winograd, g, activation)?
             }
             ConvKernel::DepthwiseTiled => self.encode_depthwise_tiled(buffers, g, activation)?,

@@ -183,11 +183,23 @@ pub enum ConvKernel {
     /// implicit GEMM's im2col tiles stage each input value once per tap and share it over few
     /// output channels.
     DirectTiled,
+    /// Winograd F(4×4, 3×3) for the layers `Winograd` runs (3×3, stride 1, dilation 1, one
+    /// group, f32 tensors): each 4×4 output block comes from its 6×6 input window in 36
+    /// multiply-adds per channel pair instead of 144 (`Winograd`'s 2×2 blocks: 16 instead of
+    /// 36), and its transformed input and products are 36/16 the input and output (`Winograd`'s:
+    /// 16/4). The same three passes around a GEMM (`shaders/conv2d_winograd4.wgsl`), its 36
+    /// products one grouped 1×1 convolution of 36 groups on the fp32 GEMM kernel the planner
+    /// picks for it, in the same parts and bands where its intermediates exceed a storage
+    /// binding. Its transforms' larger coefficients (up to 8) round more than `Winograd`'s: a
+    /// few times its relative error, still within the tests' bound. Inputs with infinities give
+    /// NaN as `Winograd`'s do.
+    #[serde(rename = "winograd_4x4")]
+    Winograd4x4,
 }
 
 impl ConvKernel {
     /// Every kernel.
-    pub const ALL: [ConvKernel; 29] = [
+    pub const ALL: [ConvKernel; 30] = [
         ConvKernel::Direct,
         ConvKernel::DirectVec4,
         ConvKernel::Transposed,
@@ -217,6 +229,7 @@ impl ConvKernel {
         ConvKernel::WinogradFused,
         ConvKernel::DirectBlock,
         ConvKernel::DirectTiled,
+        ConvKernel::Winograd4x4,
     ];
 
     /// The kernel called `name` (as [`ConvKernel::name`] spells it).
@@ -256,6 +269,7 @@ impl ConvKernel {
             ConvKernel::DirectTiled => "direct_tiled",
             ConvKernel::WinogradCoop => "winograd_coop",
             ConvKernel::WinogradFused => "winograd_fused",
+            ConvKernel::Winograd4x4 => "winograd_4x4",
         }
     }
 
@@ -266,7 +280,7 @@ impl ConvKernel {
     }
 
     /// Whether the kernel runs f16 tensors (with `SHADER_F16`): every kernel but the Winograd
-    /// ones (`Winograd`, `WinogradCoop`, `WinogradFused`), whose transforms are f32 only (forced
+    /// ones (`Winograd`, `WinogradCoop`, `WinogradFused`, `Winograd4x4`), whose transforms are f32 only (forced
     /// on f16 tensors, it is a typed error).
     pub fn runs_f16_tensors(self) -> bool {
         !self.transforms_winograd_weight()
@@ -282,16 +296,23 @@ impl ConvKernel {
     }
 
     /// Whether this is any of the Winograd kernels (`Winograd`, `WinogradCoop`,
-    /// `WinogradFused`): those that run on a transformed weight, which a [`crate::Conv2d`] may
+    /// `WinogradFused`, `Winograd4x4`): those that run on a transformed weight, which a [`crate::Conv2d`] may
     /// keep, and whose transforms and f16 operands are their own.
     pub fn transforms_winograd_weight(self) -> bool {
         self.is_winograd() || self == ConvKernel::WinogradFused
     }
 
-    /// Whether this is Winograd F(2×2, 3×3) with its intermediates in memory, its products on
-    /// either kernel (`WinogradFused` has none, and its own routes).
+    /// Whether this is a Winograd kernel with its intermediates in memory, its products on a
+    /// GEMM kernel: F(2×2, 3×3) (`Winograd`, `WinogradCoop`) or F(4×4, 3×3) (`Winograd4x4`);
+    /// `WinogradFused` has none, and its own routes.
     pub fn is_winograd(self) -> bool {
-        matches!(self, ConvKernel::Winograd | ConvKernel::WinogradCoop)
+        matches!(self, ConvKernel::Winograd | ConvKernel::WinogradCoop | ConvKernel::Winograd4x4)
+    }
+
+    /// The output tile m of the Winograd algorithm F(m×m, 3×3) the kernel runs: 4 for
+    /// `Winograd4x4`, 2 for the other Winograd kernels (and any other kernel).
+    pub(crate) fn winograd_tile(self) -> u32 {
+        if self == ConvKernel::Winograd4x4 { 4 } else { 2 }
     }
 
     /// Bytes of workgroup memory the kernel declares (devices may allow as little as 16 KiB);
@@ -346,6 +367,9 @@ impl ConvKernel {
             // Its transforms; its GEMM is planned as a convolution of its own and steps back to
             // a kernel that fits like any other.
             ConvKernel::Winograd => winograd_transforms_storage_bytes(),
+            // Its transforms declare none (asserted in `winograd.rs`); its GEMM steps back like
+            // `Winograd`'s.
+            ConvKernel::Winograd4x4 => 0,
             // Its block transforms (the input's from the expansion that writes f16) and the
             // tensor-core kernel, which has no fallback.
             ConvKernel::WinogradCoop => {
@@ -618,6 +642,7 @@ mod tests {
             ConvKernel::WinogradFused => 26,
             ConvKernel::DirectBlock => 27,
             ConvKernel::DirectTiled => 28,
+            ConvKernel::Winograd4x4 => 29,
         };
         for (i, k) in ConvKernel::ALL.into_iter().enumerate() {
             assert_eq!(position(k), i, "{k:?}");

@@ -393,8 +393,8 @@ fn runnable_kernel(
     }
     if kernel.is_winograd() && !winograd_runs(kernel) {
         if forced.kernel.is_some() {
-            let (input, products) = geometry.winograd_scratch_len();
-            let per_row = geometry.winograd_row_scratch_len();
+            let (input, products) = geometry.winograd_scratch_len(kernel.winograd_tile());
+            let per_row = geometry.winograd_row_scratch_len(kernel.winograd_tile());
             let channels = match kernel {
                 ConvKernel::WinogradCoop => format!(", with a multiple of 8 input channels (got {})", geometry.ic),
                 _ => String::new(),
@@ -557,7 +557,9 @@ impl ConvGeometry {
                     && (u64::from(self.oh) * u64::from(self.ow)).is_multiple_of(4)
             }
             // Its intermediates' size against the device's bindings is checked by the planner.
-            ConvKernel::Winograd | ConvKernel::WinogradCoop => self.winograd_parts(kernel, u64::MAX, 1).is_some(),
+            ConvKernel::Winograd | ConvKernel::WinogradCoop | ConvKernel::Winograd4x4 => {
+                self.winograd_parts(kernel, u64::MAX, 1).is_some()
+            }
             ConvKernel::WinogradFused => self.winograd_fused_runs(),
             ConvKernel::CoopNhwc => {
                 !self.transposed

@@ -1,6 +1,7 @@
 //! Winograd F(2×2, 3×3) ([`ConvKernel::Winograd`], and [`ConvKernel::WinogradCoop`] with its
-//! products on the tensor cores): which convolutions it runs, the grouped 1×1 convolution its
-//! products are, and the four passes it records (`shaders/conv2d_winograd.wgsl` has the
+//! products on the tensor cores) and F(4×4, 3×3) ([`ConvKernel::Winograd4x4`]): which
+//! convolutions they run, the grouped 1×1 convolution their products are, and the four passes
+//! they record (`shaders/conv2d_winograd.wgsl` and `shaders/conv2d_winograd4.wgsl` have the
 //! transforms and their layouts).
 
 use super::{
@@ -18,12 +19,31 @@ use crate::{
     context::Scratch,
     dispatch,
     error::{Error, Result, fits_u32},
-    shaders::{conv2d_winograd as shader, conv2d_winograd_f16_out as narrowing, conv2d_winograd_fused as fused},
+    shaders::{
+        conv2d_winograd as shader, conv2d_winograd_f16_out as narrowing, conv2d_winograd_fused as fused,
+        conv2d_winograd4 as shader4,
+    },
     tensor::{DType, MemoryFormat, Tensor},
 };
 
-/// Positions of the 4×4 transform: the GEMM's groups.
-const POSITIONS: u32 = 16;
+// F(4×4, 3×3)'s passes use no workgroup memory: `ConvKernel::Winograd4x4` declares none.
+const _: () = assert!(
+    shader4::WINOGRAD4_WEIGHT_WORKGROUP_MEMORY_BYTES == 0
+        && shader4::WINOGRAD4_INPUT_WORKGROUP_MEMORY_BYTES == 0
+        && shader4::WINOGRAD4_OUTPUT_WORKGROUP_MEMORY_BYTES == 0
+);
+
+/// F(2×2, 3×3)'s output tile (`Winograd`, `WinogradCoop`, `WinogradFused`): see
+/// [`ConvKernel::winograd_tile`].
+const F2X2: u32 = 2;
+
+/// Positions of F(`tile`×`tile`, 3×3)'s transform, (tile + 2)²: the GEMM's groups.
+const fn positions(tile: u32) -> u32 {
+    (tile + 2) * (tile + 2)
+}
+
+/// Positions of F(2×2, 3×3)'s 4×4 transform.
+const POSITIONS: u32 = positions(F2X2);
 
 /// The block transforms' workgroups (`winograd_input_nhwc`, `winograd_output_nhwc`: NCHW tensors,
 /// channels-last products): BLOCK_TILES tiles × BLOCK_CHANNELS channels of one image per
@@ -74,27 +94,34 @@ impl ConvGeometry {
             && self.groups == 1
     }
 
-    /// Output tiles (2×2 blocks, cut at odd sizes) along the rows and the columns of an image.
+    /// F(2×2, 3×3)'s output tiles (2×2 blocks, cut at odd sizes) along the rows and the columns
+    /// of an image.
     pub(crate) fn winograd_tile_grid(&self) -> [u32; 2] {
-        [self.oh.div_ceil(2), self.ow.div_ceil(2)]
+        self.winograd_tile_grid_of(F2X2)
     }
 
-    /// Output tiles per image.
+    /// Output tiles of F(`tile`×`tile`, 3×3) (blocks of `tile` × `tile`, the last cut) along the
+    /// rows and the columns of an image.
+    pub(crate) fn winograd_tile_grid_of(&self, tile: u32) -> [u32; 2] {
+        [self.oh.div_ceil(tile), self.ow.div_ceil(tile)]
+    }
+
+    /// F(2×2, 3×3)'s output tiles per image.
     pub(crate) fn winograd_tiles(&self) -> u64 {
         let [rows, cols] = self.winograd_tile_grid();
         u64::from(rows) * u64::from(cols)
     }
 
-    /// Elements of the transformed weight: 16 positions × IC × OC rounded up to 4 (the GEMM
-    /// kernels' packed layout).
-    pub(crate) fn winograd_weight_len(&self) -> u64 {
-        u64::from(POSITIONS) * u64::from(self.ic) * u64::from(self.oc.div_ceil(4) * 4)
+    /// Elements of F(`tile`×`tile`, 3×3)'s transformed weight: its positions × IC × OC rounded
+    /// up to 4 (the GEMM kernels' packed layout).
+    pub(crate) fn winograd_weight_len(&self, tile: u32) -> u64 {
+        u64::from(positions(tile)) * u64::from(self.ic) * u64::from(self.oc.div_ceil(4) * 4)
     }
 
-    /// Whether the filter suits F(2×2, 3×3) and its transformed weight fits one storage binding
-    /// of `binding_limit` bytes.
-    pub(crate) fn winograd_weight_fits(&self, binding_limit: u64) -> bool {
-        self.winograd_shape() && self.winograd_weight_len() * 4 <= binding_limit
+    /// Whether the filter suits F(`tile`×`tile`, 3×3) (either tile: the same filters) and its
+    /// transformed weight fits one storage binding of `binding_limit` bytes.
+    pub(crate) fn winograd_weight_fits(&self, tile: u32, binding_limit: u64) -> bool {
+        self.winograd_shape() && self.winograd_weight_len(tile) * 4 <= binding_limit
     }
 
     /// Bytes of one f32 image of the input and of the output: where a batch's images start.
@@ -103,41 +130,43 @@ impl ConvGeometry {
         (image(self.ic, self.ih, self.iw), image(self.oc, self.oh, self.ow))
     }
 
-    /// Elements of the transformed input [N, 16·IC, tiles] and of the products [N, 16·OC, tiles].
-    pub(crate) fn winograd_scratch_len(&self) -> (u64, u64) {
-        self.winograd_band_scratch_len(self.winograd_tile_grid()[0])
+    /// Elements of F(`tile`×`tile`, 3×3)'s transformed input [N, P·IC, tiles] and of its
+    /// products [N, P·OC, tiles], P its positions (16 or 36).
+    pub(crate) fn winograd_scratch_len(&self, tile: u32) -> (u64, u64) {
+        self.winograd_band_scratch_len(tile, self.winograd_tile_grid_of(tile)[0])
     }
 
     /// [`ConvGeometry::winograd_scratch_len`] of a band of `rows` tile rows of every image.
-    fn winograd_band_scratch_len(&self, rows: u32) -> (u64, u64) {
-        let tiles = u64::from(rows) * u64::from(self.winograd_tile_grid()[1]);
-        let per_channel = u64::from(self.n) * u64::from(POSITIONS) * tiles;
+    fn winograd_band_scratch_len(&self, tile: u32, rows: u32) -> (u64, u64) {
+        let tiles = u64::from(rows) * u64::from(self.winograd_tile_grid_of(tile)[1]);
+        let per_channel = u64::from(self.n) * u64::from(positions(tile)) * tiles;
         (per_channel * u64::from(self.ic), per_channel * u64::from(self.oc))
     }
 
     /// Elements of the larger intermediate (counted as f32) of one tile row of one image: the
     /// least a band holds.
-    pub(crate) fn winograd_row_scratch_len(&self) -> u64 {
-        let (input, products) = ConvGeometry { n: 1, ..self.clone() }.winograd_band_scratch_len(1);
+    pub(crate) fn winograd_row_scratch_len(&self, tile: u32) -> u64 {
+        let (input, products) = ConvGeometry { n: 1, ..self.clone() }.winograd_band_scratch_len(tile, 1);
         input.max(products)
     }
 
-    /// The products as a convolution: 16 groups (one per transform position) of a 1×1
-    /// convolution over the tiles, input [N, 16·IC, ⌈OH/2⌉, ⌈OW/2⌉], weight [16·OC, IC, 1, 1].
-    pub(crate) fn winograd_gemm(&self) -> Result<ConvGeometry> {
-        self.winograd_band_gemm(self.winograd_tile_grid()[0])
+    /// F(`tile`×`tile`, 3×3)'s products as a convolution: P groups (one per transform
+    /// position, 16 or 36) of a 1×1 convolution over the tiles, input [N, P·IC, ⌈OH/tile⌉,
+    /// ⌈OW/tile⌉], weight [P·OC, IC, 1, 1].
+    pub(crate) fn winograd_gemm(&self, tile: u32) -> Result<ConvGeometry> {
+        self.winograd_band_gemm(tile, self.winograd_tile_grid_of(tile)[0])
     }
 
     /// [`ConvGeometry::winograd_gemm`] of a band of `rows` tile rows of every image.
-    fn winograd_band_gemm(&self, rows: u32) -> Result<ConvGeometry> {
+    fn winograd_band_gemm(&self, tile: u32, rows: u32) -> Result<ConvGeometry> {
         let (n, ic, oc) = (self.n as usize, self.ic as usize, self.oc as usize);
-        let tw = self.winograd_tile_grid()[1] as usize;
-        let p = POSITIONS as usize;
-        let input = [n, p * ic, rows as usize, tw];
-        ConvGeometry::new(&input, &[p * oc, ic, 1, 1], None, &ConvOptions::default().groups(POSITIONS))
+        let tw = self.winograd_tile_grid_of(tile)[1] as usize;
+        let p = positions(tile);
+        let input = [n, p as usize * ic, rows as usize, tw];
+        ConvGeometry::new(&input, &[p as usize * oc, ic, 1, 1], None, &ConvOptions::default().groups(p))
     }
 
-    /// How `kernel` (`Winograd` or `WinogradCoop`) runs this convolution on a device whose
+    /// How `kernel` (`Winograd`, `WinogradCoop` or `Winograd4x4`) runs this convolution on a device whose
     /// storage bindings hold `binding_limit` bytes at offsets that are multiples of `alignment`:
     /// the whole batch at once where its intermediates fit one binding each; else as many images
     /// per part as fit (binding each part's images at their offsets in the input and output,
@@ -152,11 +181,12 @@ impl ConvGeometry {
         binding_limit: u64,
         alignment: u64,
     ) -> Option<WinogradParts> {
-        if !self.winograd_weight_fits(binding_limit) {
+        let tile = kernel.winograd_tile();
+        if !self.winograd_weight_fits(tile, binding_limit) {
             return None;
         }
-        let tile_rows = self.winograd_tile_grid()[0];
-        let per_row = self.winograd_row_scratch_len();
+        let tile_rows = self.winograd_tile_grid_of(tile)[0];
+        let per_row = self.winograd_row_scratch_len(tile);
         // Indices within a part are u32.
         let limit = (binding_limit / 4).min(u64::from(u32::MAX));
         let rows_fit = limit / per_row;
@@ -177,7 +207,7 @@ impl ConvGeometry {
             _ => ConvKernel::GemmN64K16,
         };
         let gemm_runs =
-            kernel.is_winograd() && part.winograd_band_gemm(band_rows).is_ok_and(|gemm| gemm.supports(products_kernel));
+            kernel.is_winograd() && part.winograd_band_gemm(tile, band_rows).is_ok_and(|g| g.supports(products_kernel));
         (rows_fit >= 1 && (images == self.n || aligned) && gemm_runs).then_some(WinogradParts { images, band_rows })
     }
 }
@@ -374,13 +404,13 @@ struct Intermediates<'a> {
 }
 
 impl Batch<'_> {
-    /// Records a Winograd convolution by `kernel` (`Winograd`, `WinogradCoop` or
-    /// `WinogradFused`): the weight transform (unless `transformed`, a [`crate::Conv2d`]'s, is
-    /// given for this kernel: f32 for `Winograd`, f16 for the others), then for `WinogradFused`
-    /// its one pass ([`Batch::encode_winograd_fused`]), else the input transform, the products
-    /// (`Winograd`: on the GEMM kernel the planner picks for them, a staged-tile one if it would
-    /// pick another; `WinogradCoop`: on `CoopNhwc`), and the output transform with the bias and
-    /// `activation`.
+    /// Records a Winograd convolution by `kernel` (`Winograd`, `WinogradCoop`, `WinogradFused`
+    /// or `Winograd4x4`): the weight transform (unless `transformed`, a [`crate::Conv2d`]'s, is
+    /// given for this kernel: f32 for `Winograd` and `Winograd4x4`, f16 for the others), then for
+    /// `WinogradFused` its one pass ([`Batch::encode_winograd_fused`]), else the input
+    /// transform, the products (`Winograd`, `Winograd4x4`: on the GEMM kernel the planner picks
+    /// for them, a staged-tile one if it would pick another; `WinogradCoop`: on `CoopNhwc`), and
+    /// the output transform with the bias and `activation`.
     pub(super) fn encode_winograd(
         &mut self,
         kernel: ConvKernel,
@@ -430,8 +460,9 @@ impl Batch<'_> {
     ) -> Result<()> {
         let ctx = self.ctx;
         let nhwc = kernel == ConvKernel::WinogradCoop;
-        let tile_rows = part.winograd_tile_grid()[0];
-        let (input_len, products_len) = part.winograd_band_scratch_len(band_rows);
+        let tile = kernel.winograd_tile();
+        let tile_rows = part.winograd_tile_grid_of(tile)[0];
+        let (input_len, products_len) = part.winograd_band_scratch_len(tile, band_rows);
         // `CoopNhwc` rounds V to f16 as it loads it, so `WinogradCoop` writes it in f16: half the
         // traffic, the same products.
         let input_dtype = if nhwc { DType::F16 } else { DType::F32 };
@@ -466,14 +497,19 @@ impl Batch<'_> {
         let ctx = self.ctx;
         let nhwc = kernel == ConvKernel::WinogradCoop;
         let Intermediates { input, products } = tensors;
-        let gemm = part.winograd_band_gemm(band[1])?;
+        let f4x4 = kernel == ConvKernel::Winograd4x4;
+        let gemm = part.winograd_band_gemm(kernel.winograd_tile(), band[1])?;
         let input_pass = ConvBuffers { output: input, bias: None, ..buffers };
         let input_window = Windows { input: windows.input, output: None };
         let transform =
             Transform { products_nhwc: nhwc, activation: Activation::None, band: Some(band), packed_u: None };
         // Channels-last tensors (`WinogradCoop` only) are read and written as they are.
         let (input_entry, output_entry) = transform_entries(nhwc, buffers.input.memory_format());
-        self.winograd_pass(input_entry, part, input_pass, transform, input_window)?;
+        if f4x4 {
+            self.winograd4_pass(shader4::Entry::Winograd4Input, part, input_pass, transform, input_window)?;
+        } else {
+            self.winograd_pass(input_entry, part, input_pass, transform, input_window)?;
+        }
 
         let gemm_buffers = ConvBuffers { input, weight: transformed, bias: None, output: products };
         if nhwc {
@@ -496,7 +532,11 @@ impl Batch<'_> {
         let output_pass = ConvBuffers { input: products, ..buffers };
         let output_window = Windows { input: None, output: windows.output };
         let transform = Transform { products_nhwc: nhwc, activation, band: Some(band), packed_u: None };
-        self.winograd_pass(output_entry, part, output_pass, transform, output_window)
+        if f4x4 {
+            self.winograd4_pass(shader4::Entry::Winograd4Output, part, output_pass, transform, output_window)
+        } else {
+            self.winograd_pass(output_entry, part, output_pass, transform, output_window)
+        }
     }
 
     /// The transformed weight for a convolution of geometry `g` run in parts (batch chunks, row
@@ -510,13 +550,16 @@ impl Batch<'_> {
         g: &ConvGeometry,
     ) -> Result<Option<WinogradWeight>> {
         let limit = self.ctx.limits().max_storage_buffer_binding_size;
-        if call.weight.dtype() != DType::F32 || !g.winograd_weight_fits(limit) {
+        if call.weight.dtype() != DType::F32 || !g.winograd_shape() {
             return Ok(None);
         }
         let kernel = match conv_plan::plan(self.ctx, g, DType::F32, call.opts.precision, call.forced) {
             Ok(plan) if plan.kernel.transforms_winograd_weight() => plan.kernel,
             _ => return Ok(None),
         };
+        if !g.winograd_weight_fits(kernel.winograd_tile(), limit) {
+            return Ok(None);
+        }
         Ok(Some(self.winograd_weight_kept_or_new(kernel, call.packed_winograd, call.weight, g)?))
     }
 
@@ -535,9 +578,10 @@ impl Batch<'_> {
         }
     }
 
-    /// The transformed weight `kernel` (`Winograd`, `WinogradCoop` or `WinogradFused`) runs for a
-    /// convolution of `g`'s geometry: [`Batch::winograd_weight`],
-    /// [`Batch::winograd_weight_coop`] or [`Batch::winograd_weight_fused`].
+    /// The transformed weight `kernel` (`Winograd`, `WinogradCoop`, `WinogradFused` or
+    /// `Winograd4x4`) runs for a convolution of `g`'s geometry: [`Batch::winograd_weight`],
+    /// [`Batch::winograd_weight_coop`], [`Batch::winograd_weight_fused`] or
+    /// [`Batch::winograd4_weight`].
     pub(super) fn winograd_weight_for(
         &mut self,
         kernel: ConvKernel,
@@ -547,6 +591,7 @@ impl Batch<'_> {
         let tensor = match kernel {
             ConvKernel::WinogradCoop => self.winograd_weight_coop(weight, g)?,
             ConvKernel::WinogradFused => self.winograd_weight_fused(weight, g)?,
+            ConvKernel::Winograd4x4 => self.winograd4_weight(weight, g)?,
             _ => self.winograd_weight(weight, g)?,
         };
         Ok(WinogradWeight { kernel, tensor })
@@ -597,7 +642,7 @@ impl Batch<'_> {
     /// tensor it returns.
     pub(super) fn winograd_weight_coop(&mut self, weight: &Tensor, g: &ConvGeometry) -> Result<Tensor> {
         let plain = self.winograd_weight_plain(weight, g)?;
-        self.pack_weight_coop(&plain, PackLayout::of(&g.winograd_gemm()?))
+        self.pack_weight_coop(&plain, PackLayout::of(&g.winograd_gemm(F2X2)?))
     }
 
     /// Records the weight transform of a convolution of `g`'s geometry (`weight` [OC, IC, 3,
@@ -619,7 +664,7 @@ impl Batch<'_> {
     /// (`weight` [OC, IC, 3, 3], f32) into a new tensor in the GEMM kernels' packed layout of
     /// its products' grouped 1×1 convolution, and returns it.
     pub(super) fn winograd_weight(&mut self, weight: &Tensor, g: &ConvGeometry) -> Result<Tensor> {
-        let len = g.winograd_weight_len();
+        let len = g.winograd_weight_len(F2X2);
         fits_u32("Winograd's transformed weight", len)?;
         self.ctx.check_binding("Winograd's transformed weight", len * 4)?;
         // Zero-filled: the packed layout's padding channels stay zero.
@@ -628,6 +673,54 @@ impl Batch<'_> {
         let transform = Transform { products_nhwc: false, activation: Activation::None, band: None, packed_u: None };
         self.winograd_pass(shader::Entry::WinogradWeight, g, buffers, transform, Windows::default())?;
         Ok(transformed)
+    }
+
+    /// Records the weight transform of a [`ConvKernel::Winograd4x4`] convolution of `g`'s
+    /// geometry (`weight` [OC, IC, 3, 3], f32) into a new tensor in the GEMM kernels' packed
+    /// layout of its products' grouped 1×1 convolution (36 groups), and returns it.
+    pub(super) fn winograd4_weight(&mut self, weight: &Tensor, g: &ConvGeometry) -> Result<Tensor> {
+        let len = g.winograd_weight_len(ConvKernel::Winograd4x4.winograd_tile());
+        fits_u32("Winograd's transformed weight", len)?;
+        self.ctx.check_binding("Winograd's transformed weight", len * 4)?;
+        // Zero-filled: the packed layout's padding channels stay zero.
+        let transformed = Tensor::zeros(self.ctx, &[len as usize], DType::F32)?;
+        let buffers = ConvBuffers { input: weight, weight, bias: None, output: &transformed };
+        let transform = Transform { products_nhwc: false, activation: Activation::None, band: None, packed_u: None };
+        self.winograd4_pass(shader4::Entry::Winograd4Weight, g, buffers, transform, Windows::default())?;
+        Ok(transformed)
+    }
+
+    /// One pass of F(4×4, 3×3) (`shaders/conv2d_winograd4.wgsl`) over `g`: one thread per
+    /// channel pair of the weight transform, per (image, channel, tile) of the input and output
+    /// transforms, over the tile rows of `transform.band` (all where `None`); its activation
+    /// is the output transform's (`transform`'s products' layout and packed U do not apply).
+    fn winograd4_pass(
+        &mut self,
+        entry: shader4::Entry,
+        g: &ConvGeometry,
+        buffers: ConvBuffers<'_>,
+        transform: Transform,
+        windows: Windows,
+    ) -> Result<()> {
+        let limits = self.ctx.limits();
+        let [all_rows, tile_cols] = g.winograd_tile_grid_of(ConvKernel::Winograd4x4.winograd_tile());
+        let [first_row, tile_rows] = transform.band.unwrap_or([0, all_rows]);
+        let tiles = u64::from(tile_rows) * u64::from(tile_cols);
+        let items = match entry {
+            shader4::Entry::Winograd4Weight => u64::from(g.ic) * u64::from(g.oc),
+            shader4::Entry::Winograd4Input => u64::from(g.n) * u64::from(g.ic) * tiles,
+            shader4::Entry::Winograd4Output => u64::from(g.n) * u64::from(g.oc) * tiles,
+        };
+        let grid =
+            dispatch::grid(items, dispatch::workgroup_size(&limits), limits.max_compute_workgroups_per_dimension)?;
+        let mut overrides = shader4::Overrides::new(grid.stride_x);
+        overrides.wg_size = grid.wg_size;
+        (overrides.activation, overrides.clamp_min, overrides.clamp_max) =
+            super::conv_encode::activation_constants(transform.activation);
+        let pass = Pass::new(entry, &overrides, grid.dims());
+        let mut params = super::conv_encode::conv_params(g, buffers.bias.is_some());
+        (params.tile_row0, params.tile_rows) = (first_row, tile_rows);
+        self.encode_conv_with_params::<shader4::Shader>(pass, &params, buffers, windows)
     }
 
     /// One transform pass of `entry` over `g`: one thread per channel pair of the weight
@@ -713,10 +806,10 @@ mod tests {
         let g = geo(&[2, 8, 7, 9], &[12, 8, 3, 3], ConvOptions::default().padding(&[1]));
         assert!(g.winograd_shape());
         assert_eq!(g.winograd_tiles(), 20);
-        let gemm = g.winograd_gemm().unwrap();
+        let gemm = g.winograd_gemm(F2X2).unwrap();
         assert_eq!(gemm.output_shape(), vec![2, 16 * 12, 4, 5]);
         assert_eq!((gemm.groups, gemm.ic, gemm.kh, gemm.kw), (16, 16 * 8, 1, 1));
-        assert_eq!(g.winograd_scratch_len(), (2 * 16 * 8 * 20, 2 * 16 * 12 * 20));
+        assert_eq!(g.winograd_scratch_len(F2X2), (2 * 16 * 8 * 20, 2 * 16 * 12 * 20));
     }
 
     #[test]
@@ -826,7 +919,7 @@ mod tests {
                     // Each band's intermediates poisoned afresh, numbered from its first row.
                     let v_shape = [input_shape[0], 16 * ic, rows, tiles[1]];
                     let v = channels_last(Tensor::full_f32(&ctx, &v_shape, f32::NAN).unwrap());
-                    let m_shape = g.winograd_band_gemm(rows as u32).unwrap().output_shape();
+                    let m_shape = g.winograd_band_gemm(F2X2, rows as u32).unwrap().output_shape();
                     let m = channels_last(Tensor::full_f32(&ctx, &m_shape, f32::NAN).unwrap());
                     let input_pass = ConvBuffers { output: &v, bias: None, ..buffers };
                     let none = Transform { band, ..nhwc(Activation::None) };
@@ -875,7 +968,7 @@ mod tests {
             let len_x = input_shape.iter().product::<usize>();
             let x: Vec<f32> = (0..len_x).map(|i| ((i * 7919 % 1000) as f32 - 500.0) / 97.0).collect();
             let wt = Tensor::zeros(&ctx, &weight_shape, DType::F32).unwrap();
-            let (len, _) = g.winograd_scratch_len();
+            let (len, _) = g.winograd_scratch_len(F2X2);
             let nan_f16 = vec![half::f16::NAN; len as usize];
             // From NCHW tensors (the block transform) and from NHWC ones (read as they are).
             for format in [MemoryFormat::Contiguous, MemoryFormat::ChannelsLast] {

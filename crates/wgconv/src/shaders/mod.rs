@@ -56,6 +56,8 @@ pub mod conv2d_tiled;
 pub mod conv2d_tiled_f16;
 /// Bindings for `shaders/conv2d_winograd.wgsl`.
 pub mod conv2d_winograd;
+/// Bindings for `shaders/conv2d_winograd4.wgsl`.
+pub mod conv2d_winograd4;
 /// Bindings for `shaders/conv2d_winograd_f16_out.wgsl`.
 pub mod conv2d_winograd_f16_out;
 /// Bindings for `shaders/conv2d_winograd_fused.wgsl`.
