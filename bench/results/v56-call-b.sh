@@ -21,11 +21,12 @@ for c in "a --padding 0,0" "b --padding 1,1 --activation relu" "c --padding 2,1"
   for k in winograd_4x4 winograd; do timeout 30 /tmp/wgconv-b conv2d --input /tmp/${n}_x.npy --weight /tmp/${n}_w.npy --bias /tmp/${n}_b.npy $* --kernel $k --out /tmp/${n}_y.npy --check 2>&1 | grep -i "error\|relative" >> $R/gc.txt; done
 done; save gc
 E=bench/results/v56-w4-suite.json; S="--repeat 5 --launches 10 --no-reference"
+# Round 1, cuDNN, then round 2 (each step saved: a call cut short keeps what ran).
 for i in 1 2; do
   timeout 120 /tmp/wgconv-b bench --suite $E $S --json $R/p-$i.json > $R/p-$i.txt 2>&1; save p-$i
   timeout 120 /tmp/wgconv-b bench --suite $E $S --kernel winograd_4x4 --json $R/w-$i.json > $R/w-$i.txt 2>&1; save w-$i
+  if [ $i = 1 ]; then timeout 100 python3 bench/torch_reference.py --suite $E --repeat 5 --launches 10 --also-tf32 --json $R/te.json > $R/te.txt 2>&1; save te; fi
 done
-timeout 100 python3 bench/torch_reference.py --suite $E --repeat 5 --launches 10 --also-tf32 --json $R/te.json > $R/te.txt 2>&1; save te
 cat $R/steps.txt $R/gpu.txt $R/gc.txt
 python3 - <<'PY'
 import json, math
