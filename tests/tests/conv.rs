@@ -79,6 +79,7 @@ fn check_runs_forced(name: &str, seed: u64, case: Case, runs: &[Option<ConvKerne
                     | ConvKernel::TransposedFewOc
                     | ConvKernel::FewOc
                     | ConvKernel::Winograd
+                    | ConvKernel::Winograd4x4
                     | ConvKernel::PointwiseVec4
                     | ConvKernel::PointwiseVec4Split
                     | ConvKernel::DirectBlock
@@ -1569,6 +1570,18 @@ fn winograd_4x4_matches_the_reference() {
     batch.submit().unwrap();
     let err = reference::relative_error(&y.to_vec_f32(&ctx).unwrap(), &expected);
     assert!(err <= TOLERANCE, "parts: relative error {err:e}");
+
+    // Its transformed weight is 36/9 the weight (`Winograd`'s 16/9): on 512 KiB bindings a 64→64
+    // layer's (36·64·64 f32 = 576 KiB) does not fit where `Winograd`'s (256 KiB) does. Forced, a
+    // typed error naming the transformed weight; `Winograd` runs there.
+    let narrow = context_with_binding_limit(512 << 10);
+    let x = Tensor::from_f32(&narrow, &random_f32(945, 64 * 16), &[1, 64, 4, 4]).unwrap();
+    let w = Tensor::from_f32(&narrow, &random_f32(946, 64 * 64 * 9), &[64, 64, 3, 3]).unwrap();
+    let padded = opts().padding(&[1]);
+    let err = narrow.convolution_forced(&x, &w, None, &padded, &ForcedPlan::kernel(w4)).unwrap_err().to_string();
+    assert!(err.contains("winograd_4x4") && err.contains("transformed weight (147456 f32)"), "{err}");
+    let f2 = ForcedPlan::kernel(ConvKernel::Winograd);
+    assert_eq!(narrow.convolution_forced(&x, &w, None, &padded, &f2).unwrap().kernel, ConvKernel::Winograd);
 
     // Forced on a filter it does not run (stride 2): a typed error naming the kernel.
     let ctx = context();

@@ -393,8 +393,10 @@ fn runnable_kernel(
     }
     if kernel.is_winograd() && !winograd_runs(kernel) {
         if forced.kernel.is_some() {
-            let (input, products) = geometry.winograd_scratch_len(kernel.winograd_tile());
-            let per_row = geometry.winograd_row_scratch_len(kernel.winograd_tile());
+            let tile = kernel.winograd_tile();
+            let (input, products) = geometry.winograd_scratch_len(tile);
+            let per_row = geometry.winograd_row_scratch_len(tile);
+            let weight = geometry.winograd_weight_len(tile);
             let channels = match kernel {
                 ConvKernel::WinogradCoop => format!(", with a multiple of 8 input channels (got {})", geometry.ic),
                 _ => String::new(),
@@ -402,8 +404,9 @@ fn runnable_kernel(
             return Err(Error::unavailable(
                 kernel.name(),
                 format!(
-                    "kernel {} runs f32 tensors (got {dtype:?}){channels} whose transformed input ({input} f32) \
-                     and products ({products} f32) each fit one {binding_limit}-byte storage binding, or those \
+                    "kernel {} runs f32 tensors (got {dtype:?}){channels} whose transformed weight ({weight} f32), \
+                     transformed input ({input} f32) and products ({products} f32) each fit one \
+                     {binding_limit}-byte storage binding, or the weight does and the others \
                      of one tile row of one image do ({per_row} f32; it then runs in parts of whole images and \
                      bands of tile rows) and the images start at multiples of {alignment} bytes",
                     kernel.name()
@@ -760,6 +763,7 @@ impl ConvGeometry {
                 | ConvKernel::DirectBlock
                 | ConvKernel::DirectTiled
                 | ConvKernel::Winograd
+                | ConvKernel::Winograd4x4
                 | ConvKernel::PointwiseVec4
                 | ConvKernel::PointwiseVec4Split
         ) || (kernel == ConvKernel::GroupedOc4 && self.grouped_oc4_wins())
@@ -832,7 +836,8 @@ impl ConvGeometry {
     /// 64/80-channel heads at batch 16, ResNet-50's 64-channel 3×3 at batch 32), whose
     /// intermediates are as large for far fewer multiply-adds.
     pub(crate) fn winograd_keeps_tensor_core_layer(&self) -> bool {
-        self.ic >= WINOGRAD_TENSOR_CORES_MIN_IC && self.planned_kernel() == ConvKernel::Winograd
+        let planned = self.planned_kernel();
+        self.ic >= WINOGRAD_TENSOR_CORES_MIN_IC && matches!(planned, ConvKernel::Winograd | ConvKernel::Winograd4x4)
     }
 
     /// Rule R42: whether `WinogradCoop` takes a Winograd-shaped layer where f16 multiplicands
