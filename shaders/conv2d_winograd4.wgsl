@@ -17,13 +17,17 @@
 //                     output (the last row and column of tiles cut where 4 does not divide the
 //                     output's size).
 //
-//   Bᵀ = [4 0 −5 0 1 0; 0 −4 −4 1 1 0; 0 4 −4 −1 1 0; 0 −2 −1 2 1 0; 0 2 −1 −2 1 0; 0 4 0 −5 0 1]
-//   G = [¼ 0 0; −⅙ −⅙ −⅙; −⅙ ⅙ −⅙; 1/24 1/12 ⅙; 1/24 −1/12 ⅙; 0 0 1]
-//   Aᵀ = [1 1 1 1 1 0; 0 1 −1 2 −2 0; 0 1 1 4 4 0; 0 1 −1 8 −8 1]
+// At the points 0, 1, −1, ½, −2 (and ∞):
 //
-// Rounding: the transforms' coefficients reach 5 (Bᵀ) and 8 (Aᵀ), and G's ⅙ and 1/24 are not
-// exact in f32, so the products carry several times the rounding error of F(2×2, 3×3)'s; the
-// tests bound the output's relative error against the f64 reference like every kernel's.
+//   Bᵀ = [1 −3/2 −2 3/2 1 0; 0 −1 ½ 5/2 1 0; 0 1 −5/2 ½ 1 0; 0 −2 −1 2 1 0; 0 ½ −1 −½ 1 0;
+//         0 1 −3/2 −2 3/2 1]
+//   G = [1 0 0; ⅓ ⅓ ⅓; −⅓ ⅓ −⅓; −16/15 −8/15 −4/15; 1/15 −2/15 4/15; 0 0 1]
+//   Aᵀ = [1 1 1 1 1 0; 0 1 −1 ½ −2 0; 0 1 1 ¼ 4 0; 0 1 −1 ⅛ −8 1]
+//
+// Rounding: the transforms' coefficients reach 5/2 (Bᵀ) and 8 (Aᵀ), and G's thirds and
+// fifteenths are not exact in f32, so the products carry several times the rounding error of
+// F(2×2, 3×3)'s (these points: 0.6–0.7× that of the usual 0, ±1, ±2); the tests bound the
+// output's relative error against the f64 reference like every kernel's.
 //
 // One thread per item, items along `gid.y * stride_x + gid.x`, ordered with the tile (or the
 // output channel, for the weight) fastest, so that a warp's stores of V and U and loads of M are
@@ -112,60 +116,60 @@ fn winograd4_weight(@builtin(global_invocation_id) gid: vec3<u32>) {
     let g_2_1 = weight[base + 7u];
     let g_2_2 = weight[base + 8u];
     // G g: 6 rows of 3.
-    let gg_0_0 = 0.25 * g_0_0;
-    let gg_0_1 = 0.25 * g_0_1;
-    let gg_0_2 = 0.25 * g_0_2;
-    let gg_1_0 = -0.16666667 * g_0_0 - 0.16666667 * g_1_0 - 0.16666667 * g_2_0;
-    let gg_1_1 = -0.16666667 * g_0_1 - 0.16666667 * g_1_1 - 0.16666667 * g_2_1;
-    let gg_1_2 = -0.16666667 * g_0_2 - 0.16666667 * g_1_2 - 0.16666667 * g_2_2;
-    let gg_2_0 = -0.16666667 * g_0_0 + 0.16666667 * g_1_0 - 0.16666667 * g_2_0;
-    let gg_2_1 = -0.16666667 * g_0_1 + 0.16666667 * g_1_1 - 0.16666667 * g_2_1;
-    let gg_2_2 = -0.16666667 * g_0_2 + 0.16666667 * g_1_2 - 0.16666667 * g_2_2;
-    let gg_3_0 = 0.041666668 * g_0_0 + 0.083333336 * g_1_0 + 0.16666667 * g_2_0;
-    let gg_3_1 = 0.041666668 * g_0_1 + 0.083333336 * g_1_1 + 0.16666667 * g_2_1;
-    let gg_3_2 = 0.041666668 * g_0_2 + 0.083333336 * g_1_2 + 0.16666667 * g_2_2;
-    let gg_4_0 = 0.041666668 * g_0_0 - 0.083333336 * g_1_0 + 0.16666667 * g_2_0;
-    let gg_4_1 = 0.041666668 * g_0_1 - 0.083333336 * g_1_1 + 0.16666667 * g_2_1;
-    let gg_4_2 = 0.041666668 * g_0_2 - 0.083333336 * g_1_2 + 0.16666667 * g_2_2;
+    let gg_0_0 = g_0_0;
+    let gg_0_1 = g_0_1;
+    let gg_0_2 = g_0_2;
+    let gg_1_0 = 0.333333333 * g_0_0 + 0.333333333 * g_1_0 + 0.333333333 * g_2_0;
+    let gg_1_1 = 0.333333333 * g_0_1 + 0.333333333 * g_1_1 + 0.333333333 * g_2_1;
+    let gg_1_2 = 0.333333333 * g_0_2 + 0.333333333 * g_1_2 + 0.333333333 * g_2_2;
+    let gg_2_0 = -0.333333333 * g_0_0 + 0.333333333 * g_1_0 - 0.333333333 * g_2_0;
+    let gg_2_1 = -0.333333333 * g_0_1 + 0.333333333 * g_1_1 - 0.333333333 * g_2_1;
+    let gg_2_2 = -0.333333333 * g_0_2 + 0.333333333 * g_1_2 - 0.333333333 * g_2_2;
+    let gg_3_0 = -1.06666667 * g_0_0 - 0.533333333 * g_1_0 - 0.266666667 * g_2_0;
+    let gg_3_1 = -1.06666667 * g_0_1 - 0.533333333 * g_1_1 - 0.266666667 * g_2_1;
+    let gg_3_2 = -1.06666667 * g_0_2 - 0.533333333 * g_1_2 - 0.266666667 * g_2_2;
+    let gg_4_0 = 0.0666666667 * g_0_0 - 0.133333333 * g_1_0 + 0.266666667 * g_2_0;
+    let gg_4_1 = 0.0666666667 * g_0_1 - 0.133333333 * g_1_1 + 0.266666667 * g_2_1;
+    let gg_4_2 = 0.0666666667 * g_0_2 - 0.133333333 * g_1_2 + 0.266666667 * g_2_2;
     let gg_5_0 = g_2_0;
     let gg_5_1 = g_2_1;
     let gg_5_2 = g_2_2;
     // (G g) Gᵀ: 6 rows of 6, row i at positions t = 6i .. 6i + 5.
-    output[out + 0u * stride] = 0.25 * gg_0_0;
-    output[out + 1u * stride] = -0.16666667 * gg_0_0 - 0.16666667 * gg_0_1 - 0.16666667 * gg_0_2;
-    output[out + 2u * stride] = -0.16666667 * gg_0_0 + 0.16666667 * gg_0_1 - 0.16666667 * gg_0_2;
-    output[out + 3u * stride] = 0.041666668 * gg_0_0 + 0.083333336 * gg_0_1 + 0.16666667 * gg_0_2;
-    output[out + 4u * stride] = 0.041666668 * gg_0_0 - 0.083333336 * gg_0_1 + 0.16666667 * gg_0_2;
+    output[out + 0u * stride] = gg_0_0;
+    output[out + 1u * stride] = 0.333333333 * gg_0_0 + 0.333333333 * gg_0_1 + 0.333333333 * gg_0_2;
+    output[out + 2u * stride] = -0.333333333 * gg_0_0 + 0.333333333 * gg_0_1 - 0.333333333 * gg_0_2;
+    output[out + 3u * stride] = -1.06666667 * gg_0_0 - 0.533333333 * gg_0_1 - 0.266666667 * gg_0_2;
+    output[out + 4u * stride] = 0.0666666667 * gg_0_0 - 0.133333333 * gg_0_1 + 0.266666667 * gg_0_2;
     output[out + 5u * stride] = gg_0_2;
-    output[out + 6u * stride] = 0.25 * gg_1_0;
-    output[out + 7u * stride] = -0.16666667 * gg_1_0 - 0.16666667 * gg_1_1 - 0.16666667 * gg_1_2;
-    output[out + 8u * stride] = -0.16666667 * gg_1_0 + 0.16666667 * gg_1_1 - 0.16666667 * gg_1_2;
-    output[out + 9u * stride] = 0.041666668 * gg_1_0 + 0.083333336 * gg_1_1 + 0.16666667 * gg_1_2;
-    output[out + 10u * stride] = 0.041666668 * gg_1_0 - 0.083333336 * gg_1_1 + 0.16666667 * gg_1_2;
+    output[out + 6u * stride] = gg_1_0;
+    output[out + 7u * stride] = 0.333333333 * gg_1_0 + 0.333333333 * gg_1_1 + 0.333333333 * gg_1_2;
+    output[out + 8u * stride] = -0.333333333 * gg_1_0 + 0.333333333 * gg_1_1 - 0.333333333 * gg_1_2;
+    output[out + 9u * stride] = -1.06666667 * gg_1_0 - 0.533333333 * gg_1_1 - 0.266666667 * gg_1_2;
+    output[out + 10u * stride] = 0.0666666667 * gg_1_0 - 0.133333333 * gg_1_1 + 0.266666667 * gg_1_2;
     output[out + 11u * stride] = gg_1_2;
-    output[out + 12u * stride] = 0.25 * gg_2_0;
-    output[out + 13u * stride] = -0.16666667 * gg_2_0 - 0.16666667 * gg_2_1 - 0.16666667 * gg_2_2;
-    output[out + 14u * stride] = -0.16666667 * gg_2_0 + 0.16666667 * gg_2_1 - 0.16666667 * gg_2_2;
-    output[out + 15u * stride] = 0.041666668 * gg_2_0 + 0.083333336 * gg_2_1 + 0.16666667 * gg_2_2;
-    output[out + 16u * stride] = 0.041666668 * gg_2_0 - 0.083333336 * gg_2_1 + 0.16666667 * gg_2_2;
+    output[out + 12u * stride] = gg_2_0;
+    output[out + 13u * stride] = 0.333333333 * gg_2_0 + 0.333333333 * gg_2_1 + 0.333333333 * gg_2_2;
+    output[out + 14u * stride] = -0.333333333 * gg_2_0 + 0.333333333 * gg_2_1 - 0.333333333 * gg_2_2;
+    output[out + 15u * stride] = -1.06666667 * gg_2_0 - 0.533333333 * gg_2_1 - 0.266666667 * gg_2_2;
+    output[out + 16u * stride] = 0.0666666667 * gg_2_0 - 0.133333333 * gg_2_1 + 0.266666667 * gg_2_2;
     output[out + 17u * stride] = gg_2_2;
-    output[out + 18u * stride] = 0.25 * gg_3_0;
-    output[out + 19u * stride] = -0.16666667 * gg_3_0 - 0.16666667 * gg_3_1 - 0.16666667 * gg_3_2;
-    output[out + 20u * stride] = -0.16666667 * gg_3_0 + 0.16666667 * gg_3_1 - 0.16666667 * gg_3_2;
-    output[out + 21u * stride] = 0.041666668 * gg_3_0 + 0.083333336 * gg_3_1 + 0.16666667 * gg_3_2;
-    output[out + 22u * stride] = 0.041666668 * gg_3_0 - 0.083333336 * gg_3_1 + 0.16666667 * gg_3_2;
+    output[out + 18u * stride] = gg_3_0;
+    output[out + 19u * stride] = 0.333333333 * gg_3_0 + 0.333333333 * gg_3_1 + 0.333333333 * gg_3_2;
+    output[out + 20u * stride] = -0.333333333 * gg_3_0 + 0.333333333 * gg_3_1 - 0.333333333 * gg_3_2;
+    output[out + 21u * stride] = -1.06666667 * gg_3_0 - 0.533333333 * gg_3_1 - 0.266666667 * gg_3_2;
+    output[out + 22u * stride] = 0.0666666667 * gg_3_0 - 0.133333333 * gg_3_1 + 0.266666667 * gg_3_2;
     output[out + 23u * stride] = gg_3_2;
-    output[out + 24u * stride] = 0.25 * gg_4_0;
-    output[out + 25u * stride] = -0.16666667 * gg_4_0 - 0.16666667 * gg_4_1 - 0.16666667 * gg_4_2;
-    output[out + 26u * stride] = -0.16666667 * gg_4_0 + 0.16666667 * gg_4_1 - 0.16666667 * gg_4_2;
-    output[out + 27u * stride] = 0.041666668 * gg_4_0 + 0.083333336 * gg_4_1 + 0.16666667 * gg_4_2;
-    output[out + 28u * stride] = 0.041666668 * gg_4_0 - 0.083333336 * gg_4_1 + 0.16666667 * gg_4_2;
+    output[out + 24u * stride] = gg_4_0;
+    output[out + 25u * stride] = 0.333333333 * gg_4_0 + 0.333333333 * gg_4_1 + 0.333333333 * gg_4_2;
+    output[out + 26u * stride] = -0.333333333 * gg_4_0 + 0.333333333 * gg_4_1 - 0.333333333 * gg_4_2;
+    output[out + 27u * stride] = -1.06666667 * gg_4_0 - 0.533333333 * gg_4_1 - 0.266666667 * gg_4_2;
+    output[out + 28u * stride] = 0.0666666667 * gg_4_0 - 0.133333333 * gg_4_1 + 0.266666667 * gg_4_2;
     output[out + 29u * stride] = gg_4_2;
-    output[out + 30u * stride] = 0.25 * gg_5_0;
-    output[out + 31u * stride] = -0.16666667 * gg_5_0 - 0.16666667 * gg_5_1 - 0.16666667 * gg_5_2;
-    output[out + 32u * stride] = -0.16666667 * gg_5_0 + 0.16666667 * gg_5_1 - 0.16666667 * gg_5_2;
-    output[out + 33u * stride] = 0.041666668 * gg_5_0 + 0.083333336 * gg_5_1 + 0.16666667 * gg_5_2;
-    output[out + 34u * stride] = 0.041666668 * gg_5_0 - 0.083333336 * gg_5_1 + 0.16666667 * gg_5_2;
+    output[out + 30u * stride] = gg_5_0;
+    output[out + 31u * stride] = 0.333333333 * gg_5_0 + 0.333333333 * gg_5_1 + 0.333333333 * gg_5_2;
+    output[out + 32u * stride] = -0.333333333 * gg_5_0 + 0.333333333 * gg_5_1 - 0.333333333 * gg_5_2;
+    output[out + 33u * stride] = -1.06666667 * gg_5_0 - 0.533333333 * gg_5_1 - 0.266666667 * gg_5_2;
+    output[out + 34u * stride] = 0.0666666667 * gg_5_0 - 0.133333333 * gg_5_1 + 0.266666667 * gg_5_2;
     output[out + 35u * stride] = gg_5_2;
 }
 
@@ -349,81 +353,81 @@ fn winograd4_input(@builtin(global_invocation_id) gid: vec3<u32>) {
         d_5_5 = input[row_at_5 + u32(x0 + 5)];
     }
     // Bᵀ d: 6 rows of 6.
-    let bd_0_0 = 4.0 * d_0_0 - 5.0 * d_2_0 + d_4_0;
-    let bd_0_1 = 4.0 * d_0_1 - 5.0 * d_2_1 + d_4_1;
-    let bd_0_2 = 4.0 * d_0_2 - 5.0 * d_2_2 + d_4_2;
-    let bd_0_3 = 4.0 * d_0_3 - 5.0 * d_2_3 + d_4_3;
-    let bd_0_4 = 4.0 * d_0_4 - 5.0 * d_2_4 + d_4_4;
-    let bd_0_5 = 4.0 * d_0_5 - 5.0 * d_2_5 + d_4_5;
-    let bd_1_0 = -4.0 * d_1_0 - 4.0 * d_2_0 + d_3_0 + d_4_0;
-    let bd_1_1 = -4.0 * d_1_1 - 4.0 * d_2_1 + d_3_1 + d_4_1;
-    let bd_1_2 = -4.0 * d_1_2 - 4.0 * d_2_2 + d_3_2 + d_4_2;
-    let bd_1_3 = -4.0 * d_1_3 - 4.0 * d_2_3 + d_3_3 + d_4_3;
-    let bd_1_4 = -4.0 * d_1_4 - 4.0 * d_2_4 + d_3_4 + d_4_4;
-    let bd_1_5 = -4.0 * d_1_5 - 4.0 * d_2_5 + d_3_5 + d_4_5;
-    let bd_2_0 = 4.0 * d_1_0 - 4.0 * d_2_0 - d_3_0 + d_4_0;
-    let bd_2_1 = 4.0 * d_1_1 - 4.0 * d_2_1 - d_3_1 + d_4_1;
-    let bd_2_2 = 4.0 * d_1_2 - 4.0 * d_2_2 - d_3_2 + d_4_2;
-    let bd_2_3 = 4.0 * d_1_3 - 4.0 * d_2_3 - d_3_3 + d_4_3;
-    let bd_2_4 = 4.0 * d_1_4 - 4.0 * d_2_4 - d_3_4 + d_4_4;
-    let bd_2_5 = 4.0 * d_1_5 - 4.0 * d_2_5 - d_3_5 + d_4_5;
+    let bd_0_0 = d_0_0 - 1.5 * d_1_0 - 2.0 * d_2_0 + 1.5 * d_3_0 + d_4_0;
+    let bd_0_1 = d_0_1 - 1.5 * d_1_1 - 2.0 * d_2_1 + 1.5 * d_3_1 + d_4_1;
+    let bd_0_2 = d_0_2 - 1.5 * d_1_2 - 2.0 * d_2_2 + 1.5 * d_3_2 + d_4_2;
+    let bd_0_3 = d_0_3 - 1.5 * d_1_3 - 2.0 * d_2_3 + 1.5 * d_3_3 + d_4_3;
+    let bd_0_4 = d_0_4 - 1.5 * d_1_4 - 2.0 * d_2_4 + 1.5 * d_3_4 + d_4_4;
+    let bd_0_5 = d_0_5 - 1.5 * d_1_5 - 2.0 * d_2_5 + 1.5 * d_3_5 + d_4_5;
+    let bd_1_0 = -d_1_0 + 0.5 * d_2_0 + 2.5 * d_3_0 + d_4_0;
+    let bd_1_1 = -d_1_1 + 0.5 * d_2_1 + 2.5 * d_3_1 + d_4_1;
+    let bd_1_2 = -d_1_2 + 0.5 * d_2_2 + 2.5 * d_3_2 + d_4_2;
+    let bd_1_3 = -d_1_3 + 0.5 * d_2_3 + 2.5 * d_3_3 + d_4_3;
+    let bd_1_4 = -d_1_4 + 0.5 * d_2_4 + 2.5 * d_3_4 + d_4_4;
+    let bd_1_5 = -d_1_5 + 0.5 * d_2_5 + 2.5 * d_3_5 + d_4_5;
+    let bd_2_0 = d_1_0 - 2.5 * d_2_0 + 0.5 * d_3_0 + d_4_0;
+    let bd_2_1 = d_1_1 - 2.5 * d_2_1 + 0.5 * d_3_1 + d_4_1;
+    let bd_2_2 = d_1_2 - 2.5 * d_2_2 + 0.5 * d_3_2 + d_4_2;
+    let bd_2_3 = d_1_3 - 2.5 * d_2_3 + 0.5 * d_3_3 + d_4_3;
+    let bd_2_4 = d_1_4 - 2.5 * d_2_4 + 0.5 * d_3_4 + d_4_4;
+    let bd_2_5 = d_1_5 - 2.5 * d_2_5 + 0.5 * d_3_5 + d_4_5;
     let bd_3_0 = -2.0 * d_1_0 - d_2_0 + 2.0 * d_3_0 + d_4_0;
     let bd_3_1 = -2.0 * d_1_1 - d_2_1 + 2.0 * d_3_1 + d_4_1;
     let bd_3_2 = -2.0 * d_1_2 - d_2_2 + 2.0 * d_3_2 + d_4_2;
     let bd_3_3 = -2.0 * d_1_3 - d_2_3 + 2.0 * d_3_3 + d_4_3;
     let bd_3_4 = -2.0 * d_1_4 - d_2_4 + 2.0 * d_3_4 + d_4_4;
     let bd_3_5 = -2.0 * d_1_5 - d_2_5 + 2.0 * d_3_5 + d_4_5;
-    let bd_4_0 = 2.0 * d_1_0 - d_2_0 - 2.0 * d_3_0 + d_4_0;
-    let bd_4_1 = 2.0 * d_1_1 - d_2_1 - 2.0 * d_3_1 + d_4_1;
-    let bd_4_2 = 2.0 * d_1_2 - d_2_2 - 2.0 * d_3_2 + d_4_2;
-    let bd_4_3 = 2.0 * d_1_3 - d_2_3 - 2.0 * d_3_3 + d_4_3;
-    let bd_4_4 = 2.0 * d_1_4 - d_2_4 - 2.0 * d_3_4 + d_4_4;
-    let bd_4_5 = 2.0 * d_1_5 - d_2_5 - 2.0 * d_3_5 + d_4_5;
-    let bd_5_0 = 4.0 * d_1_0 - 5.0 * d_3_0 + d_5_0;
-    let bd_5_1 = 4.0 * d_1_1 - 5.0 * d_3_1 + d_5_1;
-    let bd_5_2 = 4.0 * d_1_2 - 5.0 * d_3_2 + d_5_2;
-    let bd_5_3 = 4.0 * d_1_3 - 5.0 * d_3_3 + d_5_3;
-    let bd_5_4 = 4.0 * d_1_4 - 5.0 * d_3_4 + d_5_4;
-    let bd_5_5 = 4.0 * d_1_5 - 5.0 * d_3_5 + d_5_5;
+    let bd_4_0 = 0.5 * d_1_0 - d_2_0 - 0.5 * d_3_0 + d_4_0;
+    let bd_4_1 = 0.5 * d_1_1 - d_2_1 - 0.5 * d_3_1 + d_4_1;
+    let bd_4_2 = 0.5 * d_1_2 - d_2_2 - 0.5 * d_3_2 + d_4_2;
+    let bd_4_3 = 0.5 * d_1_3 - d_2_3 - 0.5 * d_3_3 + d_4_3;
+    let bd_4_4 = 0.5 * d_1_4 - d_2_4 - 0.5 * d_3_4 + d_4_4;
+    let bd_4_5 = 0.5 * d_1_5 - d_2_5 - 0.5 * d_3_5 + d_4_5;
+    let bd_5_0 = d_1_0 - 1.5 * d_2_0 - 2.0 * d_3_0 + 1.5 * d_4_0 + d_5_0;
+    let bd_5_1 = d_1_1 - 1.5 * d_2_1 - 2.0 * d_3_1 + 1.5 * d_4_1 + d_5_1;
+    let bd_5_2 = d_1_2 - 1.5 * d_2_2 - 2.0 * d_3_2 + 1.5 * d_4_2 + d_5_2;
+    let bd_5_3 = d_1_3 - 1.5 * d_2_3 - 2.0 * d_3_3 + 1.5 * d_4_3 + d_5_3;
+    let bd_5_4 = d_1_4 - 1.5 * d_2_4 - 2.0 * d_3_4 + 1.5 * d_4_4 + d_5_4;
+    let bd_5_5 = d_1_5 - 1.5 * d_2_5 - 2.0 * d_3_5 + 1.5 * d_4_5 + d_5_5;
     // (Bᵀ d) B, position t = 6i + j of [n, t, ic, tile].
     let stride = params.ic * tiles;
     let out = (n * 36u * params.ic + ic) * tiles + tile;
-    output[out + 0u * stride] = 4.0 * bd_0_0 - 5.0 * bd_0_2 + bd_0_4;
-    output[out + 1u * stride] = -4.0 * bd_0_1 - 4.0 * bd_0_2 + bd_0_3 + bd_0_4;
-    output[out + 2u * stride] = 4.0 * bd_0_1 - 4.0 * bd_0_2 - bd_0_3 + bd_0_4;
+    output[out + 0u * stride] = bd_0_0 - 1.5 * bd_0_1 - 2.0 * bd_0_2 + 1.5 * bd_0_3 + bd_0_4;
+    output[out + 1u * stride] = -bd_0_1 + 0.5 * bd_0_2 + 2.5 * bd_0_3 + bd_0_4;
+    output[out + 2u * stride] = bd_0_1 - 2.5 * bd_0_2 + 0.5 * bd_0_3 + bd_0_4;
     output[out + 3u * stride] = -2.0 * bd_0_1 - bd_0_2 + 2.0 * bd_0_3 + bd_0_4;
-    output[out + 4u * stride] = 2.0 * bd_0_1 - bd_0_2 - 2.0 * bd_0_3 + bd_0_4;
-    output[out + 5u * stride] = 4.0 * bd_0_1 - 5.0 * bd_0_3 + bd_0_5;
-    output[out + 6u * stride] = 4.0 * bd_1_0 - 5.0 * bd_1_2 + bd_1_4;
-    output[out + 7u * stride] = -4.0 * bd_1_1 - 4.0 * bd_1_2 + bd_1_3 + bd_1_4;
-    output[out + 8u * stride] = 4.0 * bd_1_1 - 4.0 * bd_1_2 - bd_1_3 + bd_1_4;
+    output[out + 4u * stride] = 0.5 * bd_0_1 - bd_0_2 - 0.5 * bd_0_3 + bd_0_4;
+    output[out + 5u * stride] = bd_0_1 - 1.5 * bd_0_2 - 2.0 * bd_0_3 + 1.5 * bd_0_4 + bd_0_5;
+    output[out + 6u * stride] = bd_1_0 - 1.5 * bd_1_1 - 2.0 * bd_1_2 + 1.5 * bd_1_3 + bd_1_4;
+    output[out + 7u * stride] = -bd_1_1 + 0.5 * bd_1_2 + 2.5 * bd_1_3 + bd_1_4;
+    output[out + 8u * stride] = bd_1_1 - 2.5 * bd_1_2 + 0.5 * bd_1_3 + bd_1_4;
     output[out + 9u * stride] = -2.0 * bd_1_1 - bd_1_2 + 2.0 * bd_1_3 + bd_1_4;
-    output[out + 10u * stride] = 2.0 * bd_1_1 - bd_1_2 - 2.0 * bd_1_3 + bd_1_4;
-    output[out + 11u * stride] = 4.0 * bd_1_1 - 5.0 * bd_1_3 + bd_1_5;
-    output[out + 12u * stride] = 4.0 * bd_2_0 - 5.0 * bd_2_2 + bd_2_4;
-    output[out + 13u * stride] = -4.0 * bd_2_1 - 4.0 * bd_2_2 + bd_2_3 + bd_2_4;
-    output[out + 14u * stride] = 4.0 * bd_2_1 - 4.0 * bd_2_2 - bd_2_3 + bd_2_4;
+    output[out + 10u * stride] = 0.5 * bd_1_1 - bd_1_2 - 0.5 * bd_1_3 + bd_1_4;
+    output[out + 11u * stride] = bd_1_1 - 1.5 * bd_1_2 - 2.0 * bd_1_3 + 1.5 * bd_1_4 + bd_1_5;
+    output[out + 12u * stride] = bd_2_0 - 1.5 * bd_2_1 - 2.0 * bd_2_2 + 1.5 * bd_2_3 + bd_2_4;
+    output[out + 13u * stride] = -bd_2_1 + 0.5 * bd_2_2 + 2.5 * bd_2_3 + bd_2_4;
+    output[out + 14u * stride] = bd_2_1 - 2.5 * bd_2_2 + 0.5 * bd_2_3 + bd_2_4;
     output[out + 15u * stride] = -2.0 * bd_2_1 - bd_2_2 + 2.0 * bd_2_3 + bd_2_4;
-    output[out + 16u * stride] = 2.0 * bd_2_1 - bd_2_2 - 2.0 * bd_2_3 + bd_2_4;
-    output[out + 17u * stride] = 4.0 * bd_2_1 - 5.0 * bd_2_3 + bd_2_5;
-    output[out + 18u * stride] = 4.0 * bd_3_0 - 5.0 * bd_3_2 + bd_3_4;
-    output[out + 19u * stride] = -4.0 * bd_3_1 - 4.0 * bd_3_2 + bd_3_3 + bd_3_4;
-    output[out + 20u * stride] = 4.0 * bd_3_1 - 4.0 * bd_3_2 - bd_3_3 + bd_3_4;
+    output[out + 16u * stride] = 0.5 * bd_2_1 - bd_2_2 - 0.5 * bd_2_3 + bd_2_4;
+    output[out + 17u * stride] = bd_2_1 - 1.5 * bd_2_2 - 2.0 * bd_2_3 + 1.5 * bd_2_4 + bd_2_5;
+    output[out + 18u * stride] = bd_3_0 - 1.5 * bd_3_1 - 2.0 * bd_3_2 + 1.5 * bd_3_3 + bd_3_4;
+    output[out + 19u * stride] = -bd_3_1 + 0.5 * bd_3_2 + 2.5 * bd_3_3 + bd_3_4;
+    output[out + 20u * stride] = bd_3_1 - 2.5 * bd_3_2 + 0.5 * bd_3_3 + bd_3_4;
     output[out + 21u * stride] = -2.0 * bd_3_1 - bd_3_2 + 2.0 * bd_3_3 + bd_3_4;
-    output[out + 22u * stride] = 2.0 * bd_3_1 - bd_3_2 - 2.0 * bd_3_3 + bd_3_4;
-    output[out + 23u * stride] = 4.0 * bd_3_1 - 5.0 * bd_3_3 + bd_3_5;
-    output[out + 24u * stride] = 4.0 * bd_4_0 - 5.0 * bd_4_2 + bd_4_4;
-    output[out + 25u * stride] = -4.0 * bd_4_1 - 4.0 * bd_4_2 + bd_4_3 + bd_4_4;
-    output[out + 26u * stride] = 4.0 * bd_4_1 - 4.0 * bd_4_2 - bd_4_3 + bd_4_4;
+    output[out + 22u * stride] = 0.5 * bd_3_1 - bd_3_2 - 0.5 * bd_3_3 + bd_3_4;
+    output[out + 23u * stride] = bd_3_1 - 1.5 * bd_3_2 - 2.0 * bd_3_3 + 1.5 * bd_3_4 + bd_3_5;
+    output[out + 24u * stride] = bd_4_0 - 1.5 * bd_4_1 - 2.0 * bd_4_2 + 1.5 * bd_4_3 + bd_4_4;
+    output[out + 25u * stride] = -bd_4_1 + 0.5 * bd_4_2 + 2.5 * bd_4_3 + bd_4_4;
+    output[out + 26u * stride] = bd_4_1 - 2.5 * bd_4_2 + 0.5 * bd_4_3 + bd_4_4;
     output[out + 27u * stride] = -2.0 * bd_4_1 - bd_4_2 + 2.0 * bd_4_3 + bd_4_4;
-    output[out + 28u * stride] = 2.0 * bd_4_1 - bd_4_2 - 2.0 * bd_4_3 + bd_4_4;
-    output[out + 29u * stride] = 4.0 * bd_4_1 - 5.0 * bd_4_3 + bd_4_5;
-    output[out + 30u * stride] = 4.0 * bd_5_0 - 5.0 * bd_5_2 + bd_5_4;
-    output[out + 31u * stride] = -4.0 * bd_5_1 - 4.0 * bd_5_2 + bd_5_3 + bd_5_4;
-    output[out + 32u * stride] = 4.0 * bd_5_1 - 4.0 * bd_5_2 - bd_5_3 + bd_5_4;
+    output[out + 28u * stride] = 0.5 * bd_4_1 - bd_4_2 - 0.5 * bd_4_3 + bd_4_4;
+    output[out + 29u * stride] = bd_4_1 - 1.5 * bd_4_2 - 2.0 * bd_4_3 + 1.5 * bd_4_4 + bd_4_5;
+    output[out + 30u * stride] = bd_5_0 - 1.5 * bd_5_1 - 2.0 * bd_5_2 + 1.5 * bd_5_3 + bd_5_4;
+    output[out + 31u * stride] = -bd_5_1 + 0.5 * bd_5_2 + 2.5 * bd_5_3 + bd_5_4;
+    output[out + 32u * stride] = bd_5_1 - 2.5 * bd_5_2 + 0.5 * bd_5_3 + bd_5_4;
     output[out + 33u * stride] = -2.0 * bd_5_1 - bd_5_2 + 2.0 * bd_5_3 + bd_5_4;
-    output[out + 34u * stride] = 2.0 * bd_5_1 - bd_5_2 - 2.0 * bd_5_3 + bd_5_4;
-    output[out + 35u * stride] = 4.0 * bd_5_1 - 5.0 * bd_5_3 + bd_5_5;
+    output[out + 34u * stride] = 0.5 * bd_5_1 - bd_5_2 - 0.5 * bd_5_3 + bd_5_4;
+    output[out + 35u * stride] = bd_5_1 - 1.5 * bd_5_2 - 2.0 * bd_5_3 + 1.5 * bd_5_4 + bd_5_5;
 }
 
 // One thread per (image, output channel, tile), tiles fastest; `input` is M (of the band, as in
@@ -483,24 +487,24 @@ fn winograd4_output(@builtin(global_invocation_id) gid: vec3<u32>) {
     let am_0_3 = m_0_3 + m_1_3 + m_2_3 + m_3_3 + m_4_3;
     let am_0_4 = m_0_4 + m_1_4 + m_2_4 + m_3_4 + m_4_4;
     let am_0_5 = m_0_5 + m_1_5 + m_2_5 + m_3_5 + m_4_5;
-    let am_1_0 = m_1_0 - m_2_0 + 2.0 * m_3_0 - 2.0 * m_4_0;
-    let am_1_1 = m_1_1 - m_2_1 + 2.0 * m_3_1 - 2.0 * m_4_1;
-    let am_1_2 = m_1_2 - m_2_2 + 2.0 * m_3_2 - 2.0 * m_4_2;
-    let am_1_3 = m_1_3 - m_2_3 + 2.0 * m_3_3 - 2.0 * m_4_3;
-    let am_1_4 = m_1_4 - m_2_4 + 2.0 * m_3_4 - 2.0 * m_4_4;
-    let am_1_5 = m_1_5 - m_2_5 + 2.0 * m_3_5 - 2.0 * m_4_5;
-    let am_2_0 = m_1_0 + m_2_0 + 4.0 * m_3_0 + 4.0 * m_4_0;
-    let am_2_1 = m_1_1 + m_2_1 + 4.0 * m_3_1 + 4.0 * m_4_1;
-    let am_2_2 = m_1_2 + m_2_2 + 4.0 * m_3_2 + 4.0 * m_4_2;
-    let am_2_3 = m_1_3 + m_2_3 + 4.0 * m_3_3 + 4.0 * m_4_3;
-    let am_2_4 = m_1_4 + m_2_4 + 4.0 * m_3_4 + 4.0 * m_4_4;
-    let am_2_5 = m_1_5 + m_2_5 + 4.0 * m_3_5 + 4.0 * m_4_5;
-    let am_3_0 = m_1_0 - m_2_0 + 8.0 * m_3_0 - 8.0 * m_4_0 + m_5_0;
-    let am_3_1 = m_1_1 - m_2_1 + 8.0 * m_3_1 - 8.0 * m_4_1 + m_5_1;
-    let am_3_2 = m_1_2 - m_2_2 + 8.0 * m_3_2 - 8.0 * m_4_2 + m_5_2;
-    let am_3_3 = m_1_3 - m_2_3 + 8.0 * m_3_3 - 8.0 * m_4_3 + m_5_3;
-    let am_3_4 = m_1_4 - m_2_4 + 8.0 * m_3_4 - 8.0 * m_4_4 + m_5_4;
-    let am_3_5 = m_1_5 - m_2_5 + 8.0 * m_3_5 - 8.0 * m_4_5 + m_5_5;
+    let am_1_0 = m_1_0 - m_2_0 + 0.5 * m_3_0 - 2.0 * m_4_0;
+    let am_1_1 = m_1_1 - m_2_1 + 0.5 * m_3_1 - 2.0 * m_4_1;
+    let am_1_2 = m_1_2 - m_2_2 + 0.5 * m_3_2 - 2.0 * m_4_2;
+    let am_1_3 = m_1_3 - m_2_3 + 0.5 * m_3_3 - 2.0 * m_4_3;
+    let am_1_4 = m_1_4 - m_2_4 + 0.5 * m_3_4 - 2.0 * m_4_4;
+    let am_1_5 = m_1_5 - m_2_5 + 0.5 * m_3_5 - 2.0 * m_4_5;
+    let am_2_0 = m_1_0 + m_2_0 + 0.25 * m_3_0 + 4.0 * m_4_0;
+    let am_2_1 = m_1_1 + m_2_1 + 0.25 * m_3_1 + 4.0 * m_4_1;
+    let am_2_2 = m_1_2 + m_2_2 + 0.25 * m_3_2 + 4.0 * m_4_2;
+    let am_2_3 = m_1_3 + m_2_3 + 0.25 * m_3_3 + 4.0 * m_4_3;
+    let am_2_4 = m_1_4 + m_2_4 + 0.25 * m_3_4 + 4.0 * m_4_4;
+    let am_2_5 = m_1_5 + m_2_5 + 0.25 * m_3_5 + 4.0 * m_4_5;
+    let am_3_0 = m_1_0 - m_2_0 + 0.125 * m_3_0 - 8.0 * m_4_0 + m_5_0;
+    let am_3_1 = m_1_1 - m_2_1 + 0.125 * m_3_1 - 8.0 * m_4_1 + m_5_1;
+    let am_3_2 = m_1_2 - m_2_2 + 0.125 * m_3_2 - 8.0 * m_4_2 + m_5_2;
+    let am_3_3 = m_1_3 - m_2_3 + 0.125 * m_3_3 - 8.0 * m_4_3 + m_5_3;
+    let am_3_4 = m_1_4 - m_2_4 + 0.125 * m_3_4 - 8.0 * m_4_4 + m_5_4;
+    let am_3_5 = m_1_5 - m_2_5 + 0.125 * m_3_5 - 8.0 * m_4_5 + m_5_5;
     var b = 0.0;
     if (params.has_bias != 0u) {
         b = bias[oc];
@@ -512,52 +516,52 @@ fn winograd4_output(@builtin(global_invocation_id) gid: vec3<u32>) {
         let at = ((n * params.oc + oc) * params.oh + oy0 + 0u) * params.ow + ox0;
         output[at] = activate(am_0_0 + am_0_1 + am_0_2 + am_0_3 + am_0_4 + b);
         if (ox0 + 1u < params.ow) {
-            output[at + 1u] = activate(am_0_1 - am_0_2 + 2.0 * am_0_3 - 2.0 * am_0_4 + b);
+            output[at + 1u] = activate(am_0_1 - am_0_2 + 0.5 * am_0_3 - 2.0 * am_0_4 + b);
         }
         if (ox0 + 2u < params.ow) {
-            output[at + 2u] = activate(am_0_1 + am_0_2 + 4.0 * am_0_3 + 4.0 * am_0_4 + b);
+            output[at + 2u] = activate(am_0_1 + am_0_2 + 0.25 * am_0_3 + 4.0 * am_0_4 + b);
         }
         if (ox0 + 3u < params.ow) {
-            output[at + 3u] = activate(am_0_1 - am_0_2 + 8.0 * am_0_3 - 8.0 * am_0_4 + am_0_5 + b);
+            output[at + 3u] = activate(am_0_1 - am_0_2 + 0.125 * am_0_3 - 8.0 * am_0_4 + am_0_5 + b);
         }
     }
     if (oy0 + 1u < params.oh) {
         let at = ((n * params.oc + oc) * params.oh + oy0 + 1u) * params.ow + ox0;
         output[at] = activate(am_1_0 + am_1_1 + am_1_2 + am_1_3 + am_1_4 + b);
         if (ox0 + 1u < params.ow) {
-            output[at + 1u] = activate(am_1_1 - am_1_2 + 2.0 * am_1_3 - 2.0 * am_1_4 + b);
+            output[at + 1u] = activate(am_1_1 - am_1_2 + 0.5 * am_1_3 - 2.0 * am_1_4 + b);
         }
         if (ox0 + 2u < params.ow) {
-            output[at + 2u] = activate(am_1_1 + am_1_2 + 4.0 * am_1_3 + 4.0 * am_1_4 + b);
+            output[at + 2u] = activate(am_1_1 + am_1_2 + 0.25 * am_1_3 + 4.0 * am_1_4 + b);
         }
         if (ox0 + 3u < params.ow) {
-            output[at + 3u] = activate(am_1_1 - am_1_2 + 8.0 * am_1_3 - 8.0 * am_1_4 + am_1_5 + b);
+            output[at + 3u] = activate(am_1_1 - am_1_2 + 0.125 * am_1_3 - 8.0 * am_1_4 + am_1_5 + b);
         }
     }
     if (oy0 + 2u < params.oh) {
         let at = ((n * params.oc + oc) * params.oh + oy0 + 2u) * params.ow + ox0;
         output[at] = activate(am_2_0 + am_2_1 + am_2_2 + am_2_3 + am_2_4 + b);
         if (ox0 + 1u < params.ow) {
-            output[at + 1u] = activate(am_2_1 - am_2_2 + 2.0 * am_2_3 - 2.0 * am_2_4 + b);
+            output[at + 1u] = activate(am_2_1 - am_2_2 + 0.5 * am_2_3 - 2.0 * am_2_4 + b);
         }
         if (ox0 + 2u < params.ow) {
-            output[at + 2u] = activate(am_2_1 + am_2_2 + 4.0 * am_2_3 + 4.0 * am_2_4 + b);
+            output[at + 2u] = activate(am_2_1 + am_2_2 + 0.25 * am_2_3 + 4.0 * am_2_4 + b);
         }
         if (ox0 + 3u < params.ow) {
-            output[at + 3u] = activate(am_2_1 - am_2_2 + 8.0 * am_2_3 - 8.0 * am_2_4 + am_2_5 + b);
+            output[at + 3u] = activate(am_2_1 - am_2_2 + 0.125 * am_2_3 - 8.0 * am_2_4 + am_2_5 + b);
         }
     }
     if (oy0 + 3u < params.oh) {
         let at = ((n * params.oc + oc) * params.oh + oy0 + 3u) * params.ow + ox0;
         output[at] = activate(am_3_0 + am_3_1 + am_3_2 + am_3_3 + am_3_4 + b);
         if (ox0 + 1u < params.ow) {
-            output[at + 1u] = activate(am_3_1 - am_3_2 + 2.0 * am_3_3 - 2.0 * am_3_4 + b);
+            output[at + 1u] = activate(am_3_1 - am_3_2 + 0.5 * am_3_3 - 2.0 * am_3_4 + b);
         }
         if (ox0 + 2u < params.ow) {
-            output[at + 2u] = activate(am_3_1 + am_3_2 + 4.0 * am_3_3 + 4.0 * am_3_4 + b);
+            output[at + 2u] = activate(am_3_1 + am_3_2 + 0.25 * am_3_3 + 4.0 * am_3_4 + b);
         }
         if (ox0 + 3u < params.ow) {
-            output[at + 3u] = activate(am_3_1 - am_3_2 + 8.0 * am_3_3 - 8.0 * am_3_4 + am_3_5 + b);
+            output[at + 3u] = activate(am_3_1 - am_3_2 + 0.125 * am_3_3 - 8.0 * am_3_4 + am_3_5 + b);
         }
     }
 }

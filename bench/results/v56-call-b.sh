@@ -3,6 +3,8 @@
 # zoo-extra, the default and diffusion suites (`v56-w4-suite.json`; 105 of them planned on
 # `winograd`, F(2×2, 3×3)), interleaved twice, cuDNN fp32 in the same call; `winograd_4x4`
 # checked against the f64 reference on the device first.
+# NOT RUN in v56 (no device machine could be started). `bin-v56/b.tar.xz` must hold `wgconv-b`
+# built from the committed tree (the interpolation points changed after v56's build of it).
 for f in .gl/*.deb; do dpkg -x $f /; done; ldconfig; export VK_DRIVER_FILES=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json
 xz -dc bin-v56/b.tar.xz | tar xf - -C /tmp; chmod +x /tmp/wgconv-*
 R=/tmp/rb; rm -rf $R; mkdir -p $R; T0=$(date +%s)

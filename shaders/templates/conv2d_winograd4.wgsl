@@ -5,28 +5,32 @@
   memory when indexed in loops; see docs/PERFORMANCE.md). Zero coefficients drop out, ±1 ones
   lose their multiply.
 #}
-{# Bᵀ (6 × 6), G (6 × 3) and Aᵀ (4 × 6) of F(4×4, 3×3) at the points 0, ±1, ±2 and ∞. #}
+{#
+  Bᵀ (6 × 6), G (6 × 3) and Aᵀ (4 × 6) of F(4×4, 3×3) at the points 0, 1, −1, ½, −2 and ∞ (the
+  Toom-Cook construction; G's rows carry the 1/Π(pᵢ − pⱼ) scales). On lavapipe they gave 0.6–0.7×
+  the relative error of the usual 0, ±1, ±2 (v56, docs/PERFORMANCE.md); ±½ gave the same as ±2.
+#}
 {% set BT = [
-    ["4", "0", "-5", "0", "1", "0"],
-    ["0", "-4", "-4", "1", "1", "0"],
-    ["0", "4", "-4", "-1", "1", "0"],
+    ["1", "-1.5", "-2", "1.5", "1", "0"],
+    ["0", "-1", "0.5", "2.5", "1", "0"],
+    ["0", "1", "-2.5", "0.5", "1", "0"],
     ["0", "-2", "-1", "2", "1", "0"],
-    ["0", "2", "-1", "-2", "1", "0"],
-    ["0", "4", "0", "-5", "0", "1"],
+    ["0", "0.5", "-1", "-0.5", "1", "0"],
+    ["0", "1", "-1.5", "-2", "1.5", "1"],
 ] %}
 {% set G = [
-    ["0.25", "0", "0"],
-    ["-0.16666667", "-0.16666667", "-0.16666667"],
-    ["-0.16666667", "0.16666667", "-0.16666667"],
-    ["0.041666668", "0.083333336", "0.16666667"],
-    ["0.041666668", "-0.083333336", "0.16666667"],
+    ["1", "0", "0"],
+    ["0.333333333", "0.333333333", "0.333333333"],
+    ["-0.333333333", "0.333333333", "-0.333333333"],
+    ["-1.06666667", "-0.533333333", "-0.266666667"],
+    ["0.0666666667", "-0.133333333", "0.266666667"],
     ["0", "0", "1"],
 ] %}
 {% set AT = [
     ["1", "1", "1", "1", "1", "0"],
-    ["0", "1", "-1", "2", "-2", "0"],
-    ["0", "1", "1", "4", "4", "0"],
-    ["0", "1", "-1", "8", "-8", "1"],
+    ["0", "1", "-1", "0.5", "-2", "0"],
+    ["0", "1", "1", "0.25", "4", "0"],
+    ["0", "1", "-1", "0.125", "-8", "1"],
 ] %}
 {#
   The sum of coeffs[i] · names[i] as a WGSL expression, its terms in order: zero coefficients
@@ -66,13 +70,17 @@
 //                     output (the last row and column of tiles cut where 4 does not divide the
 //                     output's size).
 //
-//   Bᵀ = [4 0 −5 0 1 0; 0 −4 −4 1 1 0; 0 4 −4 −1 1 0; 0 −2 −1 2 1 0; 0 2 −1 −2 1 0; 0 4 0 −5 0 1]
-//   G = [¼ 0 0; −⅙ −⅙ −⅙; −⅙ ⅙ −⅙; 1/24 1/12 ⅙; 1/24 −1/12 ⅙; 0 0 1]
-//   Aᵀ = [1 1 1 1 1 0; 0 1 −1 2 −2 0; 0 1 1 4 4 0; 0 1 −1 8 −8 1]
+// At the points 0, 1, −1, ½, −2 (and ∞):
 //
-// Rounding: the transforms' coefficients reach 5 (Bᵀ) and 8 (Aᵀ), and G's ⅙ and 1/24 are not
-// exact in f32, so the products carry several times the rounding error of F(2×2, 3×3)'s; the
-// tests bound the output's relative error against the f64 reference like every kernel's.
+//   Bᵀ = [1 −3/2 −2 3/2 1 0; 0 −1 ½ 5/2 1 0; 0 1 −5/2 ½ 1 0; 0 −2 −1 2 1 0; 0 ½ −1 −½ 1 0;
+//         0 1 −3/2 −2 3/2 1]
+//   G = [1 0 0; ⅓ ⅓ ⅓; −⅓ ⅓ −⅓; −16/15 −8/15 −4/15; 1/15 −2/15 4/15; 0 0 1]
+//   Aᵀ = [1 1 1 1 1 0; 0 1 −1 ½ −2 0; 0 1 1 ¼ 4 0; 0 1 −1 ⅛ −8 1]
+//
+// Rounding: the transforms' coefficients reach 5/2 (Bᵀ) and 8 (Aᵀ), and G's thirds and
+// fifteenths are not exact in f32, so the products carry several times the rounding error of
+// F(2×2, 3×3)'s (these points: 0.6–0.7× that of the usual 0, ±1, ±2); the tests bound the
+// output's relative error against the f64 reference like every kernel's.
 //
 // One thread per item, items along `gid.y * stride_x + gid.x`, ordered with the tile (or the
 // output channel, for the weight) fastest, so that a warp's stores of V and U and loads of M are
