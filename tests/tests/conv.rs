@@ -1528,28 +1528,33 @@ fn winograd_4x4_matches_the_reference() {
         check_runs_forced(name, 900 + 3 * i as u64, case, &[Some(w4)], ForcedPlan::default());
     }
 
-    // 24 KiB bindings: [2, 8, 18, 24]'s transformed input per image (36·8·5·6 f32 = 34.6 KB) does
-    // not fit, two of its five tile rows' products (36·12·6 f32 a row) do: each image in bands
-    // of 2, 2 and 1 tile rows, the last cut (18 rows), images bound at aligned offsets.
-    let ctx = context_with_binding_limit(24 << 10);
+    // 24 KiB bindings, 12 output channels: [2, 8, 18, 24]'s transformed input per image
+    // (36·8·5·6 f32 = 34.6 KB) does not fit, two of its five tile rows' products (36·12·6 f32 a
+    // row) do: each image in bands of 2, 2 and 1 tile rows, the last cut (18 rows); its tensors
+    // exceed the binding too, so each image runs as a convolution of its own, the weight
+    // transformed once for both. 32 KiB, 8 output channels: the tensors fit, the images are
+    // bound at aligned offsets (13,824 bytes each), in bands of 3 and 2 tile rows.
     let options = opts().padding(&[1]).activation(Activation::Relu);
-    let (input, weight) = ([2usize, 8, 18, 24], [12usize, 8, 3, 3]);
-    let x = random_f32(930, input.iter().product());
-    let w = random_f32(931, weight.iter().product());
-    let b = random_f32(932, 12);
-    let (expected, shape) = reference::convolution(&x, &input, &w, &weight, Some(&b), &options).unwrap();
-    let xt = Tensor::from_f32(&ctx, &x, &input).unwrap();
-    let wt = Tensor::from_f32(&ctx, &w, &weight).unwrap();
-    let bt = Tensor::from_f32(&ctx, &b, &[12]).unwrap();
-    let y = Tensor::full_f32(&ctx, &shape, f32::NAN).unwrap();
-    let mut batch = ctx.batch();
-    let kernel = batch.convolution_into_forced(&xt, &wt, Some(&bt), &y, &options, &ForcedPlan::kernel(w4)).unwrap();
-    assert_eq!(kernel, w4);
-    // The weight transform, then three passes per band: 2 images × 3 bands.
-    assert_eq!(batch.len(), 1 + 2 * 3 * 3);
-    batch.submit().unwrap();
-    let err = reference::relative_error(&y.to_vec_f32(&ctx).unwrap(), &expected);
-    assert!(err <= TOLERANCE, "bands: relative error {err:e}");
+    for (seed, limit, oc, bands) in [(930, 24 << 10, 12usize, 3), (935, 32 << 10, 8, 2)] {
+        let ctx = context_with_binding_limit(limit);
+        let (input, weight) = ([2usize, 8, 18, 24], [oc, 8, 3, 3]);
+        let x = random_f32(seed, input.iter().product());
+        let w = random_f32(seed + 1, weight.iter().product());
+        let b = random_f32(seed + 2, oc);
+        let (expected, shape) = reference::convolution(&x, &input, &w, &weight, Some(&b), &options).unwrap();
+        let xt = Tensor::from_f32(&ctx, &x, &input).unwrap();
+        let wt = Tensor::from_f32(&ctx, &w, &weight).unwrap();
+        let bt = Tensor::from_f32(&ctx, &b, &[oc]).unwrap();
+        let y = Tensor::full_f32(&ctx, &shape, f32::NAN).unwrap();
+        let mut batch = ctx.batch();
+        let forced = ForcedPlan::kernel(w4);
+        assert_eq!(batch.convolution_into_forced(&xt, &wt, Some(&bt), &y, &options, &forced).unwrap(), w4);
+        // The weight transform, then three passes per band of each of the 2 images.
+        assert_eq!(batch.len(), 1 + 2 * bands * 3, "{limit} bytes");
+        batch.submit().unwrap();
+        let err = reference::relative_error(&y.to_vec_f32(&ctx).unwrap(), &expected);
+        assert!(err <= TOLERANCE, "bands at {limit} bytes: relative error {err:e}");
+    }
 
     // 96 KiB bindings: per image the transformed input is 36·16·4·4 f32 = 36 KiB; 3 images of
     // 16 KiB in and 12 KiB out run in parts of 2 and 1, through a `Conv2d` that transformed the

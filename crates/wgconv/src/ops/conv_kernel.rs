@@ -192,7 +192,8 @@ pub enum ConvKernel {
     /// picks for it, in the same parts and bands where its intermediates exceed a storage
     /// binding. Its transforms' larger coefficients (up to 8) round more than `Winograd`'s: a
     /// few times its relative error, still within the tests' bound. Inputs with infinities give
-    /// NaN as `Winograd`'s do.
+    /// NaN as `Winograd`'s do, and a NaN input makes NaN of every output of the 4×4 tiles whose
+    /// 6×6 input windows hold it (a direct convolution: of those its filter reaches).
     #[serde(rename = "winograd_4x4")]
     Winograd4x4,
 }
