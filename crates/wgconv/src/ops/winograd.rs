@@ -396,6 +396,15 @@ struct Transform {
     packed_u: Option<(u32, u32)>,
 }
 
+/// What a pass of F(4×4, 3×3) runs: its entry point, its activation (the output transform's)
+/// and the band of tile rows it covers (first, count), all of them where `None`.
+#[derive(Clone, Copy)]
+struct Winograd4Pass {
+    entry: shader4::Entry,
+    activation: Activation,
+    band: Option<[u32; 2]>,
+}
+
 /// Winograd's intermediates: the transformed input V and the products M.
 #[derive(Clone, Copy)]
 struct Intermediates<'a> {
@@ -506,7 +515,9 @@ impl Batch<'_> {
         // Channels-last tensors (`WinogradCoop` only) are read and written as they are.
         let (input_entry, output_entry) = transform_entries(nhwc, buffers.input.memory_format());
         if f4x4 {
-            self.winograd4_pass(shader4::Entry::Winograd4Input, part, input_pass, transform, input_window)?;
+            let pass =
+                Winograd4Pass { entry: shader4::Entry::Winograd4Input, activation: Activation::None, band: Some(band) };
+            self.winograd4_pass(pass, part, input_pass, input_window)?;
         } else {
             self.winograd_pass(input_entry, part, input_pass, transform, input_window)?;
         }
@@ -533,7 +544,8 @@ impl Batch<'_> {
         let output_window = Windows { input: None, output: windows.output };
         let transform = Transform { products_nhwc: nhwc, activation, band: Some(band), packed_u: None };
         if f4x4 {
-            self.winograd4_pass(shader4::Entry::Winograd4Output, part, output_pass, transform, output_window)
+            let pass = Winograd4Pass { entry: shader4::Entry::Winograd4Output, activation, band: Some(band) };
+            self.winograd4_pass(pass, part, output_pass, output_window)
         } else {
             self.winograd_pass(output_entry, part, output_pass, transform, output_window)
         }
@@ -579,9 +591,8 @@ impl Batch<'_> {
     }
 
     /// The transformed weight `kernel` (`Winograd`, `WinogradCoop`, `WinogradFused` or
-    /// `Winograd4x4`) runs for a convolution of `g`'s geometry: [`Batch::winograd_weight`],
-    /// [`Batch::winograd_weight_coop`], [`Batch::winograd_weight_fused`] or
-    /// [`Batch::winograd4_weight`].
+    /// `Winograd4x4`) runs for a convolution of `g`'s geometry: [`Batch::winograd_weight_coop`],
+    /// [`Batch::winograd_weight_fused`] or [`Batch::winograd_weight`].
     pub(super) fn winograd_weight_for(
         &mut self,
         kernel: ConvKernel,
@@ -591,8 +602,7 @@ impl Batch<'_> {
         let tensor = match kernel {
             ConvKernel::WinogradCoop => self.winograd_weight_coop(weight, g)?,
             ConvKernel::WinogradFused => self.winograd_weight_fused(weight, g)?,
-            ConvKernel::Winograd4x4 => self.winograd4_weight(weight, g)?,
-            _ => self.winograd_weight(weight, g)?,
+            _ => self.winograd_weight(kernel, weight, g)?,
         };
         Ok(WinogradWeight { kernel, tensor })
     }
@@ -660,53 +670,44 @@ impl Batch<'_> {
         Ok(plain)
     }
 
-    /// Records the weight transform of a [`ConvKernel::Winograd`] convolution of `g`'s geometry
-    /// (`weight` [OC, IC, 3, 3], f32) into a new tensor in the GEMM kernels' packed layout of
-    /// its products' grouped 1×1 convolution, and returns it.
-    pub(super) fn winograd_weight(&mut self, weight: &Tensor, g: &ConvGeometry) -> Result<Tensor> {
-        let len = g.winograd_weight_len(F2X2);
+    /// Records the weight transform of a [`ConvKernel::Winograd`] or [`ConvKernel::Winograd4x4`]
+    /// convolution (`kernel`) of `g`'s geometry (`weight` [OC, IC, 3, 3], f32) into a new tensor
+    /// in the GEMM kernels' packed layout of its products' grouped 1×1 convolution (16 or 36
+    /// groups), and returns it.
+    pub(super) fn winograd_weight(&mut self, kernel: ConvKernel, weight: &Tensor, g: &ConvGeometry) -> Result<Tensor> {
+        let len = g.winograd_weight_len(kernel.winograd_tile());
         fits_u32("Winograd's transformed weight", len)?;
         self.ctx.check_binding("Winograd's transformed weight", len * 4)?;
         // Zero-filled: the packed layout's padding channels stay zero.
         let transformed = Tensor::zeros(self.ctx, &[len as usize], DType::F32)?;
         let buffers = ConvBuffers { input: weight, weight, bias: None, output: &transformed };
-        let transform = Transform { products_nhwc: false, activation: Activation::None, band: None, packed_u: None };
-        self.winograd_pass(shader::Entry::WinogradWeight, g, buffers, transform, Windows::default())?;
-        Ok(transformed)
-    }
-
-    /// Records the weight transform of a [`ConvKernel::Winograd4x4`] convolution of `g`'s
-    /// geometry (`weight` [OC, IC, 3, 3], f32) into a new tensor in the GEMM kernels' packed
-    /// layout of its products' grouped 1×1 convolution (36 groups), and returns it.
-    pub(super) fn winograd4_weight(&mut self, weight: &Tensor, g: &ConvGeometry) -> Result<Tensor> {
-        let len = g.winograd_weight_len(ConvKernel::Winograd4x4.winograd_tile());
-        fits_u32("Winograd's transformed weight", len)?;
-        self.ctx.check_binding("Winograd's transformed weight", len * 4)?;
-        // Zero-filled: the packed layout's padding channels stay zero.
-        let transformed = Tensor::zeros(self.ctx, &[len as usize], DType::F32)?;
-        let buffers = ConvBuffers { input: weight, weight, bias: None, output: &transformed };
-        let transform = Transform { products_nhwc: false, activation: Activation::None, band: None, packed_u: None };
-        self.winograd4_pass(shader4::Entry::Winograd4Weight, g, buffers, transform, Windows::default())?;
+        if kernel == ConvKernel::Winograd4x4 {
+            let pass =
+                Winograd4Pass { entry: shader4::Entry::Winograd4Weight, activation: Activation::None, band: None };
+            self.winograd4_pass(pass, g, buffers, Windows::default())?;
+        } else {
+            let transform =
+                Transform { products_nhwc: false, activation: Activation::None, band: None, packed_u: None };
+            self.winograd_pass(shader::Entry::WinogradWeight, g, buffers, transform, Windows::default())?;
+        }
         Ok(transformed)
     }
 
     /// One pass of F(4×4, 3×3) (`shaders/conv2d_winograd4.wgsl`) over `g`: one thread per
     /// channel pair of the weight transform, per (image, channel, tile) of the input and output
-    /// transforms, over the tile rows of `transform.band` (all where `None`); its activation
-    /// is the output transform's (`transform`'s products' layout and packed U do not apply).
+    /// transforms, over the tile rows of `pass.band` (all where `None`).
     fn winograd4_pass(
         &mut self,
-        entry: shader4::Entry,
+        pass: Winograd4Pass,
         g: &ConvGeometry,
         buffers: ConvBuffers<'_>,
-        transform: Transform,
         windows: Windows,
     ) -> Result<()> {
         let limits = self.ctx.limits();
         let [all_rows, tile_cols] = g.winograd_tile_grid_of(ConvKernel::Winograd4x4.winograd_tile());
-        let [first_row, tile_rows] = transform.band.unwrap_or([0, all_rows]);
+        let [first_row, tile_rows] = pass.band.unwrap_or([0, all_rows]);
         let tiles = u64::from(tile_rows) * u64::from(tile_cols);
-        let items = match entry {
+        let items = match pass.entry {
             shader4::Entry::Winograd4Weight => u64::from(g.ic) * u64::from(g.oc),
             shader4::Entry::Winograd4Input => u64::from(g.n) * u64::from(g.ic) * tiles,
             shader4::Entry::Winograd4Output => u64::from(g.n) * u64::from(g.oc) * tiles,
@@ -716,11 +717,11 @@ impl Batch<'_> {
         let mut overrides = shader4::Overrides::new(grid.stride_x);
         overrides.wg_size = grid.wg_size;
         (overrides.activation, overrides.clamp_min, overrides.clamp_max) =
-            super::conv_encode::activation_constants(transform.activation);
-        let pass = Pass::new(entry, &overrides, grid.dims());
+            super::conv_encode::activation_constants(pass.activation);
+        let recorded = Pass::new(pass.entry, &overrides, grid.dims());
         let mut params = super::conv_encode::conv_params(g, buffers.bias.is_some());
         (params.tile_row0, params.tile_rows) = (first_row, tile_rows);
-        self.encode_conv_with_params::<shader4::Shader>(pass, &params, buffers, windows)
+        self.encode_conv_with_params::<shader4::Shader>(recorded, &params, buffers, windows)
     }
 
     /// One transform pass of `entry` over `g`: one thread per channel pair of the weight
@@ -1015,7 +1016,7 @@ mod tests {
             let w: Vec<f32> = (0..oc * ic * 9).map(|i| ((i * 7919 % 1000) as f32 - 500.0) / 250.0).collect();
             let wt = Tensor::from_f32(&ctx, &w, &[oc, ic, 3, 3]).unwrap();
             let mut batch = ctx.batch();
-            let packed = batch.winograd_weight(&wt, &g).unwrap();
+            let packed = batch.winograd_weight(ConvKernel::Winograd, &wt, &g).unwrap();
             let fused = batch.winograd_weight_fused(&wt, &g).unwrap();
             batch.submit().unwrap();
             let (packed, fused) = (packed.to_vec_f32(&ctx).unwrap(), fused.to_vec_f16(&ctx).unwrap());
