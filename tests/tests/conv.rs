@@ -1294,20 +1294,22 @@ fn rgb_outputs_take_few_oc_or_step_back() {
 /// Winograd. (Recorded only: the layer is large for lavapipe; the next test runs bands.)
 #[test]
 fn winograd_runs_in_bands_when_its_intermediates_exceed_a_binding() {
-    // 80 channels at 232²: 3.2 G multiply-adds; transformed input 16·80·116² f32 = 68.9 MB, one
-    // tile row of it 594 KB.
+    // 80 channels at 232²: 3.2 G multiply-adds; F(2×2, 3×3)'s transformed input 16·80·116² f32 =
+    // 68.9 MB, one tile row of it 594 KB; F(4×4, 3×3)'s (R61 plans it) 36·80·58² f32 = 38.7 MB.
     let (input, weight) = ([1, 80, 232, 232], [80, 80, 3, 3]);
     let options = opts().padding(&[1]);
     let g = ConvGeometry::new(&input, &weight, None, &options).unwrap();
-    assert_eq!(g.planned_kernel(), ConvKernel::Winograd);
+    assert_eq!(g.planned_kernel(), ConvKernel::Winograd4x4);
     let narrow = context_with_binding_limit(64 << 20);
+    let narrower = context_with_binding_limit(32 << 20);
     assert!(narrow.limits().max_storage_buffer_binding_size < 16 * 80 * 116 * 116 * 4);
-    for ctx in [context(), &narrow] {
+    assert!(narrower.limits().max_storage_buffer_binding_size < 36 * 80 * 58 * 58 * 4);
+    for ctx in [context(), &narrow, &narrower] {
         let xt = Tensor::zeros(ctx, &input, wgconv::DType::F32).unwrap();
         let wt = Tensor::zeros(ctx, &weight, wgconv::DType::F32).unwrap();
         let mut batch = ctx.batch();
         let planned = batch.convolution(&xt, &wt, None, &options).unwrap().kernel;
-        assert_eq!(planned, ConvKernel::Winograd);
+        assert_eq!(planned, ConvKernel::Winograd4x4);
         let forced = batch.convolution_forced(&xt, &wt, None, &options, &ForcedPlan::kernel(ConvKernel::Winograd));
         assert_eq!(forced.unwrap().kernel, ConvKernel::Winograd);
     }
@@ -1783,6 +1785,44 @@ fn prepared_winograd_transforms_the_weight_once() {
     let mut batch = ctx.batch();
     assert_eq!(conv.run_forced(&mut batch, &x_small, &forced).unwrap().kernel, ConvKernel::Winograd);
     assert_eq!(batch.len(), 3);
+}
+
+/// A `Conv2d` prepared for its input's size (`Conv2d::new_for_input`) keeps the transform of the
+/// Winograd kernel the planner runs on it: R61's F(4×4, 3×3) on a wide grid, which `Conv2d::new`,
+/// not knowing the size, leaves to each run (it keeps F(2×2, 3×3)'s). Both match the reference.
+#[test]
+fn prepared_for_an_input_keeps_the_planned_winograd_transform() {
+    let ctx = context();
+    // 64 → 80 at 66²: 200.7 M multiply-adds over 17 × 17 tiles of 4×4, what R61 takes.
+    let (input, weight) = ([1usize, 64, 66, 66], [80usize, 64, 3, 3]);
+    let opts = opts().padding(&[1]).activation(Activation::Relu);
+    let g = ConvGeometry::new(&input, &weight, None, &opts).unwrap();
+    assert_eq!(g.planned_kernel(), ConvKernel::Winograd4x4);
+    let x = random_f32(770, input.iter().product());
+    let w = random_f32(771, weight.iter().product());
+    let (expected, shape) = reference::convolution(&x, &input, &w, &weight, None, &opts).unwrap();
+    let (xt, wt) = (Tensor::from_f32(ctx, &x, &input).unwrap(), Tensor::from_f32(ctx, &w, &weight).unwrap());
+    let mut dispatches = Vec::new();
+    for for_input in [true, false] {
+        let conv = match for_input {
+            true => wgconv::Conv2d::new_for_input(ctx, &wt, None, &opts, &input),
+            false => wgconv::Conv2d::new(ctx, &wt, None, &opts),
+        }
+        .unwrap();
+        let out = Tensor::full_f32(ctx, &shape, f32::NAN).unwrap();
+        let mut batch = ctx.batch();
+        assert_eq!(conv.run_into(&mut batch, &xt, &out).unwrap(), ConvKernel::Winograd4x4);
+        dispatches.push(batch.len());
+        batch.submit().unwrap();
+        let err = reference::relative_error(&out.to_vec_f32(ctx).unwrap(), &expected);
+        assert!(err <= TOLERANCE, "prepared for the input {for_input}: {err:e}");
+    }
+    // The weight transform in the run, only where the `Conv2d` did not keep it.
+    assert_eq!(dispatches[1], dispatches[0] + 1, "{dispatches:?}");
+    // An input that does not suit the weight: the geometry's typed error, naming both.
+    let err = wgconv::Conv2d::new_for_input(ctx, &wt, None, &opts, &[1, 32, 66, 66]).unwrap_err();
+    assert!(matches!(err, wgconv::Error::InvalidShape { .. }), "{err}");
+    assert!(err.to_string().contains("has 64 channels per group") && err.to_string().contains("32"), "{err}");
 }
 
 /// Winograd's products in K-slices (1024 input channels on 4 tiles: the small-grid GEMM splits
@@ -2390,16 +2430,18 @@ fn winograd_keeps_its_layers_where_f16_is_allowed() {
     // Layers R31 gives Winograd (1.4 G multiply-adds each), recorded only: large for lavapipe.
     // R40 keeps the one of 256 input channels on Winograd; 128 (on 144 workgroups) go to R44's
     // `winograd_fused`.
+    // (R61 gives the second F(4×4, 3×3) in f32: 576 columns of 4×4 tiles.)
     for (channels, size, kept) in [(256usize, 48usize, true), (128, 96, false)] {
         let (input, weight) = ([1, channels, size, size], [channels, channels, 3, 3]);
         let g = ConvGeometry::new(&input, &weight, None, &f16_opts).unwrap();
-        assert_eq!(g.planned_kernel(), ConvKernel::Winograd);
+        assert!(g.planned_kernel().is_winograd(), "{:?}", g.planned_kernel());
         let mut batch = ctx.batch();
         let x = Tensor::zeros(ctx, &input, DType::F32).unwrap();
         let w = Tensor::zeros(ctx, &weight, DType::F32).unwrap();
         let kernel = batch.convolution(&x, &w, None, &f16_opts).unwrap().kernel;
         let expected = match (coop, kept) {
-            (false, _) => ConvKernel::Winograd,
+            // No tensor cores: the fp32 planner's, F(4×4, 3×3) for the second (R61).
+            (false, _) => g.planned_kernel(),
             (true, true) => ConvKernel::WinogradCoop,
             (true, false) => ConvKernel::WinogradFused,
         };

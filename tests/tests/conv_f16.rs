@@ -251,16 +251,19 @@ fn winograd_refuses_f16_tensors_by_name_and_the_planner_steps_past_it() {
     let err = ctx.convolution_forced(&xt, &wt, None, &opts, &ForcedPlan::kernel(ConvKernel::Winograd)).unwrap_err();
     assert!(matches!(err, Error::KernelUnavailable { .. }), "{err}");
     assert!(err.to_string().contains("winograd runs f32 tensors (got F16)"), "{err}");
-    // A layer R31 gives Winograd in f32 (128 channels at 96², 1.4 G multiply-adds) takes another
-    // kernel with f16 tensors. Recorded only: large for lavapipe.
+    // A layer R61 gives F(4×4, 3×3) in f32 (128 channels at 96², 1.4 G multiply-adds, 576
+    // columns of tiles) takes another kernel with f16 tensors, neither Winograd's: their
+    // transforms are f32. Recorded only: large for lavapipe.
     let (input, weight) = ([1usize, 128, 96, 96], [128usize, 128, 3, 3]);
-    assert_eq!(ConvGeometry::new(&input, &weight, None, &opts).unwrap().planned_kernel(), ConvKernel::Winograd);
+    let g = ConvGeometry::new(&input, &weight, None, &opts).unwrap();
+    assert_eq!(g.planned_kernel(), ConvKernel::Winograd4x4);
     let mut batch = ctx.batch();
     for dtype in [DType::F32, DType::F16] {
         let x = Tensor::zeros(ctx, &input, dtype).unwrap();
         let w = Tensor::zeros(ctx, &weight, dtype).unwrap();
         let kernel = batch.convolution(&x, &w, None, &opts).unwrap().kernel;
-        assert_eq!(kernel == ConvKernel::Winograd, dtype == DType::F32, "{dtype:?}: {kernel:?}");
+        assert_eq!(kernel.is_winograd(), dtype == DType::F32, "{dtype:?}: {kernel:?}");
+        assert_eq!(kernel == ConvKernel::Winograd4x4, dtype == DType::F32, "{dtype:?}: {kernel:?}");
     }
 }
 

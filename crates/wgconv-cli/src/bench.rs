@@ -701,10 +701,12 @@ fn run_layer(ctx: &Context, layer: &Layer, args: &BenchArgs) -> CliResult<(Layer
             let w = ctx.to_memory_format(&w, format)?;
             let out = Tensor::zeros(ctx, &geometry.output_shape(), args.dtype)?.with_memory_format(format)?;
             let bias = layer.bias.then(|| Tensor::from_f32_as(ctx, &data(3, oc), &[oc], args.dtype)).transpose()?;
-            // Prepared once (weight prepacked, and transformed for a Winograd kernel `--kernel`
-            // forces), run many times: what a model does.
-            let prepared_for = args.kernel.map(ForcedPlan::kernel).unwrap_or_default();
-            let conv = Conv2d::new_forced(ctx, &w, bias.as_ref(), &opts, &prepared_for)?;
+            // Prepared once for this input (weight prepacked, and transformed for the Winograd
+            // kernel `--kernel` forces or the planner runs), run many times: what a model does.
+            let conv = match args.kernel {
+                Some(kernel) => Conv2d::new_forced(ctx, &w, bias.as_ref(), &opts, &ForcedPlan::kernel(kernel))?,
+                None => Conv2d::new_for_input(ctx, &w, bias.as_ref(), &opts, &input_shape)?,
+            };
             if args.sweep || (args.tune && ctx.tuned(&geometry).is_none()) {
                 let tuning = conv.tune(ctx, &input_shape, &sampling(args))?;
                 for (config, error) in &tuning.skipped {

@@ -214,6 +214,19 @@ impl Conv2d {
         block_on(Self::new_forced_async(ctx, weight, bias, opts, forced))
     }
 
+    /// Blocking form of [`Conv2d::new_for_input_async`] (native only): prepared for inputs of
+    /// `input_shape`, keeping the weight transformed for the Winograd kernel the planner runs on
+    /// them, where it runs one.
+    pub fn new_for_input(
+        ctx: &Context,
+        weight: &Tensor,
+        bias: Option<&Tensor>,
+        opts: &ConvOptions,
+        input_shape: &[usize],
+    ) -> Result<Self> {
+        block_on(Self::new_for_input_async(ctx, weight, bias, opts, input_shape))
+    }
+
     /// Times every configuration that can run this convolution on inputs of `input_shape` and
     /// remembers the fastest in `ctx`. Blocking form of [`Conv2d::tune_async`] (native only),
     /// which says what is timed.

@@ -57,7 +57,11 @@ pub struct Conv2d {
     /// context has cooperative matrices: for `WinogradFused`, f16 in its own layout, for R44's
     /// 32–128 channels in and out; for `WinogradCoop` (256+ input channels, or 128+
     /// in and out: R40, R42; with other counts the tensor cores run `CoopF16` and none is kept),
-    /// f16 prepacked for `CoopNhwc`.
+    /// f16 prepacked for `CoopNhwc`. Not for `Winograd4x4`, unless forced or prepared for an
+    /// input R61 gives it (`Conv2d::new_for_input`): R61 plans it by the input's size, and
+    /// without one the 2×2 tiles' transform is the one worth keeping (R31 keeps the narrow grids
+    /// of the deepest layers, whose weights are the largest to transform again); where R61 plans
+    /// it, each run then transforms the weight.
     pub(super) packed_winograd: Option<WinogradWeight>,
 }
 
@@ -78,6 +82,34 @@ impl Conv2d {
         opts: &ConvOptions,
         forced: &ForcedPlan,
     ) -> Result<Self> {
+        Self::prepare(ctx, weight, bias, opts, forced, None).await
+    }
+
+    /// [`Conv2d::new_async`] for inputs of `input_shape` (those it is run on should have it): it
+    /// keeps the weight transformed for the Winograd kernel the planner runs on that input, where
+    /// it runs one. `Conv2d::new_async` does not know the input's size: it keeps F(2×2, 3×3)'s
+    /// transform where its channel counts suit it, so that a layer R61 gives F(4×4, 3×3)
+    /// (`ConvKernel::Winograd4x4`, wide grids) transforms its weight in each run. Errors as
+    /// [`Conv2d::new_async`] does, and where `input_shape` does not suit the weight and options.
+    /// [`Conv2d::new_for_input`] is the blocking form (native only).
+    pub async fn new_for_input_async(
+        ctx: &Context,
+        weight: &Tensor,
+        bias: Option<&Tensor>,
+        opts: &ConvOptions,
+        input_shape: &[usize],
+    ) -> Result<Self> {
+        Self::prepare(ctx, weight, bias, opts, &ForcedPlan::default(), Some(input_shape)).await
+    }
+
+    async fn prepare(
+        ctx: &Context,
+        weight: &Tensor,
+        bias: Option<&Tensor>,
+        opts: &ConvOptions,
+        forced: &ForcedPlan,
+        input_shape: Option<&[usize]>,
+    ) -> Result<Self> {
         let dtype = check_float_operand(ctx, "weight", weight)?;
         if let Some(b) = bias {
             check_same_dtype(ctx, "bias", b, ("weight", dtype))?;
@@ -94,7 +126,11 @@ impl Conv2d {
             true => Some(batch.pack_weight_coop(&weight, layout)?),
             false => None,
         };
-        let packed_winograd = match winograd_geometry(ctx, &weight, opts, forced) {
+        let planned_winograd = match input_shape {
+            Some(shape) => winograd_planned_for_input(ctx, &weight, bias, opts, forced, shape)?,
+            None => winograd_geometry(ctx, &weight, opts, forced),
+        };
+        let packed_winograd = match planned_winograd {
             Some((g, kernel)) => Some(batch.winograd_weight_for(kernel, &weight, &g)?),
             None => None,
         };
@@ -397,6 +433,26 @@ fn winograd_geometry(
     } else {
         None
     }
+}
+
+/// The geometry of `weight`'s convolution of an input of `input_shape`, and the Winograd kernel
+/// the planner runs it on, where it runs one: the transform a `Conv2d` made for that input keeps
+/// (f32 weights; the kernel's transformed weight must fit one storage binding, as the planner
+/// checks). An input shape that does not suit the weight and options is the geometry's error.
+fn winograd_planned_for_input(
+    ctx: &Context,
+    weight: &Tensor,
+    bias: Option<&Tensor>,
+    opts: &ConvOptions,
+    forced: &ForcedPlan,
+    input_shape: &[usize],
+) -> Result<Option<(ConvGeometry, ConvKernel)>> {
+    let g = ConvGeometry::new(input_shape, weight.shape(), bias.map(Tensor::shape), opts)?;
+    if weight.dtype() != DType::F32 {
+        return Ok(None);
+    }
+    let plan = super::conv_plan::plan(ctx, &g, DType::F32, opts.precision, forced)?;
+    Ok(plan.kernel.transforms_winograd_weight().then_some((g, plan.kernel)))
 }
 
 /// One convolution call: its operands and what was asked of it.

@@ -193,7 +193,9 @@ pub enum ConvKernel {
     /// binding. Its transforms' larger coefficients (up to 8) round more than `Winograd`'s: a
     /// few times its relative error, still within the tests' bound. Inputs with infinities give
     /// NaN as `Winograd`'s do, and a NaN input makes NaN of every output of the 4×4 tiles whose
-    /// 6×6 input windows hold it (a direct convolution: of those its filter reaches).
+    /// 6×6 input windows hold it (a direct convolution: of those its filter reaches). The
+    /// planner's for such layers of 48+ input and 64+ output channels on wide grids (R61,
+    /// `ConvGeometry::winograd_4x4_wins`).
     #[serde(rename = "winograd_4x4")]
     Winograd4x4,
 }

@@ -43,6 +43,22 @@ pub(crate) const WINOGRAD_TENSOR_CORES_MIN_IC: u32 = 256;
 /// (`ConvGeometry::winograd_coop_wins`).
 pub(crate) const WINOGRAD_COOP_MIN_CHANNELS: u32 = 128;
 
+/// The fewest columns (images × 4×4 output tiles) of the products' GEMMs at which rule R61 runs
+/// Winograd F(4×4, 3×3).
+pub(crate) const WINOGRAD_4X4_MIN_COLUMNS: u64 = 256;
+
+/// The fewest input channels at which rule R61 runs Winograd F(4×4, 3×3) on half
+/// [`WINOGRAD_4X4_MIN_COLUMNS`]: long enough K to keep its narrower GEMMs busy.
+pub(crate) const WINOGRAD_4X4_DEEP_IC: u32 = 320;
+
+/// Which Winograd tiles the planner may choose: any, or only R31's 2×2 (the fallback of a
+/// layer R61 gives `Winograd4x4` that cannot run it).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum WinogradTiles {
+    Any,
+    TwoByTwo,
+}
+
 /// The input and output channel counts at which rule R44 gives Winograd-shaped layers to
 /// `WinogradFused` where f16 multiplicands are allowed (`ConvGeometry::winograd_fused_wins`).
 pub(crate) const WINOGRAD_FUSED_CHANNELS: std::ops::RangeInclusive<u32> = 32..=128;
@@ -391,6 +407,10 @@ fn runnable_kernel(
             format!("kernel winograd_fused runs f32 tensors (got {dtype:?}): its transforms are f32"),
         ));
     }
+    // R61's layers that cannot run F(4×4, 3×3) take what they ran before it.
+    if kernel == ConvKernel::Winograd4x4 && forced.kernel.is_none() && !winograd_runs(kernel) {
+        kernel = geometry.planned_kernel_without_4x4();
+    }
     if kernel.is_winograd() && !winograd_runs(kernel) {
         if forced.kernel.is_some() {
             let tile = kernel.winograd_tile();
@@ -578,6 +598,17 @@ impl ConvGeometry {
     /// fitted on an H200. The rules are numbered as in docs/PERFORMANCE.md ("Why the planner's
     /// rules are what they are"), which holds the measurements behind each.
     pub fn planned_kernel(&self) -> ConvKernel {
+        self.planned_kernel_with(WinogradTiles::Any)
+    }
+
+    /// The kernel the planner would choose without R61's F(4×4, 3×3): where `Winograd4x4` is
+    /// planned but cannot run (f16 tensors, a transformed weight over one binding), the layer
+    /// takes what it ran before R61.
+    pub(crate) fn planned_kernel_without_4x4(&self) -> ConvKernel {
+        self.planned_kernel_with(WinogradTiles::TwoByTwo)
+    }
+
+    fn planned_kernel_with(&self, winograd_tiles: WinogradTiles) -> ConvKernel {
         let icg = self.ic / self.groups;
         let ocg = self.oc / self.groups;
         let gemm_worthwhile = self.gemm_worthwhile();
@@ -664,6 +695,11 @@ impl ConvGeometry {
                 return ConvKernel::GemmSmallK32;
             }
             return self.reference_kernel();
+        }
+        // 3×3 stride-1 layers of 48+ channels in and 64+ out on wide grids of 4×4 tiles:
+        // Winograd F(4×4, 3×3), 1.78× fewer multiply-adds than F(2×2, 3×3) (R61).
+        if winograd_tiles == WinogradTiles::Any && self.winograd_4x4_wins() && self.supports(ConvKernel::Winograd4x4) {
+            return ConvKernel::Winograd4x4;
         }
         // Large 3×3 stride-1 layers of 64+ channels: Winograd F(2×2, 3×3), whose products are
         // 2.25× fewer multiply-adds, on grids that keep its products' GEMM wide enough (R31).
@@ -1366,9 +1402,34 @@ impl ConvGeometry {
     /// few columns (the UNet's 8² layers at batch 1, 16 columns: 0.55–0.57×; 640→1280 at 16²,
     /// 64 columns: 0.85×) unless the layer is large (3 G+ multiply-adds: 1.05–1.13× at 64 columns,
     /// 1.07–1.34× at 64 input channels). Since v54 not on layers of 64 channels in and out,
-    /// which R59 gives the 64×64 tiles ([`ConvGeometry::winograd_leaves_to_tiles`]).
+    /// which R59 gives the 64×64 tiles ([`ConvGeometry::winograd_leaves_to_tiles`]). Since v57
+    /// R61 gives those on wide grids F(4×4, 3×3) first ([`ConvGeometry::winograd_4x4_wins`]).
     pub(crate) fn winograd_wins(&self) -> bool {
         self.winograd_fits() && !self.winograd_leaves_to_tiles()
+    }
+
+    /// Rule R61: whether Winograd F(4×4, 3×3) (`Winograd4x4`) takes a 3×3 stride-1 layer of one
+    /// group, ahead of R31's F(2×2, 3×3) and the GEMM kernels: 48+ input and 64+ output
+    /// channels, 200 M+ multiply-adds, and N·⌈OH/4⌉·⌈OW/4⌉ columns of its products' GEMMs of
+    /// at least [`WINOGRAD_4X4_MIN_COLUMNS`], or half that at [`WINOGRAD_4X4_DEEP_IC`]+ input
+    /// channels. Fitted on the 146 3×3 stride-1 layers of one group, 32+ channels in and out and
+    /// 0.2 G+ multiply-adds of the zoos, zoo-extra, the default and diffusion suites (v57 call
+    /// B, an H100, forced against the planner, interleaved twice): it takes 112 and is faster
+    /// on 110 (1.45× in geomean; 1.06–1.73× on the 88 of R31's it wins, 1.10–1.65× on the 22
+    /// the GEMM tiles ran: R59's 64→64 layers, YOLOv8n's heads); it lost on ResNet-50's 512→512
+    /// at 7², batch 32 (0.94×) and YOLOv8n's 128→128 at 20², batch 16 (0.97×). Below the bound
+    /// its GEMMs are too narrow: the diffusion UNet's 8²–32² layers at batch 1 (4–64 columns)
+    /// ran 0.34–1.00×, 256 channels over 126–128 columns 0.99–1.00×; 32 input channels
+    /// 0.76–0.85×; 32 output channels 0.80–1.37× (left to R60's tiles and R27's).
+    pub(crate) fn winograd_4x4_wins(&self) -> bool {
+        const MIN_MACS: u64 = 200_000_000;
+        let [rows, cols] = self.winograd_tile_grid_of(ConvKernel::Winograd4x4.winograd_tile());
+        let columns = u64::from(self.n) * u64::from(rows) * u64::from(cols);
+        let fewest = match self.ic >= WINOGRAD_4X4_DEEP_IC {
+            true => WINOGRAD_4X4_MIN_COLUMNS / 2,
+            false => WINOGRAD_4X4_MIN_COLUMNS,
+        };
+        self.winograd_shape() && self.ic >= 48 && self.oc >= 64 && self.macs() >= MIN_MACS && columns >= fewest
     }
 
     /// Rule R59: whether a layer R31's bounds take is one of 64 channels in and out, which the
@@ -1377,7 +1438,9 @@ impl ConvGeometry {
     /// 1.04–1.11× on all six such layers (VGG-16's 64→64 at 224² b16, ResNet-18's at 56² b64,
     /// ResNet-50's at 56² b32, a U-Net's at 256² b4 (two), YOLOv8n's 64→64 head at 80² b16);
     /// `GemmM64K16`, which R11 would give them, 1.04–1.06× (call A's sweep, two layers).
-    /// 64→80 kept Winograd (YOLOv8n's head: the tiles 0.86×); 64→128 was not measured.
+    /// 64→80 kept Winograd (YOLOv8n's head: the tiles 0.86×); 64→128 was not measured. Since
+    /// v57 R61 takes those on wide grids first (F(4×4, 3×3) 1.10–1.54× the kernels before it on
+    /// all 15 such layers measured).
     pub(crate) fn winograd_leaves_to_tiles(&self) -> bool {
         self.winograd_fits() && self.ic <= 64 && self.oc <= 64
     }
@@ -1543,8 +1606,15 @@ mod tests {
         let siglip = geo(&[1, 3, 384, 384], &[1152, 3, 14, 14], d().stride(&[14])).unwrap();
         // 216 tiles of 64×64 with K 588, but 494 M multiply-adds: over R27's bound.
         assert_eq!(plan(&siglip), (ConvKernel::GemmN64K32, 1));
+        // The default suite's 64→64 3×3 at 56², batch 8: R61's F(4×4, 3×3) (1568 columns), the
+        // 32-deep 64×64 tiles without it.
         let small = geo(&[8, 64, 56, 56], &[64, 64, 3, 3], d().padding(&[1])).unwrap();
-        assert_eq!(plan(&small), (ConvKernel::GemmN64K32, 1));
+        assert_eq!(small.planned_kernel(), ConvKernel::Winograd4x4);
+        let small_2x2 = small.planned_kernel_without_4x4();
+        assert_eq!(
+            (small_2x2, small.gemm_split_k(small_2x2, small.planned_tile_n(small_2x2))),
+            (ConvKernel::GemmN64K32, 1)
+        );
         // Where Winograd takes a layer (R31), the staged tiles R11–R15 chose are still its step
         // back (intermediates over the device's bindings, f16 tensors).
         let deep = geo(&[8, 256, 14, 14], &[256, 256, 3, 3], d().padding(&[1])).unwrap();
@@ -1557,10 +1627,11 @@ mod tests {
         assert_eq!(plan(&geo(&[8, 256, 16, 16], &[256, 128, 4, 4], t).unwrap()), (ConvKernel::GemmK16, 4));
         let t = d().transposed(true).stride(&[2]);
         assert_eq!(plan(&geo(&[8, 128, 64, 64], &[128, 64, 2, 2], t).unwrap()), (ConvKernel::GemmN64K16, 1));
-        // Winograd (R31): 900 M+ multiply-adds on 80+ input and 64+ output channels and 128+
-        // columns of tiles, or 3 G+ on 64+ channels and 64+ columns.
+        // Winograd (R31; R61's fallback): 900 M+ multiply-adds on 80+ input and 64+ output
+        // channels and 128+ columns of 2×2 tiles, or 3 G+ on 64+ channels and 64+ columns.
         let same = || d().padding(&[1]);
-        let winograd = |n, ic, oc, hw| geo(&[n, ic, hw, hw], &[oc, ic, 3, 3], same()).unwrap().planned_kernel();
+        let winograd =
+            |n, ic, oc, hw| geo(&[n, ic, hw, hw], &[oc, ic, 3, 3], same()).unwrap().planned_kernel_without_4x4();
         assert_eq!(winograd(1, 512, 512, 128), ConvKernel::Winograd); // the VAE decoder, 38.7 G
         assert_eq!(winograd(1, 1280, 1280, 16), ConvKernel::Winograd); // 64 columns, 3.8 G
         assert_eq!(winograd(32, 64, 80, 56), ConvKernel::Winograd); // 64 input channels, 4.6 G
@@ -1571,6 +1642,21 @@ mod tests {
         assert_ne!(winograd(4, 4, 512, 64), ConvKernel::Winograd); // 4 input channels
         let strided = geo(&[1, 512, 128, 128], &[512, 512, 3, 3], same().stride(&[2])).unwrap();
         assert_ne!(strided.planned_kernel(), ConvKernel::Winograd);
+        assert_ne!(strided.planned_kernel(), ConvKernel::Winograd4x4);
+        // R61: F(4×4, 3×3) on 48+ input and 64+ output channels, 200 M+ multiply-adds and 256+
+        // columns of 4×4 tiles, or 128+ at 320+ input channels; R31 keeps the narrower grids.
+        let planned = |n, ic, oc, hw| geo(&[n, ic, hw, hw], &[oc, ic, 3, 3], same()).unwrap().planned_kernel();
+        assert_eq!(planned(1, 512, 512, 128), ConvKernel::Winograd4x4); // the VAE decoder, 1024 columns
+        assert_eq!(planned(8, 256, 256, 14), ConvKernel::Winograd); // 128 columns, 256 channels
+        assert_eq!(planned(2, 320, 640, 32), ConvKernel::Winograd4x4); // 128 columns, 320 channels
+        assert_eq!(planned(1, 640, 640, 32), ConvKernel::Winograd); // 64 columns
+        assert_eq!(planned(1, 1280, 1280, 16), ConvKernel::Winograd); // 16 columns
+        assert_eq!(planned(32, 64, 64, 56), ConvKernel::Winograd4x4); // R59's layers too
+        assert_eq!(planned(1, 64, 80, 80), ConvKernel::Winograd4x4); // 0.29 G, 400 columns
+        assert_eq!(planned(16, 48, 192, 96), ConvKernel::Winograd4x4); // 48 input channels
+        assert_ne!(planned(64, 32, 128, 27), ConvKernel::Winograd4x4); // 32 input channels
+        assert_ne!(planned(4, 64, 32, 128), ConvKernel::Winograd4x4); // 32 output channels
+        assert_ne!(planned(1, 64, 64, 64), ConvKernel::Winograd4x4); // 0.15 G
         // R40: with f16 allowed, R31's layers of 256+ input channels keep Winograd.
         let kept =
             |n, ic, oc, hw| geo(&[n, ic, hw, hw], &[oc, ic, 3, 3], same()).unwrap().winograd_keeps_tensor_core_layer();
@@ -1986,19 +2072,22 @@ mod tests {
         assert_ne!(plan(&[4, 64, 128, 128], &[32, 64, 3, 3], same().stride(&[2])), ConvKernel::DirectTiled);
         // Where f16 is allowed the tensor cores take them, as they took R58's before.
         assert!(geo(&[4, 64, 128, 128], &[32, 64, 3, 3], same()).unwrap().tensor_core_candidate());
-        // R59: R31's 64→64 layers take the 64×64 tiles 16 deep (ResNet-50 b32's at 56², VGG-16's
-        // at 224²); 64→80 and 128→128 keep Winograd.
-        assert_eq!(plan(&[32, 64, 56, 56], &[64, 64, 3, 3], same()), ConvKernel::GemmN64K16);
-        assert_eq!(plan(&[16, 64, 224, 224], &[64, 64, 3, 3], same()), ConvKernel::GemmN64K16);
-        assert_eq!(plan(&[16, 64, 80, 80], &[80, 64, 3, 3], same()), ConvKernel::Winograd);
-        assert_eq!(plan(&[16, 128, 112, 112], &[128, 128, 3, 3], same()), ConvKernel::Winograd);
+        // R59 (R61's fallback since v57): R31's 64→64 layers take the 64×64 tiles 16 deep
+        // (ResNet-50 b32's at 56², VGG-16's at 224²); 64→80 and 128→128 keep Winograd.
+        let plan_2x2 = |input: &[usize], weight: &[usize], opts: ConvOptions| {
+            geo(input, weight, opts).unwrap().planned_kernel_without_4x4()
+        };
+        assert_eq!(plan_2x2(&[32, 64, 56, 56], &[64, 64, 3, 3], same()), ConvKernel::GemmN64K16);
+        assert_eq!(plan_2x2(&[16, 64, 224, 224], &[64, 64, 3, 3], same()), ConvKernel::GemmN64K16);
+        assert_eq!(plan_2x2(&[16, 64, 80, 80], &[80, 64, 3, 3], same()), ConvKernel::Winograd);
+        assert_eq!(plan_2x2(&[16, 128, 112, 112], &[128, 128, 3, 3], same()), ConvKernel::Winograd);
         // R15's bound: 32-deep 64×64 tiles under 512 tiles, under 384 from K 896 — Inception-v3
         // b32's 160→160 7×1 at 17² (435 tiles, K 1120) 16 deep; the default suite's 64→64 3×3
         // at 56², batch 8 (392 tiles, K 576) 32 deep.
         let tall = || d().padding(&[3, 0]);
         assert_eq!(plan(&[32, 160, 17, 17], &[160, 160, 7, 1], tall()), ConvKernel::GemmN64K16);
         assert_eq!(plan(&[32, 128, 17, 17], &[192, 128, 7, 1], tall()), ConvKernel::GemmN64K16);
-        assert_eq!(plan(&[8, 64, 56, 56], &[64, 64, 3, 3], same()), ConvKernel::GemmN64K32);
+        assert_eq!(plan_2x2(&[8, 64, 56, 56], &[64, 64, 3, 3], same()), ConvKernel::GemmN64K32);
     }
 
     #[test]
