@@ -29,6 +29,7 @@ fn futures_are_send_on_native() {
     assert_send(&ctx.batch().submit_async());
     assert_send(&x.to_vec_f32_async(&ctx));
     assert_send(&Conv2d::new_async(&ctx, &w, None, &opts));
+    assert_send(&Conv2d::new_for_input_async(&ctx, &w, None, &opts, &[1, 2, 5, 5]));
     let conv = Conv2d::new(&ctx, &w, None, &opts).unwrap();
     assert_send(&conv.tune_async(&ctx, &[1, 2, 5, 5], &Sampling::default()));
     assert_send(&timing::time_runs_async(&ctx, 1, |_| Ok(())));

@@ -50,7 +50,8 @@ pub struct Conv2d {
     /// The weight prepacked for the channels-last tensor-core kernel, where the context has
     /// cooperative matrices and the weight suits it.
     pub(super) packed_coop: Option<Tensor>,
-    /// The weight transformed for Winograd, where the planner may run it (`winograd_geometry`),
+    /// The weight transformed for Winograd, where the planner may run it (`winograd_geometry`;
+    /// for `Conv2d::new_for_input`, where it runs one on that input),
     /// tagged with its kernel: f32, direct, 3×3, stride 1, dilation 1, one group. For
     /// `Winograd` (64+ channels in and out), f32 in the GEMM kernels' packed layout of its
     /// products (16/9 the weight's size). Where the options allow f16 multiplicands and the
@@ -91,7 +92,11 @@ impl Conv2d {
     /// transform where its channel counts suit it, so that a layer R61 gives F(4×4, 3×3)
     /// (`ConvKernel::Winograd4x4`, wide grids) transforms its weight in each run. Errors as
     /// [`Conv2d::new_async`] does, and where `input_shape` does not suit the weight and options.
-    /// [`Conv2d::new_for_input`] is the blocking form (native only).
+    /// The shape carries no memory format: for a channels-last input with f16 allowed, the
+    /// planner may run `CoopNhwc` where the transform kept is `WinogradCoop`'s (as
+    /// `Conv2d::new_async` may). A batch over one storage binding runs in parts, which the
+    /// planner may give another kernel (R61 counts the images): those transform the weight each
+    /// run. [`Conv2d::new_for_input`] is the blocking form (native only).
     pub async fn new_for_input_async(
         ctx: &Context,
         weight: &Tensor,

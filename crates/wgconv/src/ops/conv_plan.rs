@@ -334,7 +334,13 @@ fn runnable_kernel(
     // the tensor cores where they can run, else on the fp32 GEMM (R40).
     if f16_allowed && coop_runs && geometry.winograd_keeps_tensor_core_layer() && winograd_runs(ConvKernel::Winograd) {
         let products_on_tensor_cores = winograd_coop_fits && winograd_runs(winograd_coop);
-        return Ok((if products_on_tensor_cores { winograd_coop } else { ConvKernel::Winograd }, None));
+        // Where they cannot, the fp32 planner's Winograd: F(4×4, 3×3) where R61 gives it.
+        let f4x4 = ConvKernel::Winograd4x4;
+        let fp32 = match geometry.planned_kernel() == f4x4 && winograd_runs(f4x4) {
+            true => f4x4,
+            false => ConvKernel::Winograd,
+        };
+        return Ok((if products_on_tensor_cores { winograd_coop } else { fp32 }, None));
     }
     // f16 allowed: more Winograd-shaped layers on `WinogradCoop`, those R31 left to the GEMM
     // kernels among them (R42).
@@ -362,13 +368,23 @@ fn runnable_kernel(
         return Ok((tuned.kernel, Some(tuned)));
     }
     let mut kernel = geometry.choose_kernel(forced.kernel)?;
+    // R61's layers that cannot run F(4×4, 3×3) take what they ran before it.
+    let f4x4 = ConvKernel::Winograd4x4;
+    if kernel == f4x4 && forced.kernel.is_none() && !winograd_runs(f4x4) {
+        kernel = geometry.planned_kernel_without_4x4();
+    }
     // A tile width or K schedule forced without a kernel is a choice among the staged-tile GEMM
-    // kernels, which the small-grid ones, R30's and R43's few-output-channel kernels, R31's
-    // Winograd, R32's `GroupedOc4`, R37's, R38's and R46's pointwise kernels, R47's and R57's
-    // `DirectBlock` and R60's `DirectTiled` are not.
-    let instead_of_staged = kernel.gemm_small_entry().is_some() || geometry.rule_instead_of_gemm(kernel);
-    if instead_of_staged && forced.kernel.is_none() && (forced.tile_n.is_some() || forced.schedule.is_some()) {
-        kernel = geometry.staged_gemm_kernel();
+    // kernels, which the small-grid ones, R30's and R43's few-output-channel kernels, R31's and
+    // R61's Winograd, R32's `GroupedOc4`, R37's, R38's and R46's pointwise kernels, R47's and
+    // R57's `DirectBlock` and R60's `DirectTiled` are not; R61's layers choose among those
+    // they ran before it.
+    if forced.kernel.is_none() && (forced.tile_n.is_some() || forced.schedule.is_some()) {
+        if kernel == f4x4 {
+            kernel = geometry.planned_kernel_without_4x4();
+        }
+        if kernel.gemm_small_entry().is_some() || geometry.rule_instead_of_gemm(kernel) {
+            kernel = geometry.staged_gemm_kernel();
+        }
     }
     // R30 was measured with its K split, which needs a 256-thread workgroup: a device that
     // does not take one runs the staged tiles R30 replaced.
@@ -406,10 +422,6 @@ fn runnable_kernel(
             kernel.name(),
             format!("kernel winograd_fused runs f32 tensors (got {dtype:?}): its transforms are f32"),
         ));
-    }
-    // R61's layers that cannot run F(4×4, 3×3) take what they ran before it.
-    if kernel == ConvKernel::Winograd4x4 && forced.kernel.is_none() && !winograd_runs(kernel) {
-        kernel = geometry.planned_kernel_without_4x4();
     }
     if kernel.is_winograd() && !winograd_runs(kernel) {
         if forced.kernel.is_some() {
@@ -788,7 +800,7 @@ impl ConvGeometry {
     }
 
     /// Whether `kernel` is one a planner rule runs on this layer in place of a GEMM kernel:
-    /// R30's `TransposedFewOc`, R31's `Winograd`, R32's `GroupedOc4` (where it takes a layer the
+    /// R30's `TransposedFewOc`, R31's `Winograd`, R61's `Winograd4x4`, R32's `GroupedOc4` (where it takes a layer the
     /// tiles would run), R37's and R46's `PointwiseVec4`, R38's `PointwiseVec4Split`, R43's `FewOc`,
     /// R47's and R57's `DirectBlock` and R60's `DirectTiled`.
     pub(crate) fn rule_instead_of_gemm(&self, kernel: ConvKernel) -> bool {
@@ -871,9 +883,10 @@ impl ConvGeometry {
     /// (1.13–3.5×); on the 12 with 64–128 it lost to `CoopF16` on 10 (0.66–0.95×: YOLOv8n's
     /// 64/80-channel heads at batch 16, ResNet-50's 64-channel 3×3 at batch 32), whose
     /// intermediates are as large for far fewer multiply-adds.
+    /// R31's layers as fitted: since v57 R61 takes some of them (and others) in fp32, and R40
+    /// was not measured on those it adds.
     pub(crate) fn winograd_keeps_tensor_core_layer(&self) -> bool {
-        let planned = self.planned_kernel();
-        self.ic >= WINOGRAD_TENSOR_CORES_MIN_IC && matches!(planned, ConvKernel::Winograd | ConvKernel::Winograd4x4)
+        self.ic >= WINOGRAD_TENSOR_CORES_MIN_IC && self.planned_kernel_without_4x4() == ConvKernel::Winograd
     }
 
     /// Rule R42: whether `WinogradCoop` takes a Winograd-shaped layer where f16 multiplicands
@@ -1420,7 +1433,7 @@ impl ConvGeometry {
     /// at 7², batch 32 (0.94×) and YOLOv8n's 128→128 at 20², batch 16 (0.97×). Below the bound
     /// its GEMMs are too narrow: the diffusion UNet's 8²–32² layers at batch 1 (4–64 columns)
     /// ran 0.34–1.00×, 256 channels over 126–128 columns 0.99–1.00×; 32 input channels
-    /// 0.76–0.85×; 32 output channels 0.80–1.37× (left to R60's tiles and R27's).
+    /// 0.67–0.85×; 32 output channels from 64+ 0.80–1.37× (left to R60's tiles and R27's).
     pub(crate) fn winograd_4x4_wins(&self) -> bool {
         const MIN_MACS: u64 = 200_000_000;
         let [rows, cols] = self.winograd_tile_grid_of(ConvKernel::Winograd4x4.winograd_tile());

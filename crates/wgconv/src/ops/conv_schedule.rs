@@ -316,8 +316,8 @@ impl ConvGeometry {
     /// their K-tile loads. What runs on a device can
     /// differ where the device does: a smaller storage-binding limit allows fewer K-slices, a
     /// kernel that needs more workgroup memory or threads than the device has falls back (so
-    /// does Winograd where its intermediates exceed a binding, or on f16 tensors, to the staged
-    /// GEMM), f16 multiplicands allowed on a device with cooperative matrices take the
+    /// does Winograd where its intermediates exceed a binding, or on f16 tensors: R31's to the
+    /// staged GEMM, R61's to what the planner chooses without it), f16 multiplicands allowed on a device with cooperative matrices take the
     /// tensor-core kernels, and a tuned configuration ([`crate::Context::tuned`]) runs instead
     /// of the plan.
     pub fn planned_config(&self) -> TunedConfig {

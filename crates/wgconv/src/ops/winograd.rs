@@ -675,6 +675,7 @@ impl Batch<'_> {
     /// in the GEMM kernels' packed layout of its products' grouped 1×1 convolution (16 or 36
     /// groups), and returns it.
     pub(super) fn winograd_weight(&mut self, kernel: ConvKernel, weight: &Tensor, g: &ConvGeometry) -> Result<Tensor> {
+        debug_assert!(matches!(kernel, ConvKernel::Winograd | ConvKernel::Winograd4x4), "{kernel:?}");
         let len = g.winograd_weight_len(kernel.winograd_tile());
         fits_u32("Winograd's transformed weight", len)?;
         self.ctx.check_binding("Winograd's transformed weight", len * 4)?;
