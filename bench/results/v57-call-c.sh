@@ -2,6 +2,7 @@
 # `Conv2d::new_for_input`, which keeps F(4×4, 3×3)'s transformed weight where R61 plans it)
 # against the v56 build's planner (`wgconv-b`), interleaved, on the 146 layers of
 # `v56-w4-suite.json`; `md5.txt` names the binaries that ran.
+# Carry [".gl", "bin-v56/b.tar.xz", "bin-v57"] (the whole of bin-v56 takes the working tree over the 64 MiB a call carries).
 for f in .gl/*.deb; do dpkg -x $f /; done; ldconfig; export VK_DRIVER_FILES=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json
 xz -dc bin-v56/b.tar.xz | tar xf - -C /tmp; xz -dc bin-v57/c.tar.xz | tar xf - -C /tmp; chmod +x /tmp/wgconv-*
 R=/tmp/rc; rm -rf $R; mkdir -p $R; T0=$(date +%s)
