@@ -17,6 +17,16 @@
 //                     output (the last row and column of tiles cut where 4 does not divide the
 //                     output's size).
 //
+// `winograd_4x4_coop` runs the products on the channels-last tensor-core kernel instead
+// (conv2d_coop_nhwc.wgsl), as `winograd_coop` does F(2×2, 3×3)'s: winograd4_weight with
+// `products_nhwc` writes U as that grouped 1×1 convolution's plain [36·OC, IC] weight (position
+// t's rows at t·OC, for its f16 prepack), and the `_nhwc` (NCHW tensors) and `_channels_last`
+// (NHWC tensors) transforms write and read V and M as its channels-last input and output,
+// [N, tiles_h, tiles_w, 36·IC] and [N, tiles_h, tiles_w, 36·OC]: V[n, tile, t, ic] and
+// M[n, tile, t, oc]. It runs its input transform from the f16 expansion
+// (conv2d_winograd4_f16_out.wgsl): V in f16, which its products would round to f16 as they load
+// it anyway.
+//
 // At the points 0, 1, −1, ½, −2 (and ∞):
 //
 //   Bᵀ = [1 −3/2 −2 3/2 1 0; 0 −1 ½ 5/2 1 0; 0 1 −5/2 ½ 1 0; 0 −2 −1 2 1 0; 0 ½ −1 −½ 1 0;
@@ -29,9 +39,11 @@
 // F(2×2, 3×3)'s (these points: 0.6–0.7× that of the usual 0, ±1, ±2); the tests bound the
 // output's relative error against the f64 reference like every kernel's.
 //
-// One thread per item, items along `gid.y * stride_x + gid.x`, ordered with the tile (or the
-// output channel, for the weight) fastest, so that a warp's stores of V and U and loads of M are
-// consecutive.
+// The NCHW passes are one thread per item, items along `gid.y * stride_x + gid.x`, ordered with
+// the tile (or the output channel, for the weight) fastest, so that a warp's stores of V and U
+// and loads of M are consecutive. The channels-last ones are described where they start.
+//
+// `output` holds f32 here.
 
 struct ConvParams {
     n: u32,
@@ -68,6 +80,9 @@ struct ConvParams {
 override wg_size: u32 = 256;
 // Threads per row of the dispatch grid (workgroups in x times wg_size).
 override stride_x: u32;
+// winograd4_weight's layout of U: false for the GEMM kernels' packed weight, true for the plain
+// weight `winograd_4x4_coop` prepacks.
+override products_nhwc: bool = false;
 // Fused output activation: 0 none, 1 relu, 2 clamp(clamp_min, clamp_max).
 override activation: u32 = 0;
 override clamp_min: f32 = 0.0;
@@ -92,19 +107,33 @@ fn tiles_w() -> u32 {
     return (params.ow + 3u) / 4u;
 }
 
-// One thread per (input channel, output channel), output channels fastest (coalesced stores).
+// The bias of output channel `oc` (0 without one).
+fn bias_of(oc: u32) -> f32 {
+    if (params.has_bias != 0u) {
+        return bias[oc];
+    }
+    return 0.0;
+}
+
+// One thread per (input channel, output channel), the channel that is fastest in U fastest
+// (coalesced stores).
 @compute @workgroup_size(wg_size)
 fn winograd4_weight(@builtin(global_invocation_id) gid: vec3<u32>) {
     let index = gid.y * stride_x + gid.x;
     if (index >= params.ic * params.oc) {
         return;
     }
-    let oc = index % params.oc;
-    let ic = index / params.oc;
-    let oc4 = (params.oc + 3u) / 4u * 4u;
+    var oc = index % params.oc;
+    var ic = index / params.oc;
     // Position t of U at out + t·stride.
-    let stride = params.ic * oc4;
-    let out = ic * oc4 + oc;
+    var stride = params.ic * ((params.oc + 3u) / 4u * 4u);
+    var out = ic * ((params.oc + 3u) / 4u * 4u) + oc;
+    if (products_nhwc) {
+        ic = index % params.ic;
+        oc = index / params.ic;
+        stride = params.oc * params.ic;
+        out = oc * params.ic + ic;
+    }
     let base = (oc * params.ic + ic) * 9u;
     let g_0_0 = weight[base + 0u];
     let g_0_1 = weight[base + 1u];
@@ -135,42 +164,42 @@ fn winograd4_weight(@builtin(global_invocation_id) gid: vec3<u32>) {
     let gg_5_1 = g_2_1;
     let gg_5_2 = g_2_2;
     // (G g) Gᵀ: 6 rows of 6, row i at positions t = 6i .. 6i + 5.
-    output[out + 0u * stride] = gg_0_0;
-    output[out + 1u * stride] = 0.333333333 * gg_0_0 + 0.333333333 * gg_0_1 + 0.333333333 * gg_0_2;
-    output[out + 2u * stride] = -0.333333333 * gg_0_0 + 0.333333333 * gg_0_1 - 0.333333333 * gg_0_2;
-    output[out + 3u * stride] = -1.06666667 * gg_0_0 - 0.533333333 * gg_0_1 - 0.266666667 * gg_0_2;
-    output[out + 4u * stride] = 0.0666666667 * gg_0_0 - 0.133333333 * gg_0_1 + 0.266666667 * gg_0_2;
-    output[out + 5u * stride] = gg_0_2;
-    output[out + 6u * stride] = gg_1_0;
-    output[out + 7u * stride] = 0.333333333 * gg_1_0 + 0.333333333 * gg_1_1 + 0.333333333 * gg_1_2;
-    output[out + 8u * stride] = -0.333333333 * gg_1_0 + 0.333333333 * gg_1_1 - 0.333333333 * gg_1_2;
-    output[out + 9u * stride] = -1.06666667 * gg_1_0 - 0.533333333 * gg_1_1 - 0.266666667 * gg_1_2;
-    output[out + 10u * stride] = 0.0666666667 * gg_1_0 - 0.133333333 * gg_1_1 + 0.266666667 * gg_1_2;
-    output[out + 11u * stride] = gg_1_2;
-    output[out + 12u * stride] = gg_2_0;
-    output[out + 13u * stride] = 0.333333333 * gg_2_0 + 0.333333333 * gg_2_1 + 0.333333333 * gg_2_2;
-    output[out + 14u * stride] = -0.333333333 * gg_2_0 + 0.333333333 * gg_2_1 - 0.333333333 * gg_2_2;
-    output[out + 15u * stride] = -1.06666667 * gg_2_0 - 0.533333333 * gg_2_1 - 0.266666667 * gg_2_2;
-    output[out + 16u * stride] = 0.0666666667 * gg_2_0 - 0.133333333 * gg_2_1 + 0.266666667 * gg_2_2;
-    output[out + 17u * stride] = gg_2_2;
-    output[out + 18u * stride] = gg_3_0;
-    output[out + 19u * stride] = 0.333333333 * gg_3_0 + 0.333333333 * gg_3_1 + 0.333333333 * gg_3_2;
-    output[out + 20u * stride] = -0.333333333 * gg_3_0 + 0.333333333 * gg_3_1 - 0.333333333 * gg_3_2;
-    output[out + 21u * stride] = -1.06666667 * gg_3_0 - 0.533333333 * gg_3_1 - 0.266666667 * gg_3_2;
-    output[out + 22u * stride] = 0.0666666667 * gg_3_0 - 0.133333333 * gg_3_1 + 0.266666667 * gg_3_2;
-    output[out + 23u * stride] = gg_3_2;
-    output[out + 24u * stride] = gg_4_0;
-    output[out + 25u * stride] = 0.333333333 * gg_4_0 + 0.333333333 * gg_4_1 + 0.333333333 * gg_4_2;
-    output[out + 26u * stride] = -0.333333333 * gg_4_0 + 0.333333333 * gg_4_1 - 0.333333333 * gg_4_2;
-    output[out + 27u * stride] = -1.06666667 * gg_4_0 - 0.533333333 * gg_4_1 - 0.266666667 * gg_4_2;
-    output[out + 28u * stride] = 0.0666666667 * gg_4_0 - 0.133333333 * gg_4_1 + 0.266666667 * gg_4_2;
-    output[out + 29u * stride] = gg_4_2;
-    output[out + 30u * stride] = gg_5_0;
-    output[out + 31u * stride] = 0.333333333 * gg_5_0 + 0.333333333 * gg_5_1 + 0.333333333 * gg_5_2;
-    output[out + 32u * stride] = -0.333333333 * gg_5_0 + 0.333333333 * gg_5_1 - 0.333333333 * gg_5_2;
-    output[out + 33u * stride] = -1.06666667 * gg_5_0 - 0.533333333 * gg_5_1 - 0.266666667 * gg_5_2;
-    output[out + 34u * stride] = 0.0666666667 * gg_5_0 - 0.133333333 * gg_5_1 + 0.266666667 * gg_5_2;
-    output[out + 35u * stride] = gg_5_2;
+    output[out + 0u * stride] = (gg_0_0);
+    output[out + 1u * stride] = (0.333333333 * gg_0_0 + 0.333333333 * gg_0_1 + 0.333333333 * gg_0_2);
+    output[out + 2u * stride] = (-0.333333333 * gg_0_0 + 0.333333333 * gg_0_1 - 0.333333333 * gg_0_2);
+    output[out + 3u * stride] = (-1.06666667 * gg_0_0 - 0.533333333 * gg_0_1 - 0.266666667 * gg_0_2);
+    output[out + 4u * stride] = (0.0666666667 * gg_0_0 - 0.133333333 * gg_0_1 + 0.266666667 * gg_0_2);
+    output[out + 5u * stride] = (gg_0_2);
+    output[out + 6u * stride] = (gg_1_0);
+    output[out + 7u * stride] = (0.333333333 * gg_1_0 + 0.333333333 * gg_1_1 + 0.333333333 * gg_1_2);
+    output[out + 8u * stride] = (-0.333333333 * gg_1_0 + 0.333333333 * gg_1_1 - 0.333333333 * gg_1_2);
+    output[out + 9u * stride] = (-1.06666667 * gg_1_0 - 0.533333333 * gg_1_1 - 0.266666667 * gg_1_2);
+    output[out + 10u * stride] = (0.0666666667 * gg_1_0 - 0.133333333 * gg_1_1 + 0.266666667 * gg_1_2);
+    output[out + 11u * stride] = (gg_1_2);
+    output[out + 12u * stride] = (gg_2_0);
+    output[out + 13u * stride] = (0.333333333 * gg_2_0 + 0.333333333 * gg_2_1 + 0.333333333 * gg_2_2);
+    output[out + 14u * stride] = (-0.333333333 * gg_2_0 + 0.333333333 * gg_2_1 - 0.333333333 * gg_2_2);
+    output[out + 15u * stride] = (-1.06666667 * gg_2_0 - 0.533333333 * gg_2_1 - 0.266666667 * gg_2_2);
+    output[out + 16u * stride] = (0.0666666667 * gg_2_0 - 0.133333333 * gg_2_1 + 0.266666667 * gg_2_2);
+    output[out + 17u * stride] = (gg_2_2);
+    output[out + 18u * stride] = (gg_3_0);
+    output[out + 19u * stride] = (0.333333333 * gg_3_0 + 0.333333333 * gg_3_1 + 0.333333333 * gg_3_2);
+    output[out + 20u * stride] = (-0.333333333 * gg_3_0 + 0.333333333 * gg_3_1 - 0.333333333 * gg_3_2);
+    output[out + 21u * stride] = (-1.06666667 * gg_3_0 - 0.533333333 * gg_3_1 - 0.266666667 * gg_3_2);
+    output[out + 22u * stride] = (0.0666666667 * gg_3_0 - 0.133333333 * gg_3_1 + 0.266666667 * gg_3_2);
+    output[out + 23u * stride] = (gg_3_2);
+    output[out + 24u * stride] = (gg_4_0);
+    output[out + 25u * stride] = (0.333333333 * gg_4_0 + 0.333333333 * gg_4_1 + 0.333333333 * gg_4_2);
+    output[out + 26u * stride] = (-0.333333333 * gg_4_0 + 0.333333333 * gg_4_1 - 0.333333333 * gg_4_2);
+    output[out + 27u * stride] = (-1.06666667 * gg_4_0 - 0.533333333 * gg_4_1 - 0.266666667 * gg_4_2);
+    output[out + 28u * stride] = (0.0666666667 * gg_4_0 - 0.133333333 * gg_4_1 + 0.266666667 * gg_4_2);
+    output[out + 29u * stride] = (gg_4_2);
+    output[out + 30u * stride] = (gg_5_0);
+    output[out + 31u * stride] = (0.333333333 * gg_5_0 + 0.333333333 * gg_5_1 + 0.333333333 * gg_5_2);
+    output[out + 32u * stride] = (-0.333333333 * gg_5_0 + 0.333333333 * gg_5_1 - 0.333333333 * gg_5_2);
+    output[out + 33u * stride] = (-1.06666667 * gg_5_0 - 0.533333333 * gg_5_1 - 0.266666667 * gg_5_2);
+    output[out + 34u * stride] = (0.0666666667 * gg_5_0 - 0.133333333 * gg_5_1 + 0.266666667 * gg_5_2);
+    output[out + 35u * stride] = (gg_5_2);
 }
 
 // One thread per (image, input channel, tile), tiles fastest: V[n, t, ic, tile] of the band of
@@ -188,7 +217,6 @@ fn winograd4_input(@builtin(global_invocation_id) gid: vec3<u32>) {
     let n = index / (tiles * params.ic);
     let y0 = i32((params.tile_row0 + tile / tiles_w()) * 4u) - i32(params.pad_h);
     let x0 = i32(tile % tiles_w() * 4u) - i32(params.pad_w);
-    let plane = (n * params.ic + ic) * params.ih;
     // The 6×6 window d, zero outside the input.
     let col_ok_0 = x0 + 0 >= 0 && x0 + 0 < i32(params.iw);
     let col_ok_1 = x0 + 1 >= 0 && x0 + 1 < i32(params.iw);
@@ -197,7 +225,7 @@ fn winograd4_input(@builtin(global_invocation_id) gid: vec3<u32>) {
     let col_ok_4 = x0 + 4 >= 0 && x0 + 4 < i32(params.iw);
     let col_ok_5 = x0 + 5 >= 0 && x0 + 5 < i32(params.iw);
     let row_ok_0 = y0 + 0 >= 0 && y0 + 0 < i32(params.ih);
-    let row_at_0 = (plane + u32(y0 + 0)) * params.iw;
+    let row_at_0 = ((n * params.ic + ic) * params.ih + u32(y0 + 0)) * params.iw;
     var d_0_0 = 0.0;
     if (row_ok_0 && col_ok_0) {
         d_0_0 = input[row_at_0 + u32(x0 + 0)];
@@ -223,7 +251,7 @@ fn winograd4_input(@builtin(global_invocation_id) gid: vec3<u32>) {
         d_0_5 = input[row_at_0 + u32(x0 + 5)];
     }
     let row_ok_1 = y0 + 1 >= 0 && y0 + 1 < i32(params.ih);
-    let row_at_1 = (plane + u32(y0 + 1)) * params.iw;
+    let row_at_1 = ((n * params.ic + ic) * params.ih + u32(y0 + 1)) * params.iw;
     var d_1_0 = 0.0;
     if (row_ok_1 && col_ok_0) {
         d_1_0 = input[row_at_1 + u32(x0 + 0)];
@@ -249,7 +277,7 @@ fn winograd4_input(@builtin(global_invocation_id) gid: vec3<u32>) {
         d_1_5 = input[row_at_1 + u32(x0 + 5)];
     }
     let row_ok_2 = y0 + 2 >= 0 && y0 + 2 < i32(params.ih);
-    let row_at_2 = (plane + u32(y0 + 2)) * params.iw;
+    let row_at_2 = ((n * params.ic + ic) * params.ih + u32(y0 + 2)) * params.iw;
     var d_2_0 = 0.0;
     if (row_ok_2 && col_ok_0) {
         d_2_0 = input[row_at_2 + u32(x0 + 0)];
@@ -275,7 +303,7 @@ fn winograd4_input(@builtin(global_invocation_id) gid: vec3<u32>) {
         d_2_5 = input[row_at_2 + u32(x0 + 5)];
     }
     let row_ok_3 = y0 + 3 >= 0 && y0 + 3 < i32(params.ih);
-    let row_at_3 = (plane + u32(y0 + 3)) * params.iw;
+    let row_at_3 = ((n * params.ic + ic) * params.ih + u32(y0 + 3)) * params.iw;
     var d_3_0 = 0.0;
     if (row_ok_3 && col_ok_0) {
         d_3_0 = input[row_at_3 + u32(x0 + 0)];
@@ -301,7 +329,7 @@ fn winograd4_input(@builtin(global_invocation_id) gid: vec3<u32>) {
         d_3_5 = input[row_at_3 + u32(x0 + 5)];
     }
     let row_ok_4 = y0 + 4 >= 0 && y0 + 4 < i32(params.ih);
-    let row_at_4 = (plane + u32(y0 + 4)) * params.iw;
+    let row_at_4 = ((n * params.ic + ic) * params.ih + u32(y0 + 4)) * params.iw;
     var d_4_0 = 0.0;
     if (row_ok_4 && col_ok_0) {
         d_4_0 = input[row_at_4 + u32(x0 + 0)];
@@ -327,7 +355,7 @@ fn winograd4_input(@builtin(global_invocation_id) gid: vec3<u32>) {
         d_4_5 = input[row_at_4 + u32(x0 + 5)];
     }
     let row_ok_5 = y0 + 5 >= 0 && y0 + 5 < i32(params.ih);
-    let row_at_5 = (plane + u32(y0 + 5)) * params.iw;
+    let row_at_5 = ((n * params.ic + ic) * params.ih + u32(y0 + 5)) * params.iw;
     var d_5_0 = 0.0;
     if (row_ok_5 && col_ok_0) {
         d_5_0 = input[row_at_5 + u32(x0 + 0)];
@@ -352,6 +380,7 @@ fn winograd4_input(@builtin(global_invocation_id) gid: vec3<u32>) {
     if (row_ok_5 && col_ok_5) {
         d_5_5 = input[row_at_5 + u32(x0 + 5)];
     }
+
     // Bᵀ d: 6 rows of 6.
     let bd_0_0 = d_0_0 - 1.5 * d_1_0 - 2.0 * d_2_0 + 1.5 * d_3_0 + d_4_0;
     let bd_0_1 = d_0_1 - 1.5 * d_1_1 - 2.0 * d_2_1 + 1.5 * d_3_1 + d_4_1;
@@ -389,45 +418,83 @@ fn winograd4_input(@builtin(global_invocation_id) gid: vec3<u32>) {
     let bd_5_3 = d_1_3 - 1.5 * d_2_3 - 2.0 * d_3_3 + 1.5 * d_4_3 + d_5_3;
     let bd_5_4 = d_1_4 - 1.5 * d_2_4 - 2.0 * d_3_4 + 1.5 * d_4_4 + d_5_4;
     let bd_5_5 = d_1_5 - 1.5 * d_2_5 - 2.0 * d_3_5 + 1.5 * d_4_5 + d_5_5;
-    // (Bᵀ d) B, position t = 6i + j of [n, t, ic, tile].
+    // (Bᵀ d) B: position t = 6i + j.
+    let v_0 = bd_0_0 - 1.5 * bd_0_1 - 2.0 * bd_0_2 + 1.5 * bd_0_3 + bd_0_4;
+    let v_1 = -bd_0_1 + 0.5 * bd_0_2 + 2.5 * bd_0_3 + bd_0_4;
+    let v_2 = bd_0_1 - 2.5 * bd_0_2 + 0.5 * bd_0_3 + bd_0_4;
+    let v_3 = -2.0 * bd_0_1 - bd_0_2 + 2.0 * bd_0_3 + bd_0_4;
+    let v_4 = 0.5 * bd_0_1 - bd_0_2 - 0.5 * bd_0_3 + bd_0_4;
+    let v_5 = bd_0_1 - 1.5 * bd_0_2 - 2.0 * bd_0_3 + 1.5 * bd_0_4 + bd_0_5;
+    let v_6 = bd_1_0 - 1.5 * bd_1_1 - 2.0 * bd_1_2 + 1.5 * bd_1_3 + bd_1_4;
+    let v_7 = -bd_1_1 + 0.5 * bd_1_2 + 2.5 * bd_1_3 + bd_1_4;
+    let v_8 = bd_1_1 - 2.5 * bd_1_2 + 0.5 * bd_1_3 + bd_1_4;
+    let v_9 = -2.0 * bd_1_1 - bd_1_2 + 2.0 * bd_1_3 + bd_1_4;
+    let v_10 = 0.5 * bd_1_1 - bd_1_2 - 0.5 * bd_1_3 + bd_1_4;
+    let v_11 = bd_1_1 - 1.5 * bd_1_2 - 2.0 * bd_1_3 + 1.5 * bd_1_4 + bd_1_5;
+    let v_12 = bd_2_0 - 1.5 * bd_2_1 - 2.0 * bd_2_2 + 1.5 * bd_2_3 + bd_2_4;
+    let v_13 = -bd_2_1 + 0.5 * bd_2_2 + 2.5 * bd_2_3 + bd_2_4;
+    let v_14 = bd_2_1 - 2.5 * bd_2_2 + 0.5 * bd_2_3 + bd_2_4;
+    let v_15 = -2.0 * bd_2_1 - bd_2_2 + 2.0 * bd_2_3 + bd_2_4;
+    let v_16 = 0.5 * bd_2_1 - bd_2_2 - 0.5 * bd_2_3 + bd_2_4;
+    let v_17 = bd_2_1 - 1.5 * bd_2_2 - 2.0 * bd_2_3 + 1.5 * bd_2_4 + bd_2_5;
+    let v_18 = bd_3_0 - 1.5 * bd_3_1 - 2.0 * bd_3_2 + 1.5 * bd_3_3 + bd_3_4;
+    let v_19 = -bd_3_1 + 0.5 * bd_3_2 + 2.5 * bd_3_3 + bd_3_4;
+    let v_20 = bd_3_1 - 2.5 * bd_3_2 + 0.5 * bd_3_3 + bd_3_4;
+    let v_21 = -2.0 * bd_3_1 - bd_3_2 + 2.0 * bd_3_3 + bd_3_4;
+    let v_22 = 0.5 * bd_3_1 - bd_3_2 - 0.5 * bd_3_3 + bd_3_4;
+    let v_23 = bd_3_1 - 1.5 * bd_3_2 - 2.0 * bd_3_3 + 1.5 * bd_3_4 + bd_3_5;
+    let v_24 = bd_4_0 - 1.5 * bd_4_1 - 2.0 * bd_4_2 + 1.5 * bd_4_3 + bd_4_4;
+    let v_25 = -bd_4_1 + 0.5 * bd_4_2 + 2.5 * bd_4_3 + bd_4_4;
+    let v_26 = bd_4_1 - 2.5 * bd_4_2 + 0.5 * bd_4_3 + bd_4_4;
+    let v_27 = -2.0 * bd_4_1 - bd_4_2 + 2.0 * bd_4_3 + bd_4_4;
+    let v_28 = 0.5 * bd_4_1 - bd_4_2 - 0.5 * bd_4_3 + bd_4_4;
+    let v_29 = bd_4_1 - 1.5 * bd_4_2 - 2.0 * bd_4_3 + 1.5 * bd_4_4 + bd_4_5;
+    let v_30 = bd_5_0 - 1.5 * bd_5_1 - 2.0 * bd_5_2 + 1.5 * bd_5_3 + bd_5_4;
+    let v_31 = -bd_5_1 + 0.5 * bd_5_2 + 2.5 * bd_5_3 + bd_5_4;
+    let v_32 = bd_5_1 - 2.5 * bd_5_2 + 0.5 * bd_5_3 + bd_5_4;
+    let v_33 = -2.0 * bd_5_1 - bd_5_2 + 2.0 * bd_5_3 + bd_5_4;
+    let v_34 = 0.5 * bd_5_1 - bd_5_2 - 0.5 * bd_5_3 + bd_5_4;
+    let v_35 = bd_5_1 - 1.5 * bd_5_2 - 2.0 * bd_5_3 + 1.5 * bd_5_4 + bd_5_5;
+
+    // Position t of [n, t, ic, tile].
     let stride = params.ic * tiles;
     let out = (n * 36u * params.ic + ic) * tiles + tile;
-    output[out + 0u * stride] = bd_0_0 - 1.5 * bd_0_1 - 2.0 * bd_0_2 + 1.5 * bd_0_3 + bd_0_4;
-    output[out + 1u * stride] = -bd_0_1 + 0.5 * bd_0_2 + 2.5 * bd_0_3 + bd_0_4;
-    output[out + 2u * stride] = bd_0_1 - 2.5 * bd_0_2 + 0.5 * bd_0_3 + bd_0_4;
-    output[out + 3u * stride] = -2.0 * bd_0_1 - bd_0_2 + 2.0 * bd_0_3 + bd_0_4;
-    output[out + 4u * stride] = 0.5 * bd_0_1 - bd_0_2 - 0.5 * bd_0_3 + bd_0_4;
-    output[out + 5u * stride] = bd_0_1 - 1.5 * bd_0_2 - 2.0 * bd_0_3 + 1.5 * bd_0_4 + bd_0_5;
-    output[out + 6u * stride] = bd_1_0 - 1.5 * bd_1_1 - 2.0 * bd_1_2 + 1.5 * bd_1_3 + bd_1_4;
-    output[out + 7u * stride] = -bd_1_1 + 0.5 * bd_1_2 + 2.5 * bd_1_3 + bd_1_4;
-    output[out + 8u * stride] = bd_1_1 - 2.5 * bd_1_2 + 0.5 * bd_1_3 + bd_1_4;
-    output[out + 9u * stride] = -2.0 * bd_1_1 - bd_1_2 + 2.0 * bd_1_3 + bd_1_4;
-    output[out + 10u * stride] = 0.5 * bd_1_1 - bd_1_2 - 0.5 * bd_1_3 + bd_1_4;
-    output[out + 11u * stride] = bd_1_1 - 1.5 * bd_1_2 - 2.0 * bd_1_3 + 1.5 * bd_1_4 + bd_1_5;
-    output[out + 12u * stride] = bd_2_0 - 1.5 * bd_2_1 - 2.0 * bd_2_2 + 1.5 * bd_2_3 + bd_2_4;
-    output[out + 13u * stride] = -bd_2_1 + 0.5 * bd_2_2 + 2.5 * bd_2_3 + bd_2_4;
-    output[out + 14u * stride] = bd_2_1 - 2.5 * bd_2_2 + 0.5 * bd_2_3 + bd_2_4;
-    output[out + 15u * stride] = -2.0 * bd_2_1 - bd_2_2 + 2.0 * bd_2_3 + bd_2_4;
-    output[out + 16u * stride] = 0.5 * bd_2_1 - bd_2_2 - 0.5 * bd_2_3 + bd_2_4;
-    output[out + 17u * stride] = bd_2_1 - 1.5 * bd_2_2 - 2.0 * bd_2_3 + 1.5 * bd_2_4 + bd_2_5;
-    output[out + 18u * stride] = bd_3_0 - 1.5 * bd_3_1 - 2.0 * bd_3_2 + 1.5 * bd_3_3 + bd_3_4;
-    output[out + 19u * stride] = -bd_3_1 + 0.5 * bd_3_2 + 2.5 * bd_3_3 + bd_3_4;
-    output[out + 20u * stride] = bd_3_1 - 2.5 * bd_3_2 + 0.5 * bd_3_3 + bd_3_4;
-    output[out + 21u * stride] = -2.0 * bd_3_1 - bd_3_2 + 2.0 * bd_3_3 + bd_3_4;
-    output[out + 22u * stride] = 0.5 * bd_3_1 - bd_3_2 - 0.5 * bd_3_3 + bd_3_4;
-    output[out + 23u * stride] = bd_3_1 - 1.5 * bd_3_2 - 2.0 * bd_3_3 + 1.5 * bd_3_4 + bd_3_5;
-    output[out + 24u * stride] = bd_4_0 - 1.5 * bd_4_1 - 2.0 * bd_4_2 + 1.5 * bd_4_3 + bd_4_4;
-    output[out + 25u * stride] = -bd_4_1 + 0.5 * bd_4_2 + 2.5 * bd_4_3 + bd_4_4;
-    output[out + 26u * stride] = bd_4_1 - 2.5 * bd_4_2 + 0.5 * bd_4_3 + bd_4_4;
-    output[out + 27u * stride] = -2.0 * bd_4_1 - bd_4_2 + 2.0 * bd_4_3 + bd_4_4;
-    output[out + 28u * stride] = 0.5 * bd_4_1 - bd_4_2 - 0.5 * bd_4_3 + bd_4_4;
-    output[out + 29u * stride] = bd_4_1 - 1.5 * bd_4_2 - 2.0 * bd_4_3 + 1.5 * bd_4_4 + bd_4_5;
-    output[out + 30u * stride] = bd_5_0 - 1.5 * bd_5_1 - 2.0 * bd_5_2 + 1.5 * bd_5_3 + bd_5_4;
-    output[out + 31u * stride] = -bd_5_1 + 0.5 * bd_5_2 + 2.5 * bd_5_3 + bd_5_4;
-    output[out + 32u * stride] = bd_5_1 - 2.5 * bd_5_2 + 0.5 * bd_5_3 + bd_5_4;
-    output[out + 33u * stride] = -2.0 * bd_5_1 - bd_5_2 + 2.0 * bd_5_3 + bd_5_4;
-    output[out + 34u * stride] = 0.5 * bd_5_1 - bd_5_2 - 0.5 * bd_5_3 + bd_5_4;
-    output[out + 35u * stride] = bd_5_1 - 1.5 * bd_5_2 - 2.0 * bd_5_3 + 1.5 * bd_5_4 + bd_5_5;
+    output[out + 0u * stride] = (v_0);
+    output[out + 1u * stride] = (v_1);
+    output[out + 2u * stride] = (v_2);
+    output[out + 3u * stride] = (v_3);
+    output[out + 4u * stride] = (v_4);
+    output[out + 5u * stride] = (v_5);
+    output[out + 6u * stride] = (v_6);
+    output[out + 7u * stride] = (v_7);
+    output[out + 8u * stride] = (v_8);
+    output[out + 9u * stride] = (v_9);
+    output[out + 10u * stride] = (v_10);
+    output[out + 11u * stride] = (v_11);
+    output[out + 12u * stride] = (v_12);
+    output[out + 13u * stride] = (v_13);
+    output[out + 14u * stride] = (v_14);
+    output[out + 15u * stride] = (v_15);
+    output[out + 16u * stride] = (v_16);
+    output[out + 17u * stride] = (v_17);
+    output[out + 18u * stride] = (v_18);
+    output[out + 19u * stride] = (v_19);
+    output[out + 20u * stride] = (v_20);
+    output[out + 21u * stride] = (v_21);
+    output[out + 22u * stride] = (v_22);
+    output[out + 23u * stride] = (v_23);
+    output[out + 24u * stride] = (v_24);
+    output[out + 25u * stride] = (v_25);
+    output[out + 26u * stride] = (v_26);
+    output[out + 27u * stride] = (v_27);
+    output[out + 28u * stride] = (v_28);
+    output[out + 29u * stride] = (v_29);
+    output[out + 30u * stride] = (v_30);
+    output[out + 31u * stride] = (v_31);
+    output[out + 32u * stride] = (v_32);
+    output[out + 33u * stride] = (v_33);
+    output[out + 34u * stride] = (v_34);
+    output[out + 35u * stride] = (v_35);
 }
 
 // One thread per (image, output channel, tile), tiles fastest; `input` is M (of the band, as in
@@ -505,63 +572,886 @@ fn winograd4_output(@builtin(global_invocation_id) gid: vec3<u32>) {
     let am_3_3 = m_1_3 - m_2_3 + 0.125 * m_3_3 - 8.0 * m_4_3 + m_5_3;
     let am_3_4 = m_1_4 - m_2_4 + 0.125 * m_3_4 - 8.0 * m_4_4 + m_5_4;
     let am_3_5 = m_1_5 - m_2_5 + 0.125 * m_3_5 - 8.0 * m_4_5 + m_5_5;
-    var b = 0.0;
-    if (params.has_bias != 0u) {
-        b = bias[oc];
-    }
-    // (Aᵀ m) A plus the bias, through the activation: rows and columns past the output cut.
+    // (Aᵀ m) A: row a, column c.
+    let y_0_0 = am_0_0 + am_0_1 + am_0_2 + am_0_3 + am_0_4;
+    let y_0_1 = am_0_1 - am_0_2 + 0.5 * am_0_3 - 2.0 * am_0_4;
+    let y_0_2 = am_0_1 + am_0_2 + 0.25 * am_0_3 + 4.0 * am_0_4;
+    let y_0_3 = am_0_1 - am_0_2 + 0.125 * am_0_3 - 8.0 * am_0_4 + am_0_5;
+    let y_1_0 = am_1_0 + am_1_1 + am_1_2 + am_1_3 + am_1_4;
+    let y_1_1 = am_1_1 - am_1_2 + 0.5 * am_1_3 - 2.0 * am_1_4;
+    let y_1_2 = am_1_1 + am_1_2 + 0.25 * am_1_3 + 4.0 * am_1_4;
+    let y_1_3 = am_1_1 - am_1_2 + 0.125 * am_1_3 - 8.0 * am_1_4 + am_1_5;
+    let y_2_0 = am_2_0 + am_2_1 + am_2_2 + am_2_3 + am_2_4;
+    let y_2_1 = am_2_1 - am_2_2 + 0.5 * am_2_3 - 2.0 * am_2_4;
+    let y_2_2 = am_2_1 + am_2_2 + 0.25 * am_2_3 + 4.0 * am_2_4;
+    let y_2_3 = am_2_1 - am_2_2 + 0.125 * am_2_3 - 8.0 * am_2_4 + am_2_5;
+    let y_3_0 = am_3_0 + am_3_1 + am_3_2 + am_3_3 + am_3_4;
+    let y_3_1 = am_3_1 - am_3_2 + 0.5 * am_3_3 - 2.0 * am_3_4;
+    let y_3_2 = am_3_1 + am_3_2 + 0.25 * am_3_3 + 4.0 * am_3_4;
+    let y_3_3 = am_3_1 - am_3_2 + 0.125 * am_3_3 - 8.0 * am_3_4 + am_3_5;
+
+    let b = bias_of(oc);
+    // Plus the bias, through the activation: rows and columns past the output cut.
     let oy0 = (params.tile_row0 + tile / tiles_w()) * 4u;
     let ox0 = tile % tiles_w() * 4u;
     if (oy0 + 0u < params.oh) {
         let at = ((n * params.oc + oc) * params.oh + oy0 + 0u) * params.ow + ox0;
-        output[at] = activate(am_0_0 + am_0_1 + am_0_2 + am_0_3 + am_0_4 + b);
+        output[at] = (activate(y_0_0 + b));
         if (ox0 + 1u < params.ow) {
-            output[at + 1u] = activate(am_0_1 - am_0_2 + 0.5 * am_0_3 - 2.0 * am_0_4 + b);
+            output[at + 1u] = (activate(y_0_1 + b));
         }
         if (ox0 + 2u < params.ow) {
-            output[at + 2u] = activate(am_0_1 + am_0_2 + 0.25 * am_0_3 + 4.0 * am_0_4 + b);
+            output[at + 2u] = (activate(y_0_2 + b));
         }
         if (ox0 + 3u < params.ow) {
-            output[at + 3u] = activate(am_0_1 - am_0_2 + 0.125 * am_0_3 - 8.0 * am_0_4 + am_0_5 + b);
+            output[at + 3u] = (activate(y_0_3 + b));
         }
     }
     if (oy0 + 1u < params.oh) {
         let at = ((n * params.oc + oc) * params.oh + oy0 + 1u) * params.ow + ox0;
-        output[at] = activate(am_1_0 + am_1_1 + am_1_2 + am_1_3 + am_1_4 + b);
+        output[at] = (activate(y_1_0 + b));
         if (ox0 + 1u < params.ow) {
-            output[at + 1u] = activate(am_1_1 - am_1_2 + 0.5 * am_1_3 - 2.0 * am_1_4 + b);
+            output[at + 1u] = (activate(y_1_1 + b));
         }
         if (ox0 + 2u < params.ow) {
-            output[at + 2u] = activate(am_1_1 + am_1_2 + 0.25 * am_1_3 + 4.0 * am_1_4 + b);
+            output[at + 2u] = (activate(y_1_2 + b));
         }
         if (ox0 + 3u < params.ow) {
-            output[at + 3u] = activate(am_1_1 - am_1_2 + 0.125 * am_1_3 - 8.0 * am_1_4 + am_1_5 + b);
+            output[at + 3u] = (activate(y_1_3 + b));
         }
     }
     if (oy0 + 2u < params.oh) {
         let at = ((n * params.oc + oc) * params.oh + oy0 + 2u) * params.ow + ox0;
-        output[at] = activate(am_2_0 + am_2_1 + am_2_2 + am_2_3 + am_2_4 + b);
+        output[at] = (activate(y_2_0 + b));
         if (ox0 + 1u < params.ow) {
-            output[at + 1u] = activate(am_2_1 - am_2_2 + 0.5 * am_2_3 - 2.0 * am_2_4 + b);
+            output[at + 1u] = (activate(y_2_1 + b));
         }
         if (ox0 + 2u < params.ow) {
-            output[at + 2u] = activate(am_2_1 + am_2_2 + 0.25 * am_2_3 + 4.0 * am_2_4 + b);
+            output[at + 2u] = (activate(y_2_2 + b));
         }
         if (ox0 + 3u < params.ow) {
-            output[at + 3u] = activate(am_2_1 - am_2_2 + 0.125 * am_2_3 - 8.0 * am_2_4 + am_2_5 + b);
+            output[at + 3u] = (activate(y_2_3 + b));
         }
     }
     if (oy0 + 3u < params.oh) {
         let at = ((n * params.oc + oc) * params.oh + oy0 + 3u) * params.ow + ox0;
-        output[at] = activate(am_3_0 + am_3_1 + am_3_2 + am_3_3 + am_3_4 + b);
+        output[at] = (activate(y_3_0 + b));
         if (ox0 + 1u < params.ow) {
-            output[at + 1u] = activate(am_3_1 - am_3_2 + 0.5 * am_3_3 - 2.0 * am_3_4 + b);
+            output[at + 1u] = (activate(y_3_1 + b));
         }
         if (ox0 + 2u < params.ow) {
-            output[at + 2u] = activate(am_3_1 + am_3_2 + 0.25 * am_3_3 + 4.0 * am_3_4 + b);
+            output[at + 2u] = (activate(y_3_2 + b));
         }
         if (ox0 + 3u < params.ow) {
-            output[at + 3u] = activate(am_3_1 - am_3_2 + 0.125 * am_3_3 - 8.0 * am_3_4 + am_3_5 + b);
+            output[at + 3u] = (activate(y_3_3 + b));
         }
+    }
+}
+
+// ---- Channels-last products (`winograd_4x4_coop`) on NCHW tensors ----
+// As conv2d_winograd.wgsl's block transforms: a workgroup of 256 threads takes a block of tiles
+// of one image, `block_cols` tile columns by (tiles / block_cols) tile rows, in a block of
+// channels, one (tile, channel) item per thread. The NCHW side goes through workgroup memory as
+// whole rows (each warp reads or writes a run of adjacent columns: coalesced, every input value
+// loaded once per block); the channels-last side is written or read straight from registers,
+// thread (channel lid % channels, tile lid / channels), so that a warp's accesses each cover the
+// block's adjacent channels: one whole 32-byte sector, 8 of f32 or 16 of f16 (a partial sector
+// costs the memory a read to write it). The input's blocks hold 16 channels × 16 tiles where V
+// is f16 (8 × 32 where it is f32), the output's 8 channels × 32 tiles (M is f32).
+
+const BLOCK_IN_CHANNELS: u32 = 8u;
+const BLOCK_IN_TILES: u32 = 256u / BLOCK_IN_CHANNELS;
+const BLOCK_OUT_CHANNELS: u32 = 8u;
+const BLOCK_OUT_TILES: u32 = 256u / BLOCK_OUT_CHANNELS;
+// A channel's input rows in the stage: the block's (4·rows + 2) × (4·block_cols + 2) window,
+// at most 780 values (one row of 32 tiles), padded to an odd stride so that
+// adjacent channels fall in different banks.
+const STAGE_IN_STRIDE: u32 = 781u;
+// A channel's output rows in the stage: 4·rows × 4·block_cols = 16·BLOCK_OUT_TILES values, padded.
+const STAGE_OUT_STRIDE: u32 = 16u * BLOCK_OUT_TILES + 1u;
+var<workgroup> stage: array<f32, 6248>;
+
+// Tile columns per block: a power of two from 4 up to the block's tiles (the host picks the
+// narrowest that covers the image's tile columns); the block's tile rows make up the rest.
+override block_cols: u32 = 16u;
+
+// The block of `block_tiles` tiles × `block_channels` channels among `channels` of workgroup
+// `wid` (of a grid `groups` wide): its image, first tile row, first tile column and first
+// channel; past the last block (the grid folds into 2D) the image is N or more, and the caller
+// returns. Uniform across the workgroup. The channel blocks are fastest: workgroups that run
+// together write (or read) adjacent sectors of the same tiles' rows of V (or M).
+fn tile_block(wid: vec3<u32>, groups: vec3<u32>, channels: u32, block_tiles: u32, block_channels: u32) -> vec4<u32> {
+    let block_rows = block_tiles / block_cols;
+    let col_blocks = (tiles_w() + block_cols - 1u) / block_cols;
+    let row_blocks = (params.tile_rows + block_rows - 1u) / block_rows;
+    let channel_blocks = (channels + block_channels - 1u) / block_channels;
+    var block = wid.y * groups.x + wid.x;
+    let channel0 = block % channel_blocks * block_channels;
+    block /= channel_blocks;
+    let tx0 = block % col_blocks * block_cols;
+    block /= col_blocks;
+    let ty0 = block % row_blocks * block_rows;
+    return vec4<u32>(block / row_blocks, ty0, tx0, channel0);
+}
+
+// V[n, tile, t, ic] = (Bᵀ d B)[t]: the block's input windows into the stage, rows along the
+// warp; then each thread transforms its item's window from the stage and writes it.
+@compute @workgroup_size(256)
+fn winograd4_input_nhwc(
+    @builtin(workgroup_id) wid: vec3<u32>,
+    @builtin(num_workgroups) groups: vec3<u32>,
+    @builtin(local_invocation_index) lid: u32,
+) {
+    let block = tile_block(wid, groups, params.ic, BLOCK_IN_TILES, BLOCK_IN_CHANNELS);
+    if (block.x >= params.n) {
+        return;
+    }
+    let cols = 4u * block_cols + 2u;
+    let window = (4u * (BLOCK_IN_TILES / block_cols) + 2u) * cols;
+    let y0 = i32((params.tile_row0 + block.y) * 4u) - i32(params.pad_h);
+    let x0 = i32(block.z * 4u) - i32(params.pad_w);
+    for (var j = lid; j < BLOCK_IN_CHANNELS * window; j += 256u) {
+        let c = j / window;
+        let r = j % window / cols;
+        let s = j % cols;
+        let ic = block.w + c;
+        let y = y0 + i32(r);
+        let x = x0 + i32(s);
+        var value = 0.0;
+        if (ic < params.ic && y >= 0 && y < i32(params.ih) && x >= 0 && x < i32(params.iw)) {
+            value = input[((block.x * params.ic + ic) * params.ih + u32(y)) * params.iw + u32(x)];
+        }
+        stage[c * STAGE_IN_STRIDE + r * cols + s] = value;
+    }
+    workgroupBarrier();
+    let c = lid % BLOCK_IN_CHANNELS;
+    let ty = lid / BLOCK_IN_CHANNELS / block_cols;
+    let tx = lid / BLOCK_IN_CHANNELS % block_cols;
+    let ic = block.w + c;
+    if (block.y + ty >= params.tile_rows || block.z + tx >= tiles_w() || ic >= params.ic) {
+        return;
+    }
+    let first = c * STAGE_IN_STRIDE + 4u * ty * cols + 4u * tx;
+    let d_0_0 = stage[first + 0u * cols + 0u];
+    let d_0_1 = stage[first + 0u * cols + 1u];
+    let d_0_2 = stage[first + 0u * cols + 2u];
+    let d_0_3 = stage[first + 0u * cols + 3u];
+    let d_0_4 = stage[first + 0u * cols + 4u];
+    let d_0_5 = stage[first + 0u * cols + 5u];
+    let d_1_0 = stage[first + 1u * cols + 0u];
+    let d_1_1 = stage[first + 1u * cols + 1u];
+    let d_1_2 = stage[first + 1u * cols + 2u];
+    let d_1_3 = stage[first + 1u * cols + 3u];
+    let d_1_4 = stage[first + 1u * cols + 4u];
+    let d_1_5 = stage[first + 1u * cols + 5u];
+    let d_2_0 = stage[first + 2u * cols + 0u];
+    let d_2_1 = stage[first + 2u * cols + 1u];
+    let d_2_2 = stage[first + 2u * cols + 2u];
+    let d_2_3 = stage[first + 2u * cols + 3u];
+    let d_2_4 = stage[first + 2u * cols + 4u];
+    let d_2_5 = stage[first + 2u * cols + 5u];
+    let d_3_0 = stage[first + 3u * cols + 0u];
+    let d_3_1 = stage[first + 3u * cols + 1u];
+    let d_3_2 = stage[first + 3u * cols + 2u];
+    let d_3_3 = stage[first + 3u * cols + 3u];
+    let d_3_4 = stage[first + 3u * cols + 4u];
+    let d_3_5 = stage[first + 3u * cols + 5u];
+    let d_4_0 = stage[first + 4u * cols + 0u];
+    let d_4_1 = stage[first + 4u * cols + 1u];
+    let d_4_2 = stage[first + 4u * cols + 2u];
+    let d_4_3 = stage[first + 4u * cols + 3u];
+    let d_4_4 = stage[first + 4u * cols + 4u];
+    let d_4_5 = stage[first + 4u * cols + 5u];
+    let d_5_0 = stage[first + 5u * cols + 0u];
+    let d_5_1 = stage[first + 5u * cols + 1u];
+    let d_5_2 = stage[first + 5u * cols + 2u];
+    let d_5_3 = stage[first + 5u * cols + 3u];
+    let d_5_4 = stage[first + 5u * cols + 4u];
+    let d_5_5 = stage[first + 5u * cols + 5u];
+    // Bᵀ d: 6 rows of 6.
+    let bd_0_0 = d_0_0 - 1.5 * d_1_0 - 2.0 * d_2_0 + 1.5 * d_3_0 + d_4_0;
+    let bd_0_1 = d_0_1 - 1.5 * d_1_1 - 2.0 * d_2_1 + 1.5 * d_3_1 + d_4_1;
+    let bd_0_2 = d_0_2 - 1.5 * d_1_2 - 2.0 * d_2_2 + 1.5 * d_3_2 + d_4_2;
+    let bd_0_3 = d_0_3 - 1.5 * d_1_3 - 2.0 * d_2_3 + 1.5 * d_3_3 + d_4_3;
+    let bd_0_4 = d_0_4 - 1.5 * d_1_4 - 2.0 * d_2_4 + 1.5 * d_3_4 + d_4_4;
+    let bd_0_5 = d_0_5 - 1.5 * d_1_5 - 2.0 * d_2_5 + 1.5 * d_3_5 + d_4_5;
+    let bd_1_0 = -d_1_0 + 0.5 * d_2_0 + 2.5 * d_3_0 + d_4_0;
+    let bd_1_1 = -d_1_1 + 0.5 * d_2_1 + 2.5 * d_3_1 + d_4_1;
+    let bd_1_2 = -d_1_2 + 0.5 * d_2_2 + 2.5 * d_3_2 + d_4_2;
+    let bd_1_3 = -d_1_3 + 0.5 * d_2_3 + 2.5 * d_3_3 + d_4_3;
+    let bd_1_4 = -d_1_4 + 0.5 * d_2_4 + 2.5 * d_3_4 + d_4_4;
+    let bd_1_5 = -d_1_5 + 0.5 * d_2_5 + 2.5 * d_3_5 + d_4_5;
+    let bd_2_0 = d_1_0 - 2.5 * d_2_0 + 0.5 * d_3_0 + d_4_0;
+    let bd_2_1 = d_1_1 - 2.5 * d_2_1 + 0.5 * d_3_1 + d_4_1;
+    let bd_2_2 = d_1_2 - 2.5 * d_2_2 + 0.5 * d_3_2 + d_4_2;
+    let bd_2_3 = d_1_3 - 2.5 * d_2_3 + 0.5 * d_3_3 + d_4_3;
+    let bd_2_4 = d_1_4 - 2.5 * d_2_4 + 0.5 * d_3_4 + d_4_4;
+    let bd_2_5 = d_1_5 - 2.5 * d_2_5 + 0.5 * d_3_5 + d_4_5;
+    let bd_3_0 = -2.0 * d_1_0 - d_2_0 + 2.0 * d_3_0 + d_4_0;
+    let bd_3_1 = -2.0 * d_1_1 - d_2_1 + 2.0 * d_3_1 + d_4_1;
+    let bd_3_2 = -2.0 * d_1_2 - d_2_2 + 2.0 * d_3_2 + d_4_2;
+    let bd_3_3 = -2.0 * d_1_3 - d_2_3 + 2.0 * d_3_3 + d_4_3;
+    let bd_3_4 = -2.0 * d_1_4 - d_2_4 + 2.0 * d_3_4 + d_4_4;
+    let bd_3_5 = -2.0 * d_1_5 - d_2_5 + 2.0 * d_3_5 + d_4_5;
+    let bd_4_0 = 0.5 * d_1_0 - d_2_0 - 0.5 * d_3_0 + d_4_0;
+    let bd_4_1 = 0.5 * d_1_1 - d_2_1 - 0.5 * d_3_1 + d_4_1;
+    let bd_4_2 = 0.5 * d_1_2 - d_2_2 - 0.5 * d_3_2 + d_4_2;
+    let bd_4_3 = 0.5 * d_1_3 - d_2_3 - 0.5 * d_3_3 + d_4_3;
+    let bd_4_4 = 0.5 * d_1_4 - d_2_4 - 0.5 * d_3_4 + d_4_4;
+    let bd_4_5 = 0.5 * d_1_5 - d_2_5 - 0.5 * d_3_5 + d_4_5;
+    let bd_5_0 = d_1_0 - 1.5 * d_2_0 - 2.0 * d_3_0 + 1.5 * d_4_0 + d_5_0;
+    let bd_5_1 = d_1_1 - 1.5 * d_2_1 - 2.0 * d_3_1 + 1.5 * d_4_1 + d_5_1;
+    let bd_5_2 = d_1_2 - 1.5 * d_2_2 - 2.0 * d_3_2 + 1.5 * d_4_2 + d_5_2;
+    let bd_5_3 = d_1_3 - 1.5 * d_2_3 - 2.0 * d_3_3 + 1.5 * d_4_3 + d_5_3;
+    let bd_5_4 = d_1_4 - 1.5 * d_2_4 - 2.0 * d_3_4 + 1.5 * d_4_4 + d_5_4;
+    let bd_5_5 = d_1_5 - 1.5 * d_2_5 - 2.0 * d_3_5 + 1.5 * d_4_5 + d_5_5;
+    // (Bᵀ d) B: position t = 6i + j.
+    let v_0 = bd_0_0 - 1.5 * bd_0_1 - 2.0 * bd_0_2 + 1.5 * bd_0_3 + bd_0_4;
+    let v_1 = -bd_0_1 + 0.5 * bd_0_2 + 2.5 * bd_0_3 + bd_0_4;
+    let v_2 = bd_0_1 - 2.5 * bd_0_2 + 0.5 * bd_0_3 + bd_0_4;
+    let v_3 = -2.0 * bd_0_1 - bd_0_2 + 2.0 * bd_0_3 + bd_0_4;
+    let v_4 = 0.5 * bd_0_1 - bd_0_2 - 0.5 * bd_0_3 + bd_0_4;
+    let v_5 = bd_0_1 - 1.5 * bd_0_2 - 2.0 * bd_0_3 + 1.5 * bd_0_4 + bd_0_5;
+    let v_6 = bd_1_0 - 1.5 * bd_1_1 - 2.0 * bd_1_2 + 1.5 * bd_1_3 + bd_1_4;
+    let v_7 = -bd_1_1 + 0.5 * bd_1_2 + 2.5 * bd_1_3 + bd_1_4;
+    let v_8 = bd_1_1 - 2.5 * bd_1_2 + 0.5 * bd_1_3 + bd_1_4;
+    let v_9 = -2.0 * bd_1_1 - bd_1_2 + 2.0 * bd_1_3 + bd_1_4;
+    let v_10 = 0.5 * bd_1_1 - bd_1_2 - 0.5 * bd_1_3 + bd_1_4;
+    let v_11 = bd_1_1 - 1.5 * bd_1_2 - 2.0 * bd_1_3 + 1.5 * bd_1_4 + bd_1_5;
+    let v_12 = bd_2_0 - 1.5 * bd_2_1 - 2.0 * bd_2_2 + 1.5 * bd_2_3 + bd_2_4;
+    let v_13 = -bd_2_1 + 0.5 * bd_2_2 + 2.5 * bd_2_3 + bd_2_4;
+    let v_14 = bd_2_1 - 2.5 * bd_2_2 + 0.5 * bd_2_3 + bd_2_4;
+    let v_15 = -2.0 * bd_2_1 - bd_2_2 + 2.0 * bd_2_3 + bd_2_4;
+    let v_16 = 0.5 * bd_2_1 - bd_2_2 - 0.5 * bd_2_3 + bd_2_4;
+    let v_17 = bd_2_1 - 1.5 * bd_2_2 - 2.0 * bd_2_3 + 1.5 * bd_2_4 + bd_2_5;
+    let v_18 = bd_3_0 - 1.5 * bd_3_1 - 2.0 * bd_3_2 + 1.5 * bd_3_3 + bd_3_4;
+    let v_19 = -bd_3_1 + 0.5 * bd_3_2 + 2.5 * bd_3_3 + bd_3_4;
+    let v_20 = bd_3_1 - 2.5 * bd_3_2 + 0.5 * bd_3_3 + bd_3_4;
+    let v_21 = -2.0 * bd_3_1 - bd_3_2 + 2.0 * bd_3_3 + bd_3_4;
+    let v_22 = 0.5 * bd_3_1 - bd_3_2 - 0.5 * bd_3_3 + bd_3_4;
+    let v_23 = bd_3_1 - 1.5 * bd_3_2 - 2.0 * bd_3_3 + 1.5 * bd_3_4 + bd_3_5;
+    let v_24 = bd_4_0 - 1.5 * bd_4_1 - 2.0 * bd_4_2 + 1.5 * bd_4_3 + bd_4_4;
+    let v_25 = -bd_4_1 + 0.5 * bd_4_2 + 2.5 * bd_4_3 + bd_4_4;
+    let v_26 = bd_4_1 - 2.5 * bd_4_2 + 0.5 * bd_4_3 + bd_4_4;
+    let v_27 = -2.0 * bd_4_1 - bd_4_2 + 2.0 * bd_4_3 + bd_4_4;
+    let v_28 = 0.5 * bd_4_1 - bd_4_2 - 0.5 * bd_4_3 + bd_4_4;
+    let v_29 = bd_4_1 - 1.5 * bd_4_2 - 2.0 * bd_4_3 + 1.5 * bd_4_4 + bd_4_5;
+    let v_30 = bd_5_0 - 1.5 * bd_5_1 - 2.0 * bd_5_2 + 1.5 * bd_5_3 + bd_5_4;
+    let v_31 = -bd_5_1 + 0.5 * bd_5_2 + 2.5 * bd_5_3 + bd_5_4;
+    let v_32 = bd_5_1 - 2.5 * bd_5_2 + 0.5 * bd_5_3 + bd_5_4;
+    let v_33 = -2.0 * bd_5_1 - bd_5_2 + 2.0 * bd_5_3 + bd_5_4;
+    let v_34 = 0.5 * bd_5_1 - bd_5_2 - 0.5 * bd_5_3 + bd_5_4;
+    let v_35 = bd_5_1 - 1.5 * bd_5_2 - 2.0 * bd_5_3 + 1.5 * bd_5_4 + bd_5_5;
+
+    let tile = (block.y + ty) * tiles_w() + block.z + tx;
+    let at = (block.x * params.tile_rows * tiles_w() + tile) * 36u * params.ic + ic;
+    output[at + 0u * params.ic] = (v_0);
+    output[at + 1u * params.ic] = (v_1);
+    output[at + 2u * params.ic] = (v_2);
+    output[at + 3u * params.ic] = (v_3);
+    output[at + 4u * params.ic] = (v_4);
+    output[at + 5u * params.ic] = (v_5);
+    output[at + 6u * params.ic] = (v_6);
+    output[at + 7u * params.ic] = (v_7);
+    output[at + 8u * params.ic] = (v_8);
+    output[at + 9u * params.ic] = (v_9);
+    output[at + 10u * params.ic] = (v_10);
+    output[at + 11u * params.ic] = (v_11);
+    output[at + 12u * params.ic] = (v_12);
+    output[at + 13u * params.ic] = (v_13);
+    output[at + 14u * params.ic] = (v_14);
+    output[at + 15u * params.ic] = (v_15);
+    output[at + 16u * params.ic] = (v_16);
+    output[at + 17u * params.ic] = (v_17);
+    output[at + 18u * params.ic] = (v_18);
+    output[at + 19u * params.ic] = (v_19);
+    output[at + 20u * params.ic] = (v_20);
+    output[at + 21u * params.ic] = (v_21);
+    output[at + 22u * params.ic] = (v_22);
+    output[at + 23u * params.ic] = (v_23);
+    output[at + 24u * params.ic] = (v_24);
+    output[at + 25u * params.ic] = (v_25);
+    output[at + 26u * params.ic] = (v_26);
+    output[at + 27u * params.ic] = (v_27);
+    output[at + 28u * params.ic] = (v_28);
+    output[at + 29u * params.ic] = (v_29);
+    output[at + 30u * params.ic] = (v_30);
+    output[at + 31u * params.ic] = (v_31);
+    output[at + 32u * params.ic] = (v_32);
+    output[at + 33u * params.ic] = (v_33);
+    output[at + 34u * params.ic] = (v_34);
+    output[at + 35u * params.ic] = (v_35);
+}
+
+// M[n, tile, t, oc] → y: each thread reads its item's 36 positions, transforms them and puts
+// the 4×4 outputs in the stage; then the block's output rows are written, columns along the warp.
+@compute @workgroup_size(256)
+fn winograd4_output_nhwc(
+    @builtin(workgroup_id) wid: vec3<u32>,
+    @builtin(num_workgroups) groups: vec3<u32>,
+    @builtin(local_invocation_index) lid: u32,
+) {
+    let block = tile_block(wid, groups, params.oc, BLOCK_OUT_TILES, BLOCK_OUT_CHANNELS);
+    if (block.x >= params.n) {
+        return;
+    }
+    let cols = 4u * block_cols;
+    let c = lid % BLOCK_OUT_CHANNELS;
+    let ty = lid / BLOCK_OUT_CHANNELS / block_cols;
+    let tx = lid / BLOCK_OUT_CHANNELS % block_cols;
+    let oc = block.w + c;
+    if (block.y + ty < params.tile_rows && block.z + tx < tiles_w() && oc < params.oc) {
+        let tile = (block.y + ty) * tiles_w() + block.z + tx;
+        let first = (block.x * params.tile_rows * tiles_w() + tile) * 36u * params.oc + oc;
+        let m_0_0 = input[first + 0u * params.oc];
+        let m_0_1 = input[first + 1u * params.oc];
+        let m_0_2 = input[first + 2u * params.oc];
+        let m_0_3 = input[first + 3u * params.oc];
+        let m_0_4 = input[first + 4u * params.oc];
+        let m_0_5 = input[first + 5u * params.oc];
+        let m_1_0 = input[first + 6u * params.oc];
+        let m_1_1 = input[first + 7u * params.oc];
+        let m_1_2 = input[first + 8u * params.oc];
+        let m_1_3 = input[first + 9u * params.oc];
+        let m_1_4 = input[first + 10u * params.oc];
+        let m_1_5 = input[first + 11u * params.oc];
+        let m_2_0 = input[first + 12u * params.oc];
+        let m_2_1 = input[first + 13u * params.oc];
+        let m_2_2 = input[first + 14u * params.oc];
+        let m_2_3 = input[first + 15u * params.oc];
+        let m_2_4 = input[first + 16u * params.oc];
+        let m_2_5 = input[first + 17u * params.oc];
+        let m_3_0 = input[first + 18u * params.oc];
+        let m_3_1 = input[first + 19u * params.oc];
+        let m_3_2 = input[first + 20u * params.oc];
+        let m_3_3 = input[first + 21u * params.oc];
+        let m_3_4 = input[first + 22u * params.oc];
+        let m_3_5 = input[first + 23u * params.oc];
+        let m_4_0 = input[first + 24u * params.oc];
+        let m_4_1 = input[first + 25u * params.oc];
+        let m_4_2 = input[first + 26u * params.oc];
+        let m_4_3 = input[first + 27u * params.oc];
+        let m_4_4 = input[first + 28u * params.oc];
+        let m_4_5 = input[first + 29u * params.oc];
+        let m_5_0 = input[first + 30u * params.oc];
+        let m_5_1 = input[first + 31u * params.oc];
+        let m_5_2 = input[first + 32u * params.oc];
+        let m_5_3 = input[first + 33u * params.oc];
+        let m_5_4 = input[first + 34u * params.oc];
+        let m_5_5 = input[first + 35u * params.oc];
+    // Aᵀ m: 4 rows of 6.
+    let am_0_0 = m_0_0 + m_1_0 + m_2_0 + m_3_0 + m_4_0;
+    let am_0_1 = m_0_1 + m_1_1 + m_2_1 + m_3_1 + m_4_1;
+    let am_0_2 = m_0_2 + m_1_2 + m_2_2 + m_3_2 + m_4_2;
+    let am_0_3 = m_0_3 + m_1_3 + m_2_3 + m_3_3 + m_4_3;
+    let am_0_4 = m_0_4 + m_1_4 + m_2_4 + m_3_4 + m_4_4;
+    let am_0_5 = m_0_5 + m_1_5 + m_2_5 + m_3_5 + m_4_5;
+    let am_1_0 = m_1_0 - m_2_0 + 0.5 * m_3_0 - 2.0 * m_4_0;
+    let am_1_1 = m_1_1 - m_2_1 + 0.5 * m_3_1 - 2.0 * m_4_1;
+    let am_1_2 = m_1_2 - m_2_2 + 0.5 * m_3_2 - 2.0 * m_4_2;
+    let am_1_3 = m_1_3 - m_2_3 + 0.5 * m_3_3 - 2.0 * m_4_3;
+    let am_1_4 = m_1_4 - m_2_4 + 0.5 * m_3_4 - 2.0 * m_4_4;
+    let am_1_5 = m_1_5 - m_2_5 + 0.5 * m_3_5 - 2.0 * m_4_5;
+    let am_2_0 = m_1_0 + m_2_0 + 0.25 * m_3_0 + 4.0 * m_4_0;
+    let am_2_1 = m_1_1 + m_2_1 + 0.25 * m_3_1 + 4.0 * m_4_1;
+    let am_2_2 = m_1_2 + m_2_2 + 0.25 * m_3_2 + 4.0 * m_4_2;
+    let am_2_3 = m_1_3 + m_2_3 + 0.25 * m_3_3 + 4.0 * m_4_3;
+    let am_2_4 = m_1_4 + m_2_4 + 0.25 * m_3_4 + 4.0 * m_4_4;
+    let am_2_5 = m_1_5 + m_2_5 + 0.25 * m_3_5 + 4.0 * m_4_5;
+    let am_3_0 = m_1_0 - m_2_0 + 0.125 * m_3_0 - 8.0 * m_4_0 + m_5_0;
+    let am_3_1 = m_1_1 - m_2_1 + 0.125 * m_3_1 - 8.0 * m_4_1 + m_5_1;
+    let am_3_2 = m_1_2 - m_2_2 + 0.125 * m_3_2 - 8.0 * m_4_2 + m_5_2;
+    let am_3_3 = m_1_3 - m_2_3 + 0.125 * m_3_3 - 8.0 * m_4_3 + m_5_3;
+    let am_3_4 = m_1_4 - m_2_4 + 0.125 * m_3_4 - 8.0 * m_4_4 + m_5_4;
+    let am_3_5 = m_1_5 - m_2_5 + 0.125 * m_3_5 - 8.0 * m_4_5 + m_5_5;
+    // (Aᵀ m) A: row a, column c.
+    let y_0_0 = am_0_0 + am_0_1 + am_0_2 + am_0_3 + am_0_4;
+    let y_0_1 = am_0_1 - am_0_2 + 0.5 * am_0_3 - 2.0 * am_0_4;
+    let y_0_2 = am_0_1 + am_0_2 + 0.25 * am_0_3 + 4.0 * am_0_4;
+    let y_0_3 = am_0_1 - am_0_2 + 0.125 * am_0_3 - 8.0 * am_0_4 + am_0_5;
+    let y_1_0 = am_1_0 + am_1_1 + am_1_2 + am_1_3 + am_1_4;
+    let y_1_1 = am_1_1 - am_1_2 + 0.5 * am_1_3 - 2.0 * am_1_4;
+    let y_1_2 = am_1_1 + am_1_2 + 0.25 * am_1_3 + 4.0 * am_1_4;
+    let y_1_3 = am_1_1 - am_1_2 + 0.125 * am_1_3 - 8.0 * am_1_4 + am_1_5;
+    let y_2_0 = am_2_0 + am_2_1 + am_2_2 + am_2_3 + am_2_4;
+    let y_2_1 = am_2_1 - am_2_2 + 0.5 * am_2_3 - 2.0 * am_2_4;
+    let y_2_2 = am_2_1 + am_2_2 + 0.25 * am_2_3 + 4.0 * am_2_4;
+    let y_2_3 = am_2_1 - am_2_2 + 0.125 * am_2_3 - 8.0 * am_2_4 + am_2_5;
+    let y_3_0 = am_3_0 + am_3_1 + am_3_2 + am_3_3 + am_3_4;
+    let y_3_1 = am_3_1 - am_3_2 + 0.5 * am_3_3 - 2.0 * am_3_4;
+    let y_3_2 = am_3_1 + am_3_2 + 0.25 * am_3_3 + 4.0 * am_3_4;
+    let y_3_3 = am_3_1 - am_3_2 + 0.125 * am_3_3 - 8.0 * am_3_4 + am_3_5;
+
+        let b = bias_of(oc);
+        let at = c * STAGE_OUT_STRIDE + 4u * ty * cols + 4u * tx;
+        stage[at + 0u * cols + 0u] = activate(y_0_0 + b);
+        stage[at + 0u * cols + 1u] = activate(y_0_1 + b);
+        stage[at + 0u * cols + 2u] = activate(y_0_2 + b);
+        stage[at + 0u * cols + 3u] = activate(y_0_3 + b);
+        stage[at + 1u * cols + 0u] = activate(y_1_0 + b);
+        stage[at + 1u * cols + 1u] = activate(y_1_1 + b);
+        stage[at + 1u * cols + 2u] = activate(y_1_2 + b);
+        stage[at + 1u * cols + 3u] = activate(y_1_3 + b);
+        stage[at + 2u * cols + 0u] = activate(y_2_0 + b);
+        stage[at + 2u * cols + 1u] = activate(y_2_1 + b);
+        stage[at + 2u * cols + 2u] = activate(y_2_2 + b);
+        stage[at + 2u * cols + 3u] = activate(y_2_3 + b);
+        stage[at + 3u * cols + 0u] = activate(y_3_0 + b);
+        stage[at + 3u * cols + 1u] = activate(y_3_1 + b);
+        stage[at + 3u * cols + 2u] = activate(y_3_2 + b);
+        stage[at + 3u * cols + 3u] = activate(y_3_3 + b);
+    }
+    workgroupBarrier();
+    let window = 16u * BLOCK_OUT_TILES;
+    // The band's last output row: a block may reach past it (its rows are the next band's).
+    let oy_end = min(params.oh, 4u * (params.tile_row0 + params.tile_rows));
+    for (var j = lid; j < BLOCK_OUT_CHANNELS * window; j += 256u) {
+        let ch = j / window;
+        let oy = 4u * (params.tile_row0 + block.y) + j % window / cols;
+        let ox = 4u * block.z + j % cols;
+        let o = block.w + ch;
+        if (o < params.oc && oy < oy_end && ox < params.ow) {
+            let at = ((block.x * params.oc + o) * params.oh + oy) * params.ow + ox;
+            output[at] = (stage[ch * STAGE_OUT_STRIDE + j % window]);
+        }
+    }
+}
+
+// ---- Channels-last tensors (`winograd_4x4_coop` on NHWC inputs and outputs) ----
+// One thread per (image, tile, channel), channels fastest: each of a thread's 36 loads of the
+// NHWC input and 36 stores of V (or loads of M and 16 stores of the NHWC output) is one of 32
+// adjacent channels across its warp, so both sides are coalesced with no staging.
+
+// V[n, tile, t, ic] from an NHWC input.
+@compute @workgroup_size(wg_size)
+fn winograd4_input_channels_last(@builtin(global_invocation_id) gid: vec3<u32>) {
+    let index = gid.y * stride_x + gid.x;
+    let tiles = params.tile_rows * tiles_w();
+    if (index >= params.n * tiles * params.ic) {
+        return;
+    }
+    let ic = index % params.ic;
+    let tile = (index / params.ic) % tiles;
+    let n = index / (params.ic * tiles);
+    let y0 = i32((params.tile_row0 + tile / tiles_w()) * 4u) - i32(params.pad_h);
+    let x0 = i32(tile % tiles_w() * 4u) - i32(params.pad_w);
+    let col_ok_0 = x0 + 0 >= 0 && x0 + 0 < i32(params.iw);
+    let col_ok_1 = x0 + 1 >= 0 && x0 + 1 < i32(params.iw);
+    let col_ok_2 = x0 + 2 >= 0 && x0 + 2 < i32(params.iw);
+    let col_ok_3 = x0 + 3 >= 0 && x0 + 3 < i32(params.iw);
+    let col_ok_4 = x0 + 4 >= 0 && x0 + 4 < i32(params.iw);
+    let col_ok_5 = x0 + 5 >= 0 && x0 + 5 < i32(params.iw);
+    let row_ok_0 = y0 + 0 >= 0 && y0 + 0 < i32(params.ih);
+    let row_at_0 = (n * params.ih + u32(y0 + 0)) * params.iw;
+    var d_0_0 = 0.0;
+    if (row_ok_0 && col_ok_0) {
+        d_0_0 = input[(row_at_0 + u32(x0 + 0)) * params.ic + ic];
+    }
+    var d_0_1 = 0.0;
+    if (row_ok_0 && col_ok_1) {
+        d_0_1 = input[(row_at_0 + u32(x0 + 1)) * params.ic + ic];
+    }
+    var d_0_2 = 0.0;
+    if (row_ok_0 && col_ok_2) {
+        d_0_2 = input[(row_at_0 + u32(x0 + 2)) * params.ic + ic];
+    }
+    var d_0_3 = 0.0;
+    if (row_ok_0 && col_ok_3) {
+        d_0_3 = input[(row_at_0 + u32(x0 + 3)) * params.ic + ic];
+    }
+    var d_0_4 = 0.0;
+    if (row_ok_0 && col_ok_4) {
+        d_0_4 = input[(row_at_0 + u32(x0 + 4)) * params.ic + ic];
+    }
+    var d_0_5 = 0.0;
+    if (row_ok_0 && col_ok_5) {
+        d_0_5 = input[(row_at_0 + u32(x0 + 5)) * params.ic + ic];
+    }
+    let row_ok_1 = y0 + 1 >= 0 && y0 + 1 < i32(params.ih);
+    let row_at_1 = (n * params.ih + u32(y0 + 1)) * params.iw;
+    var d_1_0 = 0.0;
+    if (row_ok_1 && col_ok_0) {
+        d_1_0 = input[(row_at_1 + u32(x0 + 0)) * params.ic + ic];
+    }
+    var d_1_1 = 0.0;
+    if (row_ok_1 && col_ok_1) {
+        d_1_1 = input[(row_at_1 + u32(x0 + 1)) * params.ic + ic];
+    }
+    var d_1_2 = 0.0;
+    if (row_ok_1 && col_ok_2) {
+        d_1_2 = input[(row_at_1 + u32(x0 + 2)) * params.ic + ic];
+    }
+    var d_1_3 = 0.0;
+    if (row_ok_1 && col_ok_3) {
+        d_1_3 = input[(row_at_1 + u32(x0 + 3)) * params.ic + ic];
+    }
+    var d_1_4 = 0.0;
+    if (row_ok_1 && col_ok_4) {
+        d_1_4 = input[(row_at_1 + u32(x0 + 4)) * params.ic + ic];
+    }
+    var d_1_5 = 0.0;
+    if (row_ok_1 && col_ok_5) {
+        d_1_5 = input[(row_at_1 + u32(x0 + 5)) * params.ic + ic];
+    }
+    let row_ok_2 = y0 + 2 >= 0 && y0 + 2 < i32(params.ih);
+    let row_at_2 = (n * params.ih + u32(y0 + 2)) * params.iw;
+    var d_2_0 = 0.0;
+    if (row_ok_2 && col_ok_0) {
+        d_2_0 = input[(row_at_2 + u32(x0 + 0)) * params.ic + ic];
+    }
+    var d_2_1 = 0.0;
+    if (row_ok_2 && col_ok_1) {
+        d_2_1 = input[(row_at_2 + u32(x0 + 1)) * params.ic + ic];
+    }
+    var d_2_2 = 0.0;
+    if (row_ok_2 && col_ok_2) {
+        d_2_2 = input[(row_at_2 + u32(x0 + 2)) * params.ic + ic];
+    }
+    var d_2_3 = 0.0;
+    if (row_ok_2 && col_ok_3) {
+        d_2_3 = input[(row_at_2 + u32(x0 + 3)) * params.ic + ic];
+    }
+    var d_2_4 = 0.0;
+    if (row_ok_2 && col_ok_4) {
+        d_2_4 = input[(row_at_2 + u32(x0 + 4)) * params.ic + ic];
+    }
+    var d_2_5 = 0.0;
+    if (row_ok_2 && col_ok_5) {
+        d_2_5 = input[(row_at_2 + u32(x0 + 5)) * params.ic + ic];
+    }
+    let row_ok_3 = y0 + 3 >= 0 && y0 + 3 < i32(params.ih);
+    let row_at_3 = (n * params.ih + u32(y0 + 3)) * params.iw;
+    var d_3_0 = 0.0;
+    if (row_ok_3 && col_ok_0) {
+        d_3_0 = input[(row_at_3 + u32(x0 + 0)) * params.ic + ic];
+    }
+    var d_3_1 = 0.0;
+    if (row_ok_3 && col_ok_1) {
+        d_3_1 = input[(row_at_3 + u32(x0 + 1)) * params.ic + ic];
+    }
+    var d_3_2 = 0.0;
+    if (row_ok_3 && col_ok_2) {
+        d_3_2 = input[(row_at_3 + u32(x0 + 2)) * params.ic + ic];
+    }
+    var d_3_3 = 0.0;
+    if (row_ok_3 && col_ok_3) {
+        d_3_3 = input[(row_at_3 + u32(x0 + 3)) * params.ic + ic];
+    }
+    var d_3_4 = 0.0;
+    if (row_ok_3 && col_ok_4) {
+        d_3_4 = input[(row_at_3 + u32(x0 + 4)) * params.ic + ic];
+    }
+    var d_3_5 = 0.0;
+    if (row_ok_3 && col_ok_5) {
+        d_3_5 = input[(row_at_3 + u32(x0 + 5)) * params.ic + ic];
+    }
+    let row_ok_4 = y0 + 4 >= 0 && y0 + 4 < i32(params.ih);
+    let row_at_4 = (n * params.ih + u32(y0 + 4)) * params.iw;
+    var d_4_0 = 0.0;
+    if (row_ok_4 && col_ok_0) {
+        d_4_0 = input[(row_at_4 + u32(x0 + 0)) * params.ic + ic];
+    }
+    var d_4_1 = 0.0;
+    if (row_ok_4 && col_ok_1) {
+        d_4_1 = input[(row_at_4 + u32(x0 + 1)) * params.ic + ic];
+    }
+    var d_4_2 = 0.0;
+    if (row_ok_4 && col_ok_2) {
+        d_4_2 = input[(row_at_4 + u32(x0 + 2)) * params.ic + ic];
+    }
+    var d_4_3 = 0.0;
+    if (row_ok_4 && col_ok_3) {
+        d_4_3 = input[(row_at_4 + u32(x0 + 3)) * params.ic + ic];
+    }
+    var d_4_4 = 0.0;
+    if (row_ok_4 && col_ok_4) {
+        d_4_4 = input[(row_at_4 + u32(x0 + 4)) * params.ic + ic];
+    }
+    var d_4_5 = 0.0;
+    if (row_ok_4 && col_ok_5) {
+        d_4_5 = input[(row_at_4 + u32(x0 + 5)) * params.ic + ic];
+    }
+    let row_ok_5 = y0 + 5 >= 0 && y0 + 5 < i32(params.ih);
+    let row_at_5 = (n * params.ih + u32(y0 + 5)) * params.iw;
+    var d_5_0 = 0.0;
+    if (row_ok_5 && col_ok_0) {
+        d_5_0 = input[(row_at_5 + u32(x0 + 0)) * params.ic + ic];
+    }
+    var d_5_1 = 0.0;
+    if (row_ok_5 && col_ok_1) {
+        d_5_1 = input[(row_at_5 + u32(x0 + 1)) * params.ic + ic];
+    }
+    var d_5_2 = 0.0;
+    if (row_ok_5 && col_ok_2) {
+        d_5_2 = input[(row_at_5 + u32(x0 + 2)) * params.ic + ic];
+    }
+    var d_5_3 = 0.0;
+    if (row_ok_5 && col_ok_3) {
+        d_5_3 = input[(row_at_5 + u32(x0 + 3)) * params.ic + ic];
+    }
+    var d_5_4 = 0.0;
+    if (row_ok_5 && col_ok_4) {
+        d_5_4 = input[(row_at_5 + u32(x0 + 4)) * params.ic + ic];
+    }
+    var d_5_5 = 0.0;
+    if (row_ok_5 && col_ok_5) {
+        d_5_5 = input[(row_at_5 + u32(x0 + 5)) * params.ic + ic];
+    }
+
+    // Bᵀ d: 6 rows of 6.
+    let bd_0_0 = d_0_0 - 1.5 * d_1_0 - 2.0 * d_2_0 + 1.5 * d_3_0 + d_4_0;
+    let bd_0_1 = d_0_1 - 1.5 * d_1_1 - 2.0 * d_2_1 + 1.5 * d_3_1 + d_4_1;
+    let bd_0_2 = d_0_2 - 1.5 * d_1_2 - 2.0 * d_2_2 + 1.5 * d_3_2 + d_4_2;
+    let bd_0_3 = d_0_3 - 1.5 * d_1_3 - 2.0 * d_2_3 + 1.5 * d_3_3 + d_4_3;
+    let bd_0_4 = d_0_4 - 1.5 * d_1_4 - 2.0 * d_2_4 + 1.5 * d_3_4 + d_4_4;
+    let bd_0_5 = d_0_5 - 1.5 * d_1_5 - 2.0 * d_2_5 + 1.5 * d_3_5 + d_4_5;
+    let bd_1_0 = -d_1_0 + 0.5 * d_2_0 + 2.5 * d_3_0 + d_4_0;
+    let bd_1_1 = -d_1_1 + 0.5 * d_2_1 + 2.5 * d_3_1 + d_4_1;
+    let bd_1_2 = -d_1_2 + 0.5 * d_2_2 + 2.5 * d_3_2 + d_4_2;
+    let bd_1_3 = -d_1_3 + 0.5 * d_2_3 + 2.5 * d_3_3 + d_4_3;
+    let bd_1_4 = -d_1_4 + 0.5 * d_2_4 + 2.5 * d_3_4 + d_4_4;
+    let bd_1_5 = -d_1_5 + 0.5 * d_2_5 + 2.5 * d_3_5 + d_4_5;
+    let bd_2_0 = d_1_0 - 2.5 * d_2_0 + 0.5 * d_3_0 + d_4_0;
+    let bd_2_1 = d_1_1 - 2.5 * d_2_1 + 0.5 * d_3_1 + d_4_1;
+    let bd_2_2 = d_1_2 - 2.5 * d_2_2 + 0.5 * d_3_2 + d_4_2;
+    let bd_2_3 = d_1_3 - 2.5 * d_2_3 + 0.5 * d_3_3 + d_4_3;
+    let bd_2_4 = d_1_4 - 2.5 * d_2_4 + 0.5 * d_3_4 + d_4_4;
+    let bd_2_5 = d_1_5 - 2.5 * d_2_5 + 0.5 * d_3_5 + d_4_5;
+    let bd_3_0 = -2.0 * d_1_0 - d_2_0 + 2.0 * d_3_0 + d_4_0;
+    let bd_3_1 = -2.0 * d_1_1 - d_2_1 + 2.0 * d_3_1 + d_4_1;
+    let bd_3_2 = -2.0 * d_1_2 - d_2_2 + 2.0 * d_3_2 + d_4_2;
+    let bd_3_3 = -2.0 * d_1_3 - d_2_3 + 2.0 * d_3_3 + d_4_3;
+    let bd_3_4 = -2.0 * d_1_4 - d_2_4 + 2.0 * d_3_4 + d_4_4;
+    let bd_3_5 = -2.0 * d_1_5 - d_2_5 + 2.0 * d_3_5 + d_4_5;
+    let bd_4_0 = 0.5 * d_1_0 - d_2_0 - 0.5 * d_3_0 + d_4_0;
+    let bd_4_1 = 0.5 * d_1_1 - d_2_1 - 0.5 * d_3_1 + d_4_1;
+    let bd_4_2 = 0.5 * d_1_2 - d_2_2 - 0.5 * d_3_2 + d_4_2;
+    let bd_4_3 = 0.5 * d_1_3 - d_2_3 - 0.5 * d_3_3 + d_4_3;
+    let bd_4_4 = 0.5 * d_1_4 - d_2_4 - 0.5 * d_3_4 + d_4_4;
+    let bd_4_5 = 0.5 * d_1_5 - d_2_5 - 0.5 * d_3_5 + d_4_5;
+    let bd_5_0 = d_1_0 - 1.5 * d_2_0 - 2.0 * d_3_0 + 1.5 * d_4_0 + d_5_0;
+    let bd_5_1 = d_1_1 - 1.5 * d_2_1 - 2.0 * d_3_1 + 1.5 * d_4_1 + d_5_1;
+    let bd_5_2 = d_1_2 - 1.5 * d_2_2 - 2.0 * d_3_2 + 1.5 * d_4_2 + d_5_2;
+    let bd_5_3 = d_1_3 - 1.5 * d_2_3 - 2.0 * d_3_3 + 1.5 * d_4_3 + d_5_3;
+    let bd_5_4 = d_1_4 - 1.5 * d_2_4 - 2.0 * d_3_4 + 1.5 * d_4_4 + d_5_4;
+    let bd_5_5 = d_1_5 - 1.5 * d_2_5 - 2.0 * d_3_5 + 1.5 * d_4_5 + d_5_5;
+    // (Bᵀ d) B: position t = 6i + j.
+    let v_0 = bd_0_0 - 1.5 * bd_0_1 - 2.0 * bd_0_2 + 1.5 * bd_0_3 + bd_0_4;
+    let v_1 = -bd_0_1 + 0.5 * bd_0_2 + 2.5 * bd_0_3 + bd_0_4;
+    let v_2 = bd_0_1 - 2.5 * bd_0_2 + 0.5 * bd_0_3 + bd_0_4;
+    let v_3 = -2.0 * bd_0_1 - bd_0_2 + 2.0 * bd_0_3 + bd_0_4;
+    let v_4 = 0.5 * bd_0_1 - bd_0_2 - 0.5 * bd_0_3 + bd_0_4;
+    let v_5 = bd_0_1 - 1.5 * bd_0_2 - 2.0 * bd_0_3 + 1.5 * bd_0_4 + bd_0_5;
+    let v_6 = bd_1_0 - 1.5 * bd_1_1 - 2.0 * bd_1_2 + 1.5 * bd_1_3 + bd_1_4;
+    let v_7 = -bd_1_1 + 0.5 * bd_1_2 + 2.5 * bd_1_3 + bd_1_4;
+    let v_8 = bd_1_1 - 2.5 * bd_1_2 + 0.5 * bd_1_3 + bd_1_4;
+    let v_9 = -2.0 * bd_1_1 - bd_1_2 + 2.0 * bd_1_3 + bd_1_4;
+    let v_10 = 0.5 * bd_1_1 - bd_1_2 - 0.5 * bd_1_3 + bd_1_4;
+    let v_11 = bd_1_1 - 1.5 * bd_1_2 - 2.0 * bd_1_3 + 1.5 * bd_1_4 + bd_1_5;
+    let v_12 = bd_2_0 - 1.5 * bd_2_1 - 2.0 * bd_2_2 + 1.5 * bd_2_3 + bd_2_4;
+    let v_13 = -bd_2_1 + 0.5 * bd_2_2 + 2.5 * bd_2_3 + bd_2_4;
+    let v_14 = bd_2_1 - 2.5 * bd_2_2 + 0.5 * bd_2_3 + bd_2_4;
+    let v_15 = -2.0 * bd_2_1 - bd_2_2 + 2.0 * bd_2_3 + bd_2_4;
+    let v_16 = 0.5 * bd_2_1 - bd_2_2 - 0.5 * bd_2_3 + bd_2_4;
+    let v_17 = bd_2_1 - 1.5 * bd_2_2 - 2.0 * bd_2_3 + 1.5 * bd_2_4 + bd_2_5;
+    let v_18 = bd_3_0 - 1.5 * bd_3_1 - 2.0 * bd_3_2 + 1.5 * bd_3_3 + bd_3_4;
+    let v_19 = -bd_3_1 + 0.5 * bd_3_2 + 2.5 * bd_3_3 + bd_3_4;
+    let v_20 = bd_3_1 - 2.5 * bd_3_2 + 0.5 * bd_3_3 + bd_3_4;
+    let v_21 = -2.0 * bd_3_1 - bd_3_2 + 2.0 * bd_3_3 + bd_3_4;
+    let v_22 = 0.5 * bd_3_1 - bd_3_2 - 0.5 * bd_3_3 + bd_3_4;
+    let v_23 = bd_3_1 - 1.5 * bd_3_2 - 2.0 * bd_3_3 + 1.5 * bd_3_4 + bd_3_5;
+    let v_24 = bd_4_0 - 1.5 * bd_4_1 - 2.0 * bd_4_2 + 1.5 * bd_4_3 + bd_4_4;
+    let v_25 = -bd_4_1 + 0.5 * bd_4_2 + 2.5 * bd_4_3 + bd_4_4;
+    let v_26 = bd_4_1 - 2.5 * bd_4_2 + 0.5 * bd_4_3 + bd_4_4;
+    let v_27 = -2.0 * bd_4_1 - bd_4_2 + 2.0 * bd_4_3 + bd_4_4;
+    let v_28 = 0.5 * bd_4_1 - bd_4_2 - 0.5 * bd_4_3 + bd_4_4;
+    let v_29 = bd_4_1 - 1.5 * bd_4_2 - 2.0 * bd_4_3 + 1.5 * bd_4_4 + bd_4_5;
+    let v_30 = bd_5_0 - 1.5 * bd_5_1 - 2.0 * bd_5_2 + 1.5 * bd_5_3 + bd_5_4;
+    let v_31 = -bd_5_1 + 0.5 * bd_5_2 + 2.5 * bd_5_3 + bd_5_4;
+    let v_32 = bd_5_1 - 2.5 * bd_5_2 + 0.5 * bd_5_3 + bd_5_4;
+    let v_33 = -2.0 * bd_5_1 - bd_5_2 + 2.0 * bd_5_3 + bd_5_4;
+    let v_34 = 0.5 * bd_5_1 - bd_5_2 - 0.5 * bd_5_3 + bd_5_4;
+    let v_35 = bd_5_1 - 1.5 * bd_5_2 - 2.0 * bd_5_3 + 1.5 * bd_5_4 + bd_5_5;
+
+    let at = (n * tiles + tile) * 36u * params.ic + ic;
+    output[at + 0u * params.ic] = (v_0);
+    output[at + 1u * params.ic] = (v_1);
+    output[at + 2u * params.ic] = (v_2);
+    output[at + 3u * params.ic] = (v_3);
+    output[at + 4u * params.ic] = (v_4);
+    output[at + 5u * params.ic] = (v_5);
+    output[at + 6u * params.ic] = (v_6);
+    output[at + 7u * params.ic] = (v_7);
+    output[at + 8u * params.ic] = (v_8);
+    output[at + 9u * params.ic] = (v_9);
+    output[at + 10u * params.ic] = (v_10);
+    output[at + 11u * params.ic] = (v_11);
+    output[at + 12u * params.ic] = (v_12);
+    output[at + 13u * params.ic] = (v_13);
+    output[at + 14u * params.ic] = (v_14);
+    output[at + 15u * params.ic] = (v_15);
+    output[at + 16u * params.ic] = (v_16);
+    output[at + 17u * params.ic] = (v_17);
+    output[at + 18u * params.ic] = (v_18);
+    output[at + 19u * params.ic] = (v_19);
+    output[at + 20u * params.ic] = (v_20);
+    output[at + 21u * params.ic] = (v_21);
+    output[at + 22u * params.ic] = (v_22);
+    output[at + 23u * params.ic] = (v_23);
+    output[at + 24u * params.ic] = (v_24);
+    output[at + 25u * params.ic] = (v_25);
+    output[at + 26u * params.ic] = (v_26);
+    output[at + 27u * params.ic] = (v_27);
+    output[at + 28u * params.ic] = (v_28);
+    output[at + 29u * params.ic] = (v_29);
+    output[at + 30u * params.ic] = (v_30);
+    output[at + 31u * params.ic] = (v_31);
+    output[at + 32u * params.ic] = (v_32);
+    output[at + 33u * params.ic] = (v_33);
+    output[at + 34u * params.ic] = (v_34);
+    output[at + 35u * params.ic] = (v_35);
+}
+
+// M[n, tile, t, oc] → the NHWC output.
+@compute @workgroup_size(wg_size)
+fn winograd4_output_channels_last(@builtin(global_invocation_id) gid: vec3<u32>) {
+    let index = gid.y * stride_x + gid.x;
+    let tiles = params.tile_rows * tiles_w();
+    if (index >= params.n * tiles * params.oc) {
+        return;
+    }
+    let oc = index % params.oc;
+    let tile = (index / params.oc) % tiles;
+    let n = index / (params.oc * tiles);
+    let first = (n * tiles + tile) * 36u * params.oc + oc;
+    let m_0_0 = input[first + 0u * params.oc];
+    let m_0_1 = input[first + 1u * params.oc];
+    let m_0_2 = input[first + 2u * params.oc];
+    let m_0_3 = input[first + 3u * params.oc];
+    let m_0_4 = input[first + 4u * params.oc];
+    let m_0_5 = input[first + 5u * params.oc];
+    let m_1_0 = input[first + 6u * params.oc];
+    let m_1_1 = input[first + 7u * params.oc];
+    let m_1_2 = input[first + 8u * params.oc];
+    let m_1_3 = input[first + 9u * params.oc];
+    let m_1_4 = input[first + 10u * params.oc];
+    let m_1_5 = input[first + 11u * params.oc];
+    let m_2_0 = input[first + 12u * params.oc];
+    let m_2_1 = input[first + 13u * params.oc];
+    let m_2_2 = input[first + 14u * params.oc];
+    let m_2_3 = input[first + 15u * params.oc];
+    let m_2_4 = input[first + 16u * params.oc];
+    let m_2_5 = input[first + 17u * params.oc];
+    let m_3_0 = input[first + 18u * params.oc];
+    let m_3_1 = input[first + 19u * params.oc];
+    let m_3_2 = input[first + 20u * params.oc];
+    let m_3_3 = input[first + 21u * params.oc];
+    let m_3_4 = input[first + 22u * params.oc];
+    let m_3_5 = input[first + 23u * params.oc];
+    let m_4_0 = input[first + 24u * params.oc];
+    let m_4_1 = input[first + 25u * params.oc];
+    let m_4_2 = input[first + 26u * params.oc];
+    let m_4_3 = input[first + 27u * params.oc];
+    let m_4_4 = input[first + 28u * params.oc];
+    let m_4_5 = input[first + 29u * params.oc];
+    let m_5_0 = input[first + 30u * params.oc];
+    let m_5_1 = input[first + 31u * params.oc];
+    let m_5_2 = input[first + 32u * params.oc];
+    let m_5_3 = input[first + 33u * params.oc];
+    let m_5_4 = input[first + 34u * params.oc];
+    let m_5_5 = input[first + 35u * params.oc];
+    // Aᵀ m: 4 rows of 6.
+    let am_0_0 = m_0_0 + m_1_0 + m_2_0 + m_3_0 + m_4_0;
+    let am_0_1 = m_0_1 + m_1_1 + m_2_1 + m_3_1 + m_4_1;
+    let am_0_2 = m_0_2 + m_1_2 + m_2_2 + m_3_2 + m_4_2;
+    let am_0_3 = m_0_3 + m_1_3 + m_2_3 + m_3_3 + m_4_3;
+    let am_0_4 = m_0_4 + m_1_4 + m_2_4 + m_3_4 + m_4_4;
+    let am_0_5 = m_0_5 + m_1_5 + m_2_5 + m_3_5 + m_4_5;
+    let am_1_0 = m_1_0 - m_2_0 + 0.5 * m_3_0 - 2.0 * m_4_0;
+    let am_1_1 = m_1_1 - m_2_1 + 0.5 * m_3_1 - 2.0 * m_4_1;
+    let am_1_2 = m_1_2 - m_2_2 + 0.5 * m_3_2 - 2.0 * m_4_2;
+    let am_1_3 = m_1_3 - m_2_3 + 0.5 * m_3_3 - 2.0 * m_4_3;
+    let am_1_4 = m_1_4 - m_2_4 + 0.5 * m_3_4 - 2.0 * m_4_4;
+    let am_1_5 = m_1_5 - m_2_5 + 0.5 * m_3_5 - 2.0 * m_4_5;
+    let am_2_0 = m_1_0 + m_2_0 + 0.25 * m_3_0 + 4.0 * m_4_0;
+    let am_2_1 = m_1_1 + m_2_1 + 0.25 * m_3_1 + 4.0 * m_4_1;
+    let am_2_2 = m_1_2 + m_2_2 + 0.25 * m_3_2 + 4.0 * m_4_2;
+    let am_2_3 = m_1_3 + m_2_3 + 0.25 * m_3_3 + 4.0 * m_4_3;
+    let am_2_4 = m_1_4 + m_2_4 + 0.25 * m_3_4 + 4.0 * m_4_4;
+    let am_2_5 = m_1_5 + m_2_5 + 0.25 * m_3_5 + 4.0 * m_4_5;
+    let am_3_0 = m_1_0 - m_2_0 + 0.125 * m_3_0 - 8.0 * m_4_0 + m_5_0;
+    let am_3_1 = m_1_1 - m_2_1 + 0.125 * m_3_1 - 8.0 * m_4_1 + m_5_1;
+    let am_3_2 = m_1_2 - m_2_2 + 0.125 * m_3_2 - 8.0 * m_4_2 + m_5_2;
+    let am_3_3 = m_1_3 - m_2_3 + 0.125 * m_3_3 - 8.0 * m_4_3 + m_5_3;
+    let am_3_4 = m_1_4 - m_2_4 + 0.125 * m_3_4 - 8.0 * m_4_4 + m_5_4;
+    let am_3_5 = m_1_5 - m_2_5 + 0.125 * m_3_5 - 8.0 * m_4_5 + m_5_5;
+    // (Aᵀ m) A: row a, column c.
+    let y_0_0 = am_0_0 + am_0_1 + am_0_2 + am_0_3 + am_0_4;
+    let y_0_1 = am_0_1 - am_0_2 + 0.5 * am_0_3 - 2.0 * am_0_4;
+    let y_0_2 = am_0_1 + am_0_2 + 0.25 * am_0_3 + 4.0 * am_0_4;
+    let y_0_3 = am_0_1 - am_0_2 + 0.125 * am_0_3 - 8.0 * am_0_4 + am_0_5;
+    let y_1_0 = am_1_0 + am_1_1 + am_1_2 + am_1_3 + am_1_4;
+    let y_1_1 = am_1_1 - am_1_2 + 0.5 * am_1_3 - 2.0 * am_1_4;
+    let y_1_2 = am_1_1 + am_1_2 + 0.25 * am_1_3 + 4.0 * am_1_4;
+    let y_1_3 = am_1_1 - am_1_2 + 0.125 * am_1_3 - 8.0 * am_1_4 + am_1_5;
+    let y_2_0 = am_2_0 + am_2_1 + am_2_2 + am_2_3 + am_2_4;
+    let y_2_1 = am_2_1 - am_2_2 + 0.5 * am_2_3 - 2.0 * am_2_4;
+    let y_2_2 = am_2_1 + am_2_2 + 0.25 * am_2_3 + 4.0 * am_2_4;
+    let y_2_3 = am_2_1 - am_2_2 + 0.125 * am_2_3 - 8.0 * am_2_4 + am_2_5;
+    let y_3_0 = am_3_0 + am_3_1 + am_3_2 + am_3_3 + am_3_4;
+    let y_3_1 = am_3_1 - am_3_2 + 0.5 * am_3_3 - 2.0 * am_3_4;
+    let y_3_2 = am_3_1 + am_3_2 + 0.25 * am_3_3 + 4.0 * am_3_4;
+    let y_3_3 = am_3_1 - am_3_2 + 0.125 * am_3_3 - 8.0 * am_3_4 + am_3_5;
+
+    let b = bias_of(oc);
+    let oy0 = (params.tile_row0 + tile / tiles_w()) * 4u;
+    let ox0 = tile % tiles_w() * 4u;
+    if (oy0 + 0u < params.oh && ox0 + 0u < params.ow) {
+        output[((n * params.oh + oy0 + 0u) * params.ow + ox0 + 0u) * params.oc + oc] = (activate(y_0_0 + b));
+    }
+    if (oy0 + 0u < params.oh && ox0 + 1u < params.ow) {
+        output[((n * params.oh + oy0 + 0u) * params.ow + ox0 + 1u) * params.oc + oc] = (activate(y_0_1 + b));
+    }
+    if (oy0 + 0u < params.oh && ox0 + 2u < params.ow) {
+        output[((n * params.oh + oy0 + 0u) * params.ow + ox0 + 2u) * params.oc + oc] = (activate(y_0_2 + b));
+    }
+    if (oy0 + 0u < params.oh && ox0 + 3u < params.ow) {
+        output[((n * params.oh + oy0 + 0u) * params.ow + ox0 + 3u) * params.oc + oc] = (activate(y_0_3 + b));
+    }
+    if (oy0 + 1u < params.oh && ox0 + 0u < params.ow) {
+        output[((n * params.oh + oy0 + 1u) * params.ow + ox0 + 0u) * params.oc + oc] = (activate(y_1_0 + b));
+    }
+    if (oy0 + 1u < params.oh && ox0 + 1u < params.ow) {
+        output[((n * params.oh + oy0 + 1u) * params.ow + ox0 + 1u) * params.oc + oc] = (activate(y_1_1 + b));
+    }
+    if (oy0 + 1u < params.oh && ox0 + 2u < params.ow) {
+        output[((n * params.oh + oy0 + 1u) * params.ow + ox0 + 2u) * params.oc + oc] = (activate(y_1_2 + b));
+    }
+    if (oy0 + 1u < params.oh && ox0 + 3u < params.ow) {
+        output[((n * params.oh + oy0 + 1u) * params.ow + ox0 + 3u) * params.oc + oc] = (activate(y_1_3 + b));
+    }
+    if (oy0 + 2u < params.oh && ox0 + 0u < params.ow) {
+        output[((n * params.oh + oy0 + 2u) * params.ow + ox0 + 0u) * params.oc + oc] = (activate(y_2_0 + b));
+    }
+    if (oy0 + 2u < params.oh && ox0 + 1u < params.ow) {
+        output[((n * params.oh + oy0 + 2u) * params.ow + ox0 + 1u) * params.oc + oc] = (activate(y_2_1 + b));
+    }
+    if (oy0 + 2u < params.oh && ox0 + 2u < params.ow) {
+        output[((n * params.oh + oy0 + 2u) * params.ow + ox0 + 2u) * params.oc + oc] = (activate(y_2_2 + b));
+    }
+    if (oy0 + 2u < params.oh && ox0 + 3u < params.ow) {
+        output[((n * params.oh + oy0 + 2u) * params.ow + ox0 + 3u) * params.oc + oc] = (activate(y_2_3 + b));
+    }
+    if (oy0 + 3u < params.oh && ox0 + 0u < params.ow) {
+        output[((n * params.oh + oy0 + 3u) * params.ow + ox0 + 0u) * params.oc + oc] = (activate(y_3_0 + b));
+    }
+    if (oy0 + 3u < params.oh && ox0 + 1u < params.ow) {
+        output[((n * params.oh + oy0 + 3u) * params.ow + ox0 + 1u) * params.oc + oc] = (activate(y_3_1 + b));
+    }
+    if (oy0 + 3u < params.oh && ox0 + 2u < params.ow) {
+        output[((n * params.oh + oy0 + 3u) * params.ow + ox0 + 2u) * params.oc + oc] = (activate(y_3_2 + b));
+    }
+    if (oy0 + 3u < params.oh && ox0 + 3u < params.ow) {
+        output[((n * params.oh + oy0 + 3u) * params.ow + ox0 + 3u) * params.oc + oc] = (activate(y_3_3 + b));
     }
 }

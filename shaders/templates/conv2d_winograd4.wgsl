@@ -1,4 +1,5 @@
 {% import "prelude/conv.wgsl" as conv %}
+{# variants: f16_out #}
 {#
   Winograd F(4×4, 3×3), fully unrolled: every transform is written out term by term from the
   matrices below (named scalars, no private arrays, which Vulkan drivers may put in local
@@ -52,6 +53,66 @@
 {%- endfor -%}
 {{ ns.out }}
 {%- endmacro %}
+{#
+  The transforms as macros over named scalars, shared by every entry point: `d_r_s` (the 6×6
+  input window) → `v_t` (t = 6i + j), and `m_i_j` (the 6×6 products) → `y_a_c` (the 4×4 outputs,
+  before the bias and the activation).
+#}
+{% macro input_transform() %}
+    // Bᵀ d: 6 rows of 6.
+{% for i in range(6) %}
+{% for s in range(6) %}
+    let bd_{{ i }}_{{ s }} = {{ comb(BT[i], ["d_0_%d" | format(s), "d_1_%d" | format(s), "d_2_%d" | format(s), "d_3_%d" | format(s), "d_4_%d" | format(s), "d_5_%d" | format(s)]) }};
+{% endfor %}
+{% endfor %}
+    // (Bᵀ d) B: position t = 6i + j.
+{% for i in range(6) %}
+{% for j in range(6) %}
+    let v_{{ 6 * i + j }} = {{ comb(BT[j], ["bd_%d_0" | format(i), "bd_%d_1" | format(i), "bd_%d_2" | format(i), "bd_%d_3" | format(i), "bd_%d_4" | format(i), "bd_%d_5" | format(i)]) }};
+{% endfor %}
+{% endfor %}
+{%- endmacro %}
+{% macro output_transform() %}
+    // Aᵀ m: 4 rows of 6.
+{% for a in range(4) %}
+{% for j in range(6) %}
+    let am_{{ a }}_{{ j }} = {{ comb(AT[a], ["m_0_%d" | format(j), "m_1_%d" | format(j), "m_2_%d" | format(j), "m_3_%d" | format(j), "m_4_%d" | format(j), "m_5_%d" | format(j)]) }};
+{% endfor %}
+{% endfor %}
+    // (Aᵀ m) A: row a, column c.
+{% for a in range(4) %}
+{% for c in range(4) %}
+    let y_{{ a }}_{{ c }} = {{ comb(AT[c], ["am_%d_0" | format(a), "am_%d_1" | format(a), "am_%d_2" | format(a), "am_%d_3" | format(a), "am_%d_4" | format(a), "am_%d_5" | format(a)]) }};
+{% endfor %}
+{% endfor %}
+{%- endmacro %}
+{#
+  The 6×6 window d of the NCHW or NHWC (`layout`) input at rows y0.., columns x0.. of image n,
+  channel ic: zero outside the input.
+#}
+{% macro load_window(layout) %}
+{% for s in range(6) %}
+    let col_ok_{{ s }} = x0 + {{ s }} >= 0 && x0 + {{ s }} < i32(params.iw);
+{% endfor %}
+{% for r in range(6) %}
+    let row_ok_{{ r }} = y0 + {{ r }} >= 0 && y0 + {{ r }} < i32(params.ih);
+{% if layout == "nchw" %}
+    let row_at_{{ r }} = ((n * params.ic + ic) * params.ih + u32(y0 + {{ r }})) * params.iw;
+{% else %}
+    let row_at_{{ r }} = (n * params.ih + u32(y0 + {{ r }})) * params.iw;
+{% endif %}
+{% for s in range(6) %}
+    var d_{{ r }}_{{ s }} = 0.0;
+    if (row_ok_{{ r }} && col_ok_{{ s }}) {
+{% if layout == "nchw" %}
+        d_{{ r }}_{{ s }} = input[row_at_{{ r }} + u32(x0 + {{ s }})];
+{% else %}
+        d_{{ r }}_{{ s }} = input[(row_at_{{ r }} + u32(x0 + {{ s }})) * params.ic + ic];
+{% endif %}
+    }
+{% endfor %}
+{% endfor %}
+{%- endmacro %}
 // Winograd F(4×4, 3×3) for 3×3 convolutions at stride 1, dilation 1, one group, f32 tensors:
 // each 4×4 block of outputs ("tile") comes from its 6×6 input window in 36 products per channel
 // pair instead of 144, so the multiply-adds fall 4-fold (F(2×2, 3×3) in conv2d_winograd.wgsl:
@@ -70,6 +131,16 @@
 //                     output (the last row and column of tiles cut where 4 does not divide the
 //                     output's size).
 //
+// `winograd_4x4_coop` runs the products on the channels-last tensor-core kernel instead
+// (conv2d_coop_nhwc.wgsl), as `winograd_coop` does F(2×2, 3×3)'s: winograd4_weight with
+// `products_nhwc` writes U as that grouped 1×1 convolution's plain [36·OC, IC] weight (position
+// t's rows at t·OC, for its f16 prepack), and the `_nhwc` (NCHW tensors) and `_channels_last`
+// (NHWC tensors) transforms write and read V and M as its channels-last input and output,
+// [N, tiles_h, tiles_w, 36·IC] and [N, tiles_h, tiles_w, 36·OC]: V[n, tile, t, ic] and
+// M[n, tile, t, oc]. It runs its input transform from the f16 expansion
+// (conv2d_winograd4_f16_out.wgsl): V in f16, which its products would round to f16 as they load
+// it anyway.
+//
 // At the points 0, 1, −1, ½, −2 (and ∞):
 //
 //   Bᵀ = [1 −3/2 −2 3/2 1 0; 0 −1 ½ 5/2 1 0; 0 1 −5/2 ½ 1 0; 0 −2 −1 2 1 0; 0 ½ −1 −½ 1 0;
@@ -82,22 +153,31 @@
 // F(2×2, 3×3)'s (these points: 0.6–0.7× that of the usual 0, ±1, ±2); the tests bound the
 // output's relative error against the f64 reference like every kernel's.
 //
-// One thread per item, items along `gid.y * stride_x + gid.x`, ordered with the tile (or the
-// output channel, for the weight) fastest, so that a warp's stores of V and U and loads of M are
-// consecutive.
+// The NCHW passes are one thread per item, items along `gid.y * stride_x + gid.x`, ordered with
+// the tile (or the output channel, for the weight) fastest, so that a warp's stores of V and U
+// and loads of M are consecutive. The channels-last ones are described where they start.
+//
+// `output` holds {{ out }} here.
+{% if out == "f16" %}
+
+enable f16;
+{% endif %}
 
 {{ conv.params_struct() }}
 
 @group(0) @binding(0) var<storage, read> input: array<f32>;
 @group(0) @binding(1) var<storage, read> weight: array<f32>;
 @group(0) @binding(2) var<storage, read> bias: array<f32>;
-@group(0) @binding(3) var<storage, read_write> output: array<f32>;
+@group(0) @binding(3) var<storage, read_write> output: array<{{ out }}>;
 @group(0) @binding(4) var<uniform> params: ConvParams;
 
 // Threads per workgroup (x).
 override wg_size: u32 = 256;
 // Threads per row of the dispatch grid (workgroups in x times wg_size).
 override stride_x: u32;
+// winograd4_weight's layout of U: false for the GEMM kernels' packed weight, true for the plain
+// weight `winograd_4x4_coop` prepacks.
+override products_nhwc: bool = false;
 {{ conv.activation_overrides() }}
 
 {{ conv.activate() }}
@@ -107,19 +187,33 @@ fn tiles_w() -> u32 {
     return (params.ow + 3u) / 4u;
 }
 
-// One thread per (input channel, output channel), output channels fastest (coalesced stores).
+// The bias of output channel `oc` (0 without one).
+fn bias_of(oc: u32) -> f32 {
+    if (params.has_bias != 0u) {
+        return bias[oc];
+    }
+    return 0.0;
+}
+
+// One thread per (input channel, output channel), the channel that is fastest in U fastest
+// (coalesced stores).
 @compute @workgroup_size(wg_size)
 fn winograd4_weight(@builtin(global_invocation_id) gid: vec3<u32>) {
     let index = gid.y * stride_x + gid.x;
     if (index >= params.ic * params.oc) {
         return;
     }
-    let oc = index % params.oc;
-    let ic = index / params.oc;
-    let oc4 = (params.oc + 3u) / 4u * 4u;
+    var oc = index % params.oc;
+    var ic = index / params.oc;
     // Position t of U at out + t·stride.
-    let stride = params.ic * oc4;
-    let out = ic * oc4 + oc;
+    var stride = params.ic * ((params.oc + 3u) / 4u * 4u);
+    var out = ic * ((params.oc + 3u) / 4u * 4u) + oc;
+    if (products_nhwc) {
+        ic = index % params.ic;
+        oc = index / params.ic;
+        stride = params.oc * params.ic;
+        out = oc * params.ic + ic;
+    }
     let base = (oc * params.ic + ic) * 9u;
 {% for r in range(3) %}
 {% for c in range(3) %}
@@ -135,7 +229,7 @@ fn winograd4_weight(@builtin(global_invocation_id) gid: vec3<u32>) {
     // (G g) Gᵀ: 6 rows of 6, row i at positions t = 6i .. 6i + 5.
 {% for i in range(6) %}
 {% for j in range(6) %}
-    output[out + {{ 6 * i + j }}u * stride] = {{ comb(G[j], ["gg_%d_0" | format(i), "gg_%d_1" | format(i), "gg_%d_2" | format(i)]) }};
+    output[out + {{ 6 * i + j }}u * stride] = {{ to_out }}({{ comb(G[j], ["gg_%d_0" | format(i), "gg_%d_1" | format(i), "gg_%d_2" | format(i)]) }});
 {% endfor %}
 {% endfor %}
 }
@@ -155,34 +249,14 @@ fn winograd4_input(@builtin(global_invocation_id) gid: vec3<u32>) {
     let n = index / (tiles * params.ic);
     let y0 = i32((params.tile_row0 + tile / tiles_w()) * 4u) - i32(params.pad_h);
     let x0 = i32(tile % tiles_w() * 4u) - i32(params.pad_w);
-    let plane = (n * params.ic + ic) * params.ih;
     // The 6×6 window d, zero outside the input.
-{% for s in range(6) %}
-    let col_ok_{{ s }} = x0 + {{ s }} >= 0 && x0 + {{ s }} < i32(params.iw);
-{% endfor %}
-{% for r in range(6) %}
-    let row_ok_{{ r }} = y0 + {{ r }} >= 0 && y0 + {{ r }} < i32(params.ih);
-    let row_at_{{ r }} = (plane + u32(y0 + {{ r }})) * params.iw;
-{% for s in range(6) %}
-    var d_{{ r }}_{{ s }} = 0.0;
-    if (row_ok_{{ r }} && col_ok_{{ s }}) {
-        d_{{ r }}_{{ s }} = input[row_at_{{ r }} + u32(x0 + {{ s }})];
-    }
-{% endfor %}
-{% endfor %}
-    // Bᵀ d: 6 rows of 6.
-{% for i in range(6) %}
-{% for s in range(6) %}
-    let bd_{{ i }}_{{ s }} = {{ comb(BT[i], ["d_0_%d" | format(s), "d_1_%d" | format(s), "d_2_%d" | format(s), "d_3_%d" | format(s), "d_4_%d" | format(s), "d_5_%d" | format(s)]) }};
-{% endfor %}
-{% endfor %}
-    // (Bᵀ d) B, position t = 6i + j of [n, t, ic, tile].
+{{ load_window("nchw") }}
+{{ input_transform() }}
+    // Position t of [n, t, ic, tile].
     let stride = params.ic * tiles;
     let out = (n * 36u * params.ic + ic) * tiles + tile;
-{% for i in range(6) %}
-{% for j in range(6) %}
-    output[out + {{ 6 * i + j }}u * stride] = {{ comb(BT[j], ["bd_%d_0" | format(i), "bd_%d_1" | format(i), "bd_%d_2" | format(i), "bd_%d_3" | format(i), "bd_%d_4" | format(i), "bd_%d_5" | format(i)]) }};
-{% endfor %}
+{% for t in range(36) %}
+    output[out + {{ t }}u * stride] = {{ to_out }}(v_{{ t }});
 {% endfor %}
 }
 
@@ -205,17 +279,9 @@ fn winograd4_output(@builtin(global_invocation_id) gid: vec3<u32>) {
     let m_{{ i }}_{{ j }} = input[first + {{ 6 * i + j }}u * stride];
 {% endfor %}
 {% endfor %}
-    // Aᵀ m: 4 rows of 6.
-{% for a in range(4) %}
-{% for j in range(6) %}
-    let am_{{ a }}_{{ j }} = {{ comb(AT[a], ["m_0_%d" | format(j), "m_1_%d" | format(j), "m_2_%d" | format(j), "m_3_%d" | format(j), "m_4_%d" | format(j), "m_5_%d" | format(j)]) }};
-{% endfor %}
-{% endfor %}
-    var b = 0.0;
-    if (params.has_bias != 0u) {
-        b = bias[oc];
-    }
-    // (Aᵀ m) A plus the bias, through the activation: rows and columns past the output cut.
+{{ output_transform() }}
+    let b = bias_of(oc);
+    // Plus the bias, through the activation: rows and columns past the output cut.
     let oy0 = (params.tile_row0 + tile / tiles_w()) * 4u;
     let ox0 = tile % tiles_w() * 4u;
 {% for a in range(4) %}
@@ -223,13 +289,217 @@ fn winograd4_output(@builtin(global_invocation_id) gid: vec3<u32>) {
         let at = ((n * params.oc + oc) * params.oh + oy0 + {{ a }}u) * params.ow + ox0;
 {% for c in range(4) %}
 {% if c == 0 %}
-        output[at] = activate({{ comb(AT[c], ["am_%d_0" | format(a), "am_%d_1" | format(a), "am_%d_2" | format(a), "am_%d_3" | format(a), "am_%d_4" | format(a), "am_%d_5" | format(a)]) }} + b);
+        output[at] = {{ to_out }}(activate(y_{{ a }}_0 + b));
 {% else %}
         if (ox0 + {{ c }}u < params.ow) {
-            output[at + {{ c }}u] = activate({{ comb(AT[c], ["am_%d_0" | format(a), "am_%d_1" | format(a), "am_%d_2" | format(a), "am_%d_3" | format(a), "am_%d_4" | format(a), "am_%d_5" | format(a)]) }} + b);
+            output[at + {{ c }}u] = {{ to_out }}(activate(y_{{ a }}_{{ c }} + b));
         }
 {% endif %}
 {% endfor %}
     }
+{% endfor %}
+}
+
+// ---- Channels-last products (`winograd_4x4_coop`) on NCHW tensors ----
+// As conv2d_winograd.wgsl's block transforms: a workgroup of 256 threads takes a block of tiles
+// of one image, `block_cols` tile columns by (tiles / block_cols) tile rows, in a block of
+// channels, one (tile, channel) item per thread. The NCHW side goes through workgroup memory as
+// whole rows (each warp reads or writes a run of adjacent columns: coalesced, every input value
+// loaded once per block); the channels-last side is written or read straight from registers,
+// thread (channel lid % channels, tile lid / channels), so that a warp's accesses each cover the
+// block's adjacent channels: one whole 32-byte sector, 8 of f32 or 16 of f16 (a partial sector
+// costs the memory a read to write it). The input's blocks hold 16 channels × 16 tiles where V
+// is f16 (8 × 32 where it is f32), the output's 8 channels × 32 tiles (M is f32).
+{% set in_channels = 16 if out == "f16" else 8 %}
+
+const BLOCK_IN_CHANNELS: u32 = {{ in_channels }}u;
+const BLOCK_IN_TILES: u32 = 256u / BLOCK_IN_CHANNELS;
+const BLOCK_OUT_CHANNELS: u32 = 8u;
+const BLOCK_OUT_TILES: u32 = 256u / BLOCK_OUT_CHANNELS;
+// A channel's input rows in the stage: the block's (4·rows + 2) × (4·block_cols + 2) window,
+// at most {{ 6 * (4 * (256 // in_channels) + 2) }} values (one row of {{ 256 // in_channels }} tiles), padded to an odd stride so that
+// adjacent channels fall in different banks.
+const STAGE_IN_STRIDE: u32 = {{ 6 * (4 * (256 // in_channels) + 2) + 1 }}u;
+// A channel's output rows in the stage: 4·rows × 4·block_cols = 16·BLOCK_OUT_TILES values, padded.
+const STAGE_OUT_STRIDE: u32 = 16u * BLOCK_OUT_TILES + 1u;
+var<workgroup> stage: array<f32, {{ [in_channels * (6 * (4 * (256 // in_channels) + 2) + 1), 8 * (16 * 32 + 1)] | max }}>;
+
+// Tile columns per block: a power of two from 4 up to the block's tiles (the host picks the
+// narrowest that covers the image's tile columns); the block's tile rows make up the rest.
+override block_cols: u32 = 16u;
+
+// The block of `block_tiles` tiles × `block_channels` channels among `channels` of workgroup
+// `wid` (of a grid `groups` wide): its image, first tile row, first tile column and first
+// channel; past the last block (the grid folds into 2D) the image is N or more, and the caller
+// returns. Uniform across the workgroup. The channel blocks are fastest: workgroups that run
+// together write (or read) adjacent sectors of the same tiles' rows of V (or M).
+fn tile_block(wid: vec3<u32>, groups: vec3<u32>, channels: u32, block_tiles: u32, block_channels: u32) -> vec4<u32> {
+    let block_rows = block_tiles / block_cols;
+    let col_blocks = (tiles_w() + block_cols - 1u) / block_cols;
+    let row_blocks = (params.tile_rows + block_rows - 1u) / block_rows;
+    let channel_blocks = (channels + block_channels - 1u) / block_channels;
+    var block = wid.y * groups.x + wid.x;
+    let channel0 = block % channel_blocks * block_channels;
+    block /= channel_blocks;
+    let tx0 = block % col_blocks * block_cols;
+    block /= col_blocks;
+    let ty0 = block % row_blocks * block_rows;
+    return vec4<u32>(block / row_blocks, ty0, tx0, channel0);
+}
+
+// V[n, tile, t, ic] = (Bᵀ d B)[t]: the block's input windows into the stage, rows along the
+// warp; then each thread transforms its item's window from the stage and writes it.
+@compute @workgroup_size(256)
+fn winograd4_input_nhwc(
+    @builtin(workgroup_id) wid: vec3<u32>,
+    @builtin(num_workgroups) groups: vec3<u32>,
+    @builtin(local_invocation_index) lid: u32,
+) {
+    let block = tile_block(wid, groups, params.ic, BLOCK_IN_TILES, BLOCK_IN_CHANNELS);
+    if (block.x >= params.n) {
+        return;
+    }
+    let cols = 4u * block_cols + 2u;
+    let window = (4u * (BLOCK_IN_TILES / block_cols) + 2u) * cols;
+    let y0 = i32((params.tile_row0 + block.y) * 4u) - i32(params.pad_h);
+    let x0 = i32(block.z * 4u) - i32(params.pad_w);
+    for (var j = lid; j < BLOCK_IN_CHANNELS * window; j += 256u) {
+        let c = j / window;
+        let r = j % window / cols;
+        let s = j % cols;
+        let ic = block.w + c;
+        let y = y0 + i32(r);
+        let x = x0 + i32(s);
+        var value = 0.0;
+        if (ic < params.ic && y >= 0 && y < i32(params.ih) && x >= 0 && x < i32(params.iw)) {
+            value = input[((block.x * params.ic + ic) * params.ih + u32(y)) * params.iw + u32(x)];
+        }
+        stage[c * STAGE_IN_STRIDE + r * cols + s] = value;
+    }
+    workgroupBarrier();
+    let c = lid % BLOCK_IN_CHANNELS;
+    let ty = lid / BLOCK_IN_CHANNELS / block_cols;
+    let tx = lid / BLOCK_IN_CHANNELS % block_cols;
+    let ic = block.w + c;
+    if (block.y + ty >= params.tile_rows || block.z + tx >= tiles_w() || ic >= params.ic) {
+        return;
+    }
+    let first = c * STAGE_IN_STRIDE + 4u * ty * cols + 4u * tx;
+{% for r in range(6) %}
+{% for s in range(6) %}
+    let d_{{ r }}_{{ s }} = stage[first + {{ r }}u * cols + {{ s }}u];
+{% endfor %}
+{% endfor %}
+{{ input_transform() }}
+    let tile = (block.y + ty) * tiles_w() + block.z + tx;
+    let at = (block.x * params.tile_rows * tiles_w() + tile) * 36u * params.ic + ic;
+{% for t in range(36) %}
+    output[at + {{ t }}u * params.ic] = {{ to_out }}(v_{{ t }});
+{% endfor %}
+}
+
+// M[n, tile, t, oc] → y: each thread reads its item's 36 positions, transforms them and puts
+// the 4×4 outputs in the stage; then the block's output rows are written, columns along the warp.
+@compute @workgroup_size(256)
+fn winograd4_output_nhwc(
+    @builtin(workgroup_id) wid: vec3<u32>,
+    @builtin(num_workgroups) groups: vec3<u32>,
+    @builtin(local_invocation_index) lid: u32,
+) {
+    let block = tile_block(wid, groups, params.oc, BLOCK_OUT_TILES, BLOCK_OUT_CHANNELS);
+    if (block.x >= params.n) {
+        return;
+    }
+    let cols = 4u * block_cols;
+    let c = lid % BLOCK_OUT_CHANNELS;
+    let ty = lid / BLOCK_OUT_CHANNELS / block_cols;
+    let tx = lid / BLOCK_OUT_CHANNELS % block_cols;
+    let oc = block.w + c;
+    if (block.y + ty < params.tile_rows && block.z + tx < tiles_w() && oc < params.oc) {
+        let tile = (block.y + ty) * tiles_w() + block.z + tx;
+        let first = (block.x * params.tile_rows * tiles_w() + tile) * 36u * params.oc + oc;
+{% for i in range(6) %}
+{% for j in range(6) %}
+        let m_{{ i }}_{{ j }} = input[first + {{ 6 * i + j }}u * params.oc];
+{% endfor %}
+{% endfor %}
+{{ output_transform() }}
+        let b = bias_of(oc);
+        let at = c * STAGE_OUT_STRIDE + 4u * ty * cols + 4u * tx;
+{% for a in range(4) %}
+{% for c in range(4) %}
+        stage[at + {{ a }}u * cols + {{ c }}u] = activate(y_{{ a }}_{{ c }} + b);
+{% endfor %}
+{% endfor %}
+    }
+    workgroupBarrier();
+    let window = 16u * BLOCK_OUT_TILES;
+    // The band's last output row: a block may reach past it (its rows are the next band's).
+    let oy_end = min(params.oh, 4u * (params.tile_row0 + params.tile_rows));
+    for (var j = lid; j < BLOCK_OUT_CHANNELS * window; j += 256u) {
+        let ch = j / window;
+        let oy = 4u * (params.tile_row0 + block.y) + j % window / cols;
+        let ox = 4u * block.z + j % cols;
+        let o = block.w + ch;
+        if (o < params.oc && oy < oy_end && ox < params.ow) {
+            let at = ((block.x * params.oc + o) * params.oh + oy) * params.ow + ox;
+            output[at] = {{ to_out }}(stage[ch * STAGE_OUT_STRIDE + j % window]);
+        }
+    }
+}
+
+// ---- Channels-last tensors (`winograd_4x4_coop` on NHWC inputs and outputs) ----
+// One thread per (image, tile, channel), channels fastest: each of a thread's 36 loads of the
+// NHWC input and 36 stores of V (or loads of M and 16 stores of the NHWC output) is one of 32
+// adjacent channels across its warp, so both sides are coalesced with no staging.
+
+// V[n, tile, t, ic] from an NHWC input.
+@compute @workgroup_size(wg_size)
+fn winograd4_input_channels_last(@builtin(global_invocation_id) gid: vec3<u32>) {
+    let index = gid.y * stride_x + gid.x;
+    let tiles = params.tile_rows * tiles_w();
+    if (index >= params.n * tiles * params.ic) {
+        return;
+    }
+    let ic = index % params.ic;
+    let tile = (index / params.ic) % tiles;
+    let n = index / (params.ic * tiles);
+    let y0 = i32((params.tile_row0 + tile / tiles_w()) * 4u) - i32(params.pad_h);
+    let x0 = i32(tile % tiles_w() * 4u) - i32(params.pad_w);
+{{ load_window("nhwc") }}
+{{ input_transform() }}
+    let at = (n * tiles + tile) * 36u * params.ic + ic;
+{% for t in range(36) %}
+    output[at + {{ t }}u * params.ic] = {{ to_out }}(v_{{ t }});
+{% endfor %}
+}
+
+// M[n, tile, t, oc] → the NHWC output.
+@compute @workgroup_size(wg_size)
+fn winograd4_output_channels_last(@builtin(global_invocation_id) gid: vec3<u32>) {
+    let index = gid.y * stride_x + gid.x;
+    let tiles = params.tile_rows * tiles_w();
+    if (index >= params.n * tiles * params.oc) {
+        return;
+    }
+    let oc = index % params.oc;
+    let tile = (index / params.oc) % tiles;
+    let n = index / (params.oc * tiles);
+    let first = (n * tiles + tile) * 36u * params.oc + oc;
+{% for i in range(6) %}
+{% for j in range(6) %}
+    let m_{{ i }}_{{ j }} = input[first + {{ 6 * i + j }}u * params.oc];
+{% endfor %}
+{% endfor %}
+{{ output_transform() }}
+    let b = bias_of(oc);
+    let oy0 = (params.tile_row0 + tile / tiles_w()) * 4u;
+    let ox0 = tile % tiles_w() * 4u;
+{% for a in range(4) %}
+{% for c in range(4) %}
+    if (oy0 + {{ a }}u < params.oh && ox0 + {{ c }}u < params.ow) {
+        output[((n * params.oh + oy0 + {{ a }}u) * params.ow + ox0 + {{ c }}u) * params.oc + oc] = {{ to_out }}(activate(y_{{ a }}_{{ c }} + b));
+    }
+{% endfor %}
 {% endfor %}
 }

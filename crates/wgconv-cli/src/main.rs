@@ -285,9 +285,9 @@ fn conv2d(a: &Conv2dArgs) -> CliResult<()> {
     println!("GPU time: {:.3} ms ({:?}, first run incl. any pipeline warm-up)", time.ms_per_run, time.source);
     if a.check {
         // The tensor-core kernels multiply f16-rounded inputs and weights; so does their reference
-        // (f16 tensors hold such values already). Not `WinogradCoop` and `WinogradFused`, which
-        // round their transformed operands instead: they are checked against the exact reference
-        // (a looser --tolerance).
+        // (f16 tensors hold such values already). Not the Winograd ones (`WinogradCoop`,
+        // `Winograd4x4Coop`, `WinogradFused`), which round their transformed operands instead:
+        // they are checked against the exact reference (a looser --tolerance).
         let f16 = kernel.is_tensor_core() && !kernel.transforms_winograd_weight();
         let rounded =
             |v: Vec<f32>| v.into_iter().map(|e| if f16 { reference::round_to_f16(e) } else { e }).collect::<Vec<_>>();
@@ -317,6 +317,10 @@ fn conv2d(a: &Conv2dArgs) -> CliResult<()> {
                     let hint = match kernel {
                         wgconv::ConvKernel::WinogradCoop | wgconv::ConvKernel::WinogradFused => {
                             " (Winograd on the tensor cores rounds its transformed operands to f16: try --tolerance 3e-3)"
+                        }
+                        wgconv::ConvKernel::Winograd4x4Coop => {
+                            " (F(4×4, 3×3) on the tensor cores rounds its transformed operands to f16, and its \
+                             transforms' larger coefficients amplify that: try --tolerance 1e-2)"
                         }
                         _ => "",
                     };

@@ -227,7 +227,11 @@ impl Batch<'_> {
             | ConvKernel::GemmN64K32
             | ConvKernel::GemmSmall
             | ConvKernel::GemmSmallK32 => self.encode_planned_gemm(plan, packed, buffers, g, activation)?,
-            ConvKernel::Winograd | ConvKernel::WinogradCoop | ConvKernel::WinogradFused | ConvKernel::Winograd4x4 => {
+            ConvKernel::Winograd
+            | ConvKernel::WinogradCoop
+            | ConvKernel::WinogradFused
+            | ConvKernel::Winograd4x4
+            | ConvKernel::Winograd4x4Coop => {
                 self.encode_winograd(kernel, buffers, call.packed_winograd, g, activation)?
             }
             ConvKernel::DepthwiseTiled => self.encode_depthwise_tiled(buffers, g, activation)?,
@@ -422,7 +426,7 @@ impl Batch<'_> {
     }
 
     /// The Winograd kernel that runs this channels-last call on its tensors as they are, if one
-    /// does: `WinogradCoop` or `WinogradFused`, forced or planned (R40, R42, where
+    /// does: `WinogradCoop`, `Winograd4x4Coop` or `WinogradFused`, forced or planned (R40, R42, where
     /// `runs_coop_nhwc` left the layer to the planner), for f32 tensors that fit one storage
     /// binding each (larger ones go through the NCHW path's batch chunks).
     fn runs_winograd_channels_last(
@@ -444,7 +448,8 @@ impl Batch<'_> {
         }
         check_conv_bindings(ctx, call, output)?;
         let plan = conv_plan::plan(ctx, g, DType::F32, call.opts.precision, call.forced)?;
-        Ok([ConvKernel::WinogradCoop, ConvKernel::WinogradFused].contains(&plan.kernel).then_some(plan.kernel))
+        let as_they_are = [ConvKernel::WinogradCoop, ConvKernel::Winograd4x4Coop, ConvKernel::WinogradFused];
+        Ok(as_they_are.contains(&plan.kernel).then_some(plan.kernel))
     }
 
     /// Implicit GEMM on cooperative matrices, f16 multiplicands (the weight as given, no

@@ -198,11 +198,22 @@ pub enum ConvKernel {
     /// `ConvGeometry::winograd_4x4_wins`).
     #[serde(rename = "winograd_4x4")]
     Winograd4x4,
+    /// `Winograd4x4` with its products on the tensor cores, as `WinogradCoop` runs F(2×2, 3×3)'s:
+    /// the 36 products are one grouped 1×1 convolution run by `CoopNhwc` (f16 multiplicands, f32
+    /// accumulation) over channels-last intermediates, the transformed input written in f16
+    /// and the transformed weight prepacked to f16 for it (once per [`crate::Conv2d`] that keeps
+    /// it). The same block transforms through workgroup memory on NCHW tensors, and on
+    /// channels-last ones transforms that read and write them as they are
+    /// (`shaders/conv2d_winograd4.wgsl`). Needs what both need: f32 tensors, a context with
+    /// cooperative matrices, and a multiple of 8 input channels. Its f16 multiplicands carry
+    /// F(4×4, 3×3)'s larger transform coefficients: a few times `WinogradCoop`'s rounding error.
+    #[serde(rename = "winograd_4x4_coop")]
+    Winograd4x4Coop,
 }
 
 impl ConvKernel {
     /// Every kernel.
-    pub const ALL: [ConvKernel; 30] = [
+    pub const ALL: [ConvKernel; 31] = [
         ConvKernel::Direct,
         ConvKernel::DirectVec4,
         ConvKernel::Transposed,
@@ -233,6 +244,7 @@ impl ConvKernel {
         ConvKernel::DirectBlock,
         ConvKernel::DirectTiled,
         ConvKernel::Winograd4x4,
+        ConvKernel::Winograd4x4Coop,
     ];
 
     /// The kernel called `name` (as [`ConvKernel::name`] spells it).
@@ -273,6 +285,7 @@ impl ConvKernel {
             ConvKernel::WinogradCoop => "winograd_coop",
             ConvKernel::WinogradFused => "winograd_fused",
             ConvKernel::Winograd4x4 => "winograd_4x4",
+            ConvKernel::Winograd4x4Coop => "winograd_4x4_coop",
         }
     }
 
@@ -283,39 +296,53 @@ impl ConvKernel {
     }
 
     /// Whether the kernel runs f16 tensors (with `SHADER_F16`): every kernel but the Winograd
-    /// ones (`Winograd`, `WinogradCoop`, `WinogradFused`, `Winograd4x4`), whose transforms are f32 only (forced
+    /// ones (`Winograd`, `WinogradCoop`, `WinogradFused`, `Winograd4x4`, `Winograd4x4Coop`), whose transforms are f32 only (forced
     /// on f16 tensors, it is a typed error).
     pub fn runs_f16_tensors(self) -> bool {
         !self.transforms_winograd_weight()
     }
 
     /// Whether this is one of the tensor-core kernels (`CoopF16`, `CoopNhwc`, `WinogradCoop`,
-    /// `WinogradFused`).
+    /// `WinogradFused`, `Winograd4x4Coop`).
     pub fn is_tensor_core(self) -> bool {
         matches!(
             self,
-            ConvKernel::CoopF16 | ConvKernel::CoopNhwc | ConvKernel::WinogradCoop | ConvKernel::WinogradFused
+            ConvKernel::CoopF16
+                | ConvKernel::CoopNhwc
+                | ConvKernel::WinogradCoop
+                | ConvKernel::WinogradFused
+                | ConvKernel::Winograd4x4Coop
         )
     }
 
+    /// Whether this is a Winograd kernel whose products run on `CoopNhwc` over channels-last
+    /// intermediates: `WinogradCoop` (F(2×2, 3×3)) or `Winograd4x4Coop` (F(4×4, 3×3)).
+    pub(crate) fn winograd_products_on_tensor_cores(self) -> bool {
+        matches!(self, ConvKernel::WinogradCoop | ConvKernel::Winograd4x4Coop)
+    }
+
     /// Whether this is any of the Winograd kernels (`Winograd`, `WinogradCoop`,
-    /// `WinogradFused`, `Winograd4x4`): those that run on a transformed weight, which a [`crate::Conv2d`] may
+    /// `WinogradFused`, `Winograd4x4`, `Winograd4x4Coop`): those that run on a transformed weight, which a [`crate::Conv2d`] may
     /// keep, and whose transforms and f16 operands are their own.
     pub fn transforms_winograd_weight(self) -> bool {
         self.is_winograd() || self == ConvKernel::WinogradFused
     }
 
     /// Whether this is a Winograd kernel with its intermediates in memory, its products on a
-    /// GEMM kernel: F(2×2, 3×3) (`Winograd`, `WinogradCoop`) or F(4×4, 3×3) (`Winograd4x4`);
-    /// `WinogradFused` has none, and its own routes.
+    /// GEMM kernel: F(2×2, 3×3) (`Winograd`, `WinogradCoop`) or F(4×4, 3×3) (`Winograd4x4`,
+    /// `Winograd4x4Coop`); `WinogradFused` has none, and its own routes.
     pub fn is_winograd(self) -> bool {
-        matches!(self, ConvKernel::Winograd | ConvKernel::WinogradCoop | ConvKernel::Winograd4x4)
+        matches!(
+            self,
+            ConvKernel::Winograd | ConvKernel::WinogradCoop | ConvKernel::Winograd4x4 | ConvKernel::Winograd4x4Coop
+        )
     }
 
     /// The output tile m of the Winograd algorithm F(m×m, 3×3) the kernel runs: 4 for
-    /// `Winograd4x4`, 2 for the other Winograd kernels (and any other kernel).
+    /// `Winograd4x4` and `Winograd4x4Coop`, 2 for the other Winograd kernels (and any other
+    /// kernel).
     pub(crate) fn winograd_tile(self) -> u32 {
-        if self == ConvKernel::Winograd4x4 { 4 } else { 2 }
+        if matches!(self, ConvKernel::Winograd4x4 | ConvKernel::Winograd4x4Coop) { 4 } else { 2 }
     }
 
     /// Bytes of workgroup memory the kernel declares (devices may allow as little as 16 KiB);
@@ -379,6 +406,14 @@ impl ConvKernel {
                 use crate::shaders::{conv2d_winograd as wino, conv2d_winograd_f16_out as narrowing};
                 let transforms = narrowing::WINOGRAD_INPUT_NHWC_WORKGROUP_MEMORY_BYTES
                     .max(wino::WINOGRAD_OUTPUT_NHWC_WORKGROUP_MEMORY_BYTES);
+                transforms.max(ConvKernel::CoopNhwc.workgroup_storage_bytes())
+            }
+            // Its block transforms (the input's from the expansion that writes f16) and the
+            // tensor-core kernel, as `WinogradCoop`.
+            ConvKernel::Winograd4x4Coop => {
+                use crate::shaders::{conv2d_winograd4 as wino4, conv2d_winograd4_f16_out as narrowing4};
+                let transforms = narrowing4::WINOGRAD4_INPUT_NHWC_WORKGROUP_MEMORY_BYTES
+                    .max(wino4::WINOGRAD4_OUTPUT_NHWC_WORKGROUP_MEMORY_BYTES);
                 transforms.max(ConvKernel::CoopNhwc.workgroup_storage_bytes())
             }
             // Its one pass (the weight transform declares none).
@@ -646,6 +681,7 @@ mod tests {
             ConvKernel::DirectBlock => 27,
             ConvKernel::DirectTiled => 28,
             ConvKernel::Winograd4x4 => 29,
+            ConvKernel::Winograd4x4Coop => 30,
         };
         for (i, k) in ConvKernel::ALL.into_iter().enumerate() {
             assert_eq!(position(k), i, "{k:?}");
@@ -681,6 +717,8 @@ mod tests {
                 // Its products' kernel, the largest of its passes (its block transforms
                 // declare 16 960 B for the input's, 8 480 B for the output's).
                 ConvKernel::WinogradCoop => 37_376,
+                // The same (its block transforms declare 24 992 B each).
+                ConvKernel::Winograd4x4Coop => 37_376,
                 // V's stage (16 positions × 32 tiles × 24 halves) and M's (16 × 16 × 16 f32).
                 ConvKernel::WinogradFused => 16 * 32 * 24 * 2 + 4096 * 4,
                 // One vec4 of partial sums per thread of 256.

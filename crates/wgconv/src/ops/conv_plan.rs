@@ -312,7 +312,7 @@ fn runnable_kernel(
     let coop_runs = ctx.cooperative_f16() && coop.workgroup_storage_bytes() <= storage;
     let winograd_coop = ConvKernel::WinogradCoop;
     let winograd_coop_fits = ctx.cooperative_f16() && winograd_coop.workgroup_storage_bytes() <= storage;
-    for kernel in [coop, winograd_coop, ConvKernel::WinogradFused] {
+    for kernel in [coop, winograd_coop, ConvKernel::WinogradFused, ConvKernel::Winograd4x4Coop] {
         if forced.kernel == Some(kernel) && !ctx.cooperative_f16() {
             return Err(tensor_cores_unavailable(ctx, kernel.name()));
         }
@@ -430,7 +430,9 @@ fn runnable_kernel(
             let per_row = geometry.winograd_row_scratch_len(tile);
             let weight = geometry.winograd_weight_len(tile);
             let channels = match kernel {
-                ConvKernel::WinogradCoop => format!(", with a multiple of 8 input channels (got {})", geometry.ic),
+                ConvKernel::WinogradCoop | ConvKernel::Winograd4x4Coop => {
+                    format!(", with a multiple of 8 input channels (got {})", geometry.ic)
+                }
                 _ => String::new(),
             };
             return Err(Error::unavailable(
@@ -592,7 +594,7 @@ impl ConvGeometry {
                     && (u64::from(self.oh) * u64::from(self.ow)).is_multiple_of(4)
             }
             // Its intermediates' size against the device's bindings is checked by the planner.
-            ConvKernel::Winograd | ConvKernel::WinogradCoop | ConvKernel::Winograd4x4 => {
+            ConvKernel::Winograd | ConvKernel::WinogradCoop | ConvKernel::Winograd4x4 | ConvKernel::Winograd4x4Coop => {
                 self.winograd_parts(kernel, u64::MAX, 1).is_some()
             }
             ConvKernel::WinogradFused => self.winograd_fused_runs(),

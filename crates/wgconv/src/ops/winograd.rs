@@ -21,7 +21,7 @@ use crate::{
     error::{Error, Result, fits_u32},
     shaders::{
         conv2d_winograd as shader, conv2d_winograd_f16_out as narrowing, conv2d_winograd_fused as fused,
-        conv2d_winograd4 as shader4,
+        conv2d_winograd4 as shader4, conv2d_winograd4_f16_out as narrowing4,
     },
     tensor::{DType, MemoryFormat, Tensor},
 };
@@ -36,6 +36,22 @@ const _: () = assert!(
 /// F(2×2, 3×3)'s output tile (`Winograd`, `WinogradCoop`, `WinogradFused`): see
 /// [`ConvKernel::winograd_tile`].
 const F2X2: u32 = 2;
+
+/// F(4×4, 3×3)'s output tile (`Winograd4x4`, `Winograd4x4Coop`).
+const F4X4: u32 = 4;
+
+// F(4×4, 3×3)'s block transforms: one (tile, channel) item per thread of 256, blocks of tiles
+// that `block_cols` (a power of two from 4) divides; their workgroup is the shaders' own.
+const _: () = {
+    assert!(shader4::WINOGRAD4_INPUT_NHWC_WORKGROUP_SIZE[0] == 256);
+    assert!(shader4::WINOGRAD4_OUTPUT_NHWC_WORKGROUP_SIZE[0] == 256);
+    assert!(narrowing4::WINOGRAD4_INPUT_NHWC_WORKGROUP_SIZE[0] == 256);
+    assert!(shader4::BLOCK_IN_TILES * shader4::BLOCK_IN_CHANNELS == 256);
+    assert!(narrowing4::BLOCK_IN_TILES * narrowing4::BLOCK_IN_CHANNELS == 256);
+    assert!(shader4::BLOCK_OUT_TILES * shader4::BLOCK_OUT_CHANNELS == 256);
+    assert!(shader4::BLOCK_IN_TILES.is_power_of_two() && narrowing4::BLOCK_IN_TILES.is_power_of_two());
+    assert!(shader4::BLOCK_OUT_TILES.is_power_of_two() && narrowing4::BLOCK_IN_TILES >= 4);
+};
 
 /// Positions of F(`tile`×`tile`, 3×3)'s transform, (tile + 2)²: the GEMM's groups.
 const fn positions(tile: u32) -> u32 {
@@ -69,6 +85,20 @@ fn nhwc_block(g: &ConvGeometry, output: DType) -> (u32, u32, u32) {
         _ => (shader::BLOCK_TILES, shader::BLOCK_CHANNELS),
     };
     let cols = g.winograd_tile_grid()[1].next_power_of_two().clamp(4, tiles);
+    (cols, tiles / cols, channels)
+}
+
+/// F(4×4, 3×3)'s block transforms' blocks for `g` (`input`: the input transform's, writing V
+/// in `dtype`; else the output transform's): (tile columns, tile rows, channels), the tile
+/// columns the narrowest power of two from 4 that covers a row of tiles, up to the block's
+/// tiles, so that narrow images fill a block with several rows.
+fn nhwc_block4(g: &ConvGeometry, input: bool, dtype: DType) -> (u32, u32, u32) {
+    let (tiles, channels) = match (input, dtype) {
+        (true, DType::F16) => (narrowing4::BLOCK_IN_TILES, narrowing4::BLOCK_IN_CHANNELS),
+        (true, _) => (shader4::BLOCK_IN_TILES, shader4::BLOCK_IN_CHANNELS),
+        (false, _) => (shader4::BLOCK_OUT_TILES, shader4::BLOCK_OUT_CHANNELS),
+    };
+    let cols = g.winograd_tile_grid_of(F4X4)[1].next_power_of_two().clamp(4, tiles);
     (cols, tiles / cols, channels)
 }
 
@@ -166,7 +196,7 @@ impl ConvGeometry {
         ConvGeometry::new(&input, &[p as usize * oc, ic, 1, 1], None, &ConvOptions::default().groups(p))
     }
 
-    /// How `kernel` (`Winograd`, `WinogradCoop` or `Winograd4x4`) runs this convolution on a device whose
+    /// How `kernel` (`Winograd`, `WinogradCoop`, `Winograd4x4` or `Winograd4x4Coop`) runs this convolution on a device whose
     /// storage bindings hold `binding_limit` bytes at offsets that are multiples of `alignment`:
     /// the whole batch at once where its intermediates fit one binding each; else as many images
     /// per part as fit (binding each part's images at their offsets in the input and output,
@@ -174,7 +204,7 @@ impl ConvGeometry {
     /// fit. `None` where it cannot run: the shape does not suit it, its transformed weight does
     /// not fit one binding, not even one tile row's intermediates do, the parts' offsets would
     /// not be aligned, or the kernel of its products cannot run a part's band (grid limits; for
-    /// `WinogradCoop`, `CoopNhwc`'s multiple of 8 input channels).
+    /// `WinogradCoop` and `Winograd4x4Coop`, `CoopNhwc`'s multiple of 8 input channels).
     pub(crate) fn winograd_parts(
         &self,
         kernel: ConvKernel,
@@ -202,9 +232,9 @@ impl ConvGeometry {
         let (in_image, out_image) = self.winograd_image_bytes();
         let aligned = in_image.is_multiple_of(alignment) && out_image.is_multiple_of(alignment);
         let part = ConvGeometry { n: images, ..self.clone() };
-        let products_kernel = match kernel {
-            ConvKernel::WinogradCoop => ConvKernel::CoopNhwc,
-            _ => ConvKernel::GemmN64K16,
+        let products_kernel = match kernel.winograd_products_on_tensor_cores() {
+            true => ConvKernel::CoopNhwc,
+            false => ConvKernel::GemmN64K16,
         };
         let gemm_runs =
             kernel.is_winograd() && part.winograd_band_gemm(tile, band_rows).is_ok_and(|g| g.supports(products_kernel));
@@ -396,13 +426,40 @@ struct Transform {
     packed_u: Option<(u32, u32)>,
 }
 
-/// What a pass of F(4×4, 3×3) runs: its entry point, its activation (the output transform's)
-/// and the band of tile rows it covers (first, count), all of them where `None`.
+/// F(4×4, 3×3)'s input and output transforms' entry points, as [`transform_entries`]'s.
+fn transform4_entries(products_nhwc: bool, tensors: MemoryFormat) -> (shader4::Entry, shader4::Entry) {
+    use shader4::Entry;
+    match (products_nhwc, tensors) {
+        (true, MemoryFormat::ChannelsLast) => (Entry::Winograd4InputChannelsLast, Entry::Winograd4OutputChannelsLast),
+        (true, _) => (Entry::Winograd4InputNhwc, Entry::Winograd4OutputNhwc),
+        (false, _) => (Entry::Winograd4Input, Entry::Winograd4Output),
+    }
+}
+
+/// `entry` of the expansion of `conv2d_winograd4.wgsl` that writes f16.
+fn narrowing4_entry(entry: shader4::Entry) -> narrowing4::Entry {
+    use shader4::Entry;
+    match entry {
+        Entry::Winograd4Weight => narrowing4::Entry::Winograd4Weight,
+        Entry::Winograd4Input => narrowing4::Entry::Winograd4Input,
+        Entry::Winograd4Output => narrowing4::Entry::Winograd4Output,
+        Entry::Winograd4InputNhwc => narrowing4::Entry::Winograd4InputNhwc,
+        Entry::Winograd4OutputNhwc => narrowing4::Entry::Winograd4OutputNhwc,
+        Entry::Winograd4InputChannelsLast => narrowing4::Entry::Winograd4InputChannelsLast,
+        Entry::Winograd4OutputChannelsLast => narrowing4::Entry::Winograd4OutputChannelsLast,
+    }
+}
+
+/// What a pass of F(4×4, 3×3) runs: its entry point, its activation (the output transform's),
+/// the band of tile rows it covers (first, count), all of them where `None`, and for the weight
+/// transform whether it writes `Winograd4x4Coop`'s plain weight rather than the GEMM kernels'
+/// packed one.
 #[derive(Clone, Copy)]
 struct Winograd4Pass {
     entry: shader4::Entry,
     activation: Activation,
     band: Option<[u32; 2]>,
+    products_nhwc: bool,
 }
 
 /// Winograd's intermediates: the transformed input V and the products M.
@@ -468,12 +525,12 @@ impl Batch<'_> {
         band_rows: u32,
     ) -> Result<()> {
         let ctx = self.ctx;
-        let nhwc = kernel == ConvKernel::WinogradCoop;
+        let nhwc = kernel.winograd_products_on_tensor_cores();
         let tile = kernel.winograd_tile();
         let tile_rows = part.winograd_tile_grid_of(tile)[0];
         let (input_len, products_len) = part.winograd_band_scratch_len(tile, band_rows);
-        // `CoopNhwc` rounds V to f16 as it loads it, so `WinogradCoop` writes it in f16: half the
-        // traffic, the same products.
+        // `CoopNhwc` rounds V to f16 as it loads it, so `WinogradCoop` and `Winograd4x4Coop`
+        // write it in f16: half the traffic, the same products.
         let input_dtype = if nhwc { DType::F16 } else { DType::F32 };
         let input =
             ctx.scratch(Scratch::WinogradInput, "Winograd's transformed input", input_dtype, input_len as usize)?;
@@ -504,19 +561,26 @@ impl Batch<'_> {
         band: [u32; 2],
     ) -> Result<()> {
         let ctx = self.ctx;
-        let nhwc = kernel == ConvKernel::WinogradCoop;
+        let nhwc = kernel.winograd_products_on_tensor_cores();
         let Intermediates { input, products } = tensors;
-        let f4x4 = kernel == ConvKernel::Winograd4x4;
+        let f4x4 = kernel.winograd_tile() == F4X4;
         let gemm = part.winograd_band_gemm(kernel.winograd_tile(), band[1])?;
         let input_pass = ConvBuffers { output: input, bias: None, ..buffers };
         let input_window = Windows { input: windows.input, output: None };
         let transform =
             Transform { products_nhwc: nhwc, activation: Activation::None, band: Some(band), packed_u: None };
-        // Channels-last tensors (`WinogradCoop` only) are read and written as they are.
-        let (input_entry, output_entry) = transform_entries(nhwc, buffers.input.memory_format());
+        // Channels-last tensors (`WinogradCoop`, `Winograd4x4Coop`) are read and written as they
+        // are.
+        let format = buffers.input.memory_format();
+        let (input_entry, output_entry) = transform_entries(nhwc, format);
+        let (input_entry4, output_entry4) = transform4_entries(nhwc, format);
         if f4x4 {
-            let pass =
-                Winograd4Pass { entry: shader4::Entry::Winograd4Input, activation: Activation::None, band: Some(band) };
+            let pass = Winograd4Pass {
+                entry: input_entry4,
+                activation: Activation::None,
+                band: Some(band),
+                products_nhwc: nhwc,
+            };
             self.winograd4_pass(pass, part, input_pass, input_window)?;
         } else {
             self.winograd_pass(input_entry, part, input_pass, transform, input_window)?;
@@ -544,7 +608,7 @@ impl Batch<'_> {
         let output_window = Windows { input: None, output: windows.output };
         let transform = Transform { products_nhwc: nhwc, activation, band: Some(band), packed_u: None };
         if f4x4 {
-            let pass = Winograd4Pass { entry: shader4::Entry::Winograd4Output, activation, band: Some(band) };
+            let pass = Winograd4Pass { entry: output_entry4, activation, band: Some(band), products_nhwc: nhwc };
             self.winograd4_pass(pass, part, output_pass, output_window)
         } else {
             self.winograd_pass(output_entry, part, output_pass, transform, output_window)
@@ -600,7 +664,7 @@ impl Batch<'_> {
         g: &ConvGeometry,
     ) -> Result<WinogradWeight> {
         let tensor = match kernel {
-            ConvKernel::WinogradCoop => self.winograd_weight_coop(weight, g)?,
+            ConvKernel::WinogradCoop | ConvKernel::Winograd4x4Coop => self.winograd_weight_coop(kernel, weight, g)?,
             ConvKernel::WinogradFused => self.winograd_weight_fused(weight, g)?,
             _ => self.winograd_weight(kernel, weight, g)?,
         };
@@ -647,26 +711,43 @@ impl Batch<'_> {
         self.encode_conv::<fused::Shader>(pass, g, buffers)
     }
 
-    /// Records the weight transform of a [`ConvKernel::WinogradCoop`] convolution of `g`'s
-    /// geometry (`weight` [OC, IC, 3, 3], f32) prepacked to f16 for `CoopNhwc` into the new
-    /// tensor it returns.
-    pub(super) fn winograd_weight_coop(&mut self, weight: &Tensor, g: &ConvGeometry) -> Result<Tensor> {
-        let plain = self.winograd_weight_plain(weight, g)?;
-        self.pack_weight_coop(&plain, PackLayout::of(&g.winograd_gemm(F2X2)?))
+    /// Records the weight transform of a [`ConvKernel::WinogradCoop`] or
+    /// [`ConvKernel::Winograd4x4Coop`] convolution (`kernel`) of `g`'s geometry (`weight` [OC, IC,
+    /// 3, 3], f32) prepacked to f16 for `CoopNhwc` into the new tensor it returns.
+    pub(super) fn winograd_weight_coop(
+        &mut self,
+        kernel: ConvKernel,
+        weight: &Tensor,
+        g: &ConvGeometry,
+    ) -> Result<Tensor> {
+        let tile = kernel.winograd_tile();
+        let plain = self.winograd_weight_plain(tile, weight, g)?;
+        self.pack_weight_coop(&plain, PackLayout::of(&g.winograd_gemm(tile)?))
     }
 
-    /// Records the weight transform of a convolution of `g`'s geometry (`weight` [OC, IC, 3,
-    /// 3], f32) into a new f32 tensor [16·OC, IC, 1, 1]: U as the plain weight of its products'
-    /// grouped 1×1 convolution, position t's rows at t·OC.
-    fn winograd_weight_plain(&mut self, weight: &Tensor, g: &ConvGeometry) -> Result<Tensor> {
-        let len = u64::from(POSITIONS) * u64::from(g.ic) * u64::from(g.oc);
+    /// Records the weight transform of F(`tile`×`tile`, 3×3) for a convolution of `g`'s
+    /// geometry (`weight` [OC, IC, 3, 3], f32) into a new f32 tensor [P·OC, IC, 1, 1] (P its
+    /// 16 or 36 positions): U as the plain weight of its products' grouped 1×1 convolution,
+    /// position t's rows at t·OC.
+    fn winograd_weight_plain(&mut self, tile: u32, weight: &Tensor, g: &ConvGeometry) -> Result<Tensor> {
+        let len = u64::from(positions(tile)) * u64::from(g.ic) * u64::from(g.oc);
         fits_u32("Winograd's transformed weight", len)?;
         self.ctx.check_binding("Winograd's transformed weight", len * 4)?;
-        let shape = [POSITIONS as usize * g.oc as usize, g.ic as usize, 1, 1];
+        let shape = [positions(tile) as usize * g.oc as usize, g.ic as usize, 1, 1];
         let plain = Tensor::zeros(self.ctx, &shape, DType::F32)?;
         let buffers = ConvBuffers { input: weight, weight, bias: None, output: &plain };
-        let transform = Transform { products_nhwc: true, activation: Activation::None, band: None, packed_u: None };
-        self.winograd_pass(shader::Entry::WinogradWeight, g, buffers, transform, Windows::default())?;
+        if tile == F4X4 {
+            let pass = Winograd4Pass {
+                entry: shader4::Entry::Winograd4Weight,
+                activation: Activation::None,
+                band: None,
+                products_nhwc: true,
+            };
+            self.winograd4_pass(pass, g, buffers, Windows::default())?;
+        } else {
+            let transform = Transform { products_nhwc: true, activation: Activation::None, band: None, packed_u: None };
+            self.winograd_pass(shader::Entry::WinogradWeight, g, buffers, transform, Windows::default())?;
+        }
         Ok(plain)
     }
 
@@ -683,8 +764,12 @@ impl Batch<'_> {
         let transformed = Tensor::zeros(self.ctx, &[len as usize], DType::F32)?;
         let buffers = ConvBuffers { input: weight, weight, bias: None, output: &transformed };
         if kernel == ConvKernel::Winograd4x4 {
-            let pass =
-                Winograd4Pass { entry: shader4::Entry::Winograd4Weight, activation: Activation::None, band: None };
+            let pass = Winograd4Pass {
+                entry: shader4::Entry::Winograd4Weight,
+                activation: Activation::None,
+                band: None,
+                products_nhwc: false,
+            };
             self.winograd4_pass(pass, g, buffers, Windows::default())?;
         } else {
             let transform =
@@ -694,9 +779,12 @@ impl Batch<'_> {
         Ok(transformed)
     }
 
-    /// One pass of F(4×4, 3×3) (`shaders/conv2d_winograd4.wgsl`) over `g`: one thread per
-    /// channel pair of the weight transform, per (image, channel, tile) of the input and output
-    /// transforms, over the tile rows of `pass.band` (all where `None`).
+    /// One pass of F(4×4, 3×3) (`shaders/conv2d_winograd4.wgsl`, or its expansion that writes
+    /// f16 where `buffers.output` is f16) over `g`: one thread per channel pair of the weight
+    /// transform, per (image, channel, tile) of the NCHW transforms and of those that read or
+    /// write channels-last tensors; one workgroup of 256 per block of tiles × channels of an
+    /// image for the block transforms (NCHW tensors, channels-last products); over the tile rows
+    /// of `pass.band` (all where `None`).
     fn winograd4_pass(
         &mut self,
         pass: Winograd4Pass,
@@ -704,25 +792,54 @@ impl Batch<'_> {
         buffers: ConvBuffers<'_>,
         windows: Windows,
     ) -> Result<()> {
+        use shader4::Entry;
         let limits = self.ctx.limits();
-        let [all_rows, tile_cols] = g.winograd_tile_grid_of(ConvKernel::Winograd4x4.winograd_tile());
+        let [all_rows, tile_cols] = g.winograd_tile_grid_of(F4X4);
         let [first_row, tile_rows] = pass.band.unwrap_or([0, all_rows]);
         let tiles = u64::from(tile_rows) * u64::from(tile_cols);
-        let items = match pass.entry {
-            shader4::Entry::Winograd4Weight => u64::from(g.ic) * u64::from(g.oc),
-            shader4::Entry::Winograd4Input => u64::from(g.n) * u64::from(g.ic) * tiles,
-            shader4::Entry::Winograd4Output => u64::from(g.n) * u64::from(g.oc) * tiles,
+        let per_thread = |items: u64| (items, dispatch::workgroup_size(&limits), None);
+        // The block passes' tile columns per block; the other passes leave the override at its
+        // default, so that their pipelines do not multiply with the image's width.
+        let block = |input: bool, channels: u32| {
+            let (cols, rows, block_channels) = nhwc_block4(g, input, buffers.output.dtype());
+            let blocks = u64::from(tile_cols.div_ceil(cols))
+                * u64::from(tile_rows.div_ceil(rows))
+                * u64::from(channels.div_ceil(block_channels));
+            (u64::from(g.n) * blocks * 256, 256, Some(cols))
         };
-        let grid =
-            dispatch::grid(items, dispatch::workgroup_size(&limits), limits.max_compute_workgroups_per_dimension)?;
-        let mut overrides = shader4::Overrides::new(grid.stride_x);
-        overrides.wg_size = grid.wg_size;
-        (overrides.activation, overrides.clamp_min, overrides.clamp_max) =
-            super::conv_encode::activation_constants(pass.activation);
-        let recorded = Pass::new(pass.entry, &overrides, grid.dims());
-        let mut params = super::conv_encode::conv_params(g, buffers.bias.is_some());
-        (params.tile_row0, params.tile_rows) = (first_row, tile_rows);
-        self.encode_conv_with_params::<shader4::Shader>(recorded, &params, buffers, windows)
+        let (items, wg_size, block_cols) = match pass.entry {
+            Entry::Winograd4Weight => per_thread(u64::from(g.ic) * u64::from(g.oc)),
+            Entry::Winograd4Input | Entry::Winograd4InputChannelsLast => {
+                per_thread(u64::from(g.n) * u64::from(g.ic) * tiles)
+            }
+            Entry::Winograd4Output | Entry::Winograd4OutputChannelsLast => {
+                per_thread(u64::from(g.n) * u64::from(g.oc) * tiles)
+            }
+            Entry::Winograd4InputNhwc => block(true, g.ic),
+            Entry::Winograd4OutputNhwc => block(false, g.oc),
+        };
+        let grid = dispatch::grid(items, wg_size, limits.max_compute_workgroups_per_dimension)?;
+        // The same pass from either expansion of the shader: the one that writes `output`'s dtype.
+        macro_rules! record {
+            ($module:ident, $entry:expr) => {{
+                let mut overrides = $module::Overrides::new(grid.stride_x);
+                overrides.wg_size = grid.wg_size;
+                overrides.products_nhwc = pass.products_nhwc;
+                if let Some(cols) = block_cols {
+                    overrides.block_cols = cols;
+                }
+                (overrides.activation, overrides.clamp_min, overrides.clamp_max) =
+                    super::conv_encode::activation_constants(pass.activation);
+                let recorded = Pass::new($entry, &overrides, grid.dims());
+                let mut params = super::conv_encode::conv_params(g, buffers.bias.is_some());
+                (params.tile_row0, params.tile_rows) = (first_row, tile_rows);
+                self.encode_conv_with_params::<$module::Shader>(recorded, &params, buffers, windows)
+            }};
+        }
+        match buffers.output.dtype() {
+            DType::F16 => record!(narrowing4, narrowing4_entry(pass.entry)),
+            _ => record!(shader4, pass.entry),
+        }
     }
 
     /// One transform pass of `entry` over `g`: one thread per channel pair of the weight
@@ -853,12 +970,12 @@ mod tests {
         assert_eq!(wide.winograd_parts(ConvKernel::Winograd, 51_196, 256), None);
     }
 
-    /// `WinogradCoop`'s transforms, checked where no cooperative matrices are (lavapipe): the
-    /// weight, input and output transforms in their channels-last layouts, with the products'
-    /// grouped 1×1 convolution run on the plain weight over channels-last intermediates by the
-    /// fp32 kernels, must match the f64 reference like the NCHW path; on NCHW tensors (the
-    /// block transforms, at every width of their blocks) and on NHWC ones (read and written as
-    /// they are).
+    /// `WinogradCoop`'s and `Winograd4x4Coop`'s transforms, checked where no cooperative
+    /// matrices are (lavapipe): the weight, input and output transforms in their channels-last
+    /// layouts, with the products' grouped 1×1 convolution run on the plain weight over
+    /// channels-last intermediates by the fp32 kernels, must match the f64 reference like the
+    /// NCHW path; on NCHW tensors (the block transforms, at every width of their blocks) and on
+    /// NHWC ones (read and written as they are).
     #[test]
     fn channels_last_transforms_match_the_reference() {
         let ctx = crate::Context::new().expect("a GPU context (lavapipe in CI)");
@@ -874,19 +991,24 @@ mod tests {
                 .collect()
         };
         // (input, weight, padding), with the block transforms' blocks (tile columns × rows) of
-        // f32 and 8 channels:
-        // - 15×13 output: 8×7 tiles, the last row and column cut, in 8 × 4 blocks; 24 → 20
-        //   channels, the last block of 8 output channels partial; two images;
-        // - 7×67 output: 4×34 tiles in 32 × 1 blocks, the second column of blocks 2 tiles wide;
-        // - 7×25 output (no padding): 4×13 tiles in one column of 16 × 2 blocks, 10 → 3 channels;
-        // - 3×3 output: 2×2 tiles in one 4 × 8 block.
+        // f32 and 8 channels, F(2×2, 3×3)'s | F(4×4, 3×3)'s:
+        // - 15×13 output: 8×7 tiles in 8 × 4 blocks | 4×4 tiles in 4 × 8, the last row and
+        //   column cut; 24 → 20 channels, the last block of 8 output channels partial; two images;
+        // - 7×67 output: 4×34 tiles in 32 × 1 blocks, the second column of blocks 2 tiles wide |
+        //   2×17 tiles in one 32 × 1 block;
+        // - 7×25 output (no padding): 4×13 tiles in one column of 16 × 2 blocks | 2×7 in one of
+        //   8 × 4, 10 → 3 channels;
+        // - 3×3 output: 2×2 tiles in one 4 × 8 block | one tile in one 4 × 8 block;
+        // - 5×150 output: 3×75 tiles in 32 × 1 blocks | 2×38 in 32 × 1 blocks, the second column
+        //   of blocks 6 tiles wide.
         let cases = [
             ([2, 24, 15, 13], [20, 24, 3, 3], 1),
             ([1, 8, 7, 67], [9, 8, 3, 3], 1),
             ([1, 10, 9, 27], [3, 10, 3, 3], 0),
             ([2, 5, 3, 3], [6, 5, 3, 3], 1),
+            ([1, 8, 5, 150], [9, 8, 3, 3], 1),
         ];
-        for (input_shape, weight_shape, padding) in cases {
+        for ((input_shape, weight_shape, padding), tile) in cases.into_iter().flat_map(|c| [(c, F2X2), (c, F4X4)]) {
             let (ic, oc) = (input_shape[1], weight_shape[0]);
             let opts = ConvOptions::default().padding(&[padding]).activation(Activation::Relu);
             let g = geo(&input_shape, &weight_shape, opts.clone());
@@ -897,9 +1019,9 @@ mod tests {
             let wt = Tensor::from_f32(&ctx, &w, &weight_shape).unwrap();
             let bt = Tensor::from_f32(&ctx, &b, &[oc]).unwrap();
             let channels_last = |t: Tensor| t.with_memory_format(MemoryFormat::ChannelsLast).unwrap();
-            let tiles = g.winograd_tile_grid().map(|t| t as usize);
+            let tiles = g.winograd_tile_grid_of(tile).map(|t| t as usize);
             let nhwc = |activation| Transform { products_nhwc: true, activation, band: None, packed_u: None };
-            let products_opts = ConvOptions::default().groups(POSITIONS);
+            let products_opts = ConvOptions::default().groups(positions(tile));
             let forced = ForcedPlan::kernel(ConvKernel::GemmN64K16);
             // Every tile row in one band, and in bands of 3 rows (the last one ragged) and of 1.
             let bandings = [tiles[0], 3, 1];
@@ -908,33 +1030,44 @@ mod tests {
                 .flat_map(|format| bandings.map(|rows| (format, rows)))
             {
                 let (input_entry, output_entry) = transform_entries(true, format);
+                let (input_entry4, output_entry4) = transform4_entries(true, format);
                 let xt = ctx.to_memory_format(&Tensor::from_f32(&ctx, &x, &input_shape).unwrap(), format).unwrap();
                 let y = Tensor::full_f32(&ctx, &g.output_shape(), f32::NAN).unwrap();
                 let y = y.with_memory_format(format).unwrap();
                 let mut batch = ctx.batch();
-                let plain = batch.winograd_weight_plain(&wt, &g).unwrap();
+                let plain = batch.winograd_weight_plain(tile, &wt, &g).unwrap();
                 let buffers = ConvBuffers { input: &xt, weight: &wt, bias: Some(&bt), output: &y };
                 // Last band first: each band must write its own rows only.
                 for first in (0..tiles[0]).step_by(band_rows).rev() {
                     let rows = band_rows.min(tiles[0] - first);
                     let band = Some([first as u32, rows as u32]);
                     // Each band's intermediates poisoned afresh, numbered from its first row.
-                    let v_shape = [input_shape[0], 16 * ic, rows, tiles[1]];
+                    let v_shape = [input_shape[0], positions(tile) as usize * ic, rows, tiles[1]];
                     let v = channels_last(Tensor::full_f32(&ctx, &v_shape, f32::NAN).unwrap());
-                    let m_shape = g.winograd_band_gemm(F2X2, rows as u32).unwrap().output_shape();
+                    let m_shape = g.winograd_band_gemm(tile, rows as u32).unwrap().output_shape();
                     let m = channels_last(Tensor::full_f32(&ctx, &m_shape, f32::NAN).unwrap());
                     let input_pass = ConvBuffers { output: &v, bias: None, ..buffers };
-                    let none = Transform { band, ..nhwc(Activation::None) };
-                    batch.winograd_pass(input_entry, &g, input_pass, none, Windows::default()).unwrap();
-                    batch.convolution_into_forced(&v, &plain, None, &m, &products_opts, &forced).unwrap();
                     let output_pass = ConvBuffers { input: &m, ..buffers };
-                    let relu = Transform { band, ..nhwc(Activation::Relu) };
-                    batch.winograd_pass(output_entry, &g, output_pass, relu, Windows::default()).unwrap();
+                    if tile == F4X4 {
+                        let pass = |entry, activation| Winograd4Pass { entry, activation, band, products_nhwc: true };
+                        let input = pass(input_entry4, Activation::None);
+                        batch.winograd4_pass(input, &g, input_pass, Windows::default()).unwrap();
+                        batch.convolution_into_forced(&v, &plain, None, &m, &products_opts, &forced).unwrap();
+                        let output = pass(output_entry4, Activation::Relu);
+                        batch.winograd4_pass(output, &g, output_pass, Windows::default()).unwrap();
+                    } else {
+                        let none = Transform { band, ..nhwc(Activation::None) };
+                        batch.winograd_pass(input_entry, &g, input_pass, none, Windows::default()).unwrap();
+                        batch.convolution_into_forced(&v, &plain, None, &m, &products_opts, &forced).unwrap();
+                        let relu = Transform { band, ..nhwc(Activation::Relu) };
+                        batch.winograd_pass(output_entry, &g, output_pass, relu, Windows::default()).unwrap();
+                    }
                 }
                 batch.submit().unwrap();
                 let got = ctx.to_memory_format(&y, MemoryFormat::Contiguous).unwrap().to_vec_f32(&ctx).unwrap();
                 let err = crate::reference::relative_error(&got, &expected);
-                assert!(err <= 1e-5, "{input_shape:?}, {format}, bands of {band_rows}: relative error {err:e}");
+                let what = format!("F({tile}×{tile}) {input_shape:?}, {format}, bands of {band_rows}");
+                assert!(err <= 1e-5, "{what}: relative error {err:e}");
             }
         }
     }
@@ -954,7 +1087,8 @@ mod tests {
         assert_eq!(block(8, 512, DType::F16), (32, 1, 16));
     }
 
-    /// `WinogradCoop`'s V in f16 (`conv2d_winograd_f16_out.wgsl`): each element one of the two
+    /// `WinogradCoop`'s and `Winograd4x4Coop`'s V in f16 (`conv2d_winograd_f16_out.wgsl`,
+    /// `conv2d_winograd4_f16_out.wgsl`): each element one of the two
     /// f16 values nearest the f32 transform's, so the products see what rounding the f32 V as
     /// they load it gives; every element written (NaN-poisoned), ragged blocks; from NCHW and
     /// from NHWC tensors.
@@ -965,34 +1099,50 @@ mod tests {
         // channels: f32 blocks of 8 channels (a partial second one), f16 blocks of 16 (one
         // partial); 5×67 output: 3×34 tiles in blocks of 32 × 1 (a second column of blocks 2
         // tiles wide), 20 channels (two f16 blocks, the second partial).
-        for (input_shape, weight_shape) in [([2, 12, 9, 11], [16, 12, 3, 3]), ([1, 20, 5, 67], [8, 20, 3, 3])] {
+        // F(4×4, 3×3) (`Winograd4x4Coop`): 3×3 tiles, in f32 blocks of 4 × 8 tiles and f16 ones
+        // of 4 × 4; 2×17 tiles, in f32 blocks of 32 × 1 and f16 ones of 16 × 1 (a second column
+        // of blocks 1 tile wide).
+        let shapes = [([2, 12, 9, 11], [16, 12, 3, 3]), ([1, 20, 5, 67], [8, 20, 3, 3])];
+        for ((input_shape, weight_shape), tile) in shapes.into_iter().flat_map(|c| [(c, F2X2), (c, F4X4)]) {
             let g = geo(&input_shape, &weight_shape, ConvOptions::default().padding(&[1]));
             let len_x = input_shape.iter().product::<usize>();
             let x: Vec<f32> = (0..len_x).map(|i| ((i * 7919 % 1000) as f32 - 500.0) / 97.0).collect();
             let wt = Tensor::zeros(&ctx, &weight_shape, DType::F32).unwrap();
-            let (len, _) = g.winograd_scratch_len(F2X2);
+            let (len, _) = g.winograd_scratch_len(tile);
             let nan_f16 = vec![half::f16::NAN; len as usize];
             // From NCHW tensors (the block transform) and from NHWC ones (read as they are).
             for format in [MemoryFormat::Contiguous, MemoryFormat::ChannelsLast] {
                 let (entry, _) = transform_entries(true, format);
+                let (entry4, _) = transform4_entries(true, format);
                 let xt = ctx.to_memory_format(&Tensor::from_f32(&ctx, &x, &input_shape).unwrap(), format).unwrap();
                 let wide = Tensor::full_f32(&ctx, &[len as usize], f32::NAN).unwrap();
                 let narrow = Tensor::from_f16(&ctx, &nan_f16, &[len as usize]).unwrap();
                 let mut batch = ctx.batch();
                 for v in [&wide, &narrow] {
                     let buffers = ConvBuffers { input: &xt, weight: &wt, bias: None, output: v };
-                    let transform =
-                        Transform { products_nhwc: true, activation: Activation::None, band: None, packed_u: None };
-                    batch.winograd_pass(entry, &g, buffers, transform, Windows::default()).unwrap();
+                    if tile == F4X4 {
+                        let pass = Winograd4Pass {
+                            entry: entry4,
+                            activation: Activation::None,
+                            band: None,
+                            products_nhwc: true,
+                        };
+                        batch.winograd4_pass(pass, &g, buffers, Windows::default()).unwrap();
+                    } else {
+                        let transform =
+                            Transform { products_nhwc: true, activation: Activation::None, band: None, packed_u: None };
+                        batch.winograd_pass(entry, &g, buffers, transform, Windows::default()).unwrap();
+                    }
                 }
                 batch.submit().unwrap();
                 let (wide, narrow) = (wide.to_vec_f32(&ctx).unwrap(), narrow.to_vec_f16(&ctx).unwrap());
+                let what = format!("F({tile}×{tile}) {input_shape:?}, {format}");
                 for (i, (&w, n)) in wide.iter().zip(narrow).enumerate() {
-                    assert!(w.is_finite(), "{input_shape:?}, {format}: V[{i}] unwritten");
+                    assert!(w.is_finite(), "{what}: V[{i}] unwritten");
                     // The spacing of f16 values around w (subnormal below 2^-14).
                     let spacing = 2f32.powi(w.abs().log2().floor().max(-14.0) as i32 - 10);
                     let beside = (n.to_f32() - w).abs() <= spacing;
-                    assert!(beside, "{input_shape:?}, {format}: V[{i}]: f16 {n} is not beside f32 {w}");
+                    assert!(beside, "{what}: V[{i}]: f16 {n} is not beside f32 {w}");
                 }
             }
         }

@@ -58,6 +58,8 @@ pub mod conv2d_tiled_f16;
 pub mod conv2d_winograd;
 /// Bindings for `shaders/conv2d_winograd4.wgsl`.
 pub mod conv2d_winograd4;
+/// Bindings for `shaders/conv2d_winograd4_f16_out.wgsl`.
+pub mod conv2d_winograd4_f16_out;
 /// Bindings for `shaders/conv2d_winograd_f16_out.wgsl`.
 pub mod conv2d_winograd_f16_out;
 /// Bindings for `shaders/conv2d_winograd_fused.wgsl`.
