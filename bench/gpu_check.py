@@ -3,7 +3,7 @@
 one layer per fast kernel (GEMM, GEMM with split-K, transposed GEMM by stride phase, depthwise,
 int8 dot4 GEMM and the int8 tensor-core kernels (bit-exact against the scalar one); unpadded GEMM; grouped; tiled, row-run and vec4 depthwise; 16-deep K-tiles; the
 few-output-channel kernels, transposed and direct; the matrix-vector kernel of outputs of at most 4 pixels; the
-small-grid GEMMs, unstaged and staged; the pointwise streams; the register-blocked direct kernel; Winograd F(2x2, 3x3), its products on the fp32 GEMM and on
+small-grid GEMMs, unstaged and staged; the pointwise streams; the register-blocked direct kernel; Winograd F(2x2, 3x3) and F(4x4, 3x3), their products on the fp32 GEMM and on
 the tensor cores;
 64×64 tiles; the f16 tensor-core kernel, checked against a reference whose inputs are rounded to
 f16; and f16 tensors through the tensor-core kernel and the others), so the kernels are checked
@@ -112,6 +112,28 @@ cases = [
      "--padding 1 --activation relu --precision f16 --kernel winograd_coop --channels-last --tolerance 3e-3"),
     ("winograd_coop_channels_last_large", (1, 128, 64, 64), (128, 128, 3, 3),
      "--padding 1 --precision f16 --kernel winograd_coop --channels-last --tolerance 3e-3"),
+    # Winograd F(4x4, 3x3) (`winograd_4x4`: fp32 products), ragged tiles (31×29: the last row and
+    # column of 4×4 tiles cut) and channels, ReLU; and with its products on the tensor cores
+    # (`winograd_4x4_coop`): the same f16 roundings of its transformed operands as winograd_coop,
+    # which its transforms' larger coefficients (up to 8 in Aᵀ) amplify, so a looser bound. Ragged,
+    # unpadded at odd sizes, split-K (1024 channels), a large layer with clamp, a wide one (75
+    # tile columns: 5 blocks of 16 in the input transform, 3 of 32 in the output's), and
+    # channels-last tensors (ragged and large).
+    ("winograd_4x4_ragged", (2, 40, 31, 29), (70, 40, 3, 3), "--padding 1 --activation relu --kernel winograd_4x4"),
+    ("winograd_4x4_coop_ragged", (2, 40, 31, 29), (70, 40, 3, 3),
+     "--padding 1 --activation relu --precision f16 --kernel winograd_4x4_coop --tolerance 1e-2"),
+    ("winograd_4x4_coop_unpadded_odd", (1, 64, 57, 33), (96, 64, 3, 3),
+     "--precision f16 --kernel winograd_4x4_coop --tolerance 1e-2"),
+    ("winograd_4x4_coop_k_slices", (1, 1024, 8, 8), (256, 1024, 3, 3),
+     "--padding 1 --precision f16 --kernel winograd_4x4_coop --tolerance 1e-2"),
+    ("winograd_4x4_coop_large", (1, 128, 128, 128), (128, 128, 3, 3),
+     "--padding 1 --activation clamp:-0.5,0.5 --precision f16 --kernel winograd_4x4_coop --tolerance 1e-2"),
+    ("winograd_4x4_coop_wide", (1, 64, 20, 300), (64, 64, 3, 3),
+     "--padding 1 --precision f16 --kernel winograd_4x4_coop --tolerance 1e-2"),
+    ("winograd_4x4_coop_channels_last_ragged", (2, 40, 31, 29), (70, 40, 3, 3),
+     "--padding 1 --activation relu --precision f16 --kernel winograd_4x4_coop --channels-last --tolerance 1e-2"),
+    ("winograd_4x4_coop_channels_last_large", (1, 128, 64, 64), (128, 128, 3, 3),
+     "--padding 1 --precision f16 --kernel winograd_4x4_coop --channels-last --tolerance 1e-2"),
     # Winograd in one pass (`winograd_fused`): the same f16 roundings as winograd_coop, so the
     # same bound. Ragged tiles (past the last image's) and channels (37 in: a partial step of 16;
     # 70 out: a partial workgroup of 80), no padding at odd sizes, 1024 channels (64 steps), a
