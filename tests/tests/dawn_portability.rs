@@ -155,11 +155,12 @@ fn dawn_compiles_every_pipeline_the_runtime_does() {
         name.ends_with(".wgsl").then(|| format!("shaders/{name}"))
     });
     // The tensor-core shaders, and the passes that run only around the channels-last tensor-core
-    // kernel, its weight prepack and `winograd_coop`'s f16 input transform (so no context without
-    // cooperative matrices compiles them).
+    // kernel, its weight prepack and `winograd_coop`'s and `winograd_4x4_coop`'s f16 input
+    // transforms (so no context without cooperative matrices compiles them).
     let tensor_core = |shader: &String| {
         shader.starts_with("shaders/conv_pack_coop")
             || shader == "shaders/conv2d_winograd_f16_out.wgsl"
+            || shader == "shaders/conv2d_winograd4_f16_out.wgsl"
             || std::fs::read_to_string(root.join(shader)).unwrap().contains("enable wgpu_cooperative_matrix;")
     };
     for shader in shipped.filter(|s| !tensor_core(s)) {
