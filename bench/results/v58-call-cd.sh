@@ -11,7 +11,7 @@ for t in bin-v56/b.tar.xz bin-v57/c.tar.xz bin-v57/d.tar.xz; do xz -dc $t | tar 
 R=/tmp/rc; rm -rf $R; mkdir -p $R; T0=$(date +%s)
 save() { echo "step $1 at $(($(date +%s)-T0)) s" >> $R/steps.txt; tar czf $OUT/rc.tgz -C $R . ; }
 nvidia-smi --query-gpu=name,driver_version --format=csv > $R/gpu.txt; md5sum /tmp/wgconv-* > $R/md5.txt
-python3 bench/gpu_check.py /tmp/gc | grep -E "kernel winograd_4x4|kernel winograd_coop" > /tmp/gc.cmds
+python3 bench/gpu_check.py /tmp/gc | grep -E "kernel winograd_4x4|/winograd_coop_(ragged|large)_x" > /tmp/gc.cmds
 while read -r line; do echo "== $line" | sed 's/--input.*--bias [^ ]* //' >> $R/gc.txt
   timeout 40 /tmp/wgconv-d $line 2>&1 | grep -i "error\|relative\|kernel:" >> $R/gc.txt; done < /tmp/gc.cmds; save gc
 E=bench/results/v56-w4-suite.json; S="--repeat 5 --launches 10 --no-reference"; F="$S --precision f16"
