@@ -7,8 +7,8 @@
 //! the roofline's plain kernels. The tensor-core shaders (`enable wgpu_cooperative_matrix`: the
 //! conv kernels and the roofline's) are not among them: they need wgpu's own cooperative-matrix
 //! extension, which the web does not have, and nothing runs them there; nor are the passes that
-//! only run around them (the weight prepack `conv_pack_coop`, Winograd's f16 transformed input
-//! `conv2d_winograd_f16_out`).
+//! only run around them (the weight prepack `conv_pack_coop`, Winograd's f16 transformed inputs
+//! `conv2d_winograd_f16_out` and `conv2d_winograd4_f16_out`).
 //!
 //! Needs `bash tests/dawn/setup.sh` (which `scripts/test.sh` runs) and node.
 

@@ -92,9 +92,10 @@ struct Conv2dArgs {
     tile_order: Option<wgconv::TileOrder>,
     /// f32, or f16 to allow f16 multiplicands with f32 sums on tensor cores (cooperative
     /// matrices, enabled for this run; fp32 where the device lacks them). --check then rounds
-    /// the reference's inputs to f16 when a tensor-core kernel ran, except after winograd_coop
-    /// and winograd_fused, whose f16 multiplicands are the transformed operands rounded: they are
-    /// checked against the exact reference, which needs a looser --tolerance (about 3e-3).
+    /// the reference's inputs to f16 when a tensor-core kernel ran, except after winograd_coop,
+    /// winograd_4x4_coop and winograd_fused, whose f16 multiplicands are the transformed operands
+    /// rounded: they are checked against the exact reference, which needs a looser --tolerance
+    /// (about 3e-3; about 1e-2 after winograd_4x4_coop).
     #[arg(long, default_value = "f32", value_parser = args::precision)]
     precision: wgconv::Precision,
     /// Run on channels-last (NHWC) tensors, as PyTorch's `channels_last`: the input is converted

@@ -241,7 +241,8 @@ pub struct Context {
     pub(crate) timeout: Duration,
     zero_buffer: wgpu::Buffer,
     /// Intermediate buffers, one per [`Scratch`] use (split-K partial sums, Winograd's transformed
-    /// input and products): buffers (f32, or f16 for `winograd_coop`'s transformed input) reused
+    /// input and products): buffers (f32, or f16 for `winograd_coop`'s and `winograd_4x4_coop`'s
+    /// transformed input) reused
     /// by every op and grown on demand, so running a
     /// prepared convolution allocates no large buffer per call (docs/PERFORMANCE.md, rule R18:
     /// allocation churn slowed the kernels that followed too). Sharing

@@ -207,6 +207,8 @@ pub enum ConvKernel {
     /// (`shaders/conv2d_winograd4.wgsl`). Needs what both need: f32 tensors, a context with
     /// cooperative matrices, and a multiple of 8 input channels. Its f16 multiplicands carry
     /// F(4×4, 3×3)'s larger transform coefficients: a few times `WinogradCoop`'s rounding error.
+    /// Infinities and NaNs spread as in `Winograd4x4` (over whole 4×4 output tiles). Not planned
+    /// yet (not timed on a device with cooperative matrices): forced only.
     #[serde(rename = "winograd_4x4_coop")]
     Winograd4x4Coop,
 }
@@ -717,7 +719,8 @@ mod tests {
                 // Its products' kernel, the largest of its passes (its block transforms
                 // declare 16 960 B for the input's, 8 480 B for the output's).
                 ConvKernel::WinogradCoop => 37_376,
-                // The same (its block transforms declare 24 992 B each).
+                // The same (its block transforms declare 25 408 B, the f16 input's, and
+                // 24 992 B, the output's).
                 ConvKernel::Winograd4x4Coop => 37_376,
                 // V's stage (16 positions × 32 tiles × 24 halves) and M's (16 × 16 × 16 f32).
                 ConvKernel::WinogradFused => 16 * 32 * 24 * 2 + 4096 * 4,

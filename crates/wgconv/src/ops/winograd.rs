@@ -1,5 +1,6 @@
 //! Winograd F(2×2, 3×3) ([`ConvKernel::Winograd`], and [`ConvKernel::WinogradCoop`] with its
-//! products on the tensor cores) and F(4×4, 3×3) ([`ConvKernel::Winograd4x4`]): which
+//! products on the tensor cores) and F(4×4, 3×3) ([`ConvKernel::Winograd4x4`], and
+//! [`ConvKernel::Winograd4x4Coop`] on the tensor cores): which
 //! convolutions they run, the grouped 1×1 convolution their products are, and the four passes
 //! they record (`shaders/conv2d_winograd.wgsl` and `shaders/conv2d_winograd4.wgsl` have the
 //! transforms and their layouts).
@@ -49,8 +50,18 @@ const _: () = {
     assert!(shader4::BLOCK_IN_TILES * shader4::BLOCK_IN_CHANNELS == 256);
     assert!(narrowing4::BLOCK_IN_TILES * narrowing4::BLOCK_IN_CHANNELS == 256);
     assert!(shader4::BLOCK_OUT_TILES * shader4::BLOCK_OUT_CHANNELS == 256);
+    // Powers of two from 4, which `nhwc_block4`'s tile columns divide.
     assert!(shader4::BLOCK_IN_TILES.is_power_of_two() && narrowing4::BLOCK_IN_TILES.is_power_of_two());
-    assert!(shader4::BLOCK_OUT_TILES.is_power_of_two() && narrowing4::BLOCK_IN_TILES >= 4);
+    assert!(shader4::BLOCK_OUT_TILES.is_power_of_two());
+    assert!(shader4::BLOCK_IN_TILES >= 4 && narrowing4::BLOCK_IN_TILES >= 4 && shader4::BLOCK_OUT_TILES >= 4);
+    // The output transform's blocks are the same in both expansions (M is f32 in both).
+    assert!(narrowing4::BLOCK_OUT_TILES == shader4::BLOCK_OUT_TILES);
+    assert!(narrowing4::BLOCK_OUT_CHANNELS == shader4::BLOCK_OUT_CHANNELS);
+    assert!(narrowing4::WINOGRAD4_OUTPUT_NHWC_WORKGROUP_SIZE[0] == 256);
+    // A channel's stage holds the widest block's input window, one row of tiles: 6 × (4·tiles + 2).
+    assert!(shader4::STAGE_IN_STRIDE > 6 * (4 * shader4::BLOCK_IN_TILES + 2));
+    assert!(narrowing4::STAGE_IN_STRIDE > 6 * (4 * narrowing4::BLOCK_IN_TILES + 2));
+    assert!(shader4::STAGE_OUT_STRIDE > 16 * shader4::BLOCK_OUT_TILES);
 };
 
 /// Positions of F(`tile`×`tile`, 3×3)'s transform, (tile + 2)²: the GEMM's groups.
@@ -243,7 +254,8 @@ impl ConvGeometry {
 }
 
 /// A convolution's weight transformed for one Winograd kernel, whose layout it is in: f32 in the
-/// GEMM kernels' packed layout for `Winograd`, f16 in `CoopNhwc`'s for `WinogradCoop`, f16 in
+/// GEMM kernels' packed layout for `Winograd` and `Winograd4x4`, f16 in `CoopNhwc`'s for
+/// `WinogradCoop` and `Winograd4x4Coop`, f16 in
 /// whole fragments and workgroup tiles for `WinogradFused` ([`ConvGeometry::winograd_fused_u`]).
 #[derive(Clone, Debug)]
 pub(crate) struct WinogradWeight {
@@ -470,13 +482,14 @@ struct Intermediates<'a> {
 }
 
 impl Batch<'_> {
-    /// Records a Winograd convolution by `kernel` (`Winograd`, `WinogradCoop`, `WinogradFused`
-    /// or `Winograd4x4`): the weight transform (unless `transformed`, a [`crate::Conv2d`]'s, is
-    /// given for this kernel: f32 for `Winograd` and `Winograd4x4`, f16 for the others), then for
-    /// `WinogradFused` its one pass ([`Batch::encode_winograd_fused`]), else the input
-    /// transform, the products (`Winograd`, `Winograd4x4`: on the GEMM kernel the planner picks
-    /// for them, a staged-tile one if it would pick another; `WinogradCoop`: on `CoopNhwc`), and
-    /// the output transform with the bias and `activation`.
+    /// Records a Winograd convolution by `kernel` (`Winograd`, `WinogradCoop`, `WinogradFused`,
+    /// `Winograd4x4` or `Winograd4x4Coop`): the weight transform (unless `transformed`, a
+    /// [`crate::Conv2d`]'s, is given for this kernel: f32 for `Winograd` and `Winograd4x4`, f16
+    /// for the others), then for `WinogradFused` its one pass ([`Batch::encode_winograd_fused`]),
+    /// else the input transform, the products (`Winograd`, `Winograd4x4`: on the GEMM kernel the
+    /// planner picks for them, a staged-tile one if it would pick another; `WinogradCoop`,
+    /// `Winograd4x4Coop`: on `CoopNhwc`), and the output transform with the bias and
+    /// `activation`.
     pub(super) fn encode_winograd(
         &mut self,
         kernel: ConvKernel,
@@ -654,9 +667,10 @@ impl Batch<'_> {
         }
     }
 
-    /// The transformed weight `kernel` (`Winograd`, `WinogradCoop`, `WinogradFused` or
-    /// `Winograd4x4`) runs for a convolution of `g`'s geometry: [`Batch::winograd_weight_coop`],
-    /// [`Batch::winograd_weight_fused`] or [`Batch::winograd_weight`].
+    /// The transformed weight `kernel` (`Winograd`, `WinogradCoop`, `WinogradFused`,
+    /// `Winograd4x4` or `Winograd4x4Coop`) runs for a convolution of `g`'s geometry:
+    /// [`Batch::winograd_weight_coop`], [`Batch::winograd_weight_fused`] or
+    /// [`Batch::winograd_weight`].
     pub(super) fn winograd_weight_for(
         &mut self,
         kernel: ConvKernel,
