@@ -120,6 +120,9 @@ cases = [
     # tile columns: 5 blocks of 16 in the input transform, 3 of 32 in the output's), and
     # channels-last tensors (ragged and large).
     ("winograd_4x4_ragged", (2, 40, 31, 29), (70, 40, 3, 3), "--padding 1 --activation relu --kernel winograd_4x4"),
+    # Winograd F(2×2, 5×5) (`winograd_5x5`), fp32 products: ragged tiles, and AlexNet's 64→192.
+    ("winograd_5x5_ragged", (2, 40, 31, 29), (70, 40, 5, 5), "--padding 2 --activation relu --kernel winograd_5x5"),
+    ("winograd_5x5_alexnet", (4, 64, 27, 27), (192, 64, 5, 5), "--padding 2 --kernel winograd_5x5"),
     ("winograd_4x4_coop_ragged", (2, 40, 31, 29), (70, 40, 3, 3),
      "--padding 1 --activation relu --precision f16 --kernel winograd_4x4_coop --tolerance 1e-2"),
     ("winograd_4x4_coop_unpadded_odd", (1, 64, 57, 33), (96, 64, 3, 3),

@@ -17,6 +17,8 @@
 //                     output (the last row and column of tiles cut where 4 does not divide the
 //                     output's size).
 //
+// `winograd_5x5` runs F(2×2, 5×5) through the same three passes (winograd5_*, at the end).
+//
 // `winograd_4x4_coop` runs the products on the channels-last tensor-core kernel instead
 // (conv2d_coop_nhwc.wgsl), as `winograd_coop` does F(2×2, 3×3)'s: winograd4_weight with
 // `products_nhwc` writes U as that grouped 1×1 convolution's plain [36·OC, IC] weight (position
@@ -104,9 +106,14 @@ fn activate(v: f32) -> f32 {
     return v;
 }
 
-// Tiles along the output's columns (4 columns each, the last cut).
+// Tiles along the output's columns, `step` columns each (the last cut).
+fn tile_cols(step: u32) -> u32 {
+    return (params.ow + step - 1u) / step;
+}
+
+// F(4×4, 3×3)'s tiles along the output's columns.
 fn tiles_w() -> u32 {
-    return (params.ow + 3u) / 4u;
+    return tile_cols(4u);
 }
 
 // The bias of output channel `oc` (0 without one).
@@ -210,15 +217,15 @@ fn winograd4_weight(@builtin(global_invocation_id) gid: vec3<u32>) {
 @compute @workgroup_size(wg_size)
 fn winograd4_input(@builtin(global_invocation_id) gid: vec3<u32>) {
     let index = gid.y * stride_x + gid.x;
-    let tiles = params.tile_rows * tiles_w();
+    let tiles = params.tile_rows * tile_cols(4u);
     if (index >= params.n * params.ic * tiles) {
         return;
     }
     let tile = index % tiles;
     let ic = (index / tiles) % params.ic;
     let n = index / (tiles * params.ic);
-    let y0 = i32((params.tile_row0 + tile / tiles_w()) * 4u) - i32(params.pad_h);
-    let x0 = i32(tile % tiles_w() * 4u) - i32(params.pad_w);
+    let y0 = i32((params.tile_row0 + tile / tile_cols(4u)) * 4u) - i32(params.pad_h);
+    let x0 = i32(tile % tile_cols(4u) * 4u) - i32(params.pad_w);
     // The 6×6 window d, zero outside the input.
     let col_ok_0 = x0 + 0 >= 0 && x0 + 0 < i32(params.iw);
     let col_ok_1 = x0 + 1 >= 0 && x0 + 1 < i32(params.iw);
@@ -504,7 +511,7 @@ fn winograd4_input(@builtin(global_invocation_id) gid: vec3<u32>) {
 @compute @workgroup_size(wg_size)
 fn winograd4_output(@builtin(global_invocation_id) gid: vec3<u32>) {
     let index = gid.y * stride_x + gid.x;
-    let tiles = params.tile_rows * tiles_w();
+    let tiles = params.tile_rows * tile_cols(4u);
     if (index >= params.n * params.oc * tiles) {
         return;
     }
@@ -594,8 +601,8 @@ fn winograd4_output(@builtin(global_invocation_id) gid: vec3<u32>) {
 
     let b = bias_of(oc);
     // Plus the bias, through the activation: rows and columns past the output cut.
-    let oy0 = (params.tile_row0 + tile / tiles_w()) * 4u;
-    let ox0 = tile % tiles_w() * 4u;
+    let oy0 = (params.tile_row0 + tile / tile_cols(4u)) * 4u;
+    let ox0 = tile % tile_cols(4u) * 4u;
     if (oy0 + 0u < params.oh) {
         let at = ((n * params.oc + oc) * params.oh + oy0 + 0u) * params.ow + ox0;
         output[at] = f16(activate(y_0_0 + b));
@@ -646,6 +653,505 @@ fn winograd4_output(@builtin(global_invocation_id) gid: vec3<u32>) {
         }
         if (ox0 + 3u < params.ow) {
             output[at + 3u] = f16(activate(y_3_3 + b));
+        }
+    }
+}
+
+// ---- Winograd F(2×2, 5×5) (`winograd_5x5`) ----
+// 5×5 filters at stride 1, dilation 1, one group: each 2×2 block of outputs from its 6×6 input
+// window in 36 products per channel pair instead of 100 (2.8-fold fewer multiply-adds), the same
+// Bᵀ as F(4×4, 3×3) and so the same input transform, over tiles 2 apart. The NCHW passes only,
+// laid out as F(4×4, 3×3)'s: U as the GEMM kernels' packed weight of the 36-group 1×1
+// convolution (G g Gᵀ of the 25 taps), V[n, t, ic, tile] and M[n, t, oc, tile] over the 2×2
+// tiles, y = Aᵀ M A of AT5's two rows.
+@compute @workgroup_size(wg_size)
+fn winograd5_weight(@builtin(global_invocation_id) gid: vec3<u32>) {
+    let index = gid.y * stride_x + gid.x;
+    if (index >= params.ic * params.oc) {
+        return;
+    }
+    var oc = index % params.oc;
+    var ic = index / params.oc;
+    // Position t of U at out + t·stride.
+    var stride = params.ic * ((params.oc + 3u) / 4u * 4u);
+    var out = ic * ((params.oc + 3u) / 4u * 4u) + oc;
+    if (products_nhwc) {
+        ic = index % params.ic;
+        oc = index / params.ic;
+        stride = params.oc * params.ic;
+        out = oc * params.ic + ic;
+    }
+    let base = (oc * params.ic + ic) * 25u;
+    let g_0_0 = weight[base + 0u];
+    let g_0_1 = weight[base + 1u];
+    let g_0_2 = weight[base + 2u];
+    let g_0_3 = weight[base + 3u];
+    let g_0_4 = weight[base + 4u];
+    let g_1_0 = weight[base + 5u];
+    let g_1_1 = weight[base + 6u];
+    let g_1_2 = weight[base + 7u];
+    let g_1_3 = weight[base + 8u];
+    let g_1_4 = weight[base + 9u];
+    let g_2_0 = weight[base + 10u];
+    let g_2_1 = weight[base + 11u];
+    let g_2_2 = weight[base + 12u];
+    let g_2_3 = weight[base + 13u];
+    let g_2_4 = weight[base + 14u];
+    let g_3_0 = weight[base + 15u];
+    let g_3_1 = weight[base + 16u];
+    let g_3_2 = weight[base + 17u];
+    let g_3_3 = weight[base + 18u];
+    let g_3_4 = weight[base + 19u];
+    let g_4_0 = weight[base + 20u];
+    let g_4_1 = weight[base + 21u];
+    let g_4_2 = weight[base + 22u];
+    let g_4_3 = weight[base + 23u];
+    let g_4_4 = weight[base + 24u];
+    // G g: 6 rows of 5.
+    let gg_0_0 = g_0_0;
+    let gg_0_1 = g_0_1;
+    let gg_0_2 = g_0_2;
+    let gg_0_3 = g_0_3;
+    let gg_0_4 = g_0_4;
+    let gg_1_0 = 0.333333333 * g_0_0 + 0.333333333 * g_1_0 + 0.333333333 * g_2_0 + 0.333333333 * g_3_0 + 0.333333333 * g_4_0;
+    let gg_1_1 = 0.333333333 * g_0_1 + 0.333333333 * g_1_1 + 0.333333333 * g_2_1 + 0.333333333 * g_3_1 + 0.333333333 * g_4_1;
+    let gg_1_2 = 0.333333333 * g_0_2 + 0.333333333 * g_1_2 + 0.333333333 * g_2_2 + 0.333333333 * g_3_2 + 0.333333333 * g_4_2;
+    let gg_1_3 = 0.333333333 * g_0_3 + 0.333333333 * g_1_3 + 0.333333333 * g_2_3 + 0.333333333 * g_3_3 + 0.333333333 * g_4_3;
+    let gg_1_4 = 0.333333333 * g_0_4 + 0.333333333 * g_1_4 + 0.333333333 * g_2_4 + 0.333333333 * g_3_4 + 0.333333333 * g_4_4;
+    let gg_2_0 = -0.333333333 * g_0_0 + 0.333333333 * g_1_0 - 0.333333333 * g_2_0 + 0.333333333 * g_3_0 - 0.333333333 * g_4_0;
+    let gg_2_1 = -0.333333333 * g_0_1 + 0.333333333 * g_1_1 - 0.333333333 * g_2_1 + 0.333333333 * g_3_1 - 0.333333333 * g_4_1;
+    let gg_2_2 = -0.333333333 * g_0_2 + 0.333333333 * g_1_2 - 0.333333333 * g_2_2 + 0.333333333 * g_3_2 - 0.333333333 * g_4_2;
+    let gg_2_3 = -0.333333333 * g_0_3 + 0.333333333 * g_1_3 - 0.333333333 * g_2_3 + 0.333333333 * g_3_3 - 0.333333333 * g_4_3;
+    let gg_2_4 = -0.333333333 * g_0_4 + 0.333333333 * g_1_4 - 0.333333333 * g_2_4 + 0.333333333 * g_3_4 - 0.333333333 * g_4_4;
+    let gg_3_0 = -1.06666667 * g_0_0 - 0.533333333 * g_1_0 - 0.266666667 * g_2_0 - 0.133333333 * g_3_0 - 0.0666666667 * g_4_0;
+    let gg_3_1 = -1.06666667 * g_0_1 - 0.533333333 * g_1_1 - 0.266666667 * g_2_1 - 0.133333333 * g_3_1 - 0.0666666667 * g_4_1;
+    let gg_3_2 = -1.06666667 * g_0_2 - 0.533333333 * g_1_2 - 0.266666667 * g_2_2 - 0.133333333 * g_3_2 - 0.0666666667 * g_4_2;
+    let gg_3_3 = -1.06666667 * g_0_3 - 0.533333333 * g_1_3 - 0.266666667 * g_2_3 - 0.133333333 * g_3_3 - 0.0666666667 * g_4_3;
+    let gg_3_4 = -1.06666667 * g_0_4 - 0.533333333 * g_1_4 - 0.266666667 * g_2_4 - 0.133333333 * g_3_4 - 0.0666666667 * g_4_4;
+    let gg_4_0 = 0.0666666667 * g_0_0 - 0.133333333 * g_1_0 + 0.266666667 * g_2_0 - 0.533333333 * g_3_0 + 1.06666667 * g_4_0;
+    let gg_4_1 = 0.0666666667 * g_0_1 - 0.133333333 * g_1_1 + 0.266666667 * g_2_1 - 0.533333333 * g_3_1 + 1.06666667 * g_4_1;
+    let gg_4_2 = 0.0666666667 * g_0_2 - 0.133333333 * g_1_2 + 0.266666667 * g_2_2 - 0.533333333 * g_3_2 + 1.06666667 * g_4_2;
+    let gg_4_3 = 0.0666666667 * g_0_3 - 0.133333333 * g_1_3 + 0.266666667 * g_2_3 - 0.533333333 * g_3_3 + 1.06666667 * g_4_3;
+    let gg_4_4 = 0.0666666667 * g_0_4 - 0.133333333 * g_1_4 + 0.266666667 * g_2_4 - 0.533333333 * g_3_4 + 1.06666667 * g_4_4;
+    let gg_5_0 = g_4_0;
+    let gg_5_1 = g_4_1;
+    let gg_5_2 = g_4_2;
+    let gg_5_3 = g_4_3;
+    let gg_5_4 = g_4_4;
+    // (G g) Gᵀ: 6 rows of 6, row i at positions t = 6i .. 6i + 5.
+    output[out + 0u * stride] = f16(gg_0_0);
+    output[out + 1u * stride] = f16(0.333333333 * gg_0_0 + 0.333333333 * gg_0_1 + 0.333333333 * gg_0_2 + 0.333333333 * gg_0_3 + 0.333333333 * gg_0_4);
+    output[out + 2u * stride] = f16(-0.333333333 * gg_0_0 + 0.333333333 * gg_0_1 - 0.333333333 * gg_0_2 + 0.333333333 * gg_0_3 - 0.333333333 * gg_0_4);
+    output[out + 3u * stride] = f16(-1.06666667 * gg_0_0 - 0.533333333 * gg_0_1 - 0.266666667 * gg_0_2 - 0.133333333 * gg_0_3 - 0.0666666667 * gg_0_4);
+    output[out + 4u * stride] = f16(0.0666666667 * gg_0_0 - 0.133333333 * gg_0_1 + 0.266666667 * gg_0_2 - 0.533333333 * gg_0_3 + 1.06666667 * gg_0_4);
+    output[out + 5u * stride] = f16(gg_0_4);
+    output[out + 6u * stride] = f16(gg_1_0);
+    output[out + 7u * stride] = f16(0.333333333 * gg_1_0 + 0.333333333 * gg_1_1 + 0.333333333 * gg_1_2 + 0.333333333 * gg_1_3 + 0.333333333 * gg_1_4);
+    output[out + 8u * stride] = f16(-0.333333333 * gg_1_0 + 0.333333333 * gg_1_1 - 0.333333333 * gg_1_2 + 0.333333333 * gg_1_3 - 0.333333333 * gg_1_4);
+    output[out + 9u * stride] = f16(-1.06666667 * gg_1_0 - 0.533333333 * gg_1_1 - 0.266666667 * gg_1_2 - 0.133333333 * gg_1_3 - 0.0666666667 * gg_1_4);
+    output[out + 10u * stride] = f16(0.0666666667 * gg_1_0 - 0.133333333 * gg_1_1 + 0.266666667 * gg_1_2 - 0.533333333 * gg_1_3 + 1.06666667 * gg_1_4);
+    output[out + 11u * stride] = f16(gg_1_4);
+    output[out + 12u * stride] = f16(gg_2_0);
+    output[out + 13u * stride] = f16(0.333333333 * gg_2_0 + 0.333333333 * gg_2_1 + 0.333333333 * gg_2_2 + 0.333333333 * gg_2_3 + 0.333333333 * gg_2_4);
+    output[out + 14u * stride] = f16(-0.333333333 * gg_2_0 + 0.333333333 * gg_2_1 - 0.333333333 * gg_2_2 + 0.333333333 * gg_2_3 - 0.333333333 * gg_2_4);
+    output[out + 15u * stride] = f16(-1.06666667 * gg_2_0 - 0.533333333 * gg_2_1 - 0.266666667 * gg_2_2 - 0.133333333 * gg_2_3 - 0.0666666667 * gg_2_4);
+    output[out + 16u * stride] = f16(0.0666666667 * gg_2_0 - 0.133333333 * gg_2_1 + 0.266666667 * gg_2_2 - 0.533333333 * gg_2_3 + 1.06666667 * gg_2_4);
+    output[out + 17u * stride] = f16(gg_2_4);
+    output[out + 18u * stride] = f16(gg_3_0);
+    output[out + 19u * stride] = f16(0.333333333 * gg_3_0 + 0.333333333 * gg_3_1 + 0.333333333 * gg_3_2 + 0.333333333 * gg_3_3 + 0.333333333 * gg_3_4);
+    output[out + 20u * stride] = f16(-0.333333333 * gg_3_0 + 0.333333333 * gg_3_1 - 0.333333333 * gg_3_2 + 0.333333333 * gg_3_3 - 0.333333333 * gg_3_4);
+    output[out + 21u * stride] = f16(-1.06666667 * gg_3_0 - 0.533333333 * gg_3_1 - 0.266666667 * gg_3_2 - 0.133333333 * gg_3_3 - 0.0666666667 * gg_3_4);
+    output[out + 22u * stride] = f16(0.0666666667 * gg_3_0 - 0.133333333 * gg_3_1 + 0.266666667 * gg_3_2 - 0.533333333 * gg_3_3 + 1.06666667 * gg_3_4);
+    output[out + 23u * stride] = f16(gg_3_4);
+    output[out + 24u * stride] = f16(gg_4_0);
+    output[out + 25u * stride] = f16(0.333333333 * gg_4_0 + 0.333333333 * gg_4_1 + 0.333333333 * gg_4_2 + 0.333333333 * gg_4_3 + 0.333333333 * gg_4_4);
+    output[out + 26u * stride] = f16(-0.333333333 * gg_4_0 + 0.333333333 * gg_4_1 - 0.333333333 * gg_4_2 + 0.333333333 * gg_4_3 - 0.333333333 * gg_4_4);
+    output[out + 27u * stride] = f16(-1.06666667 * gg_4_0 - 0.533333333 * gg_4_1 - 0.266666667 * gg_4_2 - 0.133333333 * gg_4_3 - 0.0666666667 * gg_4_4);
+    output[out + 28u * stride] = f16(0.0666666667 * gg_4_0 - 0.133333333 * gg_4_1 + 0.266666667 * gg_4_2 - 0.533333333 * gg_4_3 + 1.06666667 * gg_4_4);
+    output[out + 29u * stride] = f16(gg_4_4);
+    output[out + 30u * stride] = f16(gg_5_0);
+    output[out + 31u * stride] = f16(0.333333333 * gg_5_0 + 0.333333333 * gg_5_1 + 0.333333333 * gg_5_2 + 0.333333333 * gg_5_3 + 0.333333333 * gg_5_4);
+    output[out + 32u * stride] = f16(-0.333333333 * gg_5_0 + 0.333333333 * gg_5_1 - 0.333333333 * gg_5_2 + 0.333333333 * gg_5_3 - 0.333333333 * gg_5_4);
+    output[out + 33u * stride] = f16(-1.06666667 * gg_5_0 - 0.533333333 * gg_5_1 - 0.266666667 * gg_5_2 - 0.133333333 * gg_5_3 - 0.0666666667 * gg_5_4);
+    output[out + 34u * stride] = f16(0.0666666667 * gg_5_0 - 0.133333333 * gg_5_1 + 0.266666667 * gg_5_2 - 0.533333333 * gg_5_3 + 1.06666667 * gg_5_4);
+    output[out + 35u * stride] = f16(gg_5_4);
+}
+
+@compute @workgroup_size(wg_size)
+fn winograd5_input(@builtin(global_invocation_id) gid: vec3<u32>) {
+    let index = gid.y * stride_x + gid.x;
+    let tiles = params.tile_rows * tile_cols(2u);
+    if (index >= params.n * params.ic * tiles) {
+        return;
+    }
+    let tile = index % tiles;
+    let ic = (index / tiles) % params.ic;
+    let n = index / (tiles * params.ic);
+    let y0 = i32((params.tile_row0 + tile / tile_cols(2u)) * 2u) - i32(params.pad_h);
+    let x0 = i32(tile % tile_cols(2u) * 2u) - i32(params.pad_w);
+    // The 6×6 window d, zero outside the input.
+    let col_ok_0 = x0 + 0 >= 0 && x0 + 0 < i32(params.iw);
+    let col_ok_1 = x0 + 1 >= 0 && x0 + 1 < i32(params.iw);
+    let col_ok_2 = x0 + 2 >= 0 && x0 + 2 < i32(params.iw);
+    let col_ok_3 = x0 + 3 >= 0 && x0 + 3 < i32(params.iw);
+    let col_ok_4 = x0 + 4 >= 0 && x0 + 4 < i32(params.iw);
+    let col_ok_5 = x0 + 5 >= 0 && x0 + 5 < i32(params.iw);
+    let row_ok_0 = y0 + 0 >= 0 && y0 + 0 < i32(params.ih);
+    let row_at_0 = ((n * params.ic + ic) * params.ih + u32(y0 + 0)) * params.iw;
+    var d_0_0 = 0.0;
+    if (row_ok_0 && col_ok_0) {
+        d_0_0 = input[row_at_0 + u32(x0 + 0)];
+    }
+    var d_0_1 = 0.0;
+    if (row_ok_0 && col_ok_1) {
+        d_0_1 = input[row_at_0 + u32(x0 + 1)];
+    }
+    var d_0_2 = 0.0;
+    if (row_ok_0 && col_ok_2) {
+        d_0_2 = input[row_at_0 + u32(x0 + 2)];
+    }
+    var d_0_3 = 0.0;
+    if (row_ok_0 && col_ok_3) {
+        d_0_3 = input[row_at_0 + u32(x0 + 3)];
+    }
+    var d_0_4 = 0.0;
+    if (row_ok_0 && col_ok_4) {
+        d_0_4 = input[row_at_0 + u32(x0 + 4)];
+    }
+    var d_0_5 = 0.0;
+    if (row_ok_0 && col_ok_5) {
+        d_0_5 = input[row_at_0 + u32(x0 + 5)];
+    }
+    let row_ok_1 = y0 + 1 >= 0 && y0 + 1 < i32(params.ih);
+    let row_at_1 = ((n * params.ic + ic) * params.ih + u32(y0 + 1)) * params.iw;
+    var d_1_0 = 0.0;
+    if (row_ok_1 && col_ok_0) {
+        d_1_0 = input[row_at_1 + u32(x0 + 0)];
+    }
+    var d_1_1 = 0.0;
+    if (row_ok_1 && col_ok_1) {
+        d_1_1 = input[row_at_1 + u32(x0 + 1)];
+    }
+    var d_1_2 = 0.0;
+    if (row_ok_1 && col_ok_2) {
+        d_1_2 = input[row_at_1 + u32(x0 + 2)];
+    }
+    var d_1_3 = 0.0;
+    if (row_ok_1 && col_ok_3) {
+        d_1_3 = input[row_at_1 + u32(x0 + 3)];
+    }
+    var d_1_4 = 0.0;
+    if (row_ok_1 && col_ok_4) {
+        d_1_4 = input[row_at_1 + u32(x0 + 4)];
+    }
+    var d_1_5 = 0.0;
+    if (row_ok_1 && col_ok_5) {
+        d_1_5 = input[row_at_1 + u32(x0 + 5)];
+    }
+    let row_ok_2 = y0 + 2 >= 0 && y0 + 2 < i32(params.ih);
+    let row_at_2 = ((n * params.ic + ic) * params.ih + u32(y0 + 2)) * params.iw;
+    var d_2_0 = 0.0;
+    if (row_ok_2 && col_ok_0) {
+        d_2_0 = input[row_at_2 + u32(x0 + 0)];
+    }
+    var d_2_1 = 0.0;
+    if (row_ok_2 && col_ok_1) {
+        d_2_1 = input[row_at_2 + u32(x0 + 1)];
+    }
+    var d_2_2 = 0.0;
+    if (row_ok_2 && col_ok_2) {
+        d_2_2 = input[row_at_2 + u32(x0 + 2)];
+    }
+    var d_2_3 = 0.0;
+    if (row_ok_2 && col_ok_3) {
+        d_2_3 = input[row_at_2 + u32(x0 + 3)];
+    }
+    var d_2_4 = 0.0;
+    if (row_ok_2 && col_ok_4) {
+        d_2_4 = input[row_at_2 + u32(x0 + 4)];
+    }
+    var d_2_5 = 0.0;
+    if (row_ok_2 && col_ok_5) {
+        d_2_5 = input[row_at_2 + u32(x0 + 5)];
+    }
+    let row_ok_3 = y0 + 3 >= 0 && y0 + 3 < i32(params.ih);
+    let row_at_3 = ((n * params.ic + ic) * params.ih + u32(y0 + 3)) * params.iw;
+    var d_3_0 = 0.0;
+    if (row_ok_3 && col_ok_0) {
+        d_3_0 = input[row_at_3 + u32(x0 + 0)];
+    }
+    var d_3_1 = 0.0;
+    if (row_ok_3 && col_ok_1) {
+        d_3_1 = input[row_at_3 + u32(x0 + 1)];
+    }
+    var d_3_2 = 0.0;
+    if (row_ok_3 && col_ok_2) {
+        d_3_2 = input[row_at_3 + u32(x0 + 2)];
+    }
+    var d_3_3 = 0.0;
+    if (row_ok_3 && col_ok_3) {
+        d_3_3 = input[row_at_3 + u32(x0 + 3)];
+    }
+    var d_3_4 = 0.0;
+    if (row_ok_3 && col_ok_4) {
+        d_3_4 = input[row_at_3 + u32(x0 + 4)];
+    }
+    var d_3_5 = 0.0;
+    if (row_ok_3 && col_ok_5) {
+        d_3_5 = input[row_at_3 + u32(x0 + 5)];
+    }
+    let row_ok_4 = y0 + 4 >= 0 && y0 + 4 < i32(params.ih);
+    let row_at_4 = ((n * params.ic + ic) * params.ih + u32(y0 + 4)) * params.iw;
+    var d_4_0 = 0.0;
+    if (row_ok_4 && col_ok_0) {
+        d_4_0 = input[row_at_4 + u32(x0 + 0)];
+    }
+    var d_4_1 = 0.0;
+    if (row_ok_4 && col_ok_1) {
+        d_4_1 = input[row_at_4 + u32(x0 + 1)];
+    }
+    var d_4_2 = 0.0;
+    if (row_ok_4 && col_ok_2) {
+        d_4_2 = input[row_at_4 + u32(x0 + 2)];
+    }
+    var d_4_3 = 0.0;
+    if (row_ok_4 && col_ok_3) {
+        d_4_3 = input[row_at_4 + u32(x0 + 3)];
+    }
+    var d_4_4 = 0.0;
+    if (row_ok_4 && col_ok_4) {
+        d_4_4 = input[row_at_4 + u32(x0 + 4)];
+    }
+    var d_4_5 = 0.0;
+    if (row_ok_4 && col_ok_5) {
+        d_4_5 = input[row_at_4 + u32(x0 + 5)];
+    }
+    let row_ok_5 = y0 + 5 >= 0 && y0 + 5 < i32(params.ih);
+    let row_at_5 = ((n * params.ic + ic) * params.ih + u32(y0 + 5)) * params.iw;
+    var d_5_0 = 0.0;
+    if (row_ok_5 && col_ok_0) {
+        d_5_0 = input[row_at_5 + u32(x0 + 0)];
+    }
+    var d_5_1 = 0.0;
+    if (row_ok_5 && col_ok_1) {
+        d_5_1 = input[row_at_5 + u32(x0 + 1)];
+    }
+    var d_5_2 = 0.0;
+    if (row_ok_5 && col_ok_2) {
+        d_5_2 = input[row_at_5 + u32(x0 + 2)];
+    }
+    var d_5_3 = 0.0;
+    if (row_ok_5 && col_ok_3) {
+        d_5_3 = input[row_at_5 + u32(x0 + 3)];
+    }
+    var d_5_4 = 0.0;
+    if (row_ok_5 && col_ok_4) {
+        d_5_4 = input[row_at_5 + u32(x0 + 4)];
+    }
+    var d_5_5 = 0.0;
+    if (row_ok_5 && col_ok_5) {
+        d_5_5 = input[row_at_5 + u32(x0 + 5)];
+    }
+
+    // Bᵀ d: 6 rows of 6.
+    let bd_0_0 = d_0_0 - 1.5 * d_1_0 - 2.0 * d_2_0 + 1.5 * d_3_0 + d_4_0;
+    let bd_0_1 = d_0_1 - 1.5 * d_1_1 - 2.0 * d_2_1 + 1.5 * d_3_1 + d_4_1;
+    let bd_0_2 = d_0_2 - 1.5 * d_1_2 - 2.0 * d_2_2 + 1.5 * d_3_2 + d_4_2;
+    let bd_0_3 = d_0_3 - 1.5 * d_1_3 - 2.0 * d_2_3 + 1.5 * d_3_3 + d_4_3;
+    let bd_0_4 = d_0_4 - 1.5 * d_1_4 - 2.0 * d_2_4 + 1.5 * d_3_4 + d_4_4;
+    let bd_0_5 = d_0_5 - 1.5 * d_1_5 - 2.0 * d_2_5 + 1.5 * d_3_5 + d_4_5;
+    let bd_1_0 = -d_1_0 + 0.5 * d_2_0 + 2.5 * d_3_0 + d_4_0;
+    let bd_1_1 = -d_1_1 + 0.5 * d_2_1 + 2.5 * d_3_1 + d_4_1;
+    let bd_1_2 = -d_1_2 + 0.5 * d_2_2 + 2.5 * d_3_2 + d_4_2;
+    let bd_1_3 = -d_1_3 + 0.5 * d_2_3 + 2.5 * d_3_3 + d_4_3;
+    let bd_1_4 = -d_1_4 + 0.5 * d_2_4 + 2.5 * d_3_4 + d_4_4;
+    let bd_1_5 = -d_1_5 + 0.5 * d_2_5 + 2.5 * d_3_5 + d_4_5;
+    let bd_2_0 = d_1_0 - 2.5 * d_2_0 + 0.5 * d_3_0 + d_4_0;
+    let bd_2_1 = d_1_1 - 2.5 * d_2_1 + 0.5 * d_3_1 + d_4_1;
+    let bd_2_2 = d_1_2 - 2.5 * d_2_2 + 0.5 * d_3_2 + d_4_2;
+    let bd_2_3 = d_1_3 - 2.5 * d_2_3 + 0.5 * d_3_3 + d_4_3;
+    let bd_2_4 = d_1_4 - 2.5 * d_2_4 + 0.5 * d_3_4 + d_4_4;
+    let bd_2_5 = d_1_5 - 2.5 * d_2_5 + 0.5 * d_3_5 + d_4_5;
+    let bd_3_0 = -2.0 * d_1_0 - d_2_0 + 2.0 * d_3_0 + d_4_0;
+    let bd_3_1 = -2.0 * d_1_1 - d_2_1 + 2.0 * d_3_1 + d_4_1;
+    let bd_3_2 = -2.0 * d_1_2 - d_2_2 + 2.0 * d_3_2 + d_4_2;
+    let bd_3_3 = -2.0 * d_1_3 - d_2_3 + 2.0 * d_3_3 + d_4_3;
+    let bd_3_4 = -2.0 * d_1_4 - d_2_4 + 2.0 * d_3_4 + d_4_4;
+    let bd_3_5 = -2.0 * d_1_5 - d_2_5 + 2.0 * d_3_5 + d_4_5;
+    let bd_4_0 = 0.5 * d_1_0 - d_2_0 - 0.5 * d_3_0 + d_4_0;
+    let bd_4_1 = 0.5 * d_1_1 - d_2_1 - 0.5 * d_3_1 + d_4_1;
+    let bd_4_2 = 0.5 * d_1_2 - d_2_2 - 0.5 * d_3_2 + d_4_2;
+    let bd_4_3 = 0.5 * d_1_3 - d_2_3 - 0.5 * d_3_3 + d_4_3;
+    let bd_4_4 = 0.5 * d_1_4 - d_2_4 - 0.5 * d_3_4 + d_4_4;
+    let bd_4_5 = 0.5 * d_1_5 - d_2_5 - 0.5 * d_3_5 + d_4_5;
+    let bd_5_0 = d_1_0 - 1.5 * d_2_0 - 2.0 * d_3_0 + 1.5 * d_4_0 + d_5_0;
+    let bd_5_1 = d_1_1 - 1.5 * d_2_1 - 2.0 * d_3_1 + 1.5 * d_4_1 + d_5_1;
+    let bd_5_2 = d_1_2 - 1.5 * d_2_2 - 2.0 * d_3_2 + 1.5 * d_4_2 + d_5_2;
+    let bd_5_3 = d_1_3 - 1.5 * d_2_3 - 2.0 * d_3_3 + 1.5 * d_4_3 + d_5_3;
+    let bd_5_4 = d_1_4 - 1.5 * d_2_4 - 2.0 * d_3_4 + 1.5 * d_4_4 + d_5_4;
+    let bd_5_5 = d_1_5 - 1.5 * d_2_5 - 2.0 * d_3_5 + 1.5 * d_4_5 + d_5_5;
+    // (Bᵀ d) B: position t = 6i + j.
+    let v_0 = bd_0_0 - 1.5 * bd_0_1 - 2.0 * bd_0_2 + 1.5 * bd_0_3 + bd_0_4;
+    let v_1 = -bd_0_1 + 0.5 * bd_0_2 + 2.5 * bd_0_3 + bd_0_4;
+    let v_2 = bd_0_1 - 2.5 * bd_0_2 + 0.5 * bd_0_3 + bd_0_4;
+    let v_3 = -2.0 * bd_0_1 - bd_0_2 + 2.0 * bd_0_3 + bd_0_4;
+    let v_4 = 0.5 * bd_0_1 - bd_0_2 - 0.5 * bd_0_3 + bd_0_4;
+    let v_5 = bd_0_1 - 1.5 * bd_0_2 - 2.0 * bd_0_3 + 1.5 * bd_0_4 + bd_0_5;
+    let v_6 = bd_1_0 - 1.5 * bd_1_1 - 2.0 * bd_1_2 + 1.5 * bd_1_3 + bd_1_4;
+    let v_7 = -bd_1_1 + 0.5 * bd_1_2 + 2.5 * bd_1_3 + bd_1_4;
+    let v_8 = bd_1_1 - 2.5 * bd_1_2 + 0.5 * bd_1_3 + bd_1_4;
+    let v_9 = -2.0 * bd_1_1 - bd_1_2 + 2.0 * bd_1_3 + bd_1_4;
+    let v_10 = 0.5 * bd_1_1 - bd_1_2 - 0.5 * bd_1_3 + bd_1_4;
+    let v_11 = bd_1_1 - 1.5 * bd_1_2 - 2.0 * bd_1_3 + 1.5 * bd_1_4 + bd_1_5;
+    let v_12 = bd_2_0 - 1.5 * bd_2_1 - 2.0 * bd_2_2 + 1.5 * bd_2_3 + bd_2_4;
+    let v_13 = -bd_2_1 + 0.5 * bd_2_2 + 2.5 * bd_2_3 + bd_2_4;
+    let v_14 = bd_2_1 - 2.5 * bd_2_2 + 0.5 * bd_2_3 + bd_2_4;
+    let v_15 = -2.0 * bd_2_1 - bd_2_2 + 2.0 * bd_2_3 + bd_2_4;
+    let v_16 = 0.5 * bd_2_1 - bd_2_2 - 0.5 * bd_2_3 + bd_2_4;
+    let v_17 = bd_2_1 - 1.5 * bd_2_2 - 2.0 * bd_2_3 + 1.5 * bd_2_4 + bd_2_5;
+    let v_18 = bd_3_0 - 1.5 * bd_3_1 - 2.0 * bd_3_2 + 1.5 * bd_3_3 + bd_3_4;
+    let v_19 = -bd_3_1 + 0.5 * bd_3_2 + 2.5 * bd_3_3 + bd_3_4;
+    let v_20 = bd_3_1 - 2.5 * bd_3_2 + 0.5 * bd_3_3 + bd_3_4;
+    let v_21 = -2.0 * bd_3_1 - bd_3_2 + 2.0 * bd_3_3 + bd_3_4;
+    let v_22 = 0.5 * bd_3_1 - bd_3_2 - 0.5 * bd_3_3 + bd_3_4;
+    let v_23 = bd_3_1 - 1.5 * bd_3_2 - 2.0 * bd_3_3 + 1.5 * bd_3_4 + bd_3_5;
+    let v_24 = bd_4_0 - 1.5 * bd_4_1 - 2.0 * bd_4_2 + 1.5 * bd_4_3 + bd_4_4;
+    let v_25 = -bd_4_1 + 0.5 * bd_4_2 + 2.5 * bd_4_3 + bd_4_4;
+    let v_26 = bd_4_1 - 2.5 * bd_4_2 + 0.5 * bd_4_3 + bd_4_4;
+    let v_27 = -2.0 * bd_4_1 - bd_4_2 + 2.0 * bd_4_3 + bd_4_4;
+    let v_28 = 0.5 * bd_4_1 - bd_4_2 - 0.5 * bd_4_3 + bd_4_4;
+    let v_29 = bd_4_1 - 1.5 * bd_4_2 - 2.0 * bd_4_3 + 1.5 * bd_4_4 + bd_4_5;
+    let v_30 = bd_5_0 - 1.5 * bd_5_1 - 2.0 * bd_5_2 + 1.5 * bd_5_3 + bd_5_4;
+    let v_31 = -bd_5_1 + 0.5 * bd_5_2 + 2.5 * bd_5_3 + bd_5_4;
+    let v_32 = bd_5_1 - 2.5 * bd_5_2 + 0.5 * bd_5_3 + bd_5_4;
+    let v_33 = -2.0 * bd_5_1 - bd_5_2 + 2.0 * bd_5_3 + bd_5_4;
+    let v_34 = 0.5 * bd_5_1 - bd_5_2 - 0.5 * bd_5_3 + bd_5_4;
+    let v_35 = bd_5_1 - 1.5 * bd_5_2 - 2.0 * bd_5_3 + 1.5 * bd_5_4 + bd_5_5;
+
+    // Position t of [n, t, ic, tile].
+    let stride = params.ic * tiles;
+    let out = (n * 36u * params.ic + ic) * tiles + tile;
+    output[out + 0u * stride] = f16(v_0);
+    output[out + 1u * stride] = f16(v_1);
+    output[out + 2u * stride] = f16(v_2);
+    output[out + 3u * stride] = f16(v_3);
+    output[out + 4u * stride] = f16(v_4);
+    output[out + 5u * stride] = f16(v_5);
+    output[out + 6u * stride] = f16(v_6);
+    output[out + 7u * stride] = f16(v_7);
+    output[out + 8u * stride] = f16(v_8);
+    output[out + 9u * stride] = f16(v_9);
+    output[out + 10u * stride] = f16(v_10);
+    output[out + 11u * stride] = f16(v_11);
+    output[out + 12u * stride] = f16(v_12);
+    output[out + 13u * stride] = f16(v_13);
+    output[out + 14u * stride] = f16(v_14);
+    output[out + 15u * stride] = f16(v_15);
+    output[out + 16u * stride] = f16(v_16);
+    output[out + 17u * stride] = f16(v_17);
+    output[out + 18u * stride] = f16(v_18);
+    output[out + 19u * stride] = f16(v_19);
+    output[out + 20u * stride] = f16(v_20);
+    output[out + 21u * stride] = f16(v_21);
+    output[out + 22u * stride] = f16(v_22);
+    output[out + 23u * stride] = f16(v_23);
+    output[out + 24u * stride] = f16(v_24);
+    output[out + 25u * stride] = f16(v_25);
+    output[out + 26u * stride] = f16(v_26);
+    output[out + 27u * stride] = f16(v_27);
+    output[out + 28u * stride] = f16(v_28);
+    output[out + 29u * stride] = f16(v_29);
+    output[out + 30u * stride] = f16(v_30);
+    output[out + 31u * stride] = f16(v_31);
+    output[out + 32u * stride] = f16(v_32);
+    output[out + 33u * stride] = f16(v_33);
+    output[out + 34u * stride] = f16(v_34);
+    output[out + 35u * stride] = f16(v_35);
+}
+
+@compute @workgroup_size(wg_size)
+fn winograd5_output(@builtin(global_invocation_id) gid: vec3<u32>) {
+    let index = gid.y * stride_x + gid.x;
+    let tiles = params.tile_rows * tile_cols(2u);
+    if (index >= params.n * params.oc * tiles) {
+        return;
+    }
+    let tile = index % tiles;
+    let oc = (index / tiles) % params.oc;
+    let n = index / (tiles * params.oc);
+    let stride = params.oc * tiles;
+    let first = (n * 36u * params.oc + oc) * tiles + tile;
+    let m_0_0 = input[first + 0u * stride];
+    let m_0_1 = input[first + 1u * stride];
+    let m_0_2 = input[first + 2u * stride];
+    let m_0_3 = input[first + 3u * stride];
+    let m_0_4 = input[first + 4u * stride];
+    let m_0_5 = input[first + 5u * stride];
+    let m_1_0 = input[first + 6u * stride];
+    let m_1_1 = input[first + 7u * stride];
+    let m_1_2 = input[first + 8u * stride];
+    let m_1_3 = input[first + 9u * stride];
+    let m_1_4 = input[first + 10u * stride];
+    let m_1_5 = input[first + 11u * stride];
+    let m_2_0 = input[first + 12u * stride];
+    let m_2_1 = input[first + 13u * stride];
+    let m_2_2 = input[first + 14u * stride];
+    let m_2_3 = input[first + 15u * stride];
+    let m_2_4 = input[first + 16u * stride];
+    let m_2_5 = input[first + 17u * stride];
+    let m_3_0 = input[first + 18u * stride];
+    let m_3_1 = input[first + 19u * stride];
+    let m_3_2 = input[first + 20u * stride];
+    let m_3_3 = input[first + 21u * stride];
+    let m_3_4 = input[first + 22u * stride];
+    let m_3_5 = input[first + 23u * stride];
+    let m_4_0 = input[first + 24u * stride];
+    let m_4_1 = input[first + 25u * stride];
+    let m_4_2 = input[first + 26u * stride];
+    let m_4_3 = input[first + 27u * stride];
+    let m_4_4 = input[first + 28u * stride];
+    let m_4_5 = input[first + 29u * stride];
+    let m_5_0 = input[first + 30u * stride];
+    let m_5_1 = input[first + 31u * stride];
+    let m_5_2 = input[first + 32u * stride];
+    let m_5_3 = input[first + 33u * stride];
+    let m_5_4 = input[first + 34u * stride];
+    let m_5_5 = input[first + 35u * stride];
+    // Aᵀ m: 2 rows of 6.
+    let am_0_0 = m_0_0 + m_1_0 + m_2_0 + m_3_0 + m_4_0;
+    let am_0_1 = m_0_1 + m_1_1 + m_2_1 + m_3_1 + m_4_1;
+    let am_0_2 = m_0_2 + m_1_2 + m_2_2 + m_3_2 + m_4_2;
+    let am_0_3 = m_0_3 + m_1_3 + m_2_3 + m_3_3 + m_4_3;
+    let am_0_4 = m_0_4 + m_1_4 + m_2_4 + m_3_4 + m_4_4;
+    let am_0_5 = m_0_5 + m_1_5 + m_2_5 + m_3_5 + m_4_5;
+    let am_1_0 = m_1_0 - m_2_0 + 0.5 * m_3_0 - 2.0 * m_4_0 + m_5_0;
+    let am_1_1 = m_1_1 - m_2_1 + 0.5 * m_3_1 - 2.0 * m_4_1 + m_5_1;
+    let am_1_2 = m_1_2 - m_2_2 + 0.5 * m_3_2 - 2.0 * m_4_2 + m_5_2;
+    let am_1_3 = m_1_3 - m_2_3 + 0.5 * m_3_3 - 2.0 * m_4_3 + m_5_3;
+    let am_1_4 = m_1_4 - m_2_4 + 0.5 * m_3_4 - 2.0 * m_4_4 + m_5_4;
+    let am_1_5 = m_1_5 - m_2_5 + 0.5 * m_3_5 - 2.0 * m_4_5 + m_5_5;
+    // (Aᵀ m) A: row a, column c.
+    let y_0_0 = am_0_0 + am_0_1 + am_0_2 + am_0_3 + am_0_4;
+    let y_0_1 = am_0_1 - am_0_2 + 0.5 * am_0_3 - 2.0 * am_0_4 + am_0_5;
+    let y_1_0 = am_1_0 + am_1_1 + am_1_2 + am_1_3 + am_1_4;
+    let y_1_1 = am_1_1 - am_1_2 + 0.5 * am_1_3 - 2.0 * am_1_4 + am_1_5;
+
+    let b = bias_of(oc);
+    // Plus the bias, through the activation: rows and columns past the output cut.
+    let oy0 = (params.tile_row0 + tile / tile_cols(2u)) * 2u;
+    let ox0 = tile % tile_cols(2u) * 2u;
+    if (oy0 + 0u < params.oh) {
+        let at = ((n * params.oc + oc) * params.oh + oy0 + 0u) * params.ow + ox0;
+        output[at] = f16(activate(y_0_0 + b));
+        if (ox0 + 1u < params.ow) {
+            output[at + 1u] = f16(activate(y_0_1 + b));
+        }
+    }
+    if (oy0 + 1u < params.oh) {
+        let at = ((n * params.oc + oc) * params.oh + oy0 + 1u) * params.ow + ox0;
+        output[at] = f16(activate(y_1_0 + b));
+        if (ox0 + 1u < params.ow) {
+            output[at + 1u] = f16(activate(y_1_1 + b));
         }
     }
 }

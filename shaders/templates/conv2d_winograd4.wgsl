@@ -34,6 +34,22 @@
     ["0", "1", "-1", "0.125", "-8", "1"],
 ] %}
 {#
+  G (6 × 5) and Aᵀ (2 × 6) of F(2×2, 5×5) at the same points: the same Bᵀ serves both, since
+  it depends only on the points (G's rows pᵢʲ scaled as F(4×4, 3×3)'s, Aᵀ's rows pᵢ⁰ and pᵢ¹).
+#}
+{% set G5 = [
+    ["1", "0", "0", "0", "0"],
+    ["0.333333333", "0.333333333", "0.333333333", "0.333333333", "0.333333333"],
+    ["-0.333333333", "0.333333333", "-0.333333333", "0.333333333", "-0.333333333"],
+    ["-1.06666667", "-0.533333333", "-0.266666667", "-0.133333333", "-0.0666666667"],
+    ["0.0666666667", "-0.133333333", "0.266666667", "-0.533333333", "1.06666667"],
+    ["0", "0", "0", "0", "1"],
+] %}
+{% set AT5 = [
+    ["1", "1", "1", "1", "1", "0"],
+    ["0", "1", "-1", "0.5", "-2", "1"],
+] %}
+{#
   The sum of coeffs[i] · names[i] as a WGSL expression, its terms in order: zero coefficients
   dropped, ±1 written as a sign. Every row of the matrices above has a nonzero coefficient.
 #}
@@ -55,8 +71,8 @@
 {%- endmacro %}
 {#
   The transforms as macros over named scalars, shared by every entry point: `d_r_s` (the 6×6
-  input window) → `v_t` (t = 6i + j), and `m_i_j` (the 6×6 products) → `y_a_c` (the 4×4 outputs,
-  before the bias and the activation).
+  input window) → `v_t` (t = 6i + j), and `m_i_j` (the 6×6 products) → `y_a_c` (the m×m outputs
+  of Aᵀ `at`, 4×4 or 2×2, before the bias and the activation).
 #}
 {% macro input_transform() %}
     // Bᵀ d: 6 rows of 6.
@@ -72,17 +88,17 @@
 {% endfor %}
 {% endfor %}
 {%- endmacro %}
-{% macro output_transform() %}
-    // Aᵀ m: 4 rows of 6.
-{% for a in range(4) %}
+{% macro output_transform(at, m) %}
+    // Aᵀ m: {{ m }} rows of 6.
+{% for a in range(m) %}
 {% for j in range(6) %}
-    let am_{{ a }}_{{ j }} = {{ comb(AT[a], ["m_0_%d" | format(j), "m_1_%d" | format(j), "m_2_%d" | format(j), "m_3_%d" | format(j), "m_4_%d" | format(j), "m_5_%d" | format(j)]) }};
+    let am_{{ a }}_{{ j }} = {{ comb(at[a], ["m_0_%d" | format(j), "m_1_%d" | format(j), "m_2_%d" | format(j), "m_3_%d" | format(j), "m_4_%d" | format(j), "m_5_%d" | format(j)]) }};
 {% endfor %}
 {% endfor %}
     // (Aᵀ m) A: row a, column c.
-{% for a in range(4) %}
-{% for c in range(4) %}
-    let y_{{ a }}_{{ c }} = {{ comb(AT[c], ["am_%d_0" | format(a), "am_%d_1" | format(a), "am_%d_2" | format(a), "am_%d_3" | format(a), "am_%d_4" | format(a), "am_%d_5" | format(a)]) }};
+{% for a in range(m) %}
+{% for c in range(m) %}
+    let y_{{ a }}_{{ c }} = {{ comb(at[c], ["am_%d_0" | format(a), "am_%d_1" | format(a), "am_%d_2" | format(a), "am_%d_3" | format(a), "am_%d_4" | format(a), "am_%d_5" | format(a)]) }};
 {% endfor %}
 {% endfor %}
 {%- endmacro %}
@@ -130,6 +146,8 @@
 //   winograd4_output  y = Aᵀ M A per tile, plus the bias, through the activation, into the NCHW
 //                     output (the last row and column of tiles cut where 4 does not divide the
 //                     output's size).
+//
+// `winograd_5x5` runs F(2×2, 5×5) through the same three passes (winograd5_*, at the end).
 //
 // `winograd_4x4_coop` runs the products on the channels-last tensor-core kernel instead
 // (conv2d_coop_nhwc.wgsl), as `winograd_coop` does F(2×2, 3×3)'s: winograd4_weight with
@@ -182,9 +200,14 @@ override products_nhwc: bool = false;
 
 {{ conv.activate() }}
 
-// Tiles along the output's columns (4 columns each, the last cut).
+// Tiles along the output's columns, `step` columns each (the last cut).
+fn tile_cols(step: u32) -> u32 {
+    return (params.ow + step - 1u) / step;
+}
+
+// F(4×4, 3×3)'s tiles along the output's columns.
 fn tiles_w() -> u32 {
-    return (params.ow + 3u) / 4u;
+    return tile_cols(4u);
 }
 
 // The bias of output channel `oc` (0 without one).
@@ -195,10 +218,11 @@ fn bias_of(oc: u32) -> f32 {
     return 0.0;
 }
 
-// One thread per (input channel, output channel), the channel that is fastest in U fastest
-// (coalesced stores).
-@compute @workgroup_size(wg_size)
-fn winograd4_weight(@builtin(global_invocation_id) gid: vec3<u32>) {
+{#
+  The NCHW passes of F(m×m, r×r) for the 6×6 transforms: F(4×4, 3×3) (step 4, G, Aᵀ) and
+  F(2×2, 5×5) (step 2, G5, AT5). `step` is m, the tile's stride over the output and the input.
+#}
+{% macro weight_body(gm, r) %}
     let index = gid.y * stride_x + gid.x;
     if (index >= params.ic * params.oc) {
         return;
@@ -214,41 +238,44 @@ fn winograd4_weight(@builtin(global_invocation_id) gid: vec3<u32>) {
         stride = params.oc * params.ic;
         out = oc * params.ic + ic;
     }
-    let base = (oc * params.ic + ic) * 9u;
-{% for r in range(3) %}
-{% for c in range(3) %}
-    let g_{{ r }}_{{ c }} = weight[base + {{ 3 * r + c }}u];
+    let base = (oc * params.ic + ic) * {{ r * r }}u;
+{% for y in range(r) %}
+{% for x in range(r) %}
+    let g_{{ y }}_{{ x }} = weight[base + {{ r * y + x }}u];
 {% endfor %}
 {% endfor %}
-    // G g: 6 rows of 3.
+    // G g: 6 rows of {{ r }}.
 {% for i in range(6) %}
-{% for c in range(3) %}
-    let gg_{{ i }}_{{ c }} = {{ comb(G[i], ["g_0_%d" | format(c), "g_1_%d" | format(c), "g_2_%d" | format(c)]) }};
+{% for c in range(r) %}
+{% set col = namespace(names=[]) %}
+{% for y in range(r) %}
+{% set col.names = col.names + ["g_%d_%d" | format(y, c)] %}
+{% endfor %}
+    let gg_{{ i }}_{{ c }} = {{ comb(gm[i], col.names) }};
 {% endfor %}
 {% endfor %}
     // (G g) Gᵀ: 6 rows of 6, row i at positions t = 6i .. 6i + 5.
 {% for i in range(6) %}
+{% set row = namespace(names=[]) %}
+{% for c in range(r) %}
+{% set row.names = row.names + ["gg_%d_%d" | format(i, c)] %}
+{% endfor %}
 {% for j in range(6) %}
-    output[out + {{ 6 * i + j }}u * stride] = {{ to_out }}({{ comb(G[j], ["gg_%d_0" | format(i), "gg_%d_1" | format(i), "gg_%d_2" | format(i)]) }});
+    output[out + {{ 6 * i + j }}u * stride] = {{ to_out }}({{ comb(gm[j], row.names) }});
 {% endfor %}
 {% endfor %}
-}
-
-// One thread per (image, input channel, tile), tiles fastest: V[n, t, ic, tile] of the band of
-// tile rows `params.tile_row0` to + `params.tile_rows` − 1 (all of them unless the host splits
-// an image whose intermediates exceed a storage binding; V holds the band's tiles only).
-@compute @workgroup_size(wg_size)
-fn winograd4_input(@builtin(global_invocation_id) gid: vec3<u32>) {
+{%- endmacro %}
+{% macro input_body(step) %}
     let index = gid.y * stride_x + gid.x;
-    let tiles = params.tile_rows * tiles_w();
+    let tiles = params.tile_rows * tile_cols({{ step }}u);
     if (index >= params.n * params.ic * tiles) {
         return;
     }
     let tile = index % tiles;
     let ic = (index / tiles) % params.ic;
     let n = index / (tiles * params.ic);
-    let y0 = i32((params.tile_row0 + tile / tiles_w()) * 4u) - i32(params.pad_h);
-    let x0 = i32(tile % tiles_w() * 4u) - i32(params.pad_w);
+    let y0 = i32((params.tile_row0 + tile / tile_cols({{ step }}u)) * {{ step }}u) - i32(params.pad_h);
+    let x0 = i32(tile % tile_cols({{ step }}u) * {{ step }}u) - i32(params.pad_w);
     // The 6×6 window d, zero outside the input.
 {{ load_window("nchw") }}
 {{ input_transform() }}
@@ -258,14 +285,10 @@ fn winograd4_input(@builtin(global_invocation_id) gid: vec3<u32>) {
 {% for t in range(36) %}
     output[out + {{ t }}u * stride] = {{ to_out }}(v_{{ t }});
 {% endfor %}
-}
-
-// One thread per (image, output channel, tile), tiles fastest; `input` is M (of the band, as in
-// `winograd4_input`).
-@compute @workgroup_size(wg_size)
-fn winograd4_output(@builtin(global_invocation_id) gid: vec3<u32>) {
+{%- endmacro %}
+{% macro output_body(at, step) %}
     let index = gid.y * stride_x + gid.x;
-    let tiles = params.tile_rows * tiles_w();
+    let tiles = params.tile_rows * tile_cols({{ step }}u);
     if (index >= params.n * params.oc * tiles) {
         return;
     }
@@ -279,15 +302,15 @@ fn winograd4_output(@builtin(global_invocation_id) gid: vec3<u32>) {
     let m_{{ i }}_{{ j }} = input[first + {{ 6 * i + j }}u * stride];
 {% endfor %}
 {% endfor %}
-{{ output_transform() }}
+{{ output_transform(at, step) }}
     let b = bias_of(oc);
     // Plus the bias, through the activation: rows and columns past the output cut.
-    let oy0 = (params.tile_row0 + tile / tiles_w()) * 4u;
-    let ox0 = tile % tiles_w() * 4u;
-{% for a in range(4) %}
+    let oy0 = (params.tile_row0 + tile / tile_cols({{ step }}u)) * {{ step }}u;
+    let ox0 = tile % tile_cols({{ step }}u) * {{ step }}u;
+{% for a in range(step) %}
     if (oy0 + {{ a }}u < params.oh) {
         let at = ((n * params.oc + oc) * params.oh + oy0 + {{ a }}u) * params.ow + ox0;
-{% for c in range(4) %}
+{% for c in range(step) %}
 {% if c == 0 %}
         output[at] = {{ to_out }}(activate(y_{{ a }}_0 + b));
 {% else %}
@@ -298,6 +321,49 @@ fn winograd4_output(@builtin(global_invocation_id) gid: vec3<u32>) {
 {% endfor %}
     }
 {% endfor %}
+{%- endmacro %}
+// One thread per (input channel, output channel), the channel that is fastest in U fastest
+// (coalesced stores).
+@compute @workgroup_size(wg_size)
+fn winograd4_weight(@builtin(global_invocation_id) gid: vec3<u32>) {
+{{ weight_body(G, 3) -}}
+}
+
+// One thread per (image, input channel, tile), tiles fastest: V[n, t, ic, tile] of the band of
+// tile rows `params.tile_row0` to + `params.tile_rows` − 1 (all of them unless the host splits
+// an image whose intermediates exceed a storage binding; V holds the band's tiles only).
+@compute @workgroup_size(wg_size)
+fn winograd4_input(@builtin(global_invocation_id) gid: vec3<u32>) {
+{{ input_body(4) -}}
+}
+
+// One thread per (image, output channel, tile), tiles fastest; `input` is M (of the band, as in
+// `winograd4_input`).
+@compute @workgroup_size(wg_size)
+fn winograd4_output(@builtin(global_invocation_id) gid: vec3<u32>) {
+{{ output_body(AT, 4) -}}
+}
+
+// ---- Winograd F(2×2, 5×5) (`winograd_5x5`) ----
+// 5×5 filters at stride 1, dilation 1, one group: each 2×2 block of outputs from its 6×6 input
+// window in 36 products per channel pair instead of 100 (2.8-fold fewer multiply-adds), the same
+// Bᵀ as F(4×4, 3×3) and so the same input transform, over tiles 2 apart. The NCHW passes only,
+// laid out as F(4×4, 3×3)'s: U as the GEMM kernels' packed weight of the 36-group 1×1
+// convolution (G g Gᵀ of the 25 taps), V[n, t, ic, tile] and M[n, t, oc, tile] over the 2×2
+// tiles, y = Aᵀ M A of AT5's two rows.
+@compute @workgroup_size(wg_size)
+fn winograd5_weight(@builtin(global_invocation_id) gid: vec3<u32>) {
+{{ weight_body(G5, 5) -}}
+}
+
+@compute @workgroup_size(wg_size)
+fn winograd5_input(@builtin(global_invocation_id) gid: vec3<u32>) {
+{{ input_body(2) -}}
+}
+
+@compute @workgroup_size(wg_size)
+fn winograd5_output(@builtin(global_invocation_id) gid: vec3<u32>) {
+{{ output_body(AT5, 2) -}}
 }
 
 // ---- Channels-last products (`winograd_4x4_coop`) on NCHW tensors ----
@@ -423,7 +489,7 @@ fn winograd4_output_nhwc(
         let m_{{ i }}_{{ j }} = input[first + {{ 6 * i + j }}u * params.oc];
 {% endfor %}
 {% endfor %}
-{{ output_transform() }}
+{{ output_transform(AT, 4) }}
         let b = bias_of(oc);
         let at = c * STAGE_OUT_STRIDE + 4u * ty * cols + 4u * tx;
 {% for a in range(4) %}
@@ -491,7 +557,7 @@ fn winograd4_output_channels_last(@builtin(global_invocation_id) gid: vec3<u32>)
     let m_{{ i }}_{{ j }} = input[first + {{ 6 * i + j }}u * params.oc];
 {% endfor %}
 {% endfor %}
-{{ output_transform() }}
+{{ output_transform(AT, 4) }}
     let b = bias_of(oc);
     let oy0 = (params.tile_row0 + tile / tiles_w()) * 4u;
     let ox0 = tile % tiles_w() * 4u;

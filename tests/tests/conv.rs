@@ -1599,6 +1599,136 @@ fn winograd_4x4_matches_the_reference() {
     assert!(err.contains("winograd_4x4"), "{err}");
 }
 
+/// Winograd F(2×2, 5×5), forced: ragged tiles (odd and even output sizes), paddings 0–2 and
+/// 2×1, output channels not a multiple of 4, bias or none, relu and clamp, several images,
+/// channels-last tensors (through a relayout); in bands of tile rows and in parts of whole
+/// images where its intermediates (9 times the input and output) exceed a binding, through a
+/// `Conv2d` that keeps its transformed weight; typed errors where it cannot run. Every output
+/// NaN-poisoned first, each against the f64 reference.
+#[test]
+fn winograd_5x5_matches_the_reference() {
+    let w5 = ConvKernel::Winograd5x5;
+    let relu = opts().activation(Activation::Relu);
+    let clamp = opts().activation(Activation::Clamp { min: -0.5, max: 0.75 });
+    let (vec4, scalar) = (ConvKernel::DirectVec4, ConvKernel::Direct);
+    let cases = [
+        (
+            "2x2 exact",
+            Case { input: &[1, 8, 8, 12], weight: &[8, 8, 5, 5], bias: true, opts: opts().padding(&[2]), kernel: vec4 },
+        ),
+        (
+            "ragged",
+            Case {
+                input: &[2, 5, 11, 9],
+                weight: &[13, 5, 5, 5],
+                bias: true,
+                opts: relu.padding(&[2]),
+                kernel: scalar,
+            },
+        ),
+        ("unpadded", Case { input: &[1, 12, 12, 15], weight: &[6, 12, 5, 5], bias: false, opts: opts(), kernel: vec4 }),
+        (
+            "padded 2×1, one tile row",
+            Case {
+                input: &[3, 7, 2, 10],
+                weight: &[9, 7, 5, 5],
+                bias: true,
+                opts: clamp.padding(&[2, 1]),
+                kernel: scalar,
+            },
+        ),
+        (
+            "padded 1, wide",
+            Case {
+                input: &[1, 16, 5, 70],
+                weight: &[20, 16, 5, 5],
+                bias: false,
+                opts: opts().padding(&[1]),
+                kernel: vec4,
+            },
+        ),
+    ];
+    for (i, (name, case)) in cases.into_iter().enumerate() {
+        check_runs_forced(name, 960 + 3 * i as u64, case, &[Some(w5)], ForcedPlan::default());
+    }
+
+    // Channels-last tensors: the output follows the input's format.
+    let ctx = context();
+    let options = opts().padding(&[2]).activation(Activation::Relu);
+    let (input, weight) = ([2usize, 8, 9, 7], [12usize, 8, 5, 5]);
+    let x = random_f32(980, input.iter().product());
+    let w = random_f32(981, weight.iter().product());
+    let b = random_f32(982, 12);
+    let (expected, _) = reference::convolution(&x, &input, &w, &weight, Some(&b), &options).unwrap();
+    let xt = ctx.to_memory_format(&Tensor::from_f32(ctx, &x, &input).unwrap(), MemoryFormat::ChannelsLast).unwrap();
+    let (wt, bt) = (Tensor::from_f32(ctx, &w, &weight).unwrap(), Tensor::from_f32(ctx, &b, &[12]).unwrap());
+    let y = ctx.convolution_forced(&xt, &wt, Some(&bt), &options, &ForcedPlan::kernel(w5)).unwrap();
+    assert_eq!((y.kernel, y.output.memory_format()), (w5, MemoryFormat::ChannelsLast));
+    let got = ctx.to_memory_format(&y.output, MemoryFormat::Contiguous).unwrap().to_vec_f32(ctx).unwrap();
+    let err = reference::relative_error(&got, &expected);
+    assert!(err <= TOLERANCE, "channels-last: relative error {err:e}");
+
+    // 64 KiB bindings, 12 output channels, [2, 8, 18, 24] padded 2: 9 × 12 tiles an image, a
+    // tile row's products 36·12·12 f32 (20 736 bytes), so 3 rows a band; each image (13 824
+    // bytes in, 20 736 out: aligned) in a part of its own, in 3 bands.
+    let ctx = context_with_binding_limit(64 << 10);
+    let (input, weight) = ([2usize, 8, 18, 24], [12usize, 8, 5, 5]);
+    let x = random_f32(985, input.iter().product());
+    let w = random_f32(986, weight.iter().product());
+    let b = random_f32(987, 12);
+    let (expected, shape) = reference::convolution(&x, &input, &w, &weight, Some(&b), &options).unwrap();
+    let xt = Tensor::from_f32(&ctx, &x, &input).unwrap();
+    let wt = Tensor::from_f32(&ctx, &w, &weight).unwrap();
+    let bt = Tensor::from_f32(&ctx, &b, &[12]).unwrap();
+    let y = Tensor::full_f32(&ctx, &shape, f32::NAN).unwrap();
+    let mut batch = ctx.batch();
+    let forced = ForcedPlan::kernel(w5);
+    assert_eq!(batch.convolution_into_forced(&xt, &wt, Some(&bt), &y, &options, &forced).unwrap(), w5);
+    // The weight transform, then three passes per band of each of the 2 images.
+    assert_eq!(batch.len(), 1 + 2 * 3 * 3);
+    batch.submit().unwrap();
+    let err = reference::relative_error(&y.to_vec_f32(&ctx).unwrap(), &expected);
+    assert!(err <= TOLERANCE, "bands: relative error {err:e}");
+
+    // 96 KiB bindings: per image the transformed input is 36·16·4·4 f32 = 36 KiB; 3 images run
+    // in parts of 2 and 1, through a `Conv2d` that transformed the weight once.
+    let ctx = context_with_binding_limit(96 << 10);
+    let (input, weight) = ([3usize, 16, 8, 8], [12usize, 16, 5, 5]);
+    let x = random_f32(990, input.iter().product());
+    let w = random_f32(991, weight.iter().product());
+    let (expected, shape) = reference::convolution(&x, &input, &w, &weight, None, &options).unwrap();
+    let xt = Tensor::from_f32(&ctx, &x, &input).unwrap();
+    let wt = Tensor::from_f32(&ctx, &w, &weight).unwrap();
+    let conv = wgconv::Conv2d::new_forced(&ctx, &wt, None, &options, &forced).unwrap();
+    let y = Tensor::full_f32(&ctx, &shape, f32::NAN).unwrap();
+    let mut batch = ctx.batch();
+    assert_eq!(conv.run_into_forced(&mut batch, &xt, &y, &forced).unwrap(), w5);
+    // No weight transform here (the `Conv2d`'s), then three passes for each of two parts.
+    assert_eq!(batch.len(), 2 * 3);
+    batch.submit().unwrap();
+    let err = reference::relative_error(&y.to_vec_f32(&ctx).unwrap(), &expected);
+    assert!(err <= TOLERANCE, "parts: relative error {err:e}");
+
+    // Its transformed weight is 36/25 the weight: on 512 KiB bindings a 64→64 layer's
+    // (36·64·64 f32 = 576 KiB) does not fit. Forced, a typed error naming it.
+    let narrow = context_with_binding_limit(512 << 10);
+    let x = Tensor::from_f32(&narrow, &random_f32(992, 64 * 16), &[1, 64, 4, 4]).unwrap();
+    let w = Tensor::from_f32(&narrow, &random_f32(993, 64 * 64 * 25), &[64, 64, 5, 5]).unwrap();
+    let padded = opts().padding(&[2]);
+    let err = narrow.convolution_forced(&x, &w, None, &padded, &forced).unwrap_err().to_string();
+    assert!(err.contains("winograd_5x5") && err.contains("transformed weight (147456 f32)"), "{err}");
+
+    // Forced on filters it does not run (stride 2, dilation 2, 3×3): typed errors naming it.
+    let ctx = context();
+    let x = Tensor::from_f32(ctx, &random_f32(995, 2 * 12 * 12), &[1, 2, 12, 12]).unwrap();
+    let w = Tensor::from_f32(ctx, &random_f32(996, 2 * 2 * 25), &[2, 2, 5, 5]).unwrap();
+    let w3 = Tensor::from_f32(ctx, &random_f32(997, 2 * 2 * 9), &[2, 2, 3, 3]).unwrap();
+    for (weight, options) in [(&w, opts().stride(&[2])), (&w, opts().dilation(&[2])), (&w3, opts().padding(&[1]))] {
+        let err = ctx.convolution_forced(&x, weight, None, &options, &forced).unwrap_err().to_string();
+        assert!(err.contains("winograd_5x5"), "{options:?}: {err}");
+    }
+}
+
 #[test]
 fn gpu_timestamps_time_recorded_ops() {
     let ctx = context();

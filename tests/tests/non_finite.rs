@@ -2,7 +2,8 @@
 //! NaN stays NaN through ReLU and clamp, and an infinity reaches the outputs it touches (the
 //! Winograd kernels excepted: their input transform subtracts inputs, so ∞ − ∞ makes NaN, which
 //! `ConvKernel::Winograd`'s documentation says; and F(4×4, 3×3), `ConvKernel::Winograd4x4`,
-//! spreads a NaN over the 4×4 output tiles whose input windows hold it). Quantizing NaN gives the
+//! spreads a NaN over the 4×4 output tiles whose input windows hold it; F(2×2, 3×3) and
+//! F(2×2, 5×5) do not). Quantizing NaN gives the
 //! zero point.
 
 use wgconv::{
@@ -84,6 +85,11 @@ fn nan_stays_nan_through_relu_and_clamp_in_every_kernel() {
         let transposed = ConvOptions::default().transposed(true).stride(&[2]).padding(&[1]).activation(activation);
         assert!(every_kernel_reproduces(&[1, 4, 5, 5], &[4, 3, 3, 3], &transposed, (12, f32::NAN)) >= 3);
     }
+    // 5×5 filters, Winograd F(2×2, 5×5) among them: its 6×6 windows' outer rows and columns
+    // reach only the outputs a direct convolution's would (Bᵀ's and Aᵀ's zeros), so a NaN
+    // spreads no further than the reference's.
+    let five = ConvOptions::default().padding(&[2]).activation(Activation::Relu);
+    assert!(every_kernel_reproduces(&[1, 4, 7, 9], &[4, 4, 5, 5], &five, (30, f32::NAN)) >= 8);
 }
 
 #[test]

@@ -398,15 +398,16 @@ fn winograd_geometry(
     forced: &ForcedPlan,
 ) -> Option<(ConvGeometry, ConvKernel)> {
     let shape = weight.shape();
-    let ic = *shape.get(1)?;
-    let g = ConvGeometry::new(&[1, ic, 3, 3], shape, None, opts).ok()?;
+    // An input the filter's size: any geometry of this weight has the same transformed weight.
+    let (ic, kh, kw) = (*shape.get(1)?, *shape.get(2)?, *shape.get(3)?);
+    let g = ConvGeometry::new(&[1, ic, kh, kw], shape, None, opts).ok()?;
     let binding_limit = ctx.limits().max_storage_buffer_binding_size;
-    let fits = g.winograd_weight_fits(ConvKernel::Winograd.winograd_tile(), binding_limit);
+    let fits = g.winograd_weight_fits(ConvKernel::Winograd.winograd_transform(), binding_limit);
     if let Some(kernel) = forced.kernel.filter(|k| k.transforms_winograd_weight()) {
         let tensor_cores = kernel.is_tensor_core() && ctx.cooperative_f16();
         let fits = match kernel {
             ConvKernel::WinogradFused => g.winograd_fused_weight_fits(binding_limit),
-            _ => g.winograd_weight_fits(kernel.winograd_tile(), binding_limit),
+            _ => g.winograd_weight_fits(kernel.winograd_transform(), binding_limit),
         };
         return (weight.dtype() == DType::F32 && fits && (tensor_cores || !kernel.is_tensor_core()))
             .then_some((g, kernel));

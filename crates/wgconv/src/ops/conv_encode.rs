@@ -231,9 +231,8 @@ impl Batch<'_> {
             | ConvKernel::WinogradCoop
             | ConvKernel::WinogradFused
             | ConvKernel::Winograd4x4
-            | ConvKernel::Winograd4x4Coop => {
-                self.encode_winograd(kernel, buffers, call.packed_winograd, g, activation)?
-            }
+            | ConvKernel::Winograd4x4Coop
+            | ConvKernel::Winograd5x5 => self.encode_winograd(kernel, buffers, call.packed_winograd, g, activation)?,
             ConvKernel::DepthwiseTiled => self.encode_depthwise_tiled(buffers, g, activation)?,
             ConvKernel::DepthwiseRows | ConvKernel::DepthwiseVec4 => {
                 self.encode_depthwise_rows(kernel, buffers, g, activation)?

@@ -2,7 +2,10 @@
 //! and the workgroup memory it declares. When each runs is the planner's business (`conv_plan`);
 //! the variant docs here say what a kernel is, not when it is chosen.
 
-use super::conv_options::{KTileLoads, Precision};
+use super::{
+    conv_options::{KTileLoads, Precision},
+    winograd::WinogradTransform,
+};
 
 /// Which kernel runs a convolution.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
@@ -211,11 +214,24 @@ pub enum ConvKernel {
     /// yet (not timed on a device with cooperative matrices): forced only.
     #[serde(rename = "winograd_4x4_coop")]
     Winograd4x4Coop,
+    /// Winograd F(2×2, 5×5) for direct 5×5 convolutions at stride 1, dilation 1, one group,
+    /// f32 tensors (AlexNet's 64 → 192 layer, Inception-v3's 5×5 branch): each 2×2 output block
+    /// comes from its 6×6 input window in 36 multiply-adds per channel pair instead of 100, its
+    /// transformed input and products 9 times the input and output. `Winograd4x4`'s 6×6 input
+    /// transform (the same points, so the same Bᵀ) over tiles 2 apart, its 36 products one
+    /// grouped 1×1 convolution on the fp32 GEMM kernel the planner picks for it, in parts and
+    /// bands where the intermediates exceed a storage binding
+    /// (`shaders/conv2d_winograd4.wgsl`). Channels-last tensors go through a relayout. Its
+    /// transforms' coefficients (G's fifteenths up to 16/15, Bᵀ's up to 5/2) round about as
+    /// much as `Winograd4x4`'s. Infinities and NaNs spread over whole 2×2 output tiles, as in
+    /// the other Winograd kernels. Not planned yet (not timed on a device): forced only.
+    #[serde(rename = "winograd_5x5")]
+    Winograd5x5,
 }
 
 impl ConvKernel {
     /// Every kernel.
-    pub const ALL: [ConvKernel; 31] = [
+    pub const ALL: [ConvKernel; 32] = [
         ConvKernel::Direct,
         ConvKernel::DirectVec4,
         ConvKernel::Transposed,
@@ -247,6 +263,7 @@ impl ConvKernel {
         ConvKernel::DirectTiled,
         ConvKernel::Winograd4x4,
         ConvKernel::Winograd4x4Coop,
+        ConvKernel::Winograd5x5,
     ];
 
     /// The kernel called `name` (as [`ConvKernel::name`] spells it).
@@ -288,6 +305,7 @@ impl ConvKernel {
             ConvKernel::WinogradFused => "winograd_fused",
             ConvKernel::Winograd4x4 => "winograd_4x4",
             ConvKernel::Winograd4x4Coop => "winograd_4x4_coop",
+            ConvKernel::Winograd5x5 => "winograd_5x5",
         }
     }
 
@@ -298,7 +316,7 @@ impl ConvKernel {
     }
 
     /// Whether the kernel runs f16 tensors (with `SHADER_F16`): every kernel but the Winograd
-    /// ones (`Winograd`, `WinogradCoop`, `WinogradFused`, `Winograd4x4`, `Winograd4x4Coop`), whose transforms are f32 only (forced
+    /// ones ([`ConvKernel::transforms_winograd_weight`]), whose transforms are f32 only (forced
     /// on f16 tensors, it is a typed error).
     pub fn runs_f16_tensors(self) -> bool {
         !self.transforms_winograd_weight()
@@ -324,27 +342,37 @@ impl ConvKernel {
     }
 
     /// Whether this is any of the Winograd kernels (`Winograd`, `WinogradCoop`,
-    /// `WinogradFused`, `Winograd4x4`, `Winograd4x4Coop`): those that run on a transformed weight, which a [`crate::Conv2d`] may
-    /// keep, and whose transforms and f16 operands are their own.
+    /// `WinogradFused`, `Winograd4x4`, `Winograd4x4Coop`, `Winograd5x5`): those that run on a
+    /// transformed weight, which a [`crate::Conv2d`] may keep, and whose transforms and f16
+    /// operands are their own.
     pub fn transforms_winograd_weight(self) -> bool {
         self.is_winograd() || self == ConvKernel::WinogradFused
     }
 
     /// Whether this is a Winograd kernel with its intermediates in memory, its products on a
-    /// GEMM kernel: F(2×2, 3×3) (`Winograd`, `WinogradCoop`) or F(4×4, 3×3) (`Winograd4x4`,
-    /// `Winograd4x4Coop`); `WinogradFused` has none, and its own routes.
+    /// GEMM kernel: F(2×2, 3×3) (`Winograd`, `WinogradCoop`), F(4×4, 3×3) (`Winograd4x4`,
+    /// `Winograd4x4Coop`) or F(2×2, 5×5) (`Winograd5x5`); `WinogradFused` has none, and its own
+    /// routes.
     pub fn is_winograd(self) -> bool {
         matches!(
             self,
-            ConvKernel::Winograd | ConvKernel::WinogradCoop | ConvKernel::Winograd4x4 | ConvKernel::Winograd4x4Coop
+            ConvKernel::Winograd
+                | ConvKernel::WinogradCoop
+                | ConvKernel::Winograd4x4
+                | ConvKernel::Winograd4x4Coop
+                | ConvKernel::Winograd5x5
         )
     }
 
-    /// The output tile m of the Winograd algorithm F(m×m, 3×3) the kernel runs: 4 for
-    /// `Winograd4x4` and `Winograd4x4Coop`, 2 for the other Winograd kernels (and any other
-    /// kernel).
-    pub(crate) fn winograd_tile(self) -> u32 {
-        if matches!(self, ConvKernel::Winograd4x4 | ConvKernel::Winograd4x4Coop) { 4 } else { 2 }
+    /// The Winograd algorithm F(m×m, r×r) the kernel runs: F(4×4, 3×3) for `Winograd4x4` and
+    /// `Winograd4x4Coop`, F(2×2, 5×5) for `Winograd5x5`, F(2×2, 3×3) for the other Winograd
+    /// kernels (and any other kernel).
+    pub(crate) fn winograd_transform(self) -> WinogradTransform {
+        match self {
+            ConvKernel::Winograd4x4 | ConvKernel::Winograd4x4Coop => WinogradTransform::F4X4_3X3,
+            ConvKernel::Winograd5x5 => WinogradTransform::F2X2_5X5,
+            _ => WinogradTransform::F2X2_3X3,
+        }
     }
 
     /// Bytes of workgroup memory the kernel declares (devices may allow as little as 16 KiB);
@@ -401,7 +429,7 @@ impl ConvKernel {
             ConvKernel::Winograd => winograd_transforms_storage_bytes(),
             // Its transforms declare none (asserted in `winograd.rs`); its GEMM steps back like
             // `Winograd`'s.
-            ConvKernel::Winograd4x4 => 0,
+            ConvKernel::Winograd4x4 | ConvKernel::Winograd5x5 => 0,
             // Its block transforms (the input's from the expansion that writes f16) and the
             // tensor-core kernel, which has no fallback.
             ConvKernel::WinogradCoop => {
@@ -684,6 +712,7 @@ mod tests {
             ConvKernel::DirectTiled => 28,
             ConvKernel::Winograd4x4 => 29,
             ConvKernel::Winograd4x4Coop => 30,
+            ConvKernel::Winograd5x5 => 31,
         };
         for (i, k) in ConvKernel::ALL.into_iter().enumerate() {
             assert_eq!(position(k), i, "{k:?}");

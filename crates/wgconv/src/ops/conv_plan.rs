@@ -425,10 +425,10 @@ fn runnable_kernel(
     }
     if kernel.is_winograd() && !winograd_runs(kernel) {
         if forced.kernel.is_some() {
-            let tile = kernel.winograd_tile();
-            let (input, products) = geometry.winograd_scratch_len(tile);
-            let per_row = geometry.winograd_row_scratch_len(tile);
-            let weight = geometry.winograd_weight_len(tile);
+            let transform = kernel.winograd_transform();
+            let (input, products) = geometry.winograd_scratch_len(transform);
+            let per_row = geometry.winograd_row_scratch_len(transform);
+            let weight = geometry.winograd_weight_len(transform);
             let channels = match kernel {
                 ConvKernel::WinogradCoop | ConvKernel::Winograd4x4Coop => {
                     format!(", with a multiple of 8 input channels (got {})", geometry.ic)
@@ -594,9 +594,11 @@ impl ConvGeometry {
                     && (u64::from(self.oh) * u64::from(self.ow)).is_multiple_of(4)
             }
             // Its intermediates' size against the device's bindings is checked by the planner.
-            ConvKernel::Winograd | ConvKernel::WinogradCoop | ConvKernel::Winograd4x4 | ConvKernel::Winograd4x4Coop => {
-                self.winograd_parts(kernel, u64::MAX, 1).is_some()
-            }
+            ConvKernel::Winograd
+            | ConvKernel::WinogradCoop
+            | ConvKernel::Winograd4x4
+            | ConvKernel::Winograd4x4Coop
+            | ConvKernel::Winograd5x5 => self.winograd_parts(kernel, u64::MAX, 1).is_some(),
             ConvKernel::WinogradFused => self.winograd_fused_runs(),
             ConvKernel::CoopNhwc => {
                 !self.transposed
@@ -1438,7 +1440,7 @@ impl ConvGeometry {
     /// 0.67–0.85×; 32 output channels from 64+ 0.80–1.37× (left to R60's tiles and R27's).
     pub(crate) fn winograd_4x4_wins(&self) -> bool {
         const MIN_MACS: u64 = 200_000_000;
-        let [rows, cols] = self.winograd_tile_grid_of(ConvKernel::Winograd4x4.winograd_tile());
+        let [rows, cols] = self.winograd_tile_grid_of(ConvKernel::Winograd4x4.winograd_transform().tile);
         let columns = u64::from(self.n) * u64::from(rows) * u64::from(cols);
         let fewest = match self.ic >= WINOGRAD_4X4_DEEP_IC {
             true => WINOGRAD_4X4_MIN_COLUMNS / 2,

@@ -27,19 +27,51 @@ use crate::{
     tensor::{DType, MemoryFormat, Tensor},
 };
 
-// F(4×4, 3×3)'s passes use no workgroup memory: `ConvKernel::Winograd4x4` declares none.
+// The NCHW passes of F(4×4, 3×3) and F(2×2, 5×5) use no workgroup memory: `Winograd4x4` and
+// `Winograd5x5` declare none.
 const _: () = assert!(
     shader4::WINOGRAD4_WEIGHT_WORKGROUP_MEMORY_BYTES == 0
         && shader4::WINOGRAD4_INPUT_WORKGROUP_MEMORY_BYTES == 0
         && shader4::WINOGRAD4_OUTPUT_WORKGROUP_MEMORY_BYTES == 0
+        && shader4::WINOGRAD5_WEIGHT_WORKGROUP_MEMORY_BYTES == 0
+        && shader4::WINOGRAD5_INPUT_WORKGROUP_MEMORY_BYTES == 0
+        && shader4::WINOGRAD5_OUTPUT_WORKGROUP_MEMORY_BYTES == 0
 );
 
-/// F(2×2, 3×3)'s output tile (`Winograd`, `WinogradCoop`, `WinogradFused`): see
-/// [`ConvKernel::winograd_tile`].
-const F2X2: u32 = 2;
+/// A Winograd algorithm F(m×m, r×r): `tile` (m) × `tile` outputs from a window of
+/// (m + r − 1)² inputs, `filter` (r) its filter's side. [`ConvKernel::winograd_transform`] says
+/// which a kernel runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct WinogradTransform {
+    /// The output tile's side, m.
+    pub(crate) tile: u32,
+    /// The filter's side, r.
+    pub(crate) filter: u32,
+}
 
-/// F(4×4, 3×3)'s output tile (`Winograd4x4`, `Winograd4x4Coop`).
-const F4X4: u32 = 4;
+impl WinogradTransform {
+    /// F(2×2, 3×3): `Winograd`, `WinogradCoop`, `WinogradFused`.
+    pub(crate) const F2X2_3X3: Self = Self { tile: 2, filter: 3 };
+    /// F(4×4, 3×3): `Winograd4x4`, `Winograd4x4Coop`.
+    pub(crate) const F4X4_3X3: Self = Self { tile: 4, filter: 3 };
+    /// F(2×2, 5×5): `Winograd5x5`.
+    pub(crate) const F2X2_5X5: Self = Self { tile: 2, filter: 5 };
+
+    /// Positions of its transform, (m + r − 1)²: the GEMM's groups (16 or 36).
+    pub(crate) const fn positions(self) -> u32 {
+        let window = self.tile + self.filter - 1;
+        window * window
+    }
+
+    /// Whether its transforms are the 6×6 ones of `shaders/conv2d_winograd4.wgsl` (F(4×4, 3×3),
+    /// F(2×2, 5×5)), rather than the 4×4 ones of `shaders/conv2d_winograd.wgsl`.
+    const fn six_by_six(self) -> bool {
+        self.positions() == 36
+    }
+}
+
+/// Positions of F(2×2, 3×3)'s 4×4 transform.
+const POSITIONS: u32 = WinogradTransform::F2X2_3X3.positions();
 
 // F(4×4, 3×3)'s block transforms: one (tile, channel) item per thread of 256, blocks of tiles
 // that `block_cols` (a power of two from 4) divides; their workgroup is the shaders' own.
@@ -63,14 +95,6 @@ const _: () = {
     assert!(narrowing4::STAGE_IN_STRIDE > 6 * (4 * narrowing4::BLOCK_IN_TILES + 2));
     assert!(shader4::STAGE_OUT_STRIDE > 16 * shader4::BLOCK_OUT_TILES);
 };
-
-/// Positions of F(`tile`×`tile`, 3×3)'s transform, (tile + 2)²: the GEMM's groups.
-const fn positions(tile: u32) -> u32 {
-    (tile + 2) * (tile + 2)
-}
-
-/// Positions of F(2×2, 3×3)'s 4×4 transform.
-const POSITIONS: u32 = positions(F2X2);
 
 /// The block transforms' workgroups (`winograd_input_nhwc`, `winograd_output_nhwc`: NCHW tensors,
 /// channels-last products): BLOCK_TILES tiles × BLOCK_CHANNELS channels of one image per
@@ -109,7 +133,7 @@ fn nhwc_block4(g: &ConvGeometry, input: bool, dtype: DType) -> (u32, u32, u32) {
         (true, _) => (shader4::BLOCK_IN_TILES, shader4::BLOCK_IN_CHANNELS),
         (false, _) => (shader4::BLOCK_OUT_TILES, shader4::BLOCK_OUT_CHANNELS),
     };
-    let cols = g.winograd_tile_grid_of(F4X4)[1].next_power_of_two().clamp(4, tiles);
+    let cols = g.winograd_tile_grid_of(WinogradTransform::F4X4_3X3.tile)[1].next_power_of_two().clamp(4, tiles);
     (cols, tiles / cols, channels)
 }
 
@@ -125,11 +149,17 @@ pub(crate) struct WinogradParts {
 }
 
 impl ConvGeometry {
-    /// Whether the filter suits F(2×2, 3×3): a direct 3×3 convolution at stride 1 and dilation 1,
+    /// Whether the filter suits F(m×m, 3×3): a direct 3×3 convolution at stride 1 and dilation 1,
     /// one group (any padding, any size).
     pub(crate) fn winograd_shape(&self) -> bool {
+        self.winograd_shape_of(3)
+    }
+
+    /// Whether the filter suits F(m×m, `filter`×`filter`): a direct convolution of that square
+    /// filter at stride 1 and dilation 1, one group (any padding, any size).
+    pub(crate) fn winograd_shape_of(&self, filter: u32) -> bool {
         !self.transposed
-            && [self.kh, self.kw] == [3, 3]
+            && [self.kh, self.kw] == [filter, filter]
             && self.stride == [1, 1]
             && self.dilation == [1, 1]
             && self.groups == 1
@@ -138,10 +168,10 @@ impl ConvGeometry {
     /// F(2×2, 3×3)'s output tiles (2×2 blocks, cut at odd sizes) along the rows and the columns
     /// of an image.
     pub(crate) fn winograd_tile_grid(&self) -> [u32; 2] {
-        self.winograd_tile_grid_of(F2X2)
+        self.winograd_tile_grid_of(WinogradTransform::F2X2_3X3.tile)
     }
 
-    /// Output tiles of F(`tile`×`tile`, 3×3) (blocks of `tile` × `tile`, the last cut) along the
+    /// Output tiles of F(`tile`×`tile`, r×r) (blocks of `tile` × `tile`, the last cut) along the
     /// rows and the columns of an image.
     pub(crate) fn winograd_tile_grid_of(&self, tile: u32) -> [u32; 2] {
         [self.oh.div_ceil(tile), self.ow.div_ceil(tile)]
@@ -153,16 +183,16 @@ impl ConvGeometry {
         u64::from(rows) * u64::from(cols)
     }
 
-    /// Elements of F(`tile`×`tile`, 3×3)'s transformed weight: its positions × IC × OC rounded
-    /// up to 4 (the GEMM kernels' packed layout).
-    pub(crate) fn winograd_weight_len(&self, tile: u32) -> u64 {
-        u64::from(positions(tile)) * u64::from(self.ic) * u64::from(self.oc.div_ceil(4) * 4)
+    /// Elements of `transform`'s transformed weight: its positions × IC × OC rounded up to 4
+    /// (the GEMM kernels' packed layout).
+    pub(crate) fn winograd_weight_len(&self, transform: WinogradTransform) -> u64 {
+        u64::from(transform.positions()) * u64::from(self.ic) * u64::from(self.oc.div_ceil(4) * 4)
     }
 
-    /// Whether the filter suits F(`tile`×`tile`, 3×3) (either tile: the same filters) and its
-    /// transformed weight fits one storage binding of `binding_limit` bytes.
-    pub(crate) fn winograd_weight_fits(&self, tile: u32, binding_limit: u64) -> bool {
-        self.winograd_shape() && self.winograd_weight_len(tile) * 4 <= binding_limit
+    /// Whether the filter suits `transform` and its transformed weight fits one storage binding
+    /// of `binding_limit` bytes.
+    pub(crate) fn winograd_weight_fits(&self, transform: WinogradTransform, binding_limit: u64) -> bool {
+        self.winograd_shape_of(transform.filter) && self.winograd_weight_len(transform) * 4 <= binding_limit
     }
 
     /// Bytes of one f32 image of the input and of the output: where a batch's images start.
@@ -171,48 +201,48 @@ impl ConvGeometry {
         (image(self.ic, self.ih, self.iw), image(self.oc, self.oh, self.ow))
     }
 
-    /// Elements of F(`tile`×`tile`, 3×3)'s transformed input [N, P·IC, tiles] and of its
-    /// products [N, P·OC, tiles], P its positions (16 or 36).
-    pub(crate) fn winograd_scratch_len(&self, tile: u32) -> (u64, u64) {
-        self.winograd_band_scratch_len(tile, self.winograd_tile_grid_of(tile)[0])
+    /// Elements of `transform`'s transformed input [N, P·IC, tiles] and of its products
+    /// [N, P·OC, tiles], P its positions (16 or 36).
+    pub(crate) fn winograd_scratch_len(&self, transform: WinogradTransform) -> (u64, u64) {
+        self.winograd_band_scratch_len(transform, self.winograd_tile_grid_of(transform.tile)[0])
     }
 
     /// [`ConvGeometry::winograd_scratch_len`] of a band of `rows` tile rows of every image.
-    fn winograd_band_scratch_len(&self, tile: u32, rows: u32) -> (u64, u64) {
-        let tiles = u64::from(rows) * u64::from(self.winograd_tile_grid_of(tile)[1]);
-        let per_channel = u64::from(self.n) * u64::from(positions(tile)) * tiles;
+    fn winograd_band_scratch_len(&self, transform: WinogradTransform, rows: u32) -> (u64, u64) {
+        let tiles = u64::from(rows) * u64::from(self.winograd_tile_grid_of(transform.tile)[1]);
+        let per_channel = u64::from(self.n) * u64::from(transform.positions()) * tiles;
         (per_channel * u64::from(self.ic), per_channel * u64::from(self.oc))
     }
 
     /// Elements of the larger intermediate (counted as f32) of one tile row of one image: the
     /// least a band holds.
-    pub(crate) fn winograd_row_scratch_len(&self, tile: u32) -> u64 {
-        let (input, products) = ConvGeometry { n: 1, ..self.clone() }.winograd_band_scratch_len(tile, 1);
+    pub(crate) fn winograd_row_scratch_len(&self, transform: WinogradTransform) -> u64 {
+        let (input, products) = ConvGeometry { n: 1, ..self.clone() }.winograd_band_scratch_len(transform, 1);
         input.max(products)
     }
 
-    /// F(`tile`×`tile`, 3×3)'s products as a convolution: P groups (one per transform
-    /// position, 16 or 36) of a 1×1 convolution over the tiles, input [N, P·IC, ⌈OH/tile⌉,
-    /// ⌈OW/tile⌉], weight [P·OC, IC, 1, 1].
-    pub(crate) fn winograd_gemm(&self, tile: u32) -> Result<ConvGeometry> {
-        self.winograd_band_gemm(tile, self.winograd_tile_grid_of(tile)[0])
+    /// `transform`'s products as a convolution: P groups (one per transform position, 16 or
+    /// 36) of a 1×1 convolution over the tiles, input [N, P·IC, ⌈OH/m⌉, ⌈OW/m⌉], weight
+    /// [P·OC, IC, 1, 1].
+    pub(crate) fn winograd_gemm(&self, transform: WinogradTransform) -> Result<ConvGeometry> {
+        self.winograd_band_gemm(transform, self.winograd_tile_grid_of(transform.tile)[0])
     }
 
     /// [`ConvGeometry::winograd_gemm`] of a band of `rows` tile rows of every image.
-    fn winograd_band_gemm(&self, tile: u32, rows: u32) -> Result<ConvGeometry> {
+    fn winograd_band_gemm(&self, transform: WinogradTransform, rows: u32) -> Result<ConvGeometry> {
         let (n, ic, oc) = (self.n as usize, self.ic as usize, self.oc as usize);
-        let tw = self.winograd_tile_grid_of(tile)[1] as usize;
-        let p = positions(tile);
+        let tw = self.winograd_tile_grid_of(transform.tile)[1] as usize;
+        let p = transform.positions();
         let input = [n, p as usize * ic, rows as usize, tw];
         ConvGeometry::new(&input, &[p as usize * oc, ic, 1, 1], None, &ConvOptions::default().groups(p))
     }
 
-    /// How `kernel` (`Winograd`, `WinogradCoop`, `Winograd4x4` or `Winograd4x4Coop`) runs this convolution on a device whose
-    /// storage bindings hold `binding_limit` bytes at offsets that are multiples of `alignment`:
-    /// the whole batch at once where its intermediates fit one binding each; else as many images
-    /// per part as fit (binding each part's images at their offsets in the input and output,
-    /// which must then be aligned); else one image per part, in bands of as many tile rows as
-    /// fit. `None` where it cannot run: the shape does not suit it, its transformed weight does
+    /// How `kernel` (`Winograd`, `WinogradCoop`, `Winograd4x4`, `Winograd4x4Coop` or
+    /// `Winograd5x5`) runs this convolution on a device whose storage bindings hold
+    /// `binding_limit` bytes at offsets that are multiples of `alignment`: the whole batch at
+    /// once where its intermediates fit one binding each; else as many images per part as fit
+    /// (binding each part's images at their offsets in the input and output, which must then be
+    /// aligned); else one image per part, in bands of as many tile rows as fit. `None` where it cannot run: the shape does not suit it, its transformed weight does
     /// not fit one binding, not even one tile row's intermediates do, the parts' offsets would
     /// not be aligned, or the kernel of its products cannot run a part's band (grid limits; for
     /// `WinogradCoop` and `Winograd4x4Coop`, `CoopNhwc`'s multiple of 8 input channels).
@@ -222,12 +252,12 @@ impl ConvGeometry {
         binding_limit: u64,
         alignment: u64,
     ) -> Option<WinogradParts> {
-        let tile = kernel.winograd_tile();
-        if !self.winograd_weight_fits(tile, binding_limit) {
+        let transform = kernel.winograd_transform();
+        if !self.winograd_weight_fits(transform, binding_limit) {
             return None;
         }
-        let tile_rows = self.winograd_tile_grid_of(tile)[0];
-        let per_row = self.winograd_row_scratch_len(tile);
+        let tile_rows = self.winograd_tile_grid_of(transform.tile)[0];
+        let per_row = self.winograd_row_scratch_len(transform);
         // Indices within a part are u32.
         let limit = (binding_limit / 4).min(u64::from(u32::MAX));
         let rows_fit = limit / per_row;
@@ -247,8 +277,8 @@ impl ConvGeometry {
             true => ConvKernel::CoopNhwc,
             false => ConvKernel::GemmN64K16,
         };
-        let gemm_runs =
-            kernel.is_winograd() && part.winograd_band_gemm(tile, band_rows).is_ok_and(|g| g.supports(products_kernel));
+        let gemm_runs = kernel.is_winograd()
+            && part.winograd_band_gemm(transform, band_rows).is_ok_and(|g| g.supports(products_kernel));
         (rows_fit >= 1 && (images == self.n || aligned) && gemm_runs).then_some(WinogradParts { images, band_rows })
     }
 }
@@ -438,13 +468,31 @@ struct Transform {
     packed_u: Option<(u32, u32)>,
 }
 
-/// F(4×4, 3×3)'s input and output transforms' entry points, as [`transform_entries`]'s.
-fn transform4_entries(products_nhwc: bool, tensors: MemoryFormat) -> (shader4::Entry, shader4::Entry) {
+/// The input and output transforms' entry points of `transform`, one of the 6×6 ones: for
+/// F(4×4, 3×3) as [`transform_entries`]'s; F(2×2, 5×5) has NCHW ones only (`Winograd5x5` runs
+/// channels-last tensors through a relayout).
+fn transform6_entries(
+    transform: WinogradTransform,
+    products_nhwc: bool,
+    tensors: MemoryFormat,
+) -> (shader4::Entry, shader4::Entry) {
     use shader4::Entry;
+    if transform == WinogradTransform::F2X2_5X5 {
+        debug_assert!(!products_nhwc && tensors != MemoryFormat::ChannelsLast);
+        return (Entry::Winograd5Input, Entry::Winograd5Output);
+    }
     match (products_nhwc, tensors) {
         (true, MemoryFormat::ChannelsLast) => (Entry::Winograd4InputChannelsLast, Entry::Winograd4OutputChannelsLast),
         (true, _) => (Entry::Winograd4InputNhwc, Entry::Winograd4OutputNhwc),
         (false, _) => (Entry::Winograd4Input, Entry::Winograd4Output),
+    }
+}
+
+/// The weight transform's entry point of `transform`, one of the 6×6 ones.
+fn weight6_entry(transform: WinogradTransform) -> shader4::Entry {
+    match transform == WinogradTransform::F2X2_5X5 {
+        true => shader4::Entry::Winograd5Weight,
+        false => shader4::Entry::Winograd4Weight,
     }
 }
 
@@ -459,15 +507,19 @@ fn narrowing4_entry(entry: shader4::Entry) -> narrowing4::Entry {
         Entry::Winograd4OutputNhwc => narrowing4::Entry::Winograd4OutputNhwc,
         Entry::Winograd4InputChannelsLast => narrowing4::Entry::Winograd4InputChannelsLast,
         Entry::Winograd4OutputChannelsLast => narrowing4::Entry::Winograd4OutputChannelsLast,
+        Entry::Winograd5Weight => narrowing4::Entry::Winograd5Weight,
+        Entry::Winograd5Input => narrowing4::Entry::Winograd5Input,
+        Entry::Winograd5Output => narrowing4::Entry::Winograd5Output,
     }
 }
 
-/// What a pass of F(4×4, 3×3) runs: its entry point, its activation (the output transform's),
-/// the band of tile rows it covers (first, count), all of them where `None`, and for the weight
-/// transform whether it writes `Winograd4x4Coop`'s plain weight rather than the GEMM kernels'
-/// packed one.
+/// What a pass of the 6×6 transforms (`conv2d_winograd4.wgsl`: F(4×4, 3×3) or F(2×2, 5×5),
+/// `transform`) runs: its entry point, its activation (the output transform's), the band of
+/// tile rows it covers (first, count), all of them where `None`, and for the weight transform
+/// whether it writes `Winograd4x4Coop`'s plain weight rather than the GEMM kernels' packed one.
 #[derive(Clone, Copy)]
 struct Winograd4Pass {
+    transform: WinogradTransform,
     entry: shader4::Entry,
     activation: Activation,
     band: Option<[u32; 2]>,
@@ -539,9 +591,9 @@ impl Batch<'_> {
     ) -> Result<()> {
         let ctx = self.ctx;
         let nhwc = kernel.winograd_products_on_tensor_cores();
-        let tile = kernel.winograd_tile();
-        let tile_rows = part.winograd_tile_grid_of(tile)[0];
-        let (input_len, products_len) = part.winograd_band_scratch_len(tile, band_rows);
+        let transform = kernel.winograd_transform();
+        let tile_rows = part.winograd_tile_grid_of(transform.tile)[0];
+        let (input_len, products_len) = part.winograd_band_scratch_len(transform, band_rows);
         // `CoopNhwc` rounds V to f16 as it loads it, so `WinogradCoop` and `Winograd4x4Coop`
         // write it in f16: half the traffic, the same products.
         let input_dtype = if nhwc { DType::F16 } else { DType::F32 };
@@ -576,8 +628,8 @@ impl Batch<'_> {
         let ctx = self.ctx;
         let nhwc = kernel.winograd_products_on_tensor_cores();
         let Intermediates { input, products } = tensors;
-        let f4x4 = kernel.winograd_tile() == F4X4;
-        let gemm = part.winograd_band_gemm(kernel.winograd_tile(), band[1])?;
+        let transform6 = kernel.winograd_transform();
+        let gemm = part.winograd_band_gemm(transform6, band[1])?;
         let input_pass = ConvBuffers { output: input, bias: None, ..buffers };
         let input_window = Windows { input: windows.input, output: None };
         let transform =
@@ -586,9 +638,10 @@ impl Batch<'_> {
         // are.
         let format = buffers.input.memory_format();
         let (input_entry, output_entry) = transform_entries(nhwc, format);
-        let (input_entry4, output_entry4) = transform4_entries(nhwc, format);
-        if f4x4 {
+        let (input_entry4, output_entry4) = transform6_entries(transform6, nhwc, format);
+        if transform6.six_by_six() {
             let pass = Winograd4Pass {
+                transform: transform6,
                 entry: input_entry4,
                 activation: Activation::None,
                 band: Some(band),
@@ -620,8 +673,14 @@ impl Batch<'_> {
         let output_pass = ConvBuffers { input: products, ..buffers };
         let output_window = Windows { input: None, output: windows.output };
         let transform = Transform { products_nhwc: nhwc, activation, band: Some(band), packed_u: None };
-        if f4x4 {
-            let pass = Winograd4Pass { entry: output_entry4, activation, band: Some(band), products_nhwc: nhwc };
+        if transform6.six_by_six() {
+            let pass = Winograd4Pass {
+                transform: transform6,
+                entry: output_entry4,
+                activation,
+                band: Some(band),
+                products_nhwc: nhwc,
+            };
             self.winograd4_pass(pass, part, output_pass, output_window)
         } else {
             self.winograd_pass(output_entry, part, output_pass, transform, output_window)
@@ -639,14 +698,14 @@ impl Batch<'_> {
         g: &ConvGeometry,
     ) -> Result<Option<WinogradWeight>> {
         let limit = self.ctx.limits().max_storage_buffer_binding_size;
-        if call.weight.dtype() != DType::F32 || !g.winograd_shape() {
+        if call.weight.dtype() != DType::F32 || !(g.winograd_shape() || g.winograd_shape_of(5)) {
             return Ok(None);
         }
         let kernel = match conv_plan::plan(self.ctx, g, DType::F32, call.opts.precision, call.forced) {
             Ok(plan) if plan.kernel.transforms_winograd_weight() => plan.kernel,
             _ => return Ok(None),
         };
-        if !g.winograd_weight_fits(kernel.winograd_tile(), limit) {
+        if !g.winograd_weight_fits(kernel.winograd_transform(), limit) {
             return Ok(None);
         }
         Ok(Some(self.winograd_weight_kept_or_new(kernel, call.packed_winograd, call.weight, g)?))
@@ -734,25 +793,32 @@ impl Batch<'_> {
         weight: &Tensor,
         g: &ConvGeometry,
     ) -> Result<Tensor> {
-        let tile = kernel.winograd_tile();
-        let plain = self.winograd_weight_plain(tile, weight, g)?;
-        self.pack_weight_coop(&plain, PackLayout::of(&g.winograd_gemm(tile)?))
+        let transform = kernel.winograd_transform();
+        let plain = self.winograd_weight_plain(transform, weight, g)?;
+        self.pack_weight_coop(&plain, PackLayout::of(&g.winograd_gemm(transform)?))
     }
 
-    /// Records the weight transform of F(`tile`×`tile`, 3×3) for a convolution of `g`'s
+    /// Records the weight transform of F(m×m, 3×3) (`transform`) for a convolution of `g`'s
     /// geometry (`weight` [OC, IC, 3, 3], f32) into a new f32 tensor [P·OC, IC, 1, 1] (P its
     /// 16 or 36 positions): U as the plain weight of its products' grouped 1×1 convolution,
     /// position t's rows at t·OC.
-    fn winograd_weight_plain(&mut self, tile: u32, weight: &Tensor, g: &ConvGeometry) -> Result<Tensor> {
-        let len = u64::from(positions(tile)) * u64::from(g.ic) * u64::from(g.oc);
+    fn winograd_weight_plain(
+        &mut self,
+        transform: WinogradTransform,
+        weight: &Tensor,
+        g: &ConvGeometry,
+    ) -> Result<Tensor> {
+        let positions = transform.positions();
+        let len = u64::from(positions) * u64::from(g.ic) * u64::from(g.oc);
         fits_u32("Winograd's transformed weight", len)?;
         self.ctx.check_binding("Winograd's transformed weight", len * 4)?;
-        let shape = [positions(tile) as usize * g.oc as usize, g.ic as usize, 1, 1];
+        let shape = [positions as usize * g.oc as usize, g.ic as usize, 1, 1];
         let plain = Tensor::zeros(self.ctx, &shape, DType::F32)?;
         let buffers = ConvBuffers { input: weight, weight, bias: None, output: &plain };
-        if tile == F4X4 {
+        if transform.six_by_six() {
             let pass = Winograd4Pass {
-                entry: shader4::Entry::Winograd4Weight,
+                transform,
+                entry: weight6_entry(transform),
                 activation: Activation::None,
                 band: None,
                 products_nhwc: true,
@@ -765,21 +831,26 @@ impl Batch<'_> {
         Ok(plain)
     }
 
-    /// Records the weight transform of a [`ConvKernel::Winograd`] or [`ConvKernel::Winograd4x4`]
-    /// convolution (`kernel`) of `g`'s geometry (`weight` [OC, IC, 3, 3], f32) into a new tensor
-    /// in the GEMM kernels' packed layout of its products' grouped 1×1 convolution (16 or 36
-    /// groups), and returns it.
+    /// Records the weight transform of a [`ConvKernel::Winograd`], [`ConvKernel::Winograd4x4`]
+    /// or [`ConvKernel::Winograd5x5`] convolution (`kernel`) of `g`'s geometry (`weight`
+    /// [OC, IC, r, r], f32) into a new tensor in the GEMM kernels' packed layout of its products'
+    /// grouped 1×1 convolution (16 or 36 groups), and returns it.
     pub(super) fn winograd_weight(&mut self, kernel: ConvKernel, weight: &Tensor, g: &ConvGeometry) -> Result<Tensor> {
-        debug_assert!(matches!(kernel, ConvKernel::Winograd | ConvKernel::Winograd4x4), "{kernel:?}");
-        let len = g.winograd_weight_len(kernel.winograd_tile());
+        debug_assert!(
+            matches!(kernel, ConvKernel::Winograd | ConvKernel::Winograd4x4 | ConvKernel::Winograd5x5),
+            "{kernel:?}"
+        );
+        let transform = kernel.winograd_transform();
+        let len = g.winograd_weight_len(transform);
         fits_u32("Winograd's transformed weight", len)?;
         self.ctx.check_binding("Winograd's transformed weight", len * 4)?;
         // Zero-filled: the packed layout's padding channels stay zero.
         let transformed = Tensor::zeros(self.ctx, &[len as usize], DType::F32)?;
         let buffers = ConvBuffers { input: weight, weight, bias: None, output: &transformed };
-        if kernel == ConvKernel::Winograd4x4 {
+        if transform.six_by_six() {
             let pass = Winograd4Pass {
-                entry: shader4::Entry::Winograd4Weight,
+                transform,
+                entry: weight6_entry(transform),
                 activation: Activation::None,
                 band: None,
                 products_nhwc: false,
@@ -793,7 +864,7 @@ impl Batch<'_> {
         Ok(transformed)
     }
 
-    /// One pass of F(4×4, 3×3) (`shaders/conv2d_winograd4.wgsl`, or its expansion that writes
+    /// One pass of F(4×4, 3×3) or F(2×2, 5×5) (`shaders/conv2d_winograd4.wgsl`, or its expansion that writes
     /// f16 where `buffers.output` is f16) over `g`: one thread per channel pair of the weight
     /// transform, per (image, channel, tile) of the NCHW transforms and of those that read or
     /// write channels-last tensors; one workgroup of 256 per block of tiles × channels of an
@@ -808,7 +879,7 @@ impl Batch<'_> {
     ) -> Result<()> {
         use shader4::Entry;
         let limits = self.ctx.limits();
-        let [all_rows, tile_cols] = g.winograd_tile_grid_of(F4X4);
+        let [all_rows, tile_cols] = g.winograd_tile_grid_of(pass.transform.tile);
         let [first_row, tile_rows] = pass.band.unwrap_or([0, all_rows]);
         let tiles = u64::from(tile_rows) * u64::from(tile_cols);
         let per_thread = |items: u64| (items, dispatch::workgroup_size(&limits), None);
@@ -822,11 +893,11 @@ impl Batch<'_> {
             (u64::from(g.n) * blocks * 256, 256, Some(cols))
         };
         let (items, wg_size, block_cols) = match pass.entry {
-            Entry::Winograd4Weight => per_thread(u64::from(g.ic) * u64::from(g.oc)),
-            Entry::Winograd4Input | Entry::Winograd4InputChannelsLast => {
+            Entry::Winograd4Weight | Entry::Winograd5Weight => per_thread(u64::from(g.ic) * u64::from(g.oc)),
+            Entry::Winograd4Input | Entry::Winograd4InputChannelsLast | Entry::Winograd5Input => {
                 per_thread(u64::from(g.n) * u64::from(g.ic) * tiles)
             }
-            Entry::Winograd4Output | Entry::Winograd4OutputChannelsLast => {
+            Entry::Winograd4Output | Entry::Winograd4OutputChannelsLast | Entry::Winograd5Output => {
                 per_thread(u64::from(g.n) * u64::from(g.oc) * tiles)
             }
             Entry::Winograd4InputNhwc => block(true, g.ic),
@@ -939,10 +1010,10 @@ mod tests {
         let g = geo(&[2, 8, 7, 9], &[12, 8, 3, 3], ConvOptions::default().padding(&[1]));
         assert!(g.winograd_shape());
         assert_eq!(g.winograd_tiles(), 20);
-        let gemm = g.winograd_gemm(F2X2).unwrap();
+        let gemm = g.winograd_gemm(WinogradTransform::F2X2_3X3).unwrap();
         assert_eq!(gemm.output_shape(), vec![2, 16 * 12, 4, 5]);
         assert_eq!((gemm.groups, gemm.ic, gemm.kh, gemm.kw), (16, 16 * 8, 1, 1));
-        assert_eq!(g.winograd_scratch_len(F2X2), (2 * 16 * 8 * 20, 2 * 16 * 12 * 20));
+        assert_eq!(g.winograd_scratch_len(WinogradTransform::F2X2_3X3), (2 * 16 * 8 * 20, 2 * 16 * 12 * 20));
     }
 
     #[test]
@@ -1022,7 +1093,10 @@ mod tests {
             ([2, 5, 3, 3], [6, 5, 3, 3], 1),
             ([1, 8, 5, 150], [9, 8, 3, 3], 1),
         ];
-        for ((input_shape, weight_shape, padding), tile) in cases.into_iter().flat_map(|c| [(c, F2X2), (c, F4X4)]) {
+        let transforms = [WinogradTransform::F2X2_3X3, WinogradTransform::F4X4_3X3];
+        for ((input_shape, weight_shape, padding), transform) in
+            cases.into_iter().flat_map(|c| transforms.map(|t| (c, t)))
+        {
             let (ic, oc) = (input_shape[1], weight_shape[0]);
             let opts = ConvOptions::default().padding(&[padding]).activation(Activation::Relu);
             let g = geo(&input_shape, &weight_shape, opts.clone());
@@ -1033,9 +1107,9 @@ mod tests {
             let wt = Tensor::from_f32(&ctx, &w, &weight_shape).unwrap();
             let bt = Tensor::from_f32(&ctx, &b, &[oc]).unwrap();
             let channels_last = |t: Tensor| t.with_memory_format(MemoryFormat::ChannelsLast).unwrap();
-            let tiles = g.winograd_tile_grid_of(tile).map(|t| t as usize);
+            let tiles = g.winograd_tile_grid_of(transform.tile).map(|t| t as usize);
             let nhwc = |activation| Transform { products_nhwc: true, activation, band: None, packed_u: None };
-            let products_opts = ConvOptions::default().groups(positions(tile));
+            let products_opts = ConvOptions::default().groups(transform.positions());
             let forced = ForcedPlan::kernel(ConvKernel::GemmN64K16);
             // Every tile row in one band, and in bands of 3 rows (the last one ragged) and of 1.
             let bandings = [tiles[0], 3, 1];
@@ -1044,26 +1118,32 @@ mod tests {
                 .flat_map(|format| bandings.map(|rows| (format, rows)))
             {
                 let (input_entry, output_entry) = transform_entries(true, format);
-                let (input_entry4, output_entry4) = transform4_entries(true, format);
+                let (input_entry4, output_entry4) = transform6_entries(transform, true, format);
                 let xt = ctx.to_memory_format(&Tensor::from_f32(&ctx, &x, &input_shape).unwrap(), format).unwrap();
                 let y = Tensor::full_f32(&ctx, &g.output_shape(), f32::NAN).unwrap();
                 let y = y.with_memory_format(format).unwrap();
                 let mut batch = ctx.batch();
-                let plain = batch.winograd_weight_plain(tile, &wt, &g).unwrap();
+                let plain = batch.winograd_weight_plain(transform, &wt, &g).unwrap();
                 let buffers = ConvBuffers { input: &xt, weight: &wt, bias: Some(&bt), output: &y };
                 // Last band first: each band must write its own rows only.
                 for first in (0..tiles[0]).step_by(band_rows).rev() {
                     let rows = band_rows.min(tiles[0] - first);
                     let band = Some([first as u32, rows as u32]);
                     // Each band's intermediates poisoned afresh, numbered from its first row.
-                    let v_shape = [input_shape[0], positions(tile) as usize * ic, rows, tiles[1]];
+                    let v_shape = [input_shape[0], transform.positions() as usize * ic, rows, tiles[1]];
                     let v = channels_last(Tensor::full_f32(&ctx, &v_shape, f32::NAN).unwrap());
-                    let m_shape = g.winograd_band_gemm(tile, rows as u32).unwrap().output_shape();
+                    let m_shape = g.winograd_band_gemm(transform, rows as u32).unwrap().output_shape();
                     let m = channels_last(Tensor::full_f32(&ctx, &m_shape, f32::NAN).unwrap());
                     let input_pass = ConvBuffers { output: &v, bias: None, ..buffers };
                     let output_pass = ConvBuffers { input: &m, ..buffers };
-                    if tile == F4X4 {
-                        let pass = |entry, activation| Winograd4Pass { entry, activation, band, products_nhwc: true };
+                    if transform.six_by_six() {
+                        let pass = |entry, activation| Winograd4Pass {
+                            transform,
+                            entry,
+                            activation,
+                            band,
+                            products_nhwc: true,
+                        };
                         let input = pass(input_entry4, Activation::None);
                         batch.winograd4_pass(input, &g, input_pass, Windows::default()).unwrap();
                         batch.convolution_into_forced(&v, &plain, None, &m, &products_opts, &forced).unwrap();
@@ -1080,6 +1160,7 @@ mod tests {
                 batch.submit().unwrap();
                 let got = ctx.to_memory_format(&y, MemoryFormat::Contiguous).unwrap().to_vec_f32(&ctx).unwrap();
                 let err = crate::reference::relative_error(&got, &expected);
+                let tile = transform.tile;
                 let what = format!("F({tile}×{tile}) {input_shape:?}, {format}, bands of {band_rows}");
                 assert!(err <= 1e-5, "{what}: relative error {err:e}");
             }
@@ -1117,25 +1198,27 @@ mod tests {
         // of 4 × 4; 2×17 tiles, in f32 blocks of 32 × 1 and f16 ones of 16 × 1 (a second column
         // of blocks 1 tile wide).
         let shapes = [([2, 12, 9, 11], [16, 12, 3, 3]), ([1, 20, 5, 67], [8, 20, 3, 3])];
-        for ((input_shape, weight_shape), tile) in shapes.into_iter().flat_map(|c| [(c, F2X2), (c, F4X4)]) {
+        let transforms = [WinogradTransform::F2X2_3X3, WinogradTransform::F4X4_3X3];
+        for ((input_shape, weight_shape), transform) in shapes.into_iter().flat_map(|c| transforms.map(|t| (c, t))) {
             let g = geo(&input_shape, &weight_shape, ConvOptions::default().padding(&[1]));
             let len_x = input_shape.iter().product::<usize>();
             let x: Vec<f32> = (0..len_x).map(|i| ((i * 7919 % 1000) as f32 - 500.0) / 97.0).collect();
             let wt = Tensor::zeros(&ctx, &weight_shape, DType::F32).unwrap();
-            let (len, _) = g.winograd_scratch_len(tile);
+            let (len, _) = g.winograd_scratch_len(transform);
             let nan_f16 = vec![half::f16::NAN; len as usize];
             // From NCHW tensors (the block transform) and from NHWC ones (read as they are).
             for format in [MemoryFormat::Contiguous, MemoryFormat::ChannelsLast] {
                 let (entry, _) = transform_entries(true, format);
-                let (entry4, _) = transform4_entries(true, format);
+                let (entry4, _) = transform6_entries(transform, true, format);
                 let xt = ctx.to_memory_format(&Tensor::from_f32(&ctx, &x, &input_shape).unwrap(), format).unwrap();
                 let wide = Tensor::full_f32(&ctx, &[len as usize], f32::NAN).unwrap();
                 let narrow = Tensor::from_f16(&ctx, &nan_f16, &[len as usize]).unwrap();
                 let mut batch = ctx.batch();
                 for v in [&wide, &narrow] {
                     let buffers = ConvBuffers { input: &xt, weight: &wt, bias: None, output: v };
-                    if tile == F4X4 {
+                    if transform.six_by_six() {
                         let pass = Winograd4Pass {
+                            transform,
                             entry: entry4,
                             activation: Activation::None,
                             band: None,
@@ -1150,7 +1233,7 @@ mod tests {
                 }
                 batch.submit().unwrap();
                 let (wide, narrow) = (wide.to_vec_f32(&ctx).unwrap(), narrow.to_vec_f16(&ctx).unwrap());
-                let what = format!("F({tile}×{tile}) {input_shape:?}, {format}");
+                let what = format!("F({t}×{t}) {input_shape:?}, {format}", t = transform.tile);
                 for (i, (&w, n)) in wide.iter().zip(narrow).enumerate() {
                     assert!(w.is_finite(), "{what}: V[{i}] unwritten");
                     // The spacing of f16 values around w (subnormal below 2^-14).
