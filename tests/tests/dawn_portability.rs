@@ -84,6 +84,15 @@ fn run_convolutions(ctx: &Context, forced: bool, dtype: DType) {
             }
         }
     }
+    // Winograd F(2×2, 5×5), whose filters no case above has, alone (every kernel on a 5×5 shape
+    // would compile each GEMM pipeline again for its filter): f32 tensors only, as it runs.
+    if forced && dtype == DType::F32 {
+        let (input, weight) = ([1, 8, 9, 9], [8, 8, 5, 5]);
+        let (x, w) = (Tensor::zeros(ctx, &input, dtype).unwrap(), Tensor::zeros(ctx, &weight, dtype).unwrap());
+        let options = ConvOptions::default().padding(&[2]).activation(Activation::Relu);
+        let plan = ForcedPlan::kernel(ConvKernel::Winograd5x5);
+        ctx.convolution_forced(&x, &w, None, &options, &plan).unwrap_or_else(|e| panic!("winograd_5x5: {e}"));
+    }
 }
 
 /// The int8 ops: both `q8ta_conv2d_pw` kernels, with and without ReLU, and (de)quantization.
