@@ -5,7 +5,8 @@
 # multiplicands allowed on the 146 layers of `v56-w4-suite.json`, cuDNN fp32 and TF32 in the
 # same call, `winograd_coop` forced for the F(2×2) comparison, the diffusion suite on
 # channels-last tensors, and the fp32 planner last. Carry [".gl", "bin-v59"]. Each step is
-# saved as it ends: a call cut short keeps what ran.
+# saved as it ends: a call cut short keeps what ran. The steps' timeouts sum past the 600 s a
+# call may run; they took about 300 s of them in v57 call B: the least wanted come last.
 for f in .gl/*.deb; do dpkg -x $f /; done; ldconfig; export VK_DRIVER_FILES=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json
 xz -dc bin-v59/d.tar.xz | tar xf - -C /tmp; chmod +x /tmp/wgconv-d
 R=/tmp/rc; rm -rf $R; mkdir -p $R; T0=$(date +%s)
@@ -19,11 +20,11 @@ timeout 100 /tmp/wgconv-d bench --suite $E $F --json $R/p-1.json > $R/p-1.txt 2>
 timeout 100 /tmp/wgconv-d bench --suite $E $F --kernel winograd_4x4_coop --json $R/w-1.json > $R/w-1.txt 2>&1; save w-1
 timeout 100 python3 bench/torch_reference.py --suite $E --repeat 5 --launches 10 --also-tf32 --json $R/te.json > $R/te.txt 2>&1; save te
 V=bench/results/v59-5x5-suite.json
-timeout 40 /tmp/wgconv-d bench --suite $V $S --json $R/p5-1.json > $R/p5-1.txt 2>&1
-timeout 40 /tmp/wgconv-d bench --suite $V $S --kernel winograd_5x5 --json $R/w5-1.json > $R/w5-1.txt 2>&1
-timeout 60 python3 bench/torch_reference.py --suite $V --repeat 5 --launches 10 --also-tf32 --json $R/t5.json > $R/t5.txt 2>&1
-timeout 40 /tmp/wgconv-d bench --suite $V $S --kernel winograd_5x5 --json $R/w5-2.json > $R/w5-2.txt 2>&1
-timeout 40 /tmp/wgconv-d bench --suite $V $S --json $R/p5-2.json > $R/p5-2.txt 2>&1; save 5x5
+timeout 40 /tmp/wgconv-d bench --suite $V $S --json $R/p5-1.json > $R/p5-1.txt 2>&1; save p5-1
+timeout 40 /tmp/wgconv-d bench --suite $V $S --kernel winograd_5x5 --json $R/w5-1.json > $R/w5-1.txt 2>&1; save w5-1
+timeout 60 python3 bench/torch_reference.py --suite $V --repeat 5 --launches 10 --also-tf32 --json $R/t5.json > $R/t5.txt 2>&1; save t5
+timeout 40 /tmp/wgconv-d bench --suite $V $S --kernel winograd_5x5 --json $R/w5-2.json > $R/w5-2.txt 2>&1; save w5-2
+timeout 40 /tmp/wgconv-d bench --suite $V $S --json $R/p5-2.json > $R/p5-2.txt 2>&1; save p5-2
 timeout 100 /tmp/wgconv-d bench --suite $E $F --kernel winograd_coop --json $R/f2.json > $R/f2.txt 2>&1; save f2
 timeout 100 /tmp/wgconv-d bench --suite $E $F --kernel winograd_4x4_coop --json $R/w-2.json > $R/w-2.txt 2>&1; save w-2
 timeout 100 /tmp/wgconv-d bench --suite $E $F --json $R/p-2.json > $R/p-2.txt 2>&1; save p-2

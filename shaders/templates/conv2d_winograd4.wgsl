@@ -1,10 +1,10 @@
 {% import "prelude/conv.wgsl" as conv %}
 {# variants: f16_out #}
 {#
-  Winograd F(4×4, 3×3), fully unrolled: every transform is written out term by term from the
-  matrices below (named scalars, no private arrays, which Vulkan drivers may put in local
-  memory when indexed in loops; see docs/PERFORMANCE.md). Zero coefficients drop out, ±1 ones
-  lose their multiply.
+  Winograd F(4×4, 3×3) and F(2×2, 5×5) (the same 6×6 input transform), fully unrolled: every
+  transform is written out term by term from the matrices below (named scalars, no private
+  arrays, which Vulkan drivers may put in local memory when indexed in loops; see
+  docs/PERFORMANCE.md). Zero coefficients drop out, ±1 ones lose their multiply.
 #}
 {#
   Bᵀ (6 × 6), G (6 × 3) and Aᵀ (4 × 6) of F(4×4, 3×3) at the points 0, 1, −1, ½, −2 and ∞ (the

@@ -52,7 +52,8 @@ pub struct Conv2d {
     pub(super) packed_coop: Option<Tensor>,
     /// The weight transformed for Winograd, where the planner may run it (`winograd_geometry`;
     /// for `Conv2d::new_for_input`, where it runs one on that input),
-    /// tagged with its kernel: f32, direct, 3×3, stride 1, dilation 1, one group. For
+    /// tagged with its kernel: f32, direct, 3×3 (5×5 for a forced `Winograd5x5`), stride 1,
+    /// dilation 1, one group. For
     /// `Winograd` (64+ channels in and out), f32 in the GEMM kernels' packed layout of its
     /// products (16/9 the weight's size). Where the options allow f16 multiplicands and the
     /// context has cooperative matrices: for `WinogradFused`, f16 in its own layout, for R44's
@@ -383,7 +384,8 @@ pub(super) fn check_word_aligned_parts(what: &str, parts: [(&'static str, u64); 
 }
 
 /// A geometry of `weight`'s convolutions for which `Conv2d::new` keeps a Winograd-transformed
-/// weight (its input a single 3×3 window: the transform reads only the channel counts), and the
+/// weight (its input a single window of the filter's size: the transform reads only the channel
+/// counts), and the
 /// Winograd kernel it is for: f32 weights that suit it, with the 64+ input and output channels
 /// rule R31 plans it for, whose transform fits one of `ctx`'s storage bindings. Where f16
 /// multiplicands are allowed and the context has cooperative matrices: R44's of 32–128 channels

@@ -223,8 +223,10 @@ pub enum ConvKernel {
     /// bands where the intermediates exceed a storage binding
     /// (`shaders/conv2d_winograd4.wgsl`). Channels-last tensors go through a relayout. Its
     /// transforms' coefficients (G's fifteenths up to 16/15, Bᵀ's up to 5/2) round about as
-    /// much as `Winograd4x4`'s. Infinities and NaNs spread over whole 2×2 output tiles, as in
-    /// the other Winograd kernels. Not planned yet (not timed on a device): forced only.
+    /// much as `Winograd4x4`'s. A NaN input reaches only the outputs a direct convolution's
+    /// would (Bᵀ's and Aᵀ's zeros keep the windows' outer rows and columns to their outputs);
+    /// inputs with infinities give NaN, as in the other Winograd kernels. Not planned yet (not
+    /// timed on a device): run by tuning or when forced.
     #[serde(rename = "winograd_5x5")]
     Winograd5x5,
 }

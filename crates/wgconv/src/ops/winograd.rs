@@ -1,7 +1,7 @@
 //! Winograd F(2×2, 3×3) ([`ConvKernel::Winograd`], and [`ConvKernel::WinogradCoop`] with its
-//! products on the tensor cores) and F(4×4, 3×3) ([`ConvKernel::Winograd4x4`], and
-//! [`ConvKernel::Winograd4x4Coop`] on the tensor cores): which
-//! convolutions they run, the grouped 1×1 convolution their products are, and the four passes
+//! products on the tensor cores), F(4×4, 3×3) ([`ConvKernel::Winograd4x4`], and
+//! [`ConvKernel::Winograd4x4Coop`] on the tensor cores) and F(2×2, 5×5)
+//! ([`ConvKernel::Winograd5x5`]): which convolutions they run, the grouped 1×1 convolution their products are, and the four passes
 //! they record (`shaders/conv2d_winograd.wgsl` and `shaders/conv2d_winograd4.wgsl` have the
 //! transforms and their layouts).
 
@@ -284,7 +284,8 @@ impl ConvGeometry {
 }
 
 /// A convolution's weight transformed for one Winograd kernel, whose layout it is in: f32 in the
-/// GEMM kernels' packed layout for `Winograd` and `Winograd4x4`, f16 in `CoopNhwc`'s for
+/// GEMM kernels' packed layout for `Winograd`, `Winograd4x4` and `Winograd5x5`, f16 in
+/// `CoopNhwc`'s for
 /// `WinogradCoop` and `Winograd4x4Coop`, f16 in
 /// whole fragments and workgroup tiles for `WinogradFused` ([`ConvGeometry::winograd_fused_u`]).
 #[derive(Clone, Debug)]
@@ -535,13 +536,13 @@ struct Intermediates<'a> {
 
 impl Batch<'_> {
     /// Records a Winograd convolution by `kernel` (`Winograd`, `WinogradCoop`, `WinogradFused`,
-    /// `Winograd4x4` or `Winograd4x4Coop`): the weight transform (unless `transformed`, a
-    /// [`crate::Conv2d`]'s, is given for this kernel: f32 for `Winograd` and `Winograd4x4`, f16
-    /// for the others), then for `WinogradFused` its one pass ([`Batch::encode_winograd_fused`]),
-    /// else the input transform, the products (`Winograd`, `Winograd4x4`: on the GEMM kernel the
-    /// planner picks for them, a staged-tile one if it would pick another; `WinogradCoop`,
-    /// `Winograd4x4Coop`: on `CoopNhwc`), and the output transform with the bias and
-    /// `activation`.
+    /// `Winograd4x4`, `Winograd4x4Coop` or `Winograd5x5`): the weight transform (unless
+    /// `transformed`, a [`crate::Conv2d`]'s, is given for this kernel: f32 for `Winograd`,
+    /// `Winograd4x4` and `Winograd5x5`, f16 for the others), then for `WinogradFused` its one
+    /// pass ([`Batch::encode_winograd_fused`]), else the input transform, the products
+    /// (`Winograd`, `Winograd4x4`, `Winograd5x5`: on the GEMM kernel the planner picks for them,
+    /// a staged-tile one if it would pick another; `WinogradCoop`, `Winograd4x4Coop`: on
+    /// `CoopNhwc`), and the output transform with the bias and `activation`.
     pub(super) fn encode_winograd(
         &mut self,
         kernel: ConvKernel,
@@ -727,7 +728,7 @@ impl Batch<'_> {
     }
 
     /// The transformed weight `kernel` (`Winograd`, `WinogradCoop`, `WinogradFused`,
-    /// `Winograd4x4` or `Winograd4x4Coop`) runs for a convolution of `g`'s geometry:
+    /// `Winograd4x4`, `Winograd4x4Coop` or `Winograd5x5`) runs for a convolution of `g`'s geometry:
     /// [`Batch::winograd_weight_coop`], [`Batch::winograd_weight_fused`] or
     /// [`Batch::winograd_weight`].
     pub(super) fn winograd_weight_for(
