@@ -385,13 +385,15 @@ pub(super) fn check_word_aligned_parts(what: &str, parts: [(&'static str, u64); 
 
 /// A geometry of `weight`'s convolutions for which `Conv2d::new` keeps a Winograd-transformed
 /// weight (its input a single window of the filter's size: the transform reads only the channel
-/// counts), and the
-/// Winograd kernel it is for: f32 weights that suit it, with the 64+ input and output channels
-/// rule R31 plans it for, whose transform fits one of `ctx`'s storage bindings. Where f16
+/// counts), and the Winograd kernel it is for: f32 weights that suit it, with the 64+ input and
+/// output channels rule R31 plans it for, whose transform fits one of `ctx`'s storage bindings. Where f16
 /// multiplicands are allowed and the context has cooperative matrices: R44's of 32–128 channels
 /// in and out, for `WinogradFused`; else only those R40 and R42 may run on Winograd
 /// (256+ input channels, or 128+ in and out; the others go to `CoopF16`), for `WinogradCoop`
-/// where it runs this many input channels. A Winograd kernel `forced` gets its own, for f32
+/// where it runs this many input channels; and for `Winograd5x5` R63's 5×5 layers of 32+ input
+/// and 128+ output channels where the tensor cores do not take them. (R62's
+/// `Winograd4x4Coop` depends on the input's size: such a `Conv2d` transforms its weight in each
+/// run; `Conv2d::new_for_input` keeps it.) A Winograd kernel `forced` gets its own, for f32
 /// weights of its shape.
 fn winograd_geometry(
     ctx: &Context,
@@ -414,13 +416,20 @@ fn winograd_geometry(
         return (weight.dtype() == DType::F32 && fits && (tensor_cores || !kernel.is_tensor_core()))
             .then_some((g, kernel));
     }
-    if weight.dtype() != DType::F32 || !fits {
-        return None;
-    }
     let storage = ctx.limits().max_compute_workgroup_storage_size;
     let tensor_cores = opts.precision == Precision::AllowF16
         && ctx.cooperative_f16()
         && ConvKernel::CoopF16.workgroup_storage_bytes() <= storage;
+    // R63's 5×5 layers run F(2×2, 5×5) on grids of any size, in fp32 (where f16 is allowed the
+    // tensor cores take them, as the GEMM-shaped layers they were).
+    let five = ConvKernel::Winograd5x5;
+    if g.winograd_shape_of(five.winograd_transform().filter) {
+        let fits = g.winograd_weight_fits(five.winograd_transform(), binding_limit);
+        return (weight.dtype() == DType::F32 && fits && !tensor_cores && g.winograd_5x5_wins()).then_some((g, five));
+    }
+    if weight.dtype() != DType::F32 || !fits {
+        return None;
+    }
     // R44's channel counts run Winograd in one pass, on grids of any size.
     if tensor_cores && super::conv_plan::winograd_fused_runs_on(ctx, &g) && g.winograd_fused_channels() {
         return Some((g, ConvKernel::WinogradFused));

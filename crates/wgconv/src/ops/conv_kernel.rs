@@ -209,9 +209,13 @@ pub enum ConvKernel {
     /// channels-last ones transforms that read and write them as they are
     /// (`shaders/conv2d_winograd4.wgsl`). Needs what both need: f32 tensors, a context with
     /// cooperative matrices, and a multiple of 8 input channels. Its f16 multiplicands carry
-    /// F(4×4, 3×3)'s larger transform coefficients: a few times `WinogradCoop`'s rounding error.
-    /// Infinities and NaNs spread as in `Winograd4x4` (over whole 4×4 output tiles). Not planned
-    /// yet (not timed on a device with cooperative matrices): forced only.
+    /// F(4×4, 3×3)'s larger transform coefficients: about 4 times `WinogradCoop`'s rounding
+    /// error (2.0e-3–8.7e-3 against the f64 reference on an H100, `WinogradCoop` 4.8e-4–2.1e-3).
+    /// Infinities and NaNs spread as in `Winograd4x4` (over whole 4×4 output tiles). The
+    /// planner's where f16 multiplicands are allowed for the layers `WinogradCoop` and `CoopF16`
+    /// would take of 64+ input channels on wide grids of large enough images (R62,
+    /// `ConvGeometry::winograd_4x4_coop_wins`), on NCHW tensors and on channels-last ones R41
+    /// keeps on Winograd.
     #[serde(rename = "winograd_4x4_coop")]
     Winograd4x4Coop,
     /// Winograd F(2×2, 5×5) for direct 5×5 convolutions at stride 1, dilation 1, one group,
@@ -225,8 +229,8 @@ pub enum ConvKernel {
     /// transforms' coefficients (G's fifteenths up to 16/15, Bᵀ's up to 5/2) round about as
     /// much as `Winograd4x4`'s. A NaN input reaches only the outputs a direct convolution's
     /// would (Bᵀ's and Aᵀ's zeros keep the windows' outer rows and columns to their outputs);
-    /// inputs with infinities give NaN, as in the other Winograd kernels. Not planned yet (not
-    /// timed on a device): run by tuning or when forced.
+    /// inputs with infinities give NaN, as in the other Winograd kernels. The planner's for such
+    /// layers of 32+ input and 128+ output channels (R63, `ConvGeometry::winograd_5x5_wins`).
     #[serde(rename = "winograd_5x5")]
     Winograd5x5,
 }

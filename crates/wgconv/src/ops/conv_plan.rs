@@ -51,8 +51,28 @@ pub(crate) const WINOGRAD_4X4_MIN_COLUMNS: u64 = 256;
 /// [`WINOGRAD_4X4_MIN_COLUMNS`]: long enough K to keep its narrower GEMMs busy.
 pub(crate) const WINOGRAD_4X4_DEEP_IC: u32 = 320;
 
-/// Which Winograd tiles the planner may choose: any, or only R31's 2×2 (the fallback of a
-/// layer R61 gives `Winograd4x4` that cannot run it).
+/// The input and output channels from which rule R63 runs Winograd F(2×2, 5×5)
+/// (`ConvGeometry::winograd_5x5_wins`).
+pub(crate) const WINOGRAD_5X5_MIN_CHANNELS: (u32, u32) = (32, 128);
+
+/// The fewest columns (images × 4×4 output tiles) of the products' GEMMs at which rule R62 runs
+/// F(4×4, 3×3) on the tensor cores (`ConvGeometry::winograd_4x4_coop_wins`).
+pub(crate) const WINOGRAD_4X4_COOP_MIN_COLUMNS: u64 = 128;
+
+/// The fewest 4×4 output tiles per image at which rule R62 runs F(4×4, 3×3) on the tensor cores
+/// (a 25×25 output), or [`WINOGRAD_4X4_COOP_DEEP_MIN_IMAGE_TILES`] at
+/// [`WINOGRAD_4X4_COOP_DEEP_IC`]+ input channels.
+pub(crate) const WINOGRAD_4X4_COOP_MIN_IMAGE_TILES: u64 = 49;
+
+/// See [`WINOGRAD_4X4_COOP_MIN_IMAGE_TILES`]: a 13×13 output.
+pub(crate) const WINOGRAD_4X4_COOP_DEEP_MIN_IMAGE_TILES: u64 = 16;
+
+/// See [`WINOGRAD_4X4_COOP_MIN_IMAGE_TILES`].
+pub(crate) const WINOGRAD_4X4_COOP_DEEP_IC: u32 = 512;
+
+/// Which Winograd transforms the planner may choose: any, or only R31's F(2×2, 3×3), whose
+/// windows are 4×4 (the fallback of a layer R61 gives `Winograd4x4`, or R63 `Winograd5x5`, that
+/// cannot run it).
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum WinogradTiles {
     Any,
@@ -330,6 +350,20 @@ fn runnable_kernel(
     if f16_allowed && dtype == DType::F32 && winograd_fused_runs_on(ctx, geometry) && geometry.winograd_fused_wins() {
         return Ok((ConvKernel::WinogradFused, None));
     }
+    // f16 allowed: F(4×4, 3×3) on the tensor cores for the layers R40, R42 and the tensor-core
+    // GEMM would take, on wide grids of large enough images (R62).
+    let winograd4_coop = ConvKernel::Winograd4x4Coop;
+    if f16_allowed
+        && coop_runs
+        && winograd4_coop.workgroup_storage_bytes() <= storage
+        && geometry.winograd_4x4_coop_wins()
+        && (geometry.winograd_keeps_tensor_core_layer()
+            || geometry.winograd_coop_wins()
+            || geometry.tensor_core_candidate())
+        && winograd_runs(winograd4_coop)
+    {
+        return Ok((winograd4_coop, None));
+    }
     // f16 allowed: R31's Winograd layers of 256+ input channels keep Winograd, its products on
     // the tensor cores where they can run, else on the fp32 GEMM (R40).
     if f16_allowed && coop_runs && geometry.winograd_keeps_tensor_core_layer() && winograd_runs(ConvKernel::Winograd) {
@@ -368,9 +402,10 @@ fn runnable_kernel(
         return Ok((tuned.kernel, Some(tuned)));
     }
     let mut kernel = geometry.choose_kernel(forced.kernel)?;
-    // R61's layers that cannot run F(4×4, 3×3) take what they ran before it.
-    let f4x4 = ConvKernel::Winograd4x4;
-    if kernel == f4x4 && forced.kernel.is_none() && !winograd_runs(f4x4) {
+    // R61's and R63's layers that cannot run their Winograd (f16 tensors, a transformed weight
+    // over one binding) take what they ran before those rules.
+    let six_by_six = |k: ConvKernel| matches!(k, ConvKernel::Winograd4x4 | ConvKernel::Winograd5x5);
+    if six_by_six(kernel) && forced.kernel.is_none() && !winograd_runs(kernel) {
         kernel = geometry.planned_kernel_without_4x4();
     }
     // A tile width or K schedule forced without a kernel is a choice among the staged-tile GEMM
@@ -379,7 +414,7 @@ fn runnable_kernel(
     // R57's `DirectBlock` and R60's `DirectTiled` are not; R61's layers choose among those
     // they ran before it.
     if forced.kernel.is_none() && (forced.tile_n.is_some() || forced.schedule.is_some()) {
-        if kernel == f4x4 {
+        if six_by_six(kernel) {
             kernel = geometry.planned_kernel_without_4x4();
         }
         if kernel.gemm_small_entry().is_some() || geometry.rule_instead_of_gemm(kernel) {
@@ -617,9 +652,9 @@ impl ConvGeometry {
         self.planned_kernel_with(WinogradTiles::Any)
     }
 
-    /// The kernel the planner would choose without R61's F(4×4, 3×3): where `Winograd4x4` is
-    /// planned but cannot run (f16 tensors, a transformed weight over one binding), the layer
-    /// takes what it ran before R61.
+    /// The kernel the planner would choose without R61's F(4×4, 3×3) and R63's F(2×2, 5×5):
+    /// where `Winograd4x4` or `Winograd5x5` is planned but cannot run (f16 tensors, a
+    /// transformed weight over one binding), the layer takes what it ran before those rules.
     pub(crate) fn planned_kernel_without_4x4(&self) -> ConvKernel {
         self.planned_kernel_with(WinogradTiles::TwoByTwo)
     }
@@ -716,6 +751,11 @@ impl ConvGeometry {
         // Winograd F(4×4, 3×3), 1.78× fewer multiply-adds than F(2×2, 3×3) (R61).
         if winograd_tiles == WinogradTiles::Any && self.winograd_4x4_wins() && self.supports(ConvKernel::Winograd4x4) {
             return ConvKernel::Winograd4x4;
+        }
+        // 5×5 stride-1 layers of 32+ channels in and 128+ out: Winograd F(2×2, 5×5), 2.78×
+        // fewer multiply-adds (R63).
+        if winograd_tiles == WinogradTiles::Any && self.winograd_5x5_wins() && self.supports(ConvKernel::Winograd5x5) {
+            return ConvKernel::Winograd5x5;
         }
         // Large 3×3 stride-1 layers of 64+ channels: Winograd F(2×2, 3×3), whose products are
         // 2.25× fewer multiply-adds, on grids that keep its products' GEMM wide enough (R31).
@@ -816,6 +856,7 @@ impl ConvGeometry {
                 | ConvKernel::DirectTiled
                 | ConvKernel::Winograd
                 | ConvKernel::Winograd4x4
+                | ConvKernel::Winograd5x5
                 | ConvKernel::PointwiseVec4
                 | ConvKernel::PointwiseVec4Split
         ) || (kernel == ConvKernel::GroupedOc4 && self.grouped_oc4_wins())
@@ -1449,6 +1490,52 @@ impl ConvGeometry {
         self.winograd_shape() && self.ic >= 48 && self.oc >= 64 && self.macs() >= MIN_MACS && columns >= fewest
     }
 
+    /// Rule R62: whether `Winograd4x4Coop` (F(4×4, 3×3) with its products on the tensor cores)
+    /// takes a layer where f16 multiplicands are allowed, instead of R40's and R42's
+    /// `WinogradCoop` or `CoopF16`: 3×3 stride-1 layers of one group with 64+ input channels
+    /// (a multiple of 8) that are not R44's, 200 M+ multiply-adds, at least
+    /// [`WINOGRAD_4X4_COOP_MIN_COLUMNS`] columns of 4×4 tiles, on images of at least
+    /// [`WINOGRAD_4X4_COOP_MIN_IMAGE_TILES`] tiles (or [`WINOGRAD_4X4_COOP_DEEP_MIN_IMAGE_TILES`]
+    /// at [`WINOGRAD_4X4_COOP_DEEP_IC`]+ input channels). Fitted on the 146 layers R61 was (v59
+    /// call D, an H100, forced against the planner with f16 allowed, interleaved twice): of the
+    /// 94 `WinogradCoop` (85) or `CoopF16` (9) ran, it takes 62 and is faster on 60 (1.02–1.51×,
+    /// 1.20× in geomean: the diffusion UNet's and VAE's layers, VGG-16's 256/512-channel ones,
+    /// ESRGAN's 160/192-channel layers, Mask R-CNN's P3), 3 % slower on two (VGG-16's 512→512
+    /// at 14², Mask R-CNN's P4); it was slower on each of the 32 it leaves out (narrow GEMMs: the
+    /// UNet's 8²–32² layers at batch 1; small images: 13²–20², and 7² and 8² by up to 1.7×), and
+    /// on R44's layers against `WinogradFused` (1.1–2.3×). On channels-last tensors, where R41
+    /// keeps R40's layers on Winograd, it ran the diffusion suite's 8 layers 1.31–1.56× faster
+    /// than `WinogradCoop`.
+    pub(crate) fn winograd_4x4_coop_wins(&self) -> bool {
+        const MIN_MACS: u64 = 200_000_000;
+        let [rows, cols] = self.winograd_tile_grid_of(ConvKernel::Winograd4x4Coop.winograd_transform().tile);
+        let image_tiles = u64::from(rows) * u64::from(cols);
+        let fewest_image_tiles = match self.ic >= WINOGRAD_4X4_COOP_DEEP_IC {
+            true => WINOGRAD_4X4_COOP_DEEP_MIN_IMAGE_TILES,
+            false => WINOGRAD_4X4_COOP_MIN_IMAGE_TILES,
+        };
+        self.winograd_shape()
+            && self.ic >= 64
+            && self.ic.is_multiple_of(8)
+            && !self.winograd_fused_channels()
+            && self.macs() >= MIN_MACS
+            && u64::from(self.n) * image_tiles >= WINOGRAD_4X4_COOP_MIN_COLUMNS
+            && image_tiles >= fewest_image_tiles
+    }
+
+    /// Rule R63: whether Winograd F(2×2, 5×5) takes a layer: 5×5 stride-1 layers of one group
+    /// with [`WINOGRAD_5X5_MIN_CHANNELS`] or more input and output channels. Fitted on the 12
+    /// such layers of `v59-5x5-suite.json` (v59 call D, an H100, forced against the planner,
+    /// interleaved twice): faster on each of the 7 it takes (1.07–2.04×: AlexNet's 64→192 at
+    /// 27², batch 64 1.67× (0.22× → 0.36× cuDNN fp32), batch 16 1.40×, batch 1 2.04×;
+    /// GoogLeNet's 32/48→128 branches 1.07–1.34×, a 128→128 probe at 56² 1.64×), slower on each
+    /// of the 5 it leaves out (16–48 → 32–96: 0.57–0.97×), whose intermediates, 9 times the
+    /// tensors, cost more than the multiply-adds they save.
+    pub(crate) fn winograd_5x5_wins(&self) -> bool {
+        let (ic, oc) = WINOGRAD_5X5_MIN_CHANNELS;
+        self.winograd_shape_of(5) && self.ic >= ic && self.oc >= oc
+    }
+
     /// Rule R59: whether a layer R31's bounds take is one of 64 channels in and out, which the
     /// staged 64×64 tiles 16 deep (`GemmN64K16`), faster since v47–v50, run faster than
     /// Winograd. Measured on an H100 (v54 call B, each kernel forced against the planner):
@@ -1647,6 +1734,7 @@ mod tests {
         // Winograd (R31; R61's fallback): 900 M+ multiply-adds on 80+ input and 64+ output
         // channels and 128+ columns of 2×2 tiles, or 3 G+ on 64+ channels and 64+ columns.
         let same = || d().padding(&[1]);
+        let same5 = || d().padding(&[2]);
         let winograd =
             |n, ic, oc, hw| geo(&[n, ic, hw, hw], &[oc, ic, 3, 3], same()).unwrap().planned_kernel_without_4x4();
         assert_eq!(winograd(1, 512, 512, 128), ConvKernel::Winograd); // the VAE decoder, 38.7 G
@@ -1674,6 +1762,34 @@ mod tests {
         assert_ne!(planned(64, 32, 128, 27), ConvKernel::Winograd4x4); // 32 input channels
         assert_ne!(planned(4, 64, 32, 128), ConvKernel::Winograd4x4); // 32 output channels
         assert_ne!(planned(1, 64, 64, 64), ConvKernel::Winograd4x4); // 0.15 G
+        // R62: with f16 allowed, F(4×4, 3×3) on the tensor cores on 128+ columns of images of 7×7+
+        // tiles (4×4+ at 512+ input channels), not R44's channel counts.
+        let f4_coop = |n, ic, oc, hw| geo(&[n, ic, hw, hw], &[oc, ic, 3, 3], same()).unwrap().winograd_4x4_coop_wins();
+        assert!(f4_coop(2, 320, 320, 64)); // the diffusion UNet at batch 2: 0.85
+        assert!(f4_coop(1, 512, 512, 256)); // the VAE decoder: 0.74
+        assert!(f4_coop(8, 1280, 1280, 16)); // 128 columns of 16-tile images at 1280 channels: 0.76
+        assert!(f4_coop(1, 160, 32, 128)); // ESRGAN's 160→32 (`CoopF16` before): 0.66
+        assert!(f4_coop(16, 256, 512, 28)); // VGG-16's at 28²: 0.88
+        assert!(!f4_coop(1, 640, 640, 32)); // 64 columns: 1.12
+        assert!(!f4_coop(32, 448, 384, 8)); // 4-tile images: 1.31
+        assert!(!f4_coop(32, 512, 512, 7)); // 1.70
+        assert!(!f4_coop(8, 256, 256, 14)); // 16-tile images at 256 channels: 1.11
+        assert!(!f4_coop(64, 192, 384, 13)); // AlexNet's: 1.09
+        assert!(!f4_coop(32, 64, 64, 56)); // R44's channel counts (`WinogradFused`: 1.84)
+        assert!(!f4_coop(16, 48, 192, 96)); // 48 input channels: 1.15
+        assert!(!f4_coop(1, 100, 128, 64)); // input channels not a multiple of 8 (`CoopNhwc`)
+        // R63: F(2×2, 5×5) on 5×5 stride-1 layers of 32+ input and 128+ output channels.
+        let five = |n, ic, oc, hw| geo(&[n, ic, hw, hw], &[oc, ic, 5, 5], same5()).unwrap().planned_kernel();
+        assert_eq!(five(64, 64, 192, 27), ConvKernel::Winograd5x5); // AlexNet: 1.67×
+        assert_eq!(five(1, 64, 192, 27), ConvKernel::Winograd5x5); // at batch 1: 2.04×
+        assert_eq!(five(32, 32, 128, 7), ConvKernel::Winograd5x5); // GoogLeNet's 5a: 1.07×
+        assert_ne!(five(32, 48, 64, 35), ConvKernel::Winograd5x5); // Inception-v3's 48→64: 0.94×
+        assert_ne!(five(32, 32, 96, 28), ConvKernel::Winograd5x5); // GoogLeNet's 3b: 0.97×
+        assert_ne!(five(32, 16, 128, 14), ConvKernel::Winograd5x5); // 16 input channels
+        let five_without = geo(&[64, 64, 27, 27], &[192, 64, 5, 5], same5()).unwrap().planned_kernel_without_4x4();
+        assert!(five_without.is_gemm(), "{five_without:?}"); // where F(2×2, 5×5) cannot run
+        let strided5 = geo(&[1, 64, 27, 27], &[192, 64, 5, 5], same5().stride(&[2])).unwrap();
+        assert_ne!(strided5.planned_kernel(), ConvKernel::Winograd5x5);
         // R40: with f16 allowed, R31's layers of 256+ input channels keep Winograd.
         let kept =
             |n, ic, oc, hw| geo(&[n, ic, hw, hw], &[oc, ic, 3, 3], same()).unwrap().winograd_keeps_tensor_core_layer();
