@@ -392,8 +392,9 @@ pub(super) fn check_word_aligned_parts(what: &str, parts: [(&'static str, u64); 
 /// (256+ input channels, or 128+ in and out; the others go to `CoopF16`), for `WinogradCoop`
 /// where it runs this many input channels; and for `Winograd5x5` R63's 5×5 layers of 32+ input
 /// and 128+ output channels where the tensor cores do not take them. (R62's
-/// `Winograd4x4Coop` depends on the input's size: such a `Conv2d` transforms its weight in each
-/// run; `Conv2d::new_for_input` keeps it.) A Winograd kernel `forced` gets its own, for f32
+/// `Winograd4x4Coop` depends on the input's size: such a `Conv2d` runs `WinogradCoop` on the
+/// transform it kept, `runs_kept_coop_weight`; `Conv2d::new_for_input` keeps R62's.) A Winograd
+/// kernel `forced` gets its own, for f32
 /// weights of its shape.
 fn winograd_geometry(
     ctx: &Context,

@@ -214,7 +214,8 @@ impl Batch<'_> {
         // f16 tensors hold f16 multiplicands already: the tensor cores lose nothing on them.
         let precision = if dtype == DType::F16 { Precision::AllowF16 } else { opts.precision };
         let plan = conv_plan::plan(ctx, g, dtype, precision, forced)?;
-        let kernel = plan.kernel;
+        // A `Conv2d` that kept `WinogradCoop`'s transformed weight runs it rather than R62's.
+        let kernel = self.winograd_kernel_for(plan.kernel, call.packed_winograd, forced, g);
         let activation = opts.activation;
         let buffers = ConvBuffers { input, weight, bias, output };
         match kernel {
@@ -447,8 +448,9 @@ impl Batch<'_> {
         }
         check_conv_bindings(ctx, call, output)?;
         let plan = conv_plan::plan(ctx, g, DType::F32, call.opts.precision, call.forced)?;
+        let kernel = self.winograd_kernel_for(plan.kernel, call.packed_winograd, call.forced, g);
         let as_they_are = [ConvKernel::WinogradCoop, ConvKernel::Winograd4x4Coop, ConvKernel::WinogradFused];
-        Ok(as_they_are.contains(&plan.kernel).then_some(plan.kernel))
+        Ok(as_they_are.contains(&kernel).then_some(kernel))
     }
 
     /// Implicit GEMM on cooperative matrices, f16 multiplicands (the weight as given, no

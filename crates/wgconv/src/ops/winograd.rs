@@ -527,6 +527,17 @@ struct Winograd4Pass {
     products_nhwc: bool,
 }
 
+/// Whether a convolution the planner gives `planned` runs `WinogradCoop` instead because a
+/// [`crate::Conv2d`] kept that kernel's transformed weight (`kept`): R62 gives
+/// `Winograd4x4Coop` layers by their input's size, which `Conv2d::new` does not know, so for
+/// R40's and R42's channel counts it keeps `WinogradCoop`'s transform; running F(4×4, 3×3) on
+/// such a `Conv2d` would transform and prepack its 36·IC·OC weight in each run, as long as the
+/// products themselves on R62's smaller grids (v59). A forced kernel runs as forced, and
+/// `Conv2d::new_for_input` keeps the transform of the kernel it plans.
+pub(crate) fn runs_kept_coop_weight(planned: ConvKernel, kept: Option<ConvKernel>, forced: &ForcedPlan) -> bool {
+    planned == ConvKernel::Winograd4x4Coop && kept == Some(ConvKernel::WinogradCoop) && forced.kernel.is_none()
+}
+
 /// Winograd's intermediates: the transformed input V and the products M.
 #[derive(Clone, Copy)]
 struct Intermediates<'a> {
@@ -535,6 +546,27 @@ struct Intermediates<'a> {
 }
 
 impl Batch<'_> {
+    /// The kernel a convolution of `g` the planner gives `planned` runs with the transformed
+    /// weight `kept` (a [`crate::Conv2d`]'s): `WinogradCoop` where it kept that kernel's for
+    /// R62's `Winograd4x4Coop` ([`runs_kept_coop_weight`]) and `WinogradCoop` can run `g` on
+    /// this device; else `planned`.
+    pub(super) fn winograd_kernel_for(
+        &self,
+        planned: ConvKernel,
+        kept: Option<&WinogradWeight>,
+        forced: &ForcedPlan,
+        g: &ConvGeometry,
+    ) -> ConvKernel {
+        let limits = self.ctx.limits();
+        let alignment = u64::from(limits.min_storage_buffer_offset_alignment);
+        let coop = ConvKernel::WinogradCoop;
+        let coop_runs = || g.winograd_parts(coop, limits.max_storage_buffer_binding_size, alignment).is_some();
+        match runs_kept_coop_weight(planned, kept.map(|t| t.kernel), forced) && coop_runs() {
+            true => coop,
+            false => planned,
+        }
+    }
+
     /// Records a Winograd convolution by `kernel` (`Winograd`, `WinogradCoop`, `WinogradFused`,
     /// `Winograd4x4`, `Winograd4x4Coop` or `Winograd5x5`): the weight transform (unless
     /// `transformed`, a [`crate::Conv2d`]'s, is given for this kernel: f32 for `Winograd`,
@@ -706,6 +738,7 @@ impl Batch<'_> {
             Ok(plan) if plan.kernel.transforms_winograd_weight() => plan.kernel,
             _ => return Ok(None),
         };
+        let kernel = self.winograd_kernel_for(kernel, call.packed_winograd, call.forced, g);
         if !g.winograd_weight_fits(kernel.winograd_transform(), limit) {
             return Ok(None);
         }
@@ -1003,6 +1036,20 @@ mod tests {
 
     fn geo(input: &[usize], weight: &[usize], opts: ConvOptions) -> ConvGeometry {
         ConvGeometry::new(input, weight, None, &opts).unwrap()
+    }
+
+    /// R62's `Winograd4x4Coop` yields to `WinogradCoop` only for the transform a `Conv2d` kept
+    /// for it, and never where a kernel is forced.
+    #[test]
+    fn a_kept_coop_transform_keeps_its_kernel() {
+        let (f4, f2) = (ConvKernel::Winograd4x4Coop, ConvKernel::WinogradCoop);
+        let planned = ForcedPlan::default();
+        assert!(runs_kept_coop_weight(f4, Some(f2), &planned));
+        assert!(!runs_kept_coop_weight(f4, Some(f4), &planned));
+        assert!(!runs_kept_coop_weight(f4, None, &planned));
+        assert!(!runs_kept_coop_weight(f4, Some(ConvKernel::WinogradFused), &planned));
+        assert!(!runs_kept_coop_weight(f2, Some(f2), &planned));
+        assert!(!runs_kept_coop_weight(f4, Some(f2), &ForcedPlan::kernel(f4)));
     }
 
     #[test]
