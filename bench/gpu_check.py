@@ -121,6 +121,10 @@ cases = [
     # tile columns: 5 blocks of 16 in the input transform, 3 of 32 in the output's), and
     # channels-last tensors (ragged and large).
     ("winograd_4x4_ragged", (2, 40, 31, 29), (70, 40, 3, 3), "--padding 1 --activation relu --kernel winograd_4x4"),
+    # Planned, not forced: R62 (`winograd_4x4_coop` for the diffusion UNet's 320-channel layer at
+    # batch 2, f16 allowed) and R63 (`winograd_5x5` for AlexNet's 5×5).
+    ("winograd_4x4_coop_planned", (2, 320, 64, 64), (320, 320, 3, 3), "--padding 1 --precision f16 --tolerance 1e-2"),
+    ("winograd_5x5_planned", (2, 64, 27, 27), (192, 64, 5, 5), "--padding 2 --activation relu"),
     # Winograd F(2×2, 5×5) (`winograd_5x5`), fp32 products: ragged tiles, and AlexNet's 64→192.
     ("winograd_5x5_ragged", (2, 40, 31, 29), (70, 40, 5, 5), "--padding 2 --activation relu --kernel winograd_5x5"),
     ("winograd_5x5_alexnet", (4, 64, 27, 27), (192, 64, 5, 5), "--padding 2 --kernel winograd_5x5"),

@@ -85,6 +85,15 @@ override stride_x: u32;
 // winograd4_weight's layout of U: false for the GEMM kernels' packed weight, true for the plain
 // weight `winograd_4x4_coop` prepacks.
 override products_nhwc: bool = false;
+
+// `winograd_4x4_coop`'s V is rounded to f16 (as written here, or as its products load it), and
+// Bᵀ's rows sum to up to 7 in magnitude, so |V| reaches 49 times the input's largest value: f16's
+// 65504 from inputs of 1337. The channels-last transforms (`_nhwc`, `_channels_last`, only ever
+// run for it) write V scaled by this power of two, and the weight transform with
+// `products_nhwc` writes U scaled by its inverse: the products are the same (exactly, but for
+// values f16 holds as subnormals), and V overflows only from inputs 8 times larger, as
+// `winograd_coop`'s (Bᵀ's rows sum to 2: 4 times the input) do from 16 376.
+const V_SCALE: f32 = 0.125;
 // Fused output activation: 0 none, 1 relu, 2 clamp(clamp_min, clamp_max).
 override activation: u32 = 0;
 override clamp_min: f32 = 0.0;
@@ -142,6 +151,8 @@ fn winograd4_weight(@builtin(global_invocation_id) gid: vec3<u32>) {
         out = oc * params.ic + ic;
     }
     let base = (oc * params.ic + ic) * 9u;
+    // U scaled up where V is scaled down (`V_SCALE`).
+    let u_scale = select(1.0, 1.0 / V_SCALE, products_nhwc);
     let g_0_0 = weight[base + 0u];
     let g_0_1 = weight[base + 1u];
     let g_0_2 = weight[base + 2u];
@@ -171,42 +182,42 @@ fn winograd4_weight(@builtin(global_invocation_id) gid: vec3<u32>) {
     let gg_5_1 = g_2_1;
     let gg_5_2 = g_2_2;
     // (G g) Gᵀ: 6 rows of 6, row i at positions t = 6i .. 6i + 5.
-    output[out + 0u * stride] = (gg_0_0);
-    output[out + 1u * stride] = (0.333333333 * gg_0_0 + 0.333333333 * gg_0_1 + 0.333333333 * gg_0_2);
-    output[out + 2u * stride] = (-0.333333333 * gg_0_0 + 0.333333333 * gg_0_1 - 0.333333333 * gg_0_2);
-    output[out + 3u * stride] = (-1.06666667 * gg_0_0 - 0.533333333 * gg_0_1 - 0.266666667 * gg_0_2);
-    output[out + 4u * stride] = (0.0666666667 * gg_0_0 - 0.133333333 * gg_0_1 + 0.266666667 * gg_0_2);
-    output[out + 5u * stride] = (gg_0_2);
-    output[out + 6u * stride] = (gg_1_0);
-    output[out + 7u * stride] = (0.333333333 * gg_1_0 + 0.333333333 * gg_1_1 + 0.333333333 * gg_1_2);
-    output[out + 8u * stride] = (-0.333333333 * gg_1_0 + 0.333333333 * gg_1_1 - 0.333333333 * gg_1_2);
-    output[out + 9u * stride] = (-1.06666667 * gg_1_0 - 0.533333333 * gg_1_1 - 0.266666667 * gg_1_2);
-    output[out + 10u * stride] = (0.0666666667 * gg_1_0 - 0.133333333 * gg_1_1 + 0.266666667 * gg_1_2);
-    output[out + 11u * stride] = (gg_1_2);
-    output[out + 12u * stride] = (gg_2_0);
-    output[out + 13u * stride] = (0.333333333 * gg_2_0 + 0.333333333 * gg_2_1 + 0.333333333 * gg_2_2);
-    output[out + 14u * stride] = (-0.333333333 * gg_2_0 + 0.333333333 * gg_2_1 - 0.333333333 * gg_2_2);
-    output[out + 15u * stride] = (-1.06666667 * gg_2_0 - 0.533333333 * gg_2_1 - 0.266666667 * gg_2_2);
-    output[out + 16u * stride] = (0.0666666667 * gg_2_0 - 0.133333333 * gg_2_1 + 0.266666667 * gg_2_2);
-    output[out + 17u * stride] = (gg_2_2);
-    output[out + 18u * stride] = (gg_3_0);
-    output[out + 19u * stride] = (0.333333333 * gg_3_0 + 0.333333333 * gg_3_1 + 0.333333333 * gg_3_2);
-    output[out + 20u * stride] = (-0.333333333 * gg_3_0 + 0.333333333 * gg_3_1 - 0.333333333 * gg_3_2);
-    output[out + 21u * stride] = (-1.06666667 * gg_3_0 - 0.533333333 * gg_3_1 - 0.266666667 * gg_3_2);
-    output[out + 22u * stride] = (0.0666666667 * gg_3_0 - 0.133333333 * gg_3_1 + 0.266666667 * gg_3_2);
-    output[out + 23u * stride] = (gg_3_2);
-    output[out + 24u * stride] = (gg_4_0);
-    output[out + 25u * stride] = (0.333333333 * gg_4_0 + 0.333333333 * gg_4_1 + 0.333333333 * gg_4_2);
-    output[out + 26u * stride] = (-0.333333333 * gg_4_0 + 0.333333333 * gg_4_1 - 0.333333333 * gg_4_2);
-    output[out + 27u * stride] = (-1.06666667 * gg_4_0 - 0.533333333 * gg_4_1 - 0.266666667 * gg_4_2);
-    output[out + 28u * stride] = (0.0666666667 * gg_4_0 - 0.133333333 * gg_4_1 + 0.266666667 * gg_4_2);
-    output[out + 29u * stride] = (gg_4_2);
-    output[out + 30u * stride] = (gg_5_0);
-    output[out + 31u * stride] = (0.333333333 * gg_5_0 + 0.333333333 * gg_5_1 + 0.333333333 * gg_5_2);
-    output[out + 32u * stride] = (-0.333333333 * gg_5_0 + 0.333333333 * gg_5_1 - 0.333333333 * gg_5_2);
-    output[out + 33u * stride] = (-1.06666667 * gg_5_0 - 0.533333333 * gg_5_1 - 0.266666667 * gg_5_2);
-    output[out + 34u * stride] = (0.0666666667 * gg_5_0 - 0.133333333 * gg_5_1 + 0.266666667 * gg_5_2);
-    output[out + 35u * stride] = (gg_5_2);
+    output[out + 0u * stride] = (u_scale * (gg_0_0));
+    output[out + 1u * stride] = (u_scale * (0.333333333 * gg_0_0 + 0.333333333 * gg_0_1 + 0.333333333 * gg_0_2));
+    output[out + 2u * stride] = (u_scale * (-0.333333333 * gg_0_0 + 0.333333333 * gg_0_1 - 0.333333333 * gg_0_2));
+    output[out + 3u * stride] = (u_scale * (-1.06666667 * gg_0_0 - 0.533333333 * gg_0_1 - 0.266666667 * gg_0_2));
+    output[out + 4u * stride] = (u_scale * (0.0666666667 * gg_0_0 - 0.133333333 * gg_0_1 + 0.266666667 * gg_0_2));
+    output[out + 5u * stride] = (u_scale * (gg_0_2));
+    output[out + 6u * stride] = (u_scale * (gg_1_0));
+    output[out + 7u * stride] = (u_scale * (0.333333333 * gg_1_0 + 0.333333333 * gg_1_1 + 0.333333333 * gg_1_2));
+    output[out + 8u * stride] = (u_scale * (-0.333333333 * gg_1_0 + 0.333333333 * gg_1_1 - 0.333333333 * gg_1_2));
+    output[out + 9u * stride] = (u_scale * (-1.06666667 * gg_1_0 - 0.533333333 * gg_1_1 - 0.266666667 * gg_1_2));
+    output[out + 10u * stride] = (u_scale * (0.0666666667 * gg_1_0 - 0.133333333 * gg_1_1 + 0.266666667 * gg_1_2));
+    output[out + 11u * stride] = (u_scale * (gg_1_2));
+    output[out + 12u * stride] = (u_scale * (gg_2_0));
+    output[out + 13u * stride] = (u_scale * (0.333333333 * gg_2_0 + 0.333333333 * gg_2_1 + 0.333333333 * gg_2_2));
+    output[out + 14u * stride] = (u_scale * (-0.333333333 * gg_2_0 + 0.333333333 * gg_2_1 - 0.333333333 * gg_2_2));
+    output[out + 15u * stride] = (u_scale * (-1.06666667 * gg_2_0 - 0.533333333 * gg_2_1 - 0.266666667 * gg_2_2));
+    output[out + 16u * stride] = (u_scale * (0.0666666667 * gg_2_0 - 0.133333333 * gg_2_1 + 0.266666667 * gg_2_2));
+    output[out + 17u * stride] = (u_scale * (gg_2_2));
+    output[out + 18u * stride] = (u_scale * (gg_3_0));
+    output[out + 19u * stride] = (u_scale * (0.333333333 * gg_3_0 + 0.333333333 * gg_3_1 + 0.333333333 * gg_3_2));
+    output[out + 20u * stride] = (u_scale * (-0.333333333 * gg_3_0 + 0.333333333 * gg_3_1 - 0.333333333 * gg_3_2));
+    output[out + 21u * stride] = (u_scale * (-1.06666667 * gg_3_0 - 0.533333333 * gg_3_1 - 0.266666667 * gg_3_2));
+    output[out + 22u * stride] = (u_scale * (0.0666666667 * gg_3_0 - 0.133333333 * gg_3_1 + 0.266666667 * gg_3_2));
+    output[out + 23u * stride] = (u_scale * (gg_3_2));
+    output[out + 24u * stride] = (u_scale * (gg_4_0));
+    output[out + 25u * stride] = (u_scale * (0.333333333 * gg_4_0 + 0.333333333 * gg_4_1 + 0.333333333 * gg_4_2));
+    output[out + 26u * stride] = (u_scale * (-0.333333333 * gg_4_0 + 0.333333333 * gg_4_1 - 0.333333333 * gg_4_2));
+    output[out + 27u * stride] = (u_scale * (-1.06666667 * gg_4_0 - 0.533333333 * gg_4_1 - 0.266666667 * gg_4_2));
+    output[out + 28u * stride] = (u_scale * (0.0666666667 * gg_4_0 - 0.133333333 * gg_4_1 + 0.266666667 * gg_4_2));
+    output[out + 29u * stride] = (u_scale * (gg_4_2));
+    output[out + 30u * stride] = (u_scale * (gg_5_0));
+    output[out + 31u * stride] = (u_scale * (0.333333333 * gg_5_0 + 0.333333333 * gg_5_1 + 0.333333333 * gg_5_2));
+    output[out + 32u * stride] = (u_scale * (-0.333333333 * gg_5_0 + 0.333333333 * gg_5_1 - 0.333333333 * gg_5_2));
+    output[out + 33u * stride] = (u_scale * (-1.06666667 * gg_5_0 - 0.533333333 * gg_5_1 - 0.266666667 * gg_5_2));
+    output[out + 34u * stride] = (u_scale * (0.0666666667 * gg_5_0 - 0.133333333 * gg_5_1 + 0.266666667 * gg_5_2));
+    output[out + 35u * stride] = (u_scale * (gg_5_2));
 }
 
 // One thread per (image, input channel, tile), tiles fastest: V[n, t, ic, tile] of the band of
@@ -680,6 +691,8 @@ fn winograd5_weight(@builtin(global_invocation_id) gid: vec3<u32>) {
         out = oc * params.ic + ic;
     }
     let base = (oc * params.ic + ic) * 25u;
+    // U scaled up where V is scaled down (`V_SCALE`).
+    let u_scale = select(1.0, 1.0 / V_SCALE, products_nhwc);
     let g_0_0 = weight[base + 0u];
     let g_0_1 = weight[base + 1u];
     let g_0_2 = weight[base + 2u];
@@ -737,42 +750,42 @@ fn winograd5_weight(@builtin(global_invocation_id) gid: vec3<u32>) {
     let gg_5_3 = g_4_3;
     let gg_5_4 = g_4_4;
     // (G g) Gᵀ: 6 rows of 6, row i at positions t = 6i .. 6i + 5.
-    output[out + 0u * stride] = (gg_0_0);
-    output[out + 1u * stride] = (0.333333333 * gg_0_0 + 0.333333333 * gg_0_1 + 0.333333333 * gg_0_2 + 0.333333333 * gg_0_3 + 0.333333333 * gg_0_4);
-    output[out + 2u * stride] = (-0.333333333 * gg_0_0 + 0.333333333 * gg_0_1 - 0.333333333 * gg_0_2 + 0.333333333 * gg_0_3 - 0.333333333 * gg_0_4);
-    output[out + 3u * stride] = (-1.06666667 * gg_0_0 - 0.533333333 * gg_0_1 - 0.266666667 * gg_0_2 - 0.133333333 * gg_0_3 - 0.0666666667 * gg_0_4);
-    output[out + 4u * stride] = (0.0666666667 * gg_0_0 - 0.133333333 * gg_0_1 + 0.266666667 * gg_0_2 - 0.533333333 * gg_0_3 + 1.06666667 * gg_0_4);
-    output[out + 5u * stride] = (gg_0_4);
-    output[out + 6u * stride] = (gg_1_0);
-    output[out + 7u * stride] = (0.333333333 * gg_1_0 + 0.333333333 * gg_1_1 + 0.333333333 * gg_1_2 + 0.333333333 * gg_1_3 + 0.333333333 * gg_1_4);
-    output[out + 8u * stride] = (-0.333333333 * gg_1_0 + 0.333333333 * gg_1_1 - 0.333333333 * gg_1_2 + 0.333333333 * gg_1_3 - 0.333333333 * gg_1_4);
-    output[out + 9u * stride] = (-1.06666667 * gg_1_0 - 0.533333333 * gg_1_1 - 0.266666667 * gg_1_2 - 0.133333333 * gg_1_3 - 0.0666666667 * gg_1_4);
-    output[out + 10u * stride] = (0.0666666667 * gg_1_0 - 0.133333333 * gg_1_1 + 0.266666667 * gg_1_2 - 0.533333333 * gg_1_3 + 1.06666667 * gg_1_4);
-    output[out + 11u * stride] = (gg_1_4);
-    output[out + 12u * stride] = (gg_2_0);
-    output[out + 13u * stride] = (0.333333333 * gg_2_0 + 0.333333333 * gg_2_1 + 0.333333333 * gg_2_2 + 0.333333333 * gg_2_3 + 0.333333333 * gg_2_4);
-    output[out + 14u * stride] = (-0.333333333 * gg_2_0 + 0.333333333 * gg_2_1 - 0.333333333 * gg_2_2 + 0.333333333 * gg_2_3 - 0.333333333 * gg_2_4);
-    output[out + 15u * stride] = (-1.06666667 * gg_2_0 - 0.533333333 * gg_2_1 - 0.266666667 * gg_2_2 - 0.133333333 * gg_2_3 - 0.0666666667 * gg_2_4);
-    output[out + 16u * stride] = (0.0666666667 * gg_2_0 - 0.133333333 * gg_2_1 + 0.266666667 * gg_2_2 - 0.533333333 * gg_2_3 + 1.06666667 * gg_2_4);
-    output[out + 17u * stride] = (gg_2_4);
-    output[out + 18u * stride] = (gg_3_0);
-    output[out + 19u * stride] = (0.333333333 * gg_3_0 + 0.333333333 * gg_3_1 + 0.333333333 * gg_3_2 + 0.333333333 * gg_3_3 + 0.333333333 * gg_3_4);
-    output[out + 20u * stride] = (-0.333333333 * gg_3_0 + 0.333333333 * gg_3_1 - 0.333333333 * gg_3_2 + 0.333333333 * gg_3_3 - 0.333333333 * gg_3_4);
-    output[out + 21u * stride] = (-1.06666667 * gg_3_0 - 0.533333333 * gg_3_1 - 0.266666667 * gg_3_2 - 0.133333333 * gg_3_3 - 0.0666666667 * gg_3_4);
-    output[out + 22u * stride] = (0.0666666667 * gg_3_0 - 0.133333333 * gg_3_1 + 0.266666667 * gg_3_2 - 0.533333333 * gg_3_3 + 1.06666667 * gg_3_4);
-    output[out + 23u * stride] = (gg_3_4);
-    output[out + 24u * stride] = (gg_4_0);
-    output[out + 25u * stride] = (0.333333333 * gg_4_0 + 0.333333333 * gg_4_1 + 0.333333333 * gg_4_2 + 0.333333333 * gg_4_3 + 0.333333333 * gg_4_4);
-    output[out + 26u * stride] = (-0.333333333 * gg_4_0 + 0.333333333 * gg_4_1 - 0.333333333 * gg_4_2 + 0.333333333 * gg_4_3 - 0.333333333 * gg_4_4);
-    output[out + 27u * stride] = (-1.06666667 * gg_4_0 - 0.533333333 * gg_4_1 - 0.266666667 * gg_4_2 - 0.133333333 * gg_4_3 - 0.0666666667 * gg_4_4);
-    output[out + 28u * stride] = (0.0666666667 * gg_4_0 - 0.133333333 * gg_4_1 + 0.266666667 * gg_4_2 - 0.533333333 * gg_4_3 + 1.06666667 * gg_4_4);
-    output[out + 29u * stride] = (gg_4_4);
-    output[out + 30u * stride] = (gg_5_0);
-    output[out + 31u * stride] = (0.333333333 * gg_5_0 + 0.333333333 * gg_5_1 + 0.333333333 * gg_5_2 + 0.333333333 * gg_5_3 + 0.333333333 * gg_5_4);
-    output[out + 32u * stride] = (-0.333333333 * gg_5_0 + 0.333333333 * gg_5_1 - 0.333333333 * gg_5_2 + 0.333333333 * gg_5_3 - 0.333333333 * gg_5_4);
-    output[out + 33u * stride] = (-1.06666667 * gg_5_0 - 0.533333333 * gg_5_1 - 0.266666667 * gg_5_2 - 0.133333333 * gg_5_3 - 0.0666666667 * gg_5_4);
-    output[out + 34u * stride] = (0.0666666667 * gg_5_0 - 0.133333333 * gg_5_1 + 0.266666667 * gg_5_2 - 0.533333333 * gg_5_3 + 1.06666667 * gg_5_4);
-    output[out + 35u * stride] = (gg_5_4);
+    output[out + 0u * stride] = (u_scale * (gg_0_0));
+    output[out + 1u * stride] = (u_scale * (0.333333333 * gg_0_0 + 0.333333333 * gg_0_1 + 0.333333333 * gg_0_2 + 0.333333333 * gg_0_3 + 0.333333333 * gg_0_4));
+    output[out + 2u * stride] = (u_scale * (-0.333333333 * gg_0_0 + 0.333333333 * gg_0_1 - 0.333333333 * gg_0_2 + 0.333333333 * gg_0_3 - 0.333333333 * gg_0_4));
+    output[out + 3u * stride] = (u_scale * (-1.06666667 * gg_0_0 - 0.533333333 * gg_0_1 - 0.266666667 * gg_0_2 - 0.133333333 * gg_0_3 - 0.0666666667 * gg_0_4));
+    output[out + 4u * stride] = (u_scale * (0.0666666667 * gg_0_0 - 0.133333333 * gg_0_1 + 0.266666667 * gg_0_2 - 0.533333333 * gg_0_3 + 1.06666667 * gg_0_4));
+    output[out + 5u * stride] = (u_scale * (gg_0_4));
+    output[out + 6u * stride] = (u_scale * (gg_1_0));
+    output[out + 7u * stride] = (u_scale * (0.333333333 * gg_1_0 + 0.333333333 * gg_1_1 + 0.333333333 * gg_1_2 + 0.333333333 * gg_1_3 + 0.333333333 * gg_1_4));
+    output[out + 8u * stride] = (u_scale * (-0.333333333 * gg_1_0 + 0.333333333 * gg_1_1 - 0.333333333 * gg_1_2 + 0.333333333 * gg_1_3 - 0.333333333 * gg_1_4));
+    output[out + 9u * stride] = (u_scale * (-1.06666667 * gg_1_0 - 0.533333333 * gg_1_1 - 0.266666667 * gg_1_2 - 0.133333333 * gg_1_3 - 0.0666666667 * gg_1_4));
+    output[out + 10u * stride] = (u_scale * (0.0666666667 * gg_1_0 - 0.133333333 * gg_1_1 + 0.266666667 * gg_1_2 - 0.533333333 * gg_1_3 + 1.06666667 * gg_1_4));
+    output[out + 11u * stride] = (u_scale * (gg_1_4));
+    output[out + 12u * stride] = (u_scale * (gg_2_0));
+    output[out + 13u * stride] = (u_scale * (0.333333333 * gg_2_0 + 0.333333333 * gg_2_1 + 0.333333333 * gg_2_2 + 0.333333333 * gg_2_3 + 0.333333333 * gg_2_4));
+    output[out + 14u * stride] = (u_scale * (-0.333333333 * gg_2_0 + 0.333333333 * gg_2_1 - 0.333333333 * gg_2_2 + 0.333333333 * gg_2_3 - 0.333333333 * gg_2_4));
+    output[out + 15u * stride] = (u_scale * (-1.06666667 * gg_2_0 - 0.533333333 * gg_2_1 - 0.266666667 * gg_2_2 - 0.133333333 * gg_2_3 - 0.0666666667 * gg_2_4));
+    output[out + 16u * stride] = (u_scale * (0.0666666667 * gg_2_0 - 0.133333333 * gg_2_1 + 0.266666667 * gg_2_2 - 0.533333333 * gg_2_3 + 1.06666667 * gg_2_4));
+    output[out + 17u * stride] = (u_scale * (gg_2_4));
+    output[out + 18u * stride] = (u_scale * (gg_3_0));
+    output[out + 19u * stride] = (u_scale * (0.333333333 * gg_3_0 + 0.333333333 * gg_3_1 + 0.333333333 * gg_3_2 + 0.333333333 * gg_3_3 + 0.333333333 * gg_3_4));
+    output[out + 20u * stride] = (u_scale * (-0.333333333 * gg_3_0 + 0.333333333 * gg_3_1 - 0.333333333 * gg_3_2 + 0.333333333 * gg_3_3 - 0.333333333 * gg_3_4));
+    output[out + 21u * stride] = (u_scale * (-1.06666667 * gg_3_0 - 0.533333333 * gg_3_1 - 0.266666667 * gg_3_2 - 0.133333333 * gg_3_3 - 0.0666666667 * gg_3_4));
+    output[out + 22u * stride] = (u_scale * (0.0666666667 * gg_3_0 - 0.133333333 * gg_3_1 + 0.266666667 * gg_3_2 - 0.533333333 * gg_3_3 + 1.06666667 * gg_3_4));
+    output[out + 23u * stride] = (u_scale * (gg_3_4));
+    output[out + 24u * stride] = (u_scale * (gg_4_0));
+    output[out + 25u * stride] = (u_scale * (0.333333333 * gg_4_0 + 0.333333333 * gg_4_1 + 0.333333333 * gg_4_2 + 0.333333333 * gg_4_3 + 0.333333333 * gg_4_4));
+    output[out + 26u * stride] = (u_scale * (-0.333333333 * gg_4_0 + 0.333333333 * gg_4_1 - 0.333333333 * gg_4_2 + 0.333333333 * gg_4_3 - 0.333333333 * gg_4_4));
+    output[out + 27u * stride] = (u_scale * (-1.06666667 * gg_4_0 - 0.533333333 * gg_4_1 - 0.266666667 * gg_4_2 - 0.133333333 * gg_4_3 - 0.0666666667 * gg_4_4));
+    output[out + 28u * stride] = (u_scale * (0.0666666667 * gg_4_0 - 0.133333333 * gg_4_1 + 0.266666667 * gg_4_2 - 0.533333333 * gg_4_3 + 1.06666667 * gg_4_4));
+    output[out + 29u * stride] = (u_scale * (gg_4_4));
+    output[out + 30u * stride] = (u_scale * (gg_5_0));
+    output[out + 31u * stride] = (u_scale * (0.333333333 * gg_5_0 + 0.333333333 * gg_5_1 + 0.333333333 * gg_5_2 + 0.333333333 * gg_5_3 + 0.333333333 * gg_5_4));
+    output[out + 32u * stride] = (u_scale * (-0.333333333 * gg_5_0 + 0.333333333 * gg_5_1 - 0.333333333 * gg_5_2 + 0.333333333 * gg_5_3 - 0.333333333 * gg_5_4));
+    output[out + 33u * stride] = (u_scale * (-1.06666667 * gg_5_0 - 0.533333333 * gg_5_1 - 0.266666667 * gg_5_2 - 0.133333333 * gg_5_3 - 0.0666666667 * gg_5_4));
+    output[out + 34u * stride] = (u_scale * (0.0666666667 * gg_5_0 - 0.133333333 * gg_5_1 + 0.266666667 * gg_5_2 - 0.533333333 * gg_5_3 + 1.06666667 * gg_5_4));
+    output[out + 35u * stride] = (u_scale * (gg_5_4));
 }
 
 @compute @workgroup_size(wg_size)
@@ -1351,42 +1364,42 @@ fn winograd4_input_nhwc(
 
     let tile = (block.y + ty) * tiles_w() + block.z + tx;
     let at = (block.x * params.tile_rows * tiles_w() + tile) * 36u * params.ic + ic;
-    output[at + 0u * params.ic] = (v_0);
-    output[at + 1u * params.ic] = (v_1);
-    output[at + 2u * params.ic] = (v_2);
-    output[at + 3u * params.ic] = (v_3);
-    output[at + 4u * params.ic] = (v_4);
-    output[at + 5u * params.ic] = (v_5);
-    output[at + 6u * params.ic] = (v_6);
-    output[at + 7u * params.ic] = (v_7);
-    output[at + 8u * params.ic] = (v_8);
-    output[at + 9u * params.ic] = (v_9);
-    output[at + 10u * params.ic] = (v_10);
-    output[at + 11u * params.ic] = (v_11);
-    output[at + 12u * params.ic] = (v_12);
-    output[at + 13u * params.ic] = (v_13);
-    output[at + 14u * params.ic] = (v_14);
-    output[at + 15u * params.ic] = (v_15);
-    output[at + 16u * params.ic] = (v_16);
-    output[at + 17u * params.ic] = (v_17);
-    output[at + 18u * params.ic] = (v_18);
-    output[at + 19u * params.ic] = (v_19);
-    output[at + 20u * params.ic] = (v_20);
-    output[at + 21u * params.ic] = (v_21);
-    output[at + 22u * params.ic] = (v_22);
-    output[at + 23u * params.ic] = (v_23);
-    output[at + 24u * params.ic] = (v_24);
-    output[at + 25u * params.ic] = (v_25);
-    output[at + 26u * params.ic] = (v_26);
-    output[at + 27u * params.ic] = (v_27);
-    output[at + 28u * params.ic] = (v_28);
-    output[at + 29u * params.ic] = (v_29);
-    output[at + 30u * params.ic] = (v_30);
-    output[at + 31u * params.ic] = (v_31);
-    output[at + 32u * params.ic] = (v_32);
-    output[at + 33u * params.ic] = (v_33);
-    output[at + 34u * params.ic] = (v_34);
-    output[at + 35u * params.ic] = (v_35);
+    output[at + 0u * params.ic] = (v_0 * V_SCALE);
+    output[at + 1u * params.ic] = (v_1 * V_SCALE);
+    output[at + 2u * params.ic] = (v_2 * V_SCALE);
+    output[at + 3u * params.ic] = (v_3 * V_SCALE);
+    output[at + 4u * params.ic] = (v_4 * V_SCALE);
+    output[at + 5u * params.ic] = (v_5 * V_SCALE);
+    output[at + 6u * params.ic] = (v_6 * V_SCALE);
+    output[at + 7u * params.ic] = (v_7 * V_SCALE);
+    output[at + 8u * params.ic] = (v_8 * V_SCALE);
+    output[at + 9u * params.ic] = (v_9 * V_SCALE);
+    output[at + 10u * params.ic] = (v_10 * V_SCALE);
+    output[at + 11u * params.ic] = (v_11 * V_SCALE);
+    output[at + 12u * params.ic] = (v_12 * V_SCALE);
+    output[at + 13u * params.ic] = (v_13 * V_SCALE);
+    output[at + 14u * params.ic] = (v_14 * V_SCALE);
+    output[at + 15u * params.ic] = (v_15 * V_SCALE);
+    output[at + 16u * params.ic] = (v_16 * V_SCALE);
+    output[at + 17u * params.ic] = (v_17 * V_SCALE);
+    output[at + 18u * params.ic] = (v_18 * V_SCALE);
+    output[at + 19u * params.ic] = (v_19 * V_SCALE);
+    output[at + 20u * params.ic] = (v_20 * V_SCALE);
+    output[at + 21u * params.ic] = (v_21 * V_SCALE);
+    output[at + 22u * params.ic] = (v_22 * V_SCALE);
+    output[at + 23u * params.ic] = (v_23 * V_SCALE);
+    output[at + 24u * params.ic] = (v_24 * V_SCALE);
+    output[at + 25u * params.ic] = (v_25 * V_SCALE);
+    output[at + 26u * params.ic] = (v_26 * V_SCALE);
+    output[at + 27u * params.ic] = (v_27 * V_SCALE);
+    output[at + 28u * params.ic] = (v_28 * V_SCALE);
+    output[at + 29u * params.ic] = (v_29 * V_SCALE);
+    output[at + 30u * params.ic] = (v_30 * V_SCALE);
+    output[at + 31u * params.ic] = (v_31 * V_SCALE);
+    output[at + 32u * params.ic] = (v_32 * V_SCALE);
+    output[at + 33u * params.ic] = (v_33 * V_SCALE);
+    output[at + 34u * params.ic] = (v_34 * V_SCALE);
+    output[at + 35u * params.ic] = (v_35 * V_SCALE);
 }
 
 // M[n, tile, t, oc] → y: each thread reads its item's 36 positions, transforms them and puts
@@ -1780,42 +1793,42 @@ fn winograd4_input_channels_last(@builtin(global_invocation_id) gid: vec3<u32>) 
     let v_35 = bd_5_1 - 1.5 * bd_5_2 - 2.0 * bd_5_3 + 1.5 * bd_5_4 + bd_5_5;
 
     let at = (n * tiles + tile) * 36u * params.ic + ic;
-    output[at + 0u * params.ic] = (v_0);
-    output[at + 1u * params.ic] = (v_1);
-    output[at + 2u * params.ic] = (v_2);
-    output[at + 3u * params.ic] = (v_3);
-    output[at + 4u * params.ic] = (v_4);
-    output[at + 5u * params.ic] = (v_5);
-    output[at + 6u * params.ic] = (v_6);
-    output[at + 7u * params.ic] = (v_7);
-    output[at + 8u * params.ic] = (v_8);
-    output[at + 9u * params.ic] = (v_9);
-    output[at + 10u * params.ic] = (v_10);
-    output[at + 11u * params.ic] = (v_11);
-    output[at + 12u * params.ic] = (v_12);
-    output[at + 13u * params.ic] = (v_13);
-    output[at + 14u * params.ic] = (v_14);
-    output[at + 15u * params.ic] = (v_15);
-    output[at + 16u * params.ic] = (v_16);
-    output[at + 17u * params.ic] = (v_17);
-    output[at + 18u * params.ic] = (v_18);
-    output[at + 19u * params.ic] = (v_19);
-    output[at + 20u * params.ic] = (v_20);
-    output[at + 21u * params.ic] = (v_21);
-    output[at + 22u * params.ic] = (v_22);
-    output[at + 23u * params.ic] = (v_23);
-    output[at + 24u * params.ic] = (v_24);
-    output[at + 25u * params.ic] = (v_25);
-    output[at + 26u * params.ic] = (v_26);
-    output[at + 27u * params.ic] = (v_27);
-    output[at + 28u * params.ic] = (v_28);
-    output[at + 29u * params.ic] = (v_29);
-    output[at + 30u * params.ic] = (v_30);
-    output[at + 31u * params.ic] = (v_31);
-    output[at + 32u * params.ic] = (v_32);
-    output[at + 33u * params.ic] = (v_33);
-    output[at + 34u * params.ic] = (v_34);
-    output[at + 35u * params.ic] = (v_35);
+    output[at + 0u * params.ic] = (v_0 * V_SCALE);
+    output[at + 1u * params.ic] = (v_1 * V_SCALE);
+    output[at + 2u * params.ic] = (v_2 * V_SCALE);
+    output[at + 3u * params.ic] = (v_3 * V_SCALE);
+    output[at + 4u * params.ic] = (v_4 * V_SCALE);
+    output[at + 5u * params.ic] = (v_5 * V_SCALE);
+    output[at + 6u * params.ic] = (v_6 * V_SCALE);
+    output[at + 7u * params.ic] = (v_7 * V_SCALE);
+    output[at + 8u * params.ic] = (v_8 * V_SCALE);
+    output[at + 9u * params.ic] = (v_9 * V_SCALE);
+    output[at + 10u * params.ic] = (v_10 * V_SCALE);
+    output[at + 11u * params.ic] = (v_11 * V_SCALE);
+    output[at + 12u * params.ic] = (v_12 * V_SCALE);
+    output[at + 13u * params.ic] = (v_13 * V_SCALE);
+    output[at + 14u * params.ic] = (v_14 * V_SCALE);
+    output[at + 15u * params.ic] = (v_15 * V_SCALE);
+    output[at + 16u * params.ic] = (v_16 * V_SCALE);
+    output[at + 17u * params.ic] = (v_17 * V_SCALE);
+    output[at + 18u * params.ic] = (v_18 * V_SCALE);
+    output[at + 19u * params.ic] = (v_19 * V_SCALE);
+    output[at + 20u * params.ic] = (v_20 * V_SCALE);
+    output[at + 21u * params.ic] = (v_21 * V_SCALE);
+    output[at + 22u * params.ic] = (v_22 * V_SCALE);
+    output[at + 23u * params.ic] = (v_23 * V_SCALE);
+    output[at + 24u * params.ic] = (v_24 * V_SCALE);
+    output[at + 25u * params.ic] = (v_25 * V_SCALE);
+    output[at + 26u * params.ic] = (v_26 * V_SCALE);
+    output[at + 27u * params.ic] = (v_27 * V_SCALE);
+    output[at + 28u * params.ic] = (v_28 * V_SCALE);
+    output[at + 29u * params.ic] = (v_29 * V_SCALE);
+    output[at + 30u * params.ic] = (v_30 * V_SCALE);
+    output[at + 31u * params.ic] = (v_31 * V_SCALE);
+    output[at + 32u * params.ic] = (v_32 * V_SCALE);
+    output[at + 33u * params.ic] = (v_33 * V_SCALE);
+    output[at + 34u * params.ic] = (v_34 * V_SCALE);
+    output[at + 35u * params.ic] = (v_35 * V_SCALE);
 }
 
 // M[n, tile, t, oc] → the NHWC output.

@@ -196,6 +196,15 @@ override stride_x: u32;
 // winograd4_weight's layout of U: false for the GEMM kernels' packed weight, true for the plain
 // weight `winograd_4x4_coop` prepacks.
 override products_nhwc: bool = false;
+
+// `winograd_4x4_coop`'s V is rounded to f16 (as written here, or as its products load it), and
+// Bᵀ's rows sum to up to 7 in magnitude, so |V| reaches 49 times the input's largest value: f16's
+// 65504 from inputs of 1337. The channels-last transforms (`_nhwc`, `_channels_last`, only ever
+// run for it) write V scaled by this power of two, and the weight transform with
+// `products_nhwc` writes U scaled by its inverse: the products are the same (exactly, but for
+// values f16 holds as subnormals), and V overflows only from inputs 8 times larger, as
+// `winograd_coop`'s (Bᵀ's rows sum to 2: 4 times the input) do from 16 376.
+const V_SCALE: f32 = 0.125;
 {{ conv.activation_overrides() }}
 
 {{ conv.activate() }}
@@ -239,6 +248,8 @@ fn bias_of(oc: u32) -> f32 {
         out = oc * params.ic + ic;
     }
     let base = (oc * params.ic + ic) * {{ r * r }}u;
+    // U scaled up where V is scaled down (`V_SCALE`).
+    let u_scale = select(1.0, 1.0 / V_SCALE, products_nhwc);
 {% for y in range(r) %}
 {% for x in range(r) %}
     let g_{{ y }}_{{ x }} = weight[base + {{ r * y + x }}u];
@@ -261,7 +272,7 @@ fn bias_of(oc: u32) -> f32 {
 {% set row.names = row.names + ["gg_%d_%d" | format(i, c)] %}
 {% endfor %}
 {% for j in range(6) %}
-    output[out + {{ 6 * i + j }}u * stride] = {{ to_out }}({{ comb(gm[j], row.names) }});
+    output[out + {{ 6 * i + j }}u * stride] = {{ to_out }}(u_scale * ({{ comb(gm[j], row.names) }}));
 {% endfor %}
 {% endfor %}
 {%- endmacro %}
@@ -460,7 +471,7 @@ fn winograd4_input_nhwc(
     let tile = (block.y + ty) * tiles_w() + block.z + tx;
     let at = (block.x * params.tile_rows * tiles_w() + tile) * 36u * params.ic + ic;
 {% for t in range(36) %}
-    output[at + {{ t }}u * params.ic] = {{ to_out }}(v_{{ t }});
+    output[at + {{ t }}u * params.ic] = {{ to_out }}(v_{{ t }} * V_SCALE);
 {% endfor %}
 }
 
@@ -536,7 +547,7 @@ fn winograd4_input_channels_last(@builtin(global_invocation_id) gid: vec3<u32>) 
 {{ input_transform() }}
     let at = (n * tiles + tile) * 36u * params.ic + ic;
 {% for t in range(36) %}
-    output[at + {{ t }}u * params.ic] = {{ to_out }}(v_{{ t }});
+    output[at + {{ t }}u * params.ic] = {{ to_out }}(v_{{ t }} * V_SCALE);
 {% endfor %}
 }
 

@@ -52,8 +52,8 @@ pub struct Conv2d {
     pub(super) packed_coop: Option<Tensor>,
     /// The weight transformed for Winograd, where the planner may run it (`winograd_geometry`;
     /// for `Conv2d::new_for_input`, where it runs one on that input),
-    /// tagged with its kernel: f32, direct, 3×3 (5×5 for a forced `Winograd5x5`), stride 1,
-    /// dilation 1, one group. For
+    /// tagged with its kernel: f32, direct, 3×3 (5×5 for `Winograd5x5`, R63's or forced), stride
+    /// 1, dilation 1, one group. For
     /// `Winograd` (64+ channels in and out), f32 in the GEMM kernels' packed layout of its
     /// products (16/9 the weight's size). Where the options allow f16 multiplicands and the
     /// context has cooperative matrices: for `WinogradFused`, f16 in its own layout, for R44's
@@ -426,7 +426,8 @@ fn winograd_geometry(
     let five = ConvKernel::Winograd5x5;
     if g.winograd_shape_of(five.winograd_transform().filter) {
         let fits = g.winograd_weight_fits(five.winograd_transform(), binding_limit);
-        return (weight.dtype() == DType::F32 && fits && !tensor_cores && g.winograd_5x5_wins()).then_some((g, five));
+        return (weight.dtype() == DType::F32 && fits && !tensor_cores && g.winograd_5x5_channels())
+            .then_some((g, five));
     }
     if weight.dtype() != DType::F32 || !fits {
         return None;

@@ -211,6 +211,8 @@ pub enum ConvKernel {
     /// cooperative matrices, and a multiple of 8 input channels. Its f16 multiplicands carry
     /// F(4×4, 3×3)'s larger transform coefficients: about 4 times `WinogradCoop`'s rounding
     /// error (2.0e-3–8.7e-3 against the f64 reference on an H100, `WinogradCoop` 4.8e-4–2.1e-3).
+    /// Its transformed input, written in f16 scaled by 1/8 (its weight's transform by 8), holds
+    /// inputs of up to about 10 700 (`WinogradCoop`: 16 000; [`Precision::AllowF16`]).
     /// Infinities and NaNs spread as in `Winograd4x4` (over whole 4×4 output tiles). The
     /// planner's where f16 multiplicands are allowed for the layers `WinogradCoop` and `CoopF16`
     /// would take of 64+ input channels on wide grids of large enough images (R62,

@@ -88,6 +88,10 @@ pub enum Precision {
     /// convolutions the planner gives to its GEMM kernels for their GEMM shape (not the layers
     /// of under 16 output channels per group it gives a small-grid kernel for its K split);
     /// everything else runs in fp32 as before. [`crate::ConvOutput::kernel`] says which ran.
+    /// The Winograd kernels on the tensor cores round their transformed operands instead: their
+    /// input transform sums up to 4 (`WinogradCoop`) or 6.1 (`Winograd4x4Coop`, after its
+    /// scaling) times the largest input of a window, so they overflow f16 from inputs of about
+    /// 16 000 and 10 700, and `Winograd4x4Coop`'s rounding is about 4 times `WinogradCoop`'s.
     AllowF16,
 }
 

@@ -55,6 +55,10 @@ pub(crate) const WINOGRAD_4X4_DEEP_IC: u32 = 320;
 /// (`ConvGeometry::winograd_5x5_wins`).
 pub(crate) const WINOGRAD_5X5_MIN_CHANNELS: (u32, u32) = (32, 128);
 
+/// The fewest columns (images × 2×2 output tiles) of the products' GEMMs at which rule R63 runs
+/// Winograd F(2×2, 5×5): AlexNet's 27² layer at batch 1, the smallest grid measured.
+pub(crate) const WINOGRAD_5X5_MIN_COLUMNS: u64 = 196;
+
 /// The fewest columns (images × 4×4 output tiles) of the products' GEMMs at which rule R62 runs
 /// F(4×4, 3×3) on the tensor cores (`ConvGeometry::winograd_4x4_coop_wins`).
 pub(crate) const WINOGRAD_4X4_COOP_MIN_COLUMNS: u64 = 128;
@@ -410,9 +414,9 @@ fn runnable_kernel(
     }
     // A tile width or K schedule forced without a kernel is a choice among the staged-tile GEMM
     // kernels, which the small-grid ones, R30's and R43's few-output-channel kernels, R31's and
-    // R61's Winograd, R32's `GroupedOc4`, R37's, R38's and R46's pointwise kernels, R47's and
-    // R57's `DirectBlock` and R60's `DirectTiled` are not; R61's layers choose among those
-    // they ran before it.
+    // R61's and R63's Winograd, R32's `GroupedOc4`, R37's, R38's and R46's pointwise kernels,
+    // R47's and R57's `DirectBlock` and R60's `DirectTiled` are not; R61's and R63's layers
+    // choose among those they ran before them.
     if forced.kernel.is_none() && (forced.tile_n.is_some() || forced.schedule.is_some()) {
         if six_by_six(kernel) {
             kernel = geometry.planned_kernel_without_4x4();
@@ -844,7 +848,7 @@ impl ConvGeometry {
     }
 
     /// Whether `kernel` is one a planner rule runs on this layer in place of a GEMM kernel:
-    /// R30's `TransposedFewOc`, R31's `Winograd`, R61's `Winograd4x4`, R32's `GroupedOc4` (where it takes a layer the
+    /// R30's `TransposedFewOc`, R31's `Winograd`, R61's `Winograd4x4`, R63's `Winograd5x5`, R32's `GroupedOc4` (where it takes a layer the
     /// tiles would run), R37's and R46's `PointwiseVec4`, R38's `PointwiseVec4Split`, R43's `FewOc`,
     /// R47's and R57's `DirectBlock` and R60's `DirectTiled`.
     pub(crate) fn rule_instead_of_gemm(&self, kernel: ConvKernel) -> bool {
@@ -1493,7 +1497,7 @@ impl ConvGeometry {
     /// Rule R62: whether `Winograd4x4Coop` (F(4×4, 3×3) with its products on the tensor cores)
     /// takes a layer where f16 multiplicands are allowed, instead of R40's and R42's
     /// `WinogradCoop` or `CoopF16`: 3×3 stride-1 layers of one group with 64+ input channels
-    /// (a multiple of 8) that are not R44's, 200 M+ multiply-adds, at least
+    /// (a multiple of 8) and 32+ output channels (the fewest measured) that are not R44's, 200 M+ multiply-adds, at least
     /// [`WINOGRAD_4X4_COOP_MIN_COLUMNS`] columns of 4×4 tiles, on images of at least
     /// [`WINOGRAD_4X4_COOP_MIN_IMAGE_TILES`] tiles (or [`WINOGRAD_4X4_COOP_DEEP_MIN_IMAGE_TILES`]
     /// at [`WINOGRAD_4X4_COOP_DEEP_IC`]+ input channels). Fitted on the 146 layers R61 was (v59
@@ -1516,6 +1520,7 @@ impl ConvGeometry {
         };
         self.winograd_shape()
             && self.ic >= 64
+            && self.oc >= 32
             && self.ic.is_multiple_of(8)
             && !self.winograd_fused_channels()
             && self.macs() >= MIN_MACS
@@ -1524,7 +1529,8 @@ impl ConvGeometry {
     }
 
     /// Rule R63: whether Winograd F(2×2, 5×5) takes a layer: 5×5 stride-1 layers of one group
-    /// with [`WINOGRAD_5X5_MIN_CHANNELS`] or more input and output channels. Fitted on the 12
+    /// with [`WINOGRAD_5X5_MIN_CHANNELS`] or more input and output channels and at least
+    /// [`WINOGRAD_5X5_MIN_COLUMNS`] columns of 2×2 tiles (the fewest measured). Fitted on the 12
     /// such layers of `v59-5x5-suite.json` (v59 call D, an H100, forced against the planner,
     /// interleaved twice): faster on each of the 7 it takes (1.07–2.04×: AlexNet's 64→192 at
     /// 27², batch 64 1.67× (0.22× → 0.36× cuDNN fp32), batch 16 1.40×, batch 1 2.04×;
@@ -1532,6 +1538,14 @@ impl ConvGeometry {
     /// of the 5 it leaves out (16–48 → 32–96: 0.57–0.97×), whose intermediates, 9 times the
     /// tensors, cost more than the multiply-adds they save.
     pub(crate) fn winograd_5x5_wins(&self) -> bool {
+        let [rows, cols] = self.winograd_tile_grid_of(ConvKernel::Winograd5x5.winograd_transform().tile);
+        let columns = u64::from(self.n) * u64::from(rows) * u64::from(cols);
+        self.winograd_5x5_channels() && columns >= WINOGRAD_5X5_MIN_COLUMNS
+    }
+
+    /// R63's filter and channel counts, whatever the grid: `Conv2d::new` keeps a transformed
+    /// weight by them.
+    pub(crate) fn winograd_5x5_channels(&self) -> bool {
         let (ic, oc) = WINOGRAD_5X5_MIN_CHANNELS;
         self.winograd_shape_of(5) && self.ic >= ic && self.oc >= oc
     }
@@ -1778,6 +1792,7 @@ mod tests {
         assert!(!f4_coop(32, 64, 64, 56)); // R44's channel counts (`WinogradFused`: 1.84)
         assert!(!f4_coop(16, 48, 192, 96)); // 48 input channels: 1.15
         assert!(!f4_coop(1, 100, 128, 64)); // input channels not a multiple of 8 (`CoopNhwc`)
+        assert!(!f4_coop(1, 256, 16, 128)); // 16 output channels: not measured
         // R63: F(2×2, 5×5) on 5×5 stride-1 layers of 32+ input and 128+ output channels.
         let five = |n, ic, oc, hw| geo(&[n, ic, hw, hw], &[oc, ic, 5, 5], same5()).unwrap().planned_kernel();
         assert_eq!(five(64, 64, 192, 27), ConvKernel::Winograd5x5); // AlexNet: 1.67×
@@ -1786,6 +1801,7 @@ mod tests {
         assert_ne!(five(32, 48, 64, 35), ConvKernel::Winograd5x5); // Inception-v3's 48→64: 0.94×
         assert_ne!(five(32, 32, 96, 28), ConvKernel::Winograd5x5); // GoogLeNet's 3b: 0.97×
         assert_ne!(five(32, 16, 128, 14), ConvKernel::Winograd5x5); // 16 input channels
+        assert_ne!(five(1, 32, 128, 7), ConvKernel::Winograd5x5); // 16 columns: not measured
         let five_without = geo(&[64, 64, 27, 27], &[192, 64, 5, 5], same5()).unwrap().planned_kernel_without_4x4();
         assert!(five_without.is_gemm(), "{five_without:?}"); // where F(2×2, 5×5) cannot run
         let strided5 = geo(&[1, 64, 27, 27], &[192, 64, 5, 5], same5().stride(&[2])).unwrap();
