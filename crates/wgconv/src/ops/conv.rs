@@ -386,16 +386,15 @@ pub(super) fn check_word_aligned_parts(what: &str, parts: [(&'static str, u64); 
 /// A geometry of `weight`'s convolutions for which `Conv2d::new` keeps a Winograd-transformed
 /// weight (its input a single window of the filter's size: the transform reads only the channel
 /// counts), and the Winograd kernel it is for: f32 weights that suit it, with the 64+ input and
-/// output channels rule R31 plans it for, whose transform fits one of `ctx`'s storage bindings. Where f16
-/// multiplicands are allowed and the context has cooperative matrices: R44's of 32–128 channels
-/// in and out, for `WinogradFused`; else only those R40 and R42 may run on Winograd
+/// output channels rule R31 plans it for, whose transform fits one of `ctx`'s storage bindings.
+/// Where f16 multiplicands are allowed and the context has cooperative matrices: R44's of 32–128
+/// channels in and out, for `WinogradFused`; else only those R40 and R42 may run on Winograd
 /// (256+ input channels, or 128+ in and out; the others go to `CoopF16`), for `WinogradCoop`
 /// where it runs this many input channels; and for `Winograd5x5` R63's 5×5 layers of 32+ input
-/// and 128+ output channels where the tensor cores do not take them. (R62's
-/// `Winograd4x4Coop` depends on the input's size: such a `Conv2d` runs `WinogradCoop` on the
-/// transform it kept, `runs_kept_coop_weight`; `Conv2d::new_for_input` keeps R62's.) A Winograd
-/// kernel `forced` gets its own, for f32
-/// weights of its shape.
+/// and 128+ output channels where the tensor cores do not take them. (R62's `Winograd4x4Coop`
+/// depends on the input's size: such a `Conv2d` runs `WinogradCoop` on the transform it kept,
+/// `runs_kept_coop_weight`; `Conv2d::new_for_input` keeps R62's.) A Winograd kernel `forced`
+/// gets its own, for f32 weights of its shape.
 fn winograd_geometry(
     ctx: &Context,
     weight: &Tensor,
