@@ -1470,6 +1470,66 @@ fn winograd_runs_large_batches_in_parts() {
     assert!(err <= TOLERANCE, "{err:e}");
 }
 
+/// Winograd `kernel`, forced on `shapes` (input, weight) with a bias under storage bindings of
+/// `limit` bytes, where it must record `passes` passes (its weight transform, then three a band
+/// of each part), against the f64 reference into a NaN-poisoned output.
+fn check_winograd_in_bands(
+    kernel: ConvKernel,
+    seed: u64,
+    limit: u64,
+    shapes: ([usize; 4], [usize; 4]),
+    options: &ConvOptions,
+    passes: usize,
+) {
+    let ctx = context_with_binding_limit(limit);
+    let ((input, weight), oc) = (shapes, shapes.1[0]);
+    let x = random_f32(seed, input.iter().product());
+    let w = random_f32(seed + 1, weight.iter().product());
+    let b = random_f32(seed + 2, oc);
+    let (expected, shape) = reference::convolution(&x, &input, &w, &weight, Some(&b), options).unwrap();
+    let xt = Tensor::from_f32(&ctx, &x, &input).unwrap();
+    let wt = Tensor::from_f32(&ctx, &w, &weight).unwrap();
+    let bt = Tensor::from_f32(&ctx, &b, &[oc]).unwrap();
+    let y = Tensor::full_f32(&ctx, &shape, f32::NAN).unwrap();
+    let mut batch = ctx.batch();
+    let forced = ForcedPlan::kernel(kernel);
+    assert_eq!(batch.convolution_into_forced(&xt, &wt, Some(&bt), &y, options, &forced).unwrap(), kernel);
+    assert_eq!(batch.len(), passes, "{kernel:?} at {limit} bytes");
+    batch.submit().unwrap();
+    let err = reference::relative_error(&y.to_vec_f32(&ctx).unwrap(), &expected);
+    assert!(err <= TOLERANCE, "{kernel:?}: bands at {limit} bytes: relative error {err:e}");
+}
+
+/// Winograd `kernel`, forced through a `Conv2d` (its weight transformed once, at `Conv2d`'s
+/// making) on `shapes` under storage bindings of `limit` bytes, where it must run in `parts`
+/// parts of whole images (three passes each), against the f64 reference.
+fn check_winograd_conv2d_in_parts(
+    kernel: ConvKernel,
+    seed: u64,
+    limit: u64,
+    shapes: ([usize; 4], [usize; 4]),
+    options: &ConvOptions,
+    parts: usize,
+) {
+    let ctx = context_with_binding_limit(limit);
+    let (input, weight) = shapes;
+    let x = random_f32(seed, input.iter().product());
+    let w = random_f32(seed + 1, weight.iter().product());
+    let (expected, shape) = reference::convolution(&x, &input, &w, &weight, None, options).unwrap();
+    let xt = Tensor::from_f32(&ctx, &x, &input).unwrap();
+    let wt = Tensor::from_f32(&ctx, &w, &weight).unwrap();
+    let forced = ForcedPlan::kernel(kernel);
+    let conv = wgconv::Conv2d::new_forced(&ctx, &wt, None, options, &forced).unwrap();
+    let y = Tensor::full_f32(&ctx, &shape, f32::NAN).unwrap();
+    let mut batch = ctx.batch();
+    assert_eq!(conv.run_into_forced(&mut batch, &xt, &y, &forced).unwrap(), kernel);
+    // No weight transform here (the `Conv2d`'s), then three passes for each part.
+    assert_eq!(batch.len(), parts * 3, "{kernel:?}");
+    batch.submit().unwrap();
+    let err = reference::relative_error(&y.to_vec_f32(&ctx).unwrap(), &expected);
+    assert!(err <= TOLERANCE, "{kernel:?}: parts: relative error {err:e}");
+}
+
 /// Winograd F(4×4, 3×3), forced: ragged tiles (every output size mod 4), paddings 0–2, output
 /// channels not a multiple of 4, bias or none, relu and clamp, several images; then in bands of
 /// tile rows and in parts of whole images where its intermediates (36/16 the input and output)
@@ -1538,45 +1598,14 @@ fn winograd_4x4_matches_the_reference() {
     // bound at aligned offsets (13,824 bytes each), in bands of 3 and 2 tile rows.
     let options = opts().padding(&[1]).activation(Activation::Relu);
     for (seed, limit, oc, bands) in [(930, 24 << 10, 12usize, 3), (935, 32 << 10, 8, 2)] {
-        let ctx = context_with_binding_limit(limit);
-        let (input, weight) = ([2usize, 8, 18, 24], [oc, 8, 3, 3]);
-        let x = random_f32(seed, input.iter().product());
-        let w = random_f32(seed + 1, weight.iter().product());
-        let b = random_f32(seed + 2, oc);
-        let (expected, shape) = reference::convolution(&x, &input, &w, &weight, Some(&b), &options).unwrap();
-        let xt = Tensor::from_f32(&ctx, &x, &input).unwrap();
-        let wt = Tensor::from_f32(&ctx, &w, &weight).unwrap();
-        let bt = Tensor::from_f32(&ctx, &b, &[oc]).unwrap();
-        let y = Tensor::full_f32(&ctx, &shape, f32::NAN).unwrap();
-        let mut batch = ctx.batch();
-        let forced = ForcedPlan::kernel(w4);
-        assert_eq!(batch.convolution_into_forced(&xt, &wt, Some(&bt), &y, &options, &forced).unwrap(), w4);
         // The weight transform, then three passes per band of each of the 2 images.
-        assert_eq!(batch.len(), 1 + 2 * bands * 3, "{limit} bytes");
-        batch.submit().unwrap();
-        let err = reference::relative_error(&y.to_vec_f32(&ctx).unwrap(), &expected);
-        assert!(err <= TOLERANCE, "bands at {limit} bytes: relative error {err:e}");
+        let passes = 1 + 2 * bands * 3;
+        check_winograd_in_bands(w4, seed, limit, ([2, 8, 18, 24], [oc, 8, 3, 3]), &options, passes);
     }
 
     // 96 KiB bindings: per image the transformed input is 36·16·4·4 f32 = 36 KiB; 3 images of
-    // 16 KiB in and 12 KiB out run in parts of 2 and 1, through a `Conv2d` that transformed the
-    // weight once for the kernel forced.
-    let ctx = context_with_binding_limit(96 << 10);
-    let (input, weight) = ([3usize, 16, 16, 16], [12usize, 16, 3, 3]);
-    let x = random_f32(940, input.iter().product());
-    let w = random_f32(941, weight.iter().product());
-    let (expected, shape) = reference::convolution(&x, &input, &w, &weight, None, &options).unwrap();
-    let xt = Tensor::from_f32(&ctx, &x, &input).unwrap();
-    let wt = Tensor::from_f32(&ctx, &w, &weight).unwrap();
-    let conv = wgconv::Conv2d::new_forced(&ctx, &wt, None, &options, &ForcedPlan::kernel(w4)).unwrap();
-    let y = Tensor::full_f32(&ctx, &shape, f32::NAN).unwrap();
-    let mut batch = ctx.batch();
-    assert_eq!(conv.run_into_forced(&mut batch, &xt, &y, &ForcedPlan::kernel(w4)).unwrap(), w4);
-    // No weight transform here (the `Conv2d`'s), then three passes for each of two parts.
-    assert_eq!(batch.len(), 2 * 3);
-    batch.submit().unwrap();
-    let err = reference::relative_error(&y.to_vec_f32(&ctx).unwrap(), &expected);
-    assert!(err <= TOLERANCE, "parts: relative error {err:e}");
+    // 16 KiB in and 12 KiB out run in parts of 2 and 1.
+    check_winograd_conv2d_in_parts(w4, 940, 96 << 10, ([3, 16, 16, 16], [12, 16, 3, 3]), &options, 2);
 
     // Its transformed weight is 36/9 the weight (`Winograd`'s 16/9): on 512 KiB bindings a 64→64
     // layer's (36·64·64 f32 = 576 KiB) does not fit where `Winograd`'s (256 KiB) does. Forced, a
@@ -1671,43 +1700,13 @@ fn winograd_5x5_matches_the_reference() {
     // 64 KiB bindings, 12 output channels, [2, 8, 18, 24] padded 2: 9 × 12 tiles an image, a
     // tile row's products 36·12·12 f32 (20 736 bytes), so 3 rows a band; each image (13 824
     // bytes in, 20 736 out: aligned) in a part of its own, in 3 bands.
-    let ctx = context_with_binding_limit(64 << 10);
-    let (input, weight) = ([2usize, 8, 18, 24], [12usize, 8, 5, 5]);
-    let x = random_f32(985, input.iter().product());
-    let w = random_f32(986, weight.iter().product());
-    let b = random_f32(987, 12);
-    let (expected, shape) = reference::convolution(&x, &input, &w, &weight, Some(&b), &options).unwrap();
-    let xt = Tensor::from_f32(&ctx, &x, &input).unwrap();
-    let wt = Tensor::from_f32(&ctx, &w, &weight).unwrap();
-    let bt = Tensor::from_f32(&ctx, &b, &[12]).unwrap();
-    let y = Tensor::full_f32(&ctx, &shape, f32::NAN).unwrap();
-    let mut batch = ctx.batch();
-    let forced = ForcedPlan::kernel(w5);
-    assert_eq!(batch.convolution_into_forced(&xt, &wt, Some(&bt), &y, &options, &forced).unwrap(), w5);
     // The weight transform, then three passes per band of each of the 2 images.
-    assert_eq!(batch.len(), 1 + 2 * 3 * 3);
-    batch.submit().unwrap();
-    let err = reference::relative_error(&y.to_vec_f32(&ctx).unwrap(), &expected);
-    assert!(err <= TOLERANCE, "bands: relative error {err:e}");
+    check_winograd_in_bands(w5, 985, 64 << 10, ([2, 8, 18, 24], [12, 8, 5, 5]), &options, 1 + 2 * 3 * 3);
 
     // 96 KiB bindings: per image the transformed input is 36·16·4·4 f32 = 36 KiB; 3 images run
-    // in parts of 2 and 1, through a `Conv2d` that transformed the weight once.
-    let ctx = context_with_binding_limit(96 << 10);
-    let (input, weight) = ([3usize, 16, 8, 8], [12usize, 16, 5, 5]);
-    let x = random_f32(990, input.iter().product());
-    let w = random_f32(991, weight.iter().product());
-    let (expected, shape) = reference::convolution(&x, &input, &w, &weight, None, &options).unwrap();
-    let xt = Tensor::from_f32(&ctx, &x, &input).unwrap();
-    let wt = Tensor::from_f32(&ctx, &w, &weight).unwrap();
-    let conv = wgconv::Conv2d::new_forced(&ctx, &wt, None, &options, &forced).unwrap();
-    let y = Tensor::full_f32(&ctx, &shape, f32::NAN).unwrap();
-    let mut batch = ctx.batch();
-    assert_eq!(conv.run_into_forced(&mut batch, &xt, &y, &forced).unwrap(), w5);
-    // No weight transform here (the `Conv2d`'s), then three passes for each of two parts.
-    assert_eq!(batch.len(), 2 * 3);
-    batch.submit().unwrap();
-    let err = reference::relative_error(&y.to_vec_f32(&ctx).unwrap(), &expected);
-    assert!(err <= TOLERANCE, "parts: relative error {err:e}");
+    // in parts of 2 and 1.
+    check_winograd_conv2d_in_parts(w5, 990, 96 << 10, ([3, 16, 8, 8], [12, 16, 5, 5]), &options, 2);
+    let forced = ForcedPlan::kernel(w5);
 
     // Its transformed weight is 36/25 the weight: on 512 KiB bindings a 64→64 layer's
     // (36·64·64 f32 = 576 KiB) does not fit. Forced, a typed error naming it.

@@ -1,9 +1,9 @@
 //! Winograd F(2×2, 3×3) ([`ConvKernel::Winograd`], and [`ConvKernel::WinogradCoop`] with its
 //! products on the tensor cores), F(4×4, 3×3) ([`ConvKernel::Winograd4x4`], and
 //! [`ConvKernel::Winograd4x4Coop`] on the tensor cores) and F(2×2, 5×5)
-//! ([`ConvKernel::Winograd5x5`]): which convolutions they run, the grouped 1×1 convolution their products are, and the four passes
-//! they record (`shaders/conv2d_winograd.wgsl` and `shaders/conv2d_winograd4.wgsl` have the
-//! transforms and their layouts).
+//! ([`ConvKernel::Winograd5x5`]): which convolutions they run, the grouped 1×1 convolution their
+//! products are, and the four passes they record (`shaders/conv2d_winograd.wgsl` and
+//! `shaders/conv2d_winograd4.wgsl` have the transforms and their layouts).
 
 use super::{
     conv::ConvCall,
@@ -242,10 +242,11 @@ impl ConvGeometry {
     /// `binding_limit` bytes at offsets that are multiples of `alignment`: the whole batch at
     /// once where its intermediates fit one binding each; else as many images per part as fit
     /// (binding each part's images at their offsets in the input and output, which must then be
-    /// aligned); else one image per part, in bands of as many tile rows as fit. `None` where it cannot run: the shape does not suit it, its transformed weight does
-    /// not fit one binding, not even one tile row's intermediates do, the parts' offsets would
-    /// not be aligned, or the kernel of its products cannot run a part's band (grid limits; for
-    /// `WinogradCoop` and `Winograd4x4Coop`, `CoopNhwc`'s multiple of 8 input channels).
+    /// aligned); else one image per part, in bands of as many tile rows as fit. `None` where it
+    /// cannot run: the shape does not suit it, its transformed weight does not fit one binding,
+    /// not even one tile row's intermediates do, the parts' offsets would not be aligned, or the
+    /// kernel of its products cannot run a part's band (grid limits; for `WinogradCoop` and
+    /// `Winograd4x4Coop`, `CoopNhwc`'s multiple of 8 input channels).
     pub(crate) fn winograd_parts(
         &self,
         kernel: ConvKernel,
@@ -285,9 +286,8 @@ impl ConvGeometry {
 
 /// A convolution's weight transformed for one Winograd kernel, whose layout it is in: f32 in the
 /// GEMM kernels' packed layout for `Winograd`, `Winograd4x4` and `Winograd5x5`, f16 in
-/// `CoopNhwc`'s for
-/// `WinogradCoop` and `Winograd4x4Coop`, f16 in
-/// whole fragments and workgroup tiles for `WinogradFused` ([`ConvGeometry::winograd_fused_u`]).
+/// `CoopNhwc`'s for `WinogradCoop` and `Winograd4x4Coop`, f16 in whole fragments and workgroup
+/// tiles for `WinogradFused` ([`ConvGeometry::winograd_fused_u`]).
 #[derive(Clone, Debug)]
 pub(crate) struct WinogradWeight {
     /// The kernel it was transformed for.
@@ -661,8 +661,8 @@ impl Batch<'_> {
         let ctx = self.ctx;
         let nhwc = kernel.winograd_products_on_tensor_cores();
         let Intermediates { input, products } = tensors;
-        let transform6 = kernel.winograd_transform();
-        let gemm = part.winograd_band_gemm(transform6, band[1])?;
+        let algorithm = kernel.winograd_transform();
+        let gemm = part.winograd_band_gemm(algorithm, band[1])?;
         let input_pass = ConvBuffers { output: input, bias: None, ..buffers };
         let input_window = Windows { input: windows.input, output: None };
         let transform =
@@ -671,10 +671,10 @@ impl Batch<'_> {
         // are.
         let format = buffers.input.memory_format();
         let (input_entry, output_entry) = transform_entries(nhwc, format);
-        let (input_entry4, output_entry4) = transform6_entries(transform6, nhwc, format);
-        if transform6.six_by_six() {
+        let (input_entry4, output_entry4) = transform6_entries(algorithm, nhwc, format);
+        if algorithm.six_by_six() {
             let pass = Winograd4Pass {
-                transform: transform6,
+                transform: algorithm,
                 entry: input_entry4,
                 activation: Activation::None,
                 band: Some(band),
@@ -706,9 +706,9 @@ impl Batch<'_> {
         let output_pass = ConvBuffers { input: products, ..buffers };
         let output_window = Windows { input: None, output: windows.output };
         let transform = Transform { products_nhwc: nhwc, activation, band: Some(band), packed_u: None };
-        if transform6.six_by_six() {
+        if algorithm.six_by_six() {
             let pass = Winograd4Pass {
-                transform: transform6,
+                transform: algorithm,
                 entry: output_entry4,
                 activation,
                 band: Some(band),
@@ -731,7 +731,8 @@ impl Batch<'_> {
         g: &ConvGeometry,
     ) -> Result<Option<WinogradWeight>> {
         let limit = self.ctx.limits().max_storage_buffer_binding_size;
-        if call.weight.dtype() != DType::F32 || !(g.winograd_shape() || g.winograd_shape_of(5)) {
+        let filters = [WinogradTransform::F2X2_3X3.filter, WinogradTransform::F2X2_5X5.filter];
+        if call.weight.dtype() != DType::F32 || !filters.iter().any(|&r| g.winograd_shape_of(r)) {
             return Ok(None);
         }
         let kernel = match conv_plan::plan(self.ctx, g, DType::F32, call.opts.precision, call.forced) {
@@ -832,10 +833,10 @@ impl Batch<'_> {
         self.pack_weight_coop(&plain, PackLayout::of(&g.winograd_gemm(transform)?))
     }
 
-    /// Records the weight transform of F(m×m, 3×3) (`transform`) for a convolution of `g`'s
-    /// geometry (`weight` [OC, IC, 3, 3], f32) into a new f32 tensor [P·OC, IC, 1, 1] (P its
-    /// 16 or 36 positions): U as the plain weight of its products' grouped 1×1 convolution,
-    /// position t's rows at t·OC.
+    /// Records the weight transform of F(m×m, 3×3) (`transform`, for the tensor-core kernels) for
+    /// a convolution of `g`'s geometry (`weight` [OC, IC, 3, 3], f32) into a new f32 tensor
+    /// [P·OC, IC, 1, 1] (P its 16 or 36 positions): U as the plain weight of its products'
+    /// grouped 1×1 convolution, position t's rows at t·OC.
     fn winograd_weight_plain(
         &mut self,
         transform: WinogradTransform,
@@ -848,20 +849,12 @@ impl Batch<'_> {
         self.ctx.check_binding("Winograd's transformed weight", len * 4)?;
         let shape = [positions as usize * g.oc as usize, g.ic as usize, 1, 1];
         let plain = Tensor::zeros(self.ctx, &shape, DType::F32)?;
-        let buffers = ConvBuffers { input: weight, weight, bias: None, output: &plain };
-        if transform.six_by_six() {
-            let pass = Winograd4Pass {
-                transform,
-                entry: weight6_entry(transform),
-                activation: Activation::None,
-                band: None,
-                products_nhwc: true,
-            };
-            self.winograd4_pass(pass, g, buffers, Windows::default())?;
-        } else {
-            let transform = Transform { products_nhwc: true, activation: Activation::None, band: None, packed_u: None };
-            self.winograd_pass(shader::Entry::WinogradWeight, g, buffers, transform, Windows::default())?;
-        }
+        self.winograd_weight_pass(
+            transform,
+            true,
+            g,
+            ConvBuffers { input: weight, weight, bias: None, output: &plain },
+        )?;
         Ok(plain)
     }
 
@@ -881,25 +874,34 @@ impl Batch<'_> {
         // Zero-filled: the packed layout's padding channels stay zero.
         let transformed = Tensor::zeros(self.ctx, &[len as usize], DType::F32)?;
         let buffers = ConvBuffers { input: weight, weight, bias: None, output: &transformed };
-        if transform.six_by_six() {
-            let pass = Winograd4Pass {
-                transform,
-                entry: weight6_entry(transform),
-                activation: Activation::None,
-                band: None,
-                products_nhwc: false,
-            };
-            self.winograd4_pass(pass, g, buffers, Windows::default())?;
-        } else {
-            let transform =
-                Transform { products_nhwc: false, activation: Activation::None, band: None, packed_u: None };
-            self.winograd_pass(shader::Entry::WinogradWeight, g, buffers, transform, Windows::default())?;
-        }
+        self.winograd_weight_pass(transform, false, g, buffers)?;
         Ok(transformed)
     }
 
-    /// One pass of F(4×4, 3×3) or F(2×2, 5×5) (`shaders/conv2d_winograd4.wgsl`, or its expansion that writes
-    /// f16 where `buffers.output` is f16) over `g`: one thread per channel pair of the weight
+    /// Records `transform`'s weight transform of `buffers.input` into `buffers.output`: U as the
+    /// plain weight of its products' grouped 1×1 convolution where `products_nhwc`
+    /// ([`Batch::winograd_weight_plain`]), else in the GEMM kernels' packed layout
+    /// ([`Batch::winograd_weight`]).
+    fn winograd_weight_pass(
+        &mut self,
+        transform: WinogradTransform,
+        products_nhwc: bool,
+        g: &ConvGeometry,
+        buffers: ConvBuffers<'_>,
+    ) -> Result<()> {
+        let activation = Activation::None;
+        if transform.six_by_six() {
+            let entry = weight6_entry(transform);
+            let pass = Winograd4Pass { transform, entry, activation, band: None, products_nhwc };
+            self.winograd4_pass(pass, g, buffers, Windows::default())
+        } else {
+            let pass = Transform { products_nhwc, activation, band: None, packed_u: None };
+            self.winograd_pass(shader::Entry::WinogradWeight, g, buffers, pass, Windows::default())
+        }
+    }
+
+    /// One pass of F(4×4, 3×3) or F(2×2, 5×5) (`shaders/conv2d_winograd4.wgsl`, or its
+    /// expansion that writes f16 where `buffers.output` is f16) over `g`: one thread per channel pair of the weight
     /// transform, per (image, channel, tile) of the NCHW transforms and of those that read or
     /// write channels-last tensors; one workgroup of 256 per block of tiles × channels of an
     /// image for the block transforms (NCHW tensors, channels-last products); over the tile rows
