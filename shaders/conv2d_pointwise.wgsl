@@ -291,17 +291,98 @@ fn conv2d_pointwise_split(
         stage_pointwise_weights(c0, oc0, local, POINTWISE_SPLIT_THREADS);
         workgroupBarrier();
         let count = min(POINTWISE_IC_CHUNK, params.ic - c0);
-        var at = (b * params.ic + c0 + slice) * quads + quad_here;
-        for (var i = slice; i < count; i += POINTWISE_K_SLICES) {
-            let x = vec4<f32>(input[at]);
+        let at = (b * params.ic + c0 + slice) * quads + quad_here;
+        // The slice's channels of the chunk (slice, slice + 4, …), all their loads issued before
+        // any multiply-add, as in `conv2d_pointwise`: with one load in flight a thread, layers of
+        // long K on grids of few workgroups (Mask R-CNN's 256→12 box head) left the memory
+        // system idle. Channels past `count` load the slice's first one and count as zeros.
+        let valid0 = slice + 0u < count;
+        let x0 = select(vec4<f32>(), vec4<f32>(input[select(at, at + 0u * quads, valid0)]), valid0);
+        let valid1 = slice + 4u < count;
+        let x1 = select(vec4<f32>(), vec4<f32>(input[select(at, at + 4u * quads, valid1)]), valid1);
+        let valid2 = slice + 8u < count;
+        let x2 = select(vec4<f32>(), vec4<f32>(input[select(at, at + 8u * quads, valid2)]), valid2);
+        let valid3 = slice + 12u < count;
+        let x3 = select(vec4<f32>(), vec4<f32>(input[select(at, at + 12u * quads, valid3)]), valid3);
+        let valid4 = slice + 16u < count;
+        let x4 = select(vec4<f32>(), vec4<f32>(input[select(at, at + 16u * quads, valid4)]), valid4);
+        let valid5 = slice + 20u < count;
+        let x5 = select(vec4<f32>(), vec4<f32>(input[select(at, at + 20u * quads, valid5)]), valid5);
+        let valid6 = slice + 24u < count;
+        let x6 = select(vec4<f32>(), vec4<f32>(input[select(at, at + 24u * quads, valid6)]), valid6);
+        let valid7 = slice + 28u < count;
+        let x7 = select(vec4<f32>(), vec4<f32>(input[select(at, at + 28u * quads, valid7)]), valid7);
+        if (valid0) {
             for (var v = 0u; v < vecs_per_block; v++) {
-                let w = pointwise_weights[i * (POINTWISE_MAX_OC_BLOCK / 4u) + v];
-                acc[4u * v] = fma(vec4<f32>(w.x), x, acc[4u * v]);
-                acc[4u * v + 1u] = fma(vec4<f32>(w.y), x, acc[4u * v + 1u]);
-                acc[4u * v + 2u] = fma(vec4<f32>(w.z), x, acc[4u * v + 2u]);
-                acc[4u * v + 3u] = fma(vec4<f32>(w.w), x, acc[4u * v + 3u]);
+                let w = pointwise_weights[(slice + 0u) * (POINTWISE_MAX_OC_BLOCK / 4u) + v];
+                acc[4u * v] = fma(vec4<f32>(w.x), x0, acc[4u * v]);
+                acc[4u * v + 1u] = fma(vec4<f32>(w.y), x0, acc[4u * v + 1u]);
+                acc[4u * v + 2u] = fma(vec4<f32>(w.z), x0, acc[4u * v + 2u]);
+                acc[4u * v + 3u] = fma(vec4<f32>(w.w), x0, acc[4u * v + 3u]);
             }
-            at += POINTWISE_K_SLICES * quads;
+        }
+        if (valid1) {
+            for (var v = 0u; v < vecs_per_block; v++) {
+                let w = pointwise_weights[(slice + 4u) * (POINTWISE_MAX_OC_BLOCK / 4u) + v];
+                acc[4u * v] = fma(vec4<f32>(w.x), x1, acc[4u * v]);
+                acc[4u * v + 1u] = fma(vec4<f32>(w.y), x1, acc[4u * v + 1u]);
+                acc[4u * v + 2u] = fma(vec4<f32>(w.z), x1, acc[4u * v + 2u]);
+                acc[4u * v + 3u] = fma(vec4<f32>(w.w), x1, acc[4u * v + 3u]);
+            }
+        }
+        if (valid2) {
+            for (var v = 0u; v < vecs_per_block; v++) {
+                let w = pointwise_weights[(slice + 8u) * (POINTWISE_MAX_OC_BLOCK / 4u) + v];
+                acc[4u * v] = fma(vec4<f32>(w.x), x2, acc[4u * v]);
+                acc[4u * v + 1u] = fma(vec4<f32>(w.y), x2, acc[4u * v + 1u]);
+                acc[4u * v + 2u] = fma(vec4<f32>(w.z), x2, acc[4u * v + 2u]);
+                acc[4u * v + 3u] = fma(vec4<f32>(w.w), x2, acc[4u * v + 3u]);
+            }
+        }
+        if (valid3) {
+            for (var v = 0u; v < vecs_per_block; v++) {
+                let w = pointwise_weights[(slice + 12u) * (POINTWISE_MAX_OC_BLOCK / 4u) + v];
+                acc[4u * v] = fma(vec4<f32>(w.x), x3, acc[4u * v]);
+                acc[4u * v + 1u] = fma(vec4<f32>(w.y), x3, acc[4u * v + 1u]);
+                acc[4u * v + 2u] = fma(vec4<f32>(w.z), x3, acc[4u * v + 2u]);
+                acc[4u * v + 3u] = fma(vec4<f32>(w.w), x3, acc[4u * v + 3u]);
+            }
+        }
+        if (valid4) {
+            for (var v = 0u; v < vecs_per_block; v++) {
+                let w = pointwise_weights[(slice + 16u) * (POINTWISE_MAX_OC_BLOCK / 4u) + v];
+                acc[4u * v] = fma(vec4<f32>(w.x), x4, acc[4u * v]);
+                acc[4u * v + 1u] = fma(vec4<f32>(w.y), x4, acc[4u * v + 1u]);
+                acc[4u * v + 2u] = fma(vec4<f32>(w.z), x4, acc[4u * v + 2u]);
+                acc[4u * v + 3u] = fma(vec4<f32>(w.w), x4, acc[4u * v + 3u]);
+            }
+        }
+        if (valid5) {
+            for (var v = 0u; v < vecs_per_block; v++) {
+                let w = pointwise_weights[(slice + 20u) * (POINTWISE_MAX_OC_BLOCK / 4u) + v];
+                acc[4u * v] = fma(vec4<f32>(w.x), x5, acc[4u * v]);
+                acc[4u * v + 1u] = fma(vec4<f32>(w.y), x5, acc[4u * v + 1u]);
+                acc[4u * v + 2u] = fma(vec4<f32>(w.z), x5, acc[4u * v + 2u]);
+                acc[4u * v + 3u] = fma(vec4<f32>(w.w), x5, acc[4u * v + 3u]);
+            }
+        }
+        if (valid6) {
+            for (var v = 0u; v < vecs_per_block; v++) {
+                let w = pointwise_weights[(slice + 24u) * (POINTWISE_MAX_OC_BLOCK / 4u) + v];
+                acc[4u * v] = fma(vec4<f32>(w.x), x6, acc[4u * v]);
+                acc[4u * v + 1u] = fma(vec4<f32>(w.y), x6, acc[4u * v + 1u]);
+                acc[4u * v + 2u] = fma(vec4<f32>(w.z), x6, acc[4u * v + 2u]);
+                acc[4u * v + 3u] = fma(vec4<f32>(w.w), x6, acc[4u * v + 3u]);
+            }
+        }
+        if (valid7) {
+            for (var v = 0u; v < vecs_per_block; v++) {
+                let w = pointwise_weights[(slice + 28u) * (POINTWISE_MAX_OC_BLOCK / 4u) + v];
+                acc[4u * v] = fma(vec4<f32>(w.x), x7, acc[4u * v]);
+                acc[4u * v + 1u] = fma(vec4<f32>(w.y), x7, acc[4u * v + 1u]);
+                acc[4u * v + 2u] = fma(vec4<f32>(w.z), x7, acc[4u * v + 2u]);
+                acc[4u * v + 3u] = fma(vec4<f32>(w.w), x7, acc[4u * v + 3u]);
+            }
         }
     }
     // The rounds are written out so that every accumulator index is a constant: indexing the

@@ -2,6 +2,8 @@
 {# variants: f16 #}
 {% set max_oc_block = 16 %}
 {% set loads = 8 %}
+{# A K-slice's channels of one weight chunk (32 channels over 4 slices). #}
+{% set split_loads = 8 %}
 // Pointwise (1×1, stride 1, no padding, one group) convolution of NCHW tensors whose planes
 // (H × W) are multiples of 4, for layers with few channels over many pixels: a memory-bound
 // stream (MobileNetV3's 72→24 projection at batch 32), where a GEMM tile of 64 output channels
@@ -195,18 +197,26 @@ fn conv2d_pointwise_split(
         stage_pointwise_weights(c0, oc0, local, POINTWISE_SPLIT_THREADS);
         workgroupBarrier();
         let count = min(POINTWISE_IC_CHUNK, params.ic - c0);
-        var at = (b * params.ic + c0 + slice) * quads + quad_here;
-        for (var i = slice; i < count; i += POINTWISE_K_SLICES) {
-            let x = vec4<f32>(input[at]);
+        let at = (b * params.ic + c0 + slice) * quads + quad_here;
+        // The slice's channels of the chunk (slice, slice + 4, …), all their loads issued before
+        // any multiply-add, as in `conv2d_pointwise`: with one load in flight a thread, layers of
+        // long K on grids of few workgroups (Mask R-CNN's 256→12 box head) left the memory
+        // system idle. Channels past `count` load the slice's first one and count as zeros.
+{% for u in range(split_loads) %}
+        let valid{{ u }} = slice + {{ u * 4 }}u < count;
+        let x{{ u }} = select(vec4<f32>(), vec4<f32>(input[select(at, at + {{ u * 4 }}u * quads, valid{{ u }})]), valid{{ u }});
+{% endfor %}
+{% for u in range(split_loads) %}
+        if (valid{{ u }}) {
             for (var v = 0u; v < vecs_per_block; v++) {
-                let w = pointwise_weights[i * (POINTWISE_MAX_OC_BLOCK / 4u) + v];
-                acc[4u * v] = fma(vec4<f32>(w.x), x, acc[4u * v]);
-                acc[4u * v + 1u] = fma(vec4<f32>(w.y), x, acc[4u * v + 1u]);
-                acc[4u * v + 2u] = fma(vec4<f32>(w.z), x, acc[4u * v + 2u]);
-                acc[4u * v + 3u] = fma(vec4<f32>(w.w), x, acc[4u * v + 3u]);
+                let w = pointwise_weights[(slice + {{ u * 4 }}u) * (POINTWISE_MAX_OC_BLOCK / 4u) + v];
+                acc[4u * v] = fma(vec4<f32>(w.x), x{{ u }}, acc[4u * v]);
+                acc[4u * v + 1u] = fma(vec4<f32>(w.y), x{{ u }}, acc[4u * v + 1u]);
+                acc[4u * v + 2u] = fma(vec4<f32>(w.z), x{{ u }}, acc[4u * v + 2u]);
+                acc[4u * v + 3u] = fma(vec4<f32>(w.w), x{{ u }}, acc[4u * v + 3u]);
             }
-            at += POINTWISE_K_SLICES * quads;
         }
+{% endfor %}
     }
     // The rounds are written out so that every accumulator index is a constant: indexing the
     // accumulators by a variable would put them in (slow) local memory.
