@@ -84,6 +84,15 @@ cases = [
     ("depthwise_rows_multiplier", (4, 48, 56, 56), (96, 1, 3, 3), "--groups 48 --padding 1 --kernel depthwise_rows"),
     ("depthwise_rows_k7_s2_d2", (2, 48, 41, 40), (48, 1, 7, 7),
      "--groups 48 --padding 6 --stride 2 --dilation 2 --kernel depthwise_rows"),
+    # A 1D depthwise layer run as one column (R66: Conformer's k31 at batch 16, 2 rows a
+    # thread), planned, and a strided, dilated one with bias and ReLU.
+    ("depthwise_rows_1d_column", (16, 256, 249), (256, 1, 31), "--groups 256 --padding 15"),
+    ("depthwise_rows_1d_column_s2_d2", (4, 256, 260), (256, 1, 7),
+     "--groups 256 --padding 6 --stride 2 --dilation 2 --activation relu --kernel depthwise_rows"),
+    # R64: the pointwise stream for under 16 output channels, planned: Mask R-CNN's 256→12 head
+    # (K split), a U-Net's 64→2 output (the main entry point).
+    ("pointwise_vec4_split_few_oc_planned", (2, 256, 100, 136), (12, 256, 1, 1), ""),
+    ("pointwise_vec4_few_oc_planned", (4, 64, 256, 256), (2, 64, 1, 1), "--activation relu"),
     # Winograd F(2x2, 3x3): ragged tiles (odd outputs) and channels (70, 37), no padding on odd
     # sizes, long K (512 channels on 7x7 tiles), K-slices (1024 channels on 4x4 tiles: the
     # small-grid GEMM splits K; one convolution per process, so this checks split-K on the
@@ -258,7 +267,7 @@ f16_cases += [(name + "_f16", xs, ws, flags) for name, xs, ws, flags in cases
                           "transposed_few_oc_ragged_rows", "gemv_4_pixels", "gemm_small_ragged",
                           "gemm_small_transposed", "gemm_small_k32_ragged", "gemm_small_k32_transposed",
                           "pointwise_vec4_blocks", "pointwise_vec4_planned", "pointwise_vec4_split_blocks",
-                          "direct_block_s2")]
+                          "direct_block_s2", "depthwise_rows_1d_column", "pointwise_vec4_split_few_oc_planned")]
 # The channels-last tensor-core kernel, forced (the CLI's tensors are NCHW: it runs between
 # conversions to and from NHWC): 128×128 and 256×64 tiles, ragged pixels and channels, groups,
 # stride/dilation/padding per axis, split-K, clamp; on f16 tensors and on f32 ones with f16 allowed.

@@ -391,6 +391,35 @@ fn depthwise_row_runs_of_each_length() {
     }
 }
 
+/// `depthwise_rows` on single-row layers large enough that it runs them as one column (R66: a
+/// plane of one row of W taken as W rows of one, 2 output rows a thread): Conformer's k31
+/// "same" depthwise over a ragged length (the last run one row), stride 2 with dilation 2, a
+/// channel multiplier of 2, and a 2D layer of one row with a 1×9 filter and a clamp; bias on
+/// every other case. Each runs the kernel forced and the planner, into NaN-poisoned outputs,
+/// against the f64 reference.
+#[test]
+fn depthwise_rows_single_rows_as_columns() {
+    let clamp = Activation::Clamp { min: -0.5, max: 0.6 };
+    type ColumnCase = (&'static str, &'static [usize], &'static [usize], ConvOptions);
+    let cases: [ColumnCase; 4] = [
+        ("1D k31 same, 261 long", &[4, 128, 261], &[128, 1, 31], opts().groups(128).padding(&[15])),
+        ("1D k7 s2 d2", &[2, 512, 260], &[512, 1, 7], opts().groups(512).padding(&[6]).stride(&[2]).dilation(&[2])),
+        ("1D multiplier 2, k5", &[2, 200, 330], &[400, 1, 5], opts().groups(200).padding(&[2])),
+        (
+            "2D one row, 1x9, clamp",
+            &[2, 256, 1, 300],
+            &[256, 1, 1, 9],
+            opts().groups(256).padding(&[0, 4]).activation(clamp),
+        ),
+    ];
+    for (i, (name, input, weight, options)) in cases.into_iter().enumerate() {
+        let g = ConvGeometry::new(input, weight, None, &options).unwrap();
+        assert_eq!(g.planned_kernel(), ConvKernel::DepthwiseRows, "{name}");
+        let case = Case { input, weight, bias: i % 2 == 0, opts: options, kernel: ConvKernel::Direct };
+        check_runs(name, 780 + i as u64, case, &[Some(ConvKernel::DepthwiseRows), None]);
+    }
+}
+
 /// The vec4 depthwise kernel: widths that are multiples of 4, runs of 1, 2 and 4 rows (chosen
 /// by thread count: the long runs on thin images of many channels) with ragged last runs, 2
 /// rows also at stride 2 with dilation 2, paddings that put the first aligned vec4 one or two

@@ -637,6 +637,10 @@ impl Batch<'_> {
         activation: Activation,
     ) -> Result<()> {
         let limits = self.ctx.limits();
+        // A single-row layer (1D) as a column where that gives each thread a run of outputs (R66):
+        // the tensors are the same bytes either way.
+        let column = (kernel == ConvKernel::DepthwiseRows).then(|| g.depthwise_rows_column()).flatten();
+        let g = column.as_ref().unwrap_or(g);
         // f16 tensors in runs of 8 columns where the widths allow (see the shader).
         let vec8 = buffers.input.dtype() == DType::F16 && g.depthwise_vec8_fit();
         let (rows_per_thread, columns_per_thread) = match kernel {

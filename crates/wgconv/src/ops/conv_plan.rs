@@ -225,6 +225,29 @@ pub(crate) const M_FASTEST_MIN_INPUT_BYTES: u64 = 70_000_000;
 /// grid on which it was measured to win (YOLOv8n's 3→16 stem, 320² outputs at batch 1).
 pub(crate) const DIRECT_BLOCK_MIN_PIXELS: u64 = 102_400;
 
+/// The fewest input channels (K) at which rule R64 streams a 2D pointwise layer of under 16
+/// output channels on a grid under [`POINTWISE_FEW_OC_MAIN_MIN_WORKGROUPS`]
+/// (`ConvGeometry::pointwise_few_oc_stream`): K 96–256 measured faster; K 16 on 66 workgroups
+/// (YOLOv8n's 16→1 DFL at batch 1) 0.95× the reference kernel.
+pub(crate) const POINTWISE_FEW_OC_MIN_K: u32 = 64;
+
+/// The fewest output pixels (all images) of a layer rule R64 streams with K split: 27,200
+/// (Mask R-CNN's 256→3 and 256→12 heads at 100 × 136, 2.12× and 2.68×) the fewest measured
+/// faster; at 6,800–8,192 (their 50 × 68 level, 1,024→4 at 32², 320→4 at 64²) it lost to R27's
+/// split K (0.64–0.87×).
+pub(crate) const POINTWISE_FEW_OC_MIN_PIXELS: u64 = 16_384;
+
+/// The fewest `PointwiseVec4` workgroups (at [`POINTWISE_WORKGROUP`] threads) on which rule R64
+/// runs its main entry point rather than the K split: from 400 it won (a 96→12 layer at 160²,
+/// batch 8, 1.20× the split; a U-Net's 64→2 output at 256², batch 4, 1.07×; YOLOv8n b16's 16→1
+/// DFL, 1,050 workgroups, 2.41×); at 128–213 it lost on 2 of 3 (0.77×, 0.94×) and won on one
+/// (Mask R-CNN's 256→12 head at 200 × 272, 1.10×).
+pub(crate) const POINTWISE_FEW_OC_MAIN_MIN_WORKGROUPS: u64 = 256;
+
+/// The fewest input channels (K) of a 1×1 layer rule R65 gives `DirectBlock`
+/// (`ConvGeometry::direct_block_pointwise_wins`): SqueezeNet's 64→16 and 128→16 squeezes.
+pub(crate) const DIRECT_BLOCK_POINTWISE_MIN_K: u64 = 64;
+
 /// The most input channels, or (R48's other clause) output channels, of a layer the fp32
 /// planner gives `PointwiseVec4` that rule R48 keeps on it where f16 multiplicands are allowed
 /// (`ConvGeometry::pointwise_stream_keeps_f16_layer`).
@@ -726,6 +749,20 @@ impl ConvGeometry {
         // thread, ahead of R58's and R47's register blocks and the 32×32 tiles (R60).
         if self.direct_tiled_wins() {
             return ConvKernel::DirectTiled;
+        }
+        // 2D pointwise layers of under 16 output channels (no GEMM tile is worth it) with long K
+        // or on wide grids (a detector's 256→3 and 256→12 heads, a U-Net's 64→2 output): the
+        // pointwise stream, every output channel of a pixel at once and the input read once, its
+        // K split four ways where the grid is smaller (R64).
+        if let Some(stream) = self.pointwise_few_oc_stream() {
+            if self.supports(stream) {
+                return stream;
+            }
+        }
+        // 1×1 layers of K 64–144 into 8–32 channels on large grids whose planes the stream
+        // cannot take (not whole vec4s: SqueezeNet's squeezes at 55²): the register blocks (R65).
+        if self.direct_block_pointwise_wins() && self.supports(ConvKernel::DirectBlock) {
+            return ConvKernel::DirectBlock;
         }
         // 8–32 output channels with K beyond R47's bound on large grids (strided and larger
         // filters into 32, HiFi-GAN's 32-channel 1D blocks, a detector's 256→12 box head; the 3×3
@@ -1331,6 +1368,54 @@ impl ConvGeometry {
             && self.gemm_k_depth() <= DIRECT_TILED_MAX_K
             && self.ow >= DIRECT_TILED_MIN_COLUMNS
             && self.output_pixels() >= min_pixels
+    }
+
+    /// Rule R64: the pointwise stream for a 2D pointwise layer (1×1, stride 1, no padding, one
+    /// group, planes of whole vec4s) of under 16 output channels, where no GEMM tile is worth it
+    /// and the planner ran the reference kernel (or R58's register blocks, or R27's small tiles
+    /// on long K): `PointwiseVec4` on at least [`POINTWISE_FEW_OC_MAIN_MIN_WORKGROUPS`]
+    /// workgroups, else `PointwiseVec4Split` for K of at least [`POINTWISE_FEW_OC_MIN_K`] on at
+    /// least [`POINTWISE_FEW_OC_MIN_PIXELS`] output pixels. Both read each input element once
+    /// for all the output channels; the reference kernel reads it once per channel. Fitted on
+    /// the 47 2D pointwise layers of 1–32 output channels of the suites and 8 probes (v60 call
+    /// A, an H100, each kernel forced against the planner): Mask R-CNN's 256→3 and 256→12 heads
+    /// at 200 × 272 and 100 × 136, batch 2, 1.78–2.68× faster (0.63–1.16× → 1.35–2.46× cuDNN
+    /// fp32 in the same call), a 128→8 probe at 128², batch 4, 2.90×, a 96→12 one at 160², batch 8, 3.21×, a U-Net's 64→2
+    /// output 1.11×, YOLOv8n b16's 16→1 DFL 1.38×. Smaller grids lost (see the constants); 1D
+    /// layers were not measured.
+    pub(crate) fn pointwise_few_oc_stream(&self) -> Option<ConvKernel> {
+        if self.one_d || self.oc >= 16 || !self.supports(ConvKernel::PointwiseVec4) {
+            return None;
+        }
+        if self.pointwise_workgroups(POINTWISE_WORKGROUP) >= POINTWISE_FEW_OC_MAIN_MIN_WORKGROUPS {
+            return Some(ConvKernel::PointwiseVec4);
+        }
+        let long_k = self.ic >= POINTWISE_FEW_OC_MIN_K && self.output_pixels() >= POINTWISE_FEW_OC_MIN_PIXELS;
+        long_k.then_some(ConvKernel::PointwiseVec4Split)
+    }
+
+    /// Rule R65: whether `DirectBlock` takes a 1×1 layer (stride 1, no padding, one group, 2D) of
+    /// K [`DIRECT_BLOCK_POINTWISE_MIN_K`]–[`DIRECT_BLOCK_MAX_K`] into 8–32 output channels on at
+    /// least [`DIRECT_BLOCK_LONG_K_MIN_PIXELS`] output pixels, where the pointwise stream cannot
+    /// run (planes not of whole vec4s). Measured on an H100 (v54 call B, v60 call A): SqueezeNet
+    /// b64's 64→16 and 128→16 squeezes at 55², 1.69× and 1.21× the planner's `GroupedOc4` and
+    /// `GemmSmallK32` (0.69× → 1.17× and 0.80× → 0.97× cuDNN fp32), and a 64→16 probe at 56²,
+    /// batch 64, 1.45× `GemmSmallK32` (that one streams: R46); its 128→32 and 256→32 at 27²
+    /// (46,656 pixels) lost (0.36–0.62×).
+    pub(crate) fn direct_block_pointwise_wins(&self) -> bool {
+        let pointwise = self.kh == 1
+            && self.kw == 1
+            && self.stride == [1, 1]
+            && self.padding == [0, 0]
+            && self.dilation == [1, 1];
+        pointwise
+            && !self.transposed
+            && !self.one_d
+            && self.groups == 1
+            && !self.supports(ConvKernel::PointwiseVec4)
+            && (DIRECT_BLOCK_FEW_OC_MIN_OC..=DIRECT_BLOCK_MAX_OC).contains(&self.oc)
+            && (DIRECT_BLOCK_POINTWISE_MIN_K..=DIRECT_BLOCK_MAX_K).contains(&u64::from(self.ic))
+            && self.output_pixels() >= DIRECT_BLOCK_LONG_K_MIN_PIXELS
     }
 
     /// Rule R58: whether `DirectBlock` beats the kernels the planner gives a direct layer of one
@@ -2173,22 +2258,22 @@ mod tests {
         // ... nor layers of at most 4 output pixels (`Gemv`'s in 1D), which keep their kernels.
         assert_eq!(plan(&[1, 1, 14, 14], &[64, 1, 7, 7], d().stride(&[7])), ConvKernel::DepthwiseRows);
         // R58: 8–32 output channels, K over 144, on large grids — a 3×3 at stride 2 into 32,
-        // a 5×5 into 32 at 128², Mask R-CNN's 256→12 box head at 200 × 272, HiFi-GAN's
-        // 32-channel k7 1D blocks (ESRGAN b4's and DenseNet-121 b32's growth layers,
-        // EfficientNetV2-S's 24→24, ESPCN's 64→32 and 32→9: R60 since v55).
+        // a 5×5 into 32 at 128², HiFi-GAN's 32-channel k7 1D blocks (ESRGAN b4's and DenseNet-121
+        // b32's growth layers, EfficientNetV2-S's 24→24, ESPCN's 64→32 and 32→9: R60 since v55;
+        // Mask R-CNN's 256→12 box head at 200 × 272: R64 since v60; at 199 × 273, planes of
+        // part vec4s, R58 keeps it).
         assert_eq!(plan(&[4, 64, 256, 256], &[32, 64, 3, 3], same().stride(&[2])), ConvKernel::DirectBlock);
         assert_eq!(plan(&[4, 32, 128, 128], &[32, 32, 5, 5], d().padding(&[2])), ConvKernel::DirectBlock);
-        assert_eq!(plan(&[2, 256, 200, 272], &[12, 256, 1, 1], d()), ConvKernel::DirectBlock);
+        assert_eq!(plan(&[2, 256, 199, 273], &[12, 256, 1, 1], d()), ConvKernel::DirectBlock);
         assert_eq!(plan(&[4, 32, 65_536], &[32, 32, 7], d().padding(&[3])), ConvKernel::DirectBlock);
         // Not on smaller grids (ESRGAN b1's 3×3 layers, which R60 takes; DenseNet's 14² block),
-        // K over 1440, 33+ or under 8 output channels, 2D pointwise layers of 16+ channels
-        // (SqueezeNet's squeezes keep their kernels), grouped or transposed layers.
+        // K over 1440, 33+ or under 8 output channels, 1D pointwise layers of 16+ channels,
+        // grouped or transposed layers (SqueezeNet's 2D squeezes: R65 since v60).
         assert_ne!(plan(&[1, 64, 128, 128], &[32, 64, 3, 3], same()), ConvKernel::DirectBlock);
         assert_ne!(plan(&[32, 128, 14, 14], &[32, 128, 3, 3], same()), ConvKernel::DirectBlock);
         assert_ne!(plan(&[4, 192, 128, 128], &[32, 192, 3, 3], same()), ConvKernel::DirectBlock);
         assert_ne!(plan(&[16, 64, 224, 224], &[48, 64, 3, 3], same()), ConvKernel::DirectBlock);
         assert_ne!(plan(&[16, 32, 224, 224], &[6, 32, 3, 3], same()), ConvKernel::DirectBlock);
-        assert_ne!(plan(&[64, 64, 55, 55], &[16, 64, 1, 1], d()), ConvKernel::DirectBlock);
         assert_ne!(plan(&[4, 256, 65_536], &[32, 256, 1], d()), ConvKernel::DirectBlock);
         assert_ne!(plan(&[16, 64, 224, 224], &[32, 32, 3, 3], same().groups(2)), ConvKernel::DirectBlock);
         // R60: 3×3 stride-1 layers of 16+ channels into 9–32 on grids of 16,384+ pixels and 28+
@@ -2237,6 +2322,46 @@ mod tests {
         assert_eq!(plan(&[32, 160, 17, 17], &[160, 160, 7, 1], tall()), ConvKernel::GemmN64K16);
         assert_eq!(plan(&[32, 128, 17, 17], &[192, 128, 7, 1], tall()), ConvKernel::GemmN64K16);
         assert_eq!(plan_2x2(&[8, 64, 56, 56], &[64, 64, 3, 3], same()), ConvKernel::GemmN64K32);
+    }
+
+    /// R64 and R65: 2D pointwise layers of few output channels.
+    #[test]
+    fn few_channel_pointwise_layers_stream() {
+        let d = ConvOptions::default;
+        let plan = |input: &[usize], weight: &[usize]| geo(input, weight, d()).unwrap().planned_kernel();
+        // R64: under 16 output channels — the stream's main entry point on 256+ workgroups (a
+        // 96→12 layer at 160², batch 8; a U-Net's 64→2 output at 256², batch 4; YOLOv8n b16's
+        // 16→1 DFL over 4 × 8400), its K split on fewer for K ≥ 64 on 16,384+ pixels (Mask R-CNN's
+        // 256→3 and 256→12 heads at 200 × 272 and 100 × 136, a 128→8 layer at 128², batch 4).
+        assert_eq!(plan(&[8, 96, 160, 160], &[12, 96, 1, 1]), ConvKernel::PointwiseVec4);
+        assert_eq!(plan(&[4, 64, 256, 256], &[2, 64, 1, 1]), ConvKernel::PointwiseVec4);
+        assert_eq!(plan(&[16, 16, 4, 8400], &[1, 16, 1, 1]), ConvKernel::PointwiseVec4);
+        assert_eq!(plan(&[2, 256, 200, 272], &[3, 256, 1, 1]), ConvKernel::PointwiseVec4Split);
+        assert_eq!(plan(&[2, 256, 200, 272], &[12, 256, 1, 1]), ConvKernel::PointwiseVec4Split);
+        assert_eq!(plan(&[2, 256, 100, 136], &[12, 256, 1, 1]), ConvKernel::PointwiseVec4Split);
+        assert_eq!(plan(&[4, 128, 128, 128], &[8, 128, 1, 1]), ConvKernel::PointwiseVec4Split);
+        // Not on smaller grids (their 50 × 68 level; 1024→4 at 32², batch 8), short K on few
+        // workgroups (the DFL at batch 1), planes of part vec4s, 16+ output channels, 1D layers.
+        assert_eq!(plan(&[2, 256, 50, 68], &[12, 256, 1, 1]), ConvKernel::GemmSmallK32);
+        assert_eq!(plan(&[8, 1024, 32, 32], &[4, 1024, 1, 1]), ConvKernel::FewOc);
+        assert_eq!(plan(&[1, 16, 4, 8400], &[1, 16, 1, 1]), ConvKernel::DirectVec4);
+        let streams = [ConvKernel::PointwiseVec4, ConvKernel::PointwiseVec4Split];
+        assert!(!streams.contains(&plan(&[2, 256, 199, 273], &[12, 256, 1, 1])));
+        assert!(!streams.contains(&plan(&[4, 256, 64, 64], &[21, 256, 1, 1])));
+        let one_d = geo(&[2, 256, 54_400], &[12, 256, 1], d()).unwrap();
+        assert!(!streams.contains(&one_d.planned_kernel()));
+        // R65: 1×1 layers of K 64–144 into 8–32 channels on 150,000+ pixels whose planes are not
+        // whole vec4s (SqueezeNet b64's 64→16 and 128→16 squeezes at 55²); not at 27² (its
+        // 128→32), not K 256, and a plane of whole vec4s streams instead (R46).
+        assert_eq!(plan(&[64, 64, 55, 55], &[16, 64, 1, 1]), ConvKernel::DirectBlock);
+        assert_eq!(plan(&[64, 128, 55, 55], &[16, 128, 1, 1]), ConvKernel::DirectBlock);
+        assert_ne!(plan(&[64, 128, 27, 27], &[32, 128, 1, 1]), ConvKernel::DirectBlock);
+        assert_ne!(plan(&[64, 256, 55, 55], &[16, 256, 1, 1]), ConvKernel::DirectBlock);
+        assert_eq!(plan(&[64, 64, 56, 56], &[16, 64, 1, 1]), ConvKernel::PointwiseVec4);
+        // Where f16 is allowed R64's layers keep the stream (no GEMM tile is worth it there);
+        // R65's count as GEMM-shaped for the tensor cores, as R58's do.
+        assert!(!geo(&[2, 256, 200, 272], &[12, 256, 1, 1], d()).unwrap().tensor_core_candidate());
+        assert!(geo(&[64, 64, 55, 55], &[16, 64, 1, 1], d()).unwrap().tensor_core_candidate());
     }
 
     #[test]
