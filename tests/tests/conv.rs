@@ -394,8 +394,9 @@ fn depthwise_row_runs_of_each_length() {
 /// `depthwise_rows` on single-row layers large enough that it runs them as one column (R66: a
 /// plane of one row of W taken as W rows of one, 2 output rows a thread): Conformer's k31
 /// "same" depthwise over a ragged length (the last run one row), stride 2 with dilation 2, a
-/// channel multiplier of 2, and a 2D layer of one row with a 1×9 filter and a clamp; bias on
-/// every other case. Each runs the kernel forced and the planner, into NaN-poisoned outputs,
+/// channel multiplier of 2, and a 2D layer of one row with a 1×9 filter and a clamp (301 wide:
+/// widths of whole vec4s take R4's `depthwise_vec4` instead); bias on every other case. Each
+/// is large enough for 2 rows a thread as a column (unit tests in `conv_launch` pin that). Each runs the kernel forced and the planner, into NaN-poisoned outputs,
 /// against the f64 reference.
 #[test]
 fn depthwise_rows_single_rows_as_columns() {
@@ -407,7 +408,7 @@ fn depthwise_rows_single_rows_as_columns() {
         ("1D multiplier 2, k5", &[2, 200, 330], &[400, 1, 5], opts().groups(200).padding(&[2])),
         (
             "2D one row, 1x9, clamp",
-            &[2, 256, 1, 300],
+            &[2, 256, 1, 301],
             &[256, 1, 1, 9],
             opts().groups(256).padding(&[0, 4]).activation(clamp),
         ),

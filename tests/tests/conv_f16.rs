@@ -156,6 +156,9 @@ fn f16_depthwise_and_grouped_kernels() {
     check("multiplier", 380, Case { input: &[1, 3, 9, 8], weight: &[6, 1, 3, 3], opts }, &[]);
     let opts = ConvOptions::default().groups(4).padding(&[1]).activation(Activation::Relu);
     check("grouped oc4", 390, Case { input: &[2, 16, 8, 9], weight: &[16, 4, 3, 3], opts }, &[]);
+    // A 1D depthwise k31 layer large enough for `depthwise_rows` to run it as one column (R66).
+    let opts = ConvOptions::default().groups(128).padding(&[15]);
+    check("1D depthwise k31 as a column", 395, Case { input: &[4, 128, 261], weight: &[128, 1, 31], opts }, &[]);
 }
 
 /// `DepthwiseVec4` takes f16 tensors whose widths are multiples of 8 in runs of 8 columns

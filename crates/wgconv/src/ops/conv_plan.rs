@@ -1403,11 +1403,8 @@ impl ConvGeometry {
     /// batch 64, 1.45× `GemmSmallK32` (that one streams: R46); its 128→32 and 256→32 at 27²
     /// (46,656 pixels) lost (0.36–0.62×).
     pub(crate) fn direct_block_pointwise_wins(&self) -> bool {
-        let pointwise = self.kh == 1
-            && self.kw == 1
-            && self.stride == [1, 1]
-            && self.padding == [0, 0]
-            && self.dilation == [1, 1];
+        let pointwise =
+            self.kh == 1 && self.kw == 1 && self.stride == [1, 1] && self.padding == [0, 0] && self.dilation == [1, 1];
         pointwise
             && !self.transposed
             && !self.one_d
