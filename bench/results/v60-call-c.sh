@@ -3,7 +3,7 @@
 # since their last whole runs in v54 and v51), cuDNN fp32 and TF32 in the same call.
 # Carry [".gl", "bin-v60"]. Each step is saved as it ends.
 for f in .gl/*.deb; do dpkg -x $f /; done; ldconfig; export VK_DRIVER_FILES=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json
-xz -dc bin-v60/b.tar.xz | tar xf - -C /tmp; chmod +x /tmp/wgconv-b
+xz -dc bin-v60/c.tar.xz | tar xf - -C /tmp; chmod +x /tmp/wgconv-b
 R=/tmp/rc; rm -rf $R; mkdir -p $R; T0=$(date +%s)
 save() { echo "step $1 at $(($(date +%s)-T0)) s" >> $R/steps.txt; tar czf $OUT/rc.tgz -C $R . ; }
 nvidia-smi --query-gpu=name,driver_version --format=csv > $R/gpu.txt; md5sum /tmp/wgconv-b > $R/md5.txt
