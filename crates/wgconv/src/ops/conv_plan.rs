@@ -754,10 +754,8 @@ impl ConvGeometry {
         // or on wide grids (a detector's 256→3 and 256→12 heads, a U-Net's 64→2 output): the
         // pointwise stream, every output channel of a pixel at once and the input read once, its
         // K split four ways where the grid is smaller (R64).
-        if let Some(stream) = self.pointwise_few_oc_stream() {
-            if self.supports(stream) {
-                return stream;
-            }
+        if let Some(stream) = self.pointwise_few_oc_stream().filter(|&stream| self.supports(stream)) {
+            return stream;
         }
         // 1×1 layers of K 64–144 into 8–32 channels on large grids whose planes the stream
         // cannot take (not whole vec4s: SqueezeNet's squeezes at 55²): the register blocks (R65).
