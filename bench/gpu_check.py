@@ -103,6 +103,11 @@ cases = [
     ("winograd_long_k", (1, 512, 14, 14), (512, 512, 3, 3), "--padding 1 --kernel winograd"),
     ("winograd_k_slices", (1, 1024, 8, 8), (256, 1024, 3, 3), "--padding 1 --kernel winograd"),
     ("winograd_large", (1, 128, 128, 128), (128, 128, 3, 3), "--padding 1 --activation clamp:-0.5,0.5 --kernel winograd"),
+    # F(4x4, 3x3) on dilated filters (each of the output's dilation² phases tiled alone): ragged
+    # phases at dilation 2, 3 × 2 with padding 3 × 2, and DeepLabv3's ASPP at dilation 12.
+    ("winograd_4x4_dilated_2", (2, 64, 37, 35), (70, 64, 3, 3), "--padding 2 --dilation 2 --activation relu --kernel winograd_4x4"),
+    ("winograd_4x4_dilated_3x2", (1, 48, 41, 30), (64, 48, 3, 3), "--padding 3,2 --dilation 3,2 --kernel winograd_4x4"),
+    ("winograd_4x4_dilated_aspp", (1, 512, 64, 64), (256, 512, 3, 3), "--padding 12 --dilation 12 --kernel winograd_4x4"),
     # Winograd with its products on the tensor cores (`coop_nhwc` over channels-last
     # intermediates): f16 multiplicands are the transformed operands rounded, not the inputs, so
     # the check is against the exact f64 reference, within 3e-3 (2^-11 per rounded operand, the

@@ -106,14 +106,25 @@
   The 6×6 window d of the NCHW or NHWC (`layout`) input at rows y0.., columns x0.. of image n,
   channel ic: zero outside the input.
 #}
+{#
+  The NCHW window's rows and columns lie `dy` and `dx` apart (the dilation: 1 but for the
+  NCHW passes of a dilated F(4×4, 3×3)); the channels-last ones' 1 apart.
+#}
 {% macro load_window(layout) %}
+{% if layout == "nchw" %}
+    let dy = i32(params.dilation_h);
+    let dx = i32(params.dilation_w);
+{% else %}
+    let dy = 1;
+    let dx = 1;
+{% endif %}
 {% for s in range(6) %}
-    let col_ok_{{ s }} = x0 + {{ s }} >= 0 && x0 + {{ s }} < i32(params.iw);
+    let col_ok_{{ s }} = x0 + {{ s }} * dx >= 0 && x0 + {{ s }} * dx < i32(params.iw);
 {% endfor %}
 {% for r in range(6) %}
-    let row_ok_{{ r }} = y0 + {{ r }} >= 0 && y0 + {{ r }} < i32(params.ih);
+    let row_ok_{{ r }} = y0 + {{ r }} * dy >= 0 && y0 + {{ r }} * dy < i32(params.ih);
 {% if layout == "nchw" %}
-    let row_at_{{ r }} = ((n * params.ic + ic) * params.ih + u32(y0 + {{ r }})) * params.iw;
+    let row_at_{{ r }} = ((n * params.ic + ic) * params.ih + u32(y0 + {{ r }} * dy)) * params.iw;
 {% else %}
     let row_at_{{ r }} = (n * params.ih + u32(y0 + {{ r }})) * params.iw;
 {% endif %}
@@ -121,7 +132,7 @@
     var d_{{ r }}_{{ s }} = 0.0;
     if (row_ok_{{ r }} && col_ok_{{ s }}) {
 {% if layout == "nchw" %}
-        d_{{ r }}_{{ s }} = input[row_at_{{ r }} + u32(x0 + {{ s }})];
+        d_{{ r }}_{{ s }} = input[row_at_{{ r }} + u32(x0 + {{ s }} * dx)];
 {% else %}
         d_{{ r }}_{{ s }} = input[(row_at_{{ r }} + u32(x0 + {{ s }})) * params.ic + ic];
 {% endif %}
@@ -129,7 +140,8 @@
 {% endfor %}
 {% endfor %}
 {%- endmacro %}
-// Winograd F(4×4, 3×3) for 3×3 convolutions at stride 1, dilation 1, one group, f32 tensors:
+// Winograd F(4×4, 3×3) for 3×3 convolutions at stride 1, one group, f32 tensors (the NCHW passes at
+// any dilation: `tile_cols`; the channels-last ones at dilation 1):
 // each 4×4 block of outputs ("tile") comes from its 6×6 input window in 36 products per channel
 // pair instead of 144, so the multiply-adds fall 4-fold (F(2×2, 3×3) in conv2d_winograd.wgsl:
 // 2.25-fold), and the transformed input and the products are 36/16 the input and the output
@@ -209,9 +221,20 @@ const V_SCALE: f32 = 0.125;
 
 {{ conv.activate() }}
 
-// Tiles along the output's columns, `step` columns each (the last cut).
+// Tiles along the output's columns, `step` columns each (the last cut). With dilation d the
+// output's columns fall into d phases (column mod d), each an undilated convolution of the input
+// columns of its phase: a phase's tiles hold `step` of its columns, d apart, and tile column X is
+// phase X mod d's tile X / d (`tile_origin`). Every phase gets as many tiles as phase 0 (the
+// widest); the columns past the output are cut.
 fn tile_cols(step: u32) -> u32 {
-    return (params.ow + step - 1u) / step;
+    let d = params.dilation_w;
+    return ((params.ow + d - 1u) / d + step - 1u) / step * d;
+}
+
+// The first output row (column) of tile row (column) `t` of `step` rows (columns) at dilation
+// `d`: its phase t mod d, then `step` · d per tile of the phase. Its rows are that plus d · a.
+fn tile_origin(t: u32, step: u32, d: u32) -> u32 {
+    return t % d + t / d * step * d;
 }
 
 // F(4×4, 3×3)'s tiles along the output's columns.
@@ -285,8 +308,8 @@ fn bias_of(oc: u32) -> f32 {
     let tile = index % tiles;
     let ic = (index / tiles) % params.ic;
     let n = index / (tiles * params.ic);
-    let y0 = i32((params.tile_row0 + tile / tile_cols({{ step }}u)) * {{ step }}u) - i32(params.pad_h);
-    let x0 = i32(tile % tile_cols({{ step }}u) * {{ step }}u) - i32(params.pad_w);
+    let y0 = i32(tile_origin(params.tile_row0 + tile / tile_cols({{ step }}u), {{ step }}u, params.dilation_h)) - i32(params.pad_h);
+    let x0 = i32(tile_origin(tile % tile_cols({{ step }}u), {{ step }}u, params.dilation_w)) - i32(params.pad_w);
     // The 6×6 window d, zero outside the input.
 {{ load_window("nchw") }}
 {{ input_transform() }}
@@ -316,19 +339,18 @@ fn bias_of(oc: u32) -> f32 {
 {{ output_transform(at, step) }}
     let b = bias_of(oc);
     // Plus the bias, through the activation: rows and columns past the output cut.
-    let oy0 = (params.tile_row0 + tile / tile_cols({{ step }}u)) * {{ step }}u;
-    let ox0 = tile % tile_cols({{ step }}u) * {{ step }}u;
+    // The tile's rows and columns lie the dilation apart.
+    let dy = params.dilation_h;
+    let dx = params.dilation_w;
+    let oy0 = tile_origin(params.tile_row0 + tile / tile_cols({{ step }}u), {{ step }}u, dy);
+    let ox0 = tile_origin(tile % tile_cols({{ step }}u), {{ step }}u, dx);
 {% for a in range(step) %}
-    if (oy0 + {{ a }}u < params.oh) {
-        let at = ((n * params.oc + oc) * params.oh + oy0 + {{ a }}u) * params.ow + ox0;
+    if (oy0 + {{ a }}u * dy < params.oh) {
+        let at = ((n * params.oc + oc) * params.oh + oy0 + {{ a }}u * dy) * params.ow + ox0;
 {% for c in range(step) %}
-{% if c == 0 %}
-        output[at] = {{ to_out }}(activate(y_{{ a }}_0 + b));
-{% else %}
-        if (ox0 + {{ c }}u < params.ow) {
-            output[at + {{ c }}u] = {{ to_out }}(activate(y_{{ a }}_{{ c }} + b));
+        if (ox0 + {{ c }}u * dx < params.ow) {
+            output[at + {{ c }}u * dx] = {{ to_out }}(activate(y_{{ a }}_{{ c }} + b));
         }
-{% endif %}
 {% endfor %}
     }
 {% endfor %}

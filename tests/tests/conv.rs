@@ -1658,6 +1658,76 @@ fn winograd_4x4_matches_the_reference() {
     assert!(err.contains("winograd_4x4"), "{err}");
 }
 
+/// Winograd F(4×4, 3×3) on dilated filters, forced: the output's dilation² phases each tiled
+/// alone. Dilation 2 (phases of 9 and 8 rows: ragged tiles in each), 3 × 2 (unequal along the
+/// axes) with padding 3 × 2, "same" dilation 4 with bias and relu, an image narrower than the
+/// dilation (7 columns at dilation 12: phases past the output, ASPP-like), 12 output channels,
+/// two images; in bands of tile rows where its intermediates exceed a binding. Every output
+/// NaN-poisoned first, each against the f64 reference.
+#[test]
+fn winograd_4x4_runs_dilated_filters() {
+    let w4 = ConvKernel::Winograd4x4;
+    let relu = opts().activation(Activation::Relu);
+    let (vec4, scalar) = (ConvKernel::DirectVec4, ConvKernel::Direct);
+    let cases = [
+        (
+            "dilation 2, ragged phases",
+            Case {
+                input: &[2, 8, 19, 17],
+                weight: &[12, 8, 3, 3],
+                bias: true,
+                opts: opts().padding(&[1]).dilation(&[2]),
+                kernel: vec4,
+            },
+        ),
+        (
+            "dilation 3×2, padding 3×2",
+            Case {
+                input: &[1, 5, 23, 18],
+                weight: &[7, 5, 3, 3],
+                bias: false,
+                opts: opts().padding(&[3, 2]).dilation(&[3, 2]),
+                kernel: scalar,
+            },
+        ),
+        (
+            "same, dilation 4, relu",
+            Case {
+                input: &[1, 4, 21, 26],
+                weight: &[8, 4, 3, 3],
+                bias: true,
+                opts: relu.padding(&[4]).dilation(&[4]),
+                kernel: vec4,
+            },
+        ),
+        (
+            "dilation 12 over 7 columns",
+            Case {
+                input: &[1, 8, 9, 7],
+                weight: &[4, 8, 3, 3],
+                bias: true,
+                opts: opts().padding(&[12]).dilation(&[12]),
+                kernel: vec4,
+            },
+        ),
+    ];
+    for (i, (name, case)) in cases.into_iter().enumerate() {
+        let g = ConvGeometry::new(case.input, case.weight, None, &case.opts).unwrap();
+        assert!(g.supports(w4), "{name}");
+        // The other Winograd kernels run undilated filters only.
+        for other in [ConvKernel::Winograd, ConvKernel::Winograd5x5, ConvKernel::WinogradFused] {
+            assert!(!g.supports(other), "{name}: {other:?}");
+        }
+        check_runs_forced(name, 960 + 3 * i as u64, case, &[Some(w4)], ForcedPlan::default());
+    }
+    // 24 KiB bindings: [2, 8, 18, 24] at dilation 2 has 2 · ⌈9 / 4⌉ = 6 tile rows of 2 · ⌈12 / 4⌉
+    // = 6 tiles; its transformed input per image (36·8·6·6 f32 = 41.5 KB) does not fit, two tile
+    // rows of products (36·12·6 f32 a row) do: each image in bands of 2 tile rows (3 bands), each
+    // band a mix of both row phases' tiles.
+    let options = opts().padding(&[2]).dilation(&[2]).activation(Activation::Relu);
+    check_winograd_in_bands(w4, 975, 24 << 10, ([2, 8, 18, 24], [12, 8, 3, 3]), &options, 1 + 2 * 3 * 3);
+}
+
 /// Winograd F(2×2, 5×5), forced: ragged tiles (odd and even output sizes), paddings 0–2 and
 /// 2×1, output channels not a multiple of 4, bias or none, relu and clamp, several images,
 /// channels-last tensors (through a relayout); in bands of tile rows and in parts of whole
@@ -2849,8 +2919,9 @@ fn direct_block_runs_register_blocks() {
         check_runs("R57's stem, planned", 801 + i as u64, case, &[None]);
     }
     // Planned (R58, v54): 8–15 output channels with K over 144 on 102,400+ output pixels, where
-    // the reference kernel ran before: a detector's box head, 160→12 1×1 at 320².
-    let (input, weight) = (&[1usize, 160, 320, 320][..], &[12usize, 160, 1, 1][..]);
+    // the reference kernel ran before: a detector's box head, 160→12 1×1 at 321² (planes of part
+    // vec4s: on whole ones R64's pointwise stream takes it since v60).
+    let (input, weight) = (&[1usize, 160, 321, 321][..], &[12usize, 160, 1, 1][..]);
     let g = ConvGeometry::new(input, weight, None, &opts()).unwrap();
     assert_eq!(g.planned_kernel(), ConvKernel::DirectBlock);
     let case = Case { input, weight, bias: true, opts: opts(), kernel: ConvKernel::DirectVec4 };

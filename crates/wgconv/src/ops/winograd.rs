@@ -165,6 +165,26 @@ impl ConvGeometry {
             && self.groups == 1
     }
 
+    /// Whether `kernel` (a Winograd kernel) runs this filter: its own shape
+    /// ([`ConvGeometry::winograd_shape_of`]), or for `Winograd4x4` also a dilated 3×3 filter at
+    /// stride 1, one group, whose output falls into dilation² phases, each an undilated
+    /// convolution of the input's same phase (`tile_cols` in conv2d_winograd4.wgsl).
+    pub(crate) fn winograd_runs_filter(&self, kernel: ConvKernel) -> bool {
+        let filter = kernel.winograd_transform().filter;
+        let dilated_3x3 = !self.transposed
+            && [self.kh, self.kw] == [3, 3]
+            && self.stride == [1, 1]
+            && self.groups == 1
+            && self.dilation != [1, 1];
+        self.winograd_shape_of(filter) || (kernel == ConvKernel::Winograd4x4 && dilated_3x3)
+    }
+
+    /// Whether `kernel` runs this filter ([`ConvGeometry::winograd_runs_filter`]) and its
+    /// transformed weight fits one storage binding of `binding_limit` bytes.
+    pub(crate) fn winograd_kernel_weight_fits(&self, kernel: ConvKernel, binding_limit: u64) -> bool {
+        self.winograd_runs_filter(kernel) && self.winograd_weight_len(kernel.winograd_transform()) * 4 <= binding_limit
+    }
+
     /// F(2×2, 3×3)'s output tiles (2×2 blocks, cut at odd sizes) along the rows and the columns
     /// of an image.
     pub(crate) fn winograd_tile_grid(&self) -> [u32; 2] {
@@ -172,9 +192,12 @@ impl ConvGeometry {
     }
 
     /// Output tiles of F(`tile`×`tile`, r×r) (blocks of `tile` × `tile`, the last cut) along the
-    /// rows and the columns of an image.
+    /// rows and the columns of an image. With dilation d along an axis, its outputs fall into d
+    /// phases (index mod d) of ⌈size / d⌉ or fewer, each tiled alone: d · ⌈⌈size / d⌉ / tile⌉
+    /// (the shaders' `tile_cols` and `tile_origin`).
     pub(crate) fn winograd_tile_grid_of(&self, tile: u32) -> [u32; 2] {
-        [self.oh.div_ceil(tile), self.ow.div_ceil(tile)]
+        let tiles = |size: u32, d: u32| size.div_ceil(d).div_ceil(tile) * d;
+        [tiles(self.oh, self.dilation[0]), tiles(self.ow, self.dilation[1])]
     }
 
     /// F(2×2, 3×3)'s output tiles per image.
@@ -254,7 +277,7 @@ impl ConvGeometry {
         alignment: u64,
     ) -> Option<WinogradParts> {
         let transform = kernel.winograd_transform();
-        if !self.winograd_weight_fits(transform, binding_limit) {
+        if !self.winograd_kernel_weight_fits(kernel, binding_limit) {
             return None;
         }
         let tile_rows = self.winograd_tile_grid_of(transform.tile)[0];
@@ -732,7 +755,8 @@ impl Batch<'_> {
     ) -> Result<Option<WinogradWeight>> {
         let limit = self.ctx.limits().max_storage_buffer_binding_size;
         let filters = [WinogradTransform::F2X2_3X3.filter, WinogradTransform::F2X2_5X5.filter];
-        if call.weight.dtype() != DType::F32 || !filters.iter().any(|&r| g.winograd_shape_of(r)) {
+        let shape = filters.iter().any(|&r| g.winograd_shape_of(r)) || g.winograd_runs_filter(ConvKernel::Winograd4x4);
+        if call.weight.dtype() != DType::F32 || !shape {
             return Ok(None);
         }
         let kernel = match conv_plan::plan(self.ctx, g, DType::F32, call.opts.precision, call.forced) {
@@ -740,7 +764,7 @@ impl Batch<'_> {
             _ => return Ok(None),
         };
         let kernel = self.winograd_kernel_for(kernel, call.packed_winograd, call.forced, g);
-        if !g.winograd_weight_fits(kernel.winograd_transform(), limit) {
+        if !g.winograd_kernel_weight_fits(kernel, limit) {
             return Ok(None);
         }
         Ok(Some(self.winograd_weight_kept_or_new(kernel, call.packed_winograd, call.weight, g)?))
