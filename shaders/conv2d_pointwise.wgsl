@@ -14,10 +14,10 @@
 // consecutive, so the blocks after the first read the chunk's input from the L2 cache.
 //
 // `conv2d_pointwise_split` splits K four ways, for grids too small to fill the GPU with one
-// thread per vec4 (batch-1 layers of up to 32 input channels, where the planner takes it): 32
-// vec4s per workgroup, each computed by 4 threads over every 4th input channel (4× the threads,
-// each a quarter of the serial loads), their sums added through workgroup memory, one round of 4
-// output channels at a time.
+// thread per vec4 (batch-1 layers of up to 32 input channels, R38; layers of under 16 output
+// channels with K of 64–256, R64): 32 vec4s per workgroup, each computed by 4 threads over every
+// 4th input channel (4× the threads, each a quarter of the loads, 8 of them in flight), their
+// sums added through workgroup memory, one round of 4 output channels at a time.
 // Tensors are f32 (the output f32); the arithmetic is f32.
 
 struct ConvParams {
@@ -292,26 +292,28 @@ fn conv2d_pointwise_split(
         workgroupBarrier();
         let count = min(POINTWISE_IC_CHUNK, params.ic - c0);
         let at = (b * params.ic + c0 + slice) * quads + quad_here;
+        // The chunk's first channel, which exists (c0 < IC): where a slice's channel does not.
+        let first = (b * params.ic + c0) * quads + quad_here;
         // The slice's channels of the chunk (slice, slice + 4, …), all their loads issued before
         // any multiply-add, as in `conv2d_pointwise`: with one load in flight a thread, layers of
         // long K on grids of few workgroups (Mask R-CNN's 256→12 box head) left the memory
-        // system idle. Channels past `count` load the slice's first one and count as zeros.
+        // system idle. Channels past `count` load the chunk's first one and count as zeros.
         let valid0 = slice + 0u < count;
-        let x0 = select(vec4<f32>(), vec4<f32>(input[select(at, at + 0u * quads, valid0)]), valid0);
+        let x0 = select(vec4<f32>(), vec4<f32>(input[select(first, at + 0u * quads, valid0)]), valid0);
         let valid1 = slice + 4u < count;
-        let x1 = select(vec4<f32>(), vec4<f32>(input[select(at, at + 4u * quads, valid1)]), valid1);
+        let x1 = select(vec4<f32>(), vec4<f32>(input[select(first, at + 4u * quads, valid1)]), valid1);
         let valid2 = slice + 8u < count;
-        let x2 = select(vec4<f32>(), vec4<f32>(input[select(at, at + 8u * quads, valid2)]), valid2);
+        let x2 = select(vec4<f32>(), vec4<f32>(input[select(first, at + 8u * quads, valid2)]), valid2);
         let valid3 = slice + 12u < count;
-        let x3 = select(vec4<f32>(), vec4<f32>(input[select(at, at + 12u * quads, valid3)]), valid3);
+        let x3 = select(vec4<f32>(), vec4<f32>(input[select(first, at + 12u * quads, valid3)]), valid3);
         let valid4 = slice + 16u < count;
-        let x4 = select(vec4<f32>(), vec4<f32>(input[select(at, at + 16u * quads, valid4)]), valid4);
+        let x4 = select(vec4<f32>(), vec4<f32>(input[select(first, at + 16u * quads, valid4)]), valid4);
         let valid5 = slice + 20u < count;
-        let x5 = select(vec4<f32>(), vec4<f32>(input[select(at, at + 20u * quads, valid5)]), valid5);
+        let x5 = select(vec4<f32>(), vec4<f32>(input[select(first, at + 20u * quads, valid5)]), valid5);
         let valid6 = slice + 24u < count;
-        let x6 = select(vec4<f32>(), vec4<f32>(input[select(at, at + 24u * quads, valid6)]), valid6);
+        let x6 = select(vec4<f32>(), vec4<f32>(input[select(first, at + 24u * quads, valid6)]), valid6);
         let valid7 = slice + 28u < count;
-        let x7 = select(vec4<f32>(), vec4<f32>(input[select(at, at + 28u * quads, valid7)]), valid7);
+        let x7 = select(vec4<f32>(), vec4<f32>(input[select(first, at + 28u * quads, valid7)]), valid7);
         if (valid0) {
             for (var v = 0u; v < vecs_per_block; v++) {
                 let w = pointwise_weights[(slice + 0u) * (POINTWISE_MAX_OC_BLOCK / 4u) + v];

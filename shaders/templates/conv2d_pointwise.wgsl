@@ -19,10 +19,10 @@
 // consecutive, so the blocks after the first read the chunk's input from the L2 cache.
 //
 // `conv2d_pointwise_split` splits K four ways, for grids too small to fill the GPU with one
-// thread per vec4 (batch-1 layers of up to 32 input channels, where the planner takes it): 32
-// vec4s per workgroup, each computed by 4 threads over every 4th input channel (4× the threads,
-// each a quarter of the serial loads), their sums added through workgroup memory, one round of 4
-// output channels at a time.
+// thread per vec4 (batch-1 layers of up to 32 input channels, R38; layers of under 16 output
+// channels with K of 64–256, R64): 32 vec4s per workgroup, each computed by 4 threads over every
+// 4th input channel (4× the threads, each a quarter of the loads, 8 of them in flight), their
+// sums added through workgroup memory, one round of 4 output channels at a time.
 // Tensors are {{ io }} (the output {{ out }}); the arithmetic is f32.
 
 {% if io == "f16" or out == "f16" %}
@@ -198,13 +198,15 @@ fn conv2d_pointwise_split(
         workgroupBarrier();
         let count = min(POINTWISE_IC_CHUNK, params.ic - c0);
         let at = (b * params.ic + c0 + slice) * quads + quad_here;
+        // The chunk's first channel, which exists (c0 < IC): where a slice's channel does not.
+        let first = (b * params.ic + c0) * quads + quad_here;
         // The slice's channels of the chunk (slice, slice + 4, …), all their loads issued before
         // any multiply-add, as in `conv2d_pointwise`: with one load in flight a thread, layers of
         // long K on grids of few workgroups (Mask R-CNN's 256→12 box head) left the memory
-        // system idle. Channels past `count` load the slice's first one and count as zeros.
+        // system idle. Channels past `count` load the chunk's first one and count as zeros.
 {% for u in range(split_loads) %}
         let valid{{ u }} = slice + {{ u * 4 }}u < count;
-        let x{{ u }} = select(vec4<f32>(), vec4<f32>(input[select(at, at + {{ u * 4 }}u * quads, valid{{ u }})]), valid{{ u }});
+        let x{{ u }} = select(vec4<f32>(), vec4<f32>(input[select(first, at + {{ u * 4 }}u * quads, valid{{ u }})]), valid{{ u }});
 {% endfor %}
 {% for u in range(split_loads) %}
         if (valid{{ u }}) {

@@ -1662,7 +1662,8 @@ fn winograd_4x4_matches_the_reference() {
 /// alone. Dilation 2 (phases of 9 and 8 rows: ragged tiles in each), 3 × 2 (unequal along the
 /// axes) with padding 3 × 2, "same" dilation 4 with bias and relu, an image narrower than the
 /// dilation (7 columns at dilation 12: phases past the output, ASPP-like), 12 output channels,
-/// two images; in bands of tile rows where its intermediates exceed a binding. Every output
+/// two images; in bands of tile rows and in parts of whole images where its intermediates
+/// exceed a binding, through a `Conv2d` that keeps its transformed weight. Every output
 /// NaN-poisoned first, each against the f64 reference.
 #[test]
 fn winograd_4x4_runs_dilated_filters() {
@@ -1726,6 +1727,10 @@ fn winograd_4x4_runs_dilated_filters() {
     // band a mix of both row phases' tiles.
     let options = opts().padding(&[2]).dilation(&[2]).activation(Activation::Relu);
     check_winograd_in_bands(w4, 975, 24 << 10, ([2, 8, 18, 24], [12, 8, 3, 3]), &options, 1 + 2 * 3 * 3);
+    // Through a `Conv2d` that keeps its transformed weight (the weight's transform does not
+    // depend on the dilation), 3 images at dilation 2 in parts of 2 and 1 (2 · ⌈8 / 4⌉ tile rows
+    // and columns: 36·16·4·4 f32 = 36 KiB of transformed input per image on 96 KiB bindings).
+    check_winograd_conv2d_in_parts(w4, 978, 96 << 10, ([3, 16, 16, 16], [12, 16, 3, 3]), &options, 2);
 }
 
 /// Winograd F(2×2, 5×5), forced: ragged tiles (odd and even output sizes), paddings 0–2 and

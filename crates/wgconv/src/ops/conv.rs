@@ -411,7 +411,7 @@ fn winograd_geometry(
         let tensor_cores = kernel.is_tensor_core() && ctx.cooperative_f16();
         let fits = match kernel {
             ConvKernel::WinogradFused => g.winograd_fused_weight_fits(binding_limit),
-            _ => g.winograd_weight_fits(kernel.winograd_transform(), binding_limit),
+            _ => g.winograd_kernel_weight_fits(kernel, binding_limit),
         };
         return (weight.dtype() == DType::F32 && fits && (tensor_cores || !kernel.is_tensor_core()))
             .then_some((g, kernel));

@@ -198,7 +198,10 @@ pub enum ConvKernel {
     /// NaN as `Winograd`'s do, and a NaN input makes NaN of every output of the 4×4 tiles whose
     /// 6×6 input windows hold it (a direct convolution: of those its filter reaches). The
     /// planner's for such layers of 48+ input and 64+ output channels on wide grids (R61,
-    /// `ConvGeometry::winograd_4x4_wins`).
+    /// `ConvGeometry::winograd_4x4_wins`). It also runs dilated 3×3 filters (no other Winograd
+    /// kernel does): the output's dilation² phases (rows and columns mod the dilation) are each
+    /// an undilated convolution of the input's same phase, tiled alone; R61 takes those whose
+    /// tiles are mostly outputs (DeepLabv3's dilated layers and ASPP).
     #[serde(rename = "winograd_4x4")]
     Winograd4x4,
     /// `Winograd4x4` with its products on the tensor cores, as `WinogradCoop` runs F(2×2, 3×3)'s:
@@ -570,7 +573,9 @@ impl ConvKernel {
             }
             // Its 16 KiB is exactly WebGPU's default limit; downlevel devices allow less.
             ConvKernel::GemmSmall | ConvKernel::GemmSmallK32 => Some(ConvKernel::GemmN64K16),
-            // R38 takes the layers R27 gives `GemmSmallK32` (10 KiB, under WebGPU's default).
+            // R38 takes the layers R27 gives `GemmSmallK32` (10 KiB, under WebGPU's default);
+            // R64's layers (the reference kernel or `DirectBlock` before) step back to it too,
+            // a fallback not measured on them.
             ConvKernel::PointwiseVec4Split => Some(ConvKernel::GemmSmallK32),
             _ => None,
         }

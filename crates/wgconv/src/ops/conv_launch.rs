@@ -223,7 +223,7 @@ impl ConvGeometry {
     }
 
     /// Rule R66: the same layer laid out as one column, for `DepthwiseRows` on a single-row layer
-    /// (1D, or 2D of one input row, a one-row filter and one output row) whose column form runs
+    /// (1D, or 2D of one input row, a one-row filter, no padding along H and one output row) whose column form runs
     /// 2+ output rows a thread. A plane of one row of W is stored as a plane of W rows of one, so
     /// the tensors bind unchanged; the width's filter, stride, padding and dilation become the
     /// height's. Along the row each thread computes one output and loads its whole window; down
@@ -232,7 +232,9 @@ impl ConvGeometry {
     /// batch 16, 0.0333 → 0.0160 ms (2.08×; 0.64× → 1.34× cuDNN fp32), k15 1.85×; at batch 1,
     /// one output a thread as a column, 0.89× (not taken).
     pub(crate) fn depthwise_rows_column(&self) -> Option<ConvGeometry> {
-        if self.transposed || self.ih != 1 || self.kh != 1 || self.oh != 1 {
+        // Padding along H would put the one output row's window outside the input (its value
+        // the bias alone), which the column form has no axis for.
+        if self.transposed || self.ih != 1 || self.kh != 1 || self.oh != 1 || self.padding[0] != 0 {
             return None;
         }
         let column = ConvGeometry {
@@ -494,6 +496,15 @@ mod tests {
         assert!(image.unwrap().depthwise_rows_column().is_none());
         let padded = geo(&[16, 256, 1, 249], &[256, 1, 1, 31], ConvOptions::default().groups(256).padding(&[1, 15]));
         assert!(padded.unwrap().depthwise_rows_column().is_none());
+        // One output row from a window wholly in the padding (stride 3 over padding 1).
+        let outside = geo(
+            &[2, 256, 1, 301],
+            &[256, 1, 1, 9],
+            ConvOptions::default().groups(256).padding(&[1, 4]).stride(&[3, 1]),
+        )
+        .unwrap();
+        assert_eq!(outside.oh, 1);
+        assert!(outside.depthwise_rows_column().is_none());
     }
 
     #[test]

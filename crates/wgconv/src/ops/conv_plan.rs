@@ -47,6 +47,13 @@ pub(crate) const WINOGRAD_COOP_MIN_CHANNELS: u32 = 128;
 /// Winograd F(4×4, 3×3).
 pub(crate) const WINOGRAD_4X4_MIN_COLUMNS: u64 = 256;
 
+/// The least share of a dilated layer's F(4×4, 3×3) tile outputs that are outputs of the layer
+/// at which rule R61 takes it (`ConvGeometry::winograd_4x4_dilated_tile_share`): each of the
+/// dilation² phases is tiled alone, so phases of few rows or columns leave most of their tiles
+/// empty. At 0.44 (DeepLabv3's ASPP at dilation 12 and 24 over 64², 6 and 18 over 32²) it ran
+/// 1.13–1.66× the GEMM tiles; at 0.20 (dilation 36 over 64², 18 over 32²) 0.64–0.72× (v60 call E).
+pub(crate) const WINOGRAD_4X4_DILATED_MIN_TILE_SHARE: f64 = 0.4;
+
 /// The fewest input channels at which rule R61 runs Winograd F(4×4, 3×3) on half
 /// [`WINOGRAD_4X4_MIN_COLUMNS`]: long enough K to keep its narrower GEMMs busy.
 pub(crate) const WINOGRAD_4X4_DEEP_IC: u32 = 320;
@@ -233,9 +240,14 @@ pub(crate) const POINTWISE_FEW_OC_MIN_K: u32 = 64;
 
 /// The fewest output pixels (all images) of a layer rule R64 streams with K split: 27,200
 /// (Mask R-CNN's 256→3 and 256→12 heads at 100 × 136, 2.12× and 2.68×) the fewest measured
-/// faster; at 6,800–8,192 (their 50 × 68 level, 1,024→4 at 32², 320→4 at 64²) it lost to R27's
-/// split K (0.64–0.87×).
+/// faster; at 6,800–8,192 it lost (0.64–0.87×: their 50 × 68 level and 320→4 at 64² to R27's
+/// split K, 1,024→4 at 32² to R43's `FewOc`).
 pub(crate) const POINTWISE_FEW_OC_MIN_PIXELS: u64 = 16_384;
+
+/// The longest K of a layer rule R64 streams: 256, the longest measured faster (Mask R-CNN's
+/// heads); a 2048→8 probe at 16², batch 16, ran the split 0.39× R27's `GemmSmallK32`, and R43's
+/// `FewOc` runs its 2–4-channel layers of long K first.
+pub(crate) const POINTWISE_FEW_OC_MAX_K: u32 = 256;
 
 /// The fewest `PointwiseVec4` workgroups (at [`POINTWISE_WORKGROUP`] threads) on which rule R64
 /// runs its main entry point rather than the K split: from 400 it won (a 96→12 layer at 160²,
@@ -1376,13 +1388,15 @@ impl ConvGeometry {
     /// least [`POINTWISE_FEW_OC_MIN_PIXELS`] output pixels. Both read each input element once
     /// for all the output channels; the reference kernel reads it once per channel. Fitted on
     /// the 47 2D pointwise layers of 1–32 output channels of the suites and 8 probes (v60 call
-    /// A, an H100, each kernel forced against the planner): Mask R-CNN's 256→3 and 256→12 heads
+    /// A, an H100, each kernel forced against the planner; K up to [`POINTWISE_FEW_OC_MAX_K`],
+    /// which leaves R43's `FewOc` layers, of K ≥ 512, to R43, after it): Mask R-CNN's 256→3 and 256→12 heads
     /// at 200 × 272 and 100 × 136, batch 2, 1.78–2.68× faster (0.63–1.16× → 1.35–2.46× cuDNN
     /// fp32 in the same call), a 128→8 probe at 128², batch 4, 2.90×, a 96→12 one at 160², batch 8, 3.21×, a U-Net's 64→2
     /// output 1.11×, YOLOv8n b16's 16→1 DFL 1.38×. Smaller grids lost (see the constants); 1D
     /// layers were not measured.
     pub(crate) fn pointwise_few_oc_stream(&self) -> Option<ConvKernel> {
-        if self.one_d || self.oc >= 16 || !self.supports(ConvKernel::PointwiseVec4) {
+        let measured_k = self.ic <= POINTWISE_FEW_OC_MAX_K;
+        if self.one_d || self.oc >= 16 || !measured_k || !self.supports(ConvKernel::PointwiseVec4) {
             return None;
         }
         if self.pointwise_workgroups(POINTWISE_WORKGROUP) >= POINTWISE_FEW_OC_MAIN_MIN_WORKGROUPS {
@@ -1563,6 +1577,13 @@ impl ConvGeometry {
     /// its GEMMs are too narrow: the diffusion UNet's 8²–32² layers at batch 1 (4–64 columns)
     /// ran 0.34–1.00×, 256 channels over 126–128 columns 0.99–1.00×; 32 input channels
     /// 0.67–0.85×; 32 output channels from 64+ 0.80–1.37× (left to R60's tiles and R27's).
+    ///
+    /// Since v60 also dilated 3×3 layers (their tile grid counts each of the dilation² phases'
+    /// tiles) whose tiles are at least [`WINOGRAD_4X4_DILATED_MIN_TILE_SHARE`] the layer's
+    /// outputs: DeepLabv3-ResNet-50's dilated layers and ASPP at batch 4, 8 and 1 and three probes
+    /// (v60 call E, an H100, forced against the planner, interleaved twice) ran 1.13–2.99× the
+    /// GEMM tiles on the 14 it takes (0.84–0.99× → 1.26–2.87× cuDNN fp32 at batch 4 and 8), and
+    /// 0.64–0.72× on the 2 it leaves (ASPP at dilation 36 over 64², 18 over 32²).
     pub(crate) fn winograd_4x4_wins(&self) -> bool {
         const MIN_MACS: u64 = 200_000_000;
         let [rows, cols] = self.winograd_tile_grid_of(ConvKernel::Winograd4x4.winograd_transform().tile);
@@ -1571,7 +1592,19 @@ impl ConvGeometry {
             true => WINOGRAD_4X4_MIN_COLUMNS / 2,
             false => WINOGRAD_4X4_MIN_COLUMNS,
         };
-        self.winograd_shape() && self.ic >= 48 && self.oc >= 64 && self.macs() >= MIN_MACS && columns >= fewest
+        let shape = self.winograd_shape()
+            || (self.winograd_runs_filter(ConvKernel::Winograd4x4)
+                && self.winograd_4x4_dilated_tile_share() >= WINOGRAD_4X4_DILATED_MIN_TILE_SHARE);
+        shape && self.ic >= 48 && self.oc >= 64 && self.macs() >= MIN_MACS && columns >= fewest
+    }
+
+    /// The share of F(4×4, 3×3)'s tile outputs that are the layer's outputs: OH · OW over the
+    /// tile grid's 16 · rows · columns. A dilated layer's dilation² phases are each tiled alone,
+    /// so a phase's ragged last tile is cut once per phase (DeepLabv3's ASPP at dilation 12 over
+    /// 64²: phases of 5–6 rows in tiles of 8, 0.44; at 36: of 1–2 rows in tiles of 4, 0.20).
+    pub(crate) fn winograd_4x4_dilated_tile_share(&self) -> f64 {
+        let [rows, cols] = self.winograd_tile_grid_of(ConvKernel::Winograd4x4.winograd_transform().tile);
+        (f64::from(self.oh) * f64::from(self.ow)) / (16.0 * f64::from(rows) * f64::from(cols))
     }
 
     /// Rule R62: whether `Winograd4x4Coop` (F(4×4, 3×3) with its products on the tensor cores)
@@ -2317,6 +2350,41 @@ mod tests {
         assert_eq!(plan(&[32, 160, 17, 17], &[160, 160, 7, 1], tall()), ConvKernel::GemmN64K16);
         assert_eq!(plan(&[32, 128, 17, 17], &[192, 128, 7, 1], tall()), ConvKernel::GemmN64K16);
         assert_eq!(plan_2x2(&[8, 64, 56, 56], &[64, 64, 3, 3], same()), ConvKernel::GemmN64K32);
+    }
+
+    /// R61 on dilated 3×3 layers: `Winograd4x4`, each of the dilation² phases tiled alone, where
+    /// at least 0.4 of its tile outputs are the layer's.
+    #[test]
+    fn dilated_layers_take_winograd_4x4() {
+        let d = ConvOptions::default;
+        let dilated = |input: &[usize], weight: &[usize], rate: u32| {
+            geo(input, weight, d().padding(&[rate]).dilation(&[rate])).unwrap()
+        };
+        // DeepLabv3-ResNet-50 b4: 256→256 at dilation 2 and 512→512 at 4 over 64² (every tile
+        // full: 2 · 8 and 4 · 4 tiles of 4 a side), the ASPP's 2048→256 at 12 and 24 (phases of
+        // 5–6 and 2–3 rows in tiles of 4 or 8 rows: 0.44 of them outputs).
+        let layer3 = dilated(&[4, 256, 64, 64], &[256, 256, 3, 3], 2);
+        assert_eq!(layer3.winograd_tile_grid_of(4), [16, 16]);
+        assert_eq!(layer3.planned_kernel(), ConvKernel::Winograd4x4);
+        assert_eq!(dilated(&[4, 512, 64, 64], &[512, 512, 3, 3], 4).planned_kernel(), ConvKernel::Winograd4x4);
+        for rate in [12, 24] {
+            let aspp = dilated(&[4, 2048, 64, 64], &[256, 2048, 3, 3], rate);
+            assert_eq!(aspp.winograd_tile_grid_of(4), [24, 24], "{rate}");
+            assert!((aspp.winograd_4x4_dilated_tile_share() - 4096.0 / 9216.0).abs() < 1e-12);
+            assert_eq!(aspp.planned_kernel(), ConvKernel::Winograd4x4, "{rate}");
+        }
+        // At dilation 36 over 64² a tile holds at most 2 · 2 outputs (0.20): the GEMM tiles keep
+        // it, as R31's F(2×2, 3×3), which runs no dilated filter, cannot take it.
+        let sparse = dilated(&[4, 2048, 64, 64], &[256, 2048, 3, 3], 36);
+        assert!(sparse.winograd_4x4_dilated_tile_share() < WINOGRAD_4X4_DILATED_MIN_TILE_SHARE);
+        assert!(sparse.planned_kernel().is_gemm_shaped());
+        assert!(!sparse.supports(ConvKernel::Winograd) && sparse.supports(ConvKernel::Winograd4x4));
+        // R61's other bounds hold: 32 input channels, or a small layer, keep their kernels.
+        assert_ne!(dilated(&[4, 32, 64, 64], &[64, 32, 3, 3], 2).planned_kernel(), ConvKernel::Winograd4x4);
+        assert_ne!(dilated(&[1, 64, 16, 16], &[64, 64, 3, 3], 2).planned_kernel(), ConvKernel::Winograd4x4);
+        // Where R61 takes a dilated layer but `Winograd4x4` cannot run it (a transformed weight
+        // over the binding), the planner without F(4×4) gives the GEMM tiles, not F(2×2).
+        assert!(layer3.planned_kernel_without_4x4().is_gemm_shaped());
     }
 
     /// R64 and R65: 2D pointwise layers of few output channels.
