@@ -775,9 +775,10 @@ impl ConvGeometry {
             return ConvKernel::DirectBlock;
         }
         // 8–32 output channels with K beyond R47's bound on large grids (strided and larger
-        // filters into 32, HiFi-GAN's 32-channel 1D blocks, a detector's 256→12 box head; the 3×3
-        // stride-1 growth layers R60 takes first): the register blocks again, ahead of the
-        // reference kernel and the 32×32 and 64-column tiles (R58).
+        // filters into 32, HiFi-GAN's 32-channel 1D blocks, a detector's 256→12 box head on planes
+        // of part vec4s, which R64 streams otherwise; the 3×3 stride-1 growth layers R60 takes
+        // first): the register blocks again, ahead of the reference kernel and the 32×32 and
+        // 64-column tiles (R58).
         if self.direct_block_long_k_wins() && self.supports(ConvKernel::DirectBlock) {
             return ConvKernel::DirectBlock;
         }
@@ -1389,11 +1390,11 @@ impl ConvGeometry {
     /// for all the output channels; the reference kernel reads it once per channel. Fitted on
     /// the 47 2D pointwise layers of 1–32 output channels of the suites and 8 probes (v60 call
     /// A, an H100, each kernel forced against the planner; K up to [`POINTWISE_FEW_OC_MAX_K`],
-    /// which leaves R43's `FewOc` layers, of K ≥ 512, to R43, after it): Mask R-CNN's 256→3 and 256→12 heads
-    /// at 200 × 272 and 100 × 136, batch 2, 1.78–2.68× faster (0.63–1.16× → 1.35–2.46× cuDNN
-    /// fp32 in the same call), a 128→8 probe at 128², batch 4, 2.90×, a 96→12 one at 160², batch 8, 3.21×, a U-Net's 64→2
-    /// output 1.11×, YOLOv8n b16's 16→1 DFL 1.38×. Smaller grids lost (see the constants); 1D
-    /// layers were not measured.
+    /// which leaves R43's `FewOc` layers, of K ≥ 512, to R43, after it): Mask R-CNN's 256→3 and
+    /// 256→12 heads at 200 × 272 and 100 × 136, batch 2, 1.78–2.68× faster (0.63–1.16× →
+    /// 1.35–2.46× cuDNN fp32 in the same call), a 128→8 probe at 128², batch 4, 2.90×, a 96→12
+    /// one at 160², batch 8, 3.21×, a U-Net's 64→2 output 1.11×, YOLOv8n b16's 16→1 DFL 1.38×.
+    /// Smaller grids lost (see the constants); 1D layers were not measured.
     pub(crate) fn pointwise_few_oc_stream(&self) -> Option<ConvKernel> {
         let measured_k = self.ic <= POINTWISE_FEW_OC_MAX_K;
         if self.one_d || self.oc >= 16 || !measured_k || !self.supports(ConvKernel::PointwiseVec4) {
@@ -1440,7 +1441,8 @@ impl ConvGeometry {
     /// DenseNet-121 b32's 128→32 3×3 at 56², Inception-v3's 32→32 at 147², EfficientNetV2-S's
     /// 24→24 at 192² and ESPCN's 64→32 at 224²; 1.31–1.33× over the 64-column tiles on
     /// HiFi-GAN's 32-channel k7/k11 1D blocks (1.05× at k3); 3.11× and 1.43× over the reference
-    /// kernel on ESPCN's 32→9 and Mask R-CNN's 256→12 box head at 200 × 272. It lost on smaller
+    /// kernel on ESPCN's 32→9 and Mask R-CNN's 256→12 box head at 200 × 272 (R64's since v60,
+    /// 2.14× faster again on the pointwise stream). It lost on smaller
     /// grids of those channels (0.13–0.94×: ESRGAN b1, DenseNet's later blocks, YOLOv8n's
     /// 32→32 at 80² b16) and below 8 channels (LeNet-5's 1→6, 0.80×).
     pub(crate) fn direct_block_long_k_wins(&self) -> bool {
