@@ -16,7 +16,7 @@
 //   (the GEMM)        M[n, t, oc, tile] = Σ_ic U[t, oc, ic] · V[n, t, ic, tile];
 //   winograd4_output  y = Aᵀ M A per tile, plus the bias, through the activation, into the NCHW
 //                     output (the last row and column of tiles cut where 4 does not divide the
-//                     output's size).
+//                     output's size; with dilation d, each phase's last).
 //
 // `winograd_5x5` runs F(2×2, 5×5) through the same three passes (winograd5_*, at the end).
 //
@@ -86,6 +86,10 @@ override stride_x: u32;
 // winograd4_weight's layout of U: false for the GEMM kernels' packed weight, true for the plain
 // weight `winograd_4x4_coop` prepacks.
 override products_nhwc: bool = false;
+// The filter's dilation (must equal the uniform's): pipeline constants, so that the tile
+// indexing of an undilated layer folds to the plain 4 · t (no division by a runtime value).
+override spec_dilation_h: u32 = 1u;
+override spec_dilation_w: u32 = 1u;
 
 // `winograd_4x4_coop`'s V is rounded to f16 (as written here, or as its products load it), and
 // Bᵀ's rows sum to up to 7 in magnitude, so |V| reaches 49 times the input's largest value: f16's
@@ -118,10 +122,11 @@ fn activate(v: f32) -> f32 {
 // output's columns fall into d phases (column mod d), each an undilated convolution of the input
 // columns of its phase: a phase's tiles hold `step` of its columns, d apart, and tile column X is
 // phase X mod d's tile X / d (`tile_origin`). Every phase gets as many tiles as phase 0 (the
-// widest); the columns past the output are cut.
+// widest); the columns past the output are cut. Where d exceeds the width only its first OW
+// phases hold columns, one tile each.
 fn tile_cols(step: u32) -> u32 {
-    let d = params.dilation_w;
-    return ((params.ow + d - 1u) / d + step - 1u) / step * d;
+    let d = spec_dilation_w;
+    return ((params.ow + d - 1u) / d + step - 1u) / step * min(d, params.ow);
 }
 
 // The first output row (column) of tile row (column) `t` of `step` rows (columns) at dilation
@@ -245,11 +250,11 @@ fn winograd4_input(@builtin(global_invocation_id) gid: vec3<u32>) {
     let tile = index % tiles;
     let ic = (index / tiles) % params.ic;
     let n = index / (tiles * params.ic);
-    let y0 = i32(tile_origin(params.tile_row0 + tile / tile_cols(4u), 4u, params.dilation_h)) - i32(params.pad_h);
-    let x0 = i32(tile_origin(tile % tile_cols(4u), 4u, params.dilation_w)) - i32(params.pad_w);
+    let y0 = i32(tile_origin(params.tile_row0 + tile / tile_cols(4u), 4u, spec_dilation_h)) - i32(params.pad_h);
+    let x0 = i32(tile_origin(tile % tile_cols(4u), 4u, spec_dilation_w)) - i32(params.pad_w);
     // The 6×6 window d, zero outside the input.
-    let dy = i32(params.dilation_h);
-    let dx = i32(params.dilation_w);
+    let dy = i32(spec_dilation_h);
+    let dx = i32(spec_dilation_w);
     let col_ok_0 = x0 + 0 * dx >= 0 && x0 + 0 * dx < i32(params.iw);
     let col_ok_1 = x0 + 1 * dx >= 0 && x0 + 1 * dx < i32(params.iw);
     let col_ok_2 = x0 + 2 * dx >= 0 && x0 + 2 * dx < i32(params.iw);
@@ -625,8 +630,8 @@ fn winograd4_output(@builtin(global_invocation_id) gid: vec3<u32>) {
     let b = bias_of(oc);
     // Plus the bias, through the activation: rows and columns past the output cut.
     // The tile's rows and columns lie the dilation apart.
-    let dy = params.dilation_h;
-    let dx = params.dilation_w;
+    let dy = spec_dilation_h;
+    let dx = spec_dilation_w;
     let oy0 = tile_origin(params.tile_row0 + tile / tile_cols(4u), 4u, dy);
     let ox0 = tile_origin(tile % tile_cols(4u), 4u, dx);
     if (oy0 + 0u * dy < params.oh) {
@@ -823,11 +828,11 @@ fn winograd5_input(@builtin(global_invocation_id) gid: vec3<u32>) {
     let tile = index % tiles;
     let ic = (index / tiles) % params.ic;
     let n = index / (tiles * params.ic);
-    let y0 = i32(tile_origin(params.tile_row0 + tile / tile_cols(2u), 2u, params.dilation_h)) - i32(params.pad_h);
-    let x0 = i32(tile_origin(tile % tile_cols(2u), 2u, params.dilation_w)) - i32(params.pad_w);
+    let y0 = i32(tile_origin(params.tile_row0 + tile / tile_cols(2u), 2u, spec_dilation_h)) - i32(params.pad_h);
+    let x0 = i32(tile_origin(tile % tile_cols(2u), 2u, spec_dilation_w)) - i32(params.pad_w);
     // The 6×6 window d, zero outside the input.
-    let dy = i32(params.dilation_h);
-    let dx = i32(params.dilation_w);
+    let dy = i32(spec_dilation_h);
+    let dx = i32(spec_dilation_w);
     let col_ok_0 = x0 + 0 * dx >= 0 && x0 + 0 * dx < i32(params.iw);
     let col_ok_1 = x0 + 1 * dx >= 0 && x0 + 1 * dx < i32(params.iw);
     let col_ok_2 = x0 + 2 * dx >= 0 && x0 + 2 * dx < i32(params.iw);
@@ -1177,8 +1182,8 @@ fn winograd5_output(@builtin(global_invocation_id) gid: vec3<u32>) {
     let b = bias_of(oc);
     // Plus the bias, through the activation: rows and columns past the output cut.
     // The tile's rows and columns lie the dilation apart.
-    let dy = params.dilation_h;
-    let dx = params.dilation_w;
+    let dy = spec_dilation_h;
+    let dx = spec_dilation_w;
     let oy0 = tile_origin(params.tile_row0 + tile / tile_cols(2u), 2u, dy);
     let ox0 = tile_origin(tile % tile_cols(2u), 2u, dx);
     if (oy0 + 0u * dy < params.oh) {

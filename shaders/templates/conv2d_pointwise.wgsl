@@ -162,6 +162,9 @@ fn conv2d_pointwise(
 const POINTWISE_SPLIT_THREADS: u32 = 128u;
 const POINTWISE_SPLIT_QUADS: u32 = 32u;
 const POINTWISE_K_SLICES: u32 = 4u;
+// A K-slice's channels of one weight chunk, loaded at once: with the slices, the whole chunk
+// (the host asserts POINTWISE_SPLIT_LOADS · POINTWISE_K_SLICES = POINTWISE_IC_CHUNK).
+const POINTWISE_SPLIT_LOADS: u32 = {{ split_loads }}u;
 
 // The K-slices' sums of one round (4 output channels): slice s's sum for channel j of the round
 // at vec4 q is (s · 4 + j) · POINTWISE_SPLIT_QUADS + q.

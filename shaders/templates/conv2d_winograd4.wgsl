@@ -112,8 +112,8 @@
 #}
 {% macro load_window(layout) %}
 {% if layout == "nchw" %}
-    let dy = i32(params.dilation_h);
-    let dx = i32(params.dilation_w);
+    let dy = i32(spec_dilation_h);
+    let dx = i32(spec_dilation_w);
 {% else %}
     let dy = 1;
     let dx = 1;
@@ -157,7 +157,7 @@
 //   (the GEMM)        M[n, t, oc, tile] = Σ_ic U[t, oc, ic] · V[n, t, ic, tile];
 //   winograd4_output  y = Aᵀ M A per tile, plus the bias, through the activation, into the NCHW
 //                     output (the last row and column of tiles cut where 4 does not divide the
-//                     output's size).
+//                     output's size; with dilation d, each phase's last).
 //
 // `winograd_5x5` runs F(2×2, 5×5) through the same three passes (winograd5_*, at the end).
 //
@@ -208,6 +208,10 @@ override stride_x: u32;
 // winograd4_weight's layout of U: false for the GEMM kernels' packed weight, true for the plain
 // weight `winograd_4x4_coop` prepacks.
 override products_nhwc: bool = false;
+// The filter's dilation (must equal the uniform's): pipeline constants, so that the tile
+// indexing of an undilated layer folds to the plain 4 · t (no division by a runtime value).
+override spec_dilation_h: u32 = 1u;
+override spec_dilation_w: u32 = 1u;
 
 // `winograd_4x4_coop`'s V is rounded to f16 (as written here, or as its products load it), and
 // Bᵀ's rows sum to up to 7 in magnitude, so |V| reaches 49 times the input's largest value: f16's
@@ -225,10 +229,11 @@ const V_SCALE: f32 = 0.125;
 // output's columns fall into d phases (column mod d), each an undilated convolution of the input
 // columns of its phase: a phase's tiles hold `step` of its columns, d apart, and tile column X is
 // phase X mod d's tile X / d (`tile_origin`). Every phase gets as many tiles as phase 0 (the
-// widest); the columns past the output are cut.
+// widest); the columns past the output are cut. Where d exceeds the width only its first OW
+// phases hold columns, one tile each.
 fn tile_cols(step: u32) -> u32 {
-    let d = params.dilation_w;
-    return ((params.ow + d - 1u) / d + step - 1u) / step * d;
+    let d = spec_dilation_w;
+    return ((params.ow + d - 1u) / d + step - 1u) / step * min(d, params.ow);
 }
 
 // The first output row (column) of tile row (column) `t` of `step` rows (columns) at dilation
@@ -308,8 +313,8 @@ fn bias_of(oc: u32) -> f32 {
     let tile = index % tiles;
     let ic = (index / tiles) % params.ic;
     let n = index / (tiles * params.ic);
-    let y0 = i32(tile_origin(params.tile_row0 + tile / tile_cols({{ step }}u), {{ step }}u, params.dilation_h)) - i32(params.pad_h);
-    let x0 = i32(tile_origin(tile % tile_cols({{ step }}u), {{ step }}u, params.dilation_w)) - i32(params.pad_w);
+    let y0 = i32(tile_origin(params.tile_row0 + tile / tile_cols({{ step }}u), {{ step }}u, spec_dilation_h)) - i32(params.pad_h);
+    let x0 = i32(tile_origin(tile % tile_cols({{ step }}u), {{ step }}u, spec_dilation_w)) - i32(params.pad_w);
     // The 6×6 window d, zero outside the input.
 {{ load_window("nchw") }}
 {{ input_transform() }}
@@ -340,8 +345,8 @@ fn bias_of(oc: u32) -> f32 {
     let b = bias_of(oc);
     // Plus the bias, through the activation: rows and columns past the output cut.
     // The tile's rows and columns lie the dilation apart.
-    let dy = params.dilation_h;
-    let dx = params.dilation_w;
+    let dy = spec_dilation_h;
+    let dx = spec_dilation_w;
     let oy0 = tile_origin(params.tile_row0 + tile / tile_cols({{ step }}u), {{ step }}u, dy);
     let ox0 = tile_origin(tile % tile_cols({{ step }}u), {{ step }}u, dx);
 {% for a in range(step) %}

@@ -1660,7 +1660,7 @@ fn winograd_4x4_matches_the_reference() {
 
 /// Winograd F(4×4, 3×3) on dilated filters, forced: the output's dilation² phases each tiled
 /// alone. Dilation 2 (phases of 9 and 8 rows: ragged tiles in each), 3 × 2 (unequal along the
-/// axes) with padding 3 × 2, "same" dilation 4 with bias and relu, an image narrower than the
+/// axes) with padding 3 × 2, along one axis only, "same" dilation 4 with bias and relu, an image narrower than the
 /// dilation (7 columns at dilation 12: phases past the output, ASPP-like), 12 output channels,
 /// two images; in bands of tile rows and in parts of whole images where its intermediates
 /// exceed a binding, through a `Conv2d` that keeps its transformed weight. Every output
@@ -1702,6 +1702,26 @@ fn winograd_4x4_runs_dilated_filters() {
             },
         ),
         (
+            "dilated along rows only",
+            Case {
+                input: &[1, 6, 14, 17],
+                weight: &[5, 6, 3, 3],
+                bias: false,
+                opts: opts().padding(&[2, 1]).dilation(&[2, 1]),
+                kernel: scalar,
+            },
+        ),
+        (
+            "dilated along columns only",
+            Case {
+                input: &[2, 4, 10, 23],
+                weight: &[6, 4, 3, 3],
+                bias: true,
+                opts: opts().padding(&[1, 3]).dilation(&[1, 3]),
+                kernel: vec4,
+            },
+        ),
+        (
             "dilation 12 over 7 columns",
             Case {
                 input: &[1, 8, 9, 7],
@@ -1716,7 +1736,9 @@ fn winograd_4x4_runs_dilated_filters() {
         let g = ConvGeometry::new(case.input, case.weight, None, &case.opts).unwrap();
         assert!(g.supports(w4), "{name}");
         // The other Winograd kernels run undilated filters only.
-        for other in [ConvKernel::Winograd, ConvKernel::Winograd5x5, ConvKernel::WinogradFused] {
+        let others =
+            [ConvKernel::Winograd, ConvKernel::WinogradCoop, ConvKernel::Winograd4x4Coop, ConvKernel::WinogradFused];
+        for other in others {
             assert!(!g.supports(other), "{name}: {other:?}");
         }
         check_runs_forced(name, 960 + 3 * i as u64, case, &[Some(w4)], ForcedPlan::default());
@@ -1728,9 +1750,14 @@ fn winograd_4x4_runs_dilated_filters() {
     let options = opts().padding(&[2]).dilation(&[2]).activation(Activation::Relu);
     check_winograd_in_bands(w4, 975, 24 << 10, ([2, 8, 18, 24], [12, 8, 3, 3]), &options, 1 + 2 * 3 * 3);
     // Through a `Conv2d` that keeps its transformed weight (the weight's transform does not
-    // depend on the dilation), 3 images at dilation 2 in parts of 2 and 1 (2 · ⌈8 / 4⌉ tile rows
-    // and columns: 36·16·4·4 f32 = 36 KiB of transformed input per image on 96 KiB bindings).
-    check_winograd_conv2d_in_parts(w4, 978, 96 << 10, ([3, 16, 16, 16], [12, 16, 3, 3]), &options, 2);
+    // depend on the dilation; unpadded, so the filter's own 3×3 window would not suit it), 3
+    // images at dilation 2 in parts of 2 and 1 (12² outputs: 2 · ⌈6 / 4⌉ tile rows and columns,
+    // 36·16·4·4 f32 = 36 KiB of transformed input per image on 96 KiB bindings).
+    let unpadded = opts().dilation(&[2]).activation(Activation::Relu);
+    check_winograd_conv2d_in_parts(w4, 978, 96 << 10, ([3, 16, 16, 16], [12, 16, 3, 3]), &unpadded, 2);
+    // Dilated filters the others refuse: 5×5 at dilation 2 (`Winograd5x5`, F(2×2, 5×5)).
+    let g = ConvGeometry::new(&[1, 8, 20, 20], &[8, 8, 5, 5], None, &opts().dilation(&[2])).unwrap();
+    assert!(!g.supports(ConvKernel::Winograd5x5) && !g.supports(w4));
 }
 
 /// Winograd F(2×2, 5×5), forced: ragged tiles (odd and even output sizes), paddings 0–2 and

@@ -53,7 +53,7 @@ pub struct Conv2d {
     /// The weight transformed for Winograd, where the planner may run it (`winograd_geometry`;
     /// for `Conv2d::new_for_input`, where it runs one on that input),
     /// tagged with its kernel: f32, direct, 3×3 (5×5 for `Winograd5x5`, R63's or forced), stride
-    /// 1, dilation 1, one group. For
+    /// 1, dilation 1 (any for `Winograd4x4`), one group. For
     /// `Winograd` (64+ channels in and out), f32 in the GEMM kernels' packed layout of its
     /// products (16/9 the weight's size). Where the options allow f16 multiplicands and the
     /// context has cooperative matrices: for `WinogradFused`, f16 in its own layout, for R44's
@@ -402,9 +402,12 @@ fn winograd_geometry(
     forced: &ForcedPlan,
 ) -> Option<(ConvGeometry, ConvKernel)> {
     let shape = weight.shape();
-    // An input the filter's size: any geometry of this weight has the same transformed weight.
+    // An input the (dilated) filter's size: any geometry of this weight has the same transformed
+    // weight.
     let (ic, kh, kw) = (*shape.get(1)?, *shape.get(2)?, *shape.get(3)?);
-    let g = ConvGeometry::new(&[1, ic, kh, kw], shape, None, opts).ok()?;
+    let dilation = |axis: usize| opts.dilation.get(axis).or(opts.dilation.first()).map_or(1, |&d| d as usize);
+    let span = |k: usize, axis: usize| dilation(axis).saturating_mul(k.saturating_sub(1)).saturating_add(1);
+    let g = ConvGeometry::new(&[1, ic, span(kh, 0), span(kw, 1)], shape, None, opts).ok()?;
     let binding_limit = ctx.limits().max_storage_buffer_binding_size;
     let fits = g.winograd_weight_fits(ConvKernel::Winograd.winograd_transform(), binding_limit);
     if let Some(kernel) = forced.kernel.filter(|k| k.transforms_winograd_weight()) {

@@ -69,6 +69,8 @@ const POINTWISE_SPLIT_QUADS: u32 = crate::shaders::conv2d_pointwise::POINTWISE_S
 const _: () = {
     use crate::shaders::conv2d_pointwise as pw;
     assert!(pw::CONV2D_POINTWISE_SPLIT_WORKGROUP_SIZE[0] == pw::POINTWISE_SPLIT_QUADS * pw::POINTWISE_K_SLICES);
+    // The split's unrolled loads cover each staged weight chunk: no channel skipped.
+    assert!(pw::POINTWISE_SPLIT_LOADS * pw::POINTWISE_K_SLICES == pw::POINTWISE_IC_CHUNK);
 };
 
 /// The `ConvParams` uniform of a convolution. Every conv shader declares it as `conv2d.wgsl`

@@ -186,8 +186,8 @@ pub enum ConvKernel {
     /// implicit GEMM's im2col tiles stage each input value once per tap and share it over few
     /// output channels.
     DirectTiled,
-    /// Winograd F(4×4, 3×3) for the layers `Winograd` runs (3×3, stride 1, dilation 1, one
-    /// group, f32 tensors): each 4×4 output block comes from its 6×6 input window in 36
+    /// Winograd F(4×4, 3×3) for the layers `Winograd` runs (3×3, stride 1, one group, f32
+    /// tensors; dilated filters too, below): each 4×4 output block comes from its 6×6 input window in 36
     /// multiply-adds per channel pair instead of 144 (`Winograd`'s 2×2 blocks: 16 instead of
     /// 36), and its transformed input and products are 36/16 the input and output (`Winograd`'s:
     /// 16/4). The same three passes around a GEMM (`shaders/conv2d_winograd4.wgsl`), its 36

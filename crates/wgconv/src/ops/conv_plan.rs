@@ -1568,7 +1568,7 @@ impl ConvGeometry {
 
     /// Rule R61: whether Winograd F(4×4, 3×3) (`Winograd4x4`) takes a 3×3 stride-1 layer of one
     /// group, ahead of R31's F(2×2, 3×3) and the GEMM kernels: 48+ input and 64+ output
-    /// channels, 200 M+ multiply-adds, and N·⌈OH/4⌉·⌈OW/4⌉ columns of its products' GEMMs of
+    /// channels, 200 M+ multiply-adds, and N·⌈OH/4⌉·⌈OW/4⌉ columns (undilated) of its products' GEMMs of
     /// at least [`WINOGRAD_4X4_MIN_COLUMNS`], or half that at [`WINOGRAD_4X4_DEEP_IC`]+ input
     /// channels. Fitted on the 146 3×3 stride-1 layers of one group, 32+ channels in and out and
     /// 0.2 G+ multiply-adds of the zoos, zoo-extra, the default and diffusion suites (v57 call

@@ -193,10 +193,11 @@ impl ConvGeometry {
 
     /// Output tiles of F(`tile`×`tile`, r×r) (blocks of `tile` × `tile`, the last cut) along the
     /// rows and the columns of an image. With dilation d along an axis, its outputs fall into d
-    /// phases (index mod d) of ⌈size / d⌉ or fewer, each tiled alone: d · ⌈⌈size / d⌉ / tile⌉
-    /// (the shaders' `tile_cols` and `tile_origin`).
+    /// phases (index mod d) of ⌈size / d⌉ or fewer, each tiled alone: d · ⌈⌈size / d⌉ / tile⌉,
+    /// and where d exceeds the size, one tile for each of the size's phases (the shaders'
+    /// `tile_cols` and `tile_origin`).
     pub(crate) fn winograd_tile_grid_of(&self, tile: u32) -> [u32; 2] {
-        let tiles = |size: u32, d: u32| size.div_ceil(d).div_ceil(tile) * d;
+        let tiles = |size: u32, d: u32| size.div_ceil(d).div_ceil(tile) * d.min(size);
         [tiles(self.oh, self.dilation[0]), tiles(self.ow, self.dilation[1])]
     }
 
@@ -245,8 +246,8 @@ impl ConvGeometry {
     }
 
     /// `transform`'s products as a convolution: P groups (one per transform position, 16 or
-    /// 36) of a 1×1 convolution over the tiles, input [N, P·IC, ⌈OH/m⌉, ⌈OW/m⌉], weight
-    /// [P·OC, IC, 1, 1].
+    /// 36) of a 1×1 convolution over the tiles, input [N, P·IC, tile rows, tile columns]
+    /// ([`ConvGeometry::winograd_tile_grid_of`]), weight [P·OC, IC, 1, 1].
     pub(crate) fn winograd_gemm(&self, transform: WinogradTransform) -> Result<ConvGeometry> {
         self.winograd_band_gemm(transform, self.winograd_tile_grid_of(transform.tile)[0])
     }
@@ -964,12 +965,23 @@ impl Batch<'_> {
             Entry::Winograd4OutputNhwc => block(false, g.oc),
         };
         let grid = dispatch::grid(items, wg_size, limits.max_compute_workgroups_per_dimension)?;
+        // The channels-last entries tile undilated filters only (`winograd_runs_filter`).
+        let channels_last = matches!(
+            pass.entry,
+            Entry::Winograd4InputNhwc
+                | Entry::Winograd4OutputNhwc
+                | Entry::Winograd4InputChannelsLast
+                | Entry::Winograd4OutputChannelsLast
+        );
+        debug_assert!(!channels_last || g.dilation == [1, 1], "{:?} on a dilated filter", pass.entry);
         // The same pass from either expansion of the shader: the one that writes `output`'s dtype.
         macro_rules! record {
             ($module:ident, $entry:expr) => {{
                 let mut overrides = $module::Overrides::new(grid.stride_x);
                 overrides.wg_size = grid.wg_size;
                 overrides.products_nhwc = pass.products_nhwc;
+                // The dilated tile indexing (1 for every layer but a dilated `Winograd4x4`'s).
+                (overrides.spec_dilation_h, overrides.spec_dilation_w) = (g.dilation[0], g.dilation[1]);
                 if let Some(cols) = block_cols {
                     overrides.block_cols = cols;
                 }
