@@ -108,6 +108,10 @@ cases = [
     ("winograd_4x4_dilated_2", (2, 64, 37, 35), (70, 64, 3, 3), "--padding 2 --dilation 2 --activation relu --kernel winograd_4x4"),
     ("winograd_4x4_dilated_3x2", (1, 48, 41, 30), (64, 48, 3, 3), "--padding 3,2 --dilation 3,2 --kernel winograd_4x4"),
     ("winograd_4x4_dilated_aspp", (1, 512, 64, 64), (256, 512, 3, 3), "--padding 12 --dilation 12 --kernel winograd_4x4"),
+    # Planned: R61 on a dilated layer (DeepLabv3's 256-channel dilation-2 3x3 at batch 1, whose
+    # tiles are all outputs), and an output narrower than the dilation (one tile per phase).
+    ("winograd_4x4_dilated_planned", (1, 256, 64, 64), (256, 256, 3, 3), "--padding 2 --dilation 2"),
+    ("winograd_4x4_dilated_past_the_size", (1, 64, 9, 7), (64, 64, 3, 3), "--padding 12 --dilation 12 --kernel winograd_4x4"),
     # Winograd with its products on the tensor cores (`coop_nhwc` over channels-last
     # intermediates): f16 multiplicands are the transformed operands rounded, not the inputs, so
     # the check is against the exact f64 reference, within 3e-3 (2^-11 per rounded operand, the
