@@ -51,7 +51,8 @@ pub(crate) const WINOGRAD_4X4_MIN_COLUMNS: u64 = 256;
 /// at which rule R61 takes it (`ConvGeometry::winograd_4x4_dilated_tile_share`): each of the
 /// dilation² phases is tiled alone, so phases of few rows or columns leave most of their tiles
 /// empty. At 0.44 (DeepLabv3's ASPP at dilation 12 and 24 over 64², 6 and 18 over 32²) it ran
-/// 1.13–1.66× the GEMM tiles; at 0.20 (dilation 36 over 64², 18 over 32²) 0.64–0.72× (v60 call E).
+/// 1.13–1.66× the GEMM tiles; at 0.20 (dilation 36 over 64², 18 over 32²) 0.64–0.72× (v60
+/// call E).
 pub(crate) const WINOGRAD_4X4_DILATED_MIN_TILE_SHARE: f64 = 0.4;
 
 /// The fewest input channels at which rule R61 runs Winograd F(4×4, 3×3) on half
@@ -1568,9 +1569,9 @@ impl ConvGeometry {
 
     /// Rule R61: whether Winograd F(4×4, 3×3) (`Winograd4x4`) takes a 3×3 stride-1 layer of one
     /// group, ahead of R31's F(2×2, 3×3) and the GEMM kernels: 48+ input and 64+ output
-    /// channels, 200 M+ multiply-adds, and N·⌈OH/4⌉·⌈OW/4⌉ columns (undilated) of its products' GEMMs of
-    /// at least [`WINOGRAD_4X4_MIN_COLUMNS`], or half that at [`WINOGRAD_4X4_DEEP_IC`]+ input
-    /// channels. Fitted on the 146 3×3 stride-1 layers of one group, 32+ channels in and out and
+    /// channels, 200 M+ multiply-adds, and N·⌈OH/4⌉·⌈OW/4⌉ columns (undilated) of its
+    /// products' GEMMs of at least [`WINOGRAD_4X4_MIN_COLUMNS`], or half that at
+    /// [`WINOGRAD_4X4_DEEP_IC`]+ input channels. Fitted on the 146 3×3 stride-1 layers of one group, 32+ channels in and out and
     /// 0.2 G+ multiply-adds of the zoos, zoo-extra, the default and diffusion suites (v57 call
     /// B, an H100, forced against the planner, interleaved twice): it takes 112 and is faster
     /// on 110 (1.45× in geomean; 1.06–1.73× on the 88 of R31's it wins, 1.10–1.65× on the 22
