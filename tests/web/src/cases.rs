@@ -182,6 +182,11 @@ fn forced_cases() -> Vec<(String, ConvCase)> {
         "gemm_small_k32 on a transposed convolution (stride phases)".into(),
         transposed().forced(ForcedPlan::kernel(ConvKernel::GemmSmallK32)),
     ));
+    // F(4×4, 3×3) on a dilated filter: the output's 4 phases tiled alone (ragged in each), the
+    // dilation a pipeline constant.
+    let dilated = ConvCase::new(&[1, 8, 13, 11], &[12, 8, 3, 3], ConvOptions::default().padding(&[2]).dilation(&[2]));
+    cases
+        .push(("winograd_4x4 on a dilated filter".into(), dilated.forced(ForcedPlan::kernel(ConvKernel::Winograd4x4))));
     // K 576 in 2 K-slices across workgroups (the split-K reduce pass).
     cases.push(("gemm_small_k32 in K-slices".into(), long_k().forced(ForcedPlan::kernel(ConvKernel::GemmSmallK32))));
     cases.push((
