@@ -1571,9 +1571,10 @@ impl ConvGeometry {
     /// group, ahead of R31's F(2×2, 3×3) and the GEMM kernels: 48+ input and 64+ output
     /// channels, 200 M+ multiply-adds, and N·⌈OH/4⌉·⌈OW/4⌉ columns (undilated) of its
     /// products' GEMMs of at least [`WINOGRAD_4X4_MIN_COLUMNS`], or half that at
-    /// [`WINOGRAD_4X4_DEEP_IC`]+ input channels. Fitted on the 146 3×3 stride-1 layers of one group, 32+ channels in and out and
-    /// 0.2 G+ multiply-adds of the zoos, zoo-extra, the default and diffusion suites (v57 call
-    /// B, an H100, forced against the planner, interleaved twice): it takes 112 and is faster
+    /// [`WINOGRAD_4X4_DEEP_IC`]+ input channels. Fitted on the 146 3×3 stride-1 layers of one
+    /// group, 32+ channels in and out and 0.2 G+ multiply-adds of the zoos, zoo-extra, the
+    /// default and diffusion suites (v57 call B, an H100, forced against the planner,
+    /// interleaved twice): it takes 112 and is faster
     /// on 110 (1.45× in geomean; 1.06–1.73× on the 88 of R31's it wins, 1.10–1.65× on the 22
     /// the GEMM tiles ran: R59's 64→64 layers, YOLOv8n's heads); it lost on ResNet-50's 512→512
     /// at 7², batch 32 (0.94×) and YOLOv8n's 128→128 at 20², batch 16 (0.97×). Below the bound
