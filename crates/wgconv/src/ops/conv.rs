@@ -4,7 +4,7 @@
 
 use super::{
     conv_encode::PackLayout,
-    conv_geometry::{ConvGeometry, check_bias},
+    conv_geometry::{ConvGeometry, check_bias, pair},
     conv_kernel::ConvKernel,
     conv_options::{ConvOptions, ForcedPlan, Precision},
     winograd::WinogradWeight,
@@ -405,9 +405,9 @@ fn winograd_geometry(
     // An input the (dilated) filter's size: any geometry of this weight has the same transformed
     // weight.
     let (ic, kh, kw) = (*shape.get(1)?, *shape.get(2)?, *shape.get(3)?);
-    let dilation = |axis: usize| opts.dilation.get(axis).or(opts.dilation.first()).map_or(1, |&d| d as usize);
-    let span = |k: usize, axis: usize| dilation(axis).saturating_mul(k.saturating_sub(1)).saturating_add(1);
-    let g = ConvGeometry::new(&[1, ic, span(kh, 0), span(kw, 1)], shape, None, opts).ok()?;
+    let [dh, dw] = pair("dilation", &opts.dilation, false).ok()?;
+    let span = |k: usize, d: u32| (d as usize).saturating_mul(k.saturating_sub(1)).saturating_add(1);
+    let g = ConvGeometry::new(&[1, ic, span(kh, dh), span(kw, dw)], shape, None, opts).ok()?;
     let binding_limit = ctx.limits().max_storage_buffer_binding_size;
     let fits = g.winograd_weight_fits(ConvKernel::Winograd.winograd_transform(), binding_limit);
     if let Some(kernel) = forced.kernel.filter(|k| k.transforms_winograd_weight()) {

@@ -43,7 +43,9 @@ pub struct ConvGeometry {
     pub(crate) one_d: bool,
 }
 
-fn pair(name: &'static str, values: &[u32], one_d: bool) -> Result<[u32; 2]> {
+/// An option's values per axis (H, W): one for both, or two (2D only); a typed error naming it
+/// otherwise.
+pub(super) fn pair(name: &'static str, values: &[u32], one_d: bool) -> Result<[u32; 2]> {
     match (values, one_d) {
         ([v], _) => Ok([*v, *v]),
         ([h, w], false) => Ok([*h, *w]),

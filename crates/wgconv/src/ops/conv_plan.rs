@@ -661,12 +661,7 @@ impl ConvGeometry {
             }
             // Aligned vec4s of whole planes (the input's and output's, the same size).
             ConvKernel::PointwiseVec4 | ConvKernel::PointwiseVec4Split => {
-                !self.transposed
-                    && self.kh * self.kw == 1
-                    && self.stride == [1, 1]
-                    && self.padding == [0, 0]
-                    && self.groups == 1
-                    && (u64::from(self.oh) * u64::from(self.ow)).is_multiple_of(4)
+                self.pointwise_shape() && self.planes_of_whole_vec4s()
             }
             // Its intermediates' size against the device's bindings is checked by the planner.
             ConvKernel::Winograd
@@ -767,7 +762,7 @@ impl ConvGeometry {
         // or on wide grids (a detector's 256→3 and 256→12 heads, a U-Net's 64→2 output): the
         // pointwise stream, every output channel of a pixel at once and the input read once, its
         // K split four ways where the grid is smaller (R64).
-        if let Some(stream) = self.pointwise_few_oc_stream().filter(|&stream| self.supports(stream)) {
+        if let Some(stream) = self.pointwise_few_oc_stream() {
             return stream;
         }
         // 1×1 layers of K 64–144 into 8–32 channels on large grids whose planes the stream
@@ -1382,6 +1377,21 @@ impl ConvGeometry {
             && self.output_pixels() >= min_pixels
     }
 
+    /// A pointwise layer: a direct 1×1 convolution at stride 1, unpadded, of one group (any
+    /// dilation: a 1×1 filter's does nothing), the streams' shape.
+    fn pointwise_shape(&self) -> bool {
+        !self.transposed
+            && self.kh * self.kw == 1
+            && self.stride == [1, 1]
+            && self.padding == [0, 0]
+            && self.groups == 1
+    }
+
+    /// Whether an output plane (OH · OW) is whole vec4s, as the pointwise streams read it.
+    fn planes_of_whole_vec4s(&self) -> bool {
+        (u64::from(self.oh) * u64::from(self.ow)).is_multiple_of(4)
+    }
+
     /// Rule R64: the pointwise stream for a 2D pointwise layer (1×1, stride 1, no padding, one
     /// group, planes of whole vec4s) of under 16 output channels, where no GEMM tile is worth it
     /// and the planner ran the reference kernel (or R58's register blocks, or R27's small tiles
@@ -1417,13 +1427,11 @@ impl ConvGeometry {
     /// batch 64, 1.45× `GemmSmallK32` (that one streams: R46); its 128→32 and 256→32 at 27²
     /// (46,656 pixels) lost (0.36–0.62×).
     pub(crate) fn direct_block_pointwise_wins(&self) -> bool {
-        let pointwise =
-            self.kh == 1 && self.kw == 1 && self.stride == [1, 1] && self.padding == [0, 0] && self.dilation == [1, 1];
-        pointwise
-            && !self.transposed
+        // Undilated as measured (a 1×1 filter's dilation changes nothing, but none was timed).
+        self.pointwise_shape()
+            && self.dilation == [1, 1]
             && !self.one_d
-            && self.groups == 1
-            && !self.supports(ConvKernel::PointwiseVec4)
+            && !self.planes_of_whole_vec4s()
             && (DIRECT_BLOCK_FEW_OC_MIN_OC..=DIRECT_BLOCK_MAX_OC).contains(&self.oc)
             && (DIRECT_BLOCK_POINTWISE_MIN_K..=DIRECT_BLOCK_MAX_K).contains(&u64::from(self.ic))
             && self.output_pixels() >= DIRECT_BLOCK_LONG_K_MIN_PIXELS

@@ -158,11 +158,12 @@ impl ConvGeometry {
     /// Whether the filter suits F(m×m, `filter`×`filter`): a direct convolution of that square
     /// filter at stride 1 and dilation 1, one group (any padding, any size).
     pub(crate) fn winograd_shape_of(&self, filter: u32) -> bool {
-        !self.transposed
-            && [self.kh, self.kw] == [filter, filter]
-            && self.stride == [1, 1]
-            && self.dilation == [1, 1]
-            && self.groups == 1
+        self.winograd_filter_of(filter) && self.dilation == [1, 1]
+    }
+
+    /// A direct convolution of a `filter`×`filter` filter at stride 1, one group, at any dilation.
+    fn winograd_filter_of(&self, filter: u32) -> bool {
+        !self.transposed && [self.kh, self.kw] == [filter, filter] && self.stride == [1, 1] && self.groups == 1
     }
 
     /// Whether `kernel` (a Winograd kernel) runs this filter: its own shape
@@ -171,12 +172,10 @@ impl ConvGeometry {
     /// convolution of the input's same phase (`tile_cols` in conv2d_winograd4.wgsl).
     pub(crate) fn winograd_runs_filter(&self, kernel: ConvKernel) -> bool {
         let filter = kernel.winograd_transform().filter;
-        let dilated_3x3 = !self.transposed
-            && [self.kh, self.kw] == [3, 3]
-            && self.stride == [1, 1]
-            && self.groups == 1
-            && self.dilation != [1, 1];
-        self.winograd_shape_of(filter) || (kernel == ConvKernel::Winograd4x4 && dilated_3x3)
+        match kernel {
+            ConvKernel::Winograd4x4 => self.winograd_filter_of(filter),
+            _ => self.winograd_shape_of(filter),
+        }
     }
 
     /// Whether `kernel` runs this filter ([`ConvGeometry::winograd_runs_filter`]) and its
