@@ -50,6 +50,39 @@
     ["0", "1", "-1", "0.5", "-2", "1"],
 ] %}
 {#
+  Bᵀ (8 × 8), G (8 × 5) and Aᵀ (4 × 8) of F(4×4, 5×5) at the points 0, 1, −1, ½, −½, 2, −2 and ∞
+  (the same construction; row 0 of Bᵀ and of G negated together, which leaves their products as
+  they are). F(6×6, 3×3) at these points would share this Bᵀ. Simulated with f32 rounding at every
+  step (64 input channels, uniform data), the output's relative error is 3.3e-6, 2.6 times
+  F(2×2, 5×5)'s at the 6×6 points; with −¼ for −2 it was 2.7e-5.
+#}
+{% set BT8 = [
+    ["1", "0", "-5.25", "0", "5.25", "0", "-1", "0"],
+    ["0", "1", "1", "-4.25", "-4.25", "1", "1", "0"],
+    ["0", "-1", "1", "4.25", "-4.25", "-1", "1", "0"],
+    ["0", "2", "4", "-2.5", "-5", "0.5", "1", "0"],
+    ["0", "-2", "4", "2.5", "-5", "-0.5", "1", "0"],
+    ["0", "0.5", "0.25", "-2.5", "-1.25", "2", "1", "0"],
+    ["0", "-0.5", "0.25", "2.5", "-1.25", "-2", "1", "0"],
+    ["0", "-1", "0", "5.25", "0", "-5.25", "0", "1"],
+] %}
+{% set G8_5 = [
+    ["1", "0", "0", "0", "0"],
+    ["-0.222222222", "-0.222222222", "-0.222222222", "-0.222222222", "-0.222222222"],
+    ["-0.222222222", "0.222222222", "-0.222222222", "0.222222222", "-0.222222222"],
+    ["0.711111111", "0.355555556", "0.177777778", "0.0888888889", "0.0444444444"],
+    ["0.711111111", "-0.355555556", "0.177777778", "-0.0888888889", "0.0444444444"],
+    ["0.0111111111", "0.0222222222", "0.0444444444", "0.0888888889", "0.177777778"],
+    ["0.0111111111", "-0.0222222222", "0.0444444444", "-0.0888888889", "0.177777778"],
+    ["0", "0", "0", "0", "1"],
+] %}
+{% set AT8_4 = [
+    ["1", "1", "1", "1", "1", "1", "1", "0"],
+    ["0", "1", "-1", "0.5", "-0.5", "2", "-2", "0"],
+    ["0", "1", "1", "0.25", "0.25", "4", "4", "0"],
+    ["0", "1", "-1", "0.125", "-0.125", "8", "-8", "1"],
+] %}
+{#
   The sum of coeffs[i] · names[i] as a WGSL expression, its terms in order: zero coefficients
   dropped, ±1 written as a sign. Every row of the matrices above has a nonzero coefficient.
 #}
@@ -70,47 +103,63 @@
 {{ ns.out }}
 {%- endmacro %}
 {#
-  The transforms as macros over named scalars, shared by every entry point: `d_r_s` (the 6×6
-  input window) → `v_t` (t = 6i + j), and `m_i_j` (the 6×6 products) → `y_a_c` (the m×m outputs
-  of Aᵀ `at`, 4×4 or 2×2, before the bias and the activation).
+  The transforms as macros over named scalars, shared by every entry point: `d_r_s` (the n×n
+  input window, n 6 or 8) → `v_t` (t = ni + j) by Bᵀ `bt`, and `m_i_j` (the n×n products) →
+  `y_a_c` (the m×m outputs of Aᵀ `at`, 4×4 or 2×2, before the bias and the activation).
 #}
-{% macro input_transform() %}
-    // Bᵀ d: 6 rows of 6.
-{% for i in range(6) %}
-{% for s in range(6) %}
-    let bd_{{ i }}_{{ s }} = {{ comb(BT[i], ["d_0_%d" | format(s), "d_1_%d" | format(s), "d_2_%d" | format(s), "d_3_%d" | format(s), "d_4_%d" | format(s), "d_5_%d" | format(s)]) }};
+{% macro input_transform(bt, n) %}
+    // Bᵀ d: {{ n }} rows of {{ n }}.
+{% for i in range(n) %}
+{% for s in range(n) %}
+{% set col = namespace(names=[]) %}
+{% for r in range(n) %}
+{% set col.names = col.names + ["d_%d_%d" | format(r, s)] %}
+{% endfor %}
+    let bd_{{ i }}_{{ s }} = {{ comb(bt[i], col.names) }};
 {% endfor %}
 {% endfor %}
-    // (Bᵀ d) B: position t = 6i + j.
-{% for i in range(6) %}
-{% for j in range(6) %}
-    let v_{{ 6 * i + j }} = {{ comb(BT[j], ["bd_%d_0" | format(i), "bd_%d_1" | format(i), "bd_%d_2" | format(i), "bd_%d_3" | format(i), "bd_%d_4" | format(i), "bd_%d_5" | format(i)]) }};
+    // (Bᵀ d) B: position t = {{ n }}i + j.
+{% for i in range(n) %}
+{% set row = namespace(names=[]) %}
+{% for s in range(n) %}
+{% set row.names = row.names + ["bd_%d_%d" | format(i, s)] %}
+{% endfor %}
+{% for j in range(n) %}
+    let v_{{ n * i + j }} = {{ comb(bt[j], row.names) }};
 {% endfor %}
 {% endfor %}
 {%- endmacro %}
-{% macro output_transform(at, m) %}
-    // Aᵀ m: {{ m }} rows of 6.
+{% macro output_transform(at, m, n) %}
+    // Aᵀ m: {{ m }} rows of {{ n }}.
 {% for a in range(m) %}
-{% for j in range(6) %}
-    let am_{{ a }}_{{ j }} = {{ comb(at[a], ["m_0_%d" | format(j), "m_1_%d" | format(j), "m_2_%d" | format(j), "m_3_%d" | format(j), "m_4_%d" | format(j), "m_5_%d" | format(j)]) }};
+{% for j in range(n) %}
+{% set col = namespace(names=[]) %}
+{% for i in range(n) %}
+{% set col.names = col.names + ["m_%d_%d" | format(i, j)] %}
+{% endfor %}
+    let am_{{ a }}_{{ j }} = {{ comb(at[a], col.names) }};
 {% endfor %}
 {% endfor %}
     // (Aᵀ m) A: row a, column c.
 {% for a in range(m) %}
+{% set row = namespace(names=[]) %}
+{% for j in range(n) %}
+{% set row.names = row.names + ["am_%d_%d" | format(a, j)] %}
+{% endfor %}
 {% for c in range(m) %}
-    let y_{{ a }}_{{ c }} = {{ comb(at[c], ["am_%d_0" | format(a), "am_%d_1" | format(a), "am_%d_2" | format(a), "am_%d_3" | format(a), "am_%d_4" | format(a), "am_%d_5" | format(a)]) }};
+    let y_{{ a }}_{{ c }} = {{ comb(at[c], row.names) }};
 {% endfor %}
 {% endfor %}
 {%- endmacro %}
 {#
-  The 6×6 window d of the NCHW or NHWC (`layout`) input at rows y0.., columns x0.. of image n,
+  The n×n window d of the NCHW or NHWC (`layout`) input at rows y0.., columns x0.. of image n,
   channel ic: zero outside the input.
 #}
 {#
   The NCHW window's rows and columns lie `dy` and `dx` apart (the dilation: 1 but for the
   NCHW passes of a dilated F(4×4, 3×3)); the channels-last ones' 1 apart.
 #}
-{% macro load_window(layout) %}
+{% macro load_window(layout, n) %}
 {% if layout == "nchw" %}
     let dy = i32(spec_dilation_h);
     let dx = i32(spec_dilation_w);
@@ -118,17 +167,17 @@
     let dy = 1;
     let dx = 1;
 {% endif %}
-{% for s in range(6) %}
+{% for s in range(n) %}
     let col_ok_{{ s }} = x0 + {{ s }} * dx >= 0 && x0 + {{ s }} * dx < i32(params.iw);
 {% endfor %}
-{% for r in range(6) %}
+{% for r in range(n) %}
     let row_ok_{{ r }} = y0 + {{ r }} * dy >= 0 && y0 + {{ r }} * dy < i32(params.ih);
 {% if layout == "nchw" %}
     let row_at_{{ r }} = ((n * params.ic + ic) * params.ih + u32(y0 + {{ r }} * dy)) * params.iw;
 {% else %}
     let row_at_{{ r }} = (n * params.ih + u32(y0 + {{ r }})) * params.iw;
 {% endif %}
-{% for s in range(6) %}
+{% for s in range(n) %}
     var d_{{ r }}_{{ s }} = 0.0;
     if (row_ok_{{ r }} && col_ok_{{ s }}) {
 {% if layout == "nchw" %}
@@ -256,10 +305,11 @@ fn bias_of(oc: u32) -> f32 {
 }
 
 {#
-  The NCHW passes of F(m×m, r×r) for the 6×6 transforms: F(4×4, 3×3) (step 4, G, Aᵀ) and
-  F(2×2, 5×5) (step 2, G5, AT5). `step` is m, the tile's stride over the output and the input.
+  The NCHW passes of F(m×m, r×r) over n×n windows (n = m + r − 1): F(4×4, 3×3) (step 4, G,
+  Aᵀ, n 6), F(2×2, 5×5) (step 2, G5, AT5, n 6) and F(4×4, 5×5) (step 4, G8_5, AT8_4, n 8).
+  `step` is m, the tile's stride over the output and the input.
 #}
-{% macro weight_body(gm, r) %}
+{% macro weight_body(gm, r, n) %}
     let index = gid.y * stride_x + gid.x;
     if (index >= params.ic * params.oc) {
         return;
@@ -283,8 +333,8 @@ fn bias_of(oc: u32) -> f32 {
     let g_{{ y }}_{{ x }} = weight[base + {{ r * y + x }}u];
 {% endfor %}
 {% endfor %}
-    // G g: 6 rows of {{ r }}.
-{% for i in range(6) %}
+    // G g: {{ n }} rows of {{ r }}.
+{% for i in range(n) %}
 {% for c in range(r) %}
 {% set col = namespace(names=[]) %}
 {% for y in range(r) %}
@@ -293,18 +343,18 @@ fn bias_of(oc: u32) -> f32 {
     let gg_{{ i }}_{{ c }} = {{ comb(gm[i], col.names) }};
 {% endfor %}
 {% endfor %}
-    // (G g) Gᵀ: 6 rows of 6, row i at positions t = 6i .. 6i + 5.
-{% for i in range(6) %}
+    // (G g) Gᵀ: {{ n }} rows of {{ n }}, row i at positions t = {{ n }}i .. {{ n }}i + {{ n - 1 }}.
+{% for i in range(n) %}
 {% set row = namespace(names=[]) %}
 {% for c in range(r) %}
 {% set row.names = row.names + ["gg_%d_%d" | format(i, c)] %}
 {% endfor %}
-{% for j in range(6) %}
-    output[out + {{ 6 * i + j }}u * stride] = {{ to_out }}(u_scale * ({{ comb(gm[j], row.names) }}));
+{% for j in range(n) %}
+    output[out + {{ n * i + j }}u * stride] = {{ to_out }}(u_scale * ({{ comb(gm[j], row.names) }}));
 {% endfor %}
 {% endfor %}
 {%- endmacro %}
-{% macro input_body(step) %}
+{% macro input_body(step, bt, n) %}
     let index = gid.y * stride_x + gid.x;
     let tiles = params.tile_rows * tile_cols({{ step }}u);
     if (index >= params.n * params.ic * tiles) {
@@ -315,17 +365,17 @@ fn bias_of(oc: u32) -> f32 {
     let n = index / (tiles * params.ic);
     let y0 = i32(tile_origin(params.tile_row0 + tile / tile_cols({{ step }}u), {{ step }}u, spec_dilation_h)) - i32(params.pad_h);
     let x0 = i32(tile_origin(tile % tile_cols({{ step }}u), {{ step }}u, spec_dilation_w)) - i32(params.pad_w);
-    // The 6×6 window d, zero outside the input.
-{{ load_window("nchw") }}
-{{ input_transform() }}
+    // The {{ n }}×{{ n }} window d, zero outside the input.
+{{ load_window("nchw", n) }}
+{{ input_transform(bt, n) }}
     // Position t of [n, t, ic, tile].
     let stride = params.ic * tiles;
-    let out = (n * 36u * params.ic + ic) * tiles + tile;
-{% for t in range(36) %}
+    let out = (n * {{ n * n }}u * params.ic + ic) * tiles + tile;
+{% for t in range(n * n) %}
     output[out + {{ t }}u * stride] = {{ to_out }}(v_{{ t }});
 {% endfor %}
 {%- endmacro %}
-{% macro output_body(at, step) %}
+{% macro output_body(at, step, n) %}
     let index = gid.y * stride_x + gid.x;
     let tiles = params.tile_rows * tile_cols({{ step }}u);
     if (index >= params.n * params.oc * tiles) {
@@ -335,13 +385,13 @@ fn bias_of(oc: u32) -> f32 {
     let oc = (index / tiles) % params.oc;
     let n = index / (tiles * params.oc);
     let stride = params.oc * tiles;
-    let first = (n * 36u * params.oc + oc) * tiles + tile;
-{% for i in range(6) %}
-{% for j in range(6) %}
-    let m_{{ i }}_{{ j }} = input[first + {{ 6 * i + j }}u * stride];
+    let first = (n * {{ n * n }}u * params.oc + oc) * tiles + tile;
+{% for i in range(n) %}
+{% for j in range(n) %}
+    let m_{{ i }}_{{ j }} = input[first + {{ n * i + j }}u * stride];
 {% endfor %}
 {% endfor %}
-{{ output_transform(at, step) }}
+{{ output_transform(at, step, n) }}
     let b = bias_of(oc);
     // Plus the bias, through the activation: rows and columns past the output cut.
     // The tile's rows and columns lie the dilation apart.
@@ -364,7 +414,7 @@ fn bias_of(oc: u32) -> f32 {
 // (coalesced stores).
 @compute @workgroup_size(wg_size)
 fn winograd4_weight(@builtin(global_invocation_id) gid: vec3<u32>) {
-{{ weight_body(G, 3) -}}
+{{ weight_body(G, 3, 6) -}}
 }
 
 // One thread per (image, input channel, tile), tiles fastest: V[n, t, ic, tile] of the band of
@@ -372,14 +422,14 @@ fn winograd4_weight(@builtin(global_invocation_id) gid: vec3<u32>) {
 // an image whose intermediates exceed a storage binding; V holds the band's tiles only).
 @compute @workgroup_size(wg_size)
 fn winograd4_input(@builtin(global_invocation_id) gid: vec3<u32>) {
-{{ input_body(4) -}}
+{{ input_body(4, BT, 6) -}}
 }
 
 // One thread per (image, output channel, tile), tiles fastest; `input` is M (of the band, as in
 // `winograd4_input`).
 @compute @workgroup_size(wg_size)
 fn winograd4_output(@builtin(global_invocation_id) gid: vec3<u32>) {
-{{ output_body(AT, 4) -}}
+{{ output_body(AT, 4, 6) -}}
 }
 
 // ---- Winograd F(2×2, 5×5) (`winograd_5x5`) ----
@@ -391,17 +441,41 @@ fn winograd4_output(@builtin(global_invocation_id) gid: vec3<u32>) {
 // tiles, y = Aᵀ M A of AT5's two rows.
 @compute @workgroup_size(wg_size)
 fn winograd5_weight(@builtin(global_invocation_id) gid: vec3<u32>) {
-{{ weight_body(G5, 5) -}}
+{{ weight_body(G5, 5, 6) -}}
 }
 
 @compute @workgroup_size(wg_size)
 fn winograd5_input(@builtin(global_invocation_id) gid: vec3<u32>) {
-{{ input_body(2) -}}
+{{ input_body(2, BT, 6) -}}
 }
 
 @compute @workgroup_size(wg_size)
 fn winograd5_output(@builtin(global_invocation_id) gid: vec3<u32>) {
-{{ output_body(AT5, 2) -}}
+{{ output_body(AT5, 2, 6) -}}
+}
+
+// ---- Winograd F(4×4, 5×5) (`winograd_5x5_tile4`) ----
+// 5×5 filters at stride 1, dilation 1, one group: each 4×4 block of outputs from its 8×8 input
+// window in 64 products per channel pair instead of 400 (6.25-fold fewer multiply-adds; F(2×2,
+// 5×5): 2.8-fold), its transformed input and products 4 times the input and the output (F(2×2,
+// 5×5): 9 times). The NCHW passes only, laid out as F(4×4, 3×3)'s at 64 positions: U as the
+// GEMM kernels' packed weight of the 64-group 1×1 convolution, V[n, t, ic, tile] and
+// M[n, t, oc, tile] over the 4×4 tiles, y = Aᵀ M A of AT8_4. Its transforms' coefficients reach
+// 21/4 (Bᵀ) and 8 (Aᵀ), G's 45ths and 90ths are not exact in f32: several times F(2×2, 5×5)'s
+// rounding (the simulation above the matrices: 2.6 times).
+@compute @workgroup_size(wg_size)
+fn winograd8_weight(@builtin(global_invocation_id) gid: vec3<u32>) {
+{{ weight_body(G8_5, 5, 8) -}}
+}
+
+@compute @workgroup_size(wg_size)
+fn winograd8_input(@builtin(global_invocation_id) gid: vec3<u32>) {
+{{ input_body(4, BT8, 8) -}}
+}
+
+@compute @workgroup_size(wg_size)
+fn winograd8_output(@builtin(global_invocation_id) gid: vec3<u32>) {
+{{ output_body(AT8_4, 4, 8) -}}
 }
 
 // ---- Channels-last products (`winograd_4x4_coop`) on NCHW tensors ----
@@ -494,7 +568,7 @@ fn winograd4_input_nhwc(
     let d_{{ r }}_{{ s }} = stage[first + {{ r }}u * cols + {{ s }}u];
 {% endfor %}
 {% endfor %}
-{{ input_transform() }}
+{{ input_transform(BT, 6) }}
     let tile = (block.y + ty) * tiles_w() + block.z + tx;
     let at = (block.x * params.tile_rows * tiles_w() + tile) * 36u * params.ic + ic;
 {% for t in range(36) %}
@@ -527,7 +601,7 @@ fn winograd4_output_nhwc(
         let m_{{ i }}_{{ j }} = input[first + {{ 6 * i + j }}u * params.oc];
 {% endfor %}
 {% endfor %}
-{{ output_transform(AT, 4) }}
+{{ output_transform(AT, 4, 6) }}
         let b = bias_of(oc);
         let at = c * STAGE_OUT_STRIDE + 4u * ty * cols + 4u * tx;
 {% for a in range(4) %}
@@ -570,8 +644,8 @@ fn winograd4_input_channels_last(@builtin(global_invocation_id) gid: vec3<u32>) 
     let n = index / (params.ic * tiles);
     let y0 = i32((params.tile_row0 + tile / tiles_w()) * 4u) - i32(params.pad_h);
     let x0 = i32(tile % tiles_w() * 4u) - i32(params.pad_w);
-{{ load_window("nhwc") }}
-{{ input_transform() }}
+{{ load_window("nhwc", 6) }}
+{{ input_transform(BT, 6) }}
     let at = (n * tiles + tile) * 36u * params.ic + ic;
 {% for t in range(36) %}
     output[at + {{ t }}u * params.ic] = {{ to_out }}(v_{{ t }} * V_SCALE);
@@ -595,7 +669,7 @@ fn winograd4_output_channels_last(@builtin(global_invocation_id) gid: vec3<u32>)
     let m_{{ i }}_{{ j }} = input[first + {{ 6 * i + j }}u * params.oc];
 {% endfor %}
 {% endfor %}
-{{ output_transform(AT, 4) }}
+{{ output_transform(AT, 4, 6) }}
     let b = bias_of(oc);
     let oy0 = (params.tile_row0 + tile / tiles_w()) * 4u;
     let ox0 = tile % tiles_w() * 4u;

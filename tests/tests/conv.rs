@@ -1860,6 +1860,78 @@ fn winograd_5x5_matches_the_reference() {
     }
 }
 
+/// Winograd F(4×4, 5×5), forced: ragged tiles (every output size mod 4), paddings 0–2, bias or
+/// none, relu and clamp, several images; channels-last tensors; in bands of tile rows and in
+/// parts of whole images where its intermediates (4 times the input and output) exceed a
+/// binding, through a `Conv2d` that keeps its transformed weight; typed errors where it cannot
+/// run. Every output NaN-poisoned first, each against the f64 reference.
+#[test]
+fn winograd_5x5_tile4_matches_the_reference() {
+    let w54 = ConvKernel::Winograd5x5Tile4;
+    let relu = opts().activation(Activation::Relu);
+    let clamp = opts().activation(Activation::Clamp { min: -0.5, max: 0.75 });
+    let (vec4, scalar) = (ConvKernel::DirectVec4, ConvKernel::Direct);
+    let case = |input, weight, bias, opts, kernel| Case { input, weight, bias, opts, kernel };
+    let cases = [
+        // Output sizes mod 4: 0 × 0, 3 × 1, 2 × 3, 1 × 2 (and 1 × 0), one tile row, many columns.
+        ("4x4 exact", case(&[1, 8, 8, 12], &[8, 8, 5, 5], true, opts().padding(&[2]), vec4)),
+        ("ragged", case(&[2, 5, 11, 9], &[13, 5, 5, 5], true, relu.clone().padding(&[2]), scalar)),
+        ("unpadded", case(&[1, 12, 10, 15], &[6, 12, 5, 5], false, opts(), vec4)),
+        ("padded 2×1, one tile row", case(&[3, 7, 2, 10], &[9, 7, 5, 5], true, clamp.padding(&[2, 1]), scalar)),
+        ("padded 1, wide", case(&[1, 16, 5, 70], &[20, 16, 5, 5], false, opts().padding(&[1]), vec4)),
+        ("AlexNet's channels", case(&[2, 64, 13, 13], &[192, 64, 5, 5], true, relu.padding(&[2]), vec4)),
+    ];
+    for (i, (name, case)) in cases.into_iter().enumerate() {
+        check_runs_forced(name, 1200 + 3 * i as u64, case, &[Some(w54)], ForcedPlan::default());
+    }
+
+    // Channels-last tensors: the output follows the input's format.
+    let ctx = context();
+    let options = opts().padding(&[2]).activation(Activation::Relu);
+    let (input, weight) = ([2usize, 8, 9, 7], [12usize, 8, 5, 5]);
+    let x = random_f32(1220, input.iter().product());
+    let w = random_f32(1221, weight.iter().product());
+    let b = random_f32(1222, 12);
+    let (expected, _) = reference::convolution(&x, &input, &w, &weight, Some(&b), &options).unwrap();
+    let xt = ctx.to_memory_format(&Tensor::from_f32(ctx, &x, &input).unwrap(), MemoryFormat::ChannelsLast).unwrap();
+    let (wt, bt) = (Tensor::from_f32(ctx, &w, &weight).unwrap(), Tensor::from_f32(ctx, &b, &[12]).unwrap());
+    let y = ctx.convolution_forced(&xt, &wt, Some(&bt), &options, &ForcedPlan::kernel(w54)).unwrap();
+    assert_eq!((y.kernel, y.output.memory_format()), (w54, MemoryFormat::ChannelsLast));
+    let got = ctx.to_memory_format(&y.output, MemoryFormat::Contiguous).unwrap().to_vec_f32(ctx).unwrap();
+    let err = reference::relative_error(&got, &expected);
+    assert!(err <= TOLERANCE, "channels-last: relative error {err:e}");
+
+    // 64 KiB bindings, 12 output channels, [2, 8, 18, 24] padded 2: 5 × 6 tiles an image, a
+    // tile row's products 64·12·6 f32 (18 432 bytes), so 3 rows fit and the 5 rows run in 2
+    // bands of 3 and 2; each image (13 824 bytes in, 20 736 out: aligned) in a part of its own.
+    // The weight transform, then three passes per band of each of the 2 images.
+    check_winograd_in_bands(w54, 1225, 64 << 10, ([2, 8, 18, 24], [12, 8, 5, 5]), &options, 1 + 2 * 2 * 3);
+
+    // 32 KiB bindings: per image the products are 64·12·2·2 f32 (12 KiB) and a tile row's 6 KiB,
+    // so 5 rows fit: 3 images run in parts of 2 and 1.
+    check_winograd_conv2d_in_parts(w54, 1230, 32 << 10, ([3, 8, 8, 8], [12, 8, 5, 5]), &options, 2);
+    let forced = ForcedPlan::kernel(w54);
+
+    // Its transformed weight is 64/25 the weight: on 512 KiB bindings a 64→64 layer's
+    // (64·64·64 f32 = 1 MiB) does not fit. Forced, a typed error naming it.
+    let narrow = context_with_binding_limit(512 << 10);
+    let x = Tensor::from_f32(&narrow, &random_f32(1232, 64 * 16), &[1, 64, 4, 4]).unwrap();
+    let w = Tensor::from_f32(&narrow, &random_f32(1233, 64 * 64 * 25), &[64, 64, 5, 5]).unwrap();
+    let padded = opts().padding(&[2]);
+    let err = narrow.convolution_forced(&x, &w, None, &padded, &forced).unwrap_err().to_string();
+    assert!(err.contains("winograd_5x5_tile4") && err.contains("transformed weight (262144 f32)"), "{err}");
+
+    // Forced on filters it does not run (stride 2, dilation 2, 3×3): typed errors naming it.
+    let ctx = context();
+    let x = Tensor::from_f32(ctx, &random_f32(1235, 2 * 12 * 12), &[1, 2, 12, 12]).unwrap();
+    let w = Tensor::from_f32(ctx, &random_f32(1236, 2 * 2 * 25), &[2, 2, 5, 5]).unwrap();
+    let w3 = Tensor::from_f32(ctx, &random_f32(1237, 2 * 2 * 9), &[2, 2, 3, 3]).unwrap();
+    for (weight, options) in [(&w, opts().stride(&[2])), (&w, opts().dilation(&[2])), (&w3, opts().padding(&[1]))] {
+        let err = ctx.convolution_forced(&x, weight, None, &options, &forced).unwrap_err().to_string();
+        assert!(err.contains("winograd_5x5_tile4"), "{options:?}: {err}");
+    }
+}
+
 #[test]
 fn gpu_timestamps_time_recorded_ops() {
     let ctx = context();

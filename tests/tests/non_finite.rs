@@ -1,10 +1,10 @@
 //! NaN and infinity in a convolution's input come out as PyTorch's do: through every kernel, a
 //! NaN stays NaN through ReLU and clamp, and an infinity reaches the outputs it touches (the
 //! Winograd kernels excepted: their input transform subtracts inputs, so ∞ − ∞ makes NaN, which
-//! `ConvKernel::Winograd`'s documentation says; and F(4×4, 3×3), `ConvKernel::Winograd4x4`,
-//! spreads a NaN over the 4×4 output tiles whose input windows hold it; F(2×2, 3×3) and
-//! F(2×2, 5×5) do not). Quantizing NaN gives the
-//! zero point.
+//! `ConvKernel::Winograd`'s documentation says; and F(4×4, 3×3) and F(4×4, 5×5),
+//! `ConvKernel::Winograd4x4` and `ConvKernel::Winograd5x5Tile4`, spread a NaN over the 4×4 output
+//! tiles whose input windows hold it; F(2×2, 3×3) and F(2×2, 5×5) do not). Quantizing NaN gives
+//! the zero point.
 
 use wgconv::{
     Activation, ConvGeometry, ConvKernel, ConvOptions, Error, ForcedPlan, GemmSchedule, QuantParams, Tensor, reference,
@@ -45,14 +45,14 @@ fn every_kernel_reproduces(input: &[usize], weight: &[usize], opts: &ConvOptions
         }
         let mut got = out.to_vec_f32(ctx).unwrap();
         let mut expected = expected.clone();
-        if used == ConvKernel::Winograd4x4 {
-            // Its output transform mixes all 36 products of a tile, so a NaN input makes NaN of
-            // whole 4×4 tiles: every NaN of the reference must be NaN, the outputs it spread to
+        if matches!(used, ConvKernel::Winograd4x4 | ConvKernel::Winograd5x5Tile4) {
+            // Its output transform mixes all 36 (64) products of a tile, so a NaN input makes
+            // NaN of whole 4×4 tiles: every NaN of the reference must be NaN, the outputs it spread to
             // are left out, and the rest (most of the output) must match.
-            assert!(expected.iter().zip(&got).all(|(e, g)| !e.is_nan() || g.is_nan()), "winograd_4x4 lost a NaN");
+            assert!(expected.iter().zip(&got).all(|(e, g)| !e.is_nan() || g.is_nan()), "{} lost a NaN", used.name());
             let kept: Vec<(f32, f64)> =
                 got.iter().zip(&expected).filter(|(g, e)| !g.is_nan() || e.is_nan()).map(|(g, e)| (*g, *e)).collect();
-            assert!(kept.len() * 2 > got.len(), "winograd_4x4 spread a NaN over most of the output");
+            assert!(kept.len() * 2 > got.len(), "{} spread a NaN over most of the output", used.name());
             (got, expected) = kept.into_iter().unzip();
         }
         let err = reference::relative_error(&got, &expected);
@@ -87,7 +87,7 @@ fn nan_stays_nan_through_relu_and_clamp_in_every_kernel() {
     }
     // 5×5 filters, Winograd F(2×2, 5×5) among them: its 6×6 windows' outer rows and columns
     // reach only the outputs a direct convolution's would (Bᵀ's and Aᵀ's zeros), so a NaN
-    // spreads no further than the reference's.
+    // spreads no further than the reference's; F(4×4, 5×5)'s over its 4×4 tile, as above.
     let five = ConvOptions::default().padding(&[2]).activation(Activation::Relu);
     assert!(every_kernel_reproduces(&[1, 4, 7, 9], &[4, 4, 5, 5], &five, (30, f32::NAN)) >= 8);
 }

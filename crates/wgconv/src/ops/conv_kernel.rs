@@ -238,11 +238,22 @@ pub enum ConvKernel {
     /// layers of 32+ input and 128+ output channels (R63, `ConvGeometry::winograd_5x5_wins`).
     #[serde(rename = "winograd_5x5")]
     Winograd5x5,
+    /// Winograd F(4×4, 5×5) for the layers `Winograd5x5` runs: each 4×4 output block comes from
+    /// its 8×8 input window in 64 multiply-adds per channel pair instead of 400 (`Winograd5x5`:
+    /// 36 per 2×2 block, 100 direct), its transformed input and products 4 times the input and
+    /// output (`Winograd5x5`: 9 times). Its own 8×8 transforms at the points 0, ±1, ±½, ±2 and
+    /// ∞, its 64 products one grouped 1×1 convolution on the fp32 GEMM kernel the planner picks
+    /// for it, in parts and bands as `Winograd5x5` (`shaders/conv2d_winograd4.wgsl`,
+    /// `winograd8_*`). Channels-last tensors go through a relayout. Its coefficients (Bᵀ's up to
+    /// 21/4, G's 45ths) round several times more than `Winograd5x5`'s (simulated: 2.6 times);
+    /// non-finite inputs behave as in `Winograd5x5`.
+    #[serde(rename = "winograd_5x5_tile4")]
+    Winograd5x5Tile4,
 }
 
 impl ConvKernel {
     /// Every kernel.
-    pub const ALL: [ConvKernel; 32] = [
+    pub const ALL: [ConvKernel; 33] = [
         ConvKernel::Direct,
         ConvKernel::DirectVec4,
         ConvKernel::Transposed,
@@ -275,6 +286,7 @@ impl ConvKernel {
         ConvKernel::Winograd4x4,
         ConvKernel::Winograd4x4Coop,
         ConvKernel::Winograd5x5,
+        ConvKernel::Winograd5x5Tile4,
     ];
 
     /// The kernel called `name` (as [`ConvKernel::name`] spells it).
@@ -317,6 +329,7 @@ impl ConvKernel {
             ConvKernel::Winograd4x4 => "winograd_4x4",
             ConvKernel::Winograd4x4Coop => "winograd_4x4_coop",
             ConvKernel::Winograd5x5 => "winograd_5x5",
+            ConvKernel::Winograd5x5Tile4 => "winograd_5x5_tile4",
         }
     }
 
@@ -353,7 +366,8 @@ impl ConvKernel {
     }
 
     /// Whether this is any of the Winograd kernels (`Winograd`, `WinogradCoop`,
-    /// `WinogradFused`, `Winograd4x4`, `Winograd4x4Coop`, `Winograd5x5`): those that run on a
+    /// `WinogradFused`, `Winograd4x4`, `Winograd4x4Coop`, `Winograd5x5`, `Winograd5x5Tile4`):
+    /// those that run on a
     /// transformed weight, which a [`crate::Conv2d`] may keep, and whose transforms and f16
     /// operands are their own.
     pub fn transforms_winograd_weight(self) -> bool {
@@ -362,8 +376,8 @@ impl ConvKernel {
 
     /// Whether this is a Winograd kernel with its intermediates in memory, its products on a
     /// GEMM kernel: F(2×2, 3×3) (`Winograd`, `WinogradCoop`), F(4×4, 3×3) (`Winograd4x4`,
-    /// `Winograd4x4Coop`) or F(2×2, 5×5) (`Winograd5x5`); `WinogradFused` has none, and its own
-    /// routes.
+    /// `Winograd4x4Coop`), F(2×2, 5×5) (`Winograd5x5`) or F(4×4, 5×5) (`Winograd5x5Tile4`);
+    /// `WinogradFused` has none, and its own routes.
     pub fn is_winograd(self) -> bool {
         matches!(
             self,
@@ -372,16 +386,18 @@ impl ConvKernel {
                 | ConvKernel::Winograd4x4
                 | ConvKernel::Winograd4x4Coop
                 | ConvKernel::Winograd5x5
+                | ConvKernel::Winograd5x5Tile4
         )
     }
 
     /// The Winograd algorithm F(m×m, r×r) the kernel runs: F(4×4, 3×3) for `Winograd4x4` and
-    /// `Winograd4x4Coop`, F(2×2, 5×5) for `Winograd5x5`, F(2×2, 3×3) for the other Winograd
-    /// kernels (and any other kernel).
+    /// `Winograd4x4Coop`, F(2×2, 5×5) for `Winograd5x5`, F(4×4, 5×5) for `Winograd5x5Tile4`,
+    /// F(2×2, 3×3) for the other Winograd kernels (and any other kernel).
     pub(crate) fn winograd_transform(self) -> WinogradTransform {
         match self {
             ConvKernel::Winograd4x4 | ConvKernel::Winograd4x4Coop => WinogradTransform::F4X4_3X3,
             ConvKernel::Winograd5x5 => WinogradTransform::F2X2_5X5,
+            ConvKernel::Winograd5x5Tile4 => WinogradTransform::F4X4_5X5,
             _ => WinogradTransform::F2X2_3X3,
         }
     }
@@ -440,7 +456,7 @@ impl ConvKernel {
             ConvKernel::Winograd => winograd_transforms_storage_bytes(),
             // Its transforms declare none (asserted in `winograd.rs`); its GEMM steps back like
             // `Winograd`'s.
-            ConvKernel::Winograd4x4 | ConvKernel::Winograd5x5 => 0,
+            ConvKernel::Winograd4x4 | ConvKernel::Winograd5x5 | ConvKernel::Winograd5x5Tile4 => 0,
             // Its block transforms (the input's from the expansion that writes f16) and the
             // tensor-core kernel, which has no fallback.
             ConvKernel::WinogradCoop => {
@@ -726,6 +742,7 @@ mod tests {
             ConvKernel::Winograd4x4 => 29,
             ConvKernel::Winograd4x4Coop => 30,
             ConvKernel::Winograd5x5 => 31,
+            ConvKernel::Winograd5x5Tile4 => 32,
         };
         for (i, k) in ConvKernel::ALL.into_iter().enumerate() {
             assert_eq!(position(k), i, "{k:?}");

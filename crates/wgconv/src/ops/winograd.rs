@@ -1,7 +1,8 @@
 //! Winograd F(2×2, 3×3) ([`ConvKernel::Winograd`], and [`ConvKernel::WinogradCoop`] with its
 //! products on the tensor cores), F(4×4, 3×3) ([`ConvKernel::Winograd4x4`], and
-//! [`ConvKernel::Winograd4x4Coop`] on the tensor cores) and F(2×2, 5×5)
-//! ([`ConvKernel::Winograd5x5`]): which convolutions they run, the grouped 1×1 convolution their
+//! [`ConvKernel::Winograd4x4Coop`] on the tensor cores), F(2×2, 5×5)
+//! ([`ConvKernel::Winograd5x5`]) and F(4×4, 5×5) ([`ConvKernel::Winograd5x5Tile4`]): which
+//! convolutions they run, the grouped 1×1 convolution their
 //! products are, and the four passes they record (`shaders/conv2d_winograd.wgsl` and
 //! `shaders/conv2d_winograd4.wgsl` have the transforms and their layouts).
 
@@ -27,8 +28,8 @@ use crate::{
     tensor::{DType, MemoryFormat, Tensor},
 };
 
-// The NCHW passes of F(4×4, 3×3) and F(2×2, 5×5) use no workgroup memory: `Winograd4x4` and
-// `Winograd5x5` declare none.
+// The NCHW passes of F(4×4, 3×3), F(2×2, 5×5) and F(4×4, 5×5) use no workgroup memory:
+// `Winograd4x4`, `Winograd5x5` and `Winograd5x5Tile4` declare none.
 const _: () = assert!(
     shader4::WINOGRAD4_WEIGHT_WORKGROUP_MEMORY_BYTES == 0
         && shader4::WINOGRAD4_INPUT_WORKGROUP_MEMORY_BYTES == 0
@@ -36,6 +37,9 @@ const _: () = assert!(
         && shader4::WINOGRAD5_WEIGHT_WORKGROUP_MEMORY_BYTES == 0
         && shader4::WINOGRAD5_INPUT_WORKGROUP_MEMORY_BYTES == 0
         && shader4::WINOGRAD5_OUTPUT_WORKGROUP_MEMORY_BYTES == 0
+        && shader4::WINOGRAD8_WEIGHT_WORKGROUP_MEMORY_BYTES == 0
+        && shader4::WINOGRAD8_INPUT_WORKGROUP_MEMORY_BYTES == 0
+        && shader4::WINOGRAD8_OUTPUT_WORKGROUP_MEMORY_BYTES == 0
 );
 
 /// A Winograd algorithm F(m×m, r×r): `tile` (m) × `tile` outputs from a window of
@@ -56,17 +60,20 @@ impl WinogradTransform {
     pub(crate) const F4X4_3X3: Self = Self { tile: 4, filter: 3 };
     /// F(2×2, 5×5): `Winograd5x5`.
     pub(crate) const F2X2_5X5: Self = Self { tile: 2, filter: 5 };
+    /// F(4×4, 5×5): `Winograd5x5Tile4`.
+    pub(crate) const F4X4_5X5: Self = Self { tile: 4, filter: 5 };
 
-    /// Positions of its transform, (m + r − 1)²: the GEMM's groups (16 or 36).
+    /// Positions of its transform, (m + r − 1)²: the GEMM's groups (16, 36 or 64).
     pub(crate) const fn positions(self) -> u32 {
         let window = self.tile + self.filter - 1;
         window * window
     }
 
-    /// Whether its transforms are the 6×6 ones of `shaders/conv2d_winograd4.wgsl` (F(4×4, 3×3),
-    /// F(2×2, 5×5)), rather than the 4×4 ones of `shaders/conv2d_winograd.wgsl`.
-    const fn six_by_six(self) -> bool {
-        self.positions() == 36
+    /// Whether its transforms are those of `shaders/conv2d_winograd4.wgsl` (6×6: F(4×4, 3×3),
+    /// F(2×2, 5×5); 8×8: F(4×4, 5×5)), rather than the 4×4 ones of
+    /// `shaders/conv2d_winograd.wgsl`.
+    const fn in_winograd4_shader(self) -> bool {
+        self.positions() >= 36
     }
 }
 
@@ -225,7 +232,7 @@ impl ConvGeometry {
     }
 
     /// Elements of `transform`'s transformed input [N, P·IC, tiles] and of its products
-    /// [N, P·OC, tiles], P its positions (16 or 36).
+    /// [N, P·OC, tiles], P its positions (16, 36 or 64).
     pub(crate) fn winograd_scratch_len(&self, transform: WinogradTransform) -> (u64, u64) {
         self.winograd_band_scratch_len(transform, self.winograd_tile_grid_of(transform.tile)[0])
     }
@@ -260,8 +267,8 @@ impl ConvGeometry {
         ConvGeometry::new(&input, &[p as usize * oc, ic, 1, 1], None, &ConvOptions::default().groups(p))
     }
 
-    /// How `kernel` (`Winograd`, `WinogradCoop`, `Winograd4x4`, `Winograd4x4Coop` or
-    /// `Winograd5x5`) runs this convolution on a device whose storage bindings hold
+    /// How `kernel` (`Winograd`, `WinogradCoop`, `Winograd4x4`, `Winograd4x4Coop`, `Winograd5x5`
+    /// or `Winograd5x5Tile4`) runs this convolution on a device whose storage bindings hold
     /// `binding_limit` bytes at offsets that are multiples of `alignment`: the whole batch at
     /// once where its intermediates fit one binding each; else as many images per part as fit
     /// (binding each part's images at their offsets in the input and output, which must then be
@@ -308,9 +315,9 @@ impl ConvGeometry {
 }
 
 /// A convolution's weight transformed for one Winograd kernel, whose layout it is in: f32 in the
-/// GEMM kernels' packed layout for `Winograd`, `Winograd4x4` and `Winograd5x5`, f16 in
-/// `CoopNhwc`'s for `WinogradCoop` and `Winograd4x4Coop`, f16 in whole fragments and workgroup
-/// tiles for `WinogradFused` ([`ConvGeometry::winograd_fused_u`]).
+/// GEMM kernels' packed layout for `Winograd`, `Winograd4x4`, `Winograd5x5` and
+/// `Winograd5x5Tile4`, f16 in `CoopNhwc`'s for `WinogradCoop` and `Winograd4x4Coop`, f16 in whole
+/// fragments and workgroup tiles for `WinogradFused` ([`ConvGeometry::winograd_fused_u`]).
 #[derive(Clone, Debug)]
 pub(crate) struct WinogradWeight {
     /// The kernel it was transformed for.
@@ -492,18 +499,22 @@ struct Transform {
     packed_u: Option<(u32, u32)>,
 }
 
-/// The input and output transforms' entry points of `transform`, one of the 6×6 ones: for
-/// F(4×4, 3×3) as [`transform_entries`]'s; F(2×2, 5×5) has NCHW ones only (`Winograd5x5` runs
-/// channels-last tensors through a relayout).
+/// The input and output transforms' entry points of `transform`, one of
+/// `conv2d_winograd4.wgsl`'s: for F(4×4, 3×3) as [`transform_entries`]'s; F(2×2, 5×5) and
+/// F(4×4, 5×5) have NCHW ones only (`Winograd5x5` and `Winograd5x5Tile4` run channels-last
+/// tensors through a relayout).
 fn transform6_entries(
     transform: WinogradTransform,
     products_nhwc: bool,
     tensors: MemoryFormat,
 ) -> (shader4::Entry, shader4::Entry) {
     use shader4::Entry;
-    if transform == WinogradTransform::F2X2_5X5 {
+    if transform.filter == 5 {
         debug_assert!(!products_nhwc && tensors != MemoryFormat::ChannelsLast);
-        return (Entry::Winograd5Input, Entry::Winograd5Output);
+        return match transform == WinogradTransform::F4X4_5X5 {
+            true => (Entry::Winograd8Input, Entry::Winograd8Output),
+            false => (Entry::Winograd5Input, Entry::Winograd5Output),
+        };
     }
     match (products_nhwc, tensors) {
         (true, MemoryFormat::ChannelsLast) => (Entry::Winograd4InputChannelsLast, Entry::Winograd4OutputChannelsLast),
@@ -512,11 +523,12 @@ fn transform6_entries(
     }
 }
 
-/// The weight transform's entry point of `transform`, one of the 6×6 ones.
+/// The weight transform's entry point of `transform`, one of `conv2d_winograd4.wgsl`'s.
 fn weight6_entry(transform: WinogradTransform) -> shader4::Entry {
-    match transform == WinogradTransform::F2X2_5X5 {
-        true => shader4::Entry::Winograd5Weight,
-        false => shader4::Entry::Winograd4Weight,
+    match transform {
+        WinogradTransform::F2X2_5X5 => shader4::Entry::Winograd5Weight,
+        WinogradTransform::F4X4_5X5 => shader4::Entry::Winograd8Weight,
+        _ => shader4::Entry::Winograd4Weight,
     }
 }
 
@@ -534,11 +546,14 @@ fn narrowing4_entry(entry: shader4::Entry) -> narrowing4::Entry {
         Entry::Winograd5Weight => narrowing4::Entry::Winograd5Weight,
         Entry::Winograd5Input => narrowing4::Entry::Winograd5Input,
         Entry::Winograd5Output => narrowing4::Entry::Winograd5Output,
+        Entry::Winograd8Weight => narrowing4::Entry::Winograd8Weight,
+        Entry::Winograd8Input => narrowing4::Entry::Winograd8Input,
+        Entry::Winograd8Output => narrowing4::Entry::Winograd8Output,
     }
 }
 
-/// What a pass of the 6×6 transforms (`conv2d_winograd4.wgsl`: F(4×4, 3×3) or F(2×2, 5×5),
-/// `transform`) runs: its entry point, its activation (the output transform's), the band of
+/// What a pass of `conv2d_winograd4.wgsl`'s transforms (F(4×4, 3×3), F(2×2, 5×5) or F(4×4,
+/// 5×5), `transform`) runs: its entry point, its activation (the output transform's), the band of
 /// tile rows it covers (first, count), all of them where `None`, and for the weight transform
 /// whether it writes `Winograd4x4Coop`'s plain weight rather than the GEMM kernels' packed one.
 #[derive(Clone, Copy)]
@@ -591,13 +606,14 @@ impl Batch<'_> {
     }
 
     /// Records a Winograd convolution by `kernel` (`Winograd`, `WinogradCoop`, `WinogradFused`,
-    /// `Winograd4x4`, `Winograd4x4Coop` or `Winograd5x5`): the weight transform (unless
-    /// `transformed`, a [`crate::Conv2d`]'s, is given for this kernel: f32 for `Winograd`,
-    /// `Winograd4x4` and `Winograd5x5`, f16 for the others), then for `WinogradFused` its one
-    /// pass ([`Batch::encode_winograd_fused`]), else the input transform, the products
-    /// (`Winograd`, `Winograd4x4`, `Winograd5x5`: on the GEMM kernel the planner picks for them,
-    /// a staged-tile one if it would pick another; `WinogradCoop`, `Winograd4x4Coop`: on
-    /// `CoopNhwc`), and the output transform with the bias and `activation`.
+    /// `Winograd4x4`, `Winograd4x4Coop`, `Winograd5x5` or `Winograd5x5Tile4`): the weight
+    /// transform (unless `transformed`, a [`crate::Conv2d`]'s, is given for this kernel: f32 for
+    /// `Winograd`, `Winograd4x4`, `Winograd5x5` and `Winograd5x5Tile4`, f16 for the others), then
+    /// for `WinogradFused` its one pass ([`Batch::encode_winograd_fused`]), else the input
+    /// transform, the products (`Winograd`, `Winograd4x4`, `Winograd5x5`, `Winograd5x5Tile4`: on
+    /// the GEMM kernel the planner picks for them, a staged-tile one if it would pick another;
+    /// `WinogradCoop`, `Winograd4x4Coop`: on `CoopNhwc`), and the output transform with the bias
+    /// and `activation`.
     pub(super) fn encode_winograd(
         &mut self,
         kernel: ConvKernel,
@@ -695,7 +711,7 @@ impl Batch<'_> {
         let format = buffers.input.memory_format();
         let (input_entry, output_entry) = transform_entries(nhwc, format);
         let (input_entry4, output_entry4) = transform6_entries(algorithm, nhwc, format);
-        if algorithm.six_by_six() {
+        if algorithm.in_winograd4_shader() {
             let pass = Winograd4Pass {
                 transform: algorithm,
                 entry: input_entry4,
@@ -729,7 +745,7 @@ impl Batch<'_> {
         let output_pass = ConvBuffers { input: products, ..buffers };
         let output_window = Windows { input: None, output: windows.output };
         let transform = Transform { products_nhwc: nhwc, activation, band: Some(band), packed_u: None };
-        if algorithm.six_by_six() {
+        if algorithm.in_winograd4_shader() {
             let pass = Winograd4Pass {
                 transform: algorithm,
                 entry: output_entry4,
@@ -786,7 +802,7 @@ impl Batch<'_> {
     }
 
     /// The transformed weight `kernel` (`Winograd`, `WinogradCoop`, `WinogradFused`,
-    /// `Winograd4x4`, `Winograd4x4Coop` or `Winograd5x5`) runs for a convolution of `g`'s geometry:
+    /// `Winograd4x4`, `Winograd4x4Coop`, `Winograd5x5` or `Winograd5x5Tile4`) runs for a convolution of `g`'s geometry:
     /// [`Batch::winograd_weight_coop`], [`Batch::winograd_weight_fused`] or
     /// [`Batch::winograd_weight`].
     pub(super) fn winograd_weight_for(
@@ -882,13 +898,16 @@ impl Batch<'_> {
         Ok(plain)
     }
 
-    /// Records the weight transform of a [`ConvKernel::Winograd`], [`ConvKernel::Winograd4x4`]
-    /// or [`ConvKernel::Winograd5x5`] convolution (`kernel`) of `g`'s geometry (`weight`
-    /// [OC, IC, r, r], f32) into a new tensor in the GEMM kernels' packed layout of its products'
-    /// grouped 1×1 convolution (16 or 36 groups), and returns it.
+    /// Records the weight transform of a [`ConvKernel::Winograd`], [`ConvKernel::Winograd4x4`],
+    /// [`ConvKernel::Winograd5x5`] or [`ConvKernel::Winograd5x5Tile4`] convolution (`kernel`) of
+    /// `g`'s geometry (`weight` [OC, IC, r, r], f32) into a new tensor in the GEMM kernels' packed
+    /// layout of its products' grouped 1×1 convolution (16, 36 or 64 groups), and returns it.
     pub(super) fn winograd_weight(&mut self, kernel: ConvKernel, weight: &Tensor, g: &ConvGeometry) -> Result<Tensor> {
         debug_assert!(
-            matches!(kernel, ConvKernel::Winograd | ConvKernel::Winograd4x4 | ConvKernel::Winograd5x5),
+            matches!(
+                kernel,
+                ConvKernel::Winograd | ConvKernel::Winograd4x4 | ConvKernel::Winograd5x5 | ConvKernel::Winograd5x5Tile4
+            ),
             "{kernel:?}"
         );
         let transform = kernel.winograd_transform();
@@ -914,7 +933,7 @@ impl Batch<'_> {
         buffers: ConvBuffers<'_>,
     ) -> Result<()> {
         let activation = Activation::None;
-        if transform.six_by_six() {
+        if transform.in_winograd4_shader() {
             let entry = weight6_entry(transform);
             let pass = Winograd4Pass { transform, entry, activation, band: None, products_nhwc };
             self.winograd4_pass(pass, g, buffers, Windows::default())
@@ -924,7 +943,7 @@ impl Batch<'_> {
         }
     }
 
-    /// One pass of F(4×4, 3×3) or F(2×2, 5×5) (`shaders/conv2d_winograd4.wgsl`, or its
+    /// One pass of F(4×4, 3×3), F(2×2, 5×5) or F(4×4, 5×5) (`shaders/conv2d_winograd4.wgsl`, or its
     /// expansion that writes f16 where `buffers.output` is f16) over `g`: one thread per channel pair of the weight
     /// transform, per (image, channel, tile) of the NCHW transforms and of those that read or
     /// write channels-last tensors; one workgroup of 256 per block of tiles × channels of an
@@ -953,13 +972,17 @@ impl Batch<'_> {
             (u64::from(g.n) * blocks * 256, 256, Some(cols))
         };
         let (items, wg_size, block_cols) = match pass.entry {
-            Entry::Winograd4Weight | Entry::Winograd5Weight => per_thread(u64::from(g.ic) * u64::from(g.oc)),
-            Entry::Winograd4Input | Entry::Winograd4InputChannelsLast | Entry::Winograd5Input => {
-                per_thread(u64::from(g.n) * u64::from(g.ic) * tiles)
+            Entry::Winograd4Weight | Entry::Winograd5Weight | Entry::Winograd8Weight => {
+                per_thread(u64::from(g.ic) * u64::from(g.oc))
             }
-            Entry::Winograd4Output | Entry::Winograd4OutputChannelsLast | Entry::Winograd5Output => {
-                per_thread(u64::from(g.n) * u64::from(g.oc) * tiles)
-            }
+            Entry::Winograd4Input
+            | Entry::Winograd4InputChannelsLast
+            | Entry::Winograd5Input
+            | Entry::Winograd8Input => per_thread(u64::from(g.n) * u64::from(g.ic) * tiles),
+            Entry::Winograd4Output
+            | Entry::Winograd4OutputChannelsLast
+            | Entry::Winograd5Output
+            | Entry::Winograd8Output => per_thread(u64::from(g.n) * u64::from(g.oc) * tiles),
             Entry::Winograd4InputNhwc => block(true, g.ic),
             Entry::Winograd4OutputNhwc => block(false, g.oc),
         };
@@ -1221,7 +1244,7 @@ mod tests {
                     let m = channels_last(Tensor::full_f32(&ctx, &m_shape, f32::NAN).unwrap());
                     let input_pass = ConvBuffers { output: &v, bias: None, ..buffers };
                     let output_pass = ConvBuffers { input: &m, ..buffers };
-                    if transform.six_by_six() {
+                    if transform.in_winograd4_shader() {
                         let pass = |entry, activation| Winograd4Pass {
                             transform,
                             entry,
@@ -1301,7 +1324,7 @@ mod tests {
                 let mut batch = ctx.batch();
                 for v in [&wide, &narrow] {
                     let buffers = ConvBuffers { input: &xt, weight: &wt, bias: None, output: v };
-                    if transform.six_by_six() {
+                    if transform.in_winograd4_shader() {
                         let pass = Winograd4Pass {
                             transform,
                             entry: entry4,
