@@ -2060,6 +2060,927 @@ fn winograd8_output(@builtin(global_invocation_id) gid: vec3<u32>) {
     }
 }
 
+// ---- Winograd F(6×6, 3×3) (`winograd_6x6`) ----
+// 3×3 filters at stride 1, dilation 1, one group: each 6×6 block of outputs from its 8×8 input
+// window (F(4×4, 5×5)'s Bᵀ) in 64 products per channel pair instead of 324 (5.06-fold fewer
+// multiply-adds; F(4×4, 3×3): 4-fold), its transformed input and products 64/36 the input and
+// the output (F(4×4, 3×3): 36/16), on images whose sides 6 divides well. The NCHW passes only,
+// laid out as F(4×4, 5×5)'s over 6×6 tiles, y = Aᵀ M A of AT8_6 (coefficients up to 32).
+@compute @workgroup_size(wg_size)
+fn winograd6_weight(@builtin(global_invocation_id) gid: vec3<u32>) {
+    let index = gid.y * stride_x + gid.x;
+    if (index >= params.ic * params.oc) {
+        return;
+    }
+    var oc = index % params.oc;
+    var ic = index / params.oc;
+    // Position t of U at out + t·stride.
+    var stride = params.ic * ((params.oc + 3u) / 4u * 4u);
+    var out = ic * ((params.oc + 3u) / 4u * 4u) + oc;
+    if (products_nhwc) {
+        ic = index % params.ic;
+        oc = index / params.ic;
+        stride = params.oc * params.ic;
+        out = oc * params.ic + ic;
+    }
+    let base = (oc * params.ic + ic) * 9u;
+    // U scaled up where V is scaled down (`V_SCALE`).
+    let u_scale = select(1.0, 1.0 / V_SCALE, products_nhwc);
+    let g_0_0 = weight[base + 0u];
+    let g_0_1 = weight[base + 1u];
+    let g_0_2 = weight[base + 2u];
+    let g_1_0 = weight[base + 3u];
+    let g_1_1 = weight[base + 4u];
+    let g_1_2 = weight[base + 5u];
+    let g_2_0 = weight[base + 6u];
+    let g_2_1 = weight[base + 7u];
+    let g_2_2 = weight[base + 8u];
+    // G g: 8 rows of 3.
+    let gg_0_0 = g_0_0;
+    let gg_0_1 = g_0_1;
+    let gg_0_2 = g_0_2;
+    let gg_1_0 = -0.222222222 * g_0_0 - 0.222222222 * g_1_0 - 0.222222222 * g_2_0;
+    let gg_1_1 = -0.222222222 * g_0_1 - 0.222222222 * g_1_1 - 0.222222222 * g_2_1;
+    let gg_1_2 = -0.222222222 * g_0_2 - 0.222222222 * g_1_2 - 0.222222222 * g_2_2;
+    let gg_2_0 = -0.222222222 * g_0_0 + 0.222222222 * g_1_0 - 0.222222222 * g_2_0;
+    let gg_2_1 = -0.222222222 * g_0_1 + 0.222222222 * g_1_1 - 0.222222222 * g_2_1;
+    let gg_2_2 = -0.222222222 * g_0_2 + 0.222222222 * g_1_2 - 0.222222222 * g_2_2;
+    let gg_3_0 = 0.711111111 * g_0_0 + 0.355555556 * g_1_0 + 0.177777778 * g_2_0;
+    let gg_3_1 = 0.711111111 * g_0_1 + 0.355555556 * g_1_1 + 0.177777778 * g_2_1;
+    let gg_3_2 = 0.711111111 * g_0_2 + 0.355555556 * g_1_2 + 0.177777778 * g_2_2;
+    let gg_4_0 = 0.711111111 * g_0_0 - 0.355555556 * g_1_0 + 0.177777778 * g_2_0;
+    let gg_4_1 = 0.711111111 * g_0_1 - 0.355555556 * g_1_1 + 0.177777778 * g_2_1;
+    let gg_4_2 = 0.711111111 * g_0_2 - 0.355555556 * g_1_2 + 0.177777778 * g_2_2;
+    let gg_5_0 = 0.0111111111 * g_0_0 + 0.0222222222 * g_1_0 + 0.0444444444 * g_2_0;
+    let gg_5_1 = 0.0111111111 * g_0_1 + 0.0222222222 * g_1_1 + 0.0444444444 * g_2_1;
+    let gg_5_2 = 0.0111111111 * g_0_2 + 0.0222222222 * g_1_2 + 0.0444444444 * g_2_2;
+    let gg_6_0 = 0.0111111111 * g_0_0 - 0.0222222222 * g_1_0 + 0.0444444444 * g_2_0;
+    let gg_6_1 = 0.0111111111 * g_0_1 - 0.0222222222 * g_1_1 + 0.0444444444 * g_2_1;
+    let gg_6_2 = 0.0111111111 * g_0_2 - 0.0222222222 * g_1_2 + 0.0444444444 * g_2_2;
+    let gg_7_0 = g_2_0;
+    let gg_7_1 = g_2_1;
+    let gg_7_2 = g_2_2;
+    // (G g) Gᵀ: 8 rows of 8, row i at positions t = 8i .. 8i + 7.
+    output[out + 0u * stride] = (u_scale * (gg_0_0));
+    output[out + 1u * stride] = (u_scale * (-0.222222222 * gg_0_0 - 0.222222222 * gg_0_1 - 0.222222222 * gg_0_2));
+    output[out + 2u * stride] = (u_scale * (-0.222222222 * gg_0_0 + 0.222222222 * gg_0_1 - 0.222222222 * gg_0_2));
+    output[out + 3u * stride] = (u_scale * (0.711111111 * gg_0_0 + 0.355555556 * gg_0_1 + 0.177777778 * gg_0_2));
+    output[out + 4u * stride] = (u_scale * (0.711111111 * gg_0_0 - 0.355555556 * gg_0_1 + 0.177777778 * gg_0_2));
+    output[out + 5u * stride] = (u_scale * (0.0111111111 * gg_0_0 + 0.0222222222 * gg_0_1 + 0.0444444444 * gg_0_2));
+    output[out + 6u * stride] = (u_scale * (0.0111111111 * gg_0_0 - 0.0222222222 * gg_0_1 + 0.0444444444 * gg_0_2));
+    output[out + 7u * stride] = (u_scale * (gg_0_2));
+    output[out + 8u * stride] = (u_scale * (gg_1_0));
+    output[out + 9u * stride] = (u_scale * (-0.222222222 * gg_1_0 - 0.222222222 * gg_1_1 - 0.222222222 * gg_1_2));
+    output[out + 10u * stride] = (u_scale * (-0.222222222 * gg_1_0 + 0.222222222 * gg_1_1 - 0.222222222 * gg_1_2));
+    output[out + 11u * stride] = (u_scale * (0.711111111 * gg_1_0 + 0.355555556 * gg_1_1 + 0.177777778 * gg_1_2));
+    output[out + 12u * stride] = (u_scale * (0.711111111 * gg_1_0 - 0.355555556 * gg_1_1 + 0.177777778 * gg_1_2));
+    output[out + 13u * stride] = (u_scale * (0.0111111111 * gg_1_0 + 0.0222222222 * gg_1_1 + 0.0444444444 * gg_1_2));
+    output[out + 14u * stride] = (u_scale * (0.0111111111 * gg_1_0 - 0.0222222222 * gg_1_1 + 0.0444444444 * gg_1_2));
+    output[out + 15u * stride] = (u_scale * (gg_1_2));
+    output[out + 16u * stride] = (u_scale * (gg_2_0));
+    output[out + 17u * stride] = (u_scale * (-0.222222222 * gg_2_0 - 0.222222222 * gg_2_1 - 0.222222222 * gg_2_2));
+    output[out + 18u * stride] = (u_scale * (-0.222222222 * gg_2_0 + 0.222222222 * gg_2_1 - 0.222222222 * gg_2_2));
+    output[out + 19u * stride] = (u_scale * (0.711111111 * gg_2_0 + 0.355555556 * gg_2_1 + 0.177777778 * gg_2_2));
+    output[out + 20u * stride] = (u_scale * (0.711111111 * gg_2_0 - 0.355555556 * gg_2_1 + 0.177777778 * gg_2_2));
+    output[out + 21u * stride] = (u_scale * (0.0111111111 * gg_2_0 + 0.0222222222 * gg_2_1 + 0.0444444444 * gg_2_2));
+    output[out + 22u * stride] = (u_scale * (0.0111111111 * gg_2_0 - 0.0222222222 * gg_2_1 + 0.0444444444 * gg_2_2));
+    output[out + 23u * stride] = (u_scale * (gg_2_2));
+    output[out + 24u * stride] = (u_scale * (gg_3_0));
+    output[out + 25u * stride] = (u_scale * (-0.222222222 * gg_3_0 - 0.222222222 * gg_3_1 - 0.222222222 * gg_3_2));
+    output[out + 26u * stride] = (u_scale * (-0.222222222 * gg_3_0 + 0.222222222 * gg_3_1 - 0.222222222 * gg_3_2));
+    output[out + 27u * stride] = (u_scale * (0.711111111 * gg_3_0 + 0.355555556 * gg_3_1 + 0.177777778 * gg_3_2));
+    output[out + 28u * stride] = (u_scale * (0.711111111 * gg_3_0 - 0.355555556 * gg_3_1 + 0.177777778 * gg_3_2));
+    output[out + 29u * stride] = (u_scale * (0.0111111111 * gg_3_0 + 0.0222222222 * gg_3_1 + 0.0444444444 * gg_3_2));
+    output[out + 30u * stride] = (u_scale * (0.0111111111 * gg_3_0 - 0.0222222222 * gg_3_1 + 0.0444444444 * gg_3_2));
+    output[out + 31u * stride] = (u_scale * (gg_3_2));
+    output[out + 32u * stride] = (u_scale * (gg_4_0));
+    output[out + 33u * stride] = (u_scale * (-0.222222222 * gg_4_0 - 0.222222222 * gg_4_1 - 0.222222222 * gg_4_2));
+    output[out + 34u * stride] = (u_scale * (-0.222222222 * gg_4_0 + 0.222222222 * gg_4_1 - 0.222222222 * gg_4_2));
+    output[out + 35u * stride] = (u_scale * (0.711111111 * gg_4_0 + 0.355555556 * gg_4_1 + 0.177777778 * gg_4_2));
+    output[out + 36u * stride] = (u_scale * (0.711111111 * gg_4_0 - 0.355555556 * gg_4_1 + 0.177777778 * gg_4_2));
+    output[out + 37u * stride] = (u_scale * (0.0111111111 * gg_4_0 + 0.0222222222 * gg_4_1 + 0.0444444444 * gg_4_2));
+    output[out + 38u * stride] = (u_scale * (0.0111111111 * gg_4_0 - 0.0222222222 * gg_4_1 + 0.0444444444 * gg_4_2));
+    output[out + 39u * stride] = (u_scale * (gg_4_2));
+    output[out + 40u * stride] = (u_scale * (gg_5_0));
+    output[out + 41u * stride] = (u_scale * (-0.222222222 * gg_5_0 - 0.222222222 * gg_5_1 - 0.222222222 * gg_5_2));
+    output[out + 42u * stride] = (u_scale * (-0.222222222 * gg_5_0 + 0.222222222 * gg_5_1 - 0.222222222 * gg_5_2));
+    output[out + 43u * stride] = (u_scale * (0.711111111 * gg_5_0 + 0.355555556 * gg_5_1 + 0.177777778 * gg_5_2));
+    output[out + 44u * stride] = (u_scale * (0.711111111 * gg_5_0 - 0.355555556 * gg_5_1 + 0.177777778 * gg_5_2));
+    output[out + 45u * stride] = (u_scale * (0.0111111111 * gg_5_0 + 0.0222222222 * gg_5_1 + 0.0444444444 * gg_5_2));
+    output[out + 46u * stride] = (u_scale * (0.0111111111 * gg_5_0 - 0.0222222222 * gg_5_1 + 0.0444444444 * gg_5_2));
+    output[out + 47u * stride] = (u_scale * (gg_5_2));
+    output[out + 48u * stride] = (u_scale * (gg_6_0));
+    output[out + 49u * stride] = (u_scale * (-0.222222222 * gg_6_0 - 0.222222222 * gg_6_1 - 0.222222222 * gg_6_2));
+    output[out + 50u * stride] = (u_scale * (-0.222222222 * gg_6_0 + 0.222222222 * gg_6_1 - 0.222222222 * gg_6_2));
+    output[out + 51u * stride] = (u_scale * (0.711111111 * gg_6_0 + 0.355555556 * gg_6_1 + 0.177777778 * gg_6_2));
+    output[out + 52u * stride] = (u_scale * (0.711111111 * gg_6_0 - 0.355555556 * gg_6_1 + 0.177777778 * gg_6_2));
+    output[out + 53u * stride] = (u_scale * (0.0111111111 * gg_6_0 + 0.0222222222 * gg_6_1 + 0.0444444444 * gg_6_2));
+    output[out + 54u * stride] = (u_scale * (0.0111111111 * gg_6_0 - 0.0222222222 * gg_6_1 + 0.0444444444 * gg_6_2));
+    output[out + 55u * stride] = (u_scale * (gg_6_2));
+    output[out + 56u * stride] = (u_scale * (gg_7_0));
+    output[out + 57u * stride] = (u_scale * (-0.222222222 * gg_7_0 - 0.222222222 * gg_7_1 - 0.222222222 * gg_7_2));
+    output[out + 58u * stride] = (u_scale * (-0.222222222 * gg_7_0 + 0.222222222 * gg_7_1 - 0.222222222 * gg_7_2));
+    output[out + 59u * stride] = (u_scale * (0.711111111 * gg_7_0 + 0.355555556 * gg_7_1 + 0.177777778 * gg_7_2));
+    output[out + 60u * stride] = (u_scale * (0.711111111 * gg_7_0 - 0.355555556 * gg_7_1 + 0.177777778 * gg_7_2));
+    output[out + 61u * stride] = (u_scale * (0.0111111111 * gg_7_0 + 0.0222222222 * gg_7_1 + 0.0444444444 * gg_7_2));
+    output[out + 62u * stride] = (u_scale * (0.0111111111 * gg_7_0 - 0.0222222222 * gg_7_1 + 0.0444444444 * gg_7_2));
+    output[out + 63u * stride] = (u_scale * (gg_7_2));
+}
+
+@compute @workgroup_size(wg_size)
+fn winograd6_input(@builtin(global_invocation_id) gid: vec3<u32>) {
+    let index = gid.y * stride_x + gid.x;
+    let tiles = params.tile_rows * tile_cols(6u);
+    if (index >= params.n * params.ic * tiles) {
+        return;
+    }
+    let tile = index % tiles;
+    let ic = (index / tiles) % params.ic;
+    let n = index / (tiles * params.ic);
+    let y0 = i32(tile_origin(params.tile_row0 + tile / tile_cols(6u), 6u, spec_dilation_h)) - i32(params.pad_h);
+    let x0 = i32(tile_origin(tile % tile_cols(6u), 6u, spec_dilation_w)) - i32(params.pad_w);
+    // The 8×8 window d, zero outside the input.
+    let dy = i32(spec_dilation_h);
+    let dx = i32(spec_dilation_w);
+    let col_ok_0 = x0 + 0 * dx >= 0 && x0 + 0 * dx < i32(params.iw);
+    let col_ok_1 = x0 + 1 * dx >= 0 && x0 + 1 * dx < i32(params.iw);
+    let col_ok_2 = x0 + 2 * dx >= 0 && x0 + 2 * dx < i32(params.iw);
+    let col_ok_3 = x0 + 3 * dx >= 0 && x0 + 3 * dx < i32(params.iw);
+    let col_ok_4 = x0 + 4 * dx >= 0 && x0 + 4 * dx < i32(params.iw);
+    let col_ok_5 = x0 + 5 * dx >= 0 && x0 + 5 * dx < i32(params.iw);
+    let col_ok_6 = x0 + 6 * dx >= 0 && x0 + 6 * dx < i32(params.iw);
+    let col_ok_7 = x0 + 7 * dx >= 0 && x0 + 7 * dx < i32(params.iw);
+    let row_ok_0 = y0 + 0 * dy >= 0 && y0 + 0 * dy < i32(params.ih);
+    let row_at_0 = ((n * params.ic + ic) * params.ih + u32(y0 + 0 * dy)) * params.iw;
+    var d_0_0 = 0.0;
+    if (row_ok_0 && col_ok_0) {
+        d_0_0 = input[row_at_0 + u32(x0 + 0 * dx)];
+    }
+    var d_0_1 = 0.0;
+    if (row_ok_0 && col_ok_1) {
+        d_0_1 = input[row_at_0 + u32(x0 + 1 * dx)];
+    }
+    var d_0_2 = 0.0;
+    if (row_ok_0 && col_ok_2) {
+        d_0_2 = input[row_at_0 + u32(x0 + 2 * dx)];
+    }
+    var d_0_3 = 0.0;
+    if (row_ok_0 && col_ok_3) {
+        d_0_3 = input[row_at_0 + u32(x0 + 3 * dx)];
+    }
+    var d_0_4 = 0.0;
+    if (row_ok_0 && col_ok_4) {
+        d_0_4 = input[row_at_0 + u32(x0 + 4 * dx)];
+    }
+    var d_0_5 = 0.0;
+    if (row_ok_0 && col_ok_5) {
+        d_0_5 = input[row_at_0 + u32(x0 + 5 * dx)];
+    }
+    var d_0_6 = 0.0;
+    if (row_ok_0 && col_ok_6) {
+        d_0_6 = input[row_at_0 + u32(x0 + 6 * dx)];
+    }
+    var d_0_7 = 0.0;
+    if (row_ok_0 && col_ok_7) {
+        d_0_7 = input[row_at_0 + u32(x0 + 7 * dx)];
+    }
+    let row_ok_1 = y0 + 1 * dy >= 0 && y0 + 1 * dy < i32(params.ih);
+    let row_at_1 = ((n * params.ic + ic) * params.ih + u32(y0 + 1 * dy)) * params.iw;
+    var d_1_0 = 0.0;
+    if (row_ok_1 && col_ok_0) {
+        d_1_0 = input[row_at_1 + u32(x0 + 0 * dx)];
+    }
+    var d_1_1 = 0.0;
+    if (row_ok_1 && col_ok_1) {
+        d_1_1 = input[row_at_1 + u32(x0 + 1 * dx)];
+    }
+    var d_1_2 = 0.0;
+    if (row_ok_1 && col_ok_2) {
+        d_1_2 = input[row_at_1 + u32(x0 + 2 * dx)];
+    }
+    var d_1_3 = 0.0;
+    if (row_ok_1 && col_ok_3) {
+        d_1_3 = input[row_at_1 + u32(x0 + 3 * dx)];
+    }
+    var d_1_4 = 0.0;
+    if (row_ok_1 && col_ok_4) {
+        d_1_4 = input[row_at_1 + u32(x0 + 4 * dx)];
+    }
+    var d_1_5 = 0.0;
+    if (row_ok_1 && col_ok_5) {
+        d_1_5 = input[row_at_1 + u32(x0 + 5 * dx)];
+    }
+    var d_1_6 = 0.0;
+    if (row_ok_1 && col_ok_6) {
+        d_1_6 = input[row_at_1 + u32(x0 + 6 * dx)];
+    }
+    var d_1_7 = 0.0;
+    if (row_ok_1 && col_ok_7) {
+        d_1_7 = input[row_at_1 + u32(x0 + 7 * dx)];
+    }
+    let row_ok_2 = y0 + 2 * dy >= 0 && y0 + 2 * dy < i32(params.ih);
+    let row_at_2 = ((n * params.ic + ic) * params.ih + u32(y0 + 2 * dy)) * params.iw;
+    var d_2_0 = 0.0;
+    if (row_ok_2 && col_ok_0) {
+        d_2_0 = input[row_at_2 + u32(x0 + 0 * dx)];
+    }
+    var d_2_1 = 0.0;
+    if (row_ok_2 && col_ok_1) {
+        d_2_1 = input[row_at_2 + u32(x0 + 1 * dx)];
+    }
+    var d_2_2 = 0.0;
+    if (row_ok_2 && col_ok_2) {
+        d_2_2 = input[row_at_2 + u32(x0 + 2 * dx)];
+    }
+    var d_2_3 = 0.0;
+    if (row_ok_2 && col_ok_3) {
+        d_2_3 = input[row_at_2 + u32(x0 + 3 * dx)];
+    }
+    var d_2_4 = 0.0;
+    if (row_ok_2 && col_ok_4) {
+        d_2_4 = input[row_at_2 + u32(x0 + 4 * dx)];
+    }
+    var d_2_5 = 0.0;
+    if (row_ok_2 && col_ok_5) {
+        d_2_5 = input[row_at_2 + u32(x0 + 5 * dx)];
+    }
+    var d_2_6 = 0.0;
+    if (row_ok_2 && col_ok_6) {
+        d_2_6 = input[row_at_2 + u32(x0 + 6 * dx)];
+    }
+    var d_2_7 = 0.0;
+    if (row_ok_2 && col_ok_7) {
+        d_2_7 = input[row_at_2 + u32(x0 + 7 * dx)];
+    }
+    let row_ok_3 = y0 + 3 * dy >= 0 && y0 + 3 * dy < i32(params.ih);
+    let row_at_3 = ((n * params.ic + ic) * params.ih + u32(y0 + 3 * dy)) * params.iw;
+    var d_3_0 = 0.0;
+    if (row_ok_3 && col_ok_0) {
+        d_3_0 = input[row_at_3 + u32(x0 + 0 * dx)];
+    }
+    var d_3_1 = 0.0;
+    if (row_ok_3 && col_ok_1) {
+        d_3_1 = input[row_at_3 + u32(x0 + 1 * dx)];
+    }
+    var d_3_2 = 0.0;
+    if (row_ok_3 && col_ok_2) {
+        d_3_2 = input[row_at_3 + u32(x0 + 2 * dx)];
+    }
+    var d_3_3 = 0.0;
+    if (row_ok_3 && col_ok_3) {
+        d_3_3 = input[row_at_3 + u32(x0 + 3 * dx)];
+    }
+    var d_3_4 = 0.0;
+    if (row_ok_3 && col_ok_4) {
+        d_3_4 = input[row_at_3 + u32(x0 + 4 * dx)];
+    }
+    var d_3_5 = 0.0;
+    if (row_ok_3 && col_ok_5) {
+        d_3_5 = input[row_at_3 + u32(x0 + 5 * dx)];
+    }
+    var d_3_6 = 0.0;
+    if (row_ok_3 && col_ok_6) {
+        d_3_6 = input[row_at_3 + u32(x0 + 6 * dx)];
+    }
+    var d_3_7 = 0.0;
+    if (row_ok_3 && col_ok_7) {
+        d_3_7 = input[row_at_3 + u32(x0 + 7 * dx)];
+    }
+    let row_ok_4 = y0 + 4 * dy >= 0 && y0 + 4 * dy < i32(params.ih);
+    let row_at_4 = ((n * params.ic + ic) * params.ih + u32(y0 + 4 * dy)) * params.iw;
+    var d_4_0 = 0.0;
+    if (row_ok_4 && col_ok_0) {
+        d_4_0 = input[row_at_4 + u32(x0 + 0 * dx)];
+    }
+    var d_4_1 = 0.0;
+    if (row_ok_4 && col_ok_1) {
+        d_4_1 = input[row_at_4 + u32(x0 + 1 * dx)];
+    }
+    var d_4_2 = 0.0;
+    if (row_ok_4 && col_ok_2) {
+        d_4_2 = input[row_at_4 + u32(x0 + 2 * dx)];
+    }
+    var d_4_3 = 0.0;
+    if (row_ok_4 && col_ok_3) {
+        d_4_3 = input[row_at_4 + u32(x0 + 3 * dx)];
+    }
+    var d_4_4 = 0.0;
+    if (row_ok_4 && col_ok_4) {
+        d_4_4 = input[row_at_4 + u32(x0 + 4 * dx)];
+    }
+    var d_4_5 = 0.0;
+    if (row_ok_4 && col_ok_5) {
+        d_4_5 = input[row_at_4 + u32(x0 + 5 * dx)];
+    }
+    var d_4_6 = 0.0;
+    if (row_ok_4 && col_ok_6) {
+        d_4_6 = input[row_at_4 + u32(x0 + 6 * dx)];
+    }
+    var d_4_7 = 0.0;
+    if (row_ok_4 && col_ok_7) {
+        d_4_7 = input[row_at_4 + u32(x0 + 7 * dx)];
+    }
+    let row_ok_5 = y0 + 5 * dy >= 0 && y0 + 5 * dy < i32(params.ih);
+    let row_at_5 = ((n * params.ic + ic) * params.ih + u32(y0 + 5 * dy)) * params.iw;
+    var d_5_0 = 0.0;
+    if (row_ok_5 && col_ok_0) {
+        d_5_0 = input[row_at_5 + u32(x0 + 0 * dx)];
+    }
+    var d_5_1 = 0.0;
+    if (row_ok_5 && col_ok_1) {
+        d_5_1 = input[row_at_5 + u32(x0 + 1 * dx)];
+    }
+    var d_5_2 = 0.0;
+    if (row_ok_5 && col_ok_2) {
+        d_5_2 = input[row_at_5 + u32(x0 + 2 * dx)];
+    }
+    var d_5_3 = 0.0;
+    if (row_ok_5 && col_ok_3) {
+        d_5_3 = input[row_at_5 + u32(x0 + 3 * dx)];
+    }
+    var d_5_4 = 0.0;
+    if (row_ok_5 && col_ok_4) {
+        d_5_4 = input[row_at_5 + u32(x0 + 4 * dx)];
+    }
+    var d_5_5 = 0.0;
+    if (row_ok_5 && col_ok_5) {
+        d_5_5 = input[row_at_5 + u32(x0 + 5 * dx)];
+    }
+    var d_5_6 = 0.0;
+    if (row_ok_5 && col_ok_6) {
+        d_5_6 = input[row_at_5 + u32(x0 + 6 * dx)];
+    }
+    var d_5_7 = 0.0;
+    if (row_ok_5 && col_ok_7) {
+        d_5_7 = input[row_at_5 + u32(x0 + 7 * dx)];
+    }
+    let row_ok_6 = y0 + 6 * dy >= 0 && y0 + 6 * dy < i32(params.ih);
+    let row_at_6 = ((n * params.ic + ic) * params.ih + u32(y0 + 6 * dy)) * params.iw;
+    var d_6_0 = 0.0;
+    if (row_ok_6 && col_ok_0) {
+        d_6_0 = input[row_at_6 + u32(x0 + 0 * dx)];
+    }
+    var d_6_1 = 0.0;
+    if (row_ok_6 && col_ok_1) {
+        d_6_1 = input[row_at_6 + u32(x0 + 1 * dx)];
+    }
+    var d_6_2 = 0.0;
+    if (row_ok_6 && col_ok_2) {
+        d_6_2 = input[row_at_6 + u32(x0 + 2 * dx)];
+    }
+    var d_6_3 = 0.0;
+    if (row_ok_6 && col_ok_3) {
+        d_6_3 = input[row_at_6 + u32(x0 + 3 * dx)];
+    }
+    var d_6_4 = 0.0;
+    if (row_ok_6 && col_ok_4) {
+        d_6_4 = input[row_at_6 + u32(x0 + 4 * dx)];
+    }
+    var d_6_5 = 0.0;
+    if (row_ok_6 && col_ok_5) {
+        d_6_5 = input[row_at_6 + u32(x0 + 5 * dx)];
+    }
+    var d_6_6 = 0.0;
+    if (row_ok_6 && col_ok_6) {
+        d_6_6 = input[row_at_6 + u32(x0 + 6 * dx)];
+    }
+    var d_6_7 = 0.0;
+    if (row_ok_6 && col_ok_7) {
+        d_6_7 = input[row_at_6 + u32(x0 + 7 * dx)];
+    }
+    let row_ok_7 = y0 + 7 * dy >= 0 && y0 + 7 * dy < i32(params.ih);
+    let row_at_7 = ((n * params.ic + ic) * params.ih + u32(y0 + 7 * dy)) * params.iw;
+    var d_7_0 = 0.0;
+    if (row_ok_7 && col_ok_0) {
+        d_7_0 = input[row_at_7 + u32(x0 + 0 * dx)];
+    }
+    var d_7_1 = 0.0;
+    if (row_ok_7 && col_ok_1) {
+        d_7_1 = input[row_at_7 + u32(x0 + 1 * dx)];
+    }
+    var d_7_2 = 0.0;
+    if (row_ok_7 && col_ok_2) {
+        d_7_2 = input[row_at_7 + u32(x0 + 2 * dx)];
+    }
+    var d_7_3 = 0.0;
+    if (row_ok_7 && col_ok_3) {
+        d_7_3 = input[row_at_7 + u32(x0 + 3 * dx)];
+    }
+    var d_7_4 = 0.0;
+    if (row_ok_7 && col_ok_4) {
+        d_7_4 = input[row_at_7 + u32(x0 + 4 * dx)];
+    }
+    var d_7_5 = 0.0;
+    if (row_ok_7 && col_ok_5) {
+        d_7_5 = input[row_at_7 + u32(x0 + 5 * dx)];
+    }
+    var d_7_6 = 0.0;
+    if (row_ok_7 && col_ok_6) {
+        d_7_6 = input[row_at_7 + u32(x0 + 6 * dx)];
+    }
+    var d_7_7 = 0.0;
+    if (row_ok_7 && col_ok_7) {
+        d_7_7 = input[row_at_7 + u32(x0 + 7 * dx)];
+    }
+
+    // Bᵀ d: 8 rows of 8.
+    let bd_0_0 = d_0_0 - 5.25 * d_2_0 + 5.25 * d_4_0 - d_6_0;
+    let bd_0_1 = d_0_1 - 5.25 * d_2_1 + 5.25 * d_4_1 - d_6_1;
+    let bd_0_2 = d_0_2 - 5.25 * d_2_2 + 5.25 * d_4_2 - d_6_2;
+    let bd_0_3 = d_0_3 - 5.25 * d_2_3 + 5.25 * d_4_3 - d_6_3;
+    let bd_0_4 = d_0_4 - 5.25 * d_2_4 + 5.25 * d_4_4 - d_6_4;
+    let bd_0_5 = d_0_5 - 5.25 * d_2_5 + 5.25 * d_4_5 - d_6_5;
+    let bd_0_6 = d_0_6 - 5.25 * d_2_6 + 5.25 * d_4_6 - d_6_6;
+    let bd_0_7 = d_0_7 - 5.25 * d_2_7 + 5.25 * d_4_7 - d_6_7;
+    let bd_1_0 = d_1_0 + d_2_0 - 4.25 * d_3_0 - 4.25 * d_4_0 + d_5_0 + d_6_0;
+    let bd_1_1 = d_1_1 + d_2_1 - 4.25 * d_3_1 - 4.25 * d_4_1 + d_5_1 + d_6_1;
+    let bd_1_2 = d_1_2 + d_2_2 - 4.25 * d_3_2 - 4.25 * d_4_2 + d_5_2 + d_6_2;
+    let bd_1_3 = d_1_3 + d_2_3 - 4.25 * d_3_3 - 4.25 * d_4_3 + d_5_3 + d_6_3;
+    let bd_1_4 = d_1_4 + d_2_4 - 4.25 * d_3_4 - 4.25 * d_4_4 + d_5_4 + d_6_4;
+    let bd_1_5 = d_1_5 + d_2_5 - 4.25 * d_3_5 - 4.25 * d_4_5 + d_5_5 + d_6_5;
+    let bd_1_6 = d_1_6 + d_2_6 - 4.25 * d_3_6 - 4.25 * d_4_6 + d_5_6 + d_6_6;
+    let bd_1_7 = d_1_7 + d_2_7 - 4.25 * d_3_7 - 4.25 * d_4_7 + d_5_7 + d_6_7;
+    let bd_2_0 = -d_1_0 + d_2_0 + 4.25 * d_3_0 - 4.25 * d_4_0 - d_5_0 + d_6_0;
+    let bd_2_1 = -d_1_1 + d_2_1 + 4.25 * d_3_1 - 4.25 * d_4_1 - d_5_1 + d_6_1;
+    let bd_2_2 = -d_1_2 + d_2_2 + 4.25 * d_3_2 - 4.25 * d_4_2 - d_5_2 + d_6_2;
+    let bd_2_3 = -d_1_3 + d_2_3 + 4.25 * d_3_3 - 4.25 * d_4_3 - d_5_3 + d_6_3;
+    let bd_2_4 = -d_1_4 + d_2_4 + 4.25 * d_3_4 - 4.25 * d_4_4 - d_5_4 + d_6_4;
+    let bd_2_5 = -d_1_5 + d_2_5 + 4.25 * d_3_5 - 4.25 * d_4_5 - d_5_5 + d_6_5;
+    let bd_2_6 = -d_1_6 + d_2_6 + 4.25 * d_3_6 - 4.25 * d_4_6 - d_5_6 + d_6_6;
+    let bd_2_7 = -d_1_7 + d_2_7 + 4.25 * d_3_7 - 4.25 * d_4_7 - d_5_7 + d_6_7;
+    let bd_3_0 = 2.0 * d_1_0 + 4.0 * d_2_0 - 2.5 * d_3_0 - 5.0 * d_4_0 + 0.5 * d_5_0 + d_6_0;
+    let bd_3_1 = 2.0 * d_1_1 + 4.0 * d_2_1 - 2.5 * d_3_1 - 5.0 * d_4_1 + 0.5 * d_5_1 + d_6_1;
+    let bd_3_2 = 2.0 * d_1_2 + 4.0 * d_2_2 - 2.5 * d_3_2 - 5.0 * d_4_2 + 0.5 * d_5_2 + d_6_2;
+    let bd_3_3 = 2.0 * d_1_3 + 4.0 * d_2_3 - 2.5 * d_3_3 - 5.0 * d_4_3 + 0.5 * d_5_3 + d_6_3;
+    let bd_3_4 = 2.0 * d_1_4 + 4.0 * d_2_4 - 2.5 * d_3_4 - 5.0 * d_4_4 + 0.5 * d_5_4 + d_6_4;
+    let bd_3_5 = 2.0 * d_1_5 + 4.0 * d_2_5 - 2.5 * d_3_5 - 5.0 * d_4_5 + 0.5 * d_5_5 + d_6_5;
+    let bd_3_6 = 2.0 * d_1_6 + 4.0 * d_2_6 - 2.5 * d_3_6 - 5.0 * d_4_6 + 0.5 * d_5_6 + d_6_6;
+    let bd_3_7 = 2.0 * d_1_7 + 4.0 * d_2_7 - 2.5 * d_3_7 - 5.0 * d_4_7 + 0.5 * d_5_7 + d_6_7;
+    let bd_4_0 = -2.0 * d_1_0 + 4.0 * d_2_0 + 2.5 * d_3_0 - 5.0 * d_4_0 - 0.5 * d_5_0 + d_6_0;
+    let bd_4_1 = -2.0 * d_1_1 + 4.0 * d_2_1 + 2.5 * d_3_1 - 5.0 * d_4_1 - 0.5 * d_5_1 + d_6_1;
+    let bd_4_2 = -2.0 * d_1_2 + 4.0 * d_2_2 + 2.5 * d_3_2 - 5.0 * d_4_2 - 0.5 * d_5_2 + d_6_2;
+    let bd_4_3 = -2.0 * d_1_3 + 4.0 * d_2_3 + 2.5 * d_3_3 - 5.0 * d_4_3 - 0.5 * d_5_3 + d_6_3;
+    let bd_4_4 = -2.0 * d_1_4 + 4.0 * d_2_4 + 2.5 * d_3_4 - 5.0 * d_4_4 - 0.5 * d_5_4 + d_6_4;
+    let bd_4_5 = -2.0 * d_1_5 + 4.0 * d_2_5 + 2.5 * d_3_5 - 5.0 * d_4_5 - 0.5 * d_5_5 + d_6_5;
+    let bd_4_6 = -2.0 * d_1_6 + 4.0 * d_2_6 + 2.5 * d_3_6 - 5.0 * d_4_6 - 0.5 * d_5_6 + d_6_6;
+    let bd_4_7 = -2.0 * d_1_7 + 4.0 * d_2_7 + 2.5 * d_3_7 - 5.0 * d_4_7 - 0.5 * d_5_7 + d_6_7;
+    let bd_5_0 = 0.5 * d_1_0 + 0.25 * d_2_0 - 2.5 * d_3_0 - 1.25 * d_4_0 + 2.0 * d_5_0 + d_6_0;
+    let bd_5_1 = 0.5 * d_1_1 + 0.25 * d_2_1 - 2.5 * d_3_1 - 1.25 * d_4_1 + 2.0 * d_5_1 + d_6_1;
+    let bd_5_2 = 0.5 * d_1_2 + 0.25 * d_2_2 - 2.5 * d_3_2 - 1.25 * d_4_2 + 2.0 * d_5_2 + d_6_2;
+    let bd_5_3 = 0.5 * d_1_3 + 0.25 * d_2_3 - 2.5 * d_3_3 - 1.25 * d_4_3 + 2.0 * d_5_3 + d_6_3;
+    let bd_5_4 = 0.5 * d_1_4 + 0.25 * d_2_4 - 2.5 * d_3_4 - 1.25 * d_4_4 + 2.0 * d_5_4 + d_6_4;
+    let bd_5_5 = 0.5 * d_1_5 + 0.25 * d_2_5 - 2.5 * d_3_5 - 1.25 * d_4_5 + 2.0 * d_5_5 + d_6_5;
+    let bd_5_6 = 0.5 * d_1_6 + 0.25 * d_2_6 - 2.5 * d_3_6 - 1.25 * d_4_6 + 2.0 * d_5_6 + d_6_6;
+    let bd_5_7 = 0.5 * d_1_7 + 0.25 * d_2_7 - 2.5 * d_3_7 - 1.25 * d_4_7 + 2.0 * d_5_7 + d_6_7;
+    let bd_6_0 = -0.5 * d_1_0 + 0.25 * d_2_0 + 2.5 * d_3_0 - 1.25 * d_4_0 - 2.0 * d_5_0 + d_6_0;
+    let bd_6_1 = -0.5 * d_1_1 + 0.25 * d_2_1 + 2.5 * d_3_1 - 1.25 * d_4_1 - 2.0 * d_5_1 + d_6_1;
+    let bd_6_2 = -0.5 * d_1_2 + 0.25 * d_2_2 + 2.5 * d_3_2 - 1.25 * d_4_2 - 2.0 * d_5_2 + d_6_2;
+    let bd_6_3 = -0.5 * d_1_3 + 0.25 * d_2_3 + 2.5 * d_3_3 - 1.25 * d_4_3 - 2.0 * d_5_3 + d_6_3;
+    let bd_6_4 = -0.5 * d_1_4 + 0.25 * d_2_4 + 2.5 * d_3_4 - 1.25 * d_4_4 - 2.0 * d_5_4 + d_6_4;
+    let bd_6_5 = -0.5 * d_1_5 + 0.25 * d_2_5 + 2.5 * d_3_5 - 1.25 * d_4_5 - 2.0 * d_5_5 + d_6_5;
+    let bd_6_6 = -0.5 * d_1_6 + 0.25 * d_2_6 + 2.5 * d_3_6 - 1.25 * d_4_6 - 2.0 * d_5_6 + d_6_6;
+    let bd_6_7 = -0.5 * d_1_7 + 0.25 * d_2_7 + 2.5 * d_3_7 - 1.25 * d_4_7 - 2.0 * d_5_7 + d_6_7;
+    let bd_7_0 = -d_1_0 + 5.25 * d_3_0 - 5.25 * d_5_0 + d_7_0;
+    let bd_7_1 = -d_1_1 + 5.25 * d_3_1 - 5.25 * d_5_1 + d_7_1;
+    let bd_7_2 = -d_1_2 + 5.25 * d_3_2 - 5.25 * d_5_2 + d_7_2;
+    let bd_7_3 = -d_1_3 + 5.25 * d_3_3 - 5.25 * d_5_3 + d_7_3;
+    let bd_7_4 = -d_1_4 + 5.25 * d_3_4 - 5.25 * d_5_4 + d_7_4;
+    let bd_7_5 = -d_1_5 + 5.25 * d_3_5 - 5.25 * d_5_5 + d_7_5;
+    let bd_7_6 = -d_1_6 + 5.25 * d_3_6 - 5.25 * d_5_6 + d_7_6;
+    let bd_7_7 = -d_1_7 + 5.25 * d_3_7 - 5.25 * d_5_7 + d_7_7;
+    // (Bᵀ d) B: position t = 8i + j.
+    let v_0 = bd_0_0 - 5.25 * bd_0_2 + 5.25 * bd_0_4 - bd_0_6;
+    let v_1 = bd_0_1 + bd_0_2 - 4.25 * bd_0_3 - 4.25 * bd_0_4 + bd_0_5 + bd_0_6;
+    let v_2 = -bd_0_1 + bd_0_2 + 4.25 * bd_0_3 - 4.25 * bd_0_4 - bd_0_5 + bd_0_6;
+    let v_3 = 2.0 * bd_0_1 + 4.0 * bd_0_2 - 2.5 * bd_0_3 - 5.0 * bd_0_4 + 0.5 * bd_0_5 + bd_0_6;
+    let v_4 = -2.0 * bd_0_1 + 4.0 * bd_0_2 + 2.5 * bd_0_3 - 5.0 * bd_0_4 - 0.5 * bd_0_5 + bd_0_6;
+    let v_5 = 0.5 * bd_0_1 + 0.25 * bd_0_2 - 2.5 * bd_0_3 - 1.25 * bd_0_4 + 2.0 * bd_0_5 + bd_0_6;
+    let v_6 = -0.5 * bd_0_1 + 0.25 * bd_0_2 + 2.5 * bd_0_3 - 1.25 * bd_0_4 - 2.0 * bd_0_5 + bd_0_6;
+    let v_7 = -bd_0_1 + 5.25 * bd_0_3 - 5.25 * bd_0_5 + bd_0_7;
+    let v_8 = bd_1_0 - 5.25 * bd_1_2 + 5.25 * bd_1_4 - bd_1_6;
+    let v_9 = bd_1_1 + bd_1_2 - 4.25 * bd_1_3 - 4.25 * bd_1_4 + bd_1_5 + bd_1_6;
+    let v_10 = -bd_1_1 + bd_1_2 + 4.25 * bd_1_3 - 4.25 * bd_1_4 - bd_1_5 + bd_1_6;
+    let v_11 = 2.0 * bd_1_1 + 4.0 * bd_1_2 - 2.5 * bd_1_3 - 5.0 * bd_1_4 + 0.5 * bd_1_5 + bd_1_6;
+    let v_12 = -2.0 * bd_1_1 + 4.0 * bd_1_2 + 2.5 * bd_1_3 - 5.0 * bd_1_4 - 0.5 * bd_1_5 + bd_1_6;
+    let v_13 = 0.5 * bd_1_1 + 0.25 * bd_1_2 - 2.5 * bd_1_3 - 1.25 * bd_1_4 + 2.0 * bd_1_5 + bd_1_6;
+    let v_14 = -0.5 * bd_1_1 + 0.25 * bd_1_2 + 2.5 * bd_1_3 - 1.25 * bd_1_4 - 2.0 * bd_1_5 + bd_1_6;
+    let v_15 = -bd_1_1 + 5.25 * bd_1_3 - 5.25 * bd_1_5 + bd_1_7;
+    let v_16 = bd_2_0 - 5.25 * bd_2_2 + 5.25 * bd_2_4 - bd_2_6;
+    let v_17 = bd_2_1 + bd_2_2 - 4.25 * bd_2_3 - 4.25 * bd_2_4 + bd_2_5 + bd_2_6;
+    let v_18 = -bd_2_1 + bd_2_2 + 4.25 * bd_2_3 - 4.25 * bd_2_4 - bd_2_5 + bd_2_6;
+    let v_19 = 2.0 * bd_2_1 + 4.0 * bd_2_2 - 2.5 * bd_2_3 - 5.0 * bd_2_4 + 0.5 * bd_2_5 + bd_2_6;
+    let v_20 = -2.0 * bd_2_1 + 4.0 * bd_2_2 + 2.5 * bd_2_3 - 5.0 * bd_2_4 - 0.5 * bd_2_5 + bd_2_6;
+    let v_21 = 0.5 * bd_2_1 + 0.25 * bd_2_2 - 2.5 * bd_2_3 - 1.25 * bd_2_4 + 2.0 * bd_2_5 + bd_2_6;
+    let v_22 = -0.5 * bd_2_1 + 0.25 * bd_2_2 + 2.5 * bd_2_3 - 1.25 * bd_2_4 - 2.0 * bd_2_5 + bd_2_6;
+    let v_23 = -bd_2_1 + 5.25 * bd_2_3 - 5.25 * bd_2_5 + bd_2_7;
+    let v_24 = bd_3_0 - 5.25 * bd_3_2 + 5.25 * bd_3_4 - bd_3_6;
+    let v_25 = bd_3_1 + bd_3_2 - 4.25 * bd_3_3 - 4.25 * bd_3_4 + bd_3_5 + bd_3_6;
+    let v_26 = -bd_3_1 + bd_3_2 + 4.25 * bd_3_3 - 4.25 * bd_3_4 - bd_3_5 + bd_3_6;
+    let v_27 = 2.0 * bd_3_1 + 4.0 * bd_3_2 - 2.5 * bd_3_3 - 5.0 * bd_3_4 + 0.5 * bd_3_5 + bd_3_6;
+    let v_28 = -2.0 * bd_3_1 + 4.0 * bd_3_2 + 2.5 * bd_3_3 - 5.0 * bd_3_4 - 0.5 * bd_3_5 + bd_3_6;
+    let v_29 = 0.5 * bd_3_1 + 0.25 * bd_3_2 - 2.5 * bd_3_3 - 1.25 * bd_3_4 + 2.0 * bd_3_5 + bd_3_6;
+    let v_30 = -0.5 * bd_3_1 + 0.25 * bd_3_2 + 2.5 * bd_3_3 - 1.25 * bd_3_4 - 2.0 * bd_3_5 + bd_3_6;
+    let v_31 = -bd_3_1 + 5.25 * bd_3_3 - 5.25 * bd_3_5 + bd_3_7;
+    let v_32 = bd_4_0 - 5.25 * bd_4_2 + 5.25 * bd_4_4 - bd_4_6;
+    let v_33 = bd_4_1 + bd_4_2 - 4.25 * bd_4_3 - 4.25 * bd_4_4 + bd_4_5 + bd_4_6;
+    let v_34 = -bd_4_1 + bd_4_2 + 4.25 * bd_4_3 - 4.25 * bd_4_4 - bd_4_5 + bd_4_6;
+    let v_35 = 2.0 * bd_4_1 + 4.0 * bd_4_2 - 2.5 * bd_4_3 - 5.0 * bd_4_4 + 0.5 * bd_4_5 + bd_4_6;
+    let v_36 = -2.0 * bd_4_1 + 4.0 * bd_4_2 + 2.5 * bd_4_3 - 5.0 * bd_4_4 - 0.5 * bd_4_5 + bd_4_6;
+    let v_37 = 0.5 * bd_4_1 + 0.25 * bd_4_2 - 2.5 * bd_4_3 - 1.25 * bd_4_4 + 2.0 * bd_4_5 + bd_4_6;
+    let v_38 = -0.5 * bd_4_1 + 0.25 * bd_4_2 + 2.5 * bd_4_3 - 1.25 * bd_4_4 - 2.0 * bd_4_5 + bd_4_6;
+    let v_39 = -bd_4_1 + 5.25 * bd_4_3 - 5.25 * bd_4_5 + bd_4_7;
+    let v_40 = bd_5_0 - 5.25 * bd_5_2 + 5.25 * bd_5_4 - bd_5_6;
+    let v_41 = bd_5_1 + bd_5_2 - 4.25 * bd_5_3 - 4.25 * bd_5_4 + bd_5_5 + bd_5_6;
+    let v_42 = -bd_5_1 + bd_5_2 + 4.25 * bd_5_3 - 4.25 * bd_5_4 - bd_5_5 + bd_5_6;
+    let v_43 = 2.0 * bd_5_1 + 4.0 * bd_5_2 - 2.5 * bd_5_3 - 5.0 * bd_5_4 + 0.5 * bd_5_5 + bd_5_6;
+    let v_44 = -2.0 * bd_5_1 + 4.0 * bd_5_2 + 2.5 * bd_5_3 - 5.0 * bd_5_4 - 0.5 * bd_5_5 + bd_5_6;
+    let v_45 = 0.5 * bd_5_1 + 0.25 * bd_5_2 - 2.5 * bd_5_3 - 1.25 * bd_5_4 + 2.0 * bd_5_5 + bd_5_6;
+    let v_46 = -0.5 * bd_5_1 + 0.25 * bd_5_2 + 2.5 * bd_5_3 - 1.25 * bd_5_4 - 2.0 * bd_5_5 + bd_5_6;
+    let v_47 = -bd_5_1 + 5.25 * bd_5_3 - 5.25 * bd_5_5 + bd_5_7;
+    let v_48 = bd_6_0 - 5.25 * bd_6_2 + 5.25 * bd_6_4 - bd_6_6;
+    let v_49 = bd_6_1 + bd_6_2 - 4.25 * bd_6_3 - 4.25 * bd_6_4 + bd_6_5 + bd_6_6;
+    let v_50 = -bd_6_1 + bd_6_2 + 4.25 * bd_6_3 - 4.25 * bd_6_4 - bd_6_5 + bd_6_6;
+    let v_51 = 2.0 * bd_6_1 + 4.0 * bd_6_2 - 2.5 * bd_6_3 - 5.0 * bd_6_4 + 0.5 * bd_6_5 + bd_6_6;
+    let v_52 = -2.0 * bd_6_1 + 4.0 * bd_6_2 + 2.5 * bd_6_3 - 5.0 * bd_6_4 - 0.5 * bd_6_5 + bd_6_6;
+    let v_53 = 0.5 * bd_6_1 + 0.25 * bd_6_2 - 2.5 * bd_6_3 - 1.25 * bd_6_4 + 2.0 * bd_6_5 + bd_6_6;
+    let v_54 = -0.5 * bd_6_1 + 0.25 * bd_6_2 + 2.5 * bd_6_3 - 1.25 * bd_6_4 - 2.0 * bd_6_5 + bd_6_6;
+    let v_55 = -bd_6_1 + 5.25 * bd_6_3 - 5.25 * bd_6_5 + bd_6_7;
+    let v_56 = bd_7_0 - 5.25 * bd_7_2 + 5.25 * bd_7_4 - bd_7_6;
+    let v_57 = bd_7_1 + bd_7_2 - 4.25 * bd_7_3 - 4.25 * bd_7_4 + bd_7_5 + bd_7_6;
+    let v_58 = -bd_7_1 + bd_7_2 + 4.25 * bd_7_3 - 4.25 * bd_7_4 - bd_7_5 + bd_7_6;
+    let v_59 = 2.0 * bd_7_1 + 4.0 * bd_7_2 - 2.5 * bd_7_3 - 5.0 * bd_7_4 + 0.5 * bd_7_5 + bd_7_6;
+    let v_60 = -2.0 * bd_7_1 + 4.0 * bd_7_2 + 2.5 * bd_7_3 - 5.0 * bd_7_4 - 0.5 * bd_7_5 + bd_7_6;
+    let v_61 = 0.5 * bd_7_1 + 0.25 * bd_7_2 - 2.5 * bd_7_3 - 1.25 * bd_7_4 + 2.0 * bd_7_5 + bd_7_6;
+    let v_62 = -0.5 * bd_7_1 + 0.25 * bd_7_2 + 2.5 * bd_7_3 - 1.25 * bd_7_4 - 2.0 * bd_7_5 + bd_7_6;
+    let v_63 = -bd_7_1 + 5.25 * bd_7_3 - 5.25 * bd_7_5 + bd_7_7;
+
+    // Position t of [n, t, ic, tile].
+    let stride = params.ic * tiles;
+    let out = (n * 64u * params.ic + ic) * tiles + tile;
+    output[out + 0u * stride] = (v_0);
+    output[out + 1u * stride] = (v_1);
+    output[out + 2u * stride] = (v_2);
+    output[out + 3u * stride] = (v_3);
+    output[out + 4u * stride] = (v_4);
+    output[out + 5u * stride] = (v_5);
+    output[out + 6u * stride] = (v_6);
+    output[out + 7u * stride] = (v_7);
+    output[out + 8u * stride] = (v_8);
+    output[out + 9u * stride] = (v_9);
+    output[out + 10u * stride] = (v_10);
+    output[out + 11u * stride] = (v_11);
+    output[out + 12u * stride] = (v_12);
+    output[out + 13u * stride] = (v_13);
+    output[out + 14u * stride] = (v_14);
+    output[out + 15u * stride] = (v_15);
+    output[out + 16u * stride] = (v_16);
+    output[out + 17u * stride] = (v_17);
+    output[out + 18u * stride] = (v_18);
+    output[out + 19u * stride] = (v_19);
+    output[out + 20u * stride] = (v_20);
+    output[out + 21u * stride] = (v_21);
+    output[out + 22u * stride] = (v_22);
+    output[out + 23u * stride] = (v_23);
+    output[out + 24u * stride] = (v_24);
+    output[out + 25u * stride] = (v_25);
+    output[out + 26u * stride] = (v_26);
+    output[out + 27u * stride] = (v_27);
+    output[out + 28u * stride] = (v_28);
+    output[out + 29u * stride] = (v_29);
+    output[out + 30u * stride] = (v_30);
+    output[out + 31u * stride] = (v_31);
+    output[out + 32u * stride] = (v_32);
+    output[out + 33u * stride] = (v_33);
+    output[out + 34u * stride] = (v_34);
+    output[out + 35u * stride] = (v_35);
+    output[out + 36u * stride] = (v_36);
+    output[out + 37u * stride] = (v_37);
+    output[out + 38u * stride] = (v_38);
+    output[out + 39u * stride] = (v_39);
+    output[out + 40u * stride] = (v_40);
+    output[out + 41u * stride] = (v_41);
+    output[out + 42u * stride] = (v_42);
+    output[out + 43u * stride] = (v_43);
+    output[out + 44u * stride] = (v_44);
+    output[out + 45u * stride] = (v_45);
+    output[out + 46u * stride] = (v_46);
+    output[out + 47u * stride] = (v_47);
+    output[out + 48u * stride] = (v_48);
+    output[out + 49u * stride] = (v_49);
+    output[out + 50u * stride] = (v_50);
+    output[out + 51u * stride] = (v_51);
+    output[out + 52u * stride] = (v_52);
+    output[out + 53u * stride] = (v_53);
+    output[out + 54u * stride] = (v_54);
+    output[out + 55u * stride] = (v_55);
+    output[out + 56u * stride] = (v_56);
+    output[out + 57u * stride] = (v_57);
+    output[out + 58u * stride] = (v_58);
+    output[out + 59u * stride] = (v_59);
+    output[out + 60u * stride] = (v_60);
+    output[out + 61u * stride] = (v_61);
+    output[out + 62u * stride] = (v_62);
+    output[out + 63u * stride] = (v_63);
+}
+
+@compute @workgroup_size(wg_size)
+fn winograd6_output(@builtin(global_invocation_id) gid: vec3<u32>) {
+    let index = gid.y * stride_x + gid.x;
+    let tiles = params.tile_rows * tile_cols(6u);
+    if (index >= params.n * params.oc * tiles) {
+        return;
+    }
+    let tile = index % tiles;
+    let oc = (index / tiles) % params.oc;
+    let n = index / (tiles * params.oc);
+    let stride = params.oc * tiles;
+    let first = (n * 64u * params.oc + oc) * tiles + tile;
+    let m_0_0 = input[first + 0u * stride];
+    let m_0_1 = input[first + 1u * stride];
+    let m_0_2 = input[first + 2u * stride];
+    let m_0_3 = input[first + 3u * stride];
+    let m_0_4 = input[first + 4u * stride];
+    let m_0_5 = input[first + 5u * stride];
+    let m_0_6 = input[first + 6u * stride];
+    let m_0_7 = input[first + 7u * stride];
+    let m_1_0 = input[first + 8u * stride];
+    let m_1_1 = input[first + 9u * stride];
+    let m_1_2 = input[first + 10u * stride];
+    let m_1_3 = input[first + 11u * stride];
+    let m_1_4 = input[first + 12u * stride];
+    let m_1_5 = input[first + 13u * stride];
+    let m_1_6 = input[first + 14u * stride];
+    let m_1_7 = input[first + 15u * stride];
+    let m_2_0 = input[first + 16u * stride];
+    let m_2_1 = input[first + 17u * stride];
+    let m_2_2 = input[first + 18u * stride];
+    let m_2_3 = input[first + 19u * stride];
+    let m_2_4 = input[first + 20u * stride];
+    let m_2_5 = input[first + 21u * stride];
+    let m_2_6 = input[first + 22u * stride];
+    let m_2_7 = input[first + 23u * stride];
+    let m_3_0 = input[first + 24u * stride];
+    let m_3_1 = input[first + 25u * stride];
+    let m_3_2 = input[first + 26u * stride];
+    let m_3_3 = input[first + 27u * stride];
+    let m_3_4 = input[first + 28u * stride];
+    let m_3_5 = input[first + 29u * stride];
+    let m_3_6 = input[first + 30u * stride];
+    let m_3_7 = input[first + 31u * stride];
+    let m_4_0 = input[first + 32u * stride];
+    let m_4_1 = input[first + 33u * stride];
+    let m_4_2 = input[first + 34u * stride];
+    let m_4_3 = input[first + 35u * stride];
+    let m_4_4 = input[first + 36u * stride];
+    let m_4_5 = input[first + 37u * stride];
+    let m_4_6 = input[first + 38u * stride];
+    let m_4_7 = input[first + 39u * stride];
+    let m_5_0 = input[first + 40u * stride];
+    let m_5_1 = input[first + 41u * stride];
+    let m_5_2 = input[first + 42u * stride];
+    let m_5_3 = input[first + 43u * stride];
+    let m_5_4 = input[first + 44u * stride];
+    let m_5_5 = input[first + 45u * stride];
+    let m_5_6 = input[first + 46u * stride];
+    let m_5_7 = input[first + 47u * stride];
+    let m_6_0 = input[first + 48u * stride];
+    let m_6_1 = input[first + 49u * stride];
+    let m_6_2 = input[first + 50u * stride];
+    let m_6_3 = input[first + 51u * stride];
+    let m_6_4 = input[first + 52u * stride];
+    let m_6_5 = input[first + 53u * stride];
+    let m_6_6 = input[first + 54u * stride];
+    let m_6_7 = input[first + 55u * stride];
+    let m_7_0 = input[first + 56u * stride];
+    let m_7_1 = input[first + 57u * stride];
+    let m_7_2 = input[first + 58u * stride];
+    let m_7_3 = input[first + 59u * stride];
+    let m_7_4 = input[first + 60u * stride];
+    let m_7_5 = input[first + 61u * stride];
+    let m_7_6 = input[first + 62u * stride];
+    let m_7_7 = input[first + 63u * stride];
+    // Aᵀ m: 6 rows of 8.
+    let am_0_0 = m_0_0 + m_1_0 + m_2_0 + m_3_0 + m_4_0 + m_5_0 + m_6_0;
+    let am_0_1 = m_0_1 + m_1_1 + m_2_1 + m_3_1 + m_4_1 + m_5_1 + m_6_1;
+    let am_0_2 = m_0_2 + m_1_2 + m_2_2 + m_3_2 + m_4_2 + m_5_2 + m_6_2;
+    let am_0_3 = m_0_3 + m_1_3 + m_2_3 + m_3_3 + m_4_3 + m_5_3 + m_6_3;
+    let am_0_4 = m_0_4 + m_1_4 + m_2_4 + m_3_4 + m_4_4 + m_5_4 + m_6_4;
+    let am_0_5 = m_0_5 + m_1_5 + m_2_5 + m_3_5 + m_4_5 + m_5_5 + m_6_5;
+    let am_0_6 = m_0_6 + m_1_6 + m_2_6 + m_3_6 + m_4_6 + m_5_6 + m_6_6;
+    let am_0_7 = m_0_7 + m_1_7 + m_2_7 + m_3_7 + m_4_7 + m_5_7 + m_6_7;
+    let am_1_0 = m_1_0 - m_2_0 + 0.5 * m_3_0 - 0.5 * m_4_0 + 2.0 * m_5_0 - 2.0 * m_6_0;
+    let am_1_1 = m_1_1 - m_2_1 + 0.5 * m_3_1 - 0.5 * m_4_1 + 2.0 * m_5_1 - 2.0 * m_6_1;
+    let am_1_2 = m_1_2 - m_2_2 + 0.5 * m_3_2 - 0.5 * m_4_2 + 2.0 * m_5_2 - 2.0 * m_6_2;
+    let am_1_3 = m_1_3 - m_2_3 + 0.5 * m_3_3 - 0.5 * m_4_3 + 2.0 * m_5_3 - 2.0 * m_6_3;
+    let am_1_4 = m_1_4 - m_2_4 + 0.5 * m_3_4 - 0.5 * m_4_4 + 2.0 * m_5_4 - 2.0 * m_6_4;
+    let am_1_5 = m_1_5 - m_2_5 + 0.5 * m_3_5 - 0.5 * m_4_5 + 2.0 * m_5_5 - 2.0 * m_6_5;
+    let am_1_6 = m_1_6 - m_2_6 + 0.5 * m_3_6 - 0.5 * m_4_6 + 2.0 * m_5_6 - 2.0 * m_6_6;
+    let am_1_7 = m_1_7 - m_2_7 + 0.5 * m_3_7 - 0.5 * m_4_7 + 2.0 * m_5_7 - 2.0 * m_6_7;
+    let am_2_0 = m_1_0 + m_2_0 + 0.25 * m_3_0 + 0.25 * m_4_0 + 4.0 * m_5_0 + 4.0 * m_6_0;
+    let am_2_1 = m_1_1 + m_2_1 + 0.25 * m_3_1 + 0.25 * m_4_1 + 4.0 * m_5_1 + 4.0 * m_6_1;
+    let am_2_2 = m_1_2 + m_2_2 + 0.25 * m_3_2 + 0.25 * m_4_2 + 4.0 * m_5_2 + 4.0 * m_6_2;
+    let am_2_3 = m_1_3 + m_2_3 + 0.25 * m_3_3 + 0.25 * m_4_3 + 4.0 * m_5_3 + 4.0 * m_6_3;
+    let am_2_4 = m_1_4 + m_2_4 + 0.25 * m_3_4 + 0.25 * m_4_4 + 4.0 * m_5_4 + 4.0 * m_6_4;
+    let am_2_5 = m_1_5 + m_2_5 + 0.25 * m_3_5 + 0.25 * m_4_5 + 4.0 * m_5_5 + 4.0 * m_6_5;
+    let am_2_6 = m_1_6 + m_2_6 + 0.25 * m_3_6 + 0.25 * m_4_6 + 4.0 * m_5_6 + 4.0 * m_6_6;
+    let am_2_7 = m_1_7 + m_2_7 + 0.25 * m_3_7 + 0.25 * m_4_7 + 4.0 * m_5_7 + 4.0 * m_6_7;
+    let am_3_0 = m_1_0 - m_2_0 + 0.125 * m_3_0 - 0.125 * m_4_0 + 8.0 * m_5_0 - 8.0 * m_6_0;
+    let am_3_1 = m_1_1 - m_2_1 + 0.125 * m_3_1 - 0.125 * m_4_1 + 8.0 * m_5_1 - 8.0 * m_6_1;
+    let am_3_2 = m_1_2 - m_2_2 + 0.125 * m_3_2 - 0.125 * m_4_2 + 8.0 * m_5_2 - 8.0 * m_6_2;
+    let am_3_3 = m_1_3 - m_2_3 + 0.125 * m_3_3 - 0.125 * m_4_3 + 8.0 * m_5_3 - 8.0 * m_6_3;
+    let am_3_4 = m_1_4 - m_2_4 + 0.125 * m_3_4 - 0.125 * m_4_4 + 8.0 * m_5_4 - 8.0 * m_6_4;
+    let am_3_5 = m_1_5 - m_2_5 + 0.125 * m_3_5 - 0.125 * m_4_5 + 8.0 * m_5_5 - 8.0 * m_6_5;
+    let am_3_6 = m_1_6 - m_2_6 + 0.125 * m_3_6 - 0.125 * m_4_6 + 8.0 * m_5_6 - 8.0 * m_6_6;
+    let am_3_7 = m_1_7 - m_2_7 + 0.125 * m_3_7 - 0.125 * m_4_7 + 8.0 * m_5_7 - 8.0 * m_6_7;
+    let am_4_0 = m_1_0 + m_2_0 + 0.0625 * m_3_0 + 0.0625 * m_4_0 + 16.0 * m_5_0 + 16.0 * m_6_0;
+    let am_4_1 = m_1_1 + m_2_1 + 0.0625 * m_3_1 + 0.0625 * m_4_1 + 16.0 * m_5_1 + 16.0 * m_6_1;
+    let am_4_2 = m_1_2 + m_2_2 + 0.0625 * m_3_2 + 0.0625 * m_4_2 + 16.0 * m_5_2 + 16.0 * m_6_2;
+    let am_4_3 = m_1_3 + m_2_3 + 0.0625 * m_3_3 + 0.0625 * m_4_3 + 16.0 * m_5_3 + 16.0 * m_6_3;
+    let am_4_4 = m_1_4 + m_2_4 + 0.0625 * m_3_4 + 0.0625 * m_4_4 + 16.0 * m_5_4 + 16.0 * m_6_4;
+    let am_4_5 = m_1_5 + m_2_5 + 0.0625 * m_3_5 + 0.0625 * m_4_5 + 16.0 * m_5_5 + 16.0 * m_6_5;
+    let am_4_6 = m_1_6 + m_2_6 + 0.0625 * m_3_6 + 0.0625 * m_4_6 + 16.0 * m_5_6 + 16.0 * m_6_6;
+    let am_4_7 = m_1_7 + m_2_7 + 0.0625 * m_3_7 + 0.0625 * m_4_7 + 16.0 * m_5_7 + 16.0 * m_6_7;
+    let am_5_0 = m_1_0 - m_2_0 + 0.03125 * m_3_0 - 0.03125 * m_4_0 + 32.0 * m_5_0 - 32.0 * m_6_0 + m_7_0;
+    let am_5_1 = m_1_1 - m_2_1 + 0.03125 * m_3_1 - 0.03125 * m_4_1 + 32.0 * m_5_1 - 32.0 * m_6_1 + m_7_1;
+    let am_5_2 = m_1_2 - m_2_2 + 0.03125 * m_3_2 - 0.03125 * m_4_2 + 32.0 * m_5_2 - 32.0 * m_6_2 + m_7_2;
+    let am_5_3 = m_1_3 - m_2_3 + 0.03125 * m_3_3 - 0.03125 * m_4_3 + 32.0 * m_5_3 - 32.0 * m_6_3 + m_7_3;
+    let am_5_4 = m_1_4 - m_2_4 + 0.03125 * m_3_4 - 0.03125 * m_4_4 + 32.0 * m_5_4 - 32.0 * m_6_4 + m_7_4;
+    let am_5_5 = m_1_5 - m_2_5 + 0.03125 * m_3_5 - 0.03125 * m_4_5 + 32.0 * m_5_5 - 32.0 * m_6_5 + m_7_5;
+    let am_5_6 = m_1_6 - m_2_6 + 0.03125 * m_3_6 - 0.03125 * m_4_6 + 32.0 * m_5_6 - 32.0 * m_6_6 + m_7_6;
+    let am_5_7 = m_1_7 - m_2_7 + 0.03125 * m_3_7 - 0.03125 * m_4_7 + 32.0 * m_5_7 - 32.0 * m_6_7 + m_7_7;
+    // (Aᵀ m) A: row a, column c.
+    let y_0_0 = am_0_0 + am_0_1 + am_0_2 + am_0_3 + am_0_4 + am_0_5 + am_0_6;
+    let y_0_1 = am_0_1 - am_0_2 + 0.5 * am_0_3 - 0.5 * am_0_4 + 2.0 * am_0_5 - 2.0 * am_0_6;
+    let y_0_2 = am_0_1 + am_0_2 + 0.25 * am_0_3 + 0.25 * am_0_4 + 4.0 * am_0_5 + 4.0 * am_0_6;
+    let y_0_3 = am_0_1 - am_0_2 + 0.125 * am_0_3 - 0.125 * am_0_4 + 8.0 * am_0_5 - 8.0 * am_0_6;
+    let y_0_4 = am_0_1 + am_0_2 + 0.0625 * am_0_3 + 0.0625 * am_0_4 + 16.0 * am_0_5 + 16.0 * am_0_6;
+    let y_0_5 = am_0_1 - am_0_2 + 0.03125 * am_0_3 - 0.03125 * am_0_4 + 32.0 * am_0_5 - 32.0 * am_0_6 + am_0_7;
+    let y_1_0 = am_1_0 + am_1_1 + am_1_2 + am_1_3 + am_1_4 + am_1_5 + am_1_6;
+    let y_1_1 = am_1_1 - am_1_2 + 0.5 * am_1_3 - 0.5 * am_1_4 + 2.0 * am_1_5 - 2.0 * am_1_6;
+    let y_1_2 = am_1_1 + am_1_2 + 0.25 * am_1_3 + 0.25 * am_1_4 + 4.0 * am_1_5 + 4.0 * am_1_6;
+    let y_1_3 = am_1_1 - am_1_2 + 0.125 * am_1_3 - 0.125 * am_1_4 + 8.0 * am_1_5 - 8.0 * am_1_6;
+    let y_1_4 = am_1_1 + am_1_2 + 0.0625 * am_1_3 + 0.0625 * am_1_4 + 16.0 * am_1_5 + 16.0 * am_1_6;
+    let y_1_5 = am_1_1 - am_1_2 + 0.03125 * am_1_3 - 0.03125 * am_1_4 + 32.0 * am_1_5 - 32.0 * am_1_6 + am_1_7;
+    let y_2_0 = am_2_0 + am_2_1 + am_2_2 + am_2_3 + am_2_4 + am_2_5 + am_2_6;
+    let y_2_1 = am_2_1 - am_2_2 + 0.5 * am_2_3 - 0.5 * am_2_4 + 2.0 * am_2_5 - 2.0 * am_2_6;
+    let y_2_2 = am_2_1 + am_2_2 + 0.25 * am_2_3 + 0.25 * am_2_4 + 4.0 * am_2_5 + 4.0 * am_2_6;
+    let y_2_3 = am_2_1 - am_2_2 + 0.125 * am_2_3 - 0.125 * am_2_4 + 8.0 * am_2_5 - 8.0 * am_2_6;
+    let y_2_4 = am_2_1 + am_2_2 + 0.0625 * am_2_3 + 0.0625 * am_2_4 + 16.0 * am_2_5 + 16.0 * am_2_6;
+    let y_2_5 = am_2_1 - am_2_2 + 0.03125 * am_2_3 - 0.03125 * am_2_4 + 32.0 * am_2_5 - 32.0 * am_2_6 + am_2_7;
+    let y_3_0 = am_3_0 + am_3_1 + am_3_2 + am_3_3 + am_3_4 + am_3_5 + am_3_6;
+    let y_3_1 = am_3_1 - am_3_2 + 0.5 * am_3_3 - 0.5 * am_3_4 + 2.0 * am_3_5 - 2.0 * am_3_6;
+    let y_3_2 = am_3_1 + am_3_2 + 0.25 * am_3_3 + 0.25 * am_3_4 + 4.0 * am_3_5 + 4.0 * am_3_6;
+    let y_3_3 = am_3_1 - am_3_2 + 0.125 * am_3_3 - 0.125 * am_3_4 + 8.0 * am_3_5 - 8.0 * am_3_6;
+    let y_3_4 = am_3_1 + am_3_2 + 0.0625 * am_3_3 + 0.0625 * am_3_4 + 16.0 * am_3_5 + 16.0 * am_3_6;
+    let y_3_5 = am_3_1 - am_3_2 + 0.03125 * am_3_3 - 0.03125 * am_3_4 + 32.0 * am_3_5 - 32.0 * am_3_6 + am_3_7;
+    let y_4_0 = am_4_0 + am_4_1 + am_4_2 + am_4_3 + am_4_4 + am_4_5 + am_4_6;
+    let y_4_1 = am_4_1 - am_4_2 + 0.5 * am_4_3 - 0.5 * am_4_4 + 2.0 * am_4_5 - 2.0 * am_4_6;
+    let y_4_2 = am_4_1 + am_4_2 + 0.25 * am_4_3 + 0.25 * am_4_4 + 4.0 * am_4_5 + 4.0 * am_4_6;
+    let y_4_3 = am_4_1 - am_4_2 + 0.125 * am_4_3 - 0.125 * am_4_4 + 8.0 * am_4_5 - 8.0 * am_4_6;
+    let y_4_4 = am_4_1 + am_4_2 + 0.0625 * am_4_3 + 0.0625 * am_4_4 + 16.0 * am_4_5 + 16.0 * am_4_6;
+    let y_4_5 = am_4_1 - am_4_2 + 0.03125 * am_4_3 - 0.03125 * am_4_4 + 32.0 * am_4_5 - 32.0 * am_4_6 + am_4_7;
+    let y_5_0 = am_5_0 + am_5_1 + am_5_2 + am_5_3 + am_5_4 + am_5_5 + am_5_6;
+    let y_5_1 = am_5_1 - am_5_2 + 0.5 * am_5_3 - 0.5 * am_5_4 + 2.0 * am_5_5 - 2.0 * am_5_6;
+    let y_5_2 = am_5_1 + am_5_2 + 0.25 * am_5_3 + 0.25 * am_5_4 + 4.0 * am_5_5 + 4.0 * am_5_6;
+    let y_5_3 = am_5_1 - am_5_2 + 0.125 * am_5_3 - 0.125 * am_5_4 + 8.0 * am_5_5 - 8.0 * am_5_6;
+    let y_5_4 = am_5_1 + am_5_2 + 0.0625 * am_5_3 + 0.0625 * am_5_4 + 16.0 * am_5_5 + 16.0 * am_5_6;
+    let y_5_5 = am_5_1 - am_5_2 + 0.03125 * am_5_3 - 0.03125 * am_5_4 + 32.0 * am_5_5 - 32.0 * am_5_6 + am_5_7;
+
+    let b = bias_of(oc);
+    // Plus the bias, through the activation: rows and columns past the output cut.
+    // The tile's rows and columns lie the dilation apart.
+    let dy = spec_dilation_h;
+    let dx = spec_dilation_w;
+    let oy0 = tile_origin(params.tile_row0 + tile / tile_cols(6u), 6u, dy);
+    let ox0 = tile_origin(tile % tile_cols(6u), 6u, dx);
+    if (oy0 + 0u * dy < params.oh) {
+        let at = ((n * params.oc + oc) * params.oh + oy0 + 0u * dy) * params.ow + ox0;
+        if (ox0 + 0u * dx < params.ow) {
+            output[at + 0u * dx] = (activate(y_0_0 + b));
+        }
+        if (ox0 + 1u * dx < params.ow) {
+            output[at + 1u * dx] = (activate(y_0_1 + b));
+        }
+        if (ox0 + 2u * dx < params.ow) {
+            output[at + 2u * dx] = (activate(y_0_2 + b));
+        }
+        if (ox0 + 3u * dx < params.ow) {
+            output[at + 3u * dx] = (activate(y_0_3 + b));
+        }
+        if (ox0 + 4u * dx < params.ow) {
+            output[at + 4u * dx] = (activate(y_0_4 + b));
+        }
+        if (ox0 + 5u * dx < params.ow) {
+            output[at + 5u * dx] = (activate(y_0_5 + b));
+        }
+    }
+    if (oy0 + 1u * dy < params.oh) {
+        let at = ((n * params.oc + oc) * params.oh + oy0 + 1u * dy) * params.ow + ox0;
+        if (ox0 + 0u * dx < params.ow) {
+            output[at + 0u * dx] = (activate(y_1_0 + b));
+        }
+        if (ox0 + 1u * dx < params.ow) {
+            output[at + 1u * dx] = (activate(y_1_1 + b));
+        }
+        if (ox0 + 2u * dx < params.ow) {
+            output[at + 2u * dx] = (activate(y_1_2 + b));
+        }
+        if (ox0 + 3u * dx < params.ow) {
+            output[at + 3u * dx] = (activate(y_1_3 + b));
+        }
+        if (ox0 + 4u * dx < params.ow) {
+            output[at + 4u * dx] = (activate(y_1_4 + b));
+        }
+        if (ox0 + 5u * dx < params.ow) {
+            output[at + 5u * dx] = (activate(y_1_5 + b));
+        }
+    }
+    if (oy0 + 2u * dy < params.oh) {
+        let at = ((n * params.oc + oc) * params.oh + oy0 + 2u * dy) * params.ow + ox0;
+        if (ox0 + 0u * dx < params.ow) {
+            output[at + 0u * dx] = (activate(y_2_0 + b));
+        }
+        if (ox0 + 1u * dx < params.ow) {
+            output[at + 1u * dx] = (activate(y_2_1 + b));
+        }
+        if (ox0 + 2u * dx < params.ow) {
+            output[at + 2u * dx] = (activate(y_2_2 + b));
+        }
+        if (ox0 + 3u * dx < params.ow) {
+            output[at + 3u * dx] = (activate(y_2_3 + b));
+        }
+        if (ox0 + 4u * dx < params.ow) {
+            output[at + 4u * dx] = (activate(y_2_4 + b));
+        }
+        if (ox0 + 5u * dx < params.ow) {
+            output[at + 5u * dx] = (activate(y_2_5 + b));
+        }
+    }
+    if (oy0 + 3u * dy < params.oh) {
+        let at = ((n * params.oc + oc) * params.oh + oy0 + 3u * dy) * params.ow + ox0;
+        if (ox0 + 0u * dx < params.ow) {
+            output[at + 0u * dx] = (activate(y_3_0 + b));
+        }
+        if (ox0 + 1u * dx < params.ow) {
+            output[at + 1u * dx] = (activate(y_3_1 + b));
+        }
+        if (ox0 + 2u * dx < params.ow) {
+            output[at + 2u * dx] = (activate(y_3_2 + b));
+        }
+        if (ox0 + 3u * dx < params.ow) {
+            output[at + 3u * dx] = (activate(y_3_3 + b));
+        }
+        if (ox0 + 4u * dx < params.ow) {
+            output[at + 4u * dx] = (activate(y_3_4 + b));
+        }
+        if (ox0 + 5u * dx < params.ow) {
+            output[at + 5u * dx] = (activate(y_3_5 + b));
+        }
+    }
+    if (oy0 + 4u * dy < params.oh) {
+        let at = ((n * params.oc + oc) * params.oh + oy0 + 4u * dy) * params.ow + ox0;
+        if (ox0 + 0u * dx < params.ow) {
+            output[at + 0u * dx] = (activate(y_4_0 + b));
+        }
+        if (ox0 + 1u * dx < params.ow) {
+            output[at + 1u * dx] = (activate(y_4_1 + b));
+        }
+        if (ox0 + 2u * dx < params.ow) {
+            output[at + 2u * dx] = (activate(y_4_2 + b));
+        }
+        if (ox0 + 3u * dx < params.ow) {
+            output[at + 3u * dx] = (activate(y_4_3 + b));
+        }
+        if (ox0 + 4u * dx < params.ow) {
+            output[at + 4u * dx] = (activate(y_4_4 + b));
+        }
+        if (ox0 + 5u * dx < params.ow) {
+            output[at + 5u * dx] = (activate(y_4_5 + b));
+        }
+    }
+    if (oy0 + 5u * dy < params.oh) {
+        let at = ((n * params.oc + oc) * params.oh + oy0 + 5u * dy) * params.ow + ox0;
+        if (ox0 + 0u * dx < params.ow) {
+            output[at + 0u * dx] = (activate(y_5_0 + b));
+        }
+        if (ox0 + 1u * dx < params.ow) {
+            output[at + 1u * dx] = (activate(y_5_1 + b));
+        }
+        if (ox0 + 2u * dx < params.ow) {
+            output[at + 2u * dx] = (activate(y_5_2 + b));
+        }
+        if (ox0 + 3u * dx < params.ow) {
+            output[at + 3u * dx] = (activate(y_5_3 + b));
+        }
+        if (ox0 + 4u * dx < params.ow) {
+            output[at + 4u * dx] = (activate(y_5_4 + b));
+        }
+        if (ox0 + 5u * dx < params.ow) {
+            output[at + 5u * dx] = (activate(y_5_5 + b));
+        }
+    }
+}
+
 // ---- Channels-last products (`winograd_4x4_coop`) on NCHW tensors ----
 // As conv2d_winograd.wgsl's block transforms: a workgroup of 256 threads takes a block of tiles
 // of one image, `block_cols` tile columns by (tiles / block_cols) tile rows, in a block of

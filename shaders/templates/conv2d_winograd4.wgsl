@@ -76,6 +76,28 @@
     ["0.0111111111", "-0.0222222222", "0.0444444444", "-0.0888888889", "0.177777778"],
     ["0", "0", "0", "0", "1"],
 ] %}
+{#
+  G (8 × 3) and Aᵀ (6 × 8) of F(6×6, 3×3) at the same points, with the same Bᵀ (G's first three
+  columns and Aᵀ's rows pᵢ⁰ … pᵢ⁵): simulated as above, 3.2e-6.
+#}
+{% set G8_3 = [
+    ["1", "0", "0"],
+    ["-0.222222222", "-0.222222222", "-0.222222222"],
+    ["-0.222222222", "0.222222222", "-0.222222222"],
+    ["0.711111111", "0.355555556", "0.177777778"],
+    ["0.711111111", "-0.355555556", "0.177777778"],
+    ["0.0111111111", "0.0222222222", "0.0444444444"],
+    ["0.0111111111", "-0.0222222222", "0.0444444444"],
+    ["0", "0", "1"],
+] %}
+{% set AT8_6 = [
+    ["1", "1", "1", "1", "1", "1", "1", "0"],
+    ["0", "1", "-1", "0.5", "-0.5", "2", "-2", "0"],
+    ["0", "1", "1", "0.25", "0.25", "4", "4", "0"],
+    ["0", "1", "-1", "0.125", "-0.125", "8", "-8", "0"],
+    ["0", "1", "1", "0.0625", "0.0625", "16", "16", "0"],
+    ["0", "1", "-1", "0.03125", "-0.03125", "32", "-32", "1"],
+] %}
 {% set AT8_4 = [
     ["1", "1", "1", "1", "1", "1", "1", "0"],
     ["0", "1", "-1", "0.5", "-0.5", "2", "-2", "0"],
@@ -105,7 +127,7 @@
 {#
   The transforms as macros over named scalars, shared by every entry point: `d_r_s` (the n×n
   input window, n 6 or 8) → `v_t` (t = ni + j) by Bᵀ `bt`, and `m_i_j` (the n×n products) →
-  `y_a_c` (the m×m outputs of Aᵀ `at`, 4×4 or 2×2, before the bias and the activation).
+  `y_a_c` (the m×m outputs of Aᵀ `at`, 2×2, 4×4 or 6×6, before the bias and the activation).
 #}
 {% macro input_transform(bt, n) %}
     // Bᵀ d: {{ n }} rows of {{ n }}.
@@ -306,7 +328,8 @@ fn bias_of(oc: u32) -> f32 {
 
 {#
   The NCHW passes of F(m×m, r×r) over n×n windows (n = m + r − 1): F(4×4, 3×3) (step 4, G,
-  Aᵀ, n 6), F(2×2, 5×5) (step 2, G5, AT5, n 6) and F(4×4, 5×5) (step 4, G8_5, AT8_4, n 8).
+  Aᵀ, n 6), F(2×2, 5×5) (step 2, G5, AT5, n 6), F(4×4, 5×5) (step 4, G8_5, AT8_4, n 8) and
+  F(6×6, 3×3) (step 6, G8_3, AT8_6, n 8).
   `step` is m, the tile's stride over the output and the input.
 #}
 {% macro weight_body(gm, r, n) %}
@@ -476,6 +499,27 @@ fn winograd8_input(@builtin(global_invocation_id) gid: vec3<u32>) {
 @compute @workgroup_size(wg_size)
 fn winograd8_output(@builtin(global_invocation_id) gid: vec3<u32>) {
 {{ output_body(AT8_4, 4, 8) -}}
+}
+
+// ---- Winograd F(6×6, 3×3) (`winograd_6x6`) ----
+// 3×3 filters at stride 1, dilation 1, one group: each 6×6 block of outputs from its 8×8 input
+// window (F(4×4, 5×5)'s Bᵀ) in 64 products per channel pair instead of 324 (5.06-fold fewer
+// multiply-adds; F(4×4, 3×3): 4-fold), its transformed input and products 64/36 the input and
+// the output (F(4×4, 3×3): 36/16), on images whose sides 6 divides well. The NCHW passes only,
+// laid out as F(4×4, 5×5)'s over 6×6 tiles, y = Aᵀ M A of AT8_6 (coefficients up to 32).
+@compute @workgroup_size(wg_size)
+fn winograd6_weight(@builtin(global_invocation_id) gid: vec3<u32>) {
+{{ weight_body(G8_3, 3, 8) -}}
+}
+
+@compute @workgroup_size(wg_size)
+fn winograd6_input(@builtin(global_invocation_id) gid: vec3<u32>) {
+{{ input_body(6, BT8, 8) -}}
+}
+
+@compute @workgroup_size(wg_size)
+fn winograd6_output(@builtin(global_invocation_id) gid: vec3<u32>) {
+{{ output_body(AT8_6, 6, 8) -}}
 }
 
 // ---- Channels-last products (`winograd_4x4_coop`) on NCHW tensors ----

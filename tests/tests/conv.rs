@@ -1932,6 +1932,76 @@ fn winograd_5x5_tile4_matches_the_reference() {
     }
 }
 
+/// Winograd F(6×6, 3×3), forced: ragged tiles (output sizes mod 6 from 0 to 5), paddings 0–2,
+/// bias or none, relu and clamp, several images; channels-last tensors; in bands of tile rows
+/// and in parts of whole images, through a `Conv2d` that keeps its transformed weight; typed
+/// errors where it cannot run. Every output NaN-poisoned first, each against the f64 reference.
+#[test]
+fn winograd_6x6_matches_the_reference() {
+    let w6 = ConvKernel::Winograd6x6;
+    let relu = opts().activation(Activation::Relu);
+    let clamp = opts().activation(Activation::Clamp { min: -0.5, max: 0.75 });
+    let (vec4, scalar) = (ConvKernel::DirectVec4, ConvKernel::Direct);
+    let case = |input, weight, bias, opts, kernel| Case { input, weight, bias, opts, kernel };
+    let cases = [
+        // Output sizes mod 6: 0 × 0, 5 × 3, 4 × 2 (unpadded), 1 × 4, 3 × 1, 2 × 0.
+        ("6x6 exact", case(&[1, 8, 12, 12], &[8, 8, 3, 3], true, opts().padding(&[1]), vec4)),
+        ("ragged 5 and 3", case(&[2, 5, 11, 9], &[13, 5, 3, 3], true, opts().padding(&[1]), scalar)),
+        ("ragged, unpadded", case(&[1, 12, 12, 16], &[6, 12, 3, 3], false, opts(), vec4)),
+        ("padded 2×1", case(&[1, 7, 5, 10], &[9, 7, 3, 3], true, relu.padding(&[2, 1]), scalar)),
+        ("one tile row", case(&[3, 4, 3, 21], &[4, 4, 3, 3], true, clamp.padding(&[1]), vec4)),
+        ("wide", case(&[1, 16, 8, 70], &[20, 16, 3, 3], false, opts().padding(&[0, 1]), vec4)),
+    ];
+    for (i, (name, case)) in cases.into_iter().enumerate() {
+        check_runs_forced(name, 1300 + 3 * i as u64, case, &[Some(w6)], ForcedPlan::default());
+    }
+
+    // Channels-last tensors: the output follows the input's format.
+    let ctx = context();
+    let options = opts().padding(&[1]).activation(Activation::Relu);
+    let (input, weight) = ([2usize, 8, 9, 13], [12usize, 8, 3, 3]);
+    let x = random_f32(1320, input.iter().product());
+    let w = random_f32(1321, weight.iter().product());
+    let b = random_f32(1322, 12);
+    let (expected, _) = reference::convolution(&x, &input, &w, &weight, Some(&b), &options).unwrap();
+    let xt = ctx.to_memory_format(&Tensor::from_f32(ctx, &x, &input).unwrap(), MemoryFormat::ChannelsLast).unwrap();
+    let (wt, bt) = (Tensor::from_f32(ctx, &w, &weight).unwrap(), Tensor::from_f32(ctx, &b, &[12]).unwrap());
+    let y = ctx.convolution_forced(&xt, &wt, Some(&bt), &options, &ForcedPlan::kernel(w6)).unwrap();
+    assert_eq!((y.kernel, y.output.memory_format()), (w6, MemoryFormat::ChannelsLast));
+    let got = ctx.to_memory_format(&y.output, MemoryFormat::Contiguous).unwrap().to_vec_f32(ctx).unwrap();
+    let err = reference::relative_error(&got, &expected);
+    assert!(err <= TOLERANCE, "channels-last: relative error {err:e}");
+
+    // 48 KiB bindings, 12 output channels, [2, 8, 30, 24] padded 1: 5 × 4 tiles an image, a
+    // tile row's products 64·12·4 f32 (12 288 bytes), so 4 rows fit and the 5 rows run in 2
+    // bands of 3 and 2; each image (23 040 bytes in, 34 560 out: aligned) in a part of its own.
+    // The weight transform, then three passes per band of each of the 2 images.
+    check_winograd_in_bands(w6, 1325, 48 << 10, ([2, 8, 30, 24], [12, 8, 3, 3]), &options, 1 + 2 * 2 * 3);
+
+    // 32 KiB bindings: per image the products are 64·12·2·2 f32 (12 KiB) and a tile row's 6 KiB,
+    // so 5 rows fit: 3 images of 12 × 12 run in parts of 2 and 1.
+    check_winograd_conv2d_in_parts(w6, 1330, 32 << 10, ([3, 8, 12, 12], [12, 8, 3, 3]), &options, 2);
+    let forced = ForcedPlan::kernel(w6);
+
+    // Its transformed weight is 64/9 the weight: on 512 KiB bindings a 64→64 layer's
+    // (64·64·64 f32 = 1 MiB) does not fit. Forced, a typed error naming it.
+    let narrow = context_with_binding_limit(512 << 10);
+    let x = Tensor::from_f32(&narrow, &random_f32(1332, 64 * 16), &[1, 64, 4, 4]).unwrap();
+    let w = Tensor::from_f32(&narrow, &random_f32(1333, 64 * 64 * 9), &[64, 64, 3, 3]).unwrap();
+    let err = narrow.convolution_forced(&x, &w, None, &opts().padding(&[1]), &forced).unwrap_err().to_string();
+    assert!(err.contains("winograd_6x6") && err.contains("transformed weight (262144 f32)"), "{err}");
+
+    // Forced on filters it does not run (stride 2, dilation 2, 5×5): typed errors naming it.
+    let ctx = context();
+    let x = Tensor::from_f32(ctx, &random_f32(1335, 2 * 12 * 12), &[1, 2, 12, 12]).unwrap();
+    let w = Tensor::from_f32(ctx, &random_f32(1336, 2 * 2 * 9), &[2, 2, 3, 3]).unwrap();
+    let w5 = Tensor::from_f32(ctx, &random_f32(1337, 2 * 2 * 25), &[2, 2, 5, 5]).unwrap();
+    for (weight, options) in [(&w, opts().stride(&[2])), (&w, opts().dilation(&[2])), (&w5, opts().padding(&[2]))] {
+        let err = ctx.convolution_forced(&x, weight, None, &options, &forced).unwrap_err().to_string();
+        assert!(err.contains("winograd_6x6"), "{options:?}: {err}");
+    }
+}
+
 #[test]
 fn gpu_timestamps_time_recorded_ops() {
     let ctx = context();

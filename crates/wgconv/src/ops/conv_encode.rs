@@ -236,9 +236,8 @@ impl Batch<'_> {
             | ConvKernel::Winograd4x4
             | ConvKernel::Winograd4x4Coop
             | ConvKernel::Winograd5x5
-            | ConvKernel::Winograd5x5Tile4 => {
-                self.encode_winograd(kernel, buffers, call.packed_winograd, g, activation)?
-            }
+            | ConvKernel::Winograd5x5Tile4
+            | ConvKernel::Winograd6x6 => self.encode_winograd(kernel, buffers, call.packed_winograd, g, activation)?,
             ConvKernel::DepthwiseTiled => self.encode_depthwise_tiled(buffers, g, activation)?,
             ConvKernel::DepthwiseRows | ConvKernel::DepthwiseVec4 => {
                 self.encode_depthwise_rows(kernel, buffers, g, activation)?

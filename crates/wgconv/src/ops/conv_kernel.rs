@@ -249,11 +249,22 @@ pub enum ConvKernel {
     /// non-finite inputs behave as in `Winograd5x5`.
     #[serde(rename = "winograd_5x5_tile4")]
     Winograd5x5Tile4,
+    /// Winograd F(6×6, 3×3) for the 3×3 layers `Winograd4x4` runs undilated: each 6×6 output
+    /// block comes from its 8×8 input window in 64 multiply-adds per channel pair instead of
+    /// 324 (`Winograd4x4`: 36 per 4×4 block), its transformed input and products 64/36 the
+    /// input and output (`Winograd4x4`: 36/16) where 6 divides the output's sides. The 8×8 input
+    /// transform of `Winograd5x5Tile4`, its 64 products one grouped 1×1 convolution on the fp32
+    /// GEMM kernel the planner picks for it, in parts and bands (`shaders/conv2d_winograd4.wgsl`,
+    /// `winograd6_*`). Channels-last tensors go through a relayout. Its coefficients (Aᵀ's up to
+    /// 32) round several times more than `Winograd4x4`'s (simulated: 2.5 times); a NaN input
+    /// spreads over the 6×6 output tiles whose windows hold it.
+    #[serde(rename = "winograd_6x6")]
+    Winograd6x6,
 }
 
 impl ConvKernel {
     /// Every kernel.
-    pub const ALL: [ConvKernel; 33] = [
+    pub const ALL: [ConvKernel; 34] = [
         ConvKernel::Direct,
         ConvKernel::DirectVec4,
         ConvKernel::Transposed,
@@ -287,6 +298,7 @@ impl ConvKernel {
         ConvKernel::Winograd4x4Coop,
         ConvKernel::Winograd5x5,
         ConvKernel::Winograd5x5Tile4,
+        ConvKernel::Winograd6x6,
     ];
 
     /// The kernel called `name` (as [`ConvKernel::name`] spells it).
@@ -330,6 +342,7 @@ impl ConvKernel {
             ConvKernel::Winograd4x4Coop => "winograd_4x4_coop",
             ConvKernel::Winograd5x5 => "winograd_5x5",
             ConvKernel::Winograd5x5Tile4 => "winograd_5x5_tile4",
+            ConvKernel::Winograd6x6 => "winograd_6x6",
         }
     }
 
@@ -366,8 +379,8 @@ impl ConvKernel {
     }
 
     /// Whether this is any of the Winograd kernels (`Winograd`, `WinogradCoop`,
-    /// `WinogradFused`, `Winograd4x4`, `Winograd4x4Coop`, `Winograd5x5`, `Winograd5x5Tile4`):
-    /// those that run on a
+    /// `WinogradFused`, `Winograd4x4`, `Winograd4x4Coop`, `Winograd5x5`, `Winograd5x5Tile4`,
+    /// `Winograd6x6`): those that run on a
     /// transformed weight, which a [`crate::Conv2d`] may keep, and whose transforms and f16
     /// operands are their own.
     pub fn transforms_winograd_weight(self) -> bool {
@@ -376,8 +389,8 @@ impl ConvKernel {
 
     /// Whether this is a Winograd kernel with its intermediates in memory, its products on a
     /// GEMM kernel: F(2×2, 3×3) (`Winograd`, `WinogradCoop`), F(4×4, 3×3) (`Winograd4x4`,
-    /// `Winograd4x4Coop`), F(2×2, 5×5) (`Winograd5x5`) or F(4×4, 5×5) (`Winograd5x5Tile4`);
-    /// `WinogradFused` has none, and its own routes.
+    /// `Winograd4x4Coop`), F(2×2, 5×5) (`Winograd5x5`), F(4×4, 5×5) (`Winograd5x5Tile4`) or
+    /// F(6×6, 3×3) (`Winograd6x6`); `WinogradFused` has none, and its own routes.
     pub fn is_winograd(self) -> bool {
         matches!(
             self,
@@ -387,17 +400,20 @@ impl ConvKernel {
                 | ConvKernel::Winograd4x4Coop
                 | ConvKernel::Winograd5x5
                 | ConvKernel::Winograd5x5Tile4
+                | ConvKernel::Winograd6x6
         )
     }
 
     /// The Winograd algorithm F(m×m, r×r) the kernel runs: F(4×4, 3×3) for `Winograd4x4` and
     /// `Winograd4x4Coop`, F(2×2, 5×5) for `Winograd5x5`, F(4×4, 5×5) for `Winograd5x5Tile4`,
-    /// F(2×2, 3×3) for the other Winograd kernels (and any other kernel).
+    /// F(6×6, 3×3) for `Winograd6x6`, F(2×2, 3×3) for the other Winograd kernels (and any other
+    /// kernel).
     pub(crate) fn winograd_transform(self) -> WinogradTransform {
         match self {
             ConvKernel::Winograd4x4 | ConvKernel::Winograd4x4Coop => WinogradTransform::F4X4_3X3,
             ConvKernel::Winograd5x5 => WinogradTransform::F2X2_5X5,
             ConvKernel::Winograd5x5Tile4 => WinogradTransform::F4X4_5X5,
+            ConvKernel::Winograd6x6 => WinogradTransform::F6X6_3X3,
             _ => WinogradTransform::F2X2_3X3,
         }
     }
@@ -456,7 +472,10 @@ impl ConvKernel {
             ConvKernel::Winograd => winograd_transforms_storage_bytes(),
             // Its transforms declare none (asserted in `winograd.rs`); its GEMM steps back like
             // `Winograd`'s.
-            ConvKernel::Winograd4x4 | ConvKernel::Winograd5x5 | ConvKernel::Winograd5x5Tile4 => 0,
+            ConvKernel::Winograd4x4
+            | ConvKernel::Winograd5x5
+            | ConvKernel::Winograd5x5Tile4
+            | ConvKernel::Winograd6x6 => 0,
             // Its block transforms (the input's from the expansion that writes f16) and the
             // tensor-core kernel, which has no fallback.
             ConvKernel::WinogradCoop => {
@@ -743,6 +762,7 @@ mod tests {
             ConvKernel::Winograd4x4Coop => 30,
             ConvKernel::Winograd5x5 => 31,
             ConvKernel::Winograd5x5Tile4 => 32,
+            ConvKernel::Winograd6x6 => 33,
         };
         for (i, k) in ConvKernel::ALL.into_iter().enumerate() {
             assert_eq!(position(k), i, "{k:?}");

@@ -444,8 +444,12 @@ fn runnable_kernel(
     let mut kernel = geometry.choose_kernel(forced.kernel)?;
     // R61's and R63's layers that cannot run their Winograd (f16 tensors, a transformed weight
     // over one binding) take what they ran before those rules.
-    let six_by_six =
-        |k: ConvKernel| matches!(k, ConvKernel::Winograd4x4 | ConvKernel::Winograd5x5 | ConvKernel::Winograd5x5Tile4);
+    let six_by_six = |k: ConvKernel| {
+        matches!(
+            k,
+            ConvKernel::Winograd4x4 | ConvKernel::Winograd5x5 | ConvKernel::Winograd5x5Tile4 | ConvKernel::Winograd6x6
+        )
+    };
     if six_by_six(kernel) && forced.kernel.is_none() && !winograd_runs(kernel) {
         kernel = geometry.planned_kernel_without_4x4();
     }
@@ -670,7 +674,8 @@ impl ConvGeometry {
             | ConvKernel::Winograd4x4
             | ConvKernel::Winograd4x4Coop
             | ConvKernel::Winograd5x5
-            | ConvKernel::Winograd5x5Tile4 => self.winograd_parts(kernel, u64::MAX, 1).is_some(),
+            | ConvKernel::Winograd5x5Tile4
+            | ConvKernel::Winograd6x6 => self.winograd_parts(kernel, u64::MAX, 1).is_some(),
             ConvKernel::WinogradFused => self.winograd_fused_runs(),
             ConvKernel::CoopNhwc => {
                 !self.transposed
@@ -894,8 +899,8 @@ impl ConvGeometry {
     }
 
     /// Whether `kernel` is one a planner rule runs on this layer in place of a GEMM kernel:
-    /// R30's `TransposedFewOc`, R31's `Winograd`, R61's `Winograd4x4`, R63's `Winograd5x5` and
-    /// `Winograd5x5Tile4`, R32's `GroupedOc4` (where it takes a layer the tiles would run), R37's
+    /// R30's `TransposedFewOc`, R31's `Winograd`, R61's `Winograd4x4` and `Winograd6x6`, R63's
+    /// `Winograd5x5` and `Winograd5x5Tile4`, R32's `GroupedOc4` (where it takes a layer the tiles would run), R37's
     /// and R46's `PointwiseVec4`, R38's `PointwiseVec4Split`, R43's `FewOc`, R47's and R57's
     /// `DirectBlock` and R60's `DirectTiled`.
     pub(crate) fn rule_instead_of_gemm(&self, kernel: ConvKernel) -> bool {
@@ -909,6 +914,7 @@ impl ConvGeometry {
                 | ConvKernel::Winograd4x4
                 | ConvKernel::Winograd5x5
                 | ConvKernel::Winograd5x5Tile4
+                | ConvKernel::Winograd6x6
                 | ConvKernel::PointwiseVec4
                 | ConvKernel::PointwiseVec4Split
         ) || (kernel == ConvKernel::GroupedOc4 && self.grouped_oc4_wins())

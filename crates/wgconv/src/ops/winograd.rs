@@ -1,8 +1,8 @@
 //! Winograd F(2×2, 3×3) ([`ConvKernel::Winograd`], and [`ConvKernel::WinogradCoop`] with its
 //! products on the tensor cores), F(4×4, 3×3) ([`ConvKernel::Winograd4x4`], and
 //! [`ConvKernel::Winograd4x4Coop`] on the tensor cores), F(2×2, 5×5)
-//! ([`ConvKernel::Winograd5x5`]) and F(4×4, 5×5) ([`ConvKernel::Winograd5x5Tile4`]): which
-//! convolutions they run, the grouped 1×1 convolution their
+//! ([`ConvKernel::Winograd5x5`]), F(4×4, 5×5) ([`ConvKernel::Winograd5x5Tile4`]) and F(6×6, 3×3)
+//! ([`ConvKernel::Winograd6x6`]): which convolutions they run, the grouped 1×1 convolution their
 //! products are, and the four passes they record (`shaders/conv2d_winograd.wgsl` and
 //! `shaders/conv2d_winograd4.wgsl` have the transforms and their layouts).
 
@@ -28,8 +28,8 @@ use crate::{
     tensor::{DType, MemoryFormat, Tensor},
 };
 
-// The NCHW passes of F(4×4, 3×3), F(2×2, 5×5) and F(4×4, 5×5) use no workgroup memory:
-// `Winograd4x4`, `Winograd5x5` and `Winograd5x5Tile4` declare none.
+// The NCHW passes of F(4×4, 3×3), F(2×2, 5×5), F(4×4, 5×5) and F(6×6, 3×3) use no workgroup
+// memory: `Winograd4x4`, `Winograd5x5`, `Winograd5x5Tile4` and `Winograd6x6` declare none.
 const _: () = assert!(
     shader4::WINOGRAD4_WEIGHT_WORKGROUP_MEMORY_BYTES == 0
         && shader4::WINOGRAD4_INPUT_WORKGROUP_MEMORY_BYTES == 0
@@ -40,6 +40,9 @@ const _: () = assert!(
         && shader4::WINOGRAD8_WEIGHT_WORKGROUP_MEMORY_BYTES == 0
         && shader4::WINOGRAD8_INPUT_WORKGROUP_MEMORY_BYTES == 0
         && shader4::WINOGRAD8_OUTPUT_WORKGROUP_MEMORY_BYTES == 0
+        && shader4::WINOGRAD6_WEIGHT_WORKGROUP_MEMORY_BYTES == 0
+        && shader4::WINOGRAD6_INPUT_WORKGROUP_MEMORY_BYTES == 0
+        && shader4::WINOGRAD6_OUTPUT_WORKGROUP_MEMORY_BYTES == 0
 );
 
 /// A Winograd algorithm F(m×m, r×r): `tile` (m) × `tile` outputs from a window of
@@ -62,6 +65,8 @@ impl WinogradTransform {
     pub(crate) const F2X2_5X5: Self = Self { tile: 2, filter: 5 };
     /// F(4×4, 5×5): `Winograd5x5Tile4`.
     pub(crate) const F4X4_5X5: Self = Self { tile: 4, filter: 5 };
+    /// F(6×6, 3×3): `Winograd6x6`.
+    pub(crate) const F6X6_3X3: Self = Self { tile: 6, filter: 3 };
 
     /// Positions of its transform, (m + r − 1)²: the GEMM's groups (16, 36 or 64).
     pub(crate) const fn positions(self) -> u32 {
@@ -70,7 +75,7 @@ impl WinogradTransform {
     }
 
     /// Whether its transforms are those of `shaders/conv2d_winograd4.wgsl` (6×6: F(4×4, 3×3),
-    /// F(2×2, 5×5); 8×8: F(4×4, 5×5)), rather than the 4×4 ones of
+    /// F(2×2, 5×5); 8×8: F(4×4, 5×5), F(6×6, 3×3)), rather than the 4×4 ones of
     /// `shaders/conv2d_winograd.wgsl`.
     const fn in_winograd4_shader(self) -> bool {
         self.positions() >= 36
@@ -267,8 +272,8 @@ impl ConvGeometry {
         ConvGeometry::new(&input, &[p as usize * oc, ic, 1, 1], None, &ConvOptions::default().groups(p))
     }
 
-    /// How `kernel` (`Winograd`, `WinogradCoop`, `Winograd4x4`, `Winograd4x4Coop`, `Winograd5x5`
-    /// or `Winograd5x5Tile4`) runs this convolution on a device whose storage bindings hold
+    /// How `kernel` (`Winograd`, `WinogradCoop`, `Winograd4x4`, `Winograd4x4Coop`, `Winograd5x5`,
+    /// `Winograd5x5Tile4` or `Winograd6x6`) runs this convolution on a device whose storage bindings hold
     /// `binding_limit` bytes at offsets that are multiples of `alignment`: the whole batch at
     /// once where its intermediates fit one binding each; else as many images per part as fit
     /// (binding each part's images at their offsets in the input and output, which must then be
@@ -315,8 +320,8 @@ impl ConvGeometry {
 }
 
 /// A convolution's weight transformed for one Winograd kernel, whose layout it is in: f32 in the
-/// GEMM kernels' packed layout for `Winograd`, `Winograd4x4`, `Winograd5x5` and
-/// `Winograd5x5Tile4`, f16 in `CoopNhwc`'s for `WinogradCoop` and `Winograd4x4Coop`, f16 in whole
+/// GEMM kernels' packed layout for `Winograd`, `Winograd4x4`, `Winograd5x5`, `Winograd5x5Tile4`
+/// and `Winograd6x6`, f16 in `CoopNhwc`'s for `WinogradCoop` and `Winograd4x4Coop`, f16 in whole
 /// fragments and workgroup tiles for `WinogradFused` ([`ConvGeometry::winograd_fused_u`]).
 #[derive(Clone, Debug)]
 pub(crate) struct WinogradWeight {
@@ -500,21 +505,24 @@ struct Transform {
 }
 
 /// The input and output transforms' entry points of `transform`, one of
-/// `conv2d_winograd4.wgsl`'s: for F(4×4, 3×3) as [`transform_entries`]'s; F(2×2, 5×5) and
-/// F(4×4, 5×5) have NCHW ones only (`Winograd5x5` and `Winograd5x5Tile4` run channels-last
-/// tensors through a relayout).
+/// `conv2d_winograd4.wgsl`'s: for F(4×4, 3×3) as [`transform_entries`]'s; F(2×2, 5×5),
+/// F(4×4, 5×5) and F(6×6, 3×3) have NCHW ones only (`Winograd5x5`, `Winograd5x5Tile4` and
+/// `Winograd6x6` run channels-last tensors through a relayout).
 fn transform6_entries(
     transform: WinogradTransform,
     products_nhwc: bool,
     tensors: MemoryFormat,
 ) -> (shader4::Entry, shader4::Entry) {
     use shader4::Entry;
-    if transform.filter == 5 {
+    let nchw_only = match transform {
+        WinogradTransform::F2X2_5X5 => Some((Entry::Winograd5Input, Entry::Winograd5Output)),
+        WinogradTransform::F4X4_5X5 => Some((Entry::Winograd8Input, Entry::Winograd8Output)),
+        WinogradTransform::F6X6_3X3 => Some((Entry::Winograd6Input, Entry::Winograd6Output)),
+        _ => None,
+    };
+    if let Some(entries) = nchw_only {
         debug_assert!(!products_nhwc && tensors != MemoryFormat::ChannelsLast);
-        return match transform == WinogradTransform::F4X4_5X5 {
-            true => (Entry::Winograd8Input, Entry::Winograd8Output),
-            false => (Entry::Winograd5Input, Entry::Winograd5Output),
-        };
+        return entries;
     }
     match (products_nhwc, tensors) {
         (true, MemoryFormat::ChannelsLast) => (Entry::Winograd4InputChannelsLast, Entry::Winograd4OutputChannelsLast),
@@ -528,6 +536,7 @@ fn weight6_entry(transform: WinogradTransform) -> shader4::Entry {
     match transform {
         WinogradTransform::F2X2_5X5 => shader4::Entry::Winograd5Weight,
         WinogradTransform::F4X4_5X5 => shader4::Entry::Winograd8Weight,
+        WinogradTransform::F6X6_3X3 => shader4::Entry::Winograd6Weight,
         _ => shader4::Entry::Winograd4Weight,
     }
 }
@@ -549,6 +558,9 @@ fn narrowing4_entry(entry: shader4::Entry) -> narrowing4::Entry {
         Entry::Winograd8Weight => narrowing4::Entry::Winograd8Weight,
         Entry::Winograd8Input => narrowing4::Entry::Winograd8Input,
         Entry::Winograd8Output => narrowing4::Entry::Winograd8Output,
+        Entry::Winograd6Weight => narrowing4::Entry::Winograd6Weight,
+        Entry::Winograd6Input => narrowing4::Entry::Winograd6Input,
+        Entry::Winograd6Output => narrowing4::Entry::Winograd6Output,
     }
 }
 
@@ -606,11 +618,11 @@ impl Batch<'_> {
     }
 
     /// Records a Winograd convolution by `kernel` (`Winograd`, `WinogradCoop`, `WinogradFused`,
-    /// `Winograd4x4`, `Winograd4x4Coop`, `Winograd5x5` or `Winograd5x5Tile4`): the weight
+    /// `Winograd4x4`, `Winograd4x4Coop`, `Winograd5x5`, `Winograd5x5Tile4` or `Winograd6x6`): the weight
     /// transform (unless `transformed`, a [`crate::Conv2d`]'s, is given for this kernel: f32 for
-    /// `Winograd`, `Winograd4x4`, `Winograd5x5` and `Winograd5x5Tile4`, f16 for the others), then
+    /// `Winograd`, `Winograd4x4`, `Winograd5x5`, `Winograd5x5Tile4` and `Winograd6x6`, f16 for the others), then
     /// for `WinogradFused` its one pass ([`Batch::encode_winograd_fused`]), else the input
-    /// transform, the products (`Winograd`, `Winograd4x4`, `Winograd5x5`, `Winograd5x5Tile4`: on
+    /// transform, the products (`Winograd`, `Winograd4x4`, `Winograd5x5`, `Winograd5x5Tile4`, `Winograd6x6`: on
     /// the GEMM kernel the planner picks for them, a staged-tile one if it would pick another;
     /// `WinogradCoop`, `Winograd4x4Coop`: on `CoopNhwc`), and the output transform with the bias
     /// and `activation`.
@@ -802,9 +814,9 @@ impl Batch<'_> {
     }
 
     /// The transformed weight `kernel` (`Winograd`, `WinogradCoop`, `WinogradFused`,
-    /// `Winograd4x4`, `Winograd4x4Coop`, `Winograd5x5` or `Winograd5x5Tile4`) runs for a convolution of `g`'s geometry:
-    /// [`Batch::winograd_weight_coop`], [`Batch::winograd_weight_fused`] or
-    /// [`Batch::winograd_weight`].
+    /// `Winograd4x4`, `Winograd4x4Coop`, `Winograd5x5`, `Winograd5x5Tile4` or `Winograd6x6`) runs
+    /// for a convolution of `g`'s geometry: [`Batch::winograd_weight_coop`],
+    /// [`Batch::winograd_weight_fused`] or [`Batch::winograd_weight`].
     pub(super) fn winograd_weight_for(
         &mut self,
         kernel: ConvKernel,
@@ -899,14 +911,19 @@ impl Batch<'_> {
     }
 
     /// Records the weight transform of a [`ConvKernel::Winograd`], [`ConvKernel::Winograd4x4`],
-    /// [`ConvKernel::Winograd5x5`] or [`ConvKernel::Winograd5x5Tile4`] convolution (`kernel`) of
+    /// [`ConvKernel::Winograd5x5`], [`ConvKernel::Winograd5x5Tile4`] or [`ConvKernel::Winograd6x6`]
+    /// convolution (`kernel`) of
     /// `g`'s geometry (`weight` [OC, IC, r, r], f32) into a new tensor in the GEMM kernels' packed
     /// layout of its products' grouped 1×1 convolution (16, 36 or 64 groups), and returns it.
     pub(super) fn winograd_weight(&mut self, kernel: ConvKernel, weight: &Tensor, g: &ConvGeometry) -> Result<Tensor> {
         debug_assert!(
             matches!(
                 kernel,
-                ConvKernel::Winograd | ConvKernel::Winograd4x4 | ConvKernel::Winograd5x5 | ConvKernel::Winograd5x5Tile4
+                ConvKernel::Winograd
+                    | ConvKernel::Winograd4x4
+                    | ConvKernel::Winograd5x5
+                    | ConvKernel::Winograd5x5Tile4
+                    | ConvKernel::Winograd6x6
             ),
             "{kernel:?}"
         );
@@ -972,17 +989,19 @@ impl Batch<'_> {
             (u64::from(g.n) * blocks * 256, 256, Some(cols))
         };
         let (items, wg_size, block_cols) = match pass.entry {
-            Entry::Winograd4Weight | Entry::Winograd5Weight | Entry::Winograd8Weight => {
+            Entry::Winograd4Weight | Entry::Winograd5Weight | Entry::Winograd8Weight | Entry::Winograd6Weight => {
                 per_thread(u64::from(g.ic) * u64::from(g.oc))
             }
             Entry::Winograd4Input
             | Entry::Winograd4InputChannelsLast
             | Entry::Winograd5Input
-            | Entry::Winograd8Input => per_thread(u64::from(g.n) * u64::from(g.ic) * tiles),
+            | Entry::Winograd8Input
+            | Entry::Winograd6Input => per_thread(u64::from(g.n) * u64::from(g.ic) * tiles),
             Entry::Winograd4Output
             | Entry::Winograd4OutputChannelsLast
             | Entry::Winograd5Output
-            | Entry::Winograd8Output => per_thread(u64::from(g.n) * u64::from(g.oc) * tiles),
+            | Entry::Winograd8Output
+            | Entry::Winograd6Output => per_thread(u64::from(g.n) * u64::from(g.oc) * tiles),
             Entry::Winograd4InputNhwc => block(true, g.ic),
             Entry::Winograd4OutputNhwc => block(false, g.oc),
         };
