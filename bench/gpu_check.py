@@ -3,8 +3,8 @@
 one layer per fast kernel (GEMM, GEMM with split-K, transposed GEMM by stride phase, depthwise,
 int8 dot4 GEMM and the int8 tensor-core kernels (bit-exact against the scalar one); unpadded GEMM; grouped; tiled, row-run and vec4 depthwise; 16-deep K-tiles; the
 few-output-channel kernels, transposed and direct; the matrix-vector kernel of outputs of at most 4 pixels; the
-small-grid GEMMs, unstaged and staged; the pointwise streams; the register-blocked direct kernel; Winograd F(2x2, 3x3) and F(4x4, 3x3), their products on the fp32 GEMM and on
-the tensor cores;
+small-grid GEMMs, unstaged and staged; the pointwise streams; the register-blocked direct kernel; Winograd F(2x2, 3x3), F(4x4, 3x3), F(2x2, 5x5), F(4x4, 5x5) and F(6x6, 3x3), their products on
+the fp32 GEMM and (F(2x2, 3x3), F(4x4, 3x3)) on the tensor cores;
 64×64 tiles; the f16 tensor-core kernel, checked against a reference whose inputs are rounded to
 f16; and f16 tensors through the tensor-core kernel and the others), so the kernels are checked
 against the CPU reference on the device itself.
@@ -146,6 +146,12 @@ cases = [
     # Winograd F(2×2, 5×5) (`winograd_5x5`), fp32 products: ragged tiles, and AlexNet's 64→192.
     ("winograd_5x5_ragged", (2, 40, 31, 29), (70, 40, 5, 5), "--padding 2 --activation relu --kernel winograd_5x5"),
     ("winograd_5x5_alexnet", (4, 64, 27, 27), (192, 64, 5, 5), "--padding 2 --kernel winograd_5x5"),
+    # Winograd F(4×4, 5×5) (`winograd_5x5_tile4`) and F(6×6, 3×3) (`winograd_6x6`), fp32
+    # products on the 8×8 transforms: ragged tiles, AlexNet's 64→192, a large 3×3 layer.
+    ("winograd_5x5_tile4_ragged", (2, 40, 31, 29), (70, 40, 5, 5), "--padding 2 --activation relu --kernel winograd_5x5_tile4"),
+    ("winograd_5x5_tile4_alexnet", (4, 64, 27, 27), (192, 64, 5, 5), "--padding 2 --kernel winograd_5x5_tile4"),
+    ("winograd_6x6_ragged", (2, 40, 31, 29), (70, 40, 3, 3), "--padding 1 --activation relu --kernel winograd_6x6"),
+    ("winograd_6x6_large", (2, 256, 56, 56), (256, 256, 3, 3), "--padding 1 --kernel winograd_6x6"),
     ("winograd_4x4_coop_ragged", (2, 40, 31, 29), (70, 40, 3, 3),
      "--padding 1 --activation relu --precision f16 --kernel winograd_4x4_coop --tolerance 1e-2"),
     ("winograd_4x4_coop_unpadded_odd", (1, 64, 57, 33), (96, 64, 3, 3),
