@@ -84,15 +84,17 @@ fn run_convolutions(ctx: &Context, forced: bool, dtype: DType) {
             }
         }
     }
-    // Winograd F(2×2, 5×5), whose filters no case above has, and F(4×4, 3×3) on a dilated
+    // Winograd F(2×2, 5×5) and F(4×4, 5×5), whose filters no case above has, and F(4×4, 3×3) on a dilated
     // filter, alone (every kernel on those shapes would compile each GEMM pipeline again for its
     // filter): f32 tensors only, as they run.
     if forced && dtype == DType::F32 {
         let (input, weight) = ([1, 8, 9, 9], [8, 8, 5, 5]);
         let (x, w) = (Tensor::zeros(ctx, &input, dtype).unwrap(), Tensor::zeros(ctx, &weight, dtype).unwrap());
         let options = ConvOptions::default().padding(&[2]).activation(Activation::Relu);
-        let plan = ForcedPlan::kernel(ConvKernel::Winograd5x5);
-        ctx.convolution_forced(&x, &w, None, &options, &plan).unwrap_or_else(|e| panic!("winograd_5x5: {e}"));
+        for kernel in [ConvKernel::Winograd5x5, ConvKernel::Winograd5x5Tile4] {
+            let plan = ForcedPlan::kernel(kernel);
+            ctx.convolution_forced(&x, &w, None, &options, &plan).unwrap_or_else(|e| panic!("{}: {e}", kernel.name()));
+        }
         // F(4×4, 3×3) on a dilated filter: its dilation is a pipeline constant.
         let (input, weight) = ([1, 8, 13, 11], [8, 8, 3, 3]);
         let (x, w) = (Tensor::zeros(ctx, &input, dtype).unwrap(), Tensor::zeros(ctx, &weight, dtype).unwrap());

@@ -130,7 +130,7 @@ fn forced_cases() -> Vec<(String, ConvCase)> {
         ConvCase::new(&[1, 8, 6, 6], &[8, 8, 3, 3], opts)
     };
     let long_k = || ConvCase::new(&[1, 64, 4, 4], &[32, 64, 3, 3], ConvOptions::default().padding(&[1]));
-    // Winograd F(2×2, 5×5)'s filter: ragged 2×2 tiles (9×9 outputs).
+    // Winograd F(2×2, 5×5)'s and F(4×4, 5×5)'s filter: ragged 2×2 and 4×4 tiles (9×9 outputs).
     let five = || ConvCase::new(&[2, 8, 9, 9], &[12, 8, 5, 5], ConvOptions::default().padding(&[2]));
     let few_oc = || {
         let opts = ConvOptions::default().padding(&[1]).stride(&[2]).transposed(true);
@@ -165,7 +165,7 @@ fn forced_cases() -> Vec<(String, ConvCase)> {
             | ConvKernel::DepthwiseVec4 => depthwise(),
             ConvKernel::GroupedOc4 => grouped(),
             ConvKernel::PointwiseVec4 | ConvKernel::PointwiseVec4Split => pointwise(),
-            ConvKernel::Winograd5x5 => five(),
+            ConvKernel::Winograd5x5 | ConvKernel::Winograd5x5Tile4 => five(),
             _ => dense(),
         };
         cases.push((kernel.name().to_string(), case.forced(ForcedPlan::kernel(kernel))));
