@@ -18,7 +18,9 @@
 //                     output (the last row and column of tiles cut where 4 does not divide the
 //                     output's size; with dilation d, each phase's last).
 //
-// `winograd_5x5` runs F(2×2, 5×5) through the same three passes (winograd5_*, at the end).
+// `winograd_5x5` runs F(2×2, 5×5) through the same three passes (winograd5_*, after them), and
+// `winograd_5x5_tile4` and `winograd_6x6` F(4×4, 5×5) and F(6×6, 3×3) on 8×8 windows
+// (winograd8_*, winograd6_*).
 //
 // `winograd_4x4_coop` runs the products on the channels-last tensor-core kernel instead
 // (conv2d_coop_nhwc.wgsl), as `winograd_coop` does F(2×2, 3×3)'s: winograd4_weight with

@@ -1,7 +1,8 @@
 {% import "prelude/conv.wgsl" as conv %}
 {# variants: f16_out #}
 {#
-  Winograd F(4×4, 3×3) and F(2×2, 5×5) (the same 6×6 input transform), fully unrolled: every
+  Winograd F(4×4, 3×3) and F(2×2, 5×5) (the same 6×6 input transform), and F(4×4, 5×5) and
+  F(6×6, 3×3) (the same 8×8 one), fully unrolled: every
   transform is written out term by term from the matrices below (named scalars, no private
   arrays, which Vulkan drivers may put in local memory when indexed in loops; see
   docs/PERFORMANCE.md). Zero coefficients drop out, ±1 ones lose their multiply.
@@ -230,7 +231,9 @@
 //                     output (the last row and column of tiles cut where 4 does not divide the
 //                     output's size; with dilation d, each phase's last).
 //
-// `winograd_5x5` runs F(2×2, 5×5) through the same three passes (winograd5_*, at the end).
+// `winograd_5x5` runs F(2×2, 5×5) through the same three passes (winograd5_*, after them), and
+// `winograd_5x5_tile4` and `winograd_6x6` F(4×4, 5×5) and F(6×6, 3×3) on 8×8 windows
+// (winograd8_*, winograd6_*).
 //
 // `winograd_4x4_coop` runs the products on the channels-last tensor-core kernel instead
 // (conv2d_coop_nhwc.wgsl), as `winograd_coop` does F(2×2, 3×3)'s: winograd4_weight with

@@ -1873,12 +1873,13 @@ fn winograd_5x5_tile4_matches_the_reference() {
     let (vec4, scalar) = (ConvKernel::DirectVec4, ConvKernel::Direct);
     let case = |input, weight, bias, opts, kernel| Case { input, weight, bias, opts, kernel };
     let cases = [
-        // Output sizes mod 4: 0 × 0, 3 × 1, 2 × 3, 1 × 2 (and 1 × 0), one tile row, many columns.
+        // Output sizes mod 4: 0 × 0, 3 × 1, 2 × 3 (unpadded), 1 × 2 (one tile row), 1 × 0 (many
+        // columns), 1 × 1.
         ("4x4 exact", case(&[1, 8, 8, 12], &[8, 8, 5, 5], true, opts().padding(&[2]), vec4)),
         ("ragged", case(&[2, 5, 11, 9], &[13, 5, 5, 5], true, relu.clone().padding(&[2]), scalar)),
         ("unpadded", case(&[1, 12, 10, 15], &[6, 12, 5, 5], false, opts(), vec4)),
-        ("padded 2×1, one tile row", case(&[3, 7, 2, 10], &[9, 7, 5, 5], true, clamp.padding(&[2, 1]), scalar)),
-        ("padded 1, wide", case(&[1, 16, 5, 70], &[20, 16, 5, 5], false, opts().padding(&[1]), vec4)),
+        ("padded 2×1, one tile row", case(&[3, 7, 1, 12], &[9, 7, 5, 5], true, clamp.padding(&[2, 1]), scalar)),
+        ("padded 1, wide", case(&[1, 16, 3, 70], &[20, 16, 5, 5], false, opts().padding(&[1]), vec4)),
         ("AlexNet's channels", case(&[2, 64, 13, 13], &[192, 64, 5, 5], true, relu.padding(&[2]), vec4)),
     ];
     for (i, (name, case)) in cases.into_iter().enumerate() {
@@ -1944,13 +1945,14 @@ fn winograd_6x6_matches_the_reference() {
     let (vec4, scalar) = (ConvKernel::DirectVec4, ConvKernel::Direct);
     let case = |input, weight, bias, opts, kernel| Case { input, weight, bias, opts, kernel };
     let cases = [
-        // Output sizes mod 6: 0 × 0, 5 × 3, 4 × 2 (unpadded), 1 × 4, 3 × 1, 2 × 0.
+        // Output sizes mod 6: 0 × 0, 5 × 3, 4 × 2 (unpadded), 1 × 4, 3 × 1 (one tile row), 2 × 5
+        // (many columns).
         ("6x6 exact", case(&[1, 8, 12, 12], &[8, 8, 3, 3], true, opts().padding(&[1]), vec4)),
         ("ragged 5 and 3", case(&[2, 5, 11, 9], &[13, 5, 3, 3], true, opts().padding(&[1]), scalar)),
         ("ragged, unpadded", case(&[1, 12, 12, 16], &[6, 12, 3, 3], false, opts(), vec4)),
         ("padded 2×1", case(&[1, 7, 5, 10], &[9, 7, 3, 3], true, relu.padding(&[2, 1]), scalar)),
-        ("one tile row", case(&[3, 4, 3, 21], &[4, 4, 3, 3], true, clamp.padding(&[1]), vec4)),
-        ("wide", case(&[1, 16, 8, 70], &[20, 16, 3, 3], false, opts().padding(&[0, 1]), vec4)),
+        ("one tile row", case(&[3, 4, 3, 19], &[4, 4, 3, 3], true, clamp.padding(&[1]), vec4)),
+        ("wide", case(&[1, 16, 10, 71], &[20, 16, 3, 3], false, opts().padding(&[0, 1]), vec4)),
     ];
     for (i, (name, case)) in cases.into_iter().enumerate() {
         check_runs_forced(name, 1300 + 3 * i as u64, case, &[Some(w6)], ForcedPlan::default());

@@ -72,8 +72,8 @@ fn nan_stays_nan_through_relu_and_clamp_in_every_kernel() {
     let clamp = Activation::Clamp { min: -0.5, max: 0.5 };
     for activation in [Activation::Relu, clamp] {
         let opts = ConvOptions::default().padding(&[1]).activation(activation);
-        // Direct, vec4, GEMM tiles, Winograd, few output channels, register blocks. (12 × 16:
-        // the NaN at row 1, column 14 lies in one 6×6 tile's window, not in the whole output.)
+        // Direct, vec4, GEMM tiles, Winograd, few output channels, register blocks (on 12 × 16,
+        // where the 4×4 and 6×6 tiles whose windows hold the NaN are a small part of the output).
         assert!(every_kernel_reproduces(&[1, 4, 12, 16], &[4, 4, 3, 3], &opts, (30, f32::NAN)) >= 8);
         // Depthwise.
         let depthwise = opts.clone().groups(8);
@@ -88,9 +88,11 @@ fn nan_stays_nan_through_relu_and_clamp_in_every_kernel() {
     }
     // 5×5 filters, Winograd F(2×2, 5×5) among them: its 6×6 windows' outer rows and columns
     // reach only the outputs a direct convolution's would (Bᵀ's and Aᵀ's zeros), so a NaN
-    // spreads no further than the reference's; F(4×4, 5×5)'s over its 4×4 tile, as above.
+    // spreads no further than the reference's; F(4×4, 5×5)'s over the 4×4 tiles whose windows
+    // hold it, as above (12 × 16: a small part of the output).
     let five = ConvOptions::default().padding(&[2]).activation(Activation::Relu);
     assert!(every_kernel_reproduces(&[1, 4, 7, 9], &[4, 4, 5, 5], &five, (30, f32::NAN)) >= 8);
+    assert!(every_kernel_reproduces(&[1, 4, 12, 16], &[4, 4, 5, 5], &five, (30, f32::NAN)) >= 8);
 }
 
 #[test]

@@ -52,7 +52,8 @@ pub struct Conv2d {
     pub(super) packed_coop: Option<Tensor>,
     /// The weight transformed for Winograd, where the planner may run it (`winograd_geometry`;
     /// for `Conv2d::new_for_input`, where it runs one on that input),
-    /// tagged with its kernel: f32, direct, 3×3 (5×5 for `Winograd5x5`, R63's or forced), stride
+    /// tagged with its kernel: f32, direct, 3×3 (5×5 for `Winograd5x5`, R63's or forced, and for
+    /// `Winograd5x5Tile4`), stride
     /// 1, dilation 1 (any for `Winograd4x4`), one group. For
     /// `Winograd` (64+ channels in and out), f32 in the GEMM kernels' packed layout of its
     /// products (16/9 the weight's size). Where the options allow f16 multiplicands and the

@@ -245,8 +245,9 @@ pub enum ConvKernel {
     /// ∞, its 64 products one grouped 1×1 convolution on the fp32 GEMM kernel the planner picks
     /// for it, in parts and bands as `Winograd5x5` (`shaders/conv2d_winograd4.wgsl`,
     /// `winograd8_*`). Channels-last tensors go through a relayout. Its coefficients (Bᵀ's up to
-    /// 21/4, G's 45ths) round several times more than `Winograd5x5`'s (simulated: 2.6 times);
-    /// non-finite inputs behave as in `Winograd5x5`.
+    /// 21/4, G's 45ths) round several times more than `Winograd5x5`'s (simulated: 2.6 times). A
+    /// NaN input spreads over the 4×4 output tiles whose windows hold it, as in `Winograd4x4`;
+    /// inputs with infinities give NaN, as in the other Winograd kernels.
     #[serde(rename = "winograd_5x5_tile4")]
     Winograd5x5Tile4,
     /// Winograd F(6×6, 3×3) for the 3×3 layers `Winograd4x4` runs undilated: each 6×6 output

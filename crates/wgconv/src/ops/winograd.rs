@@ -256,8 +256,8 @@ impl ConvGeometry {
         input.max(products)
     }
 
-    /// `transform`'s products as a convolution: P groups (one per transform position, 16 or
-    /// 36) of a 1×1 convolution over the tiles, input [N, P·IC, tile rows, tile columns]
+    /// `transform`'s products as a convolution: P groups (one per transform position, 16, 36
+    /// or 64) of a 1×1 convolution over the tiles, input [N, P·IC, tile rows, tile columns]
     /// ([`ConvGeometry::winograd_tile_grid_of`]), weight [P·OC, IC, 1, 1].
     pub(crate) fn winograd_gemm(&self, transform: WinogradTransform) -> Result<ConvGeometry> {
         self.winograd_band_gemm(transform, self.winograd_tile_grid_of(transform.tile)[0])
@@ -564,8 +564,8 @@ fn narrowing4_entry(entry: shader4::Entry) -> narrowing4::Entry {
     }
 }
 
-/// What a pass of `conv2d_winograd4.wgsl`'s transforms (F(4×4, 3×3), F(2×2, 5×5) or F(4×4,
-/// 5×5), `transform`) runs: its entry point, its activation (the output transform's), the band of
+/// What a pass of `conv2d_winograd4.wgsl`'s transforms (F(4×4, 3×3), F(2×2, 5×5), F(4×4, 5×5)
+/// or F(6×6, 3×3), `transform`) runs: its entry point, its activation (the output transform's), the band of
 /// tile rows it covers (first, count), all of them where `None`, and for the weight transform
 /// whether it writes `Winograd4x4Coop`'s plain weight rather than the GEMM kernels' packed one.
 #[derive(Clone, Copy)]
@@ -960,9 +960,9 @@ impl Batch<'_> {
         }
     }
 
-    /// One pass of F(4×4, 3×3), F(2×2, 5×5) or F(4×4, 5×5) (`shaders/conv2d_winograd4.wgsl`, or its
-    /// expansion that writes f16 where `buffers.output` is f16) over `g`: one thread per channel pair of the weight
-    /// transform, per (image, channel, tile) of the NCHW transforms and of those that read or
+    /// One pass of F(4×4, 3×3), F(2×2, 5×5), F(4×4, 5×5) or F(6×6, 3×3)
+    /// (`shaders/conv2d_winograd4.wgsl`, or its expansion that writes f16 where `buffers.output`
+    /// is f16) over `g`: one thread per channel pair of the weight transform, per (image, channel, tile) of the NCHW transforms and of those that read or
     /// write channels-last tensors; one workgroup of 256 per block of tiles × channels of an
     /// image for the block transforms (NCHW tensors, channels-last products); over the tile rows
     /// of `pass.band` (all where `None`).
