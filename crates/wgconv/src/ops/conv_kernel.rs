@@ -247,7 +247,8 @@ pub enum ConvKernel {
     /// `winograd8_*`). Channels-last tensors go through a relayout. Its coefficients (Bᵀ's up to
     /// 21/4, G's 45ths) round several times more than `Winograd5x5`'s (simulated: 2.6 times). A
     /// NaN input spreads over the 4×4 output tiles whose windows hold it, as in `Winograd4x4`;
-    /// inputs with infinities give NaN, as in the other Winograd kernels.
+    /// inputs with infinities give NaN, as in the other Winograd kernels. Not yet timed on a GPU:
+    /// the planner does not run it; it runs where forced, or where tuning finds it fastest.
     #[serde(rename = "winograd_5x5_tile4")]
     Winograd5x5Tile4,
     /// Winograd F(6×6, 3×3) for the 3×3 layers `Winograd4x4` runs undilated: each 6×6 output
@@ -258,7 +259,8 @@ pub enum ConvKernel {
     /// GEMM kernel the planner picks for it, in parts and bands (`shaders/conv2d_winograd4.wgsl`,
     /// `winograd6_*`). Channels-last tensors go through a relayout. Its coefficients (Aᵀ's up to
     /// 32) round several times more than `Winograd4x4`'s (simulated: 2.5 times); a NaN input
-    /// spreads over the 6×6 output tiles whose windows hold it.
+    /// spreads over the 6×6 output tiles whose windows hold it. Not yet timed on a GPU: the
+    /// planner does not run it; it runs where forced, or where tuning finds it fastest.
     #[serde(rename = "winograd_6x6")]
     Winograd6x6,
 }
@@ -381,9 +383,8 @@ impl ConvKernel {
 
     /// Whether this is any of the Winograd kernels (`Winograd`, `WinogradCoop`,
     /// `WinogradFused`, `Winograd4x4`, `Winograd4x4Coop`, `Winograd5x5`, `Winograd5x5Tile4`,
-    /// `Winograd6x6`): those that run on a
-    /// transformed weight, which a [`crate::Conv2d`] may keep, and whose transforms and f16
-    /// operands are their own.
+    /// `Winograd6x6`): those that run on a transformed weight, which a [`crate::Conv2d`] may
+    /// keep, and whose transforms and f16 operands are their own.
     pub fn transforms_winograd_weight(self) -> bool {
         self.is_winograd() || self == ConvKernel::WinogradFused
     }

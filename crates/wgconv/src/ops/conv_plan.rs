@@ -444,13 +444,13 @@ fn runnable_kernel(
     let mut kernel = geometry.choose_kernel(forced.kernel)?;
     // R61's and R63's layers that cannot run their Winograd (f16 tensors, a transformed weight
     // over one binding) take what they ran before those rules.
-    let six_by_six = |k: ConvKernel| {
+    let larger_winograd = |k: ConvKernel| {
         matches!(
             k,
             ConvKernel::Winograd4x4 | ConvKernel::Winograd5x5 | ConvKernel::Winograd5x5Tile4 | ConvKernel::Winograd6x6
         )
     };
-    if six_by_six(kernel) && forced.kernel.is_none() && !winograd_runs(kernel) {
+    if larger_winograd(kernel) && forced.kernel.is_none() && !winograd_runs(kernel) {
         kernel = geometry.planned_kernel_without_4x4();
     }
     // A tile width or K schedule forced without a kernel is a choice among the staged-tile GEMM
@@ -459,7 +459,7 @@ fn runnable_kernel(
     // R47's and R57's `DirectBlock` and R60's `DirectTiled` are not; R61's and R63's layers
     // choose among those they ran before them.
     if forced.kernel.is_none() && (forced.tile_n.is_some() || forced.schedule.is_some()) {
-        if six_by_six(kernel) {
+        if larger_winograd(kernel) {
             kernel = geometry.planned_kernel_without_4x4();
         }
         if kernel.gemm_small_entry().is_some() || geometry.rule_instead_of_gemm(kernel) {

@@ -273,15 +273,15 @@ impl ConvGeometry {
     }
 
     /// How `kernel` (`Winograd`, `WinogradCoop`, `Winograd4x4`, `Winograd4x4Coop`, `Winograd5x5`,
-    /// `Winograd5x5Tile4` or `Winograd6x6`) runs this convolution on a device whose storage bindings hold
-    /// `binding_limit` bytes at offsets that are multiples of `alignment`: the whole batch at
-    /// once where its intermediates fit one binding each; else as many images per part as fit
-    /// (binding each part's images at their offsets in the input and output, which must then be
-    /// aligned); else one image per part, in bands of as many tile rows as fit. `None` where it
-    /// cannot run: the shape does not suit it, its transformed weight does not fit one binding,
-    /// not even one tile row's intermediates do, the parts' offsets would not be aligned, or the
-    /// kernel of its products cannot run a part's band (grid limits; for `WinogradCoop` and
-    /// `Winograd4x4Coop`, `CoopNhwc`'s multiple of 8 input channels).
+    /// `Winograd5x5Tile4` or `Winograd6x6`) runs this convolution on a device whose storage
+    /// bindings hold `binding_limit` bytes at offsets that are multiples of `alignment`: the whole
+    /// batch at once where its intermediates fit one binding each; else as many images per part
+    /// as fit (binding each part's images at their offsets in the input and output, which must
+    /// then be aligned); else one image per part, in bands of as many tile rows as fit. `None`
+    /// where it cannot run: the shape does not suit it, its transformed weight does not fit one
+    /// binding, not even one tile row's intermediates do, the parts' offsets would not be
+    /// aligned, or the kernel of its products cannot run a part's band (grid limits; for
+    /// `WinogradCoop` and `Winograd4x4Coop`, `CoopNhwc`'s multiple of 8 input channels).
     pub(crate) fn winograd_parts(
         &self,
         kernel: ConvKernel,
@@ -508,7 +508,7 @@ struct Transform {
 /// `conv2d_winograd4.wgsl`'s: for F(4×4, 3×3) as [`transform_entries`]'s; F(2×2, 5×5),
 /// F(4×4, 5×5) and F(6×6, 3×3) have NCHW ones only (`Winograd5x5`, `Winograd5x5Tile4` and
 /// `Winograd6x6` run channels-last tensors through a relayout).
-fn transform6_entries(
+fn transform4_entries(
     transform: WinogradTransform,
     products_nhwc: bool,
     tensors: MemoryFormat,
@@ -532,7 +532,7 @@ fn transform6_entries(
 }
 
 /// The weight transform's entry point of `transform`, one of `conv2d_winograd4.wgsl`'s.
-fn weight6_entry(transform: WinogradTransform) -> shader4::Entry {
+fn weight4_entry(transform: WinogradTransform) -> shader4::Entry {
     match transform {
         WinogradTransform::F2X2_5X5 => shader4::Entry::Winograd5Weight,
         WinogradTransform::F4X4_5X5 => shader4::Entry::Winograd8Weight,
@@ -722,7 +722,7 @@ impl Batch<'_> {
         // are.
         let format = buffers.input.memory_format();
         let (input_entry, output_entry) = transform_entries(nhwc, format);
-        let (input_entry4, output_entry4) = transform6_entries(algorithm, nhwc, format);
+        let (input_entry4, output_entry4) = transform4_entries(algorithm, nhwc, format);
         if algorithm.in_winograd4_shader() {
             let pass = Winograd4Pass {
                 transform: algorithm,
@@ -951,7 +951,7 @@ impl Batch<'_> {
     ) -> Result<()> {
         let activation = Activation::None;
         if transform.in_winograd4_shader() {
-            let entry = weight6_entry(transform);
+            let entry = weight4_entry(transform);
             let pass = Winograd4Pass { transform, entry, activation, band: None, products_nhwc };
             self.winograd4_pass(pass, g, buffers, Windows::default())
         } else {
@@ -1245,7 +1245,7 @@ mod tests {
                 .flat_map(|format| bandings.map(|rows| (format, rows)))
             {
                 let (input_entry, output_entry) = transform_entries(true, format);
-                let (input_entry4, output_entry4) = transform6_entries(transform, true, format);
+                let (input_entry4, output_entry4) = transform4_entries(transform, true, format);
                 let xt = ctx.to_memory_format(&Tensor::from_f32(&ctx, &x, &input_shape).unwrap(), format).unwrap();
                 let y = Tensor::full_f32(&ctx, &g.output_shape(), f32::NAN).unwrap();
                 let y = y.with_memory_format(format).unwrap();
@@ -1336,7 +1336,7 @@ mod tests {
             // From NCHW tensors (the block transform) and from NHWC ones (read as they are).
             for format in [MemoryFormat::Contiguous, MemoryFormat::ChannelsLast] {
                 let (entry, _) = transform_entries(true, format);
-                let (entry4, _) = transform6_entries(transform, true, format);
+                let (entry4, _) = transform4_entries(transform, true, format);
                 let xt = ctx.to_memory_format(&Tensor::from_f32(&ctx, &x, &input_shape).unwrap(), format).unwrap();
                 let wide = Tensor::full_f32(&ctx, &[len as usize], f32::NAN).unwrap();
                 let narrow = Tensor::from_f16(&ctx, &nan_f16, &[len as usize]).unwrap();
