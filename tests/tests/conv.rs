@@ -1530,6 +1530,59 @@ fn check_winograd_in_bands(
     assert!(err <= TOLERANCE, "{kernel:?}: bands at {limit} bytes: relative error {err:e}");
 }
 
+/// Winograd `kernel`, forced on channels-last tensors of `shapes` (seeds from `seed`, a bias):
+/// its output stays channels-last and matches the f64 reference.
+fn check_winograd_channels_last(
+    kernel: ConvKernel,
+    seed: u64,
+    shapes: ([usize; 4], [usize; 4]),
+    options: &ConvOptions,
+) {
+    let ctx = context();
+    let ((input, weight), oc) = (shapes, shapes.1[0]);
+    let x = random_f32(seed, input.iter().product());
+    let w = random_f32(seed + 1, weight.iter().product());
+    let b = random_f32(seed + 2, oc);
+    let (expected, _) = reference::convolution(&x, &input, &w, &weight, Some(&b), options).unwrap();
+    let xt = ctx.to_memory_format(&Tensor::from_f32(ctx, &x, &input).unwrap(), MemoryFormat::ChannelsLast).unwrap();
+    let (wt, bt) = (Tensor::from_f32(ctx, &w, &weight).unwrap(), Tensor::from_f32(ctx, &b, &[oc]).unwrap());
+    let y = ctx.convolution_forced(&xt, &wt, Some(&bt), options, &ForcedPlan::kernel(kernel)).unwrap();
+    assert_eq!((y.kernel, y.output.memory_format()), (kernel, MemoryFormat::ChannelsLast));
+    let got = ctx.to_memory_format(&y.output, MemoryFormat::Contiguous).unwrap().to_vec_f32(ctx).unwrap();
+    let err = reference::relative_error(&got, &expected);
+    assert!(err <= TOLERANCE, "{kernel:?}: channels-last: relative error {err:e}");
+}
+
+/// Winograd `kernel` forced on a 64→64 layer of `filter`×`filter` taps ("same" padding) whose
+/// transformed weight (`transformed_len` f32) exceeds 512 KiB bindings: a typed error naming the
+/// kernel and that length.
+fn check_winograd_weight_over_binding(kernel: ConvKernel, seed: u64, filter: usize, transformed_len: u64) {
+    let narrow = context_with_binding_limit(512 << 10);
+    let x = Tensor::from_f32(&narrow, &random_f32(seed, 64 * 16), &[1, 64, 4, 4]).unwrap();
+    let taps = filter * filter;
+    let w = Tensor::from_f32(&narrow, &random_f32(seed + 1, 64 * 64 * taps), &[64, 64, filter, filter]).unwrap();
+    let padded = opts().padding(&[filter as u32 / 2]);
+    let forced = ForcedPlan::kernel(kernel);
+    let err = narrow.convolution_forced(&x, &w, None, &padded, &forced).unwrap_err().to_string();
+    let len = format!("transformed weight ({transformed_len} f32)");
+    assert!(err.contains(kernel.name()) && err.contains(&len), "{err}");
+}
+
+/// Winograd `kernel` (of `filters.0`×`filters.0` filters) forced on filters it does not run:
+/// stride 2, dilation 2, and `filters.1`×`filters.1` taps: typed errors naming it.
+fn check_winograd_refuses(kernel: ConvKernel, seed: u64, filters: (usize, usize)) {
+    let ctx = context();
+    let forced = ForcedPlan::kernel(kernel);
+    let filter = |seed: u64, r: usize| Tensor::from_f32(ctx, &random_f32(seed, 2 * 2 * r * r), &[2, 2, r, r]).unwrap();
+    let x = Tensor::from_f32(ctx, &random_f32(seed, 2 * 12 * 12), &[1, 2, 12, 12]).unwrap();
+    let (own, other) = (filter(seed + 1, filters.0), filter(seed + 2, filters.1));
+    let other_padded = opts().padding(&[filters.1 as u32 / 2]);
+    for (weight, options) in [(&own, opts().stride(&[2])), (&own, opts().dilation(&[2])), (&other, other_padded)] {
+        let err = ctx.convolution_forced(&x, weight, None, &options, &forced).unwrap_err().to_string();
+        assert!(err.contains(kernel.name()), "{options:?}: {err}");
+    }
+}
+
 /// Winograd `kernel`, forced through a `Conv2d` (its weight transformed once, at `Conv2d`'s
 /// making) on `shapes` under storage bindings of `limit` bytes, where it must run in `parts`
 /// parts of whole images (three passes each), against the f64 reference.
@@ -1814,20 +1867,8 @@ fn winograd_5x5_matches_the_reference() {
     }
 
     // Channels-last tensors: the output follows the input's format.
-    let ctx = context();
     let options = opts().padding(&[2]).activation(Activation::Relu);
-    let (input, weight) = ([2usize, 8, 9, 7], [12usize, 8, 5, 5]);
-    let x = random_f32(980, input.iter().product());
-    let w = random_f32(981, weight.iter().product());
-    let b = random_f32(982, 12);
-    let (expected, _) = reference::convolution(&x, &input, &w, &weight, Some(&b), &options).unwrap();
-    let xt = ctx.to_memory_format(&Tensor::from_f32(ctx, &x, &input).unwrap(), MemoryFormat::ChannelsLast).unwrap();
-    let (wt, bt) = (Tensor::from_f32(ctx, &w, &weight).unwrap(), Tensor::from_f32(ctx, &b, &[12]).unwrap());
-    let y = ctx.convolution_forced(&xt, &wt, Some(&bt), &options, &ForcedPlan::kernel(w5)).unwrap();
-    assert_eq!((y.kernel, y.output.memory_format()), (w5, MemoryFormat::ChannelsLast));
-    let got = ctx.to_memory_format(&y.output, MemoryFormat::Contiguous).unwrap().to_vec_f32(ctx).unwrap();
-    let err = reference::relative_error(&got, &expected);
-    assert!(err <= TOLERANCE, "channels-last: relative error {err:e}");
+    check_winograd_channels_last(w5, 980, ([2, 8, 9, 7], [12, 8, 5, 5]), &options);
 
     // 64 KiB bindings, 12 output channels, [2, 8, 18, 24] padded 2: 9 × 12 tiles an image, a
     // tile row's products 36·12·12 f32 (20 736 bytes), so 3 rows a band; each image (13 824
@@ -1838,26 +1879,13 @@ fn winograd_5x5_matches_the_reference() {
     // 96 KiB bindings: per image the transformed input is 36·16·4·4 f32 = 36 KiB; 3 images run
     // in parts of 2 and 1.
     check_winograd_conv2d_in_parts(w5, 990, 96 << 10, ([3, 16, 8, 8], [12, 16, 5, 5]), &options, 2);
-    let forced = ForcedPlan::kernel(w5);
 
     // Its transformed weight is 36/25 the weight: on 512 KiB bindings a 64→64 layer's
     // (36·64·64 f32 = 576 KiB) does not fit. Forced, a typed error naming it.
-    let narrow = context_with_binding_limit(512 << 10);
-    let x = Tensor::from_f32(&narrow, &random_f32(992, 64 * 16), &[1, 64, 4, 4]).unwrap();
-    let w = Tensor::from_f32(&narrow, &random_f32(993, 64 * 64 * 25), &[64, 64, 5, 5]).unwrap();
-    let padded = opts().padding(&[2]);
-    let err = narrow.convolution_forced(&x, &w, None, &padded, &forced).unwrap_err().to_string();
-    assert!(err.contains("winograd_5x5") && err.contains("transformed weight (147456 f32)"), "{err}");
+    check_winograd_weight_over_binding(w5, 992, 5, 147_456);
 
     // Forced on filters it does not run (stride 2, dilation 2, 3×3): typed errors naming it.
-    let ctx = context();
-    let x = Tensor::from_f32(ctx, &random_f32(995, 2 * 12 * 12), &[1, 2, 12, 12]).unwrap();
-    let w = Tensor::from_f32(ctx, &random_f32(996, 2 * 2 * 25), &[2, 2, 5, 5]).unwrap();
-    let w3 = Tensor::from_f32(ctx, &random_f32(997, 2 * 2 * 9), &[2, 2, 3, 3]).unwrap();
-    for (weight, options) in [(&w, opts().stride(&[2])), (&w, opts().dilation(&[2])), (&w3, opts().padding(&[1]))] {
-        let err = ctx.convolution_forced(&x, weight, None, &options, &forced).unwrap_err().to_string();
-        assert!(err.contains("winograd_5x5"), "{options:?}: {err}");
-    }
+    check_winograd_refuses(w5, 995, (5, 3));
 }
 
 /// Winograd F(4×4, 5×5), forced: ragged tiles (every output size mod 4), paddings 0–2, bias or
@@ -1887,20 +1915,8 @@ fn winograd_5x5_tile4_matches_the_reference() {
     }
 
     // Channels-last tensors: the output follows the input's format.
-    let ctx = context();
     let options = opts().padding(&[2]).activation(Activation::Relu);
-    let (input, weight) = ([2usize, 8, 9, 7], [12usize, 8, 5, 5]);
-    let x = random_f32(1220, input.iter().product());
-    let w = random_f32(1221, weight.iter().product());
-    let b = random_f32(1222, 12);
-    let (expected, _) = reference::convolution(&x, &input, &w, &weight, Some(&b), &options).unwrap();
-    let xt = ctx.to_memory_format(&Tensor::from_f32(ctx, &x, &input).unwrap(), MemoryFormat::ChannelsLast).unwrap();
-    let (wt, bt) = (Tensor::from_f32(ctx, &w, &weight).unwrap(), Tensor::from_f32(ctx, &b, &[12]).unwrap());
-    let y = ctx.convolution_forced(&xt, &wt, Some(&bt), &options, &ForcedPlan::kernel(w54)).unwrap();
-    assert_eq!((y.kernel, y.output.memory_format()), (w54, MemoryFormat::ChannelsLast));
-    let got = ctx.to_memory_format(&y.output, MemoryFormat::Contiguous).unwrap().to_vec_f32(ctx).unwrap();
-    let err = reference::relative_error(&got, &expected);
-    assert!(err <= TOLERANCE, "channels-last: relative error {err:e}");
+    check_winograd_channels_last(w54, 1220, ([2, 8, 9, 7], [12, 8, 5, 5]), &options);
 
     // 64 KiB bindings, 12 output channels, [2, 8, 18, 24] padded 2: 5 × 6 tiles an image, a
     // tile row's products 64·12·6 f32 (18 432 bytes), so 3 rows fit and the 5 rows run in 2
@@ -1911,26 +1927,13 @@ fn winograd_5x5_tile4_matches_the_reference() {
     // 32 KiB bindings: per image the products are 64·12·2·2 f32 (12 KiB) and a tile row's 6 KiB,
     // so 5 rows fit: 3 images run in parts of 2 and 1.
     check_winograd_conv2d_in_parts(w54, 1230, 32 << 10, ([3, 8, 8, 8], [12, 8, 5, 5]), &options, 2);
-    let forced = ForcedPlan::kernel(w54);
 
     // Its transformed weight is 64/25 the weight: on 512 KiB bindings a 64→64 layer's
     // (64·64·64 f32 = 1 MiB) does not fit. Forced, a typed error naming it.
-    let narrow = context_with_binding_limit(512 << 10);
-    let x = Tensor::from_f32(&narrow, &random_f32(1232, 64 * 16), &[1, 64, 4, 4]).unwrap();
-    let w = Tensor::from_f32(&narrow, &random_f32(1233, 64 * 64 * 25), &[64, 64, 5, 5]).unwrap();
-    let padded = opts().padding(&[2]);
-    let err = narrow.convolution_forced(&x, &w, None, &padded, &forced).unwrap_err().to_string();
-    assert!(err.contains("winograd_5x5_tile4") && err.contains("transformed weight (262144 f32)"), "{err}");
+    check_winograd_weight_over_binding(w54, 1232, 5, 262_144);
 
     // Forced on filters it does not run (stride 2, dilation 2, 3×3): typed errors naming it.
-    let ctx = context();
-    let x = Tensor::from_f32(ctx, &random_f32(1235, 2 * 12 * 12), &[1, 2, 12, 12]).unwrap();
-    let w = Tensor::from_f32(ctx, &random_f32(1236, 2 * 2 * 25), &[2, 2, 5, 5]).unwrap();
-    let w3 = Tensor::from_f32(ctx, &random_f32(1237, 2 * 2 * 9), &[2, 2, 3, 3]).unwrap();
-    for (weight, options) in [(&w, opts().stride(&[2])), (&w, opts().dilation(&[2])), (&w3, opts().padding(&[1]))] {
-        let err = ctx.convolution_forced(&x, weight, None, &options, &forced).unwrap_err().to_string();
-        assert!(err.contains("winograd_5x5_tile4"), "{options:?}: {err}");
-    }
+    check_winograd_refuses(w54, 1235, (5, 3));
 }
 
 /// Winograd F(6×6, 3×3), forced: ragged tiles (output sizes mod 6 from 0 to 5), paddings 0–2,
@@ -1959,20 +1962,8 @@ fn winograd_6x6_matches_the_reference() {
     }
 
     // Channels-last tensors: the output follows the input's format.
-    let ctx = context();
     let options = opts().padding(&[1]).activation(Activation::Relu);
-    let (input, weight) = ([2usize, 8, 9, 13], [12usize, 8, 3, 3]);
-    let x = random_f32(1320, input.iter().product());
-    let w = random_f32(1321, weight.iter().product());
-    let b = random_f32(1322, 12);
-    let (expected, _) = reference::convolution(&x, &input, &w, &weight, Some(&b), &options).unwrap();
-    let xt = ctx.to_memory_format(&Tensor::from_f32(ctx, &x, &input).unwrap(), MemoryFormat::ChannelsLast).unwrap();
-    let (wt, bt) = (Tensor::from_f32(ctx, &w, &weight).unwrap(), Tensor::from_f32(ctx, &b, &[12]).unwrap());
-    let y = ctx.convolution_forced(&xt, &wt, Some(&bt), &options, &ForcedPlan::kernel(w6)).unwrap();
-    assert_eq!((y.kernel, y.output.memory_format()), (w6, MemoryFormat::ChannelsLast));
-    let got = ctx.to_memory_format(&y.output, MemoryFormat::Contiguous).unwrap().to_vec_f32(ctx).unwrap();
-    let err = reference::relative_error(&got, &expected);
-    assert!(err <= TOLERANCE, "channels-last: relative error {err:e}");
+    check_winograd_channels_last(w6, 1320, ([2, 8, 9, 13], [12, 8, 3, 3]), &options);
 
     // 48 KiB bindings, 12 output channels, [2, 8, 30, 24] padded 1: 5 × 4 tiles an image, a
     // tile row's products 64·12·4 f32 (12 288 bytes), so 4 rows fit and the 5 rows run in 2
@@ -1983,25 +1974,13 @@ fn winograd_6x6_matches_the_reference() {
     // 32 KiB bindings: per image the products are 64·12·2·2 f32 (12 KiB) and a tile row's 6 KiB,
     // so 5 rows fit: 3 images of 12 × 12 run in parts of 2 and 1.
     check_winograd_conv2d_in_parts(w6, 1330, 32 << 10, ([3, 8, 12, 12], [12, 8, 3, 3]), &options, 2);
-    let forced = ForcedPlan::kernel(w6);
 
     // Its transformed weight is 64/9 the weight: on 512 KiB bindings a 64→64 layer's
     // (64·64·64 f32 = 1 MiB) does not fit. Forced, a typed error naming it.
-    let narrow = context_with_binding_limit(512 << 10);
-    let x = Tensor::from_f32(&narrow, &random_f32(1332, 64 * 16), &[1, 64, 4, 4]).unwrap();
-    let w = Tensor::from_f32(&narrow, &random_f32(1333, 64 * 64 * 9), &[64, 64, 3, 3]).unwrap();
-    let err = narrow.convolution_forced(&x, &w, None, &opts().padding(&[1]), &forced).unwrap_err().to_string();
-    assert!(err.contains("winograd_6x6") && err.contains("transformed weight (262144 f32)"), "{err}");
+    check_winograd_weight_over_binding(w6, 1332, 3, 262_144);
 
     // Forced on filters it does not run (stride 2, dilation 2, 5×5): typed errors naming it.
-    let ctx = context();
-    let x = Tensor::from_f32(ctx, &random_f32(1335, 2 * 12 * 12), &[1, 2, 12, 12]).unwrap();
-    let w = Tensor::from_f32(ctx, &random_f32(1336, 2 * 2 * 9), &[2, 2, 3, 3]).unwrap();
-    let w5 = Tensor::from_f32(ctx, &random_f32(1337, 2 * 2 * 25), &[2, 2, 5, 5]).unwrap();
-    for (weight, options) in [(&w, opts().stride(&[2])), (&w, opts().dilation(&[2])), (&w5, opts().padding(&[2]))] {
-        let err = ctx.convolution_forced(&x, weight, None, &options, &forced).unwrap_err().to_string();
-        assert!(err.contains("winograd_6x6"), "{options:?}: {err}");
-    }
+    check_winograd_refuses(w6, 1335, (3, 5));
 }
 
 #[test]
