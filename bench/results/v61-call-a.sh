@@ -4,8 +4,9 @@
 # (`v56-w4-suite.json`), fp32, interleaved (`winograd_5x5_tile4` twice around `winograd_5x5`
 # and cuDNN; `winograd_6x6` twice around `winograd_4x4` and cuDNN: six start-ups failed, the
 # budget left was short); device checks against the f64
-# reference first. `wgconv-a` built from the v61 tree (d16a06a). Carry [".gl", "bin-v61"]. Each
-# step is saved as it ends.
+# reference first. `wgconv-a` built from the v61 tree (b2b59dc). Carry [".gl", "bin-v61"]. Each
+# step is saved as it ends. AlexNet b64 and Inception-v3 b32 whole (zoo-extra), planner and cuDNN, to score
+# them with the 5×5 layer's forced times.
 for f in .gl/*.deb; do dpkg -x $f /; done; ldconfig; export VK_DRIVER_FILES=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json
 xz -dc bin-v61/a.tar.xz | tar xf - -C /tmp; chmod +x /tmp/wgconv-a
 R=/tmp/rc; rm -rf $R; mkdir -p $R; T0=$(date +%s)
@@ -20,9 +21,14 @@ timeout 40 /tmp/wgconv-a bench --suite $V $S --kernel winograd_5x5 --json $R/w5-
 timeout 40 /tmp/wgconv-a bench --suite $V $S --kernel winograd_5x5_tile4 --json $R/w8-1.json > $R/w8-1.txt 2>&1; save w8-1
 timeout 60 python3 bench/torch_reference.py --suite $V --repeat 5 --launches 10 --also-tf32 --json $R/t5.json > $R/t5.txt 2>&1; save t5
 timeout 40 /tmp/wgconv-a bench --suite $V $S --kernel winograd_5x5_tile4 --json $R/w8-2.json > $R/w8-2.txt 2>&1; save w8-2
+timeout 40 /tmp/wgconv-a bench --suite $V $S --json $R/p5.json > $R/p5.txt 2>&1; save p5
+X="--suite bench/suites/zoo-extra.json --models alexnet_b64,inception_v3_b32"
+timeout 40 /tmp/wgconv-a bench $X $S --json $R/ax.json > $R/ax.txt 2>&1; save ax
+timeout 60 python3 bench/torch_reference.py $X --repeat 5 --launches 10 --also-tf32 --json $R/axt.json > $R/axt.txt 2>&1; save axt
 E=bench/results/v56-w4-suite.json
 timeout 90 /tmp/wgconv-a bench --suite $E $S --kernel winograd_6x6 --json $R/w6-1.json > $R/w6-1.txt 2>&1; save w6-1
 timeout 90 /tmp/wgconv-a bench --suite $E $S --kernel winograd_4x4 --json $R/w4-1.json > $R/w4-1.txt 2>&1; save w4-1
 timeout 90 python3 bench/torch_reference.py --suite $E --repeat 5 --launches 10 --json $R/te.json > $R/te.txt 2>&1; save te
 timeout 90 /tmp/wgconv-a bench --suite $E $S --kernel winograd_6x6 --json $R/w6-2.json > $R/w6-2.txt 2>&1; save w6-2
+timeout 90 /tmp/wgconv-a bench --suite $E $S --json $R/pe.json > $R/pe.txt 2>&1; save pe
 cat $R/steps.txt $R/gpu.txt $R/gc.txt
