@@ -2209,6 +2209,47 @@ fn prepared_for_an_input_keeps_the_planned_winograd_transform() {
     assert!(err.to_string().contains("has 64 channels per group") && err.to_string().contains("32"), "{err}");
 }
 
+/// The planner's 5×5 Winograd on a `Conv2d`: `Conv2d::new` keeps F(4×4, 5×5)'s transform for
+/// 32+ channels in and out (R68), which a grid of 128+ columns of 4×4 tiles runs on as it is
+/// (one dispatch fewer than a convolution without the `Conv2d`); AlexNet's 64 → 192 at batch 1
+/// (49 columns) runs R63's F(2×2, 5×5), whose transform the run makes. Each against the f64
+/// reference, outputs NaN-poisoned.
+#[test]
+fn planned_5x5_winograd_runs_on_the_kept_transform() {
+    let ctx = context();
+    let opts = opts().padding(&[2]).activation(Activation::Relu);
+    let cases = [
+        // 2 images of 8 × 8 tiles: 128 columns.
+        ([2usize, 32, 32, 32], [40usize, 32, 5, 5], ConvKernel::Winograd5x5Tile4, true),
+        ([1, 64, 27, 27], [192, 64, 5, 5], ConvKernel::Winograd5x5, false),
+    ];
+    for (i, (input, weight, planned, kept)) in cases.into_iter().enumerate() {
+        let g = ConvGeometry::new(&input, &weight, None, &opts).unwrap();
+        assert_eq!(g.planned_kernel(), planned, "{input:?}");
+        let x = random_f32(775 + 2 * i as u64, input.iter().product());
+        let w = random_f32(776 + 2 * i as u64, weight.iter().product());
+        let (expected, shape) = reference::convolution(&x, &input, &w, &weight, None, &opts).unwrap();
+        let (xt, wt) = (Tensor::from_f32(ctx, &x, &input).unwrap(), Tensor::from_f32(ctx, &w, &weight).unwrap());
+        let mut dispatches = Vec::new();
+        for with_conv2d in [true, false] {
+            let out = Tensor::full_f32(ctx, &shape, f32::NAN).unwrap();
+            let mut batch = ctx.batch();
+            let kernel = match with_conv2d {
+                true => wgconv::Conv2d::new(ctx, &wt, None, &opts).unwrap().run_into(&mut batch, &xt, &out),
+                false => batch.convolution_into(&xt, &wt, None, &out, &opts),
+            }
+            .unwrap();
+            assert_eq!(kernel, planned, "{input:?}");
+            dispatches.push(batch.len());
+            batch.submit().unwrap();
+            let err = reference::relative_error(&out.to_vec_f32(ctx).unwrap(), &expected);
+            assert!(err <= TOLERANCE, "{input:?}, with a Conv2d {with_conv2d}: {err:e}");
+        }
+        let saved = usize::from(kept);
+        assert_eq!(dispatches[0] + saved, dispatches[1], "{input:?}: {dispatches:?}");
+    }
+}
+
 /// Winograd's products in K-slices (1024 input channels on 4 tiles: the small-grid GEMM splits
 /// K): the slices are addressed by the products' size, not by the scratch buffer's, which a
 /// larger Winograd layer run before on the same context left longer; and a batch in parts, whose

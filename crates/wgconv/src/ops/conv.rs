@@ -52,9 +52,9 @@ pub struct Conv2d {
     pub(super) packed_coop: Option<Tensor>,
     /// The weight transformed for Winograd, where the planner may run it (`winograd_geometry`;
     /// for `Conv2d::new_for_input`, where it runs one on that input),
-    /// tagged with its kernel: f32, direct, 3×3 (5×5 for `Winograd5x5`, R63's or forced, and for
-    /// `Winograd5x5Tile4`), stride
-    /// 1, dilation 1 (any for `Winograd4x4`), one group. For
+    /// tagged with its kernel: f32, direct, 3×3 (5×5 for `Winograd5x5Tile4`, R68's channel
+    /// counts or forced, and for `Winograd5x5` forced), stride 1, dilation 1 (any for
+    /// `Winograd4x4`), one group. For
     /// `Winograd` (64+ channels in and out), f32 in the GEMM kernels' packed layout of its
     /// products (16/9 the weight's size). Where the options allow f16 multiplicands and the
     /// context has cooperative matrices: for `WinogradFused`, f16 in its own layout, for R44's
@@ -391,8 +391,8 @@ pub(super) fn check_word_aligned_parts(what: &str, parts: [(&'static str, u64); 
 /// Where f16 multiplicands are allowed and the context has cooperative matrices: R44's of 32–128
 /// channels in and out, for `WinogradFused`; else only those R40 and R42 may run on Winograd
 /// (256+ input channels, or 128+ in and out; the others go to `CoopF16`), for `WinogradCoop`
-/// where it runs this many input channels; and for `Winograd5x5` R63's 5×5 layers of 32+ input
-/// and 128+ output channels where the tensor cores do not take them. (R62's `Winograd4x4Coop`
+/// where it runs this many input channels; and for `Winograd5x5Tile4` R68's 5×5 layers of 32+
+/// input and output channels where the tensor cores do not take them. (R62's `Winograd4x4Coop`
 /// depends on the input's size: such a `Conv2d` runs `WinogradCoop` on the transform it kept,
 /// `runs_kept_coop_weight`; `Conv2d::new_for_input` keeps R62's.) A Winograd kernel `forced`
 /// gets its own, for f32 weights of its shape.
@@ -424,13 +424,15 @@ fn winograd_geometry(
     let tensor_cores = opts.precision == Precision::AllowF16
         && ctx.cooperative_f16()
         && ConvKernel::CoopF16.workgroup_storage_bytes() <= storage;
-    // R63's 5×5 layers run F(2×2, 5×5) on grids of any size, in fp32 (where f16 is allowed the
-    // tensor cores take them, as the GEMM-shaped layers they were).
-    let five = ConvKernel::Winograd5x5;
-    if g.winograd_shape_of(five.winograd_transform().filter) {
-        let fits = g.winograd_weight_fits(five.winograd_transform(), binding_limit);
-        return (weight.dtype() == DType::F32 && fits && !tensor_cores && g.winograd_5x5_channels())
-            .then_some((g, five));
+    // 5×5 layers of R68's channel counts run F(4×4, 5×5) on all but the smallest grids (where
+    // R63 gives some F(2×2, 5×5): those transform the weight each run), in fp32 (where f16 is
+    // allowed the tensor cores take them, as the GEMM-shaped layers they were).
+    // (R63's channel counts are among R68's.)
+    let tile4 = ConvKernel::Winograd5x5Tile4;
+    if g.winograd_shape_of(tile4.winograd_transform().filter) {
+        let fits = g.winograd_weight_fits(tile4.winograd_transform(), binding_limit);
+        return (weight.dtype() == DType::F32 && fits && !tensor_cores && g.winograd_5x5_tile4_channels())
+            .then_some((g, tile4));
     }
     if weight.dtype() != DType::F32 || !fits {
         return None;

@@ -247,8 +247,10 @@ pub enum ConvKernel {
     /// `winograd8_*`). Channels-last tensors go through a relayout. Its coefficients (Bᵀ's up to
     /// 21/4, G's 45ths) round several times more than `Winograd5x5`'s (simulated: 2.6 times). A
     /// NaN input spreads over the 4×4 output tiles whose windows hold it, as in `Winograd4x4`;
-    /// inputs with infinities give NaN, as in the other Winograd kernels. Not yet timed on a GPU:
-    /// the planner does not run it; it runs where forced, or where tuning finds it fastest.
+    /// inputs with infinities give NaN, as in the other Winograd kernels. The planner's for 5×5
+    /// layers of 32+ input and output channels on 128+ columns of 4×4 tiles (R68,
+    /// `ConvGeometry::winograd_5x5_tile4_wins`: AlexNet's 64 → 192 at batch 64 1.65× faster than
+    /// `Winograd5x5`).
     #[serde(rename = "winograd_5x5_tile4")]
     Winograd5x5Tile4,
     /// Winograd F(6×6, 3×3) for the 3×3 layers `Winograd4x4` runs undilated: each 6×6 output
@@ -259,8 +261,10 @@ pub enum ConvKernel {
     /// GEMM kernel the planner picks for it, in parts and bands (`shaders/conv2d_winograd4.wgsl`,
     /// `winograd6_*`). Channels-last tensors go through a relayout. Its coefficients (Aᵀ's up to
     /// 32) round several times more than `Winograd4x4`'s (simulated: 2.5 times); a NaN input
-    /// spreads over the 6×6 output tiles whose windows hold it. Not yet timed on a GPU: the
-    /// planner does not run it; it runs where forced, or where tuning finds it fastest.
+    /// spreads over the 6×6 output tiles whose windows hold it. The planner's for the layers
+    /// R61 gives `Winograd4x4` of 192+ input and 96+ output channels, on grids where it does
+    /// 1.17× less work (R67, `ConvGeometry::winograd_6x6_wins`: 1.02–1.17× faster on the SD VAE
+    /// decoder's and UNet's layers at 64²–512²).
     #[serde(rename = "winograd_6x6")]
     Winograd6x6,
 }

@@ -67,6 +67,28 @@ pub(crate) const WINOGRAD_5X5_MIN_CHANNELS: (u32, u32) = (32, 128);
 /// Winograd F(2×2, 5×5): AlexNet's 27² layer at batch 1, the smallest grid measured.
 pub(crate) const WINOGRAD_5X5_MIN_COLUMNS: u64 = 196;
 
+/// The input and output channels from which rule R67 runs Winograd F(6×6, 3×3) where R61 runs
+/// F(4×4, 3×3) (`ConvGeometry::winograd_6x6_wins`).
+pub(crate) const WINOGRAD_6X6_MIN_CHANNELS: (u32, u32) = (192, 96);
+
+/// The fewest columns (images × 6×6 output tiles) of the products' GEMMs at which rule R67 runs
+/// Winograd F(6×6, 3×3): at 121 (64² at batch 1) it ran 0.89–1.22×.
+pub(crate) const WINOGRAD_6X6_MIN_COLUMNS: u64 = 242;
+
+/// The least ratio of F(4×4, 3×3)'s products (36 a 4×4 tile) to F(6×6, 3×3)'s (64 a 6×6 tile)
+/// at which rule R67 runs F(6×6, 3×3): 1.19 (outputs of 64², 128², 32·k) won on 25 of 27 layers,
+/// 1.10–1.15 (28², 56², 50², 40², 25²) lost on most.
+pub(crate) const WINOGRAD_6X6_MIN_WORK_RATIO: f64 = 1.17;
+
+/// The input and output channels from which rule R68 runs Winograd F(4×4, 5×5)
+/// (`ConvGeometry::winograd_5x5_tile4_wins`).
+pub(crate) const WINOGRAD_5X5_TILE4_MIN_CHANNELS: (u32, u32) = (32, 32);
+
+/// The fewest columns (images × 4×4 output tiles) of the products' GEMMs at which rule R68 runs
+/// Winograd F(4×4, 5×5): GoogLeNet's 7² layers at batch 32 (128 columns) ran 1.05–1.07×; 81
+/// columns (Inception-v3's 35² at batch 1) 1.01×, 16 0.89×.
+pub(crate) const WINOGRAD_5X5_TILE4_MIN_COLUMNS: u64 = 128;
+
 /// The fewest columns (images × 4×4 output tiles) of the products' GEMMs at which rule R62 runs
 /// F(4×4, 3×3) on the tensor cores (`ConvGeometry::winograd_4x4_coop_wins`).
 pub(crate) const WINOGRAD_4X4_COOP_MIN_COLUMNS: u64 = 128;
@@ -805,7 +827,20 @@ impl ConvGeometry {
         // 3×3 stride-1 layers of 48+ channels in and 64+ out on wide grids of 4×4 tiles:
         // Winograd F(4×4, 3×3), 1.78× fewer multiply-adds than F(2×2, 3×3) (R61).
         if winograd_tiles == WinogradTiles::Any && self.winograd_4x4_wins() && self.supports(ConvKernel::Winograd4x4) {
+            // Where its 8×8 windows do 1.17× less work than F(4×4, 3×3)'s, at 192+ channels in
+            // and 96+ out: F(6×6, 3×3) (R67).
+            if self.winograd_6x6_wins() && self.supports(ConvKernel::Winograd6x6) {
+                return ConvKernel::Winograd6x6;
+            }
             return ConvKernel::Winograd4x4;
+        }
+        // 5×5 stride-1 layers of 32+ channels in and out on 128+ columns of 4×4 tiles: Winograd
+        // F(4×4, 5×5), 6.25× fewer multiply-adds (R68).
+        if winograd_tiles == WinogradTiles::Any
+            && self.winograd_5x5_tile4_wins()
+            && self.supports(ConvKernel::Winograd5x5Tile4)
+        {
+            return ConvKernel::Winograd5x5Tile4;
         }
         // 5×5 stride-1 layers of 32+ channels in and 128+ out: Winograd F(2×2, 5×5), 2.78×
         // fewer multiply-adds (R63).
@@ -1678,8 +1713,59 @@ impl ConvGeometry {
         self.winograd_5x5_channels() && columns >= WINOGRAD_5X5_MIN_COLUMNS
     }
 
-    /// R63's filter and channel counts, whatever the grid: `Conv2d::new` keeps a transformed
-    /// weight by them.
+    /// Rule R67: whether Winograd F(6×6, 3×3) (`Winograd6x6`) takes a layer R61 gives F(4×4, 3×3):
+    /// undilated, [`WINOGRAD_6X6_MIN_CHANNELS`] or more input and output channels, at least
+    /// [`WINOGRAD_6X6_MIN_COLUMNS`] columns (images × 6×6 output tiles) of its products' GEMMs,
+    /// and its work (64 products a 6×6 tile) at most 1 / [`WINOGRAD_6X6_MIN_WORK_RATIO`] of
+    /// F(4×4, 3×3)'s (36 a 4×4 tile): 64² outputs give 1.19, 7² 0.56, 14² 1.00, 28² 1.10.
+    /// Fitted on R61's 146 layers (v62 call A, an H100, forced against `Winograd4x4` and the
+    /// planner, `Winograd6x6` twice): it takes 27 and is faster on 25 (1.01–1.17×, 1.071× in
+    /// geomean: the SD VAE decoder's 128–512-channel layers at 64²–512², the SD 1.5 UNet's
+    /// 320–640-channel ones at 64², batches 2 and 8, Mask R-CNN's P2, RAFT's 256-channel ones),
+    /// 0.99× on SDXL's 320→320 at 128² and 0.94× on Mask R-CNN's P3. Against `Winograd4x4`,
+    /// work ratios of 1.10–1.15 ran 0.83–1.14×, 1.00 0.56–1.08×, 0.56 0.30–0.89×; below the
+    /// bounds, 128 input channels 0.92–1.08× and 121 columns (64² at batch 1) 0.88–1.21×.
+    pub(crate) fn winograd_6x6_wins(&self) -> bool {
+        let (ic, oc) = WINOGRAD_6X6_MIN_CHANNELS;
+        let six = ConvKernel::Winograd6x6.winograd_transform();
+        let four = ConvKernel::Winograd4x4.winograd_transform();
+        let [rows6, cols6] = self.winograd_tile_grid_of(six.tile);
+        let [rows4, cols4] = self.winograd_tile_grid_of(four.tile);
+        let columns6 = u64::from(self.n) * u64::from(rows6) * u64::from(cols6);
+        let work6 = 64.0 * f64::from(rows6) * f64::from(cols6);
+        let work4 = 36.0 * f64::from(rows4) * f64::from(cols4);
+        self.winograd_shape()
+            && self.winograd_4x4_wins()
+            && self.ic >= ic
+            && self.oc >= oc
+            && columns6 >= WINOGRAD_6X6_MIN_COLUMNS
+            && work4 >= WINOGRAD_6X6_MIN_WORK_RATIO * work6
+    }
+
+    /// Rule R68: whether Winograd F(4×4, 5×5) (`Winograd5x5Tile4`) takes a layer: 5×5 stride-1
+    /// undilated layers of one group with [`WINOGRAD_5X5_TILE4_MIN_CHANNELS`] or more input and
+    /// output channels and at least [`WINOGRAD_5X5_TILE4_MIN_COLUMNS`] columns (images × 4×4
+    /// output tiles). Fitted on the 21 layers of `v61-5x5-suite.json` (v62 call A, an H100,
+    /// forced against `Winograd5x5` and the planner, `Winograd5x5Tile4` twice): it takes 14 and
+    /// is faster than the planner on each (1.05–2.15×: AlexNet's 64→192 at 27², batch 64 1.65×
+    /// (0.37× → 0.61× cuDNN fp32) and batch 16 1.53×, Inception-v3's 48→64 at 35², batch 32
+    /// 1.54×, SRCNN's 64→32 2.1–2.2×, GoogLeNet's at batch 32 1.05–1.59×); below its bounds
+    /// 16–24 input channels ran 0.69–0.95× and 16–81 columns 0.89–1.01×.
+    pub(crate) fn winograd_5x5_tile4_wins(&self) -> bool {
+        let [rows, cols] = self.winograd_tile_grid_of(ConvKernel::Winograd5x5Tile4.winograd_transform().tile);
+        let columns = u64::from(self.n) * u64::from(rows) * u64::from(cols);
+        self.winograd_5x5_tile4_channels() && columns >= WINOGRAD_5X5_TILE4_MIN_COLUMNS
+    }
+
+    /// R68's filter and channel counts, whatever the grid: `Conv2d::new` keeps a transformed
+    /// weight for `Winograd5x5Tile4` by them.
+    pub(crate) fn winograd_5x5_tile4_channels(&self) -> bool {
+        let (ic, oc) = WINOGRAD_5X5_TILE4_MIN_CHANNELS;
+        self.winograd_shape_of(5) && self.ic >= ic && self.oc >= oc
+    }
+
+    /// R63's filter and channel counts, whatever the grid (a subset of R68's, by which
+    /// `Conv2d::new` keeps a transformed weight).
     pub(crate) fn winograd_5x5_channels(&self) -> bool {
         let (ic, oc) = WINOGRAD_5X5_MIN_CHANNELS;
         self.winograd_shape_of(5) && self.ic >= ic && self.oc >= oc
@@ -1900,7 +1986,8 @@ mod tests {
         // R61: F(4×4, 3×3) on 48+ input and 64+ output channels, 200 M+ multiply-adds and 256+
         // columns of 4×4 tiles, or 128+ at 320+ input channels; R31 keeps the narrower grids.
         let planned = |n, ic, oc, hw| geo(&[n, ic, hw, hw], &[oc, ic, 3, 3], same()).unwrap().planned_kernel();
-        assert_eq!(planned(1, 512, 512, 128), ConvKernel::Winograd4x4); // the VAE decoder, 1024 columns
+        assert_eq!(planned(1, 512, 512, 128), ConvKernel::Winograd6x6); // the VAE decoder: R67
+        assert_eq!(planned(4, 512, 512, 56), ConvKernel::Winograd4x4); // 400 columns, work ratio 1.10
         assert_eq!(planned(8, 256, 256, 14), ConvKernel::Winograd); // 128 columns, 256 channels
         assert_eq!(planned(2, 320, 640, 32), ConvKernel::Winograd4x4); // 128 columns, 320 channels
         assert_eq!(planned(1, 640, 640, 32), ConvKernel::Winograd); // 64 columns
@@ -1911,6 +1998,18 @@ mod tests {
         assert_ne!(planned(64, 32, 128, 27), ConvKernel::Winograd4x4); // 32 input channels
         assert_ne!(planned(4, 64, 32, 128), ConvKernel::Winograd4x4); // 32 output channels
         assert_ne!(planned(1, 64, 64, 64), ConvKernel::Winograd4x4); // 0.15 G
+        // R67: F(6×6, 3×3) where R61 runs F(4×4, 3×3) on 192+ input and 96+ output channels, 242+
+        // columns of 6×6 tiles, and 1.17× less work than F(4×4, 3×3)'s (36·tiles4 / 64·tiles6).
+        assert_eq!(planned(4, 512, 512, 256), ConvKernel::Winograd6x6); // the VAE decoder at batch 4: 1.17×
+        assert_eq!(planned(2, 320, 320, 64), ConvKernel::Winograd6x6); // 242 columns: 1.02×
+        assert_eq!(planned(8, 256, 126, 46), ConvKernel::Winograd6x6); // RAFT's motion conv (46 × 46 here)
+        assert_eq!(planned(1, 256, 256, 64), ConvKernel::Winograd4x4); // 121 columns
+        assert_eq!(planned(16, 512, 512, 28), ConvKernel::Winograd4x4); // work ratio 1.10 (VGG-16's at 28²)
+        assert_eq!(planned(32, 256, 256, 14), ConvKernel::Winograd4x4); // work ratio 1.00
+        assert_eq!(planned(4, 128, 256, 64), ConvKernel::Winograd4x4); // 128 input channels: 0.92×
+        assert_eq!(planned(4, 256, 64, 128), ConvKernel::Winograd4x4); // 64 output channels
+        let dilated = geo(&[4, 256, 64, 64], &[256, 256, 3, 3], same().padding(&[2]).dilation(&[2])).unwrap();
+        assert_eq!(dilated.planned_kernel(), ConvKernel::Winograd4x4); // F(6×6, 3×3) runs undilated only
         // R62: with f16 allowed, F(4×4, 3×3) on the tensor cores on 128+ columns of images of 7×7+
         // tiles (4×4+ at 512+ input channels), not R44's channel counts.
         let f4_coop = |n, ic, oc, hw| geo(&[n, ic, hw, hw], &[oc, ic, 3, 3], same()).unwrap().winograd_4x4_coop_wins();
@@ -1928,19 +2027,24 @@ mod tests {
         assert!(!f4_coop(16, 48, 192, 96)); // 48 input channels: 1.15
         assert!(!f4_coop(1, 100, 128, 64)); // input channels not a multiple of 8 (`CoopNhwc`)
         assert!(!f4_coop(1, 256, 16, 128)); // 16 output channels: not measured
-        // R63: F(2×2, 5×5) on 5×5 stride-1 layers of 32+ input and 128+ output channels.
+        // R68: F(4×4, 5×5) on 5×5 stride-1 layers of 32+ input and output channels and 128+
+        // columns of 4×4 tiles; then R63: F(2×2, 5×5) on 32+ input and 128+ output channels.
         let five = |n, ic, oc, hw| geo(&[n, ic, hw, hw], &[oc, ic, 5, 5], same5()).unwrap().planned_kernel();
-        assert_eq!(five(64, 64, 192, 27), ConvKernel::Winograd5x5); // AlexNet: 1.67×
-        assert_eq!(five(1, 64, 192, 27), ConvKernel::Winograd5x5); // at batch 1: 2.04×
-        assert_eq!(five(32, 32, 128, 7), ConvKernel::Winograd5x5); // GoogLeNet's 5a: 1.07×
-        assert_ne!(five(32, 48, 64, 35), ConvKernel::Winograd5x5); // Inception-v3's 48→64: 0.94×
-        assert_ne!(five(32, 32, 96, 28), ConvKernel::Winograd5x5); // GoogLeNet's 3b: 0.97×
+        let tile4 = ConvKernel::Winograd5x5Tile4;
+        assert_eq!(five(64, 64, 192, 27), tile4); // AlexNet: 1.65× F(2×2, 5×5)
+        assert_eq!(five(32, 32, 128, 7), tile4); // GoogLeNet's 5a: 128 columns, 1.04×
+        assert_eq!(five(32, 48, 64, 35), tile4); // Inception-v3's 48→64: 1.54× the GEMM tiles
+        assert_eq!(five(1, 64, 32, 256), tile4); // SRCNN's 64→32: 2.15×
+        assert_eq!(five(1, 64, 192, 27), ConvKernel::Winograd5x5); // 49 columns: R63 (1.10× F(4×4, 5×5))
+        assert_ne!(five(1, 48, 64, 35), tile4); // 81 columns: 1.01×, not taken
+        assert_ne!(five(32, 24, 64, 14), tile4); // 24 input channels: 0.92×
         assert_ne!(five(32, 16, 128, 14), ConvKernel::Winograd5x5); // 16 input channels
         assert_ne!(five(1, 32, 128, 7), ConvKernel::Winograd5x5); // 16 columns: not measured
         let five_without = geo(&[64, 64, 27, 27], &[192, 64, 5, 5], same5()).unwrap().planned_kernel_without_4x4();
         assert!(five_without.is_gemm(), "{five_without:?}"); // where F(2×2, 5×5) cannot run
         let strided5 = geo(&[1, 64, 27, 27], &[192, 64, 5, 5], same5().stride(&[2])).unwrap();
         assert_ne!(strided5.planned_kernel(), ConvKernel::Winograd5x5);
+        assert_ne!(strided5.planned_kernel(), tile4);
         // R40: with f16 allowed, R31's layers of 256+ input channels keep Winograd.
         let kept =
             |n, ic, oc, hw| geo(&[n, ic, hw, hw], &[oc, ic, 3, 3], same()).unwrap().winograd_keeps_tensor_core_layer();
