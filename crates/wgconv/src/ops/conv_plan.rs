@@ -430,10 +430,12 @@ fn runnable_kernel(
     // the tensor cores where they can run, else on the fp32 GEMM (R40).
     if f16_allowed && coop_runs && geometry.winograd_keeps_tensor_core_layer() && winograd_runs(ConvKernel::Winograd) {
         let products_on_tensor_cores = winograd_coop_fits && winograd_runs(winograd_coop);
-        // Where they cannot, the fp32 planner's Winograd: F(4×4, 3×3) where R61 gives it.
-        let f4x4 = ConvKernel::Winograd4x4;
-        let fp32 = match geometry.planned_kernel() == f4x4 && winograd_runs(f4x4) {
-            true => f4x4,
+        // Where they cannot, the fp32 planner's Winograd: F(4×4, 3×3) where R61 gives it,
+        // F(6×6, 3×3) where R67 does.
+        let planned = geometry.planned_kernel();
+        let larger = matches!(planned, ConvKernel::Winograd4x4 | ConvKernel::Winograd6x6);
+        let fp32 = match larger && winograd_runs(planned) {
+            true => planned,
             false => ConvKernel::Winograd,
         };
         return Ok((if products_on_tensor_cores { winograd_coop } else { fp32 }, None));
