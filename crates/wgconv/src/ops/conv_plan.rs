@@ -72,12 +72,12 @@ pub(crate) const WINOGRAD_5X5_MIN_COLUMNS: u64 = 196;
 pub(crate) const WINOGRAD_6X6_MIN_CHANNELS: (u32, u32) = (192, 96);
 
 /// The fewest columns (images × 6×6 output tiles) of the products' GEMMs at which rule R67 runs
-/// Winograd F(6×6, 3×3): at 121 (64² at batch 1) it ran 0.89–1.22×.
+/// Winograd F(6×6, 3×3): at 121 (64² at batch 1) it ran 0.88–1.21× `Winograd4x4`.
 pub(crate) const WINOGRAD_6X6_MIN_COLUMNS: u64 = 242;
 
 /// The least ratio of F(4×4, 3×3)'s products (36 a 4×4 tile) to F(6×6, 3×3)'s (64 a 6×6 tile)
-/// at which rule R67 runs F(6×6, 3×3): 1.19 (outputs of 64², 128², 32·k) won on 25 of 27 layers,
-/// 1.10–1.15 (28², 56², 50², 40², 25²) lost on most.
+/// at which rule R67 runs F(6×6, 3×3): 1.19–1.25 (outputs of 46² to 512²) won on 25 of the 27
+/// layers R67 takes, 1.10–1.15 (27² to 80²) lost on most.
 pub(crate) const WINOGRAD_6X6_MIN_WORK_RATIO: f64 = 1.17;
 
 /// The input and output channels from which rule R68 runs Winograd F(4×4, 5×5)
@@ -1721,7 +1721,7 @@ impl ConvGeometry {
     /// and its work (64 products a 6×6 tile) at most 1 / [`WINOGRAD_6X6_MIN_WORK_RATIO`] of
     /// F(4×4, 3×3)'s (36 a 4×4 tile): 64² outputs give 1.19, 7² 0.56, 14² 1.00, 28² 1.10.
     /// Fitted on R61's 146 layers (v62 call A, an H100, forced against `Winograd4x4` and the
-    /// planner, `Winograd6x6` twice): it takes 27 and is faster on 25 (1.01–1.17×, 1.071× in
+    /// planner, `Winograd6x6` twice): it takes 27 and is faster on 25 (1.02–1.17×, 1.071× in
     /// geomean: the SD VAE decoder's 128–512-channel layers at 64²–512², the SD 1.5 UNet's
     /// 320–640-channel ones at 64², batches 2 and 8, Mask R-CNN's P2, RAFT's 256-channel ones),
     /// 0.99× on SDXL's 320→320 at 128² and 0.94× on Mask R-CNN's P3. Against `Winograd4x4`,
@@ -1748,10 +1748,10 @@ impl ConvGeometry {
     /// undilated layers of one group with [`WINOGRAD_5X5_TILE4_MIN_CHANNELS`] or more input and
     /// output channels and at least [`WINOGRAD_5X5_TILE4_MIN_COLUMNS`] columns (images × 4×4
     /// output tiles). Fitted on the 21 layers of `v61-5x5-suite.json` (v62 call A, an H100,
-    /// forced against `Winograd5x5` and the planner, `Winograd5x5Tile4` twice): it takes 14 and
-    /// is faster than the planner on each (1.05–2.15×: AlexNet's 64→192 at 27², batch 64 1.65×
-    /// (0.37× → 0.61× cuDNN fp32) and batch 16 1.53×, Inception-v3's 48→64 at 35², batch 32
-    /// 1.54×, SRCNN's 64→32 2.1–2.2×, GoogLeNet's at batch 32 1.05–1.59×); below its bounds
+    /// forced against `Winograd5x5` and the planner, `Winograd5x5Tile4` twice): it takes 15 and
+    /// is faster than the planner on each (1.04–2.15×: AlexNet's 64→192 at 27², batch 64 1.65×
+    /// (0.37× → 0.60× cuDNN fp32) and batch 16 1.53×, Inception-v3's 48→64 at 35², batch 32
+    /// 1.54×, SRCNN's 64→32 2.1–2.2×, GoogLeNet's at batch 32 1.04–1.60×); below its bounds
     /// 16–24 input channels ran 0.69–0.95× and 16–81 columns 0.89–1.01×.
     pub(crate) fn winograd_5x5_tile4_wins(&self) -> bool {
         let [rows, cols] = self.winograd_tile_grid_of(ConvKernel::Winograd5x5Tile4.winograd_transform().tile);
