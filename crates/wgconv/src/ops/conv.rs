@@ -54,7 +54,8 @@ pub struct Conv2d {
     /// for `Conv2d::new_for_input`, where it runs one on that input),
     /// tagged with its kernel: f32, direct, 3×3 (5×5 for `Winograd5x5Tile4`, R68's channel
     /// counts or forced, and for `Winograd5x5` forced), stride 1, dilation 1 (any for
-    /// `Winograd4x4`), one group. For
+    /// `Winograd4x4`), one group. Not for `Winograd6x6` either, unless forced or prepared for an
+    /// input R67 gives it: as for R61's layers, each run then transforms the weight. For
     /// `Winograd` (64+ channels in and out), f32 in the GEMM kernels' packed layout of its
     /// products (16/9 the weight's size). Where the options allow f16 multiplicands and the
     /// context has cooperative matrices: for `WinogradFused`, f16 in its own layout, for R44's
@@ -424,10 +425,9 @@ fn winograd_geometry(
     let tensor_cores = opts.precision == Precision::AllowF16
         && ctx.cooperative_f16()
         && ConvKernel::CoopF16.workgroup_storage_bytes() <= storage;
-    // 5×5 layers of R68's channel counts run F(4×4, 5×5) on all but the smallest grids (where
-    // R63 gives some F(2×2, 5×5): those transform the weight each run), in fp32 (where f16 is
-    // allowed the tensor cores take them, as the GEMM-shaped layers they were).
-    // (R63's channel counts are among R68's.)
+    // 5×5 layers of R68's channel counts run F(4×4, 5×5) on all but the smallest grids (those
+    // run a GEMM kernel and need no transform), in fp32 (where f16 is allowed the tensor cores
+    // take them, as the GEMM-shaped layers they were).
     let tile4 = ConvKernel::Winograd5x5Tile4;
     if g.winograd_shape_of(tile4.winograd_transform().filter) {
         let fits = g.winograd_weight_fits(tile4.winograd_transform(), binding_limit);

@@ -234,8 +234,9 @@ pub enum ConvKernel {
     /// transforms' coefficients (G's fifteenths up to 16/15, Bᵀ's up to 5/2) round about as
     /// much as `Winograd4x4`'s. A NaN input reaches only the outputs a direct convolution's
     /// would (Bᵀ's and Aᵀ's zeros keep the windows' outer rows and columns to their outputs);
-    /// inputs with infinities give NaN, as in the other Winograd kernels. The planner's for such
-    /// layers of 32+ input and 128+ output channels (R63, `ConvGeometry::winograd_5x5_wins`).
+    /// inputs with infinities give NaN, as in the other Winograd kernels. Planned for such layers
+    /// of 32+ input and 128+ output channels from v59 (R63) to v62, when `Winograd5x5Tile4` took
+    /// them (R68); now it runs where forced, or where tuning finds it fastest.
     #[serde(rename = "winograd_5x5")]
     Winograd5x5,
     /// Winograd F(4×4, 5×5) for the layers `Winograd5x5` runs: each 4×4 output block comes from
@@ -248,7 +249,7 @@ pub enum ConvKernel {
     /// 21/4, G's 45ths) round several times more than `Winograd5x5`'s (simulated: 2.6 times). A
     /// NaN input spreads over the 4×4 output tiles whose windows hold it, as in `Winograd4x4`;
     /// inputs with infinities give NaN, as in the other Winograd kernels. The planner's for 5×5
-    /// layers of 32+ input and output channels on 128+ columns of 4×4 tiles (R68,
+    /// layers of 32+ input and output channels on 49+ columns of 4×4 tiles (R68,
     /// `ConvGeometry::winograd_5x5_tile4_wins`: AlexNet's 64 → 192 at batch 64 1.65× faster than
     /// `Winograd5x5`).
     #[serde(rename = "winograd_5x5_tile4")]

@@ -59,14 +59,6 @@ pub(crate) const WINOGRAD_4X4_DILATED_MIN_TILE_SHARE: f64 = 0.4;
 /// [`WINOGRAD_4X4_MIN_COLUMNS`]: long enough K to keep its narrower GEMMs busy.
 pub(crate) const WINOGRAD_4X4_DEEP_IC: u32 = 320;
 
-/// The input and output channels from which rule R63 runs Winograd F(2×2, 5×5)
-/// (`ConvGeometry::winograd_5x5_wins`).
-pub(crate) const WINOGRAD_5X5_MIN_CHANNELS: (u32, u32) = (32, 128);
-
-/// The fewest columns (images × 2×2 output tiles) of the products' GEMMs at which rule R63 runs
-/// Winograd F(2×2, 5×5): AlexNet's 27² layer at batch 1, the smallest grid measured.
-pub(crate) const WINOGRAD_5X5_MIN_COLUMNS: u64 = 196;
-
 /// The input and output channels from which rule R67 runs Winograd F(6×6, 3×3) where R61 runs
 /// F(4×4, 3×3) (`ConvGeometry::winograd_6x6_wins`).
 pub(crate) const WINOGRAD_6X6_MIN_CHANNELS: (u32, u32) = (192, 96);
@@ -85,9 +77,10 @@ pub(crate) const WINOGRAD_6X6_MIN_WORK_RATIO: f64 = 1.17;
 pub(crate) const WINOGRAD_5X5_TILE4_MIN_CHANNELS: (u32, u32) = (32, 32);
 
 /// The fewest columns (images × 4×4 output tiles) of the products' GEMMs at which rule R68 runs
-/// Winograd F(4×4, 5×5): GoogLeNet's 7² layers at batch 32 (128 columns) ran 1.05–1.07×; 81
-/// columns (Inception-v3's 35² at batch 1) 1.01×, 16 0.89×.
-pub(crate) const WINOGRAD_5X5_TILE4_MIN_COLUMNS: u64 = 128;
+/// Winograd F(4×4, 5×5): AlexNet's 27² at batch 1 (49 columns) ran 1.10× F(2×2, 5×5) forced and
+/// level with R63's planned run; 81 (Inception-v3's 35² at batch 1) 1.01× the GEMM; 16
+/// (GoogLeNet's 14² at batch 1) 0.89×.
+pub(crate) const WINOGRAD_5X5_TILE4_MIN_COLUMNS: u64 = 49;
 
 /// The fewest columns (images × 4×4 output tiles) of the products' GEMMs at which rule R62 runs
 /// F(4×4, 3×3) on the tensor cores (`ConvGeometry::winograd_4x4_coop_wins`).
@@ -105,8 +98,8 @@ pub(crate) const WINOGRAD_4X4_COOP_DEEP_MIN_IMAGE_TILES: u64 = 16;
 pub(crate) const WINOGRAD_4X4_COOP_DEEP_IC: u32 = 512;
 
 /// Which Winograd transforms the planner may choose: any, or only R31's F(2×2, 3×3), whose
-/// windows are 4×4 (the fallback of a layer R61 gives `Winograd4x4`, or R63 `Winograd5x5`, that
-/// cannot run it).
+/// windows are 4×4 (the fallback of a layer R61 gives `Winograd4x4`, R67 `Winograd6x6` or R68
+/// `Winograd5x5Tile4`, that cannot run it).
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum WinogradTiles {
     Any,
@@ -466,8 +459,8 @@ fn runnable_kernel(
         return Ok((tuned.kernel, Some(tuned)));
     }
     let mut kernel = geometry.choose_kernel(forced.kernel)?;
-    // R61's and R63's layers that cannot run their Winograd (f16 tensors, a transformed weight
-    // over one binding) take what they ran before those rules.
+    // R61's, R67's and R68's layers that cannot run their Winograd (f16 tensors, a transformed
+    // weight or intermediates over the bindings) take what they ran before those rules.
     let larger_winograd = |k: ConvKernel| {
         matches!(
             k,
@@ -478,10 +471,10 @@ fn runnable_kernel(
         kernel = geometry.planned_kernel_without_4x4();
     }
     // A tile width or K schedule forced without a kernel is a choice among the staged-tile GEMM
-    // kernels, which the small-grid ones, R30's and R43's few-output-channel kernels, R31's and
-    // R61's and R63's Winograd, R32's `GroupedOc4`, R37's, R38's and R46's pointwise kernels,
-    // R47's and R57's `DirectBlock` and R60's `DirectTiled` are not; R61's and R63's layers
-    // choose among those they ran before them.
+    // kernels, which the small-grid ones, R30's and R43's few-output-channel kernels, R31's,
+    // R61's, R67's and R68's Winograd, R32's `GroupedOc4`, R37's, R38's and R46's pointwise
+    // kernels, R47's and R57's `DirectBlock` and R60's `DirectTiled` are not; R61's, R67's and
+    // R68's layers choose among those they ran before them.
     if forced.kernel.is_none() && (forced.tile_n.is_some() || forced.schedule.is_some()) {
         if larger_winograd(kernel) {
             kernel = geometry.planned_kernel_without_4x4();
@@ -718,9 +711,10 @@ impl ConvGeometry {
         self.planned_kernel_with(WinogradTiles::Any)
     }
 
-    /// The kernel the planner would choose without R61's F(4×4, 3×3) and R63's F(2×2, 5×5):
-    /// where `Winograd4x4` or `Winograd5x5` is planned but cannot run (f16 tensors, a
-    /// transformed weight over one binding), the layer takes what it ran before those rules.
+    /// The kernel the planner would choose without R61's F(4×4, 3×3), R67's F(6×6, 3×3) and R68's
+    /// F(4×4, 5×5): where `Winograd4x4`, `Winograd6x6` or `Winograd5x5Tile4` is planned but cannot
+    /// run (f16 tensors, a transformed weight or intermediates over the bindings), the layer takes
+    /// what it ran before those rules.
     pub(crate) fn planned_kernel_without_4x4(&self) -> ConvKernel {
         self.planned_kernel_with(WinogradTiles::TwoByTwo)
     }
@@ -836,18 +830,13 @@ impl ConvGeometry {
             }
             return ConvKernel::Winograd4x4;
         }
-        // 5×5 stride-1 layers of 32+ channels in and out on 128+ columns of 4×4 tiles: Winograd
-        // F(4×4, 5×5), 6.25× fewer multiply-adds (R68).
+        // 5×5 stride-1 layers of 32+ channels in and out on 49+ columns of 4×4 tiles: Winograd
+        // F(4×4, 5×5), 6.25× fewer multiply-adds (R68; since v62 in place of R63's F(2×2, 5×5)).
         if winograd_tiles == WinogradTiles::Any
             && self.winograd_5x5_tile4_wins()
             && self.supports(ConvKernel::Winograd5x5Tile4)
         {
             return ConvKernel::Winograd5x5Tile4;
-        }
-        // 5×5 stride-1 layers of 32+ channels in and 128+ out: Winograd F(2×2, 5×5), 2.78×
-        // fewer multiply-adds (R63).
-        if winograd_tiles == WinogradTiles::Any && self.winograd_5x5_wins() && self.supports(ConvKernel::Winograd5x5) {
-            return ConvKernel::Winograd5x5;
         }
         // Large 3×3 stride-1 layers of 64+ channels: Winograd F(2×2, 3×3), whose products are
         // 2.25× fewer multiply-adds, on grids that keep its products' GEMM wide enough (R31).
@@ -936,8 +925,8 @@ impl ConvGeometry {
     }
 
     /// Whether `kernel` is one a planner rule runs on this layer in place of a GEMM kernel:
-    /// R30's `TransposedFewOc`, R31's `Winograd`, R61's `Winograd4x4` and `Winograd6x6`, R63's
-    /// `Winograd5x5` and `Winograd5x5Tile4`, R32's `GroupedOc4` (where it takes a layer the tiles would run), R37's
+    /// R30's `TransposedFewOc`, R31's `Winograd`, R61's `Winograd4x4`, R67's `Winograd6x6`, R68's
+    /// `Winograd5x5Tile4` (and `Winograd5x5`, forced), R32's `GroupedOc4` (where it takes a layer the tiles would run), R37's
     /// and R46's `PointwiseVec4`, R38's `PointwiseVec4Split`, R43's `FewOc`, R47's and R57's
     /// `DirectBlock` and R60's `DirectTiled`.
     pub(crate) fn rule_instead_of_gemm(&self, kernel: ConvKernel) -> bool {
@@ -1700,21 +1689,6 @@ impl ConvGeometry {
             && image_tiles >= fewest_image_tiles
     }
 
-    /// Rule R63: whether Winograd F(2×2, 5×5) takes a layer: 5×5 stride-1 layers of one group
-    /// with [`WINOGRAD_5X5_MIN_CHANNELS`] or more input and output channels and at least
-    /// [`WINOGRAD_5X5_MIN_COLUMNS`] columns of 2×2 tiles (the fewest measured). Fitted on the 12
-    /// such layers of `v59-5x5-suite.json` (v59 call D, an H100, forced against the planner,
-    /// interleaved twice): faster on each of the 7 it takes (1.07–2.04×: AlexNet's 64→192 at
-    /// 27², batch 64 1.67× (0.22× → 0.36× cuDNN fp32), batch 16 1.40×, batch 1 2.04×;
-    /// GoogLeNet's 32/48→128 branches 1.07–1.34×, a 128→128 probe at 56² 1.64×), slower on each
-    /// of the 5 it leaves out (16–48 → 32–96: 0.57–0.97×), whose intermediates, 9 times the
-    /// tensors, cost more than the multiply-adds they save.
-    pub(crate) fn winograd_5x5_wins(&self) -> bool {
-        let [rows, cols] = self.winograd_tile_grid_of(ConvKernel::Winograd5x5.winograd_transform().tile);
-        let columns = u64::from(self.n) * u64::from(rows) * u64::from(cols);
-        self.winograd_5x5_channels() && columns >= WINOGRAD_5X5_MIN_COLUMNS
-    }
-
     /// Rule R67: whether Winograd F(6×6, 3×3) (`Winograd6x6`) takes a layer R61 gives F(4×4, 3×3):
     /// undilated, [`WINOGRAD_6X6_MIN_CHANNELS`] or more input and output channels, at least
     /// [`WINOGRAD_6X6_MIN_COLUMNS`] columns (images × 6×6 output tiles) of its products' GEMMs,
@@ -1748,11 +1722,13 @@ impl ConvGeometry {
     /// undilated layers of one group with [`WINOGRAD_5X5_TILE4_MIN_CHANNELS`] or more input and
     /// output channels and at least [`WINOGRAD_5X5_TILE4_MIN_COLUMNS`] columns (images × 4×4
     /// output tiles). Fitted on the 21 layers of `v61-5x5-suite.json` (v62 call A, an H100,
-    /// forced against `Winograd5x5` and the planner, `Winograd5x5Tile4` twice): it takes 15 and
-    /// is faster than the planner on each (1.04–2.15×: AlexNet's 64→192 at 27², batch 64 1.65×
-    /// (0.37× → 0.60× cuDNN fp32) and batch 16 1.53×, Inception-v3's 48→64 at 35², batch 32
-    /// 1.54×, SRCNN's 64→32 2.1–2.2×, GoogLeNet's at batch 32 1.04–1.60×); below its bounds
-    /// 16–24 input channels ran 0.69–0.95× and 16–81 columns 0.89–1.01×.
+    /// forced against `Winograd5x5` and the planner, `Winograd5x5Tile4` twice): it takes 17 and
+    /// none ran slower than the planner's kernel (1.01–2.15×, 1.53× in geomean: AlexNet's 64→192
+    /// at 27², batch 64 1.65× (0.37× → 0.60× cuDNN fp32), batch 16 1.53×, batch 1 1.01× (1.10×
+    /// `Winograd5x5` forced); Inception-v3's 48→64 at 35², batch 32 1.54×; SRCNN's 64→32
+    /// 2.1–2.2×; GoogLeNet's at batch 32 1.04–1.60×); below its bounds 16–24 input channels ran
+    /// 0.69–0.95× and 16 columns 0.89×. Since v62 it takes every layer R63 gave `Winograd5x5`
+    /// (196+ columns of 2×2 tiles are 49+ of 4×4), which runs where forced only.
     pub(crate) fn winograd_5x5_tile4_wins(&self) -> bool {
         let [rows, cols] = self.winograd_tile_grid_of(ConvKernel::Winograd5x5Tile4.winograd_transform().tile);
         let columns = u64::from(self.n) * u64::from(rows) * u64::from(cols);
@@ -1763,13 +1739,6 @@ impl ConvGeometry {
     /// weight for `Winograd5x5Tile4` by them.
     pub(crate) fn winograd_5x5_tile4_channels(&self) -> bool {
         let (ic, oc) = WINOGRAD_5X5_TILE4_MIN_CHANNELS;
-        self.winograd_shape_of(5) && self.ic >= ic && self.oc >= oc
-    }
-
-    /// R63's filter and channel counts, whatever the grid (a subset of R68's, by which
-    /// `Conv2d::new` keeps a transformed weight).
-    pub(crate) fn winograd_5x5_channels(&self) -> bool {
-        let (ic, oc) = WINOGRAD_5X5_MIN_CHANNELS;
         self.winograd_shape_of(5) && self.ic >= ic && self.oc >= oc
     }
 
@@ -2010,8 +1979,11 @@ mod tests {
         assert_eq!(planned(32, 256, 256, 14), ConvKernel::Winograd4x4); // work ratio 1.00
         assert_eq!(planned(4, 128, 256, 64), ConvKernel::Winograd4x4); // 128 input channels: 0.92×
         assert_eq!(planned(4, 256, 64, 128), ConvKernel::Winograd4x4); // 64 output channels
-        let dilated = geo(&[4, 256, 64, 64], &[256, 256, 3, 3], same().padding(&[2]).dilation(&[2])).unwrap();
-        assert_eq!(dilated.planned_kernel(), ConvKernel::Winograd4x4); // F(6×6, 3×3) runs undilated only
+        // Dilation 2 at 48²: two phases of 24² each, so 12 × 12 tiles of 4×4 and 8 × 8 of 6×6
+        // (256 columns, work ratio 1.27); but F(6×6, 3×3) runs undilated filters only.
+        let dilated = geo(&[4, 256, 48, 48], &[256, 256, 3, 3], same().padding(&[2]).dilation(&[2])).unwrap();
+        assert!(!dilated.winograd_6x6_wins());
+        assert_eq!(dilated.planned_kernel(), ConvKernel::Winograd4x4);
         // R62: with f16 allowed, F(4×4, 3×3) on the tensor cores on 128+ columns of images of 7×7+
         // tiles (4×4+ at 512+ input channels), not R44's channel counts.
         let f4_coop = |n, ic, oc, hw| geo(&[n, ic, hw, hw], &[oc, ic, 3, 3], same()).unwrap().winograd_4x4_coop_wins();
@@ -2029,21 +2001,23 @@ mod tests {
         assert!(!f4_coop(16, 48, 192, 96)); // 48 input channels: 1.15
         assert!(!f4_coop(1, 100, 128, 64)); // input channels not a multiple of 8 (`CoopNhwc`)
         assert!(!f4_coop(1, 256, 16, 128)); // 16 output channels: not measured
-        // R68: F(4×4, 5×5) on 5×5 stride-1 layers of 32+ input and output channels and 128+
-        // columns of 4×4 tiles; then R63: F(2×2, 5×5) on 32+ input and 128+ output channels.
+        // R68: F(4×4, 5×5) on 5×5 stride-1 layers of 32+ input and output channels and 49+
+        // columns of 4×4 tiles (in place of R63's F(2×2, 5×5) since v62).
         let five = |n, ic, oc, hw| geo(&[n, ic, hw, hw], &[oc, ic, 5, 5], same5()).unwrap().planned_kernel();
         let tile4 = ConvKernel::Winograd5x5Tile4;
         assert_eq!(five(64, 64, 192, 27), tile4); // AlexNet: 1.65× F(2×2, 5×5)
         assert_eq!(five(32, 32, 128, 7), tile4); // GoogLeNet's 5a: 128 columns, 1.04×
         assert_eq!(five(32, 48, 64, 35), tile4); // Inception-v3's 48→64: 1.54× the GEMM tiles
         assert_eq!(five(1, 64, 32, 256), tile4); // SRCNN's 64→32: 2.15×
-        assert_eq!(five(1, 64, 192, 27), ConvKernel::Winograd5x5); // 49 columns: R63 (1.10× F(4×4, 5×5))
-        assert_ne!(five(1, 48, 64, 35), tile4); // 81 columns: 1.01×, not taken
+        assert_eq!(five(1, 64, 192, 27), tile4); // 49 columns: 1.10× F(2×2, 5×5), 1.01× R63's run
+        assert_eq!(five(1, 48, 64, 35), tile4); // 81 columns: 1.01× the GEMM
+        assert_ne!(five(1, 32, 128, 14), tile4); // 16 columns: 0.89×
         assert_ne!(five(32, 24, 64, 14), tile4); // 24 input channels: 0.92×
-        assert_ne!(five(32, 16, 128, 14), ConvKernel::Winograd5x5); // 16 input channels
-        assert_ne!(five(1, 32, 128, 7), ConvKernel::Winograd5x5); // 16 columns: not measured
+        assert_ne!(five(32, 16, 128, 14), tile4); // 16 input channels: 0.69×
+        // F(2×2, 5×5) runs where forced only.
+        assert_ne!(five(64, 64, 192, 27), ConvKernel::Winograd5x5);
         let five_without = geo(&[64, 64, 27, 27], &[192, 64, 5, 5], same5()).unwrap().planned_kernel_without_4x4();
-        assert!(five_without.is_gemm(), "{five_without:?}"); // where F(2×2, 5×5) cannot run
+        assert!(five_without.is_gemm(), "{five_without:?}"); // where F(4×4, 5×5) cannot run
         let strided5 = geo(&[1, 64, 27, 27], &[192, 64, 5, 5], same5().stride(&[2])).unwrap();
         assert_ne!(strided5.planned_kernel(), ConvKernel::Winograd5x5);
         assert_ne!(strided5.planned_kernel(), tile4);
