@@ -1,5 +1,5 @@
 # v62 call C: R67 and R68 on held-out layers (`v62-heldout-suite.json`: in no suite of their
-# fit): v61's planner (`wgconv-a`, b2b59dc) and v62's (`wgconv-b`, 3d10e4f) interleaved
+# fit): v61's planner (`wgconv-a`, b2b59dc) and v62's (`wgconv-b`, built from HEAD) interleaved
 # a-1, b-1, b-2, a-2, cuDNN fp32 and TF32 in the same call. Carry [".gl", "bin-v62"].
 for f in .gl/*.deb; do dpkg -x $f /; done; ldconfig; export VK_DRIVER_FILES=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json
 for b in a b; do xz -dc bin-v62/$b.tar.xz | tar xf - -C /tmp; chmod +x /tmp/wgconv-$b; done
