@@ -234,9 +234,10 @@ pub enum ConvKernel {
     /// transforms' coefficients (G's fifteenths up to 16/15, Bᵀ's up to 5/2) round about as
     /// much as `Winograd4x4`'s. A NaN input reaches only the outputs a direct convolution's
     /// would (Bᵀ's and Aᵀ's zeros keep the windows' outer rows and columns to their outputs);
-    /// inputs with infinities give NaN, as in the other Winograd kernels. Planned for such layers
-    /// of 32+ input and 128+ output channels from v59 (R63) to v62, when `Winograd5x5Tile4` took
-    /// them (R68); now it runs where forced, or where tuning finds it fastest.
+    /// inputs with infinities give NaN, as in the other Winograd kernels. The planner gave it
+    /// such layers of 32+ input and 128+ output channels in v59–v61 (R63); since v62
+    /// `Winograd5x5Tile4` takes them (R68), and it runs where forced, or where tuning finds it
+    /// fastest.
     #[serde(rename = "winograd_5x5")]
     Winograd5x5,
     /// Winograd F(4×4, 5×5) for the layers `Winograd5x5` runs: each 4×4 output block comes from
