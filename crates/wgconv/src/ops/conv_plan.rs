@@ -374,6 +374,17 @@ pub(crate) fn winograd_fused_runs_on(ctx: &Context, geometry: &ConvGeometry) -> 
         && geometry.winograd_fused_weight_fits(limits.max_storage_buffer_binding_size)
 }
 
+/// Whether `kernel` is one of the Winograd kernels on windows larger than F(2×2, 3×3)'s 4×4
+/// (`Winograd4x4`, `Winograd6x6`, `Winograd5x5`, `Winograd5x5Tile4`): the planner gives them
+/// layers by rules (R61, R67, R68) whose fallback, where they cannot run, is the kernel planned
+/// without them (`ConvGeometry::planned_kernel_without_4x4`).
+fn larger_winograd(kernel: ConvKernel) -> bool {
+    matches!(
+        kernel,
+        ConvKernel::Winograd4x4 | ConvKernel::Winograd5x5 | ConvKernel::Winograd5x5Tile4 | ConvKernel::Winograd6x6
+    )
+}
+
 /// The kernel `plan` runs, and its configuration when it comes from tuning.
 fn runnable_kernel(
     ctx: &Context,
@@ -426,8 +437,7 @@ fn runnable_kernel(
         // Where they cannot, the fp32 planner's Winograd: F(4×4, 3×3) where R61 gives it,
         // F(6×6, 3×3) where R67 does.
         let planned = geometry.planned_kernel();
-        let larger = matches!(planned, ConvKernel::Winograd4x4 | ConvKernel::Winograd6x6);
-        let fp32 = match larger && winograd_runs(planned) {
+        let fp32 = match larger_winograd(planned) && winograd_runs(planned) {
             true => planned,
             false => ConvKernel::Winograd,
         };
@@ -461,12 +471,6 @@ fn runnable_kernel(
     let mut kernel = geometry.choose_kernel(forced.kernel)?;
     // R61's, R67's and R68's layers that cannot run their Winograd (f16 tensors, a transformed
     // weight or intermediates over the bindings) take what they ran before those rules.
-    let larger_winograd = |k: ConvKernel| {
-        matches!(
-            k,
-            ConvKernel::Winograd4x4 | ConvKernel::Winograd5x5 | ConvKernel::Winograd5x5Tile4 | ConvKernel::Winograd6x6
-        )
-    };
     if larger_winograd(kernel) && forced.kernel.is_none() && !winograd_runs(kernel) {
         kernel = geometry.planned_kernel_without_4x4();
     }
