@@ -2257,6 +2257,30 @@ fn planned_5x5_winograd_runs_on_the_kept_transform() {
     }
 }
 
+/// A layer R67 plans on F(6×6, 3×3) whose transformed weight (64 · 192 · 160 f32, 7.5 MiB)
+/// exceeds the device's 7 MiB bindings runs R61's F(4×4, 3×3), whose weight (36 · 192 · 160,
+/// 4.2 MiB) fits, not the kernel planned without either (F(2×2, 3×3) here). The image (6.75 MiB)
+/// fits, so the layer is not run in bands of rows, each planned anew. 96² at batch 1 is 256
+/// columns of 6×6 tiles. Against the f64 reference, the output NaN-poisoned.
+#[test]
+fn planned_winograd_6x6_over_a_binding_runs_winograd_4x4() {
+    let ctx = context_with_binding_limit(7 << 20);
+    let (input, weight) = ([1usize, 192, 96, 96], [160usize, 192, 3, 3]);
+    let options = opts().padding(&[1]);
+    let g = ConvGeometry::new(&input, &weight, None, &options).unwrap();
+    assert_eq!(g.planned_kernel(), ConvKernel::Winograd6x6);
+    let x = random_f32(1401, input.iter().product());
+    let w = random_f32(1402, weight.iter().product());
+    let (expected, shape) = reference::convolution(&x, &input, &w, &weight, None, &options).unwrap();
+    let (xt, wt) = (Tensor::from_f32(&ctx, &x, &input).unwrap(), Tensor::from_f32(&ctx, &w, &weight).unwrap());
+    let out = Tensor::full_f32(&ctx, &shape, f32::NAN).unwrap();
+    let mut batch = ctx.batch();
+    assert_eq!(batch.convolution_into(&xt, &wt, None, &out, &options).unwrap(), ConvKernel::Winograd4x4);
+    batch.submit().unwrap();
+    let err = reference::relative_error(&out.to_vec_f32(&ctx).unwrap(), &expected);
+    assert!(err <= TOLERANCE, "{err:e}");
+}
+
 /// Winograd's products in K-slices (1024 input channels on 4 tiles: the small-grid GEMM splits
 /// K): the slices are addressed by the products' size, not by the scratch buffer's, which a
 /// larger Winograd layer run before on the same context left longer; and a batch in parts, whose

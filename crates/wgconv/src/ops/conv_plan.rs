@@ -64,8 +64,11 @@ pub(crate) const WINOGRAD_4X4_DEEP_IC: u32 = 320;
 pub(crate) const WINOGRAD_6X6_MIN_CHANNELS: (u32, u32) = (192, 96);
 
 /// The fewest columns (images × 6×6 output tiles) of the products' GEMMs at which rule R67 runs
-/// Winograd F(6×6, 3×3): at 121 (64² at batch 1) it ran 0.88–1.21× `Winograd4x4`.
-pub(crate) const WINOGRAD_6X6_MIN_COLUMNS: u64 = 242;
+/// Winograd F(6×6, 3×3): at 121 (64² at batch 1) it ran 0.88–1.21× `Winograd4x4`; at 242 (64²
+/// at batch 2) the four layers measured split, SD 1.5's UNet 1.02× and 1.07× (v62 call A) and
+/// SDXL's 640→640 and 320→640 0.94× and 0.90× (held out, v63 call A); at 256 (96² at batch 1,
+/// SD 2's UNet at 768², held out) 1.22–1.34×.
+pub(crate) const WINOGRAD_6X6_MIN_COLUMNS: u64 = 256;
 
 /// The least ratio of F(4×4, 3×3)'s products (36 a 4×4 tile) to F(6×6, 3×3)'s (64 a 6×6 tile)
 /// at which rule R67 runs F(6×6, 3×3): 1.19–1.25 (outputs of 46² to 512²) won on 25 of the 27
@@ -385,6 +388,19 @@ fn larger_winograd(kernel: ConvKernel) -> bool {
     )
 }
 
+/// The planned larger Winograd `kernel` where it runs (`runs`: f32 tensors, intermediates within
+/// the bindings), else for R67's `Winograd6x6` R61's `Winograd4x4` where that runs: R67 takes only
+/// R61's layers, and F(4×4, 3×3)'s transformed weight is 36/64 of F(6×6, 3×3)'s (a 768-channel
+/// layer's fits a 128 MiB binding only in F(4×4, 3×3)). `None` where none runs: the caller falls
+/// back to the kernel planned without them.
+fn runnable_larger_winograd(kernel: ConvKernel, runs: impl Fn(ConvKernel) -> bool) -> Option<ConvKernel> {
+    let replaced = match kernel {
+        ConvKernel::Winograd6x6 => Some(ConvKernel::Winograd4x4),
+        _ => None,
+    };
+    std::iter::once(kernel).chain(replaced).find(|candidate| runs(*candidate))
+}
+
 /// The kernel `plan` runs, and its configuration when it comes from tuning.
 fn runnable_kernel(
     ctx: &Context,
@@ -437,8 +453,8 @@ fn runnable_kernel(
         // Where they cannot, the fp32 planner's Winograd: F(4×4, 3×3) where R61 gives it,
         // F(6×6, 3×3) where R67 does.
         let planned = geometry.planned_kernel();
-        let fp32 = match larger_winograd(planned) && winograd_runs(planned) {
-            true => planned,
+        let fp32 = match larger_winograd(planned) {
+            true => runnable_larger_winograd(planned, winograd_runs).unwrap_or(ConvKernel::Winograd),
             false => ConvKernel::Winograd,
         };
         return Ok((if products_on_tensor_cores { winograd_coop } else { fp32 }, None));
@@ -471,8 +487,9 @@ fn runnable_kernel(
     let mut kernel = geometry.choose_kernel(forced.kernel)?;
     // R61's, R67's and R68's layers that cannot run their Winograd (f16 tensors, a transformed
     // weight or intermediates over the bindings) take what they ran before those rules.
-    if larger_winograd(kernel) && forced.kernel.is_none() && !winograd_runs(kernel) {
-        kernel = geometry.planned_kernel_without_4x4();
+    if larger_winograd(kernel) && forced.kernel.is_none() {
+        kernel =
+            runnable_larger_winograd(kernel, winograd_runs).unwrap_or_else(|| geometry.planned_kernel_without_4x4());
     }
     // A tile width or K schedule forced without a kernel is a choice among the staged-tile GEMM
     // kernels, which the small-grid ones, R30's and R43's few-output-channel kernels, R31's,
@@ -1699,12 +1716,15 @@ impl ConvGeometry {
     /// and its work (64 products a 6×6 tile) at most 1 / [`WINOGRAD_6X6_MIN_WORK_RATIO`] of
     /// F(4×4, 3×3)'s (36 a 4×4 tile): 64² outputs give 1.19, 7² 0.56, 14² 1.00, 28² 1.10.
     /// Fitted on R61's 146 layers (v62 call A, an H100, forced against `Winograd4x4` and the
-    /// planner, `Winograd6x6` twice): it takes 27 and is faster on 25 (1.02–1.17×, 1.071× in
+    /// planner, `Winograd6x6` twice): it takes 25 and is faster on 23 (1.01–1.18×, 1.072× in
     /// geomean: the SD VAE decoder's 128–512-channel layers at 64²–512², the SD 1.5 UNet's
-    /// 320–640-channel ones at 64², batches 2 and 8, Mask R-CNN's P2, RAFT's 256-channel ones),
-    /// 0.99× on SDXL's 320→320 at 128² and 0.94× on Mask R-CNN's P3. Against `Winograd4x4`,
-    /// work ratios of 1.10–1.15 ran 0.83–1.14×, 1.00 0.56–1.08×, 0.56 0.30–0.89×; below the
-    /// bounds, 128 input channels 0.92–1.08× and 121 columns (64² at batch 1) 0.88–1.21×.
+    /// 320–640-channel ones at batch 8, Mask R-CNN's P2, RAFT's 256-channel ones), 0.99× on
+    /// SDXL's 320→320 at 128² and 0.94× on Mask R-CNN's P3. Against `Winograd4x4`, work ratios
+    /// of 1.10–1.15 ran 0.83–1.14×, 1.00 0.56–1.08×, 0.56 0.30–0.89×; below the bounds, 128
+    /// input channels 0.92–1.08× and 121 columns (64² at batch 1) 0.88–1.21×. The column bound
+    /// was 242 in v62; 41 held-out layers (v63 call A: the SD VAE encoder, SD 2's UNet at 768²,
+    /// SDXL's UNet at batch 2) moved it to 256, where R67 takes 15 of them, all faster
+    /// (1.02–1.34×, 1.126× in geomean).
     pub(crate) fn winograd_6x6_wins(&self) -> bool {
         let (ic, oc) = WINOGRAD_6X6_MIN_CHANNELS;
         let six = ConvKernel::Winograd6x6.winograd_transform();
@@ -1973,10 +1993,12 @@ mod tests {
         assert_ne!(planned(64, 32, 128, 27), ConvKernel::Winograd4x4); // 32 input channels
         assert_ne!(planned(4, 64, 32, 128), ConvKernel::Winograd4x4); // 32 output channels
         assert_ne!(planned(1, 64, 64, 64), ConvKernel::Winograd4x4); // 0.15 G
-        // R67: F(6×6, 3×3) where R61 runs F(4×4, 3×3) on 192+ input and 96+ output channels, 242+
+        // R67: F(6×6, 3×3) where R61 runs F(4×4, 3×3) on 192+ input and 96+ output channels, 256+
         // columns of 6×6 tiles, and 1.17× less work than F(4×4, 3×3)'s (36·tiles4 / 64·tiles6).
         assert_eq!(planned(4, 512, 512, 256), ConvKernel::Winograd6x6); // the VAE decoder at batch 4: 1.17×
-        assert_eq!(planned(2, 320, 320, 64), ConvKernel::Winograd6x6); // 242 columns: 1.02×
+        assert_eq!(planned(1, 320, 320, 96), ConvKernel::Winograd6x6); // SD 2 at 768²: 256 columns, 1.22×
+        assert_eq!(planned(2, 320, 320, 64), ConvKernel::Winograd4x4); // 242 columns: 1.02×
+        assert_eq!(planned(2, 640, 640, 64), ConvKernel::Winograd4x4); // 242 columns: 0.94× (SDXL)
         assert_eq!(planned(8, 256, 126, 46), ConvKernel::Winograd6x6); // RAFT's motion conv (46 × 46 here)
         assert_eq!(planned(1, 256, 256, 64), ConvKernel::Winograd4x4); // 121 columns
         assert_eq!(planned(16, 512, 512, 28), ConvKernel::Winograd4x4); // work ratio 1.10 (VGG-16's at 28²)
@@ -1988,6 +2010,17 @@ mod tests {
         let dilated = geo(&[4, 256, 48, 48], &[256, 256, 3, 3], same().padding(&[2]).dilation(&[2])).unwrap();
         assert!(!dilated.winograd_6x6_wins());
         assert_eq!(dilated.planned_kernel(), ConvKernel::Winograd4x4);
+        // Where F(6×6, 3×3)'s transformed weight (64·IC·OC f32) exceeds a 128 MiB binding at 768
+        // channels (144 MiB) and F(4×4, 3×3)'s (36·IC·OC, 81 MiB) fits, the layer runs R61's
+        // kernel, not the one planned without either.
+        let wide = geo(&[1, 768, 96, 96], &[768, 768, 3, 3], same()).unwrap();
+        assert_eq!(wide.planned_kernel(), ConvKernel::Winograd6x6);
+        let binding_runs = |kernel| wide.winograd_parts(kernel, 128 << 20, 256).is_some();
+        assert!(!binding_runs(ConvKernel::Winograd6x6));
+        assert_eq!(runnable_larger_winograd(ConvKernel::Winograd6x6, binding_runs), Some(ConvKernel::Winograd4x4));
+        assert_eq!(runnable_larger_winograd(ConvKernel::Winograd6x6, |_| true), Some(ConvKernel::Winograd6x6));
+        assert_eq!(runnable_larger_winograd(ConvKernel::Winograd6x6, |_| false), None);
+        assert_eq!(runnable_larger_winograd(ConvKernel::Winograd5x5Tile4, |k| k != ConvKernel::Winograd5x5Tile4), None);
         // R62: with f16 allowed, F(4×4, 3×3) on the tensor cores on 128+ columns of images of 7×7+
         // tiles (4×4+ at 512+ input channels), not R44's channel counts.
         let f4_coop = |n, ic, oc, hw| geo(&[n, ic, hw, hw], &[oc, ic, 3, 3], same()).unwrap().winograd_4x4_coop_wins();
