@@ -2261,7 +2261,9 @@ fn planned_5x5_winograd_runs_on_the_kept_transform() {
 /// exceeds the device's 7 MiB bindings runs R61's F(4×4, 3×3), whose weight (36 · 192 · 160,
 /// 4.2 MiB) fits, not the kernel planned without either (F(2×2, 3×3) here). The image (6.75 MiB)
 /// fits, so the layer is not run in bands of rows, each planned anew. 96² at batch 1 is 256
-/// columns of 6×6 tiles. Against the f64 reference, the output NaN-poisoned.
+/// columns of 6×6 tiles. The output is NaN-poisoned and must be finite everywhere; eight output
+/// channels across its tiles (the f64 reference of all 160 takes 40 s unoptimised) are compared
+/// with the f64 reference.
 #[test]
 fn planned_winograd_6x6_over_a_binding_runs_winograd_4x4() {
     let ctx = context_with_binding_limit(7 << 20);
@@ -2271,13 +2273,21 @@ fn planned_winograd_6x6_over_a_binding_runs_winograd_4x4() {
     assert_eq!(g.planned_kernel(), ConvKernel::Winograd6x6);
     let x = random_f32(1401, input.iter().product());
     let w = random_f32(1402, weight.iter().product());
-    let (expected, shape) = reference::convolution(&x, &input, &w, &weight, None, &options).unwrap();
     let (xt, wt) = (Tensor::from_f32(&ctx, &x, &input).unwrap(), Tensor::from_f32(&ctx, &w, &weight).unwrap());
-    let out = Tensor::full_f32(&ctx, &shape, f32::NAN).unwrap();
+    let out = Tensor::full_f32(&ctx, &g.output_shape(), f32::NAN).unwrap();
     let mut batch = ctx.batch();
     assert_eq!(batch.convolution_into(&xt, &wt, None, &out, &options).unwrap(), ConvKernel::Winograd4x4);
     batch.submit().unwrap();
-    let err = reference::relative_error(&out.to_vec_f32(&ctx).unwrap(), &expected);
+    let y = out.to_vec_f32(&ctx).unwrap();
+    assert!(y.iter().all(|v| v.is_finite()), "unwritten or non-finite outputs");
+    let channels = [0usize, 1, 63, 64, 127, 128, 158, 159];
+    let filter = weight[1..].iter().product::<usize>();
+    let w_some: Vec<f32> = channels.iter().flat_map(|&oc| w[oc * filter..(oc + 1) * filter].iter().copied()).collect();
+    let some_weight = [channels.len(), weight[1], weight[2], weight[3]];
+    let (expected, _) = reference::convolution(&x, &input, &w_some, &some_weight, None, &options).unwrap();
+    let plane = 96 * 96;
+    let y_some: Vec<f32> = channels.iter().flat_map(|&oc| y[oc * plane..(oc + 1) * plane].iter().copied()).collect();
+    let err = reference::relative_error(&y_some, &expected);
     assert!(err <= TOLERANCE, "{err:e}");
 }
 

@@ -379,7 +379,8 @@ pub(crate) fn winograd_fused_runs_on(ctx: &Context, geometry: &ConvGeometry) -> 
 
 /// Whether `kernel` is one of the Winograd kernels on windows larger than F(2×2, 3×3)'s 4×4
 /// (`Winograd4x4`, `Winograd6x6`, `Winograd5x5`, `Winograd5x5Tile4`): the planner gives them
-/// layers by rules (R61, R67, R68) whose fallback, where they cannot run, is the kernel planned
+/// layers by rules (R61, R67, R68) whose fallback, where they cannot run, is R61's `Winograd4x4`
+/// for R67's layers where that runs ([`runnable_larger_winograd`]), else the kernel planned
 /// without them (`ConvGeometry::planned_kernel_without_4x4`).
 fn larger_winograd(kernel: ConvKernel) -> bool {
     matches!(
@@ -388,17 +389,18 @@ fn larger_winograd(kernel: ConvKernel) -> bool {
     )
 }
 
-/// The planned larger Winograd `kernel` where it runs (`runs`: f32 tensors, intermediates within
-/// the bindings), else for R67's `Winograd6x6` R61's `Winograd4x4` where that runs: R67 takes only
-/// R61's layers, and F(4×4, 3×3)'s transformed weight is 36/64 of F(6×6, 3×3)'s (a 768-channel
-/// layer's fits a 128 MiB binding only in F(4×4, 3×3)). `None` where none runs: the caller falls
-/// back to the kernel planned without them.
+/// The planned larger Winograd `kernel` where it runs (`runs`: f32 tensors, a transformed weight
+/// within one binding, intermediates within the bindings in parts or bands), else for R67's
+/// `Winograd6x6` R61's `Winograd4x4` where that runs: R67 takes only R61's layers, and
+/// F(4×4, 3×3)'s transformed weight is 36/64 of F(6×6, 3×3)'s (a 768-channel layer's fits a
+/// 128 MiB binding only in F(4×4, 3×3)). `None` where none runs: the caller falls back to the
+/// kernel planned without them.
 fn runnable_larger_winograd(kernel: ConvKernel, runs: impl Fn(ConvKernel) -> bool) -> Option<ConvKernel> {
-    let replaced = match kernel {
+    let fallback = match kernel {
         ConvKernel::Winograd6x6 => Some(ConvKernel::Winograd4x4),
         _ => None,
     };
-    std::iter::once(kernel).chain(replaced).find(|candidate| runs(*candidate))
+    std::iter::once(kernel).chain(fallback).find(|candidate| runs(*candidate))
 }
 
 /// The kernel `plan` runs, and its configuration when it comes from tuning.
@@ -486,7 +488,8 @@ fn runnable_kernel(
     }
     let mut kernel = geometry.choose_kernel(forced.kernel)?;
     // R61's, R67's and R68's layers that cannot run their Winograd (f16 tensors, a transformed
-    // weight or intermediates over the bindings) take what they ran before those rules.
+    // weight or intermediates over the bindings) take R61's `Winograd4x4` where R67's
+    // `Winograd6x6` cannot run and it can, else what they ran before those rules.
     if larger_winograd(kernel) && forced.kernel.is_none() {
         kernel =
             runnable_larger_winograd(kernel, winograd_runs).unwrap_or_else(|| geometry.planned_kernel_without_4x4());
@@ -733,9 +736,9 @@ impl ConvGeometry {
     }
 
     /// The kernel the planner would choose without R61's F(4×4, 3×3), R67's F(6×6, 3×3) and R68's
-    /// F(4×4, 5×5): where `Winograd4x4`, `Winograd6x6` or `Winograd5x5Tile4` is planned but cannot
-    /// run (f16 tensors, a transformed weight or intermediates over the bindings), the layer takes
-    /// what it ran before those rules.
+    /// F(4×4, 5×5): where `Winograd4x4` or `Winograd5x5Tile4` is planned but cannot run (f16
+    /// tensors, a transformed weight or intermediates over the bindings), and `Winograd6x6` where
+    /// neither it nor `Winograd4x4` can, the layer takes what it ran before those rules.
     pub(crate) fn planned_kernel_without_4x4(&self) -> ConvKernel {
         self.planned_kernel_with(WinogradTiles::TwoByTwo)
     }
@@ -1716,10 +1719,10 @@ impl ConvGeometry {
     /// and its work (64 products a 6×6 tile) at most 1 / [`WINOGRAD_6X6_MIN_WORK_RATIO`] of
     /// F(4×4, 3×3)'s (36 a 4×4 tile): 64² outputs give 1.19, 7² 0.56, 14² 1.00, 28² 1.10.
     /// Fitted on R61's 146 layers (v62 call A, an H100, forced against `Winograd4x4` and the
-    /// planner, `Winograd6x6` twice): it takes 25 and is faster on 23 (1.01–1.18×, 1.072× in
-    /// geomean: the SD VAE decoder's 128–512-channel layers at 64²–512², the SD 1.5 UNet's
-    /// 320–640-channel ones at batch 8, Mask R-CNN's P2, RAFT's 256-channel ones), 0.99× on
-    /// SDXL's 320→320 at 128² and 0.94× on Mask R-CNN's P3. Against `Winograd4x4`, work ratios
+    /// planner, `Winograd6x6` twice): it takes 25 and is faster than the planner on 23
+    /// (1.02–1.17×, 1.074× in geomean: the SD VAE decoder's 128–512-channel layers at
+    /// 64²–512², the SD 1.5 UNet's 320–640-channel ones at batch 8, Mask R-CNN's P2, RAFT's
+    /// 256-channel ones), 0.99× on SDXL's 320→320 at 128² and 0.94× on Mask R-CNN's P3. Against `Winograd4x4`, work ratios
     /// of 1.10–1.15 ran 0.83–1.14×, 1.00 0.56–1.08×, 0.56 0.30–0.89×; below the bounds, 128
     /// input channels 0.92–1.08× and 121 columns (64² at batch 1) 0.88–1.21×. The column bound
     /// was 242 in v62; 41 held-out layers (v63 call A: the SD VAE encoder, SD 2's UNet at 768²,

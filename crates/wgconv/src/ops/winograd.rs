@@ -85,6 +85,27 @@ impl WinogradTransform {
 /// Positions of F(2×2, 3×3)'s 4×4 transform.
 const POSITIONS: u32 = WinogradTransform::F2X2_3X3.positions();
 
+/// The most input channels (the K of each position's GEMM) at which the fp32 Winograd kernels'
+/// products load their K-tiles in their own iteration ([`products_k_tile_loads`]).
+pub(crate) const PRODUCTS_LOADS_IN_ITERATION_MAX_K: u32 = 128;
+
+/// How the products' staged GEMM tiles of a Winograd layer of `ic` input channels load their
+/// K-tiles: in their own iteration up to [`PRODUCTS_LOADS_IN_ITERATION_MAX_K`], a K-tile ahead
+/// above. Measured on the 180 layers the planner gives an fp32 Winograd kernel among R61's 146,
+/// the 5×5 suite and the held-out suite (v63 call D, an H100, both ways whole, two runs each):
+/// in their iteration, the 57 of 32–128 channels on the staged tiles ran 1.029× in geomean
+/// (0.96–1.13×: AlexNet's 5×5 1.07–1.08×, GoogLeNet's 3b 1.05×, ResNet-50's 64- and
+/// 128-channel 3×3 1.06–1.10×), the 86 of more channels 0.987× (0.85–1.10×; most of the SD VAE
+/// decoder's 512-channel layers 0.95–0.99×), as v50 call A had found on the 128-row tiles
+/// (0.86–0.99×). Short K is 2–8 K-tiles a tile; why loading in the iteration gains there was not
+/// measured. Rule R69 in docs/PERFORMANCE.md.
+pub(crate) fn products_k_tile_loads(ic: u32) -> KTileLoads {
+    match ic <= PRODUCTS_LOADS_IN_ITERATION_MAX_K {
+        true => KTileLoads::InIteration,
+        false => KTileLoads::Ahead,
+    }
+}
+
 // F(4×4, 3×3)'s block transforms: one (tile, channel) item per thread of 256, blocks of tiles
 // that `block_cols` (a power of two from 4) divides; their workgroup is the shaders' own.
 const _: () = {
@@ -745,11 +766,10 @@ impl Batch<'_> {
                 let forced = ForcedPlan::kernel(ConvKernel::GemmN64K16);
                 plan = conv_plan::plan(ctx, &gemm, DType::F32, Precision::F32, &forced)?;
             }
-            // Loads a K-tile ahead on every tile: in the iteration these grouped products ran
-            // 0.86–0.99× on the 128-row tiles (v50 call A, an H100). N tiles fastest: R55 was
-            // not measured on them.
+            // K-tile loads by K (`products_k_tile_loads`). N tiles fastest: R55 was not measured
+            // on them.
             if let Some(launch) = plan.gemm.as_mut() {
-                (launch.loads, launch.order) = (KTileLoads::Ahead, TileOrder::NFastest);
+                (launch.loads, launch.order) = (products_k_tile_loads(part.ic), TileOrder::NFastest);
             }
             self.encode_planned_gemm(plan, Some(transformed), gemm_buffers, &gemm, Activation::None)?;
         }
@@ -1115,6 +1135,16 @@ mod tests {
 
     fn geo(input: &[usize], weight: &[usize], opts: ConvOptions) -> ConvGeometry {
         ConvGeometry::new(input, weight, None, &opts).unwrap()
+    }
+
+    /// The products' K-tiles load in their own iteration up to 128 input channels (AlexNet's
+    /// and ResNet-50's 64), a K-tile ahead above (the SD VAE's 512).
+    #[test]
+    fn short_products_load_their_k_tiles_in_their_iteration() {
+        assert_eq!(products_k_tile_loads(32), KTileLoads::InIteration);
+        assert_eq!(products_k_tile_loads(128), KTileLoads::InIteration);
+        assert_eq!(products_k_tile_loads(129), KTileLoads::Ahead);
+        assert_eq!(products_k_tile_loads(512), KTileLoads::Ahead);
     }
 
     /// R62's `Winograd4x4Coop` yields to `WinogradCoop` only for the transform a `Conv2d` kept
