@@ -557,8 +557,8 @@ impl ConvKernel {
     /// 43 of 44 faster on grids of 32–9216 tiles (measured at 128 and 64 columns; other widths
     /// follow unmeasured); the 64 × 128 tiles (`GemmM64K16`) keep the loads ahead (in the
     /// iteration: 0.98×, five of seven slower), as does every kernel that does not choose
-    /// ([`ConvKernel::chooses_k_tile_loads`]). Winograd's products keep them ahead on every tile
-    /// (`encode_winograd`).
+    /// ([`ConvKernel::chooses_k_tile_loads`]). Winograd's products load by K instead (R69,
+    /// `winograd::products_k_tile_loads`).
     pub(crate) fn fitted_k_tile_loads(self, tile_n: u32) -> KTileLoads {
         match self.gemm_entry() {
             ConvKernel::GemmK16 => KTileLoads::InIteration,

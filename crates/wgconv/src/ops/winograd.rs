@@ -85,25 +85,27 @@ impl WinogradTransform {
 /// Positions of F(2×2, 3×3)'s 4×4 transform.
 const POSITIONS: u32 = WinogradTransform::F2X2_3X3.positions();
 
-/// The most input channels (the K of each position's GEMM) at which the fp32 Winograd kernels'
-/// products load their K-tiles in their own iteration ([`products_k_tile_loads`]).
+/// The most input channels (the K of each position's GEMM) at which the products of
+/// `Winograd4x4` and `Winograd5x5Tile4` load their K-tiles in their own iteration
+/// ([`products_k_tile_loads`]).
 pub(crate) const PRODUCTS_LOADS_IN_ITERATION_MAX_K: u32 = 128;
 
-/// How the products' staged GEMM tiles of a Winograd layer of `ic` input channels load their
-/// K-tiles: in their own iteration up to [`PRODUCTS_LOADS_IN_ITERATION_MAX_K`], a K-tile ahead
-/// above. Measured on the 180 layers the planner gives an fp32 Winograd kernel among R61's 146,
-/// the 5×5 suite and the held-out suite (v63 call D, an H100, both ways whole, two runs each):
-/// in their iteration, the 57 of 32–128 channels on the staged tiles ran 1.029× in geomean
+/// How the products' staged GEMM tiles of Winograd `kernel` on a layer of `ic` input channels
+/// load their K-tiles (rule R69): for `Winograd4x4` and `Winograd5x5Tile4`, in their own
+/// iteration up to [`PRODUCTS_LOADS_IN_ITERATION_MAX_K`]; a K-tile ahead above and for the other
+/// kernels, whose layers of so few channels were not measured (as every product ran v50–v62).
+/// Measured on the 180 layers the planner gives an fp32 Winograd kernel among R61's 146, the 5×5
+/// suite and the held-out suite (v63 call D, an H100, both ways whole; the 150 of them with two
+/// runs each way): in their iteration, the 57 of 32–128 channels on the staged tiles (46
+/// `Winograd4x4`, 11 `Winograd5x5Tile4`) ran 1.029× in geomean
 /// (0.96–1.13×: AlexNet's 5×5 1.07–1.08×, GoogLeNet's 3b 1.05×, ResNet-50's 64- and
 /// 128-channel 3×3 1.06–1.10×), the 86 of more channels 0.987× (0.85–1.10×; most of the SD VAE
 /// decoder's 512-channel layers 0.95–0.99×), as v50 call A had found on the 128-row tiles
-/// (0.86–0.99×). Short K is 2–8 K-tiles a tile; why loading in the iteration gains there was not
-/// measured. Rule R69 in docs/PERFORMANCE.md.
-pub(crate) fn products_k_tile_loads(ic: u32) -> KTileLoads {
-    match ic <= PRODUCTS_LOADS_IN_ITERATION_MAX_K {
-        true => KTileLoads::InIteration,
-        false => KTileLoads::Ahead,
-    }
+/// (0.86–0.99×). No layer of 129–191 channels was measured: the bound is where the data end.
+/// Short K is 2–8 K-tiles a tile; why loading in the iteration gains there was not measured.
+pub(crate) fn products_k_tile_loads(kernel: ConvKernel, ic: u32) -> KTileLoads {
+    let measured = matches!(kernel, ConvKernel::Winograd4x4 | ConvKernel::Winograd5x5Tile4);
+    if measured && ic <= PRODUCTS_LOADS_IN_ITERATION_MAX_K { KTileLoads::InIteration } else { KTileLoads::Ahead }
 }
 
 // F(4×4, 3×3)'s block transforms: one (tile, channel) item per thread of 256, blocks of tiles
@@ -769,7 +771,7 @@ impl Batch<'_> {
             // K-tile loads by K (`products_k_tile_loads`). N tiles fastest: R55 was not measured
             // on them.
             if let Some(launch) = plan.gemm.as_mut() {
-                (launch.loads, launch.order) = (products_k_tile_loads(part.ic), TileOrder::NFastest);
+                (launch.loads, launch.order) = (products_k_tile_loads(kernel, part.ic), TileOrder::NFastest);
             }
             self.encode_planned_gemm(plan, Some(transformed), gemm_buffers, &gemm, Activation::None)?;
         }
@@ -1137,14 +1139,19 @@ mod tests {
         ConvGeometry::new(input, weight, None, &opts).unwrap()
     }
 
-    /// The products' K-tiles load in their own iteration up to 128 input channels (AlexNet's
-    /// and ResNet-50's 64), a K-tile ahead above (the SD VAE's 512).
+    /// R69: F(4×4, 3×3)'s and F(4×4, 5×5)'s products load their K-tiles in their own iteration
+    /// up to 128 input channels (AlexNet's and ResNet-50's 64), a K-tile ahead above (the SD
+    /// VAE's 512) and for the kernels not measured there.
     #[test]
     fn short_products_load_their_k_tiles_in_their_iteration() {
-        assert_eq!(products_k_tile_loads(32), KTileLoads::InIteration);
-        assert_eq!(products_k_tile_loads(128), KTileLoads::InIteration);
-        assert_eq!(products_k_tile_loads(129), KTileLoads::Ahead);
-        assert_eq!(products_k_tile_loads(512), KTileLoads::Ahead);
+        let (f4, f45) = (ConvKernel::Winograd4x4, ConvKernel::Winograd5x5Tile4);
+        assert_eq!(products_k_tile_loads(f4, 32), KTileLoads::InIteration);
+        assert_eq!(products_k_tile_loads(f45, 128), KTileLoads::InIteration);
+        assert_eq!(products_k_tile_loads(f4, 129), KTileLoads::Ahead);
+        assert_eq!(products_k_tile_loads(f45, 512), KTileLoads::Ahead);
+        for other in [ConvKernel::Winograd, ConvKernel::Winograd5x5, ConvKernel::Winograd6x6] {
+            assert_eq!(products_k_tile_loads(other, 64), KTileLoads::Ahead, "{other:?}");
+        }
     }
 
     /// R62's `Winograd4x4Coop` yields to `WinogradCoop` only for the transform a `Conv2d` kept
