@@ -3357,6 +3357,46 @@ fn both_tile_orders_match_the_reference() {
     }
 }
 
+/// Winograd's products on the 16-deep staged tiles take the K loop forced
+/// (`ForcedPlan::k_tile_loads`), else R69's (in the iteration for F(4×4, 3×3) at 48 input
+/// channels): the other loop compiles one more pipeline, the same loop none, and each matches
+/// the f64 reference (four output channels of 64, for time; every output must be written).
+#[test]
+fn winograd_products_take_the_forced_k_loop() {
+    // A context of its own: pipelines other tests compile meanwhile in the shared one would count.
+    let ctx = &wgconv::Context::new().unwrap();
+    // 24 × 24 tiles: the products' grouped 1×1 GEMM runs on `gemm_m64_k16`.
+    let (input, weight) = ([1usize, 48, 96, 96], [64usize, 48, 3, 3]);
+    let options = opts().padding(&[1]);
+    let x = random_f32(1501, input.iter().product());
+    let w = random_f32(1502, weight.iter().product());
+    let channels = [0usize, 31, 32, 63];
+    let filter = weight[1..].iter().product::<usize>();
+    let w_some: Vec<f32> = channels.iter().flat_map(|&oc| w[oc * filter..(oc + 1) * filter].iter().copied()).collect();
+    let some_weight = [channels.len(), weight[1], weight[2], weight[3]];
+    let (expected, _) = reference::convolution(&x, &input, &w_some, &some_weight, None, &options).unwrap();
+    let (xt, wt) = (Tensor::from_f32(ctx, &x, &input).unwrap(), Tensor::from_f32(ctx, &w, &weight).unwrap());
+    let shape = ConvGeometry::new(&input, &weight, None, &options).unwrap().output_shape();
+    let plane = shape[2..].iter().product::<usize>();
+    let runs =
+        [(None, None), (Some(KTileLoads::Ahead), Some(1)), (Some(KTileLoads::InIteration), Some(0)), (None, Some(0))];
+    for (loads, new_pipelines) in runs {
+        let forced = ForcedPlan { k_tile_loads: loads, ..ForcedPlan::kernel(ConvKernel::Winograd4x4) };
+        let before = ctx.cached_pipelines();
+        let out = Tensor::full_f32(ctx, &shape, f32::NAN).unwrap();
+        ctx.convolution_into_forced(&xt, &wt, None, &out, &options, &forced).unwrap();
+        if let Some(added) = new_pipelines {
+            assert_eq!(ctx.cached_pipelines(), before + added, "{loads:?} loads");
+        }
+        let y = out.to_vec_f32(ctx).unwrap();
+        assert!(y.iter().all(|v| v.is_finite()), "{loads:?} loads: unwritten or non-finite outputs");
+        let y_some: Vec<f32> =
+            channels.iter().flat_map(|&oc| y[oc * plane..(oc + 1) * plane].iter().copied()).collect();
+        let err = reference::relative_error(&y_some, &expected);
+        assert!(err <= TOLERANCE, "{loads:?} loads: {err:e}");
+    }
+}
+
 /// Both K loops of the 16-deep staged tiles (`ForcedPlan::k_tile_loads`: the next K-tile loaded
 /// ahead of the multiply-adds, or each in its own iteration) on each of their tiles, at their
 /// default widths in K-slices and not, and 64 columns wide: a padded, strided direct layer

@@ -237,7 +237,10 @@ impl Batch<'_> {
             | ConvKernel::Winograd4x4Coop
             | ConvKernel::Winograd5x5
             | ConvKernel::Winograd5x5Tile4
-            | ConvKernel::Winograd6x6 => self.encode_winograd(kernel, buffers, call.packed_winograd, g, activation)?,
+            | ConvKernel::Winograd6x6 => {
+                let products_loads = plan.products_loads;
+                self.encode_winograd(kernel, buffers, call.packed_winograd, g, activation, products_loads)?
+            }
             ConvKernel::DepthwiseTiled => self.encode_depthwise_tiled(buffers, g, activation)?,
             ConvKernel::DepthwiseRows | ConvKernel::DepthwiseVec4 => {
                 self.encode_depthwise_rows(kernel, buffers, g, activation)?
@@ -413,7 +416,8 @@ impl Batch<'_> {
             // channels-last weight is converted, for the weight transform.
             let weight = contiguous(self, weight)?;
             let buffers = ConvBuffers { input, weight: &weight, bias: call.bias, output };
-            self.encode_winograd(kernel, buffers, call.packed_winograd, g, call.opts.activation)?;
+            // Only kernels whose products run on the tensor cores: no K-tile loads to choose.
+            self.encode_winograd(kernel, buffers, call.packed_winograd, g, call.opts.activation, None)?;
             return Ok(kernel);
         }
         let (input_nchw, weight_nchw) = (contiguous(self, input)?, contiguous(self, weight)?);

@@ -387,6 +387,14 @@ impl ConvKernel {
         matches!(self, ConvKernel::WinogradCoop | ConvKernel::Winograd4x4Coop)
     }
 
+    /// Whether this is a Winograd kernel whose products run on the fp32 GEMM kernels, the
+    /// 16-deep staged tiles among them, whose K-tile loads R69 sets by K and tuning or a
+    /// [`crate::ForcedPlan`] may set instead: `Winograd`, `Winograd4x4`, `Winograd5x5`,
+    /// `Winograd5x5Tile4` and `Winograd6x6`.
+    pub(crate) fn winograd_products_on_staged_tiles(self) -> bool {
+        self.is_winograd() && !self.winograd_products_on_tensor_cores()
+    }
+
     /// Whether this is any of the Winograd kernels (`Winograd`, `WinogradCoop`,
     /// `WinogradFused`, `Winograd4x4`, `Winograd4x4Coop`, `Winograd5x5`, `Winograd5x5Tile4`,
     /// `Winograd6x6`): those that run on a transformed weight, which a [`crate::Conv2d`] may

@@ -266,8 +266,9 @@ pub struct ForcedPlan {
     pub tile_n: Option<u32>,
     /// The GEMM kernels' K schedule (`None`: the planner's K-slices; it never picks stream-K).
     pub schedule: Option<GemmSchedule>,
-    /// When the 16-deep staged tiles load a K-tile (`None`: the planner's choice for the tile).
-    /// Not the products of the fp32 Winograd kernels, whose loads R69 sets by their K.
+    /// When the 16-deep staged tiles load a K-tile (`None`: the planner's choice for the tile),
+    /// those of the products of the fp32 Winograd kernels included (`None`: R69's choice by
+    /// their K).
     pub k_tile_loads: Option<KTileLoads>,
     /// The order in which the staged tiles take their output tiles (`None`: the planner's, R55).
     pub tile_order: Option<TileOrder>,

@@ -294,6 +294,10 @@ pub(crate) struct Plan {
     pub kernel: ConvKernel,
     /// For GEMM kernels: how their tiles launch.
     pub gemm: Option<GemmPlan>,
+    /// For the Winograd kernels whose products run on the fp32 GEMM kernels
+    /// ([`ConvKernel::winograd_products_on_staged_tiles`]): the products' K-tile loads as tuned
+    /// or forced (`None`: R69's, `winograd::products_k_tile_loads`).
+    pub products_loads: Option<KTileLoads>,
 }
 
 /// How a GEMM kernel's tiles launch.
@@ -329,7 +333,12 @@ pub(crate) fn plan(
 ) -> Result<Plan> {
     let (kernel, tuned) = runnable_kernel(ctx, geometry, dtype, precision, forced)?;
     if !kernel.is_gemm() {
-        return Ok(Plan { kernel, gemm: None });
+        // A tuned configuration comes only when nothing was forced (`runnable_kernel`).
+        let products_loads = match kernel.winograd_products_on_staged_tiles() {
+            true => tuned.map_or(forced.k_tile_loads, |t| t.k_tile_loads),
+            false => None,
+        };
+        return Ok(Plan { kernel, gemm: None, products_loads });
     }
     // A tuned configuration comes only when nothing was forced (`runnable_kernel`).
     let (tile_n, schedule, loads) = match tuned {
@@ -350,7 +359,7 @@ pub(crate) fn plan(
         DType::F32 => geometry.fitted_tile_order(kernel, tile_n),
         _ => TileOrder::NFastest,
     });
-    Ok(Plan { kernel, gemm: Some(GemmPlan { tile_n, schedule, loads, order }) })
+    Ok(Plan { kernel, gemm: Some(GemmPlan { tile_n, schedule, loads, order }), products_loads: None })
 }
 
 /// The error for a tensor-core `kernel` forced on a context without cooperative matrices.

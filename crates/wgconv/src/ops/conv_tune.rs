@@ -31,8 +31,9 @@ pub struct TunedConfig {
     /// GEMM kernel; a hand-made `None` there means the planner's K-slices, which a tuning file
     /// cannot express and stores as one slice.
     pub schedule: Option<GemmSchedule>,
-    /// When the 16-deep staged tiles load a K-tile (`None`: the planner's choice for the tile,
-    /// and for other kernels; files written before v50 read as `None`).
+    /// When the 16-deep staged tiles load a K-tile, those of a Winograd kernel's products
+    /// included (`None`: the planner's choice for the tile, R69's for the products, and for
+    /// other kernels; files written before v50 read as `None`).
     pub k_tile_loads: Option<KTileLoads>,
 }
 
@@ -88,7 +89,9 @@ impl From<TunedConfig> for TunedConfigRecord {
 impl std::fmt::Display for TunedConfig {
     /// `gemm`, `gemm/n96` (96-column tiles; shown when not the kernel's default), `gemm/k3`
     /// (three K-slices), `gemm/stream264` (stream-K over 264 workgroups), then `/ahead` or
-    /// `/in_iteration` where the K-tile loads are not the planner's for the tile.
+    /// `/in_iteration` where the K-tile loads are not the planner's for the tile; for a Winograd
+    /// kernel whose products run on the staged tiles, `winograd_4x4/ahead` where their loads are
+    /// set (tuning sets them only where they are not R69's).
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.kernel.name())?;
         let default_width = self.kernel.gemm_tile().map(|(_, n)| n);
@@ -105,6 +108,7 @@ impl std::fmt::Display for TunedConfig {
             Some(loads) if self.kernel.chooses_k_tile_loads() && loads != self.kernel.fitted_k_tile_loads(width) => {
                 write!(f, "/{}", loads.name())
             }
+            Some(loads) if self.kernel.winograd_products_on_staged_tiles() => write!(f, "/{}", loads.name()),
             _ => Ok(()),
         }
     }
@@ -248,6 +252,14 @@ impl Conv2d {
     }
 }
 
+/// The K loop other than `loads`.
+fn other_loads(loads: KTileLoads) -> KTileLoads {
+    match loads {
+        KTileLoads::Ahead => KTileLoads::InIteration,
+        KTileLoads::InIteration => KTileLoads::Ahead,
+    }
+}
+
 /// Workgroup counts that tile widths are fitted to: one, two and three per multiprocessor of a
 /// 132-SM GPU (as for stream-K), so that no multiprocessor gets one tile more than another.
 const WAVES: [u64; 3] = [FITTED_SMS, 2 * FITTED_SMS, 3 * FITTED_SMS];
@@ -270,6 +282,12 @@ fn configurations(ctx: &Context, g: &ConvGeometry) -> Vec<TunedConfig> {
         let Some((rows, default_width)) = kernel.gemm_tile() else {
             if kernel.workgroup_storage_bytes() <= storage {
                 push(TunedConfig { kernel, tile_n: None, schedule: None, k_tile_loads: None });
+                // Winograd's products on the staged tiles also with the K loop R69 does not
+                // choose for them.
+                if kernel.winograd_products_on_staged_tiles() {
+                    let other = other_loads(super::winograd::products_k_tile_loads(kernel, g.ic));
+                    push(TunedConfig { kernel, tile_n: None, schedule: None, k_tile_loads: Some(other) });
+                }
             }
             continue;
         };
@@ -281,10 +299,7 @@ fn configurations(ctx: &Context, g: &ConvGeometry) -> Vec<TunedConfig> {
         let planned = g.gemm_split_k(kernel, default_width);
         // The 16-deep tiles' other K loop, at the default width and the planner's K-slices.
         if kernel.chooses_k_tile_loads() && fits(default_width) {
-            let other = match kernel.fitted_k_tile_loads(default_width) {
-                KTileLoads::Ahead => KTileLoads::InIteration,
-                KTileLoads::InIteration => KTileLoads::Ahead,
-            };
+            let other = other_loads(kernel.fitted_k_tile_loads(default_width));
             if g.choose_split_k(kernel, default_width, Some(planned)).is_ok() {
                 push(TunedConfig { k_tile_loads: Some(other), ..gemm(GemmSchedule::SplitK(planned), default_width) });
             }
@@ -347,6 +362,26 @@ mod tests {
     use super::*;
     use crate::ops::conv_options::ConvOptions;
 
+    /// Tuning times the Winograd kernels whose products run on the staged tiles with their
+    /// products' other K loop too (the one R69 does not choose: ahead for F(4×4, 3×3) at 48
+    /// input channels, in the iteration for F(6×6, 3×3)), and those on the tensor cores without.
+    #[test]
+    fn tuning_times_both_k_loops_of_winograd_products() {
+        let ctx = crate::Context::new().expect("a GPU context (lavapipe in CI)");
+        let g =
+            ConvGeometry::new(&[1, 48, 24, 24], &[64, 48, 3, 3], None, &ConvOptions::default().padding(&[1])).unwrap();
+        let configs = configurations(&ctx, &g);
+        let with = |kernel, k_tile_loads| TunedConfig { kernel, tile_n: None, schedule: None, k_tile_loads };
+        for (kernel, other) in
+            [(ConvKernel::Winograd4x4, KTileLoads::Ahead), (ConvKernel::Winograd6x6, KTileLoads::InIteration)]
+        {
+            assert!(configs.contains(&with(kernel, None)), "{kernel:?}: {configs:?}");
+            assert!(configs.contains(&with(kernel, Some(other))), "{kernel:?}: {configs:?}");
+            assert!(!configs.contains(&with(kernel, Some(super::other_loads(other)))), "{kernel:?}: {configs:?}");
+        }
+        assert!(configs.iter().all(|c| !c.kernel.winograd_products_on_tensor_cores() || c.k_tile_loads.is_none()));
+    }
+
     #[test]
     fn configurations_are_named_with_their_width_when_not_the_default() {
         let config = |kernel, schedule, tile_n| TunedConfig { kernel, tile_n, schedule, k_tile_loads: None };
@@ -366,6 +401,13 @@ mod tests {
         assert_eq!(loads(k16, KTileLoads::InIteration).to_string(), "gemm_k16/k2");
         let m64 = config(ConvKernel::GemmM64K16, Some(split(1)), Some(128));
         assert_eq!(loads(m64, KTileLoads::InIteration).to_string(), "gemm_m64_k16/in_iteration");
+        // A Winograd kernel's products' loads are named where set (tuning sets them where they
+        // are not R69's); kernels whose products run on the tensor cores take none.
+        let f4 = config(ConvKernel::Winograd4x4, None, None);
+        assert_eq!(loads(f4, KTileLoads::Ahead).to_string(), "winograd_4x4/ahead");
+        assert_eq!(f4.to_string(), "winograd_4x4");
+        let coop = config(ConvKernel::Winograd4x4Coop, None, None);
+        assert_eq!(loads(coop, KTileLoads::Ahead).to_string(), "winograd_4x4_coop");
         let json = serde_json::to_string(&loads(k16, KTileLoads::InIteration)).unwrap();
         assert!(json.contains(r#""k_tile_loads":"in_iteration""#), "{json}");
         assert_eq!(serde_json::from_str::<TunedConfig>(&json).unwrap(), loads(k16, KTileLoads::InIteration));

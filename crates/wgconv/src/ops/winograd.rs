@@ -618,6 +618,15 @@ struct Intermediates<'a> {
     products: &'a Tensor,
 }
 
+/// How a part's three passes run: the output transform's activation, the products' K-tile
+/// loads (where they run on the staged fp32 tiles) and the tile rows of a band.
+#[derive(Clone, Copy)]
+struct Passes {
+    activation: Activation,
+    products_loads: KTileLoads,
+    band_rows: u32,
+}
+
 impl Batch<'_> {
     /// The kernel a convolution of `g` the planner gives `planned` runs with the transformed
     /// weight `kept` (a [`crate::Conv2d`]'s): `WinogradCoop` where it kept that kernel's for
@@ -648,7 +657,8 @@ impl Batch<'_> {
     /// transform, the products (`Winograd`, `Winograd4x4`, `Winograd5x5`, `Winograd5x5Tile4`, `Winograd6x6`: on
     /// the GEMM kernel the planner picks for them, a staged-tile one if it would pick another;
     /// `WinogradCoop`, `Winograd4x4Coop`: on `CoopNhwc`), and the output transform with the bias
-    /// and `activation`.
+    /// and `activation`. The products' K-tile loads are `products_loads`, else R69's
+    /// ([`products_k_tile_loads`]).
     pub(super) fn encode_winograd(
         &mut self,
         kernel: ConvKernel,
@@ -656,6 +666,7 @@ impl Batch<'_> {
         transformed: Option<&WinogradWeight>,
         g: &ConvGeometry,
         activation: Activation,
+        products_loads: Option<KTileLoads>,
     ) -> Result<()> {
         if kernel == ConvKernel::WinogradFused {
             return self.encode_winograd_fused(buffers, transformed, g, activation);
@@ -667,6 +678,7 @@ impl Batch<'_> {
         })?;
         let images = parts.images;
         let transformed = self.winograd_weight_kept_or_new(kernel, transformed, buffers.weight, g)?.tensor;
+        let products_loads = products_loads.unwrap_or_else(|| products_k_tile_loads(kernel, g.ic));
         let (in_image, out_image) = g.winograd_image_bytes();
         let mut first = 0;
         while first < g.n {
@@ -676,27 +688,27 @@ impl Batch<'_> {
                 (images < g.n).then(|| (u64::from(first) * image_bytes, u64::from(part.n) * image_bytes))
             };
             let windows = Windows { input: window(in_image), output: window(out_image) };
-            self.encode_winograd_part(kernel, buffers, &transformed, &part, activation, windows, parts.band_rows)?;
+            let passes = Passes { activation, products_loads, band_rows: parts.band_rows };
+            self.encode_winograd_part(kernel, buffers, &transformed, &part, windows, passes)?;
             first += part.n;
         }
         Ok(())
     }
 
     /// The input transform, the products and the output transform of the images of `part`,
-    /// bound at `windows` of the input and output, in bands of `band_rows` tile rows: each
-    /// band's three passes in turn, through intermediates that hold one band.
-    #[allow(clippy::too_many_arguments)]
+    /// bound at `windows` of the input and output, in bands of `passes.band_rows` tile rows:
+    /// each band's three passes in turn, through intermediates that hold one band.
     fn encode_winograd_part(
         &mut self,
         kernel: ConvKernel,
         buffers: ConvBuffers<'_>,
         transformed: &Tensor,
         part: &ConvGeometry,
-        activation: Activation,
         windows: Windows,
-        band_rows: u32,
+        passes: Passes,
     ) -> Result<()> {
         let ctx = self.ctx;
+        let band_rows = passes.band_rows;
         let nhwc = kernel.winograd_products_on_tensor_cores();
         let transform = kernel.winograd_transform();
         let tile_rows = part.winograd_tile_grid_of(transform.tile)[0];
@@ -712,7 +724,7 @@ impl Batch<'_> {
         while first < tile_rows {
             let band = [first, band_rows.min(tile_rows - first)];
             let tensors = Intermediates { input: &input, products: &products };
-            self.encode_winograd_band(kernel, buffers, transformed, part, activation, windows, tensors, band)?;
+            self.encode_winograd_band(kernel, buffers, transformed, part, windows, tensors, band, passes)?;
             first += band[1];
         }
         Ok(())
@@ -727,12 +739,13 @@ impl Batch<'_> {
         buffers: ConvBuffers<'_>,
         transformed: &Tensor,
         part: &ConvGeometry,
-        activation: Activation,
         windows: Windows,
         tensors: Intermediates<'_>,
         band: [u32; 2],
+        passes: Passes,
     ) -> Result<()> {
         let ctx = self.ctx;
+        let activation = passes.activation;
         let nhwc = kernel.winograd_products_on_tensor_cores();
         let Intermediates { input, products } = tensors;
         let algorithm = kernel.winograd_transform();
@@ -768,10 +781,10 @@ impl Batch<'_> {
                 let forced = ForcedPlan::kernel(ConvKernel::GemmN64K16);
                 plan = conv_plan::plan(ctx, &gemm, DType::F32, Precision::F32, &forced)?;
             }
-            // K-tile loads by K (`products_k_tile_loads`). N tiles fastest: R55 was not measured
-            // on them.
+            // K-tile loads as forced or tuned, else by K (`products_k_tile_loads`). N tiles
+            // fastest: R55 was not measured on them.
             if let Some(launch) = plan.gemm.as_mut() {
-                (launch.loads, launch.order) = (products_k_tile_loads(kernel, part.ic), TileOrder::NFastest);
+                (launch.loads, launch.order) = (passes.products_loads, TileOrder::NFastest);
             }
             self.encode_planned_gemm(plan, Some(transformed), gemm_buffers, &gemm, Activation::None)?;
         }
