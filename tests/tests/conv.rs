@@ -2810,7 +2810,10 @@ fn tuning_picks_the_fastest_measured_configuration() {
         assert!(err.contains(reason), "{err}");
         assert_eq!(other.tuned(&tuning.geometry), None);
     }
-    // A 16-deep tile's K-tile loads are taken (files before v50 have none: the planner's).
+    // A 16-deep tile's K-tile loads are taken (files before v50 have none: the planner's), also
+    // where the tuned configuration named loads of its own.
+    let twice = with_loads(&with_loads(&exported, "gemm_k16"), "gemm_k16");
+    assert_eq!(twice.matches("k_tile_loads").count(), 1, "{twice}");
     let loads = fresh();
     assert_eq!(loads.import_tuning(&with_tile_width(&with_loads(&exported, "gemm_k16"), "128")).unwrap(), 1);
     let taken = loads.tuned(&tuning.geometry).unwrap();
@@ -2828,12 +2831,28 @@ fn tuning_picks_the_fastest_measured_configuration() {
     assert_eq!(ctx.convolution(&xt, &wt, None, &options).unwrap().kernel, tuning.geometry.planned_kernel());
 }
 
-/// `exported` (one entry) with its kernel replaced by `kernel` and K-tile loads `in_iteration`.
+/// `exported` (one entry) with its kernel replaced by `kernel` and K-tile loads `in_iteration`
+/// (any it had dropped first: JSON with a field named twice does not parse).
 fn with_loads(exported: &str, kernel: &str) -> String {
+    let exported = &without_loads(exported);
     let at = exported.find("\"kernel\": \"").expect("a kernel field");
     let end = at + exported[at..].find(',').unwrap();
     let entry = format!("\"kernel\": \"{kernel}\", \"k_tile_loads\": \"in_iteration\"");
     format!("{}{entry}{}", &exported[..at], &exported[end..])
+}
+
+/// `exported` (one entry) without its `k_tile_loads` field, if it has one, and the comma that
+/// separated it from its neighbour.
+fn without_loads(exported: &str) -> String {
+    let key = "\"k_tile_loads\": \"";
+    let Some(at) = exported.find(key) else { return exported.to_string() };
+    let value_end = at + key.len() + exported[at + key.len()..].find('"').expect("a closing quote") + 1;
+    let rest = &exported[value_end..];
+    let (start, end) = match rest.trim_start().starts_with(',') {
+        true => (at, value_end + rest.find(',').unwrap() + 1),
+        false => (exported[..at].rfind(',').expect("a field before it"), value_end),
+    };
+    format!("{}{}", &exported[..start], &exported[end..])
 }
 
 /// `exported` (one tuning entry) with its tile width set to `width`.

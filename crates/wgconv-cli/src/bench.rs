@@ -116,8 +116,8 @@ pub struct BenchArgs {
     kernel: Option<ConvKernel>,
     /// The 16-deep staged GEMM tiles' K-tile loads, `ahead` or `in_iteration`, instead of the
     /// planner's on every float layer that runs those tiles (with `--kernel`, or on the
-    /// planner's kernels; tuned configurations are then set aside): both loops of one binary
-    /// compared layer by layer.
+    /// planner's kernels, the fp32 Winograd kernels' products included; tuned configurations
+    /// are then set aside): both loops of one binary compared layer by layer.
     #[arg(long, value_parser = crate::args::k_tile_loads)]
     k_tile_loads: Option<KTileLoads>,
     /// The order in which the staged GEMM tiles take their output tiles, `n_fastest` or

@@ -80,9 +80,10 @@ struct Conv2dArgs {
     /// of the planner's; ignored when another kernel runs.
     #[arg(long, value_parser = args::tile_width)]
     tile_n: Option<u32>,
-    /// The 16-deep staged GEMM tiles (gemm_k16, gemm_m64_k16, gemm_n64_k16): `ahead` (the next
-    /// K-tile loaded before this one's multiply-adds) or `in_iteration` (each K-tile loaded in
-    /// its own iteration) instead of the planner's choice; ignored when another kernel runs.
+    /// The 16-deep staged GEMM tiles (gemm_k16, gemm_m64_k16, gemm_n64_k16), those of the fp32
+    /// Winograd kernels' products included: `ahead` (the next K-tile loaded before this one's
+    /// multiply-adds) or `in_iteration` (each K-tile loaded in its own iteration) instead of the
+    /// planner's choice; ignored when another kernel runs.
     #[arg(long, value_parser = args::k_tile_loads)]
     k_tile_loads: Option<wgconv::KTileLoads>,
     /// The staged GEMM tiles in K-slices: `n_fastest` or `m_fastest` (output tiles taken along

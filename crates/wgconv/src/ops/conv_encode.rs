@@ -416,7 +416,8 @@ impl Batch<'_> {
             // channels-last weight is converted, for the weight transform.
             let weight = contiguous(self, weight)?;
             let buffers = ConvBuffers { input, weight: &weight, bias: call.bias, output };
-            // Only kernels whose products run on the tensor cores: no K-tile loads to choose.
+            // `WinogradCoop`, `Winograd4x4Coop` and `WinogradFused`: no K-tile loads to choose.
+            debug_assert!(!kernel.winograd_products_on_staged_tiles(), "{kernel:?}");
             self.encode_winograd(kernel, buffers, call.packed_winograd, g, call.opts.activation, None)?;
             return Ok(kernel);
         }

@@ -566,7 +566,7 @@ impl ConvKernel {
     /// follow unmeasured); the 64 × 128 tiles (`GemmM64K16`) keep the loads ahead (in the
     /// iteration: 0.98×, five of seven slower), as does every kernel that does not choose
     /// ([`ConvKernel::chooses_k_tile_loads`]). Winograd's products load by K instead (R69,
-    /// `winograd::products_k_tile_loads`).
+    /// `winograd::products_k_tile_loads`), unless forced or tuned.
     pub(crate) fn fitted_k_tile_loads(self, tile_n: u32) -> KTileLoads {
         match self.gemm_entry() {
             ConvKernel::GemmK16 => KTileLoads::InIteration,

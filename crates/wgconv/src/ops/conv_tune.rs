@@ -19,7 +19,8 @@ use crate::{
 };
 
 /// A configuration [`Conv2d::tune`] measured: a kernel and, for GEMM kernels, its tile width
-/// and K schedule, and for the 16-deep staged tiles their K-tile loads.
+/// and K schedule, and for the 16-deep staged tiles their K-tile loads (for the fp32 Winograd
+/// kernels, those of their products).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(from = "TunedConfigRecord", into = "TunedConfigRecord")]
 pub struct TunedConfig {
@@ -155,7 +156,8 @@ impl Conv2d {
     /// this device (each kernel that fits the device; GEMM kernels at several K-slice counts,
     /// each slice at least 32 deep, with stream-K on small grids, and at the tile widths that fit
     /// the grid to whole waves; the 16-deep tiles also with the K loop the planner does not
-    /// pick, at its width and K-slices), remembers the fastest in `ctx` for that geometry, and
+    /// pick, at its width and K-slices, and the fp32 Winograd kernels whose products run on them
+    /// also with the products' other K loop), remembers the fastest in `ctx` for that geometry, and
     /// returns what was measured. Costs a pipeline compile per candidate, a warm-up, and
     /// `sampling.samples` rounds that time `sampling.launches` runs of every candidate (rounds,
     /// not one candidate after another, so drifting clocks do not favour the first ones); run
@@ -268,7 +270,9 @@ const WAVES: [u64; 3] = [FITTED_SMS, 2 * FITTED_SMS, 3 * FITTED_SMS];
 /// its default width with every K-slice count and stream-K, and at the narrowest widths whose
 /// grid fits one, two or three tiles per multiprocessor (`WAVES`), unsplit and at the
 /// planner's K-slices for that width; the 16-deep tiles also with their other K loop
-/// ([`KTileLoads`]) at the default width and the planner's K-slices.
+/// ([`KTileLoads`]) at the default width and the planner's K-slices; the fp32 Winograd kernels
+/// whose products run on the 16-deep tiles also with the products' loop R69 does not choose
+/// (where the products run on other tiles, the loop changes nothing, and is not timed twice).
 fn configurations(ctx: &Context, g: &ConvGeometry) -> Vec<TunedConfig> {
     let storage = ctx.limits().max_compute_workgroup_storage_size;
     let k_tiles = g.gemm_k_depth().div_ceil(8);
@@ -284,7 +288,7 @@ fn configurations(ctx: &Context, g: &ConvGeometry) -> Vec<TunedConfig> {
                 push(TunedConfig { kernel, tile_n: None, schedule: None, k_tile_loads: None });
                 // Winograd's products on the staged tiles also with the K loop R69 does not
                 // choose for them.
-                if kernel.winograd_products_on_staged_tiles() {
+                if super::winograd::products_take_k_tile_loads(ctx, g, kernel) {
                     let other = other_loads(super::winograd::products_k_tile_loads(kernel, g.ic));
                     push(TunedConfig { kernel, tile_n: None, schedule: None, k_tile_loads: Some(other) });
                 }
@@ -360,26 +364,37 @@ fn wave_fitting_widths(g: &ConvGeometry, rows: u32) -> Vec<u32> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ops::conv_options::ConvOptions;
+    use crate::ops::conv_options::{ConvOptions, Precision};
+    use crate::tensor::DType;
 
-    /// Tuning times the Winograd kernels whose products run on the staged tiles with their
-    /// products' other K loop too (the one R69 does not choose: ahead for F(4×4, 3×3) at 48
-    /// input channels, in the iteration for F(6×6, 3×3)), and those on the tensor cores without.
+    /// Tuning times an fp32 Winograd kernel whose products run on the 16-deep staged tiles with
+    /// the products' other K loop too (the one R69 does not choose: ahead for F(4×4, 3×3) at 48
+    /// input channels), and not where they run on other tiles (F(6×6, 3×3)'s 16 × 16 tiles of
+    /// 64 groups here, and every Winograd kernel on a small grid). A tuned loop reaches the plan.
     #[test]
     fn tuning_times_both_k_loops_of_winograd_products() {
         let ctx = crate::Context::new().expect("a GPU context (lavapipe in CI)");
-        let g =
-            ConvGeometry::new(&[1, 48, 24, 24], &[64, 48, 3, 3], None, &ConvOptions::default().padding(&[1])).unwrap();
+        let same = ConvOptions::default().padding(&[1]);
+        let g = ConvGeometry::new(&[1, 48, 96, 96], &[64, 48, 3, 3], None, &same).unwrap();
         let configs = configurations(&ctx, &g);
         let with = |kernel, k_tile_loads| TunedConfig { kernel, tile_n: None, schedule: None, k_tile_loads };
-        for (kernel, other) in
-            [(ConvKernel::Winograd4x4, KTileLoads::Ahead), (ConvKernel::Winograd6x6, KTileLoads::InIteration)]
-        {
-            assert!(configs.contains(&with(kernel, None)), "{kernel:?}: {configs:?}");
-            assert!(configs.contains(&with(kernel, Some(other))), "{kernel:?}: {configs:?}");
-            assert!(!configs.contains(&with(kernel, Some(super::other_loads(other)))), "{kernel:?}: {configs:?}");
-        }
-        assert!(configs.iter().all(|c| !c.kernel.winograd_products_on_tensor_cores() || c.k_tile_loads.is_none()));
+        let f4 = ConvKernel::Winograd4x4;
+        assert!(
+            configs.contains(&with(f4, None)) && configs.contains(&with(f4, Some(KTileLoads::Ahead))),
+            "{configs:?}"
+        );
+        assert!(!configs.contains(&with(f4, Some(KTileLoads::InIteration))), "{configs:?}");
+        assert!(configs.contains(&with(ConvKernel::Winograd6x6, None)), "{configs:?}");
+        // Only kernels that take K-tile loads are timed with them.
+        let takes = |k: ConvKernel| k.chooses_k_tile_loads() || k.winograd_products_on_staged_tiles();
+        assert!(configs.iter().all(|c| c.k_tile_loads.is_none() || takes(c.kernel)), "{configs:?}");
+        assert!(!configs.iter().any(|c| c.kernel == ConvKernel::Winograd6x6 && c.k_tile_loads.is_some()));
+        let small = ConvGeometry::new(&[1, 48, 24, 24], &[64, 48, 3, 3], None, &same).unwrap();
+        assert!(configurations(&ctx, &small).iter().all(|c| !c.kernel.is_winograd() || c.k_tile_loads.is_none()));
+        // A tuned loop is the plan's.
+        ctx.remember_tuning(g.clone(), with(f4, Some(KTileLoads::Ahead)));
+        let plan = crate::ops::conv_plan::plan(&ctx, &g, DType::F32, Precision::F32, &ForcedPlan::default()).unwrap();
+        assert_eq!((plan.kernel, plan.products_loads), (f4, Some(KTileLoads::Ahead)));
     }
 
     #[test]

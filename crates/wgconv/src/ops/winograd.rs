@@ -90,6 +90,30 @@ const POSITIONS: u32 = WinogradTransform::F2X2_3X3.positions();
 /// ([`products_k_tile_loads`]).
 pub(crate) const PRODUCTS_LOADS_IN_ITERATION_MAX_K: u32 = 128;
 
+/// Whether the products of Winograd `kernel` on `g` run, on `ctx`'s device, on the 16-deep staged
+/// tiles, which take a K loop ([`ConvKernel::chooses_k_tile_loads`]): as `encode_winograd_band`
+/// plans them, for the first part's band. Elsewhere (the small-grid tiles, the tensor cores) a
+/// forced or tuned loop changes nothing, and tuning does not time it twice.
+pub(crate) fn products_take_k_tile_loads(ctx: &crate::Context, g: &ConvGeometry, kernel: ConvKernel) -> bool {
+    if !kernel.winograd_products_on_staged_tiles() {
+        return false;
+    }
+    let limits = ctx.limits();
+    let alignment = u64::from(limits.min_storage_buffer_offset_alignment);
+    let Some(parts) = g.winograd_parts(kernel, limits.max_storage_buffer_binding_size, alignment) else {
+        return false;
+    };
+    let part = ConvGeometry { n: parts.images, ..g.clone() };
+    let Ok(gemm) = part.winograd_band_gemm(kernel.winograd_transform(), parts.band_rows) else {
+        return false;
+    };
+    match conv_plan::plan(ctx, &gemm, DType::F32, Precision::F32, &ForcedPlan::default()) {
+        Ok(plan) if plan.kernel.is_gemm_shaped() => plan.kernel.chooses_k_tile_loads(),
+        // `encode_winograd_band` runs those on `GemmN64K16`.
+        _ => ConvKernel::GemmN64K16.chooses_k_tile_loads(),
+    }
+}
+
 /// How the products' staged GEMM tiles of Winograd `kernel` on a layer of `ic` input channels
 /// load their K-tiles (rule R69): for `Winograd4x4` and `Winograd5x5Tile4`, in their own
 /// iteration up to [`PRODUCTS_LOADS_IN_ITERATION_MAX_K`]; a K-tile ahead above and for the other
