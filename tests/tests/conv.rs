@@ -2280,15 +2280,36 @@ fn planned_winograd_6x6_over_a_binding_runs_winograd_4x4() {
     batch.submit().unwrap();
     let y = out.to_vec_f32(&ctx).unwrap();
     assert!(y.iter().all(|v| v.is_finite()), "unwritten or non-finite outputs");
-    let channels = [0usize, 1, 63, 64, 127, 128, 158, 159];
-    let filter = weight[1..].iter().product::<usize>();
-    let w_some: Vec<f32> = channels.iter().flat_map(|&oc| w[oc * filter..(oc + 1) * filter].iter().copied()).collect();
-    let some_weight = [channels.len(), weight[1], weight[2], weight[3]];
-    let (expected, _) = reference::convolution(&x, &input, &w_some, &some_weight, None, &options).unwrap();
-    let plane = g.output_shape()[2..].iter().product::<usize>();
-    let y_some: Vec<f32> = channels.iter().flat_map(|&oc| y[oc * plane..(oc + 1) * plane].iter().copied()).collect();
-    let err = reference::relative_error(&y_some, &expected);
+    let some = SomeChannels::new(&[0, 1, 63, 64, 127, 128, 158, 159], (&x, &input), (&w, &weight), &options);
+    let err = some.error(&y);
     assert!(err <= TOLERANCE, "{err:e}");
+}
+
+/// The f64 reference of a few output channels of a one-image convolution, where all of them
+/// would take too long unoptimised.
+struct SomeChannels {
+    channels: Vec<usize>,
+    plane: usize,
+    expected: Vec<f64>,
+}
+
+impl SomeChannels {
+    /// `channels` of the convolution of `input` (data, shape [1, IC, H, W]) by `weight`.
+    fn new(channels: &[usize], input: (&[f32], &[usize]), weight: (&[f32], &[usize]), options: &ConvOptions) -> Self {
+        let ((x, input_shape), (w, weight_shape)) = (input, weight);
+        let filter = weight_shape[1..].iter().product::<usize>();
+        let w_some: Vec<f32> = channels.iter().flat_map(|&oc| &w[oc * filter..(oc + 1) * filter]).copied().collect();
+        let some_shape = [channels.len(), weight_shape[1], weight_shape[2], weight_shape[3]];
+        let (expected, shape) = reference::convolution(x, input_shape, &w_some, &some_shape, None, options).unwrap();
+        Self { channels: channels.to_vec(), plane: shape[2..].iter().product(), expected }
+    }
+
+    /// The relative error of those channels of the output `y` ([1, OC, OH, OW]).
+    fn error(&self, y: &[f32]) -> f64 {
+        let plane = self.plane;
+        let y_some: Vec<f32> = self.channels.iter().flat_map(|&oc| &y[oc * plane..(oc + 1) * plane]).copied().collect();
+        reference::relative_error(&y_some, &self.expected)
+    }
 }
 
 /// Winograd's products in K-slices (1024 input channels on 4 tiles: the small-grid GEMM splits
@@ -3389,14 +3410,9 @@ fn winograd_products_take_the_forced_k_loop() {
     let options = opts().padding(&[1]);
     let x = random_f32(1501, input.iter().product());
     let w = random_f32(1502, weight.iter().product());
-    let channels = [0usize, 31, 32, 63];
-    let filter = weight[1..].iter().product::<usize>();
-    let w_some: Vec<f32> = channels.iter().flat_map(|&oc| w[oc * filter..(oc + 1) * filter].iter().copied()).collect();
-    let some_weight = [channels.len(), weight[1], weight[2], weight[3]];
-    let (expected, _) = reference::convolution(&x, &input, &w_some, &some_weight, None, &options).unwrap();
+    let some = SomeChannels::new(&[0, 31, 32, 63], (&x, &input), (&w, &weight), &options);
     let (xt, wt) = (Tensor::from_f32(ctx, &x, &input).unwrap(), Tensor::from_f32(ctx, &w, &weight).unwrap());
     let shape = ConvGeometry::new(&input, &weight, None, &options).unwrap().output_shape();
-    let plane = shape[2..].iter().product::<usize>();
     let runs =
         [(None, None), (Some(KTileLoads::Ahead), Some(1)), (Some(KTileLoads::InIteration), Some(0)), (None, Some(0))];
     for (loads, new_pipelines) in runs {
@@ -3409,9 +3425,7 @@ fn winograd_products_take_the_forced_k_loop() {
         }
         let y = out.to_vec_f32(ctx).unwrap();
         assert!(y.iter().all(|v| v.is_finite()), "{loads:?} loads: unwritten or non-finite outputs");
-        let y_some: Vec<f32> =
-            channels.iter().flat_map(|&oc| y[oc * plane..(oc + 1) * plane].iter().copied()).collect();
-        let err = reference::relative_error(&y_some, &expected);
+        let err = some.error(&y);
         assert!(err <= TOLERANCE, "{loads:?} loads: {err:e}");
     }
 }

@@ -558,6 +558,12 @@ impl ConvKernel {
         matches!(self.gemm_entry(), ConvKernel::GemmK16 | ConvKernel::GemmM64K16)
     }
 
+    /// Whether a configuration of this kernel may name K-tile loads: the 16-deep staged tiles'
+    /// own, or an fp32 Winograd kernel's products' ([`ConvKernel::winograd_products_on_staged_tiles`]).
+    pub(crate) fn takes_k_tile_loads(self) -> bool {
+        self.chooses_k_tile_loads() || self.winograd_products_on_staged_tiles()
+    }
+
     /// The planner's K-tile loads for the kernel at tile width `tile_n`, as measured per tile
     /// (v50 calls A and D, an H100, planned runs of six models and the default suite): the
     /// 128-row tiles (`GemmK16`, any width) and the 64-row ones at 64 columns (`GemmN64K16`)

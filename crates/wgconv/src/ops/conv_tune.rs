@@ -386,8 +386,7 @@ mod tests {
         assert!(!configs.contains(&with(f4, Some(KTileLoads::InIteration))), "{configs:?}");
         assert!(configs.contains(&with(ConvKernel::Winograd6x6, None)), "{configs:?}");
         // Only kernels that take K-tile loads are timed with them.
-        let takes = |k: ConvKernel| k.chooses_k_tile_loads() || k.winograd_products_on_staged_tiles();
-        assert!(configs.iter().all(|c| c.k_tile_loads.is_none() || takes(c.kernel)), "{configs:?}");
+        assert!(configs.iter().all(|c| c.k_tile_loads.is_none() || c.kernel.takes_k_tile_loads()), "{configs:?}");
         assert!(!configs.iter().any(|c| c.kernel == ConvKernel::Winograd6x6 && c.k_tile_loads.is_some()));
         let small = ConvGeometry::new(&[1, 48, 24, 24], &[64, 48, 3, 3], None, &same).unwrap();
         assert!(configurations(&ctx, &small).iter().all(|c| !c.kernel.is_winograd() || c.k_tile_loads.is_none()));

@@ -170,9 +170,7 @@ impl Context {
         } else if schedule.is_some() || tile_n.is_some() {
             return Err(Error::tuning_file(format!("kernel {} takes no K-split or tile width", kernel.name())));
         }
-        // The staged tiles choose theirs, and the Winograd kernels whose products run on them.
-        let takes_loads = kernel.chooses_k_tile_loads() || kernel.winograd_products_on_staged_tiles();
-        if let Some(loads) = k_tile_loads.filter(|_| !takes_loads) {
+        if let Some(loads) = k_tile_loads.filter(|_| !kernel.takes_k_tile_loads()) {
             let name = kernel.name();
             return Err(Error::tuning_file(format!("kernel {name} takes no K-tile loads (got {})", loads.name())));
         }

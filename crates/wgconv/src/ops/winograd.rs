@@ -107,10 +107,17 @@ pub(crate) fn products_take_k_tile_loads(ctx: &crate::Context, g: &ConvGeometry,
     let Ok(gemm) = part.winograd_band_gemm(kernel.winograd_transform(), parts.band_rows) else {
         return false;
     };
-    match conv_plan::plan(ctx, &gemm, DType::F32, Precision::F32, &ForcedPlan::default()) {
-        Ok(plan) if plan.kernel.is_gemm_shaped() => plan.kernel.chooses_k_tile_loads(),
-        // `encode_winograd_band` runs those on `GemmN64K16`.
-        _ => ConvKernel::GemmN64K16.chooses_k_tile_loads(),
+    products_plan(ctx, &gemm).is_ok_and(|plan| plan.kernel.chooses_k_tile_loads())
+}
+
+/// The plan of the fp32 Winograd kernels' products, a grouped 1×1 convolution of geometry
+/// `gemm` ([`ConvGeometry::winograd_gemm`]): the planner's, on `GemmN64K16` where the planner
+/// would not run a GEMM kernel.
+fn products_plan(ctx: &crate::Context, gemm: &ConvGeometry) -> Result<conv_plan::Plan> {
+    let plan = conv_plan::plan(ctx, gemm, DType::F32, Precision::F32, &ForcedPlan::default())?;
+    match plan.kernel.is_gemm_shaped() {
+        true => Ok(plan),
+        false => conv_plan::plan(ctx, gemm, DType::F32, Precision::F32, &ForcedPlan::kernel(ConvKernel::GemmN64K16)),
     }
 }
 
@@ -800,11 +807,7 @@ impl Batch<'_> {
         if nhwc {
             self.record_coop_nhwc(gemm_buffers, &gemm, Activation::None)?;
         } else {
-            let mut plan = conv_plan::plan(ctx, &gemm, DType::F32, Precision::F32, &ForcedPlan::default())?;
-            if !plan.kernel.is_gemm_shaped() {
-                let forced = ForcedPlan::kernel(ConvKernel::GemmN64K16);
-                plan = conv_plan::plan(ctx, &gemm, DType::F32, Precision::F32, &forced)?;
-            }
+            let mut plan = products_plan(ctx, &gemm)?;
             // K-tile loads as forced or tuned, else by K (`products_k_tile_loads`). N tiles
             // fastest: R55 was not measured on them.
             if let Some(launch) = plan.gemm.as_mut() {
