@@ -3430,6 +3430,30 @@ fn winograd_products_take_the_forced_k_loop() {
     }
 }
 
+/// R70's products: F(4×4, 3×3) on 136 input channels runs its products on the 64 × 64 tiles
+/// (`gemm_n64_k16`), 72 output channels a ragged second tile of rows, with the K loop R70
+/// chooses (in the iteration) and the other one forced, against the f64 reference.
+#[test]
+fn wide_winograd_products_on_square_tiles_match_the_reference() {
+    let ctx = &wgconv::Context::new().unwrap();
+    let (input, weight) = ([1usize, 136, 40, 40], [72usize, 136, 3, 3]);
+    let options = opts().padding(&[1]);
+    let x = random_f32(1601, input.iter().product());
+    let w = random_f32(1602, weight.iter().product());
+    let some = SomeChannels::new(&[0, 35, 63, 64, 71], (&x, &input), (&w, &weight), &options);
+    let (xt, wt) = (Tensor::from_f32(ctx, &x, &input).unwrap(), Tensor::from_f32(ctx, &w, &weight).unwrap());
+    let shape = ConvGeometry::new(&input, &weight, None, &options).unwrap().output_shape();
+    for loads in [None, Some(KTileLoads::Ahead)] {
+        let forced = ForcedPlan { k_tile_loads: loads, ..ForcedPlan::kernel(ConvKernel::Winograd4x4) };
+        let out = Tensor::full_f32(ctx, &shape, f32::NAN).unwrap();
+        ctx.convolution_into_forced(&xt, &wt, None, &out, &options, &forced).unwrap();
+        let y = out.to_vec_f32(ctx).unwrap();
+        assert!(y.iter().all(|v| v.is_finite()), "{loads:?} loads: unwritten or non-finite outputs");
+        let err = some.error(&y);
+        assert!(err <= TOLERANCE, "{loads:?} loads: {err:e}");
+    }
+}
+
 /// Both K loops of the 16-deep staged tiles (`ForcedPlan::k_tile_loads`: the next K-tile loaded
 /// ahead of the multiply-adds, or each in its own iteration) on each of their tiles, at their
 /// default widths in K-slices and not, and 64 columns wide: a padded, strided direct layer

@@ -268,7 +268,7 @@ pub struct ForcedPlan {
     pub schedule: Option<GemmSchedule>,
     /// When the 16-deep staged tiles load a K-tile (`None`: the planner's choice for the tile),
     /// those of the products of the fp32 Winograd kernels included (`None`: R69's choice by
-    /// their K).
+    /// their K, or R70's).
     pub k_tile_loads: Option<KTileLoads>,
     /// The order in which the staged tiles take their output tiles (`None`: the planner's, R55).
     pub tile_order: Option<TileOrder>,

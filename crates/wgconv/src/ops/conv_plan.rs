@@ -296,7 +296,7 @@ pub(crate) struct Plan {
     pub gemm: Option<GemmPlan>,
     /// For the Winograd kernels whose products run on the fp32 GEMM kernels
     /// ([`ConvKernel::winograd_products_on_staged_tiles`]): the products' K-tile loads as tuned
-    /// or forced (`None`: R69's, `winograd::products_k_tile_loads`).
+    /// or forced (`None`: R69's or R70's, `winograd::products_plan`).
     pub products_loads: Option<KTileLoads>,
 }
 

@@ -33,7 +33,7 @@ pub struct TunedConfig {
     /// cannot express and stores as one slice.
     pub schedule: Option<GemmSchedule>,
     /// When the 16-deep staged tiles load a K-tile, those of a Winograd kernel's products
-    /// included (`None`: the planner's choice for the tile, R69's for the products, and for
+    /// included (`None`: the planner's choice for the tile, R69's or R70's for the products, and for
     /// other kernels; files written before v50 read as `None`).
     pub k_tile_loads: Option<KTileLoads>,
 }
@@ -92,7 +92,7 @@ impl std::fmt::Display for TunedConfig {
     /// (three K-slices), `gemm/stream264` (stream-K over 264 workgroups), then `/ahead` or
     /// `/in_iteration` where the K-tile loads are not the planner's for the tile; for a Winograd
     /// kernel whose products run on the staged tiles, `winograd_4x4/ahead` where their loads are
-    /// set (tuning sets them only where they are not R69's).
+    /// set (tuning sets them only where they are not R69's or R70's).
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.kernel.name())?;
         let default_width = self.kernel.gemm_tile().map(|(_, n)| n);
@@ -271,7 +271,7 @@ const WAVES: [u64; 3] = [FITTED_SMS, 2 * FITTED_SMS, 3 * FITTED_SMS];
 /// grid fits one, two or three tiles per multiprocessor (`WAVES`), unsplit and at the
 /// planner's K-slices for that width; the 16-deep tiles also with their other K loop
 /// ([`KTileLoads`]) at the default width and the planner's K-slices; the fp32 Winograd kernels
-/// whose products run on the 16-deep tiles also with the products' loop R69 does not choose
+/// whose products run on the 16-deep tiles also with the products' loop R69 or R70 does not choose
 /// (where the products run on other tiles, the loop changes nothing, and is not timed twice).
 fn configurations(ctx: &Context, g: &ConvGeometry) -> Vec<TunedConfig> {
     let storage = ctx.limits().max_compute_workgroup_storage_size;
@@ -286,10 +286,10 @@ fn configurations(ctx: &Context, g: &ConvGeometry) -> Vec<TunedConfig> {
         let Some((rows, default_width)) = kernel.gemm_tile() else {
             if kernel.workgroup_storage_bytes() <= storage {
                 push(TunedConfig { kernel, tile_n: None, schedule: None, k_tile_loads: None });
-                // Winograd's products on the staged tiles also with the K loop R69 does not
-                // choose for them.
-                if super::winograd::products_take_k_tile_loads(ctx, g, kernel) {
-                    let other = other_loads(super::winograd::products_k_tile_loads(kernel, g.ic));
+                // Winograd's products on the staged tiles also with the K loop R69 or R70 does
+                // not choose for them.
+                if let Some(planned) = super::winograd::planned_products_k_tile_loads(ctx, g, kernel) {
+                    let other = other_loads(planned);
                     push(TunedConfig { kernel, tile_n: None, schedule: None, k_tile_loads: Some(other) });
                 }
             }

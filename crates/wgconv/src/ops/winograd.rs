@@ -87,42 +87,82 @@ const POSITIONS: u32 = WinogradTransform::F2X2_3X3.positions();
 
 /// The most input channels (the K of each position's GEMM) at which the products of
 /// `Winograd4x4` and `Winograd5x5Tile4` load their K-tiles in their own iteration
-/// ([`products_k_tile_loads`]).
+/// ([`products_k_tile_loads`]); above it, rule R70 moves products to the 64 × 64 tiles
+/// ([`products_on_square_tiles`]).
 pub(crate) const PRODUCTS_LOADS_IN_ITERATION_MAX_K: u32 = 128;
 
-/// Whether the products of Winograd `kernel` on `g` run, on `ctx`'s device, on the 16-deep staged
-/// tiles, which take a K loop ([`ConvKernel::chooses_k_tile_loads`]): as `encode_winograd_band`
-/// plans them, for the first part's band. Elsewhere (the small-grid tiles, the tensor cores) a
-/// forced or tuned loop changes nothing, and tuning does not time it twice.
-pub(crate) fn products_take_k_tile_loads(ctx: &crate::Context, g: &ConvGeometry, kernel: ConvKernel) -> bool {
+/// The K-tile loads of the products of Winograd `kernel` on `g` as planned on `ctx`'s device (R69,
+/// R70), where they run on the 16-deep staged tiles, which take a K loop
+/// ([`ConvKernel::chooses_k_tile_loads`]): as `encode_winograd_band` plans them, for the first
+/// part's band. `None` elsewhere (the small-grid tiles, the tensor cores): there a forced or
+/// tuned loop changes nothing, and tuning does not time it twice.
+pub(crate) fn planned_products_k_tile_loads(
+    ctx: &crate::Context,
+    g: &ConvGeometry,
+    kernel: ConvKernel,
+) -> Option<KTileLoads> {
     if !kernel.winograd_products_on_staged_tiles() {
-        return false;
+        return None;
     }
     let limits = ctx.limits();
     let alignment = u64::from(limits.min_storage_buffer_offset_alignment);
-    let Some(parts) = g.winograd_parts(kernel, limits.max_storage_buffer_binding_size, alignment) else {
-        return false;
-    };
+    let parts = g.winograd_parts(kernel, limits.max_storage_buffer_binding_size, alignment)?;
     let part = ConvGeometry { n: parts.images, ..g.clone() };
-    let Ok(gemm) = part.winograd_band_gemm(kernel.winograd_transform(), parts.band_rows) else {
-        return false;
-    };
-    products_plan(ctx, &gemm).is_ok_and(|plan| plan.kernel.chooses_k_tile_loads())
+    let gemm = part.winograd_band_gemm(kernel.winograd_transform(), parts.band_rows).ok()?;
+    let plan = products_plan(ctx, &gemm, kernel, g.ic).ok()?;
+    plan.gemm.filter(|_| plan.kernel.chooses_k_tile_loads()).map(|launch| launch.loads)
 }
 
-/// The plan of the fp32 Winograd kernels' products, a grouped 1×1 convolution of geometry
-/// `gemm` ([`ConvGeometry::winograd_gemm`]): the planner's, on `GemmN64K16` where the planner
-/// would not run a GEMM kernel.
-fn products_plan(ctx: &crate::Context, gemm: &ConvGeometry) -> Result<conv_plan::Plan> {
-    let plan = conv_plan::plan(ctx, gemm, DType::F32, Precision::F32, &ForcedPlan::default())?;
-    match plan.kernel.is_gemm_shaped() {
-        true => Ok(plan),
-        false => conv_plan::plan(ctx, gemm, DType::F32, Precision::F32, &ForcedPlan::kernel(ConvKernel::GemmN64K16)),
+/// The plan of the products of Winograd `kernel` on a layer of `ic` input channels, a grouped
+/// 1×1 convolution of geometry `gemm` ([`ConvGeometry::winograd_gemm`]): the planner's, on
+/// `GemmN64K16` where the planner would not run a GEMM kernel or rule R70 moves them there
+/// ([`products_on_square_tiles`]; their K-tiles then load in their own iteration, as measured),
+/// else with R69's K loop ([`products_k_tile_loads`]); N tiles fastest (R55 was not measured on
+/// them).
+fn products_plan(ctx: &crate::Context, gemm: &ConvGeometry, kernel: ConvKernel, ic: u32) -> Result<conv_plan::Plan> {
+    let square_tiles =
+        || conv_plan::plan(ctx, gemm, DType::F32, Precision::F32, &ForcedPlan::kernel(ConvKernel::GemmN64K16));
+    let planned = conv_plan::plan(ctx, gemm, DType::F32, Precision::F32, &ForcedPlan::default())?;
+    let by_k = products_k_tile_loads(kernel, ic);
+    let (mut plan, loads) = if !planned.kernel.is_gemm_shaped() {
+        (square_tiles()?, by_k)
+    } else if products_on_square_tiles(kernel, planned.kernel, ic) {
+        // Where the 64 × 64 tiles cannot launch (grid limits), the planner's tiles run.
+        square_tiles().map_or((planned, by_k), |plan| (plan, KTileLoads::InIteration))
+    } else {
+        (planned, by_k)
+    };
+    if let Some(launch) = plan.gemm.as_mut() {
+        (launch.loads, launch.order) = (loads, TileOrder::NFastest);
     }
+    Ok(plan)
+}
+
+/// Rule R70: whether the products of Winograd `kernel` on a layer of `ic` input channels, which
+/// the planner gives the staged tiles `planned`, run on `GemmN64K16`'s 64 × 64 tiles with their
+/// K-tiles loaded in their own iteration: above [`PRODUCTS_LOADS_IN_ITERATION_MAX_K`] channels,
+/// all of `Winograd4x4`'s, and those of `Winograd6x6` and `Winograd5x5Tile4` the planner gives
+/// the 64-row tiles (`GemmM64K16`). Measured on the 90 layers of more than 128 channels the
+/// planner gives an 8×8 or 6×6 Winograd kernel among R61's 146, the 5×5 suite and the held-out
+/// suite (v64 call A, an H100, whole, both ways twice, the faster of each; `v64-wide-suite.json`):
+/// on the 64 × 64 tiles, the 48 `Winograd4x4` layers ran 1.108× in geomean (0.98–1.34×: the SD
+/// UNets' and SAM's at 128–288 columns 1.11–1.34×, two at 0.98×), the 15 others whose products
+/// the planner gives `GemmM64K16` 1.055× (1.03–1.10×, none slower); the other 27, `Winograd6x6`
+/// and `Winograd5x5Tile4` on the 128-row tiles (`GemmK16`), 1.004× (0.97–1.12×; the SD VAE's
+/// 512-channel layers 0.98–0.99×). Short K keeps R69's 64-row tiles: products alone, on the
+/// 64 × 64 tiles, ran 0.89–0.95× there (v63 call C). No layer of 129–191 channels was measured.
+fn products_on_square_tiles(kernel: ConvKernel, planned: ConvKernel, ic: u32) -> bool {
+    ic > PRODUCTS_LOADS_IN_ITERATION_MAX_K
+        && match kernel {
+            ConvKernel::Winograd4x4 => true,
+            ConvKernel::Winograd6x6 | ConvKernel::Winograd5x5Tile4 => planned == ConvKernel::GemmM64K16,
+            _ => false,
+        }
 }
 
 /// How the products' staged GEMM tiles of Winograd `kernel` on a layer of `ic` input channels
-/// load their K-tiles (rule R69): for `Winograd4x4` and `Winograd5x5Tile4`, in their own
+/// load their K-tiles (rule R69) where R70 does not move them ([`products_plan`]): for
+/// `Winograd4x4` and `Winograd5x5Tile4`, in their own
 /// iteration up to [`PRODUCTS_LOADS_IN_ITERATION_MAX_K`]; a K-tile ahead above and for the other
 /// kernels, whose layers of so few channels were not measured (as every product ran v50–v62).
 /// Measured on the 180 layers the planner gives an fp32 Winograd kernel among R61's 146, the 5×5
@@ -132,8 +172,9 @@ fn products_plan(ctx: &crate::Context, gemm: &ConvGeometry) -> Result<conv_plan:
 /// (0.96–1.13×: AlexNet's 5×5 1.07–1.08×, GoogLeNet's 3b 1.05×, ResNet-50's 64- and
 /// 128-channel 3×3 1.06–1.10×), the 86 of more channels 0.987× (0.85–1.10×; most of the SD VAE
 /// decoder's 512-channel layers 0.95–0.99×), as v50 call A had found on the 128-row tiles
-/// (0.86–0.99×). No layer of 129–191 channels was measured: the bound is where the data end.
-/// Short K is 2–8 K-tiles a tile; why loading in the iteration gains there was not measured.
+/// (0.86–0.99×). As a build of its own against v63's first (v64 call A), the 73 layers it moves
+/// ran 1.027× (0.95–1.14×). Short K is 2–8 K-tiles a tile; why loading in the iteration gains
+/// there was not measured.
 pub(crate) fn products_k_tile_loads(kernel: ConvKernel, ic: u32) -> KTileLoads {
     let measured = matches!(kernel, ConvKernel::Winograd4x4 | ConvKernel::Winograd5x5Tile4);
     if measured && ic <= PRODUCTS_LOADS_IN_ITERATION_MAX_K { KTileLoads::InIteration } else { KTileLoads::Ahead }
@@ -650,11 +691,12 @@ struct Intermediates<'a> {
 }
 
 /// How a part's three passes run: the output transform's activation, the products' K-tile
-/// loads (where they run on the staged fp32 tiles) and the tile rows of a band.
+/// loads as forced or tuned (where they run on the staged fp32 tiles; `None`: R69's or R70's)
+/// and the tile rows of a band.
 #[derive(Clone, Copy)]
 struct Passes {
     activation: Activation,
-    products_loads: KTileLoads,
+    products_loads: Option<KTileLoads>,
     band_rows: u32,
 }
 
@@ -688,8 +730,8 @@ impl Batch<'_> {
     /// transform, the products (`Winograd`, `Winograd4x4`, `Winograd5x5`, `Winograd5x5Tile4`, `Winograd6x6`: on
     /// the GEMM kernel the planner picks for them, a staged-tile one if it would pick another;
     /// `WinogradCoop`, `Winograd4x4Coop`: on `CoopNhwc`), and the output transform with the bias
-    /// and `activation`. The products' K-tile loads are `products_loads`, else R69's
-    /// ([`products_k_tile_loads`]).
+    /// and `activation`. The products' K-tile loads are `products_loads`, else R69's or R70's
+    /// ([`products_plan`]).
     pub(super) fn encode_winograd(
         &mut self,
         kernel: ConvKernel,
@@ -709,7 +751,6 @@ impl Batch<'_> {
         })?;
         let images = parts.images;
         let transformed = self.winograd_weight_kept_or_new(kernel, transformed, buffers.weight, g)?.tensor;
-        let products_loads = products_loads.unwrap_or_else(|| products_k_tile_loads(kernel, g.ic));
         let (in_image, out_image) = g.winograd_image_bytes();
         let mut first = 0;
         while first < g.n {
@@ -807,11 +848,10 @@ impl Batch<'_> {
         if nhwc {
             self.record_coop_nhwc(gemm_buffers, &gemm, Activation::None)?;
         } else {
-            let mut plan = products_plan(ctx, &gemm)?;
-            // K-tile loads as forced or tuned, else by K (`products_k_tile_loads`). N tiles
-            // fastest: R55 was not measured on them.
-            if let Some(launch) = plan.gemm.as_mut() {
-                (launch.loads, launch.order) = (passes.products_loads, TileOrder::NFastest);
+            let mut plan = products_plan(ctx, &gemm, kernel, part.ic)?;
+            // K-tile loads as forced or tuned, else R69's or R70's (`products_plan`).
+            if let (Some(launch), Some(loads)) = (plan.gemm.as_mut(), passes.products_loads) {
+                launch.loads = loads;
             }
             self.encode_planned_gemm(plan, Some(transformed), gemm_buffers, &gemm, Activation::None)?;
         }
@@ -1192,6 +1232,39 @@ mod tests {
         for other in [ConvKernel::Winograd, ConvKernel::Winograd5x5, ConvKernel::Winograd6x6] {
             assert_eq!(products_k_tile_loads(other, 64), KTileLoads::Ahead, "{other:?}");
         }
+    }
+
+    /// R70: above 128 input channels F(4×4, 3×3)'s products run on the 64 × 64 tiles, their
+    /// K-tiles loaded in their own iteration; F(6×6, 3×3)'s and F(4×4, 5×5)'s only where the
+    /// planner gives them the 64-row tiles; the others and short K keep the planner's tiles and
+    /// R69's loop.
+    #[test]
+    fn wide_products_run_on_square_tiles() {
+        let (f4, f6, f45) = (ConvKernel::Winograd4x4, ConvKernel::Winograd6x6, ConvKernel::Winograd5x5Tile4);
+        let (m64, k16) = (ConvKernel::GemmM64K16, ConvKernel::GemmK16);
+        assert!(products_on_square_tiles(f4, k16, 129) && products_on_square_tiles(f4, m64, 512));
+        assert!(!products_on_square_tiles(f4, m64, 128));
+        assert!(products_on_square_tiles(f6, m64, 320) && products_on_square_tiles(f45, m64, 192));
+        assert!(!products_on_square_tiles(f6, k16, 512) && !products_on_square_tiles(f45, k16, 256));
+        for other in [ConvKernel::Winograd, ConvKernel::Winograd5x5] {
+            assert!(!products_on_square_tiles(other, m64, 512), "{other:?}");
+        }
+
+        // As planned: 24 × 24 tiles of F(4×4, 3×3), whose products the planner gives the
+        // 64-row tiles at 128 and 136 channels.
+        let ctx = crate::Context::new().expect("a GPU context (lavapipe in CI)");
+        let same = ConvOptions::default().padding(&[1]);
+        let products = |ic: usize| {
+            let g = geo(&[1, ic, 96, 96], &[64, ic, 3, 3], same.clone());
+            let gemm = g.winograd_band_gemm(f4.winograd_transform(), 24).unwrap();
+            let planned = conv_plan::plan(&ctx, &gemm, DType::F32, Precision::F32, &ForcedPlan::default()).unwrap();
+            let plan = products_plan(&ctx, &gemm, f4, ic as u32).unwrap();
+            let loads = plan.gemm.map(|launch| launch.loads);
+            assert_eq!(planned_products_k_tile_loads(&ctx, &g, f4), loads, "{ic} channels");
+            (planned.kernel, plan.kernel, loads)
+        };
+        assert_eq!(products(128), (m64, m64, Some(KTileLoads::InIteration)));
+        assert_eq!(products(136), (m64, ConvKernel::GemmN64K16, Some(KTileLoads::InIteration)));
     }
 
     /// R62's `Winograd4x4Coop` yields to `WinogradCoop` only for the transform a `Conv2d` kept
