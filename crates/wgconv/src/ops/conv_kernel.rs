@@ -388,7 +388,7 @@ impl ConvKernel {
     }
 
     /// Whether this is a Winograd kernel whose products run on the fp32 GEMM kernels, the
-    /// 16-deep staged tiles among them, whose K-tile loads R69 sets by K and tuning or a
+    /// 16-deep staged tiles among them, whose K-tile loads R69 sets by K (R70 above 128 channels) and tuning or a
     /// [`crate::ForcedPlan`] may set instead: `Winograd`, `Winograd4x4`, `Winograd5x5`,
     /// `Winograd5x5Tile4` and `Winograd6x6`.
     pub(crate) fn winograd_products_on_staged_tiles(self) -> bool {
@@ -572,7 +572,7 @@ impl ConvKernel {
     /// follow unmeasured); the 64 × 128 tiles (`GemmM64K16`) keep the loads ahead (in the
     /// iteration: 0.98×, five of seven slower), as does every kernel that does not choose
     /// ([`ConvKernel::chooses_k_tile_loads`]). Winograd's products load by K instead (R69,
-    /// `winograd::products_k_tile_loads`), unless forced or tuned.
+    /// R70: `winograd::products_plan`), unless forced or tuned.
     pub(crate) fn fitted_k_tile_loads(self, tile_n: u32) -> KTileLoads {
         match self.gemm_entry() {
             ConvKernel::GemmK16 => KTileLoads::InIteration,

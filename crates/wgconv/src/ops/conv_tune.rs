@@ -416,7 +416,7 @@ mod tests {
         let m64 = config(ConvKernel::GemmM64K16, Some(split(1)), Some(128));
         assert_eq!(loads(m64, KTileLoads::InIteration).to_string(), "gemm_m64_k16/in_iteration");
         // A Winograd kernel's products' loads are named where set (tuning sets them where they
-        // are not R69's); kernels whose products run on the tensor cores take none.
+        // are not R69's or R70's); kernels whose products run on the tensor cores take none.
         let f4 = config(ConvKernel::Winograd4x4, None, None);
         assert_eq!(loads(f4, KTileLoads::Ahead).to_string(), "winograd_4x4/ahead");
         assert_eq!(f4.to_string(), "winograd_4x4");

@@ -87,14 +87,14 @@ const POSITIONS: u32 = WinogradTransform::F2X2_3X3.positions();
 
 /// The most input channels (the K of each position's GEMM) at which the products of
 /// `Winograd4x4` and `Winograd5x5Tile4` load their K-tiles in their own iteration
-/// ([`products_k_tile_loads`]); above it, rule R70 moves products to the 64 × 64 tiles
-/// ([`products_on_square_tiles`]).
+/// ([`products_k_tile_loads`]); above it, rule R70 moves `Winograd4x4`'s products, and some of
+/// `Winograd6x6`'s and `Winograd5x5Tile4`'s, to the 64 × 64 tiles ([`products_on_square_tiles`]).
 pub(crate) const PRODUCTS_LOADS_IN_ITERATION_MAX_K: u32 = 128;
 
 /// The K-tile loads of the products of Winograd `kernel` on `g` as planned on `ctx`'s device (R69,
 /// R70), where they run on the 16-deep staged tiles, which take a K loop
 /// ([`ConvKernel::chooses_k_tile_loads`]): as `encode_winograd_band` plans them, for the first
-/// part's band. `None` elsewhere (the small-grid tiles, the tensor cores): there a forced or
+/// part's band (a shorter last band may take other tiles, hence another loop). `None` elsewhere (the small-grid tiles, the tensor cores): there a forced or
 /// tuned loop changes nothing, and tuning does not time it twice.
 pub(crate) fn planned_products_k_tile_loads(
     ctx: &crate::Context,
@@ -109,26 +109,31 @@ pub(crate) fn planned_products_k_tile_loads(
     let parts = g.winograd_parts(kernel, limits.max_storage_buffer_binding_size, alignment)?;
     let part = ConvGeometry { n: parts.images, ..g.clone() };
     let gemm = part.winograd_band_gemm(kernel.winograd_transform(), parts.band_rows).ok()?;
-    let plan = products_plan(ctx, &gemm, kernel, g.ic).ok()?;
+    let plan = products_plan(ctx, &gemm, kernel).ok()?;
     plan.gemm.filter(|_| plan.kernel.chooses_k_tile_loads()).map(|launch| launch.loads)
 }
 
-/// The plan of the products of Winograd `kernel` on a layer of `ic` input channels, a grouped
-/// 1×1 convolution of geometry `gemm` ([`ConvGeometry::winograd_gemm`]): the planner's, on
-/// `GemmN64K16` where the planner would not run a GEMM kernel or rule R70 moves them there
-/// ([`products_on_square_tiles`]; their K-tiles then load in their own iteration, as measured),
-/// else with R69's K loop ([`products_k_tile_loads`]); N tiles fastest (R55 was not measured on
-/// them).
-fn products_plan(ctx: &crate::Context, gemm: &ConvGeometry, kernel: ConvKernel, ic: u32) -> Result<conv_plan::Plan> {
+/// The plan of the products of Winograd `kernel`, a grouped 1×1 convolution of geometry `gemm`
+/// ([`ConvGeometry::winograd_gemm`]; its channels per group are the layer's input channels): the
+/// planner's, on `GemmN64K16` where rule R70 moves them there ([`products_on_square_tiles`];
+/// their K-tiles then load in their own iteration, as measured) or the planner would not run a
+/// GEMM kernel, else with R69's K loop ([`products_k_tile_loads`]); N tiles fastest (R55 was not
+/// measured on them).
+fn products_plan(ctx: &crate::Context, gemm: &ConvGeometry, kernel: ConvKernel) -> Result<conv_plan::Plan> {
+    let ic = gemm.ic / gemm.groups;
     let square_tiles =
         || conv_plan::plan(ctx, gemm, DType::F32, Precision::F32, &ForcedPlan::kernel(ConvKernel::GemmN64K16));
     let planned = conv_plan::plan(ctx, gemm, DType::F32, Precision::F32, &ForcedPlan::default())?;
     let by_k = products_k_tile_loads(kernel, ic);
-    let (mut plan, loads) = if !planned.kernel.is_gemm_shaped() {
-        (square_tiles()?, by_k)
-    } else if products_on_square_tiles(kernel, planned.kernel, ic) {
-        // Where the 64 × 64 tiles cannot launch (grid limits), the planner's tiles run.
-        square_tiles().map_or((planned, by_k), |plan| (plan, KTileLoads::InIteration))
+    let on_square_tiles = products_on_square_tiles(kernel, planned.kernel, ic);
+    let (mut plan, loads) = if on_square_tiles || !planned.kernel.is_gemm_shaped() {
+        let loads = if on_square_tiles { KTileLoads::InIteration } else { by_k };
+        match square_tiles() {
+            Ok(plan) => (plan, loads),
+            // Where the 64 × 64 tiles cannot launch (grid limits), the planner's GEMM tiles run.
+            Err(_) if planned.kernel.is_gemm_shaped() => (planned, by_k),
+            Err(error) => return Err(error),
+        }
     } else {
         (planned, by_k)
     };
@@ -148,7 +153,7 @@ fn products_plan(ctx: &crate::Context, gemm: &ConvGeometry, kernel: ConvKernel, 
 /// on the 64 × 64 tiles, the 48 `Winograd4x4` layers ran 1.108× in geomean (0.98–1.34×: the SD
 /// UNets' and SAM's at 128–288 columns 1.11–1.34×, two at 0.98×), the 15 others whose products
 /// the planner gives `GemmM64K16` 1.055× (1.03–1.10×, none slower); the other 27, `Winograd6x6`
-/// and `Winograd5x5Tile4` on the 128-row tiles (`GemmK16`), 1.004× (0.97–1.12×; the SD VAE's
+/// and `Winograd5x5Tile4` on the 128-row tiles (`GemmK16`), 1.005× (0.97–1.12×; the SD VAE's
 /// 512-channel layers 0.98–0.99×). Short K keeps R69's 64-row tiles: products alone, on the
 /// 64 × 64 tiles, ran 0.89–0.95× there (v63 call C). No layer of 129–191 channels was measured.
 fn products_on_square_tiles(kernel: ConvKernel, planned: ConvKernel, ic: u32) -> bool {
@@ -848,7 +853,7 @@ impl Batch<'_> {
         if nhwc {
             self.record_coop_nhwc(gemm_buffers, &gemm, Activation::None)?;
         } else {
-            let mut plan = products_plan(ctx, &gemm, kernel, part.ic)?;
+            let mut plan = products_plan(ctx, &gemm, kernel)?;
             // K-tile loads as forced or tuned, else R69's or R70's (`products_plan`).
             if let (Some(launch), Some(loads)) = (plan.gemm.as_mut(), passes.products_loads) {
                 launch.loads = loads;
@@ -1250,15 +1255,16 @@ mod tests {
             assert!(!products_on_square_tiles(other, m64, 512), "{other:?}");
         }
 
-        // As planned: 24 × 24 tiles of F(4×4, 3×3), whose products the planner gives the
-        // 64-row tiles at 128 and 136 channels.
+        // As planned: 24 × 24 tiles of F(4×4, 3×3) into 72 channels, whose products the planner
+        // gives the 64-row tiles at 128 and 136 channels (the layer of
+        // `wide_winograd_products_on_square_tiles_match_the_reference`, tests/tests/conv.rs).
         let ctx = crate::Context::new().expect("a GPU context (lavapipe in CI)");
         let same = ConvOptions::default().padding(&[1]);
         let products = |ic: usize| {
-            let g = geo(&[1, ic, 96, 96], &[64, ic, 3, 3], same.clone());
+            let g = geo(&[1, ic, 96, 96], &[72, ic, 3, 3], same.clone());
             let gemm = g.winograd_band_gemm(f4.winograd_transform(), 24).unwrap();
             let planned = conv_plan::plan(&ctx, &gemm, DType::F32, Precision::F32, &ForcedPlan::default()).unwrap();
-            let plan = products_plan(&ctx, &gemm, f4, ic as u32).unwrap();
+            let plan = products_plan(&ctx, &gemm, f4).unwrap();
             let loads = plan.gemm.map(|launch| launch.loads);
             assert_eq!(planned_products_k_tile_loads(&ctx, &g, f4), loads, "{ic} channels");
             (planned.kernel, plan.kernel, loads)
