@@ -3398,66 +3398,48 @@ fn both_tile_orders_match_the_reference() {
 }
 
 /// Winograd's products on the 16-deep staged tiles take the K loop forced
-/// (`ForcedPlan::k_tile_loads`), else R69's (in the iteration for F(4×4, 3×3) at 48 input
-/// channels): the other loop compiles one more pipeline, the same loop none, and each matches
-/// the f64 reference (four output channels of 64, for time; every output must be written).
+/// (`ForcedPlan::k_tile_loads`), else R69's or R70's, on F(4×4, 3×3) at 24 × 24 tiles: 48 input
+/// channels into 64, whose products run on `gemm_m64_k16` (R69: in the iteration), and 136 into
+/// 72, on `gemm_n64_k16` (R70: in the iteration; 72 a ragged second tile of rows; the library's
+/// `wide_products_run_on_square_tiles` checks the tiles). The other loop compiles one more
+/// pipeline, the same loop none, and each matches the f64 reference (four output channels, for
+/// time; every output must be written).
 #[test]
 fn winograd_products_take_the_forced_k_loop() {
-    // A context of its own: pipelines other tests compile meanwhile in the shared one would count.
-    let ctx = &wgconv::Context::new().unwrap();
-    // 24 × 24 tiles: the products' grouped 1×1 GEMM runs on `gemm_m64_k16`.
-    let (input, weight) = ([1usize, 48, 96, 96], [64usize, 48, 3, 3]);
-    let options = opts().padding(&[1]);
-    let x = random_f32(1501, input.iter().product());
-    let w = random_f32(1502, weight.iter().product());
-    let some = SomeChannels::new(&[0, 31, 32, 63], (&x, &input), (&w, &weight), &options);
-    let (xt, wt) = (Tensor::from_f32(ctx, &x, &input).unwrap(), Tensor::from_f32(ctx, &w, &weight).unwrap());
-    let shape = ConvGeometry::new(&input, &weight, None, &options).unwrap().output_shape();
-    let runs =
-        [(None, None), (Some(KTileLoads::Ahead), Some(1)), (Some(KTileLoads::InIteration), Some(0)), (None, Some(0))];
-    for (loads, new_pipelines) in runs {
-        let forced = ForcedPlan { k_tile_loads: loads, ..ForcedPlan::kernel(ConvKernel::Winograd4x4) };
-        let before = ctx.cached_pipelines();
-        let out = Tensor::full_f32(ctx, &shape, f32::NAN).unwrap();
-        ctx.convolution_into_forced(&xt, &wt, None, &out, &options, &forced).unwrap();
-        if let Some(added) = new_pipelines {
-            assert_eq!(ctx.cached_pipelines(), before + added, "{loads:?} loads");
+    let layers = [
+        ([1usize, 48, 96, 96], [64usize, 48, 3, 3], [0, 31, 32, 63]),
+        ([1, 136, 96, 96], [72, 136, 3, 3], [0, 63, 64, 71]),
+    ];
+    for ((input, weight, checked), seed) in layers.into_iter().zip([1501, 1601]) {
+        // A context of its own: pipelines other tests compile meanwhile in the shared one would
+        // count.
+        let ctx = &wgconv::Context::new().unwrap();
+        let options = opts().padding(&[1]);
+        let x = random_f32(seed, input.iter().product());
+        let w = random_f32(seed + 1, weight.iter().product());
+        let some = SomeChannels::new(&checked, (&x, &input), (&w, &weight), &options);
+        let (xt, wt) = (Tensor::from_f32(ctx, &x, &input).unwrap(), Tensor::from_f32(ctx, &w, &weight).unwrap());
+        let shape = ConvGeometry::new(&input, &weight, None, &options).unwrap().output_shape();
+        let runs = [
+            (None, None),
+            (Some(KTileLoads::Ahead), Some(1)),
+            (Some(KTileLoads::InIteration), Some(0)),
+            (None, Some(0)),
+        ];
+        for (loads, new_pipelines) in runs {
+            let forced = ForcedPlan { k_tile_loads: loads, ..ForcedPlan::kernel(ConvKernel::Winograd4x4) };
+            let before = ctx.cached_pipelines();
+            let out = Tensor::full_f32(ctx, &shape, f32::NAN).unwrap();
+            ctx.convolution_into_forced(&xt, &wt, None, &out, &options, &forced).unwrap();
+            let what = format!("{} channels, {loads:?} loads", input[1]);
+            if let Some(added) = new_pipelines {
+                assert_eq!(ctx.cached_pipelines(), before + added, "{what}");
+            }
+            let y = out.to_vec_f32(ctx).unwrap();
+            assert!(y.iter().all(|v| v.is_finite()), "{what}: unwritten or non-finite outputs");
+            let err = some.error(&y);
+            assert!(err <= TOLERANCE, "{what}: {err:e}");
         }
-        let y = out.to_vec_f32(ctx).unwrap();
-        assert!(y.iter().all(|v| v.is_finite()), "{loads:?} loads: unwritten or non-finite outputs");
-        let err = some.error(&y);
-        assert!(err <= TOLERANCE, "{loads:?} loads: {err:e}");
-    }
-}
-
-/// R70's products: F(4×4, 3×3) on 136 input channels at 24 × 24 tiles runs its products on the
-/// 64 × 64 tiles (`gemm_n64_k16`, as `wide_products_run_on_square_tiles` in the library checks),
-/// 72 output channels a ragged second tile of rows, with the K loop R70 chooses (in the
-/// iteration) and the other one forced, which compiles one pipeline of its own (only the
-/// 16-deep tiles take a loop), against the f64 reference.
-#[test]
-fn wide_winograd_products_on_square_tiles_match_the_reference() {
-    // A context of its own: pipelines other tests compile meanwhile in the shared one would count.
-    let ctx = &wgconv::Context::new().unwrap();
-    let (input, weight) = ([1usize, 136, 96, 96], [72usize, 136, 3, 3]);
-    let options = opts().padding(&[1]);
-    let x = random_f32(1601, input.iter().product());
-    let w = random_f32(1602, weight.iter().product());
-    let some = SomeChannels::new(&[0, 63, 64, 71], (&x, &input), (&w, &weight), &options);
-    let (xt, wt) = (Tensor::from_f32(ctx, &x, &input).unwrap(), Tensor::from_f32(ctx, &w, &weight).unwrap());
-    let shape = ConvGeometry::new(&input, &weight, None, &options).unwrap().output_shape();
-    for (loads, new_pipelines) in [(None, None), (Some(KTileLoads::Ahead), Some(1))] {
-        let forced = ForcedPlan { k_tile_loads: loads, ..ForcedPlan::kernel(ConvKernel::Winograd4x4) };
-        let before = ctx.cached_pipelines();
-        let out = Tensor::full_f32(ctx, &shape, f32::NAN).unwrap();
-        ctx.convolution_into_forced(&xt, &wt, None, &out, &options, &forced).unwrap();
-        if let Some(added) = new_pipelines {
-            assert_eq!(ctx.cached_pipelines(), before + added, "{loads:?} loads");
-        }
-        let y = out.to_vec_f32(ctx).unwrap();
-        assert!(y.iter().all(|v| v.is_finite()), "{loads:?} loads: unwritten or non-finite outputs");
-        let err = some.error(&y);
-        assert!(err <= TOLERANCE, "{loads:?} loads: {err:e}");
     }
 }
 

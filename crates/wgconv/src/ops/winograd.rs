@@ -1256,8 +1256,8 @@ mod tests {
         }
 
         // As planned: 24 × 24 tiles of F(4×4, 3×3) into 72 channels, whose products the planner
-        // gives the 64-row tiles at 128 and 136 channels (the layer of
-        // `wide_winograd_products_on_square_tiles_match_the_reference`, tests/tests/conv.rs).
+        // gives the 64-row tiles at 128 and 136 channels (a layer of
+        // `winograd_products_take_the_forced_k_loop`, tests/tests/conv.rs).
         let ctx = crate::Context::new().expect("a GPU context (lavapipe in CI)");
         let same = ConvOptions::default().padding(&[1]);
         let products = |ic: usize| {
