@@ -388,9 +388,9 @@ impl ConvKernel {
     }
 
     /// Whether this is a Winograd kernel whose products run on the fp32 GEMM kernels, the
-    /// 16-deep staged tiles among them, whose K-tile loads R69 sets by K (R70 above 128 channels) and tuning or a
-    /// [`crate::ForcedPlan`] may set instead: `Winograd`, `Winograd4x4`, `Winograd5x5`,
-    /// `Winograd5x5Tile4` and `Winograd6x6`.
+    /// 16-deep staged tiles among them, whose K-tile loads R69 sets by K (R70 above 128
+    /// channels) and tuning or a [`crate::ForcedPlan`] may set instead: `Winograd`,
+    /// `Winograd4x4`, `Winograd5x5`, `Winograd5x5Tile4` and `Winograd6x6`.
     pub(crate) fn winograd_products_on_staged_tiles(self) -> bool {
         self.is_winograd() && !self.winograd_products_on_tensor_cores()
     }

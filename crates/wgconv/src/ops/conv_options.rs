@@ -253,8 +253,9 @@ impl TileOrder {
 /// — forced instead, for benchmarks, tests and tuning (`Default`: nothing forced). Each applies
 /// only where it can: a tile width or schedule only when a GEMM kernel runs, the K-tile loads
 /// only on the 16-deep staged tiles, the fp32 Winograd kernels' products on them included (the
-/// other entry points always load ahead; unforced, those products load as R69 or R70 sets), the tile order only on the staged tiles' K-slice launches
-/// (Winograd's products always take N tiles fastest). A forced choice that cannot run the
+/// other entry points always load ahead; unforced, those products load as R69 or R70 sets), the
+/// tile order only on the staged tiles' K-slice launches (Winograd's products always take N
+/// tiles fastest). A forced choice that cannot run the
 /// convolution on the device is an error naming it, never a silent fallback; forcing anything
 /// also sets aside what [`crate::Conv2d::tune`] chose for the geometry.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

@@ -33,8 +33,8 @@ pub struct TunedConfig {
     /// cannot express and stores as one slice.
     pub schedule: Option<GemmSchedule>,
     /// When the 16-deep staged tiles load a K-tile, those of a Winograd kernel's products
-    /// included (`None`: the planner's choice for the tile, R69's or R70's for the products, and for
-    /// other kernels; files written before v50 read as `None`).
+    /// included (`None`: the planner's choice for the tile, R69's or R70's for the products, and
+    /// for other kernels; files written before v50 read as `None`).
     pub k_tile_loads: Option<KTileLoads>,
 }
 
@@ -271,8 +271,9 @@ const WAVES: [u64; 3] = [FITTED_SMS, 2 * FITTED_SMS, 3 * FITTED_SMS];
 /// grid fits one, two or three tiles per multiprocessor (`WAVES`), unsplit and at the
 /// planner's K-slices for that width; the 16-deep tiles also with their other K loop
 /// ([`KTileLoads`]) at the default width and the planner's K-slices; the fp32 Winograd kernels
-/// whose products run on the 16-deep tiles also with the products' loop R69 or R70 does not choose
-/// (where the products run on other tiles, the loop changes nothing, and is not timed twice).
+/// whose products run on the 16-deep tiles also with the products' loop R69 or R70 does not
+/// choose (where the products run on other tiles, the loop changes nothing, and is not timed
+/// twice).
 fn configurations(ctx: &Context, g: &ConvGeometry) -> Vec<TunedConfig> {
     let storage = ctx.limits().max_compute_workgroup_storage_size;
     let k_tiles = g.gemm_k_depth().div_ceil(8);

@@ -91,11 +91,12 @@ const POSITIONS: u32 = WinogradTransform::F2X2_3X3.positions();
 /// `Winograd6x6`'s and `Winograd5x5Tile4`'s, to the 64 × 64 tiles ([`products_on_square_tiles`]).
 pub(crate) const PRODUCTS_LOADS_IN_ITERATION_MAX_K: u32 = 128;
 
-/// The K-tile loads of the products of Winograd `kernel` on `g` as planned on `ctx`'s device (R69,
-/// R70), where they run on the 16-deep staged tiles, which take a K loop
+/// The K-tile loads of the products of Winograd `kernel` on `g` as planned on `ctx`'s device
+/// (R69, R70), where they run on the 16-deep staged tiles, which take a K loop
 /// ([`ConvKernel::chooses_k_tile_loads`]): as `encode_winograd_band` plans them, for the first
-/// part's band (a shorter last band may take other tiles, hence another loop). `None` elsewhere (the small-grid tiles, the tensor cores): there a forced or
-/// tuned loop changes nothing, and tuning does not time it twice.
+/// part's band (a shorter last band may take other tiles, hence another loop). `None` elsewhere
+/// (the small-grid tiles, the tensor cores): there a forced or tuned loop changes nothing, and
+/// tuning does not time it twice.
 pub(crate) fn planned_products_k_tile_loads(
     ctx: &crate::Context,
     g: &ConvGeometry,
@@ -167,9 +168,9 @@ fn products_on_square_tiles(kernel: ConvKernel, planned: ConvKernel, ic: u32) ->
 
 /// How the products' staged GEMM tiles of Winograd `kernel` on a layer of `ic` input channels
 /// load their K-tiles (rule R69) where R70 does not move them ([`products_plan`]): for
-/// `Winograd4x4` and `Winograd5x5Tile4`, in their own
-/// iteration up to [`PRODUCTS_LOADS_IN_ITERATION_MAX_K`]; a K-tile ahead above and for the other
-/// kernels, whose layers of so few channels were not measured (as every product ran v50–v62).
+/// `Winograd4x4` and `Winograd5x5Tile4`, in their own iteration up to
+/// [`PRODUCTS_LOADS_IN_ITERATION_MAX_K`]; a K-tile ahead above and for the other kernels, whose
+/// layers of so few channels were not measured (as every product ran v50–v62).
 /// Measured on the 180 layers the planner gives an fp32 Winograd kernel among R61's 146, the 5×5
 /// suite and the held-out suite (v63 call D, an H100, both ways whole; the 150 of them with two
 /// runs each way): in their iteration, the 57 of 32–128 channels on the staged tiles (46
