@@ -538,18 +538,30 @@ fn winograd4_input(@builtin(global_invocation_id) gid: vec3<u32>) {
     output[out + 35u * stride] = f16(v_35);
 }
 
+// The NCHW output transforms' stage: one output row of each thread's tile, 1536 values for
+// 6-wide tiles and 256 threads, plus a pad every 16 threads (`output_body`), and each thread's
+// tile: where its first output lies, and how many of its rows (low half) and columns (high half)
+// lie inside the output.
+var<workgroup> out_stage: array<f32, 1552>;
+var<workgroup> out_tile_at: array<u32, 256>;
+var<workgroup> out_tile_extent: array<u32, 256>;
+
 // One thread per (image, output channel, tile), tiles fastest; `input` is M (of the band, as in
 // `winograd4_input`).
 @compute @workgroup_size(wg_size)
-fn winograd4_output(@builtin(global_invocation_id) gid: vec3<u32>) {
+fn winograd4_output(
+    @builtin(global_invocation_id) gid: vec3<u32>,
+    @builtin(local_invocation_index) lid: u32,
+) {
+    // Past the last item a thread computes its last item again and stores nothing: every thread
+    // reaches the barriers below.
     let index = gid.y * stride_x + gid.x;
     let tiles = params.tile_rows * tile_cols(4u);
-    if (index >= params.n * params.oc * tiles) {
-        return;
-    }
-    let tile = index % tiles;
-    let oc = (index / tiles) % params.oc;
-    let n = index / (tiles * params.oc);
+    let items = params.n * params.oc * tiles;
+    let item = min(index, items - 1u);
+    let tile = item % tiles;
+    let oc = (item / tiles) % params.oc;
+    let n = item / (tiles * params.oc);
     let stride = params.oc * tiles;
     let first = (n * 36u * params.oc + oc) * tiles + tile;
     let m_0_0 = input[first + 0u * stride];
@@ -632,70 +644,81 @@ fn winograd4_output(@builtin(global_invocation_id) gid: vec3<u32>) {
     let y_3_3 = am_3_1 - am_3_2 + 0.125 * am_3_3 - 8.0 * am_3_4 + am_3_5;
 
     let b = bias_of(oc);
-    // Plus the bias, through the activation: rows and columns past the output cut.
-    // The tile's rows and columns lie the dilation apart.
+    // The tile's rows and columns lie the dilation apart; those past the output are cut.
     let dy = spec_dilation_h;
     let dx = spec_dilation_w;
     let oy0 = tile_origin(params.tile_row0 + tile / tile_cols(4u), 4u, dy);
     let ox0 = tile_origin(tile % tile_cols(4u), 4u, dx);
-    if (oy0 + 0u * dy < params.oh) {
-        let at = ((n * params.oc + oc) * params.oh + oy0 + 0u * dy) * params.ow + ox0;
-        if (ox0 + 0u * dx < params.ow) {
-            output[at + 0u * dx] = f16(activate(y_0_0 + b));
-        }
-        if (ox0 + 1u * dx < params.ow) {
-            output[at + 1u * dx] = f16(activate(y_0_1 + b));
-        }
-        if (ox0 + 2u * dx < params.ow) {
-            output[at + 2u * dx] = f16(activate(y_0_2 + b));
-        }
-        if (ox0 + 3u * dx < params.ow) {
-            output[at + 3u * dx] = f16(activate(y_0_3 + b));
+    var rows = 0u;
+    var cols = 0u;
+    if (index < items && oy0 < params.oh && ox0 < params.ow) {
+        rows = min(4u, (params.oh - 1u - oy0) / dy + 1u);
+        cols = min(4u, (params.ow - 1u - ox0) / dx + 1u);
+    }
+    out_tile_at[lid] = ((n * params.oc + oc) * params.oh + oy0) * params.ow + ox0;
+    out_tile_extent[lid] = rows | (cols << 16u);
+    // Row by row through workgroup memory, plus the bias, through the activation: a thread's
+    // 4 columns go in side by side (4 · lid + a pad every 8 threads, so that a warp's
+    // writes fall in distinct banks), and come out with the workgroup's tiles' row in order, so
+    // that a warp's stores cover adjacent columns of the output (the tiles are adjacent in the
+    // image) instead of one column in 4.
+    out_stage[4u * lid + lid / 8u + 0u] = activate(y_0_0 + b);
+    out_stage[4u * lid + lid / 8u + 1u] = activate(y_0_1 + b);
+    out_stage[4u * lid + lid / 8u + 2u] = activate(y_0_2 + b);
+    out_stage[4u * lid + lid / 8u + 3u] = activate(y_0_3 + b);
+    workgroupBarrier();
+    for (var part = 0u; part < 4u; part++) {
+        let at = part * wg_size + lid;
+        let owner = at / 4u;
+        let c = at % 4u;
+        let extent = out_tile_extent[owner];
+        if (0u < (extent & 0xffffu) && c < (extent >> 16u)) {
+            output[out_tile_at[owner] + 0u * dy * params.ow + c * dx] = f16(out_stage[at + owner / 8u]);
         }
     }
-    if (oy0 + 1u * dy < params.oh) {
-        let at = ((n * params.oc + oc) * params.oh + oy0 + 1u * dy) * params.ow + ox0;
-        if (ox0 + 0u * dx < params.ow) {
-            output[at + 0u * dx] = f16(activate(y_1_0 + b));
-        }
-        if (ox0 + 1u * dx < params.ow) {
-            output[at + 1u * dx] = f16(activate(y_1_1 + b));
-        }
-        if (ox0 + 2u * dx < params.ow) {
-            output[at + 2u * dx] = f16(activate(y_1_2 + b));
-        }
-        if (ox0 + 3u * dx < params.ow) {
-            output[at + 3u * dx] = f16(activate(y_1_3 + b));
-        }
-    }
-    if (oy0 + 2u * dy < params.oh) {
-        let at = ((n * params.oc + oc) * params.oh + oy0 + 2u * dy) * params.ow + ox0;
-        if (ox0 + 0u * dx < params.ow) {
-            output[at + 0u * dx] = f16(activate(y_2_0 + b));
-        }
-        if (ox0 + 1u * dx < params.ow) {
-            output[at + 1u * dx] = f16(activate(y_2_1 + b));
-        }
-        if (ox0 + 2u * dx < params.ow) {
-            output[at + 2u * dx] = f16(activate(y_2_2 + b));
-        }
-        if (ox0 + 3u * dx < params.ow) {
-            output[at + 3u * dx] = f16(activate(y_2_3 + b));
+    workgroupBarrier();
+    out_stage[4u * lid + lid / 8u + 0u] = activate(y_1_0 + b);
+    out_stage[4u * lid + lid / 8u + 1u] = activate(y_1_1 + b);
+    out_stage[4u * lid + lid / 8u + 2u] = activate(y_1_2 + b);
+    out_stage[4u * lid + lid / 8u + 3u] = activate(y_1_3 + b);
+    workgroupBarrier();
+    for (var part = 0u; part < 4u; part++) {
+        let at = part * wg_size + lid;
+        let owner = at / 4u;
+        let c = at % 4u;
+        let extent = out_tile_extent[owner];
+        if (1u < (extent & 0xffffu) && c < (extent >> 16u)) {
+            output[out_tile_at[owner] + 1u * dy * params.ow + c * dx] = f16(out_stage[at + owner / 8u]);
         }
     }
-    if (oy0 + 3u * dy < params.oh) {
-        let at = ((n * params.oc + oc) * params.oh + oy0 + 3u * dy) * params.ow + ox0;
-        if (ox0 + 0u * dx < params.ow) {
-            output[at + 0u * dx] = f16(activate(y_3_0 + b));
+    workgroupBarrier();
+    out_stage[4u * lid + lid / 8u + 0u] = activate(y_2_0 + b);
+    out_stage[4u * lid + lid / 8u + 1u] = activate(y_2_1 + b);
+    out_stage[4u * lid + lid / 8u + 2u] = activate(y_2_2 + b);
+    out_stage[4u * lid + lid / 8u + 3u] = activate(y_2_3 + b);
+    workgroupBarrier();
+    for (var part = 0u; part < 4u; part++) {
+        let at = part * wg_size + lid;
+        let owner = at / 4u;
+        let c = at % 4u;
+        let extent = out_tile_extent[owner];
+        if (2u < (extent & 0xffffu) && c < (extent >> 16u)) {
+            output[out_tile_at[owner] + 2u * dy * params.ow + c * dx] = f16(out_stage[at + owner / 8u]);
         }
-        if (ox0 + 1u * dx < params.ow) {
-            output[at + 1u * dx] = f16(activate(y_3_1 + b));
-        }
-        if (ox0 + 2u * dx < params.ow) {
-            output[at + 2u * dx] = f16(activate(y_3_2 + b));
-        }
-        if (ox0 + 3u * dx < params.ow) {
-            output[at + 3u * dx] = f16(activate(y_3_3 + b));
+    }
+    workgroupBarrier();
+    out_stage[4u * lid + lid / 8u + 0u] = activate(y_3_0 + b);
+    out_stage[4u * lid + lid / 8u + 1u] = activate(y_3_1 + b);
+    out_stage[4u * lid + lid / 8u + 2u] = activate(y_3_2 + b);
+    out_stage[4u * lid + lid / 8u + 3u] = activate(y_3_3 + b);
+    workgroupBarrier();
+    for (var part = 0u; part < 4u; part++) {
+        let at = part * wg_size + lid;
+        let owner = at / 4u;
+        let c = at % 4u;
+        let extent = out_tile_extent[owner];
+        if (3u < (extent & 0xffffu) && c < (extent >> 16u)) {
+            output[out_tile_at[owner] + 3u * dy * params.ow + c * dx] = f16(out_stage[at + owner / 8u]);
         }
     }
 }
@@ -1117,15 +1140,19 @@ fn winograd5_input(@builtin(global_invocation_id) gid: vec3<u32>) {
 }
 
 @compute @workgroup_size(wg_size)
-fn winograd5_output(@builtin(global_invocation_id) gid: vec3<u32>) {
+fn winograd5_output(
+    @builtin(global_invocation_id) gid: vec3<u32>,
+    @builtin(local_invocation_index) lid: u32,
+) {
+    // Past the last item a thread computes its last item again and stores nothing: every thread
+    // reaches the barriers below.
     let index = gid.y * stride_x + gid.x;
     let tiles = params.tile_rows * tile_cols(2u);
-    if (index >= params.n * params.oc * tiles) {
-        return;
-    }
-    let tile = index % tiles;
-    let oc = (index / tiles) % params.oc;
-    let n = index / (tiles * params.oc);
+    let items = params.n * params.oc * tiles;
+    let item = min(index, items - 1u);
+    let tile = item % tiles;
+    let oc = (item / tiles) % params.oc;
+    let n = item / (tiles * params.oc);
     let stride = params.oc * tiles;
     let first = (n * 36u * params.oc + oc) * tiles + tile;
     let m_0_0 = input[first + 0u * stride];
@@ -1184,28 +1211,47 @@ fn winograd5_output(@builtin(global_invocation_id) gid: vec3<u32>) {
     let y_1_1 = am_1_1 - am_1_2 + 0.5 * am_1_3 - 2.0 * am_1_4 + am_1_5;
 
     let b = bias_of(oc);
-    // Plus the bias, through the activation: rows and columns past the output cut.
-    // The tile's rows and columns lie the dilation apart.
+    // The tile's rows and columns lie the dilation apart; those past the output are cut.
     let dy = spec_dilation_h;
     let dx = spec_dilation_w;
     let oy0 = tile_origin(params.tile_row0 + tile / tile_cols(2u), 2u, dy);
     let ox0 = tile_origin(tile % tile_cols(2u), 2u, dx);
-    if (oy0 + 0u * dy < params.oh) {
-        let at = ((n * params.oc + oc) * params.oh + oy0 + 0u * dy) * params.ow + ox0;
-        if (ox0 + 0u * dx < params.ow) {
-            output[at + 0u * dx] = f16(activate(y_0_0 + b));
-        }
-        if (ox0 + 1u * dx < params.ow) {
-            output[at + 1u * dx] = f16(activate(y_0_1 + b));
+    var rows = 0u;
+    var cols = 0u;
+    if (index < items && oy0 < params.oh && ox0 < params.ow) {
+        rows = min(2u, (params.oh - 1u - oy0) / dy + 1u);
+        cols = min(2u, (params.ow - 1u - ox0) / dx + 1u);
+    }
+    out_tile_at[lid] = ((n * params.oc + oc) * params.oh + oy0) * params.ow + ox0;
+    out_tile_extent[lid] = rows | (cols << 16u);
+    // Row by row through workgroup memory, plus the bias, through the activation: a thread's
+    // 2 columns go in side by side (2 · lid + a pad every 16 threads, so that a warp's
+    // writes fall in distinct banks), and come out with the workgroup's tiles' row in order, so
+    // that a warp's stores cover adjacent columns of the output (the tiles are adjacent in the
+    // image) instead of one column in 2.
+    out_stage[2u * lid + lid / 16u + 0u] = activate(y_0_0 + b);
+    out_stage[2u * lid + lid / 16u + 1u] = activate(y_0_1 + b);
+    workgroupBarrier();
+    for (var part = 0u; part < 2u; part++) {
+        let at = part * wg_size + lid;
+        let owner = at / 2u;
+        let c = at % 2u;
+        let extent = out_tile_extent[owner];
+        if (0u < (extent & 0xffffu) && c < (extent >> 16u)) {
+            output[out_tile_at[owner] + 0u * dy * params.ow + c * dx] = f16(out_stage[at + owner / 16u]);
         }
     }
-    if (oy0 + 1u * dy < params.oh) {
-        let at = ((n * params.oc + oc) * params.oh + oy0 + 1u * dy) * params.ow + ox0;
-        if (ox0 + 0u * dx < params.ow) {
-            output[at + 0u * dx] = f16(activate(y_1_0 + b));
-        }
-        if (ox0 + 1u * dx < params.ow) {
-            output[at + 1u * dx] = f16(activate(y_1_1 + b));
+    workgroupBarrier();
+    out_stage[2u * lid + lid / 16u + 0u] = activate(y_1_0 + b);
+    out_stage[2u * lid + lid / 16u + 1u] = activate(y_1_1 + b);
+    workgroupBarrier();
+    for (var part = 0u; part < 2u; part++) {
+        let at = part * wg_size + lid;
+        let owner = at / 2u;
+        let c = at % 2u;
+        let extent = out_tile_extent[owner];
+        if (1u < (extent & 0xffffu) && c < (extent >> 16u)) {
+            output[out_tile_at[owner] + 1u * dy * params.ow + c * dx] = f16(out_stage[at + owner / 16u]);
         }
     }
 }
@@ -1869,15 +1915,19 @@ fn winograd8_input(@builtin(global_invocation_id) gid: vec3<u32>) {
 }
 
 @compute @workgroup_size(wg_size)
-fn winograd8_output(@builtin(global_invocation_id) gid: vec3<u32>) {
+fn winograd8_output(
+    @builtin(global_invocation_id) gid: vec3<u32>,
+    @builtin(local_invocation_index) lid: u32,
+) {
+    // Past the last item a thread computes its last item again and stores nothing: every thread
+    // reaches the barriers below.
     let index = gid.y * stride_x + gid.x;
     let tiles = params.tile_rows * tile_cols(4u);
-    if (index >= params.n * params.oc * tiles) {
-        return;
-    }
-    let tile = index % tiles;
-    let oc = (index / tiles) % params.oc;
-    let n = index / (tiles * params.oc);
+    let items = params.n * params.oc * tiles;
+    let item = min(index, items - 1u);
+    let tile = item % tiles;
+    let oc = (item / tiles) % params.oc;
+    let n = item / (tiles * params.oc);
     let stride = params.oc * tiles;
     let first = (n * 64u * params.oc + oc) * tiles + tile;
     let m_0_0 = input[first + 0u * stride];
@@ -1996,70 +2046,81 @@ fn winograd8_output(@builtin(global_invocation_id) gid: vec3<u32>) {
     let y_3_3 = am_3_1 - am_3_2 + 0.125 * am_3_3 - 0.125 * am_3_4 + 8.0 * am_3_5 - 8.0 * am_3_6 + am_3_7;
 
     let b = bias_of(oc);
-    // Plus the bias, through the activation: rows and columns past the output cut.
-    // The tile's rows and columns lie the dilation apart.
+    // The tile's rows and columns lie the dilation apart; those past the output are cut.
     let dy = spec_dilation_h;
     let dx = spec_dilation_w;
     let oy0 = tile_origin(params.tile_row0 + tile / tile_cols(4u), 4u, dy);
     let ox0 = tile_origin(tile % tile_cols(4u), 4u, dx);
-    if (oy0 + 0u * dy < params.oh) {
-        let at = ((n * params.oc + oc) * params.oh + oy0 + 0u * dy) * params.ow + ox0;
-        if (ox0 + 0u * dx < params.ow) {
-            output[at + 0u * dx] = f16(activate(y_0_0 + b));
-        }
-        if (ox0 + 1u * dx < params.ow) {
-            output[at + 1u * dx] = f16(activate(y_0_1 + b));
-        }
-        if (ox0 + 2u * dx < params.ow) {
-            output[at + 2u * dx] = f16(activate(y_0_2 + b));
-        }
-        if (ox0 + 3u * dx < params.ow) {
-            output[at + 3u * dx] = f16(activate(y_0_3 + b));
+    var rows = 0u;
+    var cols = 0u;
+    if (index < items && oy0 < params.oh && ox0 < params.ow) {
+        rows = min(4u, (params.oh - 1u - oy0) / dy + 1u);
+        cols = min(4u, (params.ow - 1u - ox0) / dx + 1u);
+    }
+    out_tile_at[lid] = ((n * params.oc + oc) * params.oh + oy0) * params.ow + ox0;
+    out_tile_extent[lid] = rows | (cols << 16u);
+    // Row by row through workgroup memory, plus the bias, through the activation: a thread's
+    // 4 columns go in side by side (4 · lid + a pad every 8 threads, so that a warp's
+    // writes fall in distinct banks), and come out with the workgroup's tiles' row in order, so
+    // that a warp's stores cover adjacent columns of the output (the tiles are adjacent in the
+    // image) instead of one column in 4.
+    out_stage[4u * lid + lid / 8u + 0u] = activate(y_0_0 + b);
+    out_stage[4u * lid + lid / 8u + 1u] = activate(y_0_1 + b);
+    out_stage[4u * lid + lid / 8u + 2u] = activate(y_0_2 + b);
+    out_stage[4u * lid + lid / 8u + 3u] = activate(y_0_3 + b);
+    workgroupBarrier();
+    for (var part = 0u; part < 4u; part++) {
+        let at = part * wg_size + lid;
+        let owner = at / 4u;
+        let c = at % 4u;
+        let extent = out_tile_extent[owner];
+        if (0u < (extent & 0xffffu) && c < (extent >> 16u)) {
+            output[out_tile_at[owner] + 0u * dy * params.ow + c * dx] = f16(out_stage[at + owner / 8u]);
         }
     }
-    if (oy0 + 1u * dy < params.oh) {
-        let at = ((n * params.oc + oc) * params.oh + oy0 + 1u * dy) * params.ow + ox0;
-        if (ox0 + 0u * dx < params.ow) {
-            output[at + 0u * dx] = f16(activate(y_1_0 + b));
-        }
-        if (ox0 + 1u * dx < params.ow) {
-            output[at + 1u * dx] = f16(activate(y_1_1 + b));
-        }
-        if (ox0 + 2u * dx < params.ow) {
-            output[at + 2u * dx] = f16(activate(y_1_2 + b));
-        }
-        if (ox0 + 3u * dx < params.ow) {
-            output[at + 3u * dx] = f16(activate(y_1_3 + b));
-        }
-    }
-    if (oy0 + 2u * dy < params.oh) {
-        let at = ((n * params.oc + oc) * params.oh + oy0 + 2u * dy) * params.ow + ox0;
-        if (ox0 + 0u * dx < params.ow) {
-            output[at + 0u * dx] = f16(activate(y_2_0 + b));
-        }
-        if (ox0 + 1u * dx < params.ow) {
-            output[at + 1u * dx] = f16(activate(y_2_1 + b));
-        }
-        if (ox0 + 2u * dx < params.ow) {
-            output[at + 2u * dx] = f16(activate(y_2_2 + b));
-        }
-        if (ox0 + 3u * dx < params.ow) {
-            output[at + 3u * dx] = f16(activate(y_2_3 + b));
+    workgroupBarrier();
+    out_stage[4u * lid + lid / 8u + 0u] = activate(y_1_0 + b);
+    out_stage[4u * lid + lid / 8u + 1u] = activate(y_1_1 + b);
+    out_stage[4u * lid + lid / 8u + 2u] = activate(y_1_2 + b);
+    out_stage[4u * lid + lid / 8u + 3u] = activate(y_1_3 + b);
+    workgroupBarrier();
+    for (var part = 0u; part < 4u; part++) {
+        let at = part * wg_size + lid;
+        let owner = at / 4u;
+        let c = at % 4u;
+        let extent = out_tile_extent[owner];
+        if (1u < (extent & 0xffffu) && c < (extent >> 16u)) {
+            output[out_tile_at[owner] + 1u * dy * params.ow + c * dx] = f16(out_stage[at + owner / 8u]);
         }
     }
-    if (oy0 + 3u * dy < params.oh) {
-        let at = ((n * params.oc + oc) * params.oh + oy0 + 3u * dy) * params.ow + ox0;
-        if (ox0 + 0u * dx < params.ow) {
-            output[at + 0u * dx] = f16(activate(y_3_0 + b));
+    workgroupBarrier();
+    out_stage[4u * lid + lid / 8u + 0u] = activate(y_2_0 + b);
+    out_stage[4u * lid + lid / 8u + 1u] = activate(y_2_1 + b);
+    out_stage[4u * lid + lid / 8u + 2u] = activate(y_2_2 + b);
+    out_stage[4u * lid + lid / 8u + 3u] = activate(y_2_3 + b);
+    workgroupBarrier();
+    for (var part = 0u; part < 4u; part++) {
+        let at = part * wg_size + lid;
+        let owner = at / 4u;
+        let c = at % 4u;
+        let extent = out_tile_extent[owner];
+        if (2u < (extent & 0xffffu) && c < (extent >> 16u)) {
+            output[out_tile_at[owner] + 2u * dy * params.ow + c * dx] = f16(out_stage[at + owner / 8u]);
         }
-        if (ox0 + 1u * dx < params.ow) {
-            output[at + 1u * dx] = f16(activate(y_3_1 + b));
-        }
-        if (ox0 + 2u * dx < params.ow) {
-            output[at + 2u * dx] = f16(activate(y_3_2 + b));
-        }
-        if (ox0 + 3u * dx < params.ow) {
-            output[at + 3u * dx] = f16(activate(y_3_3 + b));
+    }
+    workgroupBarrier();
+    out_stage[4u * lid + lid / 8u + 0u] = activate(y_3_0 + b);
+    out_stage[4u * lid + lid / 8u + 1u] = activate(y_3_1 + b);
+    out_stage[4u * lid + lid / 8u + 2u] = activate(y_3_2 + b);
+    out_stage[4u * lid + lid / 8u + 3u] = activate(y_3_3 + b);
+    workgroupBarrier();
+    for (var part = 0u; part < 4u; part++) {
+        let at = part * wg_size + lid;
+        let owner = at / 4u;
+        let c = at % 4u;
+        let extent = out_tile_extent[owner];
+        if (3u < (extent & 0xffffu) && c < (extent >> 16u)) {
+            output[out_tile_at[owner] + 3u * dy * params.ow + c * dx] = f16(out_stage[at + owner / 8u]);
         }
     }
 }
@@ -2688,15 +2749,19 @@ fn winograd6_input(@builtin(global_invocation_id) gid: vec3<u32>) {
 }
 
 @compute @workgroup_size(wg_size)
-fn winograd6_output(@builtin(global_invocation_id) gid: vec3<u32>) {
+fn winograd6_output(
+    @builtin(global_invocation_id) gid: vec3<u32>,
+    @builtin(local_invocation_index) lid: u32,
+) {
+    // Past the last item a thread computes its last item again and stores nothing: every thread
+    // reaches the barriers below.
     let index = gid.y * stride_x + gid.x;
     let tiles = params.tile_rows * tile_cols(6u);
-    if (index >= params.n * params.oc * tiles) {
-        return;
-    }
-    let tile = index % tiles;
-    let oc = (index / tiles) % params.oc;
-    let n = index / (tiles * params.oc);
+    let items = params.n * params.oc * tiles;
+    let item = min(index, items - 1u);
+    let tile = item % tiles;
+    let oc = (item / tiles) % params.oc;
+    let n = item / (tiles * params.oc);
     let stride = params.oc * tiles;
     let first = (n * 64u * params.oc + oc) * tiles + tile;
     let m_0_0 = input[first + 0u * stride];
@@ -2851,136 +2916,123 @@ fn winograd6_output(@builtin(global_invocation_id) gid: vec3<u32>) {
     let y_5_5 = am_5_1 - am_5_2 + 0.03125 * am_5_3 - 0.03125 * am_5_4 + 32.0 * am_5_5 - 32.0 * am_5_6 + am_5_7;
 
     let b = bias_of(oc);
-    // Plus the bias, through the activation: rows and columns past the output cut.
-    // The tile's rows and columns lie the dilation apart.
+    // The tile's rows and columns lie the dilation apart; those past the output are cut.
     let dy = spec_dilation_h;
     let dx = spec_dilation_w;
     let oy0 = tile_origin(params.tile_row0 + tile / tile_cols(6u), 6u, dy);
     let ox0 = tile_origin(tile % tile_cols(6u), 6u, dx);
-    if (oy0 + 0u * dy < params.oh) {
-        let at = ((n * params.oc + oc) * params.oh + oy0 + 0u * dy) * params.ow + ox0;
-        if (ox0 + 0u * dx < params.ow) {
-            output[at + 0u * dx] = f16(activate(y_0_0 + b));
-        }
-        if (ox0 + 1u * dx < params.ow) {
-            output[at + 1u * dx] = f16(activate(y_0_1 + b));
-        }
-        if (ox0 + 2u * dx < params.ow) {
-            output[at + 2u * dx] = f16(activate(y_0_2 + b));
-        }
-        if (ox0 + 3u * dx < params.ow) {
-            output[at + 3u * dx] = f16(activate(y_0_3 + b));
-        }
-        if (ox0 + 4u * dx < params.ow) {
-            output[at + 4u * dx] = f16(activate(y_0_4 + b));
-        }
-        if (ox0 + 5u * dx < params.ow) {
-            output[at + 5u * dx] = f16(activate(y_0_5 + b));
+    var rows = 0u;
+    var cols = 0u;
+    if (index < items && oy0 < params.oh && ox0 < params.ow) {
+        rows = min(6u, (params.oh - 1u - oy0) / dy + 1u);
+        cols = min(6u, (params.ow - 1u - ox0) / dx + 1u);
+    }
+    out_tile_at[lid] = ((n * params.oc + oc) * params.oh + oy0) * params.ow + ox0;
+    out_tile_extent[lid] = rows | (cols << 16u);
+    // Row by row through workgroup memory, plus the bias, through the activation: a thread's
+    // 6 columns go in side by side (6 · lid + a pad every 16 threads, so that a warp's
+    // writes fall in distinct banks), and come out with the workgroup's tiles' row in order, so
+    // that a warp's stores cover adjacent columns of the output (the tiles are adjacent in the
+    // image) instead of one column in 6.
+    out_stage[6u * lid + lid / 16u + 0u] = activate(y_0_0 + b);
+    out_stage[6u * lid + lid / 16u + 1u] = activate(y_0_1 + b);
+    out_stage[6u * lid + lid / 16u + 2u] = activate(y_0_2 + b);
+    out_stage[6u * lid + lid / 16u + 3u] = activate(y_0_3 + b);
+    out_stage[6u * lid + lid / 16u + 4u] = activate(y_0_4 + b);
+    out_stage[6u * lid + lid / 16u + 5u] = activate(y_0_5 + b);
+    workgroupBarrier();
+    for (var part = 0u; part < 6u; part++) {
+        let at = part * wg_size + lid;
+        let owner = at / 6u;
+        let c = at % 6u;
+        let extent = out_tile_extent[owner];
+        if (0u < (extent & 0xffffu) && c < (extent >> 16u)) {
+            output[out_tile_at[owner] + 0u * dy * params.ow + c * dx] = f16(out_stage[at + owner / 16u]);
         }
     }
-    if (oy0 + 1u * dy < params.oh) {
-        let at = ((n * params.oc + oc) * params.oh + oy0 + 1u * dy) * params.ow + ox0;
-        if (ox0 + 0u * dx < params.ow) {
-            output[at + 0u * dx] = f16(activate(y_1_0 + b));
-        }
-        if (ox0 + 1u * dx < params.ow) {
-            output[at + 1u * dx] = f16(activate(y_1_1 + b));
-        }
-        if (ox0 + 2u * dx < params.ow) {
-            output[at + 2u * dx] = f16(activate(y_1_2 + b));
-        }
-        if (ox0 + 3u * dx < params.ow) {
-            output[at + 3u * dx] = f16(activate(y_1_3 + b));
-        }
-        if (ox0 + 4u * dx < params.ow) {
-            output[at + 4u * dx] = f16(activate(y_1_4 + b));
-        }
-        if (ox0 + 5u * dx < params.ow) {
-            output[at + 5u * dx] = f16(activate(y_1_5 + b));
+    workgroupBarrier();
+    out_stage[6u * lid + lid / 16u + 0u] = activate(y_1_0 + b);
+    out_stage[6u * lid + lid / 16u + 1u] = activate(y_1_1 + b);
+    out_stage[6u * lid + lid / 16u + 2u] = activate(y_1_2 + b);
+    out_stage[6u * lid + lid / 16u + 3u] = activate(y_1_3 + b);
+    out_stage[6u * lid + lid / 16u + 4u] = activate(y_1_4 + b);
+    out_stage[6u * lid + lid / 16u + 5u] = activate(y_1_5 + b);
+    workgroupBarrier();
+    for (var part = 0u; part < 6u; part++) {
+        let at = part * wg_size + lid;
+        let owner = at / 6u;
+        let c = at % 6u;
+        let extent = out_tile_extent[owner];
+        if (1u < (extent & 0xffffu) && c < (extent >> 16u)) {
+            output[out_tile_at[owner] + 1u * dy * params.ow + c * dx] = f16(out_stage[at + owner / 16u]);
         }
     }
-    if (oy0 + 2u * dy < params.oh) {
-        let at = ((n * params.oc + oc) * params.oh + oy0 + 2u * dy) * params.ow + ox0;
-        if (ox0 + 0u * dx < params.ow) {
-            output[at + 0u * dx] = f16(activate(y_2_0 + b));
-        }
-        if (ox0 + 1u * dx < params.ow) {
-            output[at + 1u * dx] = f16(activate(y_2_1 + b));
-        }
-        if (ox0 + 2u * dx < params.ow) {
-            output[at + 2u * dx] = f16(activate(y_2_2 + b));
-        }
-        if (ox0 + 3u * dx < params.ow) {
-            output[at + 3u * dx] = f16(activate(y_2_3 + b));
-        }
-        if (ox0 + 4u * dx < params.ow) {
-            output[at + 4u * dx] = f16(activate(y_2_4 + b));
-        }
-        if (ox0 + 5u * dx < params.ow) {
-            output[at + 5u * dx] = f16(activate(y_2_5 + b));
+    workgroupBarrier();
+    out_stage[6u * lid + lid / 16u + 0u] = activate(y_2_0 + b);
+    out_stage[6u * lid + lid / 16u + 1u] = activate(y_2_1 + b);
+    out_stage[6u * lid + lid / 16u + 2u] = activate(y_2_2 + b);
+    out_stage[6u * lid + lid / 16u + 3u] = activate(y_2_3 + b);
+    out_stage[6u * lid + lid / 16u + 4u] = activate(y_2_4 + b);
+    out_stage[6u * lid + lid / 16u + 5u] = activate(y_2_5 + b);
+    workgroupBarrier();
+    for (var part = 0u; part < 6u; part++) {
+        let at = part * wg_size + lid;
+        let owner = at / 6u;
+        let c = at % 6u;
+        let extent = out_tile_extent[owner];
+        if (2u < (extent & 0xffffu) && c < (extent >> 16u)) {
+            output[out_tile_at[owner] + 2u * dy * params.ow + c * dx] = f16(out_stage[at + owner / 16u]);
         }
     }
-    if (oy0 + 3u * dy < params.oh) {
-        let at = ((n * params.oc + oc) * params.oh + oy0 + 3u * dy) * params.ow + ox0;
-        if (ox0 + 0u * dx < params.ow) {
-            output[at + 0u * dx] = f16(activate(y_3_0 + b));
-        }
-        if (ox0 + 1u * dx < params.ow) {
-            output[at + 1u * dx] = f16(activate(y_3_1 + b));
-        }
-        if (ox0 + 2u * dx < params.ow) {
-            output[at + 2u * dx] = f16(activate(y_3_2 + b));
-        }
-        if (ox0 + 3u * dx < params.ow) {
-            output[at + 3u * dx] = f16(activate(y_3_3 + b));
-        }
-        if (ox0 + 4u * dx < params.ow) {
-            output[at + 4u * dx] = f16(activate(y_3_4 + b));
-        }
-        if (ox0 + 5u * dx < params.ow) {
-            output[at + 5u * dx] = f16(activate(y_3_5 + b));
+    workgroupBarrier();
+    out_stage[6u * lid + lid / 16u + 0u] = activate(y_3_0 + b);
+    out_stage[6u * lid + lid / 16u + 1u] = activate(y_3_1 + b);
+    out_stage[6u * lid + lid / 16u + 2u] = activate(y_3_2 + b);
+    out_stage[6u * lid + lid / 16u + 3u] = activate(y_3_3 + b);
+    out_stage[6u * lid + lid / 16u + 4u] = activate(y_3_4 + b);
+    out_stage[6u * lid + lid / 16u + 5u] = activate(y_3_5 + b);
+    workgroupBarrier();
+    for (var part = 0u; part < 6u; part++) {
+        let at = part * wg_size + lid;
+        let owner = at / 6u;
+        let c = at % 6u;
+        let extent = out_tile_extent[owner];
+        if (3u < (extent & 0xffffu) && c < (extent >> 16u)) {
+            output[out_tile_at[owner] + 3u * dy * params.ow + c * dx] = f16(out_stage[at + owner / 16u]);
         }
     }
-    if (oy0 + 4u * dy < params.oh) {
-        let at = ((n * params.oc + oc) * params.oh + oy0 + 4u * dy) * params.ow + ox0;
-        if (ox0 + 0u * dx < params.ow) {
-            output[at + 0u * dx] = f16(activate(y_4_0 + b));
-        }
-        if (ox0 + 1u * dx < params.ow) {
-            output[at + 1u * dx] = f16(activate(y_4_1 + b));
-        }
-        if (ox0 + 2u * dx < params.ow) {
-            output[at + 2u * dx] = f16(activate(y_4_2 + b));
-        }
-        if (ox0 + 3u * dx < params.ow) {
-            output[at + 3u * dx] = f16(activate(y_4_3 + b));
-        }
-        if (ox0 + 4u * dx < params.ow) {
-            output[at + 4u * dx] = f16(activate(y_4_4 + b));
-        }
-        if (ox0 + 5u * dx < params.ow) {
-            output[at + 5u * dx] = f16(activate(y_4_5 + b));
+    workgroupBarrier();
+    out_stage[6u * lid + lid / 16u + 0u] = activate(y_4_0 + b);
+    out_stage[6u * lid + lid / 16u + 1u] = activate(y_4_1 + b);
+    out_stage[6u * lid + lid / 16u + 2u] = activate(y_4_2 + b);
+    out_stage[6u * lid + lid / 16u + 3u] = activate(y_4_3 + b);
+    out_stage[6u * lid + lid / 16u + 4u] = activate(y_4_4 + b);
+    out_stage[6u * lid + lid / 16u + 5u] = activate(y_4_5 + b);
+    workgroupBarrier();
+    for (var part = 0u; part < 6u; part++) {
+        let at = part * wg_size + lid;
+        let owner = at / 6u;
+        let c = at % 6u;
+        let extent = out_tile_extent[owner];
+        if (4u < (extent & 0xffffu) && c < (extent >> 16u)) {
+            output[out_tile_at[owner] + 4u * dy * params.ow + c * dx] = f16(out_stage[at + owner / 16u]);
         }
     }
-    if (oy0 + 5u * dy < params.oh) {
-        let at = ((n * params.oc + oc) * params.oh + oy0 + 5u * dy) * params.ow + ox0;
-        if (ox0 + 0u * dx < params.ow) {
-            output[at + 0u * dx] = f16(activate(y_5_0 + b));
-        }
-        if (ox0 + 1u * dx < params.ow) {
-            output[at + 1u * dx] = f16(activate(y_5_1 + b));
-        }
-        if (ox0 + 2u * dx < params.ow) {
-            output[at + 2u * dx] = f16(activate(y_5_2 + b));
-        }
-        if (ox0 + 3u * dx < params.ow) {
-            output[at + 3u * dx] = f16(activate(y_5_3 + b));
-        }
-        if (ox0 + 4u * dx < params.ow) {
-            output[at + 4u * dx] = f16(activate(y_5_4 + b));
-        }
-        if (ox0 + 5u * dx < params.ow) {
-            output[at + 5u * dx] = f16(activate(y_5_5 + b));
+    workgroupBarrier();
+    out_stage[6u * lid + lid / 16u + 0u] = activate(y_5_0 + b);
+    out_stage[6u * lid + lid / 16u + 1u] = activate(y_5_1 + b);
+    out_stage[6u * lid + lid / 16u + 2u] = activate(y_5_2 + b);
+    out_stage[6u * lid + lid / 16u + 3u] = activate(y_5_3 + b);
+    out_stage[6u * lid + lid / 16u + 4u] = activate(y_5_4 + b);
+    out_stage[6u * lid + lid / 16u + 5u] = activate(y_5_5 + b);
+    workgroupBarrier();
+    for (var part = 0u; part < 6u; part++) {
+        let at = part * wg_size + lid;
+        let owner = at / 6u;
+        let c = at % 6u;
+        let extent = out_tile_extent[owner];
+        if (5u < (extent & 0xffffu) && c < (extent >> 16u)) {
+            output[out_tile_at[owner] + 5u * dy * params.ow + c * dx] = f16(out_stage[at + owner / 16u]);
         }
     }
 }

@@ -402,14 +402,16 @@ fn bias_of(oc: u32) -> f32 {
 {% endfor %}
 {%- endmacro %}
 {% macro output_body(at, step, n) %}
+{% set pad_every = {2: 16, 4: 8, 6: 16}[step] %}
+    // Past the last item a thread computes its last item again and stores nothing: every thread
+    // reaches the barriers below.
     let index = gid.y * stride_x + gid.x;
     let tiles = params.tile_rows * tile_cols({{ step }}u);
-    if (index >= params.n * params.oc * tiles) {
-        return;
-    }
-    let tile = index % tiles;
-    let oc = (index / tiles) % params.oc;
-    let n = index / (tiles * params.oc);
+    let items = params.n * params.oc * tiles;
+    let item = min(index, items - 1u);
+    let tile = item % tiles;
+    let oc = (item / tiles) % params.oc;
+    let n = item / (tiles * params.oc);
     let stride = params.oc * tiles;
     let first = (n * {{ n * n }}u * params.oc + oc) * tiles + tile;
 {% for i in range(n) %}
@@ -419,20 +421,40 @@ fn bias_of(oc: u32) -> f32 {
 {% endfor %}
 {{ output_transform(at, step, n) }}
     let b = bias_of(oc);
-    // Plus the bias, through the activation: rows and columns past the output cut.
-    // The tile's rows and columns lie the dilation apart.
+    // The tile's rows and columns lie the dilation apart; those past the output are cut.
     let dy = spec_dilation_h;
     let dx = spec_dilation_w;
     let oy0 = tile_origin(params.tile_row0 + tile / tile_cols({{ step }}u), {{ step }}u, dy);
     let ox0 = tile_origin(tile % tile_cols({{ step }}u), {{ step }}u, dx);
+    var rows = 0u;
+    var cols = 0u;
+    if (index < items && oy0 < params.oh && ox0 < params.ow) {
+        rows = min({{ step }}u, (params.oh - 1u - oy0) / dy + 1u);
+        cols = min({{ step }}u, (params.ow - 1u - ox0) / dx + 1u);
+    }
+    out_tile_at[lid] = ((n * params.oc + oc) * params.oh + oy0) * params.ow + ox0;
+    out_tile_extent[lid] = rows | (cols << 16u);
+    // Row by row through workgroup memory, plus the bias, through the activation: a thread's
+    // {{ step }} columns go in side by side ({{ step }} · lid + a pad every {{ pad_every }} threads, so that a warp's
+    // writes fall in distinct banks), and come out with the workgroup's tiles' row in order, so
+    // that a warp's stores cover adjacent columns of the output (the tiles are adjacent in the
+    // image) instead of one column in {{ step }}.
 {% for a in range(step) %}
-    if (oy0 + {{ a }}u * dy < params.oh) {
-        let at = ((n * params.oc + oc) * params.oh + oy0 + {{ a }}u * dy) * params.ow + ox0;
+{% if a > 0 %}
+    workgroupBarrier();
+{% endif %}
 {% for c in range(step) %}
-        if (ox0 + {{ c }}u * dx < params.ow) {
-            output[at + {{ c }}u * dx] = {{ to_out }}(activate(y_{{ a }}_{{ c }} + b));
-        }
+    out_stage[{{ step }}u * lid + lid / {{ pad_every }}u + {{ c }}u] = activate(y_{{ a }}_{{ c }} + b);
 {% endfor %}
+    workgroupBarrier();
+    for (var part = 0u; part < {{ step }}u; part++) {
+        let at = part * wg_size + lid;
+        let owner = at / {{ step }}u;
+        let c = at % {{ step }}u;
+        let extent = out_tile_extent[owner];
+        if ({{ a }}u < (extent & 0xffffu) && c < (extent >> 16u)) {
+            output[out_tile_at[owner] + {{ a }}u * dy * params.ow + c * dx] = {{ to_out }}(out_stage[at + owner / {{ pad_every }}u]);
+        }
     }
 {% endfor %}
 {%- endmacro %}
@@ -451,10 +473,21 @@ fn winograd4_input(@builtin(global_invocation_id) gid: vec3<u32>) {
 {{ input_body(4, BT, 6) -}}
 }
 
+// The NCHW output transforms' stage: one output row of each thread's tile, {{ 6 * 256 }} values for
+// 6-wide tiles and 256 threads, plus a pad every 16 threads (`output_body`), and each thread's
+// tile: where its first output lies, and how many of its rows (low half) and columns (high half)
+// lie inside the output.
+var<workgroup> out_stage: array<f32, {{ 6 * 256 + 256 // 16 }}>;
+var<workgroup> out_tile_at: array<u32, 256>;
+var<workgroup> out_tile_extent: array<u32, 256>;
+
 // One thread per (image, output channel, tile), tiles fastest; `input` is M (of the band, as in
 // `winograd4_input`).
 @compute @workgroup_size(wg_size)
-fn winograd4_output(@builtin(global_invocation_id) gid: vec3<u32>) {
+fn winograd4_output(
+    @builtin(global_invocation_id) gid: vec3<u32>,
+    @builtin(local_invocation_index) lid: u32,
+) {
 {{ output_body(AT, 4, 6) -}}
 }
 
@@ -476,7 +509,10 @@ fn winograd5_input(@builtin(global_invocation_id) gid: vec3<u32>) {
 }
 
 @compute @workgroup_size(wg_size)
-fn winograd5_output(@builtin(global_invocation_id) gid: vec3<u32>) {
+fn winograd5_output(
+    @builtin(global_invocation_id) gid: vec3<u32>,
+    @builtin(local_invocation_index) lid: u32,
+) {
 {{ output_body(AT5, 2, 6) -}}
 }
 
@@ -500,7 +536,10 @@ fn winograd8_input(@builtin(global_invocation_id) gid: vec3<u32>) {
 }
 
 @compute @workgroup_size(wg_size)
-fn winograd8_output(@builtin(global_invocation_id) gid: vec3<u32>) {
+fn winograd8_output(
+    @builtin(global_invocation_id) gid: vec3<u32>,
+    @builtin(local_invocation_index) lid: u32,
+) {
 {{ output_body(AT8_4, 4, 8) -}}
 }
 
@@ -521,7 +560,10 @@ fn winograd6_input(@builtin(global_invocation_id) gid: vec3<u32>) {
 }
 
 @compute @workgroup_size(wg_size)
-fn winograd6_output(@builtin(global_invocation_id) gid: vec3<u32>) {
+fn winograd6_output(
+    @builtin(global_invocation_id) gid: vec3<u32>,
+    @builtin(local_invocation_index) lid: u32,
+) {
 {{ output_body(AT8_6, 6, 8) -}}
 }
 

@@ -486,12 +486,12 @@ impl ConvKernel {
             // Its transforms; its GEMM is planned as a convolution of its own and steps back to
             // a kernel that fits like any other.
             ConvKernel::Winograd => winograd_transforms_storage_bytes(),
-            // Its transforms declare none (asserted in `winograd.rs`); its GEMM steps back like
-            // `Winograd`'s.
-            ConvKernel::Winograd4x4
-            | ConvKernel::Winograd5x5
-            | ConvKernel::Winograd5x5Tile4
-            | ConvKernel::Winograd6x6 => 0,
+            // Its output transform (the weight and input transforms declare none); its GEMM
+            // steps back like `Winograd`'s.
+            ConvKernel::Winograd4x4 => crate::shaders::conv2d_winograd4::WINOGRAD4_OUTPUT_WORKGROUP_MEMORY_BYTES,
+            ConvKernel::Winograd5x5 => crate::shaders::conv2d_winograd4::WINOGRAD5_OUTPUT_WORKGROUP_MEMORY_BYTES,
+            ConvKernel::Winograd5x5Tile4 => crate::shaders::conv2d_winograd4::WINOGRAD8_OUTPUT_WORKGROUP_MEMORY_BYTES,
+            ConvKernel::Winograd6x6 => crate::shaders::conv2d_winograd4::WINOGRAD6_OUTPUT_WORKGROUP_MEMORY_BYTES,
             // Its block transforms (the input's from the expansion that writes f16) and the
             // tensor-core kernel, which has no fallback.
             ConvKernel::WinogradCoop => {
