@@ -825,6 +825,12 @@ mod tests {
                 ConvKernel::Winograd4x4Coop => 37_376,
                 // V's stage (16 positions × 32 tiles × 24 halves) and M's (16 × 16 × 16 f32).
                 ConvKernel::WinogradFused => 16 * 32 * 24 * 2 + 4096 * 4,
+                // The NCHW output transforms' stage (a 6-wide row of 256 tiles, a pad every 16)
+                // and each of the 256 threads' tile: its first output and its extent.
+                ConvKernel::Winograd4x4
+                | ConvKernel::Winograd5x5
+                | ConvKernel::Winograd5x5Tile4
+                | ConvKernel::Winograd6x6 => 4 * (6 * 256 + 16) + 2 * 4 * 256,
                 // One vec4 of partial sums per thread of 256.
                 ConvKernel::Gemv | ConvKernel::FewOc => 4_096,
                 // Four vec4 partial sums per thread of 256 (the WebGPU minimum limit, exactly).
