@@ -48,7 +48,8 @@
 // the tile (or the output channel, for the weight) fastest, so that a warp's stores of V and U
 // and loads of M are consecutive. The output transforms store their tiles' rows through
 // workgroup memory, so that a warp's stores of the output are consecutive too (stored straight
-// from each thread, they lay a tile width apart: 1.09× slower on an H100, v65); the input
+// from each thread, they lay a tile width apart: 1.09× slower on an H100 for F(4×4, 3×3),
+// F(4×4, 5×5) and F(6×6, 3×3), v65; F(2×2, 5×5)'s was not timed); the input
 // transforms' loads of the windows lie a tile width apart as well, but the L1 cache serves those
 // (staged like the stores, they ran 0.85×). The channels-last ones are described where they
 // start.
@@ -542,7 +543,7 @@ fn winograd4_input(@builtin(global_invocation_id) gid: vec3<u32>) {
 }
 
 // The NCHW output transforms' stage: one output row of each thread's tile, 1536 values for
-// 6-wide tiles and 256 threads, plus a pad every 16 threads (`output_body`), and each thread's
+// 6-wide tiles and 256 threads, plus `output_body`'s pads (at most 32), and each thread's
 // tile: where its first output lies, and how many of its rows (low half) and columns (high half)
 // lie inside the output.
 var<workgroup> out_stage: array<f32, 1552>;
@@ -556,7 +557,7 @@ fn winograd4_output(
     @builtin(global_invocation_id) gid: vec3<u32>,
     @builtin(local_invocation_index) lid: u32,
 ) {
-    // Past the last item a thread computes its last item again and stores nothing: every thread
+    // Past the last item a thread computes the last item again and stores nothing: every thread
     // reaches the barriers below.
     let index = gid.y * stride_x + gid.x;
     let tiles = params.tile_rows * tile_cols(4u);
@@ -664,7 +665,8 @@ fn winograd4_output(
     // 4 columns go in side by side (4 · lid + a pad every 8 threads, so that a warp's
     // writes fall in distinct banks), and come out with the workgroup's tiles' row in order, so
     // that a warp's stores cover adjacent columns of the output (the tiles are adjacent in the
-    // image) instead of one column in 4.
+    // image; under dilation, a phase's tiles interleave with the others', and a warp's stores
+    // still cover a contiguous span) instead of one column in 4.
     out_stage[4u * lid + lid / 8u + 0u] = activate(y_0_0 + b);
     out_stage[4u * lid + lid / 8u + 1u] = activate(y_0_1 + b);
     out_stage[4u * lid + lid / 8u + 2u] = activate(y_0_2 + b);
@@ -1147,7 +1149,7 @@ fn winograd5_output(
     @builtin(global_invocation_id) gid: vec3<u32>,
     @builtin(local_invocation_index) lid: u32,
 ) {
-    // Past the last item a thread computes its last item again and stores nothing: every thread
+    // Past the last item a thread computes the last item again and stores nothing: every thread
     // reaches the barriers below.
     let index = gid.y * stride_x + gid.x;
     let tiles = params.tile_rows * tile_cols(2u);
@@ -1231,7 +1233,8 @@ fn winograd5_output(
     // 2 columns go in side by side (2 · lid + a pad every 16 threads, so that a warp's
     // writes fall in distinct banks), and come out with the workgroup's tiles' row in order, so
     // that a warp's stores cover adjacent columns of the output (the tiles are adjacent in the
-    // image) instead of one column in 2.
+    // image; under dilation, a phase's tiles interleave with the others', and a warp's stores
+    // still cover a contiguous span) instead of one column in 2.
     out_stage[2u * lid + lid / 16u + 0u] = activate(y_0_0 + b);
     out_stage[2u * lid + lid / 16u + 1u] = activate(y_0_1 + b);
     workgroupBarrier();
@@ -1922,7 +1925,7 @@ fn winograd8_output(
     @builtin(global_invocation_id) gid: vec3<u32>,
     @builtin(local_invocation_index) lid: u32,
 ) {
-    // Past the last item a thread computes its last item again and stores nothing: every thread
+    // Past the last item a thread computes the last item again and stores nothing: every thread
     // reaches the barriers below.
     let index = gid.y * stride_x + gid.x;
     let tiles = params.tile_rows * tile_cols(4u);
@@ -2066,7 +2069,8 @@ fn winograd8_output(
     // 4 columns go in side by side (4 · lid + a pad every 8 threads, so that a warp's
     // writes fall in distinct banks), and come out with the workgroup's tiles' row in order, so
     // that a warp's stores cover adjacent columns of the output (the tiles are adjacent in the
-    // image) instead of one column in 4.
+    // image; under dilation, a phase's tiles interleave with the others', and a warp's stores
+    // still cover a contiguous span) instead of one column in 4.
     out_stage[4u * lid + lid / 8u + 0u] = activate(y_0_0 + b);
     out_stage[4u * lid + lid / 8u + 1u] = activate(y_0_1 + b);
     out_stage[4u * lid + lid / 8u + 2u] = activate(y_0_2 + b);
@@ -2756,7 +2760,7 @@ fn winograd6_output(
     @builtin(global_invocation_id) gid: vec3<u32>,
     @builtin(local_invocation_index) lid: u32,
 ) {
-    // Past the last item a thread computes its last item again and stores nothing: every thread
+    // Past the last item a thread computes the last item again and stores nothing: every thread
     // reaches the barriers below.
     let index = gid.y * stride_x + gid.x;
     let tiles = params.tile_rows * tile_cols(6u);
@@ -2936,7 +2940,8 @@ fn winograd6_output(
     // 6 columns go in side by side (6 · lid + a pad every 16 threads, so that a warp's
     // writes fall in distinct banks), and come out with the workgroup's tiles' row in order, so
     // that a warp's stores cover adjacent columns of the output (the tiles are adjacent in the
-    // image) instead of one column in 6.
+    // image; under dilation, a phase's tiles interleave with the others', and a warp's stores
+    // still cover a contiguous span) instead of one column in 6.
     out_stage[6u * lid + lid / 16u + 0u] = activate(y_0_0 + b);
     out_stage[6u * lid + lid / 16u + 1u] = activate(y_0_1 + b);
     out_stage[6u * lid + lid / 16u + 2u] = activate(y_0_2 + b);

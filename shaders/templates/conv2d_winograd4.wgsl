@@ -261,7 +261,8 @@
 // the tile (or the output channel, for the weight) fastest, so that a warp's stores of V and U
 // and loads of M are consecutive. The output transforms store their tiles' rows through
 // workgroup memory, so that a warp's stores of the output are consecutive too (stored straight
-// from each thread, they lay a tile width apart: 1.09× slower on an H100, v65); the input
+// from each thread, they lay a tile width apart: 1.09× slower on an H100 for F(4×4, 3×3),
+// F(4×4, 5×5) and F(6×6, 3×3), v65; F(2×2, 5×5)'s was not timed); the input
 // transforms' loads of the windows lie a tile width apart as well, but the L1 cache serves those
 // (staged like the stores, they ran 0.85×). The channels-last ones are described where they
 // start.
@@ -408,7 +409,7 @@ fn bias_of(oc: u32) -> f32 {
 {%- endmacro %}
 {% macro output_body(at, step, n) %}
 {% set pad_every = {2: 16, 4: 8, 6: 16}[step] %}
-    // Past the last item a thread computes its last item again and stores nothing: every thread
+    // Past the last item a thread computes the last item again and stores nothing: every thread
     // reaches the barriers below.
     let index = gid.y * stride_x + gid.x;
     let tiles = params.tile_rows * tile_cols({{ step }}u);
@@ -443,7 +444,8 @@ fn bias_of(oc: u32) -> f32 {
     // {{ step }} columns go in side by side ({{ step }} · lid + a pad every {{ pad_every }} threads, so that a warp's
     // writes fall in distinct banks), and come out with the workgroup's tiles' row in order, so
     // that a warp's stores cover adjacent columns of the output (the tiles are adjacent in the
-    // image) instead of one column in {{ step }}.
+    // image; under dilation, a phase's tiles interleave with the others', and a warp's stores
+    // still cover a contiguous span) instead of one column in {{ step }}.
 {% for a in range(step) %}
 {% if a > 0 %}
     workgroupBarrier();
@@ -479,7 +481,7 @@ fn winograd4_input(@builtin(global_invocation_id) gid: vec3<u32>) {
 }
 
 // The NCHW output transforms' stage: one output row of each thread's tile, {{ 6 * 256 }} values for
-// 6-wide tiles and 256 threads, plus a pad every 16 threads (`output_body`), and each thread's
+// 6-wide tiles and 256 threads, plus `output_body`'s pads (at most 32), and each thread's
 // tile: where its first output lies, and how many of its rows (low half) and columns (high half)
 // lie inside the output.
 var<workgroup> out_stage: array<f32, {{ 6 * 256 + 256 // 16 }}>;
