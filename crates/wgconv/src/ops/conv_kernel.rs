@@ -440,7 +440,7 @@ impl ConvKernel {
     pub fn workgroup_storage_bytes(self) -> u32 {
         use crate::shaders::{
             conv2d as direct, conv2d_coop as coop, conv2d_depthwise as dw, conv2d_depthwise_rows as dw_rows,
-            conv2d_depthwise_tiled as dw_tiled, conv2d_depthwise_vec4 as dw_vec4,
+            conv2d_depthwise_tiled as dw_tiled, conv2d_depthwise_vec4 as dw_vec4, conv2d_winograd4 as wino4,
         };
         match self {
             ConvKernel::Gemm
@@ -488,10 +488,10 @@ impl ConvKernel {
             ConvKernel::Winograd => winograd_transforms_storage_bytes(),
             // Its output transform (the weight and input transforms declare none); its GEMM
             // steps back like `Winograd`'s.
-            ConvKernel::Winograd4x4 => crate::shaders::conv2d_winograd4::WINOGRAD4_OUTPUT_WORKGROUP_MEMORY_BYTES,
-            ConvKernel::Winograd5x5 => crate::shaders::conv2d_winograd4::WINOGRAD5_OUTPUT_WORKGROUP_MEMORY_BYTES,
-            ConvKernel::Winograd5x5Tile4 => crate::shaders::conv2d_winograd4::WINOGRAD8_OUTPUT_WORKGROUP_MEMORY_BYTES,
-            ConvKernel::Winograd6x6 => crate::shaders::conv2d_winograd4::WINOGRAD6_OUTPUT_WORKGROUP_MEMORY_BYTES,
+            ConvKernel::Winograd4x4 => wino4::WINOGRAD4_OUTPUT_WORKGROUP_MEMORY_BYTES,
+            ConvKernel::Winograd5x5 => wino4::WINOGRAD5_OUTPUT_WORKGROUP_MEMORY_BYTES,
+            ConvKernel::Winograd5x5Tile4 => wino4::WINOGRAD8_OUTPUT_WORKGROUP_MEMORY_BYTES,
+            ConvKernel::Winograd6x6 => wino4::WINOGRAD6_OUTPUT_WORKGROUP_MEMORY_BYTES,
             // Its block transforms (the input's from the expansion that writes f16) and the
             // tensor-core kernel, which has no fallback.
             ConvKernel::WinogradCoop => {
@@ -503,7 +503,7 @@ impl ConvKernel {
             // Its block transforms (the input's from the expansion that writes f16) and the
             // tensor-core kernel, as `WinogradCoop`.
             ConvKernel::Winograd4x4Coop => {
-                use crate::shaders::{conv2d_winograd4 as wino4, conv2d_winograd4_f16_out as narrowing4};
+                use crate::shaders::conv2d_winograd4_f16_out as narrowing4;
                 let transforms = narrowing4::WINOGRAD4_INPUT_NHWC_WORKGROUP_MEMORY_BYTES
                     .max(wino4::WINOGRAD4_OUTPUT_NHWC_WORKGROUP_MEMORY_BYTES);
                 transforms.max(ConvKernel::CoopNhwc.workgroup_storage_bytes())
