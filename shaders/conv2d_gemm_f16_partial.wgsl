@@ -70,6 +70,11 @@ override loads_ahead: bool = true;
 // tile fastest (true) or N tile fastest, the grid's own order (false). The host chooses per
 // layer (`ConvGeometry::fitted_tile_order`, rule R55), or as forced (`TileOrder`).
 override m_tiles_fastest: bool = false;
+// Direct convolutions on tap-major K-tiles: whether a workgroup skips the K-tiles of the taps that
+// read only padding for all its columns (`live_taps`). The host sets it where that skips a
+// noticeable share of the K-tiles (`ConvGeometry::padding_only_tap_share`): large dilations or
+// paddings against the image. Off, the loop's index steps fold to `kt + 1`.
+override skip_taps: bool = false;
 // The tile widths the host may give `tile_n`: multiples of GEMM_TILE_N_STEP from GEMM_TILE_N_MIN
 // to GEMM_TILE_N_MAX (the A loaders below are unrolled for the narrowest).
 const GEMM_TILE_N_MIN: u32 = 32u;
@@ -227,6 +232,67 @@ fn column(pr: Problem, n: u32) -> Column {
 // K-tiles of depth bk in the GEMM of sub-problem `pr`.
 fn k_tiles(pr: Problem, bk: u32) -> u32 {
     return (spec_ic / spec_groups * pr.taps_y * pr.taps_x + bk - 1u) / bk;
+}
+
+// Taps j in [x, y) of `count` meet [0, size) from input positions first + j·step to
+// last + j·step (first ≤ last, step > 0): those with last + j·step ≥ 0 and first + j·step < size.
+// Empty as x == y.
+fn live_range(first: i32, last: i32, step: i32, count: u32, size: u32) -> vec2<u32> {
+    let lo = u32(select(0, (step - 1 - last) / step, last < 0));
+    let hi = min(u32(select(0, (i32(size) - first + step - 1) / step, first < i32(size))), count);
+    return vec2<u32>(min(lo, hi), hi);
+}
+
+// The filter taps that can read the image for some output column in [n0, n1] of direct
+// sub-problem `pr`, as a rectangle: filter rows [x, y) and filter columns [z, w); every other tap
+// reads only padding for all of them. Where the columns span two images, all taps. The filter
+// rows are those that meet an input row from one of the columns' output rows; the filter columns
+// those that meet an input column from one of their output columns (every column of a row where
+// they span more than one row).
+fn live_taps(pr: Problem, n0: u32, n1: u32) -> vec4<u32> {
+    let sub_hw = pr.sub_h * pr.sub_w;
+    if (n0 / sub_hw != n1 / sub_hw) {
+        return vec4<u32>(0u, pr.taps_y, 0u, pr.taps_x);
+    }
+    let oy0 = n0 % sub_hw / pr.sub_w;
+    let oy1 = n1 % sub_hw / pr.sub_w;
+    let one_row = oy0 == oy1;
+    let ox0 = select(0u, n0 % pr.sub_w, one_row);
+    let ox1 = select(pr.sub_w - 1u, n1 % pr.sub_w, one_row);
+    let rows = live_range(
+        i32(oy0) * pr.in_mul_h + pr.in_off_h, i32(oy1) * pr.in_mul_h + pr.in_off_h, pr.in_step_h, pr.taps_y, params.ih);
+    let cols = live_range(
+        i32(ox0) * pr.in_mul_w + pr.in_off_w, i32(ox1) * pr.in_mul_w + pr.in_off_w, pr.in_step_w, pr.taps_x, params.iw);
+    return vec4<u32>(rows, cols);
+}
+
+// The first tap-major K-tile from `kt` on whose tap (t = kt % taps: filter row t / taps_x, column
+// t % taps_x) lies in the rectangle `live` (`live_taps`, not empty), where `skipping`; else `kt`.
+fn live_k_tile(kt: u32, pr: Problem, live: vec4<u32>, skipping: bool) -> u32 {
+    if (!skipping) {
+        return kt;
+    }
+    let taps = pr.taps_y * pr.taps_x;
+    let t = kt % taps;
+    let block = kt - t;
+    let ty = t / pr.taps_x;
+    let tx = t % pr.taps_x;
+    let first = live.x * pr.taps_x + live.z;
+    if (ty < live.x) {
+        return block + first;
+    }
+    if (ty < live.y) {
+        if (tx < live.z) {
+            return block + ty * pr.taps_x + live.z;
+        }
+        if (tx < live.w) {
+            return kt;
+        }
+        if (ty + 1u < live.y) {
+            return block + (ty + 1u) * pr.taps_x + live.z;
+        }
+    }
+    return block + taps + first;
 }
 
 // Input (ic, tap (ty, tx)) of column `c`, 0 outside the image or where !k_ok. `tap_major` says
@@ -526,8 +592,6 @@ fn conv2d_gemm_tile(lid: u32, pr: Problem, tile_x: u32, tile_y: u32, kt_first: u
     let b_vec3 = (lane + 3u * (tile_n / 4u)) / (4u * (tile_n / 8u)) * (tile_n / 8u) + (lane + 3u * (tile_n / 4u)) % (tile_n / 8u);
     let b_comp3 = (lane + 3u * (tile_n / 4u)) % (4u * (tile_n / 8u)) / (tile_n / 8u);
 
-    let kt_begin = kt_first;
-    let kt_end = kt_last;
     // K-tiles within one tap (see `decode`) where ICg allows it. A pointwise filter has one
     // tap (as has some phase of a transposed filter not a multiple of its stride, e.g. 2×2 or
     // 3×3 at stride 2): there the two orders coincide, and what differs is the B loaders' roles
@@ -539,6 +603,17 @@ fn conv2d_gemm_tile(lid: u32, pr: Problem, tile_x: u32, tile_y: u32, kt_first: u
     // created and the other order's arithmetic disappears.
     let fewest_taps = select(spec_kh * spec_kw, (spec_kh / spec_stride_h) * (spec_kw / spec_stride_w), transposed);
     let tap_major = icg % 8u == 0u && fewest_taps > 1u;
+    // With `skip_taps`, the K-tiles of taps that read only padding for every column of the tile
+    // (`live_taps`) are skipped: each K-tile is one tap under `tap_major`, and a skipped K-tile
+    // would only have added products of zeros.
+    let skipping = skip_taps && tap_major && !transposed;
+    var live = vec4<u32>(0u, pr.taps_y, 0u, pr.taps_x);
+    if (skipping) {
+        live = live_taps(pr, n_base, min(n_base + tile_n, params.n * pr.sub_h * pr.sub_w) - 1u);
+    }
+    let kt_end = kt_last;
+    // No live tap at all: the tile is its bias alone.
+    let kt_begin = select(live_k_tile(kt_first, pr, live, skipping), kt_end, live.x >= live.y || live.z >= live.w);
 
     // Global → registers for the first K-tile.
     var b0_k = kt_begin * 8u + kl;
@@ -588,7 +663,7 @@ fn conv2d_gemm_tile(lid: u32, pr: Problem, tile_x: u32, tile_y: u32, kt_first: u
             load_b(pr, col0, b0_ic, b0_ty, b0_tx, b0_k_ok, false), load_b(pr, col1, b0_ic, b0_ty, b0_tx, b0_k_ok, false),
             load_b(pr, col2, b0_ic, b0_ty, b0_tx, b0_k_ok, false), load_b(pr, col3, b0_ic, b0_ty, b0_tx, b0_k_ok, false));
     }
-    for (var kt = kt_begin; kt < kt_end; kt++) {
+    for (var kt = kt_begin; kt < kt_end; kt = live_k_tile(kt + 1u, pr, live, skipping)) {
         if (a_ok0) { a_tile256[a_at0] = next_a0; }
         if (a_ok1) { a_tile256[a_at1] = next_a1; }
         if (a_ok2) { a_tile256[a_at2] = next_a2; }
@@ -605,38 +680,39 @@ fn conv2d_gemm_tile(lid: u32, pr: Problem, tile_x: u32, tile_y: u32, kt_first: u
             b_tile_k8[kl * (tile_n / 4u) + b_vec3][b_comp3] = next_b0.w;
         }
         workgroupBarrier();
-        if (kt + 1u < kt_end) {
-            b0_k = (kt + 1u) * 8u + kl;
-            b0_k_ok = select(b0_k, (kt + 1u) * 8u, tap_major) < k_total;
-            b0_ic = select(b0_k / max(taps, 1u), (kt + 1u) / max(taps, 1u) * 8u + kl, tap_major);
-            b0_t = select(b0_k % max(taps, 1u), (kt + 1u) % max(taps, 1u), tap_major);
+        let kt_next = live_k_tile(kt + 1u, pr, live, skipping);
+        if (kt_next < kt_end) {
+            b0_k = kt_next * 8u + kl;
+            b0_k_ok = select(b0_k, kt_next * 8u, tap_major) < k_total;
+            b0_ic = select(b0_k / max(taps, 1u), kt_next / max(taps, 1u) * 8u + kl, tap_major);
+            b0_t = select(b0_k % max(taps, 1u), kt_next % max(taps, 1u), tap_major);
             b0_ty = b0_t / max(pr.taps_x, 1u);
             b0_tx = b0_t % max(pr.taps_x, 1u);
-            a0_k = select((kt + 1u) * 8u + kl_a0, b0_k, (tile_n == 128u));
-            a0_k_ok = select(a0_k, (kt + 1u) * 8u, tap_major) < k_total;
-            a0_ic = select(a0_k / max(taps, 1u), (kt + 1u) / max(taps, 1u) * 8u + select(kl_a0, kl, (tile_n == 128u)), tap_major);
-            a0_t = select(a0_k % max(taps, 1u), (kt + 1u) % max(taps, 1u), tap_major);
+            a0_k = select(kt_next * 8u + kl_a0, b0_k, (tile_n == 128u));
+            a0_k_ok = select(a0_k, kt_next * 8u, tap_major) < k_total;
+            a0_ic = select(a0_k / max(taps, 1u), kt_next / max(taps, 1u) * 8u + select(kl_a0, kl, (tile_n == 128u)), tap_major);
+            a0_t = select(a0_k % max(taps, 1u), kt_next % max(taps, 1u), tap_major);
             a0_ty = a0_t / max(pr.taps_x, 1u);
             a0_tx = a0_t % max(pr.taps_x, 1u);
-            a1_k = (kt + 1u) * 8u + kl_a1;
-            a1_k_ok = select(a1_k, (kt + 1u) * 8u, tap_major) < k_total;
-            a1_ic = select(a1_k / max(taps, 1u), (kt + 1u) / max(taps, 1u) * 8u + kl_a1, tap_major);
-            a1_t = select(a1_k % max(taps, 1u), (kt + 1u) % max(taps, 1u), tap_major);
+            a1_k = kt_next * 8u + kl_a1;
+            a1_k_ok = select(a1_k, kt_next * 8u, tap_major) < k_total;
+            a1_ic = select(a1_k / max(taps, 1u), kt_next / max(taps, 1u) * 8u + kl_a1, tap_major);
+            a1_t = select(a1_k % max(taps, 1u), kt_next % max(taps, 1u), tap_major);
             a1_ty = a1_t / max(pr.taps_x, 1u);
             a1_tx = a1_t % max(pr.taps_x, 1u);
-            a2_k = (kt + 1u) * 8u + kl_a2;
-            a2_k_ok = select(a2_k, (kt + 1u) * 8u, tap_major) < k_total;
-            a2_ic = select(a2_k / max(taps, 1u), (kt + 1u) / max(taps, 1u) * 8u + kl_a2, tap_major);
-            a2_t = select(a2_k % max(taps, 1u), (kt + 1u) % max(taps, 1u), tap_major);
+            a2_k = kt_next * 8u + kl_a2;
+            a2_k_ok = select(a2_k, kt_next * 8u, tap_major) < k_total;
+            a2_ic = select(a2_k / max(taps, 1u), kt_next / max(taps, 1u) * 8u + kl_a2, tap_major);
+            a2_t = select(a2_k % max(taps, 1u), kt_next % max(taps, 1u), tap_major);
             a2_ty = a2_t / max(pr.taps_x, 1u);
             a2_tx = a2_t % max(pr.taps_x, 1u);
-            a3_k = (kt + 1u) * 8u + kl_a3;
-            a3_k_ok = select(a3_k, (kt + 1u) * 8u, tap_major) < k_total;
-            a3_ic = select(a3_k / max(taps, 1u), (kt + 1u) / max(taps, 1u) * 8u + kl_a3, tap_major);
-            a3_t = select(a3_k % max(taps, 1u), (kt + 1u) % max(taps, 1u), tap_major);
+            a3_k = kt_next * 8u + kl_a3;
+            a3_k_ok = select(a3_k, kt_next * 8u, tap_major) < k_total;
+            a3_ic = select(a3_k / max(taps, 1u), kt_next / max(taps, 1u) * 8u + kl_a3, tap_major);
+            a3_t = select(a3_k % max(taps, 1u), kt_next % max(taps, 1u), tap_major);
             a3_ty = a3_t / max(pr.taps_x, 1u);
             a3_tx = a3_t % max(pr.taps_x, 1u);
-            bx_ic = (kt + 1u) / max(taps, 1u) * 8u + c_group * 4u;
+            bx_ic = kt_next / max(taps, 1u) * 8u + c_group * 4u;
             next_a0 = load_a4(pr, am0, a0_ic, a0_ty, a0_tx, a0_k_ok && a_ok0);
             next_a1 = load_a4(pr, am1, a1_ic, a1_ty, a1_tx, a1_k_ok && a_ok1);
             next_a2 = load_a4(pr, am2, a2_ic, a2_ty, a2_tx, a2_k_ok && a_ok2);
@@ -1106,8 +1182,6 @@ fn conv2d_gemm_m64_tile(lid: u32, pr: Problem, tile_x: u32, tile_y: u32, kt_firs
     let b_vec3 = (lane + 3u * (tile_n / 4u)) / (4u * (tile_n / 8u)) * (tile_n / 8u) + (lane + 3u * (tile_n / 4u)) % (tile_n / 8u);
     let b_comp3 = (lane + 3u * (tile_n / 4u)) % (4u * (tile_n / 8u)) / (tile_n / 8u);
 
-    let kt_begin = kt_first;
-    let kt_end = kt_last;
     // K-tiles within one tap (see `decode`) where ICg allows it. A pointwise filter has one
     // tap (as has some phase of a transposed filter not a multiple of its stride, e.g. 2×2 or
     // 3×3 at stride 2): there the two orders coincide, and what differs is the B loaders' roles
@@ -1119,6 +1193,17 @@ fn conv2d_gemm_m64_tile(lid: u32, pr: Problem, tile_x: u32, tile_y: u32, kt_firs
     // created and the other order's arithmetic disappears.
     let fewest_taps = select(spec_kh * spec_kw, (spec_kh / spec_stride_h) * (spec_kw / spec_stride_w), transposed);
     let tap_major = icg % 8u == 0u && fewest_taps > 1u;
+    // With `skip_taps`, the K-tiles of taps that read only padding for every column of the tile
+    // (`live_taps`) are skipped: each K-tile is one tap under `tap_major`, and a skipped K-tile
+    // would only have added products of zeros.
+    let skipping = skip_taps && tap_major && !transposed;
+    var live = vec4<u32>(0u, pr.taps_y, 0u, pr.taps_x);
+    if (skipping) {
+        live = live_taps(pr, n_base, min(n_base + tile_n, params.n * pr.sub_h * pr.sub_w) - 1u);
+    }
+    let kt_end = kt_last;
+    // No live tap at all: the tile is its bias alone.
+    let kt_begin = select(live_k_tile(kt_first, pr, live, skipping), kt_end, live.x >= live.y || live.z >= live.w);
 
     // Global → registers for the first K-tile.
     var b0_k = kt_begin * 8u + kl;
@@ -1154,7 +1239,7 @@ fn conv2d_gemm_m64_tile(lid: u32, pr: Problem, tile_x: u32, tile_y: u32, kt_firs
             load_b(pr, col0, b0_ic, b0_ty, b0_tx, b0_k_ok, false), load_b(pr, col1, b0_ic, b0_ty, b0_tx, b0_k_ok, false),
             load_b(pr, col2, b0_ic, b0_ty, b0_tx, b0_k_ok, false), load_b(pr, col3, b0_ic, b0_ty, b0_tx, b0_k_ok, false));
     }
-    for (var kt = kt_begin; kt < kt_end; kt++) {
+    for (var kt = kt_begin; kt < kt_end; kt = live_k_tile(kt + 1u, pr, live, skipping)) {
         if (a_ok0) { a_tile128[a_at0] = next_a0; }
         if (a_ok1) { a_tile128[a_at1] = next_a1; }
         if (tap_major) {
@@ -1169,26 +1254,27 @@ fn conv2d_gemm_m64_tile(lid: u32, pr: Problem, tile_x: u32, tile_y: u32, kt_firs
             b_tile_k8[kl * (tile_n / 4u) + b_vec3][b_comp3] = next_b0.w;
         }
         workgroupBarrier();
-        if (kt + 1u < kt_end) {
-            b0_k = (kt + 1u) * 8u + kl;
-            b0_k_ok = select(b0_k, (kt + 1u) * 8u, tap_major) < k_total;
-            b0_ic = select(b0_k / max(taps, 1u), (kt + 1u) / max(taps, 1u) * 8u + kl, tap_major);
-            b0_t = select(b0_k % max(taps, 1u), (kt + 1u) % max(taps, 1u), tap_major);
+        let kt_next = live_k_tile(kt + 1u, pr, live, skipping);
+        if (kt_next < kt_end) {
+            b0_k = kt_next * 8u + kl;
+            b0_k_ok = select(b0_k, kt_next * 8u, tap_major) < k_total;
+            b0_ic = select(b0_k / max(taps, 1u), kt_next / max(taps, 1u) * 8u + kl, tap_major);
+            b0_t = select(b0_k % max(taps, 1u), kt_next % max(taps, 1u), tap_major);
             b0_ty = b0_t / max(pr.taps_x, 1u);
             b0_tx = b0_t % max(pr.taps_x, 1u);
-            a0_k = select((kt + 1u) * 8u + kl_a0, b0_k, (tile_n == 64u));
-            a0_k_ok = select(a0_k, (kt + 1u) * 8u, tap_major) < k_total;
-            a0_ic = select(a0_k / max(taps, 1u), (kt + 1u) / max(taps, 1u) * 8u + select(kl_a0, kl, (tile_n == 64u)), tap_major);
-            a0_t = select(a0_k % max(taps, 1u), (kt + 1u) % max(taps, 1u), tap_major);
+            a0_k = select(kt_next * 8u + kl_a0, b0_k, (tile_n == 64u));
+            a0_k_ok = select(a0_k, kt_next * 8u, tap_major) < k_total;
+            a0_ic = select(a0_k / max(taps, 1u), kt_next / max(taps, 1u) * 8u + select(kl_a0, kl, (tile_n == 64u)), tap_major);
+            a0_t = select(a0_k % max(taps, 1u), kt_next % max(taps, 1u), tap_major);
             a0_ty = a0_t / max(pr.taps_x, 1u);
             a0_tx = a0_t % max(pr.taps_x, 1u);
-            a1_k = (kt + 1u) * 8u + kl_a1;
-            a1_k_ok = select(a1_k, (kt + 1u) * 8u, tap_major) < k_total;
-            a1_ic = select(a1_k / max(taps, 1u), (kt + 1u) / max(taps, 1u) * 8u + kl_a1, tap_major);
-            a1_t = select(a1_k % max(taps, 1u), (kt + 1u) % max(taps, 1u), tap_major);
+            a1_k = kt_next * 8u + kl_a1;
+            a1_k_ok = select(a1_k, kt_next * 8u, tap_major) < k_total;
+            a1_ic = select(a1_k / max(taps, 1u), kt_next / max(taps, 1u) * 8u + kl_a1, tap_major);
+            a1_t = select(a1_k % max(taps, 1u), kt_next % max(taps, 1u), tap_major);
             a1_ty = a1_t / max(pr.taps_x, 1u);
             a1_tx = a1_t % max(pr.taps_x, 1u);
-            bx_ic = (kt + 1u) / max(taps, 1u) * 8u + c_group * 4u;
+            bx_ic = kt_next / max(taps, 1u) * 8u + c_group * 4u;
             next_a0 = load_a4(pr, am0, a0_ic, a0_ty, a0_tx, a0_k_ok && a_ok0);
             next_a1 = load_a4(pr, am1, a1_ic, a1_ty, a1_tx, a1_k_ok && a_ok1);
             if (tap_major) {
@@ -1620,8 +1706,6 @@ fn conv2d_gemm_k16_tile(lid: u32, pr: Problem, tile_x: u32, tile_y: u32, kt_firs
     let b_vec3 = (lane + 3u * (tile_n / 4u)) / (4u * (tile_n / 8u)) * (tile_n / 8u) + (lane + 3u * (tile_n / 4u)) % (tile_n / 8u);
     let b_comp3 = (lane + 3u * (tile_n / 4u)) % (4u * (tile_n / 8u)) / (tile_n / 8u);
 
-    let kt_begin = kt_first;
-    let kt_end = kt_last;
     // K-tiles within one tap (see `decode`) where ICg allows it. A pointwise filter has one
     // tap (as has some phase of a transposed filter not a multiple of its stride, e.g. 2×2 or
     // 3×3 at stride 2): there the two orders coincide, and what differs is the B loaders' roles
@@ -1632,12 +1716,23 @@ fn conv2d_gemm_k16_tile(lid: u32, pr: Problem, tile_x: u32, tile_y: u32, kt_firs
     // loaders there. Built from overrides, so it folds to a constant when the pipeline is
     // created and the other order's arithmetic disappears.
     let tap_major = icg % 16u == 0u;
+    // With `skip_taps`, the K-tiles of taps that read only padding for every column of the tile
+    // (`live_taps`) are skipped: each K-tile is one tap under `tap_major`, and a skipped K-tile
+    // would only have added products of zeros.
+    let skipping = skip_taps && tap_major && !transposed;
+    var live = vec4<u32>(0u, pr.taps_y, 0u, pr.taps_x);
+    if (skipping) {
+        live = live_taps(pr, n_base, min(n_base + tile_n, params.n * pr.sub_h * pr.sub_w) - 1u);
+    }
+    let kt_end = kt_last;
+    // No live tap at all: the tile is its bias alone.
+    let kt_begin = select(live_k_tile(kt_first, pr, live, skipping), kt_end, live.x >= live.y || live.z >= live.w);
 
     // Where `loads_ahead` is off, each K-tile is loaded, staged and multiplied in its own
     // iteration: no loaded values live in registers across the math, and the other workgroups
     // on the multiprocessor cover the loads' latency.
     if (!loads_ahead) {
-        for (var kt = kt_begin; kt < kt_end; kt++) {
+        for (var kt = kt_begin; kt < kt_end; kt = live_k_tile(kt + 1u, pr, live, skipping)) {
             let b0_k = kt * 16u + kl;
             let b0_k_ok = select(b0_k, kt * 16u, tap_major) < k_total;
             let b0_ic = select(b0_k / max(taps, 1u), kt / max(taps, 1u) * 16u + kl, tap_major);
@@ -2202,7 +2297,7 @@ fn conv2d_gemm_k16_tile(lid: u32, pr: Problem, tile_x: u32, tile_y: u32, kt_firs
                 load_b(pr, col0, b1_ic, b1_ty, b1_tx, b1_k_ok, false), load_b(pr, col1, b1_ic, b1_ty, b1_tx, b1_k_ok, false),
                 load_b(pr, col2, b1_ic, b1_ty, b1_tx, b1_k_ok, false), load_b(pr, col3, b1_ic, b1_ty, b1_tx, b1_k_ok, false));
         }
-        for (var kt = kt_begin; kt < kt_end; kt++) {
+        for (var kt = kt_begin; kt < kt_end; kt = live_k_tile(kt + 1u, pr, live, skipping)) {
             if (a_ok0) { a_tile512[a_at0] = next_a0; }
             if (a_ok1) { a_tile512[a_at1] = next_a1; }
             if (a_ok2) { a_tile512[a_at2] = next_a2; }
@@ -2231,68 +2326,69 @@ fn conv2d_gemm_k16_tile(lid: u32, pr: Problem, tile_x: u32, tile_y: u32, kt_firs
                 b_tile_k16[(kl + 8u) * (tile_n / 4u) + b_vec3][b_comp3] = next_b1.w;
             }
             workgroupBarrier();
-            if (kt + 1u < kt_end) {
-                b0_k = (kt + 1u) * 16u + kl;
-                b0_k_ok = select(b0_k, (kt + 1u) * 16u, tap_major) < k_total;
-                b0_ic = select(b0_k / max(taps, 1u), (kt + 1u) / max(taps, 1u) * 16u + kl, tap_major);
-                b0_t = select(b0_k % max(taps, 1u), (kt + 1u) % max(taps, 1u), tap_major);
+            let kt_next = live_k_tile(kt + 1u, pr, live, skipping);
+            if (kt_next < kt_end) {
+                b0_k = kt_next * 16u + kl;
+                b0_k_ok = select(b0_k, kt_next * 16u, tap_major) < k_total;
+                b0_ic = select(b0_k / max(taps, 1u), kt_next / max(taps, 1u) * 16u + kl, tap_major);
+                b0_t = select(b0_k % max(taps, 1u), kt_next % max(taps, 1u), tap_major);
                 b0_ty = b0_t / max(pr.taps_x, 1u);
                 b0_tx = b0_t % max(pr.taps_x, 1u);
-                b1_k = (kt + 1u) * 16u + kl + 8u;
-                b1_k_ok = select(b1_k, (kt + 1u) * 16u, tap_major) < k_total;
-                b1_ic = select(b1_k / max(taps, 1u), (kt + 1u) / max(taps, 1u) * 16u + kl + 8u, tap_major);
-                b1_t = select(b1_k % max(taps, 1u), (kt + 1u) % max(taps, 1u), tap_major);
+                b1_k = kt_next * 16u + kl + 8u;
+                b1_k_ok = select(b1_k, kt_next * 16u, tap_major) < k_total;
+                b1_ic = select(b1_k / max(taps, 1u), kt_next / max(taps, 1u) * 16u + kl + 8u, tap_major);
+                b1_t = select(b1_k % max(taps, 1u), kt_next % max(taps, 1u), tap_major);
                 b1_ty = b1_t / max(pr.taps_x, 1u);
                 b1_tx = b1_t % max(pr.taps_x, 1u);
-                a0_k = select((kt + 1u) * 16u + kl_a0, b0_k, (tile_n == 128u));
-                a0_k_ok = select(a0_k, (kt + 1u) * 16u, tap_major) < k_total;
-                a0_ic = select(a0_k / max(taps, 1u), (kt + 1u) / max(taps, 1u) * 16u + select(kl_a0, kl, (tile_n == 128u)), tap_major);
-                a0_t = select(a0_k % max(taps, 1u), (kt + 1u) % max(taps, 1u), tap_major);
+                a0_k = select(kt_next * 16u + kl_a0, b0_k, (tile_n == 128u));
+                a0_k_ok = select(a0_k, kt_next * 16u, tap_major) < k_total;
+                a0_ic = select(a0_k / max(taps, 1u), kt_next / max(taps, 1u) * 16u + select(kl_a0, kl, (tile_n == 128u)), tap_major);
+                a0_t = select(a0_k % max(taps, 1u), kt_next % max(taps, 1u), tap_major);
                 a0_ty = a0_t / max(pr.taps_x, 1u);
                 a0_tx = a0_t % max(pr.taps_x, 1u);
-                a1_k = select((kt + 1u) * 16u + kl_a1, b1_k, (tile_n == 128u));
-                a1_k_ok = select(a1_k, (kt + 1u) * 16u, tap_major) < k_total;
-                a1_ic = select(a1_k / max(taps, 1u), (kt + 1u) / max(taps, 1u) * 16u + select(kl_a1, kl + 8u, (tile_n == 128u)), tap_major);
-                a1_t = select(a1_k % max(taps, 1u), (kt + 1u) % max(taps, 1u), tap_major);
+                a1_k = select(kt_next * 16u + kl_a1, b1_k, (tile_n == 128u));
+                a1_k_ok = select(a1_k, kt_next * 16u, tap_major) < k_total;
+                a1_ic = select(a1_k / max(taps, 1u), kt_next / max(taps, 1u) * 16u + select(kl_a1, kl + 8u, (tile_n == 128u)), tap_major);
+                a1_t = select(a1_k % max(taps, 1u), kt_next % max(taps, 1u), tap_major);
                 a1_ty = a1_t / max(pr.taps_x, 1u);
                 a1_tx = a1_t % max(pr.taps_x, 1u);
-                a2_k = (kt + 1u) * 16u + kl_a2;
-                a2_k_ok = select(a2_k, (kt + 1u) * 16u, tap_major) < k_total;
-                a2_ic = select(a2_k / max(taps, 1u), (kt + 1u) / max(taps, 1u) * 16u + kl_a2, tap_major);
-                a2_t = select(a2_k % max(taps, 1u), (kt + 1u) % max(taps, 1u), tap_major);
+                a2_k = kt_next * 16u + kl_a2;
+                a2_k_ok = select(a2_k, kt_next * 16u, tap_major) < k_total;
+                a2_ic = select(a2_k / max(taps, 1u), kt_next / max(taps, 1u) * 16u + kl_a2, tap_major);
+                a2_t = select(a2_k % max(taps, 1u), kt_next % max(taps, 1u), tap_major);
                 a2_ty = a2_t / max(pr.taps_x, 1u);
                 a2_tx = a2_t % max(pr.taps_x, 1u);
-                a3_k = (kt + 1u) * 16u + kl_a3;
-                a3_k_ok = select(a3_k, (kt + 1u) * 16u, tap_major) < k_total;
-                a3_ic = select(a3_k / max(taps, 1u), (kt + 1u) / max(taps, 1u) * 16u + kl_a3, tap_major);
-                a3_t = select(a3_k % max(taps, 1u), (kt + 1u) % max(taps, 1u), tap_major);
+                a3_k = kt_next * 16u + kl_a3;
+                a3_k_ok = select(a3_k, kt_next * 16u, tap_major) < k_total;
+                a3_ic = select(a3_k / max(taps, 1u), kt_next / max(taps, 1u) * 16u + kl_a3, tap_major);
+                a3_t = select(a3_k % max(taps, 1u), kt_next % max(taps, 1u), tap_major);
                 a3_ty = a3_t / max(pr.taps_x, 1u);
                 a3_tx = a3_t % max(pr.taps_x, 1u);
-                a4_k = (kt + 1u) * 16u + kl_a4;
-                a4_k_ok = select(a4_k, (kt + 1u) * 16u, tap_major) < k_total;
-                a4_ic = select(a4_k / max(taps, 1u), (kt + 1u) / max(taps, 1u) * 16u + kl_a4, tap_major);
-                a4_t = select(a4_k % max(taps, 1u), (kt + 1u) % max(taps, 1u), tap_major);
+                a4_k = kt_next * 16u + kl_a4;
+                a4_k_ok = select(a4_k, kt_next * 16u, tap_major) < k_total;
+                a4_ic = select(a4_k / max(taps, 1u), kt_next / max(taps, 1u) * 16u + kl_a4, tap_major);
+                a4_t = select(a4_k % max(taps, 1u), kt_next % max(taps, 1u), tap_major);
                 a4_ty = a4_t / max(pr.taps_x, 1u);
                 a4_tx = a4_t % max(pr.taps_x, 1u);
-                a5_k = (kt + 1u) * 16u + kl_a5;
-                a5_k_ok = select(a5_k, (kt + 1u) * 16u, tap_major) < k_total;
-                a5_ic = select(a5_k / max(taps, 1u), (kt + 1u) / max(taps, 1u) * 16u + kl_a5, tap_major);
-                a5_t = select(a5_k % max(taps, 1u), (kt + 1u) % max(taps, 1u), tap_major);
+                a5_k = kt_next * 16u + kl_a5;
+                a5_k_ok = select(a5_k, kt_next * 16u, tap_major) < k_total;
+                a5_ic = select(a5_k / max(taps, 1u), kt_next / max(taps, 1u) * 16u + kl_a5, tap_major);
+                a5_t = select(a5_k % max(taps, 1u), kt_next % max(taps, 1u), tap_major);
                 a5_ty = a5_t / max(pr.taps_x, 1u);
                 a5_tx = a5_t % max(pr.taps_x, 1u);
-                a6_k = (kt + 1u) * 16u + kl_a6;
-                a6_k_ok = select(a6_k, (kt + 1u) * 16u, tap_major) < k_total;
-                a6_ic = select(a6_k / max(taps, 1u), (kt + 1u) / max(taps, 1u) * 16u + kl_a6, tap_major);
-                a6_t = select(a6_k % max(taps, 1u), (kt + 1u) % max(taps, 1u), tap_major);
+                a6_k = kt_next * 16u + kl_a6;
+                a6_k_ok = select(a6_k, kt_next * 16u, tap_major) < k_total;
+                a6_ic = select(a6_k / max(taps, 1u), kt_next / max(taps, 1u) * 16u + kl_a6, tap_major);
+                a6_t = select(a6_k % max(taps, 1u), kt_next % max(taps, 1u), tap_major);
                 a6_ty = a6_t / max(pr.taps_x, 1u);
                 a6_tx = a6_t % max(pr.taps_x, 1u);
-                a7_k = (kt + 1u) * 16u + kl_a7;
-                a7_k_ok = select(a7_k, (kt + 1u) * 16u, tap_major) < k_total;
-                a7_ic = select(a7_k / max(taps, 1u), (kt + 1u) / max(taps, 1u) * 16u + kl_a7, tap_major);
-                a7_t = select(a7_k % max(taps, 1u), (kt + 1u) % max(taps, 1u), tap_major);
+                a7_k = kt_next * 16u + kl_a7;
+                a7_k_ok = select(a7_k, kt_next * 16u, tap_major) < k_total;
+                a7_ic = select(a7_k / max(taps, 1u), kt_next / max(taps, 1u) * 16u + kl_a7, tap_major);
+                a7_t = select(a7_k % max(taps, 1u), kt_next % max(taps, 1u), tap_major);
                 a7_ty = a7_t / max(pr.taps_x, 1u);
                 a7_tx = a7_t % max(pr.taps_x, 1u);
-                bx_ic = (kt + 1u) / max(taps, 1u) * 16u + c_group * 8u;
+                bx_ic = kt_next / max(taps, 1u) * 16u + c_group * 8u;
                 next_a0 = load_a4(pr, am0, a0_ic, a0_ty, a0_tx, a0_k_ok && a_ok0);
                 next_a1 = load_a4(pr, am1, a1_ic, a1_ty, a1_tx, a1_k_ok && a_ok1);
                 next_a2 = load_a4(pr, am2, a2_ic, a2_ty, a2_tx, a2_k_ok && a_ok2);
@@ -2956,8 +3052,6 @@ fn conv2d_gemm_m64_k16_tile(lid: u32, pr: Problem, tile_x: u32, tile_y: u32, kt_
     let b_vec3 = (lane + 3u * (tile_n / 4u)) / (4u * (tile_n / 8u)) * (tile_n / 8u) + (lane + 3u * (tile_n / 4u)) % (tile_n / 8u);
     let b_comp3 = (lane + 3u * (tile_n / 4u)) % (4u * (tile_n / 8u)) / (tile_n / 8u);
 
-    let kt_begin = kt_first;
-    let kt_end = kt_last;
     // K-tiles within one tap (see `decode`) where ICg allows it. A pointwise filter has one
     // tap (as has some phase of a transposed filter not a multiple of its stride, e.g. 2×2 or
     // 3×3 at stride 2): there the two orders coincide, and what differs is the B loaders' roles
@@ -2968,12 +3062,23 @@ fn conv2d_gemm_m64_k16_tile(lid: u32, pr: Problem, tile_x: u32, tile_y: u32, kt_
     // loaders there. Built from overrides, so it folds to a constant when the pipeline is
     // created and the other order's arithmetic disappears.
     let tap_major = icg % 16u == 0u;
+    // With `skip_taps`, the K-tiles of taps that read only padding for every column of the tile
+    // (`live_taps`) are skipped: each K-tile is one tap under `tap_major`, and a skipped K-tile
+    // would only have added products of zeros.
+    let skipping = skip_taps && tap_major && !transposed;
+    var live = vec4<u32>(0u, pr.taps_y, 0u, pr.taps_x);
+    if (skipping) {
+        live = live_taps(pr, n_base, min(n_base + tile_n, params.n * pr.sub_h * pr.sub_w) - 1u);
+    }
+    let kt_end = kt_last;
+    // No live tap at all: the tile is its bias alone.
+    let kt_begin = select(live_k_tile(kt_first, pr, live, skipping), kt_end, live.x >= live.y || live.z >= live.w);
 
     // Where `loads_ahead` is off, each K-tile is loaded, staged and multiplied in its own
     // iteration: no loaded values live in registers across the math, and the other workgroups
     // on the multiprocessor cover the loads' latency.
     if (!loads_ahead) {
-        for (var kt = kt_begin; kt < kt_end; kt++) {
+        for (var kt = kt_begin; kt < kt_end; kt = live_k_tile(kt + 1u, pr, live, skipping)) {
             let b0_k = kt * 16u + kl;
             let b0_k_ok = select(b0_k, kt * 16u, tap_major) < k_total;
             let b0_ic = select(b0_k / max(taps, 1u), kt / max(taps, 1u) * 16u + kl, tap_major);
@@ -3334,7 +3439,7 @@ fn conv2d_gemm_m64_k16_tile(lid: u32, pr: Problem, tile_x: u32, tile_y: u32, kt_
                 load_b(pr, col0, b1_ic, b1_ty, b1_tx, b1_k_ok, false), load_b(pr, col1, b1_ic, b1_ty, b1_tx, b1_k_ok, false),
                 load_b(pr, col2, b1_ic, b1_ty, b1_tx, b1_k_ok, false), load_b(pr, col3, b1_ic, b1_ty, b1_tx, b1_k_ok, false));
         }
-        for (var kt = kt_begin; kt < kt_end; kt++) {
+        for (var kt = kt_begin; kt < kt_end; kt = live_k_tile(kt + 1u, pr, live, skipping)) {
             if (a_ok0) { a_tile256[a_at0] = next_a0; }
             if (a_ok1) { a_tile256[a_at1] = next_a1; }
             if (a_ok2) { a_tile256[a_at2] = next_a2; }
@@ -3359,44 +3464,45 @@ fn conv2d_gemm_m64_k16_tile(lid: u32, pr: Problem, tile_x: u32, tile_y: u32, kt_
                 b_tile_k16[(kl + 8u) * (tile_n / 4u) + b_vec3][b_comp3] = next_b1.w;
             }
             workgroupBarrier();
-            if (kt + 1u < kt_end) {
-                b0_k = (kt + 1u) * 16u + kl;
-                b0_k_ok = select(b0_k, (kt + 1u) * 16u, tap_major) < k_total;
-                b0_ic = select(b0_k / max(taps, 1u), (kt + 1u) / max(taps, 1u) * 16u + kl, tap_major);
-                b0_t = select(b0_k % max(taps, 1u), (kt + 1u) % max(taps, 1u), tap_major);
+            let kt_next = live_k_tile(kt + 1u, pr, live, skipping);
+            if (kt_next < kt_end) {
+                b0_k = kt_next * 16u + kl;
+                b0_k_ok = select(b0_k, kt_next * 16u, tap_major) < k_total;
+                b0_ic = select(b0_k / max(taps, 1u), kt_next / max(taps, 1u) * 16u + kl, tap_major);
+                b0_t = select(b0_k % max(taps, 1u), kt_next % max(taps, 1u), tap_major);
                 b0_ty = b0_t / max(pr.taps_x, 1u);
                 b0_tx = b0_t % max(pr.taps_x, 1u);
-                b1_k = (kt + 1u) * 16u + kl + 8u;
-                b1_k_ok = select(b1_k, (kt + 1u) * 16u, tap_major) < k_total;
-                b1_ic = select(b1_k / max(taps, 1u), (kt + 1u) / max(taps, 1u) * 16u + kl + 8u, tap_major);
-                b1_t = select(b1_k % max(taps, 1u), (kt + 1u) % max(taps, 1u), tap_major);
+                b1_k = kt_next * 16u + kl + 8u;
+                b1_k_ok = select(b1_k, kt_next * 16u, tap_major) < k_total;
+                b1_ic = select(b1_k / max(taps, 1u), kt_next / max(taps, 1u) * 16u + kl + 8u, tap_major);
+                b1_t = select(b1_k % max(taps, 1u), kt_next % max(taps, 1u), tap_major);
                 b1_ty = b1_t / max(pr.taps_x, 1u);
                 b1_tx = b1_t % max(pr.taps_x, 1u);
-                a0_k = select((kt + 1u) * 16u + kl_a0, b0_k, (tile_n == 64u));
-                a0_k_ok = select(a0_k, (kt + 1u) * 16u, tap_major) < k_total;
-                a0_ic = select(a0_k / max(taps, 1u), (kt + 1u) / max(taps, 1u) * 16u + select(kl_a0, kl, (tile_n == 64u)), tap_major);
-                a0_t = select(a0_k % max(taps, 1u), (kt + 1u) % max(taps, 1u), tap_major);
+                a0_k = select(kt_next * 16u + kl_a0, b0_k, (tile_n == 64u));
+                a0_k_ok = select(a0_k, kt_next * 16u, tap_major) < k_total;
+                a0_ic = select(a0_k / max(taps, 1u), kt_next / max(taps, 1u) * 16u + select(kl_a0, kl, (tile_n == 64u)), tap_major);
+                a0_t = select(a0_k % max(taps, 1u), kt_next % max(taps, 1u), tap_major);
                 a0_ty = a0_t / max(pr.taps_x, 1u);
                 a0_tx = a0_t % max(pr.taps_x, 1u);
-                a1_k = select((kt + 1u) * 16u + kl_a1, b1_k, (tile_n == 64u));
-                a1_k_ok = select(a1_k, (kt + 1u) * 16u, tap_major) < k_total;
-                a1_ic = select(a1_k / max(taps, 1u), (kt + 1u) / max(taps, 1u) * 16u + select(kl_a1, kl + 8u, (tile_n == 64u)), tap_major);
-                a1_t = select(a1_k % max(taps, 1u), (kt + 1u) % max(taps, 1u), tap_major);
+                a1_k = select(kt_next * 16u + kl_a1, b1_k, (tile_n == 64u));
+                a1_k_ok = select(a1_k, kt_next * 16u, tap_major) < k_total;
+                a1_ic = select(a1_k / max(taps, 1u), kt_next / max(taps, 1u) * 16u + select(kl_a1, kl + 8u, (tile_n == 64u)), tap_major);
+                a1_t = select(a1_k % max(taps, 1u), kt_next % max(taps, 1u), tap_major);
                 a1_ty = a1_t / max(pr.taps_x, 1u);
                 a1_tx = a1_t % max(pr.taps_x, 1u);
-                a2_k = (kt + 1u) * 16u + kl_a2;
-                a2_k_ok = select(a2_k, (kt + 1u) * 16u, tap_major) < k_total;
-                a2_ic = select(a2_k / max(taps, 1u), (kt + 1u) / max(taps, 1u) * 16u + kl_a2, tap_major);
-                a2_t = select(a2_k % max(taps, 1u), (kt + 1u) % max(taps, 1u), tap_major);
+                a2_k = kt_next * 16u + kl_a2;
+                a2_k_ok = select(a2_k, kt_next * 16u, tap_major) < k_total;
+                a2_ic = select(a2_k / max(taps, 1u), kt_next / max(taps, 1u) * 16u + kl_a2, tap_major);
+                a2_t = select(a2_k % max(taps, 1u), kt_next % max(taps, 1u), tap_major);
                 a2_ty = a2_t / max(pr.taps_x, 1u);
                 a2_tx = a2_t % max(pr.taps_x, 1u);
-                a3_k = (kt + 1u) * 16u + kl_a3;
-                a3_k_ok = select(a3_k, (kt + 1u) * 16u, tap_major) < k_total;
-                a3_ic = select(a3_k / max(taps, 1u), (kt + 1u) / max(taps, 1u) * 16u + kl_a3, tap_major);
-                a3_t = select(a3_k % max(taps, 1u), (kt + 1u) % max(taps, 1u), tap_major);
+                a3_k = kt_next * 16u + kl_a3;
+                a3_k_ok = select(a3_k, kt_next * 16u, tap_major) < k_total;
+                a3_ic = select(a3_k / max(taps, 1u), kt_next / max(taps, 1u) * 16u + kl_a3, tap_major);
+                a3_t = select(a3_k % max(taps, 1u), kt_next % max(taps, 1u), tap_major);
                 a3_ty = a3_t / max(pr.taps_x, 1u);
                 a3_tx = a3_t % max(pr.taps_x, 1u);
-                bx_ic = (kt + 1u) / max(taps, 1u) * 16u + c_group * 8u;
+                bx_ic = kt_next / max(taps, 1u) * 16u + c_group * 8u;
                 next_a0 = load_a4(pr, am0, a0_ic, a0_ty, a0_tx, a0_k_ok && a_ok0);
                 next_a1 = load_a4(pr, am1, a1_ic, a1_ty, a1_tx, a1_k_ok && a_ok1);
                 next_a2 = load_a4(pr, am2, a2_ic, a2_ty, a2_tx, a2_k_ok && a_ok2);
@@ -3888,8 +3994,6 @@ fn conv2d_gemm_m64_k32_tile(lid: u32, pr: Problem, tile_x: u32, tile_y: u32, kt_
     let b_vec3 = (lane + 3u * (tile_n / 4u)) / (4u * (tile_n / 8u)) * (tile_n / 8u) + (lane + 3u * (tile_n / 4u)) % (tile_n / 8u);
     let b_comp3 = (lane + 3u * (tile_n / 4u)) % (4u * (tile_n / 8u)) / (tile_n / 8u);
 
-    let kt_begin = kt_first;
-    let kt_end = kt_last;
     // K-tiles within one tap (see `decode`) where ICg allows it. A pointwise filter has one
     // tap (as has some phase of a transposed filter not a multiple of its stride, e.g. 2×2 or
     // 3×3 at stride 2): there the two orders coincide, and what differs is the B loaders' roles
@@ -3901,6 +4005,17 @@ fn conv2d_gemm_m64_k32_tile(lid: u32, pr: Problem, tile_x: u32, tile_y: u32, kt_
     // created and the other order's arithmetic disappears.
     let fewest_taps = select(spec_kh * spec_kw, (spec_kh / spec_stride_h) * (spec_kw / spec_stride_w), transposed);
     let tap_major = icg % 32u == 0u && fewest_taps > 1u;
+    // With `skip_taps`, the K-tiles of taps that read only padding for every column of the tile
+    // (`live_taps`) are skipped: each K-tile is one tap under `tap_major`, and a skipped K-tile
+    // would only have added products of zeros.
+    let skipping = skip_taps && tap_major && !transposed;
+    var live = vec4<u32>(0u, pr.taps_y, 0u, pr.taps_x);
+    if (skipping) {
+        live = live_taps(pr, n_base, min(n_base + tile_n, params.n * pr.sub_h * pr.sub_w) - 1u);
+    }
+    let kt_end = kt_last;
+    // No live tap at all: the tile is its bias alone.
+    let kt_begin = select(live_k_tile(kt_first, pr, live, skipping), kt_end, live.x >= live.y || live.z >= live.w);
 
     // Global → registers for the first K-tile.
     var b0_k = kt_begin * 32u + kl;
@@ -4023,7 +4138,7 @@ fn conv2d_gemm_m64_k32_tile(lid: u32, pr: Problem, tile_x: u32, tile_y: u32, kt_
             load_b(pr, col0, b3_ic, b3_ty, b3_tx, b3_k_ok, false), load_b(pr, col1, b3_ic, b3_ty, b3_tx, b3_k_ok, false),
             load_b(pr, col2, b3_ic, b3_ty, b3_tx, b3_k_ok, false), load_b(pr, col3, b3_ic, b3_ty, b3_tx, b3_k_ok, false));
     }
-    for (var kt = kt_begin; kt < kt_end; kt++) {
+    for (var kt = kt_begin; kt < kt_end; kt = live_k_tile(kt + 1u, pr, live, skipping)) {
         if (a_ok0) { a_tile512[a_at0] = next_a0; }
         if (a_ok1) { a_tile512[a_at1] = next_a1; }
         if (a_ok2) { a_tile512[a_at2] = next_a2; }
@@ -4068,80 +4183,81 @@ fn conv2d_gemm_m64_k32_tile(lid: u32, pr: Problem, tile_x: u32, tile_y: u32, kt_
             b_tile_k32[(kl + 24u) * (tile_n / 4u) + b_vec3][b_comp3] = next_b3.w;
         }
         workgroupBarrier();
-        if (kt + 1u < kt_end) {
-            b0_k = (kt + 1u) * 32u + kl;
-            b0_k_ok = select(b0_k, (kt + 1u) * 32u, tap_major) < k_total;
-            b0_ic = select(b0_k / max(taps, 1u), (kt + 1u) / max(taps, 1u) * 32u + kl, tap_major);
-            b0_t = select(b0_k % max(taps, 1u), (kt + 1u) % max(taps, 1u), tap_major);
+        let kt_next = live_k_tile(kt + 1u, pr, live, skipping);
+        if (kt_next < kt_end) {
+            b0_k = kt_next * 32u + kl;
+            b0_k_ok = select(b0_k, kt_next * 32u, tap_major) < k_total;
+            b0_ic = select(b0_k / max(taps, 1u), kt_next / max(taps, 1u) * 32u + kl, tap_major);
+            b0_t = select(b0_k % max(taps, 1u), kt_next % max(taps, 1u), tap_major);
             b0_ty = b0_t / max(pr.taps_x, 1u);
             b0_tx = b0_t % max(pr.taps_x, 1u);
-            b1_k = (kt + 1u) * 32u + kl + 8u;
-            b1_k_ok = select(b1_k, (kt + 1u) * 32u, tap_major) < k_total;
-            b1_ic = select(b1_k / max(taps, 1u), (kt + 1u) / max(taps, 1u) * 32u + kl + 8u, tap_major);
-            b1_t = select(b1_k % max(taps, 1u), (kt + 1u) % max(taps, 1u), tap_major);
+            b1_k = kt_next * 32u + kl + 8u;
+            b1_k_ok = select(b1_k, kt_next * 32u, tap_major) < k_total;
+            b1_ic = select(b1_k / max(taps, 1u), kt_next / max(taps, 1u) * 32u + kl + 8u, tap_major);
+            b1_t = select(b1_k % max(taps, 1u), kt_next % max(taps, 1u), tap_major);
             b1_ty = b1_t / max(pr.taps_x, 1u);
             b1_tx = b1_t % max(pr.taps_x, 1u);
-            b2_k = (kt + 1u) * 32u + kl + 16u;
-            b2_k_ok = select(b2_k, (kt + 1u) * 32u, tap_major) < k_total;
-            b2_ic = select(b2_k / max(taps, 1u), (kt + 1u) / max(taps, 1u) * 32u + kl + 16u, tap_major);
-            b2_t = select(b2_k % max(taps, 1u), (kt + 1u) % max(taps, 1u), tap_major);
+            b2_k = kt_next * 32u + kl + 16u;
+            b2_k_ok = select(b2_k, kt_next * 32u, tap_major) < k_total;
+            b2_ic = select(b2_k / max(taps, 1u), kt_next / max(taps, 1u) * 32u + kl + 16u, tap_major);
+            b2_t = select(b2_k % max(taps, 1u), kt_next % max(taps, 1u), tap_major);
             b2_ty = b2_t / max(pr.taps_x, 1u);
             b2_tx = b2_t % max(pr.taps_x, 1u);
-            b3_k = (kt + 1u) * 32u + kl + 24u;
-            b3_k_ok = select(b3_k, (kt + 1u) * 32u, tap_major) < k_total;
-            b3_ic = select(b3_k / max(taps, 1u), (kt + 1u) / max(taps, 1u) * 32u + kl + 24u, tap_major);
-            b3_t = select(b3_k % max(taps, 1u), (kt + 1u) % max(taps, 1u), tap_major);
+            b3_k = kt_next * 32u + kl + 24u;
+            b3_k_ok = select(b3_k, kt_next * 32u, tap_major) < k_total;
+            b3_ic = select(b3_k / max(taps, 1u), kt_next / max(taps, 1u) * 32u + kl + 24u, tap_major);
+            b3_t = select(b3_k % max(taps, 1u), kt_next % max(taps, 1u), tap_major);
             b3_ty = b3_t / max(pr.taps_x, 1u);
             b3_tx = b3_t % max(pr.taps_x, 1u);
-            a0_k = select((kt + 1u) * 32u + kl_a0, b0_k, (tile_n == 64u));
-            a0_k_ok = select(a0_k, (kt + 1u) * 32u, tap_major) < k_total;
-            a0_ic = select(a0_k / max(taps, 1u), (kt + 1u) / max(taps, 1u) * 32u + select(kl_a0, kl, (tile_n == 64u)), tap_major);
-            a0_t = select(a0_k % max(taps, 1u), (kt + 1u) % max(taps, 1u), tap_major);
+            a0_k = select(kt_next * 32u + kl_a0, b0_k, (tile_n == 64u));
+            a0_k_ok = select(a0_k, kt_next * 32u, tap_major) < k_total;
+            a0_ic = select(a0_k / max(taps, 1u), kt_next / max(taps, 1u) * 32u + select(kl_a0, kl, (tile_n == 64u)), tap_major);
+            a0_t = select(a0_k % max(taps, 1u), kt_next % max(taps, 1u), tap_major);
             a0_ty = a0_t / max(pr.taps_x, 1u);
             a0_tx = a0_t % max(pr.taps_x, 1u);
-            a1_k = select((kt + 1u) * 32u + kl_a1, b1_k, (tile_n == 64u));
-            a1_k_ok = select(a1_k, (kt + 1u) * 32u, tap_major) < k_total;
-            a1_ic = select(a1_k / max(taps, 1u), (kt + 1u) / max(taps, 1u) * 32u + select(kl_a1, kl + 8u, (tile_n == 64u)), tap_major);
-            a1_t = select(a1_k % max(taps, 1u), (kt + 1u) % max(taps, 1u), tap_major);
+            a1_k = select(kt_next * 32u + kl_a1, b1_k, (tile_n == 64u));
+            a1_k_ok = select(a1_k, kt_next * 32u, tap_major) < k_total;
+            a1_ic = select(a1_k / max(taps, 1u), kt_next / max(taps, 1u) * 32u + select(kl_a1, kl + 8u, (tile_n == 64u)), tap_major);
+            a1_t = select(a1_k % max(taps, 1u), kt_next % max(taps, 1u), tap_major);
             a1_ty = a1_t / max(pr.taps_x, 1u);
             a1_tx = a1_t % max(pr.taps_x, 1u);
-            a2_k = select((kt + 1u) * 32u + kl_a2, b2_k, (tile_n == 64u));
-            a2_k_ok = select(a2_k, (kt + 1u) * 32u, tap_major) < k_total;
-            a2_ic = select(a2_k / max(taps, 1u), (kt + 1u) / max(taps, 1u) * 32u + select(kl_a2, kl + 16u, (tile_n == 64u)), tap_major);
-            a2_t = select(a2_k % max(taps, 1u), (kt + 1u) % max(taps, 1u), tap_major);
+            a2_k = select(kt_next * 32u + kl_a2, b2_k, (tile_n == 64u));
+            a2_k_ok = select(a2_k, kt_next * 32u, tap_major) < k_total;
+            a2_ic = select(a2_k / max(taps, 1u), kt_next / max(taps, 1u) * 32u + select(kl_a2, kl + 16u, (tile_n == 64u)), tap_major);
+            a2_t = select(a2_k % max(taps, 1u), kt_next % max(taps, 1u), tap_major);
             a2_ty = a2_t / max(pr.taps_x, 1u);
             a2_tx = a2_t % max(pr.taps_x, 1u);
-            a3_k = select((kt + 1u) * 32u + kl_a3, b3_k, (tile_n == 64u));
-            a3_k_ok = select(a3_k, (kt + 1u) * 32u, tap_major) < k_total;
-            a3_ic = select(a3_k / max(taps, 1u), (kt + 1u) / max(taps, 1u) * 32u + select(kl_a3, kl + 24u, (tile_n == 64u)), tap_major);
-            a3_t = select(a3_k % max(taps, 1u), (kt + 1u) % max(taps, 1u), tap_major);
+            a3_k = select(kt_next * 32u + kl_a3, b3_k, (tile_n == 64u));
+            a3_k_ok = select(a3_k, kt_next * 32u, tap_major) < k_total;
+            a3_ic = select(a3_k / max(taps, 1u), kt_next / max(taps, 1u) * 32u + select(kl_a3, kl + 24u, (tile_n == 64u)), tap_major);
+            a3_t = select(a3_k % max(taps, 1u), kt_next % max(taps, 1u), tap_major);
             a3_ty = a3_t / max(pr.taps_x, 1u);
             a3_tx = a3_t % max(pr.taps_x, 1u);
-            a4_k = (kt + 1u) * 32u + kl_a4;
-            a4_k_ok = select(a4_k, (kt + 1u) * 32u, tap_major) < k_total;
-            a4_ic = select(a4_k / max(taps, 1u), (kt + 1u) / max(taps, 1u) * 32u + kl_a4, tap_major);
-            a4_t = select(a4_k % max(taps, 1u), (kt + 1u) % max(taps, 1u), tap_major);
+            a4_k = kt_next * 32u + kl_a4;
+            a4_k_ok = select(a4_k, kt_next * 32u, tap_major) < k_total;
+            a4_ic = select(a4_k / max(taps, 1u), kt_next / max(taps, 1u) * 32u + kl_a4, tap_major);
+            a4_t = select(a4_k % max(taps, 1u), kt_next % max(taps, 1u), tap_major);
             a4_ty = a4_t / max(pr.taps_x, 1u);
             a4_tx = a4_t % max(pr.taps_x, 1u);
-            a5_k = (kt + 1u) * 32u + kl_a5;
-            a5_k_ok = select(a5_k, (kt + 1u) * 32u, tap_major) < k_total;
-            a5_ic = select(a5_k / max(taps, 1u), (kt + 1u) / max(taps, 1u) * 32u + kl_a5, tap_major);
-            a5_t = select(a5_k % max(taps, 1u), (kt + 1u) % max(taps, 1u), tap_major);
+            a5_k = kt_next * 32u + kl_a5;
+            a5_k_ok = select(a5_k, kt_next * 32u, tap_major) < k_total;
+            a5_ic = select(a5_k / max(taps, 1u), kt_next / max(taps, 1u) * 32u + kl_a5, tap_major);
+            a5_t = select(a5_k % max(taps, 1u), kt_next % max(taps, 1u), tap_major);
             a5_ty = a5_t / max(pr.taps_x, 1u);
             a5_tx = a5_t % max(pr.taps_x, 1u);
-            a6_k = (kt + 1u) * 32u + kl_a6;
-            a6_k_ok = select(a6_k, (kt + 1u) * 32u, tap_major) < k_total;
-            a6_ic = select(a6_k / max(taps, 1u), (kt + 1u) / max(taps, 1u) * 32u + kl_a6, tap_major);
-            a6_t = select(a6_k % max(taps, 1u), (kt + 1u) % max(taps, 1u), tap_major);
+            a6_k = kt_next * 32u + kl_a6;
+            a6_k_ok = select(a6_k, kt_next * 32u, tap_major) < k_total;
+            a6_ic = select(a6_k / max(taps, 1u), kt_next / max(taps, 1u) * 32u + kl_a6, tap_major);
+            a6_t = select(a6_k % max(taps, 1u), kt_next % max(taps, 1u), tap_major);
             a6_ty = a6_t / max(pr.taps_x, 1u);
             a6_tx = a6_t % max(pr.taps_x, 1u);
-            a7_k = (kt + 1u) * 32u + kl_a7;
-            a7_k_ok = select(a7_k, (kt + 1u) * 32u, tap_major) < k_total;
-            a7_ic = select(a7_k / max(taps, 1u), (kt + 1u) / max(taps, 1u) * 32u + kl_a7, tap_major);
-            a7_t = select(a7_k % max(taps, 1u), (kt + 1u) % max(taps, 1u), tap_major);
+            a7_k = kt_next * 32u + kl_a7;
+            a7_k_ok = select(a7_k, kt_next * 32u, tap_major) < k_total;
+            a7_ic = select(a7_k / max(taps, 1u), kt_next / max(taps, 1u) * 32u + kl_a7, tap_major);
+            a7_t = select(a7_k % max(taps, 1u), kt_next % max(taps, 1u), tap_major);
             a7_ty = a7_t / max(pr.taps_x, 1u);
             a7_tx = a7_t % max(pr.taps_x, 1u);
-            bx_ic = (kt + 1u) / max(taps, 1u) * 32u + c_group * 16u;
+            bx_ic = kt_next / max(taps, 1u) * 32u + c_group * 16u;
             next_a0 = load_a4(pr, am0, a0_ic, a0_ty, a0_tx, a0_k_ok && a_ok0);
             next_a1 = load_a4(pr, am1, a1_ic, a1_ty, a1_tx, a1_k_ok && a_ok1);
             next_a2 = load_a4(pr, am2, a2_ic, a2_ty, a2_tx, a2_k_ok && a_ok2);

@@ -167,11 +167,12 @@
 {{ pad }}// Global → registers for the first K-tile.
 {{ decode(pad, "kt_begin", bk, "var ", rows, slots_b, a_shared) }}
 {{ loads(pad, "var ", slots_a, slots_b) }}
-{{ pad }}for (var kt = kt_begin; kt < kt_end; kt++) {
+{{ pad }}for (var kt = kt_begin; kt < kt_end; kt = live_k_tile(kt + 1u, pr, live, skipping)) {
 {{ stage(pad ~ "    ", at, bt, slots_a, slots_b) }}
 {{ pad }}    workgroupBarrier();
-{{ pad }}    if (kt + 1u < kt_end) {
-{{ decode(pad ~ "        ", "(kt + 1u)", bk, "", rows, slots_b, a_shared) }}
+{{ pad }}    let kt_next = live_k_tile(kt + 1u, pr, live, skipping);
+{{ pad }}    if (kt_next < kt_end) {
+{{ decode(pad ~ "        ", "kt_next", bk, "", rows, slots_b, a_shared) }}
 {{ loads(pad ~ "        ", "", slots_a, slots_b) }}
 {{ pad }}    }
 {{ k_tile_math(pad ~ "    ", quads_m, quads_n, threads_m, lanes_a, at, bt, bk) }}
@@ -345,8 +346,6 @@ fn {{ name }}_tile(lid: u32, pr: Problem, tile_x: u32, tile_y: u32, kt_first: u3
     let b_comp{{ jj }} = {{ n }} % (4u * {{ TN }}) / {{ TN }};
 {% endfor %}
 
-    let kt_begin = kt_first;
-    let kt_end = kt_last;
     // K-tiles within one tap (see `decode`) where ICg allows it. A pointwise filter has one
     // tap (as has some phase of a transposed filter not a multiple of its stride, e.g. 2×2 or
     // 3×3 at stride 2): there the two orders coincide, and what differs is the B loaders' roles
@@ -362,13 +361,24 @@ fn {{ name }}_tile(lid: u32, pr: Problem, tile_x: u32, tile_y: u32, kt_first: u3
     let fewest_taps = select(spec_kh * spec_kw, (spec_kh / spec_stride_h) * (spec_kw / spec_stride_w), transposed);
     let tap_major = icg % {{ bk }}u == 0u && fewest_taps > 1u;
 {% endif %}
+    // With `skip_taps`, the K-tiles of taps that read only padding for every column of the tile
+    // (`live_taps`) are skipped: each K-tile is one tap under `tap_major`, and a skipped K-tile
+    // would only have added products of zeros.
+    let skipping = skip_taps && tap_major && !transposed;
+    var live = vec4<u32>(0u, pr.taps_y, 0u, pr.taps_x);
+    if (skipping) {
+        live = live_taps(pr, n_base, min(n_base + tile_n, params.n * pr.sub_h * pr.sub_w) - 1u);
+    }
+    let kt_end = kt_last;
+    // No live tap at all: the tile is its bias alone.
+    let kt_begin = select(live_k_tile(kt_first, pr, live, skipping), kt_end, live.x >= live.y || live.z >= live.w);
 
 {% if bk == 16 %}
     // Where `loads_ahead` is off, each K-tile is loaded, staged and multiplied in its own
     // iteration: no loaded values live in registers across the math, and the other workgroups
     // on the multiprocessor cover the loads' latency.
     if (!loads_ahead) {
-        for (var kt = kt_begin; kt < kt_end; kt++) {
+        for (var kt = kt_begin; kt < kt_end; kt = live_k_tile(kt + 1u, pr, live, skipping)) {
 {{ decode("            ", "kt", bk, "let ", rows, slots_b, a_shared) }}
 {{ loads("            ", "let ", slots_a, slots_b) }}
 {{ stage("            ", at, bt, slots_a, slots_b) }}
@@ -434,6 +444,11 @@ override loads_ahead: bool = true;
 // tile fastest (true) or N tile fastest, the grid's own order (false). The host chooses per
 // layer (`ConvGeometry::fitted_tile_order`, rule R55), or as forced (`TileOrder`).
 override m_tiles_fastest: bool = false;
+// Direct convolutions on tap-major K-tiles: whether a workgroup skips the K-tiles of the taps that
+// read only padding for all its columns (`live_taps`). The host sets it where that skips a
+// noticeable share of the K-tiles (`ConvGeometry::padding_only_tap_share`): large dilations or
+// paddings against the image. Off, the loop's index steps fold to `kt + 1`.
+override skip_taps: bool = false;
 // The tile widths the host may give `tile_n`: multiples of GEMM_TILE_N_STEP from GEMM_TILE_N_MIN
 // to GEMM_TILE_N_MAX (the A loaders below are unrolled for the narrowest).
 const GEMM_TILE_N_MIN: u32 = {{ tile_n_min }}u;
@@ -496,6 +511,67 @@ fn column(pr: Problem, n: u32) -> Column {
 // K-tiles of depth bk in the GEMM of sub-problem `pr`.
 fn k_tiles(pr: Problem, bk: u32) -> u32 {
     return (spec_ic / spec_groups * pr.taps_y * pr.taps_x + bk - 1u) / bk;
+}
+
+// Taps j in [x, y) of `count` meet [0, size) from input positions first + j·step to
+// last + j·step (first ≤ last, step > 0): those with last + j·step ≥ 0 and first + j·step < size.
+// Empty as x == y.
+fn live_range(first: i32, last: i32, step: i32, count: u32, size: u32) -> vec2<u32> {
+    let lo = u32(select(0, (step - 1 - last) / step, last < 0));
+    let hi = min(u32(select(0, (i32(size) - first + step - 1) / step, first < i32(size))), count);
+    return vec2<u32>(min(lo, hi), hi);
+}
+
+// The filter taps that can read the image for some output column in [n0, n1] of direct
+// sub-problem `pr`, as a rectangle: filter rows [x, y) and filter columns [z, w); every other tap
+// reads only padding for all of them. Where the columns span two images, all taps. The filter
+// rows are those that meet an input row from one of the columns' output rows; the filter columns
+// those that meet an input column from one of their output columns (every column of a row where
+// they span more than one row).
+fn live_taps(pr: Problem, n0: u32, n1: u32) -> vec4<u32> {
+    let sub_hw = pr.sub_h * pr.sub_w;
+    if (n0 / sub_hw != n1 / sub_hw) {
+        return vec4<u32>(0u, pr.taps_y, 0u, pr.taps_x);
+    }
+    let oy0 = n0 % sub_hw / pr.sub_w;
+    let oy1 = n1 % sub_hw / pr.sub_w;
+    let one_row = oy0 == oy1;
+    let ox0 = select(0u, n0 % pr.sub_w, one_row);
+    let ox1 = select(pr.sub_w - 1u, n1 % pr.sub_w, one_row);
+    let rows = live_range(
+        i32(oy0) * pr.in_mul_h + pr.in_off_h, i32(oy1) * pr.in_mul_h + pr.in_off_h, pr.in_step_h, pr.taps_y, params.ih);
+    let cols = live_range(
+        i32(ox0) * pr.in_mul_w + pr.in_off_w, i32(ox1) * pr.in_mul_w + pr.in_off_w, pr.in_step_w, pr.taps_x, params.iw);
+    return vec4<u32>(rows, cols);
+}
+
+// The first tap-major K-tile from `kt` on whose tap (t = kt % taps: filter row t / taps_x, column
+// t % taps_x) lies in the rectangle `live` (`live_taps`, not empty), where `skipping`; else `kt`.
+fn live_k_tile(kt: u32, pr: Problem, live: vec4<u32>, skipping: bool) -> u32 {
+    if (!skipping) {
+        return kt;
+    }
+    let taps = pr.taps_y * pr.taps_x;
+    let t = kt % taps;
+    let block = kt - t;
+    let ty = t / pr.taps_x;
+    let tx = t % pr.taps_x;
+    let first = live.x * pr.taps_x + live.z;
+    if (ty < live.x) {
+        return block + first;
+    }
+    if (ty < live.y) {
+        if (tx < live.z) {
+            return block + ty * pr.taps_x + live.z;
+        }
+        if (tx < live.w) {
+            return kt;
+        }
+        if (ty + 1u < live.y) {
+            return block + (ty + 1u) * pr.taps_x + live.z;
+        }
+    }
+    return block + taps + first;
 }
 
 // Input (ic, tap (ty, tx)) of column `c`, 0 outside the image or where !k_ok. `tap_major` says

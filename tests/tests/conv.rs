@@ -244,6 +244,54 @@ fn dilations_two_to_four() {
     }
 }
 
+/// Large dilations and paddings against the image, where the staged GEMM tiles skip the K-tiles
+/// of taps that read only padding for all their columns (`skip_taps`): a 3×3 at dilation 9 on
+/// 10 × 10 maps (tiles within one image and across two), a 1D filter whose first and last tiles
+/// lose taps, padding so wide that whole tiles read no input (their output is the bias alone),
+/// and a dilation past the map, where only the centre tap reads it (filter rows and columns
+/// skipped together). Each through every staged GEMM kernel, then the 16-deep ones with each
+/// K-tile loaded in its own iteration, in 3 K-slices (which begin and end inside the skipped
+/// taps), stream-K, and at 32 columns.
+#[test]
+fn gemm_tiles_skip_taps_that_read_only_padding() {
+    let staged = [
+        ConvKernel::Gemm,
+        ConvKernel::GemmM64,
+        ConvKernel::GemmK16,
+        ConvKernel::GemmM64K16,
+        ConvKernel::GemmM64K32,
+        ConvKernel::GemmN64K16,
+        ConvKernel::GemmN64K32,
+    ];
+    let runs: Vec<_> = staged.into_iter().map(Some).collect();
+    let deep16 = [Some(ConvKernel::GemmK16), Some(ConvKernel::GemmN64K16)];
+    let cases = [
+        (
+            "3×3 d9 p9 on 10²",
+            &[2usize, 32, 10, 10][..],
+            &[24usize, 32, 3, 3][..],
+            false,
+            opts().dilation(&[9]).padding(&[9]),
+        ),
+        ("1D k8 d40 p140", &[2, 32, 300], &[8, 32, 8], false, opts().dilation(&[40]).padding(&[140])),
+        ("3×3 p8 on 2 × 3", &[1, 32, 2, 3], &[8, 32, 3, 3], true, opts().padding(&[8])),
+        ("3×3 d16 p16 on 12 × 13", &[1, 32, 12, 13], &[16, 32, 3, 3], false, opts().dilation(&[16]).padding(&[16])),
+    ];
+    for (i, (name, input, weight, bias, opts)) in cases.into_iter().enumerate() {
+        let seed = 9100 + 10 * i as u64;
+        let case = || Case { input, weight, bias, opts: opts.clone(), kernel: ConvKernel::DirectVec4 };
+        check_runs(name, seed, case(), &runs);
+        let in_iteration = ForcedPlan { k_tile_loads: Some(KTileLoads::InIteration), ..ForcedPlan::default() };
+        check_runs_forced(&format!("{name}, loads in iteration"), seed, case(), &deep16, in_iteration);
+        for schedule in [GemmSchedule::SplitK(3), GemmSchedule::StreamK(5)] {
+            let forced = ForcedPlan { schedule: Some(schedule), ..ForcedPlan::default() };
+            check_runs_forced(&format!("{name}, {schedule:?}"), seed, case(), &deep16, forced);
+        }
+        let narrow = ForcedPlan { tile_n: Some(32), ..ForcedPlan::default() };
+        check_runs_forced(&format!("{name}, 32 columns"), seed, case(), &[Some(ConvKernel::GemmM64K16)], narrow);
+    }
+}
+
 #[test]
 fn grouped_depthwise_and_channel_multiplier() {
     check(

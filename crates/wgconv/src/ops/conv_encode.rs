@@ -570,6 +570,7 @@ impl Batch<'_> {
                 // Stream-K keeps its own order.
                 overrides.m_tiles_fastest =
                     order == TileOrder::MFastest && matches!(schedule, LaunchSchedule::Slices(_));
+                overrides.skip_taps = g.gemm_skips_taps(kernel, tile.1);
             }
             if let LaunchSchedule::Stream(stream) = schedule {
                 overrides.stream_k_workgroups = stream.workgroups;

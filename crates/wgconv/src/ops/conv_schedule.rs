@@ -13,6 +13,13 @@ use crate::{
     error::{Error, Result},
 };
 
+/// The least share of a GEMM launch's (output tile, filter tap) pairs that must read only padding
+/// for its workgroups to skip them ([`ConvGeometry::gemm_skips_taps`]): a skipping loop computes
+/// each K-tile's tap from the last (a remainder and two compares, against the 16-deep tiles'
+/// 512–1,024 multiply-adds a thread), so below a few percent it would cost about what it saves,
+/// and each skipping launch is a pipeline of its own.
+pub(crate) const SKIP_TAPS_MIN_SHARE: f64 = 0.05;
+
 /// GEMM `kernel`'s tile at `tile_n` columns (its rows are fixed; 128 for non-GEMM kernels, which
 /// callers have excluded).
 fn gemm_tile_at(kernel: ConvKernel, tile_n: u32) -> (u32, u32) {
@@ -96,6 +103,70 @@ impl ConvGeometry {
         let n = u64::from(self.n) * u64::from(sub_h) * u64::from(sub_w);
         let ocg = u64::from(self.oc / self.groups);
         [n.div_ceil(u64::from(tile_n)), ocg.div_ceil(u64::from(tile_m)), u64::from(self.groups) * u64::from(phases)]
+    }
+
+    /// Whether the staged GEMM tiles `bk` deep take K-tiles within one filter tap on this
+    /// geometry (the shader's `tap_major`): channels per group a multiple of `bk`, and in the 8-
+    /// and 32-deep tiles more than one tap in the fewest of any stride phase.
+    pub(crate) fn gemm_tap_major(&self, bk: u64) -> bool {
+        let fewest_taps =
+            if self.transposed { (self.kh / self.stride[0]) * (self.kw / self.stride[1]) } else { self.kh * self.kw };
+        u64::from(self.ic / self.groups).is_multiple_of(bk) && (bk == 16 || fewest_taps > 1)
+    }
+
+    /// The share of the (output tile, filter tap) pairs of this direct convolution's GEMM in
+    /// `tile_n`-column tiles in which the tap reads only padding for every column of the tile:
+    /// the K-tiles the shader's `skip_taps` skips (`live_taps` in shaders/conv2d_gemm.wgsl, whose
+    /// arithmetic this repeats: the live taps of a tile within one image are a rectangle of
+    /// filter rows and columns). Large dilations against the image make it large: DeepLabv3's
+    /// 3×3 at dilation 36 on a 64 × 64 map, one row per 64-column tile, skips 37.5 %; on a
+    /// 28 × 28 map all but the centre tap read padding. 0 for
+    /// transposed convolutions and those without padding. Counted over the first 65,536 tiles,
+    /// which repeat image after image.
+    pub(crate) fn padding_only_tap_share(&self, tile_n: u32) -> f64 {
+        const COUNTED_TILES: u64 = 1 << 16;
+        if self.transposed || self.padding == [0, 0] || tile_n == 0 {
+            return 0.0;
+        }
+        let (oh, ow) = (u64::from(self.oh), u64::from(self.ow));
+        let plane = oh * ow;
+        let columns = u64::from(self.n) * plane;
+        let taps = u64::from(self.kh) * u64::from(self.kw);
+        // Filter taps j of `count` whose input positions first + j·step … last + j·step meet
+        // [0, size): the shader's `live_range`, as a count.
+        let live = |first: i64, last: i64, step: i64, count: u32, size: u32| -> u64 {
+            let lo = if last < 0 { (step - 1 - last) / step } else { 0 };
+            let size = i64::from(size);
+            let hi = if first < size { ((size - first + step - 1) / step).min(i64::from(count)) } else { 0 };
+            (hi - lo).max(0) as u64
+        };
+        let [sh, sw] = self.stride.map(i64::from);
+        let [ph, pw] = self.padding.map(i64::from);
+        let [dh, dw] = self.dilation.map(i64::from);
+        let tiles = columns.div_ceil(u64::from(tile_n)).min(COUNTED_TILES);
+        let mut skipped = 0;
+        for tile in 0..tiles {
+            let n0 = tile * u64::from(tile_n);
+            let n1 = (n0 + u64::from(tile_n)).min(columns) - 1;
+            if n0 / plane != n1 / plane {
+                continue;
+            }
+            let (oy0, oy1) = ((n0 % plane / ow) as i64, (n1 % plane / ow) as i64);
+            let (ox0, ox1) = if oy0 == oy1 { ((n0 % ow) as i64, (n1 % ow) as i64) } else { (0, ow as i64 - 1) };
+            let rows = live(oy0 * sh - ph, oy1 * sh - ph, dh, self.kh, self.ih);
+            let cols = live(ox0 * sw - pw, ox1 * sw - pw, dw, self.kw, self.iw);
+            skipped += taps - rows * cols;
+        }
+        skipped as f64 / (tiles * taps) as f64
+    }
+
+    /// Whether GEMM `kernel` in `tile_n`-column tiles skips the K-tiles of taps that read only
+    /// padding (the shader's `skip_taps`): on tap-major K-tiles, where they are at least
+    /// [`SKIP_TAPS_MIN_SHARE`] of the (tile, tap) pairs.
+    pub(crate) fn gemm_skips_taps(&self, kernel: ConvKernel, tile_n: u32) -> bool {
+        kernel.is_gemm()
+            && self.gemm_tap_major(kernel.k_tile_depth())
+            && self.padding_only_tap_share(tile_n) >= SKIP_TAPS_MIN_SHARE
     }
 
     /// Filter taps of one GEMM sub-problem: KH × KW, or for a transposed convolution those of
@@ -369,6 +440,81 @@ mod tests {
         let dw = geo(&[1, 32, 56, 56], &[32, 1, 3, 3], ConvOptions::default().padding(&[1]).groups(32)).unwrap();
         let config = dw.planned_config();
         assert_eq!((config.kernel, config.tile_n, config.schedule), (ConvKernel::DepthwiseVec4, None, None));
+    }
+
+    #[test]
+    fn padding_only_taps_counted_by_hand() {
+        let same = |input: &[usize], weight: &[usize], pad: u32, dilation: u32| {
+            let opts = ConvOptions::default().padding(&[pad]).dilation(&[dilation]);
+            geo(input, weight, opts).unwrap()
+        };
+        // DeepLabv3's ASPP at dilation 36 on 64 × 64, one output row per 64-column tile: filter
+        // row 0 reads padding for output rows 0–35, row 2 for rows 28–63 (rows 28–35 both), 3
+        // taps a filter row: 72 · 3 of 64 · 9 pairs.
+        let aspp = same(&[1, 16, 64, 64], &[8, 16, 3, 3], 36, 36);
+        assert_eq!(aspp.padding_only_tap_share(64), 72.0 * 3.0 / (64.0 * 9.0));
+        // 128-column tiles span rows 2r and 2r + 1: the same rows skip.
+        assert_eq!(aspp.padding_only_tap_share(128), aspp.padding_only_tap_share(64));
+        assert!(aspp.gemm_skips_taps(ConvKernel::GemmN64K16, 64));
+        // Tiles that span two images count as skipping nothing: 10 × 10 maps, 64-column tiles.
+        let small = same(&[2, 16, 10, 10], &[8, 16, 3, 3], 9, 9);
+        // Tile 1 spans both images; tiles 0 (image 1's rows 0–6), 2 (image 2's rows 2–9) and 3
+        // (columns 2–9 of its row 9) lie in one. Filter row (column) 0 reads the image only for
+        // output row (column) 9, row (column) 2 only for 0: tile 0 skips filter row 0's 3 taps,
+        // tile 2 row 2's, tile 3 row 2 and column 2 (5 taps).
+        assert_eq!(small.padding_only_tap_share(64), 11.0 / (4.0 * 9.0));
+        // A one-row filter over 1D outputs: 8 taps at dilation 4, padding 14, 40 outputs, tiles of
+        // 32 and 8 columns. Tap j reads input o + 4j − 14 (of 40): tile [0, 32) all taps live;
+        // tile [32, 40) taps 0–5 (tap 6 reads 32 + 24 − 14 = 42 already at o = 32): 2 dead.
+        let one_d =
+            ConvGeometry::new(&[1, 16, 40], &[8, 16, 8], None, &ConvOptions::default().padding(&[14]).dilation(&[4]))
+                .unwrap();
+        assert_eq!(one_d.padding_only_tap_share(32), 2.0 / 16.0);
+        // DeepLabv3 at 224² (28 × 28 maps): every tap but the centre reads padding, skipped in
+        // the 46 of the 49 64-column tiles of 4 images that lie in one image (tiles 12, 24 and
+        // 36 span two).
+        let small_map = same(&[4, 16, 28, 28], &[8, 16, 3, 3], 36, 36);
+        assert_eq!(small_map.padding_only_tap_share(64), 46.0 * 8.0 / (49.0 * 9.0));
+        // Padding enough that a tile reads no input at all: its every tap is dead.
+        let none = same(&[1, 16, 2, 2], &[8, 16, 3, 3], 8, 1);
+        assert_eq!(none.oh, 16);
+        assert!(none.padding_only_tap_share(32) > 0.8);
+        // Nothing to skip without padding, on transposed convolutions, or where the K-tiles mix
+        // taps (channels per group not a multiple of 16 on the 16-deep tiles).
+        assert_eq!(same(&[1, 16, 64, 64], &[8, 16, 3, 3], 0, 1).padding_only_tap_share(64), 0.0);
+        let transposed =
+            geo(&[1, 16, 8, 8], &[16, 8, 3, 3], ConvOptions::default().padding(&[4]).transposed(true)).unwrap();
+        assert_eq!(transposed.padding_only_tap_share(32), 0.0);
+        let mixed = same(&[1, 12, 64, 64], &[8, 12, 3, 3], 36, 36);
+        assert!(mixed.padding_only_tap_share(64) > 0.3 && !mixed.gemm_skips_taps(ConvKernel::GemmN64K16, 64));
+        // tests/conv.rs's `gemm_tiles_skip_taps_that_read_only_padding` cases skip on every
+        // kernel and width it runs them at.
+        let staged = [
+            ConvKernel::Gemm,
+            ConvKernel::GemmM64,
+            ConvKernel::GemmK16,
+            ConvKernel::GemmM64K16,
+            ConvKernel::GemmM64K32,
+            ConvKernel::GemmN64K16,
+            ConvKernel::GemmN64K32,
+        ];
+        let dilated = same(&[2, 32, 10, 10], &[24, 32, 3, 3], 9, 9);
+        let long = ConvOptions::default().padding(&[140]).dilation(&[40]);
+        let one_d = ConvGeometry::new(&[2, 32, 300], &[8, 32, 8], None, &long).unwrap();
+        let wide = same(&[1, 32, 2, 3], &[8, 32, 3, 3], 8, 1);
+        let centre = same(&[1, 32, 12, 13], &[16, 32, 3, 3], 16, 16);
+        assert_eq!(centre.padding_only_tap_share(128), 8.0 / 9.0);
+        for g in [&dilated, &one_d, &wide, &centre] {
+            for kernel in staged {
+                let tile_n = g.planned_tile_n(kernel);
+                assert!(g.gemm_skips_taps(kernel, tile_n), "{kernel:?} on {g:?}");
+            }
+            assert!(g.gemm_skips_taps(ConvKernel::GemmM64K16, 32));
+        }
+        // A 3×3 at padding 1 on 56 × 56 skips less than the threshold: the first tile of each
+        // image only.
+        let resnet = same(&[8, 64, 56, 56], &[64, 64, 3, 3], 1, 1);
+        assert!(!resnet.gemm_skips_taps(ConvKernel::GemmK16, 128));
     }
 
     #[test]
