@@ -3,7 +3,7 @@
 
 use wgconv::{
     Activation, ConvGeometry, ConvKernel, ConvOptions, DType, ForcedPlan, GemmSchedule, KTileLoads, MemoryFormat,
-    Precision, Tensor, reference,
+    Precision, Tensor, TileOrder, reference,
 };
 use wgconv_tests::{context, random_f32};
 
@@ -251,7 +251,7 @@ fn dilations_two_to_four() {
 /// and a dilation past the map, where only the centre tap reads it (filter rows and columns
 /// skipped together). Each through every staged GEMM kernel, then the 16-deep ones with each
 /// K-tile loaded in its own iteration, in 3 K-slices (which begin and end inside the skipped
-/// taps), stream-K, and at 32 columns.
+/// taps), stream-K, and at 32 columns; and a strided, grouped layer.
 #[test]
 fn gemm_tiles_skip_taps_that_read_only_padding() {
     let staged = [
@@ -290,6 +290,18 @@ fn gemm_tiles_skip_taps_that_read_only_padding() {
         let narrow = ForcedPlan { tile_n: Some(32), ..ForcedPlan::default() };
         check_runs_forced(&format!("{name}, 32 columns"), seed, case(), &[Some(ConvKernel::GemmM64K16)], narrow);
     }
+    // Stride 2 and two groups on the 64-column tiles (whose first and last tiles of the image
+    // skip a filter row), M tiles fastest.
+    let strided = Case {
+        input: &[1, 64, 30, 34],
+        weight: &[48, 32, 3, 3],
+        bias: true,
+        opts: opts().stride(&[2]).dilation(&[12]).padding(&[12]).groups(2),
+        kernel: ConvKernel::DirectVec4,
+    };
+    let m_fastest = ForcedPlan { tile_order: Some(TileOrder::MFastest), ..ForcedPlan::default() };
+    let n64 = [Some(ConvKernel::GemmN64K16), Some(ConvKernel::GemmN64K32)];
+    check_runs_forced("3×3 s2 d12 p12, 2 groups", 9150, strided, &n64, m_fastest);
 }
 
 #[test]
@@ -3396,7 +3408,6 @@ fn pointwise_vec4_streams_whole_planes() {
 /// layers this small, R55) reuses the other's.
 #[test]
 fn both_tile_orders_match_the_reference() {
-    use wgconv::TileOrder;
     // The 128-row tiles, and the 64-row ones at 128 and 64 columns: the order is the same code
     // in every staged entry point.
     let staged = [Some(ConvKernel::GemmK16), Some(ConvKernel::GemmM64K16), Some(ConvKernel::GemmN64K16)];

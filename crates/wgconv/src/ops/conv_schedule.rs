@@ -20,6 +20,10 @@ use crate::{
 /// and each skipping launch is a pipeline of its own.
 pub(crate) const SKIP_TAPS_MIN_SHARE: f64 = 0.05;
 
+/// The most tiles [`ConvGeometry::padding_only_tap_share`] counts: a few hundred microseconds
+/// of the host's time at most, on each encode of a layer the bound does not settle.
+const COUNTED_TILES: u64 = 4096;
+
 /// GEMM `kernel`'s tile at `tile_n` columns (its rows are fixed; 128 for non-GEMM kernels, which
 /// callers have excluded).
 fn gemm_tile_at(kernel: ConvKernel, tile_n: u32) -> (u32, u32) {
@@ -120,11 +124,10 @@ impl ConvGeometry {
     /// arithmetic this repeats: the live taps of a tile within one image are a rectangle of
     /// filter rows and columns). Large dilations against the image make it large: DeepLabv3's
     /// 3×3 at dilation 36 on a 64 × 64 map, one row per 64-column tile, skips 37.5 %; on a
-    /// 28 × 28 map all but the centre tap read padding. 0 for
-    /// transposed convolutions and those without padding. Counted over the first 65,536 tiles,
-    /// which repeat image after image.
+    /// 28 × 28 map all but the centre tap read padding. 0 for transposed convolutions and those
+    /// without padding. Exact up to [`COUNTED_TILES`] tiles; beyond, counted over that many
+    /// evenly spaced ones.
     pub(crate) fn padding_only_tap_share(&self, tile_n: u32) -> f64 {
-        const COUNTED_TILES: u64 = 1 << 16;
         if self.transposed || self.padding == [0, 0] || tile_n == 0 {
             return 0.0;
         }
@@ -143,9 +146,11 @@ impl ConvGeometry {
         let [sh, sw] = self.stride.map(i64::from);
         let [ph, pw] = self.padding.map(i64::from);
         let [dh, dw] = self.dilation.map(i64::from);
-        let tiles = columns.div_ceil(u64::from(tile_n)).min(COUNTED_TILES);
-        let mut skipped = 0;
-        for tile in 0..tiles {
+        let tiles = columns.div_ceil(u64::from(tile_n));
+        let step = tiles.div_ceil(COUNTED_TILES) as usize;
+        let (mut counted, mut skipped) = (0, 0);
+        for tile in (0..tiles).step_by(step) {
+            counted += 1;
             let n0 = tile * u64::from(tile_n);
             let n1 = (n0 + u64::from(tile_n)).min(columns) - 1;
             if n0 / plane != n1 / plane {
@@ -157,7 +162,39 @@ impl ConvGeometry {
             let cols = live(ox0 * sw - pw, ox1 * sw - pw, dw, self.kw, self.iw);
             skipped += taps - rows * cols;
         }
-        skipped as f64 / (tiles * taps) as f64
+        skipped as f64 / (counted * taps) as f64
+    }
+
+    /// An upper bound on [`ConvGeometry::padding_only_tap_share`] without counting tiles: the
+    /// share of `tile_n`-column tiles that can hold a tap reading only padding at all. Such a
+    /// tile lies within the output rows whose first (last) filter row reads above (below) the
+    /// image, or, within one output row, within its columns whose first (last) filter column
+    /// reads left (right) of it; where every output row or column has such a tap, every tile
+    /// can (1). Most padded layers (3×3 at padding 1 on maps of more than a few rows) fall under
+    /// [`SKIP_TAPS_MIN_SHARE`] here, so encoding them counts no tiles.
+    pub(crate) fn padding_only_tile_bound(&self, tile_n: u32) -> f64 {
+        if self.transposed || self.padding == [0, 0] || tile_n == 0 {
+            return 0.0;
+        }
+        // Outputs along an axis of `out` whose first tap reads before the input, and whose last
+        // reads past its `size`: output o reads o·stride − pad + j·dilation.
+        let bands = |out: u32, size: u32, k: u32, stride: u32, pad: u32, dilation: u32| -> (u64, u64) {
+            let (out, stride) = (u64::from(out), i64::from(stride));
+            let ceil = |num: i64| if num <= 0 { 0 } else { ((num + stride - 1) / stride) as u64 };
+            let first = ceil(i64::from(pad)).min(out);
+            let last_reads = i64::from(size) + i64::from(pad) - i64::from(dilation) * i64::from(k - 1);
+            (first, out - ceil(last_reads).min(out))
+        };
+        let (top, bottom) = bands(self.oh, self.ih, self.kh, self.stride[0], self.padding[0], self.dilation[0]);
+        let (left, right) = bands(self.ow, self.iw, self.kw, self.stride[1], self.padding[1], self.dilation[1]);
+        let (oh, ow, tile) = (u64::from(self.oh), u64::from(self.ow), u64::from(tile_n));
+        if top.max(bottom) == oh || left.max(right) == ow {
+            return 1.0;
+        }
+        // Tiles of the row bands (whole tiles inside them, and one cut at each end), and one-row
+        // tiles inside the column bands of each row.
+        let tiles = ((top + bottom) * ow / tile + 2) + oh * (left / tile + right / tile);
+        (tiles as f64 * tile as f64 / (oh * ow) as f64).min(1.0)
     }
 
     /// Whether GEMM `kernel` in `tile_n`-column tiles skips the K-tiles of taps that read only
@@ -166,6 +203,7 @@ impl ConvGeometry {
     pub(crate) fn gemm_skips_taps(&self, kernel: ConvKernel, tile_n: u32) -> bool {
         kernel.is_gemm()
             && self.gemm_tap_major(kernel.k_tile_depth())
+            && self.padding_only_tile_bound(tile_n) >= SKIP_TAPS_MIN_SHARE
             && self.padding_only_tap_share(tile_n) >= SKIP_TAPS_MIN_SHARE
     }
 
@@ -511,10 +549,26 @@ mod tests {
             }
             assert!(g.gemm_skips_taps(ConvKernel::GemmM64K16, 32));
         }
-        // A 3×3 at padding 1 on 56 × 56 skips less than the threshold: the first tile of each
-        // image only.
+        // Its strided, grouped case: rows 0–3 and 11–14 of the 15 × 17 output skip a filter row
+        // on 64-column tiles (2 of 4 tiles, 3 of 9 taps each).
+        let opts = ConvOptions::default().stride(&[2]).dilation(&[12]).padding(&[12]).groups(2);
+        let strided = geo(&[1, 64, 30, 34], &[48, 32, 3, 3], opts).unwrap();
+        assert_eq!(strided.padding_only_tap_share(64), 6.0 / 36.0);
+        assert!(strided.gemm_skips_taps(ConvKernel::GemmN64K16, 64) && strided.gemm_skips_taps(ConvKernel::GemmN64K32, 64));
+        // The bound holds wherever a share was counted above.
+        for (g, tile_n) in [(&aspp, 64), (&aspp, 128), (&small, 64), (&one_d, 32), (&small_map, 64), (&none, 32)] {
+            assert!(g.padding_only_tile_bound(tile_n) >= g.padding_only_tap_share(tile_n), "{g:?} at {tile_n}");
+        }
+        // A 3×3 at padding 1: on 56 × 56, 128-column tiles span at least 3 rows and skip
+        // nothing; on 224 × 224 the first tile of each image lies in row 0 and skips its first
+        // filter row (1/392 of the tiles), which the bound settles without counting.
         let resnet = same(&[8, 64, 56, 56], &[64, 64, 3, 3], 1, 1);
+        assert_eq!(resnet.padding_only_tap_share(128), 0.0);
         assert!(!resnet.gemm_skips_taps(ConvKernel::GemmK16, 128));
+        let vgg = same(&[2, 64, 224, 224], &[64, 64, 3, 3], 1, 1);
+        assert!(vgg.padding_only_tap_share(128) > 0.0);
+        assert!(vgg.padding_only_tile_bound(128) < SKIP_TAPS_MIN_SHARE);
+        assert!(vgg.padding_only_tile_bound(128) >= vgg.padding_only_tap_share(128));
     }
 
     #[test]
