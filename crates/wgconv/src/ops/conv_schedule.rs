@@ -554,7 +554,9 @@ mod tests {
         let opts = ConvOptions::default().stride(&[2]).dilation(&[12]).padding(&[12]).groups(2);
         let strided = geo(&[1, 64, 30, 34], &[48, 32, 3, 3], opts).unwrap();
         assert_eq!(strided.padding_only_tap_share(64), 6.0 / 36.0);
-        assert!(strided.gemm_skips_taps(ConvKernel::GemmN64K16, 64) && strided.gemm_skips_taps(ConvKernel::GemmN64K32, 64));
+        assert!(
+            strided.gemm_skips_taps(ConvKernel::GemmN64K16, 64) && strided.gemm_skips_taps(ConvKernel::GemmN64K32, 64)
+        );
         // The bound holds wherever a share was counted above.
         for (g, tile_n) in [(&aspp, 64), (&aspp, 128), (&small, 64), (&one_d, 32), (&small_map, 64), (&none, 32)] {
             assert!(g.padding_only_tile_bound(tile_n) >= g.padding_only_tap_share(tile_n), "{g:?} at {tile_n}");
