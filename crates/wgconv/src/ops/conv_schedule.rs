@@ -14,11 +14,13 @@ use crate::{
 };
 
 /// The least share of a GEMM launch's (output tile, filter tap) pairs that must read only padding
-/// for its workgroups to skip them ([`ConvGeometry::gemm_skips_taps`]): a skipping loop computes
-/// each K-tile's tap from the last (a remainder and two compares, against the 16-deep tiles'
-/// 512–1,024 multiply-adds a thread), so below a few percent it would cost about what it saves,
-/// and each skipping launch is a pipeline of its own.
-pub(crate) const SKIP_TAPS_MIN_SHARE: f64 = 0.05;
+/// for its workgroups to skip them ([`ConvGeometry::gemm_skips_taps`]). The skipping loop costs
+/// more than the K-tiles it skips below about a quarter: on 13 layers of dilated DeepLabv3 ASPP
+/// and a dilated 1D stack (v66 call B, an H100, `bench/results/v66-skip-suite.json`), with the
+/// skip on wherever 5 % or more was dead, the launches of 33–57 % dead ran 1.12–1.46× faster
+/// (6 layers, planned, and the same on the forced 64 × 64 tiles), those of 8–25 % 0.93–1.07×
+/// (0.93–0.98× on 5 of 6): each launch ran 4–24 % slower than its live K-tiles alone predict.
+pub(crate) const SKIP_TAPS_MIN_SHARE: f64 = 0.3;
 
 /// The most tiles [`ConvGeometry::padding_only_tap_share`] counts: a few hundred microseconds
 /// of the host's time at most, on each encode of a layer the bound does not settle.
@@ -526,7 +528,7 @@ mod tests {
         let mixed = same(&[1, 12, 64, 64], &[8, 12, 3, 3], 36, 36);
         assert!(mixed.padding_only_tap_share(64) > 0.3 && !mixed.gemm_skips_taps(ConvKernel::GemmN64K16, 64));
         // tests/conv.rs's `gemm_tiles_skip_taps_that_read_only_padding` cases skip on every
-        // kernel and width it runs them at.
+        // kernel at the widths it runs them at, except the first at 128 columns.
         let staged = [
             ConvKernel::Gemm,
             ConvKernel::GemmM64,
@@ -536,27 +538,36 @@ mod tests {
             ConvKernel::GemmN64K16,
             ConvKernel::GemmN64K32,
         ];
+        // Two 10 × 10 maps at dilation 9: 11 of 36 pairs on 64-column tiles (above), 3 of 18 on
+        // 128-column ones (only the second tile lies in one image), which do not skip.
         let dilated = same(&[2, 32, 10, 10], &[24, 32, 3, 3], 9, 9);
-        let long = ConvOptions::default().padding(&[140]).dilation(&[40]);
-        let one_d = ConvGeometry::new(&[2, 32, 300], &[8, 32, 8], None, &long).unwrap();
+        assert_eq!(dilated.padding_only_tap_share(128), 3.0 / 18.0);
+        for kernel in staged {
+            let tile_n = dilated.planned_tile_n(kernel);
+            assert_eq!(dilated.gemm_skips_taps(kernel, tile_n), tile_n == 64, "{kernel:?}");
+        }
+        assert!(dilated.gemm_skips_taps(ConvKernel::GemmM64K16, 32));
+        // 1D: tap j reads o + 96j − 336 of 256; the 128-column tiles (one per half image) each
+        // keep 4 of 8 taps (3–6 and 1–4).
+        let long = ConvOptions::default().padding(&[336]).dilation(&[96]);
+        let one_d = ConvGeometry::new(&[2, 32, 256], &[8, 32, 8], None, &long).unwrap();
+        assert_eq!(one_d.padding_only_tap_share(128), 0.5);
         let wide = same(&[1, 32, 2, 3], &[8, 32, 3, 3], 8, 1);
         let centre = same(&[1, 32, 12, 13], &[16, 32, 3, 3], 16, 16);
         assert_eq!(centre.padding_only_tap_share(128), 8.0 / 9.0);
-        for g in [&dilated, &one_d, &wide, &centre] {
+        // Stride 2 and two groups, a 10 × 17 output: filter row 0 reads above the image for
+        // output rows 0–7, row 2 below it for rows 2–9; the 64-column tiles (rows 0–3, 3–7,
+        // 7–9) skip 3, 6 and 3 of 9 taps.
+        let opts = ConvOptions::default().stride(&[2]).dilation(&[16]).padding(&[16]).groups(2);
+        let strided = geo(&[1, 64, 20, 34], &[48, 32, 3, 3], opts).unwrap();
+        assert_eq!(strided.padding_only_tap_share(64), 12.0 / 27.0);
+        for g in [&one_d, &wide, &centre, &strided] {
             for kernel in staged {
                 let tile_n = g.planned_tile_n(kernel);
                 assert!(g.gemm_skips_taps(kernel, tile_n), "{kernel:?} on {g:?}");
             }
             assert!(g.gemm_skips_taps(ConvKernel::GemmM64K16, 32));
         }
-        // Its strided, grouped case: rows 0–3 and 11–14 of the 15 × 17 output skip a filter row
-        // on 64-column tiles (2 of 4 tiles, 3 of 9 taps each).
-        let opts = ConvOptions::default().stride(&[2]).dilation(&[12]).padding(&[12]).groups(2);
-        let strided = geo(&[1, 64, 30, 34], &[48, 32, 3, 3], opts).unwrap();
-        assert_eq!(strided.padding_only_tap_share(64), 6.0 / 36.0);
-        assert!(
-            strided.gemm_skips_taps(ConvKernel::GemmN64K16, 64) && strided.gemm_skips_taps(ConvKernel::GemmN64K32, 64)
-        );
         // The bound holds wherever a share was counted above.
         for (g, tile_n) in [(&aspp, 64), (&aspp, 128), (&small, 64), (&one_d, 32), (&small_map, 64), (&none, 32)] {
             assert!(g.padding_only_tile_bound(tile_n) >= g.padding_only_tap_share(tile_n), "{g:?} at {tile_n}");
