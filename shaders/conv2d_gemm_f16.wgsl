@@ -4804,8 +4804,10 @@ fn small_loads(pr: Problem, k: u32, k_end: u32, m: u32, c0: Column, c1: Column, 
 // memory: at this size staging through workgroup memory would cost more barriers than it saves
 // loads. The 4 slices then add their partial sums in workgroup memory, one column of 4 channels
 // per thread; split across workgroups (split_k > 1), `store` writes raw partial sums for
-// conv_splitk_reduce.wgsl. Columns t / 8 + 8·j are consecutive across a warp's lanes
-// (coalesced input loads and stores); channels 4·(t % 8) are consecutive vec4s of the weight.
+// conv_splitk_reduce.wgsl. Thread t takes columns t / 8 + 8·j and channels 4·(t % 8): the 8
+// lanes of a column share its input loads, and a warp's 32 lanes load and store 4 consecutive
+// columns (16 bytes of each input and output plane it touches), not whole sectors; its weight
+// loads are 8 consecutive vec4s.
 var<workgroup> small_sums: array<vec4<f32>, 1024>;
 
 @compute @workgroup_size(256)
