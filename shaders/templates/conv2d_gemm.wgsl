@@ -445,9 +445,10 @@ override loads_ahead: bool = true;
 // layer (`ConvGeometry::fitted_tile_order`, rule R55), or as forced (`TileOrder`).
 override m_tiles_fastest: bool = false;
 // Direct convolutions on tap-major K-tiles: whether a workgroup skips the K-tiles of the taps that
-// read only padding for all its columns (`live_taps`). The host sets it where that skips a
-// noticeable share of the K-tiles (`ConvGeometry::padding_only_tap_share`): large dilations or
-// paddings against the image. Off, the loop's index steps fold to `kt + 1`.
+// read only padding for all its columns (`live_taps`). The host sets it where 30 % or more of
+// the launch's (tile, tap) pairs do (`ConvGeometry::gemm_skips_taps`): large dilations or
+// paddings against the image. Below that the skipping loop measured slower than the K-tiles it
+// saves. Off, the loop's index steps fold to `kt + 1`.
 override skip_taps: bool = false;
 // The tile widths the host may give `tile_n`: multiples of GEMM_TILE_N_STEP from GEMM_TILE_N_MIN
 // to GEMM_TILE_N_MAX (the A loaders below are unrolled for the narrowest).
