@@ -254,16 +254,8 @@ fn dilations_two_to_four() {
 /// taps), stream-K, and at 32 columns; and a strided, grouped layer.
 #[test]
 fn gemm_tiles_skip_taps_that_read_only_padding() {
-    let staged = [
-        ConvKernel::Gemm,
-        ConvKernel::GemmM64,
-        ConvKernel::GemmK16,
-        ConvKernel::GemmM64K16,
-        ConvKernel::GemmM64K32,
-        ConvKernel::GemmN64K16,
-        ConvKernel::GemmN64K32,
-    ];
-    let runs: Vec<_> = staged.into_iter().map(Some).collect();
+    let runs: Vec<_> = ConvKernel::ALL.into_iter().filter(|k| k.is_gemm()).map(Some).collect();
+    assert_eq!(runs.len(), 7, "the seven staged GEMM kernels");
     let deep16 = [Some(ConvKernel::GemmK16), Some(ConvKernel::GemmN64K16)];
     let cases = [
         (

@@ -529,20 +529,13 @@ mod tests {
         assert!(mixed.padding_only_tap_share(64) > 0.3 && !mixed.gemm_skips_taps(ConvKernel::GemmN64K16, 64));
         // tests/conv.rs's `gemm_tiles_skip_taps_that_read_only_padding` cases skip on every
         // kernel at the widths it runs them at, except the first at 128 columns.
-        let staged = [
-            ConvKernel::Gemm,
-            ConvKernel::GemmM64,
-            ConvKernel::GemmK16,
-            ConvKernel::GemmM64K16,
-            ConvKernel::GemmM64K32,
-            ConvKernel::GemmN64K16,
-            ConvKernel::GemmN64K32,
-        ];
+        let staged: Vec<_> = ConvKernel::ALL.into_iter().filter(|k| k.is_gemm()).collect();
+        assert_eq!(staged.len(), 7, "the seven staged GEMM kernels");
         // Two 10 × 10 maps at dilation 9: 11 of 36 pairs on 64-column tiles (above), 3 of 18 on
         // 128-column ones (only the second tile lies in one image), which do not skip.
         let dilated = same(&[2, 32, 10, 10], &[24, 32, 3, 3], 9, 9);
         assert_eq!(dilated.padding_only_tap_share(128), 3.0 / 18.0);
-        for kernel in staged {
+        for &kernel in &staged {
             let tile_n = dilated.planned_tile_n(kernel);
             assert_eq!(dilated.gemm_skips_taps(kernel, tile_n), tile_n == 64, "{kernel:?}");
         }
@@ -562,7 +555,7 @@ mod tests {
         let strided = geo(&[1, 64, 20, 34], &[48, 32, 3, 3], opts).unwrap();
         assert_eq!(strided.padding_only_tap_share(64), 12.0 / 27.0);
         for g in [&one_d, &wide, &centre, &strided] {
-            for kernel in staged {
+            for &kernel in &staged {
                 let tile_n = g.planned_tile_n(kernel);
                 assert!(g.gemm_skips_taps(kernel, tile_n), "{kernel:?} on {g:?}");
             }
